@@ -1,0 +1,42 @@
+# The two commands a curator needs (README.md): `make extract` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+EXAMCORPUS := $(VENV)/bin/examcorpus
+APT_PACKAGES := tesseract-ocr tesseract-ocr-pol tesseract-ocr-ell tesseract-ocr-slk tesseract-ocr-spa poppler-utils
+EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
+
+.PHONY: setup system-packages extract test bench eval clean
+
+setup: system-packages $(VENV)/.installed
+
+# Installs the OCR engine and its language data only when something is missing.
+system-packages:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e '.[models,test]'
+	touch $@
+
+extract: setup
+	$(EXAMCORPUS) extract $(EXTRACT_ARGS)
+
+test: setup
+	$(PY) -m pytest -q -n 2 tests
+
+bench: setup
+	$(PY) -m tests.bench
+
+eval: setup
+	$(EXAMCORPUS) eval run $(EVAL_ARGS)
+
+clean:
+	rm -rf raw/* curated/* build/ && touch raw/.gitkeep curated/.gitkeep

@@ -1,0 +1,88 @@
+"""What the extract stage hands to the parse stage: pages of positioned lines.
+
+Coordinates are PDF points with the origin at the top-left of the page (pdfplumber's convention);
+OCR'd pages are scaled back to points so both paths look the same to the parser.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class PageMethod(str, Enum):
+    TEXT = "text"  # the PDF's own text layer
+    OCR = "ocr"  # Tesseract on the rendered page
+    EMPTY = "empty"  # nothing on the page (blank or image without text)
+
+
+@dataclass
+class Line:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    # True when the line sits on a filled highlight (e.g. the key marked in yellow inside the sheet)
+    highlighted: bool = False
+    font_size: float | None = None
+    bold: bool = False
+
+
+@dataclass
+class Figure:
+    page: int
+    bbox: tuple[float, float, float, float]
+    path: str  # PNG path relative to the project root
+    sha256: str
+
+
+@dataclass
+class Page:
+    number: int  # 1-based
+    width: float
+    height: float
+    method: PageMethod
+    lines: list[Line] = field(default_factory=list)  # in reading order, headers/footers removed
+    figures: list[Figure] = field(default_factory=list)
+    dropped_reason: str | None = None  # e.g. "scratch page (BRUDNOPIS)": page kept for provenance, not parsed
+    ocr_confidence: float | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+@dataclass
+class ExtractedDocument:
+    sha256: str
+    path: str
+    page_count: int
+    pages: list[Page]
+    stage_version: str
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ocr_pages(self) -> int:
+        return sum(1 for p in self.pages if p.method is PageMethod.OCR)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, default=_enum_value)
+
+    @classmethod
+    def from_json(cls, text: str) -> "ExtractedDocument":
+        data = json.loads(text)
+        pages = []
+        for p in data.pop("pages"):
+            p["method"] = PageMethod(p["method"])
+            p["lines"] = [Line(**line) for line in p["lines"]]
+            p["figures"] = [Figure(**dict(f, bbox=tuple(f["bbox"]))) for f in p["figures"]]
+            pages.append(Page(**p))
+        return cls(pages=pages, **data)
+
+
+def _enum_value(obj):
+    if isinstance(obj, Enum):
+        return obj.value
+    raise TypeError(f"not JSON serialisable: {obj!r}")

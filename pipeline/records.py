@@ -1,0 +1,131 @@
+"""The one record schema of examcorpus: a curated exam question.
+
+Defined once here as a dataclass; the Arrow/Parquet schema is derived from it so the two can never
+drift apart. README.md documents every field.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from dataclasses import dataclass, field
+from enum import Enum
+
+import pyarrow as pa
+
+
+class QuestionType(str, Enum):
+    SINGLE_CHOICE = "single_choice"
+    TRUE_FALSE = "true_false"
+    MATCHING = "matching"
+    FILL_IN = "fill_in"
+    SHORT_ANSWER = "short_answer"
+    OPEN = "open"
+
+
+CLOSED_TYPES = frozenset({QuestionType.SINGLE_CHOICE, QuestionType.TRUE_FALSE, QuestionType.MATCHING})
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """A figure cropped from a page, kept as PNG for the describe stage."""
+
+    path: str  # relative to the project root (content-addressed under raw/)
+    page: int  # 1-based page number in the source PDF
+    bbox: tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    source: str
+    country: str
+    language: str
+    exam: str
+    level: str | None
+    subject: str
+    year: int
+    session: str | None
+    sheet_code: str | None
+    number: str
+    type: str  # a QuestionType value
+    question: str
+    context: str | None
+    choices: list[str]
+    choice_labels: list[str]
+    answer: str | None
+    answer_index: int | None
+    points: float | None
+    images: list[ImageRef]
+    source_url: str
+    source_sha256: str
+    pages: list[int]
+    pipeline_version: str
+    flags: list[str] = field(default_factory=list)  # validation problems; empty for a clean record
+
+    def to_row(self) -> dict:
+        row = dataclasses.asdict(self)
+        row["images"] = [dict(img, bbox=list(img["bbox"])) for img in row["images"]]
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict) -> "Question":
+        data = dict(row)
+        data["images"] = [ImageRef(**dict(img, bbox=tuple(img["bbox"]))) for img in data.get("images") or []]
+        for name in ("choices", "choice_labels", "pages", "flags"):
+            data[name] = list(data.get(name) or [])
+        return cls(**data)
+
+
+_SLUG = re.compile(r"[^0-9A-Za-z.]+")
+
+
+def question_id(source: str, year: int, session: str | None, sheet_code: str | None, number: str) -> str:
+    """Stable id: the same question on a re-run gets the same id, whatever else changed."""
+    parts = [source, str(year), session or "-", sheet_code or "-", number]
+    return ":".join(_SLUG.sub("_", p).strip("_") or "-" for p in parts)
+
+
+_IMAGE_TYPE = pa.struct(
+    [
+        ("path", pa.string()),
+        ("page", pa.int32()),
+        ("bbox", pa.list_(pa.float64())),
+        ("sha256", pa.string()),
+    ]
+)
+
+_ARROW_TYPES: dict[object, pa.DataType] = {
+    str: pa.string(),
+    "str": pa.string(),
+    "str | None": pa.string(),
+    "int": pa.int32(),
+    "int | None": pa.int32(),
+    "float | None": pa.float64(),
+    "list[str]": pa.list_(pa.string()),
+    "list[int]": pa.list_(pa.int32()),
+    "list[ImageRef]": pa.list_(_IMAGE_TYPE),
+}
+
+
+def _arrow_schema() -> pa.Schema:
+    fields = []
+    for f in dataclasses.fields(Question):
+        type_name = f.type if isinstance(f.type, str) else typing.get_type_hints(Question)[f.name]
+        nullable = "None" in str(type_name)
+        fields.append(pa.field(f.name, _ARROW_TYPES[type_name], nullable=nullable))
+    return pa.schema(fields, metadata={b"examcorpus.schema": b"question/1"})
+
+
+QUESTION_SCHEMA: pa.Schema = _arrow_schema()
+QUESTION_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Question))
+
+
+def questions_to_table(questions: typing.Iterable[Question]) -> pa.Table:
+    rows = [q.to_row() for q in questions]
+    return pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
+
+
+def table_to_questions(table: pa.Table) -> list[Question]:
+    return [Question.from_row(row) for row in table.to_pylist()]

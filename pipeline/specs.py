@@ -1,0 +1,202 @@
+"""Source specs: per-exam-family knowledge, declared in YAML under pipeline/sources/.
+
+A spec says where the files are (index pages and link patterns on the web; file patterns in a local
+folder), how a sheet pairs with its key, which OCR languages to use, and the layout rules the parser
+needs. Nothing exam-specific lives in Python. Every model forbids unknown fields, so a typo in a spec
+is an error naming the file and the field, never a silently ignored setting.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+SOURCES_DIR = Path(__file__).parent / "sources"
+
+
+class SpecError(ValueError):
+    """A spec that cannot be used; the message names the file and the field."""
+
+    def __init__(self, path: Path | str, problems: list[str]):
+        self.path = str(path)
+        self.problems = problems
+        super().__init__(f"{path}: invalid source spec:\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"not a valid regular expression ({exc}): {pattern!r}") from None
+    return pattern
+
+
+class Metadata(_Strict):
+    country: str = Field(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, e.g. PL")
+    language: str = Field(min_length=2, description="ISO 639-1, e.g. pl")
+    exam: str
+    level: str | None = None
+    subject: str
+    license_note: str | None = None
+
+
+PAIRING_GROUPS = ("sheet_code", "year", "session", "variant", "folder", "qualification", "form")
+
+
+class FileRule(_Strict):
+    """Which files are sheets and which are keys, by a regex over a URL or a folder-relative path.
+
+    Named groups (year, session, sheet_code, variant, qualification, folder, form) become the file's
+    pairing facts; `year` is required somewhere (in the pattern or the spec's fixed facts).
+    """
+
+    role: Literal["sheet", "key"]
+    pattern: str
+    facts: dict[str, str] = Field(default_factory=dict, description="fixed facts added to every match")
+
+    _check = field_validator("pattern")(_compiles)
+
+
+class DownloadSpec(_Strict):
+    base_url: str = Field(description="default host; `--base-url` overrides it (mirrors, local servers)")
+    index_pages: list[str] = Field(
+        default_factory=list, description="templates with {base_url} and {year}; scraped for links"
+    )
+    url_templates: list[str] = Field(
+        default_factory=list, description="direct file URL templates with {base_url}, {year} and `variables`"
+    )
+    variables: dict[str, list[str]] = Field(default_factory=dict)
+    years: list[int] = Field(default_factory=list, description="years fetched when none is given")
+    links: list[FileRule] = Field(min_length=1)
+    rate_limit_per_host: float = Field(default=2.0, gt=0, description="requests per second per host")
+    concurrency: int = Field(default=4, ge=1, le=64)
+
+    @model_validator(mode="after")
+    def _has_entry_points(self):
+        if not self.index_pages and not self.url_templates:
+            raise ValueError("give at least one of index_pages or url_templates")
+        return self
+
+
+class LocalSpec(_Strict):
+    files: list[FileRule] = Field(min_length=1, description="patterns over paths relative to --from DIR")
+
+
+class PairingSpec(_Strict):
+    on: list[str] = Field(min_length=1, description=f"facts that must be equal: any of {PAIRING_GROUPS}")
+    key_serves_many: bool = Field(default=False, description="one key file covers several sheet forms")
+    key_required: bool = True
+
+    @field_validator("on")
+    @classmethod
+    def _known_facts(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in PAIRING_GROUPS]
+        if unknown:
+            raise ValueError(f"unknown pairing fact(s) {unknown}; use any of {list(PAIRING_GROUPS)}")
+        return value
+
+
+class OcrSpec(_Strict):
+    languages: list[str] = Field(min_length=1, description="Tesseract language codes, e.g. [pol]")
+    dpi: int = Field(default=300, ge=72, le=600)
+
+
+class LayoutSpec(_Strict):
+    """Rules the parser needs to read a sheet of this family."""
+
+    drop_lines: list[str] = Field(default_factory=list, description="regexes of header/footer/box lines")
+    drop_pages: list[str] = Field(default_factory=list, description="regexes marking scratch/cover pages")
+    question_start: str = Field(description="regex matching a question header; groups `number`, `points`")
+    option_labels: list[str] = Field(default_factory=lambda: ["A", "B", "C", "D"], min_length=2)
+    option_label_style: list[str] = Field(
+        default_factory=lambda: ["A.", "A)", "(A)"], description="how labels are printed, with A as the label"
+    )
+    context_start: str | None = Field(default=None, description="regex opening a shared passage")
+    skip_types: list[str] = Field(default_factory=list, description="question types not curated")
+
+    _check_start = field_validator("question_start")(_compiles)
+
+    @field_validator("drop_lines", "drop_pages")
+    @classmethod
+    def _all_compile(cls, value: list[str]) -> list[str]:
+        return [_compiles(v) for v in value]
+
+
+class KeySpec(_Strict):
+    kind: Literal["list", "table", "marking_scheme", "variant_table", "highlight"]
+    entry: str | None = Field(default=None, description="regex of one key entry; groups `number`, `answer`")
+    answer_marker: str | None = Field(default=None, description="e.g. 'Poprawna odpowiedź|Rozwiązanie'")
+    variant_pattern: str | None = Field(default=None, description="regex finding the variant code on a sheet")
+
+
+class SourceSpec(_Strict):
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    description: str
+    metadata: Metadata
+    ocr: OcrSpec
+    download: DownloadSpec | None = None
+    local: LocalSpec | None = None
+    pairing: PairingSpec
+    layout: LayoutSpec
+    key: KeySpec
+    path: str | None = Field(default=None, exclude=True, description="set by the loader")
+
+
+def _format_error(err: dict) -> str:
+    where = ".".join(str(part) for part in err["loc"]) or "(top level)"
+    message = err["msg"]
+    if err["type"] == "extra_forbidden":
+        message = "unknown field (check the spelling; see the spec guide in README.md)"
+    elif err["type"] == "missing":
+        message = "required field is missing"
+    return f"field '{where}': {message}"
+
+
+def parse_spec(data: object, path: Path | str) -> SourceSpec:
+    if not isinstance(data, dict):
+        raise SpecError(path, [f"the top level must be a mapping of fields, not {type(data).__name__}"])
+    try:
+        spec = SourceSpec.model_validate({**data, "path": str(path)})
+    except ValidationError as exc:
+        raise SpecError(path, [_format_error(e) for e in exc.errors()]) from None
+    stem = Path(path).stem
+    if spec.name != stem:
+        raise SpecError(path, [f"field 'name': {spec.name!r} must match the file name {stem!r}"])
+    return spec
+
+
+def load_spec_file(path: Path | str) -> SourceSpec:
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(path, ["file not found"]) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(path, [f"not valid YAML: {exc}"]) from None
+    return parse_spec(data, path)
+
+
+def spec_path(name: str) -> Path:
+    return SOURCES_DIR / f"{name}.yaml"
+
+
+def available_specs() -> list[str]:
+    return sorted(p.stem for p in SOURCES_DIR.glob("*.yaml"))
+
+
+def load_spec(name_or_path: str) -> SourceSpec:
+    """A spec by name (pipeline/sources/NAME.yaml) or by path to a YAML file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix in (".yaml", ".yml") and candidate.exists():
+        return load_spec_file(candidate)
+    path = spec_path(name_or_path)
+    if not path.exists():
+        raise SpecError(path, [f"no source spec named {name_or_path!r}; available: {available_specs()}"])
+    return load_spec_file(path)
