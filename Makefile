@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 EXAMCORPUS := $(VENV)/bin/examcorpus
-APT_PACKAGES := tesseract-ocr tesseract-ocr-pol tesseract-ocr-ell tesseract-ocr-slk tesseract-ocr-spa poppler-utils
+APT_PACKAGES := tesseract-ocr tesseract-ocr-pol tesseract-ocr-ell tesseract-ocr-slk tesseract-ocr-spa poppler-utils fonts-dejavu-core
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
 .PHONY: setup system-packages extract test bench eval clean
