@@ -1,0 +1,54 @@
+"""Which key belongs to which sheet, decided from the facts each file rule extracted.
+
+A key pairs with a sheet when they agree on every fact named in the spec's `pairing.on` that both
+carry. A fact the key lacks is a wildcard only when the spec says one key serves many sheet forms
+(CKE marking schemes cover forms -100, -200, ... of one exam).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.manifest import ManifestEntry
+from pipeline.specs import PairingSpec
+
+
+@dataclass(frozen=True)
+class SheetJob:
+    sheet: ManifestEntry
+    keys: tuple[ManifestEntry, ...]
+
+
+@dataclass
+class PairingResult:
+    jobs: list[SheetJob]
+    problems: dict[str, str] = field(default_factory=dict)  # file URL -> message
+
+
+def _key_fits(sheet: ManifestEntry, key: ManifestEntry, pairing: PairingSpec) -> bool:
+    for fact in pairing.on:
+        sheet_value, key_value = sheet.facts.get(fact), key.facts.get(fact)
+        if key_value is None and pairing.key_serves_many:
+            continue
+        if sheet_value is None or key_value is None or str(sheet_value) != str(key_value):
+            return False
+    return True
+
+
+def pair_files(entries: list[ManifestEntry], pairing: PairingSpec) -> PairingResult:
+    usable = [e for e in entries if e.ok]
+    sheets = sorted((e for e in usable if e.role == "sheet"), key=lambda e: e.url)
+    keys = sorted((e for e in usable if e.role == "key"), key=lambda e: e.url)
+    result = PairingResult(jobs=[])
+    used_keys: set[str] = set()
+    for sheet in sheets:
+        matching = tuple(k for k in keys if _key_fits(sheet, k, pairing))
+        used_keys.update(k.url for k in matching)
+        if not matching and pairing.key_required:
+            facts = ", ".join(f"{f}={sheet.facts.get(f)!r}" for f in pairing.on)
+            result.problems[sheet.url] = f"no answer key found for this sheet (looked for a key with {facts})"
+        result.jobs.append(SheetJob(sheet=sheet, keys=matching))
+    for key in keys:
+        if key.url not in used_keys:
+            facts = ", ".join(f"{f}={key.facts.get(f)!r}" for f in pairing.on)
+            result.problems[key.url] = f"answer key matches no sheet ({facts})"
+    return result
