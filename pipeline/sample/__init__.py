@@ -1,0 +1,1 @@
+"""Generated sample exam material: a PDF toolkit (pdfgen) and a small archive site (site) for demos and tests."""

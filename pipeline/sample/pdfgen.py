@@ -1,0 +1,549 @@
+"""A small PDF-writing toolkit for realistic exam sheets: text, boxes, lines and images on A4 pages.
+
+Units: millimetres, origin at the top-left corner of the page (fpdf2's convention). Font sizes are in
+points. Output is deterministic: the same pages give byte-identical files (fixed creation date, file ID
+derived from the content), so fixtures can be regenerated instead of committed.
+
+`rasterize_pdf` turns any PDF into an image-only "scan" (no text layer) for OCR tests.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence, Union
+
+import numpy as np
+import pypdfium2 as pdfium
+from fpdf import FPDF
+from PIL import Image, ImageFilter
+
+RGB = tuple[int, int, int]
+
+# Fixed so that builds are reproducible; the date itself means nothing.
+FIXED_CREATION_DATE = datetime(2024, 1, 1, tzinfo=timezone.utc)
+PT_PER_MM = 72 / 25.4
+PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4)}
+
+FONT_DIR_ENV = "EXAMCORPUS_FONT_DIR"
+DEFAULT_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/Library/Fonts")
+# Only the faces shipped by Debian's fonts-dejavu-core, which `make setup` installs.
+FONT_FILES: dict[tuple[str, bool], str] = {
+    ("DejaVuSans", False): "DejaVuSans.ttf",
+    ("DejaVuSans", True): "DejaVuSans-Bold.ttf",
+    ("DejaVuSerif", False): "DejaVuSerif.ttf",
+    ("DejaVuSerif", True): "DejaVuSerif-Bold.ttf",
+    ("DejaVuSansMono", False): "DejaVuSansMono.ttf",
+    ("DejaVuSansMono", True): "DejaVuSansMono-Bold.ttf",
+}
+
+
+class PdfGenError(RuntimeError):
+    """Raised when a page cannot be built; the message says what to fix."""
+
+
+# --------------------------------------------------------------------------- page items
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """Wrapped text whose top-left corner is at (x, y); it wraps at `width` mm and grows downwards."""
+
+    text: str
+    x: float
+    y: float
+    width: float
+    size: float = 11
+    bold: bool = False
+    highlight: RGB | None = None  # a filled rectangle behind the text (e.g. the key marked in yellow)
+    font: str = "DejaVuSans"
+    align: str = "L"  # L, C, R or J
+    color: RGB = (0, 0, 0)
+    line_spacing: float = 1.25  # line height as a multiple of the font size
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: RGB | None = None
+    stroke: RGB | None = (0, 0, 0)
+    line_width: float = 0.3
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    color: RGB = (0, 0, 0)
+    width: float = 0.3
+
+
+@dataclass(frozen=True)
+class ImageBox:
+    """A PNG or JPEG at (x, y), `w` mm wide; `h` None keeps the image's aspect ratio."""
+
+    x: float
+    y: float
+    w: float
+    image: bytes
+    h: float | None = None
+
+    @property
+    def height(self) -> float:
+        if self.h is not None:
+            return self.h
+        with Image.open(io.BytesIO(self.image)) as img:
+            return self.w * img.height / img.width
+
+
+PageItem = Union[TextBox, Rect, Line, ImageBox]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    items: tuple[PageItem, ...] | list[PageItem] = ()
+    size: str = "A4"
+
+    @property
+    def width(self) -> float:
+        return _page_size(self.size)[0]
+
+    @property
+    def height(self) -> float:
+        return _page_size(self.size)[1]
+
+
+def _page_size(size: str) -> tuple[float, float]:
+    try:
+        return PAGE_SIZES_MM[size]
+    except KeyError:
+        raise PdfGenError(f"unknown page size {size!r}; use one of {sorted(PAGE_SIZES_MM)}") from None
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+def font_dir() -> Path:
+    """The folder holding the DejaVu TTFs ($EXAMCORPUS_FONT_DIR first)."""
+    candidates = [os.environ[FONT_DIR_ENV]] if os.environ.get(FONT_DIR_ENV) else []
+    candidates += list(DEFAULT_FONT_DIRS)
+    for folder in candidates:
+        if (Path(folder) / "DejaVuSans.ttf").is_file():
+            return Path(folder)
+    raise PdfGenError(
+        f"DejaVu fonts not found in {candidates}: install fonts-dejavu-core (make setup) "
+        f"or point ${FONT_DIR_ENV} at a folder holding DejaVuSans.ttf"
+    )
+
+
+def _new_fpdf() -> FPDF:
+    pdf = FPDF(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(0, 0, 0)
+    pdf.c_margin = 0  # text starts exactly at the box's x
+    pdf.set_creation_date(FIXED_CREATION_DATE)
+    pdf.set_producer("examcorpus pdfgen")
+    folder = font_dir()
+    for (family, bold), filename in FONT_FILES.items():
+        path = folder / filename
+        if path.is_file():
+            pdf.add_font(family, "B" if bold else "", str(path))
+    return pdf
+
+
+def _set_font(pdf: FPDF, box: TextBox) -> None:
+    if (box.font, box.bold) not in FONT_FILES:
+        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES})}")
+    try:
+        pdf.set_font(box.font, "B" if box.bold else "", box.size)
+    except Exception as exc:  # fpdf raises FPDFException for a face missing on this machine
+        raise PdfGenError(f"font {box.font} {'bold' if box.bold else 'regular'} is not installed: {exc}") from exc
+
+
+def _line_height(box: TextBox) -> float:
+    return box.size * box.line_spacing / PT_PER_MM
+
+
+@lru_cache(maxsize=1)
+def _measuring_pdf() -> FPDF:
+    pdf = _new_fpdf()
+    pdf.add_page()
+    return pdf
+
+
+def text_height(box: TextBox) -> float:
+    """Height in mm that `box` occupies once wrapped."""
+    pdf = _measuring_pdf()
+    _set_font(pdf, box)
+    pdf.set_xy(box.x, box.y)
+    lines = pdf.multi_cell(box.width, _line_height(box), box.text, align=box.align, dry_run=True, output="LINES")
+    return len(lines) * _line_height(box)
+
+
+def item_bottom(item: PageItem) -> float:
+    """The lowest y (mm) an item reaches; used to stack items."""
+    if isinstance(item, TextBox):
+        return item.y + text_height(item)
+    if isinstance(item, Rect):
+        return item.y + item.h
+    if isinstance(item, Line):
+        return max(item.y1, item.y2)
+    if isinstance(item, ImageBox):
+        return item.y + item.height
+    raise PdfGenError(f"not a page item: {item!r}")
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _draw(pdf: FPDF, item: PageItem) -> None:
+    if isinstance(item, TextBox):
+        _set_font(pdf, item)
+        pdf.set_text_color(*item.color)
+        if item.highlight is not None:
+            pdf.set_fill_color(*item.highlight)
+            pdf.rect(item.x - 0.8, item.y - 0.3, item.width + 1.6, text_height(item) + 0.6, style="F")
+        pdf.set_xy(item.x, item.y)
+        pdf.multi_cell(item.width, _line_height(item), item.text, align=item.align)
+    elif isinstance(item, Rect):
+        style = ("F" if item.fill else "") + ("D" if item.stroke else "")
+        if not style:
+            return
+        if item.fill:
+            pdf.set_fill_color(*item.fill)
+        if item.stroke:
+            pdf.set_draw_color(*item.stroke)
+        pdf.set_line_width(item.line_width)
+        pdf.rect(item.x, item.y, item.w, item.h, style=style)
+    elif isinstance(item, Line):
+        pdf.set_draw_color(*item.color)
+        pdf.set_line_width(item.width)
+        pdf.line(item.x1, item.y1, item.x2, item.y2)
+    elif isinstance(item, ImageBox):
+        pdf.image(io.BytesIO(item.image), x=item.x, y=item.y, w=item.w, h=item.height)
+    else:
+        raise PdfGenError(f"not a page item: {item!r}")
+
+
+def pdf_bytes(pages: Sequence[PageSpec], *, title: str | None = None) -> bytes:
+    """The PDF for `pages`, as bytes; identical input gives identical bytes."""
+    if not pages:
+        raise PdfGenError("a PDF needs at least one page")
+    pdf = _new_fpdf()
+    if title:
+        pdf.set_title(title)
+    for page in pages:
+        pdf.add_page(format=_page_size(page.size))
+        for item in page.items:
+            _draw(pdf, item)
+    return bytes(pdf.output())
+
+
+def write_atomic(path: Path | str, data: bytes) -> Path:
+    """Write bytes through a temporary file in the same folder, so readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def build_pdf(path: Path | str, pages: Sequence[PageSpec], *, title: str | None = None) -> Path:
+    """Write `pages` to `path` (atomically) and return the path."""
+    return write_atomic(path, pdf_bytes(pages, title=title))
+
+
+# --------------------------------------------------------------------------- scans
+
+
+def rasterize_pdf(
+    src: Path | str,
+    dst: Path | str,
+    *,
+    dpi: int = 200,
+    noise: float = 0.0,
+    blur: float = 0.0,
+    rotate_deg: float = 0.0,
+    seed: int = 0,
+    jpeg_quality: int = 80,
+) -> Path:
+    """Render every page of `src` and write `dst` as an image-only PDF: a grey-scale "scan" without text.
+
+    noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.04 is a mild scan);
+    blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
+    The same arguments and seed give byte-identical output.
+    """
+    src = Path(src)
+    try:
+        document = pdfium.PdfDocument(str(src))
+    except Exception as exc:
+        raise PdfGenError(f"{src}: cannot open as PDF: {exc}") from exc
+    rng = np.random.default_rng(seed)
+    out = _new_fpdf()
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width_pt, height_pt = page.get_size()
+            image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+            image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg)
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
+            size_mm = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
+            out.add_page(format=size_mm)
+            out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
+    finally:
+        document.close()
+    return write_atomic(dst, bytes(out.output()))
+
+
+def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
+    if rotate_deg:
+        image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=255)
+    if blur:
+        image = image.filter(ImageFilter.GaussianBlur(blur))
+    if noise:
+        pixels = np.asarray(image, dtype=np.float32)
+        pixels = pixels + rng.normal(0.0, noise * 255.0, size=pixels.shape).astype(np.float32)
+        image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode="L")
+    return image
+
+
+# --------------------------------------------------------------------------- exam layout
+
+
+@dataclass(frozen=True)
+class Margins:
+    left: float = 20.0
+    right: float = 20.0
+    top: float = 22.0  # below the running header
+    bottom: float = 22.0  # above the running footer
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """Free text in the flow: instructions, a section title ("ΘΕΜΑ Α"), a shared passage."""
+
+    text: str
+    size: float = 11
+    bold: bool = False
+    align: str = "L"
+    space_after: float = 3.0
+
+
+@dataclass(frozen=True)
+class QuestionBlock:
+    """One question as printed: a number line, the stem, an optional figure, then the options.
+
+    Options are the full printed lines including their labels ("A. 230 V", "α. …"), so any labelling
+    style can be laid out. `grid` prints them in two columns (A B / C D), as sheets do for short options.
+    """
+
+    number_line: str
+    stem: str
+    options: tuple[str, ...] = ()
+    grid: bool = False
+    figure: bytes | None = None  # PNG/JPEG shown between the stem and the options
+    figure_width: float = 80.0
+    number_inline: bool = False  # "Α1. stem…" on one line instead of a number line above the stem
+    size: float = 11
+    space_after: float = 6.0
+
+
+Block = Union[Paragraph, QuestionBlock]
+
+
+def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem], float]:
+    """Items of a block placed at y=0, and the block's height."""
+    items: list[PageItem] = []
+    if isinstance(block, Paragraph):
+        box = TextBox(block.text, x, 0.0, width, size=block.size, bold=block.bold, align=block.align)
+        return [box], text_height(box) + block.space_after
+    if not isinstance(block, QuestionBlock):
+        raise PdfGenError(f"not a layout block: {block!r}")
+    y = 0.0
+    indent = 0.0
+    if block.number_inline:
+        head = TextBox(block.number_line, x, y, 14.0, size=block.size, bold=True)
+        stem = TextBox(block.stem, x + 14.0, y, width - 14.0, size=block.size)
+        items += [head, stem]
+        indent = 14.0
+        y = item_bottom(stem) + 1.5
+    else:
+        head = TextBox(block.number_line, x, y, width, size=block.size, bold=True)
+        items.append(head)
+        y = item_bottom(head) + 1.0
+        stem = TextBox(block.stem, x, y, width, size=block.size)
+        items.append(stem)
+        y = item_bottom(stem) + 1.5
+    if block.figure is not None:
+        fig = ImageBox(x + indent + (width - indent - block.figure_width) / 2, y + 1.0, block.figure_width, block.figure)
+        items.append(fig)
+        y = item_bottom(fig) + 3.0
+    option_x = x + indent + 2.0
+    option_width = width - indent - 2.0
+    if block.grid and block.options:
+        column = option_width / 2
+        for row_start in range(0, len(block.options), 2):
+            row = [
+                TextBox(text, option_x + col * column, y, column - 4.0, size=block.size)
+                for col, text in enumerate(block.options[row_start : row_start + 2])
+            ]
+            items += row
+            y = max(item_bottom(b) for b in row) + 1.5
+    else:
+        for text in block.options:
+            box = TextBox(text, option_x, y, option_width, size=block.size)
+            items.append(box)
+            y = item_bottom(box) + 1.0
+    return items, y + block.space_after
+
+
+def _shift(item: PageItem, dy: float) -> PageItem:
+    if isinstance(item, Line):
+        return replace(item, y1=item.y1 + dy, y2=item.y2 + dy)
+    return replace(item, y=item.y + dy)
+
+
+def flow_blocks(blocks: Iterable[Block], *, size: str = "A4", margins: Margins = Margins()) -> list[PageSpec]:
+    """Stack blocks down pages, starting a new page when the next block does not fit (blocks never split)."""
+    page_w, page_h = _page_size(size)
+    width = page_w - margins.left - margins.right
+    usable = page_h - margins.top - margins.bottom
+    pages: list[list[PageItem]] = [[]]
+    y = margins.top
+    for block in blocks:
+        items, height = _layout_block(block, margins.left, width)
+        if height > usable:
+            raise PdfGenError(f"block {_describe(block)} is {height:.0f} mm tall; a page holds {usable:.0f} mm")
+        if y + height > page_h - margins.bottom and pages[-1]:
+            pages.append([])
+            y = margins.top
+        pages[-1] += [_shift(item, y) for item in items]
+        y += height
+    return [PageSpec(tuple(items), size=size) for items in pages]
+
+
+def _describe(block: Block) -> str:
+    text = block.number_line if isinstance(block, QuestionBlock) else block.text
+    return repr(text[:40])
+
+
+def with_running_text(
+    pages: Sequence[PageSpec],
+    *,
+    header: str | None = None,
+    footer: str | None = "Strona {page} z {pages}",
+    skip: Iterable[int] = (),
+    rule: bool = True,
+    size: float = 9,
+) -> list[PageSpec]:
+    """Add a header and a footer ({page}, {pages} are 1-based over all pages) to every page not in `skip`."""
+    skipped = set(skip)
+    total = len(pages)
+    result = []
+    for index, page in enumerate(pages):
+        if index in skipped:
+            result.append(page)
+            continue
+        extra: list[PageItem] = []
+        left, right = 20.0, page.width - 20.0
+        if header:
+            extra.append(TextBox(header, left, 10.0, right - left, size=size, align="R"))
+            if rule:
+                extra.append(Line(left, 15.5, right, 15.5, width=0.2))
+        if footer:
+            text = footer.format(page=index + 1, pages=total)
+            extra.append(TextBox(text, left, page.height - 14.0, right - left, size=size, align="C"))
+        result.append(PageSpec(tuple(page.items) + tuple(extra), size=page.size))
+    return result
+
+
+def exam_pages(
+    blocks: Iterable[Block],
+    *,
+    header: str | None = None,
+    footer: str | None = "Strona {page} z {pages}",
+    cover: PageSpec | None = None,
+    trailing: Sequence[PageSpec] = (),
+    size: str = "A4",
+    margins: Margins = Margins(),
+) -> list[PageSpec]:
+    """A whole booklet: optional cover (no header/footer), flowed blocks, trailing pages (e.g. scratch)."""
+    body = flow_blocks(blocks, size=size, margins=margins)
+    pages = ([cover] if cover else []) + body + list(trailing)
+    return with_running_text(pages, header=header, footer=footer, skip=[0] if cover else [])
+
+
+def table_items(
+    x: float,
+    y: float,
+    col_widths: Sequence[float],
+    rows: Sequence[Sequence[str]],
+    *,
+    size: float = 10,
+    header_rows: int = 1,
+    header_fill: RGB | None = (225, 225, 225),
+    padding: float = 1.5,
+) -> tuple[list[PageItem], float]:
+    """A ruled table at (x, y): its items and its bottom y. Header rows are bold on a grey fill."""
+    items: list[PageItem] = []
+    top = y
+    for r, row in enumerate(rows):
+        if len(row) != len(col_widths):
+            raise PdfGenError(f"table row {r} has {len(row)} cells for {len(col_widths)} columns: {row!r}")
+        is_header = r < header_rows
+        boxes = []
+        cx = x
+        for text, w in zip(row, col_widths):
+            boxes.append(TextBox(text, cx + padding, top + padding, w - 2 * padding, size=size, bold=is_header, align="C"))
+            cx += w
+        height = max(item_bottom(b) for b in boxes) - top + padding
+        cx = x
+        for w in col_widths:
+            items.append(Rect(cx, top, w, height, fill=header_fill if is_header else None, line_width=0.2))
+            cx += w
+        items += boxes
+        top += height
+    return items, top
+
+
+__all__ = [
+    "Block",
+    "FIXED_CREATION_DATE",
+    "ImageBox",
+    "Line",
+    "Margins",
+    "PageItem",
+    "PageSpec",
+    "Paragraph",
+    "PdfGenError",
+    "QuestionBlock",
+    "Rect",
+    "TextBox",
+    "build_pdf",
+    "exam_pages",
+    "flow_blocks",
+    "font_dir",
+    "item_bottom",
+    "pdf_bytes",
+    "rasterize_pdf",
+    "table_items",
+    "text_height",
+    "with_running_text",
+    "write_atomic",
+]
