@@ -1,0 +1,153 @@
+"""The `examcorpus` command."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+from pipeline.specs import SpecError, available_specs, load_spec, load_spec_file
+
+SAMPLE_PREFIX = "sample"
+
+
+def _add_extract(subparsers) -> None:
+    p = subparsers.add_parser(
+        "extract",
+        help="download → extract → parse one source into curated Parquet (the embedded sample by default)",
+        description="Runs the season job. With no --source it runs the embedded sample source, served by a "
+        "local HTTP server on 127.0.0.1, so the real download path runs offline.",
+    )
+    p.add_argument("--source", help=f"source spec name or YAML path; one of {available_specs()}")
+    p.add_argument("--year", type=int, action="append", default=[], help="only these years (repeatable)")
+    p.add_argument("--from", dest="from_dir", type=Path, help="take files from this folder instead of the web")
+    p.add_argument("--out", type=Path, help="curated Parquet file (default curated/<source>.parquet)")
+    p.add_argument("--strict", action="store_true", help="fail the run on any file problem; curated data untouched")
+    p.add_argument("--workers", type=int, help="parallel files (default: CPU count)")
+    p.add_argument("--executor", choices=("inline", "process", "ray"), default="process")
+    p.add_argument("--base-url", help="override the spec's host (a mirror or a local server)")
+    p.add_argument("--root", type=Path, default=Path("."), help="project root holding raw/ and curated/")
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_cmd_extract)
+
+
+def _run_options(args, **overrides):
+    from pipeline.season import RunOptions
+
+    values = dict(
+        root=args.root.resolve(),
+        years=tuple(args.year),
+        base_url=args.base_url,
+        from_dir=args.from_dir.resolve() if args.from_dir else None,
+        out=args.out.resolve() if args.out else None,
+        strict=args.strict,
+        workers=args.workers,
+        executor=args.executor,
+        show_progress=not args.no_progress,
+    )
+    values.update(overrides)
+    return RunOptions(**values)
+
+
+def _cmd_extract(args) -> int:
+    from pipeline.season import StrictModeFailure, run_source
+
+    if args.from_dir is not None and not args.from_dir.is_dir():
+        print(f"examcorpus: --from {args.from_dir}: not a folder", file=sys.stderr)
+        return 2
+    try:
+        if args.source:
+            runs = [(load_spec(args.source), _run_options(args))]
+            return _run_all(runs, run_source, StrictModeFailure)
+        return _run_sample(args, run_source, StrictModeFailure)
+    except SpecError as exc:
+        print(f"examcorpus: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_sample(args, run_source, strict_failure) -> int:
+    from pipeline.sample.site import build_sample_site
+    from pipeline.serve import serve_directory
+
+    site_dir = args.root.resolve() / "build" / "sample_site"
+    build_sample_site(site_dir)
+    specs = [load_spec(name) for name in available_specs() if name.startswith(SAMPLE_PREFIX)]
+    with serve_directory(site_dir) as base_url:
+        print(f"serving the embedded sample source at {base_url}", file=sys.stderr)
+        runs = [(spec, _run_options(args, base_url=args.base_url or base_url)) for spec in specs]
+        return _run_all(runs, run_source, strict_failure)
+
+
+def _run_all(runs, run_source, strict_failure) -> int:
+    status = 0
+    for spec, options in runs:
+        try:
+            result = run_source(spec, options)
+        except strict_failure as exc:
+            print(f"examcorpus: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        result.report.print_summary()
+        print(f"report: {options.curated_dir / 'reports' / (spec.name + '.md')}")
+    return status
+
+
+def _add_specs(subparsers) -> None:
+    p = subparsers.add_parser("specs", help="list source specs, or check spec files for errors")
+    sub = p.add_subparsers(dest="specs_command", required=True)
+    sub.add_parser("list", help="the specs shipped in pipeline/sources/").set_defaults(func=_cmd_specs_list)
+    check = sub.add_parser("check", help="validate spec YAML files and explain every problem")
+    check.add_argument("paths", nargs="+", type=Path)
+    check.set_defaults(func=_cmd_specs_check)
+
+
+def _cmd_specs_list(args) -> int:
+    for name in available_specs():
+        spec = load_spec(name)
+        print(f"{name:32} {spec.metadata.country} {spec.metadata.language}  {spec.description}")
+    return 0
+
+
+def _cmd_specs_check(args) -> int:
+    failed = 0
+    for path in args.paths:
+        try:
+            spec = load_spec_file(path)
+        except SpecError as exc:
+            print(str(exc), file=sys.stderr)
+            failed += 1
+        else:
+            print(f"{path}: ok ({spec.name})")
+    return 1 if failed else 0
+
+
+def _add_score_extraction(subparsers) -> None:
+    p = subparsers.add_parser(
+        "score-extraction",
+        help="compare curated records with a ground-truth file",
+        add_help=False,
+    )
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=lambda args: __import__("pipeline.fidelity", fromlist=["main"]).main(args.rest))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="examcorpus", description=__doc__)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    _add_extract(subparsers)
+    _add_specs(subparsers)
+    _add_score_extraction(subparsers)
+    if importlib.util.find_spec("eval.cli") is not None:
+        from eval.cli import register as register_eval
+
+        register_eval(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

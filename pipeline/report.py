@@ -1,0 +1,119 @@
+"""The run report: per file, what happened and why, as JSON (for tools) and Markdown (for people)."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from pipeline.atomic import write_text_atomic
+from pipeline.manifest import ManifestEntry
+from pipeline.records import Question
+
+
+@dataclass
+class FileReport:
+    url: str
+    role: str
+    status: str
+    sha256: str | None
+    pages: int = 0
+    ocr_pages: int = 0
+    questions: int = 0
+    keyed: int = 0
+    flagged: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_entry(cls, entry: ManifestEntry) -> "FileReport":
+        report = cls(url=entry.url, role=entry.role, status=entry.status, sha256=entry.sha256)
+        if entry.error:
+            report.errors.append(entry.error)
+        return report
+
+    def add_extraction(self, pages: int, ocr_pages: int, error: str | None) -> None:
+        self.pages, self.ocr_pages = pages, ocr_pages
+        if error:
+            self.status = "quarantined"
+            self.errors.append(error)
+
+    def add_parse(self, questions: list[Question], problems: list[str]) -> None:
+        self.questions = len(questions)
+        self.keyed = sum(1 for q in questions if q.answer is not None)
+        self.flagged = sum(1 for q in questions if q.flags)
+        self.errors.extend(problems)
+
+
+@dataclass
+class RunReport:
+    source: str
+    pipeline_version: str
+    files: list[FileReport] = field(default_factory=list)
+    curated_path: str | None = None
+    curated_questions: int | None = None
+    seconds: float | None = None
+
+    @property
+    def problem_count(self) -> int:
+        return sum(len(f.errors) for f in self.files)
+
+    @property
+    def has_problems(self) -> bool:
+        return self.problem_count > 0
+
+    def totals(self) -> dict[str, int]:
+        keys = ("pages", "ocr_pages", "questions", "keyed", "flagged")
+        totals = {k: sum(getattr(f, k) for f in self.files) for k in keys}
+        totals["files"] = len(self.files)
+        totals["problems"] = self.problem_count
+        return totals
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["totals"] = self.totals()
+        return json.dumps(data, ensure_ascii=False, indent=1)
+
+    def to_markdown(self) -> str:
+        lines = [
+            f"# Extraction report: {self.source}",
+            "",
+            f"pipeline {self.pipeline_version} · curated: `{self.curated_path}` "
+            f"({self.curated_questions} questions) · {self.seconds} s",
+            "",
+            "| file | role | status | pages | OCR | questions | keyed | flagged | problems |",
+            "|---|---|---|---:|---:|---:|---:|---:|---|",
+        ]
+        for f in self.files:
+            name = f.url.rsplit("/", 1)[-1]
+            problems = "<br>".join(e.replace("|", "\\|") for e in f.errors) or "—"
+            lines.append(
+                f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed} "
+                f"| {f.flagged} | {problems} |"
+            )
+        t = self.totals()
+        lines += [
+            "",
+            f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "
+            f"{t['keyed']} keyed, {t['flagged']} flagged, {t['problems']} problems.",
+            "",
+        ]
+        return "\n".join(lines)
+
+    def write(self, directory: Path) -> tuple[Path, Path]:
+        json_path = write_text_atomic(Path(directory) / f"{self.source}.json", self.to_json())
+        md_path = write_text_atomic(Path(directory) / f"{self.source}.md", self.to_markdown())
+        return md_path, json_path
+
+    def print_summary(self, console=None) -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = console or Console(stderr=False)
+        table = Table(title=f"{self.source}: {self.curated_questions} curated questions → {self.curated_path}")
+        for column in ("file", "role", "status", "pages", "OCR", "questions", "keyed", "flagged", "problems"):
+            table.add_column(column, justify="right" if column in ("pages", "OCR", "questions", "keyed", "flagged") else "left")
+        for f in self.files:
+            table.add_row(
+                f.url.rsplit("/", 1)[-1], f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
+                str(f.keyed), str(f.flagged), "\n".join(f.errors) or "",
+            )
+        console.print(table)

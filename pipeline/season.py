@@ -1,0 +1,278 @@
+"""The season run: acquire → extract → parse → curated Parquet + report, for one source spec.
+
+Per-file work (extract, parse) is a pure function of (file bytes, spec, stage version) and is cached
+by content hash, so a re-run with nothing new reads everything from the cache, and a run killed at
+any point and started again gives exactly the output of an uninterrupted run. Files run under an
+executor (a local process pool by default; see pipeline/executors.py) that a distributed engine can
+replace without changing any stage.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline import PIPELINE_VERSION
+from pipeline.atomic import write_bytes_atomic
+from pipeline.document import ExtractedDocument
+from pipeline.executors import make_executor
+from pipeline.manifest import ManifestEntry
+from pipeline.pairing import SheetJob, pair_files
+from pipeline.progress import progress
+from pipeline.records import QUESTION_SCHEMA, Question, questions_to_table, table_to_questions
+from pipeline.report import FileReport, RunReport
+from pipeline.specs import SourceSpec
+from pipeline.stagecache import StageCache, fingerprint
+
+
+class StrictModeFailure(RuntimeError):
+    """--strict and at least one file had a problem: nothing curated was changed."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    root: Path  # project root holding raw/ and curated/
+    years: tuple[int, ...] = ()
+    base_url: str | None = None
+    from_dir: Path | None = None
+    out: Path | None = None  # curated Parquet path; default curated/<source>.parquet
+    strict: bool = False
+    workers: int | None = None
+    executor: str = "process"
+    show_progress: bool = True
+
+    @property
+    def raw_dir(self) -> Path:
+        return self.root / "raw"
+
+    @property
+    def curated_dir(self) -> Path:
+        return self.root / "curated"
+
+    @property
+    def cache_root(self) -> Path:
+        return self.raw_dir / "cache"
+
+
+@dataclass
+class RunResult:
+    spec: str
+    curated_path: Path
+    report: RunReport
+    questions: list[Question] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- acquire
+
+def acquire(spec: SourceSpec, options: RunOptions) -> list[ManifestEntry]:
+    from pipeline import download
+
+    if options.from_dir is not None:
+        result = download.ingest_local(spec, options.from_dir, options.raw_dir)
+    else:
+        result = download.download_source(
+            spec,
+            options.raw_dir,
+            years=list(options.years) or None,
+            base_url=options.base_url,
+            progress=options.show_progress,
+        )
+    return list(result.entries)
+
+
+# ---------------------------------------------------------------- extract (per file, in workers)
+
+@dataclass(frozen=True)
+class ExtractTask:
+    path: Path
+    sha256: str
+    options: object  # pipeline.extract.ExtractOptions
+    cache_root: Path
+    cache_key: str
+
+
+@dataclass(frozen=True)
+class ExtractOutcome:
+    sha256: str
+    cache_key: str
+    error: str | None
+    page_count: int
+    ocr_pages: int
+    from_cache: bool
+
+
+def run_extract_task(task: ExtractTask) -> ExtractOutcome:
+    """Pure and idempotent: safe to run twice, in any process or on any machine sharing raw/."""
+    from pipeline.extract import ExtractError, extract_document
+
+    cache = StageCache(task.cache_root, "extract")
+    cached = cache.get(task.cache_key)
+    if cached is not None:
+        summary = json.loads(cached)
+        if "error" in summary:
+            return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
+        return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True)
+    try:
+        document = extract_document(task.path, task.sha256, task.options)
+    except ExtractError as exc:
+        # Bad input is a property of the bytes: remembering it keeps re-runs fast and consistent.
+        cache.put(task.cache_key, json.dumps({"error": str(exc)}, ensure_ascii=False))
+        return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False)
+    StageCache(task.cache_root, "documents").put(task.cache_key, document.to_json())
+    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages}
+    cache.put(task.cache_key, json.dumps(summary))
+    return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False)
+
+
+def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOptions) -> dict[str, ExtractOutcome]:
+    from pipeline import extract
+
+    extract_options = extract.ExtractOptions.from_spec(spec, figures_dir=options.raw_dir / "figures")
+    stage_version = getattr(extract, "STAGE_VERSION", PIPELINE_VERSION)
+    tasks: dict[str, ExtractTask] = {}
+    for entry in entries:
+        if entry.ok and entry.sha256 not in tasks:
+            key = fingerprint("extract", stage_version, entry.sha256, extract_options)
+            tasks[entry.sha256] = ExtractTask(
+                options.root / entry.path, entry.sha256, extract_options, options.cache_root, key
+            )
+    outcomes: dict[str, ExtractOutcome] = {}
+    pending = [t for t in tasks.values() if not StageCache(options.cache_root, "extract").has(t.cache_key)]
+    for task in tasks.values():
+        if task not in pending:
+            outcomes[task.sha256] = run_extract_task(task)
+    if pending:
+        with make_executor(options.executor, options.workers) as pool:
+            bar = progress(total=len(pending), desc=f"extract {spec.name}", unit="file", enabled=options.show_progress)
+            for outcome in pool.imap_unordered(run_extract_task, pending):
+                outcomes[outcome.sha256] = outcome
+                bar.update(1)
+            bar.close()
+    return outcomes
+
+
+def _load_document(outcome: ExtractOutcome, cache_root: Path) -> ExtractedDocument:
+    text = StageCache(cache_root, "documents").get(outcome.cache_key)
+    if text is None:
+        raise FileNotFoundError(f"extract cache entry {outcome.cache_key} vanished; delete raw/cache and re-run")
+    return ExtractedDocument.from_json(text)
+
+
+# ---------------------------------------------------------------- parse (per sheet)
+
+def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
+    """Returns (questions, problems) for one sheet, from the parse cache when the inputs are unchanged."""
+    from pipeline import parse
+
+    parse_version = getattr(parse, "STAGE_VERSION", PIPELINE_VERSION)
+    sheet_outcome = outcomes[job.sheet.sha256]
+    key_outcomes = [(outcomes[k.sha256], k) for k in job.keys if outcomes[k.sha256].error is None]
+    cache = StageCache(options.cache_root, "parse")
+    cache_key = fingerprint(
+        "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
+        spec.model_dump(mode="json", exclude={"path", "download"}), job.sheet.to_dict() | {"fetched_at": None},
+        [k.to_dict() | {"fetched_at": None} for _, k in key_outcomes],
+    )
+    cached = cache.get(cache_key)
+    if cached is not None:
+        data = json.loads(cached)
+        return [Question.from_row(r) for r in data["questions"]], data["problems"]
+    sheet_doc = _load_document(sheet_outcome, options.cache_root)
+    keys = [(_load_document(o, options.cache_root), entry) for o, entry in key_outcomes]
+    result = parse.parse_sheet(sheet_doc, job.sheet, keys, spec)
+    payload = {"questions": [q.to_row() for q in result.questions], "problems": list(result.problems)}
+    cache.put(cache_key, json.dumps(payload, ensure_ascii=False, sort_keys=True))
+    return list(result.questions), list(result.problems)
+
+
+# ---------------------------------------------------------------- curated output
+
+def _read_curated(path: Path) -> list[Question]:
+    if not path.exists():
+        return []
+    return table_to_questions(pq.read_table(path, schema=QUESTION_SCHEMA))
+
+
+def merge_curated(previous: list[Question], fresh: list[Question], replaced_urls: set[str]) -> list[Question]:
+    """Keeps every earlier record whose sheet was not successfully re-processed in this run."""
+    merged = {q.id: q for q in previous if q.source_url not in replaced_urls}
+    merged.update({q.id: q for q in fresh})
+    return [merged[k] for k in sorted(merged)]
+
+
+def write_curated(path: Path, questions: list[Question]) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    pq.write_table(questions_to_table(questions), buffer, compression="zstd")
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+# ---------------------------------------------------------------- quarantine
+
+def quarantine(entry: ManifestEntry, reason: str, root: Path) -> None:
+    """Keeps a copy of an unusable file beside its reason; the raw copy stays for provenance."""
+    target_dir = root / "raw" / "quarantine"
+    target = target_dir / f"{entry.sha256}.pdf"
+    if not target.exists() and entry.path and (root / entry.path).exists():
+        target_dir.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".tmp")
+        shutil.copyfile(root / entry.path, tmp)
+        tmp.replace(target)
+    note = {"url": entry.url, "sha256": entry.sha256, "reason": reason}
+    write_bytes_atomic(target_dir / f"{entry.sha256}.json", json.dumps(note, ensure_ascii=False, indent=1).encode())
+
+
+# ---------------------------------------------------------------- the run
+
+def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
+    started = time.time()
+    entries = acquire(spec, options)
+    report = RunReport(source=spec.name, pipeline_version=PIPELINE_VERSION)
+    files: dict[str, FileReport] = {}
+    for entry in entries:
+        files[entry.url] = FileReport.from_entry(entry)
+
+    pairing = pair_files(entries, spec.pairing)
+    outcomes = _extract_all(entries, spec, options) if any(e.ok for e in entries) else {}
+    for entry in entries:
+        outcome = outcomes.get(entry.sha256) if entry.ok else None
+        if outcome is not None:
+            files[entry.url].add_extraction(outcome.page_count, outcome.ocr_pages, outcome.error)
+            if outcome.error:
+                quarantine(entry, outcome.error, options.root)
+    for url, message in pairing.problems.items():
+        files[url].errors.append(message)
+
+    fresh: list[Question] = []
+    replaced_urls: set[str] = set()
+    for job in pairing.jobs:
+        if outcomes[job.sheet.sha256].error is not None:
+            continue
+        if job.keys and all(outcomes[k.sha256].error is not None for k in job.keys):
+            files[job.sheet.url].errors.append("every answer key of this sheet failed to extract")
+        questions, problems = _parse_job(job, outcomes, spec, options)
+        files[job.sheet.url].add_parse(questions, problems)
+        fresh.extend(questions)
+        replaced_urls.add(job.sheet.final_url)
+
+    report.files = [files[url] for url in sorted(files)]
+    curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
+    report.curated_path = str(curated_path)
+    reports_dir = options.curated_dir / "reports"
+    if options.strict and report.has_problems:
+        report.seconds = round(time.time() - started, 3)
+        md_path, _ = report.write(reports_dir)
+        raise StrictModeFailure(
+            f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}"
+        )
+    merged = merge_curated(_read_curated(curated_path), fresh, replaced_urls)
+    write_curated(curated_path, merged)
+    report.curated_questions = len(merged)
+    report.seconds = round(time.time() - started, 3)
+    report.write(reports_dir)
+    return RunResult(spec=spec.name, curated_path=curated_path, report=report, questions=merged)
