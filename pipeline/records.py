@@ -78,7 +78,7 @@ class Question:
         return cls(**data)
 
 
-_SLUG = re.compile(r"[^0-9A-Za-z.]+")
+_SLUG = re.compile(r"[^\w.]+")  # Unicode-aware: Greek Α1 and Β1 must not collide
 
 
 def question_id(source: str, year: int, session: str | None, sheet_code: str | None, number: str) -> str:

@@ -1,0 +1,63 @@
+"""The record schema: one definition, a faithful Parquet round trip, stable ids."""
+import pyarrow.parquet as pq
+
+from pipeline.records import (
+    QUESTION_FIELDS,
+    QUESTION_SCHEMA,
+    ImageRef,
+    Question,
+    question_id,
+    questions_to_table,
+    table_to_questions,
+)
+
+ISSUE_FIELDS = (
+    "id source country language exam level subject year session sheet_code number type question context "
+    "choices choice_labels answer answer_index points images source_url source_sha256 pages pipeline_version"
+).split()
+
+
+def make_question(**overrides) -> Question:
+    values = dict(
+        id=question_id("sample_pl", 2024, "czerwiec", "EE.08-X-24.06", "3"),
+        source="sample_pl", country="PL", language="pl", exam="egzamin zawodowy", level=None,
+        subject="EE.08", year=2024, session="czerwiec", sheet_code="EE.08-X-24.06", number="3",
+        type="single_choice", question="Który protokół służy do przesyłania poczty?", context=None,
+        choices=["HTTP", "SMTP", "FTP", "DNS"], choice_labels=["A", "B", "C", "D"], answer="B", answer_index=1,
+        points=1.0, images=[ImageRef(path="raw/figures/ab.png", page=2, bbox=(10.0, 20.0, 110.0, 90.0), sha256="ab")],
+        source_url="http://127.0.0.1/x.pdf", source_sha256="f" * 64, pages=[2], pipeline_version="0.1.0",
+    )
+    values.update(overrides)
+    return Question(**values)
+
+
+def test_schema_has_every_field_the_issue_names_in_order():
+    assert list(QUESTION_FIELDS[: len(ISSUE_FIELDS)]) == ISSUE_FIELDS
+    assert QUESTION_SCHEMA.names == list(QUESTION_FIELDS)
+
+
+def test_parquet_round_trip_preserves_every_value(tmp_path):
+    questions = [make_question(), make_question(number="4", id="x", answer=None, answer_index=None, images=[], points=None)]
+    pq.write_table(questions_to_table(questions), tmp_path / "q.parquet")
+    assert table_to_questions(pq.read_table(tmp_path / "q.parquet")) == questions
+
+
+def test_question_id_is_stable_and_readable():
+    first = question_id("pl_cke_matura_informatyka", 2016, "maj", "MIN-P1_1P-162", "3.1")
+    assert first == question_id("pl_cke_matura_informatyka", 2016, "maj", "MIN-P1_1P-162", "3.1")
+    assert first == "pl_cke_matura_informatyka:2016:maj:MIN_P1_1P_162:3.1"
+    assert question_id("s", 2020, None, None, "Α1") == "s:2020:-:-:Α1"
+
+
+def test_question_id_keeps_greek_numbering_apart():
+    assert question_id("gr", 2020, None, None, "Α1") != question_id("gr", 2020, None, None, "Β1")
+
+
+def test_question_id_differs_between_sheets_and_numbers():
+    ids = {
+        question_id("s", 2020, "maj", "A-100", "1"),
+        question_id("s", 2020, "maj", "A-200", "1"),
+        question_id("s", 2020, "maj", "A-100", "2"),
+        question_id("s", 2021, "maj", "A-100", "1"),
+    }
+    assert len(ids) == 4
