@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[models,test]'
+	$(PY) -m pip install -q -e '.[models,scale,test]'
 	touch $@
 
 extract: setup

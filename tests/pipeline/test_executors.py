@@ -1,0 +1,44 @@
+"""Executors run the same pure per-file function with the same results, whatever the engine."""
+import importlib.util
+import os
+
+import pytest
+
+from pipeline.executors import make_executor
+
+
+def square_with_pid(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+@pytest.mark.parametrize("kind", ["inline", "process"])
+def test_every_executor_returns_every_result(kind):
+    with make_executor(kind, workers=2) as pool:
+        results = list(pool.imap_unordered(square_with_pid, range(8)))
+    assert sorted(r for r, _ in results) == [x * x for x in range(8)]
+
+
+def test_the_process_pool_runs_work_outside_this_process():
+    with make_executor("process", workers=2) as pool:
+        pids = {pid for _, pid in pool.imap_unordered(square_with_pid, range(8))}
+    assert os.getpid() not in pids
+
+
+def test_a_single_worker_runs_inline_without_a_pool():
+    with make_executor("process", workers=1) as pool:
+        assert {pid for _, pid in pool.imap_unordered(square_with_pid, range(3))} == {os.getpid()}
+
+
+def test_an_unknown_executor_is_refused():
+    with pytest.raises(ValueError, match="unknown executor 'spark'"):
+        with make_executor("spark"):
+            pass
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray not installed (pip install ray)")
+def test_ray_runs_the_same_function_as_tasks(monkeypatch):
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    with make_executor("ray", workers=2) as pool:
+        results = list(pool.imap_unordered(square_with_pid, range(8)))
+    assert sorted(r for r, _ in results) == [x * x for x in range(8)]
+    assert os.getpid() not in {pid for _, pid in results}
