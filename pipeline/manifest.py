@@ -4,9 +4,15 @@ Stored as JSON Lines at raw/manifest.jsonl, one entry per URL (or local path), r
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
+import os
+import tempfile
+import threading
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Iterable, Iterator, Literal
 
 EntryStatus = Literal["downloaded", "not_modified", "local", "rejected", "failed"]
 
@@ -39,3 +45,94 @@ class ManifestEntry:
     def from_dict(cls, data: dict) -> "ManifestEntry":
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+class ManifestError(ValueError):
+    """A manifest file that cannot be read; the message names the file and the line."""
+
+
+class Manifest:
+    """The entries of raw/manifest.jsonl, keyed by URL, safe to share between download threads.
+
+    `save()` writes a temporary file next to the manifest and renames it over the old one, so a reader
+    (or a re-run after kill -9) sees either the previous manifest or the new one, never half of one.
+    """
+
+    def __init__(self, path: Path, entries: Iterable[ManifestEntry] = ()):
+        self.path = Path(path)
+        self._entries: dict[str, ManifestEntry] = {}
+        self._lock = threading.RLock()
+        for entry in entries:
+            self._entries[entry.url] = entry
+
+    @classmethod
+    def load(cls, path: Path | str) -> "Manifest":
+        """The manifest at `path`; an empty one when the file does not exist yet."""
+        path = Path(path)
+        entries: list[ManifestEntry] = []
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls(path)
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ManifestError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
+            if not isinstance(data, dict):
+                raise ManifestError(f"{path}:{number}: expected a JSON object, got {type(data).__name__}")
+            try:
+                entries.append(ManifestEntry.from_dict(data))
+            except TypeError as exc:
+                raise ManifestError(f"{path}:{number}: not a manifest entry ({exc})") from None
+        return cls(path, entries)
+
+    def get(self, url: str) -> ManifestEntry | None:
+        with self._lock:
+            return self._entries.get(url)
+
+    def __contains__(self, url: object) -> bool:
+        with self._lock:
+            return url in self._entries
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def __iter__(self) -> Iterator[ManifestEntry]:
+        return iter(self.entries())
+
+    def entries(self, spec: str | None = None) -> list[ManifestEntry]:
+        """All entries (of one spec when given), in insertion order."""
+        with self._lock:
+            return [e for e in self._entries.values() if spec is None or e.spec == spec]
+
+    def upsert(self, entry: ManifestEntry) -> None:
+        """Add the entry, or replace the one with the same URL (keeping its place in the file)."""
+        with self._lock:
+            self._entries[entry.url] = entry
+
+    def save(self) -> None:
+        # Held across the write: one writer at a time, so the last save always holds the newest entries.
+        with self._lock:
+            lines = [json.dumps(e.to_dict(), ensure_ascii=False, sort_keys=True) for e in self._entries.values()]
+            payload = ("\n".join(lines) + "\n" if lines else "").encode("utf-8")
+            atomic_write_bytes(self.path, payload)
+
+
+def atomic_write_bytes(path: Path, payload: bytes) -> None:
+    """Write `payload` to `path` via a temporary file in the same folder, fsync, then os.replace."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise

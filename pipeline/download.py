@@ -1,0 +1,489 @@
+"""Download stage: a source spec's files from the web (or a local folder) into raw/, with a manifest.
+
+`download_source` scrapes the spec's index pages and expands its URL templates, keeps the links its
+file rules claim, and fetches them in parallel (bounded pool, per-host rate limit, retries with
+backoff, resumable transfers, conditional re-fetches). `ingest_local` gives `--from DIR` the same
+storage and manifest. Every considered file becomes a ManifestEntry in the result, whether it was
+downloaded, unchanged, rejected or failed; one bad file never stops the others.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import string
+import sys
+import threading
+import time
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+from tqdm import tqdm
+
+from pipeline.httpclient import (
+    USER_AGENT,
+    HostRateLimiter,
+    HttpError,
+    HttpStatusError,
+    RetryPolicy,
+    TransferError,
+    open_url,
+    retry_after_seconds,
+    retrying,
+)
+from pipeline.links import extract_links, match_rules, url_match_target
+from pipeline.manifest import Manifest, ManifestEntry
+from pipeline.rawstore import RawStore
+from pipeline.specs import FileRule, SourceSpec
+
+MANIFEST_NAME = "manifest.jsonl"
+_CONTENT_RANGE = re.compile(r"^bytes (\d+)-(\d+)/(\d+|\*)$")
+
+
+@dataclass(frozen=True)
+class DownloadOptions:
+    """Network behaviour; the defaults suit a public archive site, tests shorten the waits."""
+
+    timeout: float = 30.0  # seconds to connect and between received bytes
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    max_redirects: int = 10
+    user_agent: str = USER_AGENT
+    rate_limit_per_host: float | None = None  # requests/s; None uses the spec's
+    checkpoint_interval: float = 1.0  # seconds between manifest saves during a run
+
+
+@dataclass(frozen=True)
+class RetryEvent:
+    url: str
+    attempt: int  # the try that failed (1-based)
+    problem: str
+    wait: float  # seconds slept before the next try
+
+
+@dataclass
+class DownloadResult:
+    spec: str
+    entries: list[ManifestEntry] = field(default_factory=list)
+    unmatched: int = 0  # links (or local files) that no file rule claims; ignored by design
+    notes: list[str] = field(default_factory=list)  # problems not tied to one file (an index page down)
+    retries: list[RetryEvent] = field(default_factory=list)
+
+    @property
+    def ok(self) -> list[ManifestEntry]:
+        return [e for e in self.entries if e.ok]
+
+    @property
+    def problems(self) -> list[ManifestEntry]:
+        return [e for e in self.entries if e.status in ("rejected", "failed")]
+
+    def count(self, status: str) -> int:
+        return sum(1 for e in self.entries if e.status == status)
+
+    def messages(self) -> list[str]:
+        """Everything a curator should read: spec-level notes, then each file's error."""
+        return self.notes + [e.error or f"{e.url}: {e.status}" for e in self.problems]
+
+    def summary(self) -> str:
+        counts = ", ".join(
+            f"{self.count(s)} {s.replace('_', ' ')}"
+            for s in ("downloaded", "not_modified", "local", "rejected", "failed")
+            if self.count(s)
+        )
+        return f"{self.spec}: {counts or 'no files'}; {self.unmatched} ignored (no rule matched)" + (
+            f"; {len(self.notes)} note(s)" if self.notes else ""
+        )
+
+
+@dataclass(frozen=True)
+class FileJob:
+    url: str
+    role: str
+    facts: dict[str, str]
+    rule: str  # the pattern that claimed it, for messages
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# --------------------------------------------------------------------------- finding the files
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    """Fill {placeholders}; an unknown one is a spec error naming the template."""
+    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    missing = names - values.keys()
+    if missing:
+        raise KeyError(f"template {template!r} uses {sorted(missing)}, which neither base_url, year nor variables define")
+    return template.format_map(values)
+
+
+def _expand(template: str, base_url: str, years: list[int], variables: dict[str, list[str]]) -> list[tuple[str, int | None]]:
+    """Every (URL, year) a template gives: one per year when it has {year}, per variable combination."""
+    names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    used = sorted(n for n in names if n in variables)
+    combos = [dict(zip(used, values)) for values in itertools.product(*(variables[n] for n in used))]
+    year_values: list[int | None] = list(years) if "year" in names else [None]
+    urls = []
+    for year in year_values:
+        for combo in combos:
+            values = {"base_url": base_url, **combo}
+            if year is not None:
+                values["year"] = str(year)
+            urls.append((_fill(template, values), year))
+    return urls
+
+
+def _rebase(link: str, spec_base: str, base: str) -> str:
+    """With --base-url (a mirror), absolute links into the spec's own site point at the mirror instead."""
+    if spec_base == base:
+        return link
+    for origin in {spec_base, spec_base.replace("https://", "http://", 1)}:
+        if link.startswith(origin + "/") or link == origin:
+            return base + link[len(origin):]
+    return link
+
+
+def _job(url: str, rules: Iterable[FileRule], year: int | None) -> FileJob | None:
+    found = match_rules(url_match_target(url), list(rules), {"year": str(year)} if year is not None else None)
+    return None if found is None else FileJob(url, found.role, found.facts, found.pattern)
+
+
+class _Collector:
+    """Jobs in discovery order, each URL once."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, FileJob] = {}
+        self.unmatched: set[str] = set()
+
+    def add(self, url: str, job: FileJob | None) -> None:
+        if job is None:
+            self.unmatched.add(url)
+        elif url not in self.jobs:
+            self.jobs[url] = job
+
+
+# --------------------------------------------------------------------------- fetching
+
+
+class _Downloader:
+    def __init__(self, spec: SourceSpec, store: RawStore, manifest: Manifest, options: DownloadOptions, result: DownloadResult):
+        assert spec.download is not None
+        self.spec = spec
+        self.store = store
+        self.manifest = manifest
+        self.options = options
+        self.result = result
+        self.limiter = HostRateLimiter(options.rate_limit_per_host or spec.download.rate_limit_per_host)
+        self._retry_lock = threading.Lock()
+
+    def _on_retry(self, url: str) -> Callable[[int, HttpError, float], None]:
+        def record(attempt: int, exc: HttpError, wait: float) -> None:
+            with self._retry_lock:
+                self.result.retries.append(RetryEvent(url, attempt, exc.problem, wait))
+
+        return record
+
+    def _open(self, url: str, headers: dict[str, str] | None = None):
+        return open_url(
+            url,
+            headers,
+            timeout=self.options.timeout,
+            limiter=self.limiter,
+            user_agent=self.options.user_agent,
+            max_redirects=self.options.max_redirects,
+        )
+
+    def fetch_page(self, url: str) -> tuple[str, str]:
+        """(final URL, HTML text) of an index page, with retries."""
+
+        def once(_attempt: int) -> tuple[str, str]:
+            with self._open(url) as resp:
+                if resp.status != 200:
+                    raise HttpStatusError(resp.final_url, resp.status, resp.reason, retry_after=retry_after_seconds(resp.header("Retry-After")))
+                body = resp.read()
+                charset = resp.headers.get_content_charset() or "utf-8"
+                try:
+                    return resp.final_url, body.decode(charset, errors="replace")
+                except LookupError:
+                    return resp.final_url, body.decode("utf-8", errors="replace")
+
+        return retrying(once, self.options.retry, on_retry=self._on_retry(url))
+
+    def fetch_file(self, job: FileJob) -> ManifestEntry:
+        try:
+            return self._fetch_file(job)
+        except HttpError as exc:
+            where = "" if exc.url == job.url else f" (at {exc.url})"
+            tries = "" if not exc.retryable else f"; gave up after {self.options.retry.attempts} tries"
+            kept = self.store.partial(job.url).data_path
+            resume = f"; {kept.stat().st_size} bytes kept in {self.store.relative(kept)} to resume next run" if kept.exists() else ""
+            return self._entry(job, "failed", error=f"{job.url}: {exc.problem}{where}{tries}{resume}")
+        except OSError as exc:  # the local side: disk full, permissions
+            return self._entry(job, "failed", error=f"{job.url}: could not store the file ({exc})")
+
+    def _entry(self, job: FileJob, status: str, **values) -> ManifestEntry:
+        return ManifestEntry(
+            url=job.url,
+            final_url=values.pop("final_url", job.url),
+            spec=self.spec.name,
+            role=job.role,  # type: ignore[arg-type]
+            facts=dict(job.facts),
+            status=status,  # type: ignore[arg-type]
+            fetched_at=_now(),
+            **values,
+        )
+
+    def _fetch_file(self, job: FileJob) -> ManifestEntry:
+        previous = self.manifest.get(job.url)
+        have_previous = previous is not None and previous.ok and self.store.has(previous.path)
+        partial = self.store.partial(job.url)
+
+        def once(_attempt: int) -> ManifestEntry:
+            headers: dict[str, str] = {}
+            if have_previous:
+                if previous.etag:
+                    headers["If-None-Match"] = previous.etag
+                if previous.last_modified:
+                    headers["If-Modified-Since"] = previous.last_modified
+            resume_from = partial.resumable_size()
+            if resume_from:
+                headers["Range"] = f"bytes={resume_from}-"
+                headers["If-Range"] = partial.validator or ""
+            with self._open(job.url, headers) as resp:
+                etag, last_modified = resp.header("ETag"), resp.header("Last-Modified")
+                content_type = resp.header("Content-Type")
+                if resp.status == 304:
+                    if not have_previous:
+                        raise HttpError(resp.final_url, "HTTP 304 Not Modified to a request that was not conditional")
+                    partial.discard()
+                    return replace(
+                        self._entry(job, "not_modified", final_url=resp.final_url),
+                        sha256=previous.sha256,
+                        bytes=previous.bytes,
+                        content_type=previous.content_type,
+                        etag=etag or previous.etag,
+                        last_modified=last_modified or previous.last_modified,
+                        path=previous.path,
+                    )
+                if resp.status == 206 and resume_from:
+                    start = _content_range_start(resp.header("Content-Range"))
+                    if start != resume_from:
+                        partial.discard()
+                        raise TransferError(resp.final_url, f"asked to resume at byte {resume_from}, server sent from {start}; restarting")
+                    sink = partial.append()
+                    content_type = partial.meta.get("content_type") or content_type
+                elif resp.status == 200:
+                    # Also the answer to a Range whose If-Range no longer matches: the file changed, start over.
+                    sink = partial.start(etag=etag, last_modified=last_modified, content_type=content_type)
+                elif resp.status == 416 and resume_from:
+                    partial.discard()
+                    raise TransferError(resp.final_url, "server refused to resume (HTTP 416); restarting")
+                else:
+                    raise HttpStatusError(resp.final_url, resp.status, resp.reason, retry_after=retry_after_seconds(resp.header("Retry-After")))
+                with sink:
+                    for chunk in resp.iter_chunks():
+                        sink.write(chunk)
+                    sink.flush()
+                    os.fsync(sink.fileno())
+                final_url = resp.final_url
+            stored = self.store.commit(partial.data_path, content_type=content_type)
+            partial.discard()
+            common = dict(
+                final_url=final_url, sha256=stored.sha256, bytes=stored.bytes, content_type=content_type, etag=etag, last_modified=last_modified
+            )
+            if stored.problem is not None:
+                return self._entry(
+                    job, "rejected", error=f"{job.url}: {stored.problem.what}, {stored.bytes} bytes; kept at {stored.path}", path=None, **common
+                )
+            return self._entry(job, "downloaded", path=stored.path, **common)
+
+        return retrying(once, self.options.retry, on_retry=self._on_retry(job.url))
+
+
+def _content_range_start(value: str | None) -> int | None:
+    found = _CONTENT_RANGE.match((value or "").strip())
+    return int(found.group(1)) if found else None
+
+
+# --------------------------------------------------------------------------- the stage
+
+
+def _record(manifest: Manifest, store: RawStore, entry: ManifestEntry) -> None:
+    """Put the entry in the manifest, except that a failure never hides a good earlier copy."""
+    previous = manifest.get(entry.url)
+    if not entry.ok and previous is not None and previous.ok and store.has(previous.path):
+        return
+    manifest.upsert(entry)
+
+
+def _run_jobs(
+    jobs: list[FileJob],
+    work: Callable[[FileJob], ManifestEntry],
+    *,
+    manifest: Manifest,
+    store: RawStore,
+    concurrency: int,
+    progress: bool,
+    label: str,
+    checkpoint_interval: float,
+) -> list[ManifestEntry]:
+    """Run the jobs in a pool; the manifest is updated and saved (throttled) from this thread only."""
+    entries: dict[str, ManifestEntry] = {}
+    last_save = time.monotonic()
+    bar = tqdm(total=len(jobs), desc=label, unit="file", file=sys.stderr, disable=None if progress else True)
+    with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="download") as pool:
+        futures = {pool.submit(work, job): job for job in jobs}
+        try:
+            for future in as_completed(futures):
+                entry = future.result()
+                entries[entry.url] = entry
+                _record(manifest, store, entry)
+                bar.update(1)
+                if time.monotonic() - last_save >= checkpoint_interval:
+                    manifest.save()
+                    last_save = time.monotonic()
+        finally:
+            bar.close()
+            manifest.save()
+    return [entries[job.url] for job in jobs]
+
+
+def download_source(
+    spec: SourceSpec,
+    raw_dir: Path,
+    *,
+    years: list[int] | None = None,
+    base_url: str | None = None,
+    concurrency: int | None = None,
+    progress: bool = True,
+    options: DownloadOptions | None = None,
+) -> DownloadResult:
+    """Fetch a spec's sheets and keys into raw_dir (content-addressed) and update raw_dir/manifest.jsonl."""
+    if spec.download is None:
+        raise ValueError(f"{spec.path or spec.name}: this spec has no `download` section; use --from DIR with its `local` rules")
+    options = options or DownloadOptions()
+    settings = spec.download
+    spec_base = settings.base_url.rstrip("/")
+    base = (base_url or settings.base_url).rstrip("/")
+    wanted_years = list(years) if years is not None else list(settings.years)
+    upgrade = base.startswith("https://")
+    result = DownloadResult(spec.name)
+    store = RawStore(Path(raw_dir))
+    manifest = Manifest.load(store.raw_dir / MANIFEST_NAME)
+    downloader = _Downloader(spec, store, manifest, options, result)
+    found = _Collector()
+
+    pages: list[tuple[str, int | None]] = []
+    for template in settings.index_pages:
+        if "{year}" in template and not wanted_years:
+            result.notes.append(f"{spec.name}: index page {template!r} needs {{year}} but no years were given (spec `years` is empty)")
+            continue
+        try:
+            pages += _expand(template, base, wanted_years, {})
+        except KeyError as exc:
+            result.notes.append(f"{spec.name}: {exc.args[0]}")
+    workers = concurrency or settings.concurrency
+
+    def scrape(page: tuple[str, int | None]) -> tuple[str, int | None, str | None, str | None]:
+        url, year = page
+        try:
+            final_url, text = downloader.fetch_page(url)
+            return url, year, final_url, text
+        except HttpError as exc:
+            return url, year, None, f"{spec.name}: index page {url} could not be read: {exc.problem}"
+
+    with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
+        for url, year, final_url, text in pool.map(scrape, pages):
+            if final_url is None:
+                result.notes.append(text or url)
+                continue
+            for link in extract_links(text or "", final_url, upgrade_to_https=upgrade):
+                link = _rebase(link, spec_base, base)
+                found.add(link, _job(link, settings.links, year))
+
+    for template in settings.url_templates:
+        if "{year}" in template and not wanted_years:
+            result.notes.append(f"{spec.name}: URL template {template!r} needs {{year}} but no years were given")
+            continue
+        try:
+            expanded = _expand(template, base, wanted_years, settings.variables)
+        except KeyError as exc:
+            result.notes.append(f"{spec.name}: {exc.args[0]}")
+            continue
+        for url, year in expanded:
+            job = _job(url, settings.links, year)
+            if job is None:
+                result.notes.append(f"{spec.name}: URL template gives {url}, which no `links` rule matches")
+            found.add(url, job)
+    result.unmatched = len(found.unmatched)
+
+    jobs: list[FileJob] = []
+    for job in found.jobs.values():
+        if "year" not in job.facts:
+            result.entries.append(
+                downloader._entry(job, "failed", error=f"{job.url}: rule {job.rule!r} gives no year; add a (?P<year>...) group or a fixed `year` fact")
+            )
+        elif not wanted_years or job.facts["year"] in {str(y) for y in wanted_years}:
+            jobs.append(job)
+
+    result.entries += _run_jobs(
+        jobs,
+        downloader.fetch_file,
+        manifest=manifest,
+        store=store,
+        concurrency=workers,
+        progress=progress,
+        label=f"download {spec.name}",
+        checkpoint_interval=options.checkpoint_interval,
+    )
+    return result
+
+
+def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: bool = True) -> DownloadResult:
+    """`--from DIR`: the spec's files from a local folder into raw_dir, with the same manifest and checks."""
+    if spec.local is None:
+        raise ValueError(f"{spec.path or spec.name}: this spec has no `local` section, so it cannot read --from DIR")
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise NotADirectoryError(f"{folder}: --from needs a folder of exam files")
+    result = DownloadResult(spec.name)
+    store = RawStore(Path(raw_dir))
+    manifest = Manifest.load(store.raw_dir / MANIFEST_NAME)
+    jobs: list[tuple[FileJob, Path]] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
+        if found is None:
+            result.unmatched += 1
+            continue
+        jobs.append((FileJob(path.resolve().as_uri(), found.role, found.facts, found.pattern), path))
+
+    def copy_in(job: FileJob, path: Path) -> ManifestEntry:
+        base = dict(url=job.url, final_url=job.url, spec=spec.name, role=job.role, facts=dict(job.facts), fetched_at=_now())
+        if "year" not in job.facts:
+            return ManifestEntry(status="failed", error=f"{path}: rule {job.rule!r} gives no year; add a (?P<year>...) group or a fixed `year` fact", **base)
+        try:
+            stored = store.ingest_copy(path)
+        except OSError as exc:
+            return ManifestEntry(status="failed", error=f"{path}: could not copy into {store.raw_dir} ({exc})", **base)
+        common = dict(sha256=stored.sha256, bytes=stored.bytes, content_type="application/pdf" if stored.problem is None else None)
+        if stored.problem is not None:
+            return ManifestEntry(status="rejected", error=f"{path}: {stored.problem.what}, {stored.bytes} bytes; kept at {stored.path}", **base, **common)
+        return ManifestEntry(status="local", path=stored.path, **base, **common)
+
+    by_url = {job.url: path for job, path in jobs}
+    result.entries = _run_jobs(
+        [job for job, _ in jobs],
+        lambda job: copy_in(job, by_url[job.url]),
+        manifest=manifest,
+        store=store,
+        concurrency=1,  # a local disk gains nothing from threads here
+        progress=progress,
+        label=f"ingest {spec.name}",
+        checkpoint_interval=1.0,
+    )
+    return result

@@ -1,0 +1,278 @@
+"""The HTTP client pieces of the download stage: one request with redirects, retries, per-host pacing.
+
+Built on the standard library's http.client rather than requests/httpx because the download stage
+needs exact control over the wire: no transparent decompression (Range offsets must count the bytes
+stored on disk), a body that ends before Content-Length must surface as a truncation (http.client
+raises IncompleteRead) instead of a short file, conditional and Range headers must travel unchanged
+through each redirect hop, and every hop must pass the per-host rate limiter. It also adds no
+dependency to the package.
+"""
+from __future__ import annotations
+
+import http.client
+import random
+import socket
+import ssl
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass
+from email.message import Message
+from email.utils import parsedate_to_datetime
+from typing import Callable, TypeVar
+
+
+USER_AGENT = "examcorpus/0.1 (exam-archive downloader; polite, rate-limited; +https://github.com/examcorpus)"
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+CHUNK_SIZE = 64 * 1024
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how patiently a request is retried after a transient failure.
+
+    Only timeouts, connection errors (resets, refused, truncated bodies), 429 and 5xx are retried;
+    the wait doubles from `backoff_base` up to `backoff_max`, spread by +-`jitter` (a fraction) so
+    that parallel workers do not retry in lockstep. A server's Retry-After wins over the backoff when
+    it asks for longer, up to `retry_after_max`.
+    """
+
+    attempts: int = 5
+    backoff_base: float = 1.0
+    backoff_max: float = 60.0
+    jitter: float = 0.25
+    retry_after_max: float = 300.0
+
+    def delay(self, attempt: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
+        """Seconds to wait after failed try number `attempt` (1-based)."""
+        backoff = min(self.backoff_max, self.backoff_base * 2 ** (attempt - 1))
+        if self.jitter:
+            backoff *= 1 + (rng or random).uniform(-self.jitter, self.jitter)
+        if retry_after is not None:
+            backoff = max(backoff, min(retry_after, self.retry_after_max))
+        return max(0.0, backoff)
+
+
+class HttpError(Exception):
+    """A request that did not give a usable response; the message names the URL and the problem."""
+
+    retryable = False
+
+    def __init__(self, url: str, problem: str, *, retry_after: float | None = None):
+        self.url = url
+        self.problem = problem
+        self.retry_after = retry_after
+        super().__init__(f"{url}: {problem}")
+
+
+class HttpStatusError(HttpError):
+    def __init__(self, url: str, status: int, reason: str = "", *, retry_after: float | None = None):
+        self.status = status
+        self.retryable = status == 429 or status >= 500
+        super().__init__(url, f"HTTP {status} {reason}".rstrip(), retry_after=retry_after)
+
+
+class TransferError(HttpError):
+    """Timeout, refused or reset connection, or a body cut short: worth another try."""
+
+    retryable = True
+
+
+class HostRateLimiter:
+    """At most `rate` requests per second to each host, shared by all worker threads.
+
+    A token bucket holding one token (strict spacing of 1/rate seconds): each caller reserves the next
+    free slot under the lock and sleeps outside it, so threads queue fairly without holding the lock.
+    """
+
+    def __init__(self, rate: float, *, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        if rate <= 0:
+            raise ValueError(f"rate must be positive, not {rate}")
+        self.interval = 1.0 / rate
+        self._clock = clock
+        self._sleep = sleep
+        self._next_free: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, host: str) -> float:
+        """Block until a request to `host` may start; returns the seconds waited."""
+        with self._lock:
+            now = self._clock()
+            slot = max(now, self._next_free.get(host, now))
+            self._next_free[host] = slot + self.interval
+        wait = slot - now
+        if wait > 0:
+            self._sleep(wait)
+        return wait
+
+
+class Response:
+    """An open response whose body is read in chunks; close it (or use `with`)."""
+
+    def __init__(self, raw: http.client.HTTPResponse, conn: http.client.HTTPConnection, url: str, final_url: str):
+        self._raw = raw
+        self._conn = conn
+        self.url = url
+        self.final_url = final_url
+        self.status = raw.status
+        self.reason = raw.reason
+        self.headers: Message = raw.headers
+
+    def header(self, name: str) -> str | None:
+        return self.headers.get(name)
+
+    @property
+    def content_length(self) -> int | None:
+        value = self.header("Content-Length")
+        return int(value) if value and value.strip().isdigit() else None
+
+    def iter_chunks(self, size: int = CHUNK_SIZE):
+        """The body in chunks; a timeout, reset or early end raises TransferError naming the URL.
+
+        http.client.read(n) returns b"" when the connection closes before Content-Length bytes came
+        (it only raises for chunked bodies), so the byte count is checked here.
+        """
+        expected = self.content_length
+        received = 0
+        while True:
+            try:
+                chunk = self._raw.read(size)
+            except http.client.IncompleteRead as exc:
+                if exc.partial:
+                    yield exc.partial
+                raise TransferError(self.final_url, "body cut short: connection closed mid chunked body") from None
+            except (TimeoutError, socket.timeout):
+                raise TransferError(self.final_url, f"timed out while reading the body after {received} bytes") from None
+            except (ConnectionError, http.client.HTTPException, OSError) as exc:
+                raise TransferError(
+                    self.final_url, f"connection lost after {received} bytes of the body ({_describe(exc)})"
+                ) from None
+            if not chunk:
+                if expected is not None and received < expected:
+                    raise TransferError(
+                        self.final_url, f"truncated body: got {received} of {expected} bytes (Content-Length)"
+                    )
+                return
+            received += len(chunk)
+            yield chunk
+
+    def read(self, limit: int = 50 * 1024 * 1024) -> bytes:
+        parts, total = [], 0
+        for chunk in self.iter_chunks():
+            parts.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise HttpError(self.final_url, f"body larger than {limit} bytes")
+        return b"".join(parts)
+
+    def close(self) -> None:
+        self._raw.close()
+        self._conn.close()
+
+    def __enter__(self) -> "Response":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def retry_after_seconds(value: str | None, *, now: float | None = None) -> float | None:
+    """Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 10.2.3)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when - (time.time() if now is None else now))
+
+
+def open_url(
+    url: str,
+    headers: dict[str, str] | None = None,
+    *,
+    timeout: float,
+    limiter: HostRateLimiter | None = None,
+    user_agent: str = USER_AGENT,
+    max_redirects: int = 10,
+) -> Response:
+    """GET `url`, following redirects; returns the final response whatever its status (not a redirect).
+
+    Request headers (conditional, Range) are re-sent on every hop because they concern the final file.
+    Raises TransferError for network problems and HttpError for unusable URLs and redirect loops.
+    """
+    current = url
+    seen: list[str] = []
+    for _ in range(max_redirects + 1):
+        parts = urllib.parse.urlsplit(current)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise HttpError(url, f"cannot fetch {current!r}: only http and https URLs are supported")
+        if limiter is not None:
+            limiter.acquire(parts.hostname)
+        conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        kwargs = {"context": ssl.create_default_context()} if parts.scheme == "https" else {}
+        conn = conn_class(parts.hostname, parts.port, timeout=timeout, **kwargs)
+        target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
+        request_headers = {
+            "User-Agent": user_agent,
+            "Accept": "application/pdf, text/html;q=0.9, */*;q=0.5",
+            "Accept-Encoding": "identity",  # byte offsets for Range must match the stored bytes
+            "Connection": "close",
+            **(headers or {}),
+        }
+        try:
+            conn.request("GET", target, headers=request_headers)
+            raw = conn.getresponse()
+        except ssl.SSLCertVerificationError as exc:
+            conn.close()
+            raise HttpError(current, f"TLS certificate rejected ({exc.verify_message})") from None
+        except (TimeoutError, socket.timeout):
+            conn.close()
+            raise TransferError(current, f"timed out after {timeout:g}s waiting for the server") from None
+        except (ConnectionError, http.client.HTTPException, OSError) as exc:
+            conn.close()
+            raise TransferError(current, f"connection failed ({_describe(exc)})") from None
+        if raw.status not in REDIRECT_STATUSES:
+            return Response(raw, conn, url, current)
+        location = raw.getheader("Location")
+        raw.close()
+        conn.close()
+        if not location:
+            raise HttpError(current, f"HTTP {raw.status} redirect without a Location header")
+        seen.append(current)
+        current = urllib.parse.urljoin(current, location)
+        if current in seen:
+            raise HttpError(url, f"redirect loop: {' -> '.join(seen + [current])}")
+    raise HttpError(url, f"more than {max_redirects} redirects: {' -> '.join(seen)}")
+
+
+def retrying(
+    attempt_once: Callable[[int], T],
+    policy: RetryPolicy,
+    *,
+    on_retry: Callable[[int, HttpError, float], None] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    rng: random.Random | None = None,
+) -> T:
+    """Call `attempt_once(n)` for n = 1.. until it returns, retrying only retryable HttpErrors."""
+    attempt = 1
+    while True:
+        try:
+            return attempt_once(attempt)
+        except HttpError as exc:
+            if not exc.retryable or attempt >= policy.attempts:
+                raise
+            wait = policy.delay(attempt, exc.retry_after, rng)
+            if on_retry is not None:
+                on_retry(attempt, exc, wait)
+            sleep(wait)
+            attempt += 1
