@@ -1,0 +1,68 @@
+"""Backends by the prefix before ':' in `--model PREFIX:NAME` (hf:, openai:, gemini:).
+
+Each entry builds a backend from the plan's model settings and says which kind it is. Imports are
+lazy: the HF backend needs torch (an optional extra), the Gemini one the google-genai SDK.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal
+
+Kind = Literal["generative", "loglikelihood"]
+
+
+@dataclass(frozen=True)
+class BackendEntry:
+    kind: Kind
+    factory: Callable  # (model settings) -> backend
+    help: str
+
+
+def _hf(model):
+    from eval.backends.hf import HFBackend
+
+    kwargs = {"batch_size": model.batch_size, "device": model.device}
+    if model.dtype:
+        kwargs["dtype"] = model.dtype
+    return HFBackend(model.name, **kwargs)
+
+
+def _openai(model):
+    from eval.backends.openai_compat import OpenAICompatBackend
+
+    if not model.base_url:
+        raise ValueError("openai: backend needs --base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM server)")
+    return OpenAICompatBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "OPENAI_API_KEY", timeout_s=model.timeout_s)
+
+
+def _gemini(model):
+    from eval.backends.gemini import GeminiBackend
+
+    return GeminiBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "GEMINI_API_KEY", timeout_s=model.timeout_s)
+
+
+BACKENDS: dict[str, BackendEntry] = {
+    "hf": BackendEntry("loglikelihood", _hf, "local transformers model, scored by log-likelihood over the options"),
+    "openai": BackendEntry("generative", _openai, "any OpenAI-compatible /v1/chat/completions endpoint"),
+    "gemini": BackendEntry("generative", _gemini, "Gemini through google-genai"),
+}
+
+
+def register_backend(prefix: str, kind: Kind, factory: Callable, help: str = "") -> None:
+    BACKENDS[prefix] = BackendEntry(kind, factory, help)
+
+
+def backend_entry(prefix: str) -> BackendEntry:
+    try:
+        return BACKENDS[prefix]
+    except KeyError:
+        raise ValueError(f"unknown backend {prefix!r}; known: {', '.join(sorted(BACKENDS))}") from None
+
+
+def split_model(text: str) -> tuple[str, str]:
+    """'openai:Qwen/Qwen3-8B' -> ('openai', 'Qwen/Qwen3-8B'); the name may itself contain ':'."""
+    prefix, sep, name = text.partition(":")
+    if not sep or not name:
+        raise ValueError(f"--model {text!r}: expected BACKEND:MODEL, e.g. hf:/path/to/model or openai:NAME")
+    backend_entry(prefix)
+    return prefix, name

@@ -1,0 +1,191 @@
+"""The data a run scores, loaded and pinned: which files, with which SHA-256s, checked before use.
+
+Three kinds of source:
+- curated Parquet: one file or a folder of them (before anything is published);
+- a local release folder: Parquet plus `manifest.json` listing every file's SHA-256; each file is
+  checked against it, and a file the manifest does not list is an error;
+- a Hub dataset repo at a tag, `hf://OWNER/NAME@TAG`: downloaded with huggingface_hub at that
+  revision (the resolved commit is recorded), then checked like a release folder.
+
+A question's config is the `config` its release manifest gives its file, else its `source` (the
+source-spec name), which is what a release names its configs after.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
+
+MANIFEST_NAME = "manifest.json"
+HUB_PREFIX = "hf://"
+
+
+class DataError(ValueError):
+    """Data that cannot be used as pinned; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class PinnedFile:
+    path: str  # relative to the data root
+    sha256: str
+    bytes: int
+    rows: int
+    config: str | None = None
+
+
+@dataclass
+class PinnedData:
+    kind: str  # "parquet" | "release" | "hub"
+    location: str  # as given: a path or hf://owner/name@tag
+    dataset_id: str  # release name@version, or sha256 over the files' hashes for curated Parquet
+    revision: str | None  # Hub: the commit the tag resolved to
+    root: str  # local folder the files are read from (not part of the pin)
+    files: list[PinnedFile]
+    questions: list[Question] = field(default_factory=list, repr=False)
+    config_by_qid: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def pin(self) -> dict:
+        """What goes into the plan: enough to refuse different data, nothing machine-specific."""
+        return {
+            "kind": self.kind,
+            "location": self.location,
+            "dataset_id": self.dataset_id,
+            "revision": self.revision,
+            "files": [asdict(f) for f in self.files],
+        }
+
+    def config_of(self, q: Question) -> str:
+        return self.config_by_qid[q.id]
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def load_data(location: str | Path, *, cache_dir: str | Path | None = None) -> PinnedData:
+    text = str(location)
+    if text.startswith(HUB_PREFIX):
+        return _load_hub(text, cache_dir=cache_dir)
+    path = Path(text)
+    if not path.exists():
+        raise DataError(f"{path}: data not found (expected a Parquet file, a folder, or hf://OWNER/NAME@TAG)")
+    if path.is_dir() and (path / MANIFEST_NAME).is_file():
+        return _load_release(path, kind="release", location=text, revision=None)
+    if path.is_file():
+        files = [path]
+        root = path.parent
+    else:
+        files = sorted(path.rglob("*.parquet"))
+        root = path
+        if not files:
+            raise DataError(f"{path}: no .parquet files in this folder")
+    pinned = [_pin_file(f, root, config=None) for f in files]
+    digest = hashlib.sha256("".join(f"{p.path}\t{p.sha256}\n" for p in pinned).encode()).hexdigest()
+    return _read(PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned))
+
+
+def check_pin(data: PinnedData, expected: dict) -> None:
+    """Refuse data that is not byte-for-byte what the plan pinned, naming every difference."""
+    problems = []
+    for key in ("dataset_id", "revision"):
+        if expected.get(key) is not None and expected.get(key) != getattr(data, key):
+            problems.append(f"{key}: plan pins {expected.get(key)!r}, data has {getattr(data, key)!r}")
+    want = {f["path"]: f["sha256"] for f in expected.get("files", [])}
+    have = {f.path: f.sha256 for f in data.files}
+    for path in sorted(set(want) | set(have)):
+        if want.get(path) != have.get(path):
+            problems.append(f"{path}: plan pins {want.get(path) or 'no such file'}, data has {have.get(path) or 'no such file'}")
+    if problems:
+        raise DataError(f"{data.location}: data differs from the pinned data:\n" + "\n".join(f"  - {p}" for p in problems))
+
+
+def _pin_file(path: Path, root: Path, config: str | None) -> PinnedFile:
+    try:
+        rows = pq.ParquetFile(path).metadata.num_rows
+    except Exception as exc:  # pyarrow raises several types for a broken file
+        raise DataError(f"{path}: not a readable Parquet file ({exc})") from None
+    return PinnedFile(path.relative_to(root).as_posix(), sha256_file(path), path.stat().st_size, rows, config)
+
+
+def _load_release(root: Path, *, kind: str, location: str, revision: str | None) -> PinnedData:
+    manifest_path = root / MANIFEST_NAME
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DataError(f"{manifest_path}: unreadable release manifest ({exc})") from None
+    entries = manifest.get("files")
+    if isinstance(entries, dict):
+        entries = [{"path": p, "sha256": s} for p, s in entries.items()]
+    if not isinstance(entries, list) or not entries:
+        raise DataError(f"{manifest_path}: no 'files' list of {{path, sha256}} entries")
+    listed: dict[str, dict] = {}
+    for entry in entries:
+        if not isinstance(entry, dict) or "path" not in entry or "sha256" not in entry:
+            raise DataError(f"{manifest_path}: file entry without path and sha256: {entry!r}")
+        listed[entry["path"]] = entry
+    pinned = []
+    for rel, entry in sorted(listed.items()):
+        if not rel.endswith(".parquet"):
+            continue
+        file = root / rel
+        if not file.is_file():
+            raise DataError(f"{file}: listed in {manifest_path} but missing")
+        pin = _pin_file(file, root, config=entry.get("config"))
+        if pin.sha256 != entry["sha256"]:
+            raise DataError(f"{file}: SHA-256 {pin.sha256} differs from the manifest's {entry['sha256']}")
+        pinned.append(pin)
+    unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.parquet")) 
+    unlisted = [p for p in unlisted if p not in listed]
+    if unlisted:
+        raise DataError(f"{root}: Parquet files not in {MANIFEST_NAME}: {', '.join(unlisted)}")
+    if not pinned:
+        raise DataError(f"{manifest_path}: lists no .parquet files")
+    name = manifest.get("name") or manifest.get("dataset") or root.name
+    version = manifest.get("version") or manifest.get("release") or manifest.get("tag")
+    dataset_id = f"{name}@{version}" if version else f"{name}@sha256:{sha256_file(manifest_path)}"
+    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned))
+
+
+def _load_hub(location: str, *, cache_dir: str | Path | None) -> PinnedData:
+    spec = location[len(HUB_PREFIX):]
+    repo_id, _, tag = spec.partition("@")
+    if not tag or repo_id.count("/") != 1:
+        raise DataError(f"{location}: a Hub source is hf://OWNER/NAME@TAG, pinned to a tag")
+    from huggingface_hub import snapshot_download  # imported here: only Hub sources need it
+
+    try:
+        folder = Path(snapshot_download(repo_id=repo_id, repo_type="dataset", revision=tag, cache_dir=cache_dir))
+    except Exception as exc:
+        raise DataError(f"{location}: cannot download the dataset at {tag} ({type(exc).__name__}: {exc})") from None
+    commit = folder.name if len(folder.name) == 40 else None  # snapshots/<commit>/ in the Hub cache
+    if not (folder / MANIFEST_NAME).is_file():
+        raise DataError(f"{location}: the release at {tag} has no {MANIFEST_NAME}")
+    return _load_release(folder, kind="hub", location=location, revision=commit)
+
+
+def _read(data: PinnedData) -> PinnedData:
+    root = Path(data.root)
+    seen: dict[str, str] = {}
+    for pin in data.files:
+        path = root / pin.path
+        table = pq.read_table(path)
+        missing = [name for name in QUESTION_FIELDS if name not in table.column_names and name != "flags"]
+        if missing:
+            raise DataError(f"{path}: not a question table, columns missing: {', '.join(missing)}")
+        table = table.select([n for n in QUESTION_FIELDS if n in table.column_names])
+        for q in table_to_questions(table):
+            if q.id in seen:
+                raise DataError(f"{path}: question id {q.id} also in {seen[q.id]}")
+            seen[q.id] = pin.path
+            data.questions.append(q)
+            data.config_by_qid[q.id] = pin.config or q.source
+    return data

@@ -1,0 +1,251 @@
+"""Versioned prompt protocols: how a question becomes a request, in the question's own language.
+
+A protocol is named and versioned; its text is frozen once published, because changing a word
+changes scores. A change is a new version, never an edit in place. The protocol fixes:
+- the instruction, in the question's language (pl, el, sk, es, en);
+- zero-shot or k-shot, with fixed examples: the k questions of the same config and language whose
+  ids hash lowest (sha256), never the question itself, so the same plan always shows the same shots;
+- how figures reach the model: not at all, as reviewed descriptions/transcriptions in the text, or as
+  images for a vision model;
+- the answer-extraction rule (eval.answers) for generative answers.
+Log-likelihood backends get the same text, ending at the language's answer word ("Odpowiedź:"),
+with the option labels (" A", " B", ...) as the continuations to score.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pipeline.records import CLOSED_TYPES, Question
+
+FigureMode = Literal["none", "text", "image"]
+
+
+@dataclass(frozen=True)
+class LanguageText:
+    instruction: str
+    finish_with: str  # generative only: how to state the answer, naming the answer word
+    question: str
+    answer: str
+    passage: str
+    figure: str
+    no_description: str
+
+
+LANGUAGES: dict[str, LanguageText] = {
+    "pl": LanguageText(
+        instruction="Poniżej znajduje się pytanie egzaminacyjne z odpowiedziami do wyboru. Wybierz jedną poprawną odpowiedź.",
+        finish_with="Zakończ wierszem „Odpowiedź: X”, gdzie X to litera poprawnej odpowiedzi.",
+        question="Pytanie", answer="Odpowiedź", passage="Tekst", figure="Rysunek",
+        no_description="brak opisu",
+    ),
+    "el": LanguageText(
+        instruction="Ακολουθεί μια ερώτηση εξέτασης πολλαπλής επιλογής. Επίλεξε τη μία σωστή απάντηση.",
+        finish_with="Τελείωσε με τη γραμμή «Απάντηση: X», όπου X είναι το γράμμα της σωστής απάντησης.",
+        question="Ερώτηση", answer="Απάντηση", passage="Κείμενο", figure="Εικόνα",
+        no_description="χωρίς περιγραφή",
+    ),
+    "sk": LanguageText(
+        instruction="Nasleduje otázka zo skúšky s možnosťami na výber. Vyber jednu správnu odpoveď.",
+        finish_with="Odpoveď ukonči riadkom „Odpoveď: X“, kde X je písmeno správnej možnosti.",
+        question="Otázka", answer="Odpoveď", passage="Text", figure="Obrázok",
+        no_description="bez popisu",
+    ),
+    "es": LanguageText(
+        instruction="A continuación hay una pregunta de examen de opción múltiple. Elige la única respuesta correcta.",
+        finish_with="Termina con la línea «Respuesta: X», donde X es la letra de la respuesta correcta.",
+        question="Pregunta", answer="Respuesta", passage="Texto", figure="Figura",
+        no_description="sin descripción",
+    ),
+    "en": LanguageText(
+        instruction="The following is a multiple-choice exam question. Choose the one correct answer.",
+        finish_with="End with the line “Answer: X”, where X is the letter of the correct option.",
+        question="Question", answer="Answer", passage="Text", figure="Figure",
+        no_description="no description",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Protocol:
+    name: str
+    version: str
+    figures: FigureMode
+    extraction_rule: str = "letter-v1"
+    description: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+PROTOCOLS: dict[str, Protocol] = {
+    p.name: p
+    for p in (
+        Protocol("mcq", "1", "none", description="question, passage and options as text; figures left out"),
+        Protocol("mcq-figure-text", "1", "text", description="as mcq, with each figure's reviewed description or transcription in the text"),
+        Protocol("mcq-vision", "1", "image", description="as mcq, with each figure sent as an image (vision models)"),
+    )
+}
+
+
+def get_protocol(name: str, version: str | None = None) -> Protocol:
+    base = name.split("@", 1)
+    protocol = PROTOCOLS.get(base[0])
+    if protocol is None:
+        raise ValueError(f"unknown protocol {name!r}; known: {sorted(PROTOCOLS)}")
+    wanted = version or (base[1] if len(base) > 1 else None)
+    if wanted is not None and wanted != protocol.version:
+        raise ValueError(f"protocol {protocol.name} has version {protocol.version}, the plan asks for {wanted}")
+    return protocol
+
+
+def is_scorable(q: Question) -> str | None:
+    """None when the question can be asked and scored as a choice; otherwise why not."""
+    if q.type not in {t.value for t in CLOSED_TYPES}:
+        return f"type {q.type} is not a closed question"
+    if len(q.choices) < 2 or len(q.choices) != len(q.choice_labels):
+        return "options and labels missing or of different lengths"
+    if q.answer_index is None or not 0 <= q.answer_index < len(q.choices):
+        return "no answer key"
+    if q.language not in LANGUAGES:
+        return f"language {q.language} has no prompt template"
+    return None
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Everything sent for one question, stored in the run folder as the audit record."""
+
+    qid: str
+    config: str
+    language: str
+    labels: tuple[str, ...]
+    answer: str
+    messages: tuple[dict, ...]  # generative: one user message; images as {"type": "image_ref"} parts
+    context: str  # log-likelihood: the text up to and including the answer word and colon
+    continuations: tuple[str, ...]
+    shot_ids: tuple[str, ...] = ()
+    figures_without_description: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "qid": self.qid, "config": self.config, "language": self.language, "labels": list(self.labels),
+            "answer": self.answer, "messages": list(self.messages), "context": self.context,
+            "continuations": list(self.continuations), "shot_ids": list(self.shot_ids),
+            "figures_without_description": self.figures_without_description,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Prompt":
+        return cls(
+            qid=d["qid"], config=d["config"], language=d["language"], labels=tuple(d["labels"]),
+            answer=d["answer"], messages=tuple(d["messages"]), context=d["context"],
+            continuations=tuple(d["continuations"]), shot_ids=tuple(d.get("shot_ids", ())),
+            figures_without_description=d.get("figures_without_description", 0),
+        )
+
+
+@dataclass
+class PromptBuilder:
+    protocol: Protocol
+    shots: int = 0
+    descriptions: dict[str, str] = field(default_factory=dict)  # image sha256 -> reviewed text
+
+    def build_all(self, questions: list[Question], config_of) -> list[Prompt]:
+        pools: dict[tuple[str, str], list[Question]] = {}
+        for q in questions:
+            pools.setdefault((config_of(q), q.language), []).append(q)
+        for pool in pools.values():
+            pool.sort(key=lambda q: hashlib.sha256(q.id.encode()).hexdigest())
+        prompts = []
+        for q in questions:
+            pool = pools[(config_of(q), q.language)]
+            shots = [s for s in pool[: self.shots + 1] if s.id != q.id][: self.shots]
+            if len(shots) < self.shots:
+                raise ValueError(
+                    f"{config_of(q)}/{q.language}: {self.shots}-shot needs {self.shots + 1} questions, found {len(pool)}"
+                )
+            prompts.append(self.build(q, config_of(q), shots))
+        return prompts
+
+    def build(self, q: Question, config: str, shots: list[Question]) -> Prompt:
+        words = LANGUAGES[q.language]
+        parts: list[str | dict] = [words.instruction]
+        missing = 0
+        for shot in shots:
+            shot_parts, _ = self._question_block(shot, words)
+            parts += shot_parts
+            parts.append(f"{words.answer}: {shot.choice_labels[shot.answer_index]}")
+        block, missing = self._question_block(q, words)
+        parts += block
+        labels = tuple(q.choice_labels)
+        context = "\n\n".join(p for p in parts if isinstance(p, str)) + f"\n\n{words.answer}:"
+        generative = parts + [words.finish_with]
+        return Prompt(
+            qid=q.id, config=config, language=q.language, labels=labels,
+            answer=q.choice_labels[q.answer_index], messages=({"role": "user", "content": _content(generative)},),
+            context=context, continuations=tuple(f" {label}" for label in labels),
+            shot_ids=tuple(s.id for s in shots), figures_without_description=missing,
+        )
+
+    def _question_block(self, q: Question, words: LanguageText) -> tuple[list[str | dict], int]:
+        parts: list[str | dict] = []
+        missing = 0
+        if q.context:
+            parts.append(f"{words.passage}:\n{q.context.strip()}")
+        if self.protocol.figures == "text":
+            for i, image in enumerate(q.images, 1):
+                text = self.descriptions.get(image.sha256)
+                missing += text is None
+                parts.append(f"[{words.figure} {i}: {text.strip() if text else words.no_description}]")
+        elif self.protocol.figures == "image":
+            for image in q.images:
+                parts.append({"type": "image_ref", "path": image.path, "sha256": image.sha256})
+        options = "\n".join(f"{label}. {text.strip()}" for label, text in zip(q.choice_labels, q.choices))
+        parts.append(f"{words.question}:\n{q.question.strip()}\n\n{options}")
+        return parts, missing
+
+
+def _content(parts: list[str | dict]) -> str | list[dict]:
+    """Plain text when there are no images (every server accepts it); OpenAI-style parts otherwise."""
+    if all(isinstance(p, str) for p in parts):
+        return "\n\n".join(parts)  # type: ignore[arg-type]
+    content: list[dict] = []
+    for p in parts:
+        if isinstance(p, str):
+            if content and content[-1]["type"] == "text":
+                content[-1] = {"type": "text", "text": content[-1]["text"] + "\n\n" + p}
+            else:
+                content.append({"type": "text", "text": p})
+        else:
+            content.append(p)
+    return content
+
+
+def materialise_images(messages: tuple[dict, ...], images_root: Path) -> tuple[dict, ...]:
+    """Replace stored image references with data URLs, checking each file's SHA-256 first."""
+    out = []
+    for message in messages:
+        content = message["content"]
+        if isinstance(content, str):
+            out.append(message)
+            continue
+        parts = []
+        for part in content:
+            if part.get("type") != "image_ref":
+                parts.append(part)
+                continue
+            path = images_root / part["path"]
+            if not path.is_file():
+                raise FileNotFoundError(f"{path}: figure image not found (images root {images_root})")
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != part["sha256"]:
+                raise ValueError(f"{path}: SHA-256 differs from the one recorded in the data")
+            url = "data:image/png;base64," + base64.b64encode(data).decode()
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        out.append(dict(message, content=parts))
+    return tuple(out)

@@ -1,0 +1,92 @@
+"""Human-readable output: rich tables on the terminal, matplotlib PNGs for papers and READMEs."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _console() -> Console:
+    return Console(file=sys.stdout, width=140)
+
+
+def print_scores(scores: dict) -> None:
+    table = Table(title=f"{scores['model']['backend']}:{scores['model']['name']} on {scores['dataset_id']} "
+                        f"({scores['protocol']['name']}@{scores['protocol']['version']}, {scores['repeats']} repeat(s))")
+    for name in ("config", "lang", "n", "accuracy %", "95% CI", "refusal %", "extract fail %", "truncated", "missing"):
+        table.add_column(name, justify="left" if name in ("config", "lang") else "right")
+    for g in scores["groups"]:
+        c = g["counts"]
+        table.add_row(g["config"], g["language"], str(g["n_questions"]), f"{g['accuracy_pct']:.2f}",
+                      f"[{g['ci_low']:.2f}, {g['ci_high']:.2f}]", f"{g['refusal_pct']:.2f}",
+                      f"{g['extraction_failure_pct']:.2f}", str(c["truncated"]), str(c["missing"]))
+    _console().print(table)
+
+
+def print_compare(result: dict) -> None:
+    a, b = result["a"], result["b"]
+    console = _console()
+    console.print(f"A: {a['label']}  accuracy {a['accuracy_pct']:.2f}%  ({a['run']})")
+    console.print(f"B: {b['label']}  accuracy {b['accuracy_pct']:.2f}%  ({b['run']})")
+    console.print(
+        f"gap A-B: {result['gap_pp']:+.2f} pp, {int(result['confidence'] * 100)}% CI [{result['ci_low']:+.2f}, {result['ci_high']:+.2f}] "
+        f"over {result['n_questions']} questions ({result['resamples']} paired resamples, seed {result['seed']})"
+    )
+
+
+def print_correlations(results) -> None:
+    table = Table(title="model accuracy vs human results")
+    for name in ("model", "human metric", "points", "Pearson r", "Spearman ρ"):
+        table.add_column(name)
+    for r in results:
+        table.add_row(r.model, r.human_metric, str(r.n_points), _fmt(r.pearson), _fmt(r.spearman))
+    _console().print(table)
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:+.3f}"
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError("plots need matplotlib: pip install matplotlib (part of the test extra)") from None
+    return plt
+
+
+def plot_accuracy(scores: dict, out: Path) -> None:
+    plt = _pyplot()
+    groups = scores["groups"]
+    names = [f"{g['config']}/{g['language']}" for g in groups]
+    acc = [g["accuracy_pct"] for g in groups]
+    err = [[g["accuracy_pct"] - g["ci_low"] for g in groups], [g["ci_high"] - g["accuracy_pct"] for g in groups]]
+    fig, ax = plt.subplots(figsize=(max(4, 1.2 * len(groups)), 3.5))
+    ax.bar(names, acc, yerr=err, capsize=4, color="#4C72B0")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"{scores['model']['name']} — 95% bootstrap CI", fontsize=9)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def plot_correlation(results, out: Path) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(5, 4))
+    for r in results:
+        xs = [p["human_value"] for p in r.points]
+        ys = [p["model_accuracy_pct"] for p in r.points]
+        ax.scatter(xs, ys, label=f"{r.model} (r={_fmt(r.pearson)})", s=18)
+    ax.set_xlabel("human result (%)")
+    ax.set_ylabel("model accuracy (%)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,386 @@
+"""Running a plan: pin the data, build prompts, send every request, keep every attempt, resume.
+
+Each request is independent (no history, no tools). Only technical failures are retried, with
+exponential backoff (or the server's Retry-After), and each try is its own attempt line. A run that
+ends with answers still missing stays open: running it again sends only what is missing. A run with
+every answer in is sealed (read-only); truncated answers still block publication.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import importlib.metadata
+import json
+import platform
+import random
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from eval import scoring
+from eval.answers import Status, classify_generation, get_rule
+from eval.backends.base import ChoiceRequest, GenerationRequest, TechnicalFailure
+from eval.backends.errors import ConfigurationFailure, RequestRejected
+from eval.backends.registry import backend_entry
+from eval.data import check_pin, load_data
+from eval.plan import RunPlan
+from eval.protocols import Prompt, PromptBuilder, get_protocol, is_scorable, materialise_images
+from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, RunFolderError, dumps, read_json, read_jsonl, write_atomic
+
+PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
+
+
+class RunError(RuntimeError):
+    """The run cannot start or continue; the message says why and what to do."""
+
+
+@dataclass
+class RunOutcome:
+    path: Path
+    state: str  # "complete" | "incomplete"
+    publishable: bool
+    reasons: list[str] = field(default_factory=list)
+    sent: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        if self.state != "complete":
+            return 2
+        return 0 if self.publishable else 3
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+def environment() -> dict:
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": versions}
+
+
+def load_descriptions(path: str | None) -> tuple[dict[str, str], str | None]:
+    """Reviewed figure descriptions by image SHA-256, and the file's own SHA-256 for the pin."""
+    if not path:
+        return {}, None
+    from eval.data import sha256_file
+
+    file = Path(path)
+    if not file.is_file():
+        raise RunError(f"{file}: figure descriptions file not found")
+    texts: dict[str, str] = {}
+    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RunError(f"{file}:{number}: not JSON ({exc})") from None
+        if record.get("status") not in (None, "accepted", "edited", "reviewed"):
+            continue  # only reviewed text reaches a prompt
+        key = record.get("image_sha256") or record.get("sha256")
+        text = record.get("text") or record.get("description")
+        if not key or not text:
+            raise RunError(f"{file}:{number}: needs image_sha256 and text")
+        texts[key] = text
+    return texts, sha256_file(file)
+
+
+def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
+    """Load and pin the data, select questions, build prompts. Sends nothing."""
+    protocol = get_protocol(plan.protocol, plan.protocol_version)
+    entry = backend_entry(plan.model.backend)
+    if entry.kind == "loglikelihood" and plan.repeats != 1:
+        raise RunError("log-likelihood scoring is deterministic: --repeats must be 1 for an hf: model")
+    if entry.kind == "loglikelihood" and protocol.figures == "image":
+        raise RunError(f"protocol {protocol.name} sends images; an hf: log-likelihood model reads text only")
+    data = load_data(plan.data)
+    if plan.data_pin:
+        check_pin(data, plan.data_pin)
+    descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
+    if protocol.figures == "text" and not plan.figure_descriptions:
+        raise RunError(f"protocol {protocol.name} needs --figure-descriptions (reviewed descriptions JSONL)")
+    selected, skipped = [], {}
+    for q in sorted(data.questions, key=lambda q: q.id):
+        if plan.configs and data.config_of(q) not in plan.configs:
+            continue
+        if plan.languages and q.language not in plan.languages:
+            continue
+        reason = is_scorable(q)
+        if reason:
+            skipped[reason] = skipped.get(reason, 0) + 1
+            continue
+        selected.append(q)
+    if plan.limit:
+        selected = selected[: plan.limit]
+    if not selected:
+        raise RunError(f"{plan.data}: no scorable question matches configs={plan.configs} languages={plan.languages}")
+    builder = PromptBuilder(protocol, shots=plan.shots, descriptions=descriptions)
+    try:
+        prompts = builder.build_all(selected, data.config_of)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+    by_id = {q.id: q for q in selected}
+    resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version})
+    record = {
+        "plan": resolved.model_dump(mode="json"),
+        "protocol": {"name": protocol.name, "version": protocol.version, "figures": protocol.figures, "extraction_rule": protocol.extraction_rule},
+        "backend_kind": entry.kind,
+        "figure_descriptions_sha256": descriptions_sha,
+        "questions": len(prompts),
+        "skipped": skipped,
+    }
+    meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session,
+                   "sheet_code": q.sheet_code, "number": q.number, "source": q.source} for q in selected}
+    return record, prompts, {"by_id": by_id, "meta": meta}
+
+
+def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None) -> RunOutcome:
+    folder = RunFolder(out)
+    if folder.exists:
+        if folder.sealed:
+            raise RunError(f"{folder.path}: this run is finished and immutable; write a new run to another --out")
+        stored = read_json(folder.file(PLAN))
+        stored_plan = RunPlan.model_validate(stored["plan"])
+        if plan is None:
+            plan = stored_plan
+        else:
+            plan = _merge_for_resume(plan, stored_plan, folder.path)
+        # Re-pin on every session: the data must still be byte-for-byte what was pinned.
+        data = load_data(plan.data)
+        check_pin(data, stored_plan.data_pin or {})
+        prompts = [Prompt.from_dict(p) for p in read_jsonl(folder.file(PROMPTS))]
+        record = stored
+    else:
+        if plan is None:
+            raise RunError(f"{folder.path}: not a run folder; give a plan or --data/--model/--protocol")
+        record, prompts, extra = prepare(plan)
+        meta = extra["meta"]
+        plan = RunPlan.model_validate(record["plan"])
+        folder.create(record, [dict(p.to_dict(), meta=meta[p.qid]) for p in prompts])
+    cut = folder.repair_partial_tail()
+    backend = backend_entry(plan.model.backend).factory(plan.model)
+    folder.append(SESSIONS, [{"started_at": _now(), "environment": environment(), "backend": backend.describe(),
+                              "repaired_partial_line_bytes": cut,
+                              "operational": {"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s,
+                                              "retry": plan.retry.model_dump()}}])
+    attempts = read_jsonl(folder.file(ATTEMPTS))
+    sender = _Sender(plan, folder, backend, attempts)
+    try:
+        if record["backend_kind"] == "loglikelihood":
+            sent = sender.score_loglikelihood(prompts, progress)
+        else:
+            sent = sender.generate_all(prompts, progress)
+    finally:
+        sender.close()
+    return finish(folder, sent=sent)
+
+
+def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
+    scores = scoring.score_folder(folder.path)
+    reasons = scoring.blocking_reasons(scores)
+    missing = scores["totals"]["missing"]
+    if missing:
+        write_atomic(folder.file(STATE), dumps({"state": "incomplete", "publishable": False, "reasons": reasons}))
+        return RunOutcome(folder.path, "incomplete", False, reasons, sent)
+    write_atomic(folder.file(SCORES), dumps(scores))
+    write_atomic(folder.file(STATE), dumps({"state": "complete", "publishable": not reasons, "reasons": reasons}))
+    folder.seal()
+    return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
+
+
+def _merge_for_resume(plan: RunPlan, stored: RunPlan, where: Path) -> RunPlan:
+    update = {}
+    if plan.data_pin is None:
+        update["data_pin"] = stored.data_pin
+    if plan.protocol_version is None:
+        update["protocol_version"] = stored.protocol_version
+    plan = plan.model_copy(update=update)
+    mine, theirs = plan.identity(), stored.identity()
+    if mine != theirs:
+        diffs = _diff(theirs, mine)
+        raise RunError(f"{where}: the plan differs from the run's own plan, so this is a different run:\n"
+                       + "\n".join(f"  - {d}" for d in diffs) + "\nwrite it to another --out, or resume with no new settings")
+    return plan
+
+
+def _diff(a: dict, b: dict, prefix: str = "") -> list[str]:
+    out = []
+    for key in sorted(set(a) | set(b)):
+        x, y = a.get(key), b.get(key)
+        if isinstance(x, dict) and isinstance(y, dict):
+            out += _diff(x, y, f"{prefix}{key}.")
+        elif x != y:
+            out.append(f"{prefix}{key}: run has {json.dumps(x, ensure_ascii=False)[:80]}, given {json.dumps(y, ensure_ascii=False)[:80]}")
+    return out
+
+
+class _Sender:
+    def __init__(self, plan: RunPlan, folder: RunFolder, backend, attempts: list[dict]):
+        self.plan = plan
+        self.folder = folder
+        self.backend = backend
+        self.tries: dict[tuple[str, int], int] = {}
+        self.last: dict[tuple[str, int], str] = {}
+        for a in attempts:
+            key = (a["qid"], a["repeat"])
+            self.tries[key] = max(self.tries.get(key, 0), a["attempt"])
+            if a["attempt"] == self.tries[key]:
+                self.last[key] = a["status"]
+        self.rule = get_rule(read_json(folder.file(PLAN))["protocol"]["extraction_rule"])
+        self.stop = threading.Event()
+        self.fatal: BaseException | None = None
+
+    def pending(self, prompts: list[Prompt]) -> list[tuple[Prompt, int]]:
+        return [
+            (p, r)
+            for r in range(self.plan.repeats)
+            for p in prompts
+            if self.last.get((p.qid, r)) in (None, Status.TECHNICAL_FAILURE.value)
+        ]
+
+    def close(self) -> None:
+        close = getattr(self.backend, "close", None)
+        if callable(close):
+            close()
+
+    def _record(self, prompt: Prompt, repeat: int, **fields) -> dict:
+        key = (prompt.qid, repeat)
+        self.tries[key] = self.tries.get(key, 0) + 1
+        record = {"qid": prompt.qid, "repeat": repeat, "attempt": self.tries[key], "time": _now(), **fields}
+        self.last[key] = record["status"]
+        return record
+
+    # generative ---------------------------------------------------------------------------------
+    def generate_all(self, prompts: list[Prompt], progress: bool | None) -> int:
+        todo = self.pending(prompts)
+        if not todo:
+            return 0
+        # Figure paths in the data are relative to the project root (pipeline.records.ImageRef).
+        images_root = Path(self.plan.images_root or ".")
+        bar = tqdm(total=len(todo), desc="eval", unit="q", file=sys.stderr, disable=_disable(progress), dynamic_ncols=True)
+        counts: dict[str, int] = {}
+        sent = 0
+        with ThreadPoolExecutor(max_workers=self.plan.model.concurrency, thread_name_prefix="eval") as pool:
+            futures = set()
+            queue = iter(todo)
+
+            def refill():
+                while len(futures) < self.plan.model.concurrency * 2 and not self.stop.is_set():
+                    try:
+                        prompt, repeat = next(queue)
+                    except StopIteration:
+                        return
+                    futures.add(pool.submit(self._answer, prompt, repeat, images_root))
+
+            try:
+                refill()
+                while futures:
+                    done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        futures.discard(future)
+                        status, tries = future.result()
+                        sent += tries
+                        counts[status] = counts.get(status, 0) + 1
+                        bar.update(1)
+                        bar.set_postfix({k[:5]: v for k, v in sorted(counts.items())}, refresh=False)
+                    if self.fatal is not None:
+                        self.stop.set()
+                    refill()
+            except BaseException:
+                self.stop.set()
+                raise
+            finally:
+                bar.close()
+        if self.fatal is not None:
+            raise RunError(f"stopped: {self.fatal}") from self.fatal
+        return sent
+
+    def _answer(self, prompt: Prompt, repeat: int, images_root: Path) -> tuple[str, int]:
+        plan = self.plan
+        messages = materialise_images(prompt.messages, images_root)
+        request = GenerationRequest(
+            qid=prompt.qid, messages=messages, max_tokens=plan.model.max_tokens, temperature=plan.model.temperature,
+            reasoning_effort=plan.model.reasoning_effort, seed=None if plan.model.seed is None else plan.model.seed + repeat,
+        )
+        tries = 0
+        while True:
+            if self.stop.is_set():
+                return "not_sent", tries
+            tries += 1
+            started = time.monotonic()
+            try:
+                response = self.backend.generate(request)
+            except (TechnicalFailure, RequestRejected, ConfigurationFailure) as exc:
+                retryable = isinstance(exc, TechnicalFailure)
+                self.folder.append(ATTEMPTS, [self._record(
+                    prompt, repeat, status=Status.TECHNICAL_FAILURE.value, error=f"{type(exc).__name__}: {exc}",
+                    http_status=getattr(exc, "status", None), retryable=retryable, latency_s=round(time.monotonic() - started, 4),
+                )])
+                if isinstance(exc, ConfigurationFailure):
+                    self.fatal = exc
+                    return Status.TECHNICAL_FAILURE.value, tries
+                if not retryable or tries >= plan.retry.max_attempts:
+                    return Status.TECHNICAL_FAILURE.value, tries
+                self._backoff(tries, getattr(exc, "retry_after", None))
+                continue
+            status, extraction = classify_generation(
+                text=response.text, finish_reason=response.finish_reason, labels=list(prompt.labels),
+                answer=prompt.answer, language=prompt.language, rule=self.rule,
+            )
+            self.folder.append(ATTEMPTS, [self._record(
+                prompt, repeat, status=status.value, response=response.text, finish_reason=response.finish_reason,
+                extracted=extraction.label, extraction_method=extraction.method, usage=response.usage,
+                latency_s=round(response.latency_s, 4), model_revision=response.model_revision,
+            )])
+            return status.value, tries
+
+    def _backoff(self, tries: int, retry_after: float | None) -> None:
+        policy = self.plan.retry
+        if retry_after is not None:
+            delay = min(retry_after, max(policy.max_delay_s, retry_after))
+        else:
+            delay = min(policy.max_delay_s, policy.base_delay_s * 2 ** (tries - 1)) * (0.5 + random.random() / 2)
+        self.stop.wait(delay)
+
+    # log-likelihood -----------------------------------------------------------------------------
+    def score_loglikelihood(self, prompts: list[Prompt], progress: bool | None) -> int:
+        todo = [p for p, _ in self.pending(prompts)]
+        if not todo:
+            return 0
+        chunk = max(1, self.plan.model.batch_size) * 4
+        bar = tqdm(total=len(todo), desc="eval (log-likelihood)", unit="q", file=sys.stderr, disable=_disable(progress), dynamic_ncols=True)
+        try:
+            for start in range(0, len(todo), chunk):
+                batch = todo[start : start + chunk]
+                requests = [ChoiceRequest(p.qid, p.context, p.continuations) for p in batch]
+                started = time.monotonic()
+                results = self.backend.score_choices(requests)
+                latency = (time.monotonic() - started) / len(batch)
+                if [r.qid for r in results] != [p.qid for p in batch]:
+                    raise RunError("log-likelihood backend returned results out of order or incomplete")
+                records = []
+                for prompt, result in zip(batch, results):
+                    label = prompt.labels[result.chosen]
+                    status = Status.CORRECT if label == prompt.answer else Status.WRONG
+                    records.append(self._record(
+                        prompt, 0, status=status.value, response=label, extracted=label, extraction_method="loglikelihood",
+                        logprobs=list(result.logprobs), is_greedy=list(result.is_greedy), latency_s=round(latency, 4),
+                    ))
+                self.folder.append(ATTEMPTS, records)
+                bar.update(len(batch))
+        finally:
+            bar.close()
+        return len(todo)
+
+
+def _disable(progress: bool | None) -> bool | None:
+    return None if progress is None else not progress

@@ -1,0 +1,215 @@
+"""Shared fixtures for the evaluation tests: curated Parquet built from real Question records, and
+stand-in servers on 127.0.0.1 that speak the real OpenAI chat-completions and Gemini
+generateContent wire formats, with scripted faults.
+
+Each test question carries a token like [Q07] in its text. A stand-in reads the last token in the
+request (few-shot examples come earlier) and plays that token's script of actions, one per request
+(the last action repeats): correct, wrong, 429, 500, timeout, refusal, length, noletter, slow.
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.records import Question, question_id, questions_to_table
+
+TOKEN = re.compile(r"\[(Q\d+)\]")
+LABELS = ["A", "B", "C", "D"]
+SECRET = "sk-test-SECRET-do-not-store-1234567890"
+
+
+def make_question(i: int, *, language: str = "pl", source: str = "pl_test", year: int = 2020, answer_index: int | None = None,
+                  number: str | None = None, labels: list[str] | None = None) -> Question:
+    labels = labels or LABELS
+    answer_index = i % len(labels) if answer_index is None else answer_index
+    number = number or str(i)
+    return Question(
+        id=question_id(source, year, "maj", "T-1", number), source=source, country="PL", language=language,
+        exam="matura", level="podstawowy", subject="informatyka", year=year, session="maj", sheet_code="T-1",
+        number=number, type="single_choice", question=f"[Q{i:02d}] Ile bitów ma bajt? (wariant {i})", context=None,
+        choices=[f"opcja {l} {i}" for l in labels], choice_labels=labels, answer=labels[answer_index],
+        answer_index=answer_index, points=1.0, images=[], source_url=f"https://example.org/{source}/{year}.pdf",
+        source_sha256="0" * 64, pages=[1], pipeline_version="test",
+    )
+
+
+def write_parquet(path: Path, questions: list[Question]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(questions_to_table(questions), path)
+    return path
+
+
+@pytest.fixture
+def questions() -> list[Question]:
+    return [make_question(i) for i in range(1, 9)]
+
+
+@pytest.fixture
+def curated(tmp_path, questions) -> Path:
+    return write_parquet(tmp_path / "curated" / "pl_test.parquet", questions)
+
+
+@dataclass
+class StandIn:
+    """Scripted behaviour shared by both wire formats."""
+
+    answers: dict[str, str] = field(default_factory=dict)  # token -> correct label
+    scripts: dict[str, list[str]] = field(default_factory=dict)  # token -> actions
+    hang_s: float = 2.0  # how long "timeout" stalls (the client's timeout must be shorter)
+    slow_s: float = 0.05
+    requests: list[dict] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    base_url: str = ""
+
+    def next_action(self, token: str | None) -> str:
+        with self.lock:
+            script = self.scripts.get(token or "", [])
+            if len(script) > 1:
+                return script.pop(0)
+            return script[0] if script else "correct"
+
+    def wrong(self, token: str) -> str:
+        right = self.answers.get(token, "A")
+        return next(l for l in LABELS if l != right)
+
+    def calls_for(self, token: str) -> int:
+        return sum(1 for r in self.requests if r.get("token") == token)
+
+
+def _serve(handler_cls) -> tuple[ThreadingHTTPServer, threading.Thread]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_cls)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def _handler(standin: StandIn, respond):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):  # keep test output clean
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", 0))
+            body = json.loads(self.rfile.read(length) or b"{}")
+            text = json.dumps(body, ensure_ascii=False)
+            tokens = TOKEN.findall(text)
+            token = tokens[-1] if tokens else None
+            action = standin.next_action(token)
+            with standin.lock:
+                standin.requests.append({"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action})
+            if action == "timeout":
+                time.sleep(standin.hang_s)
+            if action == "slow":
+                time.sleep(standin.slow_s)
+                action = "correct"
+            status, headers, payload = respond(standin, action, token, body, self.path)
+            data = json.dumps(payload).encode()
+            try:
+                self.send_response(status)
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    return Handler
+
+
+def _openai_respond(standin: StandIn, action: str, token: str | None, body: dict, path: str):
+    if path != "/v1/chat/completions":
+        return 404, {}, {"error": {"message": f"no route {path}", "type": "invalid_request_error"}}
+    if action == "429":
+        return 429, {"Retry-After": "1"}, {"error": {"message": "Rate limit reached", "type": "rate_limit_error", "code": "rate_limit_exceeded"}}
+    if action == "500":
+        return 500, {}, {"error": {"message": "internal error", "type": "server_error"}}
+    right = standin.answers.get(token or "", "A")
+    message: dict = {"role": "assistant", "content": None}
+    finish = "stop"
+    if action in ("correct", "timeout"):
+        message["content"] = f"Bajt to osiem bitów.\nOdpowiedź: {right}"
+    elif action == "wrong":
+        message["content"] = f"Odpowiedź: {standin.wrong(token)}"
+    elif action == "refusal":
+        message["refusal"] = "I'm sorry, but I can't help with that."
+    elif action == "length":
+        message["content"] = "Zastanówmy się krok po kroku. Najpierw"
+        finish = "length"
+    elif action == "noletter":
+        message["content"] = "Trudno powiedzieć, wszystkie wyglądają podobnie."
+    else:
+        raise AssertionError(f"unknown action {action}")
+    payload = {
+        "id": "chatcmpl-standin", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
+        "system_fingerprint": "fp_standin_1",
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 42, "completion_tokens": 7, "total_tokens": 49},
+    }
+    return 200, {}, payload
+
+
+def _gemini_respond(standin: StandIn, action: str, token: str | None, body: dict, path: str):
+    if not re.fullmatch(r"/v1beta/models/[^/:]+:generateContent", path):
+        return 404, {}, {"error": {"code": 404, "message": f"no route {path}", "status": "NOT_FOUND"}}
+    if action == "429":
+        return 429, {"Retry-After": "1"}, {"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}
+    if action == "500":
+        return 500, {}, {"error": {"code": 500, "message": "An internal error has occurred", "status": "INTERNAL"}}
+    usage = {"promptTokenCount": 40, "candidatesTokenCount": 6, "totalTokenCount": 46}
+    right = standin.answers.get(token or "", "A")
+    if action == "refusal":
+        return 200, {}, {"promptFeedback": {"blockReason": "SAFETY"}, "usageMetadata": usage, "modelVersion": "gemini-standin-001"}
+    text, finish = {
+        "correct": (f"Odpowiedź: {right}", "STOP"),
+        "timeout": (f"Odpowiedź: {right}", "STOP"),
+        "wrong": (f"Odpowiedź: {standin.wrong(token)}" if token else "Odpowiedź: B", "STOP"),
+        "length": ("Zastanówmy się krok po kroku. Najpierw", "MAX_TOKENS"),
+        "noletter": ("Trudno powiedzieć.", "STOP"),
+    }[action]
+    return 200, {}, {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": finish, "index": 0}],
+        "usageMetadata": usage,
+        "modelVersion": "gemini-standin-001",
+    }
+
+
+def _standin(respond, suffix: str, questions: list[Question]):
+    standin = StandIn(answers={TOKEN.search(q.question).group(1): q.answer for q in questions})
+    server, thread = _serve(_handler(standin, respond))
+    standin.base_url = f"http://127.0.0.1:{server.server_address[1]}{suffix}"
+    return standin, server
+
+
+@pytest.fixture
+def openai_server(questions):
+    standin, server = _standin(_openai_respond, "/v1", questions)
+    yield standin
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def gemini_server(questions):
+    standin, server = _standin(_gemini_respond, "", questions)
+    yield standin
+    server.shutdown()
+    server.server_close()
+
+
+def run_cli(*argv: str) -> int:
+    from eval.cli import main
+
+    return main([str(a) for a in argv])

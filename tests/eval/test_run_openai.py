@@ -1,0 +1,46 @@
+"""End-to-end `eval run` against the OpenAI-compatible stand-in, faults included."""
+from __future__ import annotations
+
+import json
+import os
+
+from eval.runfolder import read_jsonl
+from eval.scoring import score_folder
+from tests.eval.conftest import SECRET, run_cli
+
+
+def _args(curated, server, out, *extra):
+    return ["eval", "run", "--data", curated, "--model", "openai:standin-model", "--base-url", server.base_url,
+            "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
+            "--timeout", "0.5", "--retry-base-delay", "0.01", *extra]
+
+
+def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_path, curated, openai_server, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    openai_server.scripts.update({
+        "Q02": ["429", "correct"], "Q03": ["500", "500", "correct"], "Q04": ["timeout", "correct"],
+        "Q05": ["refusal"], "Q06": ["length"], "Q07": ["noletter"], "Q08": ["wrong"],
+    })
+    out = tmp_path / "run"
+    code = run_cli(*_args(curated, openai_server, out))
+    assert code == 3  # finished, but a truncated answer blocks publication
+    attempts = read_jsonl(out / "attempts.jsonl")
+    final = {}
+    for a in attempts:
+        final[a["qid"]] = a
+    by_token = {json.loads(json.dumps(a))["qid"]: a for a in attempts}
+    statuses = sorted(a["status"] for a in final.values())
+    assert statuses == sorted(["correct", "correct", "correct", "correct", "refusal", "truncated", "extraction_failure", "wrong"])
+    technical = [a for a in attempts if a["status"] == "technical_failure"]
+    assert sorted(a["http_status"] for a in technical if a["http_status"]) == [429, 500, 500]
+    assert any("timeout" in a["error"] for a in technical)
+    assert len(attempts) == 8 + 4  # every try kept
+    assert openai_server.calls_for("Q05") == 1 and openai_server.calls_for("Q06") == 1  # not retried
+    scores = score_folder(out)
+    group = scores["groups"][0]
+    assert group["accuracy_pct"] == 50.0
+    assert group["counts"]["refusal"] == 1 and group["counts"]["extraction_failure"] == 1 and group["counts"]["truncated"] == 1
+    state = json.loads((out / "run.json").read_text())
+    assert state["state"] == "complete" and not state["publishable"]
+    assert any("truncated" in r for r in state["reasons"])
+    assert by_token
