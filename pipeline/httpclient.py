@@ -131,14 +131,16 @@ class Response:
     def iter_chunks(self, size: int = CHUNK_SIZE):
         """The body in chunks; a timeout, reset or early end raises TransferError naming the URL.
 
-        http.client.read(n) returns b"" when the connection closes before Content-Length bytes came
+        http.client returns b"" when the connection closes before Content-Length bytes came
         (it only raises for chunked bodies), so the byte count is checked here.
         """
         expected = self.content_length
         received = 0
         while True:
             try:
-                chunk = self._raw.read(size)
+                # read1: whatever has arrived (one socket read). read(n) would wait for all n bytes
+                # and lose the ones it holds if the connection is reset meanwhile.
+                chunk = self._raw.read1(size)
             except http.client.IncompleteRead as exc:
                 if exc.partial:
                     yield exc.partial

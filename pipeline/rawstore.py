@@ -118,10 +118,11 @@ class PartialDownload:
         self.data_path.parent.mkdir(parents=True, exist_ok=True)
         note = {"url": self.url, "etag": etag, "last_modified": last_modified, "content_type": content_type}
         atomic_write_bytes(self.meta_path, json.dumps(note).encode("utf-8"))
-        return self.data_path.open("wb")
+        return self.data_path.open("wb", buffering=0)
 
     def append(self) -> BinaryIO:
-        return self.data_path.open("ab")
+        # Unbuffered: every received chunk reaches the OS at once, so even kill -9 loses none of it.
+        return self.data_path.open("ab", buffering=0)
 
     def discard(self) -> None:
         for path in (self.data_path, self.meta_path):
