@@ -108,32 +108,154 @@ class OcrSpec(_Strict):
     dpi: int = Field(default=300, ge=72, le=600)
 
 
+def _all_compile(value: list[str]) -> list[str]:
+    return [_compiles(v) for v in value]
+
+
+QUESTION_TYPES = ("single_choice", "true_false", "matching", "fill_in", "short_answer", "open")
+
+
+class TypeRule(_Strict):
+    """A question whose text matches `pattern` gets `type` (first matching rule wins)."""
+
+    pattern: str = Field(description="regex searched in the question text, e.g. 'Σωστό.*Λάθος'")
+    type: Literal["single_choice", "true_false", "matching", "fill_in", "short_answer", "open"]
+
+    _check = field_validator("pattern")(_compiles)
+
+
+class OptionsSpec(_Strict):
+    """How answer options are printed. Labels are matched case-insensitively and through look-alike
+    letters of other scripts (Cyrillic А or Greek Α for Latin A), then reported in the form given here."""
+
+    labels: list[str] = Field(default_factory=lambda: ["A", "B", "C", "D"], min_length=2, description="in order")
+    styles: list[str] = Field(
+        default_factory=lambda: ["A.", "A)", "(A)"],
+        description="how a label is printed, written with the letter A: 'A.', 'A)', '(A)', 'A:'",
+    )
+    min_count: int = Field(default=3, ge=2, description="fewer options than this is not a choice question")
+
+    @field_validator("styles")
+    @classmethod
+    def _styles_have_label(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if v.count("A") != 1]
+        if bad:
+            raise ValueError(f"each style must contain the letter A exactly once (as the label's place): {bad}")
+        return value
+
+
+class TrueFalseSpec(_Strict):
+    """Blocks of statements each judged true or false; every statement becomes its own question."""
+
+    labels: dict[str, list[str]] = Field(
+        description="answer label -> words that mean it, e.g. {P: [P, Prawda], F: [F, Fałsz]}", min_length=2
+    )
+    choices: dict[str, str] = Field(description="answer label -> choice text shown to a model, e.g. {P: Prawda}")
+    statement: str = Field(
+        default=r"^(?P<n>\d{1,2})[.)]\s*", description="regex opening a statement; group `n` is its number"
+    )
+    markers_in_row: bool = Field(
+        default=True, description="statements carry the answer labels printed at the end of their row ('… P F')"
+    )
+
+    _check = field_validator("statement")(_compiles)
+
+    @model_validator(mode="after")
+    def _same_labels(self):
+        if set(self.labels) != set(self.choices):
+            raise ValueError(f"labels {sorted(self.labels)} and choices {sorted(self.choices)} must name the same answers")
+        return self
+
+
 class LayoutSpec(_Strict):
     """Rules the parser needs to read a sheet of this family."""
 
-    drop_lines: list[str] = Field(default_factory=list, description="regexes of header/footer/box lines")
-    drop_pages: list[str] = Field(default_factory=list, description="regexes marking scratch/cover pages")
-    question_start: str = Field(description="regex matching a question header; groups `number`, `points`")
-    option_labels: list[str] = Field(default_factory=lambda: ["A", "B", "C", "D"], min_length=2)
-    option_label_style: list[str] = Field(
-        default_factory=lambda: ["A.", "A)", "(A)"], description="how labels are printed, with A as the label"
+    drop_lines: list[str] = Field(default_factory=list, description="regexes of header/footer/examiner-box lines")
+    drop_pages: list[str] = Field(
+        default_factory=list, description="regexes (multi-line) marking scratch/cover/reference pages, e.g. '(?m)^BRUDNOPIS'"
     )
-    context_start: str | None = Field(default=None, description="regex opening a shared passage")
+    remove_repeated_lines: bool = Field(default=True, description="drop lines repeated at one place on most pages")
+    drop_margin_notes: bool = Field(default=True, description="drop small print wholly in the side margins")
+    segment_gap: float = Field(default=1.6, gt=0, description="a gap wider than this many font sizes splits a row")
+    question_start: str = Field(description="regex matching a question header; groups `number`, optional `points`")
+    group_headers: bool = Field(
+        default=True,
+        description="a header whose number prefixes the next one ('Zadanie 3.' before 'Zadanie 3.1.') is a group: "
+        "its text becomes the shared context of its parts",
+    )
+    points: str | None = Field(default=None, description="regex of a points line/suffix in a question; group `points`")
+    options: OptionsSpec = Field(default_factory=OptionsSpec)
+    true_false: TrueFalseSpec | None = None
+    type_rules: list[TypeRule] = Field(default_factory=list, description="question types decided by wording")
+    unlabelled_type: Literal["open", "short_answer", "fill_in"] = Field(
+        default="open", description="type of a question with no options that no type rule claims"
+    )
+    context_start: str | None = Field(default=None, description="regex opening a shared passage ('Ukážka 1')")
+    stop_at: list[str] = Field(default_factory=list, description="regexes of a line after which nothing is parsed")
+    sheet_code: str | None = Field(default=None, description="regex finding the sheet code; group `code`")
     skip_types: list[str] = Field(default_factory=list, description="question types not curated")
 
     _check_start = field_validator("question_start")(_compiles)
+    _check_lists = field_validator("drop_lines", "drop_pages", "stop_at")(_all_compile)
 
-    @field_validator("drop_lines", "drop_pages")
+    @field_validator("question_start")
     @classmethod
-    def _all_compile(cls, value: list[str]) -> list[str]:
-        return [_compiles(v) for v in value]
+    def _has_number_group(cls, value: str) -> str:
+        if "(?P<number>" not in value:
+            raise ValueError("question_start needs a named group (?P<number>...) for the question number")
+        return value
+
+    @field_validator("context_start", "points", "sheet_code")
+    @classmethod
+    def _optional_compiles(cls, value: str | None) -> str | None:
+        return None if value is None else _compiles(value)
+
+    @field_validator("skip_types")
+    @classmethod
+    def _known_types(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if v not in QUESTION_TYPES]
+        if bad:
+            raise ValueError(f"unknown question type(s) {bad}; use any of {list(QUESTION_TYPES)}")
+        return value
 
 
 class KeySpec(_Strict):
-    kind: Literal["list", "table", "marking_scheme", "variant_table", "highlight"]
+    """Where the answers are.
+
+    - marking_scheme: a scheme with task headers (`task_start`) whose answer follows `answer_marker`;
+    - variant_table: rows "number answer answer …" under headers naming test variants (`variant_header`),
+      the column chosen by the variant code found on the sheet (`variant_pattern`);
+    - list: rows of `entry` matches (number and answer, several per row allowed);
+    - highlight: no key file; the correct option is highlighted in the sheet itself.
+    """
+
+    kind: Literal["list", "marking_scheme", "variant_table", "highlight"]
     entry: str | None = Field(default=None, description="regex of one key entry; groups `number`, `answer`")
-    answer_marker: str | None = Field(default=None, description="e.g. 'Poprawna odpowiedź|Rozwiązanie'")
-    variant_pattern: str | None = Field(default=None, description="regex finding the variant code on a sheet")
+    task_start: str | None = Field(default=None, description="marking_scheme: regex of a task header; group `number`")
+    answer_marker: str | None = Field(default=None, description="marking_scheme: e.g. '^(Poprawna odpowiedź|Rozwiązanie)'")
+    variant_pattern: str | None = Field(default=None, description="regex finding the variant code on a sheet; group `variant`")
+    variant_header: str | None = Field(default=None, description="regex finding each variant column in a key header; group `variant`")
+    stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
+
+    _check_list = field_validator("stop_at")(_all_compile)
+
+    @field_validator("entry", "task_start", "answer_marker", "variant_pattern", "variant_header")
+    @classmethod
+    def _optional_compiles(cls, value: str | None) -> str | None:
+        return None if value is None else _compiles(value)
+
+    @model_validator(mode="after")
+    def _kind_has_its_fields(self):
+        needed = {
+            "marking_scheme": ["task_start", "answer_marker"],
+            "variant_table": ["variant_pattern", "variant_header"],
+            "list": ["entry"],
+            "highlight": [],
+        }[self.kind]
+        missing = [name for name in needed if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"key kind {self.kind!r} needs field(s) {missing}")
+        return self
 
 
 class SourceSpec(_Strict):

@@ -1,0 +1,385 @@
+"""Extract stage: a PDF becomes pages of positioned lines in reading order, cleaned of page furniture.
+
+Text-layer pages are read with pypdfium2 glyph boxes and assembled by pipeline.layout (geometry, not
+content-stream order). Pages without a usable text layer go to OCR (pipeline.ocr) when it is available.
+Headers, footers, page numbers and examiner boxes are removed by the spec's `layout.drop_lines` rules
+plus lines repeated at the same place on most pages; scratch pages matching `layout.drop_pages` are kept
+for provenance with `dropped_reason` set, and the parser skips them.
+"""
+from __future__ import annotations
+
+import ctypes
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from pipeline import PIPELINE_VERSION
+from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+from pipeline.layout import Glyph, LayoutParams, assemble
+
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+1"
+
+# Page furniture every exam family has; specs add their own rules on top of these.
+BUILTIN_MARGIN_PATTERNS = (
+    r"^\s*(?:Strona|Str\.|Página|Pagina|Page|Σελίδα|Strana)?\s*\d{1,3}\s*(?:(?:z|de|of|/|από|zo)\s*\d{1,3})?\s*$",
+)
+MARGIN_ZONE = 0.09
+LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
+
+
+_SPACES = frozenset({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *range(0x2000, 0x200B)})
+
+
+class ExtractError(Exception):
+    """A file that cannot be read as an exam sheet; the message names the file and the problem."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path = str(path)
+        self.message = message
+        super().__init__(f"{path}: {message}")
+
+
+@dataclass(frozen=True)
+class ExtractOptions:
+    """Everything extract needs from a spec; frozen and picklable for worker processes."""
+
+    drop_lines: tuple[str, ...] = ()
+    drop_pages: tuple[str, ...] = ()
+    remove_repeated_lines: bool = True
+    drop_margin_notes: bool = True
+    detect_highlights: bool = False
+    ocr_languages: tuple[str, ...] = ("eng",)
+    ocr_dpi: int = 300
+    ocr_workers: int = 2
+    max_pages: int = 2000
+    figures_dir: str | None = None
+    layout: LayoutParams = field(default_factory=LayoutParams)
+
+    @classmethod
+    def from_spec(cls, spec, figures_dir: Path | str | None = None, **overrides) -> "ExtractOptions":
+        layout = spec.layout
+        values = dict(
+            drop_lines=tuple(layout.drop_lines),
+            drop_pages=tuple(layout.drop_pages),
+            remove_repeated_lines=layout.remove_repeated_lines,
+            drop_margin_notes=layout.drop_margin_notes,
+            detect_highlights=spec.key.kind == "highlight",
+            ocr_languages=tuple(spec.ocr.languages),
+            ocr_dpi=spec.ocr.dpi,
+            figures_dir=str(figures_dir) if figures_dir is not None else None,
+            layout=LayoutParams(segment_gap=layout.segment_gap),
+        )
+        values.update(overrides)
+        return cls(**values)
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def _open(path: Path, options: ExtractOptions) -> pdfium.PdfDocument:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1024)
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - 4096))
+            tail = handle.read()
+    except OSError as exc:
+        raise ExtractError(path, f"cannot read the file ({exc.strerror or exc})") from None
+    if size == 0:
+        raise ExtractError(path, "empty file (0 bytes)")
+    if b"%PDF-" not in head:
+        raise ExtractError(path, "not a PDF (no %PDF- header in the first 1024 bytes)")
+    if b"%%EOF" not in tail:
+        raise ExtractError(path, "truncated PDF (no %%EOF marker at the end; the download may be incomplete)")
+    try:
+        document = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        text = str(exc)
+        if "password" in text.lower():
+            raise ExtractError(path, "encrypted PDF: it needs a password to open") from None
+        raise ExtractError(path, f"corrupt PDF: {text}") from None
+    pages = len(document)
+    if pages == 0:
+        document.close()
+        raise ExtractError(path, "the PDF has zero pages")
+    if pages > options.max_pages:
+        document.close()
+        raise ExtractError(path, f"{pages} pages is over the limit of {options.max_pages} (ExtractOptions.max_pages)")
+    return document
+
+
+# --------------------------------------------------------------------------- text layer
+
+
+def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
+    """Filled, light, saturated rectangles (a marker pen in the PDF): (x0, y_bottom, x1, y_top) in PDF space."""
+    rects = []
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2):
+        if not pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke) or fill_mode.value == 0:
+            continue
+        if not pdfium_c.FPDFPageObj_GetFillColor(obj.raw, r, g, b, a):
+            continue
+        channels = (r.value, g.value, b.value)
+        if max(channels) < 170 or max(channels) - min(channels) < 60 or a.value < 100:
+            continue
+        x0, y0, x1, y1 = obj.get_bounds()
+        if 2 < (y1 - y0) < 60 and (x1 - x0) > 2:
+            rects.append((x0, y0, x1, y1))
+    return rects
+
+
+def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> list[Glyph]:
+    width, height = page.get_size()
+    raw = textpage.raw
+    count = pdfium_c.FPDFText_CountChars(raw)
+    rect = pdfium_c.FS_RECTF()
+    highlights = _highlight_rects(page) if detect_highlights else []
+    glyphs: list[Glyph] = []
+    pending_high: int | None = None
+    for index in range(count):
+        code = pdfium_c.FPDFText_GetUnicode(raw, index)
+        if 0xD800 <= code <= 0xDBFF:  # first half of a character outside the BMP (math italic 𝑘)
+            pending_high = code
+            continue
+        if 0xDC00 <= code <= 0xDFFF:
+            if pending_high is None:
+                continue
+            code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
+            pending_high = None
+            index -= 1  # the box belongs to the first half
+        if code <= 32 or code in _SPACES:
+            if glyphs:
+                glyphs[-1].space_after = True
+            continue
+        if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, rect):
+            continue
+        left, top_pdf, right, bottom_pdf = rect.left, rect.top, rect.right, rect.bottom
+        # Text placed off the page (hidden tabs, print marks) is not part of what a candidate reads.
+        if right < 0 or left > width or top_pdf < 0 or bottom_pdf > height:
+            continue
+        # The loose box spans the font's ascent to descent: a font size that survives text matrices
+        # which scale a size-1 font (FPDFText_GetFontSize reports 1 for those).
+        size = (top_pdf - bottom_pdf) / LOOSE_BOX_EM
+        if size <= 0:
+            continue
+        marked = False
+        if highlights:
+            cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
+            marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
+        glyphs.append(
+            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs))
+        )
+    return glyphs
+
+
+def _text_lines(glyphs: list[Glyph], width: float, params: LayoutParams) -> list[Line]:
+    lines = []
+    for seg in assemble(glyphs, width, params):
+        text = unicodedata.normalize("NFC", seg.text).strip()
+        if text:
+            lines.append(
+                Line(
+                    text=text,
+                    x0=round(seg.x0, 2),
+                    top=round(seg.top, 2),
+                    x1=round(seg.x1, 2),
+                    bottom=round(seg.bottom, 2),
+                    highlighted=seg.highlighted,
+                    font_size=seg.size,
+                )
+            )
+    return lines
+
+
+# --------------------------------------------------------------------------- OCR seam
+
+
+def _ocr_module():
+    """pipeline.ocr when it is importable; None otherwise (then pages without text stay empty)."""
+    try:
+        from pipeline import ocr  # noqa: PLC0415 - optional stage component
+    except ImportError:
+        return None
+    return ocr
+
+
+def _usable_text_layer(lines: list[Line], ocr) -> bool:
+    """False for a missing or garbage text layer (private-use glyphs, replacement characters)."""
+    if not lines:
+        return False
+    text = "\n".join(line.text for line in lines)
+    check = getattr(ocr, "text_layer_usable", None) if ocr else None
+    if check is not None:
+        return bool(check(text))
+    visible = [ch for ch in text if not ch.isspace()]
+    if not visible:
+        return False
+    junk = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn", "Cc"))
+    return junk / len(visible) < 0.1
+
+
+def _has_images(page: pdfium.PdfPage) -> bool:
+    for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
+        return True
+    return False
+
+
+def _run_ocr(ocr, path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions, warnings: list[str]) -> None:
+    if not numbers:
+        return
+    if ocr is None:
+        warnings.append(f"pages {numbers}: no usable text layer and OCR (pipeline.ocr) is not available")
+        return
+    try:
+        results = ocr.ocr_pages(path, numbers, list(options.ocr_languages), dpi=options.ocr_dpi, workers=options.ocr_workers)
+    except (ocr.OcrUnavailable, ocr.OcrError) as exc:
+        warnings.append(f"pages {numbers}: OCR failed: {exc}")
+        return
+    for number, ocr_page in results.items():
+        page = pages[number - 1]
+        page.lines = list(ocr_page.lines)
+        page.method = ocr_page.method
+        page.ocr_confidence = ocr_page.ocr_confidence
+
+
+# --------------------------------------------------------------------------- cleaning
+
+
+def _furniture_keys(line: Line, page: Page) -> list[tuple[str, int]]:
+    """Keys under which a running head/foot repeats: its exact text, and with the page number masked."""
+    text = " ".join(line.text.split())
+    row = round(line.top / 3)
+    keys = [(text, row)]
+    masked = re.sub(rf"(?<!\d){page.number}(?!\d)", "#", text)
+    if masked != text:
+        keys.append((masked, row))
+    return keys
+
+
+def _in_margin(line: Line, page: Page) -> bool:
+    return line.top < page.height * MARGIN_ZONE or line.bottom > page.height * (1 - MARGIN_ZONE)
+
+
+def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
+    """Keys of lines at the same place near the top or bottom edge on most pages."""
+    with_text = [p for p in pages if p.lines]
+    if len(with_text) < 3:
+        return set()
+    seen: Counter = Counter()
+    for page in with_text:
+        keys = set()
+        for line in page.lines:
+            if _in_margin(line, page):
+                keys.update(_furniture_keys(line, page))
+        seen.update(keys)
+    threshold = max(3, int(0.4 * len(with_text)))
+    return {key for key, n in seen.items() if n >= threshold}
+
+
+def _dominant_size(lines: list[Line]) -> float:
+    sizes = Counter(round(line.font_size or 0) for line in lines for _ in range(max(1, len(line.text) // 10)))
+    return float(sizes.most_common(1)[0][0]) if sizes else 0.0
+
+
+def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
+    """Small print wholly in the left or right margin: examiner score boxes, side tabs."""
+    in_side = line.x1 < page.width * 0.1 or line.x0 > page.width * 0.9
+    return in_side and (line.font_size or 0) < body_size - 0.5
+
+
+def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
+    drop_line_rules = [re.compile(p) for p in options.drop_lines]
+    margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
+    furniture = _repeated_furniture(pages) if options.remove_repeated_lines else set()
+    for page in pages:
+        kept = []
+        body_size = _dominant_size(page.lines)
+        for line in page.lines:
+            if options.drop_margin_notes and _is_margin_note(line, page, body_size):
+                continue
+            in_margin = _in_margin(line, page)
+            if in_margin and any(r.search(line.text) for r in margin_rules):
+                continue
+            if in_margin and any(key in furniture for key in _furniture_keys(line, page)):
+                continue
+            if any(r.search(line.text) for r in drop_line_rules):
+                continue
+            kept.append(line)
+        page.lines = kept
+        for pattern in options.drop_pages:
+            if re.search(pattern, page.text, flags=re.MULTILINE):
+                page.dropped_reason = f"matches layout.drop_pages rule {pattern!r}"
+                break
+
+
+# --------------------------------------------------------------------------- figures seam
+
+
+def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, options: ExtractOptions) -> None:
+    if options.figures_dir is None:
+        return
+    try:
+        from pipeline import figures  # noqa: PLC0415 - optional stage component
+    except ImportError:
+        return
+    crop = getattr(figures, "extract_figures", None)
+    if crop is None:
+        return
+    found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir))
+    by_page: dict[int, list] = {}
+    for figure in found:
+        by_page.setdefault(figure.page, []).append(figure)
+    for page in document.pages:
+        page.figures = by_page.get(page.number, [])
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> ExtractedDocument:
+    path = Path(pdf_path)
+    document = _open(path, options)
+    ocr = _ocr_module()
+    pages: list[Page] = []
+    warnings: list[str] = []
+    need_ocr: list[int] = []
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            try:
+                width, height = page.get_size()
+                textpage = page.get_textpage()
+                try:
+                    lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, options.layout)
+                finally:
+                    textpage.close()
+                scanned = not _usable_text_layer(lines, None) and _has_images(page)
+            except pdfium.PdfiumError as exc:
+                raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
+            finally:
+                page.close()
+            current = Page(number=index + 1, width=round(width, 2), height=round(height, 2), method=PageMethod.TEXT, lines=lines)
+            if not _usable_text_layer(lines, None):
+                current.method = PageMethod.EMPTY
+                current.lines = []
+                # Only an image can hold a scanned page; a page with neither text nor images is blank.
+                if scanned:
+                    need_ocr.append(index + 1)
+            pages.append(current)
+    finally:
+        document.close()
+    _run_ocr(ocr, path, pages, need_ocr, options, warnings)
+    clean_pages(pages, options)
+    result = ExtractedDocument(
+        sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
+    )
+    _attach_figures(path, result, sha256, options)
+    return result

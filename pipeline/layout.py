@@ -1,0 +1,234 @@
+"""Page geometry to reading order: glyph boxes become words, rows, segments and columns.
+
+Works on positioned glyphs only (no PDF library here), so the same assembly serves the text layer and
+anything else that yields boxes. Coordinates are PDF points, origin top-left.
+
+Reading order is decided by geometry, never by the order glyphs were stored in the content stream:
+ - glyphs whose vertical extents overlap form a row; a row sorted by x, with spaces where gaps open;
+ - a row splits into segments at wide gaps (tables, 2x2 option grids, "statement ... P F" lines);
+ - a band of rows that all leave one vertical gutter free, tall enough and with enough text on both
+   sides, is a two-column layout and is read left column first. Short grids (answer options side by
+   side) stay row by row: the parser pairs grid options by label and column, which keeps tables intact.
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class LayoutParams:
+    word_gap: float = 0.18  # a gap wider than this many font sizes is a space
+    segment_gap: float = 1.6  # a gap wider than this many font sizes splits a row into segments
+    min_column_rows: int = 6  # a two-column band needs at least this many rows
+    min_column_fill: float = 0.25  # each column's text covers at least this share of the band width
+    min_gutter: float = 9.0  # points of free space between two columns
+
+
+@dataclass
+class Glyph:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    highlighted: bool = False
+    seq: int = 0  # position in the content stream
+    space_after: bool = False  # the content stream has a space (real or generated) after this glyph
+
+    @property
+    def center_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+@dataclass
+class Segment:
+    """A run of text on one row with no wide gap inside: one Line of the extracted document."""
+
+    glyphs: list[Glyph]
+    text: str = ""
+    x0: float = 0.0
+    top: float = 0.0
+    x1: float = 0.0
+    bottom: float = 0.0
+    size: float = 0.0
+    highlighted: bool = False
+
+
+@dataclass
+class Row:
+    glyphs: list[Glyph] = field(default_factory=list)
+    top: float = 0.0
+    bottom: float = 0.0
+    segments: list[Segment] = field(default_factory=list)
+
+    @property
+    def x0(self) -> float:
+        return min(s.x0 for s in self.segments)
+
+    @property
+    def x1(self) -> float:
+        return max(s.x1 for s in self.segments)
+
+
+def group_rows(glyphs: list[Glyph]) -> list[Row]:
+    """Rows of glyphs whose vertical centres fall inside the row's anchor glyph box, top to bottom.
+
+    The anchor is the row's first full-size glyph; joining glyphs never widen it, so a label centred
+    between two lines of a table cell cannot chain those two lines into one row.
+    """
+    rows: list[Row] = []
+    for glyph in sorted(glyphs, key=lambda g: (g.center_y, g.x0)):
+        row = rows[-1] if rows else None
+        if row is not None and row.top <= glyph.center_y <= row.bottom:
+            row.glyphs.append(glyph)
+            if glyph.size > 1.25 * _row_size(row):  # a small glyph opened the row: re-anchor on a big one
+                row.top, row.bottom = glyph.top, glyph.bottom
+        else:
+            rows.append(Row(glyphs=[glyph], top=glyph.top, bottom=glyph.bottom))
+    return rows
+
+
+def _row_size(row: Row) -> float:
+    return max(g.size for g in row.glyphs)
+
+
+def _drop_overprint(glyphs: list[Glyph]) -> list[Glyph]:
+    """Fake bold draws each glyph twice, a hair apart; keep one copy."""
+    kept: list[Glyph] = []
+    for glyph in glyphs:
+        duplicate = any(
+            k.text == glyph.text
+            and abs(k.x0 - glyph.x0) < 0.5 * (glyph.x1 - glyph.x0)
+            and abs(k.top - glyph.top) < 0.25 * glyph.size
+            for k in kept[-3:]
+        )
+        if not duplicate:
+            kept.append(glyph)
+    return kept
+
+
+def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
+    glyphs = _drop_overprint(sorted(row.glyphs, key=lambda g: g.x0))
+    size = statistics.median(g.size for g in glyphs) or 1.0
+    segments: list[list[Glyph]] = [[glyphs[0]]]
+    for glyph in glyphs[1:]:
+        previous = segments[-1][-1]
+        if glyph.x0 - previous.x1 > params.segment_gap * size:
+            segments.append([glyph])
+        else:
+            segments[-1].append(glyph)
+    return [_make_segment(run, params) for run in segments]
+
+
+def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
+    size = statistics.median(g.size for g in glyphs) or 1.0
+    parts = [glyphs[0].text]
+    for previous, glyph in zip(glyphs, glyphs[1:]):
+        gap = glyph.x0 - previous.x1
+        stream_space = previous.space_after and glyph.seq == previous.seq + 1 and gap > -0.1 * size
+        if stream_space or gap > params.word_gap * max(min(glyph.size, previous.size), 0.5 * size):
+            parts.append(" ")
+        parts.append(glyph.text)
+    marked = sum(1 for g in glyphs if g.highlighted)
+    return Segment(
+        glyphs=glyphs,
+        text="".join(parts),
+        x0=min(g.x0 for g in glyphs),
+        top=min(g.top for g in glyphs),
+        x1=max(g.x1 for g in glyphs),
+        bottom=max(g.bottom for g in glyphs),
+        size=round(size, 2),
+        highlighted=marked * 2 > len(glyphs),
+    )
+
+
+def assemble(glyphs: list[Glyph], page_width: float, params: LayoutParams = LayoutParams()) -> list[Segment]:
+    """Segments of one page in reading order."""
+    if not glyphs:
+        return []
+    rows = _rows_with_segments(glyphs, params)
+    ordered: list[Segment] = []
+    for band in _bands(rows, page_width, params):
+        if isinstance(band, _ColumnBand):
+            for column in (band.left, band.right):
+                for row in _rows_with_segments(column, params):
+                    ordered.extend(row.segments)
+        else:
+            ordered.extend(band.segments)
+    return ordered
+
+
+def _rows_with_segments(glyphs: list[Glyph], params: LayoutParams) -> list[Row]:
+    rows = group_rows(glyphs)
+    for row in rows:
+        row.segments = split_segments(row, params)
+    return rows
+
+
+@dataclass
+class _ColumnBand:
+    left: list[Glyph]
+    right: list[Glyph]
+
+
+def _bands(rows: list[Row], page_width: float, params: LayoutParams):
+    """Rows as they are, except runs of rows that form a two-column layout, yielded as one band."""
+    i = 0
+    while i < len(rows):
+        found = _column_run(rows, i, page_width, params)
+        if found is None:
+            yield rows[i]
+            i += 1
+            continue
+        end, gutter = found
+        left: list[Glyph] = []
+        right: list[Glyph] = []
+        for row in rows[i:end]:
+            for glyph in row.glyphs:
+                (left if glyph.x1 <= gutter[1] else right).append(glyph)
+        yield _ColumnBand(left, right)
+        i = end
+
+
+def _free_intervals(row: Row, lo: float, hi: float) -> list[tuple[float, float]]:
+    gaps = []
+    cursor = lo
+    for seg in sorted(row.segments, key=lambda s: s.x0):
+        if seg.x0 > cursor:
+            gaps.append((cursor, seg.x0))
+        cursor = max(cursor, seg.x1)
+    if cursor < hi:
+        gaps.append((cursor, hi))
+    return gaps
+
+
+def _column_run(rows: list[Row], start: int, page_width: float, params: LayoutParams):
+    """(end, gutter) when rows[start:end] read as two columns, else None."""
+    first = rows[start]
+    if len(first.segments) < 2:
+        return None
+    lo, hi = first.x0, first.x1
+    inner = [g for g in _free_intervals(first, lo, hi) if g[0] > lo and g[1] < hi]
+    for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
+        if gutter[1] - gutter[0] < params.min_gutter:
+            continue
+        end = start
+        current = gutter
+        left_fill = right_fill = 0.0
+        while end < len(rows):
+            row = rows[end]
+            if any(s.x0 < current[1] and s.x1 > current[0] for s in row.segments):
+                break
+            left_fill += sum(s.x1 - s.x0 for s in row.segments if s.x1 <= current[0])
+            right_fill += sum(s.x1 - s.x0 for s in row.segments if s.x0 >= current[1])
+            end += 1
+        count = end - start
+        if count < params.min_column_rows:
+            continue
+        width = max(hi - lo, 1.0)
+        if left_fill / count < params.min_column_fill * width or right_fill / count < params.min_column_fill * width:
+            continue
+        return end, current
+    return None

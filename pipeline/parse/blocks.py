@@ -1,0 +1,114 @@
+"""Numbering: the line stream cut into question blocks, groups of parts, and shared passages."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.parse.labels import number_key
+from pipeline.parse.stream import StreamLine
+
+
+@dataclass
+class Block:
+    kind: str  # "question" | "context"
+    number: str | None
+    points: float | None
+    header_rest: str  # text after the header on its line
+    lines: list[StreamLine] = field(default_factory=list)
+    start: StreamLine | None = None
+    is_group: bool = False
+    context: str | None = None  # shared passage text this question refers to
+    duplicate: bool = False
+
+    @property
+    def pages(self) -> list[int]:
+        found = {self.start.page} if self.start else set()
+        found.update(sl.page for sl in self.lines)
+        return sorted(found)
+
+
+def _order_key(number: str) -> tuple:
+    parts = []
+    for chunk in re.findall(r"\d+|[^\d.\s]+", number_key(number)):
+        parts.append((0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk))
+    return tuple(parts)
+
+
+def _points(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return float(value.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def split_blocks(stream: list[StreamLine], question_start: str, context_start: str | None) -> list[Block]:
+    """Blocks in reading order. A header whose number does not increase is text, not a new question
+    (a numbered line inside a stem, or a cover-page instruction list)."""
+    start_re = re.compile(question_start)
+    context_re = re.compile(context_start) if context_start else None
+    blocks: list[Block] = []
+    seen: set[str] = set()
+    last_order: tuple | None = None
+    current: Block | None = None
+    for item in stream:
+        match = start_re.match(item.text)
+        if match:
+            number = match.group("number").strip()
+            order = _order_key(number)
+            if last_order is None or order > last_order or number_key(number) in seen:
+                points = _points(match.groupdict().get("points"))
+                current = Block("question", number, points, item.text[match.end():].strip(), start=item)
+                current.duplicate = number_key(number) in seen
+                seen.add(number_key(number))
+                last_order = max(order, last_order) if last_order else order
+                blocks.append(current)
+                continue
+        if context_re is not None and context_re.match(item.text):
+            current = Block("context", None, None, item.text, start=item)
+            blocks.append(current)
+            continue
+        if current is not None:
+            current.lines.append(item)
+    return blocks
+
+
+def block_text(block: Block) -> str:
+    parts = ([block.header_rest] if block.header_rest else []) + [sl.text for sl in block.lines]
+    return "\n".join(parts)
+
+
+def link_contexts(blocks: list[Block], group_headers: bool) -> list[Block]:
+    """Attach shared passages to the questions after them; return the question blocks.
+
+    A passage opened by `context_start` serves every question until the next passage. With
+    `group_headers`, a question header whose number prefixes the next header's number is a group:
+    its text serves the parts that share its prefix.
+    """
+    questions = [b for b in blocks if b.kind == "question"]
+    if group_headers:
+        for block, following in zip(questions, questions[1:]):
+            if number_key(following.number).startswith(number_key(block.number) + "."):
+                block.is_group = True
+    passage: str | None = None
+    groups: list[Block] = []
+    result = []
+    for block in blocks:
+        if block.kind == "context":
+            passage = block_text(block)
+            continue
+        groups = [g for g in groups if number_key(block.number).startswith(number_key(g.number) + ".")]
+        if block.is_group:
+            groups.append(block)
+            continue
+        shared = [passage] if passage else []
+        shared += [t for t in (_group_text(g) for g in groups) if t]
+        block.context = "\n\n".join(shared) or None
+        result.append(block)
+    return result
+
+
+def _group_text(group: Block) -> str:
+    head = group.start.text if group.start else ""
+    return "\n".join(t for t in [head, *(sl.text for sl in group.lines)] if t).strip()

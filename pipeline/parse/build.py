@@ -1,0 +1,372 @@
+"""Question records from blocks: types, options, keys, validation flags."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline import PIPELINE_VERSION
+from pipeline.document import ExtractedDocument
+from pipeline.manifest import ManifestEntry
+from pipeline.parse import keys as key_formats
+from pipeline.parse.blocks import Block, link_contexts, split_blocks
+from pipeline.parse.labels import canonical_label, number_key, option_start_regex
+from pipeline.parse.options import find_options
+from pipeline.parse.stream import StreamLine, document_text, line_stream
+from pipeline.parse.truefalse import answers_from_key, find_statements
+from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, question_id
+from pipeline.specs import SourceSpec
+
+_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+
+
+@dataclass
+class ParseResult:
+    questions: list[Question]
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Draft:
+    """A question before it becomes a record."""
+
+    number: str
+    type: QuestionType
+    text: str
+    context: str | None
+    choices: list[str]
+    labels: list[str]
+    pages: list[int]
+    points: float | None
+    block: Block
+    answer: str | None = None
+    flags: list[str] = field(default_factory=list)
+    highlighted: list[str] = field(default_factory=list)
+    tf_index: int | None = None  # position of a true/false statement in its block
+
+
+def _clean_text(parts: list[str]) -> str:
+    return "\n".join(p for p in parts if p and p.strip()).strip()
+
+
+def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], float | None]:
+    if not pattern:
+        return parts, None
+    regex = re.compile(pattern)
+    points = None
+    kept = []
+    for part in parts:
+        match = regex.search(part)
+        if match:
+            try:
+                points = float(match.group("points").replace(",", "."))
+            except (IndexError, ValueError):
+                pass
+            part = (part[: match.start()] + part[match.end():]).strip()
+        kept.append(part)
+    return kept, points
+
+
+def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
+    for rule in spec.layout.type_rules:
+        if re.search(rule.pattern, text, flags=re.IGNORECASE | re.DOTALL):
+            return QuestionType(rule.type)
+    return None
+
+
+def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft]:
+    layout = spec.layout
+    labels = layout.options.labels
+    all_lines = ([StreamLine(block.start.page, _header_line(block))] if block.header_rest else []) + block.lines
+    full_text = "\n".join(sl.text for sl in all_lines)
+    ruled = _type_from_rules(full_text, spec)
+    common = dict(context=block.context, pages=block.pages, block=block)
+    flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
+
+    if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
+        found = find_statements(all_lines, layout.true_false, force=ruled is QuestionType.TRUE_FALSE)
+        if found is not None:
+            tf = layout.true_false
+            tf_labels = list(tf.choices)
+            stem_parts, points = _take_points(found.stem, layout.points)
+            stem = _clean_text(stem_parts)
+            return [
+                Draft(
+                    number=f"{block.number}.{st.n}",
+                    type=QuestionType.TRUE_FALSE,
+                    text=_clean_text([stem, st.text]),
+                    choices=[tf.choices[label] for label in tf_labels],
+                    labels=tf_labels,
+                    points=None,
+                    flags=list(flags),
+                    tf_index=index,
+                    **common,
+                )
+                for index, st in enumerate(found.statements)
+            ]
+
+    found_options = find_options(all_lines, labels, option_re)
+    enough = len(found_options.options) >= layout.options.min_count
+    if enough and ruled in (None, QuestionType.SINGLE_CHOICE):
+        stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
+        options = found_options.options
+        draft = Draft(
+            number=block.number,
+            type=QuestionType.SINGLE_CHOICE,
+            text=_clean_text(stem_parts),
+            choices=[o.text for o in options],
+            labels=[o.label for o in options],
+            points=block.points if block.points is not None else points,
+            flags=list(flags),
+            highlighted=[o.label for o in options if o.highlighted],
+            **common,
+        )
+        expected = labels[: len(options)]
+        if draft.labels != expected:
+            draft.flags.append(f"option labels {draft.labels} skip a label (expected {expected})")
+        empty = [o.label for o in options if not o.text]
+        if empty:
+            draft.flags.append(f"option(s) {empty} have no text")
+        trailing = _clean_text([sl.text for sl in found_options.trailing])
+        if trailing:
+            trailing, _ = _take_points([trailing], layout.points)
+            trailing = _clean_text(trailing)
+        if trailing and len(re.findall(r"[^\W\d_]", trailing)) > 25:
+            draft.flags.append(f"text after the options was not kept: {trailing[:80]!r}")
+        return [draft]
+
+    parts, points = _take_points([sl.text for sl in all_lines], layout.points)
+    kind = ruled or QuestionType(layout.unlabelled_type)
+    return [
+        Draft(
+            number=block.number,
+            type=kind,
+            text=_clean_text(parts),
+            choices=[],
+            labels=[],
+            points=block.points if block.points is not None else points,
+            flags=list(flags),
+            **common,
+        )
+    ]
+
+
+def _header_line(block: Block):
+    from dataclasses import replace
+
+    return replace(block.start.line, text=block.header_rest)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _read_keys(
+    sheet: ExtractedDocument, keys: list[tuple[ExtractedDocument, ManifestEntry]], spec: SourceSpec, problems: list[str]
+) -> dict[str, str] | None:
+    """{number key: answer text} from every key file, or None when the key is inside the sheet."""
+    kind = spec.key.kind
+    if kind == "highlight":
+        return None
+    answers: dict[str, str] = {}
+    variant = key_formats.find_variant(sheet, spec.key) if kind == "variant_table" else None
+    if kind == "variant_table" and variant is None:
+        problems.append(f"no variant code found on the sheet (key.variant_pattern {spec.key.variant_pattern!r})")
+    for document, entry in keys:
+        name = Path(entry.path or entry.url).name if (entry.path or entry.url) else document.path
+        name = Path(entry.url).name or name
+        if kind == "marking_scheme":
+            table = key_formats.read_marking_scheme(document, spec.key, name)
+        elif kind == "list":
+            table = key_formats.read_list(document, spec.key, name)
+        else:
+            tables = key_formats.read_variant_table(document, spec.key, name)
+            if not tables:
+                problems.append(f"key {name}: no variant column header found (key.variant_header {spec.key.variant_header!r})")
+                continue
+            if variant is None:
+                continue
+            if variant not in tables:
+                problems.append(f"key {name} has no column for variant {variant} (it has {sorted(tables)})")
+                continue
+            table = tables[variant]
+        if not table.answers:
+            problems.append(f"key {name}: no answers found")
+        for number, answer in table.answers.items():
+            answers.setdefault(number, answer)
+    return answers
+
+
+def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str | None]:
+    first = answer_text.strip().splitlines()[0].strip() if answer_text.strip() else ""
+    tokens = re.findall(r"\w+", first)
+    if not tokens:
+        return None, "key entry is empty"
+    label = canonical_label(tokens[0], labels)
+    if label is None:
+        return None, f"key entry {first[:40]!r} is not an option label"
+    if len(tokens) > 1 and all(canonical_label(t, labels) for t in tokens[1:3]):
+        return None, f"key entry {first[:40]!r} names more than one label"
+    return label, None
+
+
+def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, tf_cache: dict) -> None:
+    if draft.type is QuestionType.SINGLE_CHOICE:
+        if answers is None:  # highlighted inside the sheet
+            if len(draft.highlighted) == 1:
+                draft.answer = draft.highlighted[0]
+            elif not draft.highlighted:
+                draft.flags.append("no highlighted option (key.kind highlight)")
+            else:
+                draft.flags.append(f"several options highlighted: {draft.highlighted}")
+            return
+        text = answers.get(number_key(draft.number))
+        if text is None:
+            draft.flags.append("no key entry for this question")
+            return
+        label, problem = _single_label(text, spec.layout.options.labels)
+        if problem:
+            draft.flags.append(problem)
+        elif label not in draft.labels:
+            draft.flags.append(f"key answer {label} is not among the options {draft.labels}")
+        else:
+            draft.answer = label
+    elif draft.type is QuestionType.TRUE_FALSE:
+        tf = spec.layout.true_false
+        own = answers.get(number_key(draft.number)) if answers else None
+        if own is not None:
+            found = answers_from_key(own, tf)
+            if len(found) == 1:
+                draft.answer = found[0]
+            else:
+                draft.flags.append(f"key entry {own[:40]!r} is not one true/false answer")
+            return
+        block_number = number_key(draft.block.number)
+        if answers is None or block_number not in answers:
+            draft.flags.append("no key entry for this statement")
+            return
+        sequence = tf_cache.setdefault(block_number, answers_from_key(answers[block_number], tf))
+        if draft.tf_index is not None and draft.tf_index < len(sequence):
+            draft.answer = sequence[draft.tf_index]
+        else:
+            draft.flags.append(
+                f"key for {draft.block.number} gives {len(sequence)} true/false answers; this statement has none"
+            )
+    elif draft.type is QuestionType.MATCHING:
+        text = answers.get(number_key(draft.number)) if answers else None
+        if text:
+            draft.answer = text
+        draft.flags.append("matching task: key kept as text, not validated")
+    elif answers is not None:
+        text = answers.get(number_key(draft.number))
+        if text and draft.type in (QuestionType.SHORT_ANSWER, QuestionType.FILL_IN):
+            draft.answer = text
+
+
+# --------------------------------------------------------------------------- records
+
+
+def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, list[ImageRef]]:
+    """Each figure goes to the question that starts last above it (reading order across pages)."""
+    starts = [((d.block.start.page, d.block.start.line.top), i) for i, d in enumerate(drafts) if d.block.start]
+    images: dict[int, list[ImageRef]] = {}
+    for page in sheet.pages:
+        if page.dropped_reason:
+            continue
+        for figure in page.figures:
+            where = (figure.page, figure.bbox[1])
+            owners = [i for pos, i in starts if pos <= where]
+            if owners:
+                ref = ImageRef(path=figure.path, page=figure.page, bbox=tuple(figure.bbox), sha256=figure.sha256)
+                images.setdefault(owners[-1], []).append(ref)
+    return images
+
+
+def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpec, problems: list[str]):
+    text = document_text(sheet)
+    year = entry.facts.get("year")
+    if year is None:
+        match = _YEAR.search(text)
+        year = match.group(1) if match else None
+    if year is None:
+        problems.append("no year in the file rule's facts nor on the sheet; year set to 0")
+    sheet_code = entry.facts.get("sheet_code")
+    if sheet_code is None and spec.layout.sheet_code:
+        match = re.search(spec.layout.sheet_code, text, flags=re.MULTILINE)
+        if match:
+            sheet_code = match.group("code")
+    return int(year or 0), entry.facts.get("session"), sheet_code
+
+
+def parse_sheet(
+    sheet: ExtractedDocument,
+    sheet_entry: ManifestEntry,
+    keys: list[tuple[ExtractedDocument, ManifestEntry]],
+    spec: SourceSpec,
+) -> ParseResult:
+    layout = spec.layout
+    problems: list[str] = []
+    stream = line_stream(sheet, layout.stop_at)
+    blocks = split_blocks(stream, layout.question_start, layout.context_start)
+    questions_blocks = link_contexts(blocks, layout.group_headers)
+    option_re = option_start_regex(layout.options.labels, layout.options.styles)
+    drafts = [d for block in questions_blocks for d in _drafts(block, spec, option_re)]
+
+    skipped = [d for d in drafts if d.type.value in layout.skip_types]
+    if skipped:
+        kinds = sorted({d.type.value for d in skipped})
+        problems.append(f"skipped {len(skipped)} question(s) of type {kinds} (layout.skip_types)")
+    drafts = [d for d in drafts if d.type.value not in layout.skip_types]
+
+    answers = _read_keys(sheet, keys, spec, problems) if (keys or spec.key.kind == "highlight") else None
+    if answers is None and spec.key.kind != "highlight":
+        problems.append("no answer key paired with this sheet; closed questions are flagged")
+        answers = {}
+    tf_cache: dict = {}
+    for draft in drafts:
+        _apply_key(draft, answers, spec, tf_cache)
+
+    closed = [d for d in drafts if d.type in CLOSED_TYPES]
+    if answers:
+        closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
+        unused = [n for n in answers if n not in closed_numbers and n not in {number_key(d.number) for d in drafts}]
+        if unused and len(unused) >= max(3, len(closed) // 4) and spec.key.kind != "marking_scheme":
+            problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
+    if not drafts:
+        problems.append("no questions found on this sheet")
+
+    year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
+    images = _attach_images(drafts, sheet)
+    meta = spec.metadata
+    questions = []
+    for i, d in enumerate(drafts):
+        answer_index = d.labels.index(d.answer) if d.answer in d.labels and d.type in CLOSED_TYPES else None
+        questions.append(
+            Question(
+                id=question_id(spec.name, year, session, sheet_code, d.number),
+                source=spec.name,
+                country=meta.country,
+                language=meta.language,
+                exam=meta.exam,
+                level=meta.level,
+                subject=meta.subject,
+                year=year,
+                session=session,
+                sheet_code=sheet_code,
+                number=d.number,
+                type=d.type.value,
+                question=d.text,
+                context=d.context,
+                choices=d.choices,
+                choice_labels=d.labels,
+                answer=d.answer,
+                answer_index=answer_index,
+                points=d.points,
+                images=images.get(i, []),
+                source_url=sheet_entry.final_url,
+                source_sha256=sheet_entry.sha256 or sheet.sha256,
+                pages=d.pages,
+                pipeline_version=PIPELINE_VERSION,
+                flags=d.flags,
+            )
+        )
+    return ParseResult(questions=questions, problems=problems)

@@ -1,0 +1,67 @@
+"""Option and question labels: look-alike letters across scripts, case folding, number keys."""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Letters that print identically in Latin, Greek and Cyrillic; a sheet may use any of them for a label.
+_LOOKALIKE_GROUPS = (
+    "AΑА", "BΒВ", "CСϹ", "EΕЕ", "HΗН", "IΙІ", "KΚК", "MΜМ", "NΝ", "OΟО", "PΡР", "TΤТ", "XΧХ", "YΥУ", "ZΖ",
+    "aаα", "cсϲ", "eеε", "oоο", "pрρ", "xхχ", "yу",
+)
+_TO_LATIN: dict[str, str] = {}
+for group in _LOOKALIKE_GROUPS:
+    for ch in group[1:]:
+        _TO_LATIN.setdefault(ch, group[0])
+
+
+def fold(text: str) -> str:
+    """A label or number in one comparable form: NFC, look-alikes to Latin, case-folded."""
+    text = unicodedata.normalize("NFC", text.strip())
+    return "".join(_TO_LATIN.get(ch, ch) for ch in text).casefold()
+
+
+def label_variants(label: str) -> set[str]:
+    """Every way `label` may be printed: both cases and every look-alike of each."""
+    variants = {label, label.upper(), label.lower()}
+    target = fold(label)
+    for group in _LOOKALIKE_GROUPS:
+        for ch in group:
+            if fold(ch) == target and len(label) == 1:
+                variants.add(ch)
+    return {v for v in variants if v}
+
+
+def canonical_label(printed: str, labels: list[str]) -> str | None:
+    folded = fold(printed)
+    for label in labels:
+        if fold(label) == folded:
+            return label
+    return None
+
+
+def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
+    """Matches a segment that opens with a printed option label; group `label`, then `text`."""
+    letters = sorted({v for label in labels for v in label_variants(label)}, key=len, reverse=True)
+    label_re = "(?P<label>" + "|".join(re.escape(v) for v in letters) + ")"
+    alternatives = []
+    for style in styles:
+        before, after = style.split("A")
+        # Printed labels often carry stray spaces inside brackets: "( D )".
+        alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
+    pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))
+    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$)(?P<text>.*)$", re.DOTALL)
+
+
+def matched_label(match: re.Match) -> str:
+    for name, value in match.groupdict().items():
+        if name.startswith("label") and value is not None:
+            return value
+    raise ValueError("option regex matched without a label group")
+
+
+def number_key(number: str) -> str:
+    """Question numbers compared across sheet and key: 'Α1.' == 'A1', '03' == '3', 'Zadanie 3.1.' parts."""
+    folded = fold(number).strip(" .")
+    parts = re.split(r"[.\s]+", folded)
+    return ".".join(p.lstrip("0") or "0" if p.isdigit() else p for p in parts if p)

@@ -1,0 +1,104 @@
+"""Answer options inside a question block: labels in any printed style, one column or a grid."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.parse.labels import canonical_label, matched_label
+from pipeline.parse.stream import StreamLine
+
+
+@dataclass
+class Option:
+    label: str
+    first: StreamLine
+    parts: list[str] = field(default_factory=list)
+    lines: list[StreamLine] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(p for p in self.parts if p).strip()
+
+    @property
+    def highlighted(self) -> bool:
+        return any(sl.line.highlighted for sl in self.lines)
+
+
+@dataclass
+class OptionBlock:
+    stem: list[StreamLine]
+    options: list[Option]
+    trailing: list[StreamLine]
+
+
+def _close_below(previous: StreamLine, item: StreamLine) -> bool:
+    """The next line of the same paragraph: same page, no blank line between."""
+    if previous.page != item.page:
+        return False
+    size = previous.line.font_size or (previous.line.bottom - previous.line.top)
+    return item.line.top - previous.line.bottom < 0.9 * size and item.line.top >= previous.line.top - 1
+
+
+def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> OptionBlock:
+    """Split a block's lines into stem, options and trailing text.
+
+    Options begin with the first label; every later line that opens with an unused label is another
+    option (a 2x2 grid gives A, D, B, E, C in row order: sorted back by label). A line without a label
+    continues the option in its column, if it sits right below the previous line.
+    """
+    lines = _pull_label_partners(lines, option_re)
+    stem: list[StreamLine] = []
+    options: list[Option] = []
+    trailing: list[StreamLine] = []
+    previous: StreamLine | None = None
+    for item in lines:
+        match = option_re.match(item.text)
+        label = canonical_label(matched_label(match), labels) if match else None
+        used = {o.label for o in options}
+        if label is not None and label not in used and (options or label == labels[0]) and not trailing:
+            options.append(Option(label, item, [match.group("text").strip()], [item]))
+        elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:
+            options[-1].parts.append(item.text)  # the text cell beside a lone label
+            options[-1].lines.append(item)
+        elif not options:
+            stem.append(item)
+        elif not trailing and previous is not None and _close_below(previous, item):
+            owner = _column_owner(options, item)
+            owner.parts.append(item.text)
+            owner.lines.append(item)
+        else:
+            trailing.append(item)
+        previous = item
+    options.sort(key=lambda o: labels.index(o.label))
+    return OptionBlock(stem, options, trailing)
+
+
+def _column_owner(options: list[Option], item: StreamLine) -> Option:
+    same_page = [o for o in options if o.first.page == item.page] or options
+    left_of = [o for o in same_page if o.first.line.x0 <= item.line.x0 + 2] or same_page
+    best_x = max(o.first.line.x0 for o in left_of)
+    column = [o for o in left_of if abs(o.first.line.x0 - best_x) < 2]
+    return max(column, key=lambda o: (o.lines[-1].page, o.lines[-1].line.top))
+
+
+def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list[StreamLine]:
+    """A label printed alone in a table cell ('D.' centred beside two lines of text) gets the first
+    line of its text cell moved right after it, whatever row order the geometry gave."""
+    result = list(lines)
+    for label_line in [sl for sl in lines if (m := option_re.match(sl.text)) and not m.group("text").strip()]:
+        candidates = [
+            sl
+            for sl in result
+            if sl is not label_line
+            and sl.page == label_line.page
+            and sl.line.x0 >= label_line.line.x1 - 1
+            and sl.line.x0 - label_line.line.x1 < 60
+            and min(sl.line.bottom, label_line.line.bottom) - max(sl.line.top, label_line.line.top) > 0
+            and not option_re.match(sl.text)
+        ]
+        if not candidates:
+            continue
+        partner = min(candidates, key=lambda sl: sl.line.top)
+        result.remove(partner)
+        result.insert(result.index(label_line) + 1, partner)
+    return result

@@ -1,0 +1,85 @@
+"""True/false blocks: statements judged P/F (Σ/Λ …), each statement its own question."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pipeline.parse.labels import fold
+from pipeline.parse.stream import StreamLine, rows
+from pipeline.specs import TrueFalseSpec
+
+
+@dataclass
+class Statement:
+    n: str
+    parts: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(p for p in self.parts if p).strip()
+
+
+@dataclass
+class TrueFalseBlock:
+    stem: list[str]
+    statements: list[Statement]
+
+
+def _marker_words(spec: TrueFalseSpec) -> set[str]:
+    return {fold(word) for words in spec.labels.values() for word in words}
+
+
+def _strip_markers(row: list[StreamLine], words: set[str]) -> tuple[list[StreamLine], bool]:
+    """The row without its trailing answer-label cells ('P', 'F' or 'P F'); whether any were there."""
+    kept = list(row)
+    removed = 0
+    while kept:
+        tokens = kept[-1].text.split()
+        if tokens and all(fold(t) in words for t in tokens):
+            kept.pop()
+            removed += len(tokens)
+        else:
+            break
+    return kept, removed >= 2
+
+
+def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -> TrueFalseBlock | None:
+    """Statements of a true/false block, or None when the block is not one.
+
+    With `markers_in_row` a statement row ends with the answer labels; otherwise (or when a type rule
+    says so: `force`) statements are lines opening with `statement`.
+    """
+    words = _marker_words(spec)
+    statement_re = re.compile(spec.statement)
+    marked_rows = 0
+    stem: list[str] = []
+    statements: list[Statement] = []
+    for row in rows(lines):
+        content, marked = _strip_markers(row, words) if spec.markers_in_row else (row, False)
+        marked_rows += marked
+        text = " ".join(sl.text for sl in content).strip()
+        match = statement_re.match(text)
+        if match:
+            statements.append(Statement(match.group("n"), [text[match.end():].strip()]))
+        elif statements:
+            statements[-1].parts.append(text)
+        else:
+            stem.append(text)
+    if len(statements) < 2:
+        return None
+    if not force and marked_rows < len(statements):
+        return None
+    return TrueFalseBlock(stem=[s for s in stem if s], statements=statements)
+
+
+def answers_from_key(text: str, spec: TrueFalseSpec) -> list[str]:
+    """Labels in key order: 'FPPF', 'F P P F', '1. F 2. P', 'α Σωστό β Λάθος' all work."""
+    aliases = {fold(word): label for label, words in spec.labels.items() for word in words}
+    found: list[str] = []
+    for token in re.findall(r"\w+", text):
+        folded = fold(token)
+        if folded in aliases:
+            found.append(aliases[folded])
+        elif all(fold(ch) in aliases for ch in token) and len(token) > 1:
+            found.extend(aliases[fold(ch)] for ch in token)
+    return found
