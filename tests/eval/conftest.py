@@ -65,6 +65,7 @@ class StandIn:
     scripts: dict[str, list[str]] = field(default_factory=dict)  # token -> actions
     hang_s: float = 2.0  # how long "timeout" stalls (the client's timeout must be shorter)
     slow_s: float = 0.05
+    default_action: str = "correct"
     requests: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     base_url: str = ""
@@ -74,7 +75,7 @@ class StandIn:
             script = self.scripts.get(token or "", [])
             if len(script) > 1:
                 return script.pop(0)
-            return script[0] if script else "correct"
+            return script[0] if script else self.default_action
 
     def wrong(self, token: str) -> str:
         right = self.answers.get(token, "A")
@@ -129,6 +130,15 @@ def _handler(standin: StandIn, respond):
     return Handler
 
 
+ANSWER_WORD = re.compile(r"[„“«]([^\W\d_]+): X[”»]")
+
+
+def answer_word(body: dict) -> str:
+    """Answer in the language the prompt asks for, as a well-behaved model would."""
+    found = ANSWER_WORD.findall(json.dumps(body, ensure_ascii=False))
+    return found[-1] if found else "Odpowiedź"
+
+
 def _openai_respond(standin: StandIn, action: str, token: str | None, body: dict, path: str):
     if path != "/v1/chat/completions":
         return 404, {}, {"error": {"message": f"no route {path}", "type": "invalid_request_error"}}
@@ -137,12 +147,13 @@ def _openai_respond(standin: StandIn, action: str, token: str | None, body: dict
     if action == "500":
         return 500, {}, {"error": {"message": "internal error", "type": "server_error"}}
     right = standin.answers.get(token or "", "A")
+    word = answer_word(body)
     message: dict = {"role": "assistant", "content": None}
     finish = "stop"
     if action in ("correct", "timeout"):
-        message["content"] = f"Bajt to osiem bitów.\nOdpowiedź: {right}"
+        message["content"] = f"Bajt to osiem bitów.\n{word}: {right}"
     elif action == "wrong":
-        message["content"] = f"Odpowiedź: {standin.wrong(token)}"
+        message["content"] = f"{word}: {standin.wrong(token)}"
     elif action == "refusal":
         message["refusal"] = "I'm sorry, but I can't help with that."
     elif action == "length":
