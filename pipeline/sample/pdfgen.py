@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -21,6 +20,8 @@ import numpy as np
 import pypdfium2 as pdfium
 from fpdf import FPDF
 from PIL import Image, ImageFilter
+
+from pipeline.atomic import write_bytes_atomic
 
 RGB = tuple[int, int, int]
 
@@ -248,24 +249,9 @@ def pdf_bytes(pages: Sequence[PageSpec], *, title: str | None = None) -> bytes:
     return bytes(pdf.output())
 
 
-def write_atomic(path: Path | str, data: bytes) -> Path:
-    """Write bytes through a temporary file in the same folder, so readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
 def build_pdf(path: Path | str, pages: Sequence[PageSpec], *, title: str | None = None) -> Path:
     """Write `pages` to `path` (atomically) and return the path."""
-    return write_atomic(path, pdf_bytes(pages, title=title))
+    return write_bytes_atomic(Path(path), pdf_bytes(pages, title=title))
 
 
 # --------------------------------------------------------------------------- scans
@@ -308,7 +294,7 @@ def rasterize_pdf(
             out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
     finally:
         document.close()
-    return write_atomic(dst, bytes(out.output()))
+    return write_bytes_atomic(Path(dst), bytes(out.output()))
 
 
 def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
@@ -360,6 +346,7 @@ class QuestionBlock:
     figure: bytes | None = None  # PNG/JPEG shown between the stem and the options
     figure_width: float = 80.0
     number_inline: bool = False  # "Α1. stem…" on one line instead of a number line above the stem
+    trailer: str | None = None  # a right-aligned line after the options, e.g. "Μονάδες 5"
     size: float = 11
     space_after: float = 6.0
 
@@ -378,10 +365,11 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
     y = 0.0
     indent = 0.0
     if block.number_inline:
-        head = TextBox(block.number_line, x, y, 14.0, size=block.size, bold=True)
-        stem = TextBox(block.stem, x + 14.0, y, width - 14.0, size=block.size)
+        # a hanging indent just wider than the number, so OCR keeps number and stem on one line
+        indent = block.size * 0.9
+        head = TextBox(block.number_line, x, y, indent, size=block.size, bold=True)
+        stem = TextBox(block.stem, x + indent, y, width - indent, size=block.size)
         items += [head, stem]
-        indent = 14.0
         y = item_bottom(stem) + 1.5
     else:
         head = TextBox(block.number_line, x, y, width, size=block.size, bold=True)
@@ -410,6 +398,10 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
             box = TextBox(text, option_x, y, option_width, size=block.size)
             items.append(box)
             y = item_bottom(box) + 1.0
+    if block.trailer:
+        box = TextBox(block.trailer, x, y + 0.5, width, size=block.size, bold=True, align="R")
+        items.append(box)
+        y = item_bottom(box) + 1.0
     return items, y + block.space_after
 
 
@@ -419,12 +411,21 @@ def _shift(item: PageItem, dy: float) -> PageItem:
     return replace(item, y=item.y + dy)
 
 
-def flow_blocks(blocks: Iterable[Block], *, size: str = "A4", margins: Margins = Margins()) -> list[PageSpec]:
+@dataclass(frozen=True)
+class Flow:
+    """Blocks laid out on pages; `block_pages[i]` is the 0-based page index of block i."""
+
+    pages: list[PageSpec]
+    block_pages: list[int]
+
+
+def paginate(blocks: Iterable[Block], *, size: str = "A4", margins: Margins = Margins()) -> Flow:
     """Stack blocks down pages, starting a new page when the next block does not fit (blocks never split)."""
     page_w, page_h = _page_size(size)
     width = page_w - margins.left - margins.right
     usable = page_h - margins.top - margins.bottom
     pages: list[list[PageItem]] = [[]]
+    block_pages: list[int] = []
     y = margins.top
     for block in blocks:
         items, height = _layout_block(block, margins.left, width)
@@ -434,8 +435,14 @@ def flow_blocks(blocks: Iterable[Block], *, size: str = "A4", margins: Margins =
             pages.append([])
             y = margins.top
         pages[-1] += [_shift(item, y) for item in items]
+        block_pages.append(len(pages) - 1)
         y += height
-    return [PageSpec(tuple(items), size=size) for items in pages]
+    return Flow([PageSpec(tuple(items), size=size) for items in pages], block_pages)
+
+
+def flow_blocks(blocks: Iterable[Block], *, size: str = "A4", margins: Margins = Margins()) -> list[PageSpec]:
+    """The pages of `paginate`, for callers that do not need to know where each block landed."""
+    return paginate(blocks, size=size, margins=margins).pages
 
 
 def _describe(block: Block) -> str:
@@ -451,8 +458,13 @@ def with_running_text(
     skip: Iterable[int] = (),
     rule: bool = True,
     size: float = 9,
+    header_align: str = "R",
+    bold: bool = False,
 ) -> list[PageSpec]:
-    """Add a header and a footer ({page}, {pages} are 1-based over all pages) to every page not in `skip`."""
+    """Add a header and a footer to every page not in `skip`.
+
+    Both may hold {page} and {pages} (1-based, over all pages, the skipped ones included).
+    """
     skipped = set(skip)
     total = len(pages)
     result = []
@@ -463,12 +475,13 @@ def with_running_text(
         extra: list[PageItem] = []
         left, right = 20.0, page.width - 20.0
         if header:
-            extra.append(TextBox(header, left, 10.0, right - left, size=size, align="R"))
+            text = header.format(page=index + 1, pages=total)
+            extra.append(TextBox(text, left, 10.0, right - left, size=size, align=header_align, bold=bold))
             if rule:
                 extra.append(Line(left, 15.5, right, 15.5, width=0.2))
         if footer:
             text = footer.format(page=index + 1, pages=total)
-            extra.append(TextBox(text, left, page.height - 14.0, right - left, size=size, align="C"))
+            extra.append(TextBox(text, left, page.height - 14.0, right - left, size=size, align="C", bold=bold))
         result.append(PageSpec(tuple(page.items) + tuple(extra), size=page.size))
     return result
 
@@ -537,7 +550,9 @@ __all__ = [
     "TextBox",
     "build_pdf",
     "exam_pages",
+    "Flow",
     "flow_blocks",
+    "paginate",
     "font_dir",
     "item_bottom",
     "pdf_bytes",
@@ -545,5 +560,4 @@ __all__ = [
     "table_items",
     "text_height",
     "with_running_text",
-    "write_atomic",
 ]

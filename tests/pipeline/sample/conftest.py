@@ -31,3 +31,11 @@ def booklet_pages() -> list[PageSpec]:
 @pytest.fixture
 def booklet_pdf(tmp_path: Path, booklet_pages) -> Path:
     return build_pdf(tmp_path / "booklet.pdf", booklet_pages, title="Booklet")
+
+
+@pytest.fixture(scope="session")
+def sample_site(tmp_path_factory):
+    """The sample archive, built once for the whole session (about 5 s)."""
+    from pipeline.sample.site import build_sample_site
+
+    return build_sample_site(tmp_path_factory.mktemp("sample_site"))
