@@ -128,7 +128,10 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         prompts = builder.build_all(selected, data.config_of)
     except ValueError as exc:
         raise RunError(str(exc)) from None
-    by_id = {q.id: q for q in selected}
+    if protocol.figures == "image":
+        # Checked here, before the run folder exists and before anything is sent.
+        for prompt in prompts:
+            materialise_images(prompt.messages, Path(plan.images_root or "."))
     resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version})
     record = {
         "plan": resolved.model_dump(mode="json"),
@@ -140,7 +143,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     }
     meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session,
                    "sheet_code": q.sheet_code, "number": q.number, "source": q.source} for q in selected}
-    return record, prompts, {"by_id": by_id, "meta": meta}
+    return record, prompts, {"meta": meta}
 
 
 def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None) -> RunOutcome:
