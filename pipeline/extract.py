@@ -26,7 +26,9 @@ STAGE_VERSION = f"extract/{PIPELINE_VERSION}+1"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
-    r"^\s*(?:Strona|Str\.|Página|Pagina|Page|Σελίδα|Strana)?\s*\d{1,3}\s*(?:(?:z|de|of|/|από|zo)\s*\d{1,3})?\s*$",
+    r"^\s*(?:Strona|Str\.|Página|Pagina|Page|Σελίδα|Strana)\s*\d{1,3}\s*(?:(?:z|de|of|/|από|zo)\s*\d{1,3})?\s*$",
+    r"^\s*\d{1,3}\s*(?:z|de|of|/|από|zo)\s*\d{1,3}\s*$",
+    r"^\s*[-–—]?\s*(?P<page>\d{1,3})\s*[-–—]?\s*$",  # a bare number: only the page's own number
 )
 MARGIN_ZONE = 0.09
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
@@ -174,8 +176,9 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
         if highlights:
             cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
             marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
+        bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600
         glyphs.append(
-            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs))
+            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold)
         )
     return glyphs
 
@@ -194,6 +197,7 @@ def _text_lines(glyphs: list[Glyph], width: float, params: LayoutParams) -> list
                     bottom=round(seg.bottom, 2),
                     highlighted=seg.highlighted,
                     font_size=seg.size,
+                    bold=seg.bold,
                 )
             )
     return lines
@@ -284,6 +288,14 @@ def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
     return {key for key, n in seen.items() if n >= threshold}
 
 
+def _is_page_number(match: re.Match | None, page: Page) -> bool:
+    if match is None:
+        return False
+    printed = match.groupdict().get("page")
+    # Table rows in the margin zone hold bare numbers too; only the page's own number is furniture.
+    return printed is None or abs(int(printed) - page.number) <= 2
+
+
 def _dominant_size(lines: list[Line]) -> float:
     sizes = Counter(round(line.font_size or 0) for line in lines for _ in range(max(1, len(line.text) // 10)))
     return float(sizes.most_common(1)[0][0]) if sizes else 0.0
@@ -306,7 +318,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
             if options.drop_margin_notes and _is_margin_note(line, page, body_size):
                 continue
             in_margin = _in_margin(line, page)
-            if in_margin and any(r.search(line.text) for r in margin_rules):
+            if in_margin and any(_is_page_number(r.search(line.text), page) for r in margin_rules):
                 continue
             if in_margin and any(key in furniture for key in _furniture_keys(line, page)):
                 continue

@@ -36,6 +36,7 @@ class Glyph:
     highlighted: bool = False
     seq: int = 0  # position in the content stream
     space_after: bool = False  # the content stream has a space (real or generated) after this glyph
+    bold: bool = False  # a bold font, or the same glyph printed twice (simulated bold)
 
     @property
     def center_y(self) -> float:
@@ -54,6 +55,7 @@ class Segment:
     bottom: float = 0.0
     size: float = 0.0
     highlighted: bool = False
+    bold: bool = False  # every glyph bold (a heading); partly bold runs are marked **like this** in text
 
 
 @dataclass
@@ -94,18 +96,25 @@ def _row_size(row: Row) -> float:
     return max(g.size for g in row.glyphs)
 
 
+def _overprints(a: Glyph, b: Glyph) -> bool:
+    if a.text != b.text:
+        return False
+    overlap_x = min(a.x1, b.x1) - max(a.x0, b.x0)
+    overlap_y = min(a.bottom, b.bottom) - max(a.top, b.top)
+    narrow = max(min(a.x1 - a.x0, b.x1 - b.x0), 0.01)
+    low = max(min(a.bottom - a.top, b.bottom - b.top), 0.01)
+    return overlap_x >= 0.4 * narrow and overlap_y >= 0.5 * low
+
+
 def _drop_overprint(glyphs: list[Glyph]) -> list[Glyph]:
-    """Fake bold draws each glyph twice, a hair apart; keep one copy."""
+    """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy."""
     kept: list[Glyph] = []
     for glyph in glyphs:
-        duplicate = any(
-            k.text == glyph.text
-            and abs(k.x0 - glyph.x0) < 0.5 * (glyph.x1 - glyph.x0)
-            and abs(k.top - glyph.top) < 0.25 * glyph.size
-            for k in kept[-3:]
-        )
-        if not duplicate:
+        twin = next((k for k in kept[-4:] if _overprints(k, glyph)), None)
+        if twin is None:
             kept.append(glyph)
+        else:
+            twin.bold = True
     return kept
 
 
@@ -124,13 +133,29 @@ def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
 
 def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
     size = statistics.median(g.size for g in glyphs) or 1.0
-    parts = [glyphs[0].text]
-    for previous, glyph in zip(glyphs, glyphs[1:]):
-        gap = glyph.x0 - previous.x1
-        stream_space = previous.space_after and glyph.seq == previous.seq + 1 and gap > -0.1 * size
-        if stream_space or gap > params.word_gap * max(min(glyph.size, previous.size), 0.5 * size):
+    all_bold = all(g.bold for g in glyphs)
+    mark_bold = not all_bold and any(g.bold for g in glyphs)
+    parts: list[str] = []
+    in_bold = False
+    previous: Glyph | None = None
+    for glyph in glyphs:
+        space = False
+        if previous is not None:
+            gap = glyph.x0 - previous.x1
+            stream_space = previous.space_after and glyph.seq == previous.seq + 1 and gap > -0.1 * size
+            space = stream_space or gap > params.word_gap * max(min(glyph.size, previous.size), 0.5 * size)
+        if mark_bold and in_bold and (not glyph.bold):
+            parts.append("**")
+            in_bold = False
+        if space:
             parts.append(" ")
+        if mark_bold and glyph.bold and not in_bold:
+            parts.append("**")
+            in_bold = True
         parts.append(glyph.text)
+        previous = glyph
+    if in_bold:
+        parts.append("**")
     marked = sum(1 for g in glyphs if g.highlighted)
     return Segment(
         glyphs=glyphs,
@@ -141,6 +166,7 @@ def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
         bottom=max(g.bottom for g in glyphs),
         size=round(size, 2),
         highlighted=marked * 2 > len(glyphs),
+        bold=all_bold,
     )
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.document import ExtractedDocument, Line
 
@@ -31,8 +31,21 @@ def line_stream(document: ExtractedDocument, stop_at: list[str] = (), include_dr
                 return stream
             if _BLANK.match(line.text):
                 continue
-            stream.append(StreamLine(page.number, line))
+            text = unmark_prefix(line.text)
+            stream.append(StreamLine(page.number, line if text == line.text else replace(line, text=text)))
     return stream
+
+
+_BOLD_PREFIX = re.compile(r"^\*\*(?P<inner>[^*]{1,16}?)\*\*\s*")
+
+
+def unmark_prefix(text: str) -> str:
+    """'**01** Ktoré…' -> '01 Ktoré…': a bold question number or option label is layout, not emphasis."""
+    match = _BOLD_PREFIX.match(text)
+    if not match:
+        return text
+    rest = text[match.end():]
+    return match.group("inner") + (" " + rest if rest else "")
 
 
 def same_row(a: StreamLine, b: StreamLine) -> bool:

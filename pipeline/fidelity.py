@@ -1,0 +1,266 @@
+"""`examcorpus score-extraction`: how faithfully curated records reproduce a ground truth, per sheet.
+
+Ground truths come in the formats found upstream:
+ - NÚCEM-style JSON (`processed_YYYY.json`): {"questions": [{id, task_type: mcq|short_text, options{A..}, answer{correct_option}}]}
+   — pairs with the records of the same year unless a sheet is named;
+ - CONAREME-style CSV (`questions, option_A.., correct_answer`), one row per question in order
+   — pairs with the sheet of the same file stem ("PRUEBA A.csv" ↔ "PRUEBA A.pdf");
+ - our own truth JSON/YAML for families without upstream records:
+   {"sheets": [{"sheet": "<part of the sheet URL>", "types": [single_choice, true_false],
+                "questions": [{"number": "3.1", "answer": "A", "options": {"A": "…"}}]}]}
+   A sheet with "questions": [] asserts that nothing may be extracted from it (negative sheets).
+
+Printed per sheet: question recall and precision, option-text exact match (Unicode NFC, whitespace
+collapsed), answer accuracy on matched closed questions, and whether the bar is met.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import sys
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import yaml
+
+from pipeline.parse.labels import number_key
+from pipeline.records import Question, table_to_questions
+
+BAR_RECALL = 0.99
+BAR_OPTION_EXACT = 0.98
+BAR_ANSWER = 1.0
+
+_TRUTH_TYPES = {"mcq": "single_choice", "short_text": "short_answer"}
+
+
+class FidelityError(ValueError):
+    """Unusable input to the scorer; the message names the file and the problem."""
+
+
+@dataclass
+class TruthQuestion:
+    number: str
+    type: str
+    answer: str | None = None
+    options: dict[str, str] | None = None
+
+
+@dataclass
+class TruthSheet:
+    name: str  # how the sheet is shown in the report
+    selects: object  # callable(Question) -> bool: which records belong to this sheet
+    types: set[str]
+    questions: list[TruthQuestion]
+
+
+@dataclass
+class SheetScore:
+    name: str
+    truth: int
+    extracted: int
+    matched: int
+    options_total: int = 0
+    options_exact: int = 0
+    answers_total: int = 0
+    answers_right: int = 0
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+    wrong_answers: list[str] = field(default_factory=list)
+    option_mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.matched / self.truth if self.truth else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.matched / self.extracted if self.extracted else 1.0
+
+    @property
+    def option_exact(self) -> float:
+        return self.options_exact / self.options_total if self.options_total else 1.0
+
+    @property
+    def answer_accuracy(self) -> float:
+        return self.answers_right / self.answers_total if self.answers_total else 1.0
+
+    @property
+    def passed(self) -> bool:
+        if self.truth == 0:
+            return self.extracted == 0
+        return self.recall >= BAR_RECALL and self.option_exact >= BAR_OPTION_EXACT and self.answer_accuracy >= BAR_ANSWER
+
+
+def normalize_text(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+# --------------------------------------------------------------------------- truth readers
+
+
+def _by_url_part(part: str):
+    return lambda q: part in q.source_url or part in Path(q.source_url).name
+
+
+def _read_nucem(path: Path, data: dict, sheet: str | None) -> list[TruthSheet]:
+    questions = []
+    for item in data.get("questions") or []:
+        if "id" not in item:
+            raise FidelityError(f"{path}: a question has no 'id'")
+        kind = _TRUTH_TYPES.get(item.get("task_type"), item.get("task_type") or "open")
+        answer = (item.get("answer") or {}).get("correct_option") if kind == "single_choice" else None
+        questions.append(TruthQuestion(str(item["id"]), kind, answer, item.get("options") or None))
+    if sheet:
+        selects = _by_url_part(sheet)
+    else:
+        match = re.search(r"(19|20)\d\d", path.stem)
+        if not match:
+            raise FidelityError(f"{path}: name the sheet (TRUTH=SHEET): no year in the file name to pair it by")
+        year = int(match.group(0))
+        selects = lambda q: q.year == year  # noqa: E731
+    return [TruthSheet(sheet or path.name, selects, {q.type for q in questions}, questions)]
+
+
+def _read_csv(path: Path, sheet: str | None) -> list[TruthSheet]:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    if not rows:
+        return [TruthSheet(sheet or path.name, _by_url_part(sheet or path.stem + ".pdf"), {"single_choice"}, [])]
+    labels = [name.split("_", 1)[1] for name in rows[0] if name.startswith("option_")]
+    if not labels or "correct_answer" not in rows[0]:
+        raise FidelityError(f"{path}: expected columns option_A… and correct_answer, got {list(rows[0])}")
+    questions = [
+        TruthQuestion(
+            str(i + 1),
+            "single_choice",
+            (row.get("correct_answer") or "").strip() or None,
+            {label: row.get(f"option_{label}") or "" for label in labels if row.get(f"option_{label}") is not None},
+        )
+        for i, row in enumerate(rows)
+    ]
+    target = sheet or path.stem + ".pdf"
+    return [TruthSheet(target, _by_url_part(target), {"single_choice"}, questions)]
+
+
+def _read_sheets_format(path: Path, data: dict) -> list[TruthSheet]:
+    result = []
+    for n, item in enumerate(data.get("sheets") or []):
+        if "sheet" not in item:
+            raise FidelityError(f"{path}: sheets[{n}] has no 'sheet' (a part of the sheet's URL or file name)")
+        questions = [
+            TruthQuestion(str(q["number"]), q.get("type", "single_choice"), q.get("answer"), q.get("options"))
+            for q in item.get("questions") or []
+        ]
+        types = set(item.get("types") or {q.type for q in questions} or {"single_choice", "true_false"})
+        result.append(TruthSheet(item["sheet"], _by_url_part(item["sheet"]), types, questions))
+    return result
+
+
+def read_truth(spec: str) -> list[TruthSheet]:
+    """TRUTH or TRUTH=SHEET (SHEET: a part of the sheet's URL, overriding the default pairing)."""
+    path_text, _, sheet = spec.partition("=")
+    path = Path(path_text)
+    if not path.is_file():
+        raise FidelityError(f"{path}: truth file not found")
+    if path.suffix.lower() == ".csv":
+        return _read_csv(path, sheet or None)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise FidelityError(f"{path}: cannot read the truth file: {exc}") from None
+    if not isinstance(data, dict):
+        raise FidelityError(f"{path}: the truth file must hold a mapping")
+    if "sheets" in data:
+        return _read_sheets_format(path, data)
+    if "questions" in data:
+        return _read_nucem(path, data, sheet or None)
+    raise FidelityError(f"{path}: unknown truth format (expected 'sheets' or 'questions' at the top level)")
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_sheet(truth: TruthSheet, records: list[Question]) -> SheetScore:
+    mine = [q for q in records if truth.selects(q) and q.type in truth.types]
+    by_number: dict[str, Question] = {}
+    for q in mine:
+        by_number.setdefault(number_key(q.number), q)
+    truth_numbers = {number_key(t.number) for t in truth.questions}
+    score = SheetScore(truth.name, truth=len(truth.questions), extracted=len(mine), matched=0)
+    score.extra = sorted(q.number for q in mine if number_key(q.number) not in truth_numbers)
+    for item in truth.questions:
+        ours = by_number.get(number_key(item.number))
+        if ours is None:
+            score.missing.append(item.number)
+            continue
+        score.matched += 1
+        if item.options:
+            mapping = dict(zip(ours.choice_labels, ours.choices))
+            for label, text in item.options.items():
+                score.options_total += 1
+                if normalize_text(mapping.get(label, "")) == normalize_text(text):
+                    score.options_exact += 1
+                elif len(score.option_mismatches) < 5:
+                    score.option_mismatches.append(f"{item.number}{label}: {mapping.get(label)!r} != {text!r}")
+        if item.answer is not None and item.type in ("single_choice", "true_false", "matching"):
+            score.answers_total += 1
+            if ours.answer == item.answer:
+                score.answers_right += 1
+            else:
+                score.wrong_answers.append(f"{item.number}: {ours.answer!r} != {item.answer!r}")
+    return score
+
+
+def load_records(path: Path) -> list[Question]:
+    files = sorted(path.rglob("*.parquet")) if path.is_dir() else [path]
+    if not files:
+        raise FidelityError(f"{path}: no Parquet files found")
+    records: list[Question] = []
+    for file in files:
+        try:
+            records += table_to_questions(pq.read_table(file))
+        except Exception as exc:  # pyarrow raises several types for a bad file
+            raise FidelityError(f"{file}: not a curated records file: {exc}") from None
+    return records
+
+
+def format_report(scores: list[SheetScore]) -> str:
+    lines = [f"{'sheet':40} {'truth':>5} {'found':>5} {'recall':>7} {'prec.':>7} {'opt.exact':>9} {'answers':>8}  bar"]
+    for s in scores:
+        lines.append(
+            f"{s.name[:40]:40} {s.truth:5d} {s.extracted:5d} {s.recall:7.1%} {s.precision:7.1%} "
+            f"{s.option_exact:9.1%} {s.answer_accuracy:8.1%}  {'PASS' if s.passed else 'FAIL'}"
+        )
+        for label, items in (("missing", s.missing), ("extra", s.extra), ("wrong answers", s.wrong_answers), ("option text", s.option_mismatches)):
+            if items:
+                lines.append(f"    {label}: {', '.join(items[:10])}{' …' if len(items) > 10 else ''}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="examcorpus score-extraction",
+        description="Compare curated records with ground-truth files, per sheet; exit 1 when a sheet misses the bar.",
+    )
+    parser.add_argument("records", type=Path, help="a curated Parquet file or a folder of them")
+    parser.add_argument("truth", nargs="+", help="truth files (NÚCEM JSON, CONAREME CSV, or sheets JSON/YAML); TRUTH=SHEET names the sheet")
+    parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+    args = parser.parse_args(argv)
+    try:
+        records = load_records(args.records)
+        sheets = [sheet for spec in args.truth for sheet in read_truth(spec)]
+    except FidelityError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    scores = [score_sheet(sheet, records) for sheet in sheets]
+    if args.json:
+        print(json.dumps([dict(vars(s), recall=s.recall, precision=s.precision, option_exact=s.option_exact,
+                               answer_accuracy=s.answer_accuracy, passed=s.passed) for s in scores], ensure_ascii=False, indent=1))
+    else:
+        print(format_report(scores))
+    return 0 if all(s.passed for s in scores) else 1
