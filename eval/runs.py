@@ -349,7 +349,7 @@ class _Sender:
     def _backoff(self, tries: int, retry_after: float | None) -> None:
         policy = self.plan.retry
         if retry_after is not None:
-            delay = min(retry_after, max(policy.max_delay_s, retry_after))
+            delay = retry_after  # the server said when; sooner would only be refused again
         else:
             delay = min(policy.max_delay_s, policy.base_delay_s * 2 ** (tries - 1)) * (0.5 + random.random() / 2)
         self.stop.wait(delay)
