@@ -160,10 +160,15 @@ def _load_hub(location: str, *, cache_dir: str | Path | None) -> PinnedData:
     repo_id, _, tag = spec.partition("@")
     if not tag or repo_id.count("/") != 1:
         raise DataError(f"{location}: a Hub source is hf://OWNER/NAME@TAG, pinned to a tag")
+    import os
+
     from huggingface_hub import snapshot_download  # imported here: only Hub sources need it
 
+    # Read at call time (huggingface_hub reads them once, at import): a mirror or a test stand-in.
+    endpoint = os.environ.get("HF_ENDPOINT") or None
+    cache_dir = cache_dir or os.environ.get("HF_HUB_CACHE") or None
     try:
-        folder = Path(snapshot_download(repo_id=repo_id, repo_type="dataset", revision=tag, cache_dir=cache_dir))
+        folder = Path(snapshot_download(repo_id=repo_id, repo_type="dataset", revision=tag, cache_dir=cache_dir, endpoint=endpoint))
     except Exception as exc:
         raise DataError(f"{location}: cannot download the dataset at {tag} ({type(exc).__name__}: {exc})") from None
     commit = folder.name if len(folder.name) == 40 else None  # snapshots/<commit>/ in the Hub cache

@@ -220,6 +220,81 @@ def gemini_server(questions):
     server.server_close()
 
 
+@dataclass
+class HubStandIn:
+    """The few Hub endpoints snapshot_download uses: revision info, the file tree, resolve."""
+
+    repo: str
+    tags: dict[str, str]  # tag -> commit
+    files: dict[str, dict[str, bytes]]  # commit -> path -> bytes
+    endpoint: str = ""
+    log: list[str] = field(default_factory=list)
+
+
+def _hub_handler(hub: HubStandIn):
+    import hashlib
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def _reply(self, code: int, body: bytes, headers: dict | None = None, length: int | None = None):
+            self.send_response(code)
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body) if length is None else length))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def do_HEAD(self):
+            self.do_GET()
+
+        def do_GET(self):
+            path = self.path.split("?")[0]
+            hub.log.append(f"{self.command} {path}")
+            api = f"/api/datasets/{hub.repo}/"
+            if path.startswith(api + "revision/"):
+                rev = path.rsplit("/", 1)[1]
+                commit = hub.tags.get(rev, rev)
+                if commit not in hub.files:
+                    return self._reply(404, b'{"error": "Revision Not Found"}', {"X-Error-Code": "RevisionNotFound"})
+                siblings = [{"rfilename": f} for f in hub.files[commit]]
+                return self._reply(200, json.dumps({"id": hub.repo, "sha": commit, "siblings": siblings}).encode())
+            if path.startswith(api + "tree/"):
+                commit = path.split("/tree/", 1)[1].split("/")[0]
+                entries = [{"type": "file", "oid": hashlib.sha1(d).hexdigest(), "size": len(d), "path": f}
+                           for f, d in hub.files.get(commit, {}).items()]
+                return self._reply(200, json.dumps(entries).encode())
+            prefix = f"/datasets/{hub.repo}/resolve/"
+            if path.startswith(prefix):
+                commit, _, name = path[len(prefix):].partition("/")
+                data = hub.files.get(hub.tags.get(commit, commit), {}).get(name)
+                if data is None:
+                    return self._reply(404, b"{}", {"X-Error-Code": "EntryNotFound"})
+                headers = {"ETag": f'"{hashlib.sha1(data).hexdigest()}"', "X-Repo-Commit": hub.tags.get(commit, commit)}
+                return self._reply(200, data, headers)
+            return self._reply(404, b"{}")
+
+    return Handler
+
+
+@pytest.fixture
+def hub_server():
+    hub = HubStandIn(repo="examcorpus/test-release", tags={}, files={})
+    server, _ = _serve(_hub_handler(hub))
+    hub.endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+    yield hub
+    server.shutdown()
+    server.server_close()
+
+
+def release_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
 def run_cli(*argv: str) -> int:
     from eval.cli import main
 

@@ -70,3 +70,42 @@ def test_bad_input_names_the_file_and_the_problem(tmp_path):
         load_data(dup)
     with pytest.raises(DataError, match="pinned to a tag"):
         load_data("hf://owner/name")
+
+
+def test_a_hub_release_is_downloaded_at_its_tag_and_pinned_to_the_commit(tmp_path, hub_server, monkeypatch, openai_server, capsys):
+    from tests.eval.conftest import SECRET, release_files, run_cli
+
+    v1 = _release(tmp_path / "v1", {"data/cke/test.parquet": [make_question(i) for i in range(1, 5)]})
+    v2 = _release(tmp_path / "v2", {"data/cke/test.parquet": [make_question(i) for i in range(1, 6)]}, version="1.1.0")
+    hub_server.files = {"1" * 40: release_files(v1), "2" * 40: release_files(v2)}
+    hub_server.tags = {"v1.0.0": "1" * 40}
+    monkeypatch.setenv("HF_ENDPOINT", hub_server.endpoint)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    location = f"hf://{hub_server.repo}@v1.0.0"
+    data = load_data(location)
+    assert data.kind == "hub" and data.revision == "1" * 40 and data.dataset_id == "examcorpus-test@1.0.0"
+    assert len(data.questions) == 4
+    assert f"GET /api/datasets/{hub_server.repo}/revision/v1.0.0" in hub_server.log
+
+    out = tmp_path / "run"
+    openai_server.scripts["Q02"] = ["500"]  # leaves the run open, to resume after the tag moves
+    args = ["eval", "run", "--data", location, "--model", "openai:m", "--base-url", openai_server.base_url,
+            "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress", "--max-attempts", "1"]
+    assert run_cli(*args) == 2
+    plan = json.loads((out / "plan.json").read_text())
+    assert plan["plan"]["data_pin"]["revision"] == "1" * 40
+    hub_server.tags["v1.0.0"] = "2" * 40  # someone moved the tag
+    sent = len(openai_server.requests)
+    assert run_cli("eval", "run", "--out", out, "--no-progress") == 1
+    err = capsys.readouterr().err
+    assert "differs from the pinned data" in err and f"revision: plan pins '{'1' * 40}'" in err
+    assert len(openai_server.requests) == sent
+
+
+def test_a_missing_hub_tag_is_a_clear_error(tmp_path, hub_server, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", hub_server.endpoint)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub-cache"))
+    with pytest.raises(DataError, match=r"hf://examcorpus/test-release@v9: cannot download the dataset at v9"):
+        load_data("hf://examcorpus/test-release@v9")
