@@ -23,6 +23,7 @@ import sys
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 import pyarrow.parquet as pq
 import yaml
@@ -103,7 +104,7 @@ def normalize_text(text: str) -> str:
 
 
 def _by_url_part(part: str):
-    return lambda q: part in q.source_url or part in Path(q.source_url).name
+    return lambda q: part in q.source_url or part in unquote(q.source_url)
 
 
 def _read_nucem(path: Path, data: dict, sheet: str | None) -> list[TruthSheet]:
