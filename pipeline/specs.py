@@ -222,7 +222,8 @@ class LayoutSpec(_Strict):
 class KeySpec(_Strict):
     """Where the answers are.
 
-    - marking_scheme: a scheme with task headers (`task_start`) whose answer follows `answer_marker`;
+    - marking_scheme: a scheme with task headers (`task_start`) whose answer follows `answer_marker`
+      (without a marker, the task's own text is the answer: answer sheets listing "Α1. γ");
     - variant_table: rows "number answer answer …" under headers naming test variants (`variant_header`),
       the column chosen by the variant code found on the sheet (`variant_pattern`);
     - list: rows of `entry` matches (number and answer, several per row allowed);
@@ -247,7 +248,7 @@ class KeySpec(_Strict):
     @model_validator(mode="after")
     def _kind_has_its_fields(self):
         needed = {
-            "marking_scheme": ["task_start", "answer_marker"],
+            "marking_scheme": ["task_start"],
             "variant_table": ["variant_pattern", "variant_header"],
             "list": ["entry"],
             "highlight": [],

@@ -22,10 +22,11 @@ class KeyTable:
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
-    """Answers follow `answer_marker` inside the task opened by `task_start`; a page break between
-    marker and answer does not matter (the stream runs across pages, footers already removed)."""
+    """Answers follow `answer_marker` inside the task opened by `task_start` (or, with no marker, make up
+    the task's text); a page break between marker and answer does not matter (the stream runs across
+    pages, footers already removed)."""
     task_re = re.compile(spec.task_start)
-    marker_re = re.compile(spec.answer_marker)
+    marker_re = re.compile(spec.answer_marker) if spec.answer_marker else None
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
@@ -34,8 +35,13 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
         if task:
             number = number_key(task.group("number"))
             collecting = None
+            if marker_re is None and number not in table.answers:
+                # No marker: the answer is the task's own text ("Α2. γ", "Α1. 1. Λάθος 2. Σωστό").
+                rest = item.text[task.end():].strip(" :.")
+                collecting = [rest] if rest else []
+                table.answers[number] = rest
             continue
-        marker = marker_re.search(item.text)
+        marker = marker_re.search(item.text) if marker_re else None
         if marker and number is not None and number not in table.answers:
             collecting = []
             rest = item.text[marker.end():].strip(" :")
