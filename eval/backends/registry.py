@@ -21,7 +21,8 @@ class BackendEntry:
 def _hf(model):
     from eval.backends.hf import HFBackend
 
-    kwargs = {"batch_size": model.batch_size, "device": model.device}
+    # eval.runs draws the run's progress bar; the backend's own would duplicate it.
+    kwargs = {"batch_size": model.batch_size, "device": model.device, "show_progress": False}
     if model.dtype:
         kwargs["dtype"] = model.dtype
     return HFBackend(model.name, **kwargs)

@@ -66,6 +66,8 @@ class StandIn:
     hang_s: float = 2.0  # how long "timeout" stalls (the client's timeout must be shorter)
     slow_s: float = 0.05
     default_action: str = "correct"
+    in_flight: int = 0
+    max_in_flight: int = 0
     requests: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     base_url: str = ""
@@ -109,11 +111,17 @@ def _handler(standin: StandIn, respond):
             action = standin.next_action(token)
             with standin.lock:
                 standin.requests.append({"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action})
-            if action == "timeout":
-                time.sleep(standin.hang_s)
-            if action == "slow":
-                time.sleep(standin.slow_s)
-                action = "correct"
+                standin.in_flight += 1
+                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
+            try:
+                if action == "timeout":
+                    time.sleep(standin.hang_s)
+                if action == "slow":
+                    time.sleep(standin.slow_s)
+                    action = "correct"
+            finally:
+                with standin.lock:
+                    standin.in_flight -= 1
             status, headers, payload = respond(standin, action, token, body, self.path)
             data = json.dumps(payload).encode()
             try:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 
 from eval.runfolder import read_jsonl
 from eval.scoring import score_folder
@@ -28,7 +27,6 @@ def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_
     final = {}
     for a in attempts:
         final[a["qid"]] = a
-    by_token = {json.loads(json.dumps(a))["qid"]: a for a in attempts}
     statuses = sorted(a["status"] for a in final.values())
     assert statuses == sorted(["correct", "correct", "correct", "correct", "refusal", "truncated", "extraction_failure", "wrong"])
     technical = [a for a in attempts if a["status"] == "technical_failure"]
@@ -43,4 +41,33 @@ def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_
     state = json.loads((out / "run.json").read_text())
     assert state["state"] == "complete" and not state["publishable"]
     assert any("truncated" in r for r in state["reasons"])
-    assert by_token
+
+
+def test_concurrency_is_bounded_by_the_plan(tmp_path, curated, openai_server, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    openai_server.default_action = "slow"
+    openai_server.slow_s = 0.1
+    assert run_cli(*_args(curated, openai_server, tmp_path / "run", "--concurrency", "3", "--repeats", "2")) == 0
+    assert openai_server.max_in_flight == 3
+    assert len(openai_server.requests) == 16
+
+
+def test_the_request_carries_the_plan_settings_and_the_key_only_in_its_header(tmp_path, curated, openai_server, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    assert run_cli(*_args(curated, openai_server, tmp_path / "run", "--temperature", "0.6", "--max-tokens", "300")) == 0
+    request = openai_server.requests[0]
+    assert request["path"] == "/v1/chat/completions"
+    assert request["headers"]["Authorization"] == f"Bearer {SECRET}"
+    body = request["body"]
+    assert body["model"] == "standin-model" and body["temperature"] == 0.6 and body["max_tokens"] == 300
+    assert body["stream"] is False and "seed" not in body and "reasoning_effort" not in body
+
+
+def test_an_unknown_model_or_bad_key_stops_the_run_at_once(tmp_path, curated, openai_server, monkeypatch, capsys):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    bad = openai_server.base_url.replace("/v1", "/v2")  # the stand-in answers 404 there
+    code = run_cli("eval", "run", "--data", curated, "--model", "openai:m", "--base-url", bad, "--api-key-env", "STANDIN_KEY",
+                   "--protocol", "mcq", "--out", tmp_path / "run", "--no-progress", "--concurrency", "1")
+    assert code == 1
+    assert "HTTP 404" in capsys.readouterr().err
+    assert len(openai_server.requests) <= 2  # stopped, not one failure per question
