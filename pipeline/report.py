@@ -83,7 +83,7 @@ class RunReport:
             "|---|---|---|---:|---:|---:|---:|---:|---|",
         ]
         for f in self.files:
-            name = f.url.rsplit("/", 1)[-1]
+            name = _file_name(f.url)
             problems = "<br>".join(e.replace("|", "\\|") for e in f.errors) or "—"
             lines.append(
                 f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed} "
@@ -107,13 +107,21 @@ class RunReport:
         from rich.console import Console
         from rich.table import Table
 
-        console = console or Console(stderr=False)
+        console = console or Console(width=max(Console().width, 110))
         table = Table(title=f"{self.source}: {self.curated_questions} curated questions → {self.curated_path}")
-        for column in ("file", "role", "status", "pages", "OCR", "questions", "keyed", "flagged", "problems"):
-            table.add_column(column, justify="right" if column in ("pages", "OCR", "questions", "keyed", "flagged") else "left")
+        numeric = ("pages", "OCR", "questions", "keyed", "flagged", "problems")
+        for column in ("file", "role", "status") + numeric:
+            table.add_column(column, justify="right" if column in numeric else "left", no_wrap=column == "file")
         for f in self.files:
             table.add_row(
-                f.url.rsplit("/", 1)[-1], f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
-                str(f.keyed), str(f.flagged), "\n".join(f.errors) or "",
+                _file_name(f.url), f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
+                str(f.keyed), str(f.flagged), str(len(f.errors)),
             )
         console.print(table)
+        for f in self.files:
+            for error in f.errors:
+                console.print(f"[bold red]problem[/] {_file_name(f.url)}: {error}", highlight=False, soft_wrap=True)
+
+
+def _file_name(url: str) -> str:
+    return url.rstrip("/").rsplit("/", 1)[-1]
