@@ -83,7 +83,7 @@ def plot_correlation(results, out: Path) -> None:
     for r in results:
         xs = [p["human_value"] for p in r.points]
         ys = [p["model_accuracy_pct"] for p in r.points]
-        ax.scatter(xs, ys, label=f"{r.model} (r={_fmt(r.pearson)})", s=18)
+        ax.scatter(xs, ys, label=f"{r.model}, {r.human_metric} (r={_fmt(r.pearson)})", s=18)
     ax.set_xlabel("human result (%)")
     ax.set_ylabel("model accuracy (%)")
     ax.legend(fontsize=7)
