@@ -110,7 +110,8 @@ def _handler(standin: StandIn, respond):
             token = tokens[-1] if tokens else None
             action = standin.next_action(token)
             with standin.lock:
-                standin.requests.append({"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action})
+                standin.requests.append({"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
+                                         "t": time.monotonic()})
                 standin.in_flight += 1
                 standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
             try:

@@ -34,6 +34,8 @@ def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_
     assert any("timeout" in a["error"] for a in technical)
     assert len(attempts) == 8 + 4  # every try kept
     assert openai_server.calls_for("Q05") == 1 and openai_server.calls_for("Q06") == 1  # not retried
+    first, second = [r["t"] for r in openai_server.requests if r["token"] == "Q02"]
+    assert second - first >= 0.95  # the 429's Retry-After: 1 was honoured
     scores = score_folder(out)
     group = scores["groups"][0]
     assert group["accuracy_pct"] == 50.0
