@@ -219,7 +219,8 @@ class _Downloader:
             return self._fetch_file(job)
         except HttpError as exc:
             where = "" if exc.url == job.url else f" (at {exc.url})"
-            tries = "" if not exc.retryable else f"; gave up after {self.options.retry.attempts} tries"
+            attempts = self.options.retry.attempts
+            tries = "" if not exc.retryable else f"; gave up after {attempts} {'try' if attempts == 1 else 'tries'}"
             kept = self.store.partial(job.url).data_path
             resume = f"; {kept.stat().st_size} bytes kept in {self.store.relative(kept)} to resume next run" if kept.exists() else ""
             return self._entry(job, "failed", error=f"{job.url}: {exc.problem}{where}{tries}{resume}")

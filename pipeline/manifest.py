@@ -122,15 +122,20 @@ class Manifest:
             atomic_write_bytes(self.path, payload)
 
 
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
-    """Write `payload` to `path` via a temporary file in the same folder, fsync, then os.replace."""
+def atomic_write_bytes(path: Path, payload: bytes, *, durable: bool = True) -> None:
+    """Write `payload` to `path` via a temporary file in the same folder, then os.replace.
+
+    The rename alone makes the write all-or-nothing for other processes and after kill -9;
+    `durable` adds an fsync so that it also holds after a power cut.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -219,7 +219,7 @@ def serve_directory(
     if not root.is_dir():
         raise NotADirectoryError(f"{root}: cannot serve, not a folder")
     server = StaticFileServer((host, port), handler, root, latency)
-    thread = threading.Thread(target=server.serve_forever, name=f"serve:{root.name}", daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), name=f"serve:{root.name}", daemon=True)
     thread.start()
     try:
         bound_host, bound_port = server.server_address[:2]

@@ -223,7 +223,7 @@ class Site:
 def fault_site(root: Path) -> Iterator[Site]:
     root.mkdir(parents=True, exist_ok=True)
     server = FaultServer(root)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # quick shutdown
     thread.start()
     try:
         host, port = server.server_address[:2]

@@ -142,6 +142,13 @@ def test_an_unreachable_index_page_is_a_note_and_the_other_pages_still_count(sit
     assert len(result.notes) == 1 and "/arkusze/2021/" in result.notes[0] and "HTTP 404" in result.notes[0]
 
 
+def test_a_spec_without_a_download_section_is_a_clear_error(raw_dir, fast):
+    spec = make_spec(local_files=[{"role": "sheet", "pattern": r"(?P<year>\d{4})\.pdf$"}])
+    web_less = spec.model_copy(update={"download": None})
+    with pytest.raises(ValueError, match="no `download` section; use --from DIR"):
+        download_source(web_less, raw_dir, progress=False, options=fast)
+
+
 # --------------------------------------------------------------------------- conditional re-runs
 
 
