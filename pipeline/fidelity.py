@@ -147,13 +147,22 @@ def _read_csv(path: Path, sheet: str | None) -> list[TruthSheet]:
     return [TruthSheet(target, _by_url_part(target), {"single_choice"}, questions)]
 
 
+def _truth_options(question: dict) -> dict[str, str] | None:
+    """`options: {A: text}` or the record-like `choices` + `choice_labels` lists."""
+    if question.get("options"):
+        return dict(question["options"])
+    if question.get("choices") and question.get("choice_labels"):
+        return dict(zip(question["choice_labels"], question["choices"]))
+    return None
+
+
 def _read_sheets_format(path: Path, data: dict) -> list[TruthSheet]:
     result = []
     for n, item in enumerate(data.get("sheets") or []):
         if "sheet" not in item:
             raise FidelityError(f"{path}: sheets[{n}] has no 'sheet' (a part of the sheet's URL or file name)")
         questions = [
-            TruthQuestion(str(q["number"]), q.get("type", "single_choice"), q.get("answer"), q.get("options"))
+            TruthQuestion(str(q["number"]), q.get("type", "single_choice"), q.get("answer"), _truth_options(q))
             for q in item.get("questions") or []
         ]
         types = set(item.get("types") or {q.type for q in questions} or {"single_choice", "true_false"})

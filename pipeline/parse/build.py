@@ -110,11 +110,14 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     if enough and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
         options = found_options.options
+        # A points line printed under the options ("Μονάδες 3") is not part of the last option.
+        choices, option_points = _take_points([o.text for o in options], layout.points)
+        points = points if points is not None else option_points
         draft = Draft(
             number=block.number,
             type=QuestionType.SINGLE_CHOICE,
             text=_clean_text(stem_parts),
-            choices=[o.text for o in options],
+            choices=choices,
             labels=[o.label for o in options],
             points=block.points if block.points is not None else points,
             flags=list(flags),
@@ -124,7 +127,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
         expected = labels[: len(options)]
         if draft.labels != expected:
             draft.flags.append(f"option labels {draft.labels} skip a label (expected {expected})")
-        empty = [o.label for o in options if not o.text]
+        empty = [o.label for o, text in zip(options, choices) if not text]
         if empty:
             draft.flags.append(f"option(s) {empty} have no text")
         trailing = _clean_text([sl.text for sl in found_options.trailing])

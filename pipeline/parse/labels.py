@@ -50,7 +50,8 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
         # Printed labels often carry stray spaces inside brackets: "( D )".
         alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
     pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))
-    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$)(?P<text>.*)$", re.DOTALL)
+    # OCR drops the space after a label ("C.FTP"): a letter may follow directly, a digit or dot not.
+    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_]))(?P<text>.*)$", re.DOTALL)
 
 
 def matched_label(match: re.Match) -> str:

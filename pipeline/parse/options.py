@@ -46,7 +46,7 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
     option (a 2x2 grid gives A, D, B, E, C in row order: sorted back by label). A line without a label
     continues the option in its column, if it sits right below the previous line.
     """
-    lines = _pull_label_partners(lines, option_re)
+    lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []
     trailing: list[StreamLine] = []
@@ -101,4 +101,34 @@ def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list
         partner = min(candidates, key=lambda sl: sl.line.top)
         result.remove(partner)
         result.insert(result.index(label_line) + 1, partner)
+    return result
+
+
+def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
+    """'B. DHCP   C. FTP' read as one line (OCR of a grid row): split before a later label."""
+    from dataclasses import replace
+
+    result: list[StreamLine] = []
+    for item in lines:
+        match = option_re.match(item.text)
+        label = canonical_label(matched_label(match), labels) if match else None
+        if label is None:
+            result.append(item)
+            continue
+        pieces = [item]
+        later = labels[labels.index(label) + 1 :]
+        text = item.text
+        for inner in re.finditer(r"\s{2,}|\s(?=\S{1,3}[.)]\s*\S)", text):
+            rest = text[inner.end():]
+            rest_match = option_re.match(rest)
+            rest_label = canonical_label(matched_label(rest_match), labels) if rest_match else None
+            if rest_label in later:
+                head = text[: inner.start()].rstrip()
+                share = len(head) / max(len(text), 1)
+                width = item.line.x1 - item.line.x0
+                left = replace(item.line, text=head, x1=item.line.x0 + share * width)
+                right = replace(item.line, text=rest, x0=item.line.x0 + share * width)
+                pieces = [StreamLine(item.page, left)] + _split_inner_labels([StreamLine(item.page, right)], labels, option_re)
+                break
+        result.extend(pieces)
     return result
