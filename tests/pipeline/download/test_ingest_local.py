@@ -77,3 +77,29 @@ def test_a_spec_without_local_rules_or_a_missing_folder_is_a_clear_error(archive
         ingest_local(make_spec(), archive, tmp_path / "raw")
     with pytest.raises(NotADirectoryError, match="nowhere"):
         ingest_local(make_spec(local_files=LOCAL_RULES), tmp_path / "nowhere", tmp_path / "raw")
+
+
+CORPUS = Path("/work/shared/corpus")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("spec_name", "folder"), [("pl_cke_matura_informatyka", "pl_cke_matura_informatyka"), ("sk_maturita_sjl", "sk_nucem_maturita_sjl")])
+def test_real_exam_folders_ingest_byte_for_byte(tmp_path, spec_name, folder):
+    if not (CORPUS / folder).is_dir():
+        pytest.skip("the shared exam corpus is not on this machine")
+    from pipeline.specs import load_spec
+
+    sums = {}
+    for line in (CORPUS / "MANIFEST.sha256").read_text().splitlines():
+        digest, _, name = line.partition("  ")
+        sums[name.strip().removeprefix("./")] = digest.strip().lower()
+
+    result = ingest_local(load_spec(spec_name), CORPUS / folder, tmp_path / "raw", progress=False)
+
+    assert result.ok and not result.problems
+    roles = {e.role for e in result.ok}
+    assert roles == {"sheet", "key"}
+    for entry in result.ok:
+        relative = Path(entry.url.removeprefix("file://")).relative_to(CORPUS.resolve()).as_posix()
+        assert entry.sha256 == sums[relative], relative
+        assert entry.facts["year"].isdigit()
