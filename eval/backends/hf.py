@@ -307,6 +307,11 @@ class HFBackend:
         for continuation, option in zip(request.continuations, options):
             if not option.continuation:
                 raise ValueError(f"question {request.qid!r}: continuation {continuation!r} encodes to no tokens")
+            if len(option.continuation) > self.max_length:
+                raise ValueError(
+                    f"question {request.qid!r}: continuation {continuation[:40]!r}... is {len(option.continuation)} "
+                    f"tokens, longer than the model window ({self.max_length})"
+                )
         return options
 
     def _can_share_context(self, options: list[EncodedOption]) -> bool:
