@@ -36,14 +36,17 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--max-tokens", type=int, default=1024)
     run.add_argument("--reasoning-effort")
     run.add_argument("--seed", type=int)
-    run.add_argument("--concurrency", type=int, default=4, help="requests in flight at once")
-    run.add_argument("--timeout", type=float, default=120.0, help="seconds per request")
-    run.add_argument("--max-attempts", type=int, default=6, help="tries per answer for technical failures")
-    run.add_argument("--retry-base-delay", type=float, default=1.0)
+    run.add_argument("--max-tokens-field", choices=["max_tokens", "max_completion_tokens"], default="max_tokens",
+                     help="openai: the request field for the token limit (OpenAI's own reasoning models need max_completion_tokens)")
+    # Operational settings: default None so that, on resume, only those given change the run's own.
+    run.add_argument("--concurrency", type=int, help="requests in flight at once (default 4)")
+    run.add_argument("--timeout", type=float, help="seconds per request (default 120)")
+    run.add_argument("--max-attempts", type=int, help="tries per answer for technical failures (default 6)")
+    run.add_argument("--retry-base-delay", type=float, help="seconds before the first retry (default 1)")
     run.add_argument("--figure-descriptions", help="reviewed figure descriptions JSONL (mcq-figure-text)")
     run.add_argument("--images-root", help="folder figure paths are relative to (mcq-vision; default: .)")
-    run.add_argument("--batch-size", type=int, default=8, help="hf: batch size")
-    run.add_argument("--device", default="cpu", help="hf: torch device")
+    run.add_argument("--batch-size", type=int, help="hf: batch size (default 8)")
+    run.add_argument("--device", help="hf: torch device (default cpu)")
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
     run.add_argument("--no-progress", action="store_true")
@@ -82,6 +85,13 @@ def _csv(text: str | None) -> list[str] | None:
     return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
 
+def _operational(args) -> dict:
+    """The operational flags actually given, as plan fields: {"model": {...}, "retry": {...}}."""
+    model = {"concurrency": args.concurrency, "timeout_s": args.timeout, "batch_size": args.batch_size, "device": args.device}
+    retry = {"max_attempts": args.max_attempts, "base_delay_s": args.retry_base_delay}
+    return {"model": {k: v for k, v in model.items() if v is not None}, "retry": {k: v for k, v in retry.items() if v is not None}}
+
+
 def _plan_from_args(args):
     from eval.plan import RunPlan, load_plan
 
@@ -104,10 +114,10 @@ def _plan_from_args(args):
         model={
             "backend": backend, "name": name, "base_url": args.base_url, "api_key_env": args.api_key_env,
             "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
-            "seed": args.seed, "concurrency": args.concurrency, "timeout_s": args.timeout,
-            "batch_size": args.batch_size, "device": args.device, "dtype": args.dtype,
+            "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field,
+            **_operational(args)["model"],
         },
-        retry={"max_attempts": args.max_attempts, "base_delay_s": args.retry_base_delay},
+        retry=_operational(args)["retry"],
     )
 
 
@@ -115,7 +125,7 @@ def _run(args) -> int:
     from eval import reports, runs
 
     plan = _plan_from_args(args)
-    outcome = runs.run(plan, args.out, progress=False if args.no_progress else None)
+    outcome = runs.run(plan, args.out, progress=False if args.no_progress else None, operational=_operational(args))
     scores = runs.scoring.score_folder(outcome.path)
     reports.print_scores(scores)
     if outcome.state == "complete" and outcome.publishable:

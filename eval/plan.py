@@ -32,6 +32,7 @@ class ModelSettings(_Strict):
     max_tokens: int = Field(1024, gt=0)
     reasoning_effort: str | None = None
     seed: int | None = Field(None, description="request seed; repeat r sends seed + r")
+    max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     # operational: may differ on resume
     concurrency: int = Field(4, ge=1, le=512)
     timeout_s: float = Field(120.0, gt=0)

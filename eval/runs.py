@@ -146,7 +146,9 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     return record, prompts, {"meta": meta}
 
 
-def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None) -> RunOutcome:
+def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, operational: dict | None = None) -> RunOutcome:
+    """Start or resume the run in `out`. `operational` (concurrency, timeouts, retry policy) may
+    change on resume; every other setting must match the run folder's own plan."""
     folder = RunFolder(out)
     if folder.exists:
         if folder.sealed:
@@ -154,7 +156,11 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None) 
         stored = read_json(folder.file(PLAN))
         stored_plan = RunPlan.model_validate(stored["plan"])
         if plan is None:
-            plan = stored_plan
+            changes = operational or {}
+            plan = stored_plan.model_copy(update={
+                "model": stored_plan.model.model_copy(update=changes.get("model", {})),
+                "retry": stored_plan.retry.model_copy(update=changes.get("retry", {})),
+            })
         else:
             plan = _merge_for_resume(plan, stored_plan, folder.path)
         # Re-pin on every session: the data must still be byte-for-byte what was pinned.

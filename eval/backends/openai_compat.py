@@ -55,6 +55,7 @@ class OpenAICompatBackend:
     base_url: str = "http://127.0.0.1:8000/v1"
     api_key_env: str | None = "OPENAI_API_KEY"
     timeout_s: float = 120.0
+    max_tokens_field: str = "max_tokens"  # OpenAI's own reasoning models accept only max_completion_tokens
 
     def describe(self) -> dict:
         return {
@@ -69,7 +70,7 @@ class OpenAICompatBackend:
         body: dict = {
             "model": self.model,
             "messages": list(request.messages),
-            "max_tokens": request.max_tokens,
+            self.max_tokens_field: request.max_tokens,
             "temperature": request.temperature,
             "n": 1,
             "stream": False,

@@ -33,7 +33,8 @@ def _openai(model):
 
     if not model.base_url:
         raise ValueError("openai: backend needs --base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM server)")
-    return OpenAICompatBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "OPENAI_API_KEY", timeout_s=model.timeout_s)
+    return OpenAICompatBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "OPENAI_API_KEY", timeout_s=model.timeout_s,
+                               max_tokens_field=model.max_tokens_field)
 
 
 def _gemini(model):

@@ -80,12 +80,19 @@ def test_a_partial_last_line_from_a_crash_is_cut_before_resuming(tmp_path, curat
     with open(out / "attempts.jsonl", "ab") as fh:
         fh.write(b'{"qid": "half-written')
     openai_server.scripts["Q03"] = ["correct"]
-    assert run_cli("eval", "run", "--out", out, "--no-progress") == 0  # resume from the folder's own plan
+    openai_server.default_action = "slow"
+    # resume from the folder's own plan, changing only an operational setting: one request in flight
+    assert run_cli("eval", "run", "--out", out, "--no-progress", "--concurrency", "1") == 0
+    assert openai_server.max_in_flight <= 2 and sessions_concurrency(out) == [2, 1]
     attempts = _check_complete(out, questions=8, repeats=3)
     q3 = [a for a in attempts if a["status"] == "technical_failure"]
     assert len(q3) == 3 * 2  # both tries of each of Q03's three repeats kept
     sessions = read_jsonl(out / "sessions.jsonl")
     assert sessions[-1]["repaired_partial_line_bytes"] == len(b'{"qid": "half-written')
+
+
+def sessions_concurrency(out) -> list[int]:
+    return [s["operational"]["concurrency"] for s in read_jsonl(out / "sessions.jsonl")]
 
 
 def test_a_finished_run_is_immutable(tmp_path, curated, openai_server, monkeypatch, capsys):

@@ -73,3 +73,11 @@ def test_an_unknown_model_or_bad_key_stops_the_run_at_once(tmp_path, curated, op
     assert code == 1
     assert "HTTP 404" in capsys.readouterr().err
     assert len(openai_server.requests) <= 2  # stopped, not one failure per question
+
+
+def test_the_token_limit_field_can_be_the_newer_max_completion_tokens(tmp_path, curated, openai_server, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    assert run_cli(*_args(curated, openai_server, tmp_path / "run", "--max-tokens", "99",
+                          "--max-tokens-field", "max_completion_tokens")) == 0
+    body = openai_server.requests[0]["body"]
+    assert body["max_completion_tokens"] == 99 and "max_tokens" not in body
