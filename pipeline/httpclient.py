@@ -22,7 +22,7 @@ from email.utils import parsedate_to_datetime
 from typing import Callable, TypeVar
 
 
-USER_AGENT = "examcorpus/0.1 (exam-archive downloader; polite, rate-limited; +https://github.com/examcorpus)"
+USER_AGENT = "examcorpus/0.1 (exam-archive downloader for an LLM benchmark; rate-limited, conditional re-fetches)"
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 CHUNK_SIZE = 64 * 1024
 
