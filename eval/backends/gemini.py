@@ -78,6 +78,9 @@ class GeminiBackend:
         except errors.APIError as exc:
             code = int(exc.code or 0)
             message = f"HTTP {code} from Gemini: {exc.message or exc.status}"
+            key = os.environ.get(self.api_key_env)
+            if key:
+                message = message.replace(key, "[redacted]")
             if code in RETRYABLE_STATUS:
                 headers = getattr(getattr(exc, "response", None), "headers", None) or {}
                 raise TechnicalFailure(message, retry_after=parse_retry_after(headers.get("retry-after")), status=code) from None

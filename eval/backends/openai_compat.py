@@ -129,6 +129,9 @@ class OpenAICompatBackend:
             detail = exc.read(500).decode("utf-8", "replace")
         except Exception:
             detail = ""
+        key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        if key:
+            detail = detail.replace(key, "[redacted]")  # some proxies echo the credentials they got
         message = f"HTTP {exc.code} from {public_url(self.base_url)}: {detail.strip()[:300]}"
         if exc.code in RETRYABLE_STATUS:
             raise TechnicalFailure(message, retry_after=parse_retry_after(exc.headers.get("Retry-After")), status=exc.code) from None

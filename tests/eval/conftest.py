@@ -123,7 +123,10 @@ def _handler(standin: StandIn, respond):
             finally:
                 with standin.lock:
                     standin.in_flight -= 1
-            status, headers, payload = respond(standin, action, token, body, self.path)
+            if action == "echo_key_401":  # a careless proxy that echoes the credentials it got
+                status, headers, payload = 401, {}, {"error": {"message": f"invalid key {self.headers.get('Authorization')}"}}
+            else:
+                status, headers, payload = respond(standin, action, token, body, self.path)
             data = json.dumps(payload).encode()
             try:
                 self.send_response(status)

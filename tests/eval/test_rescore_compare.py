@@ -62,6 +62,16 @@ def test_api_keys_and_transport_headers_never_reach_the_run_folder(tmp_path, cur
         assert "Retry-After" not in text and "Content-Type" not in text, file
 
 
+def test_a_key_echoed_back_in_an_error_is_redacted_before_it_is_recorded(tmp_path, curated, openai_server, key):
+    openai_server.scripts["Q01"] = ["echo_key_401"]
+    out = tmp_path / "run"
+    assert _run(curated, openai_server, out, "--concurrency", "1") == 1  # a 401 stops the run
+    attempts = (out / "attempts.jsonl").read_text()
+    assert "HTTP 401" in attempts and "[redacted]" in attempts
+    for file in out.iterdir():
+        assert SECRET not in file.read_text(encoding="utf-8"), file
+
+
 def test_requests_are_independent_with_no_history_and_no_tools(tmp_path, curated, openai_server, key):
     out = tmp_path / "run"
     assert _run(curated, openai_server, out, "--shots", "2", "--max-tokens", "77", "--seed", "5", "--repeats", "2",
