@@ -135,3 +135,29 @@ def test_rasterising_something_that_is_not_a_pdf_names_the_file(tmp_path):
     with pytest.raises(PdfGenError, match="bogus.pdf: cannot open as PDF"):
         rasterize_pdf(bogus, tmp_path / "out.pdf")
     assert not (tmp_path / "out.pdf").exists()
+
+
+def test_headers_and_footers_can_number_pages_in_words_of_any_language(tmp_path):
+    from pipeline.sample.pdfgen import with_running_text
+
+    pages = [PageSpec([TextBox(f"σελίδα {n}", 20, 40, 100)]) for n in range(3)]
+    pages = with_running_text(pages, header="ΑΡΧΗ {page}ΗΣ ΣΕΛΙΔΑΣ", footer="ΤΕΛΟΣ {page}ΗΣ ΑΠΟ {pages} ΣΕΛΙΔΕΣ", header_align="C")
+    texts = page_texts(build_pdf(tmp_path / "g.pdf", pages))
+    for number, text in enumerate(texts, start=1):
+        assert f"ΑΡΧΗ {number}ΗΣ ΣΕΛΙΔΑΣ" in text
+        assert f"ΤΕΛΟΣ {number}ΗΣ ΑΠΟ 3 ΣΕΛΙΔΕΣ" in text
+
+
+def test_inline_numbers_and_trailers_sit_where_greek_papers_print_them(tmp_path):
+    from pipeline.sample.pdfgen import paginate
+
+    block = QuestionBlock("Α1.", "Η στοίβα ακολουθεί τη μέθοδο", ("α. FIFO.", "β. LIFO."), number_inline=True, trailer="Μονάδες 3")
+    flow = paginate([block, block])
+    assert flow.block_pages == [0, 0]
+    pdf = build_pdf(tmp_path / "q.pdf", flow.pages)
+    with pdfplumber.open(pdf) as doc:
+        lines = (doc.pages[0].extract_text() or "").splitlines()
+        words = doc.pages[0].extract_words()
+    assert lines[:4] == ["Α1. Η στοίβα ακολουθεί τη μέθοδο", "α. FIFO.", "β. LIFO.", "Μονάδες 3"]
+    trailer = next(w for w in words if w["text"] == "Μονάδες")
+    assert trailer["x0"] > 120 * 72 / 25.4, "the points line is right-aligned"
