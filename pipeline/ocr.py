@@ -1,0 +1,503 @@
+"""OCR for pages without a usable text layer: render with pypdfium2, read with Tesseract, return `Page`s.
+
+Public API:
+    ocr_pages(pdf_path, page_numbers, languages, *, dpi=300, workers=2) -> dict[int, Page]
+    normalize_ocr_line(text, labels=("A", "B", "C", "D", "E")) -> str
+    require_languages(languages) -> None          # raises OcrUnavailable before any work starts
+    OcrUnavailable, OcrError
+
+Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points
+(top-left origin, like the text path), `ocr_confidence` = mean Tesseract word confidence (0–100), and
+`highlighted=True` on lines that sit on a yellow fill (how the Peruvian sheets mark their key). A page
+on which Tesseract finds no text comes back as `PageMethod.EMPTY`. Headers/footers are not removed
+here: the extract stage cleans OCR pages and text pages the same way.
+
+Why Tesseract runs as we run it:
+- one `tesseract` process per page with OMP_THREAD_LIMIT=1, pages in a thread pool: Tesseract's own
+  OpenMP threading is several times slower than page-level parallelism on a few shared cores
+  (`python -m tests.bench ocr` measures both);
+- we call the binary ourselves (the same TSV that pytesseract's `image_to_data` parses) so that the
+  thread limit is set for the child only, never in this process's environment;
+- `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
+  one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
+- the page goes to Tesseract as an uncompressed PGM: PNG compression of a 300 dpi page costs more than
+  the write it saves.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unicodedata
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image
+from tqdm import tqdm
+
+from pipeline.document import Line, Page, PageMethod
+from pipeline.layout import Glyph, LayoutParams, assemble
+
+TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
+PAGE_SEGMENTATION_MODE = 3
+PAGE_TIMEOUT_S = 180.0
+PT_PER_INCH = 72.0
+
+# A line counts as highlighted when this share of its background (the non-ink pixels) is yellow.
+HIGHLIGHT_MIN_SHARE = 0.45
+# Words made only of punctuation with confidence below NOISE_PUNCT_MAX_CONF are specks, rules and figure
+# edges; any word below NOISE_WORD_MIN_CONF is scanner noise read as letters (real words on a noisy
+# Greek scan measured 28 and up). A page needs one legible word (LEGIBLE_MIN_CONF, three letters or
+# digits) to count as text: a blank page with scanner noise gives only low-confidence fragments.
+NOISE_PUNCT_MAX_CONF = 60.0
+NOISE_WORD_MIN_CONF = 20.0
+LEGIBLE_MIN_CONF = 60.0
+# Ink height of a word with ascenders or descenders, in font sizes (DejaVu, Times, Arial: 0.9–1.0).
+INK_HEIGHT_PER_SIZE = 0.92
+
+
+class OcrUnavailable(RuntimeError):
+    """Tesseract or one of the requested language packs is not installed; the message says what to install."""
+
+
+class OcrError(RuntimeError):
+    """Tesseract failed on a page; the message names the file and page."""
+
+
+# --------------------------------------------------------------------------- engine discovery
+
+
+def tesseract_command() -> str:
+    """The tesseract binary: $EXAMCORPUS_TESSERACT, else `tesseract` on PATH."""
+    configured = os.environ.get(TESSERACT_ENV)
+    if configured:
+        if not (Path(configured).is_file() and os.access(configured, os.X_OK)):
+            raise OcrUnavailable(f"${TESSERACT_ENV}={configured} is not an executable file")
+        return configured
+    found = shutil.which("tesseract")
+    if not found:
+        raise OcrUnavailable(
+            "tesseract is not installed (not on PATH): install the apt package tesseract-ocr "
+            f"(`make setup` does), or point ${TESSERACT_ENV} at the binary"
+        )
+    return found
+
+
+@lru_cache(maxsize=8)
+def _installed_languages(command: str, tessdata_prefix: str | None) -> frozenset[str]:
+    try:
+        result = subprocess.run([command, "--list-langs"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OcrUnavailable(f"cannot run {command} --list-langs: {exc}") from exc
+    if result.returncode != 0:
+        raise OcrUnavailable(f"{command} --list-langs failed: {result.stderr.strip() or result.stdout.strip()}")
+    # The first line is a header ("List of available languages in ...").
+    lines = (result.stdout + "\n" + result.stderr).splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and " " not in line.strip())
+
+
+def installed_languages() -> frozenset[str]:
+    """Tesseract language codes installed on this machine (cached per binary and $TESSDATA_PREFIX)."""
+    return _installed_languages(tesseract_command(), os.environ.get("TESSDATA_PREFIX"))
+
+
+def require_languages(languages: Sequence[str]) -> None:
+    """Raise OcrUnavailable naming every missing language and its apt package; do nothing when all exist."""
+    if not languages:
+        raise OcrUnavailable("no OCR language given: the source spec's `ocr.languages` must name at least one")
+    installed = installed_languages()
+    missing = [lang for lang in languages if lang not in installed]
+    if missing:
+        packages = " ".join(f"tesseract-ocr-{lang}" for lang in missing)
+        raise OcrUnavailable(
+            f"Tesseract language data missing for {', '.join(missing)}: install the apt package(s) {packages} "
+            f"(installed: {', '.join(sorted(installed)) or 'none'})"
+        )
+
+
+# --------------------------------------------------------------------------- one page
+
+
+@dataclass
+class _Word:
+    text: str
+    conf: float  # -1 when Tesseract gives none
+    left: int
+    top: int
+    right: int
+    bottom: int
+    line: tuple[int, int, int]  # Tesseract's (block, paragraph, line)
+
+
+def _parse_tsv(tsv: str) -> list[_Word]:
+    """The words (level 5 rows) of Tesseract's TSV, in Tesseract's order."""
+    rows = tsv.splitlines()
+    if not rows:
+        return []
+    header = rows[0].split("\t")
+    col = {name: i for i, name in enumerate(header)}
+    words = []
+    for row in rows[1:]:
+        cells = row.split("\t")
+        if len(cells) <= col["text"] or cells[col["level"]] != "5":
+            continue
+        text = _clean_text(cells[col["text"]])
+        if not text:
+            continue
+        left, top = int(cells[col["left"]]), int(cells[col["top"]])
+        words.append(
+            _Word(
+                text=text,
+                conf=float(cells[col["conf"]]),
+                left=left,
+                top=top,
+                right=left + int(cells[col["width"]]),
+                bottom=top + int(cells[col["height"]]),
+                line=(int(cells[col["block_num"]]), int(cells[col["par_num"]]), int(cells[col["line_num"]])),
+            )
+        )
+    return words
+
+
+def _is_noise(word: _Word) -> bool:
+    """Specks, rules, figure edges and scanner noise that Tesseract reads as text."""
+    if 0 <= word.conf < NOISE_WORD_MIN_CONF:
+        return True
+    return not any(ch.isalnum() for ch in word.text) and word.conf < NOISE_PUNCT_MAX_CONF
+
+
+def _legible(word: _Word) -> bool:
+    return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
+
+
+def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
+    """Font size (pixels) per Tesseract line, from the height of its longer words.
+
+    Ink height of a word with ascenders or descenders is close to the font size; short words ("o", "1.")
+    are x-height or cap-height only, so they are left out while longer words exist.
+    """
+    by_line: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        by_line.setdefault(word.line, []).append(word)
+    sizes = {}
+    for key, members in by_line.items():
+        longer = [w for w in members if sum(ch.isalpha() for ch in w.text) >= 3] or members
+        heights = sorted(w.bottom - w.top for w in longer)
+        sizes[key] = heights[len(heights) // 2] / INK_HEIGHT_PER_SIZE
+    return sizes
+
+
+def _yellow_mask(rgb: np.ndarray) -> np.ndarray:
+    r, g, b = (rgb[..., i].astype(np.int16) for i in range(3))
+    return (r > 170) & (g > 160) & (b < 150) & (r - b > 70) & (g - b > 60)
+
+
+def _highlight_share(rgb: np.ndarray | None, box: tuple[int, int, int, int]) -> float:
+    """Share of a word box's background pixels that are yellow (0 when the page has no colour)."""
+    if rgb is None:
+        return 0.0
+    left, top, right, bottom = box
+    patch = rgb[max(top, 0) : bottom, max(left, 0) : right]
+    if patch.size == 0:
+        return 0.0
+    # Ink (dark pixels) is neither highlight nor paper; judge the background only.
+    light = patch.max(axis=2) > 140
+    background = int(light.sum())
+    if background == 0:
+        return 0.0
+    return float((_yellow_mask(patch) & light).sum()) / background
+
+
+def _run_tesseract(image_path: Path, languages: Sequence[str], dpi: int, *, omp_thread_limit: int | None) -> str:
+    command = [
+        tesseract_command(),
+        str(image_path),
+        "stdout",
+        "-l",
+        "+".join(languages),
+        "--psm",
+        str(PAGE_SEGMENTATION_MODE),
+        "--dpi",
+        str(dpi),
+        "tsv",
+    ]
+    env = dict(os.environ)
+    if omp_thread_limit is not None:
+        env["OMP_THREAD_LIMIT"] = str(omp_thread_limit)
+    else:
+        env.pop("OMP_THREAD_LIMIT", None)
+    try:
+        result = subprocess.run(command, capture_output=True, timeout=PAGE_TIMEOUT_S, env=env)
+    except subprocess.TimeoutExpired as exc:
+        raise OcrError(f"tesseract took longer than {PAGE_TIMEOUT_S:.0f}s") from exc
+    except OSError as exc:
+        raise OcrUnavailable(f"cannot run tesseract: {exc}") from exc
+    if result.returncode != 0:
+        raise OcrError(f"tesseract exited with {result.returncode}: {result.stderr.decode(errors='replace').strip()}")
+    return result.stdout.decode("utf-8", errors="replace")
+
+
+def ocr_image(
+    image: Image.Image,
+    languages: Sequence[str],
+    *,
+    page_number: int,
+    width_pt: float,
+    height_pt: float,
+    dpi: int,
+    omp_thread_limit: int | None = 1,
+    layout: LayoutParams = LayoutParams(),
+) -> Page:
+    """OCR one rendered page image (RGB or grey) whose size in points is `width_pt` × `height_pt`.
+
+    Tesseract's words become positioned glyphs for pipeline.layout, the same assembly the text layer goes
+    through, so rows, option grids and two-column bands come out in the same order on both paths.
+    """
+    rgb = np.asarray(image) if image.mode == "RGB" else None
+    grey = image.convert("L")
+    with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+        path = Path(folder) / f"page-{page_number}.pgm"
+        grey.save(path, format="PPM")
+        tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit)
+    words = [w for w in _parse_tsv(tsv) if not _is_noise(w)]
+    if not any(_legible(w) for w in words):
+        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
+    sx = width_pt / grey.width
+    sy = height_pt / grey.height
+    sizes = _line_sizes(words)
+    glyphs = []
+    for word in words:
+        glyph = Glyph(
+            word.text,
+            word.left * sx,
+            word.top * sy,
+            word.right * sx,
+            word.bottom * sy,
+            size=sizes[word.line] * sy,
+            highlighted=_highlight_share(rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
+        )
+        glyphs.append(glyph)
+    page_lines = []
+    for segment in assemble(glyphs, width_pt, layout):
+        # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
+        text = " ".join(g.text for g in segment.glyphs)
+        letters = sum(len(g.text) for g in segment.glyphs)
+        marked = sum(len(g.text) for g in segment.glyphs if g.highlighted)
+        page_lines.append(
+            Line(
+                text=text,
+                x0=round(segment.x0, 2),
+                top=round(segment.top, 2),
+                x1=round(segment.x1, 2),
+                bottom=round(segment.bottom, 2),
+                # Weighted by characters like the text path, so an unmarked label ("A.") does not outvote its option.
+                highlighted=marked * 2 > letters,
+                font_size=round(segment.size, 1),
+            )
+        )
+    confs = [w.conf for w in words if w.conf >= 0]
+    return Page(
+        number=page_number,
+        width=width_pt,
+        height=height_pt,
+        method=PageMethod.OCR,
+        lines=page_lines,
+        ocr_confidence=round(sum(confs) / len(confs), 2) if confs else None,
+    )
+
+
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+def _clean_text(text: str) -> str:
+    # Tesseract emits decomposed accents now and then; the text path gives NFC.
+    text = unicodedata.normalize("NFC", text).strip()
+    # Greek data reads μ as the micro sign now and then ("αριθµό"); inside a Greek word it is always μ.
+    if "\u00b5" in text and _GREEK.search(text):
+        text = text.replace("\u00b5", "\u03bc")
+    return text
+
+
+# --------------------------------------------------------------------------- many pages
+
+
+def render_page(document: pdfium.PdfDocument, index: int, dpi: int) -> tuple[Image.Image, float, float]:
+    """Page `index` (0-based) as an RGB image at `dpi`, with the page size in points."""
+    page = document[index]
+    try:
+        width_pt, height_pt = page.get_size()
+        bitmap = page.render(scale=dpi / PT_PER_INCH)
+        image = bitmap.to_pil().convert("RGB")
+    finally:
+        page.close()
+    return image, width_pt, height_pt
+
+
+def ocr_pages(
+    pdf_path: Path,
+    page_numbers: list[int],
+    languages: list[str],
+    *,
+    dpi: int = 300,
+    workers: int = 2,
+    omp_thread_limit: int | None = 1,
+    layout: LayoutParams = LayoutParams(),
+    progress: bool | None = None,
+) -> dict[int, Page]:
+    """OCR the given 1-based pages of `pdf_path`; returns {page number: Page}.
+
+    Rendering stays on this thread (pdfium is not thread-safe); Tesseract runs in `workers` child
+    processes at a time, each limited to one OpenMP thread (`omp_thread_limit=None` leaves Tesseract's
+    default threading, for benchmarks only). At most 2 × workers rendered pages wait in memory.
+    `layout` is the same LayoutParams the text path uses for this source (segment gap, column rules).
+    """
+    pdf_path = Path(pdf_path)
+    require_languages(languages)
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if not page_numbers:
+        return {}
+    try:
+        document = pdfium.PdfDocument(str(pdf_path))
+    except Exception as exc:
+        raise OcrError(f"{pdf_path}: cannot open as PDF: {exc}") from exc
+    results: dict[int, Page] = {}
+    try:
+        count = len(document)
+        bad = [n for n in page_numbers if not 1 <= n <= count]
+        if bad:
+            raise OcrError(f"{pdf_path}: page(s) {bad} out of range 1–{count}")
+        show = sys.stderr.isatty() if progress is None else progress
+        pending: deque[tuple[int, Future[Page]]] = deque()
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, tqdm(
+            total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", disable=not show, file=sys.stderr
+        ) as bar:
+
+            def collect_one() -> None:
+                number, future = pending.popleft()
+                try:
+                    results[number] = future.result()
+                except (OcrError, OcrUnavailable) as exc:
+                    raise type(exc)(f"{pdf_path} page {number}: {exc}") from exc
+                bar.update(1)
+
+            for number in page_numbers:
+                image, width_pt, height_pt = render_page(document, number - 1, dpi)
+                future = pool.submit(
+                    ocr_image,
+                    image,
+                    languages,
+                    page_number=number,
+                    width_pt=width_pt,
+                    height_pt=height_pt,
+                    dpi=dpi,
+                    omp_thread_limit=omp_thread_limit,
+                    layout=layout,
+                )
+                pending.append((number, future))
+                if len(pending) >= 2 * workers:
+                    collect_one()
+            while pending:
+                collect_one()
+    finally:
+        document.close()
+    return results
+
+
+# --------------------------------------------------------------------------- post-OCR fixes
+
+# Letters whose capital and small forms have the same shape, so Tesseract guesses the case.
+_SAME_SHAPE = set("cosuvwxzCOSUVWXZ")
+# Look-alikes across scripts: Tesseract with Latin and Greek data loaded picks either for a lone label,
+# and Greek data alone reads γ as Υ or Y now and then.
+_LOOKALIKES: dict[str, tuple[str, ...]] = {
+    "a": ("α",), "B": ("β", "Β"), "y": ("γ",), "Y": ("γ", "Υ"), "Υ": ("γ", "Y"), "d": ("δ",), "e": ("ε",),
+    **{latin: (greek,) for latin, greek in zip("AEZHIKMNOPTX", "ΑΕΖΗΙΚΜΝΟΡΤΧ")},
+    **{greek: (latin,) for latin, greek in zip("ABEZHIKMNOPTX", "ΑΒΕΖΗΙΚΜΝΟΡΤΧ")},
+}
+
+# "(c)" read as a copyright sign, an opening bracket read as "{" or "[", a closing one as "}" or "]".
+_COPYRIGHT = re.compile(r"^©\s*")
+_BRACKETED = re.compile(r"^[\(\[\{|](?P<label>\w)\s?[\)\]\}|](?=\s|$)")
+_CLOSED = re.compile(r"^(?P<label>\w)\s?[\)\]\}](?=\s|$)")
+_DOTTED = re.compile(r"^(?P<label>\w)\s?\.(?=\s|$)")
+# The label read twice, once in each script ("Υγ." for "γ."): a look-alike in front of the real label.
+_DOUBLED = re.compile(r"^(?P<ghost>\w)(?P<label>\w)(?P<mark>[.)])(?=\s|$)")
+_EURO_C = re.compile(r"^€(?=[.)]\s)")
+
+
+def normalize_ocr_line(text: str, labels: Sequence[str] = ("A", "B", "C", "D", "E")) -> str:
+    """Fix Tesseract's frequent misreadings of an option label at the start of a line.
+
+    `labels` are the option labels the document uses (the source spec's `layout.option_labels`).
+    Only confusions that cannot be a true reading are fixed:
+    - the case of a label whose capital and small forms look alike ("c." → "C." when the labels are
+      upper-case A–E; "C)" → "c)" when they are a–d), never the case of other letters;
+    - look-alikes from the other script ("a." → "α.", Greek "Α." → Latin "A.") when the labels are in one;
+    - bracket and spacing slips: "©" → "(C)", "{B)"/"[B]" → "(B)", "B}" → "B)", "A ." → "A.", "€." → "C.";
+    - a label read twice, as a look-alike and as itself: "Υγ." → "γ.".
+    Anything else, including lines that do not start with a label, is returned unchanged.
+    """
+    if not text:
+        return text
+    wanted = {label for label in labels}
+    folded = {label.casefold(): label for label in labels}
+
+    def canonical(label: str) -> str | None:
+        if label in wanted:
+            return label
+        if label in _SAME_SHAPE and label.casefold() in folded:
+            return folded[label.casefold()]
+        for other in _LOOKALIKES.get(label, ()):
+            if other in wanted:
+                return other
+        return None
+
+    stripped = text.lstrip()
+    indent = text[: len(text) - len(stripped)]
+    if _EURO_C.match(stripped) and canonical("C"):
+        stripped = canonical("C") + stripped[1:]
+    copyright_sign = _COPYRIGHT.match(stripped)
+    if copyright_sign and canonical("c"):
+        return f"{indent}({canonical('c')}) {stripped[copyright_sign.end():]}".rstrip()
+    for pattern, template in ((_BRACKETED, "({})"), (_CLOSED, "{})")):
+        match = pattern.match(stripped)
+        if match:
+            label = canonical(match.group("label"))
+            if label is None:
+                return text
+            return indent + template.format(label) + stripped[match.end():]
+    doubled = _DOUBLED.match(stripped)
+    if doubled:
+        label = canonical(doubled.group("label"))
+        if label is not None and canonical(doubled.group("ghost")) == label:
+            stripped = label + stripped[doubled.start("mark") :]
+            text = indent + stripped
+    match = _DOTTED.match(stripped)
+    if match:
+        label = canonical(match.group("label"))
+        if label is None:
+            return text
+        return f"{indent}{label}." + stripped[match.end():]
+    return text
+
+
+def normalize_ocr_lines(lines: Iterable[Line], labels: Sequence[str] = ("A", "B", "C", "D", "E")) -> list[Line]:
+    """`normalize_ocr_line` over a page's lines (new Line objects; the input is left as it is)."""
+    return [replace(line, text=normalize_ocr_line(line.text, labels)) for line in lines]
+
+
+def text_layer_usable(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> bool:
+    """True when a page's text layer can be used as it is (see pipeline.textlayer_quality for the rules)."""
+    from pipeline.textlayer_quality import assess_text_layer  # noqa: PLC0415 - keeps the two modules independent
+
+    return assess_text_layer(text, image_coverage=image_coverage, curved_paths=curved_paths).usable

@@ -1,0 +1,86 @@
+"""Generated exam pages for the OCR, figure and text-layer tests: real PDFs (pdfgen), real scans of them."""
+from __future__ import annotations
+
+import difflib
+import io
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from fpdf import FPDF
+
+from pipeline.atomic import write_bytes_atomic
+from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom
+
+POLISH_STEM = (
+    "Zadanie 3. Który z wymienionych protokołów służy do przesyłania poczty elektronicznej "
+    "między serwerami? Zaznacz właściwą odpowiedź spośród podanych."
+)
+POLISH_PASSAGE = (
+    "Źródłem danych jest plik tekstowy, w którym każdy wiersz zawiera nazwę miejscowości "
+    "oraz liczbę ludności. Należy wyznaczyć największą gęstość zaludnienia."
+)
+POLISH_OPTIONS = ("A. HTTP", "B. SMTP", "C. żaden z powyższych", "D. DNS")
+GREEK_STEM = (
+    "Θέμα Α1. Να γράψετε στο τετράδιό σας τον αριθμό της πρότασης και δίπλα το γράμμα "
+    "που αντιστοιχεί στη σωστή απάντηση."
+)
+GREEK_PASSAGE = "Η ταχύτητα ενός σώματος που εκτελεί ομαλή κυκλική κίνηση έχει σταθερό μέτρο."
+GREEK_OPTIONS = ("α. μηδέν", "β. σταθερή", "γ. αυξανόμενη", "δ. μειούμενη")
+COLUMN_RIGHT_X = 110.0  # mm
+
+
+def question_page(stem: str, passage: str, options: tuple[str, ...], *, highlight: int | None = None) -> PageSpec:
+    """One A4 page: a stem, a passage and options one per line; option `highlight` on a yellow fill."""
+    items = [TextBox(stem, 20, 30, 170, size=12), TextBox(passage, 20, 58, 170, size=12)]
+    y = 85.0
+    for index, option in enumerate(options):
+        items.append(TextBox(option, 25, y, 120, size=12, highlight=(255, 240, 0) if index == highlight else None))
+        y += 11
+    return PageSpec(items)
+
+
+def expected_text(stem: str, passage: str, options: tuple[str, ...]) -> str:
+    return " ".join([stem, passage, *options])
+
+
+def two_column_page(left: list[str], right: list[str]) -> PageSpec:
+    """Running text in two columns of 80 mm with a 10 mm gutter, one paragraph per list item."""
+    items = [TextBox("Tekst źródłowy do zadań 1–4", 20, 20, 170, size=12, bold=True)]
+    for x, paragraphs in ((20.0, left), (COLUMN_RIGHT_X, right)):
+        y = 32.0
+        for paragraph in paragraphs:
+            box = TextBox(paragraph, x, y, 80, size=11, align="J")
+            items.append(box)
+            y = item_bottom(box) + 3
+    return PageSpec(items)
+
+
+def normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
+def char_accuracy(expected: str, got: str) -> float:
+    """difflib's similarity of the two texts with whitespace runs collapsed (1.0 = identical)."""
+    return difflib.SequenceMatcher(None, normalised(expected), normalised(got), autojunk=False).ratio()
+
+
+def colour_scan(src: Path, dst: Path, *, dpi: int = 200) -> Path:
+    """An image-only PDF of `src` in colour (pdfgen's rasterize_pdf makes grey scans; highlights need colour)."""
+    document = pdfium.PdfDocument(str(src))
+    out = FPDF(unit="pt")
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width, height = page.get_size()
+            image = page.render(scale=dpi / 72).to_pil().convert("RGB")
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=85)
+            out.add_page(format=(width, height))
+            out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=width, h=height)
+    finally:
+        document.close()
+    return write_bytes_atomic(Path(dst), bytes(out.output()))
+
+
+def build(path: Path, pages: list[PageSpec]) -> Path:
+    return build_pdf(path, pages)

@@ -1,0 +1,268 @@
+"""OCR of scanned exam pages with the real Tesseract: text, order, coordinates, highlights, failures."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.document import PageMethod
+from pipeline.extract import ExtractOptions, extract_document
+from pipeline.layout import LayoutParams
+from pipeline.ocr import (
+    OcrError,
+    OcrUnavailable,
+    installed_languages,
+    normalize_ocr_line,
+    normalize_ocr_lines,
+    ocr_pages,
+    require_languages,
+)
+from pipeline.sample.pdfgen import PT_PER_MM, PageSpec, rasterize_pdf
+from tests.pipeline.ocr.builders import (
+    COLUMN_RIGHT_X,
+    GREEK_OPTIONS,
+    GREEK_PASSAGE,
+    GREEK_STEM,
+    POLISH_OPTIONS,
+    POLISH_PASSAGE,
+    POLISH_STEM,
+    build,
+    char_accuracy,
+    colour_scan,
+    expected_text,
+    normalised,
+    question_page,
+    two_column_page,
+)
+
+LEFT_COLUMN = [
+    "Pierwsza kolumna opisuje algorytm sortowania przez wstawianie, który przegląda kolejne elementy tablicy.",
+    "Każdy element jest wstawiany na właściwe miejsce w już uporządkowanej części, przesuwając większe w prawo.",
+    "W najgorszym przypadku liczba porównań rośnie kwadratowo wraz z liczbą elementów tablicy.",
+]
+RIGHT_COLUMN = [
+    "Druga kolumna omawia wyszukiwanie binarne, które wymaga posortowanych danych i dzieli przedział na pół.",
+    "Po każdym porównaniu odrzucana jest połowa pozostałych elementów, dlatego liczba kroków rośnie wolno.",
+    "Złożoność wyszukiwania binarnego jest logarytmiczna, co czyni je szybkim nawet dla dużych zbiorów.",
+]
+
+def _have(languages: set[str]) -> bool:
+    try:
+        return languages <= installed_languages()
+    except OcrUnavailable:
+        return False
+
+
+tesseract = pytest.mark.skipif(not _have({"pol", "ell"}), reason="Tesseract with pol+ell data not installed (make setup)")
+
+
+@pytest.fixture(scope="module")
+def polish_scan(tmp_path_factory) -> dict:
+    """A grey, noisy 200-dpi scan: a Polish question page and a blank page, OCR'd once for the module."""
+    folder = tmp_path_factory.mktemp("polish")
+    source = build(folder / "sheet.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS), PageSpec([])])
+    scan = rasterize_pdf(source, folder / "scan.pdf", dpi=200, noise=0.04, blur=0.6, seed=3)
+    return {"path": scan, "pages": ocr_pages(scan, [1, 2], ["pol"], workers=2)}
+
+
+@pytest.fixture(scope="module")
+def colour_scan_pages(tmp_path_factory) -> dict:
+    """A colour scan: a two-column text page, and a question page whose option B is marked in yellow."""
+    folder = tmp_path_factory.mktemp("colour")
+    source = build(
+        folder / "sheet.pdf",
+        [
+            two_column_page(LEFT_COLUMN, RIGHT_COLUMN),
+            question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS, highlight=1),
+        ],
+    )
+    scan = colour_scan(source, folder / "scan.pdf", dpi=200)
+    return {"path": scan, "pages": ocr_pages(scan, [1, 2], ["pol"], workers=2)}
+
+
+@tesseract
+def test_scanned_polish_page_is_read_with_diacritics(polish_scan):
+    page = polish_scan["pages"][1]
+    expected = expected_text(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)
+    accuracy = char_accuracy(expected, page.text)
+    assert accuracy >= 0.97, f"character accuracy {accuracy:.3f}:\n{page.text}"
+    assert page.method is PageMethod.OCR
+    assert "gęstość" in page.text and "Źródłem" in page.text
+
+
+@tesseract
+def test_ocr_page_has_confidence_and_page_size_in_points(polish_scan):
+    page = polish_scan["pages"][1]
+    assert page.ocr_confidence is not None and 70 <= page.ocr_confidence <= 100
+    assert page.width == pytest.approx(210 * PT_PER_MM, abs=1)
+    assert page.height == pytest.approx(297 * PT_PER_MM, abs=1)
+
+
+@tesseract
+def test_ocr_lines_sit_where_the_text_was_printed(polish_scan):
+    page = polish_scan["pages"][1]
+    first = page.lines[0]
+    # question_page prints the stem at x=20 mm, y=30 mm (top of the text box) with 12 pt type
+    assert first.text.startswith("Zadanie 3.")
+    assert first.x0 == pytest.approx(20 * PT_PER_MM, abs=4)
+    assert first.top == pytest.approx(30 * PT_PER_MM, abs=6)
+    assert first.font_size == pytest.approx(12, rel=0.25)
+    option_d = next(line for line in page.lines if line.text.startswith("D."))
+    assert option_d.x0 == pytest.approx(25 * PT_PER_MM, abs=4)
+    assert option_d.top == pytest.approx((85 + 3 * 11) * PT_PER_MM, abs=6)
+    for line in page.lines:
+        assert 0 <= line.x0 < line.x1 <= page.width and 0 <= line.top < line.bottom <= page.height
+
+
+@tesseract
+def test_blank_scanned_page_comes_back_empty(polish_scan):
+    page = polish_scan["pages"][2]
+    assert page.method is PageMethod.EMPTY
+    assert page.lines == [] and page.ocr_confidence is None
+
+
+@tesseract
+def test_option_labels_are_upper_case_after_normalising(polish_scan):
+    lines = normalize_ocr_lines(polish_scan["pages"][1].lines, ["A", "B", "C", "D"])
+    labels = [line.text.split()[0] for line in lines if line.text[:1] in "ABCDabcd" and line.text[1:2] in ".)"]
+    assert labels == ["A.", "B.", "C.", "D."]
+
+
+@tesseract
+def test_two_columns_come_out_as_separate_lines_in_the_text_paths_order(colour_scan_pages, tmp_path):
+    """OCR words go through the same layout assembly as the text layer, so both paths agree on order."""
+    page = colour_scan_pages["pages"][1]
+    text = normalised(page.text)
+    for paragraph in LEFT_COLUMN + RIGHT_COLUMN:
+        start = " ".join(paragraph.split()[:4])
+        assert start in text, f"{start!r} not in OCR text:\n{page.text}"
+    gutter = (100 * PT_PER_MM, COLUMN_RIGHT_X * PT_PER_MM)
+    assert not [line.text for line in page.lines if line.x0 < gutter[0] and line.x1 > gutter[1]], "a line spans both columns"
+    # within each column, paragraphs keep their order
+    for column in (LEFT_COLUMN, RIGHT_COLUMN):
+        positions = [text.index(" ".join(p.split()[:4])) for p in column]
+        assert positions == sorted(positions)
+
+    source = build(tmp_path / "two.pdf", [two_column_page(LEFT_COLUMN, RIGHT_COLUMN)])
+    text_page = extract_document(source, "0" * 64, ExtractOptions(remove_repeated_lines=False)).pages[0]
+
+    def nearest(line) -> int:
+        distances = [abs(t.x0 - line.x0) + abs(t.top - line.top) for t in text_page.lines]
+        return distances.index(min(distances))
+
+    matched = [nearest(line) for line in page.lines]
+    assert len(page.lines) == len(text_page.lines)
+    assert matched == list(range(len(text_page.lines))), [(line.text, i) for line, i in zip(page.lines, matched)]
+
+
+@tesseract
+def test_yellow_marked_option_is_highlighted(colour_scan_pages):
+    page = colour_scan_pages["pages"][2]
+    marked = [line.text for line in page.lines if line.highlighted]
+    assert marked == ["B. SMTP"], [(line.text, line.highlighted) for line in page.lines]
+
+
+@tesseract
+def test_greek_scan_is_read(tmp_path):
+    source = build(tmp_path / "el.pdf", [question_page(GREEK_STEM, GREEK_PASSAGE, GREEK_OPTIONS)])
+    scan = rasterize_pdf(source, tmp_path / "el_scan.pdf", dpi=200, noise=0.03, blur=0.5, seed=5)
+    page = ocr_pages(scan, [1], ["ell"], workers=1)[1]
+    accuracy = char_accuracy(expected_text(GREEK_STEM, GREEK_PASSAGE, GREEK_OPTIONS), page.text)
+    assert accuracy >= 0.95, f"character accuracy {accuracy:.3f}:\n{page.text}"
+    labels = [normalize_ocr_line(line.text, ["α", "β", "γ", "δ"]).split()[0] for line in page.lines[-4:]]
+    assert labels == ["α.", "β.", "γ.", "δ."]
+
+
+@tesseract
+def test_layout_params_reach_the_assembly(polish_scan):
+    # A huge segment gap keeps every row whole; a tiny one splits rows at each word gap.
+    path = polish_scan["path"]
+    whole = ocr_pages(path, [1], ["pol"], layout=LayoutParams(segment_gap=50))[1]
+    split = ocr_pages(path, [1], ["pol"], layout=LayoutParams(segment_gap=0.05))[1]
+    assert len(split.lines) > 2 * len(whole.lines)
+
+
+# --------------------------------------------------------------------------- failures
+
+
+@tesseract
+def test_missing_language_names_the_apt_package():
+    with pytest.raises(OcrUnavailable, match=r"xqz.*tesseract-ocr-xqz"):
+        require_languages(["pol", "xqz"])
+
+
+@tesseract
+def test_ocr_pages_checks_languages_before_reading_the_pdf(tmp_path):
+    with pytest.raises(OcrUnavailable, match="tesseract-ocr-klingon"):
+        ocr_pages(tmp_path / "does-not-exist.pdf", [1], ["klingon"])
+
+
+def test_missing_tesseract_binary_says_what_to_install(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("EXAMCORPUS_TESSERACT", raising=False)
+    with pytest.raises(OcrUnavailable, match="tesseract-ocr"):
+        require_languages(["pol"])
+
+
+def test_configured_tesseract_must_exist(monkeypatch, tmp_path):
+    monkeypatch.setenv("EXAMCORPUS_TESSERACT", str(tmp_path / "no-tesseract"))
+    with pytest.raises(OcrUnavailable, match="EXAMCORPUS_TESSERACT"):
+        require_languages(["pol"])
+
+
+@tesseract
+def test_page_out_of_range_names_the_file(polish_scan):
+    with pytest.raises(OcrError, match=r"scan\.pdf.*page\(s\) \[7\]"):
+        ocr_pages(polish_scan["path"], [7], ["pol"])
+
+
+@tesseract
+def test_not_a_pdf_names_the_file(tmp_path):
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"this is not a pdf")
+    with pytest.raises(OcrError, match="broken.pdf"):
+        ocr_pages(bad, [1], ["pol"])
+
+
+# --------------------------------------------------------------------------- normaliser (no Tesseract needed)
+
+
+@pytest.mark.parametrize(
+    ("raw", "labels", "fixed"),
+    [
+        ("c. trzecia odpowiedź", "ABCD", "C. trzecia odpowiedź"),
+        ("c) trzecia", "ABCD", "C) trzecia"),
+        ("(c) trzecia", "ABCD", "(C) trzecia"),
+        ("© trzecia", "ABCD", "(C) trzecia"),
+        ("{B) druga", "ABCD", "(B) druga"),
+        ("[D] czwarta", "ABCD", "(D) czwarta"),
+        ("B} druga", "ABCD", "B) druga"),
+        ("A . pierwsza", "ABCD", "A. pierwsza"),
+        ("€. trzecia", "ABCD", "C. trzecia"),
+        ("C) tretia", "abcd", "c) tretia"),
+        ("(C) tretia", "abcd", "(c) tretia"),
+        ("a. μηδέν", ["α", "β", "γ", "δ"], "α. μηδέν"),
+        ("Υ. αυξανόμενη", ["α", "β", "γ", "δ"], "γ. αυξανόμενη"),
+        ("Α. opcia", "ABCD", "A. opcia"),  # Greek capital alpha in a Latin-labelled sheet
+        ("Υγ. αυξανόμενη", ["α", "β", "γ", "δ"], "γ. αυξανόμενη"),  # seen on a 200-dpi scan
+    ],
+)
+def test_normaliser_fixes_label_misreadings(raw, labels, fixed):
+    assert normalize_ocr_line(raw, list(labels)) == fixed
+
+
+@pytest.mark.parametrize(
+    ("raw", "labels"),
+    [
+        ("a) pierwsza część zadania", "ABCD"),  # a and A differ in shape: a real small label
+        ("cała prawda o protokołach", "ABCD"),
+        ("c.d. z poprzedniej strony", "ABCD"),
+        ("Cel: wyznaczyć medianę", "ABCD"),
+        ("F. nie ma takiej opcji", "ABCD"),
+        ("C. already fine", "ABCD"),
+        ("Ab. skrót na początku", "ABCD"),
+        ("", "ABCD"),
+    ],
+)
+def test_normaliser_leaves_other_lines_alone(raw, labels):
+    assert normalize_ocr_line(raw, list(labels)) == raw
