@@ -183,9 +183,9 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
     return glyphs
 
 
-def _text_lines(glyphs: list[Glyph], width: float, params: LayoutParams) -> list[Line]:
+def _text_lines(glyphs: list[Glyph], width: float, height: float, params: LayoutParams) -> list[Line]:
     lines = []
-    for seg in assemble(glyphs, width, params):
+    for seg in assemble(glyphs, width, params, page_height=height):
         text = unicodedata.normalize("NFC", seg.text).strip()
         if text:
             lines.append(
@@ -275,7 +275,7 @@ def _in_margin(line: Line, page: Page) -> bool:
 def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
     """Keys of lines at the same place near the top or bottom edge on most pages."""
     with_text = [p for p in pages if p.lines]
-    if len(with_text) < 3:
+    if len(with_text) < 2:
         return set()
     seen: Counter = Counter()
     for page in with_text:
@@ -284,7 +284,8 @@ def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
             if _in_margin(line, page):
                 keys.update(_furniture_keys(line, page))
         seen.update(keys)
-    threshold = max(3, int(0.4 * len(with_text)))
+    # Short documents (a two-page key) repeat their running head on every page; longer ones need more.
+    threshold = 2 if len(with_text) <= 4 else max(3, int(0.4 * len(with_text)))
     return {key for key, n in seen.items() if n >= threshold}
 
 
@@ -370,7 +371,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 width, height = page.get_size()
                 textpage = page.get_textpage()
                 try:
-                    lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, options.layout)
+                    lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, height, options.layout)
                 finally:
                     textpage.close()
                 scanned = not _usable_text_layer(lines, None) and _has_images(page)

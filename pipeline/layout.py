@@ -23,6 +23,7 @@ class LayoutParams:
     min_column_rows: int = 6  # a two-column band needs at least this many rows
     min_column_fill: float = 0.25  # each column's text covers at least this share of the band width
     min_gutter: float = 9.0  # points of free space between two columns
+    min_column_height: float = 0.3  # a two-column band spans at least this share of the page height
 
 
 @dataclass
@@ -171,13 +172,15 @@ def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
     )
 
 
-def assemble(glyphs: list[Glyph], page_width: float, params: LayoutParams = LayoutParams()) -> list[Segment]:
+def assemble(
+    glyphs: list[Glyph], page_width: float, params: LayoutParams = LayoutParams(), page_height: float = 842.0
+) -> list[Segment]:
     """Segments of one page in reading order."""
     if not glyphs:
         return []
     rows = _rows_with_segments(glyphs, params)
     ordered: list[Segment] = []
-    for band in _bands(rows, page_width, params):
+    for band in _bands(rows, page_height, params):
         if isinstance(band, _ColumnBand):
             for column in (band.left, band.right):
                 for row in _rows_with_segments(column, params):
@@ -200,11 +203,11 @@ class _ColumnBand:
     right: list[Glyph]
 
 
-def _bands(rows: list[Row], page_width: float, params: LayoutParams):
+def _bands(rows: list[Row], page_height: float, params: LayoutParams):
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one band."""
     i = 0
     while i < len(rows):
-        found = _column_run(rows, i, page_width, params)
+        found = _column_run(rows, i, page_height, params)
         if found is None:
             yield rows[i]
             i += 1
@@ -231,7 +234,7 @@ def _free_intervals(row: Row, lo: float, hi: float) -> list[tuple[float, float]]
     return gaps
 
 
-def _column_run(rows: list[Row], start: int, page_width: float, params: LayoutParams):
+def _column_run(rows: list[Row], start: int, page_height: float, params: LayoutParams):
     """(end, gutter) when rows[start:end] read as two columns, else None."""
     first = rows[start]
     if len(first.segments) < 2:
@@ -246,13 +249,22 @@ def _column_run(rows: list[Row], start: int, page_width: float, params: LayoutPa
         left_fill = right_fill = 0.0
         while end < len(rows):
             row = rows[end]
-            if any(s.x0 < current[1] and s.x1 > current[0] for s in row.segments):
+            free = [
+                (max(a, current[0]), min(b, current[1]))
+                for a, b in _free_intervals(row, min(lo, row.x0) - 1, max(hi, row.x1) + 1)
+            ]
+            free = [g for g in free if g[1] - g[0] >= params.min_gutter]
+            if not free:
                 break
+            current = max(free, key=lambda g: g[1] - g[0])  # the gutter narrows to what every row leaves free
             left_fill += sum(s.x1 - s.x0 for s in row.segments if s.x1 <= current[0])
             right_fill += sum(s.x1 - s.x0 for s in row.segments if s.x0 >= current[1])
             end += 1
         count = end - start
         if count < params.min_column_rows:
+            continue
+        # Side-by-side answer options between short stems form short bands; page columns run long.
+        if rows[end - 1].bottom - first.top < params.min_column_height * page_height:
             continue
         width = max(hi - lo, 1.0)
         if left_fill / count < params.min_column_fill * width or right_fill / count < params.min_column_fill * width:

@@ -36,7 +36,7 @@ def _close_below(previous: StreamLine, item: StreamLine) -> bool:
     if previous.page != item.page:
         return False
     size = previous.line.font_size or (previous.line.bottom - previous.line.top)
-    return item.line.top - previous.line.bottom < 0.9 * size and item.line.top >= previous.line.top - 1
+    return item.line.top - previous.line.bottom < 0.9 * size and item.line.top > previous.line.top + 0.3 * size
 
 
 def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> OptionBlock:
@@ -62,7 +62,9 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
             options[-1].lines.append(item)
         elif not options:
             stem.append(item)
-        elif not trailing and previous is not None and _close_below(previous, item):
+        elif not trailing and _close_below(_column_owner(options, item).lines[-1], item):
+            # The next line of the option in this line's column (in a grid, the previous line in
+            # reading order may belong to the other column).
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
