@@ -7,7 +7,6 @@ publishable (truncated answers); 1 an error, with a message naming the file and 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 

@@ -27,7 +27,7 @@ class Side:
     language: str | None = None
 
     @classmethod
-    def parse(cls, run: str | Path, group: str | None) -> "Side":
+    def parse(cls, run: str | Path, group: str | None) -> Side:
         """group is CONFIG/LANG, CONFIG, or /LANG."""
         if not group:
             return cls(Path(run))

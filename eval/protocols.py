@@ -140,7 +140,7 @@ class Prompt:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Prompt":
+    def from_dict(cls, d: dict) -> Prompt:
         return cls(
             qid=d["qid"], config=d["config"], language=d["language"], labels=tuple(d["labels"]),
             answer=d["answer"], messages=tuple(d["messages"]), context=d["context"],

@@ -29,7 +29,7 @@ from eval.backends.registry import backend_entry
 from eval.data import check_pin, load_data
 from eval.plan import RunPlan
 from eval.protocols import Prompt, PromptBuilder, get_protocol, is_scorable, materialise_images
-from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, RunFolderError, dumps, read_json, read_jsonl, write_atomic
+from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl, write_atomic
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
 
@@ -54,7 +54,7 @@ class RunOutcome:
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
 
 
 def environment() -> dict:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import email.utils
 import json
 import os
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -95,10 +94,10 @@ class OpenAICompatBackend:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
             self._raise_for_status(exc)
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             raise TechnicalFailure(f"timeout after {self.timeout_s}s ({exc})") from None
         except urllib.error.URLError as exc:
-            if isinstance(exc.reason, (TimeoutError, socket.timeout)):
+            if isinstance(exc.reason, TimeoutError):
                 raise TechnicalFailure(f"timeout after {self.timeout_s}s") from None
             raise TechnicalFailure(f"connection error: {exc.reason}") from None
         except (ConnectionError, OSError) as exc:

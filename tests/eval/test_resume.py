@@ -10,7 +10,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pytest
 
 from eval.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, run_cli

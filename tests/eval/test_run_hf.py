@@ -1,7 +1,6 @@
 """`--model hf:PATH` dispatches to the log-likelihood backend (E2's HFBackend) through the registry."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
