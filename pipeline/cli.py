@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pipeline.specs import SpecError, available_specs, load_spec, load_spec_file
 
@@ -67,15 +69,29 @@ def _cmd_extract(args) -> int:
 
 def _run_sample(args, run_source, strict_failure) -> int:
     from pipeline.sample.site import build_sample_site
-    from pipeline.serve import serve_directory
 
     site_dir = args.root.resolve() / "build" / "sample_site"
     build_sample_site(site_dir)
     specs = [load_spec(name) for name in available_specs() if name.startswith(SAMPLE_PREFIX)]
-    with serve_directory(site_dir) as base_url:
+    with _serve_sample(site_dir, specs) as base_url:
         print(f"serving the embedded sample source at {base_url}", file=sys.stderr)
         runs = [(spec, _run_options(args, base_url=args.base_url or base_url)) for spec in specs]
         return _run_all(runs, run_source, strict_failure)
+
+
+@contextmanager
+def _serve_sample(site_dir: Path, specs):
+    """Serves on the port the sample specs name when it is free, so a re-run sees the same URLs and
+    its conditional requests apply; on any free port otherwise."""
+    from pipeline.serve import serve_directory
+
+    port = urlsplit(specs[0].download.base_url).port or 0
+    with ExitStack() as stack:
+        try:
+            base_url = stack.enter_context(serve_directory(site_dir, port=port))
+        except OSError:  # the port is taken: URLs change, downloads are still correct
+            base_url = stack.enter_context(serve_directory(site_dir))
+        yield base_url
 
 
 def _run_all(runs, run_source, strict_failure) -> int:

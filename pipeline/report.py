@@ -48,13 +48,15 @@ class RunReport:
     source: str
     pipeline_version: str
     files: list[FileReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # problems not tied to one file: an index page down
+    ignored_links: int = 0  # links or local files that no file rule of the spec claims
     curated_path: str | None = None
     curated_questions: int | None = None
     seconds: float | None = None
 
     @property
     def problem_count(self) -> int:
-        return sum(len(f.errors) for f in self.files)
+        return len(self.notes) + sum(len(f.errors) for f in self.files)
 
     @property
     def has_problems(self) -> bool:
@@ -64,6 +66,7 @@ class RunReport:
         keys = ("pages", "ocr_pages", "questions", "keyed", "flagged")
         totals = {k: sum(getattr(f, k) for f in self.files) for k in keys}
         totals["files"] = len(self.files)
+        totals["ignored_links"] = self.ignored_links
         totals["problems"] = self.problem_count
         return totals
 
@@ -90,10 +93,12 @@ class RunReport:
                 f"| {f.flagged} | {problems} |"
             )
         t = self.totals()
+        lines += [f"- **problem:** {note}" for note in self.notes]
         lines += [
             "",
             f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "
-            f"{t['keyed']} keyed, {t['flagged']} flagged, {t['problems']} problems.",
+            f"{t['keyed']} keyed, {t['flagged']} flagged, {t['problems']} problems; "
+            f"{t['ignored_links']} links or files matched no rule of the spec.",
             "",
         ]
         return "\n".join(lines)
@@ -118,6 +123,8 @@ class RunReport:
                 str(f.keyed), str(f.flagged), str(len(f.errors)),
             )
         console.print(table)
+        for note in self.notes:
+            console.print(f"[bold red]problem[/] {note}", highlight=False, soft_wrap=True)
         for f in self.files:
             for error in f.errors:
                 console.print(f"[bold red]problem[/] {_file_name(f.url)}: {error}", highlight=False, soft_wrap=True)

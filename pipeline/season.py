@@ -68,7 +68,8 @@ class RunResult:
 
 # ---------------------------------------------------------------- acquire
 
-def acquire(spec: SourceSpec, options: RunOptions) -> list[ManifestEntry]:
+def acquire(spec: SourceSpec, options: RunOptions):
+    """Download (or ingest --from DIR) every file of the spec: a pipeline.download.DownloadResult."""
     from pipeline import download
 
     if options.from_dir is not None:
@@ -81,7 +82,7 @@ def acquire(spec: SourceSpec, options: RunOptions) -> list[ManifestEntry]:
             base_url=options.base_url,
             progress=options.show_progress,
         )
-    return list(result.entries)
+    return result
 
 
 # ---------------------------------------------------------------- extract (per file, in workers)
@@ -231,8 +232,12 @@ def quarantine(entry: ManifestEntry, reason: str, root: Path) -> None:
 
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
-    entries = acquire(spec, options)
-    report = RunReport(source=spec.name, pipeline_version=PIPELINE_VERSION)
+    acquired = acquire(spec, options)
+    entries = list(acquired.entries)
+    report = RunReport(
+        source=spec.name, pipeline_version=PIPELINE_VERSION, notes=list(acquired.notes),
+        ignored_links=acquired.unmatched,
+    )
     files: dict[str, FileReport] = {}
     for entry in entries:
         files[entry.url] = FileReport.from_entry(entry)
