@@ -83,7 +83,8 @@ class GeminiBackend:
                 message = message.replace(key, "[redacted]")
             if code in RETRYABLE_STATUS:
                 headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-                raise TechnicalFailure(message, retry_after=parse_retry_after(headers.get("retry-after")), status=code) from None
+                wait = parse_retry_after(headers.get("retry-after")) or _retry_info_delay(exc.details)
+                raise TechnicalFailure(message, retry_after=wait, status=code) from None
             if code in FATAL_STATUS:
                 raise ConfigurationFailure(message) from None
             raise RequestRejected(message, status=code) from None
@@ -119,6 +120,22 @@ class GeminiBackend:
         else:
             finish = (reason or "").lower() or None
         return GenerationResponse(text=text, finish_reason=finish, usage=usage, latency_s=latency, model_revision=response.model_version)
+
+
+def _retry_info_delay(details) -> float | None:
+    """Google APIs say when to retry in the error body: a google.rpc.RetryInfo with retryDelay "12s"."""
+    try:
+        items = details.get("error", details).get("details") or []
+    except AttributeError:
+        return None
+    for item in items:
+        if isinstance(item, dict) and item.get("@type", "").endswith("google.rpc.RetryInfo"):
+            delay = str(item.get("retryDelay", "")).removesuffix("s")
+            try:
+                return max(0.0, float(delay))
+            except ValueError:
+                return None
+    return None
 
 
 def _is_transport_error(exc: Exception) -> bool:

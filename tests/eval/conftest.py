@@ -63,7 +63,7 @@ class StandIn:
 
     answers: dict[str, str] = field(default_factory=dict)  # token -> correct label
     scripts: dict[str, list[str]] = field(default_factory=dict)  # token -> actions
-    hang_s: float = 2.0  # how long "timeout" stalls (the client's timeout must be shorter)
+    hang_s: float = 3.0  # how long "timeout" stalls (the client's timeout must be shorter)
     slow_s: float = 0.05
     default_action: str = "correct"
     in_flight: int = 0
@@ -188,7 +188,9 @@ def _gemini_respond(standin: StandIn, action: str, token: str | None, body: dict
     if not re.fullmatch(r"/v1beta/models/[^/:]+:generateContent", path):
         return 404, {}, {"error": {"code": 404, "message": f"no route {path}", "status": "NOT_FOUND"}}
     if action == "429":
-        return 429, {"Retry-After": "1"}, {"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}
+        # As the Gemini API does: when to retry is in the body (google.rpc.RetryInfo), not a header.
+        return 429, {}, {"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED",
+                                   "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}]}}
     if action == "500":
         return 500, {}, {"error": {"code": 500, "message": "An internal error has occurred", "status": "INTERNAL"}}
     usage = {"promptTokenCount": 40, "candidatesTokenCount": 6, "totalTokenCount": 46}

@@ -9,7 +9,7 @@ from tests.eval.conftest import SECRET, run_cli
 
 def test_gemini_faults_map_to_statuses_and_the_key_travels_only_in_the_header(tmp_path, curated, gemini_server, monkeypatch):
     monkeypatch.setenv("GEMINI_TEST_KEY", SECRET)
-    gemini_server.hang_s = 1.5
+    gemini_server.hang_s = 3.0
     gemini_server.scripts.update({
         "Q02": ["429", "correct"], "Q03": ["500", "correct"], "Q04": ["timeout", "correct"],
         "Q05": ["refusal"], "Q06": ["length"], "Q07": ["noletter"], "Q08": ["wrong"],
@@ -17,7 +17,7 @@ def test_gemini_faults_map_to_statuses_and_the_key_travels_only_in_the_header(tm
     out = tmp_path / "run"
     code = run_cli("eval", "run", "--data", curated, "--model", "gemini:gemini-standin", "--base-url", gemini_server.base_url,
                    "--api-key-env", "GEMINI_TEST_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
-                   "--timeout", "1", "--retry-base-delay", "0.01", "--max-tokens", "64", "--temperature", "0.3")
+                   "--timeout", "2", "--retry-base-delay", "0.01", "--max-tokens", "64", "--temperature", "0.3")
     assert code == 3
     attempts = read_jsonl(out / "attempts.jsonl")
     final = {a["qid"]: a for a in attempts}
@@ -26,6 +26,8 @@ def test_gemini_faults_map_to_statuses_and_the_key_travels_only_in_the_header(tm
     technical = [a for a in attempts if a["status"] == "technical_failure"]
     assert len(technical) == 3
     assert sorted(a["http_status"] for a in technical if a["http_status"]) == [429, 500]
+    first, second = [r["t"] for r in gemini_server.requests if r["token"] == "Q02"]
+    assert second - first >= 0.95  # RetryInfo's retryDelay "1s" was honoured
     correct = next(a for a in final.values() if a["status"] == "correct")
     assert correct["usage"] == {"prompt_tokens": 40, "completion_tokens": 6, "total_tokens": 46}
     assert correct["model_revision"] == "gemini-standin-001"

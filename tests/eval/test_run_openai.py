@@ -11,7 +11,7 @@ from tests.eval.conftest import SECRET, run_cli
 def _args(curated, server, out, *extra):
     return ["eval", "run", "--data", curated, "--model", "openai:standin-model", "--base-url", server.base_url,
             "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
-            "--timeout", "0.5", "--retry-base-delay", "0.01", *extra]
+            "--timeout", "1.5", "--retry-base-delay", "0.01", *extra]
 
 
 def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_path, curated, openai_server, monkeypatch):
