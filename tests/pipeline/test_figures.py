@@ -1,0 +1,166 @@
+"""Figure crops: images and vector drawings become PNGs with the right box; tables, frames and grids do not."""
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from pipeline.figures import FigureError, crop_figures, extract_figures, find_figure_boxes
+from pipeline.sample.figures import bar_chart_png, circuit_png
+from pipeline.sample.pdfgen import PT_PER_MM, ImageBox, Line, PageSpec, Rect, TextBox, rasterize_pdf, table_items
+from tests.pipeline.ocr.builders import build
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+BODY = (
+    "Zadanie 5. Na wykresie przedstawiono liczbę uczniów w kolejnych latach. Odczytaj z wykresu, "
+    "w którym roku liczba uczniów była największa, i uzasadnij odpowiedź."
+)
+CHART = bar_chart_png(["2019", "2020", "2021"], [30, 45, 40], title="Uczniowie")
+CHART_MM = (30.0, 60.0, 100.0)  # x, y, width; the PNG is 900×540, so 60 mm tall
+
+
+def _mm_box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    return (x * PT_PER_MM, y * PT_PER_MM, (x + w) * PT_PER_MM, (y + h) * PT_PER_MM)
+
+
+def _image_page() -> PageSpec:
+    table, _ = table_items(20, 200, [40, 40, 40], [["Rok", "Klasy", "Uczniowie"], ["2019", "4", "30"], ["2020", "5", "45"]])
+    logo = circuit_png()
+    return PageSpec(
+        [
+            TextBox(BODY, 20, 25, 170),
+            ImageBox(CHART_MM[0], CHART_MM[1], CHART_MM[2], CHART),
+            ImageBox(170, 8, 12, logo),  # 12 mm × 6.4 mm: a logo under the area threshold
+            *table,
+        ]
+    )
+
+
+def _vector_page() -> PageSpec:
+    # a triangle with labelled corners (slanted strokes), a bar chart of filled rectangles, an answer grid
+    triangle = [Line(30, 90, 70, 30), Line(70, 30, 110, 90), Line(110, 90, 30, 90)]
+    labels = [TextBox("A", 26, 91, 6, size=9), TextBox("B", 68, 24, 6, size=9), TextBox("C", 110, 91, 6, size=9)]
+    bars = [Rect(130 + 12 * i, 90 - h, 8, h, fill=(90, 120, 200), stroke=None) for i, h in enumerate((20, 45, 30, 55))]
+    axes = [Line(127, 90, 180, 90, width=0.4), Line(127, 90, 127, 30, width=0.4)]
+    grid = [Line(20, 150 + 5 * i, 190, 150 + 5 * i, width=0.1) for i in range(25)]
+    grid += [Line(20 + 5 * i, 150, 20 + 5 * i, 270, width=0.1) for i in range(35)]
+    return PageSpec([TextBox("Zadanie 6. Trójkąt i wykres.", 20, 15, 170), *triangle, *labels, *bars, *axes, *grid])
+
+
+def _frame_page() -> PageSpec:
+    return PageSpec([Rect(18, 28, 174, 40), TextBox(BODY, 20, 30, 170), TextBox("Wypełnia egzaminator", 20, 80, 60)])
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("figures")
+    return build(folder / "sheet.pdf", [_image_page(), _vector_page(), _frame_page()])
+
+
+def test_embedded_image_is_cropped_with_its_box(sheet, tmp_path):
+    figures = crop_figures(sheet, 1, tmp_path / "fig", root=tmp_path)
+    assert len(figures) == 1, figures
+    figure = figures[0]
+    expected = _mm_box(CHART_MM[0], CHART_MM[1], CHART_MM[2], CHART_MM[2] * 540 / 900)
+    assert figure.page == 1
+    for got, want in zip(figure.bbox, expected):
+        assert got == pytest.approx(want, abs=3)
+
+
+def test_crop_is_a_content_addressed_png_of_the_figure(sheet, tmp_path):
+    figure = crop_figures(sheet, 1, tmp_path / "fig", dpi=150, root=tmp_path)[0]
+    file = tmp_path / figure.path
+    assert figure.path == f"fig/{figure.sha256}.png"
+    data = file.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == figure.sha256
+    crop = Image.open(io.BytesIO(data)).convert("L")
+    x0, top, x1, bottom = figure.bbox
+    assert crop.size[0] == pytest.approx((x1 - x0) * 150 / 72, abs=2)
+    assert crop.size[1] == pytest.approx((bottom - top) * 150 / 72, abs=2)
+    # the crop shows the chart: compared at low resolution with the PNG that was placed on the page
+    original = Image.open(io.BytesIO(CHART)).convert("L").resize((90, 54))
+    difference = np.abs(np.asarray(crop.resize((90, 54)), float) - np.asarray(original, float)).mean()
+    assert difference < 20, f"mean grey difference {difference:.1f}"
+
+
+def test_cropping_again_gives_the_same_file(sheet, tmp_path):
+    first = crop_figures(sheet, 1, tmp_path / "fig", root=tmp_path)
+    second = crop_figures(sheet, 1, tmp_path / "fig", root=tmp_path)
+    assert first == second
+    assert len(list((tmp_path / "fig").iterdir())) == 1
+
+
+def test_figure_path_is_absolute_outside_the_project(sheet, tmp_path):
+    figure = crop_figures(sheet, 1, tmp_path / "fig", root=tmp_path / "elsewhere")[0]
+    assert Path(figure.path).is_absolute() and Path(figure.path).is_file()
+
+
+def test_vector_drawings_are_found_but_not_the_answer_grid(sheet):
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        boxes = find_figure_boxes(document[1])
+    finally:
+        document.close()
+    assert len(boxes) == 2, boxes
+    triangle, bars = sorted(boxes)
+    # the triangle with its corner labels A, B, C
+    assert triangle[0] == pytest.approx(26 * PT_PER_MM, abs=3) and triangle[1] == pytest.approx(24 * PT_PER_MM, abs=3)
+    assert triangle[2] == pytest.approx(112 * PT_PER_MM, abs=4) and triangle[3] >= 90 * PT_PER_MM  # "C" is 2 mm wide
+    # the bar chart with its axes
+    assert bars[0] == pytest.approx(127 * PT_PER_MM, abs=2) and bars[2] == pytest.approx(180 * PT_PER_MM, abs=2)
+    assert bars[1] == pytest.approx(30 * PT_PER_MM, abs=2) and bars[3] == pytest.approx(90 * PT_PER_MM, abs=2)
+    assert all(box[3] < 150 * PT_PER_MM for box in boxes), "the ruled grid is not a figure"
+
+
+def test_tables_and_text_frames_are_not_figures(sheet):
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        assert find_figure_boxes(document[2]) == []
+        table_top = 200 * PT_PER_MM
+        assert all(box[3] < table_top for box in find_figure_boxes(document[0]))
+    finally:
+        document.close()
+
+
+def test_scanned_page_is_not_a_figure(sheet, tmp_path):
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=72)
+    assert extract_figures(scan, out_dir=tmp_path / "fig") == []
+
+
+def test_area_threshold_decides_on_small_images(sheet, tmp_path):
+    figures = crop_figures(sheet, 1, tmp_path / "fig", min_area_pt2=500, root=tmp_path)
+    assert len(figures) == 2  # the 12 mm logo (about 1300 pt²) now counts
+
+
+def test_whole_document_figures_carry_their_page_numbers(sheet, tmp_path):
+    figures = extract_figures(sheet, out_dir=tmp_path / "fig", root=tmp_path)
+    assert [f.page for f in figures] == [1, 2, 2]
+    assert len({f.sha256 for f in figures}) == 3
+
+
+def test_unreadable_pdf_and_bad_page_are_named(sheet, tmp_path):
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.4 nothing else")
+    with pytest.raises(FigureError, match="broken.pdf"):
+        crop_figures(bad, 1, tmp_path / "fig")
+    with pytest.raises(FigureError, match=r"sheet\.pdf: page 9 out of range"):
+        crop_figures(sheet, 9, tmp_path / "fig")
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="real exam material (../shared/corpus) not present")
+def test_real_sheets_chart_found_and_answer_grid_skipped():
+    scheme = CORPUS / "pl_cke_matura_informatyka" / "2016-05_PP_F2007" / "Zasady.pdf"
+    sheet = CORPUS / "pl_cke_matura_informatyka" / "2016-05_PP_F2007" / "Arkusz_cz1.pdf"
+    with pdfium.PdfDocument(str(scheme)) as document:
+        charts = find_figure_boxes(document[6])  # "Liczba urodzeń w powiatach", a vector bar chart
+    assert len(charts) == 1
+    x0, top, x1, bottom = charts[0]
+    assert 300 < (x1 - x0) < 400 and 180 < (bottom - top) < 260
+    with pdfium.PdfDocument(str(sheet)) as document:
+        assert find_figure_boxes(document[4]) == []  # a page of squared answer paper: 2611 rectangles

@@ -1,0 +1,149 @@
+"""The text-layer check: clean pages pass, scans and broken encodings go to OCR."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from pipeline.ocr import text_layer_usable
+from pipeline.sample.figures import bar_chart_png
+from pipeline.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, rasterize_pdf
+from pipeline.textlayer_quality import assess_text_layer, curved_path_count, image_coverage
+from tests.pipeline.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, question_page
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CLEAN_POLISH = " ".join([POLISH_STEM, POLISH_PASSAGE, *POLISH_OPTIONS])
+
+
+def _page_signals(path: Path, index: int = 0) -> tuple[str, float, int]:
+    document = pdfium.PdfDocument(str(path))
+    try:
+        page = document[index]
+        text = page.get_textpage().get_text_range()
+        return text, image_coverage(page), curved_path_count(page)
+    finally:
+        document.close()
+
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("quality")
+    return build(folder / "sheet.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS), PageSpec([])])
+
+
+def test_clean_generated_page_is_usable(sheet):
+    text, coverage, curved = _page_signals(sheet)
+    verdict = assess_text_layer(text, image_coverage=coverage, curved_paths=curved)
+    assert verdict.usable and verdict.reason is None
+    assert verdict.letters > 200 and verdict.bad_glyph_share == 0 and verdict.split_share == 0
+
+
+def test_scanned_page_needs_ocr(sheet, tmp_path):
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=100)
+    text, coverage, curved = _page_signals(scan)
+    assert text.strip() == "" and coverage > 0.95
+    verdict = assess_text_layer(text, image_coverage=coverage, curved_paths=curved)
+    assert not verdict.usable and verdict.reason.startswith("scanned page")
+
+
+def test_scan_with_a_printed_page_number_still_needs_ocr():
+    verdict = assess_text_layer("Strona 3 z 12", image_coverage=1.0)
+    assert not verdict.usable and "scanned page" in verdict.reason
+
+
+def test_blank_page_without_images_is_not_sent_to_ocr(sheet):
+    text, coverage, curved = _page_signals(sheet, 1)
+    assert assess_text_layer(text, image_coverage=coverage, curved_paths=curved).usable
+
+
+def test_page_with_a_small_picture_is_usable(tmp_path):
+    png = bar_chart_png(["a", "b"], [1, 2])
+    path = build(tmp_path / "pic.pdf", [PageSpec([TextBox(CLEAN_POLISH, 20, 20, 170), ImageBox(20, 80, 60, png)])])
+    text, coverage, curved = _page_signals(path)
+    assert 0.02 < coverage < 0.2
+    assert assess_text_layer(text, image_coverage=coverage, curved_paths=curved).usable
+
+
+def test_missing_unicode_maps_need_ocr():
+    garbage = " ".join(f"(cid:{n})(cid:{n + 3})(cid:{n + 7})" for n in range(40))
+    verdict = assess_text_layer("Zadanie 1. " + garbage)
+    assert not verdict.usable and "(cid:NN)" in verdict.reason and verdict.bad_glyph_share > 0.5
+
+
+def test_private_use_glyphs_need_ocr():
+    text = "".join(chr(0xF000 + (i % 90)) for i in range(200)) + " Strona 2"
+    verdict = assess_text_layer(text)
+    assert not verdict.usable and "Unicode mapping" in verdict.reason
+
+
+def test_a_few_symbol_glyphs_on_a_real_page_are_fine():
+    # Wingdings check boxes come through as private-use characters; a page with a handful is normal.
+    text = CLEAN_POLISH + " " + " ".join(["\uf0a8 tak", "\uf0a8 nie", "\ufffd"])
+    assert assess_text_layer(text).usable
+
+
+def test_diacritics_split_from_their_words_need_ocr():
+    broken = (
+        "Ka ż dy wiersz zawiera nazw ę miejscowo ś ci oraz liczb ę ludno ś ci . Nale ż y wyznaczy ć najwi ę ksz ą "
+        "g ę sto ść zaludnienia . Plik zawieraj ą cy dane jest zapisany w j ę zyku polskim , a ka ż da warto ść "
+        "jest oddzielona ś rednikiem ."
+    )
+    verdict = assess_text_layer(broken)
+    assert not verdict.usable and verdict.reason.startswith("broken glyph spacing")
+    assert verdict.split_share >= 0.1
+
+
+def test_an_occasional_split_like_pypdfs_is_tolerated():
+    # pypdf's text of the 2016 CKE sheet splits a few words per page ("protoko łem", "zawieraj ą"): 5% at worst.
+    text = CLEAN_POLISH + " Plik zawieraj ą cy dane jest protoko łem " + " ".join(["słowo"] * 60)
+    verdict = assess_text_layer(text)
+    assert verdict.usable and 0 < verdict.split_share < 0.1
+
+
+def test_greek_single_letter_words_are_not_split_diacritics():
+    text = "Να επιλέξετε τη σωστή απάντηση ή να γράψετε τη λέξη Σωστό ή Λάθος δίπλα σε κάθε πρόταση ή αριθμό. " * 3
+    assert assess_text_layer(text).usable
+
+
+def test_mostly_punctuation_needs_ocr():
+    verdict = assess_text_layer("!#$%&'()*+,-./:;<=>?@[]^_`{|}~" * 4 + " ab")
+    assert not verdict.usable and verdict.reason.startswith("mostly non-letters")
+
+
+def test_text_drawn_as_outlines_needs_ocr():
+    verdict = assess_text_layer("", curved_paths=900)
+    assert not verdict.usable and "outlines" in verdict.reason
+
+
+def test_ruled_answer_grid_counts_no_curved_paths(tmp_path):
+    rules = [Line(20, 40 + 5 * i, 190, 40 + 5 * i, width=0.1) for i in range(40)]
+    rules += [Line(20 + 5 * i, 40, 20 + 5 * i, 235, width=0.1) for i in range(35)]
+    slanted = [Line(20, 250, 60, 280), Line(60, 280, 100, 250)]
+    path = build(tmp_path / "grid.pdf", [PageSpec([TextBox("Brudnopis", 20, 20, 100), *rules, *slanted])])
+    text, coverage, curved = _page_signals(path)
+    assert curved == 0  # straight strokes only, slanted ones included: glyph outlines need Bézier curves
+    assert assess_text_layer(text, image_coverage=coverage, curved_paths=curved).usable
+
+
+def test_ocr_module_exposes_the_check_for_the_extract_stage():
+    assert text_layer_usable(CLEAN_POLISH)
+    assert not text_layer_usable("", image_coverage=1.0)
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="real exam material (../shared/corpus) not present")
+def test_every_real_exam_page_is_usable():
+    checked = 0
+    for pdf in sorted(CORPUS.rglob("*.pdf")):
+        document = pdfium.PdfDocument(str(pdf))
+        try:
+            for index in range(len(document)):
+                page = document[index]
+                text = page.get_textpage().get_text_range()
+                verdict = assess_text_layer(text, image_coverage=image_coverage(page), curved_paths=curved_path_count(page))
+                assert verdict.usable, f"{pdf.relative_to(CORPUS)} page {index + 1}: {verdict.reason}"
+                checked += 1
+        finally:
+            document.close()
+    assert checked > 100
