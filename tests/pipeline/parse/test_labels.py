@@ -1,0 +1,48 @@
+"""Labels and numbers compare across scripts, cases and printing styles."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
+
+
+@pytest.mark.parametrize("printed", ["A", "a", "\u0410", "\u0391", "\u03b1"])
+def test_lookalike_letters_of_other_scripts_fold_to_latin(printed):
+    assert canonical_label(printed, ["A", "B", "C", "D"]) == "A"
+
+
+def test_greek_labels_stay_greek_when_the_spec_uses_greek():
+    assert canonical_label("γ", ["α", "β", "γ", "δ"]) == "γ"
+    assert canonical_label("Γ", ["α", "β", "γ", "δ"]) == "γ"
+
+
+@pytest.mark.parametrize(
+    "text, label, rest",
+    [
+        ("A. Surfactante", "A", "Surfactante"),
+        ("(b)\u2002Hevier sa od útleho detstva", "B", "Hevier sa od útleho detstva"),
+        ("( D ) Diela", "D", "Diela"),
+        ("\u0421) trzecia", "C", "trzecia"),
+        ("C.FTP", "C", "FTP"),
+    ],
+)
+def test_option_regex_reads_every_printing_style(text, label, rest):
+    regex = option_start_regex(["A", "B", "C", "D"], ["A.", "A)", "(A)"])
+    match = regex.match(text)
+    assert match is not None
+    assert canonical_label(matched_label(match), ["A", "B", "C", "D"]) == label
+    assert match.group("text").strip() == rest
+
+
+@pytest.mark.parametrize("text", ["A.1 Wstęp", "Ala ma kota", "12. Zadanie", "D.5"])
+def test_option_regex_rejects_ordinary_text(text):
+    assert option_start_regex(["A", "B", "C", "D"], ["A.", "A)", "(A)"]).match(text) is None
+
+
+@pytest.mark.parametrize("a, b", [("Α1", "A1"), ("03", "3"), ("Zadanie 3.1.".split()[1], "3.1"), ("Β1.α", "B1.a")])
+def test_number_keys_match_across_sheet_and_key(a, b):
+    assert number_key(a) == number_key(b)
+
+
+def test_fold_is_case_insensitive_and_nfc():
+    assert fold("Ŝ") == fold("s\u0302".upper())

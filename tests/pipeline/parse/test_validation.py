@@ -1,0 +1,73 @@
+"""Closed questions whose key cannot be trusted are flagged with the reason, never dropped or guessed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.specs import load_spec
+from tests.pipeline.parse.conftest import run_family
+
+
+def _sheet(path: Path, questions: list[tuple[str, list[str]]], highlight: dict[str, set[str]] | None = None) -> Path:
+    items, y = [], 20.0
+    for number, options in questions:
+        items.append(TextBox(f"{number}. Pytanie numer {number} o sieci komputerowe?", 20, y, 170, size=10))
+        y += 7
+        for label, text in zip("ABCDE", options):
+            marked = (highlight or {}).get(number, set())
+            items.append(TextBox(f"{label}. {text}", 25, y, 120, size=10, highlight=(255, 240, 0) if label in marked else None))
+            y += 6
+        y += 6
+    return build_pdf(path, [PageSpec(tuple(items))])
+
+
+def _key(path: Path, lines: list[str]) -> Path:
+    return build_pdf(path, [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10) for i, t in enumerate(lines)))])
+
+
+def _list_spec():
+    spec = load_spec("pl_cke_zawodowy")
+    layout = spec.layout.model_copy(update={"question_start": r"^(?P<number>\d{1,2})\.\s+(?=\S)"})
+    return spec.model_copy(update={"layout": layout})
+
+
+def test_key_label_missing_from_the_options_is_flagged(tmp_path):
+    sheet = _sheet(tmp_path / "s.pdf", [("1", ["jeden", "dwa", "trzy"])])
+    key = _key(tmp_path / "k.pdf", ["1. D"])
+    [question] = run_family(_list_spec(), sheet, [key], {"year": "2030"}).questions
+    assert question.answer is None and question.answer_index is None
+    assert question.flags == ["key answer D is not among the options ['A', 'B', 'C']"]
+
+
+def test_question_without_key_entry_is_flagged_and_kept(tmp_path):
+    sheet = _sheet(tmp_path / "s.pdf", [("1", ["a1", "b1", "c1", "d1"]), ("2", ["a2", "b2", "c2", "d2"])])
+    key = _key(tmp_path / "k.pdf", ["1. B"])
+    result = run_family(_list_spec(), sheet, [key], {"year": "2030"})
+    found = {q.number: q for q in result.questions}
+    assert found["1"].answer == "B" and found["1"].flags == []
+    assert found["2"].answer is None and found["2"].flags == ["no key entry for this question"]
+
+
+def test_sheet_without_any_key_reports_it(tmp_path):
+    sheet = _sheet(tmp_path / "s.pdf", [("1", ["a", "b", "c", "d"])])
+    result = run_family(_list_spec(), sheet, [], {"year": "2030"})
+    assert "no answer key paired with this sheet; closed questions are flagged" in result.problems
+    assert result.questions[0].flags == ["no key entry for this question"]
+
+
+def test_two_highlighted_options_are_flagged_not_guessed(tmp_path):
+    sheet = _sheet(tmp_path / "s.pdf", [("1", ["uno", "dos", "tres", "cuatro", "cinco"])], {"1": {"B", "D"}})
+    [question] = run_family("pe_conareme", sheet, [], {"year": "2030"}).questions
+    assert question.answer is None
+    assert question.flags == ["several options highlighted: ['B', 'D']"]
+
+
+def test_skipped_labels_are_flagged(tmp_path):
+    path = tmp_path / "s.pdf"
+    items = [TextBox("1. Pytanie o protokoły sieciowe?", 20, 20, 170, size=10)]
+    for i, line in enumerate(["A. pierwsza", "B. druga", "D. czwarta"]):
+        items.append(TextBox(line, 25, 27 + 6 * i, 120, size=10))
+    build_pdf(path, [PageSpec(tuple(items))])
+    key = _key(tmp_path / "k.pdf", ["1. A"])
+    [question] = run_family(_list_spec(), path, [key], {"year": "2030"}).questions
+    assert any("skip a label" in f for f in question.flags)
