@@ -78,6 +78,7 @@ def test_a_partial_last_line_from_a_crash_is_cut_before_resuming(tmp_path, curat
     assert state["state"] == "incomplete" and "missing" in state["reasons"][0]
     with open(out / "attempts.jsonl", "ab") as fh:
         fh.write(b'{"qid": "half-written')
+    assert run_cli("eval", "rescore", out) == 2  # scores shown, but there is nothing final to reproduce yet
     openai_server.scripts["Q03"] = ["correct"]
     openai_server.default_action = "slow"
     # resume from the folder's own plan, changing only an operational setting: one request in flight
