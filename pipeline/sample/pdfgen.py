@@ -153,21 +153,22 @@ def _new_fpdf() -> FPDF:
     pdf.c_margin = 0  # text starts exactly at the box's x
     pdf.set_creation_date(FIXED_CREATION_DATE)
     pdf.set_producer("examcorpus pdfgen")
-    folder = font_dir()
-    for (family, bold), filename in FONT_FILES.items():
-        path = folder / filename
-        if path.is_file():
-            pdf.add_font(family, "B" if bold else "", str(path))
     return pdf
 
 
 def _set_font(pdf: FPDF, box: TextBox) -> None:
-    if (box.font, box.bold) not in FONT_FILES:
+    """Select the box's face, loading its TTF on first use (parsing a TTF costs ~0.1 s, so only the
+    faces a document uses are loaded)."""
+    filename = FONT_FILES.get((box.font, box.bold))
+    if filename is None:
         raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES})}")
-    try:
-        pdf.set_font(box.font, "B" if box.bold else "", box.size)
-    except Exception as exc:  # fpdf raises FPDFException for a face missing on this machine
-        raise PdfGenError(f"font {box.font} {'bold' if box.bold else 'regular'} is not installed: {exc}") from exc
+    style = "B" if box.bold else ""
+    if f"{box.font.lower()}{style}" not in pdf.fonts:
+        path = font_dir() / filename
+        if not path.is_file():
+            raise PdfGenError(f"font {box.font} {'bold' if box.bold else 'regular'} is not installed: {path} is missing")
+        pdf.add_font(box.font, style, str(path))
+    pdf.set_font(box.font, style, box.size)
 
 
 def _line_height(box: TextBox) -> float:
@@ -270,10 +271,27 @@ def rasterize_pdf(
 ) -> Path:
     """Render every page of `src` and write `dst` as an image-only PDF: a grey-scale "scan" without text.
 
-    noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.04 is a mild scan);
+    noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
     blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
     The same arguments and seed give byte-identical output.
     """
+    data = rasterized_pdf_bytes(
+        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality
+    )
+    return write_bytes_atomic(Path(dst), data)
+
+
+def rasterized_pdf_bytes(
+    src: Path | str,
+    *,
+    dpi: int = 200,
+    noise: float = 0.0,
+    blur: float = 0.0,
+    rotate_deg: float = 0.0,
+    seed: int = 0,
+    jpeg_quality: int = 80,
+) -> bytes:
+    """The bytes `rasterize_pdf` would write."""
     src = Path(src)
     try:
         document = pdfium.PdfDocument(str(src))
@@ -294,7 +312,7 @@ def rasterize_pdf(
             out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
     finally:
         document.close()
-    return write_bytes_atomic(Path(dst), bytes(out.output()))
+    return bytes(out.output())
 
 
 def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
@@ -557,6 +575,7 @@ __all__ = [
     "item_bottom",
     "pdf_bytes",
     "rasterize_pdf",
+    "rasterized_pdf_bytes",
     "table_items",
     "text_height",
     "with_running_text",

@@ -18,10 +18,10 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.atomic import write_bytes_atomic, write_text_atomic
+from pipeline.atomic import write_bytes_atomic
 from pipeline.sample.booklets import render
 from pipeline.sample.content import SAMPLE_SHEETS, SampleSheet
-from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom, rasterize_pdf
+from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom, pdf_bytes, rasterized_pdf_bytes
 
 TRUTH_FILE = "truth.json"
 INDEX_FILE = "index.html"
@@ -209,15 +209,25 @@ def _truth(sheet: SampleSheet, question_pages: dict[str, int], page_count: int) 
     )
 
 
+def _put(path: Path, data: bytes) -> None:
+    """Write unless the file already holds these bytes: an unchanged file keeps its mtime, so the
+    local server's ETag stays the same and a second run's download gets 304 Not Modified."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except FileNotFoundError:
+        pass
+    write_bytes_atomic(path, data)
+
+
 def _write_sheet(dest: Path, sheet: SampleSheet, seed: int, scratch: Path) -> SheetTruth:
     rendered = render(sheet)
-    target = dest / sheet.sheet_file
     if sheet.scanned:
         printed = build_pdf(scratch / f"{seed}.pdf", rendered.sheet_pages, title=sheet.sheet_code)
-        rasterize_pdf(printed, target, seed=seed, **SCAN_SETTINGS)
+        _put(dest / sheet.sheet_file, rasterized_pdf_bytes(printed, seed=seed, **SCAN_SETTINGS))
     else:
-        build_pdf(target, rendered.sheet_pages, title=sheet.sheet_code)
-    build_pdf(dest / sheet.key_file, rendered.key_pages, title=f"{sheet.sheet_code} – odpowiedzi")
+        _put(dest / sheet.sheet_file, pdf_bytes(rendered.sheet_pages, title=sheet.sheet_code))
+    _put(dest / sheet.key_file, pdf_bytes(rendered.key_pages, title=f"{sheet.sheet_code} – odpowiedzi"))
     return _truth(sheet, rendered.question_pages, len(rendered.sheet_pages))
 
 
@@ -230,11 +240,11 @@ def build_sample_site(dest: Path | str, sheets: tuple[SampleSheet, ...] = SAMPLE
         for seed, sheet in enumerate(sheets, start=1):
             truth[sheet.sheet_file] = _write_sheet(dest, sheet, seed, Path(scratch))
     for path, lines in _UNRELATED_PDFS.items():
-        build_pdf(dest / path, [_text_page(lines)])
-    write_text_atomic(dest / "regulamin.html", _REGULAMIN_HTML)
-    write_text_atomic(dest / INDEX_FILE, _index_html(_sections(sheets)))
+        _put(dest / path, pdf_bytes([_text_page(lines)]))
+    _put(dest / "regulamin.html", _REGULAMIN_HTML.encode("utf-8"))
+    _put(dest / INDEX_FILE, _index_html(_sections(sheets)).encode("utf-8"))
     payload = {"sheets": [asdict(t) for t in truth.values()], "unrelated": list(_UNRELATED_PDFS) + _UNRELATED_OTHER}
-    write_bytes_atomic(dest / TRUTH_FILE, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    _put(dest / TRUTH_FILE, (json.dumps(payload, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     written = [s.sheet_file for s in sheets] + [s.key_file for s in sheets] + list(_UNRELATED_PDFS)
     written += ["regulamin.html", INDEX_FILE, TRUTH_FILE]
     files = {rel: hashlib.sha256((dest / rel).read_bytes()).hexdigest() for rel in sorted(written)}

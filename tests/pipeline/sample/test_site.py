@@ -34,13 +34,6 @@ def test_the_archive_holds_two_polish_and_two_greek_sheets_with_keys(sample_site
         assert 8 <= len(truth.questions) <= 12
 
 
-def test_a_second_build_writes_byte_identical_files(sample_site, tmp_path):
-    again = build_sample_site(tmp_path / "again")
-    assert again.files == sample_site.files
-    on_disk = {p.relative_to(tmp_path / "again").as_posix() for p in (tmp_path / "again").rglob("*") if p.is_file()}
-    assert on_disk == set(again.files), "every written file is listed, and nothing else is left behind"
-
-
 def test_truth_json_reads_back_as_the_returned_truth_and_is_not_linked(sample_site):
     assert load_truth(sample_site.dest / TRUTH_FILE) == sample_site.truth
     assert TRUTH_FILE not in sample_site.index.read_text(encoding="utf-8")
@@ -248,3 +241,19 @@ def test_the_scanned_polish_sheet_is_legible_to_tesseract(sample_site):
 def test_site_files_are_listed_with_their_sha256(sample_site):
     for relative, digest in sample_site.files.items():
         assert hashlib.sha256((sample_site.dest / relative).read_bytes()).hexdigest() == digest
+
+
+def test_builds_are_byte_identical_and_a_rebuild_in_place_rewrites_only_changed_files(sample_site, tmp_path):
+    first = build_sample_site(tmp_path)
+    assert first.files == sample_site.files, "a build in another folder gives the same bytes"
+    on_disk = {p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()}
+    assert on_disk == set(first.files), "every written file is listed, and nothing else is left behind"
+
+    mtimes = {rel: (tmp_path / rel).stat().st_mtime_ns for rel in first.files}
+    damaged = "zawodowy/ele02-2023-czerwiec-egzamin-zawodowy-pisemny-odpowiedzi.pdf"
+    (tmp_path / damaged).write_bytes(b"%PDF-1.4 truncated")
+    second = build_sample_site(tmp_path)
+    assert second.files == first.files, "the damaged file is repaired"
+    for rel, mtime in mtimes.items():
+        if rel != damaged:
+            assert (tmp_path / rel).stat().st_mtime_ns == mtime, f"{rel} was rewritten although unchanged"
