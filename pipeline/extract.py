@@ -86,26 +86,26 @@ class ExtractOptions:
 def _open(path: Path, options: ExtractOptions) -> pdfium.PdfDocument:
     try:
         with open(path, "rb") as handle:
-            head = handle.read(1024)
+            head = handle.read(65536)
             handle.seek(0, 2)
             size = handle.tell()
-            handle.seek(max(0, size - 4096))
+            handle.seek(max(0, size - 65536))
             tail = handle.read()
     except OSError as exc:
         raise ExtractError(path, f"cannot read the file ({exc.strerror or exc})") from None
     if size == 0:
         raise ExtractError(path, "empty file (0 bytes)")
-    if b"%PDF-" not in head:
+    if b"%PDF-" not in head[:1024]:
         raise ExtractError(path, "not a PDF (no %PDF- header in the first 1024 bytes)")
-    if b"%%EOF" not in tail:
+    if b"%%EOF" not in tail[-4096:]:
         raise ExtractError(path, "truncated PDF (no %%EOF marker at the end; the download may be incomplete)")
     try:
         document = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
-        text = str(exc)
-        if "password" in text.lower():
+        # pdfium's error code is process-global and can be stale, so the trailer decides "encrypted".
+        if b"/Encrypt" in tail or b"/Encrypt" in head:
             raise ExtractError(path, "encrypted PDF: it needs a password to open") from None
-        raise ExtractError(path, f"corrupt PDF: {text}") from None
+        raise ExtractError(path, f"corrupt PDF: pdfium cannot load it ({exc})") from None
     pages = len(document)
     if pages == 0:
         document.close()

@@ -1,0 +1,167 @@
+"""extract_document: reading order from geometry, page furniture removed, bad files refused by name."""
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from pipeline.document import PageMethod
+from pipeline.extract import ExtractError, ExtractOptions, extract_document
+from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
+from pipeline.specs import load_spec
+from tests.fixtures import sheets
+
+SHA = "0" * 64
+
+
+def _texts(document) -> list[str]:
+    return [line.text for page in document.pages for line in page.lines]
+
+
+def test_content_stream_out_of_order_is_read_top_down_left_to_right(tmp_path):
+    lines = ["1. Which protocol assigns IP addresses?", "A. DHCP", "B. HTTP", "C. SMTP", "D. FTP"]
+    path = sheets.out_of_order_pdf(tmp_path / "reversed.pdf", lines)
+    assert _texts(extract_document(path, SHA, ExtractOptions())) == lines
+
+
+def test_two_column_page_reads_the_left_column_first(tmp_path):
+    left = [f"Lewa kolumna akapit {i}: tekst ciągnie się przez dwie linijki w lewej kolumnie." for i in range(8)]
+    right = [f"Prawa kolumna akapit {i}: tekst ciągnie się przez dwie linijki w prawej kolumnie." for i in range(8)]
+    path = sheets.two_column_page(tmp_path / "columns.pdf", left, right, "Tytuł na całą szerokość strony")
+    text = " ".join(_texts(extract_document(path, SHA, ExtractOptions())))
+    assert text.startswith("Tytuł na całą szerokość strony")
+    positions = [text.index(f"Lewa kolumna akapit {i}") for i in range(8)] + [text.index(f"Prawa kolumna akapit {i}") for i in range(8)]
+    assert positions == sorted(positions)
+
+
+def test_option_grid_rows_keep_each_option_as_its_own_line(tmp_path):
+    fixture = sheets.peru_grid(tmp_path)
+    options = ExtractOptions.from_spec(load_spec("pe_conareme"))
+    lines = extract_document(fixture.sheets[0], SHA, options).pages[0].lines
+    texts = [line.text for line in lines]
+    assert "A. Surfactante" in texts and "D. Vitamina K" in texts
+    assert [line.text for line in lines if line.highlighted] == ["A. Surfactante", "E. Empagliflozina",
+                                                                 "D. Fasciotomía de pierna derecha", "A. 24"]
+
+
+def test_running_heads_page_numbers_examiner_boxes_and_scratch_pages_are_removed(tmp_path):
+    fixture = sheets.cke_matura(tmp_path)
+    document = extract_document(fixture.sheets[0], SHA, ExtractOptions.from_spec(load_spec("pl_cke_matura_informatyka")))
+    text = "\n".join(_texts(document))
+    for furniture in ("Strona 2 z 4", "Egzamin maturalny z informatyki – poziom rozszerzony", "Wypełnia egzaminator", "Uzyskana liczba pkt."):
+        assert furniture not in text
+    assert document.pages[3].dropped_reason and "BRUDNOPIS" in document.pages[3].dropped_reason
+    assert document.pages[0].dropped_reason  # the cover with the candidate's instructions
+    assert "Zadanie 1.1. (0–1)" in text
+
+
+def test_bold_words_inside_a_line_are_marked(tmp_path):
+    pdf = FPDF(unit="mm")
+    pdf.add_page()
+    pdf.add_font("DejaVu", "", str(font_dir() / "DejaVuSans.ttf"))
+    pdf.add_font("DejaVu", "B", str(font_dir() / "DejaVuSans-Bold.ttf"))
+    pdf.set_xy(20, 20)
+    for text, style in (("Które z ", ""), ("wyróżnionych", "B"), (" słów jest przysłówkiem?", "")):
+        pdf.set_font("DejaVu", style, 11)
+        pdf.cell(pdf.get_string_width(text), 6, text)
+    path = tmp_path / "bold.pdf"
+    pdf.output(str(path))
+    assert _texts(extract_document(path, SHA, ExtractOptions())) == ["Które z **wyróżnionych** słów jest przysłówkiem?"]
+
+
+def test_pages_without_text_layer_go_to_ocr(tmp_path):
+    src = build_pdf(tmp_path / "clean.pdf", [PageSpec((
+        TextBox("Zadanie 7.", 20, 20, 170, size=14, bold=True),
+        TextBox("Ile bitów ma jeden bajt?", 20, 32, 170, size=14),
+        TextBox("A. osiem", 25, 44, 100, size=14),
+    ))])
+    scan = rasterize_pdf(src, tmp_path / "scan.pdf", dpi=200)
+    document = extract_document(scan, SHA, ExtractOptions(ocr_languages=("pol",), ocr_dpi=200))
+    page = document.pages[0]
+    assert page.method is PageMethod.OCR
+    text = page.text
+    assert "Zadanie 7" in text and "bajt" in text
+
+
+def test_extract_options_come_from_the_spec_and_survive_pickling(tmp_path):
+    spec = load_spec("pe_conareme")
+    options = ExtractOptions.from_spec(spec, figures_dir=tmp_path)
+    assert options.detect_highlights and options.ocr_languages == ("spa",)
+    assert options.figures_dir == str(tmp_path)
+    assert pickle.loads(pickle.dumps(options)) == options
+
+
+# --------------------------------------------------------------------------- unreadable input
+
+
+@pytest.fixture
+def good_pdf(tmp_path) -> Path:
+    return build_pdf(tmp_path / "good.pdf", [PageSpec((TextBox("Zadanie 1.", 20, 20, 100),)), PageSpec((TextBox("Zadanie 2.", 20, 20, 100),))])
+
+
+def _error(path: Path, **options) -> str:
+    with pytest.raises(ExtractError) as err:
+        extract_document(path, SHA, ExtractOptions(**options))
+    assert err.value.path == str(path)
+    assert str(path) in str(err.value)
+    return err.value.message
+
+
+def test_empty_file_is_refused(tmp_path):
+    path = tmp_path / "empty.pdf"
+    path.write_bytes(b"")
+    assert "empty file" in _error(path)
+
+
+def test_html_saved_as_pdf_is_refused(tmp_path):
+    path = tmp_path / "page.pdf"
+    path.write_text("<html><body>Not found</body></html>")
+    assert "not a PDF" in _error(path)
+
+
+def test_truncated_download_is_refused(tmp_path, good_pdf):
+    path = tmp_path / "cut.pdf"
+    path.write_bytes(good_pdf.read_bytes()[: good_pdf.stat().st_size // 2])
+    assert "truncated" in _error(path)
+
+
+def test_corrupt_body_is_refused(tmp_path, good_pdf):
+    data = good_pdf.read_bytes()
+    path = tmp_path / "corrupt.pdf"
+    path.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 200 + b"\n%%EOF\n")
+    assert "corrupt PDF" in _error(path)
+    assert data  # the good file itself is fine
+    assert extract_document(good_pdf, SHA, ExtractOptions()).page_count == 2
+
+
+def test_password_protected_pdf_is_refused(tmp_path):
+    pdf = FPDF()
+    pdf.set_encryption(owner_password="owner", user_password="secret")
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(40, 10, "secret sheet")
+    path = tmp_path / "locked.pdf"
+    pdf.output(str(path))
+    assert "password" in _error(path)
+
+
+def test_zero_page_pdf_is_refused(tmp_path):
+    body = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n"
+    xref = len(body)
+    body += b"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000058 00000 n \n"
+    body += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
+    path = tmp_path / "zero.pdf"
+    path.write_bytes(body)
+    message = _error(path)
+    assert "zero pages" in message or "corrupt PDF: pdfium cannot load it" in message
+
+
+def test_too_many_pages_is_refused_with_the_limit(good_pdf):
+    assert "2 pages is over the limit of 1" in _error(good_pdf, max_pages=1)
+
+
+def test_missing_file_is_refused(tmp_path):
+    assert "cannot read the file" in _error(tmp_path / "nowhere.pdf")
