@@ -227,6 +227,8 @@ def score_sheet(truth: TruthSheet, records: list[Question]) -> SheetScore:
 
 
 def load_records(path: Path) -> list[Question]:
+    if not path.exists():
+        raise FidelityError(f"{path}: no such file or folder")
     files = sorted(path.rglob("*.parquet")) if path.is_dir() else [path]
     if not files:
         raise FidelityError(f"{path}: no Parquet files found")
