@@ -111,19 +111,28 @@ def test_polish_keys_list_the_truth_answers_in_the_specs_entry_format(sample_sit
         assert found == {q.number: q.answer for q in truth.questions}
 
 
-def test_greek_keys_give_choice_answers_by_arrow_and_true_false_answers_by_letter(sample_site):
+def test_greek_keys_give_choice_answers_after_the_task_and_true_false_answers_below_it(sample_site):
     spec = load_spec("sample_el")
+    words = {"Σωστό": "Σ", "Λάθος": "Λ"}
     for truth in sample_site.sheets_for("sample_el"):
-        lines = lines_of(sample_site.dest / truth.key)
-        found = {m.group("number"): m.group("answer") for m in re.finditer(spec.key.entry, "\n".join(lines))}
-        choice = {q.number: q.answer for q in truth.questions if q.type == "single_choice"}
-        assert found == choice
+        tasks: dict[str, list[str]] = {}
+        current = None
+        for line in lines_of(sample_site.dest / truth.key):
+            match = re.match(spec.key.task_start, line)
+            if match:
+                current = tasks.setdefault(match.group("number"), [])
+                rest = line[match.end():].strip()
+                if rest:
+                    current.append(rest)
+            elif current is not None:
+                current.append(line)
+        for q in truth.questions:
+            if q.type == "single_choice":
+                assert tasks[q.number] == [q.answer], q.number
         statements = [q for q in truth.questions if q.type == "true_false"]
         parent = statements[0].number.split(".")[0]
-        start = lines.index(parent) + 1
-        words = {"Σωστό": "Σ", "Λάθος": "Λ"}
-        printed = [(line.split(". ")[0], words[line.split(". ")[1]]) for line in lines[start : start + len(statements)]]
-        assert printed == [(q.number.split(".")[1], q.answer) for q in statements]
+        printed = [line.split(". ") for line in tasks[parent][: len(statements)]]
+        assert [(letter, words[word]) for letter, word in printed] == [(q.number.split(".")[1], q.answer) for q in statements]
 
 
 @pytest.mark.parametrize("spec_name", SAMPLE_SPECS)
