@@ -1,0 +1,167 @@
+"""Extract + parse throughput on text-layer sheets, next to raw pypdf and pdfplumber text extraction of
+the same pages (measured in this run), and peak memory of a 1,000-page batch in a fresh process.
+
+Uses the real corpus (../shared/corpus) when present, else generated sheets (tests/fixtures).
+`python -m tests.bench extract`
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus"
+BATCH_PAGES = 1000
+
+# (spec, folder under the corpus) for the text-layer families
+CORPUS_FAMILIES = [
+    ("pl_cke_matura_informatyka", "pl_cke_matura_informatyka"),
+    ("sk_maturita_sjl", "sk_nucem_maturita_sjl"),
+    ("pe_conareme", "pe_conareme_residentado_medico"),
+]
+
+
+def _jobs_from_corpus():
+    """[(spec, sheet, [keys], facts)] paired by the specs' own file rules."""
+    from pipeline.download import ingest_local
+    from pipeline.pairing import pair_files
+    from pipeline.specs import load_spec
+
+    jobs = []
+    scratch = Path(tempfile.mkdtemp(prefix="bench_extract_"))
+    for spec_name, folder in CORPUS_FAMILIES:
+        spec = load_spec(spec_name)
+        entries = list(ingest_local(spec, CORPUS / folder, scratch / "raw", progress=False).entries)
+        for job in pair_files(entries, spec.pairing).jobs:
+            keys = [Path(k.path if Path(k.path).is_absolute() else scratch / k.path) for k in job.keys]
+            sheet = Path(job.sheet.path if Path(job.sheet.path).is_absolute() else scratch / job.sheet.path)
+            jobs.append((spec, sheet, keys, job.sheet, list(job.keys)))
+    return jobs
+
+
+def _jobs_from_fixtures():
+    from pipeline.manifest import ManifestEntry
+    from pipeline.specs import load_spec
+    from tests.fixtures import sheets
+
+    folder = Path(tempfile.mkdtemp(prefix="bench_fixtures_"))
+    made = [
+        ("pl_cke_matura_informatyka", sheets.cke_matura(folder / "cke")),
+        ("pe_conareme", sheets.peru_grid(folder / "pe")),
+        ("sk_maturita_sjl", sheets.slovak_booklet(folder / "sk")),
+        ("pl_cke_zawodowy", sheets.vocational(folder / "zaw", count=40)),
+    ]
+    jobs = []
+    for spec_name, fixture in made:
+        spec = load_spec(spec_name)
+
+        def entry(path: Path, role: str) -> ManifestEntry:
+            return ManifestEntry(path.as_uri(), path.as_uri(), spec.name, role, {"year": "2030"}, "local", "0" * 64, path=str(path))
+
+        sheet = fixture.sheets[0]
+        jobs.append((spec, sheet, fixture.keys, entry(sheet, "sheet"), [entry(k, "key") for k in fixture.keys]))
+    return jobs
+
+
+def _ours(jobs) -> tuple[int, float, int]:
+    from pipeline.extract import ExtractOptions, extract_document
+    from pipeline.parse import parse_sheet
+
+    pages = questions = 0
+    started = time.perf_counter()
+    for spec, sheet, keys, sheet_entry, key_entries in jobs:
+        options = ExtractOptions.from_spec(spec)
+        document = extract_document(sheet, "0" * 64, options)
+        key_docs = [(extract_document(k, "1" * 64, options), e) for k, e in zip(keys, key_entries)]
+        pages += document.page_count + sum(d.page_count for d, _ in key_docs)
+        questions += len(parse_sheet(document, sheet_entry, key_docs, spec).questions)
+    return pages, time.perf_counter() - started, questions
+
+
+def _pypdf(paths: list[Path]) -> tuple[int, float]:
+    from pypdf import PdfReader
+
+    pages = 0
+    started = time.perf_counter()
+    for path in paths:
+        for page in PdfReader(path).pages:
+            page.extract_text()
+            pages += 1
+    return pages, time.perf_counter() - started
+
+
+def _pdfplumber(paths: list[Path]) -> tuple[int, float]:
+    import pdfplumber
+
+    pages = 0
+    started = time.perf_counter()
+    for path in paths:
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages:
+                page.extract_text(x_tolerance=1.5)
+                pages += 1
+    return pages, time.perf_counter() - started
+
+
+_BATCH_CHILD = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+paths = [Path(p) for p in {paths!r}]
+done = 0
+started = time.perf_counter()
+if {mode!r} == "ours":
+    from pipeline.extract import ExtractOptions, extract_document
+    options = ExtractOptions()
+    while done < {target}:
+        for path in paths:
+            done += extract_document(path, "0" * 64, options).page_count
+            if done >= {target}:
+                break
+else:
+    from pypdf import PdfReader
+    while done < {target}:
+        for path in paths:
+            for page in PdfReader(path).pages:
+                page.extract_text()
+                done += 1
+            if done >= {target}:
+                break
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the forking parent.
+peak_kib = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(done, time.perf_counter() - started, peak_kib)
+"""
+
+
+def _batch(mode: str, paths: list[Path]) -> tuple[int, float, float]:
+    code = _BATCH_CHILD.format(root=str(ROOT), paths=[str(p) for p in paths], mode=mode, target=BATCH_PAGES)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return int(out[0]), float(out[1]), int(out[2]) / 1024
+
+
+def main() -> None:
+    if CORPUS.is_dir():
+        jobs, origin = _jobs_from_corpus(), f"real corpus ({CORPUS})"
+    else:
+        jobs, origin = _jobs_from_fixtures(), "generated sheets (corpus not found)"
+    paths = [p for _, sheet, keys, _, _ in jobs for p in [sheet, *keys]]
+    print(f"input: {origin}: {len(jobs)} sheets, {len(paths)} files")
+    _ours(jobs)  # warm imports and fonts once
+    pages, seconds, questions = _ours(jobs)
+    base_pages, base_seconds = _pypdf(paths)
+    plumber_pages, plumber_seconds = _pdfplumber(paths)
+    ours_rate = pages / seconds
+    print(f"examcorpus extract+parse : {pages:5d} pages in {seconds:6.2f}s = {ours_rate:7.1f} pages/s ({questions} questions)")
+    print(f"pypdf extract_text       : {base_pages:5d} pages in {base_seconds:6.2f}s = {base_pages / base_seconds:7.1f} pages/s")
+    print(f"pdfplumber (x_tol 1.5)   : {plumber_pages:5d} pages in {plumber_seconds:6.2f}s = {plumber_pages / plumber_seconds:7.1f} pages/s")
+    print(f"ratio ours/pypdf = {ours_rate / (base_pages / base_seconds):.2f}x, ours/pdfplumber = {ours_rate / (plumber_pages / plumber_seconds):.2f}x")
+    for mode in ("ours", "pypdf"):
+        done, secs, peak = _batch(mode, paths)
+        print(f"{BATCH_PAGES}-page batch, {mode:5s}: {done} pages in {secs:6.2f}s, peak RSS {peak:7.1f} MiB (fresh process)")
+
+
+if __name__ == "__main__":
+    main()
