@@ -76,13 +76,13 @@ def _cke_cover(sheet: SampleSheet, page_count: int) -> PageSpec:
         TextBox("Instrukcja dla zdającego", 24, 150, 162, size=11, bold=True),
     ]
     instructions = [
-        f"Sprawdź, czy arkusz egzaminacyjny zawiera {page_count} stron. Ewentualny brak stron lub inne usterki "
-        "zgłoś przewodniczącemu zespołu nadzorującego.",
+        (f"Sprawdź, czy arkusz egzaminacyjny zawiera {page_count} stron. Ewentualny brak stron lub inne usterki "
+        "zgłoś przewodniczącemu zespołu nadzorującego."),
         "Do arkusza dołączona jest KARTA ODPOWIEDZI, na której w oznaczonych miejscach wpisz swój numer PESEL.",
         "Arkusz egzaminacyjny zawiera test składający się z zadań wyboru wielokrotnego.",
         "Za każde poprawnie rozwiązane zadanie możesz uzyskać 1 punkt.",
-        "Czytaj uważnie wszystkie zadania. Spośród zaproponowanych odpowiedzi wybierz jedną i zaznacz ją na "
-        "KARCIE ODPOWIEDZI, zamalowując pole A, B, C lub D.",
+        ("Czytaj uważnie wszystkie zadania. Spośród zaproponowanych odpowiedzi wybierz jedną i zaznacz ją na "
+        "KARCIE ODPOWIEDZI, zamalowując pole A, B, C lub D."),
         "Jako brudnopisu możesz użyć ostatniej strony arkusza; zapisy w brudnopisie nie będą oceniane.",
     ]
     y = 158.0

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Iterable
 
 from pipeline.records import Question
 from pipeline.sample.site import SheetTruth, TruthQuestion, load_truth

@@ -6,7 +6,7 @@ arguments give the same PNG bytes.
 from __future__ import annotations
 
 import io
-from typing import Sequence
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -62,7 +62,7 @@ def circuit_png(labels: Sequence[str] = ("R1", "R2", "R3"), *, source: str = "U"
             draw.rectangle([x - 20, y - 55, x + 20, y + 55], outline=0, width=4, fill=255)
             draw.text((x + 50, y), label, fill=0, font=font, anchor="lm")
 
-    wire = dict(fill=0, width=4)
+    wire = {"fill": 0, "width": 4}
     # outer loop: source on the left, R1 on the top wire, the parallel pair on the right
     draw.line([(120, 100), (600, 100)], **wire)
     draw.line([(120, 380), (600, 380)], **wire)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence, Union
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -26,7 +26,7 @@ from pipeline.atomic import write_bytes_atomic
 RGB = tuple[int, int, int]
 
 # Fixed so that builds are reproducible; the date itself means nothing.
-FIXED_CREATION_DATE = datetime(2024, 1, 1, tzinfo=timezone.utc)
+FIXED_CREATION_DATE = datetime(2024, 1, 1, tzinfo=UTC)
 PT_PER_MM = 72 / 25.4
 PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4)}
 
@@ -106,7 +106,7 @@ class ImageBox:
             return self.w * img.height / img.width
 
 
-PageItem = Union[TextBox, Rect, Line, ImageBox]
+PageItem = TextBox | Rect | Line | ImageBox
 
 
 @dataclass(frozen=True)
@@ -369,7 +369,7 @@ class QuestionBlock:
     space_after: float = 6.0
 
 
-Block = Union[Paragraph, QuestionBlock]
+Block = Paragraph | QuestionBlock
 
 
 def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem], float]:
@@ -554,8 +554,9 @@ def table_items(
 
 
 __all__ = [
-    "Block",
     "FIXED_CREATION_DATE",
+    "Block",
+    "Flow",
     "ImageBox",
     "Line",
     "Margins",
@@ -568,11 +569,10 @@ __all__ = [
     "TextBox",
     "build_pdf",
     "exam_pages",
-    "Flow",
     "flow_blocks",
-    "paginate",
     "font_dir",
     "item_bottom",
+    "paginate",
     "pdf_bytes",
     "rasterize_pdf",
     "rasterized_pdf_bytes",

@@ -21,11 +21,18 @@ from pathlib import Path
 from pipeline.atomic import write_bytes_atomic
 from pipeline.sample.booklets import render
 from pipeline.sample.content import SAMPLE_SHEETS, SampleSheet
-from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom, pdf_bytes, rasterized_pdf_bytes
+from pipeline.sample.pdfgen import (
+    PageSpec,
+    TextBox,
+    build_pdf,
+    item_bottom,
+    pdf_bytes,
+    rasterized_pdf_bytes,
+)
 
 TRUTH_FILE = "truth.json"
 INDEX_FILE = "index.html"
-SCAN_SETTINGS = dict(dpi=200, noise=0.02, blur=0.0, rotate_deg=0.25, jpeg_quality=75)
+SCAN_SETTINGS = {"dpi": 200, "noise": 0.02, "blur": 0.0, "rotate_deg": 0.25, "jpeg_quality": 75}
 
 
 @dataclass(frozen=True)
@@ -92,8 +99,8 @@ _UNRELATED_PDFS: dict[str, list[str]] = {
     "zawodowy/ele02-2023-czerwiec-egzamin-zawodowy-praktyczny.pdf": [
         "ELE.02-01-23.06-SG",
         "Zadanie egzaminacyjne",
-        "Wykonaj montaż instalacji oświetleniowej według schematu. Po zakończeniu montażu sprawdź "
-        "poprawność połączeń i zgłoś przewodniczącemu ZN gotowość do uruchomienia instalacji.",
+        ("Wykonaj montaż instalacji oświetleniowej według schematu. Po zakończeniu montażu sprawdź "
+        "poprawność połączeń i zgłoś przewodniczącemu ZN gotowość do uruchomienia instalacji."),
         "Czas przeznaczony na wykonanie zadania wynosi 150 minut.",
     ],
     "informatory/informator-ele02.pdf": [
@@ -149,8 +156,8 @@ def _index_html(sections: list[_Section]) -> str:
         '<link rel="stylesheet" href="style.css">',
         "</head>",
         "<body>",
-        '<nav><a href="index.html">Strona główna</a> | <a href="regulamin.html">Regulamin</a> | '
-        '<a href="https://cke.gov.pl/egzamin-zawodowy/">CKE – egzamin zawodowy</a></nav>',
+        ('<nav><a href="index.html">Strona główna</a> | <a href="regulamin.html">Regulamin</a> | '
+        '<a href="https://cke.gov.pl/egzamin-zawodowy/">CKE – egzamin zawodowy</a></nav>'),
         "<h1>Archiwum arkuszy egzaminacyjnych</h1>",
         "<p>Arkusze i odpowiedzi udostępniamy w formacie PDF. Niektóre starsze arkusze są skanami.</p>",
     ]

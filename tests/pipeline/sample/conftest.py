@@ -5,7 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.sample.pdfgen import PageSpec, Paragraph, QuestionBlock, TextBox, build_pdf, exam_pages
+from pipeline.sample.pdfgen import (
+    PageSpec,
+    Paragraph,
+    QuestionBlock,
+    TextBox,
+    build_pdf,
+    exam_pages,
+)
 
 UNICODE_LINE = "Zażółć gęślą jaźń – ĄĘŁŻ; αβγδ ΣΛ Ω; ľščťžýáíé ĽŠČ"
 
