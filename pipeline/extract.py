@@ -215,25 +215,24 @@ def _ocr_module():
     return ocr
 
 
-def _usable_text_layer(lines: list[Line], ocr) -> bool:
-    """False for a missing or garbage text layer (private-use glyphs, replacement characters)."""
-    if not lines:
-        return False
+def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str | None]:
+    """(usable, why not): pipeline.textlayer_quality decides; the page-object walks it can use (image
+    coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
     text = "\n".join(line.text for line in lines)
-    check = getattr(ocr, "text_layer_usable", None) if ocr else None
-    if check is not None:
-        return bool(check(text))
-    visible = [ch for ch in text if not ch.isspace()]
-    if not visible:
-        return False
-    junk = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn", "Cc"))
-    return junk / len(visible) < 0.1
-
-
-def _has_images(page: pdfium.PdfPage) -> bool:
-    for _ in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
-        return True
-    return False
+    try:
+        from pipeline import textlayer_quality as quality  # noqa: PLC0415 - optional stage component
+    except ImportError:
+        visible = [ch for ch in text if not ch.isspace()]
+        junk = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn"))
+        return (bool(visible) and junk / len(visible) < 0.1), "no text layer" if not visible else "unmapped glyphs"
+    letters = sum(ch.isalpha() for ch in text)
+    if letters < quality.SCAN_MAX_LETTERS:
+        verdict = quality.assess_text_layer(
+            text, image_coverage=quality.image_coverage(page), curved_paths=quality.curved_path_count(page)
+        )
+    else:
+        verdict = quality.assess_text_layer(text)
+    return verdict.usable, verdict.reason
 
 
 def _run_ocr(ocr, path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions, warnings: list[str]) -> None:
@@ -346,7 +345,11 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
     crop = getattr(figures, "extract_figures", None)
     if crop is None:
         return
-    found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir))
+    try:
+        found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir))
+    except (getattr(figures, "FigureError", RuntimeError), OSError) as exc:
+        document.warnings.append(f"figures not cropped: {exc}")
+        return
     by_page: dict[int, list] = {}
     for figure in found:
         by_page.setdefault(figure.page, []).append(figure)
@@ -374,18 +377,19 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, height, options.layout)
                 finally:
                     textpage.close()
-                scanned = not _usable_text_layer(lines, None) and _has_images(page)
+                usable, why = _layer_verdict(lines, page)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
                 page.close()
             current = Page(number=index + 1, width=round(width, 2), height=round(height, 2), method=PageMethod.TEXT, lines=lines)
-            if not _usable_text_layer(lines, None):
+            if not usable:
                 current.method = PageMethod.EMPTY
                 current.lines = []
-                # Only an image can hold a scanned page; a page with neither text nor images is blank.
-                if scanned:
-                    need_ocr.append(index + 1)
+                need_ocr.append(index + 1)
+                warnings.append(f"page {index + 1}: text layer not usable ({why}); sent to OCR")
+            elif not lines:
+                current.method = PageMethod.EMPTY  # a blank page
             pages.append(current)
     finally:
         document.close()
