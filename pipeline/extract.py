@@ -59,11 +59,14 @@ class ExtractOptions:
     ocr_dpi: int = 300
     ocr_workers: int = 2
     max_pages: int = 2000
-    figures_dir: str | None = None
+    figures_dir: str | None = None  # where figure PNGs go; None: no figure crops
+    figures_root: str | None = None  # ImageRef paths are relative to this (the project root)
     layout: LayoutParams = field(default_factory=LayoutParams)
 
     @classmethod
-    def from_spec(cls, spec, figures_dir: Path | str | None = None, **overrides) -> "ExtractOptions":
+    def from_spec(
+        cls, spec, figures_dir: Path | str | None = None, figures_root: Path | str | None = None, **overrides
+    ) -> "ExtractOptions":
         layout = spec.layout
         values = dict(
             drop_lines=tuple(layout.drop_lines),
@@ -74,6 +77,7 @@ class ExtractOptions:
             ocr_languages=tuple(spec.ocr.languages),
             ocr_dpi=spec.ocr.dpi,
             figures_dir=str(figures_dir) if figures_dir is not None else None,
+            figures_root=str(figures_root) if figures_root is not None else None,
             layout=LayoutParams(segment_gap=layout.segment_gap),
         )
         values.update(overrides)
@@ -346,7 +350,8 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
     if crop is None:
         return
     try:
-        found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir))
+        root = Path(options.figures_root) if options.figures_root else None
+        found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root)
     except (getattr(figures, "FigureError", RuntimeError), OSError) as exc:
         document.warnings.append(f"figures not cropped: {exc}")
         return

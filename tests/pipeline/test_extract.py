@@ -165,3 +165,24 @@ def test_too_many_pages_is_refused_with_the_limit(good_pdf):
 
 def test_missing_file_is_refused(tmp_path):
     assert "cannot read the file" in _error(tmp_path / "nowhere.pdf")
+
+
+def test_figures_are_cropped_per_page_with_paths_under_the_root(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from pipeline.sample.pdfgen import ImageBox
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 200), (30, 120, 200)).save(buffer, format="PNG")
+    path = build_pdf(tmp_path / "fig.pdf", [PageSpec((
+        TextBox("Zadanie 1. Co przedstawia rysunek?", 20, 20, 170, size=11),
+        ImageBox(40, 35, 90, buffer.getvalue()),
+    ))])
+    options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
+    page = extract_document(path, SHA, options).pages[0]
+    assert len(page.figures) == 1
+    figure = page.figures[0]
+    assert figure.page == 1 and figure.path.startswith("raw/figures/") and (tmp_path / figure.path).is_file()
+    assert figure.bbox[1] > 90  # below the question line, in points from the top

@@ -71,3 +71,26 @@ def test_skipped_labels_are_flagged(tmp_path):
     key = _key(tmp_path / "k.pdf", ["1. A"])
     [question] = run_family(_list_spec(), path, [key], {"year": "2030"}).questions
     assert any("skip a label" in f for f in question.flags)
+
+
+def test_figures_go_to_the_question_printed_above_them(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from pipeline.sample.pdfgen import ImageBox
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 60, 60)).save(buffer, format="PNG")
+    items = [TextBox("1. Pytanie bez rysunku?", 20, 20, 170, size=10)]
+    items += [TextBox(f"{label}. opcja {label}", 25, 27 + 6 * i, 120, size=10) for i, label in enumerate("ABCD")]
+    items.append(TextBox("2. Co przedstawia rysunek?", 20, 60, 170, size=10))
+    items.append(ImageBox(40, 67, 80, buffer.getvalue()))
+    items += [TextBox(f"{label}. obraz {label}", 25, 125 + 6 * i, 120, size=10) for i, label in enumerate("ABCD")]
+    sheet = build_pdf(tmp_path / "s.pdf", [PageSpec(tuple(items))])
+    key = _key(tmp_path / "k.pdf", ["1. A", "2. C"])
+    found = {q.number: q for q in run_family(_list_spec(), sheet, [key], {"year": "2030"}, figures_root=tmp_path).questions}
+    assert found["1"].images == []
+    [image] = found["2"].images
+    assert image.page == 1 and image.path.startswith("raw/figures/") and len(image.sha256) == 64
+    assert found["2"].choices == ["obraz A", "obraz B", "obraz C", "obraz D"]
