@@ -43,6 +43,7 @@ class Draft:
     flags: list[str] = field(default_factory=list)
     highlighted: list[str] = field(default_factory=list)
     tf_index: int | None = None  # position of a true/false statement in its block
+    tf_count: int = 0  # statements in that block
 
 
 def _clean_text(parts: list[str]) -> str:
@@ -100,6 +101,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
                     points=None,
                     flags=list(flags),
                     tf_index=index,
+                    tf_count=len(found.statements),
                     **common,
                 )
                 for index, st in enumerate(found.statements)
@@ -107,7 +109,10 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
 
     found_options = find_options(all_lines, labels, option_re)
     enough = len(found_options.options) >= layout.options.min_count
-    if enough and ruled in (None, QuestionType.SINGLE_CHOICE):
+    # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
+    # label), kept as one and flagged rather than passed off as an open question.
+    partial = 2 <= len(found_options.options) < layout.options.min_count
+    if (enough or partial) and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
         options = found_options.options
         # A points line printed under the options ("Μονάδες 3") is not part of the last option.
@@ -125,6 +130,10 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
             **common,
         )
         expected = labels[: len(options)]
+        if partial:
+            draft.flags.append(
+                f"only {len(options)} options found (labels {draft.labels}); the spec expects at least {layout.options.min_count}"
+            )
         if draft.labels != expected:
             draft.flags.append(f"option labels {draft.labels} skip a label (expected {expected})")
         empty = [o.label for o, text in zip(options, choices) if not text]
@@ -248,7 +257,11 @@ def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, t
             draft.flags.append("no key entry for this statement")
             return
         sequence = tf_cache.setdefault(block_number, answers_from_key(answers[block_number], tf))
-        if draft.tf_index is not None and draft.tf_index < len(sequence):
+        if len(sequence) != draft.tf_count:
+            draft.flags.append(
+                f"key for {draft.block.number} gives {len(sequence)} true/false answers for {draft.tf_count} statements"
+            )
+        elif draft.tf_index is not None:
             draft.answer = sequence[draft.tf_index]
         else:
             draft.flags.append(

@@ -94,3 +94,34 @@ def test_figures_go_to_the_question_printed_above_them(tmp_path):
     [image] = found["2"].images
     assert image.page == 1 and image.path.startswith("raw/figures/") and len(image.sha256) == 64
     assert found["2"].choices == ["obraz A", "obraz B", "obraz C", "obraz D"]
+
+
+def test_choice_question_with_a_lost_label_is_kept_and_flagged(tmp_path):
+    path = tmp_path / "s.pdf"
+    items = [TextBox("1. Który standard złącza obsługuje dyski NVMe?", 20, 20, 170, size=10)]
+    for i, line in enumerate(["A. SATA II", "B. M.2 NVMe", "IDE", "SCSI"]):  # C. and D. lost, as after a bad scan
+        items.append(TextBox(line, 25, 27 + 6 * i, 120, size=10))
+    build_pdf(path, [PageSpec(tuple(items))])
+    key = _key(tmp_path / "k.pdf", ["1. B"])
+    [question] = run_family(_list_spec(), path, [key], {"year": "2030"}).questions
+    assert question.type == "single_choice" and question.answer == "B"
+    assert any("only 2 options found" in f for f in question.flags)
+
+
+def test_true_false_key_with_the_wrong_number_of_answers_is_flagged(tmp_path):
+    from tests.fixtures import sheets
+
+    fixture = sheets.cke_matura(tmp_path)
+    scheme = fixture.keys[0]
+    from pipeline.sample.pdfgen import PageSpec as Page
+
+    bad_key = build_pdf(tmp_path / "Zasady_bad.pdf", [Page((
+        TextBox("Zadanie 2. (0–2)", 20, 20, 170, size=11),
+        TextBox("Rozwiązanie", 20, 27, 170, size=11),
+        TextBox("PF", 20, 34, 170, size=11),
+    ))])
+    assert scheme.exists()
+    result = run_family("pl_cke_matura_informatyka", fixture.sheets[0], [bad_key], {"year": "2030"})
+    statements = [q for q in result.questions if q.type == "true_false"]
+    assert len(statements) == 3
+    assert all(q.answer is None and "gives 2 true/false answers for 3 statements" in q.flags[0] for q in statements)
