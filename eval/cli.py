@@ -146,9 +146,9 @@ def _rescore(args) -> int:
     text = dumps(scores)
     reports.print_scores(scores)
     if args.out:
-        from eval.runfolder import write_atomic
+        from pipeline.atomic import write_text_atomic
 
-        write_atomic(Path(args.out), text)
+        write_text_atomic(Path(args.out), text)
     if args.plot:
         reports.plot_accuracy(scores, Path(args.plot))
     stored = run / SCORES
@@ -165,7 +165,8 @@ def _rescore(args) -> int:
 def _compare(args) -> int:
     from eval import reports, stats
     from eval.compare import AlignmentError, Side, compare
-    from eval.runfolder import dumps, write_atomic
+    from eval.runfolder import dumps
+    from pipeline.atomic import write_text_atomic
 
     try:
         result = compare(
@@ -179,14 +180,15 @@ def _compare(args) -> int:
         return 2
     reports.print_compare(result)
     out = Path(args.json_out or "compare.json")
-    write_atomic(out, dumps(result))
+    write_text_atomic(out, dumps(result))
     print(f"wrote {out}", file=sys.stderr)
     return 0
 
 
 def _correlate(args) -> int:
     from eval import correlate, reports
-    from eval.runfolder import dumps, write_atomic
+    from eval.runfolder import dumps
+    from pipeline.atomic import write_text_atomic
 
     if args.run:
         if not args.mapping:
@@ -196,7 +198,7 @@ def _correlate(args) -> int:
         results = correlate.correlate_llmzszl(args.llmzszl, category=args.category)
     reports.print_correlations(results)
     if args.json_out:
-        write_atomic(Path(args.json_out), dumps([r.to_dict() for r in results]))
+        write_text_atomic(Path(args.json_out), dumps([r.to_dict() for r in results]))
     if args.plot:
         reports.plot_correlation(results, Path(args.plot))
     return 0

@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 import threading
 from pathlib import Path
+
+from pipeline.atomic import write_text_atomic
 
 PLAN = "plan.json"
 PROMPTS = "prompts.jsonl"
@@ -36,18 +37,6 @@ def dumps(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def read_json(path: Path) -> dict:
@@ -100,8 +89,8 @@ class RunFolder:
         if self.path.exists() and any(self.path.iterdir()):
             raise RunFolderError(f"{self.path}: folder exists and is not a run folder; choose an empty or new --out")
         self.path.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.file(PROMPTS), "".join(json.dumps(p, ensure_ascii=False, sort_keys=True) + "\n" for p in prompts))
-        write_atomic(self.file(PLAN), dumps(plan))  # last: its presence means the folder is complete to start
+        write_text_atomic(self.file(PROMPTS), "".join(json.dumps(p, ensure_ascii=False, sort_keys=True) + "\n" for p in prompts))
+        write_text_atomic(self.file(PLAN), dumps(plan))  # last: its presence means the folder is complete to start
 
     def repair_partial_tail(self) -> int:
         """Cut an incomplete last line left by a killed run; returns the bytes removed."""

@@ -28,8 +28,9 @@ from eval.backends.errors import ConfigurationFailure, RequestRejected
 from eval.backends.registry import backend_entry
 from eval.data import check_pin, load_data
 from eval.plan import RunPlan
+from pipeline.atomic import write_text_atomic
 from eval.protocols import Prompt, PromptBuilder, get_protocol, is_scorable, materialise_images
-from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl, write_atomic
+from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
 
@@ -198,10 +199,10 @@ def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
     reasons = scoring.blocking_reasons(scores)
     missing = scores["totals"]["missing"]
     if missing:
-        write_atomic(folder.file(STATE), dumps({"state": "incomplete", "publishable": False, "reasons": reasons}))
+        write_text_atomic(folder.file(STATE), dumps({"state": "incomplete", "publishable": False, "reasons": reasons}))
         return RunOutcome(folder.path, "incomplete", False, reasons, sent)
-    write_atomic(folder.file(SCORES), dumps(scores))
-    write_atomic(folder.file(STATE), dumps({"state": "complete", "publishable": not reasons, "reasons": reasons}))
+    write_text_atomic(folder.file(SCORES), dumps(scores))
+    write_text_atomic(folder.file(STATE), dumps({"state": "complete", "publishable": not reasons, "reasons": reasons}))
     folder.seal()
     return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
 

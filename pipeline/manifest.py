@@ -4,14 +4,13 @@ Stored as JSON Lines at raw/manifest.jsonl, one entry per URL (or local path), r
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.atomic import write_bytes_atomic
 from typing import Iterable, Iterator, Literal
 
 EntryStatus = Literal["downloaded", "not_modified", "local", "rejected", "failed"]
@@ -119,25 +118,4 @@ class Manifest:
         with self._lock:
             lines = [json.dumps(e.to_dict(), ensure_ascii=False, sort_keys=True) for e in self._entries.values()]
             payload = ("\n".join(lines) + "\n" if lines else "").encode("utf-8")
-            atomic_write_bytes(self.path, payload)
-
-
-def atomic_write_bytes(path: Path, payload: bytes, *, durable: bool = True) -> None:
-    """Write `payload` to `path` via a temporary file in the same folder, then os.replace.
-
-    The rename alone makes the write all-or-nothing for other processes and after kill -9;
-    `durable` adds an fsync so that it also holds after a power cut.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
-        raise
+            write_bytes_atomic(self.path, payload)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.manifest import atomic_write_bytes
+from pipeline.atomic import write_bytes_atomic
 
 PDF_MAGIC = b"%PDF-"
 HEAD_BYTES = 1024  # readers accept the header anywhere in the first KiB
@@ -118,7 +118,7 @@ class PartialDownload:
         self.data_path.parent.mkdir(parents=True, exist_ok=True)
         note = {"url": self.url, "etag": etag, "last_modified": last_modified, "content_type": content_type}
         # Not fsynced: after a power cut a lost note only means the part restarts from byte 0.
-        atomic_write_bytes(self.meta_path, json.dumps(note).encode("utf-8"), durable=False)
+        write_bytes_atomic(self.meta_path, json.dumps(note).encode("utf-8"), durable=False)
         return self.data_path.open("wb", buffering=0)
 
     def append(self) -> BinaryIO:
