@@ -134,6 +134,11 @@ class OptionsSpec(_Strict):
         description="how a label is printed, written with the letter A: 'A.', 'A)', '(A)', 'A:'",
     )
     min_count: int = Field(default=3, ge=2, description="fewer options than this is not a choice question")
+    keep_partial: bool = Field(
+        default=False,
+        description="families whose questions are all closed: a question with 2 labelled options but fewer than "
+        "min_count (a label lost in a scan) stays a flagged choice question instead of becoming open",
+    )
 
     @field_validator("styles")
     @classmethod

@@ -111,7 +111,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.
-    partial = 2 <= len(found_options.options) < layout.options.min_count
+    partial = layout.options.keep_partial and 2 <= len(found_options.options) < layout.options.min_count
     if (enough or partial) and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
         options = found_options.options

@@ -50,6 +50,7 @@ def _run(spec_name: str, folder: Path, root: Path):
 def _assert_bar(result, truths: list[TruthSheet]) -> None:
     for truth in truths:
         score = score_sheet(truth, result.questions)
+        assert score.precision >= 0.99, f"{truth.name}: questions not in the truth: {score.extra}"
         assert score.passed, (
             f"{truth.name}: recall {score.recall:.1%}, option text {score.option_exact:.1%}, answers "
             f"{score.answer_accuracy:.1%}; missing {score.missing}, wrong {score.wrong_answers}, {score.option_mismatches}"

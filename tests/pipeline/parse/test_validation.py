@@ -25,9 +25,13 @@ def _key(path: Path, lines: list[str]) -> Path:
     return build_pdf(path, [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10) for i, t in enumerate(lines)))])
 
 
-def _list_spec():
+def _list_spec(keep_partial: bool = False):
+    """The vocational spec with "1." numbering, 3+ options, open questions kept."""
     spec = load_spec("pl_cke_zawodowy")
-    layout = spec.layout.model_copy(update={"question_start": r"^(?P<number>\d{1,2})\.\s+(?=\S)"})
+    options = spec.layout.options.model_copy(update={"min_count": 3, "keep_partial": keep_partial})
+    layout = spec.layout.model_copy(
+        update={"question_start": r"^(?P<number>\d{1,2})\.\s+(?=\S)", "options": options, "skip_types": []}
+    )
     return spec.model_copy(update={"layout": layout})
 
 
@@ -103,7 +107,7 @@ def test_choice_question_with_a_lost_label_is_kept_and_flagged(tmp_path):
         items.append(TextBox(line, 25, 27 + 6 * i, 120, size=10))
     build_pdf(path, [PageSpec(tuple(items))])
     key = _key(tmp_path / "k.pdf", ["1. B"])
-    [question] = run_family(_list_spec(), path, [key], {"year": "2030"}).questions
+    [question] = run_family(_list_spec(keep_partial=True), path, [key], {"year": "2030"}).questions
     assert question.type == "single_choice" and question.answer == "B"
     assert any("only 2 options found" in f for f in question.flags)
 
@@ -125,3 +129,13 @@ def test_true_false_key_with_the_wrong_number_of_answers_is_flagged(tmp_path):
     statements = [q for q in result.questions if q.type == "true_false"]
     assert len(statements) == 3
     assert all(q.answer is None and "gives 2 true/false answers for 3 statements" in q.flags[0] for q in statements)
+
+
+def test_sub_parts_a_b_of_an_open_task_do_not_make_it_a_choice_question(tmp_path):
+    path = tmp_path / "s.pdf"
+    items = [TextBox("1. Rozważmy wszystkie punkty toru drona.", 20, 20, 170, size=10)]
+    for i, line in enumerate(["a) Podaj, ile punktów leży wewnątrz kwadratu.", "b) Podaj trzy punkty współliniowe."]):
+        items.append(TextBox(line, 25, 27 + 6 * i, 150, size=10))
+    build_pdf(path, [PageSpec(tuple(items))])
+    [question] = run_family(_list_spec(keep_partial=False), path, [], {"year": "2030"}).questions
+    assert question.type == "open" and question.choices == []
