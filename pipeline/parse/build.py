@@ -275,7 +275,10 @@ def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, t
     elif answers is not None:
         text = answers.get(number_key(draft.number))
         if text and draft.type in (QuestionType.SHORT_ANSWER, QuestionType.FILL_IN):
-            draft.answer = text
+            if re.search(r"\w", text):
+                draft.answer = text
+            else:
+                draft.flags.append(f"key entry {text!r} holds no answer (an annulled item?)")
 
 
 # --------------------------------------------------------------------------- records

@@ -57,11 +57,14 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
 
 
 def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
-    """Per variant code: a table. A header row naming variants opens a section; in it, each row is a
-    number followed by one answer per variant column (or, for a single-variant section, the answer)."""
+    """Per variant code: a table. A header row naming variants opens a section. With several variants,
+    each row is a number followed by one answer per variant column; with one variant, the answer is the
+    text of the answer cell: everything between the number column and the next header column that lies
+    in the number's row band (cells are centred vertically, so an answer may start above its number)."""
     header_re = re.compile(spec.variant_header)
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
+    single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
     for row in rows(line_stream(document, spec.stop_at)):
         text = " ".join(sl.text for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
@@ -69,25 +72,60 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
             section = variants
             for v in variants:
                 tables.setdefault(v, KeyTable(name, variants=[]))
+            if len(variants) == 1:
+                header = next(sl for sl in row if header_re.search(sl.text))
+                later = [(sl.line.x0 + sl.line.x1) / 2 for sl in row if sl.line.x0 > header.line.x1]
+                centre = (header.line.x0 + header.line.x1) / 2
+                single.append((variants[0], centre, min(later) if later else float("inf"), []))
             continue
         if not section:
+            continue
+        if len(section) == 1:
+            single[-1][3].append(row)
             continue
         first = _ROW_NUMBER.match(row[0].text)
         if not first:
             continue
         number = number_key(first.group("number"))
         cells = ([first.group("rest")] if first.group("rest") else []) + [sl.text for sl in row[1:]]
-        if len(section) == 1:
-            if cells:
-                tables[section[0]].answers.setdefault(number, cells[0].strip())
-            continue
         tokens = " ".join(cells).split()
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
                 tables[variant].answers.setdefault(number, token)
+    for variant, centre, next_centre, section_rows in single:
+        for number, answer in _answer_cells(section_rows, centre, next_centre):
+            tables[variant].answers.setdefault(number, answer)
     for table in tables.values():
         table.variants = sorted(tables)
     return tables
+
+
+def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str]]:
+    """Cells centred under the answer header (closer to it than to the next column's header)."""
+    lines = [sl for row in section_rows for sl in row]
+    numbers = [(row[0], m) for row in section_rows if (m := _ROW_NUMBER.match(row[0].text))]
+    result = []
+    for i, (sl, match) in enumerate(numbers):
+        row_middle = (sl.line.top + sl.line.bottom) / 2
+        before = numbers[i - 1][0] if i and numbers[i - 1][0].page == sl.page else None
+        after = numbers[i + 1][0] if i + 1 < len(numbers) and numbers[i + 1][0].page == sl.page else None
+        low = (row_middle + (before.line.top + before.line.bottom) / 2) / 2 if before else -1.0
+        high = (row_middle + (after.line.top + after.line.bottom) / 2) / 2 if after else float("inf")
+        parts = [match.group("rest")] if match.group("rest") else []
+        for other in lines:
+            middle = (other.line.top + other.line.bottom) / 2
+            if (
+                other is not sl
+                and other.page == sl.page
+                and low <= middle < high
+                and other.line.x0 >= sl.line.x1
+                and abs((other.line.x0 + other.line.x1) / 2 - centre) < abs((other.line.x0 + other.line.x1) / 2 - next_centre)
+            ):
+                parts.append(other.text)
+        answer = " ".join(p.strip() for p in parts if p.strip())
+        if answer:
+            result.append((number_key(match.group("number")), answer))
+    return result
 
 
 def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
