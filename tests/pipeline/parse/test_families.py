@@ -82,8 +82,8 @@ def test_slovak_passages_are_linked_to_the_questions_after_them(slovak_parsed):
     assert found["04"].context.startswith("Ukážka 2")
 
 
-def test_slovak_short_answer_key_from_the_variant_section(slovak_parsed):
-    assert slovak_parsed.by_number()["03"].answer == "píš/napíš"
+def test_slovak_short_answer_cell_spanning_two_lines_around_its_number(slovak_parsed):
+    assert slovak_parsed.by_number()["03"].answer == "píš/napíš/ píšte"
 
 
 def test_slovak_key_without_the_sheet_variant_is_reported(slovak_set, tmp_path):
