@@ -66,20 +66,20 @@ class ExtractOptions:
     @classmethod
     def from_spec(
         cls, spec, figures_dir: Path | str | None = None, figures_root: Path | str | None = None, **overrides
-    ) -> "ExtractOptions":
+    ) -> ExtractOptions:
         layout = spec.layout
-        values = dict(
-            drop_lines=tuple(layout.drop_lines),
-            drop_pages=tuple(layout.drop_pages),
-            remove_repeated_lines=layout.remove_repeated_lines,
-            drop_margin_notes=layout.drop_margin_notes,
-            detect_highlights=spec.key.kind == "highlight",
-            ocr_languages=tuple(spec.ocr.languages),
-            ocr_dpi=spec.ocr.dpi,
-            figures_dir=str(figures_dir) if figures_dir is not None else None,
-            figures_root=str(figures_root) if figures_root is not None else None,
-            layout=LayoutParams(segment_gap=layout.segment_gap),
-        )
+        values = {
+            "drop_lines": tuple(layout.drop_lines),
+            "drop_pages": tuple(layout.drop_pages),
+            "remove_repeated_lines": layout.remove_repeated_lines,
+            "drop_margin_notes": layout.drop_margin_notes,
+            "detect_highlights": spec.key.kind == "highlight",
+            "ocr_languages": tuple(spec.ocr.languages),
+            "ocr_dpi": spec.ocr.dpi,
+            "figures_dir": str(figures_dir) if figures_dir is not None else None,
+            "figures_root": str(figures_root) if figures_root is not None else None,
+            "layout": LayoutParams(segment_gap=layout.segment_gap),
+        }
         values.update(overrides)
         return cls(**values)
 
@@ -213,7 +213,7 @@ def _text_lines(glyphs: list[Glyph], width: float, height: float, params: Layout
 def _ocr_module():
     """pipeline.ocr when it is importable; None otherwise (then pages without text stay empty)."""
     try:
-        from pipeline import ocr  # noqa: PLC0415 - optional stage component
+        from pipeline import ocr
     except ImportError:
         return None
     return ocr
@@ -224,7 +224,7 @@ def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str |
     coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
     text = "\n".join(line.text for line in lines)
     try:
-        from pipeline import textlayer_quality as quality  # noqa: PLC0415 - optional stage component
+        from pipeline import textlayer_quality as quality
     except ImportError:
         visible = [ch for ch in text if not ch.isspace()]
         junk = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn"))
@@ -343,7 +343,7 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
     if options.figures_dir is None:
         return
     try:
-        from pipeline import figures  # noqa: PLC0415 - optional stage component
+        from pipeline import figures
     except ImportError:
         return
     crop = getattr(figures, "extract_figures", None)

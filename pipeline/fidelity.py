@@ -122,7 +122,7 @@ def _read_nucem(path: Path, data: dict, sheet: str | None) -> list[TruthSheet]:
         if not match:
             raise FidelityError(f"{path}: name the sheet (TRUTH=SHEET): no year in the file name to pair it by")
         year = int(match.group(0))
-        selects = lambda q: q.year == year  # noqa: E731
+        selects = lambda q: q.year == year
     return [TruthSheet(sheet or path.name, selects, {q.type for q in questions}, questions)]
 
 
@@ -236,7 +236,7 @@ def load_records(path: Path) -> list[Question]:
     for file in files:
         try:
             records += table_to_questions(pq.read_table(file))
-        except Exception as exc:  # pyarrow raises several types for a bad file
+        except (OSError, ValueError, TypeError, KeyError) as exc:  # pyarrow's errors derive from these
             raise FidelityError(f"{file}: not a curated records file: {exc}") from None
     return records
 

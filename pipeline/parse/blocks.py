@@ -1,6 +1,7 @@
 """Numbering: the line stream cut into question blocks, groups of parts, and shared passages."""
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -88,7 +89,7 @@ def link_contexts(blocks: list[Block], group_headers: bool) -> list[Block]:
     """
     questions = [b for b in blocks if b.kind == "question"]
     if group_headers:
-        for block, following in zip(questions, questions[1:]):
+        for block, following in itertools.pairwise(questions):
             if number_key(following.number).startswith(number_key(block.number) + "."):
                 block.is_group = True
     passage: str | None = None

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument
@@ -81,7 +82,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     all_lines = ([StreamLine(block.start.page, _header_line(block))] if block.header_rest else []) + block.lines
     full_text = "\n".join(sl.text for sl in all_lines)
     ruled = _type_from_rules(full_text, spec)
-    common = dict(context=block.context, pages=block.pages, block=block)
+    common = {"context": block.context, "pages": block.pages, "block": block}
     flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
 
     if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
@@ -164,8 +165,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
 
 
 def _header_line(block: Block):
-    from dataclasses import replace
-
+    """The header's own line, holding only the text after the question number."""
     return replace(block.start.line, text=block.header_rest)
 
 
@@ -184,8 +184,7 @@ def _read_keys(
     if kind == "variant_table" and variant is None:
         problems.append(f"no variant code found on the sheet (key.variant_pattern {spec.key.variant_pattern!r})")
     for document, entry in keys:
-        name = Path(entry.path or entry.url).name if (entry.path or entry.url) else document.path
-        name = Path(entry.url).name or name
+        name = unquote(Path(entry.url).name) or Path(document.path).name
         if kind == "marking_scheme":
             table = key_formats.read_marking_scheme(document, spec.key, name)
         elif kind == "list":

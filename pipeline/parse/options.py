@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.parse.labels import canonical_label, matched_label
 from pipeline.parse.stream import StreamLine
@@ -108,8 +108,6 @@ def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list
 
 def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
     """'B. DHCP   C. FTP' read as one line (OCR of a grid row): split before a later label."""
-    from dataclasses import replace
-
     result: list[StreamLine] = []
     for item in lines:
         match = option_re.match(item.text)

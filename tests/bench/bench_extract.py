@@ -58,8 +58,8 @@ def _jobs_from_fixtures():
     for spec_name, fixture in made:
         spec = load_spec(spec_name)
 
-        def entry(path: Path, role: str) -> ManifestEntry:
-            return ManifestEntry(path.as_uri(), path.as_uri(), spec.name, role, {"year": "2030"}, "local", "0" * 64, path=str(path))
+        def entry(path: Path, role: str, name: str = spec.name) -> ManifestEntry:
+            return ManifestEntry(path.as_uri(), path.as_uri(), name, role, {"year": "2030"}, "local", "0" * 64, path=str(path))
 
         sheet = fixture.sheets[0]
         jobs.append((spec, sheet, fixture.keys, entry(sheet, "sheet"), [entry(k, "key") for k in fixture.keys]))

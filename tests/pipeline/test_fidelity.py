@@ -8,7 +8,13 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.fidelity import FidelityError, main, normalize_text, read_truth, score_sheet
+from pipeline.fidelity import (
+    FidelityError,
+    main,
+    normalize_text,
+    read_truth,
+    score_sheet,
+)
 from pipeline.records import Question, questions_to_table
 
 

@@ -34,7 +34,7 @@ def run_family(
     spec: SourceSpec | str, sheet: Path, keys: list[Path], facts: dict[str, str], figures_root: Path | None = None
 ) -> ParseResult:
     spec = load_spec(spec) if isinstance(spec, str) else spec
-    figures = dict(figures_dir=figures_root / "raw" / "figures", figures_root=figures_root) if figures_root else {}
+    figures = {"figures_dir": figures_root / "raw" / "figures", "figures_root": figures_root} if figures_root else {}
     options = ExtractOptions.from_spec(spec, **figures)
     key_docs = [(extract_document(k, "1" * 64, options), entry(k, "key", spec, facts)) for k in keys]
     document = extract_document(sheet, "0" * 64, options)

@@ -1,8 +1,6 @@
 """Each exam family's real spec reads a generated sheet the way a person reads the printed page."""
 from __future__ import annotations
 
-import pytest
-
 from pipeline.records import CLOSED_TYPES, QuestionType, question_id
 from tests.pipeline.parse.conftest import run_family
 
@@ -106,7 +104,7 @@ def test_greek_numbering_true_false_block_and_alpha_delta_options(greek_parsed):
 
 
 def test_vocational_two_column_pages_and_answer_table(vocational_set):
-    sheet, practical = vocational_set.sheets
+    sheet, _practical = vocational_set.sheets
     result = run_family("pl_cke_zawodowy", sheet, vocational_set.keys, {"year": "2031"})
     found = {q.number: q for q in result.questions}
     assert sorted(found, key=int) == [e.number for e in vocational_set.expected]
