@@ -20,8 +20,8 @@ Why Tesseract runs as we run it:
   thread limit is set for the child only, never in this process's environment;
 - `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
   one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
-- the page goes to Tesseract as an uncompressed PGM: PNG compression of a 300 dpi page costs more than
-  the write it saves.
+- the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
+  the write it saves), lightly blurred (radius 0.8 px at 300 dpi) to even out scanner grain.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image
+from PIL import Image, ImageFilter
 from tqdm import tqdm
 
 from pipeline.document import Line, Page, PageMethod
@@ -50,14 +50,17 @@ from pipeline.layout import Glyph, LayoutParams, assemble
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
 PAGE_SEGMENTATION_MODE = 3
 PAGE_TIMEOUT_S = 180.0
+SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
 PT_PER_INCH = 72.0
 
 # A line counts as highlighted when this share of its background (the non-ink pixels) is yellow.
 HIGHLIGHT_MIN_SHARE = 0.45
 # Words made only of punctuation with confidence below NOISE_PUNCT_MAX_CONF are specks, rules and figure
-# edges; any word below NOISE_WORD_MIN_CONF is scanner noise read as letters (real words on a noisy
-# Greek scan measured 28 and up). A page needs one legible word (LEGIBLE_MIN_CONF, three letters or
-# digits) to count as text: a blank page with scanner noise gives only low-confidence fragments.
+# edges; small one- or two-character words below NOISE_WORD_MIN_CONF are specks read as letters. Other
+# words are kept whatever their confidence: on a CONAREME scan "obstrucción" came back right with
+# confidence 0.
+# A page needs one legible word (LEGIBLE_MIN_CONF, three letters or digits) to count as text: a blank
+# page with scanner noise gives only low-confidence fragments.
 NOISE_PUNCT_MAX_CONF = 60.0
 NOISE_WORD_MIN_CONF = 20.0
 LEGIBLE_MIN_CONF = 60.0
@@ -168,15 +171,44 @@ def _parse_tsv(tsv: str) -> list[_Word]:
     return words
 
 
-def _is_noise(word: _Word) -> bool:
-    """Specks, rules, figure edges and scanner noise that Tesseract reads as text."""
-    if 0 <= word.conf < NOISE_WORD_MIN_CONF:
+def _is_noise(word: _Word, typical_height: float) -> bool:
+    """Specks, rules, figure edges and scanner noise that Tesseract reads as text.
+
+    Confidence alone is not enough: real question numbers ("25.", "34") came back with confidence under
+    20 on a CONAREME scan. A low-confidence one- or two-character word is noise only when it is also
+    small next to the page's typical word height.
+    """
+    alnum = sum(ch.isalnum() for ch in word.text)
+    if 0 <= word.conf < NOISE_WORD_MIN_CONF and alnum <= 2 and (word.bottom - word.top) < 0.5 * typical_height:
         return True
-    return not any(ch.isalnum() for ch in word.text) and word.conf < NOISE_PUNCT_MAX_CONF
+    return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
 
 
 def _legible(word: _Word) -> bool:
     return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
+
+
+def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
+    """Split a line-initial "A.2" / "E:5" into the label and its answer, each with its share of the box.
+
+    Tesseract drops the space after a label before a short answer; split, the answer gets its own
+    highlight verdict (the key marking covers "2", not "A.").
+    """
+    result: list[_Word] = []
+    previous_line = None
+    for word in words:
+        first_in_line = word.line != previous_line
+        previous_line = word.line
+        match = _GLUED.match(word.text) if first_in_line else None
+        rest = word.text[match.end() :] if match else ""
+        label = normalize_ocr_line(word.text[: match.end()] + " x", labels)[:-2] if match else ""
+        if not match or not rest or not label or label[0] not in labels:
+            result.append(word)
+            continue
+        cut = word.left + round((word.right - word.left) * match.end() / len(word.text))
+        result.append(replace(word, text=label, right=cut))
+        result.append(replace(word, text=rest, left=cut))
+    return result
 
 
 def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
@@ -256,6 +288,7 @@ def ocr_image(
     dpi: int,
     omp_thread_limit: int | None = 1,
     layout: LayoutParams = LayoutParams(),
+    option_labels: Sequence[str] | None = None,
 ) -> Page:
     """OCR one rendered page image (RGB or grey) whose size in points is `width_pt` × `height_pt`.
 
@@ -263,12 +296,20 @@ def ocr_image(
     through, so rows, option grids and two-column bands come out in the same order on both paths.
     """
     rgb = np.asarray(image) if image.mode == "RGB" else None
-    grey = image.convert("L")
+    # A slight blur before Tesseract's binarisation evens out scanner grain: on a noisy 300-dpi scan of
+    # the CONAREME sheet it recovered 5 of 54 question numbers Tesseract otherwise dropped, and it
+    # changed nothing on smooth pages.
+    grey = image.convert("L").filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         path = Path(folder) / f"page-{page_number}.pgm"
         grey.save(path, format="PPM")
         tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit)
-    words = [w for w in _parse_tsv(tsv) if not _is_noise(w)]
+    parsed = _parse_tsv(tsv)
+    heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
+    typical_height = heights[len(heights) // 2] if heights else 0.0
+    words = [w for w in parsed if not _is_noise(w, typical_height)]
+    if option_labels:
+        words = _split_glued_labels(words, option_labels)
     if not any(_legible(w) for w in words):
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     sx = width_pt / grey.width
@@ -290,8 +331,12 @@ def ocr_image(
     for segment in assemble(glyphs, width_pt, layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
         text = " ".join(g.text for g in segment.glyphs)
-        letters = sum(len(g.text) for g in segment.glyphs)
-        marked = sum(len(g.text) for g in segment.glyphs if g.highlighted)
+        if option_labels:
+            text = normalize_ocr_line(text, option_labels)
+        # The key marking covers the answer, not always its label ("A." on white, "24" on yellow).
+        body = segment.glyphs[1:] if len(segment.glyphs) > 1 and _LABEL_TOKEN.match(segment.glyphs[0].text) else segment.glyphs
+        letters = sum(len(g.text) for g in body)
+        marked = sum(len(g.text) for g in body if g.highlighted)
         page_lines.append(
             Line(
                 text=text,
@@ -299,7 +344,7 @@ def ocr_image(
                 top=round(segment.top, 2),
                 x1=round(segment.x1, 2),
                 bottom=round(segment.bottom, 2),
-                # Weighted by characters like the text path, so an unmarked label ("A.") does not outvote its option.
+                # Weighted by characters like the text path.
                 highlighted=marked * 2 > letters,
                 font_size=round(segment.size, 1),
             )
@@ -315,6 +360,7 @@ def ocr_image(
     )
 
 
+_LABEL_TOKEN = re.compile(r"^[(\[]?\w[.):]$")
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
 
@@ -351,6 +397,7 @@ def ocr_pages(
     workers: int = 2,
     omp_thread_limit: int | None = 1,
     layout: LayoutParams = LayoutParams(),
+    option_labels: Sequence[str] | None = None,
     progress: bool | None = None,
 ) -> dict[int, Page]:
     """OCR the given 1-based pages of `pdf_path`; returns {page number: Page}.
@@ -359,6 +406,8 @@ def ocr_pages(
     processes at a time, each limited to one OpenMP thread (`omp_thread_limit=None` leaves Tesseract's
     default threading, for benchmarks only). At most 2 × workers rendered pages wait in memory.
     `layout` is the same LayoutParams the text path uses for this source (segment gap, column rules).
+    `option_labels` (the spec's option labels) turns on `normalize_ocr_line` for every line; None leaves
+    Tesseract's text as it is.
     """
     pdf_path = Path(pdf_path)
     require_languages(languages)
@@ -402,6 +451,7 @@ def ocr_pages(
                     dpi=dpi,
                     omp_thread_limit=omp_thread_limit,
                     layout=layout,
+                    option_labels=option_labels,
                 )
                 pending.append((number, future))
                 if len(pending) >= 2 * workers:
@@ -429,7 +479,10 @@ _LOOKALIKES: dict[str, tuple[str, ...]] = {
 _COPYRIGHT = re.compile(r"^©\s*")
 _BRACKETED = re.compile(r"^[\(\[\{|](?P<label>\w)\s?[\)\]\}|](?=\s|$)")
 _CLOSED = re.compile(r"^(?P<label>\w)\s?[\)\]\}](?=\s|$)")
-_DOTTED = re.compile(r"^(?P<label>\w)\s?\.(?=\s|$)")
+_DOTTED = re.compile(r"^(?P<label>\w)\s?[.:](?=\s|$)")
+# A label glued to a short answer ("E.20", "A:2", "B.Metformina"); a small letter after the dot ("c.d.")
+# is an abbreviation, not a label.
+_GLUED = re.compile(r"^(?P<label>\w)[.:](?=[\dA-ZÀ-ÖØ-ÞĀ-ſΑ-Ω])")
 # The label read twice, once in each script ("Υγ." for "γ."): a look-alike in front of the real label.
 _DOUBLED = re.compile(r"^(?P<ghost>\w)(?P<label>\w)(?P<mark>[.)])(?=\s|$)")
 _EURO_C = re.compile(r"^€(?=[.)]\s)")
@@ -443,7 +496,8 @@ def normalize_ocr_line(text: str, labels: Sequence[str] = ("A", "B", "C", "D", "
     - the case of a label whose capital and small forms look alike ("c." → "C." when the labels are
       upper-case A–E; "C)" → "c)" when they are a–d), never the case of other letters;
     - look-alikes from the other script ("a." → "α.", Greek "Α." → Latin "A.") when the labels are in one;
-    - bracket and spacing slips: "©" → "(C)", "{B)"/"[B]" → "(B)", "B}" → "B)", "A ." → "A.", "€." → "C.";
+    - bracket and spacing slips: "©" → "(C)", "{B)"/"[B]" → "(B)", "B}" → "B)", "A ." / "A:" → "A.",
+      "€." → "C.", a label glued to its answer "E.20" / "E:5" → "E. 20" / "E. 5";
     - a label read twice, as a look-alike and as itself: "Υγ." → "γ.".
     Anything else, including lines that do not start with a label, is returned unchanged.
     """
@@ -488,6 +542,12 @@ def normalize_ocr_line(text: str, labels: Sequence[str] = ("A", "B", "C", "D", "
         if label is None:
             return text
         return f"{indent}{label}." + stripped[match.end():]
+    match = _GLUED.match(stripped)
+    if match:
+        label = canonical(match.group("label"))
+        if label is None:
+            return text
+        return f"{indent}{label}. " + stripped[match.end():]
     return text
 
 

@@ -245,6 +245,10 @@ def test_not_a_pdf_names_the_file(tmp_path):
         ("Υ. αυξανόμενη", ["α", "β", "γ", "δ"], "γ. αυξανόμενη"),
         ("Α. opcia", "ABCD", "A. opcia"),  # Greek capital alpha in a Latin-labelled sheet
         ("Υγ. αυξανόμενη", ["α", "β", "γ", "δ"], "γ. αυξανόμενη"),  # seen on a 200-dpi scan
+        ("E.20", "ABCDE", "E. 20"),  # short answers lose the space (CONAREME scan)
+        ("E:5", "ABCDE", "E. 5"),
+        ("A: Metformina", "ABCDE", "A. Metformina"),
+        ("B.Metformina", "ABCDE", "B. Metformina"),
     ],
 )
 def test_normaliser_fixes_label_misreadings(raw, labels, fixed):
@@ -261,6 +265,7 @@ def test_normaliser_fixes_label_misreadings(raw, labels, fixed):
         ("F. nie ma takiej opcji", "ABCD"),
         ("C. already fine", "ABCD"),
         ("Ab. skrót na początku", "ABCD"),
+        ("a.2 pierwszy podpunkt", "ABCD"),
         ("", "ABCD"),
     ],
 )

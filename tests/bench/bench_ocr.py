@@ -1,0 +1,74 @@
+"""OCR throughput: pages/s with 1 and 2 workers (one OpenMP thread per Tesseract), against Tesseract's own
+default threading on the same pages. Pages: 8 rasterised pages of the real CKE sheets when
+../shared/corpus is present, else 8 generated Polish question pages.
+
+    python -m tests.bench ocr
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from pipeline.ocr import installed_languages, ocr_pages
+from pipeline.sample.pdfgen import rasterize_pdf
+
+CORPUS_SHEET = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "pl_cke_matura_informatyka" / "2017-05_PP_F2007" / "Arkusz_cz1.pdf"
+PAGES = 8
+DPI = 300
+
+
+def _source(folder: Path) -> tuple[Path, str]:
+    if CORPUS_SHEET.is_file():
+        return CORPUS_SHEET, f"{CORPUS_SHEET.parent.name}/{CORPUS_SHEET.name}, pages 1–{PAGES}"
+    from tests.pipeline.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, question_page
+
+    pages = [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS) for _ in range(PAGES)]
+    return build(folder / "generated.pdf", pages), f"{PAGES} generated Polish question pages"
+
+
+def _run(scan: Path, *, workers: int, omp_thread_limit: int | None) -> tuple[float, int]:
+    started = time.perf_counter()
+    pages = ocr_pages(scan, list(range(1, PAGES + 1)), ["pol"], dpi=DPI, workers=workers, omp_thread_limit=omp_thread_limit, progress=False)
+    elapsed = time.perf_counter() - started
+    return elapsed, sum(len(p.text) for p in pages.values())
+
+
+def main() -> None:
+    if "pol" not in installed_languages():
+        print("Tesseract with Polish data is not installed; nothing to measure (make setup)")
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-ocr-") as tmp:
+        folder = Path(tmp)
+        source, label = _source(folder)
+        first = folder / "first.pdf"
+        with pdfium.PdfDocument(str(source)) as document, pdfium.PdfDocument.new() as trimmed:
+            trimmed.import_pages(document, pages=list(range(PAGES)))
+            trimmed.save(str(first))
+        scan = rasterize_pdf(first, folder / "scan.pdf", dpi=200, noise=0.03, blur=0.5, seed=1)
+        print(f"pages: {label}; scan at 200 dpi, OCR at {DPI} dpi; {os.cpu_count()} CPUs (shared machine: expect noise)")
+        _run(scan, workers=1, omp_thread_limit=1)  # warm-up: language data into the page cache
+        rows = []
+        for name, workers, limit in (
+            ("1 worker, OMP_THREAD_LIMIT=1", 1, 1),
+            ("2 workers, OMP_THREAD_LIMIT=1", 2, 1),
+            ("1 worker, Tesseract default threads", 1, None),
+            ("2 workers, Tesseract default threads", 2, None),
+        ):
+            elapsed, chars = _run(scan, workers=workers, omp_thread_limit=limit)
+            rows.append((name, elapsed, chars))
+        base = rows[0][1]
+        print(f"{'configuration':40s} {'seconds':>8s} {'s/page':>7s} {'pages/s':>8s} {'vs 1 worker':>12s} {'chars':>7s}")
+        for name, elapsed, chars in rows:
+            print(f"{name:40s} {elapsed:8.2f} {elapsed / PAGES:7.2f} {PAGES / elapsed:8.2f} {base / elapsed:11.2f}x {chars:7d}")
+        scaling = rows[0][1] / rows[1][1]
+        threading = rows[2][1] / rows[0][1]
+        print(f"scaling 1→2 workers: {scaling:.2f}x (target ≥ 1.8x on 2 free cores)")
+        print(f"Tesseract default threading, 1 worker: {threading:.2f}x the time of OMP_THREAD_LIMIT=1")
+
+
+if __name__ == "__main__":
+    main()
