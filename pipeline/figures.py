@@ -29,6 +29,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import io
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,16 +138,13 @@ def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
         area = (box[2] - box[0]) * (box[3] - box[1])
         if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
             texts.append(box)
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-            if area < SCAN_MIN_PAGE_SHARE * page_area:
-                graphics.append(_Graphic("image", box))
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_PATH:
-            if area < FRAME_MIN_PAGE_SHARE * page_area:
-                kind, filled = _path_shape(obj)
-                graphics.append(_Graphic(kind, box, filled))
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_SHADING:
-            if area < FRAME_MIN_PAGE_SHARE * page_area:
-                graphics.append(_Graphic("curved", box, True))
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
+            graphics.append(_Graphic("image", box))
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and area < FRAME_MIN_PAGE_SHARE * page_area:
+            kind, filled = _path_shape(obj)
+            graphics.append(_Graphic(kind, box, filled))
+        elif obj.type == pdfium_c.FPDF_PAGEOBJ_SHADING and area < FRAME_MIN_PAGE_SHARE * page_area:
+            graphics.append(_Graphic("curved", box, True))
     return graphics, texts
 
 
@@ -218,7 +216,7 @@ def _bar_chart(members: list[_Graphic]) -> bool:
             by_base.setdefault(round(b[base]), []).append(b)
         for group in by_base.values():
             group.sort(key=lambda b: b[across])
-            apart = all(nxt[across] - cur[across + 2] >= 1.0 for cur, nxt in zip(group, group[1:]))
+            apart = all(nxt[across] - cur[across + 2] >= 1.0 for cur, nxt in itertools.pairwise(group))
             lengths = [length(b) for b in group]
             if len(group) >= 3 and apart and max(lengths) - min(lengths) > 2.0:
                 return True

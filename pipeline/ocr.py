@@ -33,11 +33,11 @@ import sys
 import tempfile
 import unicodedata
 from collections import deque
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -50,6 +50,7 @@ from pipeline.layout import Glyph, LayoutParams, assemble
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
 PAGE_SEGMENTATION_MODE = 3
 PAGE_TIMEOUT_S = 180.0
+DEFAULT_LAYOUT = LayoutParams()
 SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
 PT_PER_INCH = 72.0
 
@@ -98,7 +99,7 @@ def tesseract_command() -> str:
 @lru_cache(maxsize=8)
 def _installed_languages(command: str, tessdata_prefix: str | None) -> frozenset[str]:
     try:
-        result = subprocess.run([command, "--list-langs"], capture_output=True, text=True, timeout=30)
+        result = subprocess.run([command, "--list-langs"], capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise OcrUnavailable(f"cannot run {command} --list-langs: {exc}") from exc
     if result.returncode != 0:
@@ -268,7 +269,7 @@ def _run_tesseract(image_path: Path, languages: Sequence[str], dpi: int, *, omp_
     else:
         env.pop("OMP_THREAD_LIMIT", None)
     try:
-        result = subprocess.run(command, capture_output=True, timeout=PAGE_TIMEOUT_S, env=env)
+        result = subprocess.run(command, capture_output=True, timeout=PAGE_TIMEOUT_S, env=env, check=False)
     except subprocess.TimeoutExpired as exc:
         raise OcrError(f"tesseract took longer than {PAGE_TIMEOUT_S:.0f}s") from exc
     except OSError as exc:
@@ -287,7 +288,7 @@ def ocr_image(
     height_pt: float,
     dpi: int,
     omp_thread_limit: int | None = 1,
-    layout: LayoutParams = LayoutParams(),
+    layout: LayoutParams = DEFAULT_LAYOUT,
     option_labels: Sequence[str] | None = None,
 ) -> Page:
     """OCR one rendered page image (RGB or grey) whose size in points is `width_pt` × `height_pt`.
@@ -396,7 +397,7 @@ def ocr_pages(
     dpi: int = 300,
     workers: int = 2,
     omp_thread_limit: int | None = 1,
-    layout: LayoutParams = LayoutParams(),
+    layout: LayoutParams = DEFAULT_LAYOUT,
     option_labels: Sequence[str] | None = None,
     progress: bool | None = None,
 ) -> dict[int, Page]:
@@ -558,6 +559,6 @@ def normalize_ocr_lines(lines: Iterable[Line], labels: Sequence[str] = ("A", "B"
 
 def text_layer_usable(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> bool:
     """True when a page's text layer can be used as it is (see pipeline.textlayer_quality for the rules)."""
-    from pipeline.textlayer_quality import assess_text_layer  # noqa: PLC0415 - keeps the two modules independent
+    from pipeline.textlayer_quality import assess_text_layer
 
     return assess_text_layer(text, image_coverage=image_coverage, curved_paths=curved_paths).usable

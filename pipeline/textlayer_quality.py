@@ -110,7 +110,7 @@ def image_coverage(page) -> float:
 
     Overlapping images are counted twice (the sum is capped at 1): the scan test only asks "most of the page?".
     """
-    import pypdfium2.raw as pdfium_c  # noqa: PLC0415 - only callers holding a pdfium page need it
+    import pypdfium2.raw as pdfium_c
 
     width, height = page.get_size()
     area = width * height
@@ -130,7 +130,7 @@ def curved_path_count(page) -> int:
 
     Glyph outlines are curved; ruled answer grids and table borders are straight and are not counted.
     """
-    import pypdfium2.raw as pdfium_c  # noqa: PLC0415
+    import pypdfium2.raw as pdfium_c
 
     count = 0
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2):

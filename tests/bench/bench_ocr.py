@@ -24,7 +24,13 @@ DPI = 300
 def _source(folder: Path) -> tuple[Path, str]:
     if CORPUS_SHEET.is_file():
         return CORPUS_SHEET, f"{CORPUS_SHEET.parent.name}/{CORPUS_SHEET.name}, pages 1–{PAGES}"
-    from tests.pipeline.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, question_page
+    from tests.pipeline.ocr.builders import (
+        POLISH_OPTIONS,
+        POLISH_PASSAGE,
+        POLISH_STEM,
+        build,
+        question_page,
+    )
 
     pages = [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS) for _ in range(PAGES)]
     return build(folder / "generated.pdf", pages), f"{PAGES} generated Polish question pages"

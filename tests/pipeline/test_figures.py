@@ -10,9 +10,23 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.figures import FigureError, crop_figures, extract_figures, find_figure_boxes
+from pipeline.figures import (
+    FigureError,
+    crop_figures,
+    extract_figures,
+    find_figure_boxes,
+)
 from pipeline.sample.figures import bar_chart_png, circuit_png
-from pipeline.sample.pdfgen import PT_PER_MM, ImageBox, Line, PageSpec, Rect, TextBox, rasterize_pdf, table_items
+from pipeline.sample.pdfgen import (
+    PT_PER_MM,
+    ImageBox,
+    Line,
+    PageSpec,
+    Rect,
+    TextBox,
+    rasterize_pdf,
+    table_items,
+)
 from tests.pipeline.ocr.builders import build
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"

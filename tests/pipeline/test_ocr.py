@@ -1,8 +1,6 @@
 """OCR of scanned exam pages with the real Tesseract: text, order, coordinates, highlights, failures."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.document import PageMethod

@@ -9,8 +9,18 @@ import pytest
 from pipeline.ocr import text_layer_usable
 from pipeline.sample.figures import bar_chart_png
 from pipeline.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, rasterize_pdf
-from pipeline.textlayer_quality import assess_text_layer, curved_path_count, image_coverage
-from tests.pipeline.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, question_page
+from pipeline.textlayer_quality import (
+    assess_text_layer,
+    curved_path_count,
+    image_coverage,
+)
+from tests.pipeline.ocr.builders import (
+    POLISH_OPTIONS,
+    POLISH_PASSAGE,
+    POLISH_STEM,
+    build,
+    question_page,
+)
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 CLEAN_POLISH = " ".join([POLISH_STEM, POLISH_PASSAGE, *POLISH_OPTIONS])
@@ -79,7 +89,7 @@ def test_private_use_glyphs_need_ocr():
 
 def test_a_few_symbol_glyphs_on_a_real_page_are_fine():
     # Wingdings check boxes come through as private-use characters; a page with a handful is normal.
-    text = CLEAN_POLISH + " " + " ".join(["\uf0a8 tak", "\uf0a8 nie", "\ufffd"])
+    text = CLEAN_POLISH + " \uf0a8 tak \uf0a8 nie \ufffd"
     assert assess_text_layer(text).usable
 
 

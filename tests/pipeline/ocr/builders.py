@@ -11,7 +11,13 @@ from fpdf import FPDF
 from PIL import Image, ImageFilter
 
 from pipeline.atomic import write_bytes_atomic
-from pipeline.sample.pdfgen import FIXED_CREATION_DATE, PageSpec, TextBox, build_pdf, item_bottom
+from pipeline.sample.pdfgen import (
+    FIXED_CREATION_DATE,
+    PageSpec,
+    TextBox,
+    build_pdf,
+    item_bottom,
+)
 
 POLISH_STEM = (
     "Zadanie 3. Który z wymienionych protokołów służy do przesyłania poczty elektronicznej "
