@@ -132,7 +132,9 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
 def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOptions) -> dict[str, ExtractOutcome]:
     from pipeline import extract
 
-    extract_options = extract.ExtractOptions.from_spec(spec, figures_dir=options.raw_dir / "figures")
+    extract_options = extract.ExtractOptions.from_spec(
+        spec, figures_dir=options.raw_dir / "figures", figures_root=options.root
+    )
     stage_version = getattr(extract, "STAGE_VERSION", PIPELINE_VERSION)
     tasks: dict[str, ExtractTask] = {}
     for entry in entries:
