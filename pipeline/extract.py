@@ -77,11 +77,19 @@ class ExtractOptions:
             "ocr_languages": tuple(spec.ocr.languages),
             "ocr_dpi": spec.ocr.dpi,
             "figures_dir": str(figures_dir) if figures_dir is not None else None,
-            "figures_root": str(figures_root) if figures_root is not None else None,
+            "figures_root": str(figures_root) if figures_root is not None else _default_root(figures_dir),
             "layout": LayoutParams(segment_gap=layout.segment_gap),
         }
         values.update(overrides)
         return cls(**values)
+
+
+def _default_root(figures_dir: Path | str | None) -> str | None:
+    """<root>/raw/figures -> <root>: image paths in records are relative to the project root."""
+    if figures_dir is None:
+        return None
+    folder = Path(figures_dir)
+    return str(folder.parent.parent) if folder.parent.name == "raw" else None
 
 
 # --------------------------------------------------------------------------- opening
@@ -316,6 +324,13 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture = _repeated_furniture(pages) if options.remove_repeated_lines else set()
     for page in pages:
+        for pattern in options.drop_pages:
+            if re.search(pattern, page.text, flags=re.MULTILINE):
+                page.dropped_reason = f"matches layout.drop_pages rule {pattern!r}"
+                break
+        if page.dropped_reason:
+            # Not parsed, so kept whole: a cover's sheet code or variant code may sit in a "furniture" line.
+            continue
         kept = []
         body_size = _dominant_size(page.lines)
         for line in page.lines:
@@ -330,10 +345,6 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
                 continue
             kept.append(line)
         page.lines = kept
-        for pattern in options.drop_pages:
-            if re.search(pattern, page.text, flags=re.MULTILINE):
-                page.dropped_reason = f"matches layout.drop_pages rule {pattern!r}"
-                break
 
 
 # --------------------------------------------------------------------------- figures seam

@@ -49,7 +49,8 @@ def test_option_grid_rows_keep_each_option_as_its_own_line(tmp_path):
 def test_running_heads_page_numbers_examiner_boxes_and_scratch_pages_are_removed(tmp_path):
     fixture = sheets.cke_matura(tmp_path)
     document = extract_document(fixture.sheets[0], SHA, ExtractOptions.from_spec(load_spec("pl_cke_matura_informatyka")))
-    text = "\n".join(_texts(document))
+    # Dropped pages (cover, scratch) keep every line for provenance; the parsed pages are clean.
+    text = "\n".join(line.text for page in document.pages if not page.dropped_reason for line in page.lines)
     for furniture in ("Strona 2 z 4", "Egzamin maturalny z informatyki – poziom rozszerzony", "Wypełnia egzaminator", "Uzyskana liczba pkt."):
         assert furniture not in text
     assert document.pages[3].dropped_reason and "BRUDNOPIS" in document.pages[3].dropped_reason
@@ -90,6 +91,8 @@ def test_extract_options_come_from_the_spec_and_survive_pickling(tmp_path):
     options = ExtractOptions.from_spec(spec, figures_dir=tmp_path)
     assert options.detect_highlights and options.ocr_languages == ("spa",)
     assert options.figures_dir == str(tmp_path)
+    in_project = ExtractOptions.from_spec(spec, figures_dir=tmp_path / "raw" / "figures")
+    assert in_project.figures_root == str(tmp_path)  # records hold paths relative to the project root
     assert pickle.loads(pickle.dumps(options)) == options
 
 
