@@ -323,7 +323,7 @@ def parse_sheet(
 ) -> ParseResult:
     layout = spec.layout
     problems: list[str] = []
-    stream = line_stream(sheet, layout.stop_at)
+    stream = line_stream(sheet, layout.stop_at, labels=layout.options.labels)
     blocks = split_blocks(stream, layout.question_start, layout.context_start)
     questions_blocks = link_contexts(blocks, layout.group_headers)
     option_re = option_start_regex(layout.options.labels, layout.options.styles)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pipeline.document import ExtractedDocument, Line
+from pipeline.document import ExtractedDocument, Line, PageMethod
 
 # Answer blanks and leaders: nothing a reader needs.
 _BLANK = re.compile(r"^[\s.…_·]+$")
@@ -20,13 +20,32 @@ class StreamLine:
         return self.line.text
 
 
-def line_stream(document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False) -> list[StreamLine]:
+def _ocr_fixer(labels: list[str] | None):
+    """pipeline.ocr's label repair for OCR'd lines ("Υ." read for "γ.", "€." for "C."), if available."""
+    if not labels:
+        return None
+    try:
+        from pipeline.ocr import normalize_ocr_line
+    except ImportError:
+        return None
+    return lambda text: normalize_ocr_line(text, tuple(labels))
+
+
+def line_stream(
+    document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None
+) -> list[StreamLine]:
+    """Lines of the parsed pages in reading order; OCR'd lines get their option labels repaired."""
     stops = [re.compile(p) for p in stop_at]
+    fix = _ocr_fixer(labels)
     stream: list[StreamLine] = []
     for page in document.pages:
         if page.dropped_reason and not include_dropped:
             continue
+        ocr_page = page.method is PageMethod.OCR and fix is not None
         for line in page.lines:
+            if ocr_page:
+                repaired = fix(line.text)
+                line = line if repaired == line.text else replace(line, text=repaired)
             if any(r.search(line.text) for r in stops):
                 return stream
             if _BLANK.match(line.text):
