@@ -239,13 +239,16 @@ class KeySpec(_Strict):
     entry: str | None = Field(default=None, description="regex of one key entry; groups `number`, `answer`")
     task_start: str | None = Field(default=None, description="marking_scheme: regex of a task header; group `number`")
     answer_marker: str | None = Field(default=None, description="marking_scheme: e.g. '^(Poprawna odpowiedź|Rozwiązanie)'")
+    answer_end: str | None = Field(
+        default=None, description="marking_scheme: regex of a line that ends an answer ('^Schemat punktowania')"
+    )
     variant_pattern: str | None = Field(default=None, description="regex finding the variant code on a sheet; group `variant`")
     variant_header: str | None = Field(default=None, description="regex finding each variant column in a key header; group `variant`")
     stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
 
     _check_list = field_validator("stop_at")(_all_compile)
 
-    @field_validator("entry", "task_start", "answer_marker", "variant_pattern", "variant_header")
+    @field_validator("entry", "task_start", "answer_marker", "answer_end", "variant_pattern", "variant_header")
     @classmethod
     def _optional_compiles(cls, value: str | None) -> str | None:
         return None if value is None else _compiles(value)

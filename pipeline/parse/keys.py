@@ -27,6 +27,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     pages, footers already removed)."""
     task_re = re.compile(spec.task_start)
     marker_re = re.compile(spec.answer_marker) if spec.answer_marker else None
+    end_re = re.compile(spec.answer_end) if spec.answer_end else None
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
@@ -48,6 +49,9 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
             if rest:
                 collecting.append(rest)
             table.answers[number] = ""
+            continue
+        if collecting is not None and end_re is not None and end_re.search(item.text):
+            collecting = None
             continue
         if collecting is not None and len(collecting) < MAX_ANSWER_LINES:
             collecting.append(item.text)
