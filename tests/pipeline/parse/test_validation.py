@@ -139,3 +139,21 @@ def test_sub_parts_a_b_of_an_open_task_do_not_make_it_a_choice_question(tmp_path
     build_pdf(path, [PageSpec(tuple(items))])
     [question] = run_family(_list_spec(keep_partial=False), path, [], {"year": "2030"}).questions
     assert question.type == "open" and question.choices == []
+
+
+def test_ocr_lines_get_their_labels_repaired_before_options_are_read():
+    from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    spec = load_spec("gr_panellinies")
+    texts = ["Α4. Η στοίβα ακολουθεί τη μέθοδο", "α. FIFO.", "β. LIFO.", "Υ. τυχαίας προσπέλασης.", "δ. δυαδικής αναζήτησης."]
+    lines = [Line(text=t, x0=60, top=100 + 16 * i, x1=300, bottom=110 + 16 * i, font_size=11) for i, t in enumerate(texts)]
+    sheet = ExtractedDocument("0" * 64, "them_plir_gel_2031.pdf", 1, [Page(1, 595, 842, PageMethod.OCR, lines)], "test")
+    key_lines = [Line(text="Α4. β", x0=60, top=100, x1=200, bottom=110, font_size=11)]
+    key = ExtractedDocument("1" * 64, "apant_plir_gel_2031.pdf", 1, [Page(1, 595, 842, PageMethod.TEXT, key_lines)], "test")
+    path = Path("/exams/them_plir_gel_2031.pdf")
+    result = parse_sheet(sheet, entry(path, "sheet", spec, {"year": "2031"}), [(key, entry(path, "key", spec, {"year": "2031"}))], spec)
+    [question] = result.questions
+    assert question.choice_labels == ["α", "β", "γ", "δ"]  # "Υ." was Tesseract's reading of "γ."
+    assert question.answer == "β" and question.flags == []
