@@ -54,6 +54,8 @@ def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -
     marked_rows = 0
     stem: list[str] = []
     statements: list[Statement] = []
+    by_marks: list[Statement] = []  # one statement per marked row, for tables without numbers
+    lead: list[str] = []  # unmarked rows before the first marked one
     for row in rows(lines):
         content, marked = _strip_markers(row, words) if spec.markers_in_row else (row, False)
         marked_rows += marked
@@ -65,6 +67,18 @@ def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -
             statements[-1].parts.append(text)
         else:
             stem.append(text)
+        if marked:
+            by_marks.append(Statement(str(len(by_marks) + 1), [text]))
+        elif by_marks:
+            by_marks[-1].parts.append(text)
+        else:
+            lead.append(text)
+    if len(statements) < 2 and spec.markers_in_row and marked_rows >= 2:
+        # A table of statements with P/F columns but no numbers: each marked row is a statement. The
+        # header row ("P F" alone) is a marked row without text.
+        marked_with_text = [Statement(str(i), st.parts) for i, st in enumerate((st for st in by_marks if st.text), 1)]
+        if len(marked_with_text) >= 2:
+            return TrueFalseBlock(stem=[s for s in lead if s], statements=marked_with_text)
     if len(statements) < 2:
         return None
     if not force and marked_rows < len(statements):

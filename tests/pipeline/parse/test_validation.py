@@ -157,3 +157,26 @@ def test_ocr_lines_get_their_labels_repaired_before_options_are_read():
     [question] = result.questions
     assert question.choice_labels == ["α", "β", "γ", "δ"]  # "Υ." was Tesseract's reading of "γ."
     assert question.answer == "β" and question.flags == []
+
+
+def test_true_false_table_without_statement_numbers(tmp_path):
+    from pipeline.sample.pdfgen import PageSpec as Page
+
+    statements = [("Bajt ma osiem bitów.", "P"), ("Protokół HTTP szyfruje dane.", "F"), ("Adres IPv4 ma 32 bity.", "P")]
+    items = [
+        TextBox("Zadanie 5. (0–1)", 20, 20, 170, size=11),
+        TextBox("Oceń prawdziwość podanych zdań. Zaznacz P, jeśli zdanie jest prawdziwe, albo F – jeśli jest fałszywe.", 20, 27, 170, size=11),
+        TextBox("P", 160, 42, 6, size=11),
+        TextBox("F", 172, 42, 6, size=11),
+    ]
+    for i, (text, _) in enumerate(statements):
+        items += [TextBox(text, 25, 50 + 8 * i, 120, size=11), TextBox("P", 160, 50 + 8 * i, 6, size=11), TextBox("F", 172, 50 + 8 * i, 6, size=11)]
+    sheet = build_pdf(tmp_path / "Arkusz.pdf", [Page(tuple(items))])
+    key = build_pdf(tmp_path / "Zasady.pdf", [Page((
+        TextBox("Zadanie 5. (0–1)", 20, 20, 170, size=11),
+        TextBox("Rozwiązanie", 20, 27, 170, size=11),
+        TextBox("P F P", 20, 34, 170, size=11),
+    ))])
+    result = run_family("pl_cke_matura_informatyka", sheet, [key], {"year": "2030"})
+    assert [(q.number, q.answer, q.flags) for q in result.questions] == [("5.1", "P", []), ("5.2", "F", []), ("5.3", "P", [])]
+    assert result.questions[1].question.endswith("Protokół HTTP szyfruje dane.")
