@@ -335,6 +335,10 @@ def parse_sheet(
         problems.append(f"skipped {len(skipped)} question(s) of type {kinds} (layout.skip_types)")
     drafts = [d for d in drafts if d.type.value not in layout.skip_types]
 
+    if not drafts:
+        # Nothing to key (a practical-part sheet, a cover-only file): say so once, not per key file.
+        problems.append("no questions found on this sheet")
+        return ParseResult(questions=[], problems=problems)
     answers = _read_keys(sheet, keys, spec, problems) if (keys or spec.key.kind == "highlight") else None
     if answers is None and spec.key.kind != "highlight":
         problems.append("no answer key paired with this sheet; closed questions are flagged")
@@ -349,8 +353,6 @@ def parse_sheet(
         unused = [n for n in answers if n not in closed_numbers and n not in {number_key(d.number) for d in drafts}]
         if unused and len(unused) >= max(3, len(closed) // 4) and spec.key.kind != "marking_scheme":
             problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
-    if not drafts:
-        problems.append("no questions found on this sheet")
 
     year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
     images = _attach_images(drafts, sheet)
