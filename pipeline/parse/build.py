@@ -351,7 +351,8 @@ def parse_sheet(
     if answers:
         closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
         unused = [n for n in answers if n not in closed_numbers and n not in {number_key(d.number) for d in drafts}]
-        if unused and len(unused) >= max(3, len(closed) // 4) and spec.key.kind != "marking_scheme":
+        # Marking schemes also key open tasks of other sheet parts; lists and tables key only this sheet.
+        if unused and spec.key.kind != "marking_scheme":
             problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
 
     year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)

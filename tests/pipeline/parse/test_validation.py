@@ -180,3 +180,11 @@ def test_true_false_table_without_statement_numbers(tmp_path):
     result = run_family("pl_cke_matura_informatyka", sheet, [key], {"year": "2030"})
     assert [(q.number, q.answer, q.flags) for q in result.questions] == [("5.1", "P", []), ("5.2", "F", []), ("5.3", "P", [])]
     assert result.questions[1].question.endswith("Protokół HTTP szyfruje dane.")
+
+
+def test_key_with_more_answers_than_the_sheet_has_questions_is_reported(tmp_path):
+    sheet = _sheet(tmp_path / "s.pdf", [("1", ["a1", "b1", "c1", "d1"]), ("2", ["a2", "b2", "c2", "d2"])])
+    key = _key(tmp_path / "k.pdf", ["1. B", "2. C", "3. A"])
+    result = run_family(_list_spec(), sheet, [key], {"year": "2030"})
+    assert result.problems == ["key lists 3 answers, sheet has 2 closed questions; no question for ['3']"]
+    assert [q.answer for q in result.questions] == ["B", "C"]
