@@ -290,9 +290,20 @@ def _format_error(err: dict) -> str:
     return f"field '{where}': {message}"
 
 
+def _unquoted_on(data: dict) -> dict:
+    """YAML 1.1 reads a bare `on:` key as the boolean true; a curator writing `pairing: {on: [year]}`
+    means the field `on`, so it is read as such rather than rejected."""
+    pairing = data.get("pairing")
+    if isinstance(pairing, dict) and True in pairing and "on" not in pairing:
+        pairing = {("on" if k is True else k): v for k, v in pairing.items()}
+        return {**data, "pairing": pairing}
+    return data
+
+
 def parse_spec(data: object, path: Path | str) -> SourceSpec:
     if not isinstance(data, dict):
         raise SpecError(path, [f"the top level must be a mapping of fields, not {type(data).__name__}"])
+    data = _unquoted_on(data)
     try:
         spec = SourceSpec.model_validate({**data, "path": str(path)})
     except ValidationError as exc:

@@ -81,3 +81,12 @@ def test_invalid_yaml_and_non_mapping_are_reported(tmp_path):
 def test_an_unknown_spec_name_lists_the_available_ones():
     with pytest.raises(SpecError, match="available"):
         load_spec("no_such_family")
+
+
+def test_a_bare_yaml_on_key_in_pairing_means_the_field_on(tmp_path):
+    data = _valid_data()
+    text = yaml.safe_dump(data, allow_unicode=True).replace("'on':", "on:")
+    path = tmp_path / "family_x.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert "\n  on:" in text
+    assert load_spec_file(path).pairing.on == data["pairing"]["on"]
