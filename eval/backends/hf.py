@@ -18,6 +18,7 @@ an empty context whose option starts with the prefix token) are scored option by
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import inspect
 import os
@@ -332,21 +333,24 @@ class HFBackend:
 
     def _score_positions(self, log_probs, continuation: tuple[int, ...]) -> ScoredOption:
         """`log_probs[j]` is the distribution that predicts `continuation[j]`."""
+        picked, greedy = self._pick(log_probs, continuation)
+        return ScoredOption(float(picked.sum()), bool(greedy.all()))
+
+    def _pick(self, log_probs, tokens: tuple[int, ...]):
+        """Each token's log-probability and whether it is the argmax of its distribution."""
         torch = self._torch
-        targets = torch.tensor(continuation, dtype=torch.long, device=log_probs.device)
-        picked = log_probs.gather(1, targets.unsqueeze(1)).squeeze(1)
-        greedy = bool((log_probs.argmax(dim=-1) == targets).all())
-        return ScoredOption(float(picked.sum()), greedy)
+        targets = torch.tensor(tokens, dtype=torch.long, device=log_probs.device)
+        return log_probs.gather(1, targets.unsqueeze(1)).squeeze(1), log_probs.argmax(dim=-1) == targets
 
     def _score_shared_context(self, questions: list[list[EncodedOption]]) -> list[list[ScoredOption]]:
         """Scores all options of several questions: contexts once, then all continuations on the cache."""
         torch = self._torch
         pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-        contexts = [q[0].context for q in questions]
-        lengths = [len(c) for c in contexts]
+        lengths = [len(q[0].context) for q in questions]
         width = max(lengths)
         # Right padding: with a causal mask the pads after a context cannot change its logits.
-        context_ids = torch.tensor([list(c) + [pad_id] * (width - len(c)) for c in contexts], device=self.device)
+        context_ids = torch.tensor([list(q[0].context) + [pad_id] * (width - n) for q, n in zip(questions, lengths)],
+                                   device=self.device)
         context_mask = torch.tensor([[1] * n + [0] * (width - n) for n in lengths], device=self.device)
         last_positions = sorted(set(n - 1 for n in lengths))
         call: dict = {"use_cache": True}
@@ -360,35 +364,46 @@ class HFBackend:
         output = self.model(context_ids, **call)
         first_logits = torch.stack([output.logits[row, column[n - 1]] for row, n in enumerate(lengths)])
         first_log_probs = torch.log_softmax(first_logits, dim=-1)  # predicts each option's first token
+        context_cache = getattr(output, self._cache_argument)
+        del output
 
-        rows = [(q, o) for q, options in enumerate(questions) for o, option in enumerate(options)
-                if len(option.continuation) > 1]
-        rest_log_probs = None
-        if rows:
-            tails = [questions[q][o].continuation[:-1] for q, o in rows]
+        # Every option longer than one token runs its other tokens on a copy of its question's cached
+        # context. Rows sorted by length and cut into batches keep the padding of the tails small.
+        rows = sorted(((q, o) for q, options in enumerate(questions) for o, option in enumerate(options)
+                       if len(option.continuation) > 1), key=lambda r: len(questions[r[0]][r[1]].continuation))
+        chunks = [rows[start:start + self.batch_size] for start in range(0, len(rows), self.batch_size)]
+        tail_picks: dict[tuple[int, int], tuple] = {}
+        for number, chunk in enumerate(chunks):
+            cache = context_cache if number == len(chunks) - 1 else copy.deepcopy(context_cache)
+            owners = [q for q, _ in chunk]
+            tails = [questions[q][o].continuation[:-1] for q, o in chunk]
             tail_width = max(len(t) for t in tails)
-            cache = _select_cache_rows(getattr(output, self._cache_argument),
-                                       torch.tensor([q for q, _ in rows], device=self.device))
             tail_ids = torch.tensor([list(t) + [pad_id] * (tail_width - len(t)) for t in tails], device=self.device)
             tail_mask = torch.tensor([[1] * len(t) + [0] * (tail_width - len(t)) for t in tails], device=self.device)
-            mask = torch.cat([context_mask[[q for q, _ in rows]], tail_mask], dim=1)
             # Positions continue from each context's own length, not from the padded width.
-            positions = torch.tensor([[lengths[q] + j for j in range(tail_width)] for q, _ in rows], device=self.device)
-            tail_logits = self.model(
-                tail_ids, attention_mask=mask, position_ids=positions, use_cache=True, **{self._cache_argument: cache}
+            positions = torch.tensor([[lengths[q] + j for j in range(tail_width)] for q in owners], device=self.device)
+            logits = self.model(
+                tail_ids,
+                attention_mask=torch.cat([context_mask[owners], tail_mask], dim=1),
+                position_ids=positions,
+                use_cache=True,
+                **{self._cache_argument: _select_cache_rows(cache, torch.tensor(owners, device=self.device))},
             ).logits
-            rest_log_probs = torch.log_softmax(tail_logits, dim=-1)
-        row_of = {key: r for r, key in enumerate(rows)}
+            for row, (q, o) in enumerate(chunk):
+                continuation = questions[q][o].continuation
+                log_probs = torch.log_softmax(logits[row, : len(continuation) - 1], dim=-1)
+                tail_picks[(q, o)] = self._pick(log_probs, continuation[1:])
+            del logits, cache
 
         scored = []
         for q, options in enumerate(questions):
             per_question = []
             for o, option in enumerate(options):
-                n = len(option.continuation)
-                log_probs = first_log_probs[q:q + 1]
-                if n > 1:
-                    log_probs = torch.cat([log_probs, rest_log_probs[row_of[(q, o)], : n - 1]], dim=0)
-                per_question.append(self._score_positions(log_probs, option.continuation))
+                picked, greedy = self._pick(first_log_probs[q:q + 1], option.continuation[:1])
+                if (q, o) in tail_picks:
+                    rest_picked, rest_greedy = tail_picks[(q, o)]
+                    picked, greedy = torch.cat([picked, rest_picked]), torch.cat([greedy, rest_greedy])
+                per_question.append(ScoredOption(float(picked.sum()), bool(greedy.all())))
             scored.append(per_question)
         return scored
 

