@@ -20,8 +20,10 @@ Why Tesseract runs as we run it:
   thread limit is set for the child only, never in this process's environment;
 - `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
   one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
+  Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells.
 - the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
-  the write it saves), lightly blurred (radius 0.8 px at 300 dpi) to even out scanner grain.
+  the write it saves), cleaned by `prepare_for_tesseract`: fills and tints to white, table rules erased,
+  grain smoothed (each step is there for text Tesseract lost on a real sheet).
 """
 from __future__ import annotations
 
@@ -49,9 +51,17 @@ from pipeline.layout import Glyph, LayoutParams, assemble
 
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
 PAGE_SEGMENTATION_MODE = 3
+# A page with this many one-word lines of one or two characters is read a second time as one block.
+TABLE_PASS_MIN_ISOLATED = 8
+TABLE_PASS_PSM = 6
+TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing needs this confidence
+TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
 PAGE_TIMEOUT_S = 180.0
 DEFAULT_LAYOUT = LayoutParams()
 SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
+RULE_MIN_INCHES = 0.4  # a straight dark run this long is a rule or frame, not a letter
+WHITE_FROM = 170  # grey levels above this are paper (fills, highlights, scanner tint) and become white
+_WHITEN = [value if value <= WHITE_FROM else 255 for value in range(256)]
 PT_PER_INCH = 72.0
 
 # A line counts as highlighted when this share of its background (the non-ink pixels) is yellow.
@@ -65,8 +75,8 @@ HIGHLIGHT_MIN_SHARE = 0.45
 NOISE_PUNCT_MAX_CONF = 60.0
 NOISE_WORD_MIN_CONF = 20.0
 LEGIBLE_MIN_CONF = 60.0
-# Ink height of a word with ascenders or descenders, in font sizes (DejaVu, Times, Arial: 0.9–1.0).
-INK_HEIGHT_PER_SIZE = 0.92
+# Ink height of a whole text line (top of accents/ascenders to bottom of descenders), in font sizes.
+LINE_HEIGHT_PER_SIZE = 0.95
 
 
 class OcrUnavailable(RuntimeError):
@@ -180,13 +190,27 @@ def _is_noise(word: _Word, typical_height: float) -> bool:
     small next to the page's typical word height.
     """
     alnum = sum(ch.isalnum() for ch in word.text)
-    if 0 <= word.conf < NOISE_WORD_MIN_CONF and alnum <= 2 and (word.bottom - word.top) < 0.5 * typical_height:
+    height = word.bottom - word.top
+    if 0 <= word.conf < NOISE_WORD_MIN_CONF and alnum <= 2 and height < 0.5 * typical_height:
         return True
+    if typical_height and height > 2.5 * typical_height and word.conf < NOISE_PUNCT_MAX_CONF:
+        return True  # a "word" several lines tall: a column of cells or a figure read as one token
     return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
 
 
 def _legible(word: _Word) -> bool:
     return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
+
+
+def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
+    """A one-letter word whose two cases look alike ("c" in a key-table cell) takes the labels' case."""
+    by_fold = {label.casefold(): label for label in labels}
+    return [
+        replace(w, text=by_fold[w.text.casefold()])
+        if len(w.text) == 1 and w.text in _SAME_SHAPE and w.text.casefold() in by_fold
+        else w
+        for w in words
+    ]
 
 
 def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -212,20 +236,73 @@ def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word
     return result
 
 
-def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
-    """Font size (pixels) per Tesseract line, from the height of its longer words.
+def _isolated_short_words(words: list[_Word]) -> list[_Word]:
+    """Words of up to three characters that stand alone in a Tesseract line, or sit in a "line" that is
+    really a column (its height is several word heights): the cells of a key table."""
+    per_line: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        per_line.setdefault(word.line, []).append(word)
+    found = []
+    for members in per_line.values():
+        heights = sorted(w.bottom - w.top for w in members)
+        extent = max(w.bottom for w in members) - min(w.top for w in members)
+        column = extent > 2.5 * heights[len(heights) // 2]
+        if len(members) == 1 or column:
+            found += [w for w in members if len(w.text) <= 3]
+    return found
 
-    Ink height of a word with ascenders or descenders is close to the font size; short words ("o", "1.")
-    are x-height or cap-height only, so they are left out while longer words exist.
+
+def _overlap(a: _Word, b: _Word) -> float:
+    """Intersection over the smaller box."""
+    w = min(a.right, b.right) - max(a.left, b.left)
+    h = min(a.bottom, b.bottom) - max(a.top, b.top)
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a.right - a.left) * (a.bottom - a.top), (b.right - b.left) * (b.bottom - b.top))
+    return w * h / max(smaller, 1)
+
+
+def _merge_table_pass(page_pass: list[_Word], block_pass: list[_Word]) -> list[_Word]:
+    """Re-read table cells: Tesseract's automatic layout isolates each cell letter and misreads it
+    ("A" as ">", "D" as "U" in the NÚCEM key table); reading the page as one block (psm 6) gets them
+    right. An isolated short word takes the block reading at its place when that one is a letter or
+    digit read with more confidence; confident block-pass words where the first pass found nothing
+    (letters on a coloured column) are added, each as its own line."""
+    isolated = {id(w) for w in _isolated_short_words(page_pass)}
+    merged = []
+    for word in page_pass:
+        if id(word) in isolated:
+            rivals = [
+                b for b in block_pass
+                if _overlap(word, b) > 0.5 and b.text.isalnum() and (b.conf > word.conf or b.conf >= TABLE_PASS_TRUST_CONF)
+            ]
+            if rivals:
+                best = max(rivals, key=lambda b: b.conf)
+                word = replace(word, text=best.text, conf=best.conf, left=best.left, top=best.top, right=best.right, bottom=best.bottom)
+        merged.append(word)
+    extra_line = 10_000
+    for b in block_pass:
+        if b.text.isalnum() and b.conf >= TABLE_PASS_MIN_CONF and not any(_overlap(b, w) > 0 for w in page_pass):
+            extra_line += 1
+            merged.append(replace(b, line=(extra_line, 0, 0)))
+    return merged
+
+
+def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
+    """Font size (pixels) per Tesseract line: the line's ink height, from its highest to its lowest word.
+
+    Across a line, ascenders, accents and descenders add up to about one font size (Tesseract's own
+    hOCR x_size agrees within a pixel); a single word's height depends on its letters ("možnosti" is
+    0.75 of it). A stray tall box cannot inflate the estimate beyond 1.6 median word heights.
     """
     by_line: dict[tuple[int, int, int], list[_Word]] = {}
     for word in words:
         by_line.setdefault(word.line, []).append(word)
     sizes = {}
     for key, members in by_line.items():
-        longer = [w for w in members if sum(ch.isalpha() for ch in w.text) >= 3] or members
-        heights = sorted(w.bottom - w.top for w in longer)
-        sizes[key] = heights[len(heights) // 2] / INK_HEIGHT_PER_SIZE
+        heights = sorted(w.bottom - w.top for w in members)
+        extent = max(w.bottom for w in members) - min(w.top for w in members)
+        sizes[key] = min(extent, 1.6 * heights[len(heights) // 2]) / LINE_HEIGHT_PER_SIZE
     return sizes
 
 
@@ -250,7 +327,9 @@ def _highlight_share(rgb: np.ndarray | None, box: tuple[int, int, int, int]) -> 
     return float((_yellow_mask(patch) & light).sum()) / background
 
 
-def _run_tesseract(image_path: Path, languages: Sequence[str], dpi: int, *, omp_thread_limit: int | None) -> str:
+def _run_tesseract(
+    image_path: Path, languages: Sequence[str], dpi: int, *, omp_thread_limit: int | None, psm: int = PAGE_SEGMENTATION_MODE
+) -> str:
     command = [
         tesseract_command(),
         str(image_path),
@@ -258,7 +337,7 @@ def _run_tesseract(image_path: Path, languages: Sequence[str], dpi: int, *, omp_
         "-l",
         "+".join(languages),
         "--psm",
-        str(PAGE_SEGMENTATION_MODE),
+        str(psm),
         "--dpi",
         str(dpi),
         "tsv",
@@ -279,6 +358,62 @@ def _run_tesseract(image_path: Path, languages: Sequence[str], dpi: int, *, omp_
     return result.stdout.decode("utf-8", errors="replace")
 
 
+def _box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
+    """Mean of a boolean mask over a (2·radius+1)² window around each pixel (integral image)."""
+    padded = np.pad(mask.astype(np.float32), radius + 1, mode="edge")
+    integral = padded.cumsum(0).cumsum(1)
+    size = 2 * radius + 1
+    window = integral[size:, size:] - integral[:-size, size:] - integral[size:, :-size] + integral[:-size, :-size]
+    h, w = mask.shape
+    return window[:h, :w] / (size * size)
+
+
+def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Pixels of `dark` that lie on a straight run at least `length` long along `axis`."""
+    work = dark if axis == 1 else dark.T
+    h, w = work.shape
+    if w < length:
+        return np.zeros_like(dark)
+    sums = np.concatenate([np.zeros((h, 1), np.int32), work.astype(np.int32).cumsum(1)], axis=1)
+    starts = (sums[:, length:] - sums[:, :-length]) == length  # a full run starts at column j
+    marks = np.concatenate([np.zeros((h, 1), np.int32), starts.astype(np.int32).cumsum(1)], axis=1)
+    # pixel j is covered when a run starts anywhere in [j - length + 1, j]
+    index = np.arange(w)
+    upper = np.minimum(index + 1, starts.shape[1])
+    lower = np.maximum(index - length + 1, 0)
+    covered = (marks[:, upper] - marks[:, lower]) > 0
+    return covered if axis == 1 else covered.T
+
+
+def prepare_for_tesseract(image: Image.Image, dpi: int) -> Image.Image:
+    """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
+
+    Each step fixed text Tesseract lost on real sheets (scanned at 200–300 dpi):
+    - coloured cell fills (a NÚCEM key column on blue) and yellow key marks become paper: the global
+      threshold otherwise blackens the blue cells and their letters;
+    - light greys (the NÚCEM question-number boxes) become white (10 → 14 of 14 numbers on three pages);
+    - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
+      between the rules of a key table were read as "(U", ">" before;
+    - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered).
+    """
+    if image.mode == "RGB":
+        rgb = np.asarray(image).astype(np.int16)
+        spread = rgb.max(axis=2) - rgb.min(axis=2)
+        saturated = (spread > 60) & (rgb.max(axis=2) > 120)
+        # A fill is saturated over an area; coloured text is thin and keeps its white surroundings.
+        fill = saturated & (_box_mean(saturated, max(2, round(dpi / 30))) > 0.6)
+        grey_array = np.asarray(image.convert("L")).copy()
+        grey_array[fill] = 255
+    else:
+        grey_array = np.asarray(image.convert("L")).copy()
+    dark = grey_array < 128
+    length = max(20, round(dpi * RULE_MIN_INCHES))
+    rules = _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
+    grey_array[rules] = 255
+    grey = Image.fromarray(grey_array, mode="L").filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
+    return grey.point(_WHITEN)
+
+
 def ocr_image(
     image: Image.Image,
     languages: Sequence[str],
@@ -297,20 +432,22 @@ def ocr_image(
     through, so rows, option grids and two-column bands come out in the same order on both paths.
     """
     rgb = np.asarray(image) if image.mode == "RGB" else None
-    # A slight blur before Tesseract's binarisation evens out scanner grain: on a noisy 300-dpi scan of
-    # the CONAREME sheet it recovered 5 of 54 question numbers Tesseract otherwise dropped, and it
-    # changed nothing on smooth pages.
-    grey = image.convert("L").filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
+    grey = prepare_for_tesseract(image, dpi)
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         path = Path(folder) / f"page-{page_number}.pgm"
         grey.save(path, format="PPM")
         tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit)
-    parsed = _parse_tsv(tsv)
-    heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
-    typical_height = heights[len(heights) // 2] if heights else 0.0
-    words = [w for w in parsed if not _is_noise(w, typical_height)]
+        parsed = _parse_tsv(tsv)
+        heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
+        typical_height = heights[len(heights) // 2] if heights else 0.0
+        words = [w for w in parsed if not _is_noise(w, typical_height)]
+        if len(_isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:
+            block_tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=TABLE_PASS_PSM)
+            block_pass = [w for w in _parse_tsv(block_tsv) if not _is_noise(w, typical_height)]
+            words = _merge_table_pass(words, block_pass)
     if option_labels:
         words = _split_glued_labels(words, option_labels)
+        words = _label_case_cells(words, option_labels)
     if not any(_legible(w) for w in words):
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     sx = width_pt / grey.width

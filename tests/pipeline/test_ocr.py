@@ -269,3 +269,30 @@ def test_normaliser_fixes_label_misreadings(raw, labels, fixed):
 )
 def test_normaliser_leaves_other_lines_alone(raw, labels):
     assert normalize_ocr_line(raw, list(labels)) == raw
+
+
+
+def test_key_table_cells_take_the_block_readings():
+    """A first pass that reads a cell column as one "line" of misread letters gets the psm-6 readings."""
+    from pipeline.ocr import _is_noise, _isolated_short_words, _merge_table_pass, _Word
+
+    column = (9, 1, 1)
+    first = [
+        _Word(">", 61, 999, 606, 1029, 640, column),
+        _Word("U", 91, 1001, 676, 1029, 704, column),
+        _Word("01", 96, 532, 602, 578, 639, (7, 1, 1)),
+        _Word("Kľúč", 95, 300, 200, 420, 240, (1, 1, 1)),
+    ]
+    block = [
+        _Word("A", 96, 998, 606, 1030, 641, (1, 1, 7)),
+        _Word("D", 93, 999, 674, 1030, 711, (1, 1, 8)),
+        _Word("C", 89, 1681, 744, 1710, 778, (1, 1, 9)),  # a cell the first pass missed (coloured column)
+        _Word("Ni", 19, 1359, 795, 1391, 859, (1, 1, 10)),  # not confident enough to add
+    ]
+    assert {w.text for w in _isolated_short_words(first)} == {">", "U", "01"}
+    merged = _merge_table_pass(first, block)
+    assert [w.text for w in merged] == ["A", "D", "01", "Kľúč", "C"]
+    assert (merged[0].left, merged[0].bottom) == (998, 641)  # the block reading's box comes along
+    assert merged[-1].line not in {w.line for w in first}
+    tall_junk = _Word("GOVOOODVODD", 0, 1653, 880, 1722, 1426, column)
+    assert _is_noise(tall_junk, typical_height=37) and not _is_noise(merged[0], typical_height=37)
