@@ -11,35 +11,12 @@ import yaml
 from pipeline.fidelity import TruthSheet, read_truth, score_sheet
 from pipeline.season import RunOptions, run_source
 from pipeline.specs import load_spec
+from tests.fixtures.corpus import CKE_TRUTH, CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 pytestmark = [
     pytest.mark.corpus,
     pytest.mark.skipif(not CORPUS.is_dir(), reason=f"real exam corpus not found at {CORPUS}"),
 ]
-
-# Keys read from the CKE marking schemes (Zasady.pdf). 2025 also has Zadanie 4, a single-choice task
-# keyed "D" in its scheme, which the corpus README's table leaves out.
-CKE_TRUTH = """
-sheets:
-  - sheet: 2016-05_PP_F2007/Arkusz_cz1.pdf
-    types: [single_choice, true_false]
-    questions: [{number: "3.1", answer: A}, {number: "3.2", answer: A}, {number: "3.3", answer: B}, {number: "3.4", answer: C}, {number: "3.5", answer: B}]
-  - sheet: 2017-05_PP_F2007/Arkusz_cz1.pdf
-    types: [single_choice, true_false]
-    questions: [{number: "3.1", answer: A}, {number: "3.2", answer: C}, {number: "3.3", answer: B}, {number: "3.4", answer: D}, {number: "3.5", answer: A}]
-  - sheet: 2018-05_PP_F2007/Arkusz_cz1.pdf
-    types: [single_choice, true_false]
-    questions: [{number: "3.1", answer: C}, {number: "3.2", answer: B}, {number: "3.3", answer: C}, {number: "3.4", answer: A}, {number: "3.5", answer: C}]
-  - sheet: 2025-05_PR_F2023/Arkusz.pdf
-    types: [single_choice, true_false]
-    questions:
-      - {number: "1.2.1", type: true_false, answer: F}
-      - {number: "1.2.2", type: true_false, answer: P}
-      - {number: "1.2.3", type: true_false, answer: P}
-      - {number: "1.2.4", type: true_false, answer: F}
-      - {number: "4", answer: D}
-"""
 
 
 def _run(spec_name: str, folder: Path, root: Path):
