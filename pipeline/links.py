@@ -29,8 +29,16 @@ def match_rules(target: str, rules: Sequence[FileRule], context: dict[str, str] 
         found = re.search(rule.pattern, target)
         if found:
             groups = {k: v for k, v in found.groupdict().items() if v is not None}
-            return RuleMatch(rule.role, {**(context or {}), **rule.facts, **groups}, rule.pattern)
+            return RuleMatch(rule.role, _with_full_year({**(context or {}), **rule.facts, **groups}), rule.pattern)
     return None
+
+
+def _with_full_year(facts: dict[str, str]) -> dict[str, str]:
+    """Many file names carry only a two-digit year (`…_180613.pdf`, `MIN-P1_1P-162`): a `yy` group
+    stands for the year 20yy, unless a four-digit `year` is known."""
+    if "year" not in facts and facts.get("yy", "").isdigit() and len(facts["yy"]) == 2:
+        return {**facts, "year": f"20{facts['yy']}"}
+    return facts
 
 
 def url_match_target(url: str) -> str:

@@ -1,7 +1,7 @@
 """Which key belongs to which sheet, decided from the facts each file rule extracted.
 
-A key pairs with a sheet when they agree on every fact named in the spec's `pairing.on` that both
-carry. A fact the key lacks is a wildcard only when the spec says one key serves many sheet forms
+A key pairs with a sheet when they agree on every fact named in the spec's `pairing.on` that either
+carries, and on at least one. A fact the key lacks is a wildcard only when the spec says one key serves many sheet forms
 (CKE marking schemes cover forms -100, -200, ... of one exam).
 """
 from __future__ import annotations
@@ -25,13 +25,17 @@ class PairingResult:
 
 
 def _key_fits(sheet: ManifestEntry, key: ManifestEntry, pairing: PairingSpec) -> bool:
+    agreed = 0
     for fact in pairing.on:
         sheet_value, key_value = sheet.facts.get(fact), key.facts.get(fact)
+        if sheet_value is None and key_value is None:
+            continue  # a fact neither file carries (a web name without the year) cannot tell them apart
         if key_value is None and pairing.key_serves_many:
             continue
         if sheet_value is None or key_value is None or str(sheet_value) != str(key_value):
             return False
-    return True
+        agreed += 1
+    return agreed > 0
 
 
 def pair_files(entries: list[ManifestEntry], pairing: PairingSpec) -> PairingResult:

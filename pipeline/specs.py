@@ -54,7 +54,8 @@ class FileRule(_Strict):
     """Which files are sheets and which are keys, by a regex over a URL or a folder-relative path.
 
     Named groups (year, session, sheet_code, variant, qualification, folder, form) become the file's
-    pairing facts; `year` is required somewhere (in the pattern or the spec's fixed facts).
+    pairing facts; `year` is required somewhere (in the pattern or the spec's fixed facts); a two-digit
+    `yy` group stands for 20yy when there is no `year`.
     """
 
     role: Literal["sheet", "key"]

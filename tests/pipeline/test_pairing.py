@@ -49,3 +49,13 @@ def test_rejected_files_take_no_part_in_pairing():
     result = pair_files([entry("u/s-a", "sheet", year="2019"), bad], PairingSpec(on=["year"]))
     assert result.jobs[0].keys == ()
     assert "u/key-x" not in result.problems
+
+
+def test_a_fact_neither_file_carries_is_ignored_but_one_fact_must_agree():
+    web = [entry("u/them_a", "sheet", form="inf_gel", session="180613"),
+           entry("u/apant_b", "key", form="inf_gel", session="180613"),
+           entry("u/apant_c", "key", form="mat_gel", session="180611")]
+    result = pair_files(web, PairingSpec(on=["form", "year", "session"]))
+    assert [k.url for k in result.jobs[0].keys] == ["u/apant_b"]
+    bare = [entry("u/s-a", "sheet"), entry("u/k-b", "key")]
+    assert pair_files(bare, PairingSpec(on=["year"])).jobs[0].keys == ()

@@ -60,3 +60,9 @@ def test_pattern_groups_override_the_page_year_and_fixed_facts():
 def test_rules_see_percent_decoded_urls():
     target = url_match_target("https://cke.gov.pl/images/egzamin%20%C3%B3smoklasisty.pdf")
     assert target == "https://cke.gov.pl/images/egzamin ósmoklasisty.pdf"
+
+
+def test_a_two_digit_yy_group_stands_for_the_year_20yy_unless_a_year_is_known():
+    rule = FileRule(role="sheet", pattern=r"them_(?P<form>\w+?)_(?P<yy>\d{2})\d{4}\.pdf$")
+    assert match_rules("x/them_ist_180613.pdf", [rule]).facts["year"] == "2018"
+    assert match_rules("x/them_ist_180613.pdf", [rule], {"year": "2019"}).facts["year"] == "2019"
