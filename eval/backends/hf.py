@@ -34,6 +34,8 @@ DEFAULT_MAX_LENGTH = 2048
 _TOKENIZER_NO_LIMIT = int(1e30)
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
 _FINGERPRINT_EDGE_BYTES = 1 << 20
+# Bounds the [rows, tail, vocab] logits of one continuation pass (float32: 512 MiB).
+_MAX_TAIL_LOGITS = 1 << 27
 
 
 class ModelLoadError(Exception):
@@ -110,11 +112,26 @@ def weights_fingerprint(folder: Path, gguf_file: str | None) -> dict:
     }
 
 
-def _snapshot_revision(folder: Path) -> str | None:
-    """The commit of a Hub cache snapshot (`.../snapshots/<commit>/`), when the model lives in one."""
+def model_revision(folder: Path) -> str | None:
+    """The commit of the weights when known: a Hub cache snapshot (`.../snapshots/<commit>/`) or a git clone."""
     if folder.parent.name == "snapshots" and len(folder.name) == 40:
         return folder.name
+    head = folder / ".git" / "HEAD"
+    if head.is_file():
+        reference = head.read_text(encoding="utf-8").strip()
+        if not reference.startswith("ref: "):
+            return reference
+        target = folder / ".git" / reference.removeprefix("ref: ")
+        if target.is_file():
+            return target.read_text(encoding="utf-8").strip()
     return None
+
+
+def _dtype_keyword(transformers_version: str) -> str:
+    """`from_pretrained` took `torch_dtype` before transformers 4.56 and `dtype` since."""
+    from packaging.version import Version
+
+    return "dtype" if Version(transformers_version) >= Version("4.56") else "torch_dtype"
 
 
 def _choose(logprobs: list[float]) -> int:
@@ -127,18 +144,28 @@ def _choose(logprobs: list[float]) -> int:
 
 
 def _default_threads() -> int:
+    """The CPUs this process may use that are idle now, at least one. On a shared machine, more torch
+    threads than idle cores make every operation wait on the others (measured: 3-4x slower at 2 threads
+    than at 1 on 2 busy cores), so the 1-minute load average is taken off the available CPUs."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        available = len(os.sched_getaffinity(0))
     except AttributeError:
-        return max(1, os.cpu_count() or 1)
+        available = os.cpu_count() or 1
+    try:
+        busy = int(os.getloadavg()[0] + 0.5)
+    except (AttributeError, OSError):
+        busy = 0
+    return max(1, min(available, available - busy))
 
 
 class HFBackend:
     """A local transformers causal LM as a `LoglikelihoodBackend`.
 
     `model_path` is a Hugging Face model folder or a `.gguf` file (dequantised by transformers).
-    `batch_size` counts questions per forward pass. `reuse_context=False` scores every option with its
-    own full forward pass, as lm-eval does; it exists to check the shared-context path against.
+    `batch_size` counts questions per forward pass (and option rows per continuation pass).
+    `reuse_context=False` scores every option with its own full forward pass, as lm-eval does; it exists
+    to check the shared-context path against. `num_threads` is applied with `torch.set_num_threads`,
+    which is process-wide; the default is the idle CPUs the process may use, at least one.
     """
 
     def __init__(
@@ -171,7 +198,6 @@ class HFBackend:
         self.num_threads = num_threads or _default_threads()
         torch.set_num_threads(self.num_threads)
         self.device = torch.device(device)
-        self.dtype_name = dtype
         torch_dtype = "auto" if dtype == "auto" else getattr(torch, dtype, None)
         if torch_dtype is None:
             raise ValueError(f"unknown dtype {dtype!r} (use float32, bfloat16, float16 or auto)")
@@ -183,7 +209,9 @@ class HFBackend:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(
                 self.folder, **load_kwargs, **({"add_bos_token": add_bos_token} if add_bos_token is not None else {})
             )
-            self.model = transformers.AutoModelForCausalLM.from_pretrained(self.folder, dtype=torch_dtype, **load_kwargs)
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                self.folder, **{_dtype_keyword(transformers.__version__): torch_dtype}, **load_kwargs
+            )
         except (OSError, ValueError, KeyError) as error:
             where = self.folder / self.gguf_file if self.gguf_file else self.folder
             raise ModelLoadError(f"{where}: cannot load a causal language model: {error}") from error
@@ -252,7 +280,7 @@ class HFBackend:
             "model_path": str(self.model_path),
             "gguf_file": self.gguf_file,
             "model_type": getattr(self.model.config, "model_type", None),
-            "revision": _snapshot_revision(self.folder),
+            "revision": model_revision(self.folder),
             "weights_fingerprint": weights_fingerprint(self.folder, self.gguf_file),
             "num_parameters": sum(p.numel() for p in self.model.parameters()),
             "dtype": str(self.model.dtype).removeprefix("torch."),
@@ -368,10 +396,11 @@ class HFBackend:
         del output
 
         # Every option longer than one token runs its other tokens on a copy of its question's cached
-        # context. Rows sorted by length and cut into batches keep the padding of the tails small.
+        # context. Rows sorted by length and cut where padding would grow keep the tails' waste small.
         rows = sorted(((q, o) for q, options in enumerate(questions) for o, option in enumerate(options)
                        if len(option.continuation) > 1), key=lambda r: len(questions[r[0]][r[1]].continuation))
-        chunks = [rows[start:start + self.batch_size] for start in range(0, len(rows), self.batch_size)]
+        chunks = _tail_chunks([len(questions[q][o].continuation) - 1 for q, o in rows], rows,
+                              max_rows=2 * self.batch_size, vocab_size=first_logits.shape[-1])
         tail_picks: dict[tuple[int, int], tuple] = {}
         for number, chunk in enumerate(chunks):
             cache = context_cache if number == len(chunks) - 1 else copy.deepcopy(context_cache)
@@ -406,6 +435,25 @@ class HFBackend:
                 per_question.append(ScoredOption(float(picked.sum()), bool(greedy.all())))
             scored.append(per_question)
         return scored
+
+
+def _tail_chunks(lengths: list[int], rows: list, *, max_rows: int, vocab_size: int) -> list[list]:
+    """Cuts rows sorted by tail length into forward passes: a new pass starts when padding would exceed
+    a fifth of the tokens, when the logits would pass _MAX_TAIL_LOGITS values, or at `max_rows` rows."""
+    chunks: list[list] = []
+    current: list = []
+    real_tokens = 0
+    for length, row in zip(lengths, rows):
+        padded = (len(current) + 1) * length  # sorted ascending, so this row sets the width
+        if current and (padded > 1.25 * (real_tokens + length) or len(current) >= max_rows
+                        or padded * vocab_size > _MAX_TAIL_LOGITS):
+            chunks.append(current)
+            current, real_tokens = [], 0
+        current.append(row)
+        real_tokens += length
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 def _select_cache_rows(cache, index):

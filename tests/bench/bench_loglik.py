@@ -58,6 +58,8 @@ def end_to_end_child(side: str, model: str, docs_file: str, out_file: str) -> No
     """Runs in its own process: scores the docs with one side and writes its log-probabilities."""
     docs = [ReferenceDoc(d["qid"], d["context"], tuple(d["choices"]), d["gold"])
             for d in json.loads(Path(docs_file).read_text(encoding="utf-8"))]
+    import torch
+
     if side == "lm-eval":
         scores = [list(s.logprobs) for s in run_lm_eval(Path(model), docs, Path(out_file).parent / "task",
                                                          batch_size=BATCH_SIZE)]
@@ -66,10 +68,10 @@ def end_to_end_child(side: str, model: str, docs_file: str, out_file: str) -> No
 
         results = HFBackend(model, batch_size=BATCH_SIZE, show_progress=False).score_choices(choice_requests(docs))
         scores = [list(r.logprobs) for r in results]
-    Path(out_file).write_text(json.dumps(scores), encoding="utf-8")
+    Path(out_file).write_text(json.dumps({"scores": scores, "threads": torch.get_num_threads()}), encoding="utf-8")
 
 
-def time_in_fresh_process(side: str, model: Path, docs: list[ReferenceDoc], workdir: Path) -> tuple[float, list]:
+def time_in_fresh_process(side: str, model: Path, docs: list[ReferenceDoc], workdir: Path) -> tuple[float, dict]:
     workdir.mkdir(parents=True, exist_ok=True)
     docs_file, out_file = workdir / "docs.json", workdir / "scores.json"
     docs_file.write_text(json.dumps([asdict(d) for d in docs], ensure_ascii=False), encoding="utf-8")
@@ -125,6 +127,7 @@ def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc
     from eval.backends.hf import HFBackend
 
     ours = HFBackend(model_dir / gguf_file if gguf_file else model_dir, batch_size=BATCH_SIZE, show_progress=False)
+    # torch's thread count is process-wide: both sides below run with the one our backend chose.
     scorers = {"ours": our_scorer(ours, docs)}
     for batch in lm_eval_batches:
         lm = HFLM(pretrained=str(model_dir), gguf_file=gguf_file, dtype="float32", device="cpu", batch_size=batch)
@@ -137,6 +140,7 @@ def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc
         rows.append((f"scoring only, lm-eval batch {batch} (best of {repeats})", f"{wall:.2f} s", f"{our_wall:.2f} s",
                      f"{wall / our_wall:.1f}x", agreement(our_scores, scores)))
         rows.append(("  the same, CPU time", f"{cpu:.2f} s", f"{our_cpu:.2f} s", f"{cpu / our_cpu:.1f}x", ""))
+    rows.append(("  torch threads, both sides", "", str(ours.num_threads), "", ""))
     return rows
 
 
@@ -150,19 +154,21 @@ def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
 
 def main() -> None:
     os.environ.update(OFFLINE_ENV)
-    from eval.backends.hf import _default_threads, packaged_smollm2_gguf
+    from eval.backends.hf import packaged_smollm2_gguf
 
     with tempfile.TemporaryDirectory(prefix="bench-loglik-") as scratch:
         workdir = Path(scratch)
         tiny = build_tiny_llama(workdir / "tiny-llama")
         docs = exam_like_docs(QUESTIONS)
-        lm_eval_wall, lm_eval_scores = time_in_fresh_process("lm-eval", tiny, docs, workdir / "e2e-lm-eval")
-        our_wall, our_scores = time_in_fresh_process("ours", tiny, docs, workdir / "e2e-ours")
+        lm_eval_wall, lm_eval_run = time_in_fresh_process("lm-eval", tiny, docs, workdir / "e2e-lm-eval")
+        our_wall, our_run = time_in_fresh_process("ours", tiny, docs, workdir / "e2e-ours")
         rows = [("end to end, fresh process each", f"{lm_eval_wall:.2f} s", f"{our_wall:.2f} s",
-                 f"{lm_eval_wall / our_wall:.1f}x", agreement(our_scores, lm_eval_scores))]
+                 f"{lm_eval_wall / our_wall:.1f}x", agreement(our_run["scores"], lm_eval_run["scores"])),
+                ("  torch threads (lm-eval: torch default; ours: idle CPUs)", str(lm_eval_run["threads"]),
+                 str(our_run["threads"]), "", "")]
         rows += scoring_rows(tiny, None, docs, (1, BATCH_SIZE), repeats=3)
         print_table(f"tiny Llama (3 layers, hidden 64), {QUESTIONS} four-option questions, batch {BATCH_SIZE}, "
-                    f"{_default_threads()} threads, load average {os.getloadavg()[0]:.1f}", rows)
+                    f"load average {os.getloadavg()[0]:.1f}", rows)
 
         gguf = packaged_smollm2_gguf()
         if gguf is None:

@@ -64,7 +64,7 @@ def test_each_context_runs_once_and_all_options_share_it(tiny_model_dir):
     # ... and the continuation passes feed only continuation tokens (all but the last of each option),
     # one row per option, never the context again.
     assert sum(rows for rows, _ in continuation_passes) == 10 * len(options)
-    assert all(rows <= 8 and width <= longest_tail for rows, width in continuation_passes)
+    assert all(rows <= 2 * 8 and width <= longest_tail for rows, width in continuation_passes)
 
 
 def test_letter_options_need_only_the_context_pass(tiny_model_dir):
@@ -170,3 +170,29 @@ def test_the_weights_fingerprint_changes_with_the_weights(tiny_model_dir, tmp_pa
     assert weights_fingerprint(tiny_model_dir, None) == same
     other = build_tiny_llama(tmp_path / "other", seed=99)
     assert weights_fingerprint(other, None)["sha256"] != same["sha256"]
+
+
+def test_the_revision_of_a_git_clone_is_its_head_commit(tmp_path):
+    from eval.backends.hf import model_revision
+
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    (tmp_path / ".git" / "refs" / "heads").mkdir(parents=True)
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text(commit + "\n")
+    assert model_revision(tmp_path) == commit
+    snapshot = tmp_path / "hub" / "snapshots" / commit
+    snapshot.mkdir(parents=True)
+    assert model_revision(snapshot) == commit
+    assert model_revision(tmp_path / "hub") is None
+
+
+def test_continuation_passes_are_cut_where_padding_or_memory_would_grow():
+    from eval.backends.hf import _tail_chunks
+
+    lengths = [1, 1, 1, 1, 2, 2, 9, 9, 10]
+    chunks = _tail_chunks(lengths, list(range(9)), max_rows=8, vocab_size=100)
+    assert sum(chunks, []) == list(range(9))  # every row once, order kept
+    assert chunks == [[0, 1, 2, 3], [4, 5], [6, 7, 8]]
+    assert _tail_chunks([3] * 10, list(range(10)), max_rows=4, vocab_size=100) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    huge_vocab = _tail_chunks([3, 3], [0, 1], max_rows=8, vocab_size=1 << 25)
+    assert huge_vocab == [[0], [1]]
