@@ -45,7 +45,7 @@ FEW_SHOT = (
     "Question: What color is snow?\nAnswer: white\n\n"
 )
 CHANCE = 0.25
-# With 28 questions a random guesser reaches 17 correct with probability about 1e-5.
+# With 28 questions a random guesser reaches 17 correct (60%) with probability about 7e-5.
 PASS_MARK = 0.60
 
 
