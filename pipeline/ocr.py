@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -211,6 +211,25 @@ def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
         else w
         for w in words
     ]
+
+
+def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
+    """A bare label letter opening a line of text ("B  jest protokołem…") lost its dot or bracket to the
+    scan; it gets the mark the page's other labels carry ("A.", "C." → "B."). Lone letters with nothing
+    after them (key-table cells) are left alone."""
+    firsts: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        firsts.setdefault(word.line, []).append(word)
+    marks = Counter(
+        members[0].text[1]
+        for members in firsts.values()
+        if len(members[0].text) == 2 and members[0].text[0] in labels and members[0].text[1] in ".)"
+    )
+    if not marks:
+        return words
+    mark = marks.most_common(1)[0][0]
+    bare = {id(m[0]) for m in firsts.values() if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels}
+    return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
 
 
 def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -448,6 +467,7 @@ def ocr_image(
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)
+        words = _restore_label_marks(words, option_labels)
     if not any(_legible(w) for w in words):
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     sx = width_pt / grey.width

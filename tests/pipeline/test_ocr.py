@@ -296,3 +296,16 @@ def test_key_table_cells_take_the_block_readings():
     assert merged[-1].line not in {w.line for w in first}
     tall_junk = _Word("GOVOOODVODD", 0, 1653, 880, 1722, 1426, column)
     assert _is_noise(tall_junk, typical_height=37) and not _is_noise(merged[0], typical_height=37)
+
+
+def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
+    from pipeline.ocr import _restore_label_marks, _Word
+
+    def line(n: int, *texts: str) -> list[_Word]:
+        return [_Word(t, 90, 100 + 40 * i, 40 * n, 130 + 40 * i, 40 * n + 30, (1, n, 1)) for i, t in enumerate(texts)]
+
+    words = line(1, "A.", "odpowiedzialny") + line(2, "B", "jest") + line(3, "C.", "jest") + line(4, "D")
+    restored = [w.text for w in _restore_label_marks(words, ["A", "B", "C", "D"])]
+    # "B" opened a line of text and lost its dot; the lone "D" (a table cell) stays as it is
+    assert restored == ["A.", "odpowiedzialny", "B.", "jest", "C.", "jest", "D"]
+    assert [w.text for w in _restore_label_marks(line(1, "B", "jest"), ["A", "B"])] == ["B", "jest"]  # no evidence
