@@ -1,8 +1,10 @@
 """OCR for pages without a usable text layer: render with pypdfium2, read with Tesseract, return `Page`s.
 
 Public API:
-    ocr_pages(pdf_path, page_numbers, languages, *, dpi=300, workers=2) -> dict[int, Page]
+    ocr_pages(pdf_path, page_numbers, languages, *, dpi=300, workers=2,
+              layout=LayoutParams(), option_labels=None) -> dict[int, Page]
     normalize_ocr_line(text, labels=("A", "B", "C", "D", "E")) -> str
+    text_layer_usable(text, *, image_coverage=0.0, curved_paths=0) -> bool   # see textlayer_quality
     require_languages(languages) -> None          # raises OcrUnavailable before any work starts
     OcrUnavailable, OcrError
 
