@@ -22,7 +22,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.layout import Glyph, LayoutParams, assemble
 
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+1"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+2"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -62,6 +62,8 @@ class ExtractOptions:
     figures_dir: str | None = None  # where figure PNGs go; None: no figure crops
     figures_root: str | None = None  # ImageRef paths are relative to this (the project root)
     layout: LayoutParams = field(default_factory=LayoutParams)
+    # The spec's option labels: OCR uses them to repair misread labels ("c." → "C.", "{B)" → "(B)").
+    option_labels: tuple[str, ...] | None = None
 
     @classmethod
     def from_spec(
@@ -79,6 +81,7 @@ class ExtractOptions:
             "figures_dir": str(figures_dir) if figures_dir is not None else None,
             "figures_root": str(figures_root) if figures_root is not None else _default_root(figures_dir),
             "layout": LayoutParams(segment_gap=layout.segment_gap),
+            "option_labels": tuple(layout.options.labels),
         }
         values.update(overrides)
         return cls(**values)
@@ -254,7 +257,15 @@ def _run_ocr(ocr, path: Path, pages: list[Page], numbers: list[int], options: Ex
         warnings.append(f"pages {numbers}: no usable text layer and OCR (pipeline.ocr) is not available")
         return
     try:
-        results = ocr.ocr_pages(path, numbers, list(options.ocr_languages), dpi=options.ocr_dpi, workers=options.ocr_workers)
+        results = ocr.ocr_pages(
+            path,
+            numbers,
+            list(options.ocr_languages),
+            dpi=options.ocr_dpi,
+            workers=options.ocr_workers,
+            layout=options.layout,
+            option_labels=options.option_labels,
+        )
     except (ocr.OcrUnavailable, ocr.OcrError) as exc:
         warnings.append(f"pages {numbers}: OCR failed: {exc}")
         return
