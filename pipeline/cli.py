@@ -68,10 +68,10 @@ def _cmd_extract(args) -> int:
 
 
 def _run_sample(args, run_source, strict_failure) -> int:
-    from pipeline.sample.site import build_sample_site
+    from pipeline.sample.stamp import ensure_sample_site
 
     site_dir = args.root.resolve() / "build" / "sample_site"
-    build_sample_site(site_dir)
+    ensure_sample_site(site_dir)
     specs = [load_spec(name) for name in available_specs() if name.startswith(SAMPLE_PREFIX)]
     with _serve_sample(site_dir, specs) as base_url:
         print(f"serving the embedded sample source at {base_url}", file=sys.stderr)
