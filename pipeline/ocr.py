@@ -309,6 +309,230 @@ def _merge_table_pass(page_pass: list[_Word], block_pass: list[_Word]) -> list[_
     return merged
 
 
+_CELL_NUMBER = re.compile(r"^\d{1,3}\.?$")
+KEY_CELL_MIN_ROWS = 5  # a key table has at least this many numbered rows
+KEY_CELL_MIN_COLUMN = 3  # a key column has at least this many label cells read by the page passes
+KEY_CELL_PSM = 7
+KEY_CELL_MAX_JUNK = 4  # a cell reading this short that is no label is a misread letter
+KEY_CELL_MIN_INK = 0.01  # share of dark pixels a cell crop needs to hold a letter at all
+KEY_CELL_MIN_CONF = 15.0  # the whitelist leaves only labels; "C" comes back at 23–53 when right
+
+
+def _clusters(values: list[float], tolerance: float) -> list[list[float]]:
+    groups: list[list[float]] = []
+    for value in sorted(values):
+        if groups and value - groups[-1][-1] <= tolerance:
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+    return groups
+
+
+STRIP_INK_BELOW = 140  # grey level: strips are binarised; Tesseract's own threshold on a small, mostly
+# white strip of soft grey digits returned nothing ("58 59 60" of a NÚCEM page)
+
+
+def _read_strip(
+    grey: Image.Image,
+    boxes: list[tuple[int, int, int, int]],
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+    whitelist: str | None = None,
+    binarise: bool = True,
+) -> tuple[list[int], list[_Word]]:
+    """Crops of `grey` side by side in one strip, read as one text line (psm 7): the x offset of each
+    crop in the strip (its top sits at `gap`) and the words read. Lone letters read against a whitelist
+    come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost."""
+    strip_height = max(d - u for _, u, _, d in boxes) + 2 * gap
+    offsets, x = [], gap
+    for left, up, right, down in boxes:
+        offsets.append(x)
+        x += (right - left) + gap
+    strip = Image.new("L", (x, strip_height), 255)
+    for (left, up, right, down), offset in zip(boxes, offsets):
+        strip.paste(grey.crop((left, up, right, down)), (offset, gap))
+    (strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255) if binarise else strip).save(path, format="PPM")
+    tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
+    return offsets, _parse_tsv(tsv)
+
+
+def _key_grid(words: list[_Word], labels: Sequence[str]) -> tuple[list[_Word], list[float], float] | None:
+    """(row numbers, answer column centres, cell height) of an answer-key table on the page, or None.
+
+    Rows are the numbers of a left-aligned column of isolated numbers ("01", "02", …); answer columns are
+    x positions where several isolated label letters stand, right of the numbers."""
+    isolated = _isolated_short_words(words)
+    numbers = [w for w in isolated if _CELL_NUMBER.match(w.text)]
+    if len(numbers) < KEY_CELL_MIN_ROWS:
+        return None
+    height = sorted(w.bottom - w.top for w in numbers)[len(numbers) // 2]
+    # Right edges: a speck glued to a number's left widens its box there ("01" from x=108, not 128).
+    rights = max(_clusters([w.right for w in numbers], height), key=len)
+    if len(rights) < KEY_CELL_MIN_ROWS:
+        return None
+    rows = [w for w in numbers if rights[0] <= w.right <= rights[-1]]
+    right_of_numbers = max(w.right for w in rows)
+    centres = [(w.left + w.right) / 2 for w in isolated if len(w.text) == 1 and w.text in labels and w.left > right_of_numbers]
+    columns = [sum(c) / len(c) for c in _clusters(centres, height) if len(c) >= KEY_CELL_MIN_COLUMN]
+    return (rows, columns, float(height)) if columns else None
+
+
+def _read_key_cells(
+    grey: Image.Image,
+    words: list[_Word],
+    labels: Sequence[str],
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[_Word]:
+    """Re-read the answer cells of a key table one letter at a time, allowing only the option labels.
+
+    Tesseract's page passes drop lone letters in table cells or read them as look-alikes ("A" as ">",
+    "D" as "0"). Where a row's number is read, each answer column's cell that holds no label letter is
+    cropped; the crops are stacked in one strip and read once with `tessedit_char_whitelist` set to the
+    labels, so every reading is a label or nothing. A cell crop without ink (an empty cell) is never read.
+    """
+    grid = _key_grid(words, labels)
+    if grid is None:
+        return words
+    rows, columns, height = grid
+    ink = np.asarray(grey) < 128
+    crops: list[tuple[int, int, int, int]] = []
+    replaced: set[int] = set()
+    for row in rows:
+        top, bottom = row.top - 0.35 * height, row.bottom + 0.35 * height
+        for centre in columns:
+            inside = [
+                w for w in words
+                if abs((w.left + w.right) / 2 - centre) < 1.2 * height and w.top < bottom and w.bottom > top
+            ]
+            if any(w.text in labels for w in inside):
+                continue
+            if any(len(w.text) > KEY_CELL_MAX_JUNK for w in inside):
+                continue  # a word, not a misread cell letter ("ej", "E46"): leave it to the page passes
+            box = (round(centre - 1.2 * height), round(top), round(centre + 1.2 * height), round(bottom))
+            left, up, right, down = max(box[0], 0), max(box[1], 0), min(box[2], grey.width), min(box[3], grey.height)
+            if right <= left or down <= up or ink[up:down, left:right].mean() < KEY_CELL_MIN_INK:
+                continue
+            crops.append((left, up, right, down))
+            replaced.update(id(w) for w in inside)
+    if not crops:
+        return words
+    whitelist = "".join(sorted(set("".join(labels))))
+    offsets, read = _read_strip(
+        grey, crops, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm", whitelist, binarise=False
+    )
+    # Tesseract may join neighbouring cells into one word ("CCC"): a word of as many letters as the crops
+    # its box spans gives one letter to each.
+    readings: dict[int, tuple[str, float]] = {}
+    for r in read:
+        if r.conf < KEY_CELL_MIN_CONF and len(r.text) == 1:
+            continue
+        spanned = [
+            i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
+            if r.left < offset + (right - left) and r.right > offset
+        ]
+        if len(spanned) != len(r.text) or not all(ch in labels for ch in r.text):
+            continue
+        for i, ch in zip(spanned, r.text):
+            readings[i] = (ch, r.conf) if i not in readings else ("", 0.0)  # read twice: trust neither
+    result = [w for w in words if id(w) not in replaced]
+    line = 20_000
+    for i, (left, up, right, down) in enumerate(crops):
+        text, conf = readings.get(i, ("", 0.0))
+        if not text:
+            continue
+        line += 1
+        result.append(_Word(text=text, conf=conf, left=left, top=up, right=right, bottom=down, line=(line, 0, 0)))
+    return result
+
+
+ORPHAN_MAX_WIDTH = 4.0  # typical word heights: wider uncovered ink is a figure, not a dropped word
+ORPHAN_MIN_CONF = 60.0
+ORPHAN_MAX_CHARS = 4
+_ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
+
+
+def _runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
+    """[start, end) runs where `profile` is non-zero, bridging gaps up to `max_gap`."""
+    idx = np.flatnonzero(profile)
+    if idx.size == 0:
+        return []
+    runs, start, prev = [], int(idx[0]), int(idx[0])
+    for i in idx[1:]:
+        if i - prev > max_gap + 1:
+            runs.append((start, prev + 1))
+            start = int(i)
+        prev = int(i)
+    runs.append((start, prev + 1))
+    return runs
+
+
+def _orphan_boxes(grey: Image.Image, covered: list[_Word], typical_height: float) -> list[tuple[int, int, int, int]]:
+    """Small patches of ink, of a text line's height, that no word Tesseract returned covers.
+
+    Tesseract's page layout analysis now and then drops a short word standing apart, such as a
+    question number in its own box beside the stem ("05" of a NÚCEM sheet)."""
+    ink = np.asarray(grey) < 128
+    pad = max(2, round(0.15 * typical_height))
+    for w in covered:
+        ink[max(w.top - pad, 0) : w.bottom + pad, max(w.left - pad, 0) : w.right + pad] = False
+    boxes = []
+    for top, bottom in _runs(ink.sum(axis=1) > 1, round(0.1 * typical_height)):
+        if not 0.6 * typical_height <= bottom - top <= 1.8 * typical_height:
+            continue
+        band = ink[top:bottom]
+        for left, right in _runs(band.sum(axis=0), round(0.5 * typical_height)):
+            if not 0.3 * typical_height <= right - left <= ORPHAN_MAX_WIDTH * typical_height:
+                continue
+            if band[:, left:right].sum() < 0.08 * (bottom - top) * (right - left):
+                continue  # specks
+            boxes.append((left, top, right, bottom))
+    return boxes
+
+
+def _read_orphans(
+    grey: Image.Image,
+    words: list[_Word],
+    covered: list[_Word],
+    typical_height: float,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[_Word]:
+    """Words Tesseract's layout pass dropped, read again: the uncovered patches side by side in one strip,
+    read as one text line (psm 7). Only confident short tokens (numbers, labels) are taken."""
+    if not typical_height:
+        return words
+    boxes = _orphan_boxes(grey, covered, typical_height)
+    if not boxes:
+        return words
+    gap = round(1.5 * typical_height)
+    offsets, read = _read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm")
+    added = list(words)
+    line = 30_000
+    for (left, up, right, down), offset in zip(boxes, offsets):
+        inside = [r for r in read if offset <= (r.left + r.right) / 2 <= offset + (right - left)]
+        if len(inside) != 1:
+            continue
+        r = inside[0]
+        if r.conf < ORPHAN_MIN_CONF or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
+            continue
+        line += 1
+        added.append(
+            _Word(
+                text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
+                right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
+            )
+        )
+    return added
+
+
 def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
     """Font size (pixels) per Tesseract line: the line's ink height, from its highest to its lowest word.
 
@@ -349,7 +573,13 @@ def _highlight_share(rgb: np.ndarray | None, box: tuple[int, int, int, int]) -> 
 
 
 def _run_tesseract(
-    image_path: Path, languages: Sequence[str], dpi: int, *, omp_thread_limit: int | None, psm: int = PAGE_SEGMENTATION_MODE
+    image_path: Path,
+    languages: Sequence[str],
+    dpi: int,
+    *,
+    omp_thread_limit: int | None,
+    psm: int = PAGE_SEGMENTATION_MODE,
+    whitelist: str | None = None,
 ) -> str:
     command = [
         tesseract_command(),
@@ -361,6 +591,7 @@ def _run_tesseract(
         str(psm),
         "--dpi",
         str(dpi),
+        *(["-c", f"tessedit_char_whitelist={whitelist}"] if whitelist else []),
         "tsv",
     ]
     env = dict(os.environ)
@@ -462,10 +693,13 @@ def ocr_image(
         heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
         typical_height = heights[len(heights) // 2] if heights else 0.0
         words = [w for w in parsed if not _is_noise(w, typical_height)]
+        words = _read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder))
         if len(_isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:
             block_tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=TABLE_PASS_PSM)
             block_pass = [w for w in _parse_tsv(block_tsv) if not _is_noise(w, typical_height)]
             words = _merge_table_pass(words, block_pass)
+            if option_labels:
+                words = _read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import StreamLine
+from pipeline.parse.stream import StreamLine, match_number_line
 
 
 @dataclass
@@ -54,7 +54,7 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
     last_order: tuple | None = None
     current: Block | None = None
     for item in stream:
-        match = start_re.match(item.text)
+        match = match_number_line(start_re, item)
         if match:
             number = match.group("number").strip()
             order = _order_key(number)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from pipeline.document import ExtractedDocument
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import line_stream, rows
+from pipeline.parse.stream import line_stream, match_number_line, rows
 from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
@@ -32,7 +32,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     number: str | None = None
     collecting: list[str] | None = None
     for item in line_stream(document, spec.stop_at):
-        task = task_re.match(item.text)
+        task = match_number_line(task_re, item)
         if task:
             number = number_key(task.group("number"))
             collecting = None

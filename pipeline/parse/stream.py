@@ -14,6 +14,7 @@ _BLANK = re.compile(r"^[\s.…_·]+$")
 class StreamLine:
     page: int  # 1-based
     line: Line
+    ocr: bool = False  # read by OCR: its numbers may carry letter look-alikes ("3.l", "(I pkt)")
 
     @property
     def text(self) -> str:
@@ -51,7 +52,9 @@ def line_stream(
             if _BLANK.match(line.text):
                 continue
             text = unmark_prefix(line.text)
-            stream.append(StreamLine(page.number, line if text == line.text else replace(line, text=text)))
+            stream.append(
+                StreamLine(page.number, line if text == line.text else replace(line, text=text), page.method is PageMethod.OCR)
+            )
     return stream
 
 
@@ -87,3 +90,21 @@ def rows(stream: list[StreamLine]) -> list[list[StreamLine]]:
 
 def document_text(document: ExtractedDocument) -> str:
     return "\n".join(line.text for page in document.pages for line in page.lines)
+
+
+# A token of digits with a letter look-alike inside ("3.l", "1O", "2I") or a lone I/l/| between spaces or
+# brackets ("(I pkt)"): Tesseract's reading of a number.
+_NUMBER_TOKEN = re.compile(r"(?<![^\W\d_])(?:[0-9IlO|.,]*[0-9][0-9IlO|.,]*|[Il|])(?![^\W\d_])")
+_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0"})
+
+
+def fold_ocr_digits(text: str) -> str:
+    """`text` with letter look-alikes inside number tokens read as digits, character for character (so
+    match offsets stay valid on the original text). Words are left alone: "Ola" and "Il" keep their letters."""
+    return _NUMBER_TOKEN.sub(lambda m: m.group(0).translate(_DIGIT_LOOKALIKES), text)
+
+
+def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
+    """`pattern.match` on the line; on an OCR'd line, on its digit-folded text (same length, so offsets
+    hold), since "Zadanie 3.l." would otherwise match as task 3."""
+    return pattern.match(fold_ocr_digits(item.text) if item.ocr else item.text)

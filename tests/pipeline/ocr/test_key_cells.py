@@ -1,0 +1,57 @@
+"""Answer-key tables on scans: every cell letter comes back, read against the spec's option labels."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pipeline.ocr import OcrUnavailable, installed_languages, ocr_pages
+from pipeline.sample.pdfgen import PageSpec, TextBox, table_items
+from tests.pipeline.ocr.builders import build, colour_scan
+
+LABELS = ("A", "B", "C", "D")
+
+
+def _have_pol() -> bool:
+    try:
+        return "pol" in installed_languages()
+    except OcrUnavailable:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _have_pol(), reason="Tesseract with pol data not installed (make setup)")
+
+
+def _key_rows(count: int) -> list[tuple[str, str, str]]:
+    rng = random.Random(7)
+    return [(f"{n:02d}", rng.choice(LABELS), rng.choice(LABELS)) for n in range(1, count + 1)]
+
+
+@pytest.fixture(scope="module")
+def key_scan(tmp_path_factory) -> tuple[object, list[tuple[str, str, str]]]:
+    """A two-variant key table (one letter per cell, like the NÚCEM keys) scanned in colour at 200 dpi."""
+    folder = tmp_path_factory.mktemp("key_cells")
+    rows = _key_rows(30)
+    items, _ = table_items(35, 30, (25, 55, 55), [("Nr", "Test 1403", "Test 9777"), *rows], size=11)
+    page = PageSpec([TextBox("Klucz odpowiedzi do zadań zamkniętych", 35, 18, 150, size=12, bold=True), *items])
+    scan = colour_scan(build(folder / "key.pdf", [page]), folder / "key_scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=3)
+    return scan, rows
+
+
+def _cells(page) -> dict[str, list[str]]:
+    """Row number -> the texts right of it on its row, left to right."""
+    found = {}
+    for line in page.lines:
+        if line.text.isdigit() and len(line.text) == 2:
+            middle = (line.top + line.bottom) / 2
+            same_row = [o for o in page.lines if o is not line and o.x0 > line.x1 and o.top - 2 <= middle <= o.bottom + 2]
+            found[line.text] = [o.text for o in sorted(same_row, key=lambda o: o.x0)]
+    return found
+
+
+def test_every_key_cell_is_read_as_its_label(key_scan):
+    scan, rows = key_scan
+    page = ocr_pages(scan, [1], ["pol"], dpi=300, workers=1, option_labels=LABELS, progress=False)[1]
+    cells = _cells(page)
+    wrong = {n: cells.get(n) for n, a, b in rows if cells.get(n) != [a, b]}
+    assert not wrong, f"cells misread (number: read, truth in _key_rows): {wrong}"

@@ -1,0 +1,66 @@
+"""Question and task numbers on OCR'd pages: letter look-alikes in a number's place are read as digits."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+from pipeline.parse.blocks import split_blocks
+from pipeline.parse.keys import read_marking_scheme
+from pipeline.parse.stream import fold_ocr_digits, line_stream
+from pipeline.specs import load_spec
+
+
+def _document(texts: list[str], method: PageMethod) -> ExtractedDocument:
+    lines = [Line(text=t, x0=70, top=80 + 14 * i, x1=500, bottom=90 + 14 * i, font_size=10) for i, t in enumerate(texts)]
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    return ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+
+
+@pytest.mark.parametrize(
+    ("read", "meant"),
+    [
+        ("Zadanie 3.3. (I pkt)", "Zadanie 3.3. (1 pkt)"),
+        ("Zadanie 3.l. (1 pkt)", "Zadanie 3.1. (1 pkt)"),
+        ("Zadanie 1O.", "Zadanie 10."),
+        ("x=|", "x=1"),
+    ],
+)
+def test_look_alikes_inside_numbers_become_digits(read, meant):
+    assert fold_ocr_digits(read) == meant
+
+
+@pytest.mark.parametrize("text", ["O čom hovorí Ola", "Il Piccolo Principe", "Część II", "ALGOL i COBOL"])
+def test_words_keep_their_letters(text):
+    assert fold_ocr_digits(text) == text
+
+
+CKE_SHEET = [
+    "Zadanie 3.2. (1 pkt)",
+    "Unicode to",
+    "Zadanie 3.3. (I pkt)",
+    "Programowanie polegające na określeniu klas nazywamy programowaniem",
+    "Zadanie 3.4. (l pkt)",
+    "Ciąg deklaracji nazywamy kodem",
+]
+
+
+def test_ocr_page_question_headers_with_misread_points_still_open_questions():
+    spec = load_spec("pl_cke_matura_informatyka")
+    stream = line_stream(_document(CKE_SHEET, PageMethod.OCR))
+    blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
+    assert [(b.number, b.points) for b in blocks] == [("3.2", 1.0), ("3.3", 1.0), ("3.4", 1.0)]
+
+
+def test_text_layer_lines_are_matched_as_printed():
+    spec = load_spec("pl_cke_matura_informatyka")
+    stream = line_stream(_document(CKE_SHEET, PageMethod.TEXT))
+    blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
+    assert [b.number for b in blocks] == ["3.2"]
+
+
+def test_marking_scheme_task_numbers_read_through_look_alikes():
+    spec = load_spec("pl_cke_matura_informatyka")
+    key = _document(
+        ["Zadanie 3.l. (0-1)", "Poprawna odpowiedź", "A", "Zadanie 3.2. (0-1)", "Poprawna odpowiedź", "C"], PageMethod.OCR
+    )
+    assert read_marking_scheme(key, spec.key, "Zasady.pdf").answers == {"3.1": "A", "3.2": "C"}
