@@ -533,6 +533,27 @@ def _read_orphans(
     return added
 
 
+EM_DASH_MIN_WIDTH = 0.75  # font sizes: an em dash is about 1 em wide, an en dash about 0.5,
+EN_DASH_MIN_WIDTH = 0.36  # ink widths: a spaced DejaVu en dash 0.39–0.41, a hyphen under 0.3
+
+
+def _dashes_by_width(words: list[_Word]) -> list[_Word]:
+    """A lone dash (a word of its own) takes the dash its width shows: Tesseract's Slovak data read the
+    spaced en dash of "smiech – plač" as an em dash (width 0.5 of the font size, not 1), its Polish
+    data as a hyphen."""
+    sizes = _line_sizes(words)
+    fixed = []
+    for word in words:
+        if word.text in ("—", "–", "-") and sizes.get(word.line):
+            width = (word.right - word.left) / sizes[word.line]
+            if width >= EM_DASH_MIN_WIDTH:
+                word = replace(word, text="—")
+            elif width >= EN_DASH_MIN_WIDTH or word.text != "-":
+                word = replace(word, text="–")
+        fixed.append(word)
+    return fixed
+
+
 def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
     """Font size (pixels) per Tesseract line: the line's ink height, from its highest to its lowest word.
 
@@ -704,6 +725,7 @@ def ocr_image(
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)
         words = _restore_label_marks(words, option_labels)
+    words = _dashes_by_width(words)
     if not any(_legible(w) for w in words):
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     sx = width_pt / grey.width

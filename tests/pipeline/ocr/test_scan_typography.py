@@ -1,0 +1,82 @@
+"""Scanned text details Tesseract gets wrong on its own: dash widths, short words its layout pass drops."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from pipeline.ocr import (
+    OcrUnavailable,
+    _is_noise,
+    _parse_tsv,
+    _read_orphans,
+    _run_tesseract,
+    installed_languages,
+    ocr_pages,
+    prepare_for_tesseract,
+    render_page,
+)
+from pipeline.sample.pdfgen import PageSpec, TextBox
+from tests.pipeline.ocr.builders import build, colour_scan
+
+
+def _have_pol() -> bool:
+    try:
+        return "pol" in installed_languages()
+    except OcrUnavailable:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _have_pol(), reason="Tesseract with pol data not installed (make setup)")
+
+EN_DASH_LINES = ("(A) smiech – plač", "(B) życie – śmierć", "(C) ciepło – zimno")
+EM_DASH_LINE = "Powiedział — i wyszedł z klasy bez słowa."
+
+
+@pytest.fixture(scope="module")
+def dash_scan(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("dashes")
+    items = [TextBox(text, 30, 30 + 10 * i, 150, size=12) for i, text in enumerate((*EN_DASH_LINES, EM_DASH_LINE))]
+    return colour_scan(build(folder / "dashes.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+
+
+def test_spaced_dashes_come_back_as_the_dash_their_width_shows(dash_scan):
+    page = ocr_pages(dash_scan, [1], ["pol"], dpi=300, workers=1, progress=False)[1]
+    texts = [line.text for line in page.lines]
+    en_dash_lines = [t for t in texts if t.startswith("(")]
+    assert len(en_dash_lines) == 3 and all(" – " in t for t in en_dash_lines), texts
+    assert any(" — " in t for t in texts if t.startswith("Powiedział")), texts
+
+
+@pytest.fixture(scope="module")
+def numbered_page(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("orphans")
+    items = [
+        TextBox("05", 22, 40, 10, size=12, bold=True),
+        TextBox("Które słowo z tekstu zawiera grupę samogłosek?", 35, 40, 150, size=12),
+        TextBox("(A) dyskusja", 40, 52, 100, size=12),
+    ]
+    return colour_scan(build(folder / "page.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+
+
+def test_a_short_word_the_layout_pass_dropped_is_read_from_its_uncovered_ink(numbered_page):
+    document = pdfium.PdfDocument(str(numbered_page))
+    try:
+        image, _, _ = render_page(document, 0, 300)
+    finally:
+        document.close()
+    grey = prepare_for_tesseract(image, 300)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.pgm"
+        grey.save(path, format="PPM")
+        words = _parse_tsv(_run_tesseract(path, ["pol"], 300, omp_thread_limit=1))
+        heights = sorted(w.bottom - w.top for w in words if sum(ch.isalpha() for ch in w.text) >= 3)
+        typical = heights[len(heights) // 2]
+        # As on the NÚCEM page: Tesseract's page pass returns the stem but not the number beside it.
+        without_number = [w for w in words if w.text != "05" and not _is_noise(w, typical)]
+        assert len(without_number) < len(words)
+        recovered = _read_orphans(grey, without_number, without_number, typical, ["pol"], 300, 1, Path(folder))
+    added = [w.text for w in recovered if w not in without_number]
+    assert added == ["05"]
