@@ -213,6 +213,9 @@ def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str 
     if not tokens:
         return None, "key entry is empty"
     label = canonical_label(tokens[0], labels)
+    if label is None and len(tokens[0]) == 2 and len({canonical_label(ch, labels) for ch in tokens[0]} - {None}) == 1:
+        # One letter read twice, in both cases ("Cc" for "C"): an OCR'd key's lone answer letter.
+        label = canonical_label(tokens[0][0], labels) or canonical_label(tokens[0][1], labels)
     if label is None:
         return None, f"key entry {first[:40]!r} is not an option label"
     if len(tokens) > 1 and all(canonical_label(t, labels) for t in tokens[1:3]):

@@ -104,7 +104,20 @@ def fold_ocr_digits(text: str) -> str:
     return _NUMBER_TOKEN.sub(lambda m: m.group(0).translate(_DIGIT_LOOKALIKES), text)
 
 
+_TRAILING_SPECK = re.compile(r"\s+\S{1,2}\s*$")
+
+
 def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
     """`pattern.match` on the line; on an OCR'd line, on its digit-folded text (same length, so offsets
-    hold), since "Zadanie 3.l." would otherwise match as task 3."""
-    return pattern.match(fold_ocr_digits(item.text) if item.ocr else item.text)
+    hold), since "Zadanie 3.l." would otherwise match as task 3. An OCR'd line that still does not match
+    is tried once more without a trailing token of one or two characters: a margin icon or speck read
+    into the header's row ("Zadanie 4. (0-1) F)")."""
+    if not item.ocr:
+        return pattern.match(item.text)
+    folded = fold_ocr_digits(item.text)
+    found = pattern.match(folded)
+    if found is None:
+        speck = _TRAILING_SPECK.search(folded)
+        if speck and speck.start() > 0:
+            found = pattern.match(folded[: speck.start()])
+    return found

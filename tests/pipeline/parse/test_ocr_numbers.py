@@ -64,3 +64,27 @@ def test_marking_scheme_task_numbers_read_through_look_alikes():
         ["Zadanie 3.l. (0-1)", "Poprawna odpowiedź", "A", "Zadanie 3.2. (0-1)", "Poprawna odpowiedź", "C"], PageMethod.OCR
     )
     assert read_marking_scheme(key, spec.key, "Zasady.pdf").answers == {"3.1": "A", "3.2": "C"}
+
+
+def test_ocr_header_with_a_speck_read_into_its_row_still_opens_the_question():
+    spec = load_spec("pl_cke_matura_informatyka")
+    lines = ["Zadanie 3. (0-2)", "Opis", "Zadanie 4. (0-1) F)", "Program typu keylogger służy do"]
+    ocr_blocks = split_blocks(line_stream(_document(lines, PageMethod.OCR)), spec.layout.question_start, None)
+    text_blocks = split_blocks(line_stream(_document(lines, PageMethod.TEXT)), spec.layout.question_start, None)
+    assert [(b.number, b.points) for b in ocr_blocks] == [("3", 2.0), ("4", 1.0)]
+    assert [b.number for b in text_blocks] == ["3"]
+
+
+@pytest.mark.parametrize(("entry", "label"), [("Cc", "C"), ("C", "C"), ("bB", "B")])
+def test_a_key_letter_read_twice_in_both_cases_is_that_label(entry, label):
+    from pipeline.parse.build import _single_label
+
+    assert _single_label(entry, ["A", "B", "C", "D"]) == (label, None)
+
+
+@pytest.mark.parametrize("entry", ["AB", "Ab"])
+def test_two_different_letters_are_not_one_label(entry):
+    from pipeline.parse.build import _single_label
+
+    label, problem = _single_label(entry, ["A", "B", "C", "D"])
+    assert label is None and "not an option label" in problem
