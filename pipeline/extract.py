@@ -22,7 +22,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.layout import Glyph, LayoutParams, assemble
 
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+6"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+7"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -324,10 +324,16 @@ def _dominant_size(lines: list[Line]) -> float:
     return float(sizes.most_common(1)[0][0]) if sizes else 0.0
 
 
+OCR_SIZE_TOLERANCE = 0.12  # share of the body size: OCR font sizes come from ink heights, not the font
+
+
 def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
-    """Small print wholly in the left or right margin: examiner score boxes, side tabs."""
+    """Small print wholly in the left or right margin: examiner score boxes, side tabs. On OCR'd pages
+    "small" allows for the error of an ink-height size (a marking scheme's lone answer letter "A" at the
+    left edge measured 11.3 against a body of 12)."""
     in_side = line.x1 < page.width * 0.1 or line.x0 > page.width * 0.9
-    return in_side and (line.font_size or 0) < body_size - 0.5
+    tolerance = max(0.5, OCR_SIZE_TOLERANCE * body_size) if page.method is PageMethod.OCR else 0.5
+    return in_side and (line.font_size or 0) < body_size - tolerance
 
 
 def clean_pages(pages: list[Page], options: ExtractOptions) -> None:

@@ -188,3 +188,26 @@ def test_figures_are_cropped_per_page_with_paths_under_the_root(tmp_path):
     figure = page.figures[0]
     assert figure.page == 1 and figure.path.startswith("raw/figures/") and (tmp_path / figure.path).is_file()
     assert figure.bbox[1] > 90  # below the question line, in points from the top
+
+
+def test_scanned_marking_scheme_keeps_its_answer_letter_at_the_left_edge(tmp_path):
+    """A lone capital at the left edge of a scanned key: its ink-height font size must not pass for the
+    small print of a margin note (the answer "A" under "Poprawna odpowiedź" was dropped that way)."""
+    body = [
+        "Zadanie 3.1. (0–1)",
+        "Zdający zna terminologię związaną z sieciami komputerowymi: protokoły sieciowe.",
+        "Poprawna odpowiedź",
+        "A",
+        "Schemat punktowania",
+        "1 p. – za wybranie poprawnej odpowiedzi.",
+        "0 p. – za odpowiedź błędną albo brak odpowiedzi.",
+    ]
+    items = [TextBox(text, 15, 30 + 8 * i, 180, size=12) for i, text in enumerate(body)]
+    source = build_pdf(tmp_path / "key.pdf", [PageSpec(items)])
+    scan = rasterize_pdf(source, tmp_path / "scan.pdf", dpi=200, noise=0.02, seed=2)
+    options = ExtractOptions.from_spec(load_spec("pl_cke_matura_informatyka"))
+    document = extract_document(scan, SHA, options)
+    assert document.pages[0].method is PageMethod.OCR
+    texts = _texts(document)
+    assert "Poprawna odpowiedź" in texts
+    assert texts[texts.index("Poprawna odpowiedź") + 1] == "A", texts
