@@ -55,6 +55,11 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
         match = option_re.match(item.text)
         label = canonical_label(matched_label(match), labels) if match else None
         used = {o.label for o in options}
+        if label == labels[0] and len(options) == 1:
+            # The first label again before any second one: the earlier one was a stray letter in the stem
+            # (a spreadsheet's column "A" read from a scanned figure); the sequence starts here.
+            stem += options[0].lines + trailing
+            options, trailing, used = [], [], set()
         if label is not None and label not in used and (options or label == labels[0]) and not trailing:
             options.append(Option(label, item, [match.group("text").strip()], [item]))
         elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:

@@ -88,3 +88,26 @@ def test_two_different_letters_are_not_one_label(entry):
 
     label, problem = _single_label(entry, ["A", "B", "C", "D"])
     assert label is None and "not an option label" in problem
+
+
+def test_a_stray_first_label_before_the_real_options_stays_in_the_stem():
+    from pipeline.parse.options import find_options
+    from pipeline.parse.labels import option_start_regex
+
+    spec = load_spec("pl_cke_matura_informatyka")
+    lines = [
+        "W komórce B2 wpisano formułę taką jak poniżej.",
+        "A.",
+        "średnia ocen nagroda",
+        "Wartość formuły w komórce B2 to",
+        "A. tablet.",
+        "B. słuchawki.",
+        "C. książka.",
+        "D. brak nagrody.",
+    ]
+    stream = line_stream(_document(lines, PageMethod.OCR))
+    block = find_options(stream, spec.layout.options.labels, option_start_regex(spec.layout.options.labels, spec.layout.options.styles))
+    assert [(o.label, o.text) for o in block.options] == [
+        ("A", "tablet."), ("B", "słuchawki."), ("C", "książka."), ("D", "brak nagrody.")
+    ]
+    assert "Wartość formuły w komórce B2 to" in [sl.text for sl in block.stem]
