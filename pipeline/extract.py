@@ -22,7 +22,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.layout import Glyph, LayoutParams, assemble
 
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+7"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+8"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (

@@ -231,6 +231,20 @@ def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Wor
         return words
     mark = marks.most_common(1)[0][0]
     bare = {id(m[0]) for m in firsts.values() if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels}
+    # A label Tesseract put in a line of its own, with its option's text beside it on the same row.
+    for members in firsts.values():
+        label = members[0]
+        if len(members) != 1 or len(label.text) != 1 or label.text not in labels:
+            continue
+        height = label.bottom - label.top
+        if any(
+            w.left > label.right
+            and w.left - label.right < 5 * height  # a label column: "D." then a wide indent
+            and min(w.bottom, label.bottom) - max(w.top, label.top) > 0.5 * height
+            and sum(ch.isalpha() for ch in w.text) >= 2
+            for w in words
+        ):
+            bare.add(id(label))
     return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
 
 

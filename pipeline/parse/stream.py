@@ -98,10 +98,16 @@ _NUMBER_TOKEN = re.compile(r"(?<![^\W\d_])(?:[0-9IlO|.,]*[0-9][0-9IlO|.,]*|[Il|]
 _DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0"})
 
 
+# An em dash between digits is an en dash Tesseract read too long: ranges ("(0–1)") take the en dash.
+_RANGE_DASH = re.compile(r"(?<=\d)\s?—\s?(?=\d)")
+
+
 def fold_ocr_digits(text: str) -> str:
-    """`text` with letter look-alikes inside number tokens read as digits, character for character (so
-    match offsets stay valid on the original text). Words are left alone: "Ola" and "Il" keep their letters."""
-    return _NUMBER_TOKEN.sub(lambda m: m.group(0).translate(_DIGIT_LOOKALIKES), text)
+    """`text` with letter look-alikes inside number tokens read as digits and an em dash between digits
+    as an en dash, character for character (so match offsets stay valid on the original text). Words are
+    left alone: "Ola" and "Il" keep their letters."""
+    text = _NUMBER_TOKEN.sub(lambda m: m.group(0).translate(_DIGIT_LOOKALIKES), text)
+    return _RANGE_DASH.sub(lambda m: m.group(0).replace("—", "–"), text)
 
 
 _TRAILING_SPECK = re.compile(r"\s+\S{1,2}\s*$")

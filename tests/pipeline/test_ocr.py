@@ -309,3 +309,18 @@ def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
     # "B" opened a line of text and lost its dot; the lone "D" (a table cell) stays as it is
     assert restored == ["A.", "odpowiedzialny", "B.", "jest", "C.", "jest", "D"]
     assert [w.text for w in _restore_label_marks(line(1, "B", "jest"), ["A", "B"])] == ["B", "jest"]  # no evidence
+
+
+def test_a_label_in_a_line_of_its_own_with_its_text_beside_it_gets_the_mark():
+    from pipeline.ocr import _restore_label_marks, _Word
+
+    def word(text: str, left: int, top: int, line: tuple[int, int, int]) -> _Word:
+        return _Word(text, 90, left, top, left + 30 * len(text), top + 35, line)
+
+    words = [
+        word("C.", 380, 700, (1, 1, 1)), word("źródłowym.", 530, 700, (1, 1, 1)),
+        word("D", 385, 795, (2, 1, 1)), word("maszynowym.", 530, 800, (3, 1, 1)),  # Tesseract split the row
+        word("B", 385, 900, (4, 1, 1)), word("A", 700, 900, (5, 1, 1)),  # key cells: a letter beside a letter
+    ]
+    restored = [w.text for w in _restore_label_marks(words, ["A", "B", "C", "D"])]
+    assert restored == ["C.", "źródłowym.", "D.", "maszynowym.", "B", "A"]

@@ -23,6 +23,7 @@ def _document(texts: list[str], method: PageMethod) -> ExtractedDocument:
         ("Zadanie 3.l. (1 pkt)", "Zadanie 3.1. (1 pkt)"),
         ("Zadanie 1O.", "Zadanie 10."),
         ("x=|", "x=1"),
+        ("Zadanie 3.4. (0—1)", "Zadanie 3.4. (0–1)"),
     ],
 )
 def test_look_alikes_inside_numbers_become_digits(read, meant):
