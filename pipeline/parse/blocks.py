@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import StreamLine, match_number_line
+from pipeline.parse.stream import StreamLine, match_number_line, same_row
 
 
 @dataclass
@@ -53,7 +53,7 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
     seen: set[str] = set()
     last_order: tuple | None = None
     current: Block | None = None
-    for item in stream:
+    for item in _join_split_headers(stream, start_re):
         match = match_number_line(start_re, item)
         if match:
             number = match.group("number").strip()
@@ -73,6 +73,40 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
         if current is not None:
             current.lines.append(item)
     return blocks
+
+
+def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+    """An OCR'd question number that came out as a line of its own ("44" | "Slovo dodávateľ", a number
+    re-read apart from its row) is joined to the text beside it on the same row when only the joined
+    line is a question header."""
+    joined: list[StreamLine] = []
+    index = 0
+    while index < len(stream):
+        item = stream[index]
+        following = stream[index + 1] if index + 1 < len(stream) else None
+        if (
+            item.ocr
+            and following is not None
+            and len(item.text) <= 6
+            and same_row(item, following)
+            and following.line.x0 > item.line.x1
+            and match_number_line(start_re, item) is None
+        ):
+            line = replace(
+                item.line,
+                text=f"{item.text} {following.text}",
+                x1=following.line.x1,
+                top=min(item.line.top, following.line.top),
+                bottom=max(item.line.bottom, following.line.bottom),
+            )
+            candidate = replace(item, line=line)
+            if match_number_line(start_re, candidate) is not None:
+                joined.append(candidate)
+                index += 2
+                continue
+        joined.append(item)
+        index += 1
+    return joined
 
 
 def block_text(block: Block) -> str:

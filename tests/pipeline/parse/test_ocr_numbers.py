@@ -112,3 +112,17 @@ def test_a_stray_first_label_before_the_real_options_stays_in_the_stem():
         ("A", "tablet."), ("B", "słuchawki."), ("C", "książka."), ("D", "brak nagrody.")
     ]
     assert "Wartość formuły w komórce B2 to" in [sl.text for sl in block.stem]
+
+
+def test_an_ocr_number_split_from_its_row_is_joined_to_the_stem_beside_it():
+    spec = load_spec("sk_maturita_sjl")
+    number = Line(text="44", x0=70, top=218, x1=82, bottom=230, font_size=12)
+    stem = Line(text="Slovo dodávateľ", x0=99, top=218, x1=180, bottom=231, font_size=12)
+    option = Line(text="(A) vzniklo kombináciou skladania a odvodzovania.", x0=99, top=240, x1=300, bottom=252, font_size=12)
+    for method, expected in ((PageMethod.OCR, ["44"]), (PageMethod.TEXT, [])):
+        page = Page(number=1, width=595, height=842, method=method, lines=[number, stem, option])
+        document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+        blocks = split_blocks(line_stream(document), spec.layout.question_start, spec.layout.context_start)
+        assert [b.number for b in blocks] == expected
+        if blocks:
+            assert blocks[0].header_rest == "Slovo dodávateľ"
