@@ -20,6 +20,8 @@ import pypdfium2.raw as pdfium_c
 
 from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+from pipeline import figures, ocr
+from pipeline import textlayer_quality as quality
 from pipeline.layout import Glyph, LayoutParams, assemble
 
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+8"
@@ -221,25 +223,10 @@ def _text_lines(glyphs: list[Glyph], width: float, height: float, params: Layout
 # --------------------------------------------------------------------------- OCR seam
 
 
-def _ocr_module():
-    """pipeline.ocr when it is importable; None otherwise (then pages without text stay empty)."""
-    try:
-        from pipeline import ocr
-    except ImportError:
-        return None
-    return ocr
-
-
 def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str | None]:
     """(usable, why not): pipeline.textlayer_quality decides; the page-object walks it can use (image
     coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
     text = "\n".join(line.text for line in lines)
-    try:
-        from pipeline import textlayer_quality as quality
-    except ImportError:
-        visible = [ch for ch in text if not ch.isspace()]
-        junk = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Co", "Cn"))
-        return (bool(visible) and junk / len(visible) < 0.1), "no text layer" if not visible else "unmapped glyphs"
     letters = sum(ch.isalpha() for ch in text)
     if letters < quality.SCAN_MAX_LETTERS:
         verdict = quality.assess_text_layer(
@@ -250,11 +237,8 @@ def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str |
     return verdict.usable, verdict.reason
 
 
-def _run_ocr(ocr, path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions, warnings: list[str]) -> None:
+def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions, warnings: list[str]) -> None:
     if not numbers:
-        return
-    if ocr is None:
-        warnings.append(f"pages {numbers}: no usable text layer and OCR (pipeline.ocr) is not available")
         return
     try:
         results = ocr.ocr_pages(
@@ -371,16 +355,9 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
     if options.figures_dir is None:
         return
     try:
-        from pipeline import figures
-    except ImportError:
-        return
-    crop = getattr(figures, "extract_figures", None)
-    if crop is None:
-        return
-    try:
         root = Path(options.figures_root) if options.figures_root else None
-        found = crop(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root)
-    except (getattr(figures, "FigureError", RuntimeError), OSError) as exc:
+        found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root)
+    except (figures.FigureError, OSError) as exc:
         document.warnings.append(f"figures not cropped: {exc}")
         return
     by_page: dict[int, list] = {}
@@ -396,7 +373,6 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
 def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> ExtractedDocument:
     path = Path(pdf_path)
     document = _open(path, options)
-    ocr = _ocr_module()
     pages: list[Page] = []
     warnings: list[str] = []
     need_ocr: list[int] = []
@@ -426,7 +402,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    _run_ocr(ocr, path, pages, need_ocr, options, warnings)
+    _run_ocr(path, pages, need_ocr, options, warnings)
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
