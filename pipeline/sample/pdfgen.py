@@ -268,15 +268,17 @@ def rasterize_pdf(
     rotate_deg: float = 0.0,
     seed: int = 0,
     jpeg_quality: int = 80,
+    colour: bool = False,
 ) -> Path:
-    """Render every page of `src` and write `dst` as an image-only PDF: a grey-scale "scan" without text.
+    """Render every page of `src` and write `dst` as an image-only PDF: a "scan" without text, grey-scale
+    unless `colour` (a yellow key marking survives only a colour scan).
 
     noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
     blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
     The same arguments and seed give byte-identical output.
     """
     data = rasterized_pdf_bytes(
-        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality
+        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour
     )
     return write_bytes_atomic(Path(dst), data)
 
@@ -290,6 +292,7 @@ def rasterized_pdf_bytes(
     rotate_deg: float = 0.0,
     seed: int = 0,
     jpeg_quality: int = 80,
+    colour: bool = False,
 ) -> bytes:
     """The bytes `rasterize_pdf` would write."""
     src = Path(src)
@@ -303,7 +306,8 @@ def rasterized_pdf_bytes(
         for index in range(len(document)):
             page = document[index]
             width_pt, height_pt = page.get_size()
-            image = page.render(scale=dpi / 72, grayscale=True).to_pil().convert("L")
+            rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
+            image = rendered.convert("RGB" if colour else "L")
             image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg)
             buffer = io.BytesIO()
             image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
@@ -317,13 +321,16 @@ def rasterized_pdf_bytes(
 
 def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
     if rotate_deg:
-        image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=255)
+        white = (255, 255, 255) if image.mode == "RGB" else 255
+        image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=white)
     if blur:
         image = image.filter(ImageFilter.GaussianBlur(blur))
     if noise:
         pixels = np.asarray(image, dtype=np.float32)
-        pixels = pixels + rng.normal(0.0, noise * 255.0, size=pixels.shape).astype(np.float32)
-        image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode="L")
+        # One noise value per pixel, shared by its colour channels, as a scanner's sensor grain is.
+        grain = rng.normal(0.0, noise * 255.0, size=pixels.shape[:2]).astype(np.float32)
+        pixels = pixels + (grain[..., None] if pixels.ndim == 3 else grain)
+        image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode=image.mode)
     return image
 
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from tqdm import tqdm
 
 from pipeline.sample.pdfgen import rasterize_pdf
-from tests.pipeline.ocr.builders import colour_scan
 
 
 def rasterize_folder(
@@ -36,10 +35,7 @@ def rasterize_folder(
         target = destination / path.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix.lower() == ".pdf":
-            if grey:
-                rasterize_pdf(path, target, dpi=dpi, noise=noise, blur=blur, seed=1)
-            else:
-                colour_scan(path, target, dpi=dpi, noise=noise, blur=blur, seed=1)
+            rasterize_pdf(path, target, dpi=dpi, noise=noise, blur=blur, seed=1, jpeg_quality=85, colour=not grey)
         else:
             shutil.copy2(path, target)
         written.append(target)

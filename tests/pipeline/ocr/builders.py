@@ -2,21 +2,15 @@
 from __future__ import annotations
 
 import difflib
-import io
 from pathlib import Path
 
-import numpy as np
-import pypdfium2 as pdfium
-from fpdf import FPDF
-from PIL import Image, ImageFilter
 
-from pipeline.atomic import write_bytes_atomic
 from pipeline.sample.pdfgen import (
-    FIXED_CREATION_DATE,
     PageSpec,
     TextBox,
     build_pdf,
     item_bottom,
+    rasterize_pdf,
 )
 
 POLISH_STEM = (
@@ -75,30 +69,8 @@ def char_accuracy(expected: str, got: str) -> float:
 def colour_scan(
     src: Path, dst: Path, *, dpi: int = 200, noise: float = 0.0, blur: float = 0.0, seed: int = 0, quality: int = 85
 ) -> Path:
-    """An image-only PDF of `src` in colour: pdfgen's rasterize_pdf makes grey scans, and a yellow key marking
-    only survives a scan in colour. noise: Gaussian pixel noise (fraction of full scale); blur: radius in px."""
-    rng = np.random.default_rng(seed)
-    document = pdfium.PdfDocument(str(src))
-    out = FPDF(unit="pt")
-    out.set_creation_date(FIXED_CREATION_DATE)
-    try:
-        for index in range(len(document)):
-            page = document[index]
-            width, height = page.get_size()
-            image = page.render(scale=dpi / 72).to_pil().convert("RGB")
-            if blur:
-                image = image.filter(ImageFilter.GaussianBlur(blur))
-            if noise:
-                pixels = np.asarray(image, dtype=np.float32)
-                pixels += rng.normal(0.0, noise * 255.0, size=pixels.shape[:2] + (1,)).astype(np.float32)
-                image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode="RGB")
-            buffer = io.BytesIO()
-            image.save(buffer, format="JPEG", quality=quality)
-            out.add_page(format=(width, height))
-            out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=width, h=height)
-    finally:
-        document.close()
-    return write_bytes_atomic(Path(dst), bytes(out.output()))
+    """An image-only PDF of `src` in colour, so a yellow key marking survives the scan."""
+    return rasterize_pdf(src, dst, dpi=dpi, noise=noise, blur=blur, seed=seed, jpeg_quality=quality, colour=True)
 
 
 def build(path: Path, pages: list[PageSpec]) -> Path:
