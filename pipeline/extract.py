@@ -205,18 +205,7 @@ def _text_lines(glyphs: list[Glyph], width: float, height: float, params: Layout
     for seg in assemble(glyphs, width, params, page_height=height):
         text = unicodedata.normalize("NFC", seg.text).strip()
         if text:
-            lines.append(
-                Line(
-                    text=text,
-                    x0=round(seg.x0, 2),
-                    top=round(seg.top, 2),
-                    x1=round(seg.x1, 2),
-                    bottom=round(seg.bottom, 2),
-                    highlighted=seg.highlighted,
-                    font_size=seg.size,
-                    bold=seg.bold,
-                )
-            )
+            lines.append(seg.to_line(text, highlighted=seg.highlighted, font_size=seg.size, bold=seg.bold))
     return lines
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
+from pipeline.document import Line
+
 
 @dataclass(frozen=True)
 class LayoutParams:
@@ -57,6 +59,19 @@ class Segment:
     size: float = 0.0
     highlighted: bool = False
     bold: bool = False  # every glyph bold (a heading); partly bold runs are marked **like this** in text
+
+    def to_line(self, text: str, *, highlighted: bool, font_size: float, bold: bool = False) -> Line:
+        """The document Line at this segment's place (coordinates rounded to 0.01 pt)."""
+        return Line(
+            text=text,
+            x0=round(self.x0, 2),
+            top=round(self.top, 2),
+            x1=round(self.x1, 2),
+            bottom=round(self.bottom, 2),
+            highlighted=highlighted,
+            font_size=font_size,
+            bold=bold,
+        )
 
 
 @dataclass

@@ -776,18 +776,8 @@ def ocr_image(
         body = segment.glyphs[1:] if len(segment.glyphs) > 1 and _LABEL_TOKEN.match(segment.glyphs[0].text) else segment.glyphs
         letters = sum(len(g.text) for g in body)
         marked = sum(len(g.text) for g in body if g.highlighted)
-        page_lines.append(
-            Line(
-                text=text,
-                x0=round(segment.x0, 2),
-                top=round(segment.top, 2),
-                x1=round(segment.x1, 2),
-                bottom=round(segment.bottom, 2),
-                # Weighted by characters like the text path.
-                highlighted=marked * 2 > letters,
-                font_size=round(segment.size, 1),
-            )
-        )
+        # Highlight weighted by characters like the text path.
+        page_lines.append(segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1)))
     confs = [w.conf for w in words if w.conf >= 0]
     return Page(
         number=page_number,
