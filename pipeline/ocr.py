@@ -50,6 +50,7 @@ from tqdm import tqdm
 
 from pipeline.document import Line, Page, PageMethod
 from pipeline.layout import Glyph, LayoutParams, assemble
+from pipeline.lexicon import load_lexicon
 
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
 PAGE_SEGMENTATION_MODE = 3
@@ -75,8 +76,25 @@ HIGHLIGHT_MIN_SHARE = 0.45
 # A page needs one legible word (LEGIBLE_MIN_CONF, three letters or digits) to count as text: a blank
 # page with scanner noise gives only low-confidence fragments.
 NOISE_PUNCT_MAX_CONF = 60.0
+# A word of one or two characters this many times the height of the other words of its line is a
+# pictogram unless read with ICON_MAX_CONF (a pictogram beside a CKE task heading came back as "E]" and
+# "F)", 1.4 times the heading's words, confidence 14–74; parentheses and accented capitals stay under 1.2).
+ICON_MIN_HEIGHT = 1.3
+ICON_MAX_CONF = 80.0
 NOISE_WORD_MIN_CONF = 20.0
 LEGIBLE_MIN_CONF = 60.0
+# Condensed type: the median advance per character of confidently read words (CONDENSED_MIN_CONF, five
+# letters or more, at least CONDENSED_MIN_WORDS of them) under CONDENSED_BELOW font sizes. Measured:
+# CONAREME's narrow sans 0.37; CKE, NÚCEM and the generated sheets 0.44–0.48. Such a page is widened
+# towards NORMAL_CHAR_WIDTH, at most MAX_STRETCH times.
+CONDENSED_BELOW = 0.41
+CONDENSED_MIN_CONF = 80.0
+CONDENSED_MIN_WORDS = 10
+NORMAL_CHAR_WIDTH = 0.47
+MAX_STRETCH = 1.5
+WIDE_MIN_LETTERS = 4
+WIDE_MIN_SHARE = 0.8
+WIDE_MAX_OTHER = 0.05  # share of a first-pass word other widened words may cover and leave it replaceable
 # Ink height of a whole text line (top of accents/ascenders to bottom of descenders), in font sizes.
 LINE_HEIGHT_PER_SIZE = 0.95
 
@@ -200,6 +218,25 @@ def _is_noise(word: _Word, typical_height: float) -> bool:
     return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
 
 
+def _without_icons(words: list[_Word]) -> list[_Word]:
+    """The words less pictograms that Tesseract read as a letter or two beside a line of text."""
+    per_line: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        per_line.setdefault(word.line, []).append(word)
+    icons = set()
+    for members in per_line.values():
+        for word in members:
+            others = sorted(w.bottom - w.top for w in members if w is not word)
+            if (
+                len(others) >= 2
+                and word.conf < ICON_MAX_CONF
+                and sum(ch.isalnum() for ch in word.text) <= 2
+                and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
+            ):
+                icons.add(id(word))
+    return [w for w in words if id(w) not in icons]
+
+
 def _legible(word: _Word) -> bool:
     return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
 
@@ -213,6 +250,9 @@ def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
         else w
         for w in words
     ]
+
+
+NUMBER_MARK_MIN_DOTTED = 3  # line-opening numbers with a dot a page needs before others get one
 
 
 def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -246,6 +286,39 @@ def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Wor
         ):
             bare.add(id(label))
     return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
+
+
+_NUMBER_MARK = re.compile(r"^(?P<n>\d{1,3})(?P<mark>[.,:;])$")
+
+
+def _restore_number_marks(words: list[_Word]) -> list[_Word]:
+    """A question number whose dot was read as a comma or colon ("32," among "31." and "33.") gets
+    the dot: when it opens a line at the left edge where the page's other numbers stand (a number
+    inside a wrapped sentence starts at the text's indent, not there)."""
+    firsts: dict[tuple[int, int, int], _Word] = {}
+    for word in words:
+        firsts.setdefault(word.line, word)
+    numbered = [(w, m) for w in firsts.values() if (m := _NUMBER_MARK.match(w.text))]
+    dotted = [w for w, m in numbered if m.group("mark") == "."]
+    if len(dotted) < NUMBER_MARK_MIN_DOTTED:
+        return words
+    lefts = sorted(w.left for w in dotted)
+    column = lefts[len(lefts) // 2]
+    fixed = {
+        id(w): replace(w, text=m.group("n") + ".")
+        for w, m in numbered
+        if m.group("mark") != "." and abs(w.left - column) <= 0.5 * (w.bottom - w.top)
+    }
+    return [fixed.get(id(w), w) for w in words]
+
+
+_ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
+
+
+def _roman_numerals(words: list[_Word]) -> list[_Word]:
+    """A word of one to three strokes read as l, I or | ("ll", "Il", "|") is the Roman numeral of that
+    many I's: no word of the languages we read is spelt so."""
+    return [replace(w, text="I" * len(w.text)) if _ROMAN_LOOKALIKE.match(w.text) and w.text != "I" else w for w in words]
 
 
 def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -356,6 +429,7 @@ def _read_strip(
     path: Path,
     whitelist: str | None = None,
     binarise: bool = True,
+    stretch: float = 1.0,
 ) -> tuple[list[int], list[_Word]]:
     """Crops of `grey` side by side in one strip, read as one text line (psm 7): the x offset of each
     crop in the strip (its top sits at `gap`) and the words read. Lone letters read against a whitelist
@@ -368,9 +442,13 @@ def _read_strip(
     strip = Image.new("L", (x, strip_height), 255)
     for (left, up, right, down), offset in zip(boxes, offsets):
         strip.paste(grey.crop((left, up, right, down)), (offset, gap))
-    (strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255) if binarise else strip).save(path, format="PPM")
+    if binarise:
+        strip = strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255)
+    if stretch != 1:
+        strip = strip.resize((round(strip.width * stretch), strip.height), Image.LANCZOS)
+    strip.save(path, format="PPM")
     tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
-    return offsets, _parse_tsv(tsv)
+    return offsets, [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in _parse_tsv(tsv)]
 
 
 def _key_grid(words: list[_Word], labels: Sequence[str]) -> tuple[list[_Word], list[float], float] | None:
@@ -518,16 +596,18 @@ def _read_orphans(
     dpi: int,
     omp_thread_limit: int | None,
     folder: Path,
+    stretch: float = 1.0,
 ) -> list[_Word]:
     """Words Tesseract's layout pass dropped, read again: the uncovered patches side by side in one strip,
-    read as one text line (psm 7). Only confident short tokens (numbers, labels) are taken."""
+    read as one text line (psm 7), widened like the page when its type is condensed ("34" read as "4"
+    otherwise). Only confident short tokens (numbers, labels) are taken."""
     if not typical_height:
         return words
     boxes = _orphan_boxes(grey, covered, typical_height)
     if not boxes:
         return words
     gap = round(1.5 * typical_height)
-    offsets, read = _read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm")
+    offsets, read = _read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm", stretch=stretch)
     added = list(words)
     line = 30_000
     for (left, up, right, down), offset in zip(boxes, offsets):
@@ -549,6 +629,62 @@ def _read_orphans(
 
 EM_DASH_MIN_WIDTH = 0.75  # font sizes: an em dash is about 1 em wide, an en dash about 0.5,
 EN_DASH_MIN_WIDTH = 0.36  # ink widths: a spaced DejaVu en dash 0.39–0.41, a hyphen under 0.3
+
+
+_CLOSING_PUNCTUATION = re.compile(r"^[.,;:!?)\]}»”%]+$")
+# Words of one line that overlap by this much (in font sizes) are one word Tesseract cut in two. Small
+# gaps are no sign: a speck beside a letter widens its box ("jazyk" 0.07 font sizes from "a").
+SPLIT_WORD_MIN_OVERLAP = 0.1
+PUNCTUATION_MAX_GAP = 0.5  # font sizes between a word and a closing mark that belongs to it
+
+
+def _same_row(a: _Word, b: _Word) -> bool:
+    return min(a.bottom, b.bottom) - max(a.top, b.top) > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
+
+
+def _glued(left: _Word, right: _Word) -> _Word:
+    return replace(
+        left,
+        text=left.text + right.text,
+        conf=min(left.conf, right.conf),
+        right=max(left.right, right.right),
+        top=min(left.top, right.top),
+        bottom=max(left.bottom, right.bottom),
+    )
+
+
+def _join_split_words(words: list[_Word]) -> list[_Word]:
+    """Glue back what Tesseract split off a word: overlapping pieces of one word ("establecimien" + "to"
+    on a condensed font) and closing punctuation read as a word of its own, in its line or in a pass of
+    its own ("84" + "." loses the question number). Typeset text has no space before these marks."""
+    sizes = _line_sizes(words)
+    joined: list[_Word] = []
+    for word in words:
+        previous = joined[-1] if joined else None
+        if (
+            previous is not None
+            and previous.line == word.line
+            and _same_row(previous, word)
+            and previous.left <= word.left < previous.right - SPLIT_WORD_MIN_OVERLAP * sizes[word.line]
+        ):
+            joined[-1] = _glued(previous, word)
+        else:
+            joined.append(word)
+    for mark in [w for w in joined if _CLOSING_PUNCTUATION.match(w.text)]:
+        hosts = [
+            w for w in joined
+            if w is not mark
+            and not _CLOSING_PUNCTUATION.match(w.text)
+            and _same_row(w, mark)
+            and w.left < mark.left
+            and mark.left - w.right < PUNCTUATION_MAX_GAP * sizes[w.line]
+        ]
+        if hosts:
+            host = min(hosts, key=lambda w: mark.left - w.right)
+            at = next(i for i, w in enumerate(joined) if w is host)
+            joined[at] = _glued(host, mark)
+            joined = [w for w in joined if w is not mark]
+    return joined
 
 
 def _dashes_by_width(words: list[_Word]) -> list[_Word]:
@@ -681,7 +817,7 @@ def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
     return covered if axis == 1 else covered.T
 
 
-def prepare_for_tesseract(image: Image.Image, dpi: int) -> Image.Image:
+def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
     """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
 
     Each step fixed text Tesseract lost on real sheets (scanned at 200–300 dpi):
@@ -690,7 +826,9 @@ def prepare_for_tesseract(image: Image.Image, dpi: int) -> Image.Image:
     - light greys (the NÚCEM question-number boxes) become white (10 → 14 of 14 numbers on three pages);
     - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
       between the rules of a key table were read as "(U", ">" before;
-    - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered).
+    - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
+      key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
+      strokes it dissolves (see `_read_condensed`).
     """
     if image.mode == "RGB":
         rgb = np.asarray(image).astype(np.int16)
@@ -706,8 +844,92 @@ def prepare_for_tesseract(image: Image.Image, dpi: int) -> Image.Image:
     length = max(20, round(dpi * RULE_MIN_INCHES))
     rules = _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
     grey_array[rules] = 255
-    grey = Image.fromarray(grey_array, mode="L").filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
+    grey = Image.fromarray(grey_array, mode="L")
+    if smoothing:
+        grey = grey.filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
     return grey.point(_WHITEN)
+
+
+def _char_width(words: list[_Word]) -> float | None:
+    """Median advance per character of the page's confidently read words, in font sizes (line ink heights)."""
+    sizes = _line_sizes(words)
+    widths = sorted(
+        (w.right - w.left) / len(w.text) / sizes[w.line]
+        for w in words
+        if len(w.text) >= 5 and w.text.isalpha() and w.conf >= CONDENSED_MIN_CONF and sizes.get(w.line)
+    )
+    return widths[len(widths) // 2] if len(widths) >= CONDENSED_MIN_WORDS else None
+
+
+def _read_condensed(
+    image: Image.Image, dpi: int, stretch: float, languages: Sequence[str], omp_thread_limit: int | None, folder: Path
+) -> list[_Word]:
+    """The page pass again on condensed type: unsmoothed and widened by `stretch`, word boxes mapped back.
+
+    Tesseract's models lose letters inside the tight pairs of a narrow typeface ("Sitaglipina",
+    "Infuenza") and glue a question number's dot off ("64 ."); widened to a normal letter width and
+    left sharp, a CONAREME sheet read 100 of 100 questions with 94 % of options exact, against 99 and
+    83 % as it was."""
+    sharp = prepare_for_tesseract(image, dpi, smoothing=False)
+    path = folder / "condensed.pgm"
+    sharp.resize((round(sharp.width * stretch), sharp.height), Image.LANCZOS).save(path, format="PPM")
+    return [
+        replace(w, left=round(w.left / stretch), right=round(w.right / stretch))
+        for w in _parse_tsv(_run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
+    ]
+
+
+def _intersections(boxes: np.ndarray, word: _Word) -> np.ndarray:
+    """Area each of `boxes` (left, top, right, bottom rows) shares with `word`'s box."""
+    width = np.minimum(boxes[:, 2], word.right) - np.maximum(boxes[:, 0], word.left)
+    height = np.minimum(boxes[:, 3], word.bottom) - np.maximum(boxes[:, 1], word.top)
+    return np.clip(width, 0, None) * np.clip(height, 0, None)
+
+
+def _wide_readings(first: list[_Word], wide: list[_Word]) -> list[_Word]:
+    """`first` with its words replaced by the widened pass's reading of the same place.
+
+    A widened word of WIDE_MIN_LETTERS letters or more replaces the first-pass words that lie inside it
+    (WIDE_MIN_SHARE of their area) when together they fill it (the same share of its area) and none of them is a label or number (fewer than two
+    letters): letters lost in tight pairs come back ("Sitaglipina", "Esofagostom ía"). Labels and
+    numbers stay as the first pass read them: the widened pass, its layout analysis upset by the new
+    proportions, garbled a column of option labels ("1." as "P.", "A." as "<>..")."""
+    boxes = np.array([(w.left, w.top, w.right, w.bottom) for w in first], dtype=np.int64).reshape(-1, 4)
+    areas = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1)
+    # How much of each first-pass word the widened words cover in all: a word split across two widened
+    # words ("Esofagostomia" read wide as "Esofagostom" + "ía") is no one reading's to replace.
+    covered = np.zeros(len(first))
+    for reading in wide:
+        covered += _intersections(boxes, reading)
+    replaced: dict[int, _Word | None] = {}
+    for reading in wide:
+        if sum(ch.isalpha() for ch in reading.text) < WIDE_MIN_LETTERS:
+            continue
+        inter = _intersections(boxes, reading)
+        touched = np.flatnonzero(inter > 0)
+        members = [int(i) for i in touched if inter[i] > WIDE_MIN_SHARE * areas[i]]
+        area = max((reading.right - reading.left) * (reading.bottom - reading.top), 1)
+        if (
+            not members
+            or len(members) != len(touched)
+            or inter[members].sum() < WIDE_MIN_SHARE * area
+            or any(covered[i] - inter[i] > WIDE_MAX_OTHER * areas[i] for i in members)
+            or any(i in replaced or sum(ch.isalpha() for ch in first[i].text) < 2 for i in members)
+        ):
+            continue
+        head = first[members[0]]
+        replaced[members[0]] = replace(
+            head,
+            text=reading.text,
+            conf=reading.conf,
+            left=min(first[i].left for i in members),
+            right=max(first[i].right for i in members),
+            top=min(first[i].top for i in members),
+            bottom=max(first[i].bottom for i in members),
+        )
+        replaced.update({i: None for i in members[1:]})
+    mended = [replaced.get(i, word) for i, word in enumerate(first)]
+    return [w for w in mended if w is not None]
 
 
 def ocr_image(
@@ -732,18 +954,25 @@ def ocr_image(
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         path = Path(folder) / f"page-{page_number}.pgm"
         grey.save(path, format="PPM")
-        tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit)
-        parsed = _parse_tsv(tsv)
+        parsed = _parse_tsv(_run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
         heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
         typical_height = heights[len(heights) // 2] if heights else 0.0
-        words = [w for w in parsed if not _is_noise(w, typical_height)]
-        words = _read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder))
+        width = _char_width(parsed)
+        stretch = min(MAX_STRETCH, NORMAL_CHAR_WIDTH / width) if width and width < CONDENSED_BELOW else 1.0
+        if stretch > 1:
+            parsed = _wide_readings(parsed, _read_condensed(image, dpi, stretch, languages, omp_thread_limit, Path(folder)))
+        words = _without_icons([w for w in parsed if not _is_noise(w, typical_height)])
+        words = _read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder), stretch)
         if len(_isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:
             block_tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=TABLE_PASS_PSM)
             block_pass = [w for w in _parse_tsv(block_tsv) if not _is_noise(w, typical_height)]
             words = _merge_table_pass(words, block_pass)
             if option_labels:
                 words = _read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
+    words = _roman_numerals(_restore_number_marks(_join_split_words(words)))
+    lexicon = load_lexicon(languages)
+    if lexicon is not None:
+        words = [replace(w, text=lexicon.repair(w.text)) for w in words]
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)

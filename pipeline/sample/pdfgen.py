@@ -65,6 +65,7 @@ class TextBox:
     align: str = "L"  # L, C, R or J
     color: RGB = (0, 0, 0)
     line_spacing: float = 1.25  # line height as a multiple of the font size
+    stretching: float = 100.0  # horizontal scaling in percent; under 100 sets condensed type
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,7 @@ def _set_font(pdf: FPDF, box: TextBox) -> None:
             raise PdfGenError(f"font {box.font} {'bold' if box.bold else 'regular'} is not installed: {path} is missing")
         pdf.add_font(box.font, style, str(path))
     pdf.set_font(box.font, style, box.size)
+    pdf.set_stretching(box.stretching)
 
 
 def _line_height(box: TextBox) -> float:

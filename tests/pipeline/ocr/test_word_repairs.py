@@ -1,0 +1,92 @@
+"""Word-level OCR repairs, on Tesseract words as its TSV gives them: pieces glued back, pictograms
+dropped, question-number dots and Roman numerals restored, the widened pass's readings taken."""
+from __future__ import annotations
+
+from pipeline.ocr import (
+    CONDENSED_BELOW,
+    _char_width,
+    _join_split_words,
+    _restore_number_marks,
+    _roman_numerals,
+    _wide_readings,
+    _without_icons,
+    _Word,
+)
+
+
+def word(text: str, left: int, top: int = 100, *, width: int | None = None, height: int = 40, conf: float = 95.0,
+         line: tuple[int, int, int] = (1, 1, 1)) -> _Word:
+    return _Word(text, conf, left, top, left + (width if width is not None else 20 * len(text)), top + height, line)
+
+
+def texts(words: list[_Word]) -> list[str]:
+    return [w.text for w in words]
+
+
+def test_a_closing_mark_read_apart_joins_the_word_before_it_even_from_another_pass():
+    number = word("84", 100, line=(30001, 0, 0))  # read again from uncovered ink
+    dot = word(".", 143, top=130, width=6, height=8, line=(4, 1, 2))
+    stem = word("Gestante", 170, line=(4, 1, 2))
+    assert texts(_join_split_words([dot, stem, number])) == ["Gestante", "84."]
+
+
+def test_overlapping_pieces_of_one_word_are_glued_but_a_small_gap_is_a_space():
+    pieces = [word("establecimien", 100), word("to", 100 + 20 * 13 - 10)]
+    assert texts(_join_split_words(pieces)) == ["establecimiento"]
+    spaced = [word("jazyk", 100), word("a", 104 + 20 * 5)]  # 4 px: a speck widened the box
+    assert texts(_join_split_words(spaced)) == ["jazyk", "a"]
+
+
+def test_words_of_different_rows_are_never_joined():
+    cells = [word("A", 300, top=100), word(".", 305, top=300, width=6, height=8)]
+    assert texts(_join_split_words(cells)) == ["A", "."]
+
+
+def test_a_pictogram_read_as_letters_beside_a_heading_is_dropped():
+    heading = [word("Zadanie", 295, top=302, height=36), word("4.", 482, top=303, height=34),
+               word("(0-1)", 532, top=302, height=45)]
+    icon = word("EJ", 658, top=294, height=55, conf=14)
+    confident_capital = word("Ż", 700, top=290, height=55, conf=93)
+    assert texts(_without_icons([*heading, icon])) == ["Zadanie", "4.", "(0-1)"]
+    assert texts(_without_icons([*heading, confident_capital])) == ["Zadanie", "4.", "(0-1)", "Ż"]
+
+
+def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
+    # 300 dpi: numbers at 57 pt (238 px), their text indented to 71.5 pt (298 px)
+    lines = [
+        [word("31.", 238, top=100, line=(1, 1, 1)), word("Varón", 298, top=100, line=(1, 1, 1))],
+        [word("15,", 298, top=150, line=(1, 1, 2)), word("20", 360, top=150, line=(1, 1, 2))],  # wrapped text
+        [word("32,", 238, top=200, line=(2, 1, 1)), word("¿Cuál", 298, top=200, line=(2, 1, 1))],
+        [word("33.", 238, top=300, line=(3, 1, 1))],
+        [word("34.", 238, top=400, line=(4, 1, 1))],
+    ]
+    fixed = texts(_restore_number_marks([w for line in lines for w in line]))
+    assert fixed == ["31.", "Varón", "15,", "20", "32.", "¿Cuál", "33.", "34."]
+    assert texts(_restore_number_marks([w for line in lines[1:3] for w in line])) == ["15,", "20", "32,", "¿Cuál"]
+
+
+def test_strokes_read_as_l_become_roman_numerals():
+    assert texts(_roman_numerals([word(t, 10) for t in ("ll", "Il", "l", "I", "|", "lo", "11")])) == [
+        "II", "II", "I", "I", "|", "lo", "11",
+    ]
+
+
+def test_the_widened_pass_mends_words_but_never_labels_or_numbers():
+    first = [word("A.", 100), word("Sitaglipina", 150), word("Esofagostom", 400), word("ía", 620)]
+    wide = [word("<>..", 98, width=42), word("Sitagliptina", 150), word("Esofagostomía", 400, width=260)]
+    assert texts(_wide_readings(first, wide)) == ["A.", "Sitagliptina", "Esofagostomía"]
+
+
+def test_a_widened_word_covering_only_part_of_a_first_pass_word_changes_nothing():
+    first = [word("Esofagostomia", 400)]
+    wide = [word("Esofagostom", 400), word("ía", 400 + 20 * 11)]
+    assert texts(_wide_readings(first, wide)) == ["Esofagostomia"]
+
+
+def test_condensed_type_is_told_by_its_letter_width():
+    def line_of(width_per_char: float) -> list[_Word]:
+        # line ink height 40 px; a 6-letter word width_per_char font sizes per letter
+        return [word("palabra", 60 * i, width=round(7 * 40 * width_per_char)) for i in range(12)]
+
+    assert _char_width(line_of(0.37)) < CONDENSED_BELOW <= _char_width(line_of(0.46))
+    assert _char_width(line_of(0.37)[:3]) is None  # too few words to tell
