@@ -252,7 +252,7 @@ def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
     ]
 
 
-NUMBER_MARK_MIN_DOTTED = 3  # line-opening numbers with a dot a page needs before others get one
+NUMBER_COLUMN_MIN = 3  # line-opening numbers a page needs before others are mended after them
 
 
 def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -288,27 +288,42 @@ def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Wor
     return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
 
 
-_NUMBER_MARK = re.compile(r"^(?P<n>\d{1,3})(?P<mark>[.,:;])$")
+_NUMBER_TOKEN = re.compile(r"^(?P<n>\d{1,3})(?P<mark>[.,:;]?)$")
+_LOOKALIKE_NUMBER = re.compile(r"^(?P<n>[\dsSoOlIzZbBgq]{1,3})(?P<mark>[.,:;]?)$")
+_DIGIT_LOOKALIKES = str.maketrans("sSoOlIzZbBgq", "550011226899")
 
 
-def _restore_number_marks(words: list[_Word]) -> list[_Word]:
-    """A question number whose dot was read as a comma or colon ("32," among "31." and "33.") gets
-    the dot: when it opens a line at the left edge where the page's other numbers stand (a number
-    inside a wrapped sentence starts at the text's indent, not there)."""
+def _restore_question_numbers(words: list[_Word]) -> list[_Word]:
+    """Question numbers at the left edge where the page's other numbers stand, mended: a dot lost or read
+    as a comma or colon ("32," or "32" among "31." and "33.") and digits read as look-alike letters ("so" for 50
+    between 49 and 51, "s9" after 58 — bold digits in a grey box), when the mended number is missing
+    from the page and one of its neighbours is there. A number inside a wrapped sentence starts at
+    the text's indent, not at that edge, and is left alone."""
     firsts: dict[tuple[int, int, int], _Word] = {}
     for word in words:
         firsts.setdefault(word.line, word)
-    numbered = [(w, m) for w in firsts.values() if (m := _NUMBER_MARK.match(w.text))]
-    dotted = [w for w, m in numbered if m.group("mark") == "."]
-    if len(dotted) < NUMBER_MARK_MIN_DOTTED:
+    numbered = [(w, m) for w in firsts.values() if (m := _NUMBER_TOKEN.match(w.text))]
+    if len(numbered) < NUMBER_COLUMN_MIN:
         return words
-    lefts = sorted(w.left for w in dotted)
-    column = lefts[len(lefts) // 2]
-    fixed = {
-        id(w): replace(w, text=m.group("n") + ".")
-        for w, m in numbered
-        if m.group("mark") != "." and abs(w.left - column) <= 0.5 * (w.bottom - w.top)
-    }
+    column = sorted(w.left for w, _ in numbered)[len(numbered) // 2]
+    values = {int(m.group("n")) for _, m in numbered}
+    marks = Counter(m.group("mark") for _, m in numbered).most_common(1)[0]
+    dot = marks[0] == "." and marks[1] >= NUMBER_COLUMN_MIN
+    fixed: dict[int, _Word] = {}
+    for word in firsts.values():
+        if abs(word.left - column) > 0.5 * (word.bottom - word.top):
+            continue
+        match = _NUMBER_TOKEN.match(word.text)
+        if match:
+            if dot and match.group("mark") != ".":
+                fixed[id(word)] = replace(word, text=match.group("n") + ".")
+            continue
+        lookalike = _LOOKALIKE_NUMBER.match(word.text)
+        if lookalike and any(ch.isalpha() for ch in lookalike.group("n")):
+            value = int(lookalike.group("n").translate(_DIGIT_LOOKALIKES))
+            if value not in values and (value - 1 in values or value + 1 in values):
+                mark = "." if dot and lookalike.group("mark") else lookalike.group("mark")
+                fixed[id(word)] = replace(word, text=f"{value}{mark}")
     return [fixed.get(id(w), w) for w in words]
 
 
@@ -969,7 +984,7 @@ def ocr_image(
             words = _merge_table_pass(words, block_pass)
             if option_labels:
                 words = _read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
-    words = _roman_numerals(_restore_number_marks(_join_split_words(words)))
+    words = _roman_numerals(_restore_question_numbers(_join_split_words(words)))
     lexicon = load_lexicon(languages)
     if lexicon is not None:
         words = [replace(w, text=lexicon.repair(w.text)) for w in words]

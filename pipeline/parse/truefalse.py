@@ -29,13 +29,18 @@ def _marker_words(spec: TrueFalseSpec) -> set[str]:
     return {fold(word) for words in spec.labels.values() for word in words}
 
 
+def _is_marker(token: str, words: set[str], ocr: bool) -> bool:
+    """An answer label; on a scan also one with the circle of its answer box read beside it ("Po", "OF")."""
+    return fold(token) in words or (ocr and fold(token.strip("oO0")) in words)
+
+
 def _strip_markers(row: list[StreamLine], words: set[str]) -> tuple[list[StreamLine], bool]:
     """The row without its trailing answer-label cells ('P', 'F' or 'P F'); whether any were there."""
     kept = list(row)
     removed = 0
     while kept:
         tokens = kept[-1].text.split()
-        if tokens and all(fold(t) in words for t in tokens):
+        if tokens and all(_is_marker(t, words, kept[-1].ocr) for t in tokens):
             kept.pop()
             removed += len(tokens)
         else:

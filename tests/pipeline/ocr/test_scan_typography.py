@@ -8,7 +8,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from pipeline.ocr import (
+    CONDENSED_BELOW,
     OcrUnavailable,
+    _char_width,
     _is_noise,
     _parse_tsv,
     _read_orphans,
@@ -22,14 +24,14 @@ from pipeline.sample.pdfgen import PageSpec, TextBox
 from tests.pipeline.ocr.builders import build, colour_scan
 
 
-def _have_pol() -> bool:
+def _have(language: str) -> bool:
     try:
-        return "pol" in installed_languages()
+        return language in installed_languages()
     except OcrUnavailable:
         return False
 
 
-pytestmark = pytest.mark.skipif(not _have_pol(), reason="Tesseract with pol data not installed (make setup)")
+pytestmark = pytest.mark.skipif(not _have("pol"), reason="Tesseract with pol data not installed (make setup)")
 
 EN_DASH_LINES = ("(A) smiech – plač", "(B) życie – śmierć", "(C) ciepło – zimno")
 EM_DASH_LINE = "Powiedział — i wyszedł z klasy bez słowa."
@@ -80,3 +82,36 @@ def test_a_short_word_the_layout_pass_dropped_is_read_from_its_uncovered_ink(num
         recovered = _read_orphans(grey, without_number, without_number, typical, ["pol"], 300, 1, Path(folder))
     added = [w.text for w in recovered if w not in without_number]
     assert added == ["05"]
+
+
+CONDENSED_LINES = (
+    "1. ¿Cuál es el tratamiento de elección en la influenza complicada con neumonía?",
+    "A. Oseltamivir oral y antibioticoterapia",
+    "B. Infiltración con toxina botulínica",
+    "C. Eosinófilos y neutrófilos elevados",
+    "D. Disminuir el flujo sanguíneo del útero",
+    "E. Atrofia endometrial y sífilis latente",
+)
+
+
+@pytest.fixture(scope="module")
+def condensed_scan(tmp_path_factory) -> Path:
+    """A page set in condensed type (75 % horizontal scaling), scanned at 200 dpi."""
+    folder = tmp_path_factory.mktemp("condensed")
+    items = [TextBox(text, 20, 20 + 7 * i, 170, size=11, stretching=75) for i, text in enumerate(CONDENSED_LINES)]
+    return colour_scan(build(folder / "page.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.03, blur=0.5)
+
+
+@pytest.mark.skipif(not _have("spa"), reason="Tesseract with spa data not installed (make setup)")
+def test_condensed_type_is_recognised_and_read_with_its_labels_and_ligature_pairs(condensed_scan):
+    document = pdfium.PdfDocument(str(condensed_scan))
+    try:
+        image, _, _ = render_page(document, 0, 300)
+    finally:
+        document.close()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.pgm"
+        prepare_for_tesseract(image, 300).save(path, format="PPM")
+        assert _char_width(_parse_tsv(_run_tesseract(path, ["spa"], 300, omp_thread_limit=1))) < CONDENSED_BELOW
+    page = ocr_pages(condensed_scan, [1], ["spa"], workers=1, progress=False, option_labels=list("ABCDE"))[1]
+    assert [line.text for line in page.lines] == list(CONDENSED_LINES)

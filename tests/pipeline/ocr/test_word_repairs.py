@@ -6,7 +6,7 @@ from pipeline.ocr import (
     CONDENSED_BELOW,
     _char_width,
     _join_split_words,
-    _restore_number_marks,
+    _restore_question_numbers,
     _roman_numerals,
     _wide_readings,
     _without_icons,
@@ -60,9 +60,9 @@ def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
         [word("33.", 238, top=300, line=(3, 1, 1))],
         [word("34.", 238, top=400, line=(4, 1, 1))],
     ]
-    fixed = texts(_restore_number_marks([w for line in lines for w in line]))
+    fixed = texts(_restore_question_numbers([w for line in lines for w in line]))
     assert fixed == ["31.", "Varón", "15,", "20", "32.", "¿Cuál", "33.", "34."]
-    assert texts(_restore_number_marks([w for line in lines[1:3] for w in line])) == ["15,", "20", "32,", "¿Cuál"]
+    assert texts(_restore_question_numbers([w for line in lines[1:3] for w in line])) == ["15,", "20", "32,", "¿Cuál"]
 
 
 def test_strokes_read_as_l_become_roman_numerals():
@@ -90,3 +90,14 @@ def test_condensed_type_is_told_by_its_letter_width():
 
     assert _char_width(line_of(0.37)) < CONDENSED_BELOW <= _char_width(line_of(0.46))
     assert _char_width(line_of(0.37)[:3]) is None  # too few words to tell
+
+
+def test_a_question_number_read_as_look_alike_letters_is_mended_between_its_neighbours():
+    def first(text: str, top: int) -> list[_Word]:
+        line = (top, 1, 1)
+        return [word(text, 238, top=top, line=line), word("Ktorá", 298, top=top, line=line)]
+
+    page = first("49", 100) + first("so", 200) + first("51", 300) + first("58", 400) + first("s9", 500)
+    assert texts(_restore_question_numbers(page))[::2] == ["49", "50", "51", "58", "59"]
+    # "so" opening a line where no neighbouring number stands is a word
+    assert texts(_restore_question_numbers(first("10", 100) + first("so", 200) + first("11", 300) + first("12", 400)))[2] == "so"

@@ -126,3 +126,30 @@ def test_an_ocr_number_split_from_its_row_is_joined_to_the_stem_beside_it():
         assert [b.number for b in blocks] == expected
         if blocks:
             assert blocks[0].header_rest == "Slovo dodávateľ"
+
+
+def test_a_dotted_leader_listing_task_files_is_not_a_question_header():
+    spec = load_spec("pl_cke_matura_informatyka")
+    stream = line_stream(_document(["Zadanie 3.1. (0–2)", "Zadanie 8.2. ..........umuumeuaeea", "Zadanie 4. (0–1)"], PageMethod.OCR))
+    blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
+    assert [b.number for b in blocks] == ["3.1", "4"]
+
+
+def test_answer_box_circles_read_beside_true_false_labels_on_a_scan():
+    from pipeline.parse.truefalse import find_statements
+
+    spec = load_spec("pl_cke_matura_informatyka")
+    rows = [("1. k/2", "P", "F"), ("2. (k+1) div 2", "P", "F"), ("3. k+1 gdy k jest liczbą nieparzystą", "Po", "OF"), ("4. (k+1)/2", "P", "F")]
+    lines = []
+    for i, (statement, true, false) in enumerate(rows):
+        top = 100 + 30 * i
+        lines += [
+            Line(text=statement, x0=80, top=top, x1=300, bottom=top + 10, font_size=10),
+            Line(text=true, x0=473, top=top, x1=481, bottom=top + 10, font_size=10),
+            Line(text=false, x0=505, top=top, x1=513, bottom=top + 10, font_size=10),
+        ]
+    for method, found in ((PageMethod.OCR, ["1", "2", "3", "4"]), (PageMethod.TEXT, None)):
+        page = Page(number=1, width=595, height=842, method=method, lines=lines)
+        document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+        block = find_statements(line_stream(document), spec.layout.true_false, force=False)
+        assert (block and [s.n for s in block.statements]) == found
