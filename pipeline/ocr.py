@@ -242,14 +242,19 @@ def _legible(word: _Word) -> bool:
 
 
 def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
-    """A one-letter word whose two cases look alike ("c" in a key-table cell) takes the labels' case."""
+    """A one-letter word whose two cases look alike ("c" in a key-table cell) takes the labels' case,
+    and so does a label letter read twice, once in each case ("Cc" for a marking scheme's lone "C":
+    sized by its lower-case half, it passed for margin small print)."""
     by_fold = {label.casefold(): label for label in labels}
-    return [
-        replace(w, text=by_fold[w.text.casefold()])
-        if len(w.text) == 1 and w.text in _SAME_SHAPE and w.text.casefold() in by_fold
-        else w
-        for w in words
-    ]
+
+    def label_of(text: str) -> str | None:
+        if len(text) == 1 and text in _SAME_SHAPE:
+            return by_fold.get(text.casefold())
+        if len(text) == 2 and text[0] != text[1] and text[0].casefold() == text[1].casefold():
+            return by_fold.get(text.casefold()[0])
+        return None
+
+    return [replace(w, text=label) if (label := label_of(w.text)) else w for w in words]
 
 
 NUMBER_COLUMN_MIN = 3  # line-opening numbers a page needs before others are mended after them
@@ -324,6 +329,41 @@ def _restore_question_numbers(words: list[_Word]) -> list[_Word]:
             if value not in values and (value - 1 in values or value + 1 in values):
                 mark = "." if dot and lookalike.group("mark") else lookalike.group("mark")
                 fixed[id(word)] = replace(word, text=f"{value}{mark}")
+    mended = [fixed.get(id(w), w) for w in words]
+    return _fit_number_sequence(mended, column)
+
+
+# Digits Tesseract confuses in bold or boxed numbers, by what it read.
+_DIGIT_CONFUSIONS = {"9": "53", "3": "85", "8": "360", "5": "96", "6": "58", "0": "86", "7": "1", "1": "7"}
+
+
+def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
+    """A number at the number column that breaks the rising sequence of its neighbours above and below
+    ("52", "93", "57" down a key table) takes the one reading, a single confused digit away, that fits
+    between them and is not on the page yet ("53")."""
+    firsts: dict[tuple[int, int, int], _Word] = {}
+    for word in words:
+        firsts.setdefault(word.line, word)
+    column_numbers = sorted(
+        (w for w in firsts.values() if _NUMBER_TOKEN.match(w.text) and abs(w.left - column) <= 0.5 * (w.bottom - w.top)),
+        key=lambda w: w.top,
+    )
+    values = [int(_NUMBER_TOKEN.match(w.text).group("n")) for w in column_numbers]
+    fixed: dict[int, _Word] = {}
+    for i in range(1, len(column_numbers) - 1):
+        before, value, after = values[i - 1], values[i], values[i + 1]
+        if not before < after or before < value < after:
+            continue
+        digits = _NUMBER_TOKEN.match(column_numbers[i].text).group("n")
+        fits = {
+            int(digits[:at] + other + digits[at + 1 :])
+            for at, digit in enumerate(digits)
+            for other in _DIGIT_CONFUSIONS.get(digit, "")
+        }
+        fits = {v for v in fits if before < v < after and v not in values}
+        if len(fits) == 1:
+            word = column_numbers[i]
+            fixed[id(word)] = replace(word, text=str(fits.pop()) + _NUMBER_TOKEN.match(word.text).group("mark"))
     return [fixed.get(id(w), w) for w in words]
 
 
@@ -480,11 +520,62 @@ def _key_grid(words: list[_Word], labels: Sequence[str]) -> tuple[list[_Word], l
     rights = max(_clusters([w.right for w in numbers], height), key=len)
     if len(rights) < KEY_CELL_MIN_ROWS:
         return None
-    rows = [w for w in numbers if rights[0] <= w.right <= rights[-1]]
-    right_of_numbers = max(w.right for w in rows)
+    # A speck on both sides ("61" from x=107 to 161, the others 128–141) still spans the common edge.
+    edge = rights[len(rights) // 2]
+    rows = [w for w in numbers if rights[0] <= w.right <= rights[-1] or w.left < edge < w.right]
+    right_of_numbers = max(rights)
     centres = [(w.left + w.right) / 2 for w in isolated if len(w.text) == 1 and w.text in labels and w.left > right_of_numbers]
     columns = [sum(c) / len(c) for c in _clusters(centres, height) if len(c) >= KEY_CELL_MIN_COLUMN]
     return (rows, columns, float(height)) if columns else None
+
+
+def _read_cell_strip(
+    grey: Image.Image,
+    crops: list[tuple[int, int, int, int]],
+    labels: Sequence[str],
+    whitelist: str,
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+) -> dict[int, tuple[str, float]]:
+    """{crop index: (label, confidence)} for the cell crops read side by side against the labels
+    whitelist; ("", 0) for a crop two readings claimed."""
+    offsets, read = _read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False)
+
+    def crop_at(x: float) -> int | None:
+        return next((i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets)) if offset <= x < offset + right - left), None)
+
+    # Tesseract may join neighbouring cells into one word ("CCBD…"): a word of as many letters as the
+    # crops its box spans gives one letter to each; any other word is placed letter by letter from
+    # Tesseract's character boxes (a cell read as nothing shifted a 27-letter word off its crops).
+    readings: dict[int, tuple[str, float]] = {}
+    misaligned: list[_Word] = []
+    for r in read:
+        if (r.conf < KEY_CELL_MIN_CONF and len(r.text) == 1) or not all(ch in labels for ch in r.text):
+            continue
+        spanned = [
+            i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
+            if r.left < offset + (right - left) and r.right > offset
+        ]
+        if len(spanned) != len(r.text):
+            misaligned.append(r)
+            continue
+        for i, ch in zip(spanned, r.text):
+            readings[i] = (ch, r.conf) if i not in readings else ("", 0.0)  # read twice: trust neither
+    if misaligned:
+        boxes = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist, output="makebox")
+        for row in boxes.splitlines():
+            fields = row.split()
+            if len(fields) < 5 or fields[0] not in labels:
+                continue
+            centre = (int(fields[1]) + int(fields[3])) / 2
+            owner = next((r for r in misaligned if r.left <= centre <= r.right), None)
+            at = crop_at(centre)
+            if owner is not None and at is not None:
+                readings[at] = (fields[0], owner.conf) if at not in readings else ("", 0.0)
+    return readings
 
 
 def _read_key_cells(
@@ -530,23 +621,13 @@ def _read_key_cells(
     if not crops:
         return words
     whitelist = "".join(sorted(set("".join(labels))))
-    offsets, read = _read_strip(
-        grey, crops, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm", whitelist, binarise=False
-    )
-    # Tesseract may join neighbouring cells into one word ("CCC"): a word of as many letters as the crops
-    # its box spans gives one letter to each.
-    readings: dict[int, tuple[str, float]] = {}
-    for r in read:
-        if r.conf < KEY_CELL_MIN_CONF and len(r.text) == 1:
-            continue
-        spanned = [
-            i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
-            if r.left < offset + (right - left) and r.right > offset
-        ]
-        if len(spanned) != len(r.text) or not all(ch in labels for ch in r.text):
-            continue
-        for i, ch in zip(spanned, r.text):
-            readings[i] = (ch, r.conf) if i not in readings else ("", 0.0)  # read twice: trust neither
+    strip = (labels, whitelist, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm")
+    readings = _read_cell_strip(grey, crops, *strip)
+    # Cells left unread get one more strip of their own: in company, Tesseract skipped a clear "A".
+    missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
+    if missing and len(missing) < len(crops):
+        again = _read_cell_strip(grey, [crops[i] for i in missing], *strip)
+        readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
     result = [w for w in words if id(w) not in replaced]
     line = 20_000
     for i, (left, up, right, down) in enumerate(crops):
@@ -560,6 +641,11 @@ def _read_key_cells(
 
 ORPHAN_MAX_WIDTH = 4.0  # typical word heights: wider uncovered ink is a figure, not a dropped word
 ORPHAN_MIN_CONF = 60.0
+ORPHAN_MIN_LABEL_CONF = 40.0  # a letter with its mark ("c." at 51 for a dropped "C.") is read less surely
+_ORPHAN_LABEL = re.compile(r"^[(\[]?[^\W\d_][.)]$")
+# Typical word heights of white between patches in the strip: at 1.5 Tesseract read two dropped labels
+# one above the other ("B.", "C.") as one word "BC.".
+ORPHAN_GAP = 3.0
 ORPHAN_MAX_CHARS = 4
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
@@ -618,28 +704,32 @@ def _read_orphans(
     otherwise). Only confident short tokens (numbers, labels) are taken."""
     if not typical_height:
         return words
-    boxes = _orphan_boxes(grey, covered, typical_height)
+    # A short word read with little confidence is read again too ("[e" for a marking scheme's lone "C").
+    suspects = {id(w) for w in covered if len(w.text) <= ORPHAN_MAX_CHARS - 1 and 0 <= w.conf < ORPHAN_MIN_CONF}
+    boxes = _orphan_boxes(grey, [w for w in covered if id(w) not in suspects], typical_height)
     if not boxes:
         return words
-    gap = round(1.5 * typical_height)
+    gap = round(ORPHAN_GAP * typical_height)
     offsets, read = _read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm", stretch=stretch)
     added = list(words)
     line = 30_000
+    replaced: set[int] = set()
     for (left, up, right, down), offset in zip(boxes, offsets):
         inside = [r for r in read if offset <= (r.left + r.right) / 2 <= offset + (right - left)]
         if len(inside) != 1:
             continue
         r = inside[0]
-        if r.conf < ORPHAN_MIN_CONF or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
+        least = ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(r.text) else ORPHAN_MIN_CONF
+        if r.conf < least or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
             continue
         line += 1
-        added.append(
-            _Word(
-                text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
-                right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
-            )
+        reread = _Word(
+            text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
+            right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
         )
-    return added
+        replaced.update(id(w) for w in words if id(w) in suspects and _overlap(w, reread) > 0.3)
+        added.append(reread)
+    return [w for w in added if id(w) not in replaced]
 
 
 EM_DASH_MIN_WIDTH = 0.75  # font sizes: an em dash is about 1 em wide, an en dash about 0.5,
@@ -647,9 +737,6 @@ EN_DASH_MIN_WIDTH = 0.36  # ink widths: a spaced DejaVu en dash 0.39–0.41, a h
 
 
 _CLOSING_PUNCTUATION = re.compile(r"^[.,;:!?)\]}»”%]+$")
-# Words of one line that overlap by this much (in font sizes) are one word Tesseract cut in two. Small
-# gaps are no sign: a speck beside a letter widens its box ("jazyk" 0.07 font sizes from "a").
-SPLIT_WORD_MIN_OVERLAP = 0.1
 PUNCTUATION_MAX_GAP = 0.5  # font sizes between a word and a closing mark that belongs to it
 
 
@@ -669,23 +756,13 @@ def _glued(left: _Word, right: _Word) -> _Word:
 
 
 def _join_split_words(words: list[_Word]) -> list[_Word]:
-    """Glue back what Tesseract split off a word: overlapping pieces of one word ("establecimien" + "to"
-    on a condensed font) and closing punctuation read as a word of its own, in its line or in a pass of
-    its own ("84" + "." loses the question number). Typeset text has no space before these marks."""
+    """Glue closing punctuation that Tesseract read as a word of its own, in its line or in a pass of its
+    own, to the word before it ("84" + "." loses the question number): typeset text has no space there.
+    Overlapping boxes are no sign of one word cut in two: the caron of "rozhodnosť" reached 0.56 font
+    sizes into the "a" after it."""
     sizes = _line_sizes(words)
-    joined: list[_Word] = []
-    for word in words:
-        previous = joined[-1] if joined else None
-        if (
-            previous is not None
-            and previous.line == word.line
-            and _same_row(previous, word)
-            and previous.left <= word.left < previous.right - SPLIT_WORD_MIN_OVERLAP * sizes[word.line]
-        ):
-            joined[-1] = _glued(previous, word)
-        else:
-            joined.append(word)
-    for mark in [w for w in joined if _CLOSING_PUNCTUATION.match(w.text)]:
+    joined = list(words)
+    for mark in [w for w in words if _CLOSING_PUNCTUATION.match(w.text)]:
         hosts = [
             w for w in joined
             if w is not mark
@@ -775,7 +852,9 @@ def _run_tesseract(
     omp_thread_limit: int | None,
     psm: int = PAGE_SEGMENTATION_MODE,
     whitelist: str | None = None,
+    output: str = "tsv",
 ) -> str:
+    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image."""
     command = [
         tesseract_command(),
         str(image_path),
@@ -787,7 +866,7 @@ def _run_tesseract(
         "--dpi",
         str(dpi),
         *(["-c", f"tessedit_char_whitelist={whitelist}"] if whitelist else []),
-        "tsv",
+        output,
     ]
     env = dict(os.environ)
     if omp_thread_limit is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-
 from pipeline.sample.pdfgen import (
     PageSpec,
     TextBox,

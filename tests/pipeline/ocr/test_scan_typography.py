@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -63,25 +64,41 @@ def numbered_page(tmp_path_factory) -> Path:
     return colour_scan(build(folder / "page.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
 
 
-def test_a_short_word_the_layout_pass_dropped_is_read_from_its_uncovered_ink(numbered_page):
-    document = pdfium.PdfDocument(str(numbered_page))
+def _page_words(scan: Path, folder: Path) -> tuple:
+    """The grey page, Tesseract's page-pass words and the typical word height."""
+    document = pdfium.PdfDocument(str(scan))
     try:
         image, _, _ = render_page(document, 0, 300)
     finally:
         document.close()
     grey = prepare_for_tesseract(image, 300)
+    path = folder / "page.pgm"
+    grey.save(path, format="PPM")
+    words = _parse_tsv(_run_tesseract(path, ["pol"], 300, omp_thread_limit=1))
+    heights = sorted(w.bottom - w.top for w in words if sum(ch.isalpha() for ch in w.text) >= 3)
+    return grey, words, heights[len(heights) // 2]
+
+
+def test_a_short_word_the_layout_pass_dropped_is_read_from_its_uncovered_ink(numbered_page):
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "page.pgm"
-        grey.save(path, format="PPM")
-        words = _parse_tsv(_run_tesseract(path, ["pol"], 300, omp_thread_limit=1))
-        heights = sorted(w.bottom - w.top for w in words if sum(ch.isalpha() for ch in w.text) >= 3)
-        typical = heights[len(heights) // 2]
+        grey, words, typical = _page_words(numbered_page, Path(folder))
         # As on the NÚCEM page: Tesseract's page pass returns the stem but not the number beside it.
         without_number = [w for w in words if w.text != "05" and not _is_noise(w, typical)]
         assert len(without_number) < len(words)
         recovered = _read_orphans(grey, without_number, without_number, typical, ["pol"], 300, 1, Path(folder))
     added = [w.text for w in recovered if w not in without_number]
     assert added == ["05"]
+
+
+def test_a_short_word_read_with_little_confidence_is_read_again_and_replaced(numbered_page):
+    with tempfile.TemporaryDirectory() as folder:
+        grey, words, typical = _page_words(numbered_page, Path(folder))
+        # As in a CKE marking scheme, where a lone "C" came back as "[e" with confidence 55.
+        misread = [replace(w, text="[e", conf=55.0) if w.text == "05" else w for w in words]
+        assert "[e" in [w.text for w in misread]
+        recovered = _read_orphans(grey, misread, misread, typical, ["pol"], 300, 1, Path(folder))
+    texts = [w.text for w in recovered]
+    assert "05" in texts and "[e" not in texts
 
 
 CONDENSED_LINES = (

@@ -30,10 +30,10 @@ def test_a_closing_mark_read_apart_joins_the_word_before_it_even_from_another_pa
     assert texts(_join_split_words([dot, stem, number])) == ["Gestante", "84."]
 
 
-def test_overlapping_pieces_of_one_word_are_glued_but_a_small_gap_is_a_space():
-    pieces = [word("establecimien", 100), word("to", 100 + 20 * 13 - 10)]
-    assert texts(_join_split_words(pieces)) == ["establecimiento"]
+def test_words_that_touch_or_overlap_stay_apart():
+    caron = [word("rozhodnosť", 100), word("a", 100 + 20 * 10 - 22)]  # the caron's box reaches into "a"
     spaced = [word("jazyk", 100), word("a", 104 + 20 * 5)]  # 4 px: a speck widened the box
+    assert texts(_join_split_words(caron)) == ["rozhodnosť", "a"]
     assert texts(_join_split_words(spaced)) == ["jazyk", "a"]
 
 
@@ -101,3 +101,22 @@ def test_a_question_number_read_as_look_alike_letters_is_mended_between_its_neig
     assert texts(_restore_question_numbers(page))[::2] == ["49", "50", "51", "58", "59"]
     # "so" opening a line where no neighbouring number stands is a word
     assert texts(_restore_question_numbers(first("10", 100) + first("so", 200) + first("11", 300) + first("12", 400)))[2] == "so"
+
+
+def test_a_number_breaking_the_sequence_takes_the_one_confused_digit_that_fits():
+    def row(number: str, top: int) -> list[_Word]:
+        line = (top, 1, 1)
+        return [word(number, 530, top=top, line=line), word("B", 990, top=top, line=line)]
+
+    key = row("51", 100) + row("52", 160) + row("93", 220) + row("57", 280) + row("58", 340)
+    assert texts(_restore_question_numbers(key))[::2] == ["51", "52", "53", "57", "58"]
+    # no single confused digit fits between 52 and 54 except 53, which is there: left as read
+    crowded = row("52", 100) + row("53", 160) + row("98", 220) + row("54", 280)
+    assert texts(_restore_question_numbers(crowded))[::2] == ["52", "53", "98", "54"]
+
+
+def test_a_label_letter_read_in_both_cases_is_the_label():
+    from pipeline.ocr import _label_case_cells
+
+    read = [word(t, 10 + 50 * i) for i, t in enumerate(("Cc", "cC", "c", "Co", "CC", "Ee"))]
+    assert texts(_label_case_cells(read, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
