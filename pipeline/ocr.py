@@ -257,7 +257,8 @@ def _label_case_cells(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
     return [replace(w, text=label) if (label := label_of(w.text)) else w for w in words]
 
 
-NUMBER_COLUMN_MIN = 3  # line-opening numbers a page needs before others are mended after them
+NUMBER_COLUMN_MIN = 1  # line-opening numbers a page needs before others are mended after them
+NUMBER_DOT_MIN = 3  # and with a dot, before a number without one gets it
 
 
 def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Word]:
@@ -313,7 +314,7 @@ def _restore_question_numbers(words: list[_Word]) -> list[_Word]:
     column = sorted(w.left for w, _ in numbered)[len(numbered) // 2]
     values = {int(m.group("n")) for _, m in numbered}
     marks = Counter(m.group("mark") for _, m in numbered).most_common(1)[0]
-    dot = marks[0] == "." and marks[1] >= NUMBER_COLUMN_MIN
+    dot = marks[0] == "." and marks[1] >= NUMBER_DOT_MIN
     fixed: dict[int, _Word] = {}
     for word in firsts.values():
         if abs(word.left - column) > 0.5 * (word.bottom - word.top):

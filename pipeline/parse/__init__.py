@@ -8,6 +8,6 @@ from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+6"
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+7"
 
 __all__ = ["STAGE_VERSION", "ParseResult", "parse_sheet"]

@@ -44,13 +44,16 @@ def _points(value: str | None) -> float | None:
         return None
 
 
+DUPLICATE_MAX_SHIFT = 3.0  # font sizes between a repeated number's left edge and the first one's
+
+
 def split_blocks(stream: list[StreamLine], question_start: str, context_start: str | None) -> list[Block]:
     """Blocks in reading order. A header whose number does not increase is text, not a new question
     (a numbered line inside a stem, or a cover-page instruction list)."""
     start_re = re.compile(question_start)
     context_re = re.compile(context_start) if context_start else None
     blocks: list[Block] = []
-    seen: set[str] = set()
+    seen: dict[str, StreamLine] = {}
     last_order: tuple | None = None
     current: Block | None = None
     for item in _join_split_headers(stream, start_re):
@@ -58,11 +61,15 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
         if match:
             number = match.group("number").strip()
             order = _order_key(number)
-            if last_order is None or order > last_order or number_key(number) in seen:
+            first = seen.get(number_key(number))
+            # A number printed again starts a question only where the first one stood: "19" on a
+            # postcard in a passage's picture (read by OCR) is not question 19.
+            again = first is not None and abs(item.line.x0 - first.line.x0) <= DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+            if last_order is None or order > last_order or again:
                 points = _points(match.groupdict().get("points"))
                 current = Block("question", number, points, item.text[match.end():].strip(), start=item)
-                current.duplicate = number_key(number) in seen
-                seen.add(number_key(number))
+                current.duplicate = first is not None
+                seen.setdefault(number_key(number), item)
                 last_order = max(order, last_order) if last_order else order
                 blocks.append(current)
                 continue

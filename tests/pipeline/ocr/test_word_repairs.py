@@ -120,3 +120,11 @@ def test_a_label_letter_read_in_both_cases_is_the_label():
 
     read = [word(t, 10 + 50 * i) for i, t in enumerate(("Cc", "cC", "c", "Co", "CC", "Ee"))]
     assert texts(_label_case_cells(read, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
+
+
+def test_one_number_on_a_page_is_enough_to_mend_a_look_alike_beside_it():
+    page = [
+        word("49", 238, top=100, line=(1, 1, 1)), word("Ktoré", 298, top=100, line=(1, 1, 1)),
+        word("so", 238, top=300, line=(2, 1, 1)), word("Ktorá", 298, top=300, line=(2, 1, 1)),
+    ]
+    assert texts(_restore_question_numbers(page))[::2] == ["49", "50"]

@@ -153,3 +153,18 @@ def test_answer_box_circles_read_beside_true_false_labels_on_a_scan():
         document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
         block = find_statements(line_stream(document), spec.layout.true_false, force=False)
         assert (block and [s.n for s in block.statements]) == found
+
+
+def test_a_number_printed_again_away_from_the_first_is_text_not_a_question():
+    spec = load_spec("sk_maturita_sjl")
+    lines = [
+        Line(text="19 V ukážke 3 sa vyskytuje aj", x0=71, top=90, x1=300, bottom=100, font_size=10),
+        Line(text="(A) frazeologický výraz.", x0=99, top=115, x1=300, bottom=125, font_size=10),
+        Line(text="20 Ktoré spôsoby obohacovania slovnej zásoby sa spomínajú?", x0=71, top=216, x1=500, bottom=226, font_size=10),
+        Line(text="19 VII. Odoslané", x0=422, top=356, x1=500, bottom=366, font_size=10),  # a postcard in a picture
+        Line(text="19 V ukážke 3 sa vyskytuje aj", x0=71, top=500, x1=300, bottom=510, font_size=10),  # printed again
+    ]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+    blocks = split_blocks(line_stream(document), spec.layout.question_start, spec.layout.context_start)
+    assert [(b.number, b.duplicate) for b in blocks if b.kind == "question"] == [("19", False), ("20", False), ("19", True)]
