@@ -371,6 +371,20 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 
 
+def _stray_inverted_marks(words: list[_Word]) -> list[_Word]:
+    """"¡" glued to an i or j, with no "!" after it on the line, is the letter's dot read twice
+    ("Cardiopatía ¡isquémica", "Campylobacter ¡jejuni"): it goes."""
+    per_line: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        per_line.setdefault(word.line, []).append(word)
+    fixed: dict[int, _Word] = {}
+    for members in per_line.values():
+        for at, word in enumerate(members):
+            if word.text[:2] in ("¡i", "¡j") and not any("!" in w.text for w in members[at:]):
+                fixed[id(word)] = replace(word, text=word.text[1:])
+    return [fixed.get(id(w), w) for w in words]
+
+
 def _roman_numerals(words: list[_Word]) -> list[_Word]:
     """A word of one to three strokes read as l, I or | ("ll", "Il", "|") is the Roman numeral of that
     many I's: no word of the languages we read is spelt so."""
@@ -1064,7 +1078,7 @@ def ocr_image(
             words = _merge_table_pass(words, block_pass)
             if option_labels:
                 words = _read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
-    words = _roman_numerals(_restore_question_numbers(_join_split_words(words)))
+    words = _stray_inverted_marks(_roman_numerals(_restore_question_numbers(_join_split_words(words))))
     lexicon = load_lexicon(languages)
     if lexicon is not None:
         words = [replace(w, text=lexicon.repair(w.text)) for w in words]

@@ -8,6 +8,7 @@ from pipeline.ocr import (
     _join_split_words,
     _restore_question_numbers,
     _roman_numerals,
+    _stray_inverted_marks,
     _wide_readings,
     _without_icons,
     _Word,
@@ -128,3 +129,12 @@ def test_one_number_on_a_page_is_enough_to_mend_a_look_alike_beside_it():
         word("so", 238, top=300, line=(2, 1, 1)), word("Ktorá", 298, top=300, line=(2, 1, 1)),
     ]
     assert texts(_restore_question_numbers(page))[::2] == ["49", "50"]
+
+
+def test_an_inverted_mark_on_an_i_without_its_closing_mark_is_the_dot_read_twice():
+    line = [word("Cardiopatía", 10), word("¡isquémica", 300)]
+    exclaimed = [word("¡increíble", 10, line=(3, 1, 1)), word("final!", 200, line=(3, 1, 1))]
+    wrapped = [word("¡Hola", 10, line=(4, 1, 1)), word("amigo", 200, line=(4, 1, 1))]
+    assert texts(_stray_inverted_marks(line + exclaimed + wrapped)) == [
+        "Cardiopatía", "isquémica", "¡increíble", "final!", "¡Hola", "amigo",
+    ]
