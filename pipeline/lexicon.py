@@ -42,6 +42,12 @@ SWAPPED = {"l": "i"}  # a capital I read as l: "latrogénica"
 _CORE = re.compile(r"^(?P<lead>\W*)(?P<core>.*?)(?P<trail>\W*)$", re.DOTALL)
 
 
+def word_core(token: str) -> tuple[str, str, str]:
+    """(leading punctuation, the word, trailing punctuation) of a token: '„Vdruhom.' → ('„', 'Vdruhom', '.')."""
+    match = _CORE.match(token)
+    return match.group("lead"), match.group("core"), match.group("trail")
+
+
 class LexiconUnavailable(RuntimeError):
     """The word list of a language could not be read from its Tesseract data."""
 
@@ -68,7 +74,7 @@ class Lexicon:
 
     def knows(self, token: str) -> bool:
         """Whether the word of `token`, leading and trailing punctuation aside, is a known word."""
-        core = _CORE.match(token).group("core")
+        core = word_core(token)[1]
         return bool(core) and core in self
 
     def candidates(self, word: str) -> set[str]:
@@ -82,8 +88,7 @@ class Lexicon:
     def repair(self, token: str) -> str:
         """`token` with its word repaired when the lexicon does not know it and exactly one repair is known.
         Leading and trailing punctuation stay as they are."""
-        match = _CORE.match(token)
-        lead, core, trail = match.group("lead"), match.group("core"), match.group("trail")
+        lead, core, trail = word_core(token)
         if len(core) < MIN_LETTERS or not core.isalpha() or core in self:
             return token
         fixes = self.candidates(core)

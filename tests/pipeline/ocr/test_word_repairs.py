@@ -2,12 +2,17 @@
 dropped, question-number dots and Roman numerals restored, the widened pass's readings taken."""
 from __future__ import annotations
 
+import numpy as np
+from PIL import Image
+
+from pipeline.lexicon import Lexicon
 from pipeline.ocr import (
     CONDENSED_BELOW,
     _char_width,
     _join_split_words,
     _restore_question_numbers,
     _roman_numerals,
+    _split_glued_letters,
     _stray_inverted_marks,
     _wide_readings,
     _without_icons,
@@ -138,3 +143,33 @@ def test_an_inverted_mark_on_an_i_without_its_closing_mark_is_the_dot_read_twice
     assert texts(_stray_inverted_marks(line + exclaimed + wrapped)) == [
         "Cardiopatía", "isquémica", "¡increíble", "final!", "¡Hola", "amigo",
     ]
+
+
+def _ink(width: int, height: int, bars: list[tuple[int, int]]) -> Image.Image:
+    """A white strip with black letter-sized bars at the given [start, end) columns."""
+    pixels = np.full((height, width), 255, dtype=np.uint8)
+    for start, end in bars:
+        pixels[5 : height - 5, start:end] = 0
+    return Image.fromarray(pixels, mode="L")
+
+
+def test_a_one_letter_word_glued_on_is_split_where_the_image_shows_the_space():
+    slovak = Lexicon({w: w for w in ("a", "v", "to", "je", "druhom", "ato")})
+    # "ato": the "a", a space of 20 px (0.5 of the height), then "t" and "o" 3 px apart
+    glued = word("ato", 0, top=0, width=60, height=40)
+    image = _ink(200, 40, [(0, 12), (32, 44), (47, 60)])
+    assert texts(_split_glued_letters([glued], image, slovak)) == ["a", "to"]
+    # "Vdruhom." and "Jev" likewise, on either side; the boxes part at the space
+    left = word("Vdruhom.", 0, top=0, width=120, height=40)
+    parts = _split_glued_letters([left], _ink(200, 40, [(0, 12), (30, 40), (43, 60), (63, 80), (83, 100), (103, 120)]), slovak)
+    assert texts(parts) == ["V", "druhom."] and parts[0].right == parts[1].left == 21
+    right = word("Jev", 0, top=0, width=60, height=40)
+    assert texts(_split_glued_letters([right], _ink(200, 40, [(0, 12), (15, 28), (48, 60)]), slovak)) == ["Je", "v"]
+
+
+def test_letters_evenly_spaced_or_a_rest_the_lexicon_lacks_stay_one_word():
+    words = Lexicon({w: w for w in ("a", "to", "s", "merný")})
+    monospace = word("ato", 0, top=0, width=60, height=40)  # every gap as wide as the first: a typewriter face
+    assert texts(_split_glued_letters([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
+    unknown = word("azz", 0, top=0, width=60, height=40)  # "zz" is no word
+    assert texts(_split_glued_letters([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
