@@ -202,6 +202,19 @@ def _parse_tsv(tsv: str) -> list[_Word]:
     return words
 
 
+def _by_line(words: list[_Word]) -> dict[tuple[int, int, int], list[_Word]]:
+    """The words of each Tesseract line, in Tesseract's order."""
+    lines: dict[tuple[int, int, int], list[_Word]] = {}
+    for word in words:
+        lines.setdefault(word.line, []).append(word)
+    return lines
+
+
+def _line_openers(words: list[_Word]) -> list[_Word]:
+    """The first word of each Tesseract line."""
+    return [members[0] for members in _by_line(words).values()]
+
+
 def _is_noise(word: _Word, typical_height: float) -> bool:
     """Specks, rules, figure edges and scanner noise that Tesseract reads as text.
 
@@ -220,9 +233,7 @@ def _is_noise(word: _Word, typical_height: float) -> bool:
 
 def _without_icons(words: list[_Word]) -> list[_Word]:
     """The words less pictograms that Tesseract read as a letter or two beside a line of text."""
-    per_line: dict[tuple[int, int, int], list[_Word]] = {}
-    for word in words:
-        per_line.setdefault(word.line, []).append(word)
+    per_line = _by_line(words)
     icons = set()
     for members in per_line.values():
         for word in members:
@@ -265,20 +276,18 @@ def _restore_label_marks(words: list[_Word], labels: Sequence[str]) -> list[_Wor
     """A bare label letter opening a line of text ("B  jest protokołem…") lost its dot or bracket to the
     scan; it gets the mark the page's other labels carry ("A.", "C." → "B."). Lone letters with nothing
     after them (key-table cells) are left alone."""
-    firsts: dict[tuple[int, int, int], list[_Word]] = {}
-    for word in words:
-        firsts.setdefault(word.line, []).append(word)
+    lines = _by_line(words)
     marks = Counter(
         members[0].text[1]
-        for members in firsts.values()
+        for members in lines.values()
         if len(members[0].text) == 2 and members[0].text[0] in labels and members[0].text[1] in ".)"
     )
     if not marks:
         return words
     mark = marks.most_common(1)[0][0]
-    bare = {id(m[0]) for m in firsts.values() if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels}
+    bare = {id(m[0]) for m in lines.values() if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels}
     # A label Tesseract put in a line of its own, with its option's text beside it on the same row.
-    for members in firsts.values():
+    for members in lines.values():
         label = members[0]
         if len(members) != 1 or len(label.text) != 1 or label.text not in labels:
             continue
@@ -305,10 +314,8 @@ def _restore_question_numbers(words: list[_Word]) -> list[_Word]:
     between 49 and 51, "s9" after 58 — bold digits in a grey box), when the mended number is missing
     from the page and one of its neighbours is there. A number inside a wrapped sentence starts at
     the text's indent, not at that edge, and is left alone."""
-    firsts: dict[tuple[int, int, int], _Word] = {}
-    for word in words:
-        firsts.setdefault(word.line, word)
-    numbered = [(w, m) for w in firsts.values() if (m := _NUMBER_TOKEN.match(w.text))]
+    firsts = _line_openers(words)
+    numbered = [(w, m) for w in firsts if (m := _NUMBER_TOKEN.match(w.text))]
     if len(numbered) < NUMBER_COLUMN_MIN:
         return words
     column = sorted(w.left for w, _ in numbered)[len(numbered) // 2]
@@ -316,7 +323,7 @@ def _restore_question_numbers(words: list[_Word]) -> list[_Word]:
     marks = Counter(m.group("mark") for _, m in numbered).most_common(1)[0]
     dot = marks[0] == "." and marks[1] >= NUMBER_DOT_MIN
     fixed: dict[int, _Word] = {}
-    for word in firsts.values():
+    for word in firsts:
         if abs(word.left - column) > 0.5 * (word.bottom - word.top):
             continue
         match = _NUMBER_TOKEN.match(word.text)
@@ -342,20 +349,19 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
     """A number at the number column that breaks the rising sequence of its neighbours above and below
     ("52", "93", "57" down a key table) takes the one reading, a single confused digit away, that fits
     between them and is not on the page yet ("53")."""
-    firsts: dict[tuple[int, int, int], _Word] = {}
-    for word in words:
-        firsts.setdefault(word.line, word)
+    firsts = _line_openers(words)
     column_numbers = sorted(
-        (w for w in firsts.values() if _NUMBER_TOKEN.match(w.text) and abs(w.left - column) <= 0.5 * (w.bottom - w.top)),
-        key=lambda w: w.top,
+        ((w, m) for w in firsts if (m := _NUMBER_TOKEN.match(w.text)) and abs(w.left - column) <= 0.5 * (w.bottom - w.top)),
+        key=lambda pair: pair[0].top,
     )
-    values = [int(_NUMBER_TOKEN.match(w.text).group("n")) for w in column_numbers]
+    values = [int(m.group("n")) for _, m in column_numbers]
     fixed: dict[int, _Word] = {}
     for i in range(1, len(column_numbers) - 1):
         before, value, after = values[i - 1], values[i], values[i + 1]
         if not before < after or before < value < after:
             continue
-        digits = _NUMBER_TOKEN.match(column_numbers[i].text).group("n")
+        word, match = column_numbers[i]
+        digits = match.group("n")
         fits = {
             int(digits[:at] + other + digits[at + 1 :])
             for at, digit in enumerate(digits)
@@ -363,8 +369,7 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
         }
         fits = {v for v in fits if before < v < after and v not in values}
         if len(fits) == 1:
-            word = column_numbers[i]
-            fixed[id(word)] = replace(word, text=str(fits.pop()) + _NUMBER_TOKEN.match(word.text).group("mark"))
+            fixed[id(word)] = replace(word, text=str(fits.pop()) + match.group("mark"))
     return [fixed.get(id(w), w) for w in words]
 
 
@@ -376,9 +381,7 @@ _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 def _stray_inverted_marks(words: list[_Word]) -> list[_Word]:
     """"¡" glued to an i or j, with no "!" after it on the line, is the letter's dot read twice
     ("Cardiopatía ¡isquémica", "Campylobacter ¡jejuni"): it goes."""
-    per_line: dict[tuple[int, int, int], list[_Word]] = {}
-    for word in words:
-        per_line.setdefault(word.line, []).append(word)
+    per_line = _by_line(words)
     fixed: dict[int, _Word] = {}
     for members in per_line.values():
         for at, word in enumerate(members):
@@ -461,9 +464,7 @@ def _split_glued_labels(words: list[_Word], labels: Sequence[str]) -> list[_Word
 def _isolated_short_words(words: list[_Word]) -> list[_Word]:
     """Words of up to three characters that stand alone in a Tesseract line, or sit in a "line" that is
     really a column (its height is several word heights): the cells of a key table."""
-    per_line: dict[tuple[int, int, int], list[_Word]] = {}
-    for word in words:
-        per_line.setdefault(word.line, []).append(word)
+    per_line = _by_line(words)
     found = []
     for members in per_line.values():
         heights = sorted(w.bottom - w.top for w in members)
@@ -558,11 +559,27 @@ def _read_strip(
         strip.paste(grey.crop((left, up, right, down)), (offset, gap))
     if binarise:
         strip = strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255)
+    read = _read_widened(strip, stretch, path, languages, dpi, omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
+    return offsets, read
+
+
+def _read_widened(
+    image: Image.Image,
+    stretch: float,
+    path: Path,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    **tesseract_options,
+) -> list[_Word]:
+    """Tesseract's words for `image` widened `stretch` times (saved to `path`), boxes mapped back."""
     if stretch != 1:
-        strip = strip.resize((round(strip.width * stretch), strip.height), Image.LANCZOS)
-    strip.save(path, format="PPM")
-    tsv = _run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
-    return offsets, [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in _parse_tsv(tsv)]
+        image = image.resize((round(image.width * stretch), image.height), Image.LANCZOS)
+    image.save(path, format="PPM")
+    words = _parse_tsv(_run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
+    if stretch == 1:
+        return words
+    return [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in words]
 
 
 def _key_grid(words: list[_Word], labels: Sequence[str]) -> tuple[list[_Word], list[float], float] | None:
@@ -862,9 +879,7 @@ def _line_sizes(words: list[_Word]) -> dict[tuple[int, int, int], float]:
     hOCR x_size agrees within a pixel); a single word's height depends on its letters ("možnosti" is
     0.75 of it). A stray tall box cannot inflate the estimate beyond 1.6 median word heights.
     """
-    by_line: dict[tuple[int, int, int], list[_Word]] = {}
-    for word in words:
-        by_line.setdefault(word.line, []).append(word)
+    by_line = _by_line(words)
     sizes = {}
     for key, members in by_line.items():
         heights = sorted(w.bottom - w.top for w in members)
@@ -1024,12 +1039,7 @@ def _read_condensed(
     left sharp, a CONAREME sheet read 100 of 100 questions with 94 % of options exact, against 99 and
     83 % as it was."""
     sharp = prepare_for_tesseract(image, dpi, smoothing=False)
-    path = folder / "condensed.pgm"
-    sharp.resize((round(sharp.width * stretch), sharp.height), Image.LANCZOS).save(path, format="PPM")
-    return [
-        replace(w, left=round(w.left / stretch), right=round(w.right / stretch))
-        for w in _parse_tsv(_run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
-    ]
+    return _read_widened(sharp, stretch, folder / "condensed.pgm", languages, dpi, omp_thread_limit)
 
 
 def _intersections(boxes: np.ndarray, word: _Word) -> np.ndarray:
@@ -1051,14 +1061,12 @@ def _wide_readings(first: list[_Word], wide: list[_Word]) -> list[_Word]:
     areas = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1)
     # How much of each first-pass word the widened words cover in all: a word split across two widened
     # words ("Esofagostomia" read wide as "Esofagostom" + "ía") is no one reading's to replace.
-    covered = np.zeros(len(first))
-    for reading in wide:
-        covered += _intersections(boxes, reading)
+    shared = [_intersections(boxes, reading) for reading in wide]
+    covered = np.sum(shared, axis=0) if shared else np.zeros(len(first))
     replaced: dict[int, _Word | None] = {}
-    for reading in wide:
+    for reading, inter in zip(wide, shared):
         if sum(ch.isalpha() for ch in reading.text) < WIDE_MIN_LETTERS:
             continue
-        inter = _intersections(boxes, reading)
         touched = np.flatnonzero(inter > 0)
         members = [int(i) for i in touched if inter[i] > WIDE_MIN_SHARE * areas[i]]
         area = max((reading.right - reading.left) * (reading.bottom - reading.top), 1)

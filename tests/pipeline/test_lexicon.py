@@ -6,21 +6,14 @@ import pytest
 
 from pipeline import lexicon as lexicon_module
 from pipeline.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_list
-from pipeline.ocr import OcrUnavailable, installed_languages
+from tests.pipeline.ocr.builders import needs_tesseract
 
 
 def _lexicon(*words: str) -> Lexicon:
     return Lexicon({w.casefold(): w.lower() for w in words})
 
 
-def _have_spa() -> bool:
-    try:
-        return "spa" in installed_languages()
-    except OcrUnavailable:
-        return False
-
-
-needs_spa = pytest.mark.skipif(not _have_spa(), reason="Tesseract with spa data not installed (make setup)")
+needs_spa = needs_tesseract("spa")
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from pipeline.layout import LayoutParams
 from pipeline.ocr import (
     OcrError,
     OcrUnavailable,
-    installed_languages,
     normalize_ocr_line,
     normalize_ocr_lines,
     ocr_pages,
@@ -28,6 +27,7 @@ from tests.pipeline.ocr.builders import (
     char_accuracy,
     colour_scan,
     expected_text,
+    needs_tesseract,
     normalised,
     question_page,
     two_column_page,
@@ -44,14 +44,7 @@ RIGHT_COLUMN = [
     "Złożoność wyszukiwania binarnego jest logarytmiczna, co czyni je szybkim nawet dla dużych zbiorów.",
 ]
 
-def _have(languages: set[str]) -> bool:
-    try:
-        return languages <= installed_languages()
-    except OcrUnavailable:
-        return False
-
-
-tesseract = pytest.mark.skipif(not _have({"pol", "ell"}), reason="Tesseract with pol+ell data not installed (make setup)")
+tesseract = needs_tesseract("pol", "ell")
 
 
 @pytest.fixture(scope="module")

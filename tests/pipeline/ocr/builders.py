@@ -4,6 +4,9 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
+import pytest
+
+from pipeline.ocr import OcrUnavailable, installed_languages
 from pipeline.sample.pdfgen import (
     PageSpec,
     TextBox,
@@ -74,3 +77,12 @@ def colour_scan(
 
 def build(path: Path, pages: list[PageSpec]) -> Path:
     return build_pdf(path, pages)
+
+
+def needs_tesseract(*languages: str) -> pytest.MarkDecorator:
+    """Skip unless Tesseract and the data for `languages` are installed (`make setup` installs them)."""
+    try:
+        present = set(languages) <= installed_languages()
+    except OcrUnavailable:
+        present = False
+    return pytest.mark.skipif(not present, reason=f"Tesseract with {'+'.join(languages)} data not installed (make setup)")

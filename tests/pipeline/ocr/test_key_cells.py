@@ -5,21 +5,14 @@ import random
 
 import pytest
 
-from pipeline.ocr import OcrUnavailable, installed_languages, ocr_pages
+from pipeline.ocr import ocr_pages
 from pipeline.sample.pdfgen import PageSpec, TextBox, table_items
-from tests.pipeline.ocr.builders import build, colour_scan
+from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
 
 LABELS = ("A", "B", "C", "D")
 
 
-def _have_pol() -> bool:
-    try:
-        return "pol" in installed_languages()
-    except OcrUnavailable:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _have_pol(), reason="Tesseract with pol data not installed (make setup)")
+pytestmark = needs_tesseract("pol")
 
 
 def _key_rows(count: int) -> list[tuple[str, str, str]]:

@@ -10,29 +10,19 @@ import pytest
 
 from pipeline.ocr import (
     CONDENSED_BELOW,
-    OcrUnavailable,
     _char_width,
     _is_noise,
     _parse_tsv,
     _read_orphans,
     _run_tesseract,
-    installed_languages,
     ocr_pages,
     prepare_for_tesseract,
     render_page,
 )
 from pipeline.sample.pdfgen import PageSpec, TextBox
-from tests.pipeline.ocr.builders import build, colour_scan
+from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
 
-
-def _have(language: str) -> bool:
-    try:
-        return language in installed_languages()
-    except OcrUnavailable:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _have("pol"), reason="Tesseract with pol data not installed (make setup)")
+pytestmark = needs_tesseract("pol")
 
 EN_DASH_LINES = ("(A) smiech – plač", "(B) życie – śmierć", "(C) ciepło – zimno")
 EM_DASH_LINE = "Powiedział — i wyszedł z klasy bez słowa."
@@ -119,7 +109,7 @@ def condensed_scan(tmp_path_factory) -> Path:
     return colour_scan(build(folder / "page.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.03, blur=0.5)
 
 
-@pytest.mark.skipif(not _have("spa"), reason="Tesseract with spa data not installed (make setup)")
+@needs_tesseract("spa")
 def test_condensed_type_is_recognised_and_read_with_its_labels_and_ligature_pairs(condensed_scan):
     document = pdfium.PdfDocument(str(condensed_scan))
     try:

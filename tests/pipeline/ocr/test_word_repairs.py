@@ -25,6 +25,13 @@ def word(text: str, left: int, top: int = 100, *, width: int | None = None, heig
     return _Word(text, conf, left, top, left + (width if width is not None else 20 * len(text)), top + height, line)
 
 
+def opening(first: str, top: int, *, left: int = 238, then: str | None = "Ktorá", then_left: int = 298) -> list[_Word]:
+    """A Tesseract line of its own at `top`: `first` at `left` (238 px = 57 pt, a question-number
+    column at 300 dpi), then a word at `then_left`."""
+    line = (top, 1, 1)
+    return [word(first, left, top=top, line=line)] + ([word(then, then_left, top=top, line=line)] if then else [])
+
+
 def texts(words: list[_Word]) -> list[str]:
     return [w.text for w in words]
 
@@ -60,11 +67,11 @@ def test_a_pictogram_read_as_letters_beside_a_heading_is_dropped():
 def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
     # 300 dpi: numbers at 57 pt (238 px), their text indented to 71.5 pt (298 px)
     lines = [
-        [word("31.", 238, top=100, line=(1, 1, 1)), word("Varón", 298, top=100, line=(1, 1, 1))],
-        [word("15,", 298, top=150, line=(1, 1, 2)), word("20", 360, top=150, line=(1, 1, 2))],  # wrapped text
-        [word("32,", 238, top=200, line=(2, 1, 1)), word("¿Cuál", 298, top=200, line=(2, 1, 1))],
-        [word("33.", 238, top=300, line=(3, 1, 1))],
-        [word("34.", 238, top=400, line=(4, 1, 1))],
+        opening("31.", 100, then="Varón"),
+        opening("15,", 150, left=298, then="20", then_left=360),  # a number in wrapped text
+        opening("32,", 200, then="¿Cuál"),
+        opening("33.", 300, then=None),
+        opening("34.", 400, then=None),
     ]
     fixed = texts(_restore_question_numbers([w for line in lines for w in line]))
     assert fixed == ["31.", "Varón", "15,", "20", "32.", "¿Cuál", "33.", "34."]
@@ -99,20 +106,16 @@ def test_condensed_type_is_told_by_its_letter_width():
 
 
 def test_a_question_number_read_as_look_alike_letters_is_mended_between_its_neighbours():
-    def first(text: str, top: int) -> list[_Word]:
-        line = (top, 1, 1)
-        return [word(text, 238, top=top, line=line), word("Ktorá", 298, top=top, line=line)]
-
-    page = first("49", 100) + first("so", 200) + first("51", 300) + first("58", 400) + first("s9", 500)
+    page = opening("49", 100) + opening("so", 200) + opening("51", 300) + opening("58", 400) + opening("s9", 500)
     assert texts(_restore_question_numbers(page))[::2] == ["49", "50", "51", "58", "59"]
     # "so" opening a line where no neighbouring number stands is a word
-    assert texts(_restore_question_numbers(first("10", 100) + first("so", 200) + first("11", 300) + first("12", 400)))[2] == "so"
+    elsewhere = opening("10", 100) + opening("so", 200) + opening("11", 300) + opening("12", 400)
+    assert texts(_restore_question_numbers(elsewhere))[2] == "so"
 
 
 def test_a_number_breaking_the_sequence_takes_the_one_confused_digit_that_fits():
-    def row(number: str, top: int) -> list[_Word]:
-        line = (top, 1, 1)
-        return [word(number, 530, top=top, line=line), word("B", 990, top=top, line=line)]
+    def row(number: str, top: int) -> list[_Word]:  # a key table row: number, then its answer cell
+        return opening(number, top, left=530, then="B", then_left=990)
 
     key = row("51", 100) + row("52", 160) + row("93", 220) + row("57", 280) + row("58", 340)
     assert texts(_restore_question_numbers(key))[::2] == ["51", "52", "53", "57", "58"]
@@ -129,10 +132,7 @@ def test_a_label_letter_read_in_both_cases_is_the_label():
 
 
 def test_one_number_on_a_page_is_enough_to_mend_a_look_alike_beside_it():
-    page = [
-        word("49", 238, top=100, line=(1, 1, 1)), word("Ktoré", 298, top=100, line=(1, 1, 1)),
-        word("so", 238, top=300, line=(2, 1, 1)), word("Ktorá", 298, top=300, line=(2, 1, 1)),
-    ]
+    page = opening("49", 100, then="Ktoré") + opening("so", 300)
     assert texts(_restore_question_numbers(page))[::2] == ["49", "50"]
 
 
