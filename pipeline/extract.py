@@ -59,6 +59,7 @@ class ExtractOptions:
     detect_highlights: bool = False
     ocr_languages: tuple[str, ...] = ("eng",)
     ocr_dpi: int = 300
+    ocr_ellipsis: bool = False  # OCR's "..." becomes "…" (OcrSpec.ellipsis)
     ocr_workers: int = 2
     max_pages: int = 2000
     figures_dir: str | None = None  # where figure PNGs go; None: no figure crops
@@ -80,6 +81,7 @@ class ExtractOptions:
             "detect_highlights": spec.key.kind == "highlight",
             "ocr_languages": tuple(spec.ocr.languages),
             "ocr_dpi": spec.ocr.dpi,
+            "ocr_ellipsis": spec.ocr.ellipsis,
             "figures_dir": str(figures_dir) if figures_dir is not None else None,
             "figures_root": str(figures_root) if figures_root is not None else _default_root(figures_dir),
             "layout": LayoutParams(segment_gap=layout.segment_gap),
@@ -238,6 +240,7 @@ def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: Extract
             workers=options.ocr_workers,
             layout=options.layout,
             option_labels=options.option_labels,
+            ellipsis=options.ocr_ellipsis,
         )
     except (ocr.OcrUnavailable, ocr.OcrError) as exc:
         warnings.append(f"pages {numbers}: OCR failed: {exc}")

@@ -375,6 +375,9 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
 
 GLUED_MIN_GAP = 0.3
 GLUED_GAP_RATIO = 2.5
+GLUED_WORD_MIN_GAP = 0.2
+PIECE_MIN_OVERLAP = 0.25
+GLUED_WORD_MIN_LETTERS = 2
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 
 
@@ -390,13 +393,27 @@ def _stray_inverted_marks(words: list[_Word]) -> list[_Word]:
     return [fixed.get(id(w), w) for w in words]
 
 
+def _letter_gaps(ink: np.ndarray, word: _Word) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(white widths, their first columns, their last columns) between the ink columns of `word`'s box."""
+    columns = np.flatnonzero(ink[word.top : word.bottom, word.left : word.right].any(axis=0))
+    breaks = np.flatnonzero(np.diff(columns) > 1) if columns.size else np.array([], dtype=int)
+    starts, ends = columns[breaks + 1], columns[breaks]
+    return starts - ends - 1, ends + 1, starts - 1
+
+
 def _split_glued_letters(words: list[_Word], grey: Image.Image, lexicon: Lexicon) -> list[_Word]:
-    """A one-letter word glued to its neighbour ("ato", "Vdruhom.", "Jev" for "a to", "V druhom.",
-    "Je v" on a Slovak scan) is split off where the image shows the space: the white between that
-    letter and the rest is at least GLUED_MIN_GAP of the word's height and GLUED_GAP_RATIO times the
-    word's other letter gaps, the letter is a one-letter word of the language and the rest a known
-    word. Tesseract merged them because the space is narrow; it is still far wider than a letter gap
-    (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans)."""
+    """Words Tesseract read as one where the image shows a space between them, split there.
+
+    A one-letter word at either end ("ato", "Vdruhom.", "Jev" for "a to", "V druhom.", "Je v" on a
+    Slovak scan): the white between that letter and the rest is at least GLUED_MIN_GAP of the word's
+    height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
+    language and the rest a known word. Tesseract merged them because the space is narrow; it is still
+    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
+
+    Two longer words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is
+    0.24 of the height): the whole is no known word, both parts are, and the white where the text splits
+    (placed by letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height and
+    GLUED_GAP_RATIO times the median letter gap."""
     ink = np.asarray(grey) < 128
     singles = {w for w in lexicon.words if len(w) == 1 and w.isalpha()}
     result: list[_Word] = []
@@ -406,30 +423,89 @@ def _split_glued_letters(words: list[_Word], grey: Image.Image, lexicon: Lexicon
         if len(core) < 3 or not core.isalpha() or height <= 0:
             result.append(word)
             continue
-        columns = np.flatnonzero(ink[word.top : word.bottom, word.left : word.right].any(axis=0))
-        breaks = np.flatnonzero(np.diff(columns) > 1) if columns.size else np.array([], dtype=int)
-        if breaks.size < 2:
+        gaps, gap_starts, gap_ends = _letter_gaps(ink, word)
+        if gaps.size < 2:
             result.append(word)
             continue
-        starts, ends = columns[breaks + 1], columns[breaks]
-        gaps = starts - ends - 1
-        # (gap index, text left of the space, text right of it, the one letter)
-        sides = ((0, lead + core[0], core[1:] + trail, core[0], core[1:]), (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]))
-        split = None
-        for at, left_text, right_text, letter, rest in sides:
-            others = np.delete(gaps, at)
-            if (
-                gaps[at] >= GLUED_MIN_GAP * height
-                and gaps[at] >= GLUED_GAP_RATIO * max(float(np.median(others)), 1.0)
-                and letter.casefold() in singles
-                and len(rest) >= 2
-                and lexicon.knows(rest)
-            ):
-                cut = word.left + int(ends[at]) + 1 + int(gaps[at]) // 2
-                split = (replace(word, text=left_text, right=cut), replace(word, text=right_text, left=cut))
-                break
+        split = _split_at_space(word, lead, core, trail, gaps, gap_starts, height, singles, lexicon)
         result.extend(split or (word,))
     return result
+
+
+def _split_at_space(
+    word: _Word,
+    lead: str,
+    core: str,
+    trail: str,
+    gaps: np.ndarray,
+    gap_starts: np.ndarray,
+    height: int,
+    singles: set[str],
+    lexicon: Lexicon,
+) -> tuple[_Word, _Word] | None:
+    def cut_at(at: int, left_text: str, right_text: str) -> tuple[_Word, _Word]:
+        cut = word.left + int(gap_starts[at]) + int(gaps[at]) // 2
+        return replace(word, text=left_text, right=cut), replace(word, text=right_text, left=cut)
+
+    def wide(at: int, min_gap: float) -> bool:
+        others = np.delete(gaps, at)
+        return bool(gaps[at] >= min_gap * height and gaps[at] >= GLUED_GAP_RATIO * max(float(np.median(others)), 1.0))
+
+    # (gap index, text left of the space, text right of it, the one letter, the rest)
+    for at, left_text, right_text, letter, rest in (
+        (0, lead + core[0], core[1:] + trail, core[0], core[1:]),
+        (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]),
+    ):
+        if wide(at, GLUED_MIN_GAP) and letter.casefold() in singles and len(rest) >= 2 and lexicon.knows(rest):
+            return cut_at(at, left_text, right_text)
+    if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_LETTERS:
+        return None
+    span = max(word.right - word.left, 1)
+    for at in np.argsort(-gaps):
+        if not wide(int(at), GLUED_WORD_MIN_GAP):
+            break
+        estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
+        parts = [
+            k for k in (estimate - 1, estimate, estimate + 1)
+            if GLUED_WORD_MIN_LETTERS <= k <= len(core) - GLUED_WORD_MIN_LETTERS
+            and core[:k] in lexicon and core[k:] in lexicon
+        ]
+        # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is; so does a short
+        # part ("zná te" for "znáte", whose letter gaps were uneven).
+        if len(parts) == 1 and min(parts[0], len(core) - parts[0]) >= GLUED_WORD_MIN_LETTERS + 1:
+            k = parts[0]
+            return cut_at(int(at), lead + core[:k], core[k:] + trail)
+    return None
+
+
+def _join_overlapping_pieces(words: list[_Word], lexicon: Lexicon) -> list[_Word]:
+    """Two pieces of one word whose boxes overlap by more than PIECE_MIN_OVERLAP font sizes, where the
+    left piece is no known word, become that word: Tesseract cut "Coledocoduodenostomía" into
+    "Coledocoduodenos" + "tomía" with the first box reaching over the second. Overlap alone is no sign:
+    the caron of "rozhodnosť" reached into the "a" after it, and "rozhodnosť" is a known word."""
+    sizes = _line_sizes(words)
+    pieces: dict[int, _Word | None] = {}
+    for members in _by_line(words).values():
+        ordered = sorted(members, key=lambda w: w.left)
+        at = 0
+        while at < len(ordered) - 1:
+            left, right = ordered[at], ordered[at + 1]
+            _, left_core, left_trail = word_core(left.text)
+            right_lead, right_core, _ = word_core(right.text)
+            if (
+                left.right - right.left > PIECE_MIN_OVERLAP * sizes[left.line]
+                and right.right >= left.right  # the word's end, not a speck inside the left box
+                and len(left_core) >= 3 and left_core.isalpha() and not left_trail
+                and right_core[:1].isalpha() and right_core[:1].islower() and not right_lead
+                and left_core not in lexicon
+            ):
+                joined = replace(_glued(left, right), left=min(left.left, right.left))
+                pieces[id(left)] = joined
+                pieces[id(right)] = None
+                ordered[at + 1] = joined
+            at += 1
+    mended = [pieces.get(id(w), w) for w in words]
+    return [w for w in mended if w is not None]
 
 
 def _roman_numerals(words: list[_Word]) -> list[_Word]:
@@ -1104,8 +1180,10 @@ def ocr_image(
     omp_thread_limit: int | None = 1,
     layout: LayoutParams = DEFAULT_LAYOUT,
     option_labels: Sequence[str] | None = None,
+    ellipsis: bool = False,
 ) -> Page:
     """OCR one rendered page image (RGB or grey) whose size in points is `width_pt` × `height_pt`.
+    `ellipsis`: the publisher sets "…", which Tesseract reads as three dots (see `_as_ellipsis`).
 
     Tesseract's words become positioned glyphs for pipeline.layout, the same assembly the text layer goes
     through, so rows, option grids and two-column bands come out in the same order on both paths.
@@ -1133,12 +1211,15 @@ def ocr_image(
     words = _stray_inverted_marks(_roman_numerals(_restore_question_numbers(_join_split_words(words))))
     lexicon = load_lexicon(languages)
     if lexicon is not None:
-        words = _split_glued_letters([replace(w, text=lexicon.repair(w.text)) for w in words], grey, lexicon)
+        words = [replace(w, text=lexicon.repair(w.text)) for w in _join_overlapping_pieces(words, lexicon)]
+        words = _split_glued_letters(words, grey, lexicon)
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)
         words = _restore_label_marks(words, option_labels)
     words = _dashes_by_width(words)
+    if ellipsis:
+        words = _as_ellipsis(words)
     if not any(_legible(w) for w in words):
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     sx = width_pt / grey.width
@@ -1180,6 +1261,15 @@ def ocr_image(
 
 
 _LABEL_TOKEN = re.compile(r"^[(\[]?\w[.):]$")
+# Tesseract has no "…": it reads the glyph as three dots. Whether a sheet means "…" is the publisher's
+# typography (NÚCEM sets "…" throughout, CONAREME types "..."), which the dots' spacing does not tell
+# apart reliably (0.33 em against 0.28 on CKE pages, but fonts differ), so the spec says it.
+_THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
+
+
+def _as_ellipsis(words: list[_Word]) -> list[_Word]:
+    """Three dots become "…" ("vojak...?", "[...]"); a dotted leader of four or more stays."""
+    return [replace(w, text=_THREE_DOTS.sub("…", w.text)) for w in words]
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
 
@@ -1217,6 +1307,7 @@ def ocr_pages(
     omp_thread_limit: int | None = 1,
     layout: LayoutParams = DEFAULT_LAYOUT,
     option_labels: Sequence[str] | None = None,
+    ellipsis: bool = False,
     progress: bool | None = None,
 ) -> dict[int, Page]:
     """OCR the given 1-based pages of `pdf_path`; returns {page number: Page}.
@@ -1226,7 +1317,8 @@ def ocr_pages(
     default threading, for benchmarks only). At most 2 × workers rendered pages wait in memory.
     `layout` is the same LayoutParams the text path uses for this source (segment gap, column rules).
     `option_labels` (the spec's option labels) turns on `normalize_ocr_line` for every line; None leaves
-    Tesseract's text as it is.
+    Tesseract's text as it is. `ellipsis` (the spec's `ocr.ellipsis`): the publisher sets "…", so three
+    dots become it.
     """
     pdf_path = Path(pdf_path)
     require_languages(languages)
@@ -1271,6 +1363,7 @@ def ocr_pages(
                     omp_thread_limit=omp_thread_limit,
                     layout=layout,
                     option_labels=option_labels,
+                    ellipsis=ellipsis,
                 )
                 pending.append((number, future))
                 if len(pending) >= 2 * workers:

@@ -107,6 +107,10 @@ class PairingSpec(_Strict):
 class OcrSpec(_Strict):
     languages: list[str] = Field(min_length=1, description="Tesseract language codes, e.g. [pol]")
     dpi: int = Field(default=300, ge=72, le=600)
+    ellipsis: bool = Field(
+        default=False,
+        description="the publisher sets an ellipsis as one character (…): three dots read by OCR become it",
+    )
 
 
 def _all_compile(value: list[str]) -> list[str]:

@@ -90,6 +90,7 @@ def test_extract_options_come_from_the_spec_and_survive_pickling(tmp_path):
     spec = load_spec("pe_conareme")
     options = ExtractOptions.from_spec(spec, figures_dir=tmp_path)
     assert options.detect_highlights and options.ocr_languages == ("spa",)
+    assert not options.ocr_ellipsis and ExtractOptions.from_spec(load_spec("sk_maturita_sjl")).ocr_ellipsis
     assert options.figures_dir == str(tmp_path)
     in_project = ExtractOptions.from_spec(spec, figures_dir=tmp_path / "raw" / "figures")
     assert in_project.figures_root == str(tmp_path)  # records hold paths relative to the project root

@@ -122,3 +122,21 @@ def test_condensed_type_is_recognised_and_read_with_its_labels_and_ligature_pair
         assert _char_width(_parse_tsv(_run_tesseract(path, ["spa"], 300, omp_thread_limit=1))) < CONDENSED_BELOW
     page = ocr_pages(condensed_scan, [1], ["spa"], workers=1, progress=False, option_labels=list("ABCDE"))[1]
     assert [line.text for line in page.lines] == list(CONDENSED_LINES)
+
+
+ELLIPSIS_LINES = ("TOMEK: Widzicie…? Czy nie mówiłem, że wszystko się wyjaśni?", "Myślał, że wie… Potem wyszedł z klasy.")
+
+
+@pytest.fixture(scope="module")
+def ellipsis_scan(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("ellipsis")
+    items = [TextBox(text, 30, 30 + 10 * i, 150, size=12) for i, text in enumerate(ELLIPSIS_LINES)]
+    return colour_scan(build(folder / "ellipsis.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+
+
+def test_an_ellipsis_comes_back_as_one_character_where_the_spec_says_the_publisher_sets_it(ellipsis_scan):
+    as_read = " ".join(line.text for line in ocr_pages(ellipsis_scan, [1], ["pol"], workers=1, progress=False)[1].lines)
+    assert "Widzicie...?" in as_read and "wie... Potem" in as_read, as_read
+    page = ocr_pages(ellipsis_scan, [1], ["pol"], workers=1, ellipsis=True, progress=False)[1]
+    mended = " ".join(line.text for line in page.lines)
+    assert "Widzicie…?" in mended and "wie… Potem" in mended and "..." not in mended, mended

@@ -8,7 +8,9 @@ from PIL import Image
 from pipeline.lexicon import Lexicon
 from pipeline.ocr import (
     CONDENSED_BELOW,
+    _as_ellipsis,
     _char_width,
+    _join_overlapping_pieces,
     _join_split_words,
     _restore_question_numbers,
     _roman_numerals,
@@ -173,3 +175,50 @@ def test_letters_evenly_spaced_or_a_rest_the_lexicon_lacks_stay_one_word():
     assert texts(_split_glued_letters([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
     unknown = word("azz", 0, top=0, width=60, height=40)  # "zz" is no word
     assert texts(_split_glued_letters([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
+
+
+def test_three_dots_become_an_ellipsis_but_a_dotted_leader_stays():
+    words = [word("vojak...?", 100), word("[...].", 300), word("......", 500), word("3.1.", 700)]
+    assert texts(_as_ellipsis(words)) == ["vojak…?", "[…].", "......", "3.1."]
+
+
+def _letters(count: int, *, start: int = 0, pitch: int = 12, space_after: dict[int, int] | None = None) -> list[tuple[int, int]]:
+    """Bars for `count` letters 9 px wide, `pitch` apart, with extra white after the letters named."""
+    bars, x = [], start
+    for i in range(count):
+        bars.append((x, x + 9))
+        x += pitch + (space_after or {}).get(i, 0)
+    return bars
+
+
+def test_two_known_words_glued_together_are_split_where_the_image_shows_the_space():
+    spanish = Lexicon({w: w for w in ("menor", "secreción", "mayor", "liberación")})
+    # "Menorsecreción" in a narrow face: letters 3 px apart, 10 px of white after the "r" (0.25 of the height)
+    glued = word("Menorsecreción", 0, top=0, width=175, height=40)
+    parts = _split_glued_letters([glued], _ink(220, 40, _letters(14, space_after={4: 7})), spanish)
+    assert texts(parts) == ["Menor", "secreción"] and parts[0].right == parts[1].left
+
+
+def test_a_glued_word_stays_whole_when_it_is_known_ambiguous_or_has_no_space():
+    slovak = Lexicon({w: w for w in ("na", "navy", "vypracovanie", "pracovanie", "zná", "te", "znáte")})
+    spaced = _ink(220, 40, _letters(14, space_after={1: 7}))
+    # a two-letter part: "Na vypracovanie" is "Navy pracovanie" one letter off, and letter counts place a space only that well
+    assert texts(_split_glued_letters([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
+    # a known word is never split, whatever its letter gaps
+    known = _ink(220, 40, _letters(5, space_after={2: 7}))
+    assert texts(_split_glued_letters([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
+    even = _ink(220, 40, _letters(14))
+    spanish = Lexicon({w: w for w in ("menor", "secreción")})
+    assert texts(_split_glued_letters([word("Menorsecreción", 0, top=0, width=175, height=40)], even, spanish)) == ["Menorsecreción"]
+
+
+def test_overlapping_pieces_of_an_unknown_word_are_one_word_but_a_known_word_keeps_its_neighbour():
+    spanish = Lexicon({w: w for w in ("a", "rozhodnosť")})
+    # Tesseract's box for the first piece reached over the second ("Coledocoduodenos" 345–728, "tomía" 641–731)
+    cut = [word("A.", 297, width=32), word("Coledocoduodenos", 345, width=383), word("tomía", 641, width=90)]
+    joined = _join_overlapping_pieces(cut, spanish)
+    assert texts(joined) == ["A.", "Coledocoduodenostomía"] and (joined[1].left, joined[1].right) == (345, 731)
+    caron = [word("rozhodnosť", 100), word("a", 100 + 20 * 10 - 22)]  # a known word: the caron's box reaches on
+    assert texts(_join_overlapping_pieces(caron, spanish)) == ["rozhodnosť", "a"]
+    speck = [word("uuumeuaue", 600, width=1500), word("aaa", 1100, width=80)]  # inside the first box: no word end
+    assert texts(_join_overlapping_pieces(speck, spanish)) == ["uuumeuaue", "aaa"]
