@@ -377,6 +377,8 @@ GLUED_MIN_GAP = 0.3
 GLUED_GAP_RATIO = 2.5
 GLUED_WORD_MIN_GAP = 0.2
 PIECE_MIN_OVERLAP = 0.25
+ACCENT_WINDOW = 0.45
+ACCENT_MAX_SIZE = 0.3
 GLUED_WORD_MIN_LETTERS = 2
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 
@@ -506,6 +508,58 @@ def _join_overlapping_pieces(words: list[_Word], lexicon: Lexicon) -> list[_Word
             at += 1
     mended = [pieces.get(id(w), w) for w in words]
     return [w for w in mended if w is not None]
+
+
+def _capital_accents(words: list[_Word], grey: Image.Image, lexicon: Lexicon) -> list[_Word]:
+    """A capital whose accent Tesseract left out of the word ("Ulcera", "Acido" for "Úlcera", "Ácido":
+    the mark stood 0.1–0.2 font sizes above the box, outside it) gets the accent back when the image
+    shows a mark there and exactly one accented form of the word is known.
+
+    The mark is the lowest band of ink within ACCENT_WINDOW font sizes above the word's top: above the
+    first letter only, no taller or wider than ACCENT_MAX_SIZE, and clear of the window's upper edge
+    and of the ink above it (the descenders of the line above come down from there)."""
+    ink = np.asarray(grey) < 128
+    sizes = _line_sizes(words)
+    initials = {w[0] for w in lexicon.words}
+    mended: dict[int, _Word] = {}
+    for word in words:
+        lead, core, trail = word_core(word.text)
+        if len(core) < 3 or not core.isalpha() or not core[0].isupper() or _base_letter(core[0]) != core[0].casefold():
+            continue
+        base = core[0].casefold()
+        rest = core[1:].casefold()
+        accented = [ch for ch in initials if ch != base and _base_letter(ch) == base and ch + rest in lexicon]
+        if len(accented) != 1 or not _mark_above_first_letter(ink, word, sizes[word.line]):
+            continue
+        mended[id(word)] = replace(word, text=lead + accented[0].upper() + core[1:] + trail)
+    return [mended.get(id(w), w) for w in words]
+
+
+def _base_letter(letter: str) -> str:
+    return unicodedata.normalize("NFD", letter.casefold())[0]
+
+
+def _mark_above_first_letter(ink: np.ndarray, word: _Word, size: float) -> bool:
+    columns = np.flatnonzero(ink[word.top : word.bottom, word.left : word.right].any(axis=0))
+    breaks = np.flatnonzero(np.diff(columns) > 1) if columns.size else columns
+    if breaks.size == 0:
+        return False
+    first_end = int(columns[breaks[0]]) + 1
+    window = ink[max(0, word.top - int(round(ACCENT_WINDOW * size))) : word.top, word.left : word.right]
+    rows = np.flatnonzero(window.any(axis=1))
+    if rows.size == 0:
+        return False
+    # The lowest band of ink rows in the window, apart from what is above it (the line above's descenders)
+    gaps = np.flatnonzero(np.diff(rows) > 1)
+    band_top = int(rows[gaps[-1] + 1]) if gaps.size else int(rows[0])
+    if band_top == 0:
+        return False
+    marked = np.flatnonzero(window[band_top:].any(axis=0))
+    return bool(
+        marked[-1] < first_end
+        and rows[-1] - band_top < ACCENT_MAX_SIZE * size
+        and marked[-1] - marked[0] < ACCENT_MAX_SIZE * size
+    )
 
 
 def _roman_numerals(words: list[_Word]) -> list[_Word]:
@@ -1212,7 +1266,7 @@ def ocr_image(
     lexicon = load_lexicon(languages)
     if lexicon is not None:
         words = [replace(w, text=lexicon.repair(w.text)) for w in _join_overlapping_pieces(words, lexicon)]
-        words = _split_glued_letters(words, grey, lexicon)
+        words = _capital_accents(_split_glued_letters(words, grey, lexicon), grey, lexicon)
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)

@@ -9,6 +9,7 @@ from pipeline.lexicon import Lexicon
 from pipeline.ocr import (
     CONDENSED_BELOW,
     _as_ellipsis,
+    _capital_accents,
     _char_width,
     _join_overlapping_pieces,
     _join_split_words,
@@ -222,3 +223,34 @@ def test_overlapping_pieces_of_an_unknown_word_are_one_word_but_a_known_word_kee
     assert texts(_join_overlapping_pieces(caron, spanish)) == ["rozhodnosť", "a"]
     speck = [word("uuumeuaue", 600, width=1500), word("aaa", 1100, width=80)]  # inside the first box: no word end
     assert texts(_join_overlapping_pieces(speck, spanish)) == ["uuumeuaue", "aaa"]
+
+
+def _word_with_marks(marks: list[tuple[int, int, int, int]]) -> Image.Image:
+    """Letters of "Ulcera" (rows 40–80, 6 letters 9 px wide, 12 px apart) with ink boxes (top, bottom, left, right) above."""
+    pixels = np.full((100, 200), 255, dtype=np.uint8)
+    for start, end in _letters(6):
+        pixels[40:80, start:end] = 0
+    for top, bottom, left, right in marks:
+        pixels[top:bottom, left:right] = 0
+    return Image.fromarray(pixels, mode="L")
+
+
+def test_an_accent_left_outside_the_word_box_comes_back_on_its_capital():
+    spanish = Lexicon({w: w for w in ("ulcera", "úlcera", "duodenal")})
+    ulcera = _Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))  # a line 40 px high: size 42
+    accent = _word_with_marks([(30, 35, 3, 7)])  # 5 px above the "U", 5 px tall
+    assert texts(_capital_accents([ulcera], accent, spanish)) == ["Úlcera"]
+
+
+def test_a_capital_keeps_its_reading_without_a_lone_mark_above_it_or_a_known_accented_form():
+    spanish = Lexicon({w: w for w in ("ulcera", "úlcera", "sportu", "športu")})
+    ulcera = _Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))
+    bare = _word_with_marks([])
+    descender = _word_with_marks([(20, 35, 3, 7)])  # comes down from the window's top edge: the line above
+    wide = _word_with_marks([(30, 35, 3, 40)])  # spans several letters: a rule, not an accent
+    for image in (bare, descender, wide):
+        assert texts(_capital_accents([ulcera], image, spanish)) == ["Ulcera"]
+    accented = _Word("Športu", 90.0, 0, 40, 70, 80, (1, 1, 1))  # an accented capital is never un-accented
+    assert texts(_capital_accents([accented], _word_with_marks([(30, 35, 3, 7)]), spanish)) == ["Športu"]
+    unknown = Lexicon({w: w for w in ("ulcera",)})
+    assert texts(_capital_accents([ulcera], _word_with_marks([(30, 35, 3, 7)]), unknown)) == ["Ulcera"]
