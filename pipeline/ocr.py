@@ -562,6 +562,24 @@ def _mark_above_first_letter(ink: np.ndarray, word: _Word, size: float) -> bool:
     )
 
 
+_DIGIT_CAPITAL = re.compile(r"^(?P<digit>[0458])(?P<rest>[^\W\d_A-Z]{2,})$")
+_CAPITAL_LOOKALIKES = {"0": "O", "4": "A", "5": "S", "8": "B"}
+
+
+def _capitals_read_as_digits(words: list[_Word], lexicon: Lexicon) -> list[_Word]:
+    """A word's capital read as the digit it resembles ("4le" for "Ale"), where the mended word is known."""
+    mended = []
+    for word in words:
+        lead, core, trail = word_core(word.text)
+        match = _DIGIT_CAPITAL.match(core)
+        if match:
+            fixed = _CAPITAL_LOOKALIKES[match.group("digit")] + match.group("rest")
+            if fixed in lexicon:
+                word = replace(word, text=lead + fixed + trail)
+        mended.append(word)
+    return mended
+
+
 def _roman_numerals(words: list[_Word]) -> list[_Word]:
     """A word of one to three strokes read as l, I or | ("ll", "Il", "|") is the Roman numeral of that
     many I's: no word of the languages we read is spelt so."""
@@ -1267,6 +1285,7 @@ def ocr_image(
     if lexicon is not None:
         words = [replace(w, text=lexicon.repair(w.text)) for w in _join_overlapping_pieces(words, lexicon)]
         words = _capital_accents(_split_glued_letters(words, grey, lexicon), grey, lexicon)
+        words = _capitals_read_as_digits(words, lexicon)
     if option_labels:
         words = _split_glued_labels(words, option_labels)
         words = _label_case_cells(words, option_labels)

@@ -10,6 +10,7 @@ from pipeline.ocr import (
     CONDENSED_BELOW,
     _as_ellipsis,
     _capital_accents,
+    _capitals_read_as_digits,
     _char_width,
     _join_overlapping_pieces,
     _join_split_words,
@@ -254,3 +255,9 @@ def test_a_capital_keeps_its_reading_without_a_lone_mark_above_it_or_a_known_acc
     assert texts(_capital_accents([accented], _word_with_marks([(30, 35, 3, 7)]), spanish)) == ["Športu"]
     unknown = Lexicon({w: w for w in ("ulcera",)})
     assert texts(_capital_accents([ulcera], _word_with_marks([(30, 35, 3, 7)]), unknown)) == ["Ulcera"]
+
+
+def test_a_capital_read_as_a_digit_is_mended_only_into_a_known_word():
+    slovak = Lexicon({w: w for w in ("ale", "ma", "ešte")})
+    words = [word("„4le", 100), word("ma", 200), word("4ma", 300), word("B12", 400), word("5xyz", 500), word("40", 600)]
+    assert texts(_capitals_read_as_digits(words, slovak)) == ["„Ale", "ma", "4ma", "B12", "5xyz", "40"]
