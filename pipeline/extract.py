@@ -24,7 +24,7 @@ from pipeline import figures, ocr
 from pipeline import textlayer_quality as quality
 from pipeline.layout import Glyph, LayoutParams, assemble
 
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+12"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+13"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (

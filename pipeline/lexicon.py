@@ -27,7 +27,7 @@ import unicodedata
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from pipeline.atomic import write_bytes_atomic
@@ -60,6 +60,15 @@ class Lexicon:
 
     def __contains__(self, word: str) -> bool:
         return word.casefold() in self.words
+
+    @cached_property
+    def one_letter_words(self) -> frozenset[str]:
+        return frozenset(w for w in self.words if len(w) == 1 and w.isalpha())
+
+    @cached_property
+    def initials(self) -> frozenset[str]:
+        """Every letter a known word starts with (casefolded)."""
+        return frozenset(w[0] for w in self.words)
 
     def _edits(self, word: str) -> Iterator[str]:
         # A letter lost inside a ligature pair, never at either end of the word (there a missing letter

@@ -417,7 +417,7 @@ def _split_glued_letters(words: list[_Word], grey: Image.Image, lexicon: Lexicon
     (placed by letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height and
     GLUED_GAP_RATIO times the median letter gap."""
     ink = np.asarray(grey) < 128
-    singles = {w for w in lexicon.words if len(w) == 1 and w.isalpha()}
+    singles = lexicon.one_letter_words
     result: list[_Word] = []
     for word in words:
         lead, core, trail = word_core(word.text)
@@ -442,7 +442,7 @@ def _split_at_space(
     gaps: np.ndarray,
     gap_starts: np.ndarray,
     height: int,
-    singles: set[str],
+    singles: frozenset[str],
     lexicon: Lexicon,
 ) -> tuple[_Word, _Word] | None:
     def cut_at(at: int, left_text: str, right_text: str) -> tuple[_Word, _Word]:
@@ -520,7 +520,6 @@ def _capital_accents(words: list[_Word], grey: Image.Image, lexicon: Lexicon) ->
     and of the ink above it (the descenders of the line above come down from there)."""
     ink = np.asarray(grey) < 128
     sizes = _line_sizes(words)
-    initials = {w[0] for w in lexicon.words}
     mended: dict[int, _Word] = {}
     for word in words:
         lead, core, trail = word_core(word.text)
@@ -528,7 +527,7 @@ def _capital_accents(words: list[_Word], grey: Image.Image, lexicon: Lexicon) ->
             continue
         base = core[0].casefold()
         rest = core[1:].casefold()
-        accented = [ch for ch in initials if ch != base and _base_letter(ch) == base and ch + rest in lexicon]
+        accented = [ch for ch in lexicon.initials if ch != base and _base_letter(ch) == base and ch + rest in lexicon]
         if len(accented) != 1 or not _mark_above_first_letter(ink, word, sizes[word.line]):
             continue
         mended[id(word)] = replace(word, text=lead + accented[0].upper() + core[1:] + trail)

@@ -26,10 +26,11 @@ def test_content_stream_out_of_order_is_read_top_down_left_to_right(tmp_path):
     assert _texts(extract_document(path, SHA, ExtractOptions())) == lines
 
 
-def test_two_column_page_reads_the_left_column_first(tmp_path):
+@pytest.mark.parametrize("gutter_mm", [10.0, 4.0], ids=["gutter-10mm", "gutter-4mm-narrower-than-a-segment-gap"])
+def test_two_column_page_reads_the_left_column_first(tmp_path, gutter_mm):
     left = [f"Lewa kolumna akapit {i}: tekst ciągnie się przez dwie linijki w lewej kolumnie." for i in range(8)]
     right = [f"Prawa kolumna akapit {i}: tekst ciągnie się przez dwie linijki w prawej kolumnie." for i in range(8)]
-    path = sheets.two_column_page(tmp_path / "columns.pdf", left, right, "Tytuł na całą szerokość strony")
+    path = sheets.two_column_page(tmp_path / "columns.pdf", left, right, "Tytuł na całą szerokość strony", gutter_mm=gutter_mm)
     text = " ".join(_texts(extract_document(path, SHA, ExtractOptions())))
     assert text.startswith("Tytuł na całą szerokość strony")
     positions = [text.index(f"Lewa kolumna akapit {i}") for i in range(8)] + [text.index(f"Prawa kolumna akapit {i}") for i in range(8)]
