@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from PIL import ImageFont
 
 from pipeline.ocr import (
     CONDENSED_BELOW,
@@ -19,11 +20,12 @@ from pipeline.ocr import (
     prepare_for_tesseract,
     render_page,
 )
-from pipeline.sample.pdfgen import PageSpec, TextBox
+from pipeline.sample.pdfgen import FONT_FILES, PageSpec, TextBox, font_dir
 from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
 
 pytestmark = needs_tesseract("pol")
 
+MM_PER_PT = 25.4 / 72
 EN_DASH_LINES = ("(A) smiech – plač", "(B) życie – śmierć", "(C) ciepło – zimno")
 EM_DASH_LINE = "Powiedział — i wyszedł z klasy bez słowa."
 
@@ -140,3 +142,31 @@ def test_an_ellipsis_comes_back_as_one_character_where_the_spec_says_the_publish
     page = ocr_pages(ellipsis_scan, [1], ["pol"], workers=1, ellipsis=True, progress=False)[1]
     mended = " ".join(line.text for line in page.lines)
     assert "Widzicie…?" in mended and "wie… Potem" in mended and "..." not in mended, mended
+
+
+def _words_in_a_row(words: list[tuple[str, bool]], x: float, y: float, size: float) -> list[TextBox]:
+    """TextBoxes set side by side on one row, each word in its own weight, a normal space apart."""
+    boxes = []
+    for text, bold in words:
+        width = ImageFont.truetype(str(font_dir() / FONT_FILES[("DejaVuSans", bold)]), 100).getlength(text) / 100 * size * MM_PER_PT
+        boxes.append(TextBox(text, x, y, width + 2, size=size, bold=bold))
+        x += width + 0.3 * size * MM_PER_PT
+    return boxes
+
+
+@pytest.fixture(scope="module")
+def bold_scan(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bold")
+    regular = "Wszystkie słowa tego zdania są złożone zwykłą czcionką bez wyróżnień."
+    items = [TextBox(regular, 20, 20 + 8 * i, 170, size=12) for i in range(4)]
+    marked = [("Odpowiedź", False), ("brzmi", False), ("właśnie", True), ("tak", False), ("i", False), ("koniec.", False)]
+    items += _words_in_a_row(marked, 20, 60, 12)
+    items.append(TextBox("Tytuł całkiem pogrubiony", 20, 75, 170, size=12, bold=True))
+    return colour_scan(build(folder / "bold.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+
+
+def test_a_bold_word_in_a_regular_line_is_marked_as_the_text_layer_marks_it(bold_scan):
+    texts = [line.text for line in ocr_pages(bold_scan, [1], ["pol"], workers=1, progress=False)[1].lines]
+    assert "Odpowiedź brzmi **właśnie** tak i koniec." in texts, texts
+    assert "Tytuł całkiem pogrubiony" in texts, texts  # a bold line is bold throughout: no marks
+    assert not any("**" in t for t in texts if t.startswith("Wszystkie")), texts

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
+from pipeline.layout import Glyph
 from pipeline.lexicon import Lexicon
 from pipeline.ocr import (
     CONDENSED_BELOW,
@@ -13,6 +14,7 @@ from pipeline.ocr import (
     _capitals_read_as_digits,
     _char_width,
     _join_overlapping_pieces,
+    _joined_words,
     _join_split_words,
     _restore_question_numbers,
     _roman_numerals,
@@ -261,3 +263,19 @@ def test_a_capital_read_as_a_digit_is_mended_only_into_a_known_word():
     slovak = Lexicon({w: w for w in ("ale", "ma", "ešte")})
     words = [word("„4le", 100), word("ma", 200), word("4ma", 300), word("B12", 400), word("5xyz", 500), word("40", 600)]
     assert texts(_capitals_read_as_digits(words, slovak)) == ["„Ale", "ma", "4ma", "B12", "5xyz", "40"]
+
+
+def _glyphs(*words: str) -> list[Glyph]:
+    """Word glyphs in a row; a word written **so** is bold."""
+    return [Glyph(w.strip("*"), 10.0 * i, 0.0, 10.0 * i + 8, 10.0, 10.0, bold=w.startswith("**")) for i, w in enumerate(words)]
+
+
+def test_bold_words_in_a_regular_line_are_marked_with_their_punctuation_outside():
+    assert _joined_words(_glyphs("Neznamená", "to", "**však,", "že", "podoby")) == "Neznamená to **však**, že podoby"
+    line = _glyphs("Strieborné", "mesto", "leží", "v", "okolí", "**Medeného", "**mesta", "na", "Slovensku.")
+    assert _joined_words(line) == "Strieborné mesto leží v okolí **Medeného mesta** na Slovensku."
+
+
+def test_a_line_mostly_bold_is_a_bold_line_without_marks():
+    # "v" and "Spáč" measured regular in a bold title: too short, or a stem thinner than the rest
+    assert _joined_words(_glyphs("**Jean", "**Arthur", "**Rimbaud:", "Spáč", "v", "**údolí")) == "Jean Arthur Rimbaud: Spáč v údolí"
