@@ -220,9 +220,10 @@ class _ColumnBand:
 
 def _bands(rows: list[Row], page_height: float, params: LayoutParams):
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one band."""
+    spans = [_spans(row, params.min_gutter) for row in rows]
     i = 0
     while i < len(rows):
-        found = _column_run(rows, i, page_height, params)
+        found = _column_run(rows, spans, i, page_height, params)
         if found is None:
             yield rows[i]
             i += 1
@@ -263,10 +264,12 @@ def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> l
     return gaps
 
 
-def _column_run(rows: list[Row], start: int, page_height: float, params: LayoutParams):
-    """(end, gutter) when rows[start:end] read as two columns, else None."""
+def _column_run(
+    rows: list[Row], spans: list[list[tuple[float, float]]], start: int, page_height: float, params: LayoutParams
+):
+    """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
     first = rows[start]
-    first_spans = _spans(first, params.min_gutter)
+    first_spans = spans[start]
     if len(first_spans) < 2:
         return None
     lo, hi = first.x0, first.x1
@@ -279,17 +282,16 @@ def _column_run(rows: list[Row], start: int, page_height: float, params: LayoutP
         left_fill = right_fill = 0.0
         while end < len(rows):
             row = rows[end]
-            spans = _spans(row, params.min_gutter)
             free = [
                 (max(a, current[0]), min(b, current[1]))
-                for a, b in _free_intervals(spans, min(lo, row.x0) - 1, max(hi, row.x1) + 1)
+                for a, b in _free_intervals(spans[end], min(lo, row.x0) - 1, max(hi, row.x1) + 1)
             ]
             free = [g for g in free if g[1] - g[0] >= params.min_gutter]
             if not free:
                 break
             current = max(free, key=lambda g: g[1] - g[0])  # the gutter narrows to what every row leaves free
-            left_fill += sum(x1 - x0 for x0, x1 in spans if x1 <= current[0])
-            right_fill += sum(x1 - x0 for x0, x1 in spans if x0 >= current[1])
+            left_fill += sum(x1 - x0 for x0, x1 in spans[end] if x1 <= current[0])
+            right_fill += sum(x1 - x0 for x0, x1 in spans[end] if x0 >= current[1])
             end += 1
         count = end - start
         if count < params.min_column_rows:
