@@ -373,13 +373,13 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
     return [fixed.get(id(w), w) for w in words]
 
 
-GLUED_MIN_GAP = 0.3
-GLUED_GAP_RATIO = 2.5
-GLUED_WORD_MIN_GAP = 0.2
-PIECE_MIN_OVERLAP = 0.25
-ACCENT_WINDOW = 0.45
-ACCENT_MAX_SIZE = 0.3
-GLUED_WORD_MIN_LETTERS = 2
+GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
+GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
+GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
+GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
+PIECE_MIN_OVERLAP = 0.25  # font sizes
+ACCENT_WINDOW = 0.45  # font sizes above a word's box searched for its capital's accent
+ACCENT_MAX_SIZE = 0.3  # font sizes: an accent is no taller or wider
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 
 
@@ -460,7 +460,7 @@ def _split_at_space(
     ):
         if wide(at, GLUED_MIN_GAP) and letter.casefold() in singles and len(rest) >= 2 and lexicon.knows(rest):
             return cut_at(at, left_text, right_text)
-    if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_LETTERS:
+    if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_PART:
         return None
     span = max(word.right - word.left, 1)
     for at in np.argsort(-gaps):
@@ -469,12 +469,11 @@ def _split_at_space(
         estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
         parts = [
             k for k in (estimate - 1, estimate, estimate + 1)
-            if GLUED_WORD_MIN_LETTERS <= k <= len(core) - GLUED_WORD_MIN_LETTERS
-            and core[:k] in lexicon and core[k:] in lexicon
+            if 2 <= k <= len(core) - 2 and core[:k] in lexicon and core[k:] in lexicon
         ]
         # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is; so does a short
         # part ("zná te" for "znáte", whose letter gaps were uneven).
-        if len(parts) == 1 and min(parts[0], len(core) - parts[0]) >= GLUED_WORD_MIN_LETTERS + 1:
+        if len(parts) == 1 and min(parts[0], len(core) - parts[0]) >= GLUED_WORD_MIN_PART:
             k = parts[0]
             return cut_at(int(at), lead + core[:k], core[k:] + trail)
     return None
@@ -539,11 +538,10 @@ def _base_letter(letter: str) -> str:
 
 
 def _mark_above_first_letter(ink: np.ndarray, word: _Word, size: float) -> bool:
-    columns = np.flatnonzero(ink[word.top : word.bottom, word.left : word.right].any(axis=0))
-    breaks = np.flatnonzero(np.diff(columns) > 1) if columns.size else columns
-    if breaks.size == 0:
+    gaps, gap_starts, _ = _letter_gaps(ink, word)
+    if gaps.size == 0:
         return False
-    first_end = int(columns[breaks[0]]) + 1
+    first_end = int(gap_starts[0])  # the first letter ends where the first white gap begins
     window = ink[max(0, word.top - int(round(ACCENT_WINDOW * size))) : word.top, word.left : word.right]
     rows = np.flatnonzero(window.any(axis=1))
     if rows.size == 0:
@@ -1334,6 +1332,17 @@ def ocr_image(
     )
 
 
+# Tesseract has no "…": it reads the glyph as three dots. Whether a sheet means "…" is the publisher's
+# typography (NÚCEM sets "…" throughout, CONAREME types "..."), which the dots' spacing does not tell
+# apart reliably (0.33 em against 0.28 on CKE pages, but fonts differ), so the spec says it.
+_THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
+
+
+def _as_ellipsis(words: list[_Word]) -> list[_Word]:
+    """Three dots become "…" ("vojak...?", "[...]"); a dotted leader of four or more stays."""
+    return [replace(w, text=_THREE_DOTS.sub("…", w.text)) for w in words]
+
+
 def _stroke_width(ink: np.ndarray, word: _Word, size: float) -> float | None:
     """Mean length of the word's horizontal ink runs no longer than a quarter font size (its stems),
     in font sizes."""
@@ -1394,15 +1403,6 @@ def _joined_words(glyphs: list[Glyph]) -> str:
 
 
 _LABEL_TOKEN = re.compile(r"^[(\[]?\w[.):]$")
-# Tesseract has no "…": it reads the glyph as three dots. Whether a sheet means "…" is the publisher's
-# typography (NÚCEM sets "…" throughout, CONAREME types "..."), which the dots' spacing does not tell
-# apart reliably (0.33 em against 0.28 on CKE pages, but fonts differ), so the spec says it.
-_THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
-
-
-def _as_ellipsis(words: list[_Word]) -> list[_Word]:
-    """Three dots become "…" ("vojak...?", "[...]"); a dotted leader of four or more stays."""
-    return [replace(w, text=_THREE_DOTS.sub("…", w.text)) for w in words]
 _GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
 
