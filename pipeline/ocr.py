@@ -373,6 +373,7 @@ def _fit_number_sequence(words: list[_Word], column: int) -> list[_Word]:
     return [fixed.get(id(w), w) for w in words]
 
 
+INK_BELOW = 128  # grey level: darker is ink where word shapes are measured (spaces, accents, stems, dropped words)
 GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
 GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
 GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
@@ -395,15 +396,15 @@ def _stray_inverted_marks(words: list[_Word]) -> list[_Word]:
     return [fixed.get(id(w), w) for w in words]
 
 
-def _letter_gaps(ink: np.ndarray, word: _Word) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(white widths, their first columns, their last columns) between the ink columns of `word`'s box."""
-    columns = np.flatnonzero(ink[word.top : word.bottom, word.left : word.right].any(axis=0))
-    breaks = np.flatnonzero(np.diff(columns) > 1) if columns.size else np.array([], dtype=int)
-    starts, ends = columns[breaks + 1], columns[breaks]
-    return starts - ends - 1, ends + 1, starts - 1
+def _letter_gaps(ink: np.ndarray, word: _Word) -> tuple[np.ndarray, np.ndarray]:
+    """(white widths, their first columns) between the runs of ink columns in `word`'s box."""
+    runs = _runs(ink[word.top : word.bottom, word.left : word.right].any(axis=0), 0)
+    ends = np.array([end for _, end in runs[:-1]], dtype=int)
+    starts = np.array([start for start, _ in runs[1:]], dtype=int)
+    return starts - ends, ends
 
 
-def _split_glued_letters(words: list[_Word], grey: Image.Image, lexicon: Lexicon) -> list[_Word]:
+def _split_glued_words(words: list[_Word], ink: np.ndarray, lexicon: Lexicon) -> list[_Word]:
     """Words Tesseract read as one where the image shows a space between them, split there.
 
     A one-letter word at either end ("ato", "Vdruhom.", "Jev" for "a to", "V druhom.", "Je v" on a
@@ -416,35 +417,21 @@ def _split_glued_letters(words: list[_Word], grey: Image.Image, lexicon: Lexicon
     0.24 of the height): the whole is no known word, both parts are, and the white where the text splits
     (placed by letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height and
     GLUED_GAP_RATIO times the median letter gap."""
-    ink = np.asarray(grey) < 128
-    singles = lexicon.one_letter_words
     result: list[_Word] = []
     for word in words:
-        lead, core, trail = word_core(word.text)
-        height = word.bottom - word.top
-        if len(core) < 3 or not core.isalpha() or height <= 0:
-            result.append(word)
-            continue
-        gaps, gap_starts, gap_ends = _letter_gaps(ink, word)
-        if gaps.size < 2:
-            result.append(word)
-            continue
-        split = _split_at_space(word, lead, core, trail, gaps, gap_starts, height, singles, lexicon)
+        core = word_core(word.text)[1]
+        split = _split_at_space(word, ink, lexicon) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
         result.extend(split or (word,))
     return result
 
 
-def _split_at_space(
-    word: _Word,
-    lead: str,
-    core: str,
-    trail: str,
-    gaps: np.ndarray,
-    gap_starts: np.ndarray,
-    height: int,
-    singles: frozenset[str],
-    lexicon: Lexicon,
-) -> tuple[_Word, _Word] | None:
+def _split_at_space(word: _Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[_Word, _Word] | None:
+    lead, core, trail = word_core(word.text)
+    height = word.bottom - word.top
+    gaps, gap_starts = _letter_gaps(ink, word)
+    if gaps.size < 2:
+        return None
+
     def cut_at(at: int, left_text: str, right_text: str) -> tuple[_Word, _Word]:
         cut = word.left + int(gap_starts[at]) + int(gaps[at]) // 2
         return replace(word, text=left_text, right=cut), replace(word, text=right_text, left=cut)
@@ -458,7 +445,7 @@ def _split_at_space(
         (0, lead + core[0], core[1:] + trail, core[0], core[1:]),
         (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]),
     ):
-        if wide(at, GLUED_MIN_GAP) and letter.casefold() in singles and len(rest) >= 2 and lexicon.knows(rest):
+        if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and len(rest) >= 2 and lexicon.knows(rest):
             return cut_at(at, left_text, right_text)
     if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_PART:
         return None
@@ -509,7 +496,7 @@ def _join_overlapping_pieces(words: list[_Word], lexicon: Lexicon) -> list[_Word
     return [w for w in mended if w is not None]
 
 
-def _capital_accents(words: list[_Word], grey: Image.Image, lexicon: Lexicon) -> list[_Word]:
+def _capital_accents(words: list[_Word], ink: np.ndarray, lexicon: Lexicon) -> list[_Word]:
     """A capital whose accent Tesseract left out of the word ("Ulcera", "Acido" for "Úlcera", "Ácido":
     the mark stood 0.1–0.2 font sizes above the box, outside it) gets the accent back when the image
     shows a mark there and exactly one accented form of the word is known.
@@ -517,7 +504,6 @@ def _capital_accents(words: list[_Word], grey: Image.Image, lexicon: Lexicon) ->
     The mark is the lowest band of ink within ACCENT_WINDOW font sizes above the word's top: above the
     first letter only, no taller or wider than ACCENT_MAX_SIZE, and clear of the window's upper edge
     and of the ink above it (the descenders of the line above come down from there)."""
-    ink = np.asarray(grey) < 128
     sizes = _line_sizes(words)
     mended: dict[int, _Word] = {}
     for word in words:
@@ -538,7 +524,7 @@ def _base_letter(letter: str) -> str:
 
 
 def _mark_above_first_letter(ink: np.ndarray, word: _Word, size: float) -> bool:
-    gaps, gap_starts, _ = _letter_gaps(ink, word)
+    gaps, gap_starts = _letter_gaps(ink, word)
     if gaps.size == 0:
         return False
     first_end = int(gap_starts[0])  # the first letter ends where the first white gap begins
@@ -819,7 +805,7 @@ def _read_key_cells(
     if grid is None:
         return words
     rows, columns, height = grid
-    ink = np.asarray(grey) < 128
+    ink = np.asarray(grey) < INK_BELOW
     crops: list[tuple[int, int, int, int]] = []
     replaced: set[int] = set()
     for row in rows:
@@ -876,14 +862,10 @@ def _runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
     idx = np.flatnonzero(profile)
     if idx.size == 0:
         return []
-    runs, start, prev = [], int(idx[0]), int(idx[0])
-    for i in idx[1:]:
-        if i - prev > max_gap + 1:
-            runs.append((start, prev + 1))
-            start = int(i)
-        prev = int(i)
-    runs.append((start, prev + 1))
-    return runs
+    breaks = np.flatnonzero(np.diff(idx) > max_gap + 1)
+    starts = np.concatenate(([idx[0]], idx[breaks + 1]))
+    ends = np.concatenate((idx[breaks], [idx[-1]])) + 1
+    return list(zip(starts.tolist(), ends.tolist()))
 
 
 def _orphan_boxes(grey: Image.Image, covered: list[_Word], typical_height: float) -> list[tuple[int, int, int, int]]:
@@ -891,7 +873,7 @@ def _orphan_boxes(grey: Image.Image, covered: list[_Word], typical_height: float
 
     Tesseract's page layout analysis now and then drops a short word standing apart, such as a
     question number in its own box beside the stem ("05" of a NÚCEM sheet)."""
-    ink = np.asarray(grey) < 128
+    ink = np.asarray(grey) < INK_BELOW
     pad = max(2, round(0.15 * typical_height))
     for w in covered:
         ink[max(w.top - pad, 0) : w.bottom + pad, max(w.left - pad, 0) : w.right + pad] = False
@@ -1279,9 +1261,10 @@ def ocr_image(
                 words = _read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
     words = _stray_inverted_marks(_roman_numerals(_restore_question_numbers(_join_split_words(words))))
     lexicon = load_lexicon(languages)
+    ink = np.asarray(grey) < INK_BELOW
     if lexicon is not None:
         words = [replace(w, text=lexicon.repair(w.text)) for w in _join_overlapping_pieces(words, lexicon)]
-        words = _capital_accents(_split_glued_letters(words, grey, lexicon), grey, lexicon)
+        words = _capital_accents(_split_glued_words(words, ink, lexicon), ink, lexicon)
         words = _capitals_read_as_digits(words, lexicon)
     if option_labels:
         words = _split_glued_labels(words, option_labels)
@@ -1295,7 +1278,7 @@ def ocr_image(
     sx = width_pt / grey.width
     sy = height_pt / grey.height
     sizes = _line_sizes(words)
-    bold = _bold_words(words, grey, sizes)
+    bold = _bold_words(words, ink, sizes)
     glyphs = []
     for word in words:
         glyph = Glyph(
@@ -1358,13 +1341,12 @@ BOLD_MIN_RATIO = 1.35
 BOLD_MIN_WORDS = 20
 
 
-def _bold_words(words: list[_Word], grey: Image.Image, sizes: dict[tuple[int, int, int], float]) -> set[int]:
+def _bold_words(words: list[_Word], ink: np.ndarray, sizes: dict[tuple[int, int, int], float]) -> set[int]:
     """ids of the words printed bold: stems BOLD_MIN_RATIO times as thick as the page's median word.
 
     Measured against the text layer's fonts on the NÚCEM scans: regular words 0.99 (median), 1.27 at
     the 99.9th percentile; bold words 1.37–1.39 (median). Words under BOLD_MIN_LETTERS letters are too
     few stems to tell ("tos" came out at 1.4)."""
-    ink = np.asarray(grey) < 128
     widths = {}
     for word in words:
         if sum(ch.isalpha() for ch in word.text) >= 3 and sizes.get(word.line):

@@ -3,7 +3,6 @@ dropped, question-number dots and Roman numerals restored, the widened pass's re
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image
 
 from pipeline.layout import Glyph
 from pipeline.lexicon import Lexicon
@@ -18,7 +17,7 @@ from pipeline.ocr import (
     _join_split_words,
     _restore_question_numbers,
     _roman_numerals,
-    _split_glued_letters,
+    _split_glued_words,
     _stray_inverted_marks,
     _wide_readings,
     _without_icons,
@@ -151,12 +150,12 @@ def test_an_inverted_mark_on_an_i_without_its_closing_mark_is_the_dot_read_twice
     ]
 
 
-def _ink(width: int, height: int, bars: list[tuple[int, int]]) -> Image.Image:
-    """A white strip with black letter-sized bars at the given [start, end) columns."""
-    pixels = np.full((height, width), 255, dtype=np.uint8)
+def _ink(width: int, height: int, bars: list[tuple[int, int]]) -> np.ndarray:
+    """The ink of a white strip with black letter-sized bars at the given [start, end) columns."""
+    ink = np.zeros((height, width), dtype=bool)
     for start, end in bars:
-        pixels[5 : height - 5, start:end] = 0
-    return Image.fromarray(pixels, mode="L")
+        ink[5 : height - 5, start:end] = True
+    return ink
 
 
 def test_a_one_letter_word_glued_on_is_split_where_the_image_shows_the_space():
@@ -164,21 +163,21 @@ def test_a_one_letter_word_glued_on_is_split_where_the_image_shows_the_space():
     # "ato": the "a", a space of 20 px (0.5 of the height), then "t" and "o" 3 px apart
     glued = word("ato", 0, top=0, width=60, height=40)
     image = _ink(200, 40, [(0, 12), (32, 44), (47, 60)])
-    assert texts(_split_glued_letters([glued], image, slovak)) == ["a", "to"]
+    assert texts(_split_glued_words([glued], image, slovak)) == ["a", "to"]
     # "Vdruhom." and "Jev" likewise, on either side; the boxes part at the space
     left = word("Vdruhom.", 0, top=0, width=120, height=40)
-    parts = _split_glued_letters([left], _ink(200, 40, [(0, 12), (30, 40), (43, 60), (63, 80), (83, 100), (103, 120)]), slovak)
+    parts = _split_glued_words([left], _ink(200, 40, [(0, 12), (30, 40), (43, 60), (63, 80), (83, 100), (103, 120)]), slovak)
     assert texts(parts) == ["V", "druhom."] and parts[0].right == parts[1].left == 21
     right = word("Jev", 0, top=0, width=60, height=40)
-    assert texts(_split_glued_letters([right], _ink(200, 40, [(0, 12), (15, 28), (48, 60)]), slovak)) == ["Je", "v"]
+    assert texts(_split_glued_words([right], _ink(200, 40, [(0, 12), (15, 28), (48, 60)]), slovak)) == ["Je", "v"]
 
 
 def test_letters_evenly_spaced_or_a_rest_the_lexicon_lacks_stay_one_word():
     words = Lexicon({w: w for w in ("a", "to", "s", "merný")})
     monospace = word("ato", 0, top=0, width=60, height=40)  # every gap as wide as the first: a typewriter face
-    assert texts(_split_glued_letters([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
+    assert texts(_split_glued_words([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
     unknown = word("azz", 0, top=0, width=60, height=40)  # "zz" is no word
-    assert texts(_split_glued_letters([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
+    assert texts(_split_glued_words([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
 
 
 def test_three_dots_become_an_ellipsis_but_a_dotted_leader_stays():
@@ -199,7 +198,7 @@ def test_two_known_words_glued_together_are_split_where_the_image_shows_the_spac
     spanish = Lexicon({w: w for w in ("menor", "secreción", "mayor", "liberación")})
     # "Menorsecreción" in a narrow face: letters 3 px apart, 10 px of white after the "r" (0.25 of the height)
     glued = word("Menorsecreción", 0, top=0, width=175, height=40)
-    parts = _split_glued_letters([glued], _ink(220, 40, _letters(14, space_after={4: 7})), spanish)
+    parts = _split_glued_words([glued], _ink(220, 40, _letters(14, space_after={4: 7})), spanish)
     assert texts(parts) == ["Menor", "secreción"] and parts[0].right == parts[1].left
 
 
@@ -207,13 +206,13 @@ def test_a_glued_word_stays_whole_when_it_is_known_ambiguous_or_has_no_space():
     slovak = Lexicon({w: w for w in ("na", "navy", "vypracovanie", "pracovanie", "zná", "te", "znáte")})
     spaced = _ink(220, 40, _letters(14, space_after={1: 7}))
     # a two-letter part: "Na vypracovanie" is "Navy pracovanie" one letter off, and letter counts place a space only that well
-    assert texts(_split_glued_letters([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
+    assert texts(_split_glued_words([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
     # a known word is never split, whatever its letter gaps
     known = _ink(220, 40, _letters(5, space_after={2: 7}))
-    assert texts(_split_glued_letters([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
+    assert texts(_split_glued_words([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
     even = _ink(220, 40, _letters(14))
     spanish = Lexicon({w: w for w in ("menor", "secreción")})
-    assert texts(_split_glued_letters([word("Menorsecreción", 0, top=0, width=175, height=40)], even, spanish)) == ["Menorsecreción"]
+    assert texts(_split_glued_words([word("Menorsecreción", 0, top=0, width=175, height=40)], even, spanish)) == ["Menorsecreción"]
 
 
 def test_overlapping_pieces_of_an_unknown_word_are_one_word_but_a_known_word_keeps_its_neighbour():
@@ -228,14 +227,14 @@ def test_overlapping_pieces_of_an_unknown_word_are_one_word_but_a_known_word_kee
     assert texts(_join_overlapping_pieces(speck, spanish)) == ["uuumeuaue", "aaa"]
 
 
-def _word_with_marks(marks: list[tuple[int, int, int, int]]) -> Image.Image:
-    """Letters of "Ulcera" (rows 40–80, 6 letters 9 px wide, 12 px apart) with ink boxes (top, bottom, left, right) above."""
-    pixels = np.full((100, 200), 255, dtype=np.uint8)
+def _word_with_marks(marks: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The ink of "Ulcera" (rows 40–80, 6 letters 9 px wide, 12 px apart) with ink boxes (top, bottom, left, right) above."""
+    ink = np.zeros((100, 200), dtype=bool)
     for start, end in _letters(6):
-        pixels[40:80, start:end] = 0
+        ink[40:80, start:end] = True
     for top, bottom, left, right in marks:
-        pixels[top:bottom, left:right] = 0
-    return Image.fromarray(pixels, mode="L")
+        ink[top:bottom, left:right] = True
+    return ink
 
 
 def test_an_accent_left_outside_the_word_box_comes_back_on_its_capital():
