@@ -146,7 +146,7 @@ def _rescore(args) -> int:
     text = dumps(scores)
     reports.print_scores(scores)
     if args.out:
-        from pipeline.atomic import write_text_atomic
+        from pipeline.infra import write_text_atomic
 
         write_text_atomic(Path(args.out), text)
     if args.plot:
@@ -166,7 +166,7 @@ def _compare(args) -> int:
     from eval import reports, stats
     from eval.compare import AlignmentError, Side, compare
     from eval.runfolder import dumps
-    from pipeline.atomic import write_text_atomic
+    from pipeline.infra import write_text_atomic
 
     try:
         result = compare(
@@ -188,7 +188,7 @@ def _compare(args) -> int:
 def _correlate(args) -> int:
     from eval import correlate, reports
     from eval.runfolder import dumps
-    from pipeline.atomic import write_text_atomic
+    from pipeline.infra import write_text_atomic
 
     if args.run:
         if not args.mapping:

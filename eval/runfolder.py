@@ -18,7 +18,7 @@ import stat
 import threading
 from pathlib import Path
 
-from pipeline.atomic import write_text_atomic
+from pipeline.infra import write_text_atomic
 
 PLAN = "plan.json"
 PROMPTS = "prompts.jsonl"

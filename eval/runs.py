@@ -28,7 +28,7 @@ from eval.backends.errors import ConfigurationFailure, RequestRejected
 from eval.backends.registry import backend_entry
 from eval.data import check_pin, load_data
 from eval.plan import RunPlan
-from pipeline.atomic import write_text_atomic
+from pipeline.infra import write_text_atomic
 from eval.protocols import Prompt, PromptBuilder, get_protocol, is_scorable, materialise_images
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 

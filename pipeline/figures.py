@@ -37,7 +37,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 from pipeline.document import Figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]

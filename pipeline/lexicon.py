@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 
 MIN_LETTERS = 4  # shorter words have too many neighbours to repair safely
 # The confusions repaired. Each wider rule tried (any thin letter anywhere, accents restored, letters

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 from typing import Iterable, Iterator, Literal
 
 EntryStatus = Literal["downloaded", "not_modified", "local", "rejected", "failed"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 
 PDF_MAGIC = b"%PDF-"
 HEAD_BYTES = 1024  # readers accept the header anywhere in the first KiB

@@ -5,7 +5,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.atomic import write_text_atomic
+from pipeline.infra import write_text_atomic
 from pipeline.manifest import ManifestEntry
 from pipeline.records import Question
 

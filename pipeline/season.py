@@ -3,7 +3,7 @@
 Per-file work (extract, parse) is a pure function of (file bytes, spec, stage version) and is cached
 by content hash, so a re-run with nothing new reads everything from the cache, and a run killed at
 any point and started again gives exactly the output of an uninterrupted run. Files run under an
-executor (a local process pool by default; see pipeline/executors.py) that a distributed engine can
+executor (a local process pool by default; see pipeline/infra/executors.py) that a distributed engine can
 replace without changing any stage.
 """
 from __future__ import annotations
@@ -17,16 +17,13 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
 from pipeline.document import ExtractedDocument
-from pipeline.executors import make_executor
 from pipeline.manifest import ManifestEntry
 from pipeline.pairing import SheetJob, pair_files
-from pipeline.progress import progress
 from pipeline.records import QUESTION_SCHEMA, Question, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
-from pipeline.stagecache import StageCache, fingerprint
 
 
 class StrictModeFailure(RuntimeError):

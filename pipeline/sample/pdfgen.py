@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 from fpdf import FPDF
 from PIL import Image, ImageFilter
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 
 RGB = tuple[int, int, int]
 

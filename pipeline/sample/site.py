@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 from pipeline.sample.booklets import render
 from pipeline.sample.content import SAMPLE_SHEETS, SampleSheet
 from pipeline.sample.pdfgen import (

@@ -7,7 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from pipeline.atomic import write_bytes_atomic
+from pipeline.infra import write_bytes_atomic
 
 STAMP_FILE = ".build-stamp.json"
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, is_dataclass
 from pathlib import Path
 
-from pipeline.atomic import write_text_atomic
+from pipeline.infra.atomic import write_text_atomic
 
 
 def fingerprint(*parts: object) -> str:

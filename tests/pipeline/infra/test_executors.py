@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from pipeline.executors import make_executor
+from pipeline.infra import make_executor
 
 
 def square_with_pid(x: int) -> tuple[int, int]:
