@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pipeline.infra import write_text_atomic
-from pipeline.manifest import ManifestEntry
+from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
 
 

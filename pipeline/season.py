@@ -19,8 +19,8 @@ import pyarrow.parquet as pq
 from pipeline import PIPELINE_VERSION
 from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
 from pipeline.document import ExtractedDocument
-from pipeline.manifest import ManifestEntry
-from pipeline.pairing import SheetJob, pair_files
+from pipeline.acquire import ManifestEntry
+from pipeline.acquire import SheetJob, pair_files
 from pipeline.records import QUESTION_SCHEMA, Question, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
@@ -66,13 +66,13 @@ class RunResult:
 # ---------------------------------------------------------------- acquire
 
 def acquire(spec: SourceSpec, options: RunOptions):
-    """Download (or ingest --from DIR) every file of the spec: a pipeline.download.DownloadResult."""
-    from pipeline import download
+    """Download (or ingest --from DIR) every file of the spec: a pipeline.acquire.DownloadResult."""
+    from pipeline.acquire import download_source, ingest_local
 
     if options.from_dir is not None:
-        result = download.ingest_local(spec, options.from_dir, options.raw_dir)
+        result = ingest_local(spec, options.from_dir, options.raw_dir)
     else:
-        result = download.download_source(
+        result = download_source(
             spec,
             options.raw_dir,
             years=list(options.years) or None,

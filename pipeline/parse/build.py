@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
 from pipeline.document import ExtractedDocument
-from pipeline.manifest import ManifestEntry
+from pipeline.acquire import ManifestEntry
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, link_contexts, split_blocks
 from pipeline.parse.labels import canonical_label, number_key, option_start_regex

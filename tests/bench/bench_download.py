@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from pipeline.download import DownloadOptions, download_source
+from pipeline.acquire import DownloadOptions, download_source
 from pipeline.serve import serve_directory
 from pipeline.specs import parse_spec
 

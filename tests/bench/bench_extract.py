@@ -26,8 +26,8 @@ CORPUS_FAMILIES = [
 
 def _jobs_from_corpus():
     """[(spec, sheet, [keys], facts)] paired by the specs' own file rules."""
-    from pipeline.download import ingest_local
-    from pipeline.pairing import pair_files
+    from pipeline.acquire import ingest_local
+    from pipeline.acquire import pair_files
     from pipeline.specs import load_spec
 
     jobs = []
@@ -43,7 +43,7 @@ def _jobs_from_corpus():
 
 
 def _jobs_from_fixtures():
-    from pipeline.manifest import ManifestEntry
+    from pipeline.acquire import ManifestEntry
     from pipeline.specs import load_spec
     from tests.fixtures import sheets
 

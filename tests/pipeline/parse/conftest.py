@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.manifest import ManifestEntry
+from pipeline.acquire import ManifestEntry
 from pipeline.parse import ParseResult, parse_sheet
 from pipeline.records import Question
 from pipeline.specs import SourceSpec, load_spec

@@ -7,8 +7,8 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pipeline.manifest import ManifestEntry
-from pipeline.pairing import pair_files
+from pipeline.acquire import ManifestEntry
+from pipeline.acquire import pair_files
 from pipeline.sample.site import TRUTH_FILE, build_sample_site, load_truth
 from pipeline.specs import load_spec
 
@@ -143,14 +143,14 @@ def test_sample_specs_are_valid(spec_name):
 
 
 def _links_on_index(sample_site):
-    from pipeline.links import extract_links
+    from pipeline.acquire import extract_links
 
     return extract_links(sample_site.index.read_text(encoding="utf-8"), "http://127.0.0.1:8000/index.html")
 
 
 @pytest.mark.parametrize("spec_name", SAMPLE_SPECS)
 def test_link_rules_pick_exactly_the_sheets_and_keys_from_the_index(sample_site, spec_name):
-    from pipeline.links import match_rules, url_match_target
+    from pipeline.acquire import match_rules, url_match_target
 
     spec = load_spec(spec_name)
     picked = {}
@@ -166,7 +166,7 @@ def test_link_rules_pick_exactly_the_sheets_and_keys_from_the_index(sample_site,
 
 
 def test_unrelated_links_are_on_the_index_and_no_sample_spec_picks_them(sample_site):
-    from pipeline.links import match_rules, url_match_target
+    from pipeline.acquire import match_rules, url_match_target
 
     links = _links_on_index(sample_site)
     rules = [rule for name in SAMPLE_SPECS for rule in load_spec(name).download.links]
@@ -180,7 +180,7 @@ def test_unrelated_links_are_on_the_index_and_no_sample_spec_picks_them(sample_s
 
 @pytest.mark.parametrize("spec_name", SAMPLE_SPECS)
 def test_local_rules_pick_the_same_files_from_the_folder_and_they_pair(sample_site, spec_name):
-    from pipeline.links import match_rules
+    from pipeline.acquire import match_rules
 
     spec = load_spec(spec_name)
     entries = []

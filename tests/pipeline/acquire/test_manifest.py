@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.manifest import Manifest, ManifestEntry, ManifestError
+from pipeline.acquire import Manifest, ManifestEntry, ManifestError
 
 
 def entry(url: str, spec: str = "cke_e8_mat", status: str = "downloaded", sha: str = "ab" * 32) -> ManifestEntry:

@@ -1,7 +1,7 @@
 """Link extraction from index pages and classification by a spec's file rules."""
 from __future__ import annotations
 
-from pipeline.links import extract_links, match_rules, url_match_target
+from pipeline.acquire import extract_links, match_rules, url_match_target
 from pipeline.specs import FileRule
 
 PAGE = """<!DOCTYPE html><html><body>

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.download import ingest_local
-from pipeline.manifest import Manifest
+from pipeline.acquire import ingest_local
+from pipeline.acquire import Manifest
 
 from .support import make_pdf, make_spec
 

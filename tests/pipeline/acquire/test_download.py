@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.download import DownloadOptions, download_source
-from pipeline.httpclient import RetryPolicy
-from pipeline.manifest import Manifest
+from pipeline.acquire import DownloadOptions, download_source
+from pipeline.acquire import RetryPolicy
+from pipeline.acquire import Manifest
 
 from .conftest import SHEETS
 from .support import Site, hang, make_pdf, make_spec, reset_after, status, trickle, truncate_after
@@ -456,7 +456,7 @@ def test_manifest_and_raw_files_stay_consistent_when_the_downloader_is_killed(si
         "import json, sys\n"
         "from pathlib import Path\n"
         "from pipeline.specs import parse_spec\n"
-        "from pipeline.download import DownloadOptions, download_source\n"
+        "from pipeline.acquire.download import DownloadOptions, download_source\n"
         "spec = parse_spec(json.loads(Path(sys.argv[1]).read_text()), 'testexam.yaml')\n"
         "download_source(spec, Path(sys.argv[2]), base_url=sys.argv[3], progress=False,\n"
         "                options=DownloadOptions(timeout=5, checkpoint_interval=0))\n"

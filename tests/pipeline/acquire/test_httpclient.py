@@ -7,7 +7,7 @@ from email.utils import formatdate
 
 import pytest
 
-from pipeline.httpclient import (
+from pipeline.acquire.httpclient import (
     HostRateLimiter,
     HttpError,
     HttpStatusError,

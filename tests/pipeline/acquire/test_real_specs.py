@@ -2,8 +2,8 @@
 (URL patterns from notes/sources.md), served on 127.0.0.1, and pair every sheet with its key."""
 from __future__ import annotations
 
-from pipeline.download import download_source
-from pipeline.pairing import pair_files
+from pipeline.acquire import download_source
+from pipeline.acquire import pair_files
 from pipeline.specs import load_spec
 
 from .support import make_pdf

@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 
 from tqdm import tqdm
 
-from pipeline.httpclient import (
+from pipeline.acquire.httpclient import (
     USER_AGENT,
     HostRateLimiter,
     HttpError,
@@ -34,9 +34,9 @@ from pipeline.httpclient import (
     retry_after_seconds,
     retrying,
 )
-from pipeline.links import extract_links, match_rules, url_match_target
-from pipeline.manifest import Manifest, ManifestEntry
-from pipeline.rawstore import RawStore
+from pipeline.acquire.links import extract_links, match_rules, url_match_target
+from pipeline.acquire.manifest import Manifest, ManifestEntry
+from pipeline.acquire.rawstore import RawStore
 from pipeline.specs import FileRule, SourceSpec
 
 MANIFEST_NAME = "manifest.jsonl"

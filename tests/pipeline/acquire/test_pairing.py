@@ -1,6 +1,6 @@
 """Pairing sheets with keys from the facts their file rules extracted."""
-from pipeline.manifest import ManifestEntry
-from pipeline.pairing import pair_files
+from pipeline.acquire import ManifestEntry
+from pipeline.acquire import pair_files
 from pipeline.specs import PairingSpec
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.manifest import ManifestEntry
+from pipeline.acquire.manifest import ManifestEntry
 from pipeline.specs import PairingSpec
 
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.download import DownloadOptions
-from pipeline.httpclient import RetryPolicy
+from pipeline.acquire import DownloadOptions
+from pipeline.acquire import RetryPolicy
 
 from .support import Site, fault_site, make_pdf
 
