@@ -68,7 +68,7 @@ def _cmd_extract(args) -> int:
 
 
 def _run_sample(args, run_source, strict_failure) -> int:
-    from pipeline.sample.stamp import ensure_sample_site
+    from pipeline.devkit import ensure_sample_site
 
     site_dir = args.root.resolve() / "build" / "sample_site"
     ensure_sample_site(site_dir)
@@ -83,7 +83,7 @@ def _run_sample(args, run_source, strict_failure) -> int:
 def _serve_sample(site_dir: Path, specs):
     """Serves on the port the sample specs name when it is free, so a re-run sees the same URLs and
     its conditional requests apply; on any free port otherwise."""
-    from pipeline.serve import serve_directory
+    from pipeline.devkit import serve_directory
 
     port = urlsplit(specs[0].download.base_url).port or 0
     with ExitStack() as stack:
@@ -144,7 +144,13 @@ def _add_score_extraction(subparsers) -> None:
         add_help=False,
     )
     p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=lambda args: __import__("pipeline.fidelity", fromlist=["main"]).main(args.rest))
+    p.set_defaults(func=_cmd_score_extraction)
+
+
+def _cmd_score_extraction(args) -> int:
+    from pipeline.devkit import score_extraction
+
+    return score_extraction(args.rest)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from pipeline.acquire import DownloadOptions, download_source
-from pipeline.serve import serve_directory
+from pipeline.devkit.serve import serve_directory
 from pipeline.specs import parse_spec
 
 FILES = 200

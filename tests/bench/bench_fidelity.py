@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.fidelity import read_truth, score_sheet
+from pipeline.devkit.fidelity import read_truth, score_sheet
 from pipeline.season import RunOptions, run_source
 from pipeline.specs import load_spec
 from tests.bench.rasterize_corpus import rasterize_folder

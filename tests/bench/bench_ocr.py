@@ -14,7 +14,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from pipeline.ocr import installed_languages, ocr_pages
-from pipeline.sample.pdfgen import rasterize_pdf
+from pipeline.devkit.sample.pdfgen import rasterize_pdf
 
 CORPUS_SHEET = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "pl_cke_matura_informatyka" / "2017-05_PP_F2007" / "Arkusz_cz1.pdf"
 PAGES = 8

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pipeline.sample.pdfgen import rasterize_pdf
+from pipeline.devkit.sample.pdfgen import rasterize_pdf
 
 
 def rasterize_folder(

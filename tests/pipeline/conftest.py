@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.sample.site import build_sample_site
+from pipeline.devkit.sample.site import build_sample_site
 
 PL_TEXT_SHEET = "zawodowy/ele02-2023-czerwiec-egzamin-zawodowy-pisemny.pdf"
 PL_TEXT_KEY = "zawodowy/ele02-2023-czerwiec-egzamin-zawodowy-pisemny-odpowiedzi.pdf"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.fidelity import TruthSheet, read_truth, score_sheet
+from pipeline.devkit.fidelity import TruthSheet, read_truth, score_sheet
 from pipeline.season import RunOptions, run_source
 from pipeline.specs import load_spec
 from tests.fixtures.corpus import CKE_TRUTH, CORPUS

@@ -9,7 +9,7 @@ from fpdf import FPDF
 
 from pipeline.document import PageMethod
 from pipeline.extract import ExtractError, ExtractOptions, extract_document
-from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
 from pipeline.specs import load_spec
 from tests.fixtures import sheets
 
@@ -176,7 +176,7 @@ def test_figures_are_cropped_per_page_with_paths_under_the_root(tmp_path):
 
     from PIL import Image
 
-    from pipeline.sample.pdfgen import ImageBox
+    from pipeline.devkit.sample.pdfgen import ImageBox
 
     buffer = io.BytesIO()
     Image.new("RGB", (300, 200), (30, 120, 200)).save(buffer, format="PNG")

@@ -16,8 +16,8 @@ from pipeline.figures import (
     extract_figures,
     find_figure_boxes,
 )
-from pipeline.sample.figures import bar_chart_png, circuit_png
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.figures import bar_chart_png, circuit_png
+from pipeline.devkit.sample.pdfgen import (
     PT_PER_MM,
     ImageBox,
     Line,

@@ -14,7 +14,7 @@ from pipeline.ocr import (
     ocr_pages,
     require_languages,
 )
-from pipeline.sample.pdfgen import PT_PER_MM, PageSpec, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import PT_PER_MM, PageSpec, rasterize_pdf
 from tests.pipeline.ocr.builders import (
     COLUMN_RIGHT_X,
     GREEK_OPTIONS,

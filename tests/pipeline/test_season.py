@@ -17,7 +17,7 @@ from pypdf import PdfReader, PdfWriter
 
 from pipeline.cli import main as examcorpus
 from pipeline.records import table_to_questions
-from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 
 SHEET = "{q}-2022-maj-egzamin-zawodowy-pisemny.pdf"
 KEY = "{q}-2022-maj-egzamin-zawodowy-pisemny-odpowiedzi.pdf"

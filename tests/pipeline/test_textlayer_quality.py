@@ -7,8 +7,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from pipeline.ocr import text_layer_usable
-from pipeline.sample.figures import bar_chart_png
-from pipeline.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, rasterize_pdf
+from pipeline.devkit.sample.figures import bar_chart_png
+from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, rasterize_pdf
 from pipeline.textlayer_quality import (
     assess_text_layer,
     curved_path_count,

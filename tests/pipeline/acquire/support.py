@@ -1,6 +1,6 @@
 """A fault-injecting HTTP server for download tests, plus small builders for sites, PDFs and specs.
 
-The server is pipeline.serve's static file server (so ETag, 304 and Range behave as a real site's)
+The server is pipeline.devkit.serve's static file server (so ETag, 304 and Range behave as a real site's)
 with a queue of faults per path: each request to a path takes the next fault, and once its queue is
 empty the path is served normally. Every request is logged (headers, status, body bytes sent) so a
 test can count server-side what the client really did.
@@ -20,7 +20,7 @@ from typing import Iterator
 
 from fpdf import FPDF
 
-from pipeline.serve import StaticFileHandler, StaticFileServer
+from pipeline.devkit.serve import StaticFileHandler, StaticFileServer
 from pipeline.specs import SourceSpec, parse_spec
 
 

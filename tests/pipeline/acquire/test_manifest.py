@@ -96,7 +96,10 @@ def test_a_writer_killed_at_any_moment_leaves_a_whole_manifest(tmp_path: Path):
     for delay in (0.05, 0.13, 0.21):
         writer = multiprocessing.get_context("spawn").Process(target=_save_forever, args=(str(path),))
         writer.start()
-        time.sleep(delay + 1.0)  # spawn start-up, then some saves
+        deadline = time.monotonic() + 60  # spawn start-up takes seconds on a loaded machine
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(delay)  # then some saves
         os.kill(writer.pid, signal.SIGKILL)
         writer.join()
         loaded = Manifest.load(path)  # raises on any half-written line

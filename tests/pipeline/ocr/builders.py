@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.ocr import OcrUnavailable, installed_languages
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.pdfgen import (
     PageSpec,
     TextBox,
     build_pdf,

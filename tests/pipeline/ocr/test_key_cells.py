@@ -6,7 +6,7 @@ import random
 import pytest
 
 from pipeline.ocr import ocr_pages
-from pipeline.sample.pdfgen import PageSpec, TextBox, table_items
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, table_items
 from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
 
 LABELS = ("A", "B", "C", "D")

@@ -20,7 +20,7 @@ from pipeline.ocr import (
     prepare_for_tesseract,
     render_page,
 )
-from pipeline.sample.pdfgen import FONT_FILES, PageSpec, TextBox, font_dir
+from pipeline.devkit.sample.pdfgen import FONT_FILES, PageSpec, TextBox, font_dir
 from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
 
 pytestmark = needs_tesseract("pol")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.specs import load_spec
 from tests.pipeline.parse.conftest import run_family
 
@@ -82,7 +82,7 @@ def test_figures_go_to_the_question_printed_above_them(tmp_path):
 
     from PIL import Image
 
-    from pipeline.sample.pdfgen import ImageBox
+    from pipeline.devkit.sample.pdfgen import ImageBox
 
     buffer = io.BytesIO()
     Image.new("RGB", (300, 200), (200, 60, 60)).save(buffer, format="PNG")
@@ -117,7 +117,7 @@ def test_true_false_key_with_the_wrong_number_of_answers_is_flagged(tmp_path):
 
     fixture = sheets.cke_matura(tmp_path)
     scheme = fixture.keys[0]
-    from pipeline.sample.pdfgen import PageSpec as Page
+    from pipeline.devkit.sample.pdfgen import PageSpec as Page
 
     bad_key = build_pdf(tmp_path / "Zasady_bad.pdf", [Page((
         TextBox("Zadanie 2. (0–2)", 20, 20, 170, size=11),
@@ -160,7 +160,7 @@ def test_ocr_lines_get_their_labels_repaired_before_options_are_read():
 
 
 def test_true_false_table_without_statement_numbers(tmp_path):
-    from pipeline.sample.pdfgen import PageSpec as Page
+    from pipeline.devkit.sample.pdfgen import PageSpec as Page
 
     statements = [("Bajt ma osiem bitów.", "P"), ("Protokół HTTP szyfruje dane.", "F"), ("Adres IPv4 ma 32 bity.", "P")]
     items = [

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.sample.content import SampleQuestion, SampleSheet
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.content import SampleQuestion, SampleSheet
+from pipeline.devkit.sample.pdfgen import (
     Line,
     Margins,
     PageItem,

@@ -1,5 +1,5 @@
 """The sample archive is rebuilt only when its generator or its files changed."""
-from pipeline.sample.stamp import STAMP_FILE, ensure_sample_site
+from pipeline.devkit.sample.stamp import STAMP_FILE, ensure_sample_site
 
 
 def test_an_intact_archive_is_not_rebuilt_and_an_altered_one_is(tmp_path):

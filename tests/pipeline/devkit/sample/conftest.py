@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.pdfgen import (
     PageSpec,
     Paragraph,
     QuestionBlock,
@@ -43,6 +43,6 @@ def booklet_pdf(tmp_path: Path, booklet_pages) -> Path:
 @pytest.fixture(scope="session")
 def sample_site(tmp_path_factory):
     """The sample archive, built once for the whole session (about 5 s)."""
-    from pipeline.sample.site import build_sample_site
+    from pipeline.devkit.sample.site import build_sample_site
 
     return build_sample_site(tmp_path_factory.mktemp("sample_site"))

@@ -4,7 +4,7 @@ import dataclasses
 import pyarrow.parquet as pq
 
 from pipeline.records import Question, questions_to_table
-from pipeline.sample.check import compare_with_truth, main, number_key
+from pipeline.devkit.sample.check import compare_with_truth, main, number_key
 
 BASE_URL = "http://127.0.0.1:8000/"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.serve import serve_directory
+from pipeline.devkit.serve import serve_directory
 
 DATA = bytes(range(256)) * 40  # 10240 bytes
 

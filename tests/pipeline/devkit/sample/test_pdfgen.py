@@ -5,8 +5,8 @@ import pdfplumber
 import pypdf
 import pytest
 
-from pipeline.sample.figures import bar_chart_png
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.figures import bar_chart_png
+from pipeline.devkit.sample.pdfgen import (
     ImageBox,
     PageSpec,
     PdfGenError,
@@ -17,7 +17,7 @@ from pipeline.sample.pdfgen import (
     rasterize_pdf,
     table_items,
 )
-from tests.pipeline.sample.conftest import UNICODE_LINE
+from tests.pipeline.devkit.sample.conftest import UNICODE_LINE
 
 
 def sha256(path: Path) -> str:
@@ -138,7 +138,7 @@ def test_rasterising_something_that_is_not_a_pdf_names_the_file(tmp_path):
 
 
 def test_headers_and_footers_can_number_pages_in_words_of_any_language(tmp_path):
-    from pipeline.sample.pdfgen import with_running_text
+    from pipeline.devkit.sample.pdfgen import with_running_text
 
     pages = [PageSpec([TextBox(f"σελίδα {n}", 20, 40, 100)]) for n in range(3)]
     pages = with_running_text(pages, header="ΑΡΧΗ {page}ΗΣ ΣΕΛΙΔΑΣ", footer="ΤΕΛΟΣ {page}ΗΣ ΑΠΟ {pages} ΣΕΛΙΔΕΣ", header_align="C")
@@ -149,7 +149,7 @@ def test_headers_and_footers_can_number_pages_in_words_of_any_language(tmp_path)
 
 
 def test_inline_numbers_and_trailers_sit_where_greek_papers_print_them(tmp_path):
-    from pipeline.sample.pdfgen import paginate
+    from pipeline.devkit.sample.pdfgen import paginate
 
     block = QuestionBlock("Α1.", "Η στοίβα ακολουθεί τη μέθοδο", ("α. FIFO.", "β. LIFO."), number_inline=True, trailer="Μονάδες 3")
     flow = paginate([block, block])

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import pair_files
-from pipeline.sample.site import TRUTH_FILE, build_sample_site, load_truth
+from pipeline.devkit.sample.site import TRUTH_FILE, build_sample_site, load_truth
 from pipeline.specs import load_spec
 
 SAMPLE_SPECS = ("sample_pl", "sample_el")

@@ -4,7 +4,7 @@ After `make extract` on the embedded sample this says, per sheet, how many expec
 found, and of those how many have the right type, choices and answer, and how similar the question
 text is. Numbers are compared through look-alike letters (Greek Α1 and Latin A1 are the same number).
 
-    python -m pipeline.sample.check curated/sample_pl.parquet curated/sample_el.parquet \
+    python -m pipeline.devkit.sample.check curated/sample_pl.parquet curated/sample_el.parquet \
         --truth build/sample_site/truth.json
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from pipeline.records import Question
-from pipeline.sample.site import SheetTruth, TruthQuestion, load_truth
+from pipeline.devkit.sample.site import SheetTruth, TruthQuestion, load_truth
 
 # Greek capitals that print like Latin ones; numbers such as "Α1" come out of OCR in either script.
 _TO_LATIN = str.maketrans("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX")
@@ -121,7 +121,7 @@ def _read_parquet(path: Path) -> list[Question]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.sample.check", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.sample.check", description=__doc__.splitlines()[0])
     parser.add_argument("curated", nargs="+", type=Path, help="curated Parquet files")
     parser.add_argument("--truth", type=Path, default=Path("build/sample_site/truth.json"))
     args = parser.parse_args(argv)

@@ -36,7 +36,7 @@ def ensure_sample_site(dest: Path | str) -> Path:
     dest = Path(dest)
     fingerprint = _generator_fingerprint()
     if not _intact(dest, fingerprint):
-        from pipeline.sample.site import build_sample_site
+        from pipeline.devkit.sample.site import build_sample_site
 
         site = build_sample_site(dest)
         stamp = {"generator": fingerprint, "files": site.files}

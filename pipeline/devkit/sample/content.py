@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.sample.figures import circuit_png
+from pipeline.devkit.sample.figures import circuit_png
 
 TRUE_FALSE_EL = ("Σωστό", "Λάθος")  # choice texts; the labels are their initials, as keys abbreviate them
 TRUE_FALSE_EL_LABELS = ("Σ", "Λ")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.fidelity import (
+from pipeline.devkit.fidelity import (
     FidelityError,
     main,
     normalize_text,
@@ -69,7 +69,7 @@ def peru_truth(tmp_path) -> Path:
 
 def test_nucem_truth_scores_recall_answers_and_options(records, nucem_truth):
     [sheet] = read_truth(str(nucem_truth))
-    from pipeline.fidelity import load_records
+    from pipeline.devkit.fidelity import load_records
 
     score = score_sheet(sheet, load_records(records))
     assert (score.truth, score.extracted, score.matched) == (4, 3, 3)

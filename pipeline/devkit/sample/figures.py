@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from pipeline.sample.pdfgen import font_dir
+from pipeline.devkit.sample.pdfgen import font_dir
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont:

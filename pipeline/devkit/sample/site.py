@@ -5,7 +5,7 @@ HTTP server serves the folder). It also writes `truth.json` (not linked from the
 the pipeline should curate from every sheet, with their answers. Generation is deterministic: a second
 call writes byte-identical files.
 
-    python -m pipeline.sample.site DEST
+    python -m pipeline.devkit.sample.site DEST
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from pipeline.infra import write_bytes_atomic
-from pipeline.sample.booklets import render
-from pipeline.sample.content import SAMPLE_SHEETS, SampleSheet
-from pipeline.sample.pdfgen import (
+from pipeline.devkit.sample.booklets import render
+from pipeline.devkit.sample.content import SAMPLE_SHEETS, SampleSheet
+from pipeline.devkit.sample.pdfgen import (
     PageSpec,
     TextBox,
     build_pdf,
@@ -281,7 +281,7 @@ def load_truth(path: Path | str) -> dict[str, SheetTruth]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.sample.site", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.sample.site", description=__doc__.splitlines()[0])
     parser.add_argument("dest", type=Path, help="folder to write the archive into")
     args = parser.parse_args(argv)
     site = build_sample_site(args.dest)
