@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
 from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
-from pipeline.document import ExtractedDocument
+from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
 from pipeline.records import QUESTION_SCHEMA, Question, questions_to_table, table_to_questions

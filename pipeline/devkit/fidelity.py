@@ -28,7 +28,7 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 import yaml
 
-from pipeline.parse.labels import number_key
+from pipeline.parse import number_key
 from pipeline.records import Question, table_to_questions
 
 BAR_RECALL = 0.99

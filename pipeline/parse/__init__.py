@@ -1,13 +1,22 @@
 """Parse stage: an extracted sheet and its key(s) become curated `Question` records.
 
+Input: the sheet's `ExtractedDocument` and manifest entry, its keys' documents and entries, the spec.
+Output: a `ParseResult` (records, and the problems found while parsing and matching the key).
+
+Public functions and types:
+- `parse_sheet(sheet, sheet_entry, keys, spec)` -> ParseResult (`build`)
+- `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
+- `STAGE_VERSION`: part of every parse cache key
+
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`), true/false blocks
 (`truefalse`), key formats (`keys`); `build` assembles and validates the records. Nothing exam-specific
 lives here: every rule comes from the spec's `layout` and `key` sections.
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
+from pipeline.parse.labels import number_key
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 STAGE_VERSION = f"parse/{PIPELINE_VERSION}+7"
 
-__all__ = ["STAGE_VERSION", "ParseResult", "parse_sheet"]
+__all__ = ["STAGE_VERSION", "ParseResult", "number_key", "parse_sheet"]

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
-from pipeline.document import ExtractedDocument
+from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, link_contexts, split_blocks

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pipeline.document import ExtractedDocument
+from pipeline.extract import ExtractedDocument
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import line_stream, match_number_line, rows
 from pipeline.specs import KeySpec

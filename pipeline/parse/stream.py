@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pipeline.document import ExtractedDocument, Line, PageMethod
+from pipeline.extract import ExtractedDocument, Line, PageMethod
+from pipeline.extract.ocr import normalize_ocr_line
 
 # Answer blanks and leaders: nothing a reader needs.
 _BLANK = re.compile(r"^[\s.…_·]+$")
@@ -22,12 +23,8 @@ class StreamLine:
 
 
 def _ocr_fixer(labels: list[str] | None):
-    """pipeline.ocr's label repair for OCR'd lines ("Υ." read for "γ.", "€." for "C."), if available."""
+    """OCR's label repair for OCR'd lines ("Υ." read for "γ.", "€." for "C.")."""
     if not labels:
-        return None
-    try:
-        from pipeline.ocr import normalize_ocr_line
-    except ImportError:
         return None
     return lambda text: normalize_ocr_line(text, tuple(labels))
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from pipeline.ocr import installed_languages, ocr_pages
+from pipeline.extract.ocr import OcrSettings, installed_languages, ocr_pages
 from pipeline.devkit.sample.pdfgen import rasterize_pdf
 
 CORPUS_SHEET = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "pl_cke_matura_informatyka" / "2017-05_PP_F2007" / "Arkusz_cz1.pdf"
@@ -24,7 +24,7 @@ DPI = 300
 def _source(folder: Path) -> tuple[Path, str]:
     if CORPUS_SHEET.is_file():
         return CORPUS_SHEET, f"{CORPUS_SHEET.parent.name}/{CORPUS_SHEET.name}, pages 1–{PAGES}"
-    from tests.pipeline.ocr.builders import (
+    from tests.pipeline.extract.ocr.builders import (
         POLISH_OPTIONS,
         POLISH_PASSAGE,
         POLISH_STEM,
@@ -38,7 +38,7 @@ def _source(folder: Path) -> tuple[Path, str]:
 
 def _run(scan: Path, *, workers: int, omp_thread_limit: int | None) -> tuple[float, int]:
     started = time.perf_counter()
-    pages = ocr_pages(scan, list(range(1, PAGES + 1)), ["pol"], dpi=DPI, workers=workers, omp_thread_limit=omp_thread_limit, progress=False)
+    pages = ocr_pages(scan, list(range(1, PAGES + 1)), OcrSettings(languages=("pol",), dpi=DPI), workers=workers, omp_thread_limit=omp_thread_limit, progress=False)
     elapsed = time.perf_counter() - started
     return elapsed, sum(len(p.text) for p in pages.values())
 

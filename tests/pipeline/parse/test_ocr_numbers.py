@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.blocks import split_blocks
 from pipeline.parse.keys import read_marking_scheme
 from pipeline.parse.stream import fold_ocr_digits, line_stream

@@ -142,7 +142,7 @@ def test_sub_parts_a_b_of_an_open_task_do_not_make_it_a_choice_question(tmp_path
 
 
 def test_ocr_lines_get_their_labels_repaired_before_options_are_read():
-    from pipeline.document import ExtractedDocument, Line, Page, PageMethod
+    from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
     from pipeline.parse import parse_sheet
     from tests.pipeline.parse.conftest import entry
 

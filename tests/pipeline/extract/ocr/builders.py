@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.ocr import OcrUnavailable, installed_languages
+from pipeline.extract.ocr import OcrUnavailable, installed_languages
 from pipeline.devkit.sample.pdfgen import (
     PageSpec,
     TextBox,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline import lexicon as lexicon_module
-from pipeline.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_list
-from tests.pipeline.ocr.builders import needs_tesseract
+from pipeline.extract.ocr import lexicon as lexicon_module
+from pipeline.extract.ocr import Lexicon, LexiconUnavailable, load_lexicon
+from pipeline.extract.ocr.lexicon import word_list
+from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
 def _lexicon(*words: str) -> Lexicon:

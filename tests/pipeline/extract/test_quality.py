@@ -6,15 +6,15 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.ocr import text_layer_usable
+from pipeline.extract import text_layer_usable
 from pipeline.devkit.sample.figures import bar_chart_png
 from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, rasterize_pdf
-from pipeline.textlayer_quality import (
+from pipeline.extract.quality import (
     assess_text_layer,
     curved_path_count,
     image_coverage,
 )
-from tests.pipeline.ocr.builders import (
+from tests.pipeline.extract.ocr.builders import (
     POLISH_OPTIONS,
     POLISH_PASSAGE,
     POLISH_STEM,
@@ -22,7 +22,7 @@ from tests.pipeline.ocr.builders import (
     question_page,
 )
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+from tests.fixtures.corpus import CORPUS  # noqa: E402
 CLEAN_POLISH = " ".join([POLISH_STEM, POLISH_PASSAGE, *POLISH_OPTIONS])
 
 

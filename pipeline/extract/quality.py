@@ -141,3 +141,8 @@ def curved_path_count(page) -> int:
                 count += 1
                 break
     return count
+
+
+def text_layer_usable(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> bool:
+    """True when a page's text layer can be used as it is (`assess_text_layer` without the reason)."""
+    return assess_text_layer(text, image_coverage=image_coverage, curved_paths=curved_paths).usable

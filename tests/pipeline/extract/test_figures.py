@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.figures import (
+from pipeline.extract.figures import (
     FigureError,
     crop_figures,
     extract_figures,
@@ -27,9 +27,9 @@ from pipeline.devkit.sample.pdfgen import (
     rasterize_pdf,
     table_items,
 )
-from tests.pipeline.ocr.builders import build
+from tests.pipeline.extract.ocr.builders import build
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+from tests.fixtures.corpus import CORPUS  # noqa: E402
 BODY = (
     "Zadanie 5. Na wykresie przedstawiono liczbę uczniów w kolejnych latach. Odczytaj z wykresu, "
     "w którym roku liczba uczniów była największa, i uzasadnij odpowiedź."

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from pipeline.ocr import ocr_pages
+from pipeline.extract.ocr import OcrSettings, ocr_pages
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, table_items
-from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
+from tests.pipeline.extract.ocr.builders import build, colour_scan, needs_tesseract
 
 LABELS = ("A", "B", "C", "D")
 
@@ -44,7 +44,7 @@ def _cells(page) -> dict[str, list[str]]:
 
 def test_every_key_cell_is_read_as_its_label(key_scan):
     scan, rows = key_scan
-    page = ocr_pages(scan, [1], ["pol"], dpi=300, workers=1, option_labels=LABELS, progress=False)[1]
+    page = ocr_pages(scan, [1], OcrSettings(languages=("pol",), dpi=300, option_labels=tuple(LABELS)), workers=1, progress=False)[1]
     cells = _cells(page)
     wrong = {n: cells.get(n) for n, a, b in rows if cells.get(n) != [a, b]}
     assert not wrong, f"cells misread (number: read, truth in _key_rows): {wrong}"

@@ -1,7 +1,7 @@
 """Extract stage: a PDF becomes pages of positioned lines in reading order, cleaned of page furniture.
 
-Text-layer pages are read with pypdfium2 glyph boxes and assembled by pipeline.layout (geometry, not
-content-stream order). Pages without a usable text layer go to OCR (pipeline.ocr) when it is available.
+Text-layer pages are read with pypdfium2 glyph boxes and assembled by pipeline.extract.layout (geometry, not
+content-stream order). Pages without a usable text layer go to OCR (pipeline.extract.ocr) when it is available.
 Headers, footers, page numbers and examiner boxes are removed by the spec's `layout.drop_lines` rules
 plus lines repeated at the same place on most pages; scratch pages matching `layout.drop_pages` are kept
 for provenance with `dropped_reason` set, and the parser skips them.
@@ -19,10 +19,11 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from pipeline import PIPELINE_VERSION
-from pipeline.document import ExtractedDocument, Line, Page, PageMethod
-from pipeline import figures, ocr
-from pipeline import textlayer_quality as quality
-from pipeline.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
+from pipeline.extract import figures
+from pipeline.extract import quality
+from pipeline.extract.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+13"
 
@@ -57,35 +58,29 @@ class ExtractOptions:
     remove_repeated_lines: bool = True
     drop_margin_notes: bool = True
     detect_highlights: bool = False
-    ocr_languages: tuple[str, ...] = ("eng",)
-    ocr_dpi: int = 300
-    ocr_ellipsis: bool = False  # OCR's "..." becomes "…" (OcrSpec.ellipsis)
+    ocr: OcrSettings = field(default_factory=OcrSettings)
     ocr_workers: int = 2
     max_pages: int = 2000
     figures_dir: str | None = None  # where figure PNGs go; None: no figure crops
     figures_root: str | None = None  # ImageRef paths are relative to this (the project root)
     layout: LayoutParams = field(default_factory=LayoutParams)
-    # The spec's option labels: OCR uses them to repair misread labels ("c." → "C.", "{B)" → "(B)").
-    option_labels: tuple[str, ...] | None = None
 
     @classmethod
     def from_spec(
         cls, spec, figures_dir: Path | str | None = None, figures_root: Path | str | None = None, **overrides
     ) -> ExtractOptions:
         layout = spec.layout
+        ocr = OcrSettings.from_spec(spec)
         values = {
             "drop_lines": tuple(layout.drop_lines),
             "drop_pages": tuple(layout.drop_pages),
             "remove_repeated_lines": layout.remove_repeated_lines,
             "drop_margin_notes": layout.drop_margin_notes,
             "detect_highlights": spec.key.kind == "highlight",
-            "ocr_languages": tuple(spec.ocr.languages),
-            "ocr_dpi": spec.ocr.dpi,
-            "ocr_ellipsis": spec.ocr.ellipsis,
+            "ocr": ocr,
             "figures_dir": str(figures_dir) if figures_dir is not None else None,
             "figures_root": str(figures_root) if figures_root is not None else _default_root(figures_dir),
-            "layout": LayoutParams(segment_gap=layout.segment_gap),
-            "option_labels": tuple(layout.options.labels),
+            "layout": ocr.layout,  # the text path lays lines out as OCR does
         }
         values.update(overrides)
         return cls(**values)
@@ -215,7 +210,7 @@ def _text_lines(glyphs: list[Glyph], width: float, height: float, params: Layout
 
 
 def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str | None]:
-    """(usable, why not): pipeline.textlayer_quality decides; the page-object walks it can use (image
+    """(usable, why not): pipeline.extract.quality decides; the page-object walks it can use (image
     coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
     text = "\n".join(line.text for line in lines)
     letters = sum(ch.isalpha() for ch in text)
@@ -232,17 +227,8 @@ def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: Extract
     if not numbers:
         return
     try:
-        results = ocr.ocr_pages(
-            path,
-            numbers,
-            list(options.ocr_languages),
-            dpi=options.ocr_dpi,
-            workers=options.ocr_workers,
-            layout=options.layout,
-            option_labels=options.option_labels,
-            ellipsis=options.ocr_ellipsis,
-        )
-    except (ocr.OcrUnavailable, ocr.OcrError) as exc:
+        results = ocr_pages(path, numbers, options.ocr, workers=options.ocr_workers)
+    except (OcrUnavailable, OcrError) as exc:
         warnings.append(f"pages {numbers}: OCR failed: {exc}")
         return
     for number, ocr_page in results.items():

@@ -9,19 +9,12 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import ImageFont
 
-from pipeline.ocr import (
-    CONDENSED_BELOW,
-    _char_width,
-    _is_noise,
-    _parse_tsv,
-    _read_orphans,
-    _run_tesseract,
-    ocr_pages,
-    prepare_for_tesseract,
-    render_page,
-)
+from pipeline.extract.ocr import OcrSettings, ocr_pages, prepare_for_tesseract, render_page
+from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width
+from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
+from pipeline.extract.ocr.noise import is_noise, read_orphans
 from pipeline.devkit.sample.pdfgen import FONT_FILES, PageSpec, TextBox, font_dir
-from tests.pipeline.ocr.builders import build, colour_scan, needs_tesseract
+from tests.pipeline.extract.ocr.builders import build, colour_scan, needs_tesseract
 
 pytestmark = needs_tesseract("pol")
 
@@ -38,7 +31,7 @@ def dash_scan(tmp_path_factory) -> Path:
 
 
 def test_spaced_dashes_come_back_as_the_dash_their_width_shows(dash_scan):
-    page = ocr_pages(dash_scan, [1], ["pol"], dpi=300, workers=1, progress=False)[1]
+    page = ocr_pages(dash_scan, [1], OcrSettings(languages=("pol",), dpi=300), workers=1, progress=False)[1]
     texts = [line.text for line in page.lines]
     en_dash_lines = [t for t in texts if t.startswith("(")]
     assert len(en_dash_lines) == 3 and all(" – " in t for t in en_dash_lines), texts
@@ -66,7 +59,7 @@ def _page_words(scan: Path, folder: Path) -> tuple:
     grey = prepare_for_tesseract(image, 300)
     path = folder / "page.pgm"
     grey.save(path, format="PPM")
-    words = _parse_tsv(_run_tesseract(path, ["pol"], 300, omp_thread_limit=1))
+    words = parse_tsv(run_tesseract(path, ["pol"], 300, omp_thread_limit=1))
     heights = sorted(w.bottom - w.top for w in words if sum(ch.isalpha() for ch in w.text) >= 3)
     return grey, words, heights[len(heights) // 2]
 
@@ -75,9 +68,9 @@ def test_a_short_word_the_layout_pass_dropped_is_read_from_its_uncovered_ink(num
     with tempfile.TemporaryDirectory() as folder:
         grey, words, typical = _page_words(numbered_page, Path(folder))
         # As on the NÚCEM page: Tesseract's page pass returns the stem but not the number beside it.
-        without_number = [w for w in words if w.text != "05" and not _is_noise(w, typical)]
+        without_number = [w for w in words if w.text != "05" and not is_noise(w, typical)]
         assert len(without_number) < len(words)
-        recovered = _read_orphans(grey, without_number, without_number, typical, ["pol"], 300, 1, Path(folder))
+        recovered = read_orphans(grey, without_number, without_number, typical, ["pol"], 300, 1, Path(folder))
     added = [w.text for w in recovered if w not in without_number]
     assert added == ["05"]
 
@@ -88,7 +81,7 @@ def test_a_short_word_read_with_little_confidence_is_read_again_and_replaced(num
         # As in a CKE marking scheme, where a lone "C" came back as "[e" with confidence 55.
         misread = [replace(w, text="[e", conf=55.0) if w.text == "05" else w for w in words]
         assert "[e" in [w.text for w in misread]
-        recovered = _read_orphans(grey, misread, misread, typical, ["pol"], 300, 1, Path(folder))
+        recovered = read_orphans(grey, misread, misread, typical, ["pol"], 300, 1, Path(folder))
     texts = [w.text for w in recovered]
     assert "05" in texts and "[e" not in texts
 
@@ -121,8 +114,8 @@ def test_condensed_type_is_recognised_and_read_with_its_labels_and_ligature_pair
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "page.pgm"
         prepare_for_tesseract(image, 300).save(path, format="PPM")
-        assert _char_width(_parse_tsv(_run_tesseract(path, ["spa"], 300, omp_thread_limit=1))) < CONDENSED_BELOW
-    page = ocr_pages(condensed_scan, [1], ["spa"], workers=1, progress=False, option_labels=list("ABCDE"))[1]
+        assert char_width(parse_tsv(run_tesseract(path, ["spa"], 300, omp_thread_limit=1))) < CONDENSED_BELOW
+    page = ocr_pages(condensed_scan, [1], OcrSettings(languages=("spa",), option_labels=tuple("ABCDE")), workers=1, progress=False)[1]
     assert [line.text for line in page.lines] == list(CONDENSED_LINES)
 
 
@@ -137,9 +130,9 @@ def ellipsis_scan(tmp_path_factory) -> Path:
 
 
 def test_an_ellipsis_comes_back_as_one_character_where_the_spec_says_the_publisher_sets_it(ellipsis_scan):
-    as_read = " ".join(line.text for line in ocr_pages(ellipsis_scan, [1], ["pol"], workers=1, progress=False)[1].lines)
+    as_read = " ".join(line.text for line in ocr_pages(ellipsis_scan, [1], OcrSettings(languages=("pol",)), workers=1, progress=False)[1].lines)
     assert "Widzicie...?" in as_read and "wie... Potem" in as_read, as_read
-    page = ocr_pages(ellipsis_scan, [1], ["pol"], workers=1, ellipsis=True, progress=False)[1]
+    page = ocr_pages(ellipsis_scan, [1], OcrSettings(languages=("pol",), ellipsis=True), workers=1, progress=False)[1]
     mended = " ".join(line.text for line in page.lines)
     assert "Widzicie…?" in mended and "wie… Potem" in mended and "..." not in mended, mended
 
@@ -166,7 +159,7 @@ def bold_scan(tmp_path_factory) -> Path:
 
 
 def test_a_bold_word_in_a_regular_line_is_marked_as_the_text_layer_marks_it(bold_scan):
-    texts = [line.text for line in ocr_pages(bold_scan, [1], ["pol"], workers=1, progress=False)[1].lines]
+    texts = [line.text for line in ocr_pages(bold_scan, [1], OcrSettings(languages=("pol",)), workers=1, progress=False)[1].lines]
     assert "Odpowiedź brzmi **właśnie** tak i koniec." in texts, texts
     assert "Tytuł całkiem pogrubiony" in texts, texts  # a bold line is bold throughout: no marks
     assert not any("**" in t for t in texts if t.startswith("Wszystkie")), texts

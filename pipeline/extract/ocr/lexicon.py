@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from pipeline.extract.ocr.engine import OcrUnavailable, tesseract_command
 from pipeline.infra import write_bytes_atomic
 
 MIN_LETTERS = 4  # shorter words have too many neighbours to repair safely
@@ -124,8 +125,6 @@ def _tessdata_dir() -> Path:
     prefix = os.environ.get("TESSDATA_PREFIX")
     if prefix:
         return Path(prefix)
-    from pipeline.ocr import OcrUnavailable, tesseract_command
-
     try:
         command = tesseract_command()
     except OcrUnavailable as exc:

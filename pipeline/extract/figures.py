@@ -38,7 +38,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from pipeline.infra import write_bytes_atomic
-from pipeline.document import Figure
+from pipeline.extract.document import Figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 JOIN_GAP_PT = 4.0  # objects closer than this belong to one drawing

@@ -3,19 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.document import PageMethod
+from pipeline.extract import PageMethod
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.layout import LayoutParams
-from pipeline.ocr import (
-    OcrError,
-    OcrUnavailable,
-    normalize_ocr_line,
-    normalize_ocr_lines,
-    ocr_pages,
-    require_languages,
-)
+from pipeline.extract import LayoutParams
+from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, normalize_ocr_line, normalize_ocr_lines, ocr_pages, require_languages
 from pipeline.devkit.sample.pdfgen import PT_PER_MM, PageSpec, rasterize_pdf
-from tests.pipeline.ocr.builders import (
+from tests.pipeline.extract.ocr.builders import (
     COLUMN_RIGHT_X,
     GREEK_OPTIONS,
     GREEK_PASSAGE,
@@ -53,7 +46,7 @@ def polish_scan(tmp_path_factory) -> dict:
     folder = tmp_path_factory.mktemp("polish")
     source = build(folder / "sheet.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS), PageSpec([])])
     scan = rasterize_pdf(source, folder / "scan.pdf", dpi=200, noise=0.04, blur=0.6, seed=3)
-    return {"path": scan, "pages": ocr_pages(scan, [1, 2], ["pol"], workers=2)}
+    return {"path": scan, "pages": ocr_pages(scan, [1, 2], OcrSettings(languages=("pol",)), workers=2)}
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +61,7 @@ def colour_scan_pages(tmp_path_factory) -> dict:
         ],
     )
     scan = colour_scan(source, folder / "scan.pdf", dpi=200)
-    return {"path": scan, "pages": ocr_pages(scan, [1, 2], ["pol"], workers=2)}
+    return {"path": scan, "pages": ocr_pages(scan, [1, 2], OcrSettings(languages=("pol",)), workers=2)}
 
 
 @tesseract
@@ -157,7 +150,7 @@ def test_yellow_marked_option_is_highlighted(colour_scan_pages):
 def test_greek_scan_is_read(tmp_path):
     source = build(tmp_path / "el.pdf", [question_page(GREEK_STEM, GREEK_PASSAGE, GREEK_OPTIONS)])
     scan = rasterize_pdf(source, tmp_path / "el_scan.pdf", dpi=200, noise=0.03, blur=0.5, seed=5)
-    page = ocr_pages(scan, [1], ["ell"], workers=1)[1]
+    page = ocr_pages(scan, [1], OcrSettings(languages=("ell",)), workers=1)[1]
     accuracy = char_accuracy(expected_text(GREEK_STEM, GREEK_PASSAGE, GREEK_OPTIONS), page.text)
     assert accuracy >= 0.95, f"character accuracy {accuracy:.3f}:\n{page.text}"
     labels = [normalize_ocr_line(line.text, ["α", "β", "γ", "δ"]).split()[0] for line in page.lines[-4:]]
@@ -168,8 +161,8 @@ def test_greek_scan_is_read(tmp_path):
 def test_layout_params_reach_the_assembly(polish_scan):
     # A huge segment gap keeps every row whole; a tiny one splits rows at each word gap.
     path = polish_scan["path"]
-    whole = ocr_pages(path, [1], ["pol"], layout=LayoutParams(segment_gap=50))[1]
-    split = ocr_pages(path, [1], ["pol"], layout=LayoutParams(segment_gap=0.05))[1]
+    whole = ocr_pages(path, [1], OcrSettings(languages=("pol",), layout=LayoutParams(segment_gap=50)))[1]
+    split = ocr_pages(path, [1], OcrSettings(languages=("pol",), layout=LayoutParams(segment_gap=0.05)))[1]
     assert len(split.lines) > 2 * len(whole.lines)
 
 
@@ -185,7 +178,7 @@ def test_missing_language_names_the_apt_package():
 @tesseract
 def test_ocr_pages_checks_languages_before_reading_the_pdf(tmp_path):
     with pytest.raises(OcrUnavailable, match="tesseract-ocr-klingon"):
-        ocr_pages(tmp_path / "does-not-exist.pdf", [1], ["klingon"])
+        ocr_pages(tmp_path / "does-not-exist.pdf", [1], OcrSettings(languages=("klingon",)))
 
 
 def test_missing_tesseract_binary_says_what_to_install(monkeypatch):
@@ -204,7 +197,7 @@ def test_configured_tesseract_must_exist(monkeypatch, tmp_path):
 @tesseract
 def test_page_out_of_range_names_the_file(polish_scan):
     with pytest.raises(OcrError, match=r"scan\.pdf.*page\(s\) \[7\]"):
-        ocr_pages(polish_scan["path"], [7], ["pol"])
+        ocr_pages(polish_scan["path"], [7], OcrSettings(languages=("pol",)))
 
 
 @tesseract
@@ -212,7 +205,7 @@ def test_not_a_pdf_names_the_file(tmp_path):
     bad = tmp_path / "broken.pdf"
     bad.write_bytes(b"this is not a pdf")
     with pytest.raises(OcrError, match="broken.pdf"):
-        ocr_pages(bad, [1], ["pol"])
+        ocr_pages(bad, [1], OcrSettings(languages=("pol",)))
 
 
 # --------------------------------------------------------------------------- normaliser (no Tesseract needed)
@@ -267,53 +260,57 @@ def test_normaliser_leaves_other_lines_alone(raw, labels):
 
 def test_key_table_cells_take_the_block_readings():
     """A first pass that reads a cell column as one "line" of misread letters gets the psm-6 readings."""
-    from pipeline.ocr import _is_noise, _isolated_short_words, _merge_table_pass, _Word
+    from pipeline.extract.ocr.keycells import merge_table_pass
+    from pipeline.extract.ocr.noise import is_noise, isolated_short_words
+    from pipeline.extract.ocr.words import Word
 
     column = (9, 1, 1)
     first = [
-        _Word(">", 61, 999, 606, 1029, 640, column),
-        _Word("U", 91, 1001, 676, 1029, 704, column),
-        _Word("01", 96, 532, 602, 578, 639, (7, 1, 1)),
-        _Word("Kľúč", 95, 300, 200, 420, 240, (1, 1, 1)),
+        Word(">", 61, 999, 606, 1029, 640, column),
+        Word("U", 91, 1001, 676, 1029, 704, column),
+        Word("01", 96, 532, 602, 578, 639, (7, 1, 1)),
+        Word("Kľúč", 95, 300, 200, 420, 240, (1, 1, 1)),
     ]
     block = [
-        _Word("A", 96, 998, 606, 1030, 641, (1, 1, 7)),
-        _Word("D", 93, 999, 674, 1030, 711, (1, 1, 8)),
-        _Word("C", 89, 1681, 744, 1710, 778, (1, 1, 9)),  # a cell the first pass missed (coloured column)
-        _Word("Ni", 19, 1359, 795, 1391, 859, (1, 1, 10)),  # not confident enough to add
+        Word("A", 96, 998, 606, 1030, 641, (1, 1, 7)),
+        Word("D", 93, 999, 674, 1030, 711, (1, 1, 8)),
+        Word("C", 89, 1681, 744, 1710, 778, (1, 1, 9)),  # a cell the first pass missed (coloured column)
+        Word("Ni", 19, 1359, 795, 1391, 859, (1, 1, 10)),  # not confident enough to add
     ]
-    assert {w.text for w in _isolated_short_words(first)} == {">", "U", "01"}
-    merged = _merge_table_pass(first, block)
+    assert {w.text for w in isolated_short_words(first)} == {">", "U", "01"}
+    merged = merge_table_pass(first, block)
     assert [w.text for w in merged] == ["A", "D", "01", "Kľúč", "C"]
     assert (merged[0].left, merged[0].bottom) == (998, 641)  # the block reading's box comes along
     assert merged[-1].line not in {w.line for w in first}
-    tall_junk = _Word("GOVOOODVODD", 0, 1653, 880, 1722, 1426, column)
-    assert _is_noise(tall_junk, typical_height=37) and not _is_noise(merged[0], typical_height=37)
+    tall_junk = Word("GOVOOODVODD", 0, 1653, 880, 1722, 1426, column)
+    assert is_noise(tall_junk, typical_height=37) and not is_noise(merged[0], typical_height=37)
 
 
 def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
-    from pipeline.ocr import _restore_label_marks, _Word
+    from pipeline.extract.ocr.labels import restore_label_marks
+    from pipeline.extract.ocr.words import Word
 
-    def line(n: int, *texts: str) -> list[_Word]:
-        return [_Word(t, 90, 100 + 40 * i, 40 * n, 130 + 40 * i, 40 * n + 30, (1, n, 1)) for i, t in enumerate(texts)]
+    def line(n: int, *texts: str) -> list[Word]:
+        return [Word(t, 90, 100 + 40 * i, 40 * n, 130 + 40 * i, 40 * n + 30, (1, n, 1)) for i, t in enumerate(texts)]
 
     words = line(1, "A.", "odpowiedzialny") + line(2, "B", "jest") + line(3, "C.", "jest") + line(4, "D")
-    restored = [w.text for w in _restore_label_marks(words, ["A", "B", "C", "D"])]
+    restored = [w.text for w in restore_label_marks(words, ["A", "B", "C", "D"])]
     # "B" opened a line of text and lost its dot; the lone "D" (a table cell) stays as it is
     assert restored == ["A.", "odpowiedzialny", "B.", "jest", "C.", "jest", "D"]
-    assert [w.text for w in _restore_label_marks(line(1, "B", "jest"), ["A", "B"])] == ["B", "jest"]  # no evidence
+    assert [w.text for w in restore_label_marks(line(1, "B", "jest"), ["A", "B"])] == ["B", "jest"]  # no evidence
 
 
 def test_a_label_in_a_line_of_its_own_with_its_text_beside_it_gets_the_mark():
-    from pipeline.ocr import _restore_label_marks, _Word
+    from pipeline.extract.ocr.labels import restore_label_marks
+    from pipeline.extract.ocr.words import Word
 
-    def word(text: str, left: int, top: int, line: tuple[int, int, int]) -> _Word:
-        return _Word(text, 90, left, top, left + 30 * len(text), top + 35, line)
+    def word(text: str, left: int, top: int, line: tuple[int, int, int]) -> Word:
+        return Word(text, 90, left, top, left + 30 * len(text), top + 35, line)
 
     words = [
         word("C.", 380, 700, (1, 1, 1)), word("źródłowym.", 530, 700, (1, 1, 1)),
         word("D", 385, 795, (2, 1, 1)), word("maszynowym.", 530, 800, (3, 1, 1)),  # Tesseract split the row
         word("B", 385, 900, (4, 1, 1)), word("A", 700, 900, (5, 1, 1)),  # key cells: a letter beside a letter
     ]
-    restored = [w.text for w in _restore_label_marks(words, ["A", "B", "C", "D"])]
+    restored = [w.text for w in restore_label_marks(words, ["A", "B", "C", "D"])]
     assert restored == ["C.", "źródłowym.", "D.", "maszynowym.", "B", "A"]

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-from pipeline.document import PageMethod
+from pipeline.extract import PageMethod
 from pipeline.extract import ExtractError, ExtractOptions, extract_document
+from pipeline.extract.ocr import OcrSettings
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
 from pipeline.specs import load_spec
 from tests.fixtures import sheets
@@ -80,7 +81,7 @@ def test_pages_without_text_layer_go_to_ocr(tmp_path):
         TextBox("A. osiem", 25, 44, 100, size=14),
     ))])
     scan = rasterize_pdf(src, tmp_path / "scan.pdf", dpi=200)
-    document = extract_document(scan, SHA, ExtractOptions(ocr_languages=("pol",), ocr_dpi=200))
+    document = extract_document(scan, SHA, ExtractOptions(ocr=OcrSettings(languages=("pol",), dpi=200)))
     page = document.pages[0]
     assert page.method is PageMethod.OCR
     text = page.text
@@ -90,8 +91,8 @@ def test_pages_without_text_layer_go_to_ocr(tmp_path):
 def test_extract_options_come_from_the_spec_and_survive_pickling(tmp_path):
     spec = load_spec("pe_conareme")
     options = ExtractOptions.from_spec(spec, figures_dir=tmp_path)
-    assert options.detect_highlights and options.ocr_languages == ("spa",)
-    assert not options.ocr_ellipsis and ExtractOptions.from_spec(load_spec("sk_maturita_sjl")).ocr_ellipsis
+    assert options.detect_highlights and options.ocr.languages == ("spa",)
+    assert not options.ocr.ellipsis and ExtractOptions.from_spec(load_spec("sk_maturita_sjl")).ocr.ellipsis
     assert options.figures_dir == str(tmp_path)
     in_project = ExtractOptions.from_spec(spec, figures_dir=tmp_path / "raw" / "figures")
     assert in_project.figures_root == str(tmp_path)  # records hold paths relative to the project root

@@ -4,40 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.layout import Glyph
-from pipeline.lexicon import Lexicon
-from pipeline.ocr import (
-    CONDENSED_BELOW,
-    _as_ellipsis,
-    _capital_accents,
-    _capitals_read_as_digits,
-    _char_width,
-    _join_overlapping_pieces,
-    _joined_words,
-    _join_split_words,
-    _restore_question_numbers,
-    _roman_numerals,
-    _split_glued_words,
-    _stray_inverted_marks,
-    _wide_readings,
-    _without_icons,
-    _Word,
-)
+from pipeline.extract import Glyph
+from pipeline.extract.ocr import Lexicon
+from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width, wide_readings
+from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
+from pipeline.extract.ocr.noise import without_icons
+from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.typography import joined_words
+from pipeline.extract.ocr.words import Word
 
 
 def word(text: str, left: int, top: int = 100, *, width: int | None = None, height: int = 40, conf: float = 95.0,
-         line: tuple[int, int, int] = (1, 1, 1)) -> _Word:
-    return _Word(text, conf, left, top, left + (width if width is not None else 20 * len(text)), top + height, line)
+         line: tuple[int, int, int] = (1, 1, 1)) -> Word:
+    return Word(text, conf, left, top, left + (width if width is not None else 20 * len(text)), top + height, line)
 
 
-def opening(first: str, top: int, *, left: int = 238, then: str | None = "Ktorá", then_left: int = 298) -> list[_Word]:
+def opening(first: str, top: int, *, left: int = 238, then: str | None = "Ktorá", then_left: int = 298) -> list[Word]:
     """A Tesseract line of its own at `top`: `first` at `left` (238 px = 57 pt, a question-number
     column at 300 dpi), then a word at `then_left`."""
     line = (top, 1, 1)
     return [word(first, left, top=top, line=line)] + ([word(then, then_left, top=top, line=line)] if then else [])
 
 
-def texts(words: list[_Word]) -> list[str]:
+def texts(words: list[Word]) -> list[str]:
     return [w.text for w in words]
 
 
@@ -45,19 +34,19 @@ def test_a_closing_mark_read_apart_joins_the_word_before_it_even_from_another_pa
     number = word("84", 100, line=(30001, 0, 0))  # read again from uncovered ink
     dot = word(".", 143, top=130, width=6, height=8, line=(4, 1, 2))
     stem = word("Gestante", 170, line=(4, 1, 2))
-    assert texts(_join_split_words([dot, stem, number])) == ["Gestante", "84."]
+    assert texts(join_split_words([dot, stem, number])) == ["Gestante", "84."]
 
 
 def test_words_that_touch_or_overlap_stay_apart():
     caron = [word("rozhodnosť", 100), word("a", 100 + 20 * 10 - 22)]  # the caron's box reaches into "a"
     spaced = [word("jazyk", 100), word("a", 104 + 20 * 5)]  # 4 px: a speck widened the box
-    assert texts(_join_split_words(caron)) == ["rozhodnosť", "a"]
-    assert texts(_join_split_words(spaced)) == ["jazyk", "a"]
+    assert texts(join_split_words(caron)) == ["rozhodnosť", "a"]
+    assert texts(join_split_words(spaced)) == ["jazyk", "a"]
 
 
 def test_words_of_different_rows_are_never_joined():
     cells = [word("A", 300, top=100), word(".", 305, top=300, width=6, height=8)]
-    assert texts(_join_split_words(cells)) == ["A", "."]
+    assert texts(join_split_words(cells)) == ["A", "."]
 
 
 def test_a_pictogram_read_as_letters_beside_a_heading_is_dropped():
@@ -65,8 +54,8 @@ def test_a_pictogram_read_as_letters_beside_a_heading_is_dropped():
                word("(0-1)", 532, top=302, height=45)]
     icon = word("EJ", 658, top=294, height=55, conf=14)
     confident_capital = word("Ż", 700, top=290, height=55, conf=93)
-    assert texts(_without_icons([*heading, icon])) == ["Zadanie", "4.", "(0-1)"]
-    assert texts(_without_icons([*heading, confident_capital])) == ["Zadanie", "4.", "(0-1)", "Ż"]
+    assert texts(without_icons([*heading, icon])) == ["Zadanie", "4.", "(0-1)"]
+    assert texts(without_icons([*heading, confident_capital])) == ["Zadanie", "4.", "(0-1)", "Ż"]
 
 
 def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
@@ -78,13 +67,13 @@ def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
         opening("33.", 300, then=None),
         opening("34.", 400, then=None),
     ]
-    fixed = texts(_restore_question_numbers([w for line in lines for w in line]))
+    fixed = texts(restore_question_numbers([w for line in lines for w in line]))
     assert fixed == ["31.", "Varón", "15,", "20", "32.", "¿Cuál", "33.", "34."]
-    assert texts(_restore_question_numbers([w for line in lines[1:3] for w in line])) == ["15,", "20", "32,", "¿Cuál"]
+    assert texts(restore_question_numbers([w for line in lines[1:3] for w in line])) == ["15,", "20", "32,", "¿Cuál"]
 
 
 def test_strokes_read_as_l_become_roman_numerals():
-    assert texts(_roman_numerals([word(t, 10) for t in ("ll", "Il", "l", "I", "|", "lo", "11")])) == [
+    assert texts(roman_numerals([word(t, 10) for t in ("ll", "Il", "l", "I", "|", "lo", "11")])) == [
         "II", "II", "I", "I", "|", "lo", "11",
     ]
 
@@ -92,60 +81,60 @@ def test_strokes_read_as_l_become_roman_numerals():
 def test_the_widened_pass_mends_words_but_never_labels_or_numbers():
     first = [word("A.", 100), word("Sitaglipina", 150), word("Esofagostom", 400), word("ía", 620)]
     wide = [word("<>..", 98, width=42), word("Sitagliptina", 150), word("Esofagostomía", 400, width=260)]
-    assert texts(_wide_readings(first, wide)) == ["A.", "Sitagliptina", "Esofagostomía"]
+    assert texts(wide_readings(first, wide)) == ["A.", "Sitagliptina", "Esofagostomía"]
 
 
 def test_a_widened_word_covering_only_part_of_a_first_pass_word_changes_nothing():
     first = [word("Esofagostomia", 400)]
     wide = [word("Esofagostom", 400), word("ía", 400 + 20 * 11)]
-    assert texts(_wide_readings(first, wide)) == ["Esofagostomia"]
+    assert texts(wide_readings(first, wide)) == ["Esofagostomia"]
 
 
 def test_condensed_type_is_told_by_its_letter_width():
-    def line_of(width_per_char: float) -> list[_Word]:
+    def line_of(width_per_char: float) -> list[Word]:
         # line ink height 40 px; a 6-letter word width_per_char font sizes per letter
         return [word("palabra", 60 * i, width=round(7 * 40 * width_per_char)) for i in range(12)]
 
-    assert _char_width(line_of(0.37)) < CONDENSED_BELOW <= _char_width(line_of(0.46))
-    assert _char_width(line_of(0.37)[:3]) is None  # too few words to tell
+    assert char_width(line_of(0.37)) < CONDENSED_BELOW <= char_width(line_of(0.46))
+    assert char_width(line_of(0.37)[:3]) is None  # too few words to tell
 
 
 def test_a_question_number_read_as_look_alike_letters_is_mended_between_its_neighbours():
     page = opening("49", 100) + opening("so", 200) + opening("51", 300) + opening("58", 400) + opening("s9", 500)
-    assert texts(_restore_question_numbers(page))[::2] == ["49", "50", "51", "58", "59"]
+    assert texts(restore_question_numbers(page))[::2] == ["49", "50", "51", "58", "59"]
     # "so" opening a line where no neighbouring number stands is a word
     elsewhere = opening("10", 100) + opening("so", 200) + opening("11", 300) + opening("12", 400)
-    assert texts(_restore_question_numbers(elsewhere))[2] == "so"
+    assert texts(restore_question_numbers(elsewhere))[2] == "so"
 
 
 def test_a_number_breaking_the_sequence_takes_the_one_confused_digit_that_fits():
-    def row(number: str, top: int) -> list[_Word]:  # a key table row: number, then its answer cell
+    def row(number: str, top: int) -> list[Word]:  # a key table row: number, then its answer cell
         return opening(number, top, left=530, then="B", then_left=990)
 
     key = row("51", 100) + row("52", 160) + row("93", 220) + row("57", 280) + row("58", 340)
-    assert texts(_restore_question_numbers(key))[::2] == ["51", "52", "53", "57", "58"]
+    assert texts(restore_question_numbers(key))[::2] == ["51", "52", "53", "57", "58"]
     # no single confused digit fits between 52 and 54 except 53, which is there: left as read
     crowded = row("52", 100) + row("53", 160) + row("98", 220) + row("54", 280)
-    assert texts(_restore_question_numbers(crowded))[::2] == ["52", "53", "98", "54"]
+    assert texts(restore_question_numbers(crowded))[::2] == ["52", "53", "98", "54"]
 
 
 def test_a_label_letter_read_in_both_cases_is_the_label():
-    from pipeline.ocr import _label_case_cells
+    from pipeline.extract.ocr.labels import label_case_cells
 
     read = [word(t, 10 + 50 * i) for i, t in enumerate(("Cc", "cC", "c", "Co", "CC", "Ee"))]
-    assert texts(_label_case_cells(read, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
+    assert texts(label_case_cells(read, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
 
 
 def test_one_number_on_a_page_is_enough_to_mend_a_look_alike_beside_it():
     page = opening("49", 100, then="Ktoré") + opening("so", 300)
-    assert texts(_restore_question_numbers(page))[::2] == ["49", "50"]
+    assert texts(restore_question_numbers(page))[::2] == ["49", "50"]
 
 
 def test_an_inverted_mark_on_an_i_without_its_closing_mark_is_the_dot_read_twice():
     line = [word("Cardiopatía", 10), word("¡isquémica", 300)]
     exclaimed = [word("¡increíble", 10, line=(3, 1, 1)), word("final!", 200, line=(3, 1, 1))]
     wrapped = [word("¡Hola", 10, line=(4, 1, 1)), word("amigo", 200, line=(4, 1, 1))]
-    assert texts(_stray_inverted_marks(line + exclaimed + wrapped)) == [
+    assert texts(stray_inverted_marks(line + exclaimed + wrapped)) == [
         "Cardiopatía", "isquémica", "¡increíble", "final!", "¡Hola", "amigo",
     ]
 
@@ -163,26 +152,26 @@ def test_a_one_letter_word_glued_on_is_split_where_the_image_shows_the_space():
     # "ato": the "a", a space of 20 px (0.5 of the height), then "t" and "o" 3 px apart
     glued = word("ato", 0, top=0, width=60, height=40)
     image = _ink(200, 40, [(0, 12), (32, 44), (47, 60)])
-    assert texts(_split_glued_words([glued], image, slovak)) == ["a", "to"]
+    assert texts(split_glued_words([glued], image, slovak)) == ["a", "to"]
     # "Vdruhom." and "Jev" likewise, on either side; the boxes part at the space
     left = word("Vdruhom.", 0, top=0, width=120, height=40)
-    parts = _split_glued_words([left], _ink(200, 40, [(0, 12), (30, 40), (43, 60), (63, 80), (83, 100), (103, 120)]), slovak)
+    parts = split_glued_words([left], _ink(200, 40, [(0, 12), (30, 40), (43, 60), (63, 80), (83, 100), (103, 120)]), slovak)
     assert texts(parts) == ["V", "druhom."] and parts[0].right == parts[1].left == 21
     right = word("Jev", 0, top=0, width=60, height=40)
-    assert texts(_split_glued_words([right], _ink(200, 40, [(0, 12), (15, 28), (48, 60)]), slovak)) == ["Je", "v"]
+    assert texts(split_glued_words([right], _ink(200, 40, [(0, 12), (15, 28), (48, 60)]), slovak)) == ["Je", "v"]
 
 
 def test_letters_evenly_spaced_or_a_rest_the_lexicon_lacks_stay_one_word():
     words = Lexicon({w: w for w in ("a", "to", "s", "merný")})
     monospace = word("ato", 0, top=0, width=60, height=40)  # every gap as wide as the first: a typewriter face
-    assert texts(_split_glued_words([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
+    assert texts(split_glued_words([monospace], _ink(200, 40, [(0, 12), (24, 36), (48, 60)]), words)) == ["ato"]
     unknown = word("azz", 0, top=0, width=60, height=40)  # "zz" is no word
-    assert texts(_split_glued_words([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
+    assert texts(split_glued_words([unknown], _ink(200, 40, [(0, 12), (32, 44), (47, 60)]), words)) == ["azz"]
 
 
 def test_three_dots_become_an_ellipsis_but_a_dotted_leader_stays():
     words = [word("vojak...?", 100), word("[...].", 300), word("......", 500), word("3.1.", 700)]
-    assert texts(_as_ellipsis(words)) == ["vojak…?", "[…].", "......", "3.1."]
+    assert texts(as_ellipsis(words)) == ["vojak…?", "[…].", "......", "3.1."]
 
 
 def _letters(count: int, *, start: int = 0, pitch: int = 12, space_after: dict[int, int] | None = None) -> list[tuple[int, int]]:
@@ -198,7 +187,7 @@ def test_two_known_words_glued_together_are_split_where_the_image_shows_the_spac
     spanish = Lexicon({w: w for w in ("menor", "secreción", "mayor", "liberación")})
     # "Menorsecreción" in a narrow face: letters 3 px apart, 10 px of white after the "r" (0.25 of the height)
     glued = word("Menorsecreción", 0, top=0, width=175, height=40)
-    parts = _split_glued_words([glued], _ink(220, 40, _letters(14, space_after={4: 7})), spanish)
+    parts = split_glued_words([glued], _ink(220, 40, _letters(14, space_after={4: 7})), spanish)
     assert texts(parts) == ["Menor", "secreción"] and parts[0].right == parts[1].left
 
 
@@ -206,25 +195,25 @@ def test_a_glued_word_stays_whole_when_it_is_known_ambiguous_or_has_no_space():
     slovak = Lexicon({w: w for w in ("na", "navy", "vypracovanie", "pracovanie", "zná", "te", "znáte")})
     spaced = _ink(220, 40, _letters(14, space_after={1: 7}))
     # a two-letter part: "Na vypracovanie" is "Navy pracovanie" one letter off, and letter counts place a space only that well
-    assert texts(_split_glued_words([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
+    assert texts(split_glued_words([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
     # a known word is never split, whatever its letter gaps
     known = _ink(220, 40, _letters(5, space_after={2: 7}))
-    assert texts(_split_glued_words([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
+    assert texts(split_glued_words([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
     even = _ink(220, 40, _letters(14))
     spanish = Lexicon({w: w for w in ("menor", "secreción")})
-    assert texts(_split_glued_words([word("Menorsecreción", 0, top=0, width=175, height=40)], even, spanish)) == ["Menorsecreción"]
+    assert texts(split_glued_words([word("Menorsecreción", 0, top=0, width=175, height=40)], even, spanish)) == ["Menorsecreción"]
 
 
 def test_overlapping_pieces_of_an_unknown_word_are_one_word_but_a_known_word_keeps_its_neighbour():
     spanish = Lexicon({w: w for w in ("a", "rozhodnosť")})
     # Tesseract's box for the first piece reached over the second ("Coledocoduodenos" 345–728, "tomía" 641–731)
     cut = [word("A.", 297, width=32), word("Coledocoduodenos", 345, width=383), word("tomía", 641, width=90)]
-    joined = _join_overlapping_pieces(cut, spanish)
+    joined = join_overlapping_pieces(cut, spanish)
     assert texts(joined) == ["A.", "Coledocoduodenostomía"] and (joined[1].left, joined[1].right) == (345, 731)
     caron = [word("rozhodnosť", 100), word("a", 100 + 20 * 10 - 22)]  # a known word: the caron's box reaches on
-    assert texts(_join_overlapping_pieces(caron, spanish)) == ["rozhodnosť", "a"]
+    assert texts(join_overlapping_pieces(caron, spanish)) == ["rozhodnosť", "a"]
     speck = [word("uuumeuaue", 600, width=1500), word("aaa", 1100, width=80)]  # inside the first box: no word end
-    assert texts(_join_overlapping_pieces(speck, spanish)) == ["uuumeuaue", "aaa"]
+    assert texts(join_overlapping_pieces(speck, spanish)) == ["uuumeuaue", "aaa"]
 
 
 def _word_with_marks(marks: list[tuple[int, int, int, int]]) -> np.ndarray:
@@ -239,29 +228,29 @@ def _word_with_marks(marks: list[tuple[int, int, int, int]]) -> np.ndarray:
 
 def test_an_accent_left_outside_the_word_box_comes_back_on_its_capital():
     spanish = Lexicon({w: w for w in ("ulcera", "úlcera", "duodenal")})
-    ulcera = _Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))  # a line 40 px high: size 42
+    ulcera = Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))  # a line 40 px high: size 42
     accent = _word_with_marks([(30, 35, 3, 7)])  # 5 px above the "U", 5 px tall
-    assert texts(_capital_accents([ulcera], accent, spanish)) == ["Úlcera"]
+    assert texts(capital_accents([ulcera], accent, spanish)) == ["Úlcera"]
 
 
 def test_a_capital_keeps_its_reading_without_a_lone_mark_above_it_or_a_known_accented_form():
     spanish = Lexicon({w: w for w in ("ulcera", "úlcera", "sportu", "športu")})
-    ulcera = _Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))
+    ulcera = Word("Ulcera", 90.0, 0, 40, 70, 80, (1, 1, 1))
     bare = _word_with_marks([])
     descender = _word_with_marks([(20, 35, 3, 7)])  # comes down from the window's top edge: the line above
     wide = _word_with_marks([(30, 35, 3, 40)])  # spans several letters: a rule, not an accent
     for image in (bare, descender, wide):
-        assert texts(_capital_accents([ulcera], image, spanish)) == ["Ulcera"]
-    accented = _Word("Športu", 90.0, 0, 40, 70, 80, (1, 1, 1))  # an accented capital is never un-accented
-    assert texts(_capital_accents([accented], _word_with_marks([(30, 35, 3, 7)]), spanish)) == ["Športu"]
+        assert texts(capital_accents([ulcera], image, spanish)) == ["Ulcera"]
+    accented = Word("Športu", 90.0, 0, 40, 70, 80, (1, 1, 1))  # an accented capital is never un-accented
+    assert texts(capital_accents([accented], _word_with_marks([(30, 35, 3, 7)]), spanish)) == ["Športu"]
     unknown = Lexicon({w: w for w in ("ulcera",)})
-    assert texts(_capital_accents([ulcera], _word_with_marks([(30, 35, 3, 7)]), unknown)) == ["Ulcera"]
+    assert texts(capital_accents([ulcera], _word_with_marks([(30, 35, 3, 7)]), unknown)) == ["Ulcera"]
 
 
 def test_a_capital_read_as_a_digit_is_mended_only_into_a_known_word():
     slovak = Lexicon({w: w for w in ("ale", "ma", "ešte")})
     words = [word("„4le", 100), word("ma", 200), word("4ma", 300), word("B12", 400), word("5xyz", 500), word("40", 600)]
-    assert texts(_capitals_read_as_digits(words, slovak)) == ["„Ale", "ma", "4ma", "B12", "5xyz", "40"]
+    assert texts(capitals_read_as_digits(words, slovak)) == ["„Ale", "ma", "4ma", "B12", "5xyz", "40"]
 
 
 def _glyphs(*words: str) -> list[Glyph]:
@@ -270,11 +259,11 @@ def _glyphs(*words: str) -> list[Glyph]:
 
 
 def test_bold_words_in_a_regular_line_are_marked_with_their_punctuation_outside():
-    assert _joined_words(_glyphs("Neznamená", "to", "**však,", "že", "podoby")) == "Neznamená to **však**, že podoby"
+    assert joined_words(_glyphs("Neznamená", "to", "**však,", "že", "podoby")) == "Neznamená to **však**, že podoby"
     line = _glyphs("Strieborné", "mesto", "leží", "v", "okolí", "**Medeného", "**mesta", "na", "Slovensku.")
-    assert _joined_words(line) == "Strieborné mesto leží v okolí **Medeného mesta** na Slovensku."
+    assert joined_words(line) == "Strieborné mesto leží v okolí **Medeného mesta** na Slovensku."
 
 
 def test_a_line_mostly_bold_is_a_bold_line_without_marks():
     # "v" and "Spáč" measured regular in a bold title: too short, or a stem thinner than the rest
-    assert _joined_words(_glyphs("**Jean", "**Arthur", "**Rimbaud:", "Spáč", "v", "**údolí")) == "Jean Arthur Rimbaud: Spáč v údolí"
+    assert joined_words(_glyphs("**Jean", "**Arthur", "**Rimbaud:", "Spáč", "v", "**údolí")) == "Jean Arthur Rimbaud: Spáč v údolí"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from pipeline.document import Line
+from pipeline.extract.document import Line
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,27 @@
+"""Extract: a PDF becomes pages of positioned lines in reading order, from the text layer where it is
+usable and by OCR where it is not, cleaned of page furniture, with its figures cropped.
+
+Input: a stored PDF (path + SHA-256) and `ExtractOptions` built from the source spec.
+Output: an `ExtractedDocument` (pages of `Line`s, figures, warnings), the model the parse stage reads.
+
+Public functions and types:
+- `extract_document(pdf_path, sha256, options)` -> ExtractedDocument (`stage`); `ExtractOptions`,
+  `ExtractError`, `STAGE_VERSION`
+- `ExtractedDocument`, `Page`, `Line`, `Figure`, `PageMethod`: the extracted-document model (`document`)
+- `LayoutParams`, `Glyph`, `assemble`: rows, segments and columns from positioned glyphs, shared by the
+  text and OCR paths (`layout`)
+- `assess_text_layer`, `text_layer_usable`: whether a page's text layer can be trusted (`quality`)
+- `extract_figures`, `FigureError`: figure crops as PNG (`figures`)
+- `ocr`: the OCR sub-package (`ocr_pages`, `OcrSettings`, `normalize_ocr_line`, …)
+"""
+from pipeline.extract.document import ExtractedDocument, Figure, Line, Page, PageMethod
+from pipeline.extract.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.quality import assess_text_layer, text_layer_usable
+from pipeline.extract.figures import FigureError, extract_figures
+from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, extract_document
+
+__all__ = [
+    "STAGE_VERSION", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
+    "LayoutParams", "Line", "Page", "PageMethod", "assemble", "assess_text_layer", "extract_document",
+    "extract_figures", "text_layer_usable",
+]

@@ -1,0 +1,46 @@
+"""OCR for pages without a usable text layer: render with pypdfium2, read with Tesseract, repair what
+it misreads, and return `Page`s laid out like the text path's.
+
+Public functions and types:
+- `ocr_pages(pdf_path, page_numbers, settings, *, workers=2)` -> {page number: Page} (`page`)
+- `ocr_image(image, settings, *, page_number, width_pt, height_pt)` -> Page, one rendered page (`page`)
+- `OcrSettings`: languages, dpi, layout, option labels and ellipsis, built once with
+  `OcrSettings.from_spec(spec)` (`settings`)
+- `normalize_ocr_line(text, labels)`, `normalize_ocr_lines(lines, labels)`: label repairs of one
+  line (`labels`; the parse stage applies them to OCR'd lines)
+- `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
+  `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
+- `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)` (`engine`)
+- `load_lexicon(languages)`, `Lexicon`: Tesseract's own word lists, for word repairs (`lexicon`)
+- `OcrUnavailable`, `OcrError`
+
+Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points
+(top-left origin, like the text path), `ocr_confidence` = mean Tesseract word confidence (0–100), and
+`highlighted=True` on lines that sit on a yellow fill (how the Peruvian sheets mark their key). A page
+on which Tesseract finds no text comes back as `PageMethod.EMPTY`. Headers/footers are not removed
+here: the extract stage cleans OCR pages and text pages the same way.
+
+Modules, in the order a page goes through them: `engine` (Tesseract, images, TSV) and `words` (the
+words' geometry); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
+read again); `keycells` (answer-key tables); `labels` (option labels, question numbers); `spelling`
+(words and accents, with `lexicon`); `typography` (bold, highlights); `page` puts them together.
+"""
+from pipeline.extract.ocr.engine import (
+    OcrError,
+    OcrUnavailable,
+    installed_languages,
+    prepare_for_tesseract,
+    render_page,
+    require_languages,
+    tesseract_command,
+)
+from pipeline.extract.ocr.labels import normalize_ocr_line, normalize_ocr_lines
+from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
+from pipeline.extract.ocr.page import ocr_image, ocr_pages
+from pipeline.extract.ocr.settings import OcrSettings
+
+__all__ = [
+    "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "installed_languages",
+    "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image", "ocr_pages", "prepare_for_tesseract",
+    "render_page", "require_languages", "tesseract_command",
+]

@@ -1,0 +1,291 @@
+"""Tesseract itself: finding the binary and its languages, preparing and rendering page images,
+running one process per image, and reading its TSV into `Word`s.
+
+Why Tesseract runs as we run it:
+- one `tesseract` process per page with OMP_THREAD_LIMIT=1, pages in a thread pool: Tesseract's own
+  OpenMP threading is several times slower than page-level parallelism on a few shared cores
+  (`python -m tests.bench ocr` measures both);
+- we call the binary ourselves (the same TSV that pytesseract's `image_to_data` parses) so that the
+  thread limit is set for the child only, never in this process's environment;
+- `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
+  one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
+  Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells.
+- the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
+  the write it saves), cleaned by `prepare_for_tesseract`: fills and tints to white, table rules erased,
+  grain smoothed (each step is there for text Tesseract lost on a real sheet).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image, ImageFilter
+
+from pipeline.extract.ocr.words import Word, clean_text
+
+TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
+PAGE_SEGMENTATION_MODE = 3
+PAGE_TIMEOUT_S = 180.0
+SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
+RULE_MIN_INCHES = 0.4  # a straight dark run this long is a rule or frame, not a letter
+WHITE_FROM = 170  # grey levels above this are paper (fills, highlights, scanner tint) and become white
+_WHITEN = [value if value <= WHITE_FROM else 255 for value in range(256)]
+PT_PER_INCH = 72.0
+
+
+class OcrUnavailable(RuntimeError):
+    """Tesseract or one of the requested language packs is not installed; the message says what to install."""
+
+
+class OcrError(RuntimeError):
+    """Tesseract failed on a page; the message names the file and page."""
+
+
+def tesseract_command() -> str:
+    """The tesseract binary: $EXAMCORPUS_TESSERACT, else `tesseract` on PATH."""
+    configured = os.environ.get(TESSERACT_ENV)
+    if configured:
+        if not (Path(configured).is_file() and os.access(configured, os.X_OK)):
+            raise OcrUnavailable(f"${TESSERACT_ENV}={configured} is not an executable file")
+        return configured
+    found = shutil.which("tesseract")
+    if not found:
+        raise OcrUnavailable(
+            "tesseract is not installed (not on PATH): install the apt package tesseract-ocr "
+            f"(`make setup` does), or point ${TESSERACT_ENV} at the binary"
+        )
+    return found
+
+
+@lru_cache(maxsize=8)
+def _installed_languages(command: str, tessdata_prefix: str | None) -> frozenset[str]:
+    try:
+        result = subprocess.run([command, "--list-langs"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise OcrUnavailable(f"cannot run {command} --list-langs: {exc}") from exc
+    if result.returncode != 0:
+        raise OcrUnavailable(f"{command} --list-langs failed: {result.stderr.strip() or result.stdout.strip()}")
+    # The first line is a header ("List of available languages in ...").
+    lines = (result.stdout + "\n" + result.stderr).splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and " " not in line.strip())
+
+
+def installed_languages() -> frozenset[str]:
+    """Tesseract language codes installed on this machine (cached per binary and $TESSDATA_PREFIX)."""
+    return _installed_languages(tesseract_command(), os.environ.get("TESSDATA_PREFIX"))
+
+
+def require_languages(languages: Sequence[str]) -> None:
+    """Raise OcrUnavailable naming every missing language and its apt package; do nothing when all exist."""
+    if not languages:
+        raise OcrUnavailable("no OCR language given: the source spec's `ocr.languages` must name at least one")
+    installed = installed_languages()
+    missing = [lang for lang in languages if lang not in installed]
+    if missing:
+        packages = " ".join(f"tesseract-ocr-{lang}" for lang in missing)
+        raise OcrUnavailable(
+            f"Tesseract language data missing for {', '.join(missing)}: install the apt package(s) {packages} "
+            f"(installed: {', '.join(sorted(installed)) or 'none'})"
+        )
+
+
+def parse_tsv(tsv: str) -> list[Word]:
+    """The words (level 5 rows) of Tesseract's TSV, in Tesseract's order."""
+    rows = tsv.splitlines()
+    if not rows:
+        return []
+    header = rows[0].split("\t")
+    col = {name: i for i, name in enumerate(header)}
+    words = []
+    for row in rows[1:]:
+        cells = row.split("\t")
+        if len(cells) <= col["text"] or cells[col["level"]] != "5":
+            continue
+        text = clean_text(cells[col["text"]])
+        if not text:
+            continue
+        left, top = int(cells[col["left"]]), int(cells[col["top"]])
+        words.append(
+            Word(
+                text=text,
+                conf=float(cells[col["conf"]]),
+                left=left,
+                top=top,
+                right=left + int(cells[col["width"]]),
+                bottom=top + int(cells[col["height"]]),
+                line=(int(cells[col["block_num"]]), int(cells[col["par_num"]]), int(cells[col["line_num"]])),
+            )
+        )
+    return words
+KEY_CELL_PSM = 7
+
+
+STRIP_INK_BELOW = 140  # grey level: strips are binarised; Tesseract's own threshold on a small, mostly
+# white strip of soft grey digits returned nothing ("58 59 60" of a NÚCEM page)
+
+
+def read_strip(
+    grey: Image.Image,
+    boxes: list[tuple[int, int, int, int]],
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+    whitelist: str | None = None,
+    binarise: bool = True,
+    stretch: float = 1.0,
+) -> tuple[list[int], list[Word]]:
+    """Crops of `grey` side by side in one strip, read as one text line (psm 7): the x offset of each
+    crop in the strip (its top sits at `gap`) and the words read. Lone letters read against a whitelist
+    come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost."""
+    strip_height = max(d - u for _, u, _, d in boxes) + 2 * gap
+    offsets, x = [], gap
+    for left, up, right, down in boxes:
+        offsets.append(x)
+        x += (right - left) + gap
+    strip = Image.new("L", (x, strip_height), 255)
+    for (left, up, right, down), offset in zip(boxes, offsets):
+        strip.paste(grey.crop((left, up, right, down)), (offset, gap))
+    if binarise:
+        strip = strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255)
+    read = read_widened(strip, stretch, path, languages, dpi, omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
+    return offsets, read
+
+
+def read_widened(
+    image: Image.Image,
+    stretch: float,
+    path: Path,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    **tesseract_options,
+) -> list[Word]:
+    """Tesseract's words for `image` widened `stretch` times (saved to `path`), boxes mapped back."""
+    if stretch != 1:
+        image = image.resize((round(image.width * stretch), image.height), Image.LANCZOS)
+    image.save(path, format="PPM")
+    words = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
+    if stretch == 1:
+        return words
+    return [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in words]
+
+
+def run_tesseract(
+    image_path: Path,
+    languages: Sequence[str],
+    dpi: int,
+    *,
+    omp_thread_limit: int | None,
+    psm: int = PAGE_SEGMENTATION_MODE,
+    whitelist: str | None = None,
+    output: str = "tsv",
+) -> str:
+    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image."""
+    command = [
+        tesseract_command(),
+        str(image_path),
+        "stdout",
+        "-l",
+        "+".join(languages),
+        "--psm",
+        str(psm),
+        "--dpi",
+        str(dpi),
+        *(["-c", f"tessedit_char_whitelist={whitelist}"] if whitelist else []),
+        output,
+    ]
+    env = dict(os.environ)
+    if omp_thread_limit is not None:
+        env["OMP_THREAD_LIMIT"] = str(omp_thread_limit)
+    else:
+        env.pop("OMP_THREAD_LIMIT", None)
+    try:
+        result = subprocess.run(command, capture_output=True, timeout=PAGE_TIMEOUT_S, env=env, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise OcrError(f"tesseract took longer than {PAGE_TIMEOUT_S:.0f}s") from exc
+    except OSError as exc:
+        raise OcrUnavailable(f"cannot run tesseract: {exc}") from exc
+    if result.returncode != 0:
+        raise OcrError(f"tesseract exited with {result.returncode}: {result.stderr.decode(errors='replace').strip()}")
+    return result.stdout.decode("utf-8", errors="replace")
+
+
+def _box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
+    """Mean of a boolean mask over a (2·radius+1)² window around each pixel (integral image)."""
+    padded = np.pad(mask.astype(np.float32), radius + 1, mode="edge")
+    integral = padded.cumsum(0).cumsum(1)
+    size = 2 * radius + 1
+    window = integral[size:, size:] - integral[:-size, size:] - integral[size:, :-size] + integral[:-size, :-size]
+    h, w = mask.shape
+    return window[:h, :w] / (size * size)
+
+
+def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Pixels of `dark` that lie on a straight run at least `length` long along `axis`."""
+    work = dark if axis == 1 else dark.T
+    h, w = work.shape
+    if w < length:
+        return np.zeros_like(dark)
+    sums = np.concatenate([np.zeros((h, 1), np.int32), work.astype(np.int32).cumsum(1)], axis=1)
+    starts = (sums[:, length:] - sums[:, :-length]) == length  # a full run starts at column j
+    marks = np.concatenate([np.zeros((h, 1), np.int32), starts.astype(np.int32).cumsum(1)], axis=1)
+    # pixel j is covered when a run starts anywhere in [j - length + 1, j]
+    index = np.arange(w)
+    upper = np.minimum(index + 1, starts.shape[1])
+    lower = np.maximum(index - length + 1, 0)
+    covered = (marks[:, upper] - marks[:, lower]) > 0
+    return covered if axis == 1 else covered.T
+
+
+def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
+    """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
+
+    Each step fixed text Tesseract lost on real sheets (scanned at 200–300 dpi):
+    - coloured cell fills (a NÚCEM key column on blue) and yellow key marks become paper: the global
+      threshold otherwise blackens the blue cells and their letters;
+    - light greys (the NÚCEM question-number boxes) become white (10 → 14 of 14 numbers on three pages);
+    - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
+      between the rules of a key table were read as "(U", ">" before;
+    - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
+      key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
+      strokes it dissolves (see `read_condensed`).
+    """
+    if image.mode == "RGB":
+        rgb = np.asarray(image).astype(np.int16)
+        spread = rgb.max(axis=2) - rgb.min(axis=2)
+        saturated = (spread > 60) & (rgb.max(axis=2) > 120)
+        # A fill is saturated over an area; coloured text is thin and keeps its white surroundings.
+        fill = saturated & (_box_mean(saturated, max(2, round(dpi / 30))) > 0.6)
+        grey_array = np.asarray(image.convert("L")).copy()
+        grey_array[fill] = 255
+    else:
+        grey_array = np.asarray(image.convert("L")).copy()
+    dark = grey_array < 128
+    length = max(20, round(dpi * RULE_MIN_INCHES))
+    rules = _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
+    grey_array[rules] = 255
+    grey = Image.fromarray(grey_array, mode="L")
+    if smoothing:
+        grey = grey.filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
+    return grey.point(_WHITEN)
+
+
+def render_page(document: pdfium.PdfDocument, index: int, dpi: int) -> tuple[Image.Image, float, float]:
+    """Page `index` (0-based) as an RGB image at `dpi`, with the page size in points."""
+    page = document[index]
+    try:
+        width_pt, height_pt = page.get_size()
+        bitmap = page.render(scale=dpi / PT_PER_INCH)
+        image = bitmap.to_pil().convert("RGB")
+    finally:
+        page.close()
+    return image, width_pt, height_pt

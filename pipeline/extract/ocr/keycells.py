@@ -1,0 +1,189 @@
+"""Answer-key tables: a second, block-mode pass for pages full of one-letter cells, and each key
+cell read again on its own against the option labels when the page passes lost it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract
+from pipeline.extract.ocr.noise import isolated_short_words
+from pipeline.extract.ocr.words import INK_BELOW, Word, clusters, overlap_share
+
+# A page with this many one-word lines of one or two characters is read a second time as one block.
+TABLE_PASS_MIN_ISOLATED = 8
+TABLE_PASS_PSM = 6
+TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing needs this confidence
+TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
+
+
+def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word]:
+    """Re-read table cells: Tesseract's automatic layout isolates each cell letter and misreads it
+    ("A" as ">", "D" as "U" in the NÚCEM key table); reading the page as one block (psm 6) gets them
+    right. An isolated short word takes the block reading at its place when that one is a letter or
+    digit read with more confidence; confident block-pass words where the first pass found nothing
+    (letters on a coloured column) are added, each as its own line."""
+    isolated = {id(w) for w in isolated_short_words(page_pass)}
+    merged = []
+    for word in page_pass:
+        if id(word) in isolated:
+            rivals = [
+                b for b in block_pass
+                if overlap_share(word, b) > 0.5 and b.text.isalnum() and (b.conf > word.conf or b.conf >= TABLE_PASS_TRUST_CONF)
+            ]
+            if rivals:
+                best = max(rivals, key=lambda b: b.conf)
+                word = replace(word, text=best.text, conf=best.conf, left=best.left, top=best.top, right=best.right, bottom=best.bottom)
+        merged.append(word)
+    extra_line = 10_000
+    for b in block_pass:
+        if b.text.isalnum() and b.conf >= TABLE_PASS_MIN_CONF and not any(overlap_share(b, w) > 0 for w in page_pass):
+            extra_line += 1
+            merged.append(replace(b, line=(extra_line, 0, 0)))
+    return merged
+
+
+_CELL_NUMBER = re.compile(r"^\d{1,3}\.?$")
+KEY_CELL_MIN_ROWS = 5  # a key table has at least this many numbered rows
+KEY_CELL_MIN_COLUMN = 3  # a key column has at least this many label cells read by the page passes
+KEY_CELL_MAX_JUNK = 4  # a cell reading this short that is no label is a misread letter
+KEY_CELL_MIN_INK = 0.01  # share of dark pixels a cell crop needs to hold a letter at all
+KEY_CELL_MIN_CONF = 15.0  # the whitelist leaves only labels; "C" comes back at 23–53 when right
+
+
+def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], list[float], float] | None:
+    """(row numbers, answer column centres, cell height) of an answer-key table on the page, or None.
+
+    Rows are the numbers of a left-aligned column of isolated numbers ("01", "02", …); answer columns are
+    x positions where several isolated label letters stand, right of the numbers."""
+    isolated = isolated_short_words(words)
+    numbers = [w for w in isolated if _CELL_NUMBER.match(w.text)]
+    if len(numbers) < KEY_CELL_MIN_ROWS:
+        return None
+    height = sorted(w.bottom - w.top for w in numbers)[len(numbers) // 2]
+    # Right edges: a speck glued to a number's left widens its box there ("01" from x=108, not 128).
+    rights = max(clusters([w.right for w in numbers], height), key=len)
+    if len(rights) < KEY_CELL_MIN_ROWS:
+        return None
+    # A speck on both sides ("61" from x=107 to 161, the others 128–141) still spans the common edge.
+    edge = rights[len(rights) // 2]
+    rows = [w for w in numbers if rights[0] <= w.right <= rights[-1] or w.left < edge < w.right]
+    right_of_numbers = max(rights)
+    centres = [(w.left + w.right) / 2 for w in isolated if len(w.text) == 1 and w.text in labels and w.left > right_of_numbers]
+    columns = [sum(c) / len(c) for c in clusters(centres, height) if len(c) >= KEY_CELL_MIN_COLUMN]
+    return (rows, columns, float(height)) if columns else None
+
+
+def _read_cell_strip(
+    grey: Image.Image,
+    crops: list[tuple[int, int, int, int]],
+    labels: Sequence[str],
+    whitelist: str,
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+) -> dict[int, tuple[str, float]]:
+    """{crop index: (label, confidence)} for the cell crops read side by side against the labels
+    whitelist; ("", 0) for a crop two readings claimed."""
+    offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False)
+
+    def crop_at(x: float) -> int | None:
+        return next((i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets)) if offset <= x < offset + right - left), None)
+
+    # Tesseract may join neighbouring cells into one word ("CCBD…"): a word of as many letters as the
+    # crops its box spans gives one letter to each; any other word is placed letter by letter from
+    # Tesseract's character boxes (a cell read as nothing shifted a 27-letter word off its crops).
+    readings: dict[int, tuple[str, float]] = {}
+    misaligned: list[Word] = []
+    for r in read:
+        if (r.conf < KEY_CELL_MIN_CONF and len(r.text) == 1) or not all(ch in labels for ch in r.text):
+            continue
+        spanned = [
+            i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
+            if r.left < offset + (right - left) and r.right > offset
+        ]
+        if len(spanned) != len(r.text):
+            misaligned.append(r)
+            continue
+        for i, ch in zip(spanned, r.text):
+            readings[i] = (ch, r.conf) if i not in readings else ("", 0.0)  # read twice: trust neither
+    if misaligned:
+        boxes = run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist, output="makebox")
+        for row in boxes.splitlines():
+            fields = row.split()
+            if len(fields) < 5 or fields[0] not in labels:
+                continue
+            centre = (int(fields[1]) + int(fields[3])) / 2
+            owner = next((r for r in misaligned if r.left <= centre <= r.right), None)
+            at = crop_at(centre)
+            if owner is not None and at is not None:
+                readings[at] = (fields[0], owner.conf) if at not in readings else ("", 0.0)
+    return readings
+
+
+def read_key_cells(
+    grey: Image.Image,
+    words: list[Word],
+    labels: Sequence[str],
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[Word]:
+    """Re-read the answer cells of a key table one letter at a time, allowing only the option labels.
+
+    Tesseract's page passes drop lone letters in table cells or read them as look-alikes ("A" as ">",
+    "D" as "0"). Where a row's number is read, each answer column's cell that holds no label letter is
+    cropped; the crops are stacked in one strip and read once with `tessedit_char_whitelist` set to the
+    labels, so every reading is a label or nothing. A cell crop without ink (an empty cell) is never read.
+    """
+    grid = _key_grid(words, labels)
+    if grid is None:
+        return words
+    rows, columns, height = grid
+    ink = np.asarray(grey) < INK_BELOW
+    crops: list[tuple[int, int, int, int]] = []
+    replaced: set[int] = set()
+    for row in rows:
+        top, bottom = row.top - 0.35 * height, row.bottom + 0.35 * height
+        for centre in columns:
+            inside = [
+                w for w in words
+                if abs((w.left + w.right) / 2 - centre) < 1.2 * height and w.top < bottom and w.bottom > top
+            ]
+            if any(w.text in labels for w in inside):
+                continue
+            if any(len(w.text) > KEY_CELL_MAX_JUNK for w in inside):
+                continue  # a word, not a misread cell letter ("ej", "E46"): leave it to the page passes
+            box = (round(centre - 1.2 * height), round(top), round(centre + 1.2 * height), round(bottom))
+            left, up, right, down = max(box[0], 0), max(box[1], 0), min(box[2], grey.width), min(box[3], grey.height)
+            if right <= left or down <= up or ink[up:down, left:right].mean() < KEY_CELL_MIN_INK:
+                continue
+            crops.append((left, up, right, down))
+            replaced.update(id(w) for w in inside)
+    if not crops:
+        return words
+    whitelist = "".join(sorted(set("".join(labels))))
+    strip = (labels, whitelist, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm")
+    readings = _read_cell_strip(grey, crops, *strip)
+    # Cells left unread get one more strip of their own: in company, Tesseract skipped a clear "A".
+    missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
+    if missing and len(missing) < len(crops):
+        again = _read_cell_strip(grey, [crops[i] for i in missing], *strip)
+        readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
+    result = [w for w in words if id(w) not in replaced]
+    line = 20_000
+    for i, (left, up, right, down) in enumerate(crops):
+        text, conf = readings.get(i, ("", 0.0))
+        if not text:
+            continue
+        line += 1
+        result.append(Word(text=text, conf=conf, left=left, top=up, right=right, bottom=down, line=(line, 0, 0)))
+    return result

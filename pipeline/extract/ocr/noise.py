@@ -1,0 +1,161 @@
+"""Telling text from noise, and finding text the first pass dropped.
+
+Specks, pictograms and scanner grain come back from Tesseract as low-confidence junk words; they are
+dropped. Short words it skipped (a lone option label, a one-letter word) leave ink that no word
+covers; those patches are read again in a strip of their own.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.ocr.engine import read_strip
+from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, overlap_share, words_by_line
+
+# Words made only of punctuation with confidence below NOISE_PUNCT_MAX_CONF are specks, rules and figure
+# edges; small one- or two-character words below NOISE_WORD_MIN_CONF are specks read as letters. Other
+# words are kept whatever their confidence: on a CONAREME scan "obstrucción" came back right with
+# confidence 0.
+# A page needs one legible word (LEGIBLE_MIN_CONF, three letters or digits) to count as text: a blank
+# page with scanner noise gives only low-confidence fragments.
+NOISE_PUNCT_MAX_CONF = 60.0
+# A word of one or two characters this many times the height of the other words of its line is a
+# pictogram unless read with ICON_MAX_CONF (a pictogram beside a CKE task heading came back as "E]" and
+# "F)", 1.4 times the heading's words, confidence 14–74; parentheses and accented capitals stay under 1.2).
+ICON_MIN_HEIGHT = 1.3
+ICON_MAX_CONF = 80.0
+NOISE_WORD_MIN_CONF = 20.0
+LEGIBLE_MIN_CONF = 60.0
+
+
+def is_noise(word: Word, typical_height: float) -> bool:
+    """Specks, rules, figure edges and scanner noise that Tesseract reads as text.
+
+    Confidence alone is not enough: real question numbers ("25.", "34") came back with confidence under
+    20 on a CONAREME scan. A low-confidence one- or two-character word is noise only when it is also
+    small next to the page's typical word height.
+    """
+    alnum = sum(ch.isalnum() for ch in word.text)
+    height = word.bottom - word.top
+    if 0 <= word.conf < NOISE_WORD_MIN_CONF and alnum <= 2 and height < 0.5 * typical_height:
+        return True
+    if typical_height and height > 2.5 * typical_height and word.conf < NOISE_PUNCT_MAX_CONF:
+        return True  # a "word" several lines tall: a column of cells or a figure read as one token
+    return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
+
+
+def without_icons(words: list[Word]) -> list[Word]:
+    """The words less pictograms that Tesseract read as a letter or two beside a line of text."""
+    per_line = words_by_line(words)
+    icons = set()
+    for members in per_line.values():
+        for word in members:
+            others = sorted(w.bottom - w.top for w in members if w is not word)
+            if (
+                len(others) >= 2
+                and word.conf < ICON_MAX_CONF
+                and sum(ch.isalnum() for ch in word.text) <= 2
+                and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
+            ):
+                icons.add(id(word))
+    return [w for w in words if id(w) not in icons]
+
+
+def is_legible(word: Word) -> bool:
+    return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
+
+
+def isolated_short_words(words: list[Word]) -> list[Word]:
+    """Words of up to three characters that stand alone in a Tesseract line, or sit in a "line" that is
+    really a column (its height is several word heights): the cells of a key table."""
+    per_line = words_by_line(words)
+    found = []
+    for members in per_line.values():
+        heights = sorted(w.bottom - w.top for w in members)
+        extent = max(w.bottom for w in members) - min(w.top for w in members)
+        column = extent > 2.5 * heights[len(heights) // 2]
+        if len(members) == 1 or column:
+            found += [w for w in members if len(w.text) <= 3]
+    return found
+
+
+ORPHAN_MAX_WIDTH = 4.0  # typical word heights: wider uncovered ink is a figure, not a dropped word
+ORPHAN_MIN_CONF = 60.0
+ORPHAN_MIN_LABEL_CONF = 40.0  # a letter with its mark ("c." at 51 for a dropped "C.") is read less surely
+_ORPHAN_LABEL = re.compile(r"^[(\[]?[^\W\d_][.)]$")
+# Typical word heights of white between patches in the strip: at 1.5 Tesseract read two dropped labels
+# one above the other ("B.", "C.") as one word "BC.".
+ORPHAN_GAP = 3.0
+ORPHAN_MAX_CHARS = 4
+_ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
+
+
+def _orphan_boxes(grey: Image.Image, covered: list[Word], typical_height: float) -> list[tuple[int, int, int, int]]:
+    """Small patches of ink, of a text line's height, that no word Tesseract returned covers.
+
+    Tesseract's page layout analysis now and then drops a short word standing apart, such as a
+    question number in its own box beside the stem ("05" of a NÚCEM sheet)."""
+    ink = np.asarray(grey) < INK_BELOW
+    pad = max(2, round(0.15 * typical_height))
+    for w in covered:
+        ink[max(w.top - pad, 0) : w.bottom + pad, max(w.left - pad, 0) : w.right + pad] = False
+    boxes = []
+    for top, bottom in ink_runs(ink.sum(axis=1) > 1, round(0.1 * typical_height)):
+        if not 0.6 * typical_height <= bottom - top <= 1.8 * typical_height:
+            continue
+        band = ink[top:bottom]
+        for left, right in ink_runs(band.sum(axis=0), round(0.5 * typical_height)):
+            if not 0.3 * typical_height <= right - left <= ORPHAN_MAX_WIDTH * typical_height:
+                continue
+            if band[:, left:right].sum() < 0.08 * (bottom - top) * (right - left):
+                continue  # specks
+            boxes.append((left, top, right, bottom))
+    return boxes
+
+
+def read_orphans(
+    grey: Image.Image,
+    words: list[Word],
+    covered: list[Word],
+    typical_height: float,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+    stretch: float = 1.0,
+) -> list[Word]:
+    """Words Tesseract's layout pass dropped, read again: the uncovered patches side by side in one strip,
+    read as one text line (psm 7), widened like the page when its type is condensed ("34" read as "4"
+    otherwise). Only confident short tokens (numbers, labels) are taken."""
+    if not typical_height:
+        return words
+    # A short word read with little confidence is read again too ("[e" for a marking scheme's lone "C").
+    suspects = {id(w) for w in covered if len(w.text) <= ORPHAN_MAX_CHARS - 1 and 0 <= w.conf < ORPHAN_MIN_CONF}
+    boxes = _orphan_boxes(grey, [w for w in covered if id(w) not in suspects], typical_height)
+    if not boxes:
+        return words
+    gap = round(ORPHAN_GAP * typical_height)
+    offsets, read = read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm", stretch=stretch)
+    added = list(words)
+    line = 30_000
+    replaced: set[int] = set()
+    for (left, up, right, down), offset in zip(boxes, offsets):
+        inside = [r for r in read if offset <= (r.left + r.right) / 2 <= offset + (right - left)]
+        if len(inside) != 1:
+            continue
+        r = inside[0]
+        least = ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(r.text) else ORPHAN_MIN_CONF
+        if r.conf < least or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
+            continue
+        line += 1
+        reread = Word(
+            text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
+            right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
+        )
+        replaced.update(id(w) for w in words if id(w) in suspects and overlap_share(w, reread) > 0.3)
+        added.append(reread)
+    return [w for w in added if id(w) not in replaced]

@@ -1,0 +1,187 @@
+"""One page image, or many pages of a PDF, through Tesseract and every repair, into `Page`s of
+laid-out `Line`s (the same layout the text path uses).
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image
+from tqdm import tqdm
+
+from pipeline.extract.document import Page, PageMethod
+from pipeline.extract.layout import Glyph, assemble
+from pipeline.extract.ocr.lexicon import load_lexicon
+from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
+from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
+from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PSM, merge_table_pass, read_key_cells
+from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
+from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share, joined_words
+from pipeline.extract.ocr.words import INK_BELOW, line_sizes
+
+def ocr_image(
+    image: Image.Image,
+    settings: OcrSettings,
+    *,
+    page_number: int,
+    width_pt: float,
+    height_pt: float,
+    omp_thread_limit: int | None = 1,
+) -> Page:
+    """OCR one rendered page image (RGB or grey) whose size in points is `width_pt` × `height_pt`.
+    The image was rendered at `settings.dpi`.
+
+    Tesseract's words become positioned glyphs for pipeline.extract.layout, the same assembly the text layer goes
+    through, so rows, option grids and two-column bands come out in the same order on both paths.
+    """
+    languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
+    rgb = np.asarray(image) if image.mode == "RGB" else None
+    grey = prepare_for_tesseract(image, dpi)
+    with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+        path = Path(folder) / f"page-{page_number}.pgm"
+        grey.save(path, format="PPM")
+        parsed = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
+        heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
+        typical_height = heights[len(heights) // 2] if heights else 0.0
+        width = char_width(parsed)
+        stretch = min(MAX_STRETCH, NORMAL_CHAR_WIDTH / width) if width and width < CONDENSED_BELOW else 1.0
+        if stretch > 1:
+            parsed = wide_readings(parsed, read_condensed(image, dpi, stretch, languages, omp_thread_limit, Path(folder)))
+        words = without_icons([w for w in parsed if not is_noise(w, typical_height)])
+        words = read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder), stretch)
+        if len(isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:
+            block_tsv = run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=TABLE_PASS_PSM)
+            block_pass = [w for w in parse_tsv(block_tsv) if not is_noise(w, typical_height)]
+            words = merge_table_pass(words, block_pass)
+            if option_labels:
+                words = read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
+    words = stray_inverted_marks(roman_numerals(restore_question_numbers(join_split_words(words))))
+    lexicon = load_lexicon(languages)
+    ink = np.asarray(grey) < INK_BELOW
+    if lexicon is not None:
+        words = [replace(w, text=lexicon.repair(w.text)) for w in join_overlapping_pieces(words, lexicon)]
+        words = capital_accents(split_glued_words(words, ink, lexicon), ink, lexicon)
+        words = capitals_read_as_digits(words, lexicon)
+    if option_labels:
+        words = split_glued_labels(words, option_labels)
+        words = label_case_cells(words, option_labels)
+        words = restore_label_marks(words, option_labels)
+    words = dashes_by_width(words)
+    if settings.ellipsis:
+        words = as_ellipsis(words)
+    if not any(is_legible(w) for w in words):
+        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
+    sx = width_pt / grey.width
+    sy = height_pt / grey.height
+    sizes = line_sizes(words)
+    bold = bold_words(words, ink, sizes)
+    glyphs = []
+    for word in words:
+        glyph = Glyph(
+            word.text,
+            word.left * sx,
+            word.top * sy,
+            word.right * sx,
+            word.bottom * sy,
+            size=sizes[word.line] * sy,
+            highlighted=highlight_share(rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
+            bold=id(word) in bold,
+        )
+        glyphs.append(glyph)
+    page_lines = []
+    for segment in assemble(glyphs, width_pt, settings.layout):
+        # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
+        text = joined_words(segment.glyphs)
+        if option_labels:
+            text = normalize_ocr_line(text, option_labels)
+        # The key marking covers the answer, not always its label ("A." on white, "24" on yellow).
+        body = segment.glyphs[1:] if len(segment.glyphs) > 1 and LABEL_TOKEN.match(segment.glyphs[0].text) else segment.glyphs
+        letters = sum(len(g.text) for g in body)
+        marked = sum(len(g.text) for g in body if g.highlighted)
+        # Highlight weighted by characters like the text path.
+        page_lines.append(segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1)))
+    confs = [w.conf for w in words if w.conf >= 0]
+    return Page(
+        number=page_number,
+        width=width_pt,
+        height=height_pt,
+        method=PageMethod.OCR,
+        lines=page_lines,
+        ocr_confidence=round(sum(confs) / len(confs), 2) if confs else None,
+    )
+
+
+def ocr_pages(
+    pdf_path: Path,
+    page_numbers: list[int],
+    settings: OcrSettings,
+    *,
+    workers: int = 2,
+    omp_thread_limit: int | None = 1,
+    progress: bool | None = None,
+) -> dict[int, Page]:
+    """OCR the given 1-based pages of `pdf_path`; returns {page number: Page}.
+
+    Rendering stays on this thread (pdfium is not thread-safe); Tesseract runs in `workers` child
+    processes at a time, each limited to one OpenMP thread (`omp_thread_limit=None` leaves Tesseract's
+    default threading, for benchmarks only). At most 2 × workers rendered pages wait in memory.
+    `settings` (languages, dpi, layout, option labels, ellipsis) come from the source spec.
+    """
+    pdf_path = Path(pdf_path)
+    require_languages(settings.languages)
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if not page_numbers:
+        return {}
+    try:
+        document = pdfium.PdfDocument(str(pdf_path))
+    except Exception as exc:
+        raise OcrError(f"{pdf_path}: cannot open as PDF: {exc}") from exc
+    results: dict[int, Page] = {}
+    try:
+        count = len(document)
+        bad = [n for n in page_numbers if not 1 <= n <= count]
+        if bad:
+            raise OcrError(f"{pdf_path}: page(s) {bad} out of range 1–{count}")
+        show = sys.stderr.isatty() if progress is None else progress
+        pending: deque[tuple[int, Future[Page]]] = deque()
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, tqdm(
+            total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", disable=not show, file=sys.stderr
+        ) as bar:
+
+            def collect_one() -> None:
+                number, future = pending.popleft()
+                try:
+                    results[number] = future.result()
+                except (OcrError, OcrUnavailable) as exc:
+                    raise type(exc)(f"{pdf_path} page {number}: {exc}") from exc
+                bar.update(1)
+
+            for number in page_numbers:
+                image, width_pt, height_pt = render_page(document, number - 1, settings.dpi)
+                future = pool.submit(
+                    ocr_image,
+                    image,
+                    settings,
+                    page_number=number,
+                    width_pt=width_pt,
+                    height_pt=height_pt,
+                    omp_thread_limit=omp_thread_limit,
+                )
+                pending.append((number, future))
+                if len(pending) >= 2 * workers:
+                    collect_one()
+            while pending:
+                collect_one()
+    finally:
+        document.close()
+    return results

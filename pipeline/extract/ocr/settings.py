@@ -1,0 +1,37 @@
+"""What a source spec says about reading its scans, gathered in one value built once from the spec."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.extract.layout import LayoutParams
+
+
+@dataclass(frozen=True)
+class OcrSettings:
+    """How the pages of one source are read.
+
+    - `languages`: Tesseract language data, e.g. ("pol",) or ("ell", "eng");
+    - `dpi`: the resolution pages are rendered at (and the resolution of an image given to `ocr_image`);
+    - `layout`: the LayoutParams the text path uses for this source (segment gap, column rules), so
+      rows, option grids and columns come out in the same order on both paths;
+    - `option_labels`: the spec's option labels; they turn on the label repairs (`c.` → `C.`,
+      `{B)` → `(B)`, key cells read against them); None leaves Tesseract's text as it is;
+    - `ellipsis`: the publisher sets "…", which Tesseract reads as three dots (spec `ocr.ellipsis`).
+    """
+
+    languages: tuple[str, ...] = ("eng",)
+    dpi: int = 300
+    layout: LayoutParams = field(default_factory=LayoutParams)
+    option_labels: tuple[str, ...] | None = None
+    ellipsis: bool = False
+
+    @classmethod
+    def from_spec(cls, spec) -> OcrSettings:
+        """The settings a `pipeline.specs.SourceSpec` declares (its `ocr` and `layout` sections)."""
+        return cls(
+            languages=tuple(spec.ocr.languages),
+            dpi=spec.ocr.dpi,
+            layout=LayoutParams(segment_gap=spec.layout.segment_gap),
+            option_labels=tuple(spec.layout.options.labels),
+            ellipsis=spec.ocr.ellipsis,
+        )

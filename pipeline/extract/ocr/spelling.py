@@ -1,0 +1,253 @@
+"""Repairs of words and accents, guided by Tesseract's own word list (`lexicon`) and by the page
+image: words split or glued where the image shows otherwise, a capital's accent outside the word's
+box, a capital read as a digit, dashes told apart by width, three dots read for an ellipsis.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+
+import numpy as np
+
+from pipeline.extract.ocr.lexicon import Lexicon, word_core
+from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes, same_row, words_by_line
+
+GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
+GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
+GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
+GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
+PIECE_MIN_OVERLAP = 0.25  # font sizes
+ACCENT_WINDOW = 0.45  # font sizes above a word's box searched for its capital's accent
+ACCENT_MAX_SIZE = 0.3  # font sizes: an accent is no taller or wider
+
+
+def stray_inverted_marks(words: list[Word]) -> list[Word]:
+    """"¡" glued to an i or j, with no "!" after it on the line, is the letter's dot read twice
+    ("Cardiopatía ¡isquémica", "Campylobacter ¡jejuni"): it goes."""
+    per_line = words_by_line(words)
+    fixed: dict[int, Word] = {}
+    for members in per_line.values():
+        for at, word in enumerate(members):
+            if word.text[:2] in ("¡i", "¡j") and not any("!" in w.text for w in members[at:]):
+                fixed[id(word)] = replace(word, text=word.text[1:])
+    return [fixed.get(id(w), w) for w in words]
+
+
+def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> list[Word]:
+    """Words Tesseract read as one where the image shows a space between them, split there.
+
+    A one-letter word at either end ("ato", "Vdruhom.", "Jev" for "a to", "V druhom.", "Je v" on a
+    Slovak scan): the white between that letter and the rest is at least GLUED_MIN_GAP of the word's
+    height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
+    language and the rest a known word. Tesseract merged them because the space is narrow; it is still
+    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
+
+    Two longer words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is
+    0.24 of the height): the whole is no known word, both parts are, and the white where the text splits
+    (placed by letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height and
+    GLUED_GAP_RATIO times the median letter gap."""
+    result: list[Word] = []
+    for word in words:
+        core = word_core(word.text)[1]
+        split = _split_at_space(word, ink, lexicon) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
+        result.extend(split or (word,))
+    return result
+
+
+def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word, Word] | None:
+    lead, core, trail = word_core(word.text)
+    height = word.bottom - word.top
+    gaps, gap_starts = letter_gaps(ink, word)
+    if gaps.size < 2:
+        return None
+
+    def cut_at(at: int, left_text: str, right_text: str) -> tuple[Word, Word]:
+        cut = word.left + int(gap_starts[at]) + int(gaps[at]) // 2
+        return replace(word, text=left_text, right=cut), replace(word, text=right_text, left=cut)
+
+    def wide(at: int, min_gap: float) -> bool:
+        others = np.delete(gaps, at)
+        return bool(gaps[at] >= min_gap * height and gaps[at] >= GLUED_GAP_RATIO * max(float(np.median(others)), 1.0))
+
+    # (gap index, text left of the space, text right of it, the one letter, the rest)
+    for at, left_text, right_text, letter, rest in (
+        (0, lead + core[0], core[1:] + trail, core[0], core[1:]),
+        (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]),
+    ):
+        if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and len(rest) >= 2 and lexicon.knows(rest):
+            return cut_at(at, left_text, right_text)
+    if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_PART:
+        return None
+    span = max(word.right - word.left, 1)
+    for at in np.argsort(-gaps):
+        if not wide(int(at), GLUED_WORD_MIN_GAP):
+            break
+        estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
+        parts = [
+            k for k in (estimate - 1, estimate, estimate + 1)
+            if 2 <= k <= len(core) - 2 and core[:k] in lexicon and core[k:] in lexicon
+        ]
+        # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is; so does a short
+        # part ("zná te" for "znáte", whose letter gaps were uneven).
+        if len(parts) == 1 and min(parts[0], len(core) - parts[0]) >= GLUED_WORD_MIN_PART:
+            k = parts[0]
+            return cut_at(int(at), lead + core[:k], core[k:] + trail)
+    return None
+
+
+def join_overlapping_pieces(words: list[Word], lexicon: Lexicon) -> list[Word]:
+    """Two pieces of one word whose boxes overlap by more than PIECE_MIN_OVERLAP font sizes, where the
+    left piece is no known word, become that word: Tesseract cut "Coledocoduodenostomía" into
+    "Coledocoduodenos" + "tomía" with the first box reaching over the second. Overlap alone is no sign:
+    the caron of "rozhodnosť" reached into the "a" after it, and "rozhodnosť" is a known word."""
+    sizes = line_sizes(words)
+    pieces: dict[int, Word | None] = {}
+    for members in words_by_line(words).values():
+        ordered = sorted(members, key=lambda w: w.left)
+        at = 0
+        while at < len(ordered) - 1:
+            left, right = ordered[at], ordered[at + 1]
+            _, left_core, left_trail = word_core(left.text)
+            right_lead, right_core, _ = word_core(right.text)
+            if (
+                left.right - right.left > PIECE_MIN_OVERLAP * sizes[left.line]
+                and right.right >= left.right  # the word's end, not a speck inside the left box
+                and len(left_core) >= 3 and left_core.isalpha() and not left_trail
+                and right_core[:1].isalpha() and right_core[:1].islower() and not right_lead
+                and left_core not in lexicon
+            ):
+                joined = replace(glued_pair(left, right), left=min(left.left, right.left))
+                pieces[id(left)] = joined
+                pieces[id(right)] = None
+                ordered[at + 1] = joined
+            at += 1
+    mended = [pieces.get(id(w), w) for w in words]
+    return [w for w in mended if w is not None]
+
+
+def capital_accents(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> list[Word]:
+    """A capital whose accent Tesseract left out of the word ("Ulcera", "Acido" for "Úlcera", "Ácido":
+    the mark stood 0.1–0.2 font sizes above the box, outside it) gets the accent back when the image
+    shows a mark there and exactly one accented form of the word is known.
+
+    The mark is the lowest band of ink within ACCENT_WINDOW font sizes above the word's top: above the
+    first letter only, no taller or wider than ACCENT_MAX_SIZE, and clear of the window's upper edge
+    and of the ink above it (the descenders of the line above come down from there)."""
+    sizes = line_sizes(words)
+    mended: dict[int, Word] = {}
+    for word in words:
+        lead, core, trail = word_core(word.text)
+        if len(core) < 3 or not core.isalpha() or not core[0].isupper() or _base_letter(core[0]) != core[0].casefold():
+            continue
+        base = core[0].casefold()
+        rest = core[1:].casefold()
+        accented = [ch for ch in lexicon.initials if ch != base and _base_letter(ch) == base and ch + rest in lexicon]
+        if len(accented) != 1 or not _mark_above_first_letter(ink, word, sizes[word.line]):
+            continue
+        mended[id(word)] = replace(word, text=lead + accented[0].upper() + core[1:] + trail)
+    return [mended.get(id(w), w) for w in words]
+
+
+def _base_letter(letter: str) -> str:
+    return unicodedata.normalize("NFD", letter.casefold())[0]
+
+
+def _mark_above_first_letter(ink: np.ndarray, word: Word, size: float) -> bool:
+    gaps, gap_starts = letter_gaps(ink, word)
+    if gaps.size == 0:
+        return False
+    first_end = int(gap_starts[0])  # the first letter ends where the first white gap begins
+    window = ink[max(0, word.top - int(round(ACCENT_WINDOW * size))) : word.top, word.left : word.right]
+    rows = np.flatnonzero(window.any(axis=1))
+    if rows.size == 0:
+        return False
+    # The lowest band of ink rows in the window, apart from what is above it (the line above's descenders)
+    gaps = np.flatnonzero(np.diff(rows) > 1)
+    band_top = int(rows[gaps[-1] + 1]) if gaps.size else int(rows[0])
+    if band_top == 0:
+        return False
+    marked = np.flatnonzero(window[band_top:].any(axis=0))
+    return bool(
+        marked[-1] < first_end
+        and rows[-1] - band_top < ACCENT_MAX_SIZE * size
+        and marked[-1] - marked[0] < ACCENT_MAX_SIZE * size
+    )
+
+
+_DIGIT_CAPITAL = re.compile(r"^(?P<digit>[0458])(?P<rest>[^\W\d_A-Z]{2,})$")
+_CAPITAL_LOOKALIKES = {"0": "O", "4": "A", "5": "S", "8": "B"}
+
+
+def capitals_read_as_digits(words: list[Word], lexicon: Lexicon) -> list[Word]:
+    """A word's capital read as the digit it resembles ("4le" for "Ale"), where the mended word is known."""
+    mended = []
+    for word in words:
+        lead, core, trail = word_core(word.text)
+        match = _DIGIT_CAPITAL.match(core)
+        if match:
+            fixed = _CAPITAL_LOOKALIKES[match.group("digit")] + match.group("rest")
+            if fixed in lexicon:
+                word = replace(word, text=lead + fixed + trail)
+        mended.append(word)
+    return mended
+
+
+EM_DASH_MIN_WIDTH = 0.75  # font sizes: an em dash is about 1 em wide, an en dash about 0.5,
+EN_DASH_MIN_WIDTH = 0.36  # ink widths: a spaced DejaVu en dash 0.39–0.41, a hyphen under 0.3
+
+
+_CLOSING_PUNCTUATION = re.compile(r"^[.,;:!?)\]}»”%]+$")
+PUNCTUATION_MAX_GAP = 0.5  # font sizes between a word and a closing mark that belongs to it
+
+
+def join_split_words(words: list[Word]) -> list[Word]:
+    """Glue closing punctuation that Tesseract read as a word of its own, in its line or in a pass of its
+    own, to the word before it ("84" + "." loses the question number): typeset text has no space there.
+    Overlapping boxes are no sign of one word cut in two: the caron of "rozhodnosť" reached 0.56 font
+    sizes into the "a" after it."""
+    sizes = line_sizes(words)
+    joined = list(words)
+    for mark in [w for w in words if _CLOSING_PUNCTUATION.match(w.text)]:
+        hosts = [
+            w for w in joined
+            if w is not mark
+            and not _CLOSING_PUNCTUATION.match(w.text)
+            and same_row(w, mark)
+            and w.left < mark.left
+            and mark.left - w.right < PUNCTUATION_MAX_GAP * sizes[w.line]
+        ]
+        if hosts:
+            host = min(hosts, key=lambda w: mark.left - w.right)
+            at = next(i for i, w in enumerate(joined) if w is host)
+            joined[at] = glued_pair(host, mark)
+            joined = [w for w in joined if w is not mark]
+    return joined
+
+
+def dashes_by_width(words: list[Word]) -> list[Word]:
+    """A lone dash (a word of its own) takes the dash its width shows: Tesseract's Slovak data read the
+    spaced en dash of "smiech – plač" as an em dash (width 0.5 of the font size, not 1), its Polish
+    data as a hyphen."""
+    sizes = line_sizes(words)
+    fixed = []
+    for word in words:
+        if word.text in ("—", "–", "-") and sizes.get(word.line):
+            width = (word.right - word.left) / sizes[word.line]
+            if width >= EM_DASH_MIN_WIDTH:
+                word = replace(word, text="—")
+            elif width >= EN_DASH_MIN_WIDTH or word.text != "-":
+                word = replace(word, text="–")
+        fixed.append(word)
+    return fixed
+
+
+# Tesseract has no "…": it reads the glyph as three dots. Whether a sheet means "…" is the publisher's
+# typography (NÚCEM sets "…" throughout, CONAREME types "..."), which the dots' spacing does not tell
+# apart reliably (0.33 em against 0.28 on CKE pages, but fonts differ), so the spec says it.
+_THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
+
+
+def as_ellipsis(words: list[Word]) -> list[Word]:
+    """Three dots become "…" ("vojak...?", "[...]"); a dotted leader of four or more stays."""
+    return [replace(w, text=_THREE_DOTS.sub("…", w.text)) for w in words]

@@ -1,0 +1,129 @@
+"""Tesseract's words (`Word`, from its TSV) and the geometry every repair measures them by: lines,
+rows, overlaps, font sizes from ink heights, and runs of ink in the page image.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+# Ink height of a whole text line (top of accents/ascenders to bottom of descenders), in font sizes.
+LINE_HEIGHT_PER_SIZE = 0.95
+
+
+@dataclass
+class Word:
+    text: str
+    conf: float  # -1 when Tesseract gives none
+    left: int
+    top: int
+    right: int
+    bottom: int
+    line: tuple[int, int, int]  # Tesseract's (block, paragraph, line)
+
+
+def words_by_line(words: list[Word]) -> dict[tuple[int, int, int], list[Word]]:
+    """The words of each Tesseract line, in Tesseract's order."""
+    lines: dict[tuple[int, int, int], list[Word]] = {}
+    for word in words:
+        lines.setdefault(word.line, []).append(word)
+    return lines
+
+
+def line_openers(words: list[Word]) -> list[Word]:
+    """The first word of each Tesseract line."""
+    return [members[0] for members in words_by_line(words).values()]
+
+
+INK_BELOW = 128  # grey level: darker is ink where word shapes are measured (spaces, accents, stems, dropped words)
+
+
+def letter_gaps(ink: np.ndarray, word: Word) -> tuple[np.ndarray, np.ndarray]:
+    """(white widths, their first columns) between the runs of ink columns in `word`'s box."""
+    runs = ink_runs(ink[word.top : word.bottom, word.left : word.right].any(axis=0), 0)
+    ends = np.array([end for _, end in runs[:-1]], dtype=int)
+    starts = np.array([start for start, _ in runs[1:]], dtype=int)
+    return starts - ends, ends
+
+
+def overlap_share(a: Word, b: Word) -> float:
+    """Intersection over the smaller box."""
+    w = min(a.right, b.right) - max(a.left, b.left)
+    h = min(a.bottom, b.bottom) - max(a.top, b.top)
+    if w <= 0 or h <= 0:
+        return 0.0
+    smaller = min((a.right - a.left) * (a.bottom - a.top), (b.right - b.left) * (b.bottom - b.top))
+    return w * h / max(smaller, 1)
+
+
+def clusters(values: list[float], tolerance: float) -> list[list[float]]:
+    groups: list[list[float]] = []
+    for value in sorted(values):
+        if groups and value - groups[-1][-1] <= tolerance:
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+    return groups
+
+
+def ink_runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
+    """[start, end) runs where `profile` is non-zero, bridging gaps up to `max_gap`."""
+    idx = np.flatnonzero(profile)
+    if idx.size == 0:
+        return []
+    breaks = np.flatnonzero(np.diff(idx) > max_gap + 1)
+    starts = np.concatenate(([idx[0]], idx[breaks + 1]))
+    ends = np.concatenate((idx[breaks], [idx[-1]])) + 1
+    return list(zip(starts.tolist(), ends.tolist()))
+
+
+def same_row(a: Word, b: Word) -> bool:
+    return min(a.bottom, b.bottom) - max(a.top, b.top) > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
+
+
+def glued_pair(left: Word, right: Word) -> Word:
+    return replace(
+        left,
+        text=left.text + right.text,
+        conf=min(left.conf, right.conf),
+        right=max(left.right, right.right),
+        top=min(left.top, right.top),
+        bottom=max(left.bottom, right.bottom),
+    )
+
+
+def line_sizes(words: list[Word]) -> dict[tuple[int, int, int], float]:
+    """Font size (pixels) per Tesseract line: the line's ink height, from its highest to its lowest word.
+
+    Across a line, ascenders, accents and descenders add up to about one font size (Tesseract's own
+    hOCR x_size agrees within a pixel); a single word's height depends on its letters ("možnosti" is
+    0.75 of it). A stray tall box cannot inflate the estimate beyond 1.6 median word heights.
+    """
+    by_line = words_by_line(words)
+    sizes = {}
+    for key, members in by_line.items():
+        heights = sorted(w.bottom - w.top for w in members)
+        extent = max(w.bottom for w in members) - min(w.top for w in members)
+        ink = min(extent, 1.6 * heights[len(heights) // 2])
+        caps_only = all(_CAP_HEIGHT_CHARS.match(w.text) for w in members)
+        sizes[key] = ink / (CAP_HEIGHT_PER_SIZE if caps_only else LINE_HEIGHT_PER_SIZE)
+    return sizes
+
+
+# A line of capitals and digits only ("A", "05", "3.1") has no ascenders or descenders: its ink is the
+# cap height, about 0.7 of the font size. Measured as a whole line, a key's lone answer letter came out
+# a quarter smaller than the text around it and was dropped as a margin note.
+CAP_HEIGHT_PER_SIZE = 0.72
+_CAP_HEIGHT_CHARS = re.compile(r"^[A-Z0-9.:]+$")
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+
+
+def clean_text(text: str) -> str:
+    # Tesseract emits decomposed accents now and then; the text path gives NFC.
+    text = unicodedata.normalize("NFC", text).strip()
+    # Greek data reads μ as the micro sign now and then ("αριθµό"); inside a Greek word it is always μ.
+    if "\u00b5" in text and _GREEK.search(text):
+        text = text.replace("\u00b5", "\u03bc")
+    return text
