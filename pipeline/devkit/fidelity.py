@@ -9,6 +9,14 @@ Ground truths come in the formats found upstream:
    {"sheets": [{"sheet": "<part of the sheet URL>", "types": [single_choice, true_false],
                 "questions": [{"number": "3.1", "answer": "A", "options": {"A": "…"}}]}]}
    A sheet with "questions": [] asserts that nothing may be extracted from it (negative sheets).
+ - `truth.jsonl`, one question a line: {"number", "answer", "question", "choices", "voided", "pilot",
+   "reserve"} — pairs with the sheets (PDFs) in the same folder unless a sheet is named.
+In every format a question's options may be a list (labels A, B, … in order) or a label → text map
+(`options` or `choices`); a field the scorer does not know is an error, never ignored.
+
+Only the numbers a truth lists are scored: records it does not list are counted and shown apart
+(`extra`) and do not fail the bar, except on a negative sheet. A voided question (answer null,
+"voided": true) is not scored for its answer.
 
 Printed per sheet: question recall and precision, option-text exact match (Unicode NFC, whitespace
 collapsed), answer accuracy on matched closed questions, and whether the bar is met.
@@ -48,6 +56,7 @@ class TruthQuestion:
     type: str
     answer: str | None = None
     options: dict[str, str] | None = None
+    voided: bool = False
 
 
 @dataclass
@@ -68,6 +77,7 @@ class SheetScore:
     options_exact: int = 0
     answers_total: int = 0
     answers_right: int = 0
+    voided: int = 0
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
     wrong_answers: list[str] = field(default_factory=list)
@@ -93,6 +103,7 @@ class SheetScore:
     def passed(self) -> bool:
         if self.truth == 0:
             return self.extracted == 0
+        # Extras are shown apart: a truth may list part of a sheet (say, its closed questions only).
         return self.recall >= BAR_RECALL and self.option_exact >= BAR_OPTION_EXACT and self.answer_accuracy >= BAR_ANSWER
 
 
@@ -147,13 +158,57 @@ def _read_csv(path: Path, sheet: str | None) -> list[TruthSheet]:
     return [TruthSheet(target, _by_url_part(target), {"single_choice"}, questions)]
 
 
-def _truth_options(question: dict) -> dict[str, str] | None:
-    """`options: {A: text}` or the record-like `choices` + `choice_labels` lists."""
-    if question.get("options"):
-        return dict(question["options"])
-    if question.get("choices") and question.get("choice_labels"):
-        return dict(zip(question["choice_labels"], question["choices"]))
-    return None
+_QUESTION_FIELDS = {"number", "type", "answer", "question", "options", "choices", "choice_labels", "voided", "pilot", "reserve", "points"}
+_DEFAULT_LABELS = "ABCDEFGHIJ"
+
+
+def _truth_options(question: dict, where: str) -> dict[str, str] | None:
+    """`options`/`choices` as a label → text map or as a list (labelled A, B, … unless `choice_labels`)."""
+    unknown = sorted(set(question) - _QUESTION_FIELDS)
+    if unknown:
+        raise FidelityError(f"{where}: unknown field(s) {unknown}; a truth question has {sorted(_QUESTION_FIELDS)}")
+    options = question.get("options") or question.get("choices")
+    if not options:
+        return None
+    if isinstance(options, dict):
+        return {str(label): str(text) for label, text in options.items()}
+    if not isinstance(options, list):
+        raise FidelityError(f"{where}: options must be a list or a label → text map, got {type(options).__name__}")
+    labels = question.get("choice_labels") or list(_DEFAULT_LABELS[: len(options)])
+    if len(labels) != len(options):
+        raise FidelityError(f"{where}: {len(options)} options but {len(labels)} choice_labels")
+    return {str(label): str(text) for label, text in zip(labels, options)}
+
+
+def _truth_question(question: dict, where: str, default_type: str = "single_choice") -> TruthQuestion:
+    if "number" not in question:
+        raise FidelityError(f"{where}: a question has no 'number'")
+    return TruthQuestion(
+        str(question["number"]), question.get("type", default_type), question.get("answer"),
+        _truth_options(question, where), bool(question.get("voided")),
+    )
+
+
+def _read_jsonl(path: Path, sheet: str | None) -> list[TruthSheet]:
+    questions = []
+    for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FidelityError(f"{path}:{line_number}: not JSON: {exc.msg}") from None
+        if not isinstance(item, dict):
+            raise FidelityError(f"{path}:{line_number}: a line must hold one question object")
+        questions.append(_truth_question(item, f"{path}:{line_number}"))
+    if sheet:
+        parts = [sheet]
+    else:
+        parts = [pdf.name for pdf in sorted(path.parent.glob("*.pdf"))]
+        if not parts:
+            raise FidelityError(f"{path}: no PDF beside it to pair with; name the sheet (TRUTH=SHEET)")
+    selects = lambda q: any(_by_url_part(part)(q) for part in parts)  # noqa: E731
+    return [TruthSheet(sheet or str(path.parent.name + "/" + path.name), selects, {q.type for q in questions} or {"single_choice"}, questions)]
 
 
 def _read_sheets_format(path: Path, data: dict) -> list[TruthSheet]:
@@ -161,10 +216,7 @@ def _read_sheets_format(path: Path, data: dict) -> list[TruthSheet]:
     for n, item in enumerate(data.get("sheets") or []):
         if "sheet" not in item:
             raise FidelityError(f"{path}: sheets[{n}] has no 'sheet' (a part of the sheet's URL or file name)")
-        questions = [
-            TruthQuestion(str(q["number"]), q.get("type", "single_choice"), q.get("answer"), _truth_options(q))
-            for q in item.get("questions") or []
-        ]
+        questions = [_truth_question(q, f"{path}: sheets[{n}].questions[{i}]") for i, q in enumerate(item.get("questions") or [])]
         types = set(item.get("types") or {q.type for q in questions} or {"single_choice", "true_false"})
         result.append(TruthSheet(item["sheet"], _by_url_part(item["sheet"]), types, questions))
     return result
@@ -178,6 +230,8 @@ def read_truth(spec: str) -> list[TruthSheet]:
         raise FidelityError(f"{path}: truth file not found")
     if path.suffix.lower() == ".csv":
         return _read_csv(path, sheet or None)
+    if path.suffix.lower() == ".jsonl":
+        return _read_jsonl(path, sheet or None)
     try:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
@@ -217,7 +271,9 @@ def score_sheet(truth: TruthSheet, records: list[Question]) -> SheetScore:
                     score.options_exact += 1
                 elif len(score.option_mismatches) < 5:
                     score.option_mismatches.append(f"{item.number}{label}: {mapping.get(label)!r} != {text!r}")
-        if item.answer is not None and item.type in ("single_choice", "true_false", "matching"):
+        if item.voided:
+            score.voided += 1
+        elif item.answer is not None and item.type in ("single_choice", "true_false", "matching"):
             score.answers_total += 1
             if ours.answer == item.answer:
                 score.answers_right += 1
@@ -242,10 +298,10 @@ def load_records(path: Path) -> list[Question]:
 
 
 def format_report(scores: list[SheetScore]) -> str:
-    lines = [f"{'sheet':40} {'truth':>5} {'found':>5} {'recall':>7} {'prec.':>7} {'opt.exact':>9} {'answers':>8}  bar"]
+    lines = [f"{'sheet':40} {'truth':>5} {'found':>5} {'extra':>5} {'recall':>7} {'prec.':>7} {'opt.exact':>9} {'answers':>8}  bar"]
     for s in scores:
         lines.append(
-            f"{s.name[:40]:40} {s.truth:5d} {s.extracted:5d} {s.recall:7.1%} {s.precision:7.1%} "
+            f"{s.name[:40]:40} {s.truth:5d} {s.extracted:5d} {len(s.extra):5d} {s.recall:7.1%} {s.precision:7.1%} "
             f"{s.option_exact:9.1%} {s.answer_accuracy:8.1%}  {'PASS' if s.passed else 'FAIL'}"
         )
         for label, items in (("missing", s.missing), ("extra", s.extra), ("wrong answers", s.wrong_answers), ("option text", s.option_mismatches)):
@@ -260,7 +316,7 @@ def main(argv: list[str]) -> int:
         description="Compare curated records with ground-truth files, per sheet; exit 1 when a sheet misses the bar.",
     )
     parser.add_argument("records", type=Path, help="a curated Parquet file or a folder of them")
-    parser.add_argument("truth", nargs="+", help="truth files (NÚCEM JSON, CONAREME CSV, or sheets JSON/YAML); TRUTH=SHEET names the sheet")
+    parser.add_argument("truth", nargs="+", help="truth files (truth.jsonl, NÚCEM JSON, CONAREME CSV, or sheets JSON/YAML); TRUTH=SHEET names the sheet")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
     args = parser.parse_args(argv)
     try:

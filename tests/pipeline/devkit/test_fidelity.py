@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -15,7 +17,7 @@ from pipeline.devkit.fidelity import (
     read_truth,
     score_sheet,
 )
-from pipeline.records import Question, questions_to_table
+from pipeline.records import Question, questions_to_table, table_to_questions
 
 
 def _q(number: str, url: str, choices: list[str], answer: str | None, year: int = 2023, kind: str = "single_choice") -> Question:
@@ -142,3 +144,67 @@ def test_truth_without_year_needs_a_sheet_name(tmp_path):
 def test_normalisation_is_nfc_and_whitespace_only():
     assert normalize_text("a\u0301  b\n") == normalize_text("á b")
     assert normalize_text("A") != normalize_text("a")
+
+
+@pytest.fixture
+def jsonl_sheet(tmp_path) -> tuple[Path, Path]:
+    """A sheet folder as ../shared/corpus lays it out: the PDF (here only its name matters) and truth.jsonl."""
+    folder = tmp_path / "br" / "2017-22"
+    folder.mkdir(parents=True)
+    (folder / "2017-22.pdf").write_bytes(b"%PDF-1.4 placeholder")
+    rows = [
+        _q("1", "file:///data/br/2017-22/2017-22.pdf", ["um", "dois", "três", "quatro"], "D"),
+        _q("2", "file:///data/br/2017-22/2017-22.pdf", ["a", "b", "c", "d"], "B"),  # voided in the truth
+        _q("9", "file:///data/br/2017-22/2017-22.pdf", ["x", "y", "z", "w"], "A"),  # not in the truth
+        _q("1", "file:///data/other.pdf", ["p", "q", "r", "s"], "A"),  # another sheet
+    ]
+    records = tmp_path / "r.parquet"
+    pq.write_table(questions_to_table(rows), records)
+    lines = [
+        {"number": "1", "answer": "D", "question": None, "choices": ["um", "dois", "três", "quatro"]},
+        {"number": "2", "answer": None, "voided": True, "question": None, "choices": None},
+    ]
+    (folder / "truth.jsonl").write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return records, folder / "truth.jsonl"
+
+
+def test_jsonl_truth_pairs_with_the_pdf_beside_it_and_reads_choices_as_a_list(jsonl_sheet):
+    records, truth = jsonl_sheet
+    [sheet] = read_truth(str(truth))
+    [one, two] = sheet.questions
+    assert one.options == {"A": "um", "B": "dois", "C": "três", "D": "quatro"} and two.voided
+    score = score_sheet(sheet, table_to_questions(pq.read_table(records)))
+    assert (score.truth, score.matched, score.options_total, score.options_exact) == (2, 2, 4, 4)
+    # the voided question's answer is not scored; the other sheet's "1" is not this sheet's
+    assert (score.answers_total, score.answers_right, score.voided) == (1, 1, 1)
+
+
+def test_records_the_truth_does_not_list_are_counted_apart_and_do_not_fail_the_bar(jsonl_sheet, capsys):
+    records, truth = jsonl_sheet
+    assert main([str(records), str(truth)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS" in out and "extra: 9" in out
+    header, row = out.splitlines()[:2]
+    assert header.split()[3] == "extra" and row.split()[3] == "1"
+
+
+def test_choices_as_a_label_map_are_scored_and_an_unknown_field_is_an_error(records, tmp_path, capsys):
+    truth = tmp_path / "t.yaml"
+    truth.write_text("sheets:\n  - sheet: PRUEBA%20A.pdf\n    questions:\n"
+                     "      - {number: '1', answer: A, choices: {A: Surfactante, B: Corticoide, C: Óxido nítrico, D: Vitamina K, E: Tetraciclina}}\n"
+                     "      - {number: '2', answer: B, choices: [u, v, w, x, 'not y']}\n", encoding="utf-8")
+    [sheet] = read_truth(str(truth))
+    score = score_sheet(sheet, table_to_questions(pq.read_table(records)))
+    assert (score.options_total, score.options_exact) == (10, 9)
+    truth.write_text("sheets:\n  - sheet: x.pdf\n    questions:\n      - {number: '1', answer: A, optoins: [a, b]}\n", encoding="utf-8")
+    assert main([str(records), str(truth)]) == 2
+    err = capsys.readouterr().err
+    assert "optoins" in err and "sheets[0].questions[0]" in err and "'choices'" in err
+
+
+def test_the_installed_command_exits_1_when_a_sheet_fails_its_bar(records, nucem_truth):
+    command = Path(sys.executable).parent / "examcorpus"
+    failing = subprocess.run([str(command), "score-extraction", str(records), str(nucem_truth)], capture_output=True, text=True)
+    assert failing.returncode == 1 and "FAIL" in failing.stdout
+    as_json = subprocess.run([str(command), "score-extraction", str(records), str(nucem_truth), "--json"], capture_output=True, text=True)
+    assert as_json.returncode == 1 and json.loads(as_json.stdout)[0]["passed"] is False
