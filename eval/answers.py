@@ -150,3 +150,19 @@ def classify_generation(
             return Status.REFUSAL, extraction
         return Status.EXTRACTION_FAILURE, extraction
     return (Status.CORRECT if _fold(extraction.label) == _fold(answer) else Status.WRONG), extraction
+
+
+def first_argmax(scores: list[float]) -> int:
+    """First index of the highest score, as numpy's argmax in lm-eval's `acc` (ties go to the first)."""
+    best = 0
+    for index, value in enumerate(scores):
+        if value > scores[best]:
+            best = index
+    return best
+
+
+def norm_argmax(logprobs: list[float], continuations: list[str], delimiter: str = " ") -> int:
+    """lm-eval's `acc_norm` choice: the first argmax of log-likelihood per character of the option's
+    text (the continuation without its leading delimiter, as lm-eval counts `len(choice)`)."""
+    lengths = [len(c[len(delimiter):] if c.startswith(delimiter) else c) for c in continuations]
+    return first_argmax([lp / max(1, n) for lp, n in zip(logprobs, lengths)])

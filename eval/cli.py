@@ -1,4 +1,5 @@
-"""`examcorpus eval ...`: run, rescore, compare, correlate.
+"""`examcorpus eval ...`: run, rescore, verify, compare, correlate; analyses (eval.analysis): leaderboard,
+passing, key-errors, features, contamination.
 
 The lead's CLI calls `register(subparsers)`; `python -m eval.cli ...` works on its own too.
 Exit codes: 0 done and publishable; 2 answers missing (run again to resume); 3 finished but not
@@ -37,6 +38,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int)
     run.add_argument("--max-tokens-field", choices=["max_tokens", "max_completion_tokens"], default="max_tokens",
                      help="openai: the request field for the token limit (OpenAI's own reasoning models need max_completion_tokens)")
+    run.add_argument("--scoring", choices=["generative", "loglikelihood"],
+                     help="default: the backend's own; openai: + loglikelihood scores the options through /completions "
+                          "(echo + logprobs, as vLLM and SGLang serve it)")
     # Operational settings: default None so that, on resume, only those given change the run's own.
     run.add_argument("--concurrency", type=int, help="requests in flight at once (default 4)")
     run.add_argument("--timeout", type=float, help="seconds per request (default 120)")
@@ -57,6 +61,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     rescore.add_argument("--plot", help="write an accuracy-with-intervals PNG here")
     rescore.set_defaults(eval_handler=_rescore)
 
+    verify = commands.add_parser("verify", help="check a run folder against its manifest of SHA-256s")
+    verify.add_argument("run_dir")
+    verify.set_defaults(eval_handler=_verify)
+
     compare = commands.add_parser("compare", help="paired bootstrap gap between two aligned runs")
     compare.add_argument("run_a")
     compare.add_argument("run_b")
@@ -66,17 +74,61 @@ def register(subparsers) -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int)
     compare.add_argument("--resamples", type=int)
     compare.add_argument("--json", dest="json_out", help="where to write the JSON (default: compare.json)")
+    compare.add_argument("--allow-unpublishable", action="store_true",
+                         help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
+    compare.add_argument("--allow-protocol-mismatch", action="store_true",
+                         help="compare runs over different dataset ids or protocol versions (recorded in the JSON)")
     compare.set_defaults(eval_handler=_compare)
 
     correlate = commands.add_parser("correlate", help="model accuracy vs human exam results (CKE), per exam and year")
     source = correlate.add_mutually_exclusive_group(required=True)
-    source.add_argument("--run", help="a finished run folder; needs --mapping")
-    source.add_argument("--llmzszl", metavar="MODEL", help="a model from the shipped LLMzSzŁ table ('all' for each)")
+    source.add_argument("--scores", action="append", metavar="FILE|RUN",
+                        help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
+                             "repeat for several. Writes per-exam-type correlations to --out")
+    source.add_argument("--run", help="(legacy, pooled) a finished run folder; needs --mapping")
+    source.add_argument("--llmzszl", metavar="MODEL", help="(legacy, pooled) a model from the shipped LLMzSzŁ table ('all' for each)")
+    correlate.add_argument("--human", help="human results CSV (default: the shipped CKE results 2015-2023)")
+    correlate.add_argument("--out", help="with --scores: folder for correlations.csv, report.md and plots/")
+    correlate.add_argument("--no-plots", action="store_true", help="with --scores: skip the PNG/SVG plots")
     correlate.add_argument("--mapping", help="YAML mapping the run's exam/subject to CKE exam_type/category")
     correlate.add_argument("--category", default=None, help="only this CKE category (default: every row)")
     correlate.add_argument("--json", dest="json_out")
     correlate.add_argument("--plot", help="scatter PNG")
     correlate.set_defaults(eval_handler=_correlate)
+
+    board = commands.add_parser("leaderboard", help="models x languages, each dataset one vote, newest run per slot")
+    board.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
+    board.add_argument("--out", required=True, help="folder for leaderboard.md, leaderboard.csv, leaderboard.html")
+    board.add_argument("--models", help="model metadata YAML (released, params_b): adds accuracy-vs-size/release plots")
+    board.set_defaults(eval_handler=_leaderboard)
+
+    passing = commands.add_parser("passing", help="would the model pass: points per sheet vs the pass threshold")
+    passing.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
+    passing.add_argument("--out", required=True, help="folder for passing.csv and passing.md")
+    passing.add_argument("--thresholds", help="YAML: 'default: 50' and 'thresholds: {CONFIG: PERCENT}'")
+    passing.add_argument("--mapping", help="YAML mapping exams to CKE exam types (for the human result beside each sheet)")
+    passing.add_argument("--human", help="human results CSV (default: the shipped CKE results; used with --mapping)")
+    passing.set_defaults(eval_handler=_passing)
+
+    keys = commands.add_parser("key-errors", help="questions where several models doubt the answer key, ranked")
+    keys.add_argument("runs", nargs="+", help="run folders (one model each; the newest run per model counts)")
+    keys.add_argument("--out", required=True, help="folder for key_errors.csv and key_errors.md")
+    keys.add_argument("--low-prob", type=float, default=0.05, help="log-likelihood runs: a key below this probability is doubted")
+    keys.add_argument("--min-models", type=int, default=2, help="how many models must doubt the key (default 2)")
+    keys.add_argument("--audit-url", help="link template for each question, with {qid}, e.g. http://127.0.0.1:5000/audit#{qid}")
+    keys.set_defaults(eval_handler=_key_errors)
+
+    feats = commands.add_parser("features", help="Mann-Whitney U tests of per-question scores against question features")
+    feats.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
+    feats.add_argument("--out", required=True, help="folder for features.csv and features.md")
+    feats.add_argument("--min-count", type=int, default=5, help="a word is a feature when this many questions have it")
+    feats.set_defaults(eval_handler=_features)
+
+    contam = commands.add_parser("contamination", help="accuracy on exams before vs after each model's release date")
+    contam.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
+    contam.add_argument("--models", required=True, help="YAML: 'models: {BACKEND:NAME: {released: YYYY-MM-DD}}'")
+    contam.add_argument("--out", required=True, help="folder for contamination.csv and contamination.md")
+    contam.set_defaults(eval_handler=_contamination)
     return parser
 
 
@@ -113,7 +165,7 @@ def _plan_from_args(args):
         model={
             "backend": backend, "name": name, "base_url": args.base_url, "api_key_env": args.api_key_env,
             "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
-            "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field,
+            "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field, "scoring": args.scoring,
             **_operational(args)["model"],
         },
         retry=_operational(args)["retry"],
@@ -138,28 +190,42 @@ def _run(args) -> int:
 
 
 def _rescore(args) -> int:
-    from eval import reports, scoring
-    from eval.runfolder import SCORES, dumps
+    from eval import reports
+    from eval.rescore import audit
 
     run = Path(args.run_dir)
-    scores = scoring.score_folder(run)
-    text = dumps(scores)
-    reports.print_scores(scores)
-    if args.out:
-        from pipeline.infra import write_text_atomic
+    result = audit(run)
+    reports.print_scores(result.scores)
+    if not result.verification.ok:
+        # A folder that is not what its manifest says is reported on, never certified or exported.
+        print(f"{run}: fails verification; rescore refused (nothing written):", file=sys.stderr)
+    elif args.out or args.plot:
+        if args.out:
+            from pipeline.infra import write_text_atomic
 
-        write_text_atomic(Path(args.out), text)
-    if args.plot:
-        reports.plot_accuracy(scores, Path(args.plot))
-    stored = run / SCORES
-    if not stored.exists():
-        print(f"{run}: no stored {SCORES} (the run is not finished); recomputed scores shown above", file=sys.stderr)
-        return 2
-    if stored.read_text(encoding="utf-8") != text:
-        print(f"{stored}: differs from the recomputed scores", file=sys.stderr)
-        return 1
-    print(f"{stored}: reproduced byte for byte", file=sys.stderr)
-    return 0
+            write_text_atomic(Path(args.out), result.scores_text)
+        if args.plot:
+            reports.plot_accuracy(result.scores, Path(args.plot))
+    for problem in result.problems:
+        print(problem, file=sys.stderr)
+    if not result.finished:
+        print(f"{run}: no stored scores.json (the run is not finished); recomputed scores shown above", file=sys.stderr)
+    elif not result.problems:
+        print(f"{run / 'scores.json'}: reproduced byte for byte; every status agrees with its evidence", file=sys.stderr)
+    return result.exit_code
+
+
+def _verify(args) -> int:
+    from eval.integrity import manifest_sha256, verify
+
+    result = verify(Path(args.run_dir))
+    if result.ok:
+        print(f"{result.folder}: every file matches its manifest", file=sys.stderr)
+        print(f"manifest sha256 {manifest_sha256(result.folder)} (cite it to pin this run)")
+        return 0
+    for reason in result.reasons():
+        print(reason, file=sys.stderr)
+    return 1
 
 
 def _compare(args) -> int:
@@ -174,6 +240,7 @@ def _compare(args) -> int:
             on=tuple(_csv(args.align_on) or ["id"]),
             resamples=args.resamples or stats.DEFAULT_RESAMPLES,
             seed=stats.DEFAULT_SEED if args.seed is None else args.seed,
+            allow_unpublishable=args.allow_unpublishable, allow_protocol_mismatch=args.allow_protocol_mismatch,
         )
     except AlignmentError as exc:
         print(str(exc), file=sys.stderr)
@@ -190,6 +257,8 @@ def _correlate(args) -> int:
     from eval.runfolder import dumps
     from pipeline.infra import write_text_atomic
 
+    if args.scores:
+        return _correlate_per_exam_type(args)
     if args.run:
         if not args.mapping:
             raise ValueError("--run needs --mapping (how the run's exams map to CKE exam types and categories)")
@@ -202,6 +271,53 @@ def _correlate(args) -> int:
     if args.plot:
         reports.plot_correlation(results, Path(args.plot))
     return 0
+
+
+def _print(output: tuple[str, list[str]]) -> int:
+    text, notes = output
+    print(text, end="")
+    for note in notes:
+        print(note, file=sys.stderr)
+    return 0
+
+
+def _correlate_per_exam_type(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.correlate_command(args.scores, out=args.out, human=args.human, mapping=args.mapping,
+                                             plots=not args.no_plots))
+
+
+def _leaderboard(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.leaderboard_command(args.runs, out=args.out, models=args.models))
+
+
+def _passing(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.passing_command(args.runs, out=args.out, thresholds=args.thresholds, mapping=args.mapping,
+                                           human=args.human))
+
+
+def _key_errors(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.key_errors_command(args.runs, out=args.out, low_prob=args.low_prob, min_models=args.min_models,
+                                              audit_url=args.audit_url))
+
+
+def _features(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.features_command(args.runs, out=args.out, min_count=args.min_count))
+
+
+def _contamination(args) -> int:
+    from eval import analysis
+
+    return _print(analysis.contamination_command(args.runs, out=args.out, models=args.models))
 
 
 def dispatch(args) -> int:

@@ -4,6 +4,13 @@ Alignment is checked before anything is computed: the same questions on both sid
 other prompt metadata fields such as year,session,number for parallel language versions), the same
 answer key (by option position, since labels may be α/β in one language and A/B in the other) and
 the same number of options. A mismatch refuses the comparison and says why.
+
+Before that, each folder must match its manifest (eval.integrity), and each run must be publishable
+(no truncated or missing answers) and use the same dataset id and protocol (name, version, prompt
+hash) as the other, unless the caller allows it explicitly (`allow_unpublishable`,
+`allow_protocol_mismatch`); what was allowed, and why, is part of the result.
+
+Public: `compare`, `align`, `Side`, `AlignmentError`, `ComparisonRefused`.
 """
 from __future__ import annotations
 
@@ -13,11 +20,16 @@ from pathlib import Path
 import numpy as np
 
 from eval import stats
-from eval.scoring import RunMatrix, load_matrix
+from eval.integrity import require_verified
+from eval.scoring import RunMatrix, load_matrix, run_blocking_reasons
 
 
 class AlignmentError(ValueError):
     pass
+
+
+class ComparisonRefused(AlignmentError):
+    """The runs are aligned, but comparing them would mislead unless asked for explicitly."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +59,8 @@ def _key(prompt: dict, fields: tuple[str, ...]) -> tuple:
     return tuple(meta.get(f) for f in fields)
 
 
-def align(a: RunMatrix, sa: Side, b: RunMatrix, sb: Side, on: tuple[str, ...] = ("id",)) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
+def align(a: RunMatrix, sa: Side, b: RunMatrix, sb: Side, on: tuple[str, ...] = ("id",), *,
+          allow_missing: bool = False) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
     """Row indices into a and b, paired, after checking the two sides hold the same questions."""
     problems: list[str] = []
     sides = []
@@ -62,8 +75,9 @@ def align(a: RunMatrix, sa: Side, b: RunMatrix, sb: Side, on: tuple[str, ...] = 
                 raise AlignmentError(f"side {name}: key {on}={k} is not unique ({m.prompts[keyed[k]]['qid']} and {m.prompts[i]['qid']})")
             keyed[k] = int(i)
         missing = int((m.statuses[rows] == "missing").sum() + (m.statuses[rows] == "missing_after_technical_failure").sum())
-        if missing:
-            raise AlignmentError(f"side {name} ({side.run}) has {missing} missing answers; finish the run before comparing")
+        if missing and not allow_missing:
+            raise ComparisonRefused(f"side {name} ({side.run}) has {missing} missing answers; finish the run before comparing "
+                                    "(or pass --allow-unpublishable to score them as zero)")
         sides.append(keyed)
     ka, kb = sides
     only_a, only_b = sorted(set(ka) - set(kb)), sorted(set(kb) - set(ka))
@@ -84,6 +98,17 @@ def align(a: RunMatrix, sa: Side, b: RunMatrix, sb: Side, on: tuple[str, ...] = 
     return np.array([ka[k] for k in keys]), np.array([kb[k] for k in keys]), keys
 
 
+def _identity(m: RunMatrix) -> dict:
+    protocol = m.plan["protocol"]
+    return {"dataset_id": m.plan["plan"]["data_pin"]["dataset_id"], "protocol": protocol["name"],
+            "protocol_version": protocol["version"], "prompt_sha256": protocol.get("prompt_sha256")}
+
+
+def _protocol_mismatches(a: RunMatrix, b: RunMatrix) -> list[str]:
+    ia, ib = _identity(a), _identity(b)
+    return [f"{key} differs (A: {ia[key]}, B: {ib[key]})" for key in ia if ia[key] != ib[key]]
+
+
 def compare(
     side_a: Side,
     side_b: Side,
@@ -91,18 +116,39 @@ def compare(
     on: tuple[str, ...] = ("id",),
     resamples: int = stats.DEFAULT_RESAMPLES,
     seed: int = stats.DEFAULT_SEED,
+    allow_unpublishable: bool = False,
+    allow_protocol_mismatch: bool = False,
 ) -> dict:
+    for side in (side_a, side_b):
+        require_verified(side.run, "comparison")
     a, b = load_matrix(side_a.run), load_matrix(side_b.run)
-    rows_a, rows_b, _ = align(a, side_a, b, side_b, on)
+    # Alignment first: when the questions differ, that is the most specific reason to give.
+    rows_a, rows_b, _ = align(a, side_a, b, side_b, on, allow_missing=allow_unpublishable)
+    mismatches = _protocol_mismatches(a, b)
+    if mismatches and not allow_protocol_mismatch:
+        raise ComparisonRefused("runs differ in data or protocol, comparison refused (--allow-protocol-mismatch to compare anyway):\n"
+                                + "\n".join(f"  - {m}" for m in mismatches))
+    blocking = {"A": run_blocking_reasons(a), "B": run_blocking_reasons(b)}
+    unpublishable = [f"side {name}: {reason}" for name, reasons in blocking.items() for reason in reasons]
+    if unpublishable and not allow_unpublishable:
+        raise ComparisonRefused("a run may not be published, comparison refused (--allow-unpublishable to compare anyway; "
+                                "truncated and missing answers score zero):\n" + "\n".join(f"  - {r}" for r in unpublishable))
     ca, cb = a.correct[rows_a], b.correct[rows_b]
     gap = stats.paired_gap_interval(ca, cb, resamples=resamples, seed=seed)
     acc_a = stats.per_question_means(ca).mean() * 100
     acc_b = stats.per_question_means(cb).mean() * 100
+
+    def side_record(side: Side, m: RunMatrix, acc: float, scores: np.ndarray, reasons: list[str]) -> dict:
+        return {"run": str(side.run), "label": side.label(m), "config": side.config, "language": side.language,
+                "accuracy_pct": round(float(acc), 10), "repeats": int(scores.shape[1]), **_identity(m),
+                "publishable": not reasons, "unpublishable_reasons": reasons}
+
     return {
-        "a": {"run": str(side_a.run), "label": side_a.label(a), "config": side_a.config, "language": side_a.language,
-              "accuracy_pct": round(float(acc_a), 10), "repeats": int(ca.shape[1])},
-        "b": {"run": str(side_b.run), "label": side_b.label(b), "config": side_b.config, "language": side_b.language,
-              "accuracy_pct": round(float(acc_b), 10), "repeats": int(cb.shape[1])},
+        "a": side_record(side_a, a, acc_a, ca, blocking["A"]),
+        "b": side_record(side_b, b, acc_b, cb, blocking["B"]),
+        "publishable": not unpublishable and not mismatches,
+        "reasons": unpublishable + [f"protocol mismatch: {m}" for m in mismatches],
+        "allowed": {"unpublishable": allow_unpublishable, "protocol_mismatch": allow_protocol_mismatch},
         "aligned_on": list(on),
         "gap_pp": gap.estimate_pp,
         "ci_low": gap.ci_low,

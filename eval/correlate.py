@@ -1,4 +1,7 @@
-"""Do models find hard what people find hard? Model accuracy per exam and year against human results.
+"""Legacy pooled correlation (`eval correlate --llmzszl` / `--run`): one coefficient per human metric.
+
+Pooling exam types mixes difficulty levels, so the paper's per-exam results cannot come out of it; use
+`eval correlate --scores ... --out DIR` (eval.analysis.correlate), which correlates per exam type and category.
 
 Human results (eval/data/cke_human_results_2015_2023.csv) are CKE's published mean scores (school
 exams) and pass rates (vocational exams) per exam type, category and year; the LLMzSzŁ paper's model
@@ -14,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
-import yaml
+
+from eval.analysis import rankdata  # noqa: F401  (re-exported for old callers)
 
 DATA = Path(__file__).parent / "data"
 HUMAN_CSV = DATA / "cke_human_results_2015_2023.csv"
@@ -46,17 +50,6 @@ def human_results(path: Path = HUMAN_CSV) -> dict[tuple[int, str, str], tuple[st
     for row in _read_csv(path):
         out[(int(row["year"]), row["exam_type"], row["category"])] = (row["human_metric"], float(row["value"]))
     return out
-
-
-def rankdata(x: np.ndarray) -> np.ndarray:
-    """Ranks 1..n with ties given their average rank (as Spearman's rho needs)."""
-    order = np.argsort(x, kind="mergesort")
-    ranks = np.empty(len(x), dtype=np.float64)
-    ranks[order] = np.arange(1, len(x) + 1)
-    values, inverse = np.unique(x, return_inverse=True)
-    sums = np.bincount(inverse, weights=ranks)
-    counts = np.bincount(inverse)
-    return (sums / counts)[inverse]
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float | None:
@@ -110,29 +103,11 @@ def correlate_llmzszl(model: str, *, category: str | None = None, path: Path = L
 
 def run_accuracy_by_exam_year(run: Path, mapping: Path) -> tuple[str, dict[tuple[int, str, str], float]]:
     """Accuracy (%) of a run per (year, CKE exam type, CKE category), via the mapping's rules."""
-    from eval.scoring import load_matrix
+    from eval.analysis import load_mapping, run_scores
 
-    try:
-        rules = (yaml.safe_load(mapping.read_text(encoding="utf-8")) or {}).get("rules")
-    except (OSError, yaml.YAMLError) as exc:
-        raise ValueError(f"{mapping}: unreadable mapping ({exc})") from None
-    if not isinstance(rules, list) or not rules:
-        raise ValueError(f"{mapping}: expected 'rules: [{{match: {{exam: ..., subject: ...}}, exam_type: ..., category: ...}}]'")
-    for i, rule in enumerate(rules):
-        if not isinstance(rule, dict) or not {"match", "exam_type", "category"} <= set(rule):
-            raise ValueError(f"{mapping}: rule {i + 1} needs match, exam_type and category")
-    m = load_matrix(run)
-    per_question = m.correct.mean(axis=1)
-    cells: dict[tuple[int, str, str], list[float]] = {}
-    for i, prompt in enumerate(m.prompts):
-        meta = prompt.get("meta", {})
-        for rule in rules:
-            if all(meta.get(k) == v for k, v in rule["match"].items()):
-                for category in {rule["category"], ALL}:
-                    cells.setdefault((int(meta["year"]), rule["exam_type"], category), []).append(per_question[i])
-                break
-    model = m.plan["plan"]["model"]
-    return f"{model['backend']}:{model['name']}", {k: float(np.mean(v) * 100) for k, v in cells.items()}
+    points = run_scores(run, load_mapping(mapping))
+    model = points[0].model if points else "-"
+    return model, {(p.year, p.exam_type, p.category): p.accuracy_pct for p in points}
 
 
 def correlate_run(run: Path, mapping: Path, *, category: str | None = None) -> Correlation:

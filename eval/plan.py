@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from eval.backends.registry import backend_entry
+from eval.backends.registry import backend_entry, kind_of
 
 PLAN_VERSION = 1
 OPERATIONAL_MODEL_FIELDS = ("concurrency", "timeout_s", "batch_size", "device")
@@ -33,6 +33,8 @@ class ModelSettings(_Strict):
     reasoning_effort: str | None = None
     seed: int | None = Field(None, description="request seed; repeat r sends seed + r")
     max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    scoring: Literal["generative", "loglikelihood"] | None = Field(
+        None, description="default: the backend's own; openai: with loglikelihood scores options via /completions (echo + logprobs)")
     # operational: may differ on resume
     concurrency: int = Field(4, ge=1, le=512)
     timeout_s: float = Field(120.0, gt=0)
@@ -87,7 +89,7 @@ class RunPlan(_Strict):
 
     @property
     def kind(self) -> str:
-        return backend_entry(self.model.backend).kind
+        return kind_of(self.model)
 
 
 def load_plan(path: str | Path) -> RunPlan:

@@ -14,6 +14,7 @@ with the option labels (" A", " B", ...) as the continuations to score.
 from __future__ import annotations
 
 import base64
+import json
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,6 +77,9 @@ class Protocol:
     figures: FigureMode
     extraction_rule: str = "letter-v1"
     description: str = ""
+    # letters: options listed with labels, the labels scored (" A"); cloze: no options in the text,
+    # each option's own text scored as the continuation (log-likelihood only), with acc and acc_norm.
+    formulation: Literal["letters", "cloze"] = "letters"
 
     @property
     def key(self) -> str:
@@ -88,6 +92,8 @@ PROTOCOLS: dict[str, Protocol] = {
         Protocol("mcq", "1", "none", description="question, passage and options as text; figures left out"),
         Protocol("mcq-figure-text", "1", "text", description="as mcq, with each figure's reviewed description or transcription in the text"),
         Protocol("mcq-vision", "1", "image", description="as mcq, with each figure sent as an image (vision models)"),
+        Protocol("mcq-cloze", "1", "none", formulation="cloze",
+                 description="question and passage without the options; each option's text scored by log-likelihood"),
     )
 }
 
@@ -176,10 +182,12 @@ class PromptBuilder:
         words = LANGUAGES[q.language]
         parts: list[str | dict] = [words.instruction]
         missing = 0
+        cloze = self.protocol.formulation == "cloze"
         for shot in shots:
             shot_parts, _ = self._question_block(shot, words)
             parts += shot_parts
-            parts.append(f"{words.answer}: {shot.choice_labels[shot.answer_index]}")
+            shown = shot.choices[shot.answer_index].strip() if cloze else shot.choice_labels[shot.answer_index]
+            parts.append(f"{words.answer}: {shown}")
         block, missing = self._question_block(q, words)
         parts += block
         labels = tuple(q.choice_labels)
@@ -188,7 +196,8 @@ class PromptBuilder:
         return Prompt(
             qid=q.id, config=config, language=q.language, labels=labels,
             answer=q.choice_labels[q.answer_index], messages=({"role": "user", "content": _content(generative)},),
-            context=context, continuations=tuple(f" {label}" for label in labels),
+            context=context,
+            continuations=tuple(f" {text.strip()}" for text in q.choices) if cloze else tuple(f" {label}" for label in labels),
             shot_ids=tuple(s.id for s in shots), figures_without_description=missing,
         )
 
@@ -205,6 +214,9 @@ class PromptBuilder:
         elif self.protocol.figures == "image":
             for image in q.images:
                 parts.append({"type": "image_ref", "path": image.path, "sha256": image.sha256})
+        if self.protocol.formulation == "cloze":
+            parts.append(f"{words.question}:\n{q.question.strip()}")  # the options are the continuations
+            return parts, missing
         options = "\n".join(f"{label}. {text.strip()}" for label, text in zip(q.choice_labels, q.choices))
         parts.append(f"{words.question}:\n{q.question.strip()}\n\n{options}")
         return parts, missing
@@ -249,3 +261,61 @@ def materialise_images(messages: tuple[dict, ...], images_root: Path) -> tuple[d
             parts.append({"type": "image_url", "image_url": {"url": url}})
         out.append(dict(message, content=parts))
     return tuple(out)
+
+
+# The prompt hash of each shipped protocol version, frozen when it was published. A prompt whose
+# text differs from its frozen hash is refused: change the version (and freeze the new hash) instead.
+FROZEN_PROMPT_SHA256: dict[str, str] = {
+    "mcq@1": "354220e15e7b0663ebc79802b46b93ad84a1572492809168a4b197e7697dddaf",
+    "mcq-figure-text@1": "9e169cc5f0646f840f6210f212be3185c98f53162fcd33324a109a8e46852de9",
+    "mcq-vision@1": "e63f9e78fe80b95908f811ed502ed362c7334c79ce9e66f1d4a25fb159d19340",
+    "mcq-cloze@1": "39ad373927f683b8ba250d3658960e7cd48874eedead35bb8fd229bc274f5f92",
+}
+
+
+def _probe_questions(language: str) -> list[Question]:
+    """Two fixed questions exercising every part of a prompt: passage, figures with and without a
+    description, options, and a one-shot example."""
+    from pipeline.records import ImageRef
+
+    images = [ImageRef("probe/fig1.png", 1, (0.0, 0.0, 1.0, 1.0), "1" * 64), ImageRef("probe/fig2.png", 1, (0.0, 0.0, 1.0, 1.0), "2" * 64)]
+    return [
+        Question(
+            id=f"probe-{language}-{n}", source="probe", country="XX", language=language, exam="probe", level=None,
+            subject="probe", year=2000, session=None, sheet_code=None, number=str(n), type="single_choice",
+            question=f"<question {n}>", context=f"<passage {n}>", choices=["<option a>", "<option b>", "<option c>"],
+            choice_labels=["A", "B", "C"], answer="B", answer_index=1, points=1.0, images=images,
+            source_url="probe", source_sha256="0" * 64, pages=[1], pipeline_version="probe",
+        )
+        for n in (1, 2)
+    ]
+
+
+def prompt_sha256(protocol: Protocol) -> str:
+    """SHA-256 of the protocol's full prompt text: every language's rendering of fixed probe questions
+    (generative messages and log-likelihood context and continuations), with the rule it names.
+    Built through the same code as real prompts, so a changed template or join changes it too."""
+    rendered = {"name": protocol.name, "version": protocol.version, "figures": protocol.figures,
+                "extraction_rule": protocol.extraction_rule, "languages": {}}
+    if protocol.formulation != "letters":
+        rendered["formulation"] = protocol.formulation  # absent for letters: hashes frozen before the field existed
+    builder = PromptBuilder(protocol, shots=1, descriptions={"1" * 64: "<description of figure 1>"})
+    for language in sorted(LANGUAGES):
+        first, second = _probe_questions(language)
+        prompt = builder.build(second, "probe", [first])
+        rendered["languages"][language] = {"messages": list(prompt.messages), "context": prompt.context,
+                                           "continuations": list(prompt.continuations)}
+    text = json.dumps(rendered, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_frozen(protocol: Protocol) -> str:
+    """The protocol's prompt hash, after checking it is the one frozen for its version."""
+    digest = prompt_sha256(protocol)
+    frozen = FROZEN_PROMPT_SHA256.get(protocol.key)
+    if frozen is None:
+        raise ValueError(f"protocol {protocol.key} has no frozen prompt hash; add {digest} to FROZEN_PROMPT_SHA256 when publishing it")
+    if digest != frozen:
+        raise ValueError(f"protocol {protocol.key}: its prompt text changed since it was frozen (sha256 {digest}, frozen {frozen}); "
+                         "a changed prompt changes scores, so give it a new version instead of editing this one")
+    return digest

@@ -15,14 +15,31 @@ def _console() -> Console:
 def print_scores(scores: dict) -> None:
     table = Table(title=f"{scores['model']['backend']}:{scores['model']['name']} on {scores['dataset_id']} "
                         f"({scores['protocol']['name']}@{scores['protocol']['version']}, {scores['repeats']} repeat(s))")
-    for name in ("config", "lang", "n", "accuracy %", "95% CI", "refusal %", "extract fail %", "truncated", "missing"):
+    norm = bool(scores["groups"]) and "accuracy_norm_pct" in scores["groups"][0]  # cloze: lm-eval's acc_norm too
+    columns = ["config", "lang", "n", "accuracy %", "95% CI"] + (["acc_norm %", "acc_norm 95% CI"] if norm else [])
+    for name in columns + ["refusal %", "extract fail %", "truncated", "missing"]:
         table.add_column(name, justify="left" if name in ("config", "lang") else "right")
-    for g in scores["groups"]:
+    rows = [(g["config"], g["language"], g) for g in scores["groups"]]
+    if "overall" in scores and len(scores["groups"]) > 1:
+        rows.append(("all", "all", scores["overall"]))
+    for config, language, g in rows:
         c = g["counts"]
-        table.add_row(g["config"], g["language"], str(g["n_questions"]), f"{g['accuracy_pct']:.2f}",
-                      f"[{g['ci_low']:.2f}, {g['ci_high']:.2f}]", f"{g['refusal_pct']:.2f}",
+        extra = [f"{g['accuracy_norm_pct']:.2f}", f"[{g['norm_ci_low']:.2f}, {g['norm_ci_high']:.2f}]"] if norm else []
+        table.add_row(config, language, str(g["n_questions"]), f"{g['accuracy_pct']:.2f}",
+                      f"[{g['ci_low']:.2f}, {g['ci_high']:.2f}]", *extra, f"{g['refusal_pct']:.2f}",
                       f"{g['extraction_failure_pct']:.2f}", str(c["truncated"]), str(c["missing"]))
-    _console().print(table)
+    console = _console()
+    console.print(table)
+    for dimension, cells in scores.get("breakdowns", {}).items():
+        if len(cells) <= len(scores["groups"]):
+            continue  # one value per group: the table above already says it
+        breakdown = Table(title=f"by {dimension}")
+        for name in ("config", "lang", dimension, "n", "accuracy %", "95% CI"):
+            breakdown.add_column(name, justify="right" if name in ("n", "accuracy %", "95% CI") else "left")
+        for cell in cells:
+            breakdown.add_row(cell["config"], cell["language"], str(cell["value"]), str(cell["n_questions"]),
+                              f"{cell['accuracy_pct']:.2f}", f"[{cell['ci_low']:.2f}, {cell['ci_high']:.2f}]")
+        console.print(breakdown)
 
 
 def print_compare(result: dict) -> None:
@@ -34,6 +51,8 @@ def print_compare(result: dict) -> None:
         f"gap A-B: {result['gap_pp']:+.2f} pp, {int(result['confidence'] * 100)}% CI [{result['ci_low']:+.2f}, {result['ci_high']:+.2f}] "
         f"over {result['n_questions']} questions ({result['resamples']} paired resamples, seed {result['seed']})"
     )
+    for reason in result.get("reasons", []):
+        console.print(f"[bold]warning[/bold] (allowed explicitly, recorded in the JSON): {reason}")
 
 
 def print_correlations(results) -> None:

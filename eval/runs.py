@@ -25,11 +25,13 @@ from eval import scoring
 from eval.answers import Status, classify_generation, get_rule
 from eval.backends.base import ChoiceRequest, GenerationRequest, TechnicalFailure
 from eval.backends.errors import ConfigurationFailure, RequestRejected
-from eval.backends.registry import backend_entry
+from eval.backends.registry import backend_entry, kind_of
 from eval.data import check_pin, load_data
 from eval.plan import RunPlan
 from pipeline.infra import write_text_atomic
-from eval.protocols import Prompt, PromptBuilder, get_protocol, is_scorable, materialise_images
+from eval.integrity import write_manifest
+from eval.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
+from eval.provenance import code_revision
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
@@ -65,7 +67,7 @@ def environment() -> dict:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = None
-    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": versions}
+    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": versions, "code": code_revision()}
 
 
 def load_descriptions(path: str | None) -> tuple[dict[str, str], str | None]:
@@ -98,11 +100,21 @@ def load_descriptions(path: str | None) -> tuple[dict[str, str], str | None]:
 def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     """Load and pin the data, select questions, build prompts. Sends nothing."""
     protocol = get_protocol(plan.protocol, plan.protocol_version)
-    entry = backend_entry(plan.model.backend)
-    if entry.kind == "loglikelihood" and plan.repeats != 1:
-        raise RunError("log-likelihood scoring is deterministic: --repeats must be 1 for an hf: model")
-    if entry.kind == "loglikelihood" and protocol.figures == "image":
-        raise RunError(f"protocol {protocol.name} sends images; an hf: log-likelihood model reads text only")
+    try:
+        prompt_sha256 = check_frozen(protocol)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+    try:
+        kind = kind_of(plan.model)
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
+    if kind == "loglikelihood" and plan.repeats != 1:
+        raise RunError("log-likelihood scoring is deterministic: --repeats must be 1 for a log-likelihood model")
+    if kind != "loglikelihood" and protocol.formulation == "cloze":
+        raise RunError(f"protocol {protocol.name} scores the options' text by log-likelihood; use an hf: model "
+                       "or openai: with --scoring loglikelihood")
+    if kind == "loglikelihood" and protocol.figures == "image":
+        raise RunError(f"protocol {protocol.name} sends images; a log-likelihood model reads text only")
     data = load_data(plan.data)
     if plan.data_pin:
         check_pin(data, plan.data_pin)
@@ -136,13 +148,14 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version})
     record = {
         "plan": resolved.model_dump(mode="json"),
-        "protocol": {"name": protocol.name, "version": protocol.version, "figures": protocol.figures, "extraction_rule": protocol.extraction_rule},
-        "backend_kind": entry.kind,
+        "protocol": {"name": protocol.name, "version": protocol.version, "figures": protocol.figures, "extraction_rule": protocol.extraction_rule,
+                     "formulation": protocol.formulation, "prompt_sha256": prompt_sha256},
+        "backend_kind": kind,
         "figure_descriptions_sha256": descriptions_sha,
         "questions": len(prompts),
         "skipped": skipped,
     }
-    meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session,
+    meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session, "type": q.type,
                    "sheet_code": q.sheet_code, "number": q.number, "source": q.source} for q in selected}
     return record, prompts, {"meta": meta}
 
@@ -185,10 +198,11 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
     attempts = read_jsonl(folder.file(ATTEMPTS))
     sender = _Sender(plan, folder, backend, attempts)
     try:
-        if record["backend_kind"] == "loglikelihood":
+        remote = bool(getattr(backend, "remote", False))
+        if record["backend_kind"] == "loglikelihood" and not remote:
             sent = sender.score_loglikelihood(prompts, progress)
         else:
-            sent = sender.generate_all(prompts, progress)
+            sent = sender.generate_all(prompts, progress, remote_loglikelihood=remote)
     finally:
         sender.close()
     return finish(folder, sent=sent)
@@ -200,9 +214,11 @@ def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
     missing = scores["totals"]["missing"]
     if missing:
         write_text_atomic(folder.file(STATE), dumps({"state": "incomplete", "publishable": False, "reasons": reasons}))
+        write_manifest(folder.path)  # last: what this session left, for `eval verify`
         return RunOutcome(folder.path, "incomplete", False, reasons, sent)
     write_text_atomic(folder.file(SCORES), dumps(scores))
     write_text_atomic(folder.file(STATE), dumps({"state": "complete", "publishable": not reasons, "reasons": reasons}))
+    write_manifest(folder.path)  # the run's last write: every file's SHA-256, checked by `eval verify`
     folder.seal()
     return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
 
@@ -270,7 +286,10 @@ class _Sender:
         return record
 
     # generative ---------------------------------------------------------------------------------
-    def generate_all(self, prompts: list[Prompt], progress: bool | None) -> int:
+    def generate_all(self, prompts: list[Prompt], progress: bool | None, *, remote_loglikelihood: bool = False) -> int:
+        """Every pending (question, repeat), `concurrency` at a time: generations, or options scored
+        by a log-likelihood server."""
+        worker = self._score_remote if remote_loglikelihood else self._answer
         todo = self.pending(prompts)
         if not todo:
             return 0
@@ -289,7 +308,7 @@ class _Sender:
                         prompt, repeat = next(queue)
                     except StopIteration:
                         return
-                    futures.add(pool.submit(self._answer, prompt, repeat, images_root))
+                    futures.add(pool.submit(worker, prompt, repeat, images_root))
 
             try:
                 refill()
@@ -321,6 +340,32 @@ class _Sender:
             qid=prompt.qid, messages=messages, max_tokens=plan.model.max_tokens, temperature=plan.model.temperature,
             reasoning_effort=plan.model.reasoning_effort, seed=None if plan.model.seed is None else plan.model.seed + repeat,
         )
+
+        def call() -> tuple[str, dict]:
+            response = self.backend.generate(request)
+            status, extraction = classify_generation(
+                text=response.text, finish_reason=response.finish_reason, labels=list(prompt.labels),
+                answer=prompt.answer, language=prompt.language, rule=self.rule,
+            )
+            return status.value, dict(response=response.text, finish_reason=response.finish_reason, extracted=extraction.label,
+                                      extraction_method=extraction.method, usage=response.usage,
+                                      latency_s=round(response.latency_s, 4), model_revision=response.model_revision)
+
+        return self._with_retries(prompt, repeat, call)
+
+    def _score_remote(self, prompt: Prompt, repeat: int, images_root: Path) -> tuple[str, int]:
+        """One question's options scored by a log-likelihood server, retried like a generation."""
+        request = ChoiceRequest(prompt.qid, prompt.context, prompt.continuations)
+
+        def call() -> tuple[str, dict]:
+            started = time.monotonic()
+            [result] = self.backend.score_choices([request])
+            return _choice_fields(prompt, result, time.monotonic() - started)
+
+        return self._with_retries(prompt, repeat, call)
+
+    def _with_retries(self, prompt: Prompt, repeat: int, call) -> tuple[str, int]:
+        """Call until an answer or a final failure; every try is its own attempt line."""
         tries = 0
         while True:
             if self.stop.is_set():
@@ -328,7 +373,7 @@ class _Sender:
             tries += 1
             started = time.monotonic()
             try:
-                response = self.backend.generate(request)
+                status, fields = call()
             except (TechnicalFailure, RequestRejected, ConfigurationFailure) as exc:
                 retryable = isinstance(exc, TechnicalFailure)
                 self.folder.append(ATTEMPTS, [self._record(
@@ -338,20 +383,12 @@ class _Sender:
                 if isinstance(exc, ConfigurationFailure):
                     self.fatal = exc
                     return Status.TECHNICAL_FAILURE.value, tries
-                if not retryable or tries >= plan.retry.max_attempts:
+                if not retryable or tries >= self.plan.retry.max_attempts:
                     return Status.TECHNICAL_FAILURE.value, tries
                 self._backoff(tries, getattr(exc, "retry_after", None))
                 continue
-            status, extraction = classify_generation(
-                text=response.text, finish_reason=response.finish_reason, labels=list(prompt.labels),
-                answer=prompt.answer, language=prompt.language, rule=self.rule,
-            )
-            self.folder.append(ATTEMPTS, [self._record(
-                prompt, repeat, status=status.value, response=response.text, finish_reason=response.finish_reason,
-                extracted=extraction.label, extraction_method=extraction.method, usage=response.usage,
-                latency_s=round(response.latency_s, 4), model_revision=response.model_revision,
-            )])
-            return status.value, tries
+            self.folder.append(ATTEMPTS, [self._record(prompt, repeat, status=status, **fields)])
+            return status, tries
 
     def _backoff(self, tries: int, retry_after: float | None) -> None:
         policy = self.plan.retry
@@ -379,17 +416,21 @@ class _Sender:
                     raise RunError("log-likelihood backend returned results out of order or incomplete")
                 records = []
                 for prompt, result in zip(batch, results):
-                    label = prompt.labels[result.chosen]
-                    status = Status.CORRECT if label == prompt.answer else Status.WRONG
-                    records.append(self._record(
-                        prompt, 0, status=status.value, response=label, extracted=label, extraction_method="loglikelihood",
-                        logprobs=list(result.logprobs), is_greedy=list(result.is_greedy), latency_s=round(latency, 4),
-                    ))
+                    status, fields = _choice_fields(prompt, result, latency)
+                    records.append(self._record(prompt, 0, status=status, **fields))
                 self.folder.append(ATTEMPTS, records)
                 bar.update(len(batch))
         finally:
             bar.close()
         return len(todo)
+
+
+def _choice_fields(prompt: Prompt, result, latency: float) -> tuple[str, dict]:
+    """The status and attempt fields of one question scored by log-likelihood."""
+    label = prompt.labels[result.chosen]
+    status = Status.CORRECT if label == prompt.answer else Status.WRONG
+    return status.value, dict(response=label, extracted=label, extraction_method="loglikelihood",
+                              logprobs=list(result.logprobs), is_greedy=list(result.is_greedy), latency_s=round(latency, 4))
 
 
 def _disable(progress: bool | None) -> bool | None:

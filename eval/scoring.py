@@ -4,19 +4,29 @@ Accuracy is computed within each (config, language): each question weighted equa
 correct answers averaged over the planned repeats. Refusals, extraction failures and truncations
 score zero and are reported apart; a (question, repeat) whose last attempt is a technical failure,
 or that has no attempt, is missing. Intervals: percentile bootstrap over question ids (eval.stats).
+
+Every status is recomputed from the attempt's own evidence (eval.recompute); the stored status is
+kept only to report where it disagrees. Besides the (config, language) groups, scores.json holds
+the overall accuracy and breakdowns by exam, subject, year and question type within each group,
+each with its interval.
+
+Public: `load_matrix`, `score_matrix`, `score_folder`, `blocking_reasons`, `run_blocking_reasons`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from eval import stats
-from eval.answers import Status
+from eval.answers import Status, get_rule, norm_argmax
+from eval.recompute import StatusMismatch, mismatch, recompute
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, read_json, read_jsonl
 
+SCORES_VERSION = 2
 STATUS_ORDER = [s.value for s in Status] + ["missing"]
+BREAKDOWNS = ("exam", "subject", "year", "type")  # prompt metadata fields, one breakdown each
 
 
 @dataclass
@@ -26,7 +36,10 @@ class RunMatrix:
     run: Path
     plan: dict
     prompts: list[dict]
-    statuses: np.ndarray  # object array of status strings, (questions, repeats)
+    statuses: np.ndarray  # object array of recomputed status strings, (questions, repeats)
+    stored_statuses: np.ndarray | None = None  # the same cells as attempts.jsonl states them
+    mismatches: list[StatusMismatch] = field(default_factory=list)
+    correct_norm: np.ndarray | None = None  # cloze only: lm-eval's acc_norm per cell (0/1), from the log-probs
 
     @property
     def correct(self) -> np.ndarray:
@@ -41,6 +54,9 @@ class RunMatrix:
     def groups(self) -> list[tuple[str, str]]:
         return sorted({(p["config"], p["language"]) for p in self.prompts})
 
+    def with_statuses(self, statuses: np.ndarray) -> RunMatrix:
+        return RunMatrix(self.run, self.plan, self.prompts, statuses, self.stored_statuses, self.mismatches, self.correct_norm)
+
 
 def load_matrix(run: str | Path) -> RunMatrix:
     run = Path(run)
@@ -49,18 +65,36 @@ def load_matrix(run: str | Path) -> RunMatrix:
     # A killed run may leave a partial last line; it is not an attempt, so it is not counted.
     attempts = read_jsonl(run / ATTEMPTS, allow_partial_tail=True)
     repeats = plan["plan"]["repeats"]
+    rule = get_rule(plan["protocol"]["extraction_rule"])
+    kind = plan.get("backend_kind", "generative")
     row_of = {p["qid"]: i for i, p in enumerate(prompts)}
     statuses = np.full((len(prompts), repeats), "missing", dtype=object)
+    stored = np.full((len(prompts), repeats), "missing", dtype=object)
     latest = np.zeros((len(prompts), repeats), dtype=np.int64)
-    for a in attempts:
-        i, r = row_of.get(a["qid"]), a["repeat"]
-        if i is None or not 0 <= r < repeats:
-            raise ValueError(f"{run / ATTEMPTS}: attempt for {a['qid']} repeat {r} is not in the plan")
+    cloze = kind == "loglikelihood" and plan["protocol"].get("formulation") == "cloze"
+    norm = np.zeros((len(prompts), repeats), dtype=np.float64) if cloze else None
+    mismatches = []
+    # Runs append whole JSON lines only, never blank ones, so an attempt's position is its line number.
+    for line, a in enumerate(attempts, 1):
+        i, r = row_of.get(a.get("qid")), a.get("repeat")
+        if i is None or not isinstance(r, int) or not 0 <= r < repeats:
+            raise ValueError(f"{run / ATTEMPTS}:{line}: attempt for {a.get('qid')} repeat {r} is not in the plan")
+        result = recompute(a, prompts[i], rule, kind)
+        found = mismatch(line, a, result)
+        if found is not None:
+            mismatches.append(found)
         if a["attempt"] > latest[i, r]:
             latest[i, r] = a["attempt"]
-            statuses[i, r] = a["status"]
-    statuses[statuses == Status.TECHNICAL_FAILURE.value] = "missing_after_technical_failure"
-    return RunMatrix(run, plan, prompts, statuses)
+            statuses[i, r] = result.status
+            stored[i, r] = a.get("status")
+            if norm is not None:
+                logprobs = a.get("logprobs")
+                usable = "error" not in a and isinstance(logprobs, list) and len(logprobs) == len(prompts[i]["continuations"])
+                norm[i, r] = float(usable and prompts[i]["labels"][norm_argmax(logprobs, prompts[i]["continuations"])]
+                                   == prompts[i]["answer"])
+    for cells in (statuses, stored):
+        cells[cells == Status.TECHNICAL_FAILURE.value] = "missing_after_technical_failure"
+    return RunMatrix(run, plan, prompts, statuses, stored, mismatches, norm)
 
 
 def _counts(statuses: np.ndarray) -> dict[str, int]:
@@ -70,41 +104,66 @@ def _counts(statuses: np.ndarray) -> dict[str, int]:
     return counts
 
 
-def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> dict:
-    groups = []
-    correct = m.correct
+def _cell(m: RunMatrix, rows: np.ndarray, *, resamples: int, seed: int) -> dict:
+    """Accuracy, its interval and the status counts over some rows of the matrix."""
+    block = m.correct[rows]
+    counts = _counts(m.statuses[rows])
+    cells = block.size
+    interval = stats.accuracy_interval(block, resamples=resamples, seed=seed)
+    cell = {
+        "n_questions": int(rows.size),
+        "repeats": int(block.shape[1]),
+        "accuracy_pct": interval.estimate_pp,
+        "ci_low": interval.ci_low,
+        "ci_high": interval.ci_high,
+        "per_repeat_accuracy_pct": [round(float(x) * 100, 10) for x in block.mean(axis=0)],
+        "counts": counts,
+        "refusal_pct": round(100 * counts["refusal"] / cells, 10),
+        "extraction_failure_pct": round(100 * counts["extraction_failure"] / cells, 10),
+        "truncated_pct": round(100 * counts["truncated"] / cells, 10),
+    }
+    if m.correct_norm is not None:
+        # Cloze: accuracy_pct is lm-eval's acc; this is its acc_norm (log-likelihood per character).
+        norm = stats.accuracy_interval(m.correct_norm[rows], resamples=resamples, seed=seed)
+        cell.update(accuracy_norm_pct=norm.estimate_pp, norm_ci_low=norm.ci_low, norm_ci_high=norm.ci_high)
+    return cell
+
+
+def _breakdown(m: RunMatrix, field_name: str, *, resamples: int, seed: int) -> list[dict]:
+    """Accuracy per value of one metadata field, within each (config, language)."""
+    out = []
     for config, language in m.groups():
-        rows = m.rows(config, language)
-        block = correct[rows]
-        status_block = m.statuses[rows]
-        counts = _counts(status_block)
-        cells = block.size
-        interval = stats.accuracy_interval(block, resamples=resamples, seed=seed)
-        groups.append({
-            "config": config,
-            "language": language,
-            "n_questions": int(rows.size),
-            "repeats": int(block.shape[1]),
-            "accuracy_pct": interval.estimate_pp,
-            "ci_low": interval.ci_low,
-            "ci_high": interval.ci_high,
-            "per_repeat_accuracy_pct": [round(float(x) * 100, 10) for x in block.mean(axis=0)],
-            "counts": counts,
-            "refusal_pct": round(100 * counts["refusal"] / cells, 10),
-            "extraction_failure_pct": round(100 * counts["extraction_failure"] / cells, 10),
-            "truncated_pct": round(100 * counts["truncated"] / cells, 10),
-        })
-    totals = _counts(m.statuses)
+        by_value: dict = {}
+        for i in m.rows(config, language):
+            value = m.prompts[i].get("meta", {}).get(field_name)
+            by_value.setdefault(value, []).append(int(i))
+        for value in sorted(by_value, key=lambda v: (v is None, str(v))):
+            rows = np.array(by_value[value], dtype=np.int64)
+            block = m.correct[rows]
+            interval = stats.accuracy_interval(block, resamples=resamples, seed=seed)
+            out.append({"config": config, "language": language, "value": value, "n_questions": int(rows.size),
+                        "accuracy_pct": interval.estimate_pp, "ci_low": interval.ci_low, "ci_high": interval.ci_high})
+    return out
+
+
+def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> dict:
+    groups = [
+        {"config": config, "language": language, **_cell(m, m.rows(config, language), resamples=resamples, seed=seed)}
+        for config, language in m.groups()
+    ]
     run_plan = m.plan["plan"]
     return {
-        "scores_version": 1,
+        "scores_version": SCORES_VERSION,
         "dataset_id": run_plan["data_pin"]["dataset_id"],
         "protocol": m.plan["protocol"],
         "model": {"backend": run_plan["model"]["backend"], "name": run_plan["model"]["name"]},
         "repeats": run_plan["repeats"],
         "bootstrap": {"resamples": resamples, "seed": seed, "confidence": stats.DEFAULT_CONFIDENCE, "unit": "question id"},
+        # Every question of every group weighted equally: comparable only across runs of the same selection.
+        "overall": _cell(m, np.arange(len(m.prompts), dtype=np.int64), resamples=resamples, seed=seed),
         "groups": groups,
-        "totals": totals,
+        "breakdowns": {name: _breakdown(m, name, resamples=resamples, seed=seed) for name in BREAKDOWNS},
+        "totals": _counts(m.statuses),
     }
 
 
@@ -123,3 +182,8 @@ def blocking_reasons(scores: dict) -> list[str]:
         reasons.append(f"{totals['truncated']} answers truncated by the token limit (max_tokens); "
                        "re-run with a larger max_tokens into a new --out")
     return reasons
+
+
+def run_blocking_reasons(m: RunMatrix) -> list[str]:
+    """Why the whole run may not be published, from its recomputed statuses; empty when it may."""
+    return blocking_reasons({"totals": _counts(m.statuses)})

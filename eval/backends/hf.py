@@ -27,14 +27,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval.answers import first_argmax
 from eval.backends.base import ChoiceRequest, ChoiceResult
 
 # lm-eval's fallback when neither the config nor the tokenizer states a context length.
 DEFAULT_MAX_LENGTH = 2048
 # Tokenizers report this (or more) when they have no real limit (transformers' VERY_LARGE_INTEGER).
 _TOKENIZER_NO_LIMIT = int(1e30)
-_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
-_FINGERPRINT_EDGE_BYTES = 1 << 20
 # Bounds the [rows, tail, vocab] logits of one continuation pass (float32: 512 MiB).
 _MAX_TAIL_LOGITS = 1 << 27
 
@@ -91,27 +90,28 @@ def resolve_model_location(model_path: str | os.PathLike, gguf_file: str | None 
 
 
 def weights_fingerprint(folder: Path, gguf_file: str | None) -> dict:
-    """A cheap identity of the weights: sha256 over each file's name, size, and its content (configs and
-    tokenizer files whole; weight files their first and last MiB, which hold headers and differ per model)."""
+    """The identity of the weights: sha256 over each file's name, size and the SHA-256 of its whole
+    content (weights included: two checkpoints may share headers and differ only in the middle).
+    Each file's hash is cached by path, size and mtime (eval.provenance), so it is read once."""
+    from eval.provenance import sha256_cached
+
     if gguf_file is not None:
         files = [folder / gguf_file]
     else:
         files = sorted(p for p in folder.rglob("*") if p.is_file() and ".git" not in p.relative_to(folder).parts)
     digest = hashlib.sha256()
+    per_file = {}
     for file in files:
+        name = file.relative_to(folder).as_posix()
         size = file.stat().st_size
-        digest.update(f"{file.relative_to(folder).as_posix()}\0{size}\0".encode())
-        with file.open("rb") as handle:
-            if file.suffix.lower() in _WEIGHT_SUFFIXES and size > 2 * _FINGERPRINT_EDGE_BYTES:
-                digest.update(handle.read(_FINGERPRINT_EDGE_BYTES))
-                handle.seek(size - _FINGERPRINT_EDGE_BYTES)
-                digest.update(handle.read(_FINGERPRINT_EDGE_BYTES))
-            else:
-                digest.update(handle.read())
+        file_sha = sha256_cached(file)
+        per_file[name] = file_sha
+        digest.update(f"{name}\0{size}\0{file_sha}\0".encode())
     return {
         "sha256": digest.hexdigest(),
-        "method": "sha256 of name, size and content of each file (weight files: first and last MiB)",
+        "method": "sha256 over each file's name, size and whole-file sha256",
         "files": len(files),
+        "file_sha256": per_file,
     }
 
 
@@ -135,15 +135,6 @@ def _dtype_keyword(transformers_version: str) -> str:
     from packaging.version import Version
 
     return "dtype" if Version(transformers_version) >= Version("4.56") else "torch_dtype"
-
-
-def _choose(logprobs: list[float]) -> int:
-    """First index of the highest score, as numpy's argmax in lm-eval's `acc`."""
-    best = 0
-    for index, value in enumerate(logprobs):
-        if value > logprobs[best]:
-            best = index
-    return best
 
 
 def _default_threads() -> int:
@@ -328,7 +319,7 @@ class HFBackend:
                 qid=request.qid,
                 logprobs=tuple(logprobs),
                 is_greedy=tuple(option.is_greedy for option in options),
-                chosen=_choose(logprobs),
+                chosen=first_argmax(logprobs),
             ))
         return results
 

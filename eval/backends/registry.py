@@ -33,6 +33,12 @@ def _openai(model):
 
     if not model.base_url:
         raise ValueError("openai: backend needs --base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM server)")
+    if getattr(model, "scoring", None) == "loglikelihood":
+        from eval.backends.completions_ll import CompletionsLoglikelihoodBackend
+
+        # The options' log-likelihood from the /completions endpoint (vLLM, SGLang), not a chat answer.
+        return CompletionsLoglikelihoodBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env,
+                                               timeout_s=model.timeout_s)
     return OpenAICompatBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "OPENAI_API_KEY", timeout_s=model.timeout_s,
                                max_tokens_field=model.max_tokens_field)
 
@@ -52,6 +58,18 @@ BACKENDS: dict[str, BackendEntry] = {
 
 def register_backend(prefix: str, kind: Kind, factory: Callable, help: str = "") -> None:
     BACKENDS[prefix] = BackendEntry(kind, factory, help)
+
+
+def kind_of(model) -> Kind:
+    """How the plan's model is scored: its backend's own kind, unless `scoring` asks for another
+    that the backend can do (openai: with `loglikelihood` uses the completions endpoint)."""
+    entry = backend_entry(model.backend)
+    scoring = getattr(model, "scoring", None)
+    if scoring is None or scoring == entry.kind:
+        return entry.kind
+    if model.backend == "openai" and scoring == "loglikelihood":
+        return "loglikelihood"
+    raise ValueError(f"{model.backend}: backend cannot score by {scoring}; it is {entry.kind} only")
 
 
 def backend_entry(prefix: str) -> BackendEntry:

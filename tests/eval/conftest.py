@@ -313,3 +313,96 @@ def run_cli(*argv: str) -> int:
     from eval.cli import main
 
     return main([str(a) for a in argv])
+
+
+def run_standin(data, server, out, *extra) -> int:
+    """`eval run` against the OpenAI-compatible stand-in, key in STANDIN_KEY (set it with `standin_key`)."""
+    return run_cli("eval", "run", "--data", data, "--model", "openai:standin", "--base-url", server.base_url,
+                   "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
+                   "--retry-base-delay", "0.01", *extra)
+
+
+@pytest.fixture
+def standin_key(monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+
+
+@pytest.fixture(scope="session")
+def _hash_cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("hash-cache")
+
+
+@pytest.fixture(autouse=True)
+def _hash_cache_in_tmp(_hash_cache_dir, monkeypatch):
+    """Whole-file hashes are cached per user (eval.provenance); tests keep theirs out of ~/.cache,
+    in one cache per session so that a model's weights are hashed once."""
+    monkeypatch.setenv("EXAMCORPUS_CACHE_DIR", str(_hash_cache_dir))
+
+
+# --- a vLLM-style /v1/completions stand-in: echo with logprobs, for log-likelihood scoring --------
+
+_WORDS = re.compile(r"\s*\S+")
+
+
+def _completion_choice(index: int, prompt: str, preferred: str) -> dict:
+    """vLLM's legacy-completions choice for `echo: true, logprobs: 1, max_tokens: 1`: every prompt
+    token with its log-probability (None for the first) and top-1, then one generated token."""
+    tokens = _WORDS.findall(prompt)
+    if "".join(tokens) != prompt:  # trailing whitespace: its own token, as real tokenizers keep it
+        tokens.append(prompt[len("".join(tokens)):])
+    values: list[float | None] = [None]
+    tops: list[dict | None] = [None]
+    for i in range(1, len(tokens)):
+        token = tokens[i]
+        if tokens[i - 1].endswith(":") and token.strip() in LABELS:  # an option label after the answer word
+            value = -0.25 if token.strip() == preferred else -1.5 - 0.1 * LABELS.index(token.strip())
+            best = f" {preferred}"
+            top = {token: value, best: -0.25}
+        else:
+            value = -1.0 - 0.1 * (len(token) % 3)
+            top = {token: value}
+        values.append(value)
+        tops.append(top)
+    tokens.append(" .")
+    values.append(-0.5)
+    tops.append({" .": -0.5})
+    offsets, at = [], 0
+    for token in tokens:
+        offsets.append(at)
+        at += len(token)
+    return {"index": index, "text": prompt + " .", "finish_reason": "length", "stop_reason": None, "prompt_logprobs": None,
+            "logprobs": {"text_offset": offsets, "token_logprobs": values, "tokens": tokens, "top_logprobs": tops}}
+
+
+def _completions_respond(standin: StandIn, action: str, token: str | None, body: dict, path: str):
+    if path != "/v1/completions":
+        return 404, {}, {"object": "error", "message": f"Not Found: {path}", "type": "NotFoundError", "code": 404}
+    prompts = body.get("prompt")
+    prompts = [prompts] if isinstance(prompts, str) else prompts
+    bad = (not isinstance(prompts, list) or not all(isinstance(p, str) for p in prompts) or not isinstance(body.get("max_tokens"), int)
+           or not isinstance(body.get("echo", False), bool) or not isinstance(body.get("logprobs"), int) or not 0 <= body["logprobs"] <= 20)
+    if bad:
+        return 400, {}, {"object": "error", "message": "invalid request", "type": "BadRequestError", "code": 400}
+    if action == "429":
+        return 429, {"Retry-After": "0"}, {"object": "error", "message": "too many requests", "type": "RateLimitError", "code": 429}
+    if action == "500":
+        return 500, {}, {"object": "error", "message": "engine error", "type": "InternalServerError", "code": 500}
+    right = standin.answers.get(token or "", "A")
+    preferred = standin.wrong(token) if action == "wrong" else right
+    choices = [_completion_choice(i, p, preferred) for i, p in enumerate(prompts)]
+    if action == "noecho":  # a server that ignores echo: log-probabilities of the generated token only
+        for c in choices:
+            c["logprobs"] = {"text_offset": [0], "token_logprobs": [-0.5], "tokens": [" ."], "top_logprobs": [{" .": -0.5}]}
+            c["text"] = " ."
+    usage = {"prompt_tokens": sum(len(_WORDS.findall(p)) for p in prompts), "completion_tokens": len(prompts)}
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    return 200, {}, {"id": "cmpl-standin", "object": "text_completion", "created": int(time.time()), "model": body.get("model"),
+                     "choices": choices, "usage": usage}
+
+
+@pytest.fixture
+def completions_server(questions):
+    standin, server = _standin(_completions_respond, "/v1", questions)
+    yield standin
+    server.shutdown()
+    server.server_close()

@@ -2,6 +2,7 @@
 that our backend and lm-evaluation-harness both score."""
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -67,4 +68,22 @@ def reference_docs() -> list[ReferenceDoc]:
     for n in range(10):
         docs.append(ReferenceDoc(f"sum-{n}", f"Pytanie {n}: Ile to jest {n} + {n}?\nOdpowiedź:",
                                  (str(2 * n), str(n), f"{n} + {n} = {2 * n}", "100"), 0))
+    return docs + cloze_docs()
+
+
+def cloze_docs() -> list[ReferenceDoc]:
+    """Our own mcq-cloze prompts (one-shot, Polish and Greek), options of very different lengths so
+    that acc and acc_norm can disagree: lm-eval scores exactly the strings our run would score."""
+    from eval.protocols import PROTOCOLS, PromptBuilder
+    from tests.eval.conftest import make_question
+
+    texts = ["Osiem bitów tworzy jeden bajt w każdym współczesnym komputerze", "8", "dwa", "Szesnaście bitów"]
+    docs = []
+    for language in ("pl", "el"):
+        qs = [make_question(i, language=language, source=f"cloze_{language}") for i in (1, 2)]
+        qs = [dataclasses.replace(q, choices=texts) for q in qs]
+        builder = PromptBuilder(PROTOCOLS["mcq-cloze"], shots=1)
+        for prompt in builder.build_all(qs, lambda q: q.source):
+            choices = tuple(c[1:] for c in prompt.continuations)  # lm-eval adds the " " delimiter itself
+            docs.append(ReferenceDoc(f"cloze-{prompt.qid}", prompt.context, choices, prompt.labels.index(prompt.answer)))
     return docs

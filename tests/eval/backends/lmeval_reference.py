@@ -33,6 +33,8 @@ class ReferenceScore:
     logprobs: tuple[float, ...]
     is_greedy: tuple[bool, ...]
     chosen: int  # lm-eval's acc prediction: argmax of logprobs
+    acc: float | None = None  # lm-eval's own per-sample metrics
+    acc_norm: float | None = None
 
 
 def choice_requests(docs: list[ReferenceDoc]) -> list[ChoiceRequest]:
@@ -62,6 +64,7 @@ def write_task(docs: list[ReferenceDoc], directory: Path) -> Path:
         "doc_to_target: gold\n"
         f"target_delimiter: {json.dumps(TARGET_DELIMITER)}\n"
         "metric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n"
+        "  - metric: acc_norm\n    aggregation: mean\n    higher_is_better: true\n"
         "metadata:\n  version: 1.0\n",
         encoding="utf-8",
     )
@@ -99,5 +102,7 @@ def run_lm_eval(
             logprobs=logprobs,
             is_greedy=tuple(bool(p[1]) for p in pairs),
             chosen=max(range(len(logprobs)), key=lambda i: (logprobs[i], -i)),
+            acc=sample.get("acc"),
+            acc_norm=sample.get("acc_norm"),
         )
     return [by_qid[d.qid] for d in docs]

@@ -55,3 +55,18 @@ def test_inputs_longer_than_the_model_window_are_left_truncated_as_lm_eval_does(
     assert min(lengths) > window + 1  # the first two questions really overflow the window
     reference = run_lm_eval(tiny_model_dir, docs, tmp_path, extra_model_args=f"max_length={window}")
     assert_same_as_lm_eval(ours.score_choices(requests), reference, requests)
+
+
+def test_acc_and_acc_norm_per_question_equal_lm_eval_including_our_cloze_prompts(tiny_backend, reference_docs, lm_eval_scores):
+    from eval.answers import first_argmax, norm_argmax
+
+    requests = choice_requests(reference_docs)
+    ours = tiny_backend.score_choices(requests)
+    assert sum(d.qid.startswith("cloze-") for d in reference_docs) == 4
+    disagreements = 0
+    for result, expected, request, doc in zip(ours, lm_eval_scores, requests, reference_docs, strict=True):
+        acc = float(first_argmax(list(result.logprobs)) == doc.gold)
+        acc_norm = float(norm_argmax(list(result.logprobs), list(request.continuations)) == doc.gold)
+        assert (acc, acc_norm) == (expected.acc, expected.acc_norm), doc.qid
+        disagreements += acc != acc_norm
+    assert disagreements > 0  # the normalisation is exercised, not just equal to acc

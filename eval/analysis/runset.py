@@ -1,0 +1,108 @@
+"""Finding run folders and reading what the analyses need from each: who, on what, when, and how well.
+
+A run folder is a folder with plan.json (eval.runfolder). Only finished, publishable runs enter an
+analysis; the others are listed with the reason, so a leaderboard never silently mixes in a run that
+is still missing answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from eval.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    config: str  # the dataset (a release's config, else the question's source)
+    language: str
+    n_questions: int
+    accuracy_pct: float
+
+
+@dataclass
+class RunSummary:
+    path: Path
+    run_id: str
+    model: str  # BACKEND:NAME
+    api: str  # the backend: openai, gemini, hf
+    effort: str  # reasoning effort, "" when none was set
+    dataset_id: str
+    protocol: str  # NAME@VERSION
+    backend_kind: str  # generative | loglikelihood
+    finished_at: str  # ISO time of the last recorded attempt (or session start)
+    groups: list[GroupScore] = field(default_factory=list)
+
+
+@dataclass
+class Skipped:
+    path: Path
+    reason: str
+
+
+def find_runs(paths: list[str | Path]) -> list[Path]:
+    """Each path is a run folder, or a folder searched (recursively) for run folders."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if not path.exists():
+            raise ValueError(f"{path}: no such run folder or directory")
+        if (path / PLAN).exists():
+            found.append(path)
+            continue
+        inside = sorted(p.parent for p in path.rglob(PLAN))
+        if not inside:
+            raise ValueError(f"{path}: no run folders (folders with {PLAN}) here")
+        found += inside
+    return sorted(set(found))
+
+
+def _finished_at(run: Path) -> str:
+    attempts = read_jsonl(run / ATTEMPTS, allow_partial_tail=True)
+    times = [a["time"] for a in attempts if a.get("time")]
+    if times:
+        return max(times)
+    sessions = read_jsonl(run / SESSIONS, allow_partial_tail=True)
+    return max((s.get("started_at", "") for s in sessions), default="")
+
+
+def summarise(run: Path) -> RunSummary | Skipped:
+    state = read_json(run / STATE) if (run / STATE).exists() else None
+    if not state or state.get("state") != "complete":
+        return Skipped(run, "not finished (no complete run.json): resume it with `eval run --out`")
+    if not state.get("publishable", False):
+        return Skipped(run, "finished but not publishable: " + "; ".join(state.get("reasons", [])))
+    if not (run / SCORES).exists():
+        return Skipped(run, f"no {SCORES}")
+    plan, scores = read_json(run / PLAN), read_json(run / SCORES)
+    model = plan["plan"]["model"]
+    try:
+        groups = [GroupScore(g["config"], g["language"], int(g["n_questions"]), float(g["accuracy_pct"])) for g in scores["groups"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{run / SCORES}: unexpected layout ({exc!r})") from None
+    return RunSummary(
+        path=run, run_id=run.name, model=f"{model['backend']}:{model['name']}", api=model["backend"],
+        effort=model.get("reasoning_effort") or "", dataset_id=plan["plan"]["data_pin"]["dataset_id"],
+        protocol=f"{plan['protocol']['name']}@{plan['protocol']['version']}", backend_kind=plan.get("backend_kind", ""),
+        finished_at=_finished_at(run), groups=groups,
+    )
+
+
+def load_runs(paths: list[str | Path]) -> tuple[list[RunSummary], list[Skipped]]:
+    runs, skipped = [], []
+    for run in find_runs(paths):
+        summary = summarise(run)
+        (runs if isinstance(summary, RunSummary) else skipped).append(summary)
+    return runs, skipped
+
+
+def question_texts(run: Path) -> dict[str, tuple[str, list[str]]]:
+    """Question text and options from the run's pinned data, when it is still there and unchanged."""
+    from eval.data import DataError, check_pin, load_data
+
+    pin = read_json(run / PLAN)["plan"]["data_pin"]
+    try:
+        data = load_data(pin["location"])
+        check_pin(data, pin)
+    except (DataError, OSError):
+        return {}
+    return {q.id: (q.question or "", list(q.choices or [])) for q in data.questions}
