@@ -3,13 +3,16 @@
 A spec says where the files are (index pages and link patterns on the web; file patterns in a local
 folder), how a sheet pairs with its key, which OCR languages to use, and the layout rules the parser
 needs. Nothing exam-specific lives in Python. Every model forbids unknown fields, so a typo in a spec
-is an error naming the file and the field, never a silently ignored setting.
+is an error naming the file and the field, never a silently ignored setting; so is a key given twice
+in one mapping (plain YAML keeps the last one silently), a regex without the named groups its field
+needs, and a file rule that cannot give the facts `pairing.on` pairs by. `environment_problems` adds
+what only this machine can tell: whether the spec's OCR languages are installed.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -36,6 +39,33 @@ def _compiles(pattern: str) -> str:
     except re.error as exc:
         raise ValueError(f"not a valid regular expression ({exc}): {pattern!r}") from None
     return pattern
+
+
+def _needs_groups(pattern: str | None, *groups: str) -> str | None:
+    """A pattern whose named groups the code reads must have them, or the run fails with IndexError."""
+    if pattern is None:
+        return None
+    missing = [g for g in groups if g not in re.compile(pattern).groupindex]
+    if missing:
+        named = ", ".join(f"(?P<{g}>...)" for g in missing)
+        raise ValueError(f"the regex needs the named group(s) {named}: {pattern!r}")
+    return pattern
+
+
+# Language codes of the official Tesseract traineddata (tessdata/tessdata_fast/tessdata_best).
+TESSERACT_LANGUAGES = frozenset(
+    """afr amh ara asm aze aze_cyrl bel ben bod bos bre bul cat ceb ces chi_sim chi_sim_vert chi_tra
+    chi_tra_vert chr cos cym dan deu div dzo ell eng enm epo equ est eus fao fas fil fin fra frk frm fry
+    gla gle glg grc guj hat heb hin hrv hun hye iku ind isl ita ita_old jav jpn jpn_vert kan kat kat_old
+    kaz khm kir kmr kor kor_vert lao lat lav lit ltz mal mar mkd mlt mon mri msa mya nep nld nor oci ori
+    osd pan pol por pus que ron rus san sin slk slv snd spa spa_old sqi srp srp_latn sun swa swe syr tam
+    tat tel tgk tha tir ton tur uig ukr urd uzb uzb_cyrl vie yid yor""".split()
+)
+
+
+def tesseract_package(language: str) -> str:
+    """The Debian/Ubuntu package holding a Tesseract language: chi_sim -> tesseract-ocr-chi-sim."""
+    return "tesseract-ocr-" + language.lower().replace("_", "-")
 
 
 class Metadata(_Strict):
@@ -78,6 +108,22 @@ class DownloadSpec(_Strict):
     links: list[FileRule] = Field(min_length=1)
     rate_limit_per_host: float = Field(default=2.0, gt=0, description="requests per second per host")
     concurrency: int = Field(default=4, ge=1, le=64)
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="hosts besides base_url's (and the index pages' and templates') that links may lead to, "
+        "e.g. a CDN; a private, loopback or link-local host is only fetched when named here or by base_url",
+    )
+    max_file_mb: float | None = Field(
+        default=None, gt=0, description="largest file fetched, in MiB; the global cap (EXAMCORPUS_MAX_DOWNLOAD_MB) still applies"
+    )
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _bare_hosts(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not v or "/" in v or ":" in v.strip("[]") and not v.startswith("[")]
+        if bad:
+            raise ValueError(f"give bare host names or IP addresses (no scheme, port or path): {bad}")
+        return [v.lower().strip("[]") for v in value]
 
     @model_validator(mode="after")
     def _has_entry_points(self):
@@ -111,6 +157,17 @@ class OcrSpec(_Strict):
         default=False,
         description="the publisher sets an ellipsis as one character (…): three dots read by OCR become it",
     )
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in TESSERACT_LANGUAGES and not v.startswith("script/")]
+        if unknown:
+            raise ValueError(
+                f"not a Tesseract language code: {unknown} (codes are ISO 639-2 like pol, ell, slk, spa, eng; "
+                "`tesseract --list-langs` shows the installed ones)"
+            )
+        return value
 
 
 def _all_compile(value: list[str]) -> list[str]:
@@ -258,6 +315,21 @@ class KeySpec(_Strict):
     def _optional_compiles(cls, value: str | None) -> str | None:
         return None if value is None else _compiles(value)
 
+    @field_validator("variant_pattern", "variant_header")
+    @classmethod
+    def _has_variant_group(cls, value: str | None) -> str | None:
+        return _needs_groups(value, "variant")
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_groups(cls, value: str | None) -> str | None:
+        return _needs_groups(value, "number", "answer")
+
+    @field_validator("task_start")
+    @classmethod
+    def _task_groups(cls, value: str | None) -> str | None:
+        return _needs_groups(value, "number")
+
     @model_validator(mode="after")
     def _kind_has_its_fields(self):
         needed = {
@@ -285,14 +357,106 @@ class SourceSpec(_Strict):
     path: str | None = Field(default=None, exclude=True, description="set by the loader")
 
 
+def _model_at(loc: tuple) -> type[BaseModel] | None:
+    """The model whose field `loc` names (list indexes and dict keys skipped), for listing valid fields."""
+    model: type[BaseModel] | None = SourceSpec
+    for part in loc:
+        if model is None:
+            return None
+        if not isinstance(part, str) or part not in model.model_fields:
+            continue  # a list index or a dict key: the model stays the element's
+        model = _model_in(model.model_fields[part].annotation)
+    return model
+
+
+def _model_in(annotation) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
 def _format_error(err: dict) -> str:
     where = ".".join(str(part) for part in err["loc"]) or "(top level)"
     message = err["msg"]
     if err["type"] == "extra_forbidden":
-        message = "unknown field (check the spelling; see the spec guide in README.md)"
+        parent = _model_at(tuple(err["loc"][:-1]))
+        valid = sorted(n for n in (parent.model_fields if parent else {}) if n != "path")
+        message = "unknown field (check the spelling; see the spec guide in README.md)" + (
+            f"; valid fields here: {', '.join(valid)}" if valid else ""
+        )
     elif err["type"] == "missing":
         message = "required field is missing"
     return f"field '{where}': {message}"
+
+
+def _rule_facts(rule: FileRule, context: set[str]) -> set[str]:
+    facts = set(re.compile(rule.pattern).groupindex) | set(rule.facts) | context
+    return facts | {"year"} if "yy" in facts else facts
+
+
+def _pairing_problems(spec: SourceSpec) -> list[str]:
+    """File rules that can never pair: a sheet and a key pair only when they agree on every fact of
+    `pairing.on` that either carries, so a fact one rule gives and a rule of the other role lacks
+    keeps their files apart for ever (a key's missing fact is a wildcard under `key_serves_many`)."""
+    sections: list[list[tuple[str, FileRule, set[str]]]] = []
+    if spec.download is not None:
+        templates = spec.download.index_pages + spec.download.url_templates
+        context = {"year"} if any("{year}" in t for t in templates) else set()  # the page's or template's year
+        sections.append([(f"download.links.{i}", r, _rule_facts(r, context)) for i, r in enumerate(spec.download.links)])
+    if spec.local is not None:
+        sections.append([(f"local.files.{i}", r, _rule_facts(r, set())) for i, r in enumerate(spec.local.files)])
+    wanted = spec.pairing.on
+    problems = []
+    for rules in sections:
+        both_roles = {r.role for _, r, _ in rules} == {"sheet", "key"}
+        for where, rule, facts in rules:
+            lone = not any(f in facts for f in wanted)
+            if both_roles and lone and not (rule.role == "key" and spec.pairing.key_serves_many):
+                problems.append(
+                    f"field '{where}.pattern': this {rule.role} rule gives none of the facts pairing.on pairs by "
+                    f"{wanted}; add a named group such as (?P<{wanted[0]}>...) or a fixed `facts` entry: {rule.pattern!r}"
+                )
+                continue
+            for other_where, other, other_facts in rules:
+                if other.role == rule.role or (rule.role == "key" and spec.pairing.key_serves_many):
+                    continue
+                lacking = [f for f in wanted if f in other_facts and f not in facts]
+                if lacking:
+                    problems.append(
+                        f"field '{where}.pattern': pairing.on pairs by {lacking}, which the {other.role} rule "
+                        f"{other_where} gives but this {rule.role} rule does not (as a named group or in `facts`), "
+                        f"so their files can never pair: {rule.pattern!r}"
+                    )
+    return problems
+
+
+def _duplicate_keys(text: str) -> list[str]:
+    """Keys given twice in one mapping; plain YAML loading keeps the last value without a word."""
+    problems: list[str] = []
+
+    def walk(node: yaml.Node, where: list[str]) -> None:
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
+                line = key.start_mark.line + 1
+                if name in first and name != "<<":
+                    field = ".".join(where + [name])
+                    problems.append(f"field '{field}': given twice (lines {first[name]} and {line}); keep one")
+                first.setdefault(name, line)
+                walk(value, where + [name])
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                walk(item, where + [str(index)])
+
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if root is not None:
+        walk(root, [])
+    return problems
 
 
 def _unquoted_on(data: dict) -> dict:
@@ -316,18 +480,41 @@ def parse_spec(data: object, path: Path | str) -> SourceSpec:
     stem = Path(path).stem
     if spec.name != stem:
         raise SpecError(path, [f"field 'name': {spec.name!r} must match the file name {stem!r}"])
+    problems = _pairing_problems(spec)
+    if problems:
+        raise SpecError(path, problems)
     return spec
 
 
 def load_spec_file(path: Path | str) -> SourceSpec:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        duplicates = _duplicate_keys(text)
+        data = yaml.safe_load(text)
     except FileNotFoundError:
         raise SpecError(path, ["file not found"]) from None
     except yaml.YAMLError as exc:
         raise SpecError(path, [f"not valid YAML: {exc}"]) from None
+    if duplicates:
+        raise SpecError(path, duplicates)
     return parse_spec(data, path)
+
+
+def environment_problems(spec: SourceSpec) -> list[str]:
+    """What would make this spec fail on this machine: an OCR language (or Tesseract) not installed."""
+    from pipeline.extract.ocr import OcrUnavailable, installed_languages
+
+    try:
+        installed = installed_languages()
+    except OcrUnavailable as exc:
+        return [f"field 'ocr.languages': cannot check the OCR languages: {exc}"]
+    return [
+        f"field 'ocr.languages': Tesseract language {lang!r} is not installed on this machine: install the apt "
+        f"package {tesseract_package(lang)} (installed: {', '.join(sorted(installed)) or 'none'})"
+        for lang in spec.ocr.languages
+        if lang not in installed
+    ]
 
 
 def spec_path(name: str) -> Path:

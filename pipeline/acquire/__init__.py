@@ -7,14 +7,18 @@ entries point at content-addressed copies in `raw/`, then a `PairingResult` of `
 Public functions and types:
 - `download_source(spec, raw_dir, years=, base_url=, options=)`: index pages and URL templates, with
   retries, conditional GETs and resumable transfers (`download`, over `httpclient`, `links`).
-- `ingest_local(spec, folder, raw_dir)`: the same manifest entries for `--from DIR`.
+- `ingest_local(spec, folder, raw_dir)`: the same manifest entries for `--from DIR`; symbolic links
+  leading out of the folder are refused with a note (`ingest`).
+- index-page links are followed only to the spec's hosts, redirects never to internal addresses, and
+  `user:password@` in a base URL becomes an Authorization header (`hostpolicy`).
 - `pair_files(entries, pairing)`: each sheet with its key(s) by the facts the spec names (`pairing`).
 - `Manifest`, `ManifestEntry`, `ManifestError`: `raw/manifest.jsonl` (`manifest`).
 - `RawStore`, `file_sha256`: the content-addressed store (`rawstore`).
 - `extract_links`, `match_rules`, `url_match_target`: links of an index page and the spec's rules (`links`).
 - `DownloadOptions`, `DownloadResult`, `RetryPolicy`: settings and results.
 """
-from pipeline.acquire.download import DownloadOptions, DownloadResult, download_source, ingest_local
+from pipeline.acquire.download import DownloadOptions, DownloadResult, download_source
+from pipeline.acquire.ingest import ingest_local
 from pipeline.acquire.httpclient import RetryPolicy
 from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry, ManifestError

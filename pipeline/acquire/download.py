@@ -2,8 +2,8 @@
 
 `download_source` scrapes the spec's index pages and expands its URL templates, keeps the links its
 file rules claim, and fetches them in parallel (bounded pool, per-host rate limit, retries with
-backoff, resumable transfers, conditional re-fetches). `ingest_local` gives `--from DIR` the same
-storage and manifest. Every considered file becomes a ManifestEntry in the result, whether it was
+backoff, resumable transfers, conditional re-fetches, a size cap, a host policy). `ingest_local` (in
+`ingest`) gives `--from DIR` the same storage and manifest. Every considered file becomes a ManifestEntry in the result, whether it was
 downloaded, unchanged, rejected or failed; one bad file never stops the others.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ import string
 import sys
 import threading
 import time
+import urllib.parse
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -23,11 +24,13 @@ from typing import Callable, Iterable
 
 from tqdm import tqdm
 
+from pipeline.acquire.hostpolicy import HostPolicy, split_credentials
 from pipeline.acquire.httpclient import (
     USER_AGENT,
     HostRateLimiter,
     HttpError,
     HttpStatusError,
+    RefusedError,
     RetryPolicy,
     TransferError,
     open_url,
@@ -41,6 +44,23 @@ from pipeline.specs import FileRule, SourceSpec
 
 MANIFEST_NAME = "manifest.jsonl"
 _CONTENT_RANGE = re.compile(r"^bytes (\d+)-(\d+)/(\d+|\*)$")
+MAX_DOWNLOAD_ENV = "EXAMCORPUS_MAX_DOWNLOAD_MB"
+DEFAULT_MAX_DOWNLOAD_MB = 512.0  # exam PDFs are rarely over 100 MiB; anything far bigger is not one
+MIB = 1024 * 1024
+
+
+def global_max_file_bytes() -> int:
+    """The cap on any one file: $EXAMCORPUS_MAX_DOWNLOAD_MB (MiB), else 512 MiB."""
+    value = os.environ.get(MAX_DOWNLOAD_ENV)
+    if not value:
+        return int(DEFAULT_MAX_DOWNLOAD_MB * MIB)
+    try:
+        megabytes = float(value)
+    except ValueError:
+        megabytes = -1.0
+    if not megabytes > 0:
+        raise ValueError(f"${MAX_DOWNLOAD_ENV}={value!r}: give a positive number of MiB")
+    return int(megabytes * MIB)
 
 
 @dataclass(frozen=True)
@@ -53,6 +73,7 @@ class DownloadOptions:
     user_agent: str = USER_AGENT
     rate_limit_per_host: float | None = None  # requests/s; None uses the spec's
     checkpoint_interval: float = 1.0  # seconds between manifest saves during a run
+    max_file_bytes: int = field(default_factory=global_max_file_bytes)  # the global cap; a spec may lower it
 
 
 @dataclass(frozen=True)
@@ -170,14 +191,28 @@ class _Collector:
 
 
 class _Downloader:
-    def __init__(self, spec: SourceSpec, store: RawStore, manifest: Manifest, options: DownloadOptions, result: DownloadResult):
+    def __init__(
+        self,
+        spec: SourceSpec,
+        store: RawStore,
+        manifest: Manifest,
+        options: DownloadOptions,
+        result: DownloadResult,
+        *,
+        policy: HostPolicy,
+        authorization: tuple[str, str] | None = None,
+    ):
         assert spec.download is not None
         self.spec = spec
         self.store = store
         self.manifest = manifest
         self.options = options
         self.result = result
+        self.policy = policy
+        self.authorization = authorization
         self.limiter = HostRateLimiter(options.rate_limit_per_host or spec.download.rate_limit_per_host)
+        spec_cap = spec.download.max_file_mb
+        self.max_bytes = min(options.max_file_bytes, int(spec_cap * MIB) if spec_cap else options.max_file_bytes)
         self._retry_lock = threading.Lock()
 
     def _on_retry(self, url: str) -> Callable[[int, HttpError, float], None]:
@@ -195,7 +230,15 @@ class _Downloader:
             limiter=self.limiter,
             user_agent=self.options.user_agent,
             max_redirects=self.options.max_redirects,
+            redirect_check=self.policy.redirect_problem,
+            authorization=self.authorization,
         )
+
+    def _too_large(self, url: str, size: int, *, announced: bool) -> RefusedError:
+        limit = f"{self.max_bytes / MIB:g} MiB"
+        where = "download.max_file_mb" if self.max_bytes < self.options.max_file_bytes else f"${MAX_DOWNLOAD_ENV}"
+        seen = f"announced {size} bytes (Content-Length)" if announced else f"stopped after {size} bytes"
+        return RefusedError(url, f"larger than the {limit} cap ({where}): {seen}; nothing stored")
 
     def fetch_page(self, url: str) -> tuple[str, str]:
         """(final URL, HTML text) of an index page, with retries."""
@@ -216,6 +259,9 @@ class _Downloader:
     def fetch_file(self, job: FileJob) -> ManifestEntry:
         try:
             return self._fetch_file(job)
+        except RefusedError as exc:
+            self.store.partial(job.url).discard()  # a refused body is not worth resuming
+            return self._entry(job, "rejected", error=f"{job.url}: {exc.problem}")
         except HttpError as exc:
             where = "" if exc.url == job.url else f" (at {exc.url})"
             attempts = self.options.retry.attempts
@@ -275,10 +321,14 @@ class _Downloader:
                     if start != resume_from:
                         partial.discard()
                         raise TransferError(resp.final_url, f"asked to resume at byte {resume_from}, server sent from {start}; restarting")
+                    received = resume_from
+                    self._check_announced(resp, received)
                     sink = partial.append()
                     content_type = partial.meta.get("content_type") or content_type
                 elif resp.status == 200:
                     # Also the answer to a Range whose If-Range no longer matches: the file changed, start over.
+                    received = 0
+                    self._check_announced(resp, received)
                     sink = partial.start(etag=etag, last_modified=last_modified, content_type=content_type)
                 elif resp.status == 416 and resume_from:
                     partial.discard()
@@ -287,11 +337,14 @@ class _Downloader:
                     raise HttpStatusError(resp.final_url, resp.status, resp.reason, retry_after=retry_after_seconds(resp.header("Retry-After")))
                 with sink:
                     for chunk in resp.iter_chunks():
+                        received += len(chunk)
+                        if received > self.max_bytes:  # a body without Content-Length may never end
+                            raise self._too_large(resp.final_url, received, announced=False)
                         sink.write(chunk)
                     sink.flush()
                     os.fsync(sink.fileno())
                 final_url = resp.final_url
-            stored = self.store.commit(partial.data_path, content_type=content_type)
+            stored = self.store.commit(partial.data_path, content_type=content_type, source=job.url)
             partial.discard()
             common = dict(
                 final_url=final_url, sha256=stored.sha256, bytes=stored.bytes, content_type=content_type, etag=etag, last_modified=last_modified
@@ -303,6 +356,12 @@ class _Downloader:
             return self._entry(job, "downloaded", path=stored.path, **common)
 
         return retrying(once, self.options.retry, on_retry=self._on_retry(job.url))
+
+
+    def _check_announced(self, resp, already: int) -> None:
+        announced = resp.content_length
+        if announced is not None and already + announced > self.max_bytes:
+            raise self._too_large(resp.final_url, already + announced, announced=True)
 
 
 def _content_range_start(value: str | None) -> int | None:
@@ -369,13 +428,19 @@ def download_source(
     options = options or DownloadOptions()
     settings = spec.download
     spec_base = settings.base_url.rstrip("/")
-    base = (base_url or settings.base_url).rstrip("/")
+    # user:password@ in --base-url becomes an Authorization header for that host; URLs never carry it,
+    # so no message, manifest entry or curated record can echo the password.
+    base, authorization = split_credentials((base_url or settings.base_url).rstrip("/"))
     wanted_years = list(years) if years is not None else list(settings.years)
     upgrade = base.startswith("https://")
     result = DownloadResult(spec.name)
     store = RawStore(Path(raw_dir))
     manifest = Manifest.load(store.raw_dir / MANIFEST_NAME)
-    downloader = _Downloader(spec, store, manifest, options, result)
+    policy = HostPolicy.for_spec(settings, base)
+    netloc = urllib.parse.urlsplit(base).netloc
+    downloader = _Downloader(
+        spec, store, manifest, options, result, policy=policy, authorization=(netloc, authorization) if authorization else None
+    )
     found = _Collector()
 
     pages: list[tuple[str, int | None]] = []
@@ -404,7 +469,12 @@ def download_source(
                 continue
             for link in extract_links(text or "", final_url, upgrade_to_https=upgrade):
                 link = _rebase(link, spec_base, base)
-                found.add(link, _job(link, settings.links, year))
+                job = _job(link, settings.links, year)
+                refused = policy.link_problem(link) if job is not None else None
+                if refused is not None:
+                    result.notes.append(f"{spec.name}: link {link} on {url} not followed: {refused}")
+                    continue
+                found.add(link, job)
 
     for template in settings.url_templates:
         if "{year}" in template and not wanted_years:
@@ -440,50 +510,5 @@ def download_source(
         progress=progress,
         label=f"download {spec.name}",
         checkpoint_interval=options.checkpoint_interval,
-    )
-    return result
-
-
-def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: bool = True) -> DownloadResult:
-    """`--from DIR`: the spec's files from a local folder into raw_dir, with the same manifest and checks."""
-    if spec.local is None:
-        raise ValueError(f"{spec.path or spec.name}: this spec has no `local` section, so it cannot read --from DIR")
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise NotADirectoryError(f"{folder}: --from needs a folder of exam files")
-    result = DownloadResult(spec.name)
-    store = RawStore(Path(raw_dir))
-    manifest = Manifest.load(store.raw_dir / MANIFEST_NAME)
-    jobs: list[tuple[FileJob, Path]] = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
-        if found is None:
-            result.unmatched += 1
-            continue
-        jobs.append((FileJob(path.resolve().as_uri(), found.role, found.facts, found.pattern), path))
-
-    def copy_in(job: FileJob, path: Path) -> ManifestEntry:
-        base = dict(url=job.url, final_url=job.url, spec=spec.name, role=job.role, facts=dict(job.facts), fetched_at=_now())
-        if "year" not in job.facts:
-            return ManifestEntry(status="failed", error=f"{path}: rule {job.rule!r} gives no year; add a (?P<year>...) group or a fixed `year` fact", **base)
-        try:
-            stored = store.ingest_copy(path)
-        except OSError as exc:
-            return ManifestEntry(status="failed", error=f"{path}: could not copy into {store.raw_dir} ({exc})", **base)
-        common = dict(sha256=stored.sha256, bytes=stored.bytes, content_type="application/pdf" if stored.problem is None else None)
-        if stored.problem is not None:
-            return ManifestEntry(status="rejected", error=f"{path}: {stored.problem.what}, {stored.bytes} bytes; kept at {stored.path}", **base, **common)
-        return ManifestEntry(status="local", path=stored.path, **base, **common)
-
-    by_url = {job.url: path for job, path in jobs}
-    result.entries = _run_jobs(
-        [job for job, _ in jobs],
-        lambda job: copy_in(job, by_url[job.url]),
-        manifest=manifest,
-        store=store,
-        concurrency=1,  # a local disk gains nothing from threads here
-        progress=progress,
-        label=f"ingest {spec.name}",
-        checkpoint_interval=1.0,
     )
     return result

@@ -80,6 +80,10 @@ class TransferError(HttpError):
     retryable = True
 
 
+class RefusedError(HttpError):
+    """A URL the downloader will not fetch (a file over the size cap, a redirect to an internal address)."""
+
+
 class HostRateLimiter:
     """At most `rate` requests per second to each host, shared by all worker threads.
 
@@ -206,10 +210,14 @@ def open_url(
     limiter: HostRateLimiter | None = None,
     user_agent: str = USER_AGENT,
     max_redirects: int = 10,
+    redirect_check: Callable[[str], str | None] | None = None,
+    authorization: tuple[str, str] | None = None,
 ) -> Response:
     """GET `url`, following redirects; returns the final response whatever its status (not a redirect).
 
     Request headers (conditional, Range) are re-sent on every hop because they concern the final file.
+    `redirect_check(url)` may refuse a redirect target (a problem string raises RefusedError);
+    `authorization` (netloc, value) is sent only to that host and port, never where a redirect leads.
     Raises TransferError for network problems and HttpError for unusable URLs and redirect loops.
     """
     current = url
@@ -218,6 +226,10 @@ def open_url(
         parts = urllib.parse.urlsplit(current)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise HttpError(url, f"cannot fetch {current!r}: only http and https URLs are supported")
+        if seen and redirect_check is not None:
+            problem = redirect_check(current)
+            if problem is not None:
+                raise RefusedError(url, problem)
         if limiter is not None:
             limiter.acquire(parts.hostname)
         conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -231,6 +243,8 @@ def open_url(
             "Connection": "close",
             **(headers or {}),
         }
+        if authorization is not None and parts.netloc.rsplit("@", 1)[-1] == authorization[0]:
+            request_headers["Authorization"] = authorization[1]
         try:
             conn.request("GET", target, headers=request_headers)
             raw = conn.getresponse()

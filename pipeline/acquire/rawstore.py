@@ -157,8 +157,11 @@ class RawStore:
     def partial(self, url: str) -> PartialDownload:
         return PartialDownload(self.partial_dir, url)
 
-    def commit(self, finished: Path, *, content_type: str | None = None) -> StoredFile:
-        """Move a complete temporary/partial file to raw/<sha>.pdf, or to quarantine when not a PDF."""
+    def commit(self, finished: Path, *, content_type: str | None = None, source: str | None = None) -> StoredFile:
+        """Move a complete temporary/partial file to raw/<sha>.pdf, or to quarantine when not a PDF.
+
+        A quarantined file gets raw/quarantine/<sha>.json beside it: where it came from (`source`) and why.
+        """
         sha, size, head = file_sha256(finished)
         problem = pdf_problem(head, content_type)
         if problem is None:
@@ -166,11 +169,14 @@ class RawStore:
         else:
             self.quarantine_dir.mkdir(parents=True, exist_ok=True)
             target = self.quarantine_dir / f"{sha}.{problem.extension}"
+            note = {"url": source, "sha256": sha, "bytes": size, "content_type": content_type, "reason": problem.what,
+                    "stage": "acquire", "file": target.name}
+            write_bytes_atomic(self.quarantine_dir / f"{sha}.json", json.dumps(note, ensure_ascii=False, indent=1).encode())
         # Same bytes under the same name: replacing is harmless and keeps the operation atomic.
         os.replace(finished, target)
         return StoredFile(sha, size, self.relative(target), problem)
 
-    def ingest_copy(self, source: Path) -> StoredFile:
+    def ingest_copy(self, source: Path, *, source_url: str | None = None) -> StoredFile:
         """Copy a local file in through a temporary file in raw/, then commit it."""
         fd, tmp_name = tempfile.mkstemp(prefix=".incoming-", suffix=".tmp", dir=self.raw_dir)
         try:
@@ -179,7 +185,7 @@ class RawStore:
                     out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
-            return self.commit(Path(tmp_name))
+            return self.commit(Path(tmp_name), source=source_url or source.resolve().as_uri())
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp_name)

@@ -3,10 +3,21 @@
 Stages hand this module a pure, picklable function and its inputs; nothing else about scheduling
 lives in the pipeline, so a whole national archive can run on an existing engine (Ray) by choosing
 `--executor ray` without touching any stage.
+
+Local workers never outlive the run. They join one process group led by a tiny watchdog process,
+so everything they start (Tesseract) is in it too; the watchdog kills the whole group the moment
+its parent disappears, even by kill -9, which no handler in the parent could catch. On Linux each
+worker also asks the kernel for SIGKILL when its parent dies (PR_SET_PDEATHSIG). An exception or
+Ctrl-C in the parent kills the group at once instead of waiting for running OCR to finish.
 """
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
@@ -22,9 +33,39 @@ class _Inline:
         return map(fn, items)
 
 
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+# Runs as its own process group's leader; the pool's workers join that group. It polls rather than
+# waits on a pipe because forked workers inherit every pipe end, so EOF would never come.
+_WATCHDOG = """
+import os, signal, sys, time
+parent = int(sys.argv[1])
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+while os.getppid() == parent:
+    time.sleep(0.1)
+os.killpg(0, signal.SIGKILL)
+"""
+
+
+def _die_with_parent(group: int) -> None:
+    """Worker initializer: join the watchdog's process group and die with the parent (Linux)."""
+    with contextlib.suppress(OSError):
+        os.setpgid(0, group)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
 class _ProcessPool:
     def __init__(self, workers: int):
-        self._pool = ProcessPoolExecutor(max_workers=workers)
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-S", "-c", _WATCHDOG, str(os.getpid())],
+            process_group=0,
+            stdin=subprocess.DEVNULL,
+            close_fds=True,
+        )
+        self.group = self._watchdog.pid
+        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent, initargs=(self.group,))
 
     def imap_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         futures = [self._pool.submit(fn, item) for item in items]
@@ -33,6 +74,15 @@ class _ProcessPool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._watchdog.terminate()
+        self._watchdog.wait()
+
+    def abort(self) -> None:
+        """The parent is failing (an exception, Ctrl-C): kill workers and their children now."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.group, signal.SIGKILL)
+        self._watchdog.wait()
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _RayPool:
@@ -50,6 +100,9 @@ class _RayPool:
     def close(self) -> None:
         self._pool.terminate()
 
+    def abort(self) -> None:
+        self._pool.terminate()
+
 
 @contextmanager
 def make_executor(kind: str = "process", workers: int | None = None):
@@ -62,5 +115,7 @@ def make_executor(kind: str = "process", workers: int | None = None):
     pool = _RayPool(workers) if kind == "ray" else _ProcessPool(workers)
     try:
         yield pool
-    finally:
-        pool.close()
+    except BaseException:
+        pool.abort()
+        raise
+    pool.close()

@@ -29,7 +29,7 @@ from pipeline.specs import SourceSpec, parse_spec
 
 @dataclass(frozen=True)
 class Fault:
-    kind: str  # status | hang | reset | truncate | trickle
+    kind: str  # status | hang | reset | truncate | trickle | endless
     status: int = 0
     retry_after: str | None = None
     after_bytes: int = 0
@@ -59,6 +59,11 @@ def truncate_after(n: int) -> Fault:
 def trickle(chunk: int, seconds: float) -> Fault:
     """Send the body `chunk` bytes at a time, `seconds` apart (a slow transfer to kill mid-way)."""
     return Fault("trickle", chunk=chunk, seconds=seconds)
+
+
+def endless(up_to: int = 64 * 1024 * 1024) -> Fault:
+    """A 200 PDF body with no Content-Length that streams until the client hangs up (or `up_to` bytes)."""
+    return Fault("endless", after_bytes=up_to)
 
 
 @dataclass
@@ -131,6 +136,9 @@ class FaultHandler(StaticFileHandler):
             self.end_headers()
             self.wfile.write(body)
             return
+        if fault is not None and fault.kind == "endless":
+            self._stream_endlessly(fault.after_bytes)
+            return
         if fault is not None and fault.kind == "hang":
             time.sleep(fault.seconds)
             self.close_connection = True
@@ -171,6 +179,20 @@ class FaultHandler(StaticFileHandler):
         else:
             self.connection.shutdown(socket.SHUT_WR)
 
+    def _stream_endlessly(self, up_to: int) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/pdf")
+        self.send_header("Connection", "close")  # no Content-Length: the body ends when the connection does
+        self.end_headers()
+        self.close_connection = True
+        block = b"%PDF-1.4\n" + b"0" * (64 * 1024 - 9)
+        try:
+            while self._record is None or self._record.body_bytes < up_to:
+                self._write(block)
+                block = b"0" * len(block)
+        except OSError:
+            pass  # the client stopped reading: what the test wants
+
     def _write(self, data: bytes) -> None:
         self.wfile.write(data)
         if self._record is not None:
@@ -182,9 +204,9 @@ class FaultHandler(StaticFileHandler):
 
 
 class FaultServer(StaticFileServer):
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, host: str = "127.0.0.1"):
         self.state = ServerState()
-        super().__init__(("127.0.0.1", 0), FaultHandler, root)
+        super().__init__((host, 0), FaultHandler, root)
 
     def handle_error(self, request, client_address) -> None:
         pass  # clients hanging up mid-body are the point of these tests
@@ -220,9 +242,10 @@ class Site:
 
 
 @contextlib.contextmanager
-def fault_site(root: Path) -> Iterator[Site]:
+def fault_site(root: Path, host: str = "127.0.0.1") -> Iterator[Site]:
+    """`host` may be another loopback address (127.0.0.2) to stand for a second machine."""
     root.mkdir(parents=True, exist_ok=True)
-    server = FaultServer(root)
+    server = FaultServer(root, host)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)  # quick shutdown
     thread.start()
     try:
@@ -268,6 +291,7 @@ def make_spec(
     local_files: list[dict] | None = None,
     rate: float = 1000.0,
     concurrency: int = 4,
+    download_extra: dict | None = None,
 ) -> SourceSpec:
     """A complete, valid spec through the real parser, with download rules for the test site."""
     download: dict = {
@@ -278,6 +302,7 @@ def make_spec(
         else [{"role": "key", "pattern": KEY_RULE}, {"role": "sheet", "pattern": SHEET_RULE}],
         "rate_limit_per_host": rate,
         "concurrency": concurrency,
+        **(download_extra or {}),
     }
     if index_pages is None and url_templates is None:
         index_pages = ["{base_url}/arkusze/{year}/"]
