@@ -30,6 +30,11 @@ class FileReport:
             report.errors.append(entry.error)
         return report
 
+    def add_failure(self, error: str) -> None:
+        """The stage could not do its work on this file this run (OCR unavailable); the file is not bad."""
+        self.status = "failed"
+        self.errors.append(error)
+
     def add_extraction(self, pages: int, ocr_pages: int, error: str | None) -> None:
         self.pages, self.ocr_pages = pages, ocr_pages
         if error:
@@ -52,6 +57,7 @@ class RunReport:
     ignored_links: int = 0  # links or local files that no file rule of the spec claims
     curated_path: str | None = None
     curated_questions: int | None = None
+    curated_unchanged: bool = False  # --strict found problems: the curated file was not written
     seconds: float | None = None
 
     @property
@@ -61,6 +67,10 @@ class RunReport:
     @property
     def has_problems(self) -> bool:
         return self.problem_count > 0
+
+    def problem_lines(self) -> list[str]:
+        """Every problem as one line: a run note, or "file name: problem"."""
+        return list(self.notes) + [f"{_file_name(f.url)}: {error}" for f in self.files for error in f.errors]
 
     def totals(self) -> dict[str, int]:
         keys = ("pages", "ocr_pages", "questions", "keyed", "flagged")
@@ -75,12 +85,17 @@ class RunReport:
         data["totals"] = self.totals()
         return json.dumps(data, ensure_ascii=False, indent=1)
 
+    def _curated_line(self) -> str:
+        count = "no" if self.curated_questions is None else self.curated_questions
+        if self.curated_unchanged:
+            return f"curated: `{self.curated_path}` left unchanged by --strict ({count} questions)"
+        return f"curated: `{self.curated_path}` ({count} questions)"
+
     def to_markdown(self) -> str:
         lines = [
             f"# Extraction report: {self.source}",
             "",
-            f"pipeline {self.pipeline_version} · curated: `{self.curated_path}` "
-            f"({self.curated_questions} questions) · {self.seconds} s",
+            f"pipeline {self.pipeline_version} · {self._curated_line()} · {self.seconds} s",
             "",
             "| file | role | status | pages | OCR | questions | keyed | flagged | problems |",
             "|---|---|---|---:|---:|---:|---:|---:|---|",
@@ -123,11 +138,8 @@ class RunReport:
                 str(f.keyed), str(f.flagged), str(len(f.errors)),
             )
         console.print(table)
-        for note in self.notes:
-            console.print(f"[bold red]problem[/] {note}", highlight=False, soft_wrap=True)
-        for f in self.files:
-            for error in f.errors:
-                console.print(f"[bold red]problem[/] {_file_name(f.url)}: {error}", highlight=False, soft_wrap=True)
+        for line in self.problem_lines():
+            console.print(f"[bold red]problem[/] {line}", highlight=False, soft_wrap=True)
 
 
 def _file_name(url: str) -> str:

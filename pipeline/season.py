@@ -5,13 +5,18 @@ by content hash, so a re-run with nothing new reads everything from the cache, a
 any point and started again gives exactly the output of an uninterrupted run. Files run under an
 executor (a local process pool by default; see pipeline/infra/executors.py) that a distributed engine can
 replace without changing any stage.
+
+Nothing curated is lost to a fault: a sheet that could not be extracted (a bad file, or OCR that could
+not run) keeps its earlier records, and so does a sheet whose key cannot be read, is gone, or turns out
+to be another sheet's key (pipeline.parse.keymatch). Each of these is a problem in the report, so
+`--strict` fails on it. OCR that could not run is never cached: the next run with Tesseract does the work.
 """
 from __future__ import annotations
 
 import json
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -101,18 +106,21 @@ class ExtractOutcome:
     page_count: int
     ocr_pages: int
     from_cache: bool
+    # The stage could not do its work (OCR unavailable): a failure of this run, not of the file.
+    # Not cached, not quarantined; the next run tries again.
+    unavailable: bool = False
 
 
 def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     """Pure and idempotent: safe to run twice, in any process or on any machine sharing raw/."""
-    from pipeline.extract import ExtractError, extract_document
+    from pipeline.extract import ExtractError, StageUnavailable, extract_document
 
     cache = StageCache(task.cache_root, "extract")
     cached = cache.get(task.cache_key)
-    if cached is not None:
-        summary = json.loads(cached)
-        if "error" in summary:
-            return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
+    summary = json.loads(cached) if cached is not None else None
+    if summary is not None and "error" in summary:
+        return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
+    if summary is not None and _figures_present(summary, task):
         return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True)
     try:
         document = extract_document(task.path, task.sha256, task.options)
@@ -120,10 +128,21 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
         # Bad input is a property of the bytes: remembering it keeps re-runs fast and consistent.
         cache.put(task.cache_key, json.dumps({"error": str(exc)}, ensure_ascii=False))
         return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False)
+    except StageUnavailable as exc:
+        # Nothing is cached: once the tool is back, the next run does the work.
+        return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False, unavailable=True)
     StageCache(task.cache_root, "documents").put(task.cache_key, document.to_json())
-    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages}
+    figure_paths = sorted(f.path for page in document.pages for f in page.figures)
+    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths}
     cache.put(task.cache_key, json.dumps(summary))
     return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False)
+
+
+def _figures_present(summary: dict, task: ExtractTask) -> bool:
+    """The cache key holds no root, so a cached document may come from another root: its figure crops
+    (paths relative to the root) must be there too, or the file is extracted again."""
+    root = Path(task.options.figures_root or ".")
+    return all((root / path).is_file() for path in summary.get("figures", []))
 
 
 def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOptions) -> dict[str, ExtractOutcome]:
@@ -133,10 +152,14 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
         spec, figures_dir=options.raw_dir / "figures", figures_root=options.root
     )
     stage_version = getattr(extract, "STAGE_VERSION", PIPELINE_VERSION)
+    # The key holds content, spec and stage version only: the root's absolute path is no part of the
+    # result (image paths in records are relative to it), so a copied or moved root keeps its cache.
+    figures_dir = Path(extract_options.figures_dir).relative_to(options.root).as_posix()
+    keyed_options = replace(extract_options, figures_dir=figures_dir, figures_root=None)
     tasks: dict[str, ExtractTask] = {}
     for entry in entries:
         if entry.ok and entry.sha256 not in tasks:
-            key = fingerprint("extract", stage_version, entry.sha256, extract_options)
+            key = fingerprint("extract", stage_version, entry.sha256, keyed_options)
             tasks[entry.sha256] = ExtractTask(
                 options.root / entry.path, entry.sha256, extract_options, options.cache_root, key
             )
@@ -165,7 +188,7 @@ def _load_document(outcome: ExtractOutcome, cache_root: Path) -> ExtractedDocume
 # ---------------------------------------------------------------- parse (per sheet)
 
 def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
-    """Returns (questions, problems) for one sheet, from the parse cache when the inputs are unchanged."""
+    """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when the inputs are unchanged."""
     from pipeline import parse
 
     parse_version = getattr(parse, "STAGE_VERSION", PIPELINE_VERSION)
@@ -180,13 +203,16 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     cached = cache.get(cache_key)
     if cached is not None:
         data = json.loads(cached)
-        return [Question.from_row(r) for r in data["questions"]], data["problems"]
+        return [Question.from_row(r) for r in data["questions"]], data["problems"], data.get("key_unusable")
     sheet_doc = _load_document(sheet_outcome, options.cache_root)
     keys = [(_load_document(o, options.cache_root), entry) for o, entry in key_outcomes]
     result = parse.parse_sheet(sheet_doc, job.sheet, keys, spec)
-    payload = {"questions": [q.to_row() for q in result.questions], "problems": list(result.problems)}
+    payload = {
+        "questions": [q.to_row() for q in result.questions], "problems": list(result.problems),
+        "key_unusable": result.key_unusable,
+    }
     cache.put(cache_key, json.dumps(payload, ensure_ascii=False, sort_keys=True))
-    return list(result.questions), list(result.problems)
+    return list(result.questions), list(result.problems), result.key_unusable
 
 
 # ---------------------------------------------------------------- curated output
@@ -230,6 +256,30 @@ def quarantine(entry: ManifestEntry, reason: str, root: Path) -> None:
 
 # ---------------------------------------------------------------- the run
 
+def _record_rejections(entries: list[ManifestEntry], outcomes: dict[str, ExtractOutcome], options: RunOptions) -> None:
+    """Files extract found unusable are marked `rejected`, with the reason, in raw/manifest.jsonl, so the
+    manifest never presents a bad file as a good one. Files OCR could not run on are not bad: untouched."""
+    from pipeline.acquire import Manifest
+
+    bad = {e.url: outcomes[e.sha256] for e in entries if e.ok and outcomes[e.sha256].error and not outcomes[e.sha256].unavailable}
+    path = options.raw_dir / "manifest.jsonl"
+    if not bad or not path.exists():
+        return
+    manifest = Manifest.load(path)
+    for url, outcome in bad.items():
+        entry = manifest.get(url)
+        if entry is not None and entry.sha256 == outcome.sha256:
+            manifest.upsert(replace(entry, status="rejected", error=f"extract: {outcome.error}"))
+    manifest.save()
+
+
+def _kept_for_unusable_key(sheet_url: str, previous: list[Question]) -> list[Question]:
+    """The sheet's earlier curated records, when any of them holds an answer: what a run whose key could
+    not be read or applied keeps instead of replacing them with unanswered ones."""
+    earlier = [q for q in previous if q.source_url == sheet_url]
+    return earlier if any(q.answer is not None for q in earlier) else []
+
+
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     acquired = acquire(spec, options)
@@ -246,36 +296,59 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     outcomes = _extract_all(entries, spec, options) if any(e.ok for e in entries) else {}
     for entry in entries:
         outcome = outcomes.get(entry.sha256) if entry.ok else None
-        if outcome is not None:
-            files[entry.url].add_extraction(outcome.page_count, outcome.ocr_pages, outcome.error)
-            if outcome.error:
-                quarantine(entry, outcome.error, options.root)
+        if outcome is None:
+            continue
+        if outcome.unavailable:
+            files[entry.url].add_failure(outcome.error)
+            continue
+        files[entry.url].add_extraction(outcome.page_count, outcome.ocr_pages, outcome.error)
+        if outcome.error:
+            quarantine(entry, outcome.error, options.root)
+    _record_rejections(entries, outcomes, options)
     for url, message in pairing.problems.items():
         files[url].errors.append(message)
 
+    curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
+    previous = _read_curated(curated_path)
     fresh: list[Question] = []
     replaced_urls: set[str] = set()
     for job in pairing.jobs:
-        if outcomes[job.sheet.sha256].error is not None:
+        sheet_outcome = outcomes[job.sheet.sha256]
+        if sheet_outcome.error is not None:
+            if sheet_outcome.unavailable and any(q.source_url == job.sheet.final_url for q in previous):
+                files[job.sheet.url].errors.append("its records curated earlier are kept unchanged")
             continue
-        if job.keys and all(outcomes[k.sha256].error is not None for k in job.keys):
+        failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
+        if job.keys and len(failed_keys) == len(job.keys):
             files[job.sheet.url].errors.append("every answer key of this sheet failed to extract")
-        questions, problems = _parse_job(job, outcomes, spec, options)
+        questions, problems, key_unusable = _parse_job(job, outcomes, spec, options)
+        if job.keys and len(failed_keys) == len(job.keys):
+            key_unusable = "every answer key of this sheet failed to extract"
+        kept = _kept_for_unusable_key(job.sheet.final_url, previous) if key_unusable else []
+        if kept:
+            # A key that fails or disappears must not wipe answers already curated.
+            problems = problems + [
+                f"answer key not usable in this run ({key_unusable}): kept the {len(kept)} records curated earlier"
+            ]
+            files[job.sheet.url].add_parse(kept, problems)
+            continue
         files[job.sheet.url].add_parse(questions, problems)
         fresh.extend(questions)
         replaced_urls.add(job.sheet.final_url)
 
     report.files = [files[url] for url in sorted(files)]
-    curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     report.curated_path = str(curated_path)
     reports_dir = options.curated_dir / "reports"
     if options.strict and report.has_problems:
+        report.curated_questions = len(previous)
+        report.curated_unchanged = True
         report.seconds = round(time.time() - started, 3)
         md_path, _ = report.write(reports_dir)
+        listed = "\n".join(f"  problem {line}" for line in report.problem_lines())
         raise StrictModeFailure(
-            f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}"
+            f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}\n{listed}"
         )
-    merged = merge_curated(_read_curated(curated_path), fresh, replaced_urls)
+    merged = merge_curated(previous, fresh, replaced_urls)
     write_curated(curated_path, merged)
     report.curated_questions = len(merged)
     report.seconds = round(time.time() - started, 3)

@@ -6,7 +6,7 @@ Output: an `ExtractedDocument` (pages of `Line`s, figures, warnings), the model 
 
 Public functions and types:
 - `extract_document(pdf_path, sha256, options)` -> ExtractedDocument (`stage`); `ExtractOptions`,
-  `ExtractError`, `STAGE_VERSION`
+  `ExtractError` (the file is bad), `StageUnavailable` (OCR could not run: not cached), `STAGE_VERSION`
 - `ExtractedDocument`, `Page`, `Line`, `Figure`, `PageMethod`: the extracted-document model (`document`)
 - `LayoutParams`, `Glyph`, `assemble`: rows, segments and columns from positioned glyphs, shared by the
   text and OCR paths (`layout`)
@@ -18,10 +18,10 @@ from pipeline.extract.document import ExtractedDocument, Figure, Line, Page, Pag
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.quality import assess_text_layer, text_layer_usable
 from pipeline.extract.figures import FigureError, extract_figures
-from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, extract_document
+from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, StageUnavailable, extract_document
 
 __all__ = [
     "STAGE_VERSION", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
-    "LayoutParams", "Line", "Page", "PageMethod", "assemble", "assess_text_layer", "extract_document",
+    "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "extract_document",
     "extract_figures", "text_layer_usable",
 ]

@@ -25,7 +25,9 @@ from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+13"
+# +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
+# bumped so empty extractions cached by earlier runs without Tesseract are never reused.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+14"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -42,6 +44,16 @@ _SPACES = frozenset({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *rang
 
 class ExtractError(Exception):
     """A file that cannot be read as an exam sheet; the message names the file and the problem."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path = str(path)
+        self.message = message
+        super().__init__(f"{path}: {message}")
+
+
+class StageUnavailable(Exception):
+    """The stage could not do its work on this file (Tesseract or an OCR language missing, Tesseract
+    failing): the file is not at fault, so the result must not be cached or the file quarantined."""
 
     def __init__(self, path: Path | str, message: str):
         self.path = str(path)
@@ -223,14 +235,14 @@ def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str |
     return verdict.usable, verdict.reason
 
 
-def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions, warnings: list[str]) -> None:
+def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions) -> None:
     if not numbers:
         return
     try:
         results = ocr_pages(path, numbers, options.ocr, workers=options.ocr_workers)
     except (OcrUnavailable, OcrError) as exc:
-        warnings.append(f"pages {numbers}: OCR failed: {exc}")
-        return
+        # Pages without text would parse to nothing and replace the sheet's curated records.
+        raise StageUnavailable(path, f"page(s) {numbers} need OCR, which could not run: {exc}") from None
     for number, ocr_page in results.items():
         page = pages[number - 1]
         page.lines = list(ocr_page.lines)
@@ -380,7 +392,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    _run_ocr(path, pages, need_ocr, options, warnings)
+    _run_ocr(path, pages, need_ocr, options)
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

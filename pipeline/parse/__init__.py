@@ -9,14 +9,15 @@ Public functions and types:
 - `STAGE_VERSION`: part of every parse cache key
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`), true/false blocks
-(`truefalse`), key formats (`keys`); `build` assembles and validates the records. Nothing exam-specific
-lives here: every rule comes from the spec's `layout` and `key` sections.
+(`truefalse`), key formats (`keys`), whether a key belongs to the sheet (`keymatch`); `build`
+assembles and validates the records. Nothing exam-specific lives here: every rule comes from the
+spec's `layout` and `key` sections.
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.labels import number_key
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+7"
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+8"  # +8: keys checked against the sheet (keymatch); key_unusable
 
 __all__ = ["STAGE_VERSION", "ParseResult", "number_key", "parse_sheet"]

@@ -9,6 +9,7 @@ from urllib.parse import unquote
 from pipeline import PIPELINE_VERSION
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
+from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, link_contexts, split_blocks
 from pipeline.parse.labels import canonical_label, number_key, option_start_regex
@@ -18,13 +19,17 @@ from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, question_id
 from pipeline.specs import SourceSpec
 
-_YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
+_YEAR = keymatch.YEAR
 
 
 @dataclass
 class ParseResult:
     questions: list[Question]
     problems: list[str] = field(default_factory=list)
+    # Why no answer key could be applied to this sheet (none paired, none readable, none belonging to
+    # it); None when a key was applied or the key is inside the sheet. The season run keeps a sheet's
+    # earlier curated answers when this is set.
+    key_unusable: str | None = None
 
 
 @dataclass
@@ -173,14 +178,23 @@ def _header_line(block: Block):
 
 
 def _read_keys(
-    sheet: ExtractedDocument, keys: list[tuple[ExtractedDocument, ManifestEntry]], spec: SourceSpec, problems: list[str]
-) -> dict[str, str] | None:
-    """{number key: answer text} from every key file, or None when the key is inside the sheet."""
+    keys: list[tuple[ExtractedDocument, ManifestEntry]],
+    spec: SourceSpec,
+    facts: keymatch.SheetFacts,
+    drafts: list[Draft],
+    problems: list[str],
+) -> tuple[dict[str, str] | None, list[str]]:
+    """({number key: answer text} from every key file that belongs to this sheet, or None when the key
+    is inside the sheet; the reasons keys were rejected as another sheet's)."""
     kind = spec.key.kind
     if kind == "highlight":
-        return None
+        return None, []
+    closed = [d for d in drafts if d.type in CLOSED_TYPES]
+    closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
+    choice_labels = {number_key(d.number): d.labels for d in closed if d.type is QuestionType.SINGLE_CHOICE}
     answers: dict[str, str] = {}
-    variant = key_formats.find_variant(sheet, spec.key) if kind == "variant_table" else None
+    rejected: list[str] = []
+    variant = facts.variant if kind == "variant_table" else None
     if kind == "variant_table" and variant is None:
         problems.append(f"no variant code found on the sheet (key.variant_pattern {spec.key.variant_pattern!r})")
     for document, entry in keys:
@@ -202,9 +216,17 @@ def _read_keys(
             table = tables[variant]
         if not table.answers:
             problems.append(f"key {name}: no answers found")
+            continue
+        reasons = keymatch.printed_mismatches(document, facts, spec)
+        reasons += keymatch.content_mismatches(table.answers, closed_numbers, choice_labels, spec)
+        if reasons:
+            message = f"key {name} does not belong to this sheet: {'; '.join(reasons)}; it was not applied"
+            problems.append(message)
+            rejected.append(message)
+            continue
         for number, answer in table.answers.items():
             answers.setdefault(number, answer)
-    return answers
+    return answers, rejected
 
 
 def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str | None]:
@@ -342,12 +364,24 @@ def parse_sheet(
         # Nothing to key (a practical-part sheet, a cover-only file): say so once, not per key file.
         problems.append("no questions found on this sheet")
         return ParseResult(questions=[], problems=problems)
-    answers = _read_keys(sheet, keys, spec, problems) if (keys or spec.key.kind == "highlight") else None
-    if answers is None and spec.key.kind != "highlight":
+    year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
+    variant = key_formats.find_variant(sheet, spec.key) if spec.key.variant_pattern else None
+    facts = keymatch.SheetFacts(year=year, sheet_code=sheet_code, variant=variant, text=document_text(sheet))
+    key_unusable = None
+    rejected: list[str] = []
+    if keys or spec.key.kind == "highlight":
+        answers, rejected = _read_keys(keys, spec, facts, drafts, problems)
+        if answers == {}:
+            key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
+    else:
         problems.append("no answer key paired with this sheet; closed questions are flagged")
         answers = {}
+        key_unusable = "no answer key paired with this sheet"
     tf_cache: dict = {}
     for draft in drafts:
+        if rejected and not answers and draft.type in CLOSED_TYPES:
+            draft.flags.append("not keyed: the paired answer key belongs to another sheet")
+            continue
         _apply_key(draft, answers, spec, tf_cache)
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
@@ -358,7 +392,6 @@ def parse_sheet(
         if unused and spec.key.kind != "marking_scheme":
             problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
 
-    year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
     images = _attach_images(drafts, sheet)
     meta = spec.metadata
     questions = []
@@ -393,4 +426,4 @@ def parse_sheet(
                 flags=d.flags,
             )
         )
-    return ParseResult(questions=questions, problems=problems)
+    return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable)
