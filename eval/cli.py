@@ -73,7 +73,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     compare.add_argument("--align-on", default="id", help="id (default) or metadata fields, e.g. year,session,number")
     compare.add_argument("--seed", type=int)
     compare.add_argument("--resamples", type=int)
-    compare.add_argument("--json", dest="json_out", help="where to write the JSON (default: compare.json)")
+    compare.add_argument("--json", "--out", dest="json_out",
+                         help="where to write the JSON (default: compare_<A>_vs_<B>.json beside run A)")
     compare.add_argument("--allow-unpublishable", action="store_true",
                          help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
     compare.add_argument("--allow-protocol-mismatch", action="store_true",
@@ -246,10 +247,16 @@ def _compare(args) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     reports.print_compare(result)
-    out = Path(args.json_out or "compare.json")
+    out = Path(args.json_out) if args.json_out else _beside_runs(args.run_a, args.run_b)
     write_text_atomic(out, dumps(result))
     print(f"wrote {out}", file=sys.stderr)
     return 0
+
+
+def _beside_runs(run_a: str, run_b: str) -> Path:
+    """compare_<A>_vs_<B>.json in run A's parent folder: never the folder the command happens to run in."""
+    a, b = Path(run_a).resolve(), Path(run_b).resolve()
+    return a.parent / f"compare_{a.name}_vs_{b.name}.json"
 
 
 def _correlate(args) -> int:

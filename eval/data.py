@@ -12,14 +12,23 @@ source-spec name), which is what a release names its configs after.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
+from pipeline.records import QUESTION_FIELDS, QUESTION_SCHEMA, Question, table_to_questions
+
+# Columns a question table must have: the record fields without a default (flags and the reviewed
+# figure descriptions came later and may be absent from older files).
+REQUIRED_FIELDS = tuple(
+    f.name for f in dataclasses.fields(Question)
+    if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+)
 
 MANIFEST_NAME = "manifest.json"
 HUB_PREFIX = "hf://"
@@ -183,9 +192,16 @@ def _read(data: PinnedData) -> PinnedData:
     for pin in data.files:
         path = root / pin.path
         table = pq.read_table(path)
-        missing = [name for name in QUESTION_FIELDS if name not in table.column_names and name != "flags"]
+        missing = [name for name in REQUIRED_FIELDS if name not in table.column_names]
         if missing:
             raise DataError(f"{path}: not a question table, columns missing: {', '.join(missing)}")
+        wrong = [
+            f"{name} is {table.schema.field(name).type}, expected {QUESTION_SCHEMA.field(name).type}"
+            for name in QUESTION_FIELDS
+            if name in table.column_names and not _compatible(table.schema.field(name).type, QUESTION_SCHEMA.field(name).type)
+        ]
+        if wrong:
+            raise DataError(f"{path}: not a question table, wrong column types: {'; '.join(wrong)}")
         table = table.select([n for n in QUESTION_FIELDS if n in table.column_names])
         for q in table_to_questions(table):
             if q.id in seen:
@@ -194,3 +210,24 @@ def _read(data: PinnedData) -> PinnedData:
             data.questions.append(q)
             data.config_by_qid[q.id] = pin.config or q.source
     return data
+
+
+def _compatible(found: pa.DataType, expected: pa.DataType) -> bool:
+    """Whether a column of type `found` reads as `expected` without changing meaning: any integer
+    width for an integer, any string type for a string, lists of compatible items, an all-null column.
+    A string year or a list given as one string is refused (pyarrow would cast "2024" to a number)."""
+    if found == expected or pa.types.is_null(found):
+        return True
+    if pa.types.is_integer(expected):
+        return pa.types.is_integer(found)
+    if pa.types.is_floating(expected):
+        return pa.types.is_floating(found) or pa.types.is_integer(found)
+    if pa.types.is_string(expected):
+        return pa.types.is_string(found) or pa.types.is_large_string(found)
+    if pa.types.is_list(expected):
+        return (pa.types.is_list(found) or pa.types.is_large_list(found)) and _compatible(found.value_type, expected.value_type)
+    if pa.types.is_struct(expected):
+        return pa.types.is_struct(found) and all(
+            found.get_field_index(f.name) >= 0 and _compatible(found.field(f.name).type, f.type) for f in expected
+        )
+    return False

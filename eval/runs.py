@@ -7,11 +7,15 @@ every answer in is sealed (read-only); truncated answers still block publication
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import importlib.metadata
+import io
 import json
+import os
 import platform
 import random
+import re
 import sys
 import threading
 import time
@@ -188,9 +192,12 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
         record, prompts, extra = prepare(plan)
         meta = extra["meta"]
         plan = RunPlan.model_validate(record["plan"])
+    # Before the folder is made: a model that cannot load leaves no run folder to block the next try.
+    with _quiet_model_loading(progress is False):
+        backend = backend_entry(plan.model.backend).factory(plan.model)
+    if not folder.exists:
         folder.create(record, [dict(p.to_dict(), meta=meta[p.qid]) for p in prompts])
     cut = folder.repair_partial_tail()
-    backend = backend_entry(plan.model.backend).factory(plan.model)
     folder.append(SESSIONS, [{"started_at": _now(), "environment": environment(), "backend": backend.describe(),
                               "repaired_partial_line_bytes": cut,
                               "operational": {"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s,
@@ -206,6 +213,29 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
     finally:
         sender.close()
     return finish(folder, sent=sent)
+
+
+@contextlib.contextmanager
+def _quiet_model_loading(quiet: bool):
+    """--no-progress silences the model libraries' own bars too (weights loading, GGUF conversion,
+    Hub downloads), which draw with tqdm straight to stderr whatever their logging settings say.
+    What they print is held back; anything but a progress bar is passed on afterwards."""
+    if not quiet:
+        yield
+        return
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    held = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(held):
+            yield
+    finally:
+        lines = re.split(r"[\r\n]", held.getvalue())
+        kept = [line for line in lines if line.strip() and not _PROGRESS_BAR.search(line)]
+        if kept:
+            print("\n".join(kept), file=sys.stderr)
+
+
+_PROGRESS_BAR = re.compile(r"\d+%\|")
 
 
 def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from eval.answers import first_argmax
 from eval.backends.base import ChoiceRequest, ChoiceResult
+from eval.backends.errors import ConfigurationFailure
 
 # lm-eval's fallback when neither the config nor the tokenizer states a context length.
 DEFAULT_MAX_LENGTH = 2048
@@ -38,7 +39,7 @@ _TOKENIZER_NO_LIMIT = int(1e30)
 _MAX_TAIL_LOGITS = 1 << 27
 
 
-class ModelLoadError(Exception):
+class ModelLoadError(ConfigurationFailure):
     """The model path does not hold a loadable Hugging Face causal LM."""
 
 
