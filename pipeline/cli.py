@@ -8,7 +8,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipeline.specs import SpecError, available_specs, load_spec, load_spec_file
+from pipeline.specs import SpecError, available_specs, environment_problems, load_spec, load_spec_file
 
 SAMPLE_PREFIX = "sample"
 
@@ -114,6 +114,9 @@ def _add_specs(subparsers) -> None:
     sub.add_parser("list", help="the specs shipped in pipeline/sources/").set_defaults(func=_cmd_specs_list)
     check = sub.add_parser("check", help="validate spec YAML files and explain every problem")
     check.add_argument("paths", nargs="+", type=Path)
+    check.add_argument(
+        "--skip-ocr-check", action="store_true", help="do not check that the OCR languages are installed on this machine"
+    )
     check.set_defaults(func=_cmd_specs_check)
 
 
@@ -129,6 +132,9 @@ def _cmd_specs_check(args) -> int:
     for path in args.paths:
         try:
             spec = load_spec_file(path)
+            problems = [] if args.skip_ocr_check else environment_problems(spec)
+            if problems:
+                raise SpecError(path, problems)
         except SpecError as exc:
             print(str(exc), file=sys.stderr)
             failed += 1
@@ -159,6 +165,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract(subparsers)
     _add_specs(subparsers)
     _add_score_extraction(subparsers)
+    from pipeline.publish import register as register_publish
+    from pipeline.split import register as register_split
+
+    register_split(subparsers)
+    register_publish(subparsers)
+    from pipeline.describe import register as register_describe
+    from pipeline.review import register as register_review
+
+    register_describe(subparsers)
+    register_review(subparsers)
     if importlib.util.find_spec("eval.cli") is not None:
         from eval.cli import register as register_eval
 

@@ -1,0 +1,127 @@
+"""The release manifest (`manifest.json`) and the errata: what changed since the previous release.
+
+The manifest names the release, lists every other file of it with SHA-256, size, rows and config,
+the source PDFs its questions came from (URL + SHA-256), the pipeline version and the split rule.
+`eval.data` reads releases through it (`name`, `version`, `files[].path/sha256/config`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from pipeline import PIPELINE_VERSION
+from pipeline.records import QUESTION_FIELDS, Question
+
+# A change to these is not an erratum: the pipeline that made the record, or the mirror it came from.
+PROVENANCE_ONLY = frozenset({"pipeline_version", "source_url", "flags"})
+CONTENT_FIELDS = tuple(f for f in QUESTION_FIELDS if f not in PROVENANCE_ONLY and f != "id")
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    change: str  # "changed" | "removed"
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    path: str
+    sha256: str
+    bytes: int
+    rows: int | None = None
+    config: str | None = None
+    split: str | None = None
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def errata(previous: list[Question], current: list[Question]) -> tuple[list[Erratum], int]:
+    """Changed and removed ids with why, and how many ids are new. The reason names fields; for the
+    key it shows old and new labels, since a changed key is what a user most needs to know about."""
+    now = {q.id: q for q in current}
+    found = []
+    for old in sorted(previous, key=lambda q: q.id):
+        new = now.get(old.id)
+        if new is None:
+            found.append(Erratum(old.id, "removed", "not in this release (withheld, moved to the private split, or dropped)"))
+            continue
+        changed = [f for f in CONTENT_FIELDS if _comparable(old, f) != _comparable(new, f)]
+        if changed:
+            parts = [f"answer {old.answer} → {new.answer}" if f == "answer" else f"{f} changed" for f in changed]
+            found.append(Erratum(old.id, "changed", "; ".join(parts)))
+    added = len(set(now) - {q.id for q in previous})
+    return found, added
+
+
+def _comparable(q: Question, name: str):
+    value = getattr(q, name)
+    if name == "images":  # the figure, not where this machine keeps its crop
+        return [(img.page, tuple(img.bbox), img.sha256) for img in value]
+    return value
+
+
+def source_documents(questions: list[Question]) -> list[dict]:
+    """The PDFs the release's questions came from: URL, SHA-256 and how many questions each gave."""
+    counts: dict[tuple[str, str], int] = {}
+    for q in questions:
+        counts[(q.source_url, q.source_sha256)] = counts.get((q.source_url, q.source_sha256), 0) + 1
+    return [{"url": url, "sha256": sha, "questions": n} for (url, sha), n in sorted(counts.items())]
+
+
+def build_manifest(*, name: str, release_id: str, split: str, visibility: str, files: list[FileEntry],
+                   questions: list[Question], split_manifest: dict, previous_release: str | None,
+                   found_errata: list[Erratum], added: int, created_at: str) -> dict:
+    return {
+        "name": name,
+        "version": release_id,  # eval.data's key for the release id
+        "release": release_id,
+        "split": split,
+        "visibility": visibility,
+        "created_at": created_at,
+        "pipeline_version": PIPELINE_VERSION,
+        "split_rule": split_manifest["rule"],
+        "curated_inputs": split_manifest.get("inputs", []),
+        "counts": {"questions": len(questions), "configs": len({f.config for f in files if f.config})},
+        "files": [asdict(f) for f in sorted(files, key=lambda f: f.path)],
+        "sources": source_documents(questions),
+        "previous_release": previous_release,
+        "errata": [asdict(e) for e in found_errata],
+        "added_since_previous": added,
+    }
+
+
+def manifest_json(manifest: dict) -> str:
+    return json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def verify_release(root: Path) -> list[str]:
+    """Problems with a release folder: a listed file missing or not matching its SHA-256/size, or a
+    file present that the manifest does not list. Empty when the release is intact."""
+    root = Path(root)
+    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    problems = []
+    listed = {entry["path"]: entry for entry in manifest["files"]}
+    for rel, entry in sorted(listed.items()):
+        path = root / rel
+        if not path.is_file():
+            problems.append(f"{path}: listed in the manifest but missing")
+        elif path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
+            problems.append(f"{path}: SHA-256/size differ from the manifest")
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        if rel not in listed and rel != "manifest.json" and not rel.startswith(".cache/"):
+            problems.append(f"{path}: not listed in the manifest")
+    return problems

@@ -1,0 +1,179 @@
+"""Building a release folder from a split, and publishing it to a local folder.
+
+A release is one split (public or private) of one split folder, under one release id:
+`data/<config>/<split>.parquet`, `README.md` (the card), `exports/…`, `manifest.json`. It is built in a
+staging folder beside the target and renamed into place in one step, so a target folder either holds
+a whole release or none; an existing release is never overwritten.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
+from pipeline.publish.card import card_text
+from pipeline.publish.exports import export_files
+from pipeline.publish.layout import CARD_NAME, MANIFEST_NAME, config_names, data_path, parquet_bytes
+from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
+from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
+from pipeline.split import SPLITS, SplitDataError, read_split
+
+RELEASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")  # also a valid git tag and folder name
+DEFAULT_LICENSE = "other"  # exam texts belong to their publishers; the card says so
+
+
+class PublishError(RuntimeError):
+    """A release that must not or cannot be made; the message says why and names the target."""
+
+
+@dataclass
+class PublishResult:
+    release_id: str
+    split: str
+    target: str
+    manifest: dict
+    commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        m = self.manifest
+        line = (f"release {self.release_id} ({self.split}) → {self.target}: {m['counts']['questions']} questions in "
+                f"{m['counts']['configs']} config(s), {len(m['files'])} files, {len(m['errata'])} errata since "
+                f"{m['previous_release'] or 'no previous release'}")
+        return "\n".join([line + (f", commit {self.commit}" if self.commit else ""), *self.notes])
+
+
+def default_release_id() -> str:
+    return time.strftime("v%Y.%m.%d", time.gmtime())
+
+
+def check_release_id(release_id: str) -> None:
+    if not RELEASE_ID.match(release_id) or ".." in release_id or release_id.endswith((".", ".lock")):
+        raise PublishError(f"release id {release_id!r}: use letters, digits, '.', '_' and '-' (e.g. v2026.1)")
+
+
+def check_visibility(split: str, private_target: bool, target: str) -> None:
+    """The one rule no flag overrides: public data to public targets, private data to private ones."""
+    if split == "private" and not private_target:
+        raise PublishError(f"{target}: refusing to publish the private split to a public target")
+    if split == "public" and private_target:
+        raise PublishError(f"{target}: the public split goes to a public target; this one is private")
+
+
+def read_release_questions(root: Path, split: str | None = None) -> tuple[dict, list[Question]]:
+    """A release folder's manifest and its questions (of one split when given)."""
+    manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+    questions = []
+    for entry in manifest["files"]:
+        if entry["path"].endswith(".parquet") and (split is None or entry.get("split") == split):
+            table = pq.read_table(root / entry["path"])
+            questions += table_to_questions(table.select(list(QUESTION_FIELDS)))
+    return manifest, questions
+
+
+def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str, name: str, previous: Path | None,
+                  repo_hint: str, visibility: str, license_id: str = DEFAULT_LICENSE, show_progress: bool = True) -> dict:
+    """Write a whole release into the empty folder `staging`; returns its manifest."""
+    check_release_id(release_id)
+    if split not in SPLITS:
+        raise PublishError(f"unknown split {split!r}; one of {', '.join(SPLITS)}")
+    try:
+        folder = read_split(split_dir)
+        questions = folder.questions(split)
+        others = {s: folder.questions(s) for s in SPLITS if s != split}
+    except SplitDataError as exc:
+        raise PublishError(str(exc)) from None
+    names = config_names(questions + [q for qs in others.values() for q in qs])
+    by_config: dict[str, list[Question]] = {}
+    for q in questions:
+        by_config.setdefault(names[q.id], []).append(q)
+
+    files: list[FileEntry] = []
+    bar = progress(total=len(by_config), desc=f"release {release_id}: Parquet", unit="config", enabled=show_progress)
+    for config, qs in sorted(by_config.items()):
+        rel = data_path(config, split)
+        data = parquet_bytes(qs)
+        write_bytes_atomic(staging / rel, data, durable=False)
+        files.append(FileEntry(rel, sha256_bytes(data), len(data), len(qs), config, split))
+        bar.update(1)
+    bar.close()
+    for rel, data in export_files(by_config, name=name, split=split).items():
+        write_bytes_atomic(staging / rel, data, durable=False)
+        files.append(FileEntry(rel, sha256_bytes(data), len(data)))
+    card = card_text(name=name, release_id=release_id, split=split, by_config=by_config, rule=folder.rule,
+                     license_id=license_id, withheld=folder.manifest["counts"]["withheld"], repo_hint=repo_hint).encode()
+    write_bytes_atomic(staging / CARD_NAME, card, durable=False)
+    files.append(FileEntry(CARD_NAME, sha256_bytes(card), len(card)))
+
+    previous_id, found, added = None, [], 0
+    if previous is not None:
+        prev_manifest, prev_questions = read_release_questions(previous, split)
+        previous_id = prev_manifest.get("release")
+        found, added = errata(prev_questions, questions)
+    manifest = build_manifest(name=name, release_id=release_id, split=split, visibility=visibility, files=files,
+                              questions=questions, split_manifest=folder.manifest, previous_release=previous_id,
+                              found_errata=found, added=added,
+                              created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    write_text_atomic(staging / MANIFEST_NAME, manifest_json(manifest))
+    return manifest
+
+
+def releases_beside(target: Path) -> list[tuple[str, Path]]:
+    """(release id, folder) of the releases in target's parent folder, oldest first."""
+    found = []
+    parent = target.parent
+    if parent.is_dir():
+        for manifest in parent.glob(f"*/{MANIFEST_NAME}"):
+            try:
+                data = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError):
+                continue
+            found.append((data.get("created_at", ""), data.get("release", ""), data.get("split"), manifest.parent))
+    return [(rid, path) for _, rid, split, path in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
+def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str, name: str = "examcorpus",
+                      previous: Path | None = None, private_target: bool = False, license_id: str = DEFAULT_LICENSE,
+                      show_progress: bool = True) -> PublishResult:
+    to = Path(to).resolve()
+    check_release_id(release_id)
+    check_visibility(split, private_target, str(to))
+    if (to / MANIFEST_NAME).is_file() or (to.exists() and any(to.iterdir())):
+        held = json.loads((to / MANIFEST_NAME).read_text()).get("release") if (to / MANIFEST_NAME).is_file() else None
+        raise PublishError(f"{to}: already holds {'release ' + held if held else 'files'}; releases are immutable, "
+                           "publish a correction under a new release id into a new folder")
+    siblings = releases_beside(to)
+    same = [path for rid, path in siblings if rid == release_id]
+    if same:
+        raise PublishError(f"release {release_id} already exists at {same[0]}; a correction is a new release id")
+    if previous is None:
+        same_split = [path for _, path in siblings if _split_of(path) == split]
+        previous = same_split[-1] if same_split else None
+    staging = to.parent / f".{to.name}.staging-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
+                                 repo_hint="", visibility="private" if private_target else "public",
+                                 license_id=license_id, show_progress=show_progress)
+        if to.exists():
+            to.rmdir()  # empty (checked above); rename needs the name free
+        os.rename(staging, to)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return PublishResult(release_id, split, str(to), manifest)
+
+
+def _split_of(path: Path) -> str | None:
+    try:
+        return json.loads((path / MANIFEST_NAME).read_text(encoding="utf-8")).get("split")
+    except (OSError, json.JSONDecodeError):
+        return None

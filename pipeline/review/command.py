@@ -1,0 +1,70 @@
+"""`examcorpus review`: serve the review page, or merge accepted descriptions into curated records."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from pipeline.review.store import ReviewInputError, ReviewStore
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "review",
+        help="review figure descriptions in the browser (127.0.0.1), or --merge accepted ones into curated/",
+        description="Serves the review page on 127.0.0.1. Decisions are appended to annotations/reviews.jsonl. "
+        "With --merge, writes accepted descriptions into the curated Parquet files and exits.",
+    )
+    p.add_argument("--curated", type=Path, action="append", default=[], help="curated Parquet file or folder (default curated/)")
+    p.add_argument("--root", type=Path, default=Path("."), help="project root holding curated/, raw/ and annotations/")
+    p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    p.add_argument("--merge", action="store_true", help="merge accepted descriptions into the curated files and exit")
+    p.set_defaults(func=run_review_command)
+
+
+def curated_files(root: Path, paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths or [root / "curated"]:
+        path = path if path.is_absolute() else root / path
+        if path.is_dir():
+            files += sorted(path.glob("*.parquet"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ReviewInputError(f"{path}: no such curated file or folder")
+    if not files:
+        raise ReviewInputError(f"no curated Parquet files under {root / 'curated'} (run `make extract` first)")
+    return files
+
+
+def run_review_command(args) -> int:
+    from pipeline.review.merge import MergeError, merge_curated_file
+    from pipeline.review.server import serve_review
+
+    root = args.root.resolve()
+    try:
+        files = curated_files(root, args.curated)
+        store = ReviewStore.open(root, files)
+    except (ReviewInputError, ValueError) as exc:
+        print(f"examcorpus review: {exc}", file=sys.stderr)
+        return 2
+    if args.merge:
+        try:
+            for path in files:
+                for line in merge_curated_file(path, store):
+                    print(line)
+        except MergeError as exc:
+            print(f"examcorpus review --merge: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    progress = store.progress()
+    note = f" ({store.orphans} annotations skipped: their question or figure is no longer curated)" if store.orphans else ""
+    with serve_review(store, port=args.port) as url:
+        print(f"review page: {url}/  ({progress['reviewed']} / {progress['total']} reviewed){note}", flush=True)
+        print(f"extraction audit: {url}/audit  (flagged questions first); Ctrl+C stops", flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            print("stopped; every decision is in annotations/reviews.jsonl", file=sys.stderr)
+    return 0

@@ -1,0 +1,91 @@
+"""Puts accepted figure descriptions into curated records, and only accepted ones.
+
+The merge recomputes the description fields of every record from the review state, so running it
+twice changes nothing, and a record whose accepted description was later rejected loses it again.
+A record gets descriptions only when every one of its figures is accepted: half a description of a
+two-figure question would read as the whole of it.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.infra import write_bytes_atomic
+from pipeline.records import QUESTION_FIELDS, Question, questions_to_table
+from pipeline.review.store import ACCEPTED, ReviewStore
+
+DESCRIPTION_FIELDS = ("image_description", "image_transcription", "description_model", "reviewed_by", "reviewed_at")
+
+
+class MergeError(RuntimeError):
+    """The curated schema cannot hold the merged fields."""
+
+
+@dataclass(frozen=True)
+class AcceptedFigure:
+    record_id: str
+    image_sha256: str
+    description: str
+    transcription: str
+    model: str
+    reviewed_by: str
+    reviewed_at: str
+
+
+def accepted_figures(store: ReviewStore) -> dict[tuple[str, str], AcceptedFigure]:
+    """(record id, image sha256) -> the accepted description; of several (models, prompt versions)
+    the one accepted last wins."""
+    out: dict[tuple[str, str], AcceptedFigure] = {}
+    for item in store.items.values():
+        if item.status != ACCEPTED:
+            continue
+        key = (item.annotation.record_id, item.annotation.image_sha256)
+        if key in out and out[key].reviewed_at >= item.reviewed_at:
+            continue
+        out[key] = AcceptedFigure(key[0], key[1], item.description, item.transcription or "", item.annotation.model,
+                                  item.reviewed_by, item.reviewed_at)
+    return out
+
+
+def _join(values: list[str]) -> str:
+    if len(values) == 1:
+        return values[0]
+    return "\n\n".join(f"[{n}] {v}" for n, v in enumerate(values, start=1))
+
+
+def merge_descriptions(rows: list[dict], accepted: dict[tuple[str, str], AcceptedFigure]) -> tuple[list[dict], list[str]]:
+    """Rows (Question.to_row dicts) with the description fields set from `accepted` (None where a
+    record has no figure or not all of its figures are accepted), and report lines."""
+    merged, complete, partial = [], 0, []
+    for row in rows:
+        figures = [accepted.get((row["id"], img["sha256"])) for img in row.get("images") or []]
+        values = dict.fromkeys(DESCRIPTION_FIELDS)
+        if figures and all(figures):
+            complete += 1
+            values = {
+                "image_description": _join([f.description for f in figures]),
+                "image_transcription": _join([f.transcription for f in figures]),
+                "description_model": ", ".join(dict.fromkeys(f.model for f in figures)),
+                "reviewed_by": ", ".join(dict.fromkeys(f.reviewed_by for f in figures)),
+                "reviewed_at": max(f.reviewed_at for f in figures),
+            }
+        elif any(figures):
+            partial.append(f"{row['id']}: {sum(map(bool, figures))} of {len(figures)} figures accepted; left without descriptions")
+        merged.append({**row, **values})
+    return merged, [f"merged accepted descriptions into {complete} records", *partial]
+
+
+def merge_curated_file(path: Path, store: ReviewStore) -> list[str]:
+    """Rewrites one curated Parquet file (atomically) with the accepted descriptions."""
+    missing = [name for name in DESCRIPTION_FIELDS if name not in QUESTION_FIELDS]
+    if missing:
+        raise MergeError(f"pipeline.records.Question has no field {', '.join(missing)}: the curated schema cannot hold descriptions yet")
+    rows = pq.read_table(path).to_pylist()
+    merged, report = merge_descriptions(rows, accepted_figures(store))
+    buffer = io.BytesIO()
+    pq.write_table(questions_to_table(Question.from_row(r) for r in merged), buffer)
+    write_bytes_atomic(path, buffer.getvalue())
+    return [f"{path}: {line}" for line in report]

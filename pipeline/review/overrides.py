@@ -1,0 +1,185 @@
+"""Curators' corrections of extracted questions: overrides keyed by question id and the SHA-256 of the
+sheet they were made on, appended with their audit trail to `annotations/overrides.jsonl`.
+
+`apply_overrides(questions, overrides)` is what the extract stage runs on its records before writing
+them: a correction survives re-runs, and is dropped with a report line once the sheet's bytes
+change (a corrected text for another file would be wrong). The latest override of a question wins.
+"""
+from __future__ import annotations
+
+import io
+import threading
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pipeline.describe import AppendLog, read_jsonl
+from pipeline.records import Question
+
+OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
+BROKEN_FLAG = "broken_by_curator"
+LETTERS = "ABCDEFGHIJ"
+
+
+class OverrideError(ValueError):
+    """A correction that cannot be taken as it stands."""
+
+
+class OverrideConflict(RuntimeError):
+    def __init__(self, current: "Override | None", version: int):
+        super().__init__(f"question corrected by someone else meanwhile (now at version {version})")
+        self.current = current
+        self.version = version
+
+
+@dataclass(frozen=True)
+class Override:
+    question_id: str
+    sheet_sha256: str
+    question: str
+    choices: list[str]
+    answer: str | None
+    broken: bool
+    annotator: str
+    at: str
+    version: int
+    note: str = ""
+    before: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"question_id": self.question_id, "sheet_sha256": self.sheet_sha256, "question": self.question, "choices": self.choices,
+                "answer": self.answer, "broken": self.broken, "annotator": self.annotator, "at": self.at, "version": self.version,
+                "note": self.note, "before": self.before}
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str) -> "Override":
+        try:
+            return cls(**{k: data[k] for k in ("question_id", "sheet_sha256", "question", "choices", "answer", "broken", "annotator",
+                                               "at", "version")}, note=data.get("note", ""), before=data.get("before", {}))
+        except KeyError as exc:
+            raise OverrideError(f"{where}: override lacks {exc.args[0]}") from None
+
+
+def load_overrides(path: Path) -> dict[str, Override]:
+    """The latest override of each question in an overrides file (none when it does not exist)."""
+    latest: dict[str, Override] = {}
+    for number, record in enumerate(read_jsonl(path), start=1):
+        override = Override.from_dict(record, where=f"{path}: record {number}")
+        latest[override.question_id] = override
+    return latest
+
+
+def _fields(q: Question) -> dict:
+    return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": BROKEN_FLAG in q.flags}
+
+
+def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -> tuple[list[Question], list[str]]:
+    """Questions with their curators' corrections, and one report line per override applied, dropped
+    (the sheet changed) or left over (the question is no longer extracted)."""
+    out, report, seen = [], [], set()
+    for q in questions:
+        override = overrides.get(q.id)
+        if override is None:
+            out.append(q)
+            continue
+        seen.add(q.id)
+        if override.sheet_sha256 != q.source_sha256:
+            report.append(f"override of {q.id} by {override.annotator} ({override.at}) dropped: the sheet changed "
+                          f"({override.sheet_sha256[:12]}… → {q.source_sha256[:12]}…); correct it again if needed")
+            out.append(q)
+            continue
+        labels = list(q.choice_labels) if len(q.choice_labels) == len(override.choices) else list(LETTERS[: len(override.choices)])
+        answer_index = labels.index(override.answer) if override.answer in labels and override.choices else None
+        flags = [f for f in q.flags if f != BROKEN_FLAG] + ([BROKEN_FLAG] if override.broken else [])
+        out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
+                           answer=override.answer, answer_index=answer_index, flags=flags))
+        report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
+    for question_id in sorted(set(overrides) - seen):
+        report.append(f"override of {question_id} not applied: no such question in this run")
+    return out, report
+
+
+@dataclass
+class CorrectionStore:
+    """Curated questions for the extraction audit, with their corrections; the same version check as
+    review decisions keeps two curators from overwriting each other."""
+
+    root: Path
+    questions: dict[str, Question]
+    log: AppendLog
+    overrides: dict[str, Override] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def open(cls, root: Path, questions: dict[str, Question], path: Path | None = None) -> "CorrectionStore":
+        path = path or Path(root) / OVERRIDES_FILE
+        return cls(root=Path(root), questions=questions, log=AppendLog(path), overrides=load_overrides(path))
+
+    def queue(self, flagged_only: bool = True) -> list[str]:
+        """Flagged questions first (the default queue); all of them with flagged_only=False."""
+        ordered = sorted(self.questions.values(), key=lambda q: (not q.flags, q.source, q.year, q.id))
+        return [q.id for q in ordered if q.flags or not flagged_only]
+
+    def detail(self, question_id: str) -> dict:
+        q = self._question(question_id)
+        override = self.overrides.get(question_id)
+        shown, _ = apply_overrides([q], {question_id: override} if override else {})
+        current = shown[0]
+        return {
+            "id": q.id, "source": q.source, "exam": q.exam, "year": q.year, "number": q.number, "type": q.type, "flags": q.flags,
+            "pages": q.pages, "sheet_sha256": q.source_sha256, "source_url": q.source_url, "labels": current.choice_labels,
+            "extracted": _fields(q), "current": _fields(current), "version": override.version if override else 0,
+            "corrected_by": override.annotator if override else None, "corrected_at": override.at if override else None,
+            "page_urls": [f"/page/{q.source_sha256}/{p}.png" for p in q.pages],
+        }
+
+    def _question(self, question_id: str) -> Question:
+        try:
+            return self.questions[question_id]
+        except KeyError:
+            raise OverrideError(f"no curated question {question_id!r}") from None
+
+    def correct(self, question_id: str, *, annotator: str, version: int, question: str, choices: list[str], answer: str | None,
+                broken: bool, note: str = "") -> Override:
+        annotator = (annotator or "").strip()
+        if not annotator:
+            raise OverrideError("the curator's name is required")
+        if not isinstance(question, str) or not question.strip():
+            raise OverrideError("the question text cannot be empty")
+        if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
+            raise OverrideError("choices must be a list of texts")
+        with self._lock:
+            q = self._question(question_id)
+            current = self.overrides.get(question_id)
+            now_version = current.version if current else 0
+            if version != now_version:
+                raise OverrideConflict(current, now_version)
+            before = self.detail(question_id)["current"]
+            override = Override(question_id=q.id, sheet_sha256=q.source_sha256, question=question.strip(),
+                                choices=[c.strip() for c in choices if c.strip()], answer=(answer or "").strip() or None,
+                                broken=bool(broken), annotator=annotator, at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+                                version=now_version + 1, note=(note or "").strip(), before=before)
+            self.log.append(override.to_dict())
+            self.overrides[question_id] = override
+            return override
+
+
+def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = 1.5) -> bytes:
+    """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view."""
+    import pypdfium2 as pdfium
+
+    if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
+        raise OverrideError(f"not a sheet SHA-256: {sheet_sha256!r}")
+    path = Path(root) / "raw" / f"{sheet_sha256}.pdf"
+    if not path.is_file():
+        raise OverrideError(f"sheet {path} is not in raw/ (run `make extract`)")
+    document = pdfium.PdfDocument(str(path))
+    try:
+        if not 1 <= page <= len(document):
+            raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
+        image = document[page - 1].render(scale=scale).to_pil()
+    finally:
+        document.close()
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()

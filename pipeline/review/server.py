@@ -1,0 +1,148 @@
+"""The review page: a Flask app bound to 127.0.0.1 serving one static page and a small JSON API.
+
+Flask because it is maintained (Pallets), synchronous (the store is a dict behind a lock: no event
+loop to reason about), ships a threaded WSGI server good enough for a handful of local annotators,
+and has a test client. The page builds every piece of model or PDF text with textContent, and a
+Content-Security-Policy forbids inline script, so a payload in a description stays text.
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, abort, jsonify, request, send_file
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, render_page_png
+from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
+
+STATIC_DIR = Path(__file__).parent / "static"
+CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+
+def create_app(store: ReviewStore, corrections: CorrectionStore | None = None) -> Flask:
+    corrections = corrections or CorrectionStore.open(store.root, store.questions)
+    app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    @app.after_request
+    def security_headers(response):
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.errorhandler(ReviewInputError)
+    def bad_input(exc):
+        return jsonify({"error": str(exc)}), 404 if isinstance(exc, UnknownItem) else 400
+
+    @app.errorhandler(ConflictError)
+    def conflict(exc):
+        return jsonify({"error": "conflict", "message": "changed in another tab or by another annotator since you opened it",
+                        "current": exc.item.detail(), "progress": store.progress()}), 409
+
+    @app.get("/")
+    def index():
+        return send_file(STATIC_DIR / "index.html", mimetype="text/html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return "", 204
+
+    @app.get("/api/queue")
+    def queue():
+        args = request.args
+        year = args.get("year", "")
+        if year and not year.isdigit():
+            raise ReviewInputError(f"year must be a number, not {year!r}")
+        ids = store.query(status=args.get("status") or None, exam=args.get("exam") or None,
+                          year=int(year) if year else None, language=args.get("language") or None)
+        return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets()})
+
+    @app.get("/api/items/<item_id>")
+    def item(item_id: str):
+        return jsonify(store.get(item_id).detail())
+
+    @app.post("/api/items/<item_id>/decision")
+    def decision(item_id: str):
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise ReviewInputError("the decision must be a JSON object")
+        version = body.get("version")
+        if not isinstance(version, int):
+            raise ReviewInputError("the decision must name the item version it was made on")
+        updated = store.decide(item_id, action=body.get("action"), annotator=body.get("annotator"), version=version,
+                               description=body.get("description"), transcription=body.get("transcription"), reason=body.get("reason"))
+        return jsonify({"item": updated.detail(), "progress": store.progress()})
+
+    @app.get("/figure/<item_id>")
+    def figure(item_id: str):
+        path = store.figure_path(item_id)
+        if not path.is_file():
+            abort(404)
+        return send_file(path)  # the type from the name: crops are .png
+
+    _add_audit_routes(app, corrections)
+    return app
+
+
+def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
+    """The extraction audit: any curated question beside its rendered pages, corrected as overrides."""
+
+    @app.errorhandler(OverrideError)
+    def bad_override(exc):
+        return jsonify({"error": str(exc)}), 400
+
+    @app.errorhandler(OverrideConflict)
+    def override_conflict(exc):
+        return jsonify({"error": "conflict", "message": f"corrected by {exc.current.annotator} at {exc.current.at} meanwhile",
+                        "version": exc.version}), 409
+
+    @app.get("/audit")
+    def audit_page():
+        return send_file(STATIC_DIR / "audit.html", mimetype="text/html")
+
+    @app.get("/api/audit/queue")
+    def audit_queue():
+        return jsonify({"ids": corrections.queue(flagged_only=request.args.get("all") != "1")})
+
+    @app.get("/api/audit/questions/<path:question_id>")
+    def audit_question(question_id: str):
+        return jsonify(corrections.detail(question_id))
+
+    @app.post("/api/audit/questions/<path:question_id>")
+    def audit_correct(question_id: str):
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("version"), int):
+            raise OverrideError("the correction must be a JSON object naming the version it was made on")
+        override = corrections.correct(question_id, annotator=body.get("annotator"), version=body["version"],
+                                       question=body.get("question"), choices=body.get("choices"), answer=body.get("answer"),
+                                       broken=bool(body.get("broken")), note=body.get("note", ""))
+        return jsonify({"version": override.version, "question": corrections.detail(question_id)})
+
+    @app.get("/page/<sheet_sha256>/<int:page>.png")
+    def page_image(sheet_sha256: str, page: int):
+        return app.response_class(render_page_png(corrections.root, sheet_sha256, page), mimetype="image/png")
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Logs failures only: a line per click would bury the URL the annotator needs."""
+
+    def log_request(self, code="-", size="-"):
+        if str(code).startswith("5"):
+            super().log_request(code, size)
+
+
+@contextmanager
+def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0):
+    """Serves the page in a background thread; yields its base URL."""
+    server = make_server(host, port, create_app(store), threaded=True, request_handler=_QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()

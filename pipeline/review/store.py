@@ -1,0 +1,203 @@
+"""What the review page works on: every generated annotation beside its curated question, its current
+review state, and the audit log that every decision is appended to before it is acknowledged.
+
+State is the annotation replayed through its decisions in `annotations/reviews.jsonl`; an item's
+`version` is the number of decisions it has had. A decision names the version its author saw: when
+another tab decided in between, it is refused as a conflict (nothing is overwritten).
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+
+import pyarrow.parquet as pq
+
+from pipeline.describe import STATUS_PENDING, Annotation, AppendLog, load_annotations, read_jsonl
+from pipeline.records import Question, table_to_questions
+
+DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+REVIEWED_STATUSES = (ACCEPTED, REJECTED)
+MAX_NAME = 80
+
+
+class ReviewInputError(ValueError):
+    """A decision that cannot be taken as it stands (no annotator, no reason, unknown item...)."""
+
+
+class UnknownItem(ReviewInputError):
+    """No review item has this id."""
+
+
+class ConflictError(RuntimeError):
+    """The item changed since the decision's author loaded it."""
+
+    def __init__(self, item: "ReviewItem"):
+        super().__init__(f"item {item.item_id} is at version {item.version}")
+        self.item = item
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    item_id: str
+    annotation: Annotation
+    question: Question
+    image_index: int  # which of the question's figures
+    status: str  # pending, blocked, empty, malformed (as generated) or accepted, rejected
+    description: str | None
+    transcription: str | None
+    version: int = 0
+    reviewed_by: str | None = None
+    reviewed_at: str | None = None
+    reason: str | None = None
+
+    def summary(self) -> dict:
+        q = self.question
+        return {"item_id": self.item_id, "record_id": q.id, "number": q.number, "exam": q.exam, "year": q.year,
+                "language": q.language, "status": self.status}
+
+    def detail(self) -> dict:
+        q, a = self.question, self.annotation
+        image = q.images[self.image_index]
+        return {
+            **self.summary(),
+            "version": self.version, "description": self.description, "transcription": self.transcription,
+            "generated": {"status": a.status, "description": a.description, "transcription": a.transcription, "raw_text": a.raw_text},
+            "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at, "reason": self.reason,
+            "model": a.model, "prompt_version": a.prompt_version, "figure": {"index": self.image_index + 1, "of": len(q.images),
+                                                                             "page": image.page, "url": f"/figure/{self.item_id}"},
+            "question": {"text": q.question, "context": q.context, "choices": q.choices, "labels": q.choice_labels,
+                         "answer": q.answer, "subject": q.subject, "session": q.session, "source": q.source, "flags": q.flags},
+        }
+
+    def snapshot(self) -> dict:
+        return {"status": self.status, "description": self.description, "transcription": self.transcription, "reason": self.reason}
+
+
+def _load_curated(files: list[Path]) -> dict[str, Question]:
+    questions = {}
+    for path in files:
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:
+            raise ReviewInputError(f"{path}: not a curated questions file ({type(exc).__name__}: {exc})") from None
+        questions.update((q.id, q) for q in table_to_questions(table))
+    return questions
+
+
+@dataclass
+class ReviewStore:
+    root: Path
+    items: dict[str, ReviewItem]
+    order: list[str]  # stable review order: exam, year, question, figure
+    log: AppendLog
+    orphans: int = 0  # annotations whose question is no longer curated
+    questions: dict[str, Question] = field(default_factory=dict)  # every curated question, figures or not
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def open(cls, root: Path, curated: list[Path], annotations: Path | None = None, decisions: Path | None = None) -> "ReviewStore":
+        root = Path(root)
+        questions = _load_curated(curated)
+        decisions = decisions or root / DECISIONS_FILE
+        items, orphans = {}, 0
+        for annotation in load_annotations(annotations or root / "annotations" / "descriptions.jsonl"):
+            question = questions.get(annotation.record_id)
+            shas = [img.sha256 for img in question.images] if question else []
+            if annotation.image_sha256 not in shas:  # the question or its figure changed since describe
+                orphans += 1
+                continue
+            items[annotation.item_id] = ReviewItem(
+                item_id=annotation.item_id, annotation=annotation, question=question, image_index=shas.index(annotation.image_sha256),
+                status=annotation.status, description=annotation.description, transcription=annotation.transcription,
+            )
+        for number, record in enumerate(read_jsonl(decisions), start=1):
+            item = items.get(record.get("item_id", ""))
+            if item is None:
+                continue
+            try:
+                after = record["after"]
+                items[item.item_id] = replace(item, status=after["status"], description=after["description"],
+                                              transcription=after["transcription"], reason=after.get("reason"),
+                                              version=record["version"], reviewed_by=record["annotator"], reviewed_at=record["at"])
+            except (KeyError, TypeError) as exc:
+                raise ReviewInputError(f"{decisions}: record {number} is not a review decision (missing {exc})") from None
+        order = sorted(items, key=lambda i: (items[i].question.exam, items[i].question.year, items[i].question.id, items[i].image_index,
+                                             items[i].annotation.model, items[i].annotation.prompt_version))
+        return cls(root=root, items=items, order=order, log=AppendLog(decisions), orphans=orphans, questions=questions)
+
+    def get(self, item_id: str) -> ReviewItem:
+        try:
+            return self.items[item_id]
+        except KeyError:
+            raise UnknownItem(f"no review item {item_id!r}") from None
+
+    def figure_path(self, item_id: str) -> Path:
+        item = self.get(item_id)
+        relative = PurePosixPath(item.annotation.image_path)
+        # Checked by name, not by resolving: raw/ may be a symlink to a shared store, which is fine.
+        if relative.is_absolute() or ".." in relative.parts:
+            raise ReviewInputError(f"figure path {item.annotation.image_path!r} leaves the project root")
+        return self.root / relative
+
+    def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None) -> list[str]:
+        out = []
+        for item_id in self.order:
+            item = self.items[item_id]
+            q = item.question
+            if (status and item.status != status) or (exam and q.exam != exam) or (year and q.year != year) or (language and q.language != language):
+                continue
+            out.append(item_id)
+        return out
+
+    def progress(self) -> dict:
+        by_status: dict[str, int] = {}
+        for item in self.items.values():
+            by_status[item.status] = by_status.get(item.status, 0) + 1
+        reviewed = sum(by_status.get(s, 0) for s in REVIEWED_STATUSES)
+        return {"reviewed": reviewed, "total": len(self.items), "by_status": by_status}
+
+    def facets(self) -> dict:
+        qs = [i.question for i in self.items.values()]
+        return {"exams": sorted({q.exam for q in qs}), "years": sorted({q.year for q in qs}),
+                "languages": sorted({q.language for q in qs}), "statuses": sorted({i.status for i in self.items.values()} | {STATUS_PENDING, *REVIEWED_STATUSES})}
+
+    def decide(self, item_id: str, *, action: str, annotator: str, version: int, description: str | None = None,
+               transcription: str | None = None, reason: str | None = None) -> ReviewItem:
+        """Accepts (with the texts as given: an edit is an accept with changed text) or rejects.
+        The decision is in the audit log, fsync'ed, before this returns."""
+        annotator = (annotator or "").strip()
+        if not annotator or len(annotator) > MAX_NAME:
+            raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)")
+        if action not in ("accept", "reject"):
+            raise ReviewInputError(f"unknown action {action!r} (accept or reject)")
+        with self._lock:
+            item = self.get(item_id)
+            if version != item.version:
+                raise ConflictError(item)
+            if action == "accept":
+                description = ((item.description if description is None else description) or "").strip()
+                transcription = ((item.transcription if transcription is None else transcription) or "").strip()
+                if not description:
+                    raise ReviewInputError("an accepted figure needs a description")
+                after = {"status": ACCEPTED, "description": description, "transcription": transcription, "reason": None}
+            else:
+                reason = (reason or "").strip()
+                if not reason:
+                    raise ReviewInputError("a rejection needs a reason")
+                after = {"status": REJECTED, "description": item.description, "transcription": item.transcription, "reason": reason}
+            now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+            a = item.annotation
+            edited = action == "accept" and (after["description"], after["transcription"]) != (a.description or "", a.transcription or "")
+            self.log.append({
+                "item_id": item_id, "record_id": a.record_id, "image_sha256": a.image_sha256, "model": a.model,
+                "prompt_version": a.prompt_version, "action": action, "edited": edited, "annotator": annotator, "at": now,
+                "version": item.version + 1, "before": item.snapshot(), "after": after,
+            })
+            updated = replace(item, status=after["status"], description=after["description"], transcription=after["transcription"],
+                              reason=after["reason"], version=item.version + 1, reviewed_by=annotator, reviewed_at=now)
+            self.items[item_id] = updated
+            return updated

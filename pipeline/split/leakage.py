@@ -1,0 +1,200 @@
+"""The leakage guard: proof that no private question reaches the public split.
+
+Four checks, each private record against every public one:
+- `id`: the same record id on both sides;
+- `text`: the same normalised question text plus options (NFKC, case-folded, accents and punctuation
+  dropped, whitespace collapsed). The stem alone is not enough: Panhellenic true/false blocks repeat the
+  same instruction every year and differ only in the statement, which our records keep in the text;
+- `near_duplicate`: Jaccard similarity of character 5-gram shingles of that text at or above the
+  threshold, after dropping sheet boilerplate: a line that appears in two or more questions of one
+  sheet (an instruction such as the Panhellenic "Να χαρακτηρίσετε…" heading every true/false statement)
+  says nothing about which question it is, and left in it makes two different statements look ~0.8
+  alike on the embedded sample. Candidates come from MinHash LSH (datasketch), which is near-linear
+  where all-pairs Jaccard is quadratic; every candidate is then verified with the exact Jaccard of
+  its shingle sets (as 32-bit codes), so a reported pair is never a MinHash artefact, and its
+  similarity is what the report shows;
+- `image`: a figure with the same SHA-256 on both sides.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+
+import numpy as np
+from dataclasses import dataclass
+
+
+from pipeline.records import Question
+from pipeline.split.config import LeakageSettings
+
+_NON_WORD = re.compile(r"[\W_]+")
+# Combining diacritics (Polish ogonek and acute, Greek tonos and dialytika, Slovak caron…) after NFKD;
+# letters such as Polish ł that have no decomposition stay as they are.
+_COMBINING = re.compile("[\u0300-\u036f]")
+MINHASH_SEED = 1  # fixed: the same records always give the same candidates
+MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the candidates silently
+# Shingles are hashed with CRC-32 (C, deterministic) rather than datasketch's default SHA-1 in Python:
+# ~5x faster, and the affine permutations on top give the independence MinHash needs. Candidates are
+# verified on the same 32-bit codes: two distinct shingles of one pair collide with probability ~1e-5.
+# LSH tuned for recall: banded at threshold − 0.2 with false negatives weighted 9:1, so a pair exactly at
+# the threshold 0.8 is a candidate with probability 1 − (1 − 0.8⁵)²⁵ ≈ 0.99995 (25 bands of 5 rows at 128
+# permutations). Banded at the threshold itself, such a pair is found only ~40% of the time. The extra
+# candidates cost one exact Jaccard each.
+LSH_MARGIN = 0.2
+LSH_WEIGHTS = (0.1, 0.9)
+
+
+@dataclass(frozen=True, order=True)
+class LeakPair:
+    check: str  # "id" | "text" | "near_duplicate" | "image"
+    private_id: str
+    public_id: str
+    similarity: float = 1.0
+    detail: str = ""
+
+    def describe(self) -> str:
+        extra = f" ({self.detail})" if self.detail else ""
+        return f"{self.check}: private {self.private_id} ~ public {self.public_id}, similarity {self.similarity:.3f}{extra}"
+
+
+def normalise_text(text: str) -> str:
+    """The form two copies of one question share whatever OCR, case, accents or punctuation did to them."""
+    text = _COMBINING.sub("", unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold()))
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def question_text(q: Question) -> str:
+    """What a model sees of a question (stem and options), normalised; the shared passage is left out
+    because several different questions may rightly share one."""
+    return normalise_text("\n".join([q.question, *q.choices]))
+
+
+def sheet_boilerplate(questions: list[Question]) -> dict[str, frozenset[str]]:
+    """Per sheet (source_sha256): the normalised question lines shared by two or more of its questions."""
+    seen: dict[str, dict[str, int]] = {}
+    for q in questions:
+        counts = seen.setdefault(q.source_sha256, {})
+        for line in {normalise_text(l) for l in q.question.splitlines()} - {""}:
+            counts[line] = counts.get(line, 0) + 1
+    return {sheet: frozenset(l for l, n in counts.items() if n > 1) for sheet, counts in seen.items()}
+
+
+def distinctive_text(q: Question, boilerplate: dict[str, frozenset[str]]) -> str:
+    """The question text without its sheet's shared lines (all of it when nothing else is left)."""
+    shared = boilerplate.get(q.source_sha256, frozenset())
+    lines = [normalise_text(l) for l in q.question.splitlines()]
+    kept = [l for l in lines if l and l not in shared] or lines
+    return normalise_text("\n".join([*kept, *q.choices]))
+
+
+def shingles(text: str, size: int) -> set[str]:
+    if len(text) <= size:
+        return {text} if text else set()
+    return {text[i:i + size] for i in range(len(text) - size + 1)}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)
+
+
+def find_leaks(private: list[Question], public: list[Question], settings: LeakageSettings) -> list[LeakPair]:
+    """Every (private, public) pair that shares an id, a text, a near-identical text or a figure,
+    minus the pairs a curator reviewed and allowed. Sorted, so the same input gives the same report."""
+    allowed = set(settings.allowed_pairs)
+    found: dict[tuple[str, str, str], LeakPair] = {}
+
+    def add(pair: LeakPair) -> None:
+        if (pair.private_id, pair.public_id) not in allowed:
+            found.setdefault((pair.check, pair.private_id, pair.public_id), pair)
+
+    public_ids = {q.id for q in public}
+    for q in private:
+        if q.id in public_ids:
+            add(LeakPair("id", q.id, q.id))
+
+    texts_pub = {q.id: question_text(q) for q in public}
+    by_text: dict[str, list[str]] = {}
+    for qid, text in texts_pub.items():
+        by_text.setdefault(text, []).append(qid)
+    by_image: dict[str, list[str]] = {}
+    for q in public:
+        for img in q.images:
+            by_image.setdefault(img.sha256, []).append(q.id)
+    for q in private:
+        for pub_id in by_text.get(question_text(q), []):
+            add(LeakPair("text", q.id, pub_id))
+        for img in q.images:
+            for pub_id in by_image.get(img.sha256, []):
+                add(LeakPair("image", q.id, pub_id, detail=f"figure sha256 {img.sha256[:12]}…"))
+
+    for pair in near_duplicates(private, public, settings):
+        add(pair)
+    return sorted(found.values())
+
+
+def shingle_codes(text: str, size: int) -> np.ndarray:
+    """The shingles as sorted unique CRC-32 codes: ~0.6 KB a question where a set of strings takes
+    ~15 KB, which is what lets 100k questions be compared in memory."""
+    codes = np.fromiter((zlib.crc32(s.encode("utf-8")) for s in shingles(text, size)), dtype=np.uint32)
+    return np.unique(codes)
+
+
+def code_jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    if not a.size and not b.size:
+        return 1.0
+    shared = np.intersect1d(a, b, assume_unique=True).size
+    return shared / (a.size + b.size - shared)
+
+
+def near_duplicates(private: list[Question], public: list[Question], settings: LeakageSettings) -> list[LeakPair]:
+    from datasketch import MinHashLSH  # imported here: it takes ~0.6 s, and every CLI start would pay it
+
+    size, threshold = settings.shingle_chars, settings.near_duplicate_jaccard
+    boilerplate = sheet_boilerplate([*private, *public])
+    pub_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate), size) for q in public}
+    lsh = MinHashLSH(threshold=max(0.05, threshold - LSH_MARGIN), num_perm=settings.num_perm, weights=LSH_WEIGHTS)
+    with lsh.insertion_session() as session:
+        for qid, sketch in zip(pub_codes, _minhashes(pub_codes.values(), settings.num_perm)):
+            session.insert(qid, sketch, check_duplication=False)  # ids are unique: checked by the split
+    priv_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate), size) for q in private}
+    pairs = []
+    for qid, sketch in zip(priv_codes, _minhashes(priv_codes.values(), settings.num_perm)):
+        mine = priv_codes[qid]
+        for pub_id in sorted(lsh.query(sketch)):
+            similarity = code_jaccard(mine, pub_codes[pub_id])
+            if similarity >= threshold:
+                pairs.append(LeakPair("near_duplicate", qid, pub_id, round(similarity, 6)))
+    return pairs
+
+
+def _minhashes(code_arrays, num_perm: int):
+    """One MinHash per question; MinHash.generator sets up the permutations once for all of them. The
+    codes are already CRC-32 hashes of the shingles, so the hash function passes them through."""
+    from datasketch import MinHash
+
+    return MinHash.generator((codes.tolist() for codes in code_arrays), num_perm=num_perm, seed=MINHASH_SEED,
+                             scheme=MINHASH_SCHEME, hashfunc=int)
+
+
+def leak_report(pairs: list[LeakPair], *, private: list[Question], public: list[Question], limit: int = 200) -> str:
+    """Markdown naming each pair; question text is shown so a curator can judge it (this report is
+    a curator's artefact, never published)."""
+    by_id = {q.id: q for q in [*private, *public]}
+    lines = [f"# Leakage guard: {len(pairs)} pair(s) of a private and a public question", ""]
+    for pair in pairs[:limit]:
+        lines.append(f"- {pair.describe()}")
+        for side, qid in (("private", pair.private_id), ("public", pair.public_id)):
+            text = by_id[qid].question.replace("\n", " ") if qid in by_id else "?"
+            lines.append(f"  - {side}: {text[:160]}")
+    if len(pairs) > limit:
+        lines.append(f"- … and {len(pairs) - limit} more (see split.json)")
+    lines += ["", "Fix the data, list reviewed false positives under leakage.allowed_pairs, or set "
+              "leakage.on_leak: withhold_public to keep the public twins out of the release."]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["LeakPair", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]

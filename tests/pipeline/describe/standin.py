@@ -1,0 +1,171 @@
+"""A stand-in for Gemini's REST `POST /v1beta/models/{model}:generateContent` on 127.0.0.1, with
+scripted faults, for the describe tests and bench.
+
+Each test question carries a token like [F07] in its text, which the prompt repeats. The stand-in
+reads it and plays that token's script, one action per request (the last action repeats):
+  ok        a JSON answer {"description", "transcription"} naming the token
+  slow      ok after `slow_s`
+  hang      sleeps `hang_s` (longer than the client's timeout), then ok
+  429       RESOURCE_EXHAUSTED with a google.rpc.RetryInfo retryDelay of `retry_delay`
+  500, 503  INTERNAL / UNAVAILABLE
+  block     promptFeedback.blockReason SAFETY, no candidates
+  safety    a candidate with finishReason SAFETY and no content
+  empty     a candidate whose text is ""
+  badjson   the model's text is not JSON (cut off mid-object)
+  garbage   HTTP 200 whose body is not JSON at all
+  badkey    HTTP 400 API_KEY_INVALID whose message echoes the key it got (a careless proxy)
+  html      a description and transcription holding an HTML/script payload
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+TOKEN = re.compile(r"\[(F\d+)\]")
+ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
+HTML_PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><b>bold?</b>'
+
+
+@dataclass
+class GeminiStandIn:
+    scripts: dict[str, list[str]] = field(default_factory=dict)
+    default_action: str = "ok"
+    slow_s: float = 0.05
+    hang_s: float = 2.0
+    retry_delay: str = "0.2s"
+    requests: list[dict] = field(default_factory=list)
+    in_flight: int = 0
+    max_in_flight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    base_url: str = ""
+    _server: ThreadingHTTPServer | None = None
+
+    def next_action(self, token: str | None) -> str:
+        with self.lock:
+            script = self.scripts.get(token or "", [])
+            if len(script) > 1:
+                return script.pop(0)
+            return script[0] if script else self.default_action
+
+    def calls_for(self, token: str) -> list[dict]:
+        return [r for r in self.requests if r["token"] == token]
+
+    def start(self) -> "GeminiStandIn":
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def respond(self, action: str, token: str | None, model: str, key: str | None) -> tuple[int, bytes]:
+        usage = {"promptTokenCount": 300, "candidatesTokenCount": 80, "totalTokenCount": 380}
+        meta = {"usageMetadata": usage, "modelVersion": f"{model}-standin-001"}
+        if action == "429":
+            return _json(429, {"error": {"code": 429, "message": "Resource has been exhausted (e.g. check quota).", "status": "RESOURCE_EXHAUSTED",
+                                         "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": self.retry_delay}]}})
+        if action in ("500", "503"):
+            status = {"500": "INTERNAL", "503": "UNAVAILABLE"}[action]
+            return _json(int(action), {"error": {"code": int(action), "message": "An internal error has occurred.", "status": status}})
+        if action == "badkey":
+            return _json(400, {"error": {"code": 400, "message": f"API key not valid: {key}", "status": "INVALID_ARGUMENT"}})
+        if action == "garbage":
+            return 200, b"<html>502 Bad Gateway</html>"
+        if action == "block":
+            return _json(200, {"promptFeedback": {"blockReason": "SAFETY", "safetyRatings": []}, **meta})
+        if action == "safety":
+            return _json(200, {"candidates": [{"finishReason": "SAFETY", "index": 0}], **meta})
+        text = {
+            "empty": "",
+            "badjson": '{"description": "A circuit with two resis',
+            "html": json.dumps({"description": f"Figure {token}: {HTML_PAYLOAD}", "transcription": HTML_PAYLOAD}),
+        }.get(action)
+        if text is None:
+            token = token or "(no token)"
+            text = json.dumps({"description": f"Figure {token}: a right triangle ABC with the right angle at C; AC = 3 cm, BC = 4 cm.",
+                               "transcription": f"A\nB\nC\n3 cm\n4 cm\n{token}"}, ensure_ascii=False)
+        return _json(200, {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}], **meta})
+
+
+def _b64(data: str) -> bytes:
+    """The SDK sends URL-safe base64 without padding; the API accepts both alphabets."""
+    data = data.replace("-", "+").replace("_", "/")
+    return base64.b64decode(data + "=" * (-len(data) % 4))
+
+
+def _json(status: int, payload: dict) -> tuple[int, bytes]:
+    return status, json.dumps(payload).encode()
+
+
+def _handler(standin: GeminiStandIn):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go in two writes: without this, 40 ms of delayed ACK each
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            route = ROUTE.fullmatch(self.path.split("?")[0])
+            parts = [p for c in body.get("contents", []) for p in c.get("parts", [])]
+            text = "".join(p.get("text", "") for p in parts)
+            images = [_b64(p["inlineData"]["data"]) for p in parts if "inlineData" in p]
+            tokens = TOKEN.findall(text)
+            token = tokens[-1] if tokens else None
+            action = standin.next_action(token) if route else "404"
+            with standin.lock:
+                standin.requests.append({
+                    "path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
+                    "image_sha256": [hashlib.sha256(i).hexdigest() for i in images], "t": time.monotonic(),
+                })
+                standin.in_flight += 1
+                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
+            try:
+                if action == "slow":
+                    time.sleep(standin.slow_s)
+                elif action == "hang":
+                    time.sleep(standin.hang_s)
+            finally:
+                with standin.lock:
+                    standin.in_flight -= 1
+            if route is None:
+                status, data = _json(404, {"error": {"code": 404, "message": f"no route {self.path}", "status": "NOT_FOUND"}})
+            else:
+                status, data = standin.respond(action, token, route.group(1), self.headers.get("x-goog-api-key"))
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json; charset=UTF-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    return Handler
+
+
+def main() -> None:
+    """`python -m tests.pipeline.describe.standin [SLOW_S]`: serve in a process of its own (the bench
+    runs it so, keeping the SDK's CPU work and the server's off one GIL); prints the base URL, stops
+    when stdin closes."""
+    import sys
+
+    standin = GeminiStandIn(default_action="slow", slow_s=float(sys.argv[1]) if len(sys.argv) > 1 else 0.0).start()
+    print(standin.base_url, flush=True)
+    sys.stdin.read()
+    standin.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Shared fixtures for the publish tests: a split folder made by the real split stage from generated
+records, and helpers that read a release back."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.split import load_split_config, run_split
+from tests.pipeline.split.conftest import make_corpus, make_record, write_curated
+
+SOURCES = {"pl_test": ("pl", [2021, 2022, 2023]), "el_test": ("el", [2022, 2023])}
+
+
+def make_split(root: Path, questions) -> Path:
+    run_split(write_curated(root / "curated", questions), root / "split", load_split_config())
+    return root / "split"
+
+
+@pytest.fixture
+def corpus():
+    records = make_corpus(SOURCES)
+    # a true/false block and a figure, so every column type reaches the release
+    records.append(make_record(90, source="el_test", year=2022, language="el", qtype="true_false", choices=["Σωστό", "Λάθος"]))
+    records.append(make_record(91, source="pl_test", year=2022, images=("ef" * 32,)))
+    return records
+
+
+@pytest.fixture
+def split_dir(tmp_path, corpus) -> Path:
+    return make_split(tmp_path / "work", corpus)
+
+
+def manifest_of(release: Path) -> dict:
+    return json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+
+
+HUB_TOKEN = "hf_test_SECRET_token_never_printed_0123456789"
+
+
+@pytest.fixture
+def hub(tmp_path, monkeypatch):
+    """The Hub stand-in, with this process pointed at it: endpoint, token, Xet off, caches in tmp."""
+    import huggingface_hub.constants as hub_constants
+
+    from tests.pipeline.publish.hub_server import start_hub
+
+    server_state, server = start_hub(HUB_TOKEN)
+    env = {"HF_ENDPOINT": server_state.endpoint, "HF_TOKEN": HUB_TOKEN, "HF_HUB_DISABLE_XET": "1",
+           "HF_HOME": str(tmp_path / "hf_home"), "HF_HUB_CACHE": str(tmp_path / "hf_home" / "hub"),
+           "HF_DATASETS_CACHE": str(tmp_path / "hf_home" / "datasets"), "HF_HUB_DISABLE_TELEMETRY": "1"}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(hub_constants, "HF_HUB_DISABLE_XET", True)
+    server_state.env = env
+    yield server_state
+    server.shutdown()
+    server.server_close()

@@ -1,0 +1,92 @@
+"""The extraction audit: curators' corrections stored as overrides keyed by question id and sheet
+SHA-256, applied to the next extraction, dropped with a report line when the sheet changes."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.review import ReviewStore, create_app
+from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
+from tests.pipeline.describe.builders import write_curated
+from tests.pipeline.review.builders import write_sheet
+
+
+def correction_store(root, questions):
+    return CorrectionStore.open(root, {q.id: q for q in questions})
+
+
+def correct(store, q, **changes):
+    values = dict(annotator="Celina", version=0, question=q.question, choices=list(q.choices), answer=q.answer, broken=False)
+    values.update(changes)
+    return store.correct(q.id, **values)
+
+
+def test_a_correction_is_applied_to_the_next_extraction(review_project):
+    root, _, questions = review_project
+    store = correction_store(root, questions)
+    q = questions[0]
+    correct(store, q, question="Oblicz długość boku AB.", choices=["3", "4", "5"], answer="B", note="stem had a page header")
+
+    overrides = load_overrides(root / OVERRIDES_FILE)
+    fixed, report = apply_overrides(questions, overrides)
+    assert fixed[0].question == "Oblicz długość boku AB." and fixed[0].choices == ["3", "4", "5"]
+    assert fixed[0].choice_labels == ["A", "B", "C"] and fixed[0].answer == "B" and fixed[0].answer_index == 1
+    assert fixed[1:] == questions[1:]
+    assert report == [f"override of {q.id} by Celina ({overrides[q.id].at}) applied"]
+    again, _ = apply_overrides(fixed, overrides)
+    assert again == fixed  # re-runs keep it, and applying twice changes nothing
+
+
+def test_marking_broken_flags_the_question(review_project):
+    root, _, questions = review_project
+    store = correction_store(root, questions)
+    correct(store, questions[1], broken=True)
+    fixed, _ = apply_overrides(questions, load_overrides(root / OVERRIDES_FILE))
+    assert BROKEN_FLAG in fixed[1].flags
+
+
+def test_a_correction_is_dropped_with_a_report_line_when_the_sheet_changes(review_project):
+    root, _, questions = review_project
+    correct(correction_store(root, questions), questions[0], question="Poprawiona treść.")
+    re_downloaded = [replace(questions[0], source_sha256="cd" * 32), *questions[1:]]
+    fixed, report = apply_overrides(re_downloaded, load_overrides(root / OVERRIDES_FILE))
+    assert fixed[0].question == questions[0].question
+    assert "dropped: the sheet changed" in report[0]
+
+    _, report = apply_overrides(questions[1:], load_overrides(root / OVERRIDES_FILE))
+    assert report == [f"override of {questions[0].id} not applied: no such question in this run"]
+
+
+def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflicts(review_project):
+    root, curated, questions = review_project
+    flagged = replace(questions[3], flags=["no_key_entry"])
+    write_curated(root, [*questions[:3], flagged, *questions[4:]])
+    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    queue = client.get("/api/audit/queue").json["ids"]
+    assert queue == [flagged.id]  # flagged questions are the default queue
+    assert len(client.get("/api/audit/queue?all=1").json["ids"]) == len(questions)
+
+    detail = client.get(f"/api/audit/questions/{flagged.id}").json
+    assert detail["extracted"]["answer"] == "C" and detail["version"] == 0
+    body = {"annotator": "Celina", "version": 0, "question": detail["current"]["question"], "choices": detail["current"]["choices"],
+            "answer": "D", "broken": False, "note": "key misread"}
+    saved = client.post(f"/api/audit/questions/{flagged.id}", json=body)
+    assert saved.status_code == 200 and saved.json["question"]["current"]["answer"] == "D"
+    stale = client.post(f"/api/audit/questions/{flagged.id}", json={**body, "annotator": "Dorota", "answer": "A"})
+    assert stale.status_code == 409 and "Celina" in stale.json["message"]
+
+    [entry] = (root / OVERRIDES_FILE).read_text(encoding="utf-8").splitlines()
+    override = load_overrides(root / OVERRIDES_FILE)[flagged.id]
+    assert override.before["answer"] == "C" and override.answer == "D" and override.annotator == "Celina"
+    assert override.sheet_sha256 == flagged.source_sha256 and '"note":"key misread"' in entry
+    assert client.post(f"/api/audit/questions/{flagged.id}", json={**body, "version": 1, "annotator": ""}).status_code == 400
+
+
+def test_the_sheet_pages_are_rendered_for_the_curator(review_project):
+    root, curated, questions = review_project
+    sha = write_sheet(root)
+    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    page = client.get(f"/page/{sha}/2.png")
+    assert page.status_code == 200 and page.data.startswith(b"\x89PNG")
+    assert "has no page 3" in client.get(f"/page/{sha}/3.png").json["error"]
+    assert "is not in raw/" in client.get(f"/page/{'e' * 64}/1.png").json["error"]
+    assert client.get("/page/not-a-sha/1.png").status_code == 400

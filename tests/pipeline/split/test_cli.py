@@ -1,0 +1,28 @@
+"""`examcorpus split`: exit 0 with the rule and counts, 1 naming the pairs on a leak, 2 on bad input."""
+from __future__ import annotations
+
+from pipeline.cli import main
+from tests.pipeline.split.conftest import make_record, write_curated
+
+
+def test_split_prints_the_rule_and_counts(tmp_path, curated_dir, capsys):
+    out = tmp_path / "split"
+    assert main(["split", "--curated", str(curated_dir), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "pl_test: private years 2023" in printed and "public 18, private 12, withheld 0" in printed
+    assert (out / "public.parquet").is_file()
+
+
+def test_a_leak_exits_1_naming_the_pair(tmp_path, corpus, capsys):
+    public = corpus[0]
+    copy = make_record(50, source=public.source, year=2023, images=(), question=public.question, choices=public.choices)
+    curated = write_curated(tmp_path / "curated", corpus + [copy])
+    assert main(["split", "--curated", str(curated), "--out", str(tmp_path / "split")]) == 1
+    assert f"private {copy.id} ~ public {public.id}" in capsys.readouterr().err
+
+
+def test_a_bad_config_exits_2_naming_it(tmp_path, curated_dir, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("leakage:\n  on_leak: maybe\n")
+    assert main(["split", "--curated", str(curated_dir), "--config", str(bad)]) == 2
+    assert f"{bad}: leakage.on_leak must be one of" in capsys.readouterr().err
