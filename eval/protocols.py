@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -207,8 +208,10 @@ class PromptBuilder:
         if q.context:
             parts.append(f"{words.passage}:\n{q.context.strip()}")
         if self.protocol.figures == "text":
+            reviewed = reviewed_figure_texts(q)
             for i, image in enumerate(q.images, 1):
-                text = self.descriptions.get(image.sha256)
+                # A descriptions file given to the run wins over what the review merged into the record.
+                text = self.descriptions.get(image.sha256) or reviewed[i - 1]
                 missing += text is None
                 parts.append(f"[{words.figure} {i}: {text.strip() if text else words.no_description}]")
         elif self.protocol.figures == "image":
@@ -319,3 +322,27 @@ def check_frozen(protocol: Protocol) -> str:
         raise ValueError(f"protocol {protocol.key}: its prompt text changed since it was frozen (sha256 {digest}, frozen {frozen}); "
                          "a changed prompt changes scores, so give it a new version instead of editing this one")
     return digest
+
+
+_FIGURE_NUMBER = re.compile(r"(?:^|\n\n)\[(\d+)\] ")
+
+
+def _numbered_parts(text: str | None, count: int) -> list[str | None]:
+    """pipeline.review's merge writes one figure's text as is and several as "[1] …\n\n[2] …"."""
+    if not text:
+        return [None] * count
+    if count == 1:
+        return [text]
+    pieces = _FIGURE_NUMBER.split(text)
+    found = {int(number): body.strip() for number, body in zip(pieces[1::2], pieces[2::2])}
+    return [found.get(n) for n in range(1, count + 1)]
+
+
+def reviewed_figure_texts(q: Question) -> list[str | None]:
+    """Each figure's reviewed description, its transcription after it, from the record's merged fields."""
+    descriptions = _numbered_parts(q.image_description, len(q.images))
+    transcriptions = _numbered_parts(q.image_transcription, len(q.images))
+    return [
+        None if d is None else (f"{d} {t}" if t else d)
+        for d, t in zip(descriptions, transcriptions)
+    ]

@@ -123,8 +123,6 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     if plan.data_pin:
         check_pin(data, plan.data_pin)
     descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
-    if protocol.figures == "text" and not plan.figure_descriptions:
-        raise RunError(f"protocol {protocol.name} needs --figure-descriptions (reviewed descriptions JSONL)")
     selected, skipped = [], {}
     for q in sorted(data.questions, key=lambda q: q.id):
         if plan.configs and data.config_of(q) not in plan.configs:

@@ -63,6 +63,12 @@ class Question:
     pages: list[int]
     pipeline_version: str
     flags: list[str] = field(default_factory=list)  # validation problems; empty for a clean record
+    # Figure descriptions accepted on the review page (pipeline.review's merge); null until then.
+    image_description: str | None = None  # "[1] …\n\n[2] …" when a question has several figures
+    image_transcription: str | None = None  # the text visible in the figure(s), same numbering
+    description_model: str | None = None  # the model(s) that wrote them, ", "-joined
+    reviewed_by: str | None = None  # the annotator(s) who accepted them, ", "-joined
+    reviewed_at: str | None = None  # ISO 8601 UTC time of the latest accepting decision
 
     def to_row(self) -> dict:
         row = dataclasses.asdict(self)

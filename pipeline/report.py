@@ -55,6 +55,9 @@ class RunReport:
     files: list[FileReport] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # problems not tied to one file: an index page down
     ignored_links: int = 0  # links or local files that no file rule of the spec claims
+    # Curators' corrections from the extraction audit (annotations/overrides.jsonl): applied, dropped
+    # because the sheet changed, or left over. Lines to read, not problems.
+    overrides: list[str] = field(default_factory=list)
     curated_path: str | None = None
     curated_questions: int | None = None
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
@@ -109,6 +112,7 @@ class RunReport:
             )
         t = self.totals()
         lines += [f"- **problem:** {note}" for note in self.notes]
+        lines += [f"- curator's correction: {line}" for line in self.overrides]
         lines += [
             "",
             f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "

@@ -280,6 +280,25 @@ def _kept_for_unusable_key(sheet_url: str, previous: list[Question]) -> list[Que
     return earlier if any(q.answer is not None for q in earlier) else []
 
 
+def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: RunOptions, report: RunReport) -> list[Question]:
+    """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed
+    to the sheet's bytes survives re-runs and is dropped, with a report line, when the sheet changes."""
+    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides
+
+    path = options.root / OVERRIDES_FILE
+    if not path.exists():
+        return fresh
+    try:
+        overrides = load_overrides(path)
+    except (OverrideError, ValueError) as exc:
+        report.notes.append(f"{path}: curators' corrections not applied: {exc}")
+        return fresh
+    mine = {qid: o for qid, o in overrides.items() if qid.startswith(f"{spec.name}:")}
+    corrected, lines = apply_overrides(fresh, mine)
+    report.overrides.extend(lines)
+    return corrected
+
+
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     acquired = acquire(spec, options)
@@ -336,6 +355,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         fresh.extend(questions)
         replaced_urls.add(job.sheet.final_url)
 
+    fresh = _apply_curator_overrides(fresh, spec, options, report)
     report.files = [files[url] for url in sorted(files)]
     report.curated_path = str(curated_path)
     reports_dir = options.curated_dir / "reports"

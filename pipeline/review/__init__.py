@@ -18,7 +18,7 @@ Public functions:
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
 from pipeline.review.command import register
-from pipeline.review.merge import DESCRIPTION_FIELDS, AcceptedFigure, MergeError, accepted_figures, merge_curated_file, merge_descriptions
+from pipeline.review.merge import DESCRIPTION_FIELDS, AcceptedFigure, accepted_figures, merge_curated_file, merge_descriptions
 from pipeline.review.overrides import (
     OVERRIDES_FILE,
     CorrectionStore,
@@ -33,7 +33,7 @@ from pipeline.review.server import create_app, serve_review
 from pipeline.review.store import DECISIONS_FILE, ConflictError, ReviewInputError, ReviewItem, ReviewStore
 
 __all__ = [
-    "DECISIONS_FILE", "DESCRIPTION_FIELDS", "OVERRIDES_FILE", "AcceptedFigure", "ConflictError", "CorrectionStore", "MergeError",
+    "DECISIONS_FILE", "DESCRIPTION_FIELDS", "OVERRIDES_FILE", "AcceptedFigure", "ConflictError", "CorrectionStore",
     "Override", "OverrideConflict", "OverrideError", "ReviewInputError", "ReviewItem", "ReviewStore", "accepted_figures",
     "apply_overrides", "create_app", "load_overrides", "merge_curated_file", "merge_descriptions", "register", "render_page_png",
     "serve_review",

@@ -38,7 +38,7 @@ def curated_files(root: Path, paths: list[Path]) -> list[Path]:
 
 
 def run_review_command(args) -> int:
-    from pipeline.review.merge import MergeError, merge_curated_file
+    from pipeline.review.merge import merge_curated_file
     from pipeline.review.server import serve_review
 
     root = args.root.resolve()
@@ -49,13 +49,13 @@ def run_review_command(args) -> int:
         print(f"examcorpus review: {exc}", file=sys.stderr)
         return 2
     if args.merge:
-        try:
-            for path in files:
-                for line in merge_curated_file(path, store):
-                    print(line)
-        except MergeError as exc:
-            print(f"examcorpus review --merge: {exc}", file=sys.stderr)
-            return 2
+        for path in files:
+            try:
+                lines = merge_curated_file(path, store)
+            except (OSError, ValueError) as exc:  # pyarrow's read errors derive from these
+                print(f"examcorpus review --merge: {path}: cannot merge into it: {exc}", file=sys.stderr)
+                return 2
+            print("\n".join(lines))
         return 0
     progress = store.progress()
     note = f" ({store.orphans} annotations skipped: their question or figure is no longer curated)" if store.orphans else ""

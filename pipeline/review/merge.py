@@ -14,14 +14,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline.infra import write_bytes_atomic
-from pipeline.records import QUESTION_FIELDS, Question, questions_to_table
+from pipeline.records import Question, questions_to_table
 from pipeline.review.store import ACCEPTED, ReviewStore
 
 DESCRIPTION_FIELDS = ("image_description", "image_transcription", "description_model", "reviewed_by", "reviewed_at")
-
-
-class MergeError(RuntimeError):
-    """The curated schema cannot hold the merged fields."""
 
 
 @dataclass(frozen=True)
@@ -80,9 +76,6 @@ def merge_descriptions(rows: list[dict], accepted: dict[tuple[str, str], Accepte
 
 def merge_curated_file(path: Path, store: ReviewStore) -> list[str]:
     """Rewrites one curated Parquet file (atomically) with the accepted descriptions."""
-    missing = [name for name in DESCRIPTION_FIELDS if name not in QUESTION_FIELDS]
-    if missing:
-        raise MergeError(f"pipeline.records.Question has no field {', '.join(missing)}: the curated schema cannot hold descriptions yet")
     rows = pq.read_table(path).to_pylist()
     merged, report = merge_descriptions(rows, accepted_figures(store))
     buffer = io.BytesIO()

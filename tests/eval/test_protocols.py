@@ -103,3 +103,17 @@ def test_a_figure_that_changed_on_disk_is_refused_before_anything_is_sent(tmp_pa
                    "--protocol", "mcq-vision", "--images-root", tmp_path, "--out", tmp_path / "run", "--no-progress") == 1
     assert "raw/figures/q1.png: SHA-256 differs from the one recorded in the data" in capsys.readouterr().err
     assert openai_server.requests == [] and not (tmp_path / "run").exists()
+
+
+def test_descriptions_merged_into_the_records_by_the_review_reach_the_prompt():
+    base = make_question(1)
+    figures = [ImageRef("raw/figures/a.png", 1, (0, 0, 1, 1), "a" * 64), ImageRef("raw/figures/b.png", 1, (0, 0, 1, 1), "b" * 64)]
+    q = base.__class__(**{**base.__dict__, "images": figures, "image_description": "[1] Obwód z R1 i R2.\n\n[2] Wykres słupkowy.",
+                          "image_transcription": "[1] R1 R2 U\n\n[2] 2019 2020"})
+    prompt = PromptBuilder(get_protocol("mcq-figure-text"), shots=0).build(q, "pl_test", [])
+    text = json.dumps(prompt.to_dict(), ensure_ascii=False)
+    assert "Obwód z R1 i R2. R1 R2 U" in text and "Wykres słupkowy. 2019 2020" in text
+    assert prompt.figures_without_description == 0
+    from_file = PromptBuilder(get_protocol("mcq-figure-text"), shots=0, descriptions={"b" * 64: "Opis z pliku."}).build(q, "pl_test", [])
+    text = json.dumps(from_file.to_dict(), ensure_ascii=False)
+    assert "Opis z pliku." in text and "Wykres słupkowy" not in text and "Obwód z R1 i R2." in text

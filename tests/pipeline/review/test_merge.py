@@ -4,8 +4,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.records import QUESTION_FIELDS
-from pipeline.review import DESCRIPTION_FIELDS, MergeError, accepted_figures, merge_curated_file, merge_descriptions
+from pipeline.review import DESCRIPTION_FIELDS, accepted_figures, merge_curated_file, merge_descriptions
 
 
 def item_of(store, question, image_index=0):
@@ -59,17 +58,6 @@ def test_merging_is_idempotent_and_a_later_rejection_takes_the_description_out(s
     assert all(r["image_description"] is None for r in again)
 
 
-@pytest.mark.skipif(all(n in QUESTION_FIELDS for n in DESCRIPTION_FIELDS), reason="the schema already has the description fields")
-def test_the_file_merge_refuses_until_the_schema_has_the_fields(store, review_project):
-    _, curated, questions = review_project
-    decide(store, questions[0], "accept")
-    before = curated.read_bytes()
-    with pytest.raises(MergeError, match="has no field image_description"):
-        merge_curated_file(curated, store)
-    assert curated.read_bytes() == before
-
-
-@pytest.mark.skipif(not all(n in QUESTION_FIELDS for n in DESCRIPTION_FIELDS), reason="pipeline.records lacks the description fields")
 def test_the_file_merge_writes_accepted_descriptions_into_the_parquet(store, review_project):
     _, curated, questions = review_project
     decide(store, questions[0], "accept", description="Opis pierwszy")
