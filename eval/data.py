@@ -21,6 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.infra import sha256_file
 from pipeline.records import QUESTION_FIELDS, QUESTION_SCHEMA, Question, table_to_questions
 
 # Columns a question table must have: the record fields without a default (flags and the reviewed
@@ -70,14 +71,6 @@ class PinnedData:
 
     def config_of(self, q: Question) -> str:
         return self.config_by_qid[q.id]
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def load_data(location: str | Path, *, cache_dir: str | Path | None = None) -> PinnedData:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from eval.answers import first_argmax
 from eval.backends.base import ChoiceRequest, ChoiceResult, TechnicalFailure
-from eval.backends.errors import ConfigurationFailure, RequestRejected
-from eval.backends.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
+from eval.backends.errors import RequestRejected
+from eval.backends.openai_compat import http_failure, public_url
 
 
 class MalformedLogprobs(RequestRejected):
@@ -82,15 +82,7 @@ class CompletionsLoglikelihoodBackend:
             with urllib.request.urlopen(http_request, timeout=self.timeout_s) as response:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
-            detail = exc.read(500).decode("utf-8", "replace")
-            if key:
-                detail = detail.replace(key, "[redacted]")
-            message = f"HTTP {exc.code} from {public_url(self.base_url)}: {detail.strip()[:300]}"
-            if exc.code in RETRYABLE_STATUS:
-                raise TechnicalFailure(message, retry_after=parse_retry_after(exc.headers.get("Retry-After")), status=exc.code) from None
-            if exc.code in FATAL_STATUS:
-                raise ConfigurationFailure(message) from None
-            raise RequestRejected(message, status=exc.code) from None
+            raise http_failure(exc, self.base_url, key) from None
         except (TimeoutError, urllib.error.URLError, OSError) as exc:
             raise TechnicalFailure(f"connection error or timeout after {self.timeout_s}s: {exc}") from None
         try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from eval.backends.base import GenerationRequest, GenerationResponse, TechnicalFailure
 from eval.backends.errors import ConfigurationFailure, RequestRejected
 from eval.backends.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
+from pipeline.describe import gemini_usage
 
 REFUSAL_REASONS = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "RECITATION", "IMAGE_RECITATION"}
@@ -93,16 +94,7 @@ class GeminiBackend:
                 raise TechnicalFailure(f"{type(exc).__name__}: {exc}") from None
             raise
         latency = time.monotonic() - started
-        usage = {}
-        if response.usage_metadata is not None:
-            meta = response.usage_metadata
-            usage = {
-                "prompt_tokens": meta.prompt_token_count,
-                "completion_tokens": meta.candidates_token_count,
-                "reasoning_tokens": meta.thoughts_token_count,
-                "total_tokens": meta.total_token_count,
-            }
-            usage = {k: v for k, v in usage.items() if v is not None}
+        usage = gemini_usage(response)
         block = response.prompt_feedback.block_reason if response.prompt_feedback else None
         if block is not None or not response.candidates:
             return GenerationResponse(

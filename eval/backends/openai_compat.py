@@ -124,16 +124,22 @@ class OpenAICompatBackend:
         )
 
     def _raise_for_status(self, exc: urllib.error.HTTPError):
-        try:
-            detail = exc.read(500).decode("utf-8", "replace")
-        except Exception:
-            detail = ""
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        if key:
-            detail = detail.replace(key, "[redacted]")  # some proxies echo the credentials they got
-        message = f"HTTP {exc.code} from {public_url(self.base_url)}: {detail.strip()[:300]}"
-        if exc.code in RETRYABLE_STATUS:
-            raise TechnicalFailure(message, retry_after=parse_retry_after(exc.headers.get("Retry-After")), status=exc.code) from None
-        if exc.code in FATAL_STATUS:
-            raise ConfigurationFailure(message) from None
-        raise RequestRejected(message, status=exc.code) from None
+        raise http_failure(exc, self.base_url, key) from None
+
+
+def http_failure(exc: urllib.error.HTTPError, base_url: str, key: str | None) -> Exception:
+    """The failure an HTTP error status means for a run: retried (429, 5xx), fatal to the run (bad
+    key, unknown model), or this one request rejected; the body's first 300 characters, key removed."""
+    try:
+        detail = exc.read(500).decode("utf-8", "replace")
+    except Exception:
+        detail = ""
+    if key:
+        detail = detail.replace(key, "[redacted]")  # some proxies echo the credentials they got
+    message = f"HTTP {exc.code} from {public_url(base_url)}: {detail.strip()[:300]}"
+    if exc.code in RETRYABLE_STATUS:
+        return TechnicalFailure(message, retry_after=parse_retry_after(exc.headers.get("Retry-After")), status=exc.code)
+    if exc.code in FATAL_STATUS:
+        return ConfigurationFailure(message)
+    return RequestRejected(message, status=exc.code)

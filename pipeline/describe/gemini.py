@@ -151,18 +151,22 @@ class GeminiDescriber:
         return _outcome(response, time.monotonic() - started, attempt)
 
 
+def gemini_usage(response) -> dict[str, int]:
+    """Token counts of a google-genai response under the names every run record uses."""
+    meta = response.usage_metadata
+    if meta is None:
+        return {}
+    usage = {
+        "prompt_tokens": meta.prompt_token_count,
+        "completion_tokens": meta.candidates_token_count,
+        "reasoning_tokens": meta.thoughts_token_count,
+        "total_tokens": meta.total_token_count,
+    }
+    return {k: v for k, v in usage.items() if v is not None}
+
+
 def _outcome(response, latency: float, attempt: int) -> Outcome:
-    usage = {}
-    if response.usage_metadata is not None:
-        meta = response.usage_metadata
-        usage = {
-            "prompt_tokens": meta.prompt_token_count,
-            "completion_tokens": meta.candidates_token_count,
-            "reasoning_tokens": meta.thoughts_token_count,
-            "total_tokens": meta.total_token_count,
-        }
-        usage = {k: v for k, v in usage.items() if v is not None}
-    common = dict(latency_s=round(latency, 4), attempts=attempt, model_version=response.model_version, usage=usage)
+    common = dict(latency_s=round(latency, 4), attempts=attempt, model_version=response.model_version, usage=gemini_usage(response))
     block = response.prompt_feedback.block_reason if response.prompt_feedback else None
     if block is not None:
         return Outcome("blocked", None, None, finish_reason=_name(block), **common)

@@ -7,10 +7,12 @@ Public functions:
   exactly their inputs (`stagecache`).
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
 - `progress(total=, desc=)`: the one progress-bar style of long steps (`progress`).
+- `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.executors import make_executor
+from pipeline.infra.hashing import sha256_file
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 
-__all__ = ["StageCache", "fingerprint", "make_executor", "progress", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["StageCache", "fingerprint", "make_executor", "progress", "sha256_file", "write_bytes_atomic", "write_text_atomic"]

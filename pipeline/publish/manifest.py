@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline import PIPELINE_VERSION
+from pipeline.infra import sha256_file
 from pipeline.records import QUESTION_FIELDS, Question
 
 # A change to these is not an erratum: the pipeline that made the record, or the mirror it came from.
@@ -38,14 +39,6 @@ class FileEntry:
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def errata(previous: list[Question], current: list[Question]) -> tuple[list[Erratum], int]:
