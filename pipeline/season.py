@@ -149,13 +149,14 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
     from pipeline import extract
 
     extract_options = extract.ExtractOptions.from_spec(
-        spec, figures_dir=options.raw_dir / "figures", figures_root=options.root
+        spec, figures_dir=options.raw_dir / "figures", figures_root=options.root,
+        ocr_cache_dir=str(options.cache_root),  # per-page OCR readings: a layout edit never re-runs Tesseract
     )
     stage_version = getattr(extract, "STAGE_VERSION", PIPELINE_VERSION)
     # The key holds content, spec and stage version only: the root's absolute path is no part of the
     # result (image paths in records are relative to it), so a copied or moved root keeps its cache.
     figures_dir = Path(extract_options.figures_dir).relative_to(options.root).as_posix()
-    keyed_options = replace(extract_options, figures_dir=figures_dir, figures_root=None)
+    keyed_options = replace(extract_options, figures_dir=figures_dir, figures_root=None, ocr_cache_dir=None)
     tasks: dict[str, ExtractTask] = {}
     for entry in entries:
         if entry.ok and entry.sha256 not in tasks:

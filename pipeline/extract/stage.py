@@ -76,6 +76,9 @@ class ExtractOptions:
     figures_dir: str | None = None  # where figure PNGs go; None: no figure crops
     figures_root: str | None = None  # ImageRef paths are relative to this (the project root)
     layout: LayoutParams = field(default_factory=LayoutParams)
+    # Where OCR readings are cached per page (pipeline.extract.ocr.cache); None: no OCR cache. Not
+    # part of what the output depends on: the season run leaves it out of the extract cache key.
+    ocr_cache_dir: str | None = None
 
     @classmethod
     def from_spec(
@@ -235,11 +238,12 @@ def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str |
     return verdict.usable, verdict.reason
 
 
-def _run_ocr(path: Path, pages: list[Page], numbers: list[int], options: ExtractOptions) -> None:
+def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], options: ExtractOptions) -> None:
     if not numbers:
         return
+    cache = {"cache_dir": options.ocr_cache_dir, "sha256": sha256} if options.ocr_cache_dir else {}
     try:
-        results = ocr_pages(path, numbers, options.ocr, workers=options.ocr_workers)
+        results = ocr_pages(path, numbers, options.ocr, workers=options.ocr_workers, **cache)
     except (OcrUnavailable, OcrError) as exc:
         # Pages without text would parse to nothing and replace the sheet's curated records.
         raise StageUnavailable(path, f"page(s) {numbers} need OCR, which could not run: {exc}") from None
@@ -392,7 +396,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    _run_ocr(path, pages, need_ocr, options)
+    _run_ocr(path, sha256, pages, need_ocr, options)
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

@@ -17,6 +17,7 @@ from tqdm import tqdm
 
 from pipeline.extract.document import Page, PageMethod
 from pipeline.extract.layout import Glyph, assemble
+from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, reading_key
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
@@ -43,6 +44,14 @@ def ocr_image(
     Tesseract's words become positioned glyphs for pipeline.extract.layout, the same assembly the text layer goes
     through, so rows, option grids and two-column bands come out in the same order on both paths.
     """
+    reading = read_page(image, settings, page_number=page_number, omp_thread_limit=omp_thread_limit)
+    return lay_out_page(reading, settings, page_number=page_number, width_pt=width_pt, height_pt=height_pt)
+
+
+def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1) -> PageReading:
+    """What Tesseract reads on one page image, after every word repair, before assembly into lines.
+    It depends on the image, languages, dpi, option labels and `ellipsis`, never on `settings.layout`
+    (what `pipeline.extract.ocr.cache` keys it by)."""
     languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
     rgb = np.asarray(image) if image.mode == "RGB" else None
     grey = prepare_for_tesseract(image, dpi)
@@ -79,24 +88,37 @@ def ocr_image(
     if settings.ellipsis:
         words = as_ellipsis(words)
     if not any(is_legible(w) for w in words):
-        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
-    sx = width_pt / grey.width
-    sy = height_pt / grey.height
+        return PageReading(grey.width, grey.height)
     sizes = line_sizes(words)
     bold = bold_words(words, ink, sizes)
-    glyphs = []
-    for word in words:
-        glyph = Glyph(
+    read = tuple(
+        ReadWord(
             word.text,
-            word.left * sx,
-            word.top * sy,
-            word.right * sx,
-            word.bottom * sy,
-            size=sizes[word.line] * sy,
+            word.left,
+            word.top,
+            word.right,
+            word.bottom,
+            size=float(sizes[word.line]),
             highlighted=highlight_share(rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
         )
-        glyphs.append(glyph)
+        for word in words
+    )
+    confs = [w.conf for w in words if w.conf >= 0]
+    return PageReading(grey.width, grey.height, read, round(sum(confs) / len(confs), 2) if confs else None)
+
+
+def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: int, width_pt: float, height_pt: float) -> Page:
+    """A page's reading assembled into lines by `settings.layout` (cheap: redone on every extraction)."""
+    if not reading.words:
+        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
+    option_labels = settings.option_labels
+    sx = width_pt / reading.image_width
+    sy = height_pt / reading.image_height
+    glyphs = [
+        Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold)
+        for w in reading.words
+    ]
     page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
@@ -109,14 +131,13 @@ def ocr_image(
         marked = sum(len(g.text) for g in body if g.highlighted)
         # Highlight weighted by characters like the text path.
         page_lines.append(segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1)))
-    confs = [w.conf for w in words if w.conf >= 0]
     return Page(
         number=page_number,
         width=width_pt,
         height=height_pt,
         method=PageMethod.OCR,
         lines=page_lines,
-        ocr_confidence=round(sum(confs) / len(confs), 2) if confs else None,
+        ocr_confidence=reading.confidence,
     )
 
 
@@ -128,6 +149,8 @@ def ocr_pages(
     workers: int = 2,
     omp_thread_limit: int | None = 1,
     progress: bool | None = None,
+    cache_dir: Path | str | None = None,
+    sha256: str | None = None,
 ) -> dict[int, Page]:
     """OCR the given 1-based pages of `pdf_path`; returns {page number: Page}.
 
@@ -135,7 +158,14 @@ def ocr_pages(
     processes at a time, each limited to one OpenMP thread (`omp_thread_limit=None` leaves Tesseract's
     default threading, for benchmarks only). At most 2 × workers rendered pages wait in memory.
     `settings` (languages, dpi, layout, option labels, ellipsis) come from the source spec.
+
+    With `cache_dir` and the file's `sha256`, each page's reading is cached there
+    (`pipeline.extract.ocr.cache`): a page read before under the same languages, dpi, labels and
+    Tesseract is only laid out again, never rendered or read, whatever `settings.layout` says now.
     """
+    if (cache_dir is None) != (sha256 is None):
+        raise ValueError("ocr_pages: cache_dir and sha256 go together (the cache is keyed by the file's SHA-256)")
+    cache = ReadingCache(cache_dir) if cache_dir is not None else None
     pdf_path = Path(pdf_path)
     require_languages(settings.languages)
     if workers < 1:
@@ -153,31 +183,36 @@ def ocr_pages(
         if bad:
             raise OcrError(f"{pdf_path}: page(s) {bad} out of range 1–{count}")
         show = sys.stderr.isatty() if progress is None else progress
-        pending: deque[tuple[int, Future[Page]]] = deque()
+        pending: deque[tuple[int, float, float, Future[PageReading]]] = deque()
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, tqdm(
             total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", disable=not show, file=sys.stderr
         ) as bar:
 
             def collect_one() -> None:
-                number, future = pending.popleft()
+                number, width_pt, height_pt, future = pending.popleft()
                 try:
-                    results[number] = future.result()
+                    reading = future.result()
                 except (OcrError, OcrUnavailable) as exc:
                     raise type(exc)(f"{pdf_path} page {number}: {exc}") from exc
+                results[number] = lay_out_page(reading, settings, page_number=number, width_pt=width_pt, height_pt=height_pt)
                 bar.update(1)
 
+            def read_and_keep(image: Image.Image, number: int, key: str | None) -> PageReading:
+                reading = read_page(image, settings, page_number=number, omp_thread_limit=omp_thread_limit)
+                if cache is not None and key is not None:
+                    cache.put(key, reading)
+                return reading
+
             for number in page_numbers:
+                key = reading_key(sha256, number, settings) if cache is not None else None
+                cached = cache.get(key) if cache is not None and key is not None else None
+                if cached is not None:
+                    width_pt, height_pt = _page_size(document, number - 1)
+                    results[number] = lay_out_page(cached, settings, page_number=number, width_pt=width_pt, height_pt=height_pt)
+                    bar.update(1)
+                    continue
                 image, width_pt, height_pt = render_page(document, number - 1, settings.dpi)
-                future = pool.submit(
-                    ocr_image,
-                    image,
-                    settings,
-                    page_number=number,
-                    width_pt=width_pt,
-                    height_pt=height_pt,
-                    omp_thread_limit=omp_thread_limit,
-                )
-                pending.append((number, future))
+                pending.append((number, width_pt, height_pt, pool.submit(read_and_keep, image, number, key)))
                 if len(pending) >= 2 * workers:
                     collect_one()
             while pending:
@@ -185,3 +220,11 @@ def ocr_pages(
     finally:
         document.close()
     return results
+
+
+def _page_size(document: pdfium.PdfDocument, index: int) -> tuple[float, float]:
+    page = document[index]
+    try:
+        return page.get_size()
+    finally:
+        page.close()

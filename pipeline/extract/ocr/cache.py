@@ -1,0 +1,110 @@
+"""What Tesseract read on one page, and the word repairs after it, cached under the project's raw/cache.
+
+OCR is by far the slowest step of a season run (6–8 s a page here), and most spec edits do not change
+what it reads: a layout rule (segment gap, columns), `drop_lines`/`drop_pages` or a key rule only
+change how the words are assembled into lines and what is kept. So a page's reading — its repaired
+words with their boxes, sizes, bold and highlight flags — is cached per page under a key of exactly
+what produces it:
+
+- the file's SHA-256 and the page number (the rendered image);
+- languages, dpi, option labels and `ellipsis` (every setting the reading and the repairs use);
+- `READING_VERSION` (bump it when the reading or a repair changes), Tesseract's `--version` and
+  $TESSDATA_PREFIX (other models read other words).
+
+The layout (`OcrSettings.layout`) is deliberately not part of the key: assembly into lines is redone
+from the cached words on every extraction (`page.lay_out_page`, milliseconds). Entries are written
+atomically (pipeline.infra.StageCache), so a run killed mid-write leaves no torn entry.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from pipeline.infra import StageCache, fingerprint
+from pipeline.extract.ocr.engine import tesseract_command
+from pipeline.extract.ocr.settings import OcrSettings
+
+# +1: the first cached reading (words after every repair, before line assembly).
+READING_VERSION = "ocr-reading/1"
+CACHE_STAGE = "ocr"
+
+
+@dataclass(frozen=True)
+class ReadWord:
+    """One word as read and repaired, in image pixels; `size` is its line's ink size in pixels."""
+
+    text: str
+    left: int
+    top: int
+    right: int
+    bottom: int
+    size: float
+    highlighted: bool = False
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class PageReading:
+    """A page's words before assembly; no words: Tesseract found nothing legible (an empty page)."""
+
+    image_width: int
+    image_height: int
+    words: tuple[ReadWord, ...] = field(default_factory=tuple)
+    confidence: float | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> PageReading:
+        data = json.loads(text)
+        words = tuple(ReadWord(**w) for w in data["words"])
+        return cls(data["image_width"], data["image_height"], words, data["confidence"])
+
+
+@lru_cache(maxsize=4)
+def _tesseract_version(command: str) -> str:
+    try:
+        result = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return (result.stdout + result.stderr).strip()
+
+
+def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
+    """The cache key of one page's reading: everything that changes the words, and nothing else."""
+    command = tesseract_command()
+    return fingerprint(
+        READING_VERSION,
+        _tesseract_version(command),
+        os.environ.get("TESSDATA_PREFIX"),
+        sha256,
+        page_number,
+        list(settings.languages),
+        settings.dpi,
+        list(settings.option_labels) if settings.option_labels is not None else None,
+        settings.ellipsis,
+    )
+
+
+class ReadingCache:
+    """Page readings under `<cache dir>/ocr/`; a torn or unreadable entry counts as a miss."""
+
+    def __init__(self, cache_dir: Path | str):
+        self._store = StageCache(Path(cache_dir), CACHE_STAGE)
+
+    def get(self, key: str) -> PageReading | None:
+        text = self._store.get(key)
+        if text is None:
+            return None
+        try:
+            return PageReading.from_json(text)
+        except (ValueError, KeyError, TypeError):
+            return None  # written by another version's layout: read the page again
+
+    def put(self, key: str, reading: PageReading) -> None:
+        self._store.put(key, reading.to_json())
