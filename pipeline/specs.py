@@ -261,6 +261,12 @@ class LayoutSpec(_Strict):
     stop_at: list[str] = Field(default_factory=list, description="regexes of a line after which nothing is parsed")
     sheet_code: str | None = Field(default=None, description="regex finding the sheet code; group `code`")
     skip_types: list[str] = Field(default_factory=list, description="question types not curated")
+    closed_types: list[str] = Field(
+        default_factory=list,
+        description="the only question types this family prints, e.g. [single_choice]: a question read as "
+        "another type (an open question whose printed option labels were lost) is flagged and reported, "
+        "never passed off as that type; empty: no such promise",
+    )
 
     _check_start = field_validator("question_start")(_compiles)
     _check_lists = field_validator("drop_lines", "drop_pages", "stop_at")(_all_compile)
@@ -277,7 +283,7 @@ class LayoutSpec(_Strict):
     def _optional_compiles(cls, value: str | None) -> str | None:
         return None if value is None else _compiles(value)
 
-    @field_validator("skip_types")
+    @field_validator("skip_types", "closed_types")
     @classmethod
     def _known_types(cls, value: list[str]) -> list[str]:
         bad = [v for v in value if v not in QUESTION_TYPES]

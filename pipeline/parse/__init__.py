@@ -8,16 +8,24 @@ Public functions and types:
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
 - `STAGE_VERSION`: part of every parse cache key
 
-Small strategies chosen by the spec: numbering (`blocks`), options (`options`), true/false blocks
+Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
+sheet's own line pitch from `geometry`), true/false blocks
 (`truefalse`), key formats (`keys`), whether a key belongs to the sheet (`keymatch`); `build`
 assembles and validates the records. Nothing exam-specific lives here: every rule comes from the
 spec's `layout` and `key` sections.
+
+Patterns (`question_start`, option labels, key entries, type rules) match a line's plain text: bold
+marks removed, any whitespace one space, a number split from its text by a wide gap joined back (`stream`
+`plain_text`, `blocks`); the records keep the bold. Nothing is lost silently: printed option labels in
+no option, gaps and repeats in the numbering, key entries no question took, questions of a type outside
+`layout.closed_types` are flags on the records and lines in `ParseResult.problems`; two records with one
+id are an `error:` problem line.
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.labels import number_key
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+8"  # +8: keys checked against the sheet (keymatch); key_unusable
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+9"  # +9: patterns match plain text; losses flagged and reported; wraps joined by line pitch
 
 __all__ = ["STAGE_VERSION", "ParseResult", "number_key", "parse_sheet"]

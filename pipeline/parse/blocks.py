@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import StreamLine, match_number_line, same_row
+from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 
 
 @dataclass
@@ -67,13 +67,13 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
             again = first is not None and abs(item.line.x0 - first.line.x0) <= DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
             if last_order is None or order > last_order or again:
                 points = _points(match.groupdict().get("points"))
-                current = Block("question", number, points, item.text[match.end():].strip(), start=item)
+                current = Block("question", number, points, rest_after(item, match), start=item)
                 current.duplicate = first is not None
                 seen.setdefault(number_key(number), item)
                 last_order = max(order, last_order) if last_order else order
                 blocks.append(current)
                 continue
-        if context_re is not None and context_re.match(item.text):
+        if context_re is not None and context_re.match(plain_text(item.text)[0]):
             current = Block("context", None, None, item.text, start=item)
             blocks.append(current)
             continue
@@ -82,19 +82,25 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
     return blocks
 
 
+# A header token printed apart from its text (a tab or wide gap after "1.") is at most this long.
+MAX_SPLIT_HEADER = 16
+
+
 def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
-    """An OCR'd question number that came out as a line of its own ("44" | "Slovo dodávateľ", a number
-    re-read apart from its row) is joined to the text beside it on the same row when only the joined
-    line is a question header."""
+    """A question number that came out as a line of its own ("1." | "Zgodnie z…" across a tab or wide
+    gap; an OCR'd "44" re-read apart from its row) is joined to the text beside it on the same row when
+    only the joined line is a question header."""
     joined: list[StreamLine] = []
     index = 0
     while index < len(stream):
         item = stream[index]
         following = stream[index + 1] if index + 1 < len(stream) else None
         if (
-            item.ocr
-            and following is not None
-            and len(item.text) <= 6
+            following is not None
+            and len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER
+            # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");
+            # a header token carries its printed punctuation ("1." | "Zgodnie…").
+            and (item.ocr or not plain_text(item.text)[0].strip().isdigit())
             and same_row(item, following)
             and following.line.x0 > item.line.x1
             and match_number_line(start_re, item) is None

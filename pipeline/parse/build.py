@@ -1,6 +1,7 @@
 """Question records from blocks: types, options, keys, validation flags."""
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -12,9 +13,9 @@ from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, link_contexts, split_blocks
-from pipeline.parse.labels import canonical_label, number_key, option_start_regex
+from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
 from pipeline.parse.options import find_options
-from pipeline.parse.stream import StreamLine, document_text, line_stream
+from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, question_id
 from pipeline.specs import SourceSpec
@@ -85,7 +86,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     layout = spec.layout
     labels = layout.options.labels
     all_lines = ([StreamLine(block.start.page, _header_line(block))] if block.header_rest else []) + block.lines
-    full_text = "\n".join(sl.text for sl in all_lines)
+    full_text = "\n".join(plain_text(sl.text)[0] for sl in all_lines)  # type rules read plain text
     ruled = _type_from_rules(full_text, spec)
     common = {"context": block.context, "pages": block.pages, "block": block}
     flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
@@ -151,10 +152,16 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
             trailing = _clean_text(trailing)
         if trailing and len(re.findall(r"[^\W\d_]", trailing)) > 25:
             draft.flags.append(f"text after the options was not kept: {trailing[:80]!r}")
+        lost = printed_labels(found_options.trailing, labels, option_re)
+        if lost:
+            draft.flags.append(f"{LOST_LABELS} {lost} after the options, in no option")
         return [draft]
 
     parts, points = _take_points([sl.text for sl in all_lines], layout.points)
     kind = ruled or QuestionType(layout.unlabelled_type)
+    lost = printed_labels(all_lines, labels, option_re)
+    if lost and kind not in CLOSED_TYPES:
+        flags.append(f"{LOST_LABELS} {lost} but no options were read; kept as {kind.value}")
     return [
         Draft(
             number=block.number,
@@ -167,6 +174,24 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
             **common,
         )
     ]
+
+
+LOST_LABELS = "printed option labels"
+
+
+def printed_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[str]:
+    """The spec's option labels that open any of `lines`, printed in the spec's own case ("a)" sub-items
+    are not options "A." - "B."), in label order."""
+    found = set()
+    for sl in lines:
+        match = option_re.match(plain_text(sl.text)[0])
+        if not match:
+            continue
+        printed = matched_label(match)
+        label = canonical_label(printed, labels)
+        if label is not None and fold(printed) == fold(label) and printed.isupper() == label.isupper():
+            found.add(label)
+    return [label for label in labels if label in found]
 
 
 def _header_line(block: Block):
@@ -305,6 +330,85 @@ def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, t
                 draft.flags.append(f"key entry {text!r} holds no answer (an annulled item?)")
 
 
+# --------------------------------------------------------------------------- no silent loss
+# Each loss is a flag on the record it touches and one line in the sheet's problems, which the season
+# report lists and `--strict` fails on.
+
+
+def _numbers(numbers: list[str], limit: int = 15) -> str:
+    shown = ", ".join(numbers[:limit])
+    return shown + (f" … (+{len(numbers) - limit})" if len(numbers) > limit else "")
+
+
+def _flag_unkeyed_entries(drafts: list[Draft], answers: dict[str, str], problems: list[str]) -> None:
+    """A key entry whose question was read as a type that takes no answer from it (an open question
+    whose labels were lost): the answer would vanish unseen."""
+    # Closed questions and short answers take their entry (or are flagged for it); an open one never does.
+    takes_key = CLOSED_TYPES | {QuestionType.SHORT_ANSWER, QuestionType.FILL_IN}
+    used = {number_key(d.number) for d in drafts if d.answer is not None or d.type in takes_key}
+    used |= {number_key(d.block.number) for d in drafts if d.type in takes_key}
+    unused = []
+    for draft in drafts:
+        key = number_key(draft.number)
+        if key in answers and key not in used and draft.answer is None:
+            draft.flags.append(f"key entry {answers[key][:40]!r} was not used: the question was read as {draft.type.value}")
+            unused.append(draft.number)
+    if unused:
+        problems.append(f"{len(unused)} key entr(y/ies) left unused, their questions read as not closed: {_numbers(unused)}")
+
+
+def _flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]) -> None:
+    """A gap or a repeat in the sheet's question numbering (top-level numbers: '3.1' counts as 3)."""
+    by_number: dict[str, list[Draft]] = {}
+    for draft in drafts:
+        by_number.setdefault(number_key(draft.block.number).split(".")[0], []).append(draft)
+    tops = [number_key(b.number).split(".")[0] for b in blocks if b.kind == "question"]
+    tops = [t for i, t in enumerate(tops) if t.isdigit() and (i == 0 or t != tops[i - 1])]
+    gaps, repeats = [], []
+    for previous, current in itertools.pairwise(tops):
+        missing = range(int(previous) + 1, int(current))
+        if missing:
+            gaps.append(f"{previous}→{current}")
+            shown = [str(n) for n in missing[:16]]
+            if len(missing) > 16:
+                shown[-1] = f"… {missing[-1]}"
+            for draft in by_number.get(current, [])[:1]:
+                draft.flags.append(f"question numbering jumps from {previous} to {current}: {', '.join(shown)} not found")
+    for draft in drafts:
+        if draft.block.duplicate:
+            repeats.append(draft.number)
+    if gaps:
+        problems.append(f"gap(s) in the question numbering: {_numbers(gaps)}")
+    if repeats:
+        problems.append(f"question number(s) printed more than once: {_numbers(repeats)}")
+
+
+def _flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
+    declared = spec.layout.closed_types
+    if not declared:
+        return
+    odd = [d for d in drafts if d.type.value not in declared]
+    for draft in odd:
+        draft.flags.append(f"read as {draft.type.value}, a type the family does not have (layout.closed_types {declared})")
+    if odd:
+        problems.append(
+            f"{len(odd)} question(s) read as a type outside layout.closed_types {declared}: {_numbers([d.number for d in odd])}"
+        )
+
+
+def _id_collisions(questions: list[Question]) -> list[str]:
+    """Two records with one id would overwrite each other at curation: an error, never silent."""
+    seen: dict[str, list[Question]] = {}
+    for question in questions:
+        seen.setdefault(question.id, []).append(question)
+    return [
+        f"error: record id {qid} is produced by {len(same)} questions (pages {sorted({p for q in same for p in q.pages})}); "
+        "curation would keep only one"
+        for qid, same in seen.items()
+        if len(same) > 1
+    ]
+
+
 # --------------------------------------------------------------------------- records
 
 
@@ -353,6 +457,11 @@ def parse_sheet(
     questions_blocks = link_contexts(blocks, layout.group_headers)
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
     drafts = [d for block in questions_blocks for d in _drafts(block, spec, option_re)]
+    # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
+    lost = [d.number for d in drafts if any(f.startswith(LOST_LABELS) for f in d.flags)]
+    if lost:
+        problems.append(f"{len(lost)} question(s) print option labels that ended in no option: {_numbers(lost)}")
+    _flag_undeclared_types(drafts, spec, problems)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:
@@ -391,6 +500,9 @@ def parse_sheet(
         # Marking schemes also key open tasks of other sheet parts; lists and tables key only this sheet.
         if unused and spec.key.kind != "marking_scheme":
             problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
+        if spec.key.kind != "marking_scheme":
+            _flag_unkeyed_entries(drafts, answers, problems)
+    _flag_numbering(blocks, drafts, problems)
 
     images = _attach_images(drafts, sheet)
     meta = spec.metadata
@@ -426,4 +538,5 @@ def parse_sheet(
                 flags=d.flags,
             )
         )
+    problems += _id_collisions(questions)
     return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable)

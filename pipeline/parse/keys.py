@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import line_stream, match_number_line, rows
+from pipeline.parse.stream import line_stream, match_number_line, plain_text, rest_after, rows
 from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
@@ -38,7 +38,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
             collecting = None
             if marker_re is None and number not in table.answers:
                 # No marker: the answer is the task's own text ("Α2. γ", "Α1. 1. Λάθος 2. Σωστό").
-                rest = item.text[task.end():].strip(" :.")
+                rest = rest_after(item, task).strip(" :.")
                 collecting = [rest] if rest else []
                 table.answers[number] = rest
             continue
@@ -70,7 +70,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
     for row in rows(line_stream(document, spec.stop_at)):
-        text = " ".join(sl.text for sl in row)
+        text = " ".join(plain_text(sl.text)[0] for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
         if variants:
             section = variants
@@ -136,7 +136,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
     entry_re = re.compile(spec.entry)
     table = KeyTable(name)
     for row in rows(line_stream(document, spec.stop_at)):
-        text = "  ".join(sl.text for sl in row)
+        # Entries are matched on plain text: a bold number or letter is layout.
+        text = "  ".join(plain_text(sl.text)[0] for sl in row)
         for match in entry_re.finditer(text):
             table.answers.setdefault(number_key(match.group("number")), match.group("answer").strip())
     return table

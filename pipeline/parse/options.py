@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from pipeline.parse.geometry import Pitch, continues, measure_pitch
 from pipeline.parse.labels import canonical_label, matched_label
 from pipeline.parse.stream import StreamLine
 
@@ -31,21 +32,15 @@ class OptionBlock:
     trailing: list[StreamLine]
 
 
-def _close_below(previous: StreamLine, item: StreamLine) -> bool:
-    """The next line of the same paragraph: same page, no blank line between."""
-    if previous.page != item.page:
-        return False
-    size = previous.line.font_size or (previous.line.bottom - previous.line.top)
-    return item.line.top - previous.line.bottom < 0.9 * size and item.line.top > previous.line.top + 0.3 * size
-
-
 def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> OptionBlock:
     """Split a block's lines into stem, options and trailing text.
 
     Options begin with the first label; every later line that opens with an unused label is another
     option (a 2x2 grid gives A, D, B, E, C in row order: sorted back by label). A line without a label
-    continues the option in its column, if it sits right below the previous line.
+    continues the option in its column, if it sits right below that option's last line (no wider a gap
+    than the block's own paragraph leading, see `geometry`) and does not start left of its label.
     """
+    pitch = measure_pitch(lines)
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []
@@ -67,9 +62,7 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
             options[-1].lines.append(item)
         elif not options:
             stem.append(item)
-        elif not trailing and _close_below(_column_owner(options, item).lines[-1], item):
-            # The next line of the option in this line's column (in a grid, the previous line in
-            # reading order may belong to the other column).
+        elif not trailing and _continues_in_column(options, item, pitch):
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
@@ -78,6 +71,13 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
         previous = item
     options.sort(key=lambda o: labels.index(o.label))
     return OptionBlock(stem, options, trailing)
+
+
+def _continues_in_column(options: list[Option], item: StreamLine, pitch: Pitch | None) -> bool:
+    """`item` is the next line of the option in its column (in a grid, the previous line in reading
+    order may belong to the other column) and does not start left of that option's label."""
+    owner = _column_owner(options, item)
+    return continues(owner.lines[-1], item, pitch, left_edge=owner.first.line.x0)
 
 
 def _column_owner(options: list[Option], item: StreamLine) -> Option:

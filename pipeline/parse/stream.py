@@ -56,15 +56,55 @@ def line_stream(
 
 
 _BOLD_PREFIX = re.compile(r"^\*\*(?P<inner>[^*]{1,16}?)\*\*\s*")
+# A bold run that opens the line and goes on past its first token ("**108. Stem…**", "**A. text**").
+_BOLD_LEAD = re.compile(r"^\*\*(?P<lead>[^*\s]{1,16})\s+(?=[^*\s])")
 
 
 def unmark_prefix(text: str) -> str:
-    """'**01** Ktoré…' -> '01 Ktoré…': a bold question number or option label is layout, not emphasis."""
+    """'**01** Ktoré…' -> '01 Ktoré…', '**A. text**' -> 'A. **text**': a bold question number or option
+    label is layout, not emphasis; the emphasis of the text after it is kept."""
     match = _BOLD_PREFIX.match(text)
-    if not match:
-        return text
-    rest = text[match.end():]
-    return match.group("inner") + (" " + rest if rest else "")
+    if match:
+        rest = text[match.end():]
+        return match.group("inner") + (" " + rest if rest else "")
+    lead = _BOLD_LEAD.match(text)
+    if lead and "**" in text[lead.end():]:
+        return f"{lead.group('lead')} **{text[lead.end():]}"
+    return text
+
+
+def plain_text(text: str) -> tuple[str, list[int]]:
+    """`text` as patterns see it: bold marks removed, each run of whitespace (tab, no-break or wide
+    spaces) one space. Also the position in `text` of each plain character, and len(text) at the end,
+    so a match on the plain text can be cut from the marked one (`marked_rest`)."""
+    chars: list[str] = []
+    positions: list[int] = []
+    index = 0
+    while index < len(text):
+        if text.startswith("**", index):
+            index += 2
+            continue
+        ch = text[index]
+        if ch.isspace():
+            if not chars or chars[-1] != " ":
+                chars.append(" ")
+                positions.append(index)
+        else:
+            chars.append(ch)
+            positions.append(index)
+        index += 1
+    positions.append(len(text))
+    return "".join(chars), positions
+
+
+def marked_rest(text: str, plain_end: int) -> str:
+    """The marked text after the first `plain_end` plain characters, its bold marks balanced: a cut
+    inside a bold run reopens it."""
+    start = plain_text(text)[1][plain_end]
+    rest = text[start:].strip()
+    if text[:start].count("**") % 2 and rest:
+        rest = "**" + rest.lstrip("* ").lstrip() if not rest.startswith("**") else rest[2:].lstrip()
+    return "" if rest.strip("* ") == "" else rest
 
 
 def same_row(a: StreamLine, b: StreamLine) -> bool:
@@ -111,16 +151,23 @@ _TRAILING_SPECK = re.compile(r"\s+\S{1,2}\s*$")
 
 
 def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
-    """`pattern.match` on the line; on an OCR'd line, on its digit-folded text (same length, so offsets
+    """`pattern.match` on the line's plain text (`plain_text`: no bold marks, whitespace as one space;
+    cut the rest with `rest_after`); on an OCR'd line, on its digit-folded text (same length, so offsets
     hold), since "Zadanie 3.l." would otherwise match as task 3. An OCR'd line that still does not match
     is tried once more without a trailing token of one or two characters: a margin icon or speck read
     into the header's row ("Zadanie 4. (0-1) F)")."""
+    text = plain_text(item.text)[0]
     if not item.ocr:
-        return pattern.match(item.text)
-    folded = fold_ocr_digits(item.text)
+        return pattern.match(text)
+    folded = fold_ocr_digits(text)
     found = pattern.match(folded)
     if found is None:
         speck = _TRAILING_SPECK.search(folded)
         if speck and speck.start() > 0:
             found = pattern.match(folded[: speck.start()])
     return found
+
+
+def rest_after(item: StreamLine, match: re.Match) -> str:
+    """The line's (marked) text after a `match_number_line` match."""
+    return marked_rest(item.text, match.end())

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.parse.labels import fold
-from pipeline.parse.stream import StreamLine, rows
+from pipeline.parse.stream import StreamLine, marked_rest, plain_text, rows
 from pipeline.specs import TrueFalseSpec
 
 
@@ -39,7 +39,7 @@ def _strip_markers(row: list[StreamLine], words: set[str]) -> tuple[list[StreamL
     kept = list(row)
     removed = 0
     while kept:
-        tokens = kept[-1].text.split()
+        tokens = plain_text(kept[-1].text)[0].split()
         if tokens and all(_is_marker(t, words, kept[-1].ocr) for t in tokens):
             kept.pop()
             removed += len(tokens)
@@ -65,9 +65,9 @@ def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -
         content, marked = _strip_markers(row, words) if spec.markers_in_row else (row, False)
         marked_rows += marked
         text = " ".join(sl.text for sl in content).strip()
-        match = statement_re.match(text)
+        match = statement_re.match(plain_text(text)[0])  # numbers match plain text; bold stays in the statement
         if match:
-            statements.append(Statement(match.group("n"), [text[match.end():].strip()]))
+            statements.append(Statement(match.group("n"), [marked_rest(text, match.end())]))
         elif statements:
             statements[-1].parts.append(text)
         else:

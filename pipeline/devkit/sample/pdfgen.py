@@ -356,6 +356,7 @@ class Paragraph:
     bold: bool = False
     align: str = "L"
     space_after: float = 3.0
+    line_spacing: float = 1.25  # as TextBox's
 
 
 @dataclass(frozen=True)
@@ -376,6 +377,7 @@ class QuestionBlock:
     trailer: str | None = None  # a right-aligned line after the options, e.g. "Μονάδες 5"
     size: float = 11
     space_after: float = 6.0
+    line_spacing: float = 1.25  # line height as a multiple of the size (TextBox's default: single spacing)
 
 
 Block = Paragraph | QuestionBlock
@@ -385,7 +387,7 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
     """Items of a block placed at y=0, and the block's height."""
     items: list[PageItem] = []
     if isinstance(block, Paragraph):
-        box = TextBox(block.text, x, 0.0, width, size=block.size, bold=block.bold, align=block.align)
+        box = TextBox(block.text, x, 0.0, width, size=block.size, bold=block.bold, align=block.align, line_spacing=block.line_spacing)
         return [box], text_height(box) + block.space_after
     if not isinstance(block, QuestionBlock):
         raise PdfGenError(f"not a layout block: {block!r}")
@@ -394,15 +396,15 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
     if block.number_inline:
         # a hanging indent just wider than the number, so OCR keeps number and stem on one line
         indent = block.size * 0.9
-        head = TextBox(block.number_line, x, y, indent, size=block.size, bold=True)
-        stem = TextBox(block.stem, x + indent, y, width - indent, size=block.size)
+        head = TextBox(block.number_line, x, y, indent, size=block.size, line_spacing=block.line_spacing, bold=True)
+        stem = TextBox(block.stem, x + indent, y, width - indent, size=block.size, line_spacing=block.line_spacing)
         items += [head, stem]
         y = item_bottom(stem) + 1.5
     else:
-        head = TextBox(block.number_line, x, y, width, size=block.size, bold=True)
+        head = TextBox(block.number_line, x, y, width, size=block.size, line_spacing=block.line_spacing, bold=True)
         items.append(head)
         y = item_bottom(head) + 1.0
-        stem = TextBox(block.stem, x, y, width, size=block.size)
+        stem = TextBox(block.stem, x, y, width, size=block.size, line_spacing=block.line_spacing)
         items.append(stem)
         y = item_bottom(stem) + 1.5
     if block.figure is not None:
@@ -415,18 +417,18 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
         column = option_width / 2
         for row_start in range(0, len(block.options), 2):
             row = [
-                TextBox(text, option_x + col * column, y, column - 4.0, size=block.size)
+                TextBox(text, option_x + col * column, y, column - 4.0, size=block.size, line_spacing=block.line_spacing)
                 for col, text in enumerate(block.options[row_start : row_start + 2])
             ]
             items += row
             y = max(item_bottom(b) for b in row) + 1.5
     else:
         for text in block.options:
-            box = TextBox(text, option_x, y, option_width, size=block.size)
+            box = TextBox(text, option_x, y, option_width, size=block.size, line_spacing=block.line_spacing)
             items.append(box)
             y = item_bottom(box) + 1.0
     if block.trailer:
-        box = TextBox(block.trailer, x, y + 0.5, width, size=block.size, bold=True, align="R")
+        box = TextBox(block.trailer, x, y + 0.5, width, size=block.size, line_spacing=block.line_spacing, bold=True, align="R")
         items.append(box)
         y = item_bottom(box) + 1.0
     return items, y + block.space_after

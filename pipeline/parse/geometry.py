@@ -1,0 +1,88 @@
+"""Line pitch of a sheet measured from its own lines: what "the next line of the same paragraph" means.
+
+Sheets are set single-spaced, 1.15, 1.5 or double-spaced, in any font; a fixed multiple of the font
+size cannot tell a wrapped line from a new paragraph on all of them. The sheet itself can: inside a
+paragraph, consecutive lines of one column stand at the same distance, and the smallest distances that
+recur between stacked lines are that paragraph leading. A gap clearly wider than it is a paragraph break.
+
+Public: `Pitch`, `measure_pitch(lines)`, `continues(previous, item, pitch, left_edge)`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from statistics import median
+
+from pipeline.parse.stream import StreamLine
+
+# How much wider than the paragraph leading a gap may be, as a share of the line pitch, and still be the
+# same paragraph: OCR'd line boxes move by a few pixels, a line with a subscript sits a little lower;
+# a paragraph break adds a blank line or a paragraph space, normally a third of a line or more.
+GAP_TOLERANCE = 0.3
+# A wrapped line starts at its option's label or further right (hanging indent); only jitter may put it
+# left of the label, a fraction of the line height.
+INDENT_TOLERANCE = 0.25
+
+
+@dataclass(frozen=True)
+class Pitch:
+    leading: float  # the white gap between two lines of one paragraph (bottom of one to top of the next)
+    height: float  # the height of a line box
+
+    @property
+    def pitch(self) -> float:
+        return self.leading + self.height
+
+    @property
+    def widest_gap(self) -> float:
+        """The widest gap that still continues a paragraph."""
+        return self.leading + GAP_TOLERANCE * self.pitch
+
+
+def _height(item: StreamLine) -> float:
+    return max(item.line.bottom - item.line.top, 0.01)
+
+
+def _stacked(previous: StreamLine, item: StreamLine) -> bool:
+    """`item` sits on the row below `previous`, in the same column and the same type size."""
+    if previous.page != item.page or item.line.top < previous.line.top + 0.5 * _height(previous):
+        return False
+    if min(previous.line.x1, item.line.x1) <= max(previous.line.x0, item.line.x0):
+        return False  # no horizontal overlap: another column
+    a, b = previous.line.font_size, item.line.font_size
+    return not (a and b and abs(a - b) > 0.1 * max(a, b))
+
+
+def measure_pitch(lines: list[StreamLine]) -> Pitch | None:
+    """The paragraph leading and line height of `lines` (in reading order), or None when no two lines
+    are stacked in one column.
+
+    The leading is the lower quartile of the gaps between stacked consecutive lines: wrapped lines of
+    stems, options and passages give the in-paragraph gap, paragraph breaks only add wider ones, and the
+    quartile (not the minimum) ignores a stray pair drawn closer than the rest (a subscript row).
+    """
+    gaps: list[float] = []
+    heights: list[float] = []
+    for previous, item in zip(lines, lines[1:]):
+        if _stacked(previous, item):
+            gaps.append(max(item.line.top - previous.line.bottom, 0.0))
+            heights.append(_height(previous))
+    if not gaps:
+        return None
+    gaps.sort()
+    return Pitch(leading=gaps[(len(gaps) - 1) // 4], height=median(heights))
+
+
+def continues(previous: StreamLine, item: StreamLine, pitch: Pitch | None, left_edge: float | None = None) -> bool:
+    """`item` is the next line of the paragraph whose last line is `previous`: same page, on the row
+    below, no wider a gap than the paragraph leading allows, and (given the paragraph's `left_edge`, an
+    option's label) not starting left of it. Without a measured pitch, the previous line's own height
+    stands for it with single spacing's leading (a fifth of a line)."""
+    if previous.page != item.page:
+        return False
+    height = _height(previous)
+    pitch = pitch or Pitch(leading=0.2 * height, height=height)
+    if item.line.top <= previous.line.top + 0.3 * min(height, pitch.height):
+        return False  # the same row, or above
+    if left_edge is not None and item.line.x0 < left_edge - INDENT_TOLERANCE * pitch.height:
+        return False
+    return item.line.top - previous.line.bottom <= pitch.widest_gap
