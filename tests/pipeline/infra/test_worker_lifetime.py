@@ -76,8 +76,11 @@ def _alive_tesseract(seen: dict[int, psutil.Process]) -> bool:
 
 # A parent whose workers each start a long-running grandchild, as OCR workers start Tesseract.
 PARENT_SCRIPT = """
-import subprocess, sys
+import signal, subprocess, sys
 from pipeline.infra import make_executor
+
+# Ctrl-C as in a terminal: a parent started by a pytest-xdist worker inherits SIGINT ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def sleeper(_):
     subprocess.run(["sleep", "120"])
