@@ -9,7 +9,6 @@ Public: `code_revision`, `sha256_cached`, `hash_cache_path`.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,7 +16,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from pipeline.infra import write_text_atomic
+from pipeline.infra import sha256_file, write_text_atomic
 
 CACHE_ENV = "EXAMCORPUS_CACHE_DIR"
 _lock = threading.Lock()
@@ -53,14 +52,6 @@ def hash_cache_path() -> Path:
     return Path(root) / "sha256-cache.json"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(8 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _load_cache(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -79,7 +70,7 @@ def sha256_cached(path: str | Path) -> str:
         cached = _load_cache(cache_file).get(key)
     if isinstance(cached, str) and len(cached) == 64:
         return cached
-    digest = _sha256(path)
+    digest = sha256_file(path)
     with _lock:
         cache = _load_cache(cache_file)  # re-read: another process may have added entries meanwhile
         stale = [k for k in cache if k.split("\0", 1)[0] == str(path)]

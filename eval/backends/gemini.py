@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from eval.backends.base import GenerationRequest, GenerationResponse, TechnicalFailure
 from eval.backends.errors import ConfigurationFailure, RequestRejected
 from eval.backends.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
-from pipeline.describe import gemini_usage
+from pipeline.describe import gemini_usage, is_transport_error, retry_info_delay
 
 REFUSAL_REASONS = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "RECITATION", "IMAGE_RECITATION"}
@@ -84,13 +84,13 @@ class GeminiBackend:
                 message = message.replace(key, "[redacted]")
             if code in RETRYABLE_STATUS:
                 headers = getattr(getattr(exc, "response", None), "headers", None) or {}
-                wait = parse_retry_after(headers.get("retry-after")) or _retry_info_delay(exc.details)
+                wait = parse_retry_after(headers.get("retry-after")) or retry_info_delay(exc.details)
                 raise TechnicalFailure(message, retry_after=wait, status=code) from None
             if code in FATAL_STATUS:
                 raise ConfigurationFailure(message) from None
             raise RequestRejected(message, status=code) from None
         except Exception as exc:
-            if _is_transport_error(exc):
+            if is_transport_error(exc):
                 raise TechnicalFailure(f"{type(exc).__name__}: {exc}") from None
             raise
         latency = time.monotonic() - started
@@ -112,30 +112,6 @@ class GeminiBackend:
         else:
             finish = (reason or "").lower() or None
         return GenerationResponse(text=text, finish_reason=finish, usage=usage, latency_s=latency, model_revision=response.model_version)
-
-
-def _retry_info_delay(details) -> float | None:
-    """Google APIs say when to retry in the error body: a google.rpc.RetryInfo with retryDelay "12s"."""
-    try:
-        items = details.get("error", details).get("details") or []
-    except AttributeError:
-        return None
-    for item in items:
-        if isinstance(item, dict) and item.get("@type", "").endswith("google.rpc.RetryInfo"):
-            delay = str(item.get("retryDelay", "")).removesuffix("s")
-            try:
-                return max(0.0, float(delay))
-            except ValueError:
-                return None
-    return None
-
-
-def _is_transport_error(exc: Exception) -> bool:
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    module = type(exc).__module__.split(".")[0]
-    return bool(names & {"TimeoutException", "TransportError", "NetworkError", "TimeoutError", "ConnectionError"}) or (
-        module in {"httpx", "httpx2", "httpcore", "httpcore2", "requests", "urllib3"}
-    )
 
 
 def _contents(messages: tuple[dict, ...]):

@@ -9,7 +9,8 @@ Public functions:
 - `describe_curated(options, api_key=)`: the run (bounded concurrency, retries on 429/5xx/timeouts,
   progress bar); returns a `DescribeSummary`. `DescribeOptions` holds its settings.
 - `api_key_from_env()`: the key from GEMINI_API_KEY / GOOGLE_API_KEY, or `MissingApiKey`.
-- `gemini_usage(response)`: token counts of a google-genai response (also used by eval's Gemini backend).
+- `gemini_usage(response)`, `retry_info_delay(details)`, `is_transport_error(exc)`: reading google-genai
+  responses and errors (also used by eval's Gemini backend).
 - `GeminiDescriber(model=, api_key=, base_url=)`: one figure → `Outcome`, the SDK call itself.
 - `load_prompt(language, version)`: the versioned prompt files in `prompts/<version>/<lang>.txt`.
 - `load_annotations(path)`, `Annotation`, `annotation_item_id(...)`: the output records.
@@ -42,6 +43,8 @@ from pipeline.describe.gemini import (
     RetryPolicy,
     api_key_from_env,
     gemini_usage,
+    is_transport_error,
+    retry_info_delay,
 )
 from pipeline.describe.jsonlog import AppendLog, JsonlError, read_jsonl
 from pipeline.describe.prompts import DEFAULT_PROMPT_VERSION, PromptError, load_prompt
@@ -51,6 +54,6 @@ __all__ = [
     "ANNOTATIONS_FILE", "BASE_URL_ENV", "DEFAULT_MODEL", "DEFAULT_PROMPT_VERSION", "GENERATED_STATUSES", "KEY_ENV_VARS",
     "RESPONSE_SCHEMA", "STATUS_BLOCKED", "STATUS_EMPTY", "STATUS_MALFORMED", "STATUS_PENDING", "Annotation", "AnnotationError",
     "AppendLog", "DescribeFailure", "DescribeInputError", "DescribeOptions", "DescribeSummary", "GeminiDescriber", "JsonlError",
-    "MissingApiKey", "Outcome", "PromptError", "RetryPolicy", "annotation_item_id", "api_key_from_env", "describe_curated", "gemini_usage",
-    "load_annotations", "load_prompt", "load_questions", "read_jsonl", "register",
+    "MissingApiKey", "Outcome", "PromptError", "RetryPolicy", "annotation_item_id", "api_key_from_env", "describe_curated", "gemini_usage", "is_transport_error",
+    "load_annotations", "load_prompt", "load_questions", "read_jsonl", "register", "retry_info_delay",
 ]

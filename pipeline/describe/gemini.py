@@ -144,7 +144,7 @@ class GeminiDescriber:
                 raise _Retryable(message, _retry_delay(exc)) from None
             raise DescribeFailure(message) from None
         except Exception as exc:
-            if _is_transport_error(exc):
+            if is_transport_error(exc):
                 raise _Retryable(self.redact(f"{type(exc).__name__}: {exc}")) from None
             # A 200 whose body is not a generateContent response: the server is wrong, not the figure.
             raise DescribeFailure(self.redact(f"unreadable response from Gemini ({type(exc).__name__}: {exc})")) from None
@@ -207,8 +207,13 @@ def _retry_delay(exc) -> float | None:
             return max(0.0, float(header))
         except ValueError:
             pass
+    return retry_info_delay(getattr(exc, "details", None))
+
+
+def retry_info_delay(details) -> float | None:
+    """The wait a Google API error body names: a google.rpc.RetryInfo with retryDelay "12s"."""
     try:
-        items = exc.details.get("error", exc.details).get("details") or []
+        items = details.get("error", details).get("details") or []
     except AttributeError:
         return None
     for item in items:
@@ -220,7 +225,8 @@ def _retry_delay(exc) -> float | None:
     return None
 
 
-def _is_transport_error(exc: Exception) -> bool:
+def is_transport_error(exc: Exception) -> bool:
+    """A timeout or connection failure of the SDK's HTTP stack (retried), not an answer from Gemini."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     module = type(exc).__module__.split(".")[0]
     return bool(names & {"TimeoutException", "TransportError", "NetworkError", "TimeoutError", "ConnectionError"}) or (

@@ -34,8 +34,8 @@ def test_a_file_is_hashed_whole_once_then_served_from_the_cache_until_it_changes
     file = tmp_path / "weights.bin"
     file.write_bytes(b"\0" * (3 << 20))
     reads = []
-    real = provenance._sha256
-    monkeypatch.setattr(provenance, "_sha256", lambda path: reads.append(path) or real(path))
+    real = provenance.sha256_file
+    monkeypatch.setattr(provenance, "sha256_file", lambda path: reads.append(path) or real(path))
     assert sha256_cached(file) == hashlib.sha256(file.read_bytes()).hexdigest()
     assert sha256_cached(file) == hashlib.sha256(file.read_bytes()).hexdigest()
     assert len(reads) == 1

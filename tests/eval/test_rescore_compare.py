@@ -7,13 +7,9 @@ import shutil
 import pytest
 
 from eval.compare import AlignmentError, Side, compare
-from tests.eval.conftest import SECRET, make_question, run_cli, write_parquet
+from tests.eval.conftest import SECRET, make_question, run_cli, run_standin, write_parquet
 
 
-def _run(curated, server, out, *extra):
-    return run_cli("eval", "run", "--data", curated, "--model", "openai:standin", "--base-url", server.base_url,
-                   "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
-                   "--retry-base-delay", "0.01", *extra)
 
 
 @pytest.fixture
@@ -24,7 +20,7 @@ def key(monkeypatch):
 def test_rescore_reproduces_scores_byte_for_byte_with_no_server(tmp_path, curated, openai_server, key, capsys):
     openai_server.scripts.update({"Q02": ["wrong", "correct"], "Q05": ["refusal"], "Q07": ["noletter", "wrong"]})
     out = tmp_path / "run"
-    assert _run(curated, openai_server, out, "--repeats", "2") == 0
+    assert run_standin(curated, openai_server, out, "--repeats", "2") == 0
     stored = (out / "scores.json").read_bytes()
     moved = tmp_path / "elsewhere" / "run"
     shutil.copytree(out, moved)  # no server, no data: only the folder
@@ -43,7 +39,7 @@ def test_rescore_reproduces_scores_byte_for_byte_with_no_server(tmp_path, curate
 
 def test_rescore_notices_a_tampered_attempt(tmp_path, curated, openai_server, key, capsys):
     out = tmp_path / "run"
-    assert _run(curated, openai_server, out) == 0
+    assert run_standin(curated, openai_server, out) == 0
     attempts = out / "attempts.jsonl"
     attempts.chmod(0o644)
     attempts.write_text(attempts.read_text().replace('"status": "correct"', '"status": "wrong"', 1))
@@ -54,7 +50,7 @@ def test_rescore_notices_a_tampered_attempt(tmp_path, curated, openai_server, ke
 def test_api_keys_and_transport_headers_never_reach_the_run_folder(tmp_path, curated, openai_server, key):
     openai_server.scripts.update({"Q02": ["429", "correct"], "Q03": ["500", "correct"]})
     out = tmp_path / "run"
-    assert _run(curated, openai_server, out) == 0
+    assert run_standin(curated, openai_server, out) == 0
     assert openai_server.requests[0]["headers"]["Authorization"] == f"Bearer {SECRET}"
     for file in out.iterdir():
         text = file.read_text(encoding="utf-8")
@@ -65,7 +61,7 @@ def test_api_keys_and_transport_headers_never_reach_the_run_folder(tmp_path, cur
 def test_a_key_echoed_back_in_an_error_is_redacted_before_it_is_recorded(tmp_path, curated, openai_server, key):
     openai_server.scripts["Q01"] = ["echo_key_401"]
     out = tmp_path / "run"
-    assert _run(curated, openai_server, out, "--concurrency", "1") == 1  # a 401 stops the run
+    assert run_standin(curated, openai_server, out, "--concurrency", "1") == 1  # a 401 stops the run
     attempts = (out / "attempts.jsonl").read_text()
     assert "HTTP 401" in attempts and "[redacted]" in attempts
     for file in out.iterdir():
@@ -74,7 +70,7 @@ def test_a_key_echoed_back_in_an_error_is_redacted_before_it_is_recorded(tmp_pat
 
 def test_requests_are_independent_with_no_history_and_no_tools(tmp_path, curated, openai_server, key):
     out = tmp_path / "run"
-    assert _run(curated, openai_server, out, "--shots", "2", "--max-tokens", "77", "--seed", "5", "--repeats", "2",
+    assert run_standin(curated, openai_server, out, "--shots", "2", "--max-tokens", "77", "--seed", "5", "--repeats", "2",
                 "--reasoning-effort", "low") == 0
     for request in openai_server.requests:
         body = request["body"]
@@ -88,9 +84,9 @@ def test_requests_are_independent_with_no_history_and_no_tools(tmp_path, curated
 
 def test_compare_two_models_gives_the_gap_and_its_interval(tmp_path, curated, openai_server, key, capsys):
     a, b = tmp_path / "a", tmp_path / "b"
-    assert _run(curated, openai_server, a) == 0
+    assert run_standin(curated, openai_server, a) == 0
     openai_server.scripts.update({f"Q0{i}": ["wrong"] for i in (1, 2, 3)})
-    assert _run(curated, openai_server, b) == 0
+    assert run_standin(curated, openai_server, b) == 0
     out = tmp_path / "cmp.json"
     assert run_cli("eval", "compare", a, b, "--json", out, "--seed", "7") == 0
     result = json.loads(out.read_text())
@@ -105,8 +101,8 @@ def test_compare_two_models_gives_the_gap_and_its_interval(tmp_path, curated, op
 def test_compare_refuses_runs_over_different_questions(tmp_path, questions, openai_server, key, capsys):
     first = write_parquet(tmp_path / "one" / "d.parquet", questions)
     second = write_parquet(tmp_path / "two" / "d.parquet", questions[:6] + [make_question(9)])
-    assert _run(first, openai_server, tmp_path / "a") == 0
-    assert _run(second, openai_server, tmp_path / "b") == 0
+    assert run_standin(first, openai_server, tmp_path / "a") == 0
+    assert run_standin(second, openai_server, tmp_path / "b") == 0
     assert run_cli("eval", "compare", tmp_path / "a", tmp_path / "b", "--json", tmp_path / "c.json") == 2
     err = capsys.readouterr().err
     assert "comparison refused" in err and "2 only in A" in err and "1 only in B" in err
@@ -119,7 +115,7 @@ def test_compare_refuses_a_different_answer_key_or_option_count(tmp_path, questi
     runs = {}
     for name, qs in (("base", questions), ("key", changed), ("options", fewer)):
         path = write_parquet(tmp_path / name / "d.parquet", qs)
-        assert _run(path, openai_server, tmp_path / f"run_{name}") == 0
+        assert run_standin(path, openai_server, tmp_path / f"run_{name}") == 0
         runs[name] = tmp_path / f"run_{name}"
     with pytest.raises(AlignmentError, match="answer key differs"):
         compare(Side(runs["base"]), Side(runs["key"]))
@@ -134,7 +130,7 @@ def test_compare_two_languages_of_the_same_questions_aligned_on_metadata(tmp_pat
     # one request at a time, in id order: exam_en's Q01 comes first and is right, exam_pl's is wrong
     openai_server.scripts.update({"Q01": ["correct", "wrong"]})
     run = tmp_path / "run"
-    assert _run(data, openai_server, run, "--concurrency", "1") == 0
+    assert run_standin(data, openai_server, run, "--concurrency", "1") == 0
     result = compare(Side.parse(run, "exam_pl/pl"), Side.parse(run, "exam_en/en"), on=("year", "session", "number"))
     assert result["n_questions"] == 8
     assert result["gap_pp"] == pytest.approx(-12.5)
@@ -143,8 +139,8 @@ def test_compare_two_languages_of_the_same_questions_aligned_on_metadata(tmp_pat
 
 
 def test_compare_refuses_an_incomplete_run(tmp_path, curated, openai_server, key):
-    assert _run(curated, openai_server, tmp_path / "a") == 0
+    assert run_standin(curated, openai_server, tmp_path / "a") == 0
     openai_server.scripts["Q04"] = ["500"]
-    assert _run(curated, openai_server, tmp_path / "b", "--max-attempts", "1") == 2
+    assert run_standin(curated, openai_server, tmp_path / "b", "--max-attempts", "1") == 2
     with pytest.raises(AlignmentError, match="missing answers"):
         compare(Side(tmp_path / "a"), Side(tmp_path / "b"))
