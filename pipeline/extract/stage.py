@@ -23,11 +23,12 @@ from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+14"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+15"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -167,6 +168,15 @@ def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, fl
     return rects
 
 
+def _font_name(raw_textpage, index: int) -> str:
+    size = pdfium_c.FPDFText_GetFontInfo(raw_textpage, index, None, 0, None)
+    if size <= 0:
+        return ""
+    buffer = ctypes.create_string_buffer(size)
+    pdfium_c.FPDFText_GetFontInfo(raw_textpage, index, buffer, size, None)
+    return buffer.value.decode("utf-8", "replace")
+
+
 def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> list[Glyph]:
     width, height = page.get_size()
     raw = textpage.raw
@@ -186,6 +196,8 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
             code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
             pending_high = None
             index -= 1  # the box belongs to the first half
+        if is_symbol_font_point(code):
+            code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
         if code <= 32 or code in _SPACES:
             if glyphs:
                 glyphs[-1].space_after = True
