@@ -118,6 +118,9 @@ def _add_specs(subparsers) -> None:
         "--skip-ocr-check", action="store_true", help="do not check that the OCR languages are installed on this machine"
     )
     check.set_defaults(func=_cmd_specs_check)
+    reference = sub.add_parser("reference", help="every spec field as Markdown, generated from the spec model")
+    reference.add_argument("--write", action="store_true", help="put it into README.md between its spec-reference markers")
+    reference.set_defaults(func=_cmd_specs_reference)
 
 
 def _cmd_specs_list(args) -> int:
@@ -143,6 +146,21 @@ def _cmd_specs_check(args) -> int:
     return 1 if failed else 0
 
 
+def _cmd_specs_reference(args) -> int:
+    from pipeline.devkit import spec_reference_markdown, write_spec_reference
+
+    if not args.write:
+        print(spec_reference_markdown(), end="")
+        return 0
+    try:
+        changed = write_spec_reference()
+    except ValueError as exc:  # README without the marker lines
+        print(f"examcorpus: {exc}", file=sys.stderr)
+        return 2
+    print(f"README.md: spec reference {'updated' if changed else 'already current'}")
+    return 0
+
+
 def _add_score_extraction(subparsers) -> None:
     p = subparsers.add_parser(
         "score-extraction",
@@ -165,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract(subparsers)
     _add_specs(subparsers)
     _add_score_extraction(subparsers)
+    from pipeline.devkit import register_inspect
+
+    register_inspect(subparsers)
     from pipeline.publish import register as register_publish
     from pipeline.split import register as register_split
 

@@ -63,6 +63,11 @@ class Question:
     pages: list[int]
     pipeline_version: str
     flags: list[str] = field(default_factory=list)  # validation problems; empty for a clean record
+    # What the key says about the item: annulled (no answer, not scored), a reserve question (counts
+    # only if another is annulled), a pilot item (keyed, not scored in the exam itself).
+    voided: bool = False
+    reserve: bool = False
+    pilot: bool = False
     # Figure descriptions accepted on the review page (pipeline.review's merge); null until then.
     image_description: str | None = None  # "[1] …\n\n[2] …" when a question has several figures
     image_transcription: str | None = None  # the text visible in the figure(s), same numbering
@@ -109,6 +114,7 @@ _ARROW_TYPES: dict[object, pa.DataType] = {
     "int": pa.int32(),
     "int | None": pa.int32(),
     "float | None": pa.float64(),
+    "bool": pa.bool_(),
     "list[str]": pa.list_(pa.string()),
     "list[int]": pa.list_(pa.int32()),
     "list[ImageRef]": pa.list_(_IMAGE_TYPE),
@@ -126,6 +132,27 @@ def _arrow_schema() -> pa.Schema:
 
 QUESTION_SCHEMA: pa.Schema = _arrow_schema()
 QUESTION_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Question))
+
+
+def _default_of(f: dataclasses.Field):
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    raise KeyError(f.name)
+
+
+def conform_to_schema(table: pa.Table) -> pa.Table:
+    """A question table written before a field with a default was added (curated Parquet of an earlier
+    version) gets that field's default in every row, then the schema's column order and types; a
+    missing field without a default raises KeyError naming it."""
+    for f in dataclasses.fields(Question):
+        if f.name not in table.column_names:
+            value = _default_of(f)
+            table = table.append_column(
+                QUESTION_SCHEMA.field(f.name), pa.array([value] * table.num_rows, type=QUESTION_SCHEMA.field(f.name).type)
+            )
+    return table.select(list(QUESTION_FIELDS)).cast(QUESTION_SCHEMA)
 
 
 def questions_to_table(questions: typing.Iterable[Question]) -> pa.Table:

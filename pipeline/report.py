@@ -22,6 +22,7 @@ class FileReport:
     keyed: int = 0
     flagged: int = 0
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth reading, not problems: annulled questions, stop_at
 
     @classmethod
     def from_entry(cls, entry: ManifestEntry) -> "FileReport":
@@ -105,7 +106,9 @@ class RunReport:
         ]
         for f in self.files:
             name = _file_name(f.url)
-            problems = "<br>".join(e.replace("|", "\\|") for e in f.errors) or "—"
+            problems = "<br>".join(
+                [e.replace("|", "\\|") for e in f.errors] + [f"note: {n}".replace("|", "\\|") for n in f.notes]
+            ) or "—"
             lines.append(
                 f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed} "
                 f"| {f.flagged} | {problems} |"
@@ -144,6 +147,9 @@ class RunReport:
         console.print(table)
         for line in self.problem_lines():
             console.print(f"[bold red]problem[/] {line}", highlight=False, soft_wrap=True)
+        for f in self.files:
+            for note in f.notes:
+                console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)
 
 
 def _file_name(url: str) -> str:

@@ -26,7 +26,7 @@ from pipeline.infra import StageCache, fingerprint, make_executor, progress, wri
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
-from pipeline.records import QUESTION_SCHEMA, Question, questions_to_table, table_to_questions
+from pipeline.records import Question, conform_to_schema, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
 
@@ -204,16 +204,16 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     cached = cache.get(cache_key)
     if cached is not None:
         data = json.loads(cached)
-        return [Question.from_row(r) for r in data["questions"]], data["problems"], data.get("key_unusable")
+        return [Question.from_row(r) for r in data["questions"]], data["problems"], data.get("key_unusable"), data["notes"]
     sheet_doc = _load_document(sheet_outcome, options.cache_root)
     keys = [(_load_document(o, options.cache_root), entry) for o, entry in key_outcomes]
     result = parse.parse_sheet(sheet_doc, job.sheet, keys, spec)
     payload = {
         "questions": [q.to_row() for q in result.questions], "problems": list(result.problems),
-        "key_unusable": result.key_unusable,
+        "key_unusable": result.key_unusable, "notes": list(result.notes),
     }
     cache.put(cache_key, json.dumps(payload, ensure_ascii=False, sort_keys=True))
-    return list(result.questions), list(result.problems), result.key_unusable
+    return list(result.questions), list(result.problems), result.key_unusable, list(result.notes)
 
 
 # ---------------------------------------------------------------- curated output
@@ -222,7 +222,7 @@ def _read_curated(path: Path) -> list[Question]:
     if not path.exists():
         return []
     # ParquetFile, not read_table: the dataset machinery costs a third of a second to import.
-    return table_to_questions(pq.ParquetFile(path).read().cast(QUESTION_SCHEMA))
+    return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
 
 
 def merge_curated(previous: list[Question], fresh: list[Question], replaced_urls: set[str]) -> list[Question]:
@@ -341,7 +341,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
         if job.keys and len(failed_keys) == len(job.keys):
             files[job.sheet.url].errors.append("every answer key of this sheet failed to extract")
-        questions, problems, key_unusable = _parse_job(job, outcomes, spec, options)
+        questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
+        files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"
         kept = _kept_for_unusable_key(job.sheet.final_url, previous) if key_unusable else []

@@ -71,10 +71,10 @@ def tesseract_package(language: str) -> str:
 class Metadata(_Strict):
     country: str = Field(min_length=2, max_length=2, description="ISO 3166-1 alpha-2, e.g. PL")
     language: str = Field(min_length=2, description="ISO 639-1, e.g. pl")
-    exam: str
-    level: str | None = None
-    subject: str
-    license_note: str | None = None
+    exam: str = Field(description="the exam's name, copied into every record, e.g. matura")
+    level: str | None = Field(default=None, description="the exam's level (e.g. rozszerzony), copied into every record")
+    subject: str = Field(description="the subject, copied into every record; 'various' for a family of many subjects")
+    license_note: str | None = Field(default=None, description="who holds the rights to the material, on what terms it is used")
 
 
 PAIRING_GROUPS = ("sheet_code", "year", "session", "variant", "folder", "qualification", "form")
@@ -88,8 +88,8 @@ class FileRule(_Strict):
     `yy` group stands for 20yy when there is no `year`.
     """
 
-    role: Literal["sheet", "key"]
-    pattern: str
+    role: Literal["sheet", "key"] = Field(description="what a matching file is: a question sheet or its answer key")
+    pattern: str = Field(description="regex searched in the URL or relative path; its named groups are the file's facts")
     facts: dict[str, str] = Field(default_factory=dict, description="fixed facts added to every match")
 
     _check = field_validator("pattern")(_compiles)
@@ -103,11 +103,11 @@ class DownloadSpec(_Strict):
     url_templates: list[str] = Field(
         default_factory=list, description="direct file URL templates with {base_url}, {year} and `variables`"
     )
-    variables: dict[str, list[str]] = Field(default_factory=dict)
+    variables: dict[str, list[str]] = Field(default_factory=dict, description="values of url_templates' {name} fields; all combinations")
     years: list[int] = Field(default_factory=list, description="years fetched when none is given")
-    links: list[FileRule] = Field(min_length=1)
+    links: list[FileRule] = Field(min_length=1, description="which linked or templated URLs are sheets and which keys")
     rate_limit_per_host: float = Field(default=2.0, gt=0, description="requests per second per host")
-    concurrency: int = Field(default=4, ge=1, le=64)
+    concurrency: int = Field(default=4, ge=1, le=64, description="downloads in flight at once")
     allowed_hosts: list[str] = Field(
         default_factory=list,
         description="hosts besides base_url's (and the index pages' and templates') that links may lead to, "
@@ -139,7 +139,7 @@ class LocalSpec(_Strict):
 class PairingSpec(_Strict):
     on: list[str] = Field(min_length=1, description=f"facts that must be equal: any of {PAIRING_GROUPS}")
     key_serves_many: bool = Field(default=False, description="one key file covers several sheet forms")
-    key_required: bool = True
+    key_required: bool = Field(default=True, description="a sheet without a key is a problem; false: key in the sheet")
 
     @field_validator("on")
     @classmethod
@@ -152,7 +152,7 @@ class PairingSpec(_Strict):
 
 class OcrSpec(_Strict):
     languages: list[str] = Field(min_length=1, description="Tesseract language codes, e.g. [pol]")
-    dpi: int = Field(default=300, ge=72, le=600)
+    dpi: int = Field(default=300, ge=72, le=600, description="resolution pages are rendered at for OCR")
     ellipsis: bool = Field(
         default=False,
         description="the publisher sets an ellipsis as one character (…): three dots read by OCR become it",
@@ -181,7 +181,7 @@ class TypeRule(_Strict):
     """A question whose text matches `pattern` gets `type` (first matching rule wins)."""
 
     pattern: str = Field(description="regex searched in the question text, e.g. 'Σωστό.*Λάθος'")
-    type: Literal["single_choice", "true_false", "matching", "fill_in", "short_answer", "open"]
+    type: Literal["single_choice", "true_false", "matching", "fill_in", "short_answer", "open"] = Field(description="type of a match")
 
     _check = field_validator("pattern")(_compiles)
 
@@ -234,6 +234,23 @@ class TrueFalseSpec(_Strict):
         return self
 
 
+class SectionRule(_Strict):
+    """A part of the sheet (or key) whose question numbering restarts: "PRIMERA PARTE" and "SEGUNDA PARTE",
+    each with its "Preguntas de reserva". A question numbered 5 in a section with prefix '2.' is 2.5; a
+    nested section (reserve questions) adds its prefix to the enclosing one's: '2.' + 'R' gives 2.R5."""
+
+    start: str = Field(description="regex of the heading line that opens the section")
+    prefix: str = Field(min_length=1, description="put before the printed number, e.g. '1.' or 'R'")
+    nested: bool = Field(default=False, description="inside the current top-level section (its prefix is added to it)")
+    reserve: bool = Field(default=False, description="reserve questions: they count only if another is annulled")
+
+    _check = field_validator("start")(_compiles)
+
+
+# Entries that mean "annulled" in keys (Spanish/Portuguese/Polish/English words, dashes, an asterisk).
+DEFAULT_VOIDED = ("anulada", "anulado", "anulowane", "unieważnione", "annulled", "voided", "void", "null", "nula", "nulo", "-", "–", "—", "*")
+
+
 class LayoutSpec(_Strict):
     """Rules the parser needs to read a sheet of this family."""
 
@@ -251,8 +268,8 @@ class LayoutSpec(_Strict):
         "its text becomes the shared context of its parts",
     )
     points: str | None = Field(default=None, description="regex of a points line/suffix in a question; group `points`")
-    options: OptionsSpec = Field(default_factory=OptionsSpec)
-    true_false: TrueFalseSpec | None = None
+    options: OptionsSpec = Field(default_factory=OptionsSpec, description="how answer options are labelled")
+    true_false: TrueFalseSpec | None = Field(default=None, description="blocks of statements judged true/false; none: no such blocks")
     type_rules: list[TypeRule] = Field(default_factory=list, description="question types decided by wording")
     unlabelled_type: Literal["open", "short_answer", "fill_in"] = Field(
         default="open", description="type of a question with no options that no type rule claims"
@@ -261,6 +278,10 @@ class LayoutSpec(_Strict):
     stop_at: list[str] = Field(default_factory=list, description="regexes of a line after which nothing is parsed")
     sheet_code: str | None = Field(default=None, description="regex finding the sheet code; group `code`")
     skip_types: list[str] = Field(default_factory=list, description="question types not curated")
+    sections: list[SectionRule] = Field(
+        default_factory=list,
+        description="parts whose question numbering restarts; their prefixes make the numbers (and record ids) unique",
+    )
     closed_types: list[str] = Field(
         default_factory=list,
         description="the only question types this family prints, e.g. [single_choice]: a question read as "
@@ -300,10 +321,20 @@ class KeySpec(_Strict):
     - variant_table: rows "number answer answer …" under headers naming test variants (`variant_header`),
       the column chosen by the variant code found on the sheet (`variant_pattern`);
     - list: rows of `entry` matches (number and answer, several per row allowed);
+    - grid: horizontal grids, a row of question numbers over a row of answers ("1 2 3 … 20" over
+      "D A B … B"; a leading row label such as "Questão" / "Gabarito" is skipped), paired by position;
+      with `variant_header`, one grid block per booklet type or model, the block chosen like a
+      variant_table column;
     - highlight: no key file; the correct option is highlighted in the sheet itself.
+
+    Any kind: an entry whose answer is one of `voided` (an annulled question) records the question
+    as voided, never as a wrong or missing answer; a number carrying `pilot_mark` ("7*") is a keyed
+    pilot item; `sections` name the key's parts where its numbering restarts, as `layout.sections`
+    do on the sheet; with `in_sheet`, the key is printed at the end of the booklet itself, from the
+    line that matches it on.
     """
 
-    kind: Literal["list", "marking_scheme", "variant_table", "highlight"]
+    kind: Literal["list", "marking_scheme", "variant_table", "grid", "highlight"] = Field(description="how the key is printed (above)")
     entry: str | None = Field(default=None, description="regex of one key entry; groups `number`, `answer`")
     task_start: str | None = Field(default=None, description="marking_scheme: regex of a task header; group `number`")
     answer_marker: str | None = Field(default=None, description="marking_scheme: e.g. '^(Poprawna odpowiedź|Rozwiązanie)'")
@@ -312,11 +343,32 @@ class KeySpec(_Strict):
     )
     variant_pattern: str | None = Field(default=None, description="regex finding the variant code on a sheet; group `variant`")
     variant_header: str | None = Field(default=None, description="regex finding each variant column in a key header; group `variant`")
+    variant: str | None = Field(
+        default=None,
+        description="the variant (booklet type, model) whose column or block applies, when the sheet does not print "
+        "it for `variant_pattern` to find, e.g. '1' for the Tipo 1 booklets of a folder",
+    )
     stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
+    voided: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_VOIDED),
+        description="answers that mean the question was annulled (compared ignoring case, whole entry): the "
+        "question is recorded as voided",
+    )
+    pilot_mark: str | None = Field(
+        default=None, description="text printed right after a question number for a keyed, unscored pilot item, e.g. '*'"
+    )
+    sections: list[SectionRule] = Field(
+        default_factory=list, description="the key's parts where its numbering restarts (see layout.sections)"
+    )
+    in_sheet: str | None = Field(
+        default=None,
+        description="regex of the line that opens the answer key printed inside the booklet (its last pages); "
+        "the sheet is parsed up to that line and the key read from it on; no separate key file is needed",
+    )
 
     _check_list = field_validator("stop_at")(_all_compile)
 
-    @field_validator("entry", "task_start", "answer_marker", "answer_end", "variant_pattern", "variant_header")
+    @field_validator("entry", "task_start", "answer_marker", "answer_end", "variant_pattern", "variant_header", "in_sheet")
     @classmethod
     def _optional_compiles(cls, value: str | None) -> str | None:
         return None if value is None else _compiles(value)
@@ -340,26 +392,29 @@ class KeySpec(_Strict):
     def _kind_has_its_fields(self):
         needed = {
             "marking_scheme": ["task_start"],
-            "variant_table": ["variant_pattern", "variant_header"],
+            "variant_table": ["variant_header"],
             "list": ["entry"],
+            "grid": [],
             "highlight": [],
         }[self.kind]
         missing = [name for name in needed if getattr(self, name) is None]
         if missing:
             raise ValueError(f"key kind {self.kind!r} needs field(s) {missing}")
+        if self.variant_header and self.variant_pattern is None and self.variant is None:
+            raise ValueError("variant_header needs variant_pattern (the variant printed on the sheet) or variant (a fixed one)")
         return self
 
 
 class SourceSpec(_Strict):
-    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
-    description: str
-    metadata: Metadata
-    ocr: OcrSpec
-    download: DownloadSpec | None = None
-    local: LocalSpec | None = None
-    pairing: PairingSpec
-    layout: LayoutSpec
-    key: KeySpec
+    name: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="the family's id, the file name (NAME.yaml); starts every record id")
+    description: str = Field(description="what the family is, in a sentence or two (`specs list` shows it)")
+    metadata: Metadata = Field(description="facts about the exam copied into every record")
+    ocr: OcrSpec = Field(description="how pages without a usable text layer are read")
+    download: DownloadSpec | None = Field(default=None, description="where the files are on the web; none: --from DIR only")
+    local: LocalSpec | None = Field(default=None, description="which files of a --from DIR folder are sheets and keys")
+    pairing: PairingSpec = Field(description="how a sheet finds its key")
+    layout: LayoutSpec = Field(description="how a sheet is printed: the rules the parser reads it by")
+    key: KeySpec = Field(description="how the answer key is printed")
     path: str | None = Field(default=None, exclude=True, description="set by the loader")
 
 

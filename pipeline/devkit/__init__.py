@@ -7,11 +7,23 @@ and the scorer that measures extraction against ground truth.
 - `serve`: `serve_directory(folder)`, a static HTTP server on 127.0.0.1 with conditional GETs and
   ranges, used by the sample run and the tests.
 - `fidelity`: `examcorpus score-extraction`, curated records against a hand-made truth file.
+- `inspect`: `examcorpus inspect SHEET --source SPEC`, `inspect_sheet(pdf, spec)`: the line stream the
+  spec's patterns run on, and which rule took each line.
+- `specdoc`: `spec_reference_markdown()`, README's table of every spec field generated from the spec model
+  (`examcorpus specs reference [--write]`, `write_spec_reference()`).
 
-Public functions used by the product: `ensure_sample_site`, `serve_directory`, `score_extraction`.
+Public functions used by the product: `ensure_sample_site`, `serve_directory`, `score_extraction`,
+`inspect_sheet`, `register_inspect` (the `inspect` subcommand), `spec_reference_markdown`, `write_spec_reference`.
 """
 from pipeline.devkit.fidelity import main as score_extraction
+from pipeline.devkit.inspect import inspect_sheet
+from pipeline.devkit.inspect import register as register_inspect
 from pipeline.devkit.sample.stamp import ensure_sample_site
 from pipeline.devkit.serve import serve_directory
+from pipeline.devkit.specdoc import spec_reference_markdown
+from pipeline.devkit.specdoc import write_reference as write_spec_reference
 
-__all__ = ["ensure_sample_site", "score_extraction", "serve_directory"]
+__all__ = [
+    "ensure_sample_site", "inspect_sheet", "register_inspect", "score_extraction", "serve_directory",
+    "spec_reference_markdown", "write_spec_reference",
+]

@@ -107,8 +107,20 @@ class SheetScore:
         return self.recall >= BAR_RECALL and self.option_exact >= BAR_OPTION_EXACT and self.answer_accuracy >= BAR_ANSWER
 
 
+# Quotation marks: transcriptions write ASCII quotes where sheets print typographic ones (and back).
+_QUOTES = str.maketrans({c: '"' for c in "“”„‟«»″'‘’‚‛′"})
+
+
+_SPACE_BEFORE_CLOSING = re.compile(r"\s+(?=[,.;:!?)\]])")
+_SPACE_AFTER_OPENING = re.compile(r"(?<=[(\[])\s+")
+
+
 def normalize_text(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", text).split())
+    """Text compared with the truth: NFC, whitespace collapsed, every quotation mark one '"', no space
+    before closing punctuation or after an opening bracket (transcriptions made from other extractors
+    write "(RDC) ." where the sheet prints "(RDC).")."""
+    text = " ".join(unicodedata.normalize("NFC", text).translate(_QUOTES).split())
+    return _SPACE_AFTER_OPENING.sub("", _SPACE_BEFORE_CLOSING.sub("", text))
 
 
 # --------------------------------------------------------------------------- truth readers

@@ -90,14 +90,19 @@ class Row:
         return max(s.x1 for s in self.segments)
 
 
-def group_rows(glyphs: list[Glyph]) -> list[Row]:
+def group_rows(glyphs: list[Glyph], shared_descent: bool = False) -> list[Row]:
     """Rows of glyphs whose vertical centres fall inside the row's anchor glyph box, top to bottom.
 
     The anchor is the row's first full-size glyph; joining glyphs never widen it, so a label centred
     between two lines of a table cell cannot chain those two lines into one row.
     """
     rows: list[Row] = []
-    for glyph in sorted(glyphs, key=lambda g: (g.center_y, g.x0)):
+    # With `shared_descent` (text-layer loose boxes, which run from the font's ascent to its descent),
+    # glyphs sort by the descent line a row shares whatever their height: an accented capital (Ã),
+    # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
+    # (a dash sits mid-line), so those sort by centre.
+    order = (lambda g: (g.bottom, g.x0)) if shared_descent else (lambda g: (g.center_y, g.x0))
+    for glyph in sorted(glyphs, key=order):
         row = rows[-1] if rows else None
         if row is not None and row.top <= glyph.center_y <= row.bottom:
             row.glyphs.append(glyph)
@@ -188,25 +193,30 @@ def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
 
 
 def assemble(
-    glyphs: list[Glyph], page_width: float, params: LayoutParams = LayoutParams(), page_height: float = 842.0
+    glyphs: list[Glyph],
+    page_width: float,
+    params: LayoutParams = LayoutParams(),
+    page_height: float = 842.0,
+    shared_descent: bool = False,
 ) -> list[Segment]:
-    """Segments of one page in reading order."""
+    """Segments of one page in reading order; `shared_descent`: the glyph boxes are a text layer's
+    loose boxes (see `group_rows`)."""
     if not glyphs:
         return []
-    rows = _rows_with_segments(glyphs, params)
+    rows = _rows_with_segments(glyphs, params, shared_descent)
     ordered: list[Segment] = []
     for band in _bands(rows, page_height, params):
         if isinstance(band, _ColumnBand):
             for column in (band.left, band.right):
-                for row in _rows_with_segments(column, params):
+                for row in _rows_with_segments(column, params, shared_descent):
                     ordered.extend(row.segments)
         else:
             ordered.extend(band.segments)
     return ordered
 
 
-def _rows_with_segments(glyphs: list[Glyph], params: LayoutParams) -> list[Row]:
-    rows = group_rows(glyphs)
+def _rows_with_segments(glyphs: list[Glyph], params: LayoutParams, shared_descent: bool = False) -> list[Row]:
+    rows = group_rows(glyphs, shared_descent)
     for row in rows:
         row.segments = split_segments(row, params)
     return rows
@@ -264,15 +274,48 @@ def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> l
     return gaps
 
 
+MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's width
+GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
+
+
+def _typical_inner_gap(rows: list[Row], gutter: tuple[float, float]) -> float:
+    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter."""
+    widest = []
+    for row in rows:
+        for side in ([g for g in row.glyphs if g.x1 <= gutter[0]], [g for g in row.glyphs if g.x0 >= gutter[1]]):
+            ordered = sorted(side, key=lambda g: g.x0)
+            gaps = [b.x0 - a.x1 for a, b in zip(ordered, ordered[1:])]
+            if gaps:
+                widest.append(max(gaps))
+    return statistics.median(widest) if widest else 0.0
+
+
+def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """Sorted (x0, x1) runs joined where they overlap or leave less than `min_gap` between them."""
+    merged: list[tuple[float, float]] = []
+    for x0, x1 in spans:
+        if merged and x0 - merged[-1][1] < min_gap:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], x1))
+        else:
+            merged.append((x0, x1))
+    return merged
+
+
 def _column_run(
     rows: list[Row], spans: list[list[tuple[float, float]]], start: int, page_height: float, params: LayoutParams
 ):
     """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
     first = rows[start]
     first_spans = spans[start]
-    if len(first_spans) < 2:
-        return None
     lo, hi = first.x0, first.x1
+    if len(first_spans) < 2:
+        # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give
+        # rows of one column each: look for the gutter in the ink of the next few rows together.
+        window = range(start, min(start + params.min_column_rows, len(rows)))
+        first_spans = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
+        if len(first_spans) < 2:
+            return None
+        lo, hi = first_spans[0][0], first_spans[-1][1]
     inner = [g for g in _free_intervals(first_spans, lo, hi) if g[0] > lo and g[1] < hi]
     for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
         if gutter[1] - gutter[0] < params.min_gutter:
@@ -299,8 +342,16 @@ def _column_run(
         # Side-by-side answer options between short stems form short bands; page columns run long.
         if rows[end - 1].bottom - first.top < params.min_column_height * page_height:
             continue
-        width = max(hi - lo, 1.0)
-        if left_fill / count < params.min_column_fill * width or right_fill / count < params.min_column_fill * width:
+        # Each column's ink, per row, against that column's own width (rows of the two columns often
+        # alternate, and a figure may leave one column short of text for a while).
+        band_lo = min(row.x0 for row in rows[start:end])
+        band_hi = max(row.x1 for row in rows[start:end])
+        left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
+        if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
+            continue  # the last column of a table beside the rest of it, not a page column
+        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(rows[start:end], current):
+            continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
+        if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
             continue
         return end, current
     return None

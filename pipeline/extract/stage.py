@@ -28,7 +28,7 @@ from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_page
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+15"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+16"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -168,6 +168,9 @@ def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, fl
     return rects
 
 
+PDFIUM_LINE_END_HYPHEN = 0x02
+
+
 def _font_name(raw_textpage, index: int) -> str:
     size = pdfium_c.FPDFText_GetFontInfo(raw_textpage, index, None, 0, None)
     if size <= 0:
@@ -196,6 +199,8 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
             code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
             pending_high = None
             index -= 1  # the box belongs to the first half
+        if code == PDFIUM_LINE_END_HYPHEN:
+            code = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
         if is_symbol_font_point(code):
             code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
         if code <= 32 or code in _SPACES:
@@ -221,12 +226,25 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
         glyphs.append(
             Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold)
         )
+    _unmark_bold_body(glyphs)
     return glyphs
+
+
+BOLD_BODY_SHARE = 0.6
+
+
+def _unmark_bold_body(glyphs: list[Glyph]) -> None:
+    """A page whose body text is set in a bold face (or in a font that reports a bold weight) has no bold
+    emphasis to keep: marking it would wrap the regular words in ** and the rest as emphasis."""
+    letters = [g for g in glyphs if g.text.isalnum()]
+    if letters and sum(g.bold for g in letters) >= BOLD_BODY_SHARE * len(letters):
+        for glyph in glyphs:
+            glyph.bold = False
 
 
 def _text_lines(glyphs: list[Glyph], width: float, height: float, params: LayoutParams) -> list[Line]:
     lines = []
-    for seg in assemble(glyphs, width, params, page_height=height):
+    for seg in assemble(glyphs, width, params, page_height=height, shared_descent=True):
         text = unicodedata.normalize("NFC", seg.text).strip()
         if text:
             lines.append(seg.to_line(text, highlighted=seg.highlighted, font_size=seg.size, bold=seg.bold))

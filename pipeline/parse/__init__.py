@@ -7,6 +7,9 @@ Public functions and types:
 - `parse_sheet(sheet, sheet_entry, keys, spec)` -> ParseResult (`build`)
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
 - `STAGE_VERSION`: part of every parse cache key
+- the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
+  `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
+  `canonical_label` (`labels`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -23,9 +26,14 @@ id are an `error:` problem line.
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
-from pipeline.parse.labels import number_key
+from pipeline.parse.blocks import Numbering, split_blocks
+from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
+from pipeline.parse.stream import line_stream, plain_text
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+9"  # +9: patterns match plain text; losses flagged and reported; wraps joined by line pitch
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+10"  # +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes
 
-__all__ = ["STAGE_VERSION", "ParseResult", "number_key", "parse_sheet"]
+__all__ = [
+    "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
+    "option_start_regex", "parse_sheet", "plain_text", "split_blocks",
+]

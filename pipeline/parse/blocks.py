@@ -20,6 +20,7 @@ class Block:
     is_group: bool = False
     context: str | None = None  # shared passage text this question refers to
     duplicate: bool = False
+    reserve: bool = False  # in a reserve-questions section (layout.sections)
 
     @property
     def pages(self) -> list[int]:
@@ -47,32 +48,73 @@ def _points(value: str | None) -> float | None:
 DUPLICATE_MAX_SHIFT = 3.0  # font sizes between a repeated number's left edge and the first one's
 
 
-def split_blocks(stream: list[StreamLine], question_start: str, context_start: str | None) -> list[Block]:
+@dataclass
+class Numbering:
+    """Where the sheet's question numbering stands: the section prefix, and the restarts found where
+    no section was declared (a header "1." aligned with the question numbers, taken as text)."""
+
+    sections: list = field(default_factory=list)  # pipeline.specs.SectionRule, in spec order
+    prefix: str = ""
+    top: str = ""  # the current top-level section's prefix
+    reserve: bool = False
+    restarts: list[StreamLine] = field(default_factory=list)
+
+    def enter(self, text: str) -> bool:
+        """Whether `text` (a line's plain text) opens a declared section; if so, the prefix changes."""
+        for rule in self.sections:
+            if re.search(rule.start, text):
+                if rule.nested:
+                    self.prefix = self.top + rule.prefix
+                else:
+                    self.top = self.prefix = rule.prefix
+                self.reserve = rule.reserve
+                return True
+        return False
+
+
+def split_blocks(
+    stream: list[StreamLine], question_start: str, context_start: str | None, numbering: Numbering | None = None
+) -> list[Block]:
     """Blocks in reading order. A header whose number does not increase is text, not a new question
-    (a numbered line inside a stem, or a cover-page instruction list)."""
+    (a numbered line inside a stem, or a cover-page instruction list). A heading of a declared
+    section (`numbering.sections`) restarts the numbering under its prefix."""
     start_re = re.compile(question_start)
     context_re = re.compile(context_start) if context_start else None
+    numbering = numbering or Numbering()
     blocks: list[Block] = []
     seen: dict[str, StreamLine] = {}
+    recent: list[str] = []  # the last two header numbers
     last_order: tuple | None = None
     current: Block | None = None
     for item in _join_split_headers(stream, start_re):
+        if numbering.sections and numbering.enter(plain_text(item.text)[0]):
+            seen, recent, last_order, current = {}, [], None, None
+            continue
         match = match_number_line(start_re, item)
         if match:
-            number = match.group("number").strip()
+            number = numbering.prefix + match.group("number").strip()
             order = _order_key(number)
             first = seen.get(number_key(number))
             # A number printed again starts a question only where the first one stood: "19" on a
-            # postcard in a passage's picture (read by OCR) is not question 19.
-            again = first is not None and abs(item.line.x0 - first.line.x0) <= DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+            # postcard in a passage's picture (read by OCR) is not question 19; and only right after
+            # it: a "1." long after question 1 is a numbered list (endnotes) or a restart, not a repeat.
+            again = (
+                first is not None
+                and number_key(number) in recent
+                and abs(item.line.x0 - first.line.x0) <= DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+            )
             if last_order is None or order > last_order or again:
                 points = _points(match.groupdict().get("points"))
                 current = Block("question", number, points, rest_after(item, match), start=item)
                 current.duplicate = first is not None
+                current.reserve = numbering.reserve
                 seen.setdefault(number_key(number), item)
+                recent = [*recent[-1:], number_key(number)]
                 last_order = max(order, last_order) if last_order else order
                 blocks.append(current)
                 continue
+            if number_key(number) == number_key(numbering.prefix + "1") and _aligned_with_headers(item, seen):
+                numbering.restarts.append(item)
         if context_re is not None and context_re.match(plain_text(item.text)[0]):
             current = Block("context", None, None, item.text, start=item)
             blocks.append(current)
@@ -82,6 +124,15 @@ def split_blocks(stream: list[StreamLine], question_start: str, context_start: s
     return blocks
 
 
+def _aligned_with_headers(item: StreamLine, seen: dict[str, StreamLine]) -> bool:
+    """A "1." taken as text stands where the question numbers stand: numbering restarted there."""
+    tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+    lefts = [sl.line.x0 for sl in seen.values()]
+    return len(lefts) >= 3 and any(abs(item.line.x0 - left) <= tolerance for left in lefts)
+
+
+_PUNCTUATION_FIRST = re.compile(r"^[.):]\s")
+
 # A header token printed apart from its text (a tab or wide gap after "1.") is at most this long.
 MAX_SPLIT_HEADER = 16
 
@@ -89,37 +140,48 @@ MAX_SPLIT_HEADER = 16
 def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
     """A question number that came out as a line of its own ("1." | "Zgodnie z…" across a tab or wide
     gap; an OCR'd "44" re-read apart from its row) is joined to the text beside it on the same row when
-    only the joined line is a question header."""
+    only the joined line is a question header. The text beside it is the nearest piece to its right
+    among the next few lines of its row (exponents of a formula may come between in reading order)."""
     joined: list[StreamLine] = []
-    index = 0
-    while index < len(stream):
-        item = stream[index]
-        following = stream[index + 1] if index + 1 < len(stream) else None
-        if (
-            following is not None
-            and len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER
-            # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");
-            # a header token carries its printed punctuation ("1." | "Zgodnie…").
-            and (item.ocr or not plain_text(item.text)[0].strip().isdigit())
-            and same_row(item, following)
-            and following.line.x0 > item.line.x1
-            and match_number_line(start_re, item) is None
-        ):
+    used: set[int] = set()
+    for index, item in enumerate(stream):
+        if index in used:
+            continue
+        partner = _right_neighbour(stream, index, used) if len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER else None
+        if partner is not None and match_number_line(start_re, item) is None:
+            following = stream[partner]
+            glue = "" if _PUNCTUATION_FIRST.match(following.text) else " "
             line = replace(
                 item.line,
-                text=f"{item.text} {following.text}",
+                text=f"{item.text}{glue}{following.text}",
                 x1=following.line.x1,
                 top=min(item.line.top, following.line.top),
                 bottom=max(item.line.bottom, following.line.bottom),
             )
             candidate = replace(item, line=line)
-            if match_number_line(start_re, candidate) is not None:
+            # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");
+            # a header token carries its printed punctuation ("1." | "Zgodnie…"), or the text beside
+            # it starts with that punctuation (a number set larger than its ". Stem").
+            bare_digits = not item.ocr and plain_text(item.text)[0].strip().isdigit() and not _PUNCTUATION_FIRST.match(following.text)
+            if not bare_digits and match_number_line(start_re, candidate) is not None:
                 joined.append(candidate)
-                index += 2
+                used.add(partner)
                 continue
         joined.append(item)
-        index += 1
     return joined
+
+
+NEIGHBOUR_LOOKAHEAD = 4
+
+
+def _right_neighbour(stream: list[StreamLine], index: int, used: set[int]) -> int | None:
+    item = stream[index]
+    candidates = [
+        j
+        for j in range(index + 1, min(index + 1 + NEIGHBOUR_LOOKAHEAD, len(stream)))
+        if j not in used and same_row(item, stream[j]) and stream[j].line.x0 >= item.line.x1 - 1
+    ]
+    return min(candidates, key=lambda j: stream[j].line.x0) if candidates else None
 
 
 def block_text(block: Block) -> str:

@@ -1,7 +1,6 @@
 """Question records from blocks: types, options, keys, validation flags."""
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -12,7 +11,18 @@ from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
-from pipeline.parse.blocks import Block, link_contexts, split_blocks
+from pipeline.parse.blocks import Block, Numbering, link_contexts, split_blocks
+from pipeline.parse.draft import Draft
+from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.losses import (
+    flag_numbering,
+    flag_undeclared_types,
+    flag_unkeyed_entries,
+    id_collisions,
+    report_stop,
+    restarts_with_options,
+    shown_numbers,
+)
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
@@ -31,26 +41,8 @@ class ParseResult:
     # it); None when a key was applied or the key is inside the sheet. The season run keeps a sheet's
     # earlier curated answers when this is set.
     key_unusable: str | None = None
-
-
-@dataclass
-class Draft:
-    """A question before it becomes a record."""
-
-    number: str
-    type: QuestionType
-    text: str
-    context: str | None
-    choices: list[str]
-    labels: list[str]
-    pages: list[int]
-    points: float | None
-    block: Block
-    answer: str | None = None
-    flags: list[str] = field(default_factory=list)
-    highlighted: list[str] = field(default_factory=list)
-    tf_index: int | None = None  # position of a true/false statement in its block
-    tf_count: int = 0  # statements in that block
+    # What the curator should know that is no loss: questions the key annuls, where stop_at ended the sheet.
+    notes: list[str] = field(default_factory=list)
 
 
 def _clean_text(parts: list[str]) -> str:
@@ -208,19 +200,20 @@ def _read_keys(
     facts: keymatch.SheetFacts,
     drafts: list[Draft],
     problems: list[str],
-) -> tuple[dict[str, str] | None, list[str]]:
-    """({number key: answer text} from every key file that belongs to this sheet, or None when the key
-    is inside the sheet; the reasons keys were rejected as another sheet's)."""
+) -> tuple[key_formats.KeyTable | None, list[str]]:
+    """(the merged table of every key file that belongs to this sheet, or None when the key is the
+    highlighting inside the sheet; the reasons keys were rejected as another sheet's)."""
     kind = spec.key.kind
     if kind == "highlight":
         return None, []
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
     choice_labels = {number_key(d.number): d.labels for d in closed if d.type is QuestionType.SINGLE_CHOICE}
-    answers: dict[str, str] = {}
+    merged = key_formats.KeyTable("keys")
     rejected: list[str] = []
-    variant = facts.variant if kind == "variant_table" else None
-    if kind == "variant_table" and variant is None:
+    by_variant = kind == "variant_table" or (kind == "grid" and spec.key.variant_header)
+    variant = (facts.variant or spec.key.variant) if by_variant else None
+    if by_variant and variant is None:
         problems.append(f"no variant code found on the sheet (key.variant_pattern {spec.key.variant_pattern!r})")
     for document, entry in keys:
         name = unquote(Path(entry.url).name) or Path(document.path).name
@@ -229,29 +222,39 @@ def _read_keys(
         elif kind == "list":
             table = key_formats.read_list(document, spec.key, name)
         else:
-            tables = key_formats.read_variant_table(document, spec.key, name)
-            if not tables:
+            reader = read_grid if kind == "grid" else key_formats.read_variant_table
+            tables = reader(document, spec.key, name)
+            if not by_variant:
+                table = tables.get("") or key_formats.KeyTable(name)
+            elif not tables:
                 problems.append(f"key {name}: no variant column header found (key.variant_header {spec.key.variant_header!r})")
                 continue
-            if variant is None:
+            elif variant is None:
                 continue
-            if variant not in tables:
+            elif variant not in tables:
                 problems.append(f"key {name} has no column for variant {variant} (it has {sorted(tables)})")
                 continue
-            table = tables[variant]
+            else:
+                table = tables[variant]
+        problems += [f"key {name}: {p}" for p in table.problems]
         if not table.answers:
             problems.append(f"key {name}: no answers found")
             continue
+        key_formats.mark_voided(table, spec.key)
+        scored = {n: a for n, a in table.answers.items() if n not in table.voided}
         reasons = keymatch.printed_mismatches(document, facts, spec)
-        reasons += keymatch.content_mismatches(table.answers, closed_numbers, choice_labels, spec)
+        reasons += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
         if reasons:
             message = f"key {name} does not belong to this sheet: {'; '.join(reasons)}; it was not applied"
             problems.append(message)
             rejected.append(message)
             continue
         for number, answer in table.answers.items():
-            answers.setdefault(number, answer)
-    return answers, rejected
+            if number not in merged.answers:
+                merged.answers[number] = answer
+                merged.voided |= {number} & table.voided
+                merged.pilot |= {number} & table.pilot
+    return merged, rejected
 
 
 def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str | None]:
@@ -270,7 +273,14 @@ def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str 
     return label, None
 
 
-def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, tf_cache: dict) -> None:
+def _apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, tf_cache: dict) -> None:
+    answers = key.answers if key is not None else None
+    number = number_key(draft.number)
+    if key is not None and number in key.pilot:
+        draft.pilot = True
+    if key is not None and number in key.voided:
+        draft.voided = True  # annulled: no answer, and no flag for the lack of one
+        return
     if draft.type is QuestionType.SINGLE_CHOICE:
         if answers is None:  # highlighted inside the sheet
             if len(draft.highlighted) == 1:
@@ -330,85 +340,6 @@ def _apply_key(draft: Draft, answers: dict[str, str] | None, spec: SourceSpec, t
                 draft.flags.append(f"key entry {text!r} holds no answer (an annulled item?)")
 
 
-# --------------------------------------------------------------------------- no silent loss
-# Each loss is a flag on the record it touches and one line in the sheet's problems, which the season
-# report lists and `--strict` fails on.
-
-
-def _numbers(numbers: list[str], limit: int = 15) -> str:
-    shown = ", ".join(numbers[:limit])
-    return shown + (f" … (+{len(numbers) - limit})" if len(numbers) > limit else "")
-
-
-def _flag_unkeyed_entries(drafts: list[Draft], answers: dict[str, str], problems: list[str]) -> None:
-    """A key entry whose question was read as a type that takes no answer from it (an open question
-    whose labels were lost): the answer would vanish unseen."""
-    # Closed questions and short answers take their entry (or are flagged for it); an open one never does.
-    takes_key = CLOSED_TYPES | {QuestionType.SHORT_ANSWER, QuestionType.FILL_IN}
-    used = {number_key(d.number) for d in drafts if d.answer is not None or d.type in takes_key}
-    used |= {number_key(d.block.number) for d in drafts if d.type in takes_key}
-    unused = []
-    for draft in drafts:
-        key = number_key(draft.number)
-        if key in answers and key not in used and draft.answer is None:
-            draft.flags.append(f"key entry {answers[key][:40]!r} was not used: the question was read as {draft.type.value}")
-            unused.append(draft.number)
-    if unused:
-        problems.append(f"{len(unused)} key entr(y/ies) left unused, their questions read as not closed: {_numbers(unused)}")
-
-
-def _flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]) -> None:
-    """A gap or a repeat in the sheet's question numbering (top-level numbers: '3.1' counts as 3)."""
-    by_number: dict[str, list[Draft]] = {}
-    for draft in drafts:
-        by_number.setdefault(number_key(draft.block.number).split(".")[0], []).append(draft)
-    tops = [number_key(b.number).split(".")[0] for b in blocks if b.kind == "question"]
-    tops = [t for i, t in enumerate(tops) if t.isdigit() and (i == 0 or t != tops[i - 1])]
-    gaps, repeats = [], []
-    for previous, current in itertools.pairwise(tops):
-        missing = range(int(previous) + 1, int(current))
-        if missing:
-            gaps.append(f"{previous}→{current}")
-            shown = [str(n) for n in missing[:16]]
-            if len(missing) > 16:
-                shown[-1] = f"… {missing[-1]}"
-            for draft in by_number.get(current, [])[:1]:
-                draft.flags.append(f"question numbering jumps from {previous} to {current}: {', '.join(shown)} not found")
-    for draft in drafts:
-        if draft.block.duplicate:
-            repeats.append(draft.number)
-    if gaps:
-        problems.append(f"gap(s) in the question numbering: {_numbers(gaps)}")
-    if repeats:
-        problems.append(f"question number(s) printed more than once: {_numbers(repeats)}")
-
-
-def _flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
-    declared = spec.layout.closed_types
-    if not declared:
-        return
-    odd = [d for d in drafts if d.type.value not in declared]
-    for draft in odd:
-        draft.flags.append(f"read as {draft.type.value}, a type the family does not have (layout.closed_types {declared})")
-    if odd:
-        problems.append(
-            f"{len(odd)} question(s) read as a type outside layout.closed_types {declared}: {_numbers([d.number for d in odd])}"
-        )
-
-
-def _id_collisions(questions: list[Question]) -> list[str]:
-    """Two records with one id would overwrite each other at curation: an error, never silent."""
-    seen: dict[str, list[Question]] = {}
-    for question in questions:
-        seen.setdefault(question.id, []).append(question)
-    return [
-        f"error: record id {qid} is produced by {len(same)} questions (pages {sorted({p for q in same for p in q.pages})}); "
-        "curation would keep only one"
-        for qid, same in seen.items()
-        if len(same) > 1
-    ]
-
-
 # --------------------------------------------------------------------------- records
 
 
@@ -452,16 +383,27 @@ def parse_sheet(
 ) -> ParseResult:
     layout = spec.layout
     problems: list[str] = []
-    stream = line_stream(sheet, layout.stop_at, labels=layout.options.labels)
-    blocks = split_blocks(stream, layout.question_start, layout.context_start)
-    questions_blocks = link_contexts(blocks, layout.group_headers)
+    notes: list[str] = []
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
+    key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
+    stream = line_stream(sheet, [*layout.stop_at, *key_start], labels=layout.options.labels)
+    report_stop(sheet, stream, layout.stop_at, key_start, notes)
+    numbering = Numbering(sections=list(layout.sections))
+    blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering)
+    restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
+    if restarts:
+        where = ", ".join(f"page {sl.page}" for sl in restarts[:5])
+        problems.append(
+            f"question numbering restarts at 1 ({where}) and the questions after it were read as text: "
+            "declare the parts in layout.sections"
+        )
+    questions_blocks = link_contexts(blocks, layout.group_headers)
     drafts = [d for block in questions_blocks for d in _drafts(block, spec, option_re)]
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
     lost = [d.number for d in drafts if any(f.startswith(LOST_LABELS) for f in d.flags)]
     if lost:
-        problems.append(f"{len(lost)} question(s) print option labels that ended in no option: {_numbers(lost)}")
-    _flag_undeclared_types(drafts, spec, problems)
+        problems.append(f"{len(lost)} question(s) print option labels that ended in no option: {shown_numbers(lost)}")
+    flag_undeclared_types(drafts, spec, problems)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:
@@ -472,26 +414,34 @@ def parse_sheet(
     if not drafts:
         # Nothing to key (a practical-part sheet, a cover-only file): say so once, not per key file.
         problems.append("no questions found on this sheet")
-        return ParseResult(questions=[], problems=problems)
+        return ParseResult(questions=[], problems=problems, notes=notes)
     year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
     variant = key_formats.find_variant(sheet, spec.key) if spec.key.variant_pattern else None
     facts = keymatch.SheetFacts(year=year, sheet_code=sheet_code, variant=variant, text=document_text(sheet))
     key_unusable = None
     rejected: list[str] = []
+    if spec.key.in_sheet:
+        tail = key_formats.key_in_sheet(sheet, spec.key.in_sheet)
+        if tail is None:
+            problems.append(f"no answer key in the booklet: no line matches key.in_sheet {spec.key.in_sheet!r}")
+        else:
+            keys = [(tail, sheet_entry), *keys]
+    key = None
     if keys or spec.key.kind == "highlight":
-        answers, rejected = _read_keys(keys, spec, facts, drafts, problems)
-        if answers == {}:
+        key, rejected = _read_keys(keys, spec, facts, drafts, problems)
+        if key is not None and not key.answers:
             key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
     else:
         problems.append("no answer key paired with this sheet; closed questions are flagged")
-        answers = {}
+        key = key_formats.KeyTable("none")
         key_unusable = "no answer key paired with this sheet"
+    answers = key.answers if key is not None else None
     tf_cache: dict = {}
     for draft in drafts:
         if rejected and not answers and draft.type in CLOSED_TYPES:
             draft.flags.append("not keyed: the paired answer key belongs to another sheet")
             continue
-        _apply_key(draft, answers, spec, tf_cache)
+        _apply_key(draft, key, spec, tf_cache)
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:
@@ -501,8 +451,14 @@ def parse_sheet(
         if unused and spec.key.kind != "marking_scheme":
             problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
         if spec.key.kind != "marking_scheme":
-            _flag_unkeyed_entries(drafts, answers, problems)
-    _flag_numbering(blocks, drafts, problems)
+            flag_unkeyed_entries(drafts, answers, problems)
+        unkeyed = [d.number for d in drafts if any(f.startswith("no key entry") for f in d.flags)]
+        if unkeyed:
+            problems.append(f"{len(unkeyed)} question(s) have no entry in the key: {shown_numbers(unkeyed)}")
+        voided = [d.number for d in drafts if d.voided]
+        if voided:
+            notes.append(f"{len(voided)} question(s) annulled by the key (recorded as voided): {shown_numbers(voided)}")
+    flag_numbering(blocks, drafts, problems)
 
     images = _attach_images(drafts, sheet)
     meta = spec.metadata
@@ -536,7 +492,10 @@ def parse_sheet(
                 pages=d.pages,
                 pipeline_version=PIPELINE_VERSION,
                 flags=d.flags,
+                voided=d.voided,
+                reserve=d.block.reserve,
+                pilot=d.pilot,
             )
         )
-    problems += _id_collisions(questions)
-    return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable)
+    problems += id_collisions(questions)
+    return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable, notes=notes)

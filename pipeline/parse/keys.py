@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from dataclasses import replace
+
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import line_stream, match_number_line, plain_text, rest_after, rows
@@ -19,6 +21,8 @@ class KeyTable:
     answers: dict[str, str] = field(default_factory=dict)  # number key -> answer text
     problems: list[str] = field(default_factory=list)
     variants: list[str] = field(default_factory=list)  # variant codes the key has columns for
+    voided: set[str] = field(default_factory=set)  # number keys whose entry says the question was annulled
+    pilot: set[str] = field(default_factory=set)  # number keys marked as keyed, unscored pilot items
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
@@ -132,15 +136,78 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
     return result
 
 
+@dataclass
+class _KeyColumn:
+    """A key column opened by a section heading: its left edge and the prefix of its numbers."""
+
+    x0: float
+    top: str = ""
+    prefix: str = ""
+
+
 def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
+    """Rows of `entry` matches. A heading of one of `spec.sections` puts its prefix before the numbers
+    below it in its column (the key's numbering restarts there, as the sheet's does; keys often print
+    the parts side by side, "Primera parte" over the left column and "Segunda parte" over the right)."""
     entry_re = re.compile(spec.entry)
     table = KeyTable(name)
+    columns: list[_KeyColumn] = [_KeyColumn(float("-inf"))]
     for row in rows(line_stream(document, spec.stop_at)):
-        # Entries are matched on plain text: a bold number or letter is layout.
-        text = "  ".join(plain_text(sl.text)[0] for sl in row)
-        for match in entry_re.finditer(text):
-            table.answers.setdefault(number_key(match.group("number")), match.group("answer").strip())
+        by_column: dict[int, list[str]] = {}
+        for sl in row:
+            # Entries are matched on plain text: a bold number or letter is layout.
+            text = plain_text(sl.text)[0]
+            rule = next((r for r in spec.sections if re.search(r.start, text)), None)
+            if rule is not None:
+                _open_section(columns, sl.line.x0, rule)
+                continue
+            index = max(i for i, c in enumerate(columns) if c.x0 <= sl.line.x0 + KEY_COLUMN_SLACK)
+            by_column.setdefault(index, []).append(text)
+        for index, texts in by_column.items():
+            text = "  ".join(texts)
+            for match in entry_re.finditer(text):
+                number = number_key(columns[index].prefix + match.group("number"))
+                if number in table.answers:
+                    continue
+                table.answers[number] = match.group("answer").strip()
+                if spec.pilot_mark and text[match.end("number"):].startswith(spec.pilot_mark):
+                    table.pilot.add(number)
     return table
+
+
+KEY_COLUMN_SLACK = 12.0  # points a line may start left of its column's heading
+
+
+def _open_section(columns: list[_KeyColumn], x0: float, rule) -> None:
+    column = next((c for c in columns if abs(c.x0 - x0) <= KEY_COLUMN_SLACK), None)
+    if column is None:
+        column = _KeyColumn(x0)
+        columns.append(column)
+        columns.sort(key=lambda c: c.x0)
+    if rule.nested:
+        column.prefix = column.top + rule.prefix
+    else:
+        column.top = column.prefix = rule.prefix
+
+
+def mark_voided(table: KeyTable, spec: KeySpec) -> None:
+    """Entries that say the question was annulled ("Anulada", "-"): recorded in `table.voided`."""
+    words = {w.casefold() for w in spec.voided}
+    for number, answer in table.answers.items():
+        if answer.strip().casefold() in words:
+            table.voided.add(number)
+
+
+def key_in_sheet(sheet: ExtractedDocument, start: str) -> ExtractedDocument | None:
+    """The part of a booklet from the line matching `start` on (its printed answer key), or None."""
+    pattern = re.compile(start)
+    for index, page in enumerate(sheet.pages):
+        for position, line in enumerate(page.lines):
+            if pattern.search(line.text):
+                first = replace(page, lines=page.lines[position:])
+                pages = [first, *sheet.pages[index + 1:]]
+                return replace(sheet, pages=pages, page_count=len(pages))
+    return None
 
 
 def find_variant(sheet: ExtractedDocument, spec: KeySpec) -> str | None:

@@ -47,6 +47,11 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
     alternatives = []
     for style in styles:
         before, after = style.split("A")
+        if not before and not after:
+            # A bare label ("A", a letter in a filled circle) is told apart from a word that starts
+            # with it only by standing alone: its own segment, or a wide gap before the text.
+            alternatives.append(label_re + r"(?=\s*$|\s{2,}|\t)")
+            continue
         # Printed labels often carry stray spaces inside brackets: "( D )".
         alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
     pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
 from pipeline.parse.labels import canonical_label, matched_label
-from pipeline.parse.stream import StreamLine
+from pipeline.parse.stream import StreamLine, join_wrapped
 
 
 @dataclass
@@ -18,7 +18,7 @@ class Option:
 
     @property
     def text(self) -> str:
-        return " ".join(p for p in self.parts if p).strip()
+        return join_wrapped(self.parts)
 
     @property
     def highlighted(self) -> bool:
@@ -38,15 +38,19 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
     Options begin with the first label; every later line that opens with an unused label is another
     option (a 2x2 grid gives A, D, B, E, C in row order: sorted back by label). A line without a label
     continues the option in its column, if it sits right below that option's last line (no wider a gap
-    than the block's own paragraph leading, see `geometry`) and does not start left of its label.
+    than the block's own paragraph leading, see `geometry`) and does not start left of its label; a
+    line printed between two options' labels (a table, an exponent or a fraction set on rows of its
+    own) belongs to the option in its column whenever it does not start left of the labels.
     """
     pitch = measure_pitch(lines)
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
+    lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []
     trailing: list[StreamLine] = []
     previous: StreamLine | None = None
-    for item in lines:
+    label_after = _label_lines_after(lines, labels, option_re)
+    for index, item in enumerate(lines):
         match = option_re.match(item.text)
         label = canonical_label(matched_label(match), labels) if match else None
         used = {o.label for o in options}
@@ -62,7 +66,7 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
             options[-1].lines.append(item)
         elif not options:
             stem.append(item)
-        elif not trailing and _continues_in_column(options, item, pitch):
+        elif not trailing and (_continues_in_column(options, item, pitch) or _between_labels(options, item, label_after[index], labels)):
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
@@ -71,6 +75,30 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
         previous = item
     options.sort(key=lambda o: labels.index(o.label))
     return OptionBlock(stem, options, trailing)
+
+
+def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[set[str]]:
+    """For each line, the option labels that open some later line of the block on the same page."""
+    after: list[set[str]] = [set() for _ in lines]
+    seen: dict[int, set[str]] = {}
+    for index in range(len(lines) - 1, -1, -1):
+        after[index] = set(seen.get(lines[index].page, set()))
+        match = option_re.match(lines[index].text)
+        label = canonical_label(matched_label(match), labels) if match else None
+        if label is not None:
+            seen.setdefault(lines[index].page, set()).add(label)
+    return after
+
+
+def _between_labels(options: list[Option], item: StreamLine, labels_after: set[str], labels: list[str]) -> bool:
+    """`item` lies between an option's label and the next label of the sequence, not left of the labels."""
+    following = labels.index(options[-1].label) + 1
+    if following >= len(labels) or labels[following] not in labels_after:
+        return False
+    left = min(o.first.line.x0 for o in options if o.first.page == item.page) if any(
+        o.first.page == item.page for o in options
+    ) else None
+    return left is not None and item.line.x0 >= left - 2
 
 
 def _continues_in_column(options: list[Option], item: StreamLine, pitch: Pitch | None) -> bool:
@@ -86,6 +114,37 @@ def _column_owner(options: list[Option], item: StreamLine) -> Option:
     best_x = max(o.first.line.x0 for o in left_of)
     column = [o for o in left_of if abs(o.first.line.x0 - best_x) < 2]
     return max(column, key=lambda o: (o.lines[-1].page, o.lines[-1].line.top))
+
+
+def _grid_rows_in_label_order(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
+    """In a grid of figure options the right label can sit a little higher than the left one ("B)" a few
+    points above "A)"), so reading order meets it first: a label read before the previous label of its
+    own row, which stands to its left, is moved right after that label."""
+    result = list(lines)
+    for _ in range(len(labels)):
+        moved = False
+        found = {}
+        for sl in result:
+            match = option_re.match(sl.text)
+            label = canonical_label(matched_label(match), labels) if match else None
+            if label is not None and label not in found:
+                found[label] = sl
+        for label, sl in found.items():
+            index = labels.index(label)
+            before = found.get(labels[index - 1]) if index else None
+            if (
+                before is not None
+                and result.index(sl) < result.index(before)
+                and sl.page == before.page
+                and before.line.x1 < sl.line.x0
+                and min(sl.line.bottom, before.line.bottom) - max(sl.line.top, before.line.top) > 0
+            ):
+                result.remove(sl)
+                result.insert(result.index(before) + 1, sl)
+                moved = True
+        if not moved:
+            break
+    return result
 
 
 def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list[StreamLine]:

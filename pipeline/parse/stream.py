@@ -107,6 +107,20 @@ def marked_rest(text: str, plain_end: int) -> str:
     return "" if rest.strip("* ") == "" else rest
 
 
+_LINE_END_HYPHEN = re.compile(r"[^\W\d_]-$")
+
+
+def join_wrapped(parts: list[str]) -> str:
+    """Wrapped lines as one text: a space between lines, none after a word that ends its line with a
+    hyphen ("operar-" + "se-á" is "operar-se-á"; the printed hyphen is kept, as it may be a real one)."""
+    text = ""
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        text += part if not text or _LINE_END_HYPHEN.search(text) else " " + part
+    return text
+
+
 def same_row(a: StreamLine, b: StreamLine) -> bool:
     if a.page != b.page:
         return False

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.parse.labels import fold
-from pipeline.parse.stream import StreamLine, marked_rest, plain_text, rows
+from pipeline.parse.stream import StreamLine, join_wrapped, marked_rest, plain_text, rows
 from pipeline.specs import TrueFalseSpec
 
 
@@ -16,7 +16,7 @@ class Statement:
 
     @property
     def text(self) -> str:
-        return " ".join(p for p in self.parts if p).strip()
+        return join_wrapped(self.parts)
 
 
 @dataclass

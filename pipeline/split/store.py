@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.infra import write_bytes_atomic, write_text_atomic
-from pipeline.records import QUESTION_FIELDS, QUESTION_SCHEMA, Question, questions_to_table, table_to_questions
+from pipeline.records import QUESTION_FIELDS, Question, conform_to_schema, questions_to_table, table_to_questions
 from pipeline.split.assign import SPLITS, LeakageError, SplitResult, split_records
 from pipeline.split.config import SplitConfig
 
@@ -87,11 +87,11 @@ def _read_questions(path: Path, data: bytes | None = None) -> list[Question]:
         raise SplitDataError(f"{path}: missing") from None
     except (pa.ArrowException, OSError) as exc:
         raise SplitDataError(f"{path}: not a readable Parquet file ({exc})") from None
-    missing = [n for n in QUESTION_FIELDS if n not in table.column_names]
-    if missing:
-        raise SplitDataError(f"{path}: not a question table, columns missing: {', '.join(missing)}")
     try:
-        return table_to_questions(table.select(list(QUESTION_FIELDS)).cast(QUESTION_SCHEMA))
+        return table_to_questions(conform_to_schema(table))
+    except KeyError as exc:
+        missing = [n for n in QUESTION_FIELDS if n not in table.column_names]
+        raise SplitDataError(f"{path}: not a question table, columns missing: {', '.join(missing)}") from exc
     except (pa.ArrowException, TypeError, ValueError) as exc:
         raise SplitDataError(f"{path}: columns do not match the question schema ({exc})") from None
 

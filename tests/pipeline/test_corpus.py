@@ -63,9 +63,56 @@ def test_sk_maturita_sjl_folder(tmp_path):
 
 
 def test_pe_conareme_folder(tmp_path):
-    result = _run("pe_conareme", CORPUS / "pe_conareme_residentado_medico", tmp_path)
-    assert list(_roles(result).values()) == ["sheet"]
-    _assert_bar(result, read_truth(str(CORPUS / "pe_conareme_residentado_medico" / "Year2018" / "PRUEBA A.csv")))
+    folder = CORPUS / "pe_conareme_residentado_medico"
+    result = _run("pe_conareme", folder, tmp_path)
+    assert list(_roles(result).values()) == ["sheet", "sheet"]  # the 2018 "PRUEBA A" and the 2022 "Especialidad Prueba A"
+    _assert_bar(result, read_truth(str(folder / "Year2018" / "PRUEBA A.csv")) + read_truth(str(folder / "Year2022" / "truth.jsonl")))
+
+
+def _truths(folder: Path) -> list[TruthSheet]:
+    return [truth for path in sorted(folder.rglob("truth.jsonl")) for truth in read_truth(str(path))]
+
+
+def _assert_clean(result) -> None:
+    """Every loss shows as a problem line; these sheets have none left."""
+    assert not result.report.problem_lines(), result.report.problem_lines()
+
+
+# Families added by spec alone (pipeline/sources/*.yaml), each over every sheet of its folder.
+
+
+def test_es_inap_parts_restart_their_numbering_with_reserve_questions_and_an_annulled_item(tmp_path):
+    folder = CORPUS / "es_inap_auxiliar_administrativo"
+    result = _run("es_inap", folder, tmp_path)
+    _assert_bar(result, _truths(folder))
+    _assert_clean(result)
+    by_number = {q.number: q for q in result.questions}
+    assert len(by_number) == len(result.questions) == 120  # 1.1–1.60, 1.R1–1.R5, 2.1–2.50, 2.R1–2.R5
+    assert by_number["1.23"].voided and by_number["1.23"].answer is None and not by_number["1.23"].flags
+    assert [n for n, q in by_number.items() if q.reserve] == [f"{p}.R{i}" for p in (1, 2) for i in range(1, 6)]
+
+
+def test_cl_demre_paes_math_and_reading_with_pilot_items(tmp_path):
+    folder = CORPUS / "cl_demre_paes"
+    result = _run("cl_demre_paes", folder, tmp_path)
+    _assert_bar(result, _truths(folder))
+    _assert_clean(result)
+    pilots = {(q.sheet_code, q.number) for q in result.questions if q.pilot}
+    assert pilots == {("M1", n) for n in ("7", "9", "36", "47", "65")} | {("L", n) for n in ("1", "19", "26", "33", "37")}
+
+
+def test_br_fgv_oab_grid_key_block_of_booklet_type_1(tmp_path):
+    folder = CORPUS / "br_fgv_oab"
+    result = _run("br_fgv_oab", folder, tmp_path)
+    _assert_bar(result, _truths(folder))
+    _assert_clean(result)
+
+
+def test_br_inep_revalida_bare_labels_and_a_grid_key_with_annulled_items(tmp_path):
+    folder = CORPUS / "br_inep_revalida"
+    result = _run("br_inep_revalida", folder, tmp_path)
+    _assert_bar(result, _truths(folder))
+    assert {q.number for q in result.questions if q.voided} == {"7", "13", "35", "38", "42", "48", "49"}
 
 
 def test_practical_vocational_sheet_gives_zero_questions_and_a_report_line(tmp_path):

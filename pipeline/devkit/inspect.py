@@ -1,0 +1,343 @@
+"""`examcorpus inspect SHEET.pdf --source SPEC`: the line stream a spec's patterns run on, and which rule
+took each line, so a curator can write or repair a spec without reading the parser.
+
+The sheet is extracted as the season run extracts it (`ExtractOptions.from_spec`), and again with the
+spec's clean-up rules switched off one at a time, so every line the clean-up removed is shown with the
+rule that removed it (`drop_pages`, `drop_lines`, `remove_repeated_lines`, `drop_margin_notes`). The kept
+lines go through the parser's own stream and numbering (`pipeline.parse`: `line_stream`, `split_blocks`,
+`option_start_regex`), so the rule column is what the parser does, not a re-implementation of it.
+OCR readings are cached per page (`--ocr-cache`, default under the user's cache folder): trying a new
+rule on a scanned sheet re-runs the layout, never Tesseract.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, StageUnavailable, extract_document
+from pipeline.parse import (
+    Numbering,
+    canonical_label,
+    line_stream,
+    matched_label,
+    option_start_regex,
+    plain_text,
+    split_blocks,
+)
+from pipeline.specs import SourceSpec, SpecError, load_spec
+
+
+class InspectError(ValueError):
+    """The sheet or the spec cannot be inspected; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class InspectedLine:
+    page: int
+    top: float
+    x0: float
+    font_size: float | None
+    bold: bool
+    indent: float  # x0 minus the page's most common left edge
+    method: str  # text | ocr | empty
+    rule: str  # which rule took the line
+    text: str  # as the patterns see it (the parser's plain text) for kept lines, raw for dropped ones
+
+
+@dataclass
+class Inspection:
+    sheet: str
+    spec: str
+    page_count: int
+    lines: list[InspectedLine]
+    warnings: list[str]
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, indent=1)
+
+
+def default_ocr_cache() -> Path:
+    """Where OCR readings are kept between inspections: $XDG_CACHE_HOME/examcorpus/ocr."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "examcorpus" / "ocr"
+
+
+def _line_key(page: int, line: Line) -> tuple:
+    """A line's identity across extractions of one file: the runs differ only in what they drop."""
+    return page, round(line.x0, 1), round(line.top, 1), round(line.x1, 1)
+
+
+def _extract(path: Path, sha256: str, options: ExtractOptions) -> ExtractedDocument:
+    try:
+        return extract_document(path, sha256, options)
+    except (ExtractError, StageUnavailable) as exc:
+        raise InspectError(str(exc)) from None
+
+
+def _kept_keys(document: ExtractedDocument) -> set[tuple]:
+    return {_line_key(p.number, line) for p in document.pages for line in p.lines}
+
+
+def _cleanup_reasons(path: Path, sha256: str, spec: SourceSpec, options: ExtractOptions) -> tuple[ExtractedDocument, dict]:
+    """Extract with every clean-up rule off (the raw lines), and once per enabled rule with only that
+    rule on: a raw line missing from a one-rule run was removed by that rule. The rules filter lines
+    independently (each is decided on the uncleaned page), so the attribution is exact."""
+    bare = replace(options, drop_lines=(), drop_pages=(), remove_repeated_lines=False, drop_margin_notes=False)
+    raw = _extract(path, sha256, bare)
+    reasons: dict[tuple, str] = {}
+    single_rules = [
+        ("remove_repeated_lines", replace(bare, remove_repeated_lines=True), options.remove_repeated_lines),
+        ("drop_margin_notes", replace(bare, drop_margin_notes=True), options.drop_margin_notes),
+    ]
+    for name, rule_options, enabled in single_rules:
+        if not enabled:
+            continue
+        kept = _kept_keys(_extract(path, sha256, rule_options))
+        for page in raw.pages:
+            for line in page.lines:
+                key = _line_key(page.number, line)
+                if key not in kept:
+                    reasons.setdefault(key, f"dropped line ({name})")
+    rules = [(pattern, re.compile(pattern)) for pattern in spec.layout.drop_lines]
+    for page in raw.pages:
+        for line in page.lines:
+            hit = next((pattern for pattern, rule in rules if rule.search(line.text)), None)
+            if hit is not None:
+                reasons.setdefault(_line_key(page.number, line), f"dropped line (drop_lines {hit!r})")
+    return raw, reasons
+
+
+def _dropped_page_rule(page: Page, spec: SourceSpec) -> str:
+    for pattern in spec.layout.drop_pages:
+        if re.search(pattern, page.text, flags=re.MULTILINE):
+            return f"dropped page (drop_pages {pattern!r})"
+    return f"dropped page ({page.dropped_reason})"
+
+
+def _stop_rule(spec: SourceSpec, texts: list[str]) -> tuple[str, str]:
+    """(rule of the line that ends the parsed stream, rule of the lines after it)."""
+    for pattern in spec.layout.stop_at:
+        if any(re.search(pattern, t) for t in texts):
+            return f"stop_at {pattern!r}", "after stop_at (not parsed)"
+    return f"key.in_sheet {spec.key.in_sheet!r} (answer key starts)", "answer key in the booklet (key.in_sheet)"
+
+
+def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, tuple[str, str]]:
+    """Rule and plain text of every line of the parser's stream, by line key; the lines from the stop
+    line on (stop_at, key.in_sheet), which the parser never reads, included."""
+    layout = spec.layout
+    labels = layout.options.labels
+    every = line_stream(document, labels=labels)
+    stops = [*layout.stop_at, *([spec.key.in_sheet] if spec.key.in_sheet else [])]
+    parsed = line_stream(document, stops, labels=labels)
+    result: dict[tuple, tuple[str, str]] = {}
+    if len(parsed) < len(every):
+        stop_line = every[len(parsed)]
+        first_rule, later_rule = _stop_rule(spec, [stop_line.text, plain_text(stop_line.text)[0]])
+        for index, item in enumerate(every[len(parsed):]):
+            key = _line_key(item.page, item.line)
+            result[key] = (first_rule if index == 0 else later_rule, plain_text(item.text)[0])
+    numbering = Numbering(sections=list(layout.sections))
+    blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
+    taken: dict[int, str] = {}  # id(stream line) -> rule
+    matchers = _Matchers(
+        option_start_regex(labels, layout.options.styles), re.compile(layout.question_start),
+        re.compile(layout.points) if layout.points else None, labels,
+    )
+    restarts = {id(item) for item in numbering.restarts}
+    by_id = {id(item): item for item in parsed}
+    for block in blocks:
+        _take_start(block, parsed, by_id, taken)
+        _take_block_lines(block, matchers, restarts, taken)
+    seen_block = False
+    for item in parsed:
+        rule = taken.get(id(item))
+        seen_block = seen_block or rule is not None
+        if rule is None:
+            text = plain_text(item.text)[0]
+            section = next((s for s in layout.sections if re.search(s.start, text)), None)
+            if section is not None:
+                rule = f"section {section.prefix!r} (start {section.start!r})"
+            else:
+                rule = "text (outside any question)" if seen_block else "text (before the first question)"
+        result[_line_key(item.page, item.line)] = (rule, plain_text(item.text)[0])
+    return result
+
+
+@dataclass(frozen=True)
+class _Matchers:
+    option: re.Pattern
+    question_start: re.Pattern
+    points: re.Pattern | None
+    labels: list[str]
+
+
+def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str]) -> None:
+    """Rules of the lines inside a question or passage block, as the option and points matchers see them."""
+    owner = "passage" if block.kind == "context" else block.number
+    bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
+    for item in block.lines:
+        text = plain_text(item.text)[0]
+        option = matchers.option.match(text)
+        points = matchers.points.search(text) if matchers.points else None
+        header = matchers.question_start.match(text)
+        if option and block.kind == "question":
+            label = canonical_label(matched_label(option), matchers.labels) or matched_label(option)
+            taken[id(item)] = f"option label {label}"
+            bare_label = (item, label) if not option.group("text").strip() else None
+            continue
+        if bare_label is not None and _beside(bare_label[0], item):
+            # the parser pulls the text printed right of a lone label into that option
+            taken[id(item)] = f"option label {bare_label[1]} (text beside)"
+        elif points:
+            taken[id(item)] = f"points {points.groupdict().get('points') or ''}".rstrip()
+        elif id(item) in restarts:
+            taken[id(item)] = f"text (continuation of {owner}; numbering restarts here: declare layout.sections)"
+        elif header:
+            number = header.group("number").strip()
+            taken[id(item)] = f"text (continuation of {owner}; question_start {number} does not increase)"
+        else:
+            taken[id(item)] = f"text (continuation of {owner})"
+        bare_label = None
+
+
+def _take_start(block, parsed: list, by_id: dict, taken: dict[int, str]) -> None:
+    """The header line of a block; a number printed apart from its text ('1.' | 'Zgodnie…' across a tab)
+    was joined by the parser into a new line, so both pieces are given the header's rule."""
+    if block.kind == "context":
+        rule = "context_start"
+    else:
+        points = f", points {block.points:g}" if block.points is not None else ""
+        section = ", reserve" if block.reserve else ""
+        rule = f"question_start → number {block.number}{points}{section}"
+    start = block.start
+    if id(start) in by_id:
+        taken[id(start)] = rule
+        return
+    for first, second in zip(parsed, parsed[1:]):
+        if first.page == start.page and first.line.x0 == start.line.x0 and second.line.x1 == start.line.x1:
+            taken[id(first)] = rule
+            taken[id(second)] = rule + " (text beside)"
+            return
+
+
+def _beside(label_line, item) -> bool:
+    """`item` sits on the label's row, right of it."""
+    a, b = label_line.line, item.line
+    overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+    return label_line.page == item.page and b.x0 > a.x1 and overlap > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
+
+
+def _left_edge(lines: list[Line]) -> float:
+    """The page's most common left edge: the most frequent whole-point x0, refined to the median x0 of
+    the lines in it (glyph side bearings move a left-aligned line by a few tenths of a point)."""
+    edges = Counter(round(line.x0) for line in lines)
+    if not edges:
+        return 0.0
+    bucket = sorted(line.x0 for line in lines if round(line.x0) == edges.most_common(1)[0][0])
+    return bucket[len(bucket) // 2]
+
+
+def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path | str | None = None) -> Inspection:
+    """Every line of every page of the sheet with the rule of `spec` that took it."""
+    path = Path(pdf_path)
+    if not path.is_file():
+        raise InspectError(f"{path}: file not found")
+    sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
+    cache = Path(ocr_cache_dir) if ocr_cache_dir is not None else default_ocr_cache()
+    options = ExtractOptions.from_spec(spec, ocr_cache_dir=str(cache))
+    document = _extract(path, sha256, options)
+    raw, dropped = _cleanup_reasons(path, sha256, spec, options)
+    kept_rules = _stream_rules(document, spec)
+    kept = _kept_keys(document)
+    lines: list[InspectedLine] = []
+    for page, raw_page in zip(document.pages, raw.pages):
+        if page.dropped_reason:
+            page_rule = _dropped_page_rule(page, spec)
+            rows = [(line, page_rule, line.text) for line in page.lines]
+        else:
+            rows = []
+            for line in raw_page.lines:
+                key = _line_key(page.number, line)
+                if key in kept_rules:
+                    rule, text = kept_rules[key]
+                elif key in dropped:
+                    rule, text = dropped[key], line.text
+                elif key in kept:  # in the document, not in the stream: line_stream skips blanks
+                    rule, text = "blank (answer line or leader: skipped)", line.text
+                else:
+                    rule, text = "dropped line (page furniture)", line.text
+                rows.append((line, rule, text))
+        edge = _left_edge([line for line, _, _ in rows])
+        for line, rule, text in rows:
+            lines.append(InspectedLine(
+                page=page.number, top=round(line.top, 1), x0=round(line.x0, 1),
+                font_size=round(line.font_size, 1) if line.font_size else None, bold=line.bold,
+                indent=round(line.x0 - edge, 1), method=page.method.value, rule=rule, text=text,
+            ))
+    return Inspection(str(path), spec.name, document.page_count, lines, list(document.warnings))
+
+
+# ---------------------------------------------------------------- output
+
+RULE_WIDTH = 44
+TEXT_WIDTH = 64
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(inspection: Inspection) -> str:
+    header = f"{'page':>4} {'top':>6} {'x0':>6} {'size':>5} {'bold':>4} {'indent':>6} {'method':6} {'rule':{RULE_WIDTH}} text"
+    rows = [header, "-" * len(header)]
+    for item in inspection.lines:
+        size = f"{item.font_size:.1f}" if item.font_size else "-"
+        rows.append(
+            f"{item.page:>4} {item.top:>6.1f} {item.x0:>6.1f} {size:>5} {'yes' if item.bold else '':>4} "
+            f"{item.indent:>+6.1f} {item.method:6} {_cut(item.rule, RULE_WIDTH):{RULE_WIDTH}} {_cut(item.text, TEXT_WIDTH)}"
+        )
+    rows += [f"warning: {w}" for w in inspection.warnings]
+    return "\n".join(rows)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "inspect",
+        help="show the line stream a spec's patterns run on, and which rule took each line",
+        description="Extracts SHEET as the season run does and prints every line (page, position, font size, "
+        "bold, indentation from the page's usual left edge, text or OCR) with the spec rule that took it.",
+    )
+    p.add_argument("sheet", type=Path, help="the sheet PDF")
+    p.add_argument("--source", required=True, help="source spec name or YAML path")
+    p.add_argument("--page", type=int, help="show only this page (1-based)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--ocr-cache", type=Path, help=f"OCR readings cache (default {default_ocr_cache()})")
+    p.set_defaults(func=_cmd_inspect)
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    try:
+        spec = load_spec(args.source)
+        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=args.ocr_cache)
+        if args.page is not None:
+            if not 1 <= args.page <= inspection.page_count:
+                raise InspectError(f"{args.sheet}: no page {args.page} (the sheet has {inspection.page_count})")
+            inspection.lines = [line for line in inspection.lines if line.page == args.page]
+    except SpecError as exc:
+        print(f"examcorpus inspect: {exc.path}: invalid source spec: {'; '.join(exc.problems)}", file=sys.stderr)
+        return 2
+    except InspectError as exc:
+        print(f"examcorpus inspect: {exc}", file=sys.stderr)
+        return 2
+    print(inspection.to_json() if args.json else format_table(inspection))
+    return 0

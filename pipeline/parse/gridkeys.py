@@ -1,0 +1,255 @@
+"""Answer keys printed as horizontal grids: a row of question numbers over a row of answers.
+
+    Questão   1  2  3  4 …  20          (the row label is optional)
+    Gabarito  D  D  B  -  …  A
+
+Numbers and answers sit in different rows, so they are paired by horizontal position. The text layer
+often merges several cells into one line ("10 11 12 … 20"), so each token's centre is estimated from
+its line's x0/x1, the token's width at the line's font size and evenly shared gaps. An answer is
+taken for the number whose column it lies in; a column with no answer is reported, never filled from
+its neighbour. Only when positions cannot decide and the counts agree are the rows paired in order.
+
+With `variant_header`, a row naming one variant ("… – TIPO 2 – VERDE") opens that variant's block; a
+row naming several (the header of a correspondence table) opens none. Rows of other content (titles,
+tables of number pairs: numbers not increasing along the row, or rows of numbers over rows of numbers)
+are not grids and are ignored.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from statistics import median
+
+from pipeline.extract import ExtractedDocument
+from pipeline.parse.keys import KeyTable
+from pipeline.parse.labels import number_key
+from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
+from pipeline.specs import KeySpec
+
+__all__ = ["read_grid", "is_voided"]
+
+MIN_GRID_NUMBERS = 3
+# An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
+# ("A/C": both accepted).
+_ANSWER_WORD = re.compile(r"^(?:[^\W\d_]{1,12}|[^\W\d_]{1,3}(?:[/,][^\W\d_]{1,3})+)$")
+_SHORT = 3  # most cells of an answer row are at most this long (titles are made of longer words)
+
+# Rough advance widths of a sans-serif face, in ems: enough to place a token inside a merged line.
+_NARROW, _MEDIUM, _WIDE = set(" iljI.,:;|!'"), set("frt-()[]*/"), set("mwMW")
+
+
+def _advance(ch: str) -> float:
+    if ch in _NARROW:
+        return 0.28
+    if ch in _MEDIUM:
+        return 0.36
+    if ch in _WIDE:
+        return 0.85
+    if ch.isdigit():
+        return 0.56
+    return 0.68 if ch.isupper() else 0.54
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    x: float  # estimated horizontal centre, in the page's units
+
+
+def is_voided(answer: str, voided: list[str] | tuple[str, ...]) -> bool:
+    """Whether a key entry means the question was annulled: the whole entry, ignoring case."""
+    return answer.strip().casefold() in {v.casefold() for v in voided}
+
+
+def row_tokens(row: list[StreamLine], default_scale: float = 1.0) -> list[Token]:
+    """The row's whitespace-separated tokens, left to right, each with its estimated centre."""
+    scale = _face_scale(row) or default_scale
+    return [token for item in row for token in _line_tokens(item, scale)]
+
+
+def _em(item: StreamLine) -> float:
+    return item.line.font_size or (item.line.bottom - item.line.top)
+
+
+def _estimated_width(word: str, em: float) -> float:
+    return em * sum(_advance(ch) for ch in word)
+
+
+def _face_scale(lines: list[StreamLine]) -> float | None:
+    """How much wider this face sets than the width table, measured on the lines of one word (a row's,
+    or a document's for a row printed as one line); None when there are none."""
+    ratios = []
+    for item in lines:
+        word = plain_text(item.text)[0].strip()
+        if word and " " not in word:
+            ratios.append((item.line.x1 - item.line.x0) / _estimated_width(word, _em(item)))
+    return median(ratios) if ratios else None
+
+
+def _line_tokens(item: StreamLine, scale: float) -> list[Token]:
+    """Tokens of one extracted line. A grid's cells are set far wider apart than a space, so the text's
+    characters do not say where a token lies: each token's width is estimated from the font size and
+    the space left over is shared equally by the gaps between tokens (grid cells are evenly spaced,
+    and so, roughly, is a row label from the first cell)."""
+    words = re.findall(r"\S+", plain_text(item.text)[0])
+    if not words:
+        return []
+    x0, x1 = item.line.x0, item.line.x1
+    widths = [scale * _estimated_width(word, _em(item)) for word in words]
+    free = (x1 - x0) - sum(widths)
+    if free < 0:  # the estimate ran wider than the line: shrink the words, no gaps
+        widths = [w * (x1 - x0) / sum(widths) for w in widths]
+        free = 0.0
+    gap = free / (len(words) - 1) if len(words) > 1 else 0.0
+    left = x0 if len(words) > 1 else x0 + free / 2
+    tokens = []
+    for word, width in zip(words, widths):
+        tokens.append(Token(word, left + width / 2))
+        left += width + gap
+    return tokens
+
+
+@dataclass(frozen=True)
+class NumberCell:
+    key: str  # number key, pilot mark stripped
+    printed: str
+    x: float
+    pilot: bool
+
+
+def number_row(tokens: list[Token], pilot_mark: str | None) -> list[NumberCell] | None:
+    """The question numbers of a grid's number row (after an optional leading label of words), or None
+    when the row is something else. Numbers must increase along the row: a table of number pairs
+    (which question of one booklet is which of another) does not."""
+    mark = re.escape(pilot_mark) if pilot_mark else "(?!)"  # no mark: a pattern that never matches
+    pattern = re.compile(rf"^(?P<n>\d{{1,4}})(?P<pilot>{mark})?$")
+    cells = []
+    for token in _after_label(tokens):
+        match = pattern.match(token.text)
+        if not match:
+            return None
+        cells.append(NumberCell(number_key(match.group("n")), token.text, token.x, bool(match.group("pilot"))))
+    values = [int(c.key) for c in cells]
+    if len(cells) < MIN_GRID_NUMBERS or any(b <= a for a, b in zip(values, values[1:])):
+        return None
+    return cells
+
+
+def _after_label(tokens: list[Token]) -> list[Token]:
+    """The tokens after a leading row label (words without digits: "Questão", "Nº da questão")."""
+    start = 0
+    while start < len(tokens) and not any(ch.isdigit() for ch in tokens[start].text):
+        start += 1
+    return tokens[start:]
+
+
+def _numbers(tokens: list[Token]) -> list[int] | None:
+    """The row's numbers when, after a leading label, it holds numbers only (in any order)."""
+    rest = _after_label(tokens)
+    return [int(t.text) for t in rest] if rest and all(t.text.isdigit() for t in rest) else None
+
+
+def _pitch(cells: list[NumberCell]) -> float:
+    return median(b.x - a.x for a, b in zip(cells, cells[1:]))
+
+
+def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]) -> list[Token] | None:
+    """The answer tokens of the row under a number row (a leading label left of the first number's column
+    dropped), or None when the row is not an answer row."""
+    left = cells[0].x - _pitch(cells) / 2
+    while tokens and tokens[0].x < left:
+        tokens = tokens[1:]
+    if not tokens:
+        return None
+    kinds = [is_voided(t.text, voided) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
+    short = [is_voided(t.text, voided) or len(t.text) <= _SHORT for t in tokens]
+    if not all(kinds) or sum(short) * 2 < len(tokens):
+        return None
+    return tokens
+
+
+def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token], str | None]:
+    """{index of number cell: its answer}, and a problem when the rows cannot be paired. Each answer goes
+    to the number whose column it lies in (within half the column pitch); when positions fail (two answers
+    in one column, one outside every column) and the counts agree, the rows are paired in order."""
+    half = _pitch(cells) / 2
+    paired: dict[int, Token] = {}
+    for answer in answers:
+        index = min(range(len(cells)), key=lambda i: abs(cells[i].x - answer.x))
+        if abs(cells[index].x - answer.x) > half or index in paired:
+            break
+        paired[index] = answer
+    else:
+        return paired, None
+    if len(answers) == len(cells):
+        return dict(enumerate(answers)), None
+    return {}, f"{len(answers)} answers cannot be paired with {len(cells)} numbers"
+
+
+def _span(cells: list[NumberCell]) -> str:
+    return f"{cells[0].printed}–{cells[-1].printed}"
+
+
+def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
+    """One table per variant named by a `variant_header` row ({"" : table} without variant_header)."""
+    header_re = re.compile(spec.variant_header) if spec.variant_header else None
+    tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
+    current: KeyTable | None = None if header_re else tables[""]
+    orphans: list[str] = []  # grids before any variant header: reported on every table
+    stream = line_stream(document, spec.stop_at)
+    all_rows = rows(stream)
+    scale = _face_scale(stream) or 1.0
+    for index, row in enumerate(all_rows):
+        if header_re:
+            text = " ".join(plain_text(sl.text)[0] for sl in row)
+            variants = {m.group("variant") for m in header_re.finditer(text)}
+            if len(variants) == 1:
+                current = tables.setdefault(variants.pop(), KeyTable(name))
+            if variants:  # a row naming several variants heads some other table: it opens no block
+                continue
+        cells = number_row(row_tokens(row, scale), spec.pilot_mark)
+        if cells is None:
+            continue
+        page = row[0].page
+        where = f"page {page}: questions {_span(cells)}"
+        below = all_rows[index + 1] if index + 1 < len(all_rows) and all_rows[index + 1][0].page == page else None
+        answers = answer_cells(row_tokens(below, scale), cells, spec.voided) if below else None
+        if current is None:
+            if header_re and answers is not None:
+                orphans.append(f"{where} come before any variant header (key.variant_header); not read")
+            continue
+        if answers is None:
+            following = _numbers(row_tokens(below, scale)) if below else None
+            if following and following[0] <= int(cells[-1].key):
+                continue  # a table of numbers (which question of one booklet is which of another), not a grid
+            current.problems.append(f"{where}: no row of answers under the numbers")
+            continue
+        paired, problem = pair(cells, answers)
+        if problem:
+            current.problems.append(f"{where}: {problem}")
+            continue
+        _record(current, cells, paired, spec, where)
+    for table in tables.values():
+        table.problems[:0] = orphans
+        table.variants = sorted(tables) if header_re else []
+    return tables  # with variant_header but none printed: empty (the caller reports the missing header)
+
+
+def _record(
+    table: KeyTable, cells: list[NumberCell], paired: dict[int, Token], spec: KeySpec, where: str
+) -> None:
+    missing = [cells[i].printed for i in range(len(cells)) if i not in paired]
+    if missing:
+        table.problems.append(f"{where}: no answer under question(s) {', '.join(missing)}")
+    for index, answer in sorted(paired.items()):
+        cell = cells[index]
+        previous = table.answers.get(cell.key)
+        if previous is not None:
+            if previous != answer.text:
+                table.problems.append(f"{where}: question {cell.key} keyed twice ({previous}, {answer.text}); first kept")
+            continue
+        table.answers[cell.key] = answer.text
+        if is_voided(answer.text, spec.voided):
+            table.voided.add(cell.key)
+        if cell.pilot:
+            table.pilot.add(cell.key)

@@ -1,0 +1,133 @@
+"""No silent loss: each loss is a flag on the record it touches and one line in the sheet's problems,
+which the season report lists and `--strict` fails on.
+
+Printed option labels in no option, gaps and repeats in the numbering, restarted numbering the spec did
+not declare, key entries no question took, questions of a type outside `layout.closed_types`, two records
+with one id (an `error:` line), and where `stop_at` ended the sheet (a note).
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from pipeline.extract import ExtractedDocument
+from pipeline.parse.blocks import Block
+from pipeline.parse.draft import Draft
+from pipeline.parse.labels import number_key
+from pipeline.parse.stream import StreamLine, line_stream, plain_text
+from pipeline.records import CLOSED_TYPES, Question, QuestionType
+from pipeline.specs import SourceSpec
+
+
+def shown_numbers(numbers: list[str], limit: int = 15) -> str:
+    shown = ", ".join(numbers[:limit])
+    return shown + (f" … (+{len(numbers) - limit})" if len(numbers) > limit else "")
+
+
+def flag_unkeyed_entries(drafts: list[Draft], answers: dict[str, str], problems: list[str]) -> None:
+    """A key entry whose question was read as a type that takes no answer from it (an open question
+    whose labels were lost): the answer would vanish unseen."""
+    # Closed questions and short answers take their entry (or are flagged for it); an open one never does.
+    takes_key = CLOSED_TYPES | {QuestionType.SHORT_ANSWER, QuestionType.FILL_IN}
+    used = {number_key(d.number) for d in drafts if d.answer is not None or d.type in takes_key}
+    used |= {number_key(d.block.number) for d in drafts if d.type in takes_key}
+    unused = []
+    for draft in drafts:
+        key = number_key(draft.number)
+        if key in answers and key not in used and draft.answer is None:
+            draft.flags.append(f"key entry {answers[key][:40]!r} was not used: the question was read as {draft.type.value}")
+            unused.append(draft.number)
+    if unused:
+        problems.append(f"{len(unused)} key entr(y/ies) left unused, their questions read as not closed: {shown_numbers(unused)}")
+
+
+def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]) -> None:
+    """A gap or a repeat in the sheet's question numbering (top-level numbers: '3.1' counts as 3)."""
+    by_number: dict[str, list[Draft]] = {}
+    for draft in drafts:
+        by_number.setdefault(number_key(draft.block.number).split(".")[0], []).append(draft)
+    tops = [number_key(b.number).split(".")[0] for b in blocks if b.kind == "question"]
+    tops = [t for i, t in enumerate(tops) if t.isdigit() and (i == 0 or t != tops[i - 1])]
+    gaps, repeats = [], []
+    for previous, current in itertools.pairwise(tops):
+        missing = range(int(previous) + 1, int(current))
+        if missing:
+            gaps.append(f"{previous}→{current}")
+            shown = [str(n) for n in missing[:16]]
+            if len(missing) > 16:
+                shown[-1] = f"… {missing[-1]}"
+            for draft in by_number.get(current, [])[:1]:
+                draft.flags.append(f"question numbering jumps from {previous} to {current}: {', '.join(shown)} not found")
+    for draft in drafts:
+        if draft.block.duplicate:
+            repeats.append(draft.number)
+    if gaps:
+        problems.append(f"gap(s) in the question numbering: {shown_numbers(gaps)}")
+    if repeats:
+        problems.append(f"question number(s) printed more than once: {shown_numbers(repeats)}")
+
+
+def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
+    declared = spec.layout.closed_types
+    if not declared:
+        return
+    odd = [d for d in drafts if d.type.value not in declared]
+    for draft in odd:
+        draft.flags.append(f"read as {draft.type.value}, a type the family does not have (layout.closed_types {declared})")
+    if odd:
+        problems.append(
+            f"{len(odd)} question(s) read as a type outside layout.closed_types {declared}: {shown_numbers([d.number for d in odd])}"
+        )
+
+
+def id_collisions(questions: list[Question]) -> list[str]:
+    """Two records with one id would overwrite each other at curation: an error, never silent."""
+    seen: dict[str, list[Question]] = {}
+    for question in questions:
+        seen.setdefault(question.id, []).append(question)
+    return [
+        f"error: record id {qid} is produced by {len(same)} questions (pages {sorted({p for q in same for p in q.pages})}); "
+        "curation would keep only one"
+        for qid, same in seen.items()
+        if len(same) > 1
+    ]
+
+
+RESTART_LOOKAHEAD = 40  # lines after a restarted "1." searched for option labels
+
+
+def restarts_with_options(
+    stream: list[StreamLine], restarts: list[StreamLine], option_re: re.Pattern, question_start: str
+) -> list[StreamLine]:
+    """Restarted "1." headers taken as text that open items with printed options: questions of an
+    undeclared part, not a numbered list or endnotes."""
+    start_re = re.compile(question_start)
+    position = {id(sl): i for i, sl in enumerate(stream)}
+    found = []
+    for restart in restarts:
+        index = position.get(id(restart))
+        if index is None:
+            continue
+        for sl in stream[index + 1:index + 1 + RESTART_LOOKAHEAD]:
+            text = plain_text(sl.text)[0]
+            if start_re.match(text):
+                break
+            if option_re.match(text):
+                found.append(restart)
+                break
+    return found
+
+
+def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: list[str], key_start: list[str], notes: list[str]) -> None:
+    """`stop_at` ends the sheet early: say where, and how much was left unread, so nothing goes unseen."""
+    full = line_stream(sheet)
+    if len(full) <= len(stream) or not stop_at:
+        return
+    rest = full[len(stream):]
+    first = rest[0]
+    if key_start and any(re.search(p, first.text) for p in key_start):
+        return  # the key printed in the booklet: read as the key
+    notes.append(
+        f"layout.stop_at ended the sheet at page {first.page} ({plain_text(first.text)[0][:50]!r}): "
+        f"{len(rest)} line(s) on pages {first.page}–{rest[-1].page} not parsed"
+    )
