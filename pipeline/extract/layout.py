@@ -274,6 +274,8 @@ def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> l
     return gaps
 
 
+HEADING_GAP = 1.4  # a heading stands this many line pitches below the line before it
+LONG_BAND_ROWS = 3  # times min_column_rows
 MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's width
 GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
 
@@ -340,7 +342,8 @@ def _column_run(
         if count < params.min_column_rows:
             continue
         # Side-by-side answer options between short stems form short bands; page columns run long.
-        if rows[end - 1].bottom - first.top < params.min_column_height * page_height:
+        # (A band of many rows is columns however short: two questions side by side above a full-width one.)
+        if rows[end - 1].bottom - first.top < params.min_column_height * page_height and count < LONG_BAND_ROWS * params.min_column_rows:
             continue
         # Each column's ink, per row, against that column's own width (rows of the two columns often
         # alternate, and a figure may leave one column short of text for a while).
@@ -353,5 +356,23 @@ def _column_run(
             continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
         if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
             continue
-        return end, current
+        return _without_trailing_heading(rows, start, end, current), current
     return None
+
+
+def _without_trailing_heading(rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> int:
+    """A heading set on one side just before full-width text ("QUESTÃO 100" above a question that spans
+    the page) is part of what follows, not the last line of its column: it stands further below its
+    column's previous line than the column's own line pitch, and the other column has ended above it."""
+    if end >= len(rows) or end - start < 3:
+        return end
+    last = rows[end - 1]
+    left = [r for r in rows[start:end] if any(g.x1 <= gutter[0] for g in r.glyphs)]
+    right = [r for r in rows[start:end] if any(g.x0 >= gutter[1] for g in r.glyphs)]
+    side, other = (left, right) if left and left[-1] is last else (right, left)
+    if not side or side[-1] is not last or (other and other[-1] is last) or len(side) < 3:
+        return end
+    pitches = [b.top - a.top for a, b in zip(side[:-1], side[1:-1])]
+    if pitches and last.top - side[-2].top > HEADING_GAP * statistics.median(pitches):
+        return end - 1
+    return end

@@ -106,7 +106,8 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
                 for index, st in enumerate(found.statements)
             ]
 
-    found_options = find_options(all_lines, labels, option_re)
+    bare = "A" in layout.options.styles
+    found_options = find_options(all_lines, labels, option_re, bare_min_run=layout.options.min_count if bare else None)
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.

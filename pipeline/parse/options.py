@@ -32,7 +32,9 @@ class OptionBlock:
     trailing: list[StreamLine]
 
 
-def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> OptionBlock:
+def find_options(
+    lines: list[StreamLine], labels: list[str], option_re: re.Pattern, bare_min_run: int | None = None
+) -> OptionBlock:
     """Split a block's lines into stem, options and trailing text.
 
     Options begin with the first label; every later line that opens with an unused label is another
@@ -43,6 +45,8 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
     own) belongs to the option in its column whenever it does not start left of the labels.
     """
     pitch = measure_pitch(lines)
+    if bare_min_run:
+        lines = _bare_label_runs(lines, labels, option_re, bare_min_run)
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
@@ -75,6 +79,45 @@ def find_options(lines: list[StreamLine], labels: list[str], option_re: re.Patte
         previous = item
     options.sort(key=lambda o: labels.index(o.label))
     return OptionBlock(stem, options, trailing)
+
+
+_BARE_WORD = re.compile(r"^\s*(?P<label>\S)\s(?P<text>\S.*)$", re.DOTALL)
+BARE_INDENT = 3.0  # points right of the labels a wrapped option line starts
+
+
+def _bare_label_runs(lines: list[StreamLine], labels: list[str], option_re: re.Pattern, min_run: int) -> list[StreamLine]:
+    """Bare labels (a letter in a filled circle) set only a word space before their text read as a
+    word ("A tinea corporis"). Such a line is a label when it is part of a run of lines at one left
+    edge that opens with the first label and goes on in label order (A, B, C…, at least `min_run`),
+    with only indented wrapped lines between: a stem line that starts with the word "A" is followed
+    by unindented text, not by "B …". The label is then set apart from its text, as printed."""
+    def label_of(sl: StreamLine) -> str | None:
+        match = option_re.match(sl.text) or _BARE_WORD.match(sl.text)
+        return canonical_label(matched_label(match) if match.re is option_re else match.group("label"), labels) if match else None
+
+    result = list(lines)
+    for start, first in enumerate(lines):
+        if label_of(first) != labels[0]:
+            continue
+        run, expected = [start], 1
+        for index in range(start + 1, len(lines)):
+            sl = lines[index]
+            if sl.page != first.page:
+                break
+            if expected < len(labels) and abs(sl.line.x0 - first.line.x0) <= 2 and label_of(sl) == labels[expected]:
+                run.append(index)
+                expected += 1
+            elif sl.line.x0 <= first.line.x0 + BARE_INDENT:
+                break
+        if len(run) < min_run:
+            continue
+        for index in run:
+            sl = lines[index]
+            if option_re.match(sl.text) is None:
+                bare = _BARE_WORD.match(sl.text)
+                result[index] = replace(sl, line=replace(sl.line, text=f"{bare.group('label')}  {bare.group('text')}"))
+        return result
+    return result
 
 
 def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[set[str]]:

@@ -112,6 +112,7 @@ def test_br_inep_revalida_bare_labels_and_a_grid_key_with_annulled_items(tmp_pat
     folder = CORPUS / "br_inep_revalida"
     result = _run("br_inep_revalida", folder, tmp_path)
     _assert_bar(result, _truths(folder))
+    _assert_clean(result)
     assert {q.number for q in result.questions if q.voided} == {"7", "13", "35", "38", "42", "48", "49"}
 
 
