@@ -42,6 +42,7 @@ GARBAGE_MIN_ALNUM_SHARE = 0.5
 GARBAGE_MIN_GLYPHS = 40
 
 _CID = re.compile(r"\(cid:\d+\)")
+_LEADERS = re.compile(r"(?:[.…_·‥] ?){4,}")
 # Latin letters with diacritics (Polish, Slovak, Czech) that never stand alone as a word.
 _DIACRITIC_LETTERS = frozenset("ąćęłńóśźżáäčďéíĺľňôŕšťúýžůěřĄĆĘŁŃÓŚŹŻÁÄČĎÉÍĹĽŇÔŔŠŤÚÝŽŮĚŘ")
 # Letters no Polish or Slovak word starts with: a token starting with one is the tail of a split word.
@@ -66,7 +67,9 @@ def _is_bad_glyph(ch: str) -> bool:
 def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> TextLayerVerdict:
     """The verdict on one page's text layer; see the module docstring for the rules and thresholds."""
     cids = len(_CID.findall(text))
-    plain = _CID.sub("", text)
+    # Answer lines drawn as dot leaders or underscores ("a) 10 ………………") are printed on purpose: they
+    # say nothing about the layer's letters, and a page full of them is not "mostly non-letters".
+    plain = _LEADERS.sub(" ", _CID.sub("", text))
     glyphs = [ch for ch in plain if not ch.isspace()]
     letters = sum(ch.isalpha() for ch in glyphs)
     alnum = sum(ch.isalnum() for ch in glyphs)

@@ -112,7 +112,10 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.
     partial = layout.options.keep_partial and 2 <= len(found_options.options) < layout.options.min_count
-    if (enough or partial) and ruled in (None, QuestionType.SINGLE_CHOICE):
+    # Sub-items "a) 10 ……… b) 4 ………" are parts of one open task with an answer line each, not options.
+    answer_lines = sum(bool(_ANSWER_LINE.search(o.text)) for o in found_options.options)
+    sub_items = answer_lines >= 2 and 2 * answer_lines >= len(found_options.options)
+    if (enough or partial) and not sub_items and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
         options = found_options.options
         # A points line printed under the options ("Μονάδες 3") is not part of the last option.
@@ -153,7 +156,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     parts, points = _take_points([sl.text for sl in all_lines], layout.points)
     kind = ruled or QuestionType(layout.unlabelled_type)
     lost = printed_labels(all_lines, labels, option_re)
-    if lost and kind not in CLOSED_TYPES:
+    if lost and kind not in CLOSED_TYPES and not sub_items:
         flags.append(f"{LOST_LABELS} {lost} but no options were read; kept as {kind.value}")
     return [
         Draft(
@@ -170,6 +173,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
 
 
 LOST_LABELS = "printed option labels"
+_ANSWER_LINE = re.compile(r"(?:[.…_·] ?){4,}")  # dot leaders or underscores left for the candidate to write on
 
 
 def printed_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[str]:

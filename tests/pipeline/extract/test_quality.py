@@ -152,3 +152,9 @@ def test_every_real_exam_page_is_read_from_its_text_layer():
         assert not [w for w in document.warnings if "text layer not usable" in w], pdf.relative_to(CORPUS)
         checked += document.page_count
     assert checked > 100
+
+
+def test_answer_lines_drawn_as_dot_leaders_do_not_make_a_page_look_like_garbage():
+    leaders = "Zadanie 1. Oblicz: a) 10 " + "." * 80 + " b) 4 " + "… " * 40 + " c) 0 " + "_" * 60
+    assert assess_text_layer(leaders).usable
+    assert not assess_text_layer("!#$%&'()*+,-/:;<=>?@[]^`{|}~" * 4 + " ab").usable  # real symbol soup still fails

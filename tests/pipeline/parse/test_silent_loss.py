@@ -116,3 +116,17 @@ def test_a_repeated_number_is_reported_and_its_id_collision_is_an_error(tmp_path
 def test_closed_types_names_known_types():
     with pytest.raises(ValidationError, match="unknown question type"):
         LayoutSpec(question_start=r"^(?P<number>\d+)\.", closed_types=["multiple_choice"])
+
+
+def test_sub_items_with_answer_lines_are_one_open_task_not_options(tmp_path):
+    """'a) 10 ……… b) 4 ……… c) 0 ………': parts of a task to fill in, with no printed choice."""
+    items = [TextBox("1. Podaj wartości wyrażeń w systemie dwójkowym.", 20, 20, 170, size=10)]
+    items += [TextBox(f"{label}. {value} " + "…" * 30, 25, 27 + 6 * i, 150, size=10) for i, (label, value) in enumerate(zip("ABC", ("10", "4", "0")))]
+    items += [TextBox("2. Pytanie o sieci komputerowe?", 20, 60, 170, size=10)]
+    items += [TextBox(f"{label}. odpowiedź {label.lower()}", 25, 67 + 6 * i, 120, size=10) for i, label in enumerate("ABC")]
+    sheet = build_pdf(tmp_path / "s.pdf", [PageSpec(tuple(items))])
+    result = run_family(_spec(), sheet, [_key(tmp_path / "k.pdf", ["2. B"])], {"year": "2030"})
+    found = {q.number: q for q in result.questions}
+    assert found["1"].type == "open" and found["1"].choices == [] and found["1"].flags == []
+    assert "10" in found["1"].question and "0" in found["1"].question
+    assert found["2"].type == "single_choice" and found["2"].answer == "B"
