@@ -204,6 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["score-extraction"]:
+        # Its own parser reads every argument ("--help", "--json" first included), which an
+        # argparse REMAINDER after the subcommand would refuse.
+        from pipeline.devkit import score_extraction
+
+        return score_extraction(argv[1:])
     args = build_parser().parse_args(argv)
     return args.func(args)
 

@@ -208,3 +208,8 @@ def test_the_installed_command_exits_1_when_a_sheet_fails_its_bar(records, nucem
     assert failing.returncode == 1 and "FAIL" in failing.stdout
     as_json = subprocess.run([str(command), "score-extraction", str(records), str(nucem_truth), "--json"], capture_output=True, text=True)
     assert as_json.returncode == 1 and json.loads(as_json.stdout)[0]["passed"] is False
+
+
+def test_score_extraction_help_is_its_own_usage():
+    done = subprocess.run([sys.executable, "-m", "pipeline.cli", "score-extraction", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "usage: examcorpus score-extraction" in done.stdout, done.stderr
