@@ -1,8 +1,10 @@
 """The record schema: one definition, a faithful Parquet round trip, stable ids."""
 import pyarrow.parquet as pq
+import pytest
 
 from pipeline.records import (
     QUESTION_FIELDS,
+    conform_to_schema,
     QUESTION_SCHEMA,
     ImageRef,
     Question,
@@ -61,3 +63,17 @@ def test_question_id_differs_between_sheets_and_numbers():
         question_id("s", 2021, "maj", "A-100", "1"),
     }
     assert len(ids) == 4
+
+
+def test_a_table_written_before_the_item_status_fields_reads_with_their_defaults(tmp_path):
+    """Curated Parquet of an earlier version lacks voided/reserve/pilot: it still reads, unannulled."""
+    old = questions_to_table([make_question()]).drop_columns(["voided", "reserve", "pilot"])
+    pq.write_table(old, tmp_path / "old.parquet")
+    [question] = table_to_questions(conform_to_schema(pq.read_table(tmp_path / "old.parquet")))
+    assert (question.voided, question.reserve, question.pilot) == (False, False, False)
+    assert question == make_question()
+
+
+def test_a_table_missing_a_required_field_is_refused_by_name():
+    with pytest.raises(KeyError, match="question"):
+        conform_to_schema(questions_to_table([make_question()]).drop_columns(["question"]))
