@@ -30,6 +30,7 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     "el": ("Απάντηση", "Σωστή απάντηση", "Απαντηση"),
     "sk": ("Odpoveď", "Odpoved", "Správna odpoveď"),
     "es": ("Respuesta", "Respuesta correcta"),
+    "pt": ("Resposta", "Resposta correta", "Alternativa correta"),
     "en": ("Answer", "Correct answer", "Final answer"),
 }
 
@@ -40,6 +41,7 @@ REFUSAL_PHRASES: dict[str, tuple[str, ...]] = {
     "el": ("δεν μπορώ", "αδυνατώ"),
     "sk": ("nemôžem", "nedokážem", "odmietam"),
     "es": ("no puedo", "no me es posible"),
+    "pt": ("não posso", "não consigo", "não é possível"),
     "en": ("i can't", "i cannot", "i can not", "i won't", "i'm unable", "i am unable", "i'm sorry, but"),
 }
 

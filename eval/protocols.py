@@ -116,6 +116,8 @@ def is_scorable(q: Question) -> str | None:
         return f"type {q.type} is not a closed question"
     if len(q.choices) < 2 or len(q.choices) != len(q.choice_labels):
         return "options and labels missing or of different lengths"
+    if q.voided:
+        return "annulled by the official key"
     if q.answer_index is None or not 0 <= q.answer_index < len(q.choices):
         return "no answer key"
     if q.language not in LANGUAGES:

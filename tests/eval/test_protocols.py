@@ -117,3 +117,14 @@ def test_descriptions_merged_into_the_records_by_the_review_reach_the_prompt():
     from_file = PromptBuilder(get_protocol("mcq-figure-text"), shots=0, descriptions={"b" * 64: "Opis z pliku."}).build(q, "pl_test", [])
     text = json.dumps(from_file.to_dict(), ensure_ascii=False)
     assert "Opis z pliku." in text and "Wykres słupkowy" not in text and "Obwód z R1 i R2." in text
+
+
+def test_a_question_the_key_annulled_is_not_scored_and_says_why():
+    import dataclasses
+
+    from eval.protocols import is_scorable
+
+    keyed = make_question(1)
+    assert is_scorable(keyed) is None
+    annulled = dataclasses.replace(keyed, voided=True, answer=None, answer_index=None)
+    assert is_scorable(annulled) == "annulled by the official key"
