@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import io
 import json
@@ -9,7 +10,7 @@ import json
 import pytest
 from PIL import Image
 
-from eval.protocols import LANGUAGES, PromptBuilder, get_protocol
+from eval.protocols import LANGUAGES, PromptBuilder, get_protocol, is_scorable
 from pipeline.records import ImageRef
 from tests.eval.conftest import SECRET, make_question, run_cli, write_parquet
 
@@ -120,10 +121,6 @@ def test_descriptions_merged_into_the_records_by_the_review_reach_the_prompt():
 
 
 def test_a_question_the_key_annulled_is_not_scored_and_says_why():
-    import dataclasses
-
-    from eval.protocols import is_scorable
-
     keyed = make_question(1)
     assert is_scorable(keyed) is None
     annulled = dataclasses.replace(keyed, voided=True, answer=None, answer_index=None)

@@ -53,9 +53,11 @@ _BASE = {
 }
 
 
-def spec(layout: dict | None = None, key: dict | None = None, options: dict | None = None) -> SourceSpec:
-    """The base spec with `layout`, `key` and `layout.options` fields replaced, validated as a YAML file is."""
+def spec(layout: dict | None = None, key: dict | None = None, options: dict | None = None, pairing: dict | None = None) -> SourceSpec:
+    """The base spec with `layout`, `key`, `layout.options` and `pairing` fields replaced, validated as a
+    YAML file is."""
     data = copy.deepcopy(_BASE)
+    data["pairing"].update(pairing or {})
     data["layout"].update(layout or {})
     data["layout"]["options"].update(options or {})
     data["key"] = {**data["key"], **(key or {})}
@@ -115,3 +117,49 @@ def run(the_spec: SourceSpec, sheet: Path, key: Path | None = None) -> ParseResu
 
 def by_number(result: ParseResult) -> dict[str, Question]:
     return {q.number: q for q in result.questions}
+
+
+# --------------------------------------------------------------------------- two parts, each with reserves
+
+PART_QUESTIONS, PART_RESERVES = 3, 2
+# The answer of every question of the two-part sheet: main part, then its reserve questions.
+PART_ANSWERS = {"1": "ABC", "1.R": "DA", "2": "BCD", "2.R": "CB"}
+
+
+def two_part_sheet(path: Path) -> Path:
+    """A booklet in two parts, one page each, whose numbering restarts at 1 in each part and again in
+    each part's "Preguntas de reserva"; a stem says where it stands ("Reserva 2 de la parte 1")."""
+    pages = []
+    for part, heading in enumerate(PART_HEADINGS["layout"], start=1):
+        boxes, y = [TextBox(heading, LEFT, 20, 170, size=12, bold=True)], 29.0
+        for n in range(1, PART_QUESTIONS + 1):
+            found, y = question_rows(item(n, stem=f"Pregunta {n} de la parte {part}"), y)
+            boxes += found
+        boxes.append(TextBox(RESERVE_HEADING, LEFT, y, 170, size=11, bold=True))
+        y += 8
+        for n in range(1, PART_RESERVES + 1):
+            found, y = question_rows(item(n, stem=f"Reserva {n} de la parte {part}"), y)
+            boxes += found
+        pages.append(boxes)
+    return pdf(path, *pages)
+
+
+def side_by_side_key(path: Path) -> Path:
+    """The key with the parts side by side: "Primera parte" over the left column, "Segunda parte"
+    over the right, each column with its own "Preguntas de reserva" lower down."""
+    boxes = [TextBox("PLANTILLA DE RESPUESTAS", LEFT, 18, 170, size=12)]
+    for part, (heading, x) in enumerate(zip(PART_HEADINGS["key"], (20, 110)), start=1):
+        main = [f"{i}. {a}" for i, a in enumerate(PART_ANSWERS[str(part)], 1)]
+        reserve = [f"{i}. {a}" for i, a in enumerate(PART_ANSWERS[f"{part}.R"], 1)]
+        boxes += lines_at([heading, *main, RESERVE_HEADING, *reserve], x, 30)
+    return pdf(path, boxes)
+
+
+def expected_part_answers() -> dict[str, str]:
+    """Record number -> key answer: 1.1 … 1.3, 1.R1, 1.R2, 2.1 …"""
+    return {
+        f"{prefix}{n}": answer
+        for part in ("1", "2")
+        for prefix, answers in ((f"{part}.", PART_ANSWERS[part]), (f"{part}.R", PART_ANSWERS[f"{part}.R"]))
+        for n, answer in enumerate(answers, start=1)
+    }
