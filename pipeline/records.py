@@ -37,6 +37,14 @@ class ImageRef:
 
 
 @dataclass(frozen=True)
+class Region:
+    """Where on a page a question was printed: the box around its lines (header, stem, options)."""
+
+    page: int  # 1-based
+    bbox: tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
+
+
+@dataclass(frozen=True)
 class Question:
     id: str
     source: str
@@ -68,6 +76,7 @@ class Question:
     voided: bool = False
     reserve: bool = False
     pilot: bool = False
+    regions: list[Region] = field(default_factory=list)  # one box per page the question's lines are on
     # Figure descriptions accepted on the review page (pipeline.review's merge); null until then.
     image_description: str | None = None  # "[1] …\n\n[2] …" when a question has several figures
     image_transcription: str | None = None  # the text visible in the figure(s), same numbering
@@ -78,12 +87,14 @@ class Question:
     def to_row(self) -> dict:
         row = dataclasses.asdict(self)
         row["images"] = [dict(img, bbox=list(img["bbox"])) for img in row["images"]]
+        row["regions"] = [dict(region, bbox=list(region["bbox"])) for region in row["regions"]]
         return row
 
     @classmethod
     def from_row(cls, row: dict) -> "Question":
         data = dict(row)
         data["images"] = [ImageRef(**dict(img, bbox=tuple(img["bbox"]))) for img in data.get("images") or []]
+        data["regions"] = [Region(**dict(r, bbox=tuple(r["bbox"]))) for r in data.get("regions") or []]
         for name in ("choices", "choice_labels", "pages", "flags"):
             data[name] = list(data.get(name) or [])
         return cls(**data)
@@ -118,6 +129,7 @@ _ARROW_TYPES: dict[object, pa.DataType] = {
     "list[str]": pa.list_(pa.string()),
     "list[int]": pa.list_(pa.int32()),
     "list[ImageRef]": pa.list_(_IMAGE_TYPE),
+    "list[Region]": pa.list_(pa.struct([("page", pa.int32()), ("bbox", pa.list_(pa.float64()))])),
 }
 
 

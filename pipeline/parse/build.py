@@ -27,7 +27,7 @@ from pipeline.parse.labels import canonical_label, fold, matched_label, number_k
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
-from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, question_id
+from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import SourceSpec
 
 _YEAR = keymatch.YEAR
@@ -364,6 +364,17 @@ def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, l
     return images
 
 
+def _regions(draft: Draft) -> list[Region]:
+    """The box around the question's own lines on each of its pages (its shared passage left out)."""
+    block = draft.block
+    lines = ([block.start] if block.start else []) + block.lines
+    boxes: dict[int, list[float]] = {}
+    for sl in lines:
+        box = boxes.setdefault(sl.page, [sl.line.x0, sl.line.top, sl.line.x1, sl.line.bottom])
+        box[:] = [min(box[0], sl.line.x0), min(box[1], sl.line.top), max(box[2], sl.line.x1), max(box[3], sl.line.bottom)]
+    return [Region(page, tuple(round(v, 1) for v in box)) for page, box in sorted(boxes.items())]
+
+
 def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpec, problems: list[str]):
     text = document_text(sheet)
     year = entry.facts.get("year")
@@ -500,6 +511,7 @@ def parse_sheet(
                 voided=d.voided,
                 reserve=d.block.reserve,
                 pilot=d.pilot,
+                regions=_regions(d),
             )
         )
     problems += id_collisions(questions)

@@ -54,17 +54,25 @@ def find_options(
     trailing: list[StreamLine] = []
     previous: StreamLine | None = None
     label_after = _label_lines_after(lines, labels, option_re)
+    next_label = _next_label_lines(lines, labels, option_re)
+    beside_next: list[StreamLine] = []  # an exponent or index printed just above the next label's line
     for index, item in enumerate(lines):
         match = option_re.match(item.text)
         label = canonical_label(matched_label(match), labels) if match else None
         used = {o.label for o in options}
+        upcoming = next_label[index]
+        if label is None and not trailing and upcoming is not None and _beside_label(item, upcoming):
+            beside_next.append(item)
+            previous = item
+            continue
         if label == labels[0] and len(options) == 1:
             # The first label again before any second one: the earlier one was a stray letter in the stem
             # (a spreadsheet's column "A" read from a scanned figure); the sequence starts here.
             stem += options[0].lines + trailing
             options, trailing, used = [], [], set()
         if label is not None and label not in used and (options or label == labels[0]) and not trailing:
-            options.append(Option(label, item, [match.group("text").strip()], [item]))
+            options.append(Option(label, item, [match.group("text").strip(), *(sl.text for sl in beside_next)], [item, *beside_next]))
+            beside_next = []
         elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:
             options[-1].parts.append(item.text)  # the text cell beside a lone label
             options[-1].lines.append(item)
@@ -77,8 +85,31 @@ def find_options(
         else:
             trailing.append(item)
         previous = item
+    if beside_next:
+        (options[-1].lines if options else stem).extend(beside_next)
+        if options:
+            options[-1].parts.extend(sl.text for sl in beside_next)
     options.sort(key=lambda o: labels.index(o.label))
     return OptionBlock(stem, options, trailing)
+
+
+def _next_label_lines(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine | None]:
+    """For each line, the next later line that opens with an option label."""
+    found: list[StreamLine | None] = [None] * len(lines)
+    following: StreamLine | None = None
+    for index in range(len(lines) - 1, -1, -1):
+        found[index] = following
+        match = option_re.match(lines[index].text)
+        if match and canonical_label(matched_label(match), labels) is not None:
+            following = lines[index]
+    return found
+
+
+def _beside_label(item: StreamLine, label_line: StreamLine) -> bool:
+    """`item` sits on the label line's row, right of the label, though reading order met it first (a
+    raised exponent or a fraction's numerator overlaps the row from above)."""
+    overlap = min(item.line.bottom, label_line.line.bottom) - max(item.line.top, label_line.line.top)
+    return item.page == label_line.page and overlap > 0 and item.line.x0 > label_line.line.x0 + 1
 
 
 _BARE_WORD = re.compile(r"^\s*(?P<label>\S)\s(?P<text>\S.*)$", re.DOTALL)

@@ -94,7 +94,16 @@ def plain_text(text: str) -> tuple[str, list[int]]:
             positions.append(index)
         index += 1
     positions.append(len(text))
-    return "".join(chars), positions
+    plain = "".join(chars)
+    apart = _NUMBER_APART.match(plain)
+    if apart:  # "15 . ¿Cuál…": a number set larger than its ". Stem" reads as "15. ¿Cuál…"
+        cut = apart.end("number")
+        plain = plain[:cut] + plain[cut + 1:]
+        del positions[cut]
+    return plain, positions
+
+
+_NUMBER_APART = re.compile(r"^(?P<number>\d{1,3}) [.):](?= |$)")
 
 
 def marked_rest(text: str, plain_end: int) -> str:

@@ -130,7 +130,8 @@ class CorrectionStore:
             "pages": q.pages, "sheet_sha256": q.source_sha256, "source_url": q.source_url, "labels": current.choice_labels,
             "extracted": _fields(q), "current": _fields(current), "version": override.version if override else 0,
             "corrected_by": override.annotator if override else None, "corrected_at": override.at if override else None,
-            "page_urls": [f"/page/{q.source_sha256}/{p}.png" for p in q.pages],
+            "page_urls": [_page_url(q, p) for p in q.pages],
+            "regions": [{"page": r.page, "bbox": list(r.bbox)} for r in q.regions],
         }
 
     def _question(self, question_id: str) -> Question:
@@ -164,8 +165,35 @@ class CorrectionStore:
             return override
 
 
-def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = 1.5) -> bytes:
-    """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view."""
+def _page_url(q: Question, page: int) -> str:
+    """The page image, with the question's region on that page outlined when the record has one."""
+    url = f"/page/{q.source_sha256}/{page}.png"
+    box = next((r.bbox for r in q.regions if r.page == page), None)
+    return url + ("?box=" + ",".join(f"{v:g}" for v in box) if box else "")
+
+
+REGION_MARGIN_PT = 4.0
+REGION_COLOUR = (220, 30, 30)
+
+
+def parse_box(text: str | None) -> tuple[float, float, float, float] | None:
+    """`x0,top,x1,bottom` in PDF points from a page URL; None when absent; OverrideError when malformed."""
+    if not text:
+        return None
+    try:
+        x0, top, x1, bottom = (float(v) for v in text.split(","))
+    except ValueError:
+        raise OverrideError(f"not a box x0,top,x1,bottom: {text!r}") from None
+    if not (x0 < x1 and top < bottom):
+        raise OverrideError(f"an empty box: {text!r}")
+    return x0, top, x1, bottom
+
+
+def render_page_png(
+    root: Path, sheet_sha256: str, page: int, scale: float = 1.5, box: tuple[float, float, float, float] | None = None
+) -> bytes:
+    """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view; `box` (PDF points, origin
+    top-left) is outlined: where the question came from."""
     import pypdfium2 as pdfium
 
     if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
@@ -177,9 +205,17 @@ def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = 1.5
     try:
         if not 1 <= page <= len(document):
             raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
-        image = document[page - 1].render(scale=scale).to_pil()
+        image = document[page - 1].render(scale=scale).to_pil().convert("RGB")
     finally:
         document.close()
+    if box is not None:
+        from PIL import ImageDraw
+
+        x0, top, x1, bottom = (v * scale for v in box)
+        margin = REGION_MARGIN_PT * scale
+        ImageDraw.Draw(image).rectangle(
+            (x0 - margin, top - margin, x1 + margin, bottom + margin), outline=REGION_COLOUR, width=max(2, round(scale * 1.5))
+        )
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()

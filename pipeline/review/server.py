@@ -14,7 +14,7 @@ from pathlib import Path
 from flask import Flask, abort, jsonify, request, send_file
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, render_page_png
+from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, parse_box, render_page_png
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -124,7 +124,8 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.get("/page/<sheet_sha256>/<int:page>.png")
     def page_image(sheet_sha256: str, page: int):
-        return app.response_class(render_page_png(corrections.root, sheet_sha256, page), mimetype="image/png")
+        box = parse_box(request.args.get("box"))
+        return app.response_class(render_page_png(corrections.root, sheet_sha256, page, box=box), mimetype="image/png")
 
 
 class _QuietHandler(WSGIRequestHandler):

@@ -8,8 +8,12 @@ Public functions and types:
 - `ReadingCache(cache_dir)`, `reading_key(sha256, page, settings)`, `PageReading`: per-page readings
   cached by what they depend on, so a layout edit never re-runs Tesseract (`cache`; `ocr_pages(...,
   cache_dir=, sha256=)` uses it)
-- `OcrSettings`: languages, dpi, layout, option labels and ellipsis, built once with
-  `OcrSettings.from_spec(spec)` (`settings`)
+- `OcrSettings`: languages, dpi, layout, option labels, ellipsis and the prose re-read
+  (`reread_prose`, `reread_below`), built once with `OcrSettings.from_spec(spec)` (`settings`)
+- `find_regions(grey, text_height)` -> [Region], `classify_region(words, text_height, rules)` ->
+  RegionKind, `reread_prose(...)` -> (words, [RegionReading]): the page cut into columns and blocks by
+  its white space, and prose regions read again as uniform text (`--psm 6`) where that is at least as
+  confident (`segment`; `read_page` applies it)
 - `normalize_ocr_line(text, labels)`, `normalize_ocr_lines(lines, labels)`: label repairs of one
   line (`labels`; the parse stage applies them to OCR'd lines)
 - `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
@@ -25,7 +29,7 @@ on which Tesseract finds no text comes back as `PageMethod.EMPTY`. Headers/foote
 here: the extract stage cleans OCR pages and text pages the same way.
 
 Modules, in the order a page goes through them: `engine` (Tesseract, images, TSV) and `words` (the
-words' geometry); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
+words' geometry); `segment` (regions by layout, prose read again as blocks); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
 read again); `keycells` (answer-key tables); `labels` (option labels, question numbers); `spelling`
 (words and accents, with `lexicon`); `typography` (bold, highlights); `page` puts them together.
 """
@@ -42,10 +46,12 @@ from pipeline.extract.ocr.labels import normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
 from pipeline.extract.ocr.cache import PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
+from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 
 __all__ = [
     "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
+    "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
     "tesseract_command",

@@ -7,7 +7,8 @@ words with their boxes, sizes, bold and highlight flags — is cached per page u
 what produces it:
 
 - the file's SHA-256 and the page number (the rendered image);
-- languages, dpi, option labels and `ellipsis` (every setting the reading and the repairs use);
+- languages, dpi, option labels and `ellipsis` (every setting the reading and the repairs use), and
+  the segmentation: `reread_prose`, `reread_below` and `segment.SEGMENTATION_VERSION`;
 - `READING_VERSION` (bump it when the reading or a repair changes), Tesseract's `--version` and
   $TESSDATA_PREFIX (other models read other words).
 
@@ -26,10 +27,12 @@ from pathlib import Path
 
 from pipeline.infra import StageCache, fingerprint
 from pipeline.extract.ocr.engine import tesseract_command
+from pipeline.extract.ocr.segment import SEGMENTATION_VERSION
 from pipeline.extract.ocr.settings import OcrSettings
 
-# +1: the first cached reading (words after every repair, before line assembly).
-READING_VERSION = "ocr-reading/1"
+# 1: the first cached reading (words after every repair, before line assembly).
+# 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
+READING_VERSION = "ocr-reading/2"
 CACHE_STAGE = "ocr"
 
 
@@ -88,6 +91,8 @@ def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
         settings.dpi,
         list(settings.option_labels) if settings.option_labels is not None else None,
         settings.ellipsis,
+        SEGMENTATION_VERSION if settings.reread_prose else None,
+        settings.reread_below if settings.reread_prose else None,
     )
 
 

@@ -246,6 +246,11 @@ def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
     return covered if axis == 1 else covered.T
 
 
+def straight_rules(dark: np.ndarray, length: int) -> np.ndarray:
+    """Pixels of `dark` on a horizontal or vertical straight run at least `length` long (rules, frames)."""
+    return _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
+
+
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
     """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
 
@@ -271,7 +276,7 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
         grey_array = np.asarray(image.convert("L")).copy()
     dark = grey_array < 128
     length = max(20, round(dpi * RULE_MIN_INCHES))
-    rules = _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
+    rules = straight_rules(dark, length)
     grey_array[rules] = 255
     grey = Image.fromarray(grey_array, mode="L")
     if smoothing:

@@ -25,6 +25,7 @@ from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PS
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
 from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.segment import reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share, joined_words
 from pipeline.extract.ocr.words import INK_BELOW, line_sizes
@@ -50,7 +51,8 @@ def ocr_image(
 
 def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1) -> PageReading:
     """What Tesseract reads on one page image, after every word repair, before assembly into lines.
-    It depends on the image, languages, dpi, option labels and `ellipsis`, never on `settings.layout`
+    It depends on the image, languages, dpi, option labels, `ellipsis` and the segmentation settings
+    (`reread_prose`, `reread_below`), never on `settings.layout`
     (what `pipeline.extract.ocr.cache` keys it by)."""
     languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
     rgb = np.asarray(image) if image.mode == "RGB" else None
@@ -65,6 +67,12 @@ def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, om
         stretch = min(MAX_STRETCH, NORMAL_CHAR_WIDTH / width) if width and width < CONDENSED_BELOW else 1.0
         if stretch > 1:
             parsed = wide_readings(parsed, read_condensed(image, dpi, stretch, languages, omp_thread_limit, Path(folder)))
+        elif settings.reread_prose and typical_height:
+            # Condensed pages are already read again, widened; the others get their prose regions read as blocks.
+            parsed, _ = reread_prose(
+                grey, image.convert("L"), parsed, typical_height, confident_from=settings.reread_below,
+                languages=languages, dpi=dpi, omp_thread_limit=omp_thread_limit, folder=Path(folder),
+            )
         words = without_icons([w for w in parsed if not is_noise(w, typical_height)])
         words = read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder), stretch)
         if len(isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:

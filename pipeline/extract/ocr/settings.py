@@ -16,7 +16,10 @@ class OcrSettings:
       rows, option grids and columns come out in the same order on both paths;
     - `option_labels`: the spec's option labels; they turn on the label repairs (`c.` → `C.`,
       `{B)` → `(B)`, key cells read against them); None leaves Tesseract's text as it is;
-    - `ellipsis`: the publisher sets "…", which Tesseract reads as three dots (spec `ocr.ellipsis`).
+    - `ellipsis`: the publisher sets "…", which Tesseract reads as three dots (spec `ocr.ellipsis`);
+    - `reread_prose`: segment the page by layout and read its prose regions again as uniform text
+      blocks (`pipeline.extract.ocr.segment`); `reread_below`: only regions whose psm-3 mean word
+      confidence is below this are read again (each re-read costs Tesseract time).
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -24,6 +27,8 @@ class OcrSettings:
     layout: LayoutParams = field(default_factory=LayoutParams)
     option_labels: tuple[str, ...] | None = None
     ellipsis: bool = False
+    reread_prose: bool = True
+    reread_below: float = 90.0
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:

@@ -79,7 +79,9 @@ def item(number: int | str, options: int = 4, stem: str | None = None) -> Item:
     return Item(str(number), stem or f"Enunciado de la pregunta {number}", tuple(f"opción {x.lower()} de {number}" for x in labels))
 
 
-def question_rows(q: Item, y: float, x: float = LEFT, style: str = "{}) ", columns: int = 1, width: float = 80) -> tuple[list[TextBox], float]:
+def question_rows(
+    q: Item, y: float, x: float = LEFT, style: str = "{}) ", columns: int = 1, width: float = 80
+) -> tuple[list[TextBox], float]:
     """A question block from `y` down: its header, then its options in `columns` columns, row by row
     (A B / C D in two columns). Returns the boxes and the `y` under the block."""
     boxes = [TextBox(f"{q.number}. {q.stem}", x, y, 170, size=SIZE)]

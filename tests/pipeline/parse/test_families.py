@@ -118,3 +118,11 @@ def test_vocational_practical_sheet_yields_no_questions_and_says_so(vocational_s
     result = run_family("pl_cke_zawodowy", vocational_set.sheets[1], [], {"year": "2031"})
     assert result.questions == []
     assert "no questions found on this sheet" in result.problems
+
+
+def test_parsed_questions_carry_the_box_of_their_lines(cke_parsed):
+    for question in cke_parsed.result.questions[:5]:
+        assert [r.page for r in question.regions] == question.pages
+        for region in question.regions:
+            x0, top, x1, bottom = region.bbox
+            assert 0 <= x0 < x1 <= 600 and 0 <= top < bottom <= 850

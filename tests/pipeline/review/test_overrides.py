@@ -2,8 +2,12 @@
 SHA-256, applied to the next extraction, dropped with a report line when the sheet changes."""
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
+from PIL import Image
+
+from pipeline.records import Region
 from pipeline.review import ReviewStore, create_app
 from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
 from tests.pipeline.describe.builders import write_curated
@@ -90,3 +94,22 @@ def test_the_sheet_pages_are_rendered_for_the_curator(review_project):
     assert "has no page 3" in client.get(f"/page/{sha}/3.png").json["error"]
     assert "is not in raw/" in client.get(f"/page/{'e' * 64}/1.png").json["error"]
     assert client.get("/page/not-a-sha/1.png").status_code == 400
+
+
+def test_the_question_region_is_outlined_on_its_page(review_project):
+    root, curated, questions = review_project
+    sha = write_sheet(root)
+    boxed = replace(questions[0], source_sha256=sha, pages=[2], regions=[Region(2, (60.0, 100.0, 300.0, 180.0))])
+    write_curated(root, [boxed, *questions[1:]])
+    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    detail = client.get(f"/api/audit/questions/{boxed.id}").json
+    assert detail["regions"] == [{"page": 2, "bbox": [60.0, 100.0, 300.0, 180.0]}]
+    [url] = detail["page_urls"]
+    assert url == f"/page/{sha}/2.png?box=60,100,300,180"
+    outlined = Image.open(io.BytesIO(client.get(url).data)).convert("RGB")
+    plain = Image.open(io.BytesIO(client.get(f"/page/{sha}/2.png").data)).convert("RGB")
+    scale = 1.5  # the audit's rendering scale
+    edge = (round((60 - 4) * scale) + 1, round(140 * scale))  # on the outline's left side, 4 pt out
+    assert outlined.getpixel(edge) == (220, 30, 30) and plain.getpixel(edge) != (220, 30, 30)
+    assert client.get(f"/page/{sha}/2.png?box=1,2,oops").status_code == 400
+
