@@ -90,11 +90,13 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
             tf_labels = list(tf.choices)
             stem_parts, points = _take_points(found.stem, layout.points)
             stem = _clean_text(stem_parts)
+            # Each record holds its statement alone; the block's instruction ("Oceń, czy…") is context.
+            common["context"] = "\n\n".join(t for t in (block.context, stem) if t) or None
             return [
                 Draft(
                     number=f"{block.number}.{st.n}",
                     type=QuestionType.TRUE_FALSE,
-                    text=_clean_text([stem, st.text]),
+                    text=_clean_text([st.text]),
                     choices=[tf.choices[label] for label in tf_labels],
                     labels=tf_labels,
                     points=None,

@@ -33,7 +33,15 @@ def test_cke_group_intro_becomes_the_shared_context_of_its_parts(cke_parsed):
     for number in ("1.1", "1.2", "1.3"):
         assert found[number].context.startswith("Zadanie 1. Test")
         assert "Zaznacz jedną poprawną odpowiedź" in found[number].context
-    assert found["2.1"].context is None
+    # A true/false block is no group: its statements share only its instruction, as context.
+    assert found["2.1"].context.startswith("Oceń prawdziwość podanych zdań")
+
+
+def test_true_false_records_hold_the_statement_alone(cke_parsed):
+    statements = [q for q in cke_parsed.result.questions if q.type == "true_false"]
+    assert statements
+    for question in statements:
+        assert "Oceń prawdziwość" not in question.question and question.context.startswith("Oceń prawdziwość")
 
 
 def test_cke_examiner_boxes_running_heads_and_scratch_page_never_reach_a_question(cke_parsed):
