@@ -9,6 +9,7 @@ from dataclasses import replace
 from playwright.sync_api import expect
 
 from pipeline.describe import read_jsonl
+from pipeline.records import Region
 from pipeline.review import ReviewStore, serve_review
 from pipeline.review.overrides import OVERRIDES_FILE, load_overrides
 from tests.pipeline.describe.builders import write_curated
@@ -136,12 +137,17 @@ def test_two_tabs_deciding_the_same_figure_see_the_conflict(page, live_url, stor
 
 def test_a_curator_corrects_a_flagged_question_beside_its_page(page, review_project):
     root, curated, questions = review_project
-    flagged = replace(questions[0], flags=["key_label_not_in_options"], source_sha256=write_sheet(root, pages=1))
+    flagged = replace(
+        questions[0], flags=["key_label_not_in_options"], source_sha256=write_sheet(root, pages=1),
+        pages=[1], regions=[Region(1, (50.0, 60.0, 400.0, 200.0))],
+    )
     write_curated(root, [flagged, *questions[1:]])
     with serve_review(ReviewStore.open(root, [curated])) as url:
         page.goto(f"{url}/audit")
         expect(page.locator("#flags")).to_have_text("flags: key_label_not_in_options")
         expect(page.locator("#pages img")).to_have_js_property("complete", True)
+        # The page comes with the question's region outlined on it.
+        expect(page.locator("#pages img")).to_have_attribute("src", re.compile(r"/1\.png\?box=50,60,400,200$"))
         sheet = page.locator("#pages img").bounding_box()
         assert sheet["width"] > 300 and not boxes_overlap(sheet, page.locator("#right").bounding_box())
         page.fill("#annotator", "Celina")
