@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.symbolfont import symbol_font_character
+from tests.fixtures.sheets import write_raw_pdf
 
 
 def _cmap(points: dict[int, int]) -> bytes:
@@ -36,17 +37,7 @@ def _pdf_with_font(path: Path, base_font: str, line: bytes, points: dict[int, in
         b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_raw_pdf(path, objects)
 
 
 # The bytes of "(2·3)−α≤β" in the Symbol font: paren-left piece, digits, dot operator, minus, alpha, ≤, beta.
