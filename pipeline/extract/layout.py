@@ -102,19 +102,18 @@ def group_rows(glyphs: list[Glyph], shared_descent: bool = False) -> list[Row]:
     # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
     # (a dash sits mid-line), so those sort by centre.
     order = (lambda g: (g.bottom, g.x0)) if shared_descent else (lambda g: (g.center_y, g.x0))
+    largest = 0.0  # the largest glyph size in the current row so far
     for glyph in sorted(glyphs, key=order):
         row = rows[-1] if rows else None
         if row is not None and row.top <= glyph.center_y <= row.bottom:
             row.glyphs.append(glyph)
-            if glyph.size > 1.25 * _row_size(row):  # a small glyph opened the row: re-anchor on a big one
+            if glyph.size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
                 row.top, row.bottom = glyph.top, glyph.bottom
+            largest = max(largest, glyph.size)
         else:
             rows.append(Row(glyphs=[glyph], top=glyph.top, bottom=glyph.bottom))
+            largest = glyph.size
     return rows
-
-
-def _row_size(row: Row) -> float:
-    return max(g.size for g in row.glyphs)
 
 
 def _overprints(a: Glyph, b: Glyph) -> bool:
