@@ -1,5 +1,5 @@
 """`examcorpus eval ...`: run, rescore, verify, compare, correlate; analyses (eval.analysis): leaderboard,
-passing, key-errors, features, contamination.
+passing, key-errors, features, contamination; judge (open answers, eval.judge).
 
 The lead's CLI calls `register(subparsers)`; `python -m eval.cli ...` works on its own too.
 Exit codes: 0 done and publishable; 2 answers missing (run again to resume); 3 finished but not
@@ -27,7 +27,12 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--base-url", help="endpoint for openai: (e.g. http://127.0.0.1:8000/v1) or gemini:")
     run.add_argument("--api-key-env", help="name of the environment variable with the API key")
     run.add_argument("--protocol", help=f"one of: {', '.join(sorted(PROTOCOLS))} (NAME or NAME@VERSION)")
-    run.add_argument("--shots", type=int, default=0)
+    run.add_argument("--shots", type=int, default=0, help="examples among the scored questions themselves (see --fewshot)")
+    run.add_argument("--fewshot", type=int, default=0, help="K solved examples from --fewshot-pool before each question, "
+                     "never a scored one")
+    run.add_argument("--fewshot-pool", help="public-split (build/split, the default), a split folder, or a Parquet/JSONL file")
+    run.add_argument("--fewshot-seed", type=int, default=0, help="which pool examples are drawn (default 0)")
+    run.add_argument("--system-prompt", help="hf-generate: system message (chat template) or text before the question")
     run.add_argument("--repeats", type=int, default=1)
     run.add_argument("--configs", help="comma-separated configs to include (default: all)")
     run.add_argument("--languages", help="comma-separated language codes to include (default: all)")
@@ -48,7 +53,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--retry-base-delay", type=float, help="seconds before the first retry (default 1)")
     run.add_argument("--figure-descriptions", help="reviewed figure descriptions JSONL (mcq-figure-text)")
     run.add_argument("--images-root", help="folder figure paths are relative to (mcq-vision; default: .)")
-    run.add_argument("--batch-size", type=int, help="hf: batch size (default 8)")
+    run.add_argument("--batch-size", type=int, help="hf, hf-generate: batch size (default 8)")
     run.add_argument("--device", help="hf: torch device (default cpu)")
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
@@ -130,6 +135,21 @@ def register(subparsers) -> argparse.ArgumentParser:
     contam.add_argument("--models", required=True, help="YAML: 'models: {BACKEND:NAME: {released: YYYY-MM-DD}}'")
     contam.add_argument("--out", required=True, help="folder for contamination.csv and contamination.md")
     contam.set_defaults(eval_handler=_contamination)
+
+    judge = commands.add_parser("judge", help="grade open answers with an LLM judge (eval.judge), with agreement and similarity")
+    judge.add_argument("--answers", required=True, help="JSONL: qid, language, subject, question, reference, answer (, group)")
+    judge.add_argument("--model", required=True, action="append",
+                       help="judge as BACKEND:MODEL (generative); give it twice for agreement between two judges")
+    judge.add_argument("--base-url", help="endpoint for openai: / gemini: judges")
+    judge.add_argument("--api-key-env", help="name of the environment variable with the API key")
+    judge.add_argument("--repeats", type=int, default=1, help="grade each answer this many times (2: agreement between repeats)")
+    judge.add_argument("--seed", type=int, help="request seed; repeat r sends seed + r")
+    judge.add_argument("--max-tokens", type=int, default=512)
+    judge.add_argument("--timeout", type=float, default=120.0, help="seconds per request")
+    judge.add_argument("--concurrency", type=int, default=4)
+    judge.add_argument("--retry-base-delay", type=float, default=0.5)
+    judge.add_argument("--out", required=True, help="folder for judgements.jsonl, judge_summary.json, judge_report.md")
+    judge.set_defaults(eval_handler=_judge)
     return parser
 
 
@@ -161,12 +181,16 @@ def _plan_from_args(args):
     return RunPlan(
         data=args.data, protocol=args.protocol.split("@")[0],
         protocol_version=args.protocol.split("@")[1] if "@" in args.protocol else None,
-        shots=args.shots, repeats=args.repeats, configs=_csv(args.configs), languages=_csv(args.languages),
+        shots=args.shots, fewshot=args.fewshot, fewshot_pool=args.fewshot_pool, fewshot_seed=args.fewshot_seed,
+        repeats=args.repeats, configs=_csv(args.configs), languages=_csv(args.languages),
         limit=args.limit, figure_descriptions=args.figure_descriptions, images_root=args.images_root,
         model={
             "backend": backend, "name": name, "base_url": args.base_url, "api_key_env": args.api_key_env,
             "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
             "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field, "scoring": args.scoring,
+            "system_prompt": args.system_prompt,
+            # hf-generate batches the requests in flight: unless told, keep a whole batch in flight.
+            **({"concurrency": args.batch_size or 8} if backend == "hf-generate" and args.concurrency is None else {}),
             **_operational(args)["model"],
         },
         retry=_operational(args)["retry"],
@@ -325,6 +349,19 @@ def _contamination(args) -> int:
     from eval import analysis
 
     return _print(analysis.contamination_command(args.runs, out=args.out, models=args.models))
+
+
+def _judge(args) -> int:
+    from eval import judge
+
+    backends = [judge.make_backend(m, base_url=args.base_url, api_key_env=args.api_key_env, timeout_s=args.timeout) for m in args.model]
+    code, report = judge.judge_command(Path(args.answers), backends, out=Path(args.out), repeats=args.repeats,
+                                       concurrency=args.concurrency, max_tokens=args.max_tokens, seed=args.seed,
+                                       retry_delay_s=args.retry_base_delay)
+    print(report, end="")
+    if code:
+        print(f"some answers got no grade (listed in {Path(args.out) / 'judge_report.md'}); none is counted as 0", file=sys.stderr)
+    return code
 
 
 def dispatch(args) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from eval.backends.registry import backend_entry, kind_of
 
@@ -33,6 +33,7 @@ class ModelSettings(_Strict):
     reasoning_effort: str | None = None
     seed: int | None = Field(None, description="request seed; repeat r sends seed + r")
     max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    system_prompt: str | None = Field(None, description="hf-generate: a system message before the question (chat template) or text")
     scoring: Literal["generative", "loglikelihood"] | None = Field(
         None, description="default: the backend's own; openai: with loglikelihood scores options via /completions (echo + logprobs)")
     # operational: may differ on resume
@@ -56,6 +57,12 @@ class ModelSettings(_Strict):
         backend_entry(value)
         return value
 
+    @model_validator(mode="after")
+    def _system_prompt_supported(self) -> "ModelSettings":
+        if self.system_prompt is not None and not backend_entry(self.backend).system_prompt:
+            raise ValueError(f"system_prompt: the {self.backend} backend sends the protocol's single user message only")
+        return self
+
 
 class RetryPolicy(_Strict):
     max_attempts: int = Field(6, ge=1, description="per question and repeat, per session, technical failures only")
@@ -73,11 +80,24 @@ class RunPlan(_Strict):
     protocol: str
     protocol_version: str | None = None
     shots: int = Field(0, ge=0)
+    fewshot: int = Field(0, ge=0, description="examples from fewshot_pool before each question; never a scored question (eval.fewshot)")
+    fewshot_pool: str | None = Field(None, description="'public-split' (build/split), a split folder, or a Parquet/JSONL file")
+    fewshot_seed: int = Field(0, description="which pool examples are shown: the k lowest sha256(seed:id) per source and language")
     figure_descriptions: str | None = Field(None, description="JSONL of reviewed figure descriptions (mcq-figure-text)")
     images_root: str | None = Field(None, description="folder figure paths are relative to (mcq-vision)")
     model: ModelSettings
     repeats: int = Field(1, ge=1)
     retry: RetryPolicy = Field(default_factory=RetryPolicy)
+
+    @model_validator(mode="after")
+    def _one_kind_of_shots(self) -> "RunPlan":
+        if self.fewshot and self.shots:
+            raise ValueError("give shots (examples among the scored questions) or fewshot (from a declared pool), not both")
+        if self.fewshot_pool and not self.fewshot:
+            raise ValueError("fewshot_pool is given but fewshot is 0; set fewshot to the number of examples")
+        if self.fewshot and self.fewshot_pool is None:
+            self.fewshot_pool = "public-split"  # the default pool, written into the stored plan
+        return self
 
     def identity(self) -> dict:
         data = self.model_dump(mode="json")

@@ -31,6 +31,7 @@ from eval.backends.base import ChoiceRequest, GenerationRequest, TechnicalFailur
 from eval.backends.errors import ConfigurationFailure, RequestRejected
 from eval.backends.registry import backend_entry, kind_of
 from eval.data import check_pin, load_data
+from eval.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
 from eval.plan import RunPlan
 from pipeline.infra import write_text_atomic
 from eval.integrity import write_manifest
@@ -139,8 +140,14 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     if not selected:
         raise RunError(f"{plan.data}: no scorable question matches configs={plan.configs} languages={plan.languages}")
     builder = PromptBuilder(protocol, shots=plan.shots, descriptions=descriptions)
+    fewshot = None
     try:
-        prompts = builder.build_all(selected, data.config_of)
+        if plan.fewshot:
+            # Examples from the declared pool only, never from `selected` (eval.fewshot).
+            fewshot = choose_fewshot(load_pool(plan.fewshot_pool), selected, plan.fewshot, seed=plan.fewshot_seed)
+            prompts = build_fewshot_prompts(builder, selected, data.config_of, fewshot)
+        else:
+            prompts = builder.build_all(selected, data.config_of)
     except ValueError as exc:
         raise RunError(str(exc)) from None
     if protocol.figures == "image":
@@ -157,6 +164,8 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         "questions": len(prompts),
         "skipped": skipped,
     }
+    if fewshot is not None:
+        record["fewshot"] = fewshot.to_plan()
     meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session, "type": q.type,
                    "sheet_code": q.sheet_code, "number": q.number, "source": q.source} for q in selected}
     return record, prompts, {"meta": meta}
@@ -377,7 +386,8 @@ class _Sender:
             )
             return status.value, dict(response=response.text, finish_reason=response.finish_reason, extracted=extraction.label,
                                       extraction_method=extraction.method, usage=response.usage,
-                                      latency_s=round(response.latency_s, 4), model_revision=response.model_revision)
+                                      latency_s=round(response.latency_s, 4), model_revision=response.model_revision,
+                                      **({"seed": request.seed} if request.seed is not None else {}))
 
         return self._with_retries(prompt, repeat, call)
 

@@ -1,4 +1,4 @@
-"""Backends by the prefix before ':' in `--model PREFIX:NAME` (hf:, openai:, gemini:).
+"""Backends by the prefix before ':' in `--model PREFIX:NAME` (hf:, hf-generate:, openai:, gemini:).
 
 Each entry builds a backend from the plan's model settings and says which kind it is. Imports are
 lazy: the HF backend needs torch (an optional extra), the Gemini one the google-genai SDK.
@@ -16,6 +16,7 @@ class BackendEntry:
     kind: Kind
     factory: Callable  # (model settings) -> backend
     help: str
+    system_prompt: bool = False  # whether the backend can put `system_prompt` before the question
 
 
 def _hf(model):
@@ -26,6 +27,18 @@ def _hf(model):
     if model.dtype:
         kwargs["dtype"] = model.dtype
     return HFBackend(model.name, **kwargs)
+
+
+def _hf_generate(model):
+    from eval.backends.hf_generate import HFGenerateBackend
+
+    if model.temperature > 0 and model.seed is None:
+        # Without a seed a sampled answer could not be drawn again; repeat r uses seed + r.
+        raise ValueError("hf-generate: sampling (--temperature > 0) needs --seed; repeat r is drawn with seed + r")
+    kwargs = {"batch_size": model.batch_size, "device": model.device, "system_prompt": model.system_prompt}
+    if model.dtype:
+        kwargs["dtype"] = model.dtype
+    return HFGenerateBackend(model.name, **kwargs)
 
 
 def _openai(model):
@@ -51,6 +64,8 @@ def _gemini(model):
 
 BACKENDS: dict[str, BackendEntry] = {
     "hf": BackendEntry("loglikelihood", _hf, "local transformers model, scored by log-likelihood over the options"),
+    "hf-generate": BackendEntry("generative", _hf_generate, "local transformers model answering with generate (chat template "
+                                "when it has one), through the protocol's extraction rule", system_prompt=True),
     "openai": BackendEntry("generative", _openai, "any OpenAI-compatible /v1/chat/completions endpoint"),
     "gemini": BackendEntry("generative", _gemini, "Gemini through google-genai"),
 }

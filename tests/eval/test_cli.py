@@ -59,7 +59,7 @@ def test_unknown_backend_and_protocol_are_named(tmp_path, curated, capsys):
     from eval.cli import main
 
     assert main(["eval", "run", "--data", str(curated), "--model", "vllm:m", "--protocol", "mcq", "--out", str(tmp_path / "r")]) == 1
-    assert "unknown backend 'vllm'; known: gemini, hf, openai" in capsys.readouterr().err
+    assert "unknown backend 'vllm'; known: gemini, hf, hf-generate, openai" in capsys.readouterr().err
     assert main(["eval", "run", "--data", str(curated), "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
                  "--protocol", "essay", "--out", str(tmp_path / "r")]) == 1
     assert "unknown protocol 'essay'" in capsys.readouterr().err
