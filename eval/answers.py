@@ -168,3 +168,9 @@ def norm_argmax(logprobs: list[float], continuations: list[str], delimiter: str 
     text (the continuation without its leading delimiter, as lm-eval counts `len(choice)`)."""
     lengths = [len(c[len(delimiter):] if c.startswith(delimiter) else c) for c in continuations]
     return first_argmax([lp / max(1, n) for lp, n in zip(logprobs, lengths)])
+
+
+def token_norm_argmax(logprobs: list[float], token_counts: list[int]) -> int:
+    """The choice by log-likelihood per token of each continuation (the tokeniser's own length measure,
+    which per-character normalisation ignores)."""
+    return first_argmax([lp / max(1, n) for lp, n in zip(logprobs, token_counts)])

@@ -30,6 +30,10 @@ def print_scores(scores: dict) -> None:
                       f"{g['extraction_failure_pct']:.2f}", str(c["truncated"]), str(c["missing"]))
     console = _console()
     console.print(table)
+    for config, language, g in rows:
+        if "accuracy_norm_tokens_pct" in g:  # per token, when every attempt recorded its token counts
+            console.print(f"acc_norm per token, {config}/{language}: {g['accuracy_norm_tokens_pct']:.2f} % "
+                          f"[{g['norm_tokens_ci_low']:.2f}, {g['norm_tokens_ci_high']:.2f}]")
     for dimension, cells in scores.get("breakdowns", {}).items():
         if len(cells) <= len(scores["groups"]):
             continue  # one value per group: the table above already says it

@@ -467,8 +467,11 @@ def _choice_fields(prompt: Prompt, result, latency: float) -> tuple[str, dict]:
     """The status and attempt fields of one question scored by log-likelihood."""
     label = prompt.labels[result.chosen]
     status = Status.CORRECT if label == prompt.answer else Status.WRONG
-    return status.value, dict(response=label, extracted=label, extraction_method="loglikelihood",
-                              logprobs=list(result.logprobs), is_greedy=list(result.is_greedy), latency_s=round(latency, 4))
+    fields = dict(response=label, extracted=label, extraction_method="loglikelihood",
+                  logprobs=list(result.logprobs), is_greedy=list(result.is_greedy), latency_s=round(latency, 4))
+    if result.token_counts:
+        fields["continuation_tokens"] = list(result.token_counts)
+    return status.value, fields
 
 
 def _disable(progress: bool | None) -> bool | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from eval import stats
-from eval.answers import Status, get_rule, norm_argmax
+from eval.answers import Status, get_rule, norm_argmax, token_norm_argmax
 from eval.recompute import StatusMismatch, mismatch, recompute
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, read_json, read_jsonl
 
@@ -40,6 +40,7 @@ class RunMatrix:
     stored_statuses: np.ndarray | None = None  # the same cells as attempts.jsonl states them
     mismatches: list[StatusMismatch] = field(default_factory=list)
     correct_norm: np.ndarray | None = None  # cloze only: lm-eval's acc_norm per cell (0/1), from the log-probs
+    correct_norm_tokens: np.ndarray | None = None  # cloze only: the same by log-likelihood per token (NaN: unknown)
 
     @property
     def correct(self) -> np.ndarray:
@@ -55,7 +56,8 @@ class RunMatrix:
         return sorted({(p["config"], p["language"]) for p in self.prompts})
 
     def with_statuses(self, statuses: np.ndarray) -> RunMatrix:
-        return RunMatrix(self.run, self.plan, self.prompts, statuses, self.stored_statuses, self.mismatches, self.correct_norm)
+        return RunMatrix(self.run, self.plan, self.prompts, statuses, self.stored_statuses, self.mismatches, self.correct_norm,
+                         self.correct_norm_tokens)
 
 
 def load_matrix(run: str | Path) -> RunMatrix:
@@ -73,6 +75,7 @@ def load_matrix(run: str | Path) -> RunMatrix:
     latest = np.zeros((len(prompts), repeats), dtype=np.int64)
     cloze = kind == "loglikelihood" and plan["protocol"].get("formulation") == "cloze"
     norm = np.zeros((len(prompts), repeats), dtype=np.float64) if cloze else None
+    norm_tokens = np.full((len(prompts), repeats), np.nan) if cloze else None
     mismatches = []
     # Runs append whole JSON lines only, never blank ones, so an attempt's position is its line number.
     for line, a in enumerate(attempts, 1):
@@ -92,9 +95,12 @@ def load_matrix(run: str | Path) -> RunMatrix:
                 usable = "error" not in a and isinstance(logprobs, list) and len(logprobs) == len(prompts[i]["continuations"])
                 norm[i, r] = float(usable and prompts[i]["labels"][norm_argmax(logprobs, prompts[i]["continuations"])]
                                    == prompts[i]["answer"])
+                counts = a.get("continuation_tokens")
+                if usable and isinstance(counts, list) and len(counts) == len(logprobs):
+                    norm_tokens[i, r] = float(prompts[i]["labels"][token_norm_argmax(logprobs, counts)] == prompts[i]["answer"])
     for cells in (statuses, stored):
         cells[cells == Status.TECHNICAL_FAILURE.value] = "missing_after_technical_failure"
-    return RunMatrix(run, plan, prompts, statuses, stored, mismatches, norm)
+    return RunMatrix(run, plan, prompts, statuses, stored, mismatches, norm, norm_tokens)
 
 
 def _counts(statuses: np.ndarray) -> dict[str, int]:
@@ -126,6 +132,12 @@ def _cell(m: RunMatrix, rows: np.ndarray, *, resamples: int, seed: int) -> dict:
         # Cloze: accuracy_pct is lm-eval's acc; this is its acc_norm (log-likelihood per character).
         norm = stats.accuracy_interval(m.correct_norm[rows], resamples=resamples, seed=seed)
         cell.update(accuracy_norm_pct=norm.estimate_pp, norm_ci_low=norm.ci_low, norm_ci_high=norm.ci_high)
+    tokens = m.correct_norm_tokens[rows] if m.correct_norm_tokens is not None else None
+    if tokens is not None and tokens.size and not np.isnan(tokens).any():
+        # Per token: only when every attempt recorded its continuations' token counts.
+        by_tokens = stats.accuracy_interval(tokens, resamples=resamples, seed=seed)
+        cell.update(accuracy_norm_tokens_pct=by_tokens.estimate_pp, norm_tokens_ci_low=by_tokens.ci_low,
+                    norm_tokens_ci_high=by_tokens.ci_high)
     return cell
 
 

@@ -32,6 +32,7 @@ class ChoiceResult:
     logprobs: tuple[float, ...]  # sum of token log-probabilities of each continuation given the context
     is_greedy: tuple[bool, ...]
     chosen: int  # argmax of logprobs (first on ties, as lm-eval does)
+    token_counts: tuple[int, ...] = ()  # tokens of each continuation (for acc_norm by tokens); () when unknown
 
 
 @runtime_checkable

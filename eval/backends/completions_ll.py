@@ -58,7 +58,7 @@ class CompletionsLoglikelihoodBackend:
         by_index = sorted(choices, key=lambda c: c.get("index", 0))
         context_tokens = _prompt_tokens(by_index[0], request.context, request.qid)
         n_context = len(context_tokens)
-        logprobs, greedy = [], []
+        logprobs, greedy, counts = [], [], []
         for continuation, choice in zip(request.continuations, by_index[1:]):
             tokens = _prompt_tokens(choice, request.context + continuation, request.qid)
             if [t for t, _, _ in tokens[:n_context]] != [t for t, _, _ in context_tokens]:
@@ -69,7 +69,9 @@ class CompletionsLoglikelihoodBackend:
                 raise RequestRejected(f"question {request.qid}: continuation {continuation!r} has no tokens of its own")
             logprobs.append(sum(lp for _, lp, _ in own))
             greedy.append(all(top for _, _, top in own))
-        return ChoiceResult(qid=request.qid, logprobs=tuple(logprobs), is_greedy=tuple(greedy), chosen=first_argmax(logprobs))
+            counts.append(len(own))
+        return ChoiceResult(qid=request.qid, logprobs=tuple(logprobs), is_greedy=tuple(greedy), chosen=first_argmax(logprobs),
+                            token_counts=tuple(counts))
 
     def _post(self, body: dict) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}

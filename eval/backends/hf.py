@@ -314,13 +314,14 @@ class HFBackend:
                 progress.update(1)
 
         results = []
-        for request, options in zip(requests, scored):
+        for request, options, encoded_options in zip(requests, scored, encoded):
             logprobs = [option.logprob for option in options]
             results.append(ChoiceResult(
                 qid=request.qid,
                 logprobs=tuple(logprobs),
                 is_greedy=tuple(option.is_greedy for option in options),
                 chosen=first_argmax(logprobs),
+                token_counts=tuple(len(option.continuation) for option in encoded_options),
             ))
         return results
 

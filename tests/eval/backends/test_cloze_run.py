@@ -32,10 +32,14 @@ def test_a_cloze_run_reports_acc_and_acc_norm_and_rescores(tmp_path, tiny_model_
     assert run_cli("eval", "run", "--data", data, "--model", f"hf:{tiny_model_dir}", "--protocol", "mcq-cloze",
                    "--out", out, "--no-progress") == 0
     prompts = {p["qid"]: p for p in read_jsonl(out / "prompts.jsonl")}
-    expected_acc, expected_norm = [], []
+    expected_acc, expected_norm, expected_tokens = [], [], []
     for a in read_jsonl(out / "attempts.jsonl"):
         prompt = prompts[a["qid"]]
         lp = a["logprobs"]
+        counts = a["continuation_tokens"]  # each option's own tokens, as the model's tokeniser cut them
+        assert len(counts) == 4 and all(n >= 1 for n in counts)
+        token_choice = max(range(4), key=lambda i: (lp[i] / counts[i], -i))
+        expected_tokens.append(prompt["labels"][token_choice] == prompt["answer"])
         acc_choice = max(range(4), key=lambda i: (lp[i], -i))
         norm_choice = max(range(4), key=lambda i: (lp[i] / len(TEXTS[i]), -i))  # lm-eval: per character of the choice
         expected_acc.append(prompt["labels"][acc_choice] == prompt["answer"])
@@ -44,10 +48,12 @@ def test_a_cloze_run_reports_acc_and_acc_norm_and_rescores(tmp_path, tiny_model_
     assert group["accuracy_pct"] == pytest.approx(100 * sum(expected_acc) / 4)
     assert group["accuracy_norm_pct"] == pytest.approx(100 * sum(expected_norm) / 4)
     assert group["norm_ci_low"] <= group["accuracy_norm_pct"] <= group["norm_ci_high"]
+    assert group["accuracy_norm_tokens_pct"] == pytest.approx(100 * sum(expected_tokens) / 4)
     assert json.loads((out / "plan.json").read_text())["protocol"]["formulation"] == "cloze"
     capsys.readouterr()
     assert run_cli("eval", "rescore", out) == 0
-    assert "acc_norm %" in capsys.readouterr().out
+    shown = capsys.readouterr().out
+    assert "acc_norm %" in shown and "acc_norm per token, " in shown
 
 
 def test_cloze_is_refused_for_a_generative_model(tmp_path, capsys):

@@ -27,6 +27,7 @@ def test_each_option_is_scored_from_the_echoed_prompt_tokens_after_the_context(c
     assert result.logprobs == pytest.approx(expected)
     assert result.chosen == "ABCD".index(right)
     assert result.is_greedy == tuple(label == right for label in "ABCD")
+    assert result.token_counts == (1, 1, 1, 1)  # " A" … " D": one echoed token each after the context
     body = completions_server.requests[0]["body"]
     assert body["echo"] is True and body["logprobs"] == 1 and body["max_tokens"] == 1 and body["temperature"] == 0
     assert body["prompt"] == [context] + [context + f" {label}" for label in "ABCD"]
