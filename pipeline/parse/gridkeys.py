@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from statistics import median
 
 from pipeline.extract import ExtractedDocument
-from pipeline.parse.keys import KeyTable
+from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
 from pipeline.specs import KeySpec
 
-__all__ = ["read_grid", "is_voided"]
+__all__ = ["read_grid"]
 
 MIN_GRID_NUMBERS = 3
 # An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
@@ -54,11 +54,6 @@ def _advance(ch: str) -> float:
 class Token:
     text: str
     x: float  # estimated horizontal centre, in the page's units
-
-
-def is_voided(answer: str, voided: list[str] | tuple[str, ...]) -> bool:
-    """Whether a key entry means the question was annulled: the whole entry, ignoring case."""
-    return answer.strip().casefold() in {v.casefold() for v in voided}
 
 
 def row_tokens(row: list[StreamLine], default_scale: float = 1.0) -> list[Token]:

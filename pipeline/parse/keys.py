@@ -190,12 +190,14 @@ def _open_section(columns: list[_KeyColumn], x0: float, rule) -> None:
         column.top = column.prefix = rule.prefix
 
 
+def is_voided(answer: str, voided: list[str] | tuple[str, ...]) -> bool:
+    """Whether a key entry means the question was annulled: the whole entry, ignoring case."""
+    return answer.strip().casefold() in {v.casefold() for v in voided}
+
+
 def mark_voided(table: KeyTable, spec: KeySpec) -> None:
     """Entries that say the question was annulled ("Anulada", "-"): recorded in `table.voided`."""
-    words = {w.casefold() for w in spec.voided}
-    for number, answer in table.answers.items():
-        if answer.strip().casefold() in words:
-            table.voided.add(number)
+    table.voided |= {number for number, answer in table.answers.items() if is_voided(answer, spec.voided)}
 
 
 def key_in_sheet(sheet: ExtractedDocument, start: str) -> ExtractedDocument | None:

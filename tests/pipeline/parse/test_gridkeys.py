@@ -10,7 +10,8 @@ import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
-from pipeline.parse.gridkeys import is_voided, read_grid
+from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keys import is_voided
 from pipeline.parse.keys import KeyTable
 from pipeline.specs import KeySpec
 from tests.fixtures.corpus import CORPUS
