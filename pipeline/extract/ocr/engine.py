@@ -9,7 +9,8 @@ Why Tesseract runs as we run it:
   thread limit is set for the child only, never in this process's environment;
 - `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
   one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
-  Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells.
+  Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells,
+  and prose regions found by layout are read again with `--psm 6` on their own (`segment`).
 - the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
   the write it saves), cleaned by `prepare_for_tesseract`: fills and tints to white, table rules erased,
   grain smoothed (each step is there for text Tesseract lost on a real sheet).
@@ -229,7 +230,7 @@ def _box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
     return window[:h, :w] / (size * size)
 
 
-def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
+def straight_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
     """Pixels of `dark` that lie on a straight run at least `length` long along `axis`."""
     work = dark if axis == 1 else dark.T
     h, w = work.shape
@@ -248,7 +249,7 @@ def _long_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
 
 def straight_rules(dark: np.ndarray, length: int) -> np.ndarray:
     """Pixels of `dark` on a horizontal or vertical straight run at least `length` long (rules, frames)."""
-    return _long_runs(dark, length, axis=1) | _long_runs(dark, length, axis=0)
+    return straight_runs(dark, length, axis=1) | straight_runs(dark, length, axis=0)
 
 
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, straight_rules
+from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, straight_runs
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 SEGMENTATION_VERSION = "xy-cut/1"  # part of the reading cache key: bump when regions or their reading change
@@ -50,7 +50,7 @@ PROSE_MIN_WORDS = 4
 PROSE_MAX_NONWORD_SHARE = 0.4
 CELL_GAP_HEIGHTS = 3.0  # a gap this wide between two words of a line is a cell boundary
 PROSE_MAX_CELL_LINES = 0.3  # share of lines with a cell gap above which the region is a grid
-RULES_FOR_BOX = 2  # this many straight rules (frame sides, table lines) in a region make it ruled
+RULES_FOR_BOX = 3  # this many straight rules (frame sides, table lines) make a region ruled; an underline is 1
 RULE_MIN_TEXT_HEIGHTS = 6.0  # a rule at least this long (in text heights) inside the region
 REGION_LINE_OFFSET = 10_000  # re-read words get line ids clear of psm 3's (block numbers are small)
 STACK_GAP_HEIGHTS = 1.5  # white between stacked regions, so psm 6 never joins lines of two regions
@@ -130,24 +130,21 @@ def find_regions(grey: Image.Image, text_height: float) -> list[Region]:
     return _split(ink, whole, max(2, round(GUTTER_HEIGHTS * text_height)), max(2, round(BAND_HEIGHTS * text_height)), 0)
 
 
-def ruled_lines(raw_grey: Image.Image, text_height: float) -> np.ndarray:
-    """Pixels of straight dark rules (frames, table lines) in the page as rendered, before they are erased."""
+def ruled_lines(raw_grey: Image.Image, text_height: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of straight dark rules in the page as rendered (before they are erased): (horizontal, vertical)."""
     dark = np.asarray(raw_grey) < INK_BELOW
     length = max(20, round(RULE_MIN_TEXT_HEIGHTS * text_height))
-    return straight_rules(dark, length)
+    return straight_runs(dark, length, axis=1), straight_runs(dark, length, axis=0)
 
 
-def _rule_count(rules: np.ndarray, region: Region, margin: int) -> int:
-    """Distinct horizontal and vertical rules in or around `region` (a frame sits just outside its text)."""
+def _rule_count(rules: tuple[np.ndarray, np.ndarray], region: Region, margin: int) -> int:
+    """How ruled `region` is: its horizontal plus its vertical rules, counting a margin around it (a frame
+    sits just outside its text). An underline is 1, a box 4, a table more."""
     top, left = max(0, region.top - margin), max(0, region.left - margin)
-    crop = rules[top : region.bottom + margin, left : region.right + margin]
-    if not crop.any():
-        return 0
-    count = 0
-    for profile in (crop.sum(axis=1), crop.sum(axis=0)):
-        strong = profile >= 0.5 * profile.max()
-        count += int(np.count_nonzero(np.diff(strong.astype(np.int8)) == 1) + (1 if strong[0] else 0))
-    return count
+    horizontal, vertical = (mask[top : region.bottom + margin, left : region.right + margin] for mask in rules)
+    across = len(ink_runs(horizontal.any(axis=1), 2))
+    down = len(ink_runs(vertical.any(axis=0), 2))
+    return across + down
 
 
 def classify_region(words: Sequence[Word], text_height: float, rules: int = 0) -> RegionKind:
@@ -200,7 +197,6 @@ def reread_prose(
     regions = find_regions(grey, text_height)
     if not regions:
         return words, []
-    rules = ruled_lines(raw_grey, text_height)
     margin = max(2, round(text_height))
     inside: list[list[Word]] = [[] for _ in regions]
     for word in words:
@@ -210,13 +206,18 @@ def reread_prose(
                 break
     readings: list[RegionReading] = []
     chosen: list[int] = []
+    rules = None  # found only when a region would be read again: a full-page pass costs ~0.1 s
     for index, region in enumerate(regions):
         members = inside[index]
-        kind = classify_region(members, text_height, _rule_count(rules, region, margin))
+        kind = classify_region(members, text_height)
         confidence = _mean_confidence(members)
-        readings.append(RegionReading(region, kind, len(members), confidence))
         if kind is RegionKind.PROSE and confidence is not None and confidence < confident_from:
-            chosen.append(index)
+            if rules is None:
+                rules = ruled_lines(raw_grey, text_height)
+            kind = classify_region(members, text_height, _rule_count(rules, region, margin))
+            if kind is RegionKind.PROSE:
+                chosen.append(index)
+        readings.append(RegionReading(region, kind, len(members), confidence))
     if not chosen:
         return words, readings
     reread = _read_stacked(grey, [regions[i] for i in chosen], text_height, languages, dpi, omp_thread_limit, folder)

@@ -8,12 +8,20 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, table_items
-from pipeline.extract.ocr import OcrSettings, prepare_for_tesseract, read_page, reading_key, render_page
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, rasterize_pdf, table_items
+from pipeline.extract.ocr import (
+    OcrSettings,
+    RegionKind,
+    classify_region,
+    prepare_for_tesseract,
+    read_page,
+    reading_key,
+    render_page,
+    reread_prose,
+)
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
-from pipeline.extract.ocr.segment import RegionKind, classify_region, reread_prose
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import build, needs_tesseract, rasterize_pdf
+from tests.pipeline.extract.ocr.builders import build, needs_tesseract
 
 LEFT_QUESTION = (
     "1. Which of the following protocols carries electronic mail between two servers on the internet?",
@@ -27,6 +35,8 @@ RIGHT_QUESTION = (
 )
 GRID_ROWS = [("1", "A", "B", "C", "D"), ("2", "B", "C", "D", "A"), ("3", "C", "D", "A", "B")]
 DPI = 200
+
+pytestmark = needs_tesseract("eng")
 
 
 def _column(x: float, lines: tuple[str, ...]) -> list[TextBox]:
@@ -55,8 +65,6 @@ def sheet(tmp_path_factory) -> tuple[object, int, int]:
 def _words(text_lines: tuple[str, ...]) -> list[str]:
     return [word for line in text_lines for word in line.split()]
 
-
-pytestmark = needs_tesseract("eng")
 
 
 @pytest.fixture(scope="module")
