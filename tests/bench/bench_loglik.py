@@ -107,6 +107,29 @@ def our_scorer(backend, docs: list[ReferenceDoc]):
     return lambda: [list(r.logprobs) for r in backend.score_choices(requests)]
 
 
+def floor_scorer(backend, docs: list[ReferenceDoc]):
+    """The floor: bare batched forward passes over the same contexts, in the same batches and padding as
+    ours, keeping only the logits our scoring needs, and nothing after them (no softmax, no options)."""
+    torch = backend._torch
+    contexts = sorted((backend.encode_option(r.context, r.continuations[0]).context for r in choice_requests(docs)),
+                      key=len, reverse=True)
+    batches = [contexts[i:i + BATCH_SIZE] for i in range(0, len(contexts), BATCH_SIZE)]
+    pad = backend.tokenizer.pad_token_id if backend.tokenizer.pad_token_id is not None else 0
+
+    def run():
+        with torch.inference_mode():
+            for batch in batches:
+                width = max(len(c) for c in batch)
+                ids = torch.tensor([list(c) + [pad] * (width - len(c)) for c in batch], device=backend.device)
+                call = {"use_cache": False}
+                if backend._accepts_logits_to_keep:
+                    call["logits_to_keep"] = torch.tensor(sorted({len(c) - 1 for c in batch}), device=backend.device)
+                backend.model(ids, **call)
+        return []
+
+    return run
+
+
 def best_of_alternating(scorers: dict, repeats: int) -> dict[str, tuple[float, float, list]]:
     """Runs the scorers in turn `repeats` times; keeps each one's fastest wall and CPU time."""
     best: dict[str, tuple[float, float, list]] = {}
@@ -128,7 +151,7 @@ def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc
 
     ours = HFBackend(model_dir / gguf_file if gguf_file else model_dir, batch_size=BATCH_SIZE, show_progress=False)
     # torch's thread count is process-wide: both sides below run with the one our backend chose.
-    scorers = {"ours": our_scorer(ours, docs)}
+    scorers = {"ours": our_scorer(ours, docs), "floor": floor_scorer(ours, docs)}
     for batch in lm_eval_batches:
         lm = HFLM(pretrained=str(model_dir), gguf_file=gguf_file, dtype="float32", device="cpu", batch_size=batch)
         scorers[f"lm-eval batch {batch}"] = lm_eval_scorer(lm, docs)
@@ -140,6 +163,9 @@ def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc
         rows.append((f"scoring only, lm-eval batch {batch} (best of {repeats})", f"{wall:.2f} s", f"{our_wall:.2f} s",
                      f"{wall / our_wall:.1f}x", agreement(our_scores, scores)))
         rows.append(("  the same, CPU time", f"{cpu:.2f} s", f"{our_cpu:.2f} s", f"{cpu / our_cpu:.1f}x", ""))
+    floor_wall = best["floor"][0]
+    rows.append(("  floor: bare forward passes, same batches", "", f"{floor_wall:.2f} s", "",
+                 f"ours = {our_wall / floor_wall:.2f}x the floor"))
     rows.append(("  torch threads, both sides", "", str(ours.num_threads), "", ""))
     return rows
 
