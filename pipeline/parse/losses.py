@@ -101,6 +101,8 @@ def restarts_with_options(
 ) -> list[StreamLine]:
     """Restarted "1." headers taken as text that open items with printed options: questions of an
     undeclared part, not a numbered list or endnotes."""
+    if not restarts:
+        return []
     start_re = re.compile(question_start)
     position = {id(sl): i for i, sl in enumerate(stream)}
     found = []
@@ -120,8 +122,10 @@ def restarts_with_options(
 
 def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: list[str], key_start: list[str], notes: list[str]) -> None:
     """`stop_at` ends the sheet early: say where, and how much was left unread, so nothing goes unseen."""
+    if not stop_at:
+        return  # the sheet's stream already ran to its end (or to the key printed in it)
     full = line_stream(sheet)
-    if len(full) <= len(stream) or not stop_at:
+    if len(full) <= len(stream):
         return
     rest = full[len(stream):]
     first = rest[0]
