@@ -24,11 +24,12 @@ from pipeline.extract import figures
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
+from pipeline.extract.tolerant import search_rule
 from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+16"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+17"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -349,9 +350,12 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture = _repeated_furniture(pages) if options.remove_repeated_lines else set()
     for page in pages:
+        ocr = page.method is PageMethod.OCR
         for pattern in options.drop_pages:
-            if re.search(pattern, page.text, flags=re.MULTILINE):
-                page.dropped_reason = f"matches layout.drop_pages rule {pattern!r}"
+            found, edits = search_rule(pattern, page.text, ocr=ocr)
+            if found:
+                misread = f" (allowing {edits} OCR misreading(s))" if edits else ""
+                page.dropped_reason = f"matches layout.drop_pages rule {pattern!r}{misread}"
                 break
         if page.dropped_reason:
             # Not parsed, so kept whole: a cover's sheet code or variant code may sit in a "furniture" line.
@@ -367,6 +371,8 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
             if in_margin and any(key in furniture for key in _furniture_keys(line, page)):
                 continue
             if any(r.search(line.text) for r in drop_line_rules):
+                continue
+            if ocr and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue
             kept.append(line)
         page.lines = kept

@@ -21,6 +21,7 @@ class Block:
     context: str | None = None  # shared passage text this question refers to
     duplicate: bool = False
     reserve: bool = False  # in a reserve-questions section (layout.sections)
+    printed_number: str | None = None  # the number as read, where it broke the run and `number` was inferred
 
     @property
     def pages(self) -> list[int]:
@@ -86,13 +87,18 @@ def split_blocks(
     recent: list[str] = []  # the last two header numbers
     last_order: tuple | None = None
     current: Block | None = None
-    for item in _join_split_headers(stream, start_re):
+    items = _join_split_headers(_restore_lost_marks(stream, start_re), start_re)
+    misread = misread_numbers(items, start_re, numbering.sections)
+    for item in items:
         if numbering.sections and numbering.enter(plain_text(item.text)[0]):
             seen, recent, last_order, current = {}, [], None, None
             continue
         match = match_number_line(start_re, item)
+        if match and id(item) in misread and misread[id(item)] is None:
+            match = None  # a number out of the run ("2020." in a stem): text
         if match:
-            number = numbering.prefix + match.group("number").strip()
+            printed = match.group("number").strip()
+            number = numbering.prefix + (misread.get(id(item)) or printed)
             order = _order_key(number)
             first = seen.get(number_key(number))
             # A number printed again starts a question only where the first one stood: "19" on a
@@ -107,6 +113,7 @@ def split_blocks(
                 points = _points(match.groupdict().get("points"))
                 current = Block("question", number, points, rest_after(item, match), start=item)
                 current.duplicate = first is not None
+                current.printed_number = printed if id(item) in misread else None
                 current.reserve = numbering.reserve
                 seen.setdefault(number_key(number), item)
                 recent = [*recent[-1:], number_key(number)]
@@ -122,6 +129,67 @@ def split_blocks(
         if current is not None:
             current.lines.append(item)
     return blocks
+
+
+_BARE_NUMBER = re.compile(r"^(\d{1,3})(?=\s|$)")
+
+
+def _restore_lost_marks(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+    """OCR'd question numbers whose mark was lost ("3" | "¿A cuál…" where the sheet prints "3."): a bare
+    number on an OCR'd line, at the left edge of the headers before it, that is the next number of the
+    run, gets the mark `question_start` asks for. Only the next number: a bare "1940" in a stem stays."""
+    restored: list[StreamLine] = []
+    last: int | None = None
+    lefts: list[float] = []
+    for item in stream:
+        match = match_number_line(start_re, item)
+        if match and match.group("number").strip().isdigit():
+            last = int(match.group("number").strip())
+            lefts.append(item.line.x0)
+        elif item.ocr and last is not None and (bare := _BARE_NUMBER.match(item.text)) and int(bare.group(1)) == last + 1:
+            tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+            if any(abs(item.line.x0 - left) <= tolerance for left in lefts[-3:]):
+                rest = item.text[bare.end():] or " x"  # a lone number is joined to its stem later
+                for mark in (".", ")"):
+                    probe = replace(item, line=replace(item.line, text=bare.group(1) + mark + rest))
+                    if match_number_line(start_re, probe):
+                        item = replace(item, line=replace(item.line, text=bare.group(1) + mark + item.text[bare.end():]))
+                        last = last + 1
+                        lefts.append(item.line.x0)
+                        break
+        restored.append(item)
+    return restored
+
+
+def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: list) -> dict[int, str | None]:
+    """Header numbers that break an otherwise rising run (`id(line)` -> the number it must be, or None:
+    text). Of 51, 92, 53, 54 the 92 is out of the run: the run goes on from 51 without it. Where it
+    stands in a gap of exactly one number (51 → 53), at the other headers' left edge, with as many
+    digits as that number, it is that number misread (OCR's "92" for 52, "12" for 52) and is taken as
+    it; elsewhere it is text. A repeated number is left to the duplicate rule."""
+    runs: list[list[tuple[StreamLine, int]]] = [[]]
+    for item in items:
+        if sections and any(re.search(rule.start, plain_text(item.text)[0]) for rule in sections):
+            runs.append([])
+            continue
+        match = match_number_line(start_re, item)
+        if match and match.group("number").strip().isdigit():
+            runs[-1].append((item, int(match.group("number").strip())))
+    found: dict[int, str | None] = {}
+    for run in runs:
+        for index in range(1, len(run) - 1):
+            (before_item, before), (item, value), (after_item, after) = run[index - 1 : index + 2]
+            still_rising = index + 2 >= len(run) or run[index + 2][1] > after
+            if not (before < after and (value > after or value < before) and still_rising):
+                continue
+            expected = before + 1
+            tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+            aligned = min(abs(item.line.x0 - before_item.line.x0), abs(item.line.x0 - after_item.line.x0)) <= tolerance
+            if after == before + 2 and aligned and len(str(value)) == len(str(expected)):
+                found[id(item)] = str(expected)
+            elif value > after:
+                found[id(item)] = None
+    return found
 
 
 def _aligned_with_headers(item: StreamLine, seen: dict[str, StreamLine]) -> bool:

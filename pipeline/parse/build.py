@@ -67,6 +67,12 @@ def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], floa
     return kept, points
 
 
+# Text after the last option with at least this many letters is flagged; shorter leftovers are page
+# furniture the extract stage did not recognise ("Verte", "Strona 3"). At 26 letters a stem's
+# "2019. rok wydania tekstu" (17) went unreported.
+TRAILING_FLAG_MIN_LETTERS = 12
+
+
 def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
     for rule in spec.layout.type_rules:
         if re.search(rule.pattern, text, flags=re.IGNORECASE | re.DOTALL):
@@ -82,6 +88,8 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     ruled = _type_from_rules(full_text, spec)
     common = {"context": block.context, "pages": block.pages, "block": block}
     flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
+    if block.printed_number:
+        flags.append(f"question number read as {block.printed_number}, taken as {block.number}: the only number the numbering allows there")
 
     if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
         found = find_statements(all_lines, layout.true_false, force=ruled is QuestionType.TRUE_FALSE)
@@ -148,7 +156,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
         if trailing:
             trailing, _ = _take_points([trailing], layout.points)
             trailing = _clean_text(trailing)
-        if trailing and len(re.findall(r"[^\W\d_]", trailing)) > 25:
+        if trailing and len(re.findall(r"[^\W\d_]", trailing)) >= TRAILING_FLAG_MIN_LETTERS:
             draft.flags.append(f"text after the options was not kept: {trailing[:80]!r}")
         lost = printed_labels(found_options.trailing, labels, option_re)
         if lost:

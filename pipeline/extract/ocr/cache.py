@@ -32,7 +32,7 @@ from pipeline.extract.ocr.settings import OcrSettings
 
 # 1: the first cached reading (words after every repair, before line assembly).
 # 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
-READING_VERSION = "ocr-reading/2"
+READING_VERSION = "ocr-reading/3"
 CACHE_STAGE = "ocr"
 
 
@@ -93,6 +93,7 @@ def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
         settings.ellipsis,
         SEGMENTATION_VERSION if settings.reread_prose else None,
         settings.reread_below if settings.reread_prose else None,
+        settings.deskew,
     )
 
 

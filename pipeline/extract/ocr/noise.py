@@ -94,6 +94,20 @@ ORPHAN_MAX_CHARS = 4
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
 
+def _reading_in(box: tuple[int, int, int, int], offset: int, read: list[Word], slack: float) -> tuple[Word, int] | None:
+    """The one word read inside a patch's place in the strip (with that place's x offset), or None;
+    a word reaching more than `slack` beyond the place holds a neighbour's ink too."""
+    end = offset + (box[2] - box[0])
+    inside = [r for r in read if offset <= (r.left + r.right) / 2 <= end]
+    if len(inside) != 1 or inside[0].left < offset - slack or inside[0].right > end + slack:
+        return None
+    return inside[0], offset
+
+
+def _overlaps(word: Word, offset: int, box: tuple[int, int, int, int]) -> bool:
+    return word.left < offset + (box[2] - box[0]) and word.right > offset
+
+
 def _orphan_boxes(grey: Image.Image, covered: list[Word], typical_height: float) -> list[tuple[int, int, int, int]]:
     """Small patches of ink, of a text line's height, that no word Tesseract returned covers.
 
@@ -140,14 +154,22 @@ def read_orphans(
         return words
     gap = round(ORPHAN_GAP * typical_height)
     offsets, read = read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm", stretch=stretch)
+    readings = [_reading_in(box, offset, read, gap / 2) for box, offset in zip(boxes, offsets)]
+    for index, box in enumerate(boxes):
+        if readings[index] is None and any(_overlaps(r, offsets[index], box) for r in read):
+            # Tesseract read this patch and its neighbour in the strip as one word ("1.2" for a lone
+            # question number "1" and a "2." far to its right): it is read again on its own.
+            alone, alone_read = read_strip(
+                grey, [box], gap, languages, dpi, omp_thread_limit, folder / f"orphan-{index}.pgm", stretch=stretch,
+            )
+            readings[index] = _reading_in(box, alone[0], alone_read, gap / 2)
     added = list(words)
     line = 30_000
     replaced: set[int] = set()
-    for (left, up, right, down), offset in zip(boxes, offsets):
-        inside = [r for r in read if offset <= (r.left + r.right) / 2 <= offset + (right - left)]
-        if len(inside) != 1:
+    for (left, up, right, down), reading in zip(boxes, readings):
+        if reading is None:
             continue
-        r = inside[0]
+        r, offset = reading
         least = ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(r.text) else ORPHAN_MIN_CONF
         if r.conf < least or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
             continue

@@ -20,6 +20,7 @@ from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, reading_key
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
+from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PSM, merge_table_pass, read_key_cells
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
@@ -51,10 +52,12 @@ def ocr_image(
 
 def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1) -> PageReading:
     """What Tesseract reads on one page image, after every word repair, before assembly into lines.
-    It depends on the image, languages, dpi, option labels, `ellipsis` and the segmentation settings
-    (`reread_prose`, `reread_below`), never on `settings.layout`
+    It depends on the image, languages, dpi, option labels, `ellipsis`, `deskew` and the segmentation
+    settings (`reread_prose`, `reread_below`), never on `settings.layout`
     (what `pipeline.extract.ocr.cache` keys it by)."""
     languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
+    if settings.deskew:
+        image, _ = deskewed(image)
     rgb = np.asarray(image) if image.mode == "RGB" else None
     grey = prepare_for_tesseract(image, dpi)
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:

@@ -19,7 +19,8 @@ class OcrSettings:
     - `ellipsis`: the publisher sets "…", which Tesseract reads as three dots (spec `ocr.ellipsis`);
     - `reread_prose`: segment the page by layout and read its prose regions again as uniform text
       blocks (`pipeline.extract.ocr.segment`); `reread_below`: only regions whose psm-3 mean word
-      confidence is below this are read again (each re-read costs Tesseract time).
+      confidence is below this are read again (each re-read costs Tesseract time);
+    - `deskew`: straighten a tilted scan before reading it (`pipeline.extract.ocr.deskew`).
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -29,6 +30,7 @@ class OcrSettings:
     ellipsis: bool = False
     reread_prose: bool = True
     reread_below: float = 90.0
+    deskew: bool = True
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:

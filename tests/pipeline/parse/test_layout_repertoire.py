@@ -373,3 +373,47 @@ def test_a_closed_family_that_loses_a_questions_options_flags_and_reports_it(tmp
     ]
     assert (found["1"].answer, found["3"].answer) == ("A", "C")
     assert found["1"].flags == [] and found["3"].flags == []
+
+
+# --------------------------------------------------------------------------- a number out of the run
+
+
+def _sheet_with_printed_numbers(path: Path, printed: dict[int, str], count: int = 6) -> Path:
+    """Questions 1..count, question n printed with the header `printed[n]` instead of n."""
+    boxes, y = [], 20.0
+    for n in range(1, count + 1):
+        found, y = question_rows(item(n), y)
+        if n in printed:
+            header = found[0]
+            found[0] = TextBox(header.text.replace(f"{n}.", f"{printed[n]}.", 1), header.x, header.y, header.width, size=SIZE)
+        boxes += found
+    return pdf(path, boxes)
+
+
+def test_a_number_misread_in_a_gap_of_one_is_the_number_the_run_allows_and_is_flagged(tmp_path):
+    # OCR's "92" for 52: the run goes 3, 9, 5; nothing else can stand between 3 and 5.
+    sheet = _sheet_with_printed_numbers(tmp_path / "2031" / "sheet.pdf", {4: "9"})
+    result = run(spec(), sheet, _key(tmp_path / "2031" / "key.pdf", [f"{n}. {'ABCD'[n % 4]}" for n in range(1, 7)]))
+    found = by_number(result)
+    assert list(found) == ["1", "2", "3", "4", "5", "6"]
+    assert found["4"].question == "Enunciado de la pregunta 4" and found["4"].answer == "A"
+    assert found["4"].flags == ["question number read as 9, taken as 4: the only number the numbering allows there"]
+    assert all(found[n].flags == [] for n in ("1", "2", "3", "5", "6"))
+    assert result.problems == []
+
+
+def test_a_number_above_the_run_that_fills_no_gap_is_text_and_the_run_goes_on(tmp_path):
+    # A year at the numbers' edge inside question 2 used to become question 2019 and hide 3..6.
+    boxes, y = [], 20.0
+    for n in range(1, 5):
+        found, y = question_rows(item(n), y)
+        boxes += found
+        if n == 2:
+            boxes.append(TextBox("2019. rok wydania tekstu", LEFT, y, 170, size=SIZE))
+            y += ROW + 1
+    result = run(spec(), pdf(tmp_path / "2031" / "sheet.pdf", boxes))
+    found = by_number(result)
+    assert list(found) == ["1", "2", "3", "4"]
+    assert found["2"].choices == [f"opción {x} de 2" for x in "abcd"]
+    assert found["2"].flags == ["text after the options was not kept: '2019. rok wydania tekstu'", "no key entry for this question"]
+    assert all(found[n].flags == ["no key entry for this question"] for n in ("1", "3", "4"))

@@ -168,3 +168,23 @@ def test_a_number_printed_again_away_from_the_first_is_text_not_a_question():
     document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
     blocks = split_blocks(line_stream(document), spec.layout.question_start, spec.layout.context_start)
     assert [(b.number, b.duplicate) for b in blocks if b.kind == "question"] == [("19", False), ("20", False), ("19", True)]
+
+
+NUMBER_START = r"^(?P<number>\d{1,2})\.\s+(?=\S)"
+
+
+def test_the_next_number_whose_dot_ocr_lost_still_opens_its_question_on_ocr_pages_only():
+    sheet = ["1. ¿Qué se afirma en el texto?", "A) Que es", "2 ¿Por qué se plantea?", "A) Porque", "4 Lo dijo en 1940", "3 ¿A cuál?"]
+    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    # "4" is not the next number: text of question 2; "3" is, once 2 has been taken.
+    assert [(b.number, b.header_rest) for b in blocks] == [("1", "¿Qué se afirma en el texto?"), ("2", "¿Por qué se plantea?"), ("3", "¿A cuál?")]
+    assert "4 Lo dijo en 1940" in [sl.text for sl in blocks[1].lines]
+    printed = split_blocks(line_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    assert [b.number for b in printed] == ["1"]
+
+
+def test_a_number_out_of_the_run_is_taken_as_the_one_missing_or_as_text():
+    sheet = ["51. Primera", "92. Segunda", "53. Tercera", "54. Cuarta", "80. En 1980 ocurrió", "55. Quinta"]
+    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    assert [(b.number, b.printed_number) for b in blocks] == [("51", None), ("52", "92"), ("53", None), ("54", None), ("55", None)]
+    assert "80. En 1980 ocurrió" in [sl.text for sl in blocks[3].lines]

@@ -1,0 +1,56 @@
+"""Drop rules written against the text layer still find their pages and lines on OCR'd pages, where
+Tesseract misreads a character or two, and never match more loosely on text-layer pages."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.extract import ExtractOptions, Line, Page, PageMethod
+from pipeline.extract.stage import clean_pages
+from pipeline.extract.tolerant import allowed_errors, search_rule
+
+RULE = "(?m)^INSTRUCCIONES GENERALES"
+
+
+def _page(texts: list[str], method: PageMethod, number: int = 1) -> Page:
+    lines = [Line(text=t, x0=70, top=100 + 14 * i, x1=500, bottom=110 + 14 * i, font_size=10) for i, t in enumerate(texts)]
+    return Page(number=number, width=595, height=842, method=method, lines=lines)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "errors"),
+    [("INSTRUCCIONES GENERALES", 2), (RULE, 2), (r"^Strona \d+ z \d+$", 1), (r"^Strona \d+", 0), ("BRUDNOPIS", 1), ("(?i)hoja de respuestas", 2)],
+)
+def test_a_rule_may_need_one_edit_per_eight_literal_characters(pattern, errors):
+    assert allowed_errors(pattern) == errors
+
+
+def test_a_misread_heading_matches_on_ocr_text_only():
+    assert search_rule(RULE, "INSTRUCCI0NES GENERA1ES\n1. Lee", ocr=True) == (True, 2)
+    assert search_rule(RULE, "INSTRUCCI0NES GENERA1ES\n1. Lee", ocr=False) == (False, 0)
+    assert search_rule(RULE, "INSTRUCCIONES GENERALES", ocr=False) == (True, 0)
+
+
+def test_three_misread_characters_or_another_heading_do_not_match():
+    assert search_rule(RULE, "INSTRUCC10NES GENERA1ES", ocr=True) == (False, 0)
+    assert search_rule("(?i)hoja de respuestas", "Hoja de preguntas", ocr=True) == (False, 0)
+    # A short rule is matched as written: one error would take any "Strona 3" look-alike.
+    assert search_rule(r"^Strona \d+", "Strcna 3", ocr=True) == (False, 0)
+
+
+def test_an_ocr_instruction_page_is_dropped_with_the_misreadings_named_and_questions_kept():
+    pages = [
+        _page(["INSTRUCCI0NES GENERA1ES", "1. Marque una sola respuesta."], PageMethod.OCR, 1),
+        _page(["1. ¿Cuál es la capital?", "A) Lima", "INSTRUCCI0NES GENERA1ES (continúa)"], PageMethod.TEXT, 2),
+    ]
+    clean_pages(pages, ExtractOptions(drop_pages=(RULE,), drop_lines=("^Página de instrucciones",)))
+    assert pages[0].dropped_reason == f"matches layout.drop_pages rule {RULE!r} (allowing 2 OCR misreading(s))"
+    assert pages[1].dropped_reason is None and len(pages[1].lines) == 3
+
+
+def test_a_drop_lines_rule_removes_its_misread_line_on_ocr_pages():
+    rule = "^Página de instrucciones"
+    ocr = _page(["Pagina de lnstrucciones", "1. ¿Cuál es la capital?"], PageMethod.OCR)
+    text = _page(["Pagina de lnstrucciones", "1. ¿Cuál es la capital?"], PageMethod.TEXT, 2)
+    clean_pages([ocr, text], ExtractOptions(drop_lines=(rule,)))
+    assert [line.text for line in ocr.lines] == ["1. ¿Cuál es la capital?"]
+    assert [line.text for line in text.lines] == ["Pagina de lnstrucciones", "1. ¿Cuál es la capital?"]
