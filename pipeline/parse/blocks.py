@@ -21,7 +21,7 @@ class Block:
     context: str | None = None  # shared passage text this question refers to
     duplicate: bool = False
     reserve: bool = False  # in a reserve-questions section (layout.sections)
-    printed_number: str | None = None  # the number as read, where it broke the run and `number` was inferred
+    flags: list[str] = field(default_factory=list)  # how its number was inferred, where it was
 
     @property
     def pages(self) -> list[int]:
@@ -113,7 +113,10 @@ def split_blocks(
                 points = _points(match.groupdict().get("points"))
                 current = Block("question", number, points, rest_after(item, match), start=item)
                 current.duplicate = first is not None
-                current.printed_number = printed if id(item) in misread else None
+                if id(item) in misread:
+                    current.flags.append(
+                        f"question number read as {printed}, taken as {number}: the only number the numbering allows there"
+                    )
                 current.reserve = numbering.reserve
                 seen.setdefault(number_key(number), item)
                 recent = [*recent[-1:], number_key(number)]

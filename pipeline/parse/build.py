@@ -27,6 +27,7 @@ from pipeline.parse.labels import canonical_label, fold, matched_label, number_k
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
+from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import SourceSpec
 
@@ -73,6 +74,11 @@ def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], floa
 TRAILING_FLAG_MIN_LETTERS = 12
 
 
+def _bare_min_run(layout) -> int | None:
+    """How many bare labels in a run make them labels, where the spec's styles include bare ones."""
+    return layout.options.min_count if "A" in layout.options.styles else None
+
+
 def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
     for rule in spec.layout.type_rules:
         if re.search(rule.pattern, text, flags=re.IGNORECASE | re.DOTALL):
@@ -88,8 +94,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     ruled = _type_from_rules(full_text, spec)
     common = {"context": block.context, "pages": block.pages, "block": block}
     flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
-    if block.printed_number:
-        flags.append(f"question number read as {block.printed_number}, taken as {block.number}: the only number the numbering allows there")
+    flags += block.flags
 
     if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
         found = find_statements(all_lines, layout.true_false, force=ruled is QuestionType.TRUE_FALSE)
@@ -116,8 +121,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
                 for index, st in enumerate(found.statements)
             ]
 
-    bare = "A" in layout.options.styles
-    found_options = find_options(all_lines, labels, option_re, bare_min_run=layout.options.min_count if bare else None)
+    found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.
@@ -423,6 +427,7 @@ def parse_sheet(
             f"question numbering restarts at 1 ({where}) and the questions after it were read as text: "
             "declare the parts in layout.sections"
         )
+    blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
     questions_blocks = link_contexts(blocks, layout.group_headers)
     drafts = [d for block in questions_blocks for d in _drafts(block, spec, option_re)]
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.

@@ -417,3 +417,45 @@ def test_a_number_above_the_run_that_fills_no_gap_is_text_and_the_run_goes_on(tm
     assert found["2"].choices == [f"opción {x} de 2" for x in "abcd"]
     assert found["2"].flags == ["text after the options was not kept: '2019. rok wydania tekstu'", "no key entry for this question"]
     assert all(found[n].flags == ["no key entry for this question"] for n in ("1", "3", "4"))
+
+
+@pytest.mark.parametrize(("lost", "ink"), [({4}, None), ({4, 5}, None), ({4}, "A)")], ids=["one-dropped", "two-dropped", "read-as-label"])
+def test_questions_whose_numbers_were_lost_take_the_numbers_the_gap_leaves(tmp_path, lost, ink):
+    # On a scan Tesseract drops a number, or reads "4" as "A)": the question runs on after the options
+    # of the one before it, and only one number fits each piece the gap leaves.
+    boxes, y = [], 20.0
+    for n in range(1, 8):
+        found, y = question_rows(item(n), y)
+        if n in lost:
+            found[0] = TextBox(f"Enunciado de la pregunta {n}", LEFT + OPTION_INDENT, found[0].y, 150, size=SIZE)
+            if ink:
+                found.append(TextBox(ink, LEFT, found[0].y, 5, size=SIZE))
+        boxes += found
+    key = _key(tmp_path / "2031" / "key.pdf", [f"{n}. {'ABCD'[n % 4]}" for n in range(1, 8)])
+    result = run(spec(), pdf(tmp_path / "2031" / "sheet.pdf", boxes), key)
+    found = by_number(result)
+    assert list(found) == [str(n) for n in range(1, 8)]
+    for n in range(1, 8):
+        assert found[str(n)].question == f"Enunciado de la pregunta {n}"
+        assert found[str(n)].choices == [f"opción {x} de {n}" for x in "abcd"] and found[str(n)].answer == "ABCD"[n % 4]
+    read = f"read as {ink!r}" if ink else "not read"
+    assert {n: found[n].flags for n in found if found[n].flags} == {
+        str(n): [f"question number {read}, taken as {n}: the only number the numbering allows there"] for n in lost
+    }
+    assert result.problems == []
+
+
+def test_a_second_run_of_options_with_no_gap_in_the_numbering_stays_flagged_text(tmp_path):
+    boxes, y = [], 20.0
+    for n in range(1, 4):
+        found, y = question_rows(item(n), y)
+        boxes += found
+        if n == 2:  # another question's text and options pasted in, but no number is missing
+            extra, y = question_rows(item(9), y)
+            extra[0] = TextBox("Enunciado de un texto sin número", LEFT + OPTION_INDENT, extra[0].y, 150, size=SIZE)
+            boxes += extra
+    result = run(spec(), pdf(tmp_path / "2031" / "sheet.pdf", boxes))
+    found = by_number(result)
+    assert list(found) == ["1", "2", "3"]
+    assert found["2"].choices == [f"opción {x} de 2" for x in "abcd"]
+    assert any(f.startswith("text after the options was not kept: 'Enunciado de un texto sin número") for f in found["2"].flags)
