@@ -31,7 +31,7 @@ from pipeline.parse.labels import canonical_label, matched_label, number_key, op
 from pipeline.parse.stream import line_stream, plain_text
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+10"  # +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+11"  # +11: numbers out of the run, lost numbers recovered from the gaps; +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

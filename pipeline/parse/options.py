@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
 from pipeline.parse.labels import canonical_label, matched_label
+from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.stream import StreamLine, join_wrapped
 
 
@@ -48,6 +49,7 @@ def find_options(
     if bare_min_run:
         lines = _bare_label_runs(lines, labels, option_re, bare_min_run)
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
+    lines = restore_label_column(lines, labels, option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []

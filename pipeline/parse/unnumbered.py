@@ -1,9 +1,11 @@
 """Questions whose number was lost: on a scan Tesseract may drop a question number or read it as
-something else ("4" as "A)"), and the question then runs on inside the one before it as text after
-its options. Such a block holds a second complete run of option labels after its own, with a stem
-between; it is cut there, and the piece takes the number the numbering leaves for it, only where the
-gap in the numbering around it is exactly as wide as the pieces found (3, [piece], [piece], 6 gives 4
-and 5). Anything else is left as it was, so the usual flags report the text after the options.
+something else ("4" as "A)"), and the question then runs on inside the block before it: as text
+after a question's options (a second complete run of option labels after its own, with a stem
+between), or at the end of a passage (a paragraph set at the labels' edge right above a run of
+labels, where the passage runs from the margin). It is cut there, and the piece takes the number
+the numbering leaves for it, only where the gap in the numbering around it is exactly as wide as
+the pieces found (3, [piece], [piece], 6 gives 4 and 5; passages between do not count). Anything
+else is left as it was, so the usual flags and the numbering gap report it.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from pipeline.parse.blocks import Block
 from pipeline.parse.labels import canonical_label, matched_label, number_key
+from pipeline.parse.geometry import continues, measure_pitch
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine
 
@@ -35,8 +38,7 @@ def recover_unnumbered(blocks: list[Block], labels: list[str], option_re: re.Pat
     result: list[Block | _Piece] = []
     for block in blocks:
         result.append(block)
-        if block.kind == "question":
-            result += _pieces(block, labels, option_re, bare_min_run)
+        result += _pieces(block, labels, option_re, bare_min_run)
     return _numbered(result)
 
 
@@ -48,10 +50,18 @@ def _label(item: StreamLine, labels: list[str], option_re: re.Pattern) -> tuple[
 
 
 def _pieces(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> list[_Piece]:
-    """The questions that run on after `block`'s options, cut off `block` (its lines shortened)."""
+    """The questions that run on after `block`'s options (or at the end of a passage), cut off `block`
+    (its lines shortened)."""
     pieces: list[_Piece] = []
-    owner = block
     original = list(block.lines)
+    owner = block
+    if block.kind == "context":
+        cut = _question_closing_passage(block, labels, option_re, bare_min_run)
+        if cut is None:
+            return pieces
+        owner = Block("question", None, None, "", lines=block.lines[cut:], start=block.lines[cut])
+        block.lines = block.lines[:cut]
+        pieces.append(_Piece(block, original, owner, None))
     while True:
         found = find_options(owner.lines, labels, option_re, bare_min_run)
         if len(found.options) < 2 or not found.trailing or found.trailing[0] not in owner.lines:
@@ -72,46 +82,73 @@ def _pieces(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run
         starts = [i for i, item in enumerate(trailing) if _label(item, labels, option_re)[0] == labels[0]]
         if not starts or starts[0] == 0:
             return pieces
-        rest = trailing[starts[0]:]
-        if labels[1] not in {_label(item, labels, option_re)[0] for item in rest}:
+        if labels[1] not in {_label(item, labels, option_re)[0] for item in trailing[starts[0]:]}:
             return pieces
         cut = owner.lines.index(found.trailing[0])
-        stem = trailing[: starts[0]]
-        piece = Block("question", None, None, "", lines=list(trailing), start=stem[0])
+        piece = Block("question", None, None, "", lines=list(trailing), start=trailing[0])
         piece.reserve = owner.reserve
         owner.lines = owner.lines[:cut]
         pieces.append(_Piece(block, original, piece, number_ink))
         owner = piece
 
 
+def _question_closing_passage(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> int | None:
+    """Where a question with no number starts at the end of a passage: the paragraph right above a run
+    of option labels, set at or right of the labels (the passage runs from the margin), or None."""
+    lines = block.lines
+    found = find_options(lines, labels, option_re, bare_min_run)
+    if len(found.options) < 2 or found.options[0].label != labels[0] or found.options[0].first not in lines:
+        return None
+    first_option = lines.index(found.options[0].first)
+    label_x = min(o.first.line.x0 for o in found.options)
+    pitch = measure_pitch(lines)
+
+    def at_labels(item: StreamLine) -> bool:
+        return item.line.x0 >= label_x - NUMBER_INK_MIN_SHIFT * (item.line.font_size or 10)
+
+    start = first_option - 1
+    if start < 1 or not at_labels(lines[start]):
+        return None
+    while start > 1 and at_labels(lines[start - 1]) and continues(lines[start - 1], lines[start], pitch, left_edge=label_x):
+        start -= 1
+    return start
+
+
 def _numbered(items: list[Block | _Piece]) -> list[Block]:
-    """Number the pieces from the gaps around them, or put them back into their owners' lines."""
-    result: list[Block] = []
-    index = 0
-    while index < len(items):
-        item = items[index]
-        if not isinstance(item, _Piece):
-            result.append(item)
-            index += 1
+    """Number the pieces from the gaps around them (passages between do not count), or put them back
+    into their owners' lines where the gap does not leave exactly one number for each."""
+    numbered: list[Block] = []
+    run: list[_Piece] = []
+    before: Block | None = None
+    for item in [*items, None]:
+        if isinstance(item, _Piece):
+            run.append(item)
+            numbered.append(item.block)
             continue
-        run = []
-        while index < len(items) and isinstance(items[index], _Piece):
-            run.append(items[index])
-            index += 1
-        before = _value(result[-1]) if result else None
-        after = next((_value(b) for b in items[index:] if isinstance(b, Block) and b.kind == "question"), None)
-        if before is not None and after is not None and after - before - 1 == len(run):
-            prefix = result[-1].number[: len(result[-1].number) - len(str(before))]
-            for offset, piece in enumerate(run, start=1):
-                piece.block.number = f"{prefix}{before + offset}"
-                read = f"read as {piece.number_ink!r}" if piece.number_ink else "not read"
-                piece.block.flags.append(
-                    f"question number {read}, taken as {piece.block.number}: the only number the numbering allows there"
-                )
-                result.append(piece.block)
-        else:  # no single number fits: the text stays after the options and is flagged there
-            run[0].owner.lines = run[0].owner_lines
-    return result
+        if item is not None and _value(item) is None:
+            numbered.append(item)  # a passage
+            continue
+        if run:
+            _number_run(run, before, item, numbered)
+            run = []
+        if item is not None:
+            numbered.append(item)
+            before = item
+    return numbered
+
+
+def _number_run(run: list[_Piece], before: Block | None, after: Block | None, numbered: list[Block]) -> None:
+    low, high = (_value(before) if before else None), (_value(after) if after else None)
+    if low is None or high is None or high - low - 1 != len(run):
+        for piece in run:  # no single number fits: the text stays where it was and is flagged there
+            numbered.remove(piece.block)
+            piece.owner.lines = piece.owner_lines
+        return
+    prefix = before.number[: len(before.number) - len(str(low))]
+    for offset, piece in enumerate(run, start=1):
+        piece.block.number = f"{prefix}{low + offset}"
+        read = f"read as {piece.number_ink!r}" if piece.number_ink else "not read"
+        piece.block.flags.append(f"question number {read}, taken as {piece.block.number}: the only number the numbering allows there")
 
 
 def _value(block: Block) -> int | None:

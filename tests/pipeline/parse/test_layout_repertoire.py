@@ -459,3 +459,25 @@ def test_a_second_run_of_options_with_no_gap_in_the_numbering_stays_flagged_text
     assert list(found) == ["1", "2", "3"]
     assert found["2"].choices == [f"opción {x} de 2" for x in "abcd"]
     assert any(f.startswith("text after the options was not kept: 'Enunciado de un texto sin número") for f in found["2"].flags)
+
+
+def test_a_question_whose_number_was_lost_right_after_a_passage_is_cut_from_the_passage(tmp_path):
+    boxes, y = [], 20.0
+    for n in range(1, 5):
+        if n == 3:
+            boxes.append(TextBox("LECTURA 2", LEFT, y, 60, size=SIZE))
+            boxes += [TextBox(f"Texto de la lectura, línea {i}, que los números de preguntas no tocan.", LEFT, y + ROW * (i + 1), 170, size=SIZE) for i in range(3)]
+            y += ROW * 5
+        found, y = question_rows(item(n), y)
+        if n == 3:
+            found[0] = TextBox("Enunciado de la pregunta 3", LEFT + OPTION_INDENT, found[0].y, 150, size=SIZE)
+        boxes += found
+    key = _key(tmp_path / "2031" / "key.pdf", [f"{n}. {'ABCD'[n % 4]}" for n in range(1, 5)])
+    result = run(spec(layout={"context_start": "^LECTURA"}), pdf(tmp_path / "2031" / "sheet.pdf", boxes), key)
+    found = by_number(result)
+    assert list(found) == ["1", "2", "3", "4"]
+    assert found["3"].question == "Enunciado de la pregunta 3" and found["3"].answer == "D"
+    assert found["3"].choices == [f"opción {x} de 3" for x in "abcd"]
+    assert found["3"].context.endswith("que los números de preguntas no tocan.") and "Enunciado" not in found["3"].context
+    assert found["4"].context == found["3"].context
+    assert found["3"].flags == ["question number not read, taken as 3: the only number the numbering allows there"]
