@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from dataclasses import replace
 
 from pipeline.extract import ExtractedDocument
+from pipeline.extract.tolerant import search_rule
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import line_stream, match_number_line, plain_text, rest_after, rows
+from pipeline.parse.keyruns import ColumnRow, mend_column
+from pipeline.parse.stream import StreamLine, line_stream, match_number_line, plain_text, rest_after, rows
 from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
@@ -148,30 +150,48 @@ class _KeyColumn:
 def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
     """Rows of `entry` matches. A heading of one of `spec.sections` puts its prefix before the numbers
     below it in its column (the key's numbering restarts there, as the sheet's does; keys often print
-    the parts side by side, "Primera parte" over the left column and "Segunda parte" over the right)."""
+    the parts side by side, "Primera parte" over the left column and "Segunda parte" over the right).
+    On OCR'd pages an entry number misread or unread is mended from its column's run (`keyruns`)."""
     entry_re = re.compile(spec.entry)
     table = KeyTable(name)
     columns: list[_KeyColumn] = [_KeyColumn(float("-inf"))]
+    runs: list[tuple[str, list[ColumnRow]]] = []  # (prefix, rows) of each column under each heading
+    current: dict[int, tuple[str, list[ColumnRow]]] = {}
     for row in rows(line_stream(document, spec.stop_at)):
-        by_column: dict[int, list[str]] = {}
+        by_column: dict[int, list[StreamLine]] = {}
         for sl in row:
             # Entries are matched on plain text: a bold number or letter is layout.
             text = plain_text(sl.text)[0]
-            rule = next((r for r in spec.sections if re.search(r.start, text)), None)
+            # A heading OCR misread ("Preauntas de reserva") still opens its section.
+            rule = next((r for r in spec.sections if search_rule(r.start, text, ocr=sl.ocr)[0]), None)
             if rule is not None:
                 _open_section(columns, sl.line.x0, rule)
+                current = {}  # a heading starts new runs (column indexes may have shifted)
                 continue
             index = max(i for i, c in enumerate(columns) if c.x0 <= sl.line.x0 + KEY_COLUMN_SLACK)
-            by_column.setdefault(index, []).append(text)
-        for index, texts in by_column.items():
-            text = "  ".join(texts)
-            for match in entry_re.finditer(text):
-                number = number_key(columns[index].prefix + match.group("number"))
-                if number in table.answers:
-                    continue
-                table.answers[number] = match.group("answer").strip()
-                if spec.pilot_mark and text[match.end("number"):].startswith(spec.pilot_mark):
-                    table.pilot.add(number)
+            by_column.setdefault(index, []).append(sl)
+        for index, lines in by_column.items():
+            text = "  ".join(plain_text(sl.text)[0] for sl in lines)
+            entries = [
+                (m.group("number"), m.group("answer").strip(),
+                 bool(spec.pilot_mark) and text[m.end("number"):].startswith(spec.pilot_mark))
+                for m in entry_re.finditer(text)
+            ]
+            prefix = columns[index].prefix
+            if index not in current or current[index][0] != prefix:
+                current[index] = (prefix, [])
+                runs.append(current[index])
+            current[index][1].append(ColumnRow(text, entries, any(sl.ocr for sl in lines)))
+    for prefix, column_rows in runs:
+        entries, mended = mend_column(column_rows, entry_re)
+        for raw, answer, pilot in entries:
+            number = number_key(prefix + raw)
+            if number in table.answers:
+                continue
+            table.answers[number] = answer
+            if pilot:
+                table.pilot.add(number)
+        table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run" for m in mended]
     return table
 
 

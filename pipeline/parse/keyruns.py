@@ -1,0 +1,79 @@
+"""Key entries OCR misread, mended from their column's run: a printed key lists its numbers one after
+another down each column, so a number that breaks the run in a gap of exactly one ("1." between
+"10." and "12.") is the number the gap leaves, and a row whose number could not be read at all ("tl a"
+above "2. b", "9 a" with its dot lost) is that number when the rest of the row reads as an entry.
+Only on OCR'd pages; every mended entry is reported, so a curator can check it against the key.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+NUMBER_TOKEN_MAX_CHARS = 4  # a row's unreadable first token may stand for a number of up to 3 digits and its mark
+
+
+@dataclass
+class ColumnRow:
+    """One row of a key column under one section prefix: its text, the entries read in it (number,
+    answer, pilot mark) and whether it was OCR'd."""
+
+    text: str
+    entries: list[tuple[str, str, bool]]
+    ocr: bool
+
+
+def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple[str, str, bool]], list[str]]:
+    """The entries of a column's run (rows under one section prefix) in order as (number, answer,
+    pilot), and a line per mended entry ("read as '1', taken as 11 (between 10 and 12)")."""
+    items: list[list] = []  # [number or None, answer, row index, read as, pilot]
+    for index, row in enumerate(rows):
+        if row.entries:
+            items += [[number, answer, index, number, pilot] for number, answer, pilot in row.entries]
+        elif row.ocr and row.text.strip():
+            items.append([None, None, index, row.text.strip(), False])
+    mended: list[str] = []
+    position = 0
+    while position < len(items):
+        # A stretch of unread rows, or one number that breaks the run, between two numbers read.
+        stretch = position + 1
+        if items[position][0] is None:
+            while stretch < len(items) and items[stretch][0] is None:
+                stretch += 1
+        group = items[position:stretch]
+        before, after = _read_number(items, position - 1), _read_number(items, stretch)
+        if after is not None and all(rows[item[2]].ocr for item in group):
+            low = before if before is not None else after - len(group) - 1
+            if after - low - 1 == len(group) and low >= 0:
+                for offset, item in enumerate(group, start=1):
+                    line = _mend(item, low + offset, entry_re, before, after)
+                    if line:
+                        mended.append(line)
+        position = stretch
+    return [(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None], mended
+
+
+def _read_number(items: list[list], position: int) -> int | None:
+    """The number of the entry at `position` when it was read as one, else None."""
+    if 0 <= position < len(items) and items[position][0] is not None and items[position][0].isdigit():
+        return int(items[position][0])
+    return None
+
+
+def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int) -> str | None:
+    """Give `item` the number `expected` where its reading allows it; the report line, or None."""
+    number = item[0]
+    if number is not None and number.isdigit() and int(number) == expected:
+        return None
+    if number is None:
+        token, _, rest = item[3].partition(" ")
+        # The token stood for the number ("tl a"), or the number left no ink at all (a lone "C").
+        texts = [f"{expected}{mark} {body}" for body in (rest, item[3]) for mark in (".", "") if body]
+        found = next((m for m in map(entry_re.search, texts) if m and m.group("number") == str(expected)), None)
+        if found is None or len(token) > NUMBER_TOKEN_MAX_CHARS:
+            return None
+        item[1] = found.group("answer").strip()
+    elif not number.isdigit() or len(number) > len(str(expected)) + 1:
+        return None
+    item[0] = str(expected)
+    between = f"between {before} and {after}" if before is not None else f"before {after}"
+    return f"read as {item[3]!r}, taken as {expected} ({between})"

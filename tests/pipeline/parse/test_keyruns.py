@@ -1,0 +1,63 @@
+"""A scanned key's entry numbers are mended from their column's run: a number misread in a gap of one,
+a row whose number is unreadable or gone, and a misread section heading; text-layer keys are read as
+printed and every mended entry is reported."""
+from __future__ import annotations
+
+from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
+from pipeline.parse.keys import read_list
+from pipeline.specs import KeySpec, SectionRule
+
+ENTRY = r"(?P<number>\d{1,3})\.\s*(?P<answer>[a-dA-D])\b"
+
+
+def _key(columns: list[list[str]], method: PageMethod = PageMethod.OCR) -> ExtractedDocument:
+    lines = [
+        Line(text=text, x0=30 + 290 * c, top=80 + 11 * row, x1=60 + 290 * c, bottom=88 + 11 * row, font_size=9)
+        for c, column in enumerate(columns) for row, text in enumerate(column)
+    ]
+    page = Page(number=1, width=595, height=842, method=method, lines=sorted(lines, key=lambda l: (l.top, l.x0)))
+    return ExtractedDocument(sha256="0" * 64, path="key.pdf", page_count=1, pages=[page], stage_version="test")
+
+
+def _spec(**fields) -> KeySpec:
+    return KeySpec(kind="list", entry=ENTRY, **fields)
+
+
+COLUMN = ["tl a", "2. b", "3. d", "4. c", "5. d", "6. c", "7. d", "8. a", "9  c", "10. b", "1. d", "12. a", "C", "14. d"]
+
+
+def test_numbers_misread_unread_or_gone_take_the_one_number_their_column_leaves():
+    table = read_list(_key([COLUMN]), _spec(), "key.pdf")
+    assert table.answers == {str(n): a for n, a in zip(range(1, 15), "abdcdcdacbdaCd")}
+    assert table.problems == [
+        "key entry read as 'tl a', taken as 1 (before 2) from its column's run",
+        "key entry read as '9 c', taken as 9 (between 8 and 10) from its column's run",
+        "key entry read as '1', taken as 11 (between 10 and 12) from its column's run",
+        "key entry read as 'C', taken as 13 (between 12 and 14) from its column's run",
+    ]
+
+
+def test_a_gap_wider_than_the_rows_between_is_left_as_read():
+    # 3 and 4 are both missing but only one row stands between: which number is it?
+    table = read_list(_key([["1. a", "2. b", "C", "5. d"]]), _spec(), "key.pdf")
+    assert table.answers == {"1": "a", "2": "b", "5": "d"} and table.problems == []
+
+
+def test_text_layer_keys_are_read_as_printed():
+    table = read_list(_key([COLUMN], PageMethod.TEXT), _spec(), "key.pdf")
+    assert "11" not in table.answers and "13" not in table.answers and table.problems == []
+    assert table.answers["1"] == "d"  # the printed "1. d" (between 10 and 12) is taken as it stands
+
+
+def test_a_misread_section_heading_still_opens_its_part_and_runs_restart_there():
+    columns = [["Primera parte", "1. a", "2. b", "3. c"], ["Segunda parte", "1. d", "2  a", "3. b", "Preauntas de reserva", "tl c", "2. d"]]
+    spec = _spec(sections=[
+        SectionRule(start="^Primera parte", prefix="1."), SectionRule(start="^Segunda parte", prefix="2."),
+        SectionRule(start="^Preguntas de reserva", prefix="R", nested=True),
+    ])
+    table = read_list(_key(columns), spec, "key.pdf")
+    assert table.answers == {"1.1": "a", "1.2": "b", "1.3": "c", "2.1": "d", "2.2": "a", "2.3": "b", "2.r1": "c", "2.r2": "d"}  # number keys fold case
+    assert table.problems == [
+        "key entry read as '2 a', taken as 2.2 (between 1 and 3) from its column's run",
+        "key entry read as 'tl c', taken as 2.R1 (before 2) from its column's run",
+    ]
