@@ -148,7 +148,12 @@ def register(subparsers) -> argparse.ArgumentParser:
     judge.add_argument("--timeout", type=float, default=120.0, help="seconds per request")
     judge.add_argument("--concurrency", type=int, default=4)
     judge.add_argument("--retry-base-delay", type=float, default=0.5)
-    judge.add_argument("--out", required=True, help="folder for judgements.jsonl, judge_summary.json, judge_report.md")
+    judge.add_argument("--similarity-model", help="local Hugging Face model folder: BERTScore F1 of answer vs reference beside "
+                       "the grades (needs the models extra: torch, transformers)")
+    judge.add_argument("--similarity-layer", type=int, help="hidden layer the BERTScore embeddings come from (default: the last)")
+    judge.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples for the mean grades' intervals")
+    judge.add_argument("--out", required=True, help="folder for judgements.jsonl, scores.json, scores.md, judge_summary.json, "
+                       "judge_report.md")
     judge.set_defaults(eval_handler=_judge)
     return parser
 
@@ -357,7 +362,9 @@ def _judge(args) -> int:
     backends = [judge.make_backend(m, base_url=args.base_url, api_key_env=args.api_key_env, timeout_s=args.timeout) for m in args.model]
     code, report = judge.judge_command(Path(args.answers), backends, out=Path(args.out), repeats=args.repeats,
                                        concurrency=args.concurrency, max_tokens=args.max_tokens, seed=args.seed,
-                                       retry_delay_s=args.retry_base_delay)
+                                       retry_delay_s=args.retry_base_delay, resamples=args.resamples,
+                                       similarity_model=Path(args.similarity_model) if args.similarity_model else None,
+                                       similarity_layer=args.similarity_layer)
     print(report, end="")
     if code:
         print(f"some answers got no grade (listed in {Path(args.out) / 'judge_report.md'}); none is counted as 0", file=sys.stderr)

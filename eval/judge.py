@@ -1,5 +1,6 @@
 """An LLM judge for open answers: versioned rubric prompts, strict structured verdicts, agreement
-between judges or repeats, and lexical similarity beside every grade.
+between judges or repeats, a score table with intervals (eval.judge_scores), and lexical and
+optionally BERTScore similarity (eval.similarity) beside every grade.
 
 Rubrics are files `eval/rubrics/<subject>.<language>.v<N>.md` (`default` when no subject has its
 own): a persona, the rules, the scale 0, 0.25, 0.5, 0.75, 1.0 and the output format, with `$subject`,
@@ -14,7 +15,8 @@ technical failures are retried.
 
 Public: `load_rubric`, `Rubric`, `OpenItem`, `Judge`, `Judgement`, `JudgeStatus`, `parse_verdict`,
 `judge_items`, `quadratic_weighted_kappa`, `agreement`, `token_f1`, `chrf`, `spread_report`,
-`read_items`, `judge_command`.
+`read_items`, `judge_command` (token_f1, chrf and spread_report live in eval.similarity and
+eval.judge_scores and are re-exported here).
 """
 from __future__ import annotations
 
@@ -26,13 +28,16 @@ import time
 import unicodedata
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from hashlib import sha256
 from pathlib import Path
 
+from eval import stats
 from eval.backends.base import GenerationRequest, GenerativeBackend, TechnicalFailure
 from eval.backends.errors import RequestRejected
+from eval.judge_scores import report_markdown, score_judges, scores_markdown, spread_report
+from eval.similarity import chrf, token_f1
 
 RUBRICS_DIR = Path(__file__).parent / "rubrics"
 SCALE = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -163,6 +168,7 @@ class OpenItem:
     reference: str
     answer: str
     group: str = ""  # who answered (a model, a run): the unit the spread report compares
+    config: str = ""  # the dataset config the question comes from, when the answers file names it
 
 
 @dataclass(frozen=True)
@@ -181,6 +187,7 @@ class Judgement:
     tries: int
     token_f1: float  # lexical similarity of answer and reference, beside the grade
     chrf: float
+    bertscore_f1: float | None = None  # embedding similarity, when `eval judge --similarity-model` is given
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -286,77 +293,12 @@ def agreement(first: list[Judgement], second: list[Judgement], *, names: tuple[s
     return Agreement(names[0], names[1], len(pairs), kappa, exact, tuple(left_out))
 
 
-# --------------------------------------------------------------------------- lexical similarity
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", unicodedata.normalize("NFC", text).casefold())
-
-
-def token_f1(answer: str, reference: str) -> float:
-    """SQuAD-style token F1 over casefolded words."""
-    a, r = _words(answer), _words(reference)
-    if not a or not r:
-        return float(a == r)
-    common = sum((Counter(a) & Counter(r)).values())
-    if common == 0:
-        return 0.0
-    precision, recall = common / len(a), common / len(r)
-    return 2 * precision * recall / (precision + recall)
-
-
-def chrf(answer: str, reference: str, *, order: int = 6, beta: float = 2.0) -> float:
-    """chrF (Popović 2015), 0..1: character n-gram precision and recall (n = 1..order, whitespace
-    removed) each averaged over the orders both texts are long enough for, then F-beta."""
-    a, r = re.sub(r"\s+", "", answer), re.sub(r"\s+", "", reference)
-    precisions, recalls = [], []
-    for n in range(1, order + 1):
-        grams_a = Counter(a[i:i + n] for i in range(len(a) - n + 1))
-        grams_r = Counter(r[i:i + n] for i in range(len(r) - n + 1))
-        if not grams_a or not grams_r:
-            continue
-        common = sum((grams_a & grams_r).values())
-        precisions.append(common / sum(grams_a.values()))
-        recalls.append(common / sum(grams_r.values()))
-    if not precisions:
-        return 0.0
-    p, rec = sum(precisions) / len(precisions), sum(recalls) / len(recalls)
-    return 0.0 if p + rec == 0 else (1 + beta ** 2) * p * rec / (beta ** 2 * p + rec)
-
-
-def _stats(values: list[float]) -> dict:
-    n = len(values)
-    mean = sum(values) / n
-    std = math.sqrt(sum((v - mean) ** 2 for v in values) / n)
-    return {"mean": round(mean, 4), "std": round(std, 4), "min": round(min(values), 4), "max": round(max(values), 4)}
-
-
-def spread_report(judgements: list[Judgement]) -> dict:
-    """How the judge's grades and the similarity scores spread over the same graded answers, and
-    over each group's mean: `compression` is similarity std / judge std (below 1: the similarity
-    squeezes answers the judge tells apart)."""
-    graded = [j for j in judgements if j.grade is not None]
-    if not graded:
-        return {"n": 0}
-    metrics = {"judge": [j.grade for j in graded], "token_f1": [j.token_f1 for j in graded], "chrf": [j.chrf for j in graded]}
-    report = {"n": len(graded), "per_answer": {m: _stats(v) for m, v in metrics.items()}}
-    judge_std = report["per_answer"]["judge"]["std"]
-    report["compression"] = {m: (round(report["per_answer"][m]["std"] / judge_std, 4) if judge_std else None) for m in ("token_f1", "chrf")}
-    groups = sorted({j.group for j in graded})
-    if len(groups) > 1:
-        means = {g: {m: round(sum(getattr(j, "grade" if m == "judge" else m) for j in graded if j.group == g)
-                               / sum(1 for j in graded if j.group == g), 4) for m in metrics} for g in groups}
-        ranges = {m: round(max(v[m] for v in means.values()) - min(v[m] for v in means.values()), 4) for m in metrics}
-        report["groups"] = {"means": means, "range": ranges}
-    return report
-
-
 # --------------------------------------------------------------------------- the command
 
 
 def read_items(path: Path) -> list[OpenItem]:
-    """JSONL, one answer a line: qid, language, subject, question, reference, answer (, group)."""
-    items, fields = [], {"qid", "language", "subject", "question", "reference", "answer"}
+    """JSONL, one answer a line: qid, language, subject, question, reference, answer (, group, config)."""
+    items, fields, optional, seen = [], {"qid", "language", "subject", "question", "reference", "answer"}, {"group", "config"}, {}
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -365,13 +307,18 @@ def read_items(path: Path) -> list[OpenItem]:
         except ValueError as exc:
             raise ValueError(f"{path}:{number}: not JSON ({exc})") from None
         missing = fields - set(data) if isinstance(data, dict) else fields
-        unknown = set(data) - fields - {"group"} if isinstance(data, dict) else set()
+        unknown = set(data) - fields - optional if isinstance(data, dict) else set()
         if missing or unknown:
             raise ValueError(f"{path}:{number}: missing {sorted(missing)}, unknown {sorted(unknown)}")
-        bad = [f for f in fields | {"group"} if f in data and not isinstance(data[f], str)]
+        bad = [f for f in fields | optional if f in data and not isinstance(data[f], str)]
         if bad:
             raise ValueError(f"{path}:{number}: {', '.join(sorted(bad))} must be text")
-        items.append(OpenItem(**data))
+        item = OpenItem(**data)
+        key = (item.qid, item.group)
+        if key in seen:  # grades, agreement and scores are all keyed by the answer
+            raise ValueError(f"{path}:{number}: answer {item.qid} of group {item.group or '-'} already on line {seen[key]}")
+        seen[key] = number
+        items.append(item)
     if not items:
         raise ValueError(f"{path}: no answers to grade")
     return items
@@ -390,18 +337,33 @@ def make_backend(model: str, *, base_url: str | None, api_key_env: str | None, t
 
 
 def judge_command(answers: Path, judges: list[GenerativeBackend], *, out: Path, repeats: int = 1, concurrency: int = 4,
-                  max_tokens: int = 512, seed: int | None = None, retry_delay_s: float = 0.5) -> tuple[int, str]:
-    """Grade every answer with every judge; write judgements.jsonl, judge_summary.json and
-    judge_report.md. Exit code 0 when every answer got a grade, 2 when some did not (listed)."""
+                  max_tokens: int = 512, seed: int | None = None, retry_delay_s: float = 0.5, similarity_model: Path | None = None,
+                  similarity_layer: int | None = None, resamples: int = stats.DEFAULT_RESAMPLES,
+                  bootstrap_seed: int = stats.DEFAULT_SEED) -> tuple[int, str]:
+    """Grade every answer with every judge; write judgements.jsonl, scores.json and scores.md (mean
+    grades with intervals), judge_summary.json and judge_report.md. Exit code 0 when every answer got
+    a grade, 2 when some did not (listed)."""
     from pipeline.infra import write_text_atomic
 
     items = read_items(answers)
+    bertscore, similarity = {}, None
+    if similarity_model is not None:  # loaded before any judge is asked, so a bad model costs no requests
+        from eval.similarity import BertScorer, ContextualEmbedder
+
+        embedder = ContextualEmbedder(similarity_model, layer=similarity_layer)
+        scorer, similarity = BertScorer(embedder), embedder.describe()
+        bertscore = {(i.qid, i.group): round(scorer.score(i.answer, i.reference).f1, 6) for i in items}
     records: list[Judgement] = []
     by_judge: dict[str, list[Judgement]] = {}
+    described: dict[str, dict] = {}
     for backend in judges:
         judge = Judge(backend, max_tokens=max_tokens, seed=seed, retry_delay_s=retry_delay_s)
         got = judge_items(judge, items, repeats=repeats, concurrency=concurrency)
+        if bertscore:
+            got = [replace(j, bertscore_f1=bertscore[(j.qid, j.group)]) for j in got]
         by_judge.setdefault(judge.name, []).extend(got)
+        described[judge.name] = {"backend": backend.describe(), "seed": seed, "temperature": judge.temperature,
+                                 "max_tokens": judge.max_tokens, "rubric_version": judge.rubric_version}
         records.extend(got)
     comparisons = []
     for name, got in by_judge.items():
@@ -419,35 +381,20 @@ def judge_command(answers: Path, judges: list[GenerativeBackend], *, out: Path, 
         "ungraded": [f"{j.qid}/{j.group or '-'} {j.judge} repeat {j.repeat}: {j.status}: {j.problem}" for j in ungraded],
         "agreement": [asdict(a) | {"left_out": list(a.left_out)} for a in comparisons],
         "spread": {name: spread_report(got) for name, got in by_judge.items()},
+        "similarity_model": similarity,
     }
+    answers_file = {"file": Path(answers).name, "sha256": sha256(Path(answers).read_bytes()).hexdigest()}
+    scores = score_judges(by_judge, items, judges=described, resamples=resamples, seed=bootstrap_seed,
+                          settings={"answers": answers_file, "repeats": repeats, "similarity_model": similarity})
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out / "judgements.jsonl", "".join(json.dumps(j.to_dict(), ensure_ascii=False) + "\n" for j in records))
+    write_text_atomic(out / "scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")
+    write_text_atomic(out / "scores.md", scores_markdown(scores))
     write_text_atomic(out / "judge_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
-    report = _markdown(summary)
+    report = report_markdown(summary)
     write_text_atomic(out / "judge_report.md", report)
     return (2 if ungraded else 0), report
-
-
-def _markdown(summary: dict) -> str:
-    lines = ["# Open answers: judge report", "", f"{summary['answers']} answers, {summary['judgements']} judgements: "
-             + ", ".join(f"{n} {s}" for s, n in summary["status"].items()), ""]
-    if summary["ungraded"]:
-        lines += ["## Not graded (never counted as 0)", ""] + [f"- {u}" for u in summary["ungraded"]] + [""]
-    if summary["agreement"]:
-        lines += ["## Agreement (quadratic-weighted Cohen's kappa)", "", "| first | second | pairs | kappa | exact % | left out |",
-                  "|---|---|---|---|---|---|"]
-        for a in summary["agreement"]:
-            kappa = "undefined" if a["kappa"] is None else f"{a['kappa']:.3f}"
-            exact = "–" if a["exact_pct"] is None else f"{a['exact_pct']:.1f}"
-            lines.append(f"| {a['first']} | {a['second']} | {a['n']} | {kappa} | {exact} | {len(a['left_out'])} |")
-        lines.append("")
-    lines += ["## Judge grade vs lexical similarity", "", "| judge | metric | mean | std | min | max | std / judge std |", "|---|---|---|---|---|---|---|"]
-    for name, spread in summary["spread"].items():
-        for metric, s in spread.get("per_answer", {}).items():
-            ratio = spread["compression"].get(metric) if metric != "judge" else 1.0
-            lines.append(f"| {name} | {metric} | {s['mean']} | {s['std']} | {s['min']} | {s['max']} | {'–' if ratio is None else ratio} |")
-    return "\n".join(lines) + "\n"
 
 
 __all__ = ["Agreement", "Judge", "JudgeStatus", "Judgement", "OpenItem", "Rubric", "RubricError", "SCALE", "Verdict", "agreement",

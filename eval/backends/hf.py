@@ -12,9 +12,11 @@ Tokenisation and scoring follow lm-eval's HFLM (`TemplateLM._encode_pair`, `HFLM
 
 Speed comes from computing each question's context once: one batched forward pass over the contexts
 of several questions keeps its KV cache, the first continuation token of every option is read off the
-context's last position, and only the remaining continuation tokens of all options run in a second,
-batched pass on top of the cached context. Questions that cannot share a context (truncated inputs,
-an empty context whose option starts with the prefix token) are scored option by option.
+context's last position, and the remaining tokens of all options of a question run packed in one row of
+a second pass on top of the cached context, a 4D attention mask keeping the options apart (checked once
+per model against one pass per option). Questions that cannot share a context (truncated inputs, an
+empty context whose option starts with the prefix token) are scored option by option. Tokenisation is
+one batched tokenizer call per `score_choices`, each distinct text encoded once.
 """
 from __future__ import annotations
 
@@ -37,6 +39,10 @@ DEFAULT_MAX_LENGTH = 2048
 _TOKENIZER_NO_LIMIT = int(1e30)
 # Bounds the [rows, tail, vocab] logits of one continuation pass (float32: 512 MiB).
 _MAX_TAIL_LOGITS = 1 << 27
+# A forward pass's fixed cost, as parameters x tokens of work: an estimate from CPU timings (a pass of
+# SmolLM2-135M costs ~3.5 ms per token slot and some 20-50 ms fixed; a 160k-parameter model's passes
+# are almost all fixed cost), giving ~22 token slots for SmolLM2-135M and ~19,000 for the test model.
+_CALL_OVERHEAD_PARAMETER_TOKENS = 3_000_000_000
 
 
 class ModelLoadError(ConfigurationFailure):
@@ -216,6 +222,14 @@ class HFBackend:
             self.tokenizer.bos_token_id if self.tokenizer.bos_token_id is not None else self.tokenizer.eos_token_id
         )
         self._prefix_text = self.tokenizer.decode(self._prefix_token_id) if self._prefix_token_id is not None else None
+        self._pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        # What one more forward pass costs beyond its tokens, in token slots (Python and kernel launch
+        # overhead against per-token work, which grows with the parameters): a tiny model pads rather
+        # than splitting its continuation pass, a large one splits it to pad little.
+        parameters_count = sum(p.numel() for p in self.model.parameters())
+        self._call_cost_tokens = max(1, round(_CALL_OVERHEAD_PARAMETER_TOKENS / parameters_count))
+        # Whether this model honours the 4D attention mask of `_tail_pass`; checked on first use.
+        self._packing_checked: bool | None = None
         parameters = inspect.signature(self.model.forward).parameters
         self._accepts_logits_to_keep = "logits_to_keep" in parameters
         # transformers 5.x renamed `past_key_values` to `cache` (argument and output field).
@@ -238,31 +252,62 @@ class HFBackend:
             return limit
         return DEFAULT_MAX_LENGTH
 
-    def _encode(self, text: str, add_special_tokens: bool | None = None) -> list[int]:
+    def _special_tokens_kwargs(self, text: str, add_special_tokens: bool | None) -> dict:
         """HFLM.tok_encode: the tokenizer's special tokens, unless the text already starts with the prefix token."""
-        kwargs: dict = {}
         if add_special_tokens is not None:
-            kwargs["add_special_tokens"] = add_special_tokens
-        elif self.add_bos_token is not None:
-            kwargs["add_special_tokens"] = self.add_bos_token
-        if add_special_tokens is None and self._prefix_text is not None and text.startswith(self._prefix_text):
-            kwargs["add_special_tokens"] = False
-        return list(self.tokenizer.encode(text, **kwargs))
+            return {"add_special_tokens": add_special_tokens}
+        if self._prefix_text is not None and text.startswith(self._prefix_text):
+            return {"add_special_tokens": False}
+        return {} if self.add_bos_token is None else {"add_special_tokens": self.add_bos_token}
+
+    def _encode_many(self, texts: list[str], add_special_tokens: bool | None = None) -> list[list[int]]:
+        """HFLM.tok_encode of each text, with one tokenizer call per setting of special tokens (a batch
+        call gives each text the ids `encode` gives it alone)."""
+        groups: dict[tuple, list[int]] = {}
+        for index, text in enumerate(texts):
+            groups.setdefault(tuple(self._special_tokens_kwargs(text, add_special_tokens).items()), []).append(index)
+        encoded: list[list[int]] = [[] for _ in texts]
+        for kwargs, indices in groups.items():
+            ids = self.tokenizer([texts[i] for i in indices], **dict(kwargs))["input_ids"]
+            for index, token_ids in zip(indices, ids):
+                encoded[index] = list(token_ids)
+        return encoded
 
     def encode_option(self, context: str, continuation: str) -> EncodedOption:
         """TemplateLM.loglikelihood + _encode_pair for a causal model."""
-        if context == "":
-            continuation_ids = self._encode(continuation, add_special_tokens=False)
-            if continuation_ids and self._prefix_token_id == continuation_ids[0]:
-                return EncodedOption(tuple(continuation_ids[:1]), tuple(continuation_ids[1:]))
-            return EncodedOption((self._prefix_token_id,), tuple(continuation_ids))
-        n_spaces = len(context) - len(context.rstrip())
-        if n_spaces:
-            continuation = context[-n_spaces:] + continuation
-            context = context[:-n_spaces]
-        whole = self._encode(context + continuation)
-        context_ids = self._encode(context)
-        return EncodedOption(tuple(context_ids), tuple(whole[len(context_ids):]))
+        return self._encode_pairs([(context, continuation)])[0]
+
+    def _encode_pairs(self, pairs: list[tuple[str, str]]) -> list[EncodedOption]:
+        """`encode_option` of each (context, continuation), each distinct text tokenised once."""
+        plain: list[str] = []  # empty context: continuations without special tokens
+        with_specials: list[str] = []
+        plans = []
+        for context, continuation in pairs:
+            if context == "":
+                plans.append((None, len(plain)))
+                plain.append(continuation)
+                continue
+            n_spaces = len(context) - len(context.rstrip())
+            if n_spaces:
+                continuation = context[-n_spaces:] + continuation
+                context = context[:-n_spaces]
+            plans.append((len(with_specials), len(with_specials) + 1))
+            with_specials += [context, context + continuation]
+        unique = list(dict.fromkeys(with_specials))
+        ids_of = dict(zip(unique, self._encode_many(unique)))
+        plain_ids = self._encode_many(plain, add_special_tokens=False) if plain else []
+        options = []
+        for context_at, whole_at in plans:
+            if context_at is None:
+                continuation_ids = plain_ids[whole_at]
+                if continuation_ids and self._prefix_token_id == continuation_ids[0]:
+                    options.append(EncodedOption(tuple(continuation_ids[:1]), tuple(continuation_ids[1:])))
+                else:
+                    options.append(EncodedOption((self._prefix_token_id,), tuple(continuation_ids)))
+                continue
+            context_ids, whole = ids_of[with_specials[context_at]], ids_of[with_specials[whole_at]]
+            options.append(EncodedOption(tuple(context_ids), tuple(whole[len(context_ids):])))
+        return options
 
     # -- scoring ------------------------------------------------------------------------------
 
@@ -283,6 +328,8 @@ class HFBackend:
             "max_length": self.max_length,
             "add_bos_token": self.add_bos_token,
             "reuse_context": self.reuse_context,
+            "packed_options": {None: "not yet needed", True: "checked against one pass per option",
+                               False: "off: the model ignores custom 4D attention masks"}[self._packing_checked],
             "device": str(self.device),
             "num_threads": self.num_threads,
             "scoring": "sum of continuation token log-probs, lm-eval HFLM tokenisation; choice = first argmax",
@@ -291,9 +338,13 @@ class HFBackend:
         }
 
     def score_choices(self, requests: list[ChoiceRequest]) -> list[ChoiceResult]:
-        encoded = [self._encode_request(request) for request in requests]
+        encoded = self._encode_requests(requests)
         scored: list[list[ScoredOption] | None] = [None] * len(requests)
         shared = [i for i, options in enumerate(encoded) if self.reuse_context and self._can_share_context(options)]
+        if shared and self._packing_checked is None:
+            self._packing_checked = self._packing_matches_separate_passes([encoded[i] for i in shared])
+        if self._packing_checked is False:
+            shared = [i for i in shared if all(len(o.continuation) == 1 for o in encoded[i])]
         shared_set = set(shared)
         separate = [i for i in range(len(requests)) if i not in shared_set]
         # Longest contexts first, so each batch pads little (and memory peaks show up at once).
@@ -325,19 +376,25 @@ class HFBackend:
             ))
         return results
 
-    def _encode_request(self, request: ChoiceRequest) -> list[EncodedOption]:
-        if not request.continuations:
-            raise ValueError(f"question {request.qid!r}: no continuations to score")
-        options = [self.encode_option(request.context, continuation) for continuation in request.continuations]
-        for continuation, option in zip(request.continuations, options):
-            if not option.continuation:
-                raise ValueError(f"question {request.qid!r}: continuation {continuation!r} encodes to no tokens")
-            if len(option.continuation) > self.max_length:
-                raise ValueError(
-                    f"question {request.qid!r}: continuation {continuation[:40]!r}... is {len(option.continuation)} "
-                    f"tokens, longer than the model window ({self.max_length})"
-                )
-        return options
+    def _encode_requests(self, requests: list[ChoiceRequest]) -> list[list[EncodedOption]]:
+        for request in requests:
+            if not request.continuations:
+                raise ValueError(f"question {request.qid!r}: no continuations to score")
+        flat = self._encode_pairs([(r.context, c) for r in requests for c in r.continuations])
+        encoded, position = [], 0
+        for request in requests:
+            options = flat[position:position + len(request.continuations)]
+            position += len(options)
+            for continuation, option in zip(request.continuations, options):
+                if not option.continuation:
+                    raise ValueError(f"question {request.qid!r}: continuation {continuation!r} encodes to no tokens")
+                if len(option.continuation) > self.max_length:
+                    raise ValueError(
+                        f"question {request.qid!r}: continuation {continuation[:40]!r}... is {len(option.continuation)} "
+                        f"tokens, longer than the model window ({self.max_length})"
+                    )
+            encoded.append(options)
+        return encoded
 
     def _can_share_context(self, options: list[EncodedOption]) -> bool:
         first = options[0].context
@@ -345,6 +402,34 @@ class HFBackend:
             option.context == first and len(option.context) + len(option.continuation) <= self.max_length + 1
             for option in options
         )
+
+    def _packing_matches_separate_passes(self, questions: list[list[EncodedOption]]) -> bool | None:
+        """Packed options need a model that takes a custom 4D attention mask as given (transformers'
+        masking utilities do; some architectures ignore or reject it, and then options would see each
+        other). Checked on two questions of different context lengths, each with its longest option
+        twice: packed, the second copy must score as the first and both as one pass of their own. If
+        not, options of several tokens are scored one forward pass each, as lm-eval does, from then on."""
+        probes: dict[int, list[EncodedOption]] = {}
+        for options in questions:
+            longest = max(options, key=lambda o: len(o.continuation))
+            if len(longest.continuation) > 1 and len(longest.context) not in probes:
+                probes[len(longest.context)] = [longest, longest]
+            if len(probes) == 2:
+                break
+        if not probes:
+            return None  # nothing to check yet: one-token options never use the packed pass
+        with self._torch.inference_mode():
+            alone = [self._score_option_alone(q[0]).logprob for q in probes.values() for _ in q]
+            try:
+                packed = [o.logprob for q in self._score_shared_context(list(probes.values())) for o in q]
+            except (TypeError, ValueError, RuntimeError, IndexError):
+                packed = None
+        tolerance = 1e-4 if self.model.dtype == self._torch.float32 else 3e-2
+        if packed is not None and all(abs(a - b) <= 1e-3 + tolerance * abs(a) for a, b in zip(alone, packed)):
+            return True
+        print(f"warning: {self.folder}: packed option scoring disagrees with one pass per option for this model; "
+              "scoring options of several tokens one forward pass each", file=sys.stderr)
+        return False
 
     def _score_option_alone(self, option: EncodedOption) -> ScoredOption:
         """One full forward pass over context + continuation, exactly as lm-eval feeds it."""
@@ -367,15 +452,14 @@ class HFBackend:
         return log_probs.gather(1, targets.unsqueeze(1)).squeeze(1), log_probs.argmax(dim=-1) == targets
 
     def _score_shared_context(self, questions: list[list[EncodedOption]]) -> list[list[ScoredOption]]:
-        """Scores all options of several questions: contexts once, then all continuations on the cache."""
+        """Scores all options of several questions: contexts in one pass that keeps its KV cache, then
+        every option's other tokens in one more pass on top of it (see `_tail_pass`)."""
         torch = self._torch
-        pad_id = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
         lengths = [len(q[0].context) for q in questions]
         width = max(lengths)
         # Right padding: with a causal mask the pads after a context cannot change its logits.
-        context_ids = torch.tensor([list(q[0].context) + [pad_id] * (width - n) for q, n in zip(questions, lengths)],
+        context_ids = torch.tensor([list(q[0].context) + [self._pad_id] * (width - n) for q, n in zip(questions, lengths)],
                                    device=self.device)
-        context_mask = torch.tensor([[1] * n + [0] * (width - n) for n in lengths], device=self.device)
         last_positions = sorted(set(n - 1 for n in lengths))
         call: dict = {"use_cache": True}
         if self._accepts_logits_to_keep:
@@ -386,74 +470,109 @@ class HFBackend:
         else:
             column = {position: position for position in last_positions}
         output = self.model(context_ids, **call)
-        first_logits = torch.stack([output.logits[row, column[n - 1]] for row, n in enumerate(lengths)])
-        first_log_probs = torch.log_softmax(first_logits, dim=-1)  # predicts each option's first token
+        rows = torch.arange(len(questions), device=self.device)
+        columns = torch.tensor([column[n - 1] for n in lengths], device=self.device)
+        first_log_probs = torch.log_softmax(output.logits[rows, columns], dim=-1)  # predicts each option's first token
         context_cache = getattr(output, self._cache_argument)
         del output
 
-        # Every option longer than one token runs its other tokens on a copy of its question's cached
-        # context. Rows sorted by length and cut where padding would grow keep the tails' waste small.
-        rows = sorted(((q, o) for q, options in enumerate(questions) for o, option in enumerate(options)
-                       if len(option.continuation) > 1), key=lambda r: len(questions[r[0]][r[1]].continuation))
-        chunks = _tail_chunks([len(questions[q][o].continuation) - 1 for q, o in rows], rows,
-                              max_rows=2 * self.batch_size, vocab_size=first_logits.shape[-1])
-        tail_picks: dict[tuple[int, int], tuple] = {}
-        for number, chunk in enumerate(chunks):
-            cache = context_cache if number == len(chunks) - 1 else copy.deepcopy(context_cache)
-            owners = [q for q, _ in chunk]
-            tails = [questions[q][o].continuation[:-1] for q, o in chunk]
-            tail_width = max(len(t) for t in tails)
-            tail_ids = torch.tensor([list(t) + [pad_id] * (tail_width - len(t)) for t in tails], device=self.device)
-            tail_mask = torch.tensor([[1] * len(t) + [0] * (tail_width - len(t)) for t in tails], device=self.device)
-            # Positions continue from each context's own length, not from the padded width.
-            positions = torch.tensor([[lengths[q] + j for j in range(tail_width)] for q in owners], device=self.device)
-            logits = self.model(
-                tail_ids,
-                attention_mask=torch.cat([context_mask[owners], tail_mask], dim=1),
-                position_ids=positions,
-                use_cache=True,
-                **{self._cache_argument: _select_cache_rows(cache, torch.tensor(owners, device=self.device))},
-            ).logits
-            for row, (q, o) in enumerate(chunk):
-                continuation = questions[q][o].continuation
-                log_probs = torch.log_softmax(logits[row, : len(continuation) - 1], dim=-1)
-                tail_picks[(q, o)] = self._pick(log_probs, continuation[1:])
-            del logits, cache
-
-        scored = []
-        for q, options in enumerate(questions):
-            per_question = []
-            for o, option in enumerate(options):
-                picked, greedy = self._pick(first_log_probs[q:q + 1], option.continuation[:1])
-                if (q, o) in tail_picks:
-                    rest_picked, rest_greedy = tail_picks[(q, o)]
-                    picked, greedy = torch.cat([picked, rest_picked]), torch.cat([greedy, rest_greedy])
-                per_question.append(ScoredOption(float(picked.sum()), bool(greedy.all())))
-            scored.append(per_question)
+        # One flat entry per option: the first token's log-prob and argmax flag come from the context pass.
+        owners = torch.tensor([q for q, options in enumerate(questions) for _ in options], device=self.device)
+        first_tokens = torch.tensor([o.continuation[0] for options in questions for o in options], device=self.device)
+        totals = first_log_probs[owners, first_tokens]
+        misses = (first_log_probs.argmax(dim=-1)[owners] != first_tokens).long()
+        if any(len(o.continuation) > 1 for options in questions for o in options):
+            tail_totals, tail_misses = self._tail_pass(questions, lengths, context_cache, first_log_probs.shape[-1])
+            totals, misses = totals + tail_totals, misses + tail_misses
+        totals, greedy = totals.tolist(), (misses == 0).tolist()
+        scored, position = [], 0
+        for options in questions:
+            scored.append([ScoredOption(totals[position + o], greedy[position + o]) for o in range(len(options))])
+            position += len(options)
         return scored
 
+    def _tail_pass(self, questions: list[list[EncodedOption]], lengths: list[int], context_cache, vocab_size: int):
+        """Every option's tokens after its first, all options of a question packed in the question's row,
+        run on the question's cached context. A 4D attention mask lets each token see its own context
+        and the tokens of its own option before it (never another option's), and its position continues
+        from its context's length, so each option gets the logits it would get alone after the context.
+        Returns, per option (flat), the summed log-probability of those tokens and how many are not the argmax."""
+        torch = self._torch
+        rows = []  # (question, tail ids, option number per id, positions, targets, flat option per target)
+        flat = 0
+        for q, options in enumerate(questions):
+            row = (q, [], [], [], [], [])
+            for o, option in enumerate(options):
+                tail = option.continuation[:-1]
+                row[1].extend(tail)
+                row[2].extend([o + 1] * len(tail))
+                row[3].extend(range(lengths[q], lengths[q] + len(tail)))
+                row[4].extend(option.continuation[1:])
+                row[5].extend([flat + o] * len(tail))
+            flat += len(options)
+            if row[1]:
+                rows.append(row)
+        totals = torch.zeros(flat, dtype=torch.float32, device=self.device)
+        misses = torch.zeros(flat, dtype=torch.long, device=self.device)
+        rows.sort(key=lambda r: len(r[1]))
+        # Within a pass rows keep the questions' order: a pass over every question uses the cache as it is.
+        chunks = [sorted((rows[i] for i in chunk), key=lambda r: r[0]) for chunk in _tail_chunks(
+            [len(r[1]) for r in rows], call_cost=self._call_cost_tokens,
+            max_slots=max(1, _MAX_TAIL_LOGITS // vocab_size))]
+        context_width = max(lengths)
+        for number, chunk in enumerate(chunks):
+            cache = context_cache
+            if len(chunk) < len(questions):  # the chunk's rows of the cache (a copy unless it is the last use)
+                cache = copy.deepcopy(cache) if number < len(chunks) - 1 else cache
+                cache = _select_cache_rows(cache, torch.tensor([r[0] for r in chunk], device=self.device))
+            width = max(len(r[1]) for r in chunk)
+            padding = [width - len(r[1]) for r in chunk]
+            ids = torch.tensor([r[1] + [self._pad_id] * n for r, n in zip(chunk, padding)], device=self.device)
+            segment = torch.tensor([r[2] + [0] * n for r, n in zip(chunk, padding)], device=self.device)
+            positions = torch.tensor([r[3] + [lengths[r[0]]] * n for r, n in zip(chunk, padding)], device=self.device)
+            own_context = (torch.arange(context_width, device=self.device)[None, :]
+                           < torch.tensor([lengths[r[0]] for r in chunk], device=self.device)[:, None])
+            causal = torch.ones(width, width, dtype=torch.bool, device=self.device).tril()
+            own_option = (segment[:, :, None] == segment[:, None, :]) & (segment[:, None, :] > 0) & causal
+            visible = torch.cat([own_context[:, None, :].expand(-1, width, -1), own_option], dim=2)
+            # Additive float mask (0 = attend), as eager and SDPA attention both add it to the scores;
+            # padding positions see their context only, so no row of the mask is empty.
+            mask = torch.zeros(visible.shape, dtype=self.model.dtype, device=self.device)
+            mask.masked_fill_(~visible, torch.finfo(self.model.dtype).min)
+            logits = self.model(ids, attention_mask=mask[:, None], position_ids=positions, use_cache=True,
+                                **{self._cache_argument: cache}).logits
+            log_probs = torch.log_softmax(logits[segment > 0], dim=-1)  # row-major, as the targets are listed
+            targets = torch.tensor([t for r in chunk for t in r[4]], device=self.device)
+            owners = torch.tensor([o for r in chunk for o in r[5]], device=self.device)
+            totals.index_add_(0, owners, log_probs.gather(1, targets[:, None])[:, 0].float())
+            misses.index_add_(0, owners, (log_probs.argmax(dim=-1) != targets).long())
+            del logits, cache
+        return totals, misses
 
-def _tail_chunks(lengths: list[int], rows: list, *, max_rows: int, vocab_size: int) -> list[list]:
-    """Cuts rows sorted by tail length into forward passes: a new pass starts when padding would exceed
-    a fifth of the tokens, when the logits would pass _MAX_TAIL_LOGITS values, or at `max_rows` rows."""
-    chunks: list[list] = []
-    current: list = []
-    real_tokens = 0
-    for length, row in zip(lengths, rows):
-        padded = (len(current) + 1) * length  # sorted ascending, so this row sets the width
-        if current and (padded > 1.25 * (real_tokens + length) or len(current) >= max_rows
-                        or padded * vocab_size > _MAX_TAIL_LOGITS):
-            chunks.append(current)
-            current, real_tokens = [], 0
-        current.append(row)
-        real_tokens += length
-    if current:
-        chunks.append(current)
-    return chunks
+
+def _tail_chunks(widths: list[int], *, call_cost: int, max_slots: int) -> list[list[int]]:
+    """Cuts rows sorted by width (ascending) into passes, each padded to its widest row: the cut
+    that minimises padded token slots plus `call_cost` slots per pass, with at most `max_slots` slots
+    in a pass (its logits' memory) unless a single row needs more. Returns the rows' indices per pass."""
+    best = [0] + [None] * len(widths)  # best[j]: cost of rows[:j]
+    start_of = [0] * (len(widths) + 1)
+    for end in range(1, len(widths) + 1):
+        for start in range(end - 1, -1, -1):
+            slots = (end - start) * widths[end - 1]
+            if slots > max_slots and end - start > 1:
+                break
+            cost = best[start] + slots + call_cost
+            if best[end] is None or cost < best[end]:
+                best[end], start_of[end] = cost, start
+    chunks, end = [], len(widths)
+    while end > 0:
+        chunks.append(list(range(start_of[end], end)))
+        end = start_of[end]
+    return chunks[::-1]
 
 
 def _select_cache_rows(cache, index):
-    """The KV cache with batch rows picked by `index` (a row may repeat: one per option)."""
+    """The KV cache with batch rows picked by `index` (`batch_select_indices` works in place)."""
     if hasattr(cache, "batch_select_indices"):
         cache.batch_select_indices(index)
         return cache

@@ -1,14 +1,18 @@
 """The open-answer judge, run for real against a stand-in OpenAI-compatible server (the same wire
 format and scripted faults as the run tests) that answers as a judge would: verdict JSON, malformed
-JSON, a grade off the scale, a 500. Grades, the unparseable report and kappa are checked exactly."""
+JSON, a grade off the scale, a 500. Grades, the unparseable report, kappa, the score table with its
+intervals and the BERTScore beside the grades are checked exactly."""
 from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 
+import numpy as np
 import pytest
 
+from eval import stats
 from eval.backends.openai_compat import OpenAICompatBackend
 from eval.judge import (SCALE, Judge, JudgeStatus, OpenItem, RubricError, agreement, chrf, judge_items, load_rubric,
                         parse_verdict, quadratic_weighted_kappa, spread_report, token_f1)
@@ -21,7 +25,10 @@ def _verdict(grade, note="ocena według klucza") -> str:
 
 def _judge_reply(standin: StandIn, action: str, token, body: dict, path: str):
     """Actions: `grades:G0|G1|…` (the grade for repeat r, read from the request seed), `fenced:G`,
-    `malformed`, `offscale`, `prose`, `length`, `500`."""
+    `malformed`, `offscale`, `prose`, `length`, `500`, and `repeat:A0/A1/…` (action Ar for repeat r)."""
+    if action.startswith("repeat:"):
+        actions = action.split(":", 1)[1].split("/")
+        return _judge_reply(standin, actions[(body.get("seed") or 0) % len(actions)], token, body, path)
     if action == "500":
         return 500, {}, {"error": {"message": "internal error", "type": "server_error"}}
     finish = "stop"
@@ -55,11 +62,19 @@ def judge_server():
     server.server_close()
 
 
+REFERENCE = "TCP jest połączeniowy i gwarantuje kolejność i dostarczenie; UDP nie."
+
+
 def item(i: int, *, answer: str = "Protokół TCP gwarantuje dostarczenie pakietów w kolejności.", group: str = "model-a",
-         language: str = "pl") -> OpenItem:
-    return OpenItem(qid=f"pl_test:2020:maj:T-1:{i}", language=language, subject="informatyka",
-                    question=f"[Q{i:02d}] Wyjaśnij, czym różni się TCP od UDP.",
-                    reference="TCP jest połączeniowy i gwarantuje kolejność i dostarczenie; UDP nie.", answer=answer, group=group)
+         language: str = "pl", subject: str = "informatyka", config: str = "") -> OpenItem:
+    return OpenItem(qid=f"pl_test:2020:maj:T-1:{i}", language=language, subject=subject,
+                    question=f"[Q{i:02d}] Wyjaśnij, czym różni się TCP od UDP.", reference=REFERENCE, answer=answer, group=group,
+                    config=config)
+
+
+def write_answers(path, items: list[OpenItem]):
+    path.write_text("".join(json.dumps(i.__dict__, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
+    return path
 
 
 def backend(server: StandIn, model: str = "judge-a") -> OpenAICompatBackend:
@@ -280,3 +295,150 @@ def test_eval_judge_names_the_file_and_line_of_a_bad_answer(tmp_path, capsys):
     assert f"{answers}:2: missing ['language', 'question', 'reference', 'subject']" in capsys.readouterr().err
     assert run_cli("eval", "judge", "--answers", answers, "--model", "hf:/no/model", "--out", tmp_path / "o") == 1
     assert "a judge must generate text" in capsys.readouterr().err
+
+
+def test_a_repeated_answer_is_an_error_naming_both_lines(tmp_path, capsys):
+    answers = write_answers(tmp_path / "answers.jsonl", [item(1), item(2), item(1)])
+    assert run_cli("eval", "judge", "--answers", answers, "--model", "openai:judge-a", "--base-url", "http://127.0.0.1:9/v1",
+                   "--out", tmp_path / "out") == 1
+    assert f"{answers}:3: answer pl_test:2020:maj:T-1:1 of group model-a already on line 1" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the score table
+
+
+SCORED = {  # token: (item, script); grades per repeat, worked out in the test below
+    "Q01": (item(1, config="matura"), "grades:1.0|1.0"),
+    "Q02": (item(2, config="matura"), "grades:0.5|1.0"),
+    "Q03": (item(3, language="en", subject="fizyka"), "grades:0|0"),  # a real 0: counted
+    "Q04": (item(4, group="model-b", config="zawodowy"), "malformed"),  # never graded: counted apart
+    "Q05": (item(5, group="model-b"), "repeat:grades:0.25/malformed"),  # one repeat graded: that grade, not half of it
+    "Q06": (item(6, group="model-b", config="zawodowy"), "500"),
+}
+
+
+def _judge_scored(judge_server, answers, out, *extra) -> int:
+    judge_server.scripts = {token: [script] for token, (_, script) in SCORED.items()}
+    return run_cli("eval", "judge", "--answers", answers, "--model", "openai:judge-a", "--base-url", judge_server.base_url,
+                   "--api-key-env", "STANDIN_KEY", "--repeats", "2", "--seed", "0", "--retry-base-delay", "0.01",
+                   "--resamples", "2000", "--out", out, *extra)
+
+
+def test_eval_judge_writes_mean_grades_with_intervals_and_counts_the_ungraded_apart(judge_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    answers = write_answers(tmp_path / "answers.jsonl", [i for i, _ in SCORED.values()])
+    assert _judge_scored(judge_server, answers, tmp_path / "judged") == 2
+    scores = json.loads((tmp_path / "judged" / "scores.json").read_text(encoding="utf-8"))
+    assert SECRET not in json.dumps(scores)
+    (judge,) = scores["judges"]
+    # What makes the grades reproducible: the judge model, its rubric by content, the request settings.
+    assert judge["judge"] == "openai:judge-a" and judge["backend"]["model"] == "judge-a"
+    assert judge["rubrics"] == [{"name": "default.en.v1", "sha256": load_rubric("en").sha256},
+                                {"name": "default.pl.v1", "sha256": load_rubric("pl").sha256}]
+    assert (judge["repeats"], judge["seed"], judge["temperature"], judge["max_tokens"]) == (2, 0, 0.0, 512)
+    assert scores["answers"]["sha256"] == __import__("hashlib").sha256(answers.read_bytes()).hexdigest()
+    assert scores["bootstrap"] == {"resamples": 2000, "seed": stats.DEFAULT_SEED, "confidence": 0.95, "unit": "answer (qid, group)"}
+
+    # Per answer, the mean of its graded repeats: Q01 1.0, Q02 0.75, Q03 0.0, Q05 0.25; Q04 and Q06 none.
+    overall = judge["overall"]
+    assert (overall["answers"], overall["graded_answers"], overall["ungraded_answers"]) == (6, 4, 2)
+    assert overall["judgements"] == {"graded": 7, "unparseable": 3, "technical_failure": 2}
+    assert overall["mean_grade_pct"] == pytest.approx(50.0)
+    expected = stats.accuracy_interval(np.array([1.0, 0.75, 0.0, 0.25]), resamples=2000, seed=stats.DEFAULT_SEED)
+    assert (overall["ci_low"], overall["ci_high"]) == (expected.ci_low, expected.ci_high)
+    assert 0.0 <= overall["ci_low"] < 50.0 < overall["ci_high"] <= 100.0
+
+    cells = {(by, c["value"]): c for by, found in judge["breakdowns"].items() for c in found}
+    assert set(cells) == {("group", "model-a"), ("group", "model-b"), ("config", ""), ("config", "matura"), ("config", "zawodowy"),
+                          ("subject", "fizyka"), ("subject", "informatyka"), ("language", "en"), ("language", "pl")}
+    grades = {key: (c["mean_grade_pct"], c["graded_answers"], c["ungraded_answers"]) for key, c in cells.items()}
+    assert grades[("group", "model-a")] == (pytest.approx(175 / 3), 3, 0)
+    assert grades[("group", "model-b")] == (pytest.approx(25.0), 1, 2)
+    assert grades[("language", "pl")] == (pytest.approx(200 / 3), 3, 2) and grades[("language", "en")] == (0.0, 1, 0)
+    assert grades[("config", "matura")] == (pytest.approx(87.5), 2, 0)
+    zawodowy = cells[("config", "zawodowy")]  # nothing graded: no mean, and certainly not 0
+    assert (zawodowy["mean_grade_pct"], zawodowy["ci_low"], zawodowy["ungraded_answers"]) == (None, None, 2)
+    assert zawodowy["judgements"] == {"graded": 0, "unparseable": 2, "technical_failure": 2}
+    # The similarity means are over the same graded answers as the grade.
+    graded_a = [SCORED[t][0] for t in ("Q01", "Q02", "Q03")]
+    assert cells[("group", "model-a")]["similarity"]["token_f1"] == pytest.approx(
+        statistics.mean(token_f1(i.answer, i.reference) for i in graded_a), abs=1e-6)
+
+    table = (tmp_path / "judged" / "scores.md").read_text(encoding="utf-8")
+    assert (f"| all | all | 6 | 4 | 50.00 | [{expected.ci_low:.2f}, {expected.ci_high:.2f}] | 3 | 2 |") in table
+    assert "| config | zawodowy | 2 | 0 | – | – | 2 | 2 |" in table
+    assert f"default.pl.v1 (sha256 {load_rubric('pl').sha256})" in table
+    assert "| token F1 | chrF |" in table and "BERTScore" not in table
+
+
+def test_the_same_answers_and_replies_give_byte_identical_scores(judge_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    answers = write_answers(tmp_path / "answers.jsonl", [i for i, _ in SCORED.values()])
+    for out in ("first", "second"):
+        assert _judge_scored(judge_server, answers, tmp_path / out) == 2
+    for name in ("scores.json", "scores.md", "judgements.jsonl"):
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "second" / name).read_bytes()
+
+
+# --------------------------------------------------------------------------- BERTScore beside the grades
+
+
+@pytest.fixture(scope="module")
+def similarity_model(tmp_path_factory):
+    pytest.importorskip("transformers")
+    from tests.eval.backends.tiny_model import build_tiny_llama
+
+    return build_tiny_llama(tmp_path_factory.mktemp("similarity-model"))
+
+
+def test_eval_judge_reports_bertscore_beside_the_judges_spread(judge_server, tmp_path, monkeypatch, similarity_model):
+    from eval.similarity import BertScorer, ContextualEmbedder
+
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    items = [item(1, answer=REFERENCE, group="model-a"),
+             item(2, answer="TCP gwarantuje kolejność i dostarczenie pakietów, UDP tego nie robi.", group="model-a"),
+             item(3, answer="TCP jest bezpołączeniowy i nie gwarantuje kolejności; UDP gwarantuje.", group="model-b"),
+             item(4, answer="Nie wiem.", group="model-b")]
+    judge_server.scripts = {"Q01": ["grades:1.0"], "Q02": ["grades:1.0"], "Q03": ["grades:0"], "Q04": ["grades:0"]}
+    answers, out = write_answers(tmp_path / "answers.jsonl", items), tmp_path / "judged"
+    assert run_cli("eval", "judge", "--answers", answers, "--model", "openai:judge-a", "--base-url", judge_server.base_url,
+                   "--api-key-env", "STANDIN_KEY", "--seed", "0", "--resamples", "500", "--similarity-model", similarity_model,
+                   "--out", out) == 0
+
+    scorer = BertScorer(ContextualEmbedder(similarity_model))
+    expected = {i.qid: round(scorer.score(i.answer, i.reference).f1, 6) for i in items}
+    lines = [json.loads(line) for line in (out / "judgements.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {line["qid"]: line["bertscore_f1"] for line in lines} == expected
+    assert expected[items[0].qid] == pytest.approx(1.0, abs=1e-6)  # the key's own words
+
+    summary = json.loads((out / "judge_summary.json").read_text(encoding="utf-8"))
+    spread = summary["spread"]["openai:judge-a"]
+    bert = list(expected.values())
+    assert spread["per_answer"]["bertscore_f1"]["std"] == pytest.approx(statistics.pstdev(bert), abs=1e-4)
+    assert spread["per_answer"]["judge"]["std"] == 0.5
+    assert spread["compression"]["bertscore_f1"] == pytest.approx(statistics.pstdev(bert) / 0.5, abs=1e-3)
+    group_range = abs(statistics.mean(bert[:2]) - statistics.mean(bert[2:]))
+    assert spread["groups"]["range"]["bertscore_f1"] == pytest.approx(group_range, abs=1e-4)
+    assert spread["groups"]["range"]["judge"] == 1.0
+    assert summary["similarity_model"]["layer"] == 3 and len(summary["similarity_model"]["weights_sha256"]) == 64
+
+    report = (out / "judge_report.md").read_text(encoding="utf-8")
+    s = spread["per_answer"]["bertscore_f1"]
+    assert (f"| openai:judge-a | bertscore_f1 | {s['mean']} | {s['std']} | {s['min']} | {s['max']} | "
+            f"{spread['compression']['bertscore_f1']} |") in report
+    bert_range = spread["groups"]["range"]["bertscore_f1"]
+    assert f"| openai:judge-a | bertscore_f1 | {bert_range} | {bert_range} |" in report  # group means' range, judge's is 1
+    scores = json.loads((out / "scores.json").read_text(encoding="utf-8"))
+    (model_b,) = [c for c in scores["judges"][0]["breakdowns"]["group"] if c["value"] == "model-b"]
+    assert model_b["mean_grade_pct"] == 0.0
+    assert model_b["similarity"]["bertscore_f1"] == pytest.approx(statistics.mean(bert[2:]), abs=1e-6)
+    assert "| BERTScore F1 |" in (out / "scores.md").read_text(encoding="utf-8")
+
+
+def test_a_bad_similarity_model_stops_the_command_before_any_judge_is_asked(judge_server, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    answers = write_answers(tmp_path / "answers.jsonl", [item(1)])
+    assert run_cli("eval", "judge", "--answers", answers, "--model", "openai:judge-a", "--base-url", judge_server.base_url,
+                   "--api-key-env", "STANDIN_KEY", "--similarity-model", tmp_path, "--out", tmp_path / "out") == 1
+    assert f"{tmp_path}: no config.json, so not a Hugging Face model folder" in capsys.readouterr().err
+    assert judge_server.requests == [] and not (tmp_path / "out").exists()

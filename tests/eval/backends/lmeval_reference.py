@@ -106,3 +106,22 @@ def run_lm_eval(
             acc_norm=sample.get("acc_norm"),
         )
     return [by_qid[d.qid] for d in docs]
+
+
+def lm_eval_generator(model_dir: Path, *, batch_size: int):
+    """lm-eval's own HFLM (float32, CPU, offline), for `generate_until`."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from lm_eval.models.huggingface import HFLM
+
+    return HFLM(pretrained=str(model_dir), dtype="float32", device="cpu", batch_size=batch_size)
+
+
+def lm_eval_generate(lm, prompts: list[str], *, max_gen_toks: int) -> list[str]:
+    """HFLM.generate_until, greedy, on prompt strings taken verbatim (no chat template applied here: a
+    caller that wants one passes `lm.apply_chat_template(...)`'s text). `until` is empty, so the only
+    stop is the one lm-eval always adds, the end-of-text token: the stop our backend uses."""
+    from lm_eval.api.instance import Instance
+
+    settings = {"until": [], "max_gen_toks": max_gen_toks, "do_sample": False}
+    instances = [Instance(request_type="generate_until", doc={}, arguments=(p, dict(settings)), idx=0) for p in prompts]
+    return list(lm.generate_until(instances, disable_tqdm=True))

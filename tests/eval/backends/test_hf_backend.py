@@ -38,33 +38,68 @@ def test_results_do_not_depend_on_the_batch_size(tiny_model_dir, tiny_backend, r
     assert_same_results(other.score_choices(requests), tiny_backend.score_choices(requests), tolerance=1e-4)
 
 
-def test_each_context_runs_once_and_all_options_share_it(tiny_model_dir):
-    backend = HFBackend(tiny_model_dir, batch_size=8, show_progress=False)
+def _count_forward_passes(backend) -> list[dict]:
     calls = []
     forward = backend.model.forward
 
     def counting_forward(*args, **kwargs):
         input_ids = kwargs.get("input_ids", args[0] if args else None)
-        calls.append(tuple(input_ids.shape))
+        calls.append({"shape": tuple(input_ids.shape), "mask": kwargs.get("attention_mask")})
         return forward(*args, **kwargs)
 
     backend.model.forward = counting_forward
+    return calls
+
+
+def test_each_context_runs_once_and_all_options_of_a_question_follow_it_in_one_more_pass(tiny_model_dir):
+    backend = HFBackend(tiny_model_dir, batch_size=8, show_progress=False)
     options = (" Warszawa i Kraków", " Η Αθήνα", " 2 + 2 = 4", " Zażółć gęślą jaźń")
     requests = [ChoiceRequest(f"q{i}", f"Pytanie {i}: Które zdanie jest prawdziwe?\nOdpowiedź:", options)
                 for i in range(10)]
-    assert all(len(backend.encode_option(r.context, c).continuation) > 1 for r in requests for c in options)
+    tails = [len(backend.encode_option(requests[0].context, c).continuation) - 1 for c in options]
+    assert min(tails) >= 1
+    backend.score_choices(requests)  # the first call also checks packing against one pass per option
+    calls = _count_forward_passes(backend)
     backend.score_choices(requests)
-    shortest_context = min(len(backend.encode_option(r.context, options[0]).context) for r in requests)
-    longest_tail = max(len(backend.encode_option(requests[0].context, c).continuation) for c in options) - 1
-    assert longest_tail < shortest_context  # so a pass's width tells which kind it is
-    context_passes = [shape for shape in calls if shape[1] >= shortest_context]
-    continuation_passes = [shape for shape in calls if shape[1] < shortest_context]
-    # Two batches of questions (8 + 2): each context is fed exactly once ...
-    assert [rows for rows, _ in context_passes] == [8, 2]
-    # ... and the continuation passes feed only continuation tokens (all but the last of each option),
-    # one row per option, never the context again.
-    assert sum(rows for rows, _ in continuation_passes) == 10 * len(options)
-    assert all(rows <= 2 * 8 and width <= longest_tail for rows, width in continuation_passes)
+    lengths = sorted((len(backend.encode_option(r.context, options[0]).context) for r in requests), reverse=True)
+    first, second = max(lengths[:8]), max(lengths[8:])  # longest contexts first
+    # Two batches of questions (8 + 2), two passes each: the contexts, then every option's tokens after
+    # its first, all four options packed in their question's row and never the context again.
+    assert [c["shape"] for c in calls] == [(8, first), (8, sum(tails)), (2, second), (2, sum(tails))]
+    assert calls[1]["mask"].shape == (8, 1, sum(tails), first + sum(tails))
+
+
+def test_a_packed_option_sees_its_context_and_its_own_earlier_tokens_only(tiny_model_dir):
+    backend = HFBackend(tiny_model_dir, batch_size=8, show_progress=False)
+    options = (" Warszawa i Kraków", " Η Αθήνα")
+    request = ChoiceRequest("q", "Pytanie: Które zdanie jest prawdziwe?\nOdpowiedź:", options)
+    backend.score_choices([request])
+    calls = _count_forward_passes(backend)
+    backend.score_choices([request])
+    first, second = (len(backend.encode_option(request.context, c).continuation) - 1 for c in options)
+    context_length = calls[0]["shape"][1]
+    visible = (calls[1]["mask"][0, 0] == 0).tolist()  # additive mask: 0 where a token may attend
+    for query in range(first + second):
+        start, end = (0, first) if query < first else (first, first + second)
+        expected = [True] * context_length + [start <= key <= query for key in range(first + second)]
+        assert visible[query] == expected, query
+
+
+def test_a_model_that_ignores_the_packing_mask_falls_back_to_one_pass_per_option(tiny_model_dir, reference_docs, capsys):
+    backend = HFBackend(tiny_model_dir, batch_size=4, show_progress=False)
+    forward = backend.model.forward
+
+    def ignoring_4d_masks(*args, **kwargs):
+        if kwargs.get("attention_mask") is not None and kwargs["attention_mask"].dim() == 4:
+            kwargs["attention_mask"] = None  # as an architecture that applies its own causal mask would
+        return forward(*args, **kwargs)
+
+    backend.model.forward = ignoring_4d_masks
+    requests = choice_requests(reference_docs)
+    naive = HFBackend(tiny_model_dir, reuse_context=False, show_progress=False)
+    assert_same_results(backend.score_choices(requests), naive.score_choices(requests), tolerance=1e-4)
+    assert "packed option scoring disagrees" in capsys.readouterr().err
+    assert backend.describe()["packed_options"].startswith("off")
 
 
 def test_letter_options_need_only_the_context_pass(tiny_model_dir):
@@ -186,13 +221,21 @@ def test_the_revision_of_a_git_clone_is_its_head_commit(tmp_path):
     assert model_revision(tmp_path / "hub") is None
 
 
-def test_continuation_passes_are_cut_where_padding_or_memory_would_grow():
+def test_continuation_passes_are_cut_where_padding_costs_more_than_another_pass():
     from eval.backends.hf import _tail_chunks
 
-    lengths = [1, 1, 1, 1, 2, 2, 9, 9, 10]
-    chunks = _tail_chunks(lengths, list(range(9)), max_rows=8, vocab_size=100)
-    assert sum(chunks, []) == list(range(9))  # every row once, order kept
-    assert chunks == [[0, 1, 2, 3], [4, 5], [6, 7, 8]]
-    assert _tail_chunks([3] * 10, list(range(10)), max_rows=4, vocab_size=100) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
-    huge_vocab = _tail_chunks([3, 3], [0, 1], max_rows=8, vocab_size=1 << 25)
-    assert huge_vocab == [[0], [1]]
+    widths = [2, 2, 3, 3, 20, 21]  # sorted ascending, as the backend sorts its rows
+    assert _tail_chunks(widths, call_cost=10, max_slots=1000) == [[0, 1, 2, 3], [4, 5]]
+    assert _tail_chunks(widths, call_cost=1000, max_slots=1000) == [[0, 1, 2, 3, 4, 5]]  # a pass costs more
+    assert _tail_chunks(widths, call_cost=1000, max_slots=40) == [[0, 1, 2, 3], [4], [5]]  # memory bound
+    assert _tail_chunks([50], call_cost=1, max_slots=10) == [[0]]  # a single row always runs
+
+
+def test_several_continuation_passes_per_batch_give_the_same_scores(tiny_model_dir, tiny_backend, reference_docs):
+    requests = choice_requests(reference_docs)
+    split = HFBackend(tiny_model_dir, batch_size=4, show_progress=False)
+    split._call_cost_tokens = 1  # as a large model would: a pass per tail width, copies of the cache rows
+    calls = _count_forward_passes(split)
+    assert_same_results(split.score_choices(requests), tiny_backend.score_choices(requests), tolerance=1e-4)
+    batches = -(-len(requests) // 4)
+    assert len(calls) > 2 * batches + 4  # (the first call adds the packing check's passes)
