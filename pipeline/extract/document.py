@@ -11,6 +11,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
+# What the OCR path writes for a table cell it found but could not read (a grid key's answer box), so
+# the cells after it keep their places and the parse stage reports that one cell.
+UNREAD_CELL = "?"
+
+
 class PageMethod(str, Enum):
     TEXT = "text"  # the PDF's own text layer
     OCR = "ocr"  # Tesseract on the rendered page

@@ -29,7 +29,7 @@ from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_page
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+17"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+25"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (

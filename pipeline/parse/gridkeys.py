@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from statistics import median
 
 from pipeline.extract import ExtractedDocument
+from pipeline.extract.document import UNREAD_CELL
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
@@ -156,8 +157,8 @@ def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]
         tokens = tokens[1:]
     if not tokens:
         return None
-    kinds = [is_voided(t.text, voided) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
-    short = [is_voided(t.text, voided) or len(t.text) <= _SHORT for t in tokens]
+    kinds = [t.text == UNREAD_CELL or is_voided(t.text, voided) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
+    short = [t.text == UNREAD_CELL or is_voided(t.text, voided) or len(t.text) <= _SHORT for t in tokens]
     if not all(kinds) or sum(short) * 2 < len(tokens):
         return None
     return tokens
@@ -236,6 +237,10 @@ def _record(
     missing = [cells[i].printed for i in range(len(cells)) if i not in paired]
     if missing:
         table.problems.append(f"{where}: no answer under question(s) {', '.join(missing)}")
+    unread = [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
+    if unread:
+        table.problems.append(f"{where}: the answer cell of question(s) {', '.join(unread)} could not be read (OCR)")
+    paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL}
     for index, answer in sorted(paired.items()):
         cell = cells[index]
         previous = table.answers.get(cell.key)

@@ -32,7 +32,7 @@ from pipeline.extract.ocr.settings import OcrSettings
 
 # 1: the first cached reading (words after every repair, before line assembly).
 # 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
-READING_VERSION = "ocr-reading/3"
+READING_VERSION = "ocr-reading/12"
 CACHE_STAGE = "ocr"
 
 

@@ -22,6 +22,7 @@ from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
+from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PSM, merge_table_pass, read_key_cells
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
@@ -84,6 +85,9 @@ def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, om
             words = merge_table_pass(words, block_pass)
             if option_labels:
                 words = read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
+        if option_labels:
+            # Unprepared grey: preparing erases a number row's dark fill with the table rules, digits and all.
+            words = read_grid_cells(image.convert("L"), words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
     words = stray_inverted_marks(roman_numerals(restore_question_numbers(join_split_words(words))))
     lexicon = load_lexicon(languages)
     ink = np.asarray(grey) < INK_BELOW

@@ -1,0 +1,295 @@
+"""Grid answer keys read cell by cell: a row of question numbers over a row of answer letters (the
+FGV and INEP keys), often white digits on a dark fill over pale letters in boxes. Tesseract reads such
+a row as one glued word ("BABCBDADCDCBABBÃD") and the number row as junk ("1121314150 16017118/9");
+nothing then pairs an answer with its number.
+
+A Tesseract line made mostly of the option labels and at least `GRID_MIN_CELLS` letters long is an
+answer row. Its band of the page is cut into letters by the white between them, and the letters are
+read again together, with the option labels as the only allowed output. The line above it, where it
+sits over the same columns, is its number row: inverted when it is dark (white digits on a fill), its
+cell rules erased, cut into numbers by the white between them and read with digits only. Each row comes
+back as one word per cell at the cell's place, so the parse stage pairs numbers and answers by x as
+it does on a text layer; a cell that stays unreadable comes back as `UNREAD_CELL` ("?"), which keeps
+the cells after it in their places and is reported for its question.
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.engine import read_strip
+from pipeline.extract.ocr.words import Word, ink_runs, words_by_line
+
+GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answer row
+# Share of its letters (accents folded: "Ã" is a misread "A") that are labels: a glued row of pale
+# letters came back as "DDADBEBBÃLCÃOÕOZC…", 67 % labels; prose has about 22 % a–d.
+GRID_MIN_LABEL_SHARE = 0.5
+RUN_MIN_SHARE = 0.7  # of a filled bar's neighbouring cells that count up by one for it to be a number row
+GRID_MIN_CAPITALS = 0.8  # where the labels are capitals, of the row's letters
+ROW_LABEL_WIDTH = 2.5  # median cell widths: a wider glyph group in a row is the row's label
+CELL_GAP = 0.12  # band heights of white that part two letters (or two numbers) of a row
+NUMBER_GAP = 0.25  # band heights of white that part two numbers (digits of one number sit closer)
+DARK_BAND = 128  # median grey under which a band is a dark fill with light text
+VOIDED_MARKS = "-*"  # what an answer cell may hold besides a label: the mark of an annulled question
+GLYPH_CONTRAST = 30  # grey levels under the ground a pixel needs to count toward the glyphs' ink level
+RULE_SHARE = 0.85  # a column inked over this share of the band's height is a cell rule, not a glyph
+ROW_RULE_SHARE = 0.6  # a row inked over this share of the band's width is a table rule
+STRIP_GAP = 3.0  # band heights of white between crops in the strip Tesseract reads
+
+
+def _folded(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
+def _answer_rows(words: list[Word], labels: Sequence[str]) -> list[list[Word]]:
+    """The words of each answer row: a Tesseract line mostly of label letters (capitals where the labels
+    are), with the other lines on its row (Tesseract splits a row at a wide cell: "BB" | "DDADB…")."""
+    wanted = {label.casefold() for label in labels if len(label) == 1}
+    capitals = all(label.isupper() for label in labels if len(label) == 1 and label.isalpha())
+    lines = list(words_by_line(words).values())
+    rows: list[list[Word]] = []
+    for members in lines:
+        letters = [ch for ch in _folded("".join(w.text for w in members)) if ch.isalpha()]
+        if len(letters) < GRID_MIN_CELLS or sum(ch.casefold() in wanted for ch in letters) < GRID_MIN_LABEL_SHARE * len(letters):
+            continue
+        if capitals and sum(ch.isupper() for ch in letters) < GRID_MIN_CAPITALS * len(letters):
+            continue  # prose that happens to be rich in a, b, c, d
+        if any(members[0] in row for row in rows):
+            continue
+        top, bottom = min(w.top for w in members), max(w.bottom for w in members)
+        rows.append([w for line in lines for w in line if _shares_row(line, top, bottom)])
+    return rows
+
+
+def _shares_row(line: list[Word], top: int, bottom: int) -> bool:
+    line_top, line_bottom = min(w.top for w in line), max(w.bottom for w in line)
+    return min(bottom, line_bottom) - max(top, line_top) > 0.5 * min(bottom - top, line_bottom - line_top)
+
+
+def _cells(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
+    """[left, right) of each glyph group of a binary band (True = ink), parted by white of `gap` band
+    heights; the table's rules (rows or columns inked nearly end to end) are left out first."""
+    height, width = band.shape
+    ink = band & ~(band.sum(axis=1) > ROW_RULE_SHARE * width)[:, None]
+    ink &= ~(ink.sum(axis=0) > RULE_SHARE * height)[None, :]
+    runs = ink_runs(ink.sum(axis=0), max(1, round(gap * height)))
+    return [(left, right) for left, right in runs if right - left >= max(2, round(0.12 * height))]
+
+
+def _band(grey: np.ndarray, top: int, bottom: int, left: int, right: int) -> tuple[np.ndarray, int, int, bool]:
+    """The binary ink of a band (inverted first when it is a dark fill, cut to the fill's rows), its
+    top and bottom, and whether it was a dark fill."""
+    patch = grey[top:bottom, left:right]
+    dark = float(np.median(patch)) < DARK_BAND
+    if dark:
+        fill = np.flatnonzero(np.median(patch, axis=1) < DARK_BAND)
+        top, bottom = top + int(fill[0]), top + int(fill[-1]) + 1
+        patch = 255 - grey[top:bottom, left:right]
+    # Halfway between the glyphs' ink (the median of the pixels clearly darker than the ground) and
+    # the ground (the fill on a dark band; white or a light cell fill on a light one): pale grey letters
+    # count as ink, a light blue cell does not, however little of the band the glyphs cover. Rows of a neighbouring
+    # dark fill caught in a light band (the number row above) are no glyphs.
+    glyph_rows = np.ones(patch.shape[0], dtype=bool) if dark else np.median(patch, axis=1) >= DARK_BAND
+    ground = float(np.median(patch[glyph_rows] if glyph_rows.any() else patch))  # white, or a light cell fill
+    candidates = patch[(patch < ground - GLYPH_CONTRAST) & glyph_rows[:, None]]
+    ink = float(np.median(candidates)) if candidates.size else ground - 2 * GLYPH_CONTRAST
+    return (patch < (ink + ground) / 2) & glyph_rows[:, None], top, bottom, dark
+
+
+def _read_row(
+    grey: Image.Image, box: tuple[int, int, int, int], gap: float, whitelist: str, languages, dpi, omp, path: Path
+) -> list[Word]:
+    left, top, right, bottom = box
+    array = np.asarray(grey)
+    band, top, bottom, dark = _band(array, top, bottom, left, right)
+    cells = _cells(band, gap)
+    if len(cells) < GRID_MIN_CELLS:
+        return []
+    # A row's label ("Questão", "Gabarito") is a group far wider than the cells: not a cell.
+    typical = float(np.median([r - l for l, r in cells]))
+    cells = [(l, r) for l, r in cells if r - l <= ROW_LABEL_WIDTH * typical]
+    source = Image.fromarray(255 - array[top:bottom, left:right]) if dark else grey.crop(box)
+    if dark:
+        source = source.point(lambda v: 0 if v < 128 else 255)  # the fill's grain would read as ink
+    # Crops reach only as high as the glyphs: a neighbouring fill's edge in the band misleads Tesseract.
+    inked = np.flatnonzero(band.any(axis=1))
+    upper, lower = max(0, int(inked[0]) - 2), min(bottom - top, int(inked[-1]) + 3)
+    crops = [(l, upper, r, lower) for l, r in cells]
+    gap = round(STRIP_GAP * (lower - upper))
+    offsets, read = read_strip(source, crops, gap, languages, dpi, omp, path, whitelist, binarise=False)
+    readings = [_one_reading(crop, offset, read) for crop, offset in zip(crops, offsets)]
+    inked = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
+    for index, crop in enumerate(crops):
+        if readings[index] is None:
+            # Two cells read as one word, or a pale letter read as nothing: the cell is read on its own.
+            # Grey first, then black on white at the band's own threshold (pale letters survive it,
+            # where the strip's fixed threshold of 140 drops a grey 165).
+            for image in (source, inked):
+                alone, alone_read = read_strip(
+                    image, [crop], gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"), whitelist, binarise=False
+                )
+                readings[index] = _one_reading(crop, alone[0], alone_read)
+                if readings[index] is not None:
+                    break
+    return [
+        Word(r.text if r else UNREAD_CELL, r.conf if r else -1.0, left + crop[0], top + crop[1], left + crop[2], top + crop[3], (0, 0, 0))
+        for crop, r in zip(crops, readings)
+    ]
+
+
+def _one_reading(crop: tuple[int, int, int, int], offset: int, read: list[Word]) -> Word | None:
+    inside = [r for r in read if offset - 2 <= (r.left + r.right) / 2 <= offset + (crop[2] - crop[0]) + 2]
+    return inside[0] if len(inside) == 1 else None
+
+
+def _under_numbers(letters: list[Word], numbers: list[Word]) -> list[Word]:
+    """One answer cell under each number: the letter whose centre lies in the number's column, or
+    `UNREAD_CELL` where none does (a blank or unreadable box), so that no answer slides onto the next
+    question when the parse stage pairs them; letters under no number are kept, for the parse stage
+    to report."""
+    centres = [(n.left + n.right) / 2 for n in numbers]
+    pitch = float(np.median(np.diff(centres))) if len(centres) > 1 else float(numbers[0].right - numbers[0].left)
+    owner = {id(w): min(range(len(numbers)), key=lambda i: abs(centres[i] - (w.left + w.right) / 2)) for w in letters}
+    placed = {i: w for w in letters if abs(centres[i := owner[id(w)]] - (w.left + w.right) / 2) <= pitch / 2}
+    aligned = [
+        placed.get(i) or Word(UNREAD_CELL, -1.0, round(c - pitch / 4), letters[0].top, round(c + pitch / 4), letters[0].bottom, (0, 0, 0))
+        for i, c in enumerate(centres)
+    ]
+    return aligned + [w for w in letters if w not in placed.values()]
+
+
+def _counts_up(numbers: list[Word]) -> bool:
+    """Whether a row read as numbers is a grid's number row: enough cells, most one more than the last."""
+    values = [int(w.text) if w.text.isdigit() else None for w in numbers]
+    steps = sum(1 for a, b in zip(values, values[1:]) if a is not None and b == a + 1)
+    return len(values) >= GRID_MIN_CELLS and steps >= RUN_MIN_SHARE * (len(values) - 1)
+
+
+def _numbered_run(numbers: list[Word]) -> list[Word]:
+    """A grid's number row counts up by one from cell to cell: a number that breaks the run between
+    neighbours that fit it ("7" between 70 and 72) is the one number that fits there."""
+    values = [int(w.text) if w.text.isdigit() else None for w in numbers]
+    mended = list(numbers)
+    for index in range(len(values)):
+        before = values[index - 1] if index > 0 else None
+        after = values[index + 1] if index + 1 < len(values) else None
+        far = values[index + 2] if index + 2 < len(values) else None
+        if before is not None and after is not None and after == before + 2:
+            expected = before + 1
+        elif before is None and after is not None and far == after + 1:
+            expected = after - 1
+        elif after is None and before is not None and index >= 2 and values[index - 2] == before - 1:
+            expected = before + 1
+        else:
+            continue
+        if values[index] != expected:
+            values[index] = expected
+            mended[index] = replace(numbers[index], text=str(expected))
+    return mended
+
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels
+BAR_MIN_SHARE = 0.35  # of a row's pixels dark for it to be part of a filled number row
+BAR_HEIGHT = (0.010, 0.06)  # of the page height: a filled number row's height
+ANSWER_BELOW = 1.3  # number-row heights below a filled number row where its answers stand
+BAR_EDGE_PX = 4  # pixels of a fill's blurred edge left out of the answer row above it
+
+
+def _filled_rows(grey: np.ndarray) -> list[tuple[Box, Box]]:
+    """(number box, answer box) of each number row printed on a dark fill bar, its answers below it."""
+    height = grey.shape[0]
+    dark = grey < DARK_BAND
+    barred = dark.mean(axis=1) > BAR_MIN_SHARE
+    bars = ink_runs(barred, 0)
+    found = []
+    for top, bottom in bars:
+        if not BAR_HEIGHT[0] * height <= bottom - top <= BAR_HEIGHT[1] * height:
+            continue
+        columns = np.flatnonzero(dark[top:bottom].mean(axis=0) > 0.5)
+        left, right = int(columns[0]), int(columns[-1]) + 1
+        below = min(height, bottom + round(ANSWER_BELOW * (bottom - top)))
+        # The answers end where the next bar (or any fill) begins, less its soft edge.
+        following = np.flatnonzero(barred[bottom:below])
+        if following.size:
+            below = bottom + max(1, int(following[0]) - BAR_EDGE_PX)
+        found.append(((left, top, right, bottom), (left, bottom, right, below)))
+    return found
+
+
+def _glued_rows(words: list[Word], labels: Sequence[str], width: int, height: int) -> list[tuple[Box | None, Box]]:
+    """(number box or None, answer box) of each answer row Tesseract read as glued label letters, its
+    number row the Tesseract line right above it over the same columns."""
+    by_line = words_by_line(words)
+    found: list[tuple[Box | None, Box]] = []
+    for answers in _answer_rows(words, labels):
+        top, bottom = min(w.top for w in answers), max(w.bottom for w in answers)
+        pad = round(0.25 * (bottom - top))
+        left, right = min(w.left for w in answers), max(w.right for w in answers)
+        box = (max(0, left - 2 * pad), max(0, top - pad), min(width, right + 2 * pad), min(height, bottom + pad))
+        above = [
+            members for members in by_line.values()
+            if max(w.bottom for w in members) <= top and max(w.right for w in members) > left and min(w.left for w in members) < right
+        ]
+        number_box = None
+        if above:
+            header = max(above, key=lambda members: max(w.bottom for w in members))
+            h_top, h_bottom = min(w.top for w in header), max(w.bottom for w in header)
+            if top - h_bottom < 2 * (bottom - top):
+                h_pad = round(0.25 * (h_bottom - h_top))
+                number_box = (box[0], max(0, h_top - h_pad), box[2], min(top, h_bottom + h_pad))
+        found.append((number_box, box))
+    return found
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _inside(word: Word, box: Box | None) -> bool:
+    if box is None:
+        return False
+    x, y = (word.left + word.right) / 2, (word.top + word.bottom) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def read_grid_cells(
+    grey: Image.Image,
+    words: list[Word],
+    labels: Sequence[str],
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[Word]:
+    """`words` with each grid key's answer and number rows replaced by one word per cell (see the
+    module's docstring); pages without such rows come back as they are."""
+    filled = _filled_rows(np.asarray(grey))
+    glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height) if not any(_overlaps(a, f[1]) for f in filled)]
+    if not filled and not glued:
+        return words
+    label_set = "".join(sorted({label for label in labels if len(label) == 1}))
+    kept, added = list(words), []
+    next_line = 40_000
+    for index, (number_box, answer_box) in enumerate([*filled, *glued]):
+        numbers = _numbered_run(
+            _read_row(grey, number_box, NUMBER_GAP, "0123456789", languages, dpi, omp_thread_limit, folder / f"grid-{index}-n.pgm")
+        ) if number_box else []
+        if index < len(filled) and not _counts_up(numbers):
+            continue  # a dark bar that is no row of question numbers: a banner, a table heading
+        letters = _read_row(grey, answer_box, CELL_GAP, label_set + VOIDED_MARKS, languages, dpi, omp_thread_limit, folder / f"grid-{index}.pgm")
+        if not letters:
+            continue
+        if numbers:
+            letters = _under_numbers(letters, numbers)
+        kept = [w for w in kept if not _inside(w, answer_box) and not (numbers and _inside(w, number_box))]
+        for row in (numbers, letters):
+            if row:
+                next_line += 1
+                added += [replace(w, line=(next_line, 0, 0)) for w in row]
+    return kept + added

@@ -1,0 +1,87 @@
+"""Scanned grid keys read cell by cell: white numbers on a dark fill over pale answer letters (the FGV
+and INEP keys) come back as one word per cell, so the grid parser pairs them; a cell that stays
+unreadable is marked in its place and reported for its question, never shifted onto a neighbour."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox
+from pipeline.extract import ExtractOptions, extract_document
+from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr import OcrSettings
+from pipeline.extract.ocr.gridcells import _numbered_run, _under_numbers
+from pipeline.extract.ocr.words import Word
+from pipeline.parse.gridkeys import read_grid
+from pipeline.specs import KeySpec
+from tests.pipeline.extract.ocr.builders import build, colour_scan, needs_tesseract
+
+PITCH = 9.0  # mm
+ROWS = ("DABDBABCBDADCDCBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDCCBCCDCAA")
+FILL, PALE = (96, 96, 96), (165, 165, 165)
+
+
+def _grid_key(path: Path) -> Path:
+    items = [TextBox("GABARITO DEFINITIVO", 15, 20, 120, size=12, bold=True)]
+    for row, letters in enumerate(ROWS):
+        y = 35 + 16 * row
+        for i, letter in enumerate(letters):
+            x = 12 + PITCH * i
+            items.append(TextBox(str(1 + 20 * row + i), x, y, PITCH - 0.6, size=11, align="C", highlight=FILL, color=(255, 255, 255)))
+            items.append(TextBox(letter, x, y + 7, PITCH - 0.6, size=11, align="C", color=PALE))
+    return build(path, [PageSpec(tuple(items))])
+
+
+@pytest.fixture(scope="module")
+def scanned_key(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("gridkey")
+    return colour_scan(_grid_key(folder / "key.pdf"), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=2)
+
+
+@needs_tesseract("por")
+def test_a_scanned_grid_key_pairs_every_number_with_its_answer(scanned_key):
+    options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=200, option_labels=("A", "B", "C", "D")))
+    document = extract_document(scanned_key, "5" * 64, options)
+    tables = read_grid(document, KeySpec(kind="grid"), "key.pdf")
+    table = tables[""]
+    expected = {str(1 + 20 * row + i): letter for row, letters in enumerate(ROWS) for i, letter in enumerate(letters)}
+    # Every answer read is right; a cell that stayed unreadable is reported for its question.
+    assert table.answers == {n: a for n, a in expected.items() if n in table.answers}
+    assert len(table.answers) >= 55, table.problems  # 57 of 60 on this scan; pale "C"s are the hardest cells
+    unread = {n for p in table.problems for n in p.split("question(s) ")[1].split(" could")[0].split(", ")}
+    assert all(p.endswith("could not be read (OCR)") for p in table.problems), table.problems
+    assert unread == set(expected) - set(table.answers)
+    assert UNREAD_CELL not in table.answers.values()
+
+
+def _words(texts: list[str]) -> list[Word]:
+    return [Word(t, 90.0, 10 * i, 0, 10 * i + 8, 10, (0, 0, 0)) for i, t in enumerate(texts)]
+
+
+def test_a_number_breaking_the_rows_count_takes_the_one_that_fits():
+    mended = _numbered_run(_words(["61", "62", "7", "64", "65", "16", "67", "6", "69", "70"]))
+    assert [w.text for w in mended] == ["61", "62", "63", "64", "65", "66", "67", "68", "69", "70"]
+    # The first and last cells follow the run beside them; an unreadable digit cell stays as read.
+    assert [w.text for w in _numbered_run(_words(["4", "22", "23", "24", "25"]))] == ["21", "22", "23", "24", "25"]
+    assert [w.text for w in _numbered_run(_words(["17", "18", "19", "2"]))] == ["17", "18", "19", "20"]
+    # Two misread neighbours leave no single number for either: they stay as read.
+    assert [w.text for w in _numbered_run(_words(["1", "2", "7", "8", "5", "6"]))] == ["1", "2", "7", "8", "5", "6"]
+
+
+@needs_tesseract("por")
+def test_a_dark_banner_over_a_line_of_text_is_no_grid_and_its_text_is_kept(tmp_path):
+    banner = TextBox("PROVA OBJETIVA EDIÇÃO 2031 CADERNO DE QUESTÕES", 12, 30, 186, size=12, highlight=FILL, color=(255, 255, 255))
+    text = TextBox("Assinale a alternativa correta de acordo com a Constituição Federal.", 12, 38, 186, size=11)
+    scan = colour_scan(build(tmp_path / "banner.pdf", [PageSpec((banner, text))]), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+    options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=200, option_labels=("A", "B", "C", "D")))
+    lines = [line.text for line in extract_document(scan, "6" * 64, options).pages[0].lines]
+    assert any(line.startswith("Assinale a alternativa correta") for line in lines), lines
+
+
+def test_each_number_gets_the_letter_in_its_column_and_a_gap_stays_a_gap():
+    numbers = _words([str(n) for n in range(1, 11)])
+    letters = [w for w in _words(list("DABDBABCBD")) if w.left != 40]  # the fifth box read as nothing
+    aligned = _under_numbers(letters, numbers)
+    assert [w.text for w in aligned] == ["D", "A", "B", "D", UNREAD_CELL, "A", "B", "C", "B", "D"]
+    assert [(w.left + w.right) // 2 for w in aligned][4] == 44  # the gap keeps its column
