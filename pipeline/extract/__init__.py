@@ -7,21 +7,24 @@ Output: an `ExtractedDocument` (pages of `Line`s, figures, warnings), the model 
 Public functions and types:
 - `extract_document(pdf_path, sha256, options)` -> ExtractedDocument (`stage`); `ExtractOptions`,
   `ExtractError` (the file is bad), `StageUnavailable` (OCR could not run: not cached), `STAGE_VERSION`
-- `ExtractedDocument`, `Page`, `Line`, `Figure`, `PageMethod`: the extracted-document model (`document`)
+- `ExtractedDocument`, `Page`, `Line`, `Figure`, `PageMethod`: the extracted-document model (`document`);
+  `UNREAD_CELL`, what OCR writes for a table cell it found but could not read
+- `search_rule(pattern, text, ocr=)`: a spec pattern matched with room for OCR misreadings (`tolerant`)
 - `LayoutParams`, `Glyph`, `assemble`: rows, segments and columns from positioned glyphs, shared by the
   text and OCR paths (`layout`)
 - `assess_text_layer`, `text_layer_usable`: whether a page's text layer can be trusted (`quality`)
 - `extract_figures`, `FigureError`: figure crops as PNG (`figures`)
 - `ocr`: the OCR sub-package (`ocr_pages`, `OcrSettings`, `normalize_ocr_line`, …)
 """
-from pipeline.extract.document import ExtractedDocument, Figure, Line, Page, PageMethod
+from pipeline.extract.document import UNREAD_CELL, ExtractedDocument, Figure, Line, Page, PageMethod
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.quality import assess_text_layer, text_layer_usable
 from pipeline.extract.figures import FigureError, extract_figures
 from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, StageUnavailable, extract_document
+from pipeline.extract.tolerant import search_rule
 
 __all__ = [
-    "STAGE_VERSION", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
+    "STAGE_VERSION", "UNREAD_CELL", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
     "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "extract_document",
-    "extract_figures", "text_layer_usable",
+    "extract_figures", "search_rule", "text_layer_usable",
 ]

@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass
 from statistics import median
 
-from pipeline.extract import ExtractedDocument
-from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows

@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 
 from dataclasses import replace
 
-from pipeline.extract import ExtractedDocument
-from pipeline.extract.tolerant import search_rule
+from pipeline.extract import ExtractedDocument, search_rule
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyruns import ColumnRow, mend_column
 from pipeline.parse.stream import StreamLine, line_stream, match_number_line, plain_text, rest_after, rows
