@@ -35,10 +35,23 @@ class _Piece:
 def recover_unnumbered(blocks: list[Block], labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> list[Block]:
     """`blocks` with each lost-number question cut out of the block before it and numbered, where the
     numbering allows exactly one number for it (see the module's docstring)."""
+    values = [_value(b) for b in blocks]
+    following: list[int | None] = []  # the next numbered question's number after each block
+    upcoming: int | None = None
+    for value in reversed(values):
+        following.append(upcoming)
+        upcoming = value if value is not None else upcoming
+    following.reverse()
     result: list[Block | _Piece] = []
-    for block in blocks:
+    before: int | None = None
+    for index, block in enumerate(blocks):
+        before = values[index] if values[index] is not None else before
+        after = following[index]
         result.append(block)
-        result += _pieces(block, labels, option_re, bare_min_run)
+        # Only where the numbering jumps can a piece get a number: elsewhere (most sheets, all of a
+        # complete one) no block is searched for pieces.
+        if before is not None and after is not None and after - before > 1:
+            result += _pieces(block, labels, option_re, bare_min_run)
     return _numbered(result)
 
 
