@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+MIN_RUN = 2  # entries read in a column before its run mends anything
+RUN_MIN_SHARE = 0.7  # of its neighbouring entries that count up by one
 NUMBER_TOKEN_MAX_CHARS = 4  # a row's unreadable first token may stand for a number of up to 3 digits and its mark
 
 
@@ -32,6 +34,8 @@ def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple
         elif row.ocr and row.text.strip():
             items.append([None, None, index, row.text.strip(), False])
     mended: list[str] = []
+    if not _runs_down(items):
+        return [(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None], mended
     position = 0
     while position < len(items):
         # A stretch of unread rows, or one number that breaks the run, between two numbers read.
@@ -50,6 +54,15 @@ def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple
                         mended.append(line)
         position = stretch
     return [(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None], mended
+
+
+def _runs_down(items: list[list]) -> bool:
+    """Whether the entries read count up down the column (by one, or two across a lost entry), not
+    across a row of several columns ("1 A  23 C  45 D" read row by row): only such a run can tell a
+    number."""
+    values = [int(item[0]) for item in items if item[0] is not None and item[0].isdigit()]
+    steps = sum(1 for a, b in zip(values, values[1:]) if 0 < b - a <= 2)
+    return len(values) >= MIN_RUN and steps >= RUN_MIN_SHARE * (len(values) - 1)
 
 
 def _read_number(items: list[list], position: int) -> int | None:

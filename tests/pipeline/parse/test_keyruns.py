@@ -50,14 +50,21 @@ def test_text_layer_keys_are_read_as_printed():
 
 
 def test_a_misread_section_heading_still_opens_its_part_and_runs_restart_there():
-    columns = [["Primera parte", "1. a", "2. b", "3. c"], ["Segunda parte", "1. d", "2  a", "3. b", "Preauntas de reserva", "tl c", "2. d"]]
+    columns = [["Primera parte", "1. a", "2. b", "3. c"], ["Segunda parte", "1. d", "2  a", "3. b", "Preauntas de reserva", "tl c", "2. d", "3. a"]]
     spec = _spec(sections=[
         SectionRule(start="^Primera parte", prefix="1."), SectionRule(start="^Segunda parte", prefix="2."),
         SectionRule(start="^Preguntas de reserva", prefix="R", nested=True),
     ])
     table = read_list(_key(columns), spec, "key.pdf")
-    assert table.answers == {"1.1": "a", "1.2": "b", "1.3": "c", "2.1": "d", "2.2": "a", "2.3": "b", "2.r1": "c", "2.r2": "d"}  # number keys fold case
+    assert table.answers == {"1.1": "a", "1.2": "b", "1.3": "c", "2.1": "d", "2.2": "a", "2.3": "b", "2.r1": "c", "2.r2": "d", "2.r3": "a"}  # number keys fold case
     assert table.problems == [
         "key entry read as '2 a', taken as 2.2 (between 1 and 3) from its column's run",
         "key entry read as 'tl c', taken as 2.R1 (before 2) from its column's run",
     ]
+
+
+def test_entries_read_across_a_row_of_columns_are_never_renumbered():
+    # "1. a  23. c  45. d" row by row: the entries do not count up, so no run says what "1" should be.
+    rows = [f"{n}. a  {n + 22}. c  {n + 44}. d" for n in range(1, 6)]
+    table = read_list(_key([rows]), _spec(), "key.pdf")
+    assert set(table.answers) == {str(n + k) for n in range(1, 6) for k in (0, 22, 44)} and table.problems == []
