@@ -186,6 +186,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
         for raw, answer, pilot in entries:
             number = number_key(prefix + raw)
             if number in table.answers:
+                if table.answers[number] != answer:
+                    table.problems.append(f"question {prefix + raw} keyed twice ({table.answers[number]}, {answer}); first kept")
                 continue
             table.answers[number] = answer
             if pilot:

@@ -68,3 +68,9 @@ def test_entries_read_across_a_row_of_columns_are_never_renumbered():
     rows = [f"{n}. a  {n + 22}. c  {n + 44}. d" for n in range(1, 6)]
     table = read_list(_key([rows]), _spec(), "key.pdf")
     assert set(table.answers) == {str(n + k) for n in range(1, 6) for k in (0, 22, 44)} and table.problems == []
+
+
+def test_a_question_keyed_twice_with_different_answers_is_reported_and_the_first_kept():
+    table = read_list(_key([["1. a", "2. b", "2. c", "3. d"]], PageMethod.TEXT), _spec(), "key.pdf")
+    assert table.answers == {"1": "a", "2": "b", "3": "d"}
+    assert table.problems == ["question 2 keyed twice (b, c); first kept"]
