@@ -461,7 +461,9 @@ class HFBackend:
         context_ids = torch.tensor([list(q[0].context) + [self._pad_id] * (width - n) for q, n in zip(questions, lengths)],
                                    device=self.device)
         last_positions = sorted(set(n - 1 for n in lengths))
-        call: dict = {"use_cache": True}
+        # One-token options (letters) need only the logits at each context's end: no cache to keep.
+        has_tails = any(len(o.continuation) > 1 for options in questions for o in options)
+        call: dict = {"use_cache": has_tails}
         if self._accepts_logits_to_keep:
             # Only the logits at each context's last position are needed; a full [batch, width, vocab]
             # tensor would dominate memory for large vocabularies.
@@ -473,7 +475,7 @@ class HFBackend:
         rows = torch.arange(len(questions), device=self.device)
         columns = torch.tensor([column[n - 1] for n in lengths], device=self.device)
         first_log_probs = torch.log_softmax(output.logits[rows, columns], dim=-1)  # predicts each option's first token
-        context_cache = getattr(output, self._cache_argument)
+        context_cache = getattr(output, self._cache_argument) if has_tails else None
         del output
 
         # One flat entry per option: the first token's log-prob and argmax flag come from the context pass.
@@ -481,7 +483,7 @@ class HFBackend:
         first_tokens = torch.tensor([o.continuation[0] for options in questions for o in options], device=self.device)
         totals = first_log_probs[owners, first_tokens]
         misses = (first_log_probs.argmax(dim=-1)[owners] != first_tokens).long()
-        if any(len(o.continuation) > 1 for options in questions for o in options):
+        if has_tails:
             tail_totals, tail_misses = self._tail_pass(questions, lengths, context_cache, first_log_probs.shape[-1])
             totals, misses = totals + tail_totals, misses + tail_misses
         totals, greedy = totals.tolist(), (misses == 0).tolist()
