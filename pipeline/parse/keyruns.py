@@ -24,9 +24,19 @@ class ColumnRow:
     ocr: bool
 
 
-def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple[str, str, bool]], list[str]]:
-    """The entries of a column's run (rows under one section prefix) in order as (number, answer,
-    pilot), and a line per mended entry ("read as '1', taken as 11 (between 10 and 12)")."""
+@dataclass
+class MendedColumn:
+    """A column's entries in order as (number, answer, pilot); a line per mended entry ("read as '1',
+    taken as 11 (between 10 and 12)"); and the OCR'd rows among its entries that still read as none
+    (each may be a lost entry: a curator must see it, not only a question left without a key)."""
+
+    entries: list[tuple[str, str, bool]]
+    mended: list[str]
+    unread: list[str]
+
+
+def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> MendedColumn:
+    """The entries of a column's run (rows under one section prefix), mended where the run tells."""
     items: list[list] = []  # [number or None, answer, row index, read as, pilot]
     for index, row in enumerate(rows):
         if row.entries:
@@ -34,8 +44,40 @@ def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple
         elif row.ocr and row.text.strip():
             items.append([None, None, index, row.text.strip(), False])
     mended: list[str] = []
-    if not _runs_down(items):
-        return [(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None], mended
+    if _runs_down(items):
+        mended = _mend_run(items, rows, entry_re)
+    return MendedColumn([(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None],
+                        mended, _unread_rows(items))
+
+
+def _unread_rows(items: list[list]) -> list[str]:
+    """OCR'd rows that read as no entry where an entry belongs: between the first entry and the last,
+    or just before or after them when the row still shows the number the run gives that place ("1."
+    whose letter was lost, above "2. b"). Other rows outside the run are headings and footers."""
+    read = [k for k, item in enumerate(items) if item[0] is not None]
+    if not read:
+        return []
+    unread = [item[3] for item in items[read[0] + 1:read[-1]] if item[0] is None]
+    first, last = _read_number(items, read[0]), _read_number(items, read[-1])
+    for k in range(read[0] - 1, -1, -1):  # upwards from the first entry
+        if first is None or not _shows_number(items[k][3], first - (read[0] - k)):
+            break
+        unread.insert(0, items[k][3])
+    for k in range(read[-1] + 1, len(items)):
+        if last is None or not _shows_number(items[k][3], last + (k - read[-1])):
+            break
+        unread.append(items[k][3])
+    return unread
+
+
+def _shows_number(text: str, number: int) -> bool:
+    token = text.split()[0] if text.split() else ""
+    return number >= 0 and token.rstrip(".):") == str(number)
+
+
+def _mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
+    """Mends, in place, the items of a column that counts up; a report line per mended entry."""
+    mended: list[str] = []
     position = 0
     while position < len(items):
         # A stretch of unread rows, or one number that breaks the run, between two numbers read.
@@ -53,7 +95,7 @@ def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> tuple[list[tuple
                     if line:
                         mended.append(line)
         position = stretch
-    return [(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None], mended
+    return mended
 
 
 def _runs_down(items: list[list]) -> bool:

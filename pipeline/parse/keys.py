@@ -182,8 +182,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
                 runs.append(current[index])
             current[index][1].append(ColumnRow(text, entries, any(sl.ocr for sl in lines)))
     for prefix, column_rows in runs:
-        entries, mended = mend_column(column_rows, entry_re)
-        for raw, answer, pilot in entries:
+        column = mend_column(column_rows, entry_re)
+        for raw, answer, pilot in column.entries:
             number = number_key(prefix + raw)
             if number in table.answers:
                 if table.answers[number] != answer:
@@ -192,7 +192,15 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
             table.answers[number] = answer
             if pilot:
                 table.pilot.add(number)
-        table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run" for m in mended]
+        table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run"
+                           for m in column.mended]
+        table.problems += [f"key line {text!r} among the entries could not be read as one (OCR)"
+                           for text in column.unread]
+        lines = [row.text.strip() for row in column_rows if row.ocr and row.text.strip()]
+        if prefix and not column.entries and lines:
+            # A part of the key opened by its heading where OCR read no entry at all: its rows are all lost.
+            shown = ", ".join(repr(text) for text in lines[:8]) + (", ..." if len(lines) > 8 else "")
+            table.problems.append(f"key part {prefix}: {len(lines)} line(s) read but none as an entry (OCR): {shown}")
     return table
 
 

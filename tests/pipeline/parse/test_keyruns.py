@@ -37,10 +37,22 @@ def test_numbers_misread_unread_or_gone_take_the_one_number_their_column_leaves(
     ]
 
 
-def test_a_gap_wider_than_the_rows_between_is_left_as_read():
+def test_a_gap_wider_than_the_rows_between_is_left_as_read_and_the_row_reported():
     # 3 and 4 are both missing but only one row stands between: which number is it?
     table = read_list(_key([["1. a", "2. b", "C", "5. d"]]), _spec(), "key.pdf")
-    assert table.answers == {"1": "a", "2": "b", "5": "d"} and table.problems == []
+    assert table.answers == {"1": "a", "2": "b", "5": "d"}
+    assert table.problems == ["key line 'C' among the entries could not be read as one (OCR)"]
+
+
+def test_every_unread_row_among_the_entries_is_a_report_line_but_headings_and_footers_are_not():
+    column = ["KLUCZ ODPOWIEDZI", "1. a", "2. b", "3. c", "~~ ,", "5. d", "Strona 2 z 2"]
+    rows = [f"{n}. a  {n + 22}. c" for n in range(1, 4)] + ["%$ 26 ?"]  + ["5. b  27. d"]
+    table = read_list(_key([column]), _spec(), "key.pdf")
+    assert table.answers == {"1": "a", "2": "b", "3": "c", "5": "d"}
+    assert table.problems == ["key line '~~ ,' among the entries could not be read as one (OCR)"]
+    # Entries read across a row of columns are not mended, but a row read as none is still reported.
+    table = read_list(_key([rows]), _spec(), "key.pdf")
+    assert table.problems == ["key line '%$ 26 ?' among the entries could not be read as one (OCR)"]
 
 
 def test_text_layer_keys_are_read_as_printed():
@@ -74,3 +86,22 @@ def test_a_question_keyed_twice_with_different_answers_is_reported_and_the_first
     table = read_list(_key([["1. a", "2. b", "2. c", "3. d"]], PageMethod.TEXT), _spec(), "key.pdf")
     assert table.answers == {"1": "a", "2": "b", "3": "d"}
     assert table.problems == ["question 2 keyed twice (b, c); first kept"]
+
+
+def test_a_number_whose_answer_was_lost_just_outside_the_run_is_reported():
+    # "1." above "2. b" still shows the number the run gives its place; the heading above it does not.
+    table = read_list(_key([["Respuestas 2024", "1.", "2. b", "3. c", "4.", "Página 1"]]), _spec(), "key.pdf")
+    assert table.answers == {"2": "b", "3": "c"}
+    assert table.problems == [
+        "key line '1.' among the entries could not be read as one (OCR)",
+        "key line '4.' among the entries could not be read as one (OCR)",
+    ]
+
+
+def test_a_part_of_the_key_where_no_entry_was_read_is_reported_with_its_lines():
+    columns = [["Primera parte", "1. a", "2. b"], ["Preguntas de reserva", "tl", "d", "b"]]
+    spec = _spec(sections=[SectionRule(start="^Primera parte", prefix="1."),
+                           SectionRule(start="^Preguntas de reserva", prefix="R")])
+    table = read_list(_key(columns), spec, "key.pdf")
+    assert table.answers == {"1.1": "a", "1.2": "b"}
+    assert table.problems == ["key part R: 3 line(s) read but none as an entry (OCR): 'tl', 'd', 'b'"]
