@@ -1,0 +1,56 @@
+"""Rules are found as straight dark runs: a run at least as long as asked is kept whole, a shorter
+one (a letter's stroke) is not, along rows or columns, and it agrees with a brute-force scan."""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.extract.ocr.engine import straight_rules, straight_runs
+
+
+def _brute_force(dark: np.ndarray, length: int) -> np.ndarray:
+    covered = np.zeros_like(dark)
+    for row in range(dark.shape[0]):
+        column = 0
+        while column < dark.shape[1]:
+            if not dark[row, column]:
+                column += 1
+                continue
+            stop = column
+            while stop < dark.shape[1] and dark[row, stop]:
+                stop += 1
+            if stop - column >= length:
+                covered[row, column:stop] = True
+            column = stop
+    return covered
+
+
+def test_a_run_as_long_as_asked_is_kept_whole_and_a_shorter_one_dropped():
+    dark = np.zeros((3, 12), dtype=bool)
+    dark[0, 2:7] = True   # 5 long
+    dark[1, 0:4] = True   # 4 long, at the left edge
+    dark[2, 8:12] = True  # 4 long, at the right edge
+    kept = straight_runs(dark, 5, axis=1)
+    assert kept[0].tolist() == dark[0].tolist() and not kept[1:].any()
+    edges = straight_runs(dark, 4, axis=1)
+    assert (edges == dark).all()
+
+
+def test_columns_are_scanned_like_rows():
+    dark = np.zeros((10, 4), dtype=bool)
+    dark[1:9, 2] = True
+    dark[0:3, 0] = True
+    assert (straight_runs(dark, 8, axis=0) == (np.arange(4) == 2)[None, :] & dark).all()
+    assert (straight_rules(dark, 8) == straight_runs(dark, 8, axis=0)).all()
+
+
+def test_it_agrees_with_a_brute_force_scan_on_random_images():
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        dark = rng.random(tuple(rng.integers(1, 40, 2))) < rng.uniform(0.2, 0.95)
+        for length in (1, 3, 9):
+            assert (straight_runs(dark, length, axis=1) == _brute_force(dark, length)).all()
+            assert (straight_runs(dark, length, axis=0) == _brute_force(dark.T, length).T).all()
+
+
+def test_an_image_narrower_than_the_length_has_no_runs():
+    assert not straight_runs(np.ones((4, 3), dtype=bool), 5, axis=1).any()
