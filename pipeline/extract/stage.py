@@ -29,7 +29,8 @@ from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_page
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+25"
+# +26: OCR reading 13 (glued short words split).
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (

@@ -43,10 +43,11 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     language and the rest a known word. Tesseract merged them because the space is narrow; it is still
     far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
 
-    Two longer words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is
-    0.24 of the height): the whole is no known word, both parts are, and the white where the text splits
-    (placed by letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height and
-    GLUED_GAP_RATIO times the median letter gap."""
+    Two words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is 0.24 of
+    the height; "Enel", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
+    the white where the text splits (the gap's own index when the ink parts every letter, else placed by
+    letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height (GLUED_MIN_GAP
+    when a part has one or two letters) and GLUED_GAP_RATIO times the median letter gap."""
     result: list[Word] = []
     for word in words:
         core = word_core(word.text)[1]
@@ -77,22 +78,30 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word
     ):
         if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and len(rest) >= 2 and lexicon.knows(rest):
             return cut_at(at, left_text, right_text)
-    if core in lexicon or len(core) < 2 * GLUED_WORD_MIN_PART:
+    if core in lexicon:
         return None
     span = max(word.right - word.left, 1)
+
+    def known(part: str) -> bool:
+        return part.casefold() in lexicon.one_letter_words if len(part) == 1 else part in lexicon
+
     for at in np.argsort(-gaps):
-        if not wide(int(at), GLUED_WORD_MIN_GAP):
+        at = int(at)
+        if not wide(at, GLUED_WORD_MIN_GAP):
             break
-        estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
-        parts = [
-            k for k in (estimate - 1, estimate, estimate + 1)
-            if 2 <= k <= len(core) - 2 and core[:k] in lexicon and core[k:] in lexicon
-        ]
-        # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is; so does a short
-        # part ("zná te" for "znáte", whose letter gaps were uneven).
-        if len(parts) == 1 and min(parts[0], len(core) - parts[0]) >= GLUED_WORD_MIN_PART:
+        if gaps.size == len(core) - 1:
+            candidates = [at + 1]  # the ink parts every letter: the gap's index is the split
+        else:
+            estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
+            candidates = [estimate - 1, estimate, estimate + 1]
+        parts = [k for k in candidates if 1 <= k <= len(core) - 1 and known(core[:k]) and known(core[k:])]
+        # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is. A part of one or
+        # two letters ("Enel", "Esuna", "VozIP") needs the white of a space between words (GLUED_MIN_GAP):
+        # "zná te" for "znáte" had uneven letter gaps of 0.2 heights or less, glued words 0.37 and more.
+        if len(parts) == 1:
             k = parts[0]
-            return cut_at(int(at), lead + core[:k], core[k:] + trail)
+            if min(k, len(core) - k) >= GLUED_WORD_MIN_PART or wide(at, GLUED_MIN_GAP):
+                return cut_at(at, lead + core[:k], core[k:] + trail)
     return None
 
 

@@ -267,3 +267,13 @@ def test_bold_words_in_a_regular_line_are_marked_with_their_punctuation_outside(
 def test_a_line_mostly_bold_is_a_bold_line_without_marks():
     # "v" and "Spáč" measured regular in a bold title: too short, or a stem thinner than the rest
     assert joined_words(_glyphs("**Jean", "**Arthur", "**Rimbaud:", "Spáč", "v", "**údolí")) == "Jean Arthur Rimbaud: Spáč v údolí"
+
+
+def test_a_glued_part_of_two_letters_is_split_only_at_the_white_of_a_space_between_words():
+    spanish = Lexicon({w: w for w in ("en", "las", "es", "una")})
+    # "Enlas": letters 3 px apart, 16 px of white after "En" (0.4 of the height, as on the Spanish scan)
+    parts = split_glued_words([word("Enlas", 0, top=0, width=70, height=40)], _ink(220, 40, _letters(5, space_after={1: 13})), spanish)
+    assert texts(parts) == ["En", "las"] and parts[0].right == parts[1].left
+    # 10 px (0.25 of the height) is enough between two long words, not beside a two-letter one
+    narrow = _ink(220, 40, _letters(5, space_after={1: 7}))
+    assert texts(split_glued_words([word("Esuna", 0, top=0, width=70, height=40)], narrow, spanish)) == ["Esuna"]
