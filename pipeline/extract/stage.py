@@ -25,12 +25,13 @@ from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.tolerant import search_rule
-from pipeline.extract.ocr import OcrError, OcrSettings, OcrUnavailable, ocr_pages
+from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-# +26: OCR reading 13 (glued short words split).
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26"
+# +26: OCR readings 13-14 (glued short words, numbers and their units split). The OCR reading's own
+# version is part of it, so a changed reading is never served from an extraction cached before.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26/{READING_VERSION}"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (

@@ -5,7 +5,7 @@ Public functions and types:
 - `ocr_pages(pdf_path, page_numbers, settings, *, workers=2)` -> {page number: Page} (`page`)
 - `ocr_image(image, settings, *, page_number, width_pt, height_pt)` -> Page, one rendered page (`page`);
   it is `read_page` (Tesseract and word repairs -> `PageReading`) then `lay_out_page` (lines by the layout)
-- `ReadingCache(cache_dir)`, `reading_key(sha256, page, settings)`, `PageReading`: per-page readings
+- `ReadingCache(cache_dir)`, `reading_key(sha256, page, settings)`, `PageReading`, `READING_VERSION`: per-page readings
   cached by what they depend on, so a layout edit never re-runs Tesseract (`cache`; `ocr_pages(...,
   cache_dir=, sha256=)` uses it)
 - `OcrSettings`: languages, dpi, layout, option labels, ellipsis and the prose re-read
@@ -44,13 +44,13 @@ from pipeline.extract.ocr.engine import (
 )
 from pipeline.extract.ocr.labels import normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
-from pipeline.extract.ocr.cache import PageReading, ReadingCache, reading_key
+from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 
 __all__ = [
-    "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
+    "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",

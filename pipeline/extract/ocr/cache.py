@@ -33,7 +33,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 1: the first cached reading (words after every repair, before line assembly).
 # 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
 # 13: glued words with a part of one or two letters split where the white is a space ("Enel").
-READING_VERSION = "ocr-reading/13"
+# 14: a number parted from its sign or unit where the print shows a word space ("64,15 %").
+READING_VERSION = "ocr-reading/14"
 CACHE_STAGE = "ocr"
 
 

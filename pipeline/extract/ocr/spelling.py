@@ -17,6 +17,12 @@ GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
 GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
 GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
 GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
+# A sign or unit symbol glued to its number ("64,15%", "-1,93") where the print has a space: the white
+# is a word space (0.47-0.54 of the height on the Spanish scan) and wider than every gap between the
+# number's own glyphs (whose side bearings leave up to 0.34 of the height beside a "1").
+SYMBOL_MIN_GAP = 0.4  # word heights
+SYMBOL_GAP_OVER_WIDEST = 1.3  # times the widest other gap in the token
+NUMBER_WITH_SYMBOLS = re.compile(r"^(?P<sign>[-−–+]?)(?P<number>\d[\d.,]*\d|\d)(?P<unit>[%‰]?)(?P<trail>[.,;:)]?)$")
 PIECE_MIN_OVERLAP = 0.25  # font sizes
 ACCENT_WINDOW = 0.45  # font sizes above a word's box searched for its capital's accent
 ACCENT_MAX_SIZE = 0.3  # font sizes: an accent is no taller or wider
@@ -52,8 +58,44 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     for word in words:
         core = word_core(word.text)[1]
         split = _split_at_space(word, ink, lexicon) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
+        if split is None and word.bottom > word.top and NUMBER_WITH_SYMBOLS.match(word.text):
+            split = _number_apart_from_symbols(word, ink)
         result.extend(split or (word,))
     return result
+
+
+def _number_apart_from_symbols(word: Word, ink: np.ndarray) -> list[Word] | None:
+    """"64,15%" as "64,15 %" and "-1,93" as "- 1,93" where the image shows a word space between the
+    number and its sign or unit (typographies differ: "50%" printed tight stays one word)."""
+    found = NUMBER_WITH_SYMBOLS.match(word.text)
+    sign, unit = found.group("sign"), found.group("unit")
+    if not sign and not unit:
+        return None
+    gaps, gap_starts = letter_gaps(ink, word)
+    height = word.bottom - word.top
+
+    def spaced(at: int) -> bool:
+        others = np.delete(gaps, at)
+        widest = float(others.max()) if others.size else 0.0
+        return bool(gaps[at] >= SYMBOL_MIN_GAP * height and gaps[at] >= SYMBOL_GAP_OVER_WIDEST * widest)
+
+    # Glyphs parted by white: a sign is the first, a unit the last (its ink may be one run or two).
+    cuts = []
+    if sign and gaps.size >= 1 and spaced(0):
+        cuts.append((0, len(sign)))
+    unit_gap = gaps.size - 1 - (1 if found.group("trail") else 0)  # a closing mark is a glyph of its own
+    if unit and unit_gap >= 0 and spaced(unit_gap):
+        cuts.append((unit_gap, len(sign) + len(found.group("number"))))
+    if not cuts or len({at for at, _ in cuts}) < len(cuts):
+        return None
+    # Each piece's box ends at its ink: a sign's width is what tells a hyphen from a dash later.
+    pieces, left, text_from = [], word.left, 0
+    for at, text_at in cuts:
+        ink_end = word.left + int(gap_starts[at])
+        pieces.append(replace(word, text=word.text[text_from:text_at], left=left, right=ink_end))
+        left, text_from = ink_end + int(gaps[at]), text_at
+    pieces.append(replace(word, text=word.text[text_from:], left=left))
+    return pieces
 
 
 def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word, Word] | None:

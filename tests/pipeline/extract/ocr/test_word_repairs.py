@@ -9,7 +9,7 @@ from pipeline.extract.ocr import Lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width, wide_readings
 from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.noise import without_icons
-from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.typography import joined_words
 from pipeline.extract.ocr.words import Word
 
@@ -277,3 +277,20 @@ def test_a_glued_part_of_two_letters_is_split_only_at_the_white_of_a_space_betwe
     # 10 px (0.25 of the height) is enough between two long words, not beside a two-letter one
     narrow = _ink(220, 40, _letters(5, space_after={1: 7}))
     assert texts(split_glued_words([word("Esuna", 0, top=0, width=70, height=40)], narrow, spanish)) == ["Esuna"]
+
+
+def test_a_number_is_parted_from_its_sign_or_unit_only_where_the_print_shows_a_word_space():
+    nothing = Lexicon({})
+    # "64,15%": glyphs 3-5 px apart, 15 px of white before the "%" (0.47 of a 32 px height)
+    spaced_unit = _ink(220, 32, [(0, 9), (12, 21), (24, 26), (30, 39), (42, 51), (66, 80)])
+    parts = split_glued_words([word("64,15%", 0, top=0, width=80, height=32)], spaced_unit, nothing)
+    assert texts(parts) == ["64,15", "%"] and (parts[0].right, parts[1].left) == (51, 66)  # boxes end at the ink
+    # "-1,93": 16 px after the sign, whose box keeps the hyphen's own width (not a dash's)
+    spaced_sign = _ink(220, 32, [(0, 8), (24, 30), (35, 37), (41, 50), (54, 63)])
+    parts = split_glued_words([word("-1,93", 0, top=0, width=63, height=32)], spaced_sign, nothing)
+    assert texts(parts) == ["-", "1,93"] and texts(dashes_by_width(parts)) == ["-", "1,93"]
+    # "50%" printed tight (English typography) stays one word; so does a gap no wider than the number's own
+    tight = _ink(220, 32, [(0, 9), (12, 21), (25, 39)])
+    assert texts(split_glued_words([word("50%", 0, top=0, width=39, height=32)], tight, nothing)) == ["50%"]
+    uneven = _ink(220, 32, [(0, 9), (23, 32), (46, 60)])  # 14 px before "%", but 14 px inside the number too
+    assert texts(split_glued_words([word("41%", 0, top=0, width=60, height=32)], uneven, nothing)) == ["41%"]
