@@ -31,11 +31,12 @@ from pipeline.parse.labels import canonical_label, matched_label, number_key, op
 from pipeline.parse.stream import line_stream, plain_text
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
+# +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
 # +13: OCR'd key rows among the entries that read as none are reported; a key keyed twice is reported.
 # +12: OCR'd key entries mended from their column's run; grid cells read as "?" reported.
 # +11: numbers out of the run, lost numbers recovered from the gaps, labels at the label column.
 # +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+13"
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+14"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

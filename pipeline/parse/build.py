@@ -24,6 +24,7 @@ from pipeline.parse.losses import (
     shown_numbers,
 )
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
+from pipeline.parse.lostlabel import restore_lost_labels
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
@@ -131,7 +132,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     sub_items = answer_lines >= 2 and 2 * answer_lines >= len(found_options.options)
     if (enough or partial) and not sub_items and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
-        options = found_options.options
+        options, restored = restore_lost_labels(found_options.options, labels)
         # A points line printed under the options ("Μονάδες 3") is not part of the last option.
         choices, option_points = _take_points([o.text for o in options], layout.points)
         points = points if points is not None else option_points
@@ -142,7 +143,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
             choices=choices,
             labels=[o.label for o in options],
             points=block.points if block.points is not None else points,
-            flags=list(flags),
+            flags=list(flags) + restored,
             highlighted=[o.label for o in options if o.highlighted],
             **common,
         )

@@ -1,0 +1,63 @@
+"""An option whose label OCR lost altogether is cut back out of the option before it at its one
+paragraph break (a sentence ended well short of the right edge, then a capital); anything less
+certain is left as read, and text pages are never touched."""
+from __future__ import annotations
+
+from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
+from pipeline.parse.labels import option_start_regex
+from pipeline.parse.lostlabel import restore_lost_labels
+from pipeline.parse.options import find_options
+from pipeline.parse.stream import line_stream
+
+LABELS = ["A", "B", "C", "D"]
+OPTION_RE = option_start_regex(LABELS, ["A)"])  # lower-case labels match too
+
+
+def _lines(rows: list[tuple[float, float, str]], method: PageMethod):
+    lines = [Line(text=t, x0=x0, top=80 + 11 * i, x1=x1, bottom=89 + 11 * i, font_size=9) for i, (x0, x1, t) in enumerate(rows)]
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+
+
+def _restored(rows, method=PageMethod.OCR):
+    options, flags = restore_lost_labels(find_options(_lines(rows, method), LABELS, OPTION_RE).options, LABELS)
+    return {o.label: " ".join(o.parts) for o in options}, flags
+
+
+STEM = (28, 528, "26. ¿Cuál es la utilidad principal de indexar archivos?")
+# Option b)'s label left no ink Tesseract read: its lines hang on a)'s, at the same text indent.
+LOST_B = [STEM,
+          (50, 566, "a) Realizar copias de seguridad de los archivos, mensajes de correo electrónico u otro"),
+          (71, 168, "borrado en la búsqueda."),
+          (71, 556, "Copiar los archivos, mensajes de correo electrónico u otro contenido local en OneDrive y"),
+          (71, 200, "sincronizarlos con la copia local."),
+          (50, 566, "c) Seleccionar los archivos para mantenerlos fuera de las"),
+          (50, 507, "d) Obtener resultados aún más rápido.")]
+
+
+def test_the_lost_option_starts_at_the_one_paragraph_break_of_the_option_before_the_gap():
+    options, flags = _restored(LOST_B)
+    assert options == {
+        "A": "Realizar copias de seguridad de los archivos, mensajes de correo electrónico u otro borrado en la búsqueda.",
+        "B": "Copiar los archivos, mensajes de correo electrónico u otro contenido local en OneDrive y sincronizarlos con la copia local.",
+        "C": "Seleccionar los archivos para mantenerlos fuera de las",
+        "D": "Obtener resultados aún más rápido.",
+    }
+    assert flags == ["option B: its label was not read (OCR); taken from the paragraph break in option A"]
+
+
+def test_without_a_break_or_with_two_the_option_is_left_as_read():
+    run_on = [*LOST_B[:2], (71, 566, "borrado en la búsqueda de los archivos que se indexaron antes y"), *LOST_B[3:]]
+    assert _restored(run_on)[1] == []  # the line before "Copiar" runs to the right edge: no paragraph ends there
+    lower = [*LOST_B[:3], (71, 556, "copiar los archivos, mensajes de correo electrónico u otro contenido local en OneDrive y"), *LOST_B[4:]]
+    assert _restored(lower)[1] == []  # a line in lower case continues the sentence
+    two = [*LOST_B[:4], (71, 200, "sincronizarlos con la copia."), (71, 400, "Después se borran todos."), *LOST_B[5:]]
+    options, flags = _restored(two)
+    assert flags == [] and "B" not in options
+
+
+def test_no_label_skipped_or_a_text_page_changes_nothing():
+    whole = [*LOST_B[:3], (50, 556, "b) Copiar los archivos, mensajes de correo electrónico u otro contenido local en OneDrive y"), *LOST_B[4:]]
+    assert _restored(whole)[1] == []
+    options, flags = _restored(LOST_B, PageMethod.TEXT)
+    assert flags == [] and set(options) == {"A", "C", "D"}
