@@ -29,7 +29,7 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-# +26: OCR readings 13-14 (glued short words, numbers and their units split). The OCR reading's own
+# +26: OCR readings 13-15 (glued short words, numbers and their units split; stacked tokens read). The OCR reading's own
 # version is part of it, so a changed reading is never served from an extraction cached before.
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26/{READING_VERSION}"
 

@@ -34,7 +34,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
 # 13: glued words with a part of one or two letters split where the white is a space ("Enel").
 # 14: a number parted from its sign or unit where the print shows a word space ("64,15 %").
-READING_VERSION = "ocr-reading/14"
+# 15: the ink of an unsure word spanning several lines is read again line by line (a key's number column);
+#     a line of small letters without ascenders is sized by its x-height.
+READING_VERSION = "ocr-reading/15"
 CACHE_STAGE = "ocr"
 
 

@@ -91,6 +91,9 @@ _ORPHAN_LABEL = re.compile(r"^[(\[]?[^\W\d_][.)]$")
 # one above the other ("B.", "C.") as one word "BC.".
 ORPHAN_GAP = 3.0
 ORPHAN_MAX_CHARS = 4
+# An unsure word this many text heights tall spans several lines: a column of short tokens stacked
+# close ("1." to "5." of a key) that Tesseract read down as one junk word ("NAON=", confidence 0).
+ORPHAN_STACK_HEIGHTS = 1.8
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
 
@@ -147,8 +150,13 @@ def read_orphans(
     otherwise). Only confident short tokens (numbers, labels) are taken."""
     if not typical_height:
         return words
-    # A short word read with little confidence is read again too ("[e" for a marking scheme's lone "C").
-    suspects = {id(w) for w in covered if len(w.text) <= ORPHAN_MAX_CHARS - 1 and 0 <= w.conf < ORPHAN_MIN_CONF}
+    # A short word read with little confidence is read again too ("[e" for a marking scheme's lone "C"),
+    # and so is the ink of an unsure word spanning several lines, line by line (`_orphan_boxes` cuts bands).
+    suspects = {
+        id(w) for w in covered
+        if 0 <= w.conf < ORPHAN_MIN_CONF
+        and (len(w.text) <= ORPHAN_MAX_CHARS - 1 or w.bottom - w.top > ORPHAN_STACK_HEIGHTS * typical_height)
+    }
     boxes = _orphan_boxes(grey, [w for w in covered if id(w) not in suspects], typical_height)
     if not boxes:
         return words

@@ -11,7 +11,7 @@ from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.noise import without_icons
 from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.typography import joined_words
-from pipeline.extract.ocr.words import Word
+from pipeline.extract.ocr.words import Word, line_sizes
 
 
 def word(text: str, left: int, top: int = 100, *, width: int | None = None, height: int = 40, conf: float = 95.0,
@@ -294,3 +294,12 @@ def test_a_number_is_parted_from_its_sign_or_unit_only_where_the_print_shows_a_w
     assert texts(split_glued_words([word("50%", 0, top=0, width=39, height=32)], tight, nothing)) == ["50%"]
     uneven = _ink(220, 32, [(0, 9), (23, 32), (46, 60)])  # 14 px before "%", but 14 px inside the number too
     assert texts(split_glued_words([word("41%", 0, top=0, width=60, height=32)], uneven, nothing)) == ["41%"]
+
+
+def test_a_line_of_capitals_or_of_small_letters_alone_is_sized_by_the_height_those_letters_have():
+    # A key's rows "2." and "a" read as lines of their own: 26 px of digits (cap height) and 21 px of
+    # an "a" (x-height) are one font size, not an "a" a fifth smaller (dropped as a margin note).
+    sizes = line_sizes([word("2.", 100, height=26, line=(1, 1, 1)), word("a", 200, height=21, line=(2, 1, 1)),
+                        word("do", 300, height=28, line=(3, 1, 1))])
+    assert 0.85 < sizes[(2, 1, 1)] / sizes[(1, 1, 1)] < 1.25
+    assert sizes[(3, 1, 1)] == 28 / 0.95  # "d" has an ascender: measured as any line of text
