@@ -230,6 +230,22 @@ def _box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
     return window[:h, :w] / (size * size)
 
 
+def _saturated_areas(saturated: np.ndarray, radius: int) -> np.ndarray:
+    """Saturated pixels whose (2·radius+1)² window is over 0.6 saturated. Measured only around the
+    saturated pixels' bounding box (most pages rendered in colour have none, or a few marks): outside it,
+    and in its margin, every window mean is what the whole page would give."""
+    rows, columns = np.nonzero(saturated.any(axis=1))[0], np.nonzero(saturated.any(axis=0))[0]
+    if rows.size == 0:
+        return saturated.copy()
+    margin = radius + 1
+    top, bottom = max(rows[0] - margin, 0), min(rows[-1] + margin + 1, saturated.shape[0])
+    left, right = max(columns[0] - margin, 0), min(columns[-1] + margin + 1, saturated.shape[1])
+    area = saturated[top:bottom, left:right]
+    fill = np.zeros_like(saturated)
+    fill[top:bottom, left:right] = area & (_box_mean(area, radius) > 0.6)
+    return fill
+
+
 def straight_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
     """Pixels of `dark` that lie on a straight run at least `length` long along `axis`.
 
@@ -277,7 +293,7 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
         spread = brightest - np.minimum(np.minimum(red, green), blue)  # uint8: brightest >= darkest
         saturated = (spread > 60) & (brightest > 120)
         # A fill is saturated over an area; coloured text is thin and keeps its white surroundings.
-        fill = saturated & (_box_mean(saturated, max(2, round(dpi / 30))) > 0.6)
+        fill = _saturated_areas(saturated, max(2, round(dpi / 30)))
         grey_array = np.asarray(image.convert("L")).copy()
         grey_array[fill] = 255
     else:

@@ -1,5 +1,6 @@
-"""Rules are found as straight dark runs: a run at least as long as asked is kept whole, a shorter
-one (a letter's stroke) is not, along rows or columns, and it agrees with a brute-force scan."""
+"""What the page preparation erases: rules, found as straight dark runs (a run at least as long as asked
+is kept whole, a shorter one, a letter's stroke, is not, along rows or columns, as a brute-force scan
+finds them), and colour fills, saturated over their whole window unlike coloured text."""
 from __future__ import annotations
 
 import numpy as np
@@ -54,3 +55,21 @@ def test_it_agrees_with_a_brute_force_scan_on_random_images():
 
 def test_an_image_narrower_than_the_length_has_no_runs():
     assert not straight_runs(np.ones((4, 3), dtype=bool), 5, axis=1).any()
+
+
+def test_a_colour_fill_is_told_from_coloured_text_by_its_window_wherever_it_stands():
+    # Measured only around the saturated pixels; the result is the whole page's window mean, edges included.
+    from pipeline.extract.ocr.engine import _saturated_areas
+
+    rng = np.random.default_rng(11)
+    radius = 3
+    for _ in range(30):
+        saturated = np.zeros((40, 50), dtype=bool)
+        top, left = rng.integers(0, 35), rng.integers(0, 45)
+        saturated[top:top + 12, left:left + 15] = True  # a filled cell, perhaps cut by the page edge
+        saturated[rng.integers(0, 40), :: 7] = True  # thin coloured strokes
+        padded = np.pad(saturated, radius, mode="edge")
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * radius + 1, 2 * radius + 1))
+        expected = saturated & (windows.mean(axis=(2, 3)) > 0.6)
+        assert (_saturated_areas(saturated, radius) == expected).all()
+    assert not _saturated_areas(np.zeros((5, 5), dtype=bool), radius).any()
