@@ -29,8 +29,9 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-# +26: OCR readings 13-15 (glued short words, numbers and their units split; stacked tokens read). The OCR reading's own
-# version is part of it, so a changed reading is never served from an extraction cached before.
+# +26: OCR readings 13-16 (glued short words, numbers and their units split, stacked tokens read,
+# turned pages read upright). The OCR reading's own version is part of it, so a changed reading is
+# never served from an extraction cached before.
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26/{READING_VERSION}"
 
 # Page furniture every exam family has; specs add their own rules on top of these.
@@ -285,6 +286,7 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.lines = list(ocr_page.lines)
         page.method = ocr_page.method
         page.ocr_confidence = ocr_page.ocr_confidence
+        page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
 
 
 # --------------------------------------------------------------------------- cleaning

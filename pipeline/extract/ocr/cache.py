@@ -36,7 +36,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 14: a number parted from its sign or unit where the print shows a word space ("64,15 %").
 # 15: the ink of an unsure word spanning several lines is read again line by line (a key's number column);
 #     a line of small letters without ascenders is sized by its x-height.
-READING_VERSION = "ocr-reading/15"
+# 16: a page that reads as if it lay turned is read again upright (`orientation`).
+READING_VERSION = "ocr-reading/16"
 CACHE_STAGE = "ocr"
 
 
@@ -62,6 +63,7 @@ class PageReading:
     image_height: int
     words: tuple[ReadWord, ...] = field(default_factory=tuple)
     confidence: float | None = None
+    rotation: int = 0  # degrees the scan was turned clockwise before reading (`orientation`); words are upright
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -70,7 +72,7 @@ class PageReading:
     def from_json(cls, text: str) -> PageReading:
         data = json.loads(text)
         words = tuple(ReadWord(**w) for w in data["words"])
-        return cls(data["image_width"], data["image_height"], words, data["confidence"])
+        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0))
 
 
 @lru_cache(maxsize=4)

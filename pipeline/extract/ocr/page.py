@@ -25,6 +25,7 @@ from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, pre
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PSM, merge_table_pass, read_key_cells
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned, mean_confidence
 from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
 from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.segment import reread_prose
@@ -51,12 +52,17 @@ def ocr_image(
     return lay_out_page(reading, settings, page_number=page_number, width_pt=width_pt, height_pt=height_pt)
 
 
-def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1) -> PageReading:
+def read_page(
+    image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1,
+    turn_upright: bool = True,
+) -> PageReading:
     """What Tesseract reads on one page image, after every word repair, before assembly into lines.
     It depends on the image, languages, dpi, option labels, `ellipsis`, `deskew` and the segmentation
     settings (`reread_prose`, `reread_below`), never on `settings.layout`
-    (what `pipeline.extract.ocr.cache` keys it by)."""
+    (what `pipeline.extract.ocr.cache` keys it by). A page that reads as if it lay turned is read
+    again upright when Tesseract's orientation detection says how (`orientation`; `turn_upright`)."""
     languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
+    as_scanned = image
     if settings.deskew:
         image, _ = deskewed(image)
     rgb = np.asarray(image) if image.mode == "RGB" else None
@@ -65,6 +71,13 @@ def read_page(image: Image.Image, settings: OcrSettings, *, page_number: int, om
         path = Path(folder) / f"page-{page_number}.pgm"
         grey.save(path, format="PPM")
         parsed = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
+        if turn_upright and may_lie_turned(parsed):
+            rotation = detect_rotation(path, omp_thread_limit)
+            if rotation:
+                turned = read_page(as_scanned.rotate(-rotation, expand=True), settings, page_number=page_number,
+                                   omp_thread_limit=omp_thread_limit, turn_upright=False)
+                if (turned.confidence or 0.0) > (mean_confidence(parsed) or 0.0):
+                    return replace(turned, rotation=rotation)
         heights = sorted(w.bottom - w.top for w in parsed if sum(ch.isalpha() for ch in w.text) >= 3)
         typical_height = heights[len(heights) // 2] if heights else 0.0
         width = char_width(parsed)
@@ -128,6 +141,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     if not reading.words:
         return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
     option_labels = settings.option_labels
+    if reading.rotation in (90, 270):  # read turned on its side: the upright page is the other way round
+        width_pt, height_pt = height_pt, width_pt
     sx = width_pt / reading.image_width
     sy = height_pt / reading.image_height
     glyphs = [
