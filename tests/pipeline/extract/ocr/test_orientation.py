@@ -32,7 +32,7 @@ def _text(reading, width_pt, height_pt) -> tuple[str, float, float]:
     return " ".join(page.text.split()), page.width, page.height
 
 
-@needs_tesseract("pol")
+@needs_tesseract("pol", "osd")  # osd: the orientation data Debian's tesseract-ocr installs with it
 @pytest.mark.parametrize("turned_by", [180, 90])
 def test_a_turned_page_reads_as_the_upright_scan_does(upright, turned_by):
     image, width_pt, height_pt = upright
