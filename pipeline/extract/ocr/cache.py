@@ -37,7 +37,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 15: the ink of an unsure word spanning several lines is read again line by line (a key's number column);
 #     a line of small letters without ascenders is sized by its x-height.
 # 16: a page that reads as if it lay turned is read again upright (`orientation`).
-READING_VERSION = "ocr-reading/16"
+# 17: paper of uneven brightness evened out before reading (`illumination`).
+READING_VERSION = "ocr-reading/17"
 CACHE_STAGE = "ocr"
 
 

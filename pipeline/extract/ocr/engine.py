@@ -29,6 +29,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
+from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.words import Word, clean_text
 
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
@@ -276,6 +277,8 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
     """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
 
     Each step fixed text Tesseract lost on real sheets (scanned at 200–300 dpi):
+    - paper of uneven brightness (a spine's shadow, a fading lamp) is evened out (`illumination`);
+      an evenly lit page is left exactly as it is;
     - coloured cell fills (a NÚCEM key column on blue) and yellow key marks become paper: the global
       threshold otherwise blackens the blue cells and their letters;
     - light greys (the NÚCEM question-number boxes) become white (10 → 14 of 14 numbers on three pages);
@@ -298,6 +301,7 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
         grey_array[fill] = 255
     else:
         grey_array = np.asarray(image.convert("L")).copy()
+    grey_array = even_paper(grey_array, dpi)
     dark = grey_array < 128
     length = max(20, round(dpi * RULE_MIN_INCHES))
     rules = straight_rules(dark, length)

@@ -1,0 +1,57 @@
+"""Paper of uneven brightness (a spine's shadow, a lamp fading to one side) is evened out before the
+page is read, so the words in the shadow come back; an evenly lit page is left exactly as it is, and
+a dark box smaller than a shadow is not taken for one."""
+from __future__ import annotations
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from pipeline.extract.ocr import OcrSettings, read_page, render_page
+from pipeline.extract.ocr import illumination
+from pipeline.extract.ocr.illumination import even_paper
+from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, colour_scan, needs_tesseract, question_page
+
+SETTINGS = OcrSettings(languages=("pol",), dpi=300)
+
+
+@pytest.fixture(scope="module")
+def grey_scan(tmp_path_factory) -> np.ndarray:
+    folder = tmp_path_factory.mktemp("illumination")
+    scan = colour_scan(build(folder / "page.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)]),
+                       folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        image, _, _ = render_page(document, 0, SETTINGS.dpi)
+    finally:
+        document.close()
+    return np.asarray(image.convert("L"))
+
+
+def _shadowed(grey: np.ndarray) -> np.ndarray:
+    """The page darkened from 45 % brightness at its left edge to full at its right."""
+    return np.clip(grey * np.linspace(0.45, 1.0, grey.shape[1])[None, :], 0, 255).astype(np.uint8)
+
+
+def _words(grey: np.ndarray) -> list[str]:
+    return [w.text for w in read_page(Image.fromarray(grey), SETTINGS, page_number=1).words]
+
+
+def test_an_evenly_lit_page_is_left_exactly_as_it_is(grey_scan):
+    assert even_paper(grey_scan, SETTINGS.dpi) is grey_scan
+
+
+def test_a_dark_box_smaller_than_a_shadow_is_not_taken_for_one(grey_scan):
+    boxed = grey_scan.copy()
+    boxed[300:500, 300:1200] = 60  # a grey banner two thirds of an inch tall
+    assert even_paper(boxed, SETTINGS.dpi) is boxed
+
+
+@needs_tesseract("pol")
+def test_the_words_in_a_shadow_come_back(grey_scan, monkeypatch):
+    upright = _words(grey_scan)
+    assert len(_words(_shadowed(grey_scan))) >= 0.95 * len(upright)
+    # Without the evening, the preparation's paper threshold drowns most of them.
+    monkeypatch.setattr(illumination, "EVEN_PAPER_RANGE", 10**6)
+    assert len(_words(_shadowed(grey_scan))) < 0.7 * len(upright)
