@@ -32,7 +32,7 @@ from pipeline.extract.ocr.settings import OcrSettings
 
 # 1: the first cached reading (words after every repair, before line assembly).
 # 2: prose regions read again with psm 6 (`segment`); the key gained the segmentation settings.
-# 13: glued words with a part of one or two letters split where the white is a space ("Enel").
+# 13: glued words with a part of one or two letters split where the white is a space ("Enlas").
 # 14: a number parted from its sign or unit where the print shows a word space ("64,15 %").
 # 15: the ink of an unsure word spanning several lines is read again line by line (a key's number column);
 #     a line of small letters without ascenders is sized by its x-height.

@@ -50,7 +50,7 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
 
     Two words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is 0.24 of
-    the height; "Enel", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
+    the height; "Enlas", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
     the white where the text splits (the gap's own index when the ink parts every letter, else placed by
     letter count, give or take a letter) is at least GLUED_WORD_MIN_GAP of the height (GLUED_MIN_GAP
     when a part has one or two letters) and GLUED_GAP_RATIO times the median letter gap."""
@@ -79,7 +79,7 @@ def _number_apart_from_symbols(word: Word, ink: np.ndarray) -> list[Word] | None
         widest = float(others.max()) if others.size else 0.0
         return bool(gaps[at] >= SYMBOL_MIN_GAP * height and gaps[at] >= SYMBOL_GAP_OVER_WIDEST * widest)
 
-    # Glyphs parted by white: a sign is the first, a unit the last (its ink may be one run or two).
+    # Glyphs parted by white: a sign is the first, a unit the last.
     cuts = []
     if sign and gaps.size >= 1 and spaced(0):
         cuts.append((0, len(sign)))
@@ -138,7 +138,7 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word
             candidates = [estimate - 1, estimate, estimate + 1]
         parts = [k for k in candidates if 1 <= k <= len(core) - 1 and known(core[:k]) and known(core[k:])]
         # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is. A part of one or
-        # two letters ("Enel", "Esuna", "VozIP") needs the white of a space between words (GLUED_MIN_GAP):
+        # two letters ("Enlas", "Esuna", "ElRey.") needs the white of a space between words (GLUED_MIN_GAP):
         # "zná te" for "znáte" had uneven letter gaps of 0.2 heights or less, glued words 0.37 and more.
         if len(parts) == 1:
             k = parts[0]
