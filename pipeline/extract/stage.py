@@ -29,8 +29,8 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
-# +26: OCR readings 13-17 (glued short words, numbers and their units split, stacked tokens read,
-# turned pages read upright, uneven paper evened). The OCR reading's own version is part of it, so a changed reading is
+# +26: OCR readings 13-18 (glued short words, numbers and their units split, stacked tokens read,
+# turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
 # never served from an extraction cached before.
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26/{READING_VERSION}"
 

@@ -38,7 +38,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 #     a line of small letters without ascenders is sized by its x-height.
 # 16: a page that reads as if it lay turned is read again upright (`orientation`).
 # 17: paper of uneven brightness evened out before reading (`illumination`).
-READING_VERSION = "ocr-reading/17"
+# 18: an answer cell whose one stroke is a flat dash reads "-" (an annulled question) in grid keys.
+READING_VERSION = "ocr-reading/18"
 CACHE_STAGE = "ocr"
 
 

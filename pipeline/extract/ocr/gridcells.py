@@ -41,6 +41,12 @@ GLYPH_CONTRAST = 30  # grey levels under the ground a pixel needs to count towar
 RULE_SHARE = 0.85  # a column inked over this share of the band's height is a cell rule, not a glyph
 ROW_RULE_SHARE = 0.6  # a row inked over this share of the band's width is a table rule
 STRIP_GAP = 3.0  # band heights of white between crops in the strip Tesseract reads
+# An annulled question's "-" in an answer cell, which Tesseract reads as nothing: the cell's one stroke
+# of ink (specks aside) is flat, wider than tall, and stands in the middle of the row's glyph height.
+DASH_MAX_HEIGHT = 0.3  # of the row's glyph height
+DASH_MIN_PIXELS = 6
+DASH_MIN_WIDTH = 0.25  # of the row's glyph height: narrower flat ink is a speck of the scan
+DASH_SPECKS = 0.25  # other ink in the cell, as a share of the stroke's pixels, that still counts as specks
 
 
 def _folded(text: str) -> str:
@@ -75,11 +81,18 @@ def _shares_row(line: list[Word], top: int, bottom: int) -> bool:
 def _cells(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
     """[left, right) of each glyph group of a binary band (True = ink), parted by white of `gap` band
     heights; the table's rules (rows or columns inked nearly end to end) are left out first."""
+    return [(left, right) for left, right in _glyph_runs(band, gap) if right - left >= _min_cell_width(band)]
+
+
+def _glyph_runs(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
     height, width = band.shape
     ink = band & ~(band.sum(axis=1) > ROW_RULE_SHARE * width)[:, None]
     ink &= ~(ink.sum(axis=0) > RULE_SHARE * height)[None, :]
-    runs = ink_runs(ink.sum(axis=0), max(1, round(gap * height)))
-    return [(left, right) for left, right in runs if right - left >= max(2, round(0.12 * height))]
+    return ink_runs(ink.sum(axis=0), max(1, round(gap * height)))
+
+
+def _min_cell_width(band: np.ndarray) -> int:
+    return max(2, round(0.12 * band.shape[0]))  # narrower ink is a speck, or a dash (`_dashes`)
 
 
 def _band(grey: np.ndarray, top: int, bottom: int, left: int, right: int) -> tuple[np.ndarray, int, int, bool]:
@@ -108,6 +121,7 @@ def _read_row(
     left, top, right, bottom = box
     array = np.asarray(grey)
     band, top, bottom, dark = _band(array, top, bottom, left, right)
+    gap_heights = gap
     cells = _cells(band, gap)
     if len(cells) < GRID_MIN_CELLS:
         return []
@@ -137,10 +151,61 @@ def _read_row(
                 readings[index] = _one_reading(crop, alone[0], alone_read)
                 if readings[index] is not None:
                     break
-    return [
+        if readings[index] is None and "-" in whitelist and _is_dash(band[upper:lower, crop[0]:crop[2]]):
+            readings[index] = Word("-", 0.0, 0, 0, 0, 0, (0, 0, 0))  # a cell wide enough, read as nothing
+    words = [
         Word(r.text if r else UNREAD_CELL, r.conf if r else -1.0, left + crop[0], top + crop[1], left + crop[2], top + crop[3], (0, 0, 0))
         for crop, r in zip(crops, readings)
     ]
+    if "-" in whitelist:
+        dashes = _dashes(band[upper:lower], gap_heights, _min_cell_width(band))
+        words += [Word("-", 0.0, left + l, top + upper, left + r, top + lower, (0, 0, 0)) for l, r in dashes]
+        words.sort(key=lambda w: w.left)
+    return words
+
+
+def _dashes(glyph_band: np.ndarray, gap: float, min_cell_width: int) -> list[tuple[int, int]]:
+    """[left, right) of the annulled questions' dashes in an answer row's glyph band: ink groups too
+    narrow for a letter cell whose ink is one flat stroke (Tesseract reads a lone "-" as nothing)."""
+    narrow = [(l, r) for l, r in _glyph_runs(glyph_band, gap) if r - l < min_cell_width]
+    return [(l, r) for l, r in narrow if _is_dash(glyph_band[:, max(0, l - 2):r + 2])]
+
+
+def _is_dash(cell: np.ndarray) -> bool:
+    """Whether a cell's ink (its rows as high as the row's glyphs) is one dash: its largest stroke flat,
+    at least twice as wide as tall, in the middle of the glyph height, and nothing else but specks."""
+    strokes = _strokes(cell)
+    if not strokes:
+        return False
+    main = max(strokes, key=len)
+    rows, columns = [r for r, _ in main], [c for _, c in main]
+    height, width = max(rows) - min(rows) + 1, max(columns) - min(columns) + 1
+    middle = (max(rows) + min(rows)) / 2 / cell.shape[0]
+    others = sum(len(s) for s in strokes) - len(main)
+    return (len(main) >= DASH_MIN_PIXELS and height <= DASH_MAX_HEIGHT * cell.shape[0] and width >= 2 * height
+            and width >= DASH_MIN_WIDTH * cell.shape[0] and 0.25 <= middle <= 0.8 and others <= DASH_SPECKS * len(main))
+
+
+def _strokes(ink: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The 8-connected groups of ink pixels of a small crop (a cell: a few hundred pixels at most)."""
+    seen = np.zeros_like(ink, dtype=bool)
+    groups = []
+    for start in zip(*np.nonzero(ink)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        group, stack = [], [start]
+        while stack:
+            r, c = stack.pop()
+            group.append((int(r), int(c)))
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    nr, nc = r + dr, c + dc
+                    if 0 <= nr < ink.shape[0] and 0 <= nc < ink.shape[1] and ink[nr, nc] and not seen[nr, nc]:
+                        seen[nr, nc] = True
+                        stack.append((nr, nc))
+        groups.append(group)
+    return groups
 
 
 def _one_reading(crop: tuple[int, int, int, int], offset: int, read: list[Word]) -> Word | None:

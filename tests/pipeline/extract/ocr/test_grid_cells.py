@@ -22,9 +22,9 @@ ROWS = ("DABDBABCBDADCDCBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDCCBCCDCAA")
 FILL, PALE = (96, 96, 96), (165, 165, 165)
 
 
-def _grid_key(path: Path) -> Path:
+def _grid_key(path: Path, rows: tuple[str, ...] = ROWS) -> Path:
     items = [TextBox("GABARITO DEFINITIVO", 15, 20, 120, size=12, bold=True)]
-    for row, letters in enumerate(ROWS):
+    for row, letters in enumerate(rows):
         y = 35 + 16 * row
         for i, letter in enumerate(letters):
             x = 12 + PITCH * i
@@ -53,6 +53,20 @@ def test_a_scanned_grid_key_pairs_every_number_with_its_answer(scanned_key):
     assert all(p.endswith("could not be read (OCR)") for p in table.problems), table.problems
     assert unread == set(expected) - set(table.answers)
     assert UNREAD_CELL not in table.answers.values()
+
+
+# Questions 7, 14 and 53 annulled: their cells hold a dash, which Tesseract reads as nothing.
+ANNULLED_ROWS = ("DABDBA-CBDADC-CBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDC-BCCDCAA")
+
+
+@needs_tesseract("por")
+def test_an_annulled_questions_dash_is_read_as_a_dash_in_its_column(tmp_path):
+    scan = colour_scan(_grid_key(tmp_path / "key.pdf", ANNULLED_ROWS), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=2)
+    options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=200, option_labels=("A", "B", "C", "D")))
+    table = read_grid(extract_document(scan, "6" * 64, options), KeySpec(kind="grid"), "key.pdf")[""]
+    assert {n: a for n, a in table.answers.items() if a == "-"} == {"7": "-", "14": "-", "53": "-"}
+    expected = {str(1 + 20 * row + i): letter for row, letters in enumerate(ANNULLED_ROWS) for i, letter in enumerate(letters)}
+    assert table.answers == {n: a for n, a in expected.items() if n in table.answers}  # no letter read as a dash
 
 
 def _words(texts: list[str]) -> list[Word]:
