@@ -4,29 +4,19 @@ a dark box smaller than a shadow is not taken for one."""
 from __future__ import annotations
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.extract.ocr import OcrSettings, read_page, render_page
-from pipeline.extract.ocr import illumination
+from pipeline.extract.ocr import OcrSettings, illumination, read_page
 from pipeline.extract.ocr.illumination import even_paper
-from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, colour_scan, needs_tesseract, question_page
+from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 SETTINGS = OcrSettings(languages=("pol",), dpi=300)
 
 
 @pytest.fixture(scope="module")
-def grey_scan(tmp_path_factory) -> np.ndarray:
-    folder = tmp_path_factory.mktemp("illumination")
-    scan = colour_scan(build(folder / "page.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)]),
-                       folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        image, _, _ = render_page(document, 0, SETTINGS.dpi)
-    finally:
-        document.close()
-    return np.asarray(image.convert("L"))
+def grey_scan(polish_question_scan) -> np.ndarray:
+    return np.asarray(polish_question_scan[0].convert("L"))
 
 
 def _shadowed(grey: np.ndarray) -> np.ndarray:

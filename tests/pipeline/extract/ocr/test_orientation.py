@@ -3,28 +3,14 @@ upright scan does, on a page of the other shape when it lay sideways; an upright
 the orientation check."""
 from __future__ import annotations
 
-import pypdfium2 as pdfium
 import pytest
 
-from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page, render_page
+from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
 from pipeline.extract.ocr.orientation import may_lie_turned
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, colour_scan, needs_tesseract, question_page
+from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 SETTINGS = OcrSettings(languages=("pol",), dpi=300)
-
-
-@pytest.fixture(scope="module")
-def upright(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("orientation")
-    scan = colour_scan(build(folder / "page.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)]),
-                       folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        image, width_pt, height_pt = render_page(document, 0, SETTINGS.dpi)
-    finally:
-        document.close()
-    return image, width_pt, height_pt
 
 
 def _text(reading, width_pt, height_pt) -> tuple[str, float, float]:
@@ -34,8 +20,8 @@ def _text(reading, width_pt, height_pt) -> tuple[str, float, float]:
 
 @needs_tesseract("pol", "osd")  # osd: the orientation data Debian's tesseract-ocr installs with it
 @pytest.mark.parametrize("turned_by", [180, 90])
-def test_a_turned_page_reads_as_the_upright_scan_does(upright, turned_by):
-    image, width_pt, height_pt = upright
+def test_a_turned_page_reads_as_the_upright_scan_does(polish_question_scan, turned_by):
+    image, width_pt, height_pt = polish_question_scan
     expected = _text(read_page(image, SETTINGS, page_number=1), width_pt, height_pt)
     # As scanned: turned counter-clockwise; a sideways page also comes with the other page shape.
     scanned = image.rotate(turned_by, expand=True)
