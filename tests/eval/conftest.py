@@ -8,6 +8,8 @@ request (few-shot examples come earlier) and plays that token's script of action
 """
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import re
 import threading
@@ -39,6 +41,11 @@ def make_question(i: int, *, language: str = "pl", source: str = "pl_test", year
         answer_index=answer_index, points=1.0, images=[], source_url=f"https://example.org/{source}/{year}.pdf",
         source_sha256="0" * 64, pages=[1], pipeline_version="test",
     )
+
+
+def questions_of_varied_lengths(n: int, filler: str) -> list[Question]:
+    """`make_question(1..n)` with 0-3 copies of `filler` appended, so that a batch of them is really padded."""
+    return [dataclasses.replace(make_question(i), question=make_question(i).question + filler * (i % 4)) for i in range(1, n + 1)]
 
 
 def write_parquet(path: Path, questions: list[Question]) -> Path:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 
 import pytest
 
 from eval.answers import FINAL_STATUSES, classify_generation, get_rule
 from eval.runfolder import read_json, read_jsonl
-from tests.eval.conftest import make_question, run_cli, write_parquet
+from tests.eval.conftest import make_question, questions_of_varied_lengths, run_cli, write_parquet
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -33,20 +32,9 @@ def tiny_model(tmp_path_factory):
 @pytest.fixture(scope="module")
 def chat_model(tiny_model, tmp_path_factory):
     """The same weights with a ChatML chat template in the tokenizer."""
-    from transformers import AutoTokenizer
+    from tests.eval.backends.tiny_model import with_chat_template
 
-    folder = tmp_path_factory.mktemp("tiny-chat") / "model"
-    shutil.copytree(tiny_model, folder)
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    tokenizer.chat_template = CHATML
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
-def _varied_questions(n: int) -> list:
-    """Questions of different lengths, so that a batch really is left-padded."""
-    return [dataclasses.replace(q, question=q.question + " Uzasadnij." * (i % 4)) for i, q in
-            enumerate((make_question(i) for i in range(1, n + 1)), 1)]
+    return with_chat_template(tiny_model, tmp_path_factory.mktemp("tiny-chat") / "model", CHATML)
 
 
 def _generate(data, model, out, *extra) -> int:
@@ -82,7 +70,7 @@ def test_greedy_answers_get_the_api_backends_statuses_the_folder_verifies_and_a_
 
 
 def test_batching_with_left_padding_gives_each_question_the_answer_it_gets_alone(tmp_path, tiny_model):
-    data = write_parquet(tmp_path / "d.parquet", _varied_questions(6))
+    data = write_parquet(tmp_path / "d.parquet", questions_of_varied_lengths(6, " Uzasadnij."))
     assert _generate(data, tiny_model, tmp_path / "alone", "--batch-size", "1") in (0, 3)
     assert _generate(data, tiny_model, tmp_path / "batched", "--batch-size", "6") in (0, 3)
     lengths = {a["usage"]["prompt_tokens"] for a in read_jsonl(tmp_path / "batched" / "attempts.jsonl")}

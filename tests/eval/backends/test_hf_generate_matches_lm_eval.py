@@ -9,8 +9,6 @@ in the tokens fed (BOS, padding, the mask, positions) would change.
 """
 from __future__ import annotations
 
-import dataclasses
-import shutil
 
 import pytest
 
@@ -20,7 +18,8 @@ from eval.backends.hf_generate import HFGenerateBackend
 from eval.protocols import PROTOCOLS
 from eval.runfolder import read_jsonl
 from tests.eval.backends.lmeval_reference import lm_eval_generate, lm_eval_generator
-from tests.eval.conftest import make_question, run_cli, write_parquet
+from tests.eval.backends.tiny_model import with_chat_template
+from tests.eval.conftest import questions_of_varied_lengths, run_cli, write_parquet
 
 MAX_TOKENS = 24
 BATCH_SIZE = 4
@@ -38,24 +37,11 @@ def lm(tiny_model_dir):
 
 @pytest.fixture(scope="module")
 def chat_model_dir(tiny_model_dir, tmp_path_factory):
-    from transformers import AutoTokenizer
-
-    folder = tmp_path_factory.mktemp("tiny-bos-chat") / "model"
-    shutil.copytree(tiny_model_dir, folder)
-    tokenizer = AutoTokenizer.from_pretrained(folder)
-    tokenizer.chat_template = BOS_CHATML
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
-def _questions_of_different_lengths(n: int) -> list:
-    """Prompts of different token lengths, so that both sides' batches are really left-padded."""
-    return [dataclasses.replace(q, question=q.question + " Uzasadnij odpowiedź." * (i % 4))
-            for i, q in enumerate((make_question(i) for i in range(1, n + 1)), 1)]
+    return with_chat_template(tiny_model_dir, tmp_path_factory.mktemp("tiny-bos-chat") / "model", BOS_CHATML)
 
 
 def test_a_run_writes_lm_eval_s_greedy_text_per_question_and_the_status_the_rule_gives_for_it(tmp_path, tiny_model_dir, lm):
-    data = write_parquet(tmp_path / "d.parquet", _questions_of_different_lengths(8))
+    data = write_parquet(tmp_path / "d.parquet", questions_of_varied_lengths(8, " Uzasadnij odpowiedź."))
     out = tmp_path / "run"
     code = run_cli("eval", "run", "--data", data, "--model", f"hf-generate:{tiny_model_dir}", "--protocol", "mcq",
                    "--max-tokens", str(MAX_TOKENS), "--batch-size", str(BATCH_SIZE), "--out", out, "--no-progress")
@@ -89,7 +75,7 @@ def test_a_run_writes_lm_eval_s_greedy_text_per_question_and_the_status_the_rule
 
 def test_with_a_chat_template_and_a_system_prompt_both_feed_and_write_the_same(chat_model_dir, tmp_path):
     system = "Odpowiadaj jedną literą."
-    users = [q.question + "\nA. 8\nB. 16\nC. 4\nD. 2" for q in _questions_of_different_lengths(4)]
+    users = [q.question + "\nA. 8\nB. 16\nC. 4\nD. 2" for q in questions_of_varied_lengths(4, " Uzasadnij odpowiedź.")]
     ours = HFGenerateBackend(chat_model_dir, system_prompt=system, batch_size=BATCH_SIZE)
     try:
         requests = [GenerationRequest(qid=f"q{i}", messages=({"role": "user", "content": u},), max_tokens=MAX_TOKENS)

@@ -75,3 +75,16 @@ def build_tiny_llama(
     model = LlamaForCausalLM(config).eval()
     model.save_pretrained(directory)
     return directory
+
+
+def with_chat_template(model_dir: Path, folder: Path, template: str) -> Path:
+    """A copy of the model in `folder` whose tokenizer carries `template` as its chat template."""
+    import shutil
+
+    from transformers import AutoTokenizer
+
+    shutil.copytree(model_dir, folder)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    tokenizer.chat_template = template
+    tokenizer.save_pretrained(folder)
+    return folder
