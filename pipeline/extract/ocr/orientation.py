@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.extract.ocr.engine import PAGE_TIMEOUT_S, OcrUnavailable, tesseract_command
-from pipeline.extract.ocr.words import Word
+from pipeline.extract.ocr.words import Word, mean_confidence
 
 # Mean confidence of the page pass's words of 3+ letters under which a page may lie turned.
 ROTATION_CHECK_BELOW = 60.0
@@ -23,12 +23,6 @@ ROTATION_MIN_WORDS = 10  # fewer words say nothing about the page's orientation 
 OSD_MIN_CONFIDENCE = 2.0  # Tesseract's orientation confidence under which its answer is a guess
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
-
-
-def mean_confidence(words: Sequence[Word], min_letters: int = 0) -> float | None:
-    """Mean Tesseract confidence of the words with at least `min_letters` letters; None when there are none."""
-    confs = [w.conf for w in words if w.conf >= 0 and sum(ch.isalpha() for ch in w.text) >= min_letters]
-    return sum(confs) / len(confs) if confs else None
 
 
 def may_lie_turned(words: Sequence[Word]) -> bool:

@@ -31,7 +31,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, straight_runs
-from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
+from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, mean_confidence
 
 SEGMENTATION_VERSION = "xy-cut/1"  # part of the reading cache key: bump when regions or their reading change
 REREAD_PSM = 6
@@ -167,11 +167,6 @@ def classify_region(words: Sequence[Word], text_height: float, rules: int = 0) -
     return RegionKind.PROSE
 
 
-def _mean_confidence(words: Sequence[Word]) -> float | None:
-    confs = [w.conf for w in words if w.conf >= 0]
-    return sum(confs) / len(confs) if confs else None
-
-
 def _letters(words: Sequence[Word]) -> int:
     return sum(sum(ch.isalnum() for ch in w.text) for w in words)
 
@@ -210,7 +205,7 @@ def reread_prose(
     for index, region in enumerate(regions):
         members = inside[index]
         kind = classify_region(members, text_height)
-        confidence = _mean_confidence(members)
+        confidence = mean_confidence(members)
         if kind is RegionKind.PROSE and confidence is not None and confidence < confident_from:
             if rules is None:
                 rules = ruled_lines(raw_grey, text_height)
@@ -224,7 +219,7 @@ def reread_prose(
     replaced: set[int] = set()
     for index, new_words in zip(chosen, reread):
         old, new = inside[index], new_words
-        old_conf, new_conf = readings[index].psm3_confidence, _mean_confidence(new)
+        old_conf, new_conf = readings[index].psm3_confidence, mean_confidence(new)
         keep = new_conf is not None and old_conf is not None and new_conf >= old_conf and _letters(new) >= _letters(old)
         readings[index] = replace(readings[index], psm6_confidence=new_conf, replaced=keep)
         if keep:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -92,6 +93,12 @@ def glued_pair(left: Word, right: Word) -> Word:
         top=min(left.top, right.top),
         bottom=max(left.bottom, right.bottom),
     )
+
+
+def mean_confidence(words: Sequence[Word]) -> float | None:
+    """Mean Tesseract confidence of the words (those it gave one); None when there are none."""
+    confs = [w.conf for w in words if w.conf >= 0]
+    return sum(confs) / len(confs) if confs else None
 
 
 def line_sizes(words: list[Word]) -> dict[tuple[int, int, int], float]:
