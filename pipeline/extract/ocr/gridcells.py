@@ -121,7 +121,6 @@ def _read_row(
     left, top, right, bottom = box
     array = np.asarray(grey)
     band, top, bottom, dark = _band(array, top, bottom, left, right)
-    gap_heights = gap
     cells = _cells(band, gap)
     if len(cells) < GRID_MIN_CELLS:
         return []
@@ -135,8 +134,8 @@ def _read_row(
     inked = np.flatnonzero(band.any(axis=1))
     upper, lower = max(0, int(inked[0]) - 2), min(bottom - top, int(inked[-1]) + 3)
     crops = [(l, upper, r, lower) for l, r in cells]
-    gap = round(STRIP_GAP * (lower - upper))
-    offsets, read = read_strip(source, crops, gap, languages, dpi, omp, path, whitelist, binarise=False)
+    strip_gap = round(STRIP_GAP * (lower - upper))
+    offsets, read = read_strip(source, crops, strip_gap, languages, dpi, omp, path, whitelist, binarise=False)
     readings = [_one_reading(crop, offset, read) for crop, offset in zip(crops, offsets)]
     inked = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
     for index, crop in enumerate(crops):
@@ -146,7 +145,7 @@ def _read_row(
             # where the strip's fixed threshold of 140 drops a grey 165).
             for image in (source, inked):
                 alone, alone_read = read_strip(
-                    image, [crop], gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"), whitelist, binarise=False
+                    image, [crop], strip_gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"), whitelist, binarise=False
                 )
                 readings[index] = _one_reading(crop, alone[0], alone_read)
                 if readings[index] is not None:
@@ -158,7 +157,7 @@ def _read_row(
         for crop, r in zip(crops, readings)
     ]
     if "-" in whitelist:
-        dashes = _dashes(band[upper:lower], gap_heights, _min_cell_width(band))
+        dashes = _dashes(band[upper:lower], gap, _min_cell_width(band))
         words += [Word("-", 0.0, left + l, top + upper, left + r, top + lower, (0, 0, 0)) for l, r in dashes]
         words.sort(key=lambda w: w.left)
     return words
