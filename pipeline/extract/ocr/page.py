@@ -23,7 +23,7 @@ from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
 from pipeline.extract.ocr.gridcells import read_grid_cells
-from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, TABLE_PASS_PSM, merge_table_pass, read_key_cells
+from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
 from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
@@ -92,10 +92,14 @@ def read_page(
             )
         words = without_icons([w for w in parsed if not is_noise(w, typical_height)])
         words = read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder), stretch)
-        if len(isolated_short_words(words)) >= TABLE_PASS_MIN_ISOLATED:
-            block_tsv = run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=TABLE_PASS_PSM)
-            block_pass = [w for w in parse_tsv(block_tsv) if not is_noise(w, typical_height)]
-            words = merge_table_pass(words, block_pass)
+        isolated = isolated_short_words(words)
+        if len(isolated) >= TABLE_PASS_MIN_ISOLATED:
+            # A key page may have no word of three letters to measure text by: its cells do then.
+            cell_height = typical_height or float(np.median([w.bottom - w.top for w in isolated]))
+            areas = table_areas(words, cell_height, grey.width, grey.height)
+            if areas:
+                block_pass = read_table_areas(grey, areas, cell_height, languages, dpi, omp_thread_limit, Path(folder))
+                words = merge_table_pass(words, [w for w in block_pass if not is_noise(w, typical_height)])
             if option_labels:
                 words = read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))
         if option_labels:

@@ -215,7 +215,7 @@ def reread_prose(
         readings.append(RegionReading(region, kind, len(members), confidence))
     if not chosen:
         return words, readings
-    reread = _read_stacked(grey, [regions[i] for i in chosen], text_height, languages, dpi, omp_thread_limit, folder)
+    reread = read_stacked(grey, [regions[i] for i in chosen], text_height, languages, dpi, omp_thread_limit, folder / "regions.pgm")
     replaced: set[int] = set()
     for index, new_words in zip(chosen, reread):
         old, new = inside[index], new_words
@@ -241,16 +241,17 @@ def reread_prose(
     return result, readings
 
 
-def _read_stacked(
+def read_stacked(
     grey: Image.Image,
-    regions: list[Region],
+    regions: Sequence[Region],
     text_height: float,
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-    folder: Path,
+    path: Path,
 ) -> list[list[Word]]:
-    """Each region's words read by psm 6, in page coordinates: the crops one under another in one image."""
+    """Each region's words read by psm 6, in page coordinates: the crops one under another in one image
+    (saved to `path`), so a page pays for one Tesseract process however many regions it has."""
     gap = max(4, round(STACK_GAP_HEIGHTS * text_height))
     width = max(r.right - r.left for r in regions) + 2 * gap
     offsets, y = [], gap
@@ -260,7 +261,6 @@ def _read_stacked(
     stack = Image.new("L", (width, y), 255)
     for region, offset in zip(regions, offsets):
         stack.paste(grey.crop((region.left, region.top, region.right, region.bottom)), (gap, offset))
-    path = folder / "regions.pgm"
     stack.save(path, format="PPM")
     read = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=REREAD_PSM))
     per_region: list[list[Word]] = [[] for _ in regions]

@@ -286,6 +286,28 @@ def test_key_table_cells_take_the_block_readings():
     assert is_noise(tall_junk, typical_height=37) and not is_noise(merged[0], typical_height=37)
 
 
+def test_the_block_pass_reads_only_the_areas_of_a_page_dense_with_table_cells():
+    """A key's number column and its answer column 9 text heights away are one table; instruction
+    numbers down the margin five heights apart are none; an area takes in whole a word it cuts."""
+    from pipeline.extract.ocr.keycells import table_areas
+    from pipeline.extract.ocr.words import Word
+
+    def cell(text: str, left: int, top: int, line: int) -> Word:
+        return Word(text, 90.0, left, top, left + 20 * len(text), top + 40, (line, 1, 1))
+
+    key = [cell(f"{n:02d}", 530, 400 + 65 * n, n) for n in range(1, 11)]
+    key += [cell("ABCD"[n % 4], 1000, 400 + 65 * n, 100 + n) for n in range(1, 11)]
+    heading = Word("Kľúč správnych odpovedí", 95.0, 450, 405, 1200, 445, (200, 1, 1))  # just above row 1
+    margin_numbers = [cell(f"{n}.", 260, 1500 + 200 * n, 300 + n) for n in range(1, 10)]
+    areas = table_areas(key + [heading] + margin_numbers, 40.0, 2481, 3509)
+    assert len(areas) == 1
+    area = areas[0]
+    assert (area.left, area.right) == (450, 1200)  # the heading it cut widens it on both sides
+    assert area.top == heading.top and area.bottom == 400 + 65 * 10 + 40 + 40
+    assert not any(area.holds(w) for w in margin_numbers)
+    assert table_areas(margin_numbers, 40.0, 2481, 3509) == []
+
+
 def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
     from pipeline.extract.ocr.labels import restore_label_marks
     from pipeline.extract.ocr.words import Word
