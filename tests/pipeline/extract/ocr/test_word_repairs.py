@@ -196,7 +196,7 @@ def test_a_glued_word_stays_whole_when_it_is_known_ambiguous_or_has_no_space():
     spaced = _ink(220, 40, _letters(14, space_after={1: 7}))
     # a two-letter part: "Na vypracovanie" is "Navy pracovanie" one letter off, and letter counts place a space only that well
     assert texts(split_glued_words([word("Navypracovanie", 0, top=0, width=175, height=40)], spaced, slovak)) == ["Navypracovanie"]
-    # a known word is never split, whatever its letter gaps
+    # a known word is not split at a white narrower than a full word space (10 px, 0.25 of the height)
     known = _ink(220, 40, _letters(5, space_after={2: 7}))
     assert texts(split_glued_words([word("znáte", 0, top=0, width=70, height=40)], known, slovak)) == ["znáte"]
     even = _ink(220, 40, _letters(14))
@@ -277,6 +277,20 @@ def test_a_glued_part_of_two_letters_is_split_only_at_the_white_of_a_space_betwe
     # 10 px (0.25 of the height) is enough between two long words, not beside a two-letter one
     narrow = _ink(220, 40, _letters(5, space_after={1: 7}))
     assert texts(split_glued_words([word("Esuna", 0, top=0, width=70, height=40)], narrow, spanish)) == ["Esuna"]
+
+
+def test_a_known_word_is_split_only_where_every_letter_stands_apart_and_one_white_is_a_word_space():
+    spanish = Lexicon({w: w for w in ("en", "el", "enel")})  # "Enel" is a name in Tesseract's Spanish list
+    # letters 3 px apart, 20 px of white after "En" (0.5 of the height, as Tesseract glued "En el")
+    spaced = _ink(220, 40, _letters(4, space_after={1: 17}))
+    parts = split_glued_words([word("Enel", 0, top=0, width=64, height=40)], spaced, spanish)
+    assert texts(parts) == ["En", "el"] and parts[0].right == parts[1].left
+    # 12 px (0.3 of the height) would split an unknown pair, not a known word
+    narrower = _ink(220, 40, _letters(4, space_after={1: 9}))
+    assert texts(split_glued_words([word("Enel", 0, top=0, width=56, height=40)], narrower, spanish)) == ["Enel"]
+    # "e" and "l" touching: the white's place among the letters is no longer known
+    touching = _ink(220, 40, [(0, 9), (12, 21), (41, 50), (50, 59)])
+    assert texts(split_glued_words([word("Enel", 0, top=0, width=59, height=40)], touching, spanish)) == ["Enel"]
 
 
 def test_a_number_is_parted_from_its_sign_or_unit_only_where_the_print_shows_a_word_space():
