@@ -109,6 +109,7 @@ class ExtractOutcome:
     # The stage could not do its work (OCR unavailable): a failure of this run, not of the file.
     # Not cached, not quarantined; the next run tries again.
     unavailable: bool = False
+    warnings: tuple[str, ...] = ()  # what extraction did in place of the usual (pages sent to OCR, doubtful OCR, figures not cropped)
 
 
 def run_extract_task(task: ExtractTask) -> ExtractOutcome:
@@ -121,7 +122,8 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     if summary is not None and "error" in summary:
         return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
     if summary is not None and _figures_present(summary, task):
-        return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True)
+        return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True,
+                              warnings=tuple(summary.get("warnings", ())))
     try:
         document = extract_document(task.path, task.sha256, task.options)
     except ExtractError as exc:
@@ -133,9 +135,10 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
         return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False, unavailable=True)
     StageCache(task.cache_root, "documents").put(task.cache_key, document.to_json())
     figure_paths = sorted(f.path for page in document.pages for f in page.figures)
-    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths}
-    cache.put(task.cache_key, json.dumps(summary))
-    return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False)
+    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths, "warnings": document.warnings}
+    cache.put(task.cache_key, json.dumps(summary, ensure_ascii=False))
+    return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False,
+                          warnings=tuple(document.warnings))
 
 
 def _figures_present(summary: dict, task: ExtractTask) -> bool:
@@ -322,6 +325,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             files[entry.url].add_failure(outcome.error)
             continue
         files[entry.url].add_extraction(outcome.page_count, outcome.ocr_pages, outcome.error)
+        files[entry.url].notes.extend(outcome.warnings)
         if outcome.error:
             quarantine(entry, outcome.error, options.root)
     _record_rejections(entries, outcomes, options)

@@ -32,7 +32,10 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # +26: OCR readings 13-18 (glued short words, numbers and their units split, stacked tokens read,
 # turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
 # never served from an extraction cached before.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+26/{READING_VERSION}"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+27/{READING_VERSION}"
+# Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
+# at 72-96 a page, a page lying turned at about 36.
+OCR_DOUBTFUL_BELOW = 60.0
 
 # Page furniture every exam family has; specs add their own rules on top of these.
 BUILTIN_MARGIN_PATTERNS = (
@@ -289,6 +292,19 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
 
 
+def _pages_named(numbers: list[int]) -> str:
+    """"page 3", or "pages 1–4, 7" for ascending page numbers."""
+    if len(numbers) == 1:
+        return f"page {numbers[0]}"
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return "pages " + ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
 # --------------------------------------------------------------------------- cleaning
 
 
@@ -408,7 +424,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     path = Path(pdf_path)
     document = _open(path, options)
     pages: list[Page] = []
-    warnings: list[str] = []
+    unusable: dict[str, list[int]] = {}  # why a text layer was not used -> the pages
     need_ocr: list[int] = []
     try:
         for index in range(len(document)):
@@ -430,13 +446,21 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 current.method = PageMethod.EMPTY
                 current.lines = []
                 need_ocr.append(index + 1)
-                warnings.append(f"page {index + 1}: text layer not usable ({why}); sent to OCR")
+                unusable.setdefault(why, []).append(index + 1)
             elif not lines:
                 current.method = PageMethod.EMPTY  # a blank page
             pages.append(current)
     finally:
         document.close()
     _run_ocr(path, sha256, pages, need_ocr, options)
+    warnings = [f"{_pages_named(numbers)}: text layer not usable ({why}); read by OCR" for why, numbers in unusable.items()]
+    warnings += [
+        f"page {page.number}: read by OCR with a mean word confidence of {page.ocr_confidence:.0f} (under "
+        f"{OCR_DOUBTFUL_BELOW:.0f}): the scan may lie turned, be faint, or be in a script outside ocr.languages; "
+        "check its questions"
+        for page in pages
+        if page.method is PageMethod.OCR and page.ocr_confidence is not None and page.ocr_confidence < OCR_DOUBTFUL_BELOW
+    ]
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

@@ -293,3 +293,8 @@ def test_a_copied_root_reuses_its_ocr_cache(project_root, scan_folder, tmp_path)
     assert rows(moved) == rows(project_root)
     assert sorted(p.name for p in (moved / "raw" / "cache" / "extract").rglob("*.json")) == \
         sorted(p.name for p in (project_root / "raw" / "cache" / "extract").rglob("*.json"))
+    # The report says which pages were OCR'd, from the cache as on the run that read them.
+    notes = file_report(project_root, SCAN_SHEET)["notes"]
+    assert [n for n in notes if n.endswith("read by OCR")] == [n for n in notes if n.startswith("page 1: text layer not usable")]
+    assert any(n.endswith("read by OCR") for n in notes)
+    assert file_report(moved, SCAN_SHEET)["notes"] == notes

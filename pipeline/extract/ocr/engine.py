@@ -98,6 +98,9 @@ def require_languages(languages: Sequence[str]) -> None:
         )
 
 
+_TSV_COLUMNS = ("level", "block_num", "par_num", "line_num", "left", "top", "width", "height", "conf", "text")
+
+
 def parse_tsv(tsv: str) -> list[Word]:
     """The words (level 5 rows) of Tesseract's TSV, in Tesseract's order."""
     rows = tsv.splitlines()
@@ -105,6 +108,13 @@ def parse_tsv(tsv: str) -> list[Word]:
         return []
     header = rows[0].split("\t")
     col = {name: i for i, name in enumerate(header)}
+    missing = [name for name in _TSV_COLUMNS if name not in col]
+    if missing:
+        # Tesseract prints plain text when it finds no `tsv` config (a tessdata folder without configs/).
+        raise OcrError(
+            f"tesseract did not print TSV (no {', '.join(missing)} column; its output began {rows[0][:60]!r}): "
+            "is the `configs/tsv` file present in the tessdata folder ($TESSDATA_PREFIX)?"
+        )
     words = []
     for row in rows[1:]:
         cells = row.split("\t")

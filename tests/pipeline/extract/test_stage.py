@@ -4,6 +4,7 @@ from __future__ import annotations
 import pickle
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from fpdf import FPDF
 
@@ -13,6 +14,7 @@ from pipeline.extract.ocr import OcrSettings
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
 from pipeline.specs import load_spec
 from tests.fixtures import sheets
+from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, needs_tesseract, question_page, tessdata_with_only
 
 SHA = "0" * 64
 
@@ -86,6 +88,22 @@ def test_pages_without_text_layer_go_to_ocr(tmp_path):
     assert page.method is PageMethod.OCR
     text = page.text
     assert "Zadanie 7" in text and "bajt" in text
+
+
+@needs_tesseract("pol")
+def test_pages_read_by_ocr_are_named_once_and_a_doubtful_page_asks_for_a_look(tmp_path, monkeypatch):
+    """Without Tesseract's orientation data a page scanned upside down is read as it lies: the document
+    names it, with its mean word confidence, beside one line for the pages that went to OCR."""
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tessdata_with_only(tmp_path / "tessdata", "pol")))
+    page = question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)
+    scan = pdfium.PdfDocument(str(rasterize_pdf(build(tmp_path / "clean.pdf", [page, page]), tmp_path / "scan.pdf", dpi=200)))
+    upright, turned = (scan[i].render(scale=200 / 72).to_pil().convert("L") for i in range(2))
+    upright.save(tmp_path / "turned.pdf", save_all=True, append_images=[turned.rotate(180)], resolution=200)
+    document = extract_document(tmp_path / "turned.pdf", SHA, ExtractOptions(ocr=OcrSettings(languages=("pol",), dpi=200)))
+    assert document.warnings[0].startswith("pages 1–2: text layer not usable (scanned page")
+    doubtful = [w for w in document.warnings if "mean word confidence" in w]
+    assert len(doubtful) == 1 and doubtful[0].startswith("page 2: read by OCR with a mean word confidence of ")
+    assert document.pages[0].ocr_confidence > 80 > 60 > document.pages[1].ocr_confidence
 
 
 def test_extract_options_come_from_the_spec_and_survive_pickling(tmp_path):

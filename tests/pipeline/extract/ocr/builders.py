@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import difflib
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -86,3 +89,15 @@ def needs_tesseract(*languages: str) -> pytest.MarkDecorator:
     except OcrUnavailable:
         present = False
     return pytest.mark.skipif(not present, reason=f"Tesseract with {'+'.join(languages)} data not installed (make setup)")
+
+
+def tessdata_with_only(folder: Path, *languages: str) -> Path:
+    """A tessdata folder in `folder` holding only `languages` (and Tesseract's output configs), linked
+    from the installed one: point $TESSDATA_PREFIX at it to run without the rest (e.g. without `osd`)."""
+    listing = subprocess.run([shutil.which("tesseract") or "tesseract", "--list-langs"], capture_output=True, text=True, check=True)
+    installed = Path(re.search(r'"([^"]+)"', listing.stdout + listing.stderr).group(1))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "configs").symlink_to(installed / "configs")
+    for language in languages:
+        (folder / f"{language}.traineddata").symlink_to(installed / f"{language}.traineddata")
+    return folder
