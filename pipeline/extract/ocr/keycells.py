@@ -16,60 +16,55 @@ from pipeline.extract.ocr.noise import isolated_short_words
 from pipeline.extract.ocr.segment import Region, read_stacked
 from pipeline.extract.ocr.words import INK_BELOW, Word, clusters, overlap_share
 
-# An area with this many one-word lines of up to three characters is read a second time as one block.
+# A page with this many one-word lines of up to three characters is read a second time around them, as blocks.
 TABLE_PASS_MIN_ISOLATED = 8
-# Cells of one table stand at most this many text heights apart (white between their boxes), or on
-# one row at any distance (a key's number column and its answer column 9 heights away): rows are
-# 1–2.5 heights apart. Instruction numbers down a page's margin ("1." … "9.", 3–7 heights apart) and
-# scattered page furniture do not make a table.
-TABLE_LINK_ACROSS = 8.0
-TABLE_LINK_DOWN = 3.0
+# Around each cell the block pass sees this many text heights of its row on either side (a key's
+# "15." beside its letter) and a text height above and below.
+CELL_CONTEXT_ACROSS = 3.0
+CELL_CONTEXT_DOWN = 1.0
+# A page whose words are mostly this short is a key (numbers and letters: 0.71-0.92 of the words on the
+# development keys, 0.27-0.39 on question and cover pages): its block pass reads the whole page, where
+# a key's rows give psm 6 the context a cell's crop lacks (a "c" the crop read as "Cc").
+KEY_PAGE_SHORT_SHARE = 0.6
 TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing needs this confidence
 TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
 
 
 def table_areas(words: list[Word], text_height: float, width: int, height: int) -> list[Region]:
-    """The areas of the page that hold a table of short cells: groups of at least
-    TABLE_PASS_MIN_ISOLATED isolated short words, each linked to the next by sharing a row or by a white
-    gap of at most TABLE_LINK_ACROSS / TABLE_LINK_DOWN text heights. An area is the group's box with a margin of a text
-    height, widened to take in whole every word it cuts (psm 6 should see words, not slices of them)."""
+    """Where the block pass reads, on a page with at least TABLE_PASS_MIN_ISOLATED isolated short words:
+    the whole page when it is a key (KEY_PAGE_SHORT_SHARE); elsewhere around each such cell, CELL_CONTEXT_ACROSS text heights of its row either side and CELL_CONTEXT_DOWN
+    above and below, widened to take in whole every word it cuts (psm 6 should see words, not slices of
+    them); areas that meet are one (a table's cells become the table)."""
     cells = isolated_short_words(words)
     if len(cells) < TABLE_PASS_MIN_ISOLATED:
         return []
-    across, down = TABLE_LINK_ACROSS * text_height, TABLE_LINK_DOWN * text_height
-    parent = list(range(len(cells)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, a in enumerate(cells):
-        for j in range(i + 1, len(cells)):
-            b = cells[j]
-            apart_down = max(a.top, b.top) - min(a.bottom, b.bottom)
-            if apart_down < 0 or (max(a.left, b.left) - min(a.right, b.right) <= across and apart_down <= down):
-                parent[root(j)] = root(i)
-    groups: dict[int, list[Word]] = {}
-    for i, cell in enumerate(cells):
-        groups.setdefault(root(i), []).append(cell)
-    margin = round(text_height)
-    areas = []
-    for members in groups.values():
-        if len(members) < TABLE_PASS_MIN_ISOLATED:
-            continue
-        left, top = min(w.left for w in members) - margin, min(w.top for w in members) - margin
-        right, bottom = max(w.right for w in members) + margin, max(w.bottom for w in members) + margin
-        for _ in range(3):
-            cut = [w for w in words if w.left < right and w.right > left and w.top < bottom and w.bottom > top]
-            grown = (min([left] + [w.left for w in cut]), min([top] + [w.top for w in cut]),
-                     max([right] + [w.right for w in cut]), max([bottom] + [w.bottom for w in cut]))
-            if grown == (left, top, right, bottom):
+    if sum(len(w.text) <= 3 for w in words) >= KEY_PAGE_SHORT_SHARE * len(words):
+        return [Region(0, 0, width, height)]
+    across, down = round(CELL_CONTEXT_ACROSS * text_height), round(CELL_CONTEXT_DOWN * text_height)
+    boxes = [_take_in_cut_words((c.left - across, c.top - down, c.right + across, c.bottom + down), words) for c in cells]
+    merged: list[tuple[int, int, int, int]] = []
+    for box in sorted(boxes):
+        # A box that meets an area joins it; the grown area may then meet another.
+        while True:
+            meeting = next((m for m in merged if m[0] <= box[2] and box[0] <= m[2] and m[1] <= box[3] and box[1] <= m[3]), None)
+            if meeting is None:
                 break
-            left, top, right, bottom = grown
-        areas.append(Region(max(left, 0), max(top, 0), min(right, width), min(bottom, height)))
-    return areas
+            merged.remove(meeting)
+            box = (min(box[0], meeting[0]), min(box[1], meeting[1]), max(box[2], meeting[2]), max(box[3], meeting[3]))
+        merged.append(box)
+    return [Region(max(l, 0), max(t, 0), min(r, width), min(b, height)) for l, t, r, b in sorted(merged, key=lambda m: (m[1], m[0]))]
+
+
+def _take_in_cut_words(box: tuple[int, int, int, int], words: list[Word]) -> tuple[int, int, int, int]:
+    left, top, right, bottom = box
+    for _ in range(3):
+        cut = [w for w in words if w.left < right and w.right > left and w.top < bottom and w.bottom > top]
+        grown = (min([left] + [w.left for w in cut]), min([top] + [w.top for w in cut]),
+                 max([right] + [w.right for w in cut]), max([bottom] + [w.bottom for w in cut]))
+        if grown == (left, top, right, bottom):
+            break
+        left, top, right, bottom = grown
+    return left, top, right, bottom
 
 
 def read_table_areas(
@@ -82,8 +77,8 @@ def read_table_areas(
     folder: Path,
 ) -> list[Word]:
     """The block-mode (psm 6) reading of the table areas, in page coordinates, in one Tesseract process.
-    Only the areas: the same pass over the whole page cost 1.3–1.9 s on pages whose "cells" were a
-    margin's instruction numbers."""
+    Only the areas: the same pass over the whole page cost 1.3–1.9 s on prose pages whose "cells" were
+    a margin's instruction numbers and a few stray marks."""
     return [w for area in read_stacked(grey, areas, text_height, languages, dpi, omp_thread_limit, folder / "tables.pgm") for w in area]
 
 

@@ -286,10 +286,20 @@ def test_key_table_cells_take_the_block_readings():
     assert is_noise(tall_junk, typical_height=37) and not is_noise(merged[0], typical_height=37)
 
 
-def test_the_block_pass_reads_only_the_areas_of_a_page_dense_with_table_cells():
-    """A key's number column and its answer column 9 text heights away are one table; instruction
-    numbers down the margin five heights apart are none; an area takes in whole a word it cuts."""
-    from pipeline.extract.ocr.keycells import table_areas
+def test_tesseract_output_that_is_not_tsv_is_an_error_naming_the_missing_config():
+    from pipeline.extract.ocr.engine import OcrError, parse_tsv
+
+    with pytest.raises(OcrError, match=r"did not print TSV .*configs/tsv"):
+        parse_tsv("Zadanie 3. Który z wymienionych\nprotokołów służy")
+    assert parse_tsv("") == []
+
+
+def test_the_block_pass_reads_around_the_isolated_cells_not_the_whole_page():
+    """A key's columns of cells become one area each; a cell alone (an instruction number in the
+    margin) gets a small area of its own row; an area takes in whole a word it cuts; a page with
+    few isolated cells gets no block pass."""
+    from pipeline.extract.ocr.keycells import CELL_CONTEXT_ACROSS, table_areas
+    from pipeline.extract.ocr.segment import Region
     from pipeline.extract.ocr.words import Word
 
     def cell(text: str, left: int, top: int, line: int) -> Word:
@@ -297,15 +307,23 @@ def test_the_block_pass_reads_only_the_areas_of_a_page_dense_with_table_cells():
 
     key = [cell(f"{n:02d}", 530, 400 + 65 * n, n) for n in range(1, 11)]
     key += [cell("ABCD"[n % 4], 1000, 400 + 65 * n, 100 + n) for n in range(1, 11)]
-    heading = Word("Kľúč správnych odpovedí", 95.0, 450, 405, 1200, 445, (200, 1, 1))  # just above row 1
+    heading = Word("Kľúč správnych odpovedí", 95.0, 300, 405, 1200, 445, (200, 1, 1))  # just above row 1
     margin_numbers = [cell(f"{n}.", 260, 1500 + 200 * n, 300 + n) for n in range(1, 10)]
-    areas = table_areas(key + [heading] + margin_numbers, 40.0, 2481, 3509)
-    assert len(areas) == 1
-    area = areas[0]
-    assert (area.left, area.right) == (450, 1200)  # the heading it cut widens it on both sides
-    assert area.top == heading.top and area.bottom == 400 + 65 * 10 + 40 + 40
-    assert not any(area.holds(w) for w in margin_numbers)
-    assert table_areas(margin_numbers, 40.0, 2481, 3509) == []
+    # the words of the page's text, far from the cells
+    prose = [Word(f"odpoveď{i}", 95.0, 1500, 100 + 50 * i, 1700, 140 + 50 * i, (400 + i, 1, 1)) for i in range(60)]
+    areas = table_areas(key + [heading] + margin_numbers + prose, 40.0, 2481, 3509)
+    key_areas = [a for a in areas if a.top < 1500]
+    assert len(key_areas) == 1  # both columns reach the heading, which joins them
+    assert (key_areas[0].left, key_areas[0].top, key_areas[0].right) == (300, 405, 1200)
+    assert key_areas[0].bottom == 400 + 65 * 10 + 40 + 40
+    margin_areas = [a for a in areas if a.top >= 1500]
+    assert len(margin_areas) == 9
+    assert all(a.right - a.left == 40 + 2 * CELL_CONTEXT_ACROSS * 40 and a.bottom - a.top == 3 * 40 for a in margin_areas)
+    without_heading = table_areas(key + prose, 40.0, 2481, 3509)
+    assert [(a.left, a.right) for a in without_heading] == [(530 - 120, 570 + 120), (1000 - 120, 1020 + 120)]
+    assert table_areas(margin_numbers[:7] + prose, 40.0, 2481, 3509) == []
+    # a page of little but numbers and letters is a key: psm 6 reads it whole, rows giving cells context
+    assert table_areas(key + prose[:4], 40.0, 2481, 3509) == [Region(0, 0, 2481, 3509)]
 
 
 def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
