@@ -24,7 +24,7 @@ from pipeline.extract import figures
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
-from pipeline.extract.tolerant import search_rule
+from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
@@ -32,7 +32,7 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # +26: OCR readings 13-18 (glued short words, numbers and their units split, stacked tokens read,
 # turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
 # never served from an extraction cached before.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+27/{READING_VERSION}"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+28/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -323,11 +323,12 @@ def _in_margin(line: Line, page: Page) -> bool:
     return line.top < page.height * MARGIN_ZONE or line.bottom > page.height * (1 - MARGIN_ZONE)
 
 
-def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
-    """Keys of lines at the same place near the top or bottom edge on most pages."""
+def _repeated_furniture(pages: list[Page]) -> tuple[set[tuple[str, int]], set[int]]:
+    """Keys of lines at the same place near the top or bottom edge on most pages, and the ids of OCR'd
+    lines that recur there read a little differently (`repeated_despite_misreadings`)."""
     with_text = [p for p in pages if p.lines]
     if len(with_text) < 2:
-        return set()
+        return set(), set()
     seen: Counter = Counter()
     for page in with_text:
         keys = set()
@@ -337,7 +338,8 @@ def _repeated_furniture(pages: list[Page]) -> set[tuple[str, int]]:
         seen.update(keys)
     # Short documents (a two-page key) repeat their running head on every page; longer ones need more.
     threshold = 2 if len(with_text) <= 4 else max(3, int(0.4 * len(with_text)))
-    return {key for key, n in seen.items() if n >= threshold}
+    misread = [[line for line in p.lines if _in_margin(line, p)] for p in with_text if p.method is PageMethod.OCR]
+    return {key for key, n in seen.items() if n >= threshold}, repeated_despite_misreadings(misread, threshold)
 
 
 def _is_page_number(match: re.Match | None, page: Page) -> bool:
@@ -368,7 +370,7 @@ def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
 def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
     drop_line_rules = [re.compile(p) for p in options.drop_lines]
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
-    furniture = _repeated_furniture(pages) if options.remove_repeated_lines else set()
+    furniture, misread_furniture = _repeated_furniture(pages) if options.remove_repeated_lines else (set(), set())
     for page in pages:
         ocr = page.method is PageMethod.OCR
         for pattern in options.drop_pages:
@@ -388,7 +390,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
             in_margin = _in_margin(line, page)
             if in_margin and any(_is_page_number(r.search(line.text), page) for r in margin_rules):
                 continue
-            if in_margin and any(key in furniture for key in _furniture_keys(line, page)):
+            if in_margin and (id(line) in misread_furniture or any(key in furniture for key in _furniture_keys(line, page))):
                 continue
             if ocr and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue  # as written, else allowing OCR misreadings

@@ -54,3 +54,31 @@ def test_a_drop_lines_rule_removes_its_misread_line_on_ocr_pages():
     clean_pages([ocr, text], ExtractOptions(drop_lines=(rule,)))
     assert [line.text for line in ocr.lines] == ["1. ¿Cuál es la capital?"]
     assert [line.text for line in text.lines] == ["Pagina de lnstrucciones", "1. ¿Cuál es la capital?"]
+
+
+def _head_and_body(head: str, body: list[str], number: int, method: PageMethod = PageMethod.OCR) -> Page:
+    """A page with `head` as its running head (in the top margin) above the body lines."""
+    page = _page(body, method, number)
+    page.lines.insert(0, Line(text=head, x0=70, top=19.2 + 0.4 * (number % 2), x1=400, bottom=34.6, font_size=10))
+    return page
+
+
+def test_a_running_head_read_differently_on_each_scanned_page_is_still_dropped():
+    heads = ["Maturita 2023 | mzrcový i2rimín", "Maturita 2023 | mizrcový i2rimín", "Maturita 2023 | m2zrcový i2rimín",
+             "Maturita 2023 | mizrcový i2rimín", "Maturita 2023 | marcový termín"]
+    pages = [_head_and_body(head, [f"{40 + n}", "Uznať aj vypísané názvy konkrétnych miest"], n + 1) for n, head in enumerate(heads)]
+    clean_pages(pages, ExtractOptions())
+    assert all(not p.lines[0].text.startswith("Maturita") for p in pages)
+    assert [p.lines[0].text for p in pages] == ["40", "41", "42", "43", "44"]
+    # in the body, or on text-layer pages, likeness is not enough: those lines stay
+    assert all(p.lines[1].text == "Uznať aj vypísané názvy konkrétnych miest" for p in pages)
+    text_pages = [_head_and_body(head, ["47"], n + 1, PageMethod.TEXT) for n, head in enumerate(heads)]
+    clean_pages(text_pages, ExtractOptions())
+    assert all(p.lines[0].text.startswith("Maturita") for p in text_pages)
+
+
+def test_short_margin_lines_alike_by_chance_are_not_a_running_head():
+    rows = ["41 B D", "42 B C", "43 B D", "44 A D", "45 B D"]
+    pages = [_head_and_body(row, ["Kľúč správnych odpovedí k úlohám"], n + 1) for n, row in enumerate(rows)]
+    clean_pages(pages, ExtractOptions())
+    assert [p.lines[0].text for p in pages] == rows
