@@ -1,6 +1,7 @@
 """Option labels OCR misread, restored from where they stand: on an OCR'd page a line that starts at
-the column of a block's option labels with a token that is no word ("0" for "C)", "©", "8") is the
-label the sequence expects there, when the labels read before and after it leave exactly that one.
+a column of a block's option labels (one, or one per column of an option grid) with a token that is
+no word ("0" for "C)", "©", "8", "1)" for "I)") is the label the sequence expects there, when the
+labels read before and after it leave exactly that one.
 A stem line at that column ("¿Qué…", "En el texto…") starts with a word and is never touched.
 """
 from __future__ import annotations
@@ -24,6 +25,18 @@ def _is_misread_label(token: str) -> bool:
     return letters == 0 or (letters == 1 and len(token) == 2 and not token.isalpha())
 
 
+def _label_columns(lefts: list[float], tolerance: float) -> list[float]:
+    """The x of each column the labels stand in (options printed in a grid have two or more), from the
+    sorted left edges of the label lines: a new column wherever the next edge is over `tolerance` on."""
+    groups: list[list[float]] = []
+    for left in lefts:
+        if groups and left - groups[-1][-1] <= tolerance:
+            groups[-1].append(left)
+        else:
+            groups.append([left])
+    return [median(group) for group in groups]
+
+
 def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
     """`lines` with misread labels at the label column given the label the sequence leaves for them."""
     if not any(sl.ocr for sl in lines):
@@ -40,11 +53,11 @@ def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: 
             mark = mark or (after if after in ").:" else "")
     if len(read) < 2:
         return lines
-    column = median(lines[i].line.x0 for i in read)
     size = median((lines[i].line.font_size or 10) for i in read)
+    columns = _label_columns(sorted(lines[i].line.x0 for i in read), COLUMN_TOLERANCE * size)
     restored = list(lines)
     for index, sl in enumerate(lines):
-        if index in read or not sl.ocr or abs(sl.line.x0 - column) > COLUMN_TOLERANCE * size:
+        if index in read or not sl.ocr or min(abs(sl.line.x0 - c) for c in columns) > COLUMN_TOLERANCE * size:
             continue
         token, _, rest = sl.text.strip().partition(" ")
         if not rest or not _is_misread_label(token):

@@ -39,7 +39,7 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 16: a page that reads as if it lay turned is read again upright (`orientation`).
 # 17: paper of uneven brightness evened out before reading (`illumination`).
 # 18: an answer cell whose one stroke is a flat dash reads "-" (an annulled question) in grid keys.
-READING_VERSION = "ocr-reading/19"
+READING_VERSION = "ocr-reading/20"
 CACHE_STAGE = "ocr"
 
 

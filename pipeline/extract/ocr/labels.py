@@ -13,10 +13,18 @@ from pipeline.extract.document import Line
 from pipeline.extract.ocr.words import Word, line_openers, words_by_line
 
 def label_case_cells(words: list[Word], labels: Sequence[str]) -> list[Word]:
-    """A one-letter word whose two cases look alike ("c" in a key-table cell) takes the labels' case,
-    and so does a label letter read twice, once in each case ("Cc" for a marking scheme's lone "C":
-    sized by its lower-case half, it passed for margin small print)."""
+    """A one-letter cell whose two cases look alike ("c" alone in a key-table cell) takes the labels'
+    case, and so does a label letter read twice, once in each case ("Cc" for a marking scheme's lone
+    "C": sized by its lower-case half, it passed for margin small print). Not in running text, where
+    a word of two or more letters stands beside it on its line: the letter is a word as printed there
+    ("opción c de", "vitamina C"), while a key's "15. c" is a cell."""
     by_fold = {label.casefold(): label for label in labels}
+    in_text: set[int] = set()
+    for members in words_by_line(words).values():
+        for at, word in enumerate(members):
+            beside = members[max(at - 1, 0) : at] + members[at + 1 : at + 2]
+            if any(sum(ch.isalpha() for ch in other.text) >= 2 for other in beside):
+                in_text.add(id(word))
 
     def label_of(text: str) -> str | None:
         if len(text) == 1 and text in _SAME_SHAPE:
@@ -25,7 +33,7 @@ def label_case_cells(words: list[Word], labels: Sequence[str]) -> list[Word]:
             return by_fold.get(text.casefold()[0])
         return None
 
-    return [replace(w, text=label) if (label := label_of(w.text)) else w for w in words]
+    return [replace(w, text=label) if id(w) not in in_text and (label := label_of(w.text)) else w for w in words]
 
 
 NUMBER_COLUMN_MIN = 1  # line-opening numbers a page needs before others are mended after them

@@ -69,20 +69,6 @@ def is_legible(word: Word) -> bool:
     return word.conf >= LEGIBLE_MIN_CONF and sum(ch.isalnum() for ch in word.text) >= 3
 
 
-def isolated_short_words(words: list[Word]) -> list[Word]:
-    """Words of up to three characters that stand alone in a Tesseract line, or sit in a "line" that is
-    really a column (its height is several word heights): the cells of a key table."""
-    per_line = words_by_line(words)
-    found = []
-    for members in per_line.values():
-        heights = sorted(w.bottom - w.top for w in members)
-        extent = max(w.bottom for w in members) - min(w.top for w in members)
-        column = extent > 2.5 * heights[len(heights) // 2]
-        if len(members) == 1 or column:
-            found += [w for w in members if len(w.text) <= 3]
-    return found
-
-
 ORPHAN_MAX_WIDTH = 4.0  # typical word heights: wider uncovered ink is a figure, not a dropped word
 ORPHAN_MIN_CONF = 60.0
 ORPHAN_MIN_LABEL_CONF = 40.0  # a letter with its mark ("c." at 51 for a dropped "C.") is read less surely

@@ -26,12 +26,12 @@ from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
-from pipeline.extract.ocr.noise import is_legible, is_noise, isolated_short_words, read_orphans, without_icons
+from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.segment import reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share, joined_words
-from pipeline.extract.ocr.words import INK_BELOW, line_sizes, mean_confidence
+from pipeline.extract.ocr.words import INK_BELOW, isolated_short_words, line_sizes, mean_confidence
 
 def ocr_image(
     image: Image.Image,

@@ -38,6 +38,20 @@ def line_openers(words: list[Word]) -> list[Word]:
     return [members[0] for members in words_by_line(words).values()]
 
 
+def isolated_short_words(words: list[Word]) -> list[Word]:
+    """Words of up to three characters that stand alone in a Tesseract line, or sit in a "line" that is
+    really a column (its height is several word heights): the cells of a key table."""
+    per_line = words_by_line(words)
+    found = []
+    for members in per_line.values():
+        heights = sorted(w.bottom - w.top for w in members)
+        extent = max(w.bottom for w in members) - min(w.top for w in members)
+        column = extent > 2.5 * heights[len(heights) // 2]
+        if len(members) == 1 or column:
+            found += [w for w in members if len(w.text) <= 3]
+    return found
+
+
 INK_BELOW = 128  # grey level: darker is ink where word shapes are measured (spaces, accents, stems, dropped words)
 
 

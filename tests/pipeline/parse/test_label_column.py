@@ -50,3 +50,13 @@ def test_a_label_already_read_is_never_given_twice_and_text_pages_are_matched_as
     assert _options(BLOCK, PageMethod.TEXT) == {
         "A": "Porque la lucha", "B": "Porque el entorno 0 Porque la disponibilidad", "D": "Porque el descubrimiento"
     }
+
+
+def test_in_an_option_grid_each_column_of_labels_is_a_label_column():
+    # Ten options in two columns (A B / C D / … / I J); "I)" read as "1)" stands at the left column,
+    # which holds only half the labels: no single column of all labels exists.
+    labels = list("ABCDEFGHIJ")
+    rows = [(100 + 200 * (k % 2), f"{label}) opción {label.lower()}") for k, label in enumerate(labels)]
+    rows[8] = (100, "1) opción i")
+    found = find_options(_lines([(100, "¿Cuál es la opción?"), *rows]), labels, option_start_regex(labels, ["A)"]))
+    assert {o.label: " ".join(o.parts) for o in found.options} == {label: f"opción {label.lower()}" for label in labels}

@@ -261,7 +261,8 @@ def test_normaliser_leaves_other_lines_alone(raw, labels):
 def test_key_table_cells_take_the_block_readings():
     """A first pass that reads a cell column as one "line" of misread letters gets the psm-6 readings."""
     from pipeline.extract.ocr.keycells import merge_table_pass
-    from pipeline.extract.ocr.noise import is_noise, isolated_short_words
+    from pipeline.extract.ocr.noise import is_noise
+    from pipeline.extract.ocr.words import isolated_short_words
     from pipeline.extract.ocr.words import Word
 
     column = (9, 1, 1)

@@ -121,8 +121,14 @@ def test_a_number_breaking_the_sequence_takes_the_one_confused_digit_that_fits()
 def test_a_label_letter_read_in_both_cases_is_the_label():
     from pipeline.extract.ocr.labels import label_case_cells
 
-    read = [word(t, 10 + 50 * i) for i, t in enumerate(("Cc", "cC", "c", "Co", "CC", "Ee"))]
-    assert texts(label_case_cells(read, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
+    cells = [word(t, 10, top=100 + 50 * i, line=(i, 1, 1)) for i, t in enumerate(("Cc", "cC", "c", "Co", "CC", "Ee"))]
+    assert texts(label_case_cells(cells, ["A", "B", "C", "D"])) == ["C", "C", "C", "Co", "CC", "Ee"]
+    # beside a number it is a key's cell; in running text a one-letter word is read as printed, in either case
+    listed = [word("15.", 10, top=400, line=(8, 1, 1)), word("c", 80, top=400, line=(8, 1, 1))]
+    assert texts(label_case_cells(listed, ["A", "B", "C", "D"])) == ["15.", "C"]
+    prose = [word(t, 10 + 150 * i, top=500, line=(9, 1, 1)) for i, t in enumerate(("opción", "c", "de", "vitamina", "C"))]
+    assert texts(label_case_cells(prose, ["A", "B", "C", "D"])) == ["opción", "c", "de", "vitamina", "C"]
+    assert texts(label_case_cells(prose, ["a", "b", "c", "d"])) == ["opción", "c", "de", "vitamina", "C"]
 
 
 def test_one_number_on_a_page_is_enough_to_mend_a_look_alike_beside_it():
