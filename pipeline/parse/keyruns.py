@@ -12,6 +12,9 @@ from dataclasses import dataclass
 MIN_RUN = 2  # entries read in a column before its run mends anything
 RUN_MIN_SHARE = 0.7  # of its neighbouring entries that count up by one
 NUMBER_TOKEN_MAX_CHARS = 4  # a row's unreadable first token may stand for a number of up to 3 digits and its mark
+# Digits Tesseract reads for letters of the same shape: a key's "1. B" read as "1.8". Only shapes with
+# one letter behind them ("0" may be O or D, "O" may be C or D, and stay unread).
+ANSWER_LOOKALIKES = {"8": "B", "6": "G", "5": "S", "2": "Z", "1": "I"}
 
 
 @dataclass
@@ -71,8 +74,9 @@ def _unread_rows(items: list[list]) -> list[str]:
 
 
 def _shows_number(text: str, number: int) -> bool:
+    """Whether the row's first token is `number`, alone or before a mark ("8.", "8*", "5.8")."""
     token = text.split()[0] if text.split() else ""
-    return number >= 0 and token.rstrip(".):") == str(number)
+    return number >= 0 and re.match(rf"{number}(?:$|[^\w])", token) is not None
 
 
 def _mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
@@ -94,6 +98,12 @@ def _mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) ->
                     line = _mend(item, low + offset, entry_re, before, after)
                     if line:
                         mended.append(line)
+        elif after is None and before is not None and stretch == len(items) and len(group) == 1 \
+                and rows[group[0][2]].ocr and group[0][0] is None and _shows_number(group[0][3], before + 1):
+            # The column's last row, unread, that still shows the number after the last one read.
+            line = _mend(group[0], before + 1, entry_re, before, None)
+            if line:
+                mended.append(line)
         position = stretch
     return mended
 
@@ -114,21 +124,43 @@ def _read_number(items: list[list], position: int) -> int | None:
     return None
 
 
-def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int) -> str | None:
+def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int | None) -> str | None:
     """Give `item` the number `expected` where its reading allows it; the report line, or None."""
     number = item[0]
     if number is not None and number.isdigit() and int(number) == expected:
         return None
+    lookalike = ""
     if number is None:
         token, _, rest = item[3].partition(" ")
-        # The token stood for the number ("tl a"), or the number left no ink at all (a lone "C").
-        texts = [f"{expected}{mark} {body}" for body in (rest, item[3]) for mark in (".", "") if body]
-        found = next((m for m in map(entry_re.search, texts) if m and m.group("number") == str(expected)), None)
-        if found is None or len(token) > NUMBER_TOKEN_MAX_CHARS:
+        if len(token) > NUMBER_TOKEN_MAX_CHARS:
             return None
-        item[1] = found.group("answer").strip()
+        found = _entry_as(expected, item[3], entry_re)
+        if found is None:
+            # The answer's letter read as a digit of its shape ("1.8" for "1. B"): the one such reading.
+            readings = set()
+            shown = re.match(rf"{expected}(?!\d)", item[3])  # the number itself is never a letter
+            for at, digit in enumerate(item[3]):
+                if digit in ANSWER_LOOKALIKES and not (shown and at < shown.end()):
+                    match = _entry_as(expected, item[3][:at] + ANSWER_LOOKALIKES[digit] + item[3][at + 1:], entry_re)
+                    if match:
+                        readings.add((match.group("answer").strip(), digit))
+            if len(readings) != 1:
+                return None
+            (answer, digit), = readings
+            item[1], lookalike = answer, f", its answer {answer} read as {digit!r}"
+        else:
+            item[1] = found.group("answer").strip()
     elif not number.isdigit() or len(number) > len(str(expected)) + 1:
         return None
     item[0] = str(expected)
-    between = f"between {before} and {after}" if before is not None else f"before {after}"
-    return f"read as {item[3]!r}, taken as {expected} ({between})"
+    between = f"between {before} and {after}" if before is not None and after is not None else (
+        f"before {after}" if after is not None else f"after {before}")
+    return f"read as {item[3]!r}, taken as {expected} ({between}){lookalike}"
+
+
+def _entry_as(expected: int, text: str, entry_re: re.Pattern) -> re.Match | None:
+    """`text` read as the entry of number `expected`: as it is, or with its first token standing for
+    the number ("tl a"), or with the number lost altogether (a lone "C")."""
+    _, _, rest = text.partition(" ")
+    texts = [text] + [f"{expected}{mark} {body}" for body in (rest, text) for mark in (".", "") if body]
+    return next((m for m in map(entry_re.search, texts) if m and m.group("number") == str(expected)), None)

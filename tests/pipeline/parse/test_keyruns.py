@@ -105,3 +105,20 @@ def test_a_part_of_the_key_where_no_entry_was_read_is_reported_with_its_lines():
     table = read_list(_key(columns), spec, "key.pdf")
     assert table.answers == {"1.1": "a", "1.2": "b"}
     assert table.problems == ["key part R: 3 line(s) read but none as an entry (OCR): 'tl', 'd', 'b'"]
+
+
+def test_an_answer_read_as_a_digit_of_its_shape_is_that_label_and_the_last_row_mends_too():
+    # "1. B" read as "1.8" at the top of the column and "5. B" as "5.8" at its foot, below the last entry read
+    spec = KeySpec(kind="list", entry=r"(?<![\d.])(?P<number>\d{1,2})[.*]?\s*(?P<answer>[A-D])\b")
+    table = read_list(_key([["1.8", "2.C", "3.D", "4.B", "5.8"]]), spec, "key.pdf")
+    assert table.answers == {"1": "B", "2": "C", "3": "D", "4": "B", "5": "B"}
+    assert table.problems == [
+        "key entry read as '1.8', taken as 1 (before 2), its answer B read as '8' from its column's run",
+        "key entry read as '5.8', taken as 5 (after 4), its answer B read as '8' from its column's run",
+    ]
+    # "8* C" read as "8* O": it shows its number with the pilot mark, but "O" may be C or D: reported, not read
+    table = read_list(_key([["6 D", "7 A", "8* O"]]), spec, "key.pdf")
+    assert table.answers == {"6": "D", "7": "A"}
+    assert table.problems == ["key line '8* O' among the entries could not be read as one (OCR)"]
+    # on a text layer the key is read as printed
+    assert read_list(_key([["1.8", "2.C"]], PageMethod.TEXT), spec, "key.pdf").answers == {"2": "C"}
