@@ -31,7 +31,9 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
 # +26: OCR readings 13-18 (glued short words, numbers and their units split, stacked tokens read,
 # turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
-# never served from an extraction cached before.
+# never served from an extraction cached before. +27: the document's warnings name the pages read by OCR
+# in one line and the OCR'd pages of doubtful confidence. +28: running heads OCR misreads page by page
+# are furniture.
 STAGE_VERSION = f"extract/{PIPELINE_VERSION}+28/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.

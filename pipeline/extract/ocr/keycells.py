@@ -1,5 +1,5 @@
-"""Answer-key tables: a second, block-mode pass over the areas of a page dense with one-letter cells,
-and each key cell read again on its own against the option labels when the page passes lost it.
+"""Answer-key tables: a second, block-mode pass around a page's one-letter cells (over the whole page
+of a key), and each key cell read again on its own against the option labels when the page passes lost it.
 """
 from __future__ import annotations
 
@@ -31,9 +31,10 @@ TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this con
 
 def table_areas(words: list[Word], text_height: float, width: int, height: int) -> list[Region]:
     """Where the block pass reads, on a page with at least TABLE_PASS_MIN_ISOLATED isolated short words:
-    the whole page when it is a key (KEY_PAGE_SHORT_SHARE); elsewhere around each such cell, CELL_CONTEXT_ACROSS text heights of its row either side and CELL_CONTEXT_DOWN
-    above and below, widened to take in whole every word it cuts (psm 6 should see words, not slices of
-    them); areas that meet are one (a table's cells become the table)."""
+    the whole page when it is a key (KEY_PAGE_SHORT_SHARE); elsewhere around each such cell,
+    CELL_CONTEXT_ACROSS text heights of its row either side and CELL_CONTEXT_DOWN above and below,
+    widened to take in whole every word it cuts (psm 6 should see words, not slices of them); areas
+    that meet are one (a table's cells become the table)."""
     cells = isolated_short_words(words)
     if len(cells) < TABLE_PASS_MIN_ISOLATED:
         return []
