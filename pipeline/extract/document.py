@@ -43,6 +43,12 @@ class Figure:
     sha256: str
 
 
+@dataclass(frozen=True)
+class ScannedFigure:
+    bbox: tuple[float, float, float, float]
+    words: tuple[str, ...] = ()  # what Tesseract read inside it unsurely, set aside from the text
+
+
 @dataclass
 class Page:
     number: int  # 1-based
@@ -53,6 +59,9 @@ class Page:
     figures: list[Figure] = field(default_factory=list)
     dropped_reason: str | None = None  # e.g. "scratch page (BRUDNOPIS)": page kept for provenance, not parsed
     ocr_confidence: float | None = None
+    # Figures found on an OCR'd page's image (PDF points, top-left origin), cropped like a text page's
+    # figures; the unsure words read inside each are left out of `lines`.
+    scanned_figures: list[ScannedFigure] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -83,6 +92,7 @@ class ExtractedDocument:
             p["method"] = PageMethod(p["method"])
             p["lines"] = [Line(**line) for line in p["lines"]]
             p["figures"] = [Figure(**dict(f, bbox=tuple(f["bbox"]))) for f in p["figures"]]
+            p["scanned_figures"] = [ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in p.get("scanned_figures", ())]
             pages.append(Page(**p))
         return cls(pages=pages, **data)
 

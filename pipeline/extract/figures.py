@@ -1,7 +1,7 @@
 """Figure crops from text-layer pages: embedded images and vector drawings, saved as content-addressed PNGs.
 
     crop_figures(pdf_path, page_number, out_dir, *, min_area_pt2=2500, dpi=150, root=None) -> list[Figure]
-    extract_figures(pdf_path, *, out_dir, sha256=None, min_area_pt2=2500, dpi=150, root=None) -> list[Figure]
+    extract_figures(pdf_path, *, out_dir, sha256=None, min_area_pt2=2500, dpi=150, root=None, scanned=None) -> list[Figure]
     find_figure_boxes(page, *, min_area_pt2=2500) -> list[tuple[float, float, float, float]]
 
 A figure is a cluster of graphic objects (images and vector paths whose boxes touch or nearly touch) that
@@ -379,8 +379,11 @@ def extract_figures(
     min_area_pt2: float = 2500,
     dpi: int = 150,
     root: Path | None = None,
+    scanned: dict[int, list[Box]] | None = None,
 ) -> list[Figure]:
-    """Figures of every page of a document (the extract stage's seam); `sha256` is accepted for logging only."""
+    """Figures of every page of a document (the extract stage's seam); `sha256` is accepted for logging
+    only. `scanned`: the boxes of figures the OCR path found on scanned pages (page number -> boxes),
+    cropped with the others."""
     pdf_path, out_dir = Path(pdf_path), Path(out_dir)
     document = _open(pdf_path)
     figures: list[Figure] = []
@@ -388,7 +391,7 @@ def extract_figures(
         for index in range(len(document)):
             page = document[index]
             try:
-                boxes = find_figure_boxes(page, min_area_pt2=min_area_pt2)
+                boxes = find_figure_boxes(page, min_area_pt2=min_area_pt2) + list((scanned or {}).get(index + 1, ()))
                 figures += _crop_page(page, index + 1, boxes, out_dir, dpi, root or PROJECT_ROOT)
             except pdfium.PdfiumError as exc:
                 name = f"{pdf_path} ({sha256[:12]})" if sha256 else str(pdf_path)

@@ -33,8 +33,8 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
 # never served from an extraction cached before. +27: the document's warnings name the pages read by OCR
 # in one line and the OCR'd pages of doubtful confidence. +28: running heads OCR misreads page by page
-# are furniture.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+28/{READING_VERSION}"
+# are furniture. +29: figures found on scans are cropped and named in the warnings.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+29/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -291,6 +291,7 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.lines = list(ocr_page.lines)
         page.method = ocr_page.method
         page.ocr_confidence = ocr_page.ocr_confidence
+        page.scanned_figures = list(ocr_page.scanned_figures)
         page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
 
 
@@ -305,6 +306,15 @@ def _pages_named(numbers: list[int]) -> str:
         else:
             runs.append([number])
     return "pages " + ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _scanned_figures_warning(page: Page) -> str:
+    """What a curator should know of the figures found on a scanned page: where, and the text set aside."""
+    boxes = ", ".join("(" + ", ".join(f"{v:.0f}" for v in f.bbox) + ")" for f in page.scanned_figures)
+    words = [w for f in page.scanned_figures for w in f.words]
+    shown = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
+    set_aside = f"; {len(words)} unsure word(s) read inside left out of the text: {shown!r}" if words else ""
+    return f"page {page.number}: {len(page.scanned_figures)} figure(s) found on the scan at {boxes} pt{set_aside}"
 
 
 # --------------------------------------------------------------------------- cleaning
@@ -410,7 +420,8 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
         return
     try:
         root = Path(options.figures_root) if options.figures_root else None
-        found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root)
+        scanned = {p.number: [f.bbox for f in p.scanned_figures] for p in document.pages if p.scanned_figures}
+        found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root, scanned=scanned)
     except (figures.FigureError, OSError) as exc:
         document.warnings.append(f"figures not cropped: {exc}")
         return
@@ -465,6 +476,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         for page in pages
         if page.method is PageMethod.OCR and page.ocr_confidence is not None and page.ocr_confidence < OCR_DOUBTFUL_BELOW
     ]
+    warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

@@ -39,7 +39,10 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 16: a page that reads as if it lay turned is read again upright (`orientation`).
 # 17: paper of uneven brightness evened out before reading (`illumination`).
 # 18: an answer cell whose one stroke is a flat dash reads "-" (an annulled question) in grid keys.
-READING_VERSION = "ocr-reading/20"
+# 19-20: the block pass reads around lone cells (a key page whole); a known word splits at a full word
+# space; a lone label letter in running text keeps its case.
+# 21: figures found on the scan (`scanfigures`), the unsure words read in them set aside.
+READING_VERSION = "ocr-reading/21"
 CACHE_STAGE = "ocr"
 
 
@@ -58,6 +61,15 @@ class ReadWord:
 
 
 @dataclass(frozen=True)
+class ScanFigure:
+    """A figure found on a scanned page: its box in image pixels (left, top, right, bottom) and the
+    unsure words Tesseract read inside it, set aside from the page's text."""
+
+    box: tuple[int, int, int, int]
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class PageReading:
     """A page's words before assembly; no words: Tesseract found nothing legible (an empty page)."""
 
@@ -66,6 +78,9 @@ class PageReading:
     words: tuple[ReadWord, ...] = field(default_factory=tuple)
     confidence: float | None = None
     rotation: int = 0  # degrees the scan was turned clockwise before reading (`orientation`); words are upright
+    # Figures found on the scan (`scanfigures`), in image pixels, each with the unsure words read inside
+    # it, which are left out of `words`.
+    figures: tuple[ScanFigure, ...] = field(default_factory=tuple)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -74,7 +89,8 @@ class PageReading:
     def from_json(cls, text: str) -> PageReading:
         data = json.loads(text)
         words = tuple(ReadWord(**w) for w in data["words"])
-        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0))
+        figures = tuple(ScanFigure(tuple(f["box"]), tuple(f["words"])) for f in data.get("figures", ()))
+        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures)
 
 
 @lru_cache(maxsize=4)

@@ -15,9 +15,9 @@ import pypdfium2 as pdfium
 from PIL import Image
 from tqdm import tqdm
 
-from pipeline.extract.document import Page, PageMethod
+from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
-from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, reading_key
+from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, ScanFigure, reading_key
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
@@ -28,6 +28,7 @@ from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize
 from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.segment import reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share, joined_words
@@ -121,6 +122,16 @@ def read_page(
         words = as_ellipsis(words)
     if not any(is_legible(w) for w in words):
         return PageReading(grey.width, grey.height)
+    figures = []
+    confidence = mean_confidence(words)
+    # Figures are cropped from the PDF page as it lies, so a page read turned keeps its words instead;
+    # so does a page that reads as if it lay turned (its junk is no figure, and must stay to be seen).
+    for region in figure_regions(grey, words, typical_height, dpi) if turn_upright and not may_lie_turned(parsed) else ():
+        junk = [w for w in words if region.holds(w) and w.conf < CONFIDENT_WORD]
+        figures.append(ScanFigure((region.left, region.top, region.right, region.bottom), tuple(w.text for w in junk)))
+        words = [w for w in words if not (region.holds(w) and w.conf < CONFIDENT_WORD)]
+    if not words:
+        return PageReading(grey.width, grey.height, figures=tuple(figures))
     sizes = line_sizes(words)
     bold = bold_words(words, ink, sizes)
     read = tuple(
@@ -136,14 +147,14 @@ def read_page(
         )
         for word in words
     )
-    confidence = mean_confidence(words)
-    return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None)
+    return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None, figures=tuple(figures))
 
 
 def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: int, width_pt: float, height_pt: float) -> Page:
     """A page's reading assembled into lines by `settings.layout` (cheap: redone on every extraction)."""
+    figures = [_figure_in_points(f, width_pt / reading.image_width, height_pt / reading.image_height) for f in reading.figures]
     if not reading.words:
-        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY)
+        return Page(number=page_number, width=width_pt, height=height_pt, method=PageMethod.EMPTY, scanned_figures=figures)
     option_labels = settings.option_labels
     if reading.rotation in (90, 270):  # read turned on its side: the upright page is the other way round
         width_pt, height_pt = height_pt, width_pt
@@ -172,7 +183,13 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         method=PageMethod.OCR,
         lines=page_lines,
         ocr_confidence=reading.confidence,
+        scanned_figures=figures,
     )
+
+
+def _figure_in_points(figure: ScanFigure, sx: float, sy: float) -> ScannedFigure:
+    left, top, right, bottom = figure.box
+    return ScannedFigure((round(left * sx, 2), round(top * sy, 2), round(right * sx, 2), round(bottom * sy, 2)), figure.words)
 
 
 def ocr_pages(

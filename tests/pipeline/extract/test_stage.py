@@ -11,7 +11,7 @@ from fpdf import FPDF
 from pipeline.extract import PageMethod
 from pipeline.extract import ExtractError, ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
 from pipeline.specs import load_spec
 from tests.fixtures import sheets
 from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, needs_tesseract, question_page, tessdata_with_only
@@ -209,6 +209,46 @@ def test_figures_are_cropped_per_page_with_paths_under_the_root(tmp_path):
     figure = page.figures[0]
     assert figure.page == 1 and figure.path.startswith("raw/figures/") and (tmp_path / figure.path).is_file()
     assert figure.bbox[1] > 90  # below the question line, in points from the top
+
+
+def _chart_png() -> bytes:
+    """A line chart as a scanned booklet prints one: axes, a thin coloured trace, two tick labels."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    chart = Image.new("RGB", (600, 300), "white")
+    draw = ImageDraw.Draw(chart)
+    draw.line([(40, 20), (40, 270), (580, 270)], fill="black", width=3)
+    trace = [(40 + 9 * i, 150 + int(90 * ((i * 37) % 11 - 5) / 5)) for i in range(60)]
+    draw.line(trace, fill=(180, 30, 40), width=3)
+    buffer = io.BytesIO()
+    chart.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@needs_tesseract("pol")
+def test_a_figure_on_a_scanned_page_is_cropped_and_what_was_read_in_it_set_aside(tmp_path):
+    """On a scan the chart is part of the page's one image: it is found as ink the words do not cover,
+    cropped like a text page's figure, left out of the text, and named in the warnings."""
+    stem = "Zadanie 4. Wykres przedstawia zużycie energii w ciągu doby. Oblicz średnią wartość."
+    page = PageSpec((TextBox(stem, 20, 20, 170, size=12), ImageBox(40, 45, 110, _chart_png()),
+                     TextBox("A. rośnie   B. maleje   C. jest stałe   D. nie da się ustalić", 20, 110, 170, size=12)))
+    scan = rasterize_pdf(build_pdf(tmp_path / "clean.pdf", [page]), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=2)
+    options = ExtractOptions(ocr=OcrSettings(languages=("pol",), dpi=300), figures_dir=str(tmp_path / "raw" / "figures"),
+                             figures_root=str(tmp_path))
+    document = extract_document(scan, SHA, options)
+    read = document.pages[0]
+    assert len(read.figures) == 1 and (tmp_path / read.figures[0].path).is_file()
+    x0, top, x1, bottom = read.figures[0].bbox
+    mm = 72 / 25.4
+    # the chart's ink: 47-147 mm across, 49-95 mm down (its straight axes are erased as rules before reading)
+    assert 40 * mm < x0 < 50 * mm and 140 * mm < x1 < 150 * mm and 45 * mm < top < 52 * mm and 85 * mm < bottom < 100 * mm
+    assert "Wykres przedstawia" in read.text and "nie da się ustalić" in read.text
+    assert [w for w in document.warnings if w.startswith("page 1: 1 figure(s) found on the scan at (")]
+    # a page of text alone has no figure
+    text_only = rasterize_pdf(build_pdf(tmp_path / "text.pdf", [PageSpec((TextBox(stem, 20, 20, 170, size=12),))]), tmp_path / "text_scan.pdf", dpi=200)
+    assert extract_document(text_only, SHA, options).pages[0].figures == []
 
 
 def test_scanned_marking_scheme_keeps_its_answer_letter_at_the_left_edge(tmp_path):
