@@ -45,8 +45,11 @@ class Figure:
 
 @dataclass(frozen=True)
 class ScannedFigure:
+    """A figure the OCR path found on a scanned page: its box (image pixels in an OCR reading, PDF points
+    on a `Page`) and the words Tesseract read inside it unsurely, set aside from the text."""
+
     bbox: tuple[float, float, float, float]
-    words: tuple[str, ...] = ()  # what Tesseract read inside it unsurely, set aside from the text
+    words: tuple[str, ...] = ()
 
 
 @dataclass

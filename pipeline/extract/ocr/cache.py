@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pipeline.infra import StageCache, fingerprint
+from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.engine import tesseract_command
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION
 from pipeline.extract.ocr.settings import OcrSettings
@@ -61,15 +62,6 @@ class ReadWord:
 
 
 @dataclass(frozen=True)
-class ScanFigure:
-    """A figure found on a scanned page: its box in image pixels (left, top, right, bottom) and the
-    unsure words Tesseract read inside it, set aside from the page's text."""
-
-    box: tuple[int, int, int, int]
-    words: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class PageReading:
     """A page's words before assembly; no words: Tesseract found nothing legible (an empty page)."""
 
@@ -78,9 +70,9 @@ class PageReading:
     words: tuple[ReadWord, ...] = field(default_factory=tuple)
     confidence: float | None = None
     rotation: int = 0  # degrees the scan was turned clockwise before reading (`orientation`); words are upright
-    # Figures found on the scan (`scanfigures`), in image pixels, each with the unsure words read inside
-    # it, which are left out of `words`.
-    figures: tuple[ScanFigure, ...] = field(default_factory=tuple)
+    # Figures found on the scan (`scanfigures`), their boxes in image pixels, each with the unsure words
+    # read inside it, which are left out of `words`.
+    figures: tuple[ScannedFigure, ...] = field(default_factory=tuple)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -89,7 +81,7 @@ class PageReading:
     def from_json(cls, text: str) -> PageReading:
         data = json.loads(text)
         words = tuple(ReadWord(**w) for w in data["words"])
-        figures = tuple(ScanFigure(tuple(f["box"]), tuple(f["words"])) for f in data.get("figures", ()))
+        figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures)
 
 

@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
-from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, ScanFigure, reading_key
+from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, reading_key
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
@@ -127,9 +127,9 @@ def read_page(
     # Figures are cropped from the PDF page as it lies, so a page read turned keeps its words instead;
     # so does a page that reads as if it lay turned (its junk is no figure, and must stay to be seen).
     for region in figure_regions(grey, words, typical_height, dpi) if turn_upright and not may_lie_turned(parsed) else ():
-        junk = [w for w in words if region.holds(w) and w.conf < CONFIDENT_WORD]
-        figures.append(ScanFigure((region.left, region.top, region.right, region.bottom), tuple(w.text for w in junk)))
-        words = [w for w in words if not (region.holds(w) and w.conf < CONFIDENT_WORD)]
+        junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}
+        figures.append(ScannedFigure((region.left, region.top, region.right, region.bottom), tuple(junk.values())))
+        words = [w for w in words if id(w) not in junk]
     if not words:
         return PageReading(grey.width, grey.height, figures=tuple(figures))
     sizes = line_sizes(words)
@@ -187,8 +187,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     )
 
 
-def _figure_in_points(figure: ScanFigure, sx: float, sy: float) -> ScannedFigure:
-    left, top, right, bottom = figure.box
+def _figure_in_points(figure: ScannedFigure, sx: float, sy: float) -> ScannedFigure:
+    left, top, right, bottom = figure.bbox
     return ScannedFigure((round(left * sx, 2), round(top * sy, 2), round(right * sx, 2), round(bottom * sy, 2)), figure.words)
 
 
