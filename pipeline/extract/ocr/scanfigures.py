@@ -2,7 +2,7 @@
 
 On a text page a figure is an image or a drawing object; on a scan everything is one image, so a
 figure is found as the text path cannot: among the page's regions (the XY cut that `segment` makes of
-the prepared page, rules and fills already gone), one is a figure when it is large (at least
+the prepared page, rules and fills already gone, `segment.regions_of_ink`), one is a figure when it is large (at least
 `FIGURE_MIN_AREA_PT2`, the text path's threshold, and `FIGURE_MIN_SIDE_PT` each way), holds ink, and
 little of that ink lies under its confident words (photographs, charts, diagrams: Tesseract reads junk
 or a few labels there, while nearly all of a text region's ink is inside its words' boxes). A
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.segment import Region, find_regions
+from pipeline.extract.ocr.segment import Region, regions_of_ink
 from pipeline.extract.ocr.words import Word
 
 FIGURE_MIN_AREA_PT2 = 2500.0  # the text path's `min_area_pt2`: smaller marks are logos, bullets, boxes
@@ -40,8 +40,9 @@ def figure_regions(grey: Image.Image, words: Sequence[Word], text_height: float,
     min_area, min_side = FIGURE_MIN_AREA_PT2 * scale * scale, FIGURE_MIN_SIDE_PT * scale
     # Any grey left is ink here: the thin coloured trace of a chart is paler than a letter's stroke.
     ink = np.asarray(grey) < FIGURE_INK_BELOW
+    confident = [w for w in words if w.conf >= CONFIDENT_WORD]
     found = []
-    for region in find_regions(grey, text_height, FIGURE_INK_BELOW):
+    for region in regions_of_ink(ink, text_height):
         width, height = region.right - region.left, region.bottom - region.top
         area = width * height
         if area < min_area or min(width, height) < min_side:
@@ -50,8 +51,8 @@ def figure_regions(grey: Image.Image, words: Sequence[Word], text_height: float,
         if crop.mean() < FIGURE_MIN_INK:
             continue
         covered = np.zeros_like(crop)
-        for w in words:
-            if w.conf >= CONFIDENT_WORD and region.holds(w):
+        for w in confident:
+            if region.holds(w):
                 covered[max(w.top - region.top, 0) : w.bottom - region.top, max(w.left - region.left, 0) : w.right - region.left] = True
         share = float((crop & covered).sum()) / max(int(crop.sum()), 1)
         if share > FIGURE_MAX_TEXT:

@@ -121,12 +121,15 @@ def _split(ink: np.ndarray, region: Region, gutter: int, band: int, depth: int) 
     return [trimmed]
 
 
-def find_regions(grey: Image.Image, text_height: float, ink_below: int = INK_BELOW) -> list[Region]:
-    """The text regions of a prepared page image (rules already erased), top to bottom within columns;
-    grey levels under `ink_below` are ink."""
+def find_regions(grey: Image.Image, text_height: float) -> list[Region]:
+    """The text regions of a prepared page image (rules already erased), top to bottom within columns."""
+    return regions_of_ink(np.asarray(grey) < INK_BELOW, text_height)
+
+
+def regions_of_ink(ink: np.ndarray, text_height: float) -> list[Region]:
+    """The regions of an ink mask by the XY cut `find_regions` makes."""
     if text_height <= 0:
         return []
-    ink = np.asarray(grey) < ink_below
     whole = Region(0, 0, ink.shape[1], ink.shape[0])
     return _split(ink, whole, max(2, round(GUTTER_HEIGHTS * text_height)), max(2, round(BAND_HEIGHTS * text_height)), 0)
 
