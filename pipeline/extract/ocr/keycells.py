@@ -29,13 +29,13 @@ TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing
 TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
 
 
-def table_areas(words: list[Word], text_height: float, width: int, height: int) -> list[Region]:
-    """Where the block pass reads, on a page with at least TABLE_PASS_MIN_ISOLATED isolated short words:
-    the whole page when it is a key (KEY_PAGE_SHORT_SHARE); elsewhere around each such cell,
+def table_areas(words: list[Word], cells: list[Word], text_height: float, width: int, height: int) -> list[Region]:
+    """Where the block pass reads, on a page with at least TABLE_PASS_MIN_ISOLATED isolated short words
+    (`cells`, from `isolated_short_words`): the whole page when it is a key (KEY_PAGE_SHORT_SHARE);
+    elsewhere around each cell,
     CELL_CONTEXT_ACROSS text heights of its row either side and CELL_CONTEXT_DOWN above and below,
     widened to take in whole every word it cuts (psm 6 should see words, not slices of them); areas
     that meet are one (a table's cells become the table)."""
-    cells = isolated_short_words(words)
     if len(cells) < TABLE_PASS_MIN_ISOLATED:
         return []
     if sum(len(w.text) <= 3 for w in words) >= KEY_PAGE_SHORT_SHARE * len(words):

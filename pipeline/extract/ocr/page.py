@@ -97,7 +97,7 @@ def read_page(
         if len(isolated) >= TABLE_PASS_MIN_ISOLATED:
             # A key page may have no word of three letters to measure text by: its cells do then.
             cell_height = typical_height or float(np.median([w.bottom - w.top for w in isolated]))
-            areas = table_areas(words, cell_height, grey.width, grey.height)
+            areas = table_areas(words, isolated, cell_height, grey.width, grey.height)
             if areas:
                 block_pass = read_table_areas(grey, areas, cell_height, languages, dpi, omp_thread_limit, Path(folder))
                 words = merge_table_pass(words, [w for w in block_pass if not is_noise(w, typical_height)])

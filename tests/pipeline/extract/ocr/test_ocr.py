@@ -301,7 +301,10 @@ def test_the_block_pass_reads_around_the_isolated_cells_not_the_whole_page():
     few isolated cells gets no block pass."""
     from pipeline.extract.ocr.keycells import CELL_CONTEXT_ACROSS, table_areas
     from pipeline.extract.ocr.segment import Region
-    from pipeline.extract.ocr.words import Word
+    from pipeline.extract.ocr.words import Word, isolated_short_words
+
+    def _areas(words: list[Word]) -> list[Region]:
+        return table_areas(words, isolated_short_words(words), 40.0, 2481, 3509)
 
     def cell(text: str, left: int, top: int, line: int) -> Word:
         return Word(text, 90.0, left, top, left + 20 * len(text), top + 40, (line, 1, 1))
@@ -312,7 +315,7 @@ def test_the_block_pass_reads_around_the_isolated_cells_not_the_whole_page():
     margin_numbers = [cell(f"{n}.", 260, 1500 + 200 * n, 300 + n) for n in range(1, 10)]
     # the words of the page's text, far from the cells
     prose = [Word(f"odpoveď{i}", 95.0, 1500, 100 + 50 * i, 1700, 140 + 50 * i, (400 + i, 1, 1)) for i in range(60)]
-    areas = table_areas(key + [heading] + margin_numbers + prose, 40.0, 2481, 3509)
+    areas = _areas(key + [heading] + margin_numbers + prose)
     key_areas = [a for a in areas if a.top < 1500]
     assert len(key_areas) == 1  # both columns reach the heading, which joins them
     assert (key_areas[0].left, key_areas[0].top, key_areas[0].right) == (300, 405, 1200)
@@ -320,11 +323,11 @@ def test_the_block_pass_reads_around_the_isolated_cells_not_the_whole_page():
     margin_areas = [a for a in areas if a.top >= 1500]
     assert len(margin_areas) == 9
     assert all(a.right - a.left == 40 + 2 * CELL_CONTEXT_ACROSS * 40 and a.bottom - a.top == 3 * 40 for a in margin_areas)
-    without_heading = table_areas(key + prose, 40.0, 2481, 3509)
+    without_heading = _areas(key + prose)
     assert [(a.left, a.right) for a in without_heading] == [(530 - 120, 570 + 120), (1000 - 120, 1020 + 120)]
-    assert table_areas(margin_numbers[:7] + prose, 40.0, 2481, 3509) == []
+    assert _areas(margin_numbers[:7] + prose) == []
     # a page of little but numbers and letters is a key: psm 6 reads it whole, rows giving cells context
-    assert table_areas(key + prose[:4], 40.0, 2481, 3509) == [Region(0, 0, 2481, 3509)]
+    assert _areas(key + prose[:4]) == [Region(0, 0, 2481, 3509)]
 
 
 def test_bare_label_letter_gets_the_mark_the_other_labels_carry():
