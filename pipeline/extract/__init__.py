@@ -11,13 +11,14 @@ Public functions and types:
   `UNREAD_CELL`, what OCR writes for a table cell it found but could not read
 - `search_rule(pattern, text, ocr=)`: a spec pattern matched with room for OCR misreadings (`tolerant`)
 - `LayoutParams`, `Glyph`, `assemble`: rows, segments and columns from positioned glyphs, shared by the
-  text and OCR paths (`layout`)
+  text and OCR paths (`layout`); `clusters(values, tolerance)`: positions grouped into the columns they
+  stand in
 - `assess_text_layer`, `text_layer_usable`: whether a page's text layer can be trusted (`quality`)
 - `extract_figures`, `FigureError`: figure crops as PNG (`figures`)
 - `ocr`: the OCR sub-package (`ocr_pages`, `OcrSettings`, `normalize_ocr_line`, …)
 """
 from pipeline.extract.document import UNREAD_CELL, ExtractedDocument, Figure, Line, Page, PageMethod
-from pipeline.extract.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.layout import Glyph, LayoutParams, assemble, clusters
 from pipeline.extract.quality import assess_text_layer, text_layer_usable
 from pipeline.extract.figures import FigureError, extract_figures
 from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, StageUnavailable, extract_document
@@ -25,6 +26,6 @@ from pipeline.extract.tolerant import search_rule
 
 __all__ = [
     "STAGE_VERSION", "UNREAD_CELL", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
-    "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "extract_document",
+    "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "clusters", "extract_document",
     "extract_figures", "search_rule", "text_layer_usable",
 ]

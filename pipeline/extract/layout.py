@@ -90,6 +90,18 @@ class Row:
         return max(s.x1 for s in self.segments)
 
 
+def clusters(values: list[float], tolerance: float) -> list[list[float]]:
+    """`values` sorted and grouped: a new group wherever the next value is over `tolerance` on (the
+    columns that positions stand in)."""
+    groups: list[list[float]] = []
+    for value in sorted(values):
+        if groups and value - groups[-1][-1] <= tolerance:
+            groups[-1].append(value)
+        else:
+            groups.append([value])
+    return groups
+
+
 def group_rows(glyphs: list[Glyph], shared_descent: bool = False) -> list[Row]:
     """Rows of glyphs whose vertical centres fall inside the row's anchor glyph box, top to bottom.
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 from statistics import median
 
+from pipeline.extract import clusters
 from pipeline.parse.labels import canonical_label, matched_label
 from pipeline.parse.stream import StreamLine
 
@@ -23,18 +24,6 @@ def _is_misread_label(token: str) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in token)
     return letters == 0 or (letters == 1 and len(token) == 2 and not token.isalpha())
-
-
-def _label_columns(lefts: list[float], tolerance: float) -> list[float]:
-    """The x of each column the labels stand in (options printed in a grid have two or more), from the
-    sorted left edges of the label lines: a new column wherever the next edge is over `tolerance` on."""
-    groups: list[list[float]] = []
-    for left in lefts:
-        if groups and left - groups[-1][-1] <= tolerance:
-            groups[-1].append(left)
-        else:
-            groups.append([left])
-    return [median(group) for group in groups]
 
 
 def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
@@ -54,7 +43,8 @@ def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: 
     if len(read) < 2:
         return lines
     size = median((lines[i].line.font_size or 10) for i in read)
-    columns = _label_columns(sorted(lines[i].line.x0 for i in read), COLUMN_TOLERANCE * size)
+    # The x of each column the labels stand in: options printed in a grid have two or more.
+    columns = [median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)]
     restored = list(lines)
     for index, sl in enumerate(lines):
         if index in read or not sl.ocr or min(abs(sl.line.x0 - c) for c in columns) > COLUMN_TOLERANCE * size:

@@ -13,7 +13,8 @@ from PIL import Image
 
 from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract
 from pipeline.extract.ocr.segment import Region, read_stacked
-from pipeline.extract.ocr.words import INK_BELOW, Word, clusters, isolated_short_words, overlap_share
+from pipeline.extract.layout import clusters
+from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, overlap_share
 
 # A page with this many one-word lines of up to three characters is read a second time around them, as blocks.
 TABLE_PASS_MIN_ISOLATED = 8

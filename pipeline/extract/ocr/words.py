@@ -73,16 +73,6 @@ def overlap_share(a: Word, b: Word) -> float:
     return w * h / max(smaller, 1)
 
 
-def clusters(values: list[float], tolerance: float) -> list[list[float]]:
-    groups: list[list[float]] = []
-    for value in sorted(values):
-        if groups and value - groups[-1][-1] <= tolerance:
-            groups[-1].append(value)
-        else:
-            groups.append([value])
-    return groups
-
-
 def ink_runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
     """[start, end) runs where `profile` is non-zero, bridging gaps up to `max_gap`."""
     idx = np.flatnonzero(profile)
