@@ -30,7 +30,8 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from pipeline.extract.ocr.illumination import even_paper
-from pipeline.extract.ocr.words import Word, clean_text
+from pipeline.extract.ocr.panels import light_on_dark_inverted
+from pipeline.extract.ocr.words import Word, box_mean, clean_text
 
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
 PAGE_SEGMENTATION_MODE = 3
@@ -231,16 +232,6 @@ def run_tesseract(
     return result.stdout.decode("utf-8", errors="replace")
 
 
-def _box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
-    """Mean of a boolean mask over a (2·radius+1)² window around each pixel (integral image)."""
-    padded = np.pad(mask.astype(np.float32), radius + 1, mode="edge")
-    integral = padded.cumsum(0).cumsum(1)
-    size = 2 * radius + 1
-    window = integral[size:, size:] - integral[:-size, size:] - integral[size:, :-size] + integral[:-size, :-size]
-    h, w = mask.shape
-    return window[:h, :w] / (size * size)
-
-
 def _saturated_areas(saturated: np.ndarray, radius: int) -> np.ndarray:
     """Saturated pixels whose (2·radius+1)² window is over 0.6 saturated. Measured only around the
     saturated pixels' bounding box (most pages rendered in colour have none, or a few marks): outside it,
@@ -253,7 +244,7 @@ def _saturated_areas(saturated: np.ndarray, radius: int) -> np.ndarray:
     left, right = max(columns[0] - margin, 0), min(columns[-1] + margin + 1, saturated.shape[1])
     area = saturated[top:bottom, left:right]
     fill = np.zeros_like(saturated)
-    fill[top:bottom, left:right] = area & (_box_mean(area, radius) > 0.6)
+    fill[top:bottom, left:right] = area & (box_mean(area, radius) > 0.6)
     return fill
 
 
@@ -261,19 +252,30 @@ def straight_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
     """Pixels of `dark` that lie on a straight run at least `length` long along `axis`.
 
     By run-length encoding: each run's start and end come from one difference of the padded rows, only
-    the long runs are painted back (a page has a few hundred rules among millions of pixels)."""
-    work = np.ascontiguousarray(dark if axis == 1 else dark.T, dtype=bool)
+    the long runs are painted back (a page has a few hundred rules among millions of pixels). Only the
+    rows that can hold such a run are encoded: a run that long covers one whole aligned block of half
+    its length, which ordinary text never does (5–15 times faster on the pages measured)."""
+    work = dark if axis == 1 else dark.T
     h, w = work.shape
     covered = np.zeros((h, w), dtype=bool)
+    block = max(1, length // 2)
     if w < length:
         return covered if axis == 1 else covered.T
-    padded = np.zeros((h, w + 2), dtype=np.int8)
-    padded[:, 1:-1] = work
+    blocks = w // block
+    if axis == 1:
+        candidates = np.flatnonzero(work[:, : blocks * block].reshape(h, blocks, block).all(axis=2).any(axis=1))
+    else:  # the same test on the untransposed array: blocks down each column
+        candidates = np.flatnonzero(dark[: blocks * block].reshape(blocks, block, h).all(axis=1).any(axis=0))
+    if candidates.size == 0:
+        return covered if axis == 1 else covered.T
+    rows = np.ascontiguousarray(work[candidates], dtype=bool)
+    padded = np.zeros((rows.shape[0], w + 2), dtype=np.int8)
+    padded[:, 1:-1] = rows
     steps = np.diff(padded, axis=1)
     start_rows, start_cols = np.nonzero(steps == 1)  # row-major, so starts and ends pair up in order
     _, end_cols = np.nonzero(steps == -1)
     long = end_cols - start_cols >= length
-    for row, first, stop in zip(start_rows[long].tolist(), start_cols[long].tolist(), end_cols[long].tolist()):
+    for row, first, stop in zip(candidates[start_rows[long]].tolist(), start_cols[long].tolist(), end_cols[long].tolist()):
         covered[row, first:stop] = True
     return covered if axis == 1 else covered.T
 
@@ -292,6 +294,8 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
     - coloured cell fills (a NÚCEM key column on blue) and yellow key marks become paper: the global
       threshold otherwise blackens the blue cells and their letters;
     - light greys (the NÚCEM question-number boxes) become white (10 → 14 of 14 numbers on three pages);
+    - light text on a dark panel (a heading banner, a filled number row) is inverted to dark on light
+      (`panels`): erasing rules would otherwise erase the panel and leave its letters as fragments;
     - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
       between the rules of a key table were read as "(U", ">" before;
     - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
@@ -311,7 +315,7 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
         grey_array[fill] = 255
     else:
         grey_array = np.asarray(image.convert("L")).copy()
-    grey_array = even_paper(grey_array, dpi)
+    grey_array = light_on_dark_inverted(even_paper(grey_array, dpi), dpi)
     dark = grey_array < 128
     length = max(20, round(dpi * RULE_MIN_INCHES))
     rules = straight_rules(dark, length)

@@ -73,6 +73,16 @@ def overlap_share(a: Word, b: Word) -> float:
     return w * h / max(smaller, 1)
 
 
+def box_mean(mask: np.ndarray, radius: int) -> np.ndarray:
+    """Mean of a boolean mask over a (2·radius+1)² window around each pixel (integral image)."""
+    padded = np.pad(mask.astype(np.float32), radius + 1, mode="edge")
+    integral = padded.cumsum(0).cumsum(1)
+    size = 2 * radius + 1
+    window = integral[size:, size:] - integral[:-size, size:] - integral[size:, :-size] + integral[:-size, :-size]
+    h, w = mask.shape
+    return window[:h, :w] / (size * size)
+
+
 def ink_runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
     """[start, end) runs where `profile` is non-zero, bridging gaps up to `max_gap`."""
     idx = np.flatnonzero(profile)

@@ -1,0 +1,189 @@
+"""Light text on a filled panel (a heading printed white on a black or grey banner, a key's number row
+filled dark) turned into dark text on white before Tesseract reads the page.
+
+Preparing a page erases straight dark runs as table rules and whitens light greys. A dark panel is made
+of such runs, so its white letters were left as loose fragments that Tesseract dropped or read as junk;
+on a mid-grey panel the white letters were white on what Tesseract's threshold made white. On the
+scanned OAB booklets every "Questão N" header is a black banner, on the Revalida booklet a grey one:
+79 of 80 and 100 of 100 questions were lost.
+
+A panel is found by its shape, never by what it says:
+- at a quarter of the resolution, fill (anything darker than paper) is dense over a window of a few
+  strokes (`DENSE_SHARE`): ordinary type, even bold, leaves more paper than that around its strokes;
+- a dense area is grown to its panel's edges, and the panel is wider than tall (`MIN_ASPECT`), between
+  `MIN_INCHES` and `MAX_INCHES` tall (a banner or a table row, not a picture), with solid margins above
+  and below its letters (`MARGIN_SHARE`): a bold capital or a dark photograph has neither;
+- its letters are lighter than the fill and enclosed by it (`MIN_LETTER_SHARE`, `enclosed`): dark text
+  on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it.
+Inside such a panel the fill becomes white and the light letters black; nothing else on the page changes.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from pipeline.extract.ocr.words import box_mean, ink_runs
+
+FILL_BELOW = 170  # grey levels under this are ink or fill (preparation makes lighter greys paper)
+BLOCK = 4  # pixels per side of one cell of the reduced mask
+DENSE_SHARE = 0.6  # of a (7 × 7)-cell window that is fill: inside a panel, never in running text
+# Margin rows above and below a panel's letters: the fuller at least `MARGIN_SHARE` fill across the
+# panel, the other `MARGIN_LOW_SHARE` (a banner's slanted or notched end takes part of one). Measured:
+# 0.97-1.0 on black banners, 0.75-0.95 on slanted grey ones; 0.23 on a logo of heavy letters.
+MARGIN_SHARE = 0.7
+MARGIN_LOW_SHARE = 0.6
+MIN_LETTER_SHARE = 0.04  # of a panel that is light and enclosed by fill: its letters
+MAX_LETTER_SHARE = 0.6
+MIN_ASPECT = 1.5  # width over height
+MIN_INCHES = 0.08
+MAX_INCHES = 1.0
+# Dense areas this close along a row (inches) are one panel: the words on a banner part its dense area.
+WORD_GAP_INCHES = 0.2
+GROW_CELLS = 3  # how far past its dense area a panel's edge is looked for, in cells
+RIM = 3  # pixels around a panel made paper: its edge, blurred by the scan
+MARGIN_ROWS = 4  # rows at the top and at the bottom of a panel that make its margins (its edge is blurred)
+
+
+class Box(NamedTuple):
+    """A rectangle of the page image in pixels, [left, right) × [top, bottom)."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+
+def light_on_dark_inverted(grey: np.ndarray, dpi: int) -> np.ndarray:
+    """`grey` (0 black, 255 white) with the light letters of each filled panel made dark on white; the
+    same array when the page has no panel."""
+    panels = reversed_panels(grey, dpi)
+    if not panels:
+        return grey
+    out = grey.copy()
+    for box, letters_level in panels:
+        crop = grey[box.top : box.bottom, box.left : box.right].astype(np.float32)
+        fill = crop < FILL_BELOW
+        # Linear, so the letters keep their anti-aliased edges: the fill's level to white, paper to black;
+        # light that is no letter (corners, ribbons reaching the panel's end) to white.
+        lightness = np.clip((crop - letters_level) * (255.0 / max(1.0, 255.0 - letters_level)), 0, 255)
+        panel = np.where(fill | enclosed(fill), 255 - lightness, 255).astype(np.uint8)
+        top, left = max(0, box.top - RIM), max(0, box.left - RIM)
+        out[top : box.bottom + RIM, left : box.right + RIM] = 255
+        out[box.top : box.bottom, box.left : box.right] = panel
+    return out
+
+
+def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
+    """The filled panels of a grey page that hold light text, each with its fill's grey level."""
+    fill = grey < FILL_BELOW
+    h, w = (fill.shape[0] // BLOCK) * BLOCK, (fill.shape[1] // BLOCK) * BLOCK
+    if h == 0 or w == 0:
+        return []
+    cells = _cells_over_half(fill[:h, :w])
+    if not cells.any():
+        return []
+    dense = cells & (box_mean(cells, 3) > DENSE_SHARE)
+    panels = []
+    for area in _dense_areas(dense, max(1, round(WORD_GAP_INCHES * dpi / BLOCK))):
+        box = _grown(fill, Box(*(side * BLOCK for side in area)))
+        height, width = box.bottom - box.top, box.right - box.left
+        if not MIN_INCHES * dpi <= height <= MAX_INCHES * dpi or width < MIN_ASPECT * height:
+            continue
+        inside = fill[box.top : box.bottom, box.left : box.right]
+        margins = sorted((inside[:2].mean(), inside[-2:].mean()))
+        if margins[0] < MARGIN_LOW_SHARE or margins[1] < MARGIN_SHARE:
+            continue
+        crop = grey[box.top : box.bottom, box.left : box.right]
+        level = float(np.median(crop[inside]))
+        letters = (crop > (level + 255) / 2) & enclosed(inside)
+        if MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
+            panels.append((box, level))
+    return _merged(panels)
+
+
+def _merged(panels: list[tuple[Box, float]]) -> list[tuple[Box, float]]:
+    """Panels that overlap as one (two dense areas of one banner may each grow into the other): inverted
+    twice, the overlap would turn back."""
+    merged: list[tuple[Box, float]] = []
+    for box, level in sorted(panels):
+        for at, (other, other_level) in enumerate(merged):
+            if box.left < other.right and other.left < box.right and box.top < other.bottom and other.top < box.bottom:
+                union = Box(min(box.left, other.left), min(box.top, other.top), max(box.right, other.right), max(box.bottom, other.bottom))
+                merged[at] = (union, other_level)
+                break
+        else:
+            merged.append((box, level))
+    return merged
+
+
+def _cells_over_half(mask: np.ndarray) -> np.ndarray:
+    """Which BLOCK × BLOCK cells of `mask` (its sides multiples of BLOCK) are over half set. Summed by
+    strided slices: a reduction over a reshaped array's inner axes took 15 times as long."""
+    counts = mask.view(np.uint8)
+    rows = sum(counts[offset::BLOCK] for offset in range(BLOCK))
+    cells = sum(rows[:, offset::BLOCK] for offset in range(BLOCK))
+    return cells > BLOCK * BLOCK // 2
+
+
+def enclosed(fill: np.ndarray) -> np.ndarray:
+    """The pixels of a box that are not fill and cannot reach the box's edge without crossing fill: the
+    light letters inside a panel or disc, not the paper around its corners or a light ribbon that runs
+    out to its end. Reached by sweeps along whole rows and columns in turn (a run of open pixels is
+    reached as a whole), until nothing more is reached."""
+    open_ = ~fill
+    reach = np.zeros_like(open_)
+    reach[[0, -1], :] = open_[[0, -1], :]
+    reach[:, [0, -1]] |= open_[:, [0, -1]]
+    while True:
+        grown = _runs_reached(_runs_reached(reach, open_).T, open_.T).T
+        if np.array_equal(grown, reach):
+            return open_ & ~reach
+        reach = grown
+
+
+def _runs_reached(reach: np.ndarray, open_: np.ndarray) -> np.ndarray:
+    """Every pixel of each row's runs of `open_` that hold a pixel of `reach`."""
+    height, width = open_.shape
+    padded = np.zeros((height, width + 1), dtype=bool)  # a closed pixel ends every row's last run
+    padded[:, :width] = open_
+    flat = padded.ravel()
+    starts = flat & ~np.concatenate(([False], flat[:-1]))
+    runs = np.cumsum(starts) * flat  # run number of each open pixel, 0 for closed ones
+    hit = np.zeros(int(runs.max()) + 1, dtype=bool)
+    hit[runs.reshape(height, width + 1)[:, :width][reach & open_]] = True
+    hit[0] = False
+    return hit[runs].reshape(height, width + 1)[:, :width]
+
+
+def _grown(fill: np.ndarray, box: Box) -> Box:
+    """`box` pushed out to its panel's edges. A dense area stops short of them by up to the window it was
+    measured over. Top and bottom: while the next row is mostly fill. Left and right: while the next
+    column is solid in the panel's margin rows, or mostly fill close to the dense area."""
+    top, bottom, left, right = box.top, box.bottom, box.left, box.right
+    limit = GROW_CELLS * BLOCK
+    while top > 0 and box.top - top < limit and fill[top - 1, left:right].mean() >= MARGIN_LOW_SHARE:
+        top -= 1
+    while bottom < fill.shape[0] and bottom - box.bottom < limit and fill[bottom, left:right].mean() >= MARGIN_LOW_SHARE:
+        bottom += 1
+    band = fill[top:bottom]
+    # A column of the panel is solid in its margin rows (however far: letters may part the dense area),
+    # or, near the dense area, mostly fill (the panel's end, or part of a slanted end).
+    margins = (band[:MARGIN_ROWS].mean(axis=0) >= 0.75) & (band[-MARGIN_ROWS:].mean(axis=0) >= 0.75)
+    mostly = band.mean(axis=0) >= MARGIN_LOW_SHARE
+    while left > 0 and (margins[left - 1] or (box.left - left < limit and mostly[left - 1])):
+        left -= 1
+    while right < fill.shape[1] and (margins[right] or (right - box.right < limit and mostly[right])):
+        right += 1
+    return Box(left, top, right, bottom)
+
+
+def _dense_areas(dense: np.ndarray, gap: int) -> list[Box]:
+    """Rectangles around the dense cells: bands of rows with any, then runs of columns within each band,
+    bridging `gap` cells (two banners side by side in two columns stay two areas)."""
+    areas = []
+    for top, bottom in ink_runs(dense.any(axis=1), 0):
+        for left, right in ink_runs(dense[top:bottom].any(axis=0), gap):
+            rows = np.flatnonzero(dense[top:bottom, left:right].any(axis=1))
+            areas.append(Box(left, top + int(rows[0]), right, top + int(rows[-1]) + 1))
+    return areas

@@ -1,0 +1,81 @@
+"""Light text on a filled panel (a banner, a dark table row) becomes dark text on white before the page is
+read; dark text on a tint, heavy type and dark pictures are no panels and stay as they are. Measured on
+a generated page scanned at 200 dpi and rendered at 300 dpi, as OCR renders it."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.extract.ocr.engine import render_page
+from pipeline.extract.ocr.panels import light_on_dark_inverted, reversed_panels
+
+DPI = 300
+MM = DPI / 25.4  # pixels per millimetre
+WHITE = (255, 255, 255)
+# name: (text box, whether it is a panel of light text)
+ITEMS = {
+    "white on black": (TextBox("Pregunta 12", 20, 20, 40, bold=True, color=WHITE, highlight=(15, 15, 15)), True),
+    "white on grey": (TextBox("Pregunta 13", 120, 20, 40, bold=True, color=WHITE, highlight=(150, 150, 150)), True),
+    "black on a grey tint": (TextBox("Texto sobre una trama gris", 20, 60, 80, highlight=(150, 150, 150)), False),
+    "heavy type": (TextBox("EEIIEE", 20, 100, 120, size=40, bold=True), False),
+}
+
+
+def _dark_picture() -> ImageBox:
+    """A dark photograph-like block with light specks, taller than any banner."""
+    pixels = np.random.default_rng(3).integers(0, 90, size=(300, 400), dtype=np.uint8)
+    pixels[::17, ::13] = 255
+    buffer = io.BytesIO()
+    Image.fromarray(pixels, mode="L").save(buffer, format="PNG")
+    return ImageBox(20, 150, 60, buffer.getvalue())
+
+
+@pytest.fixture(scope="module")
+def scanned_page(tmp_path_factory) -> np.ndarray:
+    folder = tmp_path_factory.mktemp("panels")
+    sheet = build_pdf(folder / "panels.pdf", [PageSpec((*(box for box, _ in ITEMS.values()), _dark_picture()))])
+    scan = rasterize_pdf(sheet, folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        return np.asarray(render_page(document, 0, DPI)[0].convert("L"))
+    finally:
+        document.close()
+
+
+def _holds(panel, box: TextBox) -> bool:
+    cx, cy = (box.x + box.width / 2) * MM, (box.y + 2) * MM
+    return panel.left <= cx < panel.right and panel.top <= cy < panel.bottom
+
+
+def test_only_light_text_on_a_fill_makes_a_panel(scanned_page):
+    panels = [box for box, _ in reversed_panels(scanned_page, DPI)]
+    for name, (box, is_panel) in ITEMS.items():
+        assert sum(_holds(p, box) for p in panels) == int(is_panel), name
+    assert len(panels) == 2  # nor the dark picture
+
+
+def test_a_panel_comes_out_white_with_dark_letters(scanned_page):
+    inverted = light_on_dark_inverted(scanned_page, DPI)
+    for box, _ in reversed_panels(scanned_page, DPI):
+        before = scanned_page[box.top : box.bottom, box.left : box.right]
+        after = inverted[box.top : box.bottom, box.left : box.right]
+        assert (before < 170).mean() > 0.6  # mostly fill
+        assert 0.03 < (after < 128).mean() < 0.4  # mostly paper, letters dark
+
+
+def test_everything_outside_the_panels_is_left_as_it_was(scanned_page):
+    inverted = light_on_dark_inverted(scanned_page, DPI)
+    outside = np.ones(scanned_page.shape, dtype=bool)
+    for box, _ in reversed_panels(scanned_page, DPI):
+        outside[box.top - 4 : box.bottom + 4, box.left - 4 : box.right + 4] = False
+    assert np.array_equal(inverted[outside], scanned_page[outside])
+
+
+def test_a_page_without_panels_is_the_same_array(polish_question_scan):
+    grey = np.asarray(polish_question_scan[0].convert("L"))
+    assert light_on_dark_inverted(grey, DPI) is grey
