@@ -43,7 +43,10 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 19-20: the block pass reads around lone cells (a key page whole); a known word splits at a full word
 # space; a lone label letter in running text keeps its case.
 # 21: figures found on the scan (`scanfigures`), the unsure words read in them set aside.
-READING_VERSION = "ocr-reading/21"
+# 22: light text on dark panels (heading banners, filled number rows) inverted before reading (`panels`).
+# 23-27: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
+# marked label keeps its text.
+READING_VERSION = "ocr-reading/27"
 CACHE_STAGE = "ocr"
 
 

@@ -140,7 +140,7 @@ def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], lis
     return (rows, columns, float(height)) if columns else None
 
 
-def _read_cell_strip(
+def read_label_strip(
     grey: Image.Image,
     crops: list[tuple[int, int, int, int]],
     labels: Sequence[str],
@@ -189,6 +189,29 @@ def _read_cell_strip(
     return readings
 
 
+def read_label_cells(
+    grey: Image.Image,
+    crops: list[tuple[int, int, int, int]],
+    labels: Sequence[str],
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+) -> dict[int, tuple[str, float]]:
+    """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
+    side against the labels alone (`read_label_strip`). Crops left unread get one more strip of their
+    own: in company, Tesseract skipped a clear "A" of a key and a clear "C" of a row of label discs."""
+    whitelist = "".join(sorted(set("".join(labels))))
+    strip = (labels, whitelist, gap, languages, dpi, omp_thread_limit, path)
+    readings = read_label_strip(grey, crops, *strip)
+    missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
+    if missing and len(missing) < len(crops):
+        again = read_label_strip(grey, [crops[i] for i in missing], *strip)
+        readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
+    return readings
+
+
 def read_key_cells(
     grey: Image.Image,
     words: list[Word],
@@ -231,14 +254,7 @@ def read_key_cells(
             replaced.update(id(w) for w in inside)
     if not crops:
         return words
-    whitelist = "".join(sorted(set("".join(labels))))
-    strip = (labels, whitelist, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm")
-    readings = _read_cell_strip(grey, crops, *strip)
-    # Cells left unread get one more strip of their own: in company, Tesseract skipped a clear "A".
-    missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
-    if missing and len(missing) < len(crops):
-        again = _read_cell_strip(grey, [crops[i] for i in missing], *strip)
-        readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
+    readings = read_label_cells(grey, crops, labels, round(height), languages, dpi, omp_thread_limit, folder / "key-cells.pgm")
     result = [w for w in words if id(w) not in replaced]
     line = 20_000
     for i, (left, up, right, down) in enumerate(crops):

@@ -43,7 +43,8 @@ NUMBER_DOT_MIN = 3  # and with a dot, before a number without one gets it
 def restore_label_marks(words: list[Word], labels: Sequence[str]) -> list[Word]:
     """A bare label letter opening a line of text ("B  jest protokołem…") lost its dot or bracket to the
     scan; it gets the mark the page's other labels carry ("A.", "C." → "B."). Lone letters with nothing
-    after them (key-table cells) are left alone."""
+    after them (key-table cells), and a letter just after a marked label (the option's first word), are
+    left alone."""
     lines = words_by_line(words)
     marks = Counter(
         members[0].text[1]
@@ -53,7 +54,11 @@ def restore_label_marks(words: list[Word], labels: Sequence[str]) -> list[Word]:
     if not marks:
         return words
     mark = marks.most_common(1)[0][0]
-    bare = {id(m[0]) for m in lines.values() if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels}
+    marked = [w for w in words if len(w.text) == 2 and w.text[0] in labels and w.text[1] in ".)"]
+    bare = {
+        id(m[0]) for m in lines.values()
+        if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels and not _follows_a_label(m[0], marked)
+    }
     # A label Tesseract put in a line of its own, with its option's text beside it on the same row.
     for members in lines.values():
         label = members[0]
@@ -69,6 +74,18 @@ def restore_label_marks(words: list[Word], labels: Sequence[str]) -> list[Word]:
         ):
             bare.add(id(label))
     return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
+
+
+def _follows_a_label(word: Word, marked_labels: list[Word]) -> bool:
+    """Whether a marked label ("D)") stands just left of `word` on its row: the word then opens the
+    option's text ("D) A despeito…", Tesseract putting the label in a line of its own), and a label
+    never follows a label."""
+    height = word.bottom - word.top
+    return any(
+        label.right <= word.left and word.left - label.right < 3 * height
+        and min(label.bottom, word.bottom) - max(label.top, word.top) > 0.5 * min(height, label.bottom - label.top)
+        for label in marked_labels
+    )
 
 
 _NUMBER_TOKEN = re.compile(r"^(?P<n>\d{1,3})(?P<mark>[.,:;]?)$")

@@ -24,6 +24,7 @@ from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, parse_tsv, prepare_for_tesseract, render_page, require_languages, run_tesseract
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
+from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
@@ -117,6 +118,9 @@ def read_page(
         words = split_glued_labels(words, option_labels)
         words = label_case_cells(words, option_labels)
         words = restore_label_marks(words, option_labels)
+        # Last: a disc's label is printed without a mark, and the marks above would lend it one.
+        with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+            words = read_label_discs(grey, words, option_labels, typical_height, languages, dpi, omp_thread_limit, Path(folder))
     words = dashes_by_width(words)
     if settings.ellipsis:
         words = as_ellipsis(words)

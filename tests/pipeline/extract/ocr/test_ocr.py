@@ -358,3 +358,20 @@ def test_a_label_in_a_line_of_its_own_with_its_text_beside_it_gets_the_mark():
     ]
     restored = [w.text for w in restore_label_marks(words, ["A", "B", "C", "D"])]
     assert restored == ["C.", "źródłowym.", "D.", "maszynowym.", "B", "A"]
+
+
+def test_a_letter_just_after_a_marked_label_opens_the_options_text_and_is_no_label():
+    from pipeline.extract.ocr.labels import restore_label_marks
+    from pipeline.extract.ocr.words import Word
+
+    def word(text: str, left: int, top: int, line: tuple[int, int, int]) -> Word:
+        return Word(text, 90, left, top, left + 30 * len(text), top + 35, line)
+
+    words = [
+        word("C)", 380, 700, (1, 1, 1)), word("Ana", 460, 700, (1, 1, 1)),
+        # Tesseract put the label in a line of its own: the option's text opens with the article "A"
+        word("D)", 380, 800, (2, 1, 1)), word("A", 460, 800, (3, 1, 1)), word("despeito", 500, 800, (3, 1, 1)),
+        word("B", 380, 900, (4, 1, 1)), word("Bruno,", 460, 900, (4, 1, 1)),  # a bare label, mark lost
+    ]
+    restored = [w.text for w in restore_label_marks(words, ["A", "B", "C", "D"])]
+    assert restored == ["C)", "Ana", "D)", "A", "despeito", "B)", "Bruno,"]

@@ -1,0 +1,180 @@
+"""Option labels printed light on a dark disc or square (a white "B" in a black circle) read as the
+labels they are. Tesseract reads such a disc as a look-alike ("O", "TA)", "©"), reads only its letter,
+or skips it, so the question's options were not found: on the scanned Revalida booklet every option
+label is one, and recall was 0.
+
+Found by shape at the start of each Tesseract line, never by what Tesseract made of it: in the line's
+first word (when short) or just left of it, the solid block of dark rows and columns is about a text
+line tall and about as wide; it is mostly fill (`DISC_MIN_FILL`) with a little light enclosed in it
+(`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`: a bullet has none inside, a bold "O" is mostly counter); and it
+stands in a column with another such disc (labels are a column). Each disc is inverted (fill white,
+letter dark), enlarged, and all of a page's are read in one strip against the label alphabet
+(`keycells.read_label_cells`); a disc still unread between two read ones of its column takes the one
+label they leave. A disc read as a label opens its line as that label, in place of whatever was read
+inside it; any other disc is left as read.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.ocr.keycells import read_label_cells
+from pipeline.extract.ocr.panels import enclosed
+from pipeline.extract.ocr.words import INK_BELOW, Word, box_mean, ink_runs, line_openers
+
+# Of a disc's box that is dark (a disc fills π/4 of its box, less its letter): 0.6–0.7 measured, a bold
+# "10" 0.53.
+DISC_MIN_FILL = 0.55
+# Of its box that is light and enclosed by the fill, its letter: 0.1–0.2 measured; a bold "0" or "O",
+# whose counter is most of it, 0.36 and more.
+DISC_MIN_LIGHT = 0.05
+DISC_MAX_LIGHT = 0.3
+LIGHT_ABOVE = 200
+DISC_HEIGHTS = (0.7, 2.2)  # a disc's height in the page's text heights
+DISC_ASPECT = (0.6, 1.6)  # its width over its height
+MAX_TEXT = 3  # characters of a line's first word that may be a misread disc
+SEARCH_HEIGHTS = 0.5  # text heights around a line's first word searched for its disc
+LEFT_HEIGHTS = 2.5  # and text heights left of it (a disc Tesseract skipped)
+EDGE_FILL = 0.3  # a row or column of a search area this dark (once closed) belongs to a disc in it
+CLOSING_HEIGHTS = 0.1  # gaps this wide (text heights) are closed: a disc's letter strokes, not word spaces
+COLUMN_HEIGHTS = 0.5  # discs whose left edges are this close (in text heights) stand in one column
+LETTER_HEIGHTS = 2.0  # a disc is enlarged to this many text heights before its letter is read
+
+
+@dataclass(frozen=True)
+class Disc:
+    """A label disc found at the start of a Tesseract line, in page pixels."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+    line: tuple[int, int, int]
+
+
+def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list[Disc]:
+    """The label discs that open lines of `words` on `grey` (a prepared page image)."""
+    found = []
+    pad = round(SEARCH_HEIGHTS * text_height)
+    for opener in line_openers(words):
+        areas = [(opener.left - round(LEFT_HEIGHTS * text_height), opener.top - pad, opener.left - 1, opener.bottom + pad)]
+        if len(opener.text) <= MAX_TEXT:
+            areas.insert(0, (opener.left - pad, opener.top - pad, opener.right + pad, opener.bottom + pad))
+        for area in areas:
+            disc = _disc_in(grey, area, text_height, opener.line)
+            if disc is not None:
+                # Tesseract may split a row into two lines, the disc's letter and the option's text,
+                # each finding the same disc.
+                if not any(_overlap(disc, other) for other in found):
+                    found.append(disc)
+                break
+    # Labels stand in a column: a disc with no other at its left edge is a lone mark (a bold "10").
+    return [d for d in found if sum(abs(o.left - d.left) <= COLUMN_HEIGHTS * text_height for o in found) >= 2]
+
+
+def _disc_in(grey: np.ndarray, area: tuple[int, int, int, int], text_height: float, line: tuple[int, int, int]) -> Disc | None:
+    """The disc in `area` of the page: its longest runs of dark rows and of dark columns, if they make one."""
+    left, top = max(0, area[0]), max(0, area[1])
+    right, bottom = min(grey.shape[1], area[2]), min(grey.shape[0], area[3])
+    if right - left < 2 or bottom - top < 2:
+        return None
+    fill = grey[top:bottom, left:right] < INK_BELOW
+    # Closed (dilated, then eroded) so the disc's light letter does not cut it into pieces.
+    radius = max(1, round(CLOSING_HEIGHTS * text_height))
+    closed = box_mean(box_mean(fill, radius) > 0, radius) > 0.999
+    columns = ink_runs(closed.mean(axis=0) >= EDGE_FILL, 0)
+    if not columns:
+        return None
+    first, last = max(columns, key=lambda run: run[1] - run[0])
+    rows = ink_runs(closed[:, first:last].mean(axis=1) >= EDGE_FILL, 0)
+    if not rows:
+        return None
+    upper, lower = max(rows, key=lambda run: run[1] - run[0])
+    height, width = lower - upper, last - first
+    if not DISC_HEIGHTS[0] * text_height <= height <= DISC_HEIGHTS[1] * text_height or not DISC_ASPECT[0] <= width / height <= DISC_ASPECT[1]:
+        return None
+    box = grey[top + upper : top + lower, left + first : left + last]
+    solid = box < INK_BELOW
+    light = ((box > LIGHT_ABOVE) & enclosed(solid)).mean()
+    if solid.mean() < DISC_MIN_FILL or not DISC_MIN_LIGHT <= light <= DISC_MAX_LIGHT:
+        return None
+    return Disc(left + first, top + upper, left + last, top + lower, line)
+
+
+def read_label_discs(
+    grey: Image.Image,
+    words: list[Word],
+    labels: Sequence[str],
+    text_height: float,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[Word]:
+    """`words` with each label disc read as its label, opening its line in place of what was read in it."""
+    if not text_height:
+        return words
+    pixels = np.asarray(grey)
+    discs = label_discs(pixels, words, text_height)
+    if not discs:
+        return words
+    # Each disc inverted (its letter dark on white) and enlarged to a text line's height: a disc's
+    # letter is smaller than the text's, and Tesseract dropped some at their printed size.
+    scale = max(1.0, LETTER_HEIGHTS * text_height / max(d.bottom - d.top for d in discs))
+    canvas = Image.new("L", (sum(round((d.right - d.left) * scale) for d in discs), round(max(d.bottom - d.top for d in discs) * scale)), 255)
+    crops, x = [], 0
+    for disc in discs:
+        box = pixels[disc.top : disc.bottom, disc.left : disc.right].astype(np.float32)
+        # The letter is what is lighter than ink inside the fill; the disc's blurred rim is not.
+        letter = np.clip((box - INK_BELOW) * (255.0 / (255 - INK_BELOW)), 0, 255)
+        solid = box < INK_BELOW
+        inverted = Image.fromarray(np.where(solid | enclosed(solid), 255 - letter, 255).astype(np.uint8))
+        width, height = round(inverted.width * scale), round(inverted.height * scale)
+        canvas.paste(inverted.resize((width, height), Image.Resampling.LANCZOS), (x, 0))
+        crops.append((x, 0, x + width, height))
+        x += width
+    readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, folder / "label-discs.pgm")
+    readings = _between_neighbours(discs, readings, labels, text_height)
+    read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
+    inside = {id(w) for w in words if any(_holds(disc, w) for disc, _ in read.values())}
+    result, opened = [], set()
+    for word in words:
+        if word.line in read and word.line not in opened:
+            disc, (label, conf) = read[word.line]
+            result.append(Word(label, conf, disc.left, disc.top, disc.right, disc.bottom, word.line))
+            opened.add(word.line)
+        if id(word) not in inside:
+            result.append(word)
+    return result
+
+
+def _holds(disc: Disc, word: Word) -> bool:
+    cx, cy = (word.left + word.right) / 2, (word.top + word.bottom) / 2
+    return disc.left <= cx < disc.right and disc.top <= cy < disc.bottom
+
+
+def _overlap(a: Disc, b: Disc) -> bool:
+    return a.left < b.right and b.left < a.right and a.top < b.bottom and b.top < a.bottom
+
+
+def _between_neighbours(
+    discs: list[Disc], readings: dict[int, tuple[str, float]], labels: Sequence[str], text_height: float
+) -> dict[int, tuple[str, float]]:
+    """`readings` with each unread disc given the one label its column leaves it: the discs above and
+    below it in its column read as the labels either side of that one ("B", unread, "D": "C")."""
+    filled = dict(readings)
+    order = sorted(range(len(discs)), key=lambda i: (discs[i].top, discs[i].left))
+    for i in order:
+        if readings.get(i, ("", 0.0))[0]:
+            continue
+        column = [j for j in order if abs(discs[j].left - discs[i].left) <= COLUMN_HEIGHTS * text_height]
+        at = column.index(i)
+        if 0 < at < len(column) - 1:
+            above, below = (readings.get(column[at + step], ("", 0.0))[0] for step in (-1, 1))
+            if above in labels and below in labels and labels.index(below) - labels.index(above) == 2:
+                filled[i] = (labels[labels.index(above) + 1], 0.0)
+    return filled

@@ -1,0 +1,63 @@
+"""Option labels printed light on dark discs or squares are read as labels (see the scanned-sheet tests
+in tests/pipeline/parse/test_scanned_repertoire.py); heavy dark type opening lines in a column, whose
+letters are mostly counter or have none, is never taken for them."""
+from __future__ import annotations
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.extract.ocr import OcrSettings, read_page
+from pipeline.extract.ocr.engine import parse_tsv, prepare_for_tesseract, render_page, run_tesseract
+from pipeline.extract.ocr.labeldiscs import COLUMN_HEIGHTS, DISC_HEIGHTS, label_discs
+from tests.pipeline.extract.ocr.builders import needs_tesseract
+
+pytestmark = needs_tesseract("por")
+
+DPI = 300
+BOLD_LINES = ("O texto do edital", "O prazo de recurso", "0 recursos aceitos", "● item da lista", "D recurso final")
+DISC_LINES = ("A", "B", "C", "D")
+
+
+def _scanned(tmp_path, boxes) -> tuple:
+    sheet = build_pdf(tmp_path / "sheet.pdf", [PageSpec(tuple(boxes))])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        image = render_page(document, 0, DPI)[0]
+    finally:
+        document.close()
+    grey = prepare_for_tesseract(image, DPI)
+    grey.save(tmp_path / "page.pgm", format="PPM")
+    words = parse_tsv(run_tesseract(tmp_path / "page.pgm", ["por"], DPI, omp_thread_limit=1))
+    return image, np.asarray(grey), words
+
+
+def _text_height(words) -> float:
+    heights = sorted(w.bottom - w.top for w in words if sum(ch.isalpha() for ch in w.text) >= 3)
+    return heights[len(heights) // 2]
+
+
+def test_bold_letters_digits_and_bullets_opening_lines_in_a_column_are_no_discs(tmp_path):
+    boxes = [TextBox(text, 20, 20 + 9 * i, 150, size=14, bold=True) for i, text in enumerate(BOLD_LINES)]
+    image, grey, words = _scanned(tmp_path, boxes)
+    assert label_discs(grey, words, _text_height(words)) == []
+    read = read_page(image, OcrSettings(languages=("por",), dpi=DPI, option_labels=DISC_LINES), page_number=1)
+    assert [w.text for w in read.words][:3] == ["O", "texto", "do"]
+
+
+@pytest.mark.parametrize("shape", ["square", "wide box"])
+def test_light_labels_on_dark_boxes_in_a_column_are_discs(tmp_path, shape):
+    width = 3.2 if shape == "square" else 4.5
+    boxes = []
+    for i, label in enumerate(DISC_LINES):
+        boxes.append(TextBox(label, 21, 20 + 8 * i, width, size=9, bold=True, color=(255, 255, 255), highlight=(10, 10, 10), align="C"))
+        boxes.append(TextBox(f"alternativa número {i + 1} do enunciado", 28, 20 + 8 * i, 140, size=10))
+    _, grey, words = _scanned(tmp_path, boxes)
+    text_height = _text_height(words)
+    discs = label_discs(grey, words, text_height)
+    assert len(discs) == 4
+    assert [d.top for d in discs] == sorted(d.top for d in discs)
+    assert max(d.left for d in discs) - min(d.left for d in discs) <= COLUMN_HEIGHTS * text_height
+    assert all(DISC_HEIGHTS[0] * text_height <= d.bottom - d.top <= DISC_HEIGHTS[1] * text_height for d in discs)
