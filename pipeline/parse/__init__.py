@@ -36,7 +36,8 @@ from pipeline.parse.stream import line_stream, plain_text
 # +12: OCR'd key entries mended from their column's run; grid cells read as "?" reported.
 # +11: numbers out of the run, lost numbers recovered from the gaps, labels at the label column.
 # +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+16"
+# +17: enclosed letters and digits (Ⓐ, ①, ❶, 🅐) read as the plain labels they enclose.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+17"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

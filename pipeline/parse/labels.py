@@ -15,6 +15,39 @@ for group in _LOOKALIKE_GROUPS:
         _TO_LATIN.setdefault(ch, group[0])
 
 
+def _enclosed_table() -> dict[int, str]:
+    """Enclosed letters and digits (Ⓐ, ⓑ, ①, ❶, 🅐, 🅰, ⒜, ⑴): labels printed in a circle, a square or
+    brackets, as the plain label they enclose. Unicode decomposes some (NFKC: Ⓐ → A, ⑴ → (1)); the
+    negative (white on black) and dingbat forms it leaves alone are numbered runs."""
+    table = {}
+    for code in range(0x2460, 0x2500):
+        plain = unicodedata.normalize("NFKC", chr(code))
+        if plain != chr(code):
+            table[code] = plain
+    runs = (
+        (0x24EB, [str(n) for n in range(11, 21)]),  # ⓫–⓴
+        (0x24F5, [str(n) for n in range(1, 11)]),  # ⓵–⓾
+        (0x24FF, ["0"]),  # ⓿
+        (0x2776, [str(n) for n in range(1, 11)]),  # ❶–❿
+        (0x2780, [str(n) for n in range(1, 11)]),  # ➀–➉
+        (0x278A, [str(n) for n in range(1, 11)]),  # ➊–➓
+        (0x1F130, [chr(c) for c in range(65, 91)]),  # 🄰–🅉 squared
+        (0x1F150, [chr(c) for c in range(65, 91)]),  # 🅐–🅩 negative circled
+        (0x1F170, [chr(c) for c in range(65, 91)]),  # 🅰–🆉 negative squared
+    )
+    for start, plains in runs:
+        table.update({start + i: plain for i, plain in enumerate(plains)})
+    return table
+
+
+_ENCLOSED = _enclosed_table()
+
+
+def plain_enclosed(text: str) -> str:
+    """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto")."""
+    return text.translate(_ENCLOSED)
+
+
 def fold(text: str) -> str:
     """A label or number in one comparable form: NFC, look-alikes to Latin, case-folded."""
     text = unicodedata.normalize("NFC", text.strip())

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import normalize_ocr_line
+from pipeline.parse.labels import plain_enclosed
 
 # Answer blanks and leaders: nothing a reader needs.
 _BLANK = re.compile(r"^[\s.…_·]+$")
@@ -48,7 +49,7 @@ def line_stream(
                 return stream
             if _BLANK.match(line.text):
                 continue
-            text = unmark_prefix(line.text)
+            text = unmark_prefix(plain_enclosed(line.text))
             stream.append(
                 StreamLine(page.number, line if text == line.text else replace(line, text=text), page.method is PageMethod.OCR)
             )

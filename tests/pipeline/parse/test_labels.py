@@ -9,6 +9,7 @@ from pipeline.parse.labels import (
     matched_label,
     number_key,
     option_start_regex,
+    plain_enclosed,
 )
 
 
@@ -52,3 +53,15 @@ def test_number_keys_match_across_sheet_and_key(a, b):
 
 def test_fold_is_case_insensitive_and_nfc():
     assert fold("Ŝ") == fold("s\u0302".upper())
+
+
+@pytest.mark.parametrize(
+    "printed, plain",
+    [
+        ("Ⓐ opción", "A opción"), ("ⓑ texto", "b texto"), ("① uno", "1 uno"), ("⑳", "20"), ("❶ ❿", "1 10"),
+        ("➀ ➊", "1 1"), ("⓫ ⓿", "11 0"), ("🅐 🅩", "A Z"), ("🅰 🄰", "A A"), ("⒜ ⑴ ⒈", "(a) (1) 1."),
+        ("texto sin nada", "texto sin nada"),
+    ],
+)
+def test_enclosed_letters_and_digits_read_as_the_plain_ones(printed, plain):
+    assert plain_enclosed(printed) == plain

@@ -481,3 +481,24 @@ def test_a_question_whose_number_was_lost_right_after_a_passage_is_cut_from_the_
     assert found["3"].context.endswith("que los números de preguntas no tocan.") and "Enunciado" not in found["3"].context
     assert found["4"].context == found["3"].context
     assert found["3"].flags == ["question number not read, taken as 3: the only number the numbering allows there"]
+
+
+@pytest.mark.parametrize("printed, labels", [("①②③④", "1234"), ("❶❷❸❹", "1234")])
+def test_labels_printed_as_enclosed_characters_are_the_labels_they_enclose(tmp_path, printed, labels):
+    """Circled and white-on-black numbers are single characters in the text layer ("①", "❶"); a spec
+    declares the plain labels, as for any label. (The test font has no enclosed letters: the same
+    table maps "Ⓐ", "🅐" and "⑴", see test_labels.)"""
+    questions = [item(n) for n in range(1, 3)]
+    boxes, y = [], 20.0
+    for q in questions:
+        boxes.append(TextBox(f"{q.number}. {q.stem}", LEFT, y, 170, size=SIZE))
+        y += ROW + 1
+        for mark, text in zip(printed, q.options):
+            boxes.append(TextBox(f"{mark} {text}", OPTION_X, y, 120, size=SIZE))
+            y += ROW
+        y += 3
+    found = by_number(run(spec(options={"labels": list(labels), "styles": ["A"]}), pdf(tmp_path / "2031" / "sheet.pdf", boxes)))
+    assert list(found) == ["1", "2"]
+    for q in questions:
+        assert found[q.number].choices == list(q.options)
+        assert found[q.number].choice_labels == list(labels)
