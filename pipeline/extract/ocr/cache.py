@@ -44,9 +44,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # space; a lone label letter in running text keeps its case.
 # 21: figures found on the scan (`scanfigures`), the unsure words read in them set aside.
 # 22: light text on dark panels (heading banners, filled number rows) inverted before reading (`panels`).
-# 23-27: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
-# marked label keeps its text.
-READING_VERSION = "ocr-reading/27"
+# 23-28: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
+# marked label keeps its text; 28: a same-shape capital no taller than the small letters mid-sentence is small.
+READING_VERSION = "ocr-reading/28"
 CACHE_STAGE = "ocr"
 
 

@@ -240,6 +240,44 @@ def _mark_above_first_letter(ink: np.ndarray, word: Word, size: float) -> bool:
     )
 
 
+# Letters whose capital is the small letter enlarged: only the height tells "Os" from "os".
+_SAME_SHAPE_CAPITALS = "COSVWXZ"
+_X_HEIGHT_LETTERS = set("acemnorsuvwxz")  # small letters with nothing above the x-height
+CAPITAL_OVER_X_HEIGHT = 0.12  # word heights a capital's top stands above the x-height letters' at least
+
+
+def small_same_shape_capitals(words: list[Word], ink: np.ndarray) -> list[Word]:
+    """A same-shape capital mid-sentence whose ink is no taller than the small letters beside it ("para
+    Os cargos" read for "para os cargos") becomes small. Only where the word's other letters reach no
+    higher than the x-height (an "l" or an accent would hide the comparison) and the word before it on its
+    line ends in a small letter or a comma; a capital printed as one stands a cap height tall and stays."""
+    mended: dict[int, Word] = {}
+    for members in words_by_line(words).values():
+        for before, word in zip(members, members[1:]):
+            lead, core, trail = word_core(word.text)
+            if lead or len(core) < 2 or core[0] not in _SAME_SHAPE_CAPITALS or not set(core[1:]) <= _X_HEIGHT_LETTERS:
+                continue
+            if not before.text or not (before.text[-1].islower() or before.text[-1] == ","):
+                continue
+            if not _first_letter_taller(ink, word):
+                mended[id(word)] = replace(word, text=core[0].lower() + core[1:] + trail)
+    return [mended.get(id(w), w) for w in words]
+
+
+def _first_letter_taller(ink: np.ndarray, word: Word) -> bool:
+    """Whether the ink of `word`'s first letter reaches higher than the ink of its other letters; True
+    (no evidence to change anything) when the letters cannot be told apart."""
+    gaps, gap_starts = letter_gaps(ink, word)
+    if gaps.size == 0:
+        return True
+    box = ink[word.top : word.bottom, word.left : word.right]
+    first, rest = box[:, : gap_starts[0]], box[:, gap_starts[0] :]
+    first_rows, rest_rows = np.flatnonzero(first.any(axis=1)), np.flatnonzero(rest.any(axis=1))
+    if first_rows.size == 0 or rest_rows.size == 0:
+        return True
+    return rest_rows[0] - first_rows[0] >= CAPITAL_OVER_X_HEIGHT * (word.bottom - word.top)
+
+
 _DIGIT_CAPITAL = re.compile(r"^(?P<digit>[0458])(?P<rest>[^\W\d_A-Z]{2,})$")
 _CAPITAL_LOOKALIKES = {"0": "O", "4": "A", "5": "S", "8": "B"}
 

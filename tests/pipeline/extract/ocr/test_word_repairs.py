@@ -9,7 +9,7 @@ from pipeline.extract.ocr import Lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width, wide_readings
 from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.noise import without_icons
-from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, small_same_shape_capitals, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.typography import joined_words
 from pipeline.extract.ocr.words import Word, line_sizes
 
@@ -323,3 +323,22 @@ def test_a_line_of_capitals_or_of_small_letters_alone_is_sized_by_the_height_tho
                         word("do", 300, height=28, line=(3, 1, 1))])
     assert 0.85 < sizes[(2, 1, 1)] / sizes[(1, 1, 1)] < 1.25
     assert sizes[(3, 1, 1)] == 28 / 0.95  # "d" has an ascender: measured as any line of text
+
+
+def test_a_same_shape_capital_no_taller_than_the_small_letters_mid_sentence_becomes_small():
+    def letters(tops: list[int]) -> np.ndarray:
+        """A word box of 40 px: letters 14 px wide, 4 px apart, their ink from `top` down to the baseline."""
+        ink = np.zeros((40, 300), dtype=bool)
+        for at, top in enumerate(tops):
+            ink[top:35, 100 + 18 * at : 114 + 18 * at] = True
+        return ink
+
+    para = word("para", 0, top=0, width=80)
+    same_height = letters([15, 15])  # "Os" as read, both letters x-height high: printed "os"
+    assert texts(small_same_shape_capitals([para, word("Os", 100, top=0, width=32)], same_height)) == ["para", "os"]
+    capital = letters([5, 15])  # the O a cap height tall: printed "Os"
+    assert texts(small_same_shape_capitals([para, word("Os", 100, top=0, width=32)], capital)) == ["para", "Os"]
+    # a sentence's first word, a word after a full stop, or one with a letter above the x-height stay as read
+    assert texts(small_same_shape_capitals([word("Os", 100, top=0, width=32)], same_height)) == ["Os"]
+    assert texts(small_same_shape_capitals([word("fim.", 0, top=0, width=80), word("Os", 100, top=0, width=32)], same_height)) == ["fim.", "Os"]
+    assert texts(small_same_shape_capitals([para, word("Ol", 100, top=0, width=32)], same_height)) == ["para", "Ol"]
