@@ -45,8 +45,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 21: figures found on the scan (`scanfigures`), the unsure words read in them set aside.
 # 22: light text on dark panels (heading banners, filled number rows) inverted before reading (`panels`).
 # 23-28: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
-# marked label keeps its text; 28: a same-shape capital no taller than the small letters mid-sentence is small.
-READING_VERSION = "ocr-reading/28"
+# marked label keeps its text; 28: a same-shape capital no taller than the small letters mid-sentence is small;
+# 29: a number glued to a word splits where the image shows a space ("QUESTÃO77").
+READING_VERSION = "ocr-reading/29"
 CACHE_STAGE = "ocr"
 
 

@@ -342,3 +342,15 @@ def test_a_same_shape_capital_no_taller_than_the_small_letters_mid_sentence_beco
     assert texts(small_same_shape_capitals([word("Os", 100, top=0, width=32)], same_height)) == ["Os"]
     assert texts(small_same_shape_capitals([word("fim.", 0, top=0, width=80), word("Os", 100, top=0, width=32)], same_height)) == ["fim.", "Os"]
     assert texts(small_same_shape_capitals([para, word("Ol", 100, top=0, width=32)], same_height)) == ["para", "Ol"]
+
+
+def test_a_number_glued_to_a_word_is_split_where_the_image_shows_the_space():
+    lexicon = Lexicon({w: w for w in ("questão",)})
+    # "QUESTÃO77": seven letters 14 px wide and 3 px apart, a 20 px space (0.5 of the height), two digits
+    letters = [(17 * i, 17 * i + 14) for i in range(7)]
+    spaced = _ink(300, 40, letters + [(136, 150), (153, 167)])
+    parts = split_glued_words([word("QUESTÃO77", 0, top=0, width=167, height=40)], spaced, lexicon)
+    assert texts(parts) == ["QUESTÃO", "77"] and parts[0].right == 116 and parts[1].left == 136
+    # a code printed tight keeps its digits
+    tight = _ink(300, 40, letters + [(119, 133), (136, 150)])
+    assert texts(split_glued_words([word("ADAMTS13", 0, top=0, width=150, height=40)], tight, lexicon)) == ["ADAMTS13"]
