@@ -319,16 +319,27 @@ def _column_run(
 ):
     """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
     first = rows[start]
-    first_spans = spans[start]
-    lo, hi = first.x0, first.x1
-    if len(first_spans) < 2:
-        # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give
-        # rows of one column each: look for the gutter in the ink of the next few rows together.
-        window = range(start, min(start + params.min_column_rows, len(rows)))
-        first_spans = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
-        if len(first_spans) < 2:
-            return None
-        lo, hi = first_spans[0][0], first_spans[-1][1]
+    if len(spans[start]) >= 2:
+        found = _gutter_run(rows, spans, start, spans[start], first.x0, first.x1, page_height, params)
+        if found is not None:
+            return found
+    # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give rows
+    # of one column each (a stray mark beside a head adds a span but no gutter): look for the gutter in
+    # the ink of the next few rows together.
+    window = range(start, min(start + params.min_column_rows, len(rows)))
+    merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
+    if len(merged) < 2:
+        return None
+    return _gutter_run(rows, spans, start, merged, merged[0][0], merged[-1][1], page_height, params)
+
+
+def _gutter_run(
+    rows: list[Row], spans: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
+    lo: float, hi: float, page_height: float, params: LayoutParams,
+):
+    """(end, gutter) for the first gap inside `first_spans` (widest first) that the rows from `start` on
+    keep free as two page columns, else None."""
+    first = rows[start]
     inner = [g for g in _free_intervals(first_spans, lo, hi) if g[0] > lo and g[1] < hi]
     for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
         if gutter[1] - gutter[0] < params.min_gutter:

@@ -33,8 +33,9 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # turned pages read upright, uneven paper evened, dashes in grid cells). The OCR reading's own version is part of it, so a changed reading is
 # never served from an extraction cached before. +27: the document's warnings name the pages read by OCR
 # in one line and the OCR'd pages of doubtful confidence. +28: running heads OCR misreads page by page
-# are furniture. +29: figures found on scans are cropped and named in the warnings.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+29/{READING_VERSION}"
+# are furniture. +29: figures found on scans are cropped and named in the warnings. +30: a stray mark
+# beside a column head no longer hides the page's two columns (`layout`).
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+30/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
