@@ -46,8 +46,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 22: light text on dark panels (heading banners, filled number rows) inverted before reading (`panels`).
 # 23-28: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
 # marked label keeps its text; 28: a same-shape capital no taller than the small letters mid-sentence is small;
-# 29: a number glued to a word splits where the image shows a space ("QUESTÃO77").
-READING_VERSION = "ocr-reading/29"
+# 29: a number glued to a word splits where the image shows a space ("QUESTÃO77"); 30: label discs whose
+# letter opens them to one side ("C") are found whole.
+READING_VERSION = "ocr-reading/30"
 CACHE_STAGE = "ocr"
 
 

@@ -86,7 +86,7 @@ def _disc_in(grey: np.ndarray, area: tuple[int, int, int, int], text_height: flo
     # Closed (dilated, then eroded) so the disc's light letter does not cut it into pieces.
     radius = max(1, round(CLOSING_HEIGHTS * text_height))
     closed = box_mean(box_mean(fill, radius) > 0, radius) > 0.999
-    columns = ink_runs(closed.mean(axis=0) >= EDGE_FILL, 0)
+    columns = ink_runs(closed.mean(axis=0) >= EDGE_FILL, radius)  # a "C" opens its disc to one side
     if not columns:
         return None
     first, last = max(columns, key=lambda run: run[1] - run[0])
