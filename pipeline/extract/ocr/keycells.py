@@ -140,7 +140,7 @@ def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], lis
     return (rows, columns, float(height)) if columns else None
 
 
-def read_label_strip(
+def _read_label_strip(
     grey: Image.Image,
     crops: list[tuple[int, int, int, int]],
     labels: Sequence[str],
@@ -200,14 +200,14 @@ def read_label_cells(
     path: Path,
 ) -> dict[int, tuple[str, float]]:
     """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
-    side against the labels alone (`read_label_strip`). Crops left unread get one more strip of their
+    side against the labels alone (`_read_label_strip`). Crops left unread get one more strip of their
     own: in company, Tesseract skipped a clear "A" of a key and a clear "C" of a row of label discs."""
     whitelist = "".join(sorted(set("".join(labels))))
     strip = (labels, whitelist, gap, languages, dpi, omp_thread_limit, path)
-    readings = read_label_strip(grey, crops, *strip)
+    readings = _read_label_strip(grey, crops, *strip)
     missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
     if missing and len(missing) < len(crops):
-        again = read_label_strip(grey, [crops[i] for i in missing], *strip)
+        again = _read_label_strip(grey, [crops[i] for i in missing], *strip)
         readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
     return readings
 
