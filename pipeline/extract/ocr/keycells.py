@@ -140,19 +140,23 @@ def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], lis
     return (rows, columns, float(height)) if columns else None
 
 
-def _read_label_strip(
+def read_label_cells(
     grey: Image.Image,
     crops: list[tuple[int, int, int, int]],
     labels: Sequence[str],
-    whitelist: str,
     gap: int,
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
     path: Path,
+    *,
+    retry: bool = True,
 ) -> dict[int, tuple[str, float]]:
-    """{crop index: (label, confidence)} for the cell crops read side by side against the labels
-    whitelist; ("", 0) for a crop two readings claimed."""
+    """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
+    side in one strip against the labels alone; ("", 0) for a crop two readings claimed. With `retry`,
+    crops left unread get one more strip of their own: in company, Tesseract skipped a clear "A" of a
+    key and a clear "C" of a row of label discs."""
+    whitelist = "".join(sorted(set("".join(labels))))
     offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False)
 
     def crop_at(x: float) -> int | None:
@@ -186,28 +190,9 @@ def _read_label_strip(
             at = crop_at(centre)
             if owner is not None and at is not None:
                 readings[at] = (fields[0], owner.conf) if at not in readings else ("", 0.0)
-    return readings
-
-
-def read_label_cells(
-    grey: Image.Image,
-    crops: list[tuple[int, int, int, int]],
-    labels: Sequence[str],
-    gap: int,
-    languages: Sequence[str],
-    dpi: int,
-    omp_thread_limit: int | None,
-    path: Path,
-) -> dict[int, tuple[str, float]]:
-    """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
-    side against the labels alone (`_read_label_strip`). Crops left unread get one more strip of their
-    own: in company, Tesseract skipped a clear "A" of a key and a clear "C" of a row of label discs."""
-    whitelist = "".join(sorted(set("".join(labels))))
-    strip = (labels, whitelist, gap, languages, dpi, omp_thread_limit, path)
-    readings = _read_label_strip(grey, crops, *strip)
     missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
-    if missing and len(missing) < len(crops):
-        again = _read_label_strip(grey, [crops[i] for i in missing], *strip)
+    if retry and missing and len(missing) < len(crops):
+        again = read_label_cells(grey, [crops[i] for i in missing], labels, gap, languages, dpi, omp_thread_limit, path, retry=False)
         readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
     return readings
 

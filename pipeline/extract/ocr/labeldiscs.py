@@ -15,6 +15,7 @@ inside it; any other disc is left as read.
 """
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.keycells import read_label_cells
 from pipeline.extract.ocr.panels import enclosed
+from pipeline.extract.ocr.segment import Region
 from pipeline.extract.ocr.words import INK_BELOW, Word, box_mean, ink_runs, line_openers
 
 # Of a disc's box that is dark (a disc fills π/4 of its box, less its letter): 0.6–0.7 measured, a bold
@@ -46,14 +48,10 @@ LETTER_HEIGHTS = 2.0  # a disc is enlarged to this many text heights before its 
 
 
 @dataclass(frozen=True)
-class Disc:
-    """A label disc found at the start of a Tesseract line, in page pixels."""
+class Disc(Region):
+    """A label disc found at the start of a Tesseract line (`line`), in page pixels."""
 
-    left: int
-    top: int
-    right: int
-    bottom: int
-    line: tuple[int, int, int]
+    line: tuple[int, int, int] = (0, 0, 0)
 
 
 def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list[Disc]:
@@ -113,9 +111,9 @@ def read_label_discs(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-    folder: Path,
 ) -> list[Word]:
-    """`words` with each label disc read as its label, opening its line in place of what was read in it."""
+    """`words` with each label disc read as its label, opening its line in place of what was read in it
+    (one Tesseract process for the page's discs, none for a page without)."""
     if not text_height:
         return words
     pixels = np.asarray(grey)
@@ -137,10 +135,12 @@ def read_label_discs(
         canvas.paste(inverted.resize((width, height), Image.Resampling.LANCZOS), (x, 0))
         crops.append((x, 0, x + width, height))
         x += width
-    readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, folder / "label-discs.pgm")
+    with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+        strip = Path(folder) / "label-discs.pgm"
+        readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
     readings = _between_neighbours(discs, readings, labels, text_height)
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
-    inside = {id(w) for w in words if any(_holds(disc, w) for disc, _ in read.values())}
+    inside = {id(w) for w in words if any(disc.holds(w) for disc, _ in read.values())}
     result, opened = [], set()
     for word in words:
         if word.line in read and word.line not in opened:
@@ -150,11 +150,6 @@ def read_label_discs(
         if id(word) not in inside:
             result.append(word)
     return result
-
-
-def _holds(disc: Disc, word: Word) -> bool:
-    cx, cy = (word.left + word.right) / 2, (word.top + word.bottom) / 2
-    return disc.left <= cx < disc.right and disc.top <= cy < disc.bottom
 
 
 def _overlap(a: Disc, b: Disc) -> bool:

@@ -120,8 +120,7 @@ def read_page(
         words = label_case_cells(words, option_labels)
         words = restore_label_marks(words, option_labels)
         # Last: a disc's label is printed without a mark, and the marks above would lend it one.
-        with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
-            words = read_label_discs(grey, words, option_labels, typical_height, languages, dpi, omp_thread_limit, Path(folder))
+        words = read_label_discs(grey, words, option_labels, typical_height, languages, dpi, omp_thread_limit)
     words = dashes_by_width(words)
     if settings.ellipsis:
         words = as_ellipsis(words)
