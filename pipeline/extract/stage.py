@@ -34,8 +34,9 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # never served from an extraction cached before. +27: the document's warnings name the pages read by OCR
 # in one line and the OCR'd pages of doubtful confidence. +28: running heads OCR misreads page by page
 # are furniture. +29: figures found on scans are cropped and named in the warnings. +30: a stray mark
-# beside a column head no longer hides the page's two columns (`layout`).
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+30/{READING_VERSION}"
+# beside a column head no longer hides the page's two columns (`layout`). +31: an option label set apart
+# from its text by a tab is no margin note, however small its scan measures.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+31/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -380,6 +381,27 @@ def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
     return in_side and (line.font_size or 0) < body_size - tolerance
 
 
+_LABEL_MARKS = "()[].):"
+LABEL_TEXT_WITHIN = 6.0  # font sizes between a lone label and the text it opens (a tab stop)
+
+
+def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> bool:
+    """An option label set apart from its text by a wide tab ("a)" and "En Pleno…" as two segments of one
+    row): it may stand inside the margin band and measure small on a scan, but it is no margin note,
+    for its text follows on the same row. Examiner boxes hold numbers and points, never a label with
+    text beside it."""
+    token = line.text.strip()
+    bare = token.strip(_LABEL_MARKS)
+    if not 1 < len(token) <= 4 or bare == token or bare.casefold() not in {label.casefold() for label in labels}:
+        return False
+    size = line.font_size or (line.bottom - line.top)
+    for other in page.lines:
+        overlap = min(other.bottom, line.bottom) - max(other.top, line.top)
+        if other is not line and overlap > 0.5 * (line.bottom - line.top) and 0 <= other.x0 - line.x1 <= LABEL_TEXT_WITHIN * size:
+            return True
+    return False
+
+
 def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
     drop_line_rules = [re.compile(p) for p in options.drop_lines]
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
@@ -397,8 +419,9 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
             continue
         kept = []
         body_size = _dominant_size(page.lines)
+        labels = options.ocr.option_labels or ()
         for line in page.lines:
-            if options.drop_margin_notes and _is_margin_note(line, page, body_size):
+            if options.drop_margin_notes and _is_margin_note(line, page, body_size) and not _label_opening_a_row(line, page, labels):
                 continue
             in_margin = _in_margin(line, page)
             if in_margin and any(_is_page_number(r.search(line.text), page) for r in margin_rules):

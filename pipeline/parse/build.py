@@ -24,7 +24,7 @@ from pipeline.parse.losses import (
     shown_numbers,
 )
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
-from pipeline.parse.lostlabel import restore_lost_labels
+from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
@@ -122,6 +122,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
                 for index, st in enumerate(found.statements)
             ]
 
+    all_lines, first_restored = restore_lost_first_label(all_lines, labels, option_re)
+    if first_restored:
+        flags.append(first_restored)
     found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread

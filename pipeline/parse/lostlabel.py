@@ -1,4 +1,5 @@
-"""An option whose label OCR lost altogether, cut back out of the option before it.
+"""An option whose label OCR lost altogether: cut back out of the option before it, or, for the first
+option, taken from the stem by its indent.
 
 When a label leaves no token at all (not even a misread one, which `labelcolumn` restores), its
 option's lines run on in the option before: "a) … de borrado en la búsqueda. / Copiar los archivos …
@@ -6,9 +7,18 @@ option's lines run on in the option before: "a) … de borrado en la búsqueda. 
 holds exactly one paragraph break, a line that ends a sentence well short of the option's right edge
 followed by a line that starts with a capital or a digit. That line starts the lost option. Anything
 less certain (no break, or two) is left as read and stays flagged as a skipped label.
+
+The first option has no option before it: its lines end the stem ("…167.1? / Mayoría de dos tercios…
+/ b) Mayoría de tres quintos…"), and with no first label no option starts at all, so the question read
+as open. Its lines are told apart by the indent: they start at the options' text column, right of the
+label column where the next label stands, while the stem line before them starts at or left of it.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from pipeline.parse.labels import canonical_label, matched_label
 from pipeline.parse.options import Option
 from pipeline.parse.stream import StreamLine
 
@@ -66,3 +76,63 @@ def _ends_paragraph(line: StreamLine, right: float, short_of: float) -> bool:
 def _starts_paragraph(line: StreamLine) -> bool:
     first = line.text.lstrip()[:1]
     return first.isupper() or first.isdigit()
+
+
+# The lost first option's lines start at least this many line heights right of the next label (the
+# label's own width and its tab), and at most this many (farther is a second column or a table cell).
+INDENT_MIN, INDENT_MAX = 0.8, 8.0
+MAX_OPTION_LINES = 4
+
+
+def restore_lost_first_label(
+    lines: list[StreamLine], labels: list[str], option_re: re.Pattern
+) -> tuple[list[StreamLine], str | None]:
+    """`lines` with the first option's lost label printed back (in the style of the second label), and a
+    flag saying so; `lines` unchanged and None when the layout does not show it beyond doubt: the first
+    label read nowhere, the second and third read in order, the lines just before the second indented
+    to the text column (all OCR'd, at most four), and a stem line before them that is not indented and,
+    if it is the question's number line, ends a sentence."""
+    if len(labels) < 3:
+        return lines, None
+    opening = [_label(sl, labels, option_re) for sl in lines]
+    if labels[0] in opening or labels[1] not in opening:
+        return lines, None
+    second = opening.index(labels[1])
+    if labels[2] not in opening[second + 1:]:
+        return lines, None
+    anchor = lines[second]
+    height = max(anchor.line.bottom - anchor.line.top, 1.0)
+    start = second
+    while (
+        start > 0 and lines[start - 1].ocr and lines[start - 1].page == anchor.page
+        and INDENT_MIN * height <= lines[start - 1].line.x0 - anchor.line.x0 <= INDENT_MAX * height
+    ):
+        start -= 1
+    if start == second or second - start > MAX_OPTION_LINES or start == 0:
+        return lines, None
+    stem_end, first = lines[start - 1], lines[start]
+    if stem_end.page != first.page or stem_end.line.x0 - anchor.line.x0 >= INDENT_MIN * height:
+        return lines, None
+    if first.line.top < stem_end.line.bottom - 0.5 * height:  # on the stem line's row: its text cell
+        return lines, None
+    if start - 1 == 0 and not stem_end.text.rstrip().endswith(SENTENCE_END):
+        return lines, None
+    restored = replace(first, line=replace(first.line, text=_label_like(anchor.text, labels[0], option_re) + first.text.lstrip()))
+    flag = f"option {labels[0]}: its label was not read (OCR); its lines taken from the end of the stem by their indent"
+    return [*lines[:start], restored, *lines[start + 1:]], flag
+
+
+def _label(sl: StreamLine, labels: list[str], option_re: re.Pattern) -> str | None:
+    match = option_re.match(sl.text)
+    return canonical_label(matched_label(match), labels) if match else None
+
+
+def _label_like(text: str, label: str, option_re: re.Pattern) -> str:
+    """The opening of `text` ("b) ", "(B) ") with its label replaced by `label` in the same case."""
+    match = option_re.match(text)
+    printed = matched_label(match)
+    name = next(n for n, v in match.groupdict().items() if n.startswith("label") and v == printed)
+    begin, end = match.span(name)
+    new = label.lower() if printed.islower() else label.upper() if printed.isupper() else label
+    prefix = text[: match.start("text")]
+    return prefix[:begin] + new + prefix[end:]

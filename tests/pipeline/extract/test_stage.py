@@ -10,6 +10,8 @@ from fpdf import FPDF
 
 from pipeline.extract import PageMethod
 from pipeline.extract import ExtractError, ExtractOptions, extract_document
+from pipeline.extract.document import Line, Page
+from pipeline.extract.stage import clean_pages
 from pipeline.extract.ocr import OcrSettings
 from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, font_dir, rasterize_pdf
 from pipeline.specs import load_spec
@@ -272,3 +274,27 @@ def test_scanned_marking_scheme_keeps_its_answer_letter_at_the_left_edge(tmp_pat
     texts = _texts(document)
     assert "Poprawna odpowiedź" in texts
     assert texts[texts.index("Poprawna odpowiedź") + 1] == "A", texts
+
+
+def _ocr_page(lines: list[Line]) -> Page:
+    return Page(number=1, width=595.0, height=842.0, method=PageMethod.OCR, lines=lines)
+
+
+def test_an_option_label_tabbed_apart_from_its_text_is_no_margin_note():
+    """Spanish options print "a)" at the left edge and the text a tab further on: the label becomes a
+    segment of its own inside the margin band, and its ink-height size on a scan (8.7 against a body of
+    10.9) passed for small print, which dropped the label and lost the question's options."""
+    body = [Line(f"Texto de la pregunta número {i} con su enunciado completo.", 50, 100 + 12 * i, 540, 108 + 12 * i, font_size=10.9) for i in range(8)]
+    label = Line("a)", 50.0, 200.0, 57.6, 208.3, font_size=8.7)
+    text = Line("En Pleno exclusivamente.", 71.6, 200.0, 173.9, 206.5, font_size=8.7)
+    lone_label = Line("b)", 50.0, 230.0, 57.6, 238.3, font_size=8.7)  # nothing beside it: margin small print
+    score_box = Line("1", 20.0, 260.0, 26.0, 268.0, font_size=8.0)
+    page = _ocr_page([*body, label, text, lone_label, score_box])
+    clean_pages([page], ExtractOptions(ocr=OcrSettings(option_labels=("A", "B", "C", "D"))))
+    kept = [line.text for line in page.lines]
+    assert "a)" in kept and "En Pleno exclusivamente." in kept
+    assert "b)" not in kept and "1" not in kept
+    # without option labels in the spec nothing is a label
+    page = _ocr_page([*body, label, text])
+    clean_pages([page], ExtractOptions())
+    assert "a)" not in [line.text for line in page.lines]

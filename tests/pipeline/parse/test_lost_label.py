@@ -1,11 +1,12 @@
 """An option whose label OCR lost altogether is cut back out of the option before it at its one
 paragraph break (a sentence ended well short of the right edge, then a capital); anything less
-certain is left as read, and text pages are never touched."""
+certain is left as read, and text pages are never touched. A lost first label is taken from the end of
+the stem, where the option's lines stand indented to the options' text column."""
 from __future__ import annotations
 
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.labels import option_start_regex
-from pipeline.parse.lostlabel import restore_lost_labels
+from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import line_stream
 
@@ -61,3 +62,52 @@ def test_no_label_skipped_or_a_text_page_changes_nothing():
     assert _restored(whole)[1] == []
     options, flags = _restored(LOST_B, PageMethod.TEXT)
     assert flags == [] and set(options) == {"A", "C", "D"}
+
+
+def _first_restored(rows, method=PageMethod.OCR):
+    lines, flag = restore_lost_first_label(_lines(rows, method), LABELS, OPTION_RE)
+    found = find_options(lines, LABELS, OPTION_RE)
+    return [sl.text for sl in found.stem], {o.label: " ".join(o.parts) for o in found.options}, flag
+
+
+# Option a)'s label left no ink Tesseract read: its line ends the stem, indented to the text column.
+LOST_A = [(50, 560, "17. Conforme a la Ley 39/2015, previa su declaración de lesividad para el interés público,"),
+          (50, 400, "podrán impugnar ante el orden jurisdiccional:"),
+          (71, 420, "Los actos favorables para los interesados que sean anulables."),
+          (50, 500, "b) Los actos desfavorables que sean nulos de pleno derecho."),
+          (50, 500, "c) Los actos favorables y desfavorables que sean anulables."),
+          (50, 500, "d) Los actos favorables, ya sean nulos o anulables.")]
+
+
+def test_a_lost_first_label_is_taken_from_the_indented_lines_that_end_the_stem():
+    stem, options, flag = _first_restored(LOST_A)
+    assert stem == [LOST_A[0][2], LOST_A[1][2]]
+    assert options == {"A": "Los actos favorables para los interesados que sean anulables.",
+                       "B": "Los actos desfavorables que sean nulos de pleno derecho.",
+                       "C": "Los actos favorables y desfavorables que sean anulables.",
+                       "D": "Los actos favorables, ya sean nulos o anulables."}
+    assert flag == "option A: its label was not read (OCR); its lines taken from the end of the stem by their indent"
+    # a two-line first option, its label printed in the second one's style
+    wrapped = [*LOST_A[:2], (71, 560, "Los actos favorables para los interesados que sean anulables en"), (71, 300, "la vía administrativa."), *LOST_A[3:]]
+    wrapped[4] = (50, 500, "B) Los actos desfavorables que sean nulos de pleno derecho.")
+    lines, flag = restore_lost_first_label(_lines(wrapped, PageMethod.OCR), LABELS, OPTION_RE)
+    assert [sl.text for sl in lines[2:4]] == ["A) Los actos favorables para los interesados que sean anulables en", "la vía administrativa."]
+    assert flag
+
+
+def test_a_first_option_is_not_invented_where_the_layout_leaves_doubt():
+    # the stem itself hangs at the text column after its number line, which does not end a sentence
+    hanging = [(50, 560, "17. Conforme a la Ley 39/2015, previa su declaración de lesividad para el"),
+               (71, 400, "interés público, podrán impugnar ante el orden jurisdiccional:"), *LOST_A[2:]]
+    assert _first_restored(hanging)[2] is None
+    # the line before "b)" is not indented: stem text, not an option
+    flush = [*LOST_A[:2], (50, 420, "Los actos favorables para los interesados que sean anulables."), *LOST_A[3:]]
+    assert _first_restored(flush)[2] is None
+    # only "b)" read: one label is no sequence
+    assert _first_restored(LOST_A[:4])[2] is None
+    # the first label was read: nothing to restore
+    read = [*LOST_A[:2], (50, 420, "a) Los actos favorables para los interesados que sean anulables."), *LOST_A[3:]]
+    assert _first_restored(read)[2] is None
+    # a text layer's lines are never touched
+    stem, options, flag = _first_restored(LOST_A, PageMethod.TEXT)
+    assert flag is None and options == {}
