@@ -47,8 +47,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 23-28: option labels printed light on dark discs read as labels (`labeldiscs`); a letter just after a
 # marked label keeps its text; 28: a same-shape capital no taller than the small letters mid-sentence is small;
 # 29: a number glued to a word splits where the image shows a space ("QUESTÃO77"); 30: label discs whose
-# letter opens them to one side ("C") are found whole.
-READING_VERSION = "ocr-reading/30"
+# letter opens them to one side ("C") are found whole. 31: a bare letter opening a line at a plain word
+# space is a word (the article "A"), not a label whose mark was lost.
+READING_VERSION = "ocr-reading/31"
 CACHE_STAGE = "ocr"
 
 

@@ -58,6 +58,7 @@ def restore_label_marks(words: list[Word], labels: Sequence[str]) -> list[Word]:
     bare = {
         id(m[0]) for m in lines.values()
         if len(m) > 1 and len(m[0].text) == 1 and m[0].text in labels and not _follows_a_label(m[0], marked)
+        and not _word_spaced(m)
     }
     # A label Tesseract put in a line of its own, with its option's text beside it on the same row.
     for members in lines.values():
@@ -74,6 +75,21 @@ def restore_label_marks(words: list[Word], labels: Sequence[str]) -> list[Word]:
         ):
             bare.add(id(label))
     return [replace(w, text=w.text + mark) if id(w) in bare else w for w in words]
+
+
+MARK_GAP_RATIO = 1.3  # the white after a bare label, over the line's median word space, that still holds its mark
+
+
+def _word_spaced(line: list[Word]) -> bool:
+    """Whether the line's first word is followed by a plain word space: the article "A" opening a
+    Portuguese or Spanish sentence ("A Agência Nacional…": 0.8–1.0 of the line's median space on OAB
+    scans), not a label whose unread mark still stands in a wider white ("B  jest protokołem…"). A line
+    of under three gaps has no median to go by."""
+    gaps = [b.left - a.right for a, b in zip(line, line[1:])]
+    if len(gaps) < 3:
+        return False
+    spaces = sorted(gaps[1:])
+    return gaps[0] < MARK_GAP_RATIO * spaces[len(spaces) // 2]
 
 
 def _follows_a_label(word: Word, marked_labels: list[Word]) -> bool:

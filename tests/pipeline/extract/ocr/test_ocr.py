@@ -375,3 +375,23 @@ def test_a_letter_just_after_a_marked_label_opens_the_options_text_and_is_no_lab
     ]
     restored = [w.text for w in restore_label_marks(words, ["A", "B", "C", "D"])]
     assert restored == ["C)", "Ana", "D)", "A", "despeito", "B)", "Bruno,"]
+
+
+def test_an_article_opening_a_sentence_at_a_plain_word_space_is_no_label():
+    from pipeline.extract.ocr.labels import restore_label_marks
+    from pipeline.extract.ocr.words import Word
+
+    def line(n: int, *spaced: tuple[str, int]) -> list[Word]:
+        words, left = [], 200
+        for text, space in spaced:
+            words.append(Word(text, 90, left, 100 * n, left + 25 * len(text), 100 * n + 27, (1, n, 1)))
+            left += 25 * len(text) + space
+        return words
+
+    # "A Agência Nacional do Petróleo…" opens a stem (OAB): the white after "A" is the line's word space
+    article = line(1, ("A", 13), ("Agência", 16), ("Nacional", 15), ("do", 17), ("Petróleo", 16), ("–", 0))
+    # "B  jest protokołem…": the unread dot still stands in the white after the label
+    label = line(2, ("B", 34), ("jest", 15), ("protokołem", 16), ("sieci", 15), ("lokalnej.", 0))
+    marked = line(3, ("C.", 15), ("jest", 15), ("protokołem", 0))
+    restored = [w.text for w in restore_label_marks(article + label + marked, ["A", "B", "C", "D"])]
+    assert restored[0] == "A" and restored[6] == "B."
