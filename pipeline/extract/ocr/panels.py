@@ -42,6 +42,7 @@ MAX_INCHES = 1.0
 WORD_GAP_INCHES = 0.2
 GROW_CELLS = 3  # how far past its dense area a panel's edge is looked for, in cells
 RIM = 3  # pixels around a panel made paper: its edge, blurred by the scan
+LETTER_EDGE = 2  # pixels around a panel's light letters that keep their grey (anti-aliased letter edges)
 MARGIN_ROWS = 4  # rows at the top and at the bottom of a panel that make its margins (its edge is blurred)
 
 
@@ -67,7 +68,12 @@ def light_on_dark_inverted(grey: np.ndarray, dpi: int) -> np.ndarray:
         # Linear, so the letters keep their anti-aliased edges: the fill's level to white, paper to black;
         # light that is no letter (corners, ribbons reaching the panel's end) to white.
         lightness = np.clip((crop - letters_level) * (255.0 / max(1.0, 255.0 - letters_level)), 0, 255)
-        panel = np.where(fill | enclosed(fill), 255 - lightness, 255).astype(np.uint8)
+        letters = enclosed(fill)
+        # Only what lies at a letter's edge keeps its grey: the panel's own blurred edge, a grey between
+        # fill and paper, would come out as a faint dashed rule under the letters, and Tesseract drops a
+        # heading with such a rule under it ("Questão 35" on an OAB scan).
+        near_letters = box_mean(letters, LETTER_EDGE) > 0
+        panel = np.where((fill | letters) & near_letters, 255 - lightness, 255).astype(np.uint8)
         top, left = max(0, box.top - RIM), max(0, box.left - RIM)
         out[top : box.bottom + RIM, left : box.right + RIM] = 255
         out[box.top : box.bottom, box.left : box.right] = panel

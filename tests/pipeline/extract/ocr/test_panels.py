@@ -79,3 +79,16 @@ def test_everything_outside_the_panels_is_left_as_it_was(scanned_page):
 def test_a_page_without_panels_is_the_same_array(polish_question_scan):
     grey = np.asarray(polish_question_scan[0].convert("L"))
     assert light_on_dark_inverted(grey, DPI) is grey
+
+
+def test_a_panels_blurred_edge_leaves_no_grey_rule_beside_its_letters(scanned_page):
+    """The scan blurs a panel's edge into greys between fill and paper; inverted, they made a faint dashed
+    rule under the letters, and Tesseract dropped a heading with such a rule under it ("Questão 35" of
+    an OAB scan). Above and below the letters the panel comes out as paper."""
+    inverted = light_on_dark_inverted(scanned_page, DPI)
+    for box, _ in reversed_panels(scanned_page, DPI):
+        after = inverted[box.top : box.bottom, box.left : box.right]
+        rows = np.flatnonzero((after < 128).any(axis=1))
+        assert rows.size
+        above, below = after[: max(0, rows[0] - 3)], after[rows[-1] + 4 :]
+        assert (above == 255).all() and (below == 255).all()
