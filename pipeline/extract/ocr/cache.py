@@ -49,8 +49,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 29: a number glued to a word splits where the image shows a space ("QUESTÃO77"); 30: label discs whose
 # letter opens them to one side ("C") are found whole. 31: a bare letter opening a line at a plain word
 # space is a word (the article "A"), not a label whose mark was lost. 32: a panel's blurred edge becomes
-# paper, not a grey rule under its letters.
-READING_VERSION = "ocr-reading/32"
+# paper, not a grey rule under its letters. 33: bold dark type on a shaded bar is no panel (its letters
+# must be as light as the paper).
+READING_VERSION = "ocr-reading/33"
 CACHE_STAGE = "ocr"
 
 

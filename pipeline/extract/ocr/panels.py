@@ -14,7 +14,9 @@ A panel is found by its shape, never by what it says:
   `MIN_INCHES` and `MAX_INCHES` tall (a banner or a table row, not a picture), with solid margins above
   and below its letters (`MARGIN_SHARE`): a bold capital or a dark photograph has neither;
 - its letters are lighter than the fill and enclosed by it (`MIN_LETTER_SHARE`, `enclosed`): dark text
-  on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it.
+  on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it;
+- its letters are as light as the paper (`LETTERS_BELOW_PAPER`): bold dark type on a shaded bar is
+  dense enough to pass for fill, but what shows between its strokes is the bar's tint.
 Inside such a panel the fill becomes white and the light letters black; nothing else on the page changes.
 """
 from __future__ import annotations
@@ -35,6 +37,10 @@ MARGIN_SHARE = 0.7
 MARGIN_LOW_SHARE = 0.6
 MIN_LETTER_SHARE = 0.04  # of a panel that is light and enclosed by fill: its letters
 MAX_LETTER_SHARE = 0.6
+# A panel's letters are paper showing through (median 231-233 against paper at 251 on OAB's black and
+# Revalida's grey banners); the grey tint between the strokes of bold dark type set on a shaded bar
+# (a CKE task heading: 183-187) is not, and inverting it erased the heading's letters.
+LETTERS_BELOW_PAPER = 38
 MIN_ASPECT = 1.5  # width over height
 MIN_INCHES = 0.08
 MAX_INCHES = 1.0
@@ -90,6 +96,7 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
     if not cells.any():
         return []
     dense = cells & (box_mean(cells, 3) > DENSE_SHARE)
+    paper = float(np.median(grey[::BLOCK, ::BLOCK]))
     panels = []
     for area in _dense_areas(dense, max(1, round(WORD_GAP_INCHES * dpi / BLOCK))):
         box = _grown(fill, Box(*(side * BLOCK for side in area)))
@@ -103,7 +110,7 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         crop = grey[box.top : box.bottom, box.left : box.right]
         level = float(np.median(crop[inside]))
         letters = (crop > (level + 255) / 2) & enclosed(inside)
-        if MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
+        if MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE and np.median(crop[letters]) >= paper - LETTERS_BELOW_PAPER:
             panels.append((box, level))
     return _merged(panels)
 

@@ -92,3 +92,18 @@ def test_a_panels_blurred_edge_leaves_no_grey_rule_beside_its_letters(scanned_pa
         assert rows.size
         above, below = after[: max(0, rows[0] - 3)], after[rows[-1] + 4 :]
         assert (above == 255).all() and (below == 255).all()
+
+
+def test_bold_dark_type_on_a_shaded_bar_is_no_panel(tmp_path):
+    """A CKE task heading: bold serif type on a light grey bar is dense enough to pass for fill, but what
+    shows between its strokes is the bar's tint, not paper. Taken for a panel, it was inverted and the
+    heading's letters erased ("Z:v:1'' 2. Liczby :''rwsze."), and with them the task's questions."""
+    heading = TextBox("Zadanie 2. Liczby pierwsze.", 20, 40, 170, size=12, bold=True, font="DejaVuSerif", highlight=(185, 185, 185))
+    scan = rasterize_pdf(build_pdf(tmp_path / "heading.pdf", [PageSpec((heading,))]), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
+    finally:
+        document.close()
+    assert reversed_panels(grey, DPI) == []
+    assert light_on_dark_inverted(grey, DPI) is grey
