@@ -50,8 +50,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # letter opens them to one side ("C") are found whole. 31: a bare letter opening a line at a plain word
 # space is a word (the article "A"), not a label whose mark was lost. 32: a panel's blurred edge becomes
 # paper, not a grey rule under its letters. 33: bold dark type on a shaded bar is no panel (its letters
-# must be as light as the paper).
-READING_VERSION = "ocr-reading/33"
+# must be as light as the paper). 34: unread label discs take the labels their column's sequence pins down.
+READING_VERSION = "ocr-reading/34"
 CACHE_STAGE = "ocr"
 
 

@@ -9,8 +9,8 @@ line tall and about as wide; it is mostly fill (`DISC_MIN_FILL`) with a little l
 (`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`: a bullet has none inside, a bold "O" is mostly counter); and it
 stands in a column with another such disc (labels are a column). Each disc is inverted (fill white,
 letter dark), enlarged, and all of a page's are read in one strip against the label alphabet
-(`keycells.read_label_cells`); a disc still unread between two read ones of its column takes the one
-label they leave. A disc read as a label opens its line as that label, in place of whatever was read
+(`keycells.read_label_cells`); a run of discs still unread in its column takes the labels the read
+ones either side leave it, where they pin them down (`_by_column_sequence`). A disc read as a label opens its line as that label, in place of whatever was read
 inside it; any other disc is left as read.
 """
 from __future__ import annotations
@@ -138,7 +138,7 @@ def read_label_discs(
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         strip = Path(folder) / "label-discs.pgm"
         readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
-    readings = _between_neighbours(discs, readings, labels, text_height)
+    readings = _by_column_sequence(discs, readings, labels, text_height)
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
     inside = {id(w) for w in words if any(disc.holds(w) for disc, _ in read.values())}
     result, opened = [], set()
@@ -156,20 +156,44 @@ def _overlap(a: Disc, b: Disc) -> bool:
     return a.left < b.right and b.left < a.right and a.top < b.bottom and b.top < a.bottom
 
 
-def _between_neighbours(
+def _by_column_sequence(
     discs: list[Disc], readings: dict[int, tuple[str, float]], labels: Sequence[str], text_height: float
 ) -> dict[int, tuple[str, float]]:
-    """`readings` with each unread disc given the one label its column leaves it: the discs above and
-    below it in its column read as the labels either side of that one ("B", unread, "D": "C")."""
+    """`readings` with each run of unread discs in a column given the labels the column's sequence leaves
+    it: after a read "B", two unread discs at the column's end (or before the next question's "A") are
+    "C" and "D"; before a read "C", two unread discs that open the column are "A" and "B"; between "B" and
+    "D", one is "C". A run the read labels either side do not pin down exactly stays unread. Tesseract
+    skips clear letters of a long strip of discs (the last two of sixteen on a Revalida page)."""
+    def label_of(i: int) -> str:
+        return readings.get(i, ("", 0.0))[0]
+
     filled = dict(readings)
     order = sorted(range(len(discs)), key=lambda i: (discs[i].top, discs[i].left))
+    columns: list[list[int]] = []
     for i in order:
-        if readings.get(i, ("", 0.0))[0]:
-            continue
-        column = [j for j in order if abs(discs[j].left - discs[i].left) <= COLUMN_HEIGHTS * text_height]
-        at = column.index(i)
-        if 0 < at < len(column) - 1:
-            above, below = (readings.get(column[at + step], ("", 0.0))[0] for step in (-1, 1))
-            if above in labels and below in labels and labels.index(below) - labels.index(above) == 2:
-                filled[i] = (labels[labels.index(above) + 1], 0.0)
+        column = next((c for c in columns if abs(discs[c[0]].left - discs[i].left) <= COLUMN_HEIGHTS * text_height), None)
+        if column is None:
+            columns.append([i])
+        else:
+            column.append(i)
+    for column in columns:
+        at = 0
+        while at < len(column):
+            if label_of(column[at]) in labels:
+                at += 1
+                continue
+            end = at
+            while end < len(column) and label_of(column[end]) not in labels:
+                end += 1
+            run = column[at:end]
+            before = labels.index(label_of(column[at - 1])) if at > 0 else None
+            after = labels.index(label_of(column[end])) if end < len(column) else None
+            first = None
+            if before is not None and (after is None or after == 0 or after == before + len(run) + 1):
+                first = before + 1
+            elif before is None and after is not None and after == len(run):
+                first = 0
+            if first is not None and first + len(run) <= len(labels):
+                filled.update({i: (labels[first + k], 0.0) for k, i in enumerate(run)})
+            at = end
     return filled

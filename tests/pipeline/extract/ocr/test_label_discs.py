@@ -61,3 +61,36 @@ def test_light_labels_on_dark_boxes_in_a_column_are_discs(tmp_path, shape):
     assert [d.top for d in discs] == sorted(d.top for d in discs)
     assert max(d.left for d in discs) - min(d.left for d in discs) <= COLUMN_HEIGHTS * text_height
     assert all(DISC_HEIGHTS[0] * text_height <= d.bottom - d.top <= DISC_HEIGHTS[1] * text_height for d in discs)
+
+
+def _column(*tops: int, left: int = 100) -> list:
+    from pipeline.extract.ocr.labeldiscs import Disc
+
+    return [Disc(left, top, left + 30, top + 30, (i, 1, 1)) for i, top in enumerate(tops)]
+
+
+def test_unread_discs_take_the_labels_their_column_leaves_them():
+    """Tesseract skipped the last two of sixteen clear discs in one strip (Revalida p. 12: A, B, ?, ?).
+    A run of unread discs takes the labels the read ones either side pin down, and no other."""
+    from pipeline.extract.ocr.labeldiscs import _by_column_sequence
+
+    labels = ["A", "B", "C", "D"]
+    discs = _column(100, 150, 200, 250, 400, 450, 500, 550)
+
+    def filled(read: dict[int, str]) -> list[str]:
+        result = _by_column_sequence(discs, {i: (label, 90.0) for i, label in read.items()}, labels, 30)
+        return [result.get(i, ("", 0.0))[0] for i in range(len(discs))]
+
+    # the column's end after a read "B"; a run before the next question's "A"
+    assert filled({0: "A", 1: "B", 4: "A", 5: "B", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
+    # a run that opens the column, before a read "C"; one between "B" and "D"
+    assert filled({2: "C", 3: "D", 4: "A", 5: "B", 7: "D"}) == ["A", "B", "C", "D"] * 2
+    # what the sides do not pin down stays unread: after "B", two unread before a read "B"
+    assert filled({0: "A", 1: "B", 4: "B", 5: "C", 6: "D"}) == ["A", "B", "", "", "B", "C", "D", ""]
+    # a run opening the column before "D" is two short of it; more unread than labels are left
+    assert filled({2: "D"})[:2] == ["", ""]
+    assert filled({0: "C"}) == ["C", "", "", "", "", "", "", ""]
+    # another column is another sequence
+    other = _column(100, 150, left=900)
+    result = _by_column_sequence(discs[:2] + other, {0: ("A", 90.0), 2: ("C", 90.0)}, labels, 30)
+    assert [result.get(i, ("", 0.0))[0] for i in range(4)] == ["A", "B", "C", "D"]
