@@ -37,7 +37,9 @@ from pipeline.parse.stream import line_stream, plain_text
 # +11: numbers out of the run, lost numbers recovered from the gaps, labels at the label column.
 # +10: sections, grid keys, voided/reserve/pilot items, key in the booklet, notes.
 # +17: enclosed letters and digits (Ⓐ, ①, ❶, 🅐) read as the plain labels they enclose.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+17"
+# +18: a first option whose label OCR lost is taken from the stem's indented last lines.
+# +19: a scanned number read as its neighbour's beside a gap of one (97, 99, 99, 100) is the missing one.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+19"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

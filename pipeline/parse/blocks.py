@@ -169,7 +169,8 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
     text). Of 51, 92, 53, 54 the 92 is out of the run: the run goes on from 51 without it. Where it
     stands in a gap of exactly one number (51 → 53), at the other headers' left edge, with as many
     digits as that number, it is that number misread (OCR's "92" for 52, "12" for 52) and is taken as
-    it; elsewhere it is text. A repeated number is left to the duplicate rule."""
+    it; elsewhere it is text. A repeated number is left to the duplicate rule, unless it is OCR's and
+    stands beside a gap of one (97, 99, 99, 100): then it is the missing number."""
     runs: list[list[tuple[StreamLine, int]]] = [[]]
     for item in items:
         if sections and any(re.search(rule.start, plain_text(item.text)[0]) for rule in sections):
@@ -183,7 +184,10 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
         for index in range(1, len(run) - 1):
             (before_item, before), (item, value), (after_item, after) = run[index - 1 : index + 2]
             still_rising = index + 2 >= len(run) or run[index + 2][1] > after
-            if not (before < after and (value > after or value < before) and still_rising):
+            # On a scan, the one number of a gap read as a neighbour's (97, 99, 99, 100 or 97, 97, 99):
+            # the run must rise, so that copy is the missing number.
+            twin = item.ocr and after == before + 2 and value in (before, after)
+            if not (before < after and (value > after or value < before or twin) and still_rising):
                 continue
             expected = before + 1
             tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)

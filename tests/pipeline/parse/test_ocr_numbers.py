@@ -190,3 +190,19 @@ def test_a_number_out_of_the_run_is_taken_as_the_one_missing_or_as_text():
     assert blocks[1].flags == ["question number read as 92, taken as 52: the only number the numbering allows there"]
     assert all(b.flags == [] for b in blocks if b.number != "52")
     assert "80. En 1980 ocurrió" in [sl.text for sl in blocks[3].lines]
+
+
+@pytest.mark.parametrize(
+    ("sheet", "read_as"),
+    [
+        (["47. Sétima", "49. Oitava", "49. Nona", "50. Décima"], "49"),  # as Revalida's "QUESTÃO 98" read as 99
+        (["47. Sétima", "47. Oitava", "49. Nona", "50. Décima"], "47"),
+    ],
+)
+def test_a_scanned_number_read_as_its_neighbour_beside_a_gap_of_one_is_the_missing_number(sheet, read_as):
+    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    assert [(b.number, b.duplicate) for b in blocks] == [("47", False), ("48", False), ("49", False), ("50", False)]
+    assert blocks[1].flags == [f"question number read as {read_as}, taken as 48: the only number the numbering allows there"]
+    # a text layer prints what it prints: the repeat stays a duplicate
+    printed = split_blocks(line_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    assert "48" not in [b.number for b in printed]
