@@ -51,7 +51,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # space is a word (the article "A"), not a label whose mark was lost. 32: a panel's blurred edge becomes
 # paper, not a grey rule under its letters. 33: bold dark type on a shaded bar is no panel (its letters
 # must be as light as the paper). 34: unread label discs take the labels their column's sequence pins down.
-READING_VERSION = "ocr-reading/34"
+# 35: a word read across a label disc and past it keeps only its part past the disc ("OA" → disc, "A").
+READING_VERSION = "ocr-reading/35"
 CACHE_STAGE = "ocr"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -148,8 +148,27 @@ def read_label_discs(
             result.append(Word(label, conf, disc.left, disc.top, disc.right, disc.bottom, word.line))
             opened.add(word.line)
         if id(word) not in inside:
-            result.append(word)
+            rest = next((_past_disc(word, disc) for disc, _ in read.values() if _starts_in(word, disc)), word)
+            if rest is not None:
+                result.append(rest)
     return result
+
+
+def _starts_in(word: Word, disc: Disc) -> bool:
+    """The word begins on the disc (its box may reach a little left of the disc's) and goes on past it."""
+    slack = (disc.right - disc.left) // 2
+    return disc.left - slack <= word.left < disc.right < word.right and word.top < disc.bottom and disc.top < word.bottom
+
+
+def _past_disc(word: Word, disc: Disc) -> Word | None:
+    """What of a word read across a disc and past it lies past it: Tesseract glued the disc, read as "O",
+    to the option's first word (the article "A": "OA"). Its characters are shared out by width."""
+    width = max(1, word.right - word.left)
+    cut = max(1, round(len(word.text) * (disc.right - word.left) / width))
+    if cut >= len(word.text):
+        return None
+    left = word.left + round(width * cut / len(word.text))
+    return replace(word, text=word.text[cut:], left=left)
 
 
 def _overlap(a: Disc, b: Disc) -> bool:

@@ -94,3 +94,19 @@ def test_unread_discs_take_the_labels_their_column_leaves_them():
     other = _column(100, 150, left=900)
     result = _by_column_sequence(discs[:2] + other, {0: ("A", 90.0), 2: ("C", 90.0)}, labels, 30)
     assert [result.get(i, ("", 0.0))[0] for i in range(4)] == ["A", "B", "C", "D"]
+
+
+def test_a_word_read_across_a_disc_keeps_only_what_lies_past_it():
+    """Tesseract glued a Revalida disc, read as "O", to the option's first word, the article "A": "OA".
+    The disc opens the line as its label, and the word keeps its part past the disc."""
+    from pipeline.extract.ocr.labeldiscs import Disc, _past_disc, _starts_in
+    from pipeline.extract.ocr.words import Word
+
+    disc = Disc(135, 1745, 161, 1775, (6, 1, 1))
+    glued = Word("OA", 82.8, 132, 1743, 228, 1776, (6, 1, 1))
+    assert _starts_in(glued, disc)
+    rest = _past_disc(glued, disc)
+    assert (rest.text, rest.left, rest.right) == ("A", 180, 228)
+    # a word wholly on the disc leaves nothing; the option's text beside it is not on the disc
+    assert _past_disc(Word("O", 80.0, 134, 1745, 165, 1775, (6, 1, 1)), disc) is None
+    assert not _starts_in(Word("incidência", 95.7, 282, 1746, 444, 1775, (8, 1, 1)), disc)
