@@ -182,7 +182,7 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
     found: dict[int, str | None] = {}
     for run in runs:
         for index in range(1, len(run) - 1):
-            (before_item, before), (item, value), (after_item, after) = run[index - 1 : index + 2]
+            (_, before), (item, value), (_, after) = run[index - 1 : index + 2]
             still_rising = index + 2 >= len(run) or run[index + 2][1] > after
             # On a scan, the one number of a gap read as a neighbour's (97, 99, 99, 100 or 97, 97, 99):
             # the run must rise, so that copy is the missing number.
@@ -191,7 +191,8 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
                 continue
             expected = before + 1
             tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
-            aligned = min(abs(item.line.x0 - before_item.line.x0), abs(item.line.x0 - after_item.line.x0)) <= tolerance
+            # At the left edge where the run's headers stand: on a two-column page, either column's.
+            aligned = any(abs(item.line.x0 - other.line.x0) <= tolerance for other, _ in run if other is not item)
             if after == before + 2 and aligned and len(str(value)) == len(str(expected)):
                 found[id(item)] = str(expected)
             elif value > after:

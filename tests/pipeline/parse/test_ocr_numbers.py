@@ -206,3 +206,14 @@ def test_a_scanned_number_read_as_its_neighbour_beside_a_gap_of_one_is_the_missi
     # a text layer prints what it prints: the repeat stays a duplicate
     printed = split_blocks(line_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
     assert "48" not in [b.number for b in printed]
+
+
+def test_on_a_two_column_page_the_missing_number_may_stand_at_the_other_columns_edge():
+    """Revalida p. 26: "QUESTÃO 99" (for 98) opens the left column, after 97 in the right column of the
+    page before; it is aligned with the run's headers, those of the left column."""
+    rows = [("47. Sétima", 348), ("49. Oitava", 70), ("49. Nona", 348), ("50. Décima", 70)]
+    lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=x + 200, bottom=90 + 14 * i, font_size=10) for i, (t, x) in enumerate(rows)]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+    blocks = split_blocks(line_stream(document), NUMBER_START, None)
+    assert [b.number for b in blocks] == ["47", "48", "49", "50"]
