@@ -91,7 +91,10 @@ def restore_lost_first_label(
     flag saying so; `lines` unchanged and None when the layout does not show it beyond doubt: the first
     label read nowhere, the second and third read in order, the lines just before the second indented
     to the text column (all OCR'd, at most four), and a stem line before them that is not indented and,
-    if it is the question's number line, ends a sentence."""
+    if it is the question's number line, ends a sentence. A line at the label column before those
+    indented lines that opens with the label's letter and a look-alike of its mark ("al Realizar…") is
+    the first option itself, its label misread as a word, where the question's number stands left of
+    the label column: the label is put back there."""
     if len(labels) < 3:
         return lines, None
     opening = [_label(sl, labels, option_re) for sl in lines]
@@ -108,6 +111,17 @@ def restore_lost_first_label(
         and INDENT_MIN * height <= lines[start - 1].line.x0 - anchor.line.x0 <= INDENT_MAX * height
     ):
         start -= 1
+    if 0 < start - 1 and lines[start - 1].ocr and lines[start - 1].page == anchor.page and second - start < MAX_OPTION_LINES:
+        garbled = _garbled_label(lines[start - 1], labels[0])
+        # Only where the stem opens left of the label column: where both share an edge, a stem line may
+        # open with the word ("al buscar…") just as well.
+        stem_left = lines[0].line.x0 <= anchor.line.x0 - INDENT_MIN * height
+        if garbled and stem_left and abs(lines[start - 1].line.x0 - anchor.line.x0) < INDENT_MIN * height:
+            # The option's first line stands at the label column, its label misread as a word ("al").
+            at = start - 1
+            text = _label_like(anchor.text, labels[0], option_re) + lines[at].text.lstrip()[len(garbled):].lstrip()
+            flag = f"option {labels[0]}: its label was read as {garbled!r} (OCR); taken as the label at the label column"
+            return [*lines[:at], replace(lines[at], line=replace(lines[at].line, text=text)), *lines[at + 1:]], flag
     if start == second or second - start > MAX_OPTION_LINES or start == 0:
         return lines, None
     stem_end, first = lines[start - 1], lines[start]
@@ -120,6 +134,18 @@ def restore_lost_first_label(
     restored = replace(first, line=replace(first.line, text=_label_like(anchor.text, labels[0], option_re) + first.text.lstrip()))
     flag = f"option {labels[0]}: its label was not read (OCR); its lines taken from the end of the stem by their indent"
     return [*lines[:start], restored, *lines[start + 1:]], flag
+
+
+# What OCR makes of a label's closing mark: "a)" read as "al", "a1", "a|".
+MARK_LOOKALIKES = set("lI1|!]}")
+
+
+def _garbled_label(sl: StreamLine, label: str) -> str | None:
+    """The line's first token, when it is `label` with its mark misread ("al" for "a)"); else None."""
+    token = sl.text.split(maxsplit=1)[0] if sl.text.strip() else ""
+    if 2 <= len(token) <= 3 and token[0].casefold() == label.casefold() and set(token[1:]) <= MARK_LOOKALIKES:
+        return token
+    return None
 
 
 def _label(sl: StreamLine, labels: list[str], option_re: re.Pattern) -> str | None:

@@ -111,3 +111,22 @@ def test_a_first_option_is_not_invented_where_the_layout_leaves_doubt():
     # a text layer's lines are never touched
     stem, options, flag = _first_restored(LOST_A, PageMethod.TEXT)
     assert flag is None and options == {}
+
+
+def test_a_first_label_misread_as_a_word_at_the_label_column_is_put_back_there():
+    """INAP 2.26: "a)" read as "al" (itself a Spanish word) at the label column; the indented line after it
+    is the option's wrapped end, not the option."""
+    rows = [(28, 528, "26. ¿Cuál es la utilidad principal de indexar archivos en la Búsqueda en Windows 10?"),
+            (50, 566, "al Realizar copias de seguridad de los archivos, mensajes de correo electrónico u otro contenido"),
+            (71, 168, "borrado en la búsqueda."),
+            (50, 556, "b) Copiar los archivos en OneDrive y sincronizarlos con la copia local."),
+            (50, 566, "c) Seleccionar los archivos para que no se utilicen en las búsquedas."),
+            (50, 507, "d) Obtener resultados aún más rápido.")]
+    stem, options, flag = _first_restored(rows)
+    assert stem == [rows[0][2]]
+    assert options["A"] == "Realizar copias de seguridad de los archivos, mensajes de correo electrónico u otro contenido borrado en la búsqueda."
+    assert flag == "option A: its label was read as 'al' (OCR); taken as the label at the label column"
+    # where stem and labels share their left edge, a stem line may open with the word "al": not a label
+    flush = [(50, 528, "26. ¿Cuál es la utilidad principal de indexar archivos"), (50, 566, "al buscar en Windows 10?"), *rows[2:]]
+    stem, options, flag = _first_restored(flush)
+    assert "al buscar en Windows 10?" in stem and not (flag or "").startswith("option A: its label was read as")
