@@ -12,6 +12,8 @@ Reading order is decided by geometry, never by the order glyphs were stored in t
 """
 from __future__ import annotations
 
+import re
+
 import statistics
 from dataclasses import dataclass, field
 
@@ -40,6 +42,7 @@ class Glyph:
     seq: int = 0  # position in the content stream
     space_after: bool = False  # the content stream has a space (real or generated) after this glyph
     bold: bool = False  # a bold font, or the same glyph printed twice (simulated bold)
+    run: object = None  # OCR: the Tesseract line that read this word (None on the text layer)
 
     @property
     def center_y(self) -> float:
@@ -154,13 +157,51 @@ def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
     glyphs = _drop_overprint(sorted(row.glyphs, key=lambda g: g.x0))
     size = statistics.median(g.size for g in glyphs) or 1.0
     segments: list[list[Glyph]] = [[glyphs[0]]]
+    spaces = _spaces_by_run(glyphs)
     for glyph in glyphs[1:]:
         previous = segments[-1][-1]
-        if glyph.x0 - previous.x1 > params.segment_gap * size:
+        gap = glyph.x0 - previous.x1
+        if gap > params.segment_gap * size and not _justified_space(previous, glyph, gap, size, spaces):
             segments.append([glyph])
         else:
             segments[-1].append(glyph)
     return [_make_segment(run, params) for run in segments]
+
+
+JUSTIFIED_MAX_GAP = 4.0  # font sizes: the widest space of a justified line; wider is a gutter or a tab stop
+SPACE_SPREAD = 1.5  # a justified line stretches all its spaces alike: none is wider than this × their median
+JUSTIFIED_MIN_SPACE = 0.8  # font sizes: a stretched line's median space (a plain one is 0.25-0.35)
+_OPENS_AN_ITEM = re.compile(r"^[(\[]?(?:\w|\d{1,3})[.):\]]$|^\d+$")
+
+
+def _spaces_by_run(glyphs: list[Glyph]) -> dict[object, float]:
+    """The median gap between neighbouring words of each OCR line on a row (glyphs sorted by x)."""
+    gaps: dict[object, list[float]] = {}
+    last: dict[object, Glyph] = {}
+    for glyph in glyphs:
+        if glyph.run is None:
+            continue
+        if glyph.run in last:
+            gaps.setdefault(glyph.run, []).append(glyph.x0 - last[glyph.run].x1)
+        last[glyph.run] = glyph
+    return {run: statistics.median(values) for run, values in gaps.items()}
+
+
+def _justified_space(previous: Glyph, glyph: Glyph, gap: float, size: float, spaces: dict[object, float]) -> bool:
+    """A wide gap between two words OCR read in one line of text that is one of its spaces, stretched
+    like all the others: a justified line spreads a short line's words across the column ("denúncia
+    do   locador,   a   qualquer": its median space is wide too). Not a gap much wider than the line's
+    other spaces (a column gutter Tesseract read across), nor one before a label or a number ("B)",
+    "12."), which opens the next cell of a grid, nor one wider than a justified line ever spaces its
+    words. The text layer keeps its spaces as glyphs and has no Tesseract line (`run` None)."""
+    if previous.run is None or previous.run != glyph.run:
+        return False
+    median = spaces.get(glyph.run, 0.0)
+    return (
+        gap <= JUSTIFIED_MAX_GAP * size and median >= JUSTIFIED_MIN_SPACE * size and gap <= SPACE_SPREAD * median
+        and not _OPENS_AN_ITEM.match(glyph.text)
+        and not (len(glyph.text) == 1 and glyph.text.isupper())  # a bare label ("B" on a disc)
+    )
 
 
 def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:

@@ -52,7 +52,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # paper, not a grey rule under its letters. 33: bold dark type on a shaded bar is no panel (its letters
 # must be as light as the paper). 34: unread label discs take the labels their column's sequence pins down.
 # 35: a word read across a label disc and past it keeps only its part past the disc ("OA" → disc, "A").
-READING_VERSION = "ocr-reading/35"
+# 36: each word keeps its Tesseract line, so a justified line's wide spaces do not cut it into pieces.
+READING_VERSION = "ocr-reading/36"
 CACHE_STAGE = "ocr"
 
 
@@ -68,6 +69,9 @@ class ReadWord:
     size: float
     highlighted: bool = False
     bold: bool = False
+    # Tesseract's (block, paragraph, line) of the pass that read it: the words of one Tesseract line
+    # stay one line across the wide word spaces of justified text (`layout.split_segments`).
+    line: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class PageReading:
     @classmethod
     def from_json(cls, text: str) -> PageReading:
         data = json.loads(text)
-        words = tuple(ReadWord(**w) for w in data["words"])
+        words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures)
 

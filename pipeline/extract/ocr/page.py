@@ -148,6 +148,7 @@ def read_page(
             size=float(sizes[word.line]),
             highlighted=highlight_share(rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
+            line=word.line,
         )
         for word in words
     )
@@ -165,7 +166,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     sx = width_pt / reading.image_width
     sy = height_pt / reading.image_height
     glyphs = [
-        Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold)
+        Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold,
+              run=w.line)
         for w in reading.words
     ]
     page_lines = []

@@ -1,5 +1,6 @@
 """Reading order of two page columns whose heads are set at different heights, as OCR reads them: a
-stray mark beside a head (a banner's remnant read as "é") leaves the columns as columns."""
+stray mark beside a head (a banner's remnant read as "é") leaves the columns as columns. A justified
+line OCR read as one line stays one line across its wide spaces."""
 from __future__ import annotations
 
 import pytest
@@ -35,3 +36,30 @@ def test_two_columns_with_heads_at_different_heights_are_read_column_by_column(s
     texts = [segment.text for segment in assemble(glyphs, 595.0) if segment.text not in ("é", "r")]
     column = [f"{BODY} {row}" for row in range(40)]
     assert texts == ["QUESTÃO 68", *column, "QUESTÃO 70", *column]
+
+
+def _spread(words: list[str], x: float, gap: float, run) -> list[Glyph]:
+    glyphs, at = [], x
+    for word in words:
+        glyphs.append(Glyph(word, at, 100.0, at + 5.0 * len(word), 100.0 + SIZE, SIZE, run=run))
+        at += 5.0 * len(word) + gap
+    return glyphs
+
+
+def _lines(glyphs: list[Glyph]) -> list[str]:
+    return [segment.text for segment in assemble(glyphs, 595.0)]
+
+
+def test_a_justified_line_read_as_one_ocr_line_keeps_its_wide_spaces_as_spaces():
+    """OAB 2017-22, option D of 49: a short justified line spreads its words 2 font sizes apart; cut at
+    each space, the option ended at "denúncia" and the rest was lost."""
+    words = ["denúncia", "do", "locador,", "a", "qualquer", "tempo,"]
+    assert _lines(_spread(words, LEFT, 2.2 * SIZE, run=(3, 1, 2))) == ["denúncia do locador, a qualquer tempo,"]
+    # words of different OCR lines, or of the text layer, are cut as before
+    assert len(_lines(_spread(words, LEFT, 2.2 * SIZE, run=None))) == len(words)
+    # a label or a number after the gap opens a grid's next cell; a gutter is wider than any space
+    assert _lines(_spread(["A)", "10", "B)", "20", "C)", "30"], LEFT, 2.2 * SIZE, run=(1, 1, 1))) == ["A)", "10", "B)", "20", "C)", "30"]
+    assert _lines(_spread(["izquierda", "derecha"], LEFT, 5 * SIZE, run=(1, 1, 1))) == ["izquierda", "derecha"]
+    # a narrow gutter Tesseract read across: one gap far wider than the line's other spaces
+    across = _spread(["tekst", "lewej", "kolumny"], LEFT, 0.3 * SIZE, run=(2, 1, 1)) + _spread(["tekst", "prawej"], 150.0, 0.3 * SIZE, run=(2, 1, 1))
+    assert _lines(across) == ["tekst lewej kolumny", "tekst prawej"]
