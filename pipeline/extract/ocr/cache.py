@@ -53,7 +53,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # must be as light as the paper). 34: unread label discs take the labels their column's sequence pins down.
 # 35: a word read across a label disc and past it keeps only its part past the disc ("OA" → disc, "A").
 # 36: each word keeps its Tesseract line, so a justified line's wide spaces do not cut it into pieces.
-READING_VERSION = "ocr-reading/36"
+# 37: a run of unread discs at a column's end or start is filled only in a column that reads a sequence.
+READING_VERSION = "ocr-reading/37"
 CACHE_STAGE = "ocr"
 
 

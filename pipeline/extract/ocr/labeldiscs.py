@@ -181,7 +181,8 @@ def _by_column_sequence(
     """`readings` with each run of unread discs in a column given the labels the column's sequence leaves
     it: after a read "B", two unread discs at the column's end (or before the next question's "A") are
     "C" and "D"; before a read "C", two unread discs that open the column are "A" and "B"; between "B" and
-    "D", one is "C". A run the read labels either side do not pin down exactly stays unread. Tesseract
+    "D", one is "C". A run the read labels either side do not pin down exactly stays unread, and so does
+    one at a column's end or start unless the column reads two labels in sequence somewhere. Tesseract
     skips clear letters of a long strip of discs (the last two of sixteen on a Revalida page)."""
     def label_of(i: int) -> str:
         return readings.get(i, ("", 0.0))[0]
@@ -196,6 +197,11 @@ def _by_column_sequence(
         else:
             column.append(i)
     for column in columns:
+        read = [label_of(i) for i in column]
+        # A column that reads a label and the next one somewhere is a label column; only then may a run at
+        # its end, at its start or before the next question's first label be filled (a key table's
+        # shaded number cells, read now and then as "B", are no labels to count on).
+        counts = any(a in labels and b in labels and labels.index(b) == labels.index(a) + 1 for a, b in zip(read, read[1:]))
         at = 0
         while at < len(column):
             if label_of(column[at]) in labels:
@@ -208,9 +214,11 @@ def _by_column_sequence(
             before = labels.index(label_of(column[at - 1])) if at > 0 else None
             after = labels.index(label_of(column[end])) if end < len(column) else None
             first = None
-            if before is not None and (after is None or after == 0 or after == before + len(run) + 1):
+            if before is not None and after is not None and after == before + len(run) + 1:
+                first = before + 1  # pinned on both sides
+            elif counts and before is not None and (after is None or after == 0):
                 first = before + 1
-            elif before is None and after is not None and after == len(run):
+            elif counts and before is None and after is not None and after == len(run):
                 first = 0
             if first is not None and first + len(run) <= len(labels):
                 filled.update({i: (labels[first + k], 0.0) for k, i in enumerate(run)})

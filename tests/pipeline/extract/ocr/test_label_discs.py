@@ -88,12 +88,16 @@ def test_unread_discs_take_the_labels_their_column_leaves_them():
     # what the sides do not pin down stays unread: after "B", two unread before a read "B"
     assert filled({0: "A", 1: "B", 4: "B", 5: "C", 6: "D"}) == ["A", "B", "", "", "B", "C", "D", ""]
     # a run opening the column before "D" is two short of it; more unread than labels are left
-    assert filled({2: "D"})[:2] == ["", ""]
-    assert filled({0: "C"}) == ["C", "", "", "", "", "", "", ""]
+    assert filled({2: "D", 3: "A", 4: "B"})[:2] == ["", ""]
+    assert filled({0: "C", 1: "D"}) == ["C", "D", "", "", "", "", "", ""]
+    # a column that never reads two labels in sequence (a key table's shaded number cells, now and
+    # then read as "B") has only its pinned runs filled
+    assert filled({0: "B", 4: "B"}) == ["B", "", "", "", "B", "", "", ""]
+    assert filled({0: "B", 2: "D"}) == ["B", "C", "D", "", "", "", "", ""]
     # another column is another sequence
-    other = _column(100, 150, left=900)
-    result = _by_column_sequence(discs[:2] + other, {0: ("A", 90.0), 2: ("C", 90.0)}, labels, 30)
-    assert [result.get(i, ("", 0.0))[0] for i in range(4)] == ["A", "B", "C", "D"]
+    other = _column(100, 150, 200, left=900)
+    result = _by_column_sequence(discs[:3] + other, {0: ("A", 90.0), 1: ("B", 90.0), 3: ("B", 90.0), 4: ("C", 90.0)}, labels, 30)
+    assert [result.get(i, ("", 0.0))[0] for i in range(6)] == ["A", "B", "C", "B", "C", "D"]
 
 
 def test_a_word_read_across_a_disc_keeps_only_what_lies_past_it():
