@@ -157,11 +157,11 @@ def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
     glyphs = _drop_overprint(sorted(row.glyphs, key=lambda g: g.x0))
     size = statistics.median(g.size for g in glyphs) or 1.0
     segments: list[list[Glyph]] = [[glyphs[0]]]
-    spaces = _spaces_by_run(glyphs)
+    spaces = WordSpaces.of(glyphs)
     for glyph in glyphs[1:]:
         previous = segments[-1][-1]
         gap = glyph.x0 - previous.x1
-        if gap > params.segment_gap * size and not _justified_space(previous, glyph, gap, size, spaces):
+        if gap > params.segment_gap * size and not spaces.justified(previous, glyph, gap, size):
             segments.append([glyph])
         else:
             segments[-1].append(glyph)
@@ -174,34 +174,64 @@ JUSTIFIED_MIN_SPACE = 0.8  # font sizes: a stretched line's median space (a plai
 _OPENS_AN_ITEM = re.compile(r"^[(\[]?(?:\w|\d{1,3})[.):\]]$|^\d+$")
 
 
-def _spaces_by_run(glyphs: list[Glyph]) -> dict[object, float]:
-    """The median gap between neighbouring words of each OCR line on a row (glyphs sorted by x)."""
-    gaps: dict[object, list[float]] = {}
-    last: dict[object, Glyph] = {}
-    for glyph in glyphs:
-        if glyph.run is None:
-            continue
-        if glyph.run in last:
-            gaps.setdefault(glyph.run, []).append(glyph.x0 - last[glyph.run].x1)
-        last[glyph.run] = glyph
-    return {run: statistics.median(values) for run, values in gaps.items()}
+@dataclass
+class WordSpaces:
+    """The word spaces of one row, line by line: on the text layer a line is a run of glyphs that follow
+    each other in the content stream, a space where the stream has one; on a scan it is the words
+    Tesseract read as one line, each gap between them a space. Per line, the median space, and per
+    space the word it opens."""
 
+    median: dict[object, float] = field(default_factory=dict)
+    opens: dict[tuple[int, int], str] = field(default_factory=dict)  # (id before, id after) -> next word
+    lines: dict[tuple[int, int], object] = field(default_factory=dict)  # (id before, id after) -> its line
 
-def _justified_space(previous: Glyph, glyph: Glyph, gap: float, size: float, spaces: dict[object, float]) -> bool:
-    """A wide gap between two words OCR read in one line of text that is one of its spaces, stretched
-    like all the others: a justified line spreads a short line's words across the column ("denúncia
-    do   locador,   a   qualquer": its median space is wide too). Not a gap much wider than the line's
-    other spaces (a column gutter Tesseract read across), nor one before a label or a number ("B)",
-    "12."), which opens the next cell of a grid, nor one wider than a justified line ever spaces its
-    words. The text layer keeps its spaces as glyphs and has no Tesseract line (`run` None)."""
-    if previous.run is None or previous.run != glyph.run:
-        return False
-    median = spaces.get(glyph.run, 0.0)
-    return (
-        gap <= JUSTIFIED_MAX_GAP * size and median >= JUSTIFIED_MIN_SPACE * size and gap <= SPACE_SPREAD * median
-        and not _OPENS_AN_ITEM.match(glyph.text)
-        and not (len(glyph.text) == 1 and glyph.text.isupper())  # a bare label ("B" on a disc)
-    )
+    @classmethod
+    def of(cls, glyphs: list[Glyph]) -> WordSpaces:
+        """From a row's glyphs, sorted by x."""
+        spaces = cls()
+        gaps: dict[object, list[float]] = {}
+        last: dict[object, Glyph] = {}
+        for glyph in glyphs:  # OCR: every neighbour in one Tesseract line is a space away
+            if glyph.run is None:
+                continue
+            if glyph.run in last:
+                spaces._add(gaps, ("ocr", glyph.run), last[glyph.run], glyph, glyph.text)
+            last[glyph.run] = glyph
+        stream = sorted((g for g in glyphs if g.run is None), key=lambda g: g.seq)
+        chain = 0
+        for at, glyph in enumerate(stream):
+            if at and glyph.seq != stream[at - 1].seq + 1:
+                chain += 1
+            if at and glyph.seq == stream[at - 1].seq + 1 and stream[at - 1].space_after:
+                word = ""
+                for following in stream[at:]:
+                    word += following.text
+                    if following.space_after:
+                        break
+                spaces._add(gaps, ("stream", chain), stream[at - 1], glyph, word)
+        spaces.median = {line: statistics.median(values) for line, values in gaps.items()}
+        return spaces
+
+    def _add(self, gaps: dict[object, list[float]], line: object, before: Glyph, after: Glyph, word: str) -> None:
+        gaps.setdefault(line, []).append(after.x0 - before.x1)
+        self.opens[(id(before), id(after))] = word
+        self.lines[(id(before), id(after))] = line
+
+    def justified(self, previous: Glyph, glyph: Glyph, gap: float, size: float) -> bool:
+        """Whether a wide gap is a space of a justified line, stretched like all its others: a short
+        justified line spreads its words across the column ("denúncia   do   locador,   a   qualquer"),
+        and its median space is wide too. Not a gap much wider than the line's other spaces (a column
+        gutter read across), nor one before a label or a number ("B)", "12.", a bare "B"), which opens a
+        grid's next cell, nor one wider than a justified line ever spaces its words."""
+        line = self.lines.get((id(previous), id(glyph)))
+        if line is None:
+            return False
+        median = self.median[line]
+        word = self.opens[(id(previous), id(glyph))]
+        return (
+            gap <= JUSTIFIED_MAX_GAP * size and median >= JUSTIFIED_MIN_SPACE * size and gap <= SPACE_SPREAD * median
+            and not _OPENS_AN_ITEM.match(word) and not (len(word) == 1 and word.isupper())
+        )
 
 
 def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:

@@ -298,3 +298,23 @@ def test_an_option_label_tabbed_apart_from_its_text_is_no_margin_note():
     page = _ocr_page([*body, label, text])
     clean_pages([page], ExtractOptions())
     assert "a)" not in [line.text for line in page.lines]
+
+
+JUSTIFIED_OPTION = (
+    "D) Nas locações por prazo determinado de imóveis utilizados por estabelecimentos de ensino autorizados e "
+    "fiscalizados pelo Poder Público, o contrato poderá ser rescindido por denúncia do locador, a qualquer tempo, "
+    "independentemente de notificação ou aviso."
+)
+
+
+def test_a_justified_line_stays_one_line_across_its_wide_spaces_on_the_text_layer_and_on_a_scan(tmp_path):
+    """A short justified line spreads its words far apart ("de   imóveis   utilizados   por"); cut at each
+    space, an option ended at its first piece and the parser lost the rest (OAB 2017-22 question 49, on
+    both paths)."""
+    source = build_pdf(tmp_path / "justified.pdf", [PageSpec((TextBox(JUSTIFIED_OPTION, 20, 30, 80, size=11, align="J"),))])
+    options = ExtractOptions.from_spec(load_spec("br_fgv_oab"))
+    printed = _texts(extract_document(source, SHA, options))
+    assert "de imóveis utilizados por" in printed and len(printed) == 8
+    scan = rasterize_pdf(source, tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1)
+    read = _texts(extract_document(scan, SHA, options))
+    assert len(read) == 8 and any(line.startswith("de imóveis") and line.endswith("por") for line in read), read
