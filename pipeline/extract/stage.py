@@ -35,8 +35,9 @@ from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnav
 # in one line and the OCR'd pages of doubtful confidence. +28: running heads OCR misreads page by page
 # are furniture. +29: figures found on scans are cropped and named in the warnings. +30: a stray mark
 # beside a column head no longer hides the page's two columns (`layout`). +31: an option label set apart
-# from its text by a tab is no margin note, however small its scan measures.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+31/{READING_VERSION}"
+# from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
+# one line across its wide spaces on the text layer too (`layout.WordSpaces`).
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+32/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
