@@ -13,7 +13,6 @@ Reading order is decided by geometry, never by the order glyphs were stored in t
 from __future__ import annotations
 
 import re
-
 import statistics
 from dataclasses import dataclass, field
 

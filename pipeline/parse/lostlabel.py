@@ -111,17 +111,9 @@ def restore_lost_first_label(
         and INDENT_MIN * height <= lines[start - 1].line.x0 - anchor.line.x0 <= INDENT_MAX * height
     ):
         start -= 1
-    if 0 < start - 1 and lines[start - 1].ocr and lines[start - 1].page == anchor.page and second - start < MAX_OPTION_LINES:
-        garbled = _garbled_label(lines[start - 1], labels[0])
-        # Only where the stem opens left of the label column: where both share an edge, a stem line may
-        # open with the word ("al buscar…") just as well.
-        stem_left = lines[0].line.x0 <= anchor.line.x0 - INDENT_MIN * height
-        if garbled and stem_left and abs(lines[start - 1].line.x0 - anchor.line.x0) < INDENT_MIN * height:
-            # The option's first line stands at the label column, its label misread as a word ("al").
-            at = start - 1
-            text = _label_like(anchor.text, labels[0], option_re) + lines[at].text.lstrip()[len(garbled):].lstrip()
-            flag = f"option {labels[0]}: its label was read as {garbled!r} (OCR); taken as the label at the label column"
-            return [*lines[:at], replace(lines[at], line=replace(lines[at].line, text=text)), *lines[at + 1:]], flag
+    misread = _misread_first_label(lines, start - 1, anchor, labels[0], option_re) if second - start < MAX_OPTION_LINES else None
+    if misread is not None:
+        return misread
     if start == second or second - start > MAX_OPTION_LINES or start == 0:
         return lines, None
     stem_end, first = lines[start - 1], lines[start]
@@ -134,6 +126,25 @@ def restore_lost_first_label(
     restored = replace(first, line=replace(first.line, text=_label_like(anchor.text, labels[0], option_re) + first.text.lstrip()))
     flag = f"option {labels[0]}: its label was not read (OCR); its lines taken from the end of the stem by their indent"
     return [*lines[:start], restored, *lines[start + 1:]], flag
+
+
+def _misread_first_label(
+    lines: list[StreamLine], at: int, anchor: StreamLine, label: str, option_re: re.Pattern
+) -> tuple[list[StreamLine], str] | None:
+    """The first option's line at `at`, standing at the label column with its label misread as a word
+    ("al Realizar…" for "a) Realizar…"), with the label put back; None where that is not shown. Only
+    where the question's number stands left of the label column: where stem and labels share an
+    edge, a stem line may open with the word ("al buscar…") just as well."""
+    if at <= 0 or not lines[at].ocr or lines[at].page != anchor.page:
+        return None
+    height = max(anchor.line.bottom - anchor.line.top, 1.0)
+    garbled = _garbled_label(lines[at], label)
+    stem_left = lines[0].line.x0 <= anchor.line.x0 - INDENT_MIN * height
+    if not garbled or not stem_left or abs(lines[at].line.x0 - anchor.line.x0) >= INDENT_MIN * height:
+        return None
+    text = _label_like(anchor.text, label, option_re) + lines[at].text.lstrip()[len(garbled):].lstrip()
+    flag = f"option {label}: its label was read as {garbled!r} (OCR); taken as the label at the label column"
+    return [*lines[:at], replace(lines[at], line=replace(lines[at].line, text=text)), *lines[at + 1:]], flag
 
 
 # What OCR makes of a label's closing mark: "a)" read as "al", "a1", "a|".

@@ -10,8 +10,9 @@ line tall and about as wide; it is mostly fill (`DISC_MIN_FILL`) with a little l
 stands in a column with another such disc (labels are a column). Each disc is inverted (fill white,
 letter dark), enlarged, and all of a page's are read in one strip against the label alphabet
 (`keycells.read_label_cells`); a run of discs still unread in its column takes the labels the read
-ones either side leave it, where they pin them down (`_by_column_sequence`). A disc read as a label opens its line as that label, in place of whatever was read
-inside it; any other disc is left as read.
+ones either side leave it, where they pin them down (`_by_column_sequence`). A disc read as a label
+opens its line as that label, in place of whatever was read inside it (a word read across it keeps
+its part past it); any other disc is left as read.
 """
 from __future__ import annotations
 
