@@ -39,7 +39,8 @@ from pipeline.parse.stream import line_stream, plain_text
 # +17: enclosed letters and digits (Ⓐ, ①, ❶, 🅐) read as the plain labels they enclose.
 # +18: a first option whose label OCR lost is taken from the stem's indented last lines.
 # +19: a scanned number read as its neighbour's beside a gap of one (97, 99, 99, 100) is the missing one.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+19"
+# +20: options after the last label read cut from its sentence breaks when OCR lost their labels.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+20"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

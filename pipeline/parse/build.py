@@ -24,7 +24,7 @@ from pipeline.parse.losses import (
     shown_numbers,
 )
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
-from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels
+from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
@@ -126,6 +126,8 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     if first_restored:
         flags.append(first_restored)
     found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
+    found_options.options, trailing_restored = restore_trailing_labels(found_options.options, labels, layout.options.min_count)
+    flags += trailing_restored
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.

@@ -47,6 +47,36 @@ def restore_lost_labels(options: list[Option], labels: list[str]) -> tuple[list[
     return restored, flags
 
 
+def restore_trailing_labels(options: list[Option], labels: list[str], min_count: int) -> tuple[list[Option], list[str]]:
+    """`options` with the options after the last one read cut out of it, when OCR lost the labels of the
+    last ones. Only for a question that would otherwise not be one (fewer options read than the spec's
+    `min_count`), whose labels read run from the first in order, and whose last option's lines break
+    into sentences (a line that ends one, then one that opens with a capital or a digit) so that the
+    options come to between `min_count` and all the labels. DEMRE 51: "A) Descifrar… cúpula. /
+    Demostrar… arquitectura. / Reposicionar… escala. / Reconstruir… del / planeta." Anything else is
+    left as read; a flag line per restored option."""
+    if not options or len(options) >= min_count or [o.label for o in options] != labels[: len(options)]:
+        return options, []
+    last = options[-1]
+    lines = last.lines
+    if len(last.parts) != len(lines) or not all(sl.ocr for sl in lines):
+        return options, []
+    breaks = [
+        k for k in range(1, len(lines))
+        if lines[k - 1].text.rstrip().endswith(SENTENCE_END) and _starts_paragraph(lines[k]) and lines[k].page == lines[k - 1].page
+    ]
+    if not min_count <= len(options) + len(breaks) <= len(labels):
+        return options, []
+    bounds = [0, *breaks, len(lines)]
+    cut = [
+        Option(labels[len(options) - 1 + i], lines[start], last.parts[start:end], lines[start:end])
+        for i, (start, end) in enumerate(zip(bounds, bounds[1:]))
+    ]
+    cut[0].first = last.first
+    flags = [f"option {o.label}: its label was not read (OCR); taken from the sentence breaks in option {last.label}" for o in cut[1:]]
+    return [*options[:-1], *cut], flags
+
+
 def _paragraph_split(option: Option, missing: str) -> list[Option] | None:
     lines = option.lines
     # Each part must be one line's text, so that cutting the lines cuts the text with them.

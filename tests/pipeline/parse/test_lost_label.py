@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.labels import option_start_regex
-from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels
+from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import find_options
 from pipeline.parse.stream import line_stream
 
@@ -130,3 +130,42 @@ def test_a_first_label_misread_as_a_word_at_the_label_column_is_put_back_there()
     flush = [(50, 528, "26. ¿Cuál es la utilidad principal de indexar archivos"), (50, 566, "al buscar en Windows 10?"), *rows[2:]]
     stem, options, flag = _first_restored(flush)
     assert "al buscar en Windows 10?" in stem and not (flag or "").startswith("option A: its label was read as")
+
+
+# DEMRE L 2023 question 51 on a scan: "A)" read, the labels of B, C and D lost; each option one sentence.
+LOST_BCD = [(28, 528, "51. Según el texto, ¿qué permitió el estudio de la “cupulita”?"),
+            (50, 500, "A) Descifrar algunos enigmas relacionados con la construcción de la cúpula."),
+            (71, 520, "Demostrar la autenticidad de uno de los mayores milagros de la arquitectura."),
+            (71, 505, "Reposicionar el valor de la geometría básica y pura de los modelos a escala."),
+            (71, 540, "Reconstruir algunos rasgos de la estructura de mampostería más grande del"),
+            (71, 120, "planeta.")]
+
+
+def _trailing(rows, method=PageMethod.OCR, min_count=3):
+    found = find_options(_lines(rows, method), LABELS, OPTION_RE)
+    options, flags = restore_trailing_labels(found.options, LABELS, min_count)
+    return {o.label: " ".join(o.parts) for o in options}, flags
+
+
+def test_the_options_after_the_last_label_read_come_from_its_sentence_breaks():
+    options, flags = _trailing(LOST_BCD)
+    assert options == {
+        "A": "Descifrar algunos enigmas relacionados con la construcción de la cúpula.",
+        "B": "Demostrar la autenticidad de uno de los mayores milagros de la arquitectura.",
+        "C": "Reposicionar el valor de la geometría básica y pura de los modelos a escala.",
+        "D": "Reconstruir algunos rasgos de la estructura de mampostería más grande del planeta.",
+    }
+    assert flags == [f"option {label}: its label was not read (OCR); taken from the sentence breaks in option A" for label in "BCD"]
+
+
+def test_trailing_options_are_not_invented_where_the_sentences_do_not_fit():
+    # a question with enough options read is left alone
+    assert _trailing(LOST_BCD, min_count=1)[1] == []
+    # more sentence breaks than labels left: an open answer's text, not options
+    many = [*LOST_BCD[:5], (71, 300, "planeta."), (71, 300, "Otra frase más."), (71, 300, "Y otra.")]
+    assert _trailing(many)[1] == []
+    # one sentence running over lines: too few options to make a choice question
+    run_on = [LOST_BCD[0], LOST_BCD[1], (71, 520, "demostrar la autenticidad de uno de los mayores milagros")]
+    assert _trailing(run_on)[1] == []
+    # a text layer is never touched
+    assert _trailing(LOST_BCD, PageMethod.TEXT)[1] == []
