@@ -47,14 +47,20 @@ def restore_lost_labels(options: list[Option], labels: list[str]) -> tuple[list[
     return restored, flags
 
 
+MIN_SENTENCE_WORDS = 3
+_PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
 def restore_trailing_labels(options: list[Option], labels: list[str], min_count: int) -> tuple[list[Option], list[str]]:
     """`options` with the options after the last one read cut out of it, when OCR lost the labels of the
     last ones. Only for a question that would otherwise not be one (fewer options read than the spec's
     `min_count`), whose labels read run from the first in order, and whose last option's lines break
     into sentences (a line that ends one, then one that opens with a capital or a digit) so that the
     options come to between `min_count` and all the labels. DEMRE 51: "A) Descifrar… cúpula. /
-    Demostrar… arquitectura. / Reposicionar… escala. / Reconstruir… del / planeta." Anything else is
-    left as read; a flag line per restored option."""
+    Demostrar… arquitectura. / Reposicionar… escala. / Reconstruir… del / planeta." Every option read
+    has text and every sentence is prose (three words or more): a math question's options that are
+    figures read as junk ("YA", "X X") stay unread. Anything else is left as read; a flag line per
+    restored option."""
     if not options or len(options) >= min_count or [o.label for o in options] != labels[: len(options)]:
         return options, []
     last = options[-1]
@@ -65,9 +71,12 @@ def restore_trailing_labels(options: list[Option], labels: list[str], min_count:
         k for k in range(1, len(lines))
         if lines[k - 1].text.rstrip().endswith(SENTENCE_END) and _starts_paragraph(lines[k]) and lines[k].page == lines[k - 1].page
     ]
-    if not min_count <= len(options) + len(breaks) <= len(labels):
+    if not min_count <= len(options) + len(breaks) <= len(labels) or not all(o.text for o in options):
         return options, []
     bounds = [0, *breaks, len(lines)]
+    # Each sentence is prose: words, not the labels and numbers of a figure read as text ("YA", "X X").
+    if any(len(_PROSE_WORD.findall(" ".join(last.parts[start:end]))) < MIN_SENTENCE_WORDS for start, end in zip(bounds, bounds[1:])):
+        return options, []
     cut = [
         Option(labels[len(options) - 1 + i], lines[start], last.parts[start:end], lines[start:end])
         for i, (start, end) in enumerate(zip(bounds, bounds[1:]))

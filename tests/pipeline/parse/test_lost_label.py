@@ -169,3 +169,13 @@ def test_trailing_options_are_not_invented_where_the_sentences_do_not_fit():
     assert _trailing(run_on)[1] == []
     # a text layer is never touched
     assert _trailing(LOST_BCD, PageMethod.TEXT)[1] == []
+
+
+def test_figure_options_read_as_junk_are_not_made_into_options():
+    """DEMRE M1 45 on a scan: the options are figures; "A) YA", an empty "B)", then the figures' letters.
+    Cut at its "sentences" it became a choice question of junk whose key answer was no option."""
+    junk = [(28, 528, "45. ¿Cuál de los siguientes gráficos representa la relación?"),
+            (50, 80, "A) YA"), (50, 80, "B)"), (71, 90, "X X."), (71, 90, "Q P."), (71, 90, "Y.")]
+    assert _trailing(junk)[1] == []
+    short = [*LOST_BCD[:2], (71, 150, "Sífilis."), (71, 150, "Gonorrea."), (71, 150, "Clamidia.")]
+    assert _trailing(short)[1] == []  # one-word options: too little to tell a sentence from a figure's label
