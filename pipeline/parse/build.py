@@ -126,8 +126,11 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     if first_restored:
         flags.append(first_restored)
     found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
-    found_options.options, trailing_restored = restore_trailing_labels(found_options.options, labels, layout.options.min_count)
-    flags += trailing_restored
+    if not found_options.trailing:
+        # Only where the options end the block: text after them (an open task's answer lines "a) 2",
+        # "b) (14000, 3014)") says these are no choice question's options.
+        found_options.options, trailing_restored = restore_trailing_labels(found_options.options, labels, layout.options.min_count)
+        flags += trailing_restored
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.

@@ -179,3 +179,26 @@ def test_figure_options_read_as_junk_are_not_made_into_options():
     assert _trailing(junk)[1] == []
     short = [*LOST_BCD[:2], (71, 150, "Sífilis."), (71, 150, "Gonorrea."), (71, 150, "Clamidia.")]
     assert _trailing(short)[1] == []  # one-word options: too little to tell a sentence from a figure's label
+
+
+def _parsed(rows):
+    from pipeline.acquire import ManifestEntry
+    from pipeline.extract import ExtractedDocument
+    from pipeline.parse import parse_sheet
+    from pipeline.specs import load_spec
+
+    spec = load_spec("cl_demre_paes")
+    lines = [Line(text=t, x0=x0, top=80 + 11 * i, x1=x1, bottom=89 + 11 * i, font_size=9) for i, (x0, x1, t) in enumerate(rows)]
+    document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, stage_version="test",
+                                 pages=[Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)])
+    sheet = ManifestEntry(url="file:///x.pdf", final_url="file:///x.pdf", spec=spec.name, role="sheet", facts={"year": "2023"},
+                          status="local", sha256="0" * 64, path="x.pdf")
+    return {q.number: q for q in parse_sheet(document, sheet, [], spec).questions}
+
+
+def test_a_question_whose_trailing_labels_were_lost_is_a_choice_question_unless_text_follows_its_options():
+    question = _parsed(LOST_BCD)["51"]
+    assert question.type == "single_choice" and len(question.choices) == 4
+    # an open task's answer line after the "options" (CKE 2025 task 3): they are no choice question's
+    answer_line = [*LOST_BCD, (28, 400, "Odpowiedź dla pliku dron_przyklad.txt to 2 i 14000.")]
+    assert _parsed(answer_line)["51"].type != "single_choice"
