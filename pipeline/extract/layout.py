@@ -181,8 +181,8 @@ class WordSpaces:
     space the word it opens."""
 
     median: dict[object, float] = field(default_factory=dict)
-    opens: dict[tuple[int, int], str] = field(default_factory=dict)  # (id before, id after) -> next word
-    lines: dict[tuple[int, int], object] = field(default_factory=dict)  # (id before, id after) -> its line
+    # (id of the glyph before, id of the glyph after) -> (the line of the space, the word it opens)
+    spaces: dict[tuple[int, int], tuple[object, str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, glyphs: list[Glyph]) -> WordSpaces:
@@ -213,8 +213,7 @@ class WordSpaces:
 
     def _add(self, gaps: dict[object, list[float]], line: object, before: Glyph, after: Glyph, word: str) -> None:
         gaps.setdefault(line, []).append(after.x0 - before.x1)
-        self.opens[(id(before), id(after))] = word
-        self.lines[(id(before), id(after))] = line
+        self.spaces[(id(before), id(after))] = (line, word)
 
     def justified(self, previous: Glyph, glyph: Glyph, gap: float, size: float) -> bool:
         """Whether a wide gap is a space of a justified line, stretched like all its others: a short
@@ -222,11 +221,11 @@ class WordSpaces:
         and its median space is wide too. Not a gap much wider than the line's other spaces (a column
         gutter read across), nor one before a label or a number ("B)", "12.", a bare "B"), which opens a
         grid's next cell, nor one wider than a justified line ever spaces its words."""
-        line = self.lines.get((id(previous), id(glyph)))
-        if line is None:
+        space = self.spaces.get((id(previous), id(glyph)))
+        if space is None:
             return False
+        line, word = space
         median = self.median[line]
-        word = self.opens[(id(previous), id(glyph))]
         return (
             gap <= JUSTIFIED_MAX_GAP * size and median >= JUSTIFIED_MIN_SPACE * size and gap <= SPACE_SPREAD * median
             and not _OPENS_AN_ITEM.match(word) and not (len(word) == 1 and word.isupper())

@@ -26,6 +26,7 @@ from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.extract.ocr import READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
+from pipeline.extract.ocr.labels import LABEL_TOKEN
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
@@ -382,7 +383,6 @@ def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
     return in_side and (line.font_size or 0) < body_size - tolerance
 
 
-_LABEL_MARKS = "()[].):"
 LABEL_TEXT_WITHIN = 6.0  # font sizes between a lone label and the text it opens (a tab stop)
 
 
@@ -392,8 +392,7 @@ def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> boo
     for its text follows on the same row. Examiner boxes hold numbers and points, never a label with
     text beside it."""
     token = line.text.strip()
-    bare = token.strip(_LABEL_MARKS)
-    if not 1 < len(token) <= 4 or bare == token or bare.casefold() not in {label.casefold() for label in labels}:
+    if not LABEL_TOKEN.match(token) or token.strip("([.):").casefold() not in {label.casefold() for label in labels}:
         return False
     size = line.font_size or (line.bottom - line.top)
     for other in page.lines:

@@ -92,6 +92,12 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
     return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_]))(?P<text>.*)$", re.DOTALL)
 
 
+def opening_label(text: str, labels: list[str], option_re: re.Pattern) -> str | None:
+    """The spec's label a line opens with (`option_re`), or None."""
+    match = option_re.match(text)
+    return canonical_label(matched_label(match), labels) if match else None
+
+
 def matched_label(match: re.Match) -> str:
     for name, value in match.groupdict().items():
         if name.startswith("label") and value is not None:

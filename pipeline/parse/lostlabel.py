@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from pipeline.parse.labels import canonical_label, matched_label
+from pipeline.parse.labels import matched_label, opening_label
 from pipeline.parse.options import Option
 from pipeline.parse.stream import StreamLine
 
@@ -136,7 +136,7 @@ def restore_lost_first_label(
     the label column: the label is put back there."""
     if len(labels) < 3:
         return lines, None
-    opening = [_label(sl, labels, option_re) for sl in lines]
+    opening = [opening_label(sl.text, labels, option_re) for sl in lines]
     if labels[0] in opening or labels[1] not in opening:
         return lines, None
     second = opening.index(labels[1])
@@ -196,11 +196,6 @@ def _garbled_label(sl: StreamLine, label: str) -> str | None:
     if 2 <= len(token) <= 3 and token[0].casefold() == label.casefold() and set(token[1:]) <= MARK_LOOKALIKES:
         return token
     return None
-
-
-def _label(sl: StreamLine, labels: list[str], option_re: re.Pattern) -> str | None:
-    match = option_re.match(sl.text)
-    return canonical_label(matched_label(match), labels) if match else None
 
 
 def _label_like(text: str, label: str, option_re: re.Pattern) -> str:

@@ -5,7 +5,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import canonical_label, matched_label
+from pipeline.parse.labels import canonical_label, matched_label, opening_label
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.stream import StreamLine, join_wrapped
 
@@ -101,8 +101,7 @@ def _next_label_lines(lines: list[StreamLine], labels: list[str], option_re: re.
     following: StreamLine | None = None
     for index in range(len(lines) - 1, -1, -1):
         found[index] = following
-        match = option_re.match(lines[index].text)
-        if match and canonical_label(matched_label(match), labels) is not None:
+        if opening_label(lines[index].text, labels, option_re) is not None:
             following = lines[index]
     return found
 
@@ -159,8 +158,7 @@ def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re
     seen: dict[int, set[str]] = {}
     for index in range(len(lines) - 1, -1, -1):
         after[index] = set(seen.get(lines[index].page, set()))
-        match = option_re.match(lines[index].text)
-        label = canonical_label(matched_label(match), labels) if match else None
+        label = opening_label(lines[index].text, labels, option_re)
         if label is not None:
             seen.setdefault(lines[index].page, set()).add(label)
     return after
@@ -201,8 +199,7 @@ def _grid_rows_in_label_order(lines: list[StreamLine], labels: list[str], option
         moved = False
         found = {}
         for sl in result:
-            match = option_re.match(sl.text)
-            label = canonical_label(matched_label(match), labels) if match else None
+            label = opening_label(sl.text, labels, option_re)
             if label is not None and label not in found:
                 found[label] = sl
         for label, sl in found.items():
@@ -250,8 +247,7 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
     """'B. DHCP   C. FTP' read as one line (OCR of a grid row): split before a later label."""
     result: list[StreamLine] = []
     for item in lines:
-        match = option_re.match(item.text)
-        label = canonical_label(matched_label(match), labels) if match else None
+        label = opening_label(item.text, labels, option_re)
         if label is None:
             result.append(item)
             continue
@@ -260,8 +256,7 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
         text = item.text
         for inner in re.finditer(r"\s{2,}|\s(?=\S{1,3}[.)]\s*\S)", text):
             rest = text[inner.end():]
-            rest_match = option_re.match(rest)
-            rest_label = canonical_label(matched_label(rest_match), labels) if rest_match else None
+            rest_label = opening_label(rest, labels, option_re)
             if rest_label in later:
                 head = text[: inner.start()].rstrip()
                 share = len(head) / max(len(text), 1)

@@ -96,7 +96,7 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
     if not cells.any():
         return []
     dense = cells & (box_mean(cells, 3) > DENSE_SHARE)
-    paper = float(np.median(grey[::BLOCK, ::BLOCK]))
+    paper: float | None = None  # the page's paper level, measured once a candidate gets that far
     panels = []
     for area in _dense_areas(dense, max(1, round(WORD_GAP_INCHES * dpi / BLOCK))):
         box = _grown(fill, Box(*(side * BLOCK for side in area)))
@@ -110,7 +110,10 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         crop = grey[box.top : box.bottom, box.left : box.right]
         level = float(np.median(crop[inside]))
         letters = (crop > (level + 255) / 2) & enclosed(inside)
-        if MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE and np.median(crop[letters]) >= paper - LETTERS_BELOW_PAPER:
+        if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
+            continue
+        paper = float(np.median(grey[::BLOCK, ::BLOCK])) if paper is None else paper
+        if np.median(crop[letters]) >= paper - LETTERS_BELOW_PAPER:
             panels.append((box, level))
     return _merged(panels)
 
