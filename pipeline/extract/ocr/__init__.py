@@ -15,7 +15,8 @@ Public functions and types:
   its white space, and prose regions read again as uniform text (`--psm 6`) where that is at least as
   confident (`segment`; `read_page` applies it)
 - `normalize_ocr_line(text, labels)`, `normalize_ocr_lines(lines, labels)`: label repairs of one
-  line (`labels`; the parse stage applies them to OCR'd lines)
+  line (`labels`; the parse stage applies them to OCR'd lines); `LABEL_TOKEN`, the shape of a lone
+  option label token ("a)", "(B)", "C.")
 - `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
   `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
 - `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)` (`engine`)
@@ -42,7 +43,7 @@ from pipeline.extract.ocr.engine import (
     require_languages,
     tesseract_command,
 )
-from pipeline.extract.ocr.labels import normalize_ocr_line, normalize_ocr_lines
+from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
@@ -50,7 +51,7 @@ from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, clas
 from pipeline.extract.ocr.settings import OcrSettings
 
 __all__ = [
-    "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
+    "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
