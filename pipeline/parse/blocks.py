@@ -140,28 +140,71 @@ _BARE_NUMBER = re.compile(r"^(\d{1,3})(?=\s|$)")
 def _restore_lost_marks(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
     """OCR'd question numbers whose mark was lost ("3" | "¿A cuál…" where the sheet prints "3."): a bare
     number on an OCR'd line, at the left edge of the headers before it, that is the next number of the
-    run, gets the mark `question_start` asks for. Only the next number: a bare "1940" in a stem stays."""
+    run, gets the mark `question_start` asks for. Only the next number: a bare "1940" in a stem stays.
+    The run's first number has no header before it: it is the number before the first header read, the
+    last line at that header's left edge before it ("1" | "Por el arriendo…" | "2. Considera…")."""
+    stream = _restore_first_mark(stream, start_re)
     restored: list[StreamLine] = []
     last: int | None = None
     lefts: list[float] = []
     for item in stream:
-        match = match_number_line(start_re, item)
-        if match and match.group("number").strip().isdigit():
-            last = int(match.group("number").strip())
+        number = _header_number(start_re, item)
+        if number is not None:
+            last = number
             lefts.append(item.line.x0)
         elif item.ocr and last is not None and (bare := _BARE_NUMBER.match(item.text)) and int(bare.group(1)) == last + 1:
-            tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
-            if any(abs(item.line.x0 - left) <= tolerance for left in lefts[-3:]):
-                rest = item.text[bare.end():] or " x"  # a lone number is joined to its stem later
-                for mark in (".", ")"):
-                    probe = replace(item, line=replace(item.line, text=bare.group(1) + mark + rest))
-                    if match_number_line(start_re, probe):
-                        item = replace(item, line=replace(item.line, text=bare.group(1) + mark + item.text[bare.end():]))
-                        last = last + 1
-                        lefts.append(item.line.x0)
-                        break
+            if any(abs(item.line.x0 - left) <= _shift_tolerance(item) for left in lefts[-3:]) and (marked := _marked(item, start_re)):
+                item = marked
+                last = last + 1
+                lefts.append(item.line.x0)
         restored.append(item)
     return restored
+
+
+def _shift_tolerance(item: StreamLine) -> float:
+    return DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
+
+
+def _marked(item: StreamLine, start_re: re.Pattern) -> StreamLine | None:
+    """The bare number of `item` with the first mark that makes it a header, or None."""
+    bare = _BARE_NUMBER.match(item.text)
+    rest = item.text[bare.end():] or " x"  # a lone number is joined to its stem later
+    for mark in (".", ")"):
+        probe = replace(item, line=replace(item.line, text=bare.group(1) + mark + rest))
+        if match_number_line(start_re, probe):
+            return replace(item, line=replace(item.line, text=bare.group(1) + mark + item.text[bare.end():]))
+    return None
+
+
+FIRST_NUMBER_SHIFT = 0.5  # font sizes between the first number's left edge and the next header's
+
+
+def _restore_first_mark(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+    first = next((k for k, item in enumerate(stream) if _header_number(start_re, item, alone=True) is not None), None)
+    if not first:
+        return stream
+    header = stream[first]
+    number = _header_number(start_re, header, alone=True)
+    for k in range(first - 1, -1, -1):
+        item = stream[k]
+        if item.page < header.page - 1:
+            break
+        if abs(item.line.x0 - header.line.x0) > FIRST_NUMBER_SHIFT * max(header.line.font_size or 10, 1):
+            continue  # indented: the stem and options of the first question
+        bare = _BARE_NUMBER.match(item.text)
+        if item.ocr and bare and int(bare.group(1)) == number - 1 and (marked := _marked(item, start_re)):
+            return [*stream[:k], marked, *stream[k + 1:]]
+        break  # another line at the headers' edge stands between: no lost first number
+    return stream
+
+
+def _header_number(start_re: re.Pattern, item: StreamLine, *, alone: bool = False) -> int | None:
+    """The question number `item` opens with; with `alone`, also a header number printed on a line of
+    its own ("2." beside its stem), which `_join_split_headers` joins to its text later."""
+    match = match_number_line(start_re, item)
+    if match is None and alone and len(item.text.strip()) <= MAX_SPLIT_HEADER:
+        match = match_number_line(start_re, replace(item, line=replace(item.line, text=item.text.strip() + " x")))
+    return int(match.group("number").strip()) if match and match.group("number").strip().isdigit() else None
 
 
 def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: list) -> dict[int, str | None]:

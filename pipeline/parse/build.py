@@ -131,6 +131,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
         # "b) (14000, 3014)") says these are no choice question's options.
         found_options.options, trailing_restored = restore_trailing_labels(found_options.options, labels, layout.options.min_count)
         flags += trailing_restored
+    found_options.options, restored = restore_lost_labels(found_options.options, labels)
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.
@@ -140,7 +141,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     sub_items = answer_lines >= 2 and 2 * answer_lines >= len(found_options.options)
     if (enough or partial) and not sub_items and ruled in (None, QuestionType.SINGLE_CHOICE):
         stem_parts, points = _take_points([sl.text for sl in found_options.stem], layout.points)
-        options, restored = restore_lost_labels(found_options.options, labels)
+        options = found_options.options
         # A points line printed under the options ("Μονάδες 3") is not part of the last option.
         choices, option_points = _take_points([o.text for o in options], layout.points)
         points = points if points is not None else option_points

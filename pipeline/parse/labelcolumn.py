@@ -1,8 +1,17 @@
 """Option labels OCR misread, restored from where they stand: on an OCR'd page a line that starts at
-a column of a block's option labels (one, or one per column of an option grid) with a token that is
-no word ("0" for "C)", "©", "8", "1)" for "I)") is the label the sequence expects there, when the
-labels read before and after it leave exactly that one.
+a column of a block's option labels (one, or one per column of an option grid) is the label the
+sequence expects there, when the labels read before and after it leave exactly that one and the line
+opens with
+- a token that is no word ("0" for "C)", "©", "8", "1)" for "I)"), or
+- a lone letter, with or without its mark ("D" for "D)", "a -2" for "A) 2 −"), and it is the only line
+  at the column in that gap: an option's own lines stand at its text indent, right of the labels.
 A stem line at that column ("¿Qué…", "En el texto…") starts with a word and is never touched.
+
+A block where OCR read no label with its mark at all (a math question whose options are fractions:
+"A" on its own line between a numerator and a denominator, "B", "C", "D") gets its labels from the
+column they form: lines at one left edge, one after the other with only indented lines between, each
+opening with a single letter, at least three, starting with the first label and reading at least two
+more as printed. Their order gives each its label.
 """
 from __future__ import annotations
 
@@ -16,6 +25,9 @@ from pipeline.parse.stream import StreamLine
 
 COLUMN_TOLERANCE = 0.6  # font sizes between a line's left edge and the label column
 MISREAD_MAX_CHARS = 2
+LABEL_MARKS = ").:.,;]-"
+MIN_LONE_RUN = 3  # lines in a column of labels read without their marks
+MIN_LONE_READ = 3  # of them read as the very letters the sequence expects
 
 
 def _is_misread_label(token: str) -> bool:
@@ -24,6 +36,12 @@ def _is_misread_label(token: str) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in token)
     return letters == 0 or (letters == 1 and len(token) == 2 and not token.isalpha())
+
+
+def _lone_letter(token: str) -> str | None:
+    """The letter of a token that is one letter and at most its marks ("D", "D)", "(d)"), else None."""
+    core = token.strip().lstrip("([").rstrip(LABEL_MARKS)
+    return core if len(core) == 1 and core.isalpha() else None
 
 
 def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
@@ -40,26 +58,82 @@ def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: 
             printed = sl.text.lstrip()
             after = printed[len(matched_label(match)) : len(matched_label(match)) + 1]
             mark = mark or (after if after in ").:" else "")
+    restored = list(lines)
     if len(read) < 2:
-        return lines
+        lone = _lone_label_run(lines, labels)
+        if not lone:
+            return lines
+        read.update(lone)
+        for index in lone:
+            restored[index] = _relabelled(lines[index], read[index], mark, option_re)
     size = median((lines[i].line.font_size or 10) for i in read)
     # The x of each column the labels stand in: options printed in a grid have two or more.
     columns = [median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)]
-    restored = list(lines)
+
+    def column_of(sl: StreamLine) -> float | None:
+        nearest = min(columns, key=lambda c: abs(sl.line.x0 - c))
+        return nearest if sl.ocr and abs(sl.line.x0 - nearest) <= COLUMN_TOLERANCE * size else None
+
     for index, sl in enumerate(lines):
-        if index in read or not sl.ocr or min(abs(sl.line.x0 - c) for c in columns) > COLUMN_TOLERANCE * size:
+        column = column_of(sl)
+        if index in read or column is None:
             continue
         token, _, rest = sl.text.strip().partition(" ")
-        if not rest or not _is_misread_label(token):
+        misread = bool(rest) and _is_misread_label(token)
+        if not misread and _lone_letter(token) is None and not _is_misread_label(token):
             continue
-        before = [read[i] for i in read if i < index]
-        after = [read[i] for i in read if i > index]
-        expected_at = labels.index(before[-1]) + 1 if before else 0
+        before = sorted(i for i in read if i < index)
+        after = sorted(i for i in read if i > index)
+        expected_at = labels.index(read[before[-1]]) + 1 if before else 0
         if expected_at >= len(labels):
             continue
         expected = labels[expected_at]
-        if expected in read.values() or (after and labels.index(after[0]) <= expected_at):
+        if expected in read.values() or (after and labels.index(read[after[0]]) <= expected_at):
             continue
+        if not misread:
+            # A lone letter (or a lone misread mark) is a label only as the one line at its column in
+            # the gap it fills.
+            start, end = (before[-1] + 1 if before else 0), (after[0] if after else len(lines))
+            if any(k != index and column_of(lines[k]) == column for k in range(start, end)):
+                continue
         read[index] = expected
-        restored[index] = replace(sl, line=replace(sl.line, text=f"{expected}{mark} {rest.lstrip()}"))
+        restored[index] = _relabelled(sl, expected, mark, option_re)
     return restored
+
+
+def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) -> StreamLine:
+    """The line opening with `label` printed with `mark` (or any mark the spec's styles accept) in place
+    of its first token."""
+    _, _, rest = sl.text.strip().partition(" ")
+    rest = rest.lstrip()
+    for printed in dict.fromkeys((f"{label}{mark}", f"{label})", f"{label}.", f"({label})", f"{label}:", label)):
+        text = f"{printed} {rest}" if rest else printed
+        match = option_re.match(text)
+        if match and canonical_label(matched_label(match), [label]) == label and match.group("text").strip() == rest:
+            return replace(sl, line=replace(sl.line, text=text))
+    return sl
+
+
+def _lone_label_run(lines: list[StreamLine], labels: list[str]) -> dict[int, str]:
+    """Indexes of a column of labels read without their marks, each with its label; {} when none."""
+    starts = [i for i, sl in enumerate(lines) if sl.ocr and canonical_label(_lone_letter(sl.text) or "", labels[:1])]
+    for start in starts:
+        first = lines[start]
+        tolerance = COLUMN_TOLERANCE * (first.line.font_size or 10)
+        run = [start]
+        for index in range(start + 1, len(lines)):
+            sl = lines[index]
+            if sl.page != first.page or len(run) == len(labels):
+                break
+            if sl.line.x0 > first.line.x0 + tolerance:
+                continue  # the options' own lines, at their text indent
+            if abs(sl.line.x0 - first.line.x0) > tolerance or _lone_letter(sl.text.strip().partition(" ")[0]) is None:
+                break
+            run.append(index)
+        as_printed = sum(
+            canonical_label(_lone_letter(lines[i].text.strip().partition(" ")[0]), [labels[k]]) == labels[k]
+            for k, i in enumerate(run)
+        )
+        if len(run) >= MIN_LONE_RUN and as_printed >= MIN_LONE_READ:
+            return {i: labels[k] for k, i in enumerate(run)}
+    return {}

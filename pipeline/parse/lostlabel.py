@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from statistics import median
+
+from pipeline.extract import clusters
 
 from pipeline.parse.labels import matched_label, opening_label
 from pipeline.parse.options import Option
@@ -44,7 +47,94 @@ def restore_lost_labels(options: list[Option], labels: list[str]) -> tuple[list[
         if split is not None:
             restored[-1:] = split
             flags.append(f"option {missing}: its label was not read (OCR); taken from the paragraph break in option {option.label}")
-    return restored, flags
+    return _restore_by_grid(restored, labels, flags)
+
+
+# A lost label's row: its line's middle within this many label-line heights of where the grid puts it.
+GRID_ROW_TOLERANCE = 1.0
+GRID_COLUMN_TOLERANCE = 0.6  # label-line heights between a label's left edge and its column's
+GRID_PITCH_SPREAD = 0.15  # how far the row pitches between the read labels may differ
+
+
+def _restore_by_grid(options: list[Option], labels: list[str], flags: list[str]) -> tuple[list[Option], list[str]]:
+    """`options` with each label still skipped between the read ones put where the labels' grid puts
+    it: one column of labels at an even pitch, or a grid filled row by row or column by column. The
+    lost option starts with the top line at that place (at the label's column, or its text indent) and
+    takes the lines of the option that held it from there down in that column: a table or a graph
+    whose label OCR lost ("Figura 1 2 3 / Cantidad…" between "B) Figura" and "D) Figura")."""
+    at = {o.label: labels.index(o.label) for o in options if o.label in labels}
+    if len(at) != len(options) or len(options) < 3:
+        return options, flags
+    missing = [labels[i] for i in range(min(at.values()), max(at.values()) + 1) if labels[i] not in at]
+    firsts = [o.first for o in options]
+    if not missing or not all(sl.ocr and sl.page == firsts[0].page for sl in firsts):
+        return options, flags
+    height = median(max(sl.line.bottom - sl.line.top, 1.0) for sl in firsts)
+    columns = sorted(median(c) for c in clusters([sl.line.x0 for sl in firsts], GRID_COLUMN_TOLERANCE * height))
+    place = _grid_places(options, labels, columns, height)
+    if place is None:
+        return options, flags
+    rows: dict[int, list[float]] = {}
+    for o in options:
+        rows.setdefault(place(labels.index(o.label))[0], []).append(_middle(o.first))
+    options = list(options)
+    for label in missing:
+        row, column = place(labels.index(label))
+        y = _row_middle(rows, row)
+        if y is None:
+            continue
+        x, right = columns[column], (columns[column + 1] if column + 1 < len(columns) else float("inf"))
+        found = [
+            (sl.line.top, n, k) for n, o in enumerate(options) for k, sl in enumerate(o.lines)
+            if k > 0 and sl.ocr and sl.page == firsts[0].page and abs(_middle(sl) - y) <= GRID_ROW_TOLERANCE * height
+            and x - GRID_COLUMN_TOLERANCE * height <= sl.line.x0 <= min(x + INDENT_MAX * height, right - GRID_COLUMN_TOLERANCE * height)
+        ]
+        owner = options[min(found)[1]] if found else None
+        if owner is None or len(owner.parts) != len(owner.lines):
+            continue
+        start = min(found)[2]
+        top = owner.lines[start].line.top - 0.5 * height
+        moved = [k for k in range(start, len(owner.lines))
+                 if owner.lines[k].line.top >= top and owner.lines[k].line.x0 < right - GRID_COLUMN_TOLERANCE * height]
+        kept = [k for k in range(len(owner.lines)) if k not in moved]
+        options[options.index(owner)] = Option(owner.label, owner.first, [owner.parts[k] for k in kept], [owner.lines[k] for k in kept])
+        options.append(Option(label, owner.lines[start], [owner.parts[k] for k in moved], [owner.lines[k] for k in moved]))
+        flags = [*flags, f"option {label}: its label was not read (OCR); taken from where the labels' grid puts it, in option {owner.label}"]
+    options.sort(key=lambda o: labels.index(o.label))
+    return options, flags
+
+
+def _middle(sl: StreamLine) -> float:
+    return (sl.line.top + sl.line.bottom) / 2
+
+
+def _grid_places(options: list[Option], labels: list[str], columns: list[float], height: float):
+    """(row, column) of each label index, filled row by row or column by column, whichever the read
+    labels' columns fit; None when neither does."""
+    def column_of(o: Option) -> int:
+        return min(range(len(columns)), key=lambda c: abs(o.first.line.x0 - columns[c]))
+
+    width, depth = len(columns), -(-len(labels) // len(columns))
+    for place in (lambda i: (i // width, i % width), lambda i: (i % depth, i // depth)):
+        if all(place(labels.index(o.label))[1] == column_of(o) for o in options):
+            return place
+    return None
+
+
+def _row_middle(rows: dict[int, list[float]], row: int) -> float | None:
+    """Where a row of labels stands: its read labels' middle, or between the nearest rows above and
+    below at their even pitch."""
+    if row in rows:
+        return median(rows[row])
+    above, below = [r for r in rows if r < row], [r for r in rows if r > row]
+    known = sorted(rows)
+    pitches = [(median(rows[b]) - median(rows[a])) / (b - a) for a, b in zip(known, known[1:])]
+    # Two pitches at least, and even: options of uneven length leave no row to interpolate.
+    if not above or not below or len(pitches) < 2 or max(pitches) > (1 + GRID_PITCH_SPREAD) * min(pitches):
+        return None
+    a, b = max(above), min(below)
+    ya, yb = median(rows[a]), median(rows[b])
+    return ya + (yb - ya) * (row - a) / (b - a)
 
 
 MIN_SENTENCE_WORDS = 3
@@ -94,9 +184,10 @@ def _paragraph_split(option: Option, missing: str) -> list[Option] | None:
     left = min(sl.line.x0 for sl in lines)
     right = max(sl.line.x1 for sl in lines)
     short_of = SHORT_LINE_SHARE * max(right - left, 1.0)
+    # The text before a break is the option's (a lone label "B)" ends no sentence: its text is beside it).
     breaks = [
         k for k in range(1, len(lines))
-        if _ends_paragraph(lines[k - 1], right, short_of) and _starts_paragraph(lines[k])
+        if _ends_paragraph(lines[k - 1], option.parts[k - 1], right, short_of) and _starts_paragraph(lines[k])
         and lines[k].page == lines[k - 1].page
     ]
     if len(breaks) != 1:
@@ -108,8 +199,8 @@ def _paragraph_split(option: Option, missing: str) -> list[Option] | None:
     ]
 
 
-def _ends_paragraph(line: StreamLine, right: float, short_of: float) -> bool:
-    return line.text.rstrip().endswith(SENTENCE_END) and line.line.x1 <= right - short_of
+def _ends_paragraph(line: StreamLine, text: str, right: float, short_of: float) -> bool:
+    return text.rstrip().endswith(SENTENCE_END) and line.line.x1 <= right - short_of
 
 
 def _starts_paragraph(line: StreamLine) -> bool:
@@ -206,4 +297,5 @@ def _label_like(text: str, label: str, option_re: re.Pattern) -> str:
     begin, end = match.span(name)
     new = label.lower() if printed.islower() else label.upper() if printed.isupper() else label
     prefix = text[: match.start("text")]
-    return prefix[:begin] + new + prefix[end:]
+    # A lone label ("b)") leaves no space before its text: the text put after it needs one.
+    return prefix[:begin] + new + (prefix[end:] if prefix[end:].endswith((" ", "\t")) else prefix[end:] + "  ")

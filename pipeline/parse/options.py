@@ -80,7 +80,10 @@ def find_options(
             options[-1].lines.append(item)
         elif not options:
             stem.append(item)
-        elif not trailing and (_continues_in_column(options, item, pitch) or _between_labels(options, item, label_after[index], labels)):
+        elif not trailing and (
+            _continues_in_column(options, item, pitch) or _between_labels(options, item, label_after[index], labels)
+            or _right_of_on_row(options[-1].lines[-1], item)
+        ):
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
@@ -165,14 +168,22 @@ def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re
 
 
 def _between_labels(options: list[Option], item: StreamLine, labels_after: set[str], labels: list[str]) -> bool:
-    """`item` lies between an option's label and the next label of the sequence, not left of the labels."""
+    """`item` lies between an option's label and a later label of the sequence (the next one, or one
+    after it where OCR lost the next), not left of the labels."""
     following = labels.index(options[-1].label) + 1
-    if following >= len(labels) or labels[following] not in labels_after:
+    if not labels_after.intersection(labels[following:]):
         return False
     left = min(o.first.line.x0 for o in options if o.first.page == item.page) if any(
         o.first.page == item.page for o in options
     ) else None
     return left is not None and item.line.x0 >= left - 2
+
+
+def _right_of_on_row(last: StreamLine, item: StreamLine) -> bool:
+    """`item` goes on along the row of the last option's last line, right of it: the next cell of a table
+    printed as the last option ("D) Figura | 1 2 3")."""
+    overlap = min(item.line.bottom, last.line.bottom) - max(item.line.top, last.line.top)
+    return item.page == last.page and overlap > 0.5 * (last.line.bottom - last.line.top) and item.line.x0 > last.line.x1
 
 
 def _continues_in_column(options: list[Option], item: StreamLine, pitch: Pitch | None) -> bool:

@@ -60,3 +60,54 @@ def test_in_an_option_grid_each_column_of_labels_is_a_label_column():
     rows[8] = (100, "1) opción i")
     found = find_options(_lines([(100, "¿Cuál es la opción?"), *rows]), labels, option_start_regex(labels, ["A)"]))
     assert {o.label: " ".join(o.parts) for o in found.options} == {label: f"opción {label.lower()}" for label in labels}
+
+
+def _placed(rows: list[tuple[float, float, str]], method: PageMethod = PageMethod.OCR):
+    """Lines at (x, top): a fraction's numerator and denominator stand above and below its label's row."""
+    lines = [Line(text=t, x0=x, top=top, x1=x + 8 * len(t), bottom=top + 12, font_size=11) for x, top, t in rows]
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+
+
+def _fraction_options(labels: list[str], method: PageMethod = PageMethod.OCR) -> dict[str, str]:
+    """DEMRE M1 65 on a scan: each label's ")" lost, so each label is a lone letter at the label column,
+    between its fraction's numerator and denominator at the text indent."""
+    rows = [(65, 80, "65. Si se lanzan tres monedas, ¿cuál es la probabilidad de obtener"), (100, 96, "sello?")]
+    for k, (label, (numerator, denominator)) in enumerate(zip(labels, [("1", "3"), ("7", "8"), ("1", "8"), ("1", "2")])):
+        top = 132 + 40 * k
+        rows += [(131, top, numerator), (100, top + 7, label), (131, top + 17, denominator)]
+    found = find_options(_placed(rows, method), LABELS, OPTION_RE)
+    return {o.label: o.text for o in found.options}
+
+
+def test_lone_letters_down_the_label_column_are_the_labels_in_their_order():
+    assert _fraction_options(["A", "B", "C", "D"]) == {"A": "1 3", "B": "7 8", "C": "1 8", "D": "1 2"}
+    # one of them misread ("a" for "B"): three read as printed still make the column
+    assert _fraction_options(["A", "a", "C", "D"]) == {"A": "1 3", "B": "7 8", "C": "1 8", "D": "1 2"}
+
+
+def test_lone_letters_that_do_not_make_a_label_column_stay_text():
+    assert _fraction_options(["A", "a", "e", "D"]) == {}  # only two read as the letters expected there
+    assert _fraction_options(["B", "C", "D", "E"]) == {}  # the column does not start with the first label
+    assert _fraction_options(["A", "B", "C", "D"], PageMethod.TEXT) == {}  # a text layer is read as printed
+    # a line at the label column that does not open with a lone letter ends the column
+    rows = [(100, 80, "¿Cuál es la letra?"), (100, 100, "A"), (131, 100, "uno"), (100, 120, "Bien dicho"), (100, 140, "C"), (100, 160, "D")]
+    assert find_options(_placed(rows), LABELS, OPTION_RE).options == []
+
+
+def test_a_lone_letter_that_is_the_only_line_at_the_column_in_its_gap_is_the_label_left_there():
+    # DEMRE M1 16: "A)" read as "a" with its text, "D)" as a lone "D"; the options' own lines are indented.
+    rows = [(65, 84, "16. ¿Cuál es el valor de"), (100, 129, "a -2"), (141, 148, "27"), (100, 162, "B)"), (136, 162, "-1"),
+            (100, 188, "C)"), (142, 193, "2"), (143, 206, "3"), (100, 221, "D"), (143, 231, "2")]
+    found = find_options(_placed(rows), LABELS, OPTION_RE)
+    assert [o.label for o in found.options] == ["A", "B", "C", "D"]
+    assert found.options[0].parts[0] == "-2" and found.options[3].parts == ["", "2"]
+
+
+def test_a_lone_letter_beside_another_line_at_the_column_is_left_as_read():
+    # "a" opens a line of the stem, and another stem line stands at the column in the same gap.
+    rows = [(100, 80, "¿Qué número sigue"), (100, 100, "a la serie?"), (100, 120, "B) dos"), (100, 140, "C) tres"), (100, 160, "D) cuatro")]
+    found = find_options(_placed(rows), LABELS, OPTION_RE)
+    assert [o.label for o in found.options] == [] and [sl.text for sl in found.stem][:2] == ["¿Qué número sigue", "a la serie?"]
+    rows = [(100, 80, "¿Qué número sigue?"), (100, 100, "A) uno"), (100, 120, "B) dos"), (100, 140, "C) tres"), (100, 160, "D"), (100, 180, "En total")]
+    assert [o.label for o in find_options(_placed(rows), LABELS, OPTION_RE).options] == ["A", "B", "C"]

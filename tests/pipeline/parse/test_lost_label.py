@@ -202,3 +202,69 @@ def test_a_question_whose_trailing_labels_were_lost_is_a_choice_question_unless_
     # an open task's answer line after the "options" (CKE 2025 task 3): they are no choice question's
     answer_line = [*LOST_BCD, (28, 400, "Odpowiedź dla pliku dron_przyklad.txt to 2 i 14000.")]
     assert _parsed(answer_line)["51"].type != "single_choice"
+
+
+def _placed(rows: list[tuple[float, float, str]], method: PageMethod = PageMethod.OCR):
+    lines = [Line(text=t, x0=x, top=top, x1=x + 7 * len(t), bottom=top + 12, font_size=11) for x, top, t in rows]
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+
+
+def _grid_restored(rows, method=PageMethod.OCR):
+    options, flags = restore_lost_labels(find_options(_placed(rows, method), LABELS, OPTION_RE).options, LABELS)
+    return {o.label: o.text for o in options}, flags
+
+
+def _table_option(label: str | None, top: float, figures: str) -> list[tuple[float, float, str]]:
+    """DEMRE M1 17: each option a two-row table, its label beside the first row."""
+    first = [(100, top, f"{label}) Figura")] if label else [(134, top, "Figura")]
+    return [*first, (300, top, "1 2 3"), (134, top + 20, "Cantidad"), (300, top + 20, figures)]
+
+
+def test_a_label_lost_in_a_column_of_evenly_spaced_options_is_put_where_the_pitch_puts_it():
+    rows = [(65, 80, "17. ¿En cuál de las siguientes tablas?"),
+            *_table_option("A", 120, "4 4 4"), *_table_option("B", 170, "2 4 8"), *_table_option(None, 222, "1 4 16"), *_table_option("D", 270, "2 2 2")]
+    options, flags = _grid_restored(rows)
+    assert options == {"A": "Figura 1 2 3 Cantidad 4 4 4", "B": "Figura 1 2 3 Cantidad 2 4 8",
+                       "C": "Figura 1 2 3 Cantidad 1 4 16", "D": "Figura 1 2 3 Cantidad 2 2 2"}
+    assert flags == ["option C: its label was not read (OCR); taken from where the labels' grid puts it, in option B"]
+
+
+def test_no_option_is_cut_where_the_pitch_is_uneven_or_on_a_text_layer():
+    uneven = [(65, 80, "17. ¿En cuál de las siguientes tablas?"),
+              *_table_option("A", 120, "4 4 4"), *_table_option("B", 150, "2 4 8"), *_table_option(None, 222, "1 4 16"), *_table_option("D", 270, "2 2 2")]
+    options, flags = _grid_restored(uneven)
+    assert flags == [] and set(options) == {"A", "B", "D"}
+    rows = [(65, 80, "17. ¿En cuál de las siguientes tablas?"),
+            *_table_option("A", 120, "4 4 4"), *_table_option("B", 170, "2 4 8"), *_table_option(None, 222, "1 4 16"), *_table_option("D", 270, "2 2 2")]
+    options, flags = _grid_restored(rows, PageMethod.TEXT)
+    assert flags == [] and set(options) == {"A", "B", "D"}
+
+
+def test_a_label_lost_in_a_grid_of_graphs_is_put_at_its_row_and_column():
+    # DEMRE M1 30: graphs in two columns (A B / C D), "C)" lost; its graph's lines sit in A's column.
+    def graph(x: float, top: float, label: str | None) -> list[tuple[float, float, str]]:
+        head = [(x, top, f"{label})"), (x + 36, top + 1, "Porcentaje")] if label else [(x + 38, top + 1, "Porcentaje")]
+        return [*head, (x + 40, top + 60, "15"), (x + 80, top + 130, f"Tiempo {label or 'C'}")]
+    rows = [(65, 80, "30. ¿Cuál de los siguientes gráficos?"), *graph(100, 120, "A"), *graph(350, 120, "B"), *graph(100, 330, None), *graph(350, 330, "D")]
+    options, flags = _grid_restored(rows)
+    assert options == {"A": "Porcentaje 15 Tiempo A", "B": "Porcentaje 15 Tiempo B", "C": "Porcentaje 15 Tiempo C", "D": "Porcentaje 15 Tiempo D"}
+    assert flags == ["option C: its label was not read (OCR); taken from where the labels' grid puts it, in option A"]
+
+
+def test_a_lone_label_with_its_text_beside_it_ends_no_paragraph():
+    # "B)" alone on its line, its text in a cell beside it: the ")" ends no sentence of option B.
+    rows = [(28, 80, "39. ¿En cuál de las siguientes figuras?"), (50, 100, "A) Triángulo de lado 1 cm."),
+            (50, 115, "B)"), (80, 115, "Cuadrado de lado 1,5 cm"), (80, 130, "Rectángulo de lados 2 cm y 3 cm"),
+            (50, 145, "D) Cuadrado de lado 1 cm")]
+    options, flags = _grid_restored(rows)
+    assert options["B"] == "Cuadrado de lado 1,5 cm"
+    assert not any("paragraph break" in flag for flag in flags)  # C comes from the even pitch of the rows
+
+
+def test_a_first_label_printed_back_before_a_lone_second_label_keeps_a_space():
+    # "B)" read alone on its line: "A)" printed back in its style still opens the first option's text.
+    rows = [(28, 80, "16. ¿Cuál es el valor de 2/6?"), (71, 100, "27"), (50, 120, "B)"), (71, 120, "-1"), (50, 140, "C) 2/3"), (50, 160, "D) 3/2")]
+    lines, flag = restore_lost_first_label(_placed(rows), LABELS, OPTION_RE)
+    assert flag and [sl.text for sl in lines][1] == "A)  27"
+    assert {o.label: o.text for o in find_options(lines, LABELS, OPTION_RE).options}["A"] == "27"

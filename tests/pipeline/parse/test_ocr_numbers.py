@@ -217,3 +217,33 @@ def test_on_a_two_column_page_the_missing_number_may_stand_at_the_other_columns_
     document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
     blocks = split_blocks(line_stream(document), NUMBER_START, None)
     assert [b.number for b in blocks] == ["47", "48", "49", "50"]
+
+
+def _placed(rows: list[tuple[float, str]], method: PageMethod = PageMethod.OCR) -> ExtractedDocument:
+    """One line per row; a header number ("N." or "N" alone) shares its row with the text after it."""
+    lines, top = [], 80.0
+    for x, text in rows:
+        top += 0 if lines and lines[-1].text.rstrip(".").isdigit() else 20
+        lines.append(Line(text=text, x0=x, top=top, x1=x + 7 * len(text), bottom=top + 12, font_size=11))
+    page = Page(number=3, width=595, height=842, method=method, lines=lines)
+    return ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=3, pages=[page], stage_version="test")
+
+
+def test_the_first_number_whose_dot_ocr_lost_opens_the_first_question():
+    # DEMRE M1 1: the header "1." read as "1", the last line at the headers' edge before "2." (its
+    # stem and options stand at the text indent).
+    sheet = [(65, "1"), (100, "Por el arriendo de un juego inflable se cobra una cuota fija."), (100, "A) 4"), (100, "B) 8"),
+             (64, "2."), (100, "Considera el número p distinto de cero."), (100, "A) Que hubo dos aumentos.")]
+    blocks = split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)
+    assert [b.number for b in blocks] == ["1", "2"]
+    assert [sl.text for sl in blocks[0].lines][-2:] == ["A) 4", "B) 8"]
+    assert [b.number for b in split_blocks(line_stream(_placed(sheet, PageMethod.TEXT)), NUMBER_START, None)] == ["2"]
+
+
+def test_a_bare_number_is_no_first_header_with_other_lines_at_the_headers_edge_after_it():
+    # "1" is the last line of an instruction list; an unindented line stands between it and "2.".
+    sheet = [(65, "1"), (65, "Lee con atención."), (64, "2."), (100, "Considera el número p."), (100, "A) Que hubo dos aumentos.")]
+    assert [b.number for b in split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
+    # nor is a number that is not the one before the first header
+    sheet = [(65, "7"), (100, "Por el arriendo."), (64, "2."), (100, "Considera el número p.")]
+    assert [b.number for b in split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
