@@ -12,9 +12,10 @@ from dataclasses import dataclass
 MIN_RUN = 2  # entries read in a column before its run mends anything
 RUN_MIN_SHARE = 0.7  # of its neighbouring entries that count up by one
 NUMBER_TOKEN_MAX_CHARS = 4  # a row's unreadable first token may stand for a number of up to 3 digits and its mark
-# Digits Tesseract reads for letters of the same shape: a key's "1. B" read as "1.8". Only shapes with
-# one letter behind them ("0" may be O or D, "O" may be C or D, and stay unread).
-ANSWER_LOOKALIKES = {"8": "B", "6": "G", "5": "S", "2": "Z", "1": "I"}
+# Characters Tesseract reads for letters of the same shape: a key's "1. B" read as "1.8", "50. c" as
+# "50. e". Only where the read one is no answer the key allows, and only shapes with one letter behind
+# them ("0" may be O or D, "O" may be C or D, and stay unread).
+ANSWER_LOOKALIKES = {"8": "B", "6": "G", "5": "S", "2": "Z", "1": "I", "e": "c"}
 
 
 @dataclass
@@ -80,32 +81,47 @@ def _shows_number(text: str, number: int) -> bool:
 
 
 def _mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
-    """Mends, in place, the items of a column that counts up; a report line per mended entry."""
+    """Mends, in place, the items of a column that counts up; a report line per mended entry.
+
+    Between two numbers read whose difference is the count of rows between them ("10." … "13." with two
+    rows between), every row between is the number its place gives: unread rows, and numbers that break
+    the run ("1. d" and a lone "a" between "10." and "13." are 11 and 12). Before the first such number,
+    unread rows count back from it ("tl a" above "2. b")."""
     mended: list[str] = []
-    position = 0
-    while position < len(items):
-        # A stretch of unread rows, or one number that breaks the run, between two numbers read.
-        stretch = position + 1
-        if items[position][0] is None:
-            while stretch < len(items) and items[stretch][0] is None:
-                stretch += 1
-        group = items[position:stretch]
-        before, after = _read_number(items, position - 1), _read_number(items, stretch)
-        if after is not None and all(rows[item[2]].ocr for item in group):
-            low = before if before is not None else after - len(group) - 1
-            if after - low - 1 == len(group) and low >= 0:
-                for offset, item in enumerate(group, start=1):
-                    line = _mend(item, low + offset, entry_re, before, after)
-                    if line:
-                        mended.append(line)
-        elif after is None and before is not None and stretch == len(items) and len(group) == 1 \
-                and rows[group[0][2]].ocr and group[0][0] is None and _shows_number(group[0][3], before + 1):
+    read = [k for k in range(len(items)) if _read_number(items, k) is not None]
+    anchors = [k for k in read if any(_agree(items, k, j) for j in read if j != k)]
+    if anchors and anchors[0] > 0 and all(item[0] is None for item in items[:anchors[0]]):
+        mended += _mend_group(items, rows, entry_re, 0, anchors[0])
+    for p, q in zip(anchors, anchors[1:]):
+        if q - p > 1 and _agree(items, p, q):
+            mended += _mend_group(items, rows, entry_re, p + 1, q)
+    last = anchors[-1] if anchors else None
+    if last is not None and last + 2 == len(items) and items[-1][0] is None and rows[items[-1][2]].ocr:
+        before = _read_number(items, last)
+        if _shows_number(items[-1][3], before + 1):
             # The column's last row, unread, that still shows the number after the last one read.
-            line = _mend(group[0], before + 1, entry_re, before, None)
+            line = _mend(items[-1], before + 1, entry_re, before, None)
             if line:
                 mended.append(line)
-        position = stretch
     return mended
+
+
+def _agree(items: list[list], p: int, q: int) -> bool:
+    """Whether the numbers read at `p` and `q` are as far apart as their rows."""
+    return _read_number(items, q) - _read_number(items, p) == q - p
+
+
+def _mend_group(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern, start: int, stop: int) -> list[str]:
+    """Mends the OCR'd rows `start`..`stop` - 1 to the numbers their places give, counted back from the
+    number read at `stop`."""
+    group = items[start:stop]
+    after = _read_number(items, stop)
+    before = _read_number(items, start - 1)
+    low = after - len(group) - 1
+    if low < 0 or not all(rows[item[2]].ocr for item in group):
+        return []
+    lines = [_mend(item, low + offset, entry_re, before, after) for offset, item in enumerate(group, start=1)]
+    return [line for line in lines if line]
 
 
 def _runs_down(items: list[list]) -> bool:

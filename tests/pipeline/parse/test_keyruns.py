@@ -122,3 +122,24 @@ def test_an_answer_read_as_a_digit_of_its_shape_is_that_label_and_the_last_row_m
     assert table.problems == ["key line '8* O' among the entries could not be read as one (OCR)"]
     # on a text layer the key is read as printed
     assert read_list(_key([["1.8", "2.C"]], PageMethod.TEXT), spec, "key.pdf").answers == {"2": "C"}
+
+
+def test_rows_between_two_numbers_as_far_apart_as_their_rows_take_the_numbers_their_places_give():
+    # INAP 2024 on a scan: "11. d" read as "1. d", the number of "12. a" lost, and the last "50. c" read as "50. e".
+    column = ["6. c", "7. d", "8. a", "9. c", "10. b", "1. d", "a", "13. a", "14. d"]
+    table = read_list(_key([column]), _spec(), "key.pdf")
+    assert table.answers == {"6": "c", "7": "d", "8": "a", "9": "c", "10": "b", "11": "d", "12": "a", "13": "a", "14": "d"}
+    assert table.problems == [
+        "key entry read as '1', taken as 11 (between 10 and 13) from its column's run",
+        "key entry read as 'a', taken as 12 (between 10 and 13) from its column's run",
+    ]
+    table = read_list(_key([["47. c", "48. d", "49. a", "50. e"]]), _spec(), "key.pdf")
+    assert table.answers["50"] == "c"
+    assert table.problems == ["key entry read as '50. e', taken as 50 (after 49), its answer c read as 'e' from its column's run"]
+
+
+def test_numbers_that_break_the_run_where_the_rows_do_not_fit_are_left_as_read():
+    # 10 and 14 are four apart with two rows between: no row can be told its number.
+    table = read_list(_key([["7. d", "8. a", "9. c", "10. b", "1. d", "a", "14. d", "15. a"]]), _spec(), "key.pdf")
+    assert "11" not in table.answers and "12" not in table.answers and table.answers["1"] == "d"
+    assert table.problems == ["key line 'a' among the entries could not be read as one (OCR)"]
