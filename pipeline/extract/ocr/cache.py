@@ -54,7 +54,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 35: a word read across a label disc and past it keeps only its part past the disc ("OA" → disc, "A").
 # 36: each word keeps its Tesseract line, so a justified line's wide spaces do not cut it into pieces.
 # 37: a run of unread discs at a column's end or start is filled only in a column that reads a sequence.
-READING_VERSION = "ocr-reading/37"
+# 38: an accented vowel read again bare after itself loses the bare one ("Colposcopíia").
+READING_VERSION = "ocr-reading/38"
 CACHE_STAGE = "ocr"
 
 

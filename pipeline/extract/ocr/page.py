@@ -28,7 +28,7 @@ from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labels import LABEL_TOKEN, label_case_cells, normalize_ocr_line, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
-from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, small_same_shape_capitals, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.spelling import accents_read_twice, as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, small_same_shape_capitals, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.segment import reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
@@ -114,7 +114,7 @@ def read_page(
         words = [replace(w, text=lexicon.repair(w.text)) for w in join_overlapping_pieces(words, lexicon)]
         words = capital_accents(split_glued_words(words, ink, lexicon), ink, lexicon)
         words = capitals_read_as_digits(words, lexicon)
-    words = small_same_shape_capitals(words, ink)
+    words = accents_read_twice(small_same_shape_capitals(words, ink), lexicon)
     if option_labels:
         words = split_glued_labels(words, option_labels)
         words = label_case_cells(words, option_labels)

@@ -384,3 +384,19 @@ _THREE_DOTS = re.compile(r"(?<!\.)\.\.\.(?!\.)")
 def as_ellipsis(words: list[Word]) -> list[Word]:
     """Three dots become "…" ("vojak...?", "[...]"); a dotted leader of four or more stays."""
     return [replace(w, text=_THREE_DOTS.sub("…", w.text)) for w in words]
+
+
+# An acute-accented vowel read twice, as the accented letter and again bare ("Colposcopíia"): Tesseract
+# takes the accent's box for a letter of its own. No word of the sheets' languages doubles a vowel that
+# way (French "idée", "créer" double é with e, so e is left out).
+_BARE_AFTER_ACCENTED = re.compile(r"(?<=í)i|(?<=á)a|(?<=ó)o|(?<=ú)u")
+
+
+def accents_read_twice(words: list[Word], lexicon: Lexicon | None) -> list[Word]:
+    """A word the lexicon does not know, with an accented vowel followed by the same vowel bare, loses
+    the bare one ("Colposcopíia" → "Colposcopía")."""
+    return [
+        replace(w, text=_BARE_AFTER_ACCENTED.sub("", w.text))
+        if _BARE_AFTER_ACCENTED.search(w.text) and not (lexicon is not None and lexicon.knows(w.text)) else w
+        for w in words
+    ]

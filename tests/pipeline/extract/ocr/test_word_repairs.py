@@ -9,7 +9,7 @@ from pipeline.extract.ocr import Lexicon
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width, wide_readings
 from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.noise import without_icons
-from pipeline.extract.ocr.spelling import as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, small_same_shape_capitals, split_glued_words, stray_inverted_marks
+from pipeline.extract.ocr.spelling import accents_read_twice, as_ellipsis, capital_accents, capitals_read_as_digits, dashes_by_width, join_overlapping_pieces, join_split_words, small_same_shape_capitals, split_glued_words, stray_inverted_marks
 from pipeline.extract.ocr.typography import joined_words
 from pipeline.extract.ocr.words import Word, line_sizes
 
@@ -354,3 +354,11 @@ def test_a_number_glued_to_a_word_is_split_where_the_image_shows_the_space():
     # a code printed tight keeps its digits
     tight = _ink(300, 40, letters + [(119, 133), (136, 150)])
     assert texts(split_glued_words([word("ADAMTS13", 0, top=0, width=150, height=40)], tight, lexicon)) == ["ADAMTS13"]
+
+
+def test_an_accented_vowel_read_again_bare_after_itself_loses_the_bare_one():
+    lexicon = Lexicon({"fíi": "fíi"})  # a made-up known word with the doubled vowel
+    words = [word("Colposcopíia", 0), word("Ultrasonografía", 300), word("zoólogo", 600), word("idée", 900), word("Fíi", 1200)]
+    # "oó" (bare then accented), a French "ée" and a word the lexicon knows stay as read
+    assert texts(accents_read_twice(words, lexicon)) == ["Colposcopía", "Ultrasonografía", "zoólogo", "idée", "Fíi"]
+    assert texts(accents_read_twice([word("Sandíia", 0), word("Tomográafo", 300)], None)) == ["Sandía", "Tomográfo"]
