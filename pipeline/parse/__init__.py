@@ -40,7 +40,7 @@ from pipeline.parse.stream import line_stream, plain_text
 # +18: a first option whose label OCR lost is taken from the stem's indented last lines.
 # +19: a scanned number read as its neighbour's beside a gap of one (97, 99, 99, 100) is the missing one.
 # +20: options after the last label read cut from its sentence breaks when OCR lost their labels.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+22"
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+23"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
@@ -87,7 +88,9 @@ def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
     return None
 
 
-def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft]:
+def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_options: int = 0) -> list[Draft]:
+    """The block's question(s). `typical_options`: how many options the sheet's questions have, where
+    nearly all have the same number (a question with fewer gets its lost last labels back)."""
     layout = spec.layout
     labels = layout.options.labels
     all_lines = ([StreamLine(block.start.page, _header_line(block))] if block.header_rest else []) + block.lines
@@ -129,7 +132,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
     if not found_options.trailing:
         # Only where the options end the block: text after them (an open task's answer lines "a) 2",
         # "b) (14000, 3014)") says these are no choice question's options.
-        found_options.options, trailing_restored = restore_trailing_labels(found_options.options, labels, layout.options.min_count)
+        found_options.options, trailing_restored = restore_trailing_labels(
+            found_options.options, labels, max(layout.options.min_count, typical_options)
+        )
         flags += trailing_restored
     found_options.options, restored = restore_lost_labels(found_options.options, labels)
     enough = len(found_options.options) >= layout.options.min_count
@@ -198,6 +203,26 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern) -> list[Draft
 
 LOST_LABELS = "printed option labels"
 _ANSWER_LINE = re.compile(r"(?:[.…_·] ?){4,}")  # dot leaders or underscores left for the candidate to write on
+
+
+# A sheet's questions have a typical number of options when this share of its choice questions (and
+# at least TYPICAL_MIN_QUESTIONS of them) have it.
+TYPICAL_SHARE = 0.8
+TYPICAL_MIN_QUESTIONS = 8
+
+
+def _sheet_drafts(blocks: list[Block], spec: SourceSpec, option_re: re.Pattern) -> list[Draft]:
+    """Every block's drafts; a choice question with fewer options than the sheet's typical number is
+    read again knowing that number, so that labels OCR lost at its end are looked for."""
+    per_block = [_drafts(block, spec, option_re) for block in blocks]
+    counts = Counter(len(d.labels) for drafts in per_block for d in drafts if d.type is QuestionType.SINGLE_CHOICE)
+    if counts:
+        typical, count = counts.most_common(1)[0]
+        if count >= TYPICAL_SHARE * sum(counts.values()) and count >= TYPICAL_MIN_QUESTIONS:
+            for k, drafts in enumerate(per_block):
+                if any(d.type is QuestionType.SINGLE_CHOICE and len(d.labels) < typical for d in drafts):
+                    per_block[k] = _drafts(blocks[k], spec, option_re, typical)
+    return [d for drafts in per_block for d in drafts]
 
 
 def printed_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[str]:
@@ -439,7 +464,7 @@ def parse_sheet(
         )
     blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
     questions_blocks = link_contexts(blocks, layout.group_headers)
-    drafts = [d for block in questions_blocks for d in _drafts(block, spec, option_re)]
+    drafts = _sheet_drafts(questions_blocks, spec, option_re)
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
     lost = [d.number for d in drafts if any(f.startswith(LOST_LABELS) for f in d.flags)]
     if lost:

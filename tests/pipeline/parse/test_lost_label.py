@@ -268,3 +268,28 @@ def test_a_first_label_printed_back_before_a_lone_second_label_keeps_a_space():
     lines, flag = restore_lost_first_label(_placed(rows), LABELS, OPTION_RE)
     assert flag and [sl.text for sl in lines][1] == "A)  27"
     assert {o.label: o.text for o in find_options(lines, LABELS, OPTION_RE).options}["A"] == "27"
+
+
+def _sheet_of_four_option_questions(last_question: list[tuple[float, float, str]]) -> list[tuple[float, float, str]]:
+    rows = []
+    for n in range(1, 10):
+        rows += [(28, 400, f"{n}. ¿Qué afirma el texto número {n}?"),
+                 *[(50, 300, f"{label}) Opción {label.lower()} de la pregunta {n}.") for label in "ABCD"]]
+    return rows + last_question
+
+
+# INAP 1.8 on a scan: "d)" lost, its line at the options' text indent after the last option read.
+LOST_D = [(28, 500, "10. De acuerdo con el artículo 7, ¿qué publicarán las Administraciones?"),
+          (50, 560, "A) Los documentos que deban ser sometidos a información pública."),
+          (50, 300, "B) Las cuentas anuales que deban rendirse."),
+          (50, 250, "C) Los proyectos de Decreto Ley."),
+          (71, 520, "Las retribuciones percibidas por todos los órganos superiores.")]
+
+
+def test_where_nearly_every_question_has_four_options_one_read_with_three_gets_its_lost_last_label():
+    question = _parsed(_sheet_of_four_option_questions(LOST_D))["10"]
+    assert question.choices == ["Los documentos que deban ser sometidos a información pública.", "Las cuentas anuales que deban rendirse.",
+                                "Los proyectos de Decreto Ley.", "Las retribuciones percibidas por todos los órganos superiores."]
+    assert "option D: its label was not read (OCR); taken from the sentence breaks in option C" in question.flags
+    # alone, three options are a question of three (the spec allows it): nothing is cut
+    assert len(_parsed(LOST_D)["10"].choices) == 3
