@@ -137,6 +137,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
         )
         flags += trailing_restored
     found_options.options, restored = restore_lost_labels(found_options.options, labels)
+    restored = found_options.flags + restored
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.

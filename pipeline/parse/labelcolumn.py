@@ -44,10 +44,13 @@ def _lone_letter(token: str) -> str | None:
     return core if len(core) == 1 and core.isalpha() else None
 
 
-def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
-    """`lines` with misread labels at the label column given the label the sequence leaves for them."""
+def restore_label_column(
+    lines: list[StreamLine], labels: list[str], option_re: re.Pattern
+) -> tuple[list[StreamLine], list[str]]:
+    """`lines` with misread labels at the label column given the label the sequence leaves for them,
+    and a flag line per label given."""
     if not any(sl.ocr for sl in lines):
-        return lines
+        return lines, []
     read: dict[int, str] = {}
     mark = ""
     for index, sl in enumerate(lines):
@@ -59,13 +62,15 @@ def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: 
             after = printed[len(matched_label(match)) : len(matched_label(match)) + 1]
             mark = mark or (after if after in ").:" else "")
     restored = list(lines)
+    flags: list[str] = []
     if len(read) < 2:
         lone = _lone_label_run(lines, labels)
         if not lone:
-            return lines
+            return lines, []
         read.update(lone)
         for index in lone:
             restored[index] = _relabelled(lines[index], read[index], mark, option_re)
+        flags.append(f"option labels {list(lone.values())}: read without their marks (OCR); taken from the column they stand in")
     size = median((lines[i].line.font_size or 10) for i in read)
     # The x of each column the labels stand in: options printed in a grid have two or more.
     columns = [median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)]
@@ -98,7 +103,8 @@ def restore_label_column(lines: list[StreamLine], labels: list[str], option_re: 
                 continue
         read[index] = expected
         restored[index] = _relabelled(sl, expected, mark, option_re)
-    return restored
+        flags.append(f"option {expected}: its label was read as {token!r} (OCR); taken as the label its column leaves there")
+    return restored, flags
 
 
 def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) -> StreamLine:

@@ -31,6 +31,7 @@ class OptionBlock:
     stem: list[StreamLine]
     options: list[Option]
     trailing: list[StreamLine]
+    flags: list[str] = field(default_factory=list)  # labels restored from where they stand
 
 
 def find_options(
@@ -49,7 +50,7 @@ def find_options(
     if bare_min_run:
         lines = _bare_label_runs(lines, labels, option_re, bare_min_run)
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
-    lines = restore_label_column(lines, labels, option_re)
+    lines, restored = restore_label_column(lines, labels, option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []
@@ -95,7 +96,7 @@ def find_options(
         if options:
             options[-1].parts.extend(sl.text for sl in beside_next)
     options.sort(key=lambda o: labels.index(o.label))
-    return OptionBlock(stem, options, trailing)
+    return OptionBlock(stem, options, trailing, restored)
 
 
 def _next_label_lines(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine | None]:

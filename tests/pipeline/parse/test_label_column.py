@@ -111,3 +111,12 @@ def test_a_lone_letter_beside_another_line_at_the_column_is_left_as_read():
     assert [o.label for o in found.options] == [] and [sl.text for sl in found.stem][:2] == ["¿Qué número sigue", "a la serie?"]
     rows = [(100, 80, "¿Qué número sigue?"), (100, 100, "A) uno"), (100, 120, "B) dos"), (100, 140, "C) tres"), (100, 160, "D"), (100, 180, "En total")]
     assert [o.label for o in find_options(_placed(rows), LABELS, OPTION_RE).options] == ["A", "B", "C"]
+
+
+def test_every_label_given_from_its_place_is_a_flag():
+    assert find_options(_lines(BLOCK), LABELS, OPTION_RE).flags == [
+        "option C: its label was read as '0' (OCR); taken as the label its column leaves there"]
+    rows = [(65, 80, "65. ¿Cuál es la probabilidad?")] + [(100, 100 + 20 * k, f"{label}") for k, label in enumerate("ABCD")]
+    rows += [(131, 102 + 20 * k, f"1/{k + 2}") for k in range(4)]
+    assert find_options(_placed(sorted(rows, key=lambda r: r[1])), LABELS, OPTION_RE).flags == [
+        "option labels ['A', 'B', 'C', 'D']: read without their marks (OCR); taken from the column they stand in"]

@@ -36,7 +36,9 @@ def test_every_option_of_a_scanned_sheet_is_read_as_printed(tmp_path, layout):
         assert list(found) == ["1", "2", "3"], path
         for q in questions:
             assert found[q.number].choices == list(q.options), (path.parent.parent.name, q.number)
-            assert found[q.number].flags == ["no key entry for this question"], (path.parent.parent.name, q.number)
+            # A label the scan misread ("1)" for "I)") and its column restored says so; nothing else is flagged.
+            flags = [f for f in found[q.number].flags if not (path == scan and "(OCR); taken as the label its column leaves" in f)]
+            assert flags == ["no key entry for this question"], (path.parent.parent.name, q.number)
 
 
 BANNERS = {"white on black": (20, 20, 20), "white on grey": (150, 150, 150)}
