@@ -65,6 +65,9 @@ class Page:
     # Figures found on an OCR'd page's image (PDF points, top-left origin), cropped like a text page's
     # figures; the unsure words read inside each are left out of `lines`.
     scanned_figures: list[ScannedFigure] = field(default_factory=list)
+    # What the OCR repairs inferred rather than read on this page (labels taken from their column's
+    # sequence, …): each becomes a line of the document's warnings.
+    ocr_notes: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:

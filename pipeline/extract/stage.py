@@ -36,8 +36,9 @@ from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSett
 # are furniture. +29: figures found on scans are cropped and named in the warnings. +30: a stray mark
 # beside a column head no longer hides the page's two columns (`layout`). +31: an option label set apart
 # from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
-# one line across its wide spaces on the text layer too (`layout.WordSpaces`).
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+32/{READING_VERSION}"
+# one line across its wide spaces on the text layer too (`layout.WordSpaces`). +33: what the OCR repairs
+# inferred rather than read (label discs filled from their column) is a line of the warnings.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -295,6 +296,7 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.method = ocr_page.method
         page.ocr_confidence = ocr_page.ocr_confidence
         page.scanned_figures = list(ocr_page.scanned_figures)
+        page.ocr_notes = list(ocr_page.ocr_notes)
         page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
 
 
@@ -500,6 +502,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         if page.method is PageMethod.OCR and page.ocr_confidence is not None and page.ocr_confidence < OCR_DOUBTFUL_BELOW
     ]
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
+    warnings += [f"page {page.number}: {note}" for page in pages for note in page.ocr_notes]
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

@@ -54,7 +54,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 35: a word read across a label disc and past it keeps only its part past the disc ("OA" → disc, "A").
 # 36: each word keeps its Tesseract line, so a justified line's wide spaces do not cut it into pieces.
 # 37: a run of unread discs at a column's end or start is filled only in a column that reads a sequence.
-# 38: an accented vowel read again bare after itself loses the bare one ("Colposcopíia").
+# 38: an accented vowel read again bare after itself loses the bare one ("Colposcopíia"); a reading
+#     carries notes of what its repairs inferred (label discs filled from their column's sequence).
 READING_VERSION = "ocr-reading/38"
 CACHE_STAGE = "ocr"
 
@@ -88,6 +89,7 @@ class PageReading:
     # Figures found on the scan (`scanfigures`), their boxes in image pixels, each with the unsure words
     # read inside it, which are left out of `words`.
     figures: tuple[ScannedFigure, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()  # what the repairs inferred rather than read, for the report
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -97,7 +99,8 @@ class PageReading:
         data = json.loads(text)
         words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
-        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures)
+        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
+                   tuple(data.get("notes", ())))
 
 
 @lru_cache(maxsize=4)

@@ -112,15 +112,16 @@ def read_label_discs(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-) -> list[Word]:
+) -> tuple[list[Word], list[str]]:
     """`words` with each label disc read as its label, opening its line in place of what was read in it
-    (one Tesseract process for the page's discs, none for a page without)."""
+    (one Tesseract process for the page's discs, none for a page without), and a note on the labels
+    that were not read but taken from their column's sequence."""
     if not text_height:
-        return words
+        return words, []
     pixels = np.asarray(grey)
     discs = label_discs(pixels, words, text_height)
     if not discs:
-        return words
+        return words, []
     # Each disc inverted (its letter dark on white) and enlarged to a text line's height: a disc's
     # letter is smaller than the text's, and Tesseract dropped some at their printed size.
     scale = max(1.0, LETTER_HEIGHTS * text_height / max(d.bottom - d.top for d in discs))
@@ -139,7 +140,10 @@ def read_label_discs(
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         strip = Path(folder) / "label-discs.pgm"
         readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
-    readings = _by_column_sequence(discs, readings, labels, text_height)
+    filled = _by_column_sequence(discs, readings, labels, text_height)
+    inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
+    notes = [f"{len(inferred)} option label disc(s) not read, taken from their column's sequence: {', '.join(inferred)}"] if inferred else []
+    readings = filled
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
     inside = {id(w) for w in words if any(disc.holds(w) for disc, _ in read.values())}
     result, opened = [], set()
@@ -152,7 +156,7 @@ def read_label_discs(
             rest = next((_past_disc(word, disc) for disc, _ in read.values() if _starts_in(word, disc)), word)
             if rest is not None:
                 result.append(rest)
-    return result
+    return result, notes
 
 
 def _starts_in(word: Word, disc: Disc) -> bool:

@@ -64,6 +64,7 @@ def read_page(
     (what `pipeline.extract.ocr.cache` keys it by). A page that reads as if it lay turned is read
     again upright when Tesseract's orientation detection says how (`orientation`; `turn_upright`)."""
     languages, dpi, option_labels = settings.languages, settings.dpi, settings.option_labels
+    notes: list[str] = []  # what the repairs inferred rather than read
     as_scanned = image
     if settings.deskew:
         image, _ = deskewed(image)
@@ -120,7 +121,8 @@ def read_page(
         words = label_case_cells(words, option_labels)
         words = restore_label_marks(words, option_labels)
         # Last: a disc's label is printed without a mark, and the marks above would lend it one.
-        words = read_label_discs(grey, words, option_labels, typical_height, languages, dpi, omp_thread_limit)
+        words, disc_notes = read_label_discs(grey, words, option_labels, typical_height, languages, dpi, omp_thread_limit)
+        notes += disc_notes
     words = dashes_by_width(words)
     if settings.ellipsis:
         words = as_ellipsis(words)
@@ -152,7 +154,8 @@ def read_page(
         )
         for word in words
     )
-    return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None, figures=tuple(figures))
+    return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None, figures=tuple(figures),
+                       notes=tuple(notes))
 
 
 def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: int, width_pt: float, height_pt: float) -> Page:
@@ -190,6 +193,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         lines=page_lines,
         ocr_confidence=reading.confidence,
         scanned_figures=figures,
+        ocr_notes=list(reading.notes),
     )
 
 

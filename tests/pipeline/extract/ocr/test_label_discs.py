@@ -114,3 +114,16 @@ def test_a_word_read_across_a_disc_keeps_only_what_lies_past_it():
     # a word wholly on the disc leaves nothing; the option's text beside it is not on the disc
     assert _past_disc(Word("O", 80.0, 134, 1745, 165, 1775, (6, 1, 1)), disc) is None
     assert not _starts_in(Word("incidência", 95.7, 282, 1746, 444, 1775, (8, 1, 1)), disc)
+
+
+def test_a_disc_whose_letter_is_not_read_takes_its_columns_label_and_says_so_in_the_reading(tmp_path):
+    # The third disc prints "%", which no label reads as: its column's sequence (A, B, _, D) leaves it C.
+    boxes = []
+    for i, printed in enumerate(["A", "B", "%", "D"]):
+        boxes.append(TextBox(printed, 21, 20 + 8 * i, 3.2, size=9, bold=True, color=(255, 255, 255), highlight=(10, 10, 10), align="C"))
+        boxes.append(TextBox(f"alternativa número {i + 1} do enunciado", 28, 20 + 8 * i, 140, size=10))
+    image, _, _ = _scanned(tmp_path, boxes)
+    read = read_page(image, OcrSettings(languages=("por",), dpi=DPI, option_labels=DISC_LINES), page_number=1)
+    openings = [w.text for w in sorted(read.words, key=lambda w: w.top) if w.text in DISC_LINES]
+    assert openings == ["A", "B", "C", "D"]
+    assert read.notes == ("1 option label disc(s) not read, taken from their column's sequence: C",)
