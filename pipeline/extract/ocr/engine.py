@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -29,11 +30,13 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
+from pipeline.extract.ocr import tessapi
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.panels import light_on_dark_inverted
 from pipeline.extract.ocr.words import Word, box_mean, clean_text
 
-TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
+TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH (runs the CLI)
+TESSERACT_MODE_ENV = "EXAMCORPUS_TESSERACT_MODE"  # "cli": one `tesseract` process per call, even where libtesseract loads
 PAGE_SEGMENTATION_MODE = 3
 PAGE_TIMEOUT_S = 180.0
 SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
@@ -192,8 +195,32 @@ def read_widened(
     return [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in words]
 
 
+def in_process() -> bool:
+    """Whether Tesseract runs in this process (`tessapi`): libtesseract loads, its version is the
+    `tesseract` binary's (the OCR cache key names the binary's version), and neither
+    $EXAMCORPUS_TESSERACT_MODE=cli nor $EXAMCORPUS_TESSERACT (a binary of one's choice) asks for the CLI."""
+    if os.environ.get(TESSERACT_MODE_ENV, "").lower() == "cli" or os.environ.get(TESSERACT_ENV):
+        return False
+    library_version = tessapi.version()
+    if library_version is None:
+        return False
+    found = shutil.which("tesseract")
+    return found is not None and tesseract_version(found).partition("\n")[0] == f"tesseract {library_version}"
+
+
+@lru_cache(maxsize=4)
+def tesseract_version(command: str) -> str:
+    """`command --version` ("tesseract 5.3.0\n leptonica-1.82.0 ..."); "unknown" when it cannot run.
+    Part of the OCR cache key."""
+    try:
+        result = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return (result.stdout + result.stderr).strip()
+
+
 def run_tesseract(
-    image_path: Path,
+    image: Path | Image.Image,
     languages: Sequence[str],
     dpi: int,
     *,
@@ -202,7 +229,44 @@ def run_tesseract(
     whitelist: str | None = None,
     output: str = "tsv",
 ) -> str:
-    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image."""
+    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image (an image, or
+    an image file): in this process (`tessapi`) where it can, else one `tesseract` process; the same
+    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default."""
+    if omp_thread_limit in (1, None) and in_process():
+        pixels = _pixels(image)
+        if pixels is not None:
+            try:
+                return tessapi.recognise(
+                    pixels, "+".join(languages), dpi, psm=psm, whitelist=whitelist, output=output,
+                    deadline_s=PAGE_TIMEOUT_S, omp_threads=omp_thread_limit,
+                )
+            except tessapi.InitFailed as exc:
+                raise OcrUnavailable(
+                    f"Tesseract could not load the language data for {', '.join(languages)}: {exc} "
+                    f"(install the apt package(s) {' '.join(f'tesseract-ocr-{lang}' for lang in languages)})"
+                ) from exc
+            except tessapi.RecognitionFailed as exc:
+                raise OcrError(str(exc)) from exc
+    if isinstance(image, Image.Image):
+        with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+            path = Path(folder) / "image.pgm"
+            image.save(path, format="PPM")
+            return _run_cli(path, languages, dpi, omp_thread_limit, psm, whitelist, output)
+    return _run_cli(image, languages, dpi, omp_thread_limit, psm, whitelist, output)
+
+
+def _pixels(image: Path | Image.Image) -> np.ndarray | None:
+    """8-bit grey or RGB pixels as the CLI would read them; None for another kind of image (the CLI reads it)."""
+    if not isinstance(image, Image.Image):
+        with Image.open(image) as opened:
+            opened.load()
+            image = opened
+    return np.asarray(image) if image.mode in ("L", "RGB") else None
+
+
+def _run_cli(
+    image_path: Path, languages: Sequence[str], dpi: int, omp_thread_limit: int | None, psm: int, whitelist: str | None, output: str
+) -> str:
     command = [
         tesseract_command(),
         str(image_path),
