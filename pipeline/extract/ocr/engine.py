@@ -185,11 +185,12 @@ def read_widened(
     omp_thread_limit: int | None,
     **tesseract_options,
 ) -> list[Word]:
-    """Tesseract's words for `image` widened `stretch` times (saved to `path`), boxes mapped back."""
+    """Tesseract's words for `image` widened `stretch` times (also saved to `path`, which callers read
+    again: `keycells` asks for its character boxes), boxes mapped back."""
     if stretch != 1:
         image = image.resize((round(image.width * stretch), image.height), Image.LANCZOS)
     image.save(path, format="PPM")
-    words = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
+    words = parse_tsv(run_tesseract(image, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
     if stretch == 1:
         return words
     return [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in words]

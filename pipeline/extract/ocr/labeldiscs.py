@@ -114,7 +114,7 @@ def read_label_discs(
     omp_thread_limit: int | None,
 ) -> list[Word]:
     """`words` with each label disc read as its label, opening its line in place of what was read in it
-    (one Tesseract process for the page's discs, none for a page without)."""
+    (one Tesseract call for the page's discs, none for a page without)."""
     if not text_height:
         return words
     pixels = np.asarray(grey)
