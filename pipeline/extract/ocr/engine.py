@@ -242,10 +242,8 @@ def run_tesseract(
                     deadline_s=PAGE_TIMEOUT_S, omp_threads=omp_thread_limit,
                 )
             except tessapi.InitFailed as exc:
-                raise OcrUnavailable(
-                    f"Tesseract could not load the language data for {', '.join(languages)}: {exc} "
-                    f"(install the apt package(s) {' '.join(f'tesseract-ocr-{lang}' for lang in languages)})"
-                ) from exc
+                packages = " ".join(f"tesseract-ocr-{lang}" for lang in exc.missing)
+                raise OcrUnavailable(f"Tesseract language data missing: {exc}; install the apt package(s) {packages}") from exc
             except tessapi.RecognitionFailed as exc:
                 raise OcrError(str(exc)) from exc
     if isinstance(image, Image.Image):

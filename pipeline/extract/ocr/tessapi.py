@@ -35,7 +35,11 @@ OUTPUTS = ("tsv", "makebox")
 
 
 class InitFailed(RuntimeError):
-    """TessBaseAPIInit failed: the language data (or the tessdata folder) is not there."""
+    """TessBaseAPIInit failed, or skipped a language: its data (or the tessdata folder) is not there."""
+
+    def __init__(self, missing: list[str], datapath: str | None) -> None:
+        super().__init__(f"no language data for {', '.join(missing)} in {datapath or 'the default tessdata folder'}")
+        self.missing = missing
 
 
 class RecognitionFailed(RuntimeError):
@@ -66,7 +70,9 @@ _SIGNATURES: dict[str, tuple[list, object]] = {
     # char* results are declared c_void_p so that we keep the pointer to free it with TessDeleteText.
     "TessBaseAPIGetTsvText": ([_API_P, ctypes.c_int], ctypes.c_void_p),
     "TessBaseAPIGetBoxText": ([_API_P, ctypes.c_int], ctypes.c_void_p),
+    "TessBaseAPIGetLoadedLanguagesAsVector": ([_API_P], ctypes.POINTER(ctypes.c_char_p)),
     "TessDeleteText": ([ctypes.c_void_p], None),
+    "TessDeleteTextArray": ([ctypes.POINTER(ctypes.c_char_p)], None),
     "TessMonitorCreate": ([], _MONITOR_P),
     "TessMonitorDelete": ([_MONITOR_P], None),
     "TessMonitorSetDeadlineMSecs": ([_MONITOR_P, ctypes.c_int], None),
@@ -134,15 +140,32 @@ def _omp_limit(threads: int | None) -> Iterator[None]:
         gomp.omp_set_max_active_levels(saved)
 
 
-class _Handle:
-    """One initialised TessBaseAPI; ended and deleted when its thread's `threading.local` goes."""
+class ThreadApi:
+    """One initialised TessBaseAPI of one thread; ended and deleted when its thread's `threading.local` goes."""
 
     def __init__(self, lib: ctypes.CDLL, languages: str, datapath: str | None) -> None:
         self.lib, self.api = lib, lib.TessBaseAPICreate()
-        if lib.TessBaseAPIInit3(self.api, datapath.encode() if datapath else None, languages.encode()) != 0:
-            lib.TessBaseAPIDelete(self.api)
-            self.api = None
-            raise InitFailed(f"Tesseract could not load language data {languages!r} from {datapath or 'its default tessdata folder'}")
+        # Tesseract's messages (resolution warnings, "Empty page!!", statistics) went to the child's
+        # captured stderr; here they would reach the terminal. `debug_file` is process-wide, set before Init.
+        lib.TessBaseAPISetVariable(self.api, b"debug_file", b"/dev/null")
+        failed = lib.TessBaseAPIInit3(self.api, datapath.encode() if datapath else None, languages.encode()) != 0
+        # Init succeeds when the first language loads and skips the others; a reading without a
+        # requested language is not the reading asked for.
+        missing = sorted(set(languages.split("+")) - (set() if failed else self._loaded()))
+        if failed or missing:
+            self.__del__()
+            raise InitFailed(missing or languages.split("+"), datapath)
+
+    def _loaded(self) -> set[str]:
+        names = self.lib.TessBaseAPIGetLoadedLanguagesAsVector(self.api)
+        try:
+            loaded, index = set(), 0
+            while names[index] is not None:  # a NULL-terminated array of char*
+                loaded.add(names[index].decode())
+                index += 1
+            return loaded
+        finally:
+            self.lib.TessDeleteTextArray(names)
 
     def __del__(self) -> None:
         if getattr(self, "api", None):
@@ -154,12 +177,16 @@ class _Handle:
 _local = threading.local()
 
 
-def _handle(lib: ctypes.CDLL, languages: str, datapath: str | None) -> _Handle:
-    handles: dict[tuple[str, str | None], _Handle] = _local.__dict__.setdefault("handles", {})
-    key = (languages, datapath)
-    if key not in handles:
-        handles[key] = _Handle(lib, languages, datapath)
-    return handles[key]
+def thread_api(languages: str) -> ThreadApi:
+    """This thread's API for `languages` ("pol+eng") and $TESSDATA_PREFIX, initialised on first use."""
+    lib = library()
+    if lib is None:
+        raise RuntimeError("libtesseract is not loaded")
+    datapath = os.environ.get("TESSDATA_PREFIX") or None
+    apis: dict[tuple[str, str | None], ThreadApi] = _local.__dict__.setdefault("apis", {})
+    if (languages, datapath) not in apis:
+        apis[languages, datapath] = ThreadApi(lib, languages, datapath)
+    return apis[languages, datapath]
 
 
 def _take_text(lib: ctypes.CDLL, pointer: int | None) -> str:
@@ -185,9 +212,6 @@ def recognise(
     """What `tesseract IMAGE stdout -l LANGUAGES --psm PSM --dpi DPI [-c tessedit_char_whitelist=W]
     OUTPUT` prints for the 8-bit grey (h×w) or RGB (h×w×3) `pixels`. Raises InitFailed when the
     languages cannot be loaded, RecognitionFailed on an error or when `deadline_s` passes."""
-    lib = library()
-    if lib is None:
-        raise RuntimeError("libtesseract is not loaded")
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {OUTPUTS}, got {output!r}")
     if pixels.dtype != np.uint8 or not (pixels.ndim == 2 or (pixels.ndim == 3 and pixels.shape[2] == 3)):
@@ -195,8 +219,8 @@ def recognise(
     pixels = np.ascontiguousarray(pixels)
     height, width = pixels.shape[:2]
     depth = 1 if pixels.ndim == 2 else 3
-    handle = _handle(lib, languages, os.environ.get("TESSDATA_PREFIX") or None)
-    api = handle.api
+    handle = thread_api(languages)
+    lib, api = handle.lib, handle.api
     monitor = lib.TessMonitorCreate()
     try:
         lib.TessBaseAPISetPageSegMode(api, psm)
