@@ -1,19 +1,25 @@
 """Tesseract itself: finding the binary and its languages, preparing and rendering page images,
-running one process per image, and reading its TSV into `Word`s.
+running Tesseract on an image, and reading its TSV into `Word`s.
 
 Why Tesseract runs as we run it:
-- one `tesseract` process per page with OMP_THREAD_LIMIT=1, pages in a thread pool: Tesseract's own
-  OpenMP threading is several times slower than page-level parallelism on a few shared cores
-  (`python -m tests.bench ocr` measures both);
-- we call the binary ourselves (the same TSV that pytesseract's `image_to_data` parses) so that the
-  thread limit is set for the child only, never in this process's environment;
+- in this process, through libtesseract's C API (`tessapi`), where the library loads and is the
+  binary's version: a page costs ~3.3 Tesseract calls, and one `tesseract` process per call spent
+  ~80 ms of each starting and loading the language model; the output is the CLI's byte for byte
+  (`tests/pipeline/extract/ocr/test_tessapi.py`), so the OCR cache key (the binary's version) holds.
+  `$EXAMCORPUS_TESSERACT_MODE=cli`, `$EXAMCORPUS_TESSERACT` or a machine without the library run one
+  `tesseract` process per call instead (`python -m tests.bench ocr` measures both);
+- one OpenMP thread per call, pages in a thread pool: Tesseract's own OpenMP threading is several times
+  slower than page-level parallelism on a few shared cores. The CLI gets OMP_THREAD_LIMIT=1 in its
+  child's environment only; in process, each call limits its own thread (`tessapi`), and this
+  process's environment is never changed;
 - `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
   one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
   Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells,
   and prose regions found by layout are read again with `--psm 6` on their own (`segment`).
-- the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
-  the write it saves), cleaned by `prepare_for_tesseract`: fills and tints to white, table rules erased,
-  grain smoothed (each step is there for text Tesseract lost on a real sheet).
+- the page goes to Tesseract as pixels (in process) or an uncompressed PGM (the CLI; PNG compression of
+  a 300 dpi page costs more than the write it saves), cleaned by `prepare_for_tesseract`: fills and
+  tints to white, table rules erased, grain smoothed (each step is there for text Tesseract lost on a
+  real sheet).
 """
 from __future__ import annotations
 
