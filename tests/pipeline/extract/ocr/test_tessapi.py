@@ -123,15 +123,16 @@ def test_a_passed_deadline_raises_ocr_error_instead_of_returning_less_text(monke
     assert engine.parse_tsv(engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1)), "the API is usable after a deadline"
 
 
-def test_each_thread_has_its_own_api_and_a_thread_pool_reads_what_one_thread_reads(page, options):
-    jobs = [(page, 3), (options, 6), (page, 6), (options, 7)] * 2
-    serial = [engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm) for image, psm in jobs]
+def test_each_thread_has_its_own_api_and_a_thread_pool_reads_what_one_thread_reads(page, options, first_option):
+    """Whitelisted and open calls at once on several threads: each thread's settings stay its own."""
+    jobs = [(page, 3, None), (first_option, 7, "ABCDHTP"), (options, 6, None), (options, 6, "ABCD"), (page, 6, None)] * 2
+    serial = [engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm, whitelist=w) for image, psm, w in jobs]
     apis: dict[int, set[int]] = {}
 
-    def read(job: tuple[Image.Image, int]) -> str:
-        image, psm = job
+    def read(job: tuple[Image.Image, int, str | None]) -> str:
+        image, psm, whitelist = job
         apis.setdefault(threading.get_ident(), set()).add(id(tessapi.thread_api("+".join(LANGUAGES))))
-        return engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm)
+        return engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm, whitelist=whitelist)
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         assert list(pool.map(read, jobs)) == serial
