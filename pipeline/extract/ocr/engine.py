@@ -264,8 +264,7 @@ def _pixels(image: Path | Image.Image) -> np.ndarray | None:
     """8-bit grey or RGB pixels as the CLI would read them; None for another kind of image (the CLI reads it)."""
     if not isinstance(image, Image.Image):
         with Image.open(image) as opened:
-            opened.load()
-            image = opened
+            return np.array(opened) if opened.mode in ("L", "RGB") else None
     return np.asarray(image) if image.mode in ("L", "RGB") else None
 
 
