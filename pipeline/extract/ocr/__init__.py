@@ -29,7 +29,7 @@ Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coord
 on which Tesseract finds no text comes back as `PageMethod.EMPTY`. Headers/footers are not removed
 here: the extract stage cleans OCR pages and text pages the same way.
 
-Modules, in the order a page goes through them: `engine` (Tesseract, images, TSV) and `words` (the
+Modules, in the order a page goes through them: `engine` (Tesseract, images, TSV; `tessapi` runs it in process) and `words` (the
 words' geometry); `segment` (regions by layout, prose read again as blocks); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
 read again); `keycells` (answer-key tables); `labels` (option labels, question numbers); `spelling`
 (words and accents, with `lexicon`); `typography` (bold, highlights); `page` puts them together.

@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from pipeline.infra import StageCache, fingerprint
 from pipeline.extract.document import ScannedFigure
-from pipeline.extract.ocr.engine import tesseract_command
+from pipeline.extract.ocr.engine import tesseract_command, tesseract_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION
 from pipeline.extract.ocr.settings import OcrSettings
 
@@ -103,21 +101,12 @@ class PageReading:
                    tuple(data.get("notes", ())))
 
 
-@lru_cache(maxsize=4)
-def _tesseract_version(command: str) -> str:
-    try:
-        result = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=30, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return (result.stdout + result.stderr).strip()
-
-
 def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
     """The cache key of one page's reading: everything that changes the words, and nothing else."""
     command = tesseract_command()
     return fingerprint(
         READING_VERSION,
-        _tesseract_version(command),
+        tesseract_version(command),
         os.environ.get("TESSDATA_PREFIX"),
         sha256,
         page_number,

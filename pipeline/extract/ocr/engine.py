@@ -1,25 +1,32 @@
 """Tesseract itself: finding the binary and its languages, preparing and rendering page images,
-running one process per image, and reading its TSV into `Word`s.
+running Tesseract on an image, and reading its TSV into `Word`s.
 
 Why Tesseract runs as we run it:
-- one `tesseract` process per page with OMP_THREAD_LIMIT=1, pages in a thread pool: Tesseract's own
-  OpenMP threading is several times slower than page-level parallelism on a few shared cores
-  (`python -m tests.bench ocr` measures both);
-- we call the binary ourselves (the same TSV that pytesseract's `image_to_data` parses) so that the
-  thread limit is set for the child only, never in this process's environment;
+- in this process, through libtesseract's C API (`tessapi`), where the library loads and is the
+  binary's version: a page costs ~3.3 Tesseract calls, and one `tesseract` process per call spent
+  ~80 ms of each starting and loading the language model; the output is the CLI's byte for byte
+  (`tests/pipeline/extract/ocr/test_tessapi.py`), so the OCR cache key (the binary's version) holds.
+  `$EXAMCORPUS_TESSERACT_MODE=cli`, `$EXAMCORPUS_TESSERACT` or a machine without the library run one
+  `tesseract` process per call instead (`python -m tests.bench ocr` measures both);
+- one OpenMP thread per call, pages in a thread pool: Tesseract's own OpenMP threading is several times
+  slower than page-level parallelism on a few shared cores. The CLI gets OMP_THREAD_LIMIT=1 in its
+  child's environment only; in process, each call limits its own thread (`tessapi`), and this
+  process's environment is never changed;
 - `--psm 3` (automatic page segmentation without orientation detection): exam pages mix headings,
   one- and two-column text and option grids, which the single-block modes (4, 6) merge across columns.
   Pages full of one-letter table cells (answer-key tables) get a second `--psm 6` pass for those cells,
   and prose regions found by layout are read again with `--psm 6` on their own (`segment`).
-- the page goes to Tesseract as an uncompressed PGM (PNG compression of a 300 dpi page costs more than
-  the write it saves), cleaned by `prepare_for_tesseract`: fills and tints to white, table rules erased,
-  grain smoothed (each step is there for text Tesseract lost on a real sheet).
+- the page goes to Tesseract as pixels (in process) or an uncompressed PGM (the CLI; PNG compression of
+  a 300 dpi page costs more than the write it saves), cleaned by `prepare_for_tesseract`: fills and
+  tints to white, table rules erased, grain smoothed (each step is there for text Tesseract lost on a
+  real sheet).
 """
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -29,11 +36,13 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
+from pipeline.extract.ocr import tessapi
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.panels import light_on_dark_inverted
 from pipeline.extract.ocr.words import Word, box_mean, clean_text
 
-TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH
+TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH (runs the CLI)
+TESSERACT_MODE_ENV = "EXAMCORPUS_TESSERACT_MODE"  # "cli": one `tesseract` process per call, even where libtesseract loads
 PAGE_SEGMENTATION_MODE = 3
 PAGE_TIMEOUT_S = 180.0
 SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
@@ -182,18 +191,43 @@ def read_widened(
     omp_thread_limit: int | None,
     **tesseract_options,
 ) -> list[Word]:
-    """Tesseract's words for `image` widened `stretch` times (saved to `path`), boxes mapped back."""
+    """Tesseract's words for `image` widened `stretch` times (also saved to `path`, which callers read
+    again: `keycells` asks for its character boxes), boxes mapped back."""
     if stretch != 1:
         image = image.resize((round(image.width * stretch), image.height), Image.LANCZOS)
     image.save(path, format="PPM")
-    words = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
+    words = parse_tsv(run_tesseract(image, languages, dpi, omp_thread_limit=omp_thread_limit, **tesseract_options))
     if stretch == 1:
         return words
     return [replace(w, left=round(w.left / stretch), right=round(w.right / stretch)) for w in words]
 
 
+def in_process() -> bool:
+    """Whether Tesseract runs in this process (`tessapi`): libtesseract loads, its version is the
+    `tesseract` binary's (the OCR cache key names the binary's version), and neither
+    $EXAMCORPUS_TESSERACT_MODE=cli nor $EXAMCORPUS_TESSERACT (a binary of one's choice) asks for the CLI."""
+    if os.environ.get(TESSERACT_MODE_ENV, "").lower() == "cli" or os.environ.get(TESSERACT_ENV):
+        return False
+    library_version = tessapi.version()
+    if library_version is None:
+        return False
+    found = shutil.which("tesseract")
+    return found is not None and tesseract_version(found).partition("\n")[0] == f"tesseract {library_version}"
+
+
+@lru_cache(maxsize=4)
+def tesseract_version(command: str) -> str:
+    """`command --version` ("tesseract 5.3.0\n leptonica-1.82.0 ..."); "unknown" when it cannot run.
+    Part of the OCR cache key."""
+    try:
+        result = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return (result.stdout + result.stderr).strip()
+
+
 def run_tesseract(
-    image_path: Path,
+    image: Path | Image.Image,
     languages: Sequence[str],
     dpi: int,
     *,
@@ -202,7 +236,41 @@ def run_tesseract(
     whitelist: str | None = None,
     output: str = "tsv",
 ) -> str:
-    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image."""
+    """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image (an image, or
+    an image file): in this process (`tessapi`) where it can, else one `tesseract` process; the same
+    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default."""
+    if omp_thread_limit in (1, None) and in_process():
+        pixels = _pixels(image)
+        if pixels is not None:
+            try:
+                return tessapi.recognise(
+                    pixels, "+".join(languages), dpi, psm=psm, whitelist=whitelist, output=output,
+                    deadline_s=PAGE_TIMEOUT_S, omp_threads=omp_thread_limit,
+                )
+            except tessapi.InitFailed as exc:
+                packages = " ".join(f"tesseract-ocr-{lang}" for lang in exc.missing)
+                raise OcrUnavailable(f"Tesseract language data missing: {exc}; install the apt package(s) {packages}") from exc
+            except tessapi.RecognitionFailed as exc:
+                raise OcrError(str(exc)) from exc
+    if isinstance(image, Image.Image):
+        with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+            path = Path(folder) / "image.pgm"
+            image.save(path, format="PPM")
+            return _run_cli(path, languages, dpi, omp_thread_limit, psm, whitelist, output)
+    return _run_cli(image, languages, dpi, omp_thread_limit, psm, whitelist, output)
+
+
+def _pixels(image: Path | Image.Image) -> np.ndarray | None:
+    """8-bit grey or RGB pixels as the CLI would read them; None for another kind of image (the CLI reads it)."""
+    if not isinstance(image, Image.Image):
+        with Image.open(image) as opened:
+            return np.array(opened) if opened.mode in ("L", "RGB") else None
+    return np.asarray(image) if image.mode in ("L", "RGB") else None
+
+
+def _run_cli(
+    image_path: Path, languages: Sequence[str], dpi: int, omp_thread_limit: int | None, psm: int, whitelist: str | None, output: str
+) -> str:
     command = [
         tesseract_command(),
         str(image_path),

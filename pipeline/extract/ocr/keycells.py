@@ -75,12 +75,11 @@ def read_table_areas(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-    folder: Path,
 ) -> list[Word]:
-    """The block-mode (psm 6) reading of the table areas, in page coordinates, in one Tesseract process.
+    """The block-mode (psm 6) reading of the table areas, in page coordinates, in one Tesseract call.
     Only the areas: the same pass over the whole page cost 1.3–1.9 s on prose pages whose "cells" were
     a margin's instruction numbers and a few stray marks."""
-    return [w for area in read_stacked(grey, areas, text_height, languages, dpi, omp_thread_limit, folder / "tables.pgm") for w in area]
+    return [w for area in read_stacked(grey, areas, text_height, languages, dpi, omp_thread_limit) for w in area]
 
 
 def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word]:

@@ -114,7 +114,7 @@ def read_label_discs(
     omp_thread_limit: int | None,
 ) -> tuple[list[Word], list[str]]:
     """`words` with each label disc read as its label, opening its line in place of what was read in it
-    (one Tesseract process for the page's discs, none for a page without), and a note on the labels
+    (one Tesseract call for the page's discs, none for a page without), and a note on the labels
     that were not read but taken from their column's sequence."""
     if not text_height:
         return words, []

@@ -71,10 +71,10 @@ def read_page(
     rgb = np.asarray(image) if image.mode == "RGB" else None
     grey = prepare_for_tesseract(image, dpi)
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
-        path = Path(folder) / f"page-{page_number}.pgm"
-        grey.save(path, format="PPM")
-        parsed = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit))
+        parsed = parse_tsv(run_tesseract(grey, languages, dpi, omp_thread_limit=omp_thread_limit))
         if turn_upright and may_lie_turned(parsed):
+            path = Path(folder) / f"page-{page_number}.pgm"
+            grey.save(path, format="PPM")
             rotation = detect_rotation(path, omp_thread_limit)
             if rotation:
                 turned = read_page(as_scanned.rotate(-rotation, expand=True), settings, page_number=page_number,
@@ -91,7 +91,7 @@ def read_page(
             # Condensed pages are already read again, widened; the others get their prose regions read as blocks.
             parsed, _ = reread_prose(
                 grey, image.convert("L"), parsed, typical_height, confident_from=settings.reread_below,
-                languages=languages, dpi=dpi, omp_thread_limit=omp_thread_limit, folder=Path(folder),
+                languages=languages, dpi=dpi, omp_thread_limit=omp_thread_limit,
             )
         words = without_icons([w for w in parsed if not is_noise(w, typical_height)])
         words = read_orphans(grey, words, parsed, typical_height, languages, dpi, omp_thread_limit, Path(folder), stretch)
@@ -101,7 +101,7 @@ def read_page(
             cell_height = typical_height or float(np.median([w.bottom - w.top for w in isolated]))
             areas = table_areas(words, isolated, cell_height, grey.width, grey.height)
             if areas:
-                block_pass = read_table_areas(grey, areas, cell_height, languages, dpi, omp_thread_limit, Path(folder))
+                block_pass = read_table_areas(grey, areas, cell_height, languages, dpi, omp_thread_limit)
                 words = merge_table_pass(words, [w for w in block_pass if not is_noise(w, typical_height)])
             if option_labels:
                 words = read_key_cells(grey, words, option_labels, languages, dpi, omp_thread_limit, Path(folder))

@@ -13,7 +13,7 @@ merges columns and turns answer grids into junk, so it is only used where it fit
    otherwise `GRID` (aligned short cells, tables, ruled boxes) or `SPARSE` (little text: figures,
    headings, page numbers), which keep their psm-3 reading;
 3. `reread_prose`: the prose regions that psm 3 was unsure of (mean confidence below a threshold) are
-   pasted one under another into one image — one Tesseract process per page, not one per region —
+   pasted one under another into one image — one Tesseract call per page, not one per region —
    read with psm 6, mapped back to page coordinates, and replace the psm-3 words of a region only when
    the re-read is at least as confident and keeps at least as much text. Where psm 6 fails nothing
    gets worse.
@@ -25,7 +25,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
@@ -185,7 +184,6 @@ def reread_prose(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-    folder: Path,
 ) -> tuple[list[Word], list[RegionReading]]:
     """`words` (psm 3) with the words of re-read prose regions replaced by psm 6's, and what each region got.
 
@@ -219,7 +217,7 @@ def reread_prose(
         readings.append(RegionReading(region, kind, len(members), confidence))
     if not chosen:
         return words, readings
-    reread = read_stacked(grey, [regions[i] for i in chosen], text_height, languages, dpi, omp_thread_limit, folder / "regions.pgm")
+    reread = read_stacked(grey, [regions[i] for i in chosen], text_height, languages, dpi, omp_thread_limit)
     replaced: set[int] = set()
     for index, new_words in zip(chosen, reread):
         old, new = inside[index], new_words
@@ -252,10 +250,9 @@ def read_stacked(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-    path: Path,
 ) -> list[list[Word]]:
-    """Each region's words read by psm 6, in page coordinates: the crops one under another in one image
-    (saved to `path`), so a page pays for one Tesseract process however many regions it has."""
+    """Each region's words read by psm 6, in page coordinates: the crops one under another in one image,
+    so a page pays for one Tesseract call however many regions it has."""
     gap = max(4, round(STACK_GAP_HEIGHTS * text_height))
     width = max(r.right - r.left for r in regions) + 2 * gap
     offsets, y = [], gap
@@ -265,8 +262,7 @@ def read_stacked(
     stack = Image.new("L", (width, y), 255)
     for region, offset in zip(regions, offsets):
         stack.paste(grey.crop((region.left, region.top, region.right, region.bottom)), (gap, offset))
-    stack.save(path, format="PPM")
-    read = parse_tsv(run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=REREAD_PSM))
+    read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp_thread_limit, psm=REREAD_PSM))
     per_region: list[list[Word]] = [[] for _ in regions]
     for word in read:
         cy = (word.top + word.bottom) / 2

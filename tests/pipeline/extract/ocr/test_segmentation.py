@@ -80,7 +80,7 @@ def segmented(sheet):
         text_height = heights[len(heights) // 2]
         words, regions = reread_prose(
             grey, image.convert("L"), psm3, text_height, confident_from=101.0,
-            languages=("eng",), dpi=DPI, omp_thread_limit=1, folder=Path(folder),
+            languages=("eng",), dpi=DPI, omp_thread_limit=1,
         )
     return image.width, psm3, words, regions
 
