@@ -54,7 +54,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 37: a run of unread discs at a column's end or start is filled only in a column that reads a sequence.
 # 38: an accented vowel read again bare after itself loses the bare one ("Colposcopíia"); a reading
 #     carries notes of what its repairs inferred (label discs filled from their column's sequence).
-READING_VERSION = "ocr-reading/38"
+# 39: a grid key's answer band keeps only its own row of glyphs (a note printed under the last row).
+READING_VERSION = "ocr-reading/39"
 CACHE_STAGE = "ocr"
 
 

@@ -91,6 +91,23 @@ def _glyph_runs(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
     return ink_runs(ink.sum(axis=0), max(1, round(gap * height)))
 
 
+ROW_GAP = 0.1  # band heights of white rows that part the row's glyphs from a line above or below
+
+
+def _one_glyph_row(band: np.ndarray) -> np.ndarray:
+    """The band's inkiest run of glyph rows alone: a note printed just under a key's last row ("- Anulada",
+    under the row's label and its first cell) reaches into its band, and its ink would join the label and
+    the first letter into one group too wide for a cell. Table rules (rows inked across) are no glyphs."""
+    glyphs = band & ~(band.sum(axis=1) > ROW_RULE_SHARE * band.shape[1])[:, None]
+    runs = ink_runs(glyphs.any(axis=1), max(1, round(ROW_GAP * band.shape[0])))
+    if len(runs) < 2:
+        return band
+    upper, lower = max(runs, key=lambda run: int(glyphs[run[0]:run[1]].sum()))
+    kept = np.zeros_like(band)
+    kept[upper:lower] = band[upper:lower]
+    return kept
+
+
 def _min_cell_width(band: np.ndarray) -> int:
     return max(2, round(0.12 * band.shape[0]))  # narrower ink is a speck, or a dash (`_dashes`)
 
@@ -121,6 +138,7 @@ def _read_row(
     left, top, right, bottom = box
     array = np.asarray(grey)
     band, top, bottom, dark = _band(array, top, bottom, left, right)
+    band = _one_glyph_row(band)
     cells = _cells(band, gap)
     if len(cells) < GRID_MIN_CELLS:
         return []

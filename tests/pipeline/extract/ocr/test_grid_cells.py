@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr import OcrSettings
-from pipeline.extract.ocr.gridcells import _numbered_run, _under_numbers
+from pipeline.extract.ocr.gridcells import CELL_GAP, _cells, _numbered_run, _one_glyph_row, _under_numbers
 from pipeline.extract.ocr.words import Word
 from pipeline.parse.gridkeys import read_grid
 from pipeline.specs import KeySpec
@@ -99,3 +100,20 @@ def test_each_number_gets_the_letter_in_its_column_and_a_gap_stays_a_gap():
     aligned = _under_numbers(letters, numbers)
     assert [w.text for w in aligned] == ["D", "A", "B", "D", UNREAD_CELL, "A", "B", "C", "B", "D"]
     assert [(w.left + w.right) // 2 for w in aligned][4] == 44  # the gap keeps its column
+
+
+
+def test_a_note_printed_under_the_last_answer_row_does_not_join_its_label_and_first_cell():
+    """Revalida 2023/1: "- Anulada" stands under the last answer row, below its label and its first cell,
+    inside the row's band; its ink joined "Gabarito" and the first letter into one group too wide for a
+    cell, and question 81 came back unreadable."""
+    band = np.zeros((100, 600), dtype=bool)
+    band[0, :] = True  # the cell rule over the row
+    band[30:60, 20:180] = True  # the row's label
+    band[30:60, 240:270] = True  # the first letter
+    band[30:60, 330:360] = True  # the second
+    band[80:92, 60:300] = True  # the note under the row
+    assert _cells(band, CELL_GAP) == [(20, 300), (330, 360)]  # the label, the note and the letter as one
+    assert _cells(_one_glyph_row(band), CELL_GAP) == [(20, 180), (240, 270), (330, 360)]
+    band[80:92] = False  # a row without a note is left as it is
+    assert (_one_glyph_row(band) == band).all()
