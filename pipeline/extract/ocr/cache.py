@@ -54,7 +54,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # 37: a run of unread discs at a column's end or start is filled only in a column that reads a sequence.
 # 38: an accented vowel read again bare after itself loses the bare one ("Colposcopíia"); a reading
 #     carries notes of what its repairs inferred (label discs filled from their column's sequence).
-# 39: a grid key's answer band keeps only its own row of glyphs (a note printed under the last row).
+# 39: a grid key's answer band keeps only its own row of glyphs (a note printed under the last row); a
+#     box the page pass read as a number of two or more digits is no label disc (a key's bold "49").
 READING_VERSION = "ocr-reading/39"
 CACHE_STAGE = "ocr"
 

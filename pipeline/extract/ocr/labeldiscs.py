@@ -16,6 +16,8 @@ its part past it); any other disc is left as read.
 """
 from __future__ import annotations
 
+import re
+
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -119,7 +121,9 @@ def read_label_discs(
     if not text_height:
         return words, []
     pixels = np.asarray(grey)
-    discs = label_discs(pixels, words, text_height)
+    # A box that the page pass read as a number of two or more digits is a key's number cell (NÚCEM 2024's
+    # bold "49"), however dark: read against the labels it would come back as one ("B").
+    discs = [d for d in label_discs(pixels, words, text_height) if not any(d.holds(w) and _NUMBER.match(w.text) for w in words)]
     if not discs:
         return words, []
     # Each disc inverted (its letter dark on white) and enlarged to a text line's height: a disc's
@@ -157,6 +161,9 @@ def read_label_discs(
             if rest is not None:
                 result.append(rest)
     return result, notes
+
+
+_NUMBER = re.compile(r"^\d{2,}[.)]?$")
 
 
 def _starts_in(word: Word, disc: Disc) -> bool:

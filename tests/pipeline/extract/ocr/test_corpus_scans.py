@@ -35,3 +35,20 @@ def test_cke_task_headings_on_shaded_bars_read_as_on_the_text_layer(tmp_path):
     read = ocr_pages(scan, [1, 2], OcrSettings.from_spec(load_spec("pl_cke_matura_informatyka")), progress=False)
     for number, headings in zip((1, 2), printed):
         assert headings and TASK_HEADING.findall(read[number].text) == headings
+
+
+@pytest.mark.corpus
+@needs_tesseract("slk")
+def test_nucem_key_numbers_in_bold_cells_are_read_as_numbers(tmp_path):
+    """NÚCEM 2024's key prints each question number in bold in its cell. Taken for a label disc, the bold
+    "49" was read against the option labels and came back as "B", which left question 49 without a key."""
+    key = CORPUS / "sk_nucem_maturita_sjl" / "kluc_2024.pdf"
+    if not key.is_file():
+        pytest.skip(f"{key} is not in the development corpus")
+    scan = rasterize_pdf(key, tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1, jpeg_quality=85, colour=True)
+    with pdfium.PdfDocument(str(key)) as document:
+        printed = set(re.findall(r"(?m)^\s*(\d{2})\b", document[0].get_textpage().get_text_range()))
+    read = ocr_pages(scan, [1], OcrSettings.from_spec(load_spec("sk_maturita_sjl")), progress=False)[1]
+    numbers = {line.text.split()[0] for line in read.lines if line.text.split() and line.text.split()[0].isdigit()}
+    assert "49" in printed and "49" in numbers
+    assert printed <= numbers | {"46", "47", "48"}, sorted(printed - numbers)
