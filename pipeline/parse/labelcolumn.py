@@ -25,7 +25,7 @@ from pipeline.parse.stream import StreamLine
 
 COLUMN_TOLERANCE = 0.6  # font sizes between a line's left edge and the label column
 MISREAD_MAX_CHARS = 2
-LABEL_MARKS = ").:.,;]-"
+LABEL_MARKS = ").:,;]-"
 MIN_LONE_RUN = 3  # lines in a column of labels read without their marks
 MIN_LONE_READ = 3  # of them read as the very letters the sequence expects
 
@@ -67,9 +67,11 @@ def restore_label_column(
         lone = _lone_label_run(lines, labels)
         if not lone:
             return lines, []
+        relabelled = {index: _relabelled(lines[index], label, mark, option_re) for index, label in lone.items()}
+        if None in relabelled.values():
+            return lines, []
         read.update(lone)
-        for index in lone:
-            restored[index] = _relabelled(lines[index], read[index], mark, option_re)
+        restored = [relabelled.get(index, sl) for index, sl in enumerate(lines)]
         flags.append(f"option labels {list(lone.values())}: read without their marks (OCR); taken from the column they stand in")
     size = median((lines[i].line.font_size or 10) for i in read)
     # The x of each column the labels stand in: options printed in a grid have two or more.
@@ -84,8 +86,8 @@ def restore_label_column(
         if index in read or column is None:
             continue
         token, _, rest = sl.text.strip().partition(" ")
-        misread = bool(rest) and _is_misread_label(token)
-        if not misread and _lone_letter(token) is None and not _is_misread_label(token):
+        no_word = bool(rest) and _is_misread_label(token)  # a token no word can be, before the option's text
+        if not no_word and _lone_letter(token) is None and not _is_misread_label(token):
             continue
         before = sorted(i for i in read if i < index)
         after = sorted(i for i in read if i > index)
@@ -95,21 +97,23 @@ def restore_label_column(
         expected = labels[expected_at]
         if expected in read.values() or (after and labels.index(read[after[0]]) <= expected_at):
             continue
-        if not misread:
+        if not no_word:
             # A lone letter (or a lone misread mark) is a label only as the one line at its column in
             # the gap it fills.
             start, end = (before[-1] + 1 if before else 0), (after[0] if after else len(lines))
             if any(k != index and column_of(lines[k]) == column for k in range(start, end)):
                 continue
-        read[index] = expected
-        restored[index] = _relabelled(sl, expected, mark, option_re)
+        relabelled = _relabelled(sl, expected, mark, option_re)
+        if relabelled is None:
+            continue
+        read[index], restored[index] = expected, relabelled
         flags.append(f"option {expected}: its label was read as {token!r} (OCR); taken as the label its column leaves there")
     return restored, flags
 
 
-def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) -> StreamLine:
+def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) -> StreamLine | None:
     """The line opening with `label` printed with `mark` (or any mark the spec's styles accept) in place
-    of its first token."""
+    of its first token; None when no printed form of the label is one the spec's styles match."""
     _, _, rest = sl.text.strip().partition(" ")
     rest = rest.lstrip()
     for printed in dict.fromkeys((f"{label}{mark}", f"{label})", f"{label}.", f"({label})", f"{label}:", label)):
@@ -117,7 +121,7 @@ def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) ->
         match = option_re.match(text)
         if match and canonical_label(matched_label(match), [label]) == label and match.group("text").strip() == rest:
             return replace(sl, line=replace(sl.line, text=text))
-    return sl
+    return None
 
 
 def _lone_label_run(lines: list[StreamLine], labels: list[str]) -> dict[int, str]:

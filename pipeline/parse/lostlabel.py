@@ -71,7 +71,7 @@ def _restore_by_grid(options: list[Option], labels: list[str], flags: list[str])
         return options, flags
     height = median(max(sl.line.bottom - sl.line.top, 1.0) for sl in firsts)
     columns = sorted(median(c) for c in clusters([sl.line.x0 for sl in firsts], GRID_COLUMN_TOLERANCE * height))
-    place = _grid_places(options, labels, columns, height)
+    place = _grid_places(options, labels, columns)
     if place is None:
         return options, flags
     rows: dict[int, list[float]] = {}
@@ -81,21 +81,14 @@ def _restore_by_grid(options: list[Option], labels: list[str], flags: list[str])
     for label in missing:
         row, column = place(labels.index(label))
         y = _row_middle(rows, row)
-        if y is None:
+        right = columns[column + 1] if column + 1 < len(columns) else float("inf")
+        cut = _cut_at(options, y, columns[column], right, height, firsts[0].page) if y is not None else None
+        if cut is None:
             continue
-        x, right = columns[column], (columns[column + 1] if column + 1 < len(columns) else float("inf"))
-        found = [
-            (sl.line.top, n, k) for n, o in enumerate(options) for k, sl in enumerate(o.lines)
-            if k > 0 and sl.ocr and sl.page == firsts[0].page and abs(_middle(sl) - y) <= GRID_ROW_TOLERANCE * height
-            and x - GRID_COLUMN_TOLERANCE * height <= sl.line.x0 <= min(x + INDENT_MAX * height, right - GRID_COLUMN_TOLERANCE * height)
-        ]
-        owner = options[min(found)[1]] if found else None
-        if owner is None or len(owner.parts) != len(owner.lines):
-            continue
-        start = min(found)[2]
-        top = owner.lines[start].line.top - 0.5 * height
+        owner, start = cut
         moved = [k for k in range(start, len(owner.lines))
-                 if owner.lines[k].line.top >= top and owner.lines[k].line.x0 < right - GRID_COLUMN_TOLERANCE * height]
+                 if owner.lines[k].line.top >= owner.lines[start].line.top - 0.5 * height
+                 and owner.lines[k].line.x0 < right - GRID_COLUMN_TOLERANCE * height]
         kept = [k for k in range(len(owner.lines)) if k not in moved]
         options[options.index(owner)] = Option(owner.label, owner.first, [owner.parts[k] for k in kept], [owner.lines[k] for k in kept])
         options.append(Option(label, owner.lines[start], [owner.parts[k] for k in moved], [owner.lines[k] for k in moved]))
@@ -104,11 +97,27 @@ def _restore_by_grid(options: list[Option], labels: list[str], flags: list[str])
     return options, flags
 
 
+def _cut_at(options: list[Option], y: float, x: float, right: float, height: float, page: int) -> tuple[Option, int] | None:
+    """The option holding the top line at row middle `y` that starts at column `x` or its text indent
+    (short of the next column at `right`), and that line's index in it; None when no line stands there
+    or its option's text is not one part per line."""
+    found = [
+        (sl.line.top, n, k) for n, o in enumerate(options) for k, sl in enumerate(o.lines)
+        if k > 0 and sl.ocr and sl.page == page and abs(_middle(sl) - y) <= GRID_ROW_TOLERANCE * height
+        and x - GRID_COLUMN_TOLERANCE * height <= sl.line.x0 <= min(x + INDENT_MAX * height, right - GRID_COLUMN_TOLERANCE * height)
+    ]
+    if not found:
+        return None
+    _, n, k = min(found)
+    owner = options[n]
+    return (owner, k) if len(owner.parts) == len(owner.lines) else None
+
+
 def _middle(sl: StreamLine) -> float:
     return (sl.line.top + sl.line.bottom) / 2
 
 
-def _grid_places(options: list[Option], labels: list[str], columns: list[float], height: float):
+def _grid_places(options: list[Option], labels: list[str], columns: list[float]):
     """(row, column) of each label index, filled row by row or column by column, whichever the read
     labels' columns fit; None when neither does."""
     def column_of(o: Option) -> int:
