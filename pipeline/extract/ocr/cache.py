@@ -56,7 +56,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 #     carries notes of what its repairs inferred (label discs filled from their column's sequence).
 # 39: a grid key's answer band keeps only its own row of glyphs (a note printed under the last row); a
 #     box the page pass read as a number of two or more digits is no label disc (a key's bold "49").
-READING_VERSION = "ocr-reading/39"
+# 40: in a band too tall for a text line (a formula's exponents, a figure beside its label), a
+#     label-sized patch of a text line's height is read again for its label ("A)" of "A) 9^(k+k²)").
+READING_VERSION = "ocr-reading/40"
 CACHE_STAGE = "ocr"
 
 

@@ -70,6 +70,8 @@ def is_legible(word: Word) -> bool:
 
 
 ORPHAN_MAX_WIDTH = 4.0  # typical word heights: wider uncovered ink is a figure, not a dropped word
+ORPHAN_LINE_HEIGHTS = 1.8  # typical word heights: the tallest band of a text line
+ORPHAN_LABEL_WIDTH = 1.5  # typical word heights: an option label's patch ("A)")
 ORPHAN_MIN_CONF = 60.0
 ORPHAN_MIN_LABEL_CONF = 40.0  # a letter with its mark ("c." at 51 for a dropped "C.") is read less surely
 _ORPHAN_LABEL = re.compile(r"^[(\[]?[^\W\d_][.)]$")
@@ -97,27 +99,56 @@ def _overlaps(word: Word, offset: int, box: tuple[int, int, int, int]) -> bool:
     return word.left < offset + (box[2] - box[0]) and word.right > offset
 
 
-def _orphan_boxes(grey: Image.Image, covered: list[Word], typical_height: float) -> list[tuple[int, int, int, int]]:
-    """Small patches of ink, of a text line's height, that no word Tesseract returned covers.
+def _orphan_boxes(grey: Image.Image, covered: list[Word], typical_height: float) -> list[tuple[tuple[int, int, int, int], bool]]:
+    """Small patches of ink, of a text line's height, that no word Tesseract returned covers, each with
+    whether only an option label may be read from it.
 
     Tesseract's page layout analysis now and then drops a short word standing apart, such as a
-    question number in its own box beside the stem ("05" of a NÚCEM sheet)."""
+    question number in its own box beside the stem ("05" of a NÚCEM sheet), or a whole option line of a
+    formula ("A) 9^(k+k²)" of DEMRE M1) or the label beside a figure option. A band too tall for a text
+    line (a formula's exponents, a figure beside the label) gives only its label-sized patches that
+    stand apart and are a text line's height themselves, and only a label is taken from them."""
     ink = np.asarray(grey) < INK_BELOW
     pad = max(2, round(0.15 * typical_height))
     for w in covered:
         ink[max(w.top - pad, 0) : w.bottom + pad, max(w.left - pad, 0) : w.right + pad] = False
     boxes = []
     for top, bottom in ink_runs(ink.sum(axis=1) > 1, round(0.1 * typical_height)):
-        if not 0.6 * typical_height <= bottom - top <= 1.8 * typical_height:
+        line_high = 0.6 * typical_height <= bottom - top <= ORPHAN_LINE_HEIGHTS * typical_height
+        if not line_high and bottom - top < 0.6 * typical_height:
             continue
         band = ink[top:bottom]
         for left, right in ink_runs(band.sum(axis=0), round(0.5 * typical_height)):
+            up, down = top, bottom
+            if not line_high:  # a formula's band: the patch's own rows, and no wider than a label
+                rows = np.flatnonzero(band[:, left:right].any(axis=1))
+                up, down = top + int(rows[0]), top + int(rows[-1]) + 1
+                if not (0.6 * typical_height <= down - up <= ORPHAN_LINE_HEIGHTS * typical_height and right - left <= ORPHAN_LABEL_WIDTH * typical_height):
+                    continue
             if not 0.3 * typical_height <= right - left <= ORPHAN_MAX_WIDTH * typical_height:
                 continue
-            if band[:, left:right].sum() < 0.08 * (bottom - top) * (right - left):
+            if ink[up:down, left:right].sum() < 0.08 * (down - up) * (right - left):
                 continue  # specks
-            boxes.append((left, top, right, bottom))
+            boxes.append(((left, up, right, down), not line_high))
     return boxes
+
+
+def _strip_readings(
+    grey: Image.Image, boxes: list[tuple[int, int, int, int]], gap: int, languages: Sequence[str], dpi: int,
+    omp_thread_limit: int | None, path: Path, stretch: float,
+) -> list[tuple[Word, int] | None]:
+    """Each patch's one reading (and its offset in the strip) from one strip of them all, or None."""
+    offsets, read = read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, path, stretch=stretch)
+    readings = [_reading_in(box, offset, read, gap / 2) for box, offset in zip(boxes, offsets)]
+    for index, box in enumerate(boxes):
+        if readings[index] is None and any(_overlaps(r, offsets[index], box) for r in read):
+            # Tesseract read this patch and its neighbour in the strip as one word ("1.2" for a lone
+            # question number "1" and a "2." far to its right): it is read again on its own.
+            alone, alone_read = read_strip(
+                grey, [box], gap, languages, dpi, omp_thread_limit, path.with_name(f"{path.stem}-{index}.pgm"), stretch=stretch,
+            )
+            readings[index] = _reading_in(box, alone[0], alone_read, gap / 2)
+    return readings
 
 
 def read_orphans(
@@ -143,29 +174,30 @@ def read_orphans(
         if 0 <= w.conf < ORPHAN_MIN_CONF
         and (len(w.text) <= ORPHAN_MAX_CHARS - 1 or w.bottom - w.top > ORPHAN_STACK_HEIGHTS * typical_height)
     }
-    boxes = _orphan_boxes(grey, [w for w in covered if id(w) not in suspects], typical_height)
-    if not boxes:
+    found = _orphan_boxes(grey, [w for w in covered if id(w) not in suspects], typical_height)
+    if not found:
         return words
     gap = round(ORPHAN_GAP * typical_height)
-    offsets, read = read_strip(grey, boxes, gap, languages, dpi, omp_thread_limit, folder / "orphans.pgm", stretch=stretch)
-    readings = [_reading_in(box, offset, read, gap / 2) for box, offset in zip(boxes, offsets)]
-    for index, box in enumerate(boxes):
-        if readings[index] is None and any(_overlaps(r, offsets[index], box) for r in read):
-            # Tesseract read this patch and its neighbour in the strip as one word ("1.2" for a lone
-            # question number "1" and a "2." far to its right): it is read again on its own.
-            alone, alone_read = read_strip(
-                grey, [box], gap, languages, dpi, omp_thread_limit, folder / f"orphan-{index}.pgm", stretch=stretch,
-            )
-            readings[index] = _reading_in(box, alone[0], alone_read, gap / 2)
+    # The label patches of formula lines in a strip of their own: added to the others' strip, they
+    # changed what Tesseract read of it (a strip of 21 patches read as nothing).
+    boxes, readings, labels_only = [], [], []
+    for label_only, name in ((False, "orphans"), (True, "orphan-labels")):
+        group = [box for box, only in found if only is label_only]
+        if group:
+            boxes += group
+            readings += _strip_readings(grey, group, gap, languages, dpi, omp_thread_limit, folder / f"{name}.pgm", stretch)
+            labels_only += [label_only] * len(group)
     added = list(words)
     line = 30_000
     replaced: set[int] = set()
-    for (left, up, right, down), reading in zip(boxes, readings):
+    for (left, up, right, down), reading, label_only in zip(boxes, readings, labels_only):
         if reading is None:
             continue
         r, offset = reading
         least = ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(r.text) else ORPHAN_MIN_CONF
         if r.conf < least or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
+            continue
+        if label_only and not _ORPHAN_LABEL.match(r.text):
             continue
         line += 1
         reread = Word(

@@ -189,3 +189,29 @@ def test_a_bold_word_in_a_regular_line_is_marked_as_the_text_layer_marks_it(bold
     assert "Odpowiedź brzmi **właśnie** tak i koniec." in texts, texts
     assert "Tytuł całkiem pogrubiony" in texts, texts  # a bold line is bold throughout: no marks
     assert not any("**" in t for t in texts if t.startswith("Wszystkie")), texts
+
+
+@pytest.fixture(scope="module")
+def label_beside_a_tall_figure(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("tall")
+    items = [
+        TextBox("¿Cuál de las siguientes figuras tiene más ejes?", 22, 30, 150, size=12),
+        TextBox("A)", 30, 52, 10, size=12),
+        TextBox("X Y", 50, 44, 60, size=48),  # a figure or a formula three lines tall beside the label
+    ]
+    return colour_scan(build(folder / "page.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=200, noise=0.02, blur=0.4)
+
+
+def test_a_label_the_layout_pass_dropped_beside_a_tall_figure_is_read_for_its_label_alone(label_beside_a_tall_figure):
+    """DEMRE M1 20 and 47: Tesseract's page pass dropped "A)" before a formula with exponents and beside
+    a figure; the band of uncovered ink there is too tall for a text line, so it was never read again."""
+    with tempfile.TemporaryDirectory() as folder:
+        grey, words, typical = _page_words(label_beside_a_tall_figure, Path(folder))
+        typical = sorted(w.bottom - w.top for w in words if w.text in ("siguientes", "figuras"))[0]
+        # As on the DEMRE page: the pass returns the stem, not the label, and the figure's letters are not text.
+        row = next(w for w in words if w.text == "siguientes")
+        stem = [w for w in words if abs(w.bottom - row.bottom) < typical / 2]
+        recovered = read_orphans(grey, stem, stem, typical, ["spa"], 300, 1, Path(folder))
+    added = [w.text for w in recovered if w not in stem]
+    # The label comes back (a word of the stem the pass left out may too), the figure's letters never.
+    assert "A)" in added and not {"X", "Y"} & set(added), added
