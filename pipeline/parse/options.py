@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
 from pipeline.parse.labels import canonical_label, matched_label, opening_label
 from pipeline.parse.labelcolumn import restore_label_column
-from pipeline.parse.stream import StreamLine, join_wrapped
+from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
 
 @dataclass
@@ -183,8 +183,7 @@ def _between_labels(options: list[Option], item: StreamLine, labels_after: set[s
 def _right_of_on_row(last: StreamLine, item: StreamLine) -> bool:
     """`item` goes on along the row of the last option's last line, right of it: the next cell of a table
     printed as the last option ("D) Figura | 1 2 3")."""
-    overlap = min(item.line.bottom, last.line.bottom) - max(item.line.top, last.line.top)
-    return item.page == last.page and overlap > 0.5 * (last.line.bottom - last.line.top) and item.line.x0 > last.line.x1
+    return item.page == last.page and same_row(last, item) and item.line.x0 > last.line.x1
 
 
 def _continues_in_column(options: list[Option], item: StreamLine, pitch: Pitch | None) -> bool:

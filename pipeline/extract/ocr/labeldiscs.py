@@ -123,7 +123,8 @@ def read_label_discs(
     pixels = np.asarray(grey)
     # A box that the page pass read as a number of two or more digits is a key's number cell (NÚCEM 2024's
     # bold "49"), however dark: read against the labels it would come back as one ("B").
-    discs = [d for d in label_discs(pixels, words, text_height) if not any(d.holds(w) and _NUMBER.match(w.text) for w in words)]
+    numbers = [w for w in words if _NUMBER.match(w.text)]
+    discs = [d for d in label_discs(pixels, words, text_height) if not any(d.holds(w) for w in numbers)]
     if not discs:
         return words, []
     # Each disc inverted (its letter dark on white) and enlarged to a text line's height: a disc's
