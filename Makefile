@@ -8,7 +8,7 @@ OCR_LANGUAGES := $(sort $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipe
 APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils fonts-dejavu-core chromium
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
-.PHONY: setup system-packages extract describe review test bench eval clean split publish
+.PHONY: setup system-packages extract describe review test docs bench eval clean split publish
 
 setup: system-packages $(VENV)/.installed
 
@@ -49,8 +49,16 @@ RELEASE ?= $(shell date -u +v%Y.%m.%d)
 publish: setup
 	$(EXAMCORPUS) publish --split-dir build/split --release $(RELEASE) $(if $(REPO),--repo $(REPO),--to releases/$(RELEASE))
 
+# Lint (the rule set in pyproject's [tool.ruff]) and type-check the typed core ([tool.mypy] files) first;
+# tests/test_docs.py builds the docs site with `mkdocs build --strict`.
 test: setup
+	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest -q -n 2 tests
+
+# The docs site on http://127.0.0.1:8000/ (mkdocs.yml, docs/; the CLI and record references are generated).
+docs: setup
+	$(PY) -m mkdocs serve
 
 bench: setup
 	$(PY) -m tests.bench

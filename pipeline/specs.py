@@ -16,6 +16,7 @@ from typing import Literal, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 
 SOURCES_DIR = Path(__file__).parent / "sources"
 
@@ -440,13 +441,13 @@ def _model_in(annotation) -> type[BaseModel] | None:
     return None
 
 
-def _format_error(err: dict) -> str:
+def _format_error(err: ErrorDetails) -> str:
     where = ".".join(str(part) for part in err["loc"]) or "(top level)"
     message = err["msg"]
     if err["type"] == "extra_forbidden":
         parent = _model_at(tuple(err["loc"][:-1]))
         valid = sorted(n for n in (parent.model_fields if parent else {}) if n != "path")
-        message = "unknown field (check the spelling; see the spec guide in README.md)" + (
+        message = "unknown field (check the spelling; see the spec reference in docs/reference/spec-fields.md)" + (
             f"; valid fields here: {', '.join(valid)}" if valid else ""
         )
     elif err["type"] == "missing":

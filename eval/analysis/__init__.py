@@ -50,7 +50,6 @@ from eval.analysis.features import feature_tests, question_scores, write_feature
 from eval.analysis.leaderboard import build_leaderboard, write_leaderboard
 from eval.analysis.models import ModelMeta, load_model_metadata
 from eval.analysis.passing import load_thresholds, write_passing
-from eval.analysis.models import ModelMeta, load_model_metadata
 from eval.analysis.passing import sheet_results
 from eval.analysis.plots import correlation_plots, leaderboard_plots
 from eval.analysis.quality import find_candidates, write_key_errors

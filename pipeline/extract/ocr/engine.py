@@ -172,7 +172,7 @@ def read_strip(
     come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost."""
     strip_height = max(d - u for _, u, _, d in boxes) + 2 * gap
     offsets, x = [], gap
-    for left, up, right, down in boxes:
+    for left, _up, right, _down in boxes:
         offsets.append(x)
         x += (right - left) + gap
     strip = Image.new("L", (x, strip_height), 255)

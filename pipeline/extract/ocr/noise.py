@@ -190,7 +190,7 @@ def read_orphans(
     added = list(words)
     line = 30_000
     replaced: set[int] = set()
-    for (left, up, right, down), reading, label_only in zip(boxes, readings, labels_only):
+    for (left, up, _right, _down), reading, label_only in zip(boxes, readings, labels_only):
         if reading is None:
             continue
         r, offset = reading

@@ -2,7 +2,6 @@
 cache and never runs Tesseract; a setting that changes the words is a different key."""
 from __future__ import annotations
 
-import os
 import stat
 from dataclasses import replace
 from pathlib import Path

@@ -78,7 +78,7 @@ def test_visibility_public_data_to_public_repos_and_private_to_private(hub, spli
 @pytest.mark.parametrize("fault", ["commit", "tag"])
 def test_an_interrupted_publish_leaves_no_release_and_a_retry_completes_it(hub, split_dir, fault):
     hub.faults[fault] = [500]
-    with pytest.raises(PublishError, match=rf"publishing release v1 \(no tag was made; run again to complete it\)"):
+    with pytest.raises(PublishError, match=r"publishing release v1 \(no tag was made; run again to complete it\)"):
         publish(split_dir, "v1")
     assert hub.repos[REPO].tags == {}
     with pytest.raises(Exception):

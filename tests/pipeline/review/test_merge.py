@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pyarrow.parquet as pq
-import pytest
 
 from pipeline.review import DESCRIPTION_FIELDS, accepted_figures, merge_curated_file, merge_descriptions
 
