@@ -119,7 +119,7 @@ def _add_specs(subparsers) -> None:
     )
     check.set_defaults(func=_cmd_specs_check)
     reference = sub.add_parser("reference", help="every spec field as Markdown, generated from the spec model")
-    reference.add_argument("--write", action="store_true", help="put it into README.md between its spec-reference markers")
+    reference.add_argument("--write", action="store_true", help="put it into docs/reference/spec-fields.md between its spec-reference markers")
     reference.set_defaults(func=_cmd_specs_reference)
 
 
@@ -154,10 +154,10 @@ def _cmd_specs_reference(args) -> int:
         return 0
     try:
         changed = write_spec_reference()
-    except ValueError as exc:  # README without the marker lines
+    except ValueError as exc:  # a page without the marker lines
         print(f"examcorpus: {exc}", file=sys.stderr)
         return 2
-    print(f"README.md: spec reference {'updated' if changed else 'already current'}")
+    print(f"docs/reference/spec-fields.md: spec reference {'updated' if changed else 'already current'}")
     return 0
 
 

@@ -1,7 +1,7 @@
 """The one record schema of examcorpus: a curated exam question.
 
 Defined once here as a dataclass; the Arrow/Parquet schema is derived from it so the two can never
-drift apart. README.md documents every field.
+drift apart. docs/concepts/records.md documents every field (docs/reference/records.md is generated from here).
 """
 from __future__ import annotations
 

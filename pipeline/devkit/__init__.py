@@ -9,8 +9,9 @@ and the scorer that measures extraction against ground truth.
 - `fidelity`: `examcorpus score-extraction`, curated records against a hand-made truth file.
 - `inspect`: `examcorpus inspect SHEET --source SPEC`, `inspect_sheet(pdf, spec)`: the line stream the
   spec's patterns run on, and which rule took each line.
-- `specdoc`: `spec_reference_markdown()`, README's table of every spec field generated from the spec model
+- `specdoc`: `spec_reference_markdown()`, the docs' table of every spec field generated from the spec model
   (`examcorpus specs reference [--write]`, `write_spec_reference()`).
+- `docgen`: the docs site's mkdocs hook: the CLI, record schema and OCR references rendered from the code.
 
 Public functions used by the product: `ensure_sample_site`, `serve_directory`, `score_extraction`,
 `inspect_sheet`, `register_inspect` (the `inspect` subcommand), `spec_reference_markdown`, `write_spec_reference`.

@@ -322,7 +322,8 @@ def format_report(scores: list[SheetScore]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """`examcorpus score-extraction`'s options (the docs' CLI reference renders its help)."""
     parser = argparse.ArgumentParser(
         prog="examcorpus score-extraction",
         description="Compare curated records with ground-truth files, per sheet; exit 1 when a sheet misses the bar.",
@@ -330,7 +331,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("records", type=Path, help="a curated Parquet file or a folder of them")
     parser.add_argument("truth", nargs="+", help="truth files (truth.jsonl, NÚCEM JSON, CONAREME CSV, or sheets JSON/YAML); TRUTH=SHEET names the sheet")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
     try:
         records = load_records(args.records)
         sheets = [sheet for spec in args.truth for sheet in read_truth(spec)]

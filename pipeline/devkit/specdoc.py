@@ -1,10 +1,10 @@
-"""The spec-field reference in README, generated from the spec model itself (`pipeline.specs`), so the
-documentation and the fields a spec may have cannot drift apart.
+"""The spec-field reference of the docs site (docs/reference/spec-fields.md), generated from the spec model
+itself (`pipeline.specs`), so the documentation and the fields a spec may have cannot drift apart.
 
 `spec_reference_markdown()` walks `SourceSpec` and every model nested in it (directly, in a list, a
 mapping or as an optional field) and renders one Markdown table per model: field, type (with its
 choices and bounds), default, and the field's `description`; the model's docstring is its intro.
-`examcorpus specs reference` prints it; `--write` puts it into README.md between the marker lines.
+`examcorpus specs reference` prints it; `--write` puts it into that page between the marker lines.
 """
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ from pydantic_core import PydanticUndefined
 from pipeline import specs
 from pipeline.specs import SourceSpec
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+REFERENCE_PAGE = Path(__file__).resolve().parents[2] / "docs" / "reference" / "spec-fields.md"
 START_MARKER = "<!-- spec-reference:start -->"
 END_MARKER = "<!-- spec-reference:end -->"
 REGENERATE = "examcorpus specs reference --write"
 
 
 class SpecDocError(ValueError):
-    """README cannot take the generated reference; the message names the file and what is missing."""
+    """A page cannot take the generated reference; the message names the file and what is missing."""
 
 
 def documented_fields(model: type[BaseModel]) -> dict[str, FieldInfo]:
@@ -178,10 +178,10 @@ def spec_reference_markdown() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-# ---------------------------------------------------------------- README
+# ---------------------------------------------------------------- the reference page
 
-def readme_reference(text: str, path: Path | str = README) -> str:
-    """The text between the marker lines of a README."""
+def readme_reference(text: str, path: Path | str = REFERENCE_PAGE) -> str:
+    """The text between the marker lines of a page."""
     start, end = _marker_span(text, path)
     return text[start:end]
 
@@ -194,8 +194,8 @@ def _marker_span(text: str, path: Path | str) -> tuple[int, int]:
     return start + len(START_MARKER) + 1, end
 
 
-def write_reference(path: Path | str = README) -> bool:
-    """Put the generated reference between README's markers; True when the file changed."""
+def write_reference(path: Path | str = REFERENCE_PAGE) -> bool:
+    """Put the generated reference between the page's markers; True when the file changed."""
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     start, end = _marker_span(text, path)

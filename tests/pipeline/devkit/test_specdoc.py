@@ -1,5 +1,6 @@
-"""README's spec-field reference is generated from the spec model, so the two cannot drift: a field added
-to `pipeline/specs.py` without regenerating README, or without a description, fails here."""
+"""The docs' spec-field reference (docs/reference/spec-fields.md) is generated from the spec model, so the
+two cannot drift: a field added to `pipeline/specs.py` without regenerating the page, or without a
+description, fails here."""
 from __future__ import annotations
 
 import re
@@ -11,7 +12,7 @@ from pydantic import Field
 
 from pipeline.devkit import spec_reference_markdown, write_spec_reference
 from pipeline.devkit.specdoc import (
-    END_MARKER, README, REGENERATE, START_MARKER, SpecDocError, documented_fields, readme_reference, spec_models,
+    END_MARKER, REFERENCE_PAGE, REGENERATE, START_MARKER, SpecDocError, documented_fields, readme_reference, spec_models,
     undescribed_fields,
 )
 from pipeline.specs import KeySpec, LayoutSpec, OptionsSpec, SectionRule, SourceSpec, _Strict
@@ -31,10 +32,10 @@ def _table_rows(markdown: str, model_name: str) -> dict[str, list[str]]:
     return rows
 
 
-def test_readme_holds_the_reference_generated_from_the_current_model():
-    current = readme_reference(README.read_text(encoding="utf-8"))
+def test_the_docs_hold_the_reference_generated_from_the_current_model():
+    current = readme_reference(REFERENCE_PAGE.read_text(encoding="utf-8"))
     assert current == spec_reference_markdown(), (
-        f"README.md's spec reference is out of date with pipeline/specs.py: run `{REGENERATE}`"
+        f"{REFERENCE_PAGE.name}'s spec reference is out of date with pipeline/specs.py: run `{REGENERATE}`"
     )
 
 
