@@ -181,6 +181,19 @@ def _shift_headings(text: str, by: int) -> str:
     return "\n".join(out)
 
 
+def _heading_levels(lines: list[str]) -> dict[int, int]:
+    """Line index → level of every Markdown heading outside code fences."""
+    levels: dict[int, int] = {}
+    fenced = False
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        match = None if fenced else re.match(r"^(#{1,6}) ", line)
+        if match:
+            levels[i] = len(match.group(1))
+    return levels
+
+
 def included_markdown(target: str) -> str:
     """A Markdown file of the repository (or one section of it, `PATH#Heading`) to be shown under a page's
     own title: its title line is left out and its headings sit one level below the page's."""
@@ -190,15 +203,14 @@ def included_markdown(target: str) -> str:
         raise DocGenError(f"include:{target}: no such file in the repository")
     lines = path.read_text(encoding="utf-8").splitlines()
     if heading:
-        starts = [i for i, line in enumerate(lines) if re.match(r"^#{1,6} ", line) and line.lstrip("#").strip() == heading]
+        levels = _heading_levels(lines)
+        starts = [i for i in levels if lines[i].lstrip("#").strip() == heading]
         if not starts:
             raise DocGenError(f"include:{target}: {path_text} has no heading {heading!r}")
         start = starts[0]
-        level = len(lines[start]) - len(lines[start].lstrip("#"))
-        end = next((i for i in range(start + 1, len(lines))
-                    if re.match(r"^#{1,%d} " % level, lines[i])), len(lines))
+        end = next((i for i in levels if i > start and levels[i] <= levels[start]), len(lines))
         body = "\n".join(lines[start + 1:end])
-        return _shift_headings(body, 2 - (level + 1)) + "\n"
+        return _shift_headings(body, 2 - (levels[start] + 1)) + "\n"
     if lines and lines[0].startswith("# "):
         lines = lines[1:]
     return "\n".join(lines).strip("\n") + "\n"
