@@ -5,6 +5,7 @@ five-minute read with the two commands first, and the hand-written pages keep up
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
 import subprocess
@@ -33,8 +34,7 @@ def _mkdocs_build(config: Path, site: Path, cwd: Path = ROOT) -> subprocess.Comp
 
 
 def _env() -> dict[str, str]:
-    import os
-
+    """This checkout first on the path, so the hook renders this code's CLI and records."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
