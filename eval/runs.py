@@ -138,7 +138,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
                        "or openai: with --scoring loglikelihood")
     if kind == "loglikelihood" and protocol.figures == "image":
         raise RunError(f"protocol {protocol.name} sends images; a log-likelihood model reads text only")
-    data = load_data(plan.data)
+    data = load_data(plan.data, pin=plan.data_pin)
     if plan.data_pin:
         check_pin(data, plan.data_pin)
     descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
@@ -206,8 +206,9 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
             })
         else:
             plan = _merge_for_resume(plan, stored_plan, folder.path)
-        # Re-pin on every session: the data must still be byte-for-byte what was pinned.
-        data = load_data(plan.data)
+        # Re-pin on every session: the data must still be byte-for-byte what was pinned (each file's
+        # hash is checked before it is parsed, so a damaged file is named, not fed to pyarrow).
+        data = load_data(plan.data, pin=stored_plan.data_pin)
         check_pin(data, stored_plan.data_pin or {})
         prompts = [Prompt.from_dict(p) for p in read_jsonl(folder.file(PROMPTS))]
         record = stored
