@@ -80,12 +80,12 @@ def load_data(location: str | Path, *, cache_dir: str | Path | None = None, pin:
     text = str(location)
     expected = _pinned_hashes(pin)
     if text.startswith(HUB_PREFIX):
-        return _load_hub(text, cache_dir=cache_dir, expected=expected)
+        return _load_hub(text, cache_dir=cache_dir, pin=pin)
     path = Path(text)
     if not path.exists():
         raise DataError(f"{path}: data not found (expected a Parquet file, a folder, or hf://OWNER/NAME@TAG)")
     if path.is_dir() and (path / MANIFEST_NAME).is_file():
-        return _load_release(path, kind="release", location=text, revision=None, expected=expected)
+        return _load_release(path, kind="release", location=text, revision=None, pin=pin)
     if path.is_file():
         files = [path]
         root = path.parent
@@ -96,7 +96,7 @@ def load_data(location: str | Path, *, cache_dir: str | Path | None = None, pin:
             raise DataError(f"{path}: no .parquet files in this folder")
     pinned = [_pin_file(f, root, config=None, expected=expected) for f in files]
     digest = hashlib.sha256("".join(f"{p.path}\t{p.sha256}\n" for p in pinned).encode()).hexdigest()
-    return _read(PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned))
+    return _read(PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned), pin)
 
 
 def check_pin(data: PinnedData, expected: dict) -> None:
@@ -111,7 +111,8 @@ def check_pin(data: PinnedData, expected: dict) -> None:
         if want.get(path) != have.get(path):
             problems.append(f"{path}: plan pins {want.get(path) or 'no such file'}, data has {have.get(path) or 'no such file'}")
     if problems:
-        raise DataError(f"{data.location}: data differs from the pinned data:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise DataError(f"{data.location}: data differs from the pinned data:\n" + "\n".join(f"  - {p}" for p in problems)
+                        + "\nchanged or damaged since the run pinned it: restore the pinned data, or start a new run on this data")
 
 
 def _pinned_hashes(pin: dict | None) -> dict[str, str] | None:
@@ -123,20 +124,16 @@ def _pinned_hashes(pin: dict | None) -> dict[str, str] | None:
 
 def _pin_file(path: Path, root: Path, config: str | None, expected: dict[str, str] | None = None,
               manifest: tuple[Path, str] | None = None) -> PinnedFile:
-    """The file's pin. Its SHA-256 is taken and checked (against the run's pin `expected`, and the
-    release `manifest` path and the hash it lists) before any parsing."""
+    """The file's pin. Its SHA-256 is taken and checked before any parsing: against the release
+    `manifest` (path, listed hash); a file that differs from the run's pin `expected` is left unparsed."""
     relative = path.relative_to(root).as_posix()
     try:
         digest, size = sha256_file(path), path.stat().st_size
     except OSError as exc:
         raise DataError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
     if expected is not None and expected.get(relative) != digest:
-        pinned = expected.get(relative)
-        if pinned is None:
-            raise DataError(f"{path}: differs from the pinned data: not among the pinned files (added since the run pinned "
-                            "its data); remove it, or start a new run")
-        raise DataError(f"{path}: differs from the pinned data: SHA-256 {digest}, pinned {pinned}; the file changed or was "
-                        "damaged since the run pinned it: restore the pinned file, or start a new run on this data")
+        # Changed or damaged since the run pinned it: not parsed; check_pin names it with the others.
+        return PinnedFile(relative, digest, size, 0, config)
     if manifest is not None and manifest[1] != digest:
         raise DataError(f"{path}: SHA-256 {digest} differs from the manifest's {manifest[1]}")
     try:
@@ -146,8 +143,8 @@ def _pin_file(path: Path, root: Path, config: str | None, expected: dict[str, st
     return PinnedFile(relative, digest, size, rows, config)
 
 
-def _load_release(root: Path, *, kind: str, location: str, revision: str | None,
-                  expected: dict[str, str] | None = None) -> PinnedData:
+def _load_release(root: Path, *, kind: str, location: str, revision: str | None, pin: dict | None = None) -> PinnedData:
+    expected = _pinned_hashes(pin)
     manifest_path = root / MANIFEST_NAME
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -180,10 +177,10 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None,
     name = manifest.get("name") or manifest.get("dataset") or root.name
     version = manifest.get("version") or manifest.get("release") or manifest.get("tag")
     dataset_id = f"{name}@{version}" if version else f"{name}@sha256:{sha256_file(manifest_path)}"
-    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned))
+    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned), pin)
 
 
-def _load_hub(location: str, *, cache_dir: str | Path | None, expected: dict[str, str] | None = None) -> PinnedData:
+def _load_hub(location: str, *, cache_dir: str | Path | None, pin: dict | None = None) -> PinnedData:
     spec = location[len(HUB_PREFIX):]
     repo_id, _, tag = spec.partition("@")
     if not tag or repo_id.count("/") != 1:
@@ -202,10 +199,12 @@ def _load_hub(location: str, *, cache_dir: str | Path | None, expected: dict[str
     commit = folder.name if len(folder.name) == 40 else None  # snapshots/<commit>/ in the Hub cache
     if not (folder / MANIFEST_NAME).is_file():
         raise DataError(f"{location}: the release at {tag} has no {MANIFEST_NAME}")
-    return _load_release(folder, kind="hub", location=location, revision=commit, expected=expected)
+    return _load_release(folder, kind="hub", location=location, revision=commit, pin=pin)
 
 
-def _read(data: PinnedData) -> PinnedData:
+def _read(data: PinnedData, pin: dict | None = None) -> PinnedData:
+    if pin:
+        check_pin(data, pin)  # before parsing: a file that is not what was pinned is never read
     root = Path(data.root)
     seen: dict[str, str] = {}
     for pin in data.files:

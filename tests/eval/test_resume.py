@@ -155,7 +155,7 @@ def test_a_damaged_data_file_on_resume_is_named_by_its_hash_before_it_is_parsed(
     assert run_cli("eval", "run", "--out", out, "--no-progress") == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "Traceback" not in err
-    assert f"{curated}: differs from the pinned data" in err and f"pinned {pinned}" in err
+    assert "differs from the pinned data" in err and f"{curated.name}: plan pins {pinned}, data has " in err
     assert len(openai_server.requests) == sent
 
 
