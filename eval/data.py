@@ -33,6 +33,11 @@ REQUIRED_FIELDS = tuple(
 
 MANIFEST_NAME = "manifest.json"
 HUB_PREFIX = "hf://"
+SPLIT_MANIFEST = "split.json"  # pipeline.split.store writes it beside public.parquet and private.parquet
+# Which questions a run scores: a split's name ("public", "private"), or every question of the data,
+# private ones included (curated/ or a whole split folder), which no published number should rest on.
+SPLIT_ALL = "all"
+SPLIT_UNKNOWN = "unknown"  # a release manifest that does not say
 
 
 class DataError(ValueError):
@@ -58,6 +63,7 @@ class PinnedData:
     files: list[PinnedFile]
     questions: list[Question] = field(default_factory=list, repr=False)
     config_by_qid: dict[str, str] = field(default_factory=dict, repr=False)
+    split: str = SPLIT_ALL  # which questions: "public", "private", SPLIT_ALL (private included) or a release's own
 
     def pin(self) -> dict:
         """What goes into the plan: enough to refuse different data, nothing machine-specific."""
@@ -66,6 +72,7 @@ class PinnedData:
             "location": self.location,
             "dataset_id": self.dataset_id,
             "revision": self.revision,
+            "split": self.split,
             "files": [asdict(f) for f in self.files],
         }
 
@@ -96,7 +103,16 @@ def load_data(location: str | Path, *, cache_dir: str | Path | None = None, pin:
             raise DataError(f"{path}: no .parquet files in this folder")
     pinned = [_pin_file(f, root, config=None, expected=expected) for f in files]
     digest = hashlib.sha256("".join(f"{p.path}\t{p.sha256}\n" for p in pinned).encode()).hexdigest()
-    return _read(PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned), pin)
+    data = PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned, split=split_of_files(files))
+    return _read(data, pin)
+
+
+def split_of_files(files: list[Path]) -> str:
+    """A split folder's one file (build/split/public.parquet) is that split; anything else (curated/,
+    several files, a whole split folder) is every question, private ones included."""
+    if len(files) == 1 and (files[0].parent / SPLIT_MANIFEST).is_file() and files[0].stem in ("public", "private"):
+        return files[0].stem
+    return SPLIT_ALL
 
 
 def check_pin(data: PinnedData, expected: dict) -> None:
@@ -177,7 +193,8 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None,
     name = manifest.get("name") or manifest.get("dataset") or root.name
     version = manifest.get("version") or manifest.get("release") or manifest.get("tag")
     dataset_id = f"{name}@{version}" if version else f"{name}@sha256:{sha256_file(manifest_path)}"
-    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned), pin)
+    split = manifest.get("split") if isinstance(manifest.get("split"), str) else SPLIT_UNKNOWN
+    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned, split=split), pin)
 
 
 def _load_hub(location: str, *, cache_dir: str | Path | None, pin: dict | None = None) -> PinnedData:
