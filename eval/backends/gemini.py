@@ -73,9 +73,10 @@ class GeminiBackend:
         )
         if request.reasoning_effort:
             config.thinking_config = types.ThinkingConfig(thinking_level=request.reasoning_effort.upper())
+        contents = _contents(request.messages)
         started = time.monotonic()
         try:
-            response = client.models.generate_content(model=self.model, contents=_contents(request.messages), config=config)
+            response = client.models.generate_content(model=self.model, contents=contents, config=config)
         except errors.APIError as exc:
             code = int(exc.code or 0)
             message = f"HTTP {code} from Gemini: {exc.message or exc.status}"
@@ -89,6 +90,10 @@ class GeminiBackend:
             if code in FATAL_STATUS:
                 raise ConfigurationFailure(message) from None
             raise RequestRejected(message, status=code) from None
+        except ValueError as exc:
+            # A body that is not JSON, or not of the API's shape (the SDK's pydantic models refuse it):
+            # the service failed, not the model. json's and pydantic's errors are both ValueErrors.
+            raise TechnicalFailure(f"malformed response body: {type(exc).__name__}: {str(exc)[:300]}") from None
         except Exception as exc:
             if is_transport_error(exc):
                 raise TechnicalFailure(f"{type(exc).__name__}: {exc}") from None

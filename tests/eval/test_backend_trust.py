@@ -250,3 +250,34 @@ def test_content_as_a_list_of_text_parts_is_read_as_its_text(tmp_path, curated, 
     out = tmp_path / "run"
     assert eval_run(curated, endpoint.base_url, out) == 0
     assert [a["status"] for a in attempts_of(out, "Q05")] == ["correct"]
+
+
+# --- the same seams through Gemini (google-genai SDK) ------------------------------------------------
+
+def gemini_answer(handler, token, body):
+    text = f"Odpowiedź: {handler.server.endpoint.answers[token]}"
+    send(handler, 200, json.dumps({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}],
+                                   "modelVersion": "gemini-standin-001"}).encode())
+
+
+def test_gemini_bodies_that_are_not_the_apis_shape_are_retried_and_the_key_is_kept_out(tmp_path, curated, endpoint, standin_key,
+                                                                                       capsys):
+    endpoint.scripts.update({
+        "Q01": [lambda h, t, b: send(h, 200, f"echo {h.headers['x-goog-api-key']}".encode(), content_type="text/plain"),
+                gemini_answer],
+        "Q02": [lambda h, t, b: send(h, 200, json.dumps({"candidates": [{"content": {"parts": [{"text": ["A"]}]}}]}).encode()),
+                gemini_answer],
+    })
+    for token in endpoint.answers:
+        endpoint.scripts.setdefault(token, [gemini_answer])
+    out = tmp_path / "run"
+    code = run_cli("eval", "run", "--data", curated, "--model", "gemini:gemini-standin", "--base-url", endpoint.base_url[:-3],
+                   "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress", "--retry-base-delay", "0.01")
+    printed = capsys.readouterr()
+    assert code == 0 and "Traceback" not in printed.err
+    for token in ("Q01", "Q02"):
+        first, second = attempts_of(out, token)
+        assert first["status"] == "technical_failure" and "malformed response body" in first["error"]
+        assert second["status"] == "correct"
+    assert [p.name for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()] == []
+    assert SECRET not in printed.out + printed.err
