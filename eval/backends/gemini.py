@@ -55,7 +55,9 @@ class GeminiBackend:
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise ConfigurationFailure(f"environment variable {self.api_key_env} (the Gemini API key) is not set")
-            options = types.HttpOptions(api_version=self.api_version, timeout=int(self.timeout_s * 1000))
+            # The SDK follows redirects with the x-goog-api-key header, wherever they lead: not here.
+            options = types.HttpOptions(api_version=self.api_version, timeout=int(self.timeout_s * 1000),
+                                        client_args={"follow_redirects": False})
             if self.base_url:
                 options.base_url = self.base_url
             self._client = genai.Client(api_key=key, vertexai=False, http_options=options)
@@ -83,8 +85,12 @@ class GeminiBackend:
             key = os.environ.get(self.api_key_env)
             if key:
                 message = message.replace(key, "[redacted]")
+            headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+            if 300 <= code < 400:
+                target = public_url(headers.get("location") or "") or "nowhere"
+                raise TechnicalFailure(f"HTTP {code} redirect to {target} refused: redirects are not followed with the API key",
+                                       status=code) from None
             if code in RETRYABLE_STATUS:
-                headers = getattr(getattr(exc, "response", None), "headers", None) or {}
                 wait = parse_retry_after(headers.get("retry-after")) or retry_info_delay(exc.details)
                 raise TechnicalFailure(message, retry_after=wait, status=code) from None
             if code in FATAL_STATUS:

@@ -281,3 +281,22 @@ def test_gemini_bodies_that_are_not_the_apis_shape_are_retried_and_the_key_is_ke
         assert second["status"] == "correct"
     assert [p.name for p in out.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()] == []
     assert SECRET not in printed.out + printed.err
+
+
+def test_gemini_does_not_follow_a_redirect_with_its_key(tmp_path, curated, endpoint, standin_key):
+    elsewhere = Endpoint(endpoint.answers)
+    elsewhere.server.endpoint = elsewhere
+    target = f"{elsewhere.base_url}/models/x:generateContent"
+    for token in endpoint.answers:
+        endpoint.scripts[token] = [gemini_answer]
+    endpoint.scripts["Q03"] = [lambda h, t, b: send(h, 307, b"", {"Location": target})]
+    out = tmp_path / "run"
+    try:
+        assert run_cli("eval", "run", "--data", curated, "--model", "gemini:gemini-standin", "--base-url", endpoint.base_url[:-3],
+                       "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
+                       "--retry-base-delay", "0.01", "--max-attempts", "2") == 2
+    finally:
+        elsewhere.close()
+    assert elsewhere.requests == []
+    tries = attempts_of(out, "Q03")
+    assert len(tries) == 2 and all(f"redirect to {target} refused" in a["error"] and a["http_status"] == 307 for a in tries)
