@@ -82,3 +82,15 @@ def test_make_eval_by_default_makes_the_split_and_scores_its_public_side(tmp_pat
     os.utime(project / "curated" / curated.name, ns=(made + 10**9, made + 10**9))
     assert subprocess.run(make, cwd=project, env=env, capture_output=True, text=True, timeout=300).returncode == 0
     assert (project / "build/split/split.json").stat().st_mtime_ns > made
+
+
+def test_a_release_scores_the_split_its_manifest_names(tmp_path, questions):
+    from eval.data import load_data
+    from tests.eval.test_data import _release
+
+    release = _release(tmp_path / "release", {"data/pl_test/test.parquet": questions[:4]})
+    assert load_data(release).split == "unknown"  # a manifest that does not say is not taken for public
+    manifest = json.loads((release / "manifest.json").read_text())
+    (release / "manifest.json").write_text(json.dumps({**manifest, "split": "public"}))
+    data = load_data(release)
+    assert data.split == "public" and data.pin()["split"] == "public"
