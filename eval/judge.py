@@ -36,6 +36,7 @@ from pathlib import Path
 from eval import stats
 from eval.backends.base import GenerationRequest, GenerativeBackend, TechnicalFailure
 from eval.backends.errors import RequestRejected
+from eval.backends.redaction import redact_text, secret_values
 from eval.judge_scores import report_markdown, score_judges, scores_markdown, spread_report
 from eval.similarity import chrf, token_f1
 
@@ -388,12 +389,19 @@ def judge_command(answers: Path, judges: list[GenerativeBackend], *, out: Path, 
                           settings={"answers": answers_file, "repeats": repeats, "similarity_model": similarity})
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(out / "judgements.jsonl", "".join(json.dumps(j.to_dict(), ensure_ascii=False) + "\n" for j in records))
-    write_text_atomic(out / "scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")
-    write_text_atomic(out / "scores.md", scores_markdown(scores))
-    write_text_atomic(out / "judge_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
-    report = report_markdown(summary)
-    write_text_atomic(out / "judge_report.md", report)
+    # A judge may echo the key it was sent (in a reply or an error): no written or printed text keeps it.
+    secrets = secret_values([(d.get("backend") or {}).get("api_key_env") for d in described.values()])
+
+    def write(name: str, text: str) -> str:
+        text = redact_text(text, secrets)
+        write_text_atomic(out / name, text)
+        return text
+
+    write("judgements.jsonl", "".join(json.dumps(j.to_dict(), ensure_ascii=False) + "\n" for j in records))
+    write("scores.json", json.dumps(scores, ensure_ascii=False, indent=2) + "\n")
+    write("scores.md", scores_markdown(scores))
+    write("judge_summary.json", json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    report = write("judge_report.md", report_markdown(summary))
     return (2 if ungraded else 0), report
 
 

@@ -68,6 +68,8 @@ class RetryPolicy(_Strict):
     max_attempts: int = Field(6, ge=1, description="per question and repeat, per session, technical failures only")
     base_delay_s: float = Field(1.0, ge=0)
     max_delay_s: float = Field(60.0, ge=0)
+    max_retry_after_s: float = Field(300.0, ge=0, description="longest wait a server's Retry-After may impose; a longer one "
+                                     "is cut to this and the attempt says so (retry_after_capped)")
 
 
 class RunPlan(_Strict):

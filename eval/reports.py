@@ -12,6 +12,18 @@ def _console() -> Console:
     return Console(file=sys.stdout, width=140)
 
 
+SPLIT_NOTES = {"all": "every question, private ones included: not a public result", "unknown": "the release does not say"}
+
+
+def split_text(scores: dict) -> str:
+    """Which questions a run scored, as its header says it."""
+    split = scores.get("split")
+    if split is None:
+        return "split not recorded (run made before splits were recorded)"
+    note = SPLIT_NOTES.get(split)
+    return f"split {split}" + (f" ({note})" if note else "")
+
+
 def print_scores(scores: dict) -> None:
     table = Table(title=f"{scores['model']['backend']}:{scores['model']['name']} on {scores['dataset_id']} "
                         f"({scores['protocol']['name']}@{scores['protocol']['version']}, {scores['repeats']} repeat(s))")
@@ -29,6 +41,8 @@ def print_scores(scores: dict) -> None:
                       f"[{g['ci_low']:.2f}, {g['ci_high']:.2f}]", *extra, f"{g['refusal_pct']:.2f}",
                       f"{g['extraction_failure_pct']:.2f}", str(c["truncated"]), str(c["missing"]))
     console = _console()
+    # Above the numbers, unwrapped: which data and which of its questions they are about.
+    console.print(f"data: {scores['dataset_id']}, {split_text(scores)}", markup=False, soft_wrap=True, highlight=False)
     console.print(table)
     for config, language, g in rows:
         if "accuracy_norm_tokens_pct" in g:  # per token, when every attempt recorded its token counts

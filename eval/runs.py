@@ -12,6 +12,7 @@ import datetime as dt
 import importlib.metadata
 import io
 import json
+import math
 import os
 import platform
 import random
@@ -29,6 +30,7 @@ from eval import scoring
 from eval.answers import Status, classify_generation, get_rule
 from eval.backends.base import ChoiceRequest, GenerationRequest, TechnicalFailure
 from eval.backends.errors import ConfigurationFailure, RequestRejected
+from eval.backends.redaction import redact, secret_values
 from eval.backends.registry import backend_entry, kind_of
 from eval.data import check_pin, load_data
 from eval.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
@@ -40,6 +42,22 @@ from eval.provenance import code_revision
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
+
+
+@dataclass(frozen=True)
+class RetryWait:
+    """How long to wait before the next try, and what the server asked for (Retry-After)."""
+
+    seconds: float
+    asked_s: float | None = None
+    capped: bool = False
+
+    def fields(self) -> dict:
+        out: dict = {"retry_wait_s": round(self.seconds, 3)}
+        if self.asked_s is not None:
+            out["retry_after_s"] = self.asked_s if math.isfinite(self.asked_s) else str(self.asked_s)
+            out["retry_after_capped"] = self.capped
+        return out
 
 
 class RunError(RuntimeError):
@@ -120,7 +138,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
                        "or openai: with --scoring loglikelihood")
     if kind == "loglikelihood" and protocol.figures == "image":
         raise RunError(f"protocol {protocol.name} sends images; a log-likelihood model reads text only")
-    data = load_data(plan.data)
+    data = load_data(plan.data, pin=plan.data_pin)
     if plan.data_pin:
         check_pin(data, plan.data_pin)
     descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
@@ -188,8 +206,9 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
             })
         else:
             plan = _merge_for_resume(plan, stored_plan, folder.path)
-        # Re-pin on every session: the data must still be byte-for-byte what was pinned.
-        data = load_data(plan.data)
+        # Re-pin on every session: the data must still be byte-for-byte what was pinned (each file's
+        # hash is checked before it is parsed, so a damaged file is named, not fed to pyarrow).
+        data = load_data(plan.data, pin=stored_plan.data_pin)
         check_pin(data, stored_plan.data_pin or {})
         prompts = [Prompt.from_dict(p) for p in read_jsonl(folder.file(PROMPTS))]
         record = stored
@@ -205,10 +224,9 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
     if not folder.exists:
         folder.create(record, [dict(p.to_dict(), meta=meta[p.qid]) for p in prompts])
     cut = folder.repair_partial_tail()
-    folder.append(SESSIONS, [{"started_at": _now(), "environment": environment(), "backend": backend.describe(),
-                              "repaired_partial_line_bytes": cut,
-                              "operational": {"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s,
-                                              "retry": plan.retry.model_dump()}}])
+    session = {"started_at": _now(), "environment": environment(), "backend": backend.describe(), "repaired_partial_line_bytes": cut,
+               "operational": {"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s, "retry": plan.retry.model_dump()}}
+    folder.append(SESSIONS, [redact(session, secret_values([plan.model.api_key_env]))])
     attempts = read_jsonl(folder.file(ATTEMPTS))
     sender = _Sender(plan, folder, backend, attempts)
     try:
@@ -301,6 +319,12 @@ class _Sender:
         self.rule = get_rule(read_json(folder.file(PLAN))["protocol"]["extraction_rule"])
         self.stop = threading.Event()
         self.fatal: BaseException | None = None
+        self.secrets = secret_values([plan.model.api_key_env, (backend.describe() or {}).get("api_key_env")])
+
+    def _append(self, name: str, records: list[dict]) -> None:
+        """Every record a run stores goes through here: a service that echoes the key (in an error
+        page, or in a 200 body) must not get it into the run folder."""
+        self.folder.append(name, redact(records, self.secrets))
 
     def pending(self, prompts: list[Prompt]) -> list[tuple[Prompt, int]]:
         return [
@@ -414,27 +438,33 @@ class _Sender:
                 status, fields = call()
             except (TechnicalFailure, RequestRejected, ConfigurationFailure) as exc:
                 retryable = isinstance(exc, TechnicalFailure)
-                self.folder.append(ATTEMPTS, [self._record(
+                final = isinstance(exc, ConfigurationFailure) or not retryable or tries >= self.plan.retry.max_attempts
+                wait = None if final else self._retry_wait(tries, getattr(exc, "retry_after", None))
+                self._append(ATTEMPTS, [self._record(
                     prompt, repeat, status=Status.TECHNICAL_FAILURE.value, error=f"{type(exc).__name__}: {exc}",
                     http_status=getattr(exc, "status", None), retryable=retryable, latency_s=round(time.monotonic() - started, 4),
+                    **(wait.fields() if wait else {}),
                 )])
                 if isinstance(exc, ConfigurationFailure):
                     self.fatal = exc
                     return Status.TECHNICAL_FAILURE.value, tries
-                if not retryable or tries >= self.plan.retry.max_attempts:
+                if final:
                     return Status.TECHNICAL_FAILURE.value, tries
-                self._backoff(tries, getattr(exc, "retry_after", None))
+                self.stop.wait(wait.seconds)
                 continue
-            self.folder.append(ATTEMPTS, [self._record(prompt, repeat, status=status, **fields)])
+            self._append(ATTEMPTS, [self._record(prompt, repeat, status=status, **fields)])
             return status, tries
 
-    def _backoff(self, tries: int, retry_after: float | None) -> None:
+    def _retry_wait(self, tries: int, retry_after: float | None) -> RetryWait:
         policy = self.plan.retry
-        if retry_after is not None:
-            delay = retry_after  # the server said when; sooner would only be refused again
-        else:
-            delay = min(policy.max_delay_s, policy.base_delay_s * 2 ** (tries - 1)) * (0.5 + random.random() / 2)
-        self.stop.wait(delay)
+        if retry_after is None:
+            backoff = min(policy.max_delay_s, policy.base_delay_s * 2 ** (tries - 1)) * (0.5 + random.random() / 2)
+            return RetryWait(backoff)
+        # The server said when; sooner would only be refused again. But a server may ask for a day (or
+        # forever): never more than the plan's cap, and the attempt says the wait was cut.
+        if not retry_after <= policy.max_retry_after_s:
+            return RetryWait(policy.max_retry_after_s, asked_s=retry_after, capped=True)
+        return RetryWait(retry_after, asked_s=retry_after)
 
     # log-likelihood -----------------------------------------------------------------------------
     def score_loglikelihood(self, prompts: list[Prompt], progress: bool | None) -> int:
@@ -456,7 +486,7 @@ class _Sender:
                 for prompt, result in zip(batch, results):
                     status, fields = _choice_fields(prompt, result, latency)
                     records.append(self._record(prompt, 0, status=status, **fields))
-                self.folder.append(ATTEMPTS, records)
+                self._append(ATTEMPTS, records)
                 bar.update(len(batch))
         finally:
             bar.close()

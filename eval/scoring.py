@@ -167,6 +167,9 @@ def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed
     return {
         "scores_version": SCORES_VERSION,
         "dataset_id": run_plan["data_pin"]["dataset_id"],
+        # Which questions were scored (eval.data): "public", "private", or "all" (private included).
+        # Runs from before the split was recorded have none, and their scores.json stays as it was.
+        **({"split": run_plan["data_pin"]["split"]} if "split" in run_plan["data_pin"] else {}),
         "protocol": m.plan["protocol"],
         "model": {"backend": run_plan["model"]["backend"], "name": run_plan["model"]["name"]},
         "repeats": run_plan["repeats"],

@@ -1,12 +1,17 @@
-"""The leaderboard: one row per model, API and reasoning effort; one column per language.
+"""The leaderboard: one row per model, API, reasoning effort, protocol and data; one column per language.
 
-Each dataset (a release config) gets an equal vote in a model's average: 80 % on one and 90 % on
-another is 85 %, however many questions each has. For every (dataset, model, API, effort, language)
-only the newest finished run counts (last answer time, then run folder name), even when its score
-is lower than an older run's: a leaderboard that kept the best run would reward re-rolling. Each
-cell says how many datasets it averages; a dash marks no result. A language-minus-English column is
-filled only where both sides cover the same datasets, at the same data version, with the same
-protocol and the same questions (matched by year, session, sheet and number).
+A row never pools runs that cannot be compared: its runs share the protocol (name and version) and
+the split (public, private, or all of curated/ with the private questions), and it holds one run
+per dataset and language, so two versions of one dataset (two releases, or a release and curated/)
+make two rows. Each dataset (a release config) gets an equal vote in a row's average: 80 % on one
+and 90 % on another is 85 %, however many questions each has. For every slot (dataset, model, API,
+effort, language, protocol, dataset id and split) only the newest finished run counts (last answer
+time, then run folder name), even when its score is lower than an older run's: a leaderboard that
+kept the best run would reward re-rolling; a run on other data or another protocol displaces
+nothing. Each cell gives the accuracy, its 95 % interval, the questions and how many datasets it
+averages; a dash marks no result. A language-minus-English column is filled only where both sides
+cover the same datasets, at the same data version, with the same protocol and the same questions
+(matched by year, session, sheet and number).
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import hashlib
 import html
 import io
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +29,7 @@ from eval.runfolder import PROMPTS, read_jsonl
 
 DASH = "–"
 ENGLISH = "en"
+SLOT_TEXT = "dataset, model, API, effort, language, protocol, data version and split"
 
 
 @dataclass(frozen=True)
@@ -42,19 +49,34 @@ class Entry:
     finished_at: str
     run_id: str
     path: Path
+    split: str = "unknown"
+    ci_low: float | None = None
+    ci_high: float | None = None
 
     @property
-    def slot(self) -> tuple[str, str, str, str, str]:
-        return (self.dataset, self.model, self.api, self.effort, self.language)
+    def slot(self) -> tuple[str, ...]:
+        """What a newer run replaces: the same test of the same model, nothing else."""
+        return (self.dataset, self.model, self.api, self.effort, self.language, self.protocol, self.dataset_id, self.split)
+
+    @property
+    def comparable(self) -> tuple[str, ...]:
+        """What the entries of one row share."""
+        return (self.model, self.api, self.effort, self.protocol, self.split)
 
 
 @dataclass
 class Cell:
     accuracy_pct: float | None
     datasets: int
+    questions: int = 0
+    ci_low: float | None = None
+    ci_high: float | None = None
 
     def text(self) -> str:
-        return DASH if self.accuracy_pct is None else f"{self.accuracy_pct:.1f} ({self.datasets})"
+        if self.accuracy_pct is None:
+            return DASH
+        interval = f" [{self.ci_low:.1f}, {self.ci_high:.1f}]" if self.ci_low is not None and self.ci_high is not None else ""
+        return f"{self.accuracy_pct:.1f}{interval} n={self.questions} ({self.datasets})"
 
 
 @dataclass
@@ -64,6 +86,13 @@ class Row:
     effort: str
     cells: dict[str, Cell]  # language -> cell, and "all"
     gaps: dict[str, float | None]  # language -> language minus English, in points
+    protocol: str = ""
+    split: str = "unknown"
+    data: tuple[str, ...] = ()  # the dataset ids its runs scored
+
+    @property
+    def data_text(self) -> str:
+        return ", ".join(short_id(d) for d in self.data)
 
 
 @dataclass
@@ -75,6 +104,12 @@ class Leaderboard:
     skipped: list[Skipped]
 
 
+def short_id(dataset_id: str) -> str:
+    """A curated folder's id is a SHA-256 over its files: 12 hex digits name it well enough in a table."""
+    prefix, sep, digest = dataset_id.partition("sha256:")
+    return f"{prefix}sha256:{digest[:12]}…" if sep and len(digest) > 12 else dataset_id
+
+
 def _questions_key(run: Path, config: str, language: str) -> str:
     keys = sorted(json.dumps([p["meta"].get(k) for k in ("year", "session", "sheet_code", "number")], ensure_ascii=False)
                   for p in read_jsonl(run / PROMPTS) if p["config"] == config and p["language"] == language)
@@ -83,7 +118,7 @@ def _questions_key(run: Path, config: str, language: str) -> str:
 
 def entries(runs: list[RunSummary]) -> list[Entry]:
     return [Entry(g.config, g.language, r.model, r.api, r.effort, r.dataset_id, r.protocol, g.accuracy_pct, g.n_questions,
-                  _questions_key(r.path, g.config, g.language), r.finished_at, r.run_id, r.path)
+                  _questions_key(r.path, g.config, g.language), r.finished_at, r.run_id, r.path, r.split, g.ci_low, g.ci_high)
             for r in runs for g in r.groups]
 
 
@@ -104,6 +139,21 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _cell(chosen: list[Entry]) -> Cell:
+    """The equal-vote mean of `chosen` with its 95 % interval: one dataset's own (bootstrap) interval,
+    or for several, each one's half-width combined as independent normal errors of a mean."""
+    if not chosen:
+        return Cell(None, 0)
+    mean = _mean([e.accuracy_pct for e in chosen])
+    questions = sum(e.n_questions for e in chosen)
+    if any(e.ci_low is None or e.ci_high is None for e in chosen):
+        return Cell(mean, len(chosen), questions)
+    if len(chosen) == 1:
+        return Cell(mean, 1, questions, chosen[0].ci_low, chosen[0].ci_high)
+    half = math.sqrt(sum(((e.ci_high - e.ci_low) / 2) ** 2 for e in chosen)) / len(chosen)
+    return Cell(mean, len(chosen), questions, max(0.0, mean - half), min(100.0, mean + half))
+
+
 def _gap(mine: list[Entry], english: list[Entry]) -> float | None:
     """Language minus English, only when both sides are the same test."""
     if not mine or not english:
@@ -117,19 +167,37 @@ def _gap(mine: list[Entry], english: list[Entry]) -> float | None:
     return _mean([e.accuracy_pct for e in mine]) - _mean([e.accuracy_pct for e in english])
 
 
+def row_members(counted: list[Entry]) -> list[list[Entry]]:
+    """The entries of each row: same model, API, effort, protocol and split, and one entry per dataset
+    and language; where one dataset comes in several versions (dataset ids), each version is a row."""
+    groups: dict[tuple, list[Entry]] = {}
+    for e in counted:
+        groups.setdefault(e.comparable, []).append(e)
+    rows = []
+    for key in sorted(groups):
+        members = groups[key]
+        tests = [(e.dataset, e.language) for e in members]
+        if len(set(tests)) == len(tests):
+            rows.append(members)
+            continue
+        for dataset_id in sorted({e.dataset_id for e in members}):
+            rows.append([e for e in members if e.dataset_id == dataset_id])
+    return rows
+
+
 def table(counted: list[Entry]) -> tuple[list[str], list[Row]]:
     languages = sorted({e.language for e in counted}, key=lambda lang: (lang != ENGLISH, lang))
     rows = []
-    for model, api, effort in sorted({(e.model, e.api, e.effort) for e in counted}):
-        mine = [e for e in counted if (e.model, e.api, e.effort) == (model, api, effort)]
+    for mine in row_members(counted):
+        first = mine[0]
         cells, gaps = {}, {}
         for lang in languages:
-            scores = [e.accuracy_pct for e in mine if e.language == lang]
-            cells[lang] = Cell(_mean(scores), len(scores))
+            cells[lang] = _cell([e for e in mine if e.language == lang])
             if lang != ENGLISH:
                 gaps[lang] = _gap([e for e in mine if e.language == lang], [e for e in mine if e.language == ENGLISH])
-        cells["all"] = Cell(_mean([e.accuracy_pct for e in mine]), len(mine))
-        rows.append(Row(model, api, effort, cells, gaps))
+        cells["all"] = _cell(mine)
+        rows.append(Row(first.model, first.api, first.effort, cells, gaps, first.protocol, first.split,
+                        tuple(sorted({e.dataset_id for e in mine}))))
     rows.sort(key=lambda r: -(r.cells["all"].accuracy_pct or 0.0))
     return languages, rows
 
@@ -145,49 +213,67 @@ def _gap_languages(board: Leaderboard) -> list[str]:
     return [lang for lang in board.languages if lang != ENGLISH and any(r.gaps.get(lang) is not None for r in board.rows)]
 
 
+LEAD_COLUMNS = ("model", "API", "effort", "protocol", "split", "data")
+
+
 def _header(board: Leaderboard) -> list[str]:
-    return ["model", "API", "effort", *board.languages, "all", *[f"{lang} − en" for lang in _gap_languages(board)]]
+    return [*LEAD_COLUMNS, *board.languages, "all", *[f"{lang} − en" for lang in _gap_languages(board)]]
 
 
 def _row_texts(board: Leaderboard, row: Row) -> list[str]:
     gaps = [DASH if row.gaps.get(lang) is None else f"{row.gaps[lang]:+.1f}" for lang in _gap_languages(board)]
-    return [row.model, row.api, row.effort or DASH, *[row.cells[lang].text() for lang in board.languages],
-            row.cells["all"].text(), *gaps]
+    return [row.model, row.api, row.effort or DASH, row.protocol, row.split, row.data_text,
+            *[row.cells[lang].text() for lang in board.languages], row.cells["all"].text(), *gaps]
+
+
+EXPLANATION = (f"Accuracy (%) averaged over datasets, each dataset one vote, with its 95 % interval, the questions (n) and in "
+               f"brackets how many datasets; {DASH} no result. Newest run per {SLOT_TEXT}; a row never pools different "
+               "protocols, splits or versions of one dataset.")
+
+
+def _ci(e: Entry) -> str:
+    return DASH if e.ci_low is None or e.ci_high is None else f"[{e.ci_low:.2f}, {e.ci_high:.2f}]"
 
 
 def to_markdown(board: Leaderboard) -> str:
     header = _header(board)
-    lines = ["# Leaderboard", "",
-             "Accuracy (%) averaged over datasets, each dataset one vote; in brackets how many datasets; "
-             f"{DASH} no result. Newest run per dataset, model, API, effort and language.", "",
-             "| " + " | ".join(header) + " |", "|" + "---|" * 3 + "---:|" * (len(header) - 3)]
+    lines = ["# Leaderboard", "", EXPLANATION, "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(LEAD_COLUMNS) + "---:|" * (len(header) - len(LEAD_COLUMNS))]
     lines += ["| " + " | ".join(_row_texts(board, r)) + " |" for r in board.rows]
-    lines += ["", "## Runs counted", "", "| dataset | language | model | API | effort | accuracy % | questions | protocol | run | finished |",
-              "|---|---|---|---|---|---:|---:|---|---|---|"]
-    lines += [f"| {e.dataset} | {e.language} | {e.model} | {e.api} | {e.effort or DASH} | {e.accuracy_pct:.2f} | {e.n_questions} | "
-              f"{e.protocol} | {e.run_id} | {e.finished_at} |" for e in board.counted]
+    lines += ["", "## Runs counted", "",
+              "| dataset | language | model | API | effort | accuracy % | 95 % CI | questions | protocol | split | data | run | finished |",
+              "|---|---|---|---|---|---:|---:|---:|---|---|---|---|---|"]
+    lines += [f"| {e.dataset} | {e.language} | {e.model} | {e.api} | {e.effort or DASH} | {e.accuracy_pct:.2f} | {_ci(e)} | "
+              f"{e.n_questions} | {e.protocol} | {e.split} | {short_id(e.dataset_id)} | {e.run_id} | {e.finished_at} |"
+              for e in board.counted]
     if board.superseded:
         lines += ["", "## Older runs, not counted (a newer run of the same slot exists)", ""]
-        lines += [f"- {e.run_id}: {e.dataset}/{e.language} {e.model} {e.accuracy_pct:.2f} % ({e.finished_at})" for e in board.superseded]
+        lines += [f"- {e.run_id}: {e.dataset}/{e.language} {e.model} {e.accuracy_pct:.2f} % ({e.finished_at}; {e.protocol}, "
+                  f"{e.split}, {short_id(e.dataset_id)})" for e in board.superseded]
     if board.skipped:
         lines += ["", "## Runs left out", ""] + [f"- {s.path}: {s.reason}" for s in board.skipped]
     return "\n".join(lines) + "\n"
 
 
+def _number(value: float | None) -> float | str:
+    return "" if value is None else round(value, 6)
+
+
 def to_csv(board: Leaderboard) -> str:
     gap_langs = _gap_languages(board)
+    measures = ("accuracy_pct", "ci_low", "ci_high", "questions", "datasets")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["model", "api", "effort",
-                     *[f"{lang}_{what}" for lang in [*board.languages, "all"] for what in ("accuracy_pct", "datasets")],
+    writer.writerow(["model", "api", "effort", "protocol", "split", "data",
+                     *[f"{lang}_{what}" for lang in [*board.languages, "all"] for what in measures],
                      *[f"{lang}_minus_en_pp" for lang in gap_langs]])
     for r in board.rows:
         cells = []
         for lang in [*board.languages, "all"]:
             c = r.cells[lang]
-            cells += ["" if c.accuracy_pct is None else round(c.accuracy_pct, 6), c.datasets]
-        writer.writerow([r.model, r.api, r.effort, *cells,
-                         *["" if r.gaps.get(lang) is None else round(r.gaps[lang], 6) for lang in gap_langs]])
+            cells += [_number(c.accuracy_pct), _number(c.ci_low), _number(c.ci_high), c.questions, c.datasets]
+        writer.writerow([r.model, r.api, r.effort, r.protocol, r.split, " ".join(r.data), *cells,
+                         *[_number(r.gaps.get(lang)) for lang in gap_langs]])
     return buffer.getvalue()
 
 
@@ -228,7 +314,8 @@ def _sort_value(row: Row, column: str, board: Leaderboard) -> str:
     elif column.endswith(" − en"):
         value = row.gaps.get(column[: -len(" − en")])
     else:
-        return {"model": row.model, "API": row.api, "effort": row.effort}[column]
+        return {"model": row.model, "API": row.api, "effort": row.effort, "protocol": row.protocol, "split": row.split,
+                "data": row.data_text}[column]
     return "" if value is None else repr(round(value, 6))
 
 
@@ -246,15 +333,14 @@ def to_html(board: Leaderboard) -> str:
 body {{ font-family: system-ui, sans-serif; margin: 2em; }}
 table {{ border-collapse: collapse; }}
 th, td {{ padding: 0.3em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }}
-th:nth-child(-n+3), td:nth-child(-n+3) {{ text-align: left; }}
+th:nth-child(-n+{len(LEAD_COLUMNS)}), td:nth-child(-n+{len(LEAD_COLUMNS)}) {{ text-align: left; }}
 th {{ cursor: pointer; user-select: none; }}
 th[aria-sort=ascending]::after {{ content: " ▲"; }}
 th[aria-sort=descending]::after {{ content: " ▼"; }}
 </style></head>
 <body>
 <h1>Leaderboard</h1>
-<p>Accuracy (%) averaged over datasets, each dataset one vote; in brackets how many datasets; {DASH} no result.
-Newest run per dataset, model, API, effort and language. Click a column to sort.</p>
+<p>{html.escape(EXPLANATION)} Click a column to sort.</p>
 <table id="leaderboard"><thead><tr>{head}</tr></thead>
 <tbody>
 {chr(10).join(body)}

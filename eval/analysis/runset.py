@@ -18,6 +18,8 @@ class GroupScore:
     language: str
     n_questions: int
     accuracy_pct: float
+    ci_low: float | None = None  # the run's 95 % bootstrap interval (scores.json), None in an older layout
+    ci_high: float | None = None
 
 
 @dataclass
@@ -32,6 +34,7 @@ class RunSummary:
     backend_kind: str  # generative | loglikelihood
     finished_at: str  # ISO time of the last recorded attempt (or session start)
     groups: list[GroupScore] = field(default_factory=list)
+    split: str = "unknown"  # which questions of the data (eval.data): public, private, all; unknown before it was recorded
 
 
 @dataclass
@@ -76,15 +79,20 @@ def summarise(run: Path) -> RunSummary | Skipped:
     plan, scores = read_json(run / PLAN), read_json(run / SCORES)
     model = plan["plan"]["model"]
     try:
-        groups = [GroupScore(g["config"], g["language"], int(g["n_questions"]), float(g["accuracy_pct"])) for g in scores["groups"]]
+        groups = [GroupScore(g["config"], g["language"], int(g["n_questions"]), float(g["accuracy_pct"]),
+                             _number(g.get("ci_low")), _number(g.get("ci_high"))) for g in scores["groups"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{run / SCORES}: unexpected layout ({exc!r})") from None
     return RunSummary(
         path=run, run_id=run.name, model=f"{model['backend']}:{model['name']}", api=model["backend"],
         effort=model.get("reasoning_effort") or "", dataset_id=plan["plan"]["data_pin"]["dataset_id"],
         protocol=f"{plan['protocol']['name']}@{plan['protocol']['version']}", backend_kind=plan.get("backend_kind", ""),
-        finished_at=_finished_at(run), groups=groups,
+        finished_at=_finished_at(run), groups=groups, split=plan["plan"]["data_pin"].get("split") or "unknown",
     )
+
+
+def _number(value) -> float | None:
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def load_runs(paths: list[str | Path]) -> tuple[list[RunSummary], list[Skipped]]:

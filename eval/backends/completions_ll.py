@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 
 from eval.answers import first_argmax
 from eval.backends.base import ChoiceRequest, ChoiceResult, TechnicalFailure
 from eval.backends.errors import RequestRejected
-from eval.backends.openai_compat import http_failure, public_url
+from eval.backends.openai_compat import body_excerpt, post_json, public_url
 
 
 class MalformedLogprobs(RequestRejected):
@@ -73,25 +71,14 @@ class CompletionsLoglikelihoodBackend:
                             token_counts=tuple(counts))
 
     def _post(self, body: dict) -> dict:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        http_request = urllib.request.Request(self.base_url.rstrip("/") + "/completions", method="POST", headers=headers,
-                                              data=json.dumps(body, ensure_ascii=False).encode("utf-8"))
-        try:
-            with urllib.request.urlopen(http_request, timeout=self.timeout_s) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            raise http_failure(exc, self.base_url, key) from None
-        except (TimeoutError, urllib.error.URLError, OSError) as exc:
-            raise TechnicalFailure(f"connection error or timeout after {self.timeout_s}s: {exc}") from None
+        raw = post_json(self.base_url.rstrip("/") + "/completions", body, key=key, timeout_s=self.timeout_s)
         try:
             payload = json.loads(raw)
         except ValueError:
-            raise TechnicalFailure(f"malformed response body: {raw[:200]!r}") from None
+            raise TechnicalFailure(f"malformed response body: {body_excerpt(raw)}") from None
         if not isinstance(payload, dict):
-            raise TechnicalFailure(f"malformed response body: {raw[:200]!r}")
+            raise TechnicalFailure(f"malformed response body: {body_excerpt(raw)}")
         return payload
 
 

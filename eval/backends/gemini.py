@@ -55,7 +55,9 @@ class GeminiBackend:
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise ConfigurationFailure(f"environment variable {self.api_key_env} (the Gemini API key) is not set")
-            options = types.HttpOptions(api_version=self.api_version, timeout=int(self.timeout_s * 1000))
+            # The SDK follows redirects with the x-goog-api-key header, wherever they lead: not here.
+            options = types.HttpOptions(api_version=self.api_version, timeout=int(self.timeout_s * 1000),
+                                        client_args={"follow_redirects": False})
             if self.base_url:
                 options.base_url = self.base_url
             self._client = genai.Client(api_key=key, vertexai=False, http_options=options)
@@ -73,22 +75,31 @@ class GeminiBackend:
         )
         if request.reasoning_effort:
             config.thinking_config = types.ThinkingConfig(thinking_level=request.reasoning_effort.upper())
+        contents = _contents(request.messages)
         started = time.monotonic()
         try:
-            response = client.models.generate_content(model=self.model, contents=_contents(request.messages), config=config)
+            response = client.models.generate_content(model=self.model, contents=contents, config=config)
         except errors.APIError as exc:
             code = int(exc.code or 0)
             message = f"HTTP {code} from Gemini: {exc.message or exc.status}"
             key = os.environ.get(self.api_key_env)
             if key:
                 message = message.replace(key, "[redacted]")
+            headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+            if 300 <= code < 400:
+                target = public_url(headers.get("location") or "") or "nowhere"
+                raise TechnicalFailure(f"HTTP {code} redirect to {target} refused: redirects are not followed with the API key",
+                                       status=code) from None
             if code in RETRYABLE_STATUS:
-                headers = getattr(getattr(exc, "response", None), "headers", None) or {}
                 wait = parse_retry_after(headers.get("retry-after")) or retry_info_delay(exc.details)
                 raise TechnicalFailure(message, retry_after=wait, status=code) from None
             if code in FATAL_STATUS:
                 raise ConfigurationFailure(message) from None
             raise RequestRejected(message, status=code) from None
+        except ValueError as exc:
+            # A body that is not JSON, or not of the API's shape (the SDK's pydantic models refuse it):
+            # the service failed, not the model. json's and pydantic's errors are both ValueErrors.
+            raise TechnicalFailure(f"malformed response body: {type(exc).__name__}: {str(exc)[:300]}") from None
         except Exception as exc:
             if is_transport_error(exc):
                 raise TechnicalFailure(f"{type(exc).__name__}: {exc}") from None

@@ -8,6 +8,7 @@ variable, never its value, and no request or response header is returned to the 
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import os
 import time
@@ -78,54 +79,118 @@ class OpenAICompatBackend:
             body["reasoning_effort"] = request.reasoning_effort
         if request.seed is not None:
             body["seed"] = request.seed
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        http_request = urllib.request.Request(
-            self.base_url.rstrip("/") + "/chat/completions",
-            data=json.dumps(body, ensure_ascii=False).encode("utf-8"),
-            headers=headers,
-            method="POST",
-        )
         started = time.monotonic()
-        try:
-            with urllib.request.urlopen(http_request, timeout=self.timeout_s) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as exc:
-            self._raise_for_status(exc)
-        except TimeoutError as exc:
-            raise TechnicalFailure(f"timeout after {self.timeout_s}s ({exc})") from None
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                raise TechnicalFailure(f"timeout after {self.timeout_s}s") from None
-            raise TechnicalFailure(f"connection error: {exc.reason}") from None
-        except (ConnectionError, OSError) as exc:
-            raise TechnicalFailure(f"connection error: {type(exc).__name__}: {exc}") from None
+        raw = post_json(self.base_url.rstrip("/") + "/chat/completions", body, key=key, timeout_s=self.timeout_s)
         latency = time.monotonic() - started
-        try:
-            payload = json.loads(raw)
-            choice = payload["choices"][0]
-            message = choice.get("message") or {}
-        except (ValueError, KeyError, IndexError, TypeError):
-            # A proxy's HTML error page or a cut connection: the service, not the model, failed.
-            raise TechnicalFailure(f"malformed response body: {raw[:200]!r}") from None
-        text = message.get("content")
-        finish = choice.get("finish_reason")
-        if message.get("refusal"):
-            text, finish = message["refusal"], "refusal"
-        usage = dict(payload.get("usage") or {})
+        text, finish, usage, revision = read_chat_completion(raw)
         return GenerationResponse(
             text=text,
             finish_reason=finish,
             usage=usage,
             latency_s=latency,
-            model_revision=payload.get("system_fingerprint") or payload.get("model"),
+            model_revision=revision,
         )
 
-    def _raise_for_status(self, exc: urllib.error.HTTPError):
-        key = os.environ.get(self.api_key_env) if self.api_key_env else None
-        raise http_failure(exc, self.base_url, key) from None
+
+def read_chat_completion(raw: bytes) -> tuple[str | None, str | None, dict, str | None]:
+    """(text, finish reason, usage, model revision) of a chat-completions body. Anything but the
+    documented shape (a proxy's HTML page, a cut connection, `content` as a number or a list of
+    things that are not text parts) is the service's failure, not the model's: TechnicalFailure."""
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        raise TechnicalFailure(f"malformed response body (not JSON): {body_excerpt(raw)}") from None
+    choices = payload.get("choices") if isinstance(payload, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise TechnicalFailure(f"malformed response body (no choices[0] object): {body_excerpt(raw)}")
+    choice = choices[0]
+    message = choice.get("message") if choice.get("message") is not None else {}
+    if not isinstance(message, dict):
+        raise TechnicalFailure(f"malformed response body (message is {type(message).__name__}): {body_excerpt(raw)}")
+    text = _content_text(message.get("content"), raw)
+    finish = choice.get("finish_reason")
+    if finish is not None and not isinstance(finish, str):
+        raise TechnicalFailure(f"malformed response body (finish_reason is {type(finish).__name__}): {body_excerpt(raw)}")
+    refusal = message.get("refusal")
+    if refusal:
+        if not isinstance(refusal, str):
+            raise TechnicalFailure(f"malformed response body (refusal is {type(refusal).__name__}): {body_excerpt(raw)}")
+        text, finish = refusal, "refusal"
+    usage = payload.get("usage")
+    usage = dict(usage) if isinstance(usage, dict) else {}
+    revision = payload.get("system_fingerprint") or payload.get("model")
+    return text, finish, usage, revision if isinstance(revision, str) else None
+
+
+def _content_text(content, raw: bytes) -> str | None:
+    """A message's content: a string, null, or a list of {"type": "text", "text": ...} parts (joined)."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list) and content and all(
+        isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str) for p in content
+    ):
+        return "".join(p["text"] for p in content)
+    raise TechnicalFailure(f"malformed response body (content is a {type(content).__name__}, not text): {body_excerpt(raw)}")
+
+
+def body_excerpt(raw: bytes, limit: int = 200) -> str:
+    return repr(raw[:limit].decode("utf-8", "replace"))
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the scheme's default port filled in: what "same origin" compares."""
+    parts = urllib.parse.urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the origin the request was sent to: urllib would copy the
+    Authorization header to wherever a 30x points, handing the key to another host."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if origin(newurl) != origin(req.full_url):
+            raise TechnicalFailure(
+                f"HTTP {code} redirect to {public_url(newurl)} refused: another origin than {public_url(req.full_url)}, "
+                "and the API key is never sent to another origin", status=code)
+        if code in (307, 308):
+            # These keep the method and body (RFC 9110 15.4.8); urllib would refuse them for a POST.
+            headers = {**req.headers, **req.unredirected_hdrs}
+            return urllib.request.Request(newurl, data=req.data, headers=headers, method=req.get_method())
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
+
+
+def post_json(url: str, body: dict, *, key: str | None, timeout_s: float) -> bytes:
+    """POST `body` as JSON with the key as a Bearer token; the whole response body, or the failure it means.
+
+    Redirects are followed within the same origin only. A body shorter than its Content-Length, a
+    reset or a timeout is a TechnicalFailure (retried); HTTP errors map through `http_failure`.
+    """
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    http_request = urllib.request.Request(url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers,
+                                          method="POST")
+    try:
+        with _OPENER.open(http_request, timeout=timeout_s) as response:
+            return response.read()
+    except urllib.error.HTTPError as exc:
+        raise http_failure(exc, url, key) from None
+    except TimeoutError as exc:
+        raise TechnicalFailure(f"timeout after {timeout_s}s ({exc})") from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, TimeoutError):
+            raise TechnicalFailure(f"timeout after {timeout_s}s") from None
+        raise TechnicalFailure(f"connection error: {exc.reason}") from None
+    except http.client.IncompleteRead as exc:
+        raise TechnicalFailure(f"body cut short: {len(exc.partial)} bytes received, "
+                               f"{exc.expected if exc.expected is not None else 'more'} still expected (Content-Length)") from None
+    except (http.client.HTTPException, ConnectionError, OSError) as exc:
+        raise TechnicalFailure(f"connection error: {type(exc).__name__}: {exc}") from None
 
 
 def http_failure(exc: urllib.error.HTTPError, base_url: str, key: str | None) -> Exception:

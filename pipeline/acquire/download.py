@@ -230,7 +230,7 @@ class _Downloader:
             limiter=self.limiter,
             user_agent=self.options.user_agent,
             max_redirects=self.options.max_redirects,
-            redirect_check=self.policy.redirect_problem,
+            redirect_check=self.policy.check_redirect,
             authorization=self.authorization,
         )
 

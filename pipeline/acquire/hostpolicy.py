@@ -4,7 +4,9 @@ An index page is written by someone else: a link it gives may lead anywhere, inc
 machine's own services (127.0.0.1, 169.254.169.254 cloud metadata, a 10.x intranet). Links are
 therefore followed only to hosts the spec names (its base_url, its index-page and template hosts,
 `download.allowed_hosts`) or `--base-url` names; a redirect may leave those hosts (archive sites
-redirect to CDNs) but never to a loopback, link-local or private address.
+redirect to CDNs) but never to a loopback, link-local or private address. A redirect target's name
+is resolved once, here, and the connection goes to the address that was checked (`RedirectVerdict`):
+a name resolved again at connect time could answer differently (DNS rebinding) and pass the check.
 """
 from __future__ import annotations
 
@@ -14,8 +16,17 @@ import socket
 import string
 import urllib.parse
 from dataclasses import dataclass
+from typing import Callable
 
+from pipeline.acquire.httpclient import RedirectVerdict
 from pipeline.specs import DownloadSpec
+
+Resolver = Callable[[str], list[str]]  # host name -> its IP addresses, in the order to try them
+
+
+def system_resolver(host: str) -> list[str]:
+    infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    return [info[4][0].split("%")[0] for info in infos]
 
 
 def split_credentials(url: str) -> tuple[str, str | None]:
@@ -58,32 +69,37 @@ def _template_host(template: str) -> str | None:
     return None if "base_url" in names else host_of(template.format_map({n: "0" for n in names}))
 
 
-def address_problem(host: str, *, resolve: bool = True) -> str | None:
+def address_problem(host: str, *, resolve: bool = True, resolver: Resolver | None = None) -> str | None:
     """Why `host` is an internal address (loopback, link-local, private, reserved), or None.
 
     A name is looked up in DNS only with `resolve`; an IP literal is judged as it is.
     """
+    return _checked(host, resolve=resolve, resolver=resolver)[0]
+
+
+def _checked(host: str, *, resolve: bool, resolver: Resolver | None) -> tuple[str | None, list[str]]:
+    """(why `host` is internal or None, the addresses that were judged)."""
     try:
         addresses = [ipaddress.ip_address(host)]
     except ValueError:
         if not resolve:
-            return None
+            return None, []
         try:
-            infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-        except (socket.gaierror, UnicodeError):
-            return None  # it will fail to connect with its own clear message
-        addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+            addresses = [ipaddress.ip_address(a) for a in (resolver or system_resolver)(host)]
+        except (OSError, UnicodeError, ValueError):
+            return None, []  # it will fail to connect with its own clear message
     for address in addresses:
         for kind in ("loopback", "link_local", "private", "multicast", "unspecified", "reserved"):
             if getattr(address, f"is_{kind}"):
                 shown = host if str(address) == host else f"{host} ({address})"
-                return f"{shown} is a {kind.replace('_', '-')} address"
-    return None
+                return f"{shown} is a {kind.replace('_', '-')} address", [str(a) for a in addresses]
+    return None, [str(a) for a in addresses]
 
 
 @dataclass(frozen=True)
 class HostPolicy:
     hosts: frozenset[str]  # named by the spec or --base-url: links may lead there, private or not
+    resolver: Resolver | None = None  # None: the system's (socket.getaddrinfo)
 
     @classmethod
     def for_spec(cls, settings: DownloadSpec, base_url: str) -> "HostPolicy":
@@ -105,8 +121,16 @@ class HostPolicy:
 
     def redirect_problem(self, url: str) -> str | None:
         """Why a redirect target is refused: it leaves the named hosts for an internal address."""
+        return self.check_redirect(url).problem
+
+    def check_redirect(self, url: str) -> RedirectVerdict:
+        """Whether a redirect target may be fetched and, for a name outside the named hosts, the
+        address it was judged by: the connection must go there, not to a second lookup."""
         host = (host_of(url) or "").lower()
         if host in self.hosts:
-            return None
-        internal = address_problem(host)
-        return None if internal is None else f"redirect to {url} refused: {internal} that the spec does not name"
+            return RedirectVerdict()
+        internal, addresses = _checked(host, resolve=True, resolver=self.resolver)
+        if internal is not None:
+            return RedirectVerdict(problem=f"redirect to {url} refused: {internal} that the spec does not name")
+        literal = addresses == [host]
+        return RedirectVerdict(connect_to=() if literal else tuple(dict.fromkeys(addresses)))

@@ -55,6 +55,15 @@ class RetryPolicy:
         return max(0.0, backoff)
 
 
+@dataclass(frozen=True)
+class RedirectVerdict:
+    """What a redirect check says of a target: a problem (refused), and the IP addresses its host name
+    was checked by, which the connection then tries in order (keeping the name for Host and TLS)."""
+
+    problem: str | None = None
+    connect_to: tuple[str, ...] = ()
+
+
 class HttpError(Exception):
     """A request that did not give a usable response; the message names the URL and the problem."""
 
@@ -184,6 +193,22 @@ class Response:
         self.close()
 
 
+def _connect_to(addresses: tuple[str, ...]):
+    """http.client's connection factory, connecting to `addresses` (in order, the first that answers)
+    whatever name it was given, as socket.create_connection does with the addresses of a lookup."""
+
+    def create_connection(target, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, source_address=None):
+        error: OSError | None = None
+        for address in addresses:
+            try:
+                return socket.create_connection((address, target[1]), timeout, source_address)
+            except OSError as exc:
+                error = exc
+        raise error
+
+    return create_connection
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
@@ -210,13 +235,14 @@ def open_url(
     limiter: HostRateLimiter | None = None,
     user_agent: str = USER_AGENT,
     max_redirects: int = 10,
-    redirect_check: Callable[[str], str | None] | None = None,
+    redirect_check: Callable[[str], RedirectVerdict | str | None] | None = None,
     authorization: tuple[str, str] | None = None,
 ) -> Response:
     """GET `url`, following redirects; returns the final response whatever its status (not a redirect).
 
     Request headers (conditional, Range) are re-sent on every hop because they concern the final file.
-    `redirect_check(url)` may refuse a redirect target (a problem string raises RefusedError);
+    `redirect_check(url)` may refuse a redirect target (a problem string, or a RedirectVerdict with a
+    problem, raises RefusedError); a verdict's `connect_to` address is where the connection goes;
     `authorization` (netloc, value) is sent only to that host and port, never where a redirect leads.
     Raises TransferError for network problems and HttpError for unusable URLs and redirect loops.
     """
@@ -226,8 +252,13 @@ def open_url(
         parts = urllib.parse.urlsplit(current)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise HttpError(url, f"cannot fetch {current!r}: only http and https URLs are supported")
+        connect_to: tuple[str, ...] = ()
         if seen and redirect_check is not None:
-            problem = redirect_check(current)
+            verdict = redirect_check(current)
+            if isinstance(verdict, RedirectVerdict):
+                problem, connect_to = verdict.problem, verdict.connect_to
+            else:
+                problem = verdict
             if problem is not None:
                 raise RefusedError(url, problem)
         if limiter is not None:
@@ -235,6 +266,9 @@ def open_url(
         conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         kwargs = {"context": ssl.create_default_context()} if parts.scheme == "https" else {}
         conn = conn_class(parts.hostname, parts.port, timeout=timeout, **kwargs)
+        if connect_to:
+            # The checked addresses, not a second DNS answer; the name stays the Host header and TLS name.
+            conn._create_connection = _connect_to(connect_to)
         target = urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, ""))
         request_headers = {
             "User-Agent": user_agent,

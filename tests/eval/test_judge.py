@@ -5,6 +5,7 @@ intervals and the BERTScore beside the grades are checked exactly."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import time
@@ -45,6 +46,8 @@ def _judge_reply(standin: StandIn, action: str, token, body: dict, path: str):
         content = "Ocena: 0.5, bo brakuje uzasadnienia."
     elif action == "length":
         content, finish = '{"grade": 1.0, "justifica', "length"
+    elif action == "echo_key":  # a judge that repeats the credentials it was given
+        content = f"Ocena: twój klucz to {os.environ['STANDIN_KEY']}"
     else:
         raise AssertionError(f"unknown action {action}")
     return 200, {}, {"id": "chatcmpl-judge", "object": "chat.completion", "created": int(time.time()), "model": body.get("model"),
@@ -284,6 +287,20 @@ def test_eval_judge_writes_judgements_and_reports_what_could_not_be_graded(judge
     assert "pl_test:2020:maj:T-1:5/model-a openai:judge-a repeat 0: unparseable: not JSON" in report
     assert "| openai:judge-a repeat 0 | openai:judge-a repeat 1 | 4 | 0.636 | 50.0 | 2 |" in report
     assert report in capsys.readouterr().out
+
+
+def test_a_key_echoed_by_the_judge_is_written_and_printed_nowhere(judge_server, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    judge_server.scripts = {"Q01": ["echo_key"], "Q02": ["grades:1.0"]}
+    out = tmp_path / "judged"
+    code = run_cli("eval", "judge", "--answers", write_answers(tmp_path / "answers.jsonl", [item(1), item(2)]),
+                   "--model", "openai:judge-a", "--base-url", judge_server.base_url, "--api-key-env", "STANDIN_KEY",
+                   "--retry-base-delay", "0.01", "--out", out)
+    printed = capsys.readouterr()
+    assert code == 2  # the echoing reply is no verdict
+    assert [p.name for p in out.iterdir() if SECRET.encode() in p.read_bytes()] == []
+    assert "twój klucz to [redacted]" in (out / "judgements.jsonl").read_text(encoding="utf-8")
+    assert SECRET not in printed.out + printed.err
 
 
 def test_eval_judge_names_the_file_and_line_of_a_bad_answer(tmp_path, capsys):

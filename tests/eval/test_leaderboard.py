@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import shutil
 import subprocess
 from html.parser import HTMLParser
 
 import pytest
 
+from eval.analysis.leaderboard import short_id
 from tests.eval.conftest import SECRET, TOKEN, make_question, run_cli, write_parquet
 
 
@@ -71,8 +73,12 @@ def test_each_dataset_is_one_vote_and_the_newest_run_counts(tmp_path, runs, caps
     assert float(high["pl_accuracy_pct"]) == 75.0 and high["en_accuracy_pct"] == "" and high["en_datasets"] == "0"
 
     md = (out / "leaderboard.md").read_text()
-    assert "| openai:m1 | openai | – | 50.0 (1) | 87.5 (2) | 75.0 (3) | – |" in md  # en first, then pl
-    assert "| openai:m1 | openai | high | – | 75.0 (1) | 75.0 (1) | – |" in md
+    data_a, data_b = (short_id(json.loads((runs / r / "plan.json").read_text())["plan"]["data_pin"]["dataset_id"])
+                      for r in ("m1-a-new", "m1-b"))
+    # en first, then pl; each cell: accuracy, 95 % interval, questions, (datasets)
+    assert (f"| openai:m1 | openai | – | mcq@1 | all | {', '.join(sorted([data_a, data_b]))} | 50.0 [0.0, 100.0] n=4 (1) | "
+            "87.5 [68.8, 100.0] n=12 (2) | 75.0 [54.2, 95.8] n=16 (3) | – |") in md
+    assert f"| openai:m1 | openai | high | mcq@1 | all | {data_b} | – | 75.0 [37.5, 100.0] n=8 (1) | 75.0 [37.5, 100.0] n=8 (1) | – |" in md
     assert "- m1-a-old: exam_a/pl openai:m1 100.00 %" in md and "- m1-a-old: exam_a/en openai:m1 100.00 %" in md
     assert "m1-a-new" in md.split("## Older runs")[0]
 
@@ -127,7 +133,7 @@ def test_the_html_page_sorts_its_columns_in_chromium(tmp_path, runs):
     assert run_cli("eval", "leaderboard", runs, "--out", out) == 0
     page = out / "leaderboard.html"
     static = _parse(page.read_text())
-    assert static.header[0] == ["model", "API", "effort", "en", "pl", "all", "pl − en"]
+    assert static.header[0] == ["model", "API", "effort", "protocol", "split", "data", "en", "pl", "all", "pl − en"]
     assert [r[0] for r in static.rows] == ["openai:m1", "openai:m1", "openai:m2"]  # by "all": 75.0, 75.0, 62.5
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if browser is None:
@@ -138,8 +144,8 @@ def test_the_html_page_sorts_its_columns_in_chromium(tmp_path, runs):
                              capture_output=True, text=True, timeout=60, check=True).stdout
         return _parse(dom)
 
-    by_en = rendered("sort=3&dir=desc")  # en column: m2 75, m1 50, then the dash, last
-    assert [r[3] for r in by_en.rows] == ["75.0 (1)", "50.0 (1)", "–"]
+    by_en = rendered("sort=6&dir=desc")  # en column: m2 75, m1 50, then the dash, last
+    assert [r[6].split(" [")[0] for r in by_en.rows] == ["75.0", "50.0", "–"]
     assert [r[2] for r in by_en.rows] == ["–", "–", "high"]
-    by_gap = rendered("sort=6&dir=asc")  # the dash sorts last in either direction
-    assert [r[6] for r in by_gap.rows] == ["-25.0", "–", "–"]
+    by_gap = rendered("sort=9&dir=asc")  # the dash sorts last in either direction
+    assert [r[9] for r in by_gap.rows] == ["-25.0", "–", "–"]

@@ -131,3 +131,37 @@ def test_changed_data_is_refused_before_anything_is_sent(tmp_path, curated, open
     err = capsys.readouterr().err
     assert "differs from the pinned data" in err and "pl_test.parquet" in err
     assert len(openai_server.requests) == sent
+
+
+def _damage_pages(path: Path) -> None:
+    """Garbage over the column pages, the footer left intact: the file still opens, reading it fails."""
+    import struct
+
+    raw = bytearray(path.read_bytes())
+    footer_start = len(raw) - 8 - struct.unpack("<I", raw[-8:-4])[0]
+    raw[4:footer_start] = b"\xff" * (footer_start - 4)
+    path.write_bytes(bytes(raw))
+
+
+def test_a_damaged_data_file_on_resume_is_named_by_its_hash_before_it_is_parsed(tmp_path, curated, openai_server, monkeypatch, capsys):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    out = tmp_path / "run"
+    openai_server.scripts["Q01"] = ["500"]
+    assert run_cli(*_args(curated, openai_server, out), "--max-attempts", "1") == 2
+    pinned = json.loads((out / "plan.json").read_text())["plan"]["data_pin"]["files"][0]["sha256"]
+    _damage_pages(curated)
+    capsys.readouterr()
+    sent = len(openai_server.requests)
+    assert run_cli("eval", "run", "--out", out, "--no-progress") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert "differs from the pinned data" in err and f"{curated.name}: plan pins {pinned}, data has " in err
+    assert len(openai_server.requests) == sent
+
+
+def test_a_damaged_data_file_in_a_new_run_is_a_clear_error(tmp_path, curated, capsys):
+    _damage_pages(curated)
+    assert run_cli("eval", "run", "--data", curated, "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                   "--protocol", "mcq", "--out", tmp_path / "run", "--no-progress") == 1
+    err = capsys.readouterr().err
+    assert f"{curated}: not a readable Parquet file" in err and not (tmp_path / "run").exists()

@@ -132,3 +132,56 @@ def test_credentials_in_a_base_url_become_a_header_and_are_never_echoed():
     assert header == "Basic Y3VyYXRvcjpzM2NyQHQ="  # base64 of curator:s3cr@t
     url = "https://curator:s3cr%40t@mirror.example.org/x"
     assert redact(f"cannot read {url}", url) == "cannot read https://***@mirror.example.org/x"
+
+
+def test_a_redirect_target_is_connected_to_at_the_address_that_was_checked(site, other, raw_dir, fast, monkeypatch):
+    """DNS rebinding: the name answers a public address to the check and a loopback one afterwards.
+    The connection must go to the checked address, never to a second answer (here: the machine's own
+    server on 127.0.0.2, which must see no request)."""
+    import socket
+
+    checked, rebound = "93.184.215.14", other.base_url.split("//")[1].split(":")[0]
+    port = int(other.base_url.rsplit(":", 1)[1].split("/")[0])
+    answers = {"rebind.example": [checked]}  # the first lookup; every later one answers the internal address
+    real_getaddrinfo, real_connect = socket.getaddrinfo, socket.create_connection
+
+    def rebinding_dns(host, *args, **kwargs):
+        if host == "rebind.example":
+            address = answers.pop(host, [rebound])[0]
+            return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (address, args[0] if args else 0))]
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    connections = []
+
+    def connect(address, *args, **kwargs):
+        connections.append(address)
+        if address[0] == checked:  # the public host is down (and this machine reaches no public host)
+            raise ConnectionRefusedError(111, "Connection refused")
+        return real_connect(address, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding_dns)
+    monkeypatch.setattr(socket, "create_connection", connect)
+    other.put(POL, make_pdf("internal"))
+    site.state.redirects[MAT] = (302, f"http://rebind.example:{port}{POL}")
+    site.page("/lista.html", [MAT])
+
+    [entry] = run(site, raw_dir, fast).entries
+
+    assert other.to(POL) == []
+    assert (checked, port) in connections and ("rebind.example", port) not in connections
+    assert entry.status != "downloaded"
+
+
+def test_a_checked_address_is_connected_to_with_the_name_kept_as_the_host_header(site, other):
+    """No second lookup: 'pinned.example' resolves nowhere, yet the hop reaches the checked address,
+    and the server sees the name it was asked for."""
+    from pipeline.acquire.httpclient import RedirectVerdict, open_url
+
+    port = int(other.base_url.rsplit(":", 1)[1].split("/")[0])
+    address = other.base_url.split("//")[1].split(":")[0]
+    other.put(POL, make_pdf("cdn copy"))
+    site.state.redirects[MAT] = (302, f"http://pinned.example:{port}{POL}")
+    with open_url(site.url(MAT), timeout=5, redirect_check=lambda url: RedirectVerdict(connect_to=(address,))) as response:
+        assert response.status == 200 and response.read().startswith(b"%PDF")
+    [request] = other.to(POL)
+    assert request.headers["Host"] == f"pinned.example:{port}"
