@@ -104,7 +104,10 @@ class GeminiDescriber:
             from google import genai
             from google.genai import types
 
-            options = types.HttpOptions(api_version="v1beta", timeout=int(self.timeout_s * 1000))
+            # The SDK would follow a redirect with the x-goog-api-key header wherever it leads: a 3xx
+            # is answered below as a failure naming its target, and the key stays with its endpoint.
+            options = types.HttpOptions(api_version="v1beta", timeout=int(self.timeout_s * 1000),
+                                        client_args={"follow_redirects": False})
             if self.base_url:
                 options.base_url = self.base_url
             self._client = genai.Client(api_key=self.api_key, vertexai=False, http_options=options)
@@ -139,6 +142,9 @@ class GeminiDescriber:
             response = self._get_client().models.generate_content(model=self.model, contents=contents, config=config)
         except errors.APIError as exc:
             code = int(exc.code or 0)
+            if 300 <= code < 400:
+                target = _redirect_target(exc)
+                raise DescribeFailure(self.redact(f"HTTP {code} redirect to {target} refused: redirects are not followed with the API key")) from None
             message = self.redact(f"HTTP {code} from Gemini: {exc.message or exc.status}")
             if code in RETRYABLE_STATUS or code >= 500:
                 raise _Retryable(message, _retry_delay(exc)) from None
@@ -149,6 +155,12 @@ class GeminiDescriber:
             # A 200 whose body is not a generateContent response: the server is wrong, not the figure.
             raise DescribeFailure(self.redact(f"unreadable response from Gemini ({type(exc).__name__}: {exc})")) from None
         return _outcome(response, time.monotonic() - started, attempt)
+
+
+def _redirect_target(exc) -> str:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    return str(headers.get("location") or headers.get("Location") or "(no Location header)")
 
 
 def gemini_usage(response) -> dict[str, int]:

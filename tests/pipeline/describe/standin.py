@@ -15,6 +15,7 @@ reads it and plays that token's script, one action per request (the last action 
   garbage   HTTP 200 whose body is not JSON at all
   badkey    HTTP 400 API_KEY_INVALID whose message echoes the key it got (a careless proxy)
   html      a description and transcription holding an HTML/script payload
+  redirect  HTTP 307 to `redirect_to` (another origin, which must never see the key)
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class GeminiStandIn:
     max_in_flight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     base_url: str = ""
+    redirect_to: str = ""
     _server: ThreadingHTTPServer | None = None
 
     def next_action(self, token: str | None) -> str:
@@ -143,8 +145,12 @@ def _handler(standin: GeminiStandIn):
                 status, data = _json(404, {"error": {"code": 404, "message": f"no route {self.path}", "status": "NOT_FOUND"}})
             else:
                 status, data = standin.respond(action, token, route.group(1), self.headers.get("x-goog-api-key"))
+            if action == "redirect":
+                status, data = 307, b""
             try:
                 self.send_response(status)
+                if action == "redirect":
+                    self.send_header("Location", standin.redirect_to + self.path)
                 self.send_header("Content-Type", "application/json; charset=UTF-8")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

@@ -19,6 +19,7 @@ from pipeline.describe import (
 from pipeline.records import table_to_questions
 from tests.pipeline.describe.builders import figure_question, write_curated
 from tests.pipeline.describe.conftest import SECRET
+from tests.pipeline.describe.standin import GeminiStandIn
 
 
 def curated_questions(project):
@@ -134,6 +135,20 @@ def test_the_key_never_appears_even_when_the_server_echoes_it(options, gemini, a
     report = "\n".join(summary.lines())
     assert "HTTP 400" in report and "[redacted]" in report and SECRET not in report
     assert SECRET not in (project / "annotations" / "descriptions.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_redirect_to_another_origin_is_refused_and_the_key_never_reaches_it(options, gemini, api_key, project):
+    elsewhere = GeminiStandIn().start()
+    try:
+        gemini.redirect_to = elsewhere.base_url
+        gemini.scripts = {"F01": ["redirect"]}
+        summary = describe_curated(options, api_key=api_key)
+    finally:
+        elsewhere.stop()
+    assert elsewhere.requests == []  # the SDK left alone would have sent x-goog-api-key there
+    assert len(gemini.calls_for("F01")) == 1  # a redirect is not retried: it would be refused again
+    assert len(summary.failures) == 1 and f"redirect to {elsewhere.base_url}" in summary.failures[0]
+    assert SECRET not in "\n".join(summary.lines())
 
 
 def test_concurrency_is_bounded(options, gemini, api_key, project):
