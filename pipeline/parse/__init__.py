@@ -40,7 +40,9 @@ from pipeline.parse.stream import line_stream, plain_text
 # +18: a first option whose label OCR lost is taken from the stem's indented last lines.
 # +19: a scanned number read as its neighbour's beside a gap of one (97, 99, 99, 100) is the missing one.
 # +20: options after the last label read cut from its sentence breaks when OCR lost their labels.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+23"
+# +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
+#      sheet's parts or a marking scheme imply but no block has are flagged and reported.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+24"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
