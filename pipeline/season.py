@@ -301,25 +301,36 @@ def _kept_for_unusable_key(sheet: ManifestEntry, previous: list[Question]) -> tu
     return earlier, f"matched by the sheet's content (SHA-256 {sheet.sha256[:12]}…{where})"
 
 
-def _cross_sheet_collisions(curated_by_sheet: list[tuple[SheetJob, list[Question]]]) -> dict[str, str]:
-    """Sheets whose records would take ids another sheet's records of this run already have: sheet URL ->
-    the problem. The first sheet (in URL order) keeps its ids; a later one is left out of this run's
+@dataclass
+class IdClashes:
+    """Sheets of this run whose records would take ids another sheet's records already have (sheet URL ->
+    the line for its report): an error where the sheets differ, a note where one file is another's copy."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    copies: dict[str, str] = field(default_factory=dict)
+
+
+def _cross_sheet_collisions(curated_by_sheet: list[tuple[SheetJob, list[Question]]]) -> IdClashes:
+    """The first sheet (in URL order) keeps its ids; a later one whose ids clash is left out of this run's
     curated data whole (its earlier records stay), never written over another sheet's."""
     owner: dict[str, SheetJob] = {}
-    problems: dict[str, str] = {}
+    clashing = IdClashes()
     for job, questions in curated_by_sheet:
         clashes = {q.id: owner[q.id] for q in questions if q.id in owner and owner[q.id].sheet.url != job.sheet.url}
+        others = sorted({other.sheet.url for other in clashes.values()})
+        if clashes and all(other.sheet.sha256 == job.sheet.sha256 for other in clashes.values()):
+            clashing.copies[job.sheet.url] = f"the same file as {', '.join(others)}: its records are curated once, from there"
+            continue
         if clashes:
-            others = sorted({other.sheet.url for other in clashes.values()})
             example = sorted(clashes)[0]
-            problems[job.sheet.url] = (
+            clashing.errors[job.sheet.url] = (
                 f"error: {len(clashes)} record id(s) of this sheet are also produced by {', '.join(others)} "
                 f"(e.g. {example}); its records were left out of curated data (earlier ones kept): the spec's "
                 "id parts (year, session, sheet_code and the file rule's facts) do not tell the two sheets apart"
             )
             continue
         owner.update((q.id, job) for q in questions)
-    return problems
+    return clashing
 
 
 def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport) -> list[Question]:
@@ -418,8 +429,11 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     fresh: list[Question] = []
     replaced: set[str] = set()
     for job, questions in curated_by_sheet:
-        if job.sheet.url in collisions:
-            files[job.sheet.url].errors.append(collisions[job.sheet.url])
+        if job.sheet.url in collisions.errors:
+            files[job.sheet.url].errors.append(collisions.errors[job.sheet.url])
+            continue
+        if job.sheet.url in collisions.copies:
+            files[job.sheet.url].notes.append(collisions.copies[job.sheet.url])
             continue
         fresh.extend(questions)
         replaced.update((job.sheet.final_url, job.sheet.sha256))

@@ -94,7 +94,11 @@ def flag_implied_missing(blocks: list[Block], drafts: list[Draft], marking_schem
         if read is not None and read.stem_key and read.stem_key in runs and entry not in produced:
             printed = runs[read.stem_key][0].with_counter(read.counter)
             if number_key(printed) not in {number_key(m) for m in missing}:
-                missing.append(printed)
+                after = [n for n in runs[read.stem_key] if n.counter > read.counter]
+                if after:  # flagged on the question that follows it, where its text most likely went
+                    hole([printed], min(after, key=lambda n: n.counter), "the answer key lists a question before this one")
+                else:
+                    missing.append(printed)
 
     if missing:
         problems.append(

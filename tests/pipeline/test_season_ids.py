@@ -82,3 +82,17 @@ def test_two_sheets_whose_ids_still_agree_are_an_error_and_neither_is_written_ov
     assert "left out of curated data" in error
     [first] = [f for url, f in files.items() if url.endswith(f"first/{name}")]
     assert not any(e.startswith("error: ") for e in first["errors"])
+
+
+def test_a_copy_of_a_sheet_in_another_subfolder_is_curated_once_with_a_note(tmp_path, project_root):
+    folder = tmp_path / "season"
+    name = SHEET_NAME.format(q="kw01", year=2024, session="styczen")
+    sheet_pdf(folder / "a-original" / name, TITLE, questions_about("pierwszy", NUMBERS[:5]))
+    (folder / "b-copy").mkdir()
+    (folder / "b-copy" / name).write_bytes((folder / "a-original" / name).read_bytes())
+    assert extract(project_root, folder) == 0
+    rows = curated_rows(project_root)
+    assert len(rows) == 5 and all(f"a-original/{name}" in r["source_url"] for r in rows)
+    [copy] = [f for url, f in report_files(project_root).items() if url.endswith(f"b-copy/{name}")]
+    assert not any(e.startswith("error: ") for e in copy["errors"])
+    assert any(n.startswith("the same file as ") and f"a-original/{name}" in n for n in copy["notes"])

@@ -56,6 +56,7 @@ def test_the_marking_scheme_names_a_first_question_no_other_part_could_tell_of(t
     result = run_family("sample_el", sheet, [key], GREEK_FACTS)
     assert {q.number: q.answer for q in result.questions} == {"Α2": "α", "Α3": "β", "Α4": "δ"}
     assert _implied(result) == ["1 question(s) the numbering, the sheet's parts or the key imply were not found: Α1"]
+    assert result.questions[0].flags == ["the answer key lists a question before this one: Α1 not found"]
 
 
 def test_a_complete_sheet_implies_nothing_missing(tmp_path):
