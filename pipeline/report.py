@@ -154,6 +154,8 @@ class RunReport:
         console.print(table)
         for line in self.problem_lines():
             console.print(f"[bold red]problem[/] {line}", highlight=False, soft_wrap=True)
+        if self.descriptions_applied is not None:
+            console.print(f"accepted figure descriptions applied: {self.descriptions_applied} records carry them", highlight=False)
         for f in self.files:
             for note in f.notes:
                 console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)

@@ -10,6 +10,10 @@ Nothing curated is lost to a fault: a sheet that could not be extracted (a bad f
 not run) keeps its earlier records, and so does a sheet whose key cannot be read, is gone, or turns out
 to be another sheet's key (pipeline.parse.keymatch). Each of these is a problem in the report, so
 `--strict` fails on it. OCR that could not run is never cached: the next run with Tesseract does the work.
+A sheet is known by its content (SHA-256), so the same file from another folder or mirror finds its
+earlier records. Two sheets whose records get one id are an error, never one written over the other.
+Every run applies the curators' corrections and the accepted figure descriptions (pipeline.review), so
+curated data always carries them.
 """
 from __future__ import annotations
 

@@ -20,9 +20,11 @@ spec's `layout` and `key` sections.
 Patterns (`question_start`, option labels, key entries, type rules) match a line's plain text: bold
 marks removed, any whitespace one space, a number split from its text by a wide gap joined back (`stream`
 `plain_text`, `blocks`); the records keep the bold. Nothing is lost silently: printed option labels in
-no option, gaps and repeats in the numbering, key entries no question took, questions of a type outside
+no option, gaps and repeats in the numbering, questions the numbering, the sheet's parts or a marking scheme
+imply but no block has (`implied`), key entries no question took, questions of a type outside
 `layout.closed_types` are flags on the records and lines in `ParseResult.problems`; two records with one
-id are an `error:` problem line.
+id are an `error:` problem line. A record id is source:year:session:sheet:number, the sheet being its code,
+or where the spec finds none, the file rule's facts (qualification, folder, form, variant).
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
