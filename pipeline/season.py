@@ -337,6 +337,17 @@ def _cross_sheet_collisions(curated_by_sheet: list[tuple[SheetJob, list[Question
     return clashing
 
 
+def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_by_id: dict[str, Question]) -> str | None:
+    """A sheet whose records take the ids of records curated earlier from another file (other bytes at
+    another address: a reissue found elsewhere, or another sheet the ids do not tell apart): said, not silent."""
+    others = [earlier_by_id[q.id] for q in questions if q.id in earlier_by_id]
+    others = [q for q in others if q.source_sha256 != sheet.sha256 and q.source_url != sheet.final_url]
+    if not others:
+        return None
+    urls = sorted({q.source_url for q in others})
+    return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
+
+
 def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport) -> list[Question]:
     """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
     never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
@@ -430,6 +441,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         curated_by_sheet.append((job, questions))
 
     collisions = _cross_sheet_collisions(curated_by_sheet)
+    earlier_by_id = {q.id: q for q in previous}
     fresh: list[Question] = []
     replaced: set[str] = set()
     for job, questions in curated_by_sheet:
@@ -441,6 +453,9 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             continue
         fresh.extend(questions)
         replaced.update((job.sheet.final_url, job.sheet.sha256))
+        displaced = _displaced_records(job.sheet, questions, earlier_by_id)
+        if displaced:
+            files[job.sheet.url].notes.append(displaced)
 
     fresh = _apply_curator_overrides(fresh, spec, options, report)
     merged = _apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options, report)

@@ -96,3 +96,15 @@ def test_a_copy_of_a_sheet_in_another_subfolder_is_curated_once_with_a_note(tmp_
     [copy] = [f for url, f in report_files(project_root).items() if url.endswith(f"b-copy/{name}")]
     assert not any(e.startswith("error: ") for e in copy["errors"])
     assert any(n.startswith("the same file as ") and f"a-original/{name}" in n for n in copy["notes"])
+
+
+def test_records_that_take_the_ids_of_another_files_earlier_records_say_so(tmp_path, project_root):
+    name = SHEET_NAME.format(q="kw01", year=2024, session="styczen")
+    sheet_pdf(tmp_path / "first" / name, TITLE, questions_about("pierwszy", NUMBERS[:3]))
+    sheet_pdf(tmp_path / "second" / name, TITLE, questions_about("drugi", NUMBERS[:3]))
+    assert extract(project_root, tmp_path / "first") == 0
+    assert extract(project_root, tmp_path / "second") == 0
+    assert all("o temacie drugi" in r["question"] for r in curated_rows(project_root))
+    [second] = report_files(project_root).values()
+    [note] = [n for n in second["notes"] if n.startswith("replaces 3 record(s) curated earlier from another file")]
+    assert f"first/{name}" in note
