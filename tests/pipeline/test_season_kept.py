@@ -14,7 +14,6 @@ import yaml
 from pipeline.cli import main as examcorpus
 from pipeline.describe import ANNOTATIONS_FILE, AppendLog, Annotation
 from pipeline.review import ReviewStore
-from tests.pipeline.conftest import PL_TEXT_SHEET
 from tests.pipeline.season_sheets import KEY_NAME, SHEET_NAME, key_pdf, questions_about, sheet_pdf
 from tests.pipeline.test_season import curated, run_extract
 
