@@ -35,6 +35,10 @@ class _Number:
     def with_counter(self, counter: int) -> str:
         return f"{self.stem}{counter}"
 
+    @property
+    def printed(self) -> str:
+        return self.with_counter(self.counter)
+
 
 def _read(number: str | None) -> _Number | None:
     match = _COUNTER.fullmatch((number or "").strip(" ."))
@@ -59,7 +63,7 @@ def flag_implied_missing(blocks: list[Block], drafts: list[Draft], marking_schem
         read = _read(block.number) if block.kind == "question" else None
         if read is not None and all(n.counter != read.counter for n in runs.get(read.stem_key, [])):
             runs.setdefault(read.stem_key, []).append(read)
-    by_number = {}
+    by_number: dict[str, Draft] = {}
     for draft in drafts:
         by_number.setdefault(number_key(draft.block.number or draft.number), draft)
 
@@ -67,25 +71,24 @@ def flag_implied_missing(blocks: list[Block], drafts: list[Draft], marking_schem
 
     def hole(numbers: list[str], beside: _Number, why: str) -> None:
         missing.extend(n for n in numbers if n not in missing)
-        draft = by_number.get(number_key(beside.with_counter(beside.counter)))
+        draft = by_number.get(number_key(beside.printed))
         if draft is not None:
-            draft.flags.append(f"{why}: {', '.join(numbers)} not found")
+            draft.flags.append(f"{why}: {shown_numbers(numbers)} not found")
 
-    starts = {}
+    starts: dict[str, set[int]] = {}
     for stem_key, run in runs.items():
         starts.setdefault(_shape(stem_key), set()).add(min(n.counter for n in run))
     for stem_key, run in runs.items():
-        first = run[0]
+        first = min(run, key=lambda n: n.counter)  # a number misread high (Α11 for Α1) is not the start
         if stem_key and first.counter > 1 and 1 in starts[_shape(stem_key)]:
             hole([first.with_counter(k) for k in range(1, first.counter)], first,
-                 f"part {first.stem.strip(' .') or first.stem} starts at {first.with_counter(first.counter)}")
+                 f"part {first.stem.strip(' .') or first.stem} starts at {first.printed}")
         if not stem_key:
             continue  # top-level gaps: losses.flag_numbering
         for previous, current in zip(run, run[1:]):
             if current.counter > previous.counter + 1:
                 hole([current.with_counter(k) for k in range(previous.counter + 1, current.counter)], current,
-                     f"question numbering jumps from {previous.with_counter(previous.counter)} to "
-                     f"{current.with_counter(current.counter)}")
+                     f"question numbering jumps from {previous.printed} to {current.printed}")
 
     produced = {number_key(b.number) for b in blocks if b.kind == "question" and b.number}
     produced |= {number_key(d.number) for d in drafts}
