@@ -59,6 +59,10 @@ class RunReport:
     # Curators' corrections from the extraction audit (annotations/overrides.jsonl): applied, dropped
     # because the sheet changed, or left over. Lines to read, not problems.
     overrides: list[str] = field(default_factory=list)
+    # Accepted figure descriptions (the review page's decisions) carried by the curated records this run
+    # wrote; None when the root holds no review state. `descriptions`: records left without them.
+    descriptions_applied: int | None = None
+    descriptions: list[str] = field(default_factory=list)
     curated_path: str | None = None
     curated_questions: int | None = None
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
@@ -116,6 +120,9 @@ class RunReport:
         t = self.totals()
         lines += [f"- **problem:** {note}" for note in self.notes]
         lines += [f"- curator's correction: {line}" for line in self.overrides]
+        if self.descriptions_applied is not None:
+            lines.append(f"- accepted figure descriptions applied: {self.descriptions_applied} records carry them")
+        lines += [f"- figure descriptions: {line}" for line in self.descriptions]
         lines += [
             "",
             f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "
@@ -147,6 +154,8 @@ class RunReport:
         console.print(table)
         for line in self.problem_lines():
             console.print(f"[bold red]problem[/] {line}", highlight=False, soft_wrap=True)
+        if self.descriptions_applied is not None:
+            console.print(f"accepted figure descriptions applied: {self.descriptions_applied} records carry them", highlight=False)
         for f in self.files:
             for note in f.notes:
                 console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)

@@ -10,6 +10,10 @@ Nothing curated is lost to a fault: a sheet that could not be extracted (a bad f
 not run) keeps its earlier records, and so does a sheet whose key cannot be read, is gone, or turns out
 to be another sheet's key (pipeline.parse.keymatch). Each of these is a problem in the report, so
 `--strict` fails on it. OCR that could not run is never cached: the next run with Tesseract does the work.
+A sheet is known by its content (SHA-256), so the same file from another folder or mirror finds its
+earlier records. Two sheets whose records get one id are an error, never one written over the other.
+Every run applies the curators' corrections and the accepted figure descriptions (pipeline.review), so
+curated data always carries them.
 """
 from __future__ import annotations
 
@@ -228,9 +232,11 @@ def _read_curated(path: Path) -> list[Question]:
     return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
 
 
-def merge_curated(previous: list[Question], fresh: list[Question], replaced_urls: set[str]) -> list[Question]:
-    """Keeps every earlier record whose sheet was not successfully re-processed in this run."""
-    merged = {q.id: q for q in previous if q.source_url not in replaced_urls}
+def merge_curated(previous: list[Question], fresh: list[Question], replaced: set[str]) -> list[Question]:
+    """Keeps every earlier record whose sheet was not successfully re-processed in this run. A sheet is
+    known by its content (`replaced` holds the SHA-256 of every sheet this run curated) and by its URL
+    (a sheet reissued under the same address replaces its earlier version)."""
+    merged = {q.id: q for q in previous if q.source_sha256 not in replaced and q.source_url not in replaced}
     merged.update({q.id: q for q in fresh})
     return [merged[k] for k in sorted(merged)]
 
@@ -277,11 +283,86 @@ def _record_rejections(entries: list[ManifestEntry], outcomes: dict[str, Extract
     manifest.save()
 
 
-def _kept_for_unusable_key(sheet_url: str, previous: list[Question]) -> list[Question]:
+def _earlier_records(sheet: ManifestEntry, previous: list[Question]) -> list[Question]:
+    """The sheet's records curated earlier, found by its content: the same bytes ingested from another
+    --from folder or downloaded from a mirror are the same sheet. A sheet whose bytes changed is
+    found by its address, as before."""
+    same_bytes = [q for q in previous if q.source_sha256 == sheet.sha256]
+    return same_bytes or [q for q in previous if q.source_url == sheet.final_url]
+
+
+def _kept_for_unusable_key(sheet: ManifestEntry, previous: list[Question]) -> tuple[list[Question], str]:
     """The sheet's earlier curated records, when any of them holds an answer: what a run whose key could
-    not be read or applied keeps instead of replacing them with unanswered ones."""
-    earlier = [q for q in previous if q.source_url == sheet_url]
-    return earlier if any(q.answer is not None for q in earlier) else []
+    not be read or applied keeps instead of replacing them with unanswered ones; and where they came from."""
+    earlier = _earlier_records(sheet, previous)
+    if not any(q.answer is not None for q in earlier):
+        return [], ""
+    urls = sorted({q.source_url for q in earlier})
+    if earlier[0].source_sha256 != sheet.sha256:
+        return earlier, f"curated earlier from {', '.join(urls)}, an earlier version of this sheet"
+    same_place = urls == [sheet.final_url]
+    where = "" if same_place else f", curated from {', '.join(urls)}"
+    return earlier, f"matched by the sheet's content (SHA-256 {sheet.sha256[:12]}…{where})"
+
+
+@dataclass
+class IdClashes:
+    """Sheets of this run whose records would take ids another sheet's records already have (sheet URL ->
+    the line for its report): an error where the sheets differ, a note where one file is another's copy."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    copies: dict[str, str] = field(default_factory=dict)
+
+
+def _cross_sheet_collisions(curated_by_sheet: list[tuple[SheetJob, list[Question]]]) -> IdClashes:
+    """The first sheet (in URL order) keeps its ids; a later one whose ids clash is left out of this run's
+    curated data whole (its earlier records stay), never written over another sheet's."""
+    owner: dict[str, SheetJob] = {}
+    clashing = IdClashes()
+    for job, questions in curated_by_sheet:
+        clashes = {q.id: owner[q.id] for q in questions if q.id in owner and owner[q.id].sheet.url != job.sheet.url}
+        others = sorted({other.sheet.url for other in clashes.values()})
+        if clashes and all(other.sheet.sha256 == job.sheet.sha256 for other in clashes.values()):
+            clashing.copies[job.sheet.url] = f"the same file as {', '.join(others)}: its records are curated once, from there"
+            continue
+        if clashes:
+            example = sorted(clashes)[0]
+            clashing.errors[job.sheet.url] = (
+                f"error: {len(clashes)} record id(s) of this sheet are also produced by {', '.join(others)} "
+                f"(e.g. {example}); its records were left out of curated data (earlier ones kept): the spec's "
+                "id parts (year, session, sheet_code and the file rule's facts) do not tell the two sheets apart"
+            )
+            continue
+        owner.update((q.id, job) for q in questions)
+    return clashing
+
+
+def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_by_id: dict[str, Question]) -> str | None:
+    """A sheet whose records take the ids of records curated earlier from another file (other bytes at
+    another address: a reissue found elsewhere, or another sheet the ids do not tell apart): said, not silent."""
+    others = [earlier_by_id[q.id] for q in questions if q.id in earlier_by_id]
+    others = [q for q in others if q.source_sha256 != sheet.sha256 and q.source_url != sheet.final_url]
+    if not others:
+        return None
+    urls = sorted({q.source_url for q in others})
+    return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
+
+
+def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport) -> list[Question]:
+    """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
+    never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
+    from pipeline.review import apply_accepted_descriptions
+
+    try:
+        applied = apply_accepted_descriptions(merged, options.root)
+    except ValueError as exc:  # ReviewInputError, AnnotationError: a review log that cannot be read
+        report.notes.append(f"accepted figure descriptions not applied: {exc}")
+        return merged
+    if applied is None:
+        return merged
+    report.descriptions_applied = applied.applied
+    report.descriptions.extend(applied.lines)
+    return applied.questions
 
 
 def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: RunOptions, report: RunReport) -> list[Question]:
@@ -334,12 +415,11 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
 
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     previous = _read_curated(curated_path)
-    fresh: list[Question] = []
-    replaced_urls: set[str] = set()
+    curated_by_sheet: list[tuple[SheetJob, list[Question]]] = []
     for job in pairing.jobs:
         sheet_outcome = outcomes[job.sheet.sha256]
         if sheet_outcome.error is not None:
-            if sheet_outcome.unavailable and any(q.source_url == job.sheet.final_url for q in previous):
+            if sheet_outcome.unavailable and _earlier_records(job.sheet, previous):
                 files[job.sheet.url].errors.append("its records curated earlier are kept unchanged")
             continue
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
@@ -349,19 +429,36 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"
-        kept = _kept_for_unusable_key(job.sheet.final_url, previous) if key_unusable else []
+        kept, why = _kept_for_unusable_key(job.sheet, previous) if key_unusable else ([], "")
         if kept:
             # A key that fails or disappears must not wipe answers already curated.
             problems = problems + [
-                f"answer key not usable in this run ({key_unusable}): kept the {len(kept)} records curated earlier"
+                f"answer key not usable in this run ({key_unusable}): kept the {len(kept)} records curated earlier, {why}"
             ]
             files[job.sheet.url].add_parse(kept, problems)
             continue
         files[job.sheet.url].add_parse(questions, problems)
+        curated_by_sheet.append((job, questions))
+
+    collisions = _cross_sheet_collisions(curated_by_sheet)
+    earlier_by_id = {q.id: q for q in previous}
+    fresh: list[Question] = []
+    replaced: set[str] = set()
+    for job, questions in curated_by_sheet:
+        if job.sheet.url in collisions.errors:
+            files[job.sheet.url].errors.append(collisions.errors[job.sheet.url])
+            continue
+        if job.sheet.url in collisions.copies:
+            files[job.sheet.url].notes.append(collisions.copies[job.sheet.url])
+            continue
         fresh.extend(questions)
-        replaced_urls.add(job.sheet.final_url)
+        replaced.update((job.sheet.final_url, job.sheet.sha256))
+        displaced = _displaced_records(job.sheet, questions, earlier_by_id)
+        if displaced:
+            files[job.sheet.url].notes.append(displaced)
 
     fresh = _apply_curator_overrides(fresh, spec, options, report)
+    merged = _apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options, report)
     report.files = [files[url] for url in sorted(files)]
     report.curated_path = str(curated_path)
     reports_dir = options.curated_dir / "reports"
@@ -374,7 +471,6 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         raise StrictModeFailure(
             f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}\n{listed}"
         )
-    merged = merge_curated(previous, fresh, replaced_urls)
     write_curated(curated_path, merged)
     report.curated_questions = len(merged)
     report.seconds = round(time.time() - started, 3)

@@ -20,9 +20,11 @@ spec's `layout` and `key` sections.
 Patterns (`question_start`, option labels, key entries, type rules) match a line's plain text: bold
 marks removed, any whitespace one space, a number split from its text by a wide gap joined back (`stream`
 `plain_text`, `blocks`); the records keep the bold. Nothing is lost silently: printed option labels in
-no option, gaps and repeats in the numbering, key entries no question took, questions of a type outside
+no option, gaps and repeats in the numbering, questions the numbering, the sheet's parts or a marking scheme
+imply but no block has (`implied`), key entries no question took, questions of a type outside
 `layout.closed_types` are flags on the records and lines in `ParseResult.problems`; two records with one
-id are an `error:` problem line.
+id are an `error:` problem line. A record id is source:year:session:sheet:number, the sheet being its code,
+or where the spec finds none, the file rule's facts (qualification, folder, form, variant).
 """
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
@@ -40,7 +42,9 @@ from pipeline.parse.stream import line_stream, plain_text
 # +18: a first option whose label OCR lost is taken from the stem's indented last lines.
 # +19: a scanned number read as its neighbour's beside a gap of one (97, 99, 99, 100) is the missing one.
 # +20: options after the last label read cut from its sentence breaks when OCR lost their labels.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+23"
+# +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
+#      sheet's parts or a marking scheme imply but no block has are flagged and reported.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+24"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -15,6 +15,7 @@ from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, Numbering, link_contexts, split_blocks
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.implied import flag_implied_missing
 from pipeline.parse.losses import (
     flag_numbering,
     flag_undeclared_types,
@@ -31,7 +32,7 @@ from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_
 from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
-from pipeline.specs import SourceSpec
+from pipeline.specs import PAIRING_GROUPS, SourceSpec
 
 _YEAR = keymatch.YEAR
 
@@ -441,6 +442,21 @@ def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpe
     return int(year or 0), entry.facts.get("session"), sheet_code
 
 
+# The file rule's facts that tell apart sheets of one year and session (a qualification, a subject folder,
+# a form, a variant): in record ids where the sheet's code is not found.
+IDENTITY_FACTS = tuple(name for name in PAIRING_GROUPS if name not in ("sheet_code", "year", "session"))
+
+
+def _sheet_identity(sheet_code: str | None, entry: ManifestEntry) -> str | None:
+    """The sheet's part of its records' ids: its code, or where the spec finds none, the facts its file
+    rule gave it. Always the same for one file whatever else a run holds, so an id never changes when
+    another sheet is added; two sheets that still agree are an error at curation (pipeline.season)."""
+    if sheet_code:
+        return sheet_code
+    facts = [str(entry.facts[name]) for name in IDENTITY_FACTS if entry.facts.get(name)]
+    return "-".join(facts) or None
+
+
 def parse_sheet(
     sheet: ExtractedDocument,
     sheet_entry: ManifestEntry,
@@ -483,6 +499,7 @@ def parse_sheet(
         problems.append("no questions found on this sheet")
         return ParseResult(questions=[], problems=problems, notes=notes)
     year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
+    sheet_identity = _sheet_identity(sheet_code, sheet_entry)
     variant = key_formats.find_variant(sheet, spec.key) if spec.key.variant_pattern else None
     facts = keymatch.SheetFacts(year=year, sheet_code=sheet_code, variant=variant, text=document_text(sheet))
     key_unusable = None
@@ -526,6 +543,7 @@ def parse_sheet(
         if voided:
             notes.append(f"{len(voided)} question(s) annulled by the key (recorded as voided): {shown_numbers(voided)}")
     flag_numbering(blocks, drafts, problems)
+    flag_implied_missing(blocks, drafts, answers if spec.key.kind == "marking_scheme" else None, problems)
 
     images = _attach_images(drafts, sheet)
     meta = spec.metadata
@@ -534,7 +552,7 @@ def parse_sheet(
         answer_index = d.labels.index(d.answer) if d.answer in d.labels and d.type in CLOSED_TYPES else None
         questions.append(
             Question(
-                id=question_id(spec.name, year, session, sheet_code, d.number),
+                id=question_id(spec.name, year, session, sheet_identity, d.number),
                 source=spec.name,
                 country=meta.country,
                 language=meta.language,

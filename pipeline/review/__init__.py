@@ -10,7 +10,8 @@ Public functions:
   decision on a stale view into `ConflictError`), `query(...)` (filters), `progress()`.
 - `create_app(store)`, `serve_review(store, port=)`: the Flask app and a background server on 127.0.0.1.
 - `merge_descriptions(rows, accepted)`, `accepted_figures(store)`, `merge_curated_file(path, store)`:
-  only accepted descriptions go into records; the merge is idempotent.
+  only accepted descriptions go into records; the merge is idempotent. `apply_accepted_descriptions(questions,
+  root)`: the same on records in memory, which every season run does before it writes curated data.
 - `apply_overrides(questions, overrides)`, `load_overrides(path)`, `CorrectionStore`: the extraction
   audit (page `/audit`): curators' corrections keyed by question id and sheet SHA-256, appended to
   `annotations/overrides.jsonl`; applied by the extract stage, dropped with a report line when the
@@ -18,7 +19,15 @@ Public functions:
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
 from pipeline.review.command import register
-from pipeline.review.merge import DESCRIPTION_FIELDS, AcceptedFigure, accepted_figures, merge_curated_file, merge_descriptions
+from pipeline.review.merge import (
+    DESCRIPTION_FIELDS,
+    AcceptedFigure,
+    AppliedDescriptions,
+    accepted_figures,
+    apply_accepted_descriptions,
+    merge_curated_file,
+    merge_descriptions,
+)
 from pipeline.review.overrides import (
     OVERRIDES_FILE,
     CorrectionStore,
@@ -36,5 +45,5 @@ __all__ = [
     "DECISIONS_FILE", "DESCRIPTION_FIELDS", "OVERRIDES_FILE", "AcceptedFigure", "ConflictError", "CorrectionStore",
     "Override", "OverrideConflict", "OverrideError", "ReviewInputError", "ReviewItem", "ReviewStore", "accepted_figures",
     "apply_overrides", "create_app", "load_overrides", "merge_curated_file", "merge_descriptions", "register", "render_page_png",
-    "serve_review",
+    "serve_review", "AppliedDescriptions", "apply_accepted_descriptions",
 ]

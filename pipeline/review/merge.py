@@ -74,6 +74,29 @@ def merge_descriptions(rows: list[dict], accepted: dict[tuple[str, str], Accepte
     return merged, [f"merged accepted descriptions into {complete} records", *partial]
 
 
+@dataclass(frozen=True)
+class AppliedDescriptions:
+    questions: list[Question]
+    applied: int  # records that carry accepted descriptions
+    lines: list[str]  # records left without them because only some of their figures are accepted
+
+
+def apply_accepted_descriptions(questions: list[Question], root: Path) -> AppliedDescriptions | None:
+    """The accepted descriptions of the review state under `root` (annotations/descriptions.jsonl and
+    the decisions in annotations/reviews.jsonl) on `questions`, recomputed like `merge_curated_file`
+    does; None when the root has no review state at all (the records are left as they are).
+    Raises ReviewInputError or AnnotationError (ValueError) on a review log that cannot be read."""
+    from pipeline.describe import ANNOTATIONS_FILE
+    from pipeline.review.store import DECISIONS_FILE
+
+    if not (root / ANNOTATIONS_FILE).exists() and not (root / DECISIONS_FILE).exists():
+        return None
+    store = ReviewStore.over(root, {q.id: q for q in questions})
+    merged, lines = merge_descriptions([q.to_row() for q in questions], accepted_figures(store))
+    applied = sum(1 for row in merged if row["image_description"] is not None)
+    return AppliedDescriptions([Question.from_row(row) for row in merged], applied, lines[1:])
+
+
 def merge_curated_file(path: Path, store: ReviewStore) -> list[str]:
     """Rewrites one curated Parquet file (atomically) with the accepted descriptions."""
     rows = pq.read_table(path).to_pylist()

@@ -100,8 +100,14 @@ class ReviewStore:
 
     @classmethod
     def open(cls, root: Path, curated: list[Path], annotations: Path | None = None, decisions: Path | None = None) -> "ReviewStore":
+        return cls.over(root, _load_curated(curated), annotations, decisions)
+
+    @classmethod
+    def over(cls, root: Path, questions: dict[str, Question], annotations: Path | None = None,
+             decisions: Path | None = None) -> "ReviewStore":
+        """The review state of `questions` (id -> record) held in memory: what the season run applies
+        before it writes curated data, so accepted descriptions are never wiped by a re-run."""
         root = Path(root)
-        questions = _load_curated(curated)
         decisions = decisions or root / DECISIONS_FILE
         items, orphans = {}, 0
         for annotation in load_annotations(annotations or root / "annotations" / "descriptions.jsonl"):

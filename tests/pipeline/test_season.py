@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.cli import main as examcorpus
+from pipeline.devkit.sample.check import number_key as sample_number
 from pipeline.records import table_to_questions
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 
@@ -196,6 +198,11 @@ def test_make_extract_default_runs_the_embedded_sample_over_http(project_root, s
             # text-layer sheets are exact; OCR'd scans are held to a high bar, not perfection
             needed = len(expected) if not sheet["scanned"] else int(0.9 * len(expected))
             assert matched >= needed, (sheet["sheet"], sorted(got), matched, len(expected))
+            # A question lost (the 2022 scan's Α1 where OCR misses its number) is named in the report.
+            lost = [n for n in expected if n[-1].isdigit() and sample_number(n) not in {sample_number(g) for g in got}]
+            named = {sample_number(word) for e in report(project_root, source)[Path(sheet["sheet"]).name]["errors"]
+                     for word in re.findall(r"[\w.]+", e)}
+            assert all(sample_number(n) in named for n in lost), (sheet["sheet"], lost)
     manifest = [json.loads(line) for line in (project_root / "raw" / "manifest.jsonl").read_text().splitlines()]
     assert {e["status"] for e in manifest} == {"downloaded"}
     assert all(e["sha256"] and e["etag"] and e["content_type"] for e in manifest)
