@@ -348,13 +348,14 @@ def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_
     return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
 
 
-def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport) -> list[Question]:
+def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport,
+                                 renames: dict[str, str]) -> list[Question]:
     """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
     never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
     from pipeline.review import apply_accepted_descriptions
 
     try:
-        applied = apply_accepted_descriptions(merged, options.root)
+        applied = apply_accepted_descriptions(merged, options.root, renames)
     except ValueError as exc:  # ReviewInputError, AnnotationError: a review log that cannot be read
         report.notes.append(f"accepted figure descriptions not applied: {exc}")
         return merged
@@ -365,16 +366,17 @@ def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, re
     return applied.questions
 
 
-def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: RunOptions, report: RunReport) -> list[Question]:
+def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: RunOptions, report: RunReport,
+                             renames: dict[str, str]) -> list[Question]:
     """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed
     to the sheet's bytes survives re-runs and is dropped, with a report line, when the sheet changes."""
-    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides
+    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides, load_renames
 
     path = options.root / OVERRIDES_FILE
     if not path.exists():
         return fresh
     try:
-        overrides = load_overrides(path)
+        overrides = load_overrides(path, {**load_renames(options.root), **renames})
     except (OverrideError, ValueError) as exc:
         report.notes.append(f"{path}: curators' corrections not applied: {exc}")
         return fresh
@@ -457,8 +459,13 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         if displaced:
             files[job.sheet.url].notes.append(displaced)
 
-    fresh = _apply_curator_overrides(fresh, spec, options, report)
-    merged = _apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options, report)
+    # Reviewed work is keyed by id: when a sheet's questions come back under other ids (an id rule
+    # changed), the decisions, descriptions and corrections follow them instead of being orphaned.
+    from pipeline.review import renamed_ids
+
+    renames = renamed_ids(previous, fresh)
+    fresh = _apply_curator_overrides(fresh, spec, options, report, renames)
+    merged = _apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options, report, renames)
     report.files = [files[url] for url in sorted(files)]
     report.curated_path = str(curated_path)
     reports_dir = options.curated_dir / "reports"
@@ -472,6 +479,12 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}\n{listed}"
         )
     write_curated(curated_path, merged)
+    if renames:
+        from pipeline.review import RENAMES_FILE, record_renames
+
+        record_renames(options.root, renames)
+        report.notes.append(f"{len(renames)} record id(s) changed since the last run (e.g. {min(renames)} -> {renames[min(renames)]}); "
+                            f"their reviews and corrections follow them ({RENAMES_FILE})")
     report.curated_questions = len(merged)
     report.seconds = round(time.time() - started, 3)
     report.write(reports_dir)

@@ -16,6 +16,8 @@ Public functions:
   audit (page `/audit`): curators' corrections keyed by question id and sheet SHA-256, appended to
   `annotations/overrides.jsonl`; applied by the extract stage, dropped with a report line when the
   sheet changed. `render_page_png(root, sheet_sha256, page)` renders a raw sheet page.
+- `renamed_ids(earlier, fresh)`, `record_renames(root, renames)`, `load_renames(root)`: record ids
+  that changed (found by the sheet's bytes and the printed number), so reviewed work follows them.
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
 from pipeline.review.command import register
@@ -28,6 +30,7 @@ from pipeline.review.merge import (
     merge_curated_file,
     merge_descriptions,
 )
+from pipeline.review.renames import RENAMES_FILE, current_id, load_renames, record_renames, renamed_ids
 from pipeline.review.overrides import (
     OVERRIDES_FILE,
     CorrectionStore,
@@ -46,4 +49,5 @@ __all__ = [
     "Override", "OverrideConflict", "OverrideError", "ReviewInputError", "ReviewItem", "ReviewStore", "accepted_figures",
     "apply_overrides", "create_app", "load_overrides", "merge_curated_file", "merge_descriptions", "register", "render_page_png",
     "serve_review", "AppliedDescriptions", "apply_accepted_descriptions",
+    "RENAMES_FILE", "current_id", "load_renames", "record_renames", "renamed_ids",
 ]

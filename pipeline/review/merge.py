@@ -38,7 +38,7 @@ def accepted_figures(store: ReviewStore) -> dict[tuple[str, str], AcceptedFigure
     for item in store.items.values():
         if item.status != ACCEPTED:
             continue
-        key = (item.annotation.record_id, item.annotation.image_sha256)
+        key = (item.question.id, item.annotation.image_sha256)  # the current id, should the record have been renamed
         if key in out and out[key].reviewed_at >= item.reviewed_at:
             continue
         out[key] = AcceptedFigure(key[0], key[1], item.description, item.transcription or "", item.annotation.model,
@@ -81,7 +81,8 @@ class AppliedDescriptions:
     lines: list[str]  # records left without them because only some of their figures are accepted
 
 
-def apply_accepted_descriptions(questions: list[Question], root: Path) -> AppliedDescriptions | None:
+def apply_accepted_descriptions(questions: list[Question], root: Path,
+                                renames: dict[str, str] | None = None) -> AppliedDescriptions | None:
     """The accepted descriptions of the review state under `root` (annotations/descriptions.jsonl and
     the decisions in annotations/reviews.jsonl) on `questions`, recomputed like `merge_curated_file`
     does; None when the root has no review state at all (the records are left as they are).
@@ -91,7 +92,7 @@ def apply_accepted_descriptions(questions: list[Question], root: Path) -> Applie
 
     if not (root / ANNOTATIONS_FILE).exists() and not (root / DECISIONS_FILE).exists():
         return None
-    store = ReviewStore.over(root, {q.id: q for q in questions})
+    store = ReviewStore.over(root, {q.id: q for q in questions}, renames=renames)
     merged, lines = merge_descriptions([q.to_row() for q in questions], accepted_figures(store))
     applied = sum(1 for row in merged if row["image_description"] is not None)
     return AppliedDescriptions([Question.from_row(row) for row in merged], applied, lines[1:])

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pipeline.describe import AppendLog, read_jsonl
 from pipeline.records import Question
+from pipeline.review.renames import current_id, load_renames
 
 OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
 BROKEN_FLAG = "broken_by_curator"
@@ -60,12 +61,13 @@ class Override:
             raise OverrideError(f"{where}: override lacks {exc.args[0]}") from None
 
 
-def load_overrides(path: Path) -> dict[str, Override]:
-    """The latest override of each question in an overrides file (none when it does not exist)."""
+def load_overrides(path: Path, renames: dict[str, str] | None = None) -> dict[str, Override]:
+    """The latest override of each question in an overrides file (none when it does not exist), keyed
+    by the question's current id (`renames`: old id -> new id, pipeline.review.renames)."""
     latest: dict[str, Override] = {}
     for number, record in enumerate(read_jsonl(path), start=1):
         override = Override.from_dict(record, where=f"{path}: record {number}")
-        latest[override.question_id] = override
+        latest[current_id(override.question_id, renames or {})] = override
     return latest
 
 
@@ -113,7 +115,8 @@ class CorrectionStore:
     @classmethod
     def open(cls, root: Path, questions: dict[str, Question], path: Path | None = None) -> "CorrectionStore":
         path = path or Path(root) / OVERRIDES_FILE
-        return cls(root=Path(root), questions=questions, log=AppendLog(path), overrides=load_overrides(path))
+        return cls(root=Path(root), questions=questions, log=AppendLog(path),
+                   overrides=load_overrides(path, load_renames(Path(root))))
 
     def queue(self, flagged_only: bool = True) -> list[str]:
         """Flagged questions first (the default queue); all of them with flagged_only=False."""

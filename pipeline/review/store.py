@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 
 from pipeline.describe import STATUS_PENDING, Annotation, AppendLog, load_annotations, read_jsonl
 from pipeline.records import Question, table_to_questions
+from pipeline.review.renames import current_id, load_renames
 
 DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
 ACCEPTED = "accepted"
@@ -104,14 +105,16 @@ class ReviewStore:
 
     @classmethod
     def over(cls, root: Path, questions: dict[str, Question], annotations: Path | None = None,
-             decisions: Path | None = None) -> "ReviewStore":
+             decisions: Path | None = None, renames: dict[str, str] | None = None) -> "ReviewStore":
         """The review state of `questions` (id -> record) held in memory: what the season run applies
         before it writes curated data, so accepted descriptions are never wiped by a re-run."""
         root = Path(root)
         decisions = decisions or root / DECISIONS_FILE
         items, orphans = {}, 0
+        # An annotation made under an id since renamed stays with its question (`renames`: this run's, not yet recorded).
+        renames = {**load_renames(root), **(renames or {})}
         for annotation in load_annotations(annotations or root / "annotations" / "descriptions.jsonl"):
-            question = questions.get(annotation.record_id)
+            question = questions.get(current_id(annotation.record_id, renames))
             shas = [img.sha256 for img in question.images] if question else []
             if annotation.image_sha256 not in shas:  # the question or its figure changed since describe
                 orphans += 1

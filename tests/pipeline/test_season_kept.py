@@ -130,3 +130,51 @@ def test_an_unreadable_review_log_is_a_problem_and_fails_strict(project_root, se
     assert run_extract(project_root, season_folder, "--strict") == 1
     [note] = run_report(project_root)["notes"]
     assert note.startswith("accepted figure descriptions not applied:") and "reviews.jsonl" in note
+
+
+# ------------------------------------------------------------------------------------------ ids that change
+
+def curated_as_an_older_id_rule_named_it(root: Path) -> dict[str, str]:
+    """Rewrites the curated records under the ids an older rule gave them (the sheet part '-'), as a
+    project curated before the rule changed holds them; returns old id -> id of this rule."""
+    from pipeline.records import Question, questions_to_table
+
+    path = root / "curated" / "sample_pl.parquet"
+    renamed = {}
+    questions = []
+    for row in rows(root):
+        source, year, session, _sheet, number = row["id"].split(":")
+        old = ":".join([source, year, session, "-", number])
+        renamed[old] = row["id"]
+        questions.append(Question.from_row({**row, "id": old}))
+    pq.write_table(questions_to_table(questions), path)
+    return renamed
+
+
+def test_reviews_and_corrections_made_under_an_older_id_follow_the_question_to_its_new_id(project_root, season_folder):
+    from pipeline.review import OVERRIDES_FILE
+
+    assert run_extract(project_root, season_folder) == 0
+    renamed = curated_as_an_older_id_rule_named_it(project_root)
+    [annotation] = describe_figures(project_root)  # made, reviewed and corrected under the old ids
+    store = ReviewStore.open(project_root, [project_root / "curated" / "sample_pl.parquet"])
+    store.decide(annotation.item_id, action="accept", annotator="Ala", version=0, description="Dwa oporniki szeregowo.")
+    corrected = next(q for q in curated(project_root) if q.id != annotation.record_id)
+    override = {"question_id": corrected.id, "sheet_sha256": corrected.source_sha256, "question": "Poprawiona treść",
+                "choices": list(corrected.choices), "answer": corrected.answer, "broken": False, "annotator": "Ola",
+                "at": "2026-12-01T10:00:00Z", "version": 1, "note": "", "before": {}}
+    with (project_root / OVERRIDES_FILE).open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(override, ensure_ascii=False) + "\n")
+
+    for _ in range(2):  # the run that finds the new ids, and one after it
+        assert run_extract(project_root, season_folder) == 0
+        now = {q.id: q for q in curated(project_root)}
+        assert set(now) == set(renamed.values())
+        assert now[renamed[annotation.record_id]].image_description == "Dwa oporniki szeregowo."
+        assert now[renamed[corrected.id]].question == "Poprawiona treść"
+        assert run_report(project_root)["descriptions_applied"] == 1
+    recorded = [json.loads(line) for line in (project_root / "annotations" / "id_renames.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["old_id"]: r["new_id"] for r in recorded} == renamed  # recorded once, not again on the second run
+    assert len(recorded) == len(renamed)
+    reopened = ReviewStore.open(project_root, [project_root / "curated" / "sample_pl.parquet"])
+    assert reopened.get(annotation.item_id).question.id == renamed[annotation.record_id]  # the review page finds it too
