@@ -27,8 +27,8 @@ from pipeline.review.overrides import (
     OverrideError,
     apply_overrides,
     load_overrides,
-    render_page_png,
 )
+from pipeline.review.pages import render_page_png
 from pipeline.review.server import create_app, serve_review
 from pipeline.review.store import DECISIONS_FILE, ConflictError, ReviewInputError, ReviewItem, ReviewStore
 

@@ -7,7 +7,6 @@ change (a corrected text for another file would be wrong). The latest override o
 """
 from __future__ import annotations
 
-import io
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -171,51 +170,3 @@ def _page_url(q: Question, page: int) -> str:
     box = next((r.bbox for r in q.regions if r.page == page), None)
     return url + ("?box=" + ",".join(f"{v:g}" for v in box) if box else "")
 
-
-REGION_MARGIN_PT = 4.0
-REGION_COLOUR = (220, 30, 30)
-
-
-def parse_box(text: str | None) -> tuple[float, float, float, float] | None:
-    """`x0,top,x1,bottom` in PDF points from a page URL; None when absent; OverrideError when malformed."""
-    if not text:
-        return None
-    try:
-        x0, top, x1, bottom = (float(v) for v in text.split(","))
-    except ValueError:
-        raise OverrideError(f"not a box x0,top,x1,bottom: {text!r}") from None
-    if not (x0 < x1 and top < bottom):
-        raise OverrideError(f"an empty box: {text!r}")
-    return x0, top, x1, bottom
-
-
-def render_page_png(
-    root: Path, sheet_sha256: str, page: int, scale: float = 1.5, box: tuple[float, float, float, float] | None = None
-) -> bytes:
-    """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view; `box` (PDF points, origin
-    top-left) is outlined: where the question came from."""
-    import pypdfium2 as pdfium
-
-    if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
-        raise OverrideError(f"not a sheet SHA-256: {sheet_sha256!r}")
-    path = Path(root) / "raw" / f"{sheet_sha256}.pdf"
-    if not path.is_file():
-        raise OverrideError(f"sheet {path} is not in raw/ (run `make extract`)")
-    document = pdfium.PdfDocument(str(path))
-    try:
-        if not 1 <= page <= len(document):
-            raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
-        image = document[page - 1].render(scale=scale).to_pil().convert("RGB")
-    finally:
-        document.close()
-    if box is not None:
-        from PIL import ImageDraw
-
-        x0, top, x1, bottom = (v * scale for v in box)
-        margin = REGION_MARGIN_PT * scale
-        ImageDraw.Draw(image).rectangle(
-            (x0 - margin, top - margin, x1 + margin, bottom + margin), outline=REGION_COLOUR, width=max(2, round(scale * 1.5))
-        )
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()

@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 
 from pipeline.describe import read_jsonl
-from pipeline.review import ReviewInputError, ReviewStore, create_app
+from pipeline.review import ReviewInputError, ReviewStore
 from tests.pipeline.describe.builders import write_curated
+from tests.pipeline.review.builders import review_client
 
 
 def queue(client, **filters):
@@ -132,7 +133,7 @@ def test_figures_are_served_through_a_symlinked_raw_store_but_never_outside_the_
     (root / "raw").rename(shared)
     (root / "raw").symlink_to(shared)  # raw/ kept elsewhere, as a shared store
     store = ReviewStore.open(root, [curated])
-    client = create_app(store).test_client()
+    client = review_client(store)
     item_id = store.order[0]
     assert client.get(f"/figure/{item_id}").data.startswith(b"\x89PNG")
 

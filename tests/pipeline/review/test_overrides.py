@@ -8,10 +8,10 @@ from dataclasses import replace
 from PIL import Image
 
 from pipeline.records import Region
-from pipeline.review import ReviewStore, create_app
+from pipeline.review import ReviewStore
 from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
 from tests.pipeline.describe.builders import write_curated
-from tests.pipeline.review.builders import write_sheet
+from tests.pipeline.review.builders import review_client, write_sheet
 
 
 def correction_store(root, questions):
@@ -64,7 +64,7 @@ def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflic
     root, curated, questions = review_project
     flagged = replace(questions[3], flags=["no_key_entry"])
     write_curated(root, [*questions[:3], flagged, *questions[4:]])
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     queue = client.get("/api/audit/queue").json["ids"]
     assert queue == [flagged.id]  # flagged questions are the default queue
     assert len(client.get("/api/audit/queue?all=1").json["ids"]) == len(questions)
@@ -88,7 +88,7 @@ def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflic
 def test_the_sheet_pages_are_rendered_for_the_curator(review_project):
     root, curated, questions = review_project
     sha = write_sheet(root)
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     page = client.get(f"/page/{sha}/2.png")
     assert page.status_code == 200 and page.data.startswith(b"\x89PNG")
     assert "has no page 3" in client.get(f"/page/{sha}/3.png").json["error"]
@@ -101,7 +101,7 @@ def test_the_question_region_is_outlined_on_its_page(review_project):
     sha = write_sheet(root)
     boxed = replace(questions[0], source_sha256=sha, pages=[2], regions=[Region(2, (60.0, 100.0, 300.0, 180.0))])
     write_curated(root, [boxed, *questions[1:]])
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     detail = client.get(f"/api/audit/questions/{boxed.id}").json
     assert detail["regions"] == [{"page": 2, "bbox": [60.0, 100.0, 300.0, 180.0]}]
     [url] = detail["page_urls"]
