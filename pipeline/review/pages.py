@@ -54,10 +54,10 @@ def fit_box(box: Box, width: float, height: float) -> Box:
 
 
 def page_scale(width: float, height: float, scale: float = PAGE_SCALE, max_pixels: int = MAX_PAGE_PIXELS) -> float:
-    """`scale`, lowered so that the rendered page holds at most `max_pixels`."""
-    if width * height * scale * scale <= max_pixels:
-        return scale
-    return math.sqrt(max_pixels / (width * height))
+    """`scale`, lowered so that the rendered page (whole pixels, rounded up) holds at most `max_pixels`."""
+    while math.ceil(width * scale) * math.ceil(height * scale) > max_pixels:
+        scale = min(scale * 0.999, math.sqrt(max_pixels / (width * height)))
+    return scale
 
 
 def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = PAGE_SCALE, box: Box | None = None) -> bytes:

@@ -95,7 +95,11 @@ def read_body(req: Request, schema: type[Body]) -> Body:
     if not req.is_json:
         raise ApiError(f"the body must be JSON (Content-Type: application/json), not {req.mimetype or 'untyped'}",
                        field="Content-Type", status=415)
-    data = req.get_data(cache=False)  # over MAX_CONTENT_LENGTH (a chunked body): werkzeug's 413
+    data = req.get_data(cache=False)
+    # A chunked body is read only up to MAX_CONTENT_LENGTH, silently; reading on past it is what makes
+    # werkzeug raise its 413, so a body cut at the cap is never parsed as if it were whole.
+    if req.stream.read(1):
+        raise ApiError("the request body is over the size limit", field="body", status=413)
     try:
         payload = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
