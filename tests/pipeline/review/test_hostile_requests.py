@@ -126,10 +126,11 @@ def server(tmp_path_factory):
 
 
 def _pending_decision(server: Server) -> tuple[str, dict]:
-    """The URL and a valid body for a decision on a pending item, at its current version."""
+    """The URL and a valid body for a decision (an accept) on a pending item, at its current version."""
     item_id = server.get("/api/queue?status=pending").json()["ids"][0]
     item = server.get(f"/api/items/{item_id}").json()
-    return f"/api/items/{item_id}/decision", {"version": item["version"], "action": "reject", "annotator": "Ala", "reason": "test"}
+    return f"/api/items/{item_id}/decision", {"version": item["version"], "action": "accept", "annotator": "Ala", "description": "Opis.",
+                                              "transcription": ""}
 
 
 def _correction(server: Server) -> tuple[str, dict]:
@@ -256,7 +257,7 @@ def test_a_body_claiming_300_mb_is_refused_before_it_is_read(server, endpoint):
 @pytest.mark.parametrize("endpoint", sorted(WRITES))
 def test_a_chunked_body_over_the_cap_is_cut_off(server, endpoint):
     url, body = WRITES[endpoint](server)
-    text_field = "reason" if endpoint == "decision" else "note"
+    text_field = "description" if endpoint == "decision" else "note"
     data = json.dumps({**body, text_field: "x" * (MAX_BODY_BYTES + 100_000)}).encode()  # well-formed, only too big
     chunked = b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in (data[i:i + 65536] for i in range(0, len(data), 65536)))
     before = server.logs()
@@ -266,8 +267,8 @@ def test_a_chunked_body_over_the_cap_is_cut_off(server, endpoint):
 
 
 TOO_LONG = {
-    "decision": [("annotator", "A" * (MAX_NAME + 1)), ("description", "x" * (MAX_TEXT + 1), "accept"),
-                 ("transcription", "x" * (MAX_TEXT + 1), "accept"), ("reason", "x" * (MAX_NOTE + 1))],
+    "decision": [("annotator", "A" * (MAX_NAME + 1)), ("description", "x" * (MAX_TEXT + 1)),
+                 ("transcription", "x" * (MAX_TEXT + 1)), ("reason", "x" * (MAX_NOTE + 1), "reject")],
     "correction": [("annotator", "C" * (MAX_NAME + 1)), ("question", "x" * (MAX_TEXT + 1)), ("choices", ["a"] * (MAX_OPTIONS + 1)),
                    ("choices.0", ["x" * (MAX_OPTION + 1)]), ("answer", "A" * (MAX_ANSWER + 1)), ("note", "x" * (MAX_NOTE + 1))],
 }
