@@ -21,7 +21,11 @@ LETTERS = "ABCDEFGHIJ"
 
 
 class OverrideError(ValueError):
-    """A correction that cannot be taken as it stands."""
+    """A correction that cannot be taken as it stands; `field` names the part of the request at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class OverrideConflict(RuntimeError):
@@ -143,11 +147,11 @@ class CorrectionStore:
                 broken: bool, note: str = "") -> Override:
         annotator = (annotator or "").strip()
         if not annotator:
-            raise OverrideError("the curator's name is required")
+            raise OverrideError("the curator's name is required", field="annotator")
         if not isinstance(question, str) or not question.strip():
-            raise OverrideError("the question text cannot be empty")
+            raise OverrideError("the question text cannot be empty", field="question")
         if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
-            raise OverrideError("choices must be a list of texts")
+            raise OverrideError("choices must be a list of texts", field="choices")
         with self._lock:
             q = self._question(question_id)
             current = self.overrides.get(question_id)

@@ -34,10 +34,10 @@ def parse_box(text: str | None) -> Box | None:
     except ValueError:
         values = ()
     if len(values) != 4 or not all(math.isfinite(v) for v in values):
-        raise OverrideError(f"box: not four finite numbers x0,top,x1,bottom: {text[:80]!r}")
+        raise OverrideError(f"box: not four finite numbers x0,top,x1,bottom: {text[:80]!r}", field="box")
     x0, top, x1, bottom = values
     if not (x0 < x1 and top < bottom):
-        raise OverrideError(f"box: an empty box (x0 < x1 and top < bottom are needed): {text[:80]!r}")
+        raise OverrideError(f"box: an empty box (x0 < x1 and top < bottom are needed): {text[:80]!r}", field="box")
     return x0, top, x1, bottom
 
 
@@ -46,10 +46,10 @@ def fit_box(box: Box, width: float, height: float) -> Box:
     BOX_SLACK_PT beyond the page or has no area left on it."""
     x0, top, x1, bottom = box
     if x0 < -BOX_SLACK_PT or top < -BOX_SLACK_PT or x1 > width + BOX_SLACK_PT or bottom > height + BOX_SLACK_PT:
-        raise OverrideError(f"box: {x0:g},{top:g},{x1:g},{bottom:g} lies outside the page ({width:g} × {height:g} pt)")
+        raise OverrideError(f"box: {x0:g},{top:g},{x1:g},{bottom:g} lies outside the page ({width:g} × {height:g} pt)", field="box")
     clamped = (max(x0, 0.0), max(top, 0.0), min(x1, width), min(bottom, height))
     if not (clamped[0] < clamped[2] and clamped[1] < clamped[3]):
-        raise OverrideError(f"box: {x0:g},{top:g},{x1:g},{bottom:g} has no area on the page ({width:g} × {height:g} pt)")
+        raise OverrideError(f"box: {x0:g},{top:g},{x1:g},{bottom:g} has no area on the page ({width:g} × {height:g} pt)", field="box")
     return clamped
 
 

@@ -63,7 +63,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
 
     @app.errorhandler(ReviewInputError)
     def bad_input(exc):
-        return jsonify({"error": str(exc)}), 404 if isinstance(exc, UnknownItem) else 400
+        return jsonify({"error": str(exc), "field": exc.field}), 404 if isinstance(exc, UnknownItem) else 400
 
     @app.errorhandler(ConflictError)
     def conflict(exc):
@@ -83,7 +83,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
         args = request.args
         year = args.get("year", "")
         if year and not year.isdigit():
-            raise ReviewInputError(f"year must be a number, not {year!r}")
+            raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
         ids = store.query(status=args.get("status") or None, exam=args.get("exam") or None,
                           year=int(year) if year else None, language=args.get("language") or None)
         return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets()})
@@ -115,7 +115,7 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.errorhandler(OverrideError)
     def bad_override(exc):
-        return jsonify({"error": str(exc)}), 400
+        return jsonify({"error": str(exc), "field": exc.field}), 400
 
     @app.errorhandler(OverrideConflict)
     def override_conflict(exc):

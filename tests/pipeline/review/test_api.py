@@ -72,8 +72,9 @@ def test_an_edit_is_an_accept_with_the_new_text(client, review_project):
 
 def test_a_rejection_needs_a_reason_and_every_decision_a_name(client, review_project):
     item = first_pending(client)
-    assert decide(client, item, action="reject", annotator="Ala", reason=" ").json["error"] == "a rejection needs a reason"
-    assert "annotator's name is required" in decide(client, item, action="accept", annotator="").json["error"]
+    assert decide(client, item, action="reject", annotator="Ala", reason=" ").json == {"error": "a rejection needs a reason", "field": "reason"}
+    nameless = decide(client, item, action="accept", annotator="  ").json
+    assert "annotator's name is required" in nameless["error"] and nameless["field"] == "annotator"
     assert decide(client, item, action="approve", annotator="Ala").status_code == 400
     assert client.post(f"/api/items/{item['item_id']}/decision", json={"action": "accept", "annotator": "Ala"}).status_code == 400
     assert audit_log(review_project) == []

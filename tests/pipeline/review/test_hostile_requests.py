@@ -211,7 +211,7 @@ def test_a_write_from_the_servers_own_page_is_stored(server, endpoint, headers):
 def test_a_page_box_that_is_not_on_the_page_is_refused_at_once(server, box):
     refused = server.get(f"/page/{server.sheets['a4']}/1.png?box={box}")
     assert refused.status == 400, refused.body[:200]
-    assert refused.json()["error"].startswith("box: ")
+    assert refused.json()["error"].startswith("box: ") and refused.json()["field"] == "box"
 
 
 def test_a_box_overhanging_the_page_a_little_is_drawn_clamped(server):
