@@ -18,6 +18,7 @@ other error of the API.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -28,6 +29,18 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 FOREIGN_FETCH_SITES = frozenset({"cross-site", "same-site"})  # same-site: another port or subdomain, still not this page
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 ORIGINS_CONFIG_KEY = "EXAMCORPUS_LOCAL_ORIGINS"
+HOST_NAME = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$")
+
+
+def parse_allowed_host(text: str) -> str:
+    """A host name (or `[IPv6]`) with an optional port, as a browser writes it in a Host header, for
+    a server reached under another name or port (an SSH tunnel `-L 9000:127.0.0.1:8765` is
+    `localhost:9000`); ValueError for anything else (no wildcards)."""
+    value = text.strip().lower()
+    match = HOST_NAME.match(value)
+    if not match or (match.group(1) and not 0 < int(match.group(1)) < 65536):
+        raise ValueError(f"not a host name with an optional port: {text!r} (e.g. localhost:9000)")
+    return value
 
 
 def _authority(host: str) -> str:
@@ -43,6 +56,7 @@ class LocalOrigins:
 
     bound_host: str = "127.0.0.1"
     port: int = 80  # what Flask's test client and a server on the default port are addressed as
+    extra_hosts: tuple[str, ...] = ()  # parse_allowed_host values; one without a port gets the server's
 
     @property
     def hosts(self) -> frozenset[str]:
@@ -50,6 +64,8 @@ class LocalOrigins:
         hosts = {f"{name}:{self.port}" for name in names}
         if self.port == 80:
             hosts |= names
+        for extra in self.extra_hosts:
+            hosts.add(extra if HOST_NAME.match(extra).group(1) else f"{extra}:{self.port}")
         return frozenset(hosts)
 
     @property

@@ -159,11 +159,12 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 @contextmanager
-def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0):
-    """Serves the page in a background thread; yields its base URL."""
+def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0, allowed_hosts: tuple[str, ...] = ()):
+    """Serves the page in a background thread; yields its base URL. It answers to the loopback names
+    and `host` with its port, and to `allowed_hosts` (`guard.parse_allowed_host` values)."""
     app = create_app(store)
     server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
-    set_local_origins(app, LocalOrigins(bound_host=host, port=server.server_port))
+    set_local_origins(app, LocalOrigins(bound_host=host, port=server.server_port, extra_hosts=tuple(allowed_hosts)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -7,6 +7,7 @@ Every request has a socket timeout: a server that hangs (reading a 300 MB body, 
 trillion points wide) fails the test instead of stalling it."""
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import socket
@@ -96,8 +97,6 @@ def _free_port() -> int:
 
 
 def _poster_sheet(root: Path) -> str:
-    import hashlib
-
     pdf = FPDF(unit="pt", format=(POSTER_PT, POSTER_PT))
     pdf.add_page()
     pdf.set_font("helvetica", size=40)
@@ -108,21 +107,25 @@ def _poster_sheet(root: Path) -> str:
     return sha
 
 
+def _start(root: Path, *options: str) -> Server:
+    port = _free_port()
+    process = subprocess.Popen([str(EXAMCORPUS), "review", "--root", str(root), "--port", str(port), *options],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()  # printed once it listens
+    assert "review page: http://127.0.0.1:" in line, process.stderr.read() if process.poll() is not None else line
+    return Server(root, port, process)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile") / "project"
     build_review_project(root)
     sheets = {"a4": write_sheet(root), "poster": _poster_sheet(root)}
-    port = _free_port()
-    process = subprocess.Popen([str(EXAMCORPUS), "review", "--root", str(root), "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()  # printed once it listens
-    assert "review page: http://127.0.0.1:" in line, process.stderr.read() if process.poll() is not None else line
-    running = Server(root, port, process)
+    running = _start(root)
     running.sheets = sheets
     yield running
-    process.kill()
-    process.wait()
+    running.process.kill()
+    running.process.wait()
 
 
 def _pending_decision(server: Server) -> tuple[str, dict]:
@@ -163,6 +166,24 @@ def test_a_request_for_another_host_name_is_refused_reads_and_writes_alike(serve
 @pytest.mark.parametrize("name", ["127.0.0.1", "localhost", "LOCALHOST", "[::1]"])
 def test_the_loopback_names_with_the_servers_port_are_answered(server, name):
     assert server.get("/api/queue", Host=f"{name}:{server.port}").status == 200
+
+
+def test_a_tunnelled_name_is_answered_only_when_allowed_by_name(review_project):
+    root, _, _ = review_project
+    server = _start(root, "--allow-host", "LOCALHOST:9000", "--allow-host", "review.lan")
+    try:
+        url, body = _pending_decision(server)
+        tunnel = {"Host": "localhost:9000", "Origin": "http://localhost:9000"}  # ssh -L 9000:127.0.0.1:PORT
+        assert server.post(url, body, tunnel).status == 200
+        assert server.get("/api/queue", Host=f"review.lan:{server.port}").status == 200  # a name without a port: the server's
+        assert server.get("/api/queue", Host="localhost:9001").status == 421
+        assert server.get("/api/queue", Host="review.lan:9000").status == 421
+    finally:
+        server.process.kill()
+        server.process.wait()
+    refused = subprocess.run([str(EXAMCORPUS), "review", "--root", str(root), "--allow-host", "*.example"], capture_output=True, text=True,
+                             timeout=60, check=False)
+    assert refused.returncode == 2 and "not a host name with an optional port: '*.example'" in refused.stderr
 
 
 # --- writes only from the server's own page --------------------------------------------------------
@@ -228,7 +249,7 @@ def test_an_oversized_page_is_rendered_within_the_pixel_budget(server):
 
 
 def test_other_requests_are_served_while_a_client_trickles_its_body(server):
-    url, body = _pending_decision(server)
+    url, _ = _pending_decision(server)
     slow = socket.create_connection(("127.0.0.1", server.port), timeout=TIMEOUT_S)
     try:  # half a request: headers for 1,000 bytes, then 10 of them, then silence
         slow.sendall((f"POST {url} HTTP/1.1\r\nHost: {server.host}\r\nOrigin: {server.origin}\r\n"
