@@ -110,14 +110,14 @@ def install_request_guards(app: Flask, origins: LocalOrigins) -> None:
         problem = allowed.host_problem(request)
         if problem:
             return jsonify({"error": problem, "field": "Host"}), 421
+        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+            return jsonify({"error": f"the request body ({request.content_length:,} bytes) is over the limit of {MAX_BODY_BYTES:,} bytes",
+                            "field": "Content-Length"}), 413
         if request.method in SAFE_METHODS:
             return None
         problem = allowed.origin_problem(request)
         if problem:
             return jsonify({"error": problem, "field": "Origin"}), 403
-        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
-            return jsonify({"error": f"the request body ({request.content_length:,} bytes) is over the limit of {MAX_BODY_BYTES:,} bytes",
-                            "field": "Content-Length"}), 413
         return None
 
 

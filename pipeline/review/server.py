@@ -22,7 +22,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError
-from pipeline.review.pages import parse_box, render_page_png
+from pipeline.review.pages import RenderBusy, parse_box, render_page_png
 from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, read_body
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
@@ -140,6 +140,10 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
         override = corrections.correct(question_id, annotator=body.annotator, version=body.version, question=body.question,
                                        choices=list(body.choices), answer=body.answer, broken=body.broken, note=body.note)
         return jsonify({"version": override.version, "question": corrections.detail(question_id)})
+
+    @app.errorhandler(RenderBusy)
+    def render_busy(exc: RenderBusy):
+        return jsonify({"error": str(exc), "field": None}), 503, {"Retry-After": "2"}
 
     @app.get("/page/<sheet_sha256>/<int:page>.png")
     def page_image(sheet_sha256: str, page: int):

@@ -8,6 +8,7 @@ from dataclasses import replace
 from PIL import Image
 
 from pipeline.records import Region
+from pipeline.review import pages
 from pipeline.review import ReviewStore
 from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
 from tests.pipeline.describe.builders import write_curated
@@ -113,3 +114,22 @@ def test_the_question_region_is_outlined_on_its_page(review_project):
     assert outlined.getpixel(edge) == (220, 30, 30) and plain.getpixel(edge) != (220, 30, 30)
     assert client.get(f"/page/{sha}/2.png?box=1,2,oops").status_code == 400
 
+
+
+def test_page_renders_beyond_the_render_slots_are_told_to_retry_while_the_api_stays_served(review_project, monkeypatch):
+    root, curated, _ = review_project
+    sha = write_sheet(root)
+    client = review_client(ReviewStore.open(root, [curated]))
+    monkeypatch.setattr(pages, "RENDER_WAIT_S", 0.05)
+    held = [pages.render_slots.acquire(blocking=False) for _ in range(pages.RENDER_SLOTS)]  # slow renders in flight
+    try:
+        assert all(held)
+        busy = client.get(f"/page/{sha}/1.png")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] and "rendered already" in busy.json["error"]
+        assert client.get("/api/queue").status_code == 200
+    finally:
+        for _ in held:
+            pages.render_slots.release()
+    for _ in range(pages.RENDER_SLOTS + 1):  # a failed render gives its slot back
+        assert client.get(f"/page/{sha}/3.png").status_code == 400
+    assert client.get(f"/page/{sha}/1.png").status_code == 200
