@@ -8,6 +8,7 @@ trillion points wide) fails the test instead of stalling it."""
 from __future__ import annotations
 
 import hashlib
+import http.client
 import io
 import json
 import socket
@@ -20,6 +21,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
+from pipeline.review import serve_review
 from pipeline.review.guard import MAX_BODY_BYTES
 from pipeline.review.pages import MAX_PAGE_PIXELS
 from pipeline.review.schemas import MAX_ANSWER, MAX_NOTE, MAX_OPTION, MAX_OPTIONS, MAX_TEXT
@@ -184,6 +186,20 @@ def test_a_tunnelled_name_is_answered_only_when_allowed_by_name(review_project):
     refused = subprocess.run([str(EXAMCORPUS), "review", "--root", str(root), "--allow-host", "*.example"], capture_output=True, text=True,
                              timeout=60, check=False)
     assert refused.returncode == 2 and "not a host name with an optional port: '*.example'" in refused.stderr
+
+
+def test_a_server_bound_to_another_address_answers_to_it_too(store):
+    with serve_review(store, host="127.0.0.2") as url:  # all of 127/8 is loopback on Linux
+        address = url.removeprefix("http://")
+        connection = http.client.HTTPConnection(address, timeout=TIMEOUT_S)
+        item_id = store.order[0]
+        version = store.get(item_id).version
+        connection.request("POST", f"/api/items/{item_id}/decision", headers={"Origin": url, "Content-Type": "application/json"},
+                           body=json.dumps({"version": version, "action": "reject", "annotator": "Ala", "reason": "blurred"}))
+        answer = connection.getresponse()
+        assert answer.status == 200, answer.read()
+        connection.close()
+        assert store.get(item_id).status == "rejected"
 
 
 # --- writes only from the server's own page --------------------------------------------------------
