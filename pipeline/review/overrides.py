@@ -158,6 +158,10 @@ class CorrectionStore:
             now_version = current.version if current else 0
             if version != now_version:
                 raise OverrideConflict(current, now_version)
+            kept = [c for c in choices if c.strip()]
+            if len(kept) > len(LETTERS) and len(kept) != len(q.choice_labels):  # apply_overrides could not label them
+                raise OverrideError(f"{len(kept)} options: at most {len(LETTERS)}, or as many as the question's labels "
+                                    f"({len(q.choice_labels)})", field="choices")
             before = self.detail(question_id)["current"]
             override = Override(question_id=q.id, sheet_sha256=q.source_sha256, question=question.strip(),
                                 choices=[c.strip() for c in choices if c.strip()], answer=(answer or "").strip() or None,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
 from PIL import Image
 
 from pipeline.records import Region
-from pipeline.review import pages
-from pipeline.review import ReviewStore
-from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
+from pipeline.review import ReviewStore, pages
+from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, OverrideError, apply_overrides, load_overrides
 from tests.pipeline.describe.builders import write_curated
 from tests.pipeline.review.builders import review_client, write_sheet
 
@@ -133,3 +133,13 @@ def test_page_renders_beyond_the_render_slots_are_told_to_retry_while_the_api_st
     for _ in range(pages.RENDER_SLOTS + 1):  # a failed render gives its slot back
         assert client.get(f"/page/{sha}/3.png").status_code == 400
     assert client.get(f"/page/{sha}/1.png").status_code == 200
+
+
+def test_more_options_than_can_be_labelled_are_refused_and_nothing_is_stored(review_project):
+    root, _, questions = review_project
+    store = correction_store(root, questions)
+    q = questions[0]  # labelled A-D
+    with pytest.raises(OverrideError, match="11 options: at most 10") as refused:
+        correct(store, q, choices=[f"opcja {n}" for n in range(11)])
+    assert refused.value.field == "choices" and not (root / OVERRIDES_FILE).exists()
+    assert correct(store, q, choices=[f"opcja {n}" for n in range(10)] + ["  "]).choices[-1] == "opcja 9"
