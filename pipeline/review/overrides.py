@@ -28,6 +28,10 @@ class OverrideError(ValueError):
         self.field = field
 
 
+class UnknownQuestion(OverrideError):
+    """No curated question has this id."""
+
+
 class OverrideConflict(RuntimeError):
     def __init__(self, current: "Override | None", version: int):
         super().__init__(f"question corrected by someone else meanwhile (now at version {version})")
@@ -141,7 +145,7 @@ class CorrectionStore:
         try:
             return self.questions[question_id]
         except KeyError:
-            raise OverrideError(f"no curated question {question_id!r}") from None
+            raise UnknownQuestion(f"no curated question {question_id!r}") from None
 
     def correct(self, question_id: str, *, annotator: str, version: int, question: str, choices: list[str], answer: str | None,
                 broken: bool, note: str = "") -> Override:

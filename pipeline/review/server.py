@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
-from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError
+from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
 from pipeline.review.pages import RenderBusy, parse_box, render_page_png
 from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, read_body
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
@@ -115,7 +115,7 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.errorhandler(OverrideError)
     def bad_override(exc):
-        return jsonify({"error": str(exc), "field": exc.field}), 400
+        return jsonify({"error": str(exc), "field": exc.field}), 404 if isinstance(exc, UnknownQuestion) else 400
 
     @app.errorhandler(OverrideConflict)
     def override_conflict(exc):

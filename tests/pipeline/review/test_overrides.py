@@ -84,6 +84,8 @@ def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflic
     assert override.before["answer"] == "C" and override.answer == "D" and override.annotator == "Celina"
     assert override.sheet_sha256 == flagged.source_sha256 and '"note":"key misread"' in entry
     assert client.post(f"/api/audit/questions/{flagged.id}", json={**body, "version": 1, "annotator": ""}).status_code == 400
+    assert client.get("/api/audit/questions/pl_test:1999:nope").status_code == 404
+    assert client.post("/api/audit/questions/pl_test:1999:nope", json=body).status_code == 404
 
 
 def test_the_sheet_pages_are_rendered_for_the_curator(review_project):
