@@ -65,7 +65,8 @@ class LocalOrigins:
         if self.port == 80:
             hosts |= names
         for extra in self.extra_hosts:
-            hosts.add(extra if HOST_NAME.match(extra).group(1) else f"{extra}:{self.port}")
+            has_port = (match := HOST_NAME.match(extra)) is not None and match.group(1) is not None
+            hosts.add(extra if has_port else f"{extra}:{self.port}")
         return frozenset(hosts)
 
     @property

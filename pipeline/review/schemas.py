@@ -9,10 +9,11 @@ filling the audit log; the body as a whole is capped by `pipeline.review.guard`.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from flask import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from pipeline.review.store import MAX_NAME
 
@@ -78,7 +79,7 @@ def _field_name(location: tuple) -> str:
     return ".".join(str(part) for part in location) or "body"
 
 
-def _problem(error: dict) -> dict:
+def _problem(error: ErrorDetails) -> dict[str, Any]:
     field = _field_name(error["loc"])
     message = error["msg"]
     if error["type"].endswith("_type") or error["type"] == "literal_error":
