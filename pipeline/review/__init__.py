@@ -8,19 +8,24 @@ with `--merge` the description fields of the curated records.
 Public functions:
 - `ReviewStore.open(root, curated_files)`: items, their state, `decide(...)` (a version check turns a
   decision on a stale view into `ConflictError`), `query(...)` (filters), `progress()`.
-- `create_app(store)`, `serve_review(store, port=)`: the Flask app and a background server on 127.0.0.1.
+- `create_app(store)`, `serve_review(store, port=, allowed_hosts=)`: the Flask app and a background
+  server on 127.0.0.1. Before any route (`guard`): only the Host names it was started for (421),
+  writes only from its own page's Origin (403), bodies up to 1 MiB (413); every POST body is read
+  through a strict schema (`schemas`: a 400 naming the field); every error is JSON.
 - `merge_descriptions(rows, accepted)`, `accepted_figures(store)`, `merge_curated_file(path, store)`:
   only accepted descriptions go into records; the merge is idempotent. `apply_accepted_descriptions(questions,
   root)`: the same on records in memory, which every season run does before it writes curated data.
 - `apply_overrides(questions, overrides)`, `load_overrides(path)`, `CorrectionStore`: the extraction
   audit (page `/audit`): curators' corrections keyed by question id and sheet SHA-256, appended to
   `annotations/overrides.jsonl`; applied by the extract stage, dropped with a report line when the
-  sheet changed. `render_page_png(root, sheet_sha256, page)` renders a raw sheet page.
+  sheet changed. `render_page_png(root, sheet_sha256, page, box=)` (`pages`) renders a raw sheet page
+  within a pixel budget, two at a time, with a box checked against the page.
 - `renamed_ids(earlier, fresh)`, `record_renames(root, renames)`, `load_renames(root)`: record ids
   that changed (found by the sheet's bytes and the printed number), so reviewed work follows them.
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
 from pipeline.review.command import register
+from pipeline.review.guard import MAX_BODY_BYTES, LocalOrigins, parse_allowed_host
 from pipeline.review.merge import (
     DESCRIPTION_FIELDS,
     AcceptedFigure,
@@ -39,15 +44,17 @@ from pipeline.review.overrides import (
     OverrideError,
     apply_overrides,
     load_overrides,
-    render_page_png,
 )
+from pipeline.review.pages import RenderBusy, render_page_png
+from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody
 from pipeline.review.server import create_app, serve_review
 from pipeline.review.store import DECISIONS_FILE, ConflictError, ReviewInputError, ReviewItem, ReviewStore
 
 __all__ = [
-    "DECISIONS_FILE", "DESCRIPTION_FIELDS", "OVERRIDES_FILE", "AcceptedFigure", "ConflictError", "CorrectionStore",
-    "Override", "OverrideConflict", "OverrideError", "ReviewInputError", "ReviewItem", "ReviewStore", "accepted_figures",
-    "apply_overrides", "create_app", "load_overrides", "merge_curated_file", "merge_descriptions", "register", "render_page_png",
-    "serve_review", "AppliedDescriptions", "apply_accepted_descriptions",
+    "DECISIONS_FILE", "DESCRIPTION_FIELDS", "MAX_BODY_BYTES", "OVERRIDES_FILE", "AcceptedFigure", "ApiError", "ConflictError",
+    "CorrectionBody", "CorrectionStore", "DecisionBody", "LocalOrigins", "Override", "OverrideConflict", "OverrideError", "RenderBusy",
+    "ReviewInputError", "ReviewItem", "ReviewStore", "accepted_figures", "apply_overrides", "create_app", "load_overrides",
+    "merge_curated_file", "merge_descriptions", "parse_allowed_host", "register", "render_page_png", "serve_review",
+    "AppliedDescriptions", "apply_accepted_descriptions",
     "RENAMES_FILE", "current_id", "load_renames", "record_renames", "renamed_ids",
 ]

@@ -1,6 +1,7 @@
 """`examcorpus review`: serve the review page, or merge accepted descriptions into curated records."""
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -19,7 +20,19 @@ def register(subparsers) -> None:
     p.add_argument("--root", type=Path, default=Path("."), help="project root holding curated/, raw/ and annotations/")
     p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
     p.add_argument("--merge", action="store_true", help="merge accepted descriptions into the curated files and exit")
+    p.add_argument("--allow-host", dest="allow_hosts", action="append", default=[], type=_allowed_host, metavar="NAME[:PORT]",
+                   help="also answer to this Host, e.g. localhost:9000 behind `ssh -L 9000:127.0.0.1:8765` (repeatable; "
+                   "by default only 127.0.0.1, localhost and [::1] with the server's port)")
     p.set_defaults(func=run_review_command)
+
+
+def _allowed_host(text: str) -> str:
+    from pipeline.review.guard import parse_allowed_host
+
+    try:
+        return parse_allowed_host(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def curated_files(root: Path, paths: list[Path]) -> list[Path]:
@@ -59,7 +72,7 @@ def run_review_command(args) -> int:
         return 0
     progress = store.progress()
     note = f" ({store.orphans} annotations skipped: their question or figure is no longer curated)" if store.orphans else ""
-    with serve_review(store, port=args.port) as url:
+    with serve_review(store, port=args.port, allowed_hosts=tuple(args.allow_hosts)) as url:
         print(f"review page: {url}/  ({progress['reviewed']} / {progress['total']} reviewed){note}", flush=True)
         print(f"extraction audit: {url}/audit  (flagged questions first); Ctrl+C stops", flush=True)
         try:

@@ -7,7 +7,6 @@ change (a corrected text for another file would be wrong). The latest override o
 """
 from __future__ import annotations
 
-import io
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -23,7 +22,15 @@ LETTERS = "ABCDEFGHIJ"
 
 
 class OverrideError(ValueError):
-    """A correction that cannot be taken as it stands."""
+    """A correction that cannot be taken as it stands; `field` names the part of the request at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+class UnknownQuestion(OverrideError):
+    """No curated question has this id."""
 
 
 class OverrideConflict(RuntimeError):
@@ -141,23 +148,27 @@ class CorrectionStore:
         try:
             return self.questions[question_id]
         except KeyError:
-            raise OverrideError(f"no curated question {question_id!r}") from None
+            raise UnknownQuestion(f"no curated question {question_id!r}") from None
 
     def correct(self, question_id: str, *, annotator: str, version: int, question: str, choices: list[str], answer: str | None,
                 broken: bool, note: str = "") -> Override:
         annotator = (annotator or "").strip()
         if not annotator:
-            raise OverrideError("the curator's name is required")
+            raise OverrideError("the curator's name is required", field="annotator")
         if not isinstance(question, str) or not question.strip():
-            raise OverrideError("the question text cannot be empty")
+            raise OverrideError("the question text cannot be empty", field="question")
         if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):
-            raise OverrideError("choices must be a list of texts")
+            raise OverrideError("choices must be a list of texts", field="choices")
         with self._lock:
             q = self._question(question_id)
             current = self.overrides.get(question_id)
             now_version = current.version if current else 0
             if version != now_version:
                 raise OverrideConflict(current, now_version)
+            kept = [c for c in choices if c.strip()]
+            if len(kept) > len(LETTERS) and len(kept) != len(q.choice_labels):  # apply_overrides could not label them
+                raise OverrideError(f"{len(kept)} options: at most {len(LETTERS)}, or as many as the question's labels "
+                                    f"({len(q.choice_labels)})", field="choices")
             before = self.detail(question_id)["current"]
             override = Override(question_id=q.id, sheet_sha256=q.source_sha256, question=question.strip(),
                                 choices=[c.strip() for c in choices if c.strip()], answer=(answer or "").strip() or None,
@@ -174,51 +185,3 @@ def _page_url(q: Question, page: int) -> str:
     box = next((r.bbox for r in q.regions if r.page == page), None)
     return url + ("?box=" + ",".join(f"{v:g}" for v in box) if box else "")
 
-
-REGION_MARGIN_PT = 4.0
-REGION_COLOUR = (220, 30, 30)
-
-
-def parse_box(text: str | None) -> tuple[float, float, float, float] | None:
-    """`x0,top,x1,bottom` in PDF points from a page URL; None when absent; OverrideError when malformed."""
-    if not text:
-        return None
-    try:
-        x0, top, x1, bottom = (float(v) for v in text.split(","))
-    except ValueError:
-        raise OverrideError(f"not a box x0,top,x1,bottom: {text!r}") from None
-    if not (x0 < x1 and top < bottom):
-        raise OverrideError(f"an empty box: {text!r}")
-    return x0, top, x1, bottom
-
-
-def render_page_png(
-    root: Path, sheet_sha256: str, page: int, scale: float = 1.5, box: tuple[float, float, float, float] | None = None
-) -> bytes:
-    """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view; `box` (PDF points, origin
-    top-left) is outlined: where the question came from."""
-    import pypdfium2 as pdfium
-
-    if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
-        raise OverrideError(f"not a sheet SHA-256: {sheet_sha256!r}")
-    path = Path(root) / "raw" / f"{sheet_sha256}.pdf"
-    if not path.is_file():
-        raise OverrideError(f"sheet {path} is not in raw/ (run `make extract`)")
-    document = pdfium.PdfDocument(str(path))
-    try:
-        if not 1 <= page <= len(document):
-            raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
-        image = document[page - 1].render(scale=scale).to_pil().convert("RGB")
-    finally:
-        document.close()
-    if box is not None:
-        from PIL import ImageDraw
-
-        x0, top, x1, bottom = (v * scale for v in box)
-        margin = REGION_MARGIN_PT * scale
-        ImageDraw.Draw(image).rectangle(
-            (x0 - margin, top - margin, x1 + margin, bottom + margin), outline=REGION_COLOUR, width=max(2, round(scale * 1.5))
-        )
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()

@@ -4,6 +4,11 @@ Flask because it is maintained (Pallets), synchronous (the store is a dict behin
 loop to reason about), ships a threaded WSGI server good enough for a handful of local annotators,
 and has a test client. The page builds every piece of model or PDF text with textContent, and a
 Content-Security-Policy forbids inline script, so a payload in a description stays text.
+
+Before any route, `pipeline.review.guard` checks the Host (DNS rebinding), the Origin of every write
+and the body's size; every POST body is read through a strict schema (`pipeline.review.schemas`).
+Every error, a refused request or a bug, is a JSON object with an `error` (and the `field` at fault
+where there is one), never an HTML page.
 """
 from __future__ import annotations
 
@@ -12,20 +17,27 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, abort, jsonify, request, send_file
+from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, parse_box, render_page_png
+from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
+from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
+from pipeline.review.pages import RenderBusy, parse_box, render_page_png
+from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, read_body
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
 STATIC_DIR = Path(__file__).parent / "static"
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 
-def create_app(store: ReviewStore, corrections: CorrectionStore | None = None) -> Flask:
+def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, origins: LocalOrigins | None = None) -> Flask:
+    """The app answering to `origins` (by default the loopback names on port 80, as Flask's test
+    client addresses it; `serve_review` sets the port it is bound to)."""
     corrections = corrections or CorrectionStore.open(store.root, store.questions)
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
     app.json.sort_keys = False
     app.json.ensure_ascii = False
+    install_request_guards(app, origins or LocalOrigins())
 
     @app.after_request
     def security_headers(response):
@@ -34,9 +46,24 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None) -
         response.headers["Cache-Control"] = "no-store"
         return response
 
+    @app.errorhandler(ApiError)
+    def refused(exc: ApiError):
+        return jsonify(exc.body()), exc.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        """Werkzeug's own refusals (404, 405, a chunked body over the cap: 413) as JSON too."""
+        return jsonify({"error": f"{exc.code} {exc.name}: {exc.description}", "field": None}), exc.code
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("review server error on %s %s", request.method, request.path)
+        return jsonify({"error": f"internal error ({type(exc).__name__}); the request changed nothing it had not confirmed",
+                        "field": None}), InternalServerError.code
+
     @app.errorhandler(ReviewInputError)
     def bad_input(exc):
-        return jsonify({"error": str(exc)}), 404 if isinstance(exc, UnknownItem) else 400
+        return jsonify({"error": str(exc), "field": exc.field}), 404 if isinstance(exc, UnknownItem) else 400
 
     @app.errorhandler(ConflictError)
     def conflict(exc):
@@ -56,7 +83,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None) -
         args = request.args
         year = args.get("year", "")
         if year and not year.isdigit():
-            raise ReviewInputError(f"year must be a number, not {year!r}")
+            raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
         ids = store.query(status=args.get("status") or None, exam=args.get("exam") or None,
                           year=int(year) if year else None, language=args.get("language") or None)
         return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets()})
@@ -67,14 +94,9 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None) -
 
     @app.post("/api/items/<item_id>/decision")
     def decision(item_id: str):
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            raise ReviewInputError("the decision must be a JSON object")
-        version = body.get("version")
-        if not isinstance(version, int):
-            raise ReviewInputError("the decision must name the item version it was made on")
-        updated = store.decide(item_id, action=body.get("action"), annotator=body.get("annotator"), version=version,
-                               description=body.get("description"), transcription=body.get("transcription"), reason=body.get("reason"))
+        body = read_body(request, DecisionBody)
+        updated = store.decide(item_id, action=body.action, annotator=body.annotator, version=body.version,
+                               description=body.description, transcription=body.transcription, reason=body.reason)
         return jsonify({"item": updated.detail(), "progress": store.progress()})
 
     @app.get("/figure/<item_id>")
@@ -93,7 +115,7 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.errorhandler(OverrideError)
     def bad_override(exc):
-        return jsonify({"error": str(exc)}), 400
+        return jsonify({"error": str(exc), "field": exc.field}), 404 if isinstance(exc, UnknownQuestion) else 400
 
     @app.errorhandler(OverrideConflict)
     def override_conflict(exc):
@@ -114,13 +136,14 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.post("/api/audit/questions/<path:question_id>")
     def audit_correct(question_id: str):
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or not isinstance(body.get("version"), int):
-            raise OverrideError("the correction must be a JSON object naming the version it was made on")
-        override = corrections.correct(question_id, annotator=body.get("annotator"), version=body["version"],
-                                       question=body.get("question"), choices=body.get("choices"), answer=body.get("answer"),
-                                       broken=bool(body.get("broken")), note=body.get("note", ""))
+        body = read_body(request, CorrectionBody)
+        override = corrections.correct(question_id, annotator=body.annotator, version=body.version, question=body.question,
+                                       choices=list(body.choices), answer=body.answer, broken=body.broken, note=body.note)
         return jsonify({"version": override.version, "question": corrections.detail(question_id)})
+
+    @app.errorhandler(RenderBusy)
+    def render_busy(exc: RenderBusy):
+        return jsonify({"error": str(exc), "field": None}), 503, {"Retry-After": "2"}
 
     @app.get("/page/<sheet_sha256>/<int:page>.png")
     def page_image(sheet_sha256: str, page: int):
@@ -129,7 +152,10 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
 
 class _QuietHandler(WSGIRequestHandler):
-    """Logs failures only: a line per click would bury the URL the annotator needs."""
+    """Logs failures only: a line per click would bury the URL the annotator needs. A connection idle
+    this long is dropped, so clients that send half a request cannot hold threads forever."""
+
+    timeout = 60
 
     def log_request(self, code="-", size="-"):
         if str(code).startswith("5"):
@@ -137,9 +163,12 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 @contextmanager
-def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0):
-    """Serves the page in a background thread; yields its base URL."""
-    server = make_server(host, port, create_app(store), threaded=True, request_handler=_QuietHandler)
+def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0, allowed_hosts: tuple[str, ...] = ()):
+    """Serves the page in a background thread; yields its base URL. It answers to the loopback names
+    and `host` with its port, and to `allowed_hosts` (`guard.parse_allowed_host` values)."""
+    app = create_app(store)
+    server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
+    set_local_origins(app, LocalOrigins(bound_host=host, port=server.server_port, extra_hosts=tuple(allowed_hosts)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -26,7 +26,12 @@ MAX_NAME = 80
 
 
 class ReviewInputError(ValueError):
-    """A decision that cannot be taken as it stands (no annotator, no reason, unknown item...)."""
+    """A decision that cannot be taken as it stands (no annotator, no reason, unknown item...);
+    `field` names the part of the request at fault, where one is."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class UnknownItem(ReviewInputError):
@@ -180,9 +185,9 @@ class ReviewStore:
         The decision is in the audit log, fsync'ed, before this returns."""
         annotator = (annotator or "").strip()
         if not annotator or len(annotator) > MAX_NAME:
-            raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)")
+            raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
         if action not in ("accept", "reject"):
-            raise ReviewInputError(f"unknown action {action!r} (accept or reject)")
+            raise ReviewInputError(f"unknown action {action!r} (accept or reject)", field="action")
         with self._lock:
             item = self.get(item_id)
             if version != item.version:
@@ -191,12 +196,12 @@ class ReviewStore:
                 description = ((item.description if description is None else description) or "").strip()
                 transcription = ((item.transcription if transcription is None else transcription) or "").strip()
                 if not description:
-                    raise ReviewInputError("an accepted figure needs a description")
+                    raise ReviewInputError("an accepted figure needs a description", field="description")
                 after = {"status": ACCEPTED, "description": description, "transcription": transcription, "reason": None}
             else:
                 reason = (reason or "").strip()
                 if not reason:
-                    raise ReviewInputError("a rejection needs a reason")
+                    raise ReviewInputError("a rejection needs a reason", field="reason")
                 after = {"status": REJECTED, "description": item.description, "transcription": item.transcription, "reason": reason}
             now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
             a = item.annotation

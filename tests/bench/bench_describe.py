@@ -88,7 +88,7 @@ def _review_bench(root: Path) -> None:
 
         def call(method: str, path: str, body: dict | None = None) -> dict:
             data = json.dumps(body).encode() if body is not None else None
-            connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+            connection.request(method, path, body=data, headers={"Content-Type": "application/json", "Origin": url})
             response = connection.getresponse()
             payload = json.loads(response.read())
             assert response.status == 200, payload

@@ -9,6 +9,7 @@ from pathlib import Path
 from fpdf import FPDF
 
 from pipeline.describe import Annotation, AppendLog
+from pipeline.review import ReviewStore, create_app
 from tests.pipeline.describe.builders import figure_question, write_curated
 from tests.pipeline.describe.standin import HTML_PAYLOAD
 
@@ -60,3 +61,11 @@ def write_sheet(root, pages: int = 2) -> str:
     (root / "raw").mkdir(parents=True, exist_ok=True)
     (root / "raw" / f"{sha}.pdf").write_bytes(data)
     return sha
+
+
+def review_client(store: ReviewStore, **app_options):
+    """Flask's test client for the review app, sending the Origin the app's own page sends: every
+    write must carry one (pipeline.review.guard)."""
+    client = create_app(store, **app_options).test_client()
+    client.environ_base["HTTP_ORIGIN"] = "http://localhost"
+    return client

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.review import ReviewStore, create_app, serve_review
-from tests.pipeline.review.builders import build_review_project
+from pipeline.review import ReviewStore, serve_review
+from tests.pipeline.review.builders import build_review_project, review_client
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -29,7 +29,7 @@ def store(review_project) -> ReviewStore:
 
 @pytest.fixture
 def client(store):
-    return create_app(store).test_client()
+    return review_client(store)
 
 
 @pytest.fixture

@@ -2,13 +2,15 @@
 conflicts between two tabs, and what survives a restart."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from pipeline.describe import read_jsonl
-from pipeline.review import ReviewInputError, ReviewStore, create_app
+from pipeline.review import OVERRIDES_FILE, ReviewInputError, ReviewStore, load_overrides
 from tests.pipeline.describe.builders import write_curated
+from tests.pipeline.review.builders import review_client
 
 
 def queue(client, **filters):
@@ -70,8 +72,9 @@ def test_an_edit_is_an_accept_with_the_new_text(client, review_project):
 
 def test_a_rejection_needs_a_reason_and_every_decision_a_name(client, review_project):
     item = first_pending(client)
-    assert decide(client, item, action="reject", annotator="Ala", reason=" ").json["error"] == "a rejection needs a reason"
-    assert "annotator's name is required" in decide(client, item, action="accept", annotator="").json["error"]
+    assert decide(client, item, action="reject", annotator="Ala", reason=" ").json == {"error": "a rejection needs a reason", "field": "reason"}
+    nameless = decide(client, item, action="accept", annotator="  ").json
+    assert "annotator's name is required" in nameless["error"] and nameless["field"] == "annotator"
     assert decide(client, item, action="approve", annotator="Ala").status_code == 400
     assert client.post(f"/api/items/{item['item_id']}/decision", json={"action": "accept", "annotator": "Ala"}).status_code == 400
     assert audit_log(review_project) == []
@@ -132,7 +135,7 @@ def test_figures_are_served_through_a_symlinked_raw_store_but_never_outside_the_
     (root / "raw").rename(shared)
     (root / "raw").symlink_to(shared)  # raw/ kept elsewhere, as a shared store
     store = ReviewStore.open(root, [curated])
-    client = create_app(store).test_client()
+    client = review_client(store)
     item_id = store.order[0]
     assert client.get(f"/figure/{item_id}").data.startswith(b"\x89PNG")
 
@@ -147,3 +150,31 @@ def test_a_damaged_decision_log_is_named_with_the_record(review_project):
     (root / "annotations" / "reviews.jsonl").write_text(f'{{"item_id": "{store.order[0]}", "version": 1}}\n', encoding="utf-8")
     with pytest.raises(ReviewInputError, match=r"reviews.jsonl: record 1 is not a review decision"):
         ReviewStore.open(root, [curated])
+
+
+def test_every_log_is_written_as_readable_utf8_and_old_escaped_logs_still_read(client, review_project):
+    root, curated, questions = review_project
+    item = first_pending(client)
+    description, transcription = "Τρίγωνο ΑΒΓ, kąt prosty przy wierzchołku Ż.", "α = 30°\nźdźbło"
+    assert decide(client, item, action="accept", annotator="Żaneta Ωmega", description=description, transcription=transcription).status_code == 200
+    greek = questions[3]
+    correction = {"annotator": "Żaneta", "version": 0, "question": "Ποιο είναι το εμβαδόν;", "choices": ["α", "β"], "answer": "A",
+                  "broken": False, "note": "zła treść"}
+    assert client.post(f"/api/audit/questions/{greek.id}", json=correction).status_code == 200
+    for name in ("descriptions.jsonl", "reviews.jsonl", "overrides.jsonl"):
+        text = (root / "annotations" / name).read_text(encoding="utf-8")
+        assert "\\u" not in text, f"{name} escapes non-ASCII letters"
+    reviews = (root / "annotations" / "reviews.jsonl").read_text(encoding="utf-8")
+    assert description in reviews and "źdźbło" in reviews and "Żaneta Ωmega" in reviews
+    assert "Ποιο είναι το εμβαδόν;" in (root / "annotations" / "overrides.jsonl").read_text(encoding="utf-8")
+    assert "Trójkąt prostokątny" in (root / "annotations" / "descriptions.jsonl").read_text(encoding="utf-8")
+
+    # Logs written before, with every non-ASCII letter escaped, read the same.
+    for name in ("descriptions.jsonl", "reviews.jsonl", "overrides.jsonl"):
+        path = root / "annotations" / name
+        escaped = [json.dumps(record) for record in read_jsonl(path)]
+        assert all("\\u" in line for line in escaped if name != "descriptions.jsonl")
+        path.write_text("".join(line + "\n" for line in escaped), encoding="ascii")
+    reopened = ReviewStore.open(root, [curated])
+    assert (reopened.get(item["item_id"]).description, reopened.get(item["item_id"]).reviewed_by) == (description, "Żaneta Ωmega")
+    assert load_overrides(root / OVERRIDES_FILE)[greek.id].question == "Ποιο είναι το εμβαδόν;"

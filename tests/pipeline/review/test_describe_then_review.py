@@ -6,9 +6,10 @@ import pyarrow.parquet as pq
 
 from pipeline.describe import DescribeOptions, RetryPolicy, describe_curated
 from pipeline.records import table_to_questions
-from pipeline.review import ReviewStore, accepted_figures, create_app, merge_descriptions
+from pipeline.review import ReviewStore, accepted_figures, merge_descriptions
 from tests.pipeline.describe.builders import figure_question, write_curated
 from tests.pipeline.describe.standin import GeminiStandIn
+from tests.pipeline.review.builders import review_client
 
 
 def test_described_figures_are_reviewed_and_merged(tmp_path):
@@ -22,7 +23,7 @@ def test_described_figures_are_reviewed_and_merged(tmp_path):
         standin.stop()
 
     store = ReviewStore.open(root, [curated])
-    client = create_app(store).test_client()
+    client = review_client(store)
     ids = client.get("/api/queue", query_string={"status": "pending"}).json["ids"]
     assert len(ids) == 2
     item = client.get(f"/api/items/{ids[0]}").json

@@ -5,13 +5,14 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
 from PIL import Image
 
 from pipeline.records import Region
-from pipeline.review import ReviewStore, create_app
-from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, apply_overrides, load_overrides
+from pipeline.review import ReviewStore, pages
+from pipeline.review.overrides import BROKEN_FLAG, OVERRIDES_FILE, CorrectionStore, OverrideError, apply_overrides, load_overrides
 from tests.pipeline.describe.builders import write_curated
-from tests.pipeline.review.builders import write_sheet
+from tests.pipeline.review.builders import review_client, write_sheet
 
 
 def correction_store(root, questions):
@@ -64,7 +65,7 @@ def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflic
     root, curated, questions = review_project
     flagged = replace(questions[3], flags=["no_key_entry"])
     write_curated(root, [*questions[:3], flagged, *questions[4:]])
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     queue = client.get("/api/audit/queue").json["ids"]
     assert queue == [flagged.id]  # flagged questions are the default queue
     assert len(client.get("/api/audit/queue?all=1").json["ids"]) == len(questions)
@@ -83,12 +84,14 @@ def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflic
     assert override.before["answer"] == "C" and override.answer == "D" and override.annotator == "Celina"
     assert override.sheet_sha256 == flagged.source_sha256 and '"note":"key misread"' in entry
     assert client.post(f"/api/audit/questions/{flagged.id}", json={**body, "version": 1, "annotator": ""}).status_code == 400
+    assert client.get("/api/audit/questions/pl_test:1999:nope").status_code == 404
+    assert client.post("/api/audit/questions/pl_test:1999:nope", json=body).status_code == 404
 
 
 def test_the_sheet_pages_are_rendered_for_the_curator(review_project):
     root, curated, questions = review_project
     sha = write_sheet(root)
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     page = client.get(f"/page/{sha}/2.png")
     assert page.status_code == 200 and page.data.startswith(b"\x89PNG")
     assert "has no page 3" in client.get(f"/page/{sha}/3.png").json["error"]
@@ -101,7 +104,7 @@ def test_the_question_region_is_outlined_on_its_page(review_project):
     sha = write_sheet(root)
     boxed = replace(questions[0], source_sha256=sha, pages=[2], regions=[Region(2, (60.0, 100.0, 300.0, 180.0))])
     write_curated(root, [boxed, *questions[1:]])
-    client = create_app(ReviewStore.open(root, [curated])).test_client()
+    client = review_client(ReviewStore.open(root, [curated]))
     detail = client.get(f"/api/audit/questions/{boxed.id}").json
     assert detail["regions"] == [{"page": 2, "bbox": [60.0, 100.0, 300.0, 180.0]}]
     [url] = detail["page_urls"]
@@ -113,3 +116,32 @@ def test_the_question_region_is_outlined_on_its_page(review_project):
     assert outlined.getpixel(edge) == (220, 30, 30) and plain.getpixel(edge) != (220, 30, 30)
     assert client.get(f"/page/{sha}/2.png?box=1,2,oops").status_code == 400
 
+
+
+def test_page_renders_beyond_the_render_slots_are_told_to_retry_while_the_api_stays_served(review_project, monkeypatch):
+    root, curated, _ = review_project
+    sha = write_sheet(root)
+    client = review_client(ReviewStore.open(root, [curated]))
+    monkeypatch.setattr(pages, "RENDER_WAIT_S", 0.05)
+    held = [pages.render_slots.acquire(blocking=False) for _ in range(pages.RENDER_SLOTS)]  # slow renders in flight
+    try:
+        assert all(held)
+        busy = client.get(f"/page/{sha}/1.png")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] and "rendered already" in busy.json["error"]
+        assert client.get("/api/queue").status_code == 200
+    finally:
+        for _ in held:
+            pages.render_slots.release()
+    for _ in range(pages.RENDER_SLOTS + 1):  # a failed render gives its slot back
+        assert client.get(f"/page/{sha}/3.png").status_code == 400
+    assert client.get(f"/page/{sha}/1.png").status_code == 200
+
+
+def test_more_options_than_can_be_labelled_are_refused_and_nothing_is_stored(review_project):
+    root, _, questions = review_project
+    store = correction_store(root, questions)
+    q = questions[0]  # labelled A-D
+    with pytest.raises(OverrideError, match="11 options: at most 10") as refused:
+        correct(store, q, choices=[f"opcja {n}" for n in range(11)])
+    assert refused.value.field == "choices" and not (root / OVERRIDES_FILE).exists()
+    assert correct(store, q, choices=[f"opcja {n}" for n in range(10)] + ["  "]).choices[-1] == "opcja 9"

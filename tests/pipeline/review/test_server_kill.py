@@ -33,8 +33,9 @@ def _get(url: str) -> dict:
 
 
 def _post(url: str, body: dict) -> dict:
+    origin = "/".join(url.split("/")[:3])  # scheme://host:port, as the page's own fetch sends it
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "Origin": origin})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
