@@ -13,6 +13,8 @@ from enum import Enum
 
 import pyarrow as pa
 
+from pipeline.diagnostics import Code, Diagnostic, with_codes
+
 
 class QuestionType(str, Enum):
     SINGLE_CHOICE = "single_choice"
@@ -70,7 +72,8 @@ class Question:
     source_sha256: str
     pages: list[int]
     pipeline_version: str
-    flags: list[str] = field(default_factory=list)  # validation problems; empty for a clean record
+    # Validation problems (pipeline.diagnostics.Diagnostic, each its rendered message); empty for a clean record.
+    flags: list[str] = field(default_factory=list)
     # What the key says about the item: annulled (no answer, not scored), a reserve question (counts
     # only if another is annulled), a pilot item (keyed, not scored in the exam itself).
     voided: bool = False
@@ -83,6 +86,14 @@ class Question:
     description_model: str | None = None  # the model(s) that wrote them, ", "-joined
     reviewed_by: str | None = None  # the annotator(s) who accepted them, ", "-joined
     reviewed_at: str | None = None  # ISO 8601 UTC time of the latest accepting decision
+    # The code of each flag, in the same order (derived from `flags`, never given): what the audit page
+    # filters on and tools compare, while `flags` stays the readable form.
+    flag_codes: list[str] = field(init=False, default_factory=list)
+
+    def __post_init__(self):
+        typed = [f if isinstance(f, Diagnostic) else with_codes([f], None, Code.FLAG)[0] for f in self.flags]
+        object.__setattr__(self, "flags", typed)
+        object.__setattr__(self, "flag_codes", [f.code.code for f in typed])
 
     def to_row(self) -> dict:
         row = dataclasses.asdict(self)
@@ -95,8 +106,9 @@ class Question:
         data = dict(row)
         data["images"] = [ImageRef(**dict(img, bbox=tuple(img["bbox"]))) for img in data.get("images") or []]
         data["regions"] = [Region(**dict(r, bbox=tuple(r["bbox"]))) for r in data.get("regions") or []]
-        for name in ("choices", "choice_labels", "pages", "flags"):
+        for name in ("choices", "choice_labels", "pages"):
             data[name] = list(data.get(name) or [])
+        data["flags"] = with_codes(data.get("flags") or [], data.pop("flag_codes", None), Code.FLAG)
         return cls(**data)
 
 
