@@ -189,6 +189,10 @@ class Diagnostic(str):
         """The same diagnostic, also concerning what is given (kept where already set)."""
         return Diagnostic(self.code, self.message, self.concerns.merged(**concerns))
 
+    def on_page(self, number: int) -> "Diagnostic":
+        """The same diagnostic said of one page of a document: "page 3: …"."""
+        return Diagnostic(self.code, f"page {number}: {self.message}", self.concerns.merged(page=number))
+
     def to_dict(self) -> dict:
         return {"code": self.code.code, "severity": self.severity.value, "concerns": self.concerns.to_dict(),
                 "message": self.message}
@@ -244,10 +248,13 @@ def recognise(text: str) -> Code | None:
 
 
 def as_diagnostic(item: str, fallback: Code) -> Diagnostic:
-    """A diagnostic as it is, or a line of text typed: the code whose template it fills, else `fallback`."""
+    """A diagnostic as it is, or a line of text typed: the code whose template it fills, else `fallback`.
+    Where text is put says how grave it is (a line among a file's problems is an error): a recognised
+    code of another severity than the fallback's is not taken."""
     if isinstance(item, Diagnostic):
         return item
-    return Diagnostic(recognise(item) or fallback, str(item))
+    code = recognise(item)
+    return Diagnostic(code if code is not None and code.severity is fallback.severity else fallback, str(item))
 
 
 def as_diagnostics(items: Iterable[str], fallback: Code) -> list[Diagnostic]:
@@ -267,6 +274,25 @@ def with_codes(messages: Iterable[str], codes: Iterable[str] | None, fallback: C
         except ValueError:
             code = None
         typed.append(Diagnostic(code, message) if code else as_diagnostic(message, fallback))
+    return typed
+
+
+def to_records(items: Iterable[str], fallback: Code) -> list[dict]:
+    """The stored form (JSON caches, the report's JSON): code, severity, concerns, message."""
+    return [as_diagnostic(item, fallback).to_dict() for item in items]
+
+
+def from_records(items: Iterable[dict | str], fallback: Code) -> list[Diagnostic]:
+    """Back from `to_records`; a plain string (a cache or file written before codes) is typed as text."""
+    typed = []
+    for item in items:
+        if isinstance(item, dict):
+            try:
+                typed.append(Diagnostic.from_dict(item))
+                continue
+            except (KeyError, ValueError, TypeError):
+                item = str(item.get("message", ""))
+        typed.append(as_diagnostic(item, fallback))
     return typed
 
 
