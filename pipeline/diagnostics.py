@@ -133,15 +133,17 @@ class Code(Enum):
 
     @classmethod
     def _missing_(cls, value):
-        for member in cls:
-            if member.code == value:
-                return member
-        return None
+        return _BY_CODE.get(value) if isinstance(value, str) else None
 
     @classmethod
     def parse(cls, code: str) -> "Code":
         """The registered code for its string ("key.no_entry"); ValueError for one not registered."""
         return cls(code)
+
+
+_BY_CODE: dict[str, Code] = {member.code: member for member in Code}
+if len(_BY_CODE) != len(Code):  # a code string given twice would make filters and saved reports ambiguous
+    raise RuntimeError("pipeline.diagnostics: a code string is registered twice")
 
 
 @dataclass(frozen=True)
