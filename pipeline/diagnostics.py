@@ -104,6 +104,14 @@ class Code(Enum):
     KEY_MATCHES_NO_SHEET = ("pairing.key_without_sheet", ERROR, "answer key matches no sheet ({facts})")
     SHEET_WITHOUT_KEY = ("pairing.sheet_without_key", ERROR,
                          "no answer key found for this sheet (looked for a key with {facts})")
+    FILE_FAILED = ("acquire.file_failed", ERROR, "{text}")  # the file could not be fetched or stored (the manifest's error)
+    INDEX_UNREAD = ("acquire.index_unread", ERROR, "{spec}: index page {url} could not be read: {why}")
+    LINK_REFUSED = ("acquire.link_refused", ERROR, "{spec}: link {link} on {url} not followed: {why}")
+    NEEDS_YEARS = ("acquire.needs_years", ERROR, "{spec}: {what} {template!r} needs {{year}} but no years were given{detail}")
+    TEMPLATE_FAILED = ("acquire.template_failed", ERROR, "{spec}: {why}")
+    TEMPLATE_UNMATCHED = ("acquire.template_unmatched", ERROR, "{spec}: URL template gives {url}, which no `links` rule matches")
+    EXTRACT_REJECTED = ("extract.rejected", ERROR, "{text}")  # the file's bytes are unusable: quarantined
+    STAGE_UNAVAILABLE = ("extract.unavailable", ERROR, "{text}")  # OCR could not run this time; the file is not bad
     KEYS_FAILED = ("season.keys_failed", ERROR, "every answer key of this sheet failed to extract")
     KEPT_EARLIER = ("season.kept_earlier", ERROR, "its records curated earlier are kept unchanged")
     KEY_UNUSABLE_KEPT = ("season.key_unusable_kept", ERROR,

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic
+from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose
 from pipeline.infra import write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
@@ -41,19 +41,19 @@ class FileReport:
     def from_entry(cls, entry: ManifestEntry) -> "FileReport":
         report = cls(url=entry.url, role=entry.role, status=entry.status, sha256=entry.sha256)
         if entry.error:
-            report.errors.append(entry.error)
+            report.errors.append(diagnose(Code.FILE_FAILED, text=entry.error))
         return report
 
     def add_failure(self, error: str) -> None:
         """The stage could not do its work on this file this run (OCR unavailable); the file is not bad."""
         self.status = "failed"
-        self.errors.append(error)
+        self.errors.append(diagnose(Code.STAGE_UNAVAILABLE, text=error))
 
     def add_extraction(self, pages: int, ocr_pages: int, error: str | None) -> None:
         self.pages, self.ocr_pages = pages, ocr_pages
         if error:
             self.status = "quarantined"
-            self.errors.append(error)
+            self.errors.append(diagnose(Code.EXTRACT_REJECTED, text=error))
 
     def add_parse(self, questions: list[Question], problems: list[str]) -> None:
         self.questions = len(questions)

@@ -16,7 +16,7 @@ from pathlib import Path
 from collections import Counter
 
 from pipeline.describe import AppendLog, read_jsonl
-from pipeline.diagnostics import Code, diagnose
+from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
 
 OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
@@ -73,7 +73,7 @@ def load_overrides(path: Path) -> dict[str, Override]:
 
 
 def _fields(q: Question) -> dict:
-    return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": BROKEN_FLAG in q.flags}
+    return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": has_code(q.flags, Code.BROKEN)}
 
 
 def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -> tuple[list[Question], list[str]]:
@@ -93,7 +93,7 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -
             continue
         labels = list(q.choice_labels) if len(q.choice_labels) == len(override.choices) else list(LETTERS[: len(override.choices)])
         answer_index = labels.index(override.answer) if override.answer in labels and override.choices else None
-        flags = [f for f in q.flags if f != BROKEN_FLAG] + ([BROKEN_FLAG] if override.broken else [])
+        flags = [f for f in q.flags if f.code is not Code.BROKEN] + ([BROKEN_FLAG] if override.broken else [])
         out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
                            answer=override.answer, answer_index=answer_index, flags=flags))
         report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
