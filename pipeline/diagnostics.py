@@ -317,3 +317,13 @@ def has_code(items: Iterable[str], *codes: Code) -> bool:
 def registry_table() -> list[dict]:
     """Every registered code with its severity and template (for the docs and the audit page's filter)."""
     return [{"code": c.code, "severity": c.severity.value, "template": c.template} for c in Code]
+
+
+def registry_markdown() -> str:
+    """The registry as a Markdown table (the docs' reference page is generated from this)."""
+    rows = [f"| `{r['code']}` | {r['severity']} | {r['template'].replace('|', chr(92) + '|')} |" for r in registry_table()]
+    return "\n".join(["| code | severity | message |", "|---|---|---|", *rows])
+
+
+if __name__ == "__main__":  # python -m pipeline.diagnostics: the table of codes
+    print(registry_markdown())

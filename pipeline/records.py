@@ -91,7 +91,15 @@ class Question:
     flag_codes: list[str] = field(init=False, default_factory=list)
 
     def __post_init__(self):
-        typed = [f if isinstance(f, Diagnostic) else with_codes([f], None, Code.FLAG)[0] for f in self.flags]
+        # A record's flags concern the record: said here, they hold however it was made or read back
+        # (parsed, from the parse cache, from curated Parquet, after a curator's correction).
+        first_page = self.pages[0] if self.pages else None
+        typed = []
+        for flag in self.flags:
+            flag = flag if isinstance(flag, Diagnostic) else with_codes([flag], None, Code.FLAG)[0]
+            concerns = dataclasses.replace(flag.concerns, source_url=self.source_url, source_sha256=self.source_sha256,
+                                           question=self.number, question_id=self.id, page=flag.concerns.page or first_page)
+            typed.append(Diagnostic(flag.code, flag.message, concerns))
         object.__setattr__(self, "flags", typed)
         object.__setattr__(self, "flag_codes", [f.code.code for f in typed])
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
-from pipeline.diagnostics import Code, Diagnostic, as_diagnostic, diagnose, has_code
+from pipeline.diagnostics import Code, Diagnostic, diagnose, has_code
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
@@ -424,14 +424,6 @@ def _regions(draft: Draft) -> list[Region]:
     return [Region(page, tuple(round(v, 1) for v in box)) for page, box in sorted(boxes.items())]
 
 
-def _flags_concerning(q: Question) -> Question:
-    """Each flag says which sheet, page and question it concerns (the audit page and the report use it)."""
-    page = q.pages[0] if q.pages else None
-    flags = [as_diagnostic(f, Code.FLAG).about(question=q.number, question_id=q.id, source_url=q.source_url,
-                                                source_sha256=q.source_sha256, page=page) for f in q.flags]
-    return replace(q, flags=flags)
-
-
 def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpec, problems: list[str]):
     text = document_text(sheet)
     year = entry.facts.get("year")
@@ -569,6 +561,5 @@ def parse_sheet(
                 regions=_regions(d),
             )
         )
-    questions = [_flags_concerning(q) for q in questions]
     problems += id_collisions(questions)
     return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable, notes=notes)

@@ -22,6 +22,7 @@ from pipeline.diagnostics import (
     from_records,
     has_code,
     recognise,
+    registry_markdown,
     registry_table,
     to_records,
 )
@@ -38,6 +39,8 @@ def test_every_code_is_defined_once_with_a_severity_and_a_template():
         assert Code.parse(code.code) is code
     with pytest.raises(ValueError):
         Code.parse("no.such_code")
+    table = registry_markdown()  # the docs' reference page
+    assert all(f"| `{code.code}` | {code.severity.value} |" in table for code in Code)
 
 
 def test_a_diagnostic_renders_its_template_and_says_what_it_concerns():

@@ -43,6 +43,9 @@ def test_a_sheet_without_its_key_is_reported_and_flagged_by_code(project_root, s
     assert all(q.flags == ["no key entry for this question"] for q in closed)  # the readable form, unchanged
     columns = pq.read_table(project_root / "curated" / "sample_pl.parquet", columns=["flag_codes"]).column(0).to_pylist()
     assert ["key.no_entry"] in columns
+    flag = closed[0].flags[0]  # read back from Parquet, it still says which record it concerns
+    assert (flag.concerns.question_id, flag.concerns.page, flag.concerns.source_sha256) == (
+        closed[0].id, closed[0].pages[0], sheet["sha256"])
 
     # Served from the extract and parse caches, the codes and what they concern are the same.
     first = sheet["diagnostics"]
