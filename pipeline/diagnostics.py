@@ -236,15 +236,23 @@ _MIN_LITERAL = 8  # a template with less fixed text than this ("{text}", "key {n
 
 
 @cache
+def _template_pattern(code: Code) -> re.Pattern:
+    """The code's template as a pattern of its whole message, any value in each field."""
+    return re.compile("(?:.*?)".join(re.escape(p) for p in _FIELD.split(code.template)), re.DOTALL)
+
+
+def fits(message: str, code: Code) -> bool:
+    """Whether the message is what the code's template says, whatever its values."""
+    return _template_pattern(code).fullmatch(message) is not None
+
+
+@cache
 def _recognisers() -> list[tuple[re.Pattern, Code]]:
     found = []
     for code in Code:
         literal = _FIELD.sub("", code.template)
-        if len(literal) < _MIN_LITERAL:
-            continue
-        pieces = _FIELD.split(code.template)
-        pattern = "(?:.+?)".join(re.escape(p) for p in pieces)
-        found.append((len(literal), re.compile(pattern, re.DOTALL), code))
+        if len(literal) >= _MIN_LITERAL:
+            found.append((len(literal), _template_pattern(code), code))
     found.sort(key=lambda item: -item[0])  # the most specific template first
     return [(pattern, code) for _, pattern, code in found]
 
@@ -272,18 +280,22 @@ def as_diagnostics(items: Iterable[str], fallback: Code) -> list[Diagnostic]:
 
 
 def with_codes(messages: Iterable[str], codes: Iterable[str] | None, fallback: Code) -> list[Diagnostic]:
-    """Diagnostics back from a stored form: rendered messages and, when stored beside them, their codes
-    (a code no longer registered, or no codes at all, as in curated Parquet of before: recognised)."""
+    """Diagnostics back from a stored form: rendered messages and, when stored beside them, their codes.
+    A stored code is taken when its message fits the code's template; otherwise (no codes, as in curated
+    Parquet of before; a code not registered; a code left over beside other text) the text is recognised."""
     messages = list(messages)
     codes = list(codes or [])
     typed = []
     for i, message in enumerate(messages):
+        if isinstance(message, Diagnostic):
+            typed.append(message)
+            continue
         stored = codes[i] if i < len(codes) else None
         try:
             code = Code.parse(stored) if stored else None
         except ValueError:
             code = None
-        typed.append(Diagnostic(code, message) if code else as_diagnostic(message, fallback))
+        typed.append(Diagnostic(code, message) if code and fits(message, code) else as_diagnostic(message, fallback))
     return typed
 
 

@@ -86,17 +86,17 @@ class Question:
     description_model: str | None = None  # the model(s) that wrote them, ", "-joined
     reviewed_by: str | None = None  # the annotator(s) who accepted them, ", "-joined
     reviewed_at: str | None = None  # ISO 8601 UTC time of the latest accepting decision
-    # The code of each flag, in the same order (derived from `flags`, never given): what the audit page
-    # filters on and tools compare, while `flags` stays the readable form.
-    flag_codes: list[str] = field(init=False, default_factory=list)
+    # The code of each flag, in the same order: what the audit page filters on and tools compare, while
+    # `flags` stays the readable form. Always derived from `flags`; given, it only types flags that
+    # come as text (a row read back from Parquet or JSON).
+    flag_codes: list[str] = field(default_factory=list)
 
     def __post_init__(self):
         # A record's flags concern the record: said here, they hold however it was made or read back
         # (parsed, from the parse cache, from curated Parquet, after a curator's correction).
         first_page = self.pages[0] if self.pages else None
         typed = []
-        for flag in self.flags:
-            flag = flag if isinstance(flag, Diagnostic) else with_codes([flag], None, Code.FLAG)[0]
+        for flag in with_codes(self.flags, self.flag_codes, Code.FLAG):
             concerns = dataclasses.replace(flag.concerns, source_url=self.source_url, source_sha256=self.source_sha256,
                                            question=self.number, question_id=self.id, page=flag.concerns.page or first_page)
             typed.append(Diagnostic(flag.code, flag.message, concerns))
@@ -116,7 +116,8 @@ class Question:
         data["regions"] = [Region(**dict(r, bbox=tuple(r["bbox"]))) for r in data.get("regions") or []]
         for name in ("choices", "choice_labels", "pages"):
             data[name] = list(data.get(name) or [])
-        data["flags"] = with_codes(data.get("flags") or [], data.pop("flag_codes", None), Code.FLAG)
+        data["flags"] = list(data.get("flags") or [])
+        data["flag_codes"] = list(data.get("flag_codes") or [])
         return cls(**data)
 
 

@@ -26,7 +26,7 @@ from pipeline.diagnostics import (
     registry_table,
     to_records,
 )
-from pipeline.records import conform_to_schema, questions_to_table, table_to_questions
+from pipeline.records import Question, conform_to_schema, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from tests.pipeline.test_records import make_question
 
@@ -103,6 +103,15 @@ def test_parquet_written_before_flag_codes_still_reads_with_codes_recognised(tmp
     [question] = table_to_questions(conform_to_schema(pq.read_table(tmp_path / "old.parquet")))
     assert question.flags == ["no key entry for this question", "broken_by_curator", "a flag of old"]
     assert question.flag_codes == ["key.no_entry", "review.broken", "flag.unclassified"]
+
+
+def test_a_stored_code_is_taken_only_for_the_message_it_fits():
+    row = make_question(flags=[diagnose(Code.NO_KEY_ENTRY, what="question")]).to_row()
+    assert Question(**row).flag_codes == ["key.no_entry"]  # a row read back: its codes type its flags
+    row["flags"] = ["text after the options was not kept: 'x'"]  # new text beside a code left over
+    assert Question(**row).flag_codes == ["parse.trailing_text"]
+    row["flags"] = ["a curator's own words"]
+    assert Question(**row).flag_codes == ["flag.unclassified"]
 
 
 def test_the_report_carries_each_diagnostic_typed_and_strict_counts_the_errors():
