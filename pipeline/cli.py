@@ -24,7 +24,7 @@ def _add_extract(subparsers) -> None:
     p.add_argument("--year", type=int, action="append", default=[], help="only these years (repeatable)")
     p.add_argument("--from", dest="from_dir", type=Path, help="take files from this folder instead of the web")
     p.add_argument("--out", type=Path, help="curated Parquet file (default curated/<source>.parquet)")
-    p.add_argument("--strict", action="store_true", help="fail the run on any file problem; curated data untouched")
+    p.add_argument("--strict", action="store_true", help="fail the run on any error-severity diagnostic (a problem); curated data untouched")
     p.add_argument("--workers", type=int, help="parallel files (default: CPU count)")
     p.add_argument("--executor", choices=("inline", "process", "ray"), default="process")
     p.add_argument("--base-url", help="override the spec's host (a mirror or a local server)")

@@ -13,6 +13,8 @@ from enum import Enum
 
 import pyarrow as pa
 
+from pipeline.diagnostics import Code, Diagnostic, with_codes
+
 
 class QuestionType(str, Enum):
     SINGLE_CHOICE = "single_choice"
@@ -70,7 +72,8 @@ class Question:
     source_sha256: str
     pages: list[int]
     pipeline_version: str
-    flags: list[str] = field(default_factory=list)  # validation problems; empty for a clean record
+    # Validation problems (pipeline.diagnostics.Diagnostic, each its rendered message); empty for a clean record.
+    flags: list[str] = field(default_factory=list)
     # What the key says about the item: annulled (no answer, not scored), a reserve question (counts
     # only if another is annulled), a pilot item (keyed, not scored in the exam itself).
     voided: bool = False
@@ -83,6 +86,22 @@ class Question:
     description_model: str | None = None  # the model(s) that wrote them, ", "-joined
     reviewed_by: str | None = None  # the annotator(s) who accepted them, ", "-joined
     reviewed_at: str | None = None  # ISO 8601 UTC time of the latest accepting decision
+    # The code of each flag, in the same order: what the audit page filters on and tools compare, while
+    # `flags` stays the readable form. Always derived from `flags`; given, it only types flags that
+    # come as text (a row read back from Parquet or JSON).
+    flag_codes: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        # A record's flags concern the record: said here, they hold however it was made or read back
+        # (parsed, from the parse cache, from curated Parquet, after a curator's correction).
+        first_page = self.pages[0] if self.pages else None
+        typed = []
+        for flag in with_codes(self.flags, self.flag_codes, Code.FLAG):
+            concerns = dataclasses.replace(flag.concerns, source_url=self.source_url, source_sha256=self.source_sha256,
+                                           question=self.number, question_id=self.id, page=flag.concerns.page or first_page)
+            typed.append(Diagnostic(flag.code, flag.message, concerns))
+        object.__setattr__(self, "flags", typed)
+        object.__setattr__(self, "flag_codes", [f.code.code for f in typed])
 
     def to_row(self) -> dict:
         row = dataclasses.asdict(self)
@@ -95,8 +114,10 @@ class Question:
         data = dict(row)
         data["images"] = [ImageRef(**dict(img, bbox=tuple(img["bbox"]))) for img in data.get("images") or []]
         data["regions"] = [Region(**dict(r, bbox=tuple(r["bbox"]))) for r in data.get("regions") or []]
-        for name in ("choices", "choice_labels", "pages", "flags"):
+        for name in ("choices", "choice_labels", "pages"):
             data[name] = list(data.get(name) or [])
+        data["flags"] = list(data.get("flags") or [])
+        data["flag_codes"] = list(data.get("flag_codes") or [])
         return cls(**data)
 
 

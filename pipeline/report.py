@@ -1,10 +1,18 @@
-"""The run report: per file, what happened and why, as JSON (for tools) and Markdown (for people)."""
+"""The run report: per file, what happened and why, as JSON (for tools) and Markdown (for people).
+
+Every line is a typed diagnostic (pipeline.diagnostics): `errors` are a file's problems, `notes` what is
+worth reading and no loss. A line given as plain text is typed by where it is put (a problem, a note).
+`--strict` counts the diagnostics of severity `error`, wherever they are: `problem_count`. The JSON
+keeps `errors` and `notes` as lines of text and adds `diagnostics` (code, severity, concerns, message).
+"""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose
 from pipeline.infra import write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
@@ -24,23 +32,28 @@ class FileReport:
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth reading, not problems: annulled questions, stop_at
 
+    def diagnostics(self) -> list[Diagnostic]:
+        """Its problems, then its notes, typed, each concerning this file."""
+        typed = [as_diagnostic(e, Code.PROBLEM) for e in self.errors] + [as_diagnostic(n, Code.NOTE) for n in self.notes]
+        return [d.about(source_url=self.url, source_sha256=self.sha256) for d in typed]
+
     @classmethod
     def from_entry(cls, entry: ManifestEntry) -> "FileReport":
         report = cls(url=entry.url, role=entry.role, status=entry.status, sha256=entry.sha256)
         if entry.error:
-            report.errors.append(entry.error)
+            report.errors.append(diagnose(Code.FILE_FAILED, text=entry.error))
         return report
 
     def add_failure(self, error: str) -> None:
         """The stage could not do its work on this file this run (OCR unavailable); the file is not bad."""
         self.status = "failed"
-        self.errors.append(error)
+        self.errors.append(diagnose(Code.STAGE_UNAVAILABLE, text=error))
 
     def add_extraction(self, pages: int, ocr_pages: int, error: str | None) -> None:
         self.pages, self.ocr_pages = pages, ocr_pages
         if error:
             self.status = "quarantined"
-            self.errors.append(error)
+            self.errors.append(diagnose(Code.EXTRACT_REJECTED, text=error))
 
     def add_parse(self, questions: list[Question], problems: list[str]) -> None:
         self.questions = len(questions)
@@ -68,17 +81,25 @@ class RunReport:
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
     seconds: float | None = None
 
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every diagnostic of the run: its own notes (not tied to one file), then each file's."""
+        return [as_diagnostic(n, Code.PROBLEM) for n in self.notes] + [d for f in self.files for d in f.diagnostics()]
+
     @property
     def problem_count(self) -> int:
-        return len(self.notes) + sum(len(f.errors) for f in self.files)
+        """What --strict fails on: the diagnostics of severity error."""
+        return sum(1 for d in self.diagnostics() if d.severity is Severity.ERROR)
 
     @property
     def has_problems(self) -> bool:
         return self.problem_count > 0
 
     def problem_lines(self) -> list[str]:
-        """Every problem as one line: a run note, or "file name: problem"."""
-        return list(self.notes) + [f"{_file_name(f.url)}: {error}" for f in self.files for error in f.errors]
+        """Every error-severity diagnostic as one line: a run note, or "file name: problem"."""
+        own = [n for n in self.notes if as_diagnostic(n, Code.PROBLEM).severity is Severity.ERROR]
+        return own + [
+            f"{_file_name(f.url)}: {d}" for f in self.files for d in f.diagnostics() if d.severity is Severity.ERROR
+        ]
 
     def totals(self) -> dict[str, int]:
         keys = ("pages", "ocr_pages", "questions", "keyed", "flagged")
@@ -86,10 +107,14 @@ class RunReport:
         totals["files"] = len(self.files)
         totals["ignored_links"] = self.ignored_links
         totals["problems"] = self.problem_count
+        totals["warnings"] = sum(1 for d in self.diagnostics() if d.severity is Severity.WARNING)
         return totals
 
     def to_json(self) -> str:
         data = asdict(self)
+        data["diagnostics"] = [as_diagnostic(n, Code.PROBLEM).to_dict() for n in self.notes]
+        for file_data, f in zip(data["files"], self.files):
+            file_data["diagnostics"] = [d.to_dict() for d in f.diagnostics()]
         data["totals"] = self.totals()
         return json.dumps(data, ensure_ascii=False, indent=1)
 
@@ -123,6 +148,7 @@ class RunReport:
         if self.descriptions_applied is not None:
             lines.append(f"- accepted figure descriptions applied: {self.descriptions_applied} records carry them")
         lines += [f"- figure descriptions: {line}" for line in self.descriptions]
+        lines += self._codes_table()
         lines += [
             "",
             f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "
@@ -131,6 +157,14 @@ class RunReport:
             "",
         ]
         return "\n".join(lines)
+
+    def _codes_table(self) -> list[str]:
+        """How many diagnostics of each code (the audit page filters records by these codes)."""
+        counted = Counter((d.code.code, d.severity.value) for d in self.diagnostics())
+        if not counted:
+            return []
+        rows = [f"| `{code}` | {severity} | {n} |" for (code, severity), n in sorted(counted.items())]
+        return ["", "| code | severity | count |", "|---|---|---:|", *rows]
 
     def write(self, directory: Path) -> tuple[Path, Path]:
         json_path = write_text_atomic(Path(directory) / f"{self.source}.json", self.to_json())

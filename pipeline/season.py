@@ -26,6 +26,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
+from pipeline.diagnostics import Code, diagnose, from_records, to_records
 from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
@@ -127,7 +128,7 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
         return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
     if summary is not None and _figures_present(summary, task):
         return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True,
-                              warnings=tuple(summary.get("warnings", ())))
+                              warnings=tuple(from_records(summary.get("warnings", ()), Code.EXTRACT_NOTE)))
     try:
         document = extract_document(task.path, task.sha256, task.options)
     except ExtractError as exc:
@@ -139,7 +140,8 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
         return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False, unavailable=True)
     StageCache(task.cache_root, "documents").put(task.cache_key, document.to_json())
     figure_paths = sorted(f.path for page in document.pages for f in page.figures)
-    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths, "warnings": document.warnings}
+    summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths,
+               "warnings": to_records(document.warnings, Code.EXTRACT_NOTE)}
     cache.put(task.cache_key, json.dumps(summary, ensure_ascii=False))
     return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False,
                           warnings=tuple(document.warnings))
@@ -211,13 +213,14 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     cached = cache.get(cache_key)
     if cached is not None:
         data = json.loads(cached)
-        return [Question.from_row(r) for r in data["questions"]], data["problems"], data.get("key_unusable"), data["notes"]
+        problems, notes = from_records(data["problems"], Code.PROBLEM), from_records(data["notes"], Code.NOTE)
+        return [Question.from_row(r) for r in data["questions"]], problems, data.get("key_unusable"), notes
     sheet_doc = _load_document(sheet_outcome, options.cache_root)
     keys = [(_load_document(o, options.cache_root), entry) for o, entry in key_outcomes]
     result = parse.parse_sheet(sheet_doc, job.sheet, keys, spec)
     payload = {
-        "questions": [q.to_row() for q in result.questions], "problems": list(result.problems),
-        "key_unusable": result.key_unusable, "notes": list(result.notes),
+        "questions": [q.to_row() for q in result.questions], "problems": to_records(result.problems, Code.PROBLEM),
+        "key_unusable": result.key_unusable, "notes": to_records(result.notes, Code.NOTE),
     }
     cache.put(cache_key, json.dumps(payload, ensure_ascii=False, sort_keys=True))
     return list(result.questions), list(result.problems), result.key_unusable, list(result.notes)
@@ -422,11 +425,11 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         sheet_outcome = outcomes[job.sheet.sha256]
         if sheet_outcome.error is not None:
             if sheet_outcome.unavailable and _earlier_records(job.sheet, previous):
-                files[job.sheet.url].errors.append("its records curated earlier are kept unchanged")
+                files[job.sheet.url].errors.append(diagnose(Code.KEPT_EARLIER))
             continue
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
         if job.keys and len(failed_keys) == len(job.keys):
-            files[job.sheet.url].errors.append("every answer key of this sheet failed to extract")
+            files[job.sheet.url].errors.append(diagnose(Code.KEYS_FAILED))
         questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
@@ -434,9 +437,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         kept, why = _kept_for_unusable_key(job.sheet, previous) if key_unusable else ([], "")
         if kept:
             # A key that fails or disappears must not wipe answers already curated.
-            problems = problems + [
-                f"answer key not usable in this run ({key_unusable}): kept the {len(kept)} records curated earlier, {why}"
-            ]
+            problems = problems + [diagnose(Code.KEY_UNUSABLE_KEPT, why=key_unusable, count=len(kept), found=why)]
             files[job.sheet.url].add_parse(kept, problems)
             continue
         files[job.sheet.url].add_parse(questions, problems)

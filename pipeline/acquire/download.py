@@ -40,6 +40,7 @@ from pipeline.acquire.httpclient import (
 from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
+from pipeline.diagnostics import Code, diagnose
 from pipeline.specs import FileRule, SourceSpec
 
 MANIFEST_NAME = "manifest.jsonl"
@@ -89,7 +90,7 @@ class DownloadResult:
     spec: str
     entries: list[ManifestEntry] = field(default_factory=list)
     unmatched: int = 0  # links (or local files) that no file rule claims; ignored by design
-    notes: list[str] = field(default_factory=list)  # problems not tied to one file (an index page down)
+    notes: list[str] = field(default_factory=list)  # problems not tied to one file (an index page down): Diagnostics
     retries: list[RetryEvent] = field(default_factory=list)
 
     @property
@@ -446,12 +447,13 @@ def download_source(
     pages: list[tuple[str, int | None]] = []
     for template in settings.index_pages:
         if "{year}" in template and not wanted_years:
-            result.notes.append(f"{spec.name}: index page {template!r} needs {{year}} but no years were given (spec `years` is empty)")
+            result.notes.append(diagnose(Code.NEEDS_YEARS, spec=spec.name, what="index page", template=template,
+                                         detail=" (spec `years` is empty)"))
             continue
         try:
             pages += _expand(template, base, wanted_years, {})
         except KeyError as exc:
-            result.notes.append(f"{spec.name}: {exc.args[0]}")
+            result.notes.append(diagnose(Code.TEMPLATE_FAILED, spec=spec.name, why=exc.args[0]))
     workers = concurrency or settings.concurrency
 
     def scrape(page: tuple[str, int | None]) -> tuple[str, int | None, str | None, str | None]:
@@ -460,7 +462,7 @@ def download_source(
             final_url, text = downloader.fetch_page(url)
             return url, year, final_url, text
         except HttpError as exc:
-            return url, year, None, f"{spec.name}: index page {url} could not be read: {exc.problem}"
+            return url, year, None, diagnose(Code.INDEX_UNREAD, spec=spec.name, url=url, why=exc.problem)
 
     with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="index") as pool:
         for url, year, final_url, text in pool.map(scrape, pages):
@@ -472,23 +474,23 @@ def download_source(
                 job = _job(link, settings.links, year)
                 refused = policy.link_problem(link) if job is not None else None
                 if refused is not None:
-                    result.notes.append(f"{spec.name}: link {link} on {url} not followed: {refused}")
+                    result.notes.append(diagnose(Code.LINK_REFUSED, spec=spec.name, link=link, url=url, why=refused))
                     continue
                 found.add(link, job)
 
     for template in settings.url_templates:
         if "{year}" in template and not wanted_years:
-            result.notes.append(f"{spec.name}: URL template {template!r} needs {{year}} but no years were given")
+            result.notes.append(diagnose(Code.NEEDS_YEARS, spec=spec.name, what="URL template", template=template, detail=""))
             continue
         try:
             expanded = _expand(template, base, wanted_years, settings.variables)
         except KeyError as exc:
-            result.notes.append(f"{spec.name}: {exc.args[0]}")
+            result.notes.append(diagnose(Code.TEMPLATE_FAILED, spec=spec.name, why=exc.args[0]))
             continue
         for url, year in expanded:
             job = _job(url, settings.links, year)
             if job is None:
-                result.notes.append(f"{spec.name}: URL template gives {url}, which no `links` rule matches")
+                result.notes.append(diagnose(Code.TEMPLATE_UNMATCHED, spec=spec.name, url=url))
             found.add(url, job)
     result.unmatched = len(found.unmatched)
 

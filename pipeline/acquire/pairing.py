@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.acquire.manifest import ManifestEntry
+from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.specs import PairingSpec
 
 
@@ -21,7 +22,7 @@ class SheetJob:
 @dataclass
 class PairingResult:
     jobs: list[SheetJob]
-    problems: dict[str, str] = field(default_factory=dict)  # file URL -> message
+    problems: dict[str, Diagnostic] = field(default_factory=dict)  # file URL -> what is wrong
 
 
 def _key_fits(sheet: ManifestEntry, key: ManifestEntry, pairing: PairingSpec) -> bool:
@@ -49,10 +50,10 @@ def pair_files(entries: list[ManifestEntry], pairing: PairingSpec) -> PairingRes
         used_keys.update(k.url for k in matching)
         if not matching and pairing.key_required:
             facts = ", ".join(f"{f}={sheet.facts.get(f)!r}" for f in pairing.on)
-            result.problems[sheet.url] = f"no answer key found for this sheet (looked for a key with {facts})"
+            result.problems[sheet.url] = diagnose(Code.SHEET_WITHOUT_KEY, facts=facts)
         result.jobs.append(SheetJob(sheet=sheet, keys=matching))
     for key in keys:
         if key.url not in used_keys:
             facts = ", ".join(f"{f}={key.facts.get(f)!r}" for f in pairing.on)
-            result.problems[key.url] = f"answer key matches no sheet ({facts})"
+            result.problems[key.url] = diagnose(Code.KEY_MATCHES_NO_SHEET, facts=facts)
     return result

@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from enum import Enum
 
+from pipeline.diagnostics import Code, from_records, to_records
+
 
 # What the OCR path writes for a table cell it found but could not read (a grid key's answer box), so
 # the cells after it keep their places and the parse stage reports that one cell.
@@ -88,7 +90,12 @@ class ExtractedDocument:
         return sum(1 for p in self.pages if p.method is PageMethod.OCR)
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, default=_enum_value)
+        data = dataclasses.asdict(self)
+        # Diagnostics with their codes and concerns (a str subclass would be written as its message alone).
+        data["warnings"] = to_records(self.warnings, Code.EXTRACT_NOTE)
+        for page_data, page in zip(data["pages"], self.pages):
+            page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
+        return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod
     def from_json(cls, text: str) -> "ExtractedDocument":
@@ -99,7 +106,9 @@ class ExtractedDocument:
             p["lines"] = [Line(**line) for line in p["lines"]]
             p["figures"] = [Figure(**dict(f, bbox=tuple(f["bbox"]))) for f in p["figures"]]
             p["scanned_figures"] = [ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in p.get("scanned_figures", ())]
+            p["ocr_notes"] = from_records(p.get("ocr_notes", ()), Code.EXTRACT_NOTE)
             pages.append(Page(**p))
+        data["warnings"] = from_records(data.get("warnings", ()), Code.EXTRACT_NOTE)
         return cls(pages=pages, **data)
 
 

@@ -19,6 +19,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from pipeline import PIPELINE_VERSION
+from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
 from pipeline.extract import quality
@@ -313,13 +314,13 @@ def _pages_named(numbers: list[int]) -> str:
     return "pages " + ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _scanned_figures_warning(page: Page) -> str:
+def _scanned_figures_warning(page: Page) -> Diagnostic:
     """What a curator should know of the figures found on a scanned page: where, and the text set aside."""
     boxes = ", ".join("(" + ", ".join(f"{v:.0f}" for v in f.bbox) + ")" for f in page.scanned_figures)
     words = [w for f in page.scanned_figures for w in f.words]
     shown = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
     set_aside = f"; {len(words)} unsure word(s) read inside left out of the text: {shown!r}" if words else ""
-    return f"page {page.number}: {len(page.scanned_figures)} figure(s) found on the scan at {boxes} pt{set_aside}"
+    return diagnose(Code.SCANNED_FIGURES, page=page.number, count=len(page.scanned_figures), boxes=boxes, set_aside=set_aside)
 
 
 # --------------------------------------------------------------------------- cleaning
@@ -448,7 +449,7 @@ def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, option
         scanned = {p.number: [f.bbox for f in p.scanned_figures] for p in document.pages if p.scanned_figures}
         found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root, scanned=scanned)
     except (figures.FigureError, OSError) as exc:
-        document.warnings.append(f"figures not cropped: {exc}")
+        document.warnings.append(diagnose(Code.FIGURES_NOT_CROPPED, why=exc))
         return
     by_page: dict[int, list] = {}
     for figure in found:
@@ -493,16 +494,14 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     finally:
         document.close()
     _run_ocr(path, sha256, pages, need_ocr, options)
-    warnings = [f"{_pages_named(numbers)}: text layer not usable ({why}); read by OCR" for why, numbers in unusable.items()]
+    warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += [
-        f"page {page.number}: read by OCR with a mean word confidence of {page.ocr_confidence:.0f} (under "
-        f"{OCR_DOUBTFUL_BELOW:.0f}): the scan may lie turned, be faint, or be in a script outside ocr.languages; "
-        "check its questions"
+        diagnose(Code.OCR_DOUBTFUL, page=page.number, confidence=page.ocr_confidence, threshold=OCR_DOUBTFUL_BELOW)
         for page in pages
         if page.method is PageMethod.OCR and page.ocr_confidence is not None and page.ocr_confidence < OCR_DOUBTFUL_BELOW
     ]
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
-    warnings += [f"page {page.number}: {note}" for page in pages for note in page.ocr_notes]
+    warnings += [note.on_page(page.number) for page in pages for note in as_diagnostics(page.ocr_notes, Code.EXTRACT_NOTE)]
     clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings

@@ -5,6 +5,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 
@@ -114,9 +115,7 @@ def split_blocks(
                 current = Block("question", number, points, rest_after(item, match), start=item)
                 current.duplicate = first is not None
                 if id(item) in misread:
-                    current.flags.append(
-                        f"question number read as {printed}, taken as {number}: the only number the numbering allows there"
-                    )
+                    current.flags.append(diagnose(Code.NUMBER_INFERRED, read=f"read as {printed}", number=number))
                 current.reserve = numbering.reserve
                 seen.setdefault(number_key(number), item)
                 recent = [*recent[-1:], number_key(number)]

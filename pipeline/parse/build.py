@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
+from pipeline.diagnostics import Code, Diagnostic, diagnose, has_code
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
@@ -40,13 +41,13 @@ _YEAR = keymatch.YEAR
 @dataclass
 class ParseResult:
     questions: list[Question]
-    problems: list[str] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
     # Why no answer key could be applied to this sheet (none paired, none readable, none belonging to
     # it); None when a key was applied or the key is inside the sheet. The season run keeps a sheet's
     # earlier curated answers when this is set.
     key_unusable: str | None = None
     # What the curator should know that is no loss: questions the key annuls, where stop_at ended the sheet.
-    notes: list[str] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
 
 
 def _clean_text(parts: list[str]) -> str:
@@ -98,7 +99,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
     full_text = "\n".join(plain_text(sl.text)[0] for sl in all_lines)  # type rules read plain text
     ruled = _type_from_rules(full_text, spec)
     common = {"context": block.context, "pages": block.pages, "block": block}
-    flags = [f"question number {block.number} is printed more than once"] if block.duplicate else []
+    flags = [diagnose(Code.DUPLICATE_NUMBER, number=block.number)] if block.duplicate else []
     flags += block.flags
 
     if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
@@ -166,29 +167,29 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
         expected = labels[: len(options)]
         if partial:
             draft.flags.append(
-                f"only {len(options)} options found (labels {draft.labels}); the spec expects at least {layout.options.min_count}"
+                diagnose(Code.TOO_FEW_OPTIONS, count=len(options), labels=draft.labels, minimum=layout.options.min_count)
             )
         if draft.labels != expected:
-            draft.flags.append(f"option labels {draft.labels} skip a label (expected {expected})")
+            draft.flags.append(diagnose(Code.LABEL_SKIPPED, labels=draft.labels, expected=expected))
         empty = [o.label for o, text in zip(options, choices) if not text]
         if empty:
-            draft.flags.append(f"option(s) {empty} have no text")
+            draft.flags.append(diagnose(Code.EMPTY_OPTION, labels=empty))
         trailing = _clean_text([sl.text for sl in found_options.trailing])
         if trailing:
             trailing, _ = _take_points([trailing], layout.points)
             trailing = _clean_text(trailing)
         if trailing and len(re.findall(r"[^\W\d_]", trailing)) >= TRAILING_FLAG_MIN_LETTERS:
-            draft.flags.append(f"text after the options was not kept: {trailing[:80]!r}")
+            draft.flags.append(diagnose(Code.TRAILING_TEXT, text=trailing[:80]))
         lost = printed_labels(found_options.trailing, labels, option_re)
         if lost:
-            draft.flags.append(f"{LOST_LABELS} {lost} after the options, in no option")
+            draft.flags.append(diagnose(Code.LOST_LABELS, labels=lost, where="after the options, in no option"))
         return [draft]
 
     parts, points = _take_points([sl.text for sl in all_lines], layout.points)
     kind = ruled or QuestionType(layout.unlabelled_type)
     lost = printed_labels(all_lines, labels, option_re)
     if lost and kind not in CLOSED_TYPES and not sub_items:
-        flags.append(f"{LOST_LABELS} {lost} but no options were read; kept as {kind.value}")
+        flags.append(diagnose(Code.LOST_LABELS, labels=lost, where=f"but no options were read; kept as {kind.value}"))
     return [
         Draft(
             number=block.number,
@@ -203,7 +204,6 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
     ]
 
 
-LOST_LABELS = "printed option labels"
 _ANSWER_LINE = re.compile(r"(?:[.…_·] ?){4,}")  # dot leaders or underscores left for the candidate to write on
 
 
@@ -270,7 +270,7 @@ def _read_keys(
     by_variant = kind == "variant_table" or (kind == "grid" and spec.key.variant_header)
     variant = (facts.variant or spec.key.variant) if by_variant else None
     if by_variant and variant is None:
-        problems.append(f"no variant code found on the sheet (key.variant_pattern {spec.key.variant_pattern!r})")
+        problems.append(diagnose(Code.NO_VARIANT, pattern=spec.key.variant_pattern))
     for document, entry in keys:
         name = unquote(Path(entry.url).name) or Path(document.path).name
         if kind == "marking_scheme":
@@ -283,25 +283,26 @@ def _read_keys(
             if not by_variant:
                 table = tables.get("") or key_formats.KeyTable(name)
             elif not tables:
-                problems.append(f"key {name}: no variant column header found (key.variant_header {spec.key.variant_header!r})")
+                problems.append(diagnose(Code.KEY_TABLE, name=name,
+                                         detail=f"no variant column header found (key.variant_header {spec.key.variant_header!r})"))
                 continue
             elif variant is None:
                 continue
             elif variant not in tables:
-                problems.append(f"key {name} has no column for variant {variant} (it has {sorted(tables)})")
+                problems.append(diagnose(Code.KEY_NO_VARIANT_COLUMN, name=name, variant=variant, columns=sorted(tables)))
                 continue
             else:
                 table = tables[variant]
-        problems += [f"key {name}: {p}" for p in table.problems]
+        problems += [diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
         if not table.answers:
-            problems.append(f"key {name}: no answers found")
+            problems.append(diagnose(Code.KEY_NO_ANSWERS, name=name))
             continue
         key_formats.mark_voided(table, spec.key)
         scored = {n: a for n, a in table.answers.items() if n not in table.voided}
         reasons = keymatch.printed_mismatches(document, facts, spec)
         reasons += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
         if reasons:
-            message = f"key {name} does not belong to this sheet: {'; '.join(reasons)}; it was not applied"
+            message = diagnose(Code.KEY_NOT_THIS_SHEET, name=name, reasons="; ".join(reasons))
             problems.append(message)
             rejected.append(message)
             continue
@@ -313,19 +314,19 @@ def _read_keys(
     return merged, rejected
 
 
-def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, str | None]:
+def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, Diagnostic | None]:
     first = answer_text.strip().splitlines()[0].strip() if answer_text.strip() else ""
     tokens = re.findall(r"\w+", first)
     if not tokens:
-        return None, "key entry is empty"
+        return None, diagnose(Code.KEY_ENTRY_EMPTY)
     label = canonical_label(tokens[0], labels)
     if label is None and len(tokens[0]) == 2 and len({canonical_label(ch, labels) for ch in tokens[0]} - {None}) == 1:
         # One letter read twice, in both cases ("Cc" for "C"): an OCR'd key's lone answer letter.
         label = canonical_label(tokens[0][0], labels) or canonical_label(tokens[0][1], labels)
     if label is None:
-        return None, f"key entry {first[:40]!r} is not an option label"
+        return None, diagnose(Code.KEY_ENTRY_NOT_LABEL, entry=first[:40])
     if len(tokens) > 1 and all(canonical_label(t, labels) for t in tokens[1:3]):
-        return None, f"key entry {first[:40]!r} names more than one label"
+        return None, diagnose(Code.KEY_ENTRY_SEVERAL_LABELS, entry=first[:40])
     return label, None
 
 
@@ -342,19 +343,19 @@ def _apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec,
             if len(draft.highlighted) == 1:
                 draft.answer = draft.highlighted[0]
             elif not draft.highlighted:
-                draft.flags.append("no highlighted option (key.kind highlight)")
+                draft.flags.append(diagnose(Code.NO_HIGHLIGHT))
             else:
-                draft.flags.append(f"several options highlighted: {draft.highlighted}")
+                draft.flags.append(diagnose(Code.SEVERAL_HIGHLIGHTS, labels=draft.highlighted))
             return
         text = answers.get(number_key(draft.number))
         if text is None:
-            draft.flags.append("no key entry for this question")
+            draft.flags.append(diagnose(Code.NO_KEY_ENTRY, what="question"))
             return
         label, problem = _single_label(text, spec.layout.options.labels)
         if problem:
             draft.flags.append(problem)
         elif label not in draft.labels:
-            draft.flags.append(f"key answer {label} is not among the options {draft.labels}")
+            draft.flags.append(diagnose(Code.KEY_ANSWER_NOT_OPTION, label=label, labels=draft.labels))
         else:
             draft.answer = label
     elif draft.type is QuestionType.TRUE_FALSE:
@@ -365,35 +366,33 @@ def _apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec,
             if len(found) == 1:
                 draft.answer = found[0]
             else:
-                draft.flags.append(f"key entry {own[:40]!r} is not one true/false answer")
+                draft.flags.append(diagnose(Code.KEY_ENTRY_NOT_TRUE_FALSE, entry=own[:40]))
             return
         block_number = number_key(draft.block.number)
         if answers is None or block_number not in answers:
-            draft.flags.append("no key entry for this statement")
+            draft.flags.append(diagnose(Code.NO_KEY_ENTRY, what="statement"))
             return
         sequence = tf_cache.setdefault(block_number, answers_from_key(answers[block_number], tf))
         if len(sequence) != draft.tf_count:
-            draft.flags.append(
-                f"key for {draft.block.number} gives {len(sequence)} true/false answers for {draft.tf_count} statements"
-            )
+            draft.flags.append(diagnose(Code.KEY_TRUE_FALSE_COUNT, number=draft.block.number, count=len(sequence),
+                                        detail=f" for {draft.tf_count} statements"))
         elif draft.tf_index is not None:
             draft.answer = sequence[draft.tf_index]
         else:
-            draft.flags.append(
-                f"key for {draft.block.number} gives {len(sequence)} true/false answers; this statement has none"
-            )
+            draft.flags.append(diagnose(Code.KEY_TRUE_FALSE_COUNT, number=draft.block.number, count=len(sequence),
+                                        detail="; this statement has none"))
     elif draft.type is QuestionType.MATCHING:
         text = answers.get(number_key(draft.number)) if answers else None
         if text:
             draft.answer = text
-        draft.flags.append("matching task: key kept as text, not validated")
+        draft.flags.append(diagnose(Code.MATCHING_UNVALIDATED))
     elif answers is not None:
         text = answers.get(number_key(draft.number))
         if text and draft.type in (QuestionType.SHORT_ANSWER, QuestionType.FILL_IN):
             if re.search(r"\w", text):
                 draft.answer = text
             else:
-                draft.flags.append(f"key entry {text!r} holds no answer (an annulled item?)")
+                draft.flags.append(diagnose(Code.KEY_ENTRY_NO_ANSWER, entry=text))
 
 
 # --------------------------------------------------------------------------- records
@@ -433,7 +432,7 @@ def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpe
         match = _YEAR.search(text)
         year = match.group(1) if match else None
     if year is None:
-        problems.append("no year in the file rule's facts nor on the sheet; year set to 0")
+        problems.append(diagnose(Code.NO_YEAR))
     sheet_code = entry.facts.get("sheet_code")
     if sheet_code is None and spec.layout.sheet_code:
         match = re.search(spec.layout.sheet_code, text, flags=re.MULTILINE)
@@ -464,8 +463,8 @@ def parse_sheet(
     spec: SourceSpec,
 ) -> ParseResult:
     layout = spec.layout
-    problems: list[str] = []
-    notes: list[str] = []
+    problems: list[Diagnostic] = []
+    notes: list[Diagnostic] = []
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
     stream = line_stream(sheet, [*layout.stop_at, *key_start], labels=layout.options.labels)
@@ -475,28 +474,25 @@ def parse_sheet(
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
     if restarts:
         where = ", ".join(f"page {sl.page}" for sl in restarts[:5])
-        problems.append(
-            f"question numbering restarts at 1 ({where}) and the questions after it were read as text: "
-            "declare the parts in layout.sections"
-        )
+        problems.append(diagnose(Code.NUMBERING_RESTARTS, where=where))
     blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
     questions_blocks = link_contexts(blocks, layout.group_headers)
     drafts = _sheet_drafts(questions_blocks, spec, option_re)
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
-    lost = [d.number for d in drafts if any(f.startswith(LOST_LABELS) for f in d.flags)]
+    lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:
-        problems.append(f"{len(lost)} question(s) print option labels that ended in no option: {shown_numbers(lost)}")
+        problems.append(diagnose(Code.LOST_LABEL_QUESTIONS, count=len(lost), numbers=shown_numbers(lost)))
     flag_undeclared_types(drafts, spec, problems)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:
         kinds = sorted({d.type.value for d in skipped})
-        problems.append(f"skipped {len(skipped)} question(s) of type {kinds} (layout.skip_types)")
+        problems.append(diagnose(Code.TYPES_SKIPPED, count=len(skipped), types=kinds))
     drafts = [d for d in drafts if d.type.value not in layout.skip_types]
 
     if not drafts:
         # Nothing to key (a practical-part sheet, a cover-only file): say so once, not per key file.
-        problems.append("no questions found on this sheet")
+        problems.append(diagnose(Code.NO_QUESTIONS))
         return ParseResult(questions=[], problems=problems, notes=notes)
     year, session, sheet_code = _sheet_facts(sheet, sheet_entry, spec, problems)
     sheet_identity = _sheet_identity(sheet_code, sheet_entry)
@@ -507,7 +503,7 @@ def parse_sheet(
     if spec.key.in_sheet:
         tail = key_formats.key_in_sheet(sheet, spec.key.in_sheet)
         if tail is None:
-            problems.append(f"no answer key in the booklet: no line matches key.in_sheet {spec.key.in_sheet!r}")
+            problems.append(diagnose(Code.NO_KEY_IN_BOOKLET, pattern=spec.key.in_sheet))
         else:
             keys = [(tail, sheet_entry), *keys]
     key = None
@@ -516,14 +512,14 @@ def parse_sheet(
         if key is not None and not key.answers:
             key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
     else:
-        problems.append("no answer key paired with this sheet; closed questions are flagged")
+        problems.append(diagnose(Code.NO_KEY_PAIRED))
         key = key_formats.KeyTable("none")
         key_unusable = "no answer key paired with this sheet"
     answers = key.answers if key is not None else None
     tf_cache: dict = {}
     for draft in drafts:
         if rejected and not answers and draft.type in CLOSED_TYPES:
-            draft.flags.append("not keyed: the paired answer key belongs to another sheet")
+            draft.flags.append(diagnose(Code.KEY_OF_ANOTHER_SHEET))
             continue
         _apply_key(draft, key, spec, tf_cache)
 
@@ -533,15 +529,15 @@ def parse_sheet(
         unused = [n for n in answers if n not in closed_numbers and n not in {number_key(d.number) for d in drafts}]
         # Marking schemes also key open tasks of other sheet parts; lists and tables key only this sheet.
         if unused and spec.key.kind != "marking_scheme":
-            problems.append(f"key lists {len(answers)} answers, sheet has {len(closed)} closed questions; no question for {unused[:10]}")
+            problems.append(diagnose(Code.KEY_EXTRA_ANSWERS, answers=len(answers), closed=len(closed), unused=unused[:10]))
         if spec.key.kind != "marking_scheme":
             flag_unkeyed_entries(drafts, answers, problems)
-        unkeyed = [d.number for d in drafts if any(f.startswith("no key entry") for f in d.flags)]
+        unkeyed = [d.number for d in drafts if has_code(d.flags, Code.NO_KEY_ENTRY)]
         if unkeyed:
-            problems.append(f"{len(unkeyed)} question(s) have no entry in the key: {shown_numbers(unkeyed)}")
+            problems.append(diagnose(Code.UNKEYED_QUESTIONS, count=len(unkeyed), numbers=shown_numbers(unkeyed)))
         voided = [d.number for d in drafts if d.voided]
         if voided:
-            notes.append(f"{len(voided)} question(s) annulled by the key (recorded as voided): {shown_numbers(voided)}")
+            notes.append(diagnose(Code.VOIDED, count=len(voided), numbers=shown_numbers(voided)))
     flag_numbering(blocks, drafts, problems)
     flag_implied_missing(blocks, drafts, answers if spec.key.kind == "marking_scheme" else None, problems)
 

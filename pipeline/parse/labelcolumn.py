@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 from statistics import median
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.extract import clusters
 from pipeline.parse.labels import canonical_label, matched_label
 from pipeline.parse.stream import StreamLine
@@ -72,7 +73,7 @@ def restore_label_column(
             return lines, []
         read.update(lone)
         restored = [relabelled.get(index, sl) for index, sl in enumerate(lines)]
-        flags.append(f"option labels {list(lone.values())}: read without their marks (OCR); taken from the column they stand in")
+        flags.append(diagnose(Code.LABELS_FROM_COLUMN, labels=list(lone.values())))
     size = median((lines[i].line.font_size or 10) for i in read)
     # The x of each column the labels stand in: options printed in a grid have two or more.
     columns = [median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)]
@@ -107,7 +108,8 @@ def restore_label_column(
         if relabelled is None:
             continue
         read[index], restored[index] = expected, relabelled
-        flags.append(f"option {expected}: its label was read as {token!r} (OCR); taken as the label its column leaves there")
+        flags.append(diagnose(Code.LABEL_RESTORED, label=expected,
+                              how=f"was read as {token!r} (OCR); taken as the label its column leaves there"))
     return restored, flags
 
 

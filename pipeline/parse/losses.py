@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from pipeline.diagnostics import Code, Concerns, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.blocks import Block
 from pipeline.parse.draft import Draft
@@ -35,10 +36,10 @@ def flag_unkeyed_entries(drafts: list[Draft], answers: dict[str, str], problems:
     for draft in drafts:
         key = number_key(draft.number)
         if key in answers and key not in used and draft.answer is None:
-            draft.flags.append(f"key entry {answers[key][:40]!r} was not used: the question was read as {draft.type.value}")
+            draft.flags.append(diagnose(Code.KEY_ENTRY_UNUSED, entry=answers[key][:40], type=draft.type.value))
             unused.append(draft.number)
     if unused:
-        problems.append(f"{len(unused)} key entr(y/ies) left unused, their questions read as not closed: {shown_numbers(unused)}")
+        problems.append(diagnose(Code.KEY_ENTRIES_UNUSED, count=len(unused), numbers=shown_numbers(unused)))
 
 
 def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]) -> None:
@@ -57,14 +58,14 @@ def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]
             if len(missing) > 16:
                 shown[-1] = f"… {missing[-1]}"
             for draft in by_number.get(current, [])[:1]:
-                draft.flags.append(f"question numbering jumps from {previous} to {current}: {', '.join(shown)} not found")
+                draft.flags.append(diagnose(Code.NUMBERING_JUMP, previous=previous, current=current, missing=", ".join(shown)))
     for draft in drafts:
         if draft.block.duplicate:
             repeats.append(draft.number)
     if gaps:
-        problems.append(f"gap(s) in the question numbering: {shown_numbers(gaps)}")
+        problems.append(diagnose(Code.NUMBERING_GAPS, numbers=shown_numbers(gaps)))
     if repeats:
-        problems.append(f"question number(s) printed more than once: {shown_numbers(repeats)}")
+        problems.append(diagnose(Code.NUMBERS_REPEATED, numbers=shown_numbers(repeats)))
 
 
 def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
@@ -73,21 +74,21 @@ def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[
         return
     odd = [d for d in drafts if d.type.value not in declared]
     for draft in odd:
-        draft.flags.append(f"read as {draft.type.value}, a type the family does not have (layout.closed_types {declared})")
+        draft.flags.append(diagnose(Code.UNDECLARED_TYPE, type=draft.type.value, declared=declared))
     if odd:
         problems.append(
-            f"{len(odd)} question(s) read as a type outside layout.closed_types {declared}: {shown_numbers([d.number for d in odd])}"
+            diagnose(Code.UNDECLARED_TYPES, count=len(odd), declared=declared, numbers=shown_numbers([d.number for d in odd]))
         )
 
 
-def id_collisions(questions: list[Question]) -> list[str]:
+def id_collisions(questions: list[Question]) -> list[Diagnostic]:
     """Two records with one id would overwrite each other at curation: an error, never silent."""
     seen: dict[str, list[Question]] = {}
     for question in questions:
         seen.setdefault(question.id, []).append(question)
     return [
-        f"error: record id {qid} is produced by {len(same)} questions (pages {sorted({p for q in same for p in q.pages})}); "
-        "curation would keep only one"
+        diagnose(Code.ID_COLLISION, id=qid, count=len(same), pages=sorted({p for q in same for p in q.pages}),
+                 concerns=Concerns(question_id=qid))
         for qid, same in seen.items()
         if len(same) > 1
     ]
@@ -131,7 +132,5 @@ def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: lis
     first = rest[0]
     if key_start and any(re.search(p, first.text) for p in key_start):
         return  # the key printed in the booklet: read as the key
-    notes.append(
-        f"layout.stop_at ended the sheet at page {first.page} ({plain_text(first.text)[0][:50]!r}): "
-        f"{len(rest)} line(s) on pages {first.page}–{rest[-1].page} not parsed"
-    )
+    notes.append(diagnose(Code.STOP_AT, page=first.page, line=plain_text(first.text)[0][:50], count=len(rest),
+                          first=first.page, last=rest[-1].page))

@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 from statistics import median
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.extract import clusters
 
 from pipeline.parse.labels import matched_label, opening_label
@@ -46,7 +47,8 @@ def restore_lost_labels(options: list[Option], labels: list[str]) -> tuple[list[
         split = _paragraph_split(option, missing)
         if split is not None:
             restored[-1:] = split
-            flags.append(f"option {missing}: its label was not read (OCR); taken from the paragraph break in option {option.label}")
+            flags.append(diagnose(Code.LABEL_RESTORED, label=missing,
+                                  how=f"was not read (OCR); taken from the paragraph break in option {option.label}"))
     return _restore_by_grid(restored, labels, flags)
 
 
@@ -92,7 +94,8 @@ def _restore_by_grid(options: list[Option], labels: list[str], flags: list[str])
         kept = [k for k in range(len(owner.lines)) if k not in moved]
         options[options.index(owner)] = Option(owner.label, owner.first, [owner.parts[k] for k in kept], [owner.lines[k] for k in kept])
         options.append(Option(label, owner.lines[start], [owner.parts[k] for k in moved], [owner.lines[k] for k in moved]))
-        flags = [*flags, f"option {label}: its label was not read (OCR); taken from where the labels' grid puts it, in option {owner.label}"]
+        flags = [*flags, diagnose(Code.LABEL_RESTORED, label=label,
+                                  how=f"was not read (OCR); taken from where the labels' grid puts it, in option {owner.label}")]
     options.sort(key=lambda o: labels.index(o.label))
     return options, flags
 
@@ -181,7 +184,8 @@ def restore_trailing_labels(options: list[Option], labels: list[str], min_count:
         for i, (start, end) in enumerate(zip(bounds, bounds[1:]))
     ]
     cut[0].first = last.first
-    flags = [f"option {o.label}: its label was not read (OCR); taken from the sentence breaks in option {last.label}" for o in cut[1:]]
+    flags = [diagnose(Code.LABEL_RESTORED, label=o.label,
+                      how=f"was not read (OCR); taken from the sentence breaks in option {last.label}") for o in cut[1:]]
     return [*options[:-1], *cut], flags
 
 
@@ -263,7 +267,8 @@ def restore_lost_first_label(
     if start - 1 == 0 and not stem_end.text.rstrip().endswith(SENTENCE_END):
         return lines, None
     restored = replace(first, line=replace(first.line, text=_label_like(anchor.text, labels[0], option_re) + first.text.lstrip()))
-    flag = f"option {labels[0]}: its label was not read (OCR); its lines taken from the end of the stem by their indent"
+    flag = diagnose(Code.LABEL_RESTORED, label=labels[0],
+                    how="was not read (OCR); its lines taken from the end of the stem by their indent")
     return [*lines[:start], restored, *lines[start + 1:]], flag
 
 
@@ -282,7 +287,7 @@ def _misread_first_label(
     if not garbled or not stem_left or abs(lines[at].line.x0 - anchor.line.x0) >= INDENT_MIN * height:
         return None
     text = _label_like(anchor.text, label, option_re) + lines[at].text.lstrip()[len(garbled):].lstrip()
-    flag = f"option {label}: its label was read as {garbled!r} (OCR); taken as the label at the label column"
+    flag = diagnose(Code.LABEL_RESTORED, label=label, how=f"was read as {garbled!r} (OCR); taken as the label at the label column")
     return [*lines[:at], replace(lines[at], line=replace(lines[at].line, text=text)), *lines[at + 1:]], flag
 
 

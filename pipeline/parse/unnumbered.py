@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.blocks import Block
 from pipeline.parse.labels import canonical_label, matched_label, number_key
 from pipeline.parse.geometry import continues, measure_pitch
@@ -161,7 +162,7 @@ def _number_run(run: list[_Piece], before: Block | None, after: Block | None, nu
     for offset, piece in enumerate(run, start=1):
         piece.block.number = f"{prefix}{low + offset}"
         read = f"read as {piece.number_ink!r}" if piece.number_ink else "not read"
-        piece.block.flags.append(f"question number {read}, taken as {piece.block.number}: the only number the numbering allows there")
+        piece.block.flags.append(diagnose(Code.NUMBER_INFERRED, read=read, number=piece.block.number))
 
 
 def _value(block: Block) -> int | None:

@@ -16,7 +16,7 @@ from pipeline.infra import sha256_file
 from pipeline.records import QUESTION_FIELDS, Question
 
 # A change to these is not an erratum: the pipeline that made the record, or the mirror it came from.
-PROVENANCE_ONLY = frozenset({"pipeline_version", "source_url", "flags"})
+PROVENANCE_ONLY = frozenset({"pipeline_version", "source_url", "flags", "flag_codes"})
 CONTENT_FIELDS = tuple(f for f in QUESTION_FIELDS if f not in PROVENANCE_ONLY and f != "id")
 
 

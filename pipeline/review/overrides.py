@@ -12,12 +12,15 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
+from collections import Counter
+
 from pipeline.describe import AppendLog, read_jsonl
+from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
 from pipeline.review.renames import current_id, load_renames
 
 OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
-BROKEN_FLAG = "broken_by_curator"
+BROKEN_FLAG = diagnose(Code.BROKEN)  # its message "broken_by_curator" is what curated Parquet has always held
 LETTERS = "ABCDEFGHIJ"
 
 
@@ -79,7 +82,7 @@ def load_overrides(path: Path, renames: dict[str, str] | None = None) -> dict[st
 
 
 def _fields(q: Question) -> dict:
-    return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": BROKEN_FLAG in q.flags}
+    return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": has_code(q.flags, Code.BROKEN)}
 
 
 def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -> tuple[list[Question], list[str]]:
@@ -99,7 +102,7 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -
             continue
         labels = list(q.choice_labels) if len(q.choice_labels) == len(override.choices) else list(LETTERS[: len(override.choices)])
         answer_index = labels.index(override.answer) if override.answer in labels and override.choices else None
-        flags = [f for f in q.flags if f != BROKEN_FLAG] + ([BROKEN_FLAG] if override.broken else [])
+        flags = [f for f in q.flags if f.code is not Code.BROKEN] + ([BROKEN_FLAG] if override.broken else [])
         out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
                            answer=override.answer, answer_index=answer_index, flags=flags))
         report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
@@ -125,10 +128,21 @@ class CorrectionStore:
         return cls(root=Path(root), questions=questions, log=AppendLog(path),
                    overrides=load_overrides(path, load_renames(Path(root))))
 
-    def queue(self, flagged_only: bool = True) -> list[str]:
-        """Flagged questions first (the default queue); all of them with flagged_only=False."""
+    def queue(self, flagged_only: bool = True, code: str | None = None) -> list[str]:
+        """Flagged questions first (the default queue); all of them with flagged_only=False; only those
+        with a flag of `code` (a registered diagnostic code, "key.no_entry") when one is given."""
+        if code is not None:
+            try:
+                Code.parse(code)
+            except ValueError:
+                raise OverrideError(f"no flag code {code!r}: the run report's table of codes lists them") from None
         ordered = sorted(self.questions.values(), key=lambda q: (not q.flags, q.source, q.year, q.id))
-        return [q.id for q in ordered if q.flags or not flagged_only]
+        return [q.id for q in ordered if (q.flags or not flagged_only) and (code is None or code in q.flag_codes)]
+
+    def flag_code_counts(self) -> dict[str, int]:
+        """How many questions carry a flag of each code, most common first (the audit page's filter)."""
+        counted = Counter(code for q in self.questions.values() for code in set(q.flag_codes))
+        return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
 
     def detail(self, question_id: str) -> dict:
         q = self._question(question_id)
@@ -137,6 +151,7 @@ class CorrectionStore:
         current = shown[0]
         return {
             "id": q.id, "source": q.source, "exam": q.exam, "year": q.year, "number": q.number, "type": q.type, "flags": q.flags,
+            "flag_codes": q.flag_codes,
             "pages": q.pages, "sheet_sha256": q.source_sha256, "source_url": q.source_url, "labels": current.choice_labels,
             "extracted": _fields(q), "current": _fields(current), "version": override.version if override else 0,
             "corrected_by": override.annotator if override else None, "corrected_at": override.at if override else None,

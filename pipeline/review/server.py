@@ -128,7 +128,8 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
 
     @app.get("/api/audit/queue")
     def audit_queue():
-        return jsonify({"ids": corrections.queue(flagged_only=request.args.get("all") != "1")})
+        ids = corrections.queue(flagged_only=request.args.get("all") != "1", code=request.args.get("code") or None)
+        return jsonify({"ids": ids, "codes": corrections.flag_code_counts()})
 
     @app.get("/api/audit/questions/<path:question_id>")
     def audit_question(question_id: str):

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.extract.ocr.keycells import read_label_cells
 from pipeline.extract.ocr.panels import enclosed
 from pipeline.extract.ocr.segment import Region
@@ -147,7 +148,7 @@ def read_label_discs(
         readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
     filled = _by_column_sequence(discs, readings, labels, text_height)
     inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
-    notes = [f"{len(inferred)} option label disc(s) not read, taken from their column's sequence: {', '.join(inferred)}"] if inferred else []
+    notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
     readings = filled
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
     inside = {id(w) for w in words if any(disc.holds(w) for disc, _ in read.values())}

@@ -15,6 +15,7 @@ import pypdfium2 as pdfium
 from PIL import Image
 from tqdm import tqdm
 
+from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import PageReading, ReadingCache, ReadWord, reading_key
@@ -193,7 +194,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         lines=page_lines,
         ocr_confidence=reading.confidence,
         scanned_figures=figures,
-        ocr_notes=list(reading.notes),
+        ocr_notes=from_records(reading.notes, Code.EXTRACT_NOTE),  # typed again when read from the cache
     )
 
 

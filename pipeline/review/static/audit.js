@@ -19,10 +19,25 @@ async function api(path, options = {}) {
 }
 
 async function loadQueue() {
-  const { body } = await api(`/api/audit/queue${$("all").checked ? "?all=1" : ""}`);
+  const query = new URLSearchParams();
+  if ($("all").checked) query.set("all", "1");
+  if ($("code").value) query.set("code", $("code").value);
+  const { status, body } = await api(`/api/audit/queue?${query}`);
+  if (status !== 200) return banner(body.error || `HTTP ${status}`, "error");
+  showCodes(body.codes || {});
   audit.ids = body.ids || [];
   audit.pos = 0;
   await show();
+}
+
+// The flag filter offers the codes the curated questions carry, with how many questions have each.
+function showCodes(codes) {
+  const select = $("code");
+  const chosen = select.value;
+  const options = [new Option("any flag", "")];
+  for (const [code, count] of Object.entries(codes)) options.push(new Option(`${code} (${count})`, code));
+  select.replaceChildren(...options);
+  select.value = codes[chosen] ? chosen : "";
 }
 
 async function show() {
@@ -85,6 +100,7 @@ function move(step) {
 document.addEventListener("DOMContentLoaded", () => {
   $("annotator").value = localStorage.getItem("examcorpus.annotator") || "";
   $("all").addEventListener("change", loadQueue);
+  $("code").addEventListener("change", loadQueue);
   $("save").addEventListener("click", save);
   $("next").addEventListener("click", () => move(1));
   $("prev").addEventListener("click", () => move(-1));

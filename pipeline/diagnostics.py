@@ -1,0 +1,341 @@
+"""Typed diagnostics: every flag on a record, problem in the report, note and OCR note, defined once.
+
+A `Diagnostic` has a stable `code` from the one registry below (`Code`), where each code is defined
+once with its severity and the template of its message; what it concerns (the source file, a page, a
+question); and its rendered message. Code that needs to know what a diagnostic says compares codes,
+never the message's opening words.
+
+A diagnostic *is* its rendered message for every reader that reads text (it subclasses `str`): the
+curated Parquet's `flags` column, the report's Markdown, a joined line, and `"…" in q.flags` read it
+unchanged, so curated data and reports from before read the same. Text from elsewhere (curated
+Parquet written before codes existed, a line another module still builds as a string) becomes a
+diagnostic with `as_diagnostic`: the registry's templates are matched against the whole text, and
+what matches none gets the fallback code the caller names (an unclassified problem, flag or note).
+
+Severity: `error` is a problem that `--strict` fails on (something lost, not keyed, not read);
+`warning` is a record a curator should look at (a flag) or a reading extraction had to guess;
+`info` is worth knowing and no loss (annulled questions, where `stop_at` ended the sheet).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+from functools import cache
+from typing import Iterable
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+class Code(Enum):
+    """The registry: (stable code, severity, message template). The template's `{fields}` are filled
+    by `diagnose`; a code's string never changes once released (filters and saved reports use it)."""
+
+    # -- flags on a record (parse): the record is kept, a curator should look at it
+    DUPLICATE_NUMBER = ("parse.duplicate_number", WARNING, "question number {number} is printed more than once")
+    NUMBER_INFERRED = ("parse.number_inferred", WARNING,
+                       "question number {read}, taken as {number}: the only number the numbering allows there")
+    NUMBERING_JUMP = ("parse.numbering_jump", WARNING,
+                      "question numbering jumps from {previous} to {current}: {missing} not found")
+    LABEL_RESTORED = ("parse.label_restored", WARNING, "option {label}: its label {how}")
+    LABELS_FROM_COLUMN = ("parse.labels_from_column", WARNING,
+                          "option labels {labels}: read without their marks (OCR); taken from the column they stand in")
+    TOO_FEW_OPTIONS = ("parse.too_few_options", WARNING,
+                       "only {count} options found (labels {labels}); the spec expects at least {minimum}")
+    LABEL_SKIPPED = ("parse.label_skipped", WARNING, "option labels {labels} skip a label (expected {expected})")
+    EMPTY_OPTION = ("parse.empty_option", WARNING, "option(s) {labels} have no text")
+    TRAILING_TEXT = ("parse.trailing_text", WARNING, "text after the options was not kept: {text!r}")
+    LOST_LABELS = ("parse.lost_labels", WARNING, "printed option labels {labels} {where}")
+    UNDECLARED_TYPE = ("parse.undeclared_type", WARNING,
+                       "read as {type}, a type the family does not have (layout.closed_types {declared})")
+    NO_HIGHLIGHT = ("key.no_highlight", WARNING, "no highlighted option (key.kind highlight)")
+    SEVERAL_HIGHLIGHTS = ("key.several_highlights", WARNING, "several options highlighted: {labels}")
+    NO_KEY_ENTRY = ("key.no_entry", WARNING, "no key entry for this {what}")
+    KEY_ENTRY_EMPTY = ("key.entry_empty", WARNING, "key entry is empty")
+    KEY_ENTRY_NOT_LABEL = ("key.entry_not_label", WARNING, "key entry {entry!r} is not an option label")
+    KEY_ENTRY_SEVERAL_LABELS = ("key.entry_several_labels", WARNING, "key entry {entry!r} names more than one label")
+    KEY_ANSWER_NOT_OPTION = ("key.answer_not_option", WARNING, "key answer {label} is not among the options {labels}")
+    KEY_ENTRY_NOT_TRUE_FALSE = ("key.entry_not_true_false", WARNING, "key entry {entry!r} is not one true/false answer")
+    KEY_TRUE_FALSE_COUNT = ("key.true_false_count", WARNING, "key for {number} gives {count} true/false answers{detail}")
+    MATCHING_UNVALIDATED = ("key.matching_unvalidated", WARNING, "matching task: key kept as text, not validated")
+    KEY_ENTRY_NO_ANSWER = ("key.entry_no_answer", WARNING, "key entry {entry!r} holds no answer (an annulled item?)")
+    KEY_OF_ANOTHER_SHEET = ("key.of_another_sheet", WARNING, "not keyed: the paired answer key belongs to another sheet")
+    KEY_ENTRY_UNUSED = ("key.entry_unused", WARNING,
+                        "key entry {entry!r} was not used: the question was read as {type}")
+    BROKEN = ("review.broken", WARNING, "broken_by_curator")  # a curator marked the record broken on the audit page
+    FLAG = ("flag.unclassified", WARNING, "{text}")  # a flag no code was given (curated data of before)
+
+    # -- problems of a sheet or a run (the report; --strict fails on them)
+    NUMBERING_RESTARTS = ("parse.numbering_restarts", ERROR,
+                          "question numbering restarts at 1 ({where}) and the questions after it were read as text: "
+                          "declare the parts in layout.sections")
+    LOST_LABEL_QUESTIONS = ("parse.lost_label_questions", ERROR,
+                            "{count} question(s) print option labels that ended in no option: {numbers}")
+    NUMBERING_GAPS = ("parse.numbering_gaps", ERROR, "gap(s) in the question numbering: {numbers}")
+    NUMBERS_REPEATED = ("parse.numbers_repeated", ERROR, "question number(s) printed more than once: {numbers}")
+    UNDECLARED_TYPES = ("parse.undeclared_types", ERROR,
+                        "{count} question(s) read as a type outside layout.closed_types {declared}: {numbers}")
+    TYPES_SKIPPED = ("parse.types_skipped", ERROR, "skipped {count} question(s) of type {types} (layout.skip_types)")
+    NO_QUESTIONS = ("parse.no_questions", ERROR, "no questions found on this sheet")
+    NO_YEAR = ("parse.no_year", ERROR, "no year in the file rule's facts nor on the sheet; year set to 0")
+    ID_COLLISION = ("parse.id_collision", ERROR,
+                    "error: record id {id} is produced by {count} questions (pages {pages}); curation would keep only one")
+    NO_VARIANT = ("key.no_variant", ERROR, "no variant code found on the sheet (key.variant_pattern {pattern!r})")
+    KEY_TABLE = ("key.table", ERROR, "key {name}: {detail}")
+    KEY_NO_VARIANT_COLUMN = ("key.no_variant_column", ERROR, "key {name} has no column for variant {variant} (it has {columns})")
+    KEY_NO_ANSWERS = ("key.no_answers", ERROR, "key {name}: no answers found")
+    KEY_NOT_THIS_SHEET = ("key.not_this_sheet", ERROR,
+                          "key {name} does not belong to this sheet: {reasons}; it was not applied")
+    NO_KEY_IN_BOOKLET = ("key.not_in_booklet", ERROR,
+                         "no answer key in the booklet: no line matches key.in_sheet {pattern!r}")
+    NO_KEY_PAIRED = ("key.not_paired", ERROR, "no answer key paired with this sheet; closed questions are flagged")
+    KEY_EXTRA_ANSWERS = ("key.extra_answers", ERROR,
+                         "key lists {answers} answers, sheet has {closed} closed questions; no question for {unused}")
+    KEY_ENTRIES_UNUSED = ("key.entries_unused", ERROR,
+                          "{count} key entr(y/ies) left unused, their questions read as not closed: {numbers}")
+    UNKEYED_QUESTIONS = ("key.unkeyed_questions", ERROR, "{count} question(s) have no entry in the key: {numbers}")
+    KEY_MATCHES_NO_SHEET = ("pairing.key_without_sheet", ERROR, "answer key matches no sheet ({facts})")
+    SHEET_WITHOUT_KEY = ("pairing.sheet_without_key", ERROR,
+                         "no answer key found for this sheet (looked for a key with {facts})")
+    FILE_FAILED = ("acquire.file_failed", ERROR, "{text}")  # the file could not be fetched or stored (the manifest's error)
+    INDEX_UNREAD = ("acquire.index_unread", ERROR, "{spec}: index page {url} could not be read: {why}")
+    LINK_REFUSED = ("acquire.link_refused", ERROR, "{spec}: link {link} on {url} not followed: {why}")
+    NEEDS_YEARS = ("acquire.needs_years", ERROR, "{spec}: {what} {template!r} needs {{year}} but no years were given{detail}")
+    TEMPLATE_FAILED = ("acquire.template_failed", ERROR, "{spec}: {why}")
+    TEMPLATE_UNMATCHED = ("acquire.template_unmatched", ERROR, "{spec}: URL template gives {url}, which no `links` rule matches")
+    EXTRACT_REJECTED = ("extract.rejected", ERROR, "{text}")  # the file's bytes are unusable: quarantined
+    STAGE_UNAVAILABLE = ("extract.unavailable", ERROR, "{text}")  # OCR could not run this time; the file is not bad
+    KEYS_FAILED = ("season.keys_failed", ERROR, "every answer key of this sheet failed to extract")
+    KEPT_EARLIER = ("season.kept_earlier", ERROR, "its records curated earlier are kept unchanged")
+    KEY_UNUSABLE_KEPT = ("season.key_unusable_kept", ERROR,
+                         "answer key not usable in this run ({why}): kept the {count} records curated earlier, {found}")
+    PROBLEM = ("problem.unclassified", ERROR, "{text}")
+
+    # -- notes: what extraction and parsing did in place of the usual, and what is no loss
+    OCR_PAGES = ("extract.ocr_pages", WARNING, "{pages}: text layer not usable ({why}); read by OCR")
+    OCR_DOUBTFUL = ("extract.ocr_doubtful", WARNING,
+                    "page {page}: read by OCR with a mean word confidence of {confidence:.0f} (under {threshold:.0f}): "
+                    "the scan may lie turned, be faint, or be in a script outside ocr.languages; check its questions")
+    SCANNED_FIGURES = ("extract.scanned_figures", WARNING,
+                       "page {page}: {count} figure(s) found on the scan at {boxes} pt{set_aside}")
+    OCR_INFERRED = ("ocr.inferred", WARNING,
+                    "{count} option label disc(s) not read, taken from their column's sequence: {labels}")
+    FIGURES_NOT_CROPPED = ("extract.figures_not_cropped", WARNING, "figures not cropped: {why}")
+    EXTRACT_NOTE = ("extract.note", WARNING, "{text}")
+    STOP_AT = ("parse.stop_at", INFO,
+               "layout.stop_at ended the sheet at page {page} ({line!r}): {count} line(s) on pages {first}–{last} not parsed")
+    VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
+    NOTE = ("note.unclassified", INFO, "{text}")
+
+    def __init__(self, code: str, severity: Severity, template: str):
+        self.code = code
+        self.severity = severity
+        self.template = template
+
+    @classmethod
+    def _missing_(cls, value):
+        return _BY_CODE.get(value) if isinstance(value, str) else None
+
+    @classmethod
+    def parse(cls, code: str) -> "Code":
+        """The registered code for its string ("key.no_entry"); ValueError for one not registered."""
+        return cls(code)
+
+
+_BY_CODE: dict[str, Code] = {member.code: member for member in Code}
+if len(_BY_CODE) != len(Code):  # a code string given twice would make filters and saved reports ambiguous
+    raise RuntimeError("pipeline.diagnostics: a code string is registered twice")
+
+
+@dataclass(frozen=True)
+class Concerns:
+    """What a diagnostic is about; every part optional (a run note concerns no file)."""
+
+    source_url: str | None = None
+    source_sha256: str | None = None
+    page: int | None = None
+    question: str | None = None  # the number printed on the sheet ("12", "Α1", "3.2")
+    question_id: str | None = None
+
+    def merged(self, **more) -> "Concerns":
+        """These concerns with the parts given filled in where still empty."""
+        return replace(self, **{k: v for k, v in more.items() if v is not None and getattr(self, k) is None})
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+_CONCERN_FIELDS = frozenset(f.name for f in fields(Concerns))
+
+
+class Diagnostic(str):
+    """One diagnostic; its string value is its rendered message (see the module docstring)."""
+
+    code: Code
+    concerns: Concerns
+
+    def __new__(cls, code: Code, message: str, concerns: Concerns | None = None) -> "Diagnostic":
+        self = super().__new__(cls, message)
+        self.code = code
+        self.concerns = concerns or Concerns()
+        return self
+
+    @property
+    def severity(self) -> Severity:
+        return self.code.severity
+
+    @property
+    def message(self) -> str:
+        return str.__str__(self)
+
+    def about(self, **concerns) -> "Diagnostic":
+        """The same diagnostic, also concerning what is given (kept where already set)."""
+        return Diagnostic(self.code, self.message, self.concerns.merged(**concerns))
+
+    def on_page(self, number: int) -> "Diagnostic":
+        """The same diagnostic said of one page of a document: "page 3: …"."""
+        return Diagnostic(self.code, f"page {number}: {self.message}", self.concerns.merged(page=number))
+
+    def to_dict(self) -> dict:
+        return {"code": self.code.code, "severity": self.severity.value, "concerns": self.concerns.to_dict(),
+                "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Diagnostic":
+        concerns = {k: v for k, v in (data.get("concerns") or {}).items() if k in _CONCERN_FIELDS}
+        return cls(Code.parse(data["code"]), data["message"], Concerns(**concerns))
+
+    def __reduce__(self):  # pickled across worker processes with its code and concerns
+        return (_rebuild, (self.code.code, self.message, self.concerns))
+
+    def __repr__(self) -> str:
+        return f"Diagnostic({self.code.code}, {self.message!r})"
+
+
+def _rebuild(code: str, message: str, concerns: Concerns) -> Diagnostic:
+    return Diagnostic(Code.parse(code), message, concerns)
+
+
+def diagnose(code: Code, *, concerns: Concerns | None = None, **values) -> Diagnostic:
+    """A diagnostic of `code`, its message the code's template filled with `values`; the values named
+    like a `Concerns` part (page, question, …) also say what it concerns."""
+    message = code.template.format(**values)
+    about = {k: v for k, v in values.items() if k in _CONCERN_FIELDS}
+    return Diagnostic(code, message, (concerns or Concerns()).merged(**about))
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+_MIN_LITERAL = 8  # a template with less fixed text than this ("{text}", "key {name}: {detail}") matches too much
+
+
+@cache
+def _template_pattern(code: Code) -> re.Pattern:
+    """The code's template as a pattern of its whole message, any value in each field."""
+    return re.compile("(?:.*?)".join(re.escape(p) for p in _FIELD.split(code.template)), re.DOTALL)
+
+
+def fits(message: str, code: Code) -> bool:
+    """Whether the message is what the code's template says, whatever its values."""
+    return _template_pattern(code).fullmatch(message) is not None
+
+
+@cache
+def _recognisers() -> list[tuple[re.Pattern, Code]]:
+    found = []
+    for code in Code:
+        literal = _FIELD.sub("", code.template)
+        if len(literal) >= _MIN_LITERAL:
+            found.append((len(literal), _template_pattern(code), code))
+    found.sort(key=lambda item: -item[0])  # the most specific template first
+    return [(pattern, code) for _, pattern, code in found]
+
+
+def recognise(text: str) -> Code | None:
+    """The registered code whose whole template the text is, if any (for text written before codes)."""
+    for pattern, code in _recognisers():
+        if pattern.fullmatch(text):
+            return code
+    return None
+
+
+def as_diagnostic(item: str, fallback: Code) -> Diagnostic:
+    """A diagnostic as it is, or a line of text typed: the code whose template it fills, else `fallback`.
+    Where text is put says how grave it is (a line among a file's problems is an error): a recognised
+    code of another severity than the fallback's is not taken."""
+    if isinstance(item, Diagnostic):
+        return item
+    code = recognise(item)
+    return Diagnostic(code if code is not None and code.severity is fallback.severity else fallback, str(item))
+
+
+def as_diagnostics(items: Iterable[str], fallback: Code) -> list[Diagnostic]:
+    return [as_diagnostic(item, fallback) for item in items]
+
+
+def with_codes(messages: Iterable[str], codes: Iterable[str] | None, fallback: Code) -> list[Diagnostic]:
+    """Diagnostics back from a stored form: rendered messages and, when stored beside them, their codes.
+    A stored code is taken when its message fits the code's template; otherwise (no codes, as in curated
+    Parquet of before; a code not registered; a code left over beside other text) the text is recognised."""
+    messages = list(messages)
+    codes = list(codes or [])
+    typed = []
+    for i, message in enumerate(messages):
+        if isinstance(message, Diagnostic):
+            typed.append(message)
+            continue
+        stored = codes[i] if i < len(codes) else None
+        try:
+            code = Code.parse(stored) if stored else None
+        except ValueError:
+            code = None
+        typed.append(Diagnostic(code, message) if code and fits(message, code) else as_diagnostic(message, fallback))
+    return typed
+
+
+def to_records(items: Iterable[str], fallback: Code) -> list[dict]:
+    """The stored form (JSON caches, the report's JSON): code, severity, concerns, message."""
+    return [as_diagnostic(item, fallback).to_dict() for item in items]
+
+
+def from_records(items: Iterable[dict | str], fallback: Code) -> list[Diagnostic]:
+    """Back from `to_records`; a plain string (a cache or file written before codes) is typed as text."""
+    typed = []
+    for item in items:
+        if isinstance(item, dict):
+            try:
+                typed.append(Diagnostic.from_dict(item))
+                continue
+            except (KeyError, ValueError, TypeError):
+                item = str(item.get("message", ""))
+        typed.append(as_diagnostic(item, fallback))
+    return typed
+
+
+def codes_of(items: Iterable[str]) -> set[Code]:
+    return {item.code for item in items if isinstance(item, Diagnostic)}
+
+
+def has_code(items: Iterable[str], *codes: Code) -> bool:
+    return any(isinstance(item, Diagnostic) and item.code in codes for item in items)
+
+
+def registry_table() -> list[dict]:
+    """Every registered code with its severity and template (for the docs and the audit page's filter)."""
+    return [{"code": c.code, "severity": c.severity.value, "template": c.template} for c in Code]
+
+
+def registry_markdown() -> str:
+    """The registry as a Markdown table (the docs' reference page is generated from this)."""
+    rows = [f"| `{r['code']}` | {r['severity']} | {r['template'].replace('|', chr(92) + '|')} |" for r in registry_table()]
+    return "\n".join(["| code | severity | message |", "|---|---|---|", *rows])
+
+
+if __name__ == "__main__":  # python -m pipeline.diagnostics: the table of codes
+    print(registry_markdown())
