@@ -17,6 +17,8 @@ from typing import Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pipeline.languages import UnknownLanguage, all_languages, language as language_data
+
 SOURCES_DIR = Path(__file__).parent / "sources"
 
 
@@ -75,6 +77,16 @@ class Metadata(_Strict):
     level: str | None = Field(default=None, description="the exam's level (e.g. rozszerzony), copied into every record")
     subject: str = Field(description="the subject, copied into every record; 'various' for a family of many subjects")
     license_note: str | None = Field(default=None, description="who holds the rights to the material, on what terms it is used")
+
+    @field_validator("language")
+    @classmethod
+    def _has_language_data(cls, value: str) -> str:
+        """Extract, parse and eval read the language's words from its file: a spec cannot name one without."""
+        try:
+            language_data(value)
+        except UnknownLanguage as exc:
+            raise ValueError(str(exc)) from None
+        return value
 
 
 PAIRING_GROUPS = ("sheet_code", "year", "session", "variant", "folder", "qualification", "form")
@@ -247,8 +259,10 @@ class SectionRule(_Strict):
     _check = field_validator("start")(_compiles)
 
 
-# Entries that mean "annulled" in keys (Spanish/Portuguese/Polish/English words, dashes, an asterisk).
-DEFAULT_VOIDED = ("anulada", "anulado", "anulowane", "unieważnione", "annulled", "voided", "void", "null", "nula", "nulo", "-", "–", "—", "*")
+# Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk.
+DEFAULT_VOIDED = (
+    *sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"
+)
 
 
 class LayoutSpec(_Strict):

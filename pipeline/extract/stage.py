@@ -9,6 +9,7 @@ for provenance with `dropped_reason` set, and the parser skips them.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import re
 import unicodedata
 from collections import Counter
@@ -19,6 +20,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from pipeline import PIPELINE_VERSION
+from pipeline.languages import all_languages
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
 from pipeline.extract import quality
@@ -38,17 +40,36 @@ from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSett
 # from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
 # one line across its wide spaces on the text layer too (`layout.WordSpaces`). +33: what the OCR repairs
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}"
+# The language words extract reads (page furniture, the text-layer check's letters) are part of it too,
+# so an edited language file is never served from an extraction cached with the old words.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}/words-{{words}}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
 
-# Page furniture every exam family has; specs add their own rules on top of these.
-BUILTIN_MARGIN_PATTERNS = (
-    r"^\s*(?:Strona|Str\.|Página|Pagina|Page|Σελίδα|Strana)\s*\d{1,3}\s*(?:(?:z|de|of|/|από|zo)\s*\d{1,3})?\s*$",
-    r"^\s*\d{1,3}\s*(?:z|de|of|/|από|zo)\s*\d{1,3}\s*$",
-    r"^\s*[-–—]?\s*(?P<page>\d{1,3})\s*[-–—]?\s*$",  # a bare number: only the page's own number
-)
+
+
+def _alternation(words: set[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+def _builtin_margin_patterns() -> tuple[str, ...]:
+    """Page furniture every exam family has ("Strona 3 z 12", "3 / 12", "- 3 -"), in every language
+    file's words, whatever the sheet's language (sheets print English footers too); specs add their
+    own rules on top of these."""
+    languages = all_languages().values()
+    page = _alternation({w for lang in languages for w in lang.page_furniture.page_words})
+    of = _alternation({w for lang in languages for w in lang.page_furniture.of_words} | {"/"})
+    return (
+        rf"^\s*(?:{page})\s*\d{{1,3}}\s*(?:(?:{of})\s*\d{{1,3}})?\s*$",
+        rf"^\s*\d{{1,3}}\s*(?:{of})\s*\d{{1,3}}\s*$",
+        r"^\s*[-–—]?\s*(?P<page>\d{1,3})\s*[-–—]?\s*$",  # a bare number: only the page's own number
+    )
+
+
+BUILTIN_MARGIN_PATTERNS = _builtin_margin_patterns()
+STAGE_VERSION = STAGE_VERSION.format(words=hashlib.sha256(
+    "\n".join((*BUILTIN_MARGIN_PATTERNS, *quality.split_letter_sets())).encode()).hexdigest()[:12])
 MARGIN_ZONE = 0.09
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
 
