@@ -314,6 +314,9 @@ def prompt_sha256(protocol: Protocol, languages: list[str] | tuple[str, ...] | N
         rendered["formulation"] = protocol.formulation  # absent for letters: hashes frozen before the field existed
     builder = PromptBuilder(protocol, shots=1, descriptions={"1" * 64: "<description of figure 1>"})
     for language in sorted(published_languages(protocol) if languages is None else languages):
+        if language not in LANGUAGES:
+            raise ValueError(f"protocol {protocol.key} covers language {language}, whose file (pipeline/languages/data/"
+                             f"{language}.yaml) has no prompt words")
         first, second = _probe_questions(language)
         prompt = builder.build(second, "probe", [first])
         rendered["languages"][language] = {"messages": list(prompt.messages), "context": prompt.context,

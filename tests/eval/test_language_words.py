@@ -56,10 +56,43 @@ def test_true_false_blocks_are_read_in_the_languages_words(language, key, reply)
     assert match_answer(reply, key, spec).score == 1.0
 
 
+# Frozen here, apart from the code: editing a language's prompt words and its hash in eval/protocols.py
+# together still fails this test. Add a line for a newly frozen language; never edit one.
+SHIPPED_ADDED_LANGUAGES = {
+    "mcq@1": {"pt": "6cc4cb05c3a14112e269fd46810285f519ffd4727af37e89063aa4ed77c30bcf",
+              "cs": "b5c25a2495d2c34f8e5b90cd8451aa9ec653bb1489275c2a490ff2f5bc05d180",
+              "ko": "0b53f08abb5b49e7c1e1f7e027d0d3fd7d156c2364a2611ccba7d6fabc8a8b9c",
+              "tr": "59426bef2cfb341e6ea9d4a3c8d0d0d2e3d5005b00d4ed77ed2c87cfacb5b308",
+              "vi": "7ff923df01659588a8e46bc7f21783cdb4550f35983e60fe3d817e703d25b10c"},
+    "mcq-figure-text@1": {"pt": "5ba4b673c13f2a1e692feac85c0c75c9956cd5af9564b430b053b5b2f26b3b0b",
+                          "cs": "e520a9025635a86718390d94a50c508fa897f9c16d7894861cb9518a8628c141",
+                          "ko": "dc810107a559116e597a89606bbab7b4fb1c19d3b2e6fb6f12edf9e263f53e63",
+                          "tr": "94175600eb9944c13fde082ddf003e6ab8439d3280aeb295fe1222a16212c350",
+                          "vi": "6b64baee8bab129ed67706c17d66902d509aec2f6cbe4a46d948653c9b06855d"},
+    "mcq-vision@1": {"pt": "959e0bb77d50ffa321e83e6cd20a511c9a7f890345405d3352d73414828d6782",
+                     "cs": "4554bfba867fd81e09a48ad4422dacebfe9abcedb590a8ddf6bc4ff20f36a8a0",
+                     "ko": "2d9c25a5073fb39c8b21562e6d86fa939a128146badb35381d4bee6fab272ad3",
+                     "tr": "ab3e7f9e801ef52736e755def92200dc367541ad08ca0928e17e32adb6f985c7",
+                     "vi": "b3b4c5dbafee2e5fcd8bb123b5e4f58e458868f270f3fb5c50141527347034f4"},
+    "mcq-cloze@1": {"pt": "de788847913821bb6b942290005a57e8e2827d7fa8be5ecb17a06eb4e7a98096",
+                    "cs": "849cc62592c498422d7bd0e190473abf489a55fdf2c275390a2515ce6375f23d",
+                    "ko": "0cd1f165688abccc350453d363fad78c0dc2c8956392c5ca77143db1e1c364e1",
+                    "tr": "8a9e35648dcea64707df61832e445e7f43c30eaf1b08871da17ea556009fef93",
+                    "vi": "849e15163f81714308a86e946b3b106adc4bb55d65a8207d0f6079c61eebcfac"},
+}
+
+
+@pytest.mark.parametrize("key", sorted(SHIPPED_ADDED_LANGUAGES))
+def test_each_language_added_after_publication_has_its_own_frozen_prompt_hash(key):
+    protocol = PROTOCOLS[key.split("@")[0]]
+    assert protocols.language_prompt_sha256(protocol) == SHIPPED_ADDED_LANGUAGES[key] == protocols.FROZEN_LANGUAGE_PROMPT_SHA256[key]
+
+
 def test_adding_languages_changes_no_published_prompt_hash():
     for protocol in PROTOCOLS.values():
         assert prompt_sha256(protocol) == protocols.FROZEN_PROMPT_SHA256[protocol.key]
         assert set(protocols.FROZEN_LANGUAGE_PROMPT_SHA256[protocol.key]) == set(LANGUAGES) - set(protocols.PUBLISHED_LANGUAGES[protocol.key])
+        assert protocols.PUBLISHED_LANGUAGES[protocol.key] == ("el", "en", "es", "pl", "sk")
         check_frozen(protocol)
 
 
@@ -73,6 +106,12 @@ def test_a_language_given_prompt_words_without_a_frozen_hash_is_refused_with_the
     monkeypatch.setitem(protocols.LANGUAGES, "xx", protocols.LANGUAGES["en"])
     digest = prompt_sha256(PROTOCOLS["mcq"], ["xx"])
     with pytest.raises(ValueError, match=f"language xx has prompt words but no frozen prompt hash; add {digest}"):
+        check_frozen(PROTOCOLS["mcq"])
+
+
+def test_a_published_language_without_prompt_words_is_named(monkeypatch):
+    monkeypatch.delitem(protocols.LANGUAGES, "el")
+    with pytest.raises(ValueError, match=r"protocol mcq@1 covers language el, whose file \(pipeline/languages/data/el.yaml\) has no prompt words"):
         check_frozen(PROTOCOLS["mcq"])
 
 
