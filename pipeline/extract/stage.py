@@ -40,9 +40,7 @@ from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSett
 # from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
 # one line across its wide spaces on the text layer too (`layout.WordSpaces`). +33: what the OCR repairs
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
-# The language words extract reads (page furniture, the text-layer check's letters) are part of it too,
-# so an edited language file is never served from an extraction cached with the old words.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}/words-{{words}}"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -67,9 +65,15 @@ def _builtin_margin_patterns() -> tuple[str, ...]:
     )
 
 
+def language_words_sha256() -> str:
+    """Digest of the language words extract reads: page furniture and the text-layer check's letters."""
+    return hashlib.sha256("\n".join((*_builtin_margin_patterns(), *quality.split_letter_sets())).encode()).hexdigest()
+
+
 BUILTIN_MARGIN_PATTERNS = _builtin_margin_patterns()
-STAGE_VERSION = STAGE_VERSION.format(words=hashlib.sha256(
-    "\n".join((*BUILTIN_MARGIN_PATTERNS, *quality.split_letter_sets())).encode()).hexdigest()[:12])
+# Part of the stage version, so an edited language file is never served from an extraction cached
+# with the old words.
+STAGE_VERSION += f"/words-{language_words_sha256()[:12]}"
 MARGIN_ZONE = 0.09
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
 

@@ -9,7 +9,8 @@ import yaml
 
 import pipeline.languages as languages
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
-from pipeline.extract import ExtractOptions, assess_text_layer, extract_document
+from pipeline.extract import STAGE_VERSION, ExtractOptions, assess_text_layer, extract_document
+from pipeline.extract.stage import language_words_sha256
 from pipeline.languages import LanguageDataError, UnknownLanguage, all_languages, language
 from pipeline.specs import available_specs, load_spec, spec_path
 
@@ -98,3 +99,19 @@ def test_a_glyph_split_off_a_turkish_word_sends_the_page_to_ocr_and_clean_turkis
     assert assess_text_layer(clean).usable
     verdict = assess_text_layer(split)
     assert not verdict.usable and verdict.reason.startswith("broken glyph spacing")
+
+
+def test_an_edited_furniture_word_changes_the_extract_stage_version_so_no_cached_extraction_is_reused(tmp_path, monkeypatch):
+    assert STAGE_VERSION.endswith(f"/words-{language_words_sha256()[:12]}")
+    before = language_words_sha256()
+    for path in languages.DATA_DIR.glob("*.yaml"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    data = yaml.safe_load((tmp_path / "tr.yaml").read_text(encoding="utf-8"))
+    data["page_furniture"]["page_words"].append("Sf.")
+    (tmp_path / "tr.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    monkeypatch.setattr(languages, "DATA_DIR", tmp_path)
+    languages.all_languages.cache_clear()
+    try:
+        assert language_words_sha256() != before
+    finally:
+        languages.all_languages.cache_clear()
