@@ -52,9 +52,9 @@ TRUE_FALSE_WORDS: dict[str, dict[bool, tuple[str, ...]]] = {
 EXPLANATION_WORDS = {code: tuple(lang.explanation_words) for code, lang in all_languages().items()}
 # Headings of an explanation, in any language (replies mix them): every language file's.
 EXPLANATION_HEADINGS = tuple(sorted({h for lang in all_languages().values() for h in lang.explanation_headings}))
-# "Accept also …" notes in keys: what follows is one more accepted answer.
-ACCEPT_ALSO = ("uznať aj", "uznat aj", "akceptować także", "akceptować też", "uznać także", "uznać też",
-               "δεκτό και", "aceptar también", "aceitar também", "accept also", "also accept")
+# "Accept also …" notes in keys, in any language file's words: what follows is one more accepted
+# answer. Longest first, so that no note is cut by a shorter one inside it.
+ACCEPT_ALSO = tuple(sorted({n for lang in all_languages().values() for n in lang.accept_also}, key=lambda n: (-len(n), n)))
 
 
 @dataclass(frozen=True)

@@ -128,12 +128,15 @@ class Language(_Strict):
         default_factory=list, description="lower case; a line opening with one starts an explanation: uzasadnienie"
     )
     voided_words: list[str] = Field(default_factory=list, description="key entries meaning the question was annulled: anulowane")
+    accept_also: list[str] = Field(
+        default_factory=list, description="lower case; a key's note that one more answer is accepted: uznać także"
+    )
 
     _blanks = field_validator(
-        "answer_words", "refusal_phrases", "explanation_words", "explanation_headings", "voided_words"
+        "answer_words", "refusal_phrases", "explanation_words", "explanation_headings", "voided_words", "accept_also"
     )(_no_blanks)
 
-    @field_validator("refusal_phrases", "explanation_headings")
+    @field_validator("refusal_phrases", "explanation_headings", "accept_also")
     @classmethod
     def _lower_case(cls, value: list[str]) -> list[str]:
         upper = [w for w in value if w != w.casefold()]

@@ -10,7 +10,7 @@ import pytest
 from eval import protocols
 from eval.answers import Status, classify_generation, get_rule
 from eval.protocols import LANGUAGES, PROTOCOLS, PromptBuilder, check_frozen, get_protocol, is_scorable, prompt_sha256
-from eval.structured import match_answer, spec_for
+from eval.structured import MatchSpec, key_alternatives, match_answer, spec_for
 from pipeline.languages import all_languages
 from tests.eval.conftest import make_question, run_standin
 
@@ -86,6 +86,10 @@ SHIPPED_ADDED_LANGUAGES = {
 def test_each_language_added_after_publication_has_its_own_frozen_prompt_hash(key):
     protocol = PROTOCOLS[key.split("@")[0]]
     assert protocols.language_prompt_sha256(protocol) == SHIPPED_ADDED_LANGUAGES[key] == protocols.FROZEN_LANGUAGE_PROMPT_SHA256[key]
+
+
+def test_an_accept_also_note_in_any_language_files_words_adds_an_answer():
+    assert key_alternatives("Praha (uznat také: hlavní město)", MatchSpec(language="cs")) == ["praha", "hlavní město"]
 
 
 def test_adding_languages_changes_no_published_prompt_hash():
