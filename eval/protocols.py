@@ -59,6 +59,11 @@ class Protocol:
     def key(self) -> str:
         return f"{self.name}@{self.version}"
 
+    def added_language_sha256(self, languages: set[str]) -> dict[str, str]:
+        """The prompt hash of each of `languages` given prompt words after this version was published
+        (none for the languages its own frozen hash covers)."""
+        return {lang: digest for lang, digest in language_prompt_sha256(self).items() if lang in languages}
+
 
 PROTOCOLS: dict[str, Protocol] = {
     p.name: p

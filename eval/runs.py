@@ -35,8 +35,7 @@ from eval.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
 from eval.plan import RunPlan
 from pipeline.infra import write_text_atomic
 from eval.integrity import write_manifest
-from eval.protocols import (Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, language_prompt_sha256, materialise_images,
-                            published_languages)
+from eval.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
 from eval.provenance import code_revision
 from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
@@ -165,9 +164,9 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         "questions": len(prompts),
         "skipped": skipped,
     }
-    added = {q.language for q in selected} - set(published_languages(protocol))
+    added = protocol.added_language_sha256({q.language for q in selected})
     if added:  # the frozen hash of each language given its prompt after the version was published
-        record["protocol"]["language_prompt_sha256"] = {lang: d for lang, d in language_prompt_sha256(protocol).items() if lang in added}
+        record["protocol"]["language_prompt_sha256"] = added
     if fewshot is not None:
         record["fewshot"] = fewshot.to_plan()
     meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session, "type": q.type,

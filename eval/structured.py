@@ -26,6 +26,7 @@ from enum import Enum
 from fractions import Fraction
 
 from eval.answers import ANSWER_WORDS
+
 from pipeline.languages import all_languages
 
 

@@ -17,8 +17,6 @@ from typing import Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipeline.languages import UnknownLanguage, all_languages, language as language_data
-
 SOURCES_DIR = Path(__file__).parent / "sources"
 
 
@@ -82,8 +80,10 @@ class Metadata(_Strict):
     @classmethod
     def _has_language_data(cls, value: str) -> str:
         """Extract, parse and eval read the language's words from its file: a spec cannot name one without."""
+        from pipeline.languages import UnknownLanguage, language  # read when a spec is validated, not on import
+
         try:
-            language_data(value)
+            language(value)
         except UnknownLanguage as exc:
             raise ValueError(str(exc)) from None
         return value
@@ -259,10 +259,11 @@ class SectionRule(_Strict):
     _check = field_validator("start")(_compiles)
 
 
-# Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk.
-DEFAULT_VOIDED = (
-    *sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"
-)
+def default_voided() -> list[str]:
+    """Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk."""
+    from pipeline.languages import all_languages  # read when a spec is validated, not on import
+
+    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"]
 
 
 class LayoutSpec(_Strict):
@@ -364,7 +365,7 @@ class KeySpec(_Strict):
     )
     stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
     voided: list[str] = Field(
-        default_factory=lambda: list(DEFAULT_VOIDED),
+        default_factory=default_voided,
         description="answers that mean the question was annulled (compared ignoring case, whole entry): the "
         "question is recorded as voided",
     )
