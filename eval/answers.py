@@ -1,8 +1,8 @@
 """Attempt statuses and the answer-extraction rules that turn a model's text into an option label.
 
 A rule is versioned with the protocol that names it: changing what it accepts changes scores, so a
-change means a new rule name, never an edit in place. Each language's answer word is known
-("Odpowiedź", "Απάντηση", "Odpoveď", "Respuesta", "Answer"), and Greek option letters (α β γ δ ε)
+change means a new rule name, never an edit in place. Each language's answer words come from its
+language file (pipeline/languages/data/<code>.yaml), and Greek option letters (α β γ δ ε)
 are accepted for Latin labels in the same position and the other way round, since models mix them.
 """
 from __future__ import annotations
@@ -11,6 +11,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
+
+from pipeline.languages import all_languages
 
 
 class Status(str, Enum):
@@ -24,26 +26,13 @@ class Status(str, Enum):
 
 FINAL_STATUSES = frozenset(s for s in Status if s is not Status.TECHNICAL_FAILURE)
 
-# Answer words per language; every language also accepts the English word, which models often use.
-ANSWER_WORDS: dict[str, tuple[str, ...]] = {
-    "pl": ("Odpowiedź", "Odpowiedz", "Prawidłowa odpowiedź", "Poprawna odpowiedź"),
-    "el": ("Απάντηση", "Σωστή απάντηση", "Απαντηση"),
-    "sk": ("Odpoveď", "Odpoved", "Správna odpoveď"),
-    "es": ("Respuesta", "Respuesta correcta"),
-    "pt": ("Resposta", "Resposta correta", "Alternativa correta"),
-    "en": ("Answer", "Correct answer", "Final answer"),
-}
+# Answer words per language (pipeline/languages data); every language also accepts the English word,
+# which models often use.
+ANSWER_WORDS: dict[str, tuple[str, ...]] = {code: tuple(lang.answer_words) for code, lang in all_languages().items()}
 
 # Phrases that mark a refusal when no answer could be extracted. Short and conservative on purpose:
 # an unmatched refusal is still counted apart from wrong answers, as an extraction failure.
-REFUSAL_PHRASES: dict[str, tuple[str, ...]] = {
-    "pl": ("nie mogę", "nie jestem w stanie", "odmawiam"),
-    "el": ("δεν μπορώ", "αδυνατώ"),
-    "sk": ("nemôžem", "nedokážem", "odmietam"),
-    "es": ("no puedo", "no me es posible"),
-    "pt": ("não posso", "não consigo", "não é possível"),
-    "en": ("i can't", "i cannot", "i can not", "i won't", "i'm unable", "i am unable", "i'm sorry, but"),
-}
+REFUSAL_PHRASES: dict[str, tuple[str, ...]] = {code: tuple(lang.refusal_phrases) for code, lang in all_languages().items()}
 
 _GREEK_LATIN = dict(zip("αβγδεζηθ", "abcdefgh"))
 

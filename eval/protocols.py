@@ -2,7 +2,7 @@
 
 A protocol is named and versioned; its text is frozen once published, because changing a word
 changes scores. A change is a new version, never an edit in place. The protocol fixes:
-- the instruction, in the question's language (pl, el, sk, es, en);
+- the instruction, in the question's language (the prompt words of pipeline/languages/data/<code>.yaml);
 - zero-shot or k-shot, with fixed examples: the k questions of the same config and language whose
   ids hash lowest (sha256), never the question itself, so the same plan always shows the same shots;
 - how figures reach the model: not at all, as reviewed descriptions/transcriptions in the text, or as
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pipeline.languages import all_languages
 from pipeline.records import CLOSED_TYPES, Question
 
 FigureMode = Literal["none", "text", "image"]
@@ -37,37 +38,9 @@ class LanguageText:
     no_description: str
 
 
+# The prompt words of every language whose file (pipeline/languages/data/<code>.yaml) has a prompt.
 LANGUAGES: dict[str, LanguageText] = {
-    "pl": LanguageText(
-        instruction="Poniżej znajduje się pytanie egzaminacyjne z odpowiedziami do wyboru. Wybierz jedną poprawną odpowiedź.",
-        finish_with="Zakończ wierszem „Odpowiedź: X”, gdzie X to litera poprawnej odpowiedzi.",
-        question="Pytanie", answer="Odpowiedź", passage="Tekst", figure="Rysunek",
-        no_description="brak opisu",
-    ),
-    "el": LanguageText(
-        instruction="Ακολουθεί μια ερώτηση εξέτασης πολλαπλής επιλογής. Επίλεξε τη μία σωστή απάντηση.",
-        finish_with="Τελείωσε με τη γραμμή «Απάντηση: X», όπου X είναι το γράμμα της σωστής απάντησης.",
-        question="Ερώτηση", answer="Απάντηση", passage="Κείμενο", figure="Εικόνα",
-        no_description="χωρίς περιγραφή",
-    ),
-    "sk": LanguageText(
-        instruction="Nasleduje otázka zo skúšky s možnosťami na výber. Vyber jednu správnu odpoveď.",
-        finish_with="Odpoveď ukonči riadkom „Odpoveď: X“, kde X je písmeno správnej možnosti.",
-        question="Otázka", answer="Odpoveď", passage="Text", figure="Obrázok",
-        no_description="bez popisu",
-    ),
-    "es": LanguageText(
-        instruction="A continuación hay una pregunta de examen de opción múltiple. Elige la única respuesta correcta.",
-        finish_with="Termina con la línea «Respuesta: X», donde X es la letra de la respuesta correcta.",
-        question="Pregunta", answer="Respuesta", passage="Texto", figure="Figura",
-        no_description="sin descripción",
-    ),
-    "en": LanguageText(
-        instruction="The following is a multiple-choice exam question. Choose the one correct answer.",
-        finish_with="End with the line “Answer: X”, where X is the letter of the correct option.",
-        question="Question", answer="Answer", passage="Text", figure="Figure",
-        no_description="no description",
-    ),
+    code: LanguageText(**lang.prompt.model_dump()) for code, lang in all_languages().items() if lang.prompt is not None
 }
 
 
@@ -85,6 +58,11 @@ class Protocol:
     @property
     def key(self) -> str:
         return f"{self.name}@{self.version}"
+
+    def added_language_sha256(self, languages: set[str]) -> dict[str, str]:
+        """The prompt hash of each of `languages` given prompt words after this version was published
+        (none for the languages its own frozen hash covers)."""
+        return {lang: digest for lang, digest in language_prompt_sha256(self).items() if lang in languages}
 
 
 PROTOCOLS: dict[str, Protocol] = {
@@ -276,6 +254,40 @@ FROZEN_PROMPT_SHA256: dict[str, str] = {
     "mcq-vision@1": "e63f9e78fe80b95908f811ed502ed362c7334c79ce9e66f1d4a25fb159d19340",
     "mcq-cloze@1": "39ad373927f683b8ba250d3658960e7cd48874eedead35bb8fd229bc274f5f92",
 }
+# The languages each frozen hash above covers: those its version was published with.
+PUBLISHED_LANGUAGES: dict[str, tuple[str, ...]] = {key: ("el", "en", "es", "pl", "sk") for key in FROZEN_PROMPT_SHA256}
+# A language given prompt words after a version was published is frozen on its own, per version, so
+# adding a language file changes no published hash (and no earlier run's prompts).
+FROZEN_LANGUAGE_PROMPT_SHA256: dict[str, dict[str, str]] = {
+    "mcq@1": {
+        "cs": "b5c25a2495d2c34f8e5b90cd8451aa9ec653bb1489275c2a490ff2f5bc05d180",
+        "ko": "0b53f08abb5b49e7c1e1f7e027d0d3fd7d156c2364a2611ccba7d6fabc8a8b9c",
+        "pt": "6cc4cb05c3a14112e269fd46810285f519ffd4727af37e89063aa4ed77c30bcf",
+        "tr": "59426bef2cfb341e6ea9d4a3c8d0d0d2e3d5005b00d4ed77ed2c87cfacb5b308",
+        "vi": "7ff923df01659588a8e46bc7f21783cdb4550f35983e60fe3d817e703d25b10c",
+    },
+    "mcq-figure-text@1": {
+        "cs": "e520a9025635a86718390d94a50c508fa897f9c16d7894861cb9518a8628c141",
+        "ko": "dc810107a559116e597a89606bbab7b4fb1c19d3b2e6fb6f12edf9e263f53e63",
+        "pt": "5ba4b673c13f2a1e692feac85c0c75c9956cd5af9564b430b053b5b2f26b3b0b",
+        "tr": "94175600eb9944c13fde082ddf003e6ab8439d3280aeb295fe1222a16212c350",
+        "vi": "6b64baee8bab129ed67706c17d66902d509aec2f6cbe4a46d948653c9b06855d",
+    },
+    "mcq-vision@1": {
+        "cs": "4554bfba867fd81e09a48ad4422dacebfe9abcedb590a8ddf6bc4ff20f36a8a0",
+        "ko": "2d9c25a5073fb39c8b21562e6d86fa939a128146badb35381d4bee6fab272ad3",
+        "pt": "959e0bb77d50ffa321e83e6cd20a511c9a7f890345405d3352d73414828d6782",
+        "tr": "ab3e7f9e801ef52736e755def92200dc367541ad08ca0928e17e32adb6f985c7",
+        "vi": "b3b4c5dbafee2e5fcd8bb123b5e4f58e458868f270f3fb5c50141527347034f4",
+    },
+    "mcq-cloze@1": {
+        "cs": "849cc62592c498422d7bd0e190473abf489a55fdf2c275390a2515ce6375f23d",
+        "ko": "0cd1f165688abccc350453d363fad78c0dc2c8956392c5ca77143db1e1c364e1",
+        "pt": "de788847913821bb6b942290005a57e8e2827d7fa8be5ecb17a06eb4e7a98096",
+        "tr": "8a9e35648dcea64707df61832e445e7f43c30eaf1b08871da17ea556009fef93",
+        "vi": "849e15163f81714308a86e946b3b106adc4bb55d65a8207d0f6079c61eebcfac",
+    },
+}
 
 
 def _probe_questions(language: str) -> list[Question]:
@@ -296,16 +308,20 @@ def _probe_questions(language: str) -> list[Question]:
     ]
 
 
-def prompt_sha256(protocol: Protocol) -> str:
-    """SHA-256 of the protocol's full prompt text: every language's rendering of fixed probe questions
+def prompt_sha256(protocol: Protocol, languages: list[str] | tuple[str, ...] | None = None) -> str:
+    """SHA-256 of the protocol's full prompt text: each language's rendering of fixed probe questions
     (generative messages and log-likelihood context and continuations), with the rule it names.
-    Built through the same code as real prompts, so a changed template or join changes it too."""
+    Built through the same code as real prompts, so a changed template or join changes it too.
+    `languages`: those the hash covers; by default the ones the version was published with."""
     rendered = {"name": protocol.name, "version": protocol.version, "figures": protocol.figures,
                 "extraction_rule": protocol.extraction_rule, "languages": {}}
     if protocol.formulation != "letters":
         rendered["formulation"] = protocol.formulation  # absent for letters: hashes frozen before the field existed
     builder = PromptBuilder(protocol, shots=1, descriptions={"1" * 64: "<description of figure 1>"})
-    for language in sorted(LANGUAGES):
+    for language in sorted(published_languages(protocol) if languages is None else languages):
+        if language not in LANGUAGES:
+            raise ValueError(f"protocol {protocol.key} covers language {language}, whose file (pipeline/languages/data/"
+                             f"{language}.yaml) has no prompt words")
         first, second = _probe_questions(language)
         prompt = builder.build(second, "probe", [first])
         rendered["languages"][language] = {"messages": list(prompt.messages), "context": prompt.context,
@@ -314,8 +330,21 @@ def prompt_sha256(protocol: Protocol) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def published_languages(protocol: Protocol) -> tuple[str, ...]:
+    """The languages a version's frozen hash covers: those it was published with; for a version not
+    yet frozen, every language with prompt words."""
+    return PUBLISHED_LANGUAGES.get(protocol.key, tuple(sorted(LANGUAGES)))
+
+
+def language_prompt_sha256(protocol: Protocol) -> dict[str, str]:
+    """The frozen-checked hash of each language given prompt words after the version was published."""
+    base = set(published_languages(protocol))
+    return {language: prompt_sha256(protocol, [language]) for language in sorted(LANGUAGES) if language not in base}
+
+
 def check_frozen(protocol: Protocol) -> str:
-    """The protocol's prompt hash, after checking it is the one frozen for its version."""
+    """The protocol's prompt hash, after checking it is the one frozen for its version, and that each
+    language added since has the prompt frozen for it."""
     digest = prompt_sha256(protocol)
     frozen = FROZEN_PROMPT_SHA256.get(protocol.key)
     if frozen is None:
@@ -323,6 +352,14 @@ def check_frozen(protocol: Protocol) -> str:
     if digest != frozen:
         raise ValueError(f"protocol {protocol.key}: its prompt text changed since it was frozen (sha256 {digest}, frozen {frozen}); "
                          "a changed prompt changes scores, so give it a new version instead of editing this one")
+    added = FROZEN_LANGUAGE_PROMPT_SHA256.get(protocol.key, {})
+    for language, language_digest in language_prompt_sha256(protocol).items():
+        if language not in added:
+            raise ValueError(f"protocol {protocol.key}: language {language} has prompt words but no frozen prompt hash; "
+                             f"add {language_digest} to FROZEN_LANGUAGE_PROMPT_SHA256[{protocol.key!r}][{language!r}] when publishing it")
+        if language_digest != added[language]:
+            raise ValueError(f"protocol {protocol.key}: its {language} prompt text changed since it was frozen (sha256 {language_digest}, "
+                             f"frozen {added[language]}); a changed prompt changes scores, so give it a new version instead of editing this one")
     return digest
 
 

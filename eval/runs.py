@@ -182,6 +182,9 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         "questions": len(prompts),
         "skipped": skipped,
     }
+    added = protocol.added_language_sha256({q.language for q in selected})
+    if added:  # the frozen hash of each language given its prompt after the version was published
+        record["protocol"]["language_prompt_sha256"] = added
     if fewshot is not None:
         record["fewshot"] = fewshot.to_plan()
     meta = {q.id: {"exam": q.exam, "level": q.level, "subject": q.subject, "year": q.year, "session": q.session, "type": q.type,

@@ -27,6 +27,8 @@ from fractions import Fraction
 
 from eval.answers import ANSWER_WORDS
 
+from pipeline.languages import all_languages
+
 
 class KeyFormatError(ValueError):
     """The key itself cannot be read by the rule its question type names."""
@@ -39,30 +41,21 @@ class Outcome(str, Enum):
     UNPARSEABLE = "unparseable"  # the answer could not be read by the rule: neither right nor wrong
 
 
-# Per language: the decimal mark numbers are written with, and the true/false words of its exams.
-DECIMAL_MARK = {"pl": ",", "sk": ",", "el": ",", "es": ",", "pt": ",", "en": "."}
+# Per language (pipeline/languages data): the decimal mark numbers are written with, and the
+# true/false words of its exams.
+DECIMAL_MARK = {code: lang.decimal_mark for code, lang in all_languages().items()}
 TRUE_FALSE_WORDS: dict[str, dict[bool, tuple[str, ...]]] = {
-    "pl": {True: ("p", "prawda", "prawdziwe", "prawdziwy"), False: ("f", "fałsz", "fałszywe", "fałszywy")},
-    "sk": {True: ("p", "pravda", "pravdivé", "a", "áno"), False: ("n", "nepravda", "nepravdivé", "nie")},
-    "el": {True: ("σ", "σωστό", "σωστο", "σωστή"), False: ("λ", "λάθος", "λαθος", "λανθασμένο")},
-    "es": {True: ("v", "verdadero"), False: ("f", "falso")},
-    "pt": {True: ("v", "verdadeiro"), False: ("f", "falso")},
-    "en": {True: ("t", "true"), False: ("f", "false")},
+    code: {True: tuple(lang.true_false.true_words), False: tuple(lang.true_false.false_words)}
+    for code, lang in all_languages().items()
 }
 # Words that start a trailing explanation after the answer itself. Only unambiguous ones: "as" or
 # "which" would cut real answers ("as soon as possible").
-EXPLANATION_WORDS = {
-    "pl": ("ponieważ", "bo", "gdyż"),
-    "sk": ("pretože", "lebo", "keďže"),
-    "el": ("επειδή", "διότι"),
-    "es": ("porque", "ya que"),
-    "pt": ("porque", "pois", "já que"),
-    "en": ("because",),
-}
-EXPLANATION_HEADINGS = ("explanation", "uzasadnienie", "wyjaśnienie", "vysvetlenie", "zdôvodnenie", "εξήγηση", "explicación")
-# "Accept also …" notes in keys: what follows is one more accepted answer.
-ACCEPT_ALSO = ("uznať aj", "uznat aj", "akceptować także", "akceptować też", "uznać także", "uznać też",
-               "δεκτό και", "aceptar también", "aceitar também", "accept also", "also accept")
+EXPLANATION_WORDS = {code: tuple(lang.explanation_words) for code, lang in all_languages().items()}
+# Headings of an explanation, in any language (replies mix them): every language file's.
+EXPLANATION_HEADINGS = tuple(sorted({h for lang in all_languages().values() for h in lang.explanation_headings}))
+# "Accept also …" notes in keys, in any language file's words: what follows is one more accepted
+# answer. Longest first, so that no note is cut by a shorter one inside it.
+ACCEPT_ALSO = tuple(sorted({n for lang in all_languages().values() for n in lang.accept_also}, key=lambda n: (-len(n), n)))
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,18 @@ class Metadata(_Strict):
     subject: str = Field(description="the subject, copied into every record; 'various' for a family of many subjects")
     license_note: str | None = Field(default=None, description="who holds the rights to the material, on what terms it is used")
 
+    @field_validator("language")
+    @classmethod
+    def _has_language_data(cls, value: str) -> str:
+        """Extract, parse and eval read the language's words from its file: a spec cannot name one without."""
+        from pipeline.languages import UnknownLanguage, language  # read when a spec is validated, not on import
+
+        try:
+            language(value)
+        except UnknownLanguage as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
 
 PAIRING_GROUPS = ("sheet_code", "year", "session", "variant", "folder", "qualification", "form")
 
@@ -248,8 +260,11 @@ class SectionRule(_Strict):
     _check = field_validator("start")(_compiles)
 
 
-# Entries that mean "annulled" in keys (Spanish/Portuguese/Polish/English words, dashes, an asterisk).
-DEFAULT_VOIDED = ("anulada", "anulado", "anulowane", "unieważnione", "annulled", "voided", "void", "null", "nula", "nulo", "-", "–", "—", "*")
+def default_voided() -> list[str]:
+    """Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk."""
+    from pipeline.languages import all_languages  # read when a spec is validated, not on import
+
+    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"]
 
 
 class LayoutSpec(_Strict):
@@ -351,7 +366,7 @@ class KeySpec(_Strict):
     )
     stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
     voided: list[str] = Field(
-        default_factory=lambda: list(DEFAULT_VOIDED),
+        default_factory=default_voided,
         description="answers that mean the question was annulled (compared ignoring case, whole entry): the "
         "question is recorded as voided",
     )

@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.languages import all_languages
+
 SCAN_MAX_LETTERS = 40
 SCAN_MIN_IMAGE_COVERAGE = 0.5
 OUTLINE_MAX_LETTERS = 20
@@ -43,10 +45,25 @@ GARBAGE_MIN_GLYPHS = 40
 
 _CID = re.compile(r"\(cid:\d+\)")
 _LEADERS = re.compile(r"(?:[.…_·‥] ?){4,}")
-# Latin letters with diacritics (Polish, Slovak, Czech) that never stand alone as a word.
-_DIACRITIC_LETTERS = frozenset("ąćęłńóśźżáäčďéíĺľňôŕšťúýžůěřĄĆĘŁŃÓŚŹŻÁÄČĎÉÍĹĽŇÔŔŠŤÚÝŽŮĚŘ")
-# Letters no Polish or Slovak word starts with: a token starting with one is the tail of a split word.
-_NEVER_INITIAL = frozenset("ąęńäĺŕůĄĘŃÄĹŔŮ")
+
+
+def split_letter_sets() -> tuple[str, str]:
+    """(letters with a diacritic that never stand alone as a word, letters no word starts with), in
+    both cases, from every language file (pipeline/languages): a lone one, or a token opening with
+    one, is a glyph split off its word. Every language's, whatever the sheet's: a broken font splits
+    any language's letters, and each file lists only letters that are never words of their own."""
+    languages = all_languages().values()
+    lone = {c for lang in languages for c in lang.text_quality.split_letters}
+    initial = {c for lang in languages for c in lang.text_quality.never_initial}
+
+    def both_cases(letters: set[str]) -> str:
+        # Only capitals that lower back to the letter: Turkish dotless ı capitalises to a plain I.
+        return "".join(sorted(letters | {c.upper() for c in letters if c.upper().lower() == c}))
+
+    return both_cases(lone), both_cases(initial)
+
+
+_DIACRITIC_LETTERS, _NEVER_INITIAL = (frozenset(letters) for letters in split_letter_sets())
 
 
 @dataclass(frozen=True)

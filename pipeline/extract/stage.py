@@ -9,6 +9,7 @@ for provenance with `dropped_reason` set, and the parser skips them.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import re
 import unicodedata
 from collections import Counter
@@ -26,6 +27,7 @@ from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
+from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
@@ -44,12 +46,35 @@ STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}"
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
 
-# Page furniture every exam family has; specs add their own rules on top of these.
-BUILTIN_MARGIN_PATTERNS = (
-    r"^\s*(?:Strona|Str\.|Página|Pagina|Page|Σελίδα|Strana)\s*\d{1,3}\s*(?:(?:z|de|of|/|από|zo)\s*\d{1,3})?\s*$",
-    r"^\s*\d{1,3}\s*(?:z|de|of|/|από|zo)\s*\d{1,3}\s*$",
-    r"^\s*[-–—]?\s*(?P<page>\d{1,3})\s*[-–—]?\s*$",  # a bare number: only the page's own number
-)
+
+
+def _alternation(words: set[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
+def _builtin_margin_patterns() -> tuple[str, ...]:
+    """Page furniture every exam family has ("Strona 3 z 12", "3 / 12", "- 3 -"), in every language
+    file's words, whatever the sheet's language (sheets print English footers too); specs add their
+    own rules on top of these."""
+    languages = all_languages().values()
+    page = _alternation({w for lang in languages for w in lang.page_furniture.page_words})
+    of = _alternation({w for lang in languages for w in lang.page_furniture.of_words} | {"/"})
+    return (
+        rf"^\s*(?:{page})\s*\d{{1,3}}\s*(?:(?:{of})\s*\d{{1,3}})?\s*$",
+        rf"^\s*\d{{1,3}}\s*(?:{of})\s*\d{{1,3}}\s*$",
+        r"^\s*[-–—]?\s*(?P<page>\d{1,3})\s*[-–—]?\s*$",  # a bare number: only the page's own number
+    )
+
+
+def language_words_sha256() -> str:
+    """Digest of the language words extract reads: page furniture and the text-layer check's letters."""
+    return hashlib.sha256("\n".join((*_builtin_margin_patterns(), *quality.split_letter_sets())).encode()).hexdigest()
+
+
+BUILTIN_MARGIN_PATTERNS = _builtin_margin_patterns()
+# Part of the stage version, so an edited language file is never served from an extraction cached
+# with the old words.
+STAGE_VERSION += f"/words-{language_words_sha256()[:12]}"
 MARGIN_ZONE = 0.09
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
 

@@ -1,0 +1,98 @@
+"""Languages: what examcorpus knows about each language, as one validated data file per language.
+
+Input: `pipeline/languages/data/<iso639-1>.yaml`, one file per language (schema: `model.Language`).
+Output: typed `Language` records, loaded and validated once per process and cached.
+
+Extract (page-furniture words, the text-layer check's letters), parse (words meaning "annulled" in
+keys) and eval (prompt words, answer, refusal, true/false and explanation words, the decimal mark)
+all read their per-language words from here; no Python module keeps a word list of its own. Adding a
+language means adding a file.
+
+Public functions and types:
+- `language(code)` -> Language; raises `UnknownLanguage` (naming the known codes) when no file exists
+- `find_language(code)` -> Language | None
+- `all_languages()` -> {code: Language}, sorted by code
+- `known_codes()` -> the codes with a data file
+- `data_sha256()` -> one digest of every language file, for cache keys of stages that read them
+- `Language`, `PromptWords`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from pipeline.languages.model import Language, PageFurniture, PromptWords, TextQuality, TrueFalseWords
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+class LanguageDataError(ValueError):
+    """A language file that cannot be used; the message names the file and the field."""
+
+
+class UnknownLanguage(KeyError):
+    """A language code with no data file."""
+
+    def __init__(self, code: str):
+        self.code = code
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        return (f"no language data for {self.code!r}: add pipeline/languages/data/{self.code}.yaml "
+                f"(known: {', '.join(known_codes())})")
+
+
+def _load_file(path: Path) -> Language:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise LanguageDataError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise LanguageDataError(f"{path}: the top level must be a mapping of fields")
+    try:
+        record = Language.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(f"field '{'.'.join(map(str, e['loc'])) or '(top)'}': {e['msg']}" for e in exc.errors())
+        raise LanguageDataError(f"{path}: {problems}") from None
+    if record.code != path.stem:
+        raise LanguageDataError(f"{path}: field 'codes.iso639_1': {record.code!r} must match the file name {path.stem!r}")
+    return record
+
+
+@functools.cache
+def all_languages() -> dict[str, Language]:
+    """Every language file, validated; a bad file is an error at first use, naming the file and field."""
+    return {path.stem: _load_file(path) for path in sorted(DATA_DIR.glob("*.yaml"))}
+
+
+def known_codes() -> list[str]:
+    return list(all_languages())
+
+
+def find_language(code: str) -> Language | None:
+    return all_languages().get(code)
+
+
+def language(code: str) -> Language:
+    found = find_language(code)
+    if found is None:
+        raise UnknownLanguage(code)
+    return found
+
+
+@functools.cache
+def data_sha256() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(DATA_DIR.glob("*.yaml")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+__all__ = [
+    "DATA_DIR", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "TextQuality", "TrueFalseWords",
+    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "language",
+]

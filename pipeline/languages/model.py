@@ -1,0 +1,155 @@
+"""The schema of one language file (`pipeline/languages/data/<iso639-1>.yaml`).
+
+Every model forbids unknown fields, so a misspelt key is an error naming the file and the field.
+The checks tie the parts together where the code relies on it: the file is named after its code,
+the prompt's closing line names the prompt's own answer word, the answer-extraction words accept
+that word, and letters are given in lower case (the code derives the capitals).
+"""
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _lower_letters(value: str) -> str:
+    bad = [c for c in value if not (c.isalpha() and c == c.lower())]
+    if bad:
+        raise ValueError(f"lower-case letters only (capitals are derived), not {''.join(bad)!r}")
+    if len(set(value)) != len(value):
+        raise ValueError("a letter is given twice")
+    return value
+
+
+def _no_blanks(value: list[str]) -> list[str]:
+    if any(not w.strip() or w != w.strip() for w in value):
+        raise ValueError("entries must be non-empty and without leading or trailing spaces")
+    return value
+
+
+class Codes(_Strict):
+    iso639_1: str = Field(pattern=r"^[a-z]{2}$", description="ISO 639-1, the code records and specs use: pl")
+    iso639_2: str = Field(pattern=r"^[a-z]{3}$", description="ISO 639-2/T: pol")
+    tesseract: list[str] = Field(min_length=1, description="Tesseract traineddata names for the language: [pol]")
+
+    @field_validator("tesseract")
+    @classmethod
+    def _tesseract_names(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not re.fullmatch(r"[a-z]{3}(?:_[a-z]+)?", v)]
+        if bad:
+            raise ValueError(f"not Tesseract language names (like pol, chi_sim): {bad}")
+        return value
+
+
+class PageFurniture(_Strict):
+    """Words of the running footers every sheet prints ("Strona 3 z 12"), removed by extract on any sheet."""
+
+    page_words: list[str] = Field(default_factory=list, description="printed before a page number: Strona, Str.")
+    of_words: list[str] = Field(default_factory=list, description="between a page number and the page count: z")
+
+    _blanks = field_validator("page_words", "of_words")(_no_blanks)
+
+
+class TextQuality(_Strict):
+    """Letters the text-layer check (pipeline.extract.quality) uses to spot glyphs split off their words."""
+
+    split_letters: str = Field(
+        default="", description="letters with a diacritic that never stand alone as a word (a lone one is a split glyph)"
+    )
+    never_initial: str = Field(default="", description="letters no word starts with (a token starting with one is a split tail)")
+
+    _letters = field_validator("split_letters", "never_initial")(_lower_letters)
+
+    @model_validator(mode="after")
+    def _initial_are_split_letters(self) -> TextQuality:
+        extra = sorted(set(self.never_initial) - set(self.split_letters))
+        if extra:
+            raise ValueError(f"never_initial letters {''.join(extra)!r} must also be split_letters")
+        return self
+
+
+class PromptWords(_Strict):
+    """The words of eval's prompt protocols. Frozen once published: a changed word changes scores."""
+
+    instruction: str = Field(min_length=1, description="the opening line: what follows and what to choose")
+    finish_with: str = Field(min_length=1, description="generative prompts only: how to state the answer ('<answer>: X')")
+    question: str = Field(min_length=1, description="heading of the question: Pytanie")
+    answer: str = Field(min_length=1, description="the answer word a prompt ends at: Odpowiedź")
+    passage: str = Field(min_length=1, description="heading of a shared passage: Tekst")
+    figure: str = Field(min_length=1, description="what a figure is called: Rysunek")
+    no_description: str = Field(min_length=1, description="said of a figure with no reviewed description")
+
+    @model_validator(mode="after")
+    def _finish_names_the_answer_word(self) -> PromptWords:
+        if f"{self.answer}: X" not in self.finish_with:
+            raise ValueError(f"finish_with must show the answer line '{self.answer}: X'")
+        return self
+
+
+class TrueFalseWords(_Strict):
+    """How replies (and keys) say true and false, one letter abbreviations included: P/F, Σ/Λ."""
+
+    true_words: list[str] = Field(min_length=1, description="P, Prawda")
+    false_words: list[str] = Field(min_length=1, description="F, Fałsz")
+
+    _blanks = field_validator("true_words", "false_words")(_no_blanks)
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> TrueFalseWords:
+        both = {w.casefold() for w in self.true_words} & {w.casefold() for w in self.false_words}
+        if both:
+            raise ValueError(f"words both true and false: {sorted(both)}")
+        return self
+
+
+class Language(_Strict):
+    """Everything examcorpus knows about one language."""
+
+    name: str = Field(min_length=1, description="English name: Polish")
+    native_name: str = Field(min_length=1, description="the language's own name: polski")
+    codes: Codes
+    script: Literal["Latin", "Greek", "Cyrillic", "Hangul", "Arabic", "Hebrew", "Han", "Devanagari"] = Field(
+        description="the script sheets are printed in"
+    )
+    decimal_mark: Literal[",", "."] = Field(description="the mark numbers are written with: 3,5 or 3.5")
+    page_furniture: PageFurniture = Field(default_factory=PageFurniture)
+    text_quality: TextQuality = Field(default_factory=TextQuality)
+    prompt: PromptWords | None = Field(default=None, description="eval prompt words; none: the language cannot be evaluated")
+    answer_words: list[str] = Field(min_length=1, description="how a reply names its answer: Odpowiedź, Poprawna odpowiedź")
+    refusal_phrases: list[str] = Field(default_factory=list, description="lower case; short and conservative: nie mogę")
+    true_false: TrueFalseWords
+    explanation_words: list[str] = Field(default_factory=list, description="words opening a reason after an answer: ponieważ")
+    explanation_headings: list[str] = Field(
+        default_factory=list, description="lower case; a line opening with one starts an explanation: uzasadnienie"
+    )
+    voided_words: list[str] = Field(default_factory=list, description="key entries meaning the question was annulled: anulowane")
+    accept_also: list[str] = Field(
+        default_factory=list, description="lower case; a key's note that one more answer is accepted: uznać także"
+    )
+
+    _blanks = field_validator(
+        "answer_words", "refusal_phrases", "explanation_words", "explanation_headings", "voided_words", "accept_also"
+    )(_no_blanks)
+
+    @field_validator("refusal_phrases", "explanation_headings", "accept_also")
+    @classmethod
+    def _lower_case(cls, value: list[str]) -> list[str]:
+        upper = [w for w in value if w != w.casefold()]
+        if upper:
+            raise ValueError(f"give these in lower case (replies are compared casefolded): {upper}")
+        return value
+
+    @model_validator(mode="after")
+    def _answer_word_is_extracted(self) -> Language:
+        if self.prompt is not None and self.prompt.answer not in self.answer_words:
+            raise ValueError(f"answer_words must include the prompt's answer word {self.prompt.answer!r}")
+        return self
+
+    @property
+    def code(self) -> str:
+        return self.codes.iso639_1
