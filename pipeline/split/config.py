@@ -27,6 +27,7 @@ class LeakageSettings:
     shingle_chars: int = 5
     num_perm: int = 128
     on_leak: str = "fail"
+    contained_min_chars: int = 40  # a private text shorter than this (an option "True") is not looked for inside public ones
     allowed_pairs: tuple[tuple[str, str], ...] = ()
 
 
@@ -111,6 +112,7 @@ def parse_split_config(data: object, *, source: str = "<dict>") -> SplitConfig:
         shingle_chars=_int(leak.get("shingle_chars", 5), "leakage.shingle_chars", fail, minimum=1),
         num_perm=_int(leak.get("num_perm", 128), "leakage.num_perm", fail, minimum=16),
         on_leak=on_leak,
+        contained_min_chars=_int(leak.get("contained_min_chars", 40), "leakage.contained_min_chars", fail, minimum=8),
         allowed_pairs=tuple(pairs),
     )
     return SplitConfig(version, newest, explicit, withhold, settings, path=source)
