@@ -17,6 +17,8 @@ from typing import Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pipeline.infra.yamlfile import load_yaml
+
 SOURCES_DIR = Path(__file__).parent / "sources"
 
 
@@ -551,8 +553,8 @@ def load_spec_file(path: Path | str) -> SourceSpec:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+        data = load_yaml(text)  # first: it refuses an alias bomb, which the duplicate-key walk would expand
         duplicates = _duplicate_keys(text)
-        data = yaml.safe_load(text)
     except FileNotFoundError:
         raise SpecError(path, ["file not found"]) from None
     except yaml.YAMLError as exc:

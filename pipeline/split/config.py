@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.infra.yamlfile import load_yaml
+
 DEFAULT_CONFIG = Path(__file__).with_name("default_split.yaml")
 ON_LEAK = ("fail", "withhold_public")
 
@@ -61,7 +63,7 @@ class SplitConfig:
 def load_split_config(path: str | Path | None = None) -> SplitConfig:
     path = Path(path) if path is not None else DEFAULT_CONFIG
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
         raise SplitConfigError(f"{path}: cannot read the split config ({exc.strerror})") from None
     except yaml.YAMLError as exc:
