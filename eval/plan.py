@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 from eval.backends.registry import backend_entry, kind_of
 

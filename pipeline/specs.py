@@ -17,7 +17,7 @@ from typing import Literal, get_args
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 SOURCES_DIR = Path(__file__).parent / "sources"
 

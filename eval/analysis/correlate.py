@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HUMAN_CSV = DATA / "cke_human_results_2015_2023.csv"

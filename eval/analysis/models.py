@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 DEFAULT_THRESHOLD = 50.0
 DASH = "–"

@@ -36,7 +36,7 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 import yaml
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 from pipeline.parse import number_key
 from pipeline.records import Question, table_to_questions
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.infra.yamlfile import load_yaml
+from pipeline.infra import load_yaml
 
 DEFAULT_CONFIG = Path(__file__).with_name("default_split.yaml")
 ON_LEAK = ("fail", "withhold_public")

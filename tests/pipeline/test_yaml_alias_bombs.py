@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.infra.yamlfile import ALIAS_EXPANSION_BUDGET, YamlAliasBombError, load_yaml
+from pipeline.infra import YamlAliasBombError, load_yaml
+from pipeline.infra.yamlfile import ALIAS_EXPANSION_BUDGET
 
 ROOT = Path(__file__).resolve().parents[2]
 
