@@ -12,6 +12,7 @@ from pipeline.acquire.download import MANIFEST_NAME, DownloadResult, FileJob, _n
 from pipeline.acquire.links import match_rules
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
+from pipeline.patterns import PatternTimeout
 from pipeline.specs import SourceSpec
 
 
@@ -85,7 +86,11 @@ def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: boo
     jobs: list[tuple[FileJob, Path]] = []
     paths, result.notes = folder_files(folder)
     for path in paths:
-        found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
+        try:
+            found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
+        except PatternTimeout as exc:
+            result.notes.append(f"{path}: {exc}; not read")
+            continue
         if found is None:
             result.unmatched += 1
             continue

@@ -22,6 +22,7 @@ from functools import lru_cache
 import regex
 
 from pipeline.extract.document import Line
+from pipeline.patterns import spec_pattern
 
 # One misread character per this many literal characters of a pattern: "INSTRUCCIONES GENERALES" may
 # lose two characters, while "Hoja de respuestas" still does not match "Hoja de preguntas" (six edits).
@@ -43,7 +44,7 @@ def _fuzzy(pattern: str, errors: int) -> regex.Pattern:
 
 def search_rule(pattern: str, text: str, *, ocr: bool) -> tuple[bool, int]:
     """(whether `pattern` is found in `text`, the edits it needed: 0 when found as written)."""
-    if re.search(pattern, text, flags=re.MULTILINE):
+    if spec_pattern(pattern, re.MULTILINE).search(text):
         return True, 0
     errors = allowed_errors(pattern) if ocr else 0
     if not errors:
