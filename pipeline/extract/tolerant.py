@@ -22,7 +22,7 @@ from functools import lru_cache
 import regex
 
 from pipeline.extract.document import Line
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import PatternTimeout, match_timeout, spec_pattern
 
 # One misread character per this many literal characters of a pattern: "INSTRUCCIONES GENERALES" may
 # lose two characters, while "Hoja de respuestas" still does not match "Hoja de preguntas" (six edits).
@@ -49,7 +49,11 @@ def search_rule(pattern: str, text: str, *, ocr: bool) -> tuple[bool, int]:
     errors = allowed_errors(pattern) if ocr else 0
     if not errors:
         return False, 0
-    found = _fuzzy(pattern, errors).search(text)
+    seconds = match_timeout()
+    try:
+        found = _fuzzy(pattern, errors).search(text, timeout=seconds)
+    except TimeoutError:
+        raise PatternTimeout(f"{pattern} (allowing {errors} OCR misreading(s))", text, seconds) from None
     return (True, sum(found.fuzzy_counts)) if found else (False, 0)
 
 
