@@ -44,6 +44,7 @@ MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the 
 # permutations). Banded at the threshold itself, such a pair is found only ~40% of the time. The extra
 # candidates cost one exact Jaccard each.
 LSH_MARGIN = 0.2
+ANCHOR_WORDS = 3  # words of a private text looked up in the public ones before a substring check
 LSH_WEIGHTS = (0.1, 0.9)
 
 
@@ -72,22 +73,39 @@ def question_text(q: Question, fold: str = "small") -> str:
     return normalise_text("\n".join([q.question, *q.choices]), fold)
 
 
-def sheet_boilerplate(questions: list[Question], fold: str = "small") -> dict[str, frozenset[str]]:
+class CanonicalForms(dict):
+    """Canonical forms of texts in one case fold, each computed once: the guard reads the same
+    lines (a sheet's instruction, a shared passage) many times."""
+
+    def __init__(self, fold: str = "small"):
+        super().__init__()
+        self.fold = fold
+
+    def __missing__(self, text: str) -> str:
+        form = self[text] = canonical_text(text, self.fold)
+        return form
+
+
+def sheet_boilerplate(questions: list[Question], fold: str = "small",
+                      forms: CanonicalForms | None = None) -> dict[str, frozenset[str]]:
     """Per sheet (source_sha256): the normalised question lines shared by two or more of its questions."""
+    forms = forms if forms is not None else CanonicalForms(fold)
     seen: dict[str, dict[str, int]] = {}
     for q in questions:
         counts = seen.setdefault(q.source_sha256, {})
-        for line in {normalise_text(l, fold) for l in q.question.splitlines()} - {""}:
+        for line in {forms[l] for l in q.question.splitlines()} - {""}:
             counts[line] = counts.get(line, 0) + 1
     return {sheet: frozenset(l for l, n in counts.items() if n > 1) for sheet, counts in seen.items()}
 
 
-def distinctive_text(q: Question, boilerplate: dict[str, frozenset[str]], fold: str = "small") -> str:
+def distinctive_text(q: Question, boilerplate: dict[str, frozenset[str]], fold: str = "small",
+                     forms: CanonicalForms | None = None) -> str:
     """The question text without its sheet's shared lines (all of it when nothing else is left)."""
+    forms = forms if forms is not None else CanonicalForms(fold)
     shared = boilerplate.get(q.source_sha256, frozenset())
-    lines = [normalise_text(l, fold) for l in q.question.splitlines()]
+    lines = [forms[l] for l in q.question.splitlines()]
     kept = [l for l in lines if l and l not in shared] or lines
-    return normalise_text("\n".join([*kept, *q.choices]), fold)
+    return " ".join(part for part in [*kept, *(forms[c] for c in q.choices)] if part)
 
 
 def shingles(text: str, size: int) -> set[str]:
@@ -136,8 +154,10 @@ def find_leaks(private: list[Question], public: list[Question], settings: Leakag
         for q in private:
             for pub_id in by_text.get(question_text(q, fold), []):
                 add(LeakPair("text", q.id, pub_id))
-        for pair in near_duplicates(private, public, settings, fold):
-            add(pair)
+    # Near-duplicates in the small-letter fold only: the capital fold differs from it in capitals alone,
+    # too few letters of a text to move a Jaccard similarity much, and a second MinHash pass doubles the cost.
+    for pair in near_duplicates(private, public, settings):
+        add(pair)
     paired = {(key[1], key[2]) for key in found}
     for fold in CASE_FOLDS:
         for pair in contained_texts(private, public, settings.contained_min_chars, fold):
@@ -150,22 +170,23 @@ def contained_texts(private: list[Question], public: list[Question], min_chars: 
     """Pairs where a private record's release text field (question, context, options, answer, figure
     description or transcription, canonical, at least `min_chars` long) appears inside a public
     record's release text field, alone or as part of a longer text: a private passage pasted into a
-    public `context`. Each private text is looked up by its longest inner word (the first and last
-    words may be glued to their neighbours in the public text), so the public texts are read once,
-    a dictionary look-up a word, and only candidates are verified by substring search."""
-    by_word: dict[str, list[tuple[str, str, str]]] = {}
+    public `context`. Each private text is looked up by its first ANCHOR_WORDS inner words (the first
+    and last words may be glued to their neighbours in the public text), so the public texts are read
+    once, a dictionary look-up a word, and only candidates are verified by substring search."""
+    by_anchor: dict[str, list[tuple[str, str, str]]] = {}
     for q in private:
         for name, text in release_texts(q, fold).items():
             words = text.split()
-            if len(text) < min_chars or len(words) < 3:
+            if len(text) < min_chars or len(words) < ANCHOR_WORDS + 2:
                 continue
             inner = words[1:-1]
-            by_word.setdefault(max(inner, key=len), []).append((q.id, name, " ".join(inner)))
+            by_anchor.setdefault(" ".join(inner[:ANCHOR_WORDS]), []).append((q.id, name, " ".join(inner)))
     pairs: dict[tuple[str, str], LeakPair] = {}
     for p in public:
         for public_field, text in release_texts(p, fold).items():
-            for word in set(text.split()) & by_word.keys():
-                for private_id, private_field, inner in by_word[word]:
+            words = text.split()
+            for start in range(len(words) - ANCHOR_WORDS + 1):
+                for private_id, private_field, inner in by_anchor.get(" ".join(words[start:start + ANCHOR_WORDS]), ()):
                     if (private_id, p.id) not in pairs and inner in text:
                         pairs[(private_id, p.id)] = LeakPair(
                             "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
@@ -191,13 +212,14 @@ def near_duplicates(private: list[Question], public: list[Question], settings: L
     from datasketch import MinHashLSH  # imported here: it takes ~0.6 s, and every CLI start would pay it
 
     size, threshold = settings.shingle_chars, settings.near_duplicate_jaccard
-    boilerplate = sheet_boilerplate([*private, *public], fold)
-    pub_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold), size) for q in public}
+    forms = CanonicalForms(fold)
+    boilerplate = sheet_boilerplate([*private, *public], fold, forms)
+    pub_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold, forms), size) for q in public}
     lsh = MinHashLSH(threshold=max(0.05, threshold - LSH_MARGIN), num_perm=settings.num_perm, weights=LSH_WEIGHTS)
     with lsh.insertion_session() as session:
         for qid, sketch in zip(pub_codes, _minhashes(pub_codes.values(), settings.num_perm)):
             session.insert(qid, sketch, check_duplication=False)  # ids are unique: checked by the split
-    priv_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold), size) for q in private}
+    priv_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold, forms), size) for q in private}
     pairs = []
     for qid, sketch in zip(priv_codes, _minhashes(priv_codes.values(), settings.num_perm)):
         mine = priv_codes[qid]
