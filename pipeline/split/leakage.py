@@ -2,11 +2,11 @@
 
 Five checks, each private record against every public one, on texts in their canonical form
 (`pipeline.split.canonical`: invisible characters removed, NFKC, look-alike letters folded to their
-UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace collapsed; in both case
-folds):
+UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace collapsed):
 - `id`: the same record id on both sides;
-- `text`: the same normalised question text plus options. The stem alone is not enough: Panhellenic true/false blocks repeat the
-  same instruction every year and differ only in the statement, which our records keep in the text;
+- `text`: the same canonical question text plus options, in either case fold. The stem alone is not
+  enough: Panhellenic true/false blocks repeat the same instruction every year and differ only in the
+  statement, which our records keep in the text;
 - `near_duplicate`: Jaccard similarity of character 5-gram shingles of that text at or above the
   threshold, after dropping sheet boilerplate: a line that appears in two or more questions of one
   sheet (an instruction such as the Panhellenic "Να χαρακτηρίσετε…" heading every true/false statement)
@@ -19,8 +19,8 @@ folds):
 - `contained`: a private record's release text field (any text field of the schema a model reads:
   question, context, options, answer, figure description and transcription) inside a public record's
   release text field, whole or as part of a longer text (a private passage pasted into a public
-  `context`); only texts of at least `contained_min_chars` are looked for, and only for pairs no
-  other check has named.
+  `context`), in either case fold; only texts of at least `contained_min_chars` are looked for, and
+  only for pairs no other check has named.
 """
 from __future__ import annotations
 
