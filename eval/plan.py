@@ -13,6 +13,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from pipeline.infra import load_yaml
+
 from eval.backends.registry import backend_entry, kind_of
 
 PLAN_VERSION = 1
@@ -118,7 +120,7 @@ def load_plan(path: str | Path) -> RunPlan:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        raw = json.loads(text) if path.suffix == ".json" else load_yaml(text)
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: unreadable plan ({exc})") from None
     if not isinstance(raw, dict):

@@ -142,7 +142,12 @@ def _cmd_specs_check(args) -> int:
             print(str(exc), file=sys.stderr)
             failed += 1
         else:
-            print(f"{path}: ok ({spec.name})")
+            from pipeline.patterns import pattern_warnings
+
+            warnings = pattern_warnings(spec)
+            for warning in warnings:
+                print(f"{path}: warning: {warning}", file=sys.stderr)
+            print(f"{path}: ok ({spec.name})" + (f", {len(warnings)} warning(s)" if warnings else ""))
     return 1 if failed else 0
 
 

@@ -31,6 +31,7 @@ from pipeline.infra import StageCache, fingerprint, make_executor, progress, wri
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
+from pipeline.patterns import PatternTimeout
 from pipeline.records import Question, conform_to_schema, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
@@ -137,6 +138,9 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
         return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False)
     except StageUnavailable as exc:
         # Nothing is cached: once the tool is back, the next run does the work.
+        return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False, unavailable=True)
+    except PatternTimeout as exc:
+        # The spec's fault, not the file's: not cached, not quarantined; a fixed spec reads it next run.
         return ExtractOutcome(task.sha256, task.cache_key, str(exc), 0, 0, False, unavailable=True)
     StageCache(task.cache_root, "documents").put(task.cache_key, document.to_json())
     figure_paths = sorted(f.path for page in document.pages for f in page.figures)
@@ -430,7 +434,12 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
         if job.keys and len(failed_keys) == len(job.keys):
             files[job.sheet.url].errors.append(diagnose(Code.KEYS_FAILED))
-        questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
+        try:
+            questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
+        except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
+            kept = bool(_earlier_records(job.sheet, previous))
+            files[job.sheet.url].errors.append(str(exc) + ("; its records curated earlier are kept unchanged" if kept else ""))
+            continue
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"

@@ -18,6 +18,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails
 
+from pipeline.infra import load_yaml
+
 SOURCES_DIR = Path(__file__).parent / "sources"
 
 
@@ -567,8 +569,8 @@ def load_spec_file(path: Path | str) -> SourceSpec:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+        data = load_yaml(text)  # first: it refuses an alias bomb, which the duplicate-key walk would expand
         duplicates = _duplicate_keys(text)
-        data = yaml.safe_load(text)
     except FileNotFoundError:
         raise SpecError(path, ["file not found"]) from None
     except yaml.YAMLError as exc:

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from pipeline.infra import load_yaml
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 HUMAN_CSV = DATA / "cke_human_results_2015_2023.csv"
 LLMZSZL_CSV = DATA / "llmzszl_model_accuracy_by_year.csv"
@@ -126,7 +128,7 @@ def load_mapping(path: str | Path) -> list[dict]:
     """Rules `{match: {exam: ..., subject: ...}, exam_type: ..., category: ...}`: the first that matches wins."""
     path = Path(path)
     try:
-        rules = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("rules")
+        rules = (load_yaml(path.read_text(encoding="utf-8")) or {}).get("rules")
     except (OSError, yaml.YAMLError, AttributeError) as exc:
         raise ValueError(f"{path}: unreadable mapping ({exc})") from None
     if not isinstance(rules, list) or not rules:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.infra import load_yaml
+
 
 @dataclass(frozen=True)
 class ModelMeta:
@@ -24,7 +26,7 @@ class ModelMeta:
 def load_model_metadata(path: str | Path) -> dict[str, ModelMeta]:
     path = Path(path)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = load_yaml(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: unreadable model metadata ({exc})") from None
     models = doc.get("models") if isinstance(doc, dict) else None

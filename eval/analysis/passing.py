@@ -18,6 +18,8 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.infra import load_yaml
+
 DEFAULT_THRESHOLD = 50.0
 DASH = "–"
 
@@ -51,7 +53,7 @@ def load_thresholds(path: str | Path | None) -> tuple[float, dict[str, float]]:
         return DEFAULT_THRESHOLD, {}
     path = Path(path)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        doc = load_yaml(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: unreadable thresholds ({exc})") from None
     if not isinstance(doc, dict) or not set(doc) <= {"default", "thresholds"}:

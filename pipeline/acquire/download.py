@@ -41,6 +41,7 @@ from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
 from pipeline.diagnostics import Code, diagnose
+from pipeline.patterns import PatternTimeout
 from pipeline.specs import FileRule, SourceSpec
 
 MANIFEST_NAME = "manifest.jsonl"
@@ -471,7 +472,11 @@ def download_source(
                 continue
             for link in extract_links(text or "", final_url, upgrade_to_https=upgrade):
                 link = _rebase(link, spec_base, base)
-                job = _job(link, settings.links, year)
+                try:
+                    job = _job(link, settings.links, year)
+                except PatternTimeout as exc:
+                    result.notes.append(f"{spec.name}: link {link} on {url} not followed: {exc}")
+                    continue
                 refused = policy.link_problem(link) if job is not None else None
                 if refused is not None:
                     result.notes.append(diagnose(Code.LINK_REFUSED, spec=spec.name, link=link, url=url, why=refused))
@@ -488,7 +493,11 @@ def download_source(
             result.notes.append(diagnose(Code.TEMPLATE_FAILED, spec=spec.name, why=exc.args[0]))
             continue
         for url, year in expanded:
-            job = _job(url, settings.links, year)
+            try:
+                job = _job(url, settings.links, year)
+            except PatternTimeout as exc:
+                result.notes.append(f"{spec.name}: URL template gives {url}, not followed: {exc}")
+                continue
             if job is None:
                 result.notes.append(diagnose(Code.TEMPLATE_UNMATCHED, spec=spec.name, url=url))
             found.add(url, job)

@@ -1,8 +1,10 @@
 """`--from DIR`: a spec's files from a local folder into raw/, with the same storage, checks and manifest
-as downloads. Symbolic links that lead out of the folder are refused, and said so in the result's notes.
+as downloads. Symbolic links that lead out of the folder, loop or lead nowhere are skipped, and said so in
+the result's notes (problem lines of the run's report); the other files are read.
 """
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -10,34 +12,65 @@ from pipeline.acquire.download import MANIFEST_NAME, DownloadResult, FileJob, _n
 from pipeline.acquire.links import match_rules
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
+from pipeline.patterns import PatternTimeout
 from pipeline.specs import SourceSpec
 
 
 def folder_files(folder: Path) -> tuple[list[Path], list[str]]:
-    """The regular files under `folder`, and a note for each symbolic link not followed.
+    """The regular files under `folder`, and a note (a problem line of the run's report) for each
+    entry not read.
 
     A link to a file inside the folder is taken (by the link's own path); a link that leads outside
     it is refused, since --from promises to read that folder only; linked folders are not entered
-    (they could loop, or repeat files already found).
+    (they could loop, or repeat files already found); a link that loops or leads nowhere, and a
+    subfolder that cannot be listed, are said and skipped, and the other files are read.
     """
     root = folder.resolve()
     files: list[Path] = []
     notes: list[str] = []
-    for current, dirs, names in os.walk(folder, followlinks=False):
+
+    def unreadable(exc: OSError) -> None:
+        notes.append(f"{exc.filename}: cannot list this folder ({exc.strerror}); its files were not read")
+
+    for current, dirs, names in os.walk(folder, followlinks=False, onerror=unreadable):
         here = Path(current)
         for name in sorted(dirs):
             if (here / name).is_symlink():
-                notes.append(f"{here / name}: symbolic link to a folder ({os.readlink(here / name)}) not followed")
+                notes.append(f"{here / name}: symbolic link to a folder ({_link_text(here / name)}) not followed")
         for name in sorted(names):
             path = here / name
             if path.is_symlink():
-                target = path.resolve()
-                if not target.is_relative_to(root):
-                    notes.append(f"{path}: symbolic link to {target}, outside the --from folder {root}; not read")
+                problem = _link_problem(path, root)
+                if problem:
+                    notes.append(f"{path}: {problem}; not read")
                     continue
             if path.is_file():
                 files.append(path)
     return sorted(files), notes
+
+
+def _link_text(path: Path) -> str:
+    try:
+        return os.readlink(path)
+    except OSError as exc:
+        return f"unreadable link: {exc.strerror}"
+
+
+def _link_problem(path: Path, root: Path) -> str | None:
+    """Why a symbolic link is not read (it loops, leads nowhere, or leads outside the folder), or None."""
+    try:
+        target = path.resolve(strict=True)
+    except FileNotFoundError:
+        return f"dangling symbolic link to {_link_text(path)} (nothing there)"
+    except RuntimeError:  # Python < 3.13 says a loop this way
+        return f"symbolic link loop ({_link_text(path)})"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"symbolic link loop ({_link_text(path)})"
+        return f"symbolic link to {_link_text(path)} cannot be followed ({exc.strerror})"
+    if not target.is_relative_to(root):
+        return f"symbolic link to {target}, outside the --from folder {root}"
+    return None
 
 
 def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: bool = True) -> DownloadResult:
@@ -53,7 +86,11 @@ def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: boo
     jobs: list[tuple[FileJob, Path]] = []
     paths, result.notes = folder_files(folder)
     for path in paths:
-        found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
+        try:
+            found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
+        except PatternTimeout as exc:
+            result.notes.append(f"{path}: {exc}; not read")
+            continue
         if found is None:
             result.unmatched += 1
             continue

@@ -6,12 +6,12 @@ file's role, its named groups and fixed facts become the file's pairing facts.
 """
 from __future__ import annotations
 
-import re
 import urllib.parse
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Sequence
 
+from pipeline.patterns import spec_pattern
 from pipeline.specs import FileRule
 
 
@@ -26,7 +26,7 @@ def match_rules(target: str, rules: Sequence[FileRule], context: dict[str, str] 
     """The first rule matching `target`, with facts: context (e.g. the index page's year), then the
     rule's fixed facts, then the pattern's named groups (most specific wins)."""
     for rule in rules:
-        found = re.search(rule.pattern, target)
+        found = spec_pattern(rule.pattern).search(target)
         if found:
             groups = {k: v for k, v in found.groupdict().items() if v is not None}
             return RuleMatch(rule.role, _with_full_year({**(context or {}), **rule.facts, **groups}), rule.pattern)

@@ -36,6 +36,7 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 import yaml
 
+from pipeline.infra import load_yaml
 from pipeline.parse import number_key
 from pipeline.records import Question, table_to_questions
 
@@ -246,7 +247,7 @@ def read_truth(spec: str) -> list[TruthSheet]:
         return _read_jsonl(path, sheet or None)
     try:
         text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+        data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text)
     except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
         raise FidelityError(f"{path}: cannot read the truth file: {exc}") from None
     if not isinstance(data, dict):

@@ -32,6 +32,7 @@ from pipeline.parse import (
     plain_text,
     split_blocks,
 )
+from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec, SpecError, load_spec
 
 
@@ -106,7 +107,7 @@ def _cleanup_reasons(path: Path, sha256: str, spec: SourceSpec, options: Extract
                 key = _line_key(page.number, line)
                 if key not in kept:
                     reasons.setdefault(key, f"dropped line ({name})")
-    rules = [(pattern, re.compile(pattern)) for pattern in spec.layout.drop_lines]
+    rules = [(pattern, spec_pattern(pattern)) for pattern in spec.layout.drop_lines]
     for page in raw.pages:
         for line in page.lines:
             hit = next((pattern for pattern, rule in rules if rule.search(line.text)), None)
@@ -117,7 +118,7 @@ def _cleanup_reasons(path: Path, sha256: str, spec: SourceSpec, options: Extract
 
 def _dropped_page_rule(page: Page, spec: SourceSpec) -> str:
     for pattern in spec.layout.drop_pages:
-        if re.search(pattern, page.text, flags=re.MULTILINE):
+        if spec_pattern(pattern, re.MULTILINE).search(page.text):
             return f"dropped page (drop_pages {pattern!r})"
     return f"dropped page ({page.dropped_reason})"
 
@@ -125,7 +126,7 @@ def _dropped_page_rule(page: Page, spec: SourceSpec) -> str:
 def _stop_rule(spec: SourceSpec, texts: list[str]) -> tuple[str, str]:
     """(rule of the line that ends the parsed stream, rule of the lines after it)."""
     for pattern in spec.layout.stop_at:
-        if any(re.search(pattern, t) for t in texts):
+        if any(spec_pattern(pattern).search(t) for t in texts):
             return f"stop_at {pattern!r}", "after stop_at (not parsed)"
     return f"key.in_sheet {spec.key.in_sheet!r} (answer key starts)", "answer key in the booklet (key.in_sheet)"
 
@@ -149,8 +150,8 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
     blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
     taken: dict[int, str] = {}  # id(stream line) -> rule
     matchers = _Matchers(
-        option_start_regex(labels, layout.options.styles), re.compile(layout.question_start),
-        re.compile(layout.points) if layout.points else None, labels,
+        option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
+        spec_pattern(layout.points) if layout.points else None, labels,
     )
     restarts = {id(item) for item in numbering.restarts}
     by_id = {id(item): item for item in parsed}
@@ -163,7 +164,7 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
         seen_block = seen_block or rule is not None
         if rule is None:
             text = plain_text(item.text)[0]
-            section = next((s for s in layout.sections if re.search(s.start, text)), None)
+            section = next((s for s in layout.sections if spec_pattern(s.start).search(text)), None)
             if section is not None:
                 rule = f"section {section.prefix!r} (start {section.start!r})"
             else:

@@ -29,6 +29,7 @@ from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_charac
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
+from pipeline.patterns import spec_pattern
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
@@ -430,7 +431,7 @@ def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> boo
 
 
 def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
-    drop_line_rules = [re.compile(p) for p in options.drop_lines]
+    drop_line_rules = [spec_pattern(p) for p in options.drop_lines]
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture, misread_furniture = _repeated_furniture(pages) if options.remove_repeated_lines else (set(), set())
     for page in pages:

@@ -22,6 +22,7 @@ from functools import lru_cache
 import regex
 
 from pipeline.extract.document import Line
+from pipeline.patterns import PatternTimeout, match_timeout, spec_pattern
 
 # One misread character per this many literal characters of a pattern: "INSTRUCCIONES GENERALES" may
 # lose two characters, while "Hoja de respuestas" still does not match "Hoja de preguntas" (six edits).
@@ -43,12 +44,16 @@ def _fuzzy(pattern: str, errors: int) -> regex.Pattern:
 
 def search_rule(pattern: str, text: str, *, ocr: bool) -> tuple[bool, int]:
     """(whether `pattern` is found in `text`, the edits it needed: 0 when found as written)."""
-    if re.search(pattern, text, flags=re.MULTILINE):
+    if spec_pattern(pattern, re.MULTILINE).search(text):
         return True, 0
     errors = allowed_errors(pattern) if ocr else 0
     if not errors:
         return False, 0
-    found = _fuzzy(pattern, errors).search(text)
+    seconds = match_timeout()
+    try:
+        found = _fuzzy(pattern, errors).search(text, timeout=seconds)
+    except TimeoutError:
+        raise PatternTimeout(f"{pattern} (allowing {errors} OCR misreading(s))", text, seconds) from None
     return (True, sum(found.fuzzy_counts)) if found else (False, 0)
 
 

@@ -8,11 +8,15 @@ Public functions:
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
 - `progress(total=, desc=)`: the one progress-bar style of long steps (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
+- `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`, a `yaml.YAMLError`)
+  for every YAML file a user gives (`yamlfile`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
+from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
-__all__ = ["StageCache", "fingerprint", "make_executor", "progress", "sha256_file", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["StageCache", "YamlAliasBombError", "fingerprint", "load_yaml", "make_executor", "progress", "sha256_file",
+           "write_bytes_atomic", "write_text_atomic"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
+from pipeline.patterns import spec_pattern
 
 
 @dataclass
@@ -64,7 +65,7 @@ class Numbering:
     def enter(self, text: str) -> bool:
         """Whether `text` (a line's plain text) opens a declared section; if so, the prefix changes."""
         for rule in self.sections:
-            if re.search(rule.start, text):
+            if spec_pattern(rule.start).search(text):
                 if rule.nested:
                     self.prefix = self.top + rule.prefix
                 else:
@@ -80,8 +81,8 @@ def split_blocks(
     """Blocks in reading order. A header whose number does not increase is text, not a new question
     (a numbered line inside a stem, or a cover-page instruction list). A heading of a declared
     section (`numbering.sections`) restarts the numbering under its prefix."""
-    start_re = re.compile(question_start)
-    context_re = re.compile(context_start) if context_start else None
+    start_re = spec_pattern(question_start)
+    context_re = spec_pattern(context_start) if context_start else None
     numbering = numbering or Numbering()
     blocks: list[Block] = []
     seen: dict[str, StreamLine] = {}
@@ -215,7 +216,7 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
     stands beside a gap of one (97, 99, 99, 100): then it is the missing number."""
     runs: list[list[tuple[StreamLine, int]]] = [[]]
     for item in items:
-        if sections and any(re.search(rule.start, plain_text(item.text)[0]) for rule in sections):
+        if sections and any(spec_pattern(rule.start).search(plain_text(item.text)[0]) for rule in sections):
             runs.append([])
             continue
         match = match_number_line(start_re, item)

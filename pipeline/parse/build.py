@@ -32,6 +32,7 @@ from pipeline.parse.options import find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.parse.unnumbered import recover_unnumbered
+from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import PAIRING_GROUPS, SourceSpec
 
@@ -57,7 +58,7 @@ def _clean_text(parts: list[str]) -> str:
 def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], float | None]:
     if not pattern:
         return parts, None
-    regex = re.compile(pattern)
+    regex = spec_pattern(pattern)
     points = None
     kept = []
     for part in parts:
@@ -85,7 +86,7 @@ def _bare_min_run(layout) -> int | None:
 
 def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
     for rule in spec.layout.type_rules:
-        if re.search(rule.pattern, text, flags=re.IGNORECASE | re.DOTALL):
+        if spec_pattern(rule.pattern, re.IGNORECASE | re.DOTALL).search(text):
             return QuestionType(rule.type)
     return None
 
@@ -435,7 +436,7 @@ def _sheet_facts(sheet: ExtractedDocument, entry: ManifestEntry, spec: SourceSpe
         problems.append(diagnose(Code.NO_YEAR))
     sheet_code = entry.facts.get("sheet_code")
     if sheet_code is None and spec.layout.sheet_code:
-        match = re.search(spec.layout.sheet_code, text, flags=re.MULTILINE)
+        match = spec_pattern(spec.layout.sheet_code, re.MULTILINE).search(text)
         if match:
             sheet_code = match.group("code")
     return int(year or 0), entry.facts.get("session"), sheet_code

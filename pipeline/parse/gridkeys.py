@@ -24,6 +24,7 @@ from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
+from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
 __all__ = ["read_grid"]
@@ -187,7 +188,7 @@ def _span(cells: list[NumberCell]) -> str:
 
 def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
     """One table per variant named by a `variant_header` row ({"" : table} without variant_header)."""
-    header_re = re.compile(spec.variant_header) if spec.variant_header else None
+    header_re = spec_pattern(spec.variant_header) if spec.variant_header else None
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
     orphans: list[str] = []  # grids before any variant header: reported on every table

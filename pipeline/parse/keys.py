@@ -10,6 +10,7 @@ from pipeline.extract import ExtractedDocument, search_rule
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyruns import ColumnRow, mend_column
 from pipeline.parse.stream import StreamLine, line_stream, match_number_line, plain_text, rest_after, rows
+from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
@@ -30,9 +31,9 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     """Answers follow `answer_marker` inside the task opened by `task_start` (or, with no marker, make up
     the task's text); a page break between marker and answer does not matter (the stream runs across
     pages, footers already removed)."""
-    task_re = re.compile(spec.task_start)
-    marker_re = re.compile(spec.answer_marker) if spec.answer_marker else None
-    end_re = re.compile(spec.answer_end) if spec.answer_end else None
+    task_re = spec_pattern(spec.task_start)
+    marker_re = spec_pattern(spec.answer_marker) if spec.answer_marker else None
+    end_re = spec_pattern(spec.answer_end) if spec.answer_end else None
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
@@ -70,7 +71,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     each row is a number followed by one answer per variant column; with one variant, the answer is the
     text of the answer cell: everything between the number column and the next header column that lies
     in the number's row band (cells are centred vertically, so an answer may start above its number)."""
-    header_re = re.compile(spec.variant_header)
+    header_re = spec_pattern(spec.variant_header)
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
@@ -151,7 +152,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
     below it in its column (the key's numbering restarts there, as the sheet's does; keys often print
     the parts side by side, "Primera parte" over the left column and "Segunda parte" over the right).
     On OCR'd pages an entry number misread or unread is mended from its column's run (`keyruns`)."""
-    entry_re = re.compile(spec.entry)
+    entry_re = spec_pattern(spec.entry)
     table = KeyTable(name)
     columns: list[_KeyColumn] = [_KeyColumn(float("-inf"))]
     runs: list[tuple[str, list[ColumnRow]]] = []  # (prefix, rows) of each column under each heading
@@ -231,7 +232,7 @@ def mark_voided(table: KeyTable, spec: KeySpec) -> None:
 
 def key_in_sheet(sheet: ExtractedDocument, start: str) -> ExtractedDocument | None:
     """The part of a booklet from the line matching `start` on (its printed answer key), or None."""
-    pattern = re.compile(start)
+    pattern = spec_pattern(start)
     for index, page in enumerate(sheet.pages):
         for position, line in enumerate(page.lines):
             if pattern.search(line.text):
@@ -242,7 +243,7 @@ def key_in_sheet(sheet: ExtractedDocument, start: str) -> ExtractedDocument | No
 
 
 def find_variant(sheet: ExtractedDocument, spec: KeySpec) -> str | None:
-    pattern = re.compile(spec.variant_pattern, re.MULTILINE)
+    pattern = spec_pattern(spec.variant_pattern, re.MULTILINE)
     for page in sheet.pages:
         match = pattern.search(page.text)
         if match:

@@ -16,6 +16,7 @@ from pipeline.parse.blocks import Block
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text
+from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, Question, QuestionType
 from pipeline.specs import SourceSpec
 
@@ -104,7 +105,7 @@ def restarts_with_options(
     undeclared part, not a numbered list or endnotes."""
     if not restarts:
         return []
-    start_re = re.compile(question_start)
+    start_re = spec_pattern(question_start)
     position = {id(sl): i for i, sl in enumerate(stream)}
     found = []
     for restart in restarts:
@@ -130,7 +131,7 @@ def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: lis
         return
     rest = full[len(stream):]
     first = rest[0]
-    if key_start and any(re.search(p, first.text) for p in key_start):
+    if key_start and any(spec_pattern(p).search(first.text) for p in key_start):
         return  # the key printed in the booklet: read as the key
     notes.append(diagnose(Code.STOP_AT, page=first.page, line=plain_text(first.text)[0][:50], count=len(rest),
                           first=first.page, last=rest[-1].page))

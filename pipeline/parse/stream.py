@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import normalize_ocr_line
 from pipeline.parse.labels import plain_enclosed
+from pipeline.patterns import spec_pattern
 
 # Answer blanks and leaders: nothing a reader needs.
 _BLANK = re.compile(r"^[\s.…_·]+$")
@@ -34,7 +35,7 @@ def line_stream(
     document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None
 ) -> list[StreamLine]:
     """Lines of the parsed pages in reading order; OCR'd lines get their option labels repaired."""
-    stops = [re.compile(p) for p in stop_at]
+    stops = [spec_pattern(p) for p in stop_at]
     fix = _ocr_fixer(labels)
     stream: list[StreamLine] = []
     for page in document.pages:

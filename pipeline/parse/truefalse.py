@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from pipeline.parse.labels import fold
 from pipeline.parse.stream import StreamLine, join_wrapped, marked_rest, plain_text, rows
+from pipeline.patterns import spec_pattern
 from pipeline.specs import TrueFalseSpec
 
 
@@ -55,7 +56,7 @@ def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -
     says so: `force`) statements are lines opening with `statement`.
     """
     words = _marker_words(spec)
-    statement_re = re.compile(spec.statement)
+    statement_re = spec_pattern(spec.statement)
     marked_rows = 0
     stem: list[str] = []
     statements: list[Statement] = []

@@ -10,6 +10,7 @@ Public functions:
 - `publish_to_folder(split_dir, split, to, release_id=…)`: a local release `datasets.load_dataset(to, config)` reads.
 - `publish_to_hub(split_dir, split, repo_id, release_id=…)`: commit + tag `release_id` on a Hub dataset repo.
 - `build_release(...)`: the release files into an empty folder; `verify_release(dir)`: SHA-256 problems.
+- `clean_stale_staging(parent)`: remove staging folders of killed publishes (`staging`); `publish_to_folder` calls it.
 - `default_release_id()`, `config_names(questions)`, `errata(previous, current)`; `PublishError` for refusals.
 - `register(subparsers)`: the `examcorpus publish` command.
 """
@@ -18,8 +19,9 @@ from pipeline.publish.hub import publish_to_hub
 from pipeline.publish.layout import COMPRESSION, ROW_GROUP_ROWS, config_names, parquet_bytes
 from pipeline.publish.manifest import Erratum, errata, verify_release
 from pipeline.publish.release import PublishError, PublishResult, build_release, default_release_id, publish_to_folder
+from pipeline.publish.staging import clean_stale_staging
 
 __all__ = [
-    "COMPRESSION", "ROW_GROUP_ROWS", "Erratum", "PublishError", "PublishResult", "build_release", "config_names",
+    "COMPRESSION", "ROW_GROUP_ROWS", "Erratum", "PublishError", "PublishResult", "build_release", "clean_stale_staging", "config_names",
     "default_release_id", "errata", "parquet_bytes", "publish_to_folder", "publish_to_hub", "register", "verify_release",
 ]

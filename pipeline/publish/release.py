@@ -3,14 +3,14 @@
 A release is one split (public or private) of one split folder, under one release id:
 `data/<config>/<split>.parquet`, `README.md` (the card), `exports/…`, `manifest.json`. It is built in a
 staging folder beside the target and renamed into place in one step, so a target folder either holds
-a whole release or none; an existing release is never overwritten.
+a whole release or none; an existing release is never overwritten. Staging folders left by a publish
+that was killed are removed by the next publish beside them (`pipeline.publish.staging`).
 """
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +22,7 @@ from pipeline.publish.card import card_text
 from pipeline.publish.exports import export_files
 from pipeline.publish.layout import CARD_NAME, MANIFEST_NAME, config_names, data_path, parquet_bytes
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
+from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
 from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
 from pipeline.split import SPLITS, SplitDataError, read_split
 
@@ -131,6 +132,8 @@ def releases_beside(target: Path) -> list[tuple[str, Path]]:
     parent = target.parent
     if parent.is_dir():
         for manifest in parent.glob(f"*/{MANIFEST_NAME}"):
+            if is_staging(manifest.parent):
+                continue  # a release being built by a publish still running
             try:
                 data = json.loads(manifest.read_text(encoding="utf-8"))
             except (OSError, json.JSONDecodeError):
@@ -149,6 +152,7 @@ def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str,
         held = json.loads((to / MANIFEST_NAME).read_text()).get("release") if (to / MANIFEST_NAME).is_file() else None
         raise PublishError(f"{to}: already holds {'release ' + held if held else 'files'}; releases are immutable, "
                            "publish a correction under a new release id into a new folder")
+    cleaned = clean_stale_staging(to.parent)  # before looking for releases: a killed one may hold a manifest
     siblings = releases_beside(to)
     same = [path for rid, path in siblings if rid == release_id]
     if same:
@@ -156,20 +160,14 @@ def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str,
     if previous is None:
         same_split = [path for _, path in siblings if _split_of(path) == split]
         previous = same_split[-1] if same_split else None
-    staging = to.parent / f".{to.name}.staging-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with staging_folder(to) as staging:
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
                                  repo_hint="", visibility="private" if private_target else "public",
                                  license_id=license_id, show_progress=show_progress)
         if to.exists():
             to.rmdir()  # empty (checked above); rename needs the name free
         os.rename(staging, to)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return PublishResult(release_id, split, str(to), manifest)
+    return PublishResult(release_id, split, str(to), manifest, notes=cleaned)
 
 
 def _split_of(path: Path) -> str | None:

@@ -7,7 +7,8 @@ Public functions:
 - `load_split_config(path=None)`: the rule from YAML (`default_split.yaml` here when None) → `SplitConfig`.
 - `split_records(questions, config)` → `SplitResult` (public, private, withheld, rule); raises
   `LeakageError` (with `.pairs` and a Markdown `.report`) when a private question reaches the public side.
-- `find_leaks(private, public, settings)` → `LeakPair`s by id, normalised text, near-duplicate
+- `find_leaks(private, public, settings)` → `LeakPair`s by id, canonical text (`canonical_text`: invisible
+  characters, look-alikes, case and accents folded), a private text inside a public field, near-duplicate
   (MinHash LSH, verified by exact shingle Jaccard) and figure SHA-256; `question_text` is the normalised
   text the guard compares.
 - `run_split(curated_dir, out_dir, config)`: read, split, write the folder; `read_split(dir)` → `SplitFolder`

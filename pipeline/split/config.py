@@ -13,6 +13,8 @@ from pathlib import Path
 
 import yaml
 
+from pipeline.infra import load_yaml
+
 DEFAULT_CONFIG = Path(__file__).with_name("default_split.yaml")
 ON_LEAK = ("fail", "withhold_public")
 
@@ -27,6 +29,7 @@ class LeakageSettings:
     shingle_chars: int = 5
     num_perm: int = 128
     on_leak: str = "fail"
+    contained_min_chars: int = 40  # a private text shorter than this (an option "True") is not looked for inside public ones
     allowed_pairs: tuple[tuple[str, str], ...] = ()
 
 
@@ -60,7 +63,7 @@ class SplitConfig:
 def load_split_config(path: str | Path | None = None) -> SplitConfig:
     path = Path(path) if path is not None else DEFAULT_CONFIG
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
         raise SplitConfigError(f"{path}: cannot read the split config ({exc.strerror})") from None
     except yaml.YAMLError as exc:
@@ -111,6 +114,7 @@ def parse_split_config(data: object, *, source: str = "<dict>") -> SplitConfig:
         shingle_chars=_int(leak.get("shingle_chars", 5), "leakage.shingle_chars", fail, minimum=1),
         num_perm=_int(leak.get("num_perm", 128), "leakage.num_perm", fail, minimum=16),
         on_leak=on_leak,
+        contained_min_chars=_int(leak.get("contained_min_chars", 40), "leakage.contained_min_chars", fail, minimum=8),
         allowed_pairs=tuple(pairs),
     )
     return SplitConfig(version, newest, explicit, withhold, settings, path=source)

@@ -1,10 +1,12 @@
 """The leakage guard: proof that no private question reaches the public split.
 
-Four checks, each private record against every public one:
+Five checks, each private record against every public one, on texts in their canonical form
+(`pipeline.split.canonical`: invisible characters removed, NFKC, look-alike letters folded to their
+UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace collapsed):
 - `id`: the same record id on both sides;
-- `text`: the same normalised question text plus options (NFKC, case-folded, accents and punctuation
-  dropped, whitespace collapsed). The stem alone is not enough: Panhellenic true/false blocks repeat the
-  same instruction every year and differ only in the statement, which our records keep in the text;
+- `text`: the same canonical question text plus options, in either case fold. The stem alone is not
+  enough: Panhellenic true/false blocks repeat the same instruction every year and differ only in the
+  statement, which our records keep in the text;
 - `near_duplicate`: Jaccard similarity of character 5-gram shingles of that text at or above the
   threshold, after dropping sheet boilerplate: a line that appears in two or more questions of one
   sheet (an instruction such as the Panhellenic "Να χαρακτηρίσετε…" heading every true/false statement)
@@ -13,12 +15,15 @@ Four checks, each private record against every public one:
   where all-pairs Jaccard is quadratic; every candidate is then verified with the exact Jaccard of
   its shingle sets (as 32-bit codes), so a reported pair is never a MinHash artefact, and its
   similarity is what the report shows;
-- `image`: a figure with the same SHA-256 on both sides.
+- `image`: a figure with the same SHA-256 on both sides;
+- `contained`: a private record's release text field (any text field of the schema a model reads:
+  question, context, options, answer, figure description and transcription) inside a public record's
+  release text field, whole or as part of a longer text (a private passage pasted into a public
+  `context`), in either case fold; only texts of at least `contained_min_chars` are looked for, and
+  only for pairs no other check has named.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 import zlib
 
 import numpy as np
@@ -26,12 +31,9 @@ from dataclasses import dataclass
 
 
 from pipeline.records import Question
+from pipeline.split.canonical import CASE_FOLDS, canonical_text, release_texts
 from pipeline.split.config import LeakageSettings
 
-_NON_WORD = re.compile(r"[\W_]+")
-# Combining diacritics (Polish ogonek and acute, Greek tonos and dialytika, Slovak caron…) after NFKD;
-# letters such as Polish ł that have no decomposition stay as they are.
-_COMBINING = re.compile("[\u0300-\u036f]")
 MINHASH_SEED = 1  # fixed: the same records always give the same candidates
 MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the candidates silently
 # Shingles are hashed with CRC-32 (C, deterministic) rather than datasketch's default SHA-1 in Python:
@@ -42,12 +44,13 @@ MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the 
 # permutations). Banded at the threshold itself, such a pair is found only ~40% of the time. The extra
 # candidates cost one exact Jaccard each.
 LSH_MARGIN = 0.2
+ANCHOR_WORDS = 3  # words of a private text looked up in the public ones before a substring check
 LSH_WEIGHTS = (0.1, 0.9)
 
 
 @dataclass(frozen=True, order=True)
 class LeakPair:
-    check: str  # "id" | "text" | "near_duplicate" | "image"
+    check: str  # "id" | "text" | "near_duplicate" | "image" | "contained"
     private_id: str
     public_id: str
     similarity: float = 1.0
@@ -58,34 +61,51 @@ class LeakPair:
         return f"{self.check}: private {self.private_id} ~ public {self.public_id}, similarity {self.similarity:.3f}{extra}"
 
 
-def normalise_text(text: str) -> str:
-    """The form two copies of one question share whatever OCR, case, accents or punctuation did to them."""
-    text = _COMBINING.sub("", unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold()))
-    return " ".join(_NON_WORD.sub(" ", text).split())
+def normalise_text(text: str, fold: str = "small") -> str:
+    """The form two copies of one question share whatever invisible characters, look-alike letters,
+    OCR, case, accents or punctuation did to them (`pipeline.split.canonical`)."""
+    return canonical_text(text, fold)
 
 
-def question_text(q: Question) -> str:
+def question_text(q: Question, fold: str = "small") -> str:
     """What a model sees of a question (stem and options), normalised; the shared passage is left out
     because several different questions may rightly share one."""
-    return normalise_text("\n".join([q.question, *q.choices]))
+    return normalise_text("\n".join([q.question, *q.choices]), fold)
 
 
-def sheet_boilerplate(questions: list[Question]) -> dict[str, frozenset[str]]:
+class CanonicalForms(dict):
+    """Canonical forms of texts in one case fold, each computed once: the guard reads the same
+    lines (a sheet's instruction, a shared passage) many times."""
+
+    def __init__(self, fold: str = "small"):
+        super().__init__()
+        self.fold = fold
+
+    def __missing__(self, text: str) -> str:
+        form = self[text] = canonical_text(text, self.fold)
+        return form
+
+
+def sheet_boilerplate(questions: list[Question], fold: str = "small",
+                      forms: CanonicalForms | None = None) -> dict[str, frozenset[str]]:
     """Per sheet (source_sha256): the normalised question lines shared by two or more of its questions."""
+    forms = forms if forms is not None else CanonicalForms(fold)
     seen: dict[str, dict[str, int]] = {}
     for q in questions:
         counts = seen.setdefault(q.source_sha256, {})
-        for line in {normalise_text(l) for l in q.question.splitlines()} - {""}:
+        for line in {forms[l] for l in q.question.splitlines()} - {""}:
             counts[line] = counts.get(line, 0) + 1
     return {sheet: frozenset(l for l, n in counts.items() if n > 1) for sheet, counts in seen.items()}
 
 
-def distinctive_text(q: Question, boilerplate: dict[str, frozenset[str]]) -> str:
+def distinctive_text(q: Question, boilerplate: dict[str, frozenset[str]], fold: str = "small",
+                     forms: CanonicalForms | None = None) -> str:
     """The question text without its sheet's shared lines (all of it when nothing else is left)."""
+    forms = forms if forms is not None else CanonicalForms(fold)
     shared = boilerplate.get(q.source_sha256, frozenset())
-    lines = [normalise_text(l) for l in q.question.splitlines()]
+    lines = [forms[l] for l in q.question.splitlines()]
     kept = [l for l in lines if l and l not in shared] or lines
-    return normalise_text("\n".join([*kept, *q.choices]))
+    return " ".join(part for part in [*kept, *(forms[c] for c in q.choices)] if part)
 
 
 def shingles(text: str, size: int) -> set[str]:
@@ -102,8 +122,10 @@ def jaccard(a: set[str], b: set[str]) -> float:
 
 
 def find_leaks(private: list[Question], public: list[Question], settings: LeakageSettings) -> list[LeakPair]:
-    """Every (private, public) pair that shares an id, a text, a near-identical text or a figure,
-    minus the pairs a curator reviewed and allowed. Sorted, so the same input gives the same report."""
+    """Every (private, public) pair that shares an id, a text, a near-identical text, a figure, or whose
+    public record carries a private text inside one of its fields, minus the pairs a curator reviewed
+    and allowed. Texts are compared in both canonical forms (`CASE_FOLDS`). Sorted, so the same input
+    gives the same report."""
     allowed = set(settings.allowed_pairs)
     found: dict[tuple[str, str, str], LeakPair] = {}
 
@@ -116,24 +138,59 @@ def find_leaks(private: list[Question], public: list[Question], settings: Leakag
         if q.id in public_ids:
             add(LeakPair("id", q.id, q.id))
 
-    texts_pub = {q.id: question_text(q) for q in public}
-    by_text: dict[str, list[str]] = {}
-    for qid, text in texts_pub.items():
-        by_text.setdefault(text, []).append(qid)
     by_image: dict[str, list[str]] = {}
     for q in public:
         for img in q.images:
             by_image.setdefault(img.sha256, []).append(q.id)
     for q in private:
-        for pub_id in by_text.get(question_text(q), []):
-            add(LeakPair("text", q.id, pub_id))
         for img in q.images:
             for pub_id in by_image.get(img.sha256, []):
                 add(LeakPair("image", q.id, pub_id, detail=f"figure sha256 {img.sha256[:12]}…"))
 
+    for fold in CASE_FOLDS:
+        by_text: dict[str, list[str]] = {}
+        for q in public:
+            by_text.setdefault(question_text(q, fold), []).append(q.id)
+        for q in private:
+            for pub_id in by_text.get(question_text(q, fold), []):
+                add(LeakPair("text", q.id, pub_id))
+    # Near-duplicates in the small-letter fold only: the capital fold differs from it in capitals alone,
+    # too few letters of a text to move a Jaccard similarity much, and a second MinHash pass doubles the cost.
     for pair in near_duplicates(private, public, settings):
         add(pair)
+    paired = {(key[1], key[2]) for key in found}
+    for fold in CASE_FOLDS:
+        for pair in contained_texts(private, public, settings.contained_min_chars, fold):
+            if (pair.private_id, pair.public_id) not in paired:
+                add(pair)
     return sorted(found.values())
+
+
+def contained_texts(private: list[Question], public: list[Question], min_chars: int, fold: str = "small") -> list[LeakPair]:
+    """Pairs where a private record's release text field (question, context, options, answer, figure
+    description or transcription, canonical, at least `min_chars` long) appears inside a public
+    record's release text field, alone or as part of a longer text: a private passage pasted into a
+    public `context`. Each private text is looked up by its first ANCHOR_WORDS inner words (the first
+    and last words may be glued to their neighbours in the public text), so the public texts are read
+    once, a dictionary look-up a word, and only candidates are verified by substring search."""
+    by_anchor: dict[str, list[tuple[str, str, str]]] = {}
+    for q in private:
+        for name, text in release_texts(q, fold).items():
+            words = text.split()
+            if len(text) < min_chars or len(words) < ANCHOR_WORDS + 2:
+                continue
+            inner = words[1:-1]
+            by_anchor.setdefault(" ".join(inner[:ANCHOR_WORDS]), []).append((q.id, name, " ".join(inner)))
+    pairs: dict[tuple[str, str], LeakPair] = {}
+    for p in public:
+        for public_field, text in release_texts(p, fold).items():
+            words = text.split()
+            for start in range(len(words) - ANCHOR_WORDS + 1):
+                for private_id, private_field, inner in by_anchor.get(" ".join(words[start:start + ANCHOR_WORDS]), ()):
+                    if (private_id, p.id) not in pairs and inner in text:
+                        pairs[(private_id, p.id)] = LeakPair(
+                            "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
+    return list(pairs.values())
 
 
 def shingle_codes(text: str, size: int) -> np.ndarray:
@@ -150,17 +207,19 @@ def code_jaccard(a: np.ndarray, b: np.ndarray) -> float:
     return shared / (a.size + b.size - shared)
 
 
-def near_duplicates(private: list[Question], public: list[Question], settings: LeakageSettings) -> list[LeakPair]:
+def near_duplicates(private: list[Question], public: list[Question], settings: LeakageSettings,
+                    fold: str = "small") -> list[LeakPair]:
     from datasketch import MinHashLSH  # imported here: it takes ~0.6 s, and every CLI start would pay it
 
     size, threshold = settings.shingle_chars, settings.near_duplicate_jaccard
-    boilerplate = sheet_boilerplate([*private, *public])
-    pub_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate), size) for q in public}
+    forms = CanonicalForms(fold)
+    boilerplate = sheet_boilerplate([*private, *public], fold, forms)
+    pub_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold, forms), size) for q in public}
     lsh = MinHashLSH(threshold=max(0.05, threshold - LSH_MARGIN), num_perm=settings.num_perm, weights=LSH_WEIGHTS)
     with lsh.insertion_session() as session:
         for qid, sketch in zip(pub_codes, _minhashes(pub_codes.values(), settings.num_perm)):
             session.insert(qid, sketch, check_duplication=False)  # ids are unique: checked by the split
-    priv_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate), size) for q in private}
+    priv_codes = {q.id: shingle_codes(distinctive_text(q, boilerplate, fold, forms), size) for q in private}
     pairs = []
     for qid, sketch in zip(priv_codes, _minhashes(priv_codes.values(), settings.num_perm)):
         mine = priv_codes[qid]
@@ -197,4 +256,4 @@ def leak_report(pairs: list[LeakPair], *, private: list[Question], public: list[
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["LeakPair", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
+__all__ = ["LeakPair", "contained_texts", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]

@@ -1,0 +1,64 @@
+"""YAML from a user's file, refusing alias bombs.
+
+A YAML alias (`*name`) repeats a whole anchored node; nine nested lists of nine aliases are a 300-byte
+document that expands to 9⁹ nodes ("billion laughs"). PyYAML shares the repeated objects, so loading
+alone is quick, but anything that walks the result (a duplicate-key check, pydantic validation, JSON
+hashing) walks every expanded node and runs for minutes. The document is composed first, its
+expanded size counted without expanding it (each node's size once, memoised), and refused when its
+aliases add more than `ALIAS_EXPANSION_BUDGET` nodes to what is written in the file.
+"""
+from __future__ import annotations
+
+import yaml
+
+# Nodes that aliases may add on top of the document's own: anchors for shared defaults (`<<: *base`)
+# in a spec or a config stay far below this; a bomb is far above it.
+ALIAS_EXPANSION_BUDGET = 10_000
+
+
+class YamlAliasBombError(yaml.YAMLError):
+    """The document's aliases expand beyond the budget; the message says by how much."""
+
+
+def expanded_size(root: yaml.Node) -> tuple[int, int]:
+    """(nodes written in the document, nodes after every alias is expanded), without expanding."""
+    sizes: dict[int, int] = {}
+    written: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        written.add(key)
+        sizes[key] = 1  # a recursive anchor counts once, not forever
+        total = 1
+        if isinstance(node, yaml.MappingNode):
+            total += sum(size(k) + size(v) for k, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            total += sum(size(item) for item in node.value)
+        sizes[key] = total
+        return total
+
+    expanded = size(root)
+    return len(written), expanded
+
+
+def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
+    """`yaml.safe_load(text)`, refusing a document whose aliases expand to more than `budget` nodes
+    beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`)."""
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        written, expanded = expanded_size(root)
+        if expanded - written > budget:
+            raise YamlAliasBombError(
+                f"refused: its aliases expand {written} written nodes to {expanded:,} (more than {budget:,} "
+                "extra nodes allowed; an alias bomb?)")
+        return loader.construct_document(root)
+    finally:
+        loader.dispose()
+
+
+__all__ = ["ALIAS_EXPANSION_BUDGET", "YamlAliasBombError", "expanded_size", "load_yaml"]

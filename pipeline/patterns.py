@@ -1,0 +1,173 @@
+"""Spec patterns, matched within a time bound.
+
+A spec's regular expressions are a curator's input, and one with catastrophic backtracking (`(\\w+\\s?)+$`
+takes seconds a line, doubling with every character) would hang a run. Every spec pattern is therefore
+compiled here with the `regex` module, whose matching takes a `timeout`: a match that runs past
+`MATCH_TIMEOUT_S` raises `PatternTimeout`, naming the pattern and the line, which the run reports as a
+problem of that file before going on with the others. `nested_quantifiers` finds the usual cause in
+a pattern's structure, for `specs check` to warn about before any run.
+
+The `regex` module is used in its version-0 mode, which matches as `re` does.
+"""
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+
+import regex
+
+# Seconds one match of one spec pattern on one text may take; a sound pattern takes microseconds on a
+# page. $EXAMCORPUS_PATTERN_TIMEOUT_S changes it (a slow machine, a test).
+MATCH_TIMEOUT_S = 2.0
+TIMEOUT_ENV = "EXAMCORPUS_PATTERN_TIMEOUT_S"
+
+
+def match_timeout() -> float:
+    try:
+        return max(0.01, float(os.environ.get(TIMEOUT_ENV, MATCH_TIMEOUT_S)))
+    except ValueError:
+        return MATCH_TIMEOUT_S
+
+
+class PatternTimeout(RuntimeError):
+    """A spec pattern ran past its time bound on one text (a line or a page)."""
+
+    def __init__(self, pattern: str, text: str, seconds: float):
+        super().__init__(pattern, text, seconds)  # as args, so the error pickles across worker processes
+        self.pattern, self.text, self.seconds = pattern, text, seconds
+
+    def __str__(self) -> str:
+        line = " ".join(self.text.split())
+        shown = line if len(line) <= 120 else line[:117] + "…"
+        return (f"spec pattern {self.pattern!r} gave up after {self.seconds:g} s on the line {shown!r} (catastrophic "
+                "backtracking: simplify it, e.g. no quantified group around a quantifier such as (\\w+\\s?)+)")
+
+
+class SpecPattern:
+    """A compiled spec pattern whose every match is bounded in time; the `re.Pattern` methods the
+    pipeline uses, with the same results."""
+
+    __slots__ = ("pattern", "flags", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags = pattern, int(flags)
+        self._compiled = regex.compile(pattern, int(flags) | regex.VERSION0)
+
+    @property
+    def groupindex(self):
+        return self._compiled.groupindex
+
+    def _bounded(self, method, text, *args, **kwargs):
+        seconds = match_timeout()
+        try:
+            return method(text, *args, timeout=seconds, **kwargs)
+        except TimeoutError:
+            raise PatternTimeout(self.pattern, str(text), seconds) from None
+
+    def search(self, text: str, *args):
+        return self._bounded(self._compiled.search, text, *args)
+
+    def match(self, text: str, *args):
+        return self._bounded(self._compiled.match, text, *args)
+
+    def fullmatch(self, text: str, *args):
+        return self._bounded(self._compiled.fullmatch, text, *args)
+
+    def finditer(self, text: str, *args):
+        return iter(self._bounded(lambda t, *a, **k: list(self._compiled.finditer(t, *a, **k)), text, *args))
+
+    def findall(self, text: str, *args):
+        return self._bounded(self._compiled.findall, text, *args)
+
+    def sub(self, repl, text: str, count: int = 0):
+        return self._bounded(lambda t, **k: self._compiled.sub(repl, t, count, **k), text)
+
+    def __repr__(self) -> str:
+        return f"SpecPattern({self.pattern!r})"
+
+
+@lru_cache(maxsize=1024)
+def spec_pattern(pattern: str, flags: int = 0) -> SpecPattern:
+    """The bounded, compiled form of a spec pattern (compiled once per process)."""
+    return SpecPattern(pattern, flags)
+
+
+def nested_quantifiers(pattern: str) -> list[str]:
+    """The repeated groups of `pattern` that hold an unbounded quantifier, such as `(\\w+\\s?)+`: the
+    structure behind catastrophic backtracking. Read from the pattern's parse tree, not its spelling."""
+    try:
+        from re import _parser as parser  # Python ≥ 3.11
+    except ImportError:  # pragma: no cover
+        import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        tree = parser.parse(pattern)
+    except re.error:
+        return []
+    repeats = {parser.MAX_REPEAT, parser.MIN_REPEAT, getattr(parser, "POSSESSIVE_REPEAT", parser.MAX_REPEAT)}
+    found: list[str] = []
+
+    def children(op, arg):
+        if op in repeats:
+            yield arg[2]
+        elif op is parser.SUBPATTERN:
+            yield arg[-1]
+        elif op is parser.BRANCH:
+            yield from arg[1]
+        elif op in (parser.ASSERT, parser.ASSERT_NOT):
+            yield arg[1]
+        elif op is parser.GROUPREF_EXISTS:
+            yield from (a for a in arg[1:] if a is not None)
+        elif hasattr(parser, "ATOMIC_GROUP") and op is parser.ATOMIC_GROUP:
+            yield arg
+
+    def repeats_within(sub) -> bool:
+        for op, arg in sub:
+            if op in repeats and op is not getattr(parser, "POSSESSIVE_REPEAT", None) and arg[1] == parser.MAXREPEAT:
+                return True  # unbounded: a bounded inner repeat (\d{1,2}) cannot blow up on its own
+            if any(repeats_within(child) for child in children(op, arg)):
+                return True
+        return False
+
+    def walk(sub) -> None:
+        for op, arg in sub:
+            if op in repeats and arg[1] > 1 and op is not getattr(parser, "POSSESSIVE_REPEAT", None):
+                if repeats_within(arg[2]):
+                    found.append(f"a repeated group holding an unbounded repeat (group max {'∞' if arg[1] == parser.MAXREPEAT else arg[1]})")
+                    continue
+            for child in children(op, arg):
+                walk(child)
+
+    walk(tree)
+    return found
+
+
+def pattern_fields(model, prefix: str = "") -> list[tuple[str, str]]:
+    """(dotted field, pattern) for every regular expression in a spec model: the fields whose
+    description says they hold a regex, however deep and in lists."""
+    from pydantic import BaseModel
+
+    found: list[tuple[str, str]] = []
+    for name, info in type(model).model_fields.items():
+        value = getattr(model, name)
+        where = f"{prefix}{name}"
+        is_regex = "regex" in (info.description or "").lower()
+        items = value if isinstance(value, (list, tuple)) else [value]
+        for index, item in enumerate(items):
+            at = f"{where}[{index}]" if isinstance(value, (list, tuple)) else where
+            if isinstance(item, BaseModel):
+                found += pattern_fields(item, at + ".")
+            elif is_regex and isinstance(item, str):
+                found.append((at, item))
+    return found
+
+
+def pattern_warnings(model) -> list[str]:
+    """`specs check` warnings: each spec pattern whose structure invites catastrophic backtracking."""
+    return [f"field '{where}': {what} in {pattern!r}; it can backtrack exponentially on a line that does not "
+            "match (runs stop it after the time bound and report the file); rewrite it without the nesting"
+            for where, pattern in pattern_fields(model) for what in nested_quantifiers(pattern)]
+
+
+__all__ = ["MATCH_TIMEOUT_S", "PatternTimeout", "SpecPattern", "nested_quantifiers", "pattern_fields", "pattern_warnings",
+           "spec_pattern"]

