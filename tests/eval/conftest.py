@@ -341,7 +341,7 @@ def _hash_cache_dir(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _hash_cache_in_tmp(_hash_cache_dir, monkeypatch):
-    """Whole-file hashes are cached per user (eval.provenance); tests keep theirs out of ~/.cache,
+    """Whole-file hashes are cached per user (eval.run.provenance); tests keep theirs out of ~/.cache,
     in one cache per session so that a model's weights are hashed once."""
     monkeypatch.setenv("EXAMCORPUS_CACHE_DIR", str(_hash_cache_dir))
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from eval.plan import load_plan
+from eval.run.plan import load_plan
 from tests.eval.conftest import SECRET
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from eval.compare import ComparisonRefused, Side, compare
+from eval.analysis.compare import ComparisonRefused, Side, compare
 from tests.eval.conftest import make_question, run_cli, run_standin, write_parquet
 
 

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from eval.compare import AlignmentError, Side, compare
+from eval.analysis.compare import AlignmentError, Side, compare
 from tests.eval.conftest import SECRET, make_question, run_cli, run_standin, write_parquet
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from eval.runfolder import read_jsonl
-from eval.scoring import score_folder
+from eval.log.runfolder import read_jsonl
+from eval.log.scoring import score_folder
 from tests.eval.conftest import SECRET, run_cli
 
 

@@ -3,9 +3,9 @@
 Accuracy is computed within each (config, language): each question weighted equally, the share of
 correct answers averaged over the planned repeats. Refusals, extraction failures and truncations
 score zero and are reported apart; a (question, repeat) whose last attempt is a technical failure,
-or that has no attempt, is missing. Intervals: percentile bootstrap over question ids (eval.stats).
+or that has no attempt, is missing. Intervals: percentile bootstrap over question ids (eval.analysis.stats).
 
-Every status is recomputed from the attempt's own evidence (eval.recompute); the stored status is
+Every status is recomputed from the attempt's own evidence (eval.log.recompute); the stored status is
 kept only to report where it disagrees. Besides the (config, language) groups, scores.json holds
 the overall accuracy and breakdowns by exam, subject, year and question type within each group,
 each with its interval.
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from eval import stats
-from eval.answers import Status, get_rule, norm_argmax, token_norm_argmax
-from eval.recompute import StatusMismatch, mismatch, recompute
-from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, read_json, read_jsonl
+from eval.analysis import stats
+from eval.scorers.answers import Status, get_rule, norm_argmax, token_norm_argmax
+from eval.log.recompute import StatusMismatch, mismatch, recompute
+from eval.log.runfolder import ATTEMPTS, PLAN, PROMPTS, read_json, read_jsonl
 
 SCORES_VERSION = 2
 STATUS_ORDER = [s.value for s in Status] + ["missing"]

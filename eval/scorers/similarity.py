@@ -115,7 +115,7 @@ class ContextualEmbedder:
 
     def __init__(self, model_path: str | Path, *, layer: int | None = None, device: str = "cpu", max_length: int = 512):
         torch, transformers = _load_transformers()
-        from eval.backends.hf import weights_fingerprint
+        from eval.models.hf import weights_fingerprint
 
         self.path = Path(model_path).expanduser()
         if not (self.path / "config.json").is_file():

@@ -1,8 +1,8 @@
 """An LLM judge for open answers: versioned rubric prompts, strict structured verdicts, agreement
-between judges or repeats, a score table with intervals (eval.judge_scores), and lexical and
-optionally BERTScore similarity (eval.similarity) beside every grade.
+between judges or repeats, a score table with intervals (eval.scorers.judge_scores), and lexical and
+optionally BERTScore similarity (eval.scorers.similarity) beside every grade.
 
-Rubrics are files `eval/rubrics/<subject>.<language>.v<N>.md` (`default` when no subject has its
+Rubrics are files `eval/prompts/rubrics/<subject>.<language>.v<N>.md` (`default` when no subject has its
 own): a persona, the rules, the scale 0, 0.25, 0.5, 0.75, 1.0 and the output format, with `$subject`,
 `$question`, `$reference` and `$answer` filled in. The file's SHA-256 goes into every judgement, so
 a changed rubric is a new version, never an edit in place.
@@ -10,13 +10,13 @@ a changed rubric is a new version, never an edit in place.
 The judge must answer with one JSON object `{"grade": G, "justification": "..."}` (a ```json fence
 is tolerated). Anything else (malformed JSON, a grade off the scale, a string grade, extra fields,
 an empty justification, a truncated or refused reply) is recorded as `unparseable` with the reason
-and reported: it is never scored as 0. Any generative backend can judge (eval.backends.base); only
+and reported: it is never scored as 0. Any generative backend can judge (eval.models.base); only
 technical failures are retried.
 
 Public: `load_rubric`, `Rubric`, `OpenItem`, `Judge`, `Judgement`, `JudgeStatus`, `parse_verdict`,
 `judge_items`, `quadratic_weighted_kappa`, `agreement`, `token_f1`, `chrf`, `spread_report`,
-`read_items`, `judge_command` (token_f1, chrf and spread_report live in eval.similarity and
-eval.judge_scores and are re-exported here).
+`read_items`, `judge_command` (token_f1, chrf and spread_report live in eval.scorers.similarity and
+eval.scorers.judge_scores and are re-exported here).
 """
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ from enum import Enum
 from hashlib import sha256
 from pathlib import Path
 
-from eval import stats
-from eval.backends.base import GenerationRequest, GenerativeBackend, TechnicalFailure
-from eval.backends.errors import RequestRejected
-from eval.judge_scores import report_markdown, score_judges, scores_markdown, spread_report
-from eval.similarity import chrf, token_f1
+from eval.analysis import stats
+from eval.models.base import GenerationRequest, GenerativeBackend, TechnicalFailure
+from eval.models.errors import RequestRejected
+from eval.scorers.judge_scores import report_markdown, score_judges, scores_markdown, spread_report
+from eval.scorers.similarity import chrf, token_f1
 
-RUBRICS_DIR = Path(__file__).parent / "rubrics"
+RUBRICS_DIR = Path(__file__).resolve().parents[1] / "prompts" / "rubrics"
 SCALE = (0.0, 0.25, 0.5, 0.75, 1.0)
 PLACEHOLDERS = ("question", "reference", "answer")
 _RUBRIC_NAME = re.compile(r"(?P<subject>[\w-]+)\.(?P<language>[a-z]{2,3})\.v(?P<version>\d+)\.md")
@@ -326,8 +326,8 @@ def read_items(path: Path) -> list[OpenItem]:
 
 def make_backend(model: str, *, base_url: str | None, api_key_env: str | None, timeout_s: float) -> GenerativeBackend:
     """A judge backend from `BACKEND:NAME`, built by the same registry runs use."""
-    from eval.backends.registry import backend_entry, split_model
-    from eval.plan import ModelSettings
+    from eval.models.registry import backend_entry, split_model
+    from eval.run.plan import ModelSettings
 
     prefix, name = split_model(model)
     entry = backend_entry(prefix)
@@ -348,7 +348,7 @@ def judge_command(answers: Path, judges: list[GenerativeBackend], *, out: Path, 
     items = read_items(answers)
     bertscore, similarity = {}, None
     if similarity_model is not None:  # loaded before any judge is asked, so a bad model costs no requests
-        from eval.similarity import BertScorer, ContextualEmbedder
+        from eval.scorers.similarity import BertScorer, ContextualEmbedder
 
         embedder = ContextualEmbedder(similarity_model, layer=similarity_layer)
         scorer, similarity = BertScorer(embedder), embedder.describe()

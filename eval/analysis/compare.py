@@ -5,7 +5,7 @@ other prompt metadata fields such as year,session,number for parallel language v
 answer key (by option position, since labels may be α/β in one language and A/B in the other) and
 the same number of options. A mismatch refuses the comparison and says why.
 
-Before that, each folder must match its manifest (eval.integrity), and each run must be publishable
+Before that, each folder must match its manifest (eval.log.integrity), and each run must be publishable
 (no truncated or missing answers) and use the same dataset id and protocol (name, version, prompt
 hash) as the other, unless the caller allows it explicitly (`allow_unpublishable`,
 `allow_protocol_mismatch`); what was allowed, and why, is part of the result.
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from eval import stats
-from eval.integrity import require_verified
-from eval.scoring import RunMatrix, load_matrix, run_blocking_reasons
+from eval.analysis import stats
+from eval.log.integrity import require_verified
+from eval.log.scoring import RunMatrix, load_matrix, run_blocking_reasons
 
 
 class AlignmentError(ValueError):

@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from eval.backends.registry import backend_entry, kind_of
+from eval.models.registry import backend_entry, kind_of
 
 PLAN_VERSION = 1
 OPERATIONAL_MODEL_FIELDS = ("concurrency", "timeout_s", "batch_size", "device")
@@ -80,7 +80,7 @@ class RunPlan(_Strict):
     protocol: str
     protocol_version: str | None = None
     shots: int = Field(0, ge=0)
-    fewshot: int = Field(0, ge=0, description="examples from fewshot_pool before each question; never a scored question (eval.fewshot)")
+    fewshot: int = Field(0, ge=0, description="examples from fewshot_pool before each question; never a scored question (eval.dataset.fewshot)")
     fewshot_pool: str | None = Field(None, description="'public-split' (build/split), a split folder, or a Parquet/JSONL file")
     fewshot_seed: int = Field(0, description="which pool examples are shown: the k lowest sha256(seed:id) per source and language")
     figure_descriptions: str | None = Field(None, description="JSONL of reviewed figure descriptions (mcq-figure-text)")

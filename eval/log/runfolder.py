@@ -4,9 +4,9 @@
     prompts.jsonl    every question's prompt, answer key and metadata (written once)
     attempts.jsonl   every attempt, one JSON line each, appended as it happens
     sessions.jsonl   one line per invocation: environment (package versions, platform), backend
-    scores.json      written when the run finishes (eval.scoring; `rescore` recomputes it)
+    scores.json      written when the run finishes (eval.log.scoring; `rescore` recomputes it)
     run.json         the final state; its presence with state "complete" seals the folder
-    manifest.json    every other file's SHA-256, written last by each session (eval.integrity)
+    manifest.json    every other file's SHA-256, written last by each session (eval.log.integrity)
 
 Each attempt line is written with one os.write on an O_APPEND descriptor and fsynced, so a killed
 run leaves at most one partial last line, which the next session cuts off before resuming.

@@ -3,7 +3,7 @@ against their key after normalisation, each decision named.
 
 The free text goes through one normalisation (`answer_span`, then `normalise`): markdown removed
 (`**`, `__`, backticks, `#` headings, `\\boxed{}`), the last "<answer word>: X" kept when there is one
-(eval.answers.ANSWER_WORDS), a trailing explanation cut ("4, because …"), newlines collapsed,
+(eval.scorers.answers.ANSWER_WORDS), a trailing explanation cut ("4, because …"), newlines collapsed,
 surrounding punctuation stripped, case folded, and accents folded only when the spec says so (in
 Slovak or Polish an accent is spelling, so by default it counts). Then one format's rule decides.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
-from eval.answers import ANSWER_WORDS
+from eval.scorers.answers import ANSWER_WORDS
 
 
 class KeyFormatError(ValueError):
@@ -529,7 +529,7 @@ def spec_for(question_type: str, key: str, language: str, **settings) -> MatchSp
     matched as a number. `settings` (fold_accents, fractions, tolerance, ...) come from the exam's spec."""
     kind = settings.pop("kind", None) or _TYPE_KINDS.get(question_type)
     if kind is None:
-        raise ValueError(f"question type {question_type!r} has no structured-answer rule (open answers go to eval.judge)")
+        raise ValueError(f"question type {question_type!r} has no structured-answer rule (open answers go to eval.scorers.judge)")
     spec = MatchSpec(kind=kind, language=language, **settings)
     if kind == "text":
         alternatives = key_alternatives(key, spec)

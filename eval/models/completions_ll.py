@@ -21,10 +21,10 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
-from eval.answers import first_argmax
-from eval.backends.base import ChoiceRequest, ChoiceResult, TechnicalFailure
-from eval.backends.errors import RequestRejected
-from eval.backends.openai_compat import http_failure, public_url
+from eval.scorers.answers import first_argmax
+from eval.models.base import ChoiceRequest, ChoiceResult, TechnicalFailure
+from eval.models.errors import RequestRejected
+from eval.models.openai_compat import http_failure, public_url
 
 
 class MalformedLogprobs(RequestRejected):
@@ -37,7 +37,7 @@ class CompletionsLoglikelihoodBackend:
     base_url: str
     api_key_env: str | None = None
     timeout_s: float = 120.0
-    remote = True  # eval.runs sends one question per call, concurrently, with retries
+    remote = True  # eval.run.runner sends one question per call, concurrently, with retries
 
     def describe(self) -> dict:
         return {"backend": "completions", "model": self.model, "base_url": public_url(self.base_url),

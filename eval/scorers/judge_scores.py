@@ -1,6 +1,6 @@
 """The judge's grades as a score table, like a run's scores.json: per judge, the mean grade overall
 and by group (who answered), config, subject and language, each with a percentile bootstrap interval
-(eval.stats), and beside it how far the similarity scores spread over the same answers.
+(eval.analysis.stats), and beside it how far the similarity scores spread over the same answers.
 
 The unit is the answer, one (qid, group): its grade is the mean of its graded repeats. An answer
 that no repeat could grade (unparseable replies, technical failures) is left out of the mean and
@@ -16,10 +16,10 @@ from collections import Counter
 
 import numpy as np
 
-from eval import stats
+from eval.analysis import stats
 
 SCORES_VERSION = 1
-STATUSES = ("graded", "unparseable", "technical_failure")  # eval.judge.JudgeStatus values
+STATUSES = ("graded", "unparseable", "technical_failure")  # eval.scorers.judge.JudgeStatus values
 BREAKDOWNS = ("group", "config", "subject", "language")  # OpenItem fields, one breakdown each
 SIMILARITIES = ("token_f1", "chrf", "bertscore_f1")
 LABELS = {"token_f1": "token F1", "chrf": "chrF", "bertscore_f1": "BERTScore F1"}

@@ -7,7 +7,7 @@ changes scores. A change is a new version, never an edit in place. The protocol 
   ids hash lowest (sha256), never the question itself, so the same plan always shows the same shots;
 - how figures reach the model: not at all, as reviewed descriptions/transcriptions in the text, or as
   images for a vision model;
-- the answer-extraction rule (eval.answers) for generative answers.
+- the answer-extraction rule (eval.scorers.answers) for generative answers.
 Log-likelihood backends get the same text, ending at the language's answer word ("Odpowiedź:"),
 with the option labels (" A", " B", ...) as the continuations to score.
 """

@@ -27,7 +27,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from eval.protocols import is_scorable
+from eval.prompts.protocols import is_scorable
 from pipeline.records import Question, conform_to_schema, table_to_questions
 from pipeline.split import read_split, question_text
 

@@ -1,7 +1,7 @@
 """Any OpenAI-compatible chat-completions endpoint (vLLM, SGLang, OpenRouter, a hosted API).
 
 Plain HTTP (stdlib) to {base_url}/chat/completions: one independent request per call, no history,
-no tools. Concurrency is bounded by the caller (eval.runs). The API key is read from an environment
+no tools. Concurrency is bounded by the caller (eval.run.runner). The API key is read from an environment
 variable at call time and only ever goes into the Authorization header: describe() names the
 variable, never its value, and no request or response header is returned to the caller.
 """
@@ -16,8 +16,8 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
-from eval.backends.base import GenerationRequest, GenerationResponse, TechnicalFailure
-from eval.backends.errors import ConfigurationFailure, RequestRejected
+from eval.models.base import GenerationRequest, GenerationResponse, TechnicalFailure
+from eval.models.errors import ConfigurationFailure, RequestRejected
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 FATAL_STATUS = frozenset({401, 403, 404})

@@ -20,9 +20,9 @@ class BackendEntry:
 
 
 def _hf(model):
-    from eval.backends.hf import HFBackend
+    from eval.models.hf import HFBackend
 
-    # eval.runs draws the run's progress bar; the backend's own would duplicate it.
+    # eval.run.runner draws the run's progress bar; the backend's own would duplicate it.
     kwargs = {"batch_size": model.batch_size, "device": model.device, "show_progress": False}
     if model.dtype:
         kwargs["dtype"] = model.dtype
@@ -30,7 +30,7 @@ def _hf(model):
 
 
 def _hf_generate(model):
-    from eval.backends.hf_generate import HFGenerateBackend
+    from eval.models.hf_generate import HFGenerateBackend
 
     if model.temperature > 0 and model.seed is None:
         # Without a seed a sampled answer could not be drawn again; repeat r uses seed + r.
@@ -42,12 +42,12 @@ def _hf_generate(model):
 
 
 def _openai(model):
-    from eval.backends.openai_compat import OpenAICompatBackend
+    from eval.models.openai_compat import OpenAICompatBackend
 
     if not model.base_url:
         raise ValueError("openai: backend needs --base-url (e.g. http://127.0.0.1:8000/v1 for a local vLLM server)")
     if getattr(model, "scoring", None) == "loglikelihood":
-        from eval.backends.completions_ll import CompletionsLoglikelihoodBackend
+        from eval.models.completions_ll import CompletionsLoglikelihoodBackend
 
         # The options' log-likelihood from the /completions endpoint (vLLM, SGLang), not a chat answer.
         return CompletionsLoglikelihoodBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env,
@@ -57,7 +57,7 @@ def _openai(model):
 
 
 def _gemini(model):
-    from eval.backends.gemini import GeminiBackend
+    from eval.models.gemini import GeminiBackend
 
     return GeminiBackend(model.name, base_url=model.base_url, api_key_env=model.api_key_env or "GEMINI_API_KEY", timeout_s=model.timeout_s)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from eval.answers import ExtractionRule, Status, classify_generation, first_argmax
+from eval.scorers.answers import ExtractionRule, Status, classify_generation, first_argmax
 
 
 @dataclass(frozen=True)

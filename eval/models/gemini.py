@@ -1,6 +1,6 @@
 """Gemini through the google-genai SDK (REST `models/{model}:generateContent`).
 
-The SDK's own retries are left off (its default), so every attempt is seen and kept by eval.runs.
+The SDK's own retries are left off (its default), so every attempt is seen and kept by eval.run.runner.
 `base_url` points the SDK elsewhere (a proxy, or the local stand-in server in tests). Refusals are
 what the API reports as such: `promptFeedback.blockReason`, or a candidate whose `finishReason` is a
 safety-family reason; `MAX_TOKENS` becomes finish_reason "length" (truncated).
@@ -12,9 +12,9 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from eval.backends.base import GenerationRequest, GenerationResponse, TechnicalFailure
-from eval.backends.errors import ConfigurationFailure, RequestRejected
-from eval.backends.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
+from eval.models.base import GenerationRequest, GenerationResponse, TechnicalFailure
+from eval.models.errors import ConfigurationFailure, RequestRejected
+from eval.models.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
 from pipeline.describe import gemini_usage, is_transport_error, retry_info_delay
 
 REFUSAL_REASONS = frozenset(

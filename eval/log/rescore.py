@@ -1,9 +1,9 @@
 """Auditing a run folder from its contents alone: `examcorpus eval rescore RUN`.
 
 Four checks, all reported, none short-circuiting the others so that one run shows every problem:
-1. the folder matches its manifest (eval.integrity): no file changed, missing or added;
+1. the folder matches its manifest (eval.log.integrity): no file changed, missing or added;
 2. every attempt's stored status and extracted label equal what its own evidence gives
-   (eval.recompute): the response and finish reason, or the log-probabilities, with the key and
+   (eval.log.recompute): the response and finish reason, or the log-probabilities, with the key and
    the protocol's extraction rule;
 3. scores.json is reproduced byte for byte from the recomputed statuses;
 4. run.json's publishability is what the recomputed statuses give.
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval import scoring
-from eval.integrity import Verification, verify
-from eval.recompute import StatusMismatch
-from eval.runfolder import ATTEMPTS, SCORES, STATE, dumps, read_json
+from eval.log import scoring
+from eval.log.integrity import Verification, verify
+from eval.log.recompute import StatusMismatch
+from eval.log.runfolder import ATTEMPTS, SCORES, STATE, dumps, read_json
 
 
 @dataclass

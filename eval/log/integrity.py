@@ -19,7 +19,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval.runfolder import ATTEMPTS, SESSIONS, STATE, RunFolderError, dumps, read_json
+from eval.log.runfolder import ATTEMPTS, SESSIONS, STATE, RunFolderError, dumps, read_json
 from pipeline.infra import write_text_atomic
 
 MANIFEST = "manifest.json"

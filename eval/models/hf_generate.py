@@ -1,7 +1,7 @@
 """Local Hugging Face causal LMs answering generatively (`--model hf-generate:PATH`), with transformers `generate`.
 
 The answer text goes through the protocol's extraction rule and statuses exactly as an API backend's
-does (eval.runs classifies every `GenerationResponse`): a reply that ends with the model's end token is
+does (eval.run.runner classifies every `GenerationResponse`): a reply that ends with the model's end token is
 `finish_reason: "stop"`, one cut by the token limit `"length"` (truncated).
 
 What the model is fed (`model_input`): the tokenizer's chat template over the messages, with the
@@ -14,7 +14,7 @@ request at a time, so that an attempt is drawn again from its recorded seed alon
 the request's `max_tokens`, bounded by what the context window leaves after the prompt; a prompt that
 fills the window is rejected (a technical failure that is not retried).
 
-Batching: eval.runs calls `generate` from `concurrency` threads at once; greedy requests that arrive
+Batching: eval.run.runner calls `generate` from `concurrency` threads at once; greedy requests that arrive
 together are run as one left-padded batch (with its attention mask) of at most `batch_size` rows. With
 left padding and the mask a row's greedy tokens are those it gets alone, up to float rounding.
 """
@@ -29,9 +29,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.backends.base import GenerationRequest, GenerationResponse
-from eval.backends.errors import ConfigurationFailure, RequestRejected
-from eval.backends.hf import (DEFAULT_MAX_LENGTH, ModelLoadError, _default_threads, _dtype_keyword, model_revision,
+from eval.models.base import GenerationRequest, GenerationResponse
+from eval.models.errors import ConfigurationFailure, RequestRejected
+from eval.models.hf import (DEFAULT_MAX_LENGTH, ModelLoadError, _default_threads, _dtype_keyword, model_revision,
                               resolve_model_location, weights_fingerprint)
 
 # How long the batcher waits for more concurrent requests after the first one of a batch arrives.

@@ -29,9 +29,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.answers import first_argmax
-from eval.backends.base import ChoiceRequest, ChoiceResult
-from eval.backends.errors import ConfigurationFailure
+from eval.scorers.answers import first_argmax
+from eval.models.base import ChoiceRequest, ChoiceResult
+from eval.models.errors import ConfigurationFailure
 
 # lm-eval's fallback when neither the config nor the tokenizer states a context length.
 DEFAULT_MAX_LENGTH = 2048
@@ -99,8 +99,8 @@ def resolve_model_location(model_path: str | os.PathLike, gguf_file: str | None 
 def weights_fingerprint(folder: Path, gguf_file: str | None) -> dict:
     """The identity of the weights: sha256 over each file's name, size and the SHA-256 of its whole
     content (weights included: two checkpoints may share headers and differ only in the middle).
-    Each file's hash is cached by path, size and mtime (eval.provenance), so it is read once."""
-    from eval.provenance import sha256_cached
+    Each file's hash is cached by path, size and mtime (eval.run.provenance), so it is read once."""
+    from eval.run.provenance import sha256_cached
 
     if gguf_file is not None:
         files = [folder / gguf_file]

@@ -25,19 +25,19 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from eval import scoring
-from eval.answers import Status, classify_generation, get_rule
-from eval.backends.base import ChoiceRequest, GenerationRequest, TechnicalFailure
-from eval.backends.errors import ConfigurationFailure, RequestRejected
-from eval.backends.registry import backend_entry, kind_of
-from eval.data import check_pin, load_data
-from eval.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
-from eval.plan import RunPlan
+from eval.log import scoring
+from eval.scorers.answers import Status, classify_generation, get_rule
+from eval.models.base import ChoiceRequest, GenerationRequest, TechnicalFailure
+from eval.models.errors import ConfigurationFailure, RequestRejected
+from eval.models.registry import backend_entry, kind_of
+from eval.dataset.loading import check_pin, load_data
+from eval.dataset.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
+from eval.run.plan import RunPlan
 from pipeline.infra import write_text_atomic
-from eval.integrity import write_manifest
-from eval.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
-from eval.provenance import code_revision
-from eval.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
+from eval.log.integrity import write_manifest
+from eval.prompts.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
+from eval.run.provenance import code_revision
+from eval.log.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
 
@@ -79,7 +79,7 @@ def load_descriptions(path: str | None) -> tuple[dict[str, str], str | None]:
     """Reviewed figure descriptions by image SHA-256, and the file's own SHA-256 for the pin."""
     if not path:
         return {}, None
-    from eval.data import sha256_file
+    from eval.dataset.loading import sha256_file
 
     file = Path(path)
     if not file.is_file():
@@ -143,7 +143,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     fewshot = None
     try:
         if plan.fewshot:
-            # Examples from the declared pool only, never from `selected` (eval.fewshot).
+            # Examples from the declared pool only, never from `selected` (eval.dataset.fewshot).
             fewshot = choose_fewshot(load_pool(plan.fewshot_pool), selected, plan.fewshot, seed=plan.fewshot_seed)
             prompts = build_fewshot_prompts(builder, selected, data.config_of, fewshot)
         else:
