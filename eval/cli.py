@@ -87,19 +87,17 @@ def register(subparsers) -> argparse.ArgumentParser:
     compare.set_defaults(eval_handler=_compare)
 
     correlate = commands.add_parser("correlate", help="model accuracy vs human exam results (CKE), per exam and year")
-    source = correlate.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scores", action="append", metavar="FILE|RUN",
-                        help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
-                             "repeat for several. Writes per-exam-type correlations to --out")
-    source.add_argument("--run", help="(legacy, pooled) a finished run folder; needs --mapping")
-    source.add_argument("--llmzszl", metavar="MODEL", help="(legacy, pooled) a model from the shipped LLMzSzŁ table ('all' for each)")
+    correlate.add_argument("--scores", action="append", metavar="FILE|RUN", required=True,
+                           help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
+                                "repeat for several. Writes per-exam-type correlations to --out")
     correlate.add_argument("--human", help="human results CSV (default: the shipped CKE results 2015-2023)")
-    correlate.add_argument("--out", help="with --scores: folder for correlations.csv, report.md and plots/")
-    correlate.add_argument("--no-plots", action="store_true", help="with --scores: skip the PNG/SVG plots")
+    correlate.add_argument("--out", help="folder for correlations.csv, report.md and plots/")
+    correlate.add_argument("--no-plots", action="store_true", help="skip the PNG/SVG plots")
     correlate.add_argument("--mapping", help="YAML mapping the run's exam/subject to CKE exam_type/category")
-    correlate.add_argument("--category", default=None, help="only this CKE category (default: every row)")
-    correlate.add_argument("--json", dest="json_out")
-    correlate.add_argument("--plot", help="scatter PNG")
+    # The pooled correlation these flags asked for mixed exam types of different difficulty; it is gone,
+    # and a caller still using them is told what replaced it rather than getting argparse's bare refusal.
+    for removed in ("--run", "--llmzszl", "--category", "--json", "--plot"):
+        correlate.add_argument(removed, dest=f"removed_{removed[2:]}", help=argparse.SUPPRESS)
     correlate.set_defaults(eval_handler=_correlate)
 
     board = commands.add_parser("leaderboard", help="models x languages, each dataset one vote, newest run per slot")
@@ -291,25 +289,16 @@ def _beside_runs(run_a: str, run_b: str) -> Path:
 
 
 def _correlate(args) -> int:
-    from eval import correlate
-    from eval.analysis import reports
-    from eval.log.runfolder import dumps
-    from pipeline.infra import write_text_atomic
+    from eval import analysis
 
-    if args.scores:
-        return _correlate_per_exam_type(args)
-    if args.run:
-        if not args.mapping:
-            raise ValueError("--run needs --mapping (how the run's exams map to CKE exam types and categories)")
-        results = [correlate.correlate_run(Path(args.run), Path(args.mapping), category=args.category)]
-    else:
-        results = correlate.correlate_llmzszl(args.llmzszl, category=args.category)
-    reports.print_correlations(results)
-    if args.json_out:
-        write_text_atomic(Path(args.json_out), dumps([r.to_dict() for r in results]))
-    if args.plot:
-        reports.plot_correlation(results, Path(args.plot))
-    return 0
+    removed = [f"--{name.removeprefix('removed_')}" for name, value in vars(args).items()
+               if name.startswith("removed_") and value is not None]
+    if removed:
+        raise ValueError(f"{', '.join(removed)}: the pooled correlation was removed; use "
+                         "`eval correlate --scores RUN|TABLE [--mapping MAP] --out DIR` (per exam type and category; "
+                         "the shipped LLMzSzŁ table is eval/data/llmzszl_model_accuracy_by_year.csv)")
+    return _print(analysis.correlate_command(args.scores, out=args.out, human=args.human, mapping=args.mapping,
+                                             plots=not args.no_plots))
 
 
 def _print(output: tuple[str, list[str]]) -> int:
@@ -318,13 +307,6 @@ def _print(output: tuple[str, list[str]]) -> int:
     for note in notes:
         print(note, file=sys.stderr)
     return 0
-
-
-def _correlate_per_exam_type(args) -> int:
-    from eval import analysis
-
-    return _print(analysis.correlate_command(args.scores, out=args.out, human=args.human, mapping=args.mapping,
-                                             plots=not args.no_plots))
 
 
 def _leaderboard(args) -> int:

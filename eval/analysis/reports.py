@@ -59,19 +59,6 @@ def print_compare(result: dict) -> None:
         console.print(f"[bold]warning[/bold] (allowed explicitly, recorded in the JSON): {reason}")
 
 
-def print_correlations(results) -> None:
-    table = Table(title="model accuracy vs human results")
-    for name in ("model", "human metric", "points", "Pearson r", "Spearman ρ"):
-        table.add_column(name)
-    for r in results:
-        table.add_row(r.model, r.human_metric, str(r.n_points), _fmt(r.pearson), _fmt(r.spearman))
-    _console().print(table)
-
-
-def _fmt(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:+.3f}"
-
-
 def _pyplot():
     try:
         import matplotlib
@@ -95,21 +82,6 @@ def plot_accuracy(scores: dict, out: Path) -> None:
     ax.set_ylim(0, 100)
     ax.set_title(f"{scores['model']['name']} — 95% bootstrap CI", fontsize=9)
     plt.setp(ax.get_xticklabels(), rotation=30, ha="right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-
-
-def plot_correlation(results, out: Path) -> None:
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(5, 4))
-    for r in results:
-        xs = [p["human_value"] for p in r.points]
-        ys = [p["model_accuracy_pct"] for p in r.points]
-        ax.scatter(xs, ys, label=f"{r.model}, {r.human_metric} (r={_fmt(r.pearson)})", s=18)
-    ax.set_xlabel("human result (%)")
-    ax.set_ylabel("model accuracy (%)")
-    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
