@@ -207,7 +207,7 @@ def _run(args) -> int:
     plan = _plan_from_args(args)
     outcome = runs.run(plan, args.out, progress=False if args.no_progress else None, operational=_operational(args))
     scores = runs.scoring.score_folder(outcome.path)
-    reports.print_scores(scores)
+    reports.print_scores(scores.to_json())
     if outcome.state == "complete" and outcome.publishable:
         print(f"run complete: {outcome.path}", file=sys.stderr)
     else:
@@ -224,7 +224,7 @@ def _rescore(args) -> int:
 
     run = Path(args.run_dir)
     result = audit(run)
-    reports.print_scores(result.scores)
+    reports.print_scores(result.scores.to_json())
     if not result.verification.ok:
         # A folder that is not what its manifest says is reported on, never certified or exported.
         print(f"{run}: fails verification; rescore refused (nothing written):", file=sys.stderr)
@@ -234,7 +234,7 @@ def _rescore(args) -> int:
 
             write_text_atomic(Path(args.out), result.scores_text)
         if args.plot:
-            reports.plot_accuracy(result.scores, Path(args.plot))
+            reports.plot_accuracy(result.scores.to_json(), Path(args.plot))
     for problem in result.problems:
         print(problem, file=sys.stderr)
     if not result.finished:

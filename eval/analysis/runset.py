@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval.log.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl
+from eval.log.records import RunState
+from eval.log.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl, read_record
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,11 @@ def _finished_at(run: Path) -> str:
 
 
 def summarise(run: Path) -> RunSummary | Skipped:
-    state = read_json(run / STATE) if (run / STATE).exists() else None
-    if not state or state.get("state") != "complete":
+    state = read_record(run / STATE, RunState) if (run / STATE).exists() else None
+    if not state or not state.complete:
         return Skipped(run, "not finished (no complete run.json): resume it with `eval run --out`")
-    if not state.get("publishable", False):
-        return Skipped(run, "finished but not publishable: " + "; ".join(state.get("reasons", [])))
+    if not state.publishable:
+        return Skipped(run, "finished but not publishable: " + "; ".join(state.reasons))
     if not (run / SCORES).exists():
         return Skipped(run, f"no {SCORES}")
     plan, scores = read_json(run / PLAN), read_json(run / SCORES)

@@ -19,14 +19,15 @@ from pathlib import Path
 from eval.log import scoring
 from eval.log.integrity import Verification, verify
 from eval.log.recompute import StatusMismatch
-from eval.log.runfolder import ATTEMPTS, SCORES, STATE, dumps, read_json
+from eval.log.records import RunState, Scores
+from eval.log.runfolder import ATTEMPTS, SCORES, STATE, dumps, read_json, read_record
 
 
 @dataclass
 class Audit:
     run: Path
     verification: Verification
-    scores: dict  # recomputed
+    scores: Scores  # recomputed
     scores_text: str
     mismatches: list[StatusMismatch] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # everything that is wrong, one line each
@@ -55,8 +56,8 @@ def audit(run: str | Path) -> Audit:
         if dumps(as_stored) != text:
             result.problems.append(
                 f"{run / ATTEMPTS}: scoring its stored statuses gives a result that differs from the recomputed scores "
-                f"(overall accuracy {as_stored['overall']['accuracy_pct']:.2f}% as stored, "
-                f"{scores['overall']['accuracy_pct']:.2f}% recomputed); the recomputed scores are the ones shown"
+                f"(overall accuracy {as_stored.overall.accuracy_pct:.2f}% as stored, "
+                f"{scores.overall.accuracy_pct:.2f}% recomputed); the recomputed scores are the ones shown"
             )
     stored = run / SCORES
     if not stored.exists():
@@ -67,9 +68,9 @@ def audit(run: str | Path) -> Audit:
         result.problems.append(f"{stored}: differs from the recomputed scores{why}")
     state_file = run / STATE
     if result.finished and state_file.exists():
-        state = read_json(state_file)
+        state = read_record(state_file, RunState)
         reasons = scoring.run_blocking_reasons(matrix)
-        if bool(state.get("publishable")) != (not reasons):
-            result.problems.append(f"{state_file}: says publishable={state.get('publishable')}, but the recomputed "
+        if state.publishable != (not reasons):
+            result.problems.append(f"{state_file}: says publishable={state.publishable}, but the recomputed "
                                    f"statuses give publishable={not reasons}" + (f" ({'; '.join(reasons)})" if reasons else ""))
     return result

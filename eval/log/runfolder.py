@@ -19,6 +19,9 @@ import stat
 import threading
 from pathlib import Path
 
+from typing import Any, TypeVar
+
+from eval.log.records import Record, RunState, parse_record
 from pipeline.infra import write_text_atomic
 
 PLAN = "plan.json"
@@ -33,9 +36,16 @@ class RunFolderError(RuntimeError):
     pass
 
 
+R = TypeVar("R", bound=Record)
+
+
+def _json_ready(obj: Any) -> Any:
+    return obj.to_json() if isinstance(obj, Record) else obj
+
+
 def dumps(obj) -> str:
     """The one JSON spelling used in run folders, so rescoring reproduces files byte for byte."""
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+    return json.dumps(_json_ready(obj), ensure_ascii=False, sort_keys=True, indent=2) + "\n"
 
 
 
@@ -66,6 +76,23 @@ def read_jsonl(path: Path, *, allow_partial_tail: bool = False) -> list[dict]:
     return records
 
 
+def read_record(path: Path, model: type[R]) -> R:
+    """One JSON file of the run folder as its typed record (eval.log.records)."""
+    try:
+        return parse_record(model, read_json(path), str(path))
+    except ValueError as exc:
+        raise RunFolderError(str(exc)) from None
+
+
+def read_records(path: Path, model: type[R], *, allow_partial_tail: bool = False) -> list[R]:
+    """Every line of a JSONL file of the run folder as its typed record."""
+    try:
+        return [parse_record(model, line, f"{path}:{number}")
+                for number, line in enumerate(read_jsonl(path, allow_partial_tail=allow_partial_tail), 1)]
+    except ValueError as exc:
+        raise RunFolderError(str(exc)) from None
+
+
 class RunFolder:
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -78,13 +105,13 @@ class RunFolder:
     def exists(self) -> bool:
         return self.file(PLAN).exists()
 
-    def state(self) -> dict | None:
-        return read_json(self.file(STATE)) if self.file(STATE).exists() else None
+    def state(self) -> RunState | None:
+        return read_record(self.file(STATE), RunState) if self.file(STATE).exists() else None
 
     @property
     def sealed(self) -> bool:
         state = self.state()
-        return bool(state and state.get("state") == "complete")
+        return bool(state and state.complete)
 
     def create(self, plan: dict, prompts: list[dict]) -> None:
         if self.path.exists() and any(self.path.iterdir()):
@@ -107,10 +134,10 @@ class RunFolder:
             os.fsync(fh.fileno())
         return len(raw) - keep
 
-    def append(self, name: str, records: list[dict]) -> None:
+    def append(self, name: str, records: list[Record] | list[dict]) -> None:
         if not records:
             return
-        data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records).encode("utf-8")
+        data = "".join(json.dumps(_json_ready(r), ensure_ascii=False, sort_keys=True) + "\n" for r in records).encode("utf-8")
         with self._lock:
             fd = os.open(self.file(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:

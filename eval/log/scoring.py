@@ -21,6 +21,7 @@ import numpy as np
 
 from eval.analysis import stats
 from eval.scorers.answers import Status, get_rule, norm_argmax, token_norm_argmax
+from eval.log.records import Scores, StatusCounts
 from eval.log.recompute import StatusMismatch, mismatch, recompute
 from eval.log.runfolder import ATTEMPTS, PLAN, PROMPTS, read_json, read_jsonl
 
@@ -158,13 +159,13 @@ def _breakdown(m: RunMatrix, field_name: str, *, resamples: int, seed: int) -> l
     return out
 
 
-def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> dict:
+def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed: int = stats.DEFAULT_SEED) -> Scores:
     groups = [
         {"config": config, "language": language, **_cell(m, m.rows(config, language), resamples=resamples, seed=seed)}
         for config, language in m.groups()
     ]
     run_plan = m.plan["plan"]
-    return {
+    return Scores.model_validate({
         "scores_version": SCORES_VERSION,
         "dataset_id": run_plan["data_pin"]["dataset_id"],
         "protocol": m.plan["protocol"],
@@ -176,26 +177,29 @@ def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed
         "groups": groups,
         "breakdowns": {name: _breakdown(m, name, resamples=resamples, seed=seed) for name in BREAKDOWNS},
         "totals": _counts(m.statuses),
-    }
+    })
 
 
-def score_folder(run: str | Path) -> dict:
+def score_folder(run: str | Path) -> Scores:
     return score_matrix(load_matrix(run))
 
 
-def blocking_reasons(scores: dict) -> list[str]:
+def blocking_reasons(scores: Scores) -> list[str]:
     """Why this run may not be published; empty when it may."""
-    totals = scores["totals"]
+    return _blocking(scores.totals)
+
+
+def _blocking(totals: StatusCounts) -> list[str]:
     reasons = []
-    if totals["missing"]:
-        reasons.append(f"{totals['missing']} answers missing ({totals['technical_failure']} after technical failures); "
+    if totals.missing:
+        reasons.append(f"{totals.missing} answers missing ({totals.technical_failure} after technical failures); "
                        "run the same command again to resume")
-    if totals["truncated"]:
-        reasons.append(f"{totals['truncated']} answers truncated by the token limit (max_tokens); "
+    if totals.truncated:
+        reasons.append(f"{totals.truncated} answers truncated by the token limit (max_tokens); "
                        "re-run with a larger max_tokens into a new --out")
     return reasons
 
 
 def run_blocking_reasons(m: RunMatrix) -> list[str]:
     """Why the whole run may not be published, from its recomputed statuses; empty when it may."""
-    return blocking_reasons({"totals": _counts(m.statuses)})
+    return _blocking(StatusCounts.model_validate(_counts(m.statuses)))

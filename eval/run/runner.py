@@ -37,6 +37,7 @@ from pipeline.infra import write_text_atomic
 from eval.log.integrity import write_manifest
 from eval.prompts.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
 from eval.run.provenance import code_revision
+from eval.log.records import AttemptRecord, RunState, SessionRecord
 from eval.log.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, SESSIONS, STATE, RunFolder, dumps, read_json, read_jsonl
 
 PACKAGES = ("examcorpus", "numpy", "pyarrow", "pandas", "huggingface-hub", "google-genai", "torch", "transformers", "tqdm")
@@ -205,10 +206,10 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
     if not folder.exists:
         folder.create(record, [dict(p.to_dict(), meta=meta[p.qid]) for p in prompts])
     cut = folder.repair_partial_tail()
-    folder.append(SESSIONS, [{"started_at": _now(), "environment": environment(), "backend": backend.describe(),
-                              "repaired_partial_line_bytes": cut,
-                              "operational": {"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s,
-                                              "retry": plan.retry.model_dump()}}])
+    folder.append(SESSIONS, [SessionRecord(started_at=_now(), environment=environment(), backend=backend.describe(),
+                                           repaired_partial_line_bytes=cut,
+                                           operational={"concurrency": plan.model.concurrency, "timeout_s": plan.model.timeout_s,
+                                                        "retry": plan.retry.model_dump()})])
     attempts = read_jsonl(folder.file(ATTEMPTS))
     sender = _Sender(plan, folder, backend, attempts)
     try:
@@ -248,13 +249,13 @@ _PROGRESS_BAR = re.compile(r"\d+%\|")
 def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
     scores = scoring.score_folder(folder.path)
     reasons = scoring.blocking_reasons(scores)
-    missing = scores["totals"]["missing"]
+    missing = scores.totals.missing
     if missing:
-        write_text_atomic(folder.file(STATE), dumps({"state": "incomplete", "publishable": False, "reasons": reasons}))
+        write_text_atomic(folder.file(STATE), dumps(RunState(state="incomplete", publishable=False, reasons=reasons)))
         write_manifest(folder.path)  # last: what this session left, for `eval verify`
         return RunOutcome(folder.path, "incomplete", False, reasons, sent)
     write_text_atomic(folder.file(SCORES), dumps(scores))
-    write_text_atomic(folder.file(STATE), dumps({"state": "complete", "publishable": not reasons, "reasons": reasons}))
+    write_text_atomic(folder.file(STATE), dumps(RunState(state="complete", publishable=not reasons, reasons=reasons)))
     write_manifest(folder.path)  # the run's last write: every file's SHA-256, checked by `eval verify`
     folder.seal()
     return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
@@ -315,11 +316,11 @@ class _Sender:
         if callable(close):
             close()
 
-    def _record(self, prompt: Prompt, repeat: int, **fields) -> dict:
+    def _record(self, prompt: Prompt, repeat: int, **fields) -> AttemptRecord:
         key = (prompt.qid, repeat)
         self.tries[key] = self.tries.get(key, 0) + 1
-        record = {"qid": prompt.qid, "repeat": repeat, "attempt": self.tries[key], "time": _now(), **fields}
-        self.last[key] = record["status"]
+        record = AttemptRecord(qid=prompt.qid, repeat=repeat, attempt=self.tries[key], time=_now(), **fields)
+        self.last[key] = record.status
         return record
 
     # generative ---------------------------------------------------------------------------------
