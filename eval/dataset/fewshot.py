@@ -19,7 +19,6 @@ go into `plan.json` (per family and language) and into each prompt's `shot_ids`.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -28,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from eval.prompts.protocols import is_scorable
+from pipeline.infra import JsonlError, iter_jsonl
 from pipeline.records import Question, conform_to_schema, table_to_questions
 from pipeline.split import read_split, question_text
 
@@ -102,13 +102,14 @@ def load_pool(location: str, *, root: Path | None = None) -> Pool:
 
 def _read_jsonl(path: Path) -> list[Question]:
     questions = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            questions.append(Question.from_row(json.loads(line)))
-        except (json.JSONDecodeError, TypeError, KeyError) as exc:
-            raise FewshotError(f"{path}:{number}: not a question record ({type(exc).__name__}: {exc})") from None
+    try:
+        for number, row in iter_jsonl(path, tail="parse"):
+            try:
+                questions.append(Question.from_row(row))
+            except (TypeError, KeyError) as exc:
+                raise FewshotError(f"{path}:{number}: not a question record ({type(exc).__name__}: {exc})") from None
+    except JsonlError as exc:
+        raise FewshotError(f"{exc.where}: not a question record ({exc.reason})") from None
     return questions
 
 

@@ -14,7 +14,6 @@ run leaves at most one partial last line, which the next session cuts off before
 from __future__ import annotations
 
 import json
-import os
 import stat
 import threading
 from pathlib import Path
@@ -22,7 +21,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from eval.log.records import Record, RunState, parse_record
-from pipeline.infra import write_text_atomic
+from pipeline.infra import AppendLog, JsonlError, cut_torn_tail, write_text_atomic
+from pipeline.infra import read_jsonl as infra_read_jsonl
 
 PLAN = "plan.json"
 PROMPTS = "prompts.jsonl"
@@ -58,22 +58,18 @@ def read_json(path: Path) -> dict:
 
 
 def read_jsonl(path: Path, *, allow_partial_tail: bool = False) -> list[dict]:
-    if not path.exists():
-        return []
-    raw = path.read_bytes()
-    lines = raw.split(b"\n")
-    tail = lines.pop()  # b"" when the file ends with a newline
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise RunFolderError(f"{path}:{number}: corrupt line ({exc})") from None
-    if tail.strip() and not allow_partial_tail:
-        raise RunFolderError(f"{path}: last line is incomplete (an interrupted write); resume the run to repair it")
-    return records
+    """A run folder's JSONL file. A partial last line (a killed run) is an error unless allowed: only
+    resuming repairs it, and scoring must not silently read around it."""
+    try:
+        return infra_read_jsonl(path, tail="skip" if allow_partial_tail else "error")
+    except JsonlError as exc:
+        hint = "; resume the run to repair it" if exc.fault == "incomplete_last_line" else ""
+        raise RunFolderError(f"{exc}{hint}") from None
+
+
+def _line(record: Record | dict) -> str:
+    """Attempts and sessions keep the spelling they always had (keys sorted, default separators)."""
+    return json.dumps(_json_ready(record), ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def read_record(path: Path, model: type[R]) -> R:
@@ -97,6 +93,7 @@ class RunFolder:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self._lock = threading.Lock()
+        self._logs: dict[str, AppendLog] = {}
 
     def file(self, name: str) -> Path:
         return self.path / name
@@ -122,31 +119,13 @@ class RunFolder:
 
     def repair_partial_tail(self) -> int:
         """Cut an incomplete last line left by a killed run; returns the bytes removed."""
-        path = self.file(ATTEMPTS)
-        if not path.exists():
-            return 0
-        raw = path.read_bytes()
-        keep = raw.rfind(b"\n") + 1
-        if keep == len(raw):
-            return 0
-        with open(path, "r+b") as fh:
-            fh.truncate(keep)
-            os.fsync(fh.fileno())
-        return len(raw) - keep
+        return cut_torn_tail(self.file(ATTEMPTS))
 
     def append(self, name: str, records: list[Record] | list[dict]) -> None:
-        if not records:
-            return
-        data = "".join(json.dumps(_json_ready(r), ensure_ascii=False, sort_keys=True) + "\n" for r in records).encode("utf-8")
+        """One fsync'ed O_APPEND write per call (pipeline.infra.AppendLog)."""
         with self._lock:
-            fd = os.open(self.file(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                written = os.write(fd, data)
-                if written != len(data):
-                    raise OSError(f"{self.file(name)}: short write ({written} of {len(data)} bytes)")
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            log = self._logs.setdefault(name, AppendLog(self.file(name), dumps=_line))
+        log.append(list(records))
 
     def seal(self) -> None:
         """Make every file read-only: a finished run is a record, not a workspace."""

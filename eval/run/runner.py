@@ -33,7 +33,7 @@ from eval.models.registry import backend_entry, kind_of
 from eval.dataset.loading import check_pin, load_data
 from eval.dataset.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
 from eval.run.plan import RunPlan
-from pipeline.infra import write_text_atomic
+from pipeline.infra import JsonlError, iter_jsonl, write_text_atomic
 from eval.log.integrity import write_manifest
 from eval.prompts.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
 from eval.run.provenance import code_revision
@@ -86,13 +86,11 @@ def load_descriptions(path: str | None) -> tuple[dict[str, str], str | None]:
     if not file.is_file():
         raise RunError(f"{file}: figure descriptions file not found")
     texts: dict[str, str] = {}
-    for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RunError(f"{file}:{number}: not JSON ({exc})") from None
+    try:
+        records = list(iter_jsonl(file, tail="parse"))
+    except JsonlError as exc:
+        raise RunError(str(exc)) from None
+    for number, record in records:
         if record.get("status") not in (None, "accepted", "edited", "reviewed"):
             continue  # only reviewed text reaches a prompt
         key = record.get("image_sha256") or record.get("sha256")

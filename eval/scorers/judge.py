@@ -36,6 +36,7 @@ from pathlib import Path
 from eval.analysis import stats
 from eval.models.base import GenerationRequest, GenerativeBackend, TechnicalFailure
 from eval.models.errors import RequestRejected
+from pipeline.infra import iter_jsonl
 from eval.scorers.judge_scores import report_markdown, score_judges, scores_markdown, spread_report
 from eval.scorers.similarity import chrf, token_f1
 
@@ -299,13 +300,7 @@ def agreement(first: list[Judgement], second: list[Judgement], *, names: tuple[s
 def read_items(path: Path) -> list[OpenItem]:
     """JSONL, one answer a line: qid, language, subject, question, reference, answer (, group, config)."""
     items, fields, optional, seen = [], {"qid", "language", "subject", "question", "reference", "answer"}, {"group", "config"}, {}
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as exc:
-            raise ValueError(f"{path}:{number}: not JSON ({exc})") from None
+    for number, data in iter_jsonl(path, tail="parse"):
         missing = fields - set(data) if isinstance(data, dict) else fields
         unknown = set(data) - fields - optional if isinstance(data, dict) else set()
         if missing or unknown:

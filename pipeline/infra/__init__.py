@@ -8,11 +8,16 @@ Public functions:
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
 - `progress(total=, desc=)`: the one progress-bar style of long steps (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
+- `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
+  `dumps_line`, `JsonlError`: JSON Lines read with line-numbered errors and a declared torn-tail policy,
+  appended with one fsync'ed O_APPEND write, rewritten atomically (`jsonl`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
+from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 
-__all__ = ["StageCache", "fingerprint", "make_executor", "progress", "sha256_file", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["AppendLog", "JsonlError", "StageCache", "cut_torn_tail", "dumps_line", "fingerprint", "iter_jsonl", "make_executor",
+           "progress", "read_jsonl", "rewrite_jsonl", "sha256_file", "write_bytes_atomic", "write_text_atomic"]

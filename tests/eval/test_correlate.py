@@ -1,7 +1,6 @@
 """Model accuracy against CKE human results, per exam type and per category, year by year."""
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
