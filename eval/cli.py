@@ -12,15 +12,16 @@ import sys
 from pathlib import Path
 
 from eval.models.registry import BACKENDS, split_model
+from pipeline.infra import add_command
 from eval.prompts.protocols import PROTOCOLS
 
 
 def register(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("eval", help="evaluate models on curated or published data")
-    parser.set_defaults(func=dispatch)  # the lead's CLI calls args.func(args)
+    parser = add_command(subparsers, "eval", dispatch, help="evaluate models on curated or published data")
     commands = parser.add_subparsers(dest="eval_command", required=True)
 
-    run = commands.add_parser("run", help="run a plan (or resume one: `eval run --out DIR`)")
+    run = add_command(commands, "run", _run, dest="eval_handler",
+                      help="run a plan (or resume one: `eval run --out DIR`)")
     run.add_argument("--plan", help="YAML/JSON plan file (flags below override nothing; use one or the other)")
     run.add_argument("--data", help="curated Parquet file/folder, release folder, or hf://OWNER/NAME@TAG")
     run.add_argument("--model", help=f"BACKEND:MODEL, backends: {', '.join(sorted(BACKENDS))}")
@@ -58,19 +59,19 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
     run.add_argument("--no-progress", action="store_true")
-    run.set_defaults(eval_handler=_run)
 
-    rescore = commands.add_parser("rescore", help="recompute every score and interval from a run folder alone")
+    rescore = add_command(commands, "rescore", _rescore, dest="eval_handler",
+                          help="recompute every score and interval from a run folder alone")
     rescore.add_argument("run_dir")
     rescore.add_argument("--out", help="also write the recomputed scores JSON here")
     rescore.add_argument("--plot", help="write an accuracy-with-intervals PNG here")
-    rescore.set_defaults(eval_handler=_rescore)
 
-    verify = commands.add_parser("verify", help="check a run folder against its manifest of SHA-256s")
+    verify = add_command(commands, "verify", _verify, dest="eval_handler",
+                         help="check a run folder against its manifest of SHA-256s")
     verify.add_argument("run_dir")
-    verify.set_defaults(eval_handler=_verify)
 
-    compare = commands.add_parser("compare", help="paired bootstrap gap between two aligned runs")
+    compare = add_command(commands, "compare", _compare, dest="eval_handler",
+                          help="paired bootstrap gap between two aligned runs")
     compare.add_argument("run_a")
     compare.add_argument("run_b")
     compare.add_argument("--a-group", help="CONFIG/LANG (or CONFIG, or /LANG) on side A")
@@ -84,9 +85,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                          help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
     compare.add_argument("--allow-protocol-mismatch", action="store_true",
                          help="compare runs over different dataset ids or protocol versions (recorded in the JSON)")
-    compare.set_defaults(eval_handler=_compare)
 
-    correlate = commands.add_parser("correlate", help="model accuracy vs human exam results (CKE), per exam and year")
+    correlate = add_command(commands, "correlate", _correlate, dest="eval_handler",
+                            help="model accuracy vs human exam results (CKE), per exam and year")
     correlate.add_argument("--scores", action="append", metavar="FILE|RUN", required=True,
                            help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
                                 "repeat for several. Writes per-exam-type correlations to --out")
@@ -98,43 +99,43 @@ def register(subparsers) -> argparse.ArgumentParser:
     # and a caller still using them is told what replaced it rather than getting argparse's bare refusal.
     for removed in ("--run", "--llmzszl", "--category", "--json", "--plot"):
         correlate.add_argument(removed, dest=f"removed_{removed[2:]}", help=argparse.SUPPRESS)
-    correlate.set_defaults(eval_handler=_correlate)
 
-    board = commands.add_parser("leaderboard", help="models x languages, each dataset one vote, newest run per slot")
+    board = add_command(commands, "leaderboard", _leaderboard, dest="eval_handler",
+                        help="models x languages, each dataset one vote, newest run per slot")
     board.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     board.add_argument("--out", required=True, help="folder for leaderboard.md, leaderboard.csv, leaderboard.html")
     board.add_argument("--models", help="model metadata YAML (released, params_b): adds accuracy-vs-size/release plots")
-    board.set_defaults(eval_handler=_leaderboard)
 
-    passing = commands.add_parser("passing", help="would the model pass: points per sheet vs the pass threshold")
+    passing = add_command(commands, "passing", _passing, dest="eval_handler",
+                          help="would the model pass: points per sheet vs the pass threshold")
     passing.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     passing.add_argument("--out", required=True, help="folder for passing.csv and passing.md")
     passing.add_argument("--thresholds", help="YAML: 'default: 50' and 'thresholds: {CONFIG: PERCENT}'")
     passing.add_argument("--mapping", help="YAML mapping exams to CKE exam types (for the human result beside each sheet)")
     passing.add_argument("--human", help="human results CSV (default: the shipped CKE results; used with --mapping)")
-    passing.set_defaults(eval_handler=_passing)
 
-    keys = commands.add_parser("key-errors", help="questions where several models doubt the answer key, ranked")
+    keys = add_command(commands, "key-errors", _key_errors, dest="eval_handler",
+                       help="questions where several models doubt the answer key, ranked")
     keys.add_argument("runs", nargs="+", help="run folders (one model each; the newest run per model counts)")
     keys.add_argument("--out", required=True, help="folder for key_errors.csv and key_errors.md")
     keys.add_argument("--low-prob", type=float, default=0.05, help="log-likelihood runs: a key below this probability is doubted")
     keys.add_argument("--min-models", type=int, default=2, help="how many models must doubt the key (default 2)")
     keys.add_argument("--audit-url", help="link template for each question, with {qid}, e.g. http://127.0.0.1:5000/audit#{qid}")
-    keys.set_defaults(eval_handler=_key_errors)
 
-    feats = commands.add_parser("features", help="Mann-Whitney U tests of per-question scores against question features")
+    feats = add_command(commands, "features", _features, dest="eval_handler",
+                        help="Mann-Whitney U tests of per-question scores against question features")
     feats.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     feats.add_argument("--out", required=True, help="folder for features.csv and features.md")
     feats.add_argument("--min-count", type=int, default=5, help="a word is a feature when this many questions have it")
-    feats.set_defaults(eval_handler=_features)
 
-    contam = commands.add_parser("contamination", help="accuracy on exams before vs after each model's release date")
+    contam = add_command(commands, "contamination", _contamination, dest="eval_handler",
+                         help="accuracy on exams before vs after each model's release date")
     contam.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     contam.add_argument("--models", required=True, help="YAML: 'models: {BACKEND:NAME: {released: YYYY-MM-DD}}'")
     contam.add_argument("--out", required=True, help="folder for contamination.csv and contamination.md")
-    contam.set_defaults(eval_handler=_contamination)
 
-    judge = commands.add_parser("judge", help="grade open answers with an LLM judge (eval.scorers.judge), with agreement and similarity")
+    judge = add_command(commands, "judge", _judge, dest="eval_handler",
+                        help="grade open answers with an LLM judge (eval.scorers.judge), with agreement and similarity")
     judge.add_argument("--answers", required=True, help="JSONL: qid, language, subject, question, reference, answer (, group)")
     judge.add_argument("--model", required=True, action="append",
                        help="judge as BACKEND:MODEL (generative); give it twice for agreement between two judges")
@@ -152,7 +153,6 @@ def register(subparsers) -> argparse.ArgumentParser:
     judge.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples for the mean grades' intervals")
     judge.add_argument("--out", required=True, help="folder for judgements.jsonl, scores.json, scores.md, judge_summary.json, "
                        "judge_report.md")
-    judge.set_defaults(eval_handler=_judge)
     return parser
 
 

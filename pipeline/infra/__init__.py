@@ -11,13 +11,16 @@ Public functions:
 - `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
   `dumps_line`, `JsonlError`: JSON Lines read with line-numbered errors and a declared torn-tail policy,
   appended with one fsync'ed O_APPEND write, rewritten atomically (`jsonl`).
+- `add_command(subparsers, name, handler, help=)`, `register_commands(subparsers, registrars)`: how every
+  `examcorpus` subcommand is added, from one table of registrars (`commands`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
+from pipeline.infra.commands import add_command, register_commands
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 
-__all__ = ["AppendLog", "JsonlError", "StageCache", "cut_torn_tail", "dumps_line", "fingerprint", "iter_jsonl", "make_executor",
-           "progress", "read_jsonl", "rewrite_jsonl", "sha256_file", "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["AppendLog", "JsonlError", "StageCache", "add_command", "cut_torn_tail", "dumps_line", "fingerprint", "iter_jsonl", "make_executor",
+           "progress", "read_jsonl", "register_commands", "rewrite_jsonl", "sha256_file", "write_bytes_atomic", "write_text_atomic"]
