@@ -7,6 +7,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from eval.analysis.plots import pyplot
+
 
 def _console() -> Console:
     return Console(file=sys.stdout, width=140)
@@ -59,19 +61,8 @@ def print_compare(result: dict) -> None:
         console.print(f"[bold]warning[/bold] (allowed explicitly, recorded in the JSON): {reason}")
 
 
-def _pyplot():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ValueError("plots need matplotlib: pip install matplotlib (part of the test extra)") from None
-    return plt
-
-
 def plot_accuracy(scores: dict, out: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     groups = scores["groups"]
     names = [f"{g['config']}/{g['language']}" for g in groups]
     acc = [g["accuracy_pct"] for g in groups]
