@@ -10,7 +10,8 @@ Before that, each folder must match its manifest (eval.log.integrity), and each 
 hash) as the other, unless the caller allows it explicitly (`allow_unpublishable`,
 `allow_protocol_mismatch`); what was allowed, and why, is part of the result.
 
-Public: `compare`, `align`, `Side`, `AlignmentError`, `ComparisonRefused`.
+Public: `compare` (returns a `Comparison`, written as compare_<A>_vs_<B>.json), `align`, `Side`,
+`AlignmentError`, `ComparisonRefused`.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from eval.analysis import stats
 from eval.log.integrity import require_verified
+from eval.log.records import Number, Record
 from eval.log.scoring import RunMatrix, load_matrix, run_blocking_reasons
 
 
@@ -98,6 +100,46 @@ def align(a: RunMatrix, sa: Side, b: RunMatrix, sb: Side, on: tuple[str, ...] = 
     return np.array([ka[k] for k in keys]), np.array([kb[k] for k in keys]), keys
 
 
+class ComparedRun(Record):
+    """One side of a comparison: which run (and group), its accuracy there, and what it was run on."""
+    run: str
+    label: str
+    config: str | None = None
+    language: str | None = None
+    accuracy_pct: Number
+    repeats: int
+    dataset_id: str
+    protocol: str
+    protocol_version: str
+    prompt_sha256: str | None = None
+    publishable: bool
+    unpublishable_reasons: list[str] = []
+
+
+class AllowedExplicitly(Record):
+    unpublishable: bool
+    protocol_mismatch: bool
+
+
+class Comparison(Record):
+    """The gap A - B in percentage points with its paired bootstrap interval, and why it may not be
+    published when the caller allowed that explicitly."""
+    a: ComparedRun
+    b: ComparedRun
+    publishable: bool
+    reasons: list[str]
+    allowed: AllowedExplicitly
+    aligned_on: list[str]
+    gap_pp: Number
+    ci_low: Number
+    ci_high: Number
+    confidence: Number
+    n_questions: int
+    seed: int
+    resamples: int
+    method: str
+
+
 def _identity(m: RunMatrix) -> dict:
     protocol = m.plan["protocol"]
     return {"dataset_id": m.plan["plan"]["data_pin"]["dataset_id"], "protocol": protocol["name"],
@@ -118,7 +160,7 @@ def compare(
     seed: int = stats.DEFAULT_SEED,
     allow_unpublishable: bool = False,
     allow_protocol_mismatch: bool = False,
-) -> dict:
+) -> Comparison:
     for side in (side_a, side_b):
         require_verified(side.run, "comparison")
     a, b = load_matrix(side_a.run), load_matrix(side_b.run)
@@ -143,7 +185,7 @@ def compare(
                 "accuracy_pct": round(float(acc), 10), "repeats": int(scores.shape[1]), **_identity(m),
                 "publishable": not reasons, "unpublishable_reasons": reasons}
 
-    return {
+    return Comparison.model_validate({
         "a": side_record(side_a, a, acc_a, ca, blocking["A"]),
         "b": side_record(side_b, b, acc_b, cb, blocking["B"]),
         "publishable": not unpublishable and not mismatches,
@@ -158,4 +200,4 @@ def compare(
         "seed": gap.seed,
         "resamples": gap.resamples,
         "method": "paired percentile bootstrap over unique question ids; each question's pair and repeats kept together",
-    }
+    })

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
 from eval.analysis.plots import pyplot
+
+if TYPE_CHECKING:
+    from eval.analysis.compare import Comparison
 
 
 def _console() -> Console:
@@ -48,16 +52,16 @@ def print_scores(scores: dict) -> None:
         console.print(breakdown)
 
 
-def print_compare(result: dict) -> None:
-    a, b = result["a"], result["b"]
+def print_compare(result: Comparison) -> None:
+    a, b = result.a, result.b
     console = _console()
-    console.print(f"A: {a['label']}  accuracy {a['accuracy_pct']:.2f}%  ({a['run']})")
-    console.print(f"B: {b['label']}  accuracy {b['accuracy_pct']:.2f}%  ({b['run']})")
+    console.print(f"A: {a.label}  accuracy {a.accuracy_pct:.2f}%  ({a.run})")
+    console.print(f"B: {b.label}  accuracy {b.accuracy_pct:.2f}%  ({b.run})")
     console.print(
-        f"gap A-B: {result['gap_pp']:+.2f} pp, {int(result['confidence'] * 100)}% CI [{result['ci_low']:+.2f}, {result['ci_high']:+.2f}] "
-        f"over {result['n_questions']} questions ({result['resamples']} paired resamples, seed {result['seed']})"
+        f"gap A-B: {result.gap_pp:+.2f} pp, {int(result.confidence * 100)}% CI [{result.ci_low:+.2f}, {result.ci_high:+.2f}] "
+        f"over {result.n_questions} questions ({result.resamples} paired resamples, seed {result.seed})"
     )
-    for reason in result.get("reasons", []):
+    for reason in result.reasons:
         console.print(f"[bold]warning[/bold] (allowed explicitly, recorded in the JSON): {reason}")
 
 
