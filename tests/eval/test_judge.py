@@ -16,7 +16,8 @@ from eval.analysis import stats
 from eval.models.openai_compat import OpenAICompatBackend
 from eval.scorers.judge import (SCALE, Judge, JudgeStatus, OpenItem, RubricError, agreement, chrf, judge_items, load_rubric,
                         parse_verdict, quadratic_weighted_kappa, spread_report, token_f1)
-from tests.eval.conftest import SECRET, StandIn, _handler, _serve, run_cli
+from tests.eval.conftest import SECRET, StandIn, _handler, run_cli
+from tests.fixtures.http import base_url, serve, stop
 
 
 def _verdict(grade, note="ocena według klucza") -> str:
@@ -55,11 +56,10 @@ def _judge_reply(standin: StandIn, action: str, token, body: dict, path: str):
 @pytest.fixture
 def judge_server():
     standin = StandIn()
-    server, _ = _serve(_handler(standin, _judge_reply))
-    standin.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server = serve(_handler(standin, _judge_reply))
+    standin.base_url = base_url(server) + "/v1"
     yield standin
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
 REFERENCE = "TCP jest połączeniowy i gwarantuje kolejność i dostarczenie; UDP nie."
