@@ -69,7 +69,7 @@ bench: setup
 # curated/ by default: it holds the private questions, and a number computed on them is no public result.
 # The split is (re)made from curated/ first when it is missing or older than curated/ (`make split`: the
 # leakage guard runs, and a failed guard stops here with its report). EVAL_DATA=... scores other data.
-SMOLLM2 = $(shell $(PY) -c "from eval.backends.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
+SMOLLM2 = $(shell $(PY) -c "from eval.models.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
 EVAL_DATA ?= $(SPLIT_DIR)/public.parquet
 EVAL_ARGS ?= --data $(EVAL_DATA) --model hf:$(SMOLLM2) --protocol mcq --out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2
 

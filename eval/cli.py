@@ -1,5 +1,5 @@
 """`examcorpus eval ...`: run, rescore, verify, compare, correlate; analyses (eval.analysis): leaderboard,
-passing, key-errors, features, contamination; judge (open answers, eval.judge).
+passing, key-errors, features, contamination; judge (open answers, eval.scorers.judge).
 
 The lead's CLI calls `register(subparsers)`; `python -m eval.cli ...` works on its own too.
 Exit codes: 0 done and publishable; 2 answers missing (run again to resume); 3 finished but not
@@ -11,16 +11,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from eval.backends.registry import BACKENDS, split_model
-from eval.protocols import PROTOCOLS
+from eval.models.registry import BACKENDS, split_model
+from pipeline.infra import add_command
+from eval.prompts.protocols import PROTOCOLS
 
 
 def register(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("eval", help="evaluate models on curated or published data")
-    parser.set_defaults(func=dispatch)  # the lead's CLI calls args.func(args)
+    parser = add_command(subparsers, "eval", dispatch, help="evaluate models on curated or published data")
     commands = parser.add_subparsers(dest="eval_command", required=True)
 
-    run = commands.add_parser("run", help="run a plan (or resume one: `eval run --out DIR`)")
+    run = add_command(commands, "run", _run, dest="eval_handler",
+                      help="run a plan (or resume one: `eval run --out DIR`)")
     run.add_argument("--plan", help="YAML/JSON plan file (flags below override nothing; use one or the other)")
     run.add_argument("--data", help="curated Parquet file/folder, release folder, or hf://OWNER/NAME@TAG")
     run.add_argument("--model", help=f"BACKEND:MODEL, backends: {', '.join(sorted(BACKENDS))}")
@@ -60,19 +61,19 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
     run.add_argument("--no-progress", action="store_true")
-    run.set_defaults(eval_handler=_run)
 
-    rescore = commands.add_parser("rescore", help="recompute every score and interval from a run folder alone")
+    rescore = add_command(commands, "rescore", _rescore, dest="eval_handler",
+                          help="recompute every score and interval from a run folder alone")
     rescore.add_argument("run_dir")
     rescore.add_argument("--out", help="also write the recomputed scores JSON here")
     rescore.add_argument("--plot", help="write an accuracy-with-intervals PNG here")
-    rescore.set_defaults(eval_handler=_rescore)
 
-    verify = commands.add_parser("verify", help="check a run folder against its manifest of SHA-256s")
+    verify = add_command(commands, "verify", _verify, dest="eval_handler",
+                         help="check a run folder against its manifest of SHA-256s")
     verify.add_argument("run_dir")
-    verify.set_defaults(eval_handler=_verify)
 
-    compare = commands.add_parser("compare", help="paired bootstrap gap between two aligned runs")
+    compare = add_command(commands, "compare", _compare, dest="eval_handler",
+                          help="paired bootstrap gap between two aligned runs")
     compare.add_argument("run_a")
     compare.add_argument("run_b")
     compare.add_argument("--a-group", help="CONFIG/LANG (or CONFIG, or /LANG) on side A")
@@ -86,59 +87,57 @@ def register(subparsers) -> argparse.ArgumentParser:
                          help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
     compare.add_argument("--allow-protocol-mismatch", action="store_true",
                          help="compare runs over different dataset ids or protocol versions (recorded in the JSON)")
-    compare.set_defaults(eval_handler=_compare)
 
-    correlate = commands.add_parser("correlate", help="model accuracy vs human exam results (CKE), per exam and year")
-    source = correlate.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scores", action="append", metavar="FILE|RUN",
-                        help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
-                             "repeat for several. Writes per-exam-type correlations to --out")
-    source.add_argument("--run", help="(legacy, pooled) a finished run folder; needs --mapping")
-    source.add_argument("--llmzszl", metavar="MODEL", help="(legacy, pooled) a model from the shipped LLMzSzŁ table ('all' for each)")
+    correlate = add_command(commands, "correlate", _correlate, dest="eval_handler",
+                            help="model accuracy vs human exam results (CKE), per exam and year")
+    correlate.add_argument("--scores", action="append", metavar="FILE|RUN", required=True,
+                           help="a table of model accuracy by exam type, category and year, or a run folder (needs --mapping); "
+                                "repeat for several. Writes per-exam-type correlations to --out")
     correlate.add_argument("--human", help="human results CSV (default: the shipped CKE results 2015-2023)")
-    correlate.add_argument("--out", help="with --scores: folder for correlations.csv, report.md and plots/")
-    correlate.add_argument("--no-plots", action="store_true", help="with --scores: skip the PNG/SVG plots")
+    correlate.add_argument("--out", help="folder for correlations.csv, report.md and plots/")
+    correlate.add_argument("--no-plots", action="store_true", help="skip the PNG/SVG plots")
     correlate.add_argument("--mapping", help="YAML mapping the run's exam/subject to CKE exam_type/category")
-    correlate.add_argument("--category", default=None, help="only this CKE category (default: every row)")
-    correlate.add_argument("--json", dest="json_out")
-    correlate.add_argument("--plot", help="scatter PNG")
-    correlate.set_defaults(eval_handler=_correlate)
+    # The pooled correlation these flags asked for mixed exam types of different difficulty; it is gone,
+    # and a caller still using them is told what replaced it rather than getting argparse's bare refusal.
+    for removed in ("--run", "--llmzszl", "--category", "--json", "--plot"):
+        correlate.add_argument(removed, dest=f"removed_{removed[2:]}", help=argparse.SUPPRESS)
 
-    board = commands.add_parser("leaderboard", help="models x languages, each dataset one vote, newest run per slot")
+    board = add_command(commands, "leaderboard", _leaderboard, dest="eval_handler",
+                        help="models x languages, each dataset one vote, newest run per slot")
     board.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     board.add_argument("--out", required=True, help="folder for leaderboard.md, leaderboard.csv, leaderboard.html")
     board.add_argument("--models", help="model metadata YAML (released, params_b): adds accuracy-vs-size/release plots")
-    board.set_defaults(eval_handler=_leaderboard)
 
-    passing = commands.add_parser("passing", help="would the model pass: points per sheet vs the pass threshold")
+    passing = add_command(commands, "passing", _passing, dest="eval_handler",
+                          help="would the model pass: points per sheet vs the pass threshold")
     passing.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     passing.add_argument("--out", required=True, help="folder for passing.csv and passing.md")
     passing.add_argument("--thresholds", help="YAML: 'default: 50' and 'thresholds: {CONFIG: PERCENT}'")
     passing.add_argument("--mapping", help="YAML mapping exams to CKE exam types (for the human result beside each sheet)")
     passing.add_argument("--human", help="human results CSV (default: the shipped CKE results; used with --mapping)")
-    passing.set_defaults(eval_handler=_passing)
 
-    keys = commands.add_parser("key-errors", help="questions where several models doubt the answer key, ranked")
+    keys = add_command(commands, "key-errors", _key_errors, dest="eval_handler",
+                       help="questions where several models doubt the answer key, ranked")
     keys.add_argument("runs", nargs="+", help="run folders (one model each; the newest run per model counts)")
     keys.add_argument("--out", required=True, help="folder for key_errors.csv and key_errors.md")
     keys.add_argument("--low-prob", type=float, default=0.05, help="log-likelihood runs: a key below this probability is doubted")
     keys.add_argument("--min-models", type=int, default=2, help="how many models must doubt the key (default 2)")
     keys.add_argument("--audit-url", help="link template for each question, with {qid}, e.g. http://127.0.0.1:5000/audit#{qid}")
-    keys.set_defaults(eval_handler=_key_errors)
 
-    feats = commands.add_parser("features", help="Mann-Whitney U tests of per-question scores against question features")
+    feats = add_command(commands, "features", _features, dest="eval_handler",
+                        help="Mann-Whitney U tests of per-question scores against question features")
     feats.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     feats.add_argument("--out", required=True, help="folder for features.csv and features.md")
     feats.add_argument("--min-count", type=int, default=5, help="a word is a feature when this many questions have it")
-    feats.set_defaults(eval_handler=_features)
 
-    contam = commands.add_parser("contamination", help="accuracy on exams before vs after each model's release date")
+    contam = add_command(commands, "contamination", _contamination, dest="eval_handler",
+                         help="accuracy on exams before vs after each model's release date")
     contam.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     contam.add_argument("--models", required=True, help="YAML: 'models: {BACKEND:NAME: {released: YYYY-MM-DD}}'")
     contam.add_argument("--out", required=True, help="folder for contamination.csv and contamination.md")
-    contam.set_defaults(eval_handler=_contamination)
 
-    judge = commands.add_parser("judge", help="grade open answers with an LLM judge (eval.judge), with agreement and similarity")
+    judge = add_command(commands, "judge", _judge, dest="eval_handler",
+                        help="grade open answers with an LLM judge (eval.scorers.judge), with agreement and similarity")
     judge.add_argument("--answers", required=True, help="JSONL: qid, language, subject, question, reference, answer (, group)")
     judge.add_argument("--model", required=True, action="append",
                        help="judge as BACKEND:MODEL (generative); give it twice for agreement between two judges")
@@ -156,7 +155,6 @@ def register(subparsers) -> argparse.ArgumentParser:
     judge.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples for the mean grades' intervals")
     judge.add_argument("--out", required=True, help="folder for judgements.jsonl, scores.json, scores.md, judge_summary.json, "
                        "judge_report.md")
-    judge.set_defaults(eval_handler=_judge)
     return parser
 
 
@@ -172,7 +170,7 @@ def _operational(args) -> dict:
 
 
 def _plan_from_args(args):
-    from eval.plan import RunPlan, load_plan
+    from eval.run.plan import RunPlan, load_plan
 
     flags_given = any(getattr(args, n) for n in ("data", "model", "protocol"))
     if args.plan:
@@ -205,12 +203,13 @@ def _plan_from_args(args):
 
 
 def _run(args) -> int:
-    from eval import reports, runs
+    from eval.analysis import reports
+    from eval.run import runner as runs
 
     plan = _plan_from_args(args)
     outcome = runs.run(plan, args.out, progress=False if args.no_progress else None, operational=_operational(args))
     scores = runs.scoring.score_folder(outcome.path)
-    reports.print_scores(scores)
+    reports.print_scores(scores.to_json())
     if outcome.state == "complete" and outcome.publishable:
         print(f"run complete: {outcome.path}", file=sys.stderr)
     else:
@@ -222,12 +221,12 @@ def _run(args) -> int:
 
 
 def _rescore(args) -> int:
-    from eval import reports
-    from eval.rescore import audit
+    from eval.analysis import reports
+    from eval.log.rescore import audit
 
     run = Path(args.run_dir)
     result = audit(run)
-    reports.print_scores(result.scores)
+    reports.print_scores(result.scores.to_json())
     if not result.verification.ok:
         # A folder that is not what its manifest says is reported on, never certified or exported.
         print(f"{run}: fails verification; rescore refused (nothing written):", file=sys.stderr)
@@ -237,7 +236,7 @@ def _rescore(args) -> int:
 
             write_text_atomic(Path(args.out), result.scores_text)
         if args.plot:
-            reports.plot_accuracy(result.scores, Path(args.plot))
+            reports.plot_accuracy(result.scores.to_json(), Path(args.plot))
     for problem in result.problems:
         print(problem, file=sys.stderr)
     if not result.finished:
@@ -248,7 +247,7 @@ def _rescore(args) -> int:
 
 
 def _verify(args) -> int:
-    from eval.integrity import manifest_sha256, verify
+    from eval.log.integrity import manifest_sha256, verify
 
     result = verify(Path(args.run_dir))
     if result.ok:
@@ -261,9 +260,10 @@ def _verify(args) -> int:
 
 
 def _compare(args) -> int:
-    from eval import reports, stats
-    from eval.compare import AlignmentError, Side, compare
-    from eval.runfolder import dumps
+    from eval.analysis import reports
+    from eval.analysis import stats
+    from eval.analysis.compare import AlignmentError, Side, compare
+    from eval.log.runfolder import dumps
     from pipeline.infra import write_text_atomic
 
     try:
@@ -291,24 +291,16 @@ def _beside_runs(run_a: str, run_b: str) -> Path:
 
 
 def _correlate(args) -> int:
-    from eval import correlate, reports
-    from eval.runfolder import dumps
-    from pipeline.infra import write_text_atomic
+    from eval import analysis
 
-    if args.scores:
-        return _correlate_per_exam_type(args)
-    if args.run:
-        if not args.mapping:
-            raise ValueError("--run needs --mapping (how the run's exams map to CKE exam types and categories)")
-        results = [correlate.correlate_run(Path(args.run), Path(args.mapping), category=args.category)]
-    else:
-        results = correlate.correlate_llmzszl(args.llmzszl, category=args.category)
-    reports.print_correlations(results)
-    if args.json_out:
-        write_text_atomic(Path(args.json_out), dumps([r.to_dict() for r in results]))
-    if args.plot:
-        reports.plot_correlation(results, Path(args.plot))
-    return 0
+    removed = [f"--{name.removeprefix('removed_')}" for name, value in vars(args).items()
+               if name.startswith("removed_") and value is not None]
+    if removed:
+        raise ValueError(f"{', '.join(removed)}: the pooled correlation was removed; use "
+                         "`eval correlate --scores RUN|TABLE [--mapping MAP] --out DIR` (per exam type and category; "
+                         "the shipped LLMzSzŁ table is eval/data/llmzszl_model_accuracy_by_year.csv)")
+    return _print(analysis.correlate_command(args.scores, out=args.out, human=args.human, mapping=args.mapping,
+                                             plots=not args.no_plots))
 
 
 def _print(output: tuple[str, list[str]]) -> int:
@@ -317,13 +309,6 @@ def _print(output: tuple[str, list[str]]) -> int:
     for note in notes:
         print(note, file=sys.stderr)
     return 0
-
-
-def _correlate_per_exam_type(args) -> int:
-    from eval import analysis
-
-    return _print(analysis.correlate_command(args.scores, out=args.out, human=args.human, mapping=args.mapping,
-                                             plots=not args.no_plots))
 
 
 def _leaderboard(args) -> int:
@@ -359,7 +344,7 @@ def _contamination(args) -> int:
 
 
 def _judge(args) -> int:
-    from eval import judge
+    from eval.scorers import judge
 
     backends = [judge.make_backend(m, base_url=args.base_url, api_key_env=args.api_key_env, timeout_s=args.timeout) for m in args.model]
     code, report = judge.judge_command(Path(args.answers), backends, out=Path(args.out), repeats=args.repeats,
@@ -383,12 +368,12 @@ def _error_text(exc: Exception) -> str:
 
 
 def dispatch(args) -> int:
-    from eval.backends.errors import ConfigurationFailure
-    from eval.data import DataError
-    from eval.runfolder import RunFolderError
-    from eval.runs import RunError
+    from eval.models.errors import ConfigurationFailure
+    from eval.dataset.loading import DataError
+    from eval.log.runfolder import RunFolderError
+    from eval.run.runner import RunError
 
-    from eval.backends.redaction import redact_text, secret_values
+    from eval.models.redaction import redact_text, secret_values
 
     try:
         return args.eval_handler(args)

@@ -2,20 +2,20 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from pipeline.infra import add_command, register_commands
 from pipeline.specs import SpecError, available_specs, environment_problems, load_spec, load_spec_file
 
 SAMPLE_PREFIX = "sample"
 
 
 def _add_extract(subparsers) -> None:
-    p = subparsers.add_parser(
-        "extract",
+    p = add_command(
+        subparsers, "extract", _cmd_extract,
         help="download → extract → parse one source into curated Parquet (the embedded sample by default)",
         description="Runs the season job. With no --source it runs the embedded sample source, served by a "
         "local HTTP server on 127.0.0.1, so the real download path runs offline.",
@@ -30,7 +30,6 @@ def _add_extract(subparsers) -> None:
     p.add_argument("--base-url", help="override the spec's host (a mirror or a local server)")
     p.add_argument("--root", type=Path, default=Path("."), help="project root holding raw/ and curated/")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=_cmd_extract)
 
 
 def _run_options(args, **overrides):
@@ -111,16 +110,14 @@ def _run_all(runs, run_source, strict_failure) -> int:
 def _add_specs(subparsers) -> None:
     p = subparsers.add_parser("specs", help="list source specs, or check spec files for errors")
     sub = p.add_subparsers(dest="specs_command", required=True)
-    sub.add_parser("list", help="the specs shipped in pipeline/sources/").set_defaults(func=_cmd_specs_list)
-    check = sub.add_parser("check", help="validate spec YAML files and explain every problem")
+    add_command(sub, "list", _cmd_specs_list, help="the specs shipped in pipeline/sources/")
+    check = add_command(sub, "check", _cmd_specs_check, help="validate spec YAML files and explain every problem")
     check.add_argument("paths", nargs="+", type=Path)
     check.add_argument(
         "--skip-ocr-check", action="store_true", help="do not check that the OCR languages are installed on this machine"
     )
-    check.set_defaults(func=_cmd_specs_check)
-    reference = sub.add_parser("reference", help="every spec field as Markdown, generated from the spec model")
+    reference = add_command(sub, "reference", _cmd_specs_reference, help="every spec field as Markdown, generated from the spec model")
     reference.add_argument("--write", action="store_true", help="put it into docs/reference/spec-fields.md between its spec-reference markers")
-    reference.set_defaults(func=_cmd_specs_reference)
 
 
 def _cmd_specs_list(args) -> int:
@@ -167,13 +164,9 @@ def _cmd_specs_reference(args) -> int:
 
 
 def _add_score_extraction(subparsers) -> None:
-    p = subparsers.add_parser(
-        "score-extraction",
-        help="compare curated records with a ground-truth file",
-        add_help=False,
-    )
+    p = add_command(subparsers, "score-extraction", _cmd_score_extraction,
+                    help="compare curated records with a ground-truth file", add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=_cmd_score_extraction)
 
 
 def _cmd_score_extraction(args) -> int:
@@ -182,29 +175,17 @@ def _cmd_score_extraction(args) -> int:
     return score_extraction(args.rest)
 
 
+# Every subcommand, in the order `--help` lists them: a function, or "module:function" imported when the parser is built.
+COMMANDS = (
+    _add_extract, _add_specs, _add_score_extraction,
+    "pipeline.devkit:register_inspect", "pipeline.split:register", "pipeline.publish:register",
+    "pipeline.describe:register", "pipeline.review:register", "eval.cli:register",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="examcorpus", description=__doc__)
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    _add_extract(subparsers)
-    _add_specs(subparsers)
-    _add_score_extraction(subparsers)
-    from pipeline.devkit import register_inspect
-
-    register_inspect(subparsers)
-    from pipeline.publish import register as register_publish
-    from pipeline.split import register as register_split
-
-    register_split(subparsers)
-    register_publish(subparsers)
-    from pipeline.describe import register as register_describe
-    from pipeline.review import register as register_review
-
-    register_describe(subparsers)
-    register_review(subparsers)
-    if importlib.util.find_spec("eval.cli") is not None:
-        from eval.cli import register as register_eval
-
-        register_eval(subparsers)
+    register_commands(parser.add_subparsers(dest="command", required=True), COMMANDS)
     return parser
 
 

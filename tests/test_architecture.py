@@ -119,3 +119,58 @@ def test_stage_packages_are_used_through_their_public_names(package):
             elif module.startswith(package + ".") and module not in STAGE_PACKAGES:
                 offenders.append(f"{name}: imports {module} (use {package})")
     assert offenders == []
+
+
+# --------------------------------------------------------------------------- eval, grouped as Inspect groups it
+
+EVAL_PACKAGES = ("eval.dataset", "eval.prompts", "eval.models", "eval.scorers", "eval.run", "eval.log", "eval.analysis")
+MAX_EVAL_TOP_LEVEL_MODULES = 8
+
+
+def test_eval_keeps_its_top_level_to_a_few_modules_beside_its_packages():
+    top = sorted(p.name for p in (ROOT / "eval").glob("*.py"))
+    assert len(top) <= MAX_EVAL_TOP_LEVEL_MODULES, top
+    packages = sorted(p.parent.name for p in (ROOT / "eval").glob("*/__init__.py"))
+    assert packages == sorted(name.split(".")[1] for name in EVAL_PACKAGES)
+
+
+def _public_names(docstring: str) -> list[tuple[str, str]]:
+    """(module, name) of every "- `module`: `name`, `name`" line of a package docstring's Public list
+    (a line may name several modules, each followed by its names; continuation lines add names)."""
+    public = docstring.split("Public:", 1)[1]
+    found, module = [], None
+    for line in public.splitlines():
+        stripped = line.strip()
+        if not stripped or not (stripped.startswith("- ") or (module and line.startswith("  "))):
+            module = None if not stripped.startswith("- ") else module
+            continue
+        for token in stripped.removeprefix("- ").replace(";", ",").split(","):
+            token = token.strip()
+            if token.startswith("`") and "`:" in token:
+                module = token.split("`")[1]
+                token = token.split(":", 1)[1].strip()
+            if token.startswith("`") and module:
+                found.append((module, token.split("`")[1]))
+    return found
+
+
+@pytest.mark.parametrize("package", [p for p in EVAL_PACKAGES if p != "eval.analysis"])
+def test_every_eval_package_names_its_input_output_and_public_names_and_they_exist(package):
+    docstring = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8")))
+    assert "Input:" in docstring and "Output:" in docstring and "Public:" in docstring, package
+    names = _public_names(docstring)
+    assert len(names) >= 3
+    missing = [f"{package}.{module}.{name}" for module, name in names
+               if not hasattr(importlib.import_module(f"{package}.{module}"), name)]
+    assert missing == []
+
+
+def test_the_documented_backend_path_imports_the_very_same_modules():
+    from eval.backends.base import ChoiceRequest
+    from eval.backends.hf import HFBackend, packaged_smollm2_gguf
+
+    models_base = importlib.import_module("eval.models.base")
+    models_hf = importlib.import_module("eval.models.hf")
+    assert ChoiceRequest is models_base.ChoiceRequest and HFBackend is models_hf.HFBackend
+    assert packaged_smollm2_gguf is models_hf.packaged_smollm2_gguf
+    assert models_hf.__spec__.name == "eval.models.hf"

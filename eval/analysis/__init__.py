@@ -1,5 +1,8 @@
 """Analyses over evaluation results: model vs human results, the leaderboard, pass/fail per sheet, key-error signals.
 
+Input: finished run folders (eval.log), human results and model metadata tables.
+Output: tables (CSV, Markdown, HTML), plots, and the printed summaries of the `eval` analysis commands.
+
 The CLI's entry points (eval.analysis.commands): `correlate_command`, `leaderboard_command`, `passing_command`,
 `key_errors_command`, `features_command`, `contamination_command`; each returns (stdout text, stderr notes).
 
@@ -19,6 +22,10 @@ Modules and their public functions (re-exported here; other packages import only
 - models: `load_model_metadata` — release date and size per model, from a small YAML.
 - runset: `find_runs`, `load_runs` — run folders and what the analyses read from them.
 - plots: `correlation_plots`, `leaderboard_plots` — PNG + SVG figures (matplotlib, Agg).
+- stats (imported as a module; used by scoring and the judge): `accuracy_interval`, `paired_gap_interval`,
+  `bootstrap_means` — paired bootstrap over question ids.
+- compare (`eval compare`): `compare`, `Side`, `AlignmentError` — the gap between two aligned runs.
+- reports: `print_scores`, `print_compare`, `plot_accuracy` — terminal tables and PNGs.
 """
 from eval.analysis.correlate import (
     HUMAN_CSV,

@@ -76,7 +76,7 @@ def side(year: int | None, session: str | None, released: dt.date) -> str:
 
 
 def splits(runs: list[RunSummary], released: dict[str, dt.date]) -> list[Split]:
-    from eval.scoring import load_matrix
+    from eval.log.scoring import load_matrix
 
     out = []
     for r in sorted(runs, key=lambda r: (r.model, r.run_id)):

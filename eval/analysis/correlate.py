@@ -141,7 +141,7 @@ def load_mapping(path: str | Path) -> list[dict]:
 
 def run_scores(run: str | Path, rules: list[dict]) -> list[ScorePoint]:
     """A run's accuracy (%) per (year, exam type, category), and per (year, exam type, "(all)")."""
-    from eval.scoring import load_matrix
+    from eval.log.scoring import load_matrix
 
     m = load_matrix(run)
     per_question = m.correct.mean(axis=1)

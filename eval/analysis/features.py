@@ -52,7 +52,7 @@ class QuestionScore:
 
 
 def question_scores(runs: list[RunSummary]) -> list[QuestionScore]:
-    from eval.scoring import load_matrix
+    from eval.log.scoring import load_matrix
 
     sums: dict[str, list[float]] = {}
     info: dict[str, tuple[str, str, str]] = {}

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from eval.analysis.runset import RunSummary, Skipped, load_runs
-from eval.runfolder import PROMPTS, read_jsonl
+from eval.log.runfolder import PROMPTS, read_jsonl
 
 DASH = "–"
 ENGLISH = "en"

@@ -68,7 +68,7 @@ def load_thresholds(path: str | Path | None) -> tuple[float, dict[str, float]]:
 
 def question_points(run: Path, plan: dict) -> dict[str, float]:
     """Points per question id, from the data the run pinned (refused if it changed since)."""
-    from eval.data import DataError, check_pin, load_data
+    from eval.dataset.loading import DataError, check_pin, load_data
 
     pin = plan["plan"]["data_pin"]
     try:
@@ -82,7 +82,7 @@ def question_points(run: Path, plan: dict) -> dict[str, float]:
 def sheet_results(run: Path, *, default: float = DEFAULT_THRESHOLD, per_config: dict[str, float] | None = None,
            human=None, rules: list[dict] | None = None) -> list[SheetResult]:
     from eval.analysis.correlate import ALL
-    from eval.scoring import load_matrix
+    from eval.log.scoring import load_matrix
 
     m = load_matrix(run)
     points = question_points(run, m.plan)

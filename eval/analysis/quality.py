@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.analysis.runset import RunSummary, question_texts
-from eval.runfolder import ATTEMPTS, PROMPTS, read_jsonl
+from eval.log.runfolder import ATTEMPTS, PROMPTS, read_jsonl
 
 DEFAULT_LOW_PROB = 0.05
 DEFAULT_MIN_MODELS = 2

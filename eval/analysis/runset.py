@@ -1,6 +1,6 @@
 """Finding run folders and reading what the analyses need from each: who, on what, when, and how well.
 
-A run folder is a folder with plan.json (eval.runfolder). Only finished, publishable runs enter an
+A run folder is a folder with plan.json (eval.log.runfolder). Only finished, publishable runs enter an
 analysis; the others are listed with the reason, so a leaderboard never silently mixes in a run that
 is still missing answers.
 """
@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from eval.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl
+from eval.log.records import RunState
+from eval.log.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl, read_record
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,11 @@ def _finished_at(run: Path) -> str:
 
 
 def summarise(run: Path) -> RunSummary | Skipped:
-    state = read_json(run / STATE) if (run / STATE).exists() else None
-    if not state or state.get("state") != "complete":
+    state = read_record(run / STATE, RunState) if (run / STATE).exists() else None
+    if not state or not state.complete:
         return Skipped(run, "not finished (no complete run.json): resume it with `eval run --out`")
-    if not state.get("publishable", False):
-        return Skipped(run, "finished but not publishable: " + "; ".join(state.get("reasons", [])))
+    if not state.publishable:
+        return Skipped(run, "finished but not publishable: " + "; ".join(state.reasons))
     if not (run / SCORES).exists():
         return Skipped(run, f"no {SCORES}")
     plan, scores = read_json(run / PLAN), read_json(run / SCORES)
@@ -105,7 +106,7 @@ def load_runs(paths: list[str | Path]) -> tuple[list[RunSummary], list[Skipped]]
 
 def question_texts(run: Path) -> dict[str, tuple[str, list[str]]]:
     """Question text and options from the run's pinned data, when it is still there and unchanged."""
-    from eval.data import DataError, check_pin, load_data
+    from eval.dataset.loading import DataError, check_pin, load_data
 
     pin = read_json(run / PLAN)["plan"]["data_pin"]
     try:

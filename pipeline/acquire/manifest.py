@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.infra import write_bytes_atomic
+from pipeline.infra import JsonlError, iter_jsonl, write_bytes_atomic
 from typing import Iterable, Iterator, Literal
 
 EntryStatus = Literal["downloaded", "not_modified", "local", "rejected", "failed"]
@@ -70,18 +70,11 @@ class Manifest:
         path = Path(path)
         entries: list[ManifestEntry] = []
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return cls(path)
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ManifestError(f"{path}:{number}: not a JSON object ({exc.msg})") from None
-            if not isinstance(data, dict):
-                raise ManifestError(f"{path}:{number}: expected a JSON object, got {type(data).__name__}")
+            records = list(iter_jsonl(path, tail="parse"))  # rewritten atomically: its last line is whole
+        except JsonlError as exc:
+            detail = f"not a JSON object ({exc.reason})" if exc.fault == "invalid_json" else exc.reason
+            raise ManifestError(f"{exc.where}: {detail}") from None
+        for number, data in records:
             try:
                 entries.append(ManifestEntry.from_dict(data))
             except TypeError as exc:

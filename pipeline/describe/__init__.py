@@ -14,7 +14,7 @@ Public functions:
 - `GeminiDescriber(model=, api_key=, base_url=)`: one figure → `Outcome`, the SDK call itself.
 - `load_prompt(language, version)`: the versioned prompt files in `prompts/<version>/<lang>.txt`.
 - `load_annotations(path)`, `Annotation`, `annotation_item_id(...)`: the output records.
-- `AppendLog(path)`, `read_jsonl(path)`: append-only JSONL with whole-record writes (also used by review).
+- `AppendLog(path)`, `read_jsonl(path)`: append-only JSONL with whole-record writes (pipeline.infra; also used by review).
 - `register(subparsers)`: the `examcorpus describe` subcommand.
 The env var `EXAMCORPUS_GEMINI_BASE_URL` (BASE_URL_ENV) points the SDK at another endpoint.
 """
@@ -46,7 +46,7 @@ from pipeline.describe.gemini import (
     is_transport_error,
     retry_info_delay,
 )
-from pipeline.describe.jsonlog import AppendLog, JsonlError, read_jsonl
+from pipeline.infra import AppendLog, JsonlError, read_jsonl
 from pipeline.describe.prompts import DEFAULT_PROMPT_VERSION, PromptError, load_prompt
 from pipeline.describe.run import DescribeInputError, DescribeOptions, DescribeSummary, describe_curated, load_questions
 

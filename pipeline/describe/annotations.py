@@ -5,7 +5,7 @@ import hashlib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from pipeline.describe.jsonlog import read_jsonl
+from pipeline.infra import read_jsonl
 
 ANNOTATIONS_FILE = Path("annotations") / "descriptions.jsonl"
 

@@ -5,6 +5,7 @@ import os
 import sys
 from pathlib import Path
 
+from pipeline.infra import add_command
 from pipeline.describe.gemini import BASE_URL_ENV, DEFAULT_MODEL, MissingApiKey, RetryPolicy, api_key_from_env
 from pipeline.describe.prompts import DEFAULT_PROMPT_VERSION
 from pipeline.describe.run import DescribeInputError, DescribeOptions, describe_curated, print_summary
@@ -13,8 +14,8 @@ MODEL_ENV = "EXAMCORPUS_GEMINI_MODEL"
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "describe",
+    p = add_command(
+        subparsers, "describe", run_describe_command,
         help="describe every curated figure with Gemini (pending annotations for `examcorpus review`)",
         description=f"Sends each figure with its question and options to Gemini and appends the description and "
         f"transcription to annotations/descriptions.jsonl. The key comes from GEMINI_API_KEY or GOOGLE_API_KEY; "
@@ -30,7 +31,6 @@ def register(subparsers) -> None:
     p.add_argument("--limit", type=int, help="send at most this many figures (a trial run)")
     p.add_argument("--root", type=Path, default=Path("."), help="project root holding curated/, raw/ and annotations/")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=run_describe_command)
 
 
 def run_describe_command(args) -> int:

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from pipeline.describe.annotations import ANNOTATIONS_FILE, Annotation, load_annotations
 from pipeline.describe.gemini import DEFAULT_MODEL, DescribeFailure, GeminiDescriber, RetryPolicy
-from pipeline.describe.jsonlog import AppendLog
+from pipeline.infra import AppendLog
 from pipeline.describe.prompts import DEFAULT_PROMPT_VERSION, PromptError, load_prompt, prompt_sha256
 from pipeline.infra import progress
 from pipeline.records import ImageRef, Question, table_to_questions

@@ -38,6 +38,7 @@ import yaml
 
 from pipeline.infra import load_yaml
 from pipeline.parse import number_key
+from pipeline.infra import JsonlError, iter_jsonl
 from pipeline.records import Question, table_to_questions
 
 BAR_RECALL = 0.99
@@ -203,17 +204,10 @@ def _truth_question(question: dict, where: str, default_type: str = "single_choi
 
 
 def _read_jsonl(path: Path, sheet: str | None) -> list[TruthSheet]:
-    questions = []
-    for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FidelityError(f"{path}:{line_number}: not JSON: {exc.msg}") from None
-        if not isinstance(item, dict):
-            raise FidelityError(f"{path}:{line_number}: a line must hold one question object")
-        questions.append(_truth_question(item, f"{path}:{line_number}"))
+    try:
+        questions = [_truth_question(item, f"{path}:{line_number}") for line_number, item in iter_jsonl(path, tail="parse")]
+    except JsonlError as exc:
+        raise FidelityError(f"{exc.where}: a line must hold one question object ({exc.reason})") from None
     if sheet:
         parts = [sheet]
     else:

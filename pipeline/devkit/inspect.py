@@ -32,6 +32,7 @@ from pipeline.parse import (
     plain_text,
     split_blocks,
 )
+from pipeline.infra import add_command
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec, SpecError, load_spec
 
@@ -312,8 +313,8 @@ def format_table(inspection: Inspection) -> str:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "inspect",
+    p = add_command(
+        subparsers, "inspect", _cmd_inspect,
         help="show the line stream a spec's patterns run on, and which rule took each line",
         description="Extracts SHEET as the season run does and prints every line (page, position, font size, "
         "bold, indentation from the page's usual left edge, text or OCR) with the spec rule that took it.",
@@ -323,7 +324,6 @@ def register(subparsers) -> None:
     p.add_argument("--page", type=int, help="show only this page (1-based)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--ocr-cache", type=Path, help=f"OCR readings cache (default {default_ocr_cache()})")
-    p.set_defaults(func=_cmd_inspect)
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:

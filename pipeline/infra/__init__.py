@@ -10,13 +10,21 @@ Public functions:
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
 - `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`, a `yaml.YAMLError`)
   for every YAML file a user gives (`yamlfile`).
+- `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
+  `dumps_line`, `JsonlError`: JSON Lines read with line-numbered errors and a declared torn-tail policy,
+  appended with one fsync'ed O_APPEND write, rewritten atomically (`jsonl`).
+- `add_command(subparsers, name, handler, help=)`, `register_commands(subparsers, registrars)`: how every
+  `examcorpus` subcommand is added, from one table of registrars (`commands`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
+from pipeline.infra.commands import add_command, register_commands
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
+from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
-__all__ = ["StageCache", "YamlAliasBombError", "fingerprint", "load_yaml", "make_executor", "progress", "sha256_file",
-           "write_bytes_atomic", "write_text_atomic"]
+__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "cut_torn_tail", "dumps_line",
+           "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "progress", "read_jsonl", "register_commands",
+           "rewrite_jsonl", "sha256_file", "write_bytes_atomic", "write_text_atomic"]

@@ -4,10 +4,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from pipeline.infra import add_command
+
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "publish",
+    p = add_command(
+        subparsers, "publish", _cmd_publish,
         help="publish one split as an immutable release: a local folder (--to) or a Hub dataset repo (--repo)",
         description="Writes Parquet per config and split, a dataset card (README.md), manifest.json (every file's "
         "SHA-256, the source PDFs, the split rule, errata since the previous release) and exports (lm-eval "
@@ -28,7 +30,6 @@ def register(subparsers) -> None:
     p.add_argument("--private-target", action="store_true",
                    help="with --to: the folder is a private (access-controlled) target; required for --split private")
     p.add_argument("--no-progress", action="store_true")
-    p.set_defaults(func=_cmd_publish)
 
 
 def _cmd_publish(args) -> int:

@@ -25,7 +25,7 @@ ROW_GROUP_ROWS = 10_000
 COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 3
 CARD_NAME = "README.md"
-MANIFEST_NAME = "manifest.json"  # eval.data reads releases by this name
+MANIFEST_NAME = "manifest.json"  # eval.dataset.loading reads releases by this name
 
 
 def config_names(questions: list[Question]) -> dict[str, str]:

@@ -2,7 +2,7 @@
 
 The manifest names the release, lists every other file of it with SHA-256, size, rows and config,
 the source PDFs its questions came from (URL + SHA-256), the pipeline version and the split rule.
-`eval.data` reads releases through it (`name`, `version`, `files[].path/sha256/config`).
+`eval.dataset.loading` reads releases through it (`name`, `version`, `files[].path/sha256/config`).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
                    found_errata: list[Erratum], added: int, created_at: str) -> dict:
     return {
         "name": name,
-        "version": release_id,  # eval.data's key for the release id
+        "version": release_id,  # eval.dataset.loading's key for the release id
         "release": release_id,
         "split": split,
         "visibility": visibility,

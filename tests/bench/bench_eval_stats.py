@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from eval import stats
+from eval.analysis import stats
 
 QUESTIONS = 20_000
 RESAMPLES = 10_000

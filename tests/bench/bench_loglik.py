@@ -81,7 +81,7 @@ def end_to_end_child(side: str, model: str, docs_file: str, out_file: str) -> No
         scores = [list(s.logprobs) for s in run_lm_eval(Path(model), docs, Path(out_file).parent / "task",
                                                          batch_size=BATCH_SIZE)]
     else:
-        from eval.backends.hf import HFBackend
+        from eval.models.hf import HFBackend
 
         results = HFBackend(model, batch_size=BATCH_SIZE, show_progress=False).score_choices(choice_requests(docs))
         scores = [list(r.logprobs) for r in results]
@@ -183,7 +183,7 @@ def scoring_rows(model_dir: Path, gguf_file: str | None, docs: list[ReferenceDoc
     """`with_options`: also time the floor that runs the options' tokens (pointless for one-token options)."""
     from lm_eval.models.huggingface import HFLM
 
-    from eval.backends.hf import HFBackend
+    from eval.models.hf import HFBackend
 
     ours = HFBackend(model_dir / gguf_file if gguf_file else model_dir, batch_size=BATCH_SIZE, show_progress=False)
     # torch's thread count is process-wide: both sides below run with the one our backend chose.
@@ -224,7 +224,7 @@ def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
 
 def main(tiny_only: bool = False) -> None:
     os.environ.update(OFFLINE_ENV)
-    from eval.backends.hf import packaged_smollm2_gguf
+    from eval.models.hf import packaged_smollm2_gguf
 
     with tempfile.TemporaryDirectory(prefix="bench-loglik-") as scratch:
         workdir = Path(scratch)

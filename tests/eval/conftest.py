@@ -15,13 +15,14 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from pipeline.records import Question, question_id, questions_to_table
+from tests.fixtures.http import StandInHandler, base_url, serve, stop
+from tests.fixtures.hub_server import Repo, start_hub
 
 TOKEN = re.compile(r"\[(Q\d+)\]")
 LABELS = ["A", "B", "C", "D"]
@@ -94,24 +95,10 @@ class StandIn:
         return sum(1 for r in self.requests if r.get("token") == token)
 
 
-def _serve(handler_cls) -> tuple[ThreadingHTTPServer, threading.Thread]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler_cls)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    return server, thread
-
-
 def _handler(standin: StandIn, respond):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args):  # keep test output clean
-            pass
-
+    class Handler(StandInHandler):
         def do_POST(self):
-            length = int(self.headers.get("Content-Length", 0))
-            body = json.loads(self.rfile.read(length) or b"{}")
+            body = self.read_json()
             text = json.dumps(body, ensure_ascii=False)
             tokens = TOKEN.findall(text)
             token = tokens[-1] if tokens else None
@@ -134,17 +121,7 @@ def _handler(standin: StandIn, respond):
                 status, headers, payload = 401, {}, {"error": {"message": f"invalid key {self.headers.get('Authorization')}"}}
             else:
                 status, headers, payload = respond(standin, action, token, body, self.path)
-            data = json.dumps(payload).encode()
-            try:
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+            self.send_json(status, payload, headers)
 
     return Handler
 
@@ -220,8 +197,8 @@ def _gemini_respond(standin: StandIn, action: str, token: str | None, body: dict
 
 def _standin(respond, suffix: str, questions: list[Question]):
     standin = StandIn(answers={TOKEN.search(q.question).group(1): q.answer for q in questions})
-    server, thread = _serve(_handler(standin, respond))
-    standin.base_url = f"http://127.0.0.1:{server.server_address[1]}{suffix}"
+    server = serve(_handler(standin, respond))
+    standin.base_url = base_url(server) + suffix
     return standin, server
 
 
@@ -229,87 +206,54 @@ def _standin(respond, suffix: str, questions: list[Question]):
 def openai_server(questions):
     standin, server = _standin(_openai_respond, "/v1", questions)
     yield standin
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
 @pytest.fixture
 def gemini_server(questions):
     standin, server = _standin(_gemini_respond, "", questions)
     yield standin
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
-@dataclass
-class HubStandIn:
-    """The few Hub endpoints snapshot_download uses: revision info, the file tree, resolve."""
+class ReleaseRepo:
+    """One public dataset repo on the shared Hub stand-in (tests.fixtures.hub_server), as a release
+    reader sees it: commits (oid -> path -> bytes) and tags set directly by the test."""
 
-    repo: str
-    tags: dict[str, str]  # tag -> commit
-    files: dict[str, dict[str, bytes]]  # commit -> path -> bytes
-    endpoint: str = ""
-    log: list[str] = field(default_factory=list)
+    def __init__(self, hub, repo_id: str):
+        self._hub, self.repo = hub, repo_id
+        hub.repos[repo_id] = Repo(private=False)
 
+    @property
+    def files(self) -> dict[str, dict[str, bytes]]:
+        return self._hub.repos[self.repo].commits
 
-def _hub_handler(hub: HubStandIn):
-    import hashlib
+    @files.setter
+    def files(self, commits: dict[str, dict[str, bytes]]) -> None:
+        self._hub.repos[self.repo].commits = commits
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    @property
+    def tags(self) -> dict[str, str]:
+        return self._hub.repos[self.repo].tags
 
-        def log_message(self, *args):
-            pass
+    @tags.setter
+    def tags(self, tags: dict[str, str]) -> None:
+        self._hub.repos[self.repo].tags = tags
 
-        def _reply(self, code: int, body: bytes, headers: dict | None = None, length: int | None = None):
-            self.send_response(code)
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body) if length is None else length))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
+    @property
+    def endpoint(self) -> str:
+        return self._hub.endpoint
 
-        def do_HEAD(self):
-            self.do_GET()
-
-        def do_GET(self):
-            path = self.path.split("?")[0]
-            hub.log.append(f"{self.command} {path}")
-            api = f"/api/datasets/{hub.repo}/"
-            if path.startswith(api + "revision/"):
-                rev = path.rsplit("/", 1)[1]
-                commit = hub.tags.get(rev, rev)
-                if commit not in hub.files:
-                    return self._reply(404, b'{"error": "Revision Not Found"}', {"X-Error-Code": "RevisionNotFound"})
-                siblings = [{"rfilename": f} for f in hub.files[commit]]
-                return self._reply(200, json.dumps({"id": hub.repo, "sha": commit, "siblings": siblings}).encode())
-            if path.startswith(api + "tree/"):
-                commit = path.split("/tree/", 1)[1].split("/")[0]
-                entries = [{"type": "file", "oid": hashlib.sha1(d).hexdigest(), "size": len(d), "path": f}
-                           for f, d in hub.files.get(commit, {}).items()]
-                return self._reply(200, json.dumps(entries).encode())
-            prefix = f"/datasets/{hub.repo}/resolve/"
-            if path.startswith(prefix):
-                commit, _, name = path[len(prefix):].partition("/")
-                data = hub.files.get(hub.tags.get(commit, commit), {}).get(name)
-                if data is None:
-                    return self._reply(404, b"{}", {"X-Error-Code": "EntryNotFound"})
-                headers = {"ETag": f'"{hashlib.sha1(data).hexdigest()}"', "X-Repo-Commit": hub.tags.get(commit, commit)}
-                return self._reply(200, data, headers)
-            return self._reply(404, b"{}")
-
-    return Handler
+    @property
+    def log(self) -> list[str]:
+        return self._hub.log
 
 
 @pytest.fixture
 def hub_server():
-    hub = HubStandIn(repo="examcorpus/test-release", tags={}, files={})
-    server, _ = _serve(_hub_handler(hub))
-    hub.endpoint = f"http://127.0.0.1:{server.server_address[1]}"
-    yield hub
-    server.shutdown()
-    server.server_close()
+    hub, server = start_hub(token="hub-token-unused-by-public-reads")
+    yield ReleaseRepo(hub, "examcorpus/test-release")
+    stop(server)
 
 
 def release_files(root: Path) -> dict[str, bytes]:
@@ -341,7 +285,7 @@ def _hash_cache_dir(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _hash_cache_in_tmp(_hash_cache_dir, monkeypatch):
-    """Whole-file hashes are cached per user (eval.provenance); tests keep theirs out of ~/.cache,
+    """Whole-file hashes are cached per user (eval.run.provenance); tests keep theirs out of ~/.cache,
     in one cache per session so that a model's weights are hashed once."""
     monkeypatch.setenv("EXAMCORPUS_CACHE_DIR", str(_hash_cache_dir))
 
@@ -411,5 +355,4 @@ def _completions_respond(standin: StandIn, action: str, token: str | None, body:
 def completions_server(questions):
     standin, server = _standin(_completions_respond, "/v1", questions)
     yield standin
-    server.shutdown()
-    server.server_close()
+    stop(server)

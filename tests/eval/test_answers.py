@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.answers import Status, classify_generation, get_rule
+from eval.scorers.answers import Status, classify_generation, get_rule
 
 RULE = get_rule("letter-v1")
 LATIN = ["A", "B", "C", "D"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.runfolder import read_jsonl
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, TOKEN, answer_word, run_cli
 
 REPO = Path(__file__).resolve().parents[2]

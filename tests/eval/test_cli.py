@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from eval.plan import load_plan
+from eval.analysis.correlate import LLMZSZL_CSV
+from eval.run.plan import load_plan
 from tests.eval.conftest import SECRET
 
 
@@ -68,8 +69,9 @@ def test_unknown_backend_and_protocol_are_named(tmp_path, curated, capsys):
 def test_correlate_through_the_project_cli(tmp_path, capsys):
     from pipeline.cli import main
 
-    out = tmp_path / "corr.json"
-    assert main(["eval", "correlate", "--llmzszl", "gemma-7b", "--json", str(out)]) == 0
-    results = json.loads(out.read_text())
-    assert {r["human_metric"] for r in results} == {"mean_score_pct", "pass_rate_pct"}
-    assert "gemma-7b" in capsys.readouterr().out
+    out = tmp_path / "corr"
+    assert main(["eval", "correlate", "--scores", str(LLMZSZL_CSV), "--out", str(out),
+                 "--no-plots"]) == 0
+    rows = (out / "correlations.csv").read_text().splitlines()
+    assert rows[0].startswith("model,exam_type,category,n,pearson_r")
+    assert "gemma-7b" in capsys.readouterr().out and any(row.startswith("gemma-7b,") for row in rows)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from eval.compare import ComparisonRefused, Side, compare
+from eval.analysis.compare import ComparisonRefused, Side, compare
 from tests.eval.conftest import make_question, run_cli, run_standin, write_parquet
 
 
@@ -51,8 +51,8 @@ def test_missing_answers_are_refused_and_score_zero_only_when_allowed(good_run, 
     with pytest.raises(ComparisonRefused, match="1 missing answers"):
         compare(Side(good_run), Side(incomplete))
     result = compare(Side(good_run), Side(incomplete), allow_unpublishable=True)
-    assert result["gap_pp"] == pytest.approx(12.5) and not result["publishable"]
-    assert any("answers missing" in r for r in result["b"]["unpublishable_reasons"])
+    assert result.gap_pp == pytest.approx(12.5) and not result.publishable
+    assert any("answers missing" in r for r in result.b.unpublishable_reasons)
 
 
 def test_a_run_over_other_data_is_refused_even_when_the_questions_align(good_run, tmp_path, questions, openai_server):
@@ -64,9 +64,9 @@ def test_a_run_over_other_data_is_refused_even_when_the_questions_align(good_run
     with pytest.raises(ComparisonRefused, match=r"runs differ in data or protocol.*\n  - dataset_id differs"):
         compare(Side(good_run), Side(other_run))
     result = compare(Side(good_run), Side(other_run), allow_protocol_mismatch=True)
-    assert result["gap_pp"] == 0.0 and not result["publishable"]
-    assert result["a"]["dataset_id"] != result["b"]["dataset_id"]
-    assert result["reasons"][0].startswith("protocol mismatch: dataset_id differs")
+    assert result.gap_pp == 0.0 and not result.publishable
+    assert result.a.dataset_id != result.b.dataset_id
+    assert result.reasons[0].startswith("protocol mismatch: dataset_id differs")
 
 
 def test_a_run_under_another_protocol_is_refused(good_run, tmp_path, curated, openai_server, capsys):

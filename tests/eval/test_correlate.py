@@ -1,7 +1,6 @@
 """Model accuracy against CKE human results, per exam type and per category, year by year."""
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -10,7 +9,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from eval import correlate as legacy
 from eval.analysis import correlate
 from tests.eval.conftest import SECRET, make_question, run_cli, write_parquet
 
@@ -144,7 +142,7 @@ def _year_run(tmp_path, openai_server, right_per_year: dict[int, int]) -> Path:
     return run
 
 
-def test_a_run_folder_is_placed_on_the_human_results_grid_through_a_mapping(tmp_path, openai_server, monkeypatch):
+def test_a_run_folder_is_placed_on_the_human_results_grid_through_a_mapping(tmp_path, openai_server, monkeypatch, capsys):
     monkeypatch.setenv("STANDIN_KEY", SECRET)
     run = _year_run(tmp_path, openai_server, {2015: 1, 2016: 2, 2017: 4, 2018: 3, 2019: 0})
     mapping = tmp_path / "mapping.yaml"
@@ -159,35 +157,21 @@ def test_a_run_folder_is_placed_on_the_human_results_grid_through_a_mapping(tmp_
         expected = stats.pearsonr(series.sort_values("year").value, [25, 50, 100, 75, 0])
         assert row.n == 5 and row.pearson_r == pytest.approx(expected[0]) and row.pearson_p == pytest.approx(expected[1])
 
-    # the legacy pooled interface still answers from the same folder
-    legacy_out = tmp_path / "corr.json"
-    assert run_cli("eval", "correlate", "--run", run, "--mapping", mapping, "--json", legacy_out) == 0
-    [result] = json.loads(legacy_out.read_text())
-    assert [p["model_accuracy_pct"] for p in result["points"]] == [25.0, 50.0, 100.0, 75.0, 0.0]
+    # the removed pooled interface names what replaced it instead of answering differently
+    capsys.readouterr()
+    assert run_cli("eval", "correlate", "--scores", run, "--run", run, "--mapping", mapping) == 1
+    assert "--run: the pooled correlation was removed; use `eval correlate --scores" in capsys.readouterr().err
 
 
 def test_spearman_ranks_average_ties():
     assert correlate.rankdata(np.array([10.0, 20.0, 20.0, 5.0])).tolist() == [2.0, 3.5, 3.5, 1.0]
 
 
-def test_legacy_pooled_correlations_match_an_independent_pandas_computation():
-    human = pd.read_csv(legacy.HUMAN_CSV)
-    models = pd.read_csv(legacy.LLMZSZL_CSV)
-    joined = models.merge(human, on=["year", "exam_type", "category"])
-    joined = joined[(joined.model == "gemma-7b") & (joined.category != "(all)") & (joined.human_metric == "mean_score_pct")]
-    got = {r.human_metric: r for r in legacy.correlate_llmzszl("gemma-7b")}["mean_score_pct"]
-    assert got.n_points == len(joined)
-    assert got.pearson == pytest.approx(joined.accuracy_pct.corr(joined.value), abs=1e-12)
-    assert got.spearman == pytest.approx(joined.accuracy_pct.corr(joined.value, method="spearman"), abs=1e-12)
-    with pytest.raises(ValueError, match="no model 'gpt-0'"):
-        legacy.correlate_llmzszl("gpt-0")
-
-
 def test_a_mapping_without_rules_is_an_error_naming_the_file(tmp_path):
     bad = tmp_path / "m.yaml"
     bad.write_text("rules: []\n")
     with pytest.raises(ValueError, match="m.yaml: expected 'rules"):
-        legacy.run_accuracy_by_exam_year(tmp_path, bad)
+        correlate.load_mapping(bad)
     bad.write_text("rules:\n  - {match: x, exam_type: High school, category: Math}\n")
     with pytest.raises(ValueError, match="m.yaml: rule 1 needs match"):
         correlate.load_mapping(bad)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from eval.data import DataError, check_pin, load_data, sha256_file
+from eval.dataset.loading import DataError, check_pin, load_data, sha256_file
 from tests.eval.conftest import make_question, write_parquet
 
 

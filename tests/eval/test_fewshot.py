@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from eval.protocols import FROZEN_PROMPT_SHA256, LANGUAGES
-from eval.runfolder import read_json, read_jsonl
+from eval.prompts.protocols import FROZEN_PROMPT_SHA256, LANGUAGES
+from eval.log.runfolder import read_json, read_jsonl
 from pipeline.split import load_split_config, run_split
 from tests.eval.conftest import make_question, run_standin, write_parquet
 

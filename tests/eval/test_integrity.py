@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 
-from eval.compare import Side, compare
-from eval.integrity import MANIFEST, IntegrityError, verify
+from eval.analysis.compare import Side, compare
+from eval.log.integrity import MANIFEST, IntegrityError, verify
 from tests.eval.conftest import run_cli, run_standin
 
 

@@ -13,11 +13,12 @@ import time
 import numpy as np
 import pytest
 
-from eval import stats
-from eval.backends.openai_compat import OpenAICompatBackend
-from eval.judge import (SCALE, Judge, JudgeStatus, OpenItem, RubricError, agreement, chrf, judge_items, load_rubric,
+from eval.analysis import stats
+from eval.models.openai_compat import OpenAICompatBackend
+from eval.scorers.judge import (SCALE, Judge, JudgeStatus, OpenItem, RubricError, agreement, chrf, judge_items, load_rubric,
                         parse_verdict, quadratic_weighted_kappa, spread_report, token_f1)
-from tests.eval.conftest import SECRET, StandIn, _handler, _serve, run_cli
+from tests.eval.conftest import SECRET, StandIn, _handler, run_cli
+from tests.fixtures.http import base_url, serve, stop
 
 
 def _verdict(grade, note="ocena według klucza") -> str:
@@ -58,11 +59,10 @@ def _judge_reply(standin: StandIn, action: str, token, body: dict, path: str):
 @pytest.fixture
 def judge_server():
     standin = StandIn()
-    server, _ = _serve(_handler(standin, _judge_reply))
-    standin.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server = serve(_handler(standin, _judge_reply))
+    standin.base_url = base_url(server) + "/v1"
     yield standin
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
 REFERENCE = "TCP jest połączeniowy i gwarantuje kolejność i dostarczenie; UDP nie."
@@ -254,7 +254,7 @@ def test_the_spread_report_shows_how_much_similarity_compresses_the_judges_grade
 
 
 def _graded(open_item: OpenItem, grade: float):
-    from eval.judge import Judgement
+    from eval.scorers.judge import Judgement
 
     return Judgement(qid=open_item.qid, group=open_item.group, judge="t", rubric="r", rubric_sha256="0", repeat=0,
                      status=JudgeStatus.GRADED.value, grade=grade, justification="x", problem=None, reply=None, tries=1,
@@ -409,7 +409,7 @@ def similarity_model(tmp_path_factory):
 
 
 def test_eval_judge_reports_bertscore_beside_the_judges_spread(judge_server, tmp_path, monkeypatch, similarity_model):
-    from eval.similarity import BertScorer, ContextualEmbedder
+    from eval.scorers.similarity import BertScorer, ContextualEmbedder
 
     monkeypatch.setenv("STANDIN_KEY", SECRET)
     items = [item(1, answer=REFERENCE, group="model-a"),

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from eval import protocols
-from eval.answers import Status, classify_generation, get_rule
-from eval.protocols import LANGUAGES, PROTOCOLS, PromptBuilder, check_frozen, get_protocol, is_scorable, prompt_sha256
-from eval.structured import MatchSpec, key_alternatives, match_answer, spec_for
+from eval.scorers.answers import Status, classify_generation, get_rule
+from eval.prompts.protocols import LANGUAGES, PROTOCOLS, PromptBuilder, check_frozen, get_protocol, is_scorable, prompt_sha256
+from eval.scorers.structured import MatchSpec, key_alternatives, match_answer, spec_for
 from pipeline.languages import all_languages
 from tests.eval.conftest import make_question, run_standin
 

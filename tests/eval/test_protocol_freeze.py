@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from eval import protocols
-from eval.protocols import FROZEN_PROMPT_SHA256, PROTOCOLS, check_frozen, prompt_sha256
+from eval.prompts import protocols
+from eval.prompts.protocols import FROZEN_PROMPT_SHA256, PROTOCOLS, check_frozen, prompt_sha256
 from tests.eval.conftest import run_standin
 
-# Frozen here, apart from the code: editing a prompt and its hash in eval/protocols.py together
+# Frozen here, apart from the code: editing a prompt and its hash in eval/prompts/protocols.py together
 # still fails this test. Add a line for a new version; never edit one.
 SHIPPED = {
     "mcq@1": "354220e15e7b0663ebc79802b46b93ad84a1572492809168a4b197e7697dddaf",

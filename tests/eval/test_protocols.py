@@ -10,7 +10,7 @@ import json
 import pytest
 from PIL import Image
 
-from eval.protocols import LANGUAGES, PromptBuilder, get_protocol, is_scorable
+from eval.prompts.protocols import LANGUAGES, PromptBuilder, get_protocol, is_scorable
 from pipeline.records import ImageRef
 from tests.eval.conftest import SECRET, make_question, run_cli, write_parquet
 

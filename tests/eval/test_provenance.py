@@ -5,8 +5,8 @@ import json
 import os
 import subprocess
 
-import eval.provenance as provenance
-from eval.provenance import code_revision, hash_cache_path, sha256_cached
+import eval.run.provenance as provenance
+from eval.run.provenance import code_revision, hash_cache_path, sha256_cached
 from tests.eval.conftest import run_standin
 
 

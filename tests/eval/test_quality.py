@@ -5,7 +5,7 @@ import csv
 
 import pytest
 
-from eval.runfolder import read_jsonl
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import LABELS, SECRET, TOKEN, make_question, run_cli, write_parquet
 
 

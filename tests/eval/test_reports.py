@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
+from eval.analysis.correlate import LLMZSZL_CSV
 from tests.eval.conftest import SECRET, run_cli
 
 pytest.importorskip("matplotlib")
@@ -23,7 +24,8 @@ def test_rescore_draws_accuracy_with_its_interval(tmp_path, curated, openai_serv
 
 
 def test_correlate_draws_a_scatter(tmp_path):
-    png = tmp_path / "scatter.png"
-    assert run_cli("eval", "correlate", "--llmzszl", "all", "--plot", png) == 0
+    out = tmp_path / "corr"
+    assert run_cli("eval", "correlate", "--scores", LLMZSZL_CSV, "--out", out) == 0
+    [png, *_] = sorted((out / "plots").glob("*.png"))
     with Image.open(png) as image:
         assert image.format == "PNG" and len(image.convert("RGB").getcolors(maxcolors=1 << 20)) > 5

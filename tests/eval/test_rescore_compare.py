@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from eval.compare import AlignmentError, Side, compare
+from eval.analysis.compare import AlignmentError, Side, compare
 from tests.eval.conftest import SECRET, make_question, run_cli, run_standin, write_parquet
 
 
@@ -132,8 +132,8 @@ def test_compare_two_languages_of_the_same_questions_aligned_on_metadata(tmp_pat
     run = tmp_path / "run"
     assert run_standin(data, openai_server, run, "--concurrency", "1") == 0
     result = compare(Side.parse(run, "exam_pl/pl"), Side.parse(run, "exam_en/en"), on=("year", "session", "number"))
-    assert result["n_questions"] == 8
-    assert result["gap_pp"] == pytest.approx(-12.5)
+    assert result.n_questions == 8
+    assert result.gap_pp == pytest.approx(-12.5)
     with pytest.raises(AlignmentError, match="different questions"):
         compare(Side.parse(run, "exam_pl/pl"), Side.parse(run, "exam_en/en"))  # ids differ across languages
 

@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from eval.answers import get_rule
-from eval.integrity import write_manifest
-from eval.recompute import recompute
+from eval.scorers.answers import get_rule
+from eval.log.integrity import write_manifest
+from eval.log.recompute import recompute
 from tests.eval.conftest import run_cli, run_standin
 
 

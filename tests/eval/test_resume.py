@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 
-from eval.runfolder import read_jsonl
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from eval.backends.hf import packaged_smollm2_gguf
+from eval.models.hf import packaged_smollm2_gguf
 from tests.eval.conftest import run_cli, run_standin
 
 EXAMCORPUS = Path(sys.executable).parent / "examcorpus"

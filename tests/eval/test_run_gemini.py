@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from eval.runfolder import read_jsonl
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, run_cli
 
 

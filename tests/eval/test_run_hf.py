@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.runfolder import read_jsonl
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import make_question, run_cli, write_parquet
 
 pytest.importorskip("torch")

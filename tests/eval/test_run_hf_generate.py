@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from eval.answers import FINAL_STATUSES, classify_generation, get_rule
-from eval.runfolder import read_json, read_jsonl
+from eval.scorers.answers import FINAL_STATUSES, classify_generation, get_rule
+from eval.log.runfolder import read_json, read_jsonl
 from tests.eval.conftest import make_question, questions_of_varied_lengths, run_cli, write_parquet
 
 pytest.importorskip("torch")
@@ -96,7 +96,7 @@ def test_sampling_without_a_seed_is_refused_before_a_run_folder_exists(tmp_path,
 
 
 def test_the_chat_template_and_system_prompt_are_what_the_model_is_fed(tmp_path, chat_model):
-    from eval.backends.hf_generate import HFGenerateBackend
+    from eval.models.hf_generate import HFGenerateBackend
 
     data = write_parquet(tmp_path / "d.parquet", [make_question(1), make_question(2)])
     out = tmp_path / "run"
@@ -118,7 +118,7 @@ def test_the_chat_template_and_system_prompt_are_what_the_model_is_fed(tmp_path,
 
 
 def test_without_a_chat_template_the_model_continues_the_plain_prompt(tiny_model):
-    from eval.backends.hf_generate import HFGenerateBackend
+    from eval.models.hf_generate import HFGenerateBackend
 
     messages = ({"role": "user", "content": "Pytanie:\n2 + 2 = ?\n\nA. 4\nB. 5"},)
     plain, system = HFGenerateBackend(tiny_model), HFGenerateBackend(tiny_model, system_prompt="Bądź zwięzły.")

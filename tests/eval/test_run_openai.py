@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from eval.runfolder import read_jsonl
-from eval.scoring import score_folder
+from eval.log.runfolder import read_jsonl
+from eval.log.scoring import score_folder
 from tests.eval.conftest import SECRET, run_cli
 
 
@@ -37,9 +37,9 @@ def test_faults_get_one_status_each_and_only_technical_failures_are_retried(tmp_
     first, second = [r["t"] for r in openai_server.requests if r["token"] == "Q02"]
     assert second - first >= 0.95  # the 429's Retry-After: 1 was honoured
     scores = score_folder(out)
-    group = scores["groups"][0]
-    assert group["accuracy_pct"] == 50.0
-    assert group["counts"]["refusal"] == 1 and group["counts"]["extraction_failure"] == 1 and group["counts"]["truncated"] == 1
+    group = scores.groups[0]
+    assert group.accuracy_pct == 50.0
+    assert group.counts.refusal == 1 and group.counts.extraction_failure == 1 and group.counts.truncated == 1
     state = json.loads((out / "run.json").read_text())
     assert state["state"] == "complete" and not state["publishable"]
     assert any("truncated" in r for r in state["reasons"])

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from eval.similarity import BertScore, BertScorer, ContextualEmbedder, SimilarityUnavailable, greedy_match
+from eval.scorers.similarity import BertScore, BertScorer, ContextualEmbedder, SimilarityUnavailable, greedy_match
 
 pytest.importorskip("transformers")
 

@@ -85,7 +85,7 @@ def test_make_eval_by_default_makes_the_split_and_scores_its_public_side(tmp_pat
 
 
 def test_a_release_scores_the_split_its_manifest_names(tmp_path, questions):
-    from eval.data import load_data
+    from eval.dataset.loading import load_data
     from tests.eval.test_data import _release
 
     release = _release(tmp_path / "release", {"data/pl_test/test.parquet": questions[:4]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from eval import stats
+from eval.analysis import stats
 
 
 def _scores(n: int, repeats: int, p: float, seed: int) -> np.ndarray:

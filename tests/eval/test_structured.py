@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.structured import (KeyFormatError, MatchSpec, Outcome, answer_span, key_alternatives, match_answer, normalise,
+from eval.scorers.structured import (KeyFormatError, MatchSpec, Outcome, answer_span, key_alternatives, match_answer, normalise,
                              parse_number, spec_for)
 from tests.fixtures.corpus import CORPUS as CORPUS_ROOT
 
@@ -257,7 +257,7 @@ def test_true_false_replies_that_do_not_fit_the_block_are_unparseable():
 
 
 def test_open_questions_have_no_structured_rule():
-    with pytest.raises(ValueError, match="eval.judge"):
+    with pytest.raises(ValueError, match="eval.scorers.judge"):
         spec_for("open", "any", "pl")
     with pytest.raises(ValueError, match="unknown structured-answer kind"):
         MatchSpec(kind="essay")

@@ -33,7 +33,7 @@ def tiny_model_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_backend(tiny_model_dir):
-    from eval.backends.hf import HFBackend
+    from eval.models.hf import HFBackend
 
     return HFBackend(tiny_model_dir, batch_size=4, show_progress=False)
 
@@ -74,7 +74,7 @@ def reference_docs() -> list[ReferenceDoc]:
 def cloze_docs() -> list[ReferenceDoc]:
     """Our own mcq-cloze prompts (one-shot, Polish and Greek), options of very different lengths so
     that acc and acc_norm can disagree: lm-eval scores exactly the strings our run would score."""
-    from eval.protocols import PROTOCOLS, PromptBuilder
+    from eval.prompts.protocols import PROTOCOLS, PromptBuilder
     from tests.eval.conftest import make_question
 
     texts = ["Osiem bitów tworzy jeden bajt w każdym współczesnym komputerze", "8", "dwa", "Szesnaście bitów"]

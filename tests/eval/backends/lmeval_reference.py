@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.backends.base import ChoiceRequest
+from eval.models.base import ChoiceRequest
 
 TASK_NAME = "examcorpus_loglik_reference"
 TARGET_DELIMITER = " "

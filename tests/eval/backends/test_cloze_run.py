@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from eval.protocols import PROTOCOLS, PromptBuilder
-from eval.runfolder import read_jsonl
+from eval.prompts.protocols import PROTOCOLS, PromptBuilder
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import make_question, run_cli, write_parquet
 
 TEXTS = ["Osiem bitów tworzy jeden bajt", "8", "dwa", "Szesnaście bitów w słowie"]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from eval.backends.base import ChoiceRequest
-from eval.backends.completions_ll import CompletionsLoglikelihoodBackend, MalformedLogprobs
-from eval.runfolder import read_jsonl
+from eval.models.base import ChoiceRequest
+from eval.models.completions_ll import CompletionsLoglikelihoodBackend, MalformedLogprobs
+from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, run_cli
 
 

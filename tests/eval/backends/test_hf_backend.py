@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from eval.backends.base import ChoiceRequest, LoglikelihoodBackend
-from eval.backends.hf import HFBackend, ModelLoadError, weights_fingerprint
+from eval.models.base import ChoiceRequest, LoglikelihoodBackend
+from eval.models.hf import HFBackend, ModelLoadError, weights_fingerprint
 from tests.eval.backends.lmeval_reference import choice_requests
 from tests.eval.backends.tiny_model import build_tiny_llama
 
@@ -208,7 +208,7 @@ def test_the_weights_fingerprint_changes_with_the_weights(tiny_model_dir, tmp_pa
 
 
 def test_the_revision_of_a_git_clone_is_its_head_commit(tmp_path):
-    from eval.backends.hf import model_revision
+    from eval.models.hf import model_revision
 
     commit = "0123456789abcdef0123456789abcdef01234567"
     (tmp_path / ".git" / "refs" / "heads").mkdir(parents=True)
@@ -222,7 +222,7 @@ def test_the_revision_of_a_git_clone_is_its_head_commit(tmp_path):
 
 
 def test_continuation_passes_are_cut_where_padding_costs_more_than_another_pass():
-    from eval.backends.hf import _tail_chunks
+    from eval.models.hf import _tail_chunks
 
     widths = [2, 2, 3, 3, 20, 21]  # sorted ascending, as the backend sorts its rows
     assert _tail_chunks(widths, call_cost=10, max_slots=1000) == [[0, 1, 2, 3], [4, 5]]

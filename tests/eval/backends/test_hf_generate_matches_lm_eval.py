@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import pytest
 
-from eval.answers import classify_generation, get_rule
-from eval.backends.base import GenerationRequest
-from eval.backends.hf_generate import HFGenerateBackend
-from eval.protocols import PROTOCOLS
-from eval.runfolder import read_jsonl
+from eval.scorers.answers import classify_generation, get_rule
+from eval.models.base import GenerationRequest
+from eval.models.hf_generate import HFGenerateBackend
+from eval.prompts.protocols import PROTOCOLS
+from eval.log.runfolder import read_jsonl
 from tests.eval.backends.lmeval_reference import lm_eval_generate, lm_eval_generator
 from tests.eval.backends.tiny_model import with_chat_template
 from tests.eval.conftest import questions_of_varied_lengths, run_cli, write_parquet

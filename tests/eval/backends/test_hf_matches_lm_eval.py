@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eval.backends.hf import HFBackend
+from eval.models.hf import HFBackend
 from tests.eval.backends.lmeval_reference import ReferenceDoc, choice_requests, run_lm_eval
 
 LOGPROB_TOLERANCE = 1e-4
@@ -58,7 +58,7 @@ def test_inputs_longer_than_the_model_window_are_left_truncated_as_lm_eval_does(
 
 
 def test_acc_and_acc_norm_per_question_equal_lm_eval_including_our_cloze_prompts(tiny_backend, reference_docs, lm_eval_scores):
-    from eval.answers import first_argmax, norm_argmax
+    from eval.scorers.answers import first_argmax, norm_argmax
 
     requests = choice_requests(reference_docs)
     ours = tiny_backend.score_choices(requests)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from eval.backends.base import ChoiceRequest
-from eval.backends.hf import HFBackend, packaged_smollm2_gguf
+from eval.models.base import ChoiceRequest
+from eval.models.hf import HFBackend, packaged_smollm2_gguf
 
 # Written for this test, not picked by the model's answers: capitals, small sums, everyday facts.
 EASY_QUESTIONS = [

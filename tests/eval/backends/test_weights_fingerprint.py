@@ -1,7 +1,7 @@
 """The weights' identity hashes every file whole: checkpoints that differ only mid-file differ."""
 from __future__ import annotations
 
-from eval.backends.hf import weights_fingerprint
+from eval.models.hf import weights_fingerprint
 
 
 def _checkpoint(folder, middle: bytes):

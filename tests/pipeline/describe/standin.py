@@ -26,7 +26,9 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from tests.fixtures.http import StandInHandler, base_url, serve, stop
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -59,16 +61,13 @@ class GeminiStandIn:
         return [r for r in self.requests if r["token"] == token]
 
     def start(self) -> "GeminiStandIn":
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._server = serve(_handler(self))
+        self.base_url = base_url(self._server)
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            stop(self._server)
 
     def respond(self, action: str, token: str | None, model: str, key: str | None) -> tuple[int, bytes]:
         usage = {"promptTokenCount": 300, "candidatesTokenCount": 80, "totalTokenCount": 380}
@@ -110,15 +109,9 @@ def _json(status: int, payload: dict) -> tuple[int, bytes]:
 
 
 def _handler(standin: GeminiStandIn):
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go in two writes: without this, 40 ms of delayed ACK each
-
-        def log_message(self, *args):
-            pass
-
+    class Handler(StandInHandler):
         def do_POST(self):
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            body = self.read_json()
             route = ROUTE.fullmatch(self.path.split("?")[0])
             parts = [p for c in body.get("contents", []) for p in c.get("parts", [])]
             text = "".join(p.get("text", "") for p in parts)
@@ -146,17 +139,9 @@ def _handler(standin: GeminiStandIn):
             else:
                 status, data = standin.respond(action, token, route.group(1), self.headers.get("x-goog-api-key"))
             if action == "redirect":
-                status, data = 307, b""
-            try:
-                self.send_response(status)
-                if action == "redirect":
-                    self.send_header("Location", standin.redirect_to + self.path)
-                self.send_header("Content-Type", "application/json; charset=UTF-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+                self.send_body(307, b"", {"Location": standin.redirect_to + self.path})
+                return
+            self.send_body(status, data, content_type="application/json; charset=UTF-8")
 
     return Handler
 

@@ -47,7 +47,7 @@ def run_lm_eval(release, model, monkeypatch) -> dict:
 
 
 def test_lm_eval_runs_the_export_and_chooses_what_examcorpus_eval_chooses(release, tiny_model, tmp_path, monkeypatch):
-    from eval.runfolder import read_jsonl
+    from eval.log.runfolder import read_jsonl
     from tests.eval.conftest import run_cli
 
     results = run_lm_eval(release, tiny_model, monkeypatch)

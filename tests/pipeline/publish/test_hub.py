@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from eval.data import load_data
+from eval.dataset.loading import load_data
 from pipeline.cli import main
 from pipeline.publish import PublishError, publish_to_hub
 from pipeline.split import read_split

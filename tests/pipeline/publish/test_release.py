@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from huggingface_hub import DatasetCard
 
-from eval.data import load_data
+from eval.dataset.loading import load_data
 from pipeline.publish import COMPRESSION, ROW_GROUP_ROWS, PublishError, publish_to_folder, verify_release
 from pipeline.records import QUESTION_SCHEMA
 from pipeline.split import read_split

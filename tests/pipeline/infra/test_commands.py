@@ -1,0 +1,56 @@
+"""Every `examcorpus` subcommand is added one way (pipeline.infra.add_command) from one table of
+registrars (pipeline.cli.COMMANDS); an optional part that is not installed is left out, not fatal."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.infra import add_command, register_commands
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    parser = argparse.ArgumentParser(prog="t")
+    return parser, parser.add_subparsers(dest="command", required=True)
+
+
+def test_a_command_carries_its_handler_and_says_what_it_does():
+    parser, sub = _parser()
+    greet = add_command(sub, "greet", lambda args: 7, help="say hello")
+    greet.add_argument("--name")
+    other = add_command(sub, "other", lambda args: 8, help="h", description="longer", dest="handler")
+    args = parser.parse_args(["greet", "--name", "x"])
+    assert args.func(args) == 7 and args.name == "x"
+    assert greet.description == "say hello" and other.description == "longer"
+    assert parser.parse_args(["other"]).handler(None) == 8
+
+
+def test_registrars_are_called_in_order_and_an_uninstalled_part_is_left_out():
+    parser, sub = _parser()
+    called = []
+    left_out = register_commands(sub, [lambda s: called.append("local"), "no_such_package_here.cli:register",
+                                       "pipeline.split:register"])
+    assert called == ["local"] and left_out == ["no_such_package_here.cli:register"]
+    assert parser.parse_args(["split"]).func.__name__ == "_cmd_split"
+    with pytest.raises(AttributeError):  # an installed module without the named function is a mistake, not optional
+        register_commands(sub, ["pipeline.split:no_such_register"])
+
+
+def test_the_project_cli_lists_every_stage_and_the_eval_group():
+    from pipeline.cli import COMMANDS
+
+    out = subprocess.run([sys.executable, "-m", "pipeline.cli", "--help"], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    for name in ("extract", "specs", "score-extraction", "inspect", "split", "publish", "describe", "review", "eval"):
+        assert f"    {name} " in out or f"    {name}\n" in out, name
+    assert len(COMMANDS) == 9
+    eval_help = subprocess.run([sys.executable, "-m", "pipeline.cli", "eval", "--help"], cwd=ROOT, capture_output=True,
+                               text=True, check=True).stdout
+    for name in ("run", "rescore", "verify", "compare", "correlate", "leaderboard", "passing", "key-errors", "features",
+                 "contamination", "judge"):
+        assert name in eval_help
