@@ -59,5 +59,5 @@ def redact(value, secrets: Iterable[str] = ()):
     if isinstance(value, (list, tuple)):
         return type(value)(redact(v, secrets) for v in value)
     if isinstance(value, BaseModel):  # a typed run-folder record (eval.log.records): its fields, extra ones included
-        return type(value).model_validate(redact(value.model_dump(), secrets))
+        return type(value).model_validate(redact(value.model_dump(exclude_unset=True), secrets))  # unset stays unset
     return value

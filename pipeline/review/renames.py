@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.describe.jsonlog import AppendLog, read_jsonl
+from pipeline.infra import AppendLog, read_jsonl
 from pipeline.records import Question
 
 RENAMES_FILE = "annotations/id_renames.jsonl"

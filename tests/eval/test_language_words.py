@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from eval import protocols
+from eval.prompts import protocols
 from eval.scorers.answers import Status, classify_generation, get_rule
 from eval.prompts.protocols import LANGUAGES, PROTOCOLS, PromptBuilder, check_frozen, get_protocol, is_scorable, prompt_sha256
 from eval.scorers.structured import MatchSpec, key_alternatives, match_answer, spec_for
@@ -56,7 +56,7 @@ def test_true_false_blocks_are_read_in_the_languages_words(language, key, reply)
     assert match_answer(reply, key, spec).score == 1.0
 
 
-# Frozen here, apart from the code: editing a language's prompt words and its hash in eval/protocols.py
+# Frozen here, apart from the code: editing a language's prompt words and its hash in eval/prompts/protocols.py
 # together still fails this test. Add a line for a newly frozen language; never edit one.
 SHIPPED_ADDED_LANGUAGES = {
     "mcq@1": {"pt": "6cc4cb05c3a14112e269fd46810285f519ffd4727af37e89063aa4ed77c30bcf",
