@@ -229,7 +229,7 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
     described = sum(1 for q in questions if q.images and q.image_description)
     return {
         "title": f"{name}: release {release_id}, {split} split",
-        "summary": f"{len(questions)} exam questions ({n_figures} figures) in {len(by_config)} config(s), languages "
+        "summary": f"{len(questions)} exam questions ({n_figures} figure(s)) in {len(by_config)} config(s), languages "
                    f"{', '.join(sorted({q.language for q in questions}))}, years {_years(questions)}.",
         "configs_table": "\n".join(rows),
         "counts_tables": _counts_tables(questions),

@@ -54,7 +54,7 @@ def corpus(project):
     records.append(make_record(90, source="el_test", year=2022, language="el", qtype="true_false", choices=["Σωστό", "Λάθος"]))
     records.append(replace(make_record(91, source="pl_test", year=2022, images=(make_figure(project, 1),)),
                            image_description="Schemat obwodu z dwoma opornikami.", reviewed_by="anna"))
-    records.append(replace(make_record(92, source="el_test", year=2023, language="el",
+    records.append(replace(make_record(92, source="el_test", year=2022, language="el",
                                        images=(make_figure(project, 2), make_figure(project, 3))),
                            image_description="[1] Πίνακας τιμών.\n\n[2] Διάγραμμα ροής.", reviewed_by="nikos"))
     return records

@@ -344,6 +344,8 @@ def _handler(hub: HubServer):
 SIZE_CATEGORIES = {"n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "1M<n<10M", "10M<n<100M", "100M<n<1B", "1B<n<10B"}
 TASK_CATEGORIES = {"multiple-choice", "question-answering", "text-generation", "text-classification", "translation",
                    "summarization", "table-question-answering", "zero-shot-classification"}
+MULTILINGUALITY = {"monolingual", "multilingual", "translation", "other"}
+CREATORS = {"crowdsourced", "expert-generated", "found", "machine-generated", "no-annotation", "other"}
 LICENSES = {"other", "unknown", "apache-2.0", "mit", "cc-by-4.0", "cc-by-sa-4.0", "cc-by-nc-4.0", "cc0-1.0", "odc-by"}
 
 
@@ -363,6 +365,18 @@ def validate_card(content: str) -> list[str]:
     errors = []
     if meta.get("license") not in LICENSES:
         errors.append(f'"license" must be a Hub license id, got {meta.get("license")!r}')
+    if meta.get("license") == "other" and not (meta.get("license_name") and meta.get("license_link")):
+        errors.append('"license: other" needs "license_name" and "license_link"')
+    if "license_name" in meta and not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", str(meta["license_name"])):
+        errors.append('"license_name" must be a lowercase slug')
+    for key, allowed in (("multilinguality", MULTILINGUALITY), ("annotations_creators", CREATORS),
+                         ("language_creators", CREATORS)):
+        values = meta.get(key, [])
+        if not set([values] if isinstance(values, str) else values) <= allowed:
+            errors.append(f'"{key}": unknown {values!r}')
+    for key in ("tags", "source_datasets"):
+        if not all(isinstance(x, str) for x in meta.get(key, [])):
+            errors.append(f'"{key}" must be a list of strings')
     if not all(isinstance(x, str) and re.fullmatch(r"[a-z]{2,3}", x) for x in meta.get("language", [])):
         errors.append('"language" must be a list of ISO 639 codes')
     if not set(meta.get("task_categories", [])) <= TASK_CATEGORIES:
