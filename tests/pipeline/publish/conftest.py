@@ -77,7 +77,7 @@ def hub(tmp_path, monkeypatch):
     """The Hub stand-in, with this process pointed at it: endpoint, token, Xet off, caches in tmp."""
     import huggingface_hub.constants as hub_constants
 
-    from tests.pipeline.publish.hub_server import start_hub
+    from pipeline.devkit.hub_standin import start_hub
 
     server_state, server = start_hub(HUB_TOKEN)
     env = {"HF_ENDPOINT": server_state.endpoint, "HF_TOKEN": HUB_TOKEN, "HF_HUB_DISABLE_XET": "1",

@@ -20,7 +20,7 @@ from pipeline.publish import CardInfo, publish_to_folder
 from pipeline.publish.fields import MEANINGS, release_fields
 from pipeline.split import read_split
 from tests.pipeline.publish.conftest import make_split
-from tests.pipeline.publish.hub_server import validate_card
+from pipeline.devkit.hub_standin import validate_card
 from tests.pipeline.split.conftest import make_record
 
 

@@ -1,6 +1,11 @@
-"""A Hugging Face Hub stand-in on 127.0.0.1: the endpoints `huggingface_hub` (upload, with Xet off) and
-`datasets` (load at a revision) use, with git-like commits, branches, tags and LFS objects, and faults
-that can be injected per endpoint.
+"""A Hugging Face Hub stand-in: the endpoints `huggingface_hub` (upload, with Xet off) and `datasets`
+(load at a revision) use, with git-like commits, branches, tags and LFS objects, and faults that can
+be injected per endpoint. Everything is kept in memory: a throwaway Hub for trying `publish --repo`,
+`load_dataset` and `examcorpus verify hf://…` offline, and the publish tests' Hub.
+
+    python -m pipeline.devkit.hub_standin --port 8091 --token hf_local   # prints its URL
+    export HF_ENDPOINT=http://127.0.0.1:8091 HF_TOKEN=hf_local HF_HUB_DISABLE_XET=1
+    examcorpus publish --repo me/bench --release v1 && examcorpus verify hf://me/bench@v1
 
 Endpoints: repo create (POST /api/repos/create), repo info (GET /api/datasets/R[/revision/REV]), refs
 (GET …/refs), tag (POST …/tag/REV), preupload (POST …/preupload/REV), LFS batch (POST
@@ -403,10 +408,46 @@ def _split_repo(rest: str) -> tuple[str, str]:
     return "/".join(parts[:2]), parts[2] if len(parts) > 2 else ""
 
 
-def start_hub(token: str) -> tuple[HubServer, ThreadingHTTPServer]:
+def start_hub(token: str, host: str = "127.0.0.1", port: int = 0) -> tuple[HubServer, ThreadingHTTPServer]:
     hub = HubServer(token=token)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(hub))
+    server = ThreadingHTTPServer((host, port), _handler(hub))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    hub.endpoint = f"http://127.0.0.1:{server.server_address[1]}"
+    hub.endpoint = f"http://{host}:{server.server_address[1]}"
     return hub, server
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m pipeline.devkit.hub_standin [--host H] [--port N] [--token T] [--until-stdin-closes]`:
+    prints the endpoint URL first, serves until Ctrl-C (or until stdin closes)."""
+    import argparse
+    import os
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.hub_standin",
+                                     description="An in-memory Hugging Face Hub for offline publish/load/verify.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: any free one; the URL is printed)")
+    parser.add_argument("--token", default=os.environ.get("HF_TOKEN"), help="the token writes need (default $HF_TOKEN)")
+    parser.add_argument("--until-stdin-closes", action="store_true", help="stop when stdin closes, not on Ctrl-C")
+    args = parser.parse_args(argv)
+    if not args.token:
+        parser.error("give --token (or set HF_TOKEN): writes are refused without the token the server expects")
+    hub, server = start_hub(args.token, args.host, args.port)
+    print(hub.endpoint, flush=True)
+    try:
+        if args.until_stdin_closes:
+            sys.stdin.read()
+        else:
+            print("Hub stand-in serving (in memory); Ctrl-C stops it", file=sys.stderr, flush=True)
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
