@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline import PIPELINE_VERSION
@@ -55,8 +56,8 @@ class CardInfo:
 
 
 def card_text(*, name: str, release_id: str, split: str, by_config: dict[str, list[Question]], rule: dict,
-              withheld: int, repo_hint: str, info: CardInfo, year: int, errata: list[Erratum] = (),
-              previous_release: str | None = None, figures: dict[str, bytes] | None = None,
+              withheld: int, repo_hint: str, info: CardInfo, year: int, errata: Sequence[Erratum] = (),
+              previous_release: str | None = None, figure_sizes: dict[str, int] | None = None,
               url: str | None = None) -> str:
     """The card; `url` is where the release lives (the Hub repo page), cited unless `info.url` is given."""
     from huggingface_hub import DatasetCard, DatasetCardData  # imported here: keeps `examcorpus` quick to start
@@ -79,13 +80,13 @@ def card_text(*, name: str, release_id: str, split: str, by_config: dict[str, li
         configs=[{"config_name": c, "data_files": [{"split": HUB_SPLIT, "path": data_path(c, split)}]}
                  for c in sorted(by_config)],
         dataset_info=[{"config_name": c, "features": features_yaml(),
-                       "splits": [{"name": HUB_SPLIT, "num_bytes": _num_bytes(qs, figures), "num_examples": len(qs)}]}
+                       "splits": [{"name": HUB_SPLIT, "num_bytes": _num_bytes(qs, figure_sizes or {}), "num_examples": len(qs)}]}
                       for c, qs in sorted(by_config.items())],
     )
     return str(DatasetCard.from_template(data, template_str=_TEMPLATE, **_sections(
         name=name, release_id=release_id, split=split, by_config=by_config, rule=rule, withheld=withheld,
         repo_hint=repo_hint, info=info, year=year, errata=list(errata), previous_release=previous_release,
-        figures=figures or {}, url=info.url or url)))
+        figure_sizes=figure_sizes or {}, url=info.url or url)))
 
 
 def license_text(*, name: str, questions: list[Question]) -> str:
@@ -101,8 +102,8 @@ def license_text(*, name: str, questions: list[Question]) -> str:
         "The examcorpus pipeline code that made this release is separate, under its own license.", ""])
 
 
-def _num_bytes(qs: list[Question], figures: dict[str, bytes] | None) -> int:
-    return questions_to_table(qs).nbytes + sum(len((figures or {}).get(i.sha256, b"")) for q in qs for i in q.images)
+def _num_bytes(qs: list[Question], figure_sizes: dict[str, int]) -> int:
+    return questions_to_table(qs).nbytes + sum(figure_sizes.get(i.sha256, 0) for q in qs for i in q.images)
 
 
 _TEMPLATE = """---
@@ -209,7 +210,7 @@ data: no answers, scores or names of anyone who sat the exams.
 
 
 def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, info: CardInfo, year: int,
-              errata: list[Erratum], previous_release, figures: dict[str, bytes], url: str | None) -> dict:
+              errata: list[Erratum], previous_release, figure_sizes: dict[str, int], url: str | None) -> dict:
     questions = [q for qs in by_config.values() for q in qs]
     rows = ["| config | language | exam | subject | questions | figures | years |", "|---|---|---|---|---|---|---|"]
     for config, qs in sorted(by_config.items()):
@@ -243,7 +244,7 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
                           f"`{FIGURES_FIELD}` shown by size and SHA-256):" if split == "public" else
                           f"The shape of a record of config `{first}`; this card is of the private split, so its "
                           "texts are withheld here:"),
-        "example": _example(by_config.get(first, []), split, figures),
+        "example": _example(by_config.get(first, []), split, figure_sizes),
         "split_text": split_text,
         "pipeline_version": PIPELINE_VERSION,
         "figures_text": (f"{n_figures} figures, in `{FIGURES_FIELD}` as images (`datasets` yields PIL images), in the "
@@ -260,12 +261,12 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
     }
 
 
-def _example(qs: list[Question], split: str, figures: dict[str, bytes]) -> str:
+def _example(qs: list[Question], split: str, figure_sizes: dict[str, int]) -> str:
     if not qs:
         return "{}"
     q = sorted(qs, key=lambda q: q.id)[0]
     row = q.to_row()
-    row[FIGURES_FIELD] = [{"path": figure_name(i.sha256), "bytes": f"<PNG, {len(figures.get(i.sha256, b''))} bytes>"}
+    row[FIGURES_FIELD] = [{"path": figure_name(i.sha256), "bytes": f"<PNG, {figure_sizes.get(i.sha256, 0)} bytes>"}
                           for i in q.images]
     for key in ("question", "context", "image_description", "image_transcription"):
         if isinstance(row.get(key), str):

@@ -7,6 +7,7 @@ release without its figures is not the benchmark, and one with other pixels is a
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,9 +37,11 @@ class FigureEntry:
     reviewed_by: str | None
 
 
-def read_figures(questions: list[Question], images_root: Path) -> dict[str, bytes]:
-    """SHA-256 → PNG bytes for every image the questions name, read from `images_root / image.path`."""
-    found: dict[str, bytes] = {}
+def locate_figures(questions: list[Question], images_root: Path) -> dict[str, Path]:
+    """SHA-256 → file for every image the questions name (`images_root / image.path`), each checked
+    against its SHA-256. Paths, not bytes: a config's figures are read when its Parquet is written, so
+    a release never holds every figure in memory at once."""
+    found: dict[str, Path] = {}
     problems: list[str] = []
     for q in questions:
         for image in q.images:
@@ -50,7 +53,7 @@ def read_figures(questions: list[Question], images_root: Path) -> dict[str, byte
             elif sha256_file(path) != image.sha256:
                 problems.append(f"{q.id}: figure {path} is not the one the record names (SHA-256 differs)")
             else:
-                found[image.sha256] = path.read_bytes()
+                found[image.sha256] = path
     if problems:
         more = f" (and {len(problems) - SHOWN_PROBLEMS} more)" if len(problems) > SHOWN_PROBLEMS else ""
         raise FigureError(f"{len(problems)} figure(s) cannot go into the release: "
@@ -59,9 +62,21 @@ def read_figures(questions: list[Question], images_root: Path) -> dict[str, byte
     return found
 
 
-def figure_entries(by_config: dict[str, list[Question]], figures: dict[str, bytes]) -> list[FigureEntry]:
+def read_figures(questions: list[Question], located: dict[str, Path]) -> dict[str, bytes]:
+    """SHA-256 → PNG bytes of the figures these questions name, hashed again as read (a file changed
+    since `locate_figures` must not slip into the release)."""
+    found: dict[str, bytes] = {}
+    for image in (image for q in questions for image in q.images):
+        data = located[image.sha256].read_bytes()
+        if hashlib.sha256(data).hexdigest() != image.sha256:
+            raise FigureError(f"figure {located[image.sha256]} changed while the release was being written")
+        found[image.sha256] = data
+    return found
+
+
+def figure_entries(by_config: dict[str, list[Question]], sizes: dict[str, int]) -> list[FigureEntry]:
     return [
-        FigureEntry(q.id, i, image.sha256, len(figures[image.sha256]), config,
+        FigureEntry(q.id, i, image.sha256, sizes[image.sha256], config,
                     nth_part(q.image_description, i, len(q.images)), nth_part(q.image_transcription, i, len(q.images)),
                     q.reviewed_by)
         for config, qs in sorted(by_config.items()) for q in sorted(qs, key=lambda q: q.id)

@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
 from pipeline.publish.card import CardInfo, card_text, license_text
 from pipeline.publish.exports import export_files
-from pipeline.publish.figures import FigureError, figure_entries, read_figures
+from pipeline.publish.figures import FigureError, figure_entries, locate_figures, read_figures
 from pipeline.publish.layout import CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_names, data_path, parquet_bytes
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
 from pipeline.publish.verify import sums_text
@@ -100,7 +100,7 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     for q in questions:
         by_config.setdefault(names[q.id], []).append(q)
     try:
-        figures = read_figures(questions, images_root)
+        located = locate_figures(questions, images_root)
     except FigureError as exc:
         raise PublishError(f"{split_dir}: {exc}") from None
 
@@ -108,7 +108,10 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     bar = progress(total=len(by_config), desc=f"release {release_id}: Parquet", unit="config", enabled=show_progress)
     for config, qs in sorted(by_config.items()):
         rel = data_path(config, split)
-        data = parquet_bytes(qs, figures)
+        try:
+            data = parquet_bytes(qs, read_figures(qs, located))
+        except FigureError as exc:
+            raise PublishError(f"{split_dir}: {exc}") from None
         write_bytes_atomic(staging / rel, data, durable=False)
         files.append(FileEntry(rel, sha256_bytes(data), len(data), len(qs), config, split))
         bar.update(1)
@@ -122,13 +125,14 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
         previous_id = prev_manifest.get("release")
         found, added = errata(prev_questions, questions)
     now = time.gmtime()
+    sizes = {sha: path.stat().st_size for sha, path in located.items()}
     if info.license_id == "other" and info.license_link is None:  # the card's license_link points here
         terms = license_text(name=name, questions=questions).encode()
         write_bytes_atomic(staging / LICENSE_NAME, terms, durable=False)
         files.append(FileEntry(LICENSE_NAME, sha256_bytes(terms), len(terms)))
     card = card_text(name=name, release_id=release_id, split=split, by_config=by_config, rule=folder.rule,
                      withheld=folder.manifest["counts"]["withheld"], repo_hint=repo_hint, info=info,
-                     year=now.tm_year, errata=found, previous_release=previous_id, figures=figures,
+                     year=now.tm_year, errata=found, previous_release=previous_id, figure_sizes=sizes,
                      url=repo_url).encode()
     write_bytes_atomic(staging / CARD_NAME, card, durable=False)
     files.append(FileEntry(CARD_NAME, sha256_bytes(card), len(card)))
@@ -136,7 +140,7 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     manifest = build_manifest(name=name, release_id=release_id, split=split, visibility=visibility, files=files,
                               questions=questions, split_manifest=folder.manifest, previous_release=previous_id,
                               found_errata=found, added=added, created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
-                              figures=figure_entries(by_config, figures))
+                              figures=figure_entries(by_config, sizes))
     write_text_atomic(staging / MANIFEST_NAME, manifest_json(manifest))
     listed = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
     write_text_atomic(staging / SUMS_NAME, sums_text(staging, listed))
