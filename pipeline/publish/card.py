@@ -247,7 +247,7 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
         "example": _example(by_config.get(first, []), split, figure_sizes),
         "split_text": split_text,
         "pipeline_version": PIPELINE_VERSION,
-        "figures_text": (f"{n_figures} figures, in `{FIGURES_FIELD}` as images (`datasets` yields PIL images), in the "
+        "figures_text": (f"{n_figures} figure(s), in `{FIGURES_FIELD}` as images (`datasets` yields PIL images), in the "
                          f"order of `images`, whose `sha256` is each one's SHA-256; `manifest.json` lists every "
                          f"figure with its SHA-256 and, for the {described} question(s) with figures a reviewer "
                          "described, the accepted description and transcription beside it."),
