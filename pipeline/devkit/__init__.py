@@ -11,6 +11,10 @@ and the scorer that measures extraction against ground truth.
   spec's patterns run on, and which rule took each line.
 - `specdoc`: `spec_reference_markdown()`, the docs' table of every spec field generated from the spec model
   (`examcorpus specs reference [--write]`, `write_spec_reference()`).
+- `gemini_standin`: a Gemini `generateContent` stand-in, `python -m pipeline.devkit.gemini_standin --port N`
+  (point `EXAMCORPUS_GEMINI_BASE_URL` at it to run describe and review offline); the describe tests use it.
+- `hub_standin`: an in-memory Hugging Face Hub, `python -m pipeline.devkit.hub_standin --port N --token T`
+  (point `HF_ENDPOINT` at it to publish, load and verify offline); the publish tests use it.
 - `docgen`: the docs site's mkdocs hook: the CLI, record schema and OCR references rendered from the code.
 
 Public functions used by the product: `ensure_sample_site`, `serve_directory`, `score_extraction`,

@@ -1,42 +1,109 @@
-"""The dataset card: README.md with the YAML the Hub reads, and an overview a researcher reads.
+"""The dataset card: README.md with the YAML the Hub reads, and the sections a researcher reads.
 
 The YAML is made with huggingface_hub's DatasetCardData (the Hub's own card model): `configs` with
-`data_files` per split, `dataset_info` features per config, languages, license, task categories,
-size category and pretty name. The overview has counts only, never question text, so a card cannot
-leak a question.
+`data_files`, `dataset_info` features per config (figures as images), languages, multilinguality,
+license (with `license_name`/`license_link` when it is `other`), tags, source datasets, annotation
+and language creators, task categories, size category and pretty name.
+
+Split naming: an examcorpus release holds one split, `public` or `private` (the held-out years); on
+the Hub both are evaluation data, so the card calls the release's split `test`, the name tools look
+for (`lm_eval`, leaderboards, `load_dataset(..., split="test")`). The Parquet keeps its examcorpus
+name (`data/<config>/public.parquet`) and `manifest.json` says which split it is, so releases made
+before this mapping read as before (their cards call the split `public`).
+
+The body: configs and counts, Data Fields (made from the release table's schema, `fields.py`), an
+example record (the public split's first question; a private card shows the shape with its texts
+withheld), how the split and the data were made, figures, loading, uses, limitations, personal
+information, errata since the previous release, license and a citation with authors, year and URL.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pipeline import PIPELINE_VERSION
-from pipeline.publish.layout import data_path, features_yaml, size_category
+from pipeline.publish.fields import data_fields_table
+from pipeline.publish.layout import FIGURES_FIELD, LICENSE_NAME, data_path, features_yaml, figure_name, size_category
+from pipeline.publish.manifest import Erratum
 from pipeline.records import Question, questions_to_table
 
 TASK_CATEGORIES = ["multiple-choice", "question-answering"]
 TASK_IDS = ["multiple-choice-qa"]
+HUB_SPLIT = "test"  # the card's name for a release's one split, public or private (see above)
+TAGS = ["exams", "benchmark", "education", "evaluation", "multiple-choice"]
+DEFAULT_LICENSE_NAME = "exam-publishers-terms"  # `license: other`: the texts are the exam publishers'
+EXAMPLE_TEXT_CHARS = 300
+ERRATA_SHOWN = 100
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """What the card says about who made the dataset and on what terms (publish flags)."""
+
+    authors: tuple[str, ...] = ()
+    url: str | None = None  # homepage for the citation; default: the Hub repo's page
+    license_id: str = "other"
+    license_name: str | None = None
+    license_link: str | None = None
+
+    def license_fields(self) -> dict:
+        """license_name/license_link for `license: other` (the Hub asks for both); none otherwise."""
+        if self.license_id != "other":
+            return {"license_name": self.license_name, "license_link": self.license_link} if self.license_link else {}
+        return {"license_name": self.license_name or DEFAULT_LICENSE_NAME, "license_link": self.license_link or LICENSE_NAME}
 
 
 def card_text(*, name: str, release_id: str, split: str, by_config: dict[str, list[Question]], rule: dict,
-              license_id: str, withheld: int, repo_hint: str) -> str:
+              withheld: int, repo_hint: str, info: CardInfo, year: int, errata: Sequence[Erratum] = (),
+              previous_release: str | None = None, figure_sizes: dict[str, int] | None = None,
+              url: str | None = None) -> str:
+    """The card; `url` is where the release lives (the Hub repo page), cited unless `info.url` is given."""
     from huggingface_hub import DatasetCard, DatasetCardData  # imported here: keeps `examcorpus` quick to start
 
     questions = [q for qs in by_config.values() for q in qs]
+    languages = sorted({q.language for q in questions})
     data = DatasetCardData(
         pretty_name=f"{name} ({split} split, release {release_id})",
-        language=sorted({q.language for q in questions}),
-        license=license_id,
+        language=languages,
+        license=info.license_id,
+        **{k: v for k, v in info.license_fields().items() if v},
+        tags=TAGS,
+        multilinguality="multilingual" if len(languages) > 1 else "monolingual",
+        source_datasets=["original"],
+        annotations_creators=["expert-generated"],  # the answers are the exam boards' official keys
+        language_creators=["expert-generated"],  # the questions were written by the exam boards
         task_categories=TASK_CATEGORIES,
         task_ids=TASK_IDS,
         size_categories=[size_category(len(questions))],
-        configs=[{"config_name": c, "data_files": [{"split": split, "path": data_path(c, split)}]} for c in sorted(by_config)],
+        configs=[{"config_name": c, "data_files": [{"split": HUB_SPLIT, "path": data_path(c, split)}]}
+                 for c in sorted(by_config)],
         dataset_info=[{"config_name": c, "features": features_yaml(),
-                       "splits": [{"name": split, "num_bytes": questions_to_table(qs).nbytes, "num_examples": len(qs)}]}
+                       "splits": [{"name": HUB_SPLIT, "num_bytes": _num_bytes(qs, figure_sizes or {}), "num_examples": len(qs)}]}
                       for c, qs in sorted(by_config.items())],
     )
     return str(DatasetCard.from_template(data, template_str=_TEMPLATE, **_sections(
         name=name, release_id=release_id, split=split, by_config=by_config, rule=rule, withheld=withheld,
-        repo_hint=repo_hint)))
+        repo_hint=repo_hint, info=info, year=year, errata=list(errata), previous_release=previous_release,
+        figure_sizes=figure_sizes or {}, url=info.url or url)))
+
+
+def license_text(*, name: str, questions: list[Question]) -> str:
+    """LICENSE.md, which `license_link` points at when the license is `other`: whose the texts are."""
+    sites = sorted({q.source_url.split("/")[2] for q in questions if q.source_url.count("/") >= 2})
+    return "\n".join([
+        f"# {name}: terms of use", "",
+        "The questions, figures and answer keys in this release are taken from official national exam "
+        "papers. Their copyright stays with the exam boards that published them; they are redistributed "
+        "here for research on the evaluation of language models, under the terms each publisher sets "
+        "for its exam archives. Check those terms before any other use.", "",
+        "Publishers' sites the exam papers came from:", "", *[f"- {s}" for s in sites], "",
+        "The examcorpus pipeline code that made this release is separate, under its own license.", ""])
+
+
+def _num_bytes(qs: list[Question], figure_sizes: dict[str, int]) -> int:
+    return questions_to_table(qs).nbytes + sum(figure_sizes.get(i.sha256, 0) for q in qs for i in q.images)
 
 
 _TEMPLATE = """---
@@ -55,6 +122,22 @@ _TEMPLATE = """---
 
 {{ counts_tables }}
 
+## Splits
+
+{{ splits_text }}
+
+## Data Fields
+
+{{ fields_table }}
+
+## Example record
+
+{{ example_intro }}
+
+```json
+{{ example }}
+```
+
 ## How the split was made
 
 {{ split_text }}
@@ -66,7 +149,12 @@ Each question was taken from an official exam PDF by the examcorpus pipeline (pi
 layer where it is usable, Tesseract OCR per page where it is not; headers, footers and scratch pages
 removed; figures cropped to PNG; questions, options, types and answer keys parsed per sheet and
 validated. Every record names the PDF it came from (`source_url`, `source_sha256`, `pages`);
-`manifest.json` lists every PDF and every file of this release with its SHA-256.
+`manifest.json` lists every PDF and every file of this release with its SHA-256, and `SHA256SUMS`
+lets `sha256sum -c SHA256SUMS` (or `examcorpus verify`) check them.
+
+## Figures
+
+{{ figures_text }}
 
 ## Loading
 
@@ -76,17 +164,42 @@ from datasets import load_dataset
 ```
 
 `exports/` holds lm-evaluation-harness task YAML (run from the release folder:
-`lm_eval --include_path exports/lm_eval --tasks {{ group }} ...`) and LLMzSzŁ-compatible JSONL for
-Polish configs.
+`lm_eval --include_path exports/lm_eval --tasks {{ group }} ...`), an Inspect AI task and
+LLMzSzŁ-compatible JSONL for Polish configs.
 
-## Known limits
+## Uses
+
+- **Direct use**: evaluating language models (text-only or vision) on real national exam questions,
+  by exam, year, subject, language and question type; `examcorpus eval` scores with a versioned
+  protocol in each question's language and its printed labels.
+- **Out of scope**: training or fine-tuning on these questions (it makes later evaluation on them
+  meaningless), and any use the exam publishers' terms do not allow (see License).
+
+## Limitations
 
 - Questions whose validation found a problem (no key entry, key label not among options, damaged
   text) are left out of every release ({{ withheld }} such records in the split that made this one).
-- OCR'd sheets may carry character errors that validation cannot see; figures are referenced by
-  path and SHA-256 (`images`), their pixels are not part of this release.
+- OCR'd sheets may carry character errors that validation cannot see.
+- Figure descriptions exist only where a reviewer accepted one (`image_description`); other figures
+  are in the release as images only.
 - Only closed question types have an `answer_index`; open questions have reference answers at most.
-- A release is immutable: corrections come as a new release id, listed in `manifest.json` `errata`.
+- The questions are public exam papers, so models may have seen them in training; the private
+  (held-out) years exist to measure that.
+- A release is immutable: corrections come as a new release id, listed under Errata.
+
+## Personal information
+
+The records hold exam questions, options, keys and figures as the exam boards published them, and
+the names of the reviewers who accepted figure descriptions (`reviewed_by`). They hold no candidate
+data: no answers, scores or names of anyone who sat the exams.
+
+## Errata
+
+{{ errata_text }}
+
+## License
+
+{{ license_text }}
 
 ## Citation
 
@@ -96,12 +209,14 @@ Polish configs.
 """
 
 
-def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint) -> dict:
+def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, info: CardInfo, year: int,
+              errata: list[Erratum], previous_release, figure_sizes: dict[str, int], url: str | None) -> dict:
     questions = [q for qs in by_config.values() for q in qs]
-    rows = ["| config | language | exam | subject | questions | years |", "|---|---|---|---|---|---|"]
+    rows = ["| config | language | exam | subject | questions | figures | years |", "|---|---|---|---|---|---|---|"]
     for config, qs in sorted(by_config.items()):
         rows.append(f"| `{config}` | {', '.join(sorted({q.language for q in qs}))} | {', '.join(sorted({q.exam for q in qs}))} "
-                    f"| {', '.join(sorted({q.subject for q in qs}))} | {len(qs)} | {_years(qs)} |")
+                    f"| {', '.join(sorted({q.subject for q in qs}))} | {len(qs)} | {sum(len(q.images) for q in qs)} "
+                    f"| {_years(qs)} |")
     private_years = "; ".join(f"{s}: {', '.join(map(str, y)) or '–'}" for s, y in sorted(rule["private_years"].items()))
     held = ("These are the **public** questions: the years below are held back in a private split so that "
             "later models can be tested on questions they cannot have seen." if split == "public" else
@@ -110,33 +225,91 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint) 
                   f"{rule['description']}. Private years: {private_years}.\n\nA leakage guard checked every private "
                   "question against every public one by id, normalised text, near-duplicate text (MinHash LSH over "
                   "character 5-gram shingles of question and options, verified by exact Jaccard) and figure SHA-256.")
+    first = sorted(by_config)[0] if by_config else ""
+    n_figures = sum(len(q.images) for q in questions)
+    described = sum(1 for q in questions if q.images and q.image_description)
     return {
         "title": f"{name}: release {release_id}, {split} split",
-        "summary": f"{len(questions)} exam questions in {len(by_config)} config(s), languages "
+        "summary": f"{len(questions)} exam questions ({n_figures} figure(s)) in {len(by_config)} config(s), languages "
                    f"{', '.join(sorted({q.language for q in questions}))}, years {_years(questions)}.",
         "configs_table": "\n".join(rows),
         "counts_tables": _counts_tables(questions),
+        "splits_text": (f"This release holds the examcorpus **{split}** split. On the Hub its split is called "
+                        f"`{HUB_SPLIT}`, the name evaluation tools look for: `load_dataset(..., split=\"{HUB_SPLIT}\")`. "
+                        f"The files keep the examcorpus name (`{data_path(first or '<config>', split)}`) and "
+                        "`manifest.json` says which split they are. Releases made before this naming call the "
+                        "split `public` in their card."),
+        "fields_table": data_fields_table(),
+        "example_intro": (f"The first question of config `{first}` (long texts cut at {EXAMPLE_TEXT_CHARS} characters; "
+                          f"`{FIGURES_FIELD}` shown by size and SHA-256):" if split == "public" else
+                          f"The shape of a record of config `{first}`; this card is of the private split, so its "
+                          "texts are withheld here:"),
+        "example": _example(by_config.get(first, []), split, figure_sizes),
         "split_text": split_text,
         "pipeline_version": PIPELINE_VERSION,
-        "load_line": (f'ds = load_dataset("{repo_hint}", "{sorted(by_config)[0] if by_config else ""}", split="{split}", '
-                      f'revision="{release_id}")' if repo_hint else
-                      f'ds = load_dataset("path/to/this/release", "{sorted(by_config)[0] if by_config else ""}", split="{split}")'),
-        "split": split,
-        "release_id": release_id,
+        "figures_text": (f"{n_figures} figure(s), in `{FIGURES_FIELD}` as images (`datasets` yields PIL images), in the "
+                         f"order of `images`, whose `sha256` is each one's SHA-256; `manifest.json` lists every "
+                         f"figure with its SHA-256 and, for the {described} question(s) with figures a reviewer "
+                         "described, the accepted description and transcription beside it."),
+        "load_line": (f'ds = load_dataset("{repo_hint}", "{first}", split="{HUB_SPLIT}", revision="{release_id}")'
+                      if repo_hint else f'ds = load_dataset("path/to/this/release", "{first}", split="{HUB_SPLIT}")'),
         "group": f"{name.replace('-', '_')}_{split}",
         "withheld": withheld,
-        "name": name,
-        "citation": _citation(name, release_id, repo_hint or "local release folder", rule, PIPELINE_VERSION),
+        "errata_text": _errata_text(errata, previous_release),
+        "license_text": _license_section(info),
+        "citation": _citation(name, release_id, info, url, year, rule),
     }
 
 
-def _citation(name: str, release_id: str, repo_hint: str, rule: dict, pipeline_version: str) -> str:
+def _example(qs: list[Question], split: str, figure_sizes: dict[str, int]) -> str:
+    if not qs:
+        return "{}"
+    q = sorted(qs, key=lambda q: q.id)[0]
+    row = q.to_row()
+    row[FIGURES_FIELD] = [{"path": figure_name(i.sha256), "bytes": f"<PNG, {figure_sizes.get(i.sha256, 0)} bytes>"}
+                          for i in q.images]
+    for key in ("question", "context", "image_description", "image_transcription"):
+        if isinstance(row.get(key), str):
+            row[key] = _cut(row[key]) if split == "public" else "(withheld: private split)"
+    row["choices"] = [_cut(c) if split == "public" else "(withheld)" for c in row["choices"]]
+    return json.dumps(row, ensure_ascii=False, indent=2)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= EXAMPLE_TEXT_CHARS else text[:EXAMPLE_TEXT_CHARS] + "…"
+
+
+def _errata_text(errata: list[Erratum], previous_release: str | None) -> str:
+    if previous_release is None:
+        return "This is the first release of this split: no errata."
+    if not errata:
+        return f"No question changed or was removed since release {previous_release}."
+    rows = [f"{len(errata)} question(s) changed or removed since release {previous_release} "
+            "(also in `manifest.json` `errata`):", "", "| id | change | why |", "|---|---|---|"]
+    rows += [f"| `{e.id}` | {e.change} | {e.reason.replace('|', '/')} |" for e in errata[:ERRATA_SHOWN]]
+    if len(errata) > ERRATA_SHOWN:
+        rows += ["", f"…and {len(errata) - ERRATA_SHOWN} more in `manifest.json`."]
+    return "\n".join(rows)
+
+
+def _license_section(info: CardInfo) -> str:
+    fields = info.license_fields()
+    if info.license_id == "other":
+        return (f"`other` ({fields['license_name']}, see [{fields['license_link']}]({fields['license_link']})): the "
+                "exam texts, figures and keys belong to the exam boards that published them.")
+    return f"`{info.license_id}`" + (f" ([{fields['license_link']}]({fields['license_link']}))" if fields else "")
+
+
+def _citation(name: str, release_id: str, info: CardInfo, url: str | None, year: int, rule: dict) -> str:
     key = f"{name}_{release_id}".replace("-", "_").replace(".", "_")
+    authors = " and ".join(info.authors) or f"{{{name} contributors}}"
     return "\n".join([
         f"@misc{{{key},",
+        f"  author = {{{authors}}},",
         f"  title = {{{name}: national exam questions as an LLM benchmark, release {release_id}}},",
-        f"  howpublished = {{{repo_hint}}},",
-        f"  note = {{examcorpus pipeline {pipeline_version}, split rule {rule['config_sha256'][:16]}}}",
+        f"  year = {{{year}}},",
+        *([f"  url = {{{url}}},", f"  howpublished = {{\\url{{{url}}}}},"] if url else []),
+        f"  note = {{examcorpus pipeline {PIPELINE_VERSION}, split rule {rule['config_sha256'][:16]}}}",
         "}",
     ])
 

@@ -1,4 +1,5 @@
-"""`examcorpus publish`: a split → an immutable release in a local folder (`--to DIR`) or on the Hub (`--repo`)."""
+"""`examcorpus publish`: a split → an immutable release in a local folder (`--to DIR`) or on the Hub (`--repo`).
+`examcorpus verify RELEASE`: a release folder or `hf://OWNER/NAME@TAG` checked byte for byte."""
 from __future__ import annotations
 
 import sys
@@ -11,9 +12,9 @@ def register(subparsers) -> None:
     p = add_command(
         subparsers, "publish", _cmd_publish,
         help="publish one split as an immutable release: a local folder (--to) or a Hub dataset repo (--repo)",
-        description="Writes Parquet per config and split, a dataset card (README.md), manifest.json (every file's "
-        "SHA-256, the source PDFs, the split rule, errata since the previous release) and exports (lm-eval "
-        "task YAML, an Inspect AI task, LLMzSzŁ JSONL). A release id is never overwritten. The public split goes only to public "
+        description="Writes Parquet per config and split (figures inside, as images), a dataset card (README.md), "
+        "manifest.json (every file's and figure's SHA-256, the source PDFs, the split rule, errata since the previous "
+        "release), SHA256SUMS and exports (lm-eval task YAML, an Inspect AI task, LLMzSzŁ JSONL). A release id is never overwritten. The public split goes only to public "
         "targets and the private split only to private ones.",
     )
     p.add_argument("--split-dir", type=Path, default=Path("build/split"), help="split folder (default build/split/)")
@@ -25,25 +26,58 @@ def register(subparsers) -> None:
     p.add_argument("--previous", type=Path, help="previous release folder, for the errata (default: the newest "
                    "release beside --to, or the release main holds on --repo)")
     p.add_argument("--name", default="examcorpus", help="dataset name in the card and manifest")
+    p.add_argument("--images-root", type=Path, default=Path("."), help="folder the records' figure paths are "
+                   "relative to (default: the current folder, the project root holding raw/figures/)")
     p.add_argument("--license", default="other", help="Hub license id for the card (default: other; exam texts "
                    "belong to their publishers)")
+    p.add_argument("--license-name", help="with --license other: the license's short name (default "
+                   "exam-publishers-terms)")
+    p.add_argument("--license-link", help="with --license other: URL or release file of the terms (default: a "
+                   "LICENSE.md written into the release)")
+    p.add_argument("--author", action="append", default=[], help="an author for the card's citation (repeat for "
+                   "several; default: '<name> contributors')")
+    p.add_argument("--url", help="homepage cited in the card (default: the Hub repo's page with --repo)")
     p.add_argument("--private-target", action="store_true",
                    help="with --to: the folder is a private (access-controlled) target; required for --split private")
     p.add_argument("--no-progress", action="store_true")
 
 
+    v = subparsers.add_parser(
+        "verify", help="check a release (folder or hf://OWNER/NAME@TAG): every file and figure against its SHA-256",
+        description="Checks every file manifest.json lists (size, SHA-256), that no other file is present, "
+        "SHA256SUMS (as `sha256sum -c` does) and each figure inside the Parquet against its SHA-256. A Hub release "
+        "is downloaded afresh from HF_ENDPOINT (default huggingface.co). Exit 0 when intact, 1 when not, 2 when "
+        "it cannot be read.")
+    v.add_argument("release", help="a release folder, or hf://OWNER/NAME@TAG")
+    v.set_defaults(func=_cmd_verify)
+
+
+def _cmd_verify(args) -> int:
+    from pipeline.publish import VerifyError, verify_location
+
+    try:
+        report = verify_location(args.release)
+    except VerifyError as exc:
+        print(f"examcorpus verify: {exc}", file=sys.stderr)
+        return 2
+    print(report.summary(), file=sys.stdout if report.ok else sys.stderr)
+    return 0 if report.ok else 1
+
+
 def _cmd_publish(args) -> int:
-    from pipeline.publish import PublishError, default_release_id, publish_to_folder, publish_to_hub
+    from pipeline.publish import CardInfo, PublishError, default_release_id, publish_to_folder, publish_to_hub
 
     release = args.release or default_release_id()
+    info = CardInfo(authors=tuple(args.author), url=args.url, license_id=args.license, license_name=args.license_name,
+                    license_link=args.license_link)
     try:
         if args.to is not None:
             result = publish_to_folder(args.split_dir, args.split, args.to, release_id=release, name=args.name,
-                                       previous=args.previous, private_target=args.private_target,
-                                       license_id=args.license, show_progress=not args.no_progress)
+                                       previous=args.previous, private_target=args.private_target, info=info,
+                                       images_root=args.images_root, show_progress=not args.no_progress)
         else:
             result = publish_to_hub(args.split_dir, args.split, args.repo, release_id=release, name=args.name,
-                                    previous=args.previous, license_id=args.license,
+                                    previous=args.previous, info=info, images_root=args.images_root,
                                     show_progress=not args.no_progress)
     except PublishError as exc:
         print(f"examcorpus publish: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from pipeline.publish.card import CardInfo
 from pipeline.publish.layout import MANIFEST_NAME
 from pipeline.publish.release import PublishError, PublishResult, build_release, check_release_id, check_visibility
 
@@ -46,7 +47,8 @@ def _hub_error(action: str, repo_id: str, exc: Exception, token: str | None = No
 
 
 def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str, name: str = "examcorpus",
-                   previous: Path | None = None, license_id: str = "other", show_progress: bool = True) -> PublishResult:
+                   previous: Path | None = None, info: CardInfo | None = None, images_root: Path = Path("."),
+                   show_progress: bool = True) -> PublishResult:
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
@@ -61,11 +63,11 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
     want_private = split == "private"
     try:
         try:
-            info = api.repo_info(repo_id, repo_type="dataset")
+            repo = api.repo_info(repo_id, repo_type="dataset")
         except RepositoryNotFoundError:
             api.create_repo(repo_id, repo_type="dataset", private=want_private, exist_ok=True)
-            info = api.repo_info(repo_id, repo_type="dataset")
-        check_visibility(split, bool(info.private), f"{repo_id} ({'private' if info.private else 'public'} repo)")
+            repo = api.repo_info(repo_id, repo_type="dataset")
+        check_visibility(split, bool(repo.private), f"{repo_id} ({'private' if repo.private else 'public'} repo)")
         tags = {t.name for t in api.list_repo_refs(repo_id, repo_type="dataset").tags}
     except HfHubHTTPError as exc:
         raise _hub_error("reading the repo", repo_id, exc, api.token) from None
@@ -80,11 +82,12 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
         staging = tmp_path / "release"
         staging.mkdir()
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
-                                 repo_hint=repo_id, visibility="private" if info.private else "public",
-                                 license_id=license_id, show_progress=show_progress)
+                                 repo_hint=repo_id, visibility="private" if repo.private else "public",
+                                 info=info, images_root=images_root, repo_url=f"{api.endpoint}/datasets/{repo_id}",
+                                 show_progress=show_progress)
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         try:
-            on_main = set(api.list_repo_files(repo_id, repo_type="dataset")) if info.sha else set()
+            on_main = set(api.list_repo_files(repo_id, repo_type="dataset")) if repo.sha else set()
         except HfHubHTTPError as exc:
             raise _hub_error("listing the repo", repo_id, exc, api.token) from None
         # main holds exactly this release: files of the previous one that are gone now are deleted

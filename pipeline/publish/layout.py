@@ -4,8 +4,10 @@ Configs: one per exam family (the source spec), suffixed with the language where
 several (`sample_el`, `pl_matura_en`…). A config's data for a split is `data/<config>/<split>.parquet`.
 
 Parquet: QUESTION_SCHEMA (so `examcorpus eval run --data <release>` and `datasets` read the same
-columns), rows sorted by id, zstd-compressed, row groups of 10,000 rows, page index on, content-defined
-chunking on. Why: one of our rows is ~0.5–1 KB, so 10k rows is ~5–10 MB in memory, far under the Hub
+columns) plus `figures`, the PNG bytes of each question's `images` in the same order, typed as the
+`datasets` Image feature (Arrow `struct<bytes, path>` with the feature in the file's `huggingface`
+schema metadata and in the card), so `load_dataset` yields PIL images; rows sorted by id, zstd-compressed, row groups of 10,000 rows, page index on, content-defined
+chunking on; with figures, row groups are cut to about FIGURE_ROW_GROUP_BYTES. Why: one of our rows is ~0.5–1 KB, so 10k rows is ~5–10 MB in memory, far under the Hub
 viewer's per-row-group limit (~286 MiB; it recommends 100–300 MB) yet big enough that zstd sees long
 runs of repeated column values (source, exam, URLs). The viewer and `datasets` read a page of rows
 from one small row group instead of a whole file. zstd decompresses about as fast as snappy and gives
@@ -14,7 +16,9 @@ produce the same bytes in the next release, so the Hub's Xet storage deduplicate
 """
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Mapping
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -26,6 +30,13 @@ COMPRESSION = "zstd"
 COMPRESSION_LEVEL = 3
 CARD_NAME = "README.md"
 MANIFEST_NAME = "manifest.json"  # eval.dataset.loading reads releases by this name
+SUMS_NAME = "SHA256SUMS"  # every other file's SHA-256, in the format `sha256sum -c` reads
+LICENSE_NAME = "LICENSE.md"  # the terms the card's license_link points at when the license is `other`
+FIGURES_FIELD = "figures"
+FIGURE_TYPE = pa.list_(pa.struct([("bytes", pa.binary()), ("path", pa.string())]))  # datasets' Image storage
+# datasets' own JSON for "a list of Image" (a one-item list reads as a list in every datasets version)
+FIGURES_FEATURE = [{"_type": "Image"}]
+FIGURE_ROW_GROUP_BYTES = 100 * 1024 * 1024  # the Hub viewer recommends 100–300 MB row groups
 
 
 def config_names(questions: list[Question]) -> dict[str, str]:
@@ -41,11 +52,29 @@ def data_path(config: str, split: str) -> str:
     return f"data/{config}/{split}.parquet"
 
 
-def parquet_bytes(questions: list[Question]) -> bytes:
-    table = questions_to_table(sorted(questions, key=lambda q: q.id))
+def figure_name(sha256: str) -> str:
+    """The `path` a figure carries inside the Parquet: its name, not a place on anyone's disk."""
+    return f"{sha256}.png"
+
+
+def parquet_bytes(questions: list[Question], figures: Mapping[str, bytes] | None = None) -> bytes:
+    """The questions as Parquet. With `figures` (SHA-256 → PNG bytes, one for every image the
+    questions name) a `figures` column holds them as datasets' Image feature; without, no such column."""
+    ordered = sorted(questions, key=lambda q: q.id)
+    table = questions_to_table(ordered)
+    row_group_rows = ROW_GROUP_ROWS
+    if figures is not None:
+        cells = [[{"bytes": figures[img.sha256], "path": figure_name(img.sha256)} for img in q.images] for q in ordered]
+        table = table.append_column(pa.field(FIGURES_FIELD, FIGURE_TYPE), pa.array(cells, type=FIGURE_TYPE))
+        metadata = dict(table.schema.metadata or {})
+        metadata[b"huggingface"] = json.dumps({"info": {"features": {FIGURES_FIELD: FIGURES_FEATURE}}}).encode()
+        table = table.replace_schema_metadata(metadata)
+        if table.num_rows:
+            row_bytes = max(1, table.nbytes // table.num_rows)
+            row_group_rows = max(1, min(ROW_GROUP_ROWS, FIGURE_ROW_GROUP_BYTES // row_bytes))
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink, compression=COMPRESSION, compression_level=COMPRESSION_LEVEL,
-                   row_group_size=ROW_GROUP_ROWS, write_page_index=True, use_content_defined_chunking=True)
+                   row_group_size=row_group_rows, write_page_index=True, use_content_defined_chunking=True)
     return sink.getvalue().to_pybytes()
 
 
@@ -60,8 +89,9 @@ def size_category(rows: int) -> str:
 
 
 def features_yaml() -> list[dict]:
-    """QUESTION_SCHEMA as the card's `dataset_info.features` (the YAML form `datasets` reads)."""
-    return [_feature(f.name, f.type) for f in questions_to_table([]).schema]
+    """A release table's columns as the card's `dataset_info.features` (the YAML form `datasets` reads):
+    QUESTION_SCHEMA, then `figures` as a list of images."""
+    return [_feature(f.name, f.type) for f in questions_to_table([]).schema] + [{"name": FIGURES_FIELD, "list": "image"}]
 
 
 def _feature(name: str | None, typ: pa.DataType) -> dict:

@@ -1,7 +1,8 @@
 """The release manifest (`manifest.json`) and the errata: what changed since the previous release.
 
-The manifest names the release, lists every other file of it with SHA-256, size, rows and config,
-the source PDFs its questions came from (URL + SHA-256), the pipeline version and the split rule.
+The manifest names the release, lists every other file of it (but SHA256SUMS, which lists the
+manifest) with SHA-256, size, rows and config, every figure (question, position, SHA-256, the reviewed
+description), the source PDFs its questions came from (URL + SHA-256), the pipeline version and the split rule.
 `eval.dataset.loading` reads releases through it (`name`, `version`, `files[].path/sha256/config`).
 """
 from __future__ import annotations
@@ -9,10 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
-from pathlib import Path
-
 from pipeline import PIPELINE_VERSION
-from pipeline.infra import sha256_file
+from pipeline.publish.figures import FigureEntry
 from pipeline.records import QUESTION_FIELDS, Question
 
 # A change to these is not an erratum: the pipeline that made the record, or the mirror it came from.
@@ -76,7 +75,7 @@ def source_documents(questions: list[Question]) -> list[dict]:
 
 def build_manifest(*, name: str, release_id: str, split: str, visibility: str, files: list[FileEntry],
                    questions: list[Question], split_manifest: dict, previous_release: str | None,
-                   found_errata: list[Erratum], added: int, created_at: str) -> dict:
+                   found_errata: list[Erratum], added: int, created_at: str, figures: list[FigureEntry]) -> dict:
     return {
         "name": name,
         "version": release_id,  # eval.dataset.loading's key for the release id
@@ -87,8 +86,10 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
         "pipeline_version": PIPELINE_VERSION,
         "split_rule": split_manifest["rule"],
         "curated_inputs": split_manifest.get("inputs", []),
-        "counts": {"questions": len(questions), "configs": len({f.config for f in files if f.config})},
+        "counts": {"questions": len(questions), "configs": len({f.config for f in files if f.config}),
+                   "figures": len(figures)},
         "files": [asdict(f) for f in sorted(files, key=lambda f: f.path)],
+        "figures": [asdict(f) for f in figures],
         "sources": source_documents(questions),
         "previous_release": previous_release,
         "errata": [asdict(e) for e in found_errata],
@@ -98,23 +99,3 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
 
 def manifest_json(manifest: dict) -> str:
     return json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-
-
-def verify_release(root: Path) -> list[str]:
-    """Problems with a release folder: a listed file missing or not matching its SHA-256/size, or a
-    file present that the manifest does not list. Empty when the release is intact."""
-    root = Path(root)
-    manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
-    problems = []
-    listed = {entry["path"]: entry for entry in manifest["files"]}
-    for rel, entry in sorted(listed.items()):
-        path = root / rel
-        if not path.is_file():
-            problems.append(f"{path}: listed in the manifest but missing")
-        elif path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
-            problems.append(f"{path}: SHA-256/size differ from the manifest")
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        rel = path.relative_to(root).as_posix()
-        if rel not in listed and rel != "manifest.json" and not rel.startswith(".cache/"):
-            problems.append(f"{path}: not listed in the manifest")
-    return problems

@@ -1,7 +1,8 @@
 """Building a release folder from a split, and publishing it to a local folder.
 
 A release is one split (public or private) of one split folder, under one release id:
-`data/<config>/<split>.parquet`, `README.md` (the card), `exports/…`, `manifest.json`. It is built in a
+`data/<config>/<split>.parquet` (with the figures), `README.md` (the card), `LICENSE.md` (with
+`license: other`), `exports/…`, `manifest.json`, and last `SHA256SUMS` over all of them. It is built in a
 staging folder beside the target and renamed into place in one step, so a target folder either holds
 a whole release or none; an existing release is never overwritten. Staging folders left by a publish
 that was killed are removed by the next publish beside them (`pipeline.publish.staging`).
@@ -18,16 +19,17 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
-from pipeline.publish.card import card_text
+from pipeline.publish.card import CardInfo, card_text, license_text
 from pipeline.publish.exports import export_files
-from pipeline.publish.layout import CARD_NAME, MANIFEST_NAME, config_names, data_path, parquet_bytes
+from pipeline.publish.figures import FigureError, figure_entries, locate_figures, read_figures
+from pipeline.publish.layout import CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_names, data_path, parquet_bytes
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
+from pipeline.publish.verify import sums_text
 from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
 from pipeline.split import SPLITS, SplitDataError, read_split
 
 RELEASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")  # also a valid git tag and folder name
-DEFAULT_LICENSE = "other"  # exam texts belong to their publishers; the card says so
 
 
 class PublishError(RuntimeError):
@@ -80,8 +82,11 @@ def read_release_questions(root: Path, split: str | None = None) -> tuple[dict, 
 
 
 def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str, name: str, previous: Path | None,
-                  repo_hint: str, visibility: str, license_id: str = DEFAULT_LICENSE, show_progress: bool = True) -> dict:
-    """Write a whole release into the empty folder `staging`; returns its manifest."""
+                  repo_hint: str, visibility: str, info: CardInfo | None = None, images_root: Path = Path("."),
+                  repo_url: str | None = None, show_progress: bool = True) -> dict:
+    """Write a whole release into the empty folder `staging`; returns its manifest. Figure paths in
+    the records are relative to `images_root` (the project root, where `raw/figures/` is)."""
+    info = info or CardInfo()
     check_release_id(release_id)
     if split not in SPLITS:
         raise PublishError(f"unknown split {split!r}; one of {', '.join(SPLITS)}")
@@ -95,12 +100,19 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     by_config: dict[str, list[Question]] = {}
     for q in questions:
         by_config.setdefault(names[q.id], []).append(q)
+    try:
+        located = locate_figures(questions, images_root)
+    except FigureError as exc:
+        raise PublishError(f"{split_dir}: {exc}") from None
 
     files: list[FileEntry] = []
     bar = progress(total=len(by_config), desc=f"release {release_id}: Parquet", unit="config", enabled=show_progress)
     for config, qs in sorted(by_config.items()):
         rel = data_path(config, split)
-        data = parquet_bytes(qs)
+        try:
+            data = parquet_bytes(qs, read_figures(qs, located))
+        except FigureError as exc:
+            raise PublishError(f"{split_dir}: {exc}") from None
         write_bytes_atomic(staging / rel, data, durable=False)
         files.append(FileEntry(rel, sha256_bytes(data), len(data), len(qs), config, split))
         bar.update(1)
@@ -108,21 +120,31 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     for rel, data in export_files(by_config, name=name, split=split).items():
         write_bytes_atomic(staging / rel, data, durable=False)
         files.append(FileEntry(rel, sha256_bytes(data), len(data)))
-    card = card_text(name=name, release_id=release_id, split=split, by_config=by_config, rule=folder.rule,
-                     license_id=license_id, withheld=folder.manifest["counts"]["withheld"], repo_hint=repo_hint).encode()
-    write_bytes_atomic(staging / CARD_NAME, card, durable=False)
-    files.append(FileEntry(CARD_NAME, sha256_bytes(card), len(card)))
-
     previous_id, found, added = None, [], 0
     if previous is not None:
         prev_manifest, prev_questions = read_release_questions(previous, split)
         previous_id = prev_manifest.get("release")
         found, added = errata(prev_questions, questions)
+    now = time.gmtime()
+    sizes = {sha: path.stat().st_size for sha, path in located.items()}
+    if info.license_id == "other" and info.license_link is None:  # the card's license_link points here
+        terms = license_text(name=name, questions=questions).encode()
+        write_bytes_atomic(staging / LICENSE_NAME, terms, durable=False)
+        files.append(FileEntry(LICENSE_NAME, sha256_bytes(terms), len(terms)))
+    card = card_text(name=name, release_id=release_id, split=split, by_config=by_config, rule=folder.rule,
+                     withheld=folder.manifest["counts"]["withheld"], repo_hint=repo_hint, info=info,
+                     year=now.tm_year, errata=found, previous_release=previous_id, figure_sizes=sizes,
+                     url=repo_url).encode()
+    write_bytes_atomic(staging / CARD_NAME, card, durable=False)
+    files.append(FileEntry(CARD_NAME, sha256_bytes(card), len(card)))
+
     manifest = build_manifest(name=name, release_id=release_id, split=split, visibility=visibility, files=files,
                               questions=questions, split_manifest=folder.manifest, previous_release=previous_id,
-                              found_errata=found, added=added,
-                              created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                              found_errata=found, added=added, created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
+                              figures=figure_entries(by_config, sizes))
     write_text_atomic(staging / MANIFEST_NAME, manifest_json(manifest))
+    listed = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
+    write_text_atomic(staging / SUMS_NAME, sums_text(staging, listed))
     return manifest
 
 
@@ -143,8 +165,8 @@ def releases_beside(target: Path) -> list[tuple[str, Path]]:
 
 
 def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str, name: str = "examcorpus",
-                      previous: Path | None = None, private_target: bool = False, license_id: str = DEFAULT_LICENSE,
-                      show_progress: bool = True) -> PublishResult:
+                      previous: Path | None = None, private_target: bool = False, info: CardInfo | None = None,
+                      images_root: Path = Path("."), show_progress: bool = True) -> PublishResult:
     to = Path(to).resolve()
     check_release_id(release_id)
     check_visibility(split, private_target, str(to))
@@ -163,7 +185,7 @@ def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str,
     with staging_folder(to) as staging:
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
                                  repo_hint="", visibility="private" if private_target else "public",
-                                 license_id=license_id, show_progress=show_progress)
+                                 info=info, images_root=images_root, show_progress=show_progress)
         if to.exists():
             to.rmdir()  # empty (checked above); rename needs the name free
         os.rename(staging, to)

@@ -32,7 +32,8 @@ def _describe_bench(root: Path) -> None:
     questions = [figure_question(root, i) for i in range(1, FIGURES + 1)]
     write_curated(root, questions)
     # The stand-in runs in its own process: in this one it would share the GIL with the SDK's work.
-    standin = subprocess.Popen([sys.executable, "-m", "tests.pipeline.describe.standin", str(LATENCY_S)],
+    standin = subprocess.Popen([sys.executable, "-m", "pipeline.devkit.gemini_standin", "--slow-s", str(LATENCY_S),
+                                "--until-stdin-closes"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     base_url = standin.stdout.readline().strip()
     try:

@@ -82,7 +82,7 @@ def phase(name: str, work: Path) -> dict:
         from huggingface_hub import DatasetCard
 
         configs = [c["config_name"] for c in DatasetCard.load(work / "release" / "README.md").data.configs]
-        rows = sum(len(datasets.load_dataset(str(work / "release"), c, split="public", cache_dir=str(work / "hf"))) for c in configs)
+        rows = sum(len(datasets.load_dataset(str(work / "release"), c, split="test", cache_dir=str(work / "hf"))) for c in configs)
         extra = {"rows": rows, "configs": len(configs)}
     return {"phase": name, "seconds": round(time.perf_counter() - started, 2), "peak_rss_mb": round(_peak_mb(), 1), **extra}
 

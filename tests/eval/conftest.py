@@ -22,7 +22,7 @@ import pytest
 
 from pipeline.records import Question, question_id, questions_to_table
 from tests.fixtures.http import StandInHandler, base_url, serve, stop
-from tests.fixtures.hub_server import Repo, start_hub
+from pipeline.devkit.hub_standin import Repo, start_hub
 
 TOKEN = re.compile(r"\[(Q\d+)\]")
 LABELS = ["A", "B", "C", "D"]
@@ -217,7 +217,7 @@ def gemini_server(questions):
 
 
 class ReleaseRepo:
-    """One public dataset repo on the shared Hub stand-in (tests.fixtures.hub_server), as a release
+    """One public dataset repo on the shared Hub stand-in (pipeline.devkit.hub_standin), as a release
     reader sees it: commits (oid -> path -> bytes) and tags set directly by the test."""
 
     def __init__(self, hub, repo_id: str):

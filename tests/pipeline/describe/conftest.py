@@ -1,5 +1,5 @@
 """Fixtures for the describe tests: a project root with curated figure questions, and a Gemini
-stand-in on 127.0.0.1 (tests/pipeline/describe/standin.py) with a test key in the environment."""
+stand-in on 127.0.0.1 (pipeline/devkit/gemini_standin.py) with a test key in the environment."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.describe import DescribeOptions, RetryPolicy
 from tests.pipeline.describe.builders import figure_question, text_question, write_curated
-from tests.pipeline.describe.standin import GeminiStandIn
+from pipeline.devkit.gemini_standin import GeminiStandIn
 
 SECRET = "AIzaTEST-secret-key-never-stored-0123456789"
 

@@ -19,7 +19,7 @@ from pipeline.describe import (
 from pipeline.records import table_to_questions
 from tests.pipeline.describe.builders import figure_question, write_curated
 from tests.pipeline.describe.conftest import SECRET
-from tests.pipeline.describe.standin import GeminiStandIn
+from pipeline.devkit.gemini_standin import GeminiStandIn
 
 
 def curated_questions(project):

@@ -1,8 +1,12 @@
 """Shared fixtures for the publish tests: a split folder made by the real split stage from generated
-records, and helpers that read a release back."""
+records whose figures are real PNG files under the project folder (the current folder, as for
+`make publish`), and helpers that read a release back."""
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,12 +22,41 @@ def make_split(root: Path, questions) -> Path:
     return root / "split"
 
 
+def make_figure(project: Path, seed: int) -> str:
+    """A real PNG (a pattern drawn from `seed`) at raw/figures/<sha[:8]>.png under project; its SHA-256."""
+    from PIL import Image
+
+    image = Image.new("RGB", (24 + seed % 7, 16), (seed * 37 % 256, seed * 91 % 256, 120))
+    for x in range(0, image.width, 3):
+        image.putpixel((x, seed % 16), (255, 255, 255))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    data = buffer.getvalue()
+    sha = hashlib.sha256(data).hexdigest()
+    (project / "raw" / "figures").mkdir(parents=True, exist_ok=True)
+    (project / "raw" / "figures" / f"{sha[:8]}.png").write_bytes(data)
+    return sha
+
+
 @pytest.fixture
-def corpus():
+def project(tmp_path, monkeypatch) -> Path:
+    """The project folder figure paths are relative to, as the current folder."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@pytest.fixture
+def corpus(project):
     records = make_corpus(SOURCES)
-    # a true/false block and a figure, so every column type reaches the release
+    # a true/false block and figures (one reviewed, two on one question), so every column type reaches the release
     records.append(make_record(90, source="el_test", year=2022, language="el", qtype="true_false", choices=["Σωστό", "Λάθος"]))
-    records.append(make_record(91, source="pl_test", year=2022, images=("ef" * 32,)))
+    records.append(replace(make_record(91, source="pl_test", year=2022, images=(make_figure(project, 1),)),
+                           image_description="Schemat obwodu z dwoma opornikami.", reviewed_by="anna"))
+    records.append(replace(make_record(92, source="el_test", year=2022, language="el",
+                                       images=(make_figure(project, 2), make_figure(project, 3))),
+                           image_description="[1] Πίνακας τιμών.\n\n[2] Διάγραμμα ροής.", reviewed_by="nikos"))
     return records
 
 
@@ -44,7 +77,7 @@ def hub(tmp_path, monkeypatch):
     """The Hub stand-in, with this process pointed at it: endpoint, token, Xet off, caches in tmp."""
     import huggingface_hub.constants as hub_constants
 
-    from tests.fixtures.hub_server import start_hub
+    from pipeline.devkit.hub_standin import start_hub
 
     server_state, server = start_hub(HUB_TOKEN)
     env = {"HF_ENDPOINT": server_state.endpoint, "HF_TOKEN": HUB_TOKEN, "HF_HUB_DISABLE_XET": "1",

@@ -25,7 +25,7 @@ repo, revision = sys.argv[1], sys.argv[2]
 card = DatasetCard.load(repo, repo_type="dataset")  # main's card names the configs
 out = {}
 for c in card.data.configs:
-    ds = datasets.load_dataset(repo, c["config_name"], split="public", revision=revision)
+    ds = datasets.load_dataset(repo, c["config_name"], split="test", revision=revision)
     out[c["config_name"]] = sorted(ds["id"])
 print(json.dumps(out))
 """
@@ -41,7 +41,7 @@ def test_a_release_is_a_commit_plus_tag_that_datasets_loads_for_every_config(hub
     assert repo.private is False and repo.tags == {"v1": result.commit} and repo.branches["main"] == result.commit
     files = repo.commits[result.commit]
     manifest = json.loads(files["manifest.json"])
-    assert {e["path"] for e in manifest["files"]} | {"manifest.json", ".gitattributes"} == set(files)
+    assert {e["path"] for e in manifest["files"]} | {"manifest.json", "SHA256SUMS", ".gitattributes"} == set(files)
     assert hub.calls("POST /api/validate-yaml") == 1  # the card passed the Hub's metadata check
     # a researcher's fresh process, pointed at the stand-in by HF_ENDPOINT
     env = dict(hub.env, HF_HOME=str(tmp_path / "researcher"), HF_HUB_CACHE=str(tmp_path / "researcher" / "hub"),

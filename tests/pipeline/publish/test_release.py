@@ -23,7 +23,7 @@ def release(tmp_path, split_dir):
 def test_the_release_holds_parquet_per_config_a_card_exports_and_a_manifest(release, split_dir):
     files = sorted(p.relative_to(release).as_posix() for p in release.rglob("*") if p.is_file())
     assert files == [
-        "README.md", "data/el_test/public.parquet", "data/pl_test/public.parquet",
+        "LICENSE.md", "README.md", "SHA256SUMS", "data/el_test/public.parquet", "data/pl_test/public.parquet",
         "exports/inspect/task.py", "exports/llmzszl/pl_test.jsonl", "exports/lm_eval/examcorpus_public.yaml",
         "exports/lm_eval/examcorpus_public_el_test.yaml", "exports/lm_eval/examcorpus_public_pl_test.yaml",
         "exports/lm_eval/utils.py", "manifest.json",
@@ -53,10 +53,11 @@ def test_datasets_loads_every_config_of_the_card_with_the_record_schema(release,
     assert card.data.license == "other" and card.data.language == ["el", "pl"]
     assert card.data.size_categories == ["n<1K"] and "multiple-choice" in card.data.task_categories
     public = {q.id: q for q in read_split(split_dir).questions("public")}
+    record_features = datasets.Features.from_arrow_schema(QUESTION_SCHEMA)
     loaded = {}
     for config in configs:
-        ds = datasets.load_dataset(str(release), config, split="public")
-        assert ds.features == datasets.Features.from_arrow_schema(QUESTION_SCHEMA)
+        ds = datasets.load_dataset(str(release), config, split="test")
+        assert ds.features == datasets.Features({**record_features, "figures": datasets.List(datasets.Image())})
         loaded.update({row["id"]: (config, row) for row in ds})
     assert set(loaded) == set(public)
     for qid, (config, row) in loaded.items():
@@ -114,7 +115,7 @@ def test_a_family_in_two_languages_gets_a_config_per_language(tmp_path):
     publish_to_folder(split_dir, "public", tmp_path / "rel", release_id="v1", show_progress=False)
     configs = [c["config_name"] for c in DatasetCard.load(tmp_path / "rel" / "README.md").data.configs]
     assert configs == ["mixed_el", "mixed_pl"]
-    assert datasets.load_dataset(str(tmp_path / "rel"), "mixed_el", split="public").unique("language") == ["el"]
+    assert datasets.load_dataset(str(tmp_path / "rel"), "mixed_el", split="test").unique("language") == ["el"]
 
 
 @pytest.mark.parametrize("bad", ["", "-v1", "v1..2", "v 1", "v1/2", "x" * 65])

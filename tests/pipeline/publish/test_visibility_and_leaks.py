@@ -86,7 +86,9 @@ def test_a_private_question_copied_into_the_public_split_by_hand_is_refused(tmp_
     assert not (tmp_path / "v1").exists()
 
 
-def test_the_card_features_are_what_datasets_derives_from_the_record_schema():
+def test_the_card_features_are_what_datasets_derives_from_the_record_schema_plus_figures_as_images():
     import datasets
 
-    assert datasets.Features._from_yaml_list(features_yaml()) == datasets.Features.from_arrow_schema(QUESTION_SCHEMA)
+    expected = datasets.Features({**datasets.Features.from_arrow_schema(QUESTION_SCHEMA),
+                                  "figures": datasets.List(datasets.Image())})
+    assert datasets.Features._from_yaml_list(features_yaml()) == expected

@@ -11,7 +11,7 @@ from fpdf import FPDF
 from pipeline.describe import Annotation, AppendLog
 from pipeline.review import ReviewStore, create_app
 from tests.pipeline.describe.builders import figure_question, write_curated
-from tests.pipeline.describe.standin import HTML_PAYLOAD
+from pipeline.devkit.gemini_standin import HTML_PAYLOAD
 
 MODEL = "gemini-2.5-pro"
 

@@ -14,7 +14,7 @@ from pipeline.review import ReviewStore, serve_review
 from pipeline.review.overrides import OVERRIDES_FILE, load_overrides
 from tests.pipeline.describe.builders import write_curated
 from tests.pipeline.review.builders import write_sheet
-from tests.pipeline.describe.standin import HTML_PAYLOAD
+from pipeline.devkit.gemini_standin import HTML_PAYLOAD
 
 
 def open_queue(page, url, query="status=pending", name="Ala"):

@@ -8,7 +8,7 @@ from pipeline.describe import DescribeOptions, RetryPolicy, describe_curated
 from pipeline.records import table_to_questions
 from pipeline.review import ReviewStore, accepted_figures, merge_descriptions
 from tests.pipeline.describe.builders import figure_question, write_curated
-from tests.pipeline.describe.standin import GeminiStandIn
+from pipeline.devkit.gemini_standin import GeminiStandIn
 from tests.pipeline.review.builders import review_client
 
 

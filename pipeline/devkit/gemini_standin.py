@@ -1,5 +1,14 @@
-"""A stand-in for Gemini's REST `POST /v1beta/models/{model}:generateContent` on 127.0.0.1, with
-scripted faults, for the describe tests and bench.
+"""A stand-in for Gemini's REST `POST /v1beta/models/{model}:generateContent`, with scripted faults:
+run `examcorpus describe` and the review page with no network and no API key spent.
+
+Run it (prints its base URL, serves until Ctrl-C):
+
+    python -m pipeline.devkit.gemini_standin --port 8090
+    EXAMCORPUS_GEMINI_BASE_URL=http://127.0.0.1:8090 GEMINI_API_KEY=any make describe
+
+Every figure gets a fixed, plausible description and transcription (a right triangle ABC), so the
+describe → review → merge path can be tried end to end; `--slow-s` adds latency per request.
+The describe tests and bench start it in-process (`GeminiStandIn().start()`) and script faults:
 
 Each test question carries a token like [F07] in its text, which the prompt repeats. The stand-in
 reads it and plays that token's script, one action per request (the last action repeats):
@@ -28,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 
-from tests.fixtures.http import StandInHandler, base_url, serve, stop
+from pipeline.devkit.standin_http import StandInHandler, base_url, serve, stop
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -60,8 +69,8 @@ class GeminiStandIn:
     def calls_for(self, token: str) -> list[dict]:
         return [r for r in self.requests if r["token"] == token]
 
-    def start(self) -> "GeminiStandIn":
-        self._server = serve(_handler(self))
+    def start(self, host: str = "127.0.0.1", port: int = 0) -> "GeminiStandIn":
+        self._server = serve(_handler(self), host, port)
         self.base_url = base_url(self._server)
         return self
 
@@ -146,17 +155,33 @@ def _handler(standin: GeminiStandIn):
     return Handler
 
 
-def main() -> None:
-    """`python -m tests.pipeline.describe.standin [SLOW_S]`: serve in a process of its own (the bench
-    runs it so, keeping the SDK's CPU work and the server's off one GIL); prints the base URL, stops
-    when stdin closes."""
+def main(argv: list[str] | None = None) -> int:
+    """`python -m pipeline.devkit.gemini_standin [--host H] [--port N] [--slow-s S] [--until-stdin-closes]`:
+    serve in a process of its own; prints the base URL first. The bench runs it so (keeping the SDK's
+    CPU work and the server's off one GIL) and stops it by closing stdin."""
+    import argparse
     import sys
 
-    standin = GeminiStandIn(default_action="slow", slow_s=float(sys.argv[1]) if len(sys.argv) > 1 else 0.0).start()
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.gemini_standin", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port (default: any free one; the URL is printed)")
+    parser.add_argument("--slow-s", type=float, default=0.0, help="seconds each answer waits (default 0)")
+    parser.add_argument("--until-stdin-closes", action="store_true", help="stop when stdin closes, not on Ctrl-C")
+    args = parser.parse_args(argv)
+    standin = GeminiStandIn(default_action="slow", slow_s=args.slow_s).start(args.host, args.port)
     print(standin.base_url, flush=True)
-    sys.stdin.read()
-    standin.stop()
+    try:
+        if args.until_stdin_closes:
+            sys.stdin.read()
+        else:
+            print("Gemini stand-in serving; Ctrl-C stops it", file=sys.stderr, flush=True)
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        standin.stop()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

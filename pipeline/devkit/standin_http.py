@@ -1,0 +1,65 @@
+"""The plumbing every HTTP stand-in shares (the tests' and the ones a user runs offline,
+`python -m pipeline.devkit.gemini_standin` / `hub_standin`): a real ThreadingHTTPServer on 127.0.0.1
+(port chosen by the OS, served from a daemon thread) and a request handler base that speaks
+HTTP/1.1 with exact Content-Length, keeps test output quiet, and survives a client that hangs up.
+
+A stand-in (the OpenAI and Gemini model APIs, the Hugging Face Hub, the Gemini describer) subclasses
+`StandInHandler` for its routes and starts with `serve(handler_class)`.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class StandInHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go in two writes: without this, 40 ms of delayed ACK each
+
+    def log_message(self, *args) -> None:  # keep test output clean
+        pass
+
+    def read_body(self) -> bytes:
+        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+    def read_json(self):
+        """The request body as JSON ({} when empty)."""
+        return json.loads(self.read_body() or b"{}")
+
+    def send_body(self, status: int, body: bytes = b"", headers: dict | None = None,
+                  content_type: str | None = "application/json") -> None:
+        """One whole response; a HEAD gets the headers only. A client that hung up is not an error."""
+        try:
+            self.send_response(status)
+            if content_type:
+                self.send_header("Content-Type", content_type)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def send_json(self, status: int, payload, headers: dict | None = None) -> None:
+        self.send_body(status, json.dumps(payload).encode(), headers)
+
+
+def serve(handler_class: type[BaseHTTPRequestHandler], host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
+    """Serve `handler_class` on `host` (loopback) until `server.shutdown()`; the URL is `base_url(server)`."""
+    server = ThreadingHTTPServer((host, port), handler_class)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def base_url(server: ThreadingHTTPServer) -> str:
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}"
+
+
+def stop(server: ThreadingHTTPServer) -> None:
+    server.shutdown()
+    server.server_close()

@@ -1,0 +1,162 @@
+"""Verifying a release, in a folder or on the Hub (`hf://OWNER/NAME@TAG`): every byte is the one published.
+
+Checked: each file `manifest.json` lists (present, size, SHA-256); no file it does not list;
+`SHA256SUMS` (the same check `sha256sum -c` makes, and that it names every file); and each figure
+inside the Parquet, hashed again against the record's `images[].sha256` and the manifest's `figures`.
+So a changed byte anywhere fails, and so does a figure swapped inside a Parquet whose manifest entry
+was rewritten to match. A release made before SHA256SUMS or figures existed verifies without them
+(noted, not failed).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from pipeline.infra import sha256_file
+from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME
+
+HUB_PREFIX = "hf://"
+NOT_RELEASE_FILES = (".cache/",)  # what huggingface_hub writes into a local download
+
+
+class VerifyError(ValueError):
+    """A release that cannot be verified at all: no manifest, or a Hub location that cannot be read."""
+
+
+@dataclass
+class VerifyReport:
+    location: str
+    release: str | None = None
+    files: int = 0
+    figures: int = 0
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        head = (f"{self.location}: release {self.release or '?'} verified: {self.files} files, {self.figures} figures"
+                if self.ok else f"{self.location}: release {self.release or '?'} FAILED verification "
+                f"({len(self.problems)} problem(s))")
+        return "\n".join([head, *(f"  {p}" for p in self.problems), *(f"  note: {n}" for n in self.notes)])
+
+
+def sums_text(root: Path, paths: list[str]) -> str:
+    """SHA256SUMS for `paths` (relative, '/'-separated) under root, in `sha256sum`'s text format."""
+    lines = []
+    for rel in sorted(paths):
+        if "\\" in rel or "\n" in rel:
+            raise ValueError(f"{rel!r}: a release file name sha256sum would have to escape")
+        lines.append(f"{sha256_file(root / rel)}  {rel}")
+    return "\n".join(lines) + "\n"
+
+
+def verify_release(root: Path) -> list[str]:
+    """Problems with a release folder; empty when the release is intact."""
+    return verify_folder(Path(root)).problems
+
+
+def verify_folder(root: Path, location: str | None = None) -> VerifyReport:
+    root = Path(root)
+    report = VerifyReport(location or str(root))
+    try:
+        manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} unreadable: {type(exc).__name__}: {exc})") from None
+    report.release = manifest.get("release")
+    present = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    present = [rel for rel in present if not rel.startswith(NOT_RELEASE_FILES)]
+    report.files = len(present)
+    listed = {entry["path"]: entry for entry in manifest.get("files", [])}
+    for rel, entry in sorted(listed.items()):
+        path = root / rel
+        if not path.is_file():
+            report.problems.append(f"{path}: listed in the manifest but missing")
+        elif path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
+            report.problems.append(f"{path}: SHA-256/size differ from the manifest")
+    for rel in present:
+        if rel not in listed and rel not in (MANIFEST_NAME, SUMS_NAME):
+            report.problems.append(f"{root / rel}: not listed in the manifest")
+    _check_sums(root, present, report)
+    _check_figures(root, manifest, listed, report)
+    return report
+
+
+def _check_sums(root: Path, present: list[str], report: VerifyReport) -> None:
+    sums = root / SUMS_NAME
+    if not sums.is_file():
+        report.notes.append(f"no {SUMS_NAME} (a release made before it was added)")
+        return
+    named = set()
+    for n, line in enumerate(sums.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        digest, sep, rel = line.partition("  ")
+        if not sep or len(digest) != 64:
+            report.problems.append(f"{sums}:{n}: not a sha256sum line: {line[:80]!r}")
+            continue
+        named.add(rel)
+        path = root / rel
+        if not path.is_file():
+            report.problems.append(f"{path}: named in {SUMS_NAME} but missing")
+        elif sha256_file(path) != digest:
+            report.problems.append(f"{path}: SHA-256 differs from {SUMS_NAME}")
+    for rel in present:
+        if rel != SUMS_NAME and rel not in named:
+            report.problems.append(f"{root / rel}: not named in {SUMS_NAME}")
+
+
+def _check_figures(root: Path, manifest: dict, listed: dict, report: VerifyReport) -> None:
+    expected = {(f["question"], f["index"]): f["sha256"] for f in manifest.get("figures", [])}
+    seen = set()
+    for rel in sorted(r for r in listed if r.endswith(".parquet")):
+        path = root / rel
+        if not path.is_file():
+            continue
+        try:
+            schema = pq.read_schema(path)
+            if FIGURES_FIELD not in schema.names:
+                continue
+            table = pq.read_table(path, columns=["id", "images", FIGURES_FIELD])
+        except Exception as exc:  # a damaged file: pyarrow raises OSError, ArrowInvalid, ...
+            report.problems.append(f"{path}: not a readable Parquet file ({type(exc).__name__}: {exc})")
+            continue
+        for qid, images, figures in zip(*(table.column(c).to_pylist() for c in ("id", "images", FIGURES_FIELD))):
+            if len(figures) != len(images):
+                report.problems.append(f"{path}: {qid} names {len(images)} figure(s) but holds {len(figures)}")
+                continue
+            for index, (image, figure) in enumerate(zip(images, figures)):
+                digest = hashlib.sha256(figure["bytes"] or b"").hexdigest()
+                seen.add((qid, index))
+                report.figures += 1
+                if digest != image["sha256"] or digest != expected.get((qid, index), digest):
+                    report.problems.append(f"{path}: {qid} figure {index + 1}: SHA-256 {digest[:16]}… is not the "
+                                           f"figure the record and manifest name ({image['sha256'][:16]}…)")
+    for qid, index in sorted(set(expected) - seen):
+        report.problems.append(f"{qid} figure {index + 1}: listed in the manifest but in no Parquet file")
+
+
+def verify_location(location: str, *, cache_dir: str | Path | None = None) -> VerifyReport:
+    """A release folder, or `hf://OWNER/NAME@TAG` downloaded (from HF_ENDPOINT when set) and verified."""
+    if not location.startswith(HUB_PREFIX):
+        return verify_folder(Path(location), location)
+    repo_id, _, tag = location[len(HUB_PREFIX):].partition("@")
+    if not tag or repo_id.count("/") != 1:
+        raise VerifyError(f"{location}: a Hub release is hf://OWNER/NAME@TAG")
+    from huggingface_hub import snapshot_download
+
+    with tempfile.TemporaryDirectory(prefix="examcorpus-verify-") as tmp:
+        try:
+            # a fresh download: a cache shared with other runs could hide a change on the Hub
+            folder = snapshot_download(repo_id, repo_type="dataset", revision=tag, cache_dir=cache_dir or tmp,
+                                       endpoint=os.environ.get("HF_ENDPOINT") or None,
+                                       ignore_patterns=[".gitattributes"])  # the Hub's own file, not the release's
+        except Exception as exc:
+            raise VerifyError(f"{location}: cannot download the release ({type(exc).__name__}: {exc})") from None
+        return verify_folder(Path(folder), location)
