@@ -37,6 +37,7 @@ MEANINGS = {
     "pages": "1-based pages of the sheet the question spans",
     "pipeline_version": "version of the examcorpus stages that made the record",
     "flags": "validation problems; always empty in a release (flagged questions are left out)",
+    "flag_codes": "the stable code of each flag (`key.no_entry`, …), in the order of `flags`; empty in a release",
     "voided": "the official key annuls the question (no answer, not scored)",
     "reserve": "a reserve question, counted only if another is annulled",
     "pilot": "a keyed pilot item the exam itself does not score",

@@ -13,10 +13,11 @@ import subprocess
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.fixtures.http import StandInHandler, serve, stop
 
 from eval.log.runfolder import read_jsonl
 from tests.eval.conftest import SECRET, TOKEN, answer_word, run_cli
@@ -35,16 +36,9 @@ class Endpoint:
         self.lock = threading.Lock()
         endpoint = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(StandInHandler):
             def _handle(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length) if length else b""
-                body = json.loads(raw) if raw else {}
+                body = json.loads(self.read_body() or b"{}")
                 tokens = TOKEN.findall(json.dumps(body, ensure_ascii=False))
                 token = tokens[-1] if tokens else None
                 with endpoint.lock:
@@ -59,14 +53,11 @@ class Endpoint:
 
             do_POST = do_GET = _handle
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server = serve(Handler)
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
     def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        stop(self.server)
 
 
 def send(handler, status: int, data: bytes, headers: dict | None = None, *, content_type="application/json", length=None):

@@ -37,7 +37,7 @@ sys.exit(main(sys.argv[2:]))
 def start_paused_publish(ready: Path, split_dir: Path, target: Path, release_id: str) -> tuple[subprocess.Popen, Path]:
     child = subprocess.Popen(
         [sys.executable, "-c", PAUSED_PUBLISH, str(ready), "publish", "--split-dir", str(split_dir), "--to", str(target),
-         "--release", release_id, "--no-progress"],
+         "--release", release_id, "--no-progress", "--images-root", str(Path.cwd())],  # the project the fixture made
         env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(1200):  # a hang guard only (60 s): the child says when it is where the test wants it
         if ready.exists() and ready.read_text():
