@@ -60,6 +60,13 @@ class DecisionBody(StrictBody):
     reason: Note | None = None
 
 
+class UndoBody(StrictBody):
+    """POST /api/items/<item_id>/undo: the version the undo is meant for, as a decision names it."""
+
+    version: Version
+    annotator: Name
+
+
 class CorrectionBody(StrictBody):
     """POST /api/audit/questions/<question_id>."""
 

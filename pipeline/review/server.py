@@ -22,8 +22,8 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
-from pipeline.review.pages import RenderBusy, parse_box, render_page_png
-from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, read_body
+from pipeline.review.pages import RenderBusy, page_text, parse_box, render_page_png
+from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, UndoBody, read_body
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -78,15 +78,27 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     def favicon():
         return "", 204
 
-    @app.get("/api/queue")
-    def queue():
+    def queried_ids() -> list[str]:
         args = request.args
         year = args.get("year", "")
         if year and not year.isdigit():
             raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
-        ids = store.query(status=args.get("status") or None, exam=args.get("exam") or None,
-                          year=int(year) if year else None, language=args.get("language") or None)
-        return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets()})
+        return store.query(status=args.get("status") or None, exam=args.get("exam") or None,
+                           year=int(year) if year else None, language=args.get("language") or None, text=args.get("q") or None)
+
+    @app.get("/api/queue")
+    def queue():
+        return jsonify({"ids": queried_ids(), "progress": store.progress(), "facets": store.facets()})
+
+    @app.get("/api/table")
+    def table():
+        """The queue as rows (id, exam, year, number, language, status, who), sorted by `sort`, the first `limit`."""
+        limit = request.args.get("limit", "200")
+        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+            raise ReviewInputError(f"limit must be a number from 1 to 1000, not {limit[:20]!r}", field="limit")
+        ids = queried_ids()
+        rows = store.table(ids, sort=request.args.get("sort") or "item_id", descending=request.args.get("dir") == "desc", limit=int(limit))
+        return jsonify({"rows": rows, "total": len(ids)})
 
     @app.get("/api/items/<item_id>")
     def item(item_id: str):
@@ -97,6 +109,12 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
         body = read_body(request, DecisionBody)
         updated = store.decide(item_id, action=body.action, annotator=body.annotator, version=body.version,
                                description=body.description, transcription=body.transcription, reason=body.reason)
+        return jsonify({"item": updated.detail(), "progress": store.progress()})
+
+    @app.post("/api/items/<item_id>/undo")
+    def undo(item_id: str):
+        body = read_body(request, UndoBody)
+        updated = store.undo(item_id, annotator=body.annotator, version=body.version)
         return jsonify({"item": updated.detail(), "progress": store.progress()})
 
     @app.get("/figure/<item_id>")
@@ -149,6 +167,12 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
     def page_image(sheet_sha256: str, page: int):
         box = parse_box(request.args.get("box"))
         return app.response_class(render_page_png(corrections.root, sheet_sha256, page, box=box), mimetype="image/png")
+
+    @app.get("/page/<sheet_sha256>/<int:page>.txt")
+    def printed_text(sheet_sha256: str, page: int):
+        """The printed text layer of a page (within the question's region), JSON like every API answer."""
+        box = parse_box(request.args.get("box"))
+        return jsonify({"page": page, "text": page_text(corrections.root, sheet_sha256, page, box=box)})
 
 
 class _QuietHandler(WSGIRequestHandler):

@@ -22,6 +22,8 @@ DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 REVIEWED_STATUSES = (ACCEPTED, REJECTED)
+UNDO = "undo"
+SORTABLE_COLUMNS = ("item_id", "record_id", "number", "exam", "year", "language", "status", "reviewed_by", "reviewed_at")
 MAX_NAME = 80
 
 
@@ -59,11 +61,19 @@ class ReviewItem:
     reviewed_by: str | None = None
     reviewed_at: str | None = None
     reason: str | None = None
+    previous: dict | None = None  # the snapshot its latest decision replaced: what an undo restores
 
     def summary(self) -> dict:
         q = self.question
         return {"item_id": self.item_id, "record_id": q.id, "number": q.number, "exam": q.exam, "year": q.year,
-                "language": q.language, "status": self.status}
+                "language": q.language, "status": self.status, "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at}
+
+    def matches(self, needle: str) -> bool:
+        """Whether `needle` (casefolded) is in the item's id, question id, sheet (name, code, SHA-256) or texts."""
+        q = self.question
+        fields = (self.item_id, q.id, q.source, q.sheet_code or "", q.source_sha256 or "", q.question, q.context or "",
+                  self.description or "", self.transcription or "", *q.choices)
+        return any(needle in text.casefold() for text in fields)
 
     def detail(self) -> dict:
         q, a = self.question, self.annotation
@@ -72,7 +82,7 @@ class ReviewItem:
             **self.summary(),
             "version": self.version, "description": self.description, "transcription": self.transcription,
             "generated": {"status": a.status, "description": a.description, "transcription": a.transcription, "raw_text": a.raw_text},
-            "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at, "reason": self.reason,
+            "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at, "reason": self.reason, "can_undo": self.previous is not None,
             "model": a.model, "prompt_version": a.prompt_version, "figure": {"index": self.image_index + 1, "of": len(q.images),
                                                                              "page": image.page, "url": f"/figure/{self.item_id}"},
             "question": {"text": q.question, "context": q.context, "choices": q.choices, "labels": q.choice_labels,
@@ -80,7 +90,8 @@ class ReviewItem:
         }
 
     def snapshot(self) -> dict:
-        return {"status": self.status, "description": self.description, "transcription": self.transcription, "reason": self.reason}
+        return {"status": self.status, "description": self.description, "transcription": self.transcription, "reason": self.reason,
+                "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at}
 
 
 def _load_curated(files: list[Path]) -> dict[str, Question]:
@@ -134,9 +145,12 @@ class ReviewStore:
                 continue
             try:
                 after = record["after"]
+                # An undo restores who decided the state it brings back; a decision is signed by its author.
+                signed = (after.get("reviewed_by"), after.get("reviewed_at")) if record.get("action") == UNDO else (record["annotator"], record["at"])
                 items[item.item_id] = replace(item, status=after["status"], description=after["description"],
                                               transcription=after["transcription"], reason=after.get("reason"),
-                                              version=record["version"], reviewed_by=record["annotator"], reviewed_at=record["at"])
+                                              version=record["version"], reviewed_by=signed[0], reviewed_at=signed[1],
+                                              previous=record.get("before"))
             except (KeyError, TypeError) as exc:
                 raise ReviewInputError(f"{decisions}: record {number} is not a review decision (missing {exc})") from None
         order = sorted(items, key=lambda i: (items[i].question.exam, items[i].question.year, items[i].question.id, items[i].image_index,
@@ -157,15 +171,29 @@ class ReviewStore:
             raise ReviewInputError(f"figure path {item.annotation.image_path!r} leaves the project root")
         return self.root / relative
 
-    def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None) -> list[str]:
+    def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None,
+              text: str | None = None) -> list[str]:
+        """Item ids in review order, filtered; `text` is searched for (case-insensitive) in ids, sheet and texts."""
+        needle = (text or "").strip().casefold()
         out = []
         for item_id in self.order:
             item = self.items[item_id]
             q = item.question
             if (status and item.status != status) or (exam and q.exam != exam) or (year and q.year != year) or (language and q.language != language):
                 continue
+            if needle and not item.matches(needle):
+                continue
             out.append(item_id)
         return out
+
+    def table(self, ids: list[str], sort: str = "item_id", descending: bool = False, limit: int = 200) -> list[dict]:
+        """The summaries of `ids` sorted by one column (missing values last), the first `limit` of them."""
+        if sort not in SORTABLE_COLUMNS:
+            raise ReviewInputError(f"cannot sort by {sort!r} (one of {', '.join(SORTABLE_COLUMNS)})", field="sort")
+        rows = [self.items[i].summary() for i in ids]
+        present = [r for r in rows if r[sort] is not None]
+        present.sort(key=lambda r: (_number_key(r[sort]), r["item_id"]), reverse=descending)
+        return (present + [r for r in rows if r[sort] is None])[:limit]
 
     def progress(self) -> dict:
         by_status: dict[str, int] = {}
@@ -183,9 +211,7 @@ class ReviewStore:
                transcription: str | None = None, reason: str | None = None) -> ReviewItem:
         """Accepts (with the texts as given: an edit is an accept with changed text) or rejects.
         The decision is in the audit log, fsync'ed, before this returns."""
-        annotator = (annotator or "").strip()
-        if not annotator or len(annotator) > MAX_NAME:
-            raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
+        annotator = _checked_name(annotator)
         if action not in ("accept", "reject"):
             raise ReviewInputError(f"unknown action {action!r} (accept or reject)", field="action")
         with self._lock:
@@ -212,6 +238,46 @@ class ReviewStore:
                 "version": item.version + 1, "before": item.snapshot(), "after": after,
             })
             updated = replace(item, status=after["status"], description=after["description"], transcription=after["transcription"],
-                              reason=after["reason"], version=item.version + 1, reviewed_by=annotator, reviewed_at=now)
+                              reason=after["reason"], version=item.version + 1, reviewed_by=annotator, reviewed_at=now,
+                              previous=item.snapshot())
             self.items[item_id] = updated
             return updated
+
+    def undo(self, item_id: str, *, annotator: str, version: int) -> ReviewItem:
+        """Puts back the state the item's latest decision replaced, as a new signed entry in the audit
+        log (nothing is deleted from it); undoing an undo redoes. The same version check as `decide`."""
+        annotator = _checked_name(annotator)
+        with self._lock:
+            item = self.get(item_id)
+            if version != item.version:
+                raise ConflictError(item)
+            if item.previous is None:
+                raise ReviewInputError(f"item {item_id} has no decision to undo", field="version")
+            after = {"status": item.previous["status"], "description": item.previous.get("description"),
+                     "transcription": item.previous.get("transcription"), "reason": item.previous.get("reason"),
+                     "reviewed_by": item.previous.get("reviewed_by"), "reviewed_at": item.previous.get("reviewed_at")}
+            a = item.annotation
+            now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+            self.log.append({
+                "item_id": item_id, "record_id": a.record_id, "image_sha256": a.image_sha256, "model": a.model,
+                "prompt_version": a.prompt_version, "action": UNDO, "edited": False, "annotator": annotator, "at": now,
+                "version": item.version + 1, "before": item.snapshot(), "after": after,
+            })
+            updated = replace(item, status=after["status"], description=after["description"], transcription=after["transcription"],
+                              reason=after["reason"], version=item.version + 1, reviewed_by=after["reviewed_by"],
+                              reviewed_at=after["reviewed_at"], previous=item.snapshot())
+            self.items[item_id] = updated
+            return updated
+
+
+def _checked_name(annotator: str | None) -> str:
+    annotator = (annotator or "").strip()
+    if not annotator or len(annotator) > MAX_NAME:
+        raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
+    return annotator
+
+
+def _number_key(value) -> tuple:
+    """Numbers before texts, numbers by value ("10" after "9"), texts casefolded."""
+    text = str(value)
+    return (0, float(text), "") if text.replace(".", "", 1).isdigit() else (1, 0.0, text.casefold())
