@@ -211,7 +211,7 @@ class ReviewStore:
                transcription: str | None = None, reason: str | None = None) -> ReviewItem:
         """Accepts (with the texts as given: an edit is an accept with changed text) or rejects.
         The decision is in the audit log, fsync'ed, before this returns."""
-        annotator = _checked_name(annotator)
+        annotator = checked_annotator(annotator)
         if action not in ("accept", "reject"):
             raise ReviewInputError(f"unknown action {action!r} (accept or reject)", field="action")
         with self._lock:
@@ -246,14 +246,14 @@ class ReviewStore:
     def undo(self, item_id: str, *, annotator: str, version: int) -> ReviewItem:
         """Puts back the state the item's latest decision replaced, as a new signed entry in the audit
         log (nothing is deleted from it); undoing an undo redoes. The same version check as `decide`."""
-        annotator = _checked_name(annotator)
+        annotator = checked_annotator(annotator)
         with self._lock:
             item = self.get(item_id)
             if version != item.version:
                 raise ConflictError(item)
             if item.previous is None:
                 raise ReviewInputError(f"item {item_id} has no decision to undo", field="version")
-            after = {"status": item.previous["status"], "description": item.previous.get("description"),
+            after: dict = {"status": item.previous["status"], "description": item.previous.get("description"),
                      "transcription": item.previous.get("transcription"), "reason": item.previous.get("reason"),
                      "reviewed_by": item.previous.get("reviewed_by"), "reviewed_at": item.previous.get("reviewed_at")}
             a = item.annotation
@@ -270,7 +270,7 @@ class ReviewStore:
             return updated
 
 
-def _checked_name(annotator: str | None) -> str:
+def checked_annotator(annotator: str | None) -> str:
     annotator = (annotator or "").strip()
     if not annotator or len(annotator) > MAX_NAME:
         raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")

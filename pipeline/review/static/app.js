@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const FILTERS = ["status", "exam", "year", "language", "q"];
 const state = {
   ids: [], pos: 0, item: null, shown: 0, progress: null, last: null, sort: { column: "number", dir: "asc" },
+  mode: "single", adjudicate: false, // double review (`examcorpus review --double`): blind judgements, then adjudication
   filters: { status: "pending", exam: "", year: "", language: "", q: "" },
 };
 
@@ -46,9 +47,13 @@ function queryString() {
 
 async function loadQueue(keepId) {
   const query = queryString();
+  if (state.adjudicate) query.set("adjudicate", "1");
   history.replaceState(null, "", `?${query}`);
+  query.set("annotator", $("annotator").value.trim()); // in double review, each annotator's own blind queue
   const { status, body } = await api(`/api/queue?${query}`);
   if (status !== 200) return banner(body.error, "error");
+  state.mode = body.mode;
+  showMode();
   fillSelect($("f-status"), body.facets.statuses, state.filters.status, "any status");
   fillSelect($("f-exam"), body.facets.exams, state.filters.exam, "any exam");
   fillSelect($("f-year"), body.facets.years, state.filters.year, "any year");
@@ -60,9 +65,22 @@ async function loadQueue(keepId) {
   await showCurrent();
 }
 
+function showMode() {
+  const double = state.mode === "double";
+  $("mode").hidden = !double;
+  $("mode").textContent = state.adjudicate ? "adjudication: both judgements shown" : "double review: blind";
+  $("agreement-open").hidden = !double;
+  $("undo").hidden = double && !state.adjudicate;
+}
+
 function emptyMessage() {
   const p = state.progress;
   const f = state.filters;
+  if (state.mode === "double" && state.adjudicate) return "No disagreements wait for adjudication.";
+  if (state.mode === "double" && !$("annotator").value.trim()) {
+    return "Enter your name above: in double review each annotator has their own blind queue.";
+  }
+  if (state.mode === "double") return "Nothing awaits your blind judgement: every figure here is judged by you, or by two others.";
   if (f.status === "pending" && !f.exam && !f.year && !f.language && !f.q && p && p.total > 0) {
     return `Every figure is reviewed: nothing is pending (${p.reviewed} of ${p.total} reviewed). `
       + "Choose another status above to look at decisions already taken.";
@@ -84,7 +102,7 @@ async function showCurrent() {
   }
   state.pos = Math.min(Math.max(state.pos, 0), state.ids.length - 1);
   const ticket = ++state.shown; // quick key presses overlap: only the latest answer is drawn
-  const { status, body } = await api(`/api/items/${encodeURIComponent(state.ids[state.pos])}`);
+  const { status, body } = await api(`/api/items/${encodeURIComponent(state.ids[state.pos])}${state.adjudicate ? "?adjudicate=1" : ""}`);
   if (ticket !== state.shown) return;
   if (status !== 200) return banner(body.error, "error");
   render(body);
@@ -119,6 +137,9 @@ function render(item) {
   const g = item.generated;
   $("generated-note").textContent = g.status === "pending" ? "" : `the model's answer was ${g.status}${g.raw_text ? ": " + g.raw_text : ""}; `
     + "write a description by hand to accept it, or reject it";
+  $("votes").textContent = (item.votes || []).map((v) => `${v.annotator}: ${v.action}${v.edited ? " (edited)" : ""}`
+    + (v.action === "accept" ? ` · “${v.description}”` : ` · reason: ${v.reason}`)).join("\n");
+  $("votes").hidden = !item.votes;
 }
 
 function annotator() {
@@ -144,6 +165,7 @@ async function decide(action) {
     decision.reason = $("reason").value;
     if (!decision.reason.trim()) return askReason();
   }
+  if (state.mode === "double" && !state.adjudicate) return judge(decision);
   const { status, body } = await api(`/api/items/${encodeURIComponent(state.item.item_id)}/decision`, { method: "POST", body: JSON.stringify(decision) });
   if (status === 409) { showProgress(body.progress); return showConflict(body.current); }
   if (status !== 200) return banner(body.error || `HTTP ${status}`, "error");
@@ -161,12 +183,44 @@ async function decide(action) {
   await showCurrent();
 }
 
+// A blind judgement: counted once per annotator, never shown to the other; the item leaves this queue.
+async function judge(decision) {
+  delete decision.version;
+  const { status, body } = await api(`/api/items/${encodeURIComponent(state.item.item_id)}/vote`, { method: "POST", body: JSON.stringify(decision) });
+  if (status !== 200) return banner(body.error || `HTTP ${status}`, "error");
+  banner(`judged (${decision.action}, blind): question ${body.item.number} (${body.item.exam} ${body.item.year})`);
+  document.activeElement?.blur();
+  showProgress(body.progress);
+  state.ids.splice(state.ids.indexOf(state.item.item_id), 1);
+  await showCurrent();
+}
+
+async function showAgreement() {
+  const { status, body } = await api("/api/agreement");
+  if (status !== 200) return banner(body.error, "error");
+  const rows = body.pairs.map((p) => {
+    const tr = document.createElement("tr");
+    const kappa = p.kappa === null ? "undefined (one category only)" : p.kappa.toFixed(3);
+    for (const value of [p.annotators.join(" – "), p.items, p.agreed, `${(p.observed_agreement * 100).toFixed(1)}%`, kappa]) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    return tr;
+  });
+  $("agreement-rows").replaceChildren(...rows);
+  $("agreement-note").textContent = `${body.judged_items} figures judged blind · ${body.awaiting_second} awaiting a second judgement · `
+    + `disagreements to adjudicate: ${body.disagreements}` + (body.pairs.length ? "" : " · no two annotators share a figure yet");
+  $("agreement-box").showModal();
+}
+
 function rememberLast(item) {
   state.last = { item_id: item.item_id, version: item.version, number: item.number };
   $("undo").disabled = false;
 }
 
 async function undo() {
+  if (state.mode === "double" && !state.adjudicate) return banner("A blind judgement cannot be undone here: tell the adjudicator.");
   if (!state.last) return banner("Nothing to undo yet: undo takes back your last decision on this page.");
   const name = annotator();
   if (!name) return;
@@ -269,7 +323,7 @@ function isTyping(target) {
 }
 
 function onKey(event) {
-  if ($("help").open || event.isComposing) return; // the dialog takes Esc itself
+  if ($("help").open || $("agreement-box").open || event.isComposing) return; // the dialog takes Esc itself
   if (isTyping(event.target)) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.tagName === "TEXTAREA") { event.preventDefault(); decide("accept"); }
     else if (event.key === "Enter" && event.target.id === "reason") { event.preventDefault(); decide("reject"); }
@@ -289,9 +343,14 @@ let searchTimer = 0;
 function init() {
   const params = new URLSearchParams(location.search);
   for (const name of FILTERS) if (params.has(name)) state.filters[name] = params.get(name);
+  state.adjudicate = params.get("adjudicate") === "1";
   $("search").value = state.filters.q;
   $("annotator").value = localStorage.getItem("examcorpus.annotator") || "";
-  $("annotator").addEventListener("change", () => localStorage.setItem("examcorpus.annotator", $("annotator").value.trim()));
+  $("annotator").addEventListener("change", () => {
+    localStorage.setItem("examcorpus.annotator", $("annotator").value.trim());
+    if (state.mode === "double") loadQueue(); // each annotator's own queue
+  });
+  $("agreement-open").addEventListener("click", showAgreement);
   for (const name of FILTERS.filter((n) => n !== "q")) {
     $(`f-${name}`).addEventListener("change", (e) => { state.filters[name] = e.target.value; banner(""); loadQueue(); });
   }
