@@ -7,9 +7,12 @@ another tab decided in between, it is refused as a conflict (nothing is overwrit
 """
 from __future__ import annotations
 
+import heapq
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import cached_property
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 import pyarrow.parquet as pq
@@ -23,7 +26,10 @@ ACCEPTED = "accepted"
 REJECTED = "rejected"
 REVIEWED_STATUSES = (ACCEPTED, REJECTED)
 UNDO = "undo"
-SORTABLE_COLUMNS = ("item_id", "record_id", "number", "exam", "year", "language", "status", "reviewed_by", "reviewed_at")
+# A table column -> where a ReviewItem holds it.
+SORTABLE_COLUMNS = {"item_id": "item_id", "record_id": "question.id", "number": "question.number", "exam": "question.exam",
+                    "year": "question.year", "language": "question.language", "status": "status", "reviewed_by": "reviewed_by",
+                    "reviewed_at": "reviewed_at"}
 MAX_NAME = 80
 
 
@@ -68,12 +74,19 @@ class ReviewItem:
         return {"item_id": self.item_id, "record_id": q.id, "number": q.number, "exam": q.exam, "year": q.year,
                 "language": q.language, "status": self.status, "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at}
 
-    def matches(self, needle: str) -> bool:
-        """Whether `needle` (casefolded) is in the item's id, question id, sheet (name, code, SHA-256) or texts."""
+    @cached_property
+    def search_text(self) -> str:
+        """The item's id, question id, sheet (name, code, SHA-256) and texts, casefolded, one per line:
+        what a search looks in. Cached on this (immutable) state: a decision makes a new item."""
         q = self.question
         fields = (self.item_id, q.id, q.source, q.sheet_code or "", q.source_sha256 or "", q.question, q.context or "",
                   self.description or "", self.transcription or "", *q.choices)
-        return any(needle in text.casefold() for text in fields)
+        return "\n".join(fields).casefold()
+
+    def matches(self, needle: str) -> bool:
+        """Whether `needle` (casefolded, one line) is in the item's ids, sheet or texts."""
+        return needle in self.search_text
+
 
     def detail(self) -> dict:
         q, a = self.question, self.annotation
@@ -114,6 +127,7 @@ class ReviewStore:
     orphans: int = 0  # annotations whose question is no longer curated
     questions: dict[str, Question] = field(default_factory=dict)  # every curated question, figures or not
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _question_facets: dict | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, root: Path, curated: list[Path], annotations: Path | None = None, decisions: Path | None = None) -> "ReviewStore":
@@ -174,7 +188,9 @@ class ReviewStore:
     def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None,
               text: str | None = None) -> list[str]:
         """Item ids in review order, filtered; `text` is searched for (case-insensitive) in ids, sheet and texts."""
-        needle = (text or "").strip().casefold()
+        needle = " ".join((text or "").split()).casefold()
+        if not (status or exam or year or language or needle):
+            return list(self.order)
         out = []
         for item_id in self.order:
             item = self.items[item_id]
@@ -190,10 +206,14 @@ class ReviewStore:
         """The summaries of `ids` sorted by one column (missing values last), the first `limit` of them."""
         if sort not in SORTABLE_COLUMNS:
             raise ReviewInputError(f"cannot sort by {sort!r} (one of {', '.join(SORTABLE_COLUMNS)})", field="sort")
-        rows = [self.items[i].summary() for i in ids]
-        present = [r for r in rows if r[sort] is not None]
-        present.sort(key=lambda r: (_number_key(r[sort]), r["item_id"]), reverse=descending)
-        return (present + [r for r in rows if r[sort] is None])[:limit]
+        # A printed number ("9", "10", "3.1") sorts by value; every other column holds one type throughout.
+        get = attrgetter(SORTABLE_COLUMNS[sort])
+        values = [(get(self.items[item_id]), item_id) for item_id in ids]
+        keyed = [(_number_key(v), i) for v, i in values if v is not None] if sort == "number" else [t for t in values if t[0] is not None]
+        missing = [i for v, i in values if v is None]
+        # Only the first `limit` rows are shown: a partial selection, not a sort of every item.
+        first = (heapq.nlargest if descending else heapq.nsmallest)(limit, keyed)
+        return [self.items[item_id].summary() for item_id in [*(t[1] for t in first), *missing][:limit]]
 
     def progress(self) -> dict:
         by_status: dict[str, int] = {}
@@ -203,9 +223,12 @@ class ReviewStore:
         return {"reviewed": reviewed, "total": len(self.items), "by_status": by_status}
 
     def facets(self) -> dict:
-        qs = [i.question for i in self.items.values()]
-        return {"exams": sorted({q.exam for q in qs}), "years": sorted({q.year for q in qs}),
-                "languages": sorted({q.language for q in qs}), "statuses": sorted({i.status for i in self.items.values()} | {STATUS_PENDING, *REVIEWED_STATUSES})}
+        if self._question_facets is None:  # the questions never change while the page is served; statuses do
+            qs = [i.question for i in self.items.values()]
+            self._question_facets = {"exams": sorted({q.exam for q in qs}), "years": sorted({q.year for q in qs}),
+                                     "languages": sorted({q.language for q in qs})}
+        return {**self._question_facets,
+                "statuses": sorted({i.status for i in self.items.values()} | {STATUS_PENDING, *REVIEWED_STATUSES})}
 
     def decide(self, item_id: str, *, action: str, annotator: str, version: int, description: str | None = None,
                transcription: str | None = None, reason: str | None = None) -> ReviewItem:
