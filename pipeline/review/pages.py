@@ -126,9 +126,13 @@ def page_text(root: Path, sheet_sha256: str, page: int, box: Box | None = None) 
     import pypdfium2 as pdfium
 
     path = _sheet_path(root, sheet_sha256)
+    # A page from the web can hold a million text objects: its text takes a render slot like its image.
+    if not render_slots.acquire(timeout=RENDER_WAIT_S):
+        raise RenderBusy(f"{RENDER_SLOTS} pages are being read already; try again in a moment")
     try:
         document = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
+        render_slots.release()
         raise OverrideError(f"{path} cannot be opened as a PDF ({exc})") from None
     try:
         if not 1 <= page <= len(document):
@@ -145,6 +149,7 @@ def page_text(root: Path, sheet_sha256: str, page: int, box: Box | None = None) 
                                           top=min(height - top + m, height)).replace("\r\n", "\n")
     finally:
         document.close()
+        render_slots.release()
 
 
 def _sheet_path(root: Path, sheet_sha256: str) -> Path:
