@@ -165,3 +165,17 @@ def test_two_annotators_in_the_browser_produce_a_kappa_in_the_report(browser, st
             tab.context.close()
     decided = [(e["annotator"], e["action"]) for e in read_jsonl(store.log.path)]
     assert decided == [("Ala & Basia", "accept"), ("Dorota", "accept")]  # the agreed figure, then the adjudicated one
+
+
+def test_a_vote_goes_through_the_same_origin_and_schema_checks_as_every_write(double_client, store):
+    client, double = double_client
+    item_id = store.query(status="pending")[0]
+    foreign = client.post(f"/api/items/{item_id}/vote", json={"action": "accept", "annotator": "Ala"},
+                          headers={"Origin": "http://evil.example"})
+    assert foreign.status_code == 403 and foreign.json["field"] == "Origin"
+    for field, value in [("action", "approve"), ("annotator", 7), ("version", 0), ("reason", ["x"])]:
+        refused = client.post(f"/api/items/{item_id}/vote", json={"action": "accept", "annotator": "Ala", field: value})
+        assert refused.status_code == 400 and refused.json["field"] == field, (field, refused.json)
+    no_reason = client.post(f"/api/items/{item_id}/vote", json={"action": "reject", "annotator": "Ala", "reason": "  "})
+    assert no_reason.status_code == 400 and no_reason.json["field"] == "reason"
+    assert double.votes == {} and not (store.root / BLIND_FILE).exists()
