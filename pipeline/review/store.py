@@ -72,7 +72,8 @@ class ReviewItem:
     def summary(self) -> dict:
         q = self.question
         return {"item_id": self.item_id, "record_id": q.id, "number": q.number, "exam": q.exam, "year": q.year,
-                "language": q.language, "status": self.status, "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at}
+                "language": q.language, "status": self.status, "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at,
+                "figure": {"index": self.image_index + 1, "of": len(q.images)}}
 
     @cached_property
     def search_text(self) -> str:

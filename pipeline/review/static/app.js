@@ -282,7 +282,8 @@ async function loadTable() {
   const rows = body.rows.map((row) => {
     const tr = document.createElement("tr");
     tr.className = `status-${row.status}`;
-    const cells = [row.number, row.exam, row.year, row.language, row.status, row.reviewed_by || "", row.record_id];
+    const figure = row.figure.of > 1 ? ` (figure ${row.figure.index} of ${row.figure.of})` : "";
+    const cells = [`${row.number}${figure}`, row.exam, row.year, row.language, row.status, row.reviewed_by || "", row.record_id];
     cells.forEach((value, i) => {
       const td = document.createElement("td");
       if (i === 0) {
