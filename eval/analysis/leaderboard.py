@@ -298,8 +298,11 @@ _SORT_SCRIPT = """
     });
   }
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
-    th.addEventListener("click", function () {
-      sortBy(i, th.getAttribute("aria-sort") === "descending" ? "asc" : "desc");
+    function toggle() { sortBy(i, th.getAttribute("aria-sort") === "descending" ? "asc" : "desc"); }
+    th.addEventListener("click", toggle);
+    // Reachable with Tab (tabindex), sorted with Enter or Space, as a button would be.
+    th.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
     });
   });
   var m = /sort=(\\d+)(?:&dir=(asc|desc))?/.exec(location.hash);
@@ -321,7 +324,7 @@ def _sort_value(row: Row, column: str, board: Leaderboard) -> str:
 
 def to_html(board: Leaderboard) -> str:
     header = _header(board)
-    head = "".join(f'<th scope="col" aria-sort="none">{html.escape(h)}</th>' for h in header)
+    head = "".join(f'<th scope="col" aria-sort="none" tabindex="0">{html.escape(h)}</th>' for h in header)
     body = []
     for row in board.rows:
         cells = "".join(f'<td data-sort="{html.escape(_sort_value(row, col, board))}">{html.escape(text)}</td>'
@@ -335,12 +338,13 @@ table {{ border-collapse: collapse; }}
 th, td {{ padding: 0.3em 0.8em; border-bottom: 1px solid #ddd; text-align: right; }}
 th:nth-child(-n+{len(LEAD_COLUMNS)}), td:nth-child(-n+{len(LEAD_COLUMNS)}) {{ text-align: left; }}
 th {{ cursor: pointer; user-select: none; }}
+th:focus-visible {{ outline: 3px solid #2f6fd6; outline-offset: -3px; }}
 th[aria-sort=ascending]::after {{ content: " ▲"; }}
 th[aria-sort=descending]::after {{ content: " ▼"; }}
 </style></head>
 <body>
 <h1>Leaderboard</h1>
-<p>{html.escape(EXPLANATION)} Click a column to sort.</p>
+<p>{html.escape(EXPLANATION)} Click a column (or Tab to it and press Enter) to sort.</p>
 <table id="leaderboard"><thead><tr>{head}</tr></thead>
 <tbody>
 {chr(10).join(body)}

@@ -7,7 +7,14 @@ with `--merge` the description fields of the curated records.
 
 Public functions:
 - `ReviewStore.open(root, curated_files)`: items, their state, `decide(...)` (a version check turns a
-  decision on a stale view into `ConflictError`), `query(...)` (filters), `progress()`.
+  decision on a stale view into `ConflictError`), `undo(...)` (puts back what the latest decision
+  replaced, as a new log entry), `query(...)` (filters and a text search), `table(...)` (sorted rows),
+  `progress()`.
+- `DoubleReview.open(store)` (`double`): blind judgements by two annotators per figure
+  (`annotations/blind_reviews.jsonl`), matching ones decide, the others queue for adjudication;
+  `report()` with Cohen's kappa per annotator pair (`agreement`: `cohen_kappa`, `pair_agreements`).
+- `checked_key(type, labels, answer)` (`keys`): a curator's key checked against the question's
+  labels and type.
 - `create_app(store)`, `serve_review(store, port=, allowed_hosts=)`: the Flask app and a background
   server on 127.0.0.1. Before any route (`guard`): only the Host names it was started for (421),
   writes only from its own page's Origin (403), bodies up to 1 MiB (413); every POST body is read
@@ -24,7 +31,9 @@ Public functions:
   that changed (found by the sheet's bytes and the printed number), so reviewed work follows them.
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
+from pipeline.review.agreement import PairAgreement, cohen_kappa, pair_agreements
 from pipeline.review.command import register
+from pipeline.review.double import AGREEMENT_FILE, BLIND_FILE, DoubleReview, Vote, VoteRefused
 from pipeline.review.guard import MAX_BODY_BYTES, LocalOrigins, parse_allowed_host
 from pipeline.review.merge import (
     DESCRIPTION_FIELDS,
@@ -45,8 +54,9 @@ from pipeline.review.overrides import (
     apply_overrides,
     load_overrides,
 )
-from pipeline.review.pages import RenderBusy, render_page_png
-from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody
+from pipeline.review.keys import KeyMismatch, checked_key
+from pipeline.review.pages import RenderBusy, page_text, render_page_png
+from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, UndoBody, VoteBody
 from pipeline.review.server import create_app, serve_review
 from pipeline.review.store import DECISIONS_FILE, ConflictError, ReviewInputError, ReviewItem, ReviewStore
 
@@ -57,4 +67,6 @@ __all__ = [
     "merge_curated_file", "merge_descriptions", "parse_allowed_host", "register", "render_page_png", "serve_review",
     "AppliedDescriptions", "apply_accepted_descriptions",
     "RENAMES_FILE", "current_id", "load_renames", "record_renames", "renamed_ids",
+    "AGREEMENT_FILE", "BLIND_FILE", "DoubleReview", "KeyMismatch", "PairAgreement", "UndoBody", "Vote", "VoteBody", "VoteRefused",
+    "checked_key", "cohen_kappa", "page_text", "pair_agreements",
 ]

@@ -17,6 +17,7 @@ from collections import Counter
 from pipeline.describe import AppendLog, read_jsonl
 from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
+from pipeline.review.keys import KeyMismatch, checked_key
 from pipeline.review.renames import current_id, load_renames
 
 OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
@@ -155,7 +156,8 @@ class CorrectionStore:
             "pages": q.pages, "sheet_sha256": q.source_sha256, "source_url": q.source_url, "labels": current.choice_labels,
             "extracted": _fields(q), "current": _fields(current), "version": override.version if override else 0,
             "corrected_by": override.annotator if override else None, "corrected_at": override.at if override else None,
-            "page_urls": [_page_url(q, p) for p in q.pages],
+            "page_urls": [_page_url(q, p) for p in q.pages], "page_text_urls": [_page_url(q, p, ".txt") for p in q.pages],
+            "language": q.language, "type_labels": {"extracted": list(q.choice_labels), "fallback": list(LETTERS)},
             "regions": [{"page": r.page, "bbox": list(r.bbox)} for r in q.regions],
         }
 
@@ -184,6 +186,11 @@ class CorrectionStore:
             if len(kept) > len(LETTERS) and len(kept) != len(q.choice_labels):  # apply_overrides could not label them
                 raise OverrideError(f"{len(kept)} options: at most {len(LETTERS)}, or as many as the question's labels "
                                     f"({len(q.choice_labels)})", field="choices")
+            labels = list(q.choice_labels) if len(q.choice_labels) == len(kept) else list(LETTERS[: len(kept)])
+            try:
+                answer = checked_key(q.type, labels, answer, broken=bool(broken))
+            except KeyMismatch as exc:
+                raise OverrideError(str(exc), field="answer") from None
             before = self.detail(question_id)["current"]
             override = Override(question_id=q.id, sheet_sha256=q.source_sha256, question=question.strip(),
                                 choices=[c.strip() for c in choices if c.strip()], answer=(answer or "").strip() or None,
@@ -194,9 +201,10 @@ class CorrectionStore:
             return override
 
 
-def _page_url(q: Question, page: int) -> str:
-    """The page image, with the question's region on that page outlined when the record has one."""
-    url = f"/page/{q.source_sha256}/{page}.png"
+def _page_url(q: Question, page: int, kind: str = ".png") -> str:
+    """The page image (or with `kind` ".txt" its printed text), with the question's region on that page
+    outlined (the text: within it) when the record has one."""
+    url = f"/page/{q.source_sha256}/{page}{kind}"
     box = next((r.bbox for r in q.regions if r.page == page), None)
     return url + ("?box=" + ",".join(f"{v:g}" for v in box) if box else "")
 

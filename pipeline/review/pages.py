@@ -76,11 +76,7 @@ def page_scale(width: float, height: float, scale: float = PAGE_SCALE, max_pixel
 def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = PAGE_SCALE, box: Box | None = None) -> bytes:
     """One page of a raw sheet (raw/<sha256>.pdf) as PNG, for the audit view; `box` (PDF points, origin
     top-left) is outlined: where the question came from."""
-    if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
-        raise OverrideError(f"not a sheet SHA-256: {sheet_sha256!r}")
-    path = Path(root) / "raw" / f"{sheet_sha256}.pdf"
-    if not path.is_file():
-        raise OverrideError(f"sheet {path} is not in raw/ (run `make extract`)")
+    path = _sheet_path(root, sheet_sha256)
     if not render_slots.acquire(timeout=RENDER_WAIT_S):
         raise RenderBusy(f"{RENDER_SLOTS} pages are being rendered already; try again in a moment")
     try:
@@ -120,3 +116,46 @@ def _render(path: Path, page: int, scale: float, box: Box | None):
         return pdf_page.render(scale=scale).to_pil().convert("RGB"), scale, fitted
     finally:
         document.close()
+
+
+def page_text(root: Path, sheet_sha256: str, page: int, box: Box | None = None) -> str:
+    """The text printed on one page of a raw sheet (its PDF text layer), within `box` (PDF points,
+    origin top-left, grown by the outline's margin) when given: what the curator compares the
+    extracted text with. A scanned page has no text layer: the answer is empty, and the page image
+    is the printed text to compare with."""
+    import pypdfium2 as pdfium
+
+    path = _sheet_path(root, sheet_sha256)
+    # A page from the web can hold a million text objects: its text takes a render slot like its image.
+    if not render_slots.acquire(timeout=RENDER_WAIT_S):
+        raise RenderBusy(f"{RENDER_SLOTS} pages are being read already; try again in a moment")
+    try:
+        document = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        render_slots.release()
+        raise OverrideError(f"{path} cannot be opened as a PDF ({exc})") from None
+    try:
+        if not 1 <= page <= len(document):
+            raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
+        pdf_page = document[page - 1]
+        width, height = pdf_page.get_size()
+        text_page = pdf_page.get_textpage()
+        if box is None:
+            return text_page.get_text_range().replace("\r\n", "\n")
+        x0, top, x1, bottom = fit_box(box, width, height)
+        m = REGION_MARGIN_PT
+        # PDFium's page space has its origin at the bottom left.
+        return text_page.get_text_bounded(left=max(x0 - m, 0), bottom=max(height - bottom - m, 0), right=min(x1 + m, width),
+                                          top=min(height - top + m, height)).replace("\r\n", "\n")
+    finally:
+        document.close()
+        render_slots.release()
+
+
+def _sheet_path(root: Path, sheet_sha256: str) -> Path:
+    if len(sheet_sha256) != 64 or any(c not in "0123456789abcdef" for c in sheet_sha256):
+        raise OverrideError(f"not a sheet SHA-256: {sheet_sha256!r}")
+    path = Path(root) / "raw" / f"{sheet_sha256}.pdf"
+    if not path.is_file():
+        raise OverrideError(f"sheet {path} is not in raw/ (run `make extract`)")
+    return path

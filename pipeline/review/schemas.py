@@ -60,6 +60,24 @@ class DecisionBody(StrictBody):
     reason: Note | None = None
 
 
+class VoteBody(StrictBody):
+    """POST /api/items/<item_id>/vote: a blind judgement in double review (no version: judgements
+    do not overwrite each other)."""
+
+    action: Literal["accept", "reject"]
+    annotator: Name
+    description: Text | None = None
+    transcription: Text | None = None
+    reason: Note | None = None
+
+
+class UndoBody(StrictBody):
+    """POST /api/items/<item_id>/undo: the version the undo is meant for, as a decision names it."""
+
+    version: Version
+    annotator: Name
+
+
 class CorrectionBody(StrictBody):
     """POST /api/audit/questions/<question_id>."""
 

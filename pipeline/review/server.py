@@ -20,19 +20,22 @@ from flask import Flask, abort, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from pipeline.review.double import DoubleReview
 from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
-from pipeline.review.pages import RenderBusy, parse_box, render_page_png
-from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, read_body
+from pipeline.review.pages import RenderBusy, page_text, parse_box, render_page_png
+from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, UndoBody, VoteBody, read_body
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
 STATIC_DIR = Path(__file__).parent / "static"
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 
-def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, origins: LocalOrigins | None = None) -> Flask:
+def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, origins: LocalOrigins | None = None,
+               double: DoubleReview | None = None) -> Flask:
     """The app answering to `origins` (by default the loopback names on port 80, as Flask's test
-    client addresses it; `serve_review` sets the port it is bound to)."""
+    client addresses it; `serve_review` sets the port it is bound to). With `double`, the page is in
+    double-review mode (`pipeline.review.double`): blind judgements, agreement, adjudication."""
     corrections = corrections or CorrectionStore.open(store.root, store.questions)
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
     app.json.sort_keys = False
@@ -78,25 +81,63 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     def favicon():
         return "", 204
 
-    @app.get("/api/queue")
-    def queue():
+    def queried_ids() -> list[str]:
         args = request.args
         year = args.get("year", "")
         if year and not year.isdigit():
             raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
-        ids = store.query(status=args.get("status") or None, exam=args.get("exam") or None,
-                          year=int(year) if year else None, language=args.get("language") or None)
-        return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets()})
+        return store.query(status=args.get("status") or None, exam=args.get("exam") or None,
+                           year=int(year) if year else None, language=args.get("language") or None, text=args.get("q") or None)
+
+    @app.get("/api/queue")
+    def queue():
+        ids = queried_ids()
+        if double is not None:  # an annotator's own blind queue, or the adjudicator's disagreements
+            ids = double.disagreements(ids) if request.args.get("adjudicate") == "1" else double.queue_for(request.args.get("annotator", ""), ids)
+        return jsonify({"ids": ids, "progress": store.progress(), "facets": store.facets(), "mode": "double" if double else "single"})
+
+    @app.get("/api/table")
+    def table():
+        """The queue as rows (id, exam, year, number, language, status, who), sorted by `sort`, the first `limit`."""
+        limit = request.args.get("limit", "200")
+        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+            raise ReviewInputError(f"limit must be a number from 1 to 1000, not {limit[:20]!r}", field="limit")
+        ids = queried_ids()
+        rows = store.table(ids, sort=request.args.get("sort") or "item_id", descending=request.args.get("dir") == "desc", limit=int(limit))
+        return jsonify({"rows": rows, "total": len(ids)})
 
     @app.get("/api/items/<item_id>")
     def item(item_id: str):
+        if double is not None:
+            return jsonify(double.adjudication_detail(item_id) if request.args.get("adjudicate") == "1" else double.blind_detail(item_id))
         return jsonify(store.get(item_id).detail())
+
+    @app.post("/api/items/<item_id>/vote")
+    def vote(item_id: str):
+        if double is None:
+            raise ApiError("this server is not in double-review mode (`examcorpus review --double`)", field=None, status=404)
+        body = read_body(request, VoteBody)
+        double.vote(item_id, annotator=body.annotator, action=body.action, description=body.description,
+                    transcription=body.transcription, reason=body.reason)
+        return jsonify({"item": {**double.blind_detail(item_id), "status": "judged"}, "progress": store.progress()})
+
+    @app.get("/api/agreement")
+    def agreement():
+        if double is None:
+            raise ApiError("this server is not in double-review mode (`examcorpus review --double`)", field=None, status=404)
+        return jsonify(double.report())
 
     @app.post("/api/items/<item_id>/decision")
     def decision(item_id: str):
         body = read_body(request, DecisionBody)
         updated = store.decide(item_id, action=body.action, annotator=body.annotator, version=body.version,
                                description=body.description, transcription=body.transcription, reason=body.reason)
+        return jsonify({"item": updated.detail(), "progress": store.progress()})
+
+    @app.post("/api/items/<item_id>/undo")
+    def undo(item_id: str):
+        body = read_body(request, UndoBody)
+        updated = store.undo(item_id, annotator=body.annotator, version=body.version)
         return jsonify({"item": updated.detail(), "progress": store.progress()})
 
     @app.get("/figure/<item_id>")
@@ -151,6 +192,12 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
         box = parse_box(request.args.get("box"))
         return app.response_class(render_page_png(corrections.root, sheet_sha256, page, box=box), mimetype="image/png")
 
+    @app.get("/page/<sheet_sha256>/<int:page>.txt")
+    def printed_text(sheet_sha256: str, page: int):
+        """The printed text layer of a page (within the question's region), JSON like every API answer."""
+        box = parse_box(request.args.get("box"))
+        return jsonify({"page": page, "text": page_text(corrections.root, sheet_sha256, page, box=box)})
+
 
 class _QuietHandler(WSGIRequestHandler):
     """Logs failures only: a line per click would bury the URL the annotator needs. A connection idle
@@ -164,10 +211,11 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 @contextmanager
-def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0, allowed_hosts: tuple[str, ...] = ()):
+def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0, allowed_hosts: tuple[str, ...] = (),
+                 double: DoubleReview | None = None):
     """Serves the page in a background thread; yields its base URL. It answers to the loopback names
     and `host` with its port, and to `allowed_hosts` (`guard.parse_allowed_host` values)."""
-    app = create_app(store)
+    app = create_app(store, double=double)
     server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
     set_local_origins(app, LocalOrigins(bound_host=host, port=server.server_port, extra_hosts=tuple(allowed_hosts)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -7,9 +7,12 @@ another tab decided in between, it is refused as a conflict (nothing is overwrit
 """
 from __future__ import annotations
 
+import heapq
 import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import cached_property
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 import pyarrow.parquet as pq
@@ -22,6 +25,11 @@ DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 REVIEWED_STATUSES = (ACCEPTED, REJECTED)
+UNDO = "undo"
+# A table column -> where a ReviewItem holds it.
+SORTABLE_COLUMNS = {"item_id": "item_id", "record_id": "question.id", "number": "question.number", "exam": "question.exam",
+                    "year": "question.year", "language": "question.language", "status": "status", "reviewed_by": "reviewed_by",
+                    "reviewed_at": "reviewed_at"}
 MAX_NAME = 80
 
 
@@ -59,11 +67,27 @@ class ReviewItem:
     reviewed_by: str | None = None
     reviewed_at: str | None = None
     reason: str | None = None
+    previous: dict | None = None  # the snapshot its latest decision replaced: what an undo restores
 
     def summary(self) -> dict:
         q = self.question
         return {"item_id": self.item_id, "record_id": q.id, "number": q.number, "exam": q.exam, "year": q.year,
-                "language": q.language, "status": self.status}
+                "language": q.language, "status": self.status, "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at,
+                "figure": {"index": self.image_index + 1, "of": len(q.images)}}
+
+    @cached_property
+    def search_text(self) -> str:
+        """The item's id, question id, sheet (name, code, SHA-256) and texts, casefolded, one per line:
+        what a search looks in. Cached on this (immutable) state: a decision makes a new item."""
+        q = self.question
+        fields = (self.item_id, q.id, q.source, q.sheet_code or "", q.source_sha256 or "", q.question, q.context or "",
+                  self.description or "", self.transcription or "", *q.choices)
+        return "\n".join(fields).casefold()
+
+    def matches(self, needle: str) -> bool:
+        """Whether `needle` (casefolded, one line) is in the item's ids, sheet or texts."""
+        return needle in self.search_text
+
 
     def detail(self) -> dict:
         q, a = self.question, self.annotation
@@ -72,7 +96,7 @@ class ReviewItem:
             **self.summary(),
             "version": self.version, "description": self.description, "transcription": self.transcription,
             "generated": {"status": a.status, "description": a.description, "transcription": a.transcription, "raw_text": a.raw_text},
-            "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at, "reason": self.reason,
+            "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at, "reason": self.reason, "can_undo": self.previous is not None,
             "model": a.model, "prompt_version": a.prompt_version, "figure": {"index": self.image_index + 1, "of": len(q.images),
                                                                              "page": image.page, "url": f"/figure/{self.item_id}"},
             "question": {"text": q.question, "context": q.context, "choices": q.choices, "labels": q.choice_labels,
@@ -80,7 +104,8 @@ class ReviewItem:
         }
 
     def snapshot(self) -> dict:
-        return {"status": self.status, "description": self.description, "transcription": self.transcription, "reason": self.reason}
+        return {"status": self.status, "description": self.description, "transcription": self.transcription, "reason": self.reason,
+                "reviewed_by": self.reviewed_by, "reviewed_at": self.reviewed_at}
 
 
 def _load_curated(files: list[Path]) -> dict[str, Question]:
@@ -103,6 +128,7 @@ class ReviewStore:
     orphans: int = 0  # annotations whose question is no longer curated
     questions: dict[str, Question] = field(default_factory=dict)  # every curated question, figures or not
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _question_facets: dict | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, root: Path, curated: list[Path], annotations: Path | None = None, decisions: Path | None = None) -> "ReviewStore":
@@ -134,9 +160,12 @@ class ReviewStore:
                 continue
             try:
                 after = record["after"]
+                # An undo restores who decided the state it brings back; a decision is signed by its author.
+                signed = (after.get("reviewed_by"), after.get("reviewed_at")) if record.get("action") == UNDO else (record["annotator"], record["at"])
                 items[item.item_id] = replace(item, status=after["status"], description=after["description"],
                                               transcription=after["transcription"], reason=after.get("reason"),
-                                              version=record["version"], reviewed_by=record["annotator"], reviewed_at=record["at"])
+                                              version=record["version"], reviewed_by=signed[0], reviewed_at=signed[1],
+                                              previous=record.get("before"))
             except (KeyError, TypeError) as exc:
                 raise ReviewInputError(f"{decisions}: record {number} is not a review decision (missing {exc})") from None
         order = sorted(items, key=lambda i: (items[i].question.exam, items[i].question.year, items[i].question.id, items[i].image_index,
@@ -157,15 +186,35 @@ class ReviewStore:
             raise ReviewInputError(f"figure path {item.annotation.image_path!r} leaves the project root")
         return self.root / relative
 
-    def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None) -> list[str]:
+    def query(self, status: str | None = None, exam: str | None = None, year: int | None = None, language: str | None = None,
+              text: str | None = None) -> list[str]:
+        """Item ids in review order, filtered; `text` is searched for (case-insensitive) in ids, sheet and texts."""
+        needle = " ".join((text or "").split()).casefold()
+        if not (status or exam or year or language or needle):
+            return list(self.order)
         out = []
         for item_id in self.order:
             item = self.items[item_id]
             q = item.question
             if (status and item.status != status) or (exam and q.exam != exam) or (year and q.year != year) or (language and q.language != language):
                 continue
+            if needle and not item.matches(needle):
+                continue
             out.append(item_id)
         return out
+
+    def table(self, ids: list[str], sort: str = "item_id", descending: bool = False, limit: int = 200) -> list[dict]:
+        """The summaries of `ids` sorted by one column (missing values last), the first `limit` of them."""
+        if sort not in SORTABLE_COLUMNS:
+            raise ReviewInputError(f"cannot sort by {sort!r} (one of {', '.join(SORTABLE_COLUMNS)})", field="sort")
+        # A printed number ("9", "10", "3.1") sorts by value; every other column holds one type throughout.
+        get = attrgetter(SORTABLE_COLUMNS[sort])
+        values = [(get(self.items[item_id]), item_id) for item_id in ids]
+        keyed = [(_number_key(v), i) for v, i in values if v is not None] if sort == "number" else [t for t in values if t[0] is not None]
+        missing = [i for v, i in values if v is None]
+        # Only the first `limit` rows are shown: a partial selection, not a sort of every item.
+        first = (heapq.nlargest if descending else heapq.nsmallest)(limit, keyed)
+        return [self.items[item_id].summary() for item_id in [*(t[1] for t in first), *missing][:limit]]
 
     def progress(self) -> dict:
         by_status: dict[str, int] = {}
@@ -175,17 +224,18 @@ class ReviewStore:
         return {"reviewed": reviewed, "total": len(self.items), "by_status": by_status}
 
     def facets(self) -> dict:
-        qs = [i.question for i in self.items.values()]
-        return {"exams": sorted({q.exam for q in qs}), "years": sorted({q.year for q in qs}),
-                "languages": sorted({q.language for q in qs}), "statuses": sorted({i.status for i in self.items.values()} | {STATUS_PENDING, *REVIEWED_STATUSES})}
+        if self._question_facets is None:  # the questions never change while the page is served; statuses do
+            qs = [i.question for i in self.items.values()]
+            self._question_facets = {"exams": sorted({q.exam for q in qs}), "years": sorted({q.year for q in qs}),
+                                     "languages": sorted({q.language for q in qs})}
+        return {**self._question_facets,
+                "statuses": sorted({i.status for i in self.items.values()} | {STATUS_PENDING, *REVIEWED_STATUSES})}
 
     def decide(self, item_id: str, *, action: str, annotator: str, version: int, description: str | None = None,
                transcription: str | None = None, reason: str | None = None) -> ReviewItem:
         """Accepts (with the texts as given: an edit is an accept with changed text) or rejects.
         The decision is in the audit log, fsync'ed, before this returns."""
-        annotator = (annotator or "").strip()
-        if not annotator or len(annotator) > MAX_NAME:
-            raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
+        annotator = checked_annotator(annotator)
         if action not in ("accept", "reject"):
             raise ReviewInputError(f"unknown action {action!r} (accept or reject)", field="action")
         with self._lock:
@@ -212,6 +262,46 @@ class ReviewStore:
                 "version": item.version + 1, "before": item.snapshot(), "after": after,
             })
             updated = replace(item, status=after["status"], description=after["description"], transcription=after["transcription"],
-                              reason=after["reason"], version=item.version + 1, reviewed_by=annotator, reviewed_at=now)
+                              reason=after["reason"], version=item.version + 1, reviewed_by=annotator, reviewed_at=now,
+                              previous=item.snapshot())
             self.items[item_id] = updated
             return updated
+
+    def undo(self, item_id: str, *, annotator: str, version: int) -> ReviewItem:
+        """Puts back the state the item's latest decision replaced, as a new signed entry in the audit
+        log (nothing is deleted from it); undoing an undo redoes. The same version check as `decide`."""
+        annotator = checked_annotator(annotator)
+        with self._lock:
+            item = self.get(item_id)
+            if version != item.version:
+                raise ConflictError(item)
+            if item.previous is None:
+                raise ReviewInputError(f"item {item_id} has no decision to undo", field="version")
+            after: dict = {"status": item.previous["status"], "description": item.previous.get("description"),
+                     "transcription": item.previous.get("transcription"), "reason": item.previous.get("reason"),
+                     "reviewed_by": item.previous.get("reviewed_by"), "reviewed_at": item.previous.get("reviewed_at")}
+            a = item.annotation
+            now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+            self.log.append({
+                "item_id": item_id, "record_id": a.record_id, "image_sha256": a.image_sha256, "model": a.model,
+                "prompt_version": a.prompt_version, "action": UNDO, "edited": False, "annotator": annotator, "at": now,
+                "version": item.version + 1, "before": item.snapshot(), "after": after,
+            })
+            updated = replace(item, status=after["status"], description=after["description"], transcription=after["transcription"],
+                              reason=after["reason"], version=item.version + 1, reviewed_by=after["reviewed_by"],
+                              reviewed_at=after["reviewed_at"], previous=item.snapshot())
+            self.items[item_id] = updated
+            return updated
+
+
+def checked_annotator(annotator: str | None) -> str:
+    annotator = (annotator or "").strip()
+    if not annotator or len(annotator) > MAX_NAME:
+        raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
+    return annotator
+
+
+def _number_key(value) -> tuple:
+    """Numbers before texts, numbers by value ("10" after "9"), texts casefolded."""
+    text = str(value)
+    return (0, float(text), "") if text.replace(".", "", 1).isdigit() else (1, 0.0, text.casefold())

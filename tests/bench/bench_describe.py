@@ -82,7 +82,8 @@ def _review_bench(root: Path) -> None:
     started = time.perf_counter()
     store = ReviewStore.open(root, [curated])
     load_s = time.perf_counter() - started
-    timings: dict[str, list[float]] = {"queue (filtered)": [], "item": [], "decision": []}
+    timings: dict[str, list[float]] = {"queue (filtered)": [], "item": [], "decision": [], "search (text)": [], "table (sorted)": [],
+                                       "undo": []}
     with serve_review(store) as url:
         host, port = url.removeprefix("http://").split(":")
         connection = http.client.HTTPConnection(host, int(port))
@@ -104,8 +105,18 @@ def _review_bench(root: Path) -> None:
             item = call("GET", f"/api/items/{ids[n]}")
             timings["item"].append(time.perf_counter() - t)
             t = time.perf_counter()
-            call("POST", f"/api/items/{ids[n]}/decision", {"action": "accept", "annotator": "bench", "version": item["version"]})
+            decided = call("POST", f"/api/items/{ids[n]}/decision", {"action": "accept", "annotator": "bench", "version": item["version"]})
             timings["decision"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            call("GET", f"/api/queue?status=&q=bench:{n * 7}")  # a search scans every item's ids and texts
+            timings["search (text)"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            call("GET", f"/api/table?status=&sort={('status', 'year', 'reviewed_by')[n % 3]}&dir=desc")
+            timings["table (sorted)"].append(time.perf_counter() - t)
+            if n % 2:
+                t = time.perf_counter()
+                call("POST", f"/api/items/{ids[n]}/undo", {"annotator": "bench", "version": decided["item"]["version"]})
+                timings["undo"].append(time.perf_counter() - t)
         connection.close()
     print(f"review page with {REVIEW_RECORDS} records (loaded in {load_s:.2f} s), {ACTIONS} of each action over HTTP:")
     for name, values in timings.items():

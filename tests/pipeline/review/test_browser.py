@@ -83,8 +83,9 @@ def test_accept_edit_and_reject_with_the_keyboard(page, live_url, store):
 
     page.keyboard.press("s")  # skip
     wait_meta(page, "2 of 4")
-    page.keyboard.press("r")  # reject without a reason: refused, the reason field gets focus
-    assert "needs a reason" in page.locator("#banner").text_content()
+    page.keyboard.press("r")  # reject without a reason: the page asks for it, in the reason field
+    expect(page.locator("#banner")).to_have_text(re.compile("^Why reject it"))
+    assert page.locator("#banner").get_attribute("class") == "info"
     assert page.evaluate("document.activeElement.id") == "reason"
     page.fill("#reason", "opis myli boki")
     page.keyboard.press("Enter")

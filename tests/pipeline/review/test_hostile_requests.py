@@ -147,7 +147,19 @@ def _correction(server: Server) -> tuple[str, dict]:
     return f"/api/audit/questions/{question_id}", body
 
 
-WRITES = {"decision": _pending_decision, "correction": _correction}
+def _undo(server: Server) -> tuple[str, dict]:
+    """The URL and a valid body for an undo of an accepted item's decision (one is decided when none is
+    accepted: the server is shared by the module's tests, and its pending items run out)."""
+    accepted = server.get("/api/queue?status=accepted").json()["ids"]
+    if accepted:
+        decided = server.get(f"/api/items/{accepted[0]}").json()
+    else:
+        url, body = _pending_decision(server)
+        decided = server.post(url, body).json()["item"]
+    return f"/api/items/{decided['item_id']}/undo", {"version": decided["version"], "annotator": "Ala"}
+
+
+WRITES = {"decision": _pending_decision, "correction": _correction, "undo": _undo}
 
 
 # --- DNS rebinding: only the names the server was started for -------------------------------------
