@@ -67,6 +67,9 @@ class RunReport:
     curated_questions: int | None = None
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
     seconds: float | None = None
+    # Where the seconds went: download, parse and curate in the run's own process; text, layout, ocr and
+    # figures summed over the workers that extracted files this run (cached files cost none).
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def problem_count(self) -> int:
@@ -130,6 +133,9 @@ class RunReport:
             f"{t['ignored_links']} links or files matched no rule of the spec.",
             "",
         ]
+        if self.stage_seconds:
+            spent = ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in self.stage_seconds.items())
+            lines += [f"Seconds per stage (text, layout, ocr, figures: summed over workers): {spent}.", ""]
         return "\n".join(lines)
 
     def write(self, directory: Path) -> tuple[Path, Path]:

@@ -26,7 +26,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
-from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, take, write_bytes_atomic
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -114,12 +114,14 @@ class ExtractOutcome:
     # Not cached, not quarantined; the next run tries again.
     unavailable: bool = False
     warnings: tuple[str, ...] = ()  # what extraction did in place of the usual (pages sent to OCR, doubtful OCR, figures not cropped)
+    seconds: dict[str, float] = field(default_factory=dict)  # worker seconds per step (text, layout, ocr, figures)
 
 
 def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     """Pure and idempotent: safe to run twice, in any process or on any machine sharing raw/."""
     from pipeline.extract import ExtractError, StageUnavailable, extract_document
 
+    take()  # this file's steps only, not what the worker timed before
     cache = StageCache(task.cache_root, "extract")
     cached = cache.get(task.cache_key)
     summary = json.loads(cached) if cached is not None else None
@@ -142,7 +144,7 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     summary = {"page_count": document.page_count, "ocr_pages": document.ocr_pages, "figures": figure_paths, "warnings": document.warnings}
     cache.put(task.cache_key, json.dumps(summary, ensure_ascii=False))
     return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False,
-                          warnings=tuple(document.warnings))
+                          warnings=tuple(document.warnings), seconds=take())
 
 
 def _figures_present(summary: dict, task: ExtractTask) -> bool:
@@ -389,6 +391,7 @@ def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: R
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     acquired = acquire(spec, options)
+    stage_seconds = {"download": time.time() - started}
     entries = list(acquired.entries)
     report = RunReport(
         source=spec.name, pipeline_version=PIPELINE_VERSION, notes=list(acquired.notes),
@@ -400,6 +403,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
 
     pairing = pair_files(entries, spec.pairing)
     outcomes = _extract_all(entries, spec, options) if any(e.ok for e in entries) else {}
+    for outcome in outcomes.values():
+        stage_seconds = add_seconds(stage_seconds, outcome.seconds)
     for entry in entries:
         outcome = outcomes.get(entry.sha256) if entry.ok else None
         if outcome is None:
@@ -427,7 +432,9 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
         if job.keys and len(failed_keys) == len(job.keys):
             files[job.sheet.url].errors.append("every answer key of this sheet failed to extract")
+        parse_started = time.perf_counter()
         questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
+        stage_seconds = add_seconds(stage_seconds, {"parse": time.perf_counter() - parse_started})
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"
@@ -442,6 +449,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[job.sheet.url].add_parse(questions, problems)
         curated_by_sheet.append((job, questions))
 
+    curate_started = time.perf_counter()
     collisions = _cross_sheet_collisions(curated_by_sheet)
     earlier_by_id = {q.id: q for q in previous}
     fresh: list[Question] = []
@@ -487,5 +495,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
                             f"their reviews and corrections follow them ({RENAMES_FILE})")
     report.curated_questions = len(merged)
     report.seconds = round(time.time() - started, 3)
+    stage_seconds["curate"] = time.perf_counter() - curate_started
+    report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in stage_seconds.items()}
     report.write(reports_dir)
     return RunResult(spec=spec.name, curated_path=curated_path, report=report, questions=merged)

@@ -26,6 +26,7 @@ from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
+from pipeline.infra.clock import timed
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
@@ -473,10 +474,14 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 width, height = page.get_size()
                 textpage = page.get_textpage()
                 try:
-                    lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, height, options.layout)
+                    with timed("text"):
+                        glyphs = _glyphs(page, textpage, options.detect_highlights)
+                    with timed("layout"):
+                        lines = _text_lines(glyphs, width, height, options.layout)
                 finally:
                     textpage.close()
-                usable, why = _layer_verdict(lines, page)
+                with timed("text"):
+                    usable, why = _layer_verdict(lines, page)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -492,7 +497,8 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    _run_ocr(path, sha256, pages, need_ocr, options)
+    with timed("ocr"):
+        _run_ocr(path, sha256, pages, need_ocr, options)
     warnings = [f"{_pages_named(numbers)}: text layer not usable ({why}); read by OCR" for why, numbers in unusable.items()]
     warnings += [
         f"page {page.number}: read by OCR with a mean word confidence of {page.ocr_confidence:.0f} (under "
@@ -503,9 +509,11 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     ]
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
     warnings += [f"page {page.number}: {note}" for page in pages for note in page.ocr_notes]
-    clean_pages(pages, options)
+    with timed("layout"):
+        clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
-    _attach_figures(path, result, sha256, options)
+    with timed("figures"):
+        _attach_figures(path, result, sha256, options)
     return result

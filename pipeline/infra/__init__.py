@@ -8,11 +8,16 @@ Public functions:
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
 - `progress(total=, desc=)`: the one progress-bar style of long steps (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
+- `timed(stage)`, `take()`, `add_seconds(a, b)`: cheap per-stage timers for the run report (`clock`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
+from pipeline.infra.clock import add_seconds, take, timed
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 
-__all__ = ["StageCache", "fingerprint", "make_executor", "progress", "sha256_file", "write_bytes_atomic", "write_text_atomic"]
+__all__ = [
+    "StageCache", "add_seconds", "fingerprint", "make_executor", "progress", "sha256_file", "take", "timed",
+    "write_bytes_atomic", "write_text_atomic",
+]
