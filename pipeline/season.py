@@ -197,6 +197,14 @@ def _load_document(outcome: ExtractOutcome, cache_root: Path) -> ExtractedDocume
 
 # ---------------------------------------------------------------- parse (per sheet)
 
+# How this run fetched a file, not what the file is: a re-run that gets 304 Not Modified (status, a new
+# fetch time, the server's validators) hands parse the same input, so its cached result still holds.
+_TRANSFER_FIELDS = {"status": None, "fetched_at": None, "etag": None, "last_modified": None}
+
+
+def _parse_input(entry: ManifestEntry) -> dict:
+    return entry.to_dict() | _TRANSFER_FIELDS
+
 def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
     """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when the inputs are unchanged."""
     from pipeline import parse
@@ -207,8 +215,8 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     cache = StageCache(options.cache_root, "parse")
     cache_key = fingerprint(
         "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
-        spec.model_dump(mode="json", exclude={"path", "download"}), job.sheet.to_dict() | {"fetched_at": None},
-        [k.to_dict() | {"fetched_at": None} for _, k in key_outcomes],
+        spec.model_dump(mode="json", exclude={"path", "download"}), _parse_input(job.sheet),
+        [_parse_input(k) for _, k in key_outcomes],
     )
     cached = cache.get(cache_key)
     if cached is not None:
