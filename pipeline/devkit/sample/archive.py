@@ -5,8 +5,8 @@ in five Panhellenic papers) from word pools, deterministically: the same count a
 sheets, and a larger count starts with the sheets of a smaller one. Every layout the two booklet styles
 print occurs across the archive: stems and options wrapping over lines, options two per line, circuit
 figures, Greek statement blocks answered Σωστό/Λάθος, open questions with a model answer in the key, a
-shared instruction before a group. An even `scanned_share` of the sheets (5 % by default) is published
-as a scan. `build_archive_site(dest, count)` writes them with their keys, the index page and truth.json
+shared instruction before a group. An even `scanned_share` of each style's sheets (5 % by default) is
+published as a scan. `build_archive_site(dest, count)` writes them with their keys, the index page and truth.json
 through `site.build_sample_site`, so the archive is served and curated exactly as the embedded sample is
 (specs `sample_pl` and `sample_el`).
 
@@ -239,12 +239,13 @@ def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: in
     sheets = []
     for position in range(count):
         rng = random.Random(f"{seed}:{position}")
-        scanned = is_scanned(position, scanned_share)
         greek, index = divmod(position, GREEK_EVERY)
+        # Scans are counted within each style, so both styles get their share of them.
         if index == GREEK_EVERY - 1:
-            sheets.append(_el_sheet(greek, rng, scanned))
+            sheets.append(_el_sheet(greek, rng, is_scanned(greek, scanned_share)))
         else:
-            sheets.append(_pl_sheet(greek * (GREEK_EVERY - 1) + index, rng, scanned))
+            polish = greek * (GREEK_EVERY - 1) + index
+            sheets.append(_pl_sheet(polish, rng, is_scanned(polish, scanned_share)))
     return tuple(sheets)
 
 

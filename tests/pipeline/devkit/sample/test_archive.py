@@ -29,10 +29,12 @@ def test_sheets_are_distinct_files_of_both_styles(two_hundred):
     assert len({(s.spec, s.year, s.session, s.sheet_code) for s in two_hundred}) == 200
 
 
-def test_an_even_five_percent_are_scans(two_hundred):
-    scans = [i for i, s in enumerate(two_hundred) if s.scanned]
-    assert len(scans) == 10
-    assert all(b - a == 20 for a, b in zip(scans, scans[1:]))  # spread, not bunched at one end
+def test_an_even_five_percent_of_each_style_are_scans(two_hundred):
+    for spec, scan_count in (("sample_pl", 8), ("sample_el", 2)):
+        style = [s for s in two_hundred if s.spec == spec]
+        scans = [i for i, s in enumerate(style) if s.scanned]
+        assert len(scans) == scan_count
+        assert all(b - a == 20 for a, b in zip(scans, scans[1:]))  # spread, not bunched at one end
     assert sum(is_scanned(i, 0.2) for i in range(10)) == 2
     assert not any(s.scanned for s in archive_sheets(30, scanned_share=0.0))
 
