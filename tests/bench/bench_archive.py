@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
         base = args.keep or Path(tmp)
         site_dir, root = base / "site", base / "root"
         started = time.perf_counter()
-        site = build_archive_site(site_dir, sheets)
+        site = build_archive_site(site_dir, sheets, workers=os.cpu_count() or 1)
         scans = [t for t in site.truth.values() if t.scanned]
         print(f"archive: {len(site.truth)} sheets ({len(scans)} scanned, {SCANNED_SHARE:.0%} asked), "
               f"{sum(t.page_count for t in site.truth.values())} sheet pages, "

@@ -15,6 +15,7 @@ through `site.build_sample_site`, so the archive is served and curated exactly a
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from datetime import date
@@ -249,9 +250,12 @@ def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: in
     return tuple(sheets)
 
 
-def build_archive_site(dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0) -> SampleSite:
-    """Write an archive of `count` sheets, their keys, the index page and truth.json into `dest`."""
-    return build_sample_site(dest, archive_sheets(count, scanned_share=scanned_share, seed=seed))
+def build_archive_site(
+    dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0, workers: int = 1
+) -> SampleSite:
+    """Write an archive of `count` sheets, their keys, the index page and truth.json into `dest`,
+    rendering in `workers` processes."""
+    return build_sample_site(dest, archive_sheets(count, scanned_share=scanned_share, seed=seed), workers=workers)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,9 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sheets", type=int, default=200, help="how many sheets (default 200)")
     parser.add_argument("--scanned-share", type=float, default=SCANNED_SHARE, help="share of sheets published as scans")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="render in this many processes")
     args = parser.parse_args(argv)
     try:
-        site = build_archive_site(args.dest, args.sheets, scanned_share=args.scanned_share, seed=args.seed)
+        site = build_archive_site(args.dest, args.sheets, scanned_share=args.scanned_share, seed=args.seed, workers=args.workers)
     except ValueError as exc:
         print(f"archive: {exc}", file=sys.stderr)
         return 2

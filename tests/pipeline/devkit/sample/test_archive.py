@@ -85,3 +85,9 @@ def test_a_season_run_over_a_served_archive_curates_every_question(tmp_path):
         # the run report says where the seconds went; every stage that had work to do took some
         assert all(report.stage_seconds[stage] > 0 for stage in ("download", "text", "layout", "parse", "curate"))
         assert report.stage_seconds["ocr"] == 0  # no scan among the first five sheets
+
+
+def test_rendering_in_two_processes_writes_the_same_files(tmp_path):
+    one = build_archive_site(tmp_path / "one", 2, scanned_share=0.0)
+    two = build_archive_site(tmp_path / "two", 2, scanned_share=0.0, workers=2)
+    assert one.files == two.files and one.truth == two.truth
