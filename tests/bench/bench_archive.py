@@ -9,6 +9,7 @@ curated, and the re-run's time as a share of the first (goal ≤ 5 %).
     python -m tests.bench archive                 # 60 sheets: a few minutes on two cores
     python -m tests.bench archive --sheets 300
     python -m tests.bench archive --full          # 1,500 sheets, the size of a national archive
+    python -m tests.bench archive --executor ray  # on the Ray cluster RAY_ADDRESS names (`ray start --head`)
 """
 from __future__ import annotations
 
@@ -43,12 +44,14 @@ class PeakMemory:
     main: int = 0
     workers: dict[int, int] = field(default_factory=dict)  # pid -> bytes (pool workers, OCR helpers)
 
-    def sample(self, root: psutil.Process) -> None:
+    def sample(self, root: psutil.Process, ray_workers: bool = False) -> None:
         try:
             self.main = max(self.main, root.memory_info().rss)
             children = root.children(recursive=True)
         except psutil.Error:
             return
+        if ray_workers:  # Ray's workers are the raylets' children, not the run's
+            children += [p for p in psutil.process_iter(["cmdline"]) if "default_worker.py" in " ".join(p.info["cmdline"] or ())]
         for child in children:
             try:
                 if "-S" in child.cmdline()[1:3]:
@@ -66,10 +69,10 @@ class SpecRun:
     report: dict
 
 
-def run_extract(spec: str, base_url: str, root: Path, workers: int) -> SpecRun:
+def run_extract(spec: str, base_url: str, root: Path, workers: int, executor: str = "process") -> SpecRun:
     """One `examcorpus extract --source SPEC` in a fresh process, its process tree watched for memory."""
     command = [sys.executable, "-m", "pipeline.cli", "extract", "--source", spec, "--base-url", base_url,
-               "--root", str(root), "--workers", str(workers), "--no-progress"]
+               "--root", str(root), "--workers", str(workers), "--executor", executor, "--no-progress"]
     memory = PeakMemory()
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -78,7 +81,7 @@ def run_extract(spec: str, base_url: str, root: Path, workers: int) -> SpecRun:
 
     def watch() -> None:
         while not done.is_set():
-            memory.sample(watched)
+            memory.sample(watched, ray_workers=executor == "ray")
             done.wait(POLL_SECONDS)
 
     watcher = threading.Thread(target=watch, daemon=True)
@@ -131,8 +134,9 @@ def _print_run(title: str, runs: list[SpecRun], workers: int) -> None:
     main_peak = max(r.memory.main for r in runs)
     worker_peaks = [peak for r in runs for peak in r.memory.workers.values()]
     if worker_peaks:
-        print(f"  peak RSS: main process {_mib(main_peak):.0f} MiB; per worker max {_mib(max(worker_peaks)):.0f} MiB, "
-              f"median {_mib(sorted(worker_peaks)[len(worker_peaks) // 2]):.0f} MiB over {len(worker_peaks)} worker process(es)")
+        largest = ", ".join(f"{_mib(peak):.0f}" for peak in sorted(worker_peaks, reverse=True)[:6])
+        print(f"  peak RSS: main process {_mib(main_peak):.0f} MiB; worker processes ({len(worker_peaks)}), "
+              f"largest first: {largest} MiB")
     else:
         print(f"  peak RSS: main process {_mib(main_peak):.0f} MiB; no worker process (nothing to extract)")
     totals: dict[str, float] = {}
@@ -151,6 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     size.add_argument("--full", action="store_true", help=f"the full archive: {FULL_SHEETS} sheets")
     size.add_argument("--sheets", type=int, default=DEFAULT_SHEETS, help=f"how many sheets (default {DEFAULT_SHEETS})")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="extract workers (default: CPU count)")
+    parser.add_argument("--executor", choices=("process", "ray"), default="process",
+                        help="ray: the cluster RAY_ADDRESS names, started beforehand with `ray start --head`")
     parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them")
     args = parser.parse_args(argv or [])
     sheets = FULL_SHEETS if args.full else args.sheets
@@ -164,8 +170,9 @@ def main(argv: list[str] | None = None) -> None:
               f"{sum(t.page_count for t in site.truth.values())} sheet pages, "
               f"{sum(len(t.questions) for t in site.truth.values())} questions; generated in {time.perf_counter() - started:.1f} s")
         with serve_directory(site_dir) as base_url:
-            first = [run_extract(spec, base_url, root, args.workers) for spec in SPECS]
-            rerun = [run_extract(spec, base_url, root, args.workers) for spec in SPECS]
+            first = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
+            rerun = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
+        print(f"executor: {args.executor}" + (f" (RAY_ADDRESS={os.environ.get('RAY_ADDRESS', 'unset: a local Ray')})" if args.executor == "ray" else ""))
         _print_run("first make extract", first, args.workers)
         found, expected, right, closed = _agreement(root, site)
         print(f"  curated {found}/{expected} questions of the truth, {right}/{closed} closed answers right")
