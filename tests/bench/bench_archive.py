@@ -154,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--full", action="store_true", help=f"the full archive: {FULL_SHEETS} sheets")
     size.add_argument("--sheets", type=int, default=DEFAULT_SHEETS, help=f"how many sheets (default {DEFAULT_SHEETS})")
+    parser.add_argument("--scanned-share", type=float, default=SCANNED_SHARE, help="share of each style's sheets published as scans")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="extract workers (default: CPU count)")
     parser.add_argument("--executor", choices=("process", "ray"), default="process",
                         help="ray: the cluster RAY_ADDRESS names, started beforehand with `ray start --head`")
@@ -164,9 +165,9 @@ def main(argv: list[str] | None = None) -> None:
         base = args.keep or Path(tmp)
         site_dir, root = base / "site", base / "root"
         started = time.perf_counter()
-        site = build_archive_site(site_dir, sheets, workers=os.cpu_count() or 1)
+        site = build_archive_site(site_dir, sheets, scanned_share=args.scanned_share, workers=os.cpu_count() or 1)
         scans = [t for t in site.truth.values() if t.scanned]
-        print(f"archive: {len(site.truth)} sheets ({len(scans)} scanned, {SCANNED_SHARE:.0%} asked), "
+        print(f"archive: {len(site.truth)} sheets ({len(scans)} scanned, {args.scanned_share:.0%} asked), "
               f"{sum(t.page_count for t in site.truth.values())} sheet pages, "
               f"{sum(len(t.questions) for t in site.truth.values())} questions; generated in {time.perf_counter() - started:.1f} s")
         with serve_directory(site_dir) as base_url:
