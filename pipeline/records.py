@@ -104,9 +104,13 @@ class Question:
         object.__setattr__(self, "flag_codes", [f.code.code for f in typed])
 
     def to_row(self) -> dict:
-        row = dataclasses.asdict(self)
-        row["images"] = [dict(img, bbox=list(img["bbox"])) for img in row["images"]]
-        row["regions"] = [dict(region, bbox=list(region["bbox"])) for region in row["regions"]]
+        # Field by field rather than dataclasses.asdict, whose deep copy of every value was most of the
+        # time a season run spends writing an archive's curated file; the row is the same.
+        row = {name: getattr(self, name) for name in _QUESTION_FIELD_NAMES}
+        for name in ("choices", "choice_labels", "pages", "flags"):
+            row[name] = list(row[name])
+        row["images"] = [_boxed_row(image) for image in self.images]
+        row["regions"] = [_boxed_row(region) for region in self.regions]
         return row
 
     @classmethod
@@ -119,6 +123,16 @@ class Question:
         data["flags"] = list(data.get("flags") or [])
         data["flag_codes"] = list(data.get("flag_codes") or [])
         return cls(**data)
+
+
+_QUESTION_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Question))
+
+
+def _boxed_row(item: ImageRef | Region) -> dict:
+    """An ImageRef or Region as a row: its fields, the bbox as a list."""
+    row = {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+    row["bbox"] = list(row["bbox"])
+    return row
 
 
 _SLUG = re.compile(r"[^\w.]+")  # Unicode-aware: Greek Α1 and Β1 must not collide

@@ -80,6 +80,9 @@ class RunReport:
     curated_questions: int | None = None
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
     seconds: float | None = None
+    # Where the seconds went: download, parse and curate in the run's own process; text, layout, ocr and
+    # figures summed over the workers that extracted files this run (cached files cost none).
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def diagnostics(self) -> list[Diagnostic]:
         """Every diagnostic of the run: its own notes (not tied to one file), then each file's."""
@@ -156,6 +159,9 @@ class RunReport:
             f"{t['ignored_links']} links or files matched no rule of the spec.",
             "",
         ]
+        if self.stage_seconds:
+            spent = ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in self.stage_seconds.items())
+            lines += [f"Seconds per stage (text, layout, ocr, figures: summed over workers): {spent}.", ""]
         return "\n".join(lines)
 
     def _codes_table(self) -> list[str]:

@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, to_records
-from pipeline.infra import StageCache, fingerprint, make_executor, progress, write_bytes_atomic
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, take, write_bytes_atomic
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -116,12 +116,14 @@ class ExtractOutcome:
     # Not cached, not quarantined; the next run tries again.
     unavailable: bool = False
     warnings: tuple[str, ...] = ()  # what extraction did in place of the usual (pages sent to OCR, doubtful OCR, figures not cropped)
+    seconds: dict[str, float] = field(default_factory=dict)  # worker seconds per step (text, layout, ocr, figures)
 
 
 def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     """Pure and idempotent: safe to run twice, in any process or on any machine sharing raw/."""
     from pipeline.extract import ExtractError, StageUnavailable, extract_document
 
+    take()  # this file's steps only, not what the worker timed before
     cache = StageCache(task.cache_root, "extract")
     cached = cache.get(task.cache_key)
     summary = json.loads(cached) if cached is not None else None
@@ -148,7 +150,7 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
                "warnings": to_records(document.warnings, Code.EXTRACT_NOTE)}
     cache.put(task.cache_key, json.dumps(summary, ensure_ascii=False))
     return ExtractOutcome(task.sha256, task.cache_key, None, document.page_count, document.ocr_pages, False,
-                          warnings=tuple(document.warnings))
+                          warnings=tuple(document.warnings), seconds=take())
 
 
 def _figures_present(summary: dict, task: ExtractTask) -> bool:
@@ -201,6 +203,14 @@ def _load_document(outcome: ExtractOutcome, cache_root: Path) -> ExtractedDocume
 
 # ---------------------------------------------------------------- parse (per sheet)
 
+# How this run fetched a file, not what the file is: a re-run that gets 304 Not Modified (status, a new
+# fetch time, the server's validators) hands parse the same input, so its cached result still holds.
+_TRANSFER_FIELDS = {"status": None, "fetched_at": None, "etag": None, "last_modified": None}
+
+
+def _parse_input(entry: ManifestEntry) -> dict:
+    return entry.to_dict() | _TRANSFER_FIELDS
+
 def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
     """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when the inputs are unchanged."""
     from pipeline import parse
@@ -211,8 +221,8 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     cache = StageCache(options.cache_root, "parse")
     cache_key = fingerprint(
         "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
-        spec.model_dump(mode="json", exclude={"path", "download"}), job.sheet.to_dict() | {"fetched_at": None},
-        [k.to_dict() | {"fetched_at": None} for _, k in key_outcomes],
+        spec.model_dump(mode="json", exclude={"path", "download"}), _parse_input(job.sheet),
+        [_parse_input(k) for _, k in key_outcomes],
     )
     cached = cache.get(cache_key)
     if cached is not None:
@@ -396,6 +406,7 @@ def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: R
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     acquired = acquire(spec, options)
+    stage_seconds = {"download": time.time() - started}
     entries = list(acquired.entries)
     report = RunReport(
         source=spec.name, pipeline_version=PIPELINE_VERSION, notes=list(acquired.notes),
@@ -407,6 +418,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
 
     pairing = pair_files(entries, spec.pairing)
     outcomes = _extract_all(entries, spec, options) if any(e.ok for e in entries) else {}
+    for outcome in outcomes.values():
+        stage_seconds = add_seconds(stage_seconds, outcome.seconds)
     for entry in entries:
         outcome = outcomes.get(entry.sha256) if entry.ok else None
         if outcome is None:
@@ -434,12 +447,15 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
         if job.keys and len(failed_keys) == len(job.keys):
             files[job.sheet.url].errors.append(diagnose(Code.KEYS_FAILED))
+        parse_started = time.perf_counter()
         try:
             questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
         except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
             kept = bool(_earlier_records(job.sheet, previous))
             files[job.sheet.url].errors.append(str(exc) + ("; its records curated earlier are kept unchanged" if kept else ""))
             continue
+        finally:
+            stage_seconds = add_seconds(stage_seconds, {"parse": time.perf_counter() - parse_started})
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"
@@ -452,6 +468,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[job.sheet.url].add_parse(questions, problems)
         curated_by_sheet.append((job, questions))
 
+    curate_started = time.perf_counter()
     collisions = _cross_sheet_collisions(curated_by_sheet)
     earlier_by_id = {q.id: q for q in previous}
     fresh: list[Question] = []
@@ -497,5 +514,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
                             f"their reviews and corrections follow them ({RENAMES_FILE})")
     report.curated_questions = len(merged)
     report.seconds = round(time.time() - started, 3)
+    stage_seconds["curate"] = time.perf_counter() - curate_started
+    report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in stage_seconds.items()}
     report.write(reports_dir)
     return RunResult(spec=spec.name, curated_path=curated_path, report=report, questions=merged)

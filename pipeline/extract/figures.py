@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
+from PIL import Image
 
 from pipeline.infra import write_bytes_atomic
 from pipeline.extract.document import Figure
@@ -308,6 +309,17 @@ def _relative_path(path: Path, root: Path) -> str:
         return str(path.resolve())
 
 
+def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Image.Image:
+    """The RGB pixels of `box` (left, top, right, bottom) of a rendered page. A BGR render inside the
+    box is cut from pdfium's buffer as it is (a view), so only the crop is copied; converting the whole
+    page to a PIL image first cost more than the render itself. The same pixels either way."""
+    left, top, right, bottom = box
+    if bitmap.mode == "BGR" and 0 <= left < right <= bitmap.width and 0 <= top < bottom <= bitmap.height:
+        pixels = bitmap.to_numpy()[top:bottom, left:right, ::-1]
+        return Image.fromarray(np.ascontiguousarray(pixels))
+    return bitmap.to_pil().convert("RGB").crop(box)
+
+
 def _crop_page(
     page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int, root: Path
 ) -> list[Figure]:
@@ -315,12 +327,12 @@ def _crop_page(
         return []
     width, height = page.get_size()
     scale = dpi / 72.0
-    image = page.render(scale=scale).to_pil().convert("RGB")
+    bitmap = page.render(scale=scale)
     figures = []
     for x0, top, x1, bottom in boxes:
         x0, top = max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0)
         x1, bottom = min(x1 + CROP_PADDING_PT, width), min(bottom + CROP_PADDING_PT, height)
-        crop = image.crop((round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
+        crop = _crop_bitmap(bitmap, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
         buffer = io.BytesIO()
         crop.save(buffer, format="PNG", optimize=False)
         data = buffer.getvalue()

@@ -30,6 +30,7 @@ from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 from pipeline.patterns import spec_pattern
+from pipeline.infra.clock import timed
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
@@ -500,10 +501,14 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 width, height = page.get_size()
                 textpage = page.get_textpage()
                 try:
-                    lines = _text_lines(_glyphs(page, textpage, options.detect_highlights), width, height, options.layout)
+                    with timed("text"):
+                        glyphs = _glyphs(page, textpage, options.detect_highlights)
+                    with timed("layout"):
+                        lines = _text_lines(glyphs, width, height, options.layout)
                 finally:
                     textpage.close()
-                usable, why = _layer_verdict(lines, page)
+                with timed("text"):
+                    usable, why = _layer_verdict(lines, page)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -519,7 +524,8 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    _run_ocr(path, sha256, pages, need_ocr, options)
+    with timed("ocr"):
+        _run_ocr(path, sha256, pages, need_ocr, options)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += [
         diagnose(Code.OCR_DOUBTFUL, page=page.number, confidence=page.ocr_confidence, threshold=OCR_DOUBTFUL_BELOW)
@@ -528,9 +534,11 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     ]
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
     warnings += [note.on_page(page.number) for page in pages for note in as_diagnostics(page.ocr_notes, Code.EXTRACT_NOTE)]
-    clean_pages(pages, options)
+    with timed("layout"):
+        clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
-    _attach_figures(path, result, sha256, options)
+    with timed("figures"):
+        _attach_figures(path, result, sha256, options)
     return result

@@ -77,3 +77,17 @@ def test_a_table_written_before_the_item_status_fields_reads_with_their_defaults
 def test_a_table_missing_a_required_field_is_refused_by_name():
     with pytest.raises(KeyError, match="question"):
         conform_to_schema(questions_to_table([make_question()]).drop_columns(["question"]))
+
+
+def test_a_row_holds_every_field_as_plain_values_and_owns_its_lists():
+    from pipeline.records import Region
+
+    question = make_question(flags=["not keyed"], regions=[Region(page=2, bbox=(1.0, 2.0, 3.0, 4.0))])
+    row = question.to_row()
+    assert list(row) == list(QUESTION_FIELDS)
+    assert row["images"] == [{"path": "raw/figures/ab.png", "page": 2, "bbox": [10.0, 20.0, 110.0, 90.0], "sha256": "ab"}]
+    assert row["regions"] == [{"page": 2, "bbox": [1.0, 2.0, 3.0, 4.0]}]
+    row["choices"].append("changed")
+    row["flags"].clear()
+    assert question.choices == ["HTTP", "SMTP", "FTP", "DNS"] and question.flags == ["not keyed"]
+    assert Question.from_row(question.to_row()) == question

@@ -238,14 +238,23 @@ def _write_sheet(dest: Path, sheet: SampleSheet, seed: int, scratch: Path) -> Sh
     return _truth(sheet, rendered.question_pages, len(rendered.sheet_pages))
 
 
-def build_sample_site(dest: Path | str, sheets: tuple[SampleSheet, ...] = SAMPLE_SHEETS) -> SampleSite:
-    """Write the sample archive into `dest` (created if missing) and return what it holds."""
+def build_sample_site(dest: Path | str, sheets: tuple[SampleSheet, ...] = SAMPLE_SHEETS, *, workers: int = 1) -> SampleSite:
+    """Write the sample archive into `dest` (created if missing) and return what it holds. `workers` > 1
+    renders sheets in that many processes (an archive of thousands); the files are the same."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     truth: dict[str, SheetTruth] = {}
     with tempfile.TemporaryDirectory(prefix="examcorpus-sample-") as scratch:
-        for seed, sheet in enumerate(sheets, start=1):
-            truth[sheet.sheet_file] = _write_sheet(dest, sheet, seed, Path(scratch))
+        jobs = [(dest, sheet, seed, Path(scratch)) for seed, sheet in enumerate(sheets, start=1)]
+        if workers > 1 and len(jobs) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                written = list(pool.map(_write_sheet, *zip(*jobs), chunksize=8))
+        else:
+            written = [_write_sheet(*job) for job in jobs]
+        for sheet, sheet_truth in zip(sheets, written):
+            truth[sheet.sheet_file] = sheet_truth
     for path, lines in _UNRELATED_PDFS.items():
         _put(dest / path, pdf_bytes([_text_page(lines)]))
     _put(dest / "regulamin.html", _REGULAMIN_HTML.encode("utf-8"))

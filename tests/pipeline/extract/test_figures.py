@@ -178,3 +178,23 @@ def test_real_sheets_chart_found_and_answer_grid_skipped():
     assert 300 < (x1 - x0) < 400 and 180 < (bottom - top) < 260
     with pdfium.PdfDocument(str(sheet)) as document:
         assert find_figure_boxes(document[4]) == []  # a page of squared answer paper: 2611 rectangles
+
+
+@pytest.mark.parametrize("box", [(100, 200, 700, 560), (0, 0, 1241, 300), (1200, 1700, 1241, 1754), (1100, 1600, 1300, 1800)])
+def test_a_crop_cut_from_the_render_holds_the_pixels_of_the_whole_page_image(sheet, box):
+    """The crop is cut from pdfium's buffer without making a PIL image of the whole page first: the same
+    pixels as cropping that image, at the page's edges too and for a box running off the page."""
+    from pipeline.extract.figures import _crop_bitmap
+
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        bitmap = document[0].render(scale=150 / 72)
+        whole_page = bitmap.to_pil().convert("RGB")
+        assert (bitmap.width, bitmap.height) == (1241, 1754)
+        crop = _crop_bitmap(bitmap, box)
+        assert crop.mode == "RGB" and crop.size == whole_page.crop(box).size
+        assert crop.tobytes() == whole_page.crop(box).tobytes()
+        if box[0] < 1200:  # the boxes left of the margin hold text or the chart, not only paper
+            assert crop.getextrema() != ((255, 255), (255, 255), (255, 255))
+    finally:
+        document.close()
