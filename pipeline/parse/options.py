@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import canonical_label, matched_label, opening_label
+from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, matched_label, opening_label
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
@@ -32,6 +33,12 @@ class OptionBlock:
     options: list[Option]
     trailing: list[StreamLine]
     flags: list[str] = field(default_factory=list)  # labels restored from where they stand
+
+
+def bare_label_run(styles: list[str], min_count: int) -> int | None:
+    """How many bare labels in a run make them labels (`find_options`' `bare_min_run`), where the spec's
+    styles include bare ones ('A'); None otherwise."""
+    return min_count if "A" in styles else None
 
 
 def find_options(
@@ -255,7 +262,10 @@ def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list
 
 
 def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
-    """'B. DHCP   C. FTP' read as one line (OCR of a grid row): split before a later label."""
+    """Options printed side by side on one line ('B. DHCP   C. FTP', '① 1  ② 3  ③ 5'), which the
+    layout keeps as one segment when the gaps between them are narrower than `segment_gap`: split before
+    each later label of the sequence, in the spec's own styles (after a space, or at an enclosed label,
+    spaced or not), each piece placed where its own label stands on the line (`_advance`)."""
     result: list[StreamLine] = []
     for item in lines:
         label = opening_label(item.text, labels, option_re)
@@ -265,16 +275,32 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
         pieces = [item]
         later = labels[labels.index(label) + 1 :]
         text = item.text
-        for inner in re.finditer(r"\s{2,}|\s(?=\S{1,3}[.)]\s*\S)", text):
+        for inner in _INNER_LABEL.finditer(text, 1):
             rest = text[inner.end():]
-            rest_label = opening_label(rest, labels, option_re)
-            if rest_label in later:
+            found = option_re.match(rest)
+            rest_label = canonical_label(matched_label(found), labels) if found else None
+            # A label with no text after it ends the line: a number or letter closing the text ("… de 2").
+            if found is not None and rest_label in later and found.group("text").strip():
                 head = text[: inner.start()].rstrip()
-                share = len(head) / max(len(text), 1)
+                share = _advance(text[: inner.end()]) / max(_advance(text), 1)
                 width = item.line.x1 - item.line.x0
-                left = replace(item.line, text=head, x1=item.line.x0 + share * width)
+                left = replace(item.line, text=head, x1=item.line.x0 + _advance(head) / max(_advance(text), 1) * width)
                 right = replace(item.line, text=rest, x0=item.line.x0 + share * width)
-                pieces = [StreamLine(item.page, left)] + _split_inner_labels([StreamLine(item.page, right)], labels, option_re)
+                pieces = [StreamLine(item.page, left, item.ocr)] + _split_inner_labels([StreamLine(item.page, right, item.ocr)], labels, option_re)
                 break
         result.extend(pieces)
     return result
+
+
+# Where a later option may start inside a line: after a space (the option regex then decides whether a
+# label of the spec's style stands there: 'C.', '(c)', 'γ:', '나.', '[D]'), or at an enclosed label (①,
+# Ⓑ), spaced or not.
+_INNER_LABEL = re.compile(rf"\s+|(?=[{ENCLOSED_CLASS}])")
+
+
+def _advance(text: str) -> float:
+    """How far `text` reaches along its line, in widths of a narrow character: a wide (East Asian)
+    character takes two, a combining mark none. Where a line's pieces stand is estimated from it."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text
+    )
