@@ -42,6 +42,8 @@ KOREAN_MATHS = [
     ("방정식 2x−6=0 의 해는?", [["① 1", "② 2", "③ 3", "④ 4", "⑤ 5"]]),
     ("다음 중 옳은 것은? [3점]", [["① 사각형은 변이 넷", "② 삼각형은 변이 넷", "③ 원은 꼭짓점이 셋"], ["④ 오각형은 변이 넷", "⑤ 육각형은 변이 다섯"]]),
     ("수열 1, 3, 5, … 의 제10항은?", ["①15  ②17  ③19  ④21  ⑤23"]),
+    ("<보기>에서 옳은 것만을 있는 대로 고른 것은?", ["<보기>", "ㄱ. 1 + 1 = 2", "ㄴ. 2 × 3 = 6", "ㄷ. 3 − 1 = 1",
+                                          "① ㄱ   ② ㄷ   ③ ㄱ, ㄴ   ④ ㄴ, ㄷ   ⑤ ㄱ, ㄴ, ㄷ"]),
 ]
 KOREAN_CHOICES = {
     "1": ["1", "3", "5", "7", "9"],
@@ -49,8 +51,9 @@ KOREAN_CHOICES = {
     "3": ["1", "2", "3", "4", "5"],
     "4": ["사각형은 변이 넷", "삼각형은 변이 넷", "원은 꼭짓점이 셋", "오각형은 변이 넷", "육각형은 변이 다섯"],
     "5": ["15", "17", "19", "21", "23"],
+    "6": ["ㄱ", "ㄷ", "ㄱ, ㄴ", "ㄴ, ㄷ", "ㄱ, ㄴ, ㄷ"],
 }
-KOREAN_KEY = {"1": "③", "2": "⑤", "3": "③", "4": "①", "5": "③"}
+KOREAN_KEY = {"1": "③", "2": "⑤", "3": "③", "4": "①", "5": "③", "6": "③"}
 
 
 def _korean_spec(labels: list[str] | None = None):
@@ -80,6 +83,7 @@ def test_circled_options_in_one_row_and_in_rows_of_two_and_three_are_read_exactl
     assert {n: q.choices for n, q in found.items()} == KOREAN_CHOICES
     assert all(q.choice_labels == CIRCLED for q in found.values()), "records hold the labels as the spec declares them"
     assert found["2"].question == "다음 중 가장 큰 수는? [3점]"
+    assert found["6"].question.endswith("ㄷ. 3 − 1 = 1"), "the <보기> box's ㄱ. ㄴ. ㄷ. lines stay in the stem"
     assert all(q.type == "single_choice" for q in found.values())
 
 
