@@ -55,7 +55,7 @@ def find_options(
     """
     pitch = measure_pitch(lines)
     if bare_min_run:
-        lines = _bare_label_runs(lines, labels, option_re, bare_min_run)
+        lines = [_bare_label_row(sl, labels, bare_min_run) for sl in _bare_label_runs(lines, labels, option_re, bare_min_run)]
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
     lines, restored = restore_label_column(lines, labels, option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
@@ -161,6 +161,25 @@ def _bare_label_runs(lines: list[StreamLine], labels: list[str], option_re: re.P
                 result[index] = replace(sl, line=replace(sl.line, text=f"{bare.group('label')}  {bare.group('text')}"))
         return result
     return result
+
+
+def _bare_label_row(item: StreamLine, labels: list[str], min_run: int) -> StreamLine:
+    """Bare labels printed along one row ("A 5 cm   B 7 cm   C 12 cm"), each read as a word: the line opens
+    with the first label and has at least `min_run` labels in sequence, each word-spaced, each followed
+    by text of its own. The labels are then set apart from their texts, as `_bare_label_runs` does for a
+    column, so the row is split at each of them. Two label letters in a row ("A B C") are no such row."""
+    words = item.text.split()
+    at: list[int] = []
+    for index, word in enumerate(words):
+        expected = labels[len(at)] if len(at) < len(labels) else None
+        if expected is not None and canonical_label(word, labels) == expected and (at or index == 0):
+            if at and at[-1] == index - 1:
+                return item  # a label right after a label: letters, not options
+            at.append(index)
+    if len(at) < min_run or at[-1] == len(words) - 1:
+        return item
+    text = " ".join(f"{word} " if index in at else word for index, word in enumerate(words))
+    return replace(item, line=replace(item.line, text=text))
 
 
 def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[set[str]]:

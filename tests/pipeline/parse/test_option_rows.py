@@ -154,3 +154,14 @@ def test_options_in_a_row_are_split_in_any_declared_style(tmp_path, style, print
     found = by_number(run(spec(options={"labels": labels, "styles": [style]}), sheet))
     assert found["1"].choices == ["Москва", "Киев", "Минск", "Рига"]
     assert found["1"].choice_labels == labels
+
+
+def test_bare_labels_along_one_row_are_split_at_each_label(tmp_path):
+    """Bare labels ('A' style: a letter in a filled circle) read as words along a row: the row opens with
+    A and goes on B, C, D, each followed by its own text; a stem line naming points "A B C" is no row."""
+    sheet = _sheet(tmp_path / "2031" / "sheet.pdf", [
+        ("Los puntos A B C forman un triángulo de lados 3 y 4: ¿la hipotenusa?", ["A 5 cm   B 7 cm   C 12 cm   D 25 cm"]),
+    ])
+    found = by_number(run(spec(options={"styles": ["A"]}), sheet))
+    assert found["1"].choices == ["5 cm", "7 cm", "12 cm", "25 cm"]
+    assert found["1"].question == "Los puntos A B C forman un triángulo de lados 3 y 4: ¿la hipotenusa?"
