@@ -35,6 +35,9 @@ class Line:
     highlighted: bool = False
     font_size: float | None = None
     bold: bool = False
+    # Where a word starts after a gap wider than a word space inside the line (`layout.WIDE_GAP`), left to
+    # right: the cells of a row kept as one line (options printed side by side) stand there.
+    wide_gap_starts: list[float] = field(default_factory=list)
 
 
 @dataclass

@@ -48,6 +48,12 @@ class Glyph:
         return (self.top + self.bottom) / 2
 
 
+# Segment sizes (glyph box heights): a gap inside a segment wider than this is more than a word space (0.17 of the
+# box in Noto Sans CJK, 0.27 in DejaVu Sans; two spaces 0.36 and 0.55): cells of
+# a row set a few spaces apart (options side by side), recorded on the Line for the parser to split at.
+WIDE_GAP = 0.33
+
+
 @dataclass
 class Segment:
     """A run of text on one row with no wide gap inside: one Line of the extracted document."""
@@ -64,6 +70,11 @@ class Segment:
 
     def to_line(self, text: str, *, highlighted: bool, font_size: float, bold: bool = False) -> Line:
         """The document Line at this segment's place (coordinates rounded to 0.01 pt)."""
+        ordered = sorted(self.glyphs, key=lambda g: g.x0)
+        wide = [
+            round(glyph.x0, 2) for previous, glyph in zip(ordered, ordered[1:])
+            if glyph.x0 - previous.x1 > WIDE_GAP * (self.size or 1.0)
+        ]
         return Line(
             text=text,
             x0=round(self.x0, 2),
@@ -73,6 +84,7 @@ class Segment:
             highlighted=highlighted,
             font_size=font_size,
             bold=bold,
+            wide_gap_starts=wide,
         )
 
 

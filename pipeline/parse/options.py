@@ -301,10 +301,12 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
             # A label with no text after it ends the line: a number or letter closing the text ("… de 2").
             if found is not None and rest_label in later and found.group("text").strip():
                 head = text[: inner.start()].rstrip()
-                share = _advance(text[: inner.end()]) / max(_advance(text), 1)
                 width = item.line.x1 - item.line.x0
-                left = replace(item.line, text=head, x1=item.line.x0 + _advance(head) / max(_advance(text), 1) * width)
-                right = replace(item.line, text=rest, x0=item.line.x0 + share * width)
+                x0 = _label_x(item, item.line.x0 + _advance(text[: inner.end()]) / max(_advance(text), 1) * width)
+                x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
+                starts = item.line.wide_gap_starts
+                left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
+                right = replace(item.line, text=rest, x0=x0, wide_gap_starts=[x for x in starts if x > x0])
                 pieces = [StreamLine(item.page, left, item.ocr)] + _split_inner_labels([StreamLine(item.page, right, item.ocr)], labels, option_re)
                 break
         result.extend(pieces)
@@ -315,6 +317,15 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
 # label of the spec's style stands there: 'C.', '(c)', 'γ:', '나.', '[D]'), or at an enclosed label (①,
 # Ⓑ), spaced or not.
 _INNER_LABEL = re.compile(rf"\s+|(?=[{ENCLOSED_CLASS}])")
+
+
+def _label_x(item: StreamLine, estimate: float) -> float:
+    """Where a label inside the line stands: the start of the word after a wide gap that the extraction
+    recorded (`Line.wide_gap_starts`, the glyphs' own positions) nearest the estimate from the text, where
+    one lies within two font sizes of it; else the estimate (labels set only a word space apart)."""
+    reach = 2 * (item.line.font_size or item.line.bottom - item.line.top or 10.0)
+    near = [x for x in item.line.wide_gap_starts if abs(x - estimate) <= reach]
+    return min(near, key=lambda x: abs(x - estimate)) if near else estimate
 
 
 def _advance(text: str) -> float:

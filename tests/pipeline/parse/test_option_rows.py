@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import CJK_FONT, TextBox, cjk_font
+from pipeline.extract import ExtractOptions, extract_document
+from pipeline.parse import find_options, line_stream, option_start_regex
 from tests.pipeline.parse.repertoire_sheets import LEFT, OPTION_INDENT, ROW, SIZE, by_number, pdf, run, spec
 
 needs_cjk = pytest.mark.skipif(cjk_font() is None, reason="Hangul sheets need fonts-noto-cjk (make system-packages)")
@@ -165,3 +168,22 @@ def test_bare_labels_along_one_row_are_split_at_each_label(tmp_path):
     found = by_number(run(spec(options={"styles": ["A"]}), sheet))
     assert found["1"].choices == ["5 cm", "7 cm", "12 cm", "25 cm"]
     assert found["1"].question == "Los puntos A B C forman un triángulo de lados 3 y 4: ¿la hipotenusa?"
+
+
+@pytest.mark.parametrize(("row", "labels", "font"), [
+    ("A. 5 cm   B. 7 cm   C. Lisboa y Oporto   D. 25 cm", ["A", "B", "C", "D"], "DejaVuSans"),
+    ("① 사각형은 변이 넷  ② 삼각형  ③ 원은 꼭짓점이 셋  ④ 넷  ⑤ 다섯", CIRCLED, CJK_FONT),
+])
+def test_each_option_of_a_row_stands_where_its_label_is_printed(tmp_path, row, labels, font):
+    """The pieces of a split row are placed at their labels' own glyphs (the extraction records where
+    words start after a wide gap), not at a share of the line's width by character count."""
+    if font == CJK_FONT and cjk_font() is None:
+        pytest.skip("Hangul sheets need fonts-noto-cjk (make system-packages)")
+    sheet = pdf(tmp_path / "sheet.pdf", [TextBox(row, LEFT + OPTION_INDENT, 27, 170, size=SIZE, font=font)])
+    document = extract_document(sheet, "0" * 64, ExtractOptions())
+    [line] = document.pages[0].lines
+    found = find_options(line_stream(document, labels=labels), labels, option_start_regex(labels, ["A."]))
+    textpage = pdfium.PdfDocument(str(sheet))[0].get_textpage()
+    printed = [textpage.get_charbox(i, loose=True)[0] for i in range(textpage.count_chars()) if textpage.get_text_range(i, 1) in labels]
+    assert [o.label for o in found.options] == labels
+    assert [round(o.first.line.x0, 1) for o in found.options] == pytest.approx([round(x, 1) for x in printed], abs=0.15)
