@@ -187,3 +187,13 @@ def test_each_option_of_a_row_stands_where_its_label_is_printed(tmp_path, row, l
     printed = [textpage.get_charbox(i, loose=True)[0] for i in range(textpage.count_chars()) if textpage.get_text_range(i, 1) in labels]
     assert [o.label for o in found.options] == labels
     assert [round(o.first.line.x0, 1) for o in found.options] == pytest.approx([round(x, 1) for x in printed], abs=0.15)
+
+
+def test_a_justified_paragraph_records_no_wide_gaps(tmp_path):
+    """Only gaps wider than the line's own word spaces are recorded: a justified line stretches all its
+    spaces alike, so the extraction keeps nothing for it (and the extracted JSON does not grow)."""
+    text = " ".join(["La prueba consta de dos partes y cada una tiene sus propias preguntas de reserva."] * 4)
+    sheet = pdf(tmp_path / "sheet.pdf", [TextBox(text, LEFT, 27, 120, size=SIZE, align="J")])
+    lines = extract_document(sheet, "0" * 64, ExtractOptions()).pages[0].lines
+    assert len(lines) >= 3
+    assert all(line.wide_gap_starts == [] for line in lines)
