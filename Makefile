@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 EXAMCORPUS := $(VENV)/bin/examcorpus
 # Tesseract data for every OCR language a shipped spec names (`ocr: languages: [pol, ...]`), not a fixed list.
 OCR_LANGUAGES := $(sort $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipeline/sources/*.yaml | tr ',' ' '))
-APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils fonts-dejavu-core chromium
+APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils fonts-dejavu-core fonts-noto-cjk chromium
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
 .PHONY: setup system-packages extract describe review test docs bench eval clean split publish

@@ -76,6 +76,10 @@ class Code(Enum):
     NUMBERING_RESTARTS = ("parse.numbering_restarts", ERROR,
                           "question numbering restarts at 1 ({where}) and the questions after it were read as text: "
                           "declare the parts in layout.sections")
+    SECTION_ON_DROPPED_PAGE = ("parse.section_on_dropped_page", ERROR,
+                               "section {prefix!r} starts on page {page}, a dropped page ({why}): its heading {line!r} "
+                               "was not read, so the questions after it keep the numbers of the part before; narrow "
+                               "layout.drop_pages so the heading's page is parsed")
     LOST_LABEL_QUESTIONS = ("parse.lost_label_questions", ERROR,
                             "{count} question(s) print option labels that ended in no option: {numbers}")
     NUMBERING_GAPS = ("parse.numbering_gaps", ERROR, "gap(s) in the question numbering: {numbers}")

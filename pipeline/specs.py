@@ -251,15 +251,36 @@ class TrueFalseSpec(_Strict):
 
 class SectionRule(_Strict):
     """A part of the sheet (or key) whose question numbering restarts: "PRIMERA PARTE" and "SEGUNDA PARTE",
-    each with its "Preguntas de reserva". A question numbered 5 in a section with prefix '2.' is 2.5; a
-    nested section (reserve questions) adds its prefix to the enclosing one's: '2.' + 'R' gives 2.R5."""
+    each with its "Preguntas de reserva". A record's number is the section's prefix, then the printed
+    number: question 5 of the section with prefix '2.' is 2.5 (the convention: prefix '<part id>.'); a
+    nested section (reserve questions) adds its prefix to the enclosing one's: '2.' + 'R' gives 2.R5. The
+    first rule may leave out `start`: it is then the part printed before any heading (an implicit first
+    part), and its prefix numbers the questions from the sheet's start."""
 
-    start: str = Field(description="regex of the heading line that opens the section")
+    start: str | None = Field(
+        default=None,
+        description="regex of the heading line that opens the section; left out (first rule only): the part "
+        "before any heading",
+    )
     prefix: str = Field(min_length=1, description="put before the printed number, e.g. '1.' or 'R'")
     nested: bool = Field(default=False, description="inside the current top-level section (its prefix is added to it)")
     reserve: bool = Field(default=False, description="reserve questions: they count only if another is annulled")
 
-    _check = field_validator("start")(_compiles)
+    @field_validator("start")
+    @classmethod
+    def _start_compiles(cls, value: str | None) -> str | None:
+        return None if value is None else _compiles(value)
+
+
+def _implicit_first(rules: list[SectionRule]) -> list[SectionRule]:
+    """Only the first section may have no heading (`start`), and it is a top-level part."""
+    for index, rule in enumerate(rules):
+        if rule.start is None and (index > 0 or rule.nested):
+            raise ValueError(
+                f"section {rule.prefix!r} has no start: only the first section may leave it out (the part before any "
+                "heading), and it cannot be nested"
+            )
+    return rules
 
 
 def default_voided() -> list[str]:
@@ -300,6 +321,7 @@ class LayoutSpec(_Strict):
         default_factory=list,
         description="parts whose question numbering restarts; their prefixes make the numbers (and record ids) unique",
     )
+    _check_sections = field_validator("sections")(_implicit_first)
     closed_types: list[str] = Field(
         default_factory=list,
         description="the only question types this family prints, e.g. [single_choice]: a question read as "
@@ -378,6 +400,7 @@ class KeySpec(_Strict):
     sections: list[SectionRule] = Field(
         default_factory=list, description="the key's parts where its numbering restarts (see layout.sections)"
     )
+    _check_sections = field_validator("sections")(_implicit_first)
     in_sheet: str | None = Field(
         default=None,
         description="regex of the line that opens the answer key printed inside the booklet (its last pages); "

@@ -9,8 +9,11 @@ Ground truths come in the formats found upstream:
    {"sheets": [{"sheet": "<part of the sheet URL>", "types": [single_choice, true_false],
                 "questions": [{"number": "3.1", "answer": "A", "options": {"A": "…"}}]}]}
    A sheet with "questions": [] asserts that nothing may be extracted from it (negative sheets).
- - `truth.jsonl`, one question a line: {"number", "answer", "question", "choices", "voided", "pilot",
+ - `truth.jsonl`, one question a line: {"number", "section", "answer", "question", "choices", "voided", "pilot",
    "reserve"} — pairs with the sheets (PDFs) in the same folder unless a sheet is named.
+A question of a part whose numbering restarts may name its part: {"section": "2", "number": "5"} is the
+record numbered 2.5 (the records' convention: the part's declared prefix, then the printed number; see
+layout.sections); writing "number": "2.5" is the same.
 In every format a question's options may be a list (labels A, B, … in order) or a label → text map
 (`options` or `choices`); a field the scorer does not know is an error, never ignored.
 
@@ -172,7 +175,7 @@ def _read_csv(path: Path, sheet: str | None) -> list[TruthSheet]:
     return [TruthSheet(target, _by_url_part(target), {"single_choice"}, questions)]
 
 
-_QUESTION_FIELDS = {"number", "type", "answer", "question", "options", "choices", "choice_labels", "voided", "pilot", "reserve", "points"}
+_QUESTION_FIELDS = {"number", "section", "type", "answer", "question", "options", "choices", "choice_labels", "voided", "pilot", "reserve", "points"}
 _DEFAULT_LABELS = "ABCDEFGHIJ"
 
 
@@ -197,8 +200,16 @@ def _truth_options(question: dict, where: str) -> dict[str, str] | None:
 def _truth_question(question: dict, where: str, default_type: str = "single_choice") -> TruthQuestion:
     if "number" not in question:
         raise FidelityError(f"{where}: a question has no 'number'")
+    number = str(question["number"])
+    section = question.get("section")
+    if section is not None:
+        if not str(section).strip():
+            raise FidelityError(f"{where}: 'section' is empty; leave it out for a question of no section")
+        # The records' convention for restarted numbering: question 5 of the part whose declared prefix is
+        # '2.' is 2.5 (layout.sections); a truth names the part ("section": 2) and the printed number.
+        number = f"{str(section).strip().rstrip('.')}.{number}"
     return TruthQuestion(
-        str(question["number"]), question.get("type", default_type), question.get("answer"),
+        number, question.get("type", default_type), question.get("answer"),
         _truth_options(question, where), bool(question.get("voided")),
     )
 
@@ -256,16 +267,23 @@ def read_truth(spec: str) -> list[TruthSheet]:
 # --------------------------------------------------------------------------- scoring
 
 
+def _match_key(number: str) -> str:
+    """A question number as truth and records are matched: `number_key`'s form cut into its runs of
+    digits and of letters, so a section written with or without a dot is the same part ("1.R2", a
+    reserve section nested in part 1, is the truth's section "1.R" with number 2)."""
+    return ".".join(re.findall(r"\d+|[^\W\d_]+", number_key(number)))
+
+
 def score_sheet(truth: TruthSheet, records: list[Question]) -> SheetScore:
     mine = [q for q in records if truth.selects(q) and q.type in truth.types]
     by_number: dict[str, Question] = {}
     for q in mine:
-        by_number.setdefault(number_key(q.number), q)
-    truth_numbers = {number_key(t.number) for t in truth.questions}
+        by_number.setdefault(_match_key(q.number), q)
+    truth_numbers = {_match_key(t.number) for t in truth.questions}
     score = SheetScore(truth.name, truth=len(truth.questions), extracted=len(mine), matched=0)
-    score.extra = sorted(q.number for q in mine if number_key(q.number) not in truth_numbers)
+    score.extra = sorted(q.number for q in mine if _match_key(q.number) not in truth_numbers)
     for item in truth.questions:
-        ours = by_number.get(number_key(item.number))
+        ours = by_number.get(_match_key(item.number))
         if ours is None:
             score.missing.append(item.number)
             continue

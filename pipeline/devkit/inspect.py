@@ -25,7 +25,9 @@ from pathlib import Path
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, StageUnavailable, extract_document
 from pipeline.parse import (
     Numbering,
+    bare_label_run,
     canonical_label,
+    find_options,
     line_stream,
     matched_label,
     option_start_regex,
@@ -153,6 +155,7 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
     matchers = _Matchers(
         option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
         spec_pattern(layout.points) if layout.points else None, labels,
+        bare_label_run(layout.options.styles, layout.options.min_count),
     )
     restarts = {id(item) for item in numbering.restarts}
     by_id = {id(item): item for item in parsed}
@@ -165,7 +168,7 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
         seen_block = seen_block or rule is not None
         if rule is None:
             text = plain_text(item.text)[0]
-            section = next((s for s in layout.sections if spec_pattern(s.start).search(text)), None)
+            section = next((s for s in layout.sections if s.start and spec_pattern(s.start).search(text)), None)
             if section is not None:
                 rule = f"section {section.prefix!r} (start {section.start!r})"
             else:
@@ -180,14 +183,32 @@ class _Matchers:
     question_start: re.Pattern
     points: re.Pattern | None
     labels: list[str]
+    bare_min_run: int | None  # bare labels ('A' style) in a run of this many are labels
+
+
+def _option_labels_on(item, options) -> list[str]:
+    """The labels of the options the parser opened on `item`'s line: one, or several where options are
+    printed side by side and the parser split the line at each label."""
+    return [
+        o.label for o in options
+        if o.first.page == item.page and abs(o.first.line.top - item.line.top) < 0.01
+        and item.line.x0 - 0.5 <= o.first.line.x0 <= item.line.x1
+    ]
 
 
 def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str]) -> None:
     """Rules of the lines inside a question or passage block, as the option and points matchers see them."""
     owner = "passage" if block.kind == "context" else block.number
     bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
+    found = find_options(block.lines, matchers.labels, matchers.option, matchers.bare_min_run).options if block.kind == "question" else []
     for item in block.lines:
         text = plain_text(item.text)[0]
+        opened = _option_labels_on(item, found)
+        if len(opened) > 1 or (opened and not matchers.option.match(text)):
+            # options side by side on one line, or a bare label the parser took from its run
+            taken[id(item)] = f"option labels {', '.join(opened)} (side by side)" if len(opened) > 1 else f"option label {opened[0]}"
+            bare_label = None
+            continue
         option = matchers.option.match(text)
         points = matchers.points.search(text) if matchers.points else None
         header = matchers.question_start.match(text)

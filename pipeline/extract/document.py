@@ -35,6 +35,9 @@ class Line:
     highlighted: bool = False
     font_size: float | None = None
     bold: bool = False
+    # Where a word starts after a gap wider than a word space inside the line (`layout.WIDE_GAP`), left to
+    # right: the cells of a row kept as one line (options printed side by side) stand there.
+    wide_gap_starts: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -95,6 +98,9 @@ class ExtractedDocument:
         data["warnings"] = to_records(self.warnings, Code.EXTRACT_NOTE)
         for page_data, page in zip(data["pages"], self.pages):
             page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
+            for line_data in page_data["lines"]:
+                if not line_data["wide_gap_starts"]:  # most lines: left out, read back as the default
+                    del line_data["wide_gap_starts"]
         return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod

@@ -48,6 +48,14 @@ class Glyph:
         return (self.top + self.bottom) / 2
 
 
+# Segment sizes (glyph box heights): a gap inside a segment wider than this is more than a word space (0.17 of the
+# box in Noto Sans CJK, 0.27 in DejaVu Sans; two spaces 0.36 and 0.55): cells of
+# a row set a few spaces apart (options side by side), recorded on the Line for the parser to split at.
+WIDE_GAP = 0.33
+WIDE_SPREAD = 1.5  # times the line's median word space
+WORD_SPACE_MIN = 0.1  # segment sizes: a narrower gap is kerning or a glyph's side bearing, no space
+
+
 @dataclass
 class Segment:
     """A run of text on one row with no wide gap inside: one Line of the extracted document."""
@@ -73,7 +81,21 @@ class Segment:
             highlighted=highlighted,
             font_size=font_size,
             bold=bold,
+            wide_gap_starts=self.wide_gap_starts(),
         )
+
+    def wide_gap_starts(self) -> list[float]:
+        """Where words start after a gap wider than this line's own word spaces (`WIDE_SPREAD` times their
+        median) and than `WIDE_GAP`: the cells of a row kept as one segment. A justified line stretches all
+        its spaces alike and records none."""
+        ordered = sorted(self.glyphs, key=lambda g: g.x0)
+        size = self.size or 1.0
+        gaps = [(glyph.x0 - previous.x1, glyph.x0) for previous, glyph in zip(ordered, ordered[1:])]
+        spaces = [gap for gap, _ in gaps if gap > WORD_SPACE_MIN * size]
+        if not spaces:
+            return []
+        usual = statistics.median(spaces)
+        return [round(x, 2) for gap, x in gaps if gap > WIDE_GAP * size and gap > WIDE_SPREAD * usual]
 
 
 @dataclass

@@ -43,7 +43,8 @@ from pipeline.infra.clock import timed
 # from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
 # one line across its wide spaces on the text layer too (`layout.WordSpaces`). +33: what the OCR repairs
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+33/{READING_VERSION}"
+# +34: lines record where words start after a wide gap (`Line.wide_gap_starts`).
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+34/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0

@@ -9,7 +9,7 @@ Public functions and types:
 - `STAGE_VERSION`: part of every parse cache key
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
-  `canonical_label` (`labels`)
+  `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -30,6 +30,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.blocks import Numbering, split_blocks
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
+from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
@@ -44,9 +45,10 @@ from pipeline.parse.stream import line_stream, plain_text
 # +20: options after the last label read cut from its sentence breaks when OCR lost their labels.
 # +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
 #      sheet's parts or a marking scheme imply but no block has are flagged and reported.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+24"
+# +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+25"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
-    "option_start_regex", "parse_sheet", "plain_text", "split_blocks",
+    "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
 ]

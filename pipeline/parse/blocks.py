@@ -5,7 +5,8 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 
-from pipeline.diagnostics import Code, diagnose
+from pipeline.diagnostics import Code, Diagnostic, diagnose
+from pipeline.extract import ExtractedDocument
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
@@ -62,10 +63,16 @@ class Numbering:
     reserve: bool = False
     restarts: list[StreamLine] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        first = self.sections[0] if self.sections else None
+        if first is not None and first.start is None:  # the part before any heading
+            self.top = self.prefix = first.prefix
+            self.reserve = first.reserve
+
     def enter(self, text: str) -> bool:
         """Whether `text` (a line's plain text) opens a declared section; if so, the prefix changes."""
         for rule in self.sections:
-            if spec_pattern(rule.start).search(text):
+            if rule.start is not None and spec_pattern(rule.start).search(text):
                 if rule.nested:
                     self.prefix = self.top + rule.prefix
                 else:
@@ -73,6 +80,22 @@ class Numbering:
                 self.reserve = rule.reserve
                 return True
         return False
+
+
+def dropped_section_starts(document: ExtractedDocument, sections: list) -> list[Diagnostic]:
+    """A declared section's heading printed on a page the spec drops (`drop_pages`, a scratch-page rule)
+    is never read, so its part would silently keep the previous part's numbers: one problem per heading."""
+    found = []
+    for page in document.pages:
+        if not page.dropped_reason:
+            continue
+        for line in page.lines:
+            text = plain_text(line.text)[0]
+            rule = next((r for r in sections if r.start is not None and spec_pattern(r.start).search(text)), None)
+            if rule is not None:
+                found.append(diagnose(Code.SECTION_ON_DROPPED_PAGE, prefix=rule.prefix, page=page.number,
+                                      why=page.dropped_reason, line=text[:60]))
+    return found
 
 
 def split_blocks(
@@ -216,7 +239,7 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
     stands beside a gap of one (97, 99, 99, 100): then it is the missing number."""
     runs: list[list[tuple[StreamLine, int]]] = [[]]
     for item in items:
-        if sections and any(spec_pattern(rule.start).search(plain_text(item.text)[0]) for rule in sections):
+        if sections and any(rule.start and spec_pattern(rule.start).search(plain_text(item.text)[0]) for rule in sections):
             runs.append([])
             continue
         match = match_number_line(start_re, item)

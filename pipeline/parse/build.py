@@ -13,7 +13,7 @@ from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
-from pipeline.parse.blocks import Block, Numbering, link_contexts, split_blocks
+from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.implied import flag_implied_missing
@@ -28,7 +28,7 @@ from pipeline.parse.losses import (
 )
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
-from pipeline.parse.options import find_options
+from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.parse.unnumbered import recover_unnumbered
@@ -81,7 +81,7 @@ TRAILING_FLAG_MIN_LETTERS = 12
 
 def _bare_min_run(layout) -> int | None:
     """How many bare labels in a run make them labels, where the spec's styles include bare ones."""
-    return layout.options.min_count if "A" in layout.options.styles else None
+    return bare_label_run(layout.options.styles, layout.options.min_count)
 
 
 def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
@@ -471,6 +471,7 @@ def parse_sheet(
     stream = line_stream(sheet, [*layout.stop_at, *key_start], labels=layout.options.labels)
     report_stop(sheet, stream, layout.stop_at, key_start, notes)
     numbering = Numbering(sections=list(layout.sections))
+    problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering)
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
     if restarts:

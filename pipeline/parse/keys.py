@@ -154,7 +154,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
     On OCR'd pages an entry number misread or unread is mended from its column's run (`keyruns`)."""
     entry_re = spec_pattern(spec.entry)
     table = KeyTable(name)
-    columns: list[_KeyColumn] = [_KeyColumn(float("-inf"))]
+    first = spec.sections[0] if spec.sections and spec.sections[0].start is None else None  # the part before any heading
+    columns: list[_KeyColumn] = [_KeyColumn(float("-inf"), first.prefix, first.prefix) if first else _KeyColumn(float("-inf"))]
     runs: list[tuple[str, list[ColumnRow]]] = []  # (prefix, rows) of each column under each heading
     current: dict[int, tuple[str, list[ColumnRow]]] = {}
     for row in rows(line_stream(document, spec.stop_at)):
@@ -163,7 +164,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
             # Entries are matched on plain text: a bold number or letter is layout.
             text = plain_text(sl.text)[0]
             # A heading OCR misread ("Preauntas de reserva") still opens its section.
-            rule = next((r for r in spec.sections if search_rule(r.start, text, ocr=sl.ocr)[0]), None)
+            rule = next((r for r in spec.sections if r.start and search_rule(r.start, text, ocr=sl.ocr)[0]), None)
             if rule is not None:
                 _open_section(columns, sl.line.x0, rule)
                 current = {}  # a heading starts new runs (column indexes may have shifted)

@@ -41,16 +41,33 @@ def _enclosed_table() -> dict[int, str]:
 
 
 _ENCLOSED = _enclosed_table()
+# The enclosed characters as a regex character class's contents.
+ENCLOSED_CLASS = "".join(re.escape(chr(code)) for code in sorted(_ENCLOSED))
 
 
-def plain_enclosed(text: str) -> str:
-    """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto")."""
-    return text.translate(_ENCLOSED)
+def plain_enclosed(text: str, keep: frozenset[str] = frozenset()) -> str:
+    """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto"), except the
+    characters in `keep` (a spec's own enclosed labels, which stay as printed)."""
+    if not keep:
+        return text.translate(_ENCLOSED)
+    return text.translate({code: plain for code, plain in _ENCLOSED.items() if chr(code) not in keep})
+
+
+def is_enclosed(label: str) -> bool:
+    """`label` is an enclosed letter or digit (①, Ⓐ, ❶): printed in its circle or square, it needs no
+    punctuation to stand apart from the text after it."""
+    return len(label) == 1 and ord(label) in _ENCLOSED
+
+
+def enclosed_labels(labels: list[str] | tuple[str, ...] | None) -> frozenset[str]:
+    """The spec's labels that are enclosed characters: the line stream keeps them as printed."""
+    return frozenset(label for label in labels or () if is_enclosed(label))
 
 
 def fold(text: str) -> str:
-    """A label or number in one comparable form: NFC, look-alikes to Latin, case-folded."""
-    text = unicodedata.normalize("NFC", text.strip())
+    """A label or number in one comparable form: enclosed forms as the plain one they enclose (① and 1
+    compare equal, so a key printing 3 or ③ answers a label ③), NFC, look-alikes to Latin, case-folded."""
+    text = unicodedata.normalize("NFC", plain_enclosed(text.strip()))
     return "".join(_TO_LATIN.get(ch, ch) for ch in text).casefold()
 
 
@@ -76,9 +93,15 @@ def canonical_label(printed: str, labels: list[str]) -> str | None:
 def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
     """Matches a segment that opens with a printed option label; group `label`, then `text`."""
     letters = sorted({v for label in labels for v in label_variants(label)}, key=len, reverse=True)
-    label_re = "(?P<label>" + "|".join(re.escape(v) for v in letters) + ")"
+    label_re: str | None = "(?P<label>" + "|".join(re.escape(v) for v in letters) + ")"
     alternatives = []
-    for style in styles:
+    enclosed = [v for v in letters if is_enclosed(v)]
+    if enclosed:
+        # An enclosed label (①, Ⓐ) is its own style: the circle sets it apart, whatever follows ("①1").
+        alternatives.append("(?P<label>" + "|".join(re.escape(v) for v in enclosed) + ")")
+        letters = [v for v in letters if not is_enclosed(v)]
+        label_re = "(?P<label>" + "|".join(re.escape(v) for v in letters) + ")" if letters else None
+    for style in styles if label_re is not None else ():
         before, after = style.split("A")
         if not before and not after:
             # A bare label ("A", a letter in a filled circle) is told apart from a word that starts
@@ -89,7 +112,8 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
         alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
     pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))
     # OCR drops the space after a label ("C.FTP"): a letter may follow directly, a digit or dot not.
-    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_]))(?P<text>.*)$", re.DOTALL)
+    # An enclosed label may be followed by anything ("①1").
+    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[{ENCLOSED_CLASS}]))(?P<text>.*)$", re.DOTALL)
 
 
 def opening_label(text: str, labels: list[str], option_re: re.Pattern) -> str | None:

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import canonical_label, matched_label, opening_label
+from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, matched_label, opening_label
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
@@ -34,6 +35,12 @@ class OptionBlock:
     flags: list[str] = field(default_factory=list)  # labels restored from where they stand
 
 
+def bare_label_run(styles: list[str], min_count: int) -> int | None:
+    """How many bare labels in a run make them labels (`find_options`' `bare_min_run`), where the spec's
+    styles include bare ones ('A'); None otherwise."""
+    return min_count if "A" in styles else None
+
+
 def find_options(
     lines: list[StreamLine], labels: list[str], option_re: re.Pattern, bare_min_run: int | None = None
 ) -> OptionBlock:
@@ -48,7 +55,7 @@ def find_options(
     """
     pitch = measure_pitch(lines)
     if bare_min_run:
-        lines = _bare_label_runs(lines, labels, option_re, bare_min_run)
+        lines = [_bare_label_row(sl, labels, bare_min_run) for sl in _bare_label_runs(lines, labels, option_re, bare_min_run)]
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
     lines, restored = restore_label_column(lines, labels, option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
@@ -156,6 +163,25 @@ def _bare_label_runs(lines: list[StreamLine], labels: list[str], option_re: re.P
     return result
 
 
+def _bare_label_row(item: StreamLine, labels: list[str], min_run: int) -> StreamLine:
+    """Bare labels printed along one row ("A 5 cm   B 7 cm   C 12 cm"), each read as a word: the line opens
+    with the first label and has at least `min_run` labels in sequence, each word-spaced, each followed
+    by text of its own. The labels are then set apart from their texts, as `_bare_label_runs` does for a
+    column, so the row is split at each of them. Two label letters in a row ("A B C") are no such row."""
+    words = item.text.split()
+    at: list[int] = []
+    for index, word in enumerate(words):
+        expected = labels[len(at)] if len(at) < len(labels) else None
+        if expected is not None and canonical_label(word, labels) == expected and (at or index == 0):
+            if at and at[-1] == index - 1:
+                return item  # a label right after a label: letters, not options
+            at.append(index)
+    if len(at) < min_run or at[-1] == len(words) - 1:
+        return item
+    text = " ".join(f"{word} " if index in at else word for index, word in enumerate(words))
+    return replace(item, line=replace(item.line, text=text))
+
+
 def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[set[str]]:
     """For each line, the option labels that open some later line of the block on the same page."""
     after: list[set[str]] = [set() for _ in lines]
@@ -255,7 +281,10 @@ def _pull_label_partners(lines: list[StreamLine], option_re: re.Pattern) -> list
 
 
 def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
-    """'B. DHCP   C. FTP' read as one line (OCR of a grid row): split before a later label."""
+    """Options printed side by side on one line ('B. DHCP   C. FTP', '① 1  ② 3  ③ 5'), which the
+    layout keeps as one segment when the gaps between them are narrower than `segment_gap`: split before
+    each later label of the sequence, in the spec's own styles (after a space, or at an enclosed label,
+    spaced or not), each piece placed where its own label stands on the line (`_advance`)."""
     result: list[StreamLine] = []
     for item in lines:
         label = opening_label(item.text, labels, option_re)
@@ -265,16 +294,43 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
         pieces = [item]
         later = labels[labels.index(label) + 1 :]
         text = item.text
-        for inner in re.finditer(r"\s{2,}|\s(?=\S{1,3}[.)]\s*\S)", text):
+        for inner in _INNER_LABEL.finditer(text, 1):
             rest = text[inner.end():]
-            rest_label = opening_label(rest, labels, option_re)
-            if rest_label in later:
+            found = option_re.match(rest)
+            rest_label = canonical_label(matched_label(found), labels) if found else None
+            # A label with no text after it ends the line: a number or letter closing the text ("… de 2").
+            if found is not None and rest_label in later and found.group("text").strip():
                 head = text[: inner.start()].rstrip()
-                share = len(head) / max(len(text), 1)
                 width = item.line.x1 - item.line.x0
-                left = replace(item.line, text=head, x1=item.line.x0 + share * width)
-                right = replace(item.line, text=rest, x0=item.line.x0 + share * width)
-                pieces = [StreamLine(item.page, left)] + _split_inner_labels([StreamLine(item.page, right)], labels, option_re)
+                x0 = _label_x(item, item.line.x0 + _advance(text[: inner.end()]) / max(_advance(text), 1) * width)
+                x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
+                starts = item.line.wide_gap_starts
+                left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
+                right = replace(item.line, text=rest, x0=x0, wide_gap_starts=[x for x in starts if x > x0])
+                pieces = [StreamLine(item.page, left, item.ocr)] + _split_inner_labels([StreamLine(item.page, right, item.ocr)], labels, option_re)
                 break
         result.extend(pieces)
     return result
+
+
+# Where a later option may start inside a line: after a space (the option regex then decides whether a
+# label of the spec's style stands there: 'C.', '(c)', 'γ:', '나.', '[D]'), or at an enclosed label (①,
+# Ⓑ), spaced or not.
+_INNER_LABEL = re.compile(rf"\s+|(?=[{ENCLOSED_CLASS}])")
+
+
+def _label_x(item: StreamLine, estimate: float) -> float:
+    """Where a label inside the line stands: the start of the word after a wide gap that the extraction
+    recorded (`Line.wide_gap_starts`, the glyphs' own positions) nearest the estimate from the text, where
+    one lies within two font sizes of it; else the estimate (labels set only a word space apart)."""
+    reach = 2 * (item.line.font_size or item.line.bottom - item.line.top or 10.0)
+    near = [x for x in item.line.wide_gap_starts if abs(x - estimate) <= reach]
+    return min(near, key=lambda x: abs(x - estimate)) if near else estimate
+
+
+def _advance(text: str) -> float:
+    """How far `text` reaches along its line, in widths of a narrow character: a wide (East Asian)
+    character takes two, a combining mark none. Where a line's pieces stand is estimated from it."""
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text
+    )

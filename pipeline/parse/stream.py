@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import normalize_ocr_line
-from pipeline.parse.labels import plain_enclosed
+from pipeline.parse.labels import enclosed_labels, plain_enclosed
 from pipeline.patterns import spec_pattern
 
 # Answer blanks and leaders: nothing a reader needs.
@@ -34,8 +34,10 @@ def _ocr_fixer(labels: list[str] | None):
 def line_stream(
     document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None
 ) -> list[StreamLine]:
-    """Lines of the parsed pages in reading order; OCR'd lines get their option labels repaired."""
+    """Lines of the parsed pages in reading order; OCR'd lines get their option labels repaired. Enclosed
+    letters and digits read as the plain ones, except the spec's own enclosed labels (①), kept as printed."""
     stops = [spec_pattern(p) for p in stop_at]
+    keep = enclosed_labels(labels)
     fix = _ocr_fixer(labels)
     stream: list[StreamLine] = []
     for page in document.pages:
@@ -50,7 +52,7 @@ def line_stream(
                 return stream
             if _BLANK.match(line.text):
                 continue
-            text = unmark_prefix(plain_enclosed(line.text))
+            text = unmark_prefix(plain_enclosed(line.text, keep))
             stream.append(
                 StreamLine(page.number, line if text == line.text else replace(line, text=text), page.method is PageMethod.OCR)
             )

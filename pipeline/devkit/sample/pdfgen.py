@@ -41,6 +41,12 @@ FONT_FILES: dict[tuple[str, bool], str] = {
     ("DejaVuSansMono", False): "DejaVuSansMono.ttf",
     ("DejaVuSansMono", True): "DejaVuSansMono-Bold.ttf",
 }
+# Hangul, kana and Han script, and circled digits, from Debian's fonts-noto-cjk (a font collection: the
+# Korean face is its second font). Sheets in these scripts need it installed; `cjk_font()` says whether it is.
+CJK_FONT = "NotoSansCJK"
+CJK_FONT_FILES = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
+CJK_FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk")
+CJK_COLLECTION_KOREAN = 1
 
 
 class PdfGenError(RuntimeError):
@@ -147,6 +153,15 @@ def font_dir() -> Path:
     )
 
 
+def cjk_font(bold: bool = False) -> Path | None:
+    """The Noto Sans CJK collection file (fonts-noto-cjk), or None when it is not installed."""
+    for folder in CJK_FONT_DIRS:
+        path = Path(folder) / CJK_FONT_FILES[bold]
+        if path.is_file():
+            return path
+    return None
+
+
 def _new_fpdf() -> FPDF:
     pdf = FPDF(unit="mm", format="A4")
     pdf.set_auto_page_break(False)
@@ -160,10 +175,19 @@ def _new_fpdf() -> FPDF:
 def _set_font(pdf: FPDF, box: TextBox) -> None:
     """Select the box's face, loading its TTF on first use (parsing a TTF costs ~0.1 s, so only the
     faces a document uses are loaded)."""
+    style = "B" if box.bold else ""
+    if box.font == CJK_FONT:
+        if f"{box.font.lower()}{style}" not in pdf.fonts:
+            path = cjk_font(box.bold)
+            if path is None:
+                raise PdfGenError(f"font {CJK_FONT} is not installed: install fonts-noto-cjk (make system-packages)")
+            pdf.add_font(box.font, style, str(path), collection_font_number=CJK_COLLECTION_KOREAN)
+        pdf.set_font(box.font, style, box.size)
+        pdf.set_stretching(box.stretching)
+        return
     filename = FONT_FILES.get((box.font, box.bold))
     if filename is None:
-        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES})}")
-    style = "B" if box.bold else ""
+        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES} | {CJK_FONT})}")
     if f"{box.font.lower()}{style}" not in pdf.fonts:
         path = font_dir() / filename
         if not path.is_file():
