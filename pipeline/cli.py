@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract(subparsers)
     _add_specs(subparsers)
     _add_score_extraction(subparsers)
+    from pipeline.extract.ocr.cli import register as register_ocr
+
+    register_ocr(subparsers)
     from pipeline.devkit import register_inspect
 
     register_inspect(subparsers)
