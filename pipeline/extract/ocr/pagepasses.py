@@ -7,6 +7,7 @@ ordered list: the docs' table of passes, `examcorpus ocr passes` and the OCR cac
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
-from pipeline.extract.ocr.orientation import detect_rotation, may_lie_turned
+from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
@@ -47,18 +48,29 @@ from pipeline.extract.ocr.words import INK_BELOW, isolated_short_words, line_siz
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
 
 
+def _says(text: str) -> Callable[[Callable[[PageWork], bool]], Callable[[PageWork], bool]]:
+    """A condition's docstring built from the constants it tests, so the listing cannot drift from them."""
+
+    def described(condition: Callable[[PageWork], bool]) -> Callable[[PageWork], bool]:
+        condition.__doc__ = text
+        return condition
+
+    return described
+
+
 def _deskew_asked(work: PageWork) -> bool:
     """the settings ask for it (`OcrSettings.deskew`, on by default)"""
     return work.settings.deskew
 
 
+@_says(f"at least {ROTATION_MIN_WORDS} words of 3+ letters read with a mean confidence under {ROTATION_CHECK_BELOW:.0f}, "
+       "on a page that is not itself the page read turned")
 def _reads_as_turned(work: PageWork) -> bool:
-    """the page's words of 3+ letters read with a mean confidence under 60, and it is not itself the page read turned"""
     return work.turn_upright and may_lie_turned(work.parsed)
 
 
+@_says(f"the page's confident words average under {CONDENSED_BELOW} font sizes per letter (narrow type)")
 def _condensed(work: PageWork) -> bool:
-    """the page's confident words average under 0.41 font sizes per letter (narrow type)"""
     return work.stretch > 1
 
 
@@ -67,8 +79,8 @@ def _prose_to_reread(work: PageWork) -> bool:
     return work.settings.reread_prose and bool(work.typical_height) and not work.read_widened
 
 
+@_says(f"the page holds at least {TABLE_PASS_MIN_ISOLATED} short words standing alone (a key table's cells)")
 def _table_page(work: PageWork) -> bool:
-    """the page holds at least 8 short words standing alone (a key table's cells)"""
     return len(work.lone_cells) >= TABLE_PASS_MIN_ISOLATED
 
 
