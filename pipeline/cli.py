@@ -188,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract(subparsers)
     _add_specs(subparsers)
     _add_score_extraction(subparsers)
-    from pipeline.extract.ocr.cli import register as register_ocr
+    from pipeline.extract.ocr import register as register_ocr
 
     register_ocr(subparsers)
     from pipeline.devkit import register_inspect

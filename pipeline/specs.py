@@ -166,22 +166,14 @@ class PairingSpec(_Strict):
 
 
 class OcrPassesSpec(_Strict):
-    disable: list[str] = Field(
-        default_factory=list,
-        description="page passes not to run on this source's scans, by name (`examcorpus ocr passes` lists them)",
-    )
+    disable: list[str] = Field(default_factory=list, description="page passes not to run, by name (`examcorpus ocr passes`)")
 
     @field_validator("disable")
     @classmethod
     def _known_passes(cls, value: list[str]) -> list[str]:
-        from pipeline.extract.ocr.pagepasses import PAGE_PASSES  # read when a spec is validated, not on import
-        from pipeline.extract.ocr.passes import UnknownPass, check_disabled
+        from pipeline.extract.ocr import check_pass_names  # read when a spec is validated, not on import
 
-        try:
-            check_disabled(PAGE_PASSES, value)
-        except UnknownPass as exc:
-            raise ValueError(str(exc)) from None
-        return value
+        return check_pass_names(value)  # ValueError naming each unknown or required pass
 
 
 class OcrSpec(_Strict):

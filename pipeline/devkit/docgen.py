@@ -168,7 +168,7 @@ def ocr_modules_markdown() -> str:
 
 def ocr_passes_markdown() -> str:
     """The registry of OCR page passes (`pipeline.extract.ocr.pagepasses.PAGE_PASSES`) as a table."""
-    from pipeline.extract.ocr.cli import passes_markdown
+    from pipeline.extract.ocr import passes_markdown
 
     return passes_markdown()
 

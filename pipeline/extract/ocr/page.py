@@ -115,8 +115,8 @@ def ocr_pages(
         raise ValueError("ocr_pages: cache_dir and sha256 go together (the cache is keyed by the file's SHA-256)")
     cache = ReadingCache(cache_dir) if cache_dir is not None else None
     pdf_path = Path(pdf_path)
-    require_languages(settings.languages)
     enabled_passes(settings)  # a pass name no pass has fails here, before any page is rendered
+    require_languages(settings.languages)
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     if not page_numbers:

@@ -25,7 +25,7 @@ from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, r
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, may_lie_turned
-from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, enabled, page_pass
+from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
@@ -398,6 +398,12 @@ PAGE_PASSES: tuple[PagePass, ...] = (
 def pass_names() -> list[str]:
     """Every registered pass's name, in order."""
     return [p.name for p in PAGE_PASSES]
+
+
+def check_pass_names(disabled: list[str]) -> list[str]:
+    """`disabled` as given when each names a pass that may be disabled; else `passes.UnknownPass` (a ValueError)."""
+    check_disabled(PAGE_PASSES, disabled)
+    return disabled
 
 
 def enabled_passes(settings: OcrSettings) -> tuple[PagePass, ...]:

@@ -44,5 +44,5 @@ class OcrSettings:
             layout=LayoutParams(segment_gap=spec.layout.segment_gap),
             option_labels=tuple(spec.layout.options.labels),
             ellipsis=spec.ocr.ellipsis,
-            disabled_passes=tuple(spec.ocr.passes.disable),
+            disabled_passes=tuple(sorted(set(spec.ocr.passes.disable))),  # one key whatever the order
         )
