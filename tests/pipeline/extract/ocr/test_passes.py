@@ -143,3 +143,13 @@ def test_a_disabled_pass_is_skipped_and_every_other_pass_reads_as_before(ellipsi
     assert any(t.endswith("warcie…") for t in with_pass), with_pass
     assert any(t.endswith("warcie...") for t in without), without
     assert [t.replace("...", "…") for t in without] == with_pass
+
+
+def test_specs_check_names_a_disabled_pass_no_pass_has(tmp_path, capsys):
+    data = _sample_spec_data()
+    data["ocr"]["passes"] = {"disable": ["figures", "roman-numeral"]}
+    spec_file = tmp_path / "sample_pl.yaml"
+    spec_file.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    assert main(["specs", "check", "--skip-ocr-check", str(spec_file)]) == 1
+    error = capsys.readouterr().err
+    assert "ocr.passes.disable" in error and "'roman-numeral'" in error and "'figures'" not in error.split("the passes are")[0]
