@@ -165,6 +165,17 @@ class PairingSpec(_Strict):
         return value
 
 
+class OcrPassesSpec(_Strict):
+    disable: list[str] = Field(default_factory=list, description="page passes not to run, by name (`examcorpus ocr passes`)")
+
+    @field_validator("disable")
+    @classmethod
+    def _known_passes(cls, value: list[str]) -> list[str]:
+        from pipeline.extract.ocr import check_pass_names  # read when a spec is validated, not on import
+
+        return check_pass_names(value)  # ValueError naming each unknown or required pass
+
+
 class OcrSpec(_Strict):
     languages: list[str] = Field(min_length=1, description="Tesseract language codes, e.g. [pol]")
     dpi: int = Field(default=300, ge=72, le=600, description="resolution pages are rendered at for OCR")
@@ -172,6 +183,7 @@ class OcrSpec(_Strict):
         default=False,
         description="the publisher sets an ellipsis as one character (…): three dots read by OCR become it",
     )
+    passes: OcrPassesSpec = Field(default_factory=OcrPassesSpec, description="which page passes OCR runs")
 
     @field_validator("languages")
     @classmethod

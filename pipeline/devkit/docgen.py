@@ -166,6 +166,13 @@ def ocr_modules_markdown() -> str:
     return "\n".join(rows) + "\n"
 
 
+def ocr_passes_markdown() -> str:
+    """The registry of OCR page passes (`pipeline.extract.ocr.pagepasses.PAGE_PASSES`) as a table."""
+    from pipeline.extract.ocr import passes_markdown
+
+    return passes_markdown()
+
+
 # ---------------------------------------------------------------- includes
 
 
@@ -222,6 +229,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "cli": cli_reference_markdown,
     "records": record_reference_markdown,
     "ocr-modules": ocr_modules_markdown,
+    "ocr-passes": ocr_passes_markdown,
 }
 
 
@@ -244,7 +252,7 @@ def on_page_markdown(markdown: str, page: object = None, config: object = None, 
     return render_markers(markdown)
 
 
-if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules
+if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules|ocr-passes
     import sys
 
     print(GENERATORS[sys.argv[1] if len(sys.argv) > 1 else "cli"](), end="")

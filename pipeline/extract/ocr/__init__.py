@@ -4,7 +4,11 @@ it misreads, and return `Page`s laid out like the text path's.
 Public functions and types:
 - `ocr_pages(pdf_path, page_numbers, settings, *, workers=2)` -> {page number: Page} (`page`)
 - `ocr_image(image, settings, *, page_number, width_pt, height_pt)` -> Page, one rendered page (`page`);
-  it is `read_page` (Tesseract and word repairs -> `PageReading`) then `lay_out_page` (lines by the layout)
+  it is `read_page` (the page's passes -> `PageReading`) then `lay_out_page` (lines by the layout)
+- `PAGE_PASSES`, `pass_names()`, `enabled_passes(settings)`, `pass_versions(settings)`: the ordered
+  registry of page passes `read_page` runs (`pagepasses`); `PagePass`, `PageWork`, `Cost`, `page_pass`,
+  `UnknownPass`: what a pass is (`passes`); `check_pass_names(names)`: a spec's `ocr.passes.disable`
+  checked; `register(subparsers)`, `passes_markdown()`: `examcorpus ocr passes` and the docs' table (`cli`)
 - `ReadingCache(cache_dir)`, `reading_key(sha256, page, settings)`, `PageReading`, `READING_VERSION`: per-page readings
   cached by what they depend on, so a layout edit never re-runs Tesseract (`cache`; `ocr_pages(...,
   cache_dir=, sha256=)` uses it)
@@ -29,7 +33,7 @@ Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coord
 on which Tesseract finds no text comes back as `PageMethod.EMPTY`. Headers/footers are not removed
 here: the extract stage cleans OCR pages and text pages the same way.
 
-Modules, in the order a page goes through them: `engine` (Tesseract, images, TSV; `tessapi` runs it in process) and `words` (the
+Modules (the passes that call them, in order, are listed in `pagepasses`): `engine` (Tesseract, images, TSV; `tessapi` runs it in process) and `words` (the
 words' geometry); `segment` (regions by layout, prose read again as blocks); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
 read again); `keycells` (answer-key tables); `labels` (option labels, question numbers); `spelling`
 (words and accents, with `lexicon`); `typography` (bold, highlights); `page` puts them together.
@@ -47,6 +51,9 @@ from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normali
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
+from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
+from pipeline.extract.ocr.cli import passes_markdown, register
+from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, page_pass
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 
@@ -55,5 +62,6 @@ __all__ = [
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
-    "tesseract_command",
+    "tesseract_command", "PAGE_PASSES", "Cost", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
+    "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
 ]

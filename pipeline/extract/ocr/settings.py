@@ -20,7 +20,9 @@ class OcrSettings:
     - `reread_prose`: segment the page by layout and read its prose regions again as uniform text
       blocks (`pipeline.extract.ocr.segment`); `reread_below`: only regions whose psm-3 mean word
       confidence is below this are read again (each re-read costs Tesseract time);
-    - `deskew`: straighten a tilted scan before reading it (`pipeline.extract.ocr.deskew`).
+    - `deskew`: straighten a tilted scan before reading it (`pipeline.extract.ocr.deskew`);
+    - `disabled_passes`: names of page passes not to run (spec `ocr.passes.disable`; the registry is
+      `pipeline.extract.ocr.pagepasses.PAGE_PASSES`, listed by `examcorpus ocr passes`).
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -31,6 +33,7 @@ class OcrSettings:
     reread_prose: bool = True
     reread_below: float = 90.0
     deskew: bool = True
+    disabled_passes: tuple[str, ...] = ()
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:
@@ -41,4 +44,5 @@ class OcrSettings:
             layout=LayoutParams(segment_gap=spec.layout.segment_gap),
             option_labels=tuple(spec.layout.options.labels),
             ellipsis=spec.ocr.ellipsis,
+            disabled_passes=tuple(sorted(set(spec.ocr.passes.disable))),  # one key whatever the order
         )

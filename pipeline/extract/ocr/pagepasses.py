@@ -1,0 +1,461 @@
+"""The registry of a page's OCR passes, in the order a page goes through them, and `read_page`, which runs them.
+
+Every pass is declared here with its name, version, cost and condition (`passes.page_pass`); what it
+does lives in the module it calls (`noise`, `keycells`, `spelling`, …). `PAGE_PASSES` is the one
+ordered list: the docs' table of passes, `examcorpus ocr passes` and the OCR cache key are all read from it.
+"""
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.document import ScannedFigure
+from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
+from pipeline.extract.ocr.deskew import deskewed
+from pipeline.extract.ocr.engine import parse_tsv, prepare_for_tesseract, run_tesseract
+from pipeline.extract.ocr.gridcells import read_grid_cells
+from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
+from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.lexicon import load_lexicon
+from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
+from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, may_lie_turned
+from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
+from pipeline.extract.ocr.reading import PageReading, ReadWord
+from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
+from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
+from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.spelling import (
+    accents_read_twice,
+    as_ellipsis,
+    capital_accents,
+    capitals_read_as_digits,
+    dashes_by_width,
+    join_overlapping_pieces,
+    join_split_words,
+    small_same_shape_capitals,
+    split_glued_words,
+    stray_inverted_marks,
+)
+from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
+from pipeline.extract.ocr.words import INK_BELOW, isolated_short_words, line_sizes, mean_confidence
+
+# ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
+
+
+def _says(text: str) -> Callable[[Callable[[PageWork], bool]], Callable[[PageWork], bool]]:
+    """A condition's docstring built from the constants it tests, so the listing cannot drift from them."""
+
+    def described(condition: Callable[[PageWork], bool]) -> Callable[[PageWork], bool]:
+        condition.__doc__ = text
+        return condition
+
+    return described
+
+
+def _deskew_asked(work: PageWork) -> bool:
+    """the settings ask for it (`OcrSettings.deskew`, on by default)"""
+    return work.settings.deskew
+
+
+@_says(f"at least {ROTATION_MIN_WORDS} words of 3+ letters read with a mean confidence under {ROTATION_CHECK_BELOW:.0f}, "
+       "on a page that is not itself the page read turned")
+def _reads_as_turned(work: PageWork) -> bool:
+    return work.turn_upright and may_lie_turned(work.parsed)
+
+
+@_says(f"the page's confident words average under {CONDENSED_BELOW} font sizes per letter (narrow type)")
+def _condensed(work: PageWork) -> bool:
+    return work.stretch > 1
+
+
+def _prose_to_reread(work: PageWork) -> bool:
+    """`OcrSettings.reread_prose`, the page has words of 3+ letters to measure by, and it was not read again widened"""
+    return work.settings.reread_prose and bool(work.typical_height) and not work.read_widened
+
+
+@_says(f"the page holds at least {TABLE_PASS_MIN_ISOLATED} short words standing alone (a key table's cells)")
+def _table_page(work: PageWork) -> bool:
+    return len(work.lone_cells) >= TABLE_PASS_MIN_ISOLATED
+
+
+def _key_table_with_labels(work: PageWork) -> bool:
+    """a key table's cells (as above) and the spec's option labels"""
+    return _table_page(work) and _has_labels(work)
+
+
+def _has_labels(work: PageWork) -> bool:
+    """the spec names option labels"""
+    return bool(work.settings.option_labels)
+
+
+def _has_lexicon(work: PageWork) -> bool:
+    """Tesseract's word lists for the page's languages are installed (`lexicon`)"""
+    return work.lexicon is not None
+
+
+def _ellipsis_asked(work: PageWork) -> bool:
+    """the spec says the publisher sets an ellipsis as one character (`ocr.ellipsis`)"""
+    return work.settings.ellipsis
+
+
+def _upright_page(work: PageWork) -> bool:
+    """the page lies as scanned (a page read turned keeps its words) and does not read as if it lay turned"""
+    return work.turn_upright and not may_lie_turned(work.parsed)
+
+
+# ---------------------------------------------------------------- the first reading
+
+
+@page_pass("deskew", "1", Cost.CHEAP, when=_deskew_asked)
+def _deskew(work: PageWork) -> PageWork:
+    """A tilted scan turned straight, its tilt found from its own text (`deskew`)."""
+    return replace(work, image=deskewed(work.image)[0])
+
+
+@page_pass("prepare", "1", Cost.CHEAP, required=True)
+def _prepare(work: PageWork) -> PageWork:
+    """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
+    grey = prepare_for_tesseract(work.image, work.settings.dpi)
+    rgb = np.asarray(work.image) if work.image.mode == "RGB" else None
+    return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW)
+
+
+@page_pass("recognise", "1", Cost.WHOLE_PAGE, required=True)
+def _recognise(work: PageWork) -> PageWork:
+    """Tesseract reads the whole page (`--psm 3`)."""
+    settings = work.settings
+    parsed = parse_tsv(run_tesseract(work.prepared(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit))
+    return replace(work, parsed=parsed, words=parsed)
+
+
+@page_pass("orientation", "1", Cost.WHOLE_PAGE, when=_reads_as_turned)
+def _orientation(work: PageWork) -> PageWork:
+    """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
+    reading is kept when it is the more confident (`orientation`)."""
+    path = work.folder / f"page-{work.page_number}.pgm"
+    work.prepared().save(path, format="PPM")
+    rotation = detect_rotation(path, work.omp_thread_limit)
+    if not rotation:
+        return work
+    turned = read_page(work.as_scanned.rotate(-rotation, expand=True), work.settings, page_number=work.page_number,
+                       omp_thread_limit=work.omp_thread_limit, turn_upright=False)
+    if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0):
+        return replace(work, outcome=replace(turned, rotation=rotation))
+    return work
+
+
+@page_pass("measure", "1", Cost.CHEAP, required=True)
+def _measure(work: PageWork) -> PageWork:
+    """The page's text height (median height of words of 3+ letters) and letter width, which later passes scale by."""
+    heights = sorted(w.bottom - w.top for w in work.parsed if sum(ch.isalpha() for ch in w.text) >= 3)
+    width = char_width(work.parsed)
+    stretch = min(MAX_STRETCH, NORMAL_CHAR_WIDTH / width) if width and width < CONDENSED_BELOW else 1.0
+    return replace(work, typical_height=heights[len(heights) // 2] if heights else 0.0, stretch=stretch)
+
+
+@page_pass("condensed", "1", Cost.WHOLE_PAGE, when=_condensed)
+def _read_condensed(work: PageWork) -> PageWork:
+    """Narrow type read again unsmoothed and widened; the wide reading replaces the words it covers exactly (`condensed`)."""
+    settings = work.settings
+    wide = read_condensed(work.image, settings.dpi, work.stretch, settings.languages, work.omp_thread_limit, work.folder)
+    parsed = wide_readings(work.parsed, wide)
+    return replace(work, parsed=parsed, words=parsed, read_widened=True)
+
+
+@page_pass("reread-prose", f"1+{SEGMENTATION_VERSION}", Cost.REGIONS, when=_prose_to_reread)
+def _reread_prose(work: PageWork) -> PageWork:
+    """The page cut into regions by its white space; unsure prose regions read again as text blocks (`--psm 6`, `segment`)."""
+    settings = work.settings
+    parsed, _ = reread_prose(
+        work.prepared(), work.image.convert("L"), work.parsed, work.typical_height, confident_from=settings.reread_below,
+        languages=settings.languages, dpi=settings.dpi, omp_thread_limit=work.omp_thread_limit,
+    )
+    return replace(work, parsed=parsed, words=parsed)
+
+
+# ---------------------------------------------------------------- words lost, junk dropped, tables
+
+
+@page_pass("noise", "1", Cost.CHEAP)
+def _drop_noise(work: PageWork) -> PageWork:
+    """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`)."""
+    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)]))
+
+
+@page_pass("orphans", "1", Cost.REGIONS)
+def _read_orphans(work: PageWork) -> PageWork:
+    """Ink no word covers (a question number in its box, a lone answer letter) and unsure short words read again from a strip (`noise`)."""
+    settings = work.settings
+    words = read_orphans(work.prepared(), work.words, work.parsed, work.typical_height, settings.languages, settings.dpi,
+                         work.omp_thread_limit, work.folder, work.stretch)
+    return replace(work, words=words)
+
+
+@page_pass("lone-cells", "1", Cost.CHEAP, required=True)
+def _find_lone_cells(work: PageWork) -> PageWork:
+    """The short words standing alone (a key table's cells), which decide whether the table passes apply."""
+    return replace(work, lone_cells=isolated_short_words(work.words))
+
+
+@page_pass("table-block", "1", Cost.REGIONS, when=_table_page)
+def _read_table_block(work: PageWork) -> PageWork:
+    """A key page whole, elsewhere the areas around lone cells, read again as one block (`--psm 6`) and merged (`keycells`)."""
+    settings, grey = work.settings, work.prepared()
+    # A key page may have no word of three letters to measure text by: its cells do then.
+    cell_height = work.typical_height or float(np.median([w.bottom - w.top for w in work.lone_cells]))
+    areas = table_areas(work.words, work.lone_cells, cell_height, grey.width, grey.height)
+    if not areas:
+        return work
+    block_pass = read_table_areas(grey, areas, cell_height, settings.languages, settings.dpi, work.omp_thread_limit)
+    return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
+
+
+@page_pass("key-cells", "1", Cost.REGIONS, when=_key_table_with_labels)
+def _read_key_cells(work: PageWork) -> PageWork:
+    """In a table of numbered rows, the answer cells read together against the option labels (`keycells`)."""
+    settings = work.settings
+    assert settings.option_labels  # the condition says so
+    words = read_key_cells(work.prepared(), work.words, settings.option_labels, settings.languages, settings.dpi,
+                           work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
+@page_pass("grid-cells", "1", Cost.REGIONS, when=_has_labels)
+def _read_grid_cells(work: PageWork) -> PageWork:
+    """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    # Unprepared grey: preparing erases a number row's dark fill with the table rules, digits and all.
+    words = read_grid_cells(work.image.convert("L"), work.words, settings.option_labels, settings.languages, settings.dpi,
+                            work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
+# ---------------------------------------------------------------- words and numbers
+
+
+@page_pass("split-words", "1", Cost.CHEAP)
+def _join_split_words(work: PageWork) -> PageWork:
+    """Closing punctuation read as a word of its own glued back (`84` + `.` → `84.`; `spelling`)."""
+    return replace(work, words=join_split_words(work.words))
+
+
+@page_pass("question-numbers", "1", Cost.CHEAP)
+def _question_numbers(work: PageWork) -> PageWork:
+    """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
+    return replace(work, words=restore_question_numbers(work.words))
+
+
+@page_pass("roman-numerals", "1", Cost.CHEAP)
+def _roman_numerals(work: PageWork) -> PageWork:
+    """`ll`, `Il`, `l` standing alone → `II`, `II`, `I` (`labels`)."""
+    return replace(work, words=roman_numerals(work.words))
+
+
+@page_pass("inverted-marks", "1", Cost.CHEAP)
+def _inverted_marks(work: PageWork) -> PageWork:
+    """An i's dot read as `¡` with no `!` after it on the line dropped (`spelling`)."""
+    return replace(work, words=stray_inverted_marks(work.words))
+
+
+@page_pass("overlapping-pieces", "1", Cost.CHEAP, when=_has_lexicon)
+def _overlapping_pieces(work: PageWork) -> PageWork:
+    """Pieces of one word whose boxes overlap, the left one no known word, joined (`spelling`)."""
+    assert work.lexicon is not None
+    return replace(work, words=join_overlapping_pieces(work.words, work.lexicon))
+
+
+@page_pass("lexicon", "1", Cost.CHEAP, when=_has_lexicon)
+def _lexicon_repair(work: PageWork) -> PageWork:
+    """An unknown word one lost ligature letter or two away from exactly one known word is mended (`lexicon`)."""
+    lexicon = work.lexicon
+    assert lexicon is not None
+    return replace(work, words=[replace(w, text=lexicon.repair(w.text)) for w in work.words])
+
+
+@page_pass("glued-words", "1", Cost.CHEAP, when=_has_lexicon)
+def _glued_words(work: PageWork) -> PageWork:
+    """Words glued together split where the image shows a word space and both parts are known (`spelling`)."""
+    assert work.lexicon is not None and work.ink is not None
+    return replace(work, words=split_glued_words(work.words, work.ink, work.lexicon))
+
+
+@page_pass("capital-accents", "1", Cost.CHEAP, when=_has_lexicon)
+def _capital_accents(work: PageWork) -> PageWork:
+    """An acute printed above a capital, outside the word's box, put back (`Ulcera` → `Úlcera`; `spelling`)."""
+    assert work.lexicon is not None and work.ink is not None
+    return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
+
+
+@page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
+def _capitals_as_digits(work: PageWork) -> PageWork:
+    """A capital read as a digit mended where the mended word is known (`4le` → `Ale`; `spelling`)."""
+    assert work.lexicon is not None
+    return replace(work, words=capitals_read_as_digits(work.words, work.lexicon))
+
+
+@page_pass("same-shape-capitals", "1", Cost.CHEAP)
+def _same_shape_capitals(work: PageWork) -> PageWork:
+    """A same-shape capital (`C`, `O`, `S`, …) no taller than the small letters mid-sentence is small (`spelling`)."""
+    assert work.ink is not None
+    return replace(work, words=small_same_shape_capitals(work.words, work.ink))
+
+
+@page_pass("accents-read-twice", "1", Cost.CHEAP)
+def _accents_read_twice(work: PageWork) -> PageWork:
+    """An accented vowel read again bare after itself loses the bare one (`Colposcopíia`; `spelling`)."""
+    return replace(work, words=accents_read_twice(work.words, work.lexicon))
+
+
+# ---------------------------------------------------------------- option labels
+
+
+@page_pass("glued-labels", "1", Cost.CHEAP, when=_has_labels)
+def _glued_labels(work: PageWork) -> PageWork:
+    """An option label glued to its text split off (`labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
+
+
+@page_pass("label-case", "1", Cost.CHEAP, when=_has_labels)
+def _label_case(work: PageWork) -> PageWork:
+    """A lone label letter in a key cell takes the labels' case (`labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=label_case_cells(work.words, work.settings.option_labels))
+
+
+@page_pass("label-marks", "1", Cost.CHEAP, when=_has_labels)
+def _label_marks(work: PageWork) -> PageWork:
+    """A label letter alone in its line, option text beside it, gets its mark back (`D` → `D.`; `labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=restore_label_marks(work.words, work.settings.option_labels))
+
+
+@page_pass("label-discs", "1", Cost.REGIONS, when=_has_labels)
+def _label_discs(work: PageWork) -> PageWork:
+    """Labels printed light on dark discs read as labels, unread discs filled from their column's sequence (`labeldiscs`).
+
+    Last of the label passes: a disc's label is printed without a mark, and the marks above would lend it one."""
+    settings = work.settings
+    assert settings.option_labels
+    words, notes = read_label_discs(work.prepared(), work.words, settings.option_labels, work.typical_height, settings.languages,
+                                    settings.dpi, work.omp_thread_limit)
+    return replace(work, words=words, notes=work.notes + tuple(notes))
+
+
+# ---------------------------------------------------------------- typography and what the page holds
+
+
+@page_pass("dashes", "1", Cost.CHEAP)
+def _dashes(work: PageWork) -> PageWork:
+    """A lone dash becomes `-`, `–` or `—` by its ink width (`spelling`)."""
+    return replace(work, words=dashes_by_width(work.words))
+
+
+@page_pass("ellipsis", "1", Cost.CHEAP, when=_ellipsis_asked)
+def _ellipsis(work: PageWork) -> PageWork:
+    """Three dots read for the publisher's `…` become it (a dotted leader stays; `spelling`)."""
+    return replace(work, words=as_ellipsis(work.words))
+
+
+@page_pass("legibility", "1", Cost.CHEAP, required=True)
+def _legibility(work: PageWork) -> PageWork:
+    """A page with no legible word reads as empty; otherwise its mean word confidence is taken, figures' junk included."""
+    if not any(is_legible(w) for w in work.words):
+        grey = work.prepared()
+        return replace(work, outcome=PageReading(grey.width, grey.height))
+    return replace(work, confidence=mean_confidence(work.words))
+
+
+@page_pass("figures", "1", Cost.CHEAP, when=_upright_page)
+def _figures(work: PageWork) -> PageWork:
+    """Figures found on the scan, the unsure words read inside each set aside with it (`scanfigures`)."""
+    words, figures = work.words, list(work.figures)
+    for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi):
+        junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}
+        figures.append(ScannedFigure((region.left, region.top, region.right, region.bottom), tuple(junk.values())))
+        words = [w for w in words if id(w) not in junk]
+    return replace(work, words=words, figures=tuple(figures))
+
+
+PAGE_PASSES: tuple[PagePass, ...] = (
+    _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_key_cells, _read_grid_cells,
+    _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
+    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
+    _same_shape_capitals, _accents_read_twice,
+    _glued_labels, _label_case, _label_marks, _label_discs,
+    _dashes, _ellipsis, _legibility, _figures,
+)  # fmt: skip
+
+
+def pass_names() -> list[str]:
+    """Every registered pass's name, in order."""
+    return [p.name for p in PAGE_PASSES]
+
+
+def check_pass_names(disabled: list[str]) -> list[str]:
+    """`disabled` as given when each names a pass that may be disabled; else `passes.UnknownPass` (a ValueError)."""
+    check_disabled(PAGE_PASSES, disabled)
+    return disabled
+
+
+def enabled_passes(settings: OcrSettings) -> tuple[PagePass, ...]:
+    """The registry less what `settings.disabled_passes` takes out (`passes.UnknownPass` for a name no pass has)."""
+    return enabled(PAGE_PASSES, settings.disabled_passes)
+
+
+def pass_versions(settings: OcrSettings) -> list[tuple[str, str]]:
+    """(name, version) of each pass these settings run, in order: the OCR cache key holds it."""
+    return [(p.name, p.version) for p in enabled_passes(settings)]
+
+
+def read_page(
+    image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1,
+    turn_upright: bool = True,
+) -> PageReading:
+    """What one page image reads as after every enabled pass that applies, before assembly into lines.
+
+    It depends on the image, the passes enabled and the settings they read (languages, dpi, option
+    labels, `ellipsis`, `deskew`, `reread_prose`, `reread_below`), never on `settings.layout` (what
+    `pipeline.extract.ocr.cache` keys it by). `turn_upright=False`: the image is a page already turned
+    upright, not to be turned again."""
+    passes = enabled_passes(settings)
+    with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
+        work = PageWork(settings, page_number, omp_thread_limit, turn_upright, Path(folder), image, image,
+                        lexicon=load_lexicon(settings.languages))
+        for page_pass_ in passes:
+            if page_pass_.applies(work):
+                work = page_pass_.run(work)
+            if work.outcome is not None:
+                return work.outcome
+    return _reading(work)
+
+
+def _reading(work: PageWork) -> PageReading:
+    """The page's words as a `PageReading`: each with its line's size, bold by its stems, highlighted by its fill."""
+    grey = work.prepared()
+    if not work.words:
+        return PageReading(grey.width, grey.height, figures=work.figures)
+    assert work.ink is not None
+    sizes = line_sizes(work.words)
+    bold = bold_words(work.words, work.ink, sizes)
+    read = tuple(
+        ReadWord(
+            word.text, word.left, word.top, word.right, word.bottom,
+            size=float(sizes[word.line]),
+            highlighted=highlight_share(work.rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
+            bold=id(word) in bold,
+            line=word.line,
+        )
+        for word in work.words
+    )
+    confidence = work.confidence
+    return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None,
+                       figures=work.figures, notes=work.notes)

@@ -1,0 +1,177 @@
+"""The interface of a page's OCR passes: what a pass is, what flows through them, and how a pass is declared.
+
+A page is read by an ordered list of passes (`pipeline.extract.ocr.pagepasses.PAGE_PASSES`, the one
+registry). Each pass has
+- a `name` (what a spec's `ocr.passes.disable` names, and what the cache key lists),
+- a `version` (bump it when what the pass does changes: only the cached readings of settings that run
+  it are read again; the OCR cache key holds every enabled pass's name and version),
+- a `cost` class (`Cost`: cheap arithmetic on the image or words, a re-OCR of some regions, or a
+  whole page read again),
+- a declared condition `applies(work) -> bool` over the page's settings and what earlier passes found
+  (its docstring is the condition the listing and the docs show),
+- and `run(work) -> work`: a `PageWork` in, a `PageWork` out (frozen: a pass returns a new value with
+  `dataclasses.replace`).
+
+A pass that decides the page's whole reading (the page read again turned upright, nothing legible)
+sets `PageWork.outcome`; the passes after it do not run. `required` passes (the first reading, the
+measures later passes rely on) cannot be disabled. Modelled on docling's pipeline stages (typed
+options, one ordered list) and Inspect's registries (a name and metadata per entry, listed from code).
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.document import ScannedFigure
+from pipeline.extract.ocr.lexicon import Lexicon
+from pipeline.extract.ocr.reading import PageReading
+from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.words import Word
+
+
+class Cost(enum.Enum):
+    """What a pass costs when it applies, in the units that matter on a scanned page."""
+
+    CHEAP = "cheap"  # arithmetic on the image or the words: milliseconds
+    REGIONS = "re-OCR of regions"  # Tesseract again on some crops of the page
+    WHOLE_PAGE = "whole page"  # Tesseract on the whole page (again)
+
+
+class UnknownPass(ValueError):
+    """A pass name that no registered pass has, or a required pass asked to be disabled."""
+
+
+@dataclass(frozen=True)
+class PageWork:
+    """A page between two passes: the settings and images it started from, and what the passes found.
+
+    `as_scanned` is the image as given; `image` the one read (straightened by `deskew`); `grey` what
+    Tesseract reads (`prepare`); `parsed` the page pass's words (as the whole page was read: the figure
+    and orientation tests look at these); `words` the words as repaired so far."""
+
+    settings: OcrSettings
+    page_number: int
+    omp_thread_limit: int | None
+    turn_upright: bool  # False on the page read again turned: it is not turned a second time
+    folder: Path  # a scratch folder for the strips passes hand to Tesseract as files
+    as_scanned: Image.Image
+    image: Image.Image
+    lexicon: Lexicon | None = None
+    grey: Image.Image | None = None
+    rgb: np.ndarray | None = None  # the colour page, for highlights; None for a grey scan
+    ink: np.ndarray | None = None
+    parsed: list[Word] = field(default_factory=list)
+    words: list[Word] = field(default_factory=list)
+    typical_height: float = 0.0  # median height of words of 3+ letters (0: none to measure)
+    stretch: float = 1.0  # how much narrow type is widened to be read again (`condensed`)
+    read_widened: bool = False  # the page was read again widened (its prose needs no second block reading)
+    lone_cells: list[Word] = field(default_factory=list)  # short words standing alone (a key table's cells)
+    confidence: float | None = None
+    figures: tuple[ScannedFigure, ...] = ()
+    notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
+    outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
+
+    def prepared(self) -> Image.Image:
+        """The prepared grey page; a pass asking for it before `prepare` ran is a registry ordering bug."""
+        if self.grey is None:
+            raise RuntimeError("the page is not prepared yet: `prepare` must come before this pass")
+        return self.grey
+
+
+class PagePass(Protocol):
+    """One declared pass over a page."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    @property
+    def cost(self) -> Cost: ...
+
+    @property
+    def required(self) -> bool: ...
+
+    def applies(self, work: PageWork) -> bool: ...
+
+    def run(self, work: PageWork) -> PageWork: ...
+
+    @property
+    def condition(self) -> str: ...
+
+    @property
+    def summary(self) -> str: ...
+
+
+def always(work: PageWork) -> bool:
+    """always"""
+    return True
+
+
+@dataclass(frozen=True)
+class FunctionPass:
+    """A pass made of two functions: `when` (the condition; its docstring says it in words) and `step`."""
+
+    name: str
+    version: str
+    cost: Cost
+    step: Callable[[PageWork], PageWork]
+    when: Callable[[PageWork], bool] = always
+    required: bool = False
+
+    def applies(self, work: PageWork) -> bool:
+        return self.when(work)
+
+    def run(self, work: PageWork) -> PageWork:
+        return self.step(work)
+
+    @property
+    def condition(self) -> str:
+        return _first_paragraph(self.when.__doc__)
+
+    @property
+    def summary(self) -> str:
+        return _first_paragraph(self.step.__doc__)
+
+
+def page_pass(
+    name: str, version: str, cost: Cost, *, when: Callable[[PageWork], bool] = always, required: bool = False
+) -> Callable[[Callable[[PageWork], PageWork]], FunctionPass]:
+    """Declare a function `PageWork -> PageWork` as a pass (it still has to be listed, in its place, in
+    the registry: the order is the registry's, never the order of imports)."""
+
+    def declare(step: Callable[[PageWork], PageWork]) -> FunctionPass:
+        return FunctionPass(name, version, cost, step, when, required)
+
+    return declare
+
+
+def _first_paragraph(doc: str | None) -> str:
+    return " ".join((doc or "").split("\n\n", 1)[0].split())
+
+
+def enabled(passes: tuple[PagePass, ...], disabled: tuple[str, ...]) -> tuple[PagePass, ...]:
+    """The passes left when `disabled` are taken out; an unknown name or a required pass is an error."""
+    check_disabled(passes, disabled)
+    return tuple(p for p in passes if p.name not in disabled)
+
+
+def check_disabled(passes: tuple[PagePass, ...], disabled: tuple[str, ...] | list[str]) -> None:
+    """Raise `UnknownPass` naming every name no pass has and every required pass among `disabled`."""
+    by_name = {p.name: p for p in passes}
+    unknown = [name for name in disabled if name not in by_name]
+    required = [name for name in disabled if name in by_name and by_name[name].required]
+    problems = []
+    if unknown:
+        problems.append(f"unknown OCR pass(es) {unknown}; the passes are {list(by_name)} (`examcorpus ocr passes` lists them)")
+    if required:
+        problems.append(f"OCR pass(es) {required} cannot be disabled: later passes rely on what they read or measure")
+    if problems:
+        raise UnknownPass("; ".join(problems))

@@ -1,0 +1,51 @@
+"""What one page reads as, after every pass: its words with their boxes, sizes, bold and highlight
+flags, before assembly into lines (the value `read_page` returns and the OCR cache stores)."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from pipeline.extract.document import ScannedFigure
+
+
+@dataclass(frozen=True)
+class ReadWord:
+    """One word as read and repaired, in image pixels; `size` is its line's ink size in pixels."""
+
+    text: str
+    left: int
+    top: int
+    right: int
+    bottom: int
+    size: float
+    highlighted: bool = False
+    bold: bool = False
+    # Tesseract's (block, paragraph, line) of the pass that read it: the words of one Tesseract line
+    # stay one line across the wide word spaces of justified text (`layout.split_segments`).
+    line: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class PageReading:
+    """A page's words before assembly; no words: Tesseract found nothing legible (an empty page)."""
+
+    image_width: int
+    image_height: int
+    words: tuple[ReadWord, ...] = field(default_factory=tuple)
+    confidence: float | None = None
+    rotation: int = 0  # degrees the scan was turned clockwise before reading (`orientation`); words are upright
+    # Figures found on the scan (`scanfigures`), their boxes in image pixels, each with the unsure words
+    # read inside it, which are left out of `words`.
+    figures: tuple[ScannedFigure, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()  # what the repairs inferred rather than read, for the report
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> PageReading:
+        data = json.loads(text)
+        words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
+        figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
+        return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
+                   tuple(data.get("notes", ())))
