@@ -170,7 +170,7 @@ def spec_reference_markdown() -> str:
     lines = [
         "#### Every spec field",
         "",
-        f"Generated from `pipeline/specs.py` by `{REGENERATE}`; do not edit by hand. {' '.join(intro.split())}",
+        f"Generated from `pipeline/specs/model.py` by `{REGENERATE}`; do not edit by hand. {' '.join(intro.split())}",
         "",
     ]
     for model, places in spec_models():

@@ -30,7 +30,7 @@ from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 from pipeline.patterns import spec_pattern
-from pipeline.infra.clock import timed
+from pipeline.infra import timed
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.

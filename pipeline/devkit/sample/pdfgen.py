@@ -4,7 +4,7 @@ Units: millimetres, origin at the top-left corner of the page (fpdf2's conventio
 points. Output is deterministic: the same pages give byte-identical files (fixed creation date, file ID
 derived from the content), so fixtures can be regenerated instead of committed.
 
-`rasterize_pdf` turns any PDF into an image-only "scan" (no text layer) for OCR tests.
+`rasterize_pdf` (module `raster`, importable from here too) turns any PDF into an image-only "scan" (no text layer) for OCR tests.
 """
 from __future__ import annotations
 
@@ -12,22 +12,19 @@ import io
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-import pypdfium2 as pdfium
 from fpdf import FPDF
-from PIL import Image, ImageFilter
+from PIL import Image
 
+from pipeline.devkit.sample.pdfbase import FIXED_CREATION_DATE, PT_PER_MM, PdfGenError, new_fpdf as _new_fpdf
+# Scans live in their own module; these names stay importable from here, as tests and tools use them.
+from pipeline.devkit.sample.raster import rasterize_pdf, rasterized_pdf_bytes
 from pipeline.infra import write_bytes_atomic
 
 RGB = tuple[int, int, int]
 
-# Fixed so that builds are reproducible; the date itself means nothing.
-FIXED_CREATION_DATE = datetime(2024, 1, 1, tzinfo=UTC)
-PT_PER_MM = 72 / 25.4
 PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "Letter": (215.9, 279.4)}
 
 FONT_DIR_ENV = "EXAMCORPUS_FONT_DIR"
@@ -47,10 +44,6 @@ CJK_FONT = "NotoSansCJK"
 CJK_FONT_FILES = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
 CJK_FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk")
 CJK_COLLECTION_KOREAN = 1
-
-
-class PdfGenError(RuntimeError):
-    """Raised when a page cannot be built; the message says what to fix."""
 
 
 # --------------------------------------------------------------------------- page items
@@ -162,16 +155,6 @@ def cjk_font(bold: bool = False) -> Path | None:
     return None
 
 
-def _new_fpdf() -> FPDF:
-    pdf = FPDF(unit="mm", format="A4")
-    pdf.set_auto_page_break(False)
-    pdf.set_margins(0, 0, 0)
-    pdf.c_margin = 0  # text starts exactly at the box's x
-    pdf.set_creation_date(FIXED_CREATION_DATE)
-    pdf.set_producer("examcorpus pdfgen")
-    return pdf
-
-
 def _set_font(pdf: FPDF, box: TextBox) -> None:
     """Select the box's face, loading its TTF on first use (parsing a TTF costs ~0.1 s, so only the
     faces a document uses are loaded)."""
@@ -279,85 +262,6 @@ def pdf_bytes(pages: Sequence[PageSpec], *, title: str | None = None) -> bytes:
 def build_pdf(path: Path | str, pages: Sequence[PageSpec], *, title: str | None = None) -> Path:
     """Write `pages` to `path` (atomically) and return the path."""
     return write_bytes_atomic(Path(path), pdf_bytes(pages, title=title))
-
-
-# --------------------------------------------------------------------------- scans
-
-
-def rasterize_pdf(
-    src: Path | str,
-    dst: Path | str,
-    *,
-    dpi: int = 200,
-    noise: float = 0.0,
-    blur: float = 0.0,
-    rotate_deg: float = 0.0,
-    seed: int = 0,
-    jpeg_quality: int = 80,
-    colour: bool = False,
-) -> Path:
-    """Render every page of `src` and write `dst` as an image-only PDF: a "scan" without text, grey-scale
-    unless `colour` (a yellow key marking survives only a colour scan).
-
-    noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
-    blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
-    The same arguments and seed give byte-identical output.
-    """
-    data = rasterized_pdf_bytes(
-        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour
-    )
-    return write_bytes_atomic(Path(dst), data)
-
-
-def rasterized_pdf_bytes(
-    src: Path | str,
-    *,
-    dpi: int = 200,
-    noise: float = 0.0,
-    blur: float = 0.0,
-    rotate_deg: float = 0.0,
-    seed: int = 0,
-    jpeg_quality: int = 80,
-    colour: bool = False,
-) -> bytes:
-    """The bytes `rasterize_pdf` would write."""
-    src = Path(src)
-    try:
-        document = pdfium.PdfDocument(str(src))
-    except Exception as exc:
-        raise PdfGenError(f"{src}: cannot open as PDF: {exc}") from exc
-    rng = np.random.default_rng(seed)
-    out = _new_fpdf()
-    try:
-        for index in range(len(document)):
-            page = document[index]
-            width_pt, height_pt = page.get_size()
-            rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
-            image = rendered.convert("RGB" if colour else "L")
-            image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg)
-            buffer = io.BytesIO()
-            image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
-            size_mm = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
-            out.add_page(format=size_mm)
-            out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
-    finally:
-        document.close()
-    return bytes(out.output())
-
-
-def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
-    if rotate_deg:
-        white = (255, 255, 255) if image.mode == "RGB" else 255
-        image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=white)
-    if blur:
-        image = image.filter(ImageFilter.GaussianBlur(blur))
-    if noise:
-        pixels = np.asarray(image, dtype=np.float32)
-        # One noise value per pixel, shared by its colour channels, as a scanner's sensor grain is.
-        grain = rng.normal(0.0, noise * 255.0, size=pixels.shape[:2]).astype(np.float32)
-        pixels = pixels + (grain[..., None] if pixels.ndim == 3 else grain)
-        image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode=image.mode)
-    return image
 
 
 # --------------------------------------------------------------------------- exam layout

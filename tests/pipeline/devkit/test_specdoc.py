@@ -1,5 +1,5 @@
 """The docs' spec-field reference (docs/reference/spec-fields.md) is generated from the spec model, so the
-two cannot drift: a field added to `pipeline/specs.py` without regenerating the page, or without a
+two cannot drift: a field added to `pipeline/specs/model.py` without regenerating the page, or without a
 description, fails here."""
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _table_rows(markdown: str, model_name: str) -> dict[str, list[str]]:
 def test_the_docs_hold_the_reference_generated_from_the_current_model():
     current = readme_reference(REFERENCE_PAGE.read_text(encoding="utf-8"))
     assert current == spec_reference_markdown(), (
-        f"{REFERENCE_PAGE.name}'s spec reference is out of date with pipeline/specs.py: run `{REGENERATE}`"
+        f"{REFERENCE_PAGE.name}'s spec reference is out of date with pipeline/specs/model.py: run `{REGENERATE}`"
     )
 
 
@@ -47,7 +47,7 @@ def test_every_field_of_every_model_has_a_row_and_a_description():
         rows = _table_rows(markdown, model.__name__)
         assert set(rows) == set(documented_fields(model)), f"{model.__name__}: fields and table rows differ"
     missing = undescribed_fields()
-    assert missing == [], f"give these fields a Field(description=...) in pipeline/specs.py: {missing}"
+    assert missing == [], f"give these fields a Field(description=...) in pipeline/specs/model.py: {missing}"
     assert "path" not in _table_rows(markdown, "SourceSpec"), "set by the loader, not written by a curator"
 
 

@@ -1,0 +1,91 @@
+"""Scans of generated sheets: any PDF rendered to an image-only PDF (no text layer), with the grain,
+blur and skew of a real scanner, for OCR tests. Deterministic: the same arguments and seed give
+byte-identical output."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image, ImageFilter
+
+from pipeline.devkit.sample.pdfbase import PT_PER_MM, PdfGenError, new_fpdf
+from pipeline.infra import write_bytes_atomic
+
+
+
+def rasterize_pdf(
+    src: Path | str,
+    dst: Path | str,
+    *,
+    dpi: int = 200,
+    noise: float = 0.0,
+    blur: float = 0.0,
+    rotate_deg: float = 0.0,
+    seed: int = 0,
+    jpeg_quality: int = 80,
+    colour: bool = False,
+) -> Path:
+    """Render every page of `src` and write `dst` as an image-only PDF: a "scan" without text, grey-scale
+    unless `colour` (a yellow key marking survives only a colour scan).
+
+    noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
+    blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
+    The same arguments and seed give byte-identical output.
+    """
+    data = rasterized_pdf_bytes(
+        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour
+    )
+    return write_bytes_atomic(Path(dst), data)
+
+
+def rasterized_pdf_bytes(
+    src: Path | str,
+    *,
+    dpi: int = 200,
+    noise: float = 0.0,
+    blur: float = 0.0,
+    rotate_deg: float = 0.0,
+    seed: int = 0,
+    jpeg_quality: int = 80,
+    colour: bool = False,
+) -> bytes:
+    """The bytes `rasterize_pdf` would write."""
+    src = Path(src)
+    try:
+        document = pdfium.PdfDocument(str(src))
+    except Exception as exc:
+        raise PdfGenError(f"{src}: cannot open as PDF: {exc}") from exc
+    rng = np.random.default_rng(seed)
+    out = new_fpdf()
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width_pt, height_pt = page.get_size()
+            rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
+            image = rendered.convert("RGB" if colour else "L")
+            image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg)
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
+            size_mm = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
+            out.add_page(format=size_mm)
+            out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
+    finally:
+        document.close()
+    return bytes(out.output())
+
+
+def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
+    if rotate_deg:
+        white = (255, 255, 255) if image.mode == "RGB" else 255
+        image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=white)
+    if blur:
+        image = image.filter(ImageFilter.GaussianBlur(blur))
+    if noise:
+        pixels = np.asarray(image, dtype=np.float32)
+        # One noise value per pixel, shared by its colour channels, as a scanner's sensor grain is.
+        grain = rng.normal(0.0, noise * 255.0, size=pixels.shape[:2]).astype(np.float32)
+        pixels = pixels + (grain[..., None] if pixels.ndim == 3 else grain)
+        image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode=image.mode)
+    return image
