@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 
-from pipeline.devkit.standin_http import StandInHandler, base_url, serve, stop
+from pipeline.devkit.standin_http import StandInHandler, base_url, serve, stop, wait_until_stopped
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -160,7 +160,6 @@ def main(argv: list[str] | None = None) -> int:
     serve in a process of its own; prints the base URL first. The bench runs it so (keeping the SDK's
     CPU work and the server's off one GIL) and stops it by closing stdin."""
     import argparse
-    import sys
 
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.gemini_standin", description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -170,16 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     standin = GeminiStandIn(default_action="slow", slow_s=args.slow_s).start(args.host, args.port)
     print(standin.base_url, flush=True)
-    try:
-        if args.until_stdin_closes:
-            sys.stdin.read()
-        else:
-            print("Gemini stand-in serving; Ctrl-C stops it", file=sys.stderr, flush=True)
-            threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        standin.stop()
+    wait_until_stopped("Gemini stand-in", standin.stop, args.until_stdin_closes)
     return 0
 
 

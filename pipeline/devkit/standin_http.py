@@ -9,6 +9,7 @@ A stand-in (the OpenAI and Gemini model APIs, the Hugging Face Hub, the Gemini d
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -63,3 +64,19 @@ def base_url(server: ThreadingHTTPServer) -> str:
 def stop(server: ThreadingHTTPServer) -> None:
     server.shutdown()
     server.server_close()
+
+
+def wait_until_stopped(what: str, stop_serving, until_stdin_closes: bool) -> None:
+    """A stand-in run as a program: serve until stdin closes (when a parent process drives it) or until
+    Ctrl-C, then stop it."""
+    try:
+        if until_stdin_closes:
+            sys.stdin.read()
+        else:
+            print(f"{what} serving; Ctrl-C stops it", file=sys.stderr, flush=True)
+            threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_serving()
+
