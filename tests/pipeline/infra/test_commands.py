@@ -46,9 +46,10 @@ def test_the_project_cli_lists_every_stage_and_the_eval_group():
 
     out = subprocess.run([sys.executable, "-m", "pipeline.cli", "--help"], cwd=ROOT, capture_output=True, text=True,
                          check=True).stdout
-    for name in ("extract", "specs", "score-extraction", "inspect", "split", "publish", "describe", "review", "eval"):
+    stages = ("extract", "specs", "score-extraction", "ocr", "inspect", "split", "publish", "verify", "describe", "review", "eval")
+    for name in stages:
         assert f"    {name} " in out or f"    {name}\n" in out, name
-    assert len(COMMANDS) == 9
+    assert len(COMMANDS) == 10  # `verify` is registered by the publish stage beside `publish`
     eval_help = subprocess.run([sys.executable, "-m", "pipeline.cli", "eval", "--help"], cwd=ROOT, capture_output=True,
                                text=True, check=True).stdout
     for name in ("run", "rescore", "verify", "compare", "correlate", "leaderboard", "passing", "key-errors", "features",
