@@ -26,7 +26,7 @@ Public functions:
   audit (page `/audit`): curators' corrections keyed by question id and sheet SHA-256, appended to
   `annotations/overrides.jsonl`; applied by the extract stage, dropped with a report line when the
   sheet changed. `render_page_png(root, sheet_sha256, page, box=)` (`pages`) renders a raw sheet page
-  within a pixel budget, two at a time, with a box checked against the page.
+  within a pixel budget, one at a time (PDFium is not thread-safe), with a box checked against the page.
 - `renamed_ids(earlier, fresh)`, `record_renames(root, renames)`, `load_renames(root)`: record ids
   that changed (found by the sheet's bytes and the printed number), so reviewed work follows them.
 - `register(subparsers)`: the `examcorpus review` subcommand.

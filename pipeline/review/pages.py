@@ -27,7 +27,10 @@ MAX_PAGE_PIXELS = 12_000_000  # an A4 page at 1.5 is 1.1 M pixels; a poster-size
 BOX_SLACK_PT = 36.0  # how far a region may overhang the page (extracted boxes can poke past the crop box)
 REGION_MARGIN_PT = 4.0
 REGION_COLOUR = (220, 30, 30)
-RENDER_SLOTS = 2
+# One: PDFium is not thread-safe (pypdfium2: no two threads may call it at once, not even on different
+# documents); two concurrent renders crashed the server process under load. Other requests never wait
+# for it: only page images and page texts take the slot.
+RENDER_SLOTS = 1
 RENDER_WAIT_S = 20.0
 render_slots = threading.BoundedSemaphore(RENDER_SLOTS)
 
