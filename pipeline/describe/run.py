@@ -19,6 +19,7 @@ from pipeline.infra import AppendLog
 from pipeline.describe.prompts import DEFAULT_PROMPT_VERSION, PromptError, load_prompt, prompt_sha256
 from pipeline.infra import progress
 from pipeline.records import ImageRef, Question, table_to_questions
+from pipeline.renames import current_id, load_renames
 
 
 class DescribeInputError(ValueError):
@@ -142,12 +143,19 @@ def _run_job(job: Job, describer: GeminiDescriber, options: DescribeOptions) -> 
     )
 
 
+def described_keys(options: DescribeOptions) -> set[tuple]:
+    """The request keys already answered, each under its record's current id: a record renamed since
+    it was described (pipeline.renames) is not sent, and paid for, a second time."""
+    renames = load_renames(options.root)
+    return {(current_id(a.record_id, renames), *a.key[1:]) for a in load_annotations(options.annotations_path)}
+
+
 def describe_curated(options: DescribeOptions, *, api_key: str) -> DescribeSummary:
     """Describes every figure not yet described; raises DescribeInputError/PromptError before any
     request when the input is unusable."""
     started = time.monotonic()
     questions = load_questions(curated_files(options))
-    done = {a.key for a in load_annotations(options.annotations_path)}
+    done = described_keys(options)
     try:
         jobs, figures, already = plan_jobs(questions, done, options.model, options.prompt_version)
     except PromptError as exc:

@@ -44,7 +44,7 @@ from pipeline.review.merge import (
     merge_curated_file,
     merge_descriptions,
 )
-from pipeline.review.renames import RENAMES_FILE, current_id, load_renames, record_renames, renamed_ids
+from pipeline.renames import RENAMES_FILE, current_id, load_renames, record_renames, renamed_ids
 from pipeline.review.overrides import (
     OVERRIDES_FILE,
     CorrectionStore,

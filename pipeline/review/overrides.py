@@ -18,7 +18,7 @@ from pipeline.describe import AppendLog, read_jsonl
 from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
 from pipeline.review.keys import KeyMismatch, checked_key
-from pipeline.review.renames import current_id, load_renames
+from pipeline.renames import current_id, load_renames
 
 OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
 BROKEN_FLAG = diagnose(Code.BROKEN)  # its message "broken_by_curator" is what curated Parquet has always held
@@ -74,7 +74,7 @@ class Override:
 
 def load_overrides(path: Path, renames: dict[str, str] | None = None) -> dict[str, Override]:
     """The latest override of each question in an overrides file (none when it does not exist), keyed
-    by the question's current id (`renames`: old id -> new id, pipeline.review.renames)."""
+    by the question's current id (`renames`: old id -> new id, pipeline.renames)."""
     latest: dict[str, Override] = {}
     for number, record in enumerate(read_jsonl(path), start=1):
         override = Override.from_dict(record, where=f"{path}: record {number}")

@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 
 from pipeline.describe import STATUS_PENDING, Annotation, AppendLog, load_annotations, read_jsonl
 from pipeline.records import Question, table_to_questions
-from pipeline.review.renames import current_id, load_renames
+from pipeline.renames import current_id, load_renames
 
 DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
 ACCEPTED = "accepted"

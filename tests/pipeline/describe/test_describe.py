@@ -17,6 +17,7 @@ from pipeline.describe import (
     read_jsonl,
 )
 from pipeline.records import table_to_questions
+from pipeline.renames import record_renames
 from tests.pipeline.describe.builders import figure_question, write_curated
 from tests.pipeline.describe.conftest import SECRET
 from pipeline.devkit.gemini_standin import GeminiStandIn
@@ -74,6 +75,19 @@ def test_a_rerun_sends_nothing_and_a_new_model_or_prompt_version_sends_again(opt
     describe_curated(replace(options, model="gemini-2.5-flash"), api_key=api_key)
     assert len(gemini.requests) == 14
     assert {a.model for a in load_annotations(path)} == {"gemini-2.5-pro", "gemini-2.5-flash"}
+
+
+def test_a_record_renamed_since_it_was_described_is_not_sent_again(options, gemini, api_key, project):
+    describe_curated(options, api_key=api_key)
+    questions = curated_questions(project)
+    renamed = [replace(q, id=f"{q.id}:file-2024") for q in questions]
+    write_curated(project, renamed)
+    record_renames(project, {old.id: new.id for old, new in zip(questions, renamed)})
+
+    again = describe_curated(options, api_key=api_key)
+
+    assert again.already_done == 7 and again.counts == {} and len(gemini.requests) == 7
+    assert len(load_annotations(project / "annotations" / "descriptions.jsonl")) == 7
 
 
 def test_429_waits_the_retry_delay_the_server_names(options, gemini, api_key, project):
