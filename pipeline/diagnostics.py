@@ -120,6 +120,8 @@ class Code(Enum):
     KEPT_EARLIER = ("season.kept_earlier", ERROR, "its records curated earlier are kept unchanged")
     KEY_UNUSABLE_KEPT = ("season.key_unusable_kept", ERROR,
                          "answer key not usable in this run ({why}): kept the {count} records curated earlier, {found}")
+    PATTERN_TIMEOUT = ("spec.pattern_timeout", ERROR, "{where}: {error}; {consequence}")
+    FOLDER_ENTRY_SKIPPED = ("acquire.folder_entry_skipped", ERROR, "{path}: {why}")  # an entry of the --from folder
     PROBLEM = ("problem.unclassified", ERROR, "{text}")
 
     # -- notes: what extraction and parsing did in place of the usual, and what is no loss

@@ -452,7 +452,9 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
         except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
             kept = bool(_earlier_records(job.sheet, previous))
-            files[job.sheet.url].errors.append(str(exc) + ("; its records curated earlier are kept unchanged" if kept else ""))
+            files[job.sheet.url].errors.append(diagnose(
+                Code.PATTERN_TIMEOUT, where=job.sheet.url, error=exc,
+                consequence="its records curated earlier are kept unchanged" if kept else "this sheet was not parsed"))
             continue
         finally:
             stage_seconds = add_seconds(stage_seconds, {"parse": time.perf_counter() - parse_started})

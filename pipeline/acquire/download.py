@@ -475,7 +475,8 @@ def download_source(
                 try:
                     job = _job(link, settings.links, year)
                 except PatternTimeout as exc:
-                    result.notes.append(f"{spec.name}: link {link} on {url} not followed: {exc}")
+                    result.notes.append(diagnose(Code.PATTERN_TIMEOUT, where=f"{spec.name}: link {link} on {url}", error=exc,
+                                                 consequence="not followed"))
                     continue
                 refused = policy.link_problem(link) if job is not None else None
                 if refused is not None:
@@ -496,7 +497,8 @@ def download_source(
             try:
                 job = _job(url, settings.links, year)
             except PatternTimeout as exc:
-                result.notes.append(f"{spec.name}: URL template gives {url}, not followed: {exc}")
+                result.notes.append(diagnose(Code.PATTERN_TIMEOUT, where=f"{spec.name}: URL template gives {url}", error=exc,
+                                             consequence="not followed"))
                 continue
             if job is None:
                 result.notes.append(diagnose(Code.TEMPLATE_UNMATCHED, spec=spec.name, url=url))

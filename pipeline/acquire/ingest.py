@@ -12,6 +12,7 @@ from pipeline.acquire.download import MANIFEST_NAME, DownloadResult, FileJob, _n
 from pipeline.acquire.links import match_rules
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
+from pipeline.diagnostics import Code, diagnose
 from pipeline.patterns import PatternTimeout
 from pipeline.specs import SourceSpec
 
@@ -30,19 +31,21 @@ def folder_files(folder: Path) -> tuple[list[Path], list[str]]:
     notes: list[str] = []
 
     def unreadable(exc: OSError) -> None:
-        notes.append(f"{exc.filename}: cannot list this folder ({exc.strerror}); its files were not read")
+        notes.append(diagnose(Code.FOLDER_ENTRY_SKIPPED, path=exc.filename,
+                              why=f"cannot list this folder ({exc.strerror}); its files were not read"))
 
     for current, dirs, names in os.walk(folder, followlinks=False, onerror=unreadable):
         here = Path(current)
         for name in sorted(dirs):
             if (here / name).is_symlink():
-                notes.append(f"{here / name}: symbolic link to a folder ({_link_text(here / name)}) not followed")
+                notes.append(diagnose(Code.FOLDER_ENTRY_SKIPPED, path=here / name,
+                                      why=f"symbolic link to a folder ({_link_text(here / name)}) not followed"))
         for name in sorted(names):
             path = here / name
             if path.is_symlink():
                 problem = _link_problem(path, root)
                 if problem:
-                    notes.append(f"{path}: {problem}; not read")
+                    notes.append(diagnose(Code.FOLDER_ENTRY_SKIPPED, path=path, why=f"{problem}; not read"))
                     continue
             if path.is_file():
                 files.append(path)
@@ -89,7 +92,7 @@ def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: boo
         try:
             found = match_rules(path.relative_to(folder).as_posix(), spec.local.files)
         except PatternTimeout as exc:
-            result.notes.append(f"{path}: {exc}; not read")
+            result.notes.append(diagnose(Code.PATTERN_TIMEOUT, where=path, error=exc, consequence="not read"))
             continue
         if found is None:
             result.unmatched += 1

@@ -64,6 +64,8 @@ def test_a_pattern_past_its_time_bound_is_a_problem_naming_it_and_the_line(tmp_p
     timed_out = [e for e in errors if "gave up after 0.2 s on the line" in e]
     assert timed_out, errors
     assert all(repr(AMBIGUOUS) in e or AMBIGUOUS in e for e in timed_out)
+    codes = {d["code"] for f in report["files"] for d in f["diagnostics"] if "gave up after" in d["message"]}
+    assert codes == {"spec.pattern_timeout" if field == "layout.stop_at" else "extract.unavailable"}
     assert "Traceback" not in done.stderr
 
 

@@ -57,6 +57,7 @@ def test_a_symlinked_folder_is_not_entered(folder, outside, tmp_path):
 
     assert names(result) == ["2024_MAT.pdf"]
     assert result.notes == [f"{folder / 'more'}: symbolic link to a folder ({outside / 'secret'}) not followed"]
+    assert [note.code.code for note in result.notes] == ["acquire.folder_entry_skipped"]
 
 
 def test_a_symlink_that_stays_inside_the_folder_is_read_under_its_own_name(folder, tmp_path):
