@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from pipeline.devkit.docgen import command_parsers, option_strings
+from pipeline.diagnostics import Code
 from pipeline.records import QUESTION_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +55,8 @@ def test_the_site_builds_strictly_with_the_references_generated_from_the_code(tm
     assert all(f"<code>{name}</code>" in records for name in QUESTION_FIELDS)
     run_folder = (tmp_path / "site" / "reference" / "run-folder" / "index.html").read_text(encoding="utf-8")
     assert "attempts.jsonl" in run_folder and "<!-- include:" not in run_folder
+    diagnostics = (tmp_path / "site" / "reference" / "diagnostics" / "index.html").read_text(encoding="utf-8")
+    assert all(f"<code>{member.code}</code>" in diagnostics for member in Code)
 
 
 def test_a_broken_link_fails_the_strict_build(tmp_path):

@@ -173,6 +173,21 @@ def ocr_passes_markdown() -> str:
     return passes_markdown()
 
 
+# ---------------------------------------------------------------- diagnostics
+
+
+def diagnostics_markdown() -> str:
+    """The registry of diagnostic codes (`pipeline.diagnostics.Code`) as a table: the code a report line,
+    a flag or the audit page's filter names, its severity and the message it renders."""
+    from pipeline.diagnostics import Code
+
+    rows = ["| code | severity | message |", "|---|---|---|"]
+    for member in Code:
+        template = member.template.replace("{{", "{").replace("}}", "}")
+        rows.append(f"| `{member.code}` | {member.severity.value} | {_cell(template)} |")
+    return "\n".join(rows) + "\n"
+
+
 # ---------------------------------------------------------------- includes
 
 
@@ -230,6 +245,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "records": record_reference_markdown,
     "ocr-modules": ocr_modules_markdown,
     "ocr-passes": ocr_passes_markdown,
+    "diagnostics": diagnostics_markdown,
 }
 
 
@@ -252,7 +268,7 @@ def on_page_markdown(markdown: str, page: object = None, config: object = None, 
     return render_markers(markdown)
 
 
-if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules|ocr-passes
+if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules|ocr-passes|diagnostics
     import sys
 
     print(GENERATORS[sys.argv[1] if len(sys.argv) > 1 else "cli"](), end="")
