@@ -16,7 +16,9 @@ from __future__ import annotations
 import io
 import math
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Iterator
 
 from pipeline.review.overrides import OverrideError
 
@@ -99,8 +101,10 @@ def render_page_png(root: Path, sheet_sha256: str, page: int, scale: float = PAG
         render_slots.release()
 
 
-def _render(path: Path, page: int, scale: float, box: Box | None):
-    """The page as a PIL image at a scale within the pixel budget, and the box fitted to the page."""
+@contextmanager
+def _opened_page(path: Path, page: int) -> Iterator[tuple[Any, float, float]]:
+    """One page of a sheet, open for as long as the block runs: (PDFium page, width pt, height pt).
+    A file that is not a PDF, a page it does not have and a page without size are OverrideErrors."""
     import pypdfium2 as pdfium
 
     try:
@@ -114,11 +118,17 @@ def _render(path: Path, page: int, scale: float, box: Box | None):
         width, height = pdf_page.get_size()
         if not (width > 0 and height > 0):
             raise OverrideError(f"{path}: page {page} has no size ({width:g} × {height:g} pt)")
+        yield pdf_page, width, height
+    finally:
+        document.close()
+
+
+def _render(path: Path, page: int, scale: float, box: Box | None):
+    """The page as a PIL image at a scale within the pixel budget, and the box fitted to the page."""
+    with _opened_page(path, page) as (pdf_page, width, height):
         fitted = fit_box(box, width, height) if box is not None else None
         scale = page_scale(width, height, scale)
         return pdf_page.render(scale=scale).to_pil().convert("RGB"), scale, fitted
-    finally:
-        document.close()
 
 
 def page_text(root: Path, sheet_sha256: str, page: int, box: Box | None = None) -> str:
@@ -126,32 +136,21 @@ def page_text(root: Path, sheet_sha256: str, page: int, box: Box | None = None) 
     origin top-left, grown by the outline's margin) when given: what the curator compares the
     extracted text with. A scanned page has no text layer: the answer is empty, and the page image
     is the printed text to compare with."""
-    import pypdfium2 as pdfium
-
     path = _sheet_path(root, sheet_sha256)
     # A page from the web can hold a million text objects: its text takes a render slot like its image.
     if not render_slots.acquire(timeout=RENDER_WAIT_S):
         raise RenderBusy(f"{RENDER_SLOTS} pages are being read already; try again in a moment")
     try:
-        document = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError as exc:
-        render_slots.release()
-        raise OverrideError(f"{path} cannot be opened as a PDF ({exc})") from None
-    try:
-        if not 1 <= page <= len(document):
-            raise OverrideError(f"{path} has no page {page} (it has {len(document)})")
-        pdf_page = document[page - 1]
-        width, height = pdf_page.get_size()
-        text_page = pdf_page.get_textpage()
-        if box is None:
-            return text_page.get_text_range().replace("\r\n", "\n")
-        x0, top, x1, bottom = fit_box(box, width, height)
-        m = REGION_MARGIN_PT
-        # PDFium's page space has its origin at the bottom left.
-        return text_page.get_text_bounded(left=max(x0 - m, 0), bottom=max(height - bottom - m, 0), right=min(x1 + m, width),
-                                          top=min(height - top + m, height)).replace("\r\n", "\n")
+        with _opened_page(path, page) as (pdf_page, width, height):
+            text_page = pdf_page.get_textpage()
+            if box is None:
+                return text_page.get_text_range().replace("\r\n", "\n")
+            x0, top, x1, bottom = fit_box(box, width, height)
+            m = REGION_MARGIN_PT
+            # PDFium's page space has its origin at the bottom left.
+            return text_page.get_text_bounded(left=max(x0 - m, 0), bottom=max(height - bottom - m, 0),
+                                              right=min(x1 + m, width), top=min(height - top + m, height)).replace("\r\n", "\n")
     finally:
-        document.close()
         render_slots.release()
 
 
