@@ -82,7 +82,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int)
     compare.add_argument("--resamples", type=int)
     compare.add_argument("--json", "--out", dest="json_out",
-                         help="where to write the JSON (default: compare_<A>_vs_<B>.json beside run A)")
+                         help="where to write the JSON (default: comparisons/<A>_vs_<B>.json beside the folder that holds run A, "
+                              "never inside it: that folder is what leaderboard scans)")
     compare.add_argument("--allow-unpublishable", action="store_true",
                          help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
     compare.add_argument("--allow-protocol-mismatch", action="store_true",
@@ -278,16 +279,22 @@ def _compare(args) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     reports.print_compare(result)
-    out = Path(args.json_out) if args.json_out else _beside_runs(args.run_a, args.run_b)
+    out = Path(args.json_out) if args.json_out else comparison_path(args.run_a, args.run_b)
     write_text_atomic(out, dumps(result))
     print(f"wrote {out}", file=sys.stderr)
     return 0
 
 
-def _beside_runs(run_a: str, run_b: str) -> Path:
-    """compare_<A>_vs_<B>.json in run A's parent folder: never the folder the command happens to run in."""
+def comparison_path(run_a: str | Path, run_b: str | Path) -> Path:
+    """comparisons/<A>_vs_<B>.json beside the folder holding run A (runs/a -> comparisons/a_vs_b.json).
+
+    Not inside that folder: it is the one `leaderboard` and the other analyses are pointed at, and it
+    should hold runs only. Not the current folder either: a command run from inside a release or a
+    run folder would write into something immutable."""
     a, b = Path(run_a).resolve(), Path(run_b).resolve()
-    return a.parent / f"compare_{a.name}_vs_{b.name}.json"
+    holder = a.parent
+    base = holder.parent if holder.parent != holder else holder  # a run folder straight under / keeps its own parent
+    return base / "comparisons" / f"{a.name}_vs_{b.name}.json"
 
 
 def _correlate(args) -> int:
