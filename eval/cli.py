@@ -25,6 +25,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--plan", help="YAML/JSON plan file (flags below override nothing; use one or the other)")
     run.add_argument("--data", help="curated Parquet file/folder, release folder, or hf://OWNER/NAME@TAG")
     run.add_argument("--model", help=f"BACKEND:MODEL, backends: {', '.join(sorted(BACKENDS))}")
+    run.add_argument("--name", help="what tables and reports call the model (default: its own name: GGUF general.name with "
+                     "the quantisation, the Hub repository id, or the API's model id; never a path)")
     run.add_argument("--base-url", help="endpoint for openai: (e.g. http://127.0.0.1:8000/v1) or gemini:")
     run.add_argument("--api-key-env", help="name of the environment variable with the API key")
     run.add_argument("--protocol", help=f"one of: {', '.join(sorted(PROTOCOLS))} (NAME or NAME@VERSION)")
@@ -67,6 +69,12 @@ def register(subparsers) -> argparse.ArgumentParser:
     rescore.add_argument("run_dir")
     rescore.add_argument("--out", help="also write the recomputed scores JSON here")
     rescore.add_argument("--plot", help="write an accuracy-with-intervals PNG here")
+
+    view = add_command(commands, "view", _view, dest="eval_handler",
+                       help="write a run's browsable HTML page (every question's prompt, response, answer, status; filters, search)")
+    view.add_argument("run_dir")
+    view.add_argument("--out", help="write a fresh page to this file (without it: the run's own report.html, written by every "
+                      "session; a run made before there were reports needs --out, since its folder is a checked record)")
 
     verify = add_command(commands, "verify", _verify, dest="eval_handler",
                          help="check a run folder against its manifest of SHA-256s")
@@ -191,7 +199,7 @@ def _plan_from_args(args):
         repeats=args.repeats, configs=_csv(args.configs), languages=_csv(args.languages),
         limit=args.limit, figure_descriptions=args.figure_descriptions, images_root=args.images_root,
         model={
-            "backend": backend, "name": name, "base_url": args.base_url, "api_key_env": args.api_key_env,
+            "backend": backend, "name": name, "display_name": args.name, "base_url": args.base_url, "api_key_env": args.api_key_env,
             "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
             "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field, "scoring": args.scoring,
             "system_prompt": args.system_prompt,
@@ -245,6 +253,24 @@ def _rescore(args) -> int:
     elif not result.problems:
         print(f"{run / 'scores.json'}: reproduced byte for byte; every status agrees with its evidence", file=sys.stderr)
     return result.exit_code
+
+
+def _view(args) -> int:
+    from eval.log.browse import REPORT, write_report
+    from eval.log.runfolder import PLAN
+
+    run = Path(args.run_dir)
+    if not (run / PLAN).is_file():
+        raise ValueError(f"{run}: not a run folder (no {PLAN})")
+    if not args.out and (run / REPORT).exists():
+        print(f"{run / REPORT}: the run's page (open it in a browser; --out FILE writes a fresh one)", file=sys.stderr)
+        return 0
+    if not args.out:
+        # The folder is a record checked against its manifest: a file added to it would fail `eval verify`.
+        raise ValueError(f"{run}: this run has no {REPORT} (made before runs had one); write one elsewhere with --out FILE")
+    written = write_report(run, args.out)
+    print(f"wrote {written}", file=sys.stderr)
+    return 0
 
 
 def _verify(args) -> int:

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eval.analysis.plots import pyplot
+from eval.models.naming import model_label
 
 if TYPE_CHECKING:
     from eval.analysis.compare import Comparison
@@ -31,7 +32,7 @@ def split_text(scores: dict) -> str:
 
 
 def print_scores(scores: dict) -> None:
-    table = Table(title=f"{scores['model']['backend']}:{scores['model']['name']} on {scores['dataset_id']} "
+    table = Table(title=f"{model_label(scores['model'])} ({scores['model']['backend']}) on {scores['dataset_id']} "
                         f"({scores['protocol']['name']}@{scores['protocol']['version']}, {scores['repeats']} repeat(s))")
     norm = bool(scores["groups"]) and "accuracy_norm_pct" in scores["groups"][0]  # cloze: lm-eval's acc_norm too
     columns = ["config", "lang", "n", "accuracy %", "95% CI"] + (["acc_norm %", "acc_norm 95% CI"] if norm else [])
@@ -89,7 +90,7 @@ def plot_accuracy(scores: dict, out: Path) -> None:
     ax.bar(names, acc, yerr=err, capsize=4, color="#4C72B0")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"{scores['model']['name']} — 95% bootstrap CI", fontsize=9)
+    ax.set_title(f"{model_label(scores['model'])} — 95% bootstrap CI", fontsize=9)
     plt.setp(ax.get_xticklabels(), rotation=30, ha="right", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=120)

@@ -28,6 +28,8 @@ class _Strict(BaseModel):
 class ModelSettings(_Strict):
     backend: str = Field(description="prefix: hf, openai, gemini")
     name: str = Field(description="model name at the endpoint, or a local path for hf")
+    display_name: str | None = Field(None, description="what tables and reports call the model (--name); default: the "
+                                     "model's own name (GGUF general.name, the Hub repository id, the API's model id)")
     base_url: str | None = None
     api_key_env: str | None = Field(None, description="name of the environment variable holding the key (never the key)")
     temperature: float = 0.0
@@ -109,6 +111,7 @@ class RunPlan(_Strict):
         data.pop("images_root")
         for key in OPERATIONAL_MODEL_FIELDS:
             data["model"].pop(key)
+        data["model"].pop("display_name")  # a label: set when the run begins, it does not change what is sent
         return data
 
     @property

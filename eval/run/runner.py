@@ -31,11 +31,13 @@ from eval.scorers.answers import Status, classify_generation, get_rule
 from eval.models.base import ChoiceRequest, GenerationRequest, TechnicalFailure
 from eval.models.errors import ConfigurationFailure, RequestRejected
 from eval.models.redaction import redact, secret_values
+from eval.models.naming import default_display_name
 from eval.models.registry import backend_entry, kind_of
 from eval.dataset.loading import check_pin, load_data
 from eval.dataset.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
 from eval.run.plan import RunPlan
 from pipeline.infra import JsonlError, iter_jsonl, write_text_atomic
+from eval.log.browse import write_report
 from eval.log.integrity import write_manifest
 from eval.prompts.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
 from eval.run.provenance import code_revision
@@ -171,7 +173,9 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         # Checked here, before the run folder exists and before anything is sent.
         for prompt in prompts:
             materialise_images(prompt.messages, Path(plan.images_root or "."))
-    resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version})
+    display_name = plan.model.display_name or default_display_name(plan.model.backend, plan.model.name)
+    resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version,
+                                       "model": plan.model.model_copy(update={"display_name": display_name})})
     record = {
         "plan": resolved.model_dump(mode="json"),
         "protocol": {"name": protocol.name, "version": protocol.version, "figures": protocol.figures, "extraction_rule": protocol.extraction_rule,
@@ -273,10 +277,12 @@ def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
     missing = scores.totals.missing
     if missing:
         write_text_atomic(folder.file(STATE), dumps(RunState(state="incomplete", publishable=False, reasons=reasons)))
+        write_report(folder.path)  # the page to browse what this session left (eval.log.browse)
         write_manifest(folder.path)  # last: what this session left, for `eval verify`
         return RunOutcome(folder.path, "incomplete", False, reasons, sent)
     write_text_atomic(folder.file(SCORES), dumps(scores))
     write_text_atomic(folder.file(STATE), dumps(RunState(state="complete", publishable=not reasons, reasons=reasons)))
+    write_report(folder.path)
     write_manifest(folder.path)  # the run's last write: every file's SHA-256, checked by `eval verify`
     folder.seal()
     return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
