@@ -62,7 +62,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--device", help="hf: torch device (default cpu)")
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
-    run.add_argument("--no-progress", action="store_true")
+    run.add_argument("--no-progress", action="store_true",
+                     help="no loading lines and no progress (default: a bar on a terminal, else a plain line every 30 s, "
+                          "EXAMCORPUS_PROGRESS_EVERY_S)")
 
     rescore = add_command(commands, "rescore", _rescore, dest="eval_handler",
                           help="recompute every score and interval from a run folder alone")

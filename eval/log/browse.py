@@ -89,7 +89,8 @@ def report_rows(run: str | Path) -> list[ReportRow]:
     tries: dict[tuple[str, int], int] = {}
     attempts = read_jsonl(run / ATTEMPTS, allow_partial_tail=True) if (run / ATTEMPTS).exists() else []
     for attempt in attempts:
-        key = (attempt.get("qid"), attempt.get("repeat"))
+        repeat = attempt.get("repeat")
+        key = (str(attempt.get("qid")), repeat if isinstance(repeat, int) else -1)
         tries[key] = tries.get(key, 0) + 1
         if attempt.get("attempt", 0) >= final.get(key, {}).get("attempt", 0):
             final[key] = attempt
