@@ -61,16 +61,23 @@ def _folder_name(folder: Path) -> str:
     return folder.name
 
 
+def _printable(text: str) -> str:
+    """One line of at most 200 printable characters (a header or a config may hold anything)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())[:200]
+
+
 def default_display_name(backend: str, name: str) -> str:
     """The model's own name (see the module's docstring); cheap: reads a header, never the weights."""
     if backend not in LOCAL_BACKENDS:
-        return name
+        return _printable(name) or "model"
     path = Path(name).expanduser()
     if path.is_file():
-        return _gguf_name(path) or path.name.removesuffix(".gguf")
-    if path.is_dir():
-        return _folder_name(path.resolve())
-    return path.name or name
+        found = _gguf_name(path) or path.name.removesuffix(".gguf")
+    elif path.is_dir():
+        found = _folder_name(path.resolve())
+    else:
+        found = path.name or name
+    return _printable(found) or "model"
 
 
 def model_label(model: dict) -> str:

@@ -55,6 +55,14 @@ class ModelSettings(_Strict):
             raise ValueError("base_url must not carry credentials or a query string; name the key's variable in api_key_env")
         return value
 
+    @field_validator("display_name")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        # It becomes a table cell, a CSV field and a page title: one printable line of sensible length.
+        if value is not None and (not value.strip() or len(value) > 200 or any(not ch.isprintable() for ch in value)):
+            raise ValueError("display_name (--name) must be one line of 1-200 printable characters")
+        return value
+
     @field_validator("backend")
     @classmethod
     def _known(cls, value: str) -> str:

@@ -95,3 +95,12 @@ def test_resuming_keeps_the_name_the_run_began_with(tmp_path, curated, openai_se
     openai_server.scripts["Q01"] = ["correct"]
     assert run_standin(curated, openai_server, out, "--name", "Second") == 0
     assert json.loads((out / "scores.json").read_text(encoding="utf-8"))["model"]["display_name"] == "First"
+
+
+def test_a_name_is_one_printable_line_whatever_a_header_holds(tmp_path, curated, capsys):
+    weights = _gguf(tmp_path / "w.gguf", name="Evil\nName\x1b[31m\twith tabs", file_type=None)
+    assert default_display_name("hf", str(weights)) == "Evil Name [31m with tabs"
+    assert run_cli("eval", "run", "--data", curated, "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
+                   "--name", "two\nlines", "--protocol", "mcq", "--out", tmp_path / "run") == 1
+    assert "display_name (--name) must be one line" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
