@@ -120,15 +120,22 @@ def _script_json(value) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
+def _short_id(dataset_id: str) -> str:
+    """A curated folder's id is a SHA-256 over its files: 12 hex digits name it well enough in a title."""
+    prefix, sep, digest = dataset_id.partition("sha256:")
+    return f"{prefix}sha256:{digest[:12]}…" if sep and len(digest) > 12 else dataset_id
+
+
 def _header(run: Path) -> dict:
     plan = read_json(run / PLAN)
     state = read_json(run / STATE) if (run / STATE).exists() else {}
     scores = read_json(run / SCORES) if (run / SCORES).exists() else None
     protocol = plan.get("protocol", {})
+    dataset = str(plan["plan"].get("data_pin", {}).get("dataset_id", ""))
     header = {
         "run": run.resolve().name, "model": model_label(plan["plan"]["model"]),
         "model_id": f"{plan['plan']['model']['backend']}:{plan['plan']['model']['name']}",
-        "dataset": plan["plan"].get("data_pin", {}).get("dataset_id", ""),
+        "dataset": dataset, "dataset_short": _short_id(dataset),
         "protocol": f"{protocol.get('name', '')}@{protocol.get('version', '')}",
         "state": state.get("state", "incomplete"), "publishable": state.get("publishable", False),
         "reasons": state.get("reasons", []), "repeats": plan["plan"].get("repeats", 1),
@@ -144,7 +151,7 @@ def render_report(run: str | Path) -> str:
     header = _header(run)
     rows = [asdict(row) for row in report_rows(run)]
     template = resources.files("eval.log").joinpath(_TEMPLATE).read_text(encoding="utf-8")
-    title = html.escape(f"{header['model']} on {header['dataset']} — {header['run']}")
+    title = html.escape(f"{header['model']} on {header['dataset_short']} — {header['run']}")
     page = template.replace("<title></title>", f"<title>{title}</title>", 1)
     return page.replace(_DATA_SLOT, _script_json({"header": header, "rows": rows}), 1)
 

@@ -68,6 +68,8 @@ def test_the_page_shows_every_answer_with_its_prompt_response_and_score(finished
     requests = _open(page, finished / REPORT)
     assert requests == [(finished / REPORT).as_uri()]  # self-contained: nothing else is fetched
     assert page.text_content("#count") == "8 of 8 answers match"
+    assert page.text_content("#title").startswith("standin on sha256:")  # the model's name, the data's short id
+    assert "state: complete, publishable" in page.text_content("#meta")
     q2 = questions[1]
     item = page.locator(f'.item[data-qid="{q2.id}"]')
     assert "wrong" in item.locator(".status").text_content()
