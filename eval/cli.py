@@ -25,6 +25,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--plan", help="YAML/JSON plan file (flags below override nothing; use one or the other)")
     run.add_argument("--data", help="curated Parquet file/folder, release folder, or hf://OWNER/NAME@TAG")
     run.add_argument("--model", help=f"BACKEND:MODEL, backends: {', '.join(sorted(BACKENDS))}")
+    run.add_argument("--name", help="what tables and reports call the model (default: its own name: GGUF general.name with "
+                     "the quantisation, the Hub repository id, or the API's model id; never a path)")
     run.add_argument("--base-url", help="endpoint for openai: (e.g. http://127.0.0.1:8000/v1) or gemini:")
     run.add_argument("--api-key-env", help="name of the environment variable with the API key")
     run.add_argument("--protocol", help=f"one of: {', '.join(sorted(PROTOCOLS))} (NAME or NAME@VERSION)")
@@ -60,13 +62,21 @@ def register(subparsers) -> argparse.ArgumentParser:
     run.add_argument("--device", help="hf: torch device (default cpu)")
     run.add_argument("--dtype", help="hf: torch dtype")
     run.add_argument("--out", required=True, help="run folder (new, or an unfinished run to resume)")
-    run.add_argument("--no-progress", action="store_true")
+    run.add_argument("--no-progress", action="store_true",
+                     help="no loading lines and no progress (default: a bar on a terminal, else a plain line every 30 s, "
+                          "EXAMCORPUS_PROGRESS_EVERY_S)")
 
     rescore = add_command(commands, "rescore", _rescore, dest="eval_handler",
                           help="recompute every score and interval from a run folder alone")
     rescore.add_argument("run_dir")
     rescore.add_argument("--out", help="also write the recomputed scores JSON here")
     rescore.add_argument("--plot", help="write an accuracy-with-intervals PNG here")
+
+    view = add_command(commands, "view", _view, dest="eval_handler",
+                       help="write a run's browsable HTML page (every question's prompt, response, answer, status; filters, search)")
+    view.add_argument("run_dir")
+    view.add_argument("--out", help="write a fresh page to this file (without it: the run's own report.html, written by every "
+                      "session; a run made before there were reports needs --out, since its folder is a checked record)")
 
     verify = add_command(commands, "verify", _verify, dest="eval_handler",
                          help="check a run folder against its manifest of SHA-256s")
@@ -82,7 +92,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     compare.add_argument("--seed", type=int)
     compare.add_argument("--resamples", type=int)
     compare.add_argument("--json", "--out", dest="json_out",
-                         help="where to write the JSON (default: compare_<A>_vs_<B>.json beside run A)")
+                         help="where to write the JSON (default: comparisons/<A>_vs_<B>.json beside the folder that holds run A, "
+                              "never inside it: that folder is what leaderboard scans)")
     compare.add_argument("--allow-unpublishable", action="store_true",
                          help="compare runs with truncated or missing answers (scored as zero; recorded in the JSON)")
     compare.add_argument("--allow-protocol-mismatch", action="store_true",
@@ -190,7 +201,7 @@ def _plan_from_args(args):
         repeats=args.repeats, configs=_csv(args.configs), languages=_csv(args.languages),
         limit=args.limit, figure_descriptions=args.figure_descriptions, images_root=args.images_root,
         model={
-            "backend": backend, "name": name, "base_url": args.base_url, "api_key_env": args.api_key_env,
+            "backend": backend, "name": name, "display_name": args.name, "base_url": args.base_url, "api_key_env": args.api_key_env,
             "temperature": args.temperature, "max_tokens": args.max_tokens, "reasoning_effort": args.reasoning_effort,
             "seed": args.seed, "dtype": args.dtype, "max_tokens_field": args.max_tokens_field, "scoring": args.scoring,
             "system_prompt": args.system_prompt,
@@ -246,6 +257,24 @@ def _rescore(args) -> int:
     return result.exit_code
 
 
+def _view(args) -> int:
+    from eval.log.browse import REPORT, write_report
+    from eval.log.runfolder import PLAN
+
+    run = Path(args.run_dir)
+    if not (run / PLAN).is_file():
+        raise ValueError(f"{run}: not a run folder (no {PLAN})")
+    if not args.out and (run / REPORT).exists():
+        print(f"{run / REPORT}: the run's page (open it in a browser; --out FILE writes a fresh one)", file=sys.stderr)
+        return 0
+    if not args.out:
+        # The folder is a record checked against its manifest: a file added to it would fail `eval verify`.
+        raise ValueError(f"{run}: this run has no {REPORT} (made before runs had one); write one elsewhere with --out FILE")
+    written = write_report(run, args.out)
+    print(f"wrote {written}", file=sys.stderr)
+    return 0
+
+
 def _verify(args) -> int:
     from eval.log.integrity import manifest_sha256, verify
 
@@ -278,16 +307,22 @@ def _compare(args) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     reports.print_compare(result)
-    out = Path(args.json_out) if args.json_out else _beside_runs(args.run_a, args.run_b)
+    out = Path(args.json_out) if args.json_out else comparison_path(args.run_a, args.run_b)
     write_text_atomic(out, dumps(result))
     print(f"wrote {out}", file=sys.stderr)
     return 0
 
 
-def _beside_runs(run_a: str, run_b: str) -> Path:
-    """compare_<A>_vs_<B>.json in run A's parent folder: never the folder the command happens to run in."""
+def comparison_path(run_a: str | Path, run_b: str | Path) -> Path:
+    """comparisons/<A>_vs_<B>.json beside the folder holding run A (runs/a -> comparisons/a_vs_b.json).
+
+    Not inside that folder: it is the one `leaderboard` and the other analyses are pointed at, and it
+    should hold runs only. Not the current folder either: a command run from inside a release or a
+    run folder would write into something immutable."""
     a, b = Path(run_a).resolve(), Path(run_b).resolve()
-    return a.parent / f"compare_{a.name}_vs_{b.name}.json"
+    holder = a.parent
+    base = holder.parent if holder.parent != holder else holder  # a run folder straight under / keeps its own parent
+    return base / "comparisons" / f"{a.name}_vs_{b.name}.json"
 
 
 def _correlate(args) -> int:

@@ -8,8 +8,8 @@ The CLI's entry points (eval.analysis.commands): `correlate_command`, `leaderboa
 
 Modules and their public functions (re-exported here; other packages import only these):
 - correlate (`eval correlate --scores ... --out DIR`): `load_scores`, `read_scores_table`, `read_human_table`,
-  `load_mapping`, `run_scores`, `rankdata`, `correlate_scores`, `correlations_csv`, `write_correlation_outputs` — Pearson and Spearman
-  (with p-values) per model × exam type and per model × exam type × category, year by year.
+  `load_mapping`, `run_scores`, `rankdata`, `correlate_scores`, `correlations_csv`, `caveats`, `write_correlation_outputs` — Pearson and
+  Spearman (with p-values, Holm and BH adjusted) per model × exam type and per model × exam type × category, year by year.
 - leaderboard (`eval leaderboard`): `build_leaderboard`, `write_leaderboard` — each dataset one vote, newest run per
   (dataset, model, API, effort, language), Markdown, CSV and a sortable HTML page; with model metadata, plots.
 - passing (`eval passing`): `sheet_results`, `load_thresholds`, `write_passing` — the key's points per sheet against
@@ -25,7 +25,8 @@ Modules and their public functions (re-exported here; other packages import only
 - stats (imported as a module; used by scoring and the judge): `accuracy_interval`, `paired_gap_interval`,
   `bootstrap_means` — paired bootstrap over question ids.
 - compare (`eval compare`): `compare`, `Side`, `AlignmentError` — the gap between two aligned runs.
-- reports: `print_scores`, `print_compare`, `plot_accuracy` — terminal tables and PNGs.
+- reports: `print_scores`, `print_compare`, `correlations_text`, `plot_accuracy` — terminal tables and PNGs.
+- pvalues (imported as a module): `holm`, `benjamini_hochberg`, `critical_r` — many p-values read together.
 """
 from eval.analysis.correlate import (
     HUMAN_CSV,
@@ -34,6 +35,7 @@ from eval.analysis.correlate import (
     HumanPoint,
     ScorePoint,
     correlate_scores,
+    caveats,
     correlations_csv,
     load_mapping,
     load_scores,
@@ -63,7 +65,7 @@ from eval.analysis.quality import find_candidates, write_key_errors
 from eval.analysis.runset import find_runs, load_runs
 
 __all__ = [
-    "HUMAN_CSV", "LLMZSZL_CSV", "Correlation", "HumanPoint", "ScorePoint", "correlate_scores", "correlations_csv",
+    "HUMAN_CSV", "LLMZSZL_CSV", "Correlation", "HumanPoint", "ScorePoint", "caveats", "correlate_scores", "correlations_csv",
     "load_mapping", "load_scores", "read_human_table", "read_scores_table", "write_correlation_outputs",
     "build_leaderboard", "write_leaderboard", "sheet_results", "load_thresholds", "write_passing",
     "correlation_plots", "find_candidates", "write_key_errors", "find_runs", "load_runs",

@@ -26,7 +26,9 @@ def correlate_command(scores: list[str], *, out: str | None, human: str | None =
     rows = correlate.correlate_scores(points, people)
     written = correlate.write_correlation_outputs(rows, points, people, Path(out), scores_sources=list(map(str, scores)),
                                                   human_source=str(human_path), plots=plots)
-    return correlate.correlations_csv(rows), [f"wrote {len(written)} files under {out}"]
+    from eval.analysis.reports import correlations_text
+
+    return correlations_text(rows, correlate.caveats(rows)), [f"wrote {len(written)} files under {out}"]
 
 
 def leaderboard_command(runs: list[str], *, out: str, models: str | None = None) -> Output:

@@ -24,6 +24,7 @@ from eval.analysis import stats
 from eval.log.integrity import require_verified
 from eval.log.records import Number, Record
 from eval.log.scoring import RunMatrix, load_matrix, run_blocking_reasons
+from eval.models.naming import model_label
 
 
 class AlignmentError(ValueError):
@@ -51,7 +52,7 @@ class Side:
     def label(self, matrix: RunMatrix) -> str:
         model = matrix.plan["plan"]["model"]
         where = "/".join(x for x in (self.config, self.language) if x)
-        return f"{model['backend']}:{model['name']}" + (f" [{where}]" if where else "")
+        return f"{model_label(model)} ({model['backend']})" + (f" [{where}]" if where else "")
 
 
 def _key(prompt: dict, fields: tuple[str, ...]) -> tuple:

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from eval.analysis import pvalues
 from pipeline.infra import load_yaml
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -25,7 +26,11 @@ HUMAN_CSV = DATA / "cke_human_results_2015_2023.csv"
 LLMZSZL_CSV = DATA / "llmzszl_model_accuracy_by_year.csv"
 ALL = "(all)"
 MIN_POINTS = 3
-CSV_COLUMNS = ["model", "exam_type", "category", "n", "pearson_r", "pearson_p", "spearman_rho", "spearman_p"]
+# Below this many years a coefficient is read as description, not evidence (the report says how large
+# r must be at each n to reach p < 0.05).
+SMALL_N = 10
+CSV_COLUMNS = ["model", "exam_type", "category", "n", "pearson_r", "pearson_p", "spearman_rho", "spearman_p",
+               "pearson_p_holm", "pearson_q_bh", "spearman_p_holm", "spearman_q_bh"]
 SCORE_COLUMNS = ("year", "exam_type", "category", "model", "accuracy_pct")
 HUMAN_COLUMNS = ("year", "exam_type", "category", "human_metric", "value")
 
@@ -65,6 +70,15 @@ class Correlation:
     model_only_years: list[int] = field(default_factory=list)  # dropped: no human result that year
     human_only_years: list[int] = field(default_factory=list)  # dropped: no model score that year
     reason: str = ""  # why there is no coefficient
+    # Adjusted over every coefficient of its kind in the same table (eval.analysis.pvalues).
+    pearson_p_holm: float | None = None
+    pearson_q_bh: float | None = None
+    spearman_p_holm: float | None = None
+    spearman_q_bh: float | None = None
+
+    @property
+    def small_n(self) -> bool:
+        return self.pearson_r is not None and self.n < SMALL_N
 
     @property
     def dropped(self) -> int:
@@ -241,7 +255,19 @@ def correlate_scores(scores: list[ScorePoint], human: list[HumanPoint]) -> list[
             for category in [ALL, *categories]:
                 rows.append(correlate_series(model, exam_type, category, score_by.get((model, exam_type, category), {}),
                                              human_by.get((exam_type, category), {})))
+    adjust_for_multiple_comparisons(rows)
     return rows
+
+
+def adjust_for_multiple_comparisons(rows: list[Correlation]) -> None:
+    """Holm and Benjamini-Hochberg over every Pearson p-value of the table, and apart over every
+    Spearman one: the family is all that is reported together."""
+    for kind in ("pearson", "spearman"):
+        tested = [r for r in rows if getattr(r, f"{kind}_p") is not None]
+        p = [getattr(r, f"{kind}_p") for r in tested]
+        for row, holm_p, bh_q in zip(tested, pvalues.holm(p), pvalues.benjamini_hochberg(p)):
+            setattr(row, f"{kind}_p_holm", holm_p)
+            setattr(row, f"{kind}_q_bh", bh_q)
 
 
 def _cell(value: float | None) -> str:
@@ -257,7 +283,8 @@ def correlations_csv(rows: list[Correlation]) -> str:
     writer.writerow(CSV_COLUMNS)
     for r in rows:
         writer.writerow([r.model, r.exam_type, r.category, r.n, _cell(r.pearson_r), _cell(r.pearson_p),
-                         _cell(r.spearman_rho), _cell(r.spearman_p)])
+                         _cell(r.spearman_rho), _cell(r.spearman_p), _cell(r.pearson_p_holm), _cell(r.pearson_q_bh),
+                         _cell(r.spearman_p_holm), _cell(r.spearman_q_bh)])
     return buffer.getvalue()
 
 
@@ -265,13 +292,36 @@ def _fmt(value: float | None, spec: str = "+.3f") -> str:
     return "–" if value is None else format(value, spec)
 
 
+def caveats(rows: list[Correlation], alpha: float = 0.05) -> list[str]:
+    """How to read the p-values: how many tests, how many survive the adjustment, and which rest on few years."""
+    tested = [r for r in rows if r.pearson_p is not None]
+    if not tested:
+        return []
+    m = len(tested)
+    raw = sum(r.pearson_p < alpha for r in tested)
+    holm = sum(r.pearson_p_holm is not None and r.pearson_p_holm < alpha for r in tested)
+    bh = sum(r.pearson_q_bh is not None and r.pearson_q_bh < alpha for r in tested)
+    lines = [f"{m} correlations with a coefficient: each p-value is adjusted for the {m} tests of this table "
+             "(Holm: family-wise error; Benjamini-Hochberg q: false discovery rate; Spearman's apart).",
+             f"Pearson p < {alpha:g}: {raw} unadjusted, {holm} after Holm, {bh} with BH q < {alpha:g} "
+             f"(with no real correlation at all, about {alpha * m:.1f} would pass unadjusted by chance)."]
+    small = sorted(r.n for r in tested if r.small_n)
+    if small:
+        low, high = small[0], small[-1]
+        at = f"{pvalues.critical_r(low):.2f} at n = {low}" + (f", {pvalues.critical_r(high):.2f} at n = {high}" if high != low else "")
+        lines.append(f"warning: {len(small)} of {m} rest on fewer than {SMALL_N} years (n = {low}" + (f"–{high}" if high != low else "")
+                     + f"); |r| must exceed {at} for p < {alpha:g} before any adjustment: read them as descriptive.")
+    return lines
+
+
 def report_markdown(rows: list[Correlation], *, scores_sources: list[str], human_source: str, plots: list[Path]) -> str:
     lines = ["# Model accuracy vs human results", "",
              f"Scores: {', '.join(scores_sources)}  ", f"Human results: {human_source}", "",
              "Each exam type is correlated over the years of its \"(all)\" rows; each category over its own years. "
              f"Years with a result on only one side are dropped and counted; fewer than {MIN_POINTS} years give no coefficient.", "",
-             "| model | exam type | category | human metric | n | Pearson r | p | Spearman ρ | p | dropped years | note |",
-             "|---|---|---|---|---:|---:|---:|---:|---:|---|---|"]
+             "| model | exam type | category | human metric | n | Pearson r | p | p Holm | q BH | Spearman ρ | p | p Holm | q BH | "
+             "dropped years | note |",
+             "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         dropped = []
         if r.model_only_years:
@@ -279,11 +329,14 @@ def report_markdown(rows: list[Correlation], *, scores_sources: list[str], human
         if r.human_only_years:
             dropped.append(f"no model score: {', '.join(map(str, r.human_only_years))}")
         lines.append(f"| {r.model} | {r.exam_type} | {r.category or '(all)'} | {r.human_metric or '–'} | {r.n} | "
-                     f"{_fmt(r.pearson_r)} | {_fmt(r.pearson_p, '.3g')} | {_fmt(r.spearman_rho)} | {_fmt(r.spearman_p, '.3g')} | "
-                     f"{r.dropped}{' (' + '; '.join(dropped) + ')' if dropped else ''} | {r.reason} |")
+                     f"{_fmt(r.pearson_r)} | {_fmt(r.pearson_p, '.3g')} | {_fmt(r.pearson_p_holm, '.3g')} | {_fmt(r.pearson_q_bh, '.3g')} | "
+                     f"{_fmt(r.spearman_rho)} | {_fmt(r.spearman_p, '.3g')} | {_fmt(r.spearman_p_holm, '.3g')} | "
+                     f"{_fmt(r.spearman_q_bh, '.3g')} | {r.dropped}{' (' + '; '.join(dropped) + ')' if dropped else ''} | "
+                     f"{r.reason or ('few years' if r.small_n else '')} |")
     total = sum(r.dropped for r in rows)
     lines += ["", f"{len(rows)} correlations, {sum(r.pearson_r is not None for r in rows)} with a coefficient; "
                   f"{total} year(s) dropped in all for a missing side."]
+    lines += [""] + [f"{line}  " for line in caveats(rows)]
     if plots:
         lines += ["", "## Plots", ""] + [f"- [{p.name}](plots/{p.name})" for p in plots]
     return "\n".join(lines) + "\n"

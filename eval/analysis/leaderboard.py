@@ -52,6 +52,11 @@ class Entry:
     split: str = "unknown"
     ci_low: float | None = None
     ci_high: float | None = None
+    name: str = ""  # the model's display name; `model` (its id) is what slots and rows are keyed on
+
+    @property
+    def label(self) -> str:
+        return self.name or self.model
 
     @property
     def slot(self) -> tuple[str, ...]:
@@ -89,6 +94,11 @@ class Row:
     protocol: str = ""
     split: str = "unknown"
     data: tuple[str, ...] = ()  # the dataset ids its runs scored
+    name: str = ""  # the model's display name, shown; `model` is its id (BACKEND:NAME), in the CSV's model_id
+
+    @property
+    def label(self) -> str:
+        return self.name or self.model
 
     @property
     def data_text(self) -> str:
@@ -118,7 +128,8 @@ def _questions_key(run: Path, config: str, language: str) -> str:
 
 def entries(runs: list[RunSummary]) -> list[Entry]:
     return [Entry(g.config, g.language, r.model, r.api, r.effort, r.dataset_id, r.protocol, g.accuracy_pct, g.n_questions,
-                  _questions_key(r.path, g.config, g.language), r.finished_at, r.run_id, r.path, r.split, g.ci_low, g.ci_high)
+                  _questions_key(r.path, g.config, g.language), r.finished_at, r.run_id, r.path, r.split, g.ci_low, g.ci_high,
+                  r.name)
             for r in runs for g in r.groups]
 
 
@@ -197,7 +208,7 @@ def table(counted: list[Entry]) -> tuple[list[str], list[Row]]:
                 gaps[lang] = _gap([e for e in mine if e.language == lang], [e for e in mine if e.language == ENGLISH])
         cells["all"] = _cell(mine)
         rows.append(Row(first.model, first.api, first.effort, cells, gaps, first.protocol, first.split,
-                        tuple(sorted({e.dataset_id for e in mine}))))
+                        tuple(sorted({e.dataset_id for e in mine})), first.name))
     rows.sort(key=lambda r: -(r.cells["all"].accuracy_pct or 0.0))
     return languages, rows
 
@@ -222,7 +233,7 @@ def _header(board: Leaderboard) -> list[str]:
 
 def _row_texts(board: Leaderboard, row: Row) -> list[str]:
     gaps = [DASH if row.gaps.get(lang) is None else f"{row.gaps[lang]:+.1f}" for lang in _gap_languages(board)]
-    return [row.model, row.api, row.effort or DASH, row.protocol, row.split, row.data_text,
+    return [row.label, row.api, row.effort or DASH, row.protocol, row.split, row.data_text,
             *[row.cells[lang].text() for lang in board.languages], row.cells["all"].text(), *gaps]
 
 
@@ -243,12 +254,12 @@ def to_markdown(board: Leaderboard) -> str:
     lines += ["", "## Runs counted", "",
               "| dataset | language | model | API | effort | accuracy % | 95 % CI | questions | protocol | split | data | run | finished |",
               "|---|---|---|---|---|---:|---:|---:|---|---|---|---|---|"]
-    lines += [f"| {e.dataset} | {e.language} | {e.model} | {e.api} | {e.effort or DASH} | {e.accuracy_pct:.2f} | {_ci(e)} | "
+    lines += [f"| {e.dataset} | {e.language} | {e.label} | {e.api} | {e.effort or DASH} | {e.accuracy_pct:.2f} | {_ci(e)} | "
               f"{e.n_questions} | {e.protocol} | {e.split} | {short_id(e.dataset_id)} | {e.run_id} | {e.finished_at} |"
               for e in board.counted]
     if board.superseded:
         lines += ["", "## Older runs, not counted (a newer run of the same slot exists)", ""]
-        lines += [f"- {e.run_id}: {e.dataset}/{e.language} {e.model} {e.accuracy_pct:.2f} % ({e.finished_at}; {e.protocol}, "
+        lines += [f"- {e.run_id}: {e.dataset}/{e.language} {e.label} {e.accuracy_pct:.2f} % ({e.finished_at}; {e.protocol}, "
                   f"{e.split}, {short_id(e.dataset_id)})" for e in board.superseded]
     if board.skipped:
         lines += ["", "## Runs left out", ""] + [f"- {s.path}: {s.reason}" for s in board.skipped]
@@ -266,14 +277,14 @@ def to_csv(board: Leaderboard) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["model", "api", "effort", "protocol", "split", "data",
                      *[f"{lang}_{what}" for lang in [*board.languages, "all"] for what in measures],
-                     *[f"{lang}_minus_en_pp" for lang in gap_langs]])
+                     *[f"{lang}_minus_en_pp" for lang in gap_langs], "model_id"])
     for r in board.rows:
         cells = []
         for lang in [*board.languages, "all"]:
             c = r.cells[lang]
             cells += [_number(c.accuracy_pct), _number(c.ci_low), _number(c.ci_high), c.questions, c.datasets]
-        writer.writerow([r.model, r.api, r.effort, r.protocol, r.split, " ".join(r.data), *cells,
-                         *[_number(r.gaps.get(lang)) for lang in gap_langs]])
+        writer.writerow([r.label, r.api, r.effort, r.protocol, r.split, " ".join(r.data), *cells,
+                         *[_number(r.gaps.get(lang)) for lang in gap_langs], r.model])
     return buffer.getvalue()
 
 
@@ -317,7 +328,7 @@ def _sort_value(row: Row, column: str, board: Leaderboard) -> str:
     elif column.endswith(" − en"):
         value = row.gaps.get(column[: -len(" − en")])
     else:
-        return {"model": row.model, "API": row.api, "effort": row.effort, "protocol": row.protocol, "split": row.split,
+        return {"model": row.label, "API": row.api, "effort": row.effort, "protocol": row.protocol, "split": row.split,
                 "data": row.data_text}[column]
     return "" if value is None else repr(round(value, 6))
 
@@ -366,7 +377,7 @@ def write_leaderboard(board: Leaderboard, out: Path, *, metadata: dict | None = 
     if metadata:
         from eval.analysis.plots import leaderboard_plots
 
-        points = [(f"{r.model}{' ' + r.effort if r.effort else ''}", r.cells["all"].accuracy_pct, metadata[r.model].released,
+        points = [(f"{r.label}{' ' + r.effort if r.effort else ''}", r.cells["all"].accuracy_pct, metadata[r.model].released,
                    metadata[r.model].params_b) for r in board.rows if r.model in metadata and r.cells["all"].accuracy_pct is not None]
         written += leaderboard_plots(points, out / "plots")
     return written

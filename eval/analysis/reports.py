@@ -9,9 +9,11 @@ from rich.console import Console
 from rich.table import Table
 
 from eval.analysis.plots import pyplot
+from eval.models.naming import model_label
 
 if TYPE_CHECKING:
     from eval.analysis.compare import Comparison
+    from eval.analysis.correlate import Correlation
 
 
 def _console() -> Console:
@@ -31,7 +33,7 @@ def split_text(scores: dict) -> str:
 
 
 def print_scores(scores: dict) -> None:
-    table = Table(title=f"{scores['model']['backend']}:{scores['model']['name']} on {scores['dataset_id']} "
+    table = Table(title=f"{model_label(scores['model'])} ({scores['model']['backend']}) on {scores['dataset_id']} "
                         f"({scores['protocol']['name']}@{scores['protocol']['version']}, {scores['repeats']} repeat(s))")
     norm = bool(scores["groups"]) and "accuracy_norm_pct" in scores["groups"][0]  # cloze: lm-eval's acc_norm too
     columns = ["config", "lang", "n", "accuracy %", "95% CI"] + (["acc_norm %", "acc_norm 95% CI"] if norm else [])
@@ -89,8 +91,32 @@ def plot_accuracy(scores: dict, out: Path) -> None:
     ax.bar(names, acc, yerr=err, capsize=4, color="#4C72B0")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"{scores['model']['name']} — 95% bootstrap CI", fontsize=9)
+    ax.set_title(f"{model_label(scores['model'])} — 95% bootstrap CI", fontsize=9)
     plt.setp(ax.get_xticklabels(), rotation=30, ha="right", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
+
+
+def _p(value: float | None) -> str:
+    return "–" if value is None else format(value, ".3g")
+
+
+def correlations_text(rows: list[Correlation], notes: list[str]) -> str:
+    """The correlations as a table to read (the CSV is in the output folder), then how to read them."""
+    import io
+
+    table = Table(title="model accuracy vs human results, per exam type and category")
+    for name in ("model", "exam type", "category", "n", "Pearson r", "p", "p Holm", "Spearman ρ", "p", "p Holm", "note"):
+        table.add_column(name, justify="right" if name in ("n", "Pearson r", "Spearman ρ", "p", "p Holm") else "left")
+    for r in rows:
+        r_text = "–" if r.pearson_r is None else f"{r.pearson_r:+.3f}"
+        rho_text = "–" if r.spearman_rho is None else f"{r.spearman_rho:+.3f}"
+        table.add_row(r.model, r.exam_type, r.category or "(all)", str(r.n), r_text, _p(r.pearson_p), _p(r.pearson_p_holm),
+                      rho_text, _p(r.spearman_p), _p(r.spearman_p_holm), r.reason or ("few years" if r.small_n else ""))
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=160, color_system=None)
+    console.print(table)
+    for note in notes:
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
+    return buffer.getvalue()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from eval.log.records import RunState
+from eval.models.naming import model_label
 from eval.log.runfolder import ATTEMPTS, PLAN, SCORES, SESSIONS, STATE, read_json, read_jsonl, read_record
 
 
@@ -27,7 +28,7 @@ class GroupScore:
 class RunSummary:
     path: Path
     run_id: str
-    model: str  # BACKEND:NAME
+    model: str  # BACKEND:NAME, the model's id (a local model's weights path): what identifies it
     api: str  # the backend: openai, gemini, hf
     effort: str  # reasoning effort, "" when none was set
     dataset_id: str
@@ -36,6 +37,7 @@ class RunSummary:
     finished_at: str  # ISO time of the last recorded attempt (or session start)
     groups: list[GroupScore] = field(default_factory=list)
     split: str = "unknown"  # which questions of the data (eval.data): public, private, all; unknown before it was recorded
+    name: str = ""  # what tables call the model (eval.models.naming.model_label), never a path
 
 
 @dataclass
@@ -89,6 +91,7 @@ def summarise(run: Path) -> RunSummary | Skipped:
         effort=model.get("reasoning_effort") or "", dataset_id=plan["plan"]["data_pin"]["dataset_id"],
         protocol=f"{plan['protocol']['name']}@{plan['protocol']['version']}", backend_kind=plan.get("backend_kind", ""),
         finished_at=_finished_at(run), groups=groups, split=plan["plan"]["data_pin"].get("split") or "unknown",
+        name=model_label(model),
     )
 
 

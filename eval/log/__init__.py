@@ -1,7 +1,7 @@
 """The run folder, and everything read back from it alone (no model, no network).
 
 Input: a run folder (plan.json, prompts.jsonl, attempts.jsonl, sessions.jsonl, scores.json, run.json,
-manifest.json). Output: typed records, the manifest check, statuses recomputed from evidence, scores
+manifest.json). Output: report.html, typed records, the manifest check, statuses recomputed from evidence, scores
 with intervals, and the offline audit `eval rescore` prints.
 
 Public:
@@ -11,4 +11,5 @@ Public:
 - `recompute`: `recompute`, `mismatch`, `StatusMismatch`
 - `scoring`: `load_matrix`, `score_matrix`, `score_folder`, `blocking_reasons`, `run_blocking_reasons`
 - `rescore`: `audit`, `Audit`
+- `browse`: `render_report`, `write_report`, `report_rows`, `REPORT` (report.html: the run as a page to browse)
 """

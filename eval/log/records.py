@@ -139,7 +139,8 @@ class BreakdownRow(Record):
 
 class ModelRef(Record):
     backend: str
-    name: str
+    name: str  # the model id: the name at the endpoint, or the local weights' path
+    display_name: str | None = None  # what tables call it (eval.models.naming); absent in runs made before
 
 
 class Bootstrap(Record):

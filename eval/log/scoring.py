@@ -172,7 +172,9 @@ def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed
         # Runs from before the split was recorded have none, and their scores.json stays as it was.
         **({"split": run_plan["data_pin"]["split"]} if "split" in run_plan["data_pin"] else {}),
         "protocol": m.plan["protocol"],
-        "model": {"backend": run_plan["model"]["backend"], "name": run_plan["model"]["name"]},
+        # The display name where the run has one (runs from before it keep their scores.json as it was).
+        "model": {"backend": run_plan["model"]["backend"], "name": run_plan["model"]["name"],
+                  **({"display_name": run_plan["model"]["display_name"]} if run_plan["model"].get("display_name") else {})},
         "repeats": run_plan["repeats"],
         "bootstrap": {"resamples": resamples, "seed": seed, "confidence": stats.DEFAULT_CONFIDENCE, "unit": "question id"},
         # Every question of every group weighted equally: comparable only across runs of the same selection.

@@ -10,6 +10,7 @@ Public:
 - `errors`: `ConfigurationFailure`, `RequestRejected`
 - `registry`: `split_model`, `kind_of`, `backend_entry`, `register_backend`, `BackendEntry`
 - `hf`: `HFBackend`, `packaged_smollm2_gguf`, `weights_fingerprint`, `model_revision` (local models by log-likelihood)
+- `naming`: `default_display_name`, `model_label` (what tables call a model: --name or its own name, never a path)
 - `hf_generate`: `HFGenerateBackend`; `openai_compat`: `OpenAICompatBackend`; `completions_ll`:
   `CompletionsLoglikelihoodBackend`; `gemini`: `GeminiBackend`
 

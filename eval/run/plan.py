@@ -28,6 +28,8 @@ class _Strict(BaseModel):
 class ModelSettings(_Strict):
     backend: str = Field(description="prefix: hf, openai, gemini")
     name: str = Field(description="model name at the endpoint, or a local path for hf")
+    display_name: str | None = Field(None, description="what tables and reports call the model (--name); default: the "
+                                     "model's own name (GGUF general.name, the Hub repository id, the API's model id)")
     base_url: str | None = None
     api_key_env: str | None = Field(None, description="name of the environment variable holding the key (never the key)")
     temperature: float = 0.0
@@ -51,6 +53,14 @@ class ModelSettings(_Strict):
         # The plan is stored in the run folder: a key in the URL would end up there.
         if value and ("@" in value.split("//", 1)[-1].split("/", 1)[0] or "?" in value):
             raise ValueError("base_url must not carry credentials or a query string; name the key's variable in api_key_env")
+        return value
+
+    @field_validator("display_name")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        # It becomes a table cell, a CSV field and a page title: one printable line of sensible length.
+        if value is not None and (not value.strip() or len(value) > 200 or any(not ch.isprintable() for ch in value)):
+            raise ValueError("display_name (--name) must be one line of 1-200 printable characters")
         return value
 
     @field_validator("backend")
@@ -109,6 +119,7 @@ class RunPlan(_Strict):
         data.pop("images_root")
         for key in OPERATIONAL_MODEL_FIELDS:
             data["model"].pop(key)
+        data["model"].pop("display_name")  # a label: set when the run begins, it does not change what is sent
         return data
 
     @property

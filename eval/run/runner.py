@@ -24,18 +24,19 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tqdm import tqdm
-
 from eval.log import scoring
 from eval.scorers.answers import Status, classify_generation, get_rule
 from eval.models.base import ChoiceRequest, GenerationRequest, TechnicalFailure
 from eval.models.errors import ConfigurationFailure, RequestRejected
 from eval.models.redaction import redact, secret_values
+from eval.models.naming import default_display_name, model_label
 from eval.models.registry import backend_entry, kind_of
 from eval.dataset.loading import check_pin, load_data
 from eval.dataset.fewshot import build_fewshot_prompts, choose_fewshot, load_pool
 from eval.run.plan import RunPlan
 from pipeline.infra import JsonlError, iter_jsonl, write_text_atomic
+from pipeline.infra import progress as show_progress
+from eval.log.browse import write_report
 from eval.log.integrity import write_manifest
 from eval.prompts.protocols import Prompt, PromptBuilder, check_frozen, get_protocol, is_scorable, materialise_images
 from eval.run.provenance import code_revision
@@ -171,7 +172,9 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         # Checked here, before the run folder exists and before anything is sent.
         for prompt in prompts:
             materialise_images(prompt.messages, Path(plan.images_root or "."))
-    resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version})
+    display_name = plan.model.display_name or default_display_name(plan.model.backend, plan.model.name)
+    resolved = plan.model_copy(update={"data_pin": data.pin(), "protocol_version": protocol.version,
+                                       "model": plan.model.model_copy(update={"display_name": display_name})})
     record = {
         "plan": resolved.model_dump(mode="json"),
         "protocol": {"name": protocol.name, "version": protocol.version, "figures": protocol.figures, "extraction_rule": protocol.extraction_rule,
@@ -221,8 +224,7 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
         meta = extra["meta"]
         plan = RunPlan.model_validate(record["plan"])
     # Before the folder is made: a model that cannot load leaves no run folder to block the next try.
-    with _quiet_model_loading(progress is False):
-        backend = backend_entry(plan.model.backend).factory(plan.model)
+    backend = _load_backend(plan, progress)
     if not folder.exists:
         folder.create(record, [dict(p.to_dict(), meta=meta[p.qid]) for p in prompts])
     cut = folder.repair_partial_tail()
@@ -244,10 +246,26 @@ def run(plan: RunPlan | None, out: str | Path, *, progress: bool | None = None, 
     return finish(folder, sent=sent)
 
 
+def _load_backend(plan: RunPlan, progress: bool | None):
+    """The plan's backend, saying so before and after (loading a local model takes minutes, silently)."""
+    announce = progress is not False
+    label = f"{model_label(plan.model.model_dump())} ({plan.model.backend})"
+    if announce:
+        print(f"eval: starting {label} ...", file=sys.stderr, flush=True)
+    started = time.monotonic()
+    # The libraries' own loading bars only where a terminal redraws them: in a log file they are noise.
+    with _quiet_model_loading(progress is False or not sys.stderr.isatty()):
+        backend = backend_entry(plan.model.backend).factory(plan.model)
+    if announce:
+        print(f"eval: {label} ready in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    return backend
+
+
 @contextlib.contextmanager
 def _quiet_model_loading(quiet: bool):
-    """--no-progress silences the model libraries' own bars too (weights loading, GGUF conversion,
-    Hub downloads), which draw with tqdm straight to stderr whatever their logging settings say.
+    """--no-progress, or a stderr that is no terminal, silences the model libraries' own bars too (weights
+    loading, GGUF conversion, Hub downloads), which draw with tqdm straight to stderr whatever their
+    logging settings say.
     What they print is held back; anything but a progress bar is passed on afterwards."""
     if not quiet:
         yield
@@ -273,10 +291,12 @@ def finish(folder: RunFolder, *, sent: int = 0) -> RunOutcome:
     missing = scores.totals.missing
     if missing:
         write_text_atomic(folder.file(STATE), dumps(RunState(state="incomplete", publishable=False, reasons=reasons)))
+        write_report(folder.path)  # the page to browse what this session left (eval.log.browse)
         write_manifest(folder.path)  # last: what this session left, for `eval verify`
         return RunOutcome(folder.path, "incomplete", False, reasons, sent)
     write_text_atomic(folder.file(SCORES), dumps(scores))
     write_text_atomic(folder.file(STATE), dumps(RunState(state="complete", publishable=not reasons, reasons=reasons)))
+    write_report(folder.path)
     write_manifest(folder.path)  # the run's last write: every file's SHA-256, checked by `eval verify`
     folder.seal()
     return RunOutcome(folder.path, "complete", not reasons, reasons, sent)
@@ -360,7 +380,7 @@ class _Sender:
             return 0
         # Figure paths in the data are relative to the project root (pipeline.records.ImageRef).
         images_root = Path(self.plan.images_root or ".")
-        bar = tqdm(total=len(todo), desc="eval", unit="q", file=sys.stderr, disable=_disable(progress), dynamic_ncols=True)
+        bar = show_progress(total=len(todo), desc="eval", unit="answers", enabled=progress is not False)
         counts: dict[str, int] = {}
         sent = 0
         with ThreadPoolExecutor(max_workers=self.plan.model.concurrency, thread_name_prefix="eval") as pool:
@@ -385,7 +405,7 @@ class _Sender:
                         sent += tries
                         counts[status] = counts.get(status, 0) + 1
                         bar.update(1)
-                        bar.set_postfix({k[:5]: v for k, v in sorted(counts.items())}, refresh=False)
+                        bar.set_postfix(dict(sorted(counts.items())), refresh=False)
                     if self.fatal is not None:
                         self.stop.set()
                     refill()
@@ -475,8 +495,9 @@ class _Sender:
         todo = [p for p, _ in self.pending(prompts)]
         if not todo:
             return 0
-        chunk = max(1, self.plan.model.batch_size) * 4
-        bar = tqdm(total=len(todo), desc="eval (log-likelihood)", unit="q", file=sys.stderr, disable=_disable(progress), dynamic_ncols=True)
+        # One batch (one forward pass) at a time: the bar moves, and the answers are stored, as each is scored.
+        chunk = max(1, self.plan.model.batch_size)
+        bar = show_progress(total=len(todo), desc="eval (log-likelihood)", unit="q", enabled=progress is not False)
         try:
             for start in range(0, len(todo), chunk):
                 batch = todo[start : start + chunk]
@@ -507,6 +528,3 @@ def _choice_fields(prompt: Prompt, result, latency: float) -> tuple[str, dict]:
         fields["continuation_tokens"] = list(result.token_counts)
     return status.value, fields
 
-
-def _disable(progress: bool | None) -> bool | None:
-    return None if progress is None else not progress

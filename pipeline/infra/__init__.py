@@ -6,7 +6,8 @@ Public functions:
 - `fingerprint(*parts)`, `StageCache(root, stage)`: per-file stage outputs stored under a hash of
   exactly their inputs (`stagecache`).
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
-- `progress(total=, desc=)`: the one progress-bar style of long steps (`progress`).
+- `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
+  elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
 - `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`, a `yaml.YAMLError`)
   for every YAML file a user gives (`yamlfile`).

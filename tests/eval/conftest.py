@@ -4,7 +4,8 @@ generateContent wire formats, with scripted faults.
 
 Each test question carries a token like [Q07] in its text. A stand-in reads the last token in the
 request (few-shot examples come earlier) and plays that token's script of actions, one per request
-(the last action repeats): correct, wrong, 429, 500, timeout, refusal, length, noletter, slow.
+(the last action repeats): correct, wrong, 429, 500, timeout, refusal, length, noletter, slow, hostile
+(markup in the response).
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from pipeline.devkit.hub_standin import Repo, start_hub
 TOKEN = re.compile(r"\[(Q\d+)\]")
 LABELS = ["A", "B", "C", "D"]
 SECRET = "sk-test-SECRET-do-not-store-1234567890"
+HOSTILE_RESPONSE = ('</script><script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'">'
+                    '<b>bold?</b> \u2028 &amp; "quoted"')
 
 
 def make_question(i: int, *, language: str = "pl", source: str = "pl_test", year: int = 2020, answer_index: int | None = None,
@@ -157,6 +160,8 @@ def _openai_respond(standin: StandIn, action: str, token: str | None, body: dict
         finish = "length"
     elif action == "noletter":
         message["content"] = "Trudno powiedzieć, wszystkie wyglądają podobnie."
+    elif action == "hostile":  # markup a page showing the response must print, never run
+        message["content"] = HOSTILE_RESPONSE + f"\n{word}: {right}"
     else:
         raise AssertionError(f"unknown action {action}")
     payload = {

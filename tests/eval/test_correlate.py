@@ -13,7 +13,8 @@ from eval.analysis import correlate
 from tests.eval.conftest import SECRET, make_question, run_cli, write_parquet
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "human_results"
-COLUMNS = ["model", "exam_type", "category", "n", "pearson_r", "pearson_p", "spearman_rho", "spearman_p"]
+COLUMNS = ["model", "exam_type", "category", "n", "pearson_r", "pearson_p", "spearman_rho", "spearman_p",
+           "pearson_p_holm", "pearson_q_bh", "spearman_p_holm", "spearman_q_bh"]
 
 
 def _correlations(out: Path) -> pd.DataFrame:
@@ -175,3 +176,42 @@ def test_a_mapping_without_rules_is_an_error_naming_the_file(tmp_path):
     bad.write_text("rules:\n  - {match: x, exam_type: High school, category: Math}\n")
     with pytest.raises(ValueError, match="m.yaml: rule 1 needs match"):
         correlate.load_mapping(bad)
+
+
+def _holm_by_hand(p: list[float]) -> list[float]:
+    """Holm's step-down procedure as the textbooks write it, one p-value at a time."""
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    adjusted, running = [0.0] * len(p), 0.0
+    for k, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - k) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def test_holm_and_benjamini_hochberg_match_their_definitions():
+    from eval.analysis import pvalues
+
+    p = [0.01, 0.04, 0.03, 0.005, 0.5, 0.04]
+    assert pvalues.holm(p) == pytest.approx(_holm_by_hand(p))
+    assert pvalues.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert pvalues.benjamini_hochberg(p) == pytest.approx(list(stats.false_discovery_control(p, method="bh")))
+    assert pvalues.holm([]) == pvalues.benjamini_hochberg([]) == []
+    # The tabulated two-sided 5 % critical values of Pearson's r
+    assert pvalues.critical_r(5) == pytest.approx(0.878, abs=5e-4) and pvalues.critical_r(9) == pytest.approx(0.666, abs=5e-4)
+    assert pvalues.critical_r(2) is None
+
+
+def test_the_console_gets_a_table_with_adjusted_p_values_and_a_warning_on_few_years(tmp_path, capsys):
+    assert run_cli("eval", "correlate", "--scores", correlate.LLMZSZL_CSV, "--out", tmp_path, "--no-plots") == 0
+    out = capsys.readouterr().out
+    assert ",".join(COLUMNS[:4]) not in out and "p Holm" in out  # a table to read, not the CSV
+    assert "52 correlations with a coefficient: each p-value is adjusted for the 52 tests of this table" in out
+    assert "warning: 52 of 52 rest on fewer than 10 years (n = 5–9); |r| must exceed 0.88 at n = 5, 0.67 at n = 9" in out
+    got = _correlations(tmp_path)
+    tested = got[got.pearson_p.notna()]
+    assert list(tested.pearson_p_holm) == pytest.approx(_holm_by_hand(list(tested.pearson_p)), rel=1e-8)
+    assert list(tested.spearman_q_bh) == pytest.approx(list(stats.false_discovery_control(list(tested.spearman_p))), rel=1e-8)
+    raw, holm = (tested.pearson_p < 0.05).sum(), (tested.pearson_p_holm < 0.05).sum()
+    assert f"Pearson p < 0.05: {raw} unadjusted, {holm} after Holm" in out and raw > holm
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "| p Holm | q BH |" in report and "warning: 52 of 52 rest on fewer than 10 years" in report

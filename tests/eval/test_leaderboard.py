@@ -60,26 +60,26 @@ def test_each_dataset_is_one_vote_and_the_newest_run_counts(tmp_path, runs, caps
     assert run_cli("eval", "leaderboard", runs, "--out", out) == 0
     assert "m3-truncated: finished but not publishable" in capsys.readouterr().err
     rows = _rows(out / "leaderboard.csv")
-    assert set(rows) == {("openai:m1", ""), ("openai:m1", "high"), ("openai:m2", "")}
-    m1 = rows[("openai:m1", "")]
+    assert set(rows) == {("m1", ""), ("m1", "high"), ("m2", "")}
+    m1 = rows[("m1", "")]
     # 75 % on exam_a (4 questions) and 100 % on exam_b (8): 87.5, not the question-weighted 91.7
     assert float(m1["pl_accuracy_pct"]) == 87.5 and m1["pl_datasets"] == "2"
     assert float(m1["en_accuracy_pct"]) == 50.0 and m1["en_datasets"] == "1"
     assert float(m1["all_accuracy_pct"]) == 75.0 and m1["all_datasets"] == "3"
     assert m1["pl_minus_en_pp"] == ""  # pl covers exam_b, en does not: no like-for-like gap
-    m2 = rows[("openai:m2", "")]
+    m2 = rows[("m2", "")]
     assert float(m2["pl_minus_en_pp"]) == -25.0  # same dataset, version, protocol and questions
-    high = rows[("openai:m1", "high")]
+    high = rows[("m1", "high")]
     assert float(high["pl_accuracy_pct"]) == 75.0 and high["en_accuracy_pct"] == "" and high["en_datasets"] == "0"
 
     md = (out / "leaderboard.md").read_text()
     data_a, data_b = (short_id(json.loads((runs / r / "plan.json").read_text())["plan"]["data_pin"]["dataset_id"])
                       for r in ("m1-a-new", "m1-b"))
     # en first, then pl; each cell: accuracy, 95 % interval, questions, (datasets)
-    assert (f"| openai:m1 | openai | – | mcq@1 | all | {', '.join(sorted([data_a, data_b]))} | 50.0 [0.0, 100.0] n=4 (1) | "
+    assert (f"| m1 | openai | – | mcq@1 | all | {', '.join(sorted([data_a, data_b]))} | 50.0 [0.0, 100.0] n=4 (1) | "
             "87.5 [68.8, 100.0] n=12 (2) | 75.0 [54.2, 95.8] n=16 (3) | – |") in md
-    assert f"| openai:m1 | openai | high | mcq@1 | all | {data_b} | – | 75.0 [37.5, 100.0] n=8 (1) | 75.0 [37.5, 100.0] n=8 (1) | – |" in md
-    assert "- m1-a-old: exam_a/pl openai:m1 100.00 %" in md and "- m1-a-old: exam_a/en openai:m1 100.00 %" in md
+    assert f"| m1 | openai | high | mcq@1 | all | {data_b} | – | 75.0 [37.5, 100.0] n=8 (1) | 75.0 [37.5, 100.0] n=8 (1) | – |" in md
+    assert "- m1-a-old: exam_a/pl m1 100.00 %" in md and "- m1-a-old: exam_a/en m1 100.00 %" in md
     assert "m1-a-new" in md.split("## Older runs")[0]
 
 
@@ -94,8 +94,8 @@ def test_model_metadata_adds_accuracy_against_size_and_release_date(tmp_path, ru
         "accuracy_vs_release.png", "accuracy_vs_release.svg", "accuracy_vs_size.png", "accuracy_vs_size.svg"]
     size = ET.tostring(ET.parse(out / "plots" / "accuracy_vs_size.svg").getroot(), encoding="unicode")
     release = ET.tostring(ET.parse(out / "plots" / "accuracy_vs_release.svg").getroot(), encoding="unicode")
-    assert "openai:m2" in size and "openai:m1 high" in size
-    assert "openai:m1 high" in release and "openai:m2" not in release  # m2 has no release date
+    assert "m2" in size and "m1 high" in size
+    assert "m1 high" in release and "m2" not in release  # m2 has no release date
     meta.write_text("models:\n  openai:m1: {params_b: -1}\n")
     assert run_cli("eval", "leaderboard", runs, "--out", out, "--models", meta) == 1
 
@@ -134,7 +134,7 @@ def test_the_html_page_sorts_its_columns_in_chromium(tmp_path, runs):
     page = out / "leaderboard.html"
     static = _parse(page.read_text())
     assert static.header[0] == ["model", "API", "effort", "protocol", "split", "data", "en", "pl", "all", "pl − en"]
-    assert [r[0] for r in static.rows] == ["openai:m1", "openai:m1", "openai:m2"]  # by "all": 75.0, 75.0, 62.5
+    assert [r[0] for r in static.rows] == ["m1", "m1", "m2"]  # by "all": 75.0, 75.0, 62.5
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if browser is None:
         pytest.skip("no Chromium on this machine")

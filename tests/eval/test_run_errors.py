@@ -1,5 +1,6 @@
 """A run that cannot start says why in one line and leaves no folder behind; `--no-progress` is
-quiet all the way down; `compare` writes its JSON beside the runs, never into the current folder."""
+quiet all the way down; `compare` writes its JSON beside the runs folder, never into it (leaderboard scans it) nor into
+the current folder."""
 from __future__ import annotations
 
 import json
@@ -38,7 +39,8 @@ def test_a_column_of_the_wrong_type_is_named_and_leaves_no_run_folder(tmp_path, 
     assert not out.exists() and openai_server.requests == []
 
 
-def test_compare_writes_beside_the_runs_by_default(tmp_path, curated, openai_server, standin_key, monkeypatch):
+def test_compare_writes_beside_the_runs_folder_never_into_it_nor_the_current_folder(tmp_path, curated, openai_server,
+                                                                                     standin_key, monkeypatch, capsys):
     runs = tmp_path / "runs"
     assert run_standin(curated, openai_server, runs / "a") == 0
     assert run_standin(curated, openai_server, runs / "b") == 0
@@ -47,8 +49,13 @@ def test_compare_writes_beside_the_runs_by_default(tmp_path, curated, openai_ser
     monkeypatch.chdir(elsewhere)
     assert run_cli("eval", "compare", runs / "a", runs / "b") == 0
     assert list(elsewhere.iterdir()) == []
-    written = json.loads((runs / "compare_a_vs_b.json").read_text(encoding="utf-8"))
+    # runs/ holds the runs and nothing else: it is the folder `leaderboard` is pointed at.
+    assert sorted(p.name for p in runs.iterdir()) == ["a", "b"]
+    written = json.loads((tmp_path / "comparisons" / "a_vs_b.json").read_text(encoding="utf-8"))
     assert written["publishable"] is True
+    capsys.readouterr()
+    assert run_cli("eval", "leaderboard", runs, "--out", tmp_path / "board") == 0
+    assert "left out" not in capsys.readouterr().err
     assert run_cli("eval", "compare", runs / "a", runs / "b", "--out", tmp_path / "gap.json") == 0
     assert (tmp_path / "gap.json").exists()
 
