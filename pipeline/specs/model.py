@@ -290,7 +290,8 @@ def default_voided() -> list[str]:
     """Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk."""
     from pipeline.languages import all_languages  # read when a spec is validated, not on import
 
-    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"]
+    # A lone stroke drawn through an empty cell (U+0335, U+0336: combining overlays) prints as a dash.
+    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*", "\u0335", "\u0336"]
 
 
 class LayoutSpec(_Strict):
@@ -356,6 +357,9 @@ class LayoutSpec(_Strict):
         return value
 
 
+KEY_CHECKS = ("sheet_code", "year", "variant", "count", "labels")
+
+
 class KeySpec(_Strict):
     """Where the answers are.
 
@@ -408,6 +412,13 @@ class KeySpec(_Strict):
         default=None,
         description="regex of the line that opens the answer key printed inside the booklet (its last pages); "
         "the sheet is parsed up to that line and the key read from it on; no separate key file is needed",
+    )
+
+    checks: list[Literal["sheet_code", "year", "variant", "count", "labels"]] = Field(
+        default_factory=lambda: list(KEY_CHECKS),
+        description="the evidence that refuses a key as another sheet's: the sheet code, year or variant it prints, "
+        "far more entries than the sheet's questions (count), answers naming labels the sheet lacks; leave one "
+        "out (a key citing a regulation's year) and its evidence is reported, the key applied",
     )
 
     _check_list = field_validator("stop_at")(_all_compile)
