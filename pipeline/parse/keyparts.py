@@ -75,20 +75,26 @@ def _boundaries(spans: list[list[float]], lines: list[StreamLine]) -> list[float
     page crosses) between two columns' centres, or, with no gutter, a little left of the right column."""
     result = []
     for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
-        low, high = (a0 + a1) / 2, (b0 + b1) / 2
-        covered = sorted(
-            (max(sl.line.x0, low), min(sl.line.x1, high)) for sl in lines
-            if sl.line.x1 > low and sl.line.x0 < high and not (sl.line.x0 <= low and sl.line.x1 >= high)
-        )
-        gaps, edge = [], low
-        for start, end in covered:
-            if start > edge:
-                gaps.append((start - edge, (start + edge) / 2))
-            edge = max(edge, end)
-        if high > edge:
-            gaps.append((high - edge, (high + edge) / 2))
-        result.append(max(gaps)[1] if gaps else b0 - COLUMN_SLACK)
+        gutter = widest_gap(lines, (a0 + a1) / 2, (b0 + b1) / 2)
+        result.append(gutter if gutter is not None else b0 - COLUMN_SLACK)
     return result
+
+
+def widest_gap(lines: list[StreamLine], low: float, high: float) -> float | None:
+    """The middle of the widest x-range in (low, high) that no line crosses, or None. Lines spanning the
+    whole range (a title across both columns) do not close it."""
+    covered = sorted(
+        (max(sl.line.x0, low), min(sl.line.x1, high)) for sl in lines
+        if sl.line.x1 > low and sl.line.x0 < high and not (sl.line.x0 <= low and sl.line.x1 >= high)
+    )
+    gaps, edge = [], low
+    for start, end in covered:
+        if start > edge:
+            gaps.append((start - edge, (start + edge) / 2))
+        edge = max(edge, end)
+    if high > edge:
+        gaps.append((high - edge, (high + edge) / 2))
+    return max(gaps)[1] if gaps else None
 
 
 def _column(x0: float, boundaries: list[float]) -> int:
@@ -172,13 +178,17 @@ def find_cut(document: ExtractedDocument, stream: list[StreamLine], patterns: li
     match = next((m for p in patterns if (m := spec_pattern(p).search(item.text))), None)
     at = match.start() if match and item.text[: match.start()].strip() else 0
     neighbours = [sl.line.x1 for sl in stream if sl is not item and same_row(sl, item) and sl.line.x1 <= item.line.x0]
-    if at:
-        boundary: float | None = item.line.x0 + (item.line.x1 - item.line.x0) * at / len(item.text)
+    if at:  # the row's cells in one line: the match's place estimated from its share of the characters
+        estimate = item.line.x0 + (item.line.x1 - item.line.x0) * at / len(item.text)
+        low, high = (item.line.x0 + estimate) / 2, estimate + COLUMN_SLACK
     elif neighbours:
-        boundary = (max(neighbours) + item.line.x0) / 2
+        low, high = max(neighbours), item.line.x0
     else:
-        boundary = None
-    return Cut(index, boundary, at)
+        return Cut(index, None, 0)
+    # The column starts at the gutter between the two columns, from the stop's row down.
+    below = [sl for sl in stream[index + 1:] if sl.page == item.page]
+    gutter = widest_gap(below, low, high)
+    return Cut(index, gutter if gutter is not None else (low + high) / 2, at)
 
 
 def left_of(cut: Cut, stream: list[StreamLine], item: StreamLine) -> bool:
