@@ -311,10 +311,14 @@ def _read_keys(
             rejected.append(message)
             continue
         for number, answer in table.answers.items():
-            if number not in merged.answers:
+            if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
+                merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)
+                merged.voided.discard(number)
+            elif number not in merged.answers:
                 merged.answers[number] = answer
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
+    problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]
     return merged, rejected
 
 

@@ -155,6 +155,17 @@ def test_a_key_in_the_booklet_takes_no_question_text(tmp_path, key_beside):
     assert not [p for p in result.problems if "key" in p.code.code]
 
 
+def test_two_keys_that_disagree_leave_the_question_unkeyed_and_say_so(tmp_path):
+    """The key in the booklet gives 9 → D; a key file paired with it gives 9 → A: neither is "first"."""
+    the_spec = spec(layout={"drop_pages": ["(?m)^INSTRUCTIONS"]}, key={"in_sheet": "^ANSWER KEY"})
+    sheet = booklet(tmp_path / "2031" / "sheet.pdf", key_beside=False)
+    other = pdf(tmp_path / "2031" / "key.pdf", [TextBox("9. A", LEFT, 40, 30, size=SIZE)])
+    result = run(the_spec, sheet, other)
+    questions = by_number(result)
+    assert questions["9"].answer is None and questions["8"].answer == "C"
+    assert "key keys: question 9 keyed twice (D, A); left unkeyed, as the key gives no one answer" in result.problems
+
+
 def test_entry_patterns_anchored_to_a_cell_hold(tmp_path):
     """Three entries a row, each its own cell: `^…$` is matched on each cell, not on the joined row."""
     boxes = [TextBox(f"{n + 10 * k}. {'ABCD'[(n + k) % 4]}", LEFT + 40 * k, 20 + ROW * n, 30, size=SIZE)
