@@ -357,7 +357,8 @@ class LayoutSpec(_Strict):
         return value
 
 
-KEY_CHECKS = ("sheet_code", "year", "variant", "count", "labels")
+KeyCheck = Literal["sheet_code", "year", "variant", "count", "labels"]
+KEY_CHECKS: tuple[KeyCheck, ...] = ("sheet_code", "year", "variant", "count", "labels")
 
 
 class KeySpec(_Strict):
@@ -427,7 +428,7 @@ class KeySpec(_Strict):
         "takes only its own column); no separate key file is needed",
     )
 
-    checks: list[Literal["sheet_code", "year", "variant", "count", "labels"]] = Field(
+    checks: list[KeyCheck] = Field(
         default_factory=lambda: list(KEY_CHECKS),
         description="the evidence that refuses a key as another sheet's: the sheet code, year or variant it prints, "
         "far more entries than the sheet's questions (count), answers naming labels the sheet lacks; leave one "

@@ -11,7 +11,7 @@ from pipeline.devkit.sample.pdfgen import TextBox, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse.keys import KeyTable, read_list
 from pipeline.specs import KeySpec, SectionRule
-from tests.pipeline.parse.repertoire_sheets import LEFT, ROW, SIZE, by_number, item, pdf, question_rows, run, spec
+from tests.pipeline.parse.repertoire_sheets import ROW, SIZE, by_number, item, pdf, question_rows, run, spec
 
 
 def entries(x: float, y: float, letters: str, *, columns: int = 1, pitch: float = 22, first: int = 1) -> list[TextBox]:
@@ -40,7 +40,7 @@ CYRILLIC = {"1.": "АБВГАБВГАБВГ", "2.": "БВГАБВГАБВГА", 
 
 def test_cyrillic_parts_three_side_by_side_centred_over_sub_columns(tmp_path):
     boxes = []
-    for n, (prefix, letters) in enumerate(CYRILLIC.items()):
+    for n, letters in enumerate(CYRILLIC.values()):
         x = 15 + 62 * n
         boxes.append(TextBox(f"Часть {n + 1}", x, 25, 56, size=11, bold=True, align="C"))
         boxes += entries(x, 34, letters, columns=2, pitch=26)
@@ -88,7 +88,7 @@ SCANNED = {"1.": "ABCDABCD", "2.": "BCDABCDA", "3.": "CDABCDAB", "4.": "DABCDABC
 
 def test_a_scanned_key_of_four_parts_two_by_two(tmp_path):
     boxes = []
-    for (prefix, letters), (x, y), name in zip(SCANNED.items(), [(20, 25), (110, 25), (20, 90), (110, 90)],
+    for letters, (x, y), name in zip(SCANNED.values(), [(20, 25), (110, 25), (20, 90), (110, 90)],
                                                ["PRIMERA PARTE", "SEGUNDA PARTE", "TERCERA PARTE", "CUARTA PARTE"]):
         boxes.append(TextBox(name, x, y, 70, size=12, bold=True, align="C"))
         boxes += entries(x + 20, y + 10, letters)
