@@ -24,7 +24,7 @@ from statistics import median
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.keyparts import key_stream
-from pipeline.parse.keys import KeyTable, is_voided, keyed_twice
+from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text, rows
 from pipeline.patterns import spec_pattern
@@ -255,7 +255,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
             continue
         _record(current, cells, paired, spec, where)
     for table in tables.values():
-        table.problems += [keyed_twice(name, number, answers) for number, answers in table.twice.items()]
+        table.report_twice()
         table.problems[:0] = orphans
         table.variants = sorted(tables) if header_re else []
     return tables  # with variant_header but none printed: empty (the caller reports the missing header)
@@ -278,17 +278,8 @@ def _record(
     paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL and i not in marks}
     for index, answer in sorted(paired.items()):
         cell = cells[index]
-        previous = table.answers.get(cell.key)
-        if cell.key in table.twice:
-            table.twice[cell.key].append(answer.text)
+        if not table.put(cell.key, answer.text):  # keyed already (or twice: no answer is "first")
             continue
-        if previous is not None:
-            if previous != answer.text:  # no answer is "first": the question is left unkeyed and reported
-                table.twice[cell.key] = [table.answers.pop(cell.key), answer.text]
-                table.voided.discard(cell.key)
-                table.pilot.discard(cell.key)
-            continue
-        table.answers[cell.key] = answer.text
         if is_voided(answer.text, spec.voided):
             table.voided.add(cell.key)
         if cell.pilot:

@@ -28,6 +28,26 @@ class KeyTable:
     pilot: set[str] = field(default_factory=set)  # number keys marked as keyed, unscored pilot items
     twice: dict[str, list[str]] = field(default_factory=dict)  # number keys given different answers: left unkeyed
 
+    def put(self, number: str, answer: str) -> bool:
+        """Record `answer` for `number`; whether it is now the number's answer. A number given two
+        different answers is keyed twice: no answer is "first", so it is left unkeyed (`twice`) and the
+        reader reports it (`keyed_twice`)."""
+        if number in self.twice:
+            self.twice[number].append(answer)
+            return False
+        previous = self.answers.get(number)
+        if previous is None:
+            self.answers[number] = answer
+            return True
+        if previous != answer:
+            self.twice[number] = [self.answers.pop(number), answer]
+            self.voided.discard(number)
+            self.pilot.discard(number)
+        return False
+
+    def report_twice(self) -> None:
+        self.problems += [keyed_twice(self.name, number, answers) for number, answers in self.twice.items()]
+
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
     """Answers follow `answer_marker` inside the task opened by `task_start` (or, with no marker, make up
@@ -103,12 +123,13 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
         tokens = " ".join(cells).split()
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
-                tables[variant].answers.setdefault(number, token)
+                tables[variant].put(number, token)
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):
-            tables[variant].answers.setdefault(number, answer)
+            tables[variant].put(number, answer)
     for table in tables.values():
         table.variants = sorted(tables)
+        table.report_twice()
     return tables
 
 
@@ -168,22 +189,12 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
                 for m in row_entries(texts_here, entry_re)
             ]
             runs.setdefault(part_id, (part, []))[1].append(ColumnRow("  ".join(texts_here), entries, any(sl.ocr for sl in lines)))
-    conflicts: dict[str, list[str]] = {}
     for part, column_rows in runs.values():
         prefix = part.prefix
         column = mend_column(column_rows, entry_re)
         for raw, answer, pilot in column.entries:
             number = number_key(prefix + raw)
-            if number in conflicts:
-                conflicts[number].append(answer)
-                continue
-            if number in table.answers:
-                if table.answers[number] != answer:
-                    conflicts[number] = [table.answers.pop(number), answer]
-                    table.pilot.discard(number)
-                continue
-            table.answers[number] = answer
-            if pilot:
+            if table.put(number, answer) and pilot:
                 table.pilot.add(number)
         table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run"
                            for m in column.mended]
@@ -194,7 +205,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
             # A part of the key opened by its heading where OCR read no entry at all: its rows are all lost.
             shown = ", ".join(repr(text) for text in lines[:8]) + (", ..." if len(lines) > 8 else "")
             table.problems.append(f"key part {prefix}: {len(lines)} line(s) read but none as an entry (OCR): {shown}")
-    table.problems += [keyed_twice(name, number, answers) for number, answers in conflicts.items()]
+    table.report_twice()
     return table
 
 

@@ -14,7 +14,7 @@ from pipeline.devkit.sample.pdfgen import CJK_COLLECTION_KOREAN, CJK_FONT, TextB
 from pipeline.diagnostics import Code, codes_of
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
 from pipeline.parse.gridkeys import read_grid
-from pipeline.parse.keys import read_list
+from pipeline.parse.keys import read_list, read_variant_table
 from pipeline.specs import KeySpec, SectionRule
 from tests.pipeline.parse.repertoire_sheets import LEFT, ROW, SIZE, by_number, item, pdf, question_rows, run, spec
 
@@ -95,6 +95,16 @@ def test_a_question_keyed_twice_is_a_problem_and_left_unkeyed(tmp_path):
     assert not any(number.startswith("1.") for number in table.answers)  # every 1.n differs from its 3.n
     assert Code.KEY_KEYED_TWICE in codes_of(table.problems)
     assert "key key.pdf: question 1.1 keyed twice (A, C); left unkeyed, as the key gives no one answer" in table.problems
+
+
+def test_a_variant_table_row_repeated_with_other_answers_leaves_that_variant_unkeyed(tmp_path):
+    rows = ["Test 01 1234      Test 01 5678", "1   A   B", "2   C   D", "3   B   A", "2   D   D"]
+    document = extract(pdf(tmp_path / "key.pdf", [TextBox(text, LEFT, 30 + 8 * i, 120, size=SIZE) for i, text in enumerate(rows)]))
+    tables = read_variant_table(document, KeySpec(kind="variant_table", variant_header=r"Test\s+\d{2}\s+(?P<variant>\d{4})",
+                                                  variant="1234"), "key.pdf")
+    assert tables["1234"].answers == {"1": "A", "3": "B"}  # 2 is C, then D: neither is "first"
+    assert tables["1234"].problems == ["key key.pdf: question 2 keyed twice (C, D); left unkeyed, as the key gives no one answer"]
+    assert tables["5678"].answers == {"1": "B", "2": "D", "3": "A"} and tables["5678"].problems == []
 
 
 # --------------------------------------------------------------------------- a stop on a header row
