@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import median
 
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.diagnostics import Code, diagnose
-from pipeline.parse.keyparts import key_stream
+from pipeline.parse.keyparts import key_stream, place_parts
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text, rows
@@ -224,6 +224,8 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
     stream = key_stream(document, spec.stop_at)
     all_rows = rows(stream)
     scale = _face_scale(stream) or 1.0
+    # Parts whose numbering restarts (`key.sections`): a grid's numbers take the prefix of the part it lies in.
+    parts = {id(p.line): p.part for p in place_parts(stream, list(spec.sections), {id(sl): plain_text(sl.text)[0] for sl in stream})}
     for index, row in enumerate(all_rows):
         if header_re:
             text = " ".join(plain_text(sl.text)[0] for sl in row)
@@ -235,6 +237,8 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
         cells = number_row(row_tokens(row, scale), spec.pilot_mark)
         if cells is None:
             continue
+        if parts[id(row[0])].prefix:
+            cells = [replace(c, key=number_key(parts[id(row[0])].prefix + c.key)) for c in cells]
         page = row[0].page
         where = f"page {page}: questions {_span(cells)}"
         below = all_rows[index + 1] if index + 1 < len(all_rows) and all_rows[index + 1][0].page == page else None
@@ -245,7 +249,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
             continue
         if answers is None:
             following = _numbers(row_tokens(below, scale)) if below else None
-            if following and following[0] <= int(cells[-1].key):
+            if following and following[0] <= int(re.match(r"\d+", cells[-1].printed).group()):  # type: ignore[union-attr]
                 continue  # a table of numbers (which question of one booklet is which of another), not a grid
             current.problems.append(f"{where}: no row of answers under the numbers")
             continue

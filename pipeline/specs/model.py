@@ -418,7 +418,9 @@ class KeySpec(_Strict):
         default=None, description="text printed right after a question number for a keyed, unscored pilot item, e.g. '*'"
     )
     sections: list[SectionRule] = Field(
-        default_factory=list, description="the key's parts where its numbering restarts (see layout.sections)"
+        default_factory=list,
+        description="the key's parts where its numbering restarts (see layout.sections); a list's entries and a grid's "
+        "numbers take the prefix of the part whose heading stands above them in their column",
     )
     _check_sections = field_validator("sections")(_implicit_first)
     in_sheet: str | None = Field(

@@ -300,3 +300,26 @@ def test_voided_marks_are_matched_after_nfkc(tmp_path):
     assert table.voided == {"4"} and table.problems == []
     # The default marks include the lone strokes U+0335 and U+0336.
     assert {"\u0335", "\u0336"} <= set(KeySpec(kind="grid").voided)
+
+
+def test_grid_parts_whose_numbering_restarts_take_their_prefix(tmp_path):
+    """Two Greek grids, each under its part's heading, both numbered 1–20; a struck cell in the second."""
+    parts = {"ΜΕΡΟΣ Α": list("ΑΒΓΔΑΒΓΔΑΒΓΔΑΒΓΔΑΒΓΔ"), "ΜΕΡΟΣ Β": list("ΔΓΒΑΓΒΑΔΓΒΑΔΓΒΑΔΓΒΑ")}
+    parts["ΜΕΡΟΣ Β"][4] = "\u0336"
+    path = tmp_path / "key.pdf"
+    doc = FPDF()
+    doc.add_page()
+    doc.add_font("sans", "", str(font_dir() / "DejaVuSans.ttf"))
+    doc.set_font("sans", size=10)
+    for row, (heading, cells) in enumerate(parts.items()):
+        y = 40 + 30 * row
+        doc.text(18, y, heading)
+        for i, answer in enumerate(cells):
+            x = 18 + 8 * i
+            doc.text(x + 4 - doc.get_string_width(str(i + 1)) / 2, y + 8, str(i + 1))
+            doc.text(x + 4 - doc.get_string_width(answer) / 2, y + 14, answer)
+    doc.output(str(path))
+    spec = KeySpec(kind="grid", sections=[SectionRule(start="^ΜΕΡΟΣ Α$", prefix="1."), SectionRule(start="^ΜΕΡΟΣ Β$", prefix="2.")])
+    table = read_grid(extract(path), spec, "key.pdf")[""]
+    assert table.answers == {f"{part}.{i + 1}": answer for part, cells in enumerate(parts.values(), 1) for i, answer in enumerate(cells)}
+    assert table.voided == {"2.5"} and table.problems == []
