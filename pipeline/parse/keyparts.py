@@ -10,8 +10,8 @@ part of the column before it in reading order.
 
 The same reading order bounds the key. A line that ends something (`key.stop_at`, or `key.in_sheet`
 where the booklet's questions end and its key begins) ends its own column and what follows it, never
-the columns printed left of it on its row: on a header row of side-by-side columns ("GABARITO" |
-"TABELA DE CORRESPONDÊNCIA") the stop ends only the right column, and a key printed beside the last
+the columns printed beside it on its row: on a header row of side-by-side columns ("GABARITO" |
+"TABELA DE CORRESPONDÊNCIA") the stop ends only its own column, and a key printed beside the last
 questions takes none of their lines.
 """
 from __future__ import annotations
@@ -80,9 +80,9 @@ def _boundaries(spans: list[list[float]], lines: list[StreamLine]) -> list[float
     return result
 
 
-def widest_gap(lines: list[StreamLine], low: float, high: float) -> float | None:
-    """The middle of the widest x-range in (low, high) that no line crosses, or None. Lines spanning the
-    whole range (a title across both columns) do not close it."""
+def widest_gap(lines: list[StreamLine], low: float, high: float, min_width: float = 0.0) -> float | None:
+    """The middle of the widest x-range in (low, high) that no line crosses (at least `min_width` wide),
+    or None. Lines spanning the whole range (a title across both columns) do not close it."""
     covered = sorted(
         (max(sl.line.x0, low), min(sl.line.x1, high)) for sl in lines
         if sl.line.x1 > low and sl.line.x0 < high and not (sl.line.x0 <= low and sl.line.x1 >= high)
@@ -94,6 +94,7 @@ def widest_gap(lines: list[StreamLine], low: float, high: float) -> float | None
         edge = max(edge, end)
     if high > edge:
         gaps.append((high - edge, (high + edge) / 2))
+    gaps = [gap for gap in gaps if gap[0] >= min_width]
     return max(gaps)[1] if gaps else None
 
 
@@ -157,12 +158,14 @@ def _by_page(stream: list[StreamLine]) -> list[list[StreamLine]]:
 
 @dataclass(frozen=True)
 class Cut:
-    """Where a stop line ends a stream: its index in the stream and, when other columns stand left of it
-    on its row, the x where its column starts (the lines after it left of that x are not ended)."""
+    """Where a stop line ends a stream: its index in the stream and, when other columns stand beside it
+    on its row, the x where its column starts (`boundary`) and ends (`end`): the lines after it wholly
+    left or right of its column are not ended."""
 
     index: int
     boundary: float | None
     at: int = 0  # where the match starts in the stop line's text: text before it heads the column beside
+    end: float | None = None
 
 
 def find_cut(document: ExtractedDocument, stream: list[StreamLine], patterns: list[str],
@@ -177,25 +180,32 @@ def find_cut(document: ExtractedDocument, stream: list[StreamLine], patterns: li
     item = stream[index]
     match = next((m for p in patterns if (m := spec_pattern(p).search(item.text))), None)
     at = match.start() if match and item.text[: match.start()].strip() else 0
-    neighbours = [sl.line.x1 for sl in stream if sl is not item and same_row(sl, item) and sl.line.x1 <= item.line.x0]
+    row = [sl for sl in stream if sl is not item and same_row(sl, item)]
+    lefts = [sl.line.x1 for sl in row if sl.line.x1 <= item.line.x0]
+    rights = [sl.line.x0 for sl in row if sl.line.x0 >= item.line.x1]
+    # The stop's column lies between the gutters to the columns beside it, from the stop's row down.
+    below = [sl for sl in stream[index + 1:] if sl.page == item.page]
+    boundary = None
     if at:  # the row's cells in one line: the match's place estimated from its share of the characters
         estimate = item.line.x0 + (item.line.x1 - item.line.x0) * at / len(item.text)
         low, high = (item.line.x0 + estimate) / 2, estimate + COLUMN_SLACK
-    elif neighbours:
-        low, high = max(neighbours), item.line.x0
-    else:
-        return Cut(index, None, 0)
-    # The column starts at the gutter between the two columns, from the stop's row down.
-    below = [sl for sl in stream[index + 1:] if sl.page == item.page]
-    gutter = widest_gap(below, low, high)
-    return Cut(index, gutter if gutter is not None else (low + high) / 2, at)
+        boundary = widest_gap(below, low, high)
+        boundary = boundary if boundary is not None else (low + high) / 2
+    elif lefts:
+        boundary = widest_gap(below, max(lefts), item.line.x0)
+        boundary = boundary if boundary is not None else (max(lefts) + item.line.x0) / 2
+    # A column heading on its right counts only across a real gutter (a page number on the row does not).
+    end = widest_gap(below, (item.line.x0 + item.line.x1) / 2, min(rights), COLUMN_SLACK) if rights else None
+    return Cut(index, boundary, at, end)
 
 
-def left_of(cut: Cut, stream: list[StreamLine], item: StreamLine) -> bool:
-    """Whether `item`, after the stop line in the stream, stands wholly in a column left of the stop's
-    column on the stop's page: it was printed beside what the stop ends, not after it."""
+def beside(cut: Cut, stream: list[StreamLine], item: StreamLine) -> bool:
+    """Whether `item`, after the stop line in the stream, stands wholly in a column beside the stop's
+    column (left or right of it) on the stop's page: it was printed beside what the stop ends, not after it."""
     stop = stream[cut.index]
-    return cut.boundary is not None and item.page == stop.page and item.line.x1 <= cut.boundary
+    if item.page != stop.page:
+        return False
+    return (cut.boundary is not None and item.line.x1 <= cut.boundary) or (cut.end is not None and item.line.x0 >= cut.end)
 
 
 def _split_line(item: StreamLine, cut: Cut, right: bool) -> StreamLine:
@@ -207,11 +217,11 @@ def _split_line(item: StreamLine, cut: Cut, right: bool) -> StreamLine:
 
 
 def before_cut(stream: list[StreamLine], cut: Cut | None) -> list[StreamLine]:
-    """The stream up to the stop line, and the lines printed beside it on the left (see `left_of`)."""
+    """The stream up to the stop line, and the lines printed beside its column (see `beside`)."""
     if cut is None:
         return stream
     kept = stream[: cut.index] + ([_split_line(stream[cut.index], cut, right=False)] if cut.at else [])
-    return kept + [sl for sl in stream[cut.index + 1:] if left_of(cut, stream, sl)]
+    return kept + [sl for sl in stream[cut.index + 1:] if beside(cut, stream, sl)]
 
 
 def key_stream(document: ExtractedDocument, stop_at: list[str]) -> list[StreamLine]:
@@ -225,7 +235,7 @@ def split_booklet(
 ) -> tuple[list[StreamLine], ExtractedDocument | None]:
     """(the sheet's stream, the key printed inside it as a document of its own, or None). The key starts
     at the first line of a parsed page that `key_start` (`key.in_sheet`) matches and runs to the end (its
-    own `stop_at` ends it there); lines printed left of its column on that row and below stay the
+    own `stop_at` ends it there); lines printed beside its column on that row and below stay the
     sheet's (the last questions beside the key). `layout_stops` end the sheet's stream as usual."""
     stream = line_stream(sheet, labels=labels)
     layout_cut = find_cut(sheet, stream, list(layout_stops), labels)
@@ -241,9 +251,9 @@ def split_booklet(
 
 def _key_document(sheet: ExtractedDocument, stream: list[StreamLine], cut: Cut) -> ExtractedDocument:
     """The booklet's key as a document: its first page holds the lines from the key's first line on that
-    are not left of its column (the document's own lines, as extracted), the pages after it all theirs."""
+    are beside its column (the document's own lines, as extracted), the pages after it all theirs."""
     start = stream[cut.index]
-    keep = {_place(sl.line) for sl in stream[cut.index:] if sl.page == start.page and not left_of(cut, stream, sl)}
+    keep = {_place(sl.line) for sl in stream[cut.index:] if sl.page == start.page and not beside(cut, stream, sl)}
     pages = []
     for page in sheet.pages:
         if page.number < start.page:

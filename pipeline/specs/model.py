@@ -382,7 +382,7 @@ class KeySpec(_Strict):
     line that matches it on. A key is read by position, column then row: a part takes the lines under
     its heading in its column (parts side by side or two by two, headings left-aligned or centred); a
     `stop_at` or `in_sheet` line ends or opens only its own column and what follows it, never the
-    column printed left of it on its row. A question the key gives two different answers is a problem
+    column printed beside it on its row. A question the key gives two different answers is a problem
     and stays unkeyed.
     """
 
@@ -407,7 +407,7 @@ class KeySpec(_Strict):
     stop_at: list[str] = Field(
         default_factory=list,
         description="regexes of a key line after which nothing is read; on a header row of side-by-side columns it "
-        "ends only its own column (and what follows), the columns left of it are still read",
+        "ends only its own column (and what follows), the columns beside it are still read",
     )
     voided: list[str] = Field(
         default_factory=default_voided,

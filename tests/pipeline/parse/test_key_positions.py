@@ -110,21 +110,23 @@ def test_a_variant_table_row_repeated_with_other_answers_leaves_that_variant_unk
 # --------------------------------------------------------------------------- a stop on a header row
 
 
-def side_by_side(path: Path, *, merged_header: bool) -> Path:
-    """The key's entries in the left column; a table of booklet equivalences beside them in the right
-    column, whose header row the key's header shares."""
+def side_by_side(path: Path, *, merged_header: bool, key_right: bool = False) -> Path:
+    """The key's entries in one column; a table of booklet equivalences beside them in the other, whose
+    header row the key's header shares."""
+    key_x, table_x = (110, LEFT) if key_right else (LEFT, 110)
     boxes = [TextBox("Clave de respuestas" + " " * 4 + "Tabla de equivalencias", LEFT, 20, 170, size=11, bold=True)] \
-        if merged_header else [TextBox("Clave de respuestas", LEFT, 20, 80, size=11, bold=True),
-                               TextBox("Tabla de equivalencias", 110, 20, 80, size=11, bold=True)]
+        if merged_header else [TextBox("Clave de respuestas", key_x, 20, 80, size=11, bold=True),
+                               TextBox("Tabla de equivalencias", table_x, 20, 80, size=11, bold=True)]
     for i, letter in enumerate("ABCDDCBAAC"):
         y = 28 + ROW * i
-        boxes += [TextBox(f"{i + 1}. {letter}", LEFT, y, 30, size=SIZE), TextBox(f"{i + 1}. B  {20 - i}. A", 110, y, 60, size=SIZE)]
+        boxes += [TextBox(f"{i + 1}. {letter}", key_x, y, 30, size=SIZE), TextBox(f"{i + 1}. B  {20 - i}. A", table_x, y, 60, size=SIZE)]
     return pdf(path, boxes)
 
 
-@pytest.mark.parametrize("merged_header", [False, True], ids=["header-cells", "header-row-one-line"])
-def test_stop_at_on_a_header_row_ends_only_its_own_column(tmp_path, merged_header):
-    document = extract(side_by_side(tmp_path / "key.pdf", merged_header=merged_header))
+@pytest.mark.parametrize("merged_header, key_right", [(False, False), (True, False), (False, True)],
+                         ids=["header-cells", "header-row-one-line", "key-right-of-the-stop"])
+def test_stop_at_on_a_header_row_ends_only_its_own_column(tmp_path, merged_header, key_right):
+    document = extract(side_by_side(tmp_path / "key.pdf", merged_header=merged_header, key_right=key_right))
     spec = KeySpec(kind="list", entry=LATIN_ENTRY, stop_at=["Tabla de equivalencias"])
     assert read_list(document, spec, "key.pdf").answers == answers_of(1, "ABCDDCBAAC")
 
