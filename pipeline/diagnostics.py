@@ -140,6 +140,17 @@ class Code(Enum):
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
 
+    # -- answer keys read by position (issue 26): a problem, and what a curator should know of evidence
+    KEY_KEYED_TWICE = ("key.keyed_twice", ERROR,
+                       "key {name}: question {number} keyed twice ({answers}); left unkeyed, as the key gives no one answer")
+    KEY_WEAK_EVIDENCE = ("key.weak_evidence", WARNING,
+                         "key {name} applied although {reasons}: weak evidence, the sheet prints no year of its own")
+    KEY_EVIDENCE_UNCHECKED = ("key.evidence_unchecked", WARNING,
+                              "key {name} applied although {reasons}: not checked (key.checks {checks})")
+    KEY_MARK_CELL = ("key.mark_cell", ERROR,
+                     "key {name}: {where}: the answer cell of question(s) {numbers} holds only a mark ({marks}), "
+                     "no answer and none of key.voided; left unkeyed")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

@@ -33,7 +33,9 @@ from pipeline.parse import (
     option_start_regex,
     plain_text,
     split_blocks,
+    split_booklet,
 )
+from pipeline.devkit.inspectkey import key_rules
 from pipeline.infra import add_command
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec, SpecError, load_spec
@@ -140,15 +142,20 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
     layout = spec.layout
     labels = layout.options.labels
     every = line_stream(document, labels=labels)
-    stops = [*layout.stop_at, *([spec.key.in_sheet] if spec.key.in_sheet else [])]
-    parsed = line_stream(document, stops, labels=labels)
+    # The parser's own split: a key printed in the booklet starts at its heading's column.
+    parsed, key_document = split_booklet(document, layout.stop_at, spec.key.in_sheet, labels)
     result: dict[tuple, tuple[str, str]] = {}
-    if len(parsed) < len(every):
-        stop_line = every[len(parsed)]
-        first_rule, later_rule = _stop_rule(spec, [stop_line.text, plain_text(stop_line.text)[0]])
-        for index, item in enumerate(every[len(parsed):]):
+    read = {_line_key(item.page, item.line) for item in parsed}
+    unread = [item for item in every if _line_key(item.page, item.line) not in read]
+    if unread:
+        first_rule, later_rule = _stop_rule(spec, [unread[0].text, plain_text(unread[0].text)[0]])
+        for index, item in enumerate(unread):
             key = _line_key(item.page, item.line)
             result[key] = (first_rule if index == 0 else later_rule, plain_text(item.text)[0])
+    if key_document is not None:  # the key's lines: the part and entries each went to
+        heading = _line_key(unread[0].page, unread[0].line)
+        result.update({k: (f"{rule} [key.in_sheet]", text) for k, (rule, text) in key_rules(key_document, spec).items()
+                       if k in result and k != heading})
     numbering = Numbering(sections=list(layout.sections))
     blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
     taken: dict[int, str] = {}  # id(stream line) -> rule
@@ -269,8 +276,9 @@ def _left_edge(lines: list[Line]) -> float:
     return bucket[len(bucket) // 2]
 
 
-def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path | str | None = None) -> Inspection:
-    """Every line of every page of the sheet with the rule of `spec` that took it."""
+def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path | str | None = None,
+                  key: bool = False) -> Inspection:
+    """Every line of every page of the sheet (with `key`: of the answer key) with the rule of `spec` that took it."""
     path = Path(pdf_path)
     if not path.is_file():
         raise InspectError(f"{path}: file not found")
@@ -279,7 +287,7 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
     options = ExtractOptions.from_spec(spec, ocr_cache_dir=str(cache))
     document = _extract(path, sha256, options)
     raw, dropped = _cleanup_reasons(path, sha256, spec, options)
-    kept_rules = _stream_rules(document, spec)
+    kept_rules = key_rules(document, spec) if key else _stream_rules(document, spec)
     kept = _kept_keys(document)
     lines: list[InspectedLine] = []
     for page, raw_page in zip(document.pages, raw.pages):
@@ -344,13 +352,14 @@ def register(subparsers) -> None:
     p.add_argument("--source", required=True, help="source spec name or YAML path")
     p.add_argument("--page", type=int, help="show only this page (1-based)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--key", action="store_true", help="SHEET is an answer key: show the part and entries each line went to")
     p.add_argument("--ocr-cache", type=Path, help=f"OCR readings cache (default {default_ocr_cache()})")
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.source)
-        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=args.ocr_cache)
+        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=args.ocr_cache, key=args.key)
         if args.page is not None:
             if not 1 <= args.page <= inspection.page_count:
                 raise InspectError(f"{args.sheet}: no page {args.page} (the sheet has {inspection.page_count})")

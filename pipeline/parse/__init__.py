@@ -9,7 +9,8 @@ Public functions and types:
 - `STAGE_VERSION`: part of every parse cache key
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
-  `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`)
+  `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
+  `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -29,6 +30,8 @@ or where the spec finds none, the file rule's facts (qualification, folder, form
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.blocks import Numbering, split_blocks
+from pipeline.parse.keyparts import key_stream, place_parts, split_booklet
+from pipeline.parse.keys import row_entries
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
@@ -46,9 +49,12 @@ from pipeline.parse.stream import line_stream, plain_text
 # +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
 #      sheet's parts or a marking scheme imply but no block has are flagged and reported.
 # +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+25"
+# +26: key parts by position (column, then row); stop_at and key.in_sheet end only their column; a question
+#      keyed twice is left unkeyed; overlay marks are grid cells of their own; weak year evidence.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+26"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
+    "key_stream", "place_parts", "row_entries", "split_booklet",
 ]

@@ -29,7 +29,7 @@ from pipeline.parse.losses import (
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import bare_label_run, find_options
-from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
+from pipeline.parse.stream import StreamLine, document_text, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
 from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.patterns import spec_pattern
@@ -257,6 +257,7 @@ def _read_keys(
     facts: keymatch.SheetFacts,
     drafts: list[Draft],
     problems: list[str],
+    notes: list[Diagnostic],
 ) -> tuple[key_formats.KeyTable | None, list[str]]:
     """(the merged table of every key file that belongs to this sheet, or None when the key is the
     highlighting inside the sheet; the reasons keys were rejected as another sheet's)."""
@@ -294,24 +295,30 @@ def _read_keys(
                 continue
             else:
                 table = tables[variant]
-        problems += [diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
+        problems += [p if isinstance(p, Diagnostic) else diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
         if not table.answers:
             problems.append(diagnose(Code.KEY_NO_ANSWERS, name=name))
             continue
         key_formats.mark_voided(table, spec.key)
         scored = {n: a for n, a in table.answers.items() if n not in table.voided}
-        reasons = keymatch.printed_mismatches(document, facts, spec)
-        reasons += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
+        evidence = keymatch.printed_mismatches(document, facts, spec)
+        evidence += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
+        reasons, weighed = keymatch.weigh(evidence, spec, name)
+        notes += weighed
         if reasons:
             message = diagnose(Code.KEY_NOT_THIS_SHEET, name=name, reasons="; ".join(reasons))
             problems.append(message)
             rejected.append(message)
             continue
         for number, answer in table.answers.items():
-            if number not in merged.answers:
+            if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
+                merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)
+                merged.voided.discard(number)
+            elif number not in merged.answers:
                 merged.answers[number] = answer
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
+    problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]
     return merged, rejected
 
 
@@ -468,7 +475,8 @@ def parse_sheet(
     notes: list[Diagnostic] = []
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
-    stream = line_stream(sheet, [*layout.stop_at, *key_start], labels=layout.options.labels)
+    # A key printed in the booklet starts at its heading's column: questions printed beside it stay the sheet's.
+    stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels)
     report_stop(sheet, stream, layout.stop_at, key_start, notes)
     numbering = Numbering(sections=list(layout.sections))
     problems += dropped_section_starts(sheet, layout.sections)
@@ -503,14 +511,13 @@ def parse_sheet(
     key_unusable = None
     rejected: list[str] = []
     if spec.key.in_sheet:
-        tail = key_formats.key_in_sheet(sheet, spec.key.in_sheet)
         if tail is None:
             problems.append(diagnose(Code.NO_KEY_IN_BOOKLET, pattern=spec.key.in_sheet))
         else:
             keys = [(tail, sheet_entry), *keys]
     key = None
     if keys or spec.key.kind == "highlight":
-        key, rejected = _read_keys(keys, spec, facts, drafts, problems)
+        key, rejected = _read_keys(keys, spec, facts, drafts, problems, notes)
         if key is not None and not key.answers:
             key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
     else:

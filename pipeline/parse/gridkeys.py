@@ -17,13 +17,16 @@ are not grids and are ignored.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from statistics import median
 
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
+from pipeline.diagnostics import Code, diagnose
+from pipeline.parse.keyparts import key_stream, place_parts
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
+from pipeline.parse.stream import StreamLine, plain_text, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
@@ -40,6 +43,8 @@ _NARROW, _MEDIUM, _WIDE = set(" iljI.,:;|!'"), set("frt-()[]*/"), set("mwMW")
 
 
 def _advance(ch: str) -> float:
+    if unicodedata.combining(ch):
+        return 0.0  # a combining mark sets no width of its own
     if ch in _NARROW:
         return 0.28
     if ch in _MEDIUM:
@@ -87,7 +92,7 @@ def _line_tokens(item: StreamLine, scale: float) -> list[Token]:
     characters do not say where a token lies: each token's width is estimated from the font size and
     the space left over is shared equally by the gaps between tokens (grid cells are evenly spaced,
     and so, roughly, is a row label from the first cell)."""
-    words = re.findall(r"\S+", plain_text(item.text)[0])
+    words = [cell for word in re.findall(r"\S+", plain_text(item.text)[0]) for cell in _unglued(word)]
     if not words:
         return []
     x0, x1 = item.line.x0, item.line.x1
@@ -103,6 +108,29 @@ def _line_tokens(item: StreamLine, scale: float) -> list[Token]:
         tokens.append(Token(word, left + width / 2))
         left += width + gap
     return tokens
+
+
+# An overlay mark (Unicode combining class 1: a stroke or solidus drawn through a cell, U+0335, U+0336,
+# U+0338, U+20E5) printed alone in its cell, glued by the text layer to the letter of the next cell or the one
+# before: a cell of its own, never a part of its neighbour.
+_OVERLAY = 1
+
+
+def _unglued(word: str) -> list[str]:
+    """`word` with each run of overlay marks a cell of its own ("̶B" -> "̶", "B")."""
+    cells: list[str] = []
+    for ch in word:
+        mark = unicodedata.combining(ch) == _OVERLAY
+        if cells and mark == is_mark(cells[-1]):
+            cells[-1] += ch
+        else:
+            cells.append(ch)
+    return cells
+
+
+def is_mark(text: str) -> bool:
+    """A cell made only of overlay marks (a voided answer printed as a lone stroke)."""
+    return bool(text) and all(unicodedata.combining(ch) == _OVERLAY for ch in text)
 
 
 @dataclass(frozen=True)
@@ -157,8 +185,9 @@ def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]
         tokens = tokens[1:]
     if not tokens:
         return None
-    kinds = [t.text == UNREAD_CELL or is_voided(t.text, voided) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
-    short = [t.text == UNREAD_CELL or is_voided(t.text, voided) or len(t.text) <= _SHORT for t in tokens]
+    odd = [t.text == UNREAD_CELL or is_voided(t.text, voided) or is_mark(t.text) for t in tokens]
+    kinds = [known or (_ANSWER_WORD.match(t.text) is not None) for known, t in zip(odd, tokens)]
+    short = [known or len(t.text) <= _SHORT for known, t in zip(odd, tokens)]
     if not all(kinds) or sum(short) * 2 < len(tokens):
         return None
     return tokens
@@ -192,9 +221,11 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
     orphans: list[str] = []  # grids before any variant header: reported on every table
-    stream = line_stream(document, spec.stop_at)
+    stream = key_stream(document, spec.stop_at)
     all_rows = rows(stream)
     scale = _face_scale(stream) or 1.0
+    # Parts whose numbering restarts (`key.sections`): a grid's numbers take the prefix of the part it lies in.
+    parts = {id(p.line): p.part for p in place_parts(stream, list(spec.sections), {id(sl): plain_text(sl.text)[0] for sl in stream})}
     for index, row in enumerate(all_rows):
         if header_re:
             text = " ".join(plain_text(sl.text)[0] for sl in row)
@@ -206,6 +237,8 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
         cells = number_row(row_tokens(row, scale), spec.pilot_mark)
         if cells is None:
             continue
+        if parts[id(row[0])].prefix:
+            cells = [replace(c, key=number_key(parts[id(row[0])].prefix + c.key)) for c in cells]
         page = row[0].page
         where = f"page {page}: questions {_span(cells)}"
         below = all_rows[index + 1] if index + 1 < len(all_rows) and all_rows[index + 1][0].page == page else None
@@ -216,7 +249,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
             continue
         if answers is None:
             following = _numbers(row_tokens(below, scale)) if below else None
-            if following and following[0] <= int(cells[-1].key):
+            if following and following[0] <= int(re.match(r"\d+", cells[-1].printed).group()):  # type: ignore[union-attr]
                 continue  # a table of numbers (which question of one booklet is which of another), not a grid
             current.problems.append(f"{where}: no row of answers under the numbers")
             continue
@@ -226,6 +259,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
             continue
         _record(current, cells, paired, spec, where)
     for table in tables.values():
+        table.report_twice()
         table.problems[:0] = orphans
         table.variants = sorted(tables) if header_re else []
     return tables  # with variant_header but none printed: empty (the caller reports the missing header)
@@ -240,15 +274,16 @@ def _record(
     unread = [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
     if unread:
         table.problems.append(f"{where}: the answer cell of question(s) {', '.join(unread)} could not be read (OCR)")
-    paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL}
+    marks = [i for i, answer in sorted(paired.items()) if is_mark(answer.text) and not is_voided(answer.text, spec.voided)]
+    if marks:
+        shown = ", ".join(f"U+{ord(ch):04X}" for ch in dict.fromkeys("".join(paired[i].text for i in marks)))
+        table.problems.append(diagnose(Code.KEY_MARK_CELL, name=table.name, where=where,
+                                       numbers=", ".join(cells[i].printed for i in marks), marks=shown))
+    paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL and i not in marks}
     for index, answer in sorted(paired.items()):
         cell = cells[index]
-        previous = table.answers.get(cell.key)
-        if previous is not None:
-            if previous != answer.text:
-                table.problems.append(f"{where}: question {cell.key} keyed twice ({previous}, {answer.text}); first kept")
+        if not table.put(cell.key, answer.text):  # keyed already (or twice: no answer is "first")
             continue
-        table.answers[cell.key] = answer.text
         if is_voided(answer.text, spec.voided):
             table.voided.add(cell.key)
         if cell.pilot:

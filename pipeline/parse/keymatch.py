@@ -4,13 +4,17 @@ A key paired by file name alone can still be the wrong one (last year's key save
 name, a site serving the wrong file). Applying it silently gives confident wrong answers, so before a
 key is applied its own text is compared with the sheet's facts. Only evidence the key prints counts:
 a key that prints no sheet code or year is not rejected for lacking one. The checks are generic and
-use the spec's own rules (`layout.sheet_code`, `key.variant_pattern`, `layout.options.labels`).
+use the spec's own rules (`layout.sheet_code`, `key.variant_pattern`, `layout.options.labels`). A year the
+key prints is weak evidence when the sheet prints no year at all (a key citing "Orden PJC/64/2024" for a
+2023 sheet): the key is applied and the report names the line. `key.checks` lets a curator leave a check
+out; its evidence is then reported, never acted on.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.stream import document_text
 from pipeline.specs import SourceSpec
@@ -36,32 +40,68 @@ def _normal(code: str) -> str:
     return re.sub(r"\s+", "", code).upper()
 
 
-def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSpec) -> list[str]:
+@dataclass(frozen=True)
+class Evidence:
+    """One reason, from what the key prints or lists, that it is another sheet's key. `check` names it
+    for `key.checks`; weak evidence (a year the sheet itself never prints) is reported, not acted on."""
+
+    check: str
+    reason: str
+    weak: bool = False
+
+
+def _year_lines(key: ExtractedDocument, years: set[int]) -> list[str]:
+    """The key's lines that print one of `years`, as the report names them."""
+    lines = [line.text.strip() for page in key.pages for line in page.lines if {int(y) for y in YEAR.findall(line.text)} & years]
+    return [repr(text if len(text) <= 80 else text[:79] + "…") for text in lines[:3]]
+
+
+def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSpec) -> list[Evidence]:
     """Reasons, from the key's printed identity (sheet code, year, variant), that it is another sheet's key."""
     text = document_text(key)
     reasons = []
     if sheet.sheet_code and spec.layout.sheet_code:
         codes = {_normal(m.group("code")) for m in re.finditer(spec.layout.sheet_code, text, flags=re.MULTILINE)}
         if codes and _normal(sheet.sheet_code) not in codes:
-            reasons.append(f"it prints sheet code {', '.join(sorted(codes))}, the sheet is {sheet.sheet_code}")
+            reasons.append(Evidence("sheet_code", f"it prints sheet code {', '.join(sorted(codes))}, the sheet is {sheet.sheet_code}"))
     if sheet.year:
         key_years = {int(y) for y in YEAR.findall(text)}
-        sheet_years = {int(y) for y in YEAR.findall(sheet.text)} | {sheet.year}
+        printed = {int(y) for y in YEAR.findall(sheet.text)}
+        sheet_years = printed | {sheet.year}
         # A year both print (a copyright line) says nothing; a year only the key prints, with the
-        # sheet's own year absent from the key, says it is another year's key.
+        # sheet's own year absent from the key, says it is another year's key, unless the sheet prints
+        # no year at all (its year is the file's fact): then the key's year may be a regulation's.
         if key_years and sheet.year not in key_years and key_years - sheet_years:
-            reasons.append(f"it prints year {', '.join(map(str, sorted(key_years)))}, the sheet is {sheet.year}")
+            lines = ", ".join(_year_lines(key, key_years - sheet_years))
+            reasons.append(Evidence(
+                "year", f"it prints year {', '.join(map(str, sorted(key_years)))} (key line {lines}), the sheet is {sheet.year}",
+                weak=not printed,
+            ))
     if sheet.variant and spec.key.variant_pattern and spec.key.kind != "variant_table":
         pattern = re.compile(spec.key.variant_pattern, re.MULTILINE)
         variants = {m.group("variant") for m in pattern.finditer(text)}
         if variants and sheet.variant not in variants:
-            reasons.append(f"it prints variant {', '.join(sorted(variants))}, the sheet is variant {sheet.variant}")
+            reasons.append(Evidence("variant", f"it prints variant {', '.join(sorted(variants))}, the sheet is variant {sheet.variant}"))
     return reasons
+
+
+def weigh(evidence: list[Evidence], spec: SourceSpec, name: str) -> tuple[list[str], list[Diagnostic]]:
+    """(the reasons that refuse the key, the report lines of evidence that does not): evidence of a check
+    the spec leaves out of `key.checks`, and weak evidence, leave the key applied and say so."""
+    refusing = [e.reason for e in evidence if e.check in spec.key.checks and not e.weak]
+    notes = []
+    unchecked = [e.reason for e in evidence if e.check not in spec.key.checks]
+    if unchecked:
+        notes.append(diagnose(Code.KEY_EVIDENCE_UNCHECKED, name=name, reasons="; ".join(unchecked), checks=list(spec.key.checks)))
+    weak = [e.reason for e in evidence if e.check in spec.key.checks and e.weak]
+    if weak:
+        notes.append(diagnose(Code.KEY_WEAK_EVIDENCE, name=name, reasons="; ".join(weak)))
+    return refusing, notes
 
 
 def content_mismatches(
     answers: dict[str, str], closed_numbers: set[str], choice_labels: dict[str, list[str]], spec: SourceSpec
-) -> list[str]:
+) -> list[Evidence]:
     """Reasons, from the key's entries, that it is another sheet's key: far more entries than the sheet
     has questions, or answers naming option labels the sheet does not have.
 
@@ -71,10 +111,10 @@ def content_mismatches(
     if spec.key.kind != "marking_scheme":  # marking schemes also key other parts' open tasks
         unused = [n for n in answers if n not in closed_numbers]
         if closed_numbers and len(unused) > len(closed_numbers):
-            reasons.append(
-                f"it lists {len(answers)} answers for a sheet of {len(closed_numbers)} closed question numbers "
+            reasons.append(Evidence(
+                "count", f"it lists {len(answers)} answers for a sheet of {len(closed_numbers)} closed question numbers "
                 f"({len(unused)} with no question)"
-            )
+            ))
     foreign = []
     for number, labels in choice_labels.items():
         entry = answers.get(number, "").strip()
@@ -85,5 +125,5 @@ def content_mismatches(
             foreign.append(token.group())
     keyed = sum(1 for n in choice_labels if n in answers)
     if len(foreign) >= MIN_FOREIGN_LABELS and keyed and len(foreign) / keyed >= FOREIGN_LABEL_SHARE:
-        reasons.append(f"{len(foreign)} of its {keyed} answers name option labels the sheet does not have ({sorted(set(foreign))})")
+        reasons.append(Evidence("labels", f"{len(foreign)} of its {keyed} answers name option labels the sheet does not have ({sorted(set(foreign))})"))
     return reasons

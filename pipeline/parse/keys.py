@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
-from dataclasses import replace
-
-from pipeline.extract import ExtractedDocument, search_rule
+from pipeline.diagnostics import Code, Diagnostic, diagnose
+from pipeline.extract import ExtractedDocument
 from pipeline.parse.labels import number_key
+from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, mend_column
-from pipeline.parse.stream import StreamLine, line_stream, match_number_line, plain_text, rest_after, rows
+from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
@@ -25,6 +26,27 @@ class KeyTable:
     variants: list[str] = field(default_factory=list)  # variant codes the key has columns for
     voided: set[str] = field(default_factory=set)  # number keys whose entry says the question was annulled
     pilot: set[str] = field(default_factory=set)  # number keys marked as keyed, unscored pilot items
+    twice: dict[str, list[str]] = field(default_factory=dict)  # number keys given different answers: left unkeyed
+
+    def put(self, number: str, answer: str) -> bool:
+        """Record `answer` for `number`; whether it is now the number's answer. A number given two
+        different answers is keyed twice: no answer is "first", so it is left unkeyed (`twice`) and the
+        reader reports it (`keyed_twice`)."""
+        if number in self.twice:
+            self.twice[number].append(answer)
+            return False
+        previous = self.answers.get(number)
+        if previous is None:
+            self.answers[number] = answer
+            return True
+        if previous != answer:
+            self.twice[number] = [self.answers.pop(number), answer]
+            self.voided.discard(number)
+            self.pilot.discard(number)
+        return False
+
+    def report_twice(self) -> None:
+        self.problems += [keyed_twice(self.name, number, answers) for number, answers in self.twice.items()]
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
@@ -37,7 +59,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
-    for item in line_stream(document, spec.stop_at):
+    for item in key_stream(document, spec.stop_at):
         task = match_number_line(task_re, item)
         if task:
             number = number_key(task.group("number"))
@@ -75,7 +97,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
-    for row in rows(line_stream(document, spec.stop_at)):
+    for row in rows(key_stream(document, spec.stop_at)):
         text = " ".join(plain_text(sl.text)[0] for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
         if variants:
@@ -101,12 +123,13 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
         tokens = " ".join(cells).split()
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
-                tables[variant].answers.setdefault(number, token)
+                tables[variant].put(number, token)
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):
-            tables[variant].answers.setdefault(number, answer)
+            tables[variant].put(number, answer)
     for table in tables.values():
         table.variants = sorted(tables)
+        table.report_twice()
     return tables
 
 
@@ -138,61 +161,40 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
     return result
 
 
-@dataclass
-class _KeyColumn:
-    """A key column opened by a section heading: its left edge and the prefix of its numbers."""
-
-    x0: float
-    top: str = ""
-    prefix: str = ""
-
-
 def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
-    """Rows of `entry` matches. A heading of one of `spec.sections` puts its prefix before the numbers
-    below it in its column (the key's numbering restarts there, as the sheet's does; keys often print
-    the parts side by side, "Primera parte" over the left column and "Segunda parte" over the right).
+    """Rows of `entry` matches. A heading of one of `spec.sections` opens a part whose prefix goes before
+    the numbers below it in its column (the key's numbering restarts there, as the sheet's does); parts
+    are found by position, column then row (`keyparts`), so parts printed side by side or two by two
+    each get their own entries. `entry` is matched on each cell (extracted line) of a row, and on the
+    cells of a row joined where that finds more (a number and its answer printed in cells of their own).
     On OCR'd pages an entry number misread or unread is mended from its column's run (`keyruns`)."""
     entry_re = spec_pattern(spec.entry)
     table = KeyTable(name)
-    first = spec.sections[0] if spec.sections and spec.sections[0].start is None else None  # the part before any heading
-    columns: list[_KeyColumn] = [_KeyColumn(float("-inf"), first.prefix, first.prefix) if first else _KeyColumn(float("-inf"))]
-    runs: list[tuple[str, list[ColumnRow]]] = []  # (prefix, rows) of each column under each heading
-    current: dict[int, tuple[str, list[ColumnRow]]] = {}
-    for row in rows(line_stream(document, spec.stop_at)):
-        by_column: dict[int, list[StreamLine]] = {}
+    stream = key_stream(document, spec.stop_at)
+    # Entries are matched on plain text: a bold number or letter is layout.
+    texts = {id(sl): plain_text(sl.text)[0] for sl in stream}
+    placed = {id(p.line): p for p in place_parts(stream, list(spec.sections), texts)}
+    runs: dict[int, tuple[KeyPart, list[ColumnRow]]] = {}  # id of a part -> (part, its rows in order)
+    for row in rows(stream):
+        cells: dict[int, list[StreamLine]] = {}  # id of a part -> its cells on this row
         for sl in row:
-            # Entries are matched on plain text: a bold number or letter is layout.
-            text = plain_text(sl.text)[0]
-            # A heading OCR misread ("Preauntas de reserva") still opens its section.
-            rule = next((r for r in spec.sections if r.start and search_rule(r.start, text, ocr=sl.ocr)[0]), None)
-            if rule is not None:
-                _open_section(columns, sl.line.x0, rule)
-                current = {}  # a heading starts new runs (column indexes may have shifted)
-                continue
-            index = max(i for i, c in enumerate(columns) if c.x0 <= sl.line.x0 + KEY_COLUMN_SLACK)
-            by_column.setdefault(index, []).append(sl)
-        for index, lines in by_column.items():
-            text = "  ".join(plain_text(sl.text)[0] for sl in lines)
+            if placed[id(sl)].opens is None:
+                cells.setdefault(id(placed[id(sl)].part), []).append(sl)
+        for part_id, lines in cells.items():
+            part = placed[id(lines[0])].part
+            texts_here = [texts[id(sl)] for sl in lines]
             entries = [
                 (m.group("number"), m.group("answer").strip(),
-                 bool(spec.pilot_mark) and text[m.end("number"):].startswith(spec.pilot_mark))
-                for m in entry_re.finditer(text)
+                 bool(spec.pilot_mark) and m.string[m.end("number"):].startswith(spec.pilot_mark))
+                for m in row_entries(texts_here, entry_re)
             ]
-            prefix = columns[index].prefix
-            if index not in current or current[index][0] != prefix:
-                current[index] = (prefix, [])
-                runs.append(current[index])
-            current[index][1].append(ColumnRow(text, entries, any(sl.ocr for sl in lines)))
-    for prefix, column_rows in runs:
+            runs.setdefault(part_id, (part, []))[1].append(ColumnRow("  ".join(texts_here), entries, any(sl.ocr for sl in lines)))
+    for part, column_rows in runs.values():
+        prefix = part.prefix
         column = mend_column(column_rows, entry_re)
         for raw, answer, pilot in column.entries:
             number = number_key(prefix + raw)
-            if number in table.answers:
-                if table.answers[number] != answer:
-                    table.problems.append(f"question {prefix + raw} keyed twice ({table.answers[number]}, {answer}); first kept")
-                continue
-            table.answers[number] = answer
-            if pilot:
+            if table.put(number, answer) and pilot:
                 table.pilot.add(number)
         table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run"
                            for m in column.mended]
@@ -203,27 +205,33 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
             # A part of the key opened by its heading where OCR read no entry at all: its rows are all lost.
             shown = ", ".join(repr(text) for text in lines[:8]) + (", ..." if len(lines) > 8 else "")
             table.problems.append(f"key part {prefix}: {len(lines)} line(s) read but none as an entry (OCR): {shown}")
+    table.report_twice()
     return table
 
 
-KEY_COLUMN_SLACK = 12.0  # points a line may start left of its column's heading
+def keyed_twice(name: str, number: str, answers: list[str]) -> Diagnostic:
+    """A question the key gives different answers: a problem, and the question is left unkeyed."""
+    return diagnose(Code.KEY_KEYED_TWICE, name=name, number=number, answers=", ".join(answers))
 
 
-def _open_section(columns: list[_KeyColumn], x0: float, rule) -> None:
-    column = next((c for c in columns if abs(c.x0 - x0) <= KEY_COLUMN_SLACK), None)
-    if column is None:
-        column = _KeyColumn(x0)
-        columns.append(column)
-        columns.sort(key=lambda c: c.x0)
-    if rule.nested:
-        column.prefix = column.top + rule.prefix
-    else:
-        column.top = column.prefix = rule.prefix
+def row_entries(cells: list[str], entry_re: re.Pattern) -> list[re.Match]:
+    """The entries of one row of a key column, from its cells left to right. Each cell is matched on its
+    own, so `^…$` anchors hold for a cell; where the cells joined find more entries (a number and its
+    answer printed in cells of their own, "7" | "B"), the joined text is taken."""
+    joined = list(entry_re.finditer("  ".join(cells)))
+    alone = [m for cell in cells for m in entry_re.finditer(cell)]
+    return alone if len(alone) > len(joined) else joined
+
+
+def voided_form(text: str) -> str:
+    """A key entry as voided marks are compared: NFKC (a full-width "－" or "＊" is the ASCII mark),
+    stripped, ignoring case."""
+    return unicodedata.normalize("NFKC", text).strip().casefold()
 
 
 def is_voided(answer: str, voided: list[str] | tuple[str, ...]) -> bool:
-    """Whether a key entry means the question was annulled: the whole entry, ignoring case."""
-    return answer.strip().casefold() in {v.casefold() for v in voided}
+    """Whether a key entry means the question was annulled: the whole entry, after NFKC, ignoring case."""
+    return voided_form(answer) in {voided_form(v) for v in voided}
 
 
 def mark_voided(table: KeyTable, spec: KeySpec) -> None:
@@ -232,15 +240,9 @@ def mark_voided(table: KeyTable, spec: KeySpec) -> None:
 
 
 def key_in_sheet(sheet: ExtractedDocument, start: str) -> ExtractedDocument | None:
-    """The part of a booklet from the line matching `start` on (its printed answer key), or None."""
-    pattern = spec_pattern(start)
-    for index, page in enumerate(sheet.pages):
-        for position, line in enumerate(page.lines):
-            if pattern.search(line.text):
-                first = replace(page, lines=page.lines[position:])
-                pages = [first, *sheet.pages[index + 1:]]
-                return replace(sheet, pages=pages, page_count=len(pages))
-    return None
+    """The answer key printed inside a booklet, from the line matching `start` on (`keyparts.split_booklet`),
+    or None."""
+    return split_booklet(sheet, [], start, None)[1]
 
 
 def find_variant(sheet: ExtractedDocument, spec: KeySpec) -> str | None:

@@ -290,7 +290,8 @@ def default_voided() -> list[str]:
     """Entries that mean "annulled" in keys: every language file's words (pipeline/languages), dashes, an asterisk."""
     from pipeline.languages import all_languages  # read when a spec is validated, not on import
 
-    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*"]
+    # A lone stroke drawn through an empty cell (U+0335, U+0336: combining overlays) prints as a dash.
+    return [*sorted({w for lang in all_languages().values() for w in lang.voided_words}), "-", "–", "—", "*", "\u0335", "\u0336"]
 
 
 class LayoutSpec(_Strict):
@@ -356,6 +357,10 @@ class LayoutSpec(_Strict):
         return value
 
 
+KeyCheck = Literal["sheet_code", "year", "variant", "count", "labels"]
+KEY_CHECKS: tuple[KeyCheck, ...] = ("sheet_code", "year", "variant", "count", "labels")
+
+
 class KeySpec(_Strict):
     """Where the answers are.
 
@@ -374,11 +379,19 @@ class KeySpec(_Strict):
     as voided, never as a wrong or missing answer; a number carrying `pilot_mark` ("7*") is a keyed
     pilot item; `sections` name the key's parts where its numbering restarts, as `layout.sections`
     do on the sheet; with `in_sheet`, the key is printed at the end of the booklet itself, from the
-    line that matches it on.
+    line that matches it on. A key is read by position, column then row: a part takes the lines under
+    its heading in its column (parts side by side or two by two, headings left-aligned or centred); a
+    `stop_at` or `in_sheet` line ends or opens only its own column and what follows it, never the
+    column printed beside it on its row. A question the key gives two different answers is a problem
+    and stays unkeyed.
     """
 
     kind: Literal["list", "marking_scheme", "variant_table", "grid", "highlight"] = Field(description="how the key is printed (above)")
-    entry: str | None = Field(default=None, description="regex of one key entry; groups `number`, `answer`")
+    entry: str | None = Field(
+        default=None,
+        description="regex of one key entry; groups `number`, `answer`; matched on each cell of a row (so `^…$` "
+        "holds for a cell), or on the row's cells joined where that finds more",
+    )
     task_start: str | None = Field(default=None, description="marking_scheme: regex of a task header; group `number`")
     answer_marker: str | None = Field(default=None, description="marking_scheme: e.g. '^(Poprawna odpowiedź|Rozwiązanie)'")
     answer_end: str | None = Field(
@@ -391,23 +404,37 @@ class KeySpec(_Strict):
         description="the variant (booklet type, model) whose column or block applies, when the sheet does not print "
         "it for `variant_pattern` to find, e.g. '1' for the Tipo 1 booklets of a folder",
     )
-    stop_at: list[str] = Field(default_factory=list, description="regexes of a key line after which nothing is read")
+    stop_at: list[str] = Field(
+        default_factory=list,
+        description="regexes of a key line after which nothing is read; on a header row of side-by-side columns it "
+        "ends only its own column (and what follows), the columns beside it are still read",
+    )
     voided: list[str] = Field(
         default_factory=default_voided,
-        description="answers that mean the question was annulled (compared ignoring case, whole entry): the "
-        "question is recorded as voided",
+        description="answers that mean the question was annulled (compared whole, after NFKC, ignoring case; a lone "
+        "stroke drawn through a grid cell, U+0335/U+0336, is a dash): the question is recorded as voided",
     )
     pilot_mark: str | None = Field(
         default=None, description="text printed right after a question number for a keyed, unscored pilot item, e.g. '*'"
     )
     sections: list[SectionRule] = Field(
-        default_factory=list, description="the key's parts where its numbering restarts (see layout.sections)"
+        default_factory=list,
+        description="the key's parts where its numbering restarts (see layout.sections); a list's entries and a grid's "
+        "numbers take the prefix of the part whose heading stands above them in their column",
     )
     _check_sections = field_validator("sections")(_implicit_first)
     in_sheet: str | None = Field(
         default=None,
         description="regex of the line that opens the answer key printed inside the booklet (its last pages); "
-        "the sheet is parsed up to that line and the key read from it on; no separate key file is needed",
+        "the sheet is parsed up to that line and the key read from it on (a key printed beside the last questions "
+        "takes only its own column); no separate key file is needed",
+    )
+
+    checks: list[KeyCheck] = Field(
+        default_factory=lambda: list(KEY_CHECKS),
+        description="the evidence that refuses a key as another sheet's: the sheet code, year or variant it prints, "
+        "far more entries than the sheet's questions (count), answers naming labels the sheet lacks; leave one "
+        "out (a key citing a regulation's year) and its evidence is reported, the key applied",
     )
 
     _check_list = field_validator("stop_at")(_all_compile)

@@ -161,11 +161,11 @@ def test_stop_at_ends_the_key(tmp_path):
              *grid(1, list("DDDDDDDDDD"), 85)]
     document = extract(tmp_path, [items])
     assert read(document, stop_at=["^Gabarito da prova discursiva"])[""].answers == keyed(1, "ABCDABCDAB")
-    # Without stop_at the second grid repeats the numbers with other answers: reported, first kept.
+    # Without stop_at the second grid repeats the numbers with other answers: reported, and left unkeyed.
     unstopped = read(document)[""]
-    assert unstopped.answers == keyed(1, "ABCDABCDAB")
-    assert len(unstopped.problems) == 8  # every number but 4 and 8, which are D in both
-    assert unstopped.problems[0] == "page 1: questions 1–10: question 1 keyed twice (A, D); first kept"
+    assert unstopped.answers == {"4": "D", "8": "D"}  # the same answer in both grids
+    assert len(unstopped.problems) == 8  # every number but 4 and 8
+    assert unstopped.problems[0] == "key key.pdf: question 1 keyed twice (A, D); left unkeyed, as the key gives no one answer"
 
 
 def test_voided_entries_compare_whole_and_ignoring_case():

@@ -61,7 +61,8 @@ def test_a_key_printing_another_sheet_code_is_not_applied(sheet, tmp_path):
 def test_a_key_printing_only_another_year_is_not_applied(sheet, tmp_path):
     result, answers = parse(sheet, key(tmp_path, ["Klucz odpowiedzi · styczeń 2023"]))
     assert set(answers.values()) == {None}
-    assert "it prints year 2023, the sheet is 2024" in result.key_unusable
+    # The sheet prints its own year (2024): strong evidence, and the report names the key's line.
+    assert "it prints year 2023 (key line 'Klucz odpowiedzi · styczeń 2023'), the sheet is 2024" in result.key_unusable
 
 
 def test_a_year_both_print_is_no_evidence(sheet, tmp_path):

@@ -82,10 +82,10 @@ def test_entries_read_across_a_row_of_columns_are_never_renumbered():
     assert set(table.answers) == {str(n + k) for n in range(1, 6) for k in (0, 22, 44)} and table.problems == []
 
 
-def test_a_question_keyed_twice_with_different_answers_is_reported_and_the_first_kept():
+def test_a_question_keyed_twice_with_different_answers_is_reported_and_left_unkeyed():
     table = read_list(_key([["1. a", "2. b", "2. c", "3. d"]], PageMethod.TEXT), _spec(), "key.pdf")
-    assert table.answers == {"1": "a", "2": "b", "3": "d"}
-    assert table.problems == ["question 2 keyed twice (b, c); first kept"]
+    assert table.answers == {"1": "a", "3": "d"}  # neither answer is "first": the key gives no one answer
+    assert table.problems == ["key key.pdf: question 2 keyed twice (b, c); left unkeyed, as the key gives no one answer"]
 
 
 def test_a_number_whose_answer_was_lost_just_outside_the_run_is_reported():
