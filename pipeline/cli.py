@@ -51,7 +51,7 @@ def _run_options(args, **overrides):
 
 
 def _cmd_extract(args) -> int:
-    from pipeline.season import StrictModeFailure, run_source
+    from pipeline.season import CuratedOutputRefused, StrictModeFailure, run_source
 
     if args.from_dir is not None and not args.from_dir.is_dir():
         print(f"examcorpus: --from {args.from_dir}: not a folder", file=sys.stderr)
@@ -59,9 +59,9 @@ def _cmd_extract(args) -> int:
     try:
         if args.source:
             runs = [(load_spec(args.source), _run_options(args))]
-            return _run_all(runs, run_source, StrictModeFailure)
-        return _run_sample(args, run_source, StrictModeFailure)
-    except SpecError as exc:
+            return _run_all(runs, run_source, (StrictModeFailure, CuratedOutputRefused))
+        return _run_sample(args, run_source, (StrictModeFailure, CuratedOutputRefused))
+    except (SpecError, CuratedOutputRefused) as exc:
         print(f"examcorpus: {exc}", file=sys.stderr)
         return 2
 

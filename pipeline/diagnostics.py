@@ -137,6 +137,10 @@ class Code(Enum):
                "layout.stop_at ended the sheet at page {page} ({line!r}): {count} line(s) on pages {first}–{last} not parsed")
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
+    # -- appended later (codes keep their place once released)
+    ANSWER_KEPT_FROM_EARLIER = ("season.answer_kept_from_earlier", WARNING,
+                                "answer curated by an earlier run, kept: this run's answer key could not be used")
+    UNMATCHED_FILES = ("acquire.unmatched_files", INFO, "{count} {what} matched no rule of the spec: {names}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
