@@ -6,8 +6,10 @@ spec's clean-up rules switched off one at a time, so every line the clean-up rem
 rule that removed it (`drop_pages`, `drop_lines`, `remove_repeated_lines`, `drop_margin_notes`). The kept
 lines go through the parser's own stream and numbering (`pipeline.parse`: `line_stream`, `split_blocks`,
 `option_start_regex`), so the rule column is what the parser does, not a re-implementation of it.
-OCR readings are cached per page (`--ocr-cache`, default under the user's cache folder): trying a new
-rule on a scanned sheet re-runs the layout, never Tesseract.
+OCR readings are cached per page, keyed by the file's content: a sheet a season run has read uses that
+run's readings (`run_ocr_cache`: the project root's `raw/cache`, from `--root`, the current folder, or
+the run folder the sheet's own copy lies in), else `--ocr-cache` or the user's cache folder; trying a
+new rule on a scanned sheet re-runs the layout, never Tesseract.
 """
 from __future__ import annotations
 
@@ -72,6 +74,31 @@ def default_ocr_cache() -> Path:
     """Where OCR readings are kept between inspections: $XDG_CACHE_HOME/examcorpus/ocr."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "examcorpus" / "ocr"
+
+
+RUN_CACHE = Path("raw") / "cache"  # a season run's stage caches (its OCR readings among them), under its root
+
+
+def run_ocr_cache(sheet: Path, root: Path | None = None) -> Path | None:
+    """The OCR cache of the season run a sheet belongs to, or None. Readings are keyed by the file's
+    SHA-256, so any copy of the sheet finds them: the run of `root` (default the current folder, as
+    `extract --root` defaults to it), else the run whose content-addressed copy (`ROOT/raw/<sha256>.pdf`)
+    the sheet is."""
+    candidates = [Path(root) if root is not None else Path(".")]
+    resolved = Path(sheet).resolve()
+    if resolved.parent.name == "raw":
+        candidates.append(resolved.parent.parent)
+    for candidate in candidates:
+        if (candidate / RUN_CACHE).is_dir():
+            return (candidate / RUN_CACHE).resolve()
+    return None
+
+
+def ocr_cache_for(sheet: Path, *, ocr_cache: Path | None = None, root: Path | None = None) -> Path:
+    """Where a tool reading one sheet keeps its OCR readings: the one given, a run's, or the user's."""
+    if ocr_cache is not None:
+        return Path(ocr_cache)
+    return run_ocr_cache(sheet, root) or default_ocr_cache()
 
 
 def _line_key(page: int, line: Line) -> tuple:
@@ -275,7 +302,7 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
     if not path.is_file():
         raise InspectError(f"{path}: file not found")
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-    cache = Path(ocr_cache_dir) if ocr_cache_dir is not None else default_ocr_cache()
+    cache = ocr_cache_for(path, ocr_cache=ocr_cache_dir)
     options = ExtractOptions.from_spec(spec, ocr_cache_dir=str(cache))
     document = _extract(path, sha256, options)
     raw, dropped = _cleanup_reasons(path, sha256, spec, options)
@@ -344,13 +371,24 @@ def register(subparsers) -> None:
     p.add_argument("--source", required=True, help="source spec name or YAML path")
     p.add_argument("--page", type=int, help="show only this page (1-based)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--ocr-cache", type=Path, help=f"OCR readings cache (default {default_ocr_cache()})")
+    add_ocr_cache_arguments(p)
+
+
+def add_ocr_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root", type=Path,
+        help="project root of the season run that read the sheet: its OCR readings (raw/cache) are reused "
+        "(default: the current folder when it holds a run, or the run folder the sheet's raw/ copy lies in)",
+    )
+    parser.add_argument("--ocr-cache", type=Path,
+                        help=f"OCR readings cache, when the sheet belongs to no run (default {default_ocr_cache()})")
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.source)
-        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=args.ocr_cache)
+        cache = ocr_cache_for(args.sheet, ocr_cache=args.ocr_cache, root=args.root)
+        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=cache)
         if args.page is not None:
             if not 1 <= args.page <= inspection.page_count:
                 raise InspectError(f"{args.sheet}: no page {args.page} (the sheet has {inspection.page_count})")
