@@ -20,11 +20,11 @@ import json
 import os
 import re
 import sys
-from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, StageUnavailable, extract_document
+from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse import (
     Numbering,
     bare_label_run,
@@ -52,7 +52,7 @@ class InspectedLine:
     x0: float
     font_size: float | None
     bold: bool
-    indent: float  # x0 minus the page's most common left edge
+    indent: float  # x0 minus its column's left edge (`parse.geometry.indent`), as layout.question_max_indent reads it
     method: str  # text | ocr | empty
     rule: str  # which rule took the line
     text: str  # as the patterns see it (the parser's plain text) for kept lines, raw for dropped ones
@@ -161,9 +161,10 @@ def _stop_rule(spec: SourceSpec, texts: list[str]) -> tuple[str, str]:
     return f"key.in_sheet {spec.key.in_sheet!r} (answer key starts)", "answer key in the booklet (key.in_sheet)"
 
 
-def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, tuple[str, str]]:
+def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[tuple, tuple[str, str]], dict[int, list[float]]]:
     """Rule and plain text of every line of the parser's stream, by line key; the lines from the stop
-    line on (stop_at, key.in_sheet), which the parser never reads, included."""
+    line on (stop_at, key.in_sheet), which the parser never reads, included. And each page's column
+    edges, measured on the lines the parser reads, as it measures them (`layout.question_max_indent`)."""
     layout = spec.layout
     labels = layout.options.labels
     every = line_stream(document, labels=labels)
@@ -176,8 +177,11 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
         for index, item in enumerate(every[len(parsed):]):
             key = _line_key(item.page, item.line)
             result[key] = (first_rule if index == 0 else later_rule, plain_text(item.text)[0])
-    numbering = Numbering(sections=list(layout.sections))
+    numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
+    edges = {page: column_edges([item for item in parsed if item.page == page]) for page in {item.page for item in parsed}}
+    edges.update({page: column_edges([item for item in every if item.page == page])
+                  for page in {item.page for item in every} - edges.keys()})
     taken: dict[int, str] = {}  # id(stream line) -> rule
     matchers = _Matchers(
         option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
@@ -185,10 +189,11 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
         bare_label_run(layout.options.styles, layout.options.min_count),
     )
     restarts = {id(item) for item in numbering.restarts}
+    indented = {id(item) for item in numbering.indented}
     by_id = {id(item): item for item in parsed}
     for block in blocks:
         _take_start(block, parsed, by_id, taken)
-        _take_block_lines(block, matchers, restarts, taken)
+        _take_block_lines(block, matchers, restarts | indented, taken, indented)
     seen_block = False
     for item in parsed:
         rule = taken.get(id(item))
@@ -200,8 +205,13 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
                 rule = f"section {section.prefix!r} (start {section.start!r})"
             else:
                 rule = "text (outside any question)" if seen_block else "text (before the first question)"
+            if id(item) in indented:
+                rule += f"; {_INDENTED}"
         result[_line_key(item.page, item.line)] = (rule, plain_text(item.text)[0])
-    return result
+    return result, edges
+
+
+_INDENTED = "question_start, indented past layout.question_max_indent"
 
 
 @dataclass(frozen=True)
@@ -223,7 +233,8 @@ def _option_labels_on(item, options) -> list[str]:
     ]
 
 
-def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str]) -> None:
+def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str],
+                      indented: frozenset[int] | set[int] = frozenset()) -> None:
     """Rules of the lines inside a question or passage block, as the option and points matchers see them."""
     owner = "passage" if block.kind == "context" else block.number
     bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
@@ -249,6 +260,8 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
             taken[id(item)] = f"option label {bare_label[1]} (text beside)"
         elif points:
             taken[id(item)] = f"points {points.groupdict().get('points') or ''}".rstrip()
+        elif id(item) in indented:
+            taken[id(item)] = f"text (continuation of {owner}; {_INDENTED})"
         elif id(item) in restarts:
             taken[id(item)] = f"text (continuation of {owner}; numbering restarts here: declare layout.sections)"
         elif header:
@@ -286,16 +299,6 @@ def _beside(label_line, item) -> bool:
     return label_line.page == item.page and b.x0 > a.x1 and overlap > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
 
 
-def _left_edge(lines: list[Line]) -> float:
-    """The page's most common left edge: the most frequent whole-point x0, refined to the median x0 of
-    the lines in it (glyph side bearings move a left-aligned line by a few tenths of a point)."""
-    edges = Counter(round(line.x0) for line in lines)
-    if not edges:
-        return 0.0
-    bucket = sorted(line.x0 for line in lines if round(line.x0) == edges.most_common(1)[0][0])
-    return bucket[len(bucket) // 2]
-
-
 def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path | str | None = None) -> Inspection:
     """Every line of every page of the sheet with the rule of `spec` that took it."""
     path = Path(pdf_path)
@@ -306,7 +309,7 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
     options = ExtractOptions.from_spec(spec, ocr_cache_dir=str(cache))
     document = _extract(path, sha256, options)
     raw, dropped = _cleanup_reasons(path, sha256, spec, options)
-    kept_rules = _stream_rules(document, spec)
+    kept_rules, edges = _stream_rules(document, spec)
     kept = _kept_keys(document)
     lines: list[InspectedLine] = []
     for page, raw_page in zip(document.pages, raw.pages):
@@ -326,12 +329,12 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
                 else:
                     rule, text = "dropped line (page furniture)", line.text
                 rows.append((line, rule, text))
-        edge = _left_edge([line for line, _, _ in rows])
+        page_edges = edges.get(page.number) or column_edges([line for line, _, _ in rows])
         for line, rule, text in rows:
             lines.append(InspectedLine(
                 page=page.number, top=round(line.top, 1), x0=round(line.x0, 1),
                 font_size=round(line.font_size, 1) if line.font_size else None, bold=line.bold,
-                indent=round(line.x0 - edge, 1), method=page.method.value, rule=rule, text=text,
+                indent=round(indent(line.x0, page_edges), 1), method=page.method.value, rule=rule, text=text,
             ))
     return Inspection(str(path), spec.name, document.page_count, lines, list(document.warnings))
 

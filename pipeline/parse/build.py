@@ -470,7 +470,7 @@ def parse_sheet(
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
     stream = line_stream(sheet, [*layout.stop_at, *key_start], labels=layout.options.labels)
     report_stop(sheet, stream, layout.stop_at, key_start, notes)
-    numbering = Numbering(sections=list(layout.sections))
+    numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering)
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)

@@ -5,10 +5,13 @@ size cannot tell a wrapped line from a new paragraph on all of them. The sheet i
 paragraph, consecutive lines of one column stand at the same distance, and the smallest distances that
 recur between stacked lines are that paragraph leading. A gap clearly wider than it is a paragraph break.
 
-Public: `Pitch`, `measure_pitch(lines)`, `continues(previous, item, pitch, left_edge)`.
+Public: `Pitch`, `measure_pitch(lines)`, `continues(previous, item, pitch, left_edge)`; `column_edges(lines)`
+and `indent(x0, edges)`: how far right of its column's left edge a line starts (what `inspect` prints, and
+what `layout.question_max_indent` bounds).
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from statistics import median
 
@@ -86,3 +89,51 @@ def continues(previous: StreamLine, item: StreamLine, pitch: Pitch | None, left_
     if left_edge is not None and item.line.x0 < left_edge - INDENT_TOLERANCE * pitch.height:
         return False
     return item.line.top - previous.line.bottom <= pitch.widest_gap
+
+
+# A column's left edge is the leftmost x0 that at least this many of its lines, and this share of
+# them, start at (a stray line further left does not move it).
+EDGE_MIN_LINES = 2
+EDGE_MIN_SHARE = 0.1
+# Lines starting further apart than this share of the page's text width stand in two columns; nearer
+# starts are indents inside one.
+COLUMN_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class ColumnEdge:
+    start: float  # the leftmost x0 of any line in the column: where the column begins
+    edge: float  # where its text is set: the x0 that indents are measured from
+
+
+def column_edges(lines: list) -> list[ColumnEdge]:
+    """The columns of a page's lines, left to right, each with the left edge its text is set at: lines
+    are grouped into columns by their starts (a gap of a fifth of the text width between starts opens a
+    new column), and a column's edge is the leftmost whole-point x0 at least `EDGE_MIN_LINES` lines (and
+    `EDGE_MIN_SHARE` of the column's) start at, refined to their median x0. `lines` are `Line`s or
+    `StreamLine`s of one page."""
+    boxes = sorted((getattr(item, "line", item) for item in lines), key=lambda box: box.x0)
+    if not boxes:
+        return []
+    width = max(box.x1 for box in boxes) - boxes[0].x0
+    groups: list[list] = [[boxes[0]]]
+    for box in boxes[1:]:
+        if box.x0 - groups[-1][-1].x0 > COLUMN_SHARE * width:
+            groups.append([])
+        groups[-1].append(box)
+    found = []
+    for group in groups:
+        counts = Counter(round(box.x0) for box in group)
+        least = max(EDGE_MIN_LINES, EDGE_MIN_SHARE * len(group))
+        recurring = [x for x, n in counts.items() if n >= least]
+        edge = min(recurring) if recurring else round(group[0].x0)
+        found.append(ColumnEdge(group[0].x0, median(box.x0 for box in group if round(box.x0) == edge)))
+    return found
+
+
+def indent(x0: float, edges: list[ColumnEdge]) -> float:
+    """How far right of its column's left edge a line starting at `x0` stands (negative left of it)."""
+    if not edges:
+        return 0.0
+    column = max((c for c in edges if c.start <= x0), key=lambda c: c.start, default=edges[0])
+    return x0 - column.edge

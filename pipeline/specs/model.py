@@ -304,6 +304,12 @@ class LayoutSpec(_Strict):
     drop_margin_notes: bool = Field(default=True, description="drop small print wholly in the side margins")
     segment_gap: float = Field(default=1.6, gt=0, description="a gap wider than this many font sizes splits a row")
     question_start: str = Field(description="regex matching a question header; groups `number`, optional `points`")
+    question_max_indent: float | None = Field(
+        default=None, ge=0,
+        description="points a question header may start right of its column's left edge (the `indent` that "
+        "`examcorpus inspect` prints): a line matching question_start further right is text, e.g. a numbered "
+        "list inside a passage; none: any indent",
+    )
     group_headers: bool = Field(
         default=True,
         description="a header whose number prefixes the next one ('Zadanie 3.' before 'Zadanie 3.1.') is a group: "
