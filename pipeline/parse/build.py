@@ -31,6 +31,7 @@ from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labe
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import StreamLine, document_text, line_stream, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
+from pipeline.parse.underwords import under_word_options
 from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
@@ -131,7 +132,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
     all_lines, first_restored = restore_lost_first_label(all_lines, labels, option_re)
     if first_restored:
         flags.append(first_restored)
-    found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
+    under_words = (under_word_options(all_lines, labels, layout.options.min_count, block.start if block.header_rest else None)
+                   if layout.options.under_words else None)
+    found_options = under_words or find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
     if not found_options.trailing:
         # Only where the options end the block: text after them (an open task's answer lines "a) 2",
         # "b) (14000, 3014)") says these are no choice question's options.

@@ -214,6 +214,11 @@ class OptionsSpec(_Strict):
         description="how a label is printed, written with the letter A: 'A.', 'A)', '(A)', 'A:'",
     )
     min_count: int = Field(default=3, ge=2, description="fewer options than this is not a choice question")
+    under_words: bool = Field(
+        default=False,
+        description="the options are words of the stem's own sentence (underlined parts), each marked by its "
+        "label printed on a row of labels right under it: each option is the word its label stands under",
+    )
     keep_partial: bool = Field(
         default=False,
         description="families whose questions are all closed: a question with 2 labelled options but fewer than "
