@@ -140,7 +140,8 @@ class Code(Enum):
     # -- appended later (codes keep their place once released)
     ANSWER_KEPT_FROM_EARLIER = ("season.answer_kept_from_earlier", WARNING,
                                 "answer curated by an earlier run, kept: this run's answer key could not be used")
-    UNMATCHED_FILES = ("acquire.unmatched_files", INFO, "{count} {what} matched no rule of the spec: {names}")
+    CLOZE_MARKER_NOT_FOUND = ("parse.cloze_marker_not_found", WARNING,
+                              "no stem of its own, and its passage holds no marker of item {number} (layout.cloze_marker)")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

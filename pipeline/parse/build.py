@@ -13,6 +13,7 @@ from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
+from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
@@ -483,6 +484,7 @@ def parse_sheet(
     blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
     questions_blocks = link_contexts(blocks, layout.group_headers)
     drafts = _sheet_drafts(questions_blocks, spec, option_re)
+    point_at_cloze_items(drafts, layout.cloze_marker)
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:

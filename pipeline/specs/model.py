@@ -328,6 +328,11 @@ class LayoutSpec(_Strict):
         default="open", description="type of a question with no options that no type rule claims"
     )
     context_start: str | None = Field(default=None, description="regex opening a shared passage ('Ukážka 1')")
+    cloze_marker: str | None = Field(
+        default=None,
+        description="regex of an item's marker inside its passage, group `number`, e.g. '\\((?P<number>\\d+)\\)' for "
+        "'(21)': an item printing only its options gets the passage's sentence holding its marker as its stem",
+    )
     stop_at: list[str] = Field(default_factory=list, description="regexes of a line after which nothing is parsed")
     sheet_code: str | None = Field(default=None, description="regex finding the sheet code; group `code`")
     skip_types: list[str] = Field(default_factory=list, description="question types not curated")
@@ -352,6 +357,11 @@ class LayoutSpec(_Strict):
         if "(?P<number>" not in value:
             raise ValueError("question_start needs a named group (?P<number>...) for the question number")
         return value
+
+    @field_validator("cloze_marker")
+    @classmethod
+    def _cloze_groups(cls, value: str | None) -> str | None:
+        return _needs_groups(None if value is None else _compiles(value), "number")
 
     @field_validator("context_start", "points", "sheet_code")
     @classmethod
