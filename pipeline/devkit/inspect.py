@@ -24,12 +24,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, StageUnavailable, extract_document
-from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse import (
     Numbering,
     bare_label_run,
     canonical_label,
+    column_edges,
     find_options,
+    indent,
     line_stream,
     matched_label,
     option_start_regex,

@@ -6,6 +6,7 @@ Output: a `ParseResult` (records, and the problems found while parsing and match
 Public functions and types:
 - `parse_sheet(sheet, sheet_entry, keys, spec)` -> ParseResult (`build`)
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
+- `column_edges(lines)`, `indent(x0, edges)`: where a line stands in its column (`geometry`; `inspect` and `layout.question_max_indent`)
 - `STAGE_VERSION`: part of every parse cache key
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
@@ -29,6 +30,7 @@ or where the spec finds none, the file rule's facts (qualification, folder, form
 from pipeline import PIPELINE_VERSION
 from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.blocks import Numbering, split_blocks
+from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
@@ -46,9 +48,11 @@ from pipeline.parse.stream import line_stream, plain_text
 # +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
 #      sheet's parts or a marking scheme imply but no block has are flagged and reported.
 # +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+25"
+# +26: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+26"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
+    "column_edges", "indent",
 ]
