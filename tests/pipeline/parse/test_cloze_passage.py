@@ -3,7 +3,8 @@ its options on one row (issue 26, item 10). Each record keeps the passage as its
 its stem, the passage's sentence that holds its blank; an item whose blank the passage lacks is flagged.
 
 Real generated PDFs (pdfgen, DejaVu), the real extraction and parser; an English and a Russian sheet,
-and a Vietnamese sheet (stacked diacritics) kept aside as the checking sheet."""
+a Hangul sheet with circled labels, and a Vietnamese sheet (stacked diacritics) kept aside as the
+checking sheet."""
 from __future__ import annotations
 
 import hashlib
@@ -14,7 +15,7 @@ import pytest
 import yaml
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom
+from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, item_bottom
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse import parse_sheet
 from pipeline.specs import parse_spec
@@ -29,7 +30,7 @@ SPEC = textwrap.dedent(
     pairing: {'on': [year], key_required: false}
     layout:
       question_start: '^(?P<number>\d{1,2})\.\s'
-      context_start: '^(Read|Прочитайте|Đọc)'
+      context_start: '^(Read|Прочитайте|Đọc|다음)'
       cloze_marker: '\((?P<number>\d{1,2})\)\s*_+'
       options: {labels: [A, B, C, D], styles: ['A.']}
     key: {kind: highlight}
@@ -58,23 +59,35 @@ VIETNAMESE = (
 )
 
 
-def sheet(path: Path, instruction: str, passage: list[str], items) -> Path:
+KOREAN = (
+    "다음 글을 읽고 빈칸에 들어갈 말로 가장 적절한 것을 고르시오.",
+    ["지난 여름 우리 가족은 바다에 (21) ____ 갔다. 우리는 해변 근처의 작은 호텔에 머물렀다. "
+     "매일 아침 우리는 따뜻한 물에서 (22) ____ 수영했다."],
+    [("21", ["함께", "혼자", "다시", "아직"]), ("22", ["오래", "잠깐", "전혀", "거의"])],
+)
+CIRCLED = ["①", "②", "③", "④"]
+
+
+def sheet(path: Path, instruction: str, passage: list[str], items, labels=("A.", "B.", "C.", "D."),
+          font: str = "DejaVuSans") -> Path:
     boxes, y = [], 20.0
     for text in [instruction, *passage]:
-        box = TextBox(text, 20, y, 170, size=11)
+        box = TextBox(text, 20, y, 170, size=11, font=font)
         boxes.append(box)
         y = item_bottom(box) + 3
     for number, options in items:
-        row = "    ".join(f"{label}. {text}" for label, text in zip("ABCD", options))
-        box = TextBox(f"{number}. {row}", 20, y, 170, size=11)
+        row = "    ".join(f"{label} {text}" for label, text in zip(labels, options))
+        box = TextBox(f"{number}. {row}", 20, y, 170, size=11, font=font)
         boxes.append(box)
         y = item_bottom(box) + 3
     return build_pdf(path, [PageSpec(tuple(boxes))])
 
 
-def read(path: Path, language: str, marker: bool = True) -> list:
+def read(path: Path, language: str, marker: bool = True, labels: list[str] | None = None) -> list:
     data = yaml.safe_load(SPEC)
     data["metadata"]["language"] = language
+    if labels:
+        data["layout"]["options"] = {"labels": labels}
     if not marker:
         del data["layout"]["cloze_marker"]
     the_spec = parse_spec(data, "cloze_family.yaml")
@@ -117,3 +130,12 @@ def test_checking_sheet_vietnamese(tmp_path):
     found = read(sheet(tmp_path / "2031.pdf", instruction, passage, items), "vi")
     assert [q.question for q in found] == [sentence_with(passage[0], n) for n, _ in items]
     assert [list(q.choices) for q in found] == [options for _, options in items]
+
+
+def test_a_hangul_passage_with_circled_labels(tmp_path):
+    instruction, passage, items = KOREAN
+    path = sheet(tmp_path / "2031.pdf", instruction, passage, items, labels=CIRCLED, font=CJK_FONT)
+    found = read(path, "ko", labels=CIRCLED)
+    assert [q.question for q in found] == [sentence_with(passage[0], n) for n, _ in items]
+    assert [list(q.choices) for q in found] == [options for _, options in items]
+    assert [list(q.choice_labels) for q in found] == [CIRCLED, CIRCLED]

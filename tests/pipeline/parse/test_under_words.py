@@ -32,7 +32,7 @@ SPEC = textwrap.dedent(
     pairing: {'on': [year], key_required: false}
     layout:
       question_start: '^(?P<number>\d{1,2})\.\s'
-      context_start: '^(Mark|Укажите|Σημειώστε)'
+      context_start: '^(Mark|Укажите|Σημειώστε|다음)'
       options: {labels: [A, B, C, D], styles: [A], under_words: true}
     key: {kind: highlight}
     """
@@ -57,10 +57,20 @@ GREEK = ("Σημειώστε το υπογραμμισμένο μέρος της
 ])
 
 
-def sheet(path: Path, instruction: str, items, size: float = 11) -> Path:
+KOREAN = ("다음 문장에서 어법상 틀린 부분을 고르시오.", [
+    ("나는 어제 친구들과 함께 도서관에 갔습니다 그리고 책을 읽었다".split(), [1, 3, 5, 8]),
+    ("그 학생은 매일 아침 일찍 학교에 가요 그리고 공부를 합니다".split(), [0, (2, 3), 5, 8]),
+    ("우리 가족은 주말마다 공원에서 산책을 했었다 하지만 오늘은 비가 온다".split(), [1, 2, 4, 8]),
+])
+
+
+def sheet(path: Path, instruction: str, items, size: float = 11, font: tuple[str, int] | None = None) -> Path:
     pdf = FPDF(unit="pt", format="A4")
     pdf.add_page()
-    pdf.add_font("DejaVu", "", FONT)
+    if font is None:
+        pdf.add_font("DejaVu", "", FONT)
+    else:  # a font collection (Noto Sans CJK) and the face in it
+        pdf.add_font("DejaVu", "", font[0], collection_font_number=font[1])
     pdf.set_font("DejaVu", size=size)
     pdf.text(57, 60, instruction[:90])
     y = 100.0
@@ -118,3 +128,14 @@ def test_without_the_switch_the_label_row_is_not_read_as_options(tmp_path):
 def test_checking_sheet_greek(tmp_path):
     found = read(sheet(tmp_path / "2031.pdf", *GREEK), "el")
     assert [list(q.choices) for q in found] == expected(GREEK[1])
+
+
+def test_hangul_sentences_with_labels_under_their_words(tmp_path):
+    from pipeline.devkit.sample.pdfgen import CJK_COLLECTION_KOREAN, cjk_font
+
+    collection = cjk_font()
+    if collection is None:
+        pytest.skip("needs fonts-noto-cjk")
+    found = read(sheet(tmp_path / "2031.pdf", *KOREAN, font=(str(collection), CJK_COLLECTION_KOREAN)), "ko")
+    assert [list(q.choices) for q in found] == expected(KOREAN[1])
+    assert [q.question for q in found] == [" ".join(words) for words, _ in KOREAN[1]]
