@@ -187,7 +187,8 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[t
     matchers = _Matchers(
         option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
         spec_pattern(layout.points) if layout.points else None, labels,
-        bare_label_run(layout.options.styles, layout.options.min_count),
+        bare_label_run(layout.options.styles, layout.options.min_count), layout.options.under_words,
+        layout.options.min_count,
     )
     restarts = {id(item) for item in numbering.restarts}
     indented = {id(item) for item in numbering.indented}
@@ -222,6 +223,8 @@ class _Matchers:
     points: re.Pattern | None
     labels: list[str]
     bare_min_run: int | None  # bare labels ('A' style) in a run of this many are labels
+    under_words: bool = False  # layout.options.under_words: a row of labels under the sentence's words
+    min_count: int = 3
 
 
 def _option_labels_on(item, options) -> list[str]:
@@ -240,7 +243,13 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
     owner = "passage" if block.kind == "context" else block.number
     bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
     found = find_options(block.lines, matchers.labels, matchers.option, matchers.bare_min_run).options if block.kind == "question" else []
+    under = _under_word_options(block, matchers) if block.kind == "question" and matchers.under_words else []
+    for option in under:
+        taken[id(option.first)] = f"option label {option.label} (under the word(s) {option.text!r})"
+    label_row = {id(option.first) for option in under}
     for item in block.lines:
+        if id(item) in label_row:
+            continue
         text = plain_text(item.text)[0]
         opened = _option_labels_on(item, found)
         if len(opened) > 1 or (opened and not matchers.option.match(text)):
@@ -271,6 +280,16 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
         else:
             taken[id(item)] = f"text (continuation of {owner})"
         bare_label = None
+
+
+def _under_word_options(block, matchers: _Matchers) -> list:
+    """The options the parser reads from a label row under the block's sentence (as `parse.build` calls it)."""
+    from pipeline.parse.underwords import under_word_options
+
+    header = block.start if block.header_rest else None
+    lines = ([replace(block.start, line=replace(block.start.line, text=block.header_rest))] if header else []) + block.lines
+    found = under_word_options(lines, matchers.labels, matchers.min_count, header)
+    return found.options if found is not None else []
 
 
 def _take_start(block, parsed: list, by_id: dict, taken: dict[int, str]) -> None:

@@ -139,3 +139,14 @@ def test_hangul_sentences_with_labels_under_their_words(tmp_path):
     found = read(sheet(tmp_path / "2031.pdf", *KOREAN, font=(str(collection), CJK_COLLECTION_KOREAN)), "ko")
     assert [list(q.choices) for q in found] == expected(KOREAN[1])
     assert [q.question for q in found] == [" ".join(words) for words, _ in KOREAN[1]]
+
+
+def test_inspect_shows_each_label_under_its_word(tmp_path):
+    from pipeline.devkit import inspect_sheet
+
+    data = yaml.safe_load(SPEC)
+    inspection = inspect_sheet(sheet(tmp_path / "2031.pdf", *ENGLISH), parse_spec(data, "cloze_family.yaml"),
+                               ocr_cache_dir=tmp_path / "ocr")
+    rules = [line.rule for line in inspection.lines if line.text in ("A", "B", "C", "D")]
+    assert rules[:4] == ["option label A (under the word(s) 'has')", "option label B (under the word(s) 'gone')",
+                         "option label C (under the word(s) 'the old')", "option label D (under the word(s) 'yesterday')"]
