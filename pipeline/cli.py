@@ -143,14 +143,14 @@ def _cmd_specs_check(args) -> int:
         try:
             spec = load_spec_file(path)
             problems = [] if args.skip_ocr_check else environment_problems(spec)
-            problems += spec_findings(spec).problems
-            if problems:
-                raise SpecError(path, problems)
+            findings = spec_findings(spec)
+            if problems or findings.problems:
+                raise SpecError(path, problems + findings.problems)
         except SpecError as exc:
             print(str(exc), file=sys.stderr)
             failed += 1
             continue
-        warnings = spec_findings(spec).warnings
+        warnings = findings.warnings
         for warning in warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
         print(f"{path}: ok ({spec.name})" + (f", {len(warnings)} warning(s)" if warnings else ""))
