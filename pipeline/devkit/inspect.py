@@ -36,6 +36,7 @@ from pipeline.parse import (
     option_start_regex,
     plain_text,
     split_blocks,
+    under_word_options,
 )
 from pipeline.infra import add_command
 from pipeline.patterns import spec_pattern
@@ -284,8 +285,6 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
 
 def _under_word_options(block, matchers: _Matchers) -> list:
     """The options the parser reads from a label row under the block's sentence (as `parse.build` calls it)."""
-    from pipeline.parse.underwords import under_word_options
-
     header = block.start if block.header_rest else None
     lines = ([replace(block.start, line=replace(block.start.line, text=block.header_rest))] if header else []) + block.lines
     found = under_word_options(lines, matchers.labels, matchers.min_count, header)

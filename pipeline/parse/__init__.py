@@ -7,6 +7,7 @@ Public functions and types:
 - `parse_sheet(sheet, sheet_entry, keys, spec)` -> ParseResult (`build`)
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
 - `column_edges(lines)`, `indent(x0, edges)`: where a line stands in its column (`geometry`; `inspect` and `layout.question_max_indent`)
+- `under_word_options(lines, labels, min_count, header)`: options read from a label row under a sentence (`underwords`)
 - `STAGE_VERSION`: part of every parse cache key
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
@@ -34,6 +35,7 @@ from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
+from pipeline.parse.underwords import under_word_options
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -54,5 +56,5 @@ STAGE_VERSION = f"parse/{PIPELINE_VERSION}+26"
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
-    "column_edges", "indent",
+    "column_edges", "indent", "under_word_options",
 ]
