@@ -11,7 +11,6 @@ what `layout.question_max_indent` bounds).
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from statistics import median
 
@@ -98,6 +97,7 @@ EDGE_MIN_SHARE = 0.1
 # Lines starting further apart than this share of the page's text width stand in two columns; nearer
 # starts are indents inside one.
 COLUMN_SHARE = 0.2
+EDGE_JITTER = 1.5  # points between the starts of lines set at one edge (side bearings, a scan's pixels)
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,8 @@ class ColumnEdge:
 def column_edges(lines: list) -> list[ColumnEdge]:
     """The columns of a page's lines, left to right, each with the left edge its text is set at: lines
     are grouped into columns by their starts (a gap of a fifth of the text width between starts opens a
-    new column), and a column's edge is the leftmost whole-point x0 at least `EDGE_MIN_LINES` lines (and
-    `EDGE_MIN_SHARE` of the column's) start at, refined to their median x0. `lines` are `Line`s or
+    new column), and a column's edge is the leftmost place at least `EDGE_MIN_LINES` lines (and
+    `EDGE_MIN_SHARE` of the column's) start at (within `EDGE_JITTER` of each other), their median x0. `lines` are `Line`s or
     `StreamLine`s of one page."""
     boxes = sorted((getattr(item, "line", item) for item in lines), key=lambda box: box.x0)
     if not boxes:
@@ -123,12 +123,23 @@ def column_edges(lines: list) -> list[ColumnEdge]:
         groups[-1].append(box)
     found = []
     for group in groups:
-        counts = Counter(round(box.x0) for box in group)
+        starts = _starts(group)
         least = max(EDGE_MIN_LINES, EDGE_MIN_SHARE * len(group))
-        recurring = [x for x, n in counts.items() if n >= least]
-        edge = min(recurring) if recurring else round(group[0].x0)
-        found.append(ColumnEdge(group[0].x0, median(box.x0 for box in group if round(box.x0) == edge)))
+        recurring = [xs for xs in starts if len(xs) >= least]
+        found.append(ColumnEdge(group[0].x0, median(recurring[0] if recurring else starts[0])))
     return found
+
+
+def _starts(group: list) -> list[list[float]]:
+    """The x0 of a column's lines gathered where they stand together (within `EDGE_JITTER` of the last
+    one: a scan's lines at one edge start a pixel or two apart), left to right."""
+    starts: list[list[float]] = []
+    for box in group:  # sorted by x0
+        if starts and box.x0 - starts[-1][-1] <= EDGE_JITTER:
+            starts[-1].append(box.x0)
+        else:
+            starts.append([box.x0])
+    return starts
 
 
 def indent(x0: float, edges: list[ColumnEdge]) -> float:

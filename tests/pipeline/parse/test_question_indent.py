@@ -7,6 +7,7 @@ sheet kept aside as a checking sheet (a list set with hanging numbers, questions
 from __future__ import annotations
 
 import hashlib
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import yaml
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit import inspect_sheet
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, item_bottom, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse import parse_sheet
 from pipeline.specs import parse_spec
@@ -130,3 +131,13 @@ def test_inspect_prints_the_indent_the_bound_reads_and_says_why_a_header_is_text
     header = next(line for line in inspection.lines if line.text.startswith("1. Which"))
     assert header.indent == pytest.approx(0, abs=1.0) and header.rule.startswith("question_start → number 1")
 
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs Tesseract with English data")
+@pytest.mark.parametrize("dpi, blur, quality", [(150, 0.8, 70), (300, 0.4, 90)])
+def test_a_scan_of_the_sheet_keeps_its_questions_apart_from_the_list(latin_sheet, tmp_path, dpi, blur, quality):
+    """OCR'd lines at one edge start a pixel or two apart: the edge is still found, the list still text."""
+    scan = rasterize_pdf(latin_sheet, tmp_path / "2031.pdf", dpi=dpi, blur=blur, jpeg_quality=quality)
+    found = read(scan, spec(10))
+    assert [q.number for q in found] == ["1", "2", "3", "4"]
+    assert all(q.question.startswith("Which statement") for q in found)
