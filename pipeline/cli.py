@@ -51,7 +51,7 @@ def _run_options(args, **overrides):
 
 
 def _cmd_extract(args) -> int:
-    from pipeline.season import StrictModeFailure, run_source
+    from pipeline.season import CuratedOutputRefused, StrictModeFailure, run_source
 
     if args.from_dir is not None and not args.from_dir.is_dir():
         print(f"examcorpus: --from {args.from_dir}: not a folder", file=sys.stderr)
@@ -59,9 +59,9 @@ def _cmd_extract(args) -> int:
     try:
         if args.source:
             runs = [(load_spec(args.source), _run_options(args))]
-            return _run_all(runs, run_source, StrictModeFailure)
-        return _run_sample(args, run_source, StrictModeFailure)
-    except SpecError as exc:
+            return _run_all(runs, run_source, (StrictModeFailure, CuratedOutputRefused))
+        return _run_sample(args, run_source, (StrictModeFailure, CuratedOutputRefused))
+    except (SpecError, CuratedOutputRefused) as exc:
         print(f"examcorpus: {exc}", file=sys.stderr)
         return 2
 
@@ -116,6 +116,14 @@ def _add_specs(subparsers) -> None:
     check.add_argument(
         "--skip-ocr-check", action="store_true", help="do not check that the OCR languages are installed on this machine"
     )
+    check.add_argument("--try", dest="try_sheet", type=Path, metavar="SHEET.pdf",
+                       help="also run each spec on this sheet and print what it found: questions, keyed, types, "
+                       "flags, problems (exit 1 when the sheet has problems)")
+    check.add_argument("--key", dest="try_keys", type=Path, action="append", default=[], metavar="KEY.pdf",
+                       help="with --try: the sheet's answer key file (repeatable)")
+    check.add_argument("--root", type=Path, help="with --try: project root of a season run that read the sheet, whose "
+                       "OCR readings are reused (default: the current folder when it holds a run)")
+    check.add_argument("--ocr-cache", type=Path, help="with --try: OCR readings cache, when the sheet belongs to no run")
     reference = add_command(sub, "reference", _cmd_specs_reference, help="every spec field as Markdown, generated from the spec model")
     reference.add_argument("--write", action="store_true", help="put it into docs/reference/spec-fields.md between its spec-reference markers")
 
@@ -128,24 +136,42 @@ def _cmd_specs_list(args) -> int:
 
 
 def _cmd_specs_check(args) -> int:
+    from pipeline.devkit.speccheck import spec_findings
+
     failed = 0
     for path in args.paths:
         try:
             spec = load_spec_file(path)
             problems = [] if args.skip_ocr_check else environment_problems(spec)
-            if problems:
-                raise SpecError(path, problems)
+            findings = spec_findings(spec)
+            if problems or findings.problems:
+                raise SpecError(path, problems + findings.problems)
         except SpecError as exc:
             print(str(exc), file=sys.stderr)
             failed += 1
-        else:
-            from pipeline.patterns import pattern_warnings
-
-            warnings = pattern_warnings(spec)
-            for warning in warnings:
-                print(f"{path}: warning: {warning}", file=sys.stderr)
-            print(f"{path}: ok ({spec.name})" + (f", {len(warnings)} warning(s)" if warnings else ""))
+            continue
+        warnings = findings.warnings
+        for warning in warnings:
+            print(f"{path}: warning: {warning}", file=sys.stderr)
+        print(f"{path}: ok ({spec.name})" + (f", {len(warnings)} warning(s)" if warnings else ""))
+        if args.try_sheet is not None:
+            failed += _try_spec(spec, args)
     return 1 if failed else 0
+
+
+def _try_spec(spec, args) -> int:
+    """`specs check --try`: the spec on one sheet; 1 when the sheet cannot be read or has problems."""
+    from pipeline.devkit.inspect import InspectError
+    from pipeline.devkit.trial import try_spec
+    from pipeline.patterns import PatternTimeout
+
+    try:
+        trial = try_spec(spec, args.try_sheet, args.try_keys, ocr_cache=args.ocr_cache, root=args.root)
+    except (InspectError, PatternTimeout) as exc:
+        print(f"examcorpus specs check --try: {exc}", file=sys.stderr)
+        return 1
+    print(trial.format())
+    return 1 if trial.problems else 0
 
 
 def _cmd_specs_reference(args) -> int:

@@ -139,6 +139,11 @@ class Code(Enum):
                "layout.stop_at ended the sheet at page {page} ({line!r}): {count} line(s) on pages {first}–{last} not parsed")
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
+    # -- appended later (codes keep their place once released)
+    ANSWER_KEPT_FROM_EARLIER = ("season.answer_kept_from_earlier", WARNING,
+                                "answer curated by an earlier run, kept: this run's answer key could not be used")
+    CLOZE_MARKER_NOT_FOUND = ("parse.cloze_marker_not_found", WARNING,
+                              "no stem of its own, and its passage holds no marker of item {number} (layout.cloze_marker)")
 
     # -- answer keys read by position (issue 26): a problem, and what a curator should know of evidence
     KEY_KEYED_TWICE = ("key.keyed_twice", ERROR,

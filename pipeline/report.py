@@ -11,11 +11,14 @@ import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose
 from pipeline.infra import write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
+
+IGNORED_SHOWN = 20  # ignored files named in the report; the rest counted
 
 
 @dataclass
@@ -29,6 +32,9 @@ class FileReport:
     questions: int = 0
     keyed: int = 0
     flagged: int = 0
+    # Answers of records curated by an earlier run, kept because this run's key could not be used: not
+    # counted in `keyed`, which says what this run's key gave.
+    keyed_kept: int = 0
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth reading, not problems: annulled questions, stop_at
 
@@ -61,6 +67,17 @@ class FileReport:
         self.flagged = sum(1 for q in questions if q.flags)
         self.errors.extend(problems)
 
+    def add_kept(self, kept: list[Question], problems: list[str]) -> None:
+        """This run's key was unusable and the sheet's earlier records were kept: their answers count
+        as kept, not as keyed by this run."""
+        self.add_parse(kept, problems)
+        self.keyed_kept, self.keyed = self.keyed, 0
+
+    @property
+    def keyed_cell(self) -> str:
+        """The table's keyed column: what this run's key gave, and the answers kept from an earlier run."""
+        return f"{self.keyed} (+{self.keyed_kept} kept)" if self.keyed_kept else str(self.keyed)
+
 
 @dataclass
 class RunReport:
@@ -69,6 +86,7 @@ class RunReport:
     files: list[FileReport] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # problems not tied to one file: an index page down
     ignored_links: int = 0  # links or local files that no file rule of the spec claims
+    ignored_names: list[str] = field(default_factory=list)  # the local files and linked PDFs among them
     # Curators' corrections from the extraction audit (annotations/overrides.jsonl): applied, dropped
     # because the sheet changed, or left over. Lines to read, not problems.
     overrides: list[str] = field(default_factory=list)
@@ -105,7 +123,7 @@ class RunReport:
         ]
 
     def totals(self) -> dict[str, int]:
-        keys = ("pages", "ocr_pages", "questions", "keyed", "flagged")
+        keys = ("pages", "ocr_pages", "questions", "keyed", "keyed_kept", "flagged")
         totals = {k: sum(getattr(f, k) for f in self.files) for k in keys}
         totals["files"] = len(self.files)
         totals["ignored_links"] = self.ignored_links
@@ -142,7 +160,7 @@ class RunReport:
                 [e.replace("|", "\\|") for e in f.errors] + [f"note: {n}".replace("|", "\\|") for n in f.notes]
             ) or "—"
             lines.append(
-                f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed} "
+                f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed_cell} "
                 f"| {f.flagged} | {problems} |"
             )
         t = self.totals()
@@ -155,14 +173,27 @@ class RunReport:
         lines += [
             "",
             f"**Totals:** {t['files']} files, {t['pages']} pages ({t['ocr_pages']} OCR), {t['questions']} questions, "
-            f"{t['keyed']} keyed, {t['flagged']} flagged, {t['problems']} problems; "
-            f"{t['ignored_links']} links or files matched no rule of the spec.",
+            f"{t['keyed']} keyed{self._kept_words(t)}, {t['flagged']} flagged, {t['problems']} problems; "
+            f"{t['ignored_links']} links or files matched no rule of the spec{self._ignored_words()}.",
             "",
         ]
         if self.stage_seconds:
             spent = ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in self.stage_seconds.items())
             lines += [f"Seconds per stage (text, layout, ocr, figures: summed over workers): {spent}.", ""]
         return "\n".join(lines)
+
+    @staticmethod
+    def _kept_words(totals: dict[str, int]) -> str:
+        kept = totals["keyed_kept"]
+        return f" (+{kept} answers kept from earlier runs: their keys were unusable this run)" if kept else ""
+
+    def _ignored_words(self, shown: int = IGNORED_SHOWN) -> str:
+        """The ignored files by name (the first `shown`), so a curator can fix the rule that missed one."""
+        if not self.ignored_names:
+            return ""
+        names = [display_name(n) for n in self.ignored_names[:shown]]
+        more = len(self.ignored_names) - len(names)
+        return ": " + ", ".join(f"`{n}`" for n in names) + (f" and {more} more" if more else "")
 
     def _codes_table(self) -> list[str]:
         """How many diagnostics of each code (the audit page filters records by these codes)."""
@@ -184,12 +215,16 @@ class RunReport:
         console = console or Console(width=max(Console().width, 110))
         table = Table(title=f"{self.source}: {self.curated_questions} curated questions → {self.curated_path}")
         numeric = ("pages", "OCR", "questions", "keyed", "flagged", "problems")
-        for column in ("file", "role", "status") + numeric:
-            table.add_column(column, justify="right" if column in numeric else "left", no_wrap=column == "file")
+        # Every column but the file's keeps its header's width (rich measures East Asian wide letters as
+        # two cells); a long file name folds onto more lines instead of squeezing the counts away.
+        table.add_column("file", overflow="fold", ratio=1)
+        for column in ("role", "status") + numeric:
+            table.add_column(column, justify="right" if column in numeric else "left", no_wrap=True,
+                             min_width=max(len(column), 5 if column in numeric else len(column)))
         for f in self.files:
             table.add_row(
                 _file_name(f.url), f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
-                str(f.keyed), str(f.flagged), str(len(f.errors)),
+                f.keyed_cell, str(f.flagged), str(len(f.errors)),
             )
         console.print(table)
         for line in self.problem_lines():
@@ -199,7 +234,16 @@ class RunReport:
         for f in self.files:
             for note in f.notes:
                 console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)
+        if self.ignored_links:
+            console.print(f"{self.ignored_links} links or files matched no rule of the spec{self._ignored_words()}",
+                          highlight=False, soft_wrap=True, markup=False)
+
+
+def display_name(url_or_path: str) -> str:
+    """A file's name as a person reads it: a URL's percent-encoded letters (`file:` URIs of non-ASCII
+    names, links) decoded."""
+    return unquote(url_or_path)
 
 
 def _file_name(url: str) -> str:
-    return url.rstrip("/").rsplit("/", 1)[-1]
+    return display_name(url.rstrip("/").rsplit("/", 1)[-1])

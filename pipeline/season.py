@@ -41,6 +41,11 @@ class StrictModeFailure(RuntimeError):
     """--strict and at least one file had a problem: nothing curated was changed."""
 
 
+class CuratedOutputRefused(RuntimeError):
+    """The curated file the run would write (`--out`) holds another source's records, or is no curated
+    Parquet: merging into it would mix families or lose its content. Nothing was read or written."""
+
+
 @dataclass(frozen=True)
 class RunOptions:
     root: Path  # project root holding raw/ and curated/
@@ -249,6 +254,29 @@ def _read_curated(path: Path) -> list[Question]:
     return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
 
 
+def check_curated_output(path: Path, source: str) -> None:
+    """A run merges into its curated file, so that file must be this source's: an `--out` naming another
+    family's Parquet (or a file that is no curated Parquet) is refused before anything runs, never
+    merged into (its records would be counted and written back as this source's)."""
+    if not path.exists():
+        return
+    try:
+        previous = _read_curated(path)
+    except Exception as exc:  # pyarrow raises several kinds for a file that is not Parquet or not ours
+        raise CuratedOutputRefused(
+            f"{path}: not a curated Parquet file this run can merge into ({type(exc).__name__}: {exc}); "
+            "give --out a new file or move this one away"
+        ) from None
+    others = sorted({q.source for q in previous if q.source != source})
+    if others:
+        count = sum(1 for q in previous if q.source != source)
+        raise CuratedOutputRefused(
+            f"{path} holds {count} curated record(s) of source(s) {', '.join(others)}, not {source}: a run merges "
+            f"into its curated file, so it would mix the two; give --out a file of its own (e.g. "
+            f"{path.with_name(source + '.parquet')}) or move this one away"
+        )
+
+
 def merge_curated(previous: list[Question], fresh: list[Question], replaced: set[str]) -> list[Question]:
     """Keeps every earlier record whose sheet was not successfully re-processed in this run. A sheet is
     known by its content (`replaced` holds the SHA-256 of every sheet this run curated) and by its URL
@@ -320,6 +348,14 @@ def _kept_for_unusable_key(sheet: ManifestEntry, previous: list[Question]) -> tu
     same_place = urls == [sheet.final_url]
     where = "" if same_place else f", curated from {', '.join(urls)}"
     return earlier, f"matched by the sheet's content (SHA-256 {sheet.sha256[:12]}…{where})"
+
+
+def _flag_kept_answer(question: Question) -> Question:
+    """An earlier record kept because this run's key was unusable: its answer is flagged as not
+    confirmed by this run (once, however many runs fail); the next run with a usable key replaces it."""
+    if question.answer is None or any(f.code is Code.ANSWER_KEPT_FROM_EARLIER for f in question.flags):
+        return question
+    return replace(question, flags=[*question.flags, diagnose(Code.ANSWER_KEPT_FROM_EARLIER)], flag_codes=[])
 
 
 @dataclass
@@ -405,12 +441,14 @@ def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: R
 
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
+    curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
+    check_curated_output(curated_path, spec.name)
     acquired = acquire(spec, options)
     stage_seconds = {"download": time.time() - started}
     entries = list(acquired.entries)
     report = RunReport(
         source=spec.name, pipeline_version=PIPELINE_VERSION, notes=list(acquired.notes),
-        ignored_links=acquired.unmatched,
+        ignored_links=acquired.unmatched, ignored_names=list(acquired.unmatched_names),
     )
     files: dict[str, FileReport] = {}
     for entry in entries:
@@ -435,7 +473,6 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     for url, message in pairing.problems.items():
         files[url].errors.append(message)
 
-    curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     previous = _read_curated(curated_path)
     curated_by_sheet: list[tuple[SheetJob, list[Question]]] = []
     for job in pairing.jobs:
@@ -463,9 +500,12 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             key_unusable = "every answer key of this sheet failed to extract"
         kept, why = _kept_for_unusable_key(job.sheet, previous) if key_unusable else ([], "")
         if kept:
-            # A key that fails or disappears must not wipe answers already curated.
+            # A key that fails or disappears must not wipe answers already curated; but each kept
+            # answer says it was not confirmed by this run, and the report counts it apart.
             problems = problems + [diagnose(Code.KEY_UNUSABLE_KEPT, why=key_unusable, count=len(kept), found=why)]
-            files[job.sheet.url].add_parse(kept, problems)
+            kept = [_flag_kept_answer(q) for q in kept]
+            files[job.sheet.url].add_kept(kept, problems)
+            curated_by_sheet.append((job, kept))
             continue
         files[job.sheet.url].add_parse(questions, problems)
         curated_by_sheet.append((job, questions))

@@ -91,6 +91,9 @@ class DownloadResult:
     spec: str
     entries: list[ManifestEntry] = field(default_factory=list)
     unmatched: int = 0  # links (or local files) that no file rule claims; ignored by design
+    # Which of them a curator would miss, by name: every local file, and each linked PDF (the only
+    # kind of file the pipeline reads; an index page's other links are navigation).
+    unmatched_names: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # problems not tied to one file (an index page down): Diagnostics
     retries: list[RetryEvent] = field(default_factory=list)
 
@@ -504,6 +507,7 @@ def download_source(
                 result.notes.append(diagnose(Code.TEMPLATE_UNMATCHED, spec=spec.name, url=url))
             found.add(url, job)
     result.unmatched = len(found.unmatched)
+    result.unmatched_names = sorted(url for url in found.unmatched if urllib.parse.urlsplit(url).path.lower().endswith(".pdf"))
 
     jobs: list[FileJob] = []
     for job in found.jobs.values():

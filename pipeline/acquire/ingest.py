@@ -96,6 +96,7 @@ def ingest_local(spec: SourceSpec, folder: Path, raw_dir: Path, *, progress: boo
             continue
         if found is None:
             result.unmatched += 1
+            result.unmatched_names.append(path.relative_to(folder).as_posix())
             continue
         # The path as found (not resolved), so a link inside the folder keeps its own name and URL.
         uri = (folder.resolve() / path.relative_to(folder)).as_uri()

@@ -9,6 +9,10 @@ and the scorer that measures extraction against ground truth.
 - `fidelity`: `examcorpus score-extraction`, curated records against a hand-made truth file.
 - `inspect`: `examcorpus inspect SHEET --source SPEC`, `inspect_sheet(pdf, spec)`: the line stream the
   spec's patterns run on, and which rule took each line.
+- `speccheck`: `spec_findings(spec)`, what `examcorpus specs check` says about a spec's meaning (patterns
+  matching every line or backtracking without end, labels, key sections, key files, OCR languages).
+- `trial`: `try_spec(spec, sheet, keys)`, `examcorpus specs check SPEC --try SHEET.pdf`: the spec run on one
+  sheet, and what it found (questions, keyed, types, flags, problems).
 - `specdoc`: `spec_reference_markdown()`, the docs' table of every spec field generated from the spec model
   (`examcorpus specs reference [--write]`, `write_spec_reference()`).
 - `gemini_standin`: a Gemini `generateContent` stand-in, `python -m pipeline.devkit.gemini_standin --port N`

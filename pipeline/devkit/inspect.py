@@ -6,8 +6,10 @@ spec's clean-up rules switched off one at a time, so every line the clean-up rem
 rule that removed it (`drop_pages`, `drop_lines`, `remove_repeated_lines`, `drop_margin_notes`). The kept
 lines go through the parser's own stream and numbering (`pipeline.parse`: `line_stream`, `split_blocks`,
 `option_start_regex`), so the rule column is what the parser does, not a re-implementation of it.
-OCR readings are cached per page (`--ocr-cache`, default under the user's cache folder): trying a new
-rule on a scanned sheet re-runs the layout, never Tesseract.
+OCR readings are cached per page, keyed by the file's content: a sheet a season run has read uses that
+run's readings (`run_ocr_cache`: the project root's `raw/cache`, from `--root`, the current folder, or
+the run folder the sheet's own copy lies in), else `--ocr-cache` or the user's cache folder; trying a
+new rule on a scanned sheet re-runs the layout, never Tesseract.
 """
 from __future__ import annotations
 
@@ -18,7 +20,6 @@ import json
 import os
 import re
 import sys
-from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -27,13 +28,16 @@ from pipeline.parse import (
     Numbering,
     bare_label_run,
     canonical_label,
+    column_edges,
     find_options,
+    indent,
     line_stream,
     matched_label,
     option_start_regex,
     plain_text,
     split_blocks,
     split_booklet,
+    under_word_options,
 )
 from pipeline.devkit.inspectkey import key_rules
 from pipeline.infra import add_command
@@ -52,7 +56,7 @@ class InspectedLine:
     x0: float
     font_size: float | None
     bold: bool
-    indent: float  # x0 minus the page's most common left edge
+    indent: float  # x0 minus its column's left edge (`parse.geometry.indent`), as layout.question_max_indent reads it
     method: str  # text | ocr | empty
     rule: str  # which rule took the line
     text: str  # as the patterns see it (the parser's plain text) for kept lines, raw for dropped ones
@@ -74,6 +78,31 @@ def default_ocr_cache() -> Path:
     """Where OCR readings are kept between inspections: $XDG_CACHE_HOME/examcorpus/ocr."""
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "examcorpus" / "ocr"
+
+
+RUN_CACHE = Path("raw") / "cache"  # a season run's stage caches (its OCR readings among them), under its root
+
+
+def run_ocr_cache(sheet: Path, root: Path | None = None) -> Path | None:
+    """The OCR cache of the season run a sheet belongs to, or None. Readings are keyed by the file's
+    SHA-256, so any copy of the sheet finds them: the run of `root` (default the current folder, as
+    `extract --root` defaults to it), else the run whose content-addressed copy (`ROOT/raw/<sha256>.pdf`)
+    the sheet is."""
+    candidates = [Path(root) if root is not None else Path(".")]
+    resolved = Path(sheet).resolve()
+    if resolved.parent.name == "raw":
+        candidates.append(resolved.parent.parent)
+    for candidate in candidates:
+        if (candidate / RUN_CACHE).is_dir():
+            return (candidate / RUN_CACHE).resolve()
+    return None
+
+
+def ocr_cache_for(sheet: Path, *, ocr_cache: Path | None = None, root: Path | None = None) -> Path:
+    """Where a tool reading one sheet keeps its OCR readings: the one given, a run's, or the user's."""
+    if ocr_cache is not None:
+        return Path(ocr_cache)
+    return run_ocr_cache(sheet, root) or default_ocr_cache()
 
 
 def _line_key(page: int, line: Line) -> tuple:
@@ -136,9 +165,10 @@ def _stop_rule(spec: SourceSpec, texts: list[str]) -> tuple[str, str]:
     return f"key.in_sheet {spec.key.in_sheet!r} (answer key starts)", "answer key in the booklet (key.in_sheet)"
 
 
-def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, tuple[str, str]]:
+def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[tuple, tuple[str, str]], dict[int, list[float]]]:
     """Rule and plain text of every line of the parser's stream, by line key; the lines from the stop
-    line on (stop_at, key.in_sheet), which the parser never reads, included."""
+    line on (stop_at, key.in_sheet), which the parser never reads, included. And each page's column
+    edges, measured on the lines the parser reads, as it measures them (`layout.question_max_indent`)."""
     layout = spec.layout
     labels = layout.options.labels
     every = line_stream(document, labels=labels)
@@ -156,19 +186,24 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
         heading = _line_key(unread[0].page, unread[0].line)
         result.update({k: (f"{rule} [key.in_sheet]", text) for k, (rule, text) in key_rules(key_document, spec).items()
                        if k in result and k != heading})
-    numbering = Numbering(sections=list(layout.sections))
+    numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
+    edges = {page: column_edges([item for item in parsed if item.page == page]) for page in {item.page for item in parsed}}
+    edges.update({page: column_edges([item for item in every if item.page == page])
+                  for page in {item.page for item in every} - edges.keys()})
     taken: dict[int, str] = {}  # id(stream line) -> rule
     matchers = _Matchers(
         option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
         spec_pattern(layout.points) if layout.points else None, labels,
-        bare_label_run(layout.options.styles, layout.options.min_count),
+        bare_label_run(layout.options.styles, layout.options.min_count), layout.options.under_words,
+        layout.options.min_count,
     )
     restarts = {id(item) for item in numbering.restarts}
+    indented = {id(item) for item in numbering.indented}
     by_id = {id(item): item for item in parsed}
     for block in blocks:
         _take_start(block, parsed, by_id, taken)
-        _take_block_lines(block, matchers, restarts, taken)
+        _take_block_lines(block, matchers, restarts | indented, taken, indented)
     seen_block = False
     for item in parsed:
         rule = taken.get(id(item))
@@ -180,8 +215,13 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, 
                 rule = f"section {section.prefix!r} (start {section.start!r})"
             else:
                 rule = "text (outside any question)" if seen_block else "text (before the first question)"
+            if id(item) in indented:
+                rule += f"; {_INDENTED}"
         result[_line_key(item.page, item.line)] = (rule, plain_text(item.text)[0])
-    return result
+    return result, edges
+
+
+_INDENTED = "question_start, indented past layout.question_max_indent"
 
 
 @dataclass(frozen=True)
@@ -191,6 +231,8 @@ class _Matchers:
     points: re.Pattern | None
     labels: list[str]
     bare_min_run: int | None  # bare labels ('A' style) in a run of this many are labels
+    under_words: bool = False  # layout.options.under_words: a row of labels under the sentence's words
+    min_count: int = 3
 
 
 def _option_labels_on(item, options) -> list[str]:
@@ -203,12 +245,19 @@ def _option_labels_on(item, options) -> list[str]:
     ]
 
 
-def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str]) -> None:
+def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dict[int, str],
+                      indented: frozenset[int] | set[int] = frozenset()) -> None:
     """Rules of the lines inside a question or passage block, as the option and points matchers see them."""
     owner = "passage" if block.kind == "context" else block.number
     bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
     found = find_options(block.lines, matchers.labels, matchers.option, matchers.bare_min_run).options if block.kind == "question" else []
+    under = _under_word_options(block, matchers) if block.kind == "question" and matchers.under_words else []
+    for option in under:
+        taken[id(option.first)] = f"option label {option.label} (under the word(s) {option.text!r})"
+    label_row = {id(option.first) for option in under}
     for item in block.lines:
+        if id(item) in label_row:
+            continue
         text = plain_text(item.text)[0]
         opened = _option_labels_on(item, found)
         if len(opened) > 1 or (opened and not matchers.option.match(text)):
@@ -229,6 +278,8 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
             taken[id(item)] = f"option label {bare_label[1]} (text beside)"
         elif points:
             taken[id(item)] = f"points {points.groupdict().get('points') or ''}".rstrip()
+        elif id(item) in indented:
+            taken[id(item)] = f"text (continuation of {owner}; {_INDENTED})"
         elif id(item) in restarts:
             taken[id(item)] = f"text (continuation of {owner}; numbering restarts here: declare layout.sections)"
         elif header:
@@ -237,6 +288,14 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
         else:
             taken[id(item)] = f"text (continuation of {owner})"
         bare_label = None
+
+
+def _under_word_options(block, matchers: _Matchers) -> list:
+    """The options the parser reads from a label row under the block's sentence (as `parse.build` calls it)."""
+    header = block.start if block.header_rest else None
+    lines = ([replace(block.start, line=replace(block.start.line, text=block.header_rest))] if header else []) + block.lines
+    found = under_word_options(lines, matchers.labels, matchers.min_count, header)
+    return found.options if found is not None else []
 
 
 def _take_start(block, parsed: list, by_id: dict, taken: dict[int, str]) -> None:
@@ -266,16 +325,6 @@ def _beside(label_line, item) -> bool:
     return label_line.page == item.page and b.x0 > a.x1 and overlap > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
 
 
-def _left_edge(lines: list[Line]) -> float:
-    """The page's most common left edge: the most frequent whole-point x0, refined to the median x0 of
-    the lines in it (glyph side bearings move a left-aligned line by a few tenths of a point)."""
-    edges = Counter(round(line.x0) for line in lines)
-    if not edges:
-        return 0.0
-    bucket = sorted(line.x0 for line in lines if round(line.x0) == edges.most_common(1)[0][0])
-    return bucket[len(bucket) // 2]
-
-
 def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path | str | None = None,
                   key: bool = False) -> Inspection:
     """Every line of every page of the sheet (with `key`: of the answer key) with the rule of `spec` that took it."""
@@ -283,11 +332,11 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
     if not path.is_file():
         raise InspectError(f"{path}: file not found")
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-    cache = Path(ocr_cache_dir) if ocr_cache_dir is not None else default_ocr_cache()
+    cache = ocr_cache_for(path, ocr_cache=ocr_cache_dir)
     options = ExtractOptions.from_spec(spec, ocr_cache_dir=str(cache))
     document = _extract(path, sha256, options)
     raw, dropped = _cleanup_reasons(path, sha256, spec, options)
-    kept_rules = key_rules(document, spec) if key else _stream_rules(document, spec)
+    kept_rules, edges = (key_rules(document, spec), {}) if key else _stream_rules(document, spec)
     kept = _kept_keys(document)
     lines: list[InspectedLine] = []
     for page, raw_page in zip(document.pages, raw.pages):
@@ -307,12 +356,12 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
                 else:
                     rule, text = "dropped line (page furniture)", line.text
                 rows.append((line, rule, text))
-        edge = _left_edge([line for line, _, _ in rows])
+        page_edges = edges.get(page.number) or column_edges([line for line, _, _ in rows])
         for line, rule, text in rows:
             lines.append(InspectedLine(
                 page=page.number, top=round(line.top, 1), x0=round(line.x0, 1),
                 font_size=round(line.font_size, 1) if line.font_size else None, bold=line.bold,
-                indent=round(line.x0 - edge, 1), method=page.method.value, rule=rule, text=text,
+                indent=round(indent(line.x0, page_edges), 1), method=page.method.value, rule=rule, text=text,
             ))
     return Inspection(str(path), spec.name, document.page_count, lines, list(document.warnings))
 
@@ -353,13 +402,24 @@ def register(subparsers) -> None:
     p.add_argument("--page", type=int, help="show only this page (1-based)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--key", action="store_true", help="SHEET is an answer key: show the part and entries each line went to")
-    p.add_argument("--ocr-cache", type=Path, help=f"OCR readings cache (default {default_ocr_cache()})")
+    add_ocr_cache_arguments(p)
+
+
+def add_ocr_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root", type=Path,
+        help="project root of the season run that read the sheet: its OCR readings (raw/cache) are reused "
+        "(default: the current folder when it holds a run, or the run folder the sheet's raw/ copy lies in)",
+    )
+    parser.add_argument("--ocr-cache", type=Path,
+                        help=f"OCR readings cache, when the sheet belongs to no run (default {default_ocr_cache()})")
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.source)
-        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=args.ocr_cache, key=args.key)
+        cache = ocr_cache_for(args.sheet, ocr_cache=args.ocr_cache, root=args.root)
+        inspection = inspect_sheet(args.sheet, spec, ocr_cache_dir=cache, key=args.key)
         if args.page is not None:
             if not 1 <= args.page <= inspection.page_count:
                 raise InspectError(f"{args.sheet}: no page {args.page} (the sheet has {inspection.page_count})")

@@ -6,6 +6,8 @@ Output: a `ParseResult` (records, and the problems found while parsing and match
 Public functions and types:
 - `parse_sheet(sheet, sheet_entry, keys, spec)` -> ParseResult (`build`)
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
+- `column_edges(lines)`, `indent(x0, edges)`: where a line stands in its column (`geometry`; `inspect` and `layout.question_max_indent`)
+- `under_word_options(lines, labels, min_count, header)`: options read from a label row under a sentence (`underwords`)
 - `STAGE_VERSION`: part of every parse cache key
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
@@ -32,9 +34,11 @@ from pipeline.parse.build import ParseResult, parse_sheet
 from pipeline.parse.blocks import Numbering, split_blocks
 from pipeline.parse.keyparts import key_stream, place_parts, split_booklet
 from pipeline.parse.keys import row_entries
+from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
+from pipeline.parse.underwords import under_word_options
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -51,10 +55,12 @@ from pipeline.parse.stream import line_stream, plain_text
 # +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
 # +26: key parts by position (column, then row); stop_at and key.in_sheet end only their column; a question
 #      keyed twice is left unkeyed; overlay marks are grid cells of their own; weak year evidence.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+26"
+# +27: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+27"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
+    "column_edges", "indent", "under_word_options",
 ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
+from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
@@ -58,6 +59,10 @@ class Numbering:
     no section was declared (a header "1." aligned with the question numbers, taken as text)."""
 
     sections: list = field(default_factory=list)  # pipeline.specs.SectionRule, in spec order
+    # layout.question_max_indent: a header indented further right of its column's edge is text (a
+    # numbered list inside a passage); such lines are kept in `indented`, for `inspect` to say so.
+    max_indent: float | None = None
+    indented: list[StreamLine] = field(default_factory=list)
     prefix: str = ""
     top: str = ""  # the current top-level section's prefix
     reserve: bool = False
@@ -114,11 +119,15 @@ def split_blocks(
     current: Block | None = None
     items = _join_split_headers(_restore_lost_marks(stream, start_re), start_re)
     misread = misread_numbers(items, start_re, numbering.sections)
+    edges = _page_edges(items) if numbering.max_indent is not None else {}
     for item in items:
         if numbering.sections and numbering.enter(plain_text(item.text)[0]):
             seen, recent, last_order, current = {}, [], None, None
             continue
         match = match_number_line(start_re, item)
+        if match and edges and indent(item.line.x0, edges[item.page]) > numbering.max_indent:
+            numbering.indented.append(item)
+            match = None  # indented past the questions' own edge: a numbered line inside the text
         if match and id(item) in misread and misread[id(item)] is None:
             match = None  # a number out of the run ("2020." in a stem): text
         if match:
@@ -155,6 +164,14 @@ def split_blocks(
         if current is not None:
             current.lines.append(item)
     return blocks
+
+
+def _page_edges(stream: list[StreamLine]) -> dict[int, list[float]]:
+    """Each page's column edges (`geometry.column_edges`), from its lines in the stream."""
+    by_page: dict[int, list[StreamLine]] = {}
+    for item in stream:
+        by_page.setdefault(item.page, []).append(item)
+    return {page: column_edges(lines) for page, lines in by_page.items()}
 
 
 _BARE_NUMBER = re.compile(r"^(\d{1,3})(?=\s|$)")

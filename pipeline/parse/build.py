@@ -13,6 +13,7 @@ from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
+from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
@@ -31,6 +32,7 @@ from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labe
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import StreamLine, document_text, plain_text
 from pipeline.parse.truefalse import answers_from_key, find_statements
+from pipeline.parse.underwords import under_word_options
 from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
@@ -131,7 +133,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
     all_lines, first_restored = restore_lost_first_label(all_lines, labels, option_re)
     if first_restored:
         flags.append(first_restored)
-    found_options = find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
+    under_words = (under_word_options(all_lines, labels, layout.options.min_count, block.start if block.header_rest else None)
+                   if layout.options.under_words else None)
+    found_options = under_words or find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
     if not found_options.trailing:
         # Only where the options end the block: text after them (an open task's answer lines "a) 2",
         # "b) (14000, 3014)") says these are no choice question's options.
@@ -478,7 +482,7 @@ def parse_sheet(
     # A key printed in the booklet starts at its heading's column: questions printed beside it stay the sheet's.
     stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels)
     report_stop(sheet, stream, layout.stop_at, key_start, notes)
-    numbering = Numbering(sections=list(layout.sections))
+    numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering)
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
@@ -488,6 +492,7 @@ def parse_sheet(
     blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
     questions_blocks = link_contexts(blocks, layout.group_headers)
     drafts = _sheet_drafts(questions_blocks, spec, option_re)
+    point_at_cloze_items(drafts, layout.cloze_marker)
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:

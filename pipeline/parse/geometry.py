@@ -5,7 +5,9 @@ size cannot tell a wrapped line from a new paragraph on all of them. The sheet i
 paragraph, consecutive lines of one column stand at the same distance, and the smallest distances that
 recur between stacked lines are that paragraph leading. A gap clearly wider than it is a paragraph break.
 
-Public: `Pitch`, `measure_pitch(lines)`, `continues(previous, item, pitch, left_edge)`.
+Public: `Pitch`, `measure_pitch(lines)`, `continues(previous, item, pitch, left_edge)`; `column_edges(lines)`
+and `indent(x0, edges)`: how far right of its column's left edge a line starts (what `inspect` prints, and
+what `layout.question_max_indent` bounds).
 """
 from __future__ import annotations
 
@@ -86,3 +88,63 @@ def continues(previous: StreamLine, item: StreamLine, pitch: Pitch | None, left_
     if left_edge is not None and item.line.x0 < left_edge - INDENT_TOLERANCE * pitch.height:
         return False
     return item.line.top - previous.line.bottom <= pitch.widest_gap
+
+
+# A column's left edge is the leftmost x0 that at least this many of its lines, and this share of
+# them, start at (a stray line further left does not move it).
+EDGE_MIN_LINES = 2
+EDGE_MIN_SHARE = 0.1
+# Lines starting further apart than this share of the page's text width stand in two columns; nearer
+# starts are indents inside one.
+COLUMN_SHARE = 0.2
+EDGE_JITTER = 1.5  # points between the starts of lines set at one edge (side bearings, a scan's pixels)
+
+
+@dataclass(frozen=True)
+class ColumnEdge:
+    start: float  # the leftmost x0 of any line in the column: where the column begins
+    edge: float  # where its text is set: the x0 that indents are measured from
+
+
+def column_edges(lines: list) -> list[ColumnEdge]:
+    """The columns of a page's lines, left to right, each with the left edge its text is set at: lines
+    are grouped into columns by their starts (a gap of a fifth of the text width between starts opens a
+    new column), and a column's edge is the leftmost place at least `EDGE_MIN_LINES` lines (and
+    `EDGE_MIN_SHARE` of the column's) start at (within `EDGE_JITTER` of each other), their median x0. `lines` are `Line`s or
+    `StreamLine`s of one page."""
+    boxes = sorted((getattr(item, "line", item) for item in lines), key=lambda box: box.x0)
+    if not boxes:
+        return []
+    width = max(box.x1 for box in boxes) - boxes[0].x0
+    groups: list[list] = [[boxes[0]]]
+    for box in boxes[1:]:
+        if box.x0 - groups[-1][-1].x0 > COLUMN_SHARE * width:
+            groups.append([])
+        groups[-1].append(box)
+    found = []
+    for group in groups:
+        starts = _starts(group)
+        least = max(EDGE_MIN_LINES, EDGE_MIN_SHARE * len(group))
+        recurring = [xs for xs in starts if len(xs) >= least]
+        found.append(ColumnEdge(group[0].x0, median(recurring[0] if recurring else starts[0])))
+    return found
+
+
+def _starts(group: list) -> list[list[float]]:
+    """The x0 of a column's lines gathered where they stand together (within `EDGE_JITTER` of the last
+    one: a scan's lines at one edge start a pixel or two apart), left to right."""
+    starts: list[list[float]] = []
+    for box in group:  # sorted by x0
+        if starts and box.x0 - starts[-1][-1] <= EDGE_JITTER:
+            starts[-1].append(box.x0)
+        else:
+            starts.append([box.x0])
+    return starts
+
+
+def indent(x0: float, edges: list[ColumnEdge]) -> float:
+    """How far right of its column's left edge a line starting at `x0` stands (negative left of it)."""
+    if not edges:
+        return 0.0
+    column = max((c for c in edges if c.start <= x0), key=lambda c: c.start, default=edges[0])
+    return x0 - column.edge

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, matched_label, opening_label
+from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, label_variants, matched_label, opening_label
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
@@ -294,7 +294,7 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
         pieces = [item]
         later = labels[labels.index(label) + 1 :]
         text = item.text
-        for inner in _INNER_LABEL.finditer(text, 1):
+        for inner in _split_points(text, later[:1], labels, option_re):
             rest = text[inner.end():]
             found = option_re.match(rest)
             rest_label = canonical_label(matched_label(found), labels) if found else None
@@ -317,6 +317,35 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
 # label of the spec's style stands there: 'C.', '(c)', 'γ:', '나.', '[D]'), or at an enclosed label (①,
 # Ⓑ), spaced or not.
 _INNER_LABEL = re.compile(rf"\s+|(?=[{ENCLOSED_CLASS}])")
+
+
+def _split_points(text: str, following: list[str], labels: list[str], option_re: re.Pattern) -> list[re.Match]:
+    """Where a later option may start in `text`, in order: the `_INNER_LABEL` places, and where the very
+    next label (`following`) stands glued to the text before it ('a tableB) a cat'): options set so
+    close (a point or two) that the extraction put no space between them. A glued label counts only
+    in a style with a mark ('B)', 'B.', '(B)'), never a bare letter, which would split any word, and
+    only after a lower-case letter or a digit: after a capital or a dot it is an acronym ('HB.', 'U.S.B.')."""
+    points = list(_INNER_LABEL.finditer(text, 1))
+    if following:
+        for variant in label_variants(following[0]):
+            for at in re.finditer(re.escape(variant), text):
+                start = at.start()
+                before = text[start - 1] if start >= 2 else ""
+                if not before.isalnum() or before.isupper():  # '2HB.', 'U.S.B.': an acronym's letters
+                    continue
+                found = option_re.match(text[start:])
+                if found and canonical_label(matched_label(found), labels) == following[0] and _marked(found):
+                    points.append(_GLUED.match(text, start))
+    return sorted(points, key=lambda m: m.start())
+
+
+_GLUED = re.compile("")  # an empty match at a glued label: the split point itself
+
+
+def _marked(found: re.Match) -> bool:
+    """The matched label carries a mark (bracket, dot, colon) beside its letter."""
+    printed = found.group(0)[: found.start("text") - found.start()].strip()
+    return printed.casefold() != matched_label(found).casefold()
 
 
 def _label_x(item: StreamLine, estimate: float) -> float:

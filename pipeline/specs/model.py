@@ -214,6 +214,11 @@ class OptionsSpec(_Strict):
         description="how a label is printed, written with the letter A: 'A.', 'A)', '(A)', 'A:'",
     )
     min_count: int = Field(default=3, ge=2, description="fewer options than this is not a choice question")
+    under_words: bool = Field(
+        default=False,
+        description="the options are words of the stem's own sentence (underlined parts), each marked by its "
+        "label printed on a row of labels right under it: each option is the word its label stands under",
+    )
     keep_partial: bool = Field(
         default=False,
         description="families whose questions are all closed: a question with 2 labelled options but fewer than "
@@ -305,6 +310,12 @@ class LayoutSpec(_Strict):
     drop_margin_notes: bool = Field(default=True, description="drop small print wholly in the side margins")
     segment_gap: float = Field(default=1.6, gt=0, description="a gap wider than this many font sizes splits a row")
     question_start: str = Field(description="regex matching a question header; groups `number`, optional `points`")
+    question_max_indent: float | None = Field(
+        default=None, ge=0,
+        description="points a question header may start right of its column's left edge (the `indent` that "
+        "`examcorpus inspect` prints): a line matching question_start further right is text, e.g. a numbered "
+        "list inside a passage; none: any indent",
+    )
     group_headers: bool = Field(
         default=True,
         description="a header whose number prefixes the next one ('Zadanie 3.' before 'Zadanie 3.1.') is a group: "
@@ -318,6 +329,11 @@ class LayoutSpec(_Strict):
         default="open", description="type of a question with no options that no type rule claims"
     )
     context_start: str | None = Field(default=None, description="regex opening a shared passage ('Ukážka 1')")
+    cloze_marker: str | None = Field(
+        default=None,
+        description="regex of an item's marker inside its passage, group `number`, e.g. '\\((?P<number>\\d+)\\)' for "
+        "'(21)': an item printing only its options gets the passage's sentence holding its marker as its stem",
+    )
     stop_at: list[str] = Field(default_factory=list, description="regexes of a line after which nothing is parsed")
     sheet_code: str | None = Field(default=None, description="regex finding the sheet code; group `code`")
     skip_types: list[str] = Field(default_factory=list, description="question types not curated")
@@ -342,6 +358,11 @@ class LayoutSpec(_Strict):
         if "(?P<number>" not in value:
             raise ValueError("question_start needs a named group (?P<number>...) for the question number")
         return value
+
+    @field_validator("cloze_marker")
+    @classmethod
+    def _cloze_groups(cls, value: str | None) -> str | None:
+        return _needs_groups(None if value is None else _compiles(value), "number")
 
     @field_validator("context_start", "points", "sheet_code")
     @classmethod
