@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from eval.models.naming import model_label
 from pipeline.infra import load_yaml
 
 DEFAULT_THRESHOLD = 50.0
@@ -95,7 +96,7 @@ def sheet_results(run: Path, *, default: float = DEFAULT_THRESHOLD, per_config: 
         key = (prompt["config"], meta.get("year"), meta.get("session") or "", meta.get("sheet_code") or "")
         sheet = by_sheet.get(key)
         if sheet is None:
-            sheet = by_sheet[key] = SheetResult(f"{model['backend']}:{model['name']}", run.name, *key, 0, 0.0, 0.0,
+            sheet = by_sheet[key] = SheetResult(model_label(model), run.name, *key, 0, 0.0, 0.0,
                                                 (per_config or {}).get(prompt["config"], default))
             rule = next((r for r in rules or [] if all(meta.get(k) == v for k, v in r["match"].items())), None)
             if rule is not None and meta.get("year") is not None:

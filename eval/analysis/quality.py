@@ -100,7 +100,7 @@ def find_candidates(runs: list[RunSummary], *, low_prob: float = DEFAULT_LOW_PRO
     per_question: dict[str, Candidate] = {}
     texts: dict[str, tuple[str, list[str]]] = {}
     for model, summary in sorted(newest.items()):
-        prompts, votes = run_votes(summary.path, model)
+        prompts, votes = run_votes(summary.path, summary.name or model)  # a vote is shown under the model's name
         texts.update(question_texts(summary.path))
         for p in prompts:
             c = per_question.setdefault(p["qid"], Candidate(p["qid"], p["config"], p["language"], p.get("meta", {}), p["answer"],

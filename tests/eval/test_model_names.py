@@ -12,7 +12,7 @@ import pytest
 
 from eval.models.hf import packaged_smollm2_gguf
 from eval.models.naming import default_display_name, model_label
-from tests.eval.conftest import run_cli, run_standin
+from tests.eval.conftest import make_question, run_cli, run_standin, write_parquet
 
 
 def _gguf(path: Path, *, name: str | None, file_type: int | None) -> Path:
@@ -104,3 +104,21 @@ def test_a_name_is_one_printable_line_whatever_a_header_holds(tmp_path, curated,
                    "--name", "two\nlines", "--protocol", "mcq", "--out", tmp_path / "run") == 1
     assert "display_name (--name) must be one line" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_a_local_models_path_appears_in_no_table(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from tests.eval.backends.tiny_model import build_tiny_llama
+
+    weights = build_tiny_llama(tmp_path / "weights" / "tiny-llama")
+    data = write_parquet(tmp_path / "d.parquet", [make_question(i) for i in range(1, 5)])
+    runs = tmp_path / "runs"
+    assert run_cli("eval", "run", "--data", data, "--model", f"hf:{weights}", "--protocol", "mcq", "--out", runs / "r",
+                   "--no-progress") == 0
+    assert run_cli("eval", "leaderboard", runs, "--out", tmp_path / "board") == 0
+    assert run_cli("eval", "passing", runs, "--out", tmp_path / "passing") == 0
+    printed = capsys.readouterr().out
+    tables = [printed, (tmp_path / "board" / "leaderboard.md").read_text(encoding="utf-8"),
+              (tmp_path / "passing" / "passing.md").read_text(encoding="utf-8")]
+    assert all(str(tmp_path) not in text and "tiny-llama" in text for text in tables)

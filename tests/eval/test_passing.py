@@ -52,7 +52,7 @@ def test_points_come_from_the_key_and_the_threshold_is_inclusive(tmp_path, run):
     assert float(rows["EE.08"]["human_value"]) == human.loc[("Professional", "MMM", 2019), "value"]
     assert rows["EE.09"]["human_metric"] == "pass_rate_pct"
     md = (tmp_path / "p" / "passing.md").read_text()
-    assert "| openai:m | pl_zaw 2019 maj EE.08 | 5 | 5.00 / 10.00 | 50.0 | 50 | yes |" in md
+    assert "| m | pl_zaw 2019 maj EE.08 | 5 | 5.00 / 10.00 | 50.0 | 50 | yes |" in md
 
 
 def test_thresholds_are_set_per_config(tmp_path, run):

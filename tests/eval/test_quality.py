@@ -39,7 +39,7 @@ def test_generative_runs_that_agree_on_another_option_flag_the_key(tmp_path, ope
     assert first["key"] == q13.answer and first["suggested"] == next(l for l in LABELS if l != q13.answer)
     assert (first["agreeing"], first["models"], first["low_probability"], first["mean_p_key"]) == ("3", "3", "0", "")
     assert first["question"] == q13.question and first["audit_url"] == f"http://127.0.0.1:5000/audit#{q13.id}"
-    assert rows[1]["agreeing"] == "2" and "openai:m3=" + q12.answer in rows[1]["votes"]
+    assert rows[1]["agreeing"] == "2" and "m3=" + q12.answer in rows[1]["votes"]
     md = (out / "key_errors.md").read_text()
     assert f"## 1. {q13.id}" in md and f"- {q13.answer}. {q13.choices[LABELS.index(q13.answer)]} **(key)**" in md
     assert f"[open in the extraction audit](http://127.0.0.1:5000/audit#{q13.id})" in md
