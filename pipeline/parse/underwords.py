@@ -4,8 +4,8 @@ Some items print no option texts: the options are parts of the stem's own senten
 with its label set on a row of its own right under it ("Find the part that is wrong: The boys *has*
 *went* to *the* school *yesterday*", with A, B, C, D under the four underlined parts). Underlines are
 drawn rules, not text, so the labels' own positions say which words are the options: each label's
-centre stands under its part. A row of the block that holds only the labels, in order, at least
-`min_count` of them, is such a label row; the row just above it is the sentence; each option is the
+centre stands under its part. A row of the block that holds only labels, in the spec's order, at least
+`min_count` of them (one a scan lost leaves a gap, flagged as a skipped label), is such a label row; the row just above it is the sentence; each option is the
 word of that row whose place holds the label's centre (where the centre falls between two words, the
 two, since a part of several words is labelled at its middle). A word's place is measured along its
 line from the characters' usual widths in a sans face (a narrow `i`, a wide `m`, a CJK character); the label row
@@ -80,7 +80,8 @@ def _rows(lines: list[StreamLine]) -> list[list[StreamLine]]:
 
 
 def _label_row(row: list[StreamLine], labels: list[str]) -> list[_Label] | None:
-    """The labels of a row that holds nothing else, each at its centre, in the spec's order from the first."""
+    """The labels of a row that holds nothing else, each at its centre, in the spec's order (a label a scan
+    lost leaves a gap, which the parser flags as a skipped label)."""
     found: list[_Label] = []
     for item in row:
         tokens = item.text.split()
@@ -91,8 +92,9 @@ def _label_row(row: list[StreamLine], labels: list[str]) -> list[_Label] | None:
             if label is None:
                 return None
             found.append(_Label(label, (left + right) / 2, item))
-    if [f.label for f in found] != labels[: len(found)]:
-        return None
+    places = [labels.index(f.label) for f in found]
+    if any(later <= earlier for earlier, later in zip(places, places[1:])):
+        return None  # out of order: letters of a text, not a label row
     return found
 
 
