@@ -50,21 +50,22 @@ def under_word_options(lines: list[StreamLine], labels: list[str], min_count: in
     """The block's options read from a label row under its sentence, or None when it has no such row.
     `header`: the question's header line as printed (number included), when `lines` opens with its text
     after the number; the words are measured on it, where they stand."""
+    printed = {id(lines[0]): header} if header is not None and lines else {}
+    options: list[Option] = []
+    taken: set[int] = set()
     for row in _rows(lines):
         found = _label_row(row, labels)
-        if found is None or len(found) < min_count:
+        sentence = _row_above(lines, row) if found else []
+        if not sentence or (options and labels.index(found[0].label) <= labels.index(options[-1].label)):
             continue
-        sentence = _row_above(lines, row)
-        if not sentence:
-            continue
-        options = []
-        printed = {id(lines[0]): header} if header is not None and lines else {}
+        # A sentence wrapped over two lines has a label row under each: their labels go on in order.
         for item in found:
             words = _words_at(sentence, item.centre, printed)
             options.append(Option(item.label, item.line, [" ".join(words)], [item.line]))
-        taken = {id(sl) for sl in row}
-        return OptionBlock([sl for sl in lines if id(sl) not in taken], options, [])
-    return None
+        taken.update(id(sl) for sl in row)
+    if len(options) < min_count:
+        return None
+    return OptionBlock([sl for sl in lines if id(sl) not in taken], options, [])
 
 
 def _rows(lines: list[StreamLine]) -> list[list[StreamLine]]:

@@ -169,3 +169,35 @@ def test_a_scan_reads_the_same_parts_and_a_label_the_scan_lost_is_flagged(tmp_pa
         assert matching >= len(read_parts) - 1, (question.number, read_parts)  # a speck may stick to one word
     if dpi == 300:
         assert [list(q.choices) for q in found] == expected(ENGLISH[1])
+
+
+def wrapped_sheet(path: Path, lines: list[list[str]], parts: list[tuple[int, int]], size: float = 11) -> Path:
+    """One item whose sentence wraps over `lines`; `parts` are (line, word) places, labelled A, B, C, D."""
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.add_page()
+    pdf.add_font("DejaVu", "", FONT)
+    pdf.set_font("DejaVu", size=size)
+    pdf.text(57, 60, ENGLISH[0][:90])
+    places = {}
+    for row, words in enumerate(lines):
+        y = 100.0 + row * 24
+        words = (["1."] if row == 0 else []) + words
+        x = 57.0 if row == 0 else 57.0 + pdf.get_string_width("1. ")
+        for index, word in enumerate(words):
+            places[(row, index - (1 if row == 0 else 0))] = (x, x + pdf.get_string_width(word), y)
+            x += pdf.get_string_width(word + " ")
+        pdf.text(57.0 if row == 0 else 57.0 + pdf.get_string_width("1. "), y, " ".join(words))
+    pdf.set_font("DejaVu", size=size * 0.75)
+    for label, place in zip("ABCD", parts):
+        left, right, y = places[place]
+        pdf.line(left, y + 2, right, y + 2)
+        pdf.text((left + right) / 2 - pdf.get_string_width(label) / 2, y + 11, label)
+    pdf.output(str(path))
+    return path
+
+
+def test_a_sentence_wrapped_over_two_lines_has_a_label_row_under_each(tmp_path):
+    lines = ["The children has been playing football in".split(), "the park since they was very young".split()]
+    found = read(wrapped_sheet(tmp_path / "2031.pdf", lines, [(0, 2), (0, 5), (1, 1), (1, 4)]))
+    assert [list(q.choices) for q in found] == [["has", "football", "park", "was"]]
+    assert " ".join(found[0].question.split()) == " ".join(lines[0] + lines[1])
