@@ -5,7 +5,8 @@ with its label set on a row of its own right under it ("Find the part that is wr
 *went* to *the* school *yesterday*", with A, B, C, D under the four underlined parts). Underlines are
 drawn rules, not text, so the labels' own positions say which words are the options: each label's
 centre stands under its part. A row of the block that holds only labels, in the spec's order, at least
-`min_count` of them (one a scan lost leaves a gap, flagged as a skipped label), is such a label row; the row just above it is the sentence; each option is the
+`min_count` of them (one a scan lost leaves a gap, flagged as a skipped label; a sentence wrapped over
+two lines has a row under each, its labels going on in order), is such a label row; the row just above it is the sentence; each option is the
 word of that row whose place holds the label's centre (where the centre falls between two words, the
 two, since a part of several words is labelled at its middle). A word's place is measured along its
 line from the characters' usual widths in a sans face (a narrow `i`, a wide `m`, a CJK character); the label row
