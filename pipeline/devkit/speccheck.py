@@ -163,6 +163,11 @@ def _check_key(spec: SourceSpec, found: Findings) -> None:
         if orphan:
             found.problems.append(f"field 'key.sections': prefix(es) {orphan} number no question: the sheet's parts "
                                   f"(layout.sections) give {sorted(sheet) or ['no prefix']}, so those key entries key nothing")
+    elif spec.layout.sections and key.kind != "highlight":
+        prefixes = sorted(_prefixes(spec.layout.sections) - {""})
+        found.warnings.append(f"field 'key.sections': empty, but the sheet's parts (layout.sections) number their "
+                              f"questions {prefixes} + the printed number; declare the key's parts in key.sections so its "
+                              "entries get the same prefixes")
     needs_no_file = key.in_sheet is not None or key.kind == "highlight"
     why = "key.in_sheet: the key is printed in the booklet" if key.in_sheet else "key.kind highlight: the answers are marked in the sheet"
     if needs_no_file and pairing.key_required:

@@ -4,8 +4,9 @@ Some items print no option texts: the options are parts of the stem's own senten
 with its label set on a row of its own right under it ("Find the part that is wrong: The boys *has*
 *went* to *the* school *yesterday*", with A, B, C, D under the four underlined parts). Underlines are
 drawn rules, not text, so the labels' own positions say which words are the options: each label's
-centre stands under its part. A row of the block that holds only the labels, in order, at least
-`min_count` of them, is such a label row; the row just above it is the sentence; each option is the
+centre stands under its part. A row of the block that holds only labels, in the spec's order, at least
+`min_count` of them (one a scan lost leaves a gap, flagged as a skipped label; a sentence wrapped over
+two lines has a row under each, its labels going on in order), is such a label row; the row just above it is the sentence; each option is the
 word of that row whose place holds the label's centre (where the centre falls between two words, the
 two, since a part of several words is labelled at its middle). A word's place is measured along its
 line from the characters' usual widths in a sans face (a narrow `i`, a wide `m`, a CJK character); the label row
@@ -50,21 +51,22 @@ def under_word_options(lines: list[StreamLine], labels: list[str], min_count: in
     """The block's options read from a label row under its sentence, or None when it has no such row.
     `header`: the question's header line as printed (number included), when `lines` opens with its text
     after the number; the words are measured on it, where they stand."""
+    printed = {id(lines[0]): header} if header is not None and lines else {}
+    options: list[Option] = []
+    taken: set[int] = set()
     for row in _rows(lines):
         found = _label_row(row, labels)
-        if found is None or len(found) < min_count:
+        sentence = _row_above(lines, row) if found else []
+        if not sentence or (options and labels.index(found[0].label) <= labels.index(options[-1].label)):
             continue
-        sentence = _row_above(lines, row)
-        if not sentence:
-            continue
-        options = []
-        printed = {id(lines[0]): header} if header is not None and lines else {}
+        # A sentence wrapped over two lines has a label row under each: their labels go on in order.
         for item in found:
             words = _words_at(sentence, item.centre, printed)
             options.append(Option(item.label, item.line, [" ".join(words)], [item.line]))
-        taken = {id(sl) for sl in row}
-        return OptionBlock([sl for sl in lines if id(sl) not in taken], options, [])
-    return None
+        taken.update(id(sl) for sl in row)
+    if len(options) < min_count:
+        return None
+    return OptionBlock([sl for sl in lines if id(sl) not in taken], options, [])
 
 
 def _rows(lines: list[StreamLine]) -> list[list[StreamLine]]:
@@ -80,7 +82,8 @@ def _rows(lines: list[StreamLine]) -> list[list[StreamLine]]:
 
 
 def _label_row(row: list[StreamLine], labels: list[str]) -> list[_Label] | None:
-    """The labels of a row that holds nothing else, each at its centre, in the spec's order from the first."""
+    """The labels of a row that holds nothing else, each at its centre, in the spec's order (a label a scan
+    lost leaves a gap, which the parser flags as a skipped label)."""
     found: list[_Label] = []
     for item in row:
         tokens = item.text.split()
@@ -91,8 +94,9 @@ def _label_row(row: list[StreamLine], labels: list[str]) -> list[_Label] | None:
             if label is None:
                 return None
             found.append(_Label(label, (left + right) / 2, item))
-    if [f.label for f in found] != labels[: len(found)]:
-        return None
+    places = [labels.index(f.label) for f in found]
+    if any(later <= earlier for earlier, later in zip(places, places[1:])):
+        return None  # out of order: letters of a text, not a label row
     return found
 
 

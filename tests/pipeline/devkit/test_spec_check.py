@@ -84,7 +84,12 @@ def test_a_spec_that_loads_but_cannot_work_fails_the_check_naming_the_field(tmp_
     assert f"field '{field}'" in err and says in err, err
 
 
+def _sheet_sections_only(data):
+    data["layout"]["sections"] = [{"prefix": "1."}, {"start": "^CZĘŚĆ II", "prefix": "2."}]
+
+
 @pytest.mark.parametrize("change, says", [
+    (_sheet_sections_only, "field 'key.sections': empty, but the sheet's parts (layout.sections) number their questions ['1.', '2.']"),
     (_set("ocr", "languages", ["ell"]), "field 'ocr.languages': ['ell'] holds none of the OCR data of the sheet's language 'pl'"),
     (lambda data: data["key"].__setitem__("entry", r"(?P<number>\d{1,3})\.\s*(?P<answer>[ABC])"),
      "field 'key.entry': no usual key line ('1. A', '1 A', …) gives the answer(s) ['D']"),
