@@ -137,6 +137,16 @@ class Code(Enum):
                "layout.stop_at ended the sheet at page {page} ({line!r}): {count} line(s) on pages {first}–{last} not parsed")
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
+    DRAWN_TEXT_READ = ("extract.drawn_text_read", WARNING,
+                       "page {page}: {count} region(s) of drawn text (ink the text layer does not explain) read by OCR")
+    DRAWN_TEXT_UNREAD = ("extract.drawn_text_unread", WARNING,
+                         "page {page}: {count} region(s) of ink the text layer does not explain look like drawn text, "
+                         "but OCR read nothing there: {where} pt")
+    UNMAPPED_READ = ("extract.unmapped_read", WARNING,
+                     "page {page}: {count} span(s) of glyphs without a Unicode map read by OCR; the rest of the page is its text layer")
+    UNMAPPED_UNREAD = ("extract.unmapped_unread", WARNING,
+                       "page {page}: {count} span(s) of glyphs without a Unicode map that OCR could not read, kept as "
+                       "U+FFFD or private-use characters, at {where} pt")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

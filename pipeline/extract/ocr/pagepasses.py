@@ -106,7 +106,7 @@ def _ellipsis_asked(work: PageWork) -> bool:
 
 def _upright_page(work: PageWork) -> bool:
     """the page lies as scanned (a page read turned keeps its words) and does not read as if it lay turned"""
-    return work.turn_upright and not may_lie_turned(work.parsed)
+    return work.turn_upright and not may_lie_turned(work.parsed) and not work.settings.parts_only
 
 
 # ---------------------------------------------------------------- the first reading
@@ -367,7 +367,7 @@ def _ellipsis(work: PageWork) -> PageWork:
 @page_pass("legibility", "1", Cost.CHEAP, required=True)
 def _legibility(work: PageWork) -> PageWork:
     """A page with no legible word reads as empty; otherwise its mean word confidence is taken, figures' junk included."""
-    if not any(is_legible(w) for w in work.words):
+    if not any(is_legible(w) for w in work.words) and not (work.settings.parts_only and work.words):
         grey = work.prepared()
         return replace(work, outcome=PageReading(grey.width, grey.height))
     return replace(work, confidence=mean_confidence(work.words))
