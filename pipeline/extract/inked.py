@@ -6,17 +6,19 @@ OCR'd (`pipeline.extract.ocr.masked`) and spliced into the page's lines.
     unmapped_spans(glyphs) -> [Box]               runs of unmapped glyphs, row by row
     regions(boxes) -> [Box]                       boxes that touch, as the regions a report counts
 
-**Drawn text.** The page is rendered at `INK_DPI` (1 px = 1 pt, ~7 ms a page) in grey; the boxes of the
-text layer's glyphs and of images are painted out, and straight rules (table borders, answer lines,
-underlines) erased as the OCR path erases them. What ink is left is cut, by its own white space, into
-rows and then into pieces of a row (a recursive XY cut); a piece is a line of drawn text when it
-looks like one: a text line's height (`MIN_LINE_PT`–`MAX_LINE_PT`), several glyph-sized blobs side by
-side, ink that neither fills its box (a bar, a shaded cell) nor is a hairline, and blobs that are not
-all alike (a row of empty answer bubbles, an axis's ticks or a dotted leader repeat one shape; glyphs
-differ). Figures, charts and diagrams are taller than a line or one blob wide; formulas set in a font
-with a drawn fraction bar or radical leave one or two blobs, under `MIN_BLOBS`. The page must hold
-`MIN_BLOBS` glyph blobs in text-like pieces before any of it is OCR'd; the stage then leaves out
-regions that repeat at one place on most pages (a logo).
+**Drawn text.** The page's text objects are made invisible and the page is rendered at `INK_DPI` (1 px
+= 1 pt) in grey: what ink is left is what the text layer does not hold. Filled areas (banners, bars,
+shaded cells), straight rules (table borders, answer lines, underlines, erased as the OCR path erases
+them) and images are taken out. What is left is cut, by its own white space, into rows and then into
+pieces of a row (a recursive XY cut); a piece is a line of drawn text when it looks like one: a text
+line's height (`MIN_LINE_PT`–`MAX_LINE_PT`), glyph-sized blobs set close side by side and standing on
+one line, ink that neither fills its box nor is a hairline, and blobs that are not all alike (a row of
+empty answer bubbles, an axis's ticks or a dotted leader repeat one shape; glyphs differ). Figures,
+charts and diagrams are taller than a line, or their strokes end anywhere but on a line; a formula's
+drawn fraction bar or radical is one or two blobs, under `MIN_BLOBS`. A region needs `MIN_BLOBS`
+blobs in text-like pieces before it is read; the stage leaves out regions that repeat at one place on
+most pages (a logo). Cost: one walk over the page's objects (~0.5 ms); a page with no path more complex
+than a rule is not rendered at all, others cost one render and a few array passes (~5–10 ms).
 
 **Unmapped glyphs.** A glyph whose font gives no Unicode for it (pdfium's map error, U+FFFD) or only a
 private-use point (a math font's own codes) is marked `Glyph.unmapped`; neighbouring unmapped glyphs of
@@ -24,6 +26,7 @@ one row form a span, and each span is read by OCR in place. Mapped glyphs are ne
 """
 from __future__ import annotations
 
+import ctypes
 import statistics
 from dataclasses import dataclass
 
@@ -34,8 +37,9 @@ from pipeline.extract.layout import Glyph, group_rows
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 
 INK_DPI = 72  # one pixel a point: boxes in points are pixel boxes
+RECTANGLE_SEGMENTS = 5  # a rule, a frame or a cell is a path of at most this many segments
+LONG_PATH_SEGMENTS = 200  # one path this long may be a whole line of glyph outlines
 INK_BELOW = 160  # grey level: light tints and shaded boxes are paper
-TEXT_BOX_PAD = 1.0  # points around a text glyph's box also painted out (anti-aliased edges)
 RULE_MIN_PT = 25  # a straight dark run this long is a rule, an underline or a frame, not a glyph stroke
 MIN_LINE_PT, MAX_LINE_PT = 4, 48  # the height of a drawn text line's ink
 MIN_BLOBS = 3  # glyph blobs a page's drawn text needs before it is read (a lone drawn mark is a figure's)
@@ -57,24 +61,19 @@ class _Piece:
     blobs: int
 
 
-def drawn_text_boxes(page, text_boxes: list[Box]) -> list[Box]:
-    """Boxes of the pieces of `page` (a pypdfium2 page) that look like lines of text drawn as outlines,
-    with the text layer's `text_boxes` painted out; [] on a page where the text layer explains its ink."""
-    page_ink = page.render(scale=INK_DPI / 72, grayscale=True).to_numpy() < INK_BELOW
-    dark = page_ink & ~_covered(page_ink.shape, text_boxes, TEXT_BOX_PAD)
+def drawn_text_boxes(page) -> list[Box]:
+    """Boxes of the pieces of `page` (a pypdfium2 page, its text already read) that look like lines of
+    text drawn as outlines; [] on a page whose text layer explains its ink. The page's text objects are
+    made invisible for this (the page is not saved, and is only closed after): what renders then is
+    what the text layer does not hold. A page with no path more complex than a rule has nothing drawn
+    to look at and is not rendered."""
+    objects = _walk_objects(page)
+    if objects.shapes < MIN_BLOBS and not objects.long_shapes:
+        return []
+    grey = page.render(scale=INK_DPI / 72, grayscale=True, no_smoothpath=True, no_smoothimage=True).to_numpy()
+    dark = _leftover_ink(grey < INK_BELOW, objects.images)
     if int(dark.sum()) < MIN_INK_PX:
         return []
-    from pipeline.extract.ocr.engine import straight_rules  # numpy only; not at import: the OCR package is heavier
-
-    dark &= ~straight_rules(dark, RULE_MIN_PT)
-    # Filled areas (a banner with white text, a bar, a shaded cell, a coloured page), found before the
-    # text was painted out of them.
-    dark &= ~_fills(page_ink)
-    if int(dark.sum()) < MIN_INK_PX:
-        return []
-    images = image_boxes(page)  # walked only on the pages left with ink
-    if images:
-        dark &= ~_covered(dark.shape, images, 0.0)
     pieces = [piece for piece in _cut(dark, 0, dark.shape[0], 0, dark.shape[1], 0) if piece.blobs]
     kept: list[Box] = []
     for region in regions([piece.box for piece in pieces]):
@@ -85,39 +84,75 @@ def drawn_text_boxes(page, text_boxes: list[Box]) -> list[Box]:
     return kept
 
 
+def _leftover_ink(ink: np.ndarray, images: list[Box]) -> np.ndarray:
+    """The page's ink (the text layer's not drawn) less straight rules, filled areas and images."""
+    from pipeline.extract.ocr.engine import straight_rules  # numpy only; not at import: the OCR package is heavier
+
+    if not ink.any():
+        return ink
+    # Filled areas (a banner, a bar, a shaded cell, a coloured page) and their rims.
+    dark = ink & ~_fills(ink, FILL_BLOCK)
+    dark &= ~straight_rules(dark, RULE_MIN_PT)
+    if images and dark.any():
+        dark &= ~_covered(dark.shape, images)
+    return dark
+
+
+@dataclass
+class _Objects:
+    images: list[Box]
+    shapes: int = 0  # path objects with more segments than a rectangle: a glyph's outline may be one
+    long_shapes: bool = False  # a path of many glyphs' outlines (a line of text drawn as one path)
+
+
+def _walk_objects(page) -> _Objects:
+    """One walk over a pypdfium2 page's objects (inside form XObjects too) with pdfium's own calls (a
+    tenth of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the
+    count of paths that could be glyphs, and every text object made invisible."""
+    import pypdfium2.raw as pdfium_c
+
+    _, height = page.get_size()
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    found = _Objects([])
+
+    def walk(count: int, get, parent, depth: int) -> None:
+        for index in range(count):
+            obj = get(parent, index)
+            kind = pdfium_c.FPDFPageObj_GetType(obj)
+            if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+                pdfium_c.FPDFTextObj_SetTextRenderMode(obj, pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
+            elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
+                segments = pdfium_c.FPDFPath_CountSegments(obj)
+                found.shapes += segments > RECTANGLE_SEGMENTS
+                found.long_shapes |= segments >= LONG_PATH_SEGMENTS
+            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+                found.images.append((left.value, height - top.value, right.value, height - bottom.value))
+            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 2:
+                walk(pdfium_c.FPDFFormObj_CountObjects(obj), pdfium_c.FPDFFormObj_GetObject, obj, depth + 1)
+
+    walk(pdfium_c.FPDFPage_CountObjects(page.raw), pdfium_c.FPDFPage_GetObject, page.raw, 0)
+    return found
+
+
 def _within(box: Box, region: Box) -> bool:
     return box[0] >= region[0] and box[1] >= region[1] and box[2] <= region[2] and box[3] <= region[3]
 
 
-def _covered(shape: tuple[int, ...], boxes: list[Box], pad: float) -> np.ndarray:
-    """Pixels inside any of `boxes` grown by `pad`. Boxes of one line share their top and bottom: each
-    such band is painted at once from a one-row difference array (a page holds thousands of glyphs)."""
+def _covered(shape: tuple[int, ...], boxes: list[Box]) -> np.ndarray:
+    """Pixels (one a point) inside any of `boxes`."""
     height, width = shape[:2]
     covered = np.zeros((height, width), dtype=bool)
-    if not boxes:
-        return covered
-    array = np.asarray(boxes, dtype=np.float64)
-    left = np.clip(np.floor(array[:, 0] - pad), 0, width).astype(np.int64)
-    right = np.clip(np.ceil(array[:, 2] + pad), 0, width).astype(np.int64)
-    up = np.clip(np.floor(array[:, 1] - pad), 0, height).astype(np.int64)
-    down = np.clip(np.ceil(array[:, 3] + pad), 0, height).astype(np.int64)
-    bands = up * (height + 1) + down
-    order = np.argsort(bands, kind="stable")
-    _, starts = np.unique(bands[order], return_index=True)
-    for group in np.split(order, starts[1:]):
-        marks = np.zeros(width + 1, dtype=np.int32)
-        np.add.at(marks, left[group], 1)
-        np.add.at(marks, right[group], -1)
-        covered[up[group[0]]:down[group[0]]] |= np.cumsum(marks[:width]) > 0
+    for x0, top, x1, bottom in boxes:
+        covered[max(0, int(top)):max(0, int(np.ceil(bottom))), max(0, int(x0)):max(0, int(np.ceil(x1)))] = True
     return covered
 
 
-def _fills(ink: np.ndarray) -> np.ndarray:
-    """Pixels of filled areas and their rims: every FILL_BLOCK × FILL_BLOCK block wholly dark, grown by
-    one block (a glyph's strokes are a pixel or two wide at this resolution, never a solid block)."""
+def _fills(ink: np.ndarray, block: int) -> np.ndarray:
+    """Pixels of filled areas and their rims: every `block` × `block` block wholly dark, grown by one
+    block (a glyph's strokes are a point or two wide, never a solid block of FILL_BLOCK points)."""
     height, width = ink.shape
-    rows, columns = height // FILL_BLOCK, width // FILL_BLOCK
-    solid = ink[: rows * FILL_BLOCK, : columns * FILL_BLOCK].reshape(rows, FILL_BLOCK, columns, FILL_BLOCK).all(axis=(1, 3))
+    rows, columns = height // block, width // block
+    solid = ink[: rows * block, : columns * block].reshape(rows, block, columns, block).all(axis=(1, 3))
     if not solid.any():
         return np.zeros_like(ink)
     grown = solid.copy()
@@ -126,20 +161,8 @@ def _fills(ink: np.ndarray) -> np.ndarray:
     grown[:, 1:] |= grown[:, :-1].copy()
     grown[:, :-1] |= grown[:, 1:].copy()
     fills = np.zeros_like(ink)
-    fills[: rows * FILL_BLOCK, : columns * FILL_BLOCK] = np.repeat(np.repeat(grown, FILL_BLOCK, axis=0), FILL_BLOCK, axis=1)
+    fills[: rows * block, : columns * block] = np.repeat(np.repeat(grown, block, axis=0), block, axis=1)
     return fills
-
-
-def image_boxes(page) -> list[Box]:
-    """The boxes of a pypdfium2 page's images (form XObjects included), top-left origin."""
-    import pypdfium2.raw as pdfium_c
-
-    _, height = page.get_size()
-    boxes = []
-    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
-        x0, y0, x1, y1 = obj.get_bounds()
-        boxes.append((x0, height - y1, x1, height - y0))
-    return boxes
 
 
 def _runs(ink: np.ndarray, min_gap: int) -> list[tuple[int, int]]:

@@ -52,7 +52,7 @@ class PagePatch:
 def find_patch(page, glyphs: list[Glyph], number: int) -> PagePatch | None:
     """What of a (pypdfium2) text page its text layer leaves out, or None."""
     spans = inked.unmapped_spans(glyphs)
-    drawn = inked.drawn_text_boxes(page, [(g.x0, g.top, g.x1, g.bottom) for g in glyphs])
+    drawn = inked.drawn_text_boxes(page)
     return PagePatch(number, glyphs, spans, drawn) if spans or drawn else None
 
 

@@ -490,9 +490,9 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
                 continue
             if in_margin and (id(line) in misread_furniture or any(key in furniture for key in _furniture_keys(line, page))):
                 continue
-            if ocr and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
+            if (ocr or line.ocr) and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue  # as written, else allowing OCR misreadings
-            if not ocr and any(r.search(line.text) for r in drop_line_rules):
+            if not (ocr or line.ocr) and any(r.search(line.text) for r in drop_line_rules):
                 continue
             kept.append(line)
         page.lines = kept

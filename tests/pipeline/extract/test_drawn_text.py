@@ -130,3 +130,35 @@ def test_a_page_mostly_without_unicode_map_is_still_read_whole(tmp_path):
     document = _extract(path)
     assert document.pages[0].method is PageMethod.OCR
     assert Code.OCR_PAGES in _codes(document)
+
+
+INSPECT_SPEC = r"""
+name: drawn_family
+description: A generated family whose key is drawn as outlines.
+metadata: {country: GB, language: en, exam: generated, subject: test}
+ocr: {languages: [eng]}
+local:
+  files:
+    - {role: sheet, pattern: '(?P<year>\d{4})_sheet\.pdf$'}
+    - {role: key, pattern: '(?P<year>\d{4})_key\.pdf$'}
+pairing: {'on': [year]}
+layout:
+  question_start: '^(?P<number>\d+)\.\s'
+key: {kind: list, entry: '(?P<number>\d+)\.\s*(?P<answer>[A-D])'}
+"""
+
+
+@needs_tesseract("eng")
+def test_inspect_shows_the_drawn_lines_and_marks_them_ocr(tmp_path):
+    from pipeline.devkit import inspect_sheet
+    from pipeline.specs import load_spec_file
+
+    spec_path = tmp_path / "drawn_family.yaml"
+    spec_path.write_text(INSPECT_SPEC, encoding="utf-8")
+    cells = [f"{n}. {'ABCD'[n % 4]}" for n in range(1, 9)]
+    key = ds.drawn_key(tmp_path / "2031_key.pdf", "Answer key", cells, text_face=ds.dejavu(), drawn_face=ds.dejavu())
+    inspection = inspect_sheet(key, load_spec_file(spec_path), ocr_cache_dir=tmp_path / "cache")
+    methods = {_squeezed(line.text): line.method for line in inspection.lines}
+    assert methods["Answerkey"] == "text"
+    assert all(methods.get(_squeezed(cell)) == "ocr" for cell in cells), [(l.text, l.method, l.rule) for l in inspection.lines]
+    assert any("drawn text" in warning for warning in inspection.warnings)
