@@ -141,7 +141,7 @@ class Code(Enum):
                        "page {page}: {count} region(s) of drawn text (ink the text layer does not explain) read by OCR")
     DRAWN_TEXT_UNREAD = ("extract.drawn_text_unread", WARNING,
                          "page {page}: {count} region(s) of ink the text layer does not explain look like drawn text, "
-                         "but OCR read nothing there: {where} pt")
+                         "but OCR read nothing sure there (kept out of the text): {where} pt")
     UNMAPPED_READ = ("extract.unmapped_read", WARNING,
                      "page {page}: {count} span(s) of glyphs without a Unicode map read by OCR; the rest of the page is its text layer")
     UNMAPPED_UNREAD = ("extract.unmapped_unread", WARNING,

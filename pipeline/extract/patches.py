@@ -32,6 +32,7 @@ from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, 
 Box = inked.Box
 FURNITURE_GRID_PT = 3.0  # drawn regions of one size at one left edge, within this, on many pages are furniture
 DRAWN_PAD_PT = 3.0  # around a region of drawn text: the marks above and below its lines
+DRAWN_SURE_CONF = 80.0  # a page's drawn text is read as text when one word of it reads this surely
 
 
 @dataclass
@@ -130,7 +131,11 @@ def _splice(patch: PagePatch, words: list[PlacedWord]) -> tuple[list[Glyph], lis
     regions = [(x0 - DRAWN_PAD_PT, top - DRAWN_PAD_PT, x1 + DRAWN_PAD_PT, bottom + DRAWN_PAD_PT)
                for x0, top, x1, bottom in inked.regions(patch.drawn)]
     drawn_words = [w for w in words if w not in placed and any(_centre_in(w, box) for box in regions)]
-    read_regions = [r for r in regions if any(_centre_in(w, r) for w in drawn_words)]
+    # Ink that only looked like text (arrowheads, icons) reads unsurely: kept out, and said so. Sureness
+    # is the page's: one drawn cell of a key may read at 13 ("10." and "C") where its neighbours read at 90.
+    sure = any(_sure(w) for w in drawn_words)
+    read_regions = [r for r in regions if sure and any(_centre_in(w, r) for w in drawn_words)]
+    drawn_words = drawn_words if sure else []
     if read_regions:
         notes.append(diagnose(Code.DRAWN_TEXT_READ, page=patch.number, count=len(read_regions)))
     if len(read_regions) < len(regions):
@@ -154,3 +159,9 @@ def _in_span(words: list[PlacedWord], span: Box, stand_ins: list[Glyph]) -> list
     placed[0] = replace(placed[0], x0=min(span[0], placed[0].x0))
     placed[-1] = replace(placed[-1], x1=max(span[2], placed[-1].x1))
     return placed
+
+
+def _sure(word: PlacedWord) -> bool:
+    """A word read surely as text: Tesseract's confidence at least `DRAWN_SURE_CONF` and two letters or
+    digits (drawn keys and notes read at 80-97, arrowheads and icons at 0-62)."""
+    return word.conf is not None and word.conf >= DRAWN_SURE_CONF and sum(ch.isalnum() for ch in word.text) >= 2

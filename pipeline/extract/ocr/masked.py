@@ -29,7 +29,7 @@ from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 KEEP_PAD_PT = 2.0  # points kept around each box: anti-aliased edges, a diacritic just outside a loose box
-MASKED_FORMAT = "masked/1"
+MASKED_FORMAT = "masked/2"
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,7 @@ class PlacedWord:
     size: float
     bold: bool = False
     line: tuple[int, int, int] | None = None
+    conf: float | None = None  # Tesseract's confidence in the word
 
 
 def masked_key(sha256: str, request: MaskedRequest, settings: OcrSettings) -> str:
@@ -127,6 +128,6 @@ def _placed(reading: PageReading, dpi: int) -> list[PlacedWord]:
         return []
     scale = 72.0 / dpi
     return [
-        PlacedWord(w.text, w.left * scale, w.top * scale, w.right * scale, w.bottom * scale, w.size * scale, w.bold, w.line)
+        PlacedWord(w.text, w.left * scale, w.top * scale, w.right * scale, w.bottom * scale, w.size * scale, w.bold, w.line, w.conf)
         for w in reading.words
     ]

@@ -162,3 +162,37 @@ def test_inspect_shows_the_drawn_lines_and_marks_them_ocr(tmp_path):
     assert methods["Answerkey"] == "text"
     assert all(methods.get(_squeezed(cell)) == "ocr" for cell in cells), [(l.text, l.method, l.rule) for l in inspection.lines]
     assert any("drawn text" in warning for warning in inspection.warnings)
+
+
+@needs_tesseract("eng")
+def test_ink_that_only_cuts_like_glyphs_is_kept_out_when_ocr_reads_it_unsurely(tmp_path):
+    path = ds.compass_page(tmp_path / "compass.pdf", face=ds.dejavu())
+    document = _extract(path)
+    assert not any(line.ocr for line in document.pages[0].lines)
+    assert Code.DRAWN_TEXT_READ not in _codes(document)
+
+
+@needs_tesseract("eng")
+def test_a_spec_drop_rule_takes_a_drawn_line_read_by_ocr_allowing_misreadings(tmp_path):
+    pdf = ds._pdf()
+    ds._text(pdf, "12 Which word is an adjective?", 60, 60, ds.dejavu())
+    ds.drawn_paragraph(pdf, ["Texts of the passages were edited for teaching purposes."], 60, 760, ds.dejavu(), size=10)
+    pdf.output(str(tmp_path / "note.pdf"))
+    kept = _extract(tmp_path / "note.pdf")
+    assert any(line.ocr and "edited for teaching" in line.text for line in kept.pages[0].lines)
+    options = ExtractOptions(ocr=OcrSettings(languages=("eng",)), drop_lines=("^Texts of the passages were edited",))
+    dropped = extract_document(tmp_path / "note.pdf", SHA, options)
+    assert [line.text for line in dropped.pages[0].lines] == ["12 Which word is an adjective?"]
+
+
+def test_drawn_regions_that_read_only_unsurely_add_no_text_and_are_reported():
+    from pipeline.extract.ocr.masked import PlacedWord
+    from pipeline.extract.patches import PagePatch, _splice
+
+    arrows = PagePatch(33, glyphs=[], drawn=[(401.0, 159.0, 417.0, 165.0), (401.0, 169.0, 425.0, 177.0)])
+    unsure = [PlacedWord("ZN", 402, 159, 416, 165, 6, conf=48), PlacedWord("<>", 402, 169, 424, 177, 8, conf=36)]
+    glyphs, notes = _splice(arrows, unsure)
+    assert glyphs == [] and [n.code for n in notes] == [Code.DRAWN_TEXT_UNREAD]
+    sure = unsure + [PlacedWord("KEY", 402, 171, 420, 176, 8, conf=91)]
+    glyphs, notes = _splice(arrows, sure)
+    assert sorted(g.text for g in glyphs) == ["<>", "KEY", "ZN"] and [n.code for n in notes] == [Code.DRAWN_TEXT_READ]
