@@ -86,7 +86,7 @@ def drawn_text_boxes(page) -> list[Box]:
 
 def _leftover_ink(ink: np.ndarray, images: list[Box]) -> np.ndarray:
     """The page's ink (the text layer's not drawn) less straight rules, filled areas and images."""
-    from pipeline.extract.ocr.engine import straight_rules  # numpy only; not at import: the OCR package is heavier
+    from pipeline.extract.ocr import straight_rules  # not at import: the OCR package is heavier
 
     if not ink.any():
         return ink

@@ -27,11 +27,12 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import inked
 from pipeline.extract.document import Line, Page
 from pipeline.extract.layout import Glyph
-from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
+from pipeline.extract.ocr import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
 
 Box = inked.Box
 FURNITURE_GRID_PT = 3.0  # drawn regions of one size at one left edge, within this, on many pages are furniture
 DRAWN_PAD_PT = 3.0  # around a region of drawn text: the marks above and below its lines
+SPAN_LANGUAGE = "eng"  # read with the page's languages in unmapped spans (Tesseract's own default language)
 DRAWN_SURE_CONF = 80.0  # a page's drawn text is read as text when one word of it reads this surely
 
 
@@ -42,12 +43,19 @@ class PagePatch:
     spans: list[Box] = field(default_factory=list)  # runs of unmapped glyphs
     drawn: list[Box] = field(default_factory=list)  # pieces of drawn text
 
-    def request(self) -> MaskedRequest:
-        # Drawn text is read by whole regions: a diacritic or a dot above its line is a piece of its own.
-        drawn = tuple((x0 - DRAWN_PAD_PT, top - DRAWN_PAD_PT, x1 + DRAWN_PAD_PT, bottom + DRAWN_PAD_PT)
-                      for x0, top, x1, bottom in inked.regions(self.drawn))
+    def requests(self, languages: tuple[str, ...]) -> list[MaskedRequest]:
         erase = tuple((g.x0, g.top, g.x1, g.bottom) for g in self.glyphs if not g.unmapped)
-        return MaskedRequest(self.number, tuple(self.spans) + drawn, erase)
+        asked = []
+        if self.spans:
+            # A font without a Unicode map is mostly a math font, whose letters are Latin in any script's
+            # sheet ("2x + 3y" read with Cyrillic alone came back "2х + зу").
+            asked.append(MaskedRequest(self.number, tuple(self.spans), erase, tuple(dict.fromkeys((*languages, SPAN_LANGUAGE)))))
+        if self.drawn:
+            # Drawn text is read by whole regions: a diacritic or a dot above its line is a piece of its own.
+            drawn = tuple((x0 - DRAWN_PAD_PT, top - DRAWN_PAD_PT, x1 + DRAWN_PAD_PT, bottom + DRAWN_PAD_PT)
+                          for x0, top, x1, bottom in inked.regions(self.drawn))
+            asked.append(MaskedRequest(self.number, drawn, erase))
+        return asked
 
 
 def find_patch(page, glyphs: list[Glyph], number: int) -> PagePatch | None:
@@ -88,7 +96,8 @@ def apply_patches(
         patch.drawn = [box for box in patch.drawn if any(_inside(box, region) for region in kept)]
     patches = [p for p in patches if p.spans or p.drawn]
     cache = {"cache_dir": options.ocr_cache_dir, "sha256": sha256} if options.ocr_cache_dir else {}
-    words = read_masked(path, [p.request() for p in patches], options.ocr, workers=options.ocr_workers, **cache)
+    requests = [request for p in patches for request in p.requests(options.ocr.languages)]
+    words = read_masked(path, requests, options.ocr, workers=options.ocr_workers, **cache)
     notes: list[Diagnostic] = []
     for patch in patches:
         page = pages[patch.number - 1]

@@ -37,6 +37,7 @@ class MaskedRequest:
     page: int  # 1-based
     keep: tuple[Box, ...]  # the ink read
     erase: tuple[Box, ...] = ()  # painted white inside the kept boxes (the text layer's own glyphs)
+    languages: tuple[str, ...] | None = None  # Tesseract's languages for these boxes; None: the settings'
 
 
 @dataclass(frozen=True)
@@ -67,31 +68,32 @@ def read_masked(
     cache_dir: Path | str | None = None,
     sha256: str | None = None,
 ) -> dict[int, list[PlacedWord]]:
-    """The words read inside each request's boxes, by page. Raises OcrUnavailable (Tesseract or a
-    language missing) or OcrError, like `ocr_pages`."""
+    """The words read inside each request's boxes, by page (a page's requests together). Raises
+    OcrUnavailable (Tesseract or a language missing) or OcrError, like `ocr_pages`."""
     if not requests:
         return {}
     # A text page is not a scan: it lies straight, so nothing is straightened; and it is read in parts.
     settings = replace(settings, deskew=False, parts_only=True)
     enabled_passes(settings)
-    require_languages(settings.languages)
+    require_languages(sorted({language for r in requests for language in (r.languages or settings.languages)}))
     cache = ReadingCache(cache_dir) if cache_dir is not None and sha256 is not None else None
     try:
         document = pdfium.PdfDocument(str(pdf_path))
     except Exception as exc:
         raise OcrError(f"{pdf_path}: cannot open as PDF: {exc}") from exc
-    readings: dict[int, PageReading] = {}
+    words: dict[int, list[PlacedWord]] = {}
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="ocr-masked") as pool:
             pending = []
             for request in requests:
-                key = masked_key(sha256, request, settings) if cache is not None and sha256 is not None else None
+                asked = replace(settings, languages=request.languages) if request.languages else settings
+                key = masked_key(sha256, request, asked) if cache is not None and sha256 is not None else None
                 cached = cache.get(key) if cache is not None and key is not None else None
                 if cached is not None:
-                    readings[request.page] = cached
+                    words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
                     continue
                 image = _masked_image(document, request, settings.dpi)
-                pending.append((request, key, pool.submit(read_page, image, settings, page_number=request.page)))
+                pending.append((request, key, pool.submit(read_page, image, asked, page_number=request.page)))
             for request, key, future in pending:
                 try:
                     reading = future.result()
@@ -99,10 +101,10 @@ def read_masked(
                     raise OcrError(f"{pdf_path} page {request.page}: {exc}") from exc
                 if cache is not None and key is not None:
                     cache.put(key, reading)
-                readings[request.page] = reading
+                words.setdefault(request.page, []).extend(_placed(reading, settings.dpi))
     finally:
         document.close()
-    return {page: _placed(reading, settings.dpi) for page, reading in readings.items()}
+    return words
 
 
 def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> Image.Image:
