@@ -196,3 +196,11 @@ def test_drawn_regions_that_read_only_unsurely_add_no_text_and_are_reported():
     sure = unsure + [PlacedWord("KEY", 402, 171, 420, 176, 8, conf=91)]
     glyphs, notes = _splice(arrows, sure)
     assert sorted(g.text for g in glyphs) == ["<>", "KEY", "ZN"] and [n.code for n in notes] == [Code.DRAWN_TEXT_READ]
+
+
+def test_drawn_text_that_ocr_cannot_read_now_fails_the_file_for_this_run_only(tmp_path):
+    from pipeline.extract import StageUnavailable
+
+    path = ds.drawn_key(tmp_path / "key.pdf", "Answer key", ["1. A", "2. B", "3. C"], text_face=ds.dejavu(), drawn_face=ds.dejavu())
+    with pytest.raises(StageUnavailable, match="text their text layer lacks"):
+        _extract(path, "zzz")  # a language no Tesseract has: the file is not at fault, nothing is cached
