@@ -156,6 +156,18 @@ class Code(Enum):
                      "key {name}: {where}: the answer cell of question(s) {numbers} holds only a mark ({marks}), "
                      "no answer and none of key.voided; left unkeyed")
 
+    # -- text the text layer leaves out, read by OCR in place (issue 26)
+    DRAWN_TEXT_READ = ("extract.drawn_text_read", WARNING,
+                       "page {page}: {count} region(s) of drawn text (ink the text layer does not explain) read by OCR")
+    DRAWN_TEXT_UNREAD = ("extract.drawn_text_unread", WARNING,
+                         "page {page}: {count} region(s) of ink the text layer does not explain look like drawn text, "
+                         "but OCR read nothing sure there (kept out of the text): {where} pt")
+    UNMAPPED_READ = ("extract.unmapped_read", WARNING,
+                     "page {page}: {count} span(s) of glyphs without a Unicode map read by OCR; the rest of the page is its text layer")
+    UNMAPPED_UNREAD = ("extract.unmapped_unread", WARNING,
+                       "page {page}: {count} span(s) of glyphs without a Unicode map that OCR could not read, kept as "
+                       "U+FFFD or private-use characters, at {where} pt")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, StageUnavailable, extract_document
+from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, PageMethod, StageUnavailable, extract_document
 from pipeline.parse import (
     Numbering,
     bare_label_run,
@@ -57,7 +57,7 @@ class InspectedLine:
     font_size: float | None
     bold: bool
     indent: float  # x0 minus its column's left edge (`parse.geometry.indent`), as layout.question_max_indent reads it
-    method: str  # text | ocr | empty
+    method: str  # text | ocr | empty; ocr also for a text page's line OCR read in place (drawn text, unmapped glyphs)
     rule: str  # which rule took the line
     text: str  # as the patterns see it (the parser's plain text) for kept lines, raw for dropped ones
 
@@ -361,7 +361,7 @@ def inspect_sheet(pdf_path: Path | str, spec: SourceSpec, *, ocr_cache_dir: Path
             lines.append(InspectedLine(
                 page=page.number, top=round(line.top, 1), x0=round(line.x0, 1),
                 font_size=round(line.font_size, 1) if line.font_size else None, bold=line.bold,
-                indent=round(indent(line.x0, page_edges), 1), method=page.method.value, rule=rule, text=text,
+                indent=round(indent(line.x0, page_edges), 1), method=PageMethod.OCR.value if line.ocr else page.method.value, rule=rule, text=text,
             ))
     return Inspection(str(path), spec.name, document.page_count, lines, list(document.warnings))
 

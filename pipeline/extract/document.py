@@ -38,6 +38,9 @@ class Line:
     # Where a word starts after a gap wider than a word space inside the line (`layout.WIDE_GAP`), left to
     # right: the cells of a row kept as one line (options printed side by side) stand there.
     wide_gap_starts: list[float] = field(default_factory=list)
+    # Read by OCR on a text page (drawn text, glyphs without a Unicode map), wholly or in part: a line of
+    # an OCR'd page is not marked, its page's method says it.
+    ocr: bool = False
 
 
 @dataclass
@@ -101,6 +104,8 @@ class ExtractedDocument:
             for line_data in page_data["lines"]:
                 if not line_data["wide_gap_starts"]:  # most lines: left out, read back as the default
                     del line_data["wide_gap_starts"]
+                if not line_data["ocr"]:
+                    del line_data["ocr"]
         return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod

@@ -42,6 +42,9 @@ class Glyph:
     space_after: bool = False  # the content stream has a space (real or generated) after this glyph
     bold: bool = False  # a bold font, or the same glyph printed twice (simulated bold)
     run: object = None  # OCR: the Tesseract line that read this word (None on the text layer)
+    # Text layer: the font gives no Unicode for this glyph (or only a private-use point); its text is a
+    # stand-in until OCR reads the span it stands in (`pipeline.extract.inked.unmapped_spans`).
+    unmapped: bool = False
 
     @property
     def center_y(self) -> float:

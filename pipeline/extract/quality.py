@@ -13,7 +13,10 @@ Unusable when
 - the page is a scan: almost no text (< SCAN_MAX_LETTERS letters) over images covering most of the page;
 - text is drawn as outlines: no text but many curved vector paths (ruled grids are straight, not counted);
 - glyphs lack a Unicode mapping: `(cid:NN)` placeholders, U+FFFD or private-use characters make up
-  ≥ BAD_GLYPH_MAX_SHARE of the glyphs (a few Wingdings boxes and arrows on a real page stay well below);
+  ≥ BAD_GLYPH_MAX_SHARE of the glyphs, most of the page. Under that the text layer is kept and only the
+  spans of unmapped glyphs are read by OCR, in place (`pipeline.extract.patches`): one math font without
+  a Unicode map (38 % of a Korean booklet's glyphs) no longer sends the whole page to OCR, whose columns
+  and circled labels came out worse than the text layer's;
 - glyph spacing is broken: diacritic letters split off their words ("zawieraj ą", "ęzyk") on
   ≥ SPLIT_MAX_SHARE of the words — a font whose widths do not match its glyphs;
 - mostly non-letters: under GARBAGE_MIN_ALNUM_SHARE of the glyphs are letters or digits.
@@ -35,7 +38,7 @@ SCAN_MAX_LETTERS = 40
 SCAN_MIN_IMAGE_COVERAGE = 0.5
 OUTLINE_MAX_LETTERS = 20
 OUTLINE_MIN_PATHS = 300
-BAD_GLYPH_MAX_SHARE = 0.10
+BAD_GLYPH_MAX_SHARE = 0.5
 BAD_GLYPH_MIN_COUNT = 5
 SPLIT_MAX_SHARE = 0.10
 SPLIT_MIN_COUNT = 5
@@ -76,7 +79,8 @@ class TextLayerVerdict:
     alnum_share: float = 1.0
 
 
-def _is_bad_glyph(ch: str) -> bool:
+def is_bad_glyph(ch: str) -> bool:
+    """U+FFFD or a private-use point: a glyph whose meaning the text layer does not give."""
     code = ord(ch)
     return ch == "\ufffd" or 0xE000 <= code <= 0xF8FF or 0xF0000 <= code
 
@@ -90,7 +94,7 @@ def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: i
     glyphs = [ch for ch in plain if not ch.isspace()]
     letters = sum(ch.isalpha() for ch in glyphs)
     alnum = sum(ch.isalnum() for ch in glyphs)
-    bad = cids + sum(_is_bad_glyph(ch) for ch in glyphs)
+    bad = cids + sum(is_bad_glyph(ch) for ch in glyphs)
     total = len(glyphs) + cids
     bad_share = bad / total if total else 0.0
     alnum_share = alnum / total if total else 1.0

@@ -23,6 +23,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
+from pipeline.extract import patches as text_patches
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
 from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
@@ -43,8 +44,9 @@ from pipeline.infra import timed
 # from its text by a tab is no margin note, however small its scan measures. +32: a justified line stays
 # one line across its wide spaces on the text layer too (`layout.WordSpaces`). +33: what the OCR repairs
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
-# +34: lines record where words start after a wide gap (`Line.wide_gap_starts`).
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+34/{READING_VERSION}"
+# +34: lines record where words start after a wide gap (`Line.wide_gap_starts`). +35: drawn text and
+# glyphs without a Unicode map on text pages are read by OCR in place (`patches`), lines marked `ocr`.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+35/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -245,7 +247,12 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
             code = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
         if is_symbol_font_point(code):
             code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
-        if code <= 32 or code in _SPACES:
+        # No Unicode from the font (its code is what pdfium gives, often a control character), or only a
+        # private-use point: a stand-in glyph that OCR reads in place (`inked.unmapped_spans`).
+        no_map = pdfium_c.FPDFText_HasUnicodeMapError(raw, index) == 1 and _inked(raw, index, rect)
+        if no_map:
+            code = 0xFFFD
+        elif code <= 32 or code in _SPACES:
             if glyphs:
                 glyphs[-1].space_after = True
             continue
@@ -266,10 +273,21 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
             marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
         bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600
         glyphs.append(
-            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold)
+            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold,
+                  unmapped=no_map or quality.is_bad_glyph(chr(code)))
         )
     _unmark_bold_body(glyphs)
     return glyphs
+
+
+def _inked(raw_textpage, index: int, rect) -> bool:
+    """Whether a character has ink (a tight box with an area): an unmapped glyph, not an unmapped space."""
+    if not pdfium_c.FPDFText_GetLooseCharBox(raw_textpage, index, rect):
+        return False
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    if not pdfium_c.FPDFText_GetCharBox(raw_textpage, index, left, right, bottom, top):
+        return False
+    return right.value - left.value > 0.1 and top.value - bottom.value > 0.1
 
 
 BOLD_BODY_SHARE = 0.6
@@ -290,6 +308,7 @@ def _text_lines(glyphs: list[Glyph], width: float, height: float, params: Layout
         text = unicodedata.normalize("NFC", seg.text).strip()
         if text:
             lines.append(seg.to_line(text, highlighted=seg.highlighted, font_size=seg.size, bold=seg.bold))
+            lines[-1].ocr = any(g.run is not None for g in seg.glyphs)  # words OCR read in place (`patches`)
     return lines
 
 
@@ -327,6 +346,19 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.scanned_figures = list(ocr_page.scanned_figures)
         page.ocr_notes = list(ocr_page.ocr_notes)
         page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
+
+
+def _read_in_place(path: Path, sha256: str, pages: list[Page], patches: list, options: ExtractOptions) -> list[Diagnostic]:
+    """Drawn text and unmapped glyphs of text pages read by OCR and spliced into their lines (`patches`)."""
+    if not patches:
+        return []
+    try:
+        return text_patches.apply_patches(
+            path, sha256, pages, patches, options, lambda glyphs, width, height: _text_lines(glyphs, width, height, options.layout)
+        )
+    except (OcrUnavailable, OcrError) as exc:
+        numbers = sorted({p.number for p in patches})
+        raise StageUnavailable(path, f"page(s) {numbers} hold text their text layer lacks, which needs OCR, which could not run: {exc}") from None
 
 
 def _pages_named(numbers: list[int]) -> str:
@@ -458,9 +490,9 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
                 continue
             if in_margin and (id(line) in misread_furniture or any(key in furniture for key in _furniture_keys(line, page))):
                 continue
-            if ocr and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
+            if (ocr or line.ocr) and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue  # as written, else allowing OCR misreadings
-            if not ocr and any(r.search(line.text) for r in drop_line_rules):
+            if not (ocr or line.ocr) and any(r.search(line.text) for r in drop_line_rules):
                 continue
             kept.append(line)
         page.lines = kept
@@ -495,6 +527,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     pages: list[Page] = []
     unusable: dict[str, list[int]] = {}  # why a text layer was not used -> the pages
     need_ocr: list[int] = []
+    patches: list[text_patches.PagePatch] = []  # text pages with drawn text or unmapped glyphs, read in place
     try:
         for index in range(len(document)):
             page = document[index]
@@ -510,6 +543,11 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     textpage.close()
                 with timed("text"):
                     usable, why = _layer_verdict(lines, page)
+                if usable:
+                    with timed("ink"):
+                        patch = text_patches.find_patch(page, glyphs, index + 1)
+                    if patch is not None:
+                        patches.append(patch)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -527,7 +565,9 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         document.close()
     with timed("ocr"):
         _run_ocr(path, sha256, pages, need_ocr, options)
+        patched = _read_in_place(path, sha256, pages, patches, options)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
+    warnings += patched
     warnings += [
         diagnose(Code.OCR_DOUBTFUL, page=page.number, confidence=page.ocr_confidence, threshold=OCR_DOUBTFUL_BELOW)
         for page in pages

@@ -43,9 +43,10 @@ def line_stream(
     for page in document.pages:
         if page.dropped_reason and not include_dropped:
             continue
-        ocr_page = page.method is PageMethod.OCR and fix is not None
+        ocr_page = page.method is PageMethod.OCR
         for line in page.lines:
-            if ocr_page:
+            read = ocr_page or line.ocr  # a text page's line OCR read in place is an OCR'd line too
+            if read and fix is not None:
                 repaired = fix(line.text)
                 line = line if repaired == line.text else replace(line, text=repaired)
             if any(r.search(line.text) for r in stops):
@@ -54,7 +55,7 @@ def line_stream(
                 continue
             text = unmark_prefix(plain_enclosed(line.text, keep))
             stream.append(
-                StreamLine(page.number, line if text == line.text else replace(line, text=text), page.method is PageMethod.OCR)
+                StreamLine(page.number, line if text == line.text else replace(line, text=text), read)
             )
     return stream
 

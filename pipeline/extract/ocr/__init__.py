@@ -23,7 +23,11 @@ Public functions and types:
   option label token ("a)", "(B)", "C.")
 - `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
   `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
-- `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)` (`engine`)
+- `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)`, `straight_rules(dark, length)`:
+  the pixels of rules and frames (`engine`)
+- `read_masked(pdf_path, [MaskedRequest], settings, …)` -> {page: [PlacedWord]}: the ink inside boxes of
+  a text page read on white, everything else painted out (`masked`; the stage reads drawn text and
+  unmapped glyphs with it); `KEEP_PAD_PT`, the points kept around each box
 - `load_lexicon(languages)`, `Lexicon`: Tesseract's own word lists, for word repairs (`lexicon`)
 - `OcrUnavailable`, `OcrError`
 
@@ -45,6 +49,7 @@ from pipeline.extract.ocr.engine import (
     prepare_for_tesseract,
     render_page,
     require_languages,
+    straight_rules,
     tesseract_command,
 )
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
@@ -56,6 +61,7 @@ from pipeline.extract.ocr.cli import passes_markdown, register
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, page_pass
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
 
 __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
@@ -64,4 +70,5 @@ __all__ = [
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
     "tesseract_command", "PAGE_PASSES", "Cost", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
+    "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
 ]

@@ -44,6 +44,7 @@ from pipeline.extract.ocr.words import Word, box_mean, clean_text
 TESSERACT_ENV = "EXAMCORPUS_TESSERACT"  # path to the tesseract binary, when it is not on PATH (runs the CLI)
 TESSERACT_MODE_ENV = "EXAMCORPUS_TESSERACT_MODE"  # "cli": one `tesseract` process per call, even where libtesseract loads
 PAGE_SEGMENTATION_MODE = 3
+SPARSE_TEXT_PSM = 11  # parts of a text page read on white (`masked`): as much text as can be found, in no order
 # A page's time limit: the CLI's process is killed at it; in process, Tesseract stops at it while it
 # recognises words (its monitor's deadline), but its layout analysis does not look at the deadline.
 PAGE_TIMEOUT_S = 180.0

@@ -17,7 +17,7 @@ from PIL import Image
 from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
-from pipeline.extract.ocr.engine import parse_tsv, prepare_for_tesseract, run_tesseract
+from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
@@ -105,8 +105,8 @@ def _ellipsis_asked(work: PageWork) -> bool:
 
 
 def _upright_page(work: PageWork) -> bool:
-    """the page lies as scanned (a page read turned keeps its words) and does not read as if it lay turned"""
-    return work.turn_upright and not may_lie_turned(work.parsed)
+    """the page lies as scanned (a page read turned keeps its words), does not read as if it lay turned, and is a whole page"""
+    return work.turn_upright and not may_lie_turned(work.parsed) and not work.settings.parts_only
 
 
 # ---------------------------------------------------------------- the first reading
@@ -128,9 +128,11 @@ def _prepare(work: PageWork) -> PageWork:
 
 @page_pass("recognise", "1", Cost.WHOLE_PAGE, required=True)
 def _recognise(work: PageWork) -> PageWork:
-    """Tesseract reads the whole page (`--psm 3`)."""
+    """Tesseract reads the whole page (`--psm 3`; parts of a text page, everything else white, as sparse text: `--psm 11`)."""
     settings = work.settings
-    parsed = parse_tsv(run_tesseract(work.prepared(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit))
+    # psm 3 drops whole columns of small isolated blocks (half the cells of a drawn key); psm 11 reads them.
+    psm = SPARSE_TEXT_PSM if settings.parts_only else PAGE_SEGMENTATION_MODE
+    parsed = parse_tsv(run_tesseract(work.prepared(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit, psm=psm))
     return replace(work, parsed=parsed, words=parsed)
 
 
@@ -366,8 +368,9 @@ def _ellipsis(work: PageWork) -> PageWork:
 
 @page_pass("legibility", "1", Cost.CHEAP, required=True)
 def _legibility(work: PageWork) -> PageWork:
-    """A page with no legible word reads as empty; otherwise its mean word confidence is taken, figures' junk included."""
-    if not any(is_legible(w) for w in work.words):
+    """A page with no legible word reads as empty (parts of a text page with any word do not); otherwise its mean word
+    confidence is taken, figures' junk included."""
+    if not any(is_legible(w) for w in work.words) and not (work.settings.parts_only and work.words):
         grey = work.prepared()
         return replace(work, outcome=PageReading(grey.width, grey.height))
     return replace(work, confidence=mean_confidence(work.words))
@@ -453,6 +456,7 @@ def _reading(work: PageWork) -> PageReading:
             highlighted=highlight_share(work.rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
             line=word.line,
+            conf=round(word.conf, 1),
         )
         for word in work.words
     )

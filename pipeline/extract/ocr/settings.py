@@ -22,7 +22,10 @@ class OcrSettings:
       confidence is below this are read again (each re-read costs Tesseract time);
     - `deskew`: straighten a tilted scan before reading it (`pipeline.extract.ocr.deskew`);
     - `disabled_passes`: names of page passes not to run (spec `ocr.passes.disable`; the registry is
-      `pipeline.extract.ocr.pagepasses.PAGE_PASSES`, listed by `examcorpus ocr passes`).
+      `pipeline.extract.ocr.pagepasses.PAGE_PASSES`, listed by `examcorpus ocr passes`);
+    - `parts_only`: the image is parts of a text page, everything else painted white (`masked`): a few
+      short words ("f(x)", "1. D") are a reading, not an empty page, and no figure is looked for. Not
+      part of a page's cache key: masked readings have their own (`masked.masked_key`).
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -34,6 +37,7 @@ class OcrSettings:
     reread_below: float = 90.0
     deskew: bool = True
     disabled_passes: tuple[str, ...] = ()
+    parts_only: bool = False
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.diagnostics import Code
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.symbolfont import symbol_font_character
 from tests.fixtures.sheets import write_raw_pdf
@@ -54,12 +55,16 @@ def test_symbol_font_points_become_the_characters_printed(tmp_path, font):
     assert not any(0xE000 <= ord(ch) <= 0xF8FF for text in texts for ch in text)
 
 
-def test_other_symbol_fonts_keep_private_use_points_which_the_layer_check_counts(tmp_path):
+def test_other_symbol_fonts_keep_private_use_points_which_ocr_reads_in_place(tmp_path):
     pdf = _pdf_with_font(tmp_path / "wingdings.pdf", "Wingdings", SYMBOL_LINE, SYMBOL_POINTS)
     document = extract_document(pdf, "0" * 64, ExtractOptions())
-    # 9 of the page's 57 glyphs stay private-use, over the check's 10 % share: the page goes to OCR.
-    assert [w for w in document.warnings if "text layer not usable (glyphs without Unicode mapping: 9 of 57" in w]
-    assert document.pages[0].method.value == "ocr"
+    # 9 of the page's 57 glyphs stay private-use: under half the page, so the page keeps its text layer
+    # and only the span of those glyphs is read by OCR (it used to send the whole page to OCR).
+    page = document.pages[0]
+    assert page.method.value == "text"
+    assert "Wynik podano obok.Wynik podano obok.Wynik podano obok." in [line.text for line in page.lines]
+    assert [line.ocr for line in page.lines] == [True, False]
+    assert {w.code for w in document.warnings} & {Code.UNMAPPED_READ, Code.UNMAPPED_UNREAD}
 
 
 def test_symbol_table_follows_adobe_symbol_encoding():
