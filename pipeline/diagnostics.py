@@ -138,6 +138,9 @@ class Code(Enum):
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
 
+    # -- a flag on a record (parse), appended here to keep the registry's order
+    OCR_UNCERTAIN = ("ocr.uncertain", WARNING, "read by OCR unsurely: {parts} (resting on {words})")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

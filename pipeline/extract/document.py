@@ -38,6 +38,11 @@ class Line:
     # Where a word starts after a gap wider than a word space inside the line (`layout.WIDE_GAP`), left to
     # right: the cells of a row kept as one line (options printed side by side) stand there.
     wide_gap_starts: list[float] = field(default_factory=list)
+    # OCR'd lines only (None and empty on the text layer): the lowest Tesseract confidence of the line's
+    # words (0–100), and the words the reading is unsure of (`extract.ocr.certainty`), which parse
+    # turns into an `ocr.uncertain` flag on the question part they land in.
+    ocr_confidence: float | None = None
+    unsure_words: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -99,8 +104,9 @@ class ExtractedDocument:
         for page_data, page in zip(data["pages"], self.pages):
             page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
             for line_data in page_data["lines"]:
-                if not line_data["wide_gap_starts"]:  # most lines: left out, read back as the default
-                    del line_data["wide_gap_starts"]
+                for name in ("wide_gap_starts", "ocr_confidence", "unsure_words"):
+                    if not line_data[name] and line_data[name] != 0:  # most lines: left out, read back as the default
+                        del line_data[name]
         return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod

@@ -42,6 +42,7 @@ class Glyph:
     space_after: bool = False  # the content stream has a space (real or generated) after this glyph
     bold: bool = False  # a bold font, or the same glyph printed twice (simulated bold)
     run: object = None  # OCR: the Tesseract line that read this word (None on the text layer)
+    conf: float | None = None  # OCR: Tesseract's confidence in the word, 0–100 (None on the text layer)
 
     @property
     def center_y(self) -> float:

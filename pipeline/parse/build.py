@@ -14,6 +14,7 @@ from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
+from pipeline.parse.certainty import STEM, judge_draft, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.implied import flag_implied_missing
@@ -163,6 +164,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
             points=block.points if block.points is not None else points,
             flags=list(flags) + restored,
             highlighted=[o.label for o in options if o.highlighted],
+            sources={STEM: found_options.stem, **{o.label: o.lines for o in options}},
             **common,
         )
         expected = labels[: len(options)]
@@ -524,6 +526,10 @@ def parse_sheet(
             draft.flags.append(diagnose(Code.KEY_OF_ANOTHER_SHEET))
             continue
         _apply_key(draft, key, spec, tf_cache)
+    key_documents = [document for document, _ in keys]
+    key_unsure = unsure_key_entries(key_documents, spec.key.entry)
+    for draft in drafts:
+        judge_draft(draft, key_unsure, read_by_ocr(key_documents))
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:
@@ -579,6 +585,7 @@ def parse_sheet(
                 reserve=d.block.reserve,
                 pilot=d.pilot,
                 regions=_regions(d),
+                reading_confidence=d.reading_confidence,
             )
         )
     problems += id_collisions(questions)

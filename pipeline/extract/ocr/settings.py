@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.extract.layout import LayoutParams
+from pipeline.extract.ocr.certainty import CertaintyPolicy
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,9 @@ class OcrSettings:
       confidence is below this are read again (each re-read costs Tesseract time);
     - `deskew`: straighten a tilted scan before reading it (`pipeline.extract.ocr.deskew`);
     - `disabled_passes`: names of page passes not to run (spec `ocr.passes.disable`; the registry is
-      `pipeline.extract.ocr.pagepasses.PAGE_PASSES`, listed by `examcorpus ocr passes`).
+      `pipeline.extract.ocr.pagepasses.PAGE_PASSES`, listed by `examcorpus ocr passes`);
+    - `certainty`: when a read word counts as unsure (`pipeline.extract.ocr.certainty`); judged at
+      layout, like `layout` not part of the OCR cache key.
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -34,6 +37,7 @@ class OcrSettings:
     reread_below: float = 90.0
     deskew: bool = True
     disabled_passes: tuple[str, ...] = ()
+    certainty: CertaintyPolicy = field(default_factory=CertaintyPolicy)
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:

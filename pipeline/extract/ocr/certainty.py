@@ -1,0 +1,107 @@
+"""How sure an OCR'd word is: the evidence that a word may not read as printed, judged when a page's
+words are laid out into lines (`page.lay_out_page`), so a line carries the words it rests on unsurely.
+
+Cheap evidence only, none of it tied to a language's words or a sheet:
+- Tesseract's own word confidence (0–100) under `CertaintyPolicy.unsure_below`;
+- a word of letters Tesseract's word list for the page's languages does not know (`lexicon`), read
+  with a confidence under `unknown_below` (names and inflections the list lacks read confidently);
+- letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
+  (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`);
+- letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
+- symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as).
+
+The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
+generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
+questions, the share of wrong ones flagged and the share of all flagged); docs/concepts/ocr.md gives
+the numbers. Changing them changes no cached OCR reading: it is judged again at every layout.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.extract.ocr.lexicon import Lexicon, word_core
+
+
+@dataclass(frozen=True)
+class CertaintyPolicy:
+    """When a word counts as unsure. `enabled=False` judges no word unsure (confidences are still kept)."""
+
+    unsure_below: float = 50.0  # Tesseract confidence under which any word of letters or digits is unsure
+    unknown_below: float = 80.0  # confidence under which a word the lexicon does not know is unsure
+    unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
+    mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
+    enabled: bool = True
+
+
+DEFAULT_POLICY = CertaintyPolicy()
+
+# Letters that Tesseract confuses with a digit (and back) in the Latin, Greek and Cyrillic alphabets
+# (I l | 1, O o 0, S 5, Z 2, B 8, З 3). Not g or q: a unit after a number ("10g") is common and right.
+DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
+_DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
+_WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
+
+
+def script_of(ch: str) -> str | None:
+    """The script of a letter by its Unicode name ("LATIN", "GREEK", "CYRILLIC", "HANGUL", …); None otherwise."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else None
+
+
+def mixed_characters(core: str) -> str | None:
+    """Why a word's characters read as a confusion ("digits among letters", …), or None."""
+    letters = [ch for ch in core if ch.isalpha()]
+    if not letters:
+        return None
+    if any(ch in _WORD_SYMBOLS for ch in core):
+        return "a symbol inside a word"
+    if len({script_of(ch) for ch in letters} - {None}) > 1:
+        return "two scripts in one word"
+    digits = [i for i, ch in enumerate(core) if ch.isdigit()]
+    if digits:
+        if _DIGIT_BETWEEN_LETTERS.search(core):
+            return "a digit between letters"
+        near = {j for i in digits for j in (i - 1, i + 1) if 0 <= j < len(core)}
+        if any(core[j] in DIGIT_LOOKALIKES for j in near):
+            return "a digit beside a look-alike letter"
+    return None
+
+
+def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY) -> str | None:
+    """Why the word `text`, read with Tesseract confidence `conf` (None or negative: none given), may not
+    read as printed; None when nothing says so. Punctuation alone is never judged: it carries no text."""
+    if not policy.enabled:
+        return None
+    core = word_core(text)[1]
+    if not any(ch.isalnum() for ch in core):
+        return None
+    measured = conf is not None and conf >= 0
+    if measured and conf < policy.unsure_below:
+        return "low confidence"
+    if policy.mixed_characters:
+        mixed = mixed_characters(core)
+        if mixed:
+            return mixed
+    if (
+        lexicon is not None and measured and conf < policy.unknown_below and core.isalpha()
+        and len(core) >= policy.unknown_min_letters and core not in lexicon
+    ):
+        return "unknown word"
+    return None
+
+
+def unsure_words(words: Sequence[tuple[str, float | None]], lexicon: Lexicon | None,
+                 policy: CertaintyPolicy = DEFAULT_POLICY) -> list[str]:
+    """The texts of the (text, confidence) words judged unsure, in order."""
+    return [text for text, conf in words if unsure_reason(text, conf, lexicon, policy)]
+
+
+def lowest_confidence(confidences: Sequence[float | None]) -> float | None:
+    """The lowest of the confidences Tesseract gave (None when it gave none)."""
+    given = [c for c in confidences if c is not None and c >= 0]
+    return round(min(given), 1) if given else None
