@@ -140,6 +140,9 @@ class Code(Enum):
 
     # -- a flag on a record (parse), appended here to keep the registry's order
     OCR_UNCERTAIN = ("ocr.uncertain", WARNING, "read by OCR unsurely: {parts} (resting on {words})")
+    # -- a note of the report: the questions above, listed per file
+    OCR_UNSURE_QUESTIONS = ("ocr.uncertain_questions", WARNING,
+                            "{count} question(s) read by OCR unsurely, first in the audit queue: {numbers}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

@@ -31,6 +31,8 @@ class FileReport:
     flagged: int = 0
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth reading, not problems: annulled questions, stop_at
+    # Its questions read by OCR unsurely (`ocr.uncertain`), each "number: the flag": the audit queue's first.
+    unsure: list[str] = field(default_factory=list)
 
     def diagnostics(self) -> list[Diagnostic]:
         """Its problems, then its notes, typed, each concerning this file."""
@@ -60,6 +62,10 @@ class FileReport:
         self.keyed = sum(1 for q in questions if q.answer is not None)
         self.flagged = sum(1 for q in questions if q.flags)
         self.errors.extend(problems)
+        self.unsure = [f"{q.number}: {flag}" for q in questions for flag in q.flags if flag.code is Code.OCR_UNCERTAIN]
+        if self.unsure:
+            numbers = [line.split(":", 1)[0] for line in self.unsure]
+            self.notes.append(diagnose(Code.OCR_UNSURE_QUESTIONS, count=len(numbers), numbers=_shown(numbers)))
 
 
 @dataclass
@@ -151,6 +157,7 @@ class RunReport:
         if self.descriptions_applied is not None:
             lines.append(f"- accepted figure descriptions applied: {self.descriptions_applied} records carry them")
         lines += [f"- figure descriptions: {line}" for line in self.descriptions]
+        lines += self._unsure_lines()
         lines += self._codes_table()
         lines += [
             "",
@@ -163,6 +170,14 @@ class RunReport:
             spent = ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in self.stage_seconds.items())
             lines += [f"Seconds per stage (text, layout, ocr, figures: summed over workers): {spent}.", ""]
         return "\n".join(lines)
+
+    def _unsure_lines(self) -> list[str]:
+        """Every question read by OCR unsurely, by file: what a curator checks first on the audit page."""
+        unsure = [(f, line) for f in self.files for line in f.unsure]
+        if not unsure:
+            return []
+        lines = ["", f"**Read by OCR unsurely ({len(unsure)} questions; first in the audit queue):**", ""]
+        return lines + [f"- {_file_name(f.url)}, question {line}".replace("|", "\\|") for f, line in unsure]
 
     def _codes_table(self) -> list[str]:
         """How many diagnostics of each code (the audit page filters records by these codes)."""
@@ -199,6 +214,14 @@ class RunReport:
         for f in self.files:
             for note in f.notes:
                 console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)
+
+
+SHOWN_NUMBERS = 30  # question numbers a report line names; the rest are counted
+
+
+def _shown(numbers: list[str]) -> str:
+    more = len(numbers) - SHOWN_NUMBERS
+    return ", ".join(numbers[:SHOWN_NUMBERS]) + (f" and {more} more" if more > 0 else "")
 
 
 def _file_name(url: str) -> str:

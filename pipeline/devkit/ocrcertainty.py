@@ -38,7 +38,7 @@ from pipeline.extract.ocr.lexicon import LexiconUnavailable, word_list
 from pipeline.parse import parse_sheet
 from pipeline.specs import parse_spec
 
-QUESTIONS_PER_SHEET = 10
+QUESTIONS_PER_SHEET = 16
 SIZE = 10  # points
 
 
@@ -68,12 +68,15 @@ CALIBRATION = (
     Family("pl-pairs", "pl", "pol", ("A", "B", "C", "D"), "pairs", "DejaVuSerif", Scan(200, 0.5, 75, 0.02), 2),
     Family("el-column", "el", "ell", ("α", "β", "γ", "δ"), "column", "DejaVuSans", Scan(300, 0.8, 85), 3),
     Family("es-row-150", "es", "spa", ("a", "b", "c", "d"), "row", "DejaVuSerif", Scan(150, 0.4, 90), 4),
+    Family("pl-column-150", "pl", "pol", ("A", "B", "C", "D", "E"), "column", "DejaVuSans", Scan(150, 0.8, 70, 0.0, 0.3), 5),
+    Family("el-pairs", "el", "ell", ("Α", "Β", "Γ", "Δ"), "pairs", "DejaVuSerif", Scan(200, 0.7, 90, 0.03), 6),
 )
 HELD_OUT = (
     Family("pt-pairs", "pt", "por", ("A", "B", "C", "D", "E"), "pairs", "DejaVuSans", Scan(150, 0.7, 70, 0.02, 0.4), 11),
     Family("sk-column", "sk", "slk", ("A", "B", "C", "D"), "column", "DejaVuSerif", Scan(200, 0.8, 70), 12),
-    Family("el-pairs", "el", "ell", ("Α", "Β", "Γ", "Δ"), "pairs", "DejaVuSerif", Scan(150, 0.6, 80, 0.0, -0.3), 13),
+    Family("el-row", "el", "ell", ("α", "β", "γ", "δ"), "row", "DejaVuSerif", Scan(150, 0.6, 80, 0.0, -0.3), 13),
     Family("ru-column", "ru", "rus", ("А", "Б", "В", "Г"), "column", "DejaVuSans", Scan(200, 0.6, 80), 14),
+    Family("ru-pairs-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", Scan(150, 0.8, 70, 0.02), 17),
     Family("tr-row", "tr", "tur", ("A", "B", "C", "D"), "row", "DejaVuSans", Scan(300, 0.5, 90, 0.03), 15),
     Family("en-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", Scan(250, 0.7, 75), 16),
 )
@@ -92,7 +95,8 @@ class Printed:
 
 
 def _vocabulary(tesseract: str, rng: random.Random) -> list[str]:
-    words = [w for w in word_list(tesseract) if w.isalpha() and 2 <= len(w) <= 12 and w == w.lower()]
+    # Tesseract's Greek list spells μ as the micro sign now and then; a printed sheet never does.
+    words = [w.replace("\u00b5", "\u03bc") for w in word_list(tesseract) if w.isalpha() and 2 <= len(w) <= 12 and w == w.lower()]
     rng.shuffle(words)
     return words[:3000]
 
@@ -113,7 +117,7 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
     questions = []
     for n in range(1, QUESTIONS_PER_SHEET + 1):
         stem = _phrase(rng, vocabulary, rng.randint(6, 18))
-        stem = stem[:1].upper() + stem[1:] + "?"
+        stem = stem[:1].upper() + stem[1:] + "."  # not "?": Greek asks with ";"
         width = {"column": (2, 7), "pairs": (1, 4), "row": (1, 2)}[family.layout]
         options = tuple(_phrase(rng, vocabulary, rng.randint(*width)) for _ in family.labels)
         questions.append(Printed(str(n), stem, options, rng.choice(family.labels)))
@@ -149,12 +153,12 @@ def _sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
     return build_pdf(path, pages)
 
 
-def _key_pdf(path: Path, family: Family, questions: list[Printed], heading: str) -> Path:
-    # A heading, as keys print one (a page of lone "1. D" entries alone reads as no legible word).
-    boxes = [TextBox(heading, 20, 12, 170, size=12, font=family.font, bold=True)]
-    entries = [f"{q.number}. {q.answer}" for q in questions]
-    boxes += [TextBox("      ".join(entries[i:i + 5]), 20, 24 + 8 * (i // 5), 170, size=11, font=family.font)
-              for i in range(0, len(entries), 5)]
+def _key_pdf(path: Path, family: Family, questions: list[Printed], words: list[str]) -> Path:
+    """A heading, then one "<word> 12: B" line per question (a page of lone "1. D" entries reads as no
+    legible word; keys read as tables are issue 27's item 3, measured apart)."""
+    boxes = [TextBox(" ".join(words[:3]).capitalize() + " 2031", 20, 12, 170, size=12, font=family.font, bold=True)]
+    boxes += [TextBox(f"{words[3].capitalize()} {q.number}: {q.answer}", 20 + 90 * (i // 30), 24 + 7 * (i % 30), 80, size=11,
+                      font=family.font) for i, q in enumerate(questions)]
     return build_pdf(path, [PageSpec(tuple(boxes))])
 
 
@@ -171,7 +175,7 @@ def _spec(family: Family):
         "pairing": {"on": ["year"]},
         "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)",
                    "options": {"labels": list(family.labels), "styles": ["A)"], "min_count": len(family.labels)}},
-        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}})\.\s*(?P<answer>[{labels}])(?!\w)"},
+        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"},
     }, f"{name}.yaml")
 
 
@@ -213,12 +217,11 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     the_spec = _spec(family)
     vocabulary = _vocabulary(family.tesseract, random.Random(family.seed))
     questions = printed_questions(family, vocabulary)
-    heading = " ".join(vocabulary[:3]).capitalize() + " 2031"
     sheet, key = folder / family.name / "2031" / "sheet.pdf", folder / family.name / "2031" / "key.pdf"
     if not sheet.is_file():
         sheet.parent.mkdir(parents=True, exist_ok=True)
         for target, clean in ((sheet, _sheet_pdf(sheet.with_suffix(".text.pdf"), family, questions)),
-                              (key, _key_pdf(key.with_suffix(".text.pdf"), family, questions, heading))):
+                              (key, _key_pdf(key.with_suffix(".text.pdf"), family, questions, vocabulary))):
             s = family.scan
             rasterize_pdf(clean, target, dpi=s.dpi, blur=s.blur, jpeg_quality=s.jpeg, noise=s.noise, rotate_deg=s.tilt, seed=family.seed)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache))

@@ -6,7 +6,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - a word of letters Tesseract's word list for the page's languages does not know (`lexicon`), read
   with a confidence under `unknown_below` (names and inflections the list lacks read confidently);
 - letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
-  (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`);
+  (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`), or
+  digits are glued to a word of three letters or more (`εισδοχής2`);
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as).
 
@@ -41,6 +42,9 @@ DEFAULT_POLICY = CertaintyPolicy()
 # Letters that Tesseract confuses with a digit (and back) in the Latin, Greek and Cyrillic alphabets
 # (I l | 1, O o 0, S 5, Z 2, B 8, З 3). Not g or q: a unit after a number ("10g") is common and right.
 DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
+# A word of this many letters with digits glued to it ("εισδοχής2": a "?" the Greek model read as 2);
+# fewer are units, ordinals and formulas ("10km", "2do", "H2O").
+GLUED_MIN_LETTERS = 3
 _DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 _WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
 
@@ -66,6 +70,8 @@ def mixed_characters(core: str) -> str | None:
     if digits:
         if _DIGIT_BETWEEN_LETTERS.search(core):
             return "a digit between letters"
+        if len(letters) >= GLUED_MIN_LETTERS:
+            return "digits glued to a word"
         near = {j for i in digits for j in (i - 1, i + 1) if 0 <= j < len(core)}
         if any(core[j] in DIGIT_LOOKALIKES for j in near):
             return "a digit beside a look-alike letter"
