@@ -39,6 +39,7 @@ from pipeline.parse import parse_sheet
 from pipeline.specs import parse_spec
 
 QUESTIONS_PER_SHEET = 16
+ROW_CHARACTERS = 80  # options all on one row: at most this many characters, labels and gaps counted
 SIZE = 10  # points
 
 
@@ -120,6 +121,9 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
         stem = stem[:1].upper() + stem[1:] + "."  # not "?": Greek asks with ";"
         width = {"column": (2, 7), "pairs": (1, 4), "row": (1, 2)}[family.layout]
         options = tuple(_phrase(rng, vocabulary, rng.randint(*width)) for _ in family.labels)
+        while family.layout == "row" and sum(len(o) + 8 for o in options) > ROW_CHARACTERS:
+            # A row that wraps puts its last option's tail under the first: no reader could tell either.
+            options = tuple(_phrase(rng, vocabulary, 1) for _ in family.labels)
         questions.append(Printed(str(n), stem, options, rng.choice(family.labels)))
     return questions
 
@@ -202,8 +206,10 @@ class Tally:
     def line(self, label: str) -> str:
         caught = 100 * self.caught / self.wrong if self.wrong else 100.0
         flagged = 100 * self.flagged / self.questions if self.questions else 0.0
+        right = self.questions - self.wrong
+        false = 100 * (self.flagged - self.caught) / right if right else 0.0
         return (f"{label:<16} questions {self.questions:3d}  wrong {self.wrong:3d}  caught {self.caught:3d} ({caught:5.1f} %)  "
-                f"flagged {self.flagged:3d} ({flagged:5.1f} %)  lost {self.lost}")
+                f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
 def _differs(printed: Printed, record) -> bool:
@@ -267,8 +273,8 @@ def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy,
 
 
 SWEEP = [
-    CertaintyPolicy(unsure_below=u, unknown_below=k, mixed_characters=m)
-    for u in (30.0, 40.0, 50.0, 60.0, 70.0) for k in (0.0, 70.0, 80.0, 90.0) for m in (True, False)
+    CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, mixed_characters=m)
+    for u in (40.0, 50.0, 60.0, 70.0) for k in (0.0, 80.0, 90.0) for f in (0, 4, 6) for m in (True, False)
 ]
 
 
@@ -284,8 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     for policy in policies:
         total, lines = run_set(args.out, families, policy, show=args.show and not args.sweep)
         if args.sweep:
-            print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} "
-                  f"mixed {policy.mixed_characters!s:<5} | {total.line(args.set)}")
+            print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} known_sure_from "
+                  f"{policy.known_sure_from} mixed {policy.mixed_characters!s:<5} | {total.line(args.set)}", flush=True)
         else:
             print("\n".join(lines))
     return 0

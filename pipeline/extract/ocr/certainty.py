@@ -2,14 +2,17 @@
 words are laid out into lines (`page.lay_out_page`), so a line carries the words it rests on unsurely.
 
 Cheap evidence only, none of it tied to a language's words or a sheet:
-- Tesseract's own word confidence (0–100) under `CertaintyPolicy.unsure_below`;
+- Tesseract's own word confidence (0–100) under `CertaintyPolicy.unsure_below`, for a word the lexicon
+  does not vouch for (a known word of `known_sure_from` letters or more is read as printed);
 - a word of letters Tesseract's word list for the page's languages does not know (`lexicon`), read
   with a confidence under `unknown_below` (names and inflections the list lacks read confidently);
 - letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
   (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`), or
   digits are glued to a word of three letters or more (`εισδοχής2`);
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
-- symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as).
+- symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
+  square or curly bracket without its pair (`194]` for `1941`);
+- a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`).
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
 generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
@@ -30,7 +33,10 @@ from pipeline.extract.ocr.lexicon import Lexicon, word_core
 class CertaintyPolicy:
     """When a word counts as unsure. `enabled=False` judges no word unsure (confidences are still kept)."""
 
-    unsure_below: float = 50.0  # Tesseract confidence under which any word of letters or digits is unsure
+    unsure_below: float = 50.0  # Tesseract confidence under which a word of letters or digits is unsure
+    # ... unless the lexicon knows it and it has this many letters (0: never): Tesseract's Greek model
+    # gives correctly read long words confidences near 0, and a misread rarely lands on another long word.
+    known_sure_from: int = 4
     unknown_below: float = 80.0  # confidence under which a word the lexicon does not know is unsure
     unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
@@ -47,6 +53,8 @@ DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
 GLUED_MIN_LETTERS = 3
 _DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 _WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
+# A square or curly bracket closing what nothing in the word opened, or opening what nothing closes.
+_UNPAIRED_BRACKET = re.compile(r"^[^\[]*\]|^[^{]*}|\[[^\]]*$|{[^}]*$")
 
 
 def script_of(ch: str) -> str | None:
@@ -57,12 +65,15 @@ def script_of(ch: str) -> str | None:
     return name.split(" ", 1)[0] if name else None
 
 
-def mixed_characters(core: str) -> str | None:
+def mixed_characters(token: str) -> str | None:
     """Why a word's characters read as a confusion ("digits among letters", …), or None."""
+    if _UNPAIRED_BRACKET.search(token) and any(ch.isalnum() for ch in token):
+        return "a bracket without its pair"  # "194]" for "1941"; a label's "b)" is set apart by parse
+    core = word_core(token)[1]
     letters = [ch for ch in core if ch.isalpha()]
     if not letters:
         return None
-    if any(ch in _WORD_SYMBOLS for ch in core):
+    if any(ch in _WORD_SYMBOLS for ch in token):
         return "a symbol inside a word"
     if len({script_of(ch) for ch in letters} - {None}) > 1:
         return "two scripts in one word"
@@ -87,18 +98,30 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     if not any(ch.isalnum() for ch in core):
         return None
     measured = conf is not None and conf >= 0
-    if measured and conf < policy.unsure_below:
+    vouched = bool(policy.known_sure_from) and lexicon is not None and core.isalpha() and len(core) >= policy.known_sure_from and core in lexicon
+    if measured and conf < policy.unsure_below and not vouched:
         return "low confidence"
     if policy.mixed_characters:
-        mixed = mixed_characters(core)
+        mixed = mixed_characters(text)
         if mixed:
             return mixed
-    if (
-        lexicon is not None and measured and conf < policy.unknown_below and core.isalpha()
-        and len(core) >= policy.unknown_min_letters and core not in lexicon
-    ):
-        return "unknown word"
+    if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:
+        if measured and conf < policy.unknown_below:
+            return "unknown word"
+        if policy.mixed_characters and _known_with_swap(core, lexicon):
+            return "I and l confused"
     return None
+
+
+# Letters Tesseract reads for each other in any script's Latin-looking words (a capital I and a small l,
+# the I/l/1 confusion of the issue): a word the lexicon lacks that it knows with one of them swapped.
+_SWAPS = {"I": "l", "l": "I"}
+MAX_SWAP_TRIES = 4
+
+
+def _known_with_swap(core: str, lexicon: Lexicon) -> bool:
+    places = [i for i, ch in enumerate(core) if ch in _SWAPS][:MAX_SWAP_TRIES]
+    return any(core[:i] + _SWAPS[core[i]] + core[i + 1:] in lexicon for i in places)
 
 
 def unsure_words(words: Sequence[tuple[str, float | None]], lexicon: Lexicon | None,

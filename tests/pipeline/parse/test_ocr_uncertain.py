@@ -17,9 +17,8 @@ import pytest
 from PIL import Image, ImageFilter
 
 from pipeline.devkit.sample.pdfbase import PT_PER_MM, new_fpdf
-from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.diagnostics import Code, has_code
-from tests.pipeline.parse.repertoire_sheets import LEFT, ROW, by_number, item, lines_at, pdf, question_rows, run, spec
+from tests.pipeline.parse.repertoire_sheets import LEFT, ROW, Item, by_number, lines_at, pdf, question_rows, run, spec
 
 DPI = 200
 STAINED = "3"
@@ -40,8 +39,6 @@ ANSWERS = {"1": "A", "2": "A", "3": "A", "4": "A"}
 
 def _sheet(path: Path) -> tuple[Path, tuple[float, float]]:
     """The sheet, and the top and bottom (mm) of the stained question's option lines."""
-    from tests.pipeline.parse.repertoire_sheets import Item
-
     boxes, y, stained = [], 20.0, (0.0, 0.0)
     for number, stem in STEMS.items():
         found, below = question_rows(Item(number, stem, OPTIONS[number]), y, width=150)
