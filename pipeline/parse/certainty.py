@@ -44,7 +44,7 @@ RECOVERED_PARTS = {
 # Flags saying a key entry could not be used: on a key read by OCR, an unsure reading of the entry.
 KEY_ENTRY_PROBLEMS = frozenset({
     Code.NO_KEY_ENTRY, Code.KEY_ENTRY_EMPTY, Code.KEY_ENTRY_NOT_LABEL, Code.KEY_ENTRY_SEVERAL_LABELS,
-    Code.KEY_ANSWER_NOT_OPTION, Code.KEY_ENTRY_NOT_TRUE_FALSE, Code.KEY_TRUE_FALSE_COUNT,
+    Code.KEY_ANSWER_NOT_OPTION, Code.KEY_ENTRY_NOT_TRUE_FALSE, Code.KEY_TRUE_FALSE_COUNT, Code.KEY_OF_ANOTHER_SHEET,
 })
 
 

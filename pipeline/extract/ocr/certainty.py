@@ -98,8 +98,7 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     if not any(ch.isalnum() for ch in core):
         return None
     measured = conf is not None and conf >= 0
-    vouched = bool(policy.known_sure_from) and lexicon is not None and core.isalpha() and len(core) >= policy.known_sure_from and core in lexicon
-    if measured and conf < policy.unsure_below and not vouched:
+    if measured and conf < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
         return "low confidence"
     if policy.mixed_characters:
         mixed = mixed_characters(text)
@@ -111,6 +110,17 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
         if policy.mixed_characters and _known_with_swap(core, lexicon):
             return "I and l confused"
     return None
+
+
+def _vouched(core: str, lexicon: Lexicon | None, known_sure_from: int) -> bool:
+    """Whether the lexicon vouches for a word read unsurely: it is a known word of `known_sure_from`
+    letters or more, or such a word with a label glued before it (`b)prada`: the label's glue is what
+    Tesseract was unsure of, and parse cuts the label off)."""
+    if not known_sure_from or lexicon is None:
+        return False
+    pieces = [p for p in re.split(r"[^\w]+", core) if p]
+    words = [p for p in pieces if len(p) > 1]
+    return bool(words) and len(words) == 1 and words[0].isalpha() and len(words[0]) >= known_sure_from and words[0] in lexicon
 
 
 # Letters Tesseract reads for each other in any script's Latin-looking words (a capital I and a small l,
