@@ -32,9 +32,7 @@ from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.extract.ocr import installed_languages
-from pipeline.extract.ocr.certainty import CertaintyPolicy
-from pipeline.extract.ocr.lexicon import LexiconUnavailable, word_list
+from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
 from pipeline.specs import parse_spec
 

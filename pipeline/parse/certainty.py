@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from pipeline.diagnostics import Code, codes_of, diagnose
 from pipeline.extract import ExtractedDocument, Line, PageMethod
-from pipeline.extract.ocr.lexicon import word_core
+from pipeline.extract.ocr import word_core
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text
