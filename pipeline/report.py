@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose
+from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose, has_code
 from pipeline.infra import write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
@@ -62,7 +62,7 @@ class FileReport:
         self.keyed = sum(1 for q in questions if q.answer is not None)
         self.flagged = sum(1 for q in questions if q.flags)
         self.errors.extend(problems)
-        self.unsure = [f"{q.number}: {flag}" for q in questions for flag in q.flags if flag.code is Code.OCR_UNCERTAIN]
+        self.unsure = [f"{q.number}: {flag}" for q in questions for flag in q.flags if has_code([flag], Code.OCR_UNCERTAIN)]
         if self.unsure:
             numbers = [line.split(":", 1)[0] for line in self.unsure]
             self.notes.append(diagnose(Code.OCR_UNSURE_QUESTIONS, count=len(numbers), numbers=_shown(numbers)))

@@ -25,6 +25,7 @@ import random
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
@@ -128,7 +129,9 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
 
 def _sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
     row = SIZE * 1.35 * 0.3528  # mm
-    pages, boxes, y = [], [], 20.0
+    pages: list[PageSpec] = []
+    boxes: list[TextBox] = []
+    y = 20.0
     for q in questions:
         lines = 3 + (len(q.options) if family.layout == "column" else -(-len(q.options) // 2) if family.layout == "pairs" else 1)
         if y + lines * row > 275:
@@ -181,7 +184,7 @@ def _spec(family: Family):
     }, f"{name}.yaml")
 
 
-def _entry(path: Path, role: str, spec_name: str) -> ManifestEntry:
+def _entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> ManifestEntry:
     return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=spec_name, role=role, facts={"year": "2031"},
                          status="local", sha256="0" * 64, path=str(path))
 

@@ -97,15 +97,15 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     core = word_core(text)[1]
     if not any(ch.isalnum() for ch in core):
         return None
-    measured = conf is not None and conf >= 0
-    if measured and conf < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
+    measured = conf if conf is not None and conf >= 0 else None
+    if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
         return "low confidence"
     if policy.mixed_characters:
         mixed = mixed_characters(text)
         if mixed:
             return mixed
     if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:
-        if measured and conf < policy.unknown_below:
+        if measured is not None and measured < policy.unknown_below:
             return "unknown word"
         if policy.mixed_characters and _known_with_swap(core, lexicon):
             return "I and l confused"
