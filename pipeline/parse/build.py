@@ -14,7 +14,7 @@ from pipeline.acquire import ManifestEntry
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
-from pipeline.parse.certainty import STEM, judge_draft, read_by_ocr, unsure_key_entries
+from pipeline.parse.certainty import STEM, judge_drafts, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.implied import flag_implied_missing
@@ -528,8 +528,7 @@ def parse_sheet(
         _apply_key(draft, key, spec, tf_cache)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
-    for draft in drafts:
-        judge_draft(draft, key_unsure, read_by_ocr(key_documents))
+    judge_drafts(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels)
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:

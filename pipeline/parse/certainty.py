@@ -23,6 +23,7 @@ from pipeline.extract.ocr import word_core
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text
+from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
 
 STEM = "stem"
@@ -75,36 +76,68 @@ def unsure_in(text: str, lines: Iterable[StreamLine]) -> list[str]:
     return found
 
 
+# Double quotation marks come in pairs within a stem or an option, in every language's style ("…",
+# “…”, „…”, „…“, «…»): an odd count means OCR lost or invented one (`"Picos más altos de España.`).
+_DOUBLE_QUOTES = re.compile('["\u201c\u201d\u201e\u00ab\u00bb]')
+
+
+def _unpaired_quotes(text: str) -> bool:
+    return len(_DOUBLE_QUOTES.findall(text)) % 2 == 1
+
+
 def reading_confidence(draft: Draft) -> float | None:
     """The lowest word confidence of the lines the draft was read from; None for a question not OCR'd."""
     given = [sl.line.ocr_confidence for lines in draft_lines(draft).values() for sl in lines if sl.line.ocr_confidence is not None]
     return min(given) if given else None
 
 
-def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool) -> None:
+MISREAD_LABELS = "no option read, its lines open like the labels"
+
+
+def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str]) -> None:
+    """`judge_draft` for each of a sheet's drafts; `labels`: the spec's option labels."""
+    for draft in drafts:
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels)
+
+
+def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
+    """Whether consecutive lines open with the labels' first characters in order, all but one of them
+    (`Aj`, `8)`, `Ci`, `Di` for `A)` to `D)`): options whose labels OCR misread, so none was found."""
+    want = [label[:1].casefold() for label in labels]
+    firsts = [plain_text(sl.text)[0][:1].casefold() for sl in lines]
+    needed = max(2, len(want) - 1)
+    return any(sum(a == b for a, b in zip(firsts[start:start + len(want)], want)) >= needed for start in range(len(firsts)))
+
+
+def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
-    `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings)."""
+    `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
+    `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
         texts = {STEM: draft.text, **dict(zip(draft.labels, draft.choices))}
         for part, lines in draft_lines(draft).items():
-            words = unsure_in(texts.get(part, ""), lines)
+            text = texts.get(part, "")
+            words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
         for code in codes_of(draft.flags):
             if code in RECOVERED_PARTS:
                 parts.setdefault(RECOVERED_PARTS[code], [])
+        lines = [sl for found in draft_lines(draft).values() for sl in found][1:]
+        if labels and not draft.labels and draft.type is not QuestionType.TRUE_FALSE and _misread_label_run(lines, labels):
+            parts.setdefault("options", []).append(MISREAD_LABELS)
     entry = key_unsure.get(number_key(draft.number))
     if entry and draft.answer is not None:
-        parts[KEY_ENTRY] = entry
+        parts[KEY_ENTRY] = [repr(w) for w in entry]
     elif key_read_by_ocr and codes_of(draft.flags) & KEY_ENTRY_PROBLEMS:
         parts.setdefault(KEY_ENTRY, [])
     if not parts:
         return
     words = [w for found in parts.values() for w in found]
-    shown = ", ".join(repr(w) for w in words[:SHOWN_WORDS]) + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
+    shown = ", ".join(words[:SHOWN_WORDS]) + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
     draft.flags.append(diagnose(Code.OCR_UNCERTAIN, parts=", ".join(parts), words=shown or "what parse had to infer"))
 
 

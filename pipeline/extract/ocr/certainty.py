@@ -12,7 +12,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
   square or curly bracket without its pair (`194]` for `1941`);
-- a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`).
+- a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
+  one-letter word and a known word run together (`keufemizmom`).
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
 generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
@@ -33,11 +34,13 @@ from pipeline.extract.ocr.lexicon import Lexicon, word_core
 class CertaintyPolicy:
     """When a word counts as unsure. `enabled=False` judges no word unsure (confidences are still kept)."""
 
-    unsure_below: float = 50.0  # Tesseract confidence under which a word of letters or digits is unsure
+    unsure_below: float = 40.0  # Tesseract confidence under which a word of letters or digits is unsure
     # ... unless the lexicon knows it and it has this many letters (0: never): Tesseract's Greek model
-    # gives correctly read long words confidences near 0, and a misread rarely lands on another long word.
-    known_sure_from: int = 4
-    unknown_below: float = 80.0  # confidence under which a word the lexicon does not know is unsure
+    # gives correctly read words confidences near 0, and a misread rarely lands on another known word.
+    known_sure_from: int = 2
+    # Confidence under which a word the lexicon does not know is unsure (0: off). Off: on a rasterised
+    # corpus sheet it flagged names and terms ("Spotify", "Plóter") and caught no misreading more.
+    unknown_below: float = 0.0
     unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
     enabled: bool = True
@@ -51,6 +54,7 @@ DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
 # A word of this many letters with digits glued to it ("εισδοχής2": a "?" the Greek model read as 2);
 # fewer are units, ordinals and formulas ("10km", "2do", "H2O").
 GLUED_MIN_LETTERS = 3
+_GLUED_DIGITS = re.compile(rf"[^\W\d_]{{{GLUED_MIN_LETTERS},}}\d|\d[^\W\d_]{{{GLUED_MIN_LETTERS},}}")  # not "TDF/379/2024"
 _DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
 _WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
 # A square or curly bracket closing what nothing in the word opened, or opening what nothing closes.
@@ -81,7 +85,7 @@ def mixed_characters(token: str) -> str | None:
     if digits:
         if _DIGIT_BETWEEN_LETTERS.search(core):
             return "a digit between letters"
-        if len(letters) >= GLUED_MIN_LETTERS:
+        if _GLUED_DIGITS.search(core):
             return "digits glued to a word"
         near = {j for i in digits for j in (i - 1, i + 1) if 0 <= j < len(core)}
         if any(core[j] in DIGIT_LOOKALIKES for j in near):
@@ -109,6 +113,8 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
             return "unknown word"
         if policy.mixed_characters and _known_with_swap(core, lexicon):
             return "I and l confused"
+        if _glued_one_letter_word(core, lexicon):
+            return "a one-letter word glued to the next"
     return None
 
 
@@ -127,6 +133,13 @@ def _vouched(core: str, lexicon: Lexicon | None, known_sure_from: int) -> bool:
 # the I/l/1 confusion of the issue): a word the lexicon lacks that it knows with one of them swapped.
 _SWAPS = {"I": "l", "l": "I"}
 MAX_SWAP_TRIES = 4
+
+
+def _glued_one_letter_word(core: str, lexicon: Lexicon) -> bool:
+    """An unknown word that is one of the language's one-letter words and a known word run together
+    (`keufemizmom`: `k eufemizmom`): Tesseract lost the space after a lone letter."""
+    rest = core[1:]
+    return core[0].casefold() in lexicon.one_letter_words and len(rest) >= 2 and rest in lexicon
 
 
 def _known_with_swap(core: str, lexicon: Lexicon) -> bool:

@@ -15,19 +15,28 @@ LEXICON = Lexicon({w: w for w in ("casa", "de", "la", "opción", "μέλλοντ
 def test_a_confident_word_is_sure_and_a_word_under_the_threshold_is_not_unless_the_lexicon_vouches_for_it():
     assert unsure_reason("opción", 95.0, LEXICON) is None
     assert unsure_reason("opcióm,", 30.0, LEXICON) == "low confidence"
-    assert unsure_reason("dos,", 30.0, LEXICON) == "low confidence"  # known, but short: "dos" and "des" are both words
-    # A known word of four letters or more, read unsurely: Tesseract's Greek model says 0 of words it reads right.
+    # A known word read unsurely: Tesseract's Greek model says 0 of words it reads right.
     assert unsure_reason("opción,", 30.0, LEXICON) is None and unsure_reason("μέλλοντα", 0.0, LEXICON) is None
     assert unsure_reason("opción", 30.0, LEXICON, CertaintyPolicy(known_sure_from=0)) == "low confidence"
+    assert unsure_reason("dos", 30.0, LEXICON, CertaintyPolicy(known_sure_from=4)) == "low confidence"  # too short to vouch for
     assert unsure_reason("—", 5.0, LEXICON) is None  # punctuation carries no text to get wrong
     assert unsure_reason("casa", None, LEXICON) is None and unsure_reason("casa", -1.0, LEXICON) is None  # no confidence given
 
 
-def test_an_unknown_word_is_unsure_only_when_read_with_middling_confidence():
-    assert unsure_reason("keufemizmom", 70.0, LEXICON) == "unknown word"
-    assert unsure_reason("Kowalski", 96.0, LEXICON) is None  # a name the list lacks, read confidently
-    assert unsure_reason("xy", 70.0, LEXICON) is None  # too short to judge by the list
-    assert unsure_reason("keufemizmom", 70.0, None) is None  # no word list installed: confidence alone
+def test_an_unknown_word_is_unsure_when_read_with_middling_confidence_where_the_policy_says_so():
+    judging = CertaintyPolicy(unknown_below=80.0)
+    assert unsure_reason("keufemizmo", 70.0, LEXICON, judging) == "unknown word"
+    assert unsure_reason("keufemizmo", 70.0, LEXICON) is None  # off by default: names and terms the list lacks
+    assert unsure_reason("Kowalski", 96.0, LEXICON, judging) is None  # a name the list lacks, read confidently
+    assert unsure_reason("xy", 70.0, LEXICON, judging) is None  # too short to judge by the list
+    assert unsure_reason("keufemizmo", 70.0, None, judging) is None  # no word list installed: confidence alone
+
+
+def test_a_one_letter_word_glued_to_a_known_word_is_unsure_whatever_the_confidence():
+    lexicon = Lexicon({"k": "k", "eufemizmom": "eufemizmom", "y": "y", "las": "las", "alas": "alas"})
+    assert unsure_reason("keufemizmom", 96.0, lexicon) == "a one-letter word glued to the next"
+    assert unsure_reason("ylas", 96.0, lexicon) == "a one-letter word glued to the next"
+    assert unsure_reason("alas", 96.0, lexicon) is None  # a known word stays sure however it splits
 
 
 def test_digits_among_letters_two_scripts_and_symbols_in_a_word_are_confusions_in_any_script():
