@@ -1,6 +1,7 @@
 """The extraction audit puts the questions read by OCR unsurely (`ocr.uncertain`) first, the least sure
 reading first, before the other flagged questions, so a curator fixes the few instead of rereading the
-many; the question's reading confidence comes with its detail, and the page opens on the least sure one."""
+many; the question's reading confidence comes with its detail and shows on the page, which opens on the
+least sure one."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -48,6 +49,7 @@ def test_the_audit_page_opens_on_the_least_sure_reading(page, review_project):
         expect(page.locator("#position")).to_have_text("1 of 3")
         expect(page.locator("#flags")).to_contain_text("read by OCR unsurely: stem, key entry")
         expect(page.locator("#meta")).to_contain_text(least_sure.id)
+        expect(page.locator("#meta")).to_contain_text("OCR confidence 38")
         page.click("#next")
         expect(page.locator("#flags")).to_contain_text("read by OCR unsurely: option B")
         expect(page.locator("#meta")).to_contain_text(fairly_sure.id)
