@@ -47,6 +47,8 @@ from pipeline.parse.stream import line_stream, plain_text
 #      sheet's parts or a marking scheme imply but no block has are flagged and reported.
 # +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
 STAGE_VERSION = f"parse/{PIPELINE_VERSION}+25"
+# How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
+STAGE_VERSION += "/certainty-1"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

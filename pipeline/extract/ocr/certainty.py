@@ -44,6 +44,9 @@ class CertaintyPolicy:
     unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
     enabled: bool = True
+    # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
+    # documents of before are judged again (the OCR readings under them are not read again).
+    version: str = "1"
 
 
 DEFAULT_POLICY = CertaintyPolicy()
