@@ -168,6 +168,12 @@ class Code(Enum):
                        "page {page}: {count} span(s) of glyphs without a Unicode map that OCR could not read, kept as "
                        "U+FFFD or private-use characters, at {where} pt")
 
+    # -- a flag on a record (parse), appended here to keep the registry's order
+    OCR_UNCERTAIN = ("ocr.uncertain", WARNING, "read by OCR unsurely: {parts} (resting on {words})")
+    # -- a note of the report: the questions above, listed per file
+    OCR_UNSURE_QUESTIONS = ("ocr.uncertain_questions", WARNING,
+                            "{count} question(s) read by OCR unsurely, first in the audit queue: {numbers}")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

@@ -90,6 +90,10 @@ class Question:
     # `flags` stays the readable form. Always derived from `flags`; given, it only types flags that
     # come as text (a row read back from Parquet or JSON).
     flag_codes: list[str] = field(default_factory=list)
+    # Read by OCR: the lowest Tesseract word confidence (0–100) of the lines its stem and options were read
+    # from; null for a question read from the text layer (and in curated data of before). Where a part
+    # rests on an unsure word, the record also has an `ocr.uncertain` flag naming it.
+    reading_confidence: float | None = None  # OCR: the lowest word confidence (0–100) of its lines; null: read from the text layer
 
     def __post_init__(self):
         # A record's flags concern the record: said here, they hold however it was made or read back

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose
+from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose, has_code
 from pipeline.infra import write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
@@ -37,6 +37,8 @@ class FileReport:
     keyed_kept: int = 0
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # worth reading, not problems: annulled questions, stop_at
+    # Its questions read by OCR unsurely (`ocr.uncertain`), each "number: the flag": the audit queue's first.
+    unsure: list[str] = field(default_factory=list)
 
     def diagnostics(self) -> list[Diagnostic]:
         """Its problems, then its notes, typed, each concerning this file."""
@@ -66,6 +68,10 @@ class FileReport:
         self.keyed = sum(1 for q in questions if q.answer is not None)
         self.flagged = sum(1 for q in questions if q.flags)
         self.errors.extend(problems)
+        self.unsure = [f"{q.number}: {flag}" for q in questions for flag in q.flags if has_code([flag], Code.OCR_UNCERTAIN)]
+        if self.unsure:
+            numbers = [line.split(":", 1)[0] for line in self.unsure]
+            self.notes.append(diagnose(Code.OCR_UNSURE_QUESTIONS, count=len(numbers), numbers=_shown(numbers)))
 
     def add_kept(self, kept: list[Question], problems: list[str]) -> None:
         """This run's key was unusable and the sheet's earlier records were kept: their answers count
@@ -169,6 +175,7 @@ class RunReport:
         if self.descriptions_applied is not None:
             lines.append(f"- accepted figure descriptions applied: {self.descriptions_applied} records carry them")
         lines += [f"- figure descriptions: {line}" for line in self.descriptions]
+        lines += self._unsure_lines()
         lines += self._codes_table()
         lines += [
             "",
@@ -194,6 +201,13 @@ class RunReport:
         names = [display_name(n) for n in self.ignored_names[:shown]]
         more = len(self.ignored_names) - len(names)
         return ": " + ", ".join(f"`{n}`" for n in names) + (f" and {more} more" if more else "")
+    def _unsure_lines(self) -> list[str]:
+        """Every question read by OCR unsurely, by file: what a curator checks first on the audit page."""
+        unsure = [(f, line) for f in self.files for line in f.unsure]
+        if not unsure:
+            return []
+        lines = ["", f"**Read by OCR unsurely ({len(unsure)} questions; first in the audit queue):**", ""]
+        return lines + [f"- {_file_name(f.url)}, question {line}".replace("|", "\\|") for f, line in unsure]
 
     def _codes_table(self) -> list[str]:
         """How many diagnostics of each code (the audit page filters records by these codes)."""
@@ -243,6 +257,14 @@ def display_name(url_or_path: str) -> str:
     """A file's name as a person reads it: a URL's percent-encoded letters (`file:` URIs of non-ASCII
     names, links) decoded."""
     return unquote(url_or_path)
+
+
+SHOWN_NUMBERS = 30  # question numbers a report line names; the rest are counted
+
+
+def _shown(numbers: list[str]) -> str:
+    more = len(numbers) - SHOWN_NUMBERS
+    return ", ".join(numbers[:SHOWN_NUMBERS]) + (f" and {more} more" if more > 0 else "")
 
 
 def _file_name(url: str) -> str:

@@ -41,6 +41,11 @@ class Line:
     # Read by OCR on a text page (drawn text, glyphs without a Unicode map), wholly or in part: a line of
     # an OCR'd page is not marked, its page's method says it.
     ocr: bool = False
+    # OCR'd lines only (None and empty on the text layer): the lowest Tesseract confidence of the line's
+    # words (0–100), and the words the reading is unsure of (`extract.ocr.certainty`), which parse
+    # turns into an `ocr.uncertain` flag on the question part they land in.
+    ocr_confidence: float | None = None
+    unsure_words: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -102,10 +107,9 @@ class ExtractedDocument:
         for page_data, page in zip(data["pages"], self.pages):
             page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
             for line_data in page_data["lines"]:
-                if not line_data["wide_gap_starts"]:  # most lines: left out, read back as the default
-                    del line_data["wide_gap_starts"]
-                if not line_data["ocr"]:
-                    del line_data["ocr"]
+                for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words"):
+                    if line_data[name] is None or line_data[name] is False or line_data[name] == []:
+                        del line_data[name]  # most lines: left out, read back as the default
         return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod

@@ -45,6 +45,7 @@ class Glyph:
     # Text layer: the font gives no Unicode for this glyph (or only a private-use point); its text is a
     # stand-in until OCR reads the span it stands in (`pipeline.extract.inked.unmapped_spans`).
     unmapped: bool = False
+    conf: float | None = None  # OCR: Tesseract's confidence in the word, 0–100 (None on the text layer)
 
     @property
     def center_y(self) -> float:

@@ -57,6 +57,8 @@ from pipeline.parse.underwords import under_word_options
 #      keyed twice is left unkeyed; overlay marks are grid cells of their own; weak year evidence.
 # +27: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
 STAGE_VERSION = f"parse/{PIPELINE_VERSION}+27"
+# How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
+STAGE_VERSION += "/certainty-1"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

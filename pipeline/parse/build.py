@@ -15,6 +15,7 @@ from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
+from pipeline.parse.certainty import STEM, judge_drafts, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.implied import flag_implied_missing
@@ -167,6 +168,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
             points=block.points if block.points is not None else points,
             flags=list(flags) + restored,
             highlighted=[o.label for o in options if o.highlighted],
+            sources={STEM: found_options.stem, **{o.label: o.lines for o in options}},
             **common,
         )
         expected = labels[: len(options)]
@@ -536,6 +538,9 @@ def parse_sheet(
             draft.flags.append(diagnose(Code.KEY_OF_ANOTHER_SHEET))
             continue
         _apply_key(draft, key, spec, tf_cache)
+    key_documents = [document for document, _ in keys]
+    key_unsure = unsure_key_entries(key_documents, spec.key.entry)
+    judge_drafts(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels)
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:
@@ -591,6 +596,7 @@ def parse_sheet(
                 reserve=d.block.reserve,
                 pilot=d.pilot,
                 regions=_regions(d),
+                reading_confidence=d.reading_confidence,
             )
         )
     problems += id_collisions(questions)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.parse.blocks import Block
+from pipeline.parse.stream import StreamLine
 from pipeline.records import QuestionType
 
 
@@ -27,3 +28,6 @@ class Draft:
     tf_count: int = 0  # statements in that block
     voided: bool = False  # the key annuls it
     pilot: bool = False  # the key marks it as a pilot item
+    # The lines each part was read from: "stem" and each option label (`certainty`; empty: the block's lines).
+    sources: dict[str, list[StreamLine]] = field(default_factory=dict)
+    reading_confidence: float | None = None  # OCR: the lowest word confidence of those lines (`certainty`)

@@ -130,14 +130,15 @@ class CorrectionStore:
                    overrides=load_overrides(path, load_renames(Path(root))))
 
     def queue(self, flagged_only: bool = True, code: str | None = None) -> list[str]:
-        """Flagged questions first (the default queue); all of them with flagged_only=False; only those
+        """Flagged questions first (the default queue), and among them first those read by OCR unsurely
+        (`ocr.uncertain`), the least sure reading first; all of them with flagged_only=False; only those
         with a flag of `code` (a registered diagnostic code, "key.no_entry") when one is given."""
         if code is not None:
             try:
                 Code.parse(code)
             except ValueError:
                 raise OverrideError(f"no flag code {code!r}: the run report's table of codes lists them") from None
-        ordered = sorted(self.questions.values(), key=lambda q: (not q.flags, q.source, q.year, q.id))
+        ordered = sorted(self.questions.values(), key=_audit_order)
         return [q.id for q in ordered if (q.flags or not flagged_only) and (code is None or code in q.flag_codes)]
 
     def flag_code_counts(self) -> dict[str, int]:
@@ -152,7 +153,7 @@ class CorrectionStore:
         current = shown[0]
         return {
             "id": q.id, "source": q.source, "exam": q.exam, "year": q.year, "number": q.number, "type": q.type, "flags": q.flags,
-            "flag_codes": q.flag_codes,
+            "flag_codes": q.flag_codes, "reading_confidence": q.reading_confidence,
             "pages": q.pages, "sheet_sha256": q.source_sha256, "source_url": q.source_url, "labels": current.choice_labels,
             "extracted": _fields(q), "current": _fields(current), "version": override.version if override else 0,
             "corrected_by": override.annotator if override else None, "corrected_at": override.at if override else None,
@@ -208,3 +209,9 @@ def _page_url(q: Question, page: int, kind: str = ".png") -> str:
     box = next((r.bbox for r in q.regions if r.page == page), None)
     return url + ("?box=" + ",".join(f"{v:g}" for v in box) if box else "")
 
+
+def _audit_order(q: Question) -> tuple:
+    """Unsure OCR readings first (the least confident first), then other flagged questions, then the rest."""
+    unsure = Code.OCR_UNCERTAIN.code in q.flag_codes
+    confidence = q.reading_confidence if q.reading_confidence is not None else 101.0
+    return (not unsure, not q.flags, confidence if unsure else 0.0, q.source, q.year, q.id)

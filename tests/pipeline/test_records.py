@@ -91,3 +91,14 @@ def test_a_row_holds_every_field_as_plain_values_and_owns_its_lists():
     row["flags"].clear()
     assert question.choices == ["HTTP", "SMTP", "FTP", "DNS"] and question.flags == ["not keyed"]
     assert Question.from_row(question.to_row()) == question
+
+
+def test_a_table_written_before_reading_confidence_reads_as_not_ocr_and_the_column_round_trips(tmp_path):
+    """Curated Parquet of before the OCR reading confidence lacks its column: it still reads, as null."""
+    old = questions_to_table([make_question()]).drop_columns(["reading_confidence"])
+    pq.write_table(old, tmp_path / "old.parquet")
+    [question] = table_to_questions(conform_to_schema(pq.read_table(tmp_path / "old.parquet")))
+    assert question.reading_confidence is None and question == make_question()
+    scanned = make_question(reading_confidence=41.5)
+    pq.write_table(questions_to_table([scanned]), tmp_path / "new.parquet")
+    assert table_to_questions(pq.read_table(tmp_path / "new.parquet")) == [scanned]

@@ -28,7 +28,10 @@ Public functions and types:
 - `read_masked(pdf_path, [MaskedRequest], settings, …)` -> {page: [PlacedWord]}: the ink inside boxes of
   a text page read on white, everything else painted out (`masked`; the stage reads drawn text and
   unmapped glyphs with it); `KEEP_PAD_PT`, the points kept around each box
-- `load_lexicon(languages)`, `Lexicon`: Tesseract's own word lists, for word repairs (`lexicon`)
+- `load_lexicon(languages)`, `Lexicon`, `word_list(language)`, `word_core(token)`: Tesseract's own word
+  lists, for word repairs and for judging words (`lexicon`)
+- `CertaintyPolicy`, `unsure_reason(text, conf, lexicon)`: when a read word counts as unsure; laid-out
+  OCR lines carry their lowest word confidence and unsure words (`certainty`)
 - `OcrUnavailable`, `OcrError`
 
 Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points
@@ -53,7 +56,8 @@ from pipeline.extract.ocr.engine import (
     tesseract_command,
 )
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
-from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon
+from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_core, word_list
+from pipeline.extract.ocr.certainty import CertaintyPolicy, unsure_reason
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
@@ -71,4 +75,5 @@ __all__ = [
     "tesseract_command", "PAGE_PASSES", "Cost", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
+    "CertaintyPolicy", "unsure_reason", "word_core", "word_list",
 ]

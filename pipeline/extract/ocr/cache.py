@@ -32,8 +32,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # The format of a cached reading and of its key. Until 40 one version stood for every repair; since 41
 # each page pass has its own version (`pagepasses.PAGE_PASSES`) and the key lists the enabled ones, so
 # a pass's change reads again only the pages of settings that run it. Bump this only when `PageReading`'s
-# shape or the key's make-up changes.
-READING_FORMAT = "ocr-reading/41"
+# shape or the key's make-up changes. 42: each word keeps Tesseract's confidence (`ReadWord.conf`).
+READING_FORMAT = "ocr-reading/42"
 CACHE_STAGE = "ocr"
 
 

@@ -16,8 +16,10 @@ from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
+from pipeline.extract.ocr.certainty import lowest_confidence, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
+from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
 from pipeline.extract.ocr.settings import OcrSettings
@@ -57,9 +59,10 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     sy = height_pt / reading.image_height
     glyphs = [
         Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold,
-              run=w.line)
+              run=w.line, conf=w.conf)
         for w in reading.words
     ]
+    lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
@@ -71,7 +74,11 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         letters = sum(len(g.text) for g in body)
         marked = sum(len(g.text) for g in body if g.highlighted)
         # Highlight weighted by characters like the text path.
-        page_lines.append(segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1)))
+        line = segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1))
+        words = [(g.text, g.conf) for g in segment.glyphs]
+        line.ocr_confidence = lowest_confidence([conf for _, conf in words])
+        line.unsure_words = unsure_words(words, lexicon, settings.certainty)
+        page_lines.append(line)
     return Page(
         number=page_number,
         width=width_pt,

@@ -456,7 +456,7 @@ def _reading(work: PageWork) -> PageReading:
             highlighted=highlight_share(work.rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
             line=word.line,
-            conf=round(word.conf, 1),
+            conf=round(word.conf, 1) if word.conf >= 0 else None,
         )
         for word in work.words
     )

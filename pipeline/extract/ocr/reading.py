@@ -23,7 +23,8 @@ class ReadWord:
     # Tesseract's (block, paragraph, line) of the pass that read it: the words of one Tesseract line
     # stay one line across the wide word spaces of justified text (`layout.split_segments`).
     line: tuple[int, int, int] | None = None
-    # Tesseract's confidence in the word (0-100); None in readings cached before it was kept.
+    # Tesseract's confidence in the word (0–100; None: none given, or a reading cached before it was kept):
+    # what `certainty` judges the word unsure by when the page is laid out.
     conf: float | None = None
 
 

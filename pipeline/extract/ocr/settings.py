@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.extract.layout import LayoutParams
+from pipeline.extract.ocr.certainty import CertaintyPolicy
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,8 @@ class OcrSettings:
     - `parts_only`: the image is parts of a text page, everything else painted white (`masked`): a few
       short words ("f(x)", "1. D") are a reading, not an empty page, and no figure is looked for. Not
       part of a page's cache key: masked readings have their own (`masked.masked_key`).
+    - `certainty`: when a read word counts as unsure (`pipeline.extract.ocr.certainty`); judged at
+      layout, like `layout` not part of the OCR cache key.
     """
 
     languages: tuple[str, ...] = ("eng",)
@@ -38,6 +41,7 @@ class OcrSettings:
     deskew: bool = True
     disabled_passes: tuple[str, ...] = ()
     parts_only: bool = False
+    certainty: CertaintyPolicy = field(default_factory=CertaintyPolicy)
 
     @classmethod
     def from_spec(cls, spec) -> OcrSettings:

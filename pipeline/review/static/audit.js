@@ -62,7 +62,9 @@ async function show() {
 function render(item) {
   audit.item = item;
   $("position").textContent = `${audit.pos + 1} of ${audit.ids.length}`;
-  $("meta").textContent = `${item.id} · ${item.type} · pages ${item.pages.join(", ")}`;
+  // Read by OCR: how sure the reading is (the lowest word confidence of its lines), beside where it was printed.
+  const sure = item.reading_confidence === null || item.reading_confidence === undefined ? "" : ` · OCR confidence ${Math.round(item.reading_confidence)}`;
+  $("meta").textContent = `${item.id} · ${item.type} · pages ${item.pages.join(", ")}${sure}`;
   const pages = $("pages");
   pages.replaceChildren();
   for (const url of item.page_urls) {

@@ -1,0 +1,162 @@
+"""How sure an OCR'd word is: the evidence that a word may not read as printed, judged when a page's
+words are laid out into lines (`page.lay_out_page`), so a line carries the words it rests on unsurely.
+
+Cheap evidence only, none of it tied to a language's words or a sheet:
+- Tesseract's own word confidence (0–100) under `CertaintyPolicy.unsure_below`, for a word the lexicon
+  does not vouch for (a known word of `known_sure_from` letters or more is read as printed);
+- a word of letters Tesseract's word list for the page's languages does not know (`lexicon`), read
+  with a confidence under `unknown_below` (names and inflections the list lacks read confidently);
+- letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
+  (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`), or
+  digits are glued to a word of three letters or more (`εισδοχής2`);
+- letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
+- symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
+  square or curly bracket without its pair (`194]` for `1941`);
+- a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
+  one-letter word and a known word run together (`keufemizmom`).
+
+The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
+generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
+questions, the share of wrong ones flagged and the share of all flagged); docs/concepts/ocr.md gives
+the numbers. Changing them changes no cached OCR reading: it is judged again at every layout.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.extract.ocr.lexicon import Lexicon, word_core
+
+
+@dataclass(frozen=True)
+class CertaintyPolicy:
+    """When a word counts as unsure. `enabled=False` judges no word unsure (confidences are still kept)."""
+
+    unsure_below: float = 40.0  # Tesseract confidence under which a word of letters or digits is unsure
+    # ... unless the lexicon knows it and it has this many letters (0: never): Tesseract's Greek model
+    # gives correctly read words confidences near 0, and a misread rarely lands on another known word.
+    known_sure_from: int = 2
+    # Confidence under which a word the lexicon does not know is unsure (0: off). Off: on a rasterised
+    # corpus sheet it flagged names and terms ("Spotify", "Plóter") and caught no misreading more.
+    unknown_below: float = 0.0
+    unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
+    mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
+    enabled: bool = True
+    # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
+    # documents of before are judged again (the OCR readings under them are not read again).
+    version: str = "1"
+
+
+DEFAULT_POLICY = CertaintyPolicy()
+
+# Letters that Tesseract confuses with a digit (and back) in the Latin, Greek and Cyrillic alphabets
+# (I l | 1, O o 0, S 5, Z 2, B 8, З 3). Not g or q: a unit after a number ("10g") is common and right.
+DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
+# A word of this many letters with digits glued to it ("εισδοχής2": a "?" the Greek model read as 2);
+# fewer are units, ordinals and formulas ("10km", "2do", "H2O").
+GLUED_MIN_LETTERS = 3
+_GLUED_DIGITS = re.compile(rf"[^\W\d_]{{{GLUED_MIN_LETTERS},}}\d|\d[^\W\d_]{{{GLUED_MIN_LETTERS},}}")  # not "TDF/379/2024"
+_DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
+_WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
+# A square or curly bracket closing what nothing in the word opened, or opening what nothing closes.
+_UNPAIRED_BRACKET = re.compile(r"^[^\[]*\]|^[^{]*}|\[[^\]]*$|{[^}]*$")
+
+
+def script_of(ch: str) -> str | None:
+    """The script of a letter by its Unicode name ("LATIN", "GREEK", "CYRILLIC", "HANGUL", …); None otherwise."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else None
+
+
+def mixed_characters(token: str) -> str | None:
+    """Why a word's characters read as a confusion ("digits among letters", …), or None."""
+    if _UNPAIRED_BRACKET.search(token) and any(ch.isalnum() for ch in token):
+        return "a bracket without its pair"  # "194]" for "1941"; a label's "b)" is set apart by parse
+    core = word_core(token)[1]
+    letters = [ch for ch in core if ch.isalpha()]
+    if not letters:
+        return None
+    if any(ch in _WORD_SYMBOLS for ch in token):
+        return "a symbol inside a word"
+    if len({script_of(ch) for ch in letters} - {None}) > 1:
+        return "two scripts in one word"
+    digits = [i for i, ch in enumerate(core) if ch.isdigit()]
+    if digits:
+        if _DIGIT_BETWEEN_LETTERS.search(core):
+            return "a digit between letters"
+        if _GLUED_DIGITS.search(core):
+            return "digits glued to a word"
+        near = {j for i in digits for j in (i - 1, i + 1) if 0 <= j < len(core)}
+        if any(core[j] in DIGIT_LOOKALIKES for j in near):
+            return "a digit beside a look-alike letter"
+    return None
+
+
+def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY) -> str | None:
+    """Why the word `text`, read with Tesseract confidence `conf` (None or negative: none given), may not
+    read as printed; None when nothing says so. Punctuation alone is never judged: it carries no text."""
+    if not policy.enabled:
+        return None
+    core = word_core(text)[1]
+    if not any(ch.isalnum() for ch in core):
+        return None
+    measured = conf if conf is not None and conf >= 0 else None
+    if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
+        return "low confidence"
+    if policy.mixed_characters:
+        mixed = mixed_characters(text)
+        if mixed:
+            return mixed
+    if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:
+        if measured is not None and measured < policy.unknown_below:
+            return "unknown word"
+        if policy.mixed_characters and _known_with_swap(core, lexicon):
+            return "I and l confused"
+        if _glued_one_letter_word(core, lexicon):
+            return "a one-letter word glued to the next"
+    return None
+
+
+def _vouched(core: str, lexicon: Lexicon | None, known_sure_from: int) -> bool:
+    """Whether the lexicon vouches for a word read unsurely: it is a known word of `known_sure_from`
+    letters or more, or such a word with a label glued before it (`b)prada`: the label's glue is what
+    Tesseract was unsure of, and parse cuts the label off)."""
+    if not known_sure_from or lexicon is None:
+        return False
+    pieces = [p for p in re.split(r"[^\w]+", core) if p]
+    words = [p for p in pieces if len(p) > 1]
+    return bool(words) and len(words) == 1 and words[0].isalpha() and len(words[0]) >= known_sure_from and words[0] in lexicon
+
+
+# Letters Tesseract reads for each other in any script's Latin-looking words (a capital I and a small l,
+# the I/l/1 confusion of the issue): a word the lexicon lacks that it knows with one of them swapped.
+_SWAPS = {"I": "l", "l": "I"}
+MAX_SWAP_TRIES = 4
+
+
+def _glued_one_letter_word(core: str, lexicon: Lexicon) -> bool:
+    """An unknown word that is one of the language's one-letter words and a known word run together
+    (`keufemizmom`: `k eufemizmom`): Tesseract lost the space after a lone letter."""
+    rest = core[1:]
+    return core[0].casefold() in lexicon.one_letter_words and len(rest) >= 2 and rest in lexicon
+
+
+def _known_with_swap(core: str, lexicon: Lexicon) -> bool:
+    places = [i for i, ch in enumerate(core) if ch in _SWAPS][:MAX_SWAP_TRIES]
+    return any(core[:i] + _SWAPS[core[i]] + core[i + 1:] in lexicon for i in places)
+
+
+def unsure_words(words: Sequence[tuple[str, float | None]], lexicon: Lexicon | None,
+                 policy: CertaintyPolicy = DEFAULT_POLICY) -> list[str]:
+    """The texts of the (text, confidence) words judged unsure, in order."""
+    return [text for text, conf in words if unsure_reason(text, conf, lexicon, policy)]
+
+
+def lowest_confidence(confidences: Sequence[float | None]) -> float | None:
+    """The lowest of the confidences Tesseract gave (None when it gave none)."""
+    given = [c for c in confidences if c is not None and c >= 0]
+    return round(min(given), 1) if given else None

@@ -1,0 +1,198 @@
+"""How sure the reading of an OCR'd question is, and a flag where a part of it rests on an unsure reading.
+
+Extract judges each OCR'd word (`pipeline.extract.ocr.certainty`) and keeps, on every OCR'd line, its
+lowest word confidence and the words it is unsure of. Here each question part (the stem, each option,
+its key entry) is traced to the lines it was read from (`Draft.sources`; a draft without them, a
+true/false statement or an open task, takes its block's lines); an unsure word of those lines that the
+part's text holds makes the part unsure. A question with an unsure part gets one `ocr.uncertain` flag
+naming the parts and the words, so a curator checks those few questions against the page instead of
+rereading every scanned one; its `reading_confidence` is the lowest word confidence of its lines.
+
+A key entry is unsure when the key line it was read from holds an unsure word in the entry: a list
+key's line that matches `key.entry` there, or a key cell read alone beside its number (a grid's cell
+under its number cell). Text-layer questions and keys carry no confidence and are never flagged here.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from pipeline.diagnostics import Code, codes_of, diagnose
+from pipeline.extract import ExtractedDocument, Line, PageMethod
+from pipeline.extract.ocr import word_core
+from pipeline.parse.draft import Draft
+from pipeline.parse.labels import number_key
+from pipeline.parse.stream import StreamLine, plain_text
+from pipeline.records import QuestionType
+from pipeline.patterns import spec_pattern
+
+STEM = "stem"
+KEY_ENTRY = "key entry"
+SHOWN_WORDS = 6  # unsure words named in a flag; the rest are counted
+
+# Flags by which parse says it took a part of an OCR'd question from where it stands rather than from
+# what was read (a number from the numbering, a label from its column) or found it incomplete: on an
+# OCR'd question each means the reading there is unsure too, so the question gets `ocr.uncertain` with
+# the part named, and comes first in the audit queue with the rest.
+RECOVERED_PARTS = {
+    Code.NUMBER_INFERRED: "number", Code.DUPLICATE_NUMBER: "number", Code.NUMBERING_JUMP: "number",
+    Code.TOO_FEW_OPTIONS: "options", Code.LABEL_SKIPPED: "options", Code.EMPTY_OPTION: "options",
+    Code.TRAILING_TEXT: "options", Code.LOST_LABELS: "options",
+}
+# Not a label restored from its column (`parse.label_restored`, `parse.labels_from_column`): on the
+# generated checking sheets (`pipeline.devkit.ocrcertainty`) those options came out right 3 times in 4;
+# they keep their own flag.
+# Flags saying a key entry could not be used: on a key read by OCR, an unsure reading of the entry.
+KEY_ENTRY_PROBLEMS = frozenset({
+    Code.NO_KEY_ENTRY, Code.KEY_ENTRY_EMPTY, Code.KEY_ENTRY_NOT_LABEL, Code.KEY_ENTRY_SEVERAL_LABELS,
+    Code.KEY_ANSWER_NOT_OPTION, Code.KEY_ENTRY_NOT_TRUE_FALSE, Code.KEY_TRUE_FALSE_COUNT, Code.KEY_OF_ANOTHER_SHEET,
+})
+
+
+def draft_lines(draft: Draft) -> dict[str, list[StreamLine]]:
+    """The lines each part of the draft was read from: `Draft.sources`, else the block's lines as the stem's."""
+    if draft.sources:
+        return draft.sources
+    block = draft.block
+    return {STEM: ([block.start] if block.start else []) + list(block.lines)}
+
+
+def _holds(text: str, word: str) -> bool:
+    """Whether `text` holds the OCR'd `word`, or a piece of it parse cut off (a glued label: `b)imitador45`)."""
+    core = word_core(word)[1]
+    plain = plain_text(text)[0]
+    if not core:
+        return False
+    return core in plain or any(len(piece) >= 3 and piece in plain for piece in re.split(r"[^\w]+", core))
+
+
+def unsure_in(text: str, lines: Iterable[StreamLine]) -> list[str]:
+    """The unsure words of `lines` that `text` holds, each once, in order."""
+    found: list[str] = []
+    for sl in lines:
+        for word in sl.line.unsure_words:
+            if word not in found and _holds(text, word):
+                found.append(word)
+    return found
+
+
+# Double quotation marks come in pairs within a stem or an option, in every language's style ("…",
+# “…”, „…”, „…“, «…»): an odd count means OCR lost or invented one (`"Picos más altos de España.`).
+_DOUBLE_QUOTES = re.compile('["\u201c\u201d\u201e\u00ab\u00bb]')
+
+
+def _unpaired_quotes(text: str) -> bool:
+    return len(_DOUBLE_QUOTES.findall(text)) % 2 == 1
+
+
+def reading_confidence(draft: Draft) -> float | None:
+    """The lowest word confidence of the lines the draft was read from; None for a question not OCR'd."""
+    given = [sl.line.ocr_confidence for lines in draft_lines(draft).values() for sl in lines if sl.line.ocr_confidence is not None]
+    return min(given) if given else None
+
+
+MISREAD_LABELS = "no option read, its lines open like the labels"
+
+
+def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str]) -> None:
+    """`judge_draft` for each of a sheet's drafts; `labels`: the spec's option labels."""
+    for draft in drafts:
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels)
+
+
+def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
+    """Whether consecutive lines open with the labels' first characters in order, all but one of them
+    (`Aj`, `8)`, `Ci`, `Di` for `A)` to `D)`): options whose labels OCR misread, so none was found."""
+    want = [label[:1].casefold() for label in labels]
+    firsts = [plain_text(sl.text)[0][:1].casefold() for sl in lines]
+    needed = max(2, len(want) - 1)
+    return any(sum(a == b for a, b in zip(firsts[start:start + len(want)], want)) >= needed for start in range(len(firsts)))
+
+
+def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None) -> None:
+    """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
+    `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
+    `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
+    `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure)."""
+    draft.reading_confidence = reading_confidence(draft)
+    parts: dict[str, list[str]] = {}
+    if draft.reading_confidence is not None:
+        texts = {STEM: draft.text, **dict(zip(draft.labels, draft.choices))}
+        for part, lines in draft_lines(draft).items():
+            text = texts.get(part, "")
+            words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
+            if words:
+                parts[STEM if part == STEM else f"option {part}"] = words
+        for code in codes_of(draft.flags):
+            if code in RECOVERED_PARTS:
+                parts.setdefault(RECOVERED_PARTS[code], [])
+        lines = [sl for found in draft_lines(draft).values() for sl in found][1:]
+        if labels and not draft.labels and draft.type is not QuestionType.TRUE_FALSE and _misread_label_run(lines, labels):
+            parts.setdefault("options", []).append(MISREAD_LABELS)
+    entry = key_unsure.get(number_key(draft.number))
+    if entry and draft.answer is not None:
+        parts[KEY_ENTRY] = [repr(w) for w in entry]
+    elif key_read_by_ocr and codes_of(draft.flags) & KEY_ENTRY_PROBLEMS:
+        parts.setdefault(KEY_ENTRY, [])
+    if not parts:
+        return
+    words = [w for found in parts.values() for w in found]
+    shown = ", ".join(words[:SHOWN_WORDS]) + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
+    draft.flags.append(diagnose(Code.OCR_UNCERTAIN, parts=", ".join(parts), words=shown or "what parse had to infer"))
+
+
+# --------------------------------------------------------------------------- key entries
+
+
+def _ocr_lines(documents: Iterable[ExtractedDocument]) -> Iterable[tuple[int, list[Line]]]:
+    for document in documents:
+        for page in document.pages:
+            if page.method is PageMethod.OCR and not page.dropped_reason:
+                yield page.number, page.lines
+
+
+_NUMBER_CELL = re.compile(r"^\(?(?P<number>\d{1,3})[.)]?$")
+
+
+def _number_above(cell: Line, lines: list[Line]) -> str | None:
+    """The number printed in the cell right above `cell` (the nearest number-only line overlapping it across)."""
+    above = [
+        line for line in lines
+        if line.bottom <= cell.top + 1 and min(line.x1, cell.x1) - max(line.x0, cell.x0) > 0 and _NUMBER_CELL.match(line.text.strip())
+    ]
+    if not above:
+        return None
+    nearest = max(above, key=lambda line: line.bottom)
+    match = _NUMBER_CELL.match(nearest.text.strip())
+    return match.group("number") if match else None
+
+
+def read_by_ocr(documents: Iterable[ExtractedDocument]) -> bool:
+    """Whether any page of `documents` was read by OCR."""
+    return any(page.method is PageMethod.OCR for document in documents for page in document.pages)
+
+
+def unsure_key_entries(documents: Iterable[ExtractedDocument], entry_pattern: str | None) -> dict[str, list[str]]:
+    """{number key: unsure words} of the key entries read from unsure words on the keys' OCR'd pages.
+
+    A line matching `entry_pattern` (a list key) is unsure for each entry whose match holds an unsure
+    word; a line that is one unsure word alone (a table's answer cell) is unsure for the number in the
+    cell above it."""
+    entry_re = spec_pattern(entry_pattern) if entry_pattern else None
+    found: dict[str, list[str]] = {}
+    for _, lines in _ocr_lines(documents):
+        for line in lines:
+            if not line.unsure_words:
+                continue
+            text = plain_text(line.text)[0]
+            matched = False
+            for match in entry_re.finditer(text) if entry_re else ():
+                matched = True
+                words = [w for w in line.unsure_words if _holds(match.group(0), w)]
+                if words:
+                    found.setdefault(number_key(match.group("number")), []).extend(words)
+            if not matched and len(text.split()) == 1:
+                number = _number_above(line, lines)
+                if number is not None:
+                    found.setdefault(number_key(number), []).extend(line.unsure_words)
+    return found

@@ -1,0 +1,92 @@
+"""Which OCR'd words count as unsure (`extract.ocr.certainty`), and how that reaches the laid-out lines:
+Tesseract's confidence kept on each word of a reading, the line's lowest confidence and its unsure words
+on every OCR'd line, through the extracted document's JSON and back."""
+from __future__ import annotations
+
+from pipeline.extract import ExtractedDocument, Page, PageMethod
+from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
+from pipeline.extract.ocr.certainty import CertaintyPolicy, mixed_characters, unsure_reason, unsure_words
+from pipeline.extract.ocr.lexicon import Lexicon
+from pipeline.extract.ocr.reading import ReadWord
+
+LEXICON = Lexicon({w: w for w in ("casa", "de", "la", "opción", "μέλλοντα", "книга", "dos")})
+
+
+def test_a_confident_word_is_sure_and_a_word_under_the_threshold_is_not_unless_the_lexicon_vouches_for_it():
+    assert unsure_reason("opción", 95.0, LEXICON) is None
+    assert unsure_reason("opcióm,", 30.0, LEXICON) == "low confidence"
+    # A known word read unsurely: Tesseract's Greek model says 0 of words it reads right.
+    assert unsure_reason("opción,", 30.0, LEXICON) is None and unsure_reason("μέλλοντα", 0.0, LEXICON) is None
+    assert unsure_reason("opción", 30.0, LEXICON, CertaintyPolicy(known_sure_from=0)) == "low confidence"
+    assert unsure_reason("dos", 30.0, LEXICON, CertaintyPolicy(known_sure_from=4)) == "low confidence"  # too short to vouch for
+    assert unsure_reason("—", 5.0, LEXICON) is None  # punctuation carries no text to get wrong
+    assert unsure_reason("casa", None, LEXICON) is None and unsure_reason("casa", -1.0, LEXICON) is None  # no confidence given
+
+
+def test_an_unknown_word_is_unsure_when_read_with_middling_confidence_where_the_policy_says_so():
+    judging = CertaintyPolicy(unknown_below=80.0)
+    assert unsure_reason("keufemizmo", 70.0, LEXICON, judging) == "unknown word"
+    assert unsure_reason("keufemizmo", 70.0, LEXICON) is None  # off by default: names and terms the list lacks
+    assert unsure_reason("Kowalski", 96.0, LEXICON, judging) is None  # a name the list lacks, read confidently
+    assert unsure_reason("xy", 70.0, LEXICON, judging) is None  # too short to judge by the list
+    assert unsure_reason("keufemizmo", 70.0, None, judging) is None  # no word list installed: confidence alone
+
+
+def test_a_one_letter_word_glued_to_a_known_word_is_unsure_whatever_the_confidence():
+    lexicon = Lexicon({"k": "k", "eufemizmom": "eufemizmom", "y": "y", "las": "las", "alas": "alas"})
+    assert unsure_reason("keufemizmom", 96.0, lexicon) == "a one-letter word glued to the next"
+    assert unsure_reason("ylas", 96.0, lexicon) == "a one-letter word glued to the next"
+    assert unsure_reason("alas", 96.0, lexicon) is None  # a known word stays sure however it splits
+
+
+def test_digits_among_letters_two_scripts_and_symbols_in_a_word_are_confusions_in_any_script():
+    assert mixed_characters("pa1abra") == "a digit between letters"
+    assert mixed_characters("el7") == "a digit beside a look-alike letter"
+    assert mixed_characters("l0") == "a digit beside a look-alike letter"
+    assert mixed_characters("5ome") == "digits glued to a word"
+    assert mixed_characters("1l") == "a digit beside a look-alike letter"
+    assert mixed_characters("εισδοχής2") == "digits glued to a word"
+    assert mixed_characters("μέλλoντα") == "two scripts in one word"  # a Latin o inside a Greek word
+    assert mixed_characters("кнuга") == "two scripts in one word"  # a Latin u inside a Cyrillic word
+    assert mixed_characters("©asa") == "a symbol inside a word"
+    assert mixed_characters("194]") == "a bracket without its pair"  # 1941
+    assert mixed_characters("[12]") is None and mixed_characters("(b)") is None
+    for fine in ("2024", "10km", "x2", "3a", "2do", "R1", "μέλλοντα", "книга", "İstanbul", "Việt"):
+        assert mixed_characters(fine) is None, fine
+    assert unsure_reason("el7", 96.0, LEXICON) == "a digit beside a look-alike letter"  # whatever Tesseract's confidence
+    assert unsure_reason("el7", 96.0, LEXICON, CertaintyPolicy(mixed_characters=False)) is None
+
+
+def test_a_word_the_lexicon_knows_with_i_and_l_swapped_is_unsure():
+    lexicon = Lexicon({"lśniącej": "lśniącej", "ile": "ile"})
+    assert unsure_reason("Iśniącej", 96.0, lexicon) == "I and l confused"
+    assert unsure_reason("lśniącej", 96.0, lexicon) is None
+
+
+def test_a_disabled_policy_judges_no_word_unsure():
+    assert unsure_words([("casa", 10.0), ("el7", 90.0)], LEXICON, CertaintyPolicy(enabled=False)) == []
+    assert unsure_words([("cosa", 10.0), ("el7", 90.0), ("dos", 96.0)], LEXICON) == ["cosa", "el7"]
+
+
+def _word(text: str, left: int, conf: float | None) -> ReadWord:
+    return ReadWord(text, left, 100, left + 20 * len(text), 140, size=40.0, line=(1, 1, 1), conf=conf)
+
+
+def test_laid_out_lines_keep_their_lowest_confidence_and_unsure_words_through_the_document_json():
+    reading = PageReading(2000, 2800, (_word("1.", 100, 91.0), _word("Casa", 160, 96.0), _word("dc1", 260, 35.5),
+                                       _word("la", 340, 93.0)), confidence=80.0)
+    page = lay_out_page(reading, OcrSettings(languages=("spa",)), page_number=1, width_pt=595.0, height_pt=842.0)
+    [line] = page.lines
+    assert line.text == "1. Casa dc1 la"
+    assert (line.ocr_confidence, line.unsure_words) == (35.5, ["dc1"])
+    document = ExtractedDocument("0" * 64, "scan.pdf", 1, [page, Page(2, 595, 842, PageMethod.TEXT)], "test")
+    again = ExtractedDocument.from_json(document.to_json())
+    assert again.pages[0].lines[0].ocr_confidence == 35.5 and again.pages[0].lines[0].unsure_words == ["dc1"]
+    assert PageReading.from_json(reading.to_json()) == reading  # the confidence is cached with each word
+
+
+def test_a_reading_cached_before_confidences_were_kept_judges_no_word_by_confidence():
+    old = PageReading.from_json('{"image_width": 100, "image_height": 100, "confidence": 90, "words": [{"text": "casa", '
+                                '"left": 1, "top": 1, "right": 40, "bottom": 20, "size": 19.0, "line": [1, 1, 1]}]}')
+    page = lay_out_page(old, OcrSettings(languages=("spa",)), page_number=1, width_pt=100.0, height_pt=100.0)
+    assert (page.lines[0].ocr_confidence, page.lines[0].unsure_words) == (None, [])

@@ -1,0 +1,181 @@
+"""Every OCR'd question carries how sure its reading is, and a question whose stem, options or key entry
+rest on an unsure reading is flagged `ocr.uncertain`, naming the part (issue 27, item 4).
+
+Real sheets: a Spanish sheet of four questions scanned clean, and the same sheet with one question's
+region smeared (blur and grain over its option lines only, as a stain or a bad fold does), both read
+through real Tesseract and parsed with a spec written as a curator writes one. The smeared question is
+flagged and its reading confidence is the lowest; the clean questions, and every question of the clean
+scan, are not flagged; the text layer's questions carry no confidence at all."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageFilter
+
+from pipeline.devkit.sample.pdfbase import PT_PER_MM, new_fpdf
+from pipeline.diagnostics import Code, has_code
+from tests.pipeline.parse.repertoire_sheets import LEFT, ROW, Item, by_number, lines_at, pdf, question_rows, run, spec
+
+DPI = 200
+STAINED = "3"
+STEMS = {
+    "1": "¿Qué órgano del Estado aprueba los presupuestos generales?",
+    "2": "Según la Constitución, ¿quién ejerce la potestad jurisdiccional?",
+    "3": "¿Cuál es el plazo ordinario para interponer el recurso de alzada?",
+    "4": "¿Qué norma regula el procedimiento administrativo común?",
+}
+OPTIONS = {
+    "1": ("Las Cortes Generales", "El Gobierno de la Nación", "El Tribunal de Cuentas", "El Consejo de Estado"),
+    "2": ("Los jueces y magistrados", "El Ministerio Fiscal", "El Defensor del Pueblo", "El Consejo de Ministros"),
+    "3": ("Un mes desde la notificación", "Quince días hábiles", "Dos meses naturales", "Tres meses desde la publicación"),
+    "4": ("La Ley de procedimiento común", "El Código Civil vigente", "La Ley de contratos públicos", "El Estatuto Básico"),
+}
+ANSWERS = {"1": "A", "2": "A", "3": "A", "4": "A"}
+
+
+def _sheet(path: Path) -> tuple[Path, tuple[float, float]]:
+    """The sheet, and the top and bottom (mm) of the stained question's option lines."""
+    boxes, y, stained = [], 20.0, (0.0, 0.0)
+    for number, stem in STEMS.items():
+        found, below = question_rows(Item(number, stem, OPTIONS[number]), y, width=150)
+        if number == STAINED:
+            stained = (y + ROW + 0.5, below - 2.5)
+        boxes += found
+        y = below
+    return pdf(path, boxes), stained
+
+
+def _scan(src: Path, dst: Path, stain: tuple[float, float] | None) -> Path:
+    """`src` rendered at DPI as an image-only PDF; with `stain`, the band between its two heights (mm)
+    blurred and grained until Tesseract is unsure of it, the rest left as a clean scan."""
+    document = pdfium.PdfDocument(str(src))
+    page = document[0]
+    width_pt, height_pt = page.get_size()
+    image = page.render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
+    document.close()
+    if stain is not None:
+        top, bottom = (round(mm * PT_PER_MM * DPI / 72) for mm in stain)
+        band = image.crop((0, top, image.width, bottom)).filter(ImageFilter.GaussianBlur(1.5))
+        rng = np.random.default_rng(7)
+        grain = rng.normal(0, 45, size=(band.height, band.width))
+        band = Image.fromarray(np.clip(np.asarray(band, dtype=np.float32) + grain + 25, 0, 255).astype(np.uint8), mode="L")
+        image.paste(band, (0, top))
+    out = new_fpdf()
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=85, dpi=(DPI, DPI))
+    size = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
+    out.add_page(format=size)
+    out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size[0], h=size[1])
+    dst.write_bytes(bytes(out.output()))
+    return dst
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("uncertain")
+    text, stain = _sheet(root / "text" / "2031" / "sheet.pdf")
+    key = pdf(root / "text" / "2031" / "key.pdf", lines_at([f"{n}. {a}" for n, a in ANSWERS.items()], LEFT, 20))
+    clean = root / "clean" / "2031" / "sheet.pdf"
+    stained = root / "stained" / "2031" / "sheet.pdf"
+    clean.parent.mkdir(parents=True)
+    stained.parent.mkdir(parents=True)
+    return {"text": text, "key": key, "clean": _scan(text, clean, None), "stained": _scan(text, stained, stain)}
+
+
+def _read(sheets, which: str):
+    return by_number(run(spec(), sheets[which], sheets["key"]))
+
+
+def test_a_question_read_from_a_smeared_region_is_flagged_and_its_neighbours_are_not(sheets):
+    records = _read(sheets, "stained")
+    assert set(records) == set(STEMS)
+    flagged = [n for n, q in records.items() if has_code(q.flags, Code.OCR_UNCERTAIN)]
+    assert flagged == [STAINED]
+    assert all(q.reading_confidence is not None for q in records.values())
+    assert records[STAINED].reading_confidence < min(q.reading_confidence for n, q in records.items() if n != STAINED)
+
+
+def test_a_clean_scan_flags_no_question_and_the_text_layer_carries_no_confidence(sheets):
+    scanned = _read(sheets, "clean")
+    assert set(scanned) == set(STEMS)
+    assert [n for n, q in scanned.items() if has_code(q.flags, Code.OCR_UNCERTAIN)] == []
+    assert all(q.reading_confidence is not None and q.reading_confidence > 50 for q in scanned.values())
+    assert [q.choices for q in scanned.values()] == [list(OPTIONS[n]) for n in scanned]
+    text = _read(sheets, "text")
+    assert all(q.reading_confidence is None and not has_code(q.flags, Code.OCR_UNCERTAIN) for q in text.values())
+
+
+# --------------------------------------------------------------------------- which part, from the lines it was read from
+
+def _ocr_document(sha: str, name: str, rows: list[tuple[str, float, float, list[str], float | None]]):
+    """An OCR'd page of lines: (text, left, top, unsure words, lowest word confidence) each."""
+    from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
+
+    lines = [Line(text=t, x0=x, top=y, x1=x + 8 * len(t), bottom=y + 10, font_size=10, ocr_confidence=c, unsure_words=u)
+             for t, x, y, u, c in rows]
+    return ExtractedDocument(sha * 64, name, 1, [Page(1, 595, 842, PageMethod.OCR, lines)], "test")
+
+
+def _parse(sheet, key):
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path = Path("/exams/2031/sheet.pdf")
+    facts = {"year": "2031"}
+    return by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
+
+
+def test_the_flag_names_the_part_whose_lines_hold_the_unsure_words_and_the_key_entries_read_unsurely():
+    sheet = _ocr_document("0", "sheet.pdf", [
+        ("1. Enunciado de la primera pregunta", 60, 100, [], 96.0),
+        ("A) opción uno", 70, 114, [], 95.0), ("B) opción dos", 70, 128, [], 94.0),
+        ("C) opc1ón tres", 70, 142, ["opc1ón"], 41.0), ("D) opción cuatro", 70, 156, [], 93.0),
+        # Unsure words in the stem's second line; "de" is also in its options, which stay sure.
+        ("2. Enunciado de la segunda", 60, 180, [], 92.0), ("pregunta dcl examen", 60, 192, ["dcl"], 38.0),
+        ("A) opción de uno", 70, 206, [], 95.0), ("B) opción de dos", 70, 220, [], 95.0),
+        ("C) opción de tres", 70, 234, [], 95.0), ("D) opción de cuatro", 70, 248, [], 95.0),
+        ("3. Enunciado de la tercera pregunta", 60, 272, [], 97.0),
+        ("A) uno", 70, 286, [], 97.0), ("B) dos", 70, 300, [], 97.0), ("C) tres", 70, 314, [], 97.0), ("D) cuatro", 70, 328, [], 97.0),
+        ("4. Enunciado de la cuarta pregunta", 60, 352, [], 97.0),
+        ("A) uno", 70, 366, [], 97.0), ("B) dos", 70, 380, [], 97.0), ("C) tres", 70, 394, [], 97.0), ("D) cuatro", 70, 408, [], 97.0),
+    ])
+    key = _ocr_document("1", "key.pdf", [
+        ("Clave de respuestas", 60, 80, [], 95.0),
+        ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0), ("3. C", 60, 128, ["C"], 30.0), ("4. D", 60, 142, [], 95.0),
+    ])
+    records = _parse(sheet, key)
+    assert [records[n].answer for n in "1234"] == ["A", "B", "C", "D"]
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["1"] == ["read by OCR unsurely: option C (resting on 'opc1ón')"]
+    assert flags["2"] == ["read by OCR unsurely: stem (resting on 'dcl')"]
+    assert flags["3"] == ["read by OCR unsurely: key entry (resting on 'C')"]
+    assert flags["4"] == []
+    assert [records[n].reading_confidence for n in "1234"] == [41.0, 38.0, 97.0, 97.0]
+
+
+def test_a_key_entry_missing_from_a_key_read_by_ocr_is_an_unsure_reading_too():
+    sheet = _ocr_document("0", "sheet.pdf", [
+        ("1. Enunciado", 60, 100, [], 96.0), ("A) uno", 70, 114, [], 95.0), ("B) dos", 70, 128, [], 95.0),
+        ("C) tres", 70, 142, [], 95.0), ("D) cuatro", 70, 156, [], 95.0),
+    ])
+    key = _ocr_document("1", "key.pdf", [("Clave de respuestas", 60, 80, [], 95.0), ("1 ?", 60, 100, ["?"], 10.0)])
+    [record] = _parse(sheet, key).values()
+    assert has_code(record.flags, Code.NO_KEY_ENTRY)
+    assert [f for f in record.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: key entry (resting on what parse had to infer)"]
+
+
+def test_a_table_cell_read_unsurely_under_its_number_cell_makes_that_entry_unsure():
+    from pipeline.parse.certainty import unsure_key_entries
+
+    key = _ocr_document("1", "key.pdf", [
+        ("Clave", 60, 80, [], 95.0),
+        ("1", 60, 100, [], 95.0), ("2", 100, 100, [], 95.0), ("3", 140, 100, [], 95.0),
+        ("B", 60, 114, [], 95.0), ("Ď", 100, 114, ["Ď"], 12.0), ("A", 140, 114, [], 95.0),
+        ("21. C", 60, 200, ["C"], 30.0),  # a list entry on the same page
+    ])
+    assert unsure_key_entries([key], r"(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])") == {"2": ["Ď"], "21": ["C"]}
