@@ -24,6 +24,7 @@ from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table
+from pipeline.parse.labels import fold
 from pipeline.specs import KeySpec
 
 
@@ -52,14 +53,13 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300) -> KeyTable:
     document = extract_document(pdf, sha, options)
     if spec.kind == "list":
         return read_list(document, spec, pdf.name)
-    reader = read_grid if spec.kind == "grid" else read_variant_table
-    tables = reader(document, spec, pdf.name)
+    tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
     wanted = spec.variant if spec.variant_header else ""
     return tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
 
 
 def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeyScore:
-    right = sum(table.answers.get(n, "").strip() == a for n, a in sheet.truth.items())
+    right = sum(fold(table.answers.get(n, "")) == fold(a) for n, a in sheet.truth.items())
     missing = sum(n not in table.answers for n in sheet.truth)
     return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems), len(sheet.truth), seconds)
 

@@ -279,8 +279,10 @@ def _read_keys(
         elif kind == "list":
             table = key_formats.read_list(document, spec.key, name)
         else:
-            reader = read_grid if kind == "grid" else key_formats.read_variant_table
-            tables = reader(document, spec.key, name)
+            if kind == "grid":
+                tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels)
+            else:
+                tables = key_formats.read_variant_table(document, spec.key, name)
             if not by_variant:
                 table = tables.get("") or key_formats.KeyTable(name)
             elif not tables:

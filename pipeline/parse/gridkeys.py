@@ -17,12 +17,13 @@ are not grids and are ignored.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.parse.keys import KeyTable, is_voided
-from pipeline.parse.labels import number_key
+from pipeline.parse.labels import fold, number_key
 from pipeline.parse.stream import StreamLine, line_stream, plain_text, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
@@ -33,6 +34,7 @@ MIN_GRID_NUMBERS = 3
 # An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
 # ("A/C": both accepted).
 _ANSWER_WORD = re.compile(r"^(?:[^\W\d_]{1,12}|[^\W\d_]{1,3}(?:[/,][^\W\d_]{1,3})+)$")
+ROW_LABEL_MIN_CHARS = 3  # a leading word this long that is no label is the answer row's label ("Odp")
 _SHORT = 3  # most cells of an answer row are at most this long (titles are made of longer words)
 
 # Rough advance widths of a sans-serif face, in ems: enough to place a token inside a merged line.
@@ -149,19 +151,29 @@ def _pitch(cells: list[NumberCell]) -> float:
     return median(b.x - a.x for a, b in zip(cells, cells[1:]))
 
 
-def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]) -> list[Token] | None:
+def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str], labels: Sequence[str] = ()) -> list[Token] | None:
     """The answer tokens of the row under a number row (a leading label left of the first number's column
-    dropped), or None when the row is not an answer row."""
+    dropped, and, given the option `labels`, any leading word that is no label: "Odp", "정답"), or None
+    when the row is not an answer row. A label that folds to a digit (① read as 1) is an answer."""
     left = cells[0].x - _pitch(cells) / 2
     while tokens and tokens[0].x < left:
         tokens = tokens[1:]
+    folded = {fold(label) for label in labels}
+    # A row label is a word; a cell OCR misread is a character or two, and stays (dropped, it would
+    # move every answer after it).
+    while folded and tokens and len(tokens[0].text) >= ROW_LABEL_MIN_CHARS and not _is_answer(tokens[0].text, voided, folded):
+        tokens = tokens[1:]
     if not tokens:
         return None
-    kinds = [t.text == UNREAD_CELL or is_voided(t.text, voided) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
+    kinds = [_is_answer(t.text, voided, folded) or (_ANSWER_WORD.match(t.text) is not None) for t in tokens]
     short = [t.text == UNREAD_CELL or is_voided(t.text, voided) or len(t.text) <= _SHORT for t in tokens]
     if not all(kinds) or sum(short) * 2 < len(tokens):
         return None
     return tokens
+
+
+def _is_answer(text: str, voided: list[str], folded_labels: set[str]) -> bool:
+    return text == UNREAD_CELL or is_voided(text, voided) or fold(text) in folded_labels
 
 
 def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token], str | None]:
@@ -186,8 +198,9 @@ def _span(cells: list[NumberCell]) -> str:
     return f"{cells[0].printed}–{cells[-1].printed}"
 
 
-def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
-    """One table per variant named by a `variant_header` row ({"" : table} without variant_header)."""
+def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Sequence[str] = ()) -> dict[str, KeyTable]:
+    """One table per variant named by a `variant_header` row ({"" : table} without variant_header).
+    `labels`, the spec's option labels, let an answer row of digits (①–⑤ print as 1–5) be one."""
     header_re = spec_pattern(spec.variant_header) if spec.variant_header else None
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
@@ -209,7 +222,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
         page = row[0].page
         where = f"page {page}: questions {_span(cells)}"
         below = all_rows[index + 1] if index + 1 < len(all_rows) and all_rows[index + 1][0].page == page else None
-        answers = answer_cells(row_tokens(below, scale), cells, spec.voided) if below else None
+        answers = answer_cells(row_tokens(below, scale), cells, spec.voided, labels) if below else None
         if current is None:
             if header_re and answers is not None:
                 orphans.append(f"{where} come before any variant header (key.variant_header); not read")

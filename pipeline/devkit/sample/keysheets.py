@@ -129,7 +129,7 @@ def greek_booklets(seed: int = 0) -> KeySheet:
 
 def wide_grid(seed: int = 0) -> KeySheet:
     """One row of 40 narrow cells across the page: a key table Tesseract must not read as one strip."""
-    return grid_key(seed, count=80, per_row=40, labels=("A", "B", "C", "D"), size=9, cell=4.3, name="wide",
+    return grid_key(seed, count=80, per_row=40, labels=("A", "B", "C", "D"), size=9, cell=4.0, name="wide",
                     row_labels=("Nr", "Odp"), languages=("pol",))
 
 

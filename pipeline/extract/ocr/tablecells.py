@@ -28,7 +28,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
-from pipeline.extract.ocr.engine import read_strip, straight_runs
+from pipeline.extract.ocr.engine import parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_label_cells
 from pipeline.extract.ocr.words import Word, ink_runs
 
@@ -48,6 +48,7 @@ GLYPH_PX = 150  # an answer cell's crop is enlarged to about this height before 
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
 RING_KEEP = 0.7  # of an enclosed label's ring radius: the ink inside is its digit
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
+STACK_PSM = 6  # number cells are read stacked, one per line, as one block
 LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
 
@@ -81,12 +82,14 @@ def table_bands(grey: np.ndarray, dpi: int) -> list[Band]:
     rules = sorted(_rules(dark, dpi))
     low, high = (round(v * dpi) for v in ROW_INCHES)
     bands: list[Band] = []
-    for index, (top, bottom, left, right) in enumerate(rules):
+    for index, (_top, bottom, left, right) in enumerate(rules):
         # The next rule below that spans the same columns closes this row.
         below = next((r for r in rules[index + 1:] if r[0] > bottom and min(right, r[3]) - max(left, r[2]) > 0.8 * (right - left)), None)
         if below is None or not low <= below[0] - bottom <= high:
             continue
-        inner_left, inner_right = max(left, below[2]), min(right, below[3])
+        # A little past the rules' ends: the table's outer cell rules stand on them.
+        reach = max(3, dpi // 50)
+        inner_left, inner_right = max(0, max(left, below[2]) - reach), min(dark.shape[1], min(right, below[3]) + reach)
         band = dark[bottom:below[0], inner_left:inner_right]
         cells = _cells(band, dpi)
         if len(cells) >= MIN_CELLS:
@@ -163,11 +166,22 @@ def _inside_ring(grey: Image.Image, box: Box) -> Image.Image:
 
 
 def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path) -> list[int | None]:
-    offsets, read = read_strip(grey, boxes, gap, languages, dpi, omp, path, "0123456789", binarise=False)
+    """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
+    side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…")."""
     values: list[int | None] = []
-    for (left, _, right, _), offset in zip(boxes, offsets):
-        inside = [w for w in read if offset - 2 <= (w.left + w.right) / 2 <= offset + (right - left) + 2]
-        values.append(int(inside[0].text) if len(inside) == 1 and inside[0].text.isdigit() else None)
+    for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
+        width = max(r - l for l, _, r, _ in group) + 2 * gap
+        tops, y = [], gap
+        for _, top, _, bottom in group:
+            tops.append(y)
+            y += (bottom - top) + gap
+        stack = Image.new("L", (width, y), 255)
+        for box, top in zip(group, tops):
+            stack.paste(grey.crop(box), (gap, top))
+        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist="0123456789"))
+        for (_, top, _, bottom), offset in zip(group, tops):
+            inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
+            values.append(int(inside[0].text) if len(inside) == 1 and inside[0].text.isdigit() else None)
     return values
 
 
@@ -339,8 +353,8 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         return []
     height = int(np.median([band.bottom - band.top for band in table]))
     gap = max(8, height)
-    values = dict(zip(inked, _read_numbers(grey, [_padded(inks[k], height, grey.size) for k in inked], gap, languages, dpi, omp,
-                                            path.with_suffix(".numbers.pgm"))))
+    canvas, boxes = _enlarged(grey, [_padded(inks[k], height, grey.size) for k in inked])
+    values = dict(zip(inked, _read_numbers(canvas, boxes, GLYPH_PX, languages, dpi, omp, path.with_suffix(".numbers.pgm"))))
     numbers: dict[tuple[int, int], int] = {}
     answers: list[tuple[int, int]] = []
     header: list[tuple[int, int]] = []
@@ -420,5 +434,8 @@ def _padded(box: Box | None, height: int, size: tuple[int, int]) -> Box:
 
 
 def _cell_box(band: Band, cell: int) -> Box:
+    """Where a cell's word stands: the middle half of the cell (whole cells touch, and touching words
+    are joined into one)."""
     left, right = band.cells[cell]
-    return left, band.top, right, band.bottom
+    quarter = (right - left) // 4
+    return left + quarter, band.top, right - quarter, band.bottom
