@@ -39,7 +39,7 @@ ROW_INCHES = (0.12, 0.7)  # height of a table row between two rules
 CELL_RULE_SHARE = 0.85  # of a band's inner height a column is dark over to be a cell rule
 MIN_CELLS = 3  # cells in a band before it is a table row
 CELL_MIN_INK = 0.004  # of a cell's inner pixels dark for it to hold a glyph
-COUNT_MIN_SHARE = 0.7  # of a line's neighbouring number cells that must count up by one
+COUNT_MIN_SHARE = 0.7  # of a line's numbers read that must be the number their place in the run gives
 MIN_NUMBERS = 3  # number cells in a run before it is a key's numbering
 SINGLE_GLYPH_ASPECT = 1.6  # an answer cell's ink is about one glyph: at most this wide for its height
 ANSWER_MIN_SHARE = 0.6  # of a candidate answer line's inked cells that must look like one glyph
@@ -48,6 +48,7 @@ GLYPH_PX = 150  # an answer cell's crop is enlarged to about this height before 
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
 RING_KEEP = 0.7  # of an enclosed label's ring radius: the ink inside is its digit
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
+BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word written for a blank cell
 STACK_PSM = 6  # number cells are read stacked, one per line, as one block
 LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
@@ -126,16 +127,15 @@ def _ink_box(dark: np.ndarray, band: Band, cell: tuple[int, int]) -> Box | None:
 
 
 def _counting_run(values: list[int | None]) -> list[int] | None:
-    """The numbers of a line whose readings count up by one (most of them), as its place gives each; or None."""
+    """The numbers of a line whose readings count up by one, as its place gives each; or None. Most
+    readings (`COUNT_MIN_SHARE`) must be their place's number: a misread digit ("23" for 25) or a number
+    unread then takes its place's, and a line of other numbers (a data table's) is no run."""
     read = [(i, v) for i, v in enumerate(values) if v is not None]
     if len(read) < MIN_NUMBERS or len(values) < MIN_NUMBERS:
         return None
-    steps = sum(1 for (i, a), (j, b) in zip(read, read[1:]) if b - a == j - i)
-    if steps < COUNT_MIN_SHARE * (len(read) - 1):
-        return None
     offsets = [v - i for i, v in read]
     start = max(set(offsets), key=offsets.count)
-    if offsets.count(start) < COUNT_MIN_SHARE * len(read) or start < 0:
+    if offsets.count(start) < max(MIN_NUMBERS, COUNT_MIN_SHARE * len(read)) or start < 0:
         return None
     return [start + i for i in range(len(values))]
 
@@ -315,7 +315,7 @@ def read_table_cells(
         if not placed:
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
-        spans = _band_spans([(box, band) for box, _, (band, _) in placed])
+        spans = _band_spans(table, [(box, band) for box, _, (band, _) in placed])
         result = [w for w in result if not any(_centre_in(w, span) for span in spans)]
         for box, text, (band_index, conf) in placed:
             line = LINE_BASE + t * 1000 + band_index
@@ -330,12 +330,12 @@ def held_apart(words: list[Word]) -> tuple[list[Word], list[Word]]:
     return ours, [w for w in words if not LINE_BASE <= w.line[0] < LINE_BASE + LINE_SPAN]
 
 
-def _band_spans(cells: list[tuple[Box, int]]) -> list[Box]:
-    """Per table row, the box from its first cell read to its last."""
+def _band_spans(table: list[Band], cells: list[tuple[Box, int]]) -> list[Box]:
+    """Per table row, the box from its first cell read to its last, the row's whole height."""
     spans: dict[int, Box] = {}
-    for (left, top, right, bottom), band in cells:
-        was = spans.get(band, (left, top, right, bottom))
-        spans[band] = (min(was[0], left), min(was[1], top), max(was[2], right), max(was[3], bottom))
+    for (left, _, right, _), band in cells:
+        was = spans.get(band, (left, table[band].top, right, table[band].bottom))
+        spans[band] = (min(was[0], left), was[1], max(was[2], right), was[3])
     return list(spans.values())
 
 
@@ -395,16 +395,16 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         return []
     placed: list[tuple[Box, str, tuple[int, float]]] = []
     for (b, c), value in numbers.items():
-        placed.append((_cell_box(table[b], c), str(value), (b, 95.0)))
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), str(value), (b, 95.0)))
     answer_inked = [k for k in answers if inks.get(k) is not None]
     read = dict(zip(answer_inked, _read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
                                                 languages, dpi, omp, path.with_suffix(".answers.pgm")))) if answer_inked else {}
     for b, c in answers:
         reading = read.get((b, c))
-        placed.append((_cell_box(table[b], c), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0)))
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0)))
     if header:
         texts = _read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
-        placed += [(_cell_box(table[b], c), text, (b, 90.0)) for (b, c), text in zip(header, texts) if text]
+        placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0)) for (b, c), text in zip(header, texts) if text]
     return placed
 
 
@@ -433,9 +433,13 @@ def _padded(box: Box | None, height: int, size: tuple[int, int]) -> Box:
     return max(0, box[0] - across), max(0, box[1] - down), min(size[0], box[2] + across), min(size[1], box[3] + down)
 
 
-def _cell_box(band: Band, cell: int) -> Box:
-    """Where a cell's word stands: the middle half of the cell (whole cells touch, and touching words
-    are joined into one)."""
+def _cell_box(band: Band, cell: int, ink: Box | None) -> Box:
+    """Where a cell's word stands: across, the middle half of the cell (whole cells touch, and touching
+    words are joined into one); down, its ink (a blank cell: the middle of the row), so that the line's
+    size is its glyphs' and the layout parts a row's label from its cells as it parts any wide gap."""
     left, right = band.cells[cell]
     quarter = (right - left) // 4
-    return left + quarter, band.top, right - quarter, band.bottom
+    if ink is not None:
+        return left + quarter, ink[1], right - quarter, ink[3]
+    middle, half = (band.top + band.bottom) // 2, max(1, round(BLANK_HALF_HEIGHT * (band.bottom - band.top)))
+    return left + quarter, middle - half, right - quarter, middle + half
