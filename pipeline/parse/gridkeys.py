@@ -121,8 +121,14 @@ def number_row(tokens: list[Token], pilot_mark: str | None) -> list[NumberCell] 
     (which question of one booklet is which of another) does not."""
     mark = re.escape(pilot_mark) if pilot_mark else "(?!)"  # no mark: a pattern that never matches
     pattern = re.compile(rf"^(?P<n>\d{{1,4}})(?P<pilot>{mark})?$")
+    tokens = _after_label(tokens)
+    # A row label OCR read with digits ("문항" as "24" or "2%") opens a row that counts up without it.
+    return _number_cells(tokens, pattern) or (_number_cells(tokens[1:], pattern) if len(tokens) > MIN_GRID_NUMBERS else None)
+
+
+def _number_cells(tokens: list[Token], pattern: re.Pattern) -> list[NumberCell] | None:
     cells = []
-    for token in _after_label(tokens):
+    for token in tokens:
         match = pattern.match(token.text)
         if not match:
             return None

@@ -30,7 +30,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_label_cells
-from pipeline.extract.ocr.words import Word, ink_runs
+from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 RULE_INK_BELOW = 170  # grey level: a blurred thin rule of a 150 dpi scan stays under it
 RULE_MIN_INCHES = 0.3  # a horizontal dark run this long is a rule
@@ -40,13 +40,16 @@ CELL_RULE_SHARE = 0.85  # of a band's inner height a column is dark over to be a
 MIN_CELLS = 3  # cells in a band before it is a table row
 CELL_MIN_INK = 0.004  # of a cell's inner pixels dark for it to hold a glyph
 COUNT_MIN_SHARE = 0.7  # of a line's numbers read that must be the number their place in the run gives
+LABEL_CELL_WIDTH = 1.6  # typical cell widths: a wider cell in a number row is the row's label
 MIN_NUMBERS = 3  # number cells in a run before it is a key's numbering
 SINGLE_GLYPH_ASPECT = 1.6  # an answer cell's ink is about one glyph: at most this wide for its height
 ANSWER_MIN_SHARE = 0.6  # of a candidate answer line's inked cells that must look like one glyph
 VOIDED_MARKS = "-*"  # an answer cell may hold an annulled question's mark instead of a label
 GLYPH_PX = 150  # an answer cell's crop is enlarged to about this height before it is read
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
-RING_KEEP = 0.7  # of an enclosed label's ring radius: the ink inside is its digit
+RING_KEEP = 0.7
+RING_MIN_CONF = 80.0  # a digit read with its ring whitened is taken only this sure (it misread ④ as 3 on blurred scans)
+ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height  # of an enclosed label's ring radius: the ink inside is its digit
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
 BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word written for a blank cell
 STACK_PSM = 6  # number cells are read stacked, one per line, as one block
@@ -153,19 +156,23 @@ def enclosed_digits(labels: Sequence[str]) -> dict[str, str] | None:
     return found
 
 
-def _inside_ring(grey: Image.Image, box: Box) -> Image.Image:
-    """A copy of the page with the ring around an enclosed digit at `box` whitened: only the ink within
-    `RING_KEEP` of the ring's radius from its centre stays (the digit)."""
-    left, top, right, bottom = box
+def _inside_ring(grey: Image.Image, box: Box) -> Image.Image | None:
+    """The crop at `box` with the ring around an enclosed digit whitened: only the ink within
+    `RING_KEEP` of the ring's radius from its centre stays (the digit); None for a crop without ink."""
     crop = np.asarray(grey.crop(box)).copy()
-    rows, columns = np.mgrid[0:bottom - top, 0:right - left]
-    centre_y, centre_x = (bottom - top - 1) / 2, (right - left - 1) / 2
-    radius = max(bottom - top, right - left) / 2
-    crop[np.hypot(rows - centre_y, columns - centre_x) > RING_KEEP * radius] = 255
+    ink = crop < INK_BELOW
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return None
+    centre_y, centre_x = (rows[0] + rows[-1]) / 2, (columns[0] + columns[-1]) / 2
+    radius = max(rows[-1] - rows[0], columns[-1] - columns[0]) / 2
+    ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+    crop[np.hypot(ys - centre_y, xs - centre_x) > RING_KEEP * radius] = 255
     return Image.fromarray(crop)
 
 
-def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path) -> list[int | None]:
+def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
+                  digits: str = "0123456789", min_conf: float = -1.0) -> list[int | None]:
     """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
     side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…")."""
     values: list[int | None] = []
@@ -178,10 +185,11 @@ def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi,
         stack = Image.new("L", (width, y), 255)
         for box, top in zip(group, tops):
             stack.paste(grey.crop(box), (gap, top))
-        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist="0123456789"))
+        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist=digits))
         for (_, top, _, bottom), offset in zip(group, tops):
             inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
-            values.append(int(inside[0].text) if len(inside) == 1 and inside[0].text.isdigit() else None)
+            sure = len(inside) == 1 and inside[0].text.isdigit() and inside[0].conf >= min_conf
+            values.append(int(inside[0].text) if sure else None)
     return values
 
 
@@ -209,16 +217,38 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
                     answers[index] = (as_label[alone[0][0]], alone[0][1])
                     break
         return answers
-    answers: list[tuple[str, float] | None] = []
+    # The rings read together, stacked, against their digits: Tesseract reads the digit inside a ring it
+    # cannot name. A ring it leaves unread that holds one upright stroke is a 1 (a lone "1" is dropped).
+    # Whitening the ring to read the digit alone was tried: it read ④ as 3 on blurred scans.
     digits = "".join(sorted(ringed))
-    for index, box in enumerate(boxes):
-        # Each ring read alone: its digit, whitened around, in a crop of its own.
-        inner = _inside_ring(grey, box)
-        offsets, read = read_strip(inner, [(0, 0, inner.width, inner.height)], gap, languages, dpi, omp,
-                                   path.with_name(f"{path.stem}-{index}.pgm"), digits, binarise=False)
-        texts = [w for w in read if w.text in ringed]
-        answers.append((ringed[texts[0].text], texts[0].conf) if len(texts) == 1 else None)
+    values = _read_numbers(grey, boxes, gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
+    unread = [i for i, v in enumerate(values) if v is None]
+    inner = {i: _inside_ring(grey, boxes[i]) for i in unread}
+    bare = [i for i in unread if inner[i] is not None]
+    if bare:
+        # Unread rings read again with the ring whitened: the digit alone, as a digit is printed.
+        canvas, placed = _side_by_side([inner[i] for i in bare])
+        again = _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(".digits.pgm"), digits, min_conf=RING_MIN_CONF)
+        values = [v if i not in bare else again[bare.index(i)] for i, v in enumerate(values)]
+    answers: list[tuple[str, float] | None] = []
+    for value, box in zip(values, boxes):
+        inner = _inside_ring(grey, box) if value is None else None
+        if value is not None and str(value) in ringed:
+            answers.append((ringed[str(value)], 80.0))
+        elif inner is not None and "1" in ringed and _one_stroke(np.asarray(inner) < INK_BELOW):
+            answers.append((ringed["1"], 0.0))
+        else:
+            answers.append(None)
     return answers
+
+
+def _one_stroke(ink: np.ndarray) -> bool:
+    """Whether the ink is one upright stroke (a 1): its columns' span narrow for its rows' span."""
+    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return False
+    height, width = rows[-1] - rows[0] + 1, columns[-1] - columns[0] + 1
+    return height >= 4 and width <= ONE_STROKE_ASPECT * height
 
 
 def _enlarged(grey: Image.Image, boxes: list[Box]) -> tuple[Image.Image, list[Box]]:
@@ -229,6 +259,11 @@ def _enlarged(grey: Image.Image, boxes: list[Box]) -> tuple[Image.Image, list[Bo
         factor = max(1.0, GLYPH_PX / max(1, bottom - top))
         crop = grey.crop((left, top, right, bottom))
         scaled.append(crop.resize((round(crop.width * factor), round(crop.height * factor)), Image.Resampling.LANCZOS))
+    return _side_by_side(scaled)
+
+
+def _side_by_side(scaled: list[Image.Image]) -> tuple[Image.Image, list[Box]]:
+    """Images pasted side by side on one white canvas, and their boxes there."""
     canvas = Image.new("L", (sum(c.width for c in scaled), max(c.height for c in scaled)), 255)
     placed, x = [], 0
     for crop in scaled:
@@ -364,7 +399,9 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         first = _first_numbered(values, b, len(band.cells))
         if run is None or first is None:
             continue
-        row = [(b, c) for c in range(first, len(band.cells))]
+        # The row's own cells: a cell far wider than the row's typical one is its label ("Questão", "문항").
+        typical = float(np.median([r - l for l, r in band.cells]))
+        row = [(b, c) for c in range(first, len(band.cells)) if band.cells[c][1] - band.cells[c][0] <= LABEL_CELL_WIDTH * typical]
         run = _counting_run([values.get(k) for k in row])
         under = [_under(table, b + 1, band.cells[c]) for _, c in row]
         if run is None or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
