@@ -173,9 +173,15 @@ def _inside_ring(grey: Image.Image, box: Box) -> Image.Image | None:
 
 def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
                   digits: str = "0123456789", min_conf: float = -1.0) -> list[int | None]:
+    """Each crop's number, or None (see `_read_digits`)."""
+    return [int(text) if text else None for text in _read_digits(grey, boxes, gap, languages, dpi, omp, path, digits, min_conf)]
+
+
+def _read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
+                 digits: str = "0123456789", min_conf: float = -1.0) -> list[str | None]:
     """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
     side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…")."""
-    values: list[int | None] = []
+    values: list[str | None] = []
     for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
         width = max(r - l for l, _, r, _ in group) + 2 * gap
         tops, y = [], gap
@@ -189,7 +195,7 @@ def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi,
         for (_, top, _, bottom), offset in zip(group, tops):
             inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
             sure = len(inside) == 1 and inside[0].text.isdigit() and inside[0].conf >= min_conf
-            values.append(int(inside[0].text) if sure else None)
+            values.append(inside[0].text if sure else None)
     return values
 
 
@@ -389,7 +395,8 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
     height = int(np.median([band.bottom - band.top for band in table]))
     gap = max(8, height)
     canvas, boxes = _enlarged(grey, [_padded(inks[k], height, grey.size) for k in inked])
-    values = dict(zip(inked, _read_numbers(canvas, boxes, GLYPH_PX, languages, dpi, omp, path.with_suffix(".numbers.pgm"))))
+    texts = dict(zip(inked, _read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp, path.with_suffix(".numbers.pgm"))))
+    values = {key: int(text) for key, text in texts.items() if text}
     numbers: dict[tuple[int, int], int] = {}
     answers: list[tuple[int, int]] = []
     header: list[tuple[int, int]] = []
@@ -431,8 +438,13 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
     if not numbers:
         return []
     placed: list[tuple[Box, str, tuple[int, float]]] = []
+    # A number keeps its printed form ("01"); one the run mended is written as its neighbours are.
+    padded = [len(text) for key in numbers if (text := texts.get(key)) and text.startswith("0")]
+    width = max(set(padded), key=padded.count) if padded else 0
     for (b, c), value in numbers.items():
-        placed.append((_cell_box(table[b], c, inks.get((b, c))), str(value), (b, 95.0)))
+        read_as = texts.get((b, c))
+        text = read_as if read_as and int(read_as) == value else str(value).zfill(width)
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0)))
     answer_inked = [k for k in answers if inks.get(k) is not None]
     read = dict(zip(answer_inked, _read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
                                                 languages, dpi, omp, path.with_suffix(".answers.pgm")))) if answer_inked else {}
