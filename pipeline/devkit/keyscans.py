@@ -15,6 +15,7 @@ import itertools
 import sys
 import tempfile
 import time
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +23,7 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
-from pipeline.parse.gridkeys import read_grid
-from pipeline.parse.keys import KeyTable, read_list, read_variant_table
-from pipeline.parse.labels import fold
+from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table
 from pipeline.specs import KeySpec
 
 
@@ -58,8 +57,13 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300) -> KeyTable:
     return tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
 
 
+def same_answer(read: str, printed: str) -> bool:
+    """Whether a key entry is the answer printed: compatibility forms folded (the key's "4" for ④)."""
+    return unicodedata.normalize("NFKC", read.strip()).casefold() == unicodedata.normalize("NFKC", printed).casefold()
+
+
 def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeyScore:
-    right = sum(fold(table.answers.get(n, "")) == fold(a) for n, a in sheet.truth.items())
+    right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
     missing = sum(n not in table.answers for n in sheet.truth)
     return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems), len(sheet.truth), seconds)
 

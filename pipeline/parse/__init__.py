@@ -10,6 +10,8 @@ Public functions and types:
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`)
+- the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
+  `read_variant_table`, `KeyTable` (`keys`), `read_grid` (`gridkeys`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -32,6 +34,8 @@ from pipeline.parse.blocks import Numbering, split_blocks
 from pipeline.parse.labels import canonical_label, matched_label, number_key, option_start_regex
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
+from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -46,9 +50,11 @@ from pipeline.parse.stream import line_stream, plain_text
 # +24: ids of sheets whose code is not found carry the file rule's facts; questions the numbering, the
 #      sheet's parts or a marking scheme imply but no block has are flagged and reported.
 # +25: options side by side on one line split at each label (any alphabet, enclosed ① kept as printed).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+25"
+# +26: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+26"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
+    "KeyTable", "read_grid", "read_list", "read_variant_table",
 ]

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.devkit.keyscans import read_key
+from pipeline.devkit.keyscans import read_key, same_answer
 from pipeline.devkit.sample.keysheets import booklet_table, circled_grid, grid_key
 from pipeline.devkit.sample.pdfgen import build_pdf, cjk_font, rasterize_pdf
 from pipeline.extract.ocr.tablecells import enclosed_digits
-from pipeline.parse.labels import fold
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 pytestmark = needs_tesseract("por", "pol")
@@ -22,8 +21,8 @@ def _scan(sheet, folder: Path, dpi: int = 200) -> Path:
 
 
 def _right_wrong(sheet, table) -> tuple[int, list[str]]:
-    right = sum(fold(table.answers.get(n, "")) == fold(a) for n, a in sheet.truth.items())
-    wrong = [n for n, a in sheet.truth.items() if n in table.answers and fold(table.answers[n]) != fold(a)]
+    right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
+    wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return right, wrong
 
 
