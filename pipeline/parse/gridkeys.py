@@ -161,13 +161,17 @@ def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]
     """The answer tokens of the row under a number row (a leading label left of the first number's column
     dropped, and, given the option `labels`, any leading word that is no label: "Odp", "정답"), or None
     when the row is not an answer row. A label that folds to a digit (① read as 1) is an answer."""
-    left = cells[0].x - _pitch(cells) / 2
-    while tokens and tokens[0].x < left:
-        tokens = tokens[1:]
     folded = {fold(label) for label in labels}
     # A row label is a word; a cell OCR misread is a character or two, and stays (dropped, it would
-    # move every answer after it).
-    while folded and tokens and len(tokens[0].text) >= ROW_LABEL_MIN_CHARS and not _is_answer(tokens[0].text, voided, folded):
+    # move every answer after it). A shorter one goes only where the row then holds one answer per
+    # number ("ee" read for "정답").
+    while folded and tokens and not _is_answer(tokens[0].text, voided, folded) and (
+            len(tokens[0].text) >= ROW_LABEL_MIN_CHARS or len(tokens) - 1 == len(cells)):
+        tokens = tokens[1:]
+    # Left of the first number's column: a label. Places are estimated from the line's ends, and a
+    # label in the line moves them, so given the labels no token goes that leaves a number without one.
+    left = cells[0].x - _pitch(cells) / 2
+    while tokens and tokens[0].x < left and (not folded or len(tokens) > len(cells)):
         tokens = tokens[1:]
     if not tokens:
         return None
@@ -194,7 +198,11 @@ def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token
             break
         paired[index] = answer
     else:
-        return paired, None
+        if len(paired) == len(cells) or len(answers) != len(cells):
+            return paired, None
+        # One answer per number, yet by place a number is left without one: the places, estimated from
+        # a line that holds the row's label too, drifted, and an answer would sit on its neighbour's
+        # question. In order, each is its own.
     if len(answers) == len(cells):
         return dict(enumerate(answers)), None
     return {}, f"{len(answers)} answers cannot be paired with {len(cells)} numbers"
