@@ -137,6 +137,8 @@ class Code(Enum):
                "layout.stop_at ended the sheet at page {page} ({line!r}): {count} line(s) on pages {first}–{last} not parsed")
     VOIDED = ("key.voided", INFO, "{count} question(s) annulled by the key (recorded as voided): {numbers}")
     NOTE = ("note.unclassified", INFO, "{text}")
+    KEY_CELL_UNREAD = ("key.cell_unread", WARNING,
+                       "key {name}: the answer cell of question {question} could not be read (OCR); not keyed from a neighbour")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

@@ -34,7 +34,7 @@ class KeyScore:
     right: int
     wrong: int
     missing: int
-    reported: int  # problem lines the key reader gave
+    reported: int  # problem lines the key reader gave, and answer cells it reports unread
     total: int
     seconds: float
 
@@ -65,7 +65,7 @@ def same_answer(read: str, printed: str) -> bool:
 def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeyScore:
     right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
     missing = sum(n not in table.answers for n in sheet.truth)
-    return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems), len(sheet.truth), seconds)
+    return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds)
 
 
 def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0) -> tuple[KeyScore, KeyTable]:
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                     for n, a in sheet.truth.items():
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
-                    for problem in table.problems:
+                    for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0
 

@@ -297,6 +297,7 @@ def _read_keys(
             else:
                 table = tables[variant]
         problems += [diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
+        problems += [diagnose(Code.KEY_CELL_UNREAD, name=name, question=number) for number in table.unread]
         if not table.answers:
             problems.append(diagnose(Code.KEY_NO_ANSWERS, name=name))
             continue

@@ -264,9 +264,7 @@ def _record(
     missing = [cells[i].printed for i in range(len(cells)) if i not in paired]
     if missing:
         table.problems.append(f"{where}: no answer under question(s) {', '.join(missing)}")
-    unread = [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
-    if unread:
-        table.problems.append(f"{where}: the answer cell of question(s) {', '.join(unread)} could not be read (OCR)")
+    table.unread += [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
     paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL}
     for index, answer in sorted(paired.items()):
         cell = cells[index]

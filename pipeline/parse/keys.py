@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from dataclasses import replace
 
-from pipeline.extract import ExtractedDocument, search_rule
+from pipeline.extract import UNREAD_CELL, ExtractedDocument, search_rule
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyruns import ColumnRow, mend_column
 from pipeline.parse.stream import StreamLine, line_stream, match_number_line, plain_text, rest_after, rows
@@ -25,6 +25,7 @@ class KeyTable:
     variants: list[str] = field(default_factory=list)  # variant codes the key has columns for
     voided: set[str] = field(default_factory=set)  # number keys whose entry says the question was annulled
     pilot: set[str] = field(default_factory=set)  # number keys marked as keyed, unscored pilot items
+    unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
@@ -101,6 +102,9 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
         tokens = " ".join(cells).split()
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
+                if token == UNREAD_CELL:  # OCR found the cell and could not read it: its question is reported
+                    tables[variant].unread.append(first.group("number"))
+                    continue
                 tables[variant].answers.setdefault(number, token)
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):
