@@ -100,6 +100,12 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
         number = number_key(first.group("number"))
         cells = ([first.group("rest")] if first.group("rest") else []) + [sl.text for sl in row[1:]]
         tokens = " ".join(cells).split()
+        if len(tokens) < len(section):
+            # Fewer answers than columns: which column lost its answer cannot be told, so none is taken.
+            for variant in section:
+                tables[variant].problems.append(
+                    f"key row {first.group('number')}: {len(tokens)} answer(s) for {len(section)} columns {section}; row not read")
+            continue
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
                 if token == UNREAD_CELL:  # OCR found the cell and could not read it: its question is reported

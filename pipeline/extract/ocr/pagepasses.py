@@ -391,7 +391,10 @@ def _legibility(work: PageWork) -> PageWork:
 def _figures(work: PageWork) -> PageWork:
     """Figures found on the scan, the unsure words read inside each set aside with it (`scanfigures`)."""
     words, figures = work.words, list(work.figures)
+    cells, _ = held_apart(words)
     for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi):
+        if any(region.holds(w) for w in cells):
+            continue  # a key table read cell by cell (its letters at a whitelist's low confidence), no figure
         junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}
         figures.append(ScannedFigure((region.left, region.top, region.right, region.bottom), tuple(junk.values())))
         words = [w for w in words if id(w) not in junk]
