@@ -174,6 +174,10 @@ class Code(Enum):
     OCR_UNSURE_QUESTIONS = ("ocr.uncertain_questions", WARNING,
                             "{count} question(s) read by OCR unsurely, first in the audit queue: {numbers}")
 
+    # -- key cells a scan left unread (issue 27)
+    KEY_CELL_UNREAD = ("key.cell_unread", WARNING,
+                       "key {name}: the answer cell of question {question} could not be read (OCR); not keyed from a neighbour")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

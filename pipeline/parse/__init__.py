@@ -13,6 +13,8 @@ Public functions and types:
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
   `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
+- the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
+  `read_variant_table`, `KeyTable` (`keys`), `read_grid` (`gridkeys`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -39,6 +41,8 @@ from pipeline.parse.labels import canonical_label, matched_label, number_key, op
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
 from pipeline.parse.underwords import under_word_options
+from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -56,13 +60,15 @@ from pipeline.parse.underwords import under_word_options
 # +26: key parts by position (column, then row); stop_at and key.in_sheet end only their column; a question
 #      keyed twice is left unkeyed; overlay marks are grid cells of their own; weak year evidence.
 # +27: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+27"
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+28"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
+# +28: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
+    "KeyTable", "read_grid", "read_list", "read_variant_table",
 ]

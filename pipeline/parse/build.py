@@ -4,8 +4,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from urllib.parse import unquote
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, diagnose, has_code
@@ -17,8 +15,8 @@ from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
 from pipeline.parse.certainty import STEM, judge_drafts, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
-from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.implied import flag_implied_missing
+from pipeline.parse.keying import apply_key, read_sheet_keys
 from pipeline.parse.losses import (
     flag_numbering,
     flag_undeclared_types,
@@ -32,7 +30,7 @@ from pipeline.parse.labels import canonical_label, fold, matched_label, number_k
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import StreamLine, document_text, plain_text
-from pipeline.parse.truefalse import answers_from_key, find_statements
+from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
 from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.patterns import spec_pattern
@@ -257,158 +255,6 @@ def _header_line(block: Block):
 # --------------------------------------------------------------------------- keys
 
 
-def _read_keys(
-    keys: list[tuple[ExtractedDocument, ManifestEntry]],
-    spec: SourceSpec,
-    facts: keymatch.SheetFacts,
-    drafts: list[Draft],
-    problems: list[str],
-    notes: list[Diagnostic],
-) -> tuple[key_formats.KeyTable | None, list[str]]:
-    """(the merged table of every key file that belongs to this sheet, or None when the key is the
-    highlighting inside the sheet; the reasons keys were rejected as another sheet's)."""
-    kind = spec.key.kind
-    if kind == "highlight":
-        return None, []
-    closed = [d for d in drafts if d.type in CLOSED_TYPES]
-    closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
-    choice_labels = {number_key(d.number): d.labels for d in closed if d.type is QuestionType.SINGLE_CHOICE}
-    merged = key_formats.KeyTable("keys")
-    rejected: list[str] = []
-    by_variant = kind == "variant_table" or (kind == "grid" and spec.key.variant_header)
-    variant = (facts.variant or spec.key.variant) if by_variant else None
-    if by_variant and variant is None:
-        problems.append(diagnose(Code.NO_VARIANT, pattern=spec.key.variant_pattern))
-    for document, entry in keys:
-        name = unquote(Path(entry.url).name) or Path(document.path).name
-        if kind == "marking_scheme":
-            table = key_formats.read_marking_scheme(document, spec.key, name)
-        elif kind == "list":
-            table = key_formats.read_list(document, spec.key, name)
-        else:
-            reader = read_grid if kind == "grid" else key_formats.read_variant_table
-            tables = reader(document, spec.key, name)
-            if not by_variant:
-                table = tables.get("") or key_formats.KeyTable(name)
-            elif not tables:
-                problems.append(diagnose(Code.KEY_TABLE, name=name,
-                                         detail=f"no variant column header found (key.variant_header {spec.key.variant_header!r})"))
-                continue
-            elif variant is None:
-                continue
-            elif variant not in tables:
-                problems.append(diagnose(Code.KEY_NO_VARIANT_COLUMN, name=name, variant=variant, columns=sorted(tables)))
-                continue
-            else:
-                table = tables[variant]
-        problems += [p if isinstance(p, Diagnostic) else diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
-        if not table.answers:
-            problems.append(diagnose(Code.KEY_NO_ANSWERS, name=name))
-            continue
-        key_formats.mark_voided(table, spec.key)
-        scored = {n: a for n, a in table.answers.items() if n not in table.voided}
-        evidence = keymatch.printed_mismatches(document, facts, spec)
-        evidence += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
-        reasons, weighed = keymatch.weigh(evidence, spec, name)
-        notes += weighed
-        if reasons:
-            message = diagnose(Code.KEY_NOT_THIS_SHEET, name=name, reasons="; ".join(reasons))
-            problems.append(message)
-            rejected.append(message)
-            continue
-        for number, answer in table.answers.items():
-            if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
-                merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)
-                merged.voided.discard(number)
-            elif number not in merged.answers:
-                merged.answers[number] = answer
-                merged.voided |= {number} & table.voided
-                merged.pilot |= {number} & table.pilot
-    problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]
-    return merged, rejected
-
-
-def _single_label(answer_text: str, labels: list[str]) -> tuple[str | None, Diagnostic | None]:
-    first = answer_text.strip().splitlines()[0].strip() if answer_text.strip() else ""
-    tokens = re.findall(r"\w+", first)
-    if not tokens:
-        return None, diagnose(Code.KEY_ENTRY_EMPTY)
-    label = canonical_label(tokens[0], labels)
-    if label is None and len(tokens[0]) == 2 and len({canonical_label(ch, labels) for ch in tokens[0]} - {None}) == 1:
-        # One letter read twice, in both cases ("Cc" for "C"): an OCR'd key's lone answer letter.
-        label = canonical_label(tokens[0][0], labels) or canonical_label(tokens[0][1], labels)
-    if label is None:
-        return None, diagnose(Code.KEY_ENTRY_NOT_LABEL, entry=first[:40])
-    if len(tokens) > 1 and all(canonical_label(t, labels) for t in tokens[1:3]):
-        return None, diagnose(Code.KEY_ENTRY_SEVERAL_LABELS, entry=first[:40])
-    return label, None
-
-
-def _apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, tf_cache: dict) -> None:
-    answers = key.answers if key is not None else None
-    number = number_key(draft.number)
-    if key is not None and number in key.pilot:
-        draft.pilot = True
-    if key is not None and number in key.voided:
-        draft.voided = True  # annulled: no answer, and no flag for the lack of one
-        return
-    if draft.type is QuestionType.SINGLE_CHOICE:
-        if answers is None:  # highlighted inside the sheet
-            if len(draft.highlighted) == 1:
-                draft.answer = draft.highlighted[0]
-            elif not draft.highlighted:
-                draft.flags.append(diagnose(Code.NO_HIGHLIGHT))
-            else:
-                draft.flags.append(diagnose(Code.SEVERAL_HIGHLIGHTS, labels=draft.highlighted))
-            return
-        text = answers.get(number_key(draft.number))
-        if text is None:
-            draft.flags.append(diagnose(Code.NO_KEY_ENTRY, what="question"))
-            return
-        label, problem = _single_label(text, spec.layout.options.labels)
-        if problem:
-            draft.flags.append(problem)
-        elif label not in draft.labels:
-            draft.flags.append(diagnose(Code.KEY_ANSWER_NOT_OPTION, label=label, labels=draft.labels))
-        else:
-            draft.answer = label
-    elif draft.type is QuestionType.TRUE_FALSE:
-        tf = spec.layout.true_false
-        own = answers.get(number_key(draft.number)) if answers else None
-        if own is not None:
-            found = answers_from_key(own, tf)
-            if len(found) == 1:
-                draft.answer = found[0]
-            else:
-                draft.flags.append(diagnose(Code.KEY_ENTRY_NOT_TRUE_FALSE, entry=own[:40]))
-            return
-        block_number = number_key(draft.block.number)
-        if answers is None or block_number not in answers:
-            draft.flags.append(diagnose(Code.NO_KEY_ENTRY, what="statement"))
-            return
-        sequence = tf_cache.setdefault(block_number, answers_from_key(answers[block_number], tf))
-        if len(sequence) != draft.tf_count:
-            draft.flags.append(diagnose(Code.KEY_TRUE_FALSE_COUNT, number=draft.block.number, count=len(sequence),
-                                        detail=f" for {draft.tf_count} statements"))
-        elif draft.tf_index is not None:
-            draft.answer = sequence[draft.tf_index]
-        else:
-            draft.flags.append(diagnose(Code.KEY_TRUE_FALSE_COUNT, number=draft.block.number, count=len(sequence),
-                                        detail="; this statement has none"))
-    elif draft.type is QuestionType.MATCHING:
-        text = answers.get(number_key(draft.number)) if answers else None
-        if text:
-            draft.answer = text
-        draft.flags.append(diagnose(Code.MATCHING_UNVALIDATED))
-    elif answers is not None:
-        text = answers.get(number_key(draft.number))
-        if text and draft.type in (QuestionType.SHORT_ANSWER, QuestionType.FILL_IN):
-            if re.search(r"\w", text):
-                draft.answer = text
-            else:
-                draft.flags.append(diagnose(Code.KEY_ENTRY_NO_ANSWER, entry=text))
-
-
 # --------------------------------------------------------------------------- records
 
 
@@ -524,7 +370,7 @@ def parse_sheet(
             keys = [(tail, sheet_entry), *keys]
     key = None
     if keys or spec.key.kind == "highlight":
-        key, rejected = _read_keys(keys, spec, facts, drafts, problems, notes)
+        key, rejected = read_sheet_keys(keys, spec, facts, drafts, problems, notes)
         if key is not None and not key.answers:
             key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
     else:
@@ -537,7 +383,7 @@ def parse_sheet(
         if rejected and not answers and draft.type in CLOSED_TYPES:
             draft.flags.append(diagnose(Code.KEY_OF_ANOTHER_SHEET))
             continue
-        _apply_key(draft, key, spec, tf_cache)
+        apply_key(draft, key, spec, tf_cache)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
     judge_drafts(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from statistics import median
 
@@ -25,7 +26,7 @@ from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.keyparts import key_stream, place_parts
 from pipeline.parse.keys import KeyTable, is_voided
-from pipeline.parse.labels import number_key
+from pipeline.parse.labels import fold, number_key
 from pipeline.parse.stream import StreamLine, plain_text, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
@@ -36,6 +37,7 @@ MIN_GRID_NUMBERS = 3
 # An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
 # ("A/C": both accepted).
 _ANSWER_WORD = re.compile(r"^(?:[^\W\d_]{1,12}|[^\W\d_]{1,3}(?:[/,][^\W\d_]{1,3})+)$")
+ROW_LABEL_MIN_CHARS = 3  # a leading word this long that is no label is the answer row's label ("Odp")
 _SHORT = 3  # most cells of an answer row are at most this long (titles are made of longer words)
 
 # Rough advance widths of a sans-serif face, in ems: enough to place a token inside a merged line.
@@ -147,8 +149,14 @@ def number_row(tokens: list[Token], pilot_mark: str | None) -> list[NumberCell] 
     (which question of one booklet is which of another) does not."""
     mark = re.escape(pilot_mark) if pilot_mark else "(?!)"  # no mark: a pattern that never matches
     pattern = re.compile(rf"^(?P<n>\d{{1,4}})(?P<pilot>{mark})?$")
+    tokens = _after_label(tokens)
+    # A row label OCR read with digits ("문항" as "24" or "2%") opens a row that counts up without it.
+    return _number_cells(tokens, pattern) or (_number_cells(tokens[1:], pattern) if len(tokens) > MIN_GRID_NUMBERS else None)
+
+
+def _number_cells(tokens: list[Token], pattern: re.Pattern) -> list[NumberCell] | None:
     cells = []
-    for token in _after_label(tokens):
+    for token in tokens:
         match = pattern.match(token.text)
         if not match:
             return None
@@ -177,20 +185,34 @@ def _pitch(cells: list[NumberCell]) -> float:
     return median(b.x - a.x for a, b in zip(cells, cells[1:]))
 
 
-def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str]) -> list[Token] | None:
+def answer_cells(tokens: list[Token], cells: list[NumberCell], voided: list[str], labels: Sequence[str] = ()) -> list[Token] | None:
     """The answer tokens of the row under a number row (a leading label left of the first number's column
-    dropped), or None when the row is not an answer row."""
+    dropped, and, given the option `labels`, any leading word that is no label: "Odp", "정답"), or None
+    when the row is not an answer row. A label that folds to a digit (① read as 1) is an answer."""
+    folded = {fold(label) for label in labels}
+    # A row label is a word; a cell OCR misread is a character or two, and stays (dropped, it would
+    # move every answer after it). A shorter one goes only where the row then holds one answer per
+    # number ("ee" read for "정답").
+    while folded and tokens and not _is_answer(tokens[0].text, voided, folded) and (
+            len(tokens[0].text) >= ROW_LABEL_MIN_CHARS or len(tokens) - 1 == len(cells)):
+        tokens = tokens[1:]
+    # Left of the first number's column: a label. Places are estimated from the line's ends, and a
+    # label in the line moves them, so given the labels no token goes that leaves a number without one.
     left = cells[0].x - _pitch(cells) / 2
-    while tokens and tokens[0].x < left:
+    while tokens and tokens[0].x < left and (not folded or len(tokens) > len(cells)):
         tokens = tokens[1:]
     if not tokens:
         return None
     odd = [t.text == UNREAD_CELL or is_voided(t.text, voided) or is_mark(t.text) for t in tokens]
-    kinds = [known or (_ANSWER_WORD.match(t.text) is not None) for known, t in zip(odd, tokens)]
+    kinds = [known or _is_answer(t.text, voided, folded) or (_ANSWER_WORD.match(t.text) is not None) for known, t in zip(odd, tokens)]
     short = [known or len(t.text) <= _SHORT for known, t in zip(odd, tokens)]
     if not all(kinds) or sum(short) * 2 < len(tokens):
         return None
     return tokens
+
+
+def _is_answer(text: str, voided: list[str], folded_labels: set[str]) -> bool:
+    return text == UNREAD_CELL or is_voided(text, voided) or fold(text) in folded_labels
 
 
 def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token], str | None]:
@@ -205,7 +227,11 @@ def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token
             break
         paired[index] = answer
     else:
-        return paired, None
+        if len(paired) == len(cells) or len(answers) != len(cells):
+            return paired, None
+        # One answer per number, yet by place a number is left without one: the places, estimated from
+        # a line that holds the row's label too, drifted, and an answer would sit on its neighbour's
+        # question. In order, each is its own.
     if len(answers) == len(cells):
         return dict(enumerate(answers)), None
     return {}, f"{len(answers)} answers cannot be paired with {len(cells)} numbers"
@@ -215,8 +241,9 @@ def _span(cells: list[NumberCell]) -> str:
     return f"{cells[0].printed}–{cells[-1].printed}"
 
 
-def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
-    """One table per variant named by a `variant_header` row ({"" : table} without variant_header)."""
+def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Sequence[str] = ()) -> dict[str, KeyTable]:
+    """One table per variant named by a `variant_header` row ({"" : table} without variant_header).
+    `labels`, the spec's option labels, let an answer row of digits (①–⑤ print as 1–5) be one."""
     header_re = spec_pattern(spec.variant_header) if spec.variant_header else None
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
@@ -242,7 +269,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str
         page = row[0].page
         where = f"page {page}: questions {_span(cells)}"
         below = all_rows[index + 1] if index + 1 < len(all_rows) and all_rows[index + 1][0].page == page else None
-        answers = answer_cells(row_tokens(below, scale), cells, spec.voided) if below else None
+        answers = answer_cells(row_tokens(below, scale), cells, spec.voided, labels) if below else None
         if current is None:
             if header_re and answers is not None:
                 orphans.append(f"{where} come before any variant header (key.variant_header); not read")
@@ -271,9 +298,7 @@ def _record(
     missing = [cells[i].printed for i in range(len(cells)) if i not in paired]
     if missing:
         table.problems.append(f"{where}: no answer under question(s) {', '.join(missing)}")
-    unread = [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
-    if unread:
-        table.problems.append(f"{where}: the answer cell of question(s) {', '.join(unread)} could not be read (OCR)")
+    table.unread += [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
     marks = [i for i, answer in sorted(paired.items()) if is_mark(answer.text) and not is_voided(answer.text, spec.voided)]
     if marks:
         shown = ", ".join(f"U+{ord(ch):04X}" for ch in dict.fromkeys("".join(paired[i].text for i in marks)))

@@ -5,8 +5,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+
 from pipeline.diagnostics import Code, Diagnostic, diagnose
-from pipeline.extract import ExtractedDocument
+from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, mend_column
@@ -47,6 +48,7 @@ class KeyTable:
 
     def report_twice(self) -> None:
         self.problems += [keyed_twice(self.name, number, answers) for number, answers in self.twice.items()]
+    unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
@@ -121,8 +123,17 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
         number = number_key(first.group("number"))
         cells = ([first.group("rest")] if first.group("rest") else []) + [sl.text for sl in row[1:]]
         tokens = " ".join(cells).split()
+        if len(tokens) < len(section):
+            # Fewer answers than columns: which column lost its answer cannot be told, so none is taken.
+            for variant in section:
+                tables[variant].problems.append(
+                    f"key row {first.group('number')}: {len(tokens)} answer(s) for {len(section)} columns {section}; row not read")
+            continue
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
+                if token == UNREAD_CELL:  # OCR found the cell and could not read it: its question is reported
+                    tables[variant].unread.append(first.group("number"))
+                    continue
                 tables[variant].put(number, token)
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):

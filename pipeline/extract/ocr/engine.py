@@ -152,6 +152,9 @@ def parse_tsv(tsv: str) -> list[Word]:
 KEY_CELL_PSM = 7
 
 
+# Widest strip of crops read as one line: Tesseract refuses images over 32767 pixels wide; a line of
+# 8000 pixels holds 60–200 key cells at 150–300 dpi.
+MAX_STRIP_WIDTH = 8000
 STRIP_INK_BELOW = 140  # grey level: strips are binarised; Tesseract's own threshold on a small, mostly
 # white strip of soft grey digits returned nothing ("58 59 60" of a NÚCEM page)
 
@@ -170,7 +173,23 @@ def read_strip(
 ) -> tuple[list[int], list[Word]]:
     """Crops of `grey` side by side in one strip, read as one text line (psm 7): the x offset of each
     crop in the strip (its top sits at `gap`) and the words read. Lone letters read against a whitelist
-    come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost."""
+    come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost.
+
+    Crops that would make a strip wider than `MAX_STRIP_WIDTH` are read in several strips, one after
+    another, their offsets and words given as if in one strip: Tesseract refuses an image over 32767
+    pixels wide ("Recognize failed (status -1) on a 107291×210 image": a wide key table's cells in one
+    strip), and reads a line that long worse than shorter ones. `path` then holds the last strip."""
+    groups = strip_groups(boxes, gap)
+    if len(groups) > 1:
+        offsets, words, shift = [], [], 0
+        for group in groups:
+            group_offsets, group_words = read_strip(
+                grey, group, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise, stretch
+            )
+            offsets += [shift + offset for offset in group_offsets]
+            words += [replace(w, left=w.left + shift, right=w.right + shift) for w in group_words]
+            shift += group_offsets[-1] + (group[-1][2] - group[-1][0])
+        return offsets, words
     strip_height = max(d - u for _, u, _, d in boxes) + 2 * gap
     offsets, x = [], gap
     for left, _up, right, _down in boxes:
@@ -183,6 +202,21 @@ def read_strip(
         strip = strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255)
     read = read_widened(strip, stretch, path, languages, dpi, omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
     return offsets, read
+
+
+def strip_groups(boxes: list[tuple[int, int, int, int]], gap: int) -> list[list[tuple[int, int, int, int]]]:
+    """`boxes` cut into runs that each fit a strip of at most `MAX_STRIP_WIDTH` pixels (a crop wider
+    than that alone is a run of its own)."""
+    groups: list[list[tuple[int, int, int, int]]] = [[]]
+    width = gap
+    for box in boxes:
+        needed = (box[2] - box[0]) + gap
+        if groups[-1] and width + needed > MAX_STRIP_WIDTH:
+            groups.append([])
+            width = gap
+        groups[-1].append(box)
+        width += needed
+    return groups
 
 
 def read_widened(

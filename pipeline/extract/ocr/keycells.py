@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract, strip_groups
 from pipeline.extract.ocr.segment import Region, read_stacked
 from pipeline.extract.layout import clusters
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, overlap_share
@@ -155,6 +155,15 @@ def read_label_cells(
     side in one strip against the labels alone; ("", 0) for a crop two readings claimed. With `retry`,
     crops left unread get one more strip of their own: in company, Tesseract skipped a clear "A" of a
     key and a clear "C" of a row of label discs."""
+    groups = strip_groups(crops, gap)
+    if len(groups) > 1:
+        # One strip at a time: the character boxes asked for below are the strip's in `path`.
+        readings, start = {}, 0
+        for group in groups:
+            part = read_label_cells(grey, group, labels, gap, languages, dpi, omp_thread_limit, path, retry=retry)
+            readings.update({start + i: reading for i, reading in part.items()})
+            start += len(group)
+        return readings
     whitelist = "".join(sorted(set("".join(labels))))
     offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False)
 

@@ -29,6 +29,7 @@ from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
+from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
@@ -218,12 +219,24 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
+@page_pass("table-cells", "1", Cost.REGIONS, when=_has_labels)
+def _read_table_cells(work: PageWork) -> PageWork:
+    """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    # Unprepared: preparing erases the rules that say where the cells are.
+    words = read_table_cells(work.image, work.prepared(), work.words, settings.option_labels, settings.languages, settings.dpi,
+                             work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
 @page_pass("key-cells", "1", Cost.REGIONS, when=_key_table_with_labels)
 def _read_key_cells(work: PageWork) -> PageWork:
     """In a table of numbered rows, the answer cells read together against the option labels (`keycells`)."""
     settings = work.settings
     assert settings.option_labels  # the condition says so
-    words = read_key_cells(work.prepared(), work.words, settings.option_labels, settings.languages, settings.dpi,
+    read, words = held_apart(work.words)  # a table read from its rules is not read again
+    words = read + read_key_cells(work.prepared(), words, settings.option_labels, settings.languages, settings.dpi,
                            work.omp_thread_limit, work.folder)
     return replace(work, words=words)
 
@@ -234,7 +247,8 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     settings = work.settings
     assert settings.option_labels
     # Unprepared grey: preparing erases a number row's dark fill with the table rules, digits and all.
-    words = read_grid_cells(work.image.convert("L"), work.words, settings.option_labels, settings.languages, settings.dpi,
+    read, words = held_apart(work.words)
+    words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
                             work.omp_thread_limit, work.folder)
     return replace(work, words=words)
 
@@ -380,7 +394,10 @@ def _legibility(work: PageWork) -> PageWork:
 def _figures(work: PageWork) -> PageWork:
     """Figures found on the scan, the unsure words read inside each set aside with it (`scanfigures`)."""
     words, figures = work.words, list(work.figures)
+    cells, _ = held_apart(words)
     for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi):
+        if any(region.holds(w) for w in cells):
+            continue  # a key table read cell by cell (its letters at a whitelist's low confidence), no figure
         junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}
         figures.append(ScannedFigure((region.left, region.top, region.right, region.bottom), tuple(junk.values())))
         words = [w for w in words if id(w) not in junk]
@@ -389,7 +406,7 @@ def _figures(work: PageWork) -> PageWork:
 
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_key_cells, _read_grid_cells,
+    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_key_cells, _read_grid_cells,
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,

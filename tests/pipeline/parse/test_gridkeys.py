@@ -207,3 +207,26 @@ def test_real_grid_keys_reproduce_their_truth(key_pdf, fields, variant, voided):
     assert _reproduced(table, truth) == len(truth)
     assert len(table.voided) == voided
     assert all(not t.problems for t in tables.values())
+
+
+def test_a_row_label_in_the_answer_line_takes_no_answer_from_its_question(tmp_path):
+    # OCR's reading of a key: a short label ("ee" for "정답") set close before the answers, in their line;
+    # places estimated along the line drift, and without the labels answers moved to their neighbours.
+    answers = ["4", "4", "1", "3", "5", "4", "4", "3", "4", "3", "5", "2"]
+    items = [TextBox("No", 4, 40, 10, size=SIZE), TextBox("ee " + "   ".join(answers), 9, 46, 190, size=SIZE)]
+    items += [TextBox(str(n + 1), 18.0 + PITCH * n, 40, PITCH, size=SIZE, align="C") for n in range(len(answers))]
+    document = extract(tmp_path, [items])
+    table = read_grid(document, KeySpec(kind="grid"), "key.pdf", labels=["①", "②", "③", "④", "⑤"])[""]
+    assert table.answers == {str(n + 1): a for n, a in enumerate(answers)}, table.problems
+
+
+def test_an_unread_cell_of_a_booklet_table_is_reported_for_its_question_and_shifts_no_answer(tmp_path):
+    from pipeline.devkit.sample.pdfgen import table_items
+    from pipeline.parse.keys import read_variant_table
+
+    rows = [("Nr", "Typ A", "Typ B", "Typ C"), ("1", "A", "B", "C"), ("2", "D", "?", "A"), ("3", "B", "C", "D")]
+    items, _ = table_items(30, 30, (20, 30, 30, 30), rows, size=11)
+    document = extract(tmp_path, [items])
+    tables = read_variant_table(document, KeySpec(kind="variant_table", variant_header=r"Typ\s*(?P<variant>\w)", variant="B"), "key.pdf")
+    assert tables["B"].answers == {"1": "B", "3": "C"} and tables["B"].unread == ["2"]
+    assert tables["C"].answers == {"1": "C", "2": "A", "3": "D"} and tables["C"].unread == []

@@ -78,16 +78,16 @@ def test_ocr_header_with_a_speck_read_into_its_row_still_opens_the_question():
 
 @pytest.mark.parametrize(("entry", "label"), [("Cc", "C"), ("C", "C"), ("bB", "B")])
 def test_a_key_letter_read_twice_in_both_cases_is_that_label(entry, label):
-    from pipeline.parse.build import _single_label
+    from pipeline.parse.keying import single_label
 
-    assert _single_label(entry, ["A", "B", "C", "D"]) == (label, None)
+    assert single_label(entry, ["A", "B", "C", "D"]) == (label, None)
 
 
 @pytest.mark.parametrize("entry", ["AB", "Ab"])
 def test_two_different_letters_are_not_one_label(entry):
-    from pipeline.parse.build import _single_label
+    from pipeline.parse.keying import single_label
 
-    label, problem = _single_label(entry, ["A", "B", "C", "D"])
+    label, problem = single_label(entry, ["A", "B", "C", "D"])
     assert label is None and "not an option label" in problem
 
 

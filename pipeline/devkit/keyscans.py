@@ -1,0 +1,116 @@
+"""How well keys on scans are read: generated key pages (`sample.keysheets`) scanned at several
+resolutions, blurs and JPEG qualities, extracted by OCR and read by the spec's key format, each entry
+compared with the answer printed.
+
+    python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90]
+
+A share of entries right per family and scan, the entries wrong, missing and reported; never a shift
+passes unseen: an answer given to the wrong question counts as wrong.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import sys
+import tempfile
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
+from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
+from pipeline.extract import ExtractOptions, extract_document
+from pipeline.extract.ocr import OcrSettings
+from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table
+from pipeline.specs import KeySpec
+
+
+@dataclass(frozen=True)
+class KeyScore:
+    family: str
+    scan: str
+    right: int
+    wrong: int
+    missing: int
+    reported: int  # problem lines the key reader gave, and answer cells it reports unread
+    total: int
+    seconds: float
+
+    @property
+    def share(self) -> float:
+        return self.right / self.total if self.total else 0.0
+
+
+def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300) -> KeyTable:
+    """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer)."""
+    spec = KeySpec(**sheet.key)
+    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels)
+    options = ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout)
+    sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+    document = extract_document(pdf, sha, options)
+    if spec.kind == "list":
+        return read_list(document, spec, pdf.name)
+    tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
+    wanted = spec.variant if spec.variant_header else ""
+    return tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
+
+
+def same_answer(read: str, printed: str) -> bool:
+    """Whether a key entry is the answer printed: compatibility forms folded (the key's "4" for ④)."""
+    return unicodedata.normalize("NFKC", read.strip()).casefold() == unicodedata.normalize("NFKC", printed).casefold()
+
+
+def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeyScore:
+    right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
+    missing = sum(n not in table.answers for n in sheet.truth)
+    return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds)
+
+
+def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0) -> tuple[KeyScore, KeyTable]:
+    source = folder / f"{sheet.name}.pdf"
+    if not source.exists():
+        build_pdf(source, sheet.pages)
+    scan = folder / f"{sheet.name}-{dpi}-{blur}-{jpeg}.pdf"
+    rasterize_pdf(source, scan, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=seed)
+    started = time.monotonic()
+    table = read_key(scan, sheet)
+    return score(sheet, table, f"{dpi}dpi blur {blur} q{jpeg}", time.monotonic() - started), table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.keyscans", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--families", default=",".join([*TUNING, *CHECKING]))
+    parser.add_argument("--dpi", default="200")
+    parser.add_argument("--blur", default="0.6")
+    parser.add_argument("--jpeg", default="80")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
+    args = parser.parse_args(argv)
+    families = {**TUNING, **CHECKING}
+    with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
+        for name in args.families.split(","):
+            sheet = families[name](args.seed)
+            kind = "tuning" if name in TUNING else "checking"
+            source = build_pdf(Path(tmp) / f"{sheet.name}.pdf", sheet.pages)
+            started = time.monotonic()
+            text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
+            print(f"{kind:8} {name:15} {text.scan:22} right {text.right:3}/{text.total} ({text.share:.0%})", flush=True)
+            for dpi, blur, jpeg in itertools.product(
+                [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")]
+            ):
+                result, table = measure(sheet, Path(tmp), dpi=dpi, blur=blur, jpeg=jpeg, seed=args.seed)
+                print(f"{kind:8} {name:15} {result.scan:22} right {result.right:3}/{result.total} ({result.share:.0%}) "
+                      f"wrong {result.wrong} missing {result.missing} reported {result.reported} {result.seconds:.1f}s", flush=True)
+                if args.show:
+                    for n, a in sheet.truth.items():
+                        if table.answers.get(n) != a:
+                            print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
+                    for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
+                        print(f"    problem: {problem}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
