@@ -23,9 +23,10 @@ from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
+from pipeline.extract import pdfiumtext
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
-from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
+from pipeline.extract.symbolfont import SYMBOL_FONT_FIRST, SYMBOL_FONT_LAST, symbol_font_character
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
@@ -229,13 +230,19 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
     rect = pdfium_c.FS_RECTF()
     highlights = _highlight_rects(page) if detect_highlights else []
     glyphs: list[Glyph] = []
+    # Per character, two calls into pdfium and one Glyph (a page holds 1,000-5,000 characters): the codes
+    # come in one call, the calls go without ctypes' argument checks (`pdfiumtext`), lookups are bound once.
+    codes = pdfiumtext.char_codes(raw, count)
+    handle, get_box, get_weight = pdfiumtext.handle(raw), pdfiumtext.LOOSE_CHAR_BOX, pdfiumtext.FONT_WEIGHT
+    box_ref, read_box = ctypes.byref(rect), pdfiumtext.RECT_FIELDS.unpack_from
+    append, spaces = glyphs.append, _SPACES
     pending_high: int | None = None
     for index in range(count):
-        code = pdfium_c.FPDFText_GetUnicode(raw, index)
-        if 0xD800 <= code <= 0xDBFF:  # first half of a character outside the BMP (math italic 𝑘)
-            pending_high = code
-            continue
-        if 0xDC00 <= code <= 0xDFFF:
+        code = codes[index]
+        if 0xD800 <= code <= 0xDFFF:
+            if code <= 0xDBFF:  # first half of a character outside the BMP (math italic 𝑘)
+                pending_high = code
+                continue
             if pending_high is None:
                 continue
             code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
@@ -243,15 +250,15 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
             index -= 1  # the box belongs to the first half
         if code == PDFIUM_LINE_END_HYPHEN:
             code = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
-        if is_symbol_font_point(code):
+        if SYMBOL_FONT_FIRST <= code <= SYMBOL_FONT_LAST:  # is_symbol_font_point, inline
             code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
-        if code <= 32 or code in _SPACES:
+        if code <= 32 or code in spaces:
             if glyphs:
                 glyphs[-1].space_after = True
             continue
-        if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, rect):
+        if not get_box(handle, index, box_ref):
             continue
-        left, top_pdf, right, bottom_pdf = rect.left, rect.top, rect.right, rect.bottom
+        left, top_pdf, right, bottom_pdf = read_box(rect)
         # Text placed off the page (hidden tabs, print marks) is not part of what a candidate reads.
         if right < 0 or left > width or top_pdf < 0 or bottom_pdf > height:
             continue
@@ -264,10 +271,8 @@ def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlight
         if highlights:
             cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
             marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
-        bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600
-        glyphs.append(
-            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold)
-        )
+        append(Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, size, marked, len(glyphs), False,
+                     get_weight(handle, index) >= 600))
     _unmark_bold_body(glyphs)
     return glyphs
 
