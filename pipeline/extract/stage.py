@@ -474,13 +474,34 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
 # --------------------------------------------------------------------------- figures seam
 
 
-def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, options: ExtractOptions) -> None:
+class _FigureSearch:
+    """The figure boxes of each page, found while the page is loaded for its text (so each page is loaded
+    once; only pages with a figure are loaded again, to be rendered), or why they could not be."""
+
+    def __init__(self, path: Path, sha256: str, options: ExtractOptions):
+        self.wanted = options.figures_dir is not None
+        self.name = f"{path} ({sha256[:12]})" if sha256 else str(path)
+        self.boxes: dict[int, list] = {}
+        self.failure: figures.FigureError | None = None
+
+    def search(self, page: pdfium.PdfPage, number: int) -> None:
+        if not self.wanted or self.failure is not None:
+            return
+        try:
+            self.boxes[number] = figures.find_figure_boxes(page)
+        except pdfium.PdfiumError as exc:
+            self.failure = figures.FigureError(f"{self.name}: page {number} cannot be read: {exc}")
+
+
+def _attach_figures(path: Path, document: ExtractedDocument, search: _FigureSearch, options: ExtractOptions) -> None:
     if options.figures_dir is None:
         return
     try:
+        if search.failure is not None:
+            raise search.failure
         root = Path(options.figures_root) if options.figures_root else None
-        scanned = {p.number: [f.bbox for f in p.scanned_figures] for p in document.pages if p.scanned_figures}
-        found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root, scanned=scanned)
+        boxes = {p.number: search.boxes.get(p.number, []) + [f.bbox for f in p.scanned_figures] for p in document.pages}
+        found = figures.crop_found_figures(path, boxes, out_dir=Path(options.figures_dir), root=root, name=search.name)
     except (figures.FigureError, OSError) as exc:
         document.warnings.append(diagnose(Code.FIGURES_NOT_CROPPED, why=exc))
         return
@@ -500,6 +521,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     pages: list[Page] = []
     unusable: dict[str, list[int]] = {}  # why a text layer was not used -> the pages
     need_ocr: list[int] = []
+    figure_search = _FigureSearch(path, sha256, options)
     try:
         for index in range(len(document)):
             page = document[index]
@@ -515,6 +537,8 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     textpage.close()
                 with timed("text"):
                     usable, why = _layer_verdict(lines, page)
+                with timed("figures"):
+                    figure_search.search(page, index + 1)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -546,5 +570,5 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
     with timed("figures"):
-        _attach_figures(path, result, sha256, options)
+        _attach_figures(path, result, figure_search, options)
     return result
