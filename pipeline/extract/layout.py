@@ -175,14 +175,16 @@ def _overprints(a: Glyph, b: Glyph) -> bool:
 def _drop_overprint(glyphs: list[Glyph]) -> list[Glyph]:
     """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy."""
     kept: list[Glyph] = []
+    texts: list[str] = []  # kept's texts: most glyphs differ from the last four, which one `in` tells
     for glyph in glyphs:
         text = glyph.text
-        for twin in kept[-4:]:
-            if twin.text == text and _overprints(twin, glyph):  # the text first: most neighbours differ
+        if text in texts[-4:]:
+            twin = next((k for k in kept[-4:] if k.text == text and _overprints(k, glyph)), None)
+            if twin is not None:
                 twin.bold = True
-                break
-        else:
-            kept.append(glyph)
+                continue
+        kept.append(glyph)
+        texts.append(text)
     return kept
 
 
