@@ -65,17 +65,21 @@ def _documents(cache_root: Path, replacements: dict[str, str]) -> list[dict]:
     return sorted((_blanked(d, replacements) for d in found), key=lambda d: (d["path"], d["sha256"]))
 
 
-def _seed_ocr_cache(root: Path, ocr_cache: Path | None) -> None:
-    from pipeline.extract.ocr.cache import CACHE_STAGE
+def _readings(root: Path) -> Path:
+    """Where a run in `root` keeps its OCR page readings."""
+    from pipeline.extract.ocr import ReadingCache
+    from pipeline.season import RunOptions
 
+    return ReadingCache(RunOptions(root=root).cache_root).folder
+
+
+def _seed_ocr_cache(root: Path, ocr_cache: Path | None) -> None:
     if ocr_cache is not None and ocr_cache.is_dir():
-        shutil.copytree(ocr_cache, root / "raw" / "cache" / CACHE_STAGE, dirs_exist_ok=True)
+        shutil.copytree(ocr_cache, _readings(root), dirs_exist_ok=True)
 
 
 def _keep_ocr_cache(root: Path, ocr_cache: Path | None) -> None:
-    from pipeline.extract.ocr.cache import CACHE_STAGE
-
-    readings = root / "raw" / "cache" / CACHE_STAGE
+    readings = _readings(root)
     if ocr_cache is not None and readings.is_dir():
         shutil.copytree(readings, ocr_cache, dirs_exist_ok=True)
 
