@@ -101,7 +101,7 @@ class ExtractedDocument:
         return sum(1 for p in self.pages if p.method is PageMethod.OCR)
 
     def to_json(self) -> str:
-        data = dataclasses.asdict(self)
+        data = _plain(self)
         # Diagnostics with their codes and concerns (a str subclass would be written as its message alone).
         data["warnings"] = to_records(self.warnings, Code.EXTRACT_NOTE)
         for page_data, page in zip(data["pages"], self.pages):
@@ -125,6 +125,18 @@ class ExtractedDocument:
             pages.append(Page(**p))
         data["warnings"] = from_records(data.get("warnings", ()), Code.EXTRACT_NOTE)
         return cls(pages=pages, **data)
+
+
+def _plain(value):
+    """`dataclasses.asdict` without its deep copy of every value (most of the time of writing a document):
+    the same dicts and lists, sharing the leaves, which JSON only reads."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _enum_value(obj):

@@ -2,6 +2,7 @@
 
     crop_figures(pdf_path, page_number, out_dir, *, min_area_pt2=2500, dpi=150, root=None) -> list[Figure]
     extract_figures(pdf_path, *, out_dir, sha256=None, min_area_pt2=2500, dpi=150, root=None, scanned=None) -> list[Figure]
+    crop_found_figures(pdf_path, boxes, *, out_dir, dpi=150, root=None, name="") -> list[Figure]
     find_figure_boxes(page, *, min_area_pt2=2500) -> list[tuple[float, float, float, float]]
 
 A figure is a cluster of graphic objects (images and vector paths whose boxes touch or nearly touch) that
@@ -381,6 +382,33 @@ def crop_figures(
             page.close()
     finally:
         document.close()
+
+
+def crop_found_figures(
+    pdf_path: Path, boxes: dict[int, list[Box]], *, out_dir: Path, dpi: int = 150, root: Path | None = None, name: str = "",
+) -> list[Figure]:
+    """The crops of `boxes` (1-based page number -> boxes, in the order to crop), which the extract stage
+    found while each page was loaded for its text (`find_figure_boxes`): the file is opened again only
+    when a page has a box, and only those pages are loaded, to be rendered. `name` names the file in an
+    error (default: its path)."""
+    wanted = sorted(number for number, found in boxes.items() if found)
+    if not wanted:
+        return []
+    pdf_path, out_dir = Path(pdf_path), Path(out_dir)
+    document = _open(pdf_path)
+    figures: list[Figure] = []
+    try:
+        for number in wanted:
+            page = document[number - 1]
+            try:
+                figures += _crop_page(page, number, boxes[number], out_dir, dpi, root or PROJECT_ROOT)
+            except pdfium.PdfiumError as exc:
+                raise FigureError(f"{name or pdf_path}: page {number} cannot be read: {exc}") from exc
+            finally:
+                page.close()
+    finally:
+        document.close()
+    return figures
 
 
 def extract_figures(

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property
+from operator import attrgetter
 
 from pipeline.extract.document import Line
 
@@ -29,7 +31,7 @@ class LayoutParams:
     min_column_height: float = 0.3  # a two-column band spans at least this share of the page height
 
 
-@dataclass
+@dataclass(slots=True)
 class Glyph:
     text: str
     x0: float
@@ -92,7 +94,7 @@ class Segment:
         """Where words start after a gap wider than this line's own word spaces (`WIDE_SPREAD` times their
         median) and than `WIDE_GAP`: the cells of a row kept as one segment. A justified line stretches all
         its spaces alike and records none."""
-        ordered = sorted(self.glyphs, key=lambda g: g.x0)
+        ordered = sorted(self.glyphs, key=_X0)
         size = self.size or 1.0
         gaps = [(glyph.x0 - previous.x1, glyph.x0) for previous, glyph in zip(ordered, ordered[1:])]
         spaces = [gap for gap, _ in gaps if gap > WORD_SPACE_MIN * size]
@@ -109,13 +111,18 @@ class Row:
     bottom: float = 0.0
     segments: list[Segment] = field(default_factory=list)
 
-    @property
+    # Read once the row's segments are set (`_rows_with_segments`), then many times by the column search.
+    @cached_property
     def x0(self) -> float:
         return min(s.x0 for s in self.segments)
 
-    @property
+    @cached_property
     def x1(self) -> float:
         return max(s.x1 for s in self.segments)
+
+
+_X0, _X1, _TOP, _BOTTOM = attrgetter("x0"), attrgetter("x1"), attrgetter("top"), attrgetter("bottom")
+_SIZE, _BOLD = attrgetter("size"), attrgetter("bold")
 
 
 def clusters(values: list[float], tolerance: float) -> list[list[float]]:
@@ -141,17 +148,20 @@ def group_rows(glyphs: list[Glyph], shared_descent: bool = False) -> list[Row]:
     # glyphs sort by the descent line a row shares whatever their height: an accented capital (Ã),
     # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
     # (a dash sits mid-line), so those sort by centre.
-    order = (lambda g: (g.bottom, g.x0)) if shared_descent else (lambda g: (g.center_y, g.x0))
+    order = attrgetter("bottom", "x0") if shared_descent else (lambda g: ((g.top + g.bottom) / 2, g.x0))
     largest = 0.0  # the largest glyph size in the current row so far
+    row: Row | None = None
     for glyph in sorted(glyphs, key=order):
-        row = rows[-1] if rows else None
-        if row is not None and row.top <= glyph.center_y <= row.bottom:
+        if row is not None and row.top <= (glyph.top + glyph.bottom) / 2 <= row.bottom:  # its centre_y
             row.glyphs.append(glyph)
-            if glyph.size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
+            size = glyph.size
+            if size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
                 row.top, row.bottom = glyph.top, glyph.bottom
-            largest = max(largest, glyph.size)
+            if size > largest:
+                largest = size
         else:
-            rows.append(Row(glyphs=[glyph], top=glyph.top, bottom=glyph.bottom))
+            row = Row([glyph], glyph.top, glyph.bottom)
+            rows.append(row)
             largest = glyph.size
     return rows
 
@@ -169,27 +179,36 @@ def _overprints(a: Glyph, b: Glyph) -> bool:
 def _drop_overprint(glyphs: list[Glyph]) -> list[Glyph]:
     """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy."""
     kept: list[Glyph] = []
+    texts: list[str] = []  # kept's texts: most glyphs differ from the last four, which one `in` tells
     for glyph in glyphs:
-        twin = next((k for k in kept[-4:] if _overprints(k, glyph)), None)
-        if twin is None:
-            kept.append(glyph)
-        else:
-            twin.bold = True
+        text = glyph.text
+        if text in texts[-4:]:
+            twin = next((k for k in kept[-4:] if k.text == text and _overprints(k, glyph)), None)
+            if twin is not None:
+                twin.bold = True
+                continue
+        kept.append(glyph)
+        texts.append(text)
     return kept
 
 
 def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
-    glyphs = _drop_overprint(sorted(row.glyphs, key=lambda g: g.x0))
-    size = statistics.median(g.size for g in glyphs) or 1.0
+    glyphs = _drop_overprint(sorted(row.glyphs, key=_X0))
+    size = statistics.median(map(_SIZE, glyphs)) or 1.0
     segments: list[list[Glyph]] = [[glyphs[0]]]
-    spaces = WordSpaces.of(glyphs)
+    spaces: WordSpaces | None = None  # the row's word spaces, read at its first wide gap (most rows have none)
+    widest = params.segment_gap * size
+    current = segments[-1]
     for glyph in glyphs[1:]:
-        previous = segments[-1][-1]
+        previous = current[-1]
         gap = glyph.x0 - previous.x1
-        if gap > params.segment_gap * size and not spaces.justified(previous, glyph, gap, size):
-            segments.append([glyph])
-        else:
-            segments[-1].append(glyph)
+        if gap > widest:
+            spaces = spaces or WordSpaces.of(glyphs)
+            if not spaces.justified(previous, glyph, gap, size):
+                current = [glyph]
+                segments.append(current)
+                continue
+        current.append(glyph)
     return [_make_segment(run, params) for run in segments]
 
 
@@ -259,18 +278,28 @@ class WordSpaces:
 
 
 def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
-    size = statistics.median(g.size for g in glyphs) or 1.0
-    all_bold = all(g.bold for g in glyphs)
-    mark_bold = not all_bold and any(g.bold for g in glyphs)
+    size = statistics.median(map(_SIZE, glyphs)) or 1.0
+    bolds = list(map(_BOLD, glyphs))
+    all_bold = all(bolds)
+    mark_bold = not all_bold and any(bolds)
     parts: list[str] = []
     in_bold = False
     previous: Glyph | None = None
+    overlap, half, word_gap = -0.1 * size, 0.5 * size, params.word_gap  # the expressions below, hoisted
     for glyph in glyphs:
         space = False
         if previous is not None:
             gap = glyph.x0 - previous.x1
-            stream_space = previous.space_after and glyph.seq == previous.seq + 1 and gap > -0.1 * size
-            space = stream_space or gap > params.word_gap * max(min(glyph.size, previous.size), 0.5 * size)
+            space = previous.space_after and glyph.seq == previous.seq + 1 and gap > overlap  # a stream space
+            if not space:
+                smaller = glyph.size if glyph.size < previous.size else previous.size
+                space = gap > word_gap * (smaller if smaller > half else half)
+        if not mark_bold:
+            if space:
+                parts.append(" ")
+            parts.append(glyph.text)
+            previous = glyph
+            continue
         if mark_bold and in_bold and (not glyph.bold):
             parts.append("**")
             in_bold = False
@@ -287,10 +316,10 @@ def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
     return Segment(
         glyphs=glyphs,
         text="".join(parts),
-        x0=min(g.x0 for g in glyphs),
-        top=min(g.top for g in glyphs),
-        x1=max(g.x1 for g in glyphs),
-        bottom=max(g.bottom for g in glyphs),
+        x0=min(map(_X0, glyphs)),
+        top=min(map(_TOP, glyphs)),
+        x1=max(map(_X1, glyphs)),
+        bottom=max(map(_BOTTOM, glyphs)),
         size=round(size, 2),
         # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
         highlighted=marked > 0 and marked >= 0.5 * max(1, len(glyphs) - 3),
@@ -360,7 +389,7 @@ def _spans(row: Row, min_gap: float) -> list[tuple[float, float]]:
     Finer than segments: a gutter narrower than a segment gap (4 mm beside 10 pt text) still parts
     two columns, while a line's word spaces stay inside one span."""
     spans: list[tuple[float, float]] = []
-    for glyph in sorted(row.glyphs, key=lambda g: g.x0):
+    for glyph in sorted(row.glyphs, key=_X0):
         if spans and glyph.x0 - spans[-1][1] < min_gap:
             spans[-1] = (spans[-1][0], max(spans[-1][1], glyph.x1))
         else:
@@ -391,7 +420,7 @@ def _typical_inner_gap(rows: list[Row], gutter: tuple[float, float]) -> float:
     widest = []
     for row in rows:
         for side in ([g for g in row.glyphs if g.x1 <= gutter[0]], [g for g in row.glyphs if g.x0 >= gutter[1]]):
-            ordered = sorted(side, key=lambda g: g.x0)
+            ordered = sorted(side, key=_X0)
             gaps = [b.x0 - a.x1 for a, b in zip(ordered, ordered[1:])]
             if gaps:
                 widest.append(max(gaps))
@@ -444,16 +473,26 @@ def _gutter_run(
         left_fill = right_fill = 0.0
         while end < len(rows):
             row = rows[end]
-            free = [
-                (max(a, current[0]), min(b, current[1]))
-                for a, b in _free_intervals(spans[end], min(lo, row.x0) - 1, max(hi, row.x1) + 1)
-            ]
-            free = [g for g in free if g[1] - g[0] >= params.min_gutter]
-            if not free:
+            # The gutter narrows to what every row leaves free: the widest (the first of the widest) of the
+            # row's free intervals inside it, at least min_gutter wide.
+            widest: tuple[float, float] | None = None
+            widest_width = 0.0
+            for a, b in _free_intervals(spans[end], min(lo, row.x0) - 1, max(hi, row.x1) + 1):
+                free = (max(a, current[0]), min(b, current[1]))
+                width = free[1] - free[0]
+                if width >= params.min_gutter and (widest is None or width > widest_width):
+                    widest, widest_width = free, width
+            if widest is None:
                 break
-            current = max(free, key=lambda g: g[1] - g[0])  # the gutter narrows to what every row leaves free
-            left_fill += sum(x1 - x0 for x0, x1 in spans[end] if x1 <= current[0])
-            right_fill += sum(x1 - x0 for x0, x1 in spans[end] if x0 >= current[1])
+            current = widest
+            left = right = 0.0
+            for x0, x1 in spans[end]:
+                if x1 <= current[0]:
+                    left += x1 - x0
+                if x0 >= current[1]:
+                    right += x1 - x0
+            left_fill += left
+            right_fill += right
             end += 1
         count = end - start
         if count < params.min_column_rows:
@@ -469,10 +508,11 @@ def _gutter_run(
         left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
         if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
             continue  # the last column of a table beside the rest of it, not a page column
-        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(rows[start:end], current):
-            continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
         if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
             continue
+        # The costliest test last (each is pure, so their order changes nothing but the time).
+        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(rows[start:end], current):
+            continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
         return _without_trailing_heading(rows, start, end, current), current
     return None
 

@@ -8,7 +8,6 @@ for provenance with `dropped_reason` set, and the parser skips them.
 """
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import re
 import unicodedata
@@ -17,16 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract import figures
+from pipeline.extract.glyphs import page_glyphs
 from pipeline.extract import patches as text_patches
 from pipeline.extract import quality
 from pipeline.extract.layout import Glyph, LayoutParams, assemble
-from pipeline.extract.symbolfont import is_symbol_font_point, symbol_font_character
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
@@ -80,11 +78,7 @@ BUILTIN_MARGIN_PATTERNS = _builtin_margin_patterns()
 # Part of the stage version, so an edited language file is never served from an extraction cached
 # with the old words.
 STAGE_VERSION += f"/words-{language_words_sha256()[:12]}"
-MARGIN_ZONE = 0.09
-LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts  # share of the page height at the top and bottom where running heads live
-
-
-_SPACES = frozenset({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *range(0x2000, 0x200B)})
+MARGIN_ZONE = 0.09  # share of the page height at the top and bottom where running heads live
 
 
 class ExtractError(Exception):
@@ -191,115 +185,6 @@ def _open(path: Path, options: ExtractOptions) -> pdfium.PdfDocument:
 
 
 # --------------------------------------------------------------------------- text layer
-
-
-def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
-    """Filled, light, saturated rectangles (a marker pen in the PDF): (x0, y_bottom, x1, y_top) in PDF space."""
-    rects = []
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2):
-        if not pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke) or fill_mode.value == 0:
-            continue
-        if not pdfium_c.FPDFPageObj_GetFillColor(obj.raw, r, g, b, a):
-            continue
-        channels = (r.value, g.value, b.value)
-        if max(channels) < 170 or max(channels) - min(channels) < 60 or a.value < 100:
-            continue
-        x0, y0, x1, y1 = obj.get_bounds()
-        if 2 < (y1 - y0) < 60 and (x1 - x0) > 2:
-            rects.append((x0, y0, x1, y1))
-    return rects
-
-
-PDFIUM_LINE_END_HYPHEN = 0x02
-
-
-def _font_name(raw_textpage, index: int) -> str:
-    size = pdfium_c.FPDFText_GetFontInfo(raw_textpage, index, None, 0, None)
-    if size <= 0:
-        return ""
-    buffer = ctypes.create_string_buffer(size)
-    pdfium_c.FPDFText_GetFontInfo(raw_textpage, index, buffer, size, None)
-    return buffer.value.decode("utf-8", "replace")
-
-
-def _glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> list[Glyph]:
-    width, height = page.get_size()
-    raw = textpage.raw
-    count = pdfium_c.FPDFText_CountChars(raw)
-    rect = pdfium_c.FS_RECTF()
-    highlights = _highlight_rects(page) if detect_highlights else []
-    glyphs: list[Glyph] = []
-    pending_high: int | None = None
-    for index in range(count):
-        code = pdfium_c.FPDFText_GetUnicode(raw, index)
-        if 0xD800 <= code <= 0xDBFF:  # first half of a character outside the BMP (math italic 𝑘)
-            pending_high = code
-            continue
-        if 0xDC00 <= code <= 0xDFFF:
-            if pending_high is None:
-                continue
-            code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
-            pending_high = None
-            index -= 1  # the box belongs to the first half
-        if code == PDFIUM_LINE_END_HYPHEN:
-            code = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
-        if is_symbol_font_point(code):
-            code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
-        # No Unicode from the font (its code is what pdfium gives, often a control character), or only a
-        # private-use point: a stand-in glyph that OCR reads in place (`inked.unmapped_spans`).
-        no_map = pdfium_c.FPDFText_HasUnicodeMapError(raw, index) == 1 and _inked(raw, index, rect)
-        if no_map:
-            code = 0xFFFD
-        elif code <= 32 or code in _SPACES:
-            if glyphs:
-                glyphs[-1].space_after = True
-            continue
-        if not pdfium_c.FPDFText_GetLooseCharBox(raw, index, rect):
-            continue
-        left, top_pdf, right, bottom_pdf = rect.left, rect.top, rect.right, rect.bottom
-        # Text placed off the page (hidden tabs, print marks) is not part of what a candidate reads.
-        if right < 0 or left > width or top_pdf < 0 or bottom_pdf > height:
-            continue
-        # The loose box spans the font's ascent to descent: a font size that survives text matrices
-        # which scale a size-1 font (FPDFText_GetFontSize reports 1 for those).
-        size = (top_pdf - bottom_pdf) / LOOSE_BOX_EM
-        if size <= 0:
-            continue
-        marked = False
-        if highlights:
-            cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
-            marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
-        bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600
-        glyphs.append(
-            Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, float(size), marked, seq=len(glyphs), bold=bold,
-                  unmapped=no_map or quality.is_bad_glyph(chr(code)))
-        )
-    _unmark_bold_body(glyphs)
-    return glyphs
-
-
-def _inked(raw_textpage, index: int, rect) -> bool:
-    """Whether a character has ink (a tight box with an area): an unmapped glyph, not an unmapped space."""
-    if not pdfium_c.FPDFText_GetLooseCharBox(raw_textpage, index, rect):
-        return False
-    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
-    if not pdfium_c.FPDFText_GetCharBox(raw_textpage, index, left, right, bottom, top):
-        return False
-    return right.value - left.value > 0.1 and top.value - bottom.value > 0.1
-
-
-BOLD_BODY_SHARE = 0.6
-
-
-def _unmark_bold_body(glyphs: list[Glyph]) -> None:
-    """A page whose body text is set in a bold face (or in a font that reports a bold weight) has no bold
-    emphasis to keep: marking it would wrap the regular words in ** and the rest as emphasis."""
-    letters = [g for g in glyphs if g.text.isalnum()]
-    if letters and sum(g.bold for g in letters) >= BOLD_BODY_SHARE * len(letters):
-        for glyph in glyphs:
-            glyph.bold = False
 
 
 def _text_lines(glyphs: list[Glyph], width: float, height: float, params: LayoutParams) -> list[Line]:
@@ -501,13 +386,34 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
 # --------------------------------------------------------------------------- figures seam
 
 
-def _attach_figures(path: Path, document: ExtractedDocument, sha256: str, options: ExtractOptions) -> None:
+class _FigureSearch:
+    """The figure boxes of each page, found while the page is loaded for its text (so each page is loaded
+    once; only pages with a figure are loaded again, to be rendered), or why they could not be."""
+
+    def __init__(self, path: Path, sha256: str, options: ExtractOptions):
+        self.wanted = options.figures_dir is not None
+        self.name = f"{path} ({sha256[:12]})" if sha256 else str(path)
+        self.boxes: dict[int, list] = {}
+        self.failure: figures.FigureError | None = None
+
+    def search(self, page: pdfium.PdfPage, number: int) -> None:
+        if not self.wanted or self.failure is not None:
+            return
+        try:
+            self.boxes[number] = figures.find_figure_boxes(page)
+        except pdfium.PdfiumError as exc:
+            self.failure = figures.FigureError(f"{self.name}: page {number} cannot be read: {exc}")
+
+
+def _attach_figures(path: Path, document: ExtractedDocument, search: _FigureSearch, options: ExtractOptions) -> None:
     if options.figures_dir is None:
         return
     try:
+        if search.failure is not None:
+            raise search.failure
         root = Path(options.figures_root) if options.figures_root else None
-        scanned = {p.number: [f.bbox for f in p.scanned_figures] for p in document.pages if p.scanned_figures}
-        found = figures.extract_figures(path, sha256=sha256, out_dir=Path(options.figures_dir), root=root, scanned=scanned)
+        boxes = {p.number: search.boxes.get(p.number, []) + [f.bbox for f in p.scanned_figures] for p in document.pages}
+        found = figures.crop_found_figures(path, boxes, out_dir=Path(options.figures_dir), root=root, name=search.name)
     except (figures.FigureError, OSError) as exc:
         document.warnings.append(diagnose(Code.FIGURES_NOT_CROPPED, why=exc))
         return
@@ -528,6 +434,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     unusable: dict[str, list[int]] = {}  # why a text layer was not used -> the pages
     need_ocr: list[int] = []
     patches: list[text_patches.PagePatch] = []  # text pages with drawn text or unmapped glyphs, read in place
+    figure_search = _FigureSearch(path, sha256, options)
     try:
         for index in range(len(document)):
             page = document[index]
@@ -536,7 +443,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 textpage = page.get_textpage()
                 try:
                     with timed("text"):
-                        glyphs = _glyphs(page, textpage, options.detect_highlights)
+                        glyphs = page_glyphs(page, textpage, options.detect_highlights)
                     with timed("layout"):
                         lines = _text_lines(glyphs, width, height, options.layout)
                 finally:
@@ -548,6 +455,8 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                         patch = text_patches.find_patch(page, glyphs, index + 1)
                     if patch is not None:
                         patches.append(patch)
+                with timed("figures"):
+                    figure_search.search(page, index + 1)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -581,5 +490,5 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
     with timed("figures"):
-        _attach_figures(path, result, sha256, options)
+        _attach_figures(path, result, figure_search, options)
     return result

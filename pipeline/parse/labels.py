@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Letters that print identically in Latin, Greek and Cyrillic; a sheet may use any of them for a label.
 _LOOKALIKE_GROUPS = (
@@ -64,6 +65,9 @@ def enclosed_labels(labels: list[str] | tuple[str, ...] | None) -> frozenset[str
     return frozenset(label for label in labels or () if is_enclosed(label))
 
 
+# Labels and numbers are few and asked for again and again (every option line against every label):
+# `fold` and `number_key` are pure, so each answer is kept.
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """A label or number in one comparable form: enclosed forms as the plain one they enclose (① and 1
     compare equal, so a key printing 3 or ③ answers a label ③), NFC, look-alikes to Latin, case-folded."""
@@ -129,6 +133,7 @@ def matched_label(match: re.Match) -> str:
     raise ValueError("option regex matched without a label group")
 
 
+@lru_cache(maxsize=65536)
 def number_key(number: str) -> str:
     """Question numbers compared across sheet and key: 'Α1.' == 'A1', '03' == '3', 'Zadanie 3.1.' parts."""
     folded = fold(number).strip(" .")

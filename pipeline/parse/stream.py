@@ -82,6 +82,8 @@ def plain_text(text: str) -> tuple[str, list[int]]:
     """`text` as patterns see it: bold marks removed, each run of whitespace (tab, no-break or wide
     spaces) one space. Also the position in `text` of each plain character, and len(text) at the end,
     so a match on the plain text can be cut from the marked one (`marked_rest`)."""
+    if "**" not in text and not _IRREGULAR_SPACE.search(text):  # most lines: already plain
+        return _number_together(text, list(range(len(text) + 1)))
     chars: list[str] = []
     positions: list[int] = []
     index = 0
@@ -99,7 +101,15 @@ def plain_text(text: str) -> tuple[str, list[int]]:
             positions.append(index)
         index += 1
     positions.append(len(text))
-    plain = "".join(chars)
+    return _number_together("".join(chars), positions)
+
+
+# What `plain_text` changes besides bold marks: a whitespace character other than a space, or two in a row
+# (re's \s is str.isspace's set).
+_IRREGULAR_SPACE = re.compile(r"[^\S ]|\s\s")
+
+
+def _number_together(plain: str, positions: list[int]) -> tuple[str, list[int]]:
     apart = _NUMBER_APART.match(plain)
     if apart:  # "15 . ¿Cuál…": a number set larger than its ". Stem" reads as "15. ¿Cuál…"
         cut = apart.end("number")

@@ -29,6 +29,7 @@ import psutil
 from pipeline.devkit.sample.archive import SCANNED_SHARE, build_archive_site
 from pipeline.devkit.sample.check import compare_with_truth
 from pipeline.devkit.serve import serve_directory
+from tests.bench.baseline import pypdf_text
 
 DEFAULT_SHEETS = 60
 FULL_SHEETS = 1500
@@ -94,18 +95,6 @@ def run_extract(spec: str, base_url: str, root: Path, workers: int, executor: st
         raise RuntimeError(f"examcorpus extract --source {spec} failed ({process.returncode}):\n{out[-2000:]}\n{err[-2000:]}")
     report = json.loads((root / "curated" / "reports" / f"{spec}.json").read_text(encoding="utf-8"))
     return SpecRun(spec, seconds, memory, report)
-
-
-def pypdf_pages_per_second(paths: list[Path]) -> tuple[int, float]:
-    from pypdf import PdfReader
-
-    pages = 0
-    started = time.perf_counter()
-    for path in paths:
-        for page in PdfReader(path).pages:
-            page.extract_text()
-            pages += 1
-    return pages, time.perf_counter() - started
 
 
 def _mib(size: int) -> float:
@@ -183,7 +172,8 @@ def main(argv: list[str] | None = None) -> None:
 
         text_files = [site_dir / t.sheet for t in site.truth.values() if not t.scanned]
         text_files += [site_dir / t.key for t in site.truth.values()]
-        base_pages, base_seconds = pypdf_pages_per_second(text_files)
+        baseline = pypdf_text(text_files)
+        base_pages, base_seconds = baseline.pages, baseline.seconds
         stage_totals: dict[str, float] = {}
         for run in first:
             for stage, value in run.report.get("stage_seconds", {}).items():

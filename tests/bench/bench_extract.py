@@ -9,19 +9,17 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from pipeline.devkit import snapshot
+from tests.bench.baseline import Throughput, pdfplumber_text, pypdf_text, timed_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 BATCH_PAGES = 1000
 
-# (spec, folder under the corpus) for the text-layer families
-CORPUS_FAMILIES = [
-    ("pl_cke_matura_informatyka", "pl_cke_matura_informatyka"),
-    ("sk_maturita_sjl", "sk_nucem_maturita_sjl"),
-    ("pe_conareme", "pe_conareme_residentado_medico"),
-]
+# (spec, folder under the corpus): every family of the corpus, as the same-output snapshot runs them
+CORPUS_FAMILIES = snapshot.CORPUS_FAMILIES
 
 
 def _jobs_from_corpus():
@@ -66,44 +64,24 @@ def _jobs_from_fixtures():
     return jobs
 
 
-def _ours(jobs) -> tuple[int, float, int]:
+def _ours(jobs) -> tuple[Throughput, int]:
     from pipeline.extract import ExtractOptions, extract_document
     from pipeline.parse import parse_sheet
 
-    pages = questions = 0
-    started = time.perf_counter()
-    for spec, sheet, keys, sheet_entry, key_entries in jobs:
-        options = ExtractOptions.from_spec(spec)
-        document = extract_document(sheet, "0" * 64, options)
-        key_docs = [(extract_document(k, "1" * 64, options), e) for k, e in zip(keys, key_entries)]
-        pages += document.page_count + sum(d.page_count for d, _ in key_docs)
-        questions += len(parse_sheet(document, sheet_entry, key_docs, spec).questions)
-    return pages, time.perf_counter() - started, questions
+    questions = 0
 
+    def run() -> int:
+        nonlocal questions
+        pages = 0
+        for spec, sheet, keys, sheet_entry, key_entries in jobs:
+            options = ExtractOptions.from_spec(spec)
+            document = extract_document(sheet, "0" * 64, options)
+            key_docs = [(extract_document(k, "1" * 64, options), e) for k, e in zip(keys, key_entries)]
+            pages += document.page_count + sum(d.page_count for d, _ in key_docs)
+            questions += len(parse_sheet(document, sheet_entry, key_docs, spec).questions)
+        return pages
 
-def _pypdf(paths: list[Path]) -> tuple[int, float]:
-    from pypdf import PdfReader
-
-    pages = 0
-    started = time.perf_counter()
-    for path in paths:
-        for page in PdfReader(path).pages:
-            page.extract_text()
-            pages += 1
-    return pages, time.perf_counter() - started
-
-
-def _pdfplumber(paths: list[Path]) -> tuple[int, float]:
-    import pdfplumber
-
-    pages = 0
-    started = time.perf_counter()
-    for path in paths:
-        with pdfplumber.open(path) as pdf:
-            for page in pdf.pages:
-                page.extract_text(x_tolerance=1.5)
-                pages += 1
-    return pages, time.perf_counter() - started
+    return timed_pages(run), questions
 
 
 _BATCH_CHILD = """
@@ -150,14 +128,14 @@ def main() -> None:
     paths = [p for _, sheet, keys, _, _ in jobs for p in [sheet, *keys]]
     print(f"input: {origin}: {len(jobs)} sheets, {len(paths)} files")
     _ours(jobs)  # warm imports and fonts once
-    pages, seconds, questions = _ours(jobs)
-    base_pages, base_seconds = _pypdf(paths)
-    plumber_pages, plumber_seconds = _pdfplumber(paths)
-    ours_rate = pages / seconds
-    print(f"examcorpus extract+parse : {pages:5d} pages in {seconds:6.2f}s = {ours_rate:7.1f} pages/s ({questions} questions)")
-    print(f"pypdf extract_text       : {base_pages:5d} pages in {base_seconds:6.2f}s = {base_pages / base_seconds:7.1f} pages/s")
-    print(f"pdfplumber (x_tol 1.5)   : {plumber_pages:5d} pages in {plumber_seconds:6.2f}s = {plumber_pages / plumber_seconds:7.1f} pages/s")
-    print(f"ratio ours/pypdf = {ours_rate / (base_pages / base_seconds):.2f}x, ours/pdfplumber = {ours_rate / (plumber_pages / plumber_seconds):.2f}x")
+    ours, questions = _ours(jobs)
+    pypdf, plumber = pypdf_text(paths), pdfplumber_text(paths)
+    print(ours.line("examcorpus extract+parse") + f" ({questions} questions)")
+    print(pypdf.line("pypdf extract_text"))
+    print(plumber.line("pdfplumber (x_tol 1.5)"))
+    print(f"ratio ours/pypdf = {ours.pages_per_second / pypdf.pages_per_second:.2f}x wall, "
+          f"{ours.pages_per_cpu_second / pypdf.pages_per_cpu_second:.2f}x CPU; "
+          f"ours/pdfplumber = {ours.pages_per_second / plumber.pages_per_second:.2f}x wall")
     for mode in ("ours", "pypdf"):
         done, secs, peak = _batch(mode, paths)
         print(f"{BATCH_PAGES}-page batch, {mode:5s}: {done} pages in {secs:6.2f}s, peak RSS {peak:7.1f} MiB (fresh process)")

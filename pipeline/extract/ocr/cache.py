@@ -62,6 +62,11 @@ class ReadingCache:
     def __init__(self, cache_dir: Path | str):
         self._store = StageCache(Path(cache_dir), CACHE_STAGE)
 
+    @property
+    def folder(self) -> Path:
+        """Where the readings lie: `<cache dir>/ocr/`."""
+        return self._store.dir
+
     def get(self, key: str) -> PageReading | None:
         text = self._store.get(key)
         if text is None:
