@@ -28,9 +28,10 @@ dictionary, skips it; so does a machine without rapidocr. The page's reading say
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -39,14 +40,17 @@ from PIL import Image
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
-from pipeline.extract.ocr.words import Word, words_by_line
+from pipeline.extract.ocr.words import Word, overlap_share, words_by_line
 
 SECOND_RECOGNISER = "rapidocr"
 UNSURE_BELOW = 80.0  # Tesseract word confidence under which a word is read again
-BUDGET_SHARE = 0.15  # of the page's text width (in text-line heights) the second reader may read
+BUDGET_SHARE = 0.03  # of the page's text width (in text-line heights) the second reader may read
+BUDGET_FLOOR = 12.0  # text-line heights it may read on any page (a short page's one unsure line)
 SURE_FROM = 0.80  # the second reading's mean character confidence over the words it would put in
-SIMILAR_FROM = 0.6  # character similarity of the two readings of a differing span
+SIMILAR_FROM = 0.6  # share of the characters two readings of a differing span have in common (one may always differ)
 PAD = 0.3  # text-line heights of white around a window
+MAX_MERGED_CHOICES = 3  # differing stretches of two unknown readings tried in every combination
+MISSED_ROOM = 0.25  # text-line heights of free width per character a word Tesseract missed needs
 _NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:/]\d+)*[%‰]?$")
 
 
@@ -119,7 +123,7 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = ()) 
         unsure = [i for i, w in enumerate(members) if id(w) not in skipped and _unsure(w, known)]
         for i in unsure:
             start, end = max(0, i - 1), min(len(members), i + 2)
-            if windows and windows[-1].line == line and windows[-1].end >= start:
+            if windows and windows[-1].line == line and windows[-1].end > start:
                 last = windows.pop()
                 start, conf = last.start, min(last.conf, members[i].conf)
             else:
@@ -142,36 +146,84 @@ def _crop(grey: np.ndarray, members: Sequence[Word]) -> tuple[np.ndarray, int]:
     return grey[max(0, top - pad) : min(grey.shape[0], bottom + pad), left:right], left
 
 
-def combine(tesseract: list[Word], reading: CropReading, known: _Known) -> tuple[list[Word], int]:
+def combine(tesseract: list[Word], reading: CropReading, known: _Known, others: Sequence[Word] = ()) -> tuple[list[Word], int]:
     """The window's words after weighing the second reading against Tesseract's (see the module's doc),
-    and how many of Tesseract's words were replaced."""
+    and how many words changed. `others`: the page's other words, which a word Tesseract missed must not
+    overlap (Tesseract may have read it into another line)."""
     second = [(text, conf) for text, conf, *_ in reading.words] or [(t, reading.confidence) for t in reading.text.split()]
     ours, theirs = [w.text for w in tesseract], [t for t, _ in second]
     known.ask(theirs)
     result: list[Word] = []
-    replaced = 0
+    changed = 0
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes():
         span = tesseract[i1:i2]
-        if op != "replace" or not _better(span, second[j1:j2], known):
+        if op == "insert" and 0 < i1 < len(tesseract):
+            missed = _missed_words(tesseract[i1 - 1], tesseract[i1], second[j1:j2], known, others)
+            result += missed
+            changed += len(missed)
+            continue
+        if op != "replace":
             result += span
             continue
-        result += _placed(span, second[j1:j2])
-        replaced += len(span)
-    return result, replaced
+        if _better(span, second[j1:j2], known):
+            result += _placed(span, second[j1:j2])
+            changed += len(span)
+        elif len(span) == 1 and j2 - j1 == 1 and (merged := _merged_reading(span[0].text, second[j1][0], known)):
+            result.append(replace(span[0], text=merged))
+            changed += 1
+        else:
+            result += span
+    return result, changed
 
 
+def _merged_reading(ours: str, theirs: str, known: _Known) -> str | None:
+    """The one known word that taking each differing stretch of the two readings from either makes, where
+    neither reading is known itself (`Żródtem` and `Zródłem` could give `Żródłem`); None otherwise."""
+    if known(ours) or known(theirs):
+        return None
+    pieces: list[tuple[str, ...]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes():
+        pieces.append((ours[i1:i2],) if op == "equal" else (ours[i1:i2], theirs[j1:j2]))
+    if sum(len(p) == 2 for p in pieces) > MAX_MERGED_CHOICES:
+        return None
+    candidates = {"".join(choice) for choice in itertools.product(*pieces)} - {ours, theirs}
+    found = [c for c in sorted(candidates) if word_core(c)[1].isalpha() and known(c)]
+    return found[0] if len(found) == 1 else None
+
+
+def _missed_words(before: Word, after: Word, second: list[tuple[str, float]], known: _Known, others: Sequence[Word]) -> list[Word]:
+    """Words the second reader read between two of Tesseract's that Tesseract has nowhere there: each a
+    known word, read confidently, where the image leaves room for them and no other word of the page stands."""
+    if not all(known(t) and word_core(t)[1] for t, _ in second) or min(c for _, c in second) < SURE_FROM:
+        return []
+    height = max(before.bottom, after.bottom) - min(before.top, after.top)
+    room = after.left - before.right
+    letters = sum(len(t) for t, _ in second)
+    if room < MISSED_ROOM * height * (letters + len(second)):
+        return []
+    gap = Word("", 0, before.right + 1, min(before.top, after.top), after.left - 1, max(before.bottom, after.bottom), before.line)
+    if any(overlap_share(gap, w) > 0.3 for w in others):
+        return []
+    return _placed([gap], second)
 def _better(span: list[Word], second: list[tuple[str, float]], known: _Known) -> bool:
-    if not all(known(t) for t, _ in second) or all(known(w.text) for w in span):
-        return False
-    if sum(c for _, c in second) / len(second) < SURE_FROM:
+    """Whether the second reading of a differing span wins: it is confident, all its words are known and
+    Tesseract's are not; or, where the two spell the same characters and only the spaces differ (a word
+    glued to the next may glue into a known word: Slovak `sak` for `sa k`), Tesseract was unsure of it."""
+    if not all(known(t) for t, _ in second) or sum(c for _, c in second) / len(second) < SURE_FROM:
         return False
     ours, theirs = "".join(w.text for w in span), "".join(t for t, _ in second)
-    return difflib.SequenceMatcher(None, ours, theirs, autojunk=False).ratio() >= SIMILAR_FROM
+    if ours == theirs:
+        return min(w.conf for w in span) < UNSURE_BELOW or not all(known(w.text) for w in span)
+    if all(known(w.text) for w in span):
+        return False
+    matched = sum(block.size for block in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_matching_blocks())
+    differing = max(len(ours), len(theirs)) - matched
+    return differing <= max(1.0, (1 - SIMILAR_FROM) * max(len(ours), len(theirs)))
 
 
 def _placed(span: list[Word], second: list[tuple[str, float]]) -> list[Word]:
     """The second reading's words in the span's box, each as wide as its share of the characters."""
-    left, right = span[0].left, span[-1].right
+    left, right = span[0].left, max(span[-1].right, span[0].left + 1)
     top, bottom = min(w.top for w in span), max(w.bottom for w in span)
     total = sum(len(t) for t, _ in second) + len(second) - 1
     placed, at = [], 0
@@ -195,7 +247,7 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
     lines = words_by_line(words)
     heights = [w.bottom - w.top for w in words if w.bottom > w.top]
     line_height = float(np.median(heights)) if heights else 0.0
-    budget = BUDGET_SHARE * sum(w.right - w.left for w in words) / line_height if line_height else 0.0
+    budget = max(BUDGET_FLOOR, BUDGET_SHARE * sum(w.right - w.left for w in words) / line_height) if line_height else 0.0
     pixels = np.asarray(grey.convert("L"))
     chosen: list[Window] = []
     crops: list[np.ndarray] = []
@@ -219,7 +271,7 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
     replaced = 0
     for window, reading in zip(chosen, readings):
         members = lines[window.line][window.start : window.end]
-        combined, count = combine(members, reading, known)
+        combined, count = combine(members, reading, known, [w for w in words if w.line != window.line])
         if count:
             replaced += count
             replacement[id(members[0])] = combined
@@ -230,7 +282,7 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
             result += replacement[id(word)]
         elif id(word) not in dropped:
             result.append(word)
-    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) replaced")
+    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed")
 
 
 def second_reader_version() -> str:
