@@ -9,7 +9,7 @@ of the truth not matched in order (difflib over the word sequences), over the tr
 process's CPU time for `read_page`, after one warm-up page (models and dictionaries loaded once per
 process; the warm-up's cost is printed apart).
 
-    python -m tests.bench secondread [--corpus] [--pages N]
+    python -m tests.bench secondread [--corpus] [--pages N] [--full]   # --full: 9 and 11 pt sheets (else 10 pt)
 """
 from __future__ import annotations
 
@@ -101,12 +101,12 @@ def _measure(image, truth: str, language: str, tally: Tally) -> None:
     tally.add(truth, without, with_, (cpu_without, cpu_with), note)
 
 
-def _generated(folder: Path, tallies: dict[str, Tally]) -> None:
+def _generated(folder: Path, tallies: dict[str, Tally], full: bool) -> None:
     for language, text in TEXTS.items():
         if language not in installed_languages():
             print(f"{language}: no Tesseract data, skipped")
             continue
-        for size in (9, 11):
+        for size in (9, 11) if full else (10,):
             pdf = build_pdf(folder / f"{language}-{size}.pdf", [PageSpec([TextBox(text, 20, 30, 170, size=size)])])
             for dpi, blur, quality in DEGRADATIONS:
                 scan = rasterize_pdf(pdf, folder / f"{language}-{size}-{dpi}.pdf", dpi=dpi, blur=blur, noise=0.02,
@@ -152,7 +152,7 @@ def main(options: list[str] | None = None) -> None:
         print(f"warm-up (RapidOCR session, dictionaries, Tesseract data): {time.process_time() - started:.2f} s CPU")
         tallies: dict[str, Tally] = {}
         if "--corpus" not in options or "--generated" in options:
-            _generated(folder, tallies)
+            _generated(folder, tallies, "--full" in options)
         if "--corpus" in options and CORPUS.is_dir():
             _corpus(folder, tallies, pages)
     print(f"{'sheets':44s} {'pages':>5s} {'words':>6s} {'WER without':>11s} {'WER with':>9s} {'CPU/page':>14s} {'ratio':>6s}  second reader")

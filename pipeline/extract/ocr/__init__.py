@@ -25,6 +25,9 @@ Public functions and types:
   `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
 - `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)` (`engine`)
 - `load_lexicon(languages)`, `Lexicon`: Tesseract's own word lists, for word repairs (`lexicon`)
+- `RECOGNISERS` (`recognisers`: Tesseract and RapidOCR behind one interface, reading crops), `read_again`
+  (`secondread`: the `second-reader` pass's windows of unsure words read by RapidOCR and combined),
+  `spelling_for(languages)` (`hunspell`: the language files' hunspell dictionaries)
 - `OcrUnavailable`, `OcrError`
 
 Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points

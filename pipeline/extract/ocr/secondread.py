@@ -238,10 +238,21 @@ def _placed(span: list[Word], second: list[tuple[str, float]]) -> list[Word]:
 
 def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *, skip: Sequence[Word] = (),
                recogniser_name: str = SECOND_RECOGNISER) -> SecondReading:
-    """`words` with the unsure windows read again by the second recogniser and combined (the module's doc)."""
+    """`words` with the unsure windows read again by the second recogniser and combined (the module's doc).
+
+    The second reading is an addition: where it fails (its dictionary process gone, the recogniser
+    raising), the page keeps Tesseract's words and the note says what failed."""
     spelling, why_not = readiness(tuple(languages), recogniser_name)
     if spelling is None:
         return SecondReading(words, why_not or "")
+    try:
+        return _read_again(grey, words, languages, skip, recogniser_name, spelling)
+    except (SpellingUnavailable, OSError, RuntimeError, ValueError) as exc:
+        return SecondReading(words, f"{recogniser_name} failed, Tesseract's reading kept: {type(exc).__name__}: {exc}")
+
+
+def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], skip: Sequence[Word], recogniser_name: str,
+                spelling: Spelling) -> SecondReading:
     recogniser: Recogniser = RECOGNISERS[recogniser_name]
     known = _Known(spelling)
     lines = words_by_line(words)

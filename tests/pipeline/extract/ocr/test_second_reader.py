@@ -191,3 +191,27 @@ def test_rapidocr_reads_without_fetching_anything() -> None:
     [reading] = rapid.read([np.asarray(_text_image("El 7 de marzo"))], ["spa"])
     assert reading.text == "El 7 de marzo" and reading.confidence > 0.9
     assert [w[0] for w in reading.words] == ["El", "7", "de", "marzo"]
+
+
+@needs_hunspell
+def test_a_second_reader_failing_mid_page_keeps_tesseracts_words_and_says_what_failed(monkeypatch) -> None:
+    known = _known("pol")  # the pass is ready: dictionary and recogniser there
+
+    class Broken:
+        name = "broken"
+
+        def unavailable(self):
+            return None
+
+        def alphabet(self):
+            return None
+
+        def read(self, crops, languages):
+            raise RuntimeError("onnxruntime: out of memory")
+
+    monkeypatch.setitem(RECOGNISERS, "broken", Broken())
+    words = _line([("keufemizmom", 40), ("autora", 95)])
+    assert known.spelling is not None
+    result = read_again(Image.new("L", (400, 60), 255), words, ["pol"], recogniser_name="broken")
+    assert result.words == words
+    assert "broken failed" in result.note and "out of memory" in result.note
