@@ -44,7 +44,7 @@ from pipeline.extract.ocr.words import Word, overlap_share, words_by_line
 
 SECOND_RECOGNISER = "rapidocr"
 UNSURE_BELOW = 80.0  # Tesseract word confidence under which a word is read again
-BUDGET_SHARE = 0.03  # of the page's text width (in text-line heights) the second reader may read
+BUDGET_SHARE = 0.06  # of the page's text width (in text-line heights) the second reader may read
 BUDGET_FLOOR = 12.0  # text-line heights it may read on any page (a short page's one unsure line)
 SURE_FROM = 0.80  # the second reading's mean character confidence over the words it would put in
 SIMILAR_FROM = 0.6  # share of the characters two readings of a differing span have in common (one may always differ)
@@ -133,9 +133,13 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = ()) 
 
 
 def _unsure(word: Word, known: _Known) -> bool:
-    if not word_core(word.text)[1]:
+    core = word_core(word.text)[1]
+    if not core:
         return False  # punctuation alone: nothing a dictionary could weigh
-    return 0 <= word.conf < UNSURE_BELOW or not known(word.text)
+    if 0 <= word.conf < UNSURE_BELOW:
+        return True
+    # A confident word in capitals is an acronym or a code as often as a word: no dictionary lists it.
+    return not (core.isupper() and len(core) > 1) and not known(word.text)
 
 
 def _crop(grey: np.ndarray, members: Sequence[Word]) -> tuple[np.ndarray, int]:

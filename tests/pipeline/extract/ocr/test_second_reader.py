@@ -118,6 +118,8 @@ def test_only_unsure_words_are_read_again_each_with_its_neighbours() -> None:
                    ("la", 96), ("vivienda", 96)])
     windows = unsure_windows(words, known)
     assert [(w.start, w.end) for w in windows] == [(4, 7), (1, 4)]  # least confident first
+    # An acronym or code in capitals, read confidently, is no word a dictionary lists: not read again for that.
+    assert unsure_windows(_line([("protokół", 95), ("SMTP", 93), ("służy", 96)]), _known("pol")) == []
 
 
 def _text_image(text: str, size: int = 36) -> Image.Image:
