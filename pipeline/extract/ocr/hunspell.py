@@ -9,7 +9,7 @@ Public API:
 Which dictionaries a language has lives in its language file (`spelling.dictionaries`, with the Debian
 packages that ship them; `make setup` installs them). The `hunspell` program reads them: one process per
 dictionary and Python process, started at first use, in list mode (`-l`, misspelt words only, no
-suggestions, which cost ~0.1 s a word) with its output line-buffered, each word sent with a sentinel
+suggestions, which cost ~0.1 s a word), started at the first question, with its output line-buffered, each word sent with a sentinel
 the dictionary cannot know so that the answer's end is seen. It loads a dictionary in 0.1–1.5 s of CPU
 (Polish 0.3, Greek 1.5), against 4.5–13 s for the pure-Python `spylls`, and answers in microseconds.
 """
@@ -72,8 +72,12 @@ class _Checker:
             self.process.kill()
 
 
-def _affix_file(dictionary: Path) -> tuple[str, str]:
-    """(the dictionary's character encoding, its `TRY` letters), from its .aff file."""
+@lru_cache(maxsize=32)
+def _affix_file(name: str) -> tuple[str, str]:
+    """(dictionary `name`'s character encoding, its `TRY` letters), from its .aff file; checks it is installed."""
+    dictionary = DICTIONARY_DIR / name
+    if not dictionary.with_suffix(".dic").is_file() or not dictionary.with_suffix(".aff").is_file():
+        raise SpellingUnavailable(f"no hunspell dictionary {dictionary}.dic (install the package the language file names)")
     raw = dictionary.with_suffix(".aff").read_bytes()
     declared = re.search(rb"^SET\s+(\S+)", raw, re.M)
     encoding = declared.group(1).decode("ascii", errors="replace") if declared else "ISO8859-1"
@@ -86,22 +90,25 @@ def _affix_file(dictionary: Path) -> tuple[str, str]:
     return encoding, tried.group(1) if tried else ""
 
 
-@lru_cache(maxsize=16)
-def _checker(name: str) -> tuple[_Checker, frozenset[str]]:
-    dictionary = DICTIONARY_DIR / name
-    if not dictionary.with_suffix(".dic").is_file():
-        raise SpellingUnavailable(f"no hunspell dictionary {dictionary}.dic (install the package the language file names)")
+def _programs() -> tuple[str, str]:
     program, stdbuf = shutil.which("hunspell"), shutil.which("stdbuf")
     if not program or not stdbuf:
         raise SpellingUnavailable("the `hunspell` program (Debian package hunspell) or `stdbuf` (coreutils) is not installed")
-    encoding, tried = _affix_file(dictionary)
+    return program, stdbuf
+
+
+@lru_cache(maxsize=16)
+def _checker(name: str) -> _Checker:
+    """The running `hunspell` of dictionary `name`, started at its first question."""
+    encoding, _ = _affix_file(name)
+    program, stdbuf = _programs()
+    dictionary = DICTIONARY_DIR / name
     # stdbuf: hunspell writes through stdio, which a pipe would buffer until the end.
     process = subprocess.Popen([stdbuf, "-oL", program, "-l", "-i", encoding, "-d", str(dictionary)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     checker = _Checker(dictionary, encoding, process)
     atexit.register(checker.close)
-    letters = frozenset(ch for ch in tried.lower() if ch.isalpha())
-    return checker, letters
+    return checker
 
 
 @dataclass(frozen=True)
@@ -112,12 +119,12 @@ class Spelling:
 
     @cached_property
     def _checkers(self) -> list[_Checker]:
-        return [_checker(name)[0] for name in self.names]
+        return [_checker(name) for name in self.names]
 
     @cached_property
     def letters(self) -> frozenset[str]:
-        """The languages' letters, lower case, as their dictionaries' `TRY` lines list them."""
-        return frozenset().union(*(_checker(name)[1] for name in self.names))
+        """The languages' letters, lower case, as their dictionaries' `TRY` lines list them (no process started)."""
+        return frozenset(ch for name in self.names for ch in _affix_file(name)[1].lower() if ch.isalpha())
 
     def knows(self, words: Sequence[str]) -> list[bool]:
         """Whether each word (letters only, as printed: case matters for names) is a word of the languages."""
@@ -142,6 +149,7 @@ def spelling_for(languages: Sequence[str]) -> Spelling:
             raise SpellingUnavailable(f"no spelling dictionary named for Tesseract language {name!r} (pipeline/languages/data)")
         names += language.spelling.dictionaries
     spelling = Spelling(tuple(dict.fromkeys(names)))
+    _programs()  # what is missing is said now, before any page is read; the processes start at the first question
     for name in spelling.names:
-        _checker(name)  # start them now, so that what is missing is said before any page is read
+        _affix_file(name)
     return spelling
