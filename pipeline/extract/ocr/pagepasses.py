@@ -28,6 +28,7 @@ from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
+from pipeline.extract.ocr.secondread import read_again, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
@@ -253,6 +254,19 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
+# ---------------------------------------------------------------- a second recogniser
+
+
+@page_pass("second-reader", f"1+{second_reader_version()}", Cost.REGIONS)
+def _second_reader(work: PageWork) -> PageWork:
+    """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
+    by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
+    the dictionary (`secondread`); a language RapidOCR cannot read, or a machine without it, skips it, said
+    in the reading."""
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells)
+    return replace(work, words=again.words, second_reading=again.note)
+
+
 # ---------------------------------------------------------------- words and numbers
 
 
@@ -406,7 +420,7 @@ def _figures(work: PageWork) -> PageWork:
 
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_key_cells, _read_grid_cells,
+    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
@@ -479,4 +493,4 @@ def _reading(work: PageWork) -> PageReading:
     )
     confidence = work.confidence
     return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None,
-                       figures=work.figures, notes=work.notes)
+                       figures=work.figures, notes=work.notes, second_reading=work.second_reading)

@@ -75,6 +75,7 @@ class PageWork:
     confidence: float | None = None
     figures: tuple[ScannedFigure, ...] = ()
     notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
+    second_reading: str | None = None  # what the second recogniser did on the page, or why it did not run (`secondread`)
     outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
 
     def prepared(self) -> Image.Image:

@@ -41,6 +41,7 @@ class PageReading:
     # read inside it, which are left out of `words`.
     figures: tuple[ScannedFigure, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = ()  # what the repairs inferred rather than read, for the report
+    second_reading: str | None = None  # what the second recogniser did, or why it did not run (`secondread`)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -51,4 +52,4 @@ class PageReading:
         words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
-                   tuple(data.get("notes", ())))
+                   tuple(data.get("notes", ())), data.get("second_reading"))
