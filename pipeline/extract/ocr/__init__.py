@@ -69,6 +69,9 @@ from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, p
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
+from pipeline.extract.ocr.hunspell import spelling_for
+from pipeline.extract.ocr.recognisers import RECOGNISERS
+from pipeline.extract.ocr.secondread import read_again
 
 __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
@@ -79,4 +82,5 @@ __all__ = [
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "unsure_reason", "word_core", "word_list",
+    "RECOGNISERS", "read_again", "spelling_for",
 ]
