@@ -38,6 +38,8 @@ MEANINGS = {
     "pipeline_version": "version of the examcorpus stages that made the record",
     "flags": "validation problems; always empty in a release (flagged questions are left out)",
     "flag_codes": "the stable code of each flag (`key.no_entry`, …), in the order of `flags`; empty in a release",
+    "reading_confidence": "read by OCR: the lowest Tesseract word confidence (0–100) of the lines the question was "
+                          "read from; null: read from the PDF's text layer",
     "voided": "the official key annuls the question (no answer, not scored)",
     "reserve": "a reserve question, counted only if another is annulled",
     "pilot": "a keyed pilot item the exam itself does not score",

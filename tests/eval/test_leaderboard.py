@@ -151,30 +151,21 @@ def test_the_html_page_sorts_its_columns_in_chromium(tmp_path, runs):
     assert [r[9] for r in by_gap.rows] == ["-25.0", "–", "–"]
 
 
-def test_the_html_pages_sortable_headers_are_reached_and_sorted_with_the_keyboard(tmp_path, runs):
-    from pathlib import Path
-
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no /usr/bin/chromium on this machine")
-    from playwright.sync_api import expect, sync_playwright
+def test_the_html_pages_sortable_headers_are_reached_and_sorted_with_the_keyboard(tmp_path, runs, page):
+    from playwright.sync_api import expect
 
     out = tmp_path / "board"
     assert run_cli("eval", "leaderboard", runs, "--out", out) == 0
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1366, "height": 768})
-            page.goto((out / "leaderboard.html").as_uri())
-            page.keyboard.press("Tab")  # the first header: model
-            assert page.evaluate("document.activeElement.textContent") == "model"
-            page.keyboard.press("Enter")
-            expect(page.locator("th").first).to_have_attribute("aria-sort", "descending")
-            for _ in range(6):
-                page.keyboard.press("Tab")  # to the 7th header: en
-            page.keyboard.press(" ")
-            expect(page.locator("th").nth(6)).to_have_attribute("aria-sort", "descending")
-            assert [t.split(" [")[0] for t in page.locator("tbody tr td:nth-child(7)").all_text_contents()] == ["75.0", "50.0", "–"]
-            page.keyboard.press("Enter")  # again: the other way
-            expect(page.locator("th").nth(6)).to_have_attribute("aria-sort", "ascending")
-        finally:
-            browser.close()
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto((out / "leaderboard.html").as_uri())
+    page.keyboard.press("Tab")  # the first header: model
+    assert page.evaluate("document.activeElement.textContent") == "model"
+    page.keyboard.press("Enter")
+    expect(page.locator("th").first).to_have_attribute("aria-sort", "descending")
+    for _ in range(6):
+        page.keyboard.press("Tab")  # to the 7th header: en
+    page.keyboard.press(" ")
+    expect(page.locator("th").nth(6)).to_have_attribute("aria-sort", "descending")
+    assert [t.split(" [")[0] for t in page.locator("tbody tr td:nth-child(7)").all_text_contents()] == ["75.0", "50.0", "–"]
+    page.keyboard.press("Enter")  # again: the other way
+    expect(page.locator("th").nth(6)).to_have_attribute("aria-sort", "ascending")

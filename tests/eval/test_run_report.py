@@ -14,9 +14,7 @@ import pytest
 from eval.log.browse import REPORT, render_report, report_rows
 from eval.log.integrity import verify
 from tests.eval.conftest import HOSTILE_RESPONSE, make_question, run_cli, run_standin, write_parquet
-from tests.pipeline.review import conftest as review_fixtures
 
-browser, page = review_fixtures.browser, review_fixtures.page  # Chromium through Playwright, as the review tests drive it
 
 
 @pytest.fixture

@@ -3,15 +3,12 @@
 live server on 127.0.0.1, and Chromium driven by Playwright for the browser tests."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
 import pytest
 
 from pipeline.review import ReviewStore, serve_review
 from tests.pipeline.review.builders import build_review_project, review_client
 
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture
@@ -38,26 +35,3 @@ def live_url(store):
         yield url
 
 
-@pytest.fixture(scope="session")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (`make setup` installs Debian's chromium)")
-    if shutil.which("chromium") is None:
-        pytest.skip("chromium is not on PATH")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield instance
-        instance.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.js_errors = errors
-    yield tab
-    context.close()
