@@ -200,7 +200,10 @@ class RunReport:
             return ""
         names = [display_name(n) for n in self.ignored_names[:shown]]
         more = len(self.ignored_names) - len(names)
-        return ": " + ", ".join(f"`{n}`" for n in names) + (f" and {more} more" if more else "")
+        # The other links of an index page are its navigation: only files are named.
+        among = "" if len(self.ignored_names) >= self.ignored_links else f"; the {len(self.ignored_names)} files among them"
+        return among + ": " + ", ".join(f"`{n}`" for n in names) + (f" and {more} more" if more else "")
+
     def _unsure_lines(self) -> list[str]:
         """Every question read by OCR unsurely, by file: what a curator checks first on the audit page."""
         unsure = [(f, line) for f in self.files for line in f.unsure]

@@ -134,3 +134,13 @@ def test_out_naming_a_file_that_is_not_parquet_is_refused_and_left_untouched(tmp
     assert extract("sample_pl", project_root, season(tmp_path / "season"), "--out", str(target)) != 0
     assert "not a curated Parquet file" in capsys.readouterr().err
     assert target.read_text(encoding="utf-8") == "my notes, not a table"
+
+
+def test_when_only_some_unclaimed_links_are_files_the_report_says_which_count_it_names():
+    from pipeline.report import RunReport
+
+    report = RunReport(source="s", pipeline_version="v", ignored_links=10,
+                       ignored_names=["http://127.0.0.1/a/plan%C3%B3w.pdf", "http://127.0.0.1/b.pdf"])
+
+    assert ("10 links or files matched no rule of the spec; the 2 files among them: "
+            "`http://127.0.0.1/a/planów.pdf`, `http://127.0.0.1/b.pdf`.") in report.to_markdown()
