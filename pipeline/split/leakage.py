@@ -20,7 +20,11 @@ UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace coll
   question, context, options, answer, figure description and transcription) inside a public record's
   release text field, whole or as part of a longer text (a private passage pasted into a public
   `context`), in either case fold; only texts of at least `contained_min_chars` are looked for, and
-  only for pairs no other check has named.
+  only for pairs no other check has named. A sheet's own instruction is not a leak: a text that is the
+  whole of one field in two or more questions of the private sheet, and the whole of that field in two
+  or more questions of the public sheet (the Panhellenic "Να χαρακτηρίσετε…" heading five true/false
+  statements every year), is printed on the public sheet itself. A passage pasted into a public record
+  stands in that record alone, so it is still caught.
 """
 from __future__ import annotations
 
@@ -173,24 +177,44 @@ def contained_texts(private: list[Question], public: list[Question], min_chars: 
     public `context`. Each private text is looked up by its first ANCHOR_WORDS inner words (the first
     and last words may be glued to their neighbours in the public text), so the public texts are read
     once, a dictionary look-up a word, and only candidates are verified by substring search."""
-    by_anchor: dict[str, list[tuple[str, str, str]]] = {}
+    private_texts = {q.id: release_texts(q, fold) for q in private}
+    public_texts = {p.id: release_texts(p, fold) for p in public}
+    private_instructions = _sheet_instructions(private, private_texts)
+    public_instructions = _sheet_instructions(public, public_texts)
+    by_anchor: dict[str, list[tuple[str, str, str, str]]] = {}
     for q in private:
-        for name, text in release_texts(q, fold).items():
+        for name, text in private_texts[q.id].items():
             words = text.split()
             if len(text) < min_chars or len(words) < ANCHOR_WORDS + 2:
                 continue
             inner = words[1:-1]
-            by_anchor.setdefault(" ".join(inner[:ANCHOR_WORDS]), []).append((q.id, name, " ".join(inner)))
+            by_anchor.setdefault(" ".join(inner[:ANCHOR_WORDS]), []).append((q.id, name, " ".join(inner), text))
+    sheet_of = {q.id: q.source_sha256 for q in private}
     pairs: dict[tuple[str, str], LeakPair] = {}
     for p in public:
-        for public_field, text in release_texts(p, fold).items():
+        for public_field, text in public_texts[p.id].items():
+            public_instruction = (public_field, text) in public_instructions.get(p.source_sha256, ())
             words = text.split()
             for start in range(len(words) - ANCHOR_WORDS + 1):
-                for private_id, private_field, inner in by_anchor.get(" ".join(words[start:start + ANCHOR_WORDS]), ()):
-                    if (private_id, p.id) not in pairs and inner in text:
-                        pairs[(private_id, p.id)] = LeakPair(
-                            "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
+                for private_id, private_field, inner, whole in by_anchor.get(" ".join(words[start:start + ANCHOR_WORDS]), ()):
+                    if (private_id, p.id) in pairs or inner not in text:
+                        continue
+                    if (public_instruction and whole == text and private_field == public_field
+                            and (private_field, whole) in private_instructions.get(sheet_of[private_id], ())):
+                        continue  # both sheets print it as their own instruction: no private text
+                    pairs[(private_id, p.id)] = LeakPair(
+                        "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
     return list(pairs.values())
+
+
+def _sheet_instructions(questions: list[Question], texts: dict[str, dict[str, str]]) -> dict[str, set[tuple[str, str]]]:
+    """Per sheet (source_sha256): the (field, canonical text) pairs two or more of its questions share whole."""
+    counts: dict[str, dict[tuple[str, str], int]] = {}
+    for q in questions:
+        sheet = counts.setdefault(q.source_sha256, {})
+        for item in texts[q.id].items():
+            sheet[item] = sheet.get(item, 0) + 1
+    return {sheet: {item for item, n in items.items() if n > 1} for sheet, items in counts.items()}
 
 
 def shingle_codes(text: str, size: int) -> np.ndarray:

@@ -159,3 +159,33 @@ def test_the_canonical_form_folds_look_alikes_of_both_cases():
     assert canonical_text("Ποιο", "capital") == canonical_text("ΠOIO", "capital")
     assert canonical_text("ναι") == canonical_text("vai")
     assert canonical_text("A1") != canonical_text("A2")
+
+
+INSTRUCTION = ("Να χαρακτηρίσετε τις προτάσεις που ακολουθούν, γράφοντας στο τετράδιό σας δίπλα στο γράμμα "
+               "που αντιστοιχεί σε κάθε πρόταση τη λέξη Σωστό, αν η πρόταση είναι σωστή, ή τη λέξη Λάθος.")
+
+
+def with_instruction(corpus, year, numbers):
+    """The corpus with the Greek questions `numbers` of `year` headed by the sheet's printed instruction."""
+    return [dataclasses.replace(q, context=INSTRUCTION) if q.source == "el_test" and q.year == year
+            and q.number in numbers else q for q in corpus]
+
+
+def test_an_instruction_both_sheets_print_over_several_questions_is_no_leak(tmp_path, corpus):
+    corpus = with_instruction(with_instruction(corpus, 2022, {"1", "2", "3"}), 2023, {"1", "2", "3"})
+
+    code, counts = run_split(tmp_path, corpus)
+
+    assert code == 0 and counts == {"public": 18, "private": 12}
+
+
+def test_a_private_sheets_repeated_text_pasted_into_one_public_record_is_still_a_leak(tmp_path, corpus, capsys):
+    corpus = with_instruction(corpus, 2023, {"1", "2", "3"})  # private: repeated on its sheet
+    public_twin = next(q for q in corpus if q.source == "el_test" and q.year == 2022 and q.number == "4")
+    pasted = dataclasses.replace(public_twin, context=INSTRUCTION)  # public: once, not the sheet's own
+    corpus = [pasted if q.id == public_twin.id else q for q in corpus]
+
+    code, _ = run_split(tmp_path, corpus)
+
+    assert code == 1
+    assert f"~ public {pasted.id}" in capsys.readouterr().err
