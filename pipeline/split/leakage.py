@@ -23,8 +23,9 @@ UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace coll
   only for pairs no other check has named. A sheet's own instruction is not a leak: a text that is the
   whole of one field in two or more questions of the private sheet, and the whole of that field in two
   or more questions of the public sheet (the Panhellenic "Να χαρακτηρίσετε…" heading five true/false
-  statements every year), is printed on the public sheet itself. A passage pasted into a public record
-  stands in that record alone, so it is still caught.
+  statements every year, at most `INSTRUCTION_MAX_CHARS` long), is printed on the public sheet itself.
+  A passage pasted into a public record stands in that record alone, and a passage several questions
+  share is longer than an instruction, so both are still caught.
 """
 from __future__ import annotations
 
@@ -48,7 +49,10 @@ MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the 
 # permutations). Banded at the threshold itself, such a pair is found only ~40% of the time. The extra
 # candidates cost one exact Jaccard each.
 LSH_MARGIN = 0.2
-ANCHOR_WORDS = 3  # words of a private text looked up in the public ones before a substring check
+ANCHOR_WORDS = 3
+# An instruction is a sentence or two (the Panhellenic true/false heading is ~190 canonical characters);
+# a passage several private questions share is longer and never taken for one, however the sheets repeat it.
+INSTRUCTION_MAX_CHARS = 300  # words of a private text looked up in the public ones before a substring check
 LSH_WEIGHTS = (0.1, 0.9)
 
 
@@ -200,6 +204,7 @@ def contained_texts(private: list[Question], public: list[Question], min_chars: 
                     if (private_id, p.id) in pairs or inner not in text:
                         continue
                     if (public_instruction and whole == text and private_field == public_field
+                            and len(whole) <= INSTRUCTION_MAX_CHARS
                             and (private_field, whole) in private_instructions.get(sheet_of[private_id], ())):
                         continue  # both sheets print it as their own instruction: no private text
                     pairs[(private_id, p.id)] = LeakPair(

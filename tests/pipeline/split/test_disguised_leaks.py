@@ -189,3 +189,13 @@ def test_a_private_sheets_repeated_text_pasted_into_one_public_record_is_still_a
 
     assert code == 1
     assert f"~ public {pasted.id}" in capsys.readouterr().err
+
+
+def test_a_private_passage_several_questions_share_pasted_into_several_public_records_is_still_a_leak(tmp_path, corpus, capsys):
+    passage = " ".join(sentence(f"passage-{i}", 14) for i in range(4))
+    corpus = [dataclasses.replace(q, context=passage) if q.source == "el_test" and q.number in {"1", "2", "3"}
+              else q for q in corpus]  # both years: the private sheet's shared passage, pasted into the public one
+
+    code, _ = run_split(tmp_path, corpus)
+
+    assert code == 1 and "private context inside public context" in capsys.readouterr().err
