@@ -193,6 +193,13 @@ class Code(Enum):
         return cls(code)  # type: ignore[call-arg]  # by value: _missing_ finds the member of this code string
 
 
+# Flags that send a question to the audit queue without saying anything is wrong with it: the split
+# does not withhold a record for them (docs/guides/publishing.md). An unsure OCR reading is a reason to
+# check a question first (the audit queue opens with them), not evidence that it is wrong, and a
+# curator's correction does not clear it: withheld for it, a question could never reach a release.
+AUDIT_ONLY: frozenset[Code] = frozenset({Code.OCR_UNCERTAIN})
+
+
 _BY_CODE: dict[str, Code] = {member.code: member for member in Code}
 if len(_BY_CODE) != len(Code):  # a code string given twice would make filters and saved reports ambiguous
     raise RuntimeError("pipeline.diagnostics: a code string is registered twice")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from pipeline import PIPELINE_VERSION
+from pipeline.diagnostics import AUDIT_ONLY
 from pipeline.records import Question
 from pipeline.split.config import SplitConfig
 from pipeline.split.leakage import LeakPair, find_leaks, leak_report
@@ -73,6 +74,12 @@ def private_years_of(questions: list[Question], config: SplitConfig) -> dict[str
     return chosen
 
 
+def withholding_flags(q: Question) -> list[str]:
+    """The record's flags that withhold it (`withhold_flagged`): every flag but those that only queue it for
+    the audit (`diagnostics.AUDIT_ONLY`: an unsure OCR reading)."""
+    return [flag for flag in q.flags if getattr(flag, "code", None) not in AUDIT_ONLY]
+
+
 def split_records(questions: list[Question], config: SplitConfig) -> SplitResult:
     """Deterministic: the same records and config give the same split, in id order."""
     seen: set[str] = set()
@@ -83,8 +90,8 @@ def split_records(questions: list[Question], config: SplitConfig) -> SplitResult
     rule = SplitRule(config.version, config.sha256(), config.describe(), years, config.to_dict())
     public, private, withheld = [], [], []
     for q in sorted(questions, key=lambda q: q.id):
-        if config.withhold_flagged and q.flags:
-            withheld.append(Withheld(q.id, "flagged: " + "; ".join(q.flags)))
+        if config.withhold_flagged and (problems := withholding_flags(q)):
+            withheld.append(Withheld(q.id, "flagged: " + "; ".join(problems)))
         elif q.year in years[q.source]:
             private.append(q)
         else:

@@ -8,7 +8,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   with a confidence under `unknown_below` (names and inflections the list lacks read confidently);
 - letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
   (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`), or
-  digits are glued to a word of three letters or more (`εισδοχής2`);
+  digits are glued to a word of three letters or more (`εισδοχής2`); an identifier of capitals and digits
+  (`FAT32`, `MP3`, `COVID19`, `IPv6`, `H2O`, `ΦΕΚ12`) is printed so, in any script, and is not judged by them;
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
   square or curly bracket without its pair (`194]` for `1941`);
@@ -46,7 +47,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "1"
+    version: str = "2"  # 2: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -59,6 +60,13 @@ DIGIT_LOOKALIKES = frozenset("IlOoSZB" "ΙΟο" "ІОоЗ")
 GLUED_MIN_LETTERS = 3
 _GLUED_DIGITS = re.compile(rf"[^\W\d_]{{{GLUED_MIN_LETTERS},}}\d|\d[^\W\d_]{{{GLUED_MIN_LETTERS},}}")  # not "TDF/379/2024"
 _DIGIT_BETWEEN_LETTERS = re.compile(r"[^\W\d_]\d+[^\W\d_]")
+# An identifier (an acronym with a number, a formula): its letters capitals, at least this many of them,
+# at most one small letter (`IPv6`), at most `IDENTIFIER_MAX_LETTERS` letters before or after its digits (a
+# longer run of capitals is a word set in capitals, where a glued digit is a misread or a lost space), and
+# digits between letters only between element symbols of one or two letters (`C6H12O6`; `PR0BLEM` is a misread).
+IDENTIFIER_MIN_CAPITALS = 2
+IDENTIFIER_MAX_LETTERS = 5
+_RUNS = re.compile(r"\d+|[^\W\d_]+")
 _WORD_SYMBOLS = frozenset("©®@|¢£¥§¤¦¬¨°™")
 # A square or curly bracket closing what nothing in the word opened, or opening what nothing closes.
 _UNPAIRED_BRACKET = re.compile(r"^[^\[]*\]|^[^{]*}|\[[^\]]*$|{[^}]*$")
@@ -85,7 +93,7 @@ def mixed_characters(token: str) -> str | None:
     if len({script_of(ch) for ch in letters} - {None}) > 1:
         return "two scripts in one word"
     digits = [i for i, ch in enumerate(core) if ch.isdigit()]
-    if digits:
+    if digits and not is_identifier(core):
         if _DIGIT_BETWEEN_LETTERS.search(core):
             return "a digit between letters"
         if _GLUED_DIGITS.search(core):
@@ -94,6 +102,28 @@ def mixed_characters(token: str) -> str | None:
         if any(core[j] in DIGIT_LOOKALIKES for j in near):
             return "a digit beside a look-alike letter"
     return None
+
+
+def is_identifier(core: str) -> bool:
+    """Whether `core` (letters and digits) reads as an identifier printed so (`FAT32`, `MP3`, `COVID19`, `IPv6`,
+    `H2O`, `ΦΕΚ12`, `ISO9001`): capitals in any script with digits before, after or between them. Not two
+    capitals that both look like digits (`ZO19`, `SO2`: `2019`, `502` misread), nor a word of small letters
+    (`el7`, `εισδοχής2`), nor a long word in capitals with a digit in it or glued to it (`PR0BLEM`)."""
+    runs = _RUNS.findall(core)
+    if "".join(runs) != core or not any(r[0].isdigit() for r in runs):
+        return False
+    letters = [ch for r in runs if not r[0].isdigit() for ch in r]
+    capitals = [ch for ch in letters if ch.isupper()]
+    small = [ch for ch in letters if not ch.isupper()]
+    if len(capitals) < IDENTIFIER_MIN_CAPITALS or len(small) > 1 or any(ch in DIGIT_LOOKALIKES or not ch.islower() for ch in small):
+        return False
+    if len(capitals) == IDENTIFIER_MIN_CAPITALS and all(ch in DIGIT_LOOKALIKES for ch in capitals):
+        return False  # two capitals that both look like digits beside digits: a number misread (`ZO19`, `SO2`)
+    if any(len(run) > IDENTIFIER_MAX_LETTERS for run in runs if not run[0].isdigit()):
+        return False
+    # Digits between letters: a formula's element symbols on both sides (`H2O`), never a word's letters (`PR0BLEM`).
+    return all(len(runs[i - 1]) <= 2 and len(runs[i + 1]) <= 2
+               for i in range(1, len(runs) - 1) if runs[i][0].isdigit())
 
 
 def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY) -> str | None:

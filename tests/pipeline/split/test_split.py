@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from pipeline.diagnostics import Code, diagnose
 from pipeline.split import (LeakageError, SplitDataError, SplitInputError, load_split_config, parse_split_config,
                             read_split, run_split, split_records)
 from tests.pipeline.split.conftest import make_record, write_curated
@@ -23,6 +24,16 @@ def test_the_newest_year_of_each_family_is_private_and_the_rest_public(corpus):
     assert result.rule.private_years == {"el_test": [2023], "pl_test": [2023]}
     assert [q.id for q in result.public] == sorted(q.id for q in result.public)
     assert len(result.public) + len(result.private) == len(corpus)
+
+
+def test_an_unsure_ocr_reading_queues_a_record_for_the_audit_but_does_not_withhold_it(corpus):
+    unsure = diagnose(Code.OCR_UNCERTAIN, parts="option B", words="FAT3Z")
+    only_unsure = replace(corpus[0], flags=[unsure])
+    also_unkeyed = replace(corpus[-1], flags=[unsure, "no key entry"])
+    result = split_records([only_unsure, also_unkeyed] + corpus[1:-1], load_split_config())
+    released = {q.id: q for q in result.public + result.private}
+    assert only_unsure.id in released and released[only_unsure.id].flag_codes == ["ocr.uncertain"]
+    assert [(w.id, w.reason) for w in result.withheld] == [(also_unkeyed.id, "flagged: no key entry")]
 
 
 def test_explicit_years_per_source_win_over_newest_years(corpus):

@@ -57,6 +57,23 @@ def test_digits_among_letters_two_scripts_and_symbols_in_a_word_are_confusions_i
     assert unsure_reason("el7", 96.0, LEXICON, CertaintyPolicy(mixed_characters=False)) is None
 
 
+def test_an_identifier_of_capitals_and_digits_is_printed_so_in_any_script_but_a_misread_stays_unsure():
+    for identifier in ("FAT32", "FAT16", "MP3", "COVID19", "IPv6", "H2O", "C6H12O6", "CO2", "ISO9001", "W3C",
+                       "ΦΕΚ12", "ΑΔΑ2", "СССР2", "ГОСТ7"):
+        assert mixed_characters(identifier) is None, identifier
+        assert unsure_reason(identifier + ",", 95.0, LEXICON) is None, identifier
+    # What the rule exists for, in capitals too: a digit for a letter or a mark, a number misread as letters.
+    assert mixed_characters("ΕΙΣΔΟΧΗΣ2") == "digits glued to a word"  # a word set in capitals, not an acronym
+    assert mixed_characters("PR0BLEM") == "a digit between letters"
+    assert mixed_characters("ZO19") == "a digit beside a look-alike letter"  # 2019
+    assert mixed_characters("SO2") == "a digit beside a look-alike letter"  # both capitals look like digits
+    assert mixed_characters("B12") == "a digit beside a look-alike letter"  # one capital is no acronym
+    assert mixed_characters("Il2") == "a digit beside a look-alike letter"
+    assert mixed_characters("IPl6") == "digits glued to a word"  # a small l among capitals is a 1 or an I
+    assert mixed_characters("el7") == "a digit beside a look-alike letter"
+    assert mixed_characters("εισδοχής2") == "digits glued to a word"
+
+
 def test_a_word_the_lexicon_knows_with_i_and_l_swapped_is_unsure():
     lexicon = Lexicon({"lśniącej": "lśniącej", "ile": "ile"})
     assert unsure_reason("Iśniącej", 96.0, lexicon) == "I and l confused"
