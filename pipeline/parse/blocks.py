@@ -9,6 +9,7 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
+from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
 
@@ -104,11 +105,14 @@ def dropped_section_starts(document: ExtractedDocument, sections: list) -> list[
 
 
 def split_blocks(
-    stream: list[StreamLine], question_start: str, context_start: str | None, numbering: Numbering | None = None
+    stream: list[StreamLine], question_start: str, context_start: str | None, numbering: Numbering | None = None,
+    recovery: Recovery | None = None,
 ) -> list[Block]:
     """Blocks in reading order. A header whose number does not increase is text, not a new question
     (a numbered line inside a stem, or a cover-page instruction list). A heading of a declared
-    section (`numbering.sections`) restarts the numbering under its prefix."""
+    section (`numbering.sections`) restarts the numbering under its prefix. `recovery`: the OCR recovery
+    passes to run on the stream first (`Point.STREAM`: question numbers whose mark OCR lost); every one
+    when not given."""
     start_re = spec_pattern(question_start)
     context_re = spec_pattern(context_start) if context_start else None
     numbering = numbering or Numbering()
@@ -117,7 +121,8 @@ def split_blocks(
     recent: list[str] = []  # the last two header numbers
     last_order: tuple | None = None
     current: Block | None = None
-    items = _join_split_headers(_restore_lost_marks(stream, start_re), start_re)
+    stream, _ = (recovery or Recovery.every()).lines(Point.STREAM, stream, start_re=start_re)
+    items = _join_split_headers(stream, start_re)
     misread = misread_numbers(items, start_re, numbering.sections)
     edges = _page_edges(items) if numbering.max_indent is not None else {}
     for item in items:
@@ -177,13 +182,11 @@ def _page_edges(stream: list[StreamLine]) -> dict[int, list[float]]:
 _BARE_NUMBER = re.compile(r"^(\d{1,3})(?=\s|$)")
 
 
-def _restore_lost_marks(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+def restore_next_marks(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
     """OCR'd question numbers whose mark was lost ("3" | "¿A cuál…" where the sheet prints "3."): a bare
     number on an OCR'd line, at the left edge of the headers before it, that is the next number of the
     run, gets the mark `question_start` asks for. Only the next number: a bare "1940" in a stem stays.
-    The run's first number has no header before it: it is the number before the first header read, the
-    last line at that header's left edge before it ("1" | "Por el arriendo…" | "2. Considera…")."""
-    stream = _restore_first_mark(stream, start_re)
+    (The run's first number has no header before it: `restore_first_mark`, the pass before this one.)"""
     restored: list[StreamLine] = []
     last: int | None = None
     lefts: list[float] = []
@@ -219,7 +222,9 @@ def _marked(item: StreamLine, start_re: re.Pattern) -> StreamLine | None:
 FIRST_NUMBER_SHIFT = 0.5  # font sizes between the first number's left edge and the next header's
 
 
-def _restore_first_mark(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+def restore_first_mark(stream: list[StreamLine], start_re: re.Pattern) -> list[StreamLine]:
+    """The first number of the run, whose mark OCR lost: the number before the first header read, the last
+    line at that header's left edge before it ("1" | "Por el arriendo…" | "2. Considera…"), gets its mark."""
     first = next((k for k, item in enumerate(stream) if _header_number(start_re, item, alone=True) is not None), None)
     if not first:
         return stream

@@ -13,7 +13,7 @@ from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
-from pipeline.parse.certainty import STEM, judge_drafts, read_by_ocr, unsure_key_entries
+from pipeline.parse.certainty import STEM, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
 from pipeline.parse.implied import flag_implied_missing
 from pipeline.parse.keying import apply_key, read_sheet_keys
@@ -27,12 +27,12 @@ from pipeline.parse.losses import (
     shown_numbers,
 )
 from pipeline.parse.labels import canonical_label, fold, matched_label, number_key, option_start_regex
-from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
+from pipeline.parse.ocrpasses import BlocksWork, DraftsWork, OptionsWork, recovery_for
 from pipeline.parse.options import bare_label_run, find_options
+from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, document_text, plain_text
 from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
-from pipeline.parse.unnumbered import recover_unnumbered
 from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import PAIRING_GROUPS, SourceSpec
@@ -92,7 +92,7 @@ def _type_from_rules(text: str, spec: SourceSpec) -> QuestionType | None:
     return None
 
 
-def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_options: int = 0) -> list[Draft]:
+def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Recovery, typical_options: int = 0) -> list[Draft]:
     """The block's question(s). `typical_options`: how many options the sheet's questions have, where
     nearly all have the same number (a question with fewer gets its lost last labels back)."""
     layout = spec.layout
@@ -129,21 +129,18 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, typical_optio
                 for index, st in enumerate(found.statements)
             ]
 
-    all_lines, first_restored = restore_lost_first_label(all_lines, labels, option_re)
-    if first_restored:
-        flags.append(first_restored)
+    all_lines, first_restored = recovery.lines(Point.QUESTION_LINES, all_lines, labels=labels, option_re=option_re)
+    flags += first_restored
     under_words = (under_word_options(all_lines, labels, layout.options.min_count, block.start if block.header_rest else None)
                    if layout.options.under_words else None)
-    found_options = under_words or find_options(all_lines, labels, option_re, bare_min_run=_bare_min_run(layout))
-    if not found_options.trailing:
-        # Only where the options end the block: text after them (an open task's answer lines "a) 2",
-        # "b) (14000, 3014)") says these are no choice question's options.
-        found_options.options, trailing_restored = restore_trailing_labels(
-            found_options.options, labels, max(layout.options.min_count, typical_options)
-        )
-        flags += trailing_restored
-    found_options.options, restored = restore_lost_labels(found_options.options, labels)
-    restored = found_options.flags + restored
+    found_options = under_words or find_options(all_lines, labels, option_re, _bare_min_run(layout), recovery)
+    # Options whose labels OCR lost: the last ones only where the options end the block (text after them,
+    # an open task's answer lines "a) 2", "b) (14000, 3014)", says these are no choice question's options).
+    mended = recovery.run(Point.OPTIONS, OptionsWork(found_options.options, labels, max(layout.options.min_count, typical_options),
+                                                     ends_block=not found_options.trailing))
+    found_options.options = mended.options
+    flags += mended.flags
+    restored = found_options.flags + list(mended.option_flags)
     enough = len(found_options.options) >= layout.options.min_count
     # Two labelled options where the spec expects more: a damaged choice question (an OCR misread
     # label), kept as one and flagged rather than passed off as an open question.
@@ -218,17 +215,17 @@ TYPICAL_SHARE = 0.8
 TYPICAL_MIN_QUESTIONS = 8
 
 
-def _sheet_drafts(blocks: list[Block], spec: SourceSpec, option_re: re.Pattern) -> list[Draft]:
+def _sheet_drafts(blocks: list[Block], spec: SourceSpec, option_re: re.Pattern, recovery: Recovery) -> list[Draft]:
     """Every block's drafts; a choice question with fewer options than the sheet's typical number is
     read again knowing that number, so that labels OCR lost at its end are looked for."""
-    per_block = [_drafts(block, spec, option_re) for block in blocks]
+    per_block = [_drafts(block, spec, option_re, recovery) for block in blocks]
     counts = Counter(len(d.labels) for drafts in per_block for d in drafts if d.type is QuestionType.SINGLE_CHOICE)
     if counts:
         typical, count = counts.most_common(1)[0]
         if count >= TYPICAL_SHARE * sum(counts.values()) and count >= TYPICAL_MIN_QUESTIONS:
             for k, drafts in enumerate(per_block):
                 if any(d.type is QuestionType.SINGLE_CHOICE and len(d.labels) < typical for d in drafts):
-                    per_block[k] = _drafts(blocks[k], spec, option_re, typical)
+                    per_block[k] = _drafts(blocks[k], spec, option_re, recovery, typical)
     return [d for drafts in per_block for d in drafts]
 
 
@@ -326,20 +323,21 @@ def parse_sheet(
     problems: list[Diagnostic] = []
     notes: list[Diagnostic] = []
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
+    recovery = recovery_for(spec.ocr.passes.disable)
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
     # A key printed in the booklet starts at its heading's column: questions printed beside it stay the sheet's.
     stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels)
     report_stop(sheet, stream, layout.stop_at, key_start, notes)
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
-    blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering)
+    blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering, recovery)
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
     if restarts:
         where = ", ".join(f"page {sl.page}" for sl in restarts[:5])
         problems.append(diagnose(Code.NUMBERING_RESTARTS, where=where))
-    blocks = recover_unnumbered(blocks, layout.options.labels, option_re, _bare_min_run(layout))
+    blocks = recovery.run(Point.BLOCKS, BlocksWork(blocks, layout.options.labels, option_re, _bare_min_run(layout))).blocks
     questions_blocks = link_contexts(blocks, layout.group_headers)
-    drafts = _sheet_drafts(questions_blocks, spec, option_re)
+    drafts = _sheet_drafts(questions_blocks, spec, option_re, recovery)
     point_at_cloze_items(drafts, layout.cloze_marker)
     # Before skip_types: a question lost to a wrong type is reported even when its type is not curated.
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
@@ -370,7 +368,7 @@ def parse_sheet(
             keys = [(tail, sheet_entry), *keys]
     key = None
     if keys or spec.key.kind == "highlight":
-        key, rejected = read_sheet_keys(keys, spec, facts, drafts, problems, notes)
+        key, rejected = read_sheet_keys(keys, spec, facts, drafts, problems, notes, recovery)
         if key is not None and not key.answers:
             key_unusable = "; ".join(rejected) or "no answers could be read from the paired answer key"
     else:
@@ -386,7 +384,7 @@ def parse_sheet(
         apply_key(draft, key, spec, tf_cache)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
-    judge_drafts(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels)
+    recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels))
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:

@@ -15,6 +15,7 @@ from pipeline.parse import keys as key_formats
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.labels import canonical_label, number_key
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.truefalse import answers_from_key
 from pipeline.records import CLOSED_TYPES, QuestionType
 from pipeline.specs import SourceSpec
@@ -27,6 +28,7 @@ def read_sheet_keys(
     drafts: list[Draft],
     problems: list[str],
     notes: list[Diagnostic],
+    recovery: Recovery | None = None,
 ) -> tuple[key_formats.KeyTable | None, list[str]]:
     """(the merged table of every key file that belongs to this sheet, or None when the key is the
     highlighting inside the sheet; the reasons keys were rejected as another sheet's)."""
@@ -47,7 +49,7 @@ def read_sheet_keys(
         if kind == "marking_scheme":
             table = key_formats.read_marking_scheme(document, spec.key, name)
         elif kind == "list":
-            table = key_formats.read_list(document, spec.key, name)
+            table = key_formats.read_list(document, spec.key, name, recovery)
         else:
             if kind == "grid":
                 tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels)

@@ -39,17 +39,20 @@ class MendedColumn:
     unread: list[str]
 
 
-def mend_column(rows: list[ColumnRow], entry_re: re.Pattern) -> MendedColumn:
-    """The entries of a column's run (rows under one section prefix), mended where the run tells."""
-    items: list[list] = []  # [number or None, answer, row index, read as, pilot]
+def column_items(rows: list[ColumnRow]) -> list[list]:
+    """A column's items in order, [number or None, answer, row index, read as, pilot]: each entry read, and
+    each OCR'd row that read as none (None where the number stands)."""
+    items: list[list] = []
     for index, row in enumerate(rows):
         if row.entries:
             items += [[number, answer, index, number, pilot] for number, answer, pilot in row.entries]
         elif row.ocr and row.text.strip():
             items.append([None, None, index, row.text.strip(), False])
-    mended: list[str] = []
-    if _runs_down(items):
-        mended = _mend_run(items, rows, entry_re)
+    return items
+
+
+def mended_column(items: list[list], mended: list[str]) -> MendedColumn:
+    """The column's entries from its items (as the `key-runs` pass left them) and the report lines of what it mended."""
     return MendedColumn([(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None],
                         mended, _unread_rows(items))
 
@@ -80,7 +83,7 @@ def _shows_number(text: str, number: int) -> bool:
     return number >= 0 and re.match(rf"{number}(?:$|[^\w])", token) is not None
 
 
-def _mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
+def mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
     """Mends, in place, the items of a column that counts up; a report line per mended entry.
 
     Between two numbers read whose difference is the count of rows between them ("10." … "13." with two
@@ -124,7 +127,7 @@ def _mend_group(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern, 
     return [line for line in lines if line]
 
 
-def _runs_down(items: list[list]) -> bool:
+def runs_down(items: list[list]) -> bool:
     """Whether the entries read count up down the column (by one, or two across a lost entry), not
     across a row of several columns ("1 A  23 C  45 D" read row by row): only such a run can tell a
     number."""

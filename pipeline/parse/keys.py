@@ -10,7 +10,8 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
-from pipeline.parse.keyruns import ColumnRow, mend_column
+from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
+from pipeline.parse.recovery import KeyColumnWork, Point, Recovery
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
@@ -172,13 +173,14 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
     return result
 
 
-def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
+def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: Recovery | None = None) -> KeyTable:
     """Rows of `entry` matches. A heading of one of `spec.sections` opens a part whose prefix goes before
     the numbers below it in its column (the key's numbering restarts there, as the sheet's does); parts
     are found by position, column then row (`keyparts`), so parts printed side by side or two by two
     each get their own entries. `entry` is matched on each cell (extracted line) of a row, and on the
     cells of a row joined where that finds more (a number and its answer printed in cells of their own).
-    On OCR'd pages an entry number misread or unread is mended from its column's run (`keyruns`)."""
+    On OCR'd pages an entry number misread or unread is mended from its column's run (the `key-runs` pass,
+    `Point.KEY_COLUMN`, one of `recovery`'s: every one when not given)."""
     entry_re = spec_pattern(spec.entry)
     table = KeyTable(name)
     stream = key_stream(document, spec.stop_at)
@@ -202,7 +204,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable
             runs.setdefault(part_id, (part, []))[1].append(ColumnRow("  ".join(texts_here), entries, any(sl.ocr for sl in lines)))
     for part, column_rows in runs.values():
         prefix = part.prefix
-        column = mend_column(column_rows, entry_re)
+        work = (recovery or Recovery.every()).run(Point.KEY_COLUMN, KeyColumnWork(column_rows, column_items(column_rows), entry_re))
+        column = mended_column(work.items, list(work.mended))
         for raw, answer, pilot in column.entries:
             number = number_key(prefix + raw)
             if table.put(number, answer) and pilot:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
 from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, label_variants, matched_label, opening_label
-from pipeline.parse.labelcolumn import restore_label_column
+from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
 
@@ -42,7 +42,8 @@ def bare_label_run(styles: list[str], min_count: int) -> int | None:
 
 
 def find_options(
-    lines: list[StreamLine], labels: list[str], option_re: re.Pattern, bare_min_run: int | None = None
+    lines: list[StreamLine], labels: list[str], option_re: re.Pattern, bare_min_run: int | None = None,
+    recovery: Recovery | None = None,
 ) -> OptionBlock:
     """Split a block's lines into stem, options and trailing text.
 
@@ -52,12 +53,14 @@ def find_options(
     than the block's own paragraph leading, see `geometry`) and does not start left of its label; a
     line printed between two options' labels (a table, an exponent or a fraction set on rows of its
     own) belongs to the option in its column whenever it does not start left of the labels.
+    `recovery`: the OCR recovery passes to run on the lines (`Point.OPTION_LINES`: labels misread at the
+    label column); every one when not given.
     """
     pitch = measure_pitch(lines)
     if bare_min_run:
         lines = [_bare_label_row(sl, labels, bare_min_run) for sl in _bare_label_runs(lines, labels, option_re, bare_min_run)]
     lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
-    lines, restored = restore_label_column(lines, labels, option_re)
+    lines, restored = (recovery or Recovery.every()).lines(Point.OPTION_LINES, lines, labels=labels, option_re=option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []

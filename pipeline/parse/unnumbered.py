@@ -17,6 +17,7 @@ from pipeline.parse.blocks import Block
 from pipeline.parse.labels import canonical_label, matched_label, number_key
 from pipeline.parse.geometry import continues, measure_pitch
 from pipeline.parse.options import find_options
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import StreamLine
 
 NUMBER_INK_MAX_CHARS = 3  # a lone token left of the options' labels: the lost number's ink, misread
@@ -33,9 +34,11 @@ class _Piece:
     number_ink: str | None
 
 
-def recover_unnumbered(blocks: list[Block], labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> list[Block]:
+def recover_unnumbered(blocks: list[Block], labels: list[str], option_re: re.Pattern, bare_min_run: int | None,
+                       recovery: Recovery | None = None) -> list[Block]:
     """`blocks` with each lost-number question cut out of the block before it and numbered, where the
-    numbering allows exactly one number for it (see the module's docstring)."""
+    numbering allows exactly one number for it (see the module's docstring). `recovery`: the passes the
+    options of the pieces are found with (every one when not given)."""
     values = [_value(b) for b in blocks]
     following: list[int | None] = []  # the next numbered question's number after each block
     upcoming: int | None = None
@@ -52,7 +55,7 @@ def recover_unnumbered(blocks: list[Block], labels: list[str], option_re: re.Pat
         # Only where the numbering jumps can a piece get a number: elsewhere (most sheets, all of a
         # complete one) no block is searched for pieces.
         if before is not None and after is not None and after - before > 1:
-            result += _pieces(block, labels, option_re, bare_min_run)
+            result += _pieces(block, labels, option_re, bare_min_run, recovery)
     return _numbered(result)
 
 
@@ -63,21 +66,22 @@ def _label(item: StreamLine, labels: list[str], option_re: re.Pattern) -> tuple[
     return canonical_label(matched_label(match), labels), match.group("text").strip()
 
 
-def _pieces(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> list[_Piece]:
+def _pieces(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None,
+            recovery: Recovery | None) -> list[_Piece]:
     """The questions that run on after `block`'s options (or at the end of a passage), cut off `block`
     (its lines shortened)."""
     pieces: list[_Piece] = []
     original = list(block.lines)
     owner = block
     if block.kind == "context":
-        cut = _question_closing_passage(block, labels, option_re, bare_min_run)
+        cut = _question_closing_passage(block, labels, option_re, bare_min_run, recovery)
         if cut is None:
             return pieces
         owner = Block("question", None, None, "", lines=block.lines[cut:], start=block.lines[cut])
         block.lines = block.lines[:cut]
         pieces.append(_Piece(block, original, owner, None))
     while True:
-        found = find_options(owner.lines, labels, option_re, bare_min_run)
+        found = find_options(owner.lines, labels, option_re, bare_min_run, recovery)
         if len(found.options) < 2 or not found.trailing or found.trailing[0] not in owner.lines:
             return pieces
         trailing = found.trailing
@@ -106,11 +110,12 @@ def _pieces(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run
         owner = piece
 
 
-def _question_closing_passage(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None) -> int | None:
+def _question_closing_passage(block: Block, labels: list[str], option_re: re.Pattern, bare_min_run: int | None,
+                              recovery: Recovery | None) -> int | None:
     """Where a question with no number starts at the end of a passage: the paragraph right above a run
     of option labels, set at or right of the labels (the passage runs from the margin), or None."""
     lines = block.lines
-    found = find_options(lines, labels, option_re, bare_min_run)
+    found = find_options(lines, labels, option_re, bare_min_run, recovery)
     if len(found.options) < 2 or found.options[0].label != labels[0] or found.options[0].first not in lines:
         return None
     first_option = lines.index(found.options[0].first)

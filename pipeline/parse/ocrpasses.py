@@ -1,0 +1,206 @@
+"""The registry of parse's OCR recovery passes, in the order parsing meets them (`PARSE_PASSES`).
+
+Each pass is declared here with its name, version, cost, point and condition (`recovery.recovery_pass`);
+what it does lives in the module it calls (`blocks`, `unnumbered`, `lostlabel`, `labelcolumn`,
+`keyruns`, `certainty`). `examcorpus ocr passes`, the docs' table, a spec's `ocr.passes.disable` and
+the parse cache key (`recovery_key`) are all read from this one list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pipeline.extract.ocr import UnknownPass, check_pass_names, pass_names
+from pipeline.parse import recovery
+from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks
+from pipeline.parse.certainty import judge_drafts
+from pipeline.parse.draft import Draft
+from pipeline.parse.keyruns import mend_run, runs_down
+from pipeline.parse.labelcolumn import restore_label_column
+from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
+from pipeline.parse.options import Option
+from pipeline.parse.recovery import KeyColumnWork, LinesWork, Point, Recovery, RecoveryPass, recovery_pass, with_flags
+from pipeline.parse.unnumbered import recover_unnumbered
+
+# ---------------------------------------------------------------- the work of the points only build.py runs
+
+
+@dataclass(frozen=True)
+class BlocksWork:
+    """The sheet's question blocks, and the matchers their options are found by."""
+
+    blocks: list[Block]
+    labels: list[str]
+    option_re: object
+    bare_min_run: int | None
+
+
+@dataclass(frozen=True)
+class OptionsWork:
+    """A question's options as found; `ends_block`: nothing follows them in the block; `min_count`: how many
+    options a choice question has at least (the spec's, or the sheet's typical count). `flags` go on the
+    question whatever it turns out to be; `option_flags` only on it as a choice question."""
+
+    options: list[Option]
+    labels: list[str]
+    min_count: int
+    ends_block: bool
+    flags: tuple[str, ...] = ()
+    option_flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DraftsWork:
+    """The sheet's questions, keyed; the key entries read from unsure words, and whether a key was OCR'd."""
+
+    drafts: list[Draft]
+    key_unsure: dict[str, list[str]]
+    key_read_by_ocr: bool
+    labels: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
+
+
+def _ocr_lines(work: LinesWork) -> bool:
+    """some of the lines were read by OCR"""
+    return any(sl.ocr for sl in work.lines)
+
+
+def _always(work: object) -> bool:
+    """always (it looks only where the numbering leaves a gap)"""
+    return True
+
+
+def _options_end_block(work: OptionsWork) -> bool:
+    """the question's options end its block (text after them, an open task's answer lines, says they are no choice question's)"""
+    return work.ends_block
+
+
+def _some_options(work: OptionsWork) -> bool:
+    """the question has options"""
+    return bool(work.options)
+
+
+def _column_counts_up(work: KeyColumnWork) -> bool:
+    """the column's entry numbers run down the rows"""
+    return runs_down(work.items)
+
+
+def _ocr_questions(work: DraftsWork) -> bool:
+    """always (a question read from the text layer, keyed from a text key, is left as it is)"""
+    return True
+
+
+# ---------------------------------------------------------------- the passes
+
+
+@recovery_pass("first-number-mark", "1", Point.STREAM, _ocr_lines)
+def _first_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
+    """The first question's number read without its mark (`1` | `Por el arriendo…` | `2. Considera…`): the last
+    line at the first header's left edge before it, one less, opens the first question (`blocks`)."""
+    assert work.start_re is not None
+    return replace(work, lines=restore_first_mark(work.lines, work.start_re))
+
+
+@recovery_pass("next-number-mark", "1", Point.STREAM, _ocr_lines)
+def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
+    """A bare OCR'd number at the headers' left edge that is the next number of the run gets the mark
+    `question_start` asks for (`3` | `¿A cuál…` → `3. ¿A cuál…`; `blocks`)."""
+    assert work.start_re is not None
+    return replace(work, lines=restore_next_marks(work.lines, work.start_re))
+
+
+@recovery_pass("unnumbered", "1", Point.BLOCKS, _always, ocr_only=False)
+def _unnumbered(work: BlocksWork, passes: Recovery) -> BlocksWork:
+    """A question whose number was lost, run on after the previous one's options or at a passage's end, cut
+    out and numbered where the gap leaves exactly its numbers; flagged (`unnumbered`)."""
+    return replace(work, blocks=recover_unnumbered(work.blocks, work.labels, work.option_re, work.bare_min_run,  # type: ignore[arg-type]
+                                                   recovery=passes))
+
+
+@recovery_pass("lost-first-label", "1", Point.QUESTION_LINES, _ocr_lines)
+def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
+    """The first option's lost label taken from the stem's last lines indented to the options' text column,
+    or from a label misread as a word (`al` for `a)`) at the label column; flagged (`lostlabel`)."""
+    assert work.option_re is not None
+    lines, flag = restore_lost_first_label(work.lines, work.labels, work.option_re)
+    return with_flags(work, [flag] if flag else [], lines=lines)
+
+
+@recovery_pass("label-column", "1", Point.OPTION_LINES, _ocr_lines)
+def _label_column(work: LinesWork, passes: Recovery) -> LinesWork:
+    """A token that is no word (`0`, `©)`, `1)`) or a lone letter at the column where the labels stand becomes the
+    label the sequence leaves there; a column of lone letters is the labels in order; flagged (`labelcolumn`)."""
+    assert work.option_re is not None
+    lines, flags = restore_label_column(work.lines, work.labels, work.option_re)
+    return with_flags(work, flags, lines=lines)
+
+
+@recovery_pass("trailing-labels", "1", Point.OPTIONS, _options_end_block)
+def _trailing_labels(work: OptionsWork, passes: Recovery) -> OptionsWork:
+    """Fewer options than a choice question has, read in order from the first: the last one's sentences after
+    its first are the options whose labels were lost; flagged (`lostlabel`)."""
+    options, flags = restore_trailing_labels(work.options, work.labels, work.min_count)
+    return with_flags(work, flags, options=options)
+
+
+@recovery_pass("lost-labels", "1", Point.OPTIONS, _some_options)
+def _lost_labels(work: OptionsWork, passes: Recovery) -> OptionsWork:
+    """A label skipped between two read ones: its option cut from the paragraph break in the option before it,
+    or from where the labels' grid puts it; flagged (`lostlabel`)."""
+    options, flags = restore_lost_labels(work.options, work.labels)
+    return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
+
+
+@recovery_pass("key-runs", "1", Point.KEY_COLUMN, _column_counts_up)
+def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
+    """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
+    an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported (`keyruns`)."""
+    items = [list(item) for item in work.items]  # mended in place: the work given stays as it was
+    mended = mend_run(items, work.rows, work.entry_re)
+    return replace(work, items=items, mended=work.mended + tuple(mended))
+
+
+@recovery_pass("uncertainty", "1", Point.DRAFTS, _ocr_questions)
+def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
+    """Each OCR'd question's `reading_confidence`, and an `ocr.uncertain` flag where its stem, an option or its
+    key entry rests on an unsure reading or on what parse had to infer (`certainty`)."""
+    judge_drafts(work.drafts, work.key_unsure, work.key_read_by_ocr, work.labels)
+    return work
+
+
+PARSE_PASSES: tuple[RecoveryPass, ...] = (
+    _first_number_mark, _next_number_mark, _unnumbered, _lost_first_label, _label_column,
+    _trailing_labels, _lost_labels, _key_runs, _uncertainty,
+)  # fmt: skip
+recovery.install(PARSE_PASSES)
+
+
+def parse_pass_names() -> list[str]:
+    """Every registered parse pass's name, in order."""
+    return [p.name for p in PARSE_PASSES]
+
+
+def check_ocr_pass_names(disabled: list[str]) -> list[str]:
+    """`disabled` as given when each names a page pass that may be disabled or a parse pass; else `UnknownPass`
+    (a ValueError) naming every name no pass of either kind has."""
+    ours = set(parse_pass_names())
+    page = [name for name in disabled if name not in ours]
+    unknown = [name for name in page if name not in pass_names()]
+    if unknown:
+        raise UnknownPass(f"unknown OCR pass(es) {unknown}; the page passes are {pass_names()}, the parse passes "
+                          f"{parse_pass_names()} (`examcorpus ocr passes` lists them)")
+    check_pass_names(page)  # a required page pass among them
+    return disabled
+
+
+def recovery_for(disabled: list[str] | tuple[str, ...]) -> Recovery:
+    """The parse passes a spec's `ocr.passes.disable` leaves."""
+    return Recovery.without(frozenset(disabled))
+
+
+def recovery_key(disabled: list[str] | tuple[str, ...], read_by_ocr: bool) -> list[tuple[str, str]]:
+    """(name, version) of each parse pass a sheet's parsing runs: part of its parse cache key. A pass that
+    changes nothing on text-layer lines counts only for a sheet (or key) read by OCR, so bumping its
+    version parses again only those."""
+    return [(p.name, p.version) for p in recovery_for(disabled).passes if read_by_ocr or not p.ocr_only]
