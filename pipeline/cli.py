@@ -203,7 +203,7 @@ def _cmd_score_extraction(args) -> int:
 
 # Every subcommand, in the order `--help` lists them: a function, or "module:function" imported when the parser is built.
 COMMANDS = (
-    _add_extract, _add_specs, _add_score_extraction, "pipeline.extract.ocr:register",
+    _add_extract, _add_specs, _add_score_extraction, "pipeline.parse:register_ocr",
     "pipeline.devkit:register_inspect", "pipeline.split:register", "pipeline.publish:register",
     "pipeline.describe:register", "pipeline.review:register", "eval.cli:register",
 )

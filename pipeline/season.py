@@ -26,7 +26,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
-from pipeline.diagnostics import Code, diagnose, from_records, to_records
+from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
 from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, take, write_bytes_atomic
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
@@ -216,6 +216,11 @@ _TRANSFER_FIELDS = {"status": None, "fetched_at": None, "etag": None, "last_modi
 def _parse_input(entry: ManifestEntry) -> dict:
     return entry.to_dict() | _TRANSFER_FIELDS
 
+def _read_by_ocr(outcome: ExtractOutcome) -> bool:
+    """Whether OCR read any of the file: whole pages, or drawn text and unmapped glyphs on a text page."""
+    return outcome.ocr_pages > 0 or has_code(outcome.warnings, Code.DRAWN_TEXT_READ, Code.UNMAPPED_READ)
+
+
 def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
     """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when the inputs are unchanged."""
     from pipeline import parse
@@ -224,10 +229,13 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     sheet_outcome = outcomes[job.sheet.sha256]
     key_outcomes = [(outcomes[k.sha256], k) for k in job.keys if outcomes[k.sha256].error is None]
     cache = StageCache(options.cache_root, "parse")
+    # Each OCR recovery pass's version: bumping one parses again only the sheets it can change.
+    read_by_ocr = any(_read_by_ocr(o) for o in [sheet_outcome, *(o for o, _ in key_outcomes)])
+    recovery = parse.recovery_key(spec.ocr.passes.disable, read_by_ocr)
     cache_key = fingerprint(
         "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
         spec.model_dump(mode="json", exclude={"path", "download"}), _parse_input(job.sheet),
-        [_parse_input(k) for _, k in key_outcomes],
+        [_parse_input(k) for _, k in key_outcomes], recovery,
     )
     cached = cache.get(cache_key)
     if cached is not None:

@@ -173,6 +173,15 @@ def ocr_passes_markdown() -> str:
     return passes_markdown()
 
 
+def ocr_parse_passes_markdown() -> str:
+    """The registry of parse's OCR recovery passes (`pipeline.parse.PARSE_PASSES`) as a table, with the point of
+    parsing each runs at."""
+    from pipeline.extract.ocr import passes_markdown
+    from pipeline.parse import PARSE_PASSES
+
+    return passes_markdown(PARSE_PASSES)
+
+
 # ---------------------------------------------------------------- diagnostics
 
 
@@ -245,6 +254,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "records": record_reference_markdown,
     "ocr-modules": ocr_modules_markdown,
     "ocr-passes": ocr_passes_markdown,
+    "ocr-parse-passes": ocr_parse_passes_markdown,
     "diagnostics": diagnostics_markdown,
 }
 
@@ -268,7 +278,7 @@ def on_page_markdown(markdown: str, page: object = None, config: object = None, 
     return render_markers(markdown)
 
 
-if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules|ocr-passes|diagnostics
+if __name__ == "__main__":  # print one reference: python -m pipeline.devkit.docgen cli|records|ocr-modules|ocr-passes|ocr-parse-passes|diagnostics
     import sys
 
     print(GENERATORS[sys.argv[1] if len(sys.argv) > 1 else "cli"](), end="")

@@ -8,7 +8,12 @@ Public functions and types:
 - `number_key(number)`: question numbers compared across sheet, key and truth files (`labels`)
 - `column_edges(lines)`, `indent(x0, edges)`: where a line stands in its column (`geometry`; `inspect` and `layout.question_max_indent`)
 - `under_word_options(lines, labels, min_count, header)`: options read from a label row under a sentence (`underwords`)
-- `STAGE_VERSION`: part of every parse cache key
+- `STAGE_VERSION`: part of every parse cache key; `recovery_key(disabled, read_by_ocr)`: the (name, version)
+  of each OCR recovery pass a sheet's parsing runs, the rest of it (`ocrpasses`)
+- parse's OCR recovery as declared passes: `PARSE_PASSES` (the ordered registry, `ocrpasses`), `Recovery`,
+  `Point`, `RecoveryPass` (the interface, `recovery`), `recovery_for(disabled)`, `parse_pass_names()`,
+  `check_ocr_pass_names(names)` (a spec's `ocr.passes.disable`: page and parse passes), `register_ocr`
+  (`examcorpus ocr passes`, both kinds listed)
 - the parser's own matchers, for tools that show what it sees (`pipeline.devkit.inspect`): `line_stream`,
   `plain_text` (`stream`), `split_blocks`, `Numbering` (`blocks`), `option_start_regex`, `matched_label`,
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
@@ -41,6 +46,8 @@ from pipeline.parse.labels import canonical_label, matched_label, number_key, op
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.stream import line_stream, plain_text
 from pipeline.parse.underwords import under_word_options
+from pipeline.parse.ocrpasses import PARSE_PASSES, check_ocr_pass_names, parse_pass_names, recovery_for, recovery_key, register_ocr
+from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 
@@ -71,4 +78,6 @@ __all__ = [
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
     "KeyTable", "read_grid", "read_list", "read_variant_table",
+    "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
+    "recovery_key", "register_ocr",
 ]

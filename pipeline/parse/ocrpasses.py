@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from pipeline.extract.ocr import UnknownPass, check_pass_names, pass_names
+from pipeline.extract.ocr import register as register_ocr_command
 from pipeline.parse import recovery
 from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks
 from pipeline.parse.certainty import judge_drafts
@@ -188,8 +189,8 @@ def check_ocr_pass_names(disabled: list[str]) -> list[str]:
     page = [name for name in disabled if name not in ours]
     unknown = [name for name in page if name not in pass_names()]
     if unknown:
-        raise UnknownPass(f"unknown OCR pass(es) {unknown}; the page passes are {pass_names()}, the parse passes "
-                          f"{parse_pass_names()} (`examcorpus ocr passes` lists them)")
+        raise UnknownPass(f"unknown OCR pass(es) {unknown}; the passes are {pass_names()} (pages) and "
+                          f"{parse_pass_names()} (parse; `examcorpus ocr passes` lists them)")
     check_pass_names(page)  # a required page pass among them
     return disabled
 
@@ -204,3 +205,8 @@ def recovery_key(disabled: list[str] | tuple[str, ...], read_by_ocr: bool) -> li
     changes nothing on text-layer lines counts only for a sheet (or key) read by OCR, so bumping its
     version parses again only those."""
     return [(p.name, p.version) for p in recovery_for(disabled).passes if read_by_ocr or not p.ocr_only]
+
+
+def register_ocr(subparsers) -> None:
+    """`examcorpus ocr passes`: the page passes, then these (`pipeline.extract.ocr.register` lists both)."""
+    register_ocr_command(subparsers, sections=(("parse passes (parse: at their point of parsing, in this order)", PARSE_PASSES),))

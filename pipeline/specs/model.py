@@ -157,14 +157,22 @@ class PairingSpec(_Strict):
 
 
 class OcrPassesSpec(_Strict):
-    disable: list[str] = Field(default_factory=list, description="page passes not to run, by name (`examcorpus ocr passes`)")
+    disable: list[str] = Field(default_factory=list, description="OCR passes not to run, by name: page passes and parse's "
+                                                                 "recovery passes (`examcorpus ocr passes`)")
 
     @field_validator("disable")
     @classmethod
     def _known_passes(cls, value: list[str]) -> list[str]:
-        from pipeline.extract.ocr import check_pass_names  # read when a spec is validated, not on import
+        from pipeline.parse import check_ocr_pass_names  # read when a spec is validated, not on import
 
-        return check_pass_names(value)  # ValueError naming each unknown or required pass
+        return check_ocr_pass_names(value)  # ValueError naming each unknown or required pass
+
+    @property
+    def page(self) -> list[str]:
+        """The page passes among `disable` (what the OCR settings and their cache key hold; parse reads the rest)."""
+        from pipeline.extract.ocr import pass_names
+
+        return [name for name in self.disable if name in pass_names()]
 
 
 class OcrSpec(_Strict):

@@ -52,5 +52,5 @@ class OcrSettings:
             layout=LayoutParams(segment_gap=spec.layout.segment_gap),
             option_labels=tuple(spec.layout.options.labels),
             ellipsis=spec.ocr.ellipsis,
-            disabled_passes=tuple(sorted(set(spec.ocr.passes.disable))),  # one key whatever the order
+            disabled_passes=tuple(sorted(set(spec.ocr.passes.page))),  # one key whatever the order; parse's passes are not read here
         )

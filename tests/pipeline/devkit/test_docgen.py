@@ -66,6 +66,6 @@ def test_an_included_section_sits_under_the_page_title(tmp_path, monkeypatch):
 
 
 def test_an_unknown_marker_fails_with_its_name():
-    with pytest.raises(DocGenError, match="generated:glossary: unknown; known: cli, diagnostics, ocr-modules, ocr-passes, records"):
+    with pytest.raises(DocGenError, match="generated:glossary: unknown; known: cli, diagnostics, ocr-modules, ocr-parse-passes, ocr-passes, records"):
         render_markers("# Page\n\n<!-- generated:glossary -->\n")
     assert render_markers("# Page\n\nno markers\n") == "# Page\n\nno markers\n"
