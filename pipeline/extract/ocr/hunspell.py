@@ -5,6 +5,7 @@ Public API:
     Spelling.knows(words) -> list[bool]          # one answer per word, in order
     Spelling.letters -> frozenset[str]           # every letter the dictionaries' `TRY` line lists (the language's alphabet)
     SpellingUnavailable                          # why there is none (no language data, package or `hunspell`)
+    dictionary_identity(name) -> str             # a digest of its files, for the OCR cache key
 
 Which dictionaries a language has lives in its language file (`spelling.dictionaries`, with the Debian
 packages that ship them; `make setup` installs them). The `hunspell` program reads them: one process per
@@ -16,6 +17,7 @@ the dictionary cannot know so that the answer's end is seen. It loads a dictiona
 from __future__ import annotations
 
 import atexit
+import hashlib
 import re
 import shutil
 import subprocess
@@ -88,6 +90,25 @@ def _affix_file(name: str) -> tuple[str, str]:
         raise SpellingUnavailable(f"{dictionary}.aff: unknown character set {encoding!r}") from None
     tried = re.search(r"^TRY\s+(\S+)", text, re.M)
     return encoding, tried.group(1) if tried else ""
+
+
+def dictionary_identity(name: str) -> str:
+    """Dictionary `name`'s files as the OCR cache key knows them: the SHA-256 of its .aff and .dic (first 16
+    hex digits), computed once per file version (path, size, modification time) in a process."""
+    dictionary = DICTIONARY_DIR / name
+    files = [dictionary.with_suffix(".aff").resolve(), dictionary.with_suffix(".dic").resolve()]
+    stats = [f.stat() for f in files]
+    return _file_digest(tuple((str(f), s.st_size, s.st_mtime_ns) for f, s in zip(files, stats)))
+
+
+@lru_cache(maxsize=64)
+def _file_digest(files: tuple[tuple[str, int, int], ...]) -> str:
+    digest = hashlib.sha256()
+    for path, _, _ in files:
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 def _programs() -> tuple[str, str]:

@@ -28,7 +28,7 @@ from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
-from pipeline.extract.ocr.secondread import read_again, second_reader_version
+from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
@@ -257,7 +257,12 @@ def _read_grid_cells(work: PageWork) -> PageWork:
 # ---------------------------------------------------------------- a second recogniser
 
 
-@page_pass("second-reader", f"1+{second_reader_version()}", Cost.REGIONS)
+def _second_reader_inputs(settings: OcrSettings) -> str:
+    """The recogniser's packages and the languages' dictionary files, or why the pass skips (`secondread`)."""
+    return second_reader_inputs(tuple(settings.languages))
+
+
+@page_pass("second-reader", f"1+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
@@ -446,8 +451,13 @@ def enabled_passes(settings: OcrSettings) -> tuple[PagePass, ...]:
 
 
 def pass_versions(settings: OcrSettings) -> list[tuple[str, str]]:
-    """(name, version) of each pass these settings run, in order: the OCR cache key holds it."""
-    return [(p.name, p.version) for p in enabled_passes(settings)]
+    """(name, version) of each pass these settings run, in order: the OCR cache key holds it. A pass whose
+    output depends on installed data (the second reader's dictionaries) has it after its version."""
+    versions = []
+    for page_pass_ in enabled_passes(settings):
+        inputs = page_pass_.depends_on(settings)
+        versions.append((page_pass_.name, page_pass_.version if inputs is None else f"{page_pass_.version} [{inputs}]"))
+    return versions
 
 
 def read_page(

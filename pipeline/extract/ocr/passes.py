@@ -4,7 +4,8 @@ A page is read by an ordered list of passes (`pipeline.extract.ocr.pagepasses.PA
 registry). Each pass has
 - a `name` (what a spec's `ocr.passes.disable` names, and what the cache key lists),
 - a `version` (bump it when what the pass does changes: only the cached readings of settings that run
-  it are read again; the OCR cache key holds every enabled pass's name and version),
+  it are read again; the OCR cache key holds every enabled pass's name and version, and what the pass
+  depends on beyond its code on this machine, `depends_on(settings)`: the dictionaries it found),
 - a `cost` class (`Cost`: cheap arithmetic on the image or words, a re-OCR of some regions, or a
   whole page read again),
 - a declared condition `applies(work) -> bool` over the page's settings and what earlier passes found
@@ -110,6 +111,8 @@ class PagePass(Protocol):
     @property
     def summary(self) -> str: ...
 
+    def depends_on(self, settings: OcrSettings) -> str | None: ...
+
 
 def always(work: PageWork) -> bool:
     """always"""
@@ -126,9 +129,15 @@ class FunctionPass:
     step: Callable[[PageWork], PageWork]
     when: Callable[[PageWork], bool] = always
     required: bool = False
+    # What the pass's output depends on beyond its code, on this machine, for these settings (installed data
+    # files, a package's version, or why it skips): the cache key holds it beside the version. None: nothing.
+    inputs: Callable[[OcrSettings], str] | None = None
 
     def applies(self, work: PageWork) -> bool:
         return self.when(work)
+
+    def depends_on(self, settings: OcrSettings) -> str | None:
+        return self.inputs(settings) if self.inputs is not None else None
 
     def run(self, work: PageWork) -> PageWork:
         return self.step(work)
@@ -143,13 +152,15 @@ class FunctionPass:
 
 
 def page_pass(
-    name: str, version: str, cost: Cost, *, when: Callable[[PageWork], bool] = always, required: bool = False
+    name: str, version: str, cost: Cost, *, when: Callable[[PageWork], bool] = always, required: bool = False,
+    inputs: Callable[[OcrSettings], str] | None = None,
 ) -> Callable[[Callable[[PageWork], PageWork]], FunctionPass]:
     """Declare a function `PageWork -> PageWork` as a pass (it still has to be listed, in its place, in
-    the registry: the order is the registry's, never the order of imports)."""
+    the registry: the order is the registry's, never the order of imports). `inputs`: what its output
+    depends on beyond its code for given settings (`FunctionPass.inputs`)."""
 
     def declare(step: Callable[[PageWork], PageWork]) -> FunctionPass:
-        return FunctionPass(name, version, cost, step, when, required)
+        return FunctionPass(name, version, cost, step, when, required, inputs)
 
     return declare
 

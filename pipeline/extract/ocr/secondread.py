@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, spelling_for
+from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
 from pipeline.extract.ocr.words import Word, overlap_share, words_by_line
@@ -298,6 +298,35 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
         elif id(word) not in dropped:
             result.append(word)
     return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed")
+
+
+def second_reader_inputs(languages: tuple[str, ...], recogniser_name: str = SECOND_RECOGNISER) -> str:
+    """What the pass reads on this machine for `languages`, for the OCR cache key: the recogniser's packages
+    and each spelling dictionary's files (`hunspell.dictionary_identity`), or why it skips (a package, a
+    dictionary or `hunspell` missing). Cheap: it starts neither the recogniser nor `hunspell`, so a page
+    read from the cache costs no model load. A reading made without a dictionary is read again once it is
+    installed, and the other way round."""
+    packages = _package_versions(getattr(RECOGNISERS[recogniser_name], "package", None))
+    if packages is None:
+        return f"{recogniser_name} skipped: not installed"
+    try:
+        spelling = spelling_for(languages)
+    except SpellingUnavailable as exc:
+        return f"{recogniser_name} skipped: {exc}"
+    return f"{packages}; " + ", ".join(f"{name}:{dictionary_identity(name)}" for name in spelling.names)
+
+
+def _package_versions(package: str | None) -> str | None:
+    """"rapidocr-3.4.2+onnxruntime-1.22.0" (the recogniser's package and the runtime it needs), or None when
+    one is not installed; "" for a recogniser with no package (Tesseract: in the key on its own)."""
+    if package is None:
+        return ""
+    from importlib import metadata
+
+    try:
+        return f"{package}-{metadata.version(package)}+onnxruntime-{metadata.version('onnxruntime')}"
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def second_reader_version() -> str:

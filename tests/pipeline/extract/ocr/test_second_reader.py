@@ -222,3 +222,41 @@ def test_a_second_reader_failing_mid_page_keeps_tesseracts_words_and_says_what_f
     result = read_again(Image.new("L", (400, 60), 255), words, ["pol"], recogniser_name="broken")
     assert result.words == words
     assert "broken failed" in result.note and "out of memory" in result.note
+
+
+@needs_hunspell
+def test_a_reading_cached_without_the_dictionary_is_read_again_once_it_is_installed_and_back(tmp_path, monkeypatch) -> None:
+    """The attack: a page read while the Polish dictionary was missing (the second reader skipped), then the
+    dictionary installed. The cached reading must not be reused, and the other way round."""
+    from pipeline.extract.ocr import ReadingCache, ocr_pages, reading_key
+    from pipeline.extract.ocr import hunspell, secondread
+    from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, colour_scan, question_page
+
+    pytest.importorskip("rapidocr")
+    scan = colour_scan(build(tmp_path / "sheet.pdf", [question_page(POLISH_STEM, POLISH_PASSAGE, POLISH_OPTIONS)]),
+                       tmp_path / "scan.pdf", dpi=150)
+    settings, cache, sha = OcrSettings(languages=("pol",), dpi=150), tmp_path / "cache", "cd" * 32
+    installed = hunspell.DICTIONARY_DIR
+
+    def dictionaries(folder):
+        monkeypatch.setattr(hunspell, "DICTIONARY_DIR", folder)
+        for cached in (hunspell._affix_file, hunspell._checker, readiness):
+            cached.cache_clear()
+
+    def read() -> tuple[str, int]:
+        ocr_pages(scan, [1], settings, workers=1, cache_dir=cache, sha256=sha)
+        reading = ReadingCache(cache).get(reading_key(sha, 1, settings))
+        assert reading is not None
+        return reading.second_reading or "", len(list(ReadingCache(cache).folder.rglob("*.json")))
+
+    (tmp_path / "no-dictionaries").mkdir()
+    dictionaries(tmp_path / "no-dictionaries")
+    hidden_note, entries = read()
+    assert "skipped" in hidden_note and "pl_PL" in hidden_note and entries == 1
+    dictionaries(installed)
+    visible_note, entries = read()
+    assert "skipped" not in visible_note and entries == 2  # read again: not the reading made without it
+    assert read() == (visible_note, 2)  # and cached as it is now
+    dictionaries(tmp_path / "no-dictionaries")
+    assert read() == (hidden_note, 2)  # the dictionary gone again: the reading made without it
+    assert "pl_PL" in secondread.second_reader_inputs(("pol",))
