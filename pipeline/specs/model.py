@@ -182,7 +182,7 @@ class OcrSpec(_Strict):
         default=False,
         description="the publisher sets an ellipsis as one character (…): three dots read by OCR become it",
     )
-    passes: OcrPassesSpec = Field(default_factory=OcrPassesSpec, description="which page passes OCR runs")
+    passes: OcrPassesSpec = Field(default_factory=OcrPassesSpec, description="which OCR passes run (page passes and parse's recovery passes)")
 
     @field_validator("languages")
     @classmethod
