@@ -7,6 +7,7 @@ the parse cache key (`recovery_key`) are all read from this one list.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from pipeline.extract.ocr import UnknownPass, check_pass_names, pass_names
@@ -31,7 +32,7 @@ class BlocksWork:
 
     blocks: list[Block]
     labels: list[str]
-    option_re: object
+    option_re: re.Pattern
     bare_min_run: int | None
 
 
@@ -115,8 +116,7 @@ def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
 def _unnumbered(work: BlocksWork, passes: Recovery) -> BlocksWork:
     """A question whose number was lost, run on after the previous one's options or at a passage's end, cut
     out and numbered where the gap leaves exactly its numbers; flagged (`unnumbered`)."""
-    return replace(work, blocks=recover_unnumbered(work.blocks, work.labels, work.option_re, work.bare_min_run,  # type: ignore[arg-type]
-                                                   recovery=passes))
+    return replace(work, blocks=recover_unnumbered(work.blocks, work.labels, work.option_re, work.bare_min_run, recovery=passes))
 
 
 @recovery_pass("lost-first-label", "1", Point.QUESTION_LINES, _ocr_lines)

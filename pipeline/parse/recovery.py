@@ -148,6 +148,6 @@ class Recovery:
         return done.lines, list(done.flags)
 
 
-def with_flags(work: W, flags: list[str] | tuple[str, ...], **changes: Any) -> W:
-    """`work` with `changes` and `flags` added to its own (a work type's `flags` field)."""
-    return replace(work, flags=tuple(work.flags) + tuple(flags), **changes)  # type: ignore[type-var]
+def with_flags(work: Any, flags: list[str] | tuple[str, ...], **changes: Any) -> Any:
+    """`work` (a frozen work value with a `flags` field) with `changes`, and `flags` added to its own."""
+    return replace(work, flags=tuple(work.flags) + tuple(flags), **changes)
