@@ -26,6 +26,7 @@ from pathlib import Path
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, PageMethod, StageUnavailable, extract_document
 from pipeline.parse import (
     Numbering,
+    Recovery,
     bare_label_run,
     canonical_label,
     column_edges,
@@ -35,6 +36,7 @@ from pipeline.parse import (
     matched_label,
     option_start_regex,
     plain_text,
+    recovery_for,
     split_blocks,
     split_booklet,
     under_word_options,
@@ -187,7 +189,8 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[t
         result.update({k: (f"{rule} [key.in_sheet]", text) for k, (rule, text) in key_rules(key_document, spec).items()
                        if k in result and k != heading})
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
-    blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering)
+    recovery = recovery_for(spec.ocr.passes.disable)  # the OCR recovery passes the spec leaves, as parse runs them
+    blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering, recovery)
     edges = {page: column_edges([item for item in parsed if item.page == page]) for page in {item.page for item in parsed}}
     edges.update({page: column_edges([item for item in every if item.page == page])
                   for page in {item.page for item in every} - edges.keys()})
@@ -196,7 +199,7 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[t
         option_start_regex(labels, layout.options.styles), spec_pattern(layout.question_start),
         spec_pattern(layout.points) if layout.points else None, labels,
         bare_label_run(layout.options.styles, layout.options.min_count), layout.options.under_words,
-        layout.options.min_count,
+        layout.options.min_count, recovery,
     )
     restarts = {id(item) for item in numbering.restarts}
     indented = {id(item) for item in numbering.indented}
@@ -233,6 +236,7 @@ class _Matchers:
     bare_min_run: int | None  # bare labels ('A' style) in a run of this many are labels
     under_words: bool = False  # layout.options.under_words: a row of labels under the sentence's words
     min_count: int = 3
+    recovery: Recovery | None = None  # the spec's OCR recovery passes (every one when not given)
 
 
 def _option_labels_on(item, options) -> list[str]:
@@ -250,7 +254,8 @@ def _take_block_lines(block, matchers: _Matchers, restarts: set[int], taken: dic
     """Rules of the lines inside a question or passage block, as the option and points matchers see them."""
     owner = "passage" if block.kind == "context" else block.number
     bare_label: tuple[object, str] | None = None  # a label printed alone ("a)"), its text beside it
-    found = find_options(block.lines, matchers.labels, matchers.option, matchers.bare_min_run).options if block.kind == "question" else []
+    found = (find_options(block.lines, matchers.labels, matchers.option, matchers.bare_min_run, matchers.recovery).options
+             if block.kind == "question" else [])
     under = _under_word_options(block, matchers) if block.kind == "question" and matchers.under_words else []
     for option in under:
         taken[id(option.first)] = f"option label {option.label} (under the word(s) {option.text!r})"
