@@ -179,7 +179,9 @@ LLMzSzŁ-compatible JSONL for Polish configs.
 
 - Questions whose validation found a problem (no key entry, key label not among options, damaged
   text) are left out of every release ({{ withheld }} such records in the split that made this one).
-- OCR'd sheets may carry character errors that validation cannot see.
+- OCR'd sheets may carry character errors that validation cannot see. A question resting on a reading
+  OCR was unsure of is released with its `ocr.uncertain` flag (in `flags` and `flag_codes`) and its
+  `reading_confidence`: filter on them to leave such questions out.
 - Figure descriptions exist only where a reviewer accepted one (`image_description`); other figures
   are in the release as images only.
 - Only closed question types have an `answer_index`; open questions have reference answers at most.
