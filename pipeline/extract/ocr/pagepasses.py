@@ -257,7 +257,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
 # ---------------------------------------------------------------- a second recogniser
 
 
-@page_pass("second-reader", f"1+{second_reader_version()}", Cost.REGIONS)
+@page_pass("second-reader", f"2+{second_reader_version()}", Cost.REGIONS)  # 2: keeps what it read per word (`agreement`)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
@@ -488,6 +488,7 @@ def _reading(work: PageWork) -> PageReading:
             bold=id(word) in bold,
             line=word.line,
             conf=round(word.conf, 1) if word.conf >= 0 else None,
+            second=word.second,
         )
         for word in work.words
     )

@@ -37,6 +37,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
+from pipeline.extract.ocr.agreement import keep_second_readings, mark_chosen
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
@@ -150,11 +151,16 @@ def _crop(grey: np.ndarray, members: Sequence[Word]) -> tuple[np.ndarray, int]:
     return grey[max(0, top - pad) : min(grey.shape[0], bottom + pad), left:right], left
 
 
+def _second_words(reading: CropReading) -> list[tuple[str, float]]:
+    """(text, confidence) of each word the second reader read in a window."""
+    return [(text, conf) for text, conf, *_ in reading.words] or [(t, reading.confidence) for t in reading.text.split()]
+
+
 def combine(tesseract: list[Word], reading: CropReading, known: _Known, others: Sequence[Word] = ()) -> tuple[list[Word], int]:
     """The window's words after weighing the second reading against Tesseract's (see the module's doc),
     and how many words changed. `others`: the page's other words, which a word Tesseract missed must not
     overlap (Tesseract may have read it into another line)."""
-    second = [(text, conf) for text, conf, *_ in reading.words] or [(t, reading.confidence) for t in reading.text.split()]
+    second = _second_words(reading)
     ours, theirs = [w.text for w in tesseract], [t for t, _ in second]
     known.ask(theirs)
     result: list[Word] = []
@@ -286,7 +292,9 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
     replaced = 0
     for window, reading in zip(chosen, readings):
         members = lines[window.line][window.start : window.end]
+        keep_second_readings(members, [t for t, _ in _second_words(reading)])  # evidence for `certainty`, rewriting nothing
         combined, count = combine(members, reading, known, [w for w in words if w.line != window.line])
+        mark_chosen(members, combined)
         if count:
             replaced += count
             replacement[id(members[0])] = combined

@@ -1,0 +1,82 @@
+"""The two recognisers' agreement as evidence of how sure a word is.
+
+Where the second recogniser (`secondread`) read a window of a line again, each of Tesseract's words in
+the window keeps what the second reader read at its place (`Word.second`, then `ReadWord.second` in the
+cached reading); a word the combine step took from the second reading (the dictionary chose it) keeps its
+own text there, for it is what the second reader read. Nothing is rewritten here: the evidence is only
+kept, and judged when the page is laid out (`certainty.unsure_reason`), like Tesseract's confidence:
+
+- both engines read the word alike: it is sure, even at a low Tesseract confidence or unknown to the
+  lexicon (two recognisers of different design seldom make the same error);
+- they read it differently and the combine step did not settle it by the dictionary: it is unsure,
+  however confident Tesseract was (`mombre` that the second reader reads `nombre`).
+
+"Alike" compares the words' letters and digits (`word_core`) exactly after Unicode NFC: a capital for a
+small letter, or a letter without its accent, is a difference a reader of the text sees (`Índice` for
+`índice`), and the second reader is only run for a language whose every letter is in its alphabet
+(`secondread.readiness`). Punctuation around a word is not compared: the two place commas and periods
+differently at low resolution more often than either misses one, and parse cuts labels' marks off.
+
+A word the second reader did not read (no window held it, or the language has no second reader: Greek,
+Hangul, Cyrillic) has no such evidence (`second` is None) and is judged by the other rules alone.
+"""
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Sequence
+
+from pipeline.extract.ocr.lexicon import word_core
+from pipeline.extract.ocr.words import Word
+
+NOTHING_READ = ""  # `second` of a word the second reader read nothing at, in a window it read
+
+
+def _core(token: str) -> str:
+    return word_core(unicodedata.normalize("NFC", token))[1]
+
+
+def alike(text: str, second: str) -> bool:
+    """Whether the two readings of a word say the same (see the module's doc)."""
+    return _core(text) == _core(second)
+
+
+def second_readings(tesseract: Sequence[str], second: Sequence[str]) -> list[str | None]:
+    """For each of Tesseract's words of a window, what the second reader read at its place, aligned word
+    by word: the aligned word where the two agree on how many words stand there, the whole differing
+    stretch joined by spaces where they do not (`sak` against `sa k`: the space is what differs), and
+    NOTHING_READ where the second reader read no word there (None for punctuation it left out)."""
+    found: list[str | None] = [None] * len(tesseract)
+    matcher = difflib.SequenceMatcher(None, [_core(t) for t in tesseract], [_core(t) for t in second], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "insert":
+            continue
+        if op == "delete":
+            for i in range(i1, i2):
+                found[i] = NOTHING_READ if _core(tesseract[i]) else None
+            continue
+        theirs = list(second[j1:j2])
+        cores = [t for t in theirs if _core(t)]
+        if i2 - i1 == j2 - j1:
+            found[i1:i2] = theirs
+        elif i2 - i1 == len(cores):  # only punctuation the other split off stands between them (`84 .` / `84.`)
+            found[i1:i2] = cores
+        else:
+            found[i1:i2] = [" ".join(theirs)] * (i2 - i1)
+    return found
+
+
+def keep_second_readings(members: Sequence[Word], second: Sequence[str]) -> None:
+    """Mark each of a window's Tesseract words with what the second reader read at its place (before the
+    readings are combined: a word combine keeps keeps its mark; one it makes anew is marked after)."""
+    for word, reading in zip(members, second_readings([w.text for w in members], second)):
+        word.second = reading
+
+
+def mark_chosen(members: Sequence[Word], combined: Sequence[Word]) -> None:
+    """Words the combine step put in from the second reading (the dictionary chose them, or a word only
+    the second reader saw): what the second reader read there is the word itself."""
+    kept = {id(w) for w in members}
+    for word in combined:
+        if id(word) not in kept:
+            word.second = word.text
