@@ -249,9 +249,15 @@ class Tally:
                 f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
+def _read_as(text: str) -> str:
+    """A text as it is compared: `fidelity.normalize_text`, bold marks (`**`) left out: they say how a word is
+    printed, not what it reads, and the text layer of a corpus sheet marks bold otherwise than a scan."""
+    return normalize_text(text.replace("**", ""))
+
+
 def _differs(printed: Printed, record) -> bool:
-    same = normalize_text(record.question) == normalize_text(printed.stem)
-    same &= [normalize_text(c) for c in record.choices] == [normalize_text(o) for o in printed.options]
+    same = _read_as(record.question) == _read_as(printed.stem)
+    same &= [_read_as(c) for c in record.choices] == [_read_as(o) for o in printed.options]
     return not (same and record.answer == printed.answer)
 
 

@@ -23,13 +23,17 @@ Hangul, Cyrillic) has no such evidence (`second` is None) and is judged by the o
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.words import Word
 
 NOTHING_READ = ""  # `second` of a word the second reader read nothing at, in a window it read
+# A space beside a mark (`b) cantó` against `b)cantó`, `84 .`) is no difference of words: parse cuts a
+# label off at its mark either way. A space between two letters or digits is (`sa k` against `sak`).
+_SPACE_BY_A_MARK = re.compile(r"(?<=[^\w\s])\s+|\s+(?=[^\w\s])")
 
 
 def _core(token: str) -> str:
@@ -57,13 +61,28 @@ def second_readings(tesseract: Sequence[str], second: Sequence[str]) -> list[str
             continue
         theirs = list(second[j1:j2])
         cores = [t for t in theirs if _core(t)]
-        if i2 - i1 == j2 - j1:
+        if _marks_spaced_alike(tesseract[i1:i2], theirs):
+            found[i1:i2] = tesseract[i1:i2]
+        elif i2 - i1 == j2 - j1:
             found[i1:i2] = theirs
         elif i2 - i1 == len(cores):  # only punctuation the other split off stands between them (`84 .` / `84.`)
             found[i1:i2] = cores
         else:
             found[i1:i2] = [" ".join(theirs)] * (i2 - i1)
     return found
+
+
+def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    def unspaced(tokens: Sequence[str]) -> str:
+        return _SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(tokens)))
+    return len(ours) != len(theirs) and unspaced(ours) == unspaced(theirs)
+
+
+def contradicts(text: str, second: str) -> bool:
+    """Whether the second reading says the word reads otherwise: it differs (`alike`), and the word is
+    more than one character (a lone letter or digit, a key's answer or a label, gives the second reader
+    too little to read: it drops it or reads the mark beside it, and Tesseract's other evidence judges it)."""
+    return len(_core(text)) > 1 and not alike(text, second)
 
 
 def keep_second_readings(members: Sequence[Word], second: Sequence[str]) -> None:
@@ -73,10 +92,17 @@ def keep_second_readings(members: Sequence[Word], second: Sequence[str]) -> None
         word.second = reading
 
 
-def mark_chosen(members: Sequence[Word], combined: Sequence[Word]) -> None:
-    """Words the combine step put in from the second reading (the dictionary chose them, or a word only
-    the second reader saw): what the second reader read there is the word itself."""
+def mark_settled(members: Sequence[Word], combined: Sequence[Word], known: Callable[[str], bool]) -> None:
+    """After the combine step: a word it put in from the second reading (the dictionary chose it, or a
+    word only the second reader saw) has the second reading's own text; a word of Tesseract's it kept
+    because the language's dictionary knows it and not the other reading (`ľúbosť` against `lúbost`: the
+    second reader drops a caron now and then) is settled by the dictionary, and carries no second reading,
+    so the other evidence judges it. A word both readings of which the dictionary knows, or neither,
+    keeps the contradiction."""
     kept = {id(w) for w in members}
     for word in combined:
         if id(word) not in kept:
             word.second = word.text
+        elif word.second is not None and contradicts(word.text, word.second) and word.second.strip() and known(word.text) \
+                and not all(known(t) for t in word.second.split()):
+            word.second = None

@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.extract.ocr.agreement import alike
+from pipeline.extract.ocr.agreement import alike, contradicts
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
 
 
@@ -122,7 +122,10 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
         if mixed:
             return mixed
     if policy.agreement and second is not None:
-        return None if alike(text, second) else SECOND_READER_DIFFERS
+        if alike(text, second):
+            return None
+        if contradicts(text, second):
+            return SECOND_READER_DIFFERS
     measured = conf if conf is not None and conf >= 0 else None
     if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
         return "low confidence"

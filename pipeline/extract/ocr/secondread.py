@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.agreement import keep_second_readings, mark_chosen
+from pipeline.extract.ocr.agreement import keep_second_readings, mark_settled
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
@@ -274,11 +274,13 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
     crops: list[np.ndarray] = []
     lefts: list[int] = []
     spent = 0.0
+    over_budget = 0
     for window in unsure_windows(words, known, skip):
         members = lines[window.line][window.start : window.end]
         crop, left = _crop(pixels, members)
         cost = crop.shape[1] / max(crop.shape[0], 1)
         if crop.size == 0 or spent + cost > budget:
+            over_budget += crop.size > 0
             continue
         spent += cost
         chosen.append(window)
@@ -294,7 +296,7 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
         members = lines[window.line][window.start : window.end]
         keep_second_readings(members, [t for t, _ in _second_words(reading)])  # evidence for `certainty`, rewriting nothing
         combined, count = combine(members, reading, known, [w for w in words if w.line != window.line])
-        mark_chosen(members, combined)
+        mark_settled(members, combined, known)
         if count:
             replaced += count
             replacement[id(members[0])] = combined
@@ -305,7 +307,8 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
             result += replacement[id(word)]
         elif id(word) not in dropped:
             result.append(word)
-    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed")
+    left_out = f", {over_budget} left out over the budget" if over_budget else ""
+    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed{left_out}")
 
 
 def second_reader_version() -> str:

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.diagnostics import Code
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
-from pipeline.extract.ocr.agreement import NOTHING_READ, alike, keep_second_readings, second_readings
+from pipeline.extract.ocr.agreement import NOTHING_READ, alike, keep_second_readings, mark_settled, second_readings
 from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, CertaintyPolicy, unsure_reason
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
 from pipeline.extract.ocr.lexicon import Lexicon
@@ -40,6 +40,9 @@ def test_each_tesseract_word_keeps_what_the_second_reader_read_at_its_place():
     # Punctuation split off or left out is no difference of words.
     assert second_readings(["84", "."], ["84."]) == ["84.", None]
     assert second_readings(["casa", ","], ["casa"]) == ["casa", None]
+    # A label's mark spaced otherwise is no difference: parse cuts the label off either way.
+    assert second_readings(["b)cantó", "c)scada"], ["b)", "cantó", "c)", "scada"]) == ["b)cantó", "c)scada"]
+    assert second_readings(["D)1904lice"], ["D)", "1904", "lice"]) == ["D) 1904 lice"]  # a space between a number and a word is one
     # A word the second reader read nothing at, in a window it read.
     assert second_readings(["la", "xq", "casa"], ["la", "casa"]) == ["la", NOTHING_READ, "casa"]
 
@@ -66,6 +69,9 @@ def test_a_word_the_engines_read_differently_is_unsure_however_confident_tessera
     assert unsure_reason("casa", 96.0, LEXICON, second=NOTHING_READ) == SECOND_READER_DIFFERS
     assert unsure_reason("mombre", 96.0, LEXICON, NO_AGREEMENT, second="nombre") is None
     assert unsure_reason("—", 96.0, LEXICON, second="-") is None  # punctuation alone carries no text
+    # A lone character gives the second reader too little to read: a differing reading of it is no evidence...
+    assert unsure_reason("C", 96.0, LEXICON, second="201") is None and unsure_reason("C", 20.0, LEXICON, second="201") == "low confidence"
+    assert unsure_reason("C", 20.0, LEXICON, second="C") is None  # ...but reading it alike is
 
 
 def test_a_word_without_a_second_reading_is_judged_by_the_other_rules_alone():
@@ -87,6 +93,25 @@ def test_a_confident_word_the_second_reader_reads_otherwise_and_the_dictionary_d
     assert [w.text for w in words] == ["Segúm", "el"] and changed == 0  # the dictionary rejects Tesseract's, nothing taken
     assert unsure_reason(words[0].text, words[0].conf, None, second=words[0].second) == SECOND_READER_DIFFERS
     assert unsure_reason(words[1].text, words[1].conf, None, second=words[1].second) is None
+
+
+@needs_hunspell
+def test_a_contradiction_the_dictionary_settles_for_tesseracts_word_is_no_evidence_against_it():
+    spelling, why_not = readiness(("slk",))
+    if spelling is None:
+        pytest.skip(why_not or "no second reader")
+    known = _Known(spelling)
+    # The second reader drops a caron now and then; the dictionary knows only Tesseract's reading.
+    tesseract = [Word("s", 90.0, 10, 10, 30, 40, (1, 1, 1)), Word("ľútosťou", 55.0, 50, 10, 210, 40, (1, 1, 1)),
+                 Word("dômyslený", 92.0, 230, 10, 410, 40, (1, 1, 1))]
+    theirs = (("s", 0.99), ("lútostou", 0.99), ("premyslený", 0.99))
+    keep_second_readings(tesseract, [t for t, _ in theirs])
+    words, _ = combine(tesseract, CropReading(" ".join(t for t, _ in theirs), 0.99, tuple((t, c, 0, 0) for t, c in theirs)), known)
+    mark_settled(tesseract, words, known)
+    assert [w.text for w in words] == ["s", "ľútosťou", "dômyslený"]
+    assert words[1].second is None and unsure_reason(words[1].text, words[1].conf, None, second=words[1].second) is None
+    # Two words of the language for one: the dictionary cannot settle it, the word stays unsure.
+    assert words[2].second == "premyslený" and unsure_reason(words[2].text, 92.0, None, second=words[2].second) == SECOND_READER_DIFFERS
 
 
 def _text_image(text: str, size: int = 36) -> Image.Image:
