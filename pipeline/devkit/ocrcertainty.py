@@ -235,6 +235,9 @@ class Tally:
         if show and wrong and not flagged:
             print(f"  missed {where} {printed.number}: {record.question!r} {record.choices} {record.answer} "
                   f"/ {printed.stem!r} {list(printed.options)} {printed.answer}", file=sys.stderr)
+        elif show and flagged and not wrong:
+            print(f"  right but flagged {where} {printed.number}: {[f for f in record.flags if f.code is Code.OCR_UNCERTAIN]}",
+                  file=sys.stderr)
 
     def add(self, other: Tally) -> None:
         for name in ("questions", "wrong", "caught", "flagged", "lost"):
@@ -368,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
     parser.add_argument("--set", choices=[*SETS, "corpus", "all"], default="all", help="which families (default: all three, apart)")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
-    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged")
+    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, and each right one flagged")
     args = parser.parse_args(argv)
     names = [*SETS, "corpus"] if args.set == "all" else [args.set]
     policies = SWEEP if args.sweep else [CertaintyPolicy()]

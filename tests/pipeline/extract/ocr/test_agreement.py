@@ -194,3 +194,49 @@ def test_the_second_reading_is_cached_with_each_word_and_an_older_reading_has_no
     old = PageReading.from_json('{"image_width": 100, "image_height": 100, "confidence": 90, "words": [{"text": "casa", '
                                 '"left": 1, "top": 1, "right": 40, "bottom": 20, "size": 19.0, "line": [1, 1, 1], "conf": 96.0}]}')
     assert old.words[0].second is None
+
+
+# --------------------------------------------------------------------------- which windows the budget reads
+
+@needs_hunspell
+def test_windows_that_decide_a_words_certainty_are_read_first_and_on_a_budget_of_their_own(monkeypatch):
+    pytest.importorskip("rapidocr")
+    from pipeline.extract.ocr import secondread
+    from pipeline.extract.ocr.recognisers import RECOGNISERS
+
+    read_widths: list[int] = []
+
+    class Recording:  # the real RapidOCR, counting what it is given to read
+        name = "recording"
+
+        def unavailable(self):
+            return RECOGNISERS["rapidocr"].unavailable()
+
+        def alphabet(self):
+            return RECOGNISERS["rapidocr"].alphabet()
+
+        def read(self, crops, languages):
+            read_widths.extend(crop.shape[1] for crop in crops)
+            return RECOGNISERS["rapidocr"].read(crops, languages)
+
+    monkeypatch.setitem(RECOGNISERS, "recording", Recording())
+    text = "la casa de la playa tiene una puerta roja y una ventana azul que da al mar"
+    image = _text_image(text)
+    words = parse_tsv(run_tesseract(image, ["spa"], 300, omp_thread_limit=1, psm=7))
+    assert " ".join(w.text for w in words) == text
+    # Two words read at a middling confidence (worth reading again, but known words, sure by the rules),
+    # and one the dictionary rejects and the certainty rules judge unsure, at the line's far end.
+    middling = [replace(w, conf=70.0 if w.text in ("de", "roja") else 96.0) for w in words]
+    middling[-1] = replace(middling[-1], text="mor", conf=60.0)
+    monkeypatch.setattr(secondread, "BUDGET_FLOOR", 0.0)
+    monkeypatch.setattr(secondread, "BUDGET_SHARE", 0.0)  # no budget but the deciding windows'
+    monkeypatch.setattr(secondread, "DECIDING_SHARE", 0.3)  # a third of this one line: one window's worth
+    result = read_again(image, middling, ["spa"], recogniser_name="recording", judged_unsure=lambda w: w.text == "mor")
+    assert len(read_widths) == 1 and "1 window(s) read again" in result.note, result.note  # only the deciding window
+    by_text = {w.text: w for w in result.words}
+    assert result.words[-1].second == "mar", result.words[-1]  # what the second reader read there: evidence either way
+    assert by_text["de"].second is None and by_text["roja"].second is None  # windows that decide nothing: over the budget
+    monkeypatch.setattr(secondread, "DECIDING_SHARE", 0.0)
+    read_widths.clear()
+    assert "no unsure word within the budget" in read_again(image, middling, ["spa"], recogniser_name="recording").note
+    assert read_widths == []
