@@ -79,10 +79,22 @@ def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
 
 
 def contradicts(text: str, second: str) -> bool:
-    """Whether the second reading says the word reads otherwise: it differs (`alike`), and the word is
-    more than one character (a lone letter or digit, a key's answer or a label, gives the second reader
-    too little to read: it drops it or reads the mark beside it, and Tesseract's other evidence judges it)."""
-    return len(_core(text)) > 1 and not alike(text, second)
+    """Whether the second reading says the word reads otherwise: it differs (`alike`), the word is more
+    than one character (a lone letter or digit, a key's answer or a label, gives the second reader too
+    little to read: it drops it or reads the mark beside it), and the second reading is not merely the word
+    with some of its accents lost (`zatažovatel` for `zaťažovateľ`, `pod'` for `poď`: the second reader's
+    model knows those letters but reads them seldom). In those cases Tesseract's other evidence judges it.
+    An accent the second reader reads where Tesseract has none, or another one, is a contradiction."""
+    return len(_core(text)) > 1 and not alike(text, second) and not _accents_lost(_core(text), _core(second))
+
+
+def _base(ch: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+
+
+def _accents_lost(ours: str, theirs: str) -> bool:
+    """Whether `theirs` is `ours` with the accents (combining marks) of some of its letters left off."""
+    return len(ours) == len(theirs) and all(a == b or b == _base(a) for a, b in zip(ours, theirs))
 
 
 def keep_second_readings(members: Sequence[Word], second: Sequence[str]) -> None:
