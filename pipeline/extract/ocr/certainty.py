@@ -14,9 +14,9 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
-- the second recogniser's reading of the word (`agreement`), where it read it: read alike, the word is
-  sure whatever Tesseract's confidence and the lexicon say (the confused-character rules still hold:
-  both engines glue `el7` alike); read otherwise, and not settled by the dictionary, it is unsure however
+- the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
+  confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
+  capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
   confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
   rules above stand alone.
 
@@ -121,12 +121,12 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
         mixed = mixed_characters(text)
         if mixed:
             return mixed
-    if policy.agreement and second is not None:
-        if alike(text, second):
-            return None
-        if contradicts(text, second):
-            return SECOND_READER_DIFFERS
-    measured = conf if conf is not None and conf >= 0 else None
+    # Read alike by both engines, the word is sure by its reading; not by its shape (below): a capital I
+    # and a small l, or a narrow space, look alike to any recogniser.
+    read_alike = policy.agreement and second is not None and alike(text, second)
+    if policy.agreement and second is not None and contradicts(text, second):
+        return SECOND_READER_DIFFERS
+    measured = conf if conf is not None and conf >= 0 and not read_alike else None
     if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
         return "low confidence"
     if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:

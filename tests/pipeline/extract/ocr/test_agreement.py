@@ -59,8 +59,10 @@ def test_a_word_both_engines_read_alike_is_sure_even_at_a_low_tesseract_confiden
     assert unsure_reason("Kowalska", 12.0, LEXICON, NO_AGREEMENT) == "low confidence"
     assert unsure_reason("Kowalska", 12.0, LEXICON, second="Kowalska") is None
     assert unsure_reason("Kowalska,", 12.0, None, second="Kowalska") is None  # no word list either
-    # Characters that look confused stay unsure: both engines can glue a digit alike.
+    # A word's shape still counts: both engines can glue a digit, or read a capital I for a small l, alike.
     assert unsure_reason("el7", 30.0, LEXICON, second="el7") == "a digit beside a look-alike letter"
+    lexicon = Lexicon({"lśniącej": "lśniącej"})
+    assert unsure_reason("Iśniącej", 92.0, lexicon, second="Iśniącej") == "I and l confused"
 
 
 def test_a_word_the_engines_read_differently_is_unsure_however_confident_tesseract_was():
