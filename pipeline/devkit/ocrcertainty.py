@@ -37,6 +37,7 @@ from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
+from pipeline.records import Question
 from pipeline.specs import load_spec, parse_spec
 
 QUESTIONS_PER_SHEET = 16
@@ -112,7 +113,7 @@ class Printed:
     number: str
     stem: str
     options: tuple[str, ...]
-    answer: str
+    answer: str | None  # None: the sheet has no key entry for it (a corpus question the key voids)
 
 
 # --------------------------------------------------------------------------- sheets
@@ -292,7 +293,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     return tally
 
 
-def _records_of(sheet: Path, key: Path, the_spec, facts: dict[str, str], options: ExtractOptions) -> dict[str, object]:
+def _records_of(sheet: Path, key: Path, the_spec, facts: dict[str, str], options: ExtractOptions) -> dict[str, Question]:
     def entry(path: Path, role: Literal["sheet", "key"]) -> ManifestEntry:
         return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=the_spec.name, role=role, facts=dict(facts),
                              status="local", sha256="0" * 64, path=str(path))
