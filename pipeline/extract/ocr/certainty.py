@@ -16,8 +16,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   one-letter word and a known word run together (`keufemizmom`);
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
   confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
-  capital I for a small l alike); read otherwise, and not settled by the dictionary, or glued alike where
-  the dictionary sees a one-letter word run on (`Alos`), it is unsure however confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
+  capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
+  confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
   rules above stand alone.
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
