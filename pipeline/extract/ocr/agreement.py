@@ -104,35 +104,17 @@ def keep_second_readings(members: Sequence[Word], second: Sequence[str]) -> None
         word.second = reading
 
 
-def mark_settled(members: Sequence[Word], combined: Sequence[Word], known: Callable[[str], bool],
-                 one_letter_words: frozenset[str] = frozenset()) -> None:
+def mark_settled(members: Sequence[Word], combined: Sequence[Word], known: Callable[[str], bool]) -> None:
     """After the combine step: a word it put in from the second reading (the dictionary chose it, or a
     word only the second reader saw) has the second reading's own text; a word of Tesseract's it kept
-    because the language's dictionary knows it and not the other reading (`zawala` against `ezawala`) is
-    settled by the dictionary, and carries no second reading, so the other evidence judges it. A word both
-    readings of which the dictionary knows, or neither, keeps the contradiction.
-
-    A word both engines read alike, which the dictionary rejects but knows as one of the language's
-    `one_letter_words` and a word run together (`Alos` for `A los`: a narrow space is lost to any
-    recogniser), carries that split as its second reading: the dictionary contradicts the two engines
-    there, and the word is unsure. Nothing is rewritten: both engines read it so."""
+    because the language's dictionary knows it and not the other reading (`ľúbosť` against `lúbost`: the
+    second reader drops a caron now and then) is settled by the dictionary, and carries no second reading,
+    so the other evidence judges it. A word both readings of which the dictionary knows, or neither,
+    keeps the contradiction."""
     kept = {id(w) for w in members}
     for word in combined:
         if id(word) not in kept:
             word.second = word.text
-        elif word.second is None:
-            continue
-        elif contradicts(word.text, word.second) and word.second.strip() and known(word.text) \
+        elif word.second is not None and contradicts(word.text, word.second) and word.second.strip() and known(word.text) \
                 and not all(known(t) for t in word.second.split()):
             word.second = None
-        elif alike(word.text, word.second) and (split := _glued_split(word.text, known, one_letter_words)):
-            word.second = split
-
-
-def _glued_split(token: str, known: Callable[[str], bool], one_letter_words: frozenset[str]) -> str | None:
-    """`A los` for `Alos`: a one-letter word and a known word the dictionary sees in an unknown word; else None."""
-    core = _core(token)
-    first, rest = core[:1], core[1:]
-    if not (core.isalpha() and first.casefold() in one_letter_words and len(rest) >= 2) or known(core) or not known(rest):
-        return None
-    return f"{first} {rest}"

@@ -268,8 +268,7 @@ def _second_reader(work: PageWork) -> PageWork:
     def judged_unsure(word: Word) -> bool:
         return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None
 
-    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
-                       one_letter_words=work.lexicon.one_letter_words if work.lexicon is not None else frozenset())
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure)
     return replace(work, words=again.words, second_reading=again.note)
 
 

@@ -263,11 +263,9 @@ def _placed(span: list[Word], second: list[tuple[str, float]]) -> list[Word]:
 
 
 def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *, skip: Sequence[Word] = (),
-               recogniser_name: str = SECOND_RECOGNISER, judged_unsure: Callable[[Word], bool] | None = None,
-               one_letter_words: frozenset[str] = frozenset()) -> SecondReading:
+               recogniser_name: str = SECOND_RECOGNISER, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
     """`words` with the unsure windows read again by the second recogniser and combined (the module's doc);
-    `judged_unsure`: the certainty rules' verdict on a word, whose windows are read first (`unsure_windows`);
-    `one_letter_words`: the language's words of one letter (`agreement.mark_settled`).
+    `judged_unsure`: the certainty rules' verdict on a word, whose windows are read first (`unsure_windows`).
 
     The second reading is an addition: where it fails (its dictionary process gone, the recogniser
     raising), the page keeps Tesseract's words and the note says what failed."""
@@ -275,14 +273,13 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
     if spelling is None:
         return SecondReading(words, why_not or "")
     try:
-        return _read_again(grey, words, languages, skip, recogniser_name, spelling, judged_unsure, one_letter_words)
+        return _read_again(grey, words, languages, skip, recogniser_name, spelling, judged_unsure)
     except (SpellingUnavailable, OSError, RuntimeError, ValueError) as exc:
         return SecondReading(words, f"{recogniser_name} failed, Tesseract's reading kept: {type(exc).__name__}: {exc}")
 
 
 def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], skip: Sequence[Word], recogniser_name: str,
-                spelling: Spelling, judged_unsure: Callable[[Word], bool] | None = None,
-                one_letter_words: frozenset[str] = frozenset()) -> SecondReading:
+                spelling: Spelling, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
     recogniser: Recogniser = RECOGNISERS[recogniser_name]
     known = _Known(spelling)
     lines = words_by_line(words)
@@ -318,7 +315,7 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
         members = lines[window.line][window.start : window.end]
         keep_second_readings(members, [t for t, _ in _second_words(reading)])  # evidence for `certainty`, rewriting nothing
         combined, count = combine(members, reading, known, [w for w in words if w.line != window.line])
-        mark_settled(members, combined, known, one_letter_words)
+        mark_settled(members, combined, known)
         if count:
             replaced += count
             replacement[id(members[0])] = combined

@@ -123,23 +123,6 @@ def test_a_contradiction_the_dictionary_settles_for_tesseracts_word_is_no_eviden
     assert words[2].second == "dym" and unsure_reason(words[2].text, 92.0, None, second=words[2].second) == SECOND_READER_DIFFERS
 
 
-@needs_hunspell
-def test_a_one_letter_word_both_engines_glue_alike_is_unsure_where_the_dictionary_sees_it_and_nothing_is_rewritten():
-    spelling, why_not = readiness(("spa",))
-    if spelling is None:
-        pytest.skip(why_not or "no second reader")
-    known = _Known(spelling)
-    one_letter_words = frozenset("aeouy")
-    words = [Word("Alos", 93.0, 10, 10, 90, 40, (1, 1, 1)), Word("seis", 95.0, 110, 10, 180, 40, (1, 1, 1)),
-             Word("alas", 95.0, 200, 10, 280, 40, (1, 1, 1)), Word("Pamplona", 95.0, 300, 10, 460, 40, (1, 1, 1))]
-    keep_second_readings(words, ["Alos", "seis", "alas", "Pamplona"])  # the second reader glued it too
-    mark_settled(words, words, known, one_letter_words)
-    assert [w.text for w in words] == ["Alos", "seis", "alas", "Pamplona"]
-    assert words[0].second == "A los" and unsure_reason("Alos", 93.0, None, second=words[0].second) == SECOND_READER_DIFFERS
-    # A word of the language that also splits so (`a las`), and a name, stay read alike: sure.
-    assert [w.second for w in words[1:]] == ["seis", "alas", "Pamplona"]
-
-
 def _text_image(text: str, size: int = 36) -> Image.Image:
     font = ImageFont.truetype(FONT, size)
     image = Image.new("L", (int(font.getlength(text)) + 40, size * 2), 255)
