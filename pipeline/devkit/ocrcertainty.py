@@ -1,6 +1,6 @@
 """Measure the OCR uncertainty flag (`ocr.uncertain`) where the truth is known: generated sheets.
 
-    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|all] [--sweep]
+    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|corpus|all] [--sweep]
 
 Each family is a sheet of multiple-choice questions made of the words of its language (Tesseract's own
 word list, plus names, numbers and abbreviations a list lacks) in one layout (options one per line, two
@@ -13,9 +13,11 @@ answer; `fidelity.normalize_text`). The measure, over the OCR'd questions:
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
 
 `calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts
-and degradations) only report. `--sweep` lays the same readings out again under a grid of policies
-(the OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract language is
-not installed are skipped and said so.
+and degradations) only report; so does `corpus`: real sheets of ../shared/corpus rasterised (`CORPUS_SHEETS`),
+whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse
+takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid
+of policies (the OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract
+language is not installed, and corpus sheets not there, are skipped and said so.
 """
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
-from pipeline.specs import parse_spec
+from pipeline.records import Question
+from pipeline.specs import load_spec, parse_spec
 
 QUESTIONS_PER_SHEET = 16
 ROW_CHARACTERS = 80  # options all on one row: at most this many characters, labels and gaps counted
@@ -80,7 +83,29 @@ HELD_OUT = (
     Family("tr-row", "tr", "tur", ("A", "B", "C", "D"), "row", "DejaVuSans", Scan(300, 0.5, 90, 0.03), 15),
     Family("en-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", Scan(250, 0.7, 75), 16),
 )
-SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT, "all": CALIBRATION + HELD_OUT}
+SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT}
+
+
+@dataclass(frozen=True)
+class CorpusSheet:
+    """A real booklet and its key in the development corpus, scanned as `scan` says."""
+
+    name: str
+    spec: str
+    folder: str  # under the corpus
+    sheet: str
+    key: str
+    facts: tuple[tuple[str, str], ...]
+    scan: Scan
+    seed: int
+
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+CORPUS_SHEETS = (
+    CorpusSheet("es-inap-2024", "es_inap", "es_inap_auxiliar_administrativo/2024",
+                "CuestionarioAUX-LMODELOAFINAL_TBKCWSFLJK_154AB89SD658.pdf", "Plantilla definitiva respuestas AUXLI MODELO A.pdf",
+                (("year", "2024"), ("form", "A")), Scan(200, 0.6, 80, 0.02), 21),
+)
 
 
 @dataclass(frozen=True)
@@ -88,7 +113,7 @@ class Printed:
     number: str
     stem: str
     options: tuple[str, ...]
-    answer: str
+    answer: str | None  # None: the sheet has no key entry for it (a corpus question the key voids)
 
 
 # --------------------------------------------------------------------------- sheets
@@ -200,6 +225,21 @@ class Tally:
     flagged: int = 0
     lost: int = 0  # printed questions no record has
 
+    def count(self, printed: Printed, record, where: str, show: bool = False) -> None:
+        """One OCR'd question: whether it differs from what was printed, and whether it is flagged."""
+        self.questions += 1
+        wrong = _differs(printed, record)
+        flagged = has_code(record.flags, Code.OCR_UNCERTAIN)
+        self.wrong += wrong
+        self.flagged += flagged
+        self.caught += wrong and flagged
+        if show and wrong and not flagged:
+            print(f"  missed {where} {printed.number}: {record.question!r} {record.choices} {record.answer} "
+                  f"/ {printed.stem!r} {list(printed.options)} {printed.answer}", file=sys.stderr)
+        elif show and flagged and not wrong:
+            print(f"  right but flagged {where} {printed.number}: {[f for f in record.flags if f.code is Code.OCR_UNCERTAIN]}",
+                  file=sys.stderr)
+
     def add(self, other: Tally) -> None:
         for name in ("questions", "wrong", "caught", "flagged", "lost"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -213,9 +253,15 @@ class Tally:
                 f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
+def _read_as(text: str) -> str:
+    """A text as it is compared: `fidelity.normalize_text`, bold marks (`**`) left out: they say how a word is
+    printed, not what it reads, and the text layer of a corpus sheet marks bold otherwise than a scan."""
+    return normalize_text(text.replace("**", ""))
+
+
 def _differs(printed: Printed, record) -> bool:
-    same = normalize_text(record.question) == normalize_text(printed.stem)
-    same &= [normalize_text(c) for c in record.choices] == [normalize_text(o) for o in printed.options]
+    same = _read_as(record.question) == _read_as(printed.stem)
+    same &= [_read_as(c) for c in record.choices] == [_read_as(o) for o in printed.options]
     return not (same and record.answer == printed.answer)
 
 
@@ -243,16 +289,58 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
         if record is None:
             tally.lost += 1
             continue
-        tally.questions += 1
-        wrong = _differs(printed, record)
-        flagged = has_code(record.flags, Code.OCR_UNCERTAIN)
-        tally.wrong += wrong
-        tally.flagged += flagged
-        tally.caught += wrong and flagged
-        if show and wrong and not flagged:
-            print(f"  missed {family.name} {printed.number}: {record.question!r} {record.choices} {record.answer} "
-                  f"/ {printed.stem!r} {list(printed.options)} {printed.answer}", file=sys.stderr)
+        tally.count(printed, record, family.name, show)
     return tally
+
+
+def _records_of(sheet: Path, key: Path, the_spec, facts: dict[str, str], options: ExtractOptions) -> dict[str, Question]:
+    def entry(path: Path, role: Literal["sheet", "key"]) -> ManifestEntry:
+        return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=the_spec.name, role=role, facts=dict(facts),
+                             status="local", sha256="0" * 64, path=str(path))
+    key_doc = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), options)
+    sheet_doc = extract_document(sheet, hashlib.sha256(sheet.read_bytes()).hexdigest(), options)
+    result = parse_sheet(sheet_doc, entry(sheet, "sheet"), [(key_doc, entry(key, "key"))], the_spec)
+    return {q.number: q for q in result.questions}
+
+
+def measure_corpus(folder: Path, sheet: CorpusSheet, policy: CertaintyPolicy, cache: Path, show: bool = False) -> Tally:
+    """Read the corpus sheet and its key by their text layer (the truth) and scanned (under `policy`); count as `Tally` says."""
+    the_spec = load_spec(sheet.spec)
+    source = CORPUS / sheet.folder
+    facts = dict(sheet.facts)
+    printed = _records_of(source / sheet.sheet, source / sheet.key, the_spec, facts, ExtractOptions.from_spec(the_spec))
+    scans = folder / sheet.name
+    for name in (sheet.sheet, sheet.key):
+        if not (scans / name).is_file():
+            scans.mkdir(parents=True, exist_ok=True)
+            s = sheet.scan
+            rasterize_pdf(source / name, scans / name, dpi=s.dpi, blur=s.blur, jpeg_quality=s.jpeg, noise=s.noise, rotate_deg=s.tilt,
+                          seed=sheet.seed)
+    options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache))
+    options = replace(options, ocr=replace(options.ocr, certainty=policy))
+    read = _records_of(scans / sheet.sheet, scans / sheet.key, the_spec, facts, options)
+    tally = Tally()
+    for number, truth in printed.items():
+        record = read.get(number)
+        if record is None:
+            tally.lost += 1
+            continue
+        expected = Printed(number, truth.question, tuple(truth.choices), truth.answer)
+        tally.count(expected, record, sheet.name, show)
+    return tally
+
+
+def run_corpus(folder: Path, policy: CertaintyPolicy, *, show: bool = False) -> tuple[Tally, list[str]]:
+    total, lines = Tally(), []
+    for sheet in CORPUS_SHEETS:
+        if not (CORPUS / sheet.folder / sheet.sheet).is_file():
+            lines.append(f"{sheet.name:<16} skipped: not in the development corpus ({CORPUS / sheet.folder})")
+            continue
+        tally = measure_corpus(folder, sheet, policy, folder / "cache", show)
+        total.add(tally)
+        lines.append(tally.line(sheet.name))
+    lines.append(total.line("all"))
+    return total, lines
 
 
 def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy, *, show: bool = False) -> tuple[Tally, list[str]]:
@@ -274,27 +362,29 @@ def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy,
 
 
 SWEEP = [
-    CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, mixed_characters=m)
-    for u in (40.0, 50.0, 60.0, 70.0) for k in (0.0, 80.0, 90.0) for f in (0, 4, 6) for m in (True,)
+    CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
+    for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
 ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.ocrcertainty", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=sorted(SETS), default="all", help="which families (default: all)")
+    parser.add_argument("--set", choices=[*SETS, "corpus", "all"], default="all", help="which families (default: all three, apart)")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
-    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged")
+    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, and each right one flagged")
     args = parser.parse_args(argv)
-    families = SETS[args.set]
+    names = [*SETS, "corpus"] if args.set == "all" else [args.set]
     policies = SWEEP if args.sweep else [CertaintyPolicy()]
     for policy in policies:
-        total, lines = run_set(args.out, families, policy, show=args.show and not args.sweep)
-        if args.sweep:
-            print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} known_sure_from "
-                  f"{policy.known_sure_from} mixed {policy.mixed_characters!s:<5} | {total.line(args.set)}", flush=True)
-        else:
-            print("\n".join(lines))
+        for name in names:
+            show = args.show and not args.sweep
+            total, lines = run_corpus(args.out, policy, show=show) if name == "corpus" else run_set(args.out, SETS[name], policy, show=show)
+            if args.sweep:
+                print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} known_sure_from "
+                      f"{policy.known_sure_from} agreement {policy.agreement!s:<5} | {total.line(name)}", flush=True)
+            else:
+                print(f"# {name}\n" + "\n".join(lines), flush=True)
     return 0
 
 

@@ -48,6 +48,7 @@ class Glyph:
     # stand-in until OCR reads the span it stands in (`pipeline.extract.inked.unmapped_spans`).
     unmapped: bool = False
     conf: float | None = None  # OCR: Tesseract's confidence in the word, 0–100 (None on the text layer)
+    second: str | None = None  # OCR: what the second recogniser read there (None: not read again; `ocr.agreement`)
 
     @property
     def center_y(self) -> float:

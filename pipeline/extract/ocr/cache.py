@@ -33,7 +33,8 @@ from pipeline.extract.ocr.settings import OcrSettings
 # each page pass has its own version (`pagepasses.PAGE_PASSES`) and the key lists the enabled ones, so
 # a pass's change reads again only the pages of settings that run it. Bump this only when `PageReading`'s
 # shape or the key's make-up changes. 42: each word keeps Tesseract's confidence (`ReadWord.conf`).
-READING_FORMAT = "ocr-reading/42"
+# 43: and what the second recogniser read at its place (`ReadWord.second`).
+READING_FORMAT = "ocr-reading/43"
 CACHE_STAGE = "ocr"
 
 

@@ -14,7 +14,12 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
-  one-letter word and a known word run together (`keufemizmom`).
+  one-letter word and a known word run together (`keufemizmom`);
+- the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
+  confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
+  capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
+  confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
+  rules above stand alone.
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
 generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
@@ -28,6 +33,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.extract.ocr.agreement import alike, contradicts
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
 
 
@@ -44,10 +50,12 @@ class CertaintyPolicy:
     unknown_below: float = 0.0
     unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
+    # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
+    agreement: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "2"  # 2: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "3"  # 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -126,21 +134,31 @@ def is_identifier(core: str) -> bool:
                for i in range(1, len(runs) - 1) if runs[i][0].isdigit())
 
 
-def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY) -> str | None:
+SECOND_READER_DIFFERS = "the second recogniser read it otherwise"
+
+
+def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY,
+                  second: str | None = None) -> str | None:
     """Why the word `text`, read with Tesseract confidence `conf` (None or negative: none given), may not
-    read as printed; None when nothing says so. Punctuation alone is never judged: it carries no text."""
+    read as printed; None when nothing says so. `second`: what the second recogniser read at its place
+    (None: it did not read it). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
     core = word_core(text)[1]
     if not any(ch.isalnum() for ch in core):
         return None
-    measured = conf if conf is not None and conf >= 0 else None
-    if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
-        return "low confidence"
     if policy.mixed_characters:
         mixed = mixed_characters(text)
         if mixed:
             return mixed
+    # Read alike by both engines, the word is sure by its reading; not by its shape (below): a capital I
+    # and a small l, or a narrow space, look alike to any recogniser.
+    read_alike = policy.agreement and second is not None and alike(text, second)
+    if policy.agreement and second is not None and contradicts(text, second):
+        return SECOND_READER_DIFFERS
+    measured = conf if conf is not None and conf >= 0 and not read_alike else None
+    if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
+        return "low confidence"
     if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:
         if measured is not None and measured < policy.unknown_below:
             return "unknown word"
@@ -180,10 +198,10 @@ def _known_with_swap(core: str, lexicon: Lexicon) -> bool:
     return any(core[:i] + _SWAPS[core[i]] + core[i + 1:] in lexicon for i in places)
 
 
-def unsure_words(words: Sequence[tuple[str, float | None]], lexicon: Lexicon | None,
+def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | None, str | None]], lexicon: Lexicon | None,
                  policy: CertaintyPolicy = DEFAULT_POLICY) -> list[str]:
-    """The texts of the (text, confidence) words judged unsure, in order."""
-    return [text for text, conf in words if unsure_reason(text, conf, lexicon, policy)]
+    """The texts of the (text, confidence[, second reading]) words judged unsure, in order."""
+    return [word[0] for word in words if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None)]
 
 
 def lowest_confidence(confidences: Sequence[float | None]) -> float | None:

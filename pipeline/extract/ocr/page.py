@@ -59,7 +59,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     sy = height_pt / reading.image_height
     glyphs = [
         Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold,
-              run=w.line, conf=w.conf)
+              run=w.line, conf=w.conf, second=w.second)
         for w in reading.words
     ]
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
@@ -75,9 +75,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         marked = sum(len(g.text) for g in body if g.highlighted)
         # Highlight weighted by characters like the text path.
         line = segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1))
-        words = [(g.text, g.conf) for g in segment.glyphs]
-        line.ocr_confidence = lowest_confidence([conf for _, conf in words])
-        line.unsure_words = unsure_words(words, lexicon, settings.certainty)
+        line.ocr_confidence = lowest_confidence([g.conf for g in segment.glyphs])
+        line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty)
         page_lines.append(line)
     return Page(
         number=page_number,

@@ -15,6 +15,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import ScannedFigure
+from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
@@ -45,7 +46,7 @@ from pipeline.extract.ocr.spelling import (
     stray_inverted_marks,
 )
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
-from pipeline.extract.ocr.words import INK_BELOW, isolated_short_words, line_sizes, mean_confidence
+from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
 
@@ -262,13 +263,17 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
     return second_reader_inputs(tuple(settings.languages))
 
 
-@page_pass("second-reader", f"1+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
+@page_pass("second-reader", f"2+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)  # 2: keeps what it read per word (`agreement`)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
     the dictionary (`secondread`); a language RapidOCR cannot read, or a machine without it, skips it, said
     in the reading."""
-    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells)
+    # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
+    def judged_unsure(word: Word) -> bool:
+        return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None
+
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure)
     return replace(work, words=again.words, second_reading=again.note)
 
 
@@ -498,6 +503,7 @@ def _reading(work: PageWork) -> PageReading:
             bold=id(word) in bold,
             line=word.line,
             conf=round(word.conf, 1) if word.conf >= 0 else None,
+            second=word.second,
         )
         for word in work.words
     )

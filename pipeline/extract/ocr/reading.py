@@ -26,6 +26,9 @@ class ReadWord:
     # Tesseract's confidence in the word (0–100; None: none given, or a reading cached before it was kept):
     # what `certainty` judges the word unsure by when the page is laid out.
     conf: float | None = None
+    # What the second recogniser read at the word's place (None: it did not read it again; `agreement`):
+    # `certainty` judges the word sure where the two agree and unsure where they do not.
+    second: str | None = None
 
 
 @dataclass(frozen=True)

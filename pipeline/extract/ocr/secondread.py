@@ -30,13 +30,14 @@ from __future__ import annotations
 import difflib
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 from PIL import Image
 
+from pipeline.extract.ocr.agreement import keep_second_readings, mark_settled
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
@@ -46,6 +47,10 @@ SECOND_RECOGNISER = "rapidocr"
 UNSURE_BELOW = 80.0  # Tesseract word confidence under which a word is read again
 BUDGET_SHARE = 0.06  # of the page's text width (in text-line heights) the second reader may read
 BUDGET_FLOOR = 12.0  # text-line heights it may read on any page (a short page's one unsure line)
+# More of the page's text width for windows whose reading decides how sure a word is (`Window.decides`):
+# a word the certainty rules judge unsure, which the two readings alike make sure, or a word the spelling
+# dictionary rejects, which a differing reading repairs or flags (`agreement`).
+DECIDING_SHARE = 0.12
 SURE_FROM = 0.80  # the second reading's mean character confidence over the words it would put in
 SIMILAR_FROM = 0.6  # share of the characters two readings of a differing span have in common (one may always differ)
 PAD = 0.3  # text-line heights of white around a window
@@ -62,6 +67,7 @@ class Window:
     start: int
     end: int
     conf: float
+    decides: bool = False  # it holds a word whose certainty its reading decides (read first, on DECIDING_SHARE too)
 
 
 @dataclass(frozen=True)
@@ -114,8 +120,11 @@ class _Known:
         return bool(_NUMBER.match(core))
 
 
-def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = ()) -> list[Window]:
-    """The windows of each line around its unsure words (see the module's doc), least confident first."""
+def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = (),
+                   judged_unsure: Callable[[Word], bool] | None = None) -> list[Window]:
+    """The windows of each line around its unsure words (see the module's doc): those that decide a word's
+    certainty first (`Window.decides`: a word `judged_unsure` says is, or one the dictionary rejects), each
+    group least confident first."""
     skipped = {id(w) for w in skip}
     known.ask([w.text for w in words])
     windows = []
@@ -123,13 +132,21 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = ()) 
         unsure = [i for i, w in enumerate(members) if id(w) not in skipped and _unsure(w, known)]
         for i in unsure:
             start, end = max(0, i - 1), min(len(members), i + 2)
+            decides = _decides(members[i], known, judged_unsure)
             if windows and windows[-1].line == line and windows[-1].end > start:
                 last = windows.pop()
-                start, conf = last.start, min(last.conf, members[i].conf)
+                start, conf, decides = last.start, min(last.conf, members[i].conf), decides or last.decides
             else:
                 conf = members[i].conf
-            windows.append(Window(line, start, end, conf))
-    return sorted(windows, key=lambda w: w.conf)
+            windows.append(Window(line, start, end, conf, decides))
+    return sorted(windows, key=lambda w: (not w.decides, w.conf))
+
+
+def _decides(word: Word, known: _Known, judged_unsure: Callable[[Word], bool] | None) -> bool:
+    """Whether a second reading of the word decides how sure it is: the certainty rules judge it unsure, or
+    it is a word of letters the dictionary rejects (a confident misreading the word list accepts: `mombre`)."""
+    core = word_core(word.text)[1]
+    return bool(judged_unsure and judged_unsure(word)) or (core.isalpha() and not known(word.text))
 
 
 def _unsure(word: Word, known: _Known) -> bool:
@@ -150,11 +167,16 @@ def _crop(grey: np.ndarray, members: Sequence[Word]) -> tuple[np.ndarray, int]:
     return grey[max(0, top - pad) : min(grey.shape[0], bottom + pad), left:right], left
 
 
+def _second_words(reading: CropReading) -> list[tuple[str, float]]:
+    """(text, confidence) of each word the second reader read in a window."""
+    return [(text, conf) for text, conf, *_ in reading.words] or [(t, reading.confidence) for t in reading.text.split()]
+
+
 def combine(tesseract: list[Word], reading: CropReading, known: _Known, others: Sequence[Word] = ()) -> tuple[list[Word], int]:
     """The window's words after weighing the second reading against Tesseract's (see the module's doc),
     and how many words changed. `others`: the page's other words, which a word Tesseract missed must not
     overlap (Tesseract may have read it into another line)."""
-    second = [(text, conf) for text, conf, *_ in reading.words] or [(t, reading.confidence) for t in reading.text.split()]
+    second = _second_words(reading)
     ours, theirs = [w.text for w in tesseract], [t for t, _ in second]
     known.ask(theirs)
     result: list[Word] = []
@@ -241,8 +263,9 @@ def _placed(span: list[Word], second: list[tuple[str, float]]) -> list[Word]:
 
 
 def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *, skip: Sequence[Word] = (),
-               recogniser_name: str = SECOND_RECOGNISER) -> SecondReading:
-    """`words` with the unsure windows read again by the second recogniser and combined (the module's doc).
+               recogniser_name: str = SECOND_RECOGNISER, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
+    """`words` with the unsure windows read again by the second recogniser and combined (the module's doc);
+    `judged_unsure`: the certainty rules' verdict on a word, whose windows are read first (`unsure_windows`).
 
     The second reading is an addition: where it fails (its dictionary process gone, the recogniser
     raising), the page keeps Tesseract's words and the note says what failed."""
@@ -250,29 +273,33 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
     if spelling is None:
         return SecondReading(words, why_not or "")
     try:
-        return _read_again(grey, words, languages, skip, recogniser_name, spelling)
+        return _read_again(grey, words, languages, skip, recogniser_name, spelling, judged_unsure)
     except (SpellingUnavailable, OSError, RuntimeError, ValueError) as exc:
         return SecondReading(words, f"{recogniser_name} failed, Tesseract's reading kept: {type(exc).__name__}: {exc}")
 
 
 def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], skip: Sequence[Word], recogniser_name: str,
-                spelling: Spelling) -> SecondReading:
+                spelling: Spelling, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
     recogniser: Recogniser = RECOGNISERS[recogniser_name]
     known = _Known(spelling)
     lines = words_by_line(words)
     heights = [w.bottom - w.top for w in words if w.bottom > w.top]
     line_height = float(np.median(heights)) if heights else 0.0
-    budget = max(BUDGET_FLOOR, BUDGET_SHARE * sum(w.right - w.left for w in words) / line_height) if line_height else 0.0
+    width = sum(w.right - w.left for w in words) / line_height if line_height else 0.0
+    budget = max(BUDGET_FLOOR, BUDGET_SHARE * width) if line_height else 0.0
+    deciding_budget = budget + DECIDING_SHARE * width
     pixels = np.asarray(grey.convert("L"))
     chosen: list[Window] = []
     crops: list[np.ndarray] = []
     lefts: list[int] = []
     spent = 0.0
-    for window in unsure_windows(words, known, skip):
+    over_budget = 0
+    for window in unsure_windows(words, known, skip, judged_unsure):
         members = lines[window.line][window.start : window.end]
         crop, left = _crop(pixels, members)
         cost = crop.shape[1] / max(crop.shape[0], 1)
-        if crop.size == 0 or spent + cost > budget:
+        if crop.size == 0 or spent + cost > (deciding_budget if window.decides else budget):
+            over_budget += crop.size > 0
             continue
         spent += cost
         chosen.append(window)
@@ -286,7 +313,9 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
     replaced = 0
     for window, reading in zip(chosen, readings):
         members = lines[window.line][window.start : window.end]
+        keep_second_readings(members, [t for t, _ in _second_words(reading)])  # evidence for `certainty`, rewriting nothing
         combined, count = combine(members, reading, known, [w for w in words if w.line != window.line])
+        mark_settled(members, combined, known)
         if count:
             replaced += count
             replacement[id(members[0])] = combined
@@ -297,7 +326,8 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
             result += replacement[id(word)]
         elif id(word) not in dropped:
             result.append(word)
-    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed")
+    left_out = f", {over_budget} left out over the budget" if over_budget else ""
+    return SecondReading(result, f"{recogniser_name}: {len(chosen)} window(s) read again, {replaced} word(s) changed{left_out}")
 
 
 def second_reader_inputs(languages: tuple[str, ...], recogniser_name: str = SECOND_RECOGNISER) -> str:

@@ -23,6 +23,8 @@ class Word:
     right: int
     bottom: int
     line: tuple[int, int, int]  # Tesseract's (block, paragraph, line)
+    # What the second recogniser read at this word's place (`agreement`); None: it did not read it.
+    second: str | None = None
 
 
 def words_by_line(words: list[Word]) -> dict[tuple[int, int, int], list[Word]]:

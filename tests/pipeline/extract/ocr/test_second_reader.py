@@ -117,7 +117,10 @@ def test_only_unsure_words_are_read_again_each_with_its_neighbours() -> None:
     words = _line([("La", 96), ("Constitución", 95), ("españoia", 91), ("reconoce", 96), ("el", 96), ("derecho", 40), ("a", 96),
                    ("la", 96), ("vivienda", 96)])
     windows = unsure_windows(words, known)
-    assert [(w.start, w.end) for w in windows] == [(4, 7), (1, 4)]  # least confident first
+    # A word the dictionary rejects first (its reading decides how sure it is), then the least confident.
+    assert [(w.start, w.end, w.decides) for w in windows] == [(1, 4, True), (4, 7, False)]
+    judged = unsure_windows(words, known, judged_unsure=lambda w: w.text == "derecho")
+    assert [(w.start, w.end) for w in judged if w.decides] == [(4, 7), (1, 4)]  # the certainty rules' verdict decides too
     # An acronym or code in capitals, read confidently, is no word a dictionary lists: not read again for that.
     assert unsure_windows(_line([("protokół", 95), ("SMTP", 93), ("służy", 96)]), _known("pol")) == []
 

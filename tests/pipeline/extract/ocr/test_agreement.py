@@ -1,0 +1,251 @@
+"""The two recognisers' agreement as evidence of how sure an OCR'd word is (`extract.ocr.agreement`, judged
+by `extract.ocr.certainty`): a word both engines read alike is sure even at a low Tesseract confidence; a
+word they read differently, which the combine step did not settle by the dictionary, is unsure however
+confident Tesseract was; a question resting on such a word is flagged; and the evidence rewrites nothing.
+Real RapidOCR, real Tesseract and real hunspell on generated lines; a parsed question from a laid-out reading."""
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from pipeline.diagnostics import Code
+from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
+from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
+from pipeline.extract.ocr.agreement import NOTHING_READ, alike, keep_second_readings, mark_settled, second_readings
+from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, CertaintyPolicy, unsure_reason
+from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
+from pipeline.extract.ocr.lexicon import Lexicon
+from pipeline.extract.ocr.reading import ReadWord
+from pipeline.extract.ocr.recognisers import CropReading
+from pipeline.extract.ocr.secondread import _Known, combine, read_again, readiness
+from pipeline.extract.ocr.words import Word
+
+needs_hunspell = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+LEXICON = Lexicon({w: w for w in ("la", "casa", "de", "nombre")})
+NO_AGREEMENT = CertaintyPolicy(agreement=False)
+
+
+# --------------------------------------------------------------------------- what the second reader read, word by word
+
+def test_each_tesseract_word_keeps_what_the_second_reader_read_at_its_place():
+    assert second_readings(["el", "mombre", "de"], ["el", "nombre", "de"]) == ["el", "nombre", "de"]
+    # A space one engine sees and the other does not: the whole stretch, so the word never reads alike.
+    assert second_readings(["sak", "tomu"], ["sa", "k", "tomu"]) == ["sa k", "tomu"]
+    assert second_readings(["k", "eufemizmom"], ["keufemizmom"]) == ["keufemizmom", "keufemizmom"]
+    # Punctuation split off or left out is no difference of words.
+    assert second_readings(["84", "."], ["84."]) == ["84.", None]
+    assert second_readings(["casa", ","], ["casa"]) == ["casa", None]
+    # A label's mark spaced otherwise is no difference: parse cuts the label off either way.
+    assert second_readings(["b)cantó", "c)scada"], ["b)", "cantó", "c)", "scada"]) == ["b)cantó", "c)scada"]
+    assert second_readings(["D)1904lice"], ["D)", "1904", "lice"]) == ["D) 1904 lice"]  # a space between a number and a word is one
+    # A word the second reader read nothing at, in a window it read.
+    assert second_readings(["la", "xq", "casa"], ["la", "casa"]) == ["la", NOTHING_READ, "casa"]
+
+
+def test_alike_compares_letters_and_digits_exactly_but_not_the_punctuation_around_them():
+    assert alike("casa,", "casa.") and alike("(1941)", "1941") and alike("ca\u0301sa", "cása")
+    assert not alike("Índice", "índice")  # a capital is a difference a reader of the text sees
+    assert not alike("ľúbosť", "lúbost") and not alike("mombre", "nombre") and not alike("casa", NOTHING_READ)
+
+
+# --------------------------------------------------------------------------- judged at layout
+
+def test_a_word_both_engines_read_alike_is_sure_even_at_a_low_tesseract_confidence():
+    assert unsure_reason("Kowalska", 12.0, LEXICON, NO_AGREEMENT) == "low confidence"
+    assert unsure_reason("Kowalska", 12.0, LEXICON, second="Kowalska") is None
+    assert unsure_reason("Kowalska,", 12.0, None, second="Kowalska") is None  # no word list either
+    # A word's shape still counts: both engines can glue a digit, or read a capital I for a small l, alike.
+    assert unsure_reason("el7", 30.0, LEXICON, second="el7") == "a digit beside a look-alike letter"
+    lexicon = Lexicon({"lśniącej": "lśniącej"})
+    assert unsure_reason("Iśniącej", 92.0, lexicon, second="Iśniącej") == "I and l confused"
+
+
+def test_a_word_the_engines_read_differently_is_unsure_however_confident_tesseract_was():
+    assert unsure_reason("mombre", 96.0, LEXICON, NO_AGREEMENT) is None  # what slipped through before
+    assert unsure_reason("mombre", 96.0, LEXICON, second="nombre") == SECOND_READER_DIFFERS
+    assert unsure_reason("casa", 96.0, LEXICON, second=NOTHING_READ) == SECOND_READER_DIFFERS
+    assert unsure_reason("mombre", 96.0, LEXICON, NO_AGREEMENT, second="nombre") is None
+    assert unsure_reason("—", 96.0, LEXICON, second="-") is None  # punctuation alone carries no text
+    # A lone character gives the second reader too little to read: a differing reading of it is no evidence...
+    assert unsure_reason("C", 96.0, LEXICON, second="201") is None and unsure_reason("C", 20.0, LEXICON, second="201") == "low confidence"
+    assert unsure_reason("C", 20.0, LEXICON, second="C") is None  # ...but reading it alike is
+    # The second reader loses accents it seldom saw (Slovak carons): that alone says nothing against Tesseract's word...
+    assert unsure_reason("zaťažovateľ", 96.0, LEXICON, second="zatažovatel") is None
+    assert unsure_reason("poď", 96.0, LEXICON, second="pod'") is None
+    assert unsure_reason("zaťažovateľ", 20.0, None, second="zatažovatel") == "low confidence"  # nor for it
+    # ...but an accent it reads that Tesseract lacks, or another one, does.
+    assert unsure_reason("Indice", 96.0, LEXICON, second="Índice") == SECOND_READER_DIFFERS
+    assert unsure_reason("Condiçôes", 96.0, LEXICON, second="Condições") == SECOND_READER_DIFFERS
+
+
+def test_a_word_without_a_second_reading_is_judged_by_the_other_rules_alone():
+    # Greek, Hangul, Cyrillic: no second recogniser serves them, so no word carries a second reading.
+    assert unsure_reason("αριθμός", 20.0, None) == "low confidence"
+    assert unsure_reason("αριθμός", 96.0, None) is None
+
+
+@needs_hunspell
+def test_a_confident_word_the_second_reader_reads_otherwise_and_the_dictionary_does_not_settle_is_unsure():
+    spelling, why_not = readiness(("spa",))
+    if spelling is None:
+        pytest.skip(why_not or "no second reader")
+    known = _Known(spelling)
+    tesseract = [Word("Segúm", 96.0, 10, 10, 110, 40, (1, 1, 1)), Word("el", 40.0, 130, 10, 170, 40, (1, 1, 1))]
+    second = CropReading("Según el", 0.5, (("Según", 0.5, 0, 0), ("el", 0.99, 0, 0)))  # too unsure to be taken
+    keep_second_readings(tesseract, ["Según", "el"])
+    words, changed = combine(tesseract, second, known)
+    assert [w.text for w in words] == ["Segúm", "el"] and changed == 0  # the dictionary rejects Tesseract's, nothing taken
+    assert unsure_reason(words[0].text, words[0].conf, None, second=words[0].second) == SECOND_READER_DIFFERS
+    assert unsure_reason(words[1].text, words[1].conf, None, second=words[1].second) is None
+
+
+@needs_hunspell
+def test_a_contradiction_the_dictionary_settles_for_tesseracts_word_is_no_evidence_against_it():
+    spelling, why_not = readiness(("pol",))
+    if spelling is None:
+        pytest.skip(why_not or "no second reader")
+    known = _Known(spelling)
+    # The second reader took a speck for a letter; the dictionary knows only Tesseract's reading.
+    tesseract = [Word("się", 90.0, 10, 10, 70, 40, (1, 1, 1)), Word("zawala", 30.0, 90, 10, 210, 40, (1, 1, 1)),
+                 Word("dom", 92.0, 230, 10, 290, 40, (1, 1, 1))]
+    theirs = (("się", 0.99), ("ezawala", 0.99), ("dym", 0.99))
+    keep_second_readings(tesseract, [t for t, _ in theirs])
+    words, _ = combine(tesseract, CropReading(" ".join(t for t, _ in theirs), 0.99, tuple((t, c, 0, 0) for t, c in theirs)), known)
+    mark_settled(tesseract, words, known)
+    assert [w.text for w in words] == ["się", "zawala", "dom"]
+    assert words[1].second is None and unsure_reason(words[1].text, words[1].conf, None, second=words[1].second) == "low confidence"
+    # Two words of the language for one: the dictionary cannot settle it, the word stays unsure.
+    assert words[2].second == "dym" and unsure_reason(words[2].text, 92.0, None, second=words[2].second) == SECOND_READER_DIFFERS
+
+
+def _text_image(text: str, size: int = 36) -> Image.Image:
+    font = ImageFont.truetype(FONT, size)
+    image = Image.new("L", (int(font.getlength(text)) + 40, size * 2), 255)
+    ImageDraw.Draw(image).text((20, size // 3), text, font=font, fill=0)
+    return image
+
+
+@needs_hunspell
+def test_real_rapidocr_vouches_for_a_word_read_unsurely_and_contradicts_one_misread_confidently_rewriting_neither():
+    pytest.importorskip("rapidocr")
+    image = _text_image("Autor odnosi się do eufemizmów w tekście")
+    words = parse_tsv(run_tesseract(image, ["pol"], 300, omp_thread_limit=1, psm=7))
+    assert " ".join(w.text for w in words) == "Autor odnosi się do eufemizmów w tekście"
+    at = {w.text: i for i, w in enumerate(words)}
+    unsure = replace(words[at["eufemizmów"]], conf=22.0)  # read right, but Tesseract says it is unsure
+    misread = replace(words[at["tekście"]], text="tekstem", conf=95.0)  # a known word for another, read confidently
+    given = [unsure if i == at["eufemizmów"] else misread if i == at["tekście"] else w for i, w in enumerate(words)]
+    given[at["w"]] = replace(given[at["w"]], conf=30.0)  # its window holds the confident misreading too
+    result = read_again(image, given, ["pol"])
+    assert [w.text for w in result.words] == [w.text for w in given]  # both readings known: none rewritten
+    by_text = {w.text: w for w in result.words}
+    assert by_text["eufemizmów"].second == "eufemizmów" and by_text["tekstem"].second == "tekście"
+    judge = {text: unsure_reason(text, w.conf, None, second=w.second) for text, w in by_text.items()}
+    assert judge["eufemizmów"] is None and judge["tekstem"] == SECOND_READER_DIFFERS
+    assert unsure_reason("eufemizmów", 22.0, None) == "low confidence"  # what the present rules alone say
+    assert by_text["Autor"].second is None  # no window reached it: no evidence either way
+
+
+# --------------------------------------------------------------------------- kept in the reading, flagged in parse
+
+def _read_word(text: str, left: int, top: int, conf: float, second: str | None) -> ReadWord:
+    return ReadWord(text, left, top, left + 24 * len(text), top + 40, size=40.0, line=(1, top, 1), conf=conf, second=second)
+
+
+def _sheet_reading(misread: tuple[str, float, str | None]) -> PageReading:
+    """A scanned question with four options; option C's word is `misread` (text, confidence, second reading)."""
+    rows = [["1.", "¿Cuál", "es", "la", "capital?"], ["A)", "Madrid"], ["B)", "Lisboa"], ["C)", misread], ["D)", "Roma"]]
+    words = []
+    for r, row in enumerate(rows):
+        left = 200 if r == 0 else 260
+        for token in row:
+            text, conf, second = token if isinstance(token, tuple) else (token, 95.0, None)
+            words.append(_read_word(text, left, 300 + 80 * r, conf, second))
+            left += 24 * len(text) + 24
+    return PageReading(2480, 3508, tuple(words), confidence=90.0)
+
+
+def _parsed(reading: PageReading):
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+    from tests.pipeline.parse.repertoire_sheets import spec
+
+    page = lay_out_page(reading, OcrSettings(languages=("spa",)), page_number=1, width_pt=595.0, height_pt=842.0)
+    sheet = ExtractedDocument("0" * 64, "sheet.pdf", 1, [page], "test")
+    key = ExtractedDocument("1" * 64, "key.pdf", 1, [Page(1, 595, 842, PageMethod.OCR, [
+        Line(text="Clave", x0=60, top=80, x1=120, bottom=90, font_size=10, ocr_confidence=95.0, unsure_words=[]),
+        Line(text="1. A", x0=60, top=100, x1=100, bottom=110, font_size=10, ocr_confidence=95.0, unsure_words=[])])], "test")
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    [record] = parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec).questions
+    return record
+
+
+def test_a_question_whose_option_the_engines_read_differently_is_flagged_and_one_they_agree_on_is_not():
+    contradicted = _parsed(_sheet_reading(("Vilaxora", 96.0, "Vilaxona")))
+    assert contradicted.choices == ["Madrid", "Lisboa", "Vilaxora", "Roma"]  # judged, not rewritten
+    assert [f for f in contradicted.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on 'Vilaxora')"]
+    vouched = _parsed(_sheet_reading(("Vilaxora", 15.0, "Vilaxora")))
+    assert vouched.choices == contradicted.choices
+    assert [f for f in vouched.flags if f.code is Code.OCR_UNCERTAIN] == []
+    alone = _parsed(_sheet_reading(("Vilaxora", 15.0, None)))  # no second reading: Tesseract's confidence decides
+    assert [f for f in alone.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on 'Vilaxora')"]
+
+
+def test_the_second_reading_is_cached_with_each_word_and_an_older_reading_has_none():
+    reading = _sheet_reading(("Vilaxora", 96.0, "Vilaxona"))
+    assert PageReading.from_json(reading.to_json()) == reading
+    old = PageReading.from_json('{"image_width": 100, "image_height": 100, "confidence": 90, "words": [{"text": "casa", '
+                                '"left": 1, "top": 1, "right": 40, "bottom": 20, "size": 19.0, "line": [1, 1, 1], "conf": 96.0}]}')
+    assert old.words[0].second is None
+
+
+# --------------------------------------------------------------------------- which windows the budget reads
+
+@needs_hunspell
+def test_windows_that_decide_a_words_certainty_are_read_first_and_on_a_budget_of_their_own(monkeypatch):
+    pytest.importorskip("rapidocr")
+    from pipeline.extract.ocr import secondread
+    from pipeline.extract.ocr.recognisers import RECOGNISERS
+
+    read_widths: list[int] = []
+
+    class Recording:  # the real RapidOCR, counting what it is given to read
+        name = "recording"
+
+        def unavailable(self):
+            return RECOGNISERS["rapidocr"].unavailable()
+
+        def alphabet(self):
+            return RECOGNISERS["rapidocr"].alphabet()
+
+        def read(self, crops, languages):
+            read_widths.extend(crop.shape[1] for crop in crops)
+            return RECOGNISERS["rapidocr"].read(crops, languages)
+
+    monkeypatch.setitem(RECOGNISERS, "recording", Recording())
+    text = "la casa de la playa tiene una puerta roja y una ventana azul que da al mar"
+    image = _text_image(text)
+    words = parse_tsv(run_tesseract(image, ["spa"], 300, omp_thread_limit=1, psm=7))
+    assert " ".join(w.text for w in words) == text
+    # Two words read at a middling confidence (worth reading again, but known words, sure by the rules),
+    # and one the dictionary rejects and the certainty rules judge unsure, at the line's far end.
+    middling = [replace(w, conf=70.0 if w.text in ("de", "roja") else 96.0) for w in words]
+    middling[-1] = replace(middling[-1], text="mor", conf=60.0)
+    monkeypatch.setattr(secondread, "BUDGET_FLOOR", 0.0)
+    monkeypatch.setattr(secondread, "BUDGET_SHARE", 0.0)  # no budget but the deciding windows'
+    monkeypatch.setattr(secondread, "DECIDING_SHARE", 0.3)  # a third of this one line: one window's worth
+    result = read_again(image, middling, ["spa"], recogniser_name="recording", judged_unsure=lambda w: w.text == "mor")
+    assert len(read_widths) == 1 and "1 window(s) read again" in result.note, result.note  # only the deciding window
+    by_text = {w.text: w for w in result.words}
+    assert result.words[-1].second == "mar", result.words[-1]  # what the second reader read there: evidence either way
+    assert by_text["de"].second is None and by_text["roja"].second is None  # windows that decide nothing: over the budget
+    monkeypatch.setattr(secondread, "DECIDING_SHARE", 0.0)
+    read_widths.clear()
+    assert "no unsure word within the budget" in read_again(image, middling, ["spa"], recogniser_name="recording").note
+    assert read_widths == []
