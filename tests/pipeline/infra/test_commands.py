@@ -75,3 +75,10 @@ def test_examcorpus_extract_starts_without_the_other_stages_imported():
              "['pipeline', 'describe'], ['pipeline', 'split'], ['pipeline', 'review']) or m.split('.')[0] in ('eval', 'flask')))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_season_run_applies_reviewed_work_without_loading_the_review_web_app():
+    probe = ("import sys, pipeline.season, pipeline.review as review; names = set(dir(review)); "
+             "print('flask' in sys.modules, review.create_app.__module__, 'flask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "pipeline.review.server", "True"]  # loaded on first use, then there
