@@ -209,9 +209,10 @@ COMMANDS = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand, or (`command`) those registered up to that one: a run imports no other stage."""
     parser = argparse.ArgumentParser(prog="examcorpus", description=__doc__)
-    register_commands(parser.add_subparsers(dest="command", required=True), COMMANDS)
+    register_commands(parser.add_subparsers(dest="command", required=True), COMMANDS, wanted=command)
     return parser
 
 
@@ -223,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         from pipeline.devkit import score_extraction
 
         return score_extraction(argv[1:])
-    args = build_parser().parse_args(argv)
+    command = argv[0] if argv and not argv[0].startswith("-") else None
+    args = build_parser(command).parse_args(argv)
     return args.func(args)
 
 

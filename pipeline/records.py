@@ -196,7 +196,10 @@ def _default_of(f: dataclasses.Field):
 def conform_to_schema(table: pa.Table) -> pa.Table:
     """A question table written before a field with a default was added (curated Parquet of an earlier
     version) gets that field's default in every row, then the schema's column order and types; a
-    missing field without a default raises KeyError naming it."""
+    missing field without a default raises KeyError naming it. A table already in the schema (what
+    this version writes) only takes the schema's metadata: the cast would load pyarrow.compute for nothing."""
+    if table.schema.equals(QUESTION_SCHEMA):
+        return pa.Table.from_arrays(table.columns, schema=QUESTION_SCHEMA)
     for f in dataclasses.fields(Question):
         if f.name not in table.column_names:
             value = _default_of(f)
@@ -207,8 +210,33 @@ def conform_to_schema(table: pa.Table) -> pa.Table:
 
 
 def questions_to_table(questions: typing.Iterable[Question]) -> pa.Table:
+    """The records as a table in QUESTION_SCHEMA. Built by Arrow's JSON reader from the rows as JSON
+    lines, the same table `Table.from_pylist` builds: converting Python objects makes pyarrow import
+    pandas (a third of a CPU second, a tenth of a season re-run's start) to ask whether they are pandas
+    objects. Rows JSON cannot carry in the schema's types (a None in a required field, a value of another
+    type) go through `from_pylist`, which accepts or refuses them as it always did."""
     rows = [q.to_row() for q in questions]
+    if rows:
+        try:
+            return _table_from_json_lines(rows)
+        except (ValueError, pa.ArrowException):
+            pass
     return pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
+
+
+def _table_from_json_lines(rows: list[dict]) -> pa.Table:
+    import json
+
+    import pyarrow.json as pa_json
+
+    data = "\n".join(json.dumps(row, ensure_ascii=False) for row in rows).encode("utf-8")
+    parsed = pa_json.read_json(
+        pa.py_buffer(data),
+        read_options=pa_json.ReadOptions(block_size=len(data) + 1, use_threads=False),
+        parse_options=pa_json.ParseOptions(explicit_schema=QUESTION_SCHEMA, unexpected_field_behavior="error"),
+    )
+    # The reader's schema lacks the required fields' nullability and the schema's metadata.
+    return pa.Table.from_arrays(parsed.columns, schema=QUESTION_SCHEMA)
 
 
 def table_to_questions(table: pa.Table) -> list[Question]:

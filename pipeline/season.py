@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -176,7 +176,8 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
     # The key holds content, spec and stage version only: the root's absolute path is no part of the
     # result (image paths in records are relative to it), so a copied or moved root keeps its cache.
     figures_dir = Path(extract_options.figures_dir).relative_to(options.root).as_posix()
-    keyed_options = replace(extract_options, figures_dir=figures_dir, figures_root=None, ocr_cache_dir=None)
+    # As plain values once, not once per file: the key's JSON (and so the key) is the same either way.
+    keyed_options = asdict(replace(extract_options, figures_dir=figures_dir, figures_root=None, ocr_cache_dir=None))
     tasks: dict[str, ExtractTask] = {}
     for entry in entries:
         if entry.ok and entry.sha256 not in tasks:
@@ -216,13 +217,21 @@ _TRANSFER_FIELDS = {"status": None, "fetched_at": None, "etag": None, "last_modi
 def _parse_input(entry: ManifestEntry) -> dict:
     return entry.to_dict() | _TRANSFER_FIELDS
 
+
 def _read_by_ocr(outcome: ExtractOutcome) -> bool:
     """Whether OCR read any of the file: whole pages, or drawn text and unmapped glyphs on a text page."""
     return outcome.ocr_pages > 0 or has_code(outcome.warnings, Code.DRAWN_TEXT_READ, Code.UNMAPPED_READ)
 
 
-def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions):
-    """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when the inputs are unchanged."""
+def _spec_for_parse_key(spec: SourceSpec) -> dict:
+    """What of the spec the parse cache key holds (taken once a run, not once a sheet)."""
+    return spec.model_dump(mode="json", exclude={"path", "download"})
+
+
+def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions,
+               spec_key: dict | None = None):
+    """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when
+    the inputs are unchanged. `spec_key`: `_spec_for_parse_key(spec)`, when the caller has it already."""
     from pipeline import parse
 
     parse_version = getattr(parse, "STAGE_VERSION", PIPELINE_VERSION)
@@ -234,7 +243,7 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     recovery = parse.recovery_key(spec.ocr.passes.disable, read_by_ocr)
     cache_key = fingerprint(
         "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
-        spec.model_dump(mode="json", exclude={"path", "download"}), _parse_input(job.sheet),
+        spec_key if spec_key is not None else _spec_for_parse_key(spec), _parse_input(job.sheet),
         [_parse_input(k) for _, k in key_outcomes], recovery,
     )
     cached = cache.get(cache_key)
@@ -262,12 +271,22 @@ def _read_curated(path: Path) -> list[Question]:
     return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
 
 
-def check_curated_output(path: Path, source: str) -> None:
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """(inode, size, modification time in ns) of a file, None when there is none: whether it changed."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+def check_curated_output(path: Path, source: str) -> list[Question]:
     """A run merges into its curated file, so that file must be this source's: an `--out` naming another
     family's Parquet (or a file that is no curated Parquet) is refused before anything runs, never
-    merged into (its records would be counted and written back as this source's)."""
+    merged into (its records would be counted and written back as this source's). Returns the records
+    it read ([] when there is no file yet), which the run merges into."""
     if not path.exists():
-        return
+        return []
     try:
         previous = _read_curated(path)
     except Exception as exc:  # pyarrow raises several kinds for a file that is not Parquet or not ours
@@ -283,6 +302,7 @@ def check_curated_output(path: Path, source: str) -> None:
             f"into its curated file, so it would mix the two; give --out a file of its own (e.g. "
             f"{path.with_name(source + '.parquet')}) or move this one away"
         )
+    return previous
 
 
 def merge_curated(previous: list[Question], fresh: list[Question], replaced: set[str]) -> list[Question]:
@@ -450,7 +470,8 @@ def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: R
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
-    check_curated_output(curated_path, spec.name)
+    curated_stamp = _stamp(curated_path)
+    previous = check_curated_output(curated_path, spec.name)  # the curated file, read once a run
     acquired = acquire(spec, options)
     stage_seconds = {"download": time.time() - started}
     entries = list(acquired.entries)
@@ -481,7 +502,9 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     for url, message in pairing.problems.items():
         files[url].errors.append(message)
 
-    previous = _read_curated(curated_path)
+    if _stamp(curated_path) != curated_stamp:  # written meanwhile (another run): read as it is now
+        previous = _read_curated(curated_path)
+    spec_key = _spec_for_parse_key(spec)
     curated_by_sheet: list[tuple[SheetJob, list[Question]]] = []
     for job in pairing.jobs:
         sheet_outcome = outcomes[job.sheet.sha256]
@@ -494,7 +517,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             files[job.sheet.url].errors.append(diagnose(Code.KEYS_FAILED))
         parse_started = time.perf_counter()
         try:
-            questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options)
+            questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options, spec_key)
         except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
             kept = bool(_earlier_records(job.sheet, previous))
             files[job.sheet.url].errors.append(diagnose(

@@ -127,11 +127,22 @@ class ExtractedDocument:
         return cls(pages=pages, **data)
 
 
+_LEAVES = frozenset({str, float, int, bool, type(None)})  # exactly these types: a str subclass may be a dataclass
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _plain(value):
     """`dataclasses.asdict` without its deep copy of every value (most of the time of writing a document):
-    the same dicts and lists, sharing the leaves, which JSON only reads."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    the same dicts and lists, sharing the leaves, which JSON only reads. Plain values return at once and
+    each class's field names are looked up once, not once an object (thousands of lines a document)."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: _plain(getattr(value, name)) for name in names}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

@@ -204,7 +204,7 @@ def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str |
     """(usable, why not): pipeline.extract.quality decides; the page-object walks it can use (image
     coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
     text = "\n".join(line.text for line in lines)
-    letters = sum(ch.isalpha() for ch in text)
+    letters = sum(map(str.isalpha, text))
     if letters < quality.SCAN_MAX_LETTERS:
         verdict = quality.assess_text_layer(
             text, image_coverage=quality.image_coverage(page), curved_paths=quality.curved_path_count(page)

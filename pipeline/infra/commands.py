@@ -4,7 +4,9 @@ Every command is an argparse sub-parser whose parsed arguments carry the functio
 `add_command` makes one (help, description, handler) so that no stage spells that out again.
 `register_commands` calls each stage's `register(subparsers)` from a "module:function" table,
 importing it only then (a stage's heavy imports stay out of `--help` of another), and leaves out
-a part whose top-level package is not installed (eval is optional to a curator).
+a part whose top-level package is not installed (eval is optional to a curator). Given the command
+about to run, it stops once that command is registered: `examcorpus extract` never imports the review
+server, the publisher or eval (about half a CPU second of every run's start, and of every re-run).
 """
 from __future__ import annotations
 
@@ -25,12 +27,15 @@ def add_command(subparsers, name: str, handler: Handler, *, help: str, descripti
     return parser
 
 
-def register_commands(subparsers, registrars: Iterable[Registrar]) -> list[str]:
+def register_commands(subparsers, registrars: Iterable[Registrar], *, wanted: str | None = None) -> list[str]:
     """Call each registrar (a function, or "module:function") with `subparsers`; returns the ones left
     out because their top-level package is not installed. A missing function in an installed module
-    is an error."""
+    is an error. `wanted`: the command about to run; the registrars after the one that adds it are
+    neither imported nor called (None: every command, as `--help` lists them)."""
     left_out = []
     for registrar in registrars:
+        if wanted is not None and wanted in subparsers.choices:
+            break
         if callable(registrar):
             registrar(subparsers)
             continue

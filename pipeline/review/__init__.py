@@ -31,10 +31,11 @@ Public functions:
   that changed (found by the sheet's bytes and the printed number), so reviewed work follows them.
 - `register(subparsers)`: the `examcorpus review` subcommand.
 """
+import importlib
+
 from pipeline.review.agreement import PairAgreement, cohen_kappa, pair_agreements
 from pipeline.review.command import register
 from pipeline.review.double import AGREEMENT_FILE, BLIND_FILE, DoubleReview, Vote, VoteRefused
-from pipeline.review.guard import MAX_BODY_BYTES, LocalOrigins, parse_allowed_host
 from pipeline.review.merge import (
     DESCRIPTION_FIELDS,
     AcceptedFigure,
@@ -56,9 +57,25 @@ from pipeline.review.overrides import (
 )
 from pipeline.review.keys import KeyMismatch, checked_key
 from pipeline.review.pages import RenderBusy, page_text, render_page_png
-from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, UndoBody, VoteBody
-from pipeline.review.server import create_app, serve_review
 from pipeline.review.store import DECISIONS_FILE, ConflictError, ReviewInputError, ReviewItem, ReviewStore
+
+# The web page's names (Flask, its request schemas) are loaded on first use: every season run applies
+# reviewed work through this package but serves no page, and importing Flask was a tenth of its start.
+_WEB_NAMES = {
+    "MAX_BODY_BYTES": "guard", "LocalOrigins": "guard", "parse_allowed_host": "guard",
+    "ApiError": "schemas", "CorrectionBody": "schemas", "DecisionBody": "schemas", "UndoBody": "schemas", "VoteBody": "schemas",
+    "create_app": "server", "serve_review": "server",
+}
+
+
+def __getattr__(name: str):
+    module = _WEB_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DECISIONS_FILE", "DESCRIPTION_FIELDS", "MAX_BODY_BYTES", "OVERRIDES_FILE", "AcceptedFigure", "ApiError", "ConflictError",

@@ -1,4 +1,7 @@
 """The record schema: one definition, a faithful Parquet round trip, stable ids."""
+import dataclasses
+
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -8,6 +11,7 @@ from pipeline.records import (
     QUESTION_SCHEMA,
     ImageRef,
     Question,
+    Region,
     question_id,
     questions_to_table,
     table_to_questions,
@@ -102,3 +106,53 @@ def test_a_table_written_before_reading_confidence_reads_as_not_ocr_and_the_colu
     scanned = make_question(reading_confidence=41.5)
     pq.write_table(questions_to_table([scanned]), tmp_path / "new.parquet")
     assert table_to_questions(pq.read_table(tmp_path / "new.parquet")) == [scanned]
+
+
+def _varied_questions() -> list[Question]:
+    """Records across scripts, empty and missing parts, figures and regions at awkward float positions."""
+    import random
+
+    rng = random.Random(7)
+    texts = ["Który protokół?", "Ποια είναι η σωστή απάντηση;", "다음 중 옳은 것은?", "Câu nào đúng? Ưu tiên",
+             "Hangisi doğrudur? İ ı", "Какой ответ верный? Ёё", 'quotes " and \\ and \n newline\ttab', "emoji 🧪 and \u200b"]
+    questions = []
+    for i, text in enumerate(texts):
+        box = tuple(rng.uniform(0, 842) for _ in range(4))
+        questions.append(make_question(
+            number=str(i + 1), question=text, context=None if i % 2 else texts[-1 - i],
+            choices=[] if i == 3 else [texts[(i + k) % len(texts)] for k in range(4)],
+            choice_labels=[] if i == 3 else ["A", "B", "C", "D"], answer=None if i == 2 else "A",
+            answer_index=None if i == 2 else 0, points=None if i == 4 else rng.uniform(0, 3) / 7,
+            images=[] if i % 3 else [ImageRef(path=f"raw/figures/{i}.png", page=i, bbox=box, sha256="c" * 64)],
+            regions=[Region(page=1, bbox=box), Region(page=2, bbox=(0.1, 0.2, 1e-7, 595.2755905511812))],
+            pages=[1, 2], voided=i == 5, reserve=i == 6, pilot=i == 7,
+            flags=["stem.short: its stem is short"] if i % 2 else [],
+            reading_confidence=None if i % 2 else rng.uniform(0, 100)))
+    return questions
+
+
+def test_a_table_of_records_is_the_one_pyarrow_builds_from_the_rows():
+    questions = _varied_questions()
+    expected = pa.Table.from_pylist([q.to_row() for q in questions], schema=QUESTION_SCHEMA)
+    assert questions_to_table(questions).equals(expected, check_metadata=True)
+    # A row JSON lines cannot carry in the schema (a None where a value is required) is built as pyarrow builds it.
+    odd = dataclasses.replace(questions[0], question=None)
+    assert questions_to_table([odd]).equals(pa.Table.from_pylist([odd.to_row()], schema=QUESTION_SCHEMA))
+    assert questions_to_table([]).num_rows == 0 and questions_to_table([]).schema.equals(QUESTION_SCHEMA)
+
+
+def test_writing_and_reading_curated_records_does_not_load_pandas(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = (
+        "import sys; import pyarrow.parquet as pq; from pipeline.records import conform_to_schema, questions_to_table, "
+        "table_to_questions; from tests.pipeline.test_records import _varied_questions; "
+        f"pq.write_table(questions_to_table(_varied_questions()), {str(tmp_path / 'q.parquet')!r}); "
+        f"back = table_to_questions(conform_to_schema(pq.ParquetFile({str(tmp_path / 'q.parquet')!r}).read())); "
+        "print(len(back), back == _varied_questions(), 'pandas' in sys.modules, 'pyarrow.compute' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["8", "True", "False", "False"]

@@ -40,3 +40,30 @@ def test_a_file_without_unsure_readings_adds_no_list():
     sheet.add_parse([make_question()], [])
     assert sheet.unsure == [] and sheet.notes == []
     assert "Read by OCR unsurely" not in RunReport(source="x", pipeline_version="0", files=[sheet]).to_markdown()
+
+
+def test_a_large_runs_terminal_table_lists_the_files_with_problems_and_adds_up_every_file():
+    import io
+
+    from rich.console import Console
+
+    from pipeline.report import SUMMARY_FILES, FileReport, RunReport
+
+    def run_of(count: int) -> RunReport:
+        files = [FileReport(url=f"http://127.0.0.1/arkusz-{i:04d}.pdf", sha256="0" * 64, role="sheet", status="downloaded",
+                            pages=9, questions=40, keyed=40 - (i == 3), flagged=i % 2, errors=["key unreadable"] if i in (3, 77) else [])
+                 for i in range(count)]
+        return RunReport(source="sample_pl", pipeline_version="x", files=files, curated_path="/tmp/x.parquet")
+
+    def printed(report: RunReport) -> str:
+        out = io.StringIO()
+        report.print_summary(Console(file=out, width=140))
+        return out.getvalue()
+
+    small = printed(run_of(SUMMARY_FILES))
+    assert all(f"arkusz-{i:04d}.pdf" in small for i in range(SUMMARY_FILES)) and "all " not in small
+    large = printed(run_of(100))
+    assert [i for i in range(100) if f"arkusz-{i:04d}.pdf" in large] == [3, 77]  # the rows with a problem
+    totals = next(line for line in large.splitlines() if "all 100 files" in line)
+    assert [cell.strip() for cell in totals.split("│")[4:10]] == ["900", "0", "4000", "3999", "50", "2"]
+    assert "problem arkusz-0077.pdf: key unreadable" in large  # each problem still said in words

@@ -26,3 +26,35 @@ def test_a_rerun_answered_not_modified_parses_nothing_again(tmp_path):
     assert len(parsed_once) == 2  # one parse per sheet
     assert _parse_entries(tmp_path / "root") == parsed_once  # nothing parsed again
     assert [q.to_row() for q in again.questions] == [q.to_row() for q in first.questions]
+
+
+def test_a_rerun_reads_its_curated_file_once_and_a_file_written_meanwhile_again(tmp_path, monkeypatch):
+    import dataclasses
+
+    from pipeline import season
+
+    build_archive_site(tmp_path / "site", 2, scanned_share=0.0)
+    spec = load_spec("sample_pl")
+    reads, spec_dumps = [], []
+    read_curated, spec_key, acquire = season._read_curated, getattr(season, "_spec_for_parse_key", None), season.acquire
+    monkeypatch.setattr(season, "_read_curated", lambda path: reads.append(path) or read_curated(path))
+    monkeypatch.setattr(season, "_spec_for_parse_key", lambda s: spec_dumps.append(s) or spec_key(s), raising=False)
+    with serve_directory(tmp_path / "site") as base_url:
+        options = RunOptions(root=tmp_path / "root", base_url=base_url, executor="inline", show_progress=False)
+        first = run_source(spec, options)
+        reads.clear(), spec_dumps.clear()
+        again = run_source(spec, options)
+        assert len(reads) == 1 and len(spec_dumps) == 1  # once a run, not once a check and once a merge, or a sheet
+        # Another run writes the curated file while this one downloads: this one merges into what is there now.
+        other = dataclasses.replace(first.questions[0], id="sample_pl:elsewhere", source_url="http://elsewhere/x.pdf",
+                                    source_sha256="e" * 64)
+
+        def acquire_while_another_run_writes(spec, options):
+            season.write_curated(again.curated_path, [*again.questions, other])
+            return acquire(spec, options)
+
+        monkeypatch.setattr(season, "acquire", acquire_while_another_run_writes)
+        third = run_source(spec, options)
+    assert [q.to_row() for q in again.questions] == [q.to_row() for q in first.questions]
+    assert "sample_pl:elsewhere" in {q.id for q in third.questions}
+    assert len(third.questions) == len(first.questions) + 1

@@ -198,3 +198,21 @@ def test_a_crop_cut_from_the_render_holds_the_pixels_of_the_whole_page_image(she
             assert crop.getextrema() != ((255, 255), (255, 255), (255, 255))
     finally:
         document.close()
+
+
+@pytest.mark.parametrize("scale", [150 / 72, 1.0, 300 / 72])
+def test_the_render_a_crop_is_cut_from_is_pdfiums_own_render_pixel_for_pixel(sheet, scale):
+    """Crops are cut from a render on a buffer numpy filled white (not a zeroed one pdfium fills): the
+    same pixels as `page.render`, on every page of the sheet (image, drawings, a grid, a scan) and at each
+    resolution, so a crop's bytes and name do not change."""
+    from pipeline.extract.figures import _render
+
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            expected, ours = page.render(scale=scale), _render(page, scale)
+            assert (ours.width, ours.height, ours.mode) == (expected.width, expected.height, expected.mode)
+            assert np.array_equal(ours.to_numpy(), expected.to_numpy()), f"page {index + 1}"
+    finally:
+        document.close()

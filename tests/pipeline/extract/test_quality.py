@@ -1,6 +1,7 @@
 """The text-layer check: clean pages pass, scans and broken encodings go to OCR."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -158,3 +159,25 @@ def test_answer_lines_drawn_as_dot_leaders_do_not_make_a_page_look_like_garbage(
     leaders = "Zadanie 1. Oblicz: a) 10 " + "." * 80 + " b) 4 " + "… " * 40 + " c) 0 " + "_" * 60
     assert assess_text_layer(leaders).usable
     assert not assess_text_layer("!#$%&'()*+,-/:;<=>?@[]^`{|}~" * 4 + " ab").usable  # real symbol soup still fails
+
+
+def test_the_verdict_counts_every_script_and_space_as_a_glyph_by_glyph_reading_does():
+    """The counts behind a verdict are taken by C loops; they are the glyph-by-glyph counts on text of
+    any script, every kind of space (no-break, ideographic, line separators) and unmapped glyphs."""
+    import random
+
+    from pipeline.extract.quality import assess_text_layer, is_bad_glyph
+
+    rng = random.Random(3)
+    pieces = ["Zadanie", "Ποια", "다음", "Câu", "İğ", "Ёж", "١٢٣", "x²", "\ufffd", "\ue001", "\U000f0001", "(cid:12)",
+              "ą", "ę", "........", "_ _ _ _", " ", "\u00a0", "\u3000", "\u2028", "\t", "\n", "\x85", "—", "½"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
+        verdict = assess_text_layer(text)
+        plain = re.sub(r"(?:[.…_·‥] ?){4,}", " ", re.sub(r"\(cid:\d+\)", "", text))
+        glyphs = [ch for ch in plain if not ch.isspace()]
+        cids = len(re.findall(r"\(cid:\d+\)", text))
+        total = len(glyphs) + cids
+        assert verdict.letters == sum(ch.isalpha() for ch in glyphs)
+        assert verdict.bad_glyph_share == round((cids + sum(is_bad_glyph(ch) for ch in glyphs)) / total if total else 0.0, 4)
+        assert verdict.alnum_share == round(sum(ch.isalnum() for ch in glyphs) / total if total else 1.0, 4)

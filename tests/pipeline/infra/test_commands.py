@@ -55,3 +55,30 @@ def test_the_project_cli_lists_every_stage_and_the_eval_group():
     for name in ("run", "rescore", "verify", "compare", "correlate", "leaderboard", "passing", "key-errors", "features",
                  "contamination", "judge"):
         assert name in eval_help
+
+
+def test_a_run_imports_only_the_registrars_up_to_its_own_command():
+    parser, sub = _parser()
+    called = []
+    register_commands(sub, [lambda s: (called.append("greet"), add_command(s, "greet", lambda a: 0, help="h")),
+                            "no_such_package_here.cli:register", "pipeline.split:no_such_register"], wanted="greet")
+    assert called == ["greet"]  # the later entries were neither imported nor looked up (the last would raise)
+    assert parser.parse_args(["greet"]).func(None) == 0
+    _, everything = _parser()
+    with pytest.raises(AttributeError):  # an unknown command (a typo) builds every command, for argparse's message
+        register_commands(everything, ["pipeline.split:register", "pipeline.split:no_such_register"], wanted="splt")
+
+
+def test_examcorpus_extract_starts_without_the_other_stages_imported():
+    probe = ("import sys; from pipeline.cli import build_parser; build_parser('extract').parse_args(['extract']); "
+             "print(sorted(m for m in sys.modules if m.split('.')[:2] in (['pipeline', 'publish'], ['pipeline', 'devkit'], "
+             "['pipeline', 'describe'], ['pipeline', 'split'], ['pipeline', 'review']) or m.split('.')[0] in ('eval', 'flask')))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_season_run_applies_reviewed_work_without_loading_the_review_web_app():
+    probe = ("import sys, pipeline.season, pipeline.review as review; names = set(dir(review)); "
+             "print('flask' in sys.modules, review.create_app.__module__, 'flask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "pipeline.review.server", "True"]  # loaded on first use, then there
