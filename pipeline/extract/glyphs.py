@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from pipeline.extract import pagechars, pdfiumtext
-from pipeline.extract.layout import Glyph
+from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
 from pipeline.extract.symbolfont import SYMBOL_FONT_FIRST, SYMBOL_FONT_LAST, symbol_font_character
 
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts
@@ -46,13 +46,14 @@ def _font_name(raw_textpage, index: int) -> str:
     return buffer.value.decode("utf-8", "replace")
 
 
-def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> list[Glyph]:
+def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> GlyphArrays:
     """The page's characters as glyphs in content-stream order (PDF points, top-left origin): spaces
     become `space_after` of the glyph before, text off the page is left out, symbol-font points become
     their characters, and a glyph without a Unicode map is marked `unmapped` (read by OCR in place).
 
     Array code over the page's characters (`pagechars`): the few characters that need one look each
-    (surrogate halves, symbol-font points, unmapped ones) are taken one by one, the rest together."""
+    (surrogate halves, symbol-font points, unmapped ones) are taken one by one, the rest together; the
+    glyphs come as arrays (`GlyphArrays`), Glyph objects only when a caller asks for them."""
     width, height = page.get_size()
     raw = textpage.raw
     handle = pagechars.handle_of(raw)
@@ -100,13 +101,10 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     texts = list(map(chr, kept_codes.tolist()))
     if _bold_body(texts, bold):
         bold[:] = False
-    return [
-        Glyph(text, x0, top, x1, bottom, glyph_size, high, seq, space, heavy, None, stand_in)
-        for seq, (text, x0, top, x1, bottom, glyph_size, high, space, heavy, stand_in) in enumerate(zip(
-            texts, left.tolist(), (height - top_pdf).tolist(), right.tolist(), (height - bottom_pdf).tolist(), size.tolist(),
-            marked.tolist(), space_after.tolist(), bold.tolist(), unmapped.tolist(),
-        ))
-    ]
+    return GlyphArrays(
+        text=texts, x0=left, top=height - top_pdf, x1=right, bottom=height - bottom_pdf, size=size, highlighted=marked,
+        seq=np.arange(len(kept)), space_after=space_after, bold=bold, unmapped=unmapped, run=np.full(len(kept), NO_RUN),
+    )
 
 
 def _join_surrogates(codes: np.ndarray, source: np.ndarray, present: np.ndarray) -> None:
