@@ -7,9 +7,13 @@ their glyphs as indices into the page's `GlyphArrays` (`members`, in the order t
 """
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from pipeline.extract.glypharrays import GlyphArrays
 
@@ -27,11 +31,12 @@ class ColumnBand:
 
 def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
-    x0s, x1s = glyphs.x0s, glyphs.x1s
-    spans = [_spans(row.by_x, x0s, x1s, params.min_gutter) for row in rows]
+    x1s = glyphs.x1s
+    spans = _row_spans(glyphs, rows, params.min_gutter)
+    free = [_open_free_intervals(row_spans, params.min_gutter) for row_spans in spans]
     i = 0
     while i < len(rows):
-        found = _column_run(glyphs, rows, spans, i, page_height, params)
+        found = _column_run(glyphs, rows, spans, free, i, page_height, params)
         if found is None:
             yield rows[i]
             i += 1
@@ -44,6 +49,31 @@ def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: Layo
                 (left if x1s[glyph] <= gutter[1] else right).append(glyph)
         yield ColumnBand(left, right)
         i = end
+
+
+def _row_spans(glyphs: GlyphArrays, rows: list[Row], min_gap: float) -> list[list[tuple[float, float]]]:
+    """`_spans` of every row, for the page at once. A span opens where a glyph starts `min_gap` past the
+    rightmost end of the row so far: the rightmost end of the span so far, as long as no glyph ends left
+    of where it starts (else, or with a NaN edge, row by row)."""
+    lengths = np.array([len(row.by_x) for row in rows], dtype=np.int64)
+    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=int(lengths.sum()))
+    x0, x1 = glyphs.x0[flat], glyphs.x1[flat]
+    if not len(flat) or (x1 < x0).any() or np.isnan(x0).any() or np.isnan(x1).any():
+        return [_spans(row.by_x, glyphs.x0s, glyphs.x1s, min_gap) for row in rows]
+    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    column = np.arange(len(flat)) - row_starts[row_of]
+    ends = np.full((len(rows), int(lengths.max())), -np.inf)
+    ends[row_of, column] = x1
+    rightmost = np.maximum.accumulate(ends, axis=1)[row_of, column]
+    opens = np.ones(len(flat), dtype=bool)
+    opens[1:] = x0[1:] - rightmost[:-1] >= min_gap
+    opens[row_starts] = True
+    span_starts = np.flatnonzero(opens)
+    spans: list[list[tuple[float, float]]] = [[] for _ in rows]
+    for row, left, right in zip(row_of[span_starts].tolist(), x0[span_starts].tolist(), np.maximum.reduceat(x1, span_starts).tolist()):
+        spans[row].append((left, right))
+    return spans
 
 
 def _spans(by_x: list[int], x0s: list[float], x1s: list[float], min_gap: float) -> list[tuple[float, float]]:
@@ -60,6 +90,16 @@ def _spans(by_x: list[int], x0s: list[float], x1s: list[float], min_gap: float) 
         else:
             spans.append((x0, x1))
     return spans
+
+
+def _open_free_intervals(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """A row's free intervals (`_free_intervals`) open at both ends, without those narrower than `min_gap`.
+
+    Inside a gutter, which lies strictly between the first row's edges and narrows from row to row, these
+    give what `_free_intervals(spans, min(lo, row.x0) - 1, max(hi, row.x1) + 1)` gives: clipped to the
+    gutter, an interval's outer end is the gutter's either way, and one narrower than `min_gap` never
+    becomes the gutter. So they are found once per row, not once per row and gutter tried."""
+    return [(a, b) for a, b in _free_intervals(spans, -math.inf, math.inf) if b - a >= min_gap]
 
 
 def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
@@ -104,12 +144,13 @@ def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple
 
 
 def _column_run(
-    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], start: int, page_height: float, params: LayoutParams
+    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int,
+    page_height: float, params: LayoutParams,
 ):
     """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
     first = rows[start]
     if len(spans[start]) >= 2:
-        found = _gutter_run(glyphs, rows, spans, start, spans[start], first.x0, first.x1, page_height, params)
+        found = _gutter_run(glyphs, rows, spans, free, start, spans[start], first.x0, first.x1, page_height, params)
         if found is not None:
             return found
     # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give rows
@@ -119,11 +160,11 @@ def _column_run(
     merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
     if len(merged) < 2:
         return None
-    return _gutter_run(glyphs, rows, spans, start, merged, merged[0][0], merged[-1][1], page_height, params)
+    return _gutter_run(glyphs, rows, spans, free, start, merged, merged[0][0], merged[-1][1], page_height, params)
 
 
 def _gutter_run(
-    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
+    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
     lo: float, hi: float, page_height: float, params: LayoutParams,
 ):
     """(end, gutter) for the first gap inside `first_spans` (widest first) that the rows from `start` on
@@ -136,17 +177,18 @@ def _gutter_run(
         end = start
         current = gutter
         left_fill = right_fill = 0.0
+        min_gutter = params.min_gutter
         while end < len(rows):
-            row = rows[end]
             # The gutter narrows to what every row leaves free: the widest (the first of the widest) of the
             # row's free intervals inside it, at least min_gutter wide.
             widest: tuple[float, float] | None = None
             widest_width = 0.0
-            for a, b in _free_intervals(spans[end], min(lo, row.x0) - 1, max(hi, row.x1) + 1):
-                free = (max(a, current[0]), min(b, current[1]))
-                width = free[1] - free[0]
-                if width >= params.min_gutter and (widest is None or width > widest_width):
-                    widest, widest_width = free, width
+            low, high = current
+            for a, b in free[end]:
+                a = a if a > low else low
+                b = b if b < high else high
+                if b - a >= min_gutter and (widest is None or b - a > widest_width):
+                    widest, widest_width = (a, b), b - a
             if widest is None:
                 break
             current = widest

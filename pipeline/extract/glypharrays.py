@@ -104,6 +104,20 @@ class GlyphArrays:
         return self.x1.tolist()
 
     @cached_property
+    def text_ids(self) -> np.ndarray:
+        """Per glyph, a number that two glyphs share exactly when their texts are equal."""
+        ids: dict[str, int] = {}
+        return np.fromiter((ids.setdefault(text, len(ids)) for text in self.text), dtype=np.int64, count=len(self.text))
+
+    @cached_property
+    def tops(self) -> list[float]:
+        return self.top.tolist()
+
+    @cached_property
+    def bottoms(self) -> list[float]:
+        return self.bottom.tolist()
+
+    @cached_property
     def run_list(self) -> list[int]:
         return self.run.tolist()
 

@@ -56,7 +56,7 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     glyphs come as arrays (`GlyphArrays`), Glyph objects only when a caller asks for them."""
     width, height = page.get_size()
     raw = textpage.raw
-    handle = pagechars.handle_of(raw)
+    handle = pdfiumtext.handle(raw)
     count = max(pdfium_c.FPDFText_CountChars(raw), 0)
     codes = np.array(pdfiumtext.char_codes(raw, count), dtype=np.int64)
     source = np.arange(count)  # the index whose box, weight and map flag a character takes

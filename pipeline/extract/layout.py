@@ -92,15 +92,28 @@ class Segment:
         return list(self.wide_starts)
 
 
-def _wide_gap_starts(x0s: list[float], x1s: list[float], size: float) -> list[float]:
-    """`Segment.wide_gap_starts` of glyphs (left to right) with these edges, at this (rounded) size."""
-    size = size or 1.0
-    gaps = [(x0 - x1, x0) for x1, x0 in zip(x1s, x0s[1:])]
-    spaces = [gap for gap, _ in gaps if gap > WORD_SPACE_MIN * size]
-    if not spaces:
-        return []
-    usual = statistics.median(spaces)
-    return [round(x, 2) for gap, x in gaps if gap > WIDE_GAP * size and gap > WIDE_SPREAD * usual]
+def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_starts: np.ndarray, sizes: np.ndarray) -> list[list[float]]:
+    """Each segment's `Segment.wide_gap_starts`, for the page at once: `gap` before each glyph (a
+    segment's first glyph's is not inside it), `x0` of each glyph, and the segments' rounded sizes."""
+    sizes = np.where(sizes == 0, 1.0, sizes)[seg_of]
+    inside = np.ones(len(gap), dtype=bool)
+    inside[seg_starts] = False
+    spaces = inside & (gap > WORD_SPACE_MIN * sizes)
+    # The median word space of each segment (NaN where a segment has none: then it records none).
+    segment_of_space = seg_of[spaces]
+    values = gap[spaces][np.lexsort((gap[spaces], segment_of_space))]
+    counts = np.bincount(segment_of_space, minlength=len(seg_starts))
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    middle = np.minimum(first + counts // 2, max(len(values) - 1, 0))
+    usual = np.full(len(seg_starts), np.nan)
+    if len(values):
+        odd, even = values[middle], (values[np.maximum(middle - 1, 0)] + values[middle]) / 2
+        usual = np.where(counts == 0, np.nan, np.where(counts % 2 == 1, odd, even))
+    wide = inside & (gap > WIDE_GAP * sizes) & (gap > WIDE_SPREAD * usual[seg_of])
+    found: list[list[float]] = [[] for _ in range(len(seg_starts))]
+    for segment, x in zip(seg_of[wide].tolist(), x0[wide].tolist()):
+        found[segment].append(round(x, 2))
+    return found
 
 
 @dataclass(eq=False)
@@ -188,7 +201,7 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> li
 def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
     if source.text[a] != source.text[b]:
         return False
-    x0, top, x1, bottom = source.x0, source.top, source.x1, source.bottom
+    x0, top, x1, bottom = source.x0s, source.tops, source.x1s, source.bottoms
     overlap_x = min(x1[a], x1[b]) - max(x0[a], x0[b])
     overlap_y = min(bottom[a], bottom[b]) - max(top[a], top[b])
     narrow = max(min(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
@@ -199,15 +212,35 @@ def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
 OVERPRINT_REACH = 4  # a twin is looked for among the last this many glyphs kept
 
 
+def _drop_overprints(source: GlyphArrays, rows: list[Row]) -> list[list[int]]:
+    """Each row's glyphs (sorted by x) with overprinted twins dropped (`_drop_overprint`). The page is
+    searched at once for a glyph with a twin among the few before it in its row: rows without one
+    (most) are kept whole, for nothing can be dropped from them."""
+    lengths = [len(row.by_x) for row in rows]
+    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=sum(lengths))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    texts = source.text_ids[flat]
+    x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
+    suspect = np.zeros(len(rows), dtype=bool)
+    for reach in range(1, min(OVERPRINT_REACH, len(flat) - 1) + 1):
+        same = (texts[reach:] == texts[:-reach]) & (row_of[reach:] == row_of[:-reach])
+        if not same.any():
+            continue
+        a, b = slice(None, -reach), slice(reach, None)
+        overlap_x = np.minimum(x1[a], x1[b]) - np.maximum(x0[a], x0[b])
+        overlap_y = np.minimum(bottom[a], bottom[b]) - np.maximum(top[a], top[b])
+        narrow = np.maximum(np.minimum(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
+        low = np.maximum(np.minimum(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
+        suspect[row_of[b][same & (overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
+    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)]
+
+
 def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:
-    """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy (marked bold).
-    A row where no glyph has the text of one of the few before it has no twin: most rows, kept whole."""
-    texts = [source.text[i] for i in by_x]
-    if not any(any(map(str.__eq__, texts[reach:], texts)) for reach in range(1, OVERPRINT_REACH + 1)):
-        return by_x
+    """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy (marked bold)."""
     kept: list[int] = []
     kept_texts: list[str] = []  # kept's texts: most glyphs differ from the last four, which one `in` tells
-    for glyph, text in zip(by_x, texts):
+    for glyph in by_x:
+        text = source.text[glyph]
         if text in kept_texts[-OVERPRINT_REACH:]:
             twin = next((k for k in kept[-OVERPRINT_REACH:] if source.text[k] == text and _overprints(source, k, glyph)), None)
             if twin is not None:
@@ -235,7 +268,7 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     rows = _group(source, indices, shared_descent)
     if not rows:
         return rows
-    kept = [_drop_overprint(source, row.by_x) for row in rows]
+    kept = _drop_overprints(source, rows)
     lengths = np.array([len(k) for k in kept], dtype=np.int64)
     flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=int(lengths.sum()))
     row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
@@ -254,8 +287,12 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     word_spaces: dict[int, WordSpaces] = {}
     for position in np.flatnonzero(wide).tolist():
         row = int(row_of[position])
+        previous, glyph, width, size = int(flat[position - 1]), int(flat[position]), float(gap[position]), float(row_size[row])
+        if not WordSpaces.may_be_justified(source, previous, glyph, width, size):
+            starts[position] = True
+            continue
         spaces = word_spaces.get(row) or word_spaces.setdefault(row, WordSpaces.of(source, kept[row]))
-        if not spaces.justified(int(flat[position - 1]), int(flat[position]), float(gap[position]), float(row_size[row])):
+        if not spaces.justified(previous, glyph, width, size):
             starts[position] = True
     seg_starts = np.flatnonzero(starts)
     seg_lengths = np.diff(np.append(seg_starts, len(flat)))
@@ -278,32 +315,25 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
     rounded = [round(size, 2) for size in seg_size.tolist()]
     # Segments with a gap wider than WIDE_GAP of their size may record wide gaps; the others record none.
-    rounded_or_one = np.array(rounded)
-    rounded_or_one[rounded_or_one == 0] = 1.0
-    beyond = gap > WIDE_GAP * rounded_or_one[seg_of]
-    beyond[seg_starts] = False
-    measure = np.add.reduceat(beyond.astype(np.int64), seg_starts) > 0
+    wide_starts = _wide_gap_starts(gap, x0, seg_of, seg_starts, np.array(rounded))
     boxes = zip(np.minimum.reduceat(x0, seg_starts).tolist(), np.minimum.reduceat(source.top[flat], seg_starts).tolist(),
                 np.maximum.reduceat(x1, seg_starts).tolist(), np.maximum.reduceat(source.bottom[flat], seg_starts).tolist())
     ends = np.append(seg_starts[1:], len(flat)).tolist()
-    x0s, x1s = source.x0s, source.x1s
     segments = []
-    for start, end, (left, top, right, bottom), size, count, high, wide_gaps in zip(
-        seg_starts.tolist(), ends, boxes, rounded, bold_count.tolist(), marked.tolist(), measure.tolist()
+    for start, end, (left, top, right, bottom), size, count, high, starts_after_wide_gaps in zip(
+        seg_starts.tolist(), ends, boxes, rounded, bold_count.tolist(), marked.tolist(), wide_starts
     ):
         n = end - start
         if 0 < count < n:
             text = _marked_bold_text(texts[start:end], space[start:end].tolist(), bold[start:end].tolist())
         else:
             text = "".join(pieces[start:end])
-        glyphs = flat[start:end]
-        ids = glyphs.tolist()
         segments.append(Segment(
-            source, glyphs, text, left, top, right, bottom, size,
+            source, flat[start:end], text, left, top, right, bottom, size,
             # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
             highlighted=high > 0 and high >= 0.5 * max(1, n - 3),
             bold=count == n,
-            wide_starts=_wide_gap_starts([x0s[i] for i in ids], [x1s[i] for i in ids], size) if wide_gaps else [],
+            wide_starts=starts_after_wide_gaps,
         ))
     seg_row = row_of[seg_starts].tolist()
     row_x0 = np.minimum.reduceat(x0, row_starts).tolist()
@@ -386,6 +416,18 @@ class WordSpaces:
                 add(("stream", chain_number), stream[at - 1], glyph, word)
         spaces.median = {line: statistics.median(values) for line, values in gaps.items()}
         return spaces
+
+    @staticmethod
+    def may_be_justified(source: GlyphArrays, previous: int, glyph: int, gap: float, size: float) -> bool:
+        """False where `justified` is False whatever the row's spaces (most wide gaps: a gutter, a tab
+        stop), so the row's spaces need not be read: too wide, or no space of one line lies there (glyphs
+        of one OCR line, or neighbours in the content stream with a space between them)."""
+        if gap > JUSTIFIED_MAX_GAP * size:
+            return False
+        runs = source.run_list
+        if runs[previous] == NO_RUN and runs[glyph] == NO_RUN:
+            return source.seq_list[glyph] == source.seq_list[previous] + 1 and source.space_after_list[previous]
+        return runs[previous] == runs[glyph]
 
     def justified(self, previous: int, glyph: int, gap: float, size: float) -> bool:
         """Whether a wide gap is a space of a justified line, stretched like all its others: a short
