@@ -172,11 +172,10 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> li
     # down would not hold its own centre, so it is a run of its own.
     same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1)).tolist()
-    order_list = order.tolist()
     rows: list[Row] = []
+    opened: list[int] = []  # where each row starts in `order`
     largest = 0.0  # the largest glyph size in the current row so far
     row: Row | None = None
-    row_start = 0
     for at, run_top, run_bottom, run_size in zip(starts, top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist()):
         if row is not None and row.top <= (run_top + run_bottom) / 2 <= row.bottom:  # its centre_y
             if run_size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
@@ -184,17 +183,17 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> li
             if run_size > largest:
                 largest = run_size
         else:
-            if row is not None:
-                row.members = order_list[row_start:at]
             row = Row(source, [], run_top, run_bottom)
             rows.append(row)
-            row_start = at
+            opened.append(at)
             largest = run_size
-    if row is not None:
-        row.members = order_list[row_start:]
-    x0s = source.x0s
-    for row in rows:
-        row.by_x = sorted(row.members, key=x0s.__getitem__)
+    # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
+    closed = opened[1:] + [len(order)]
+    lengths = np.subtract(closed, opened)
+    by_x = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))].tolist()
+    order_list = order.tolist()
+    for row, start, end in zip(rows, opened, closed):
+        row.members, row.by_x = order_list[start:end], by_x[start:end]
     return rows
 
 
