@@ -1,9 +1,10 @@
 """Two-column bands: runs of rows that all leave one vertical gutter free, tall enough and with enough
 text on both sides, read left column first (`pipeline.extract.layout` lays each column out again).
 
-Works on `layout.Row`s: their anchor box (`top`, `bottom`), their segments' extent (`x0`, `x1`), and
-their glyphs as indices into the page's `GlyphArrays` (`members`, in the order the rows were grouped;
-`by_x`, sorted by x0), read through the arrays' Python lists.
+Works on `layout.Row`s, read through the `Row` protocol (so this module does not import `layout`):
+their anchor box (`top`, `bottom`), their segments' extent (`x0`, `x1`), and their glyphs as indices
+into the page's `GlyphArrays` (`members`, in the order the rows were grouped; `by_x`, sorted by x0),
+read through the arrays' Python lists.
 """
 from __future__ import annotations
 
@@ -11,14 +12,38 @@ import math
 import statistics
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from pipeline.extract.glypharrays import GlyphArrays
 
-if TYPE_CHECKING:
-    from pipeline.extract.layout import LayoutParams, Row
+
+class Row(Protocol):
+    """What a band reads of a row (`layout.Row`)."""
+
+    members: list[int]
+    by_x: list[int]
+    top: float
+    bottom: float
+    x0: float
+    x1: float
+
+
+class LayoutParams(Protocol):
+    """What a band reads of the layout's parameters (`layout.LayoutParams`)."""
+
+    @property
+    def min_column_rows(self) -> int: ...
+
+    @property
+    def min_column_fill(self) -> float: ...
+
+    @property
+    def min_gutter(self) -> float: ...
+
+    @property
+    def min_column_height(self) -> float: ...
 
 
 @dataclass
