@@ -2,7 +2,7 @@
 give: rows grouped run by run equal rows grouped glyph by glyph, a row's ink spans found for the page
 at once equal those found glyph by glyph, a gutter searched in each row's open free intervals narrows as
 it did in the intervals bounded by the first row, and a page's segments come without a Glyph object
-per character (those are made only for a page that OCR patches)."""
+per character (`test_text_page_glyphs.py`)."""
 from __future__ import annotations
 
 import math
@@ -10,16 +10,10 @@ import random
 
 import numpy as np
 import pytest
-from fpdf import FPDF
 
-from pipeline.extract import ExtractOptions, Glyph, assemble, extract_document
+from pipeline.extract import Glyph, assemble
 from pipeline.extract import columns, layout
 from pipeline.extract.glypharrays import GlyphArrays
-
-DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-NOTO_CJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
-
 
 def _rows_glyph_by_glyph(glyphs: list[Glyph], shared_descent: bool) -> list[list[int]]:
     """The row rule as written for one glyph at a time: a glyph joins the row when its centre lies in
@@ -115,36 +109,6 @@ def test_a_gutter_narrows_alike_in_open_free_intervals_and_in_those_bounded_by_t
                 widest, widest_width = (a, b), b - a
         assert widest == _narrowed_as_bounded(spans, lo, hi, row_x0, row_x1, current, 9.0)
     assert columns._open_free_intervals([(10.0, 20.0), (25.0, 40.0)], 9.0) == [(-math.inf, 10.0), (40.0, math.inf)]
-
-
-def _sheet(path):
-    pdf = FPDF()
-    pdf.add_page()
-    pdf.add_font("body", "", DEJAVU)
-    pdf.add_font("body", "B", DEJAVU_BOLD)
-    pdf.add_font("cjk", "", NOTO_CJK)
-    pdf.set_font("body", size=11)
-    pdf.cell(0, 8, "Ζήτημα 1. Ποιο από τα παρακάτω ισχύει;", new_x="LMARGIN", new_y="NEXT")
-    pdf.cell(0, 8, "A) Съешь же ещё   B) Türkçe ığüşöç   C) Tiếng Việt", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("body", "B", 11)
-    pdf.cell(0, 8, "Vaše odpoveď", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("cjk", size=11)
-    pdf.cell(0, 8, "다음 중 옳은 것은? 日本語の文", new_x="LMARGIN", new_y="NEXT")
-    pdf.output(str(path))
-    return path
-
-
-def test_a_text_page_is_laid_out_without_a_glyph_object_per_character(tmp_path, monkeypatch):
-    made = []
-    to_glyphs = GlyphArrays.to_glyphs
-    monkeypatch.setattr(GlyphArrays, "to_glyphs", lambda self: made.append(len(self)) or to_glyphs(self))
-    page = extract_document(_sheet(tmp_path / "scripts.pdf"), "0" * 64, ExtractOptions()).pages[0]
-    assert [line.text for line in page.lines] == [
-        "Ζήτημα 1. Ποιο από τα παρακάτω ισχύει;", "A) Съешь же ещё B) Türkçe ığüşöç C) Tiếng Việt", "Vaše odpoveď",
-        "다음 중 옳은 것은? 日本語の文",
-    ]
-    assert page.lines[1].wide_gap_starts and page.lines[2].bold
-    assert made == []
 
 
 def test_segments_of_glyph_objects_hand_back_those_objects_with_what_layout_marked():
