@@ -105,9 +105,13 @@ class GlyphArrays:
 
     @cached_property
     def text_ids(self) -> np.ndarray:
-        """Per glyph, a number that two glyphs share exactly when their texts are equal."""
-        ids: dict[str, int] = {}
-        return np.fromiter((ids.setdefault(text, len(ids)) for text in self.text), dtype=np.int64, count=len(self.text))
+        """Per glyph, a number that two glyphs share exactly when their texts are equal: the code point
+        where every text is one character (a text layer), else numbered by first appearance (OCR words)."""
+        try:
+            return np.fromiter(map(ord, self.text), dtype=np.int64, count=len(self.text))
+        except TypeError:  # a text of other than one character
+            ids: dict[str, int] = {}
+            return np.fromiter((ids.setdefault(text, len(ids)) for text in self.text), dtype=np.int64, count=len(self.text))
 
     @cached_property
     def tops(self) -> list[float]:
