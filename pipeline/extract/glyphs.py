@@ -5,32 +5,30 @@ from __future__ import annotations
 
 import ctypes
 
+import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from pipeline.extract import pdfiumtext
-from pipeline.extract.layout import Glyph
+from pipeline.extract import pagechars, pdfiumtext
+from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
 from pipeline.extract.symbolfont import SYMBOL_FONT_FIRST, SYMBOL_FONT_LAST, symbol_font_character
 
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts
 
-_SPACES = frozenset({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *range(0x2000, 0x200B)})
+_SPACE_CODES = np.array(sorted({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *range(0x2000, 0x200B)}))
+
+
+def _is_marker_color(color: tuple[int, int, int, int]) -> bool:
+    """A light, saturated, opaque fill: a marker pen's."""
+    r, g, b, a = color
+    return max(r, g, b) >= 170 and max(r, g, b) - min(r, g, b) >= 60 and a >= 100
 
 
 def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
     """Filled, light, saturated rectangles (a marker pen in the PDF): (x0, y_bottom, x1, y_top) in PDF space."""
     rects = []
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
-    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=2):
-        if not pdfium_c.FPDFPath_GetDrawMode(obj.raw, fill_mode, stroke) or fill_mode.value == 0:
-            continue
-        if not pdfium_c.FPDFPageObj_GetFillColor(obj.raw, r, g, b, a):
-            continue
-        channels = (r.value, g.value, b.value)
-        if max(channels) < 170 or max(channels) - min(channels) < 60 or a.value < 100:
-            continue
-        x0, y0, x1, y1 = obj.get_bounds()
+    for path in pagechars.filled_paths(page.raw, 2, _is_marker_color):
+        x0, y0, x1, y1 = path.bounds
         if 2 < (y1 - y0) < 60 and (x1 - x0) > 2:
             rects.append((x0, y0, x1, y1))
     return rects
@@ -48,68 +46,82 @@ def _font_name(raw_textpage, index: int) -> str:
     return buffer.value.decode("utf-8", "replace")
 
 
-def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> list[Glyph]:
+def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highlights: bool) -> GlyphArrays:
     """The page's characters as glyphs in content-stream order (PDF points, top-left origin): spaces
     become `space_after` of the glyph before, text off the page is left out, symbol-font points become
-    their characters, and a glyph without a Unicode map is marked `unmapped` (read by OCR in place)."""
+    their characters, and a glyph without a Unicode map is marked `unmapped` (read by OCR in place).
+
+    Array code over the page's characters (`pagechars`): the few characters that need one look each
+    (surrogate halves, symbol-font points, unmapped ones) are taken one by one, the rest together; the
+    glyphs come as arrays (`GlyphArrays`), Glyph objects only when a caller asks for them."""
     width, height = page.get_size()
     raw = textpage.raw
-    count = pdfium_c.FPDFText_CountChars(raw)
+    handle = pdfiumtext.handle(raw)
+    count = max(pdfium_c.FPDFText_CountChars(raw), 0)
+    codes = np.array(pdfiumtext.char_codes(raw, count), dtype=np.int64)
+    source = np.arange(count)  # the index whose box, weight and map flag a character takes
+    present = np.ones(count, dtype=bool)  # False: the first half of a surrogate pair (or a lone second half)
+    _join_surrogates(codes, source, present)
+    codes[codes == PDFIUM_LINE_END_HYPHEN] = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
+    for at in np.flatnonzero((codes >= SYMBOL_FONT_FIRST) & (codes <= SYMBOL_FONT_LAST)).tolist():
+        code = int(codes[at])
+        codes[at] = ord(symbol_font_character(code, _font_name(raw, int(source[at]))) or chr(code))
+    # No Unicode from the font (its code is what pdfium gives, often a control character), or only a
+    # private-use point: a stand-in glyph that OCR reads in place (`inked.unmapped_spans`).
+    no_map = pagechars.map_errors(handle, count)[source] & present
     rect = pdfium_c.FS_RECTF()
-    highlights = _highlight_rects(page) if detect_highlights else []
-    glyphs: list[Glyph] = []
-    # Per character, two calls into pdfium and one Glyph (a page holds 1,000-5,000 characters): the codes
-    # come in one call, the calls go without ctypes' argument checks (`pdfiumtext`), lookups are bound once.
-    codes = pdfiumtext.char_codes(raw, count)
-    handle, get_box, get_weight = pdfiumtext.handle(raw), pdfiumtext.LOOSE_CHAR_BOX, pdfiumtext.FONT_WEIGHT
-    box_ref, read_box = ctypes.byref(rect), pdfiumtext.RECT_FIELDS.unpack_from
-    append, spaces = glyphs.append, _SPACES
+    for at in np.flatnonzero(no_map).tolist():
+        no_map[at] = _inked(raw, int(source[at]), rect)
+    codes[no_map] = 0xFFFD
+    spaces = present & ~no_map & ((codes <= 32) | np.isin(codes, _SPACE_CODES))
+    candidates = np.flatnonzero(present & ~spaces)
+    found, boxes = pagechars.loose_boxes(handle, source[candidates].tolist())
+    left, top_pdf, right, bottom_pdf = boxes.T
+    # The loose box spans the font's ascent to descent: a font size that survives text matrices
+    # which scale a size-1 font (FPDFText_GetFontSize reports 1 for those).
+    size = (top_pdf - bottom_pdf) / LOOSE_BOX_EM
+    # Text placed off the page (hidden tabs, print marks) is not part of what a candidate reads. Written
+    # as "not (... or ...)" like the comparisons it stands for, so a NaN box is kept as it was.
+    off_page = (right < 0) | (left > width) | (top_pdf < 0) | (bottom_pdf > height) | (size <= 0)
+    keep = found & ~off_page
+    kept = candidates[keep]
+    left, top_pdf, right, bottom_pdf, size = left[keep], top_pdf[keep], right[keep], bottom_pdf[keep], size[keep]
+    marked = np.zeros(len(kept), dtype=bool)
+    for x0, y0, x1, y1 in _highlight_rects(page) if detect_highlights else ():
+        cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
+        marked |= (x0 <= cx) & (cx <= x1) & (y0 <= cy) & (cy <= y1)
+    kept_codes = codes[kept]
+    # U+FFFD or a private-use point (`quality.is_bad_glyph`): its meaning the text layer does not give.
+    unmapped = no_map[kept] | (kept_codes == 0xFFFD) | ((kept_codes >= 0xE000) & (kept_codes <= 0xF8FF)) | (kept_codes >= 0xF0000)
+    bold = pagechars.font_weights(handle, source[kept].tolist()) >= 600
+    # A space belongs to the glyph kept last before it.
+    space_after = np.zeros(len(kept), dtype=bool)
+    before = np.searchsorted(kept, np.flatnonzero(spaces)) - 1
+    space_after[before[before >= 0]] = True
+    texts = list(map(chr, kept_codes.tolist()))
+    if _bold_body(texts, bold):
+        bold[:] = False
+    return GlyphArrays(
+        text=texts, x0=left, top=height - top_pdf, x1=right, bottom=height - bottom_pdf, size=size, highlighted=marked,
+        seq=np.arange(len(kept)), space_after=space_after, bold=bold, unmapped=unmapped, run=np.full(len(kept), NO_RUN),
+    )
+
+
+def _join_surrogates(codes: np.ndarray, source: np.ndarray, present: np.ndarray) -> None:
+    """Characters outside the BMP (math italic 𝑘) come as two halves, each its own index: the second
+    becomes the whole character, with the box of the index before it; the first is no character."""
     pending_high: int | None = None
-    for index in range(count):
-        code = codes[index]
-        if 0xD800 <= code <= 0xDFFF:
-            if code <= 0xDBFF:  # first half of a character outside the BMP (math italic 𝑘)
-                pending_high = code
-                continue
-            if pending_high is None:
-                continue
-            code = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
+    for at in np.flatnonzero((codes >= 0xD800) & (codes <= 0xDFFF)).tolist():
+        code = int(codes[at])
+        if code <= 0xDBFF:
+            pending_high = code
+            present[at] = False
+        elif pending_high is None:
+            present[at] = False
+        else:
+            codes[at] = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
+            source[at] = at - 1  # the box belongs to the first half
             pending_high = None
-            index -= 1  # the box belongs to the first half
-        if code == PDFIUM_LINE_END_HYPHEN:
-            code = ord("-")  # a printed hyphen that ends a line: pdfium reports it as 0x02
-        if SYMBOL_FONT_FIRST <= code <= SYMBOL_FONT_LAST:  # is_symbol_font_point, inline
-            code = ord(symbol_font_character(code, _font_name(raw, index)) or chr(code))
-        # No Unicode from the font (its code is what pdfium gives, often a control character), or only a
-        # private-use point: a stand-in glyph that OCR reads in place (`inked.unmapped_spans`).
-        no_map = pdfium_c.FPDFText_HasUnicodeMapError(raw, index) == 1 and _inked(raw, index, rect)
-        if no_map:
-            code = 0xFFFD
-        elif code <= 32 or code in spaces:
-            if glyphs:
-                glyphs[-1].space_after = True
-            continue
-        if not get_box(handle, index, box_ref):
-            continue
-        left, top_pdf, right, bottom_pdf = read_box(rect)
-        # Text placed off the page (hidden tabs, print marks) is not part of what a candidate reads.
-        if right < 0 or left > width or top_pdf < 0 or bottom_pdf > height:
-            continue
-        # The loose box spans the font's ascent to descent: a font size that survives text matrices
-        # which scale a size-1 font (FPDFText_GetFontSize reports 1 for those).
-        size = (top_pdf - bottom_pdf) / LOOSE_BOX_EM
-        if size <= 0:
-            continue
-        marked = False
-        if highlights:
-            cx, cy = (left + right) / 2, (top_pdf + bottom_pdf) / 2
-            marked = any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in highlights)
-        # U+FFFD or a private-use point (`quality.is_bad_glyph`, inline): its meaning the text layer does not give.
-        unmapped = no_map or code == 0xFFFD or 0xE000 <= code <= 0xF8FF or code >= 0xF0000
-        append(Glyph(chr(code), left, height - top_pdf, right, height - bottom_pdf, size, marked, len(glyphs), False,
-                     get_weight(handle, index) >= 600, unmapped=unmapped))
-    _unmark_bold_body(glyphs)
-    return glyphs
 
 
 def _inked(raw_textpage, index: int, rect) -> bool:
@@ -125,10 +137,10 @@ def _inked(raw_textpage, index: int, rect) -> bool:
 BOLD_BODY_SHARE = 0.6
 
 
-def _unmark_bold_body(glyphs: list[Glyph]) -> None:
-    """A page whose body text is set in a bold face (or in a font that reports a bold weight) has no bold
-    emphasis to keep: marking it would wrap the regular words in ** and the rest as emphasis."""
-    letters = [g for g in glyphs if g.text.isalnum()]
-    if letters and sum(g.bold for g in letters) >= BOLD_BODY_SHARE * len(letters):
-        for glyph in glyphs:
-            glyph.bold = False
+def _bold_body(texts: list[str], bold: np.ndarray) -> bool:
+    """Whether the page's body text is set in a bold face (or in a font that reports a bold weight): then
+    it has no bold emphasis to keep, and marking it would wrap the regular words in ** and the rest as
+    emphasis."""
+    letters = np.fromiter(map(str.isalnum, texts), dtype=bool, count=len(texts))
+    total = int(letters.sum())
+    return total > 0 and int(bold[letters].sum()) >= BOLD_BODY_SHARE * total

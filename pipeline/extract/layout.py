@@ -15,10 +15,15 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass, field
-from functools import cached_property
-from operator import attrgetter
+from itertools import chain
 
+import numpy as np
+
+from pipeline.extract.columns import ColumnBand, bands
 from pipeline.extract.document import Line
+from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
+
+__all__ = ["Glyph", "GlyphArrays", "LayoutParams", "Row", "Segment", "WordSpaces", "assemble", "clusters", "group_rows"]
 
 
 @dataclass(frozen=True)
@@ -31,30 +36,6 @@ class LayoutParams:
     min_column_height: float = 0.3  # a two-column band spans at least this share of the page height
 
 
-@dataclass(slots=True)
-class Glyph:
-    text: str
-    x0: float
-    top: float
-    x1: float
-    bottom: float
-    size: float
-    highlighted: bool = False
-    seq: int = 0  # position in the content stream
-    space_after: bool = False  # the content stream has a space (real or generated) after this glyph
-    bold: bool = False  # a bold font, or the same glyph printed twice (simulated bold)
-    run: object = None  # OCR: the Tesseract line that read this word (None on the text layer)
-    # Text layer: the font gives no Unicode for this glyph (or only a private-use point); its text is a
-    # stand-in until OCR reads the span it stands in (`pipeline.extract.inked.unmapped_spans`).
-    unmapped: bool = False
-    conf: float | None = None  # OCR: Tesseract's confidence in the word, 0–100 (None on the text layer)
-    second: str | None = None  # OCR: what the second recogniser read there (None: not read again; `ocr.agreement`)
-
-    @property
-    def center_y(self) -> float:
-        return (self.top + self.bottom) / 2
-
-
 # Segment sizes (glyph box heights): a gap inside a segment wider than this is more than a word space (0.17 of the
 # box in Noto Sans CJK, 0.27 in DejaVu Sans; two spaces 0.36 and 0.55): cells of
 # a row set a few spaces apart (options side by side), recorded on the Line for the parser to split at.
@@ -63,11 +44,13 @@ WIDE_SPREAD = 1.5  # times the line's median word space
 WORD_SPACE_MIN = 0.1  # segment sizes: a narrower gap is kerning or a glyph's side bearing, no space
 
 
-@dataclass
+@dataclass(eq=False)
 class Segment:
-    """A run of text on one row with no wide gap inside: one Line of the extracted document."""
+    """A run of text on one row with no wide gap inside: one Line of the extracted document. Its glyphs
+    are `indices` (left to right) into the page's `source` arrays."""
 
-    glyphs: list[Glyph]
+    source: GlyphArrays
+    indices: np.ndarray
     text: str = ""
     x0: float = 0.0
     top: float = 0.0
@@ -76,6 +59,17 @@ class Segment:
     size: float = 0.0
     highlighted: bool = False
     bold: bool = False  # every glyph bold (a heading); partly bold runs are marked **like this** in text
+    wide_starts: list[float] = field(default_factory=list)  # `wide_gap_starts`, measured when the segment is made
+
+    @property
+    def glyphs(self) -> list[Glyph]:
+        """The segment's Glyph objects (made once for the page when first asked for)."""
+        return self.source.glyphs(self.indices)
+
+    @property
+    def read_by_ocr(self) -> bool:
+        """Whether any of its glyphs is a word OCR read (`patches` splices those into a text page)."""
+        return bool((self.source.run[self.indices] != NO_RUN).any())
 
     def to_line(self, text: str, *, highlighted: bool, font_size: float, bold: bool = False) -> Line:
         """The document Line at this segment's place (coordinates rounded to 0.01 pt)."""
@@ -95,35 +89,50 @@ class Segment:
         """Where words start after a gap wider than this line's own word spaces (`WIDE_SPREAD` times their
         median) and than `WIDE_GAP`: the cells of a row kept as one segment. A justified line stretches all
         its spaces alike and records none."""
-        ordered = sorted(self.glyphs, key=_X0)
-        size = self.size or 1.0
-        gaps = [(glyph.x0 - previous.x1, glyph.x0) for previous, glyph in zip(ordered, ordered[1:])]
-        spaces = [gap for gap, _ in gaps if gap > WORD_SPACE_MIN * size]
-        if not spaces:
-            return []
-        usual = statistics.median(spaces)
-        return [round(x, 2) for gap, x in gaps if gap > WIDE_GAP * size and gap > WIDE_SPREAD * usual]
+        return list(self.wide_starts)
 
 
-@dataclass
+def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_starts: np.ndarray, sizes: np.ndarray) -> list[list[float]]:
+    """Each segment's `Segment.wide_gap_starts`, for the page at once: `gap` before each glyph (a
+    segment's first glyph's is not inside it), `x0` of each glyph, and the segments' rounded sizes."""
+    sizes = np.where(sizes == 0, 1.0, sizes)[seg_of]
+    inside = np.ones(len(gap), dtype=bool)
+    inside[seg_starts] = False
+    spaces = inside & (gap > WORD_SPACE_MIN * sizes)
+    # The median word space of each segment (NaN where a segment has none: then it records none).
+    segment_of_space = seg_of[spaces]
+    values = gap[spaces][np.lexsort((gap[spaces], segment_of_space))]
+    counts = np.bincount(segment_of_space, minlength=len(seg_starts))
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    middle = np.minimum(first + counts // 2, max(len(values) - 1, 0))
+    usual = np.full(len(seg_starts), np.nan)
+    if len(values):
+        odd, even = values[middle], (values[np.maximum(middle - 1, 0)] + values[middle]) / 2
+        usual = np.where(counts == 0, np.nan, np.where(counts % 2 == 1, odd, even))
+    wide = inside & (gap > WIDE_GAP * sizes) & (gap > WIDE_SPREAD * usual[seg_of])
+    found: list[list[float]] = [[] for _ in range(len(seg_starts))]
+    for segment, x in zip(seg_of[wide].tolist(), x0[wide].tolist()):
+        found[segment].append(round(x, 2))
+    return found
+
+
+@dataclass(eq=False)
 class Row:
-    glyphs: list[Glyph] = field(default_factory=list)
-    top: float = 0.0
-    bottom: float = 0.0
+    """Glyphs whose vertical centres fall inside the row's anchor box (`top`, `bottom`): `members` in
+    the order they were grouped, `by_x` sorted by x0 (indices into the page's `source` arrays)."""
+
+    source: GlyphArrays
+    members: list[int]
+    top: float
+    bottom: float
+    by_x: list[int] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
+    x0: float = 0.0  # the extent of its segments (set with them)
+    x1: float = 0.0
 
-    # Read once the row's segments are set (`_rows_with_segments`), then many times by the column search.
-    @cached_property
-    def x0(self) -> float:
-        return min(s.x0 for s in self.segments)
-
-    @cached_property
-    def x1(self) -> float:
-        return max(s.x1 for s in self.segments)
-
-
-_X0, _X1, _TOP, _BOTTOM = attrgetter("x0"), attrgetter("x1"), attrgetter("top"), attrgetter("bottom")
-_SIZE, _BOLD = attrgetter("size"), attrgetter("bold")
+    @property
+    def glyphs(self) -> list[Glyph]:
+        return self.source.glyphs(self.members)
 
 
 def clusters(values: list[float], tolerance: float) -> list[list[float]]:
@@ -138,79 +147,220 @@ def clusters(values: list[float], tolerance: float) -> list[list[float]]:
     return groups
 
 
-def group_rows(glyphs: list[Glyph], shared_descent: bool = False) -> list[Row]:
+def group_rows(glyphs: list[Glyph] | GlyphArrays, shared_descent: bool = False) -> list[Row]:
     """Rows of glyphs whose vertical centres fall inside the row's anchor glyph box, top to bottom.
 
     The anchor is the row's first full-size glyph; joining glyphs never widen it, so a label centred
     between two lines of a table cell cannot chain those two lines into one row.
     """
-    rows: list[Row] = []
+    source = glyphs if isinstance(glyphs, GlyphArrays) else GlyphArrays.from_glyphs(glyphs)
+    return _group(source, np.arange(len(source)), shared_descent)
+
+
+def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> list[Row]:
+    if len(indices) == 0:
+        return []
     # With `shared_descent` (text-layer loose boxes, which run from the font's ascent to its descent),
     # glyphs sort by the descent line a row shares whatever their height: an accented capital (Ã),
     # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
-    # (a dash sits mid-line), so those sort by centre.
-    order = attrgetter("bottom", "x0") if shared_descent else (lambda g: ((g.top + g.bottom) / 2, g.x0))
+    # (a dash sits mid-line), so those sort by centre. (lexsort is stable, as `sorted` is.)
+    top, bottom = source.top[indices], source.bottom[indices]
+    order = indices[np.lexsort((source.x0[indices], bottom if shared_descent else (top + bottom) / 2))]
+    top, bottom, size = source.top[order], source.bottom[order], source.size[order]
+    # Glyphs that follow one another with the same box height and size (the letters of a line set in one
+    # font) decide nothing after the first of them: the walk below goes from run to run. A box upside
+    # down would not hold its own centre, so it is a run of its own.
+    same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1)).tolist()
+    rows: list[Row] = []
+    opened: list[int] = []  # where each row starts in `order`
     largest = 0.0  # the largest glyph size in the current row so far
     row: Row | None = None
-    for glyph in sorted(glyphs, key=order):
-        if row is not None and row.top <= (glyph.top + glyph.bottom) / 2 <= row.bottom:  # its centre_y
-            row.glyphs.append(glyph)
-            size = glyph.size
-            if size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
-                row.top, row.bottom = glyph.top, glyph.bottom
-            if size > largest:
-                largest = size
+    for at, run_top, run_bottom, run_size in zip(starts, top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist()):
+        if row is not None and row.top <= (run_top + run_bottom) / 2 <= row.bottom:  # its centre_y
+            if run_size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
+                row.top, row.bottom = run_top, run_bottom
+            if run_size > largest:
+                largest = run_size
         else:
-            row = Row([glyph], glyph.top, glyph.bottom)
+            row = Row(source, [], run_top, run_bottom)
             rows.append(row)
-            largest = glyph.size
+            opened.append(at)
+            largest = run_size
+    # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
+    closed = opened[1:] + [len(order)]
+    lengths = np.subtract(closed, opened)
+    by_x = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))].tolist()
+    order_list = order.tolist()
+    for row, start, end in zip(rows, opened, closed):
+        row.members, row.by_x = order_list[start:end], by_x[start:end]
     return rows
 
 
-def _overprints(a: Glyph, b: Glyph) -> bool:
-    if a.text != b.text:
+def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
+    if source.text[a] != source.text[b]:
         return False
-    overlap_x = min(a.x1, b.x1) - max(a.x0, b.x0)
-    overlap_y = min(a.bottom, b.bottom) - max(a.top, b.top)
-    narrow = max(min(a.x1 - a.x0, b.x1 - b.x0), 0.01)
-    low = max(min(a.bottom - a.top, b.bottom - b.top), 0.01)
+    x0, top, x1, bottom = source.x0s, source.tops, source.x1s, source.bottoms
+    overlap_x = min(x1[a], x1[b]) - max(x0[a], x0[b])
+    overlap_y = min(bottom[a], bottom[b]) - max(top[a], top[b])
+    narrow = max(min(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
+    low = max(min(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
     return overlap_x >= 0.4 * narrow and overlap_y >= 0.5 * low
 
 
-def _drop_overprint(glyphs: list[Glyph]) -> list[Glyph]:
-    """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy."""
-    kept: list[Glyph] = []
-    texts: list[str] = []  # kept's texts: most glyphs differ from the last four, which one `in` tells
-    for glyph in glyphs:
-        text = glyph.text
-        if text in texts[-4:]:
-            twin = next((k for k in kept[-4:] if k.text == text and _overprints(k, glyph)), None)
+OVERPRINT_REACH = 4  # a twin is looked for among the last this many glyphs kept
+
+
+def _drop_overprints(source: GlyphArrays, rows: list[Row]) -> list[list[int]]:
+    """Each row's glyphs (sorted by x) with overprinted twins dropped (`_drop_overprint`). The page is
+    searched at once for a glyph with a twin among the few before it in its row: rows without one
+    (most) are kept whole, for nothing can be dropped from them."""
+    lengths = [len(row.by_x) for row in rows]
+    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=sum(lengths))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    texts = source.text_ids[flat]
+    x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
+    suspect = np.zeros(len(rows), dtype=bool)
+    for reach in range(1, min(OVERPRINT_REACH, len(flat) - 1) + 1):
+        same = (texts[reach:] == texts[:-reach]) & (row_of[reach:] == row_of[:-reach])
+        if not same.any():
+            continue
+        a, b = slice(None, -reach), slice(reach, None)
+        overlap_x = np.minimum(x1[a], x1[b]) - np.maximum(x0[a], x0[b])
+        overlap_y = np.minimum(bottom[a], bottom[b]) - np.maximum(top[a], top[b])
+        narrow = np.maximum(np.minimum(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
+        low = np.maximum(np.minimum(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
+        suspect[row_of[b][same & (overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
+    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)]
+
+
+def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:
+    """Fake bold and shadowed headings draw each glyph twice, a little apart; keep one copy (marked bold)."""
+    kept: list[int] = []
+    kept_texts: list[str] = []  # kept's texts: most glyphs differ from the last four, which one `in` tells
+    for glyph in by_x:
+        text = source.text[glyph]
+        if text in kept_texts[-OVERPRINT_REACH:]:
+            twin = next((k for k in kept[-OVERPRINT_REACH:] if source.text[k] == text and _overprints(source, k, glyph)), None)
             if twin is not None:
-                twin.bold = True
+                source.set_bold(twin)
                 continue
         kept.append(glyph)
-        texts.append(text)
+        kept_texts.append(text)
     return kept
 
 
-def split_segments(row: Row, params: LayoutParams) -> list[Segment]:
-    glyphs = _drop_overprint(sorted(row.glyphs, key=_X0))
-    size = statistics.median(map(_SIZE, glyphs)) or 1.0
-    segments: list[list[Glyph]] = [[glyphs[0]]]
-    spaces: WordSpaces | None = None  # the row's word spaces, read at its first wide gap (most rows have none)
-    widest = params.segment_gap * size
-    current = segments[-1]
-    for glyph in glyphs[1:]:
-        previous = current[-1]
-        gap = glyph.x0 - previous.x1
-        if gap > widest:
-            spaces = spaces or WordSpaces.of(glyphs)
-            if not spaces.justified(previous, glyph, gap, size):
-                current = [glyph]
-                segments.append(current)
-                continue
-        current.append(glyph)
-    return [_make_segment(run, params) for run in segments]
+def _group_medians(values: np.ndarray, group_of: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """statistics.median of each group of `values` (contiguous groups: `group_of` per value, each group's
+    `starts` and `lengths`), the zero medians made 1.0 (a size to divide by)."""
+    ordered = values[np.lexsort((values, group_of))]
+    middle = starts + lengths // 2
+    odd = ordered[middle]
+    even = (ordered[np.maximum(middle - 1, 0)] + odd) / 2
+    medians = np.where(lengths % 2 == 1, odd, even)
+    return np.where(medians == 0, 1.0, medians)
+
+
+def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: LayoutParams, shared_descent: bool = False) -> list[Row]:
+    """The rows of these glyphs, each cut into its segments, the per-glyph sums done for the whole page
+    at once: the row's size, the gaps that cut it, the spaces between words, each segment's box."""
+    rows = _group(source, indices, shared_descent)
+    if not rows:
+        return rows
+    kept = _drop_overprints(source, rows)
+    lengths = np.array([len(k) for k in kept], dtype=np.int64)
+    flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=int(lengths.sum()))
+    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    x0, x1, sizes = source.x0[flat], source.x1[flat], source.size[flat]
+    row_size = _group_medians(sizes, row_of, row_starts, lengths)
+    gap = np.empty(len(flat))
+    gap[0] = np.nan  # before a row's first glyph: no gap
+    gap[1:] = x0[1:] - x1[:-1]
+    gap[row_starts] = np.nan
+    wide = gap > params.segment_gap * row_size[row_of]
+    starts = np.zeros(len(flat), dtype=bool)
+    starts[row_starts] = True
+    # A gap that wide cuts the row, unless it is a space of a justified line (the row's word spaces are
+    # read at its first such gap; most rows have none).
+    word_spaces: dict[int, WordSpaces] = {}
+    for position in np.flatnonzero(wide).tolist():
+        row = int(row_of[position])
+        previous, glyph, width, size = int(flat[position - 1]), int(flat[position]), float(gap[position]), float(row_size[row])
+        if not WordSpaces.may_be_justified(source, previous, glyph, width, size):
+            starts[position] = True
+            continue
+        spaces = word_spaces.get(row) or word_spaces.setdefault(row, WordSpaces.of(source, kept[row]))
+        if not spaces.justified(previous, glyph, width, size):
+            starts[position] = True
+    seg_starts = np.flatnonzero(starts)
+    seg_lengths = np.diff(np.append(seg_starts, len(flat)))
+    seg_of = np.cumsum(starts) - 1
+    seg_size = _group_medians(sizes, seg_of, seg_starts, seg_lengths)
+    # A space before a glyph: the content stream has one (and the glyphs do not overlap), or the gap is
+    # wider than `word_gap` of the smaller glyph (at least half the segment's size).
+    previous, current = flat[:-1], flat[1:]
+    size_here = seg_size[seg_of[1:]]
+    stream = source.space_after[previous] & (source.seq[current] == source.seq[previous] + 1) & (gap[1:] > -0.1 * size_here)
+    smaller = np.where(sizes[1:] < sizes[:-1], sizes[1:], sizes[:-1])
+    half = 0.5 * size_here
+    space = np.zeros(len(flat), dtype=bool)
+    space[1:] = stream | (gap[1:] > params.word_gap * np.where(smaller > half, smaller, half))
+    space[seg_starts] = False
+    texts = [source.text[i] for i in flat.tolist()]
+    pieces = [" " + text if spaced else text for text, spaced in zip(texts, space.tolist())]
+    bold = source.bold[flat]
+    bold_count = np.add.reduceat(bold.astype(np.int64), seg_starts)
+    marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
+    rounded = [round(size, 2) for size in seg_size.tolist()]
+    # Segments with a gap wider than WIDE_GAP of their size may record wide gaps; the others record none.
+    wide_starts = _wide_gap_starts(gap, x0, seg_of, seg_starts, np.array(rounded))
+    boxes = zip(np.minimum.reduceat(x0, seg_starts).tolist(), np.minimum.reduceat(source.top[flat], seg_starts).tolist(),
+                np.maximum.reduceat(x1, seg_starts).tolist(), np.maximum.reduceat(source.bottom[flat], seg_starts).tolist())
+    ends = np.append(seg_starts[1:], len(flat)).tolist()
+    segments = []
+    for start, end, (left, top, right, bottom), size, count, high, starts_after_wide_gaps in zip(
+        seg_starts.tolist(), ends, boxes, rounded, bold_count.tolist(), marked.tolist(), wide_starts
+    ):
+        n = end - start
+        if 0 < count < n:
+            text = _marked_bold_text(texts[start:end], space[start:end].tolist(), bold[start:end].tolist())
+        else:
+            text = "".join(pieces[start:end])
+        segments.append(Segment(
+            source, flat[start:end], text, left, top, right, bottom, size,
+            # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
+            highlighted=high > 0 and high >= 0.5 * max(1, n - 3),
+            bold=count == n,
+            wide_starts=starts_after_wide_gaps,
+        ))
+    seg_row = row_of[seg_starts].tolist()
+    row_x0 = np.minimum.reduceat(x0, row_starts).tolist()
+    row_x1 = np.maximum.reduceat(x1, row_starts).tolist()
+    for row, left, right in zip(rows, row_x0, row_x1):
+        row.x0, row.x1 = left, right
+    for segment, row in zip(segments, seg_row):
+        rows[row].segments.append(segment)
+    return rows
+
+
+def _marked_bold_text(texts: list[str], spaces: list[bool], bolds: list[bool]) -> str:
+    """A partly bold segment's text, its bold runs marked **like this**."""
+    parts: list[str] = []
+    in_bold = False
+    for text, space, bold in zip(texts, spaces, bolds):
+        if in_bold and not bold:
+            parts.append("**")
+            in_bold = False
+        if space:
+            parts.append(" ")
+        if bold and not in_bold:
+            parts.append("**")
+            in_bold = True
+        parts.append(text)
+    if in_bold:
+        parts.append("**")
+    return "".join(parts)
 
 
 JUSTIFIED_MAX_GAP = 4.0  # font sizes: the widest space of a justified line; wider is a gutter or a tab stop
@@ -227,47 +377,64 @@ class WordSpaces:
     space the word it opens."""
 
     median: dict[object, float] = field(default_factory=dict)
-    # (id of the glyph before, id of the glyph after) -> (the line of the space, the word it opens)
+    # (glyph before, glyph after) -> (the line of the space, the word it opens)
     spaces: dict[tuple[int, int], tuple[object, str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, glyphs: list[Glyph]) -> WordSpaces:
-        """From a row's glyphs, sorted by x."""
+    def of(cls, source: GlyphArrays, glyphs: list[int]) -> WordSpaces:
+        """From a row's glyphs (indices into `source`), sorted by x."""
         spaces = cls()
         gaps: dict[object, list[float]] = {}
-        last: dict[object, Glyph] = {}
+        last: dict[int, int] = {}
+        text, runs, seqs, space_after = source.text, source.run_list, source.seq_list, source.space_after_list
+        x0s, x1s = source.x0s, source.x1s
+
+        def add(line: object, before: int, after: int, word: str) -> None:
+            gaps.setdefault(line, []).append(x0s[after] - x1s[before])
+            spaces.spaces[(before, after)] = (line, word)
+
         for glyph in glyphs:  # OCR: every neighbour in one Tesseract line is a space away
-            if glyph.run is None:
+            run = runs[glyph]
+            if run == NO_RUN:
                 continue
-            if glyph.run in last:
-                spaces._add(gaps, ("ocr", glyph.run), last[glyph.run], glyph, glyph.text)
-            last[glyph.run] = glyph
-        stream = sorted((g for g in glyphs if g.run is None), key=lambda g: g.seq)
-        chain = 0
+            if run in last:
+                add(("ocr", run), last[run], glyph, text[glyph])
+            last[run] = glyph
+        stream = sorted((g for g in glyphs if runs[g] == NO_RUN), key=seqs.__getitem__)
+        chain_number = 0
         for at, glyph in enumerate(stream):
-            if at and glyph.seq != stream[at - 1].seq + 1:
-                chain += 1
-            if at and glyph.seq == stream[at - 1].seq + 1 and stream[at - 1].space_after:
+            follows = at and seqs[glyph] == seqs[stream[at - 1]] + 1
+            if at and not follows:
+                chain_number += 1
+            if follows and space_after[stream[at - 1]]:
                 word = ""
                 for following in stream[at:]:
-                    word += following.text
-                    if following.space_after:
+                    word += text[following]
+                    if space_after[following]:
                         break
-                spaces._add(gaps, ("stream", chain), stream[at - 1], glyph, word)
+                add(("stream", chain_number), stream[at - 1], glyph, word)
         spaces.median = {line: statistics.median(values) for line, values in gaps.items()}
         return spaces
 
-    def _add(self, gaps: dict[object, list[float]], line: object, before: Glyph, after: Glyph, word: str) -> None:
-        gaps.setdefault(line, []).append(after.x0 - before.x1)
-        self.spaces[(id(before), id(after))] = (line, word)
+    @staticmethod
+    def may_be_justified(source: GlyphArrays, previous: int, glyph: int, gap: float, size: float) -> bool:
+        """False where `justified` is False whatever the row's spaces (most wide gaps: a gutter, a tab
+        stop), so the row's spaces need not be read: too wide, or no space of one line lies there (glyphs
+        of one OCR line, or neighbours in the content stream with a space between them)."""
+        if gap > JUSTIFIED_MAX_GAP * size:
+            return False
+        runs = source.run_list
+        if runs[previous] == NO_RUN and runs[glyph] == NO_RUN:
+            return source.seq_list[glyph] == source.seq_list[previous] + 1 and source.space_after_list[previous]
+        return runs[previous] == runs[glyph]
 
-    def justified(self, previous: Glyph, glyph: Glyph, gap: float, size: float) -> bool:
+    def justified(self, previous: int, glyph: int, gap: float, size: float) -> bool:
         """Whether a wide gap is a space of a justified line, stretched like all its others: a short
         justified line spreads its words across the column ("denúncia   do   locador,   a   qualquer"),
         and its median space is wide too. Not a gap much wider than the line's other spaces (a column
         gutter read across), nor one before a label or a number ("B)", "12.", a bare "B"), which opens a
         grid's next cell, nor one wider than a justified line ever spaces its words."""
-        space = self.spaces.get((id(previous), id(glyph)))
+        space = self.spaces.get((previous, glyph))
         if space is None:
             return False
         line, word = space
@@ -278,58 +445,8 @@ class WordSpaces:
         )
 
 
-def _make_segment(glyphs: list[Glyph], params: LayoutParams) -> Segment:
-    size = statistics.median(map(_SIZE, glyphs)) or 1.0
-    bolds = list(map(_BOLD, glyphs))
-    all_bold = all(bolds)
-    mark_bold = not all_bold and any(bolds)
-    parts: list[str] = []
-    in_bold = False
-    previous: Glyph | None = None
-    overlap, half, word_gap = -0.1 * size, 0.5 * size, params.word_gap  # the expressions below, hoisted
-    for glyph in glyphs:
-        space = False
-        if previous is not None:
-            gap = glyph.x0 - previous.x1
-            space = previous.space_after and glyph.seq == previous.seq + 1 and gap > overlap  # a stream space
-            if not space:
-                smaller = glyph.size if glyph.size < previous.size else previous.size
-                space = gap > word_gap * (smaller if smaller > half else half)
-        if not mark_bold:
-            if space:
-                parts.append(" ")
-            parts.append(glyph.text)
-            previous = glyph
-            continue
-        if mark_bold and in_bold and (not glyph.bold):
-            parts.append("**")
-            in_bold = False
-        if space:
-            parts.append(" ")
-        if mark_bold and glyph.bold and not in_bold:
-            parts.append("**")
-            in_bold = True
-        parts.append(glyph.text)
-        previous = glyph
-    if in_bold:
-        parts.append("**")
-    marked = sum(1 for g in glyphs if g.highlighted)
-    return Segment(
-        glyphs=glyphs,
-        text="".join(parts),
-        x0=min(map(_X0, glyphs)),
-        top=min(map(_TOP, glyphs)),
-        x1=max(map(_X1, glyphs)),
-        bottom=max(map(_BOTTOM, glyphs)),
-        size=round(size, 2),
-        # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
-        highlighted=marked > 0 and marked >= 0.5 * max(1, len(glyphs) - 3),
-        bold=all_bold,
-    )
-
-
 def assemble(
-    glyphs: list[Glyph],
+    glyphs: list[Glyph] | GlyphArrays,
     page_width: float,
     params: LayoutParams = LayoutParams(),
     page_height: float = 842.0,
@@ -337,200 +454,16 @@ def assemble(
 ) -> list[Segment]:
     """Segments of one page in reading order; `shared_descent`: the glyph boxes are a text layer's
     loose boxes (see `group_rows`)."""
-    if not glyphs:
+    source = glyphs if isinstance(glyphs, GlyphArrays) else GlyphArrays.from_glyphs(glyphs)
+    if not len(source):
         return []
-    rows = _rows_with_segments(glyphs, params, shared_descent)
+    rows = _rows_with_segments(source, np.arange(len(source)), params, shared_descent)
     ordered: list[Segment] = []
-    for band in _bands(rows, page_height, params):
-        if isinstance(band, _ColumnBand):
+    for band in bands(source, rows, page_height, params):
+        if isinstance(band, ColumnBand):
             for column in (band.left, band.right):
-                for row in _rows_with_segments(column, params, shared_descent):
+                for row in _rows_with_segments(source, np.array(column, dtype=np.int64), params, shared_descent):
                     ordered.extend(row.segments)
         else:
             ordered.extend(band.segments)
     return ordered
-
-
-def _rows_with_segments(glyphs: list[Glyph], params: LayoutParams, shared_descent: bool = False) -> list[Row]:
-    rows = group_rows(glyphs, shared_descent)
-    for row in rows:
-        row.segments = split_segments(row, params)
-    return rows
-
-
-@dataclass
-class _ColumnBand:
-    left: list[Glyph]
-    right: list[Glyph]
-
-
-def _bands(rows: list[Row], page_height: float, params: LayoutParams):
-    """Rows as they are, except runs of rows that form a two-column layout, yielded as one band."""
-    spans = [_spans(row, params.min_gutter) for row in rows]
-    i = 0
-    while i < len(rows):
-        found = _column_run(rows, spans, i, page_height, params)
-        if found is None:
-            yield rows[i]
-            i += 1
-            continue
-        end, gutter = found
-        left: list[Glyph] = []
-        right: list[Glyph] = []
-        for row in rows[i:end]:
-            for glyph in row.glyphs:
-                (left if glyph.x1 <= gutter[1] else right).append(glyph)
-        yield _ColumnBand(left, right)
-        i = end
-
-
-def _spans(row: Row, min_gap: float) -> list[tuple[float, float]]:
-    """The row's ink as (x0, x1) runs, glyphs joined across gaps narrower than `min_gap`.
-
-    Finer than segments: a gutter narrower than a segment gap (4 mm beside 10 pt text) still parts
-    two columns, while a line's word spaces stay inside one span."""
-    spans: list[tuple[float, float]] = []
-    for glyph in sorted(row.glyphs, key=_X0):
-        if spans and glyph.x0 - spans[-1][1] < min_gap:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], glyph.x1))
-        else:
-            spans.append((glyph.x0, glyph.x1))
-    return spans
-
-
-def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
-    gaps = []
-    cursor = lo
-    for x0, x1 in spans:
-        if x0 > cursor:
-            gaps.append((cursor, x0))
-        cursor = max(cursor, x1)
-    if cursor < hi:
-        gaps.append((cursor, hi))
-    return gaps
-
-
-HEADING_GAP = 1.4  # a heading stands this many line pitches below the line before it
-LONG_BAND_ROWS = 3  # times min_column_rows
-MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's width
-GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
-
-
-def _typical_inner_gap(rows: list[Row], gutter: tuple[float, float]) -> float:
-    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter."""
-    widest = []
-    for row in rows:
-        for side in ([g for g in row.glyphs if g.x1 <= gutter[0]], [g for g in row.glyphs if g.x0 >= gutter[1]]):
-            ordered = sorted(side, key=_X0)
-            gaps = [b.x0 - a.x1 for a, b in zip(ordered, ordered[1:])]
-            if gaps:
-                widest.append(max(gaps))
-    return statistics.median(widest) if widest else 0.0
-
-
-def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
-    """Sorted (x0, x1) runs joined where they overlap or leave less than `min_gap` between them."""
-    merged: list[tuple[float, float]] = []
-    for x0, x1 in spans:
-        if merged and x0 - merged[-1][1] < min_gap:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], x1))
-        else:
-            merged.append((x0, x1))
-    return merged
-
-
-def _column_run(
-    rows: list[Row], spans: list[list[tuple[float, float]]], start: int, page_height: float, params: LayoutParams
-):
-    """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
-    first = rows[start]
-    if len(spans[start]) >= 2:
-        found = _gutter_run(rows, spans, start, spans[start], first.x0, first.x1, page_height, params)
-        if found is not None:
-            return found
-    # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give rows
-    # of one column each (a stray mark beside a head adds a span but no gutter): look for the gutter in
-    # the ink of the next few rows together.
-    window = range(start, min(start + params.min_column_rows, len(rows)))
-    merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
-    if len(merged) < 2:
-        return None
-    return _gutter_run(rows, spans, start, merged, merged[0][0], merged[-1][1], page_height, params)
-
-
-def _gutter_run(
-    rows: list[Row], spans: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
-    lo: float, hi: float, page_height: float, params: LayoutParams,
-):
-    """(end, gutter) for the first gap inside `first_spans` (widest first) that the rows from `start` on
-    keep free as two page columns, else None."""
-    first = rows[start]
-    inner = [g for g in _free_intervals(first_spans, lo, hi) if g[0] > lo and g[1] < hi]
-    for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
-        if gutter[1] - gutter[0] < params.min_gutter:
-            continue
-        end = start
-        current = gutter
-        left_fill = right_fill = 0.0
-        while end < len(rows):
-            row = rows[end]
-            # The gutter narrows to what every row leaves free: the widest (the first of the widest) of the
-            # row's free intervals inside it, at least min_gutter wide.
-            widest: tuple[float, float] | None = None
-            widest_width = 0.0
-            for a, b in _free_intervals(spans[end], min(lo, row.x0) - 1, max(hi, row.x1) + 1):
-                free = (max(a, current[0]), min(b, current[1]))
-                width = free[1] - free[0]
-                if width >= params.min_gutter and (widest is None or width > widest_width):
-                    widest, widest_width = free, width
-            if widest is None:
-                break
-            current = widest
-            left = right = 0.0
-            for x0, x1 in spans[end]:
-                if x1 <= current[0]:
-                    left += x1 - x0
-                if x0 >= current[1]:
-                    right += x1 - x0
-            left_fill += left
-            right_fill += right
-            end += 1
-        count = end - start
-        if count < params.min_column_rows:
-            continue
-        # Side-by-side answer options between short stems form short bands; page columns run long.
-        # (A band of many rows is columns however short: two questions side by side above a full-width one.)
-        if rows[end - 1].bottom - first.top < params.min_column_height * page_height and count < LONG_BAND_ROWS * params.min_column_rows:
-            continue
-        # Each column's ink, per row, against that column's own width (rows of the two columns often
-        # alternate, and a figure may leave one column short of text for a while).
-        band_lo = min(row.x0 for row in rows[start:end])
-        band_hi = max(row.x1 for row in rows[start:end])
-        left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
-        if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
-            continue  # the last column of a table beside the rest of it, not a page column
-        if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
-            continue
-        # The costliest test last (each is pure, so their order changes nothing but the time).
-        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(rows[start:end], current):
-            continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
-        return _without_trailing_heading(rows, start, end, current), current
-    return None
-
-
-def _without_trailing_heading(rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> int:
-    """A heading set on one side just before full-width text ("QUESTÃO 100" above a question that spans
-    the page) is part of what follows, not the last line of its column: it stands further below its
-    column's previous line than the column's own line pitch, and the other column has ended above it."""
-    if end >= len(rows) or end - start < 3:
-        return end
-    last = rows[end - 1]
-    left = [r for r in rows[start:end] if any(g.x1 <= gutter[0] for g in r.glyphs)]
-    right = [r for r in rows[start:end] if any(g.x0 >= gutter[1] for g in r.glyphs)]
-    side, other = (left, right) if left and left[-1] is last else (right, left)
-    if not side or side[-1] is not last or (other and other[-1] is last) or len(side) < 3:
-        return end
-    pitches = [b.top - a.top for a, b in zip(side[:-1], side[1:-1])]
-    if pitches and last.top - side[-2].top > HEADING_GAP * statistics.median(pitches):
-        return end - 1
-    return end

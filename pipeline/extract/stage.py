@@ -24,7 +24,7 @@ from pipeline.extract import figures
 from pipeline.extract.glyphs import page_glyphs
 from pipeline.extract import patches as text_patches
 from pipeline.extract import quality
-from pipeline.extract.layout import Glyph, LayoutParams, assemble
+from pipeline.extract.layout import Glyph, GlyphArrays, LayoutParams, assemble
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
@@ -187,13 +187,13 @@ def _open(path: Path, options: ExtractOptions) -> pdfium.PdfDocument:
 # --------------------------------------------------------------------------- text layer
 
 
-def _text_lines(glyphs: list[Glyph], width: float, height: float, params: LayoutParams) -> list[Line]:
+def _text_lines(glyphs: list[Glyph] | GlyphArrays, width: float, height: float, params: LayoutParams) -> list[Line]:
     lines = []
     for seg in assemble(glyphs, width, params, page_height=height, shared_descent=True):
         text = unicodedata.normalize("NFC", seg.text).strip()
         if text:
             lines.append(seg.to_line(text, highlighted=seg.highlighted, font_size=seg.size, bold=seg.bold))
-            lines[-1].ocr = any(g.run is not None for g in seg.glyphs)  # words OCR read in place (`patches`)
+            lines[-1].ocr = seg.read_by_ocr  # words OCR read in place (`patches`)
     return lines
 
 
@@ -452,7 +452,10 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     usable, why = _layer_verdict(lines, page)
                 if usable:
                     with timed("ink"):
-                        patch = text_patches.find_patch(page, glyphs, index + 1)
+                        # Glyph objects only for a page with unmapped glyphs, or one a patch lays out again.
+                        patch = text_patches.find_patch(page, glyphs.to_glyphs() if glyphs.unmapped.any() else [], index + 1)
+                        if patch is not None:
+                            patch.glyphs = glyphs.to_glyphs()
                     if patch is not None:
                         patches.append(patch)
                 with timed("figures"):

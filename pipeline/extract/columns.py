@@ -1,0 +1,268 @@
+"""Two-column bands: runs of rows that all leave one vertical gutter free, tall enough and with enough
+text on both sides, read left column first (`pipeline.extract.layout` lays each column out again).
+
+Works on `layout.Row`s, read through the `Row` protocol (so this module does not import `layout`):
+their anchor box (`top`, `bottom`), their segments' extent (`x0`, `x1`), and their glyphs as indices
+into the page's `GlyphArrays` (`members`, in the order the rows were grouped; `by_x`, sorted by x0),
+read through the arrays' Python lists.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from itertools import chain
+from typing import Protocol
+
+import numpy as np
+
+from pipeline.extract.glypharrays import GlyphArrays
+
+
+class Row(Protocol):
+    """What a band reads of a row (`layout.Row`)."""
+
+    members: list[int]
+    by_x: list[int]
+    top: float
+    bottom: float
+    x0: float
+    x1: float
+
+
+class LayoutParams(Protocol):
+    """What a band reads of the layout's parameters (`layout.LayoutParams`)."""
+
+    @property
+    def min_column_rows(self) -> int: ...
+
+    @property
+    def min_column_fill(self) -> float: ...
+
+    @property
+    def min_gutter(self) -> float: ...
+
+    @property
+    def min_column_height(self) -> float: ...
+
+
+@dataclass
+class ColumnBand:
+    """The glyphs (indices) of a two-column band, left column and right."""
+
+    left: list[int]
+    right: list[int]
+
+
+def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
+    """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
+    x1s = glyphs.x1s
+    spans = _row_spans(glyphs, rows, params.min_gutter)
+    free = [_open_free_intervals(row_spans, params.min_gutter) for row_spans in spans]
+    i = 0
+    while i < len(rows):
+        found = _column_run(glyphs, rows, spans, free, i, page_height, params)
+        if found is None:
+            yield rows[i]
+            i += 1
+            continue
+        end, gutter = found
+        left: list[int] = []
+        right: list[int] = []
+        for row in rows[i:end]:
+            for glyph in row.members:
+                (left if x1s[glyph] <= gutter[1] else right).append(glyph)
+        yield ColumnBand(left, right)
+        i = end
+
+
+def _row_spans(glyphs: GlyphArrays, rows: list[Row], min_gap: float) -> list[list[tuple[float, float]]]:
+    """`_spans` of every row, for the page at once. A span opens where a glyph starts `min_gap` past the
+    rightmost end of the row so far: the rightmost end of the span so far, as long as no glyph ends left
+    of where it starts (else, or with a NaN edge, row by row)."""
+    lengths = np.array([len(row.by_x) for row in rows], dtype=np.int64)
+    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=int(lengths.sum()))
+    x0, x1 = glyphs.x0[flat], glyphs.x1[flat]
+    if not len(flat) or (x1 < x0).any() or np.isnan(x0).any() or np.isnan(x1).any():
+        return [_spans(row.by_x, glyphs.x0s, glyphs.x1s, min_gap) for row in rows]
+    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    column = np.arange(len(flat)) - row_starts[row_of]
+    ends = np.full((len(rows), int(lengths.max())), -np.inf)
+    ends[row_of, column] = x1
+    rightmost = np.maximum.accumulate(ends, axis=1)[row_of, column]
+    opens = np.ones(len(flat), dtype=bool)
+    opens[1:] = x0[1:] - rightmost[:-1] >= min_gap
+    opens[row_starts] = True
+    span_starts = np.flatnonzero(opens)
+    spans: list[list[tuple[float, float]]] = [[] for _ in rows]
+    for row, left, right in zip(row_of[span_starts].tolist(), x0[span_starts].tolist(), np.maximum.reduceat(x1, span_starts).tolist()):
+        spans[row].append((left, right))
+    return spans
+
+
+def _spans(by_x: list[int], x0s: list[float], x1s: list[float], min_gap: float) -> list[tuple[float, float]]:
+    """A row's ink as (x0, x1) runs (its glyphs `by_x`, sorted by x0), glyphs joined across gaps
+    narrower than `min_gap`.
+
+    Finer than segments: a gutter narrower than a segment gap (4 mm beside 10 pt text) still parts
+    two columns, while a line's word spaces stay inside one span."""
+    spans: list[tuple[float, float]] = []
+    for glyph in by_x:
+        x0, x1 = x0s[glyph], x1s[glyph]
+        if spans and x0 - spans[-1][1] < min_gap:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], x1))
+        else:
+            spans.append((x0, x1))
+    return spans
+
+
+def _open_free_intervals(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """A row's free intervals (`_free_intervals`) open at both ends, without those narrower than `min_gap`.
+
+    Inside a gutter, which lies strictly between the first row's edges and narrows from row to row, these
+    give what `_free_intervals(spans, min(lo, row.x0) - 1, max(hi, row.x1) + 1)` gives: clipped to the
+    gutter, an interval's outer end is the gutter's either way, and one narrower than `min_gap` never
+    becomes the gutter. So they are found once per row, not once per row and gutter tried."""
+    return [(a, b) for a, b in _free_intervals(spans, -math.inf, math.inf) if b - a >= min_gap]
+
+
+def _free_intervals(spans: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
+    gaps = []
+    cursor = lo
+    for x0, x1 in spans:
+        if x0 > cursor:
+            gaps.append((cursor, x0))
+        cursor = max(cursor, x1)
+    if cursor < hi:
+        gaps.append((cursor, hi))
+    return gaps
+
+
+HEADING_GAP = 1.4  # a heading stands this many line pitches below the line before it
+LONG_BAND_ROWS = 3  # times min_column_rows
+MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's width
+GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
+
+
+def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
+    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter."""
+    widest = []
+    x0s, x1s = glyphs.x0s, glyphs.x1s
+    for row in rows:
+        for ordered in ([g for g in row.by_x if x1s[g] <= gutter[0]], [g for g in row.by_x if x0s[g] >= gutter[1]]):
+            gaps = [x0s[b] - x1s[a] for a, b in zip(ordered, ordered[1:])]
+            if gaps:
+                widest.append(max(gaps))
+    return statistics.median(widest) if widest else 0.0
+
+
+def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+    """Sorted (x0, x1) runs joined where they overlap or leave less than `min_gap` between them."""
+    merged: list[tuple[float, float]] = []
+    for x0, x1 in spans:
+        if merged and x0 - merged[-1][1] < min_gap:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], x1))
+        else:
+            merged.append((x0, x1))
+    return merged
+
+
+def _column_run(
+    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int,
+    page_height: float, params: LayoutParams,
+):
+    """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
+    first = rows[start]
+    if len(spans[start]) >= 2:
+        found = _gutter_run(glyphs, rows, spans, free, start, spans[start], first.x0, first.x1, page_height, params)
+        if found is not None:
+            return found
+    # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give rows
+    # of one column each (a stray mark beside a head adds a span but no gutter): look for the gutter in
+    # the ink of the next few rows together.
+    window = range(start, min(start + params.min_column_rows, len(rows)))
+    merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
+    if len(merged) < 2:
+        return None
+    return _gutter_run(glyphs, rows, spans, free, start, merged, merged[0][0], merged[-1][1], page_height, params)
+
+
+def _gutter_run(
+    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
+    lo: float, hi: float, page_height: float, params: LayoutParams,
+):
+    """(end, gutter) for the first gap inside `first_spans` (widest first) that the rows from `start` on
+    keep free as two page columns, else None."""
+    first = rows[start]
+    inner = [g for g in _free_intervals(first_spans, lo, hi) if g[0] > lo and g[1] < hi]
+    for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
+        if gutter[1] - gutter[0] < params.min_gutter:
+            continue
+        end = start
+        current = gutter
+        left_fill = right_fill = 0.0
+        min_gutter = params.min_gutter
+        while end < len(rows):
+            # The gutter narrows to what every row leaves free: the widest (the first of the widest) of the
+            # row's free intervals inside it, at least min_gutter wide.
+            widest: tuple[float, float] | None = None
+            widest_width = 0.0
+            low, high = current
+            for a, b in free[end]:
+                a = a if a > low else low
+                b = b if b < high else high
+                if b - a >= min_gutter and (widest is None or b - a > widest_width):
+                    widest, widest_width = (a, b), b - a
+            if widest is None:
+                break
+            current = widest
+            left = right = 0.0
+            for x0, x1 in spans[end]:
+                if x1 <= current[0]:
+                    left += x1 - x0
+                if x0 >= current[1]:
+                    right += x1 - x0
+            left_fill += left
+            right_fill += right
+            end += 1
+        count = end - start
+        if count < params.min_column_rows:
+            continue
+        # Side-by-side answer options between short stems form short bands; page columns run long.
+        # (A band of many rows is columns however short: two questions side by side above a full-width one.)
+        if rows[end - 1].bottom - first.top < params.min_column_height * page_height and count < LONG_BAND_ROWS * params.min_column_rows:
+            continue
+        # Each column's ink, per row, against that column's own width (rows of the two columns often
+        # alternate, and a figure may leave one column short of text for a while).
+        band_lo = min(row.x0 for row in rows[start:end])
+        band_hi = max(row.x1 for row in rows[start:end])
+        left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
+        if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
+            continue  # the last column of a table beside the rest of it, not a page column
+        if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
+            continue
+        # The costliest test last (each is pure, so their order changes nothing but the time).
+        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
+            continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
+        return _without_trailing_heading(glyphs, rows, start, end, current), current
+    return None
+
+
+def _without_trailing_heading(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> int:
+    """A heading set on one side just before full-width text ("QUESTÃO 100" above a question that spans
+    the page) is part of what follows, not the last line of its column: it stands further below its
+    column's previous line than the column's own line pitch, and the other column has ended above it."""
+    if end >= len(rows) or end - start < 3:
+        return end
+    last = rows[end - 1]
+    x0s, x1s = glyphs.x0s, glyphs.x1s
+    left = [r for r in rows[start:end] if any(x1s[g] <= gutter[0] for g in r.members)]
+    right = [r for r in rows[start:end] if any(x0s[g] >= gutter[1] for g in r.members)]
+    side, other = (left, right) if left and left[-1] is last else (right, left)
+    if not side or side[-1] is not last or (other and other[-1] is last) or len(side) < 3:
+        return end
+    pitches = [b.top - a.top for a, b in zip(side[:-1], side[1:-1])]
+    if pitches and last.top - side[-2].top > HEADING_GAP * statistics.median(pitches):
+        return end - 1
+    return end

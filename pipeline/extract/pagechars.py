@@ -1,0 +1,139 @@
+"""A text page's characters as arrays, read from pdfium in as few Python-level steps as it allows.
+
+    textpage = pdfiumtext.handle(raw_textpage)
+    found, boxes = loose_boxes(textpage, indices)    # boxes: (left, top, right, bottom), PDF space, float64
+    font_weights(textpage, indices); map_errors(textpage, count)
+    filled_paths(raw_page, max_depth, keep_color)    # filled path objects, as PdfPage.get_objects walks them
+
+pdfium has no call that returns a page's character boxes together: each character's loose box, font
+weight and Unicode-map flag is one C call. What costs is Python around those calls, not the calls
+(measured on corpus pages: a bare ctypes call 0.3-0.4 µs, the per-character loop that made a Glyph
+object about 3 µs a character). So each kind of call runs as one `map` over the page's indices with no
+Python frame per character: the boxes written straight into one `FS_RECTF` array (read as numpy),
+weights and flags into lists. The codes come in one `FPDFText_GetText` call (`pdfiumtext.char_codes`).
+
+Which characters need which call is decided from the codes first: every character needs its map flag
+(an unmapped character may carry any code, a space's too), only characters that are not spaces need a
+box and a weight.
+"""
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from pipeline.extract import pdfiumtext
+
+
+
+def _typed(function, restype, *argtypes):
+    """`function` (a pypdfium2 binding) with plain C argument types: a handle as `c_void_p` takes a
+    Python int, which a `map` can hand it without a Python frame per call."""
+    return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(function, ctypes.c_void_p).value)
+
+
+# The per-character calls go bare (no declared arguments, no conversion: about a third cheaper than
+# typed ones): the text page as a `c_void_p`, the index as a C int, the box as a `byref` into an array.
+_BOX = pdfiumtext.LOOSE_CHAR_BOX
+_WEIGHT = pdfiumtext.FONT_WEIGHT
+_MAP_ERROR = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.cast(pdfium_c.FPDFText_HasUnicodeMapError, ctypes.c_void_p).value)
+_RECT_SIZE = ctypes.sizeof(pdfium_c.FS_RECTF)
+
+
+def handle_of(raw) -> int:
+    """A pdfium handle (a pypdfium2 raw pointer) as the int the typed calls here take."""
+    return ctypes.cast(raw, ctypes.c_void_p).value or 0
+
+
+def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(found, boxes) of the characters `indices` of `textpage` (`pdfiumtext.handle`): whether pdfium
+    gave each a loose box, and the box (left, top, right, bottom; PDF space) widened exactly from
+    pdfium's floats to float64, so every sum over it is the one Python's floats would give."""
+    count = len(indices)
+    if not count:
+        return np.zeros(0, dtype=bool), np.zeros((0, 4), dtype=np.float64)
+    rects = (pdfium_c.FS_RECTF * count)()
+    into = map(ctypes.byref, repeat(rects, count), range(0, _RECT_SIZE * count, _RECT_SIZE))
+    found = list(map(_BOX, repeat(textpage, count), indices, into))
+    boxes = np.frombuffer(rects, dtype=np.float32).reshape(-1, 4).astype(np.float64)
+    return np.array(found, dtype=np.int64) != 0, boxes
+
+
+def font_weights(textpage: ctypes.c_void_p, indices: list[int]) -> np.ndarray:
+    """The font weight of each of the characters `indices` (-1 where pdfium has none)."""
+    return np.array(list(map(_WEIGHT, repeat(textpage, len(indices)), indices)), dtype=np.int64)
+
+
+def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
+    """Per character index, whether pdfium reports a Unicode-map error (the font gives no Unicode)."""
+    return np.array(list(map(_MAP_ERROR, repeat(textpage, count), range(count))), dtype=np.int64) == 1
+
+
+_COUNT_OBJECTS = _typed(pdfium_c.FPDFPage_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_OBJECT = _typed(pdfium_c.FPDFPage_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+_COUNT_FORM_OBJECTS = _typed(pdfium_c.FPDFFormObj_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_FORM_OBJECT = _typed(pdfium_c.FPDFFormObj_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ulong)
+_OBJECT_TYPE = _typed(pdfium_c.FPDFPageObj_GetType, ctypes.c_int, ctypes.c_void_p)
+
+
+def page_objects(raw_page, wanted_type: int, max_depth: int) -> list[int]:
+    """Handles (ints) of the page's objects of `wanted_type`, in the order and to the depth (Form XObjects
+    opened up to `max_depth` levels) of `PdfPage.get_objects`, without a helper object per page object."""
+    found: list[int] = []
+    _collect(handle_of(raw_page), None, 0, wanted_type, max_depth, found)
+    return found
+
+
+def _collect(page: int, form: int | None, level: int, wanted_type: int, max_depth: int, found: list[int]) -> None:
+    count = _COUNT_OBJECTS(page) if form is None else _COUNT_FORM_OBJECTS(form)
+    if count < 0:
+        raise pdfium.PdfiumError("Failed to get number of pageobjects.")
+    handles = list(map(_GET_OBJECT, repeat(page, count), range(count))) if form is None else \
+        list(map(_GET_FORM_OBJECT, repeat(form, count), range(count)))
+    for handle in handles:
+        if not handle:
+            raise pdfium.PdfiumError("Failed to get pageobject.")
+        kind = _OBJECT_TYPE(handle)
+        if kind == wanted_type:
+            found.append(handle)
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < max_depth - 1:
+            _collect(page, handle, level + 1, wanted_type, max_depth, found)
+
+
+_DRAW_MODE = _typed(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
+_FILL_COLOR = _typed(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_uint)] * 4)
+_BOUNDS = _typed(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_float)] * 4)
+
+
+@dataclass(frozen=True)
+class FilledPath:
+    """A filled path object: its fill colour (r, g, b, a; 0-255) and bounds (left, bottom, right, top)."""
+
+    color: tuple[int, int, int, int]
+    bounds: tuple[float, float, float, float]
+
+
+def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
+    """The page's filled path objects whose fill colour `keep_color` keeps, in `page_objects` order (the
+    bounds are asked only of those)."""
+    mode, stroke = ctypes.c_int(), ctypes.c_int()
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    refs = [ctypes.byref(v) for v in (r, g, b, a)]
+    bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    mode_ref, stroke_ref = ctypes.byref(mode), ctypes.byref(stroke)
+    found = []
+    for handle in page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth):
+        if not _DRAW_MODE(handle, mode_ref, stroke_ref) or mode.value == 0:
+            continue
+        if not _FILL_COLOR(handle, *refs) or not keep_color((r.value, g.value, b.value, a.value)):
+            continue
+        if not _BOUNDS(handle, *bounds):
+            raise pdfium.PdfiumError("Failed to locate pageobject.")
+        found.append(FilledPath((r.value, g.value, b.value, a.value), (left.value, bottom.value, right.value, top.value)))
+    return found
