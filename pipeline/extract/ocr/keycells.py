@@ -28,6 +28,9 @@ CELL_CONTEXT_DOWN = 1.0
 KEY_PAGE_SHORT_SHARE = 0.6
 TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing needs this confidence
 TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
+# A block-pass word wider than this many of the cell's widths (or heights, for a narrow cell) spans its
+# neighbours too: the heading "ΤΥΠΟΣ Β" read as the one word "ΤΥΠΟΣ" took the place of its lone "Β".
+TABLE_PASS_RIVAL_WIDTH = 2.0
 
 
 def table_areas(words: list[Word], cells: list[Word], text_height: float, width: int, height: int) -> list[Region]:
@@ -86,7 +89,7 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
     """Re-read table cells: Tesseract's automatic layout isolates each cell letter and misreads it
     ("A" as ">", "D" as "U" in the NÚCEM key table); reading the page as one block (psm 6) gets them
     right. An isolated short word takes the block reading at its place when that one is a letter or
-    digit read with more confidence; confident block-pass words where the first pass found nothing
+    digit read with more confidence and no wider than the cell (`TABLE_PASS_RIVAL_WIDTH`); confident block-pass words where the first pass found nothing
     (letters on a coloured column) are added, each as its own line."""
     isolated = {id(w) for w in isolated_short_words(page_pass)}
     merged = []
@@ -95,6 +98,7 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
             rivals = [
                 b for b in block_pass
                 if overlap_share(word, b) > 0.5 and b.text.isalnum() and (b.conf > word.conf or b.conf >= TABLE_PASS_TRUST_CONF)
+                and b.right - b.left <= TABLE_PASS_RIVAL_WIDTH * max(word.right - word.left, word.bottom - word.top)
             ]
             if rivals:
                 best = max(rivals, key=lambda b: b.conf)

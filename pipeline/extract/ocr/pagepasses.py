@@ -21,10 +21,11 @@ from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM,
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
-from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, may_lie_turned
+from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
@@ -138,10 +139,10 @@ def _recognise(work: PageWork) -> PageWork:
     return replace(work, parsed=parsed, words=parsed)
 
 
-@page_pass("orientation", "1", Cost.WHOLE_PAGE, when=_reads_as_turned)
+@page_pass("orientation", "2", Cost.WHOLE_PAGE, when=_reads_as_turned)
 def _orientation(work: PageWork) -> PageWork:
     """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
-    reading is kept when it is the more confident (`orientation`)."""
+    reading is kept when it is the more confident and reads no fewer known words (`orientation`)."""
     path = work.folder / f"page-{work.page_number}.pgm"
     work.prepared().save(path, format="PPM")
     rotation = detect_rotation(path, work.omp_thread_limit)
@@ -149,7 +150,8 @@ def _orientation(work: PageWork) -> PageWork:
         return work
     turned = read_page(work.as_scanned.rotate(-rotation, expand=True), work.settings, page_number=work.page_number,
                        omp_thread_limit=work.omp_thread_limit, turn_upright=False)
-    if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0):
+    more_known = known_words([w.text for w in turned.words], work.lexicon) >= known_words([w.text for w in work.parsed], work.lexicon)
+    if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0) and more_known:
         return replace(work, outcome=replace(turned, rotation=rotation))
     return work
 
@@ -252,6 +254,18 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
                             work.omp_thread_limit, work.folder)
     return replace(work, words=words)
+
+
+@page_pass("list-cells", "1", Cost.REGIONS, when=_has_labels)
+def _read_list_cells(work: PageWork) -> PageWork:
+    """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
+    answers as labels, an answer unread kept as unread at its place (`listcells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    read, words = held_apart(work.words)
+    words = read_list_cells(work.prepared(), words, read, settings.option_labels, settings.languages, settings.dpi,
+                            work.omp_thread_limit, work.folder)
+    return replace(work, words=read + words)
 
 
 # ---------------------------------------------------------------- a second recogniser
@@ -420,7 +434,7 @@ def _figures(work: PageWork) -> PageWork:
 
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_key_cells, _read_grid_cells, _second_reader,
+    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
