@@ -118,6 +118,10 @@ KEY_CELL_MIN_COLUMN = 3  # a key column has at least this many label cells read 
 KEY_CELL_MAX_JUNK = 4  # a cell reading this short that is no label is a misread letter
 KEY_CELL_MIN_INK = 0.01  # share of dark pixels a cell crop needs to hold a letter at all
 KEY_CELL_MIN_CONF = 15.0  # the whitelist leaves only labels; "C" comes back at 23–53 when right
+# A word of several cells' letters read under this is placed by its character boxes, not one letter per
+# cell it spans: read at 0, a 37-letter word of 37 cells had one letter dropped and another doubled, and
+# every answer between them went to the next question.
+KEY_CELL_SURE_WORD = 50.0
 
 
 def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], list[float], float] | None:
@@ -175,7 +179,7 @@ def read_label_cells(
         return next((i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets)) if offset <= x < offset + right - left), None)
 
     # Tesseract may join neighbouring cells into one word ("CCBD…"): a word of as many letters as the
-    # crops its box spans gives one letter to each; any other word is placed letter by letter from
+    # crops its box spans, read surely, gives one letter to each; any other word is placed letter by letter from
     # Tesseract's character boxes (a cell read as nothing shifted a 27-letter word off its crops).
     readings: dict[int, tuple[str, float]] = {}
     misaligned: list[Word] = []
@@ -186,7 +190,7 @@ def read_label_cells(
             i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
             if r.left < offset + (right - left) and r.right > offset
         ]
-        if len(spanned) != len(r.text):
+        if len(spanned) != len(r.text) or (len(r.text) > 1 and r.conf < KEY_CELL_SURE_WORD):
             misaligned.append(r)
             continue
         for i, ch in zip(spanned, r.text):
