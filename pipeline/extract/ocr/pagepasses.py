@@ -18,6 +18,7 @@ from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
+from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
@@ -201,6 +202,19 @@ def _read_orphans(work: PageWork) -> PageWork:
     words = read_orphans(work.prepared(), work.words, work.parsed, work.typical_height, settings.languages, settings.dpi,
                          work.omp_thread_limit, work.folder, work.stretch)
     return replace(work, words=words)
+
+
+def _text_measured(work: PageWork) -> bool:
+    """the page has words of 3+ letters to measure its text height by"""
+    return bool(work.typical_height)
+
+
+@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_text_measured)
+def _dropped_ink(work: PageWork) -> PageWork:
+    """Lines of text Tesseract returned no word (or only junk) for, found from the ink no word covers, read in place by
+    RapidOCR (Tesseract as one text line where RapidOCR has no model for the language), the sure words kept and noted (`droppedink`)."""
+    dropped = read_dropped_ink(work.prepared(), work.words, work.typical_height, work.settings.languages)
+    return replace(work, words=dropped.words, notes=work.notes + ((dropped.note,) if dropped.note else ()))
 
 
 @page_pass("lone-cells", "1", Cost.CHEAP, required=True)
@@ -408,11 +422,12 @@ def _ellipsis(work: PageWork) -> PageWork:
     return replace(work, words=as_ellipsis(work.words))
 
 
-@page_pass("legibility", "1", Cost.CHEAP, required=True)
+@page_pass("legibility", "2", Cost.CHEAP, required=True)
 def _legibility(work: PageWork) -> PageWork:
-    """A page with no legible word reads as empty (parts of a text page with any word do not); otherwise its mean word
+    """A page with no legible word and no key cell read reads as empty (parts of a text page with any word do not); otherwise its mean word
     confidence is taken, figures' junk included."""
-    if not any(is_legible(w) for w in work.words) and not (work.settings.parts_only and work.words):
+    cells, _ = held_apart(work.words)  # a key read cell by cell ("10)", "a") is text, though no word has three letters
+    if not any(is_legible(w) for w in work.words) and not cells and not (work.settings.parts_only and work.words):
         grey = work.prepared()
         return replace(work, outcome=PageReading(grey.width, grey.height))
     return replace(work, confidence=mean_confidence(work.words))
@@ -434,7 +449,7 @@ def _figures(work: PageWork) -> PageWork:
 
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
+    _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
