@@ -204,12 +204,13 @@ def _read_orphans(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-def _text_measured(work: PageWork) -> bool:
-    """the page has words of 3+ letters to measure its text height by"""
-    return bool(work.typical_height)
+def _whole_page_with_text(work: PageWork) -> bool:
+    """a whole page (not parts of a text page, whose drawn regions were chosen as text and read already) with words of
+    3+ letters to measure its text height by"""
+    return bool(work.typical_height) and not work.settings.parts_only
 
 
-@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_text_measured)
+@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)
 def _dropped_ink(work: PageWork) -> PageWork:
     """Lines of text Tesseract returned no word (or only junk) for, found from the ink no word covers, read in place by
     RapidOCR (Tesseract as one text line where RapidOCR has no model for the language), the sure words kept and noted (`droppedink`)."""
