@@ -42,6 +42,7 @@ NUMBER_MAX_WIDTH = 3.2  # of a row's height: the widest number piece ("120." at 
 ANSWER_MAX_WIDTH = 1.3  # of a row's height: an answer piece's ink is about one glyph ("M" is the widest)
 ANSWER_MIN_HEIGHT = 0.45  # of a row's height: an answer is a glyph's height (a dot or a dash is not)
 DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider than tall
+DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
@@ -87,6 +88,8 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
         else:
             groups.append([piece])
     for group in groups:
+        while len(group) > 2 and _is_speck(group[-1], height):
+            group = group[:-1]  # a speck after the answer (a dot of JPEG noise) is no part of the entry
         if len(group) < 2 or not _is_answer(group[-1], height):
             continue
         rest, dash = group[:-1], None
@@ -99,7 +102,14 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
 
 
 def _is_dash(piece: Box, height: int) -> bool:
-    return piece[3] - piece[1] <= DASH_MAX_HEIGHT * height and piece[2] - piece[0] > piece[3] - piece[1]
+    """A bar: low, at least twice as wide as tall and `DASH_MIN_WIDTH` of the row wide (a speck of JPEG
+    noise between "51." and "C" is neither, and was once written as a dash the key's entry pattern refused)."""
+    width, tall = piece[2] - piece[0], piece[3] - piece[1]
+    return tall <= DASH_MAX_HEIGHT * height and width >= 2 * tall and width >= DASH_MIN_WIDTH * height
+
+
+def _is_speck(piece: Box, height: int) -> bool:
+    return piece[2] - piece[0] < DASH_MIN_WIDTH * height and piece[3] - piece[1] < DASH_MAX_HEIGHT * height
 
 
 def _is_answer(piece: Box, height: int) -> bool:
