@@ -16,8 +16,9 @@ geometry says where each entry is, and each part of it is read with its own alph
    run, rows placed by the column's pitch, so a row lost leaves a hole, never a shift) is a key column,
    and each entry takes the number its place gives;
 4. answers: the answer pieces of the key columns are read against the option labels (enclosed digits by
-   the digit in their ring); one that stays unread is `UNREAD_CELL` at its place, which the key reader
-   reports for its question.
+   the digit in their ring); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
+   Tesseract read it (a question's numbered list of digits); in a key column, an answer that stays
+   unread is `UNREAD_CELL` at its place, which the key reader reports for its question.
 The words written for an entry replace every word Tesseract read over it and stand on lines the later
 table passes leave alone (`tablecells.held_apart`).
 """
@@ -46,6 +47,7 @@ DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
+ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
 PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
 NUMBER_MARKS = ".):"  # what a list key's numbers end with, read with their digits and taken off
 LINE_OFFSET = 900_000  # lines of this pass within `tablecells`' held-apart range (its tables use the lower ones)
@@ -239,8 +241,10 @@ def read_list_cells(
     added: list[Word] = []
     spans: list[Box] = []
     for column, numbers_run, mark in keyed:
-        for entry, number in zip(column, numbers_run):
-            reading = next(labels_read)
+        readings = [next(labels_read) for _ in column]
+        if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
+            continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
+        for entry, number, reading in zip(column, numbers_run, readings):
             top = min(entry.number[1], entry.answer[1])
             bottom = max(entry.number[3], entry.answer[3])
             line = (LINE_LIST + entry.row, 0, 0)

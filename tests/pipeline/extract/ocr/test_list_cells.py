@@ -118,3 +118,23 @@ def test_a_turned_reading_with_fewer_known_words_loses_to_the_upright_one():
     assert known_words(upright, Lexicon()) > known_words(turned, Lexicon())  # type: ignore[arg-type]
     assert known_words(upright, None) == 0
     assert np.isclose(known_words([], Lexicon()), 0)  # type: ignore[arg-type]
+
+
+@needs_tesseract("pol")
+def test_a_question_whose_numbered_options_are_digits_keeps_them(tmp_path):
+    # "1) 5", "2) 7", … down a column look like a key's entries, but their answers are no labels.
+    import hashlib
+
+    from pipeline.extract import ExtractOptions, extract_document
+    from pipeline.extract.ocr import OcrSettings
+
+    values = ["5", "7", "2", "8", "3"]
+    items = [TextBox("Zadanie 4. Ile wynosi suma cyfr liczby podanej w tekście?", 20, 20, 170, size=11)]
+    items += [TextBox(f"{n + 1}) {v}", 30, 32 + 9 * n, 30, size=11) for n, v in enumerate(values)]
+    scan = rasterize_pdf(build_pdf(tmp_path / "q.pdf", [PageSpec(items)]), tmp_path / "q-scan.pdf", dpi=200, blur=0.6,
+                         jpeg_quality=80, noise=0.01, seed=0)
+    settings = OcrSettings(languages=("pol",), dpi=300, option_labels=("A", "B", "C", "D"))
+    document = extract_document(scan, hashlib.sha256(scan.read_bytes()).hexdigest(), ExtractOptions(ocr=settings, ocr_workers=1))
+    text = "\n".join(line.text for line in document.pages[0].lines)
+    assert not any(line.text.endswith(f") {UNREAD_CELL}") for line in document.pages[0].lines), text
+    assert sum(f"{n + 1}) {v}" in text for n, v in enumerate(values)) >= 4, text
