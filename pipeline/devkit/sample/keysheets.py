@@ -160,6 +160,12 @@ def greek_booklets(seed: int = 0) -> KeySheet:
                     row_labels=("Ερώτηση", "Απάντηση"), languages=("ell",), name="greek-booklets")
 
 
+def cyrillic_booklets(seed: int = 0) -> KeySheet:
+    """Grid blocks per booklet type under Cyrillic headers ("ВАРИАНТ Б"), Cyrillic capital labels."""
+    return grid_key(seed, count=40, per_row=20, labels=("А", "Б", "В", "Г"), booklets=("А", "Б"), header="ВАРИАНТ {booklet}",
+                    row_labels=("Вопрос", "Ответ"), languages=("rus",), name="cyrillic-booklets")
+
+
 def wide_grid(seed: int = 0) -> KeySheet:
     """One row of 40 narrow cells across the page: a key table Tesseract must not read as one strip."""
     return grid_key(seed, count=80, per_row=40, labels=("A", "B", "C", "D"), size=9, cell=4.0, name="wide",
@@ -169,4 +175,5 @@ def wide_grid(seed: int = 0) -> KeySheet:
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
-                                                  "list-dash": dash_list, "list-paren": paren_list}
+                                                  "list-dash": dash_list, "list-paren": paren_list,
+                                                  "cyrillic-booklets": cyrillic_booklets}
