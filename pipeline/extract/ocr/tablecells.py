@@ -359,7 +359,11 @@ def read_table_cells(
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
         spans = _band_spans(table, [(box, band) for box, _, (band, _) in placed])
-        result = [w for w in result if not any(_centre_in(w, span) for span in spans)]
+        # A word of no letter or digit anywhere in the table's rows is a rule's remnant ("|" at a label
+        # cell's edge, read between a grid's number row and its answer row, parted the two).
+        rows = [(band.cells[0][0], band.top, band.cells[-1][1], band.bottom) for band in table]
+        result = [w for w in result if not any(_centre_in(w, span) for span in spans)
+                  and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))]
         for box, text, (band_index, conf) in placed:
             line = LINE_BASE + t * 1000 + band_index
             added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0)))

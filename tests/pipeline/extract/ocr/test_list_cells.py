@@ -138,3 +138,15 @@ def test_a_question_whose_numbered_options_are_digits_keeps_them(tmp_path):
     text = "\n".join(line.text for line in document.pages[0].lines)
     assert not any(line.text.endswith(f") {UNREAD_CELL}") for line in document.pages[0].lines), text
     assert sum(f"{n + 1}) {v}" in text for n, v in enumerate(values)) >= 4, text
+
+
+@needs_tesseract("rus")
+def test_a_rule_remnant_between_a_grid_numbers_and_answers_does_not_part_them(tmp_path):
+    # A held-out script: Cyrillic booklet grids. At 150 dpi, blur 0.8 a "|" read at the label cell's edge
+    # stood between the number row and the answer row: "no row of answers under the numbers", 0 of 40.
+    from pipeline.devkit.sample.keysheets import cyrillic_booklets
+
+    sheet = cyrillic_booklets(0)
+    table = read_key(_scan(sheet, tmp_path, 150), sheet)
+    right, wrong = _right_wrong(sheet, table)
+    assert wrong == [] and right >= 36, (right, wrong, table.problems)
