@@ -18,7 +18,9 @@ geometry says where each entry is, and each part of it is read with its own alph
 4. answers: the answer pieces of the key columns are read against the option labels (enclosed digits by
    the digit in their ring); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
    Tesseract read it (a question's numbered list of digits); in a key column, an answer that stays
-   unread is `UNREAD_CELL` at its place, which the key reader reports for its question.
+   unread is `UNREAD_CELL` at its place, which the key reader reports for its question. Where the page
+   reading holds one label read surely (`PAGE_LABEL_SURE`) at an answer's place, that label is kept:
+   in its line's context Tesseract tells a small `e` from a `c` better than a cell read alone.
 The words written for an entry replace every word Tesseract read over it and stand on lines the later
 table passes leave alone (`tablecells.held_apart`).
 """
@@ -48,10 +50,12 @@ ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a 
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
 ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
+PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
 PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
 NUMBER_MARKS = ".):"  # what a list key's numbers end with, read with their digits and taken off
 LINE_OFFSET = 900_000  # lines of this pass within `tablecells`' held-apart range (its tables use the lower ones)
 _NUMBER_MARK = re.compile(r"^\d+(?P<mark>[^\w\s]{0,2})$")
+_GLUED_ANSWER = re.compile(r"^\d+[^\w\s]{0,2}(?P<label>[^\W\d_])$")
 
 Box = tuple[int, int, int, int]
 
@@ -172,6 +176,21 @@ def _mark(marks: list[str], words: list[Word], column: list[Entry]) -> str:
     return Counter(marks).most_common(1)[0][0] if marks else ""
 
 
+def _page_label(words: Sequence[Word], answer: Box, labels: Sequence[str]) -> tuple[str, float] | None:
+    """The label the page reading read surely at an answer's place, alone there, or None. In its line's
+    context Tesseract tells a small `e` from a `c` that the cell, read alone against the labels, confuses
+    (a held-out key in 9.5 pt: 4 answers of 50 wrong read alone, none in the page reading)."""
+    by_fold = {label.casefold(): label for label in labels}
+    middle = (answer[1] + answer[3]) / 2
+    there = [w for w in words if w.left < answer[2] and w.right > answer[0] and w.top <= middle <= w.bottom]
+    if len(there) != 1 or there[0].conf < PAGE_LABEL_SURE:
+        return None
+    # The label alone, or glued to its number ("5)e"): what the word ends with, past the number and its mark.
+    read = _GLUED_ANSWER.match(there[0].text)
+    text = read.group("label") if read else there[0].text
+    return (by_fold[text.casefold()], there[0].conf) if text.casefold() in by_fold else None
+
+
 def _centre_in(word: Word, box: Box) -> bool:
     x, y = (word.left + word.right) / 2, (word.top + word.bottom) / 2
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
@@ -245,6 +264,7 @@ def read_list_cells(
         if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
             continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
         for entry, number, reading in zip(column, numbers_run, readings):
+            reading = _page_label(words, entry.answer, labels) or reading
             top = min(entry.number[1], entry.answer[1])
             bottom = max(entry.number[3], entry.answer[3])
             line = (LINE_LIST + entry.row, 0, 0)
