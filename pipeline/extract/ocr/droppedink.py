@@ -82,7 +82,7 @@ def looks_like_text(piece: np.ndarray, line_height: float) -> bool:
     density = float(piece.mean())
     if not MIN_DENSITY <= density <= MAX_DENSITY:
         return False
-    blobs = ink_runs(piece.any(axis=0), 0)
+    blobs = ink_runs(np.asarray(piece.any(axis=0)), 0)
     if len(blobs) < MIN_BLOBS:
         return False
     widths = [right - left for left, right in blobs]

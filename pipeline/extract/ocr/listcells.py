@@ -76,7 +76,7 @@ def _pieces(ink: np.ndarray, top: int, bottom: int) -> list[Box]:
     height = bottom - top
     band = ink[top:bottom]
     pieces = []
-    for left, right in ink_runs(band.any(axis=0), max(1, round(PIECE_GAP * height))):
+    for left, right in ink_runs(np.asarray(band.any(axis=0)), max(1, round(PIECE_GAP * height))):
         rows = np.flatnonzero(band[:, left:right].any(axis=1))
         pieces.append((left, top + int(rows[0]), right, top + int(rows[-1]) + 1))
     return pieces
