@@ -2,7 +2,7 @@
 resolutions, blurs and JPEG qualities, extracted by OCR and read by the spec's key format, each entry
 compared with the answer printed.
 
-    python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90]
+    python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90] [--disable list-cells]
 
 A share of entries right per family and scan, the entries wrong, missing and reported; never a shift
 passes unseen: an answer given to the wrong question counts as wrong.
@@ -43,10 +43,11 @@ class KeyScore:
         return self.right / self.total if self.total else 0.0
 
 
-def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300) -> KeyTable:
-    """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer)."""
+def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = ()) -> KeyTable:
+    """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer), with the
+    OCR passes named in `disabled` left out (to measure what a pass does)."""
     spec = KeySpec(**sheet.key)
-    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels)
+    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels, disabled_passes=disabled)
     options = ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout)
     sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
     document = extract_document(pdf, sha, options)
@@ -68,14 +69,15 @@ def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeySco
     return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds)
 
 
-def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0) -> tuple[KeyScore, KeyTable]:
+def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0,
+            disabled: tuple[str, ...] = ()) -> tuple[KeyScore, KeyTable]:
     source = folder / f"{sheet.name}.pdf"
     if not source.exists():
         build_pdf(source, sheet.pages)
     scan = folder / f"{sheet.name}-{dpi}-{blur}-{jpeg}.pdf"
     rasterize_pdf(source, scan, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=seed)
     started = time.monotonic()
-    table = read_key(scan, sheet)
+    table = read_key(scan, sheet, disabled=disabled)
     return score(sheet, table, f"{dpi}dpi blur {blur} q{jpeg}", time.monotonic() - started), table
 
 
@@ -87,8 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jpeg", default="80")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
+    parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
     args = parser.parse_args(argv)
     families = {**TUNING, **CHECKING}
+    disabled = tuple(name for name in args.disable.split(",") if name)
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
@@ -100,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             for dpi, blur, jpeg in itertools.product(
                 [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")]
             ):
-                result, table = measure(sheet, Path(tmp), dpi=dpi, blur=blur, jpeg=jpeg, seed=args.seed)
+                result, table = measure(sheet, Path(tmp), dpi=dpi, blur=blur, jpeg=jpeg, seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:22} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} {result.seconds:.1f}s", flush=True)
                 if args.show:

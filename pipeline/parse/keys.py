@@ -18,6 +18,7 @@ from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
 MAX_ANSWER_LINES = 12
+_UNREAD_ENTRY = re.compile(rf"^\s*(?P<number>\d{{1,3}})[^\w\s]{{0,2}}\s*[-–—]?\s*{re.escape(UNREAD_CELL)}\s*$")
 
 
 @dataclass
@@ -196,6 +197,10 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
         for part_id, lines in cells.items():
             part = placed[id(lines[0])].part
             texts_here = [texts[id(sl)] for sl in lines]
+            # An entry OCR found but whose answer it could not read ("22) ?"): reported for its question.
+            unread = [m.group("number") for t, sl in zip(texts_here, lines) if sl.ocr and (m := _UNREAD_ENTRY.match(t))]
+            table.unread += [number_key(part.prefix + number) for number in unread]
+            texts_here = [t for t in texts_here if not _UNREAD_ENTRY.match(t)]
             entries = [
                 (m.group("number"), m.group("answer").strip(),
                  bool(spec.pilot_mark) and m.string[m.end("number"):].startswith(spec.pilot_mark))

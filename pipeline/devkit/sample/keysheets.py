@@ -111,6 +111,39 @@ def booklet_table(seed: int = 0, *, count: int = 30, booklets: Sequence[str] = (
     return KeySheet(name, [page], {str(n + 1): columns[chosen][n] for n in range(count)}, key, tuple(labels), languages)
 
 
+def dash_list(seed: int = 0, *, count: int = 45, columns: int = 3, labels: Sequence[str] = ("А", "Б", "В", "Г")) -> KeySheet:
+    """Entries "n – X" (a dash between number and answer) down unruled columns, Cyrillic answers."""
+    answers = _answers(count, labels, seed)
+    per_column = -(-count // columns)
+    items: list[PageItem] = [TextBox("Ключи ответов", 20, 18, 170, size=14, bold=True)]
+    for index, answer in enumerate(answers):
+        column, row = divmod(index, per_column)
+        items.append(TextBox(f"{index + 1} – {answer}", 30 + column * 55, 35 + row * 9, 40, size=12))
+    letters = "".join(labels)
+    return KeySheet(
+        "list-dash", [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)},
+        {"kind": "list", "entry": rf"(?<![\w.])(?P<number>\d{{1,3}})\s*[-–]\s*(?P<answer>[{letters}])(?!\w)"}, tuple(labels), ("rus",),
+    )
+
+
+def paren_list(seed: int = 0, *, count: int = 50, columns: int = 5, labels: Sequence[str] = ("a", "b", "c", "d", "e")) -> KeySheet:
+    """Numbers set flush right with a parenthesis ("9)", "10)"), small-letter answers in a box of their
+    own, five tight unruled columns in small type, under a Vietnamese title."""
+    answers = _answers(count, labels, seed)
+    per_column = -(-count // columns)
+    items: list[PageItem] = [TextBox("Đáp án đề thi", 20, 18, 170, size=13, bold=True)]
+    for index, answer in enumerate(answers):
+        column, row = divmod(index, per_column)
+        x, y = 18 + column * 36, 32 + row * 7
+        items.append(TextBox(f"{index + 1})", x, y, 10, size=9.5, align="R"))
+        items.append(TextBox(answer, x + 11.5, y, 6, size=9.5))
+    letters = "".join(labels)
+    return KeySheet(
+        "list-paren", [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)},
+        {"kind": "list", "entry": rf"(?<![\w.])(?P<number>\d{{1,3}})\)\s*(?P<answer>[{letters}])(?!\w)"}, tuple(labels), ("vie",),
+    )
+
+
 CIRCLED = ("①", "②", "③", "④", "⑤")
 
 
@@ -127,6 +160,12 @@ def greek_booklets(seed: int = 0) -> KeySheet:
                     row_labels=("Ερώτηση", "Απάντηση"), languages=("ell",), name="greek-booklets")
 
 
+def cyrillic_booklets(seed: int = 0) -> KeySheet:
+    """Grid blocks per booklet type under Cyrillic headers ("ВАРИАНТ Б"), Cyrillic capital labels."""
+    return grid_key(seed, count=40, per_row=20, labels=("А", "Б", "В", "Г"), booklets=("А", "Б"), header="ВАРИАНТ {booklet}",
+                    row_labels=("Вопрос", "Ответ"), languages=("rus",), name="cyrillic-booklets")
+
+
 def wide_grid(seed: int = 0) -> KeySheet:
     """One row of 40 narrow cells across the page: a key table Tesseract must not read as one strip."""
     return grid_key(seed, count=80, per_row=40, labels=("A", "B", "C", "D"), size=9, cell=4.0, name="wide",
@@ -135,4 +174,6 @@ def wide_grid(seed: int = 0) -> KeySheet:
 
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table}
-CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid}
+CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
+                                                  "list-dash": dash_list, "list-paren": paren_list,
+                                                  "cyrillic-booklets": cyrillic_booklets}

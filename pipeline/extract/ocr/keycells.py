@@ -28,6 +28,9 @@ CELL_CONTEXT_DOWN = 1.0
 KEY_PAGE_SHORT_SHARE = 0.6
 TABLE_PASS_MIN_CONF = 60.0  # a block-pass word where the first pass saw nothing needs this confidence
 TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this confident replaces the first
+# A block-pass word wider than this many of the cell's widths (or heights, for a narrow cell) spans its
+# neighbours too: the heading "ΤΥΠΟΣ Β" read as the one word "ΤΥΠΟΣ" took the place of its lone "Β".
+TABLE_PASS_RIVAL_WIDTH = 2.0
 
 
 def table_areas(words: list[Word], cells: list[Word], text_height: float, width: int, height: int) -> list[Region]:
@@ -86,7 +89,7 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
     """Re-read table cells: Tesseract's automatic layout isolates each cell letter and misreads it
     ("A" as ">", "D" as "U" in the NÚCEM key table); reading the page as one block (psm 6) gets them
     right. An isolated short word takes the block reading at its place when that one is a letter or
-    digit read with more confidence; confident block-pass words where the first pass found nothing
+    digit read with more confidence and no wider than the cell (`TABLE_PASS_RIVAL_WIDTH`); confident block-pass words where the first pass found nothing
     (letters on a coloured column) are added, each as its own line."""
     isolated = {id(w) for w in isolated_short_words(page_pass)}
     merged = []
@@ -95,6 +98,7 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
             rivals = [
                 b for b in block_pass
                 if overlap_share(word, b) > 0.5 and b.text.isalnum() and (b.conf > word.conf or b.conf >= TABLE_PASS_TRUST_CONF)
+                and b.right - b.left <= TABLE_PASS_RIVAL_WIDTH * max(word.right - word.left, word.bottom - word.top)
             ]
             if rivals:
                 best = max(rivals, key=lambda b: b.conf)
@@ -114,6 +118,10 @@ KEY_CELL_MIN_COLUMN = 3  # a key column has at least this many label cells read 
 KEY_CELL_MAX_JUNK = 4  # a cell reading this short that is no label is a misread letter
 KEY_CELL_MIN_INK = 0.01  # share of dark pixels a cell crop needs to hold a letter at all
 KEY_CELL_MIN_CONF = 15.0  # the whitelist leaves only labels; "C" comes back at 23–53 when right
+# A word of several cells' letters read under this is placed by its character boxes, not one letter per
+# cell it spans: read at 0, a 37-letter word of 37 cells had one letter dropped and another doubled, and
+# every answer between them went to the next question.
+KEY_CELL_SURE_WORD = 50.0
 
 
 def _key_grid(words: list[Word], labels: Sequence[str]) -> tuple[list[Word], list[float], float] | None:
@@ -171,7 +179,7 @@ def read_label_cells(
         return next((i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets)) if offset <= x < offset + right - left), None)
 
     # Tesseract may join neighbouring cells into one word ("CCBD…"): a word of as many letters as the
-    # crops its box spans gives one letter to each; any other word is placed letter by letter from
+    # crops its box spans, read surely, gives one letter to each; any other word is placed letter by letter from
     # Tesseract's character boxes (a cell read as nothing shifted a 27-letter word off its crops).
     readings: dict[int, tuple[str, float]] = {}
     misaligned: list[Word] = []
@@ -182,7 +190,7 @@ def read_label_cells(
             i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets))
             if r.left < offset + (right - left) and r.right > offset
         ]
-        if len(spanned) != len(r.text):
+        if len(spanned) != len(r.text) or (len(r.text) > 1 and r.conf < KEY_CELL_SURE_WORD):
             misaligned.append(r)
             continue
         for i, ch in zip(spanned, r.text):

@@ -4,7 +4,8 @@ A native scan may hold a page fed upside down, or a landscape page (a table) tur
 it lies, such a page gives Tesseract's words of three letters or more a mean confidence around 36
 against 85-90 upright (measured on rasterised CKE pages turned by 90° and 180°), and its questions
 would be lost. Only such a page pays for Tesseract's orientation detection (`--psm 0`, about 1.2 s); the
-page is read again turned as it says, and the turned reading is kept only when it is the more confident.
+page is read again turned as it says, and the turned reading is kept only when it is the more confident
+and reads no fewer words the language's word list knows (`known_words`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pipeline.extract.ocr.engine import PAGE_TIMEOUT_S, OcrUnavailable, tesseract_command
+from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.words import Word, mean_confidence
 
 # Mean confidence of the page pass's words of 3+ letters under which a page may lie turned.
@@ -30,6 +32,16 @@ def may_lie_turned(words: Sequence[Word]) -> bool:
     long_words = [w for w in words if sum(ch.isalpha() for ch in w.text) >= 3]
     mean = mean_confidence(long_words)
     return len(long_words) >= ROTATION_MIN_WORDS and mean is not None and mean < ROTATION_CHECK_BELOW
+
+
+def known_words(texts: Sequence[str], lexicon: Lexicon | None) -> int:
+    """How many words of 3+ letters the lexicon knows (0 without one): what a reading of the page upright
+    has and a reading of it turned the wrong way lacks. Confidence alone misleads where the model gives
+    right words low confidences: a Greek key page upright (62, 10 known words) lost to its reading
+    upside down (71, 3 known words of junk)."""
+    if lexicon is None:
+        return 0
+    return sum(lexicon.knows(text) for text in texts if sum(ch.isalpha() for ch in text) >= 3)
 
 
 def detect_rotation(image_path: Path, omp_thread_limit: int | None) -> int:

@@ -19,13 +19,15 @@ from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
+from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
-from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, may_lie_turned
+from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
@@ -139,10 +141,10 @@ def _recognise(work: PageWork) -> PageWork:
     return replace(work, parsed=parsed, words=parsed)
 
 
-@page_pass("orientation", "1", Cost.WHOLE_PAGE, when=_reads_as_turned)
+@page_pass("orientation", "2", Cost.WHOLE_PAGE, when=_reads_as_turned)
 def _orientation(work: PageWork) -> PageWork:
     """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
-    reading is kept when it is the more confident (`orientation`)."""
+    reading is kept when it is the more confident and reads no fewer known words (`orientation`)."""
     path = work.folder / f"page-{work.page_number}.pgm"
     work.prepared().save(path, format="PPM")
     rotation = detect_rotation(path, work.omp_thread_limit)
@@ -150,7 +152,8 @@ def _orientation(work: PageWork) -> PageWork:
         return work
     turned = read_page(work.as_scanned.rotate(-rotation, expand=True), work.settings, page_number=work.page_number,
                        omp_thread_limit=work.omp_thread_limit, turn_upright=False)
-    if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0):
+    more_known = known_words([w.text for w in turned.words], work.lexicon) >= known_words([w.text for w in work.parsed], work.lexicon)
+    if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0) and more_known:
         return replace(work, outcome=replace(turned, rotation=rotation))
     return work
 
@@ -200,6 +203,20 @@ def _read_orphans(work: PageWork) -> PageWork:
     words = read_orphans(work.prepared(), work.words, work.parsed, work.typical_height, settings.languages, settings.dpi,
                          work.omp_thread_limit, work.folder, work.stretch)
     return replace(work, words=words)
+
+
+def _whole_page_with_text(work: PageWork) -> bool:
+    """a whole page (not parts of a text page, whose drawn regions were chosen as text and read already) with words of
+    3+ letters to measure its text height by"""
+    return bool(work.typical_height) and not work.settings.parts_only
+
+
+@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)
+def _dropped_ink(work: PageWork) -> PageWork:
+    """Lines of text Tesseract returned no word (or only junk) for, found from the ink no word covers, read in place by
+    RapidOCR (Tesseract as one text line where RapidOCR has no model for the language), the sure words kept and noted (`droppedink`)."""
+    dropped = read_dropped_ink(work.prepared(), work.words, work.typical_height, work.settings.languages)
+    return replace(work, words=dropped.words, notes=work.notes + ((dropped.note,) if dropped.note else ()))
 
 
 @page_pass("lone-cells", "1", Cost.CHEAP, required=True)
@@ -253,6 +270,18 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
                             work.omp_thread_limit, work.folder)
     return replace(work, words=words)
+
+
+@page_pass("list-cells", "1", Cost.REGIONS, when=_has_labels)
+def _read_list_cells(work: PageWork) -> PageWork:
+    """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
+    answers as labels, an answer unread kept as unread at its place (`listcells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    read, words = held_apart(work.words)
+    words = read_list_cells(work.prepared(), words, read, settings.option_labels, settings.languages, settings.dpi,
+                            work.omp_thread_limit, work.folder)
+    return replace(work, words=read + words)
 
 
 # ---------------------------------------------------------------- a second recogniser
@@ -404,11 +433,12 @@ def _ellipsis(work: PageWork) -> PageWork:
     return replace(work, words=as_ellipsis(work.words))
 
 
-@page_pass("legibility", "1", Cost.CHEAP, required=True)
+@page_pass("legibility", "2", Cost.CHEAP, required=True)
 def _legibility(work: PageWork) -> PageWork:
-    """A page with no legible word reads as empty (parts of a text page with any word do not); otherwise its mean word
+    """A page with no legible word and no key cell read reads as empty (parts of a text page with any word do not); otherwise its mean word
     confidence is taken, figures' junk included."""
-    if not any(is_legible(w) for w in work.words) and not (work.settings.parts_only and work.words):
+    cells, _ = held_apart(work.words)  # a key read cell by cell ("10)", "a") is text, though no word has three letters
+    if not any(is_legible(w) for w in work.words) and not cells and not (work.settings.parts_only and work.words):
         grey = work.prepared()
         return replace(work, outcome=PageReading(grey.width, grey.height))
     return replace(work, confidence=mean_confidence(work.words))
@@ -430,7 +460,7 @@ def _figures(work: PageWork) -> PageWork:
 
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _find_lone_cells, _read_table_block, _read_table_cells, _read_key_cells, _read_grid_cells, _second_reader,
+    _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,

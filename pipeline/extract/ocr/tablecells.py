@@ -178,9 +178,10 @@ def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi,
 
 
 def _read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
-                 digits: str = "0123456789", min_conf: float = -1.0) -> list[str | None]:
+                 digits: str = "0123456789", min_conf: float = -1.0, marks: str = "") -> list[str | None]:
     """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
-    side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…")."""
+    side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…"). `marks`:
+    characters a number may end with ("." of "12."), allowed (left out, a "." was read as a digit) and kept in the text."""
     values: list[str | None] = []
     for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
         width = max(r - l for l, _, r, _ in group) + 2 * gap
@@ -191,11 +192,12 @@ def _read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, 
         stack = Image.new("L", (width, y), 255)
         for box, top in zip(group, tops):
             stack.paste(grey.crop(box), (gap, top))
-        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist=digits))
+        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist=digits + marks))
         for (_, top, _, bottom), offset in zip(group, tops):
             inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
-            sure = len(inside) == 1 and inside[0].text.isdigit() and inside[0].conf >= min_conf
-            values.append(inside[0].text if sure else None)
+            text = inside[0].text if len(inside) == 1 else ""
+            sure = text.rstrip(marks).isdigit() and inside[0].conf >= min_conf
+            values.append(text if sure else None)
     return values
 
 
@@ -357,7 +359,11 @@ def read_table_cells(
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
         spans = _band_spans(table, [(box, band) for box, _, (band, _) in placed])
-        result = [w for w in result if not any(_centre_in(w, span) for span in spans)]
+        # A word of no letter or digit anywhere in the table's rows is a rule's remnant ("|" at a label
+        # cell's edge, read between a grid's number row and its answer row, parted the two).
+        rows = [(band.cells[0][0], band.top, band.cells[-1][1], band.bottom) for band in table]
+        result = [w for w in result if not any(_centre_in(w, span) for span in spans)
+                  and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))]
         for box, text, (band_index, conf) in placed:
             line = LINE_BASE + t * 1000 + band_index
             added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0)))

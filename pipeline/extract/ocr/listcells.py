@@ -1,0 +1,282 @@
+"""Unruled list keys on scans read entry by entry from their white space: "1. B  2. D …" down columns,
+"1 – C", "12) a", in one column or several, with no rule to say where a cell is.
+
+Tesseract's page reading loses whole columns of such a key (a column of one-digit entries "1. D" came
+back as `O`, `w P`, `2 O` on a 150 dpi scan) or glues an entry to its neighbour. Here the key's
+geometry says where each entry is, and each part of it is read with its own alphabet:
+1. rows: the page's ink cut into rows by its horizontal projection; a row a text line tall is cut into
+   pieces at white gaps wider than `PIECE_GAP` of its height (a word space parts "16." from "B"; the
+   digits of "16" stand closer);
+2. entries: pieces of a row closer than `ENTRY_GAP` row heights are one group; a group whose last piece is
+   about one glyph and whose other pieces (less a dash just before it) are no wider than a number with
+   its mark is a number and its answer. Entries whose number pieces (or
+   answers) share a left or right edge down the rows are one column of the key;
+3. numbers: every number piece is read against the digits (the crops stacked, as `tablecells` reads
+   them); a column whose numbers count up by one down its rows (most of them: `tablecells`'s counting
+   run, rows placed by the column's pitch, so a row lost leaves a hole, never a shift) is a key column,
+   and each entry takes the number its place gives;
+4. answers: the answer pieces of the key columns are read against the option labels (enclosed digits by
+   the digit in their ring); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
+   Tesseract read it (a question's numbered list of digits); in a key column, an answer that stays
+   unread is `UNREAD_CELL` at its place, which the key reader reports for its question. Where the page
+   reading holds one label read surely (`PAGE_LABEL_SURE`) at an answer's place, that label is kept:
+   in its line's context Tesseract tells a small `e` from a `c` better than a cell read alone.
+The words written for an entry replace every word Tesseract read over it and stand on lines the later
+table passes leave alone (`tablecells.held_apart`).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.tablecells import GLYPH_PX, LINE_BASE, _counting_run, _enlarged, _read_answers, _read_digits
+from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
+
+ROW_INCHES = (0.06, 0.4)  # the ink height of a list key's row (a digit's or capital's height, up to a large print)
+PIECE_GAP = 0.3  # of a row's height: white this wide parts two pieces of a row (a word space; not a digit's neighbour)
+NUMBER_MAX_WIDTH = 3.2  # of a row's height: the widest number piece ("120." at most)
+ANSWER_MAX_WIDTH = 1.3  # of a row's height: an answer piece's ink is about one glyph ("M" is the widest)
+ANSWER_MIN_HEIGHT = 0.45  # of a row's height: an answer is a glyph's height (a dot or a dash is not)
+DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider than tall
+DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
+ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
+EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
+MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
+ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
+PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
+PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
+NUMBER_MARKS = ".):"  # what a list key's numbers end with, read with their digits and taken off
+LINE_OFFSET = 900_000  # lines of this pass within `tablecells`' held-apart range (its tables use the lower ones)
+_NUMBER_MARK = re.compile(r"^\d+(?P<mark>[^\w\s]{0,2})$")
+_GLUED_ANSWER = re.compile(r"^\d+[^\w\s]{0,2}(?P<label>[^\W\d_])$")
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One candidate entry of a row: its number piece, an optional dash between, and its answer piece."""
+
+    number: Box
+    answer: Box
+    dash: Box | None
+    height: int  # the row's ink height
+    row: int  # the row's top: entries of one row, in any column, share it
+
+
+def _pieces(ink: np.ndarray, top: int, bottom: int) -> list[Box]:
+    """The pieces of one row: ink parted by white wider than `PIECE_GAP` of the row's height, each with its own ink rows."""
+    height = bottom - top
+    band = ink[top:bottom]
+    pieces = []
+    for left, right in ink_runs(np.asarray(band.any(axis=0)), max(1, round(PIECE_GAP * height))):
+        rows = np.flatnonzero(band[:, left:right].any(axis=1))
+        pieces.append((left, top + int(rows[0]), right, top + int(rows[-1]) + 1))
+    return pieces
+
+
+def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
+    """The row's entries, left to right: pieces parted by white under `ENTRY_GAP` row heights make one
+    group; a group whose last piece is about one glyph, the rest (less a dash before it) no wider than a
+    number with its mark, is an entry (the digits of "10" or a dot set apart are pieces of its number)."""
+    found: list[Entry] = []
+    groups: list[list[Box]] = []
+    for piece in pieces:
+        if groups and piece[0] - groups[-1][-1][2] < ENTRY_GAP * height:
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    for group in groups:
+        while len(group) > 2 and _is_speck(group[-1], height):
+            group = group[:-1]  # a speck after the answer (a dot of JPEG noise) is no part of the entry
+        if len(group) < 2 or not _is_answer(group[-1], height):
+            continue
+        rest, dash = group[:-1], None
+        if len(rest) > 1 and _is_dash(rest[-1], height):
+            rest, dash = rest[:-1], rest[-1]
+        number = (min(p[0] for p in rest), min(p[1] for p in rest), max(p[2] for p in rest), max(p[3] for p in rest))
+        if number[2] - number[0] <= NUMBER_MAX_WIDTH * height and number[3] - number[1] >= ANSWER_MIN_HEIGHT * height:
+            found.append(Entry(number, group[-1], dash, height, row))
+    return found
+
+
+def _is_dash(piece: Box, height: int) -> bool:
+    """A bar: low, at least twice as wide as tall and `DASH_MIN_WIDTH` of the row wide (a speck of JPEG
+    noise between "51." and "C" is neither, and was once written as a dash the key's entry pattern refused)."""
+    width, tall = piece[2] - piece[0], piece[3] - piece[1]
+    return tall <= DASH_MAX_HEIGHT * height and width >= 2 * tall and width >= DASH_MIN_WIDTH * height
+
+
+def _is_speck(piece: Box, height: int) -> bool:
+    return piece[2] - piece[0] < DASH_MIN_WIDTH * height and piece[3] - piece[1] < DASH_MAX_HEIGHT * height
+
+
+def _is_answer(piece: Box, height: int) -> bool:
+    width, tall = piece[2] - piece[0], piece[3] - piece[1]
+    return tall >= ANSWER_MIN_HEIGHT * height and width <= ANSWER_MAX_WIDTH * height
+
+
+def _columns(entries: list[Entry]) -> list[list[Entry]]:
+    """Entries grouped into key columns: two entries of different rows are one column when their number
+    pieces share a left or right edge (numbers set flush left or flush right) or their answers a left edge."""
+    parent = list(range(len(entries)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(entries):
+        for j in range(i + 1, len(entries)):
+            b = entries[j]
+            slack = EDGE_SLACK * max(a.height, b.height)
+            if abs(a.number[1] - b.number[1]) < min(a.height, b.height):
+                continue  # the same row
+            if (abs(a.number[0] - b.number[0]) <= slack or abs(a.number[2] - b.number[2]) <= slack
+                    or abs(a.answer[0] - b.answer[0]) <= slack):
+                parent[root(j)] = root(i)
+    groups: dict[int, list[Entry]] = {}
+    for i, entry in enumerate(entries):
+        groups.setdefault(root(i), []).append(entry)
+    return [sorted(group, key=lambda e: e.number[1]) for group in groups.values() if len(group) >= MIN_ENTRIES]
+
+
+def _places(column: list[Entry]) -> list[int] | None:
+    """Each entry's row place in its column by the column's pitch (a row lost leaves a hole), or None where
+    the rows keep no pitch (entries of a page's prose that happen to line up)."""
+    tops = [e.number[1] for e in column]
+    steps = [b - a for a, b in zip(tops, tops[1:])]
+    pitch = float(np.median(steps))
+    if pitch <= 0:
+        return None
+    places = [round((top - tops[0]) / pitch) for top in tops]
+    if any(abs(top - tops[0] - place * pitch) > PITCH_SLACK * pitch for top, place in zip(tops, places)):
+        return None
+    if len(set(places)) != len(places):
+        return None
+    return places
+
+
+def _mark(marks: list[str], words: list[Word], column: list[Entry]) -> str:
+    """The mark the column's numbers are printed with ("." of "12."): the one most often read with them,
+    by the digit reading (`marks`) and by Tesseract's page reading."""
+    marks = list(marks)
+    for entry in column:
+        for w in words:
+            if _centre_in(w, entry.number) and (m := _NUMBER_MARK.match(w.text)):
+                marks.append(m.group("mark"))
+    return Counter(marks).most_common(1)[0][0] if marks else ""
+
+
+def _page_label(words: Sequence[Word], answer: Box, labels: Sequence[str]) -> tuple[str, float] | None:
+    """The label the page reading read surely at an answer's place, alone there, or None. In its line's
+    context Tesseract tells a small `e` from a `c` that the cell, read alone against the labels, confuses
+    (a held-out key in 9.5 pt: 4 answers of 50 wrong read alone, none in the page reading)."""
+    by_fold = {label.casefold(): label for label in labels}
+    middle = (answer[1] + answer[3]) / 2
+    there = [w for w in words if w.left < answer[2] and w.right > answer[0] and w.top <= middle <= w.bottom]
+    if len(there) != 1 or there[0].conf < PAGE_LABEL_SURE:
+        return None
+    # The label alone, or glued to its number ("5)e"): what the word ends with, past the number and its mark.
+    read = _GLUED_ANSWER.match(there[0].text)
+    text = read.group("label") if read else there[0].text
+    return (by_fold[text.casefold()], there[0].conf) if text.casefold() in by_fold else None
+
+
+def _centre_in(word: Word, box: Box) -> bool:
+    x, y = (word.left + word.right) / 2, (word.top + word.bottom) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _padded(box: Box, height: int, size: tuple[int, int]) -> Box:
+    across, down = max(2, round(0.3 * height)), max(2, round(0.2 * height))
+    return max(0, box[0] - across), max(0, box[1] - down), min(size[0], box[2] + across), min(size[1], box[3] + down)
+
+
+def list_entries(grey: Image.Image, words: Sequence[Word], dpi: int) -> list[list[Entry]]:
+    """The candidate key columns of a page: entries (number, answer) found from its white space, grouped
+    by column, each column's entries top to bottom. `words`: ink they cover is not looked at (a ruled
+    table already read cell by cell)."""
+    ink = np.asarray(grey) < INK_BELOW
+    for w in words:
+        ink[w.top:w.bottom, w.left:w.right] = False
+    low, high = (round(v * dpi) for v in ROW_INCHES)
+    entries: list[Entry] = []
+    for top, bottom in ink_runs(ink.sum(axis=1) > 1, 0):
+        if low <= bottom - top <= high:
+            entries += _entries(_pieces(ink, top, bottom), bottom - top, top)
+    return [column for column in _columns(entries) if _places(column) is not None]
+
+
+def read_list_cells(
+    grey: Image.Image,
+    words: list[Word],
+    held: list[Word],
+    labels: Sequence[str],
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    folder: Path,
+) -> list[Word]:
+    """`words` with each unruled list key's entries replaced by a number word and an answer word per entry
+    (see the module's docstring); a page without such a key comes back as it is. `held`: words a ruled
+    table pass wrote, whose ink is not looked at again."""
+    columns = list_entries(grey, held, dpi)
+    if not columns:
+        return words
+    height = int(np.median([e.height for column in columns for e in column]))
+    gap = max(8, height)
+    numbers = [e.number for column in columns for e in column]
+    canvas, boxes = _enlarged(grey, [_padded(box, height, grey.size) for box in numbers])
+    read = _read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp_thread_limit, folder / "list-numbers.pgm", marks=NUMBER_MARKS)
+    texts = iter(read)
+    keyed: list[tuple[list[Entry], list[int], str]] = []
+    for column in columns:
+        places = _places(column)
+        assert places is not None
+        values: list[int | None] = [None] * (places[-1] + 1)
+        marks: list[str] = []
+        for place in places:
+            text = next(texts) or ""
+            digits = text.rstrip(NUMBER_MARKS)
+            values[place] = int(digits) if digits else None
+            marks += [text[len(digits):]] if digits else []
+        run = _counting_run(values)
+        if run is not None:
+            keyed.append((column, [run[place] for place in places], _mark(marks, words, column)))
+    if not keyed:
+        return words
+    answers = [e.answer for column, _, _ in keyed for e in column]
+    labels_read = iter(_read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
+                                     omp_thread_limit, folder / "list-answers.pgm"))
+    added: list[Word] = []
+    spans: list[Box] = []
+    for column, numbers_run, mark in keyed:
+        readings = [next(labels_read) for _ in column]
+        if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
+            continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
+        for entry, number, reading in zip(column, numbers_run, readings):
+            reading = _page_label(words, entry.answer, labels) or reading
+            top = min(entry.number[1], entry.answer[1])
+            bottom = max(entry.number[3], entry.answer[3])
+            line = (LINE_LIST + entry.row, 0, 0)
+            added.append(Word(f"{number}{mark}", 95.0, entry.number[0], entry.number[1], entry.number[2], entry.number[3], line))
+            if entry.dash is not None:
+                dash = next((w.text for w in words if _centre_in(w, entry.dash) and not any(ch.isalnum() for ch in w.text)), "-")
+                added.append(Word(dash, 90.0, *entry.dash, line))
+            text, conf = reading if reading else (UNREAD_CELL, -1.0)
+            added.append(Word(text, conf, entry.answer[0], entry.answer[1], entry.answer[2], entry.answer[3], line))
+            spans.append((entry.number[0], top, entry.answer[2], bottom))
+    kept = [w for w in words if not any(_centre_in(w, span) for span in spans)]
+    return kept + added
+
+
+LINE_LIST = LINE_BASE + LINE_OFFSET
