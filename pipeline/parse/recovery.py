@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from pipeline.extract.ocr import Cost
+from pipeline.extract.ocr import Cost, first_paragraph
 from pipeline.parse.keyruns import ColumnRow
 from pipeline.parse.stream import StreamLine
 
@@ -84,11 +84,11 @@ class RecoveryPass(Generic[W]):
 
     @property
     def condition(self) -> str:
-        return _first_paragraph(self.when.__doc__)
+        return first_paragraph(self.when.__doc__)
 
     @property
     def summary(self) -> str:
-        return _first_paragraph(self.step.__doc__)
+        return first_paragraph(self.step.__doc__)
 
 
 def recovery_pass(name: str, version: str, point: Point, when: Callable[[Any], bool], *, cost: Cost = Cost.CHEAP,
@@ -99,10 +99,6 @@ def recovery_pass(name: str, version: str, point: Point, when: Callable[[Any], b
         return RecoveryPass(name, version, cost, point, step, when, ocr_only)
 
     return declare
-
-
-def _first_paragraph(doc: str | None) -> str:
-    return " ".join((doc or "").split("\n\n", 1)[0].split())
 
 
 _REGISTRY: list[tuple[RecoveryPass, ...]] = []  # filled once by `pipeline.parse.ocrpasses` (the ordered registry)

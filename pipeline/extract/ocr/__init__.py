@@ -65,7 +65,7 @@ from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCach
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
 from pipeline.extract.ocr.cli import passes_markdown, register
-from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, page_pass
+from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, first_paragraph, page_pass
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
@@ -78,7 +78,7 @@ __all__ = [
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
-    "tesseract_command", "PAGE_PASSES", "Cost", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
+    "tesseract_command", "PAGE_PASSES", "Cost", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "unsure_reason", "word_core", "word_list",

@@ -144,11 +144,11 @@ class FunctionPass:
 
     @property
     def condition(self) -> str:
-        return _first_paragraph(self.when.__doc__)
+        return first_paragraph(self.when.__doc__)
 
     @property
     def summary(self) -> str:
-        return _first_paragraph(self.step.__doc__)
+        return first_paragraph(self.step.__doc__)
 
 
 def page_pass(
@@ -165,7 +165,8 @@ def page_pass(
     return declare
 
 
-def _first_paragraph(doc: str | None) -> str:
+def first_paragraph(doc: str | None) -> str:
+    """A docstring's first paragraph on one line: what a pass listing shows as its condition or summary."""
     return " ".join((doc or "").split("\n\n", 1)[0].split())
 
 
