@@ -346,6 +346,9 @@ def second_reader_inputs(languages: tuple[str, ...], recogniser_name: str = SECO
     return f"{packages}; " + ", ".join(f"{name}:{dictionary_identity(name)}" for name in spelling.names)
 
 
+# Once a process: packages are not installed under a running extract, and reading their metadata for every
+# scanned page's cache key is a scan of site-packages each time.
+@lru_cache(maxsize=8)
 def _package_versions(package: str | None) -> str | None:
     """"rapidocr-3.4.2+onnxruntime-1.22.0" (the recogniser's package and the runtime it needs), or None when
     one is not installed; "" for a recogniser with no package (Tesseract: in the key on its own)."""
