@@ -3,14 +3,22 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 EXAMCORPUS := $(VENV)/bin/examcorpus
-# Tesseract data for every OCR language a shipped spec names (`ocr: languages: [pol, ...]`), not a fixed list.
-OCR_LANGUAGES := $(sort $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipeline/sources/*.yaml | tr ',' ' '))
+# Tesseract data for every OCR language a shipped spec names (`ocr: languages: [pol, ...]`) and every language
+# the project has language data for (`codes: {tesseract: [kor]}`), so a curator's new spec in any of those
+# languages reads its scans on a fresh machine; not a fixed list.
+SPEC_OCR_LANGUAGES := $(shell sed -n 's/^ *languages: *\[\(.*\)\].*/\1/p' pipeline/sources/*.yaml | tr ',' ' ')
+DATA_OCR_LANGUAGES := $(shell sed -n 's/^codes:.*tesseract: *\[\([^]]*\)\].*/\1/p' pipeline/languages/data/*.yaml | tr ',' ' ')
+OCR_LANGUAGES := $(sort $(SPEC_OCR_LANGUAGES) $(DATA_OCR_LANGUAGES))
 # Every language file's spelling dictionaries (`spelling.debian_packages`), which OCR checks unsure words against.
 SPELLING_PACKAGES := $(sort $(shell sed -n 's/^spelling:.*debian_packages: *\[\(.*\)\].*/\1/p' pipeline/languages/data/*.yaml | tr ',' ' '))
 APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(OCR_LANGUAGES)) hunspell $(SPELLING_PACKAGES) poppler-utils fonts-dejavu-core fonts-noto-cjk chromium
 EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
-.PHONY: setup system-packages extract describe review test docs bench eval clean split publish
+# The Debian packages `system-packages` installs, one a line (what CI and a fresh machine get).
+apt-packages:
+	@printf '%s\n' $(APT_PACKAGES)
+
+.PHONY: apt-packages setup system-packages extract describe review test docs bench eval clean split publish
 
 setup: system-packages $(VENV)/.installed
 
