@@ -437,18 +437,20 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     figure_search = _FigureSearch(path, sha256, options)
     try:
         for index in range(len(document)):
-            page = document[index]
+            with timed("text:pdfium"):
+                page = document[index]
             try:
                 width, height = page.get_size()
-                textpage = page.get_textpage()
+                with timed("text:pdfium"):
+                    textpage = page.get_textpage()
                 try:
-                    with timed("text"):
+                    with timed("text:glyphs"):
                         glyphs = page_glyphs(page, textpage, options.detect_highlights)
                     with timed("layout"):
                         lines = _text_lines(glyphs, width, height, options.layout)
                 finally:
                     textpage.close()
-                with timed("text"):
+                with timed("text:verdict"):
                     usable, why = _layer_verdict(lines, page)
                 if usable:
                     with timed("ink"):
@@ -477,6 +479,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
         document.close()
     with timed("ocr"):
         _run_ocr(path, sha256, pages, need_ocr, options)
+    with timed("ocr:in-place"):  # drawn text on text pages (the layout of the pages it patches included)
         patched = _read_in_place(path, sha256, pages, patches, options)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += patched
@@ -487,11 +490,11 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     ]
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
     warnings += [note.on_page(page.number) for page in pages for note in as_diagnostics(page.ocr_notes, Code.EXTRACT_NOTE)]
-    with timed("layout"):
+    with timed("layout:clean"):
         clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
-    with timed("figures"):
+    with timed("figures:crops"):
         _attach_figures(path, result, figure_search, options)
     return result

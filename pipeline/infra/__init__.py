@@ -16,10 +16,11 @@ Public functions:
   appended with one fsync'ed O_APPEND write, rewritten atomically (`jsonl`).
 - `add_command(subparsers, name, handler, help=)`, `register_commands(subparsers, registrars)`: how every
   `examcorpus` subcommand is added, from one table of registrars (`commands`).
-- `timed(stage)`, `take()`, `add_seconds(a, b)`: cheap per-stage timers for the run report (`clock`).
+- `timed(stage)`, `take()`, `take_detail()`, `add_seconds(a, b)`: cheap per-stage timers for the run report, and
+  per stage part with CPU seconds for the benchmarks (`clock`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
-from pipeline.infra.clock import add_seconds, take, timed
+from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.commands import add_command, register_commands
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
@@ -30,4 +31,4 @@ from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "progress", "read_jsonl",
-           "register_commands", "rewrite_jsonl", "sha256_file", "take", "timed", "write_bytes_atomic", "write_text_atomic"]
+           "register_commands", "rewrite_jsonl", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

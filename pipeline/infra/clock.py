@@ -4,6 +4,11 @@ A stage wraps its steps in `timed("layout")`; the process adds up the seconds pe
 hands them over and starts again from zero. A worker takes its figures after each file and returns
 them with the file's outcome, so the season run can sum them into the run report. One perf_counter
 pair per step and page: nothing measurable next to the work it times.
+
+A step may name a part of its stage after a colon (`timed("text:pdfium")`): `take()` adds the parts
+into their stage ("text"), as the run report lists them, while `take_detail()` hands over each part
+apart, with its CPU seconds (this process's, every thread) beside its wall seconds, for the benchmarks:
+on a shared machine the CPU figure holds still where wall time moves with the other jobs' load.
 """
 from __future__ import annotations
 
@@ -12,21 +17,33 @@ from contextlib import contextmanager
 from typing import Iterator
 
 _seconds: dict[str, float] = {}
+_cpu_seconds: dict[str, float] = {}
 
 
 @contextmanager
 def timed(stage: str) -> Iterator[None]:
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     try:
         yield
     finally:
         _seconds[stage] = _seconds.get(stage, 0.0) + time.perf_counter() - started
+        _cpu_seconds[stage] = _cpu_seconds.get(stage, 0.0) + time.process_time() - cpu_started
 
 
 def take() -> dict[str, float]:
-    """The seconds per stage this process spent since the last take(), and a fresh start."""
-    taken = dict(_seconds)
+    """The seconds per stage (its parts added in) this process spent since the last take(), and a fresh start."""
+    taken: dict[str, float] = {}
+    for name, seconds in take_detail().items():
+        stage = name.split(":", 1)[0]
+        taken[stage] = taken.get(stage, 0.0) + seconds[0]
+    return taken
+
+
+def take_detail() -> dict[str, tuple[float, float]]:
+    """(wall, CPU) seconds per stage part ("text:pdfium", "layout") since the last take, and a fresh start."""
+    taken = {name: (seconds, _cpu_seconds.get(name, 0.0)) for name, seconds in _seconds.items()}
     _seconds.clear()
+    _cpu_seconds.clear()
     return taken
 
 

@@ -6,6 +6,7 @@ Uses the real corpus (../shared/corpus) when present, else generated sheets (tes
 """
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -64,8 +65,10 @@ def _jobs_from_fixtures():
     return jobs
 
 
-def _ours(jobs) -> tuple[Throughput, int]:
+def _ours(jobs) -> tuple[Throughput, int, dict[str, tuple[float, float]]]:
+    """Our extract + parse of every job: throughput, questions, and (wall, CPU) seconds per stage part."""
     from pipeline.extract import ExtractOptions, extract_document
+    from pipeline.infra import take_detail, timed
     from pipeline.parse import parse_sheet
 
     questions = 0
@@ -78,10 +81,34 @@ def _ours(jobs) -> tuple[Throughput, int]:
             document = extract_document(sheet, "0" * 64, options)
             key_docs = [(extract_document(k, "1" * 64, options), e) for k, e in zip(keys, key_entries)]
             pages += document.page_count + sum(d.page_count for d, _ in key_docs)
-            questions += len(parse_sheet(document, sheet_entry, key_docs, spec).questions)
+            with timed("parse"):
+                questions += len(parse_sheet(document, sheet_entry, key_docs, spec).questions)
         return pages
 
-    return timed_pages(run), questions
+    take_detail()
+    throughput = timed_pages(run)
+    return throughput, questions, take_detail()
+
+
+OCR_PARTS = ("ocr", "ocr:in-place")  # Tesseract's own stage: scanned pages, and drawn text read in place
+
+
+def stage_lines(throughput: Throughput, stages: dict[str, tuple[float, float]]) -> list[str]:
+    """Wall and CPU ms per page of each stage part, largest CPU first, and what the parts leave untimed."""
+    pages = max(throughput.pages, 1)
+    lines = [f"  {name:16s} {wall * 1000 / pages:7.2f} ms/page wall {cpu * 1000 / pages:7.2f} ms/page CPU"
+             for name, (wall, cpu) in sorted(stages.items(), key=lambda item: -item[1][1])]
+    wall_left = throughput.seconds - sum(wall for wall, _ in stages.values())
+    cpu_left = throughput.cpu_seconds - sum(cpu for _, cpu in stages.values())
+    lines.append(f"  {'(untimed)':16s} {wall_left * 1000 / pages:7.2f} ms/page wall {cpu_left * 1000 / pages:7.2f} ms/page CPU")
+    return lines
+
+
+def without_ocr(throughput: Throughput, stages: dict[str, tuple[float, float]]) -> Throughput:
+    """The same run less the seconds its OCR parts took: extract + parse of the text layer alone."""
+    wall = sum(stages.get(name, (0.0, 0.0))[0] for name in OCR_PARTS)
+    cpu = sum(stages.get(name, (0.0, 0.0))[1] for name in OCR_PARTS)
+    return Throughput(throughput.pages, throughput.seconds - wall, throughput.cpu_seconds - cpu)
 
 
 _BATCH_CHILD = """
@@ -120,22 +147,31 @@ def _batch(mode: str, paths: list[Path]) -> tuple[int, float, float]:
     return int(out[0]), float(out[1]), int(out[2]) / 1024
 
 
-def main() -> None:
-    if CORPUS.is_dir():
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench extract")
+    parser.add_argument("--generated", action="store_true", help="generated sheets even where the corpus is present")
+    args = parser.parse_args(argv or [])
+    if CORPUS.is_dir() and not args.generated:
         jobs, origin = _jobs_from_corpus(), f"real corpus ({CORPUS})"
     else:
-        jobs, origin = _jobs_from_fixtures(), "generated sheets (corpus not found)"
+        jobs, origin = _jobs_from_fixtures(), "generated sheets" + ("" if args.generated else " (corpus not found)")
     paths = [p for _, sheet, keys, _, _ in jobs for p in [sheet, *keys]]
     print(f"input: {origin}: {len(jobs)} sheets, {len(paths)} files")
     _ours(jobs)  # warm imports and fonts once
-    ours, questions = _ours(jobs)
+    ours, questions, stages = _ours(jobs)
     pypdf, plumber = pypdf_text(paths), pdfplumber_text(paths)
+    text_only = without_ocr(ours, stages)
     print(ours.line("examcorpus extract+parse") + f" ({questions} questions)")
+    print(text_only.line("  the same less OCR"))
     print(pypdf.line("pypdf extract_text"))
     print(plumber.line("pdfplumber (x_tol 1.5)"))
     print(f"ratio ours/pypdf = {ours.pages_per_second / pypdf.pages_per_second:.2f}x wall, "
           f"{ours.pages_per_cpu_second / pypdf.pages_per_cpu_second:.2f}x CPU; "
+          f"less OCR {text_only.pages_per_second / pypdf.pages_per_second:.2f}x wall, "
+          f"{text_only.pages_per_cpu_second / pypdf.pages_per_cpu_second:.2f}x CPU; "
           f"ours/pdfplumber = {ours.pages_per_second / plumber.pages_per_second:.2f}x wall")
+    print("per stage part (the OCR parts run Tesseract, whose threads' CPU counts here):")
+    print("\n".join(stage_lines(ours, stages)))
     for mode in ("ours", "pypdf"):
         done, secs, peak = _batch(mode, paths)
         print(f"{BATCH_PAGES}-page batch, {mode:5s}: {done} pages in {secs:6.2f}s, peak RSS {peak:7.1f} MiB (fresh process)")
