@@ -57,11 +57,10 @@ class ColumnBand:
 def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
     x1s = glyphs.x1s
-    spans = _row_spans(glyphs, rows, params.min_gutter)
-    free = [_open_free_intervals(row_spans, params.min_gutter) for row_spans in spans]
+    walks = GutterWalks(_row_spans(glyphs, rows, params.min_gutter), params.min_gutter)
     i = 0
     while i < len(rows):
-        found = _column_run(glyphs, rows, spans, free, i, page_height, params)
+        found = _column_run(glyphs, rows, walks, i, page_height, params)
         if found is None:
             yield rows[i]
             i += 1
@@ -168,14 +167,12 @@ def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple
     return merged
 
 
-def _column_run(
-    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int,
-    page_height: float, params: LayoutParams,
-):
-    """(end, gutter) when rows[start:end] (whose ink spans are `spans`) read as two columns, else None."""
+def _column_run(glyphs: GlyphArrays, rows: list[Row], walks: GutterWalks, start: int, page_height: float, params: LayoutParams):
+    """(end, gutter) when rows[start:end] (whose ink spans are `walks.spans`) read as two columns, else None."""
+    spans = walks.spans
     first = rows[start]
     if len(spans[start]) >= 2:
-        found = _gutter_run(glyphs, rows, spans, free, start, spans[start], first.x0, first.x1, page_height, params)
+        found = _gutter_run(glyphs, rows, walks, start, spans[start], first.x0, first.x1, page_height, params)
         if found is not None:
             return found
     # Column heads set at different heights ("QUESTÃO 98" a few points above "QUESTÃO 99") give rows
@@ -185,11 +182,83 @@ def _column_run(
     merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
     if len(merged) < 2:
         return None
-    return _gutter_run(glyphs, rows, spans, free, start, merged, merged[0][0], merged[-1][1], page_height, params)
+    return _gutter_run(glyphs, rows, walks, start, merged, merged[0][0], merged[-1][1], page_height, params)
+
+
+class GutterWalks:
+    """The walks down a page's rows that narrow a gutter to what each row leaves free, remembered.
+
+    A walk's rest depends only on the row it has reached and the gutter it holds there, and the walks
+    from neighbouring start rows (each tried in turn until a band is found) mostly reach the same row
+    with the same gutter: from there on a walk takes the rest of the earlier one instead of walking it
+    again, which makes the page's walks linear in its rows where they were quadratic. The sums over a
+    walk's rows are added up row by row from its start, as one walk would add them, so the figures are
+    the same to the last bit."""
+
+    def __init__(self, spans: list[list[tuple[float, float]]], min_gutter: float):
+        self.spans = spans
+        self.free = [_open_free_intervals(row_spans, min_gutter) for row_spans in spans]
+        self.min_gutter = min_gutter
+        # (row, gutter held there) -> (the steps of a walk through it, where that row's step is, its end)
+        self._rest: dict[tuple[int, tuple[float, float]], tuple[list[_Step], int, int]] = {}
+
+    def walk(self, start: int, gutter: tuple[float, float]) -> tuple[int, tuple[float, float], float, float]:
+        """(end, gutter, left fill, right fill): the rows from `start` on that keep part of `gutter` free,
+        the gutter narrowed to what they all leave, and the ink (points, summed over the rows) left and
+        right of it on each row."""
+        steps: list[_Step] = []
+        row, current, rows = start, gutter, len(self.spans)
+        rest: tuple[list[_Step], int, int] | None = None
+        while row < rows:
+            rest = self._rest.get((row, current))
+            if rest is not None:
+                break
+            step = self._step(row, current)
+            if step is None:
+                break
+            steps.append(step)
+            current = step[1]
+            row += 1
+        walked = steps if rest is None else steps + rest[0][rest[1]:]
+        end = row if rest is None else rest[2]
+        for at, step in enumerate(steps):
+            self._rest[(start + at, step[0])] = (walked, at, end)
+        left_fill = right_fill = 0.0
+        for _, _, left, right in walked:
+            left_fill += left
+            right_fill += right
+        return end, (walked[-1][1] if walked else gutter), left_fill, right_fill
+
+    def _step(self, row: int, current: tuple[float, float]) -> _Step | None:
+        """The gutter holding `current` narrows on `row` to the widest (the first of the widest) of the
+        row's free intervals inside it, at least min_gutter wide; None where there is none. With it, the
+        row's ink left and right of the narrowed gutter."""
+        widest: tuple[float, float] | None = None
+        widest_width = 0.0
+        low, high = current
+        min_gutter = self.min_gutter
+        for a, b in self.free[row]:
+            a = a if a > low else low
+            b = b if b < high else high
+            if b - a >= min_gutter and (widest is None or b - a > widest_width):
+                widest, widest_width = (a, b), b - a
+        if widest is None:
+            return None
+        left = right = 0.0
+        for x0, x1 in self.spans[row]:
+            if x1 <= widest[0]:
+                left += x1 - x0
+            if x0 >= widest[1]:
+                right += x1 - x0
+        return current, widest, left, right
+
+
+# One row of a gutter walk: the gutter before the row, after it, and the row's ink left and right of it.
+_Step = tuple[tuple[float, float], tuple[float, float], float, float]
 
 
 def _gutter_run(
-    glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], free: list[list[tuple[float, float]]], start: int, first_spans: list[tuple[float, float]],
+    glyphs: GlyphArrays, rows: list[Row], walks: GutterWalks, start: int, first_spans: list[tuple[float, float]],
     lo: float, hi: float, page_height: float, params: LayoutParams,
 ):
     """(end, gutter) for the first gap inside `first_spans` (widest first) that the rows from `start` on
@@ -199,33 +268,7 @@ def _gutter_run(
     for gutter in sorted(inner, key=lambda g: g[0] - g[1]):
         if gutter[1] - gutter[0] < params.min_gutter:
             continue
-        end = start
-        current = gutter
-        left_fill = right_fill = 0.0
-        min_gutter = params.min_gutter
-        while end < len(rows):
-            # The gutter narrows to what every row leaves free: the widest (the first of the widest) of the
-            # row's free intervals inside it, at least min_gutter wide.
-            widest: tuple[float, float] | None = None
-            widest_width = 0.0
-            low, high = current
-            for a, b in free[end]:
-                a = a if a > low else low
-                b = b if b < high else high
-                if b - a >= min_gutter and (widest is None or b - a > widest_width):
-                    widest, widest_width = (a, b), b - a
-            if widest is None:
-                break
-            current = widest
-            left = right = 0.0
-            for x0, x1 in spans[end]:
-                if x1 <= current[0]:
-                    left += x1 - x0
-                if x0 >= current[1]:
-                    right += x1 - x0
-            left_fill += left
-            right_fill += right
-            end += 1
+        end, current, left_fill, right_fill = walks.walk(start, gutter)
         count = end - start
         if count < params.min_column_rows:
             continue

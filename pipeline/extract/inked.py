@@ -29,9 +29,12 @@ from __future__ import annotations
 import ctypes
 import statistics
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
+import pypdfium2.raw as pdfium_c
 
+from pipeline.extract import pagechars
 from pipeline.extract.layout import Glyph, group_rows
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
@@ -51,6 +54,7 @@ MIN_INK_PX = 12  # left ink under this is nothing to look at
 MAX_CUT_DEPTH = 4
 REGION_REACH_PT = 12.0  # pieces this close are one region (a table's cells and rows, a paragraph's lines)
 FILL_BLOCK = 4  # pixels: a block this size wholly dark is part of a fill
+OBJECT_LEVELS = 3  # the page's objects, and form XObjects opened two levels down
 MAX_GAP_LINES = 0.45  # the median gap between a text piece's blobs (letters, a cell's "1." and "A")
 BASELINE_PX, BASELINE_SHARE = 2, 0.6  # this share of a text piece's blobs end within this of one line
 
@@ -98,6 +102,11 @@ def _leftover_ink(ink: np.ndarray, images: list[Box]) -> np.ndarray:
     return dark
 
 
+_SET_RENDER_MODE = pagechars.typed_call(pdfium_c.FPDFTextObj_SetTextRenderMode, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
+_COUNT_SEGMENTS = pagechars.typed_call(pdfium_c.FPDFPath_CountSegments, ctypes.c_int, ctypes.c_void_p)
+_BOUNDS = pagechars.typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_float)] * 4)
+
+
 @dataclass
 class _Objects:
     images: list[Box]
@@ -106,31 +115,24 @@ class _Objects:
 
 
 def _walk_objects(page) -> _Objects:
-    """One walk over a pypdfium2 page's objects (inside form XObjects too) with pdfium's own calls (a
-    tenth of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the
-    count of paths that could be glyphs, and every text object made invisible."""
-    import pypdfium2.raw as pdfium_c
-
+    """One walk over a pypdfium2 page's objects (inside form XObjects too, two levels down) with pdfium's
+    own calls, each kind of call mapped over the objects of its kind (`pagechars.object_tree`; a tenth
+    of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the count of
+    paths that could be glyphs, and every text object made invisible."""
     _, height = page.get_size()
+    handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
+    of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
+               for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
+    texts = of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT]
+    list(map(_SET_RENDER_MODE, texts, repeat(pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, len(texts))))
+    segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
+    found = _Objects([], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
+                     long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    found = _Objects([])
-
-    def walk(count: int, get, parent, depth: int) -> None:
-        for index in range(count):
-            obj = get(parent, index)
-            kind = pdfium_c.FPDFPageObj_GetType(obj)
-            if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
-                pdfium_c.FPDFTextObj_SetTextRenderMode(obj, pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE)
-            elif kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-                segments = pdfium_c.FPDFPath_CountSegments(obj)
-                found.shapes += segments > RECTANGLE_SEGMENTS
-                found.long_shapes |= segments >= LONG_PATH_SEGMENTS
-            elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
-                found.images.append((left.value, height - top.value, right.value, height - bottom.value))
-            elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 2:
-                walk(pdfium_c.FPDFFormObj_CountObjects(obj), pdfium_c.FPDFFormObj_GetObject, obj, depth + 1)
-
-    walk(pdfium_c.FPDFPage_CountObjects(page.raw), pdfium_c.FPDFPage_GetObject, page.raw, 0)
+    box = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    for image in of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]:
+        if _BOUNDS(image, *box):
+            found.images.append((left.value, height - top.value, right.value, height - bottom.value))
     return found
 
 

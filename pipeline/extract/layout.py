@@ -69,6 +69,8 @@ class Segment:
     @property
     def read_by_ocr(self) -> bool:
         """Whether any of its glyphs is a word OCR read (`patches` splices those into a text page)."""
+        if not self.source.runs:  # a text layer's page as read: no OCR line, so no glyph of one
+            return False
         return bool((self.source.run[self.indices] != NO_RUN).any())
 
     def to_line(self, text: str, *, highlighted: bool, font_size: float, bold: bool = False) -> Line:

@@ -4,6 +4,7 @@
     found, boxes = loose_boxes(textpage, indices)    # boxes: (left, top, right, bottom), PDF space, float64
     font_weights(textpage, indices); map_errors(textpage, count)
     filled_paths(raw_page, max_depth, keep_color)    # filled path objects, as PdfPage.get_objects walks them
+    object_tree(raw_page, max_depth)                 # every object's handle and type, in that order
 
 pdfium has no call that returns a page's character boxes together: each character's loose box, font
 weight and Unicode-map flag is one C call. What costs is Python around those calls, not the calls
@@ -31,7 +32,7 @@ from pipeline.extract import pdfiumtext
 
 
 
-def _typed(function, restype, *argtypes):
+def typed_call(function, restype, *argtypes):
     """`function` (a pypdfium2 binding) with plain C argument types: a handle as `c_void_p` takes a
     Python int, which a `map` can hand it without a Python frame per call."""
     return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(function, ctypes.c_void_p).value)
@@ -74,11 +75,11 @@ def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
     return np.array(list(map(_MAP_ERROR, repeat(textpage, count), range(count))), dtype=np.int64) == 1
 
 
-_COUNT_OBJECTS = _typed(pdfium_c.FPDFPage_CountObjects, ctypes.c_int, ctypes.c_void_p)
-_GET_OBJECT = _typed(pdfium_c.FPDFPage_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
-_COUNT_FORM_OBJECTS = _typed(pdfium_c.FPDFFormObj_CountObjects, ctypes.c_int, ctypes.c_void_p)
-_GET_FORM_OBJECT = _typed(pdfium_c.FPDFFormObj_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ulong)
-_OBJECT_TYPE = _typed(pdfium_c.FPDFPageObj_GetType, ctypes.c_int, ctypes.c_void_p)
+_COUNT_OBJECTS = typed_call(pdfium_c.FPDFPage_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_OBJECT = typed_call(pdfium_c.FPDFPage_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+_COUNT_FORM_OBJECTS = typed_call(pdfium_c.FPDFFormObj_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_FORM_OBJECT = typed_call(pdfium_c.FPDFFormObj_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ulong)
+_OBJECT_TYPE = typed_call(pdfium_c.FPDFPageObj_GetType, ctypes.c_int, ctypes.c_void_p)
 
 
 def page_objects(raw_page, wanted_type: int, max_depth: int) -> list[int]:
@@ -105,9 +106,31 @@ def _collect(page: int, form: int | None, level: int, wanted_type: int, max_dept
             _collect(page, handle, level + 1, wanted_type, max_depth, found)
 
 
-_DRAW_MODE = _typed(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
-_FILL_COLOR = _typed(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_uint)] * 4)
-_BOUNDS = _typed(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_float)] * 4)
+def object_tree(raw_page, max_depth: int) -> tuple[list[int], list[int]]:
+    """(handles, types) of every object of the page, in the order and to the depth of `page_objects`,
+    as pdfium's own calls walk them: a null handle stays in the list (its type `FPDF_PAGEOBJ_UNKNOWN`),
+    and a form whose count fails reads as empty, where `page_objects` raises."""
+    handles: list[int] = []
+    kinds: list[int] = []
+    _walk(handle_of(raw_page), None, 0, max_depth, handles, kinds)
+    return handles, kinds
+
+
+def _walk(page: int, form: int | None, level: int, max_depth: int, handles: list[int], kinds: list[int]) -> None:
+    count = _COUNT_OBJECTS(page) if form is None else _COUNT_FORM_OBJECTS(form)
+    found = list(map(_GET_OBJECT, repeat(page, count), range(count))) if form is None else \
+        list(map(_GET_FORM_OBJECT, repeat(form, count), range(count)))
+    types = [_OBJECT_TYPE(h) if h else pdfium_c.FPDF_PAGEOBJ_UNKNOWN for h in found]
+    for handle, kind in zip(found, types):
+        handles.append(handle or 0)
+        kinds.append(kind)
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < max_depth - 1:
+            _walk(page, handle, level + 1, max_depth, handles, kinds)
+
+
+_DRAW_MODE = typed_call(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
+_FILL_COLOR = typed_call(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_uint)] * 4)
+_BOUNDS = typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_float)] * 4)
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import normalize_ocr_line
 from pipeline.parse.labels import enclosed_labels, plain_enclosed
 from pipeline.patterns import spec_pattern
+
+PLAIN_TEXTS_KEPT = 8192  # `plain_text` results kept: a long sheet's lines, a few times over
 
 # Answer blanks and leaders: nothing a reader needs.
 _BLANK = re.compile(r"^[\s.…_·]+$")
@@ -78,10 +81,14 @@ def unmark_prefix(text: str) -> str:
     return text
 
 
-def plain_text(text: str) -> tuple[str, list[int]]:
+@lru_cache(maxsize=PLAIN_TEXTS_KEPT)
+def plain_text(text: str) -> tuple[str, tuple[int, ...]]:
     """`text` as patterns see it: bold marks removed, each run of whitespace (tab, no-break or wide
     spaces) one space. Also the position in `text` of each plain character, and len(text) at the end,
-    so a match on the plain text can be cut from the marked one (`marked_rest`)."""
+    so a match on the plain text can be cut from the marked one (`marked_rest`).
+
+    Kept for the last texts asked (parse's rules ask it of each line several times, once per rule); a
+    tuple, so no caller can change what the next one is handed."""
     if "**" not in text and not _IRREGULAR_SPACE.search(text):  # most lines: already plain
         return _number_together(text, list(range(len(text) + 1)))
     chars: list[str] = []
@@ -109,13 +116,13 @@ def plain_text(text: str) -> tuple[str, list[int]]:
 _IRREGULAR_SPACE = re.compile(r"[^\S ]|\s\s")
 
 
-def _number_together(plain: str, positions: list[int]) -> tuple[str, list[int]]:
+def _number_together(plain: str, positions: list[int]) -> tuple[str, tuple[int, ...]]:
     apart = _NUMBER_APART.match(plain)
     if apart:  # "15 . ¿Cuál…": a number set larger than its ". Stem" reads as "15. ¿Cuál…"
         cut = apart.end("number")
         plain = plain[:cut] + plain[cut + 1:]
         del positions[cut]
-    return plain, positions
+    return plain, tuple(positions)
 
 
 _NUMBER_APART = re.compile(r"^(?P<number>\d{1,3}) [.):](?= |$)")
