@@ -200,9 +200,16 @@ def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
     cut the rest with `rest_after`); on an OCR'd line, on its digit-folded text (same length, so offsets
     hold), since "Zadanie 3.l." would otherwise match as task 3. An OCR'd line that still does not match
     is tried once more without a trailing token of one or two characters: a margin icon or speck read
-    into the header's row ("Zadanie 4. (0-1) F)")."""
-    text = plain_text(item.text)[0]
-    if not item.ocr:
+    into the header's row ("Zadanie 4. (0-1) F)").
+
+    Kept per pattern and text: parse's passes try the numbering on most lines several times over."""
+    return _number_line_match(pattern, item.text, item.ocr)
+
+
+@lru_cache(maxsize=PLAIN_TEXTS_KEPT)
+def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool) -> re.Match | None:
+    text = plain_text(marked)[0]
+    if not ocr:
         return pattern.match(text)
     folded = fold_ocr_digits(text)
     found = pattern.match(folded)
