@@ -191,9 +191,9 @@ class GutterWalks:
     A walk's rest depends only on the row it has reached and the gutter it holds there, and the walks
     from neighbouring start rows (each tried in turn until a band is found) mostly reach the same row
     with the same gutter: from there on a walk takes the rest of the earlier one instead of walking it
-    again, which makes the page's walks linear in its rows where they were quadratic. The sums over a
-    walk's rows are added up row by row from its start, as one walk would add them, so the figures are
-    the same to the last bit."""
+    again, so each row and gutter is walked once a page (the walks were quadratic in the rows). The sums
+    over a walk's rows are still added up row by row from its start, as one walk adds them, so the
+    figures are the same to the last bit."""
 
     def __init__(self, spans: list[list[tuple[float, float]]], min_gutter: float):
         self.spans = spans
