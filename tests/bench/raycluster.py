@@ -15,6 +15,7 @@ SIGTERM or Ctrl-C stops its cluster too; only SIGKILL of the benchmark itself le
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -47,10 +48,10 @@ class RayCluster:
         """This cluster's processes: those whose command line names its temp folder or its GCS address,
         their descendants (Ray's agents rename themselves "ray::DashboardAgent" and outlive a killed
         raylet), and every one of them seen before that still runs (psutil checks the pid was not reused)."""
-        marks = (str(self.temp_dir), f"127.0.0.1:{self.port}")
+        port = re.compile(rf"127\.0\.0\.1:{self.port}(?!\d)")  # its port, not one that starts with it
         for process in psutil.process_iter(["cmdline"]):
             line = " ".join(process.info["cmdline"] or ())
-            if process.pid != os.getpid() and "ray" in line and any(mark in line for mark in marks):
+            if process.pid != os.getpid() and "ray" in line and (str(self.temp_dir) in line or port.search(line)):
                 self.known.setdefault(process.pid, process)
         for process in list(self.known.values()):
             try:
@@ -86,8 +87,8 @@ def _start(arguments: list[str], env: dict[str, str]) -> None:
         raise RuntimeError(f"ray start {' '.join(arguments)} failed ({done.returncode}):\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
 
 
-def stop(cluster: RayCluster) -> tuple[int, ...]:
-    """SIGTERM to each of the cluster's processes, SIGKILL to those left after the grace period; returns
+def stop(cluster: RayCluster, grace: float = STOP_GRACE_SECONDS) -> tuple[int, ...]:
+    """SIGTERM to each of the cluster's processes, SIGKILL to those left after `grace` seconds; returns
     the pids still running after that (none, normally)."""
     processes = cluster.processes()
     for process in processes:
@@ -95,7 +96,7 @@ def stop(cluster: RayCluster) -> tuple[int, ...]:
             process.terminate()
         except psutil.Error:
             continue
-    _, alive = psutil.wait_procs(processes, timeout=STOP_GRACE_SECONDS)
+    _, alive = psutil.wait_procs(processes, timeout=grace)
     for process in alive:
         try:
             process.kill()
