@@ -18,6 +18,7 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -278,8 +279,11 @@ def is_scanned(position: int, share: float) -> bool:
     return int((position + 1) * share) > int(position * share)
 
 
-def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0) -> tuple[SampleSheet, ...]:
-    """`count` distinct sheets; sheet i depends only on (i, seed, scanned_share), never on `count`."""
+def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0,
+                   filler: bool = True) -> tuple[SampleSheet, ...]:
+    """`count` distinct sheets; sheet i depends only on (i, seed, scanned_share, filler), never on `count`.
+    `filler=False` drops what only makes a booklet long (the rules page, all scratch pages but one, the
+    room for working): the same questions on fewer pages, for tests that OCR a sheet."""
     if count < 1:
         raise ValueError(f"an archive needs at least one sheet, not {count}")
     if not 0.0 <= scanned_share <= 1.0:
@@ -294,15 +298,22 @@ def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: in
         else:
             polish = greek * (GREEK_EVERY - 1) + index
             sheets.append(_pl_sheet(polish, rng, is_scanned(polish, scanned_share)))
-    return tuple(sheets)
+    return tuple(sheets) if filler else tuple(_without_filler(sheet) for sheet in sheets)
+
+
+def _without_filler(sheet: SampleSheet) -> SampleSheet:
+    questions = tuple(replace(q, answer_space=0.0) for q in sheet.questions)
+    return replace(sheet, rules=(), scratch_pages=1, questions=questions)
 
 
 def build_archive_site(
-    dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0, workers: int = 1
+    dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0, workers: int = 1,
+    filler: bool = True,
 ) -> SampleSite:
     """Write an archive of `count` sheets, their keys, the index page and truth.json into `dest`,
     rendering in `workers` processes."""
-    return build_sample_site(dest, archive_sheets(count, scanned_share=scanned_share, seed=seed), workers=workers)
+    sheets = archive_sheets(count, scanned_share=scanned_share, seed=seed, filler=filler)
+    return build_sample_site(dest, sheets, workers=workers)
 
 
 def main(argv: list[str] | None = None) -> int:

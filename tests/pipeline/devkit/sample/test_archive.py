@@ -70,6 +70,13 @@ def test_booklets_have_the_length_of_real_ones():
     assert {q.number[0] for s in sheets if s.spec == "sample_el" for q in s.questions} == set("ΑΒΓΔ")
 
 
+def test_without_filler_the_same_questions_print_on_fewer_pages():
+    long, short = archive_sheets(10), archive_sheets(10, filler=False)
+    assert [[(q.number, q.question, q.answer) for q in s.questions] for s in long] == \
+        [[(q.number, q.question, q.answer) for q in s.questions] for s in short]
+    assert sum(len(render(s).sheet_pages) for s in short) < 0.6 * sum(len(render(s).sheet_pages) for s in long)
+
+
 def test_a_larger_archive_starts_with_the_smaller_one():
     assert archive_sheets(12) == archive_sheets(40)[:12]
     assert archive_sheets(12, seed=1) != archive_sheets(12)
