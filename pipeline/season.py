@@ -187,8 +187,9 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
             )
     outcomes: dict[str, ExtractOutcome] = {}
     pending = [t for t in tasks.values() if not StageCache(options.cache_root, "extract").has(t.cache_key)]
+    waiting = {t.sha256 for t in pending}  # a set: `task in pending` made a first run quadratic in files
     for task in tasks.values():
-        if task not in pending:
+        if task.sha256 not in waiting:
             outcomes[task.sha256] = run_extract_task(task)
     if pending:
         with make_executor(options.executor, options.workers) as pool:

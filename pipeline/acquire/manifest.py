@@ -38,12 +38,19 @@ class ManifestEntry:
         return self.status in ("downloaded", "not_modified", "local") and self.path is not None
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        # Field by field, not dataclasses.asdict (a deep copy through every value): a re-run turns each
+        # entry into a dict twice (the manifest, the parse cache key), and asdict was most of that.
+        data = {f.name: getattr(self, f.name) for f in _FIELDS}
+        data["facts"] = dict(self.facts)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "ManifestEntry":
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+_FIELDS = dataclasses.fields(ManifestEntry)
 
 
 class ManifestError(ValueError):

@@ -99,9 +99,19 @@ class _RayPool:
 
     def close(self) -> None:
         self._pool.terminate()
+        self._disconnect()
 
     def abort(self) -> None:
         self._pool.terminate()
+        self._disconnect()
+
+    @staticmethod
+    def _disconnect() -> None:
+        """Leave the cluster: a local Ray the pool started is stopped now, not when the process exits;
+        a cluster named by RAY_ADDRESS keeps running (`ray stop` on its nodes ends it)."""
+        import ray
+
+        ray.shutdown()
 
 
 @contextmanager

@@ -10,15 +10,23 @@ curated, and the re-run's time as a share of the first (goal ≤ 5 %).
     python -m tests.bench archive --sheets 300
     python -m tests.bench archive --full          # 1,500 sheets, the size of a national archive
     python -m tests.bench archive --executor ray  # on the Ray cluster RAY_ADDRESS names (`ray start --head`)
+    python -m tests.bench archive --executor ray --ray-nodes 2 --workers 2   # a cluster of its own, stopped after
+    python -m tests.bench archive --keep /tmp/arch  # keep the archive; a later run with --keep reuses it
+
+Every figure comes with the machine's load average (other jobs move wall time; CPU seconds hold
+still), and the per-page figures are extrapolated to the full archive (1,500 sheets).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
+import resource
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,8 +34,9 @@ from pathlib import Path
 
 import psutil
 
-from pipeline.devkit.sample.archive import SCANNED_SHARE, build_archive_site
+from pipeline.devkit.sample.archive import SCANNED_SHARE, archive_sheets, build_archive_site
 from pipeline.devkit.sample.check import compare_with_truth
+from pipeline.devkit.sample.site import TRUTH_FILE, SheetTruth, load_truth
 from pipeline.devkit.serve import serve_directory
 from tests.bench.baseline import pypdf_text
 
@@ -36,6 +45,7 @@ FULL_SHEETS = 1500
 SPECS = ("sample_pl", "sample_el")
 POLL_SECONDS = 0.1
 STAGES = ("download", "text", "layout", "ocr", "figures", "parse", "curate")
+TEXT_PATH = ("text", "layout", "figures", "parse")  # a text-layer page's work in the workers and parse
 
 
 @dataclass
@@ -44,22 +54,36 @@ class PeakMemory:
 
     main: int = 0
     workers: dict[int, int] = field(default_factory=dict)  # pid -> bytes (pool workers, OCR helpers)
+    total: int = 0  # the most RSS the run's processes held at one moment, all together
+    ray_cpu: dict[int, float] = field(default_factory=dict)  # pid -> CPU seconds of Ray workers (not our children)
 
     def sample(self, root: psutil.Process, ray_workers: bool = False) -> None:
         try:
-            self.main = max(self.main, root.memory_info().rss)
+            now = root.memory_info().rss
+            self.main = max(self.main, now)
             children = root.children(recursive=True)
         except psutil.Error:
             return
         if ray_workers:  # Ray's workers are the raylets' children, not the run's
-            children += [p for p in psutil.process_iter(["cmdline"]) if "default_worker.py" in " ".join(p.info["cmdline"] or ())]
+            ray = [p for p in psutil.process_iter(["cmdline"]) if "default_worker.py" in " ".join(p.info["cmdline"] or ())
+                   or (p.info["cmdline"] or [""])[0].startswith("ray::")]
+            children += ray
+            for worker in ray:
+                try:
+                    times = worker.cpu_times()
+                    self.ray_cpu[worker.pid] = times.user + times.system
+                except psutil.Error:
+                    continue
         for child in children:
             try:
                 if "-S" in child.cmdline()[1:3]:
                     continue  # the pool's watchdog: a bare interpreter, no work
-                self.workers[child.pid] = max(self.workers.get(child.pid, 0), child.memory_info().rss)
+                rss = child.memory_info().rss
             except psutil.Error:
                 continue
+            self.workers[child.pid] = max(self.workers.get(child.pid, 0), rss)
+            now += rss
+        self.total = max(self.total, now)
 
 
 @dataclass
@@ -68,6 +92,7 @@ class SpecRun:
     seconds: float
     memory: PeakMemory
     report: dict
+    cpu_seconds: float  # the run's process and every process it waited for; Ray workers' as sampled
 
 
 def run_extract(spec: str, base_url: str, root: Path, workers: int, executor: str = "process") -> SpecRun:
@@ -76,6 +101,7 @@ def run_extract(spec: str, base_url: str, root: Path, workers: int, executor: st
                "--root", str(root), "--workers", str(workers), "--executor", executor, "--no-progress"]
     memory = PeakMemory()
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     watched = psutil.Process(process.pid)
     done = threading.Event()
@@ -93,24 +119,39 @@ def run_extract(spec: str, base_url: str, root: Path, workers: int, executor: st
     watcher.join()
     if process.returncode != 0:
         raise RuntimeError(f"examcorpus extract --source {spec} failed ({process.returncode}):\n{out[-2000:]}\n{err[-2000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime + sum(memory.ray_cpu.values())
     report = json.loads((root / "curated" / "reports" / f"{spec}.json").read_text(encoding="utf-8"))
-    return SpecRun(spec, seconds, memory, report)
+    return SpecRun(spec, seconds, memory, report, cpu)
 
 
 def _mib(size: int) -> float:
     return size / 2**20
 
 
-def _agreement(root: Path, site) -> tuple[int, int, int, int]:
+def _agreement(root: Path, truth: dict[str, SheetTruth]) -> tuple[int, int, int, int]:
     """(questions found, expected, closed answers right, closed expected) over the whole archive."""
     import pyarrow.parquet as pq
 
     from pipeline.records import table_to_questions
 
     questions = [q for spec in SPECS for q in table_to_questions(pq.read_table(root / "curated" / f"{spec}.parquet"))]
-    agreements = compare_with_truth(questions, site.truth)
+    agreements = compare_with_truth(questions, truth)
     return (sum(a.found for a in agreements), sum(a.expected for a in agreements),
             sum(a.same_answer for a in agreements), sum(a.closed for a in agreements))
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} (1/5/15 min) on {os.cpu_count()} cores"
+
+
+def _stage_totals(runs: list[SpecRun]) -> dict[str, float]:
+    totals: dict[str, float] = {}
+    for run in runs:
+        for stage, value in run.report.get("stage_seconds", {}).items():
+            totals[stage] = totals.get(stage, 0.0) + value
+    return totals
 
 
 def _print_run(title: str, runs: list[SpecRun], workers: int) -> None:
@@ -118,24 +159,62 @@ def _print_run(title: str, runs: list[SpecRun], workers: int) -> None:
     pages = sum(r.report["totals"]["pages"] for r in runs)
     ocr_pages = sum(r.report["totals"]["ocr_pages"] for r in runs)
     questions = sum(r.report["totals"]["questions"] for r in runs)
-    print(f"{title}: {seconds:.1f} s wall, {pages} pages ({ocr_pages} OCR) = {pages / seconds:.1f} pages/s "
-          f"on {workers} worker(s), {questions} questions")
+    cpu = sum(r.cpu_seconds for r in runs)
+    print(f"{title}: {seconds:.1f} s wall, {cpu:.1f} s CPU, {pages} pages ({ocr_pages} OCR) = {pages / seconds:.1f} pages/s "
+          f"on {workers} worker(s), {questions} questions; {_load()} at its end")
     main_peak = max(r.memory.main for r in runs)
     worker_peaks = [peak for r in runs for peak in r.memory.workers.values()]
+    together = max(r.memory.total for r in runs)
     if worker_peaks:
         largest = ", ".join(f"{_mib(peak):.0f}" for peak in sorted(worker_peaks, reverse=True)[:6])
         print(f"  peak RSS: main process {_mib(main_peak):.0f} MiB; worker processes ({len(worker_peaks)}), "
-              f"largest first: {largest} MiB")
+              f"largest first: {largest} MiB; all processes at once {_mib(together):.0f} MiB")
     else:
         print(f"  peak RSS: main process {_mib(main_peak):.0f} MiB; no worker process (nothing to extract)")
-    totals: dict[str, float] = {}
-    for run in runs:
-        for stage, value in run.report.get("stage_seconds", {}).items():
-            totals[stage] = totals.get(stage, 0.0) + value
+    totals = _stage_totals(runs)
     spent = sum(totals.values())
     if spent > 0:
         shares = ", ".join(f"{stage} {totals.get(stage, 0.0):.1f} s ({totals.get(stage, 0.0) / spent:.0%})" for stage in STAGES)
         print(f"  per stage (text/layout/ocr/figures in worker seconds): {shares}")
+
+
+def _per_page(runs: list[SpecRun], truth: dict[str, SheetTruth]) -> None:
+    """Each stage's cost per page (one core's seconds), and what the full archive costs by them."""
+    totals = _stage_totals(runs)
+    pages = sum(r.report["totals"]["pages"] for r in runs)
+    ocr_pages = sum(r.report["totals"]["ocr_pages"] for r in runs)
+    text_pages = pages - ocr_pages
+    if not pages:
+        return
+    per_text = sum(totals.get(s, 0.0) for s in TEXT_PATH) / max(text_pages, 1)
+    per_ocr = totals.get("ocr", 0.0) / ocr_pages if ocr_pages else 0.0
+    per_page_rest = (totals.get("download", 0.0) + totals.get("curate", 0.0)) / pages
+    print(f"  per page, one core: text path {1000 * per_text:.0f} ms ("
+          + ", ".join(f"{s} {1000 * totals.get(s, 0.0) / max(text_pages, 1):.0f}" for s in TEXT_PATH)
+          + f"), OCR {per_ocr:.2f} s a scanned page, download + curate {1000 * per_page_rest:.1f} ms (main process)")
+    sheets = len(truth)
+    scale = FULL_SHEETS / sheets
+    full_text, full_ocr = text_pages * scale, ocr_pages * scale
+    core_seconds = full_text * per_text + full_ocr * per_ocr
+    wall = core_seconds / (os.cpu_count() or 1) + pages * scale * per_page_rest
+    print(f"  full archive by these figures ({FULL_SHEETS} sheets: {full_text:.0f} text + {full_ocr:.0f} scanned pages): "
+          f"{core_seconds / 3600:.2f} core-hours = {wall / 60:.0f} min on {os.cpu_count()} idle cores")
+
+
+def _site(site_dir: Path, sheets: int, scanned_share: float) -> tuple[dict[str, SheetTruth], float]:
+    """The archive's truth, and the seconds spent generating it: none when `site_dir` holds this very
+    archive already (a kept one), so a benchmark can be run again without generating it again."""
+    started = time.perf_counter()
+    wanted = archive_sheets(sheets, scanned_share=scanned_share)
+    try:
+        truth = load_truth(site_dir / TRUTH_FILE)
+    except (FileNotFoundError, ValueError):
+        truth = {}
+    same = [(s.sheet_file, s.scanned) for s in wanted] == [(t.sheet, t.scanned) for t in truth.values()]
+    if same and all((site_dir / t.sheet).is_file() and (site_dir / t.key).is_file() for t in truth.values()):
+        return truth, 0.0
+    site = build_archive_site(site_dir, sheets, scanned_share=scanned_share, workers=os.cpu_count() or 1)
+    return site.truth, time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -147,44 +226,69 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="extract workers (default: CPU count)")
     parser.add_argument("--executor", choices=("process", "ray"), default="process",
                         help="ray: the cluster RAY_ADDRESS names, started beforehand with `ray start --head`")
-    parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them")
+    parser.add_argument("--ray-nodes", type=int, default=0,
+                        help="with --executor ray: start a local cluster of this many nodes (a head and N-1 more, "
+                             "one CPU each) for the run and stop it after")
+    parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them "
+                        "(an archive already there is reused; the root is emptied first)")
     args = parser.parse_args(argv or [])
     sheets = FULL_SHEETS if args.full else args.sheets
+    if args.ray_nodes and args.executor != "ray":
+        parser.error("--ray-nodes needs --executor ray")
     with tempfile.TemporaryDirectory(prefix="bench-archive-") as tmp:
         base = args.keep or Path(tmp)
         site_dir, root = base / "site", base / "root"
-        started = time.perf_counter()
-        site = build_archive_site(site_dir, sheets, scanned_share=args.scanned_share, workers=os.cpu_count() or 1)
-        scans = [t for t in site.truth.values() if t.scanned]
-        print(f"archive: {len(site.truth)} sheets ({len(scans)} scanned, {args.scanned_share:.0%} asked), "
-              f"{sum(t.page_count for t in site.truth.values())} sheet pages, "
-              f"{sum(len(t.questions) for t in site.truth.values())} questions; generated in {time.perf_counter() - started:.1f} s")
-        with serve_directory(site_dir) as base_url:
+        if root.exists():
+            shutil.rmtree(root)  # a first run is a first run: nothing cached from an earlier benchmark
+        print(f"machine: {_load()} before generating")
+        truth, generated = _site(site_dir, sheets, args.scanned_share)
+        scans = [t for t in truth.values() if t.scanned]
+        print(f"archive: {len(truth)} sheets ({len(scans)} scanned, {args.scanned_share:.0%} asked), "
+              f"{sum(t.page_count for t in truth.values())} sheet pages + {len(truth)} key pages, "
+              f"{sum(len(t.questions) for t in truth.values())} questions; "
+              + (f"generated in {generated:.1f} s" if generated else f"reused from {site_dir}"))
+        with contextlib.ExitStack() as stack:
+            if args.ray_nodes:
+                from tests.bench.raycluster import local_ray_cluster
+
+                started = time.perf_counter()
+                cluster = stack.enter_context(local_ray_cluster(worker_nodes=args.ray_nodes - 1))
+                os.environ["RAY_ADDRESS"] = cluster.address
+                print(f"Ray cluster: {cluster.nodes} nodes at {cluster.address}, started in {time.perf_counter() - started:.1f} s")
+            base_url = stack.enter_context(serve_directory(site_dir))
             first = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
             rerun = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
+        if args.ray_nodes:
+            left = cluster.left
+            print(f"Ray cluster stopped: {'no process left' if not left else f'processes left: {list(left)}'}")
         print(f"executor: {args.executor}" + (f" (RAY_ADDRESS={os.environ.get('RAY_ADDRESS', 'unset: a local Ray')})" if args.executor == "ray" else ""))
         _print_run("first make extract", first, args.workers)
-        found, expected, right, closed = _agreement(root, site)
+        _per_page(first, truth)
+        found, expected, right, closed = _agreement(root, truth)
         print(f"  curated {found}/{expected} questions of the truth, {right}/{closed} closed answers right")
         _print_run("re-run, nothing new", rerun, args.workers)
         ratio = sum(r.seconds for r in rerun) / sum(r.seconds for r in first)
         print(f"  re-run / first = {ratio:.1%} (goal ≤ 5%: {'met' if ratio <= 0.05 else 'NOT met'})")
 
-        text_files = [site_dir / t.sheet for t in site.truth.values() if not t.scanned]
-        text_files += [site_dir / t.key for t in site.truth.values()]
+        text_files = [site_dir / t.sheet for t in truth.values() if not t.scanned]
+        text_files += [site_dir / t.key for t in truth.values()]
         baseline = pypdf_text(text_files)
         base_pages, base_seconds = baseline.pages, baseline.seconds
-        stage_totals: dict[str, float] = {}
-        for run in first:
-            for stage, value in run.report.get("stage_seconds", {}).items():
-                stage_totals[stage] = stage_totals.get(stage, 0.0) + value
-        ours_seconds = sum(stage_totals.get(s, 0.0) for s in ("text", "layout", "figures", "parse"))
+        stage_totals = _stage_totals(first)
+        ours_seconds = sum(stage_totals.get(s, 0.0) for s in TEXT_PATH)
         print(f"pypdf extract_text, same text-layer files, one process: {base_pages} pages in {base_seconds:.1f} s "
-              f"= {base_pages / base_seconds:.1f} pages/s")
+              f"= {base_pages / base_seconds:.1f} pages/s ({baseline.pages_per_cpu_second:.1f} per CPU second); {_load()}")
         if ours_seconds > 0:
             ours_rate = base_pages / ours_seconds
-            print(f"ours on those pages (text + layout + figures + parse seconds, one core's worth): {ours_rate:.1f} pages/s "
+            print(f"ours on those pages (text + layout + figures + parse seconds in the workers): {ours_rate:.1f} pages/s "
                   f"= {ours_rate / (base_pages / base_seconds):.2f}x pypdf")
+        first_cpu = sum(r.cpu_seconds for r in first)
+        first_pages = sum(r.report["totals"]["pages"] for r in first)
+        if first_cpu > 0 and not any(r.report["totals"]["ocr_pages"] for r in first):
+            # CPU seconds hold still under other jobs' load, where worker wall seconds do not
+            ours_cpu_rate = first_pages / first_cpu
+            print(f"ours, whole first run (every process, download to curate) per CPU second: {ours_cpu_rate:.1f} pages "
+                  f"= {ours_cpu_rate / baseline.pages_per_cpu_second:.2f}x pypdf's per CPU second")
 
 
 if __name__ == "__main__":

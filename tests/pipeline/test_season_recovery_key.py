@@ -25,7 +25,7 @@ def _bumped(name: str) -> list:
 
 @pytest.mark.slow  # one scanned sheet is OCR'd: ~40 s of CPU
 def test_bumping_a_recovery_pass_parses_again_only_the_sheets_it_can_change(tmp_path, monkeypatch):
-    site = build_archive_site(tmp_path / "site", 2, scanned_share=0.5)
+    site = build_archive_site(tmp_path / "site", 2, scanned_share=0.5, filler=False)
     spec = load_spec("sample_pl")
     with serve_directory(tmp_path / "site") as base_url:
         options = RunOptions(root=tmp_path / "root", base_url=base_url, executor="inline", show_progress=False)

@@ -18,6 +18,7 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
@@ -28,9 +29,15 @@ from pipeline.devkit.sample.site import SampleSite, build_sample_site
 
 SCANNED_SHARE = 0.05
 GREEK_EVERY = 5  # one sheet in five is a Panhellenic paper
-FIGURE_EVERY = 9  # about one CKE question in nine shows a circuit
+FIGURE_EVERY = 3  # about one CKE question in three shows a circuit
 GRID_EVERY = 6  # about one CKE question in six prints its short options two per line
-CKE_QUESTIONS = (18, 30)  # questions per vocational sheet, inclusive range (the key fits one page)
+# Real booklets run 16-24 pages for about 13 questions a sheet (1,500 sheets, 30,000 pages, 19,000
+# questions in the Polish archive): a rules page, long stems over a described situation, figures, room
+# left for working, blank scratch pages at the end. These ranges give that shape on average.
+CKE_QUESTIONS = (9, 17)  # questions per vocational sheet, inclusive range (the key fits one page)
+CKE_SCRATCH_PAGES = (3, 5)
+CKE_ANSWER_SPACE_MM = (120.0, 160.0, 200.0)  # room for working after a question, at most what its page holds
+EL_ANSWER_SPACE_MM = (150.0, 190.0, 230.0)
 
 # --------------------------------------------------------------------------- CKE vocational (Polish)
 
@@ -77,6 +84,39 @@ _PL_TOOLS = (
     "analizator sieci", "lutownica transformatorowa", "ściągacz izolacji",
 )
 _PL_UNITS = (("napięcie", "V"), ("prąd", "A"), ("moc", "W"), ("rezystancja", "Ω"), ("częstotliwość", "Hz"))
+_PL_PLACES = ("hali produkcyjnej", "budynku biurowego", "warsztatu szkolnego", "stacji transformatorowej",
+              "serwerowni", "magazynu", "kotłowni", "laboratorium pomiarowego", "zakładu przetwórczego")
+_PL_SITUATION = (
+    "W {place} zamontowano nowy element typu {device} jako część {system}.",
+    "Podczas przeglądu {system} w {place} technik zanotował wyniki pomiarów w dzienniku prac.",
+    "Dokumentacja techniczno-ruchowa {device} wymaga, aby przed {activity} odłączyć zasilanie i sprawdzić brak napięcia.",
+    "Pracownik przygotował stanowisko do prac związanych z {activity} zgodnie z instrukcją stanowiskową.",
+    "Kierownik zmiany zlecił sprawdzenie, czy {property} {system} spełnia wymagania producenta.",
+    "Na schemacie ideowym {system} zaznaczono miejsce przyłączenia {device} oraz punkty pomiarowe.",
+)
+_PL_RULES = (
+    "Arkusz egzaminacyjny składa się z części zawierającej zadania testowe oraz z brudnopisu umieszczonego na "
+    "ostatnich stronach. Zapisy w brudnopisie nie podlegają ocenie.",
+    "Przed rozpoczęciem pracy sprawdź, czy karta odpowiedzi jest zgodna z wersją arkusza oraz czy zawiera "
+    "miejsca na numer PESEL, datę urodzenia i kod ośrodka egzaminacyjnego.",
+    "Odpowiedzi zaznaczaj wyłącznie na karcie odpowiedzi długopisem z czarnym tuszem. Błędne zaznaczenie "
+    "otocz kółkiem i zaznacz właściwą odpowiedź. Nie używaj korektora.",
+    "Podczas egzaminu możesz korzystać z kalkulatora prostego. Nie wolno korzystać z telefonów komórkowych ani "
+    "innych urządzeń telekomunikacyjnych.",
+    "Zadania rozwiązuj samodzielnie. Jeżeli zadanie wymaga obliczeń, wykonaj je w miejscu pozostawionym pod "
+    "treścią zadania lub w brudnopisie.",
+    "Po zakończeniu pracy pozostaw arkusz i kartę odpowiedzi na stoliku. Zespół nadzorujący sprawdzi "
+    "kompletność materiałów przed opuszczeniem sali przez zdających.",
+)
+
+
+def _pl_situation(rng: random.Random, device: str, system: str) -> str:
+    """Two to four sentences setting the scene, printed before the question as real stems do."""
+    return " ".join(
+        template.format(place=rng.choice(_PL_PLACES), device=device, system=system,
+                        activity=rng.choice(_PL_ACTIVITIES), property=rng.choice(_PL_PROPERTIES))
+        for template in rng.sample(_PL_SITUATION, rng.randint(2, 4))
+    )
 
 
 def _pl_question(rng: random.Random, number: int) -> SampleQuestion:
@@ -97,11 +137,13 @@ def _pl_question(rng: random.Random, number: int) -> SampleQuestion:
     else:
         stem = f"Od którego parametru {device} zależy przede wszystkim {rng.choice(_PL_PROPERTIES)} {system}?"
         options = [f"Od wartości parametru {rng.choice(_PL_DEVICES)}, gdy obwód jest {adjective}." for adjective in rng.sample(_PL_ADJECTIVES, 4)]
-    figure = _circuit(number) if number % FIGURE_EVERY == 3 else None
+    if rng.random() < 0.6:
+        stem = f"{_pl_situation(rng, device, system)} {stem}"
+    figure = _circuit(number) if number % FIGURE_EVERY == 0 else None
     grid = form == 2 and number % GRID_EVERY == 0
     answer = "ABCD"[rng.randrange(4)]
     return SampleQuestion(str(number), "single_choice", stem, tuple(options), ("A", "B", "C", "D"), answer,
-                          figure=figure, grid=grid)
+                          figure=figure, grid=grid, answer_space=rng.choice(CKE_ANSWER_SPACE_MM))
 
 
 @lru_cache(maxsize=8)
@@ -130,6 +172,8 @@ def _pl_sheet(index: int, rng: random.Random, scanned: bool) -> SampleSheet:
         scanned=scanned,
         questions=tuple(_pl_question(rng, n) for n in range(1, count + 1)),
         extra={"qualification": qualification, "duration": "60 minut", "basis": "PODSTAWA PROGRAMOWA 2019"},
+        rules=_PL_RULES,
+        scratch_pages=rng.randint(*CKE_SCRATCH_PAGES),
     )
 
 
@@ -190,12 +234,16 @@ def _el_questions(rng: random.Random) -> list[SampleQuestion]:
             f"{tf_parent}.{letter}", "true_false", statement, TRUE_FALSE_EL, TRUE_FALSE_EL_LABELS,
             TRUE_FALSE_EL_LABELS[0] if correct else TRUE_FALSE_EL_LABELS[1], context=_EL_TF_INSTRUCTION, points=2,
         ))
-    for n in range(1, rng.randint(1, 3) + 1):
-        noun = rng.choice(_EL_NOUNS)
-        questions.append(SampleQuestion(
-            f"Β{n}", "open", f"Να εξηγήσετε πότε {noun} {rng.choice(_EL_VERBS)}.", points=rng.choice((5, 6, 8)),
-            model_answer=f"Όταν {noun} {rng.choice(_EL_VERBS)}, σύμφωνα με τον ορισμό.",
-        ))
+    # Themes Β to Δ: open questions, the later ones over a described situation, with room for working.
+    for section in "ΒΓΔ":
+        for n in range(1, rng.randint(2, 4) + 1):
+            noun = rng.choice(_EL_NOUNS)
+            situation = " ".join(f"Θεωρούμε ότι {rng.choice(_EL_NOUNS)} {rng.choice(_EL_VERBS)}." for _ in range(rng.randint(1, 6)))
+            questions.append(SampleQuestion(
+                f"{section}{n}", "open", f"{situation} Να εξηγήσετε πότε {noun} {rng.choice(_EL_VERBS)}.".strip(),
+                points=rng.choice((5, 6, 8)), model_answer=f"Όταν {noun} {rng.choice(_EL_VERBS)}, σύμφωνα με τον ορισμό.",
+                answer_space=rng.choice(EL_ANSWER_SPACE_MM),
+            ))
     return questions
 
 
@@ -231,8 +279,11 @@ def is_scanned(position: int, share: float) -> bool:
     return int((position + 1) * share) > int(position * share)
 
 
-def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0) -> tuple[SampleSheet, ...]:
-    """`count` distinct sheets; sheet i depends only on (i, seed, scanned_share), never on `count`."""
+def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0,
+                   filler: bool = True) -> tuple[SampleSheet, ...]:
+    """`count` distinct sheets; sheet i depends only on (i, seed, scanned_share, filler), never on `count`.
+    `filler=False` drops what only makes a booklet long (the rules page, all scratch pages but one, the
+    room for working): the same questions on fewer pages, for tests that OCR a sheet."""
     if count < 1:
         raise ValueError(f"an archive needs at least one sheet, not {count}")
     if not 0.0 <= scanned_share <= 1.0:
@@ -247,15 +298,22 @@ def archive_sheets(count: int, *, scanned_share: float = SCANNED_SHARE, seed: in
         else:
             polish = greek * (GREEK_EVERY - 1) + index
             sheets.append(_pl_sheet(polish, rng, is_scanned(polish, scanned_share)))
-    return tuple(sheets)
+    return tuple(sheets) if filler else tuple(_without_filler(sheet) for sheet in sheets)
+
+
+def _without_filler(sheet: SampleSheet) -> SampleSheet:
+    questions = tuple(replace(q, answer_space=0.0) for q in sheet.questions)
+    return replace(sheet, rules=(), scratch_pages=1, questions=questions)
 
 
 def build_archive_site(
-    dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0, workers: int = 1
+    dest: Path | str, count: int, *, scanned_share: float = SCANNED_SHARE, seed: int = 0, workers: int = 1,
+    filler: bool = True,
 ) -> SampleSite:
     """Write an archive of `count` sheets, their keys, the index page and truth.json into `dest`,
     rendering in `workers` processes."""
-    return build_sample_site(dest, archive_sheets(count, scanned_share=scanned_share, seed=seed), workers=workers)
+    sheets = archive_sheets(count, scanned_share=scanned_share, seed=seed, filler=filler)
+    return build_sample_site(dest, sheets, workers=workers)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ on which every question was printed (for truth.json).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.devkit.sample.content import SampleQuestion, SampleSheet
 from pipeline.devkit.sample.pdfgen import (
@@ -19,11 +19,13 @@ from pipeline.devkit.sample.pdfgen import (
     TextBox,
     item_bottom,
     paginate,
+    room_left,
     with_running_text,
 )
 
 ARKUSZE_STAMP = "Więcej arkuszy znajdziesz na stronie: arkusze.pl"
-GREEK_COUNTS = {1: "ΜΙΑ", 2: "ΔΥΟ", 3: "ΤΡΕΙΣ", 4: "ΤΕΣΣΕΡΙΣ", 5: "ΠΕΝΤΕ", 6: "ΕΞΙ", 7: "ΕΠΤΑ", 8: "ΟΚΤΩ"}
+GREEK_COUNTS = {1: "ΜΙΑ", 2: "ΔΥΟ", 3: "ΤΡΕΙΣ", 4: "ΤΕΣΣΕΡΙΣ", 5: "ΠΕΝΤΕ", 6: "ΕΞΙ", 7: "ΕΠΤΑ", 8: "ΟΚΤΩ",
+                9: "ΕΝΝΕΑ", 10: "ΔΕΚΑ", 11: "ΕΝΤΕΚΑ", 12: "ΔΩΔΕΚΑ", 13: "ΔΕΚΑΤΡΙΑ", 14: "ΔΕΚΑΤΕΣΣΕΡΑ"}
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,20 @@ def _stamp(pages: list[PageSpec], text: str) -> list[PageSpec]:
 # --------------------------------------------------------------------------- CKE vocational, written part
 
 
+CKE_MARGINS = Margins(top=24)
+
+
+def _with_answer_space(block: QuestionBlock, wanted: float) -> QuestionBlock:
+    """The block followed by up to `wanted` mm of room for working, never more than one page holds."""
+    if wanted <= 0:
+        return block
+    return replace(block, space_after=block.space_after + max(0.0, min(wanted, room_left(block, margins=CKE_MARGINS))))
+
+
 def _cke_question(q: SampleQuestion) -> QuestionBlock:
     options = tuple(f"{label}. {text}" for label, text in zip(q.choice_labels, q.choices))
-    return QuestionBlock(f"Zadanie {q.number}.", q.question, options, grid=q.grid, figure=q.figure, figure_width=85)
+    block = QuestionBlock(f"Zadanie {q.number}.", q.question, options, grid=q.grid, figure=q.figure, figure_width=85)
+    return _with_answer_space(block, q.answer_space)
 
 
 def _cke_cover(sheet: SampleSheet, page_count: int) -> PageSpec:
@@ -99,13 +112,24 @@ def _cke_scratch_page() -> PageSpec:
     return PageSpec((TextBox("BRUDNOPIS", 20, 24, 170, size=12, bold=True, align="C"),))
 
 
+def _cke_rules_page(rules: tuple[str, ...]) -> PageSpec:
+    """The page after the cover: the exam's rules as paragraphs under a heading, no question numbering."""
+    items: list[PageItem] = [TextBox("Informacje dla zdającego", 20, 26, 170, size=12, bold=True, align="C")]
+    y = 36.0
+    for text in rules:
+        box = TextBox(text, 20, y, 170, size=10, align="J")
+        items.append(box)
+        y = item_bottom(box) + 3.0
+    return PageSpec(tuple(items))
+
+
 def _render_cke_vocational(sheet: SampleSheet) -> RenderedSheet:
-    flow = paginate([_cke_question(q) for q in sheet.questions], margins=Margins(top=24))
-    body = [_cke_cover(sheet, 0)] + flow.pages + [_cke_scratch_page()]
-    pages = list(body)
+    flow = paginate([_cke_question(q) for q in sheet.questions], margins=CKE_MARGINS)
+    front = [_cke_cover(sheet, 0)] + ([_cke_rules_page(sheet.rules)] if sheet.rules else [])
+    pages = front + flow.pages + [_cke_scratch_page()] * sheet.scratch_pages
     pages[0] = _cke_cover(sheet, len(pages))
     pages = with_running_text(pages, header=sheet.sheet_code, footer="Strona {page} z {pages}", skip=[0])
-    question_pages = {q.number: flow.block_pages[i] + 2 for i, q in enumerate(sheet.questions)}
+    question_pages = {q.number: flow.block_pages[i] + 1 + len(front) for i, q in enumerate(sheet.questions)}
 
     key_items: list[PageItem] = [
         TextBox("Odpowiedzi", 20, 22, 170, size=16, bold=True, align="C"),
@@ -165,6 +189,7 @@ def _panhellenic_blocks(sheet: SampleSheet, page_count: int) -> tuple[list, dict
                 blocks.append(Paragraph(first.context, space_after=4))
             options = tuple(f"{label}. {text}" for label, text in zip(first.choice_labels, first.choices))
             block = QuestionBlock(f"{parent}.", first.question, options, number_inline=True, trailer=trailer)
+            block = _with_answer_space(block, first.answer_space)
         numbers[len(blocks)] = parent
         blocks.append(block)
     blocks.append(Paragraph("ΚΑΛΗ ΕΠΙΤΥΧΙΑ", size=11, bold=True, align="C", space_after=0))

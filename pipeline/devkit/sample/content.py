@@ -27,6 +27,7 @@ class SampleQuestion:
     grid: bool = False  # options printed two per line
     points: int | None = None
     model_answer: str | None = None  # what the key prints for an open question
+    answer_space: float = 0.0  # blank millimetres left after the question for working ("miejsce na obliczenia")
 
     @property
     def answer_index(self) -> int | None:
@@ -48,6 +49,10 @@ class SampleSheet:
     scanned: bool
     questions: tuple[SampleQuestion, ...]
     extra: dict[str, str] = field(default_factory=dict)  # style-specific cover facts
+    # A real booklet's length beyond its questions: a page of rules after the cover, and blank scratch
+    # pages ("BRUDNOPIS") at the end. The embedded sample keeps the short form: no rules page, one scratch page.
+    rules: tuple[str, ...] = ()
+    scratch_pages: int = 1
 
 
 def _abcd(number: int, question: str, options: tuple[str, str, str, str], answer: str, **kw) -> SampleQuestion:

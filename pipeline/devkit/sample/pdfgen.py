@@ -192,7 +192,14 @@ def _measuring_pdf() -> FPDF:
 
 
 def text_height(box: TextBox) -> float:
-    """Height in mm that `box` occupies once wrapped."""
+    """Height in mm that `box` occupies once wrapped (independent of where the box sits)."""
+    return _wrapped_height(replace(box, x=0.0, y=0.0) if box.x or box.y else box)
+
+
+@lru_cache(maxsize=8192)
+def _wrapped_height(box: TextBox) -> float:
+    # fpdf's line breaking costs milliseconds a box, and layout measures the same box more than once
+    # (a block is measured to size the room after it, then again to place it; Greek papers are laid out twice).
     pdf = _measuring_pdf()
     _set_font(pdf, box)
     pdf.set_xy(box.x, box.y)
@@ -360,6 +367,14 @@ def _layout_block(block: Block, x: float, width: float) -> tuple[list[PageItem],
         items.append(box)
         y = item_bottom(box) + 1.0
     return items, y + block.space_after
+
+
+def room_left(block: Block, *, size: str = "A4", margins: Margins = Margins()) -> float:
+    """Millimetres a page's text area has below `block` when it starts at the top: the most blank space
+    (room for working) that can follow it on one page."""
+    page_w, page_h = _page_size(size)
+    _, height = _layout_block(block, margins.left, page_w - margins.left - margins.right)
+    return page_h - margins.top - margins.bottom - height
 
 
 def _shift(item: PageItem, dy: float) -> PageItem:

@@ -59,3 +59,49 @@ def test_a_fact_neither_file_carries_is_ignored_but_one_fact_must_agree():
     assert [k.url for k in result.jobs[0].keys] == ["u/apant_b"]
     bare = [entry("u/s-a", "sheet"), entry("u/k-b", "key")]
     assert pair_files(bare, PairingSpec(on=["year"])).jobs[0].keys == ()
+
+
+def _brute_force_pairs(entries, pairing):
+    """The pairing rule applied to every sheet and key: what indexed pairing must agree with."""
+    from pipeline.acquire.pairing import _key_fits
+
+    sheets = sorted((e for e in entries if e.role == "sheet"), key=lambda e: e.url)
+    keys = sorted((e for e in entries if e.role == "key"), key=lambda e: e.url)
+    return [(s.url, [k.url for k in keys if _key_fits(s, k, pairing)]) for s in sheets]
+
+
+def test_pairing_agrees_with_the_rule_for_every_mix_of_missing_and_differing_facts():
+    import random
+
+    rng = random.Random(7)
+    values = {"year": ["2019", 2019, "2020", None], "form": ["100", "200", None], "qualification": ["ee08", "ee09", None]}
+    for key_serves_many in (False, True):
+        pairing = PairingSpec(on=["year", "form", "qualification"], key_serves_many=key_serves_many)
+        entries = [
+            entry(f"u/{role}-{n:03d}", role, **{f: v for f, choices in values.items() if (v := rng.choice(choices)) is not None})
+            for n in range(300) for role in (rng.choice(("sheet", "key")),)
+        ]
+        result = pair_files(entries, pairing)
+        assert [(j.sheet.url, [k.url for k in j.keys]) for j in result.jobs] == _brute_force_pairs(entries, pairing)
+        assert any(len(j.keys) > 1 for j in result.jobs) and any(not j.keys for j in result.jobs)
+
+
+def test_pairing_an_archive_compares_each_sheet_with_the_keys_that_can_fit_not_every_key(monkeypatch):
+    """1,500 sheets and 1,500 keys: a fit test per sheet and candidate key (here one), not 2.25 million."""
+    from pipeline.acquire import pairing as pairing_module
+
+    calls = 0
+    rule = pairing_module._key_fits
+
+    def counted(sheet, key, pairing):
+        nonlocal calls
+        calls += 1
+        return rule(sheet, key, pairing)
+
+    monkeypatch.setattr(pairing_module, "_key_fits", counted)
+    entries = [entry(f"u/{role}-{n}", role, year=str(2000 + n % 20), qualification=f"q{n // 20}")
+               for n in range(1500) for role in ("sheet", "key")]
+    result = pair_files(entries, PairingSpec(on=["year", "qualification"]))
+    assert all(len(job.keys) == 1 and job.keys[0].url == job.sheet.url.replace("sheet", "key") for job in result.jobs)
+    assert len(result.jobs) == 1500 and result.problems == {}
+    assert calls <= 2 * 1500

@@ -42,3 +42,6 @@ def test_ray_runs_the_same_function_as_tasks(monkeypatch):
         results = list(pool.imap_unordered(square_with_pid, range(8)))
     assert sorted(r for r, _ in results) == [x * x for x in range(8)]
     assert os.getpid() not in {pid for _, pid in results}
+    import ray
+
+    assert not ray.is_initialized()  # the local Ray it started is stopped with the pool, not at exit

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from pipeline.devkit.sample.archive import archive_sheets, build_archive_site, is_scanned
+from pipeline.devkit.sample.booklets import render
 from pipeline.devkit.sample.check import compare_with_truth
 from pipeline.devkit.serve import serve_directory
 from pipeline.season import RunOptions, run_source
@@ -45,6 +46,35 @@ def test_every_layout_of_the_two_styles_occurs(two_hundred):
     assert any(q.figure for q in questions) and any(q.grid for q in questions)
     assert all(len(set(q.choices)) == len(q.choices) for q in questions)  # no option printed twice
     assert all(q.answer in q.choice_labels for q in questions if q.type != "open")
+
+
+def test_booklets_have_the_length_of_real_ones():
+    """A national archive runs about 20 pages and 13 questions a sheet (1,500 sheets, 30,000 pages,
+    19,000 questions): a rules page, long stems, room for working, scratch pages, keys of a page."""
+    sheets = archive_sheets(25)
+    rendered = [render(sheet) for sheet in sheets]
+    pages = [len(r.sheet_pages) + len(r.key_pages) for r in rendered]
+    questions = [len(sheet.questions) for sheet in sheets]
+    assert 16 <= sum(pages) / len(pages) <= 24, pages
+    assert 11 <= sum(questions) / len(questions) <= 16, questions
+    for sheet, booklet in zip(sheets, rendered):
+        assert len(booklet.key_pages) == 1
+        # every question is on a page of the booklet, in order; none on a CKE cover, rules or scratch page
+        on = [booklet.question_pages[q.number] for q in sheet.questions]
+        assert on == sorted(on) and 1 <= on[0] and on[-1] <= len(booklet.sheet_pages)
+        if sheet.spec == "sample_pl":
+            assert on[0] == 3 and on[-1] <= len(booklet.sheet_pages) - sheet.scratch_pages
+    polish = [s for s in sheets if s.spec == "sample_pl"]
+    assert all(s.rules and s.scratch_pages >= 3 for s in polish)
+    assert any(len(q.question) > 300 for s in polish for q in s.questions)  # stems over a described situation
+    assert {q.number[0] for s in sheets if s.spec == "sample_el" for q in s.questions} == set("ΑΒΓΔ")
+
+
+def test_without_filler_the_same_questions_print_on_fewer_pages():
+    long, short = archive_sheets(10), archive_sheets(10, filler=False)
+    assert [[(q.number, q.question, q.answer) for q in s.questions] for s in long] == \
+        [[(q.number, q.question, q.answer) for q in s.questions] for s in short]
+    assert sum(len(render(s).sheet_pages) for s in short) < 0.6 * sum(len(render(s).sheet_pages) for s in long)
 
 
 def test_a_larger_archive_starts_with_the_smaller_one():
