@@ -12,6 +12,7 @@ from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
 from pipeline.parse.recovery import KeyColumnWork, Point, Recovery
+from pipeline.parse.variantrows import SectionRow, place_section, section_row
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
@@ -101,11 +102,13 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
+    scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     for row in rows(key_stream(document, spec.stop_at)):
         text = " ".join(plain_text(sl.text)[0] for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
         if variants:
             section = variants
+            scanned.append((variants, []))
             for v in variants:
                 tables.setdefault(v, KeyTable(name, variants=[]))
             if len(variants) == 1:
@@ -118,6 +121,9 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
             continue
         if len(section) == 1:
             single[-1][3].append(row)
+            continue
+        if any(sl.ocr for sl in row):  # placed by the table's geometry and numbering (`variantrows`)
+            scanned[-1][1].append(section_row(row))
             continue
         first = _ROW_NUMBER.match(row[0].text)
         if not first:
@@ -137,6 +143,13 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
                     tables[variant].unread.append(first.group("number"))
                     continue
                 tables[variant].put(number, token)
+    for variants, section_rows in scanned:
+        placed = place_section(variants, section_rows)
+        for variant in variants:
+            for number, answer in placed.answers[variant]:
+                tables[variant].put(number, answer)
+            tables[variant].unread += placed.unread[variant]
+            tables[variant].problems += placed.problems
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):
             tables[variant].put(number, answer)
