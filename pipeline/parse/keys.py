@@ -156,6 +156,8 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
             tables[variant].put(number, answer)
     for table in tables.values():
         table.variants = sorted(tables)
+        # A question another part of the key answers (a row of its own below the table) is not unread.
+        table.unread = list(dict.fromkeys(n for n in table.unread if number_key(n) not in table.answers and number_key(n) not in table.twice))
         table.report_twice()
     return tables
 
