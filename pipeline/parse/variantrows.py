@@ -85,6 +85,13 @@ def place_section(section: list[str], rows: list[SectionRow]) -> PlacedSection:
     """The answers of each of `section`'s booklet types from the section's OCR'd `rows`, top to bottom."""
     placed = PlacedSection({v: [] for v in section}, {v: [] for v in section})
     centres = _centres(rows, len(section))
+    widths = [len(row.cells) for row in rows if row.number and not row.rest]
+    common = max(set(widths), key=widths.count) if widths else 0
+    if centres is None and common > len(section):
+        # The header's reading lost a booklet type ("C Kitapçığı" read as "CcC. sı"): which column is whose
+        # cannot be told, so no column is read, and every question is reported below.
+        placed.problems.append(f"key table header names {len(section)} booklet type(s) {section} over rows of {common} "
+                               "answer cells: a header cell was misread; its rows are not read (OCR)")
     in_order = _rising(rows)
     numbered = sorted(in_order)
     read: set[int] = set()  # numbers whose row was placed (answered or reported)

@@ -80,3 +80,16 @@ def test_a_cell_with_two_readings_or_none_is_reported_not_shifted():
     assert result["B"].unread == ["2"] and "2" not in result["B"].answers
     assert result["A"].unread == ["5"] and "5" not in result["A"].answers
     assert result["C"].answers["2"] == ANSWERS[2][2] and result["D"].answers["5"] == ANSWERS[5][3]
+
+
+def test_a_header_that_lost_a_booklet_type_keys_no_column_and_says_why():
+    # "C Kitapçığı" read as "CcC. sı": three booklet types named over four answer columns. Taken left to
+    # right, booklet D got booklet C's answers.
+    header = Line("Nr A Kitapçığı B Kitapçığı CcC. sı D Kitapçığı", 99.3, 90.7, 460.7, 100.7)
+    lines = [line for n, answers in ANSWERS.items() for line in row(n, answers)]
+    page = Page(1, 595, 842, PageMethod.OCR, [header] + sorted(lines, key=lambda line: (line.top, line.x0)))
+    spec = KeySpec(kind="variant_table", variant_header=r"(?P<variant>\w)\s*Kitapçığı", variant="D")
+    result = read_variant_table(ExtractedDocument("0" * 64, "key.pdf", 1, [page], "test"), spec, "key.pdf")
+    assert sorted(result) == ["A", "B", "D"]
+    assert result["D"].answers == {} and result["D"].unread == [str(n) for n in ANSWERS]
+    assert any("header names 3 booklet type(s)" in problem for problem in result["D"].problems)
