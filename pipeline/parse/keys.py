@@ -144,8 +144,8 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
                     tables[variant].unread.append(first.group("number"))
                     continue
                 tables[variant].put(number, token)
-    for variants, section_rows in scanned:
-        placed = place_section(variants, section_rows)
+    for variants, scanned_rows in scanned:
+        placed = place_section(variants, scanned_rows)
         for variant in variants:
             for number, answer in placed.answers[variant]:
                 tables[variant].put(number, answer)
