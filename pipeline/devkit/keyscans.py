@@ -23,7 +23,7 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
-from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table
+from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet
 from pipeline.specs import KeySpec
 
 
@@ -51,6 +51,11 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
     options = ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout)
     sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
     document = extract_document(pdf, sha, options)
+    if spec.in_sheet:  # a key printed at the end of the question booklet: the lines from its heading on
+        found = split_booklet(document, [], spec.in_sheet, None)[1]
+        if found is None:
+            return KeyTable(pdf.name, problems=[f"no line matches the key's start {spec.in_sheet!r}"])
+        document = found
     if spec.kind == "list":
         return read_list(document, spec, pdf.name)
     tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)

@@ -12,12 +12,14 @@ from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
 from pipeline.parse.recovery import KeyColumnWork, Point, Recovery
+from pipeline.parse.variantrows import SectionRow, place_section, section_row
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
 MAX_ANSWER_LINES = 12
+_PIECE_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3})(?!\d)")
 _UNREAD_ENTRY = re.compile(rf"^\s*(?P<number>\d{{1,3}})[^\w\s]{{0,2}}\s*[-–—]?\s*{re.escape(UNREAD_CELL)}\s*$")
 
 
@@ -101,11 +103,13 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
+    scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     for row in rows(key_stream(document, spec.stop_at)):
         text = " ".join(plain_text(sl.text)[0] for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
         if variants:
             section = variants
+            scanned.append((variants, []))
             for v in variants:
                 tables.setdefault(v, KeyTable(name, variants=[]))
             if len(variants) == 1:
@@ -118,6 +122,9 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
             continue
         if len(section) == 1:
             single[-1][3].append(row)
+            continue
+        if any(sl.ocr for sl in row):  # placed by the table's geometry and numbering (`variantrows`)
+            scanned[-1][1].append(section_row(row))
             continue
         first = _ROW_NUMBER.match(row[0].text)
         if not first:
@@ -137,11 +144,20 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
                     tables[variant].unread.append(first.group("number"))
                     continue
                 tables[variant].put(number, token)
+    for variants, scanned_rows in scanned:
+        placed = place_section(variants, scanned_rows)
+        for variant in variants:
+            for number, answer in placed.answers[variant]:
+                tables[variant].put(number, answer)
+            tables[variant].unread += placed.unread[variant]
+            tables[variant].problems += placed.problems
     for variant, centre, next_centre, section_rows in single:
         for number, answer in _answer_cells(section_rows, centre, next_centre):
             tables[variant].put(number, answer)
     for table in tables.values():
         table.variants = sorted(tables)
+        # A question another part of the key answers (a row of its own below the table) is not unread.
+        table.unread = list(dict.fromkeys(n for n in table.unread if number_key(n) not in table.answers and number_key(n) not in table.twice))
         table.report_twice()
     return tables
 
@@ -189,6 +205,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
     texts = {id(sl): plain_text(sl.text)[0] for sl in stream}
     placed = {id(p.line): p for p in place_parts(stream, list(spec.sections), texts)}
     runs: dict[int, tuple[KeyPart, list[ColumnRow]]] = {}  # id of a part -> (part, its rows in order)
+    pieces: list[tuple[str, str]] = []  # (part prefix, text) of OCR'd row pieces beside entries that read as none
     for row in rows(stream):
         cells: dict[int, list[StreamLine]] = {}  # id of a part -> its cells on this row
         for sl in row:
@@ -201,11 +218,15 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
             unread = [m.group("number") for t, sl in zip(texts_here, lines) if sl.ocr and (m := _UNREAD_ENTRY.match(t))]
             table.unread += [number_key(part.prefix + number) for number in unread]
             texts_here = [t for t in texts_here if not _UNREAD_ENTRY.match(t)]
+            matches, covered = _entry_cells(texts_here, entry_re)
             entries = [
                 (m.group("number"), m.group("answer").strip(),
                  bool(spec.pilot_mark) and m.string[m.end("number"):].startswith(spec.pilot_mark))
-                for m in row_entries(texts_here, entry_re)
+                for m in matches
             ]
+            if entries and any(sl.ocr for sl in lines):
+                # A piece of a row beside its entries that reads as none: one entry's cell garbled.
+                pieces += [(part.prefix, t) for i, t in enumerate(texts_here) if i not in covered and any(ch.isalnum() for ch in t)]
             runs.setdefault(part_id, (part, []))[1].append(ColumnRow("  ".join(texts_here), entries, any(sl.ocr for sl in lines)))
     for part, column_rows in runs.values():
         prefix = part.prefix
@@ -224,8 +245,22 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
             # A part of the key opened by its heading where OCR read no entry at all: its rows are all lost.
             shown = ", ".join(repr(text) for text in lines[:8]) + (", ..." if len(lines) > 8 else "")
             table.problems.append(f"key part {prefix}: {len(lines)} line(s) read but none as an entry (OCR): {shown}")
+    _report_pieces(table, pieces)
     table.report_twice()
     return table
+
+
+def _report_pieces(table: KeyTable, pieces: list[tuple[str, str]]) -> None:
+    """Each unread piece of a row: the question whose number it shows and that the key left unkeyed is
+    reported as its answer cell unread (`key.cell_unread`); any other piece as a line of its own."""
+    for prefix, text in pieces:
+        shown = _PIECE_NUMBER.match(text)
+        number = number_key(prefix + shown.group("number")) if shown else None
+        if number is not None and number not in table.answers and number not in table.twice:
+            if number not in table.unread:
+                table.unread.append(number)
+            continue
+        table.problems.append(f"key row piece {text!r} beside the row's entries could not be read as one (OCR)")
 
 
 def keyed_twice(name: str, number: str, answers: list[str]) -> Diagnostic:
@@ -237,9 +272,20 @@ def row_entries(cells: list[str], entry_re: re.Pattern) -> list[re.Match]:
     """The entries of one row of a key column, from its cells left to right. Each cell is matched on its
     own, so `^…$` anchors hold for a cell; where the cells joined find more entries (a number and its
     answer printed in cells of their own, "7" | "B"), the joined text is taken."""
-    joined = list(entry_re.finditer("  ".join(cells)))
-    alone = [m for cell in cells for m in entry_re.finditer(cell)]
-    return alone if len(alone) > len(joined) else joined
+    return _entry_cells(cells, entry_re)[0]
+
+
+def _entry_cells(cells: list[str], entry_re: re.Pattern) -> tuple[list[re.Match], set[int]]:
+    """`row_entries`'s matches, and the indices of the cells they cover (a cell no entry touches is a
+    piece of the row left unread)."""
+    text = "  ".join(cells)
+    starts = [sum(len(c) + 2 for c in cells[:i]) for i in range(len(cells))]
+    joined = list(entry_re.finditer(text))
+    alone = [(i, m) for i, cell in enumerate(cells) for m in entry_re.finditer(cell)]
+    if len(alone) > len(joined):
+        return [m for _, m in alone], {i for i, _ in alone}
+    covered = {i for m in joined for i, start in enumerate(starts) if m.start() < start + len(cells[i]) and m.end() > start}
+    return joined, covered
 
 
 def voided_form(text: str) -> str:

@@ -172,8 +172,95 @@ def wide_grid(seed: int = 0) -> KeySheet:
                     row_labels=("Nr", "Odp"), languages=("pol",))
 
 
+def _ruled_rows(x: float, y: float, widths: Sequence[float], rows: Sequence[Sequence[str]], *, size: float, font: str,
+                height: float) -> list[PageItem]:
+    """A ruled table of `rows` (the first a header) in `font`, every cell ruled and its text centred."""
+    items: list[PageItem] = []
+    for r, row in enumerate(rows):
+        left = x
+        for text, width in zip(row, widths):
+            items.append(Rect(left, y + r * height, width, height, line_width=0.25))
+            items.append(TextBox(text, left, y + r * height + height * 0.2, width, size=size, font=font, align="C", bold=r == 0))
+            left += width
+    return items
+
+
+def pairs_table(seed: int = 0, *, count: int = 60, pairs: int = 5, header: tuple[str, str] = ("Nr", "Odp."),
+                labels: Sequence[str] = ("A", "B", "C", "D"), languages: tuple[str, ...] = ("pol",), title: str = "Klucz odpowiedzi",
+                font: str = "DejaVuSans", size: float = 11, name: str = "pairs") -> KeySheet:
+    """A ruled table of `pairs` number/answer column pairs side by side, numbers counting down each pair
+    ("1 | B | 13 | D | 25 | A …"), under a header row repeating the pair's titles."""
+    answers = _answers(count, labels, seed)
+    per_column = -(-count // pairs)
+    rows = [[text for _ in range(pairs) for text in header]]
+    for r in range(per_column):
+        row: list[str] = []
+        for p in range(pairs):
+            n = p * per_column + r
+            row += [str(n + 1), answers[n]] if n < count else ["", ""]
+        rows.append(row)
+    widths = [w for _ in range(pairs) for w in (14.0, 14.0)]
+    items: list[PageItem] = [TextBox(title, 20, 16, 170, size=14, bold=True, font=font)]
+    items += _ruled_rows(20, 30, widths, rows, size=size, font=font, height=size * 0.62)
+    letters = "".join(labels)
+    key = {"kind": "list", "entry": rf"(?<![\w.])(?P<number>\d{{1,3}})\s+(?P<answer>[{letters}])(?!\w)"}
+    return KeySheet(name, [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)}, key, tuple(labels), languages,
+                    fonts=(CJK_FONT,) if font == CJK_FONT else ())
+
+
+HANGUL_LABELS = ("가", "나", "다", "라")
+
+
+def hangul_pairs(seed: int = 0) -> KeySheet:
+    """Four number/answer pairs a row under Hangul headers, answers 가나다라 (a Korean key table)."""
+    return pairs_table(seed, count=40, pairs=4, header=("번호", "정답"), labels=HANGUL_LABELS, languages=("kor",), title="정답표",
+                       font=CJK_FONT, name="pairs-hangul")
+
+
+def turkish_booklets(seed: int = 0) -> KeySheet:
+    """One answer column per booklet type under Turkish headers ("A Kitapçığı"), five labels."""
+    sheet = booklet_table(seed, count=30, booklets=("A", "B", "C", "D"), header="{booklet} Kitapçığı", labels=("A", "B", "C", "D", "E"),
+                          languages=("tur",), chosen=1, name="booklets-tr")
+    return sheet
+
+
+def booklet_last_page(seed: int = 0, *, count: int = 40, per_row: int = 20) -> KeySheet:
+    """The key printed on the last page of the question booklet, below the last questions' text: a
+    heading, then ruled grids of numbers over answers (Portuguese)."""
+    answers = _answers(count, ("A", "B", "C", "D", "E"), seed)
+    items: list[PageItem] = []
+    y = 20.0
+    for number in (count - 1, count):
+        items.append(TextBox(f"QUESTÃO {number}", 20, y, 170, size=11, bold=True))
+        items.append(TextBox("Assinale a alternativa que completa corretamente a afirmação sobre o tema apresentado no texto "
+                             "de apoio, considerando as informações do enunciado.", 20, y + 6, 170, size=10))
+        for i, label in enumerate("ABCDE"):
+            items.append(TextBox(f"({label}) alternativa {label.lower()} da questão {number}", 24, y + 20 + 5.5 * i, 160, size=10))
+        y += 52
+    items.append(TextBox("GABARITO", 20, y + 4, 170, size=13, bold=True, align="C"))
+    y += 16
+    for start in range(0, count, per_row):
+        numbers = list(range(start + 1, min(count, start + per_row) + 1))
+        block, y = _grid_block(15, y, numbers, answers[start:start + per_row], first=("Questão", "Resposta"), cell=8.0, head=24, size=12)
+        items += block
+        y += 6
+    first_page = PageSpec([TextBox("CADERNO DE QUESTÕES", 20, 20, 170, size=14, bold=True),
+                           TextBox("Leia atentamente as instruções antes de começar a prova.", 20, 32, 170, size=10)])
+    return KeySheet("in-booklet", [first_page, PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)},
+                    {"kind": "grid", "in_sheet": "^GABARITO"}, ("A", "B", "C", "D", "E"), ("por",))
+
+
+def vietnamese_grid(seed: int = 0) -> KeySheet:
+    """Ruled grids under Vietnamese row labels ("Câu", "Đáp án"), answers A–D."""
+    sheet = grid_key(seed, count=40, per_row=20, labels=("A", "B", "C", "D"), row_labels=("Câu", "Đáp án"), languages=("vie",),
+                     name="grid-vi")
+    return sheet
+
+
 # Tuning families and checking families (kept aside: report on them separately).
-TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table}
+TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
+                                                "in-booklet": booklet_last_page}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
-                                                  "cyrillic-booklets": cyrillic_booklets}
+                                                  "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,
+                                                  "booklets-tr": turkish_booklets, "grid-vi": vietnamese_grid}

@@ -238,7 +238,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "1", Cost.REGIONS, when=_has_labels)
+@page_pass("table-cells", "2", Cost.REGIONS, when=_has_labels)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings

@@ -55,6 +55,8 @@ BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word wri
 STACK_PSM = 6  # number cells are read stacked, one per line, as one block
 LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
+TALLER_THAN_ROW = 1.5  # of a row's height: a word this tall inside a ruled table spans rows: no cell's text
+RULE_REACH = 0.25  # of a row's height: a word centred this close to the rule between two rows stands on it
 
 Box = tuple[int, int, int, int]
 
@@ -363,7 +365,8 @@ def read_table_cells(
         # cell's edge, read between a grid's number row and its answer row, parted the two).
         rows = [(band.cells[0][0], band.top, band.cells[-1][1], band.bottom) for band in table]
         result = [w for w in result if not any(_centre_in(w, span) for span in spans)
-                  and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))]
+                  and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))
+                  and not _on_a_rule(w, table)]
         for box, text, (band_index, conf) in placed:
             line = LINE_BASE + t * 1000 + band_index
             added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0)))
@@ -384,6 +387,24 @@ def _band_spans(table: list[Band], cells: list[tuple[Box, int]]) -> list[Box]:
         was = spans.get(band, (left, table[band].top, right, table[band].bottom))
         spans[band] = (min(was[0], left), was[1], max(was[2], right), was[3])
     return list(spans.values())
+
+
+def _on_a_rule(word: Word, table: list[Band]) -> bool:
+    """Whether a page word is a rule read as text: centred on a rule between two of the table's rows
+    (nothing is printed there: "| | ㅣ |", and "5 | I" between rows 24 and 25 became a row of its own), or
+    spanning several rows inside the table (a junk "616" as tall as four rows chained their cells into one
+    line)."""
+    x, y = (word.left + word.right) / 2, (word.top + word.bottom) / 2
+    row = float(np.median([band.bottom - band.top for band in table]))
+    inside = min(b.cells[0][0] for b in table) <= x <= max(b.cells[-1][1] for b in table) and table[0].top <= y <= table[-1].bottom
+    if inside and word.bottom - word.top > TALLER_THAN_ROW * row:
+        return True
+    for upper, lower in zip(table, table[1:]):
+        left, right = max(upper.cells[0][0], lower.cells[0][0]), min(upper.cells[-1][1], lower.cells[-1][1])
+        reach = RULE_REACH * min(upper.bottom - upper.top, lower.bottom - lower.top)  # a cell's text is centred, far from it
+        if left <= x <= right and upper.bottom - reach <= y <= lower.top + reach and word.bottom - word.top <= lower.bottom - upper.top:
+            return True
+    return False
 
 
 def _centre_in(word: Word, box: Box) -> bool:
@@ -424,23 +445,28 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             if below is not None:
                 answers.append((b + 1, below))
     if not numbers:
-        # A list or booklet table: a number column, its answers right of it in each band, a header above.
+        # A list or booklet table: number columns, each with its answers right of it up to the next number
+        # column in each band (pairs of "Nr | Odp." side by side), a header above.
+        runs: list[tuple[list[tuple[int, int]], list[int]]] = []
         for column in _columns(table):
             column.sort()
             # The bands above its first number are the table's header ("Nr", "Typ A").
             first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
             column = column[first:]
             run = _counting_run([values.get(k) for k in column])
-            if run is None:
-                continue
-            candidates = [(b, d) for b, c in column for d in range(c + 1, len(table[b].cells))]
-            if not _answer_like([inks.get(k) for k in candidates]):
+            if run is not None:
+                runs.append((column, run))
+        runs.sort(key=lambda found: table[found[0][0][0]].cells[found[0][0][1]][0])
+        for index, (column, run) in enumerate(runs):
+            after = runs[index + 1][0] if index + 1 < len(runs) else []
+            candidates = [(b, d) for b, c in column for d in range(c + 1, _next_number_cell(table, b, after))]
+            if not candidates or not _answer_like([inks.get(k) for k in candidates]):
                 continue
             numbers.update(dict(zip(column, run)))
             answers += candidates
             top_band = min(b for b, _ in column)
-            header += [(b, c) for b in range(top_band) for c in range(len(table[b].cells)) if inks.get((b, c))]
-            break
+            header += [(b, c) for b in range(top_band) for c in range(len(table[b].cells))
+                       if inks.get((b, c)) and (b, c) not in header]
     if not numbers:
         return []
     placed: list[tuple[Box, str, tuple[int, float]]] = []
@@ -461,6 +487,12 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         texts = _read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
         placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0)) for (b, c), text in zip(header, texts) if text]
     return placed
+
+
+def _next_number_cell(table: list[Band], band: int, column: list[tuple[int, int]]) -> int:
+    """Where a number column's answers end in `band`: at the next number column's cell there (the band's
+    end when there is none)."""
+    return min((c for b, c in column if b == band), default=len(table[band].cells))
 
 
 def _first_numbered(values, band: int, count: int) -> int | None:

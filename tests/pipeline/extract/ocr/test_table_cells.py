@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import subprocess
+
+import numpy as np
 import pytest
+from PIL import Image
 
 from pipeline.devkit.keyscans import read_key, same_answer
-from pipeline.devkit.sample.keysheets import booklet_table, circled_grid, grid_key
+from pipeline.devkit.sample.keysheets import booklet_table, circled_grid, grid_key, pairs_table
 from pipeline.devkit.sample.pdfgen import build_pdf, cjk_font, rasterize_pdf
-from pipeline.extract.ocr.tablecells import enclosed_digits
+from pipeline.extract.ocr.tablecells import enclosed_digits, read_table_cells, table_bands
+from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 pytestmark = needs_tesseract("por", "pol")
@@ -41,6 +46,15 @@ def test_a_booklet_column_is_read_under_its_header(tmp_path):
     assert wrong == [] and right == len(sheet.truth), table.problems
 
 
+def test_number_answer_pairs_side_by_side_are_each_read_beside_their_number(tmp_path):
+    # Four "Nr | Odp." pairs a row: only the first number column was read, the other pairs' numbers were
+    # taken for answers and 3 of every 4 entries were lost.
+    sheet = pairs_table(2, count=24, pairs=4)
+    table = read_key(_scan(sheet, tmp_path, dpi=150), sheet)
+    right, wrong = _right_wrong(sheet, table)
+    assert wrong == [] and right == len(sheet.truth), (right, wrong, table.problems)
+
+
 @pytest.mark.skipif(cjk_font() is None, reason="fonts-noto-cjk is not installed")
 def test_circled_digit_answers_under_hangul_row_labels_are_read_from_the_text_layer(tmp_path):
     sheet = circled_grid(0)
@@ -63,3 +77,24 @@ def test_circled_digits_on_a_scan_are_read_by_the_digit_in_their_ring_or_reporte
 def test_enclosed_digit_labels_are_read_as_their_digits():
     assert enclosed_digits(["①", "②", "③"]) == {"1": "①", "2": "②", "3": "③"}
     assert enclosed_digits(["A", "B"]) is None
+
+
+def test_words_read_off_a_tables_rules_are_dropped_with_its_cells(tmp_path):
+    # What Tesseract read off a 150 dpi scan's rules: "5" on the rule between two rows (it opened a row
+    # of its own, keying question 5 twice) and a junk word as tall as four rows (it chained their cells
+    # into one line, and 16 answers were lost).
+    sheet = booklet_table(1, count=8)
+    source = build_pdf(tmp_path / "key.pdf", sheet.pages)
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-singlefile", str(source), str(tmp_path / "page")], check=True)
+    image = Image.open(tmp_path / "page.png").convert("L")
+    bands = table_bands(np.asarray(image), 200)
+    assert len(bands) == 9
+    number_left, number_right = bands[1].cells[0]
+    on_rule = Word("5", 88.0, bands[3].cells[1][0] + 20, bands[3].bottom - 6, bands[3].cells[1][0] + 32, bands[4].top + 6, (1, 1, 1))
+    tall = Word("616", 40.0, number_left + 5, bands[2].top, number_right - 5, bands[5].bottom, (2, 1, 1))
+    title = Word("Odpowiedzi", 95.0, 100, 40, 400, 80, (3, 1, 1))
+    words = read_table_cells(image, image, [on_rule, tall, title], sheet.labels, sheet.languages, 200, 1, tmp_path)
+    texts = [w.text for w in words]
+    assert "5" not in [w.text for w in words if w.top < bands[4].top and w.bottom > bands[3].bottom]
+    assert "616" not in texts and "Odpowiedzi" in texts
+    assert [t for t in texts if t.isdigit()] == [str(n) for n in range(1, 9)]
