@@ -1,0 +1,104 @@
+"""Signs that an OCR'd question was misread which no single word's confidence shows: its shape and its
+language (issue 27, bar 2). `certainty.judge_drafts` adds what these find to the question's
+`ocr.uncertain` flag, each sign in words, so the audit queue says why.
+
+Each sign is observable on the OCR side alone, in any layout:
+- two options of one question read alike (`9` and `9`: a minus sign lost; an exam's options differ);
+- a question with another number of options than most of its sheet's questions (options merged or split);
+- an option holding another option's label (`20-2 a) 45342,00`: two options read as one);
+- a round bracket without its pair in a stem or an option (an enumerator's `a)` or `1)` is not one);
+- a stem or an option ending in a comma, an opening bracket or a sign (`…, 10, 3,` for `…, 10, 3, _`: what
+  followed it, a blank or a sign, was not read);
+- a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
+  between two words (a variable beside a sign or a number is printed so);
+- a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
+  and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike.
+
+The last two need the language's `glued_words`; a language without them is judged by the others alone.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+from pipeline.extract.ocr import word_core
+from pipeline.languages import GluedWords
+
+# The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
+SIGNS = ("alike", "count", "label-inside", "bracket", "open-ending", "lone-letter", "glued")
+ENABLED: frozenset[str] = frozenset(SIGNS)
+# The sheet's usual option count is the count of at least this share of its questions with options.
+USUAL_SHARE = 0.6
+MIN_QUESTIONS_FOR_USUAL = 4
+# What a stem or an option never ends with unless something after it was not read.
+_OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
+# An enumerator inside a text closes a bracket it never opened: `a)`, `1)`, `ii)`, `b.1)`.
+_ENUMERATOR = re.compile(r"(?:(?<=\s)|^)[^\s()]{1,4}\)")
+_SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
+
+
+def _reads_as(text: str) -> str:
+    return " ".join("".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum() or ch.isspace()).split())
+
+
+def usual_option_count(counts: Sequence[int]) -> int | None:
+    """The option count most of a sheet's questions with options have (None: no count holds `USUAL_SHARE` of them)."""
+    given = [c for c in counts if c > 0]
+    if len(given) < MIN_QUESTIONS_FOR_USUAL:
+        return None
+    count, times = Counter(given).most_common(1)[0]
+    return count if times >= USUAL_SHARE * len(given) else None
+
+
+def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | None) -> list[str]:
+    """Signs in a question's options as a whole: alike, another count than the sheet's, another label inside."""
+    signs: list[str] = []
+    seen: dict[str, str] = {}
+    for label, choice in zip(labels, choices):
+        read = _reads_as(choice)
+        if "alike" in ENABLED and read and read in seen:
+            signs.append(f"options {seen[read]} and {label} read alike")
+        seen.setdefault(read, label)
+    if "count" in ENABLED and usual is not None and choices and len(choices) != usual:
+        signs.append(f"{len(choices)} options where the sheet's questions have {usual}")
+    for label, choice in zip(labels, choices):
+        others = [re.escape(other) for other in labels if other != label]
+        if "label-inside" in ENABLED and others and re.search(rf"(?<=\s)\(?(?:{'|'.join(others)})\)\s", choice):
+            signs.append(f"option {label} holds another option's label")
+    return signs
+
+
+def text_signs(text: str, glued: GluedWords | None) -> list[str]:
+    """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word."""
+    signs: list[str] = []
+    plain = text.replace("**", "").strip()
+    unenumerated = _ENUMERATOR.sub(" ", plain)
+    if "bracket" in ENABLED and unenumerated.count("(") != unenumerated.count(")"):
+        signs.append("a bracket without its pair")
+    if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) or (plain.endswith("-") and not plain.endswith("--")):
+        signs.append(f"it ends with {plain[-1]!r}")
+    if glued is None:
+        return signs
+    tokens = plain.split()
+    one_letter = set(glued.one_letter)
+    for i, token in enumerate(tokens):
+        lead, core, trail = word_core(token)
+        if "lone-letter" in ENABLED and len(core) == 1 and core.isalpha() and core.islower() and not lead and not trail and core not in one_letter \
+                and 0 < i < len(tokens) - 1 and _is_word(tokens[i - 1]) and _is_word(tokens[i + 1]):
+            signs.append(f"a lone {core!r}")
+        elif "glued" in ENABLED and _glued(core, glued):
+            signs.append(f"{core!r} (a one-letter word glued to the next?)")
+    return signs
+
+
+def _is_word(token: str) -> bool:
+    core = word_core(token)[1]
+    return len(core) > 1 and core.isalpha() and not _SIGN_OR_DIGIT.search(token)
+
+
+def _glued(core: str, glued: GluedWords) -> bool:
+    word = core.casefold()
+    return len(word) >= 3 and word.isalpha() and word[0] in glued.one_letter and word[1:] in glued.followers \
+        and word not in glued.words
