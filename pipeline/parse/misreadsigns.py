@@ -34,13 +34,27 @@ USUAL_SHARE = 0.6
 MIN_QUESTIONS_FOR_USUAL = 4
 # What a stem or an option never ends with unless something after it was not read.
 _OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
-# An enumerator inside a text closes a bracket it never opened: `a)`, `1)`, `ii)`, `b.1)`.
-_ENUMERATOR = re.compile(r"(?:(?<=\s)|^)[^\s()]{1,4}\)")
 _SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
 
 
 def _reads_as(text: str) -> str:
-    return " ".join("".join(ch for ch in unicodedata.normalize("NFC", text).casefold() if ch.isalnum() or ch.isspace()).split())
+    """An option as a reader compares it: case, spacing and closing punctuation aside; signs kept (`-9` is not `9`)."""
+    return " ".join(unicodedata.normalize("NFC", text.replace("**", "")).casefold().split()).strip(" .,;:")
+
+
+def _unpaired_bracket(text: str) -> bool:
+    """A round bracket without its pair: one opened and never closed, or one closed that nothing opened, unless
+    that one ends an enumerator (`a)`, `1)`, `ii)`: a token of up to four characters)."""
+    depth = 0
+    for token in text.split():
+        for i, ch in enumerate(token):
+            if ch == "(":
+                depth += 1
+            elif ch == ")" and depth:
+                depth -= 1
+            elif ch == ")" and not (i == len(token) - 1 or token[i + 1:] in {".", ",", ";", ":"}) or ch == ")" and len(token) > 5:
+                return True
+    return depth != 0
 
 
 def usual_option_count(counts: Sequence[int]) -> int | None:
@@ -65,7 +79,7 @@ def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | Non
         signs.append(f"{len(choices)} options where the sheet's questions have {usual}")
     for label, choice in zip(labels, choices):
         others = [re.escape(other) for other in labels if other != label]
-        if "label-inside" in ENABLED and others and re.search(rf"(?<=\s)\(?(?:{'|'.join(others)})\)\s", choice):
+        if "label-inside" in ENABLED and others and re.search(rf"(?<=\s)\(?(?:{'|'.join(others)})\)\s", choice, re.IGNORECASE):
             signs.append(f"option {label} holds another option's label")
     return signs
 
@@ -74,8 +88,7 @@ def text_signs(text: str, glued: GluedWords | None) -> list[str]:
     """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word."""
     signs: list[str] = []
     plain = text.replace("**", "").strip()
-    unenumerated = _ENUMERATOR.sub(" ", plain)
-    if "bracket" in ENABLED and unenumerated.count("(") != unenumerated.count(")"):
+    if "bracket" in ENABLED and _unpaired_bracket(plain):
         signs.append("a bracket without its pair")
     if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) or (plain.endswith("-") and not plain.endswith("--")):
         signs.append(f"it ends with {plain[-1]!r}")
