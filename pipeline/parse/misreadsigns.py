@@ -9,6 +9,7 @@ Each sign is observable on the OCR side alone, in any layout:
 - a round bracket without its pair in a stem or an option (an enumerator's `a)` or `1)` is not one);
 - a stem or an option ending in a comma, an opening bracket or a sign (`…, 10, 3,` for `…, 10, 3, _`: what
   followed it, a blank or a sign, was not read);
+- a word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
 - a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
   between two words (a variable beside a sign or a number is printed so);
 - a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
@@ -27,7 +28,7 @@ from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
-SIGNS = ("alike", "count", "label-inside", "bracket", "open-ending", "lone-letter", "glued")
+SIGNS = ("alike", "count", "label-inside", "bracket", "open-ending", "doubled", "lone-letter", "glued")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 # The sheet's usual option count is the count of at least this share of its questions with options.
 USUAL_SHARE = 0.6
@@ -92,9 +93,13 @@ def text_signs(text: str, glued: GluedWords | None) -> list[str]:
         signs.append("a bracket without its pair")
     if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) or (plain.endswith("-") and not plain.endswith("--")):
         signs.append(f"it ends with {plain[-1]!r}")
+    tokens = plain.split()
+    if "doubled" in ENABLED:
+        cores = [word_core(token) for token in tokens]
+        signs += [f"{b[1]!r} twice" for a, b in zip(cores, cores[1:])
+                  if b[1].isalpha() and a[1].casefold() == b[1].casefold() and not a[2] and not b[0]]
     if glued is None:
         return signs
-    tokens = plain.split()
     one_letter = set(glued.one_letter)
     for i, token in enumerate(tokens):
         lead, core, trail = word_core(token)

@@ -46,6 +46,13 @@ def test_a_text_ending_where_something_must_follow_is_a_sign():
     assert text_signs("¿Cuál de las siguientes es correcta?", None) == []
 
 
+def test_a_word_read_twice_in_a_row_is_a_sign():
+    misread = "para la igualdad efectiva de mujeres y hombres, en cuanto a a la tutela judicial efectiva"
+    assert text_signs(misread, SPANISH) == ["'a' twice"]
+    assert text_signs(misread.replace("a a la", "a la"), SPANISH) == []
+    assert text_signs("Lee el texto. Texto 2: el autor", None) == []  # punctuation between them: two sentences
+
+
 def test_an_unpaired_round_bracket_is_a_sign_but_an_enumerator_closing_one_it_never_opened_is_not():
     assert text_signs("Procesador (CPU.", None) == ["a bracket without its pair"]
     assert text_signs("Procesador (CPU).", None) == []
