@@ -276,6 +276,8 @@ class Tally:
         if show and wrong and not flagged:
             print(f"  missed {where} {printed.number}: {record.question!r} {record.choices} {record.answer} "
                   f"/ {printed.stem!r} {list(printed.options)} {printed.answer}", file=sys.stderr)
+        elif show and flagged and wrong:
+            print(f"  caught {where} {printed.number}: {[f for f in record.flags if f.code is Code.OCR_UNCERTAIN]}", file=sys.stderr)
         elif show and flagged and not wrong:
             print(f"  right but flagged {where} {printed.number}: {[f for f in record.flags if f.code is Code.OCR_UNCERTAIN]}",
                   file=sys.stderr)
@@ -426,6 +428,7 @@ def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy,
     return total, lines
 
 
+DICTIONARY = "dictionary"  # --signs: a word of small letters no dictionary knows (`CertaintyPolicy.unknown_to_all_from`)
 SWEEP = [
     CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
     for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
@@ -439,14 +442,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`misreadsigns.SIGNS`) judged: all, none, or names, comma-separated")
-    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, and each right one flagged")
+    parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
-    chosen = {"all": set(misreadsigns.SIGNS), "none": set()}.get(args.signs, set(args.signs.split(",")))
-    if chosen - set(misreadsigns.SIGNS):
-        parser.error(f"unknown signs {sorted(chosen - set(misreadsigns.SIGNS))}; known: {', '.join(misreadsigns.SIGNS)}")
-    misreadsigns.ENABLED = frozenset(chosen)
+    # The signs of a misreading no word shows, and `dictionary`: the word rule of `CertaintyPolicy.unknown_to_all_from`.
+    known = (*misreadsigns.SIGNS, DICTIONARY)
+    chosen = {"all": set(known), "none": set()}.get(args.signs, set(args.signs.split(",")))
+    if chosen - set(known):
+        parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
+    misreadsigns.ENABLED = frozenset(chosen - {DICTIONARY})
+    words = {} if DICTIONARY in chosen else {"unknown_to_all_from": 0}
     names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
-    policies = SWEEP if args.sweep else [CertaintyPolicy()]
+    policies = [replace(p, **words) for p in SWEEP] if args.sweep else [CertaintyPolicy(**words)]
     for policy in policies:
         for name in names:
             show = args.show and not args.sweep

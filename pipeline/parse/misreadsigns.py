@@ -6,9 +6,12 @@ Each sign is observable on the OCR side alone, in any layout:
 - two options of one question read alike (`9` and `9`: a minus sign lost; an exam's options differ);
 - a question with another number of options than most of its sheet's questions (options merged or split);
 - an option holding another option's label (`20-2 a) 45342,00`: two options read as one);
+- an option ending in a letter or digit where all its siblings end with the same stop (`El Rey` among
+  `En el pueblo español.`: its full stop lost);
+- a full stop after a word, then a word of small letters (`Cámaras. o`: a comma read as a stop);
 - a round bracket without its pair in a stem or an option (an enumerator's `a)` or `1)` is not one);
 - a stem or an option ending in a comma, an opening bracket or a sign (`…, 10, 3,` for `…, 10, 3, _`: what
-  followed it, a blank or a sign, was not read);
+  followed it, a blank or a sign, was not read); a stem whose options go on with its sentence may end in a comma;
 - a word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
 - a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
   between two words (a variable beside a sign or a number is printed so);
@@ -28,11 +31,18 @@ from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
-SIGNS = ("alike", "count", "label-inside", "bracket", "open-ending", "doubled", "lone-letter", "glued")
+SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 # The sheet's usual option count is the count of at least this share of its questions with options.
 USUAL_SHARE = 0.6
 MIN_QUESTIONS_FOR_USUAL = 4
+# Options end alike: where every other option (this many or more) ends with the same stop, one ending in a letter
+# or digit lost it (`El Rey` among `En el pueblo español.`).
+MIN_SIBLINGS = 2
+_STOPS = frozenset(".;")
+# A full stop after a word of this many letters or more, then a word of small letters: a comma read as a
+# stop (`Cámaras. o` for `Cámaras, o`); abbreviations (`art.`, `núm.`, `Ltda.`) are shorter.
+FULL_STOP_MIN_LETTERS = 5
 # What a stem or an option never ends with unless something after it was not read.
 _OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
 _SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
@@ -78,6 +88,12 @@ def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | Non
         seen.setdefault(read, label)
     if "count" in ENABLED and usual is not None and choices and len(choices) != usual:
         signs.append(f"{len(choices)} options where the sheet's questions have {usual}")
+    if "ending" in ENABLED and len(choices) >= MIN_SIBLINGS + 1:
+        ends = [_last(choice) for choice in choices]
+        for i, (label, end) in enumerate(zip(labels, ends)):
+            siblings = ends[:i] + ends[i + 1:]
+            if end.isalnum() and all(e in _STOPS for e in siblings) and len(set(siblings)) == 1:
+                signs.append(f"option {label} ends without the {siblings[0]!r} its siblings end with")
     for label, choice in zip(labels, choices):
         others = [re.escape(other) for other in labels if other != label]
         if "label-inside" in ENABLED and others and re.search(rf"(?<=\s)\(?(?:{'|'.join(others)})\)\s", choice, re.IGNORECASE):
@@ -85,15 +101,21 @@ def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | Non
     return signs
 
 
-def text_signs(text: str, glued: GluedWords | None) -> list[str]:
-    """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word."""
+def text_signs(text: str, glued: GluedWords | None, continued: bool = False) -> list[str]:
+    """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word.
+    `continued`: the text is a stem whose options go on with its sentence (they open with a small letter: `Nesse
+    caso,` then `o Estado responde…`), so a comma may end it."""
     signs: list[str] = []
     plain = text.replace("**", "").strip()
     if "bracket" in ENABLED and _unpaired_bracket(plain):
         signs.append("a bracket without its pair")
-    if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) or (plain.endswith("-") and not plain.endswith("--")):
+    if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) and not (continued and plain.endswith(",")) or (plain.endswith("-") and not plain.endswith("--")):
         signs.append(f"it ends with {plain[-1]!r}")
     tokens = plain.split()
+    if "full-stop" in ENABLED:
+        signs += [f"{a!r} then {b!r}" for a, b in zip(tokens, tokens[1:])
+                  if a.endswith(".") and not a.endswith("..") and len(word_core(a)[1]) >= FULL_STOP_MIN_LETTERS
+                  and word_core(a)[1].isalpha() and b[:1].isalpha() and b[:1].islower()]
     if "doubled" in ENABLED:
         cores = [word_core(token) for token in tokens]
         signs += [f"{b[1]!r} twice" for a, b in zip(cores, cores[1:])
@@ -109,6 +131,11 @@ def text_signs(text: str, glued: GluedWords | None) -> list[str]:
         elif "glued" in ENABLED and _glued(core, glued):
             signs.append(f"{core!r} (a one-letter word glued to the next?)")
     return signs
+
+
+def _last(text: str) -> str:
+    stripped = text.replace("**", "").rstrip()
+    return stripped[-1:] if stripped else ""
 
 
 def _is_word(token: str) -> bool:
