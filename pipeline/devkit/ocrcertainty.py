@@ -429,6 +429,7 @@ def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy,
 
 
 DICTIONARY = "dictionary"  # --signs: a word of small letters no dictionary knows (`CertaintyPolicy.unknown_to_all_from`)
+DICTIONARY_FROM = 4  # ... of this many letters or more
 SWEEP = [
     CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
     for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
@@ -441,16 +442,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=[*SETS, *CORPUS_SETS, "all"], default="all", help="which families (default: all four, apart)")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
-                        help="the signs of a misreading no word shows (`misreadsigns.SIGNS`) judged: all, none, or names, comma-separated")
+                        help="the signs of a misreading no word shows (`misreadsigns.SIGNS`) judged: all, none, or names, comma-separated; "
+                             "`dictionary` adds the word rule `CertaintyPolicy.unknown_to_all_from` (off as shipped)")
     parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
-    # The signs of a misreading no word shows, and `dictionary`: the word rule of `CertaintyPolicy.unknown_to_all_from`.
+    # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
+    # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
     known = (*misreadsigns.SIGNS, DICTIONARY)
-    chosen = {"all": set(known), "none": set()}.get(args.signs, set(args.signs.split(",")))
+    chosen = set()
+    for name in args.signs.split(","):
+        chosen |= set(misreadsigns.SIGNS) if name == "all" else set() if name == "none" else {name}
     if chosen - set(known):
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
     misreadsigns.ENABLED = frozenset(chosen - {DICTIONARY})
-    words = {} if DICTIONARY in chosen else {"unknown_to_all_from": 0}
+    words = {"unknown_to_all_from": DICTIONARY_FROM if DICTIONARY in chosen else 0}
     names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
     policies = [replace(p, **words) for p in SWEEP] if args.sweep else [CertaintyPolicy(**words)]
     for policy in policies:

@@ -131,7 +131,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         for part, lines in draft_lines(draft).items():
             text = texts.get(part, "")
             words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
-            words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices))
+            words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
+                                option=part != STEM)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
         signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []

@@ -15,8 +15,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
-- a word of small letters that neither the lexicon nor the language's spelling dictionaries know, even where
-  the second recogniser read it alike (`supenores`, `difendas`: letters both engines misread into no word at all);
+- where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
+  a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
   confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
   capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
@@ -56,16 +56,17 @@ class CertaintyPolicy:
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
     # A word of small letters (names and terms are capitalised) of this many letters or more that neither the
     # lexicon nor the language's spelling dictionaries know is unsure however confident Tesseract was, even read
-    # alike by the second recogniser (`supenores`, `difendas` at 150 dpi: `ri` read `n` by both; 0: off). The
-    # dictionaries alone flagged more right words than they caught misread ones on the calibration sheets
-    # (terms: `lesividad`, `inmovilización`; a sheet's own unaccented `publicos`).
-    unknown_to_all_from: int = 4
+    # alike by the second recogniser (`supenores`, `difendas` at 150 dpi: `ri` read `n` by both). Off (0): on the
+    # calibration corpus sheets it caught 2 misread questions more and flagged 2 right ones more (`lesividad`,
+    # `archivístico`); on the checking sheets it flagged 70-83 % of a medical exam's right questions (`tiroiditis`,
+    # `rinorrea`: terms no dictionary lists). `python -m pipeline.devkit.ocrcertainty --signs all,dictionary` measures it.
+    unknown_to_all_from: int = 0
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "4"  # 4: a word of small letters no dictionary knows; 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "4"  # 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
