@@ -38,12 +38,37 @@ def test_a_stray_letter_between_words_is_a_sign_unless_the_language_has_such_a_w
     assert text_signs("la letra b en mayúscula", SPANISH) == ["a lone 'b'"]  # unsure, not wrong: a curator looks
 
 
+def test_a_lone_letter_opening_a_text_is_a_sign_where_it_is_no_word_and_a_capital_only_in_an_option():
+    portuguese = language("pt").glued_words
+    # Revalida 2023 at 200 dpi: a speck before the stem read as `r`; CONAREME 2022 at 150 dpi: a label read twice.
+    assert text_signs("r Um homem de 40 anos", portuguese) == ["a lone 'r'"]
+    assert text_signs("D Cohorte prospectivo", SPANISH, option=True) == ["a lone 'D'"]
+    assert text_signs("Cohorte prospectivo", SPANISH, option=True) == []
+    assert text_signs("A los tres años.", SPANISH, option=True) == []  # a one-letter word of the language
+    assert text_signs("B comprou um carro de A", portuguese) == []  # a party in a stem
+
+
+def test_options_end_alike_and_one_that_lost_its_full_stop_is_a_sign():
+    labels = ["A", "B", "C", "D"]
+    printed = ["En las Cortes Generales.", "En el Rey.", "En el pueblo español.", "En el poder judicial."]
+    assert option_signs(labels, printed, 4) == []
+    assert option_signs(labels, [*printed[:1], "En el Rey", *printed[2:]], 4) == ["option B ends without the '.' its siblings end with"]
+    assert option_signs(labels, ["13", "17", "33", "30"], 4) == []  # none ends with a stop
+
+
+def test_a_full_stop_after_a_word_then_a_small_letter_is_a_sign_but_an_abbreviation_is_not():
+    assert text_signs("La reforma requiere la aprobación de las dos Cámaras. o en su caso", SPANISH) == ["'Cámaras.' then 'o'"]
+    assert text_signs("según el art. 5 de la ley y la Ltda. realiza", SPANISH) == []
+
+
 def test_a_text_ending_where_something_must_follow_is_a_sign():
     misread = "Indique cuál de los siguientes números continúa la secuencia 5, 1, 5, 2, 10, 3,"
     assert text_signs(misread, SPANISH) == ["it ends with ','"]
     assert text_signs(misread + " _", SPANISH) == []
     assert text_signs("Halle el valor de x =", None) == ["it ends with '='"]
     assert text_signs("¿Cuál de las siguientes es correcta?", None) == []
+    # OAB 2016: a stem whose options go on with its sentence ends in a comma as printed.
+    assert text_signs("Nesse caso,", None, continued=True) == []
 
 
 def test_a_word_read_twice_in_a_row_is_a_sign():
