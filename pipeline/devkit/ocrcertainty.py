@@ -39,8 +39,8 @@ from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_languages, word_list
-from pipeline.infra.atomic import write_bytes_atomic
-from pipeline.parse import misreadsigns, parse_sheet
+from pipeline.infra import write_bytes_atomic
+from pipeline.parse import MISREAD_SIGNS, enable_signs, parse_sheet
 from pipeline.records import Question
 from pipeline.specs import load_spec, parse_spec
 
@@ -442,19 +442,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=[*SETS, *CORPUS_SETS, "all"], default="all", help="which families (default: all four, apart)")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
-                        help="the signs of a misreading no word shows (`misreadsigns.SIGNS`) judged: all, none, or names, comma-separated; "
+                        help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
                              "`dictionary` adds the word rule `CertaintyPolicy.unknown_to_all_from` (off as shipped)")
     parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
-    known = (*misreadsigns.SIGNS, DICTIONARY)
+    known = (*MISREAD_SIGNS, DICTIONARY)
     chosen = set()
     for name in args.signs.split(","):
-        chosen |= set(misreadsigns.SIGNS) if name == "all" else set() if name == "none" else {name}
+        chosen |= set(MISREAD_SIGNS) if name == "all" else set() if name == "none" else {name}
     if chosen - set(known):
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
-    misreadsigns.ENABLED = frozenset(chosen - {DICTIONARY})
+    enable_signs(chosen - {DICTIONARY})
     words = {"unknown_to_all_from": DICTIONARY_FROM if DICTIONARY in chosen else 0}
     names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
     policies = [replace(p, **words) for p in SWEEP] if args.sweep else [CertaintyPolicy(**words)]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords
@@ -34,6 +34,16 @@ from pipeline.languages import GluedWords
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued")
 ENABLED: frozenset[str] = frozenset(SIGNS)
+
+
+def enable_signs(names: Iterable[str]) -> None:
+    """Judge only the signs `names` (of `SIGNS`), for this process: how the measurement weighs each one."""
+    global ENABLED
+    chosen = frozenset(names)
+    if chosen - set(SIGNS):
+        raise ValueError(f"unknown signs {sorted(chosen - set(SIGNS))}; known: {', '.join(SIGNS)}")
+    ENABLED = chosen
+
 # The sheet's usual option count is the count of at least this share of its questions with options.
 USUAL_SHARE = 0.6
 MIN_QUESTIONS_FOR_USUAL = 4
