@@ -12,7 +12,7 @@ Each sign is observable on the OCR side alone, in any layout:
 - a round bracket without its pair in a stem or an option (an enumerator's `a)` or `1)` is not one);
 - a stem or an option ending in a comma, an opening bracket or a sign (`…, 10, 3,` for `…, 10, 3, _`: what
   followed it, a blank or a sign, was not read); a stem whose options go on with its sentence may end in a comma;
-- a word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
+- a short word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
 - a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
   between two words or before the first (a variable beside a sign or a number is printed so), and a lone capital
   opening an option (`D Cohorte`: its label read twice);
@@ -54,6 +54,9 @@ _STOPS = frozenset(".;")
 # A full stop after a word of this many letters or more, then a word of small letters: a comma read as a
 # stop (`Cámaras. o` for `Cámaras, o`); abbreviations (`art.`, `núm.`, `Ltda.`) are shorter.
 FULL_STOP_MIN_LETTERS = 5
+# A short word read twice in a row: what a speck beside it reads as (`a a la`, `Ley Ley`). A longer word twice is
+# printed so as often (generated sheets' `educandos educandos`) and no recogniser doubles it.
+DOUBLED_MAX_LETTERS = 3
 # What a stem or an option never ends with unless something after it was not read.
 _OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
 _SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
@@ -131,7 +134,8 @@ def text_signs(text: str, glued: GluedWords | None, continued: bool = False, opt
     if "doubled" in ENABLED:
         cores = [word_core(token) for token in tokens]
         signs += [f"{b[1]!r} twice" for a, b in zip(cores, cores[1:])
-                  if b[1].isalpha() and a[1].casefold() == b[1].casefold() and not a[2] and not b[0]]
+                  if b[1].isalpha() and len(b[1]) <= DOUBLED_MAX_LETTERS and a[1].casefold() == b[1].casefold()
+                  and not a[2] and not b[0]]
     if glued is None:
         return signs
     one_letter = set(glued.one_letter)

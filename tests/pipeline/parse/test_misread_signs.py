@@ -71,11 +71,12 @@ def test_a_text_ending_where_something_must_follow_is_a_sign():
     assert text_signs("Nesse caso,", None, continued=True) == []
 
 
-def test_a_word_read_twice_in_a_row_is_a_sign():
+def test_a_short_word_read_twice_in_a_row_is_a_sign():
     misread = "para la igualdad efectiva de mujeres y hombres, en cuanto a a la tutela judicial efectiva"
     assert text_signs(misread, SPANISH) == ["'a' twice"]
     assert text_signs(misread.replace("a a la", "a la"), SPANISH) == []
     assert text_signs("Lee el texto. Texto 2: el autor", None) == []  # punctuation between them: two sentences
+    assert text_signs("los educandos educandos", None) == []  # a long word twice: printed so as often
 
 
 def test_an_unpaired_round_bracket_is_a_sign_but_an_enumerator_closing_one_it_never_opened_is_not():
