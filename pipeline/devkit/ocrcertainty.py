@@ -455,9 +455,10 @@ def main(argv: list[str] | None = None) -> int:
     if chosen - set(known):
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
     enable_signs(chosen - {DICTIONARY})
-    words = {"unknown_to_all_from": DICTIONARY_FROM if DICTIONARY in chosen else 0}
+    unknown_to_all_from = DICTIONARY_FROM if DICTIONARY in chosen else 0
     names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
-    policies = [replace(p, **words) for p in SWEEP] if args.sweep else [CertaintyPolicy(**words)]
+    policies = [replace(p, unknown_to_all_from=unknown_to_all_from) for p in SWEEP] if args.sweep \
+        else [CertaintyPolicy(unknown_to_all_from=unknown_to_all_from)]
     for policy in policies:
         for name in names:
             show = args.show and not args.sweep
