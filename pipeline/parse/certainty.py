@@ -132,7 +132,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
             text = texts.get(part, "")
             words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
             words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
-                                option=part != STEM)
+                                option=part != STEM, labels=labels or draft.labels)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
         signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []

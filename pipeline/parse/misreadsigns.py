@@ -14,7 +14,7 @@ Each sign is observable on the OCR side alone, in any layout:
   followed it, a blank or a sign, was not read); a stem whose options go on with its sentence may end in a comma;
 - a short word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
 - a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
-  between two words or before the first (a variable beside a sign or a number is printed so), and a lone capital
+  between two words (not one of the sheet's labels: `el apartado b de` refers to one) or before the first (a variable beside a sign or a number is printed so), and a lone capital
   opening an option (`D Cohorte`: its label read twice);
 - a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
   and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike.
@@ -115,11 +115,13 @@ def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | Non
     return signs
 
 
-def text_signs(text: str, glued: GluedWords | None, continued: bool = False, option: bool = False) -> list[str]:
+def text_signs(text: str, glued: GluedWords | None, continued: bool = False, option: bool = False,
+               labels: Sequence[str] = ()) -> list[str]:
     """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word.
     `continued`: the text is a stem whose options go on with its sentence (they open with a small letter: `Nesse
     caso,` then `o Estado responde…`), so a comma may end it. `option`: the text is an option's, which a lone
-    capital opens only where its label was read twice (`D Cohorte`); a stem's may be a party (`B comprou`)."""
+    capital opens only where its label was read twice (`D Cohorte`); a stem's may be a party (`B comprou`).
+    `labels`: the sheet's option labels; between two words one of them is a reference (`el apartado b de`)."""
     signs: list[str] = []
     plain = text.replace("**", "").strip()
     if "bracket" in ENABLED and _unpaired_bracket(plain):
@@ -127,6 +129,7 @@ def text_signs(text: str, glued: GluedWords | None, continued: bool = False, opt
     if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) and not (continued and plain.endswith(",")) or (plain.endswith("-") and not plain.endswith("--")):
         signs.append(f"it ends with {plain[-1]!r}")
     tokens = plain.split()
+    references = {label.casefold() for label in labels}
     if "full-stop" in ENABLED:
         signs += [f"{a!r} then {b!r}" for a, b in zip(tokens, tokens[1:])
                   if a.endswith(".") and not a.endswith("..") and len(word_core(a)[1]) >= FULL_STOP_MIN_LETTERS
@@ -143,7 +146,8 @@ def text_signs(text: str, glued: GluedWords | None, continued: bool = False, opt
         lead, core, trail = word_core(token)
         if "lone-letter" in ENABLED and len(core) == 1 and core.isalpha() and not lead and not trail \
                 and core.casefold() not in one_letter and i < len(tokens) - 1 and _is_word(tokens[i + 1]) \
-                and (i > 0 and core.islower() and _is_word(tokens[i - 1]) or i == 0 and (core.islower() or option)):
+                and (i > 0 and core.islower() and _is_word(tokens[i - 1]) and core not in references
+                     or i == 0 and (core.islower() or option)):
             signs.append(f"a lone {core!r}")
         elif "glued" in ENABLED and _glued(core, glued):
             signs.append(f"{core!r} (a one-letter word glued to the next?)")

@@ -35,7 +35,8 @@ def test_a_stray_letter_between_words_is_a_sign_unless_the_language_has_such_a_w
     assert text_signs("En el poder judicial.", SPANISH) == []
     assert text_signs("Juan y Pedro o Luis", SPANISH) == []
     assert text_signs("Halle el valor de 21(4x – 6) = x", SPANISH) == []  # a variable beside a sign is printed so
-    assert text_signs("la letra b en mayúscula", SPANISH) == ["a lone 'b'"]  # unsure, not wrong: a curator looks
+    assert text_signs("la letra t en mayúscula", SPANISH) == ["a lone 't'"]  # unsure, not wrong: a curator looks
+    assert text_signs("según el apartado b de la ley", SPANISH, labels=["a", "b", "c", "d"]) == []  # a reference to a label
 
 
 def test_a_lone_letter_opening_a_text_is_a_sign_where_it_is_no_word_and_a_capital_only_in_an_option():
