@@ -26,7 +26,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from pipeline.languages.model import Language, PageFurniture, PromptWords, Spelling, TextQuality, TrueFalseWords
+from pipeline.languages.model import GluedWords, Language, PageFurniture, PromptWords, Spelling, TextQuality, TrueFalseWords
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -99,6 +99,6 @@ def data_sha256() -> str:
 
 
 __all__ = [
-    "DATA_DIR", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
+    "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
     "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "language", "language_for_tesseract",
 ]

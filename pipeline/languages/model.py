@@ -90,6 +90,36 @@ class Spelling(_Strict):
         return value
 
 
+class GluedWords(_Strict):
+    """The language's one-letter words, and the common words that follow them: OCR loses the narrow space after
+    a one-letter word (`Alos` for `A los`, `Aun` for `A un`), and both recognisers read the glued form alike, so
+    only the language knows it. An OCR'd word that is one of `one_letter` and one of `followers` run together,
+    and not one of `words`, makes its question unsure; a lone letter that is none of `one_letter` (a speck read
+    as `r`) does too (`pipeline.parse.misreadsigns`)."""
+
+    one_letter: list[str] = Field(min_length=1, description="lower case; the words of one letter: a, e, o, u, y")
+    followers: list[str] = Field(min_length=1, description="lower case; the commonest short words after them: el, la, los, un")
+    words: list[str] = Field(default_factory=list, description="lower case; words that read as such a pair but are words: uno, ese")
+
+    _blanks = field_validator("one_letter", "followers", "words")(_no_blanks)
+
+    @field_validator("one_letter", "followers", "words")
+    @classmethod
+    def _lower(cls, value: list[str]) -> list[str]:
+        upper = [w for w in value if w != w.lower()]
+        if upper:
+            raise ValueError(f"give these in lower case: {upper}")
+        return value
+
+    @field_validator("one_letter")
+    @classmethod
+    def _one_letter(cls, value: list[str]) -> list[str]:
+        long = [w for w in value if len(w) != 1 or not w.isalpha()]
+        if long:
+            raise ValueError(f"one letter each: {long}")
+        return value
+
+
 class PromptWords(_Strict):
     """The words of eval's prompt protocols. Frozen once published: a changed word changes scores."""
 
@@ -137,6 +167,9 @@ class Language(_Strict):
     spelling: Spelling | None = Field(default=None, description="spelling dictionaries; none: OCR checks no word against one")
     page_furniture: PageFurniture = Field(default_factory=PageFurniture)
     text_quality: TextQuality = Field(default_factory=TextQuality)
+    glued_words: GluedWords | None = Field(
+        default=None, description="one-letter words and their followers; none: OCR'd questions are not judged by them"
+    )
     prompt: PromptWords | None = Field(default=None, description="eval prompt words; none: the language cannot be evaluated")
     answer_words: list[str] = Field(min_length=1, description="how a reply names its answer: Odpowiedź, Poprawna odpowiedź")
     refusal_phrases: list[str] = Field(default_factory=list, description="lower case; short and conservative: nie mogę")

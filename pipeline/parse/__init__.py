@@ -20,6 +20,8 @@ Public functions and types:
   `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
 - the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
   `read_variant_table`, `KeyTable` (`keys`), `read_grid` (`gridkeys`)
+- the signs of a misreading no word shows, judged on OCR'd questions (`misreadsigns`): `MISREAD_SIGNS`, and
+  `enable_signs(names)` for the measurement that weighs each (`pipeline.devkit.ocrcertainty --signs`)
 
 Small strategies chosen by the spec: numbering (`blocks`), options (`options`, joining wrapped lines by the
 sheet's own line pitch from `geometry`), true/false blocks
@@ -49,6 +51,7 @@ from pipeline.parse.underwords import under_word_options
 from pipeline.parse.ocrpasses import PARSE_PASSES, check_ocr_pass_names, parse_pass_names, recovery_for, recovery_key, register_ocr
 from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
@@ -80,4 +83,5 @@ __all__ = [
     "KeyTable", "read_grid", "read_list", "read_variant_table",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",
+    "MISREAD_SIGNS", "enable_signs",
 ]

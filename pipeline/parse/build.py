@@ -384,7 +384,8 @@ def parse_sheet(
         apply_key(draft, key, spec, tf_cache)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
-    recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels))
+    recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels,
+                                              spec.metadata.language))
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:

@@ -20,8 +20,10 @@ from collections.abc import Iterable
 from pipeline.diagnostics import Code, codes_of, diagnose
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import word_core
+from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
+from pipeline.parse.misreadsigns import option_signs, text_signs, usual_option_count
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
@@ -94,10 +96,15 @@ def reading_confidence(draft: Draft) -> float | None:
 MISREAD_LABELS = "no option read, its lines open like the labels"
 
 
-def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str]) -> None:
-    """`judge_draft` for each of a sheet's drafts; `labels`: the spec's option labels."""
+def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str],
+                 language: str | None = None) -> None:
+    """`judge_draft` for each of a sheet's drafts; `labels`: the spec's option labels; `language`: the sheet's
+    (ISO 639-1), whose `glued_words` judge the OCR'd texts (`misreadsigns`)."""
+    usual = usual_option_count([len(d.choices) for d in drafts if d.type is not QuestionType.TRUE_FALSE])
+    found = find_language(language) if language else None
+    glued = found.glued_words if found else None
     for draft in drafts:
-        judge_draft(draft, key_unsure, key_read_by_ocr, labels)
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued)
 
 
 def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
@@ -109,11 +116,14 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
     return any(sum(a == b for a, b in zip(firsts[start:start + len(want)], want)) >= needed for start in range(len(firsts)))
 
 
-def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None) -> None:
+def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
+                usual: int | None = None, glued: GluedWords | None = None) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
-    `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure)."""
+    `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure);
+    `usual`: the option count most of the sheet's questions have; `glued`: the language's one-letter words and
+    their followers (`misreadsigns`: signs of a misreading no word's confidence shows)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -121,8 +131,13 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         for part, lines in draft_lines(draft).items():
             text = texts.get(part, "")
             words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
+            words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
+                                option=part != STEM, labels=labels or draft.labels)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
+        signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []
+        if signs:
+            parts.setdefault("options", []).extend(signs)
         for code in codes_of(draft.flags):
             if code in RECOVERED_PARTS:
                 parts.setdefault(RECOVERED_PARTS[code], [])

@@ -15,6 +15,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
+- where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
+  a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
   confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
   capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
@@ -30,10 +32,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pipeline.extract.ocr.agreement import alike, contradicts
+from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
 
 
@@ -50,12 +54,19 @@ class CertaintyPolicy:
     unknown_below: float = 0.0
     unknown_min_letters: int = 3  # shorter words are too often abbreviations or symbols to judge by the lexicon
     mixed_characters: bool = True  # digits among letters, two scripts, symbols inside a word
+    # A word of small letters (names and terms are capitalised) of this many letters or more that neither the
+    # lexicon nor the language's spelling dictionaries know is unsure however confident Tesseract was, even read
+    # alike by the second recogniser (`supenores`, `difendas` at 150 dpi: `ri` read `n` by both). Off (0): on the
+    # calibration corpus sheets it caught 2 misread questions more and flagged 2 right ones more (`lesividad`,
+    # `archivístico`); on the checking sheets it flagged 70-83 % of a medical exam's right questions (`tiroiditis`,
+    # `rinorrea`: terms no dictionary lists). `python -m pipeline.devkit.ocrcertainty --signs all,dictionary` measures it.
+    unknown_to_all_from: int = 0
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "3"  # 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "4"  # 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -138,10 +149,11 @@ SECOND_READER_DIFFERS = "the second recogniser read it otherwise"
 
 
 def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY,
-                  second: str | None = None) -> str | None:
+                  second: str | None = None, spelled: Callable[[str], bool] | None = None) -> str | None:
     """Why the word `text`, read with Tesseract confidence `conf` (None or negative: none given), may not
     read as printed; None when nothing says so. `second`: what the second recogniser read at its place
-    (None: it did not read it). Punctuation alone is never judged: it carries no text."""
+    (None: it did not read it); `spelled`: whether the language's spelling dictionaries know a word (None:
+    the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
     core = word_core(text)[1]
@@ -166,6 +178,9 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
             return "I and l confused"
         if _glued_one_letter_word(core, lexicon):
             return "a one-letter word glued to the next"
+        if spelled is not None and policy.unknown_to_all_from and len(core) >= policy.unknown_to_all_from and core.islower() \
+                and not spelled(core):
+            return "no dictionary knows it"
     return None
 
 
@@ -199,9 +214,27 @@ def _known_with_swap(core: str, lexicon: Lexicon) -> bool:
 
 
 def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | None, str | None]], lexicon: Lexicon | None,
-                 policy: CertaintyPolicy = DEFAULT_POLICY) -> list[str]:
-    """The texts of the (text, confidence[, second reading]) words judged unsure, in order."""
-    return [word[0] for word in words if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None)]
+                 policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None) -> list[str]:
+    """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`."""
+    return [word[0] for word in words
+            if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None, spelled)]
+
+
+@lru_cache(maxsize=8)
+def spelled_for(languages: tuple[str, ...]) -> Callable[[str], bool] | None:
+    """Whether the spelling dictionaries of Tesseract's `languages` know a word, a word at a time; None where a
+    language has none (Greek without its package, Korean): the words are then not judged by them."""
+    try:
+        spelling = spelling_for(languages)
+    except SpellingUnavailable:
+        return None
+    known: dict[str, bool] = {}
+
+    def spelled(word: str) -> bool:
+        if word not in known:
+            known[word] = spelling.knows([word])[0]
+        return known[word]
+    return spelled
 
 
 def lowest_confidence(confidences: Sequence[float | None]) -> float | None:

@@ -19,6 +19,7 @@ from pipeline.extract.ocr.cache import ReadingCache, reading_key
 from pipeline.extract.ocr.certainty import lowest_confidence, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
+from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
@@ -63,6 +64,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         for w in reading.words
     ]
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
+    spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
     page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
@@ -76,7 +78,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         # Highlight weighted by characters like the text path.
         line = segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1))
         line.ocr_confidence = lowest_confidence([g.conf for g in segment.glyphs])
-        line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty)
+        line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty,
+                                         spelled)
         page_lines.append(line)
     return Page(
         number=page_number,

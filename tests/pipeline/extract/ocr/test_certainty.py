@@ -107,3 +107,18 @@ def test_a_reading_cached_before_confidences_were_kept_judges_no_word_by_confide
                                 '"left": 1, "top": 1, "right": 40, "bottom": 20, "size": 19.0, "line": [1, 1, 1]}]}')
     page = lay_out_page(old, OcrSettings(languages=("spa",)), page_number=1, width_pt=100.0, height_pt=100.0)
     assert (page.lines[0].ocr_confidence, page.lines[0].unsure_words) == (None, [])
+
+
+def test_a_word_of_small_letters_no_dictionary_knows_is_unsure_only_where_the_policy_asks_it():
+    """Both engines read `supenores` alike on INAP 2024 at 150 dpi; the rule ships off (`unknown_to_all_from`: it
+    flagged a medical sheet's terms), and on it judges only small-letter words neither list knows."""
+    from pipeline.extract.ocr.certainty import spelled_for
+
+    spelled = spelled_for(("spa",))
+    assert spelled is not None and spelled("superiores") and not spelled("supenores")
+    lexicon = Lexicon({"superiores": "superiores"})
+    on = CertaintyPolicy(unknown_to_all_from=4)
+    assert unsure_reason("supenores.", 91.8, lexicon, on, second="supenores.", spelled=spelled) == "no dictionary knows it"
+    assert unsure_reason("supenores.", 91.8, lexicon, CertaintyPolicy(), second="supenores.", spelled=spelled) is None
+    assert unsure_reason("superiores.", 91.8, lexicon, on, spelled=spelled) is None
+    assert unsure_reason("Gutiérrez", 91.8, lexicon, on, spelled=spelled) is None  # a name: capitalised

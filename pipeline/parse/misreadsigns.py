@@ -1,0 +1,170 @@
+"""Signs that an OCR'd question was misread which no single word's confidence shows: its shape and its
+language (issue 27, bar 2). `certainty.judge_drafts` adds what these find to the question's
+`ocr.uncertain` flag, each sign in words, so the audit queue says why.
+
+Each sign is observable on the OCR side alone, in any layout:
+- two options of one question read alike (`9` and `9`: a minus sign lost; an exam's options differ);
+- a question with another number of options than most of its sheet's questions (options merged or split);
+- an option holding another option's label (`20-2 a) 45342,00`: two options read as one);
+- an option ending in a letter or digit where all its siblings end with the same stop (`El Rey` among
+  `En el pueblo español.`: its full stop lost);
+- a full stop after a word, then a word of small letters (`Cámaras. o`: a comma read as a stop);
+- a round bracket without its pair in a stem or an option (an enumerator's `a)` or `1)` is not one);
+- a stem or an option ending in a comma, an opening bracket or a sign (`…, 10, 3,` for `…, 10, 3, _`: what
+  followed it, a blank or a sign, was not read); a stem whose options go on with its sentence may end in a comma;
+- a short word read twice in a row (`en cuanto a a la`: a speck beside a letter read as the letter again);
+- a lone small letter the language has no one-letter word for (`el poder r judicial`: a speck read as a letter),
+  between two words (not one of the sheet's labels: `el apartado b de` refers to one) or before the first (a variable beside a sign or a number is printed so), and a lone capital
+  opening an option (`D Cohorte`: its label read twice);
+- a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
+  and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike.
+
+The last two need the language's `glued_words`; a language without them is judged by the others alone.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pipeline.extract.ocr import word_core
+from pipeline.languages import GluedWords
+
+# The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
+SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued")
+ENABLED: frozenset[str] = frozenset(SIGNS)
+
+
+def enable_signs(names: Iterable[str]) -> None:
+    """Judge only the signs `names` (of `SIGNS`), for this process: how the measurement weighs each one."""
+    global ENABLED
+    chosen = frozenset(names)
+    if chosen - set(SIGNS):
+        raise ValueError(f"unknown signs {sorted(chosen - set(SIGNS))}; known: {', '.join(SIGNS)}")
+    ENABLED = chosen
+
+# The sheet's usual option count is the count of at least this share of its questions with options.
+USUAL_SHARE = 0.6
+MIN_QUESTIONS_FOR_USUAL = 4
+# Options end alike: where every other option (this many or more) ends with the same stop, one ending in a letter
+# or digit lost it (`El Rey` among `En el pueblo español.`).
+MIN_SIBLINGS = 2
+_STOPS = frozenset(".;")
+# A full stop after a word of this many letters or more, then a word of small letters: a comma read as a
+# stop (`Cámaras. o` for `Cámaras, o`); abbreviations (`art.`, `núm.`, `Ltda.`) are shorter.
+FULL_STOP_MIN_LETTERS = 5
+# A short word read twice in a row: what a speck beside it reads as (`a a la`, `Ley Ley`). A longer word twice is
+# printed so as often (generated sheets' `educandos educandos`) and no recogniser doubles it.
+DOUBLED_MAX_LETTERS = 3
+# What a stem or an option never ends with unless something after it was not read.
+_OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
+_SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
+
+
+def _reads_as(text: str) -> str:
+    """An option as a reader compares it: case, spacing and closing punctuation aside; signs kept (`-9` is not `9`)."""
+    return " ".join(unicodedata.normalize("NFC", text.replace("**", "")).casefold().split()).strip(" .,;:")
+
+
+def _unpaired_bracket(text: str) -> bool:
+    """A round bracket without its pair: one opened and never closed, or one closed that nothing opened, unless
+    that one ends an enumerator (`a)`, `1)`, `ii)`: a token of up to four characters)."""
+    depth = 0
+    for token in text.split():
+        for i, ch in enumerate(token):
+            if ch == "(":
+                depth += 1
+            elif ch == ")" and depth:
+                depth -= 1
+            elif ch == ")" and not (i == len(token) - 1 or token[i + 1:] in {".", ",", ";", ":"}) or ch == ")" and len(token) > 5:
+                return True
+    return depth != 0
+
+
+def usual_option_count(counts: Sequence[int]) -> int | None:
+    """The option count most of a sheet's questions with options have (None: no count holds `USUAL_SHARE` of them)."""
+    given = [c for c in counts if c > 0]
+    if len(given) < MIN_QUESTIONS_FOR_USUAL:
+        return None
+    count, times = Counter(given).most_common(1)[0]
+    return count if times >= USUAL_SHARE * len(given) else None
+
+
+def option_signs(labels: Sequence[str], choices: Sequence[str], usual: int | None) -> list[str]:
+    """Signs in a question's options as a whole: alike, another count than the sheet's, another label inside."""
+    signs: list[str] = []
+    seen: dict[str, str] = {}
+    for label, choice in zip(labels, choices):
+        read = _reads_as(choice)
+        if "alike" in ENABLED and read and read in seen:
+            signs.append(f"options {seen[read]} and {label} read alike")
+        seen.setdefault(read, label)
+    if "count" in ENABLED and usual is not None and choices and len(choices) != usual:
+        signs.append(f"{len(choices)} options where the sheet's questions have {usual}")
+    if "ending" in ENABLED and len(choices) >= MIN_SIBLINGS + 1:
+        ends = [_last(choice) for choice in choices]
+        for i, (label, end) in enumerate(zip(labels, ends)):
+            siblings = ends[:i] + ends[i + 1:]
+            if end.isalnum() and all(e in _STOPS for e in siblings) and len(set(siblings)) == 1:
+                signs.append(f"option {label} ends without the {siblings[0]!r} its siblings end with")
+    for label, choice in zip(labels, choices):
+        others = [re.escape(other) for other in labels if other != label]
+        if "label-inside" in ENABLED and others and re.search(rf"(?<=\s)\(?(?:{'|'.join(others)})\)\s", choice, re.IGNORECASE):
+            signs.append(f"option {label} holds another option's label")
+    return signs
+
+
+def text_signs(text: str, glued: GluedWords | None, continued: bool = False, option: bool = False,
+               labels: Sequence[str] = ()) -> list[str]:
+    """Signs in one stem or option's text: an unpaired round bracket, an open ending, a stray letter, a glued word.
+    `continued`: the text is a stem whose options go on with its sentence (they open with a small letter: `Nesse
+    caso,` then `o Estado responde…`), so a comma may end it. `option`: the text is an option's, which a lone
+    capital opens only where its label was read twice (`D Cohorte`); a stem's may be a party (`B comprou`).
+    `labels`: the sheet's option labels; between two words one of them is a reference (`el apartado b de`)."""
+    signs: list[str] = []
+    plain = text.replace("**", "").strip()
+    if "bracket" in ENABLED and _unpaired_bracket(plain):
+        signs.append("a bracket without its pair")
+    if "open-ending" in ENABLED and plain.endswith(_OPEN_ENDINGS) and not (continued and plain.endswith(",")) or (plain.endswith("-") and not plain.endswith("--")):
+        signs.append(f"it ends with {plain[-1]!r}")
+    tokens = plain.split()
+    references = {label.casefold() for label in labels}
+    if "full-stop" in ENABLED:
+        signs += [f"{a!r} then {b!r}" for a, b in zip(tokens, tokens[1:])
+                  if a.endswith(".") and not a.endswith("..") and len(word_core(a)[1]) >= FULL_STOP_MIN_LETTERS
+                  and word_core(a)[1].isalpha() and b[:1].isalpha() and b[:1].islower()]
+    if "doubled" in ENABLED:
+        cores = [word_core(token) for token in tokens]
+        signs += [f"{b[1]!r} twice" for a, b in zip(cores, cores[1:])
+                  if b[1].isalpha() and len(b[1]) <= DOUBLED_MAX_LETTERS and a[1].casefold() == b[1].casefold()
+                  and not a[2] and not b[0]]
+    if glued is None:
+        return signs
+    one_letter = set(glued.one_letter)
+    for i, token in enumerate(tokens):
+        lead, core, trail = word_core(token)
+        if "lone-letter" in ENABLED and len(core) == 1 and core.isalpha() and not lead and not trail \
+                and core.casefold() not in one_letter and i < len(tokens) - 1 and _is_word(tokens[i + 1]) \
+                and (i > 0 and core.islower() and _is_word(tokens[i - 1]) and core not in references
+                     or i == 0 and (core.islower() or option)):
+            signs.append(f"a lone {core!r}")
+        elif "glued" in ENABLED and _glued(core, glued):
+            signs.append(f"{core!r} (a one-letter word glued to the next?)")
+    return signs
+
+
+def _last(text: str) -> str:
+    stripped = text.replace("**", "").rstrip()
+    return stripped[-1:] if stripped else ""
+
+
+def _is_word(token: str) -> bool:
+    core = word_core(token)[1]
+    return len(core) > 1 and core.isalpha() and not _SIGN_OR_DIGIT.search(token)
+
+
+def _glued(core: str, glued: GluedWords) -> bool:
+    word = core.casefold()
+    return len(word) >= 3 and word.isalpha() and word[0] in glued.one_letter and word[1:] in glued.followers \
+        and word not in glued.words
