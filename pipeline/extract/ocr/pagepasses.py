@@ -23,6 +23,7 @@ from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
@@ -418,6 +419,20 @@ def _label_discs(work: PageWork) -> PageWork:
     return replace(work, words=words, notes=work.notes + tuple(notes))
 
 
+def _ringed_labels(work: PageWork) -> bool:
+    """the spec's option labels are each a digit or letter in a ring (① … ⑤, Ⓐ … Ⓓ)"""
+    return ring_alphabet(work.settings.option_labels or ()) is not None
+
+
+@page_pass("label-rings", "1", Cost.REGIONS, when=_ringed_labels)
+def _label_rings(work: PageWork) -> PageWork:
+    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`)."""
+    settings = work.settings
+    words, notes = read_label_rings(work.image, work.prepared().size, work.words, settings.option_labels, work.typical_height,
+                                    settings.languages, settings.dpi, work.omp_thread_limit)
+    return replace(work, words=words, notes=work.notes + tuple(notes))
+
+
 # ---------------------------------------------------------------- typography and what the page holds
 
 
@@ -464,7 +479,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
-    _glued_labels, _label_case, _label_marks, _label_discs,
+    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
 
