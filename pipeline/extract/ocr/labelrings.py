@@ -6,25 +6,23 @@ Found by shape, never by what Tesseract made of it, when the spec's labels are a
 every connected piece of ink about a text line tall and about as wide whose outline, its holes filled,
 is an ellipse filling its box (`RING_MIN_MATCH`), which is thin (`RING_MAX_INK` of the filled ellipse is
 ink) and has ink at its centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring).
-The rings of a page are read in one strip against the plain alphabet, each with its ring whitened
+The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
 (only the ink near its centre kept, `RING_KEEP`) and enlarged; a ring whose reading is the plain form of
 a label becomes a word of that label, standing where the ring stands, on the line of the words it
 was read into (whatever was read across the ring is cut away; what lies past it is kept).
 """
 from __future__ import annotations
 
-import tempfile
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import numpy as np
 from PIL import Image
 from scipy import ndimage
 
 from pipeline.diagnostics import Code, diagnose
-from pipeline.extract.ocr.keycells import read_label_cells
+from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract
 from pipeline.extract.ocr.words import Word
 
 # Grey level: darker is a ring's ink, on the page as scanned. A thin ring at 150 dpi, blurred, is grey
@@ -39,7 +37,14 @@ CENTRE = 0.55  # the centre searched for the digit: this share of the ring's rad
 CENTRE_INK = (0.04, 0.75)  # of the centre that is ink: none in an "O", a digit's strokes in a ring
 RING_KEEP = 0.68  # ink within this share of the ring's radius from its centre is the digit's; beyond, the ring's
 GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights before it is read
-MIN_TEXT_PX = 8  # below this text height (pixels) nothing is looked for: too small to tell a ring
+# Of the read rings that follow each other in reading order, the share that step to the next label (or
+# from the last to the first): options' labels all do, but for a question's end; a key's answers seldom.
+SEQUENCE_MIN_STEPS = 0.6
+SURE_READING = 90.0  # a ring read at this confidence keeps its reading, whatever its neighbours
+MIN_TEXT_PX = 8
+STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
+STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
+PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
 
 
 @dataclass(frozen=True)
@@ -114,9 +119,10 @@ def read_label_rings(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
+    ink: np.ndarray | None = None,
 ) -> tuple[list[Word], list[str]]:
     """`words` (in the coordinates of the prepared page, `prepared_size`) with each ring of `scanned` (the
-    page as scanned, upright) read as one of `labels`, standing as a word of its own where it stands (one
+    page as scanned, upright; `ink`: the prepared page's ink) read as one of `labels`, standing as a word of its own where it stands (one
     Tesseract call for the page's rings, none for a page without), and a note on the labels taken from
     their sequence rather than read (`by_sequence`)."""
     alphabet = ring_alphabet(labels)
@@ -127,19 +133,10 @@ def read_label_rings(
     rings = find_rings(pixels, text_height / scale_y)
     if not rings:
         return words, []
-    scale = max(1.0, GLYPH_HEIGHTS * text_height / scale_y / max(r.bottom - r.top for r in rings))
-    size = round(max(max(r.bottom - r.top, r.right - r.left) for r in rings) * scale)
-    canvas = Image.new("L", (size * len(rings), size), 255)
-    crops = []
-    for at, ring in enumerate(rings):
-        inside = Image.fromarray(_inside(pixels[ring.top : ring.bottom, ring.left : ring.right]))
-        width, height = round(inside.width * scale), round(inside.height * scale)
-        canvas.paste(inside.resize((width, height), Image.Resampling.LANCZOS), (at * size, (size - height) // 2))
-        crops.append((at * size, 0, at * size + size, size))
-    with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
-        readings = read_label_cells(canvas, crops, list(alphabet), round(text_height / scale_y * scale), languages, dpi, omp_thread_limit,
-                                    Path(folder) / "label-rings.pgm")
-    labelled = [(alphabet.get(text, ""), conf) for text, conf in (readings.get(at, ("", 0.0)) for at in range(len(rings)))]
+    glyph = round(GLYPH_HEIGHTS * text_height / scale_y)
+    insides = [_enlarged(_inside(pixels[r.top : r.bottom, r.left : r.right]), glyph) for r in rings]
+    readings = _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)
+    labelled = [(alphabet.get(text, ""), conf) for text, conf in readings]
     filled = by_sequence(rings, labelled, list(alphabet.values()))
     inferred = [label for (label, _), (read_as, _) in zip(filled, labelled) if label and label != read_as]
     notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
@@ -147,13 +144,13 @@ def read_label_rings(
         (Ring(round(ring.left * scale_x), round(ring.top * scale_y), round(ring.right * scale_x), round(ring.bottom * scale_y)), label, conf)
         for ring, (label, conf) in zip(rings, filled) if label
     ]
-    return _placed(words, read), notes
+    return _placed(words, read, ink), notes
 
 
 def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequence[str]) -> list[tuple[str, float]]:
     """`read` (a label or "" per ring, and its confidence) with the rings the labels' sequence pins down
-    given their label, confidence 0: in reading order (rows top to bottom, each left to right), a run of
-    rings unread, or read as a label that follows neither the ring before nor leads to the one after,
+    given their label, confidence 0, where the rings read are mostly such a sequence (`SEQUENCE_MIN_STEPS`): in reading order (rows top to bottom, each left to right), a run of
+    rings unread, or read less surely than `SURE_READING` as a label that follows neither the ring before nor leads to the one after,
     takes the labels between a read label and the read label after it when exactly that many are
     missing (between ② and ⑤, two: ③ ④), or the labels from one read label to the last when the run
     ends where a question's ① or the page's rings come next (after ③, two: ④ ⑤), or the labels
@@ -161,8 +158,14 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
     order = _reading_order(rings)
     index = {label: at for at, label in enumerate(labels)}
     position = [index.get(read[i][0]) for i in order]
+    read_pairs = [(a, b) for a, b in zip(position, position[1:]) if a is not None and b is not None]
+    steps = sum(b == a + 1 or (b == 0 and a == len(labels) - 1) for a, b in read_pairs)
+    if not read_pairs or steps < SEQUENCE_MIN_STEPS * len(read_pairs):
+        return read  # rings that are no run of labels (a key's answers, ③ ① ④ …): nothing to infer from
 
     def fits(k: int) -> bool:
+        if read[order[k]][1] >= SURE_READING:
+            return position[k] is not None
         here, before = position[k], position[k - 1] if k > 0 else None
         after = position[k + 1] if k + 1 < len(position) else None
         follows = before is None or here == 0 or here == before + 1
@@ -209,6 +212,46 @@ def _reading_order(rings: list[Ring]) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda i: rings[i].left)]
 
 
+def _plain_reader(alphabet: dict[str, str], languages: Sequence[str]) -> list[str]:
+    """The Tesseract data a ring's inside is read with: a ring encloses an ASCII digit or Latin letter, which
+    the page's own data reads poorly where its script is another (Korean data read a clean "3" at
+    confidence 39, and skipped clear "4"s), so the Latin-script data `PLAIN_READER` when it is installed."""
+    if all(ch.isascii() for ch in alphabet) and PLAIN_READER in installed_languages():
+        return [PLAIN_READER]
+    return list(languages)
+
+
+def _enlarged(inside: np.ndarray, height: int) -> Image.Image:
+    """A ring's inside scaled to `height` pixels tall (never shrunk)."""
+    image = Image.fromarray(inside)
+    scale = max(1.0, height / max(1, image.height))
+    return image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS)
+
+
+def _read_stacked(insides: list[Image.Image], whitelist: str, languages: Sequence[str], dpi: int,
+                  omp_thread_limit: int | None) -> list[tuple[str, float]]:
+    """Each inside's one character and its confidence, or ("", 0): the insides one under another, read as
+    lines (psm 6) against `whitelist`. Side by side in one line, Tesseract read ten ringed digits as one
+    number, some twice and some not at all ("2323222243" for 2 3 3 2 2 2 2 4 5 4)."""
+    gap = max(image.height for image in insides) // 2
+    readings: list[tuple[str, float]] = []
+    for first in range(0, len(insides), STACK_ROWS):
+        group = insides[first:first + STACK_ROWS]
+        tops, y = [], gap
+        for image in group:
+            tops.append(y)
+            y += image.height + gap
+        stack = Image.new("L", (max(image.width for image in group) + 2 * gap, y), 255)
+        for image, top in zip(group, tops):
+            stack.paste(image, (gap, top))
+        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM, whitelist=whitelist))
+        for image, top in zip(group, tops):
+            inside = [w for w in read if top - gap / 2 <= (w.top + w.bottom) / 2 < top + image.height + gap / 2]
+            sure = len(inside) == 1 and len(inside[0].text) == 1
+            readings.append((inside[0].text, inside[0].conf) if sure else ("", 0.0))
+    return readings
+
+
 def _inside(box: np.ndarray) -> np.ndarray:
     """The ring's box with the ring whitened: only the ink near its centre, its digit, is kept."""
     height, width = box.shape
@@ -217,7 +260,7 @@ def _inside(box: np.ndarray) -> np.ndarray:
     return np.where(distance <= RING_KEEP, box, 255).astype(np.uint8)
 
 
-def _placed(words: list[Word], read: list[tuple[Ring, str, float]]) -> list[Word]:
+def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndarray | None = None) -> list[Word]:
     """`words` with each read ring a word of its label: on the line of the words read across it or, where
     Tesseract read nothing there, of the nearest word right of it on its row; a ring no line holds is left out."""
     result = list(words)
@@ -235,7 +278,9 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]]) -> list[Word
         kept: list[Word] = []
         for word in result:
             if id(word) in crossed:
-                kept += _outside(word, ring)
+                # Tesseract's box of a ring's look-alike may reach over the next word's ink ("(5)" over "61").
+                others = [(w.left, w.right) for w in result if w is not word and w.top < word.bottom and word.top < w.bottom]
+                kept += _outside(word, ring, ink, others)
             else:
                 kept.append(word)
         at = next((i for i, w in enumerate(kept) if w.line == line and w.left >= ring.left), None)
@@ -246,15 +291,47 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]]) -> list[Word
     return result
 
 
-def _outside(word: Word, ring: Ring) -> list[Word]:
-    """What of a word read across a ring lies outside it, left and right, its characters shared out by width."""
-    width = max(1, word.right - word.left)
+def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[Word]:
+    """What of a word read across a ring lies outside it, left and right. Its characters are shared out
+    by the ink: glyphs that stand apart (digits, letters of alphabets) one to each run of ink past the
+    ring, wide glyphs (Hangul, Han) by width; the ring's look-alike ("01" of "01778") is what is left."""
     count = len(word.text)
     parts = []
-    before = round(count * max(0, ring.left - word.left) / width)
-    after = round(count * max(0, word.right - ring.right) / width)
+    before = round(count * max(0, ring.left - word.left) / max(1, word.right - word.left))
     if before:
         parts.append(replace(word, text=word.text[:before], right=ring.left))
-    if after:
-        parts.append(replace(word, text=word.text[count - after:], left=ring.right))
+    runs = _ink_runs_past(word, ring, ink, others)
+    if not runs:
+        return parts
+    start = runs[0][0]
+    if any(unicodedata.east_asian_width(ch) in "WF" for ch in word.text):
+        after = round(count * (word.right - start) / max(1, word.right - word.left))
+    else:
+        after = len(runs)
+    after = min(max(after, 1), count - before)
+    if after > 0:
+        parts.append(replace(word, text=word.text[count - after:], left=start))
     return parts
+
+
+def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Runs of columns with ink in the word's box right of the ring and in no other word's box (`others`:
+    their columns), in page columns (all of the box past the ring as one run when the page's ink is not at hand)."""
+    left = ring.right + 1
+    if word.right <= left:
+        return []
+    if ink is None:
+        return [(left, word.right)]
+    columns = ink[max(0, word.top):word.bottom, left:word.right].any(axis=0)
+    for start, end in others:
+        columns[max(0, start - left):max(0, end - left)] = False
+    runs, start = [], None
+    for at, dark in enumerate(columns):
+        if dark and start is None:
+            start = at
+        elif not dark and start is not None:
+            runs.append((left + start, left + at))
+            start = None
+    if start is not None:
+        runs.append((left + start, left + len(columns)))
+    return runs

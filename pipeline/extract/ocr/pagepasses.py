@@ -429,7 +429,7 @@ def _label_rings(work: PageWork) -> PageWork:
     """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`)."""
     settings = work.settings
     words, notes = read_label_rings(work.image, work.prepared().size, work.words, settings.option_labels, work.typical_height,
-                                    settings.languages, settings.dpi, work.omp_thread_limit)
+                                    settings.languages, settings.dpi, work.omp_thread_limit, work.ink)
     return replace(work, words=words, notes=work.notes + tuple(notes))
 
 
