@@ -126,6 +126,10 @@ def read_label_rings(
     Tesseract call for the page's rings, none for a page without), and a note on the labels taken from
     their sequence rather than read (`by_sequence`)."""
     alphabet = ring_alphabet(labels)
+    if not text_height:
+        # A page of short words (Korean options of two syllables) has no 3-letter word to measure: any word with a letter.
+        heights = sorted(w.bottom - w.top for w in words if any(ch.isalpha() for ch in w.text))
+        text_height = float(heights[len(heights) // 2]) if heights else 0.0
     if alphabet is None or not text_height:
         return words, []
     pixels = np.asarray(scanned.convert("L"))
@@ -158,9 +162,10 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
     order = _reading_order(rings)
     index = {label: at for at, label in enumerate(labels)}
     position = [index.get(read[i][0]) for i in order]
-    read_pairs = [(a, b) for a, b in zip(position, position[1:]) if a is not None and b is not None]
-    steps = sum(b == a + 1 or (b == 0 and a == len(labels) - 1) for a, b in read_pairs)
-    if not read_pairs or steps < SEQUENCE_MIN_STEPS * len(read_pairs):
+    known_at = [k for k, p in enumerate(position) if p is not None]
+    # Two read rings with unread ones between: a step when the labels between them are exactly missing.
+    steps = sum(position[j] == (position[i] + j - i) % len(labels) for i, j in zip(known_at, known_at[1:]))  # type: ignore[operator]
+    if len(known_at) < 2 or steps < SEQUENCE_MIN_STEPS * (len(known_at) - 1):
         return read  # rings that are no run of labels (a key's answers, ③ ① ④ …): nothing to infer from
 
     def fits(k: int) -> bool:
@@ -262,7 +267,8 @@ def _inside(box: np.ndarray) -> np.ndarray:
 
 def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndarray | None = None) -> list[Word]:
     """`words` with each read ring a word of its label: on the line of the words read across it or, where
-    Tesseract read nothing there, of the nearest word right of it on its row; a ring no line holds is left out."""
+    Tesseract read nothing there, of the nearest word right of it on its row, else left of it; a ring with
+    no word near on its row is left out (no line to stand on)."""
     result = list(words)
     for ring, label, conf in read:
         height = ring.bottom - ring.top
@@ -271,10 +277,12 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndar
         if across:
             line = across[0].line
         else:
-            beside = [w for w in result if ring.right <= w.left <= ring.right + 2 * height and w.top < ring.bottom and ring.top < w.bottom]
+            # The option's text right of it, else what stands left of it on its row (a key's "4:" before its answer).
+            beside = [w for w in result if w.top < ring.bottom and ring.top < w.bottom
+                      and (ring.right <= w.left <= ring.right + 2 * height or ring.left - 3 * height <= w.right <= ring.left)]
             if not beside:
                 continue
-            line = min(beside, key=lambda w: w.left).line
+            line = min(beside, key=lambda w: (w.left < ring.left, abs(w.left - ring.right))).line
         kept: list[Word] = []
         for word in result:
             if id(word) in crossed:
