@@ -25,7 +25,7 @@ from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_p
 from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
-from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
@@ -393,11 +393,11 @@ def _glued_labels(work: PageWork) -> PageWork:
     return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
 
 
-@page_pass("label-case", "1", Cost.CHEAP, when=_has_labels)
+@page_pass("label-case", "2", Cost.CHEAP, when=_has_labels)
 def _label_case(work: PageWork) -> PageWork:
     """A lone label letter in a key cell takes the labels' case (`labels`)."""
     assert work.settings.option_labels
-    return replace(work, words=label_case_cells(work.words, work.settings.option_labels))
+    return replace(work, words=label_case_cells(work.words, work.settings.option_labels, script_label_shapes(work.settings.languages)))
 
 
 @page_pass("label-marks", "1", Cost.CHEAP, when=_has_labels)
