@@ -42,6 +42,7 @@ GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights bef
 SEQUENCE_MIN_STEPS = 0.6
 SURE_READING = 90.0  # a ring read at this confidence keeps its reading, whatever its neighbours
 MIN_TEXT_PX = 8
+MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
 STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
 STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
 PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
@@ -309,6 +310,8 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
     if before:
         parts.append(replace(word, text=word.text[:before], right=ring.left))
     runs = _ink_runs_past(word, ring, ink, others)
+    # A run narrower than a stroke is the bleed of a neighbour's ink, no character.
+    runs = [(a, b) for a, b in runs if b - a >= MIN_RUN_HEIGHTS * (ring.bottom - ring.top)]
     if not runs:
         return parts
     start = runs[0][0]

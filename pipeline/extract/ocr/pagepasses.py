@@ -49,6 +49,7 @@ from pipeline.extract.ocr.spelling import (
     stray_inverted_marks,
 )
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
+from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
@@ -316,6 +317,17 @@ def _join_split_words(work: PageWork) -> PageWork:
     return replace(work, words=join_split_words(work.words))
 
 
+def _has_wide_glyphs(work: PageWork) -> bool:
+    """the page has words of wide glyphs (Hangul, Han, kana)"""
+    return wide_glyph_height(work.words) > 0
+
+
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs)
+def _wide_glyph_gaps(work: PageWork) -> PageWork:
+    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space (`widegaps`)."""
+    return replace(work, words=join_wide_glyph_pieces(work.words))
+
+
 @page_pass("question-numbers", "1", Cost.CHEAP)
 def _question_numbers(work: PageWork) -> PageWork:
     """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
@@ -476,7 +488,7 @@ def _figures(work: PageWork) -> PageWork:
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
-    _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
+    _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
