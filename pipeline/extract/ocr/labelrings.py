@@ -42,6 +42,7 @@ GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights bef
 SEQUENCE_MIN_STEPS = 0.6
 SURE_READING = 90.0  # a ring read at this confidence keeps its reading, whatever its neighbours
 MIN_TEXT_PX = 8
+NARROW_GLYPH = 0.55  # a digit's or a Latin letter's width, in ring widths (a wide glyph's is about one)
 MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
 STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
 STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
@@ -303,7 +304,8 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndar
 def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[Word]:
     """What of a word read across a ring lies outside it, left and right. Its characters are shared out
     by the ink: glyphs that stand apart (digits, letters of alphabets) one to each run of ink past the
-    ring, wide glyphs (Hangul, Han) by width; the ring's look-alike ("01" of "01778") is what is left."""
+    ring; with wide glyphs (Hangul, Han) among them, as many from the end as fill the ink's span; the
+    ring's look-alike ("01" of "01778") is what is left."""
     count = len(word.text)
     parts = []
     before = round(count * max(0, ring.left - word.left) / max(1, word.right - word.left))
@@ -316,7 +318,15 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
         return parts
     start = runs[0][0]
     if any(unicodedata.east_asian_width(ch) in "WF" for ch in word.text):
-        after = round(count * (word.right - start) / max(1, word.right - word.left))
+        # From the word's end, as many characters as fill the inked span past the ring: a wide glyph
+        # about a ring's width, any other about half (a ring read as "(1)" is three narrow ones).
+        span, filled, after = word.right - start, 0.0, 0
+        for ch in reversed(word.text[before:]):
+            width = (ring.bottom - ring.top) * (1.0 if unicodedata.east_asian_width(ch) in "WF" else NARROW_GLYPH)
+            if filled + width / 2 > span:
+                break
+            filled += width
+            after += 1
     else:
         after = len(runs)
     after = min(max(after, 1), count - before)

@@ -85,3 +85,21 @@ def test_ring_alphabets_are_the_plain_characters_the_labels_enclose():
     assert ring_alphabet(CIRCLED) == {"1": "①", "2": "②", "3": "③", "4": "④", "5": "⑤"}
     assert ring_alphabet(("Ⓐ", "Ⓑ")) == {"A": "Ⓐ", "B": "Ⓑ"}
     assert ring_alphabet(("A", "B")) is None and ring_alphabet(("①", "B")) is None
+
+
+def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
+    import numpy as np
+
+    from pipeline.extract.ocr.labelrings import Ring, _outside
+    from pipeline.extract.ocr.words import Word
+
+    ring = Ring(0, 8, 43, 51)
+    ink = np.zeros((200, 400), dtype=bool)
+    ink[10:50, 60:148] = True  # two syllables past the ring
+    for read in ("(1)김해", "0김해", "@김해"):
+        assert [w.text for w in _outside(Word(read, 90.0, 0, 10, 148, 50, (1, 1, 1)), ring, ink, [])] == ["김해"]
+    ink[:] = False
+    ink[10:50, 60:70] = ink[10:50, 75:85] = True  # "78" past a ring read "01"
+    assert [w.text for w in _outside(Word("01778", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [])] == ["78"]
+    # A look-alike's box reaching over the next word's ink keeps nothing of it ("(5)" over "61").
+    assert _outside(Word("(5)", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [(58, 90)]) == []
