@@ -57,9 +57,11 @@ class Ring:
     bottom: int
 
 
-def ring_alphabet(labels: Sequence[str]) -> dict[str, str] | None:
+def ring_alphabet(labels: Sequence[str] | None) -> dict[str, str] | None:
     """{plain character: label} when every label is one enclosed character (① → "1", Ⓐ → "A", ❶ → "1",
-    ⒜ → "a"), else None: what a ring's inside is read against."""
+    ⒜ → "a"), else None (no labels: None): what a ring's inside is read against."""
+    if not labels:
+        return None
     found = {}
     for label in labels:
         if len(label) != 1 or label.isascii():
@@ -116,7 +118,7 @@ def read_label_rings(
     scanned: Image.Image,
     prepared_size: tuple[int, int],
     words: list[Word],
-    labels: Sequence[str],
+    labels: Sequence[str] | None,
     text_height: float,
     languages: Sequence[str],
     dpi: int,
