@@ -40,7 +40,6 @@ GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights bef
 # Of the read rings that follow each other in reading order, the share that step to the next label (or
 # from the last to the first): options' labels all do, but for a question's end; a key's answers seldom.
 SEQUENCE_MIN_STEPS = 0.6
-SURE_READING = 90.0  # a ring read at this confidence keeps its reading, whatever its neighbours
 MIN_TEXT_PX = 8
 NARROW_GLYPH = 0.55  # a digit's or a Latin letter's width, in ring widths (a wide glyph's is about one)
 MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
@@ -158,7 +157,7 @@ def read_label_rings(
 def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequence[str]) -> list[tuple[str, float]]:
     """`read` (a label or "" per ring, and its confidence) with the rings the labels' sequence pins down
     given their label, confidence 0, where the rings read are mostly such a sequence (`SEQUENCE_MIN_STEPS`): in reading order (rows top to bottom, each left to right), a run of
-    rings unread, or read less surely than `SURE_READING` as a label that follows neither the ring before nor leads to the one after,
+    rings unread, or read (however surely: ⑤ read as ② at 96) as a label that follows neither the ring before nor leads to the one after,
     takes the labels between a read label and the read label after it when exactly that many are
     missing (between ② and ⑤, two: ③ ④), or the labels from one read label to the last when the run
     ends where a question's ① or the page's rings come next (after ③, two: ④ ⑤), or the labels
@@ -173,12 +172,11 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
         return read  # rings that are no run of labels (a key's answers, ③ ① ④ …): nothing to infer from
 
     def fits(k: int) -> bool:
-        if read[order[k]][1] >= SURE_READING:
-            return position[k] is not None
         here, before = position[k], position[k - 1] if k > 0 else None
         after = position[k + 1] if k + 1 < len(position) else None
         follows = before is None or here == 0 or here == before + 1
-        leads = after is None or after == 0 or after == (here or 0) + 1
+        # Before a question's first label only the last label leads (③ ④ ② ① is ⑤ misread).
+        leads = after is None or after == (here or 0) + 1 or (after == 0 and here == len(labels) - 1)
         return here is not None and (follows or leads)
 
     known = [fits(k) for k in range(len(position))]

@@ -72,6 +72,7 @@ def test_the_labels_sequence_fills_runs_of_labels_but_not_a_keys_answers():
     rows = [Ring(100 * i, 60 * q, 100 * i + 40, 60 * q + 40) for q in range(3) for i in range(5)]  # three questions' rows
     read = [(label, 95.0) for label in CIRCLED] * 3
     read[6], read[8] = ("", 0.0), ("③", 60.0)  # the second question's ② unread, its ④ read as ③ unsurely
+    read[4] = ("②", 96.0)  # the first question's ⑤ read surely as ②, before the next question's ①
     read[14] = ("", 0.0)  # the last ring of the page unread
     assert [label for label, _ in by_sequence(rows, read, CIRCLED)] == list(CIRCLED) * 3
     key = [Ring(0, 60 * i, 40, 60 * i + 40) for i in range(6)]
