@@ -146,7 +146,7 @@ def read_label_rings(
     labelled = [(alphabet.get(text, ""), conf) for text, conf in readings]
     filled = by_sequence(rings, labelled, list(alphabet.values()))
     inferred = [label for (label, _), (read_as, _) in zip(filled, labelled) if label and label != read_as]
-    notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
+    notes: list[str] = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
     read = [
         (Ring(round(ring.left * scale_x), round(ring.top * scale_y), round(ring.right * scale_x), round(ring.bottom * scale_y)), label, conf)
         for ring, (label, conf) in zip(rings, filled) if label
@@ -343,10 +343,12 @@ def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[
         return []
     if ink is None:
         return [(left, word.right)]
-    columns = ink[max(0, word.top):word.bottom, left:word.right].any(axis=0)
-    for start, end in others:
-        columns[max(0, start - left):max(0, end - left)] = False
-    runs, start = [], None
+    columns = [bool(dark) for dark in np.asarray(ink[max(0, word.top):word.bottom, left:word.right]).any(axis=0)]
+    for first, last in others:
+        for at in range(max(0, first - left), min(len(columns), max(0, last - left))):
+            columns[at] = False
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
     for at, dark in enumerate(columns):
         if dark and start is None:
             start = at
