@@ -73,6 +73,27 @@ class TextQuality(_Strict):
         return self
 
 
+class LabelShapes(_Strict):
+    """How OCR misreads a lone option label of the script (a key's answer cell, a label alone in its line)."""
+
+    same_shape: str = Field(
+        default="", description="small letters whose capital has the same shape, only bigger: a lone one takes the labels' case (в, г)"
+    )
+    lookalikes: dict[str, str] = Field(
+        default_factory=dict, description="a lone character Tesseract reads for a label letter, and that letter: {ὃ: δ}"
+    )
+
+    _letters = field_validator("same_shape")(_lower_letters)
+
+    @field_validator("lookalikes")
+    @classmethod
+    def _single_characters(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = [f"{k}: {v}" for k, v in value.items() if len(k) != 1 or len(v) != 1 or k == v]
+        if bad:
+            raise ValueError(f"lookalikes map one character to another: {bad}")
+        return value
+
+
 class Spelling(_Strict):
     """The language's spelling dictionaries: OCR checks uncertain words against them (`pipeline.extract.ocr.hunspell`)."""
 
@@ -170,6 +191,7 @@ class Language(_Strict):
     glued_words: GluedWords | None = Field(
         default=None, description="one-letter words and their followers; none: OCR'd questions are not judged by them"
     )
+    label_shapes: LabelShapes = Field(default_factory=LabelShapes)
     prompt: PromptWords | None = Field(default=None, description="eval prompt words; none: the language cannot be evaluated")
     answer_words: list[str] = Field(min_length=1, description="how a reply names its answer: Odpowiedź, Poprawna odpowiedź")
     refusal_phrases: list[str] = Field(default_factory=list, description="lower case; short and conservative: nie mogę")

@@ -11,11 +11,25 @@ from dataclasses import replace
 
 from pipeline.extract.document import Line
 from pipeline.extract.ocr.words import Word, line_openers, words_by_line
+from pipeline.languages import language_for_tesseract
 
-def label_case_cells(words: list[Word], labels: Sequence[str]) -> list[Word]:
+def script_label_shapes(languages: Sequence[str]) -> tuple[str, dict[str, str]]:
+    """The same-shape small letters and the lone-label look-alikes of the languages' data (`label_shapes`), merged."""
+    same_shape, lookalikes = "", {}
+    for name in languages:
+        found = language_for_tesseract(name)
+        if found is not None:
+            same_shape += found.label_shapes.same_shape
+            lookalikes.update(found.label_shapes.lookalikes)
+    return same_shape, lookalikes
+
+
+def label_case_cells(words: list[Word], labels: Sequence[str], shapes: tuple[str, dict[str, str]] = ("", {})) -> list[Word]:
     """A one-letter cell whose two cases look alike ("c" alone in a key-table cell) takes the labels'
     case, and so does a label letter read twice, once in each case ("Cc" for a marking scheme's lone
-    "C": sized by its lower-case half, it passed for margin small print). Not in running text, where
+    "C": sized by its lower-case half, it passed for margin small print). `shapes`, from the languages'
+    data (`script_label_shapes`), adds its script's same-shape letters (Cyrillic "г" for "Г") and the
+    characters a lone label is misread as (Greek "ὃ" for "δ"). Not in running text, where
     a word of two or more letters stands beside it on its line: the letter is a word as printed there
     ("opción c de", "vitamina C"), while a key's "15. c" is a cell."""
     by_fold = {label.casefold(): label for label in labels}
@@ -27,8 +41,10 @@ def label_case_cells(words: list[Word], labels: Sequence[str]) -> list[Word]:
                 in_text.add(id(word))
 
     def label_of(text: str) -> str | None:
-        if len(text) == 1 and text in _SAME_SHAPE:
+        if len(text) == 1 and (text in _SAME_SHAPE or text.casefold() in shapes[0]):
             return by_fold.get(text.casefold())
+        if len(text) == 1 and text in shapes[1]:
+            return by_fold.get(shapes[1][text].casefold())
         if len(text) == 2 and text[0] != text[1] and text[0].casefold() == text[1].casefold():
             return by_fold.get(text.casefold()[0])
         return None

@@ -23,8 +23,9 @@ from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
-from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
@@ -48,6 +49,7 @@ from pipeline.extract.ocr.spelling import (
     stray_inverted_marks,
 )
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
+from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
@@ -315,6 +317,17 @@ def _join_split_words(work: PageWork) -> PageWork:
     return replace(work, words=join_split_words(work.words))
 
 
+def _has_wide_glyphs(work: PageWork) -> bool:
+    """the page has words of wide glyphs (Hangul, Han, kana)"""
+    return wide_glyph_height(work.words) > 0
+
+
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs)
+def _wide_glyph_gaps(work: PageWork) -> PageWork:
+    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space (`widegaps`)."""
+    return replace(work, words=join_wide_glyph_pieces(work.words))
+
+
 @page_pass("question-numbers", "1", Cost.CHEAP)
 def _question_numbers(work: PageWork) -> PageWork:
     """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
@@ -392,11 +405,11 @@ def _glued_labels(work: PageWork) -> PageWork:
     return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
 
 
-@page_pass("label-case", "1", Cost.CHEAP, when=_has_labels)
+@page_pass("label-case", "2", Cost.CHEAP, when=_has_labels)
 def _label_case(work: PageWork) -> PageWork:
     """A lone label letter in a key cell takes the labels' case (`labels`)."""
     assert work.settings.option_labels
-    return replace(work, words=label_case_cells(work.words, work.settings.option_labels))
+    return replace(work, words=label_case_cells(work.words, work.settings.option_labels, script_label_shapes(work.settings.languages)))
 
 
 @page_pass("label-marks", "1", Cost.CHEAP, when=_has_labels)
@@ -415,6 +428,20 @@ def _label_discs(work: PageWork) -> PageWork:
     assert settings.option_labels
     words, notes = read_label_discs(work.prepared(), work.words, settings.option_labels, work.typical_height, settings.languages,
                                     settings.dpi, work.omp_thread_limit)
+    return replace(work, words=words, notes=work.notes + tuple(notes))
+
+
+def _ringed_labels(work: PageWork) -> bool:
+    """the spec's option labels are each a digit or letter in a ring (① … ⑤, Ⓐ … Ⓓ)"""
+    return ring_alphabet(work.settings.option_labels or ()) is not None
+
+
+@page_pass("label-rings", "1", Cost.REGIONS, when=_ringed_labels)
+def _label_rings(work: PageWork) -> PageWork:
+    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`)."""
+    settings = work.settings
+    words, notes = read_label_rings(work.image, work.prepared().size, work.words, settings.option_labels, work.typical_height,
+                                    settings.languages, settings.dpi, work.omp_thread_limit, work.ink)
     return replace(work, words=words, notes=work.notes + tuple(notes))
 
 
@@ -461,10 +488,10 @@ def _figures(work: PageWork) -> PageWork:
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
-    _join_split_words, _question_numbers, _roman_numerals, _inverted_marks,
+    _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
-    _glued_labels, _label_case, _label_marks, _label_discs,
+    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
 

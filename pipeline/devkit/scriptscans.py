@@ -1,0 +1,300 @@
+"""Question sheets in other scripts, read by their text layer and scanned: how far the OCR path falls behind.
+
+    python -m pipeline.devkit.scriptscans --out /tmp/scripts [--set tuning|checking|all] [--families ko-row,...]
+        [--scans 150/0.8/70,200/0.6/80,300/0.4/90] [--disable PASS,...] [--show]
+
+Each family is one sheet of numbered multiple-choice questions made of its language's words (Tesseract's
+word list for it, plus numbers and names), in one layout: options one per line (`column`), two per row
+(`pairs`), all on one row (`row`), or three then two (`grid`, as Korean CSAT sheets print short options),
+labelled as the language prints them (①–⑤, Α. Β. Γ. Δ., А) Б) В) Г), A. B. C. D.), with a list key. The
+same sheet and key are written once with a text layer and, per scan setting (resolution / blur / JPEG
+quality), rasterised as a scan; extract and parse run on each as a season run does (the key matched by
+the family's spec), and each is compared with what was printed:
+
+- recall: printed questions a record has;
+- options exact: printed options read exactly (`fidelity.normalize_text`), over every printed option;
+- answers: printed key answers the record carries.
+
+Each scan line prints the text path's figures beside the scan's and the gap. `tuning` families are the
+ones mechanisms were built on; `checking` families (other scripts, other layouts) only report; the two
+are printed apart. Families whose Tesseract language or font is not installed are skipped and said so.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+import unicodedata
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+from pipeline.acquire import ManifestEntry
+from pipeline.devkit.fidelity import normalize_text
+from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font
+from pipeline.devkit.sample.raster import rasterize_pdf
+from pipeline.extract import ExtractOptions, extract_document
+from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
+from pipeline.parse import parse_sheet
+from pipeline.records import Question
+from pipeline.specs import parse_spec
+
+SIZE = 10.5  # points
+ROW_MM = SIZE * 1.45 * 0.3528
+CIRCLED = ("①", "②", "③", "④", "⑤")
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    language: str  # ISO 639-1, for the spec
+    tesseract: str
+    labels: tuple[str, ...]
+    style: str  # how a label is printed, written with "A" ("A.", "A)"); "" for enclosed labels (①)
+    layout: Literal["column", "pairs", "row", "grid"]
+    font: str
+    seed: int
+    questions: int = 10
+
+
+TUNING = (
+    Family("ko-row", "ko", "kor", CIRCLED, "", "row", CJK_FONT, 31),
+    Family("ko-column", "ko", "kor", CIRCLED, "", "column", CJK_FONT, 32),
+    Family("el-column", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A.", "column", "DejaVuSans", 33),
+)
+CHECKING = (
+    Family("ko-grid", "ko", "kor", CIRCLED, "", "grid", CJK_FONT, 41),
+    Family("el-pairs", "el", "ell", ("α", "β", "γ", "δ"), "A)", "pairs", "DejaVuSerif", 42),
+    Family("vi-column", "vi", "vie", ("A", "B", "C", "D"), "A.", "column", "DejaVuSans", 43),
+    Family("tr-pairs", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "pairs", "DejaVuSerif", 44),
+    Family("ru-column", "ru", "rus", ("А", "Б", "В", "Г"), "A)", "column", "DejaVuSans", 45),
+)
+SETS = {"tuning": TUNING, "checking": CHECKING}
+
+
+@dataclass(frozen=True)
+class Scan:
+    dpi: int
+    blur: float
+    jpeg: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}"
+
+
+@dataclass(frozen=True)
+class Printed:
+    number: str
+    stem: str
+    options: tuple[str, ...]
+    answer: str
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+def _vocabulary(family: Family) -> list[str]:
+    # Tesseract's Greek list spells μ as the micro sign now and then; a printed sheet never does.
+    words = [w.replace("\u00b5", "\u03bc") for w in word_list(family.tesseract) if w.isalpha() and 2 <= len(w) <= 10 and w == w.lower()]
+    words.sort()
+    random.Random(family.seed).shuffle(words)
+    return words[:3000]
+
+
+def _phrase(rng: random.Random, vocabulary: list[str], count: int) -> str:
+    words = [rng.choice(vocabulary) for _ in range(count)]
+    if rng.random() < 0.2:  # what a word list lacks: a number or a year
+        words.insert(rng.randrange(len(words) + 1), str(rng.choice([rng.randint(2, 99), rng.randint(1900, 2030)])))
+    return " ".join(words)
+
+
+def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
+    rng = random.Random(family.seed)
+    questions = []
+    widths = {"column": (2, 6), "pairs": (1, 3), "row": (1, 1), "grid": (1, 2)}[family.layout]
+    for n in range(1, family.questions + 1):
+        stem = _phrase(rng, vocabulary, rng.randint(6, 14))
+        stem = stem[:1].upper() + stem[1:] + "."
+        options = tuple(_phrase(rng, vocabulary, rng.randint(*widths)) for _ in family.labels)
+        questions.append(Printed(str(n), stem, options, rng.choice(family.labels)))
+    return questions
+
+
+def _cell(family: Family, label: str, text: str) -> str:
+    return f"{family.style.replace('A', label)} {text}" if family.style else f"{label} {text}"
+
+
+def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
+    """The question sheet, with a text layer; pages as many as it takes."""
+    pages: list[PageSpec] = []
+    boxes: list[TextBox] = []
+    y = 20.0
+
+    def box(text: str, x: float, width: float) -> TextBox:
+        return TextBox(text, x, y, width, size=SIZE, font=family.font)
+
+    for q in questions:
+        cells = [_cell(family, label, text) for label, text in zip(family.labels, q.options)]
+        rows = {"column": len(cells), "pairs": -(-len(cells) // 2), "row": 1, "grid": 2}[family.layout]
+        stem_rows = 1 + len(q.stem) // (45 if family.font == CJK_FONT else 85)
+        if y + (stem_rows + rows) * ROW_MM + 6 > 275:
+            pages.append(PageSpec(tuple(boxes)))
+            boxes, y = [], 20.0
+        boxes.append(box(f"{q.number}. {q.stem}", 20, 170))
+        y += stem_rows * ROW_MM + 1.5
+        per_row = {"column": 1, "pairs": 2, "row": len(cells), "grid": 3}[family.layout]
+        width = 164 / per_row
+        for i in range(0, len(cells), per_row):
+            for j, cell in enumerate(cells[i:i + per_row]):
+                boxes.append(box(cell, 26 + width * j, width - 4))
+            y += ROW_MM
+        y += 4
+    pages.append(PageSpec(tuple(boxes)))
+    return build_pdf(path, pages)
+
+
+def key_pdf(path: Path, family: Family, questions: list[Printed], vocabulary: list[str]) -> Path:
+    """A heading, then one "<word> 12: B" line per question, in columns of 30."""
+    boxes = [TextBox(" ".join(vocabulary[:3]).capitalize() + " 2031", 20, 12, 170, size=12, font=family.font, bold=True)]
+    boxes += [TextBox(f"{vocabulary[3].capitalize()} {q.number}: {q.answer}", 20 + 60 * (i // 30), 24 + 7 * (i % 30), 55, size=11,
+                      font=family.font) for i, q in enumerate(questions)]
+    return build_pdf(path, [PageSpec(tuple(boxes))])
+
+
+def family_spec(family: Family):
+    name = f"scripts_{family.name.replace('-', '_')}"
+    # A key's stream reads an enclosed label as the plain one it encloses (② as 2), as keys mostly print it.
+    labels = "".join(family.labels) + "".join(str(unicodedata.digit(label)) for label in family.labels if unicodedata.digit(label, None) is not None)
+    options: dict = {"labels": list(family.labels), "min_count": len(family.labels)}
+    if family.style:
+        options["styles"] = [family.style]
+    return parse_spec({
+        "name": name,
+        "description": "generated sheets in other scripts, read by text layer and scanned",
+        "metadata": {"country": "XX", "language": family.language, "exam": "test", "subject": "test", "license_note": "generated"},
+        "ocr": {"languages": [family.tesseract]},
+        "local": {"files": [{"role": "sheet", "pattern": r"(?P<year>\d{4})/sheet\.pdf$"},
+                            {"role": "key", "pattern": r"(?P<year>\d{4})/key\.pdf$"}]},
+        "pairing": {"on": ["year"]},
+        "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)", "options": options},
+        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"},
+    }, f"{name}.yaml")
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Score:
+    printed: int = 0
+    found: int = 0
+    options: int = 0
+    options_exact: int = 0
+    answers: int = 0
+
+    def percent(self) -> tuple[float, float, float]:
+        return (100 * self.found / self.printed, 100 * self.options_exact / self.options, 100 * self.answers / self.printed)
+
+    def text(self) -> str:
+        recall, options, answers = self.percent()
+        return f"recall {recall:5.1f}  options {options:5.1f}  answers {answers:5.1f}"
+
+
+def score(printed: list[Printed], records: dict[str, Question], family: Family, where: str, show: bool = False) -> Score:
+    result = Score()
+    for q in printed:
+        result.printed += 1
+        result.options += len(q.options)
+        record = records.get(q.number)
+        if record is None:
+            if show:
+                print(f"  {family.name} {where} lost {q.number}: {q.stem!r}", file=sys.stderr)
+            continue
+        result.found += 1
+        read = [normalize_text(c.replace("**", "")) for c in record.choices]
+        for at, option in enumerate(q.options):
+            exact = at < len(read) and read[at] == normalize_text(option)
+            result.options_exact += exact
+            if show and not exact:
+                print(f"  {family.name} {where} {q.number}{family.labels[at]}: {read[at] if at < len(read) else None!r} "
+                      f"for {option!r}", file=sys.stderr)
+        result.answers += record.answer == q.answer
+        if show and record.answer != q.answer:
+            print(f"  {family.name} {where} {q.number}: answer {record.answer!r} for {q.answer!r}", file=sys.stderr)
+    return result
+
+
+def _entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> ManifestEntry:
+    return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=spec_name, role=role, facts={"year": "2031"},
+                         status="local", sha256="0" * 64, path=str(path))
+
+
+def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ...] = (), cache: Path | None = None) -> dict[str, Question]:
+    """Extract (text layer or OCR, as each page needs) and parse the sheet with its key, as a season run does."""
+    the_spec = family_spec(family)
+    options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache) if cache else None)
+    if disabled:
+        options = replace(options, ocr=replace(options.ocr, disabled_passes=disabled))
+    key_doc = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), options)
+    sheet_doc = extract_document(sheet, hashlib.sha256(sheet.read_bytes()).hexdigest(), options)
+    result = parse_sheet(sheet_doc, _entry(sheet, "sheet", the_spec.name), [(key_doc, _entry(key, "key", the_spec.name))], the_spec)
+    return {q.number: q for q in result.questions}
+
+
+def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
+    vocabulary = _vocabulary(family)
+    questions = printed_questions(family, vocabulary)
+    text = folder / family.name / "text" / "2031"
+    text.mkdir(parents=True, exist_ok=True)
+    sheet, key = sheet_pdf(text / "sheet.pdf", family, questions), key_pdf(text / "key.pdf", family, questions, vocabulary)
+    by_text = score(questions, read_records(sheet, key, family), family, "text", show)
+    lines = [f"{family.name:10} text layer               {by_text.text()}"]
+    for setting in scans:
+        scanned = folder / family.name / f"{setting.dpi}-{setting.blur}-{setting.jpeg}" / "2031"
+        scanned.mkdir(parents=True, exist_ok=True)
+        for clean in (sheet, key):
+            rasterize_pdf(clean, scanned / clean.name, dpi=setting.dpi, blur=setting.blur, jpeg_quality=setting.jpeg, noise=0.01,
+                          seed=family.seed)
+        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache")
+        by_scan = score(questions, records, family, setting.name, show)
+        gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
+        lines.append(f"{family.name:10} {setting.name:24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.scriptscans", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
+    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
+    parser.add_argument("--families", default="", help="only these families, comma-separated")
+    parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90", help="dpi/blur/jpeg settings, comma-separated")
+    parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
+    parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
+    args = parser.parse_args(argv)
+    scans = [Scan(int(d), float(b), int(j)) for d, b, j in (s.split("/") for s in args.scans.split(","))]
+    chosen = set(filter(None, args.families.split(",")))
+    disabled = tuple(filter(None, args.disable.split(",")))
+    installed = installed_languages()
+    for name in ([*SETS] if args.set == "all" else [args.set]):
+        print(f"# {name}", flush=True)
+        for family in SETS[name]:
+            if chosen and family.name not in chosen:
+                continue
+            if family.tesseract not in installed:
+                print(f"{family.name:10} skipped: Tesseract data {family.tesseract} not installed", flush=True)
+                continue
+            if family.font == CJK_FONT and cjk_font() is None:
+                print(f"{family.name:10} skipped: Noto Sans CJK not installed", flush=True)
+                continue
+            try:
+                lines = measure(args.out, family, scans, disabled, args.show)
+            except LexiconUnavailable as exc:
+                lines = [f"{family.name:10} skipped: {exc}"]
+            print("\n".join(lines), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

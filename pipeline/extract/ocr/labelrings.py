@@ -1,0 +1,360 @@
+"""Option labels printed as a digit or letter in a ring (① ② ③, Ⓐ Ⓑ) read as the labels they are.
+Tesseract has no such glyph in most languages' data and reads a ring as a look-alike (`D1`, `@`, `©)`,
+`(3)`, `01778`), reads only its digit, or skips it; the options of a Korean CSAT sheet were then not found.
+
+Found by shape, never by what Tesseract made of it, when the spec's labels are all enclosed (`ring_alphabet`):
+every connected piece of ink about a text line tall and about as wide whose outline, its holes filled,
+is an ellipse filling its box (`RING_MIN_MATCH`), which is thin (`RING_MAX_INK` of the filled ellipse is
+ink) and has ink at its centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring).
+The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
+(only the ink near its centre kept, `RING_KEEP`) and enlarged; a ring whose reading is the plain form of
+a label becomes a word of that label, standing where the ring stands, on the line of the words it
+was read into (whatever was read across the ring is cut away; what lies past it is kept).
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from PIL import Image
+from scipy import ndimage
+
+from pipeline.diagnostics import Code, diagnose
+from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract
+from pipeline.extract.ocr.words import Word
+
+# Grey level: darker is a ring's ink, on the page as scanned. A thin ring at 150 dpi, blurred, is grey
+# (170–200) all round, and preparing the page for Tesseract whitens it, so rings are looked for before that.
+RING_INK_BELOW = 215
+RING_HEIGHTS = (0.6, 1.9)  # a ring's height in the page's text heights
+RING_ASPECT = (0.75, 1.33)  # its width over its height
+RING_MIN_MATCH = 0.8  # the overlap (intersection over union) of its filled outline and the ellipse in its box
+RING_MAX_INK = 0.62  # of the filled ellipse that is ink (ring and digit): a disc printed solid is more
+HOLE_MIN = 0.25  # of the filled ellipse that is light inside the ring: a ring closes around a space
+CENTRE = 0.55  # the centre searched for the digit: this share of the ring's radius
+CENTRE_INK = (0.04, 0.75)  # of the centre that is ink: none in an "O", a digit's strokes in a ring
+RING_KEEP = 0.68  # ink within this share of the ring's radius from its centre is the digit's; beyond, the ring's
+GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights before it is read
+# Of the read rings that follow each other in reading order, the share that step to the next label (or
+# from the last to the first): options' labels all do, but for a question's end; a key's answers seldom.
+SEQUENCE_MIN_STEPS = 0.6
+MIN_TEXT_PX = 8
+NARROW_GLYPH = 0.55  # a digit's or a Latin letter's width, in ring widths (a wide glyph's is about one)
+MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
+STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
+STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
+PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
+
+
+@dataclass(frozen=True)
+class Ring:
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+
+def ring_alphabet(labels: Sequence[str] | None) -> dict[str, str] | None:
+    """{plain character: label} when every label is one enclosed character (① → "1", Ⓐ → "A", ❶ → "1",
+    ⒜ → "a"), else None (no labels: None): what a ring's inside is read against."""
+    if not labels:
+        return None
+    found = {}
+    for label in labels:
+        if len(label) != 1 or label.isascii():
+            return None
+        decomposition = unicodedata.decomposition(label).split()
+        if decomposition and decomposition[0] == "<circle>" and len(decomposition) == 2:
+            plain = chr(int(decomposition[1], 16))
+        elif unicodedata.digit(label, None) is not None and "CIRCLED" in unicodedata.name(label, ""):
+            plain = str(unicodedata.digit(label))
+        else:
+            return None
+        found[plain] = label
+    return found
+
+
+def find_rings(grey: np.ndarray, text_height: float) -> list[Ring]:
+    """The rings with ink at their centre on `grey` (a prepared page), top to bottom, left to right."""
+    if text_height < MIN_TEXT_PX:
+        return []
+    ink = grey < RING_INK_BELOW
+    pieces, _ = ndimage.label(ink, structure=np.ones((3, 3), dtype=bool))
+    rings = []
+    for index, box in enumerate(ndimage.find_objects(pieces), start=1):
+        if box is None:
+            continue
+        height, width = box[0].stop - box[0].start, box[1].stop - box[1].start
+        if not RING_HEIGHTS[0] * text_height <= height <= RING_HEIGHTS[1] * text_height:
+            continue
+        if not RING_ASPECT[0] <= width / height <= RING_ASPECT[1]:
+            continue
+        if _is_ring(pieces[box] == index, ink[box]):
+            rings.append(Ring(box[1].start, box[0].start, box[1].stop, box[0].stop))
+    return sorted(rings, key=lambda r: (r.top, r.left))
+
+
+def _is_ring(piece: np.ndarray, ink: np.ndarray) -> bool:
+    filled = ndimage.binary_fill_holes(piece)
+    height, width = piece.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    cy, cx, ry, rx = (height - 1) / 2, (width - 1) / 2, height / 2, width / 2
+    distance = np.hypot((ys - cy) / ry, (xs - cx) / rx)
+    ellipse = distance <= 1.0
+    match = (filled & ellipse).sum() / max(1, (filled | ellipse).sum())
+    if match < RING_MIN_MATCH:
+        return False
+    inside = filled & ellipse
+    if ink[inside].mean() > RING_MAX_INK or (inside & ~piece).sum() < HOLE_MIN * inside.sum():
+        return False
+    centre = ink[distance <= CENTRE].mean()
+    return bool(CENTRE_INK[0] <= centre <= CENTRE_INK[1])
+
+
+def read_label_rings(
+    scanned: Image.Image,
+    prepared_size: tuple[int, int],
+    words: list[Word],
+    labels: Sequence[str] | None,
+    text_height: float,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    ink: np.ndarray | None = None,
+) -> tuple[list[Word], list[str]]:
+    """`words` (in the coordinates of the prepared page, `prepared_size`) with each ring of `scanned` (the
+    page as scanned, upright; `ink`: the prepared page's ink) read as one of `labels`, standing as a word of its own where it stands (one
+    Tesseract call for the page's rings, none for a page without), and a note on the labels taken from
+    their sequence rather than read (`by_sequence`)."""
+    alphabet = ring_alphabet(labels)
+    if not text_height:
+        # A page of short words (Korean options of two syllables) has no 3-letter word to measure: any word with a letter.
+        heights = sorted(w.bottom - w.top for w in words if any(ch.isalpha() for ch in w.text))
+        text_height = float(heights[len(heights) // 2]) if heights else 0.0
+    if alphabet is None or not text_height:
+        return words, []
+    pixels = np.asarray(scanned.convert("L"))
+    scale_x, scale_y = prepared_size[0] / scanned.width, prepared_size[1] / scanned.height
+    rings = find_rings(pixels, text_height / scale_y)
+    if not rings:
+        return words, []
+    glyph = round(GLYPH_HEIGHTS * text_height / scale_y)
+    insides = [_enlarged(_inside(pixels[r.top : r.bottom, r.left : r.right]), glyph) for r in rings]
+    readings = _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)
+    labelled = [(alphabet.get(text, ""), conf) for text, conf in readings]
+    filled = by_sequence(rings, labelled, list(alphabet.values()))
+    inferred = [label for (label, _), (read_as, _) in zip(filled, labelled) if label and label != read_as]
+    notes: list[str] = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
+    read = [
+        (Ring(round(ring.left * scale_x), round(ring.top * scale_y), round(ring.right * scale_x), round(ring.bottom * scale_y)), label, conf)
+        for ring, (label, conf) in zip(rings, filled) if label
+    ]
+    return _placed(words, read, ink), notes
+
+
+def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequence[str]) -> list[tuple[str, float]]:
+    """`read` (a label or "" per ring, and its confidence) with the rings the labels' sequence pins down
+    given their label, confidence 0, where the rings read are mostly such a sequence (`SEQUENCE_MIN_STEPS`): in reading order (rows top to bottom, each left to right), a run of
+    rings unread, or read (however surely: ⑤ read as ② at 96) as a label that follows neither the ring before nor leads to the one after,
+    takes the labels between a read label and the read label after it when exactly that many are
+    missing (between ② and ⑤, two: ③ ④), or the labels from one read label to the last when the run
+    ends where a question's ① or the page's rings come next (after ③, two: ④ ⑤), or the labels
+    before a read label when the run starts the page's rings or follows the last label (two before ③: ① ②)."""
+    order = _reading_order(rings)
+    index = {label: at for at, label in enumerate(labels)}
+    position = [index.get(read[i][0]) for i in order]
+    known_at = [k for k, p in enumerate(position) if p is not None]
+    # Two read rings with unread ones between: a step when the labels between them are exactly missing.
+    steps = sum(position[j] == (position[i] + j - i) % len(labels) for i, j in zip(known_at, known_at[1:]))  # type: ignore[operator]
+    if len(known_at) < 2 or steps < SEQUENCE_MIN_STEPS * (len(known_at) - 1):
+        return read  # rings that are no run of labels (a key's answers, ③ ① ④ …): nothing to infer from
+
+    def fits(k: int) -> bool:
+        here, before = position[k], position[k - 1] if k > 0 else None
+        after = position[k + 1] if k + 1 < len(position) else None
+        follows = before is None or here == 0 or here == before + 1
+        # Before a question's first label only the last label leads (③ ④ ② ① is ⑤ misread).
+        leads = after is None or after == (here or 0) + 1 or (after == 0 and here == len(labels) - 1)
+        return here is not None and (follows or leads)
+
+    known = [fits(k) for k in range(len(position))]
+    result = list(read)
+    k = 0
+    while k < len(order):
+        if known[k]:
+            k += 1
+            continue
+        end = k
+        while end < len(order) and not known[end]:
+            end += 1
+        run = end - k
+        before = position[k - 1] if k > 0 else None
+        after = position[end] if end < len(order) else None
+        first = None
+        if before is not None and after is not None and after == before + run + 1:
+            first = before + 1
+        elif before is not None and after in (None, 0) and before + run == len(labels) - 1:
+            first = before + 1
+        elif after is not None and after == run and (before is None or before == len(labels) - 1):
+            first = 0
+        if first is not None:
+            for offset, i in enumerate(order[k:end]):
+                result[i] = (labels[first + offset], 0.0)
+        k = end
+    return result
+
+
+def _reading_order(rings: list[Ring]) -> list[int]:
+    """Indices of `rings` in reading order: rows (rings whose middles lie within half a ring's height) top to bottom, each left to right."""
+    rows: list[list[int]] = []
+    for i in sorted(range(len(rings)), key=lambda i: (rings[i].top + rings[i].bottom) / 2):
+        middle = (rings[i].top + rings[i].bottom) / 2
+        last = rows[-1][-1] if rows else None
+        if last is not None and abs((rings[last].top + rings[last].bottom) / 2 - middle) <= (rings[i].bottom - rings[i].top) / 2:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda i: rings[i].left)]
+
+
+def _plain_reader(alphabet: dict[str, str], languages: Sequence[str]) -> list[str]:
+    """The Tesseract data a ring's inside is read with: a ring encloses an ASCII digit or Latin letter, which
+    the page's own data reads poorly where its script is another (Korean data read a clean "3" at
+    confidence 39, and skipped clear "4"s), so the Latin-script data `PLAIN_READER` when it is installed."""
+    if all(ch.isascii() for ch in alphabet) and PLAIN_READER in installed_languages():
+        return [PLAIN_READER]
+    return list(languages)
+
+
+def _enlarged(inside: np.ndarray, height: int) -> Image.Image:
+    """A ring's inside scaled to `height` pixels tall (never shrunk)."""
+    image = Image.fromarray(inside)
+    scale = max(1.0, height / max(1, image.height))
+    return image.resize((round(image.width * scale), round(image.height * scale)), Image.Resampling.LANCZOS)
+
+
+def _read_stacked(insides: list[Image.Image], whitelist: str, languages: Sequence[str], dpi: int,
+                  omp_thread_limit: int | None) -> list[tuple[str, float]]:
+    """Each inside's one character and its confidence, or ("", 0): the insides one under another, read as
+    lines (psm 6) against `whitelist`. Side by side in one line, Tesseract read ten ringed digits as one
+    number, some twice and some not at all ("2323222243" for 2 3 3 2 2 2 2 4 5 4)."""
+    gap = max(image.height for image in insides) // 2
+    readings: list[tuple[str, float]] = []
+    for first in range(0, len(insides), STACK_ROWS):
+        group = insides[first:first + STACK_ROWS]
+        tops, y = [], gap
+        for image in group:
+            tops.append(y)
+            y += image.height + gap
+        stack = Image.new("L", (max(image.width for image in group) + 2 * gap, y), 255)
+        for image, top in zip(group, tops):
+            stack.paste(image, (gap, top))
+        read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM, whitelist=whitelist))
+        for image, top in zip(group, tops):
+            inside = [w for w in read if top - gap / 2 <= (w.top + w.bottom) / 2 < top + image.height + gap / 2]
+            sure = len(inside) == 1 and len(inside[0].text) == 1
+            readings.append((inside[0].text, inside[0].conf) if sure else ("", 0.0))
+    return readings
+
+
+def _inside(box: np.ndarray) -> np.ndarray:
+    """The ring's box with the ring whitened: only the ink near its centre, its digit, is kept."""
+    height, width = box.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    distance = np.hypot((ys - (height - 1) / 2) / (height / 2), (xs - (width - 1) / 2) / (width / 2))
+    return np.where(distance <= RING_KEEP, box, 255).astype(np.uint8)
+
+
+def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndarray | None = None) -> list[Word]:
+    """`words` with each read ring a word of its label: on the line of the words read across it or, where
+    Tesseract read nothing there, of the nearest word right of it on its row, else left of it; a ring with
+    no word near on its row is left out (no line to stand on)."""
+    result = list(words)
+    for ring, label, conf in read:
+        height = ring.bottom - ring.top
+        across = [w for w in result if w.left < ring.right and ring.left < w.right and w.top < ring.bottom and ring.top < w.bottom]
+        crossed = {id(w) for w in across}
+        if across:
+            line = across[0].line
+        else:
+            # The option's text right of it, else what stands left of it on its row (a key's "4:" before its answer).
+            beside = [w for w in result if w.top < ring.bottom and ring.top < w.bottom
+                      and (ring.right <= w.left <= ring.right + 2 * height or ring.left - 3 * height <= w.right <= ring.left)]
+            if not beside:
+                continue
+            line = min(beside, key=lambda w: (w.left < ring.left, abs(w.left - ring.right))).line
+        kept: list[Word] = []
+        for word in result:
+            if id(word) in crossed:
+                # Tesseract's box of a ring's look-alike may reach over the next word's ink ("(5)" over "61").
+                others = [(w.left, w.right) for w in result if w is not word and w.top < word.bottom and word.top < w.bottom]
+                kept += _outside(word, ring, ink, others)
+            else:
+                kept.append(word)
+        at = next((i for i, w in enumerate(kept) if w.line == line and w.left >= ring.left), None)
+        if at is None:
+            at = max((i + 1 for i, w in enumerate(kept) if w.line == line), default=len(kept))
+        kept.insert(at, Word(label, conf, ring.left, ring.top, ring.right, ring.bottom, line))
+        result = kept
+    return result
+
+
+def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[Word]:
+    """What of a word read across a ring lies outside it, left and right. Its characters are shared out
+    by the ink: glyphs that stand apart (digits, letters of alphabets) one to each run of ink past the
+    ring; with wide glyphs (Hangul, Han) among them, as many from the end as fill the ink's span; the
+    ring's look-alike ("01" of "01778") is what is left."""
+    count = len(word.text)
+    parts = []
+    before = round(count * max(0, ring.left - word.left) / max(1, word.right - word.left))
+    if before:
+        parts.append(replace(word, text=word.text[:before], right=ring.left))
+    runs = _ink_runs_past(word, ring, ink, others)
+    # A run narrower than a stroke is the bleed of a neighbour's ink, no character.
+    runs = [(a, b) for a, b in runs if b - a >= MIN_RUN_HEIGHTS * (ring.bottom - ring.top)]
+    if not runs:
+        return parts
+    start = runs[0][0]
+    if any(unicodedata.east_asian_width(ch) in "WF" for ch in word.text):
+        # From the word's end, as many characters as fill the inked span past the ring: a wide glyph
+        # about a ring's width, any other about half (a ring read as "(1)" is three narrow ones).
+        span, filled, after = word.right - start, 0.0, 0
+        for ch in reversed(word.text[before:]):
+            width = (ring.bottom - ring.top) * (1.0 if unicodedata.east_asian_width(ch) in "WF" else NARROW_GLYPH)
+            if filled + width / 2 > span:
+                break
+            filled += width
+            after += 1
+    else:
+        after = len(runs)
+    after = min(max(after, 1), count - before)
+    if after > 0:
+        parts.append(replace(word, text=word.text[count - after:], left=start))
+    return parts
+
+
+def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Runs of columns with ink in the word's box right of the ring and in no other word's box (`others`:
+    their columns), in page columns (all of the box past the ring as one run when the page's ink is not at hand)."""
+    left = ring.right + 1
+    if word.right <= left:
+        return []
+    if ink is None:
+        return [(left, word.right)]
+    columns = [bool(dark) for dark in np.asarray(ink[max(0, word.top):word.bottom, left:word.right]).any(axis=0)]
+    for first, last in others:
+        for at in range(max(0, first - left), min(len(columns), max(0, last - left))):
+            columns[at] = False
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for at, dark in enumerate(columns):
+        if dark and start is None:
+            start = at
+        elif not dark and start is not None:
+            runs.append((left + start, left + at))
+            start = None
+    if start is not None:
+        runs.append((left + start, left + len(columns)))
+    return runs

@@ -1,0 +1,106 @@
+"""Option labels printed as a digit in a ring (①–⑤, as Korean CSAT sheets print them) are read on scans as
+the labels they are, wherever they stand on a line (options in a row, in a grid, a key's answers); a
+ring's look-alike reading (`D1`, `@`, `(3)`) is cut away and the option text past it kept; the labels'
+sequence fills only runs of labels, never a key's answers; a bold "O" or "0", empty inside, is no ring."""
+from __future__ import annotations
+
+import pypdfium2 as pdfium
+import pytest
+
+from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font, rasterize_pdf
+from pipeline.extract.ocr import OcrSettings, read_page
+from pipeline.extract.ocr.engine import render_page
+from tests.pipeline.extract.ocr.builders import needs_tesseract
+
+CIRCLED = ("①", "②", "③", "④", "⑤")
+DPI = 300
+needs_cjk_font = pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+
+
+def _scan_image(tmp_path, boxes, dpi: int, blur: float, jpeg: int):
+    sheet = build_pdf(tmp_path / "sheet.pdf", [PageSpec(tuple(boxes))])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=3)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        return render_page(document, 0, DPI)[0]
+    finally:
+        document.close()
+
+
+def _ringed_sheet() -> list[TextBox]:
+    """Two questions: five options in one row, then three over two (a grid); then a key's answers."""
+    boxes = [TextBox("1. 다음 중 옳은 것은 무엇인가.", 20, 20, 170, size=10.5, font=CJK_FONT)]
+    boxes += [TextBox(f"{label} {text}", 26 + 33 * i, 29, 30, size=10.5, font=CJK_FONT)
+              for i, (label, text) in enumerate(zip(CIRCLED, ("사과", "72 배", "포도", "감자", "1950")))]
+    boxes.append(TextBox("2. 밑줄 친 부분의 뜻으로 알맞은 것은.", 20, 42, 170, size=10.5, font=CJK_FONT))
+    boxes += [TextBox(f"{label} {text}", 26 + 55 * (i % 3), 51 + 9 * (i // 3), 50, size=10.5, font=CJK_FONT)
+              for i, (label, text) in enumerate(zip(CIRCLED, ("바다", "하늘 45", "구름", "강물", "나무")))]
+    boxes += [TextBox(f"정답 {n}: {answer}", 20, 80 + 8 * n, 60, size=10.5, font=CJK_FONT)
+              for n, answer in enumerate(("③", "①", "④", "④"), start=1)]
+    return boxes
+
+
+@needs_tesseract("kor")
+@needs_cjk_font
+@pytest.mark.parametrize("dpi,blur,jpeg", [(150, 0.8, 70), (200, 0.6, 85)])
+def test_ringed_labels_in_a_row_a_grid_and_a_key_read_as_the_spec_labels(tmp_path, dpi, blur, jpeg):
+    image = _scan_image(tmp_path, _ringed_sheet(), dpi, blur, jpeg)
+    read = read_page(image, OcrSettings(languages=("kor",), dpi=DPI, option_labels=CIRCLED), page_number=1)
+    words = sorted(read.words, key=lambda w: ((w.top + w.bottom) // 40, w.left))
+    rings = [w.text for w in words if w.text in CIRCLED]
+    # Both questions' labels in reading order, then the key's answers as printed (no sequence forced on them).
+    assert rings == [*CIRCLED, *CIRCLED, "③", "①", "④", "④"]
+    # Past each option's ring, its text, without a remnant of the ring's look-alike reading.
+    after = {w.text: words[i + 1].text for i, w in enumerate(words[:-1]) if w.text in CIRCLED and w.top < 80 * DPI / 25.4}
+    assert after["⑤"] in ("1950", "나무") and words[[w.text for w in words].index("②") + 1].text == "72"
+
+
+@needs_tesseract("eng")
+def test_bold_o_and_zero_and_letters_empty_inside_are_no_rings(tmp_path):
+    from pipeline.extract.ocr.labelrings import find_rings
+
+    boxes = [TextBox("O 0 o Q @ © D 8 B", 20, 20, 170, size=14, bold=True), TextBox("O text 0 and o", 20, 30, 170, size=11)]
+    image = _scan_image(tmp_path, boxes, 200, 0.6, 80)
+    import numpy as np
+    rings = find_rings(np.asarray(image.convert("L")), 14 / 72 * DPI)
+    assert rings == []
+
+
+def test_the_labels_sequence_fills_runs_of_labels_but_not_a_keys_answers():
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+
+    rows = [Ring(100 * i, 60 * q, 100 * i + 40, 60 * q + 40) for q in range(3) for i in range(5)]  # three questions' rows
+    read = [(label, 95.0) for label in CIRCLED] * 3
+    read[6], read[8] = ("", 0.0), ("③", 60.0)  # the second question's ② unread, its ④ read as ③ unsurely
+    read[4] = ("②", 96.0)  # the first question's ⑤ read surely as ②, before the next question's ①
+    read[14] = ("", 0.0)  # the last ring of the page unread
+    assert [label for label, _ in by_sequence(rows, read, CIRCLED)] == list(CIRCLED) * 3
+    key = [Ring(0, 60 * i, 40, 60 * i + 40) for i in range(6)]
+    answers = [("③", 95.0), ("①", 95.0), ("", 0.0), ("④", 70.0), ("②", 95.0), ("②", 95.0)]
+    assert by_sequence(key, answers, CIRCLED) == answers
+
+
+def test_ring_alphabets_are_the_plain_characters_the_labels_enclose():
+    from pipeline.extract.ocr.labelrings import ring_alphabet
+
+    assert ring_alphabet(CIRCLED) == {"1": "①", "2": "②", "3": "③", "4": "④", "5": "⑤"}
+    assert ring_alphabet(("Ⓐ", "Ⓑ")) == {"A": "Ⓐ", "B": "Ⓑ"}
+    assert ring_alphabet(("A", "B")) is None and ring_alphabet(("①", "B")) is None
+
+
+def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
+    import numpy as np
+
+    from pipeline.extract.ocr.labelrings import Ring, _outside
+    from pipeline.extract.ocr.words import Word
+
+    ring = Ring(0, 8, 43, 51)
+    ink = np.zeros((200, 400), dtype=bool)
+    ink[10:50, 60:148] = True  # two syllables past the ring
+    for read in ("(1)김해", "0김해", "@김해"):
+        assert [w.text for w in _outside(Word(read, 90.0, 0, 10, 148, 50, (1, 1, 1)), ring, ink, [])] == ["김해"]
+    ink[:] = False
+    ink[10:50, 60:70] = ink[10:50, 75:85] = True  # "78" past a ring read "01"
+    assert [w.text for w in _outside(Word("01778", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [])] == ["78"]
+    # A look-alike's box reaching over the next word's ink keeps nothing of it ("(5)" over "61").
+    assert _outside(Word("(5)", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [(58, 90)]) == []

@@ -1,0 +1,38 @@
+"""A lone option label misread as its script's look-alike (a key's answer cell) takes the label, from the
+language data's `label_shapes`: Cyrillic small letters printed as small capitals (г for Г), Greek
+polytonic omicrons for a δ whose ascender was read as a breathing mark. Running text is left alone."""
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes
+from pipeline.extract.ocr.words import Word
+from pipeline.languages.model import LabelShapes
+
+
+def _line(*texts: str) -> list[Word]:
+    return [Word(text, 90.0, 100 * i, 0, 100 * i + 60, 30, (1, 1, 1)) for i, text in enumerate(texts)]
+
+
+def test_a_key_cell_read_as_a_look_alike_takes_its_label():
+    greek = script_label_shapes(["ell"])
+    assert [w.text for w in label_case_cells(_line("Στεφάνη", "5:", "ὃ"), ["α", "β", "γ", "δ"], greek)][-1] == "δ"
+    assert [w.text for w in label_case_cells(_line("Στεφάνη", "5:", "ὃ"), ["Α", "Β", "Γ", "Δ"], greek)][-1] == "Δ"
+    russian = script_label_shapes(["rus"])
+    assert [w.text for w in label_case_cells(_line("Ответы", "1:", "г"), ["А", "Б", "В", "Г"], russian)][-1] == "Г"
+
+
+def test_running_text_and_letters_of_other_shapes_are_left_alone():
+    russian = script_label_shapes(["rus"])
+    assert [w.text for w in label_case_cells(_line("живу", "в", "городе"), ["А", "Б", "В", "Г"], russian)] == ["живу", "в", "городе"]
+    # а and б are no small capitals of А and Б: a lone "б" stays what it is.
+    assert [w.text for w in label_case_cells(_line("1:", "б"), ["А", "Б", "В", "Г"], russian)] == ["1:", "б"]
+    assert [w.text for w in label_case_cells(_line("1:", "ὃ"), ["A", "B", "C", "D"], script_label_shapes(["eng"]))] == ["1:", "ὃ"]
+
+
+def test_label_shapes_map_one_character_to_another():
+    with pytest.raises(ValidationError):
+        LabelShapes(lookalikes={"ὃ": "δδ"})
+    with pytest.raises(ValidationError):
+        LabelShapes(same_shape="Г")
