@@ -32,6 +32,15 @@ def _no_blanks(value: list[str]) -> list[str]:
     return value
 
 
+def _lower_case_only(value: list[str], fold=str.lower, why: str = "") -> list[str]:
+    """`value` unchanged when every entry is already lower case by `fold` (`str.casefold` where entries are
+    compared casefolded: it also rejects a final ς or ß); else what to give instead, and why."""
+    upper = [w for w in value if w != fold(w)]
+    if upper:
+        raise ValueError(f"give these in lower case{why}: {upper}")
+    return value
+
+
 class Codes(_Strict):
     iso639_1: str = Field(pattern=r"^[a-z]{2}$", description="ISO 639-1, the code records and specs use: pl")
     iso639_2: str = Field(pattern=r"^[a-z]{3}$", description="ISO 639-2/T: pol")
@@ -127,10 +136,7 @@ class GluedWords(_Strict):
     @field_validator("one_letter", "followers", "words")
     @classmethod
     def _lower(cls, value: list[str]) -> list[str]:
-        upper = [w for w in value if w != w.lower()]
-        if upper:
-            raise ValueError(f"give these in lower case: {upper}")
-        return value
+        return _lower_case_only(value)
 
     @field_validator("one_letter")
     @classmethod
@@ -212,10 +218,7 @@ class Language(_Strict):
     @field_validator("refusal_phrases", "explanation_headings", "accept_also")
     @classmethod
     def _lower_case(cls, value: list[str]) -> list[str]:
-        upper = [w for w in value if w != w.casefold()]
-        if upper:
-            raise ValueError(f"give these in lower case (replies are compared casefolded): {upper}")
-        return value
+        return _lower_case_only(value, str.casefold, " (replies are compared casefolded)")
 
     @model_validator(mode="after")
     def _answer_word_is_extracted(self) -> Language:
