@@ -12,6 +12,7 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -477,9 +478,10 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             pages.append(current)
     finally:
         document.close()
-    with timed("ocr"):
+    # OCR's seconds are counted only where it had pages to read, so a run without scans reports none
+    with timed("ocr") if need_ocr else nullcontext():
         _run_ocr(path, sha256, pages, need_ocr, options)
-    with timed("ocr:in-place"):  # drawn text on text pages (the layout of the pages it patches included)
+    with timed("ocr:in-place") if patches else nullcontext():  # drawn text on text pages (and their layout)
         patched = _read_in_place(path, sha256, pages, patches, options)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += patched
