@@ -36,6 +36,7 @@ from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, se
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.softness import measure_softness, rule_version, sharpened, sharpening
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
     as_ellipsis,
@@ -133,13 +134,21 @@ def _prepare(work: PageWork) -> PageWork:
     return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW)
 
 
+@page_pass("sharpen", f"1+{rule_version()}", Cost.CHEAP)
+def _sharpen(work: PageWork) -> PageWork:
+    """A soft scan (its strokes' edges wide against the strokes, measured on the page as scanned) sharpened for the
+    prose passes by an unsharp mask scaled by that softness; cells, grids and keys keep reading it unsharpened (`softness`)."""
+    plan = sharpening(measure_softness(work.image))
+    return replace(work, sharp=sharpened(work.prepared(), plan)) if plan is not None else work
+
+
 @page_pass("recognise", "1", Cost.WHOLE_PAGE, required=True)
 def _recognise(work: PageWork) -> PageWork:
     """Tesseract reads the whole page (`--psm 3`; parts of a text page, everything else white, as sparse text: `--psm 11`)."""
     settings = work.settings
     # psm 3 drops whole columns of small isolated blocks (half the cells of a drawn key); psm 11 reads them.
     psm = SPARSE_TEXT_PSM if settings.parts_only else PAGE_SEGMENTATION_MODE
-    parsed = parse_tsv(run_tesseract(work.prepared(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit, psm=psm))
+    parsed = parse_tsv(run_tesseract(work.for_prose(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit, psm=psm))
     return replace(work, parsed=parsed, words=parsed)
 
 
@@ -183,7 +192,7 @@ def _reread_prose(work: PageWork) -> PageWork:
     """The page cut into regions by its white space; unsure prose regions read again as text blocks (`--psm 6`, `segment`)."""
     settings = work.settings
     parsed, _ = reread_prose(
-        work.prepared(), work.image.convert("L"), work.parsed, work.typical_height, confident_from=settings.reread_below,
+        work.for_prose(), work.image.convert("L"), work.parsed, work.typical_height, confident_from=settings.reread_below,
         languages=settings.languages, dpi=settings.dpi, omp_thread_limit=work.omp_thread_limit,
     )
     return replace(work, parsed=parsed, words=parsed)
@@ -486,7 +495,7 @@ def _figures(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _deskew, _prepare, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _deskew, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,

@@ -53,7 +53,7 @@ class PageWork:
     """A page between two passes: the settings and images it started from, and what the passes found.
 
     `as_scanned` is the image as given; `image` the one read (straightened by `deskew`); `grey` what
-    Tesseract reads (`prepare`); `parsed` the page pass's words (as the whole page was read: the figure
+    Tesseract reads (`prepare`); `sharp` the same sharpened for prose (`sharpen`: `for_prose()`); `parsed` the page pass's words (as the whole page was read: the figure
     and orientation tests look at these); `words` the words as repaired so far."""
 
     settings: OcrSettings
@@ -65,6 +65,7 @@ class PageWork:
     image: Image.Image
     lexicon: Lexicon | None = None
     grey: Image.Image | None = None
+    sharp: Image.Image | None = None  # the prepared page sharpened for its prose, when it was measured soft (`sharpen`)
     rgb: np.ndarray | None = None  # the colour page, for highlights; None for a grey scan
     ink: np.ndarray | None = None
     parsed: list[Word] = field(default_factory=list)
@@ -78,6 +79,12 @@ class PageWork:
     notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
     second_reading: str | None = None  # what the second recogniser did on the page, or why it did not run (`secondread`)
     outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
+
+    def for_prose(self) -> Image.Image:
+        """The image prose is read from: the prepared page, sharpened where `sharpen` found it soft. Key
+        tables, digit and label cells and grids read `prepared()`: sharpening steepens a cell's grain and
+        rules into strokes as much as it steepens letters."""
+        return self.sharp if self.sharp is not None else self.prepared()
 
     def prepared(self) -> Image.Image:
         """The prepared grey page; a pass asking for it before `prepare` ran is a registry ordering bug."""
