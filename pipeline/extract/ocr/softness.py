@@ -4,12 +4,19 @@ A scan's softness is the width of its strokes' edges: the pixels an edge takes t
 three quarters of the way between the ink's darkness and the paper's brightness, across a row (vertical
 stems) and down a column (horizontal strokes). A sharp render at the page's dpi rises in a pixel or less;
 a soft scan (a low-resolution scan rendered at the page's dpi, a blurred lens, JPEG) takes several. What
-Tesseract loses to softness depends on that width *relative to the strokes* (a 1.5 px edge on a 4 px stem
-still leaves a core of ink; on a 2 px stem it leaves none), so the measure is the edge width over the
-stroke width, both in pixels of the same image: no dpi, no file property, no guess.
+Tesseract loses to softness depends on that width *relative to the type* (a 2 px edge on 12 pt leaves a
+letter its shape; on 8 pt it fills an e's eye and drops a ż's dot), so the measure is the edge width over
+the page's line height (the median height of its bands of inked rows), both in pixels of the same image:
+no dpi, no file property, no guess. (The stroke width is no measure of the type: blur widens a thin
+stroke as much as it widens its edges.)
 
 `sharpening` turns the measure into an unsharp mask whose radius follows the edge width and whose strength
 grows with how far the page is past `SOFT_FROM`; a page under it is not sharpened at all.
+
+Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`):
+a page at 300 dpi, or at 200 dpi with little blur, measures 0.03–0.05 and reads as well as it can; INAP's
+booklet at 150 dpi with blur 0.8 measures 0.11 and its options read 87 → 91 % sharpened; a mild unsharp
+mask on pages of 0.06 lost an option or two, so pages under `SOFT_FROM` are left alone.
 """
 from __future__ import annotations
 
