@@ -430,6 +430,9 @@ def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy,
 
 DICTIONARY = "dictionary"  # --signs: a word of small letters no dictionary knows (`CertaintyPolicy.unknown_to_all_from`)
 DICTIONARY_FROM = 4  # ... of this many letters or more
+JOINED = "joined"  # --signs: a word known with letters blur joins put back (`CertaintyPolicy.misread_letters`; in `all`)
+MARKS = "marks"  # --signs: a word known with a diacritic more (`CertaintyPolicy.lost_marks`; off as shipped)
+WORD_RULES = (DICTIONARY, JOINED, MARKS)
 SWEEP = [
     CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
     for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
@@ -443,22 +446,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
-                             "`dictionary` adds the word rule `CertaintyPolicy.unknown_to_all_from` (off as shipped)")
+                             "`dictionary` and `marks` add the word rules `CertaintyPolicy.unknown_to_all_from` and `lost_marks` "
+                             "(off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
     parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
-    known = (*MISREAD_SIGNS, DICTIONARY)
+    known = (*MISREAD_SIGNS, *WORD_RULES)
     chosen = set()
     for name in args.signs.split(","):
-        chosen |= set(MISREAD_SIGNS) if name == "all" else set() if name == "none" else {name}
+        chosen |= {*MISREAD_SIGNS, JOINED} if name == "all" else set() if name == "none" else {name}
     if chosen - set(known):
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
-    enable_signs(chosen - {DICTIONARY})
-    unknown_to_all_from = DICTIONARY_FROM if DICTIONARY in chosen else 0
+    enable_signs(chosen - set(WORD_RULES))
+    ruled = replace(CertaintyPolicy(), unknown_to_all_from=DICTIONARY_FROM if DICTIONARY in chosen else 0,
+                    misread_letters=JOINED in chosen, lost_marks=MARKS in chosen)
     names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
-    policies = [replace(p, unknown_to_all_from=unknown_to_all_from) for p in SWEEP] if args.sweep \
-        else [CertaintyPolicy(unknown_to_all_from=unknown_to_all_from)]
+    policies = [replace(p, unknown_to_all_from=ruled.unknown_to_all_from, misread_letters=ruled.misread_letters,
+                        lost_marks=ruled.lost_marks) for p in SWEEP] if args.sweep else [ruled]
     for policy in policies:
         for name in names:
             show = args.show and not args.sweep

@@ -71,8 +71,21 @@ class TextQuality(_Strict):
         default="", description="letters with a diacritic that never stand alone as a word (a lone one is a split glyph)"
     )
     never_initial: str = Field(default="", description="letters no word starts with (a token starting with one is a split tail)")
+    misread_letters: dict[str, str] = Field(
+        default_factory=dict,
+        description="lower case; letters printed close together and what OCR reads them as when blur joins them: {ri: n, rn: m}"
+                    " (a word no dictionary knows that one of them makes a known word is an unsure reading)",
+    )
 
     _letters = field_validator("split_letters", "never_initial")(_lower_letters)
+
+    @field_validator("misread_letters")
+    @classmethod
+    def _misread_pairs(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = [f"{k}: {v}" for k, v in value.items() if not k or not v or k == v or k != k.lower() or v != v.lower()]
+        if bad:
+            raise ValueError(f"misread_letters map printed letters to other letters, in lower case: {bad}")
+        return value
 
     @model_validator(mode="after")
     def _initial_are_split_letters(self) -> TextQuality:

@@ -17,9 +17,11 @@ Each sign is observable on the OCR side alone, in any layout:
   between two words (not one of the sheet's labels: `el apartado b de` refers to one) or before the first (a variable beside a sign or a number is printed so), and a lone capital
   opening an option (`D Cohorte`: its label read twice);
 - a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
-  and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike.
+  and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike;
+- a one-letter word of the language in capitals inside a sentence, before a word of small letters, where its
+  capital has its small letter's shape (`analisou O entendimento`, `administrativa, O prazo`: told apart by size alone).
 
-The last two need the language's `glued_words`; a language without them is judged by the others alone.
+The last three need the language's `glued_words`; a language without them is judged by the others alone.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
-SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued")
+SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
+         "capital")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -59,6 +62,9 @@ FULL_STOP_MIN_LETTERS = 5
 DOUBLED_MAX_LETTERS = 3
 # What a stem or an option never ends with unless something after it was not read.
 _OPEN_ENDINGS = (",", "(", "[", "{", "=", "+", "×", "÷", "−")
+# Letters whose capital is their small letter's shape, only bigger, in the Latin, Greek and Cyrillic scripts: at
+# low resolution a recogniser tells them apart by size alone (`analisou O entendimento` for `o entendimento`).
+SAME_SHAPE_LETTERS = frozenset("cosuvwxz" "οσ" "косухвгзшщэжю")
 _SIGN_OR_DIGIT = re.compile(r"[\d=+×÷−<>/*^%-]")
 
 
@@ -149,6 +155,11 @@ def text_signs(text: str, glued: GluedWords | None, continued: bool = False, opt
                 and (i > 0 and core.islower() and _is_word(tokens[i - 1]) and core not in references
                      or i == 0 and (core.islower() or option)):
             signs.append(f"a lone {core!r}")
+        elif "capital" in ENABLED and len(core) == 1 and core.isupper() and core.lower() in one_letter \
+                and core.lower() in SAME_SHAPE_LETTERS and not lead and not trail and 0 < i < len(tokens) - 1 \
+                and (tokens[i - 1][-1:].islower() or tokens[i - 1].endswith(",")) \
+                and _is_word(tokens[i + 1]) and tokens[i + 1][:1].islower():
+            signs.append(f"a capital {core!r} inside a sentence")
         elif "glued" in ENABLED and _glued(core, glued):
             signs.append(f"{core!r} (a one-letter word glued to the next?)")
     return signs

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from pipeline.extract.ocr.engine import OcrUnavailable, tesseract_command
 from pipeline.infra import write_bytes_atomic
+from pipeline.languages import language_for_tesseract
 
 MIN_LETTERS = 4  # shorter words have too many neighbours to repair safely
 # The confusions repaired. Each wider rule tried (any thin letter anywhere, accents restored, letters
@@ -58,6 +59,8 @@ class Lexicon:
     """Known words of one or more languages, casefolded, with their usual spelling."""
 
     words: dict[str, str]  # casefolded → the lowercase spelling as listed
+    # The languages' `text_quality.misread_letters` (language data): printed letters → what blur reads them as.
+    misread_letters: tuple[tuple[str, str], ...] = ()
 
     def __contains__(self, word: str) -> bool:
         return word.casefold() in self.words
@@ -65,6 +68,14 @@ class Lexicon:
     @cached_property
     def one_letter_words(self) -> frozenset[str]:
         return frozenset(w for w in self.words if len(w) == 1 and w.isalpha())
+
+    @cached_property
+    def by_bare_letters(self) -> dict[str, tuple[str, ...]]:
+        """{a known word without its diacritics: the known words (casefolded) that are spelled so}."""
+        found: dict[str, list[str]] = {}
+        for word in self.words:
+            found.setdefault(bare_letters(word), []).append(word)
+        return {bare: tuple(words) for bare, words in found.items()}
 
     @cached_property
     def initials(self) -> frozenset[str]:
@@ -108,6 +119,11 @@ class Lexicon:
         if core[0] == "l" and fixed[0] == "i":
             fixed = "I" + fixed[1:]  # the swap was a capital I read as l
         return lead + fixed + trail
+
+
+def bare_letters(word: str) -> str:
+    """`word` casefolded and without its diacritics (combining marks after NFD): `Geografía` → `geografia`."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(ch))
 
 
 def _same_case(word: str, like: str) -> str:
@@ -176,7 +192,11 @@ def word_list(language: str) -> list[str]:
 @lru_cache(maxsize=8)
 def _load(languages: tuple[str, ...]) -> Lexicon | None:
     words: dict[str, str] = {}
+    misread: dict[str, str] = {}
     for language in languages:
+        found = language_for_tesseract(language)
+        if found is not None:
+            misread.update(found.text_quality.misread_letters)
         try:
             listed = word_list(language)
         except (LexiconUnavailable, OSError, subprocess.SubprocessError) as exc:
@@ -184,7 +204,7 @@ def _load(languages: tuple[str, ...]) -> Lexicon | None:
             continue
         for word in listed:
             words.setdefault(word.casefold(), word.lower())
-    return Lexicon(words) if words else None
+    return Lexicon(words, tuple(misread.items())) if words else None
 
 
 def load_lexicon(languages: Sequence[str]) -> Lexicon | None:

@@ -103,6 +103,18 @@ def test_the_usual_option_count_is_the_count_most_questions_have():
     assert usual_option_count([4, 4]) is None  # too few questions to say
 
 
+def test_a_one_letter_word_in_a_capital_of_its_small_letters_shape_inside_a_sentence_is_a_sign():
+    """OAB 2016 at 200 and 300 dpi: `analisou O entendimento`, `administrativa, O prazo` for `o`."""
+    portuguese = language("pt").glued_words
+    sign = "a capital 'O' inside a sentence"
+    assert sign in text_signs("Assim, analisou O entendimento jurisprudencial.", portuguese)
+    assert sign in text_signs("Considerando se tratar de concessão administrativa, O prazo máximo é de 20 anos.", portuguese)
+    assert text_signs("O prazo máximo é de 20 anos.", portuguese) == []  # opening the text
+    assert text_signs("Em 2016. O prazo máximo é de 20 anos.", portuguese) == []  # after a full stop
+    assert text_signs("As Subseções X e Y da OAB, ambas criadas pelo Conselho Seccional Z, reivindicam.", portuguese) == []
+    assert text_signs("Assim, analisou A entendimento.", portuguese) == []  # a capital A has no small a's shape
+
+
 def test_a_language_without_glued_words_is_judged_by_the_other_signs_alone():
     assert language("el").glued_words is None
     assert text_signs("Ποιο από τα παρακάτω ισχύει (α;", None) == ["a bracket without its pair"]
