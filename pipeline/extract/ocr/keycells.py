@@ -117,6 +117,7 @@ KEY_CELL_MIN_ROWS = 5  # a key table has at least this many numbered rows
 KEY_CELL_MIN_COLUMN = 3  # a key column has at least this many label cells read by the page passes
 KEY_CELL_MAX_JUNK = 4  # a cell reading this short that is no label is a misread letter
 KEY_CELL_MIN_INK = 0.01  # share of dark pixels a cell crop needs to hold a letter at all
+FREE_STACK = 40  # crops read one under another in one image by `read_cells_free`
 KEY_CELL_MIN_CONF = 15.0  # the whitelist leaves only labels; "C" comes back at 23–53 when right
 # A word of several cells' letters read under this is placed by its character boxes, not one letter per
 # cell it spans: read at 0, a 37-letter word of 37 cells had one letter dropped and another doubled, and
@@ -210,6 +211,33 @@ def read_label_cells(
     if retry and missing and len(missing) < len(crops):
         again = read_label_cells(grey, [crops[i] for i in missing], labels, gap, languages, dpi, omp_thread_limit, path, retry=False)
         readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
+    return readings
+
+
+def read_cells_free(
+    grey: Image.Image,
+    crops: list[tuple[int, int, int, int]],
+    readable: dict[str, str],
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+) -> dict[int, tuple[str, float]]:
+    """{crop index: (label, confidence)} for crops of `grey` that each hold one label, read one under
+    another (`segment.read_stacked`, `FREE_STACK` crops an image) with no whitelist: a language's model
+    may lose a letter to a whitelist (Tesseract's Greek model reads a lone "Δ" at 91 without one, and
+    nothing or "Α" with one, even with "Δ" the only character allowed); side by side in a line, it glued
+    the letters of neighbouring cells. `readable` maps what may be read to its label (the labels in both
+    cases, the script's look-alikes). A crop's one word whose letters all stand for one label is that
+    label: a letter read twice ("Αα", "ὁὃ" for a lone "Δ") is one; marks of the cell's rules ("[", "|")
+    are passed over. A crop read as two words, or as letters of two labels, stays unread."""
+    readings: dict[int, tuple[str, float]] = {}
+    height = float(np.median([bottom - top for _, top, _, bottom in crops])) if crops else 0.0
+    for start in range(0, len(crops), FREE_STACK):
+        group = [Region(*crop) for crop in crops[start : start + FREE_STACK]]
+        for index, words in enumerate(read_stacked(grey, group, height, languages, dpi, omp_thread_limit), start):
+            meant = {readable.get(ch) for word in words for ch in word.text if ch.isalnum()}
+            if len(words) == 1 and len(meant) == 1 and None not in meant:
+                readings[index] = (meant.pop() or "", words[0].conf)
     return readings
 
 

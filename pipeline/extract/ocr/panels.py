@@ -16,7 +16,10 @@ A panel is found by its shape, never by what it says:
 - its letters are lighter than the fill and enclosed by it (`MIN_LETTER_SHARE`, `enclosed`): dark text
   on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it;
 - its letters are as light as the paper (`LETTERS_BELOW_PAPER`): bold dark type on a shaded bar is
-  dense enough to pass for fill, but what shows between its strokes is the bar's tint.
+  dense enough to pass for fill, but what shows between its strokes is the bar's tint;
+- its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
+  while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
+  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
 Inside such a panel the fill becomes white and the light letters black; nothing else on the page changes.
 """
 from __future__ import annotations
@@ -41,6 +44,12 @@ MAX_LETTER_SHARE = 0.6
 # Revalida's grey banners); the grey tint between the strokes of bold dark type set on a shaded bar
 # (a CKE task heading: 183-187) is not, and inverting it erased the heading's letters.
 LETTERS_BELOW_PAPER = 38
+# Beyond a panel's top and bottom edge, within `EDGE_INCHES` (a blurred edge's width), at most this
+# share of each row is fill, on average. Measured: 0-0.09 on black and grey banners scanned at 150-300
+# dpi with blur 0.4-0.8; 0.45-0.59 beyond the dense area inside a blurred bold heading ("GABARITO"),
+# whose inversion erased it and the key under it.
+EDGE_SHARE = 0.25
+EDGE_INCHES = 0.01
 MIN_ASPECT = 1.5  # width over height
 MIN_INCHES = 0.08
 MAX_INCHES = 1.0
@@ -105,7 +114,7 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
             continue
         inside = fill[box.top : box.bottom, box.left : box.right]
         margins = sorted((inside[:2].mean(), inside[-2:].mean()))
-        if margins[0] < MARGIN_LOW_SHARE or margins[1] < MARGIN_SHARE:
+        if margins[0] < MARGIN_LOW_SHARE or margins[1] < MARGIN_SHARE or not _steps_to_paper(fill, box, dpi):
             continue
         crop = grey[box.top : box.bottom, box.left : box.right]
         level = float(np.median(crop[inside]))
@@ -116,6 +125,16 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         if np.median(crop[letters]) >= paper - LETTERS_BELOW_PAPER:
             panels.append((box, level))
     return _merged(panels)
+
+
+def _steps_to_paper(fill: np.ndarray, box: Box, dpi: int) -> bool:
+    """Whether the rows just above and just below `box` are mostly paper: the straight edges of a filled
+    rectangle, not strokes running on past a dense area cut out of heavy letters. An edge at the page's
+    border counts as one."""
+    reach = max(2, round(EDGE_INCHES * dpi))
+    above = fill[max(0, box.top - reach) : box.top, box.left : box.right]
+    below = fill[box.bottom : box.bottom + reach, box.left : box.right]
+    return all(rows.size == 0 or rows.mean() <= EDGE_SHARE for rows in (above, below))
 
 
 def _merged(panels: list[tuple[Box, float]]) -> list[tuple[Box, float]]:

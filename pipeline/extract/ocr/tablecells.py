@@ -29,7 +29,8 @@ from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
-from pipeline.extract.ocr.keycells import read_label_cells
+from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
+from pipeline.extract.ocr.labels import script_label_shapes
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 RULE_INK_BELOW = 170  # grey level: a blurred thin rule of a 150 dpi scan stays under it
@@ -48,6 +49,7 @@ VOIDED_MARKS = "-*"  # an answer cell may hold an annulled question's mark inste
 GLYPH_PX = 150  # an answer cell's crop is enlarged to about this height before it is read
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
 RING_KEEP = 0.7
+FREE_MIN_CONF = 60.0  # an answer cell read with no whitelist: a label read at least this sure is taken (Greek cells: 86–93)
 RING_MIN_CONF = 80.0  # a digit read with its ring whitened is taken only this sure (it misread ④ as 3 on blurred scans)
 ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height  # of an enclosed label's ring radius: the ink inside is its digit
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
@@ -218,6 +220,7 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
         readings = {i: (as_label.get(text, ""), conf) for i, (text, conf) in
                     read_label_cells(grey, boxes, allowed, gap, languages, dpi, omp, path).items()}
         answers = [readings[i] if readings.get(i, ("", 0.0))[0] else None for i in range(len(boxes))]
+        _read_free(answers, grey, boxes, as_label, languages, dpi, omp)
         for index, box in enumerate(boxes):
             # A letter the strips left unread, read alone: grey, then black on white at its own threshold.
             for image in ([grey, _own_threshold(grey, box)] if answers[index] is None else []):
@@ -250,6 +253,21 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
         else:
             answers.append(None)
     return answers
+
+
+def _read_free(answers: list[tuple[str, float] | None], grey: Image.Image, boxes: list[Box], as_label: dict[str, str],
+               languages, dpi, omp) -> None:
+    """`answers` completed by the cells read once more with no whitelist (`keycells.read_cells_free`):
+    a reading that is a label, or a look-alike of one in the languages' data (`label_shapes`), at least
+    `FREE_MIN_CONF` sure, fills a cell left unread, or replaces another label read less surely (the
+    whitelist made Tesseract's Greek model read a lone "Δ" as "Α" or "Γ", or as nothing)."""
+    lookalikes = script_label_shapes(languages)[1]
+    readable = as_label | {seen: as_label[meant] for seen, meant in lookalikes.items() if meant in as_label}
+    free = read_cells_free(grey, boxes, readable, languages, dpi, omp)
+    for index, (label, conf) in free.items():
+        before = answers[index]
+        if label and conf >= FREE_MIN_CONF and (before is None or (before[0] != label and conf > before[1])):
+            answers[index] = (label, conf)
 
 
 def _one_stroke(ink: np.ndarray) -> bool:

@@ -107,3 +107,27 @@ def test_bold_dark_type_on_a_shaded_bar_is_no_panel(tmp_path):
         document.close()
     assert reversed_panels(grey, DPI) == []
     assert light_on_dark_inverted(grey, DPI) is grey
+
+
+@pytest.mark.parametrize("dpi, blur, jpeg", [(150, 0.4, 70), (200, 0.8, 90), (300, 0.8, 70)])
+def test_a_blurred_bold_heading_is_no_panel_and_a_banner_beside_it_is(tmp_path, dpi, blur, jpeg):
+    """Blurred by the scan, the middle of a line of bold capitals is dense enough to pass for fill, its
+    crossbars for a panel's margins and its counters for light letters; inverted, the heading above a key
+    printed in the booklet was erased, and the key with it (0 of 40 answers). A panel's edges are straight
+    steps to paper; the strokes of heavy letters run on past the dense area. White text on a black banner
+    on the same page is still a panel."""
+    headings = [TextBox(text, 20, y, 170, size=13, bold=True, align="C") for text, y in (("GABARITO", 30), ("RESPOSTAS", 60), ("ΑΠΑΝΤΗΣΕΙΣ", 90))]
+    banner = TextBox("Pregunta 12", 20, 120, 40, bold=True, color=WHITE, highlight=(15, 15, 15))
+    sheet = build_pdf(tmp_path / "headings.pdf", [PageSpec((*headings, banner))])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
+    finally:
+        document.close()
+    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    assert [sum(_holds(p, box) for p in panels) for box in (*headings, banner)] == [0, 0, 0, 1]
+    inverted = light_on_dark_inverted(grey, DPI)
+    for heading in headings:  # the headings' ink is where it was
+        top, bottom = round(heading.y * MM), round((heading.y + 8) * MM)
+        assert np.array_equal(inverted[top:bottom], grey[top:bottom])
