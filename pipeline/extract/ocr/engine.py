@@ -23,6 +23,7 @@ Why Tesseract runs as we run it:
 """
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
@@ -49,6 +50,10 @@ SPARSE_TEXT_PSM = 11  # parts of a text page read on white (`masked`): as much t
 # recognises words (its monitor's deadline), but its layout analysis does not look at the deadline.
 PAGE_TIMEOUT_S = 180.0
 SMOOTHING_RADIUS_PX = 0.8  # Gaussian blur radius at 300 dpi, scaled with the rendering dpi
+# How far the blur can carry ink (`smoothed`): PIL's three box passes reach ~2·radius+1 px each; the
+# margin kept around the ink is well past that.
+BLUR_REACH = 8.0
+BLUR_MARGIN_PX = 16
 RULE_MIN_INCHES = 0.4  # a straight dark run this long is a rule or frame, not a letter
 WHITE_FROM = 170  # grey levels above this are paper (fills, highlights, scanner tint) and become white
 _WHITEN = [value if value <= WHITE_FROM else 255 for value in range(256)]
@@ -390,6 +395,15 @@ def straight_rules(dark: np.ndarray, length: int) -> np.ndarray:
     return straight_runs(dark, length, axis=1) | straight_runs(dark, length, axis=0)
 
 
+def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:
+    """The rows and columns of the box around the True pixels of `mask`, or None where there are none."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    if rows.size == 0:
+        return None
+    columns = np.flatnonzero(mask[rows[0]:rows[-1] + 1].any(axis=0))
+    return slice(int(rows[0]), int(rows[-1]) + 1), slice(int(columns[0]), int(columns[-1]) + 1)
+
+
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
     """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
 
@@ -407,28 +421,57 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
       key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
       strokes it dissolves (see `read_condensed`).
     """
+    grey_array = np.asarray(image.convert("L")).copy()
     if image.mode == "RGB":
-        rgb = np.asarray(image)
-        red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-        # Channel by channel: numpy reduces a last axis of 3 an order of magnitude slower.
-        brightest = np.maximum(np.maximum(red, green), blue)
-        spread = brightest - np.minimum(np.minimum(red, green), blue)  # uint8: brightest >= darkest
-        saturated = (spread > 60) & (brightest > 120)
+        # A pixel whose channels spread over 60 levels is at most 248 grey, so the colour test looks only
+        # inside the box of the pixels below white (all of a scan; the few boxes of a page read in parts).
+        inked = _bounds(grey_array < 255)
+        saturated = np.zeros(grey_array.shape, dtype=bool)
+        if inked is not None:
+            rows, columns = inked
+            rgb = np.asarray(image.crop((columns.start, rows.start, columns.stop, rows.stop)))
+            red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+            # Channel by channel: numpy reduces a last axis of 3 an order of magnitude slower.
+            brightest = np.maximum(np.maximum(red, green), blue)
+            spread = brightest - np.minimum(np.minimum(red, green), blue)  # uint8: brightest >= darkest
+            saturated[rows, columns] = (spread > 60) & (brightest > 120)
         # A fill is saturated over an area; coloured text is thin and keeps its white surroundings.
         fill = _saturated_areas(saturated, max(2, round(dpi / 30)))
-        grey_array = np.asarray(image.convert("L")).copy()
         grey_array[fill] = 255
-    else:
-        grey_array = np.asarray(image.convert("L")).copy()
     grey_array = light_on_dark_inverted(even_paper(grey_array, dpi), dpi)
     dark = grey_array < 128
     length = max(20, round(dpi * RULE_MIN_INCHES))
-    rules = straight_rules(dark, length)
-    grey_array[rules] = 255
-    grey = Image.fromarray(grey_array, mode="L")
+    # Rules are runs of dark pixels: looked for inside the dark pixels' box, where all of them lie.
+    dark_box = _bounds(dark)
+    if dark_box is not None:
+        grey_array[dark_box][straight_rules(dark[dark_box], length)] = 255
     if smoothing:
-        grey = grey.filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
-    return grey.point(_WHITEN)
+        grey_array = smoothed(grey_array, SMOOTHING_RADIUS_PX * dpi / 300)
+    return Image.fromarray(grey_array, mode="L").point(_WHITEN)
+
+
+def smoothed(grey_array: np.ndarray, radius: float) -> np.ndarray:
+    """PIL's Gaussian blur of `radius` px over the grey page, worked out only around its ink.
+
+    Paper (255) whose whole neighbourhood is paper stays exactly 255 under the blur (each box pass rounds
+    a constant back to itself, and the edges repeat their own pixel), so only the bounding box of the
+    pixels below 255, with a margin wider than the blur reaches, is blurred; the rest stays white. A page
+    OCR'd in parts (`masked`: all white but a few boxes) is blurred over those boxes instead of ~9 million
+    pixels; a scan, inked all over, is blurred whole as before. Same pixels either way
+    (`tests/pipeline/extract/ocr/test_prepare_in_parts.py`)."""
+    rows = np.flatnonzero((grey_array < 255).any(axis=1))
+    if rows.size == 0:
+        return grey_array
+    columns = np.flatnonzero((grey_array[rows[0]:rows[-1] + 1] < 255).any(axis=0))
+    margin = BLUR_MARGIN_PX + math.ceil(BLUR_REACH * radius)
+    top, bottom = max(int(rows[0]) - margin, 0), min(int(rows[-1]) + margin + 1, grey_array.shape[0])
+    left, right = max(int(columns[0]) - margin, 0), min(int(columns[-1]) + margin + 1, grey_array.shape[1])
+    blur = ImageFilter.GaussianBlur(radius)
+    if (bottom - top) * (right - left) > 0.5 * grey_array.size:
+        return np.asarray(Image.fromarray(grey_array, mode="L").filter(blur)).copy()
+    out = np.full_like(grey_array, 255)
+    out[top:bottom, left:right] = np.asarray(Image.fromarray(grey_array[top:bottom, left:right], mode="L").filter(blur))
+    return out
 
 
 def render_page(document: pdfium.PdfDocument, index: int, dpi: int) -> tuple[Image.Image, float, float]:

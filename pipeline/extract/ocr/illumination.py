@@ -27,7 +27,12 @@ def paper_brightness(grey: np.ndarray, dpi: int) -> np.ndarray:
     rows, columns = -(-grey.shape[0] // tile), -(-grey.shape[1] // tile)
     padded = np.pad(grey, ((0, rows * tile - grey.shape[0]), (0, columns * tile - grey.shape[1])), mode="edge")
     tiles = padded.reshape(rows, tile, columns, tile).transpose(0, 2, 1, 3).reshape(rows, columns, -1)
-    brightness = np.percentile(tiles, PAPER_PERCENTILE, axis=2).astype(np.uint8)
+    # A tile of bare paper (every pixel 255: a margin, or all of a page read in parts but its boxes) is
+    # 255 at any percentile; only the others are sorted for theirs.
+    inked = tiles.min(axis=2) < 255
+    brightness = np.full((rows, columns), 255, dtype=np.uint8)
+    if inked.any():
+        brightness[inked] = np.percentile(tiles[inked], PAPER_PERCENTILE, axis=1).astype(np.uint8)
     return np.asarray(Image.fromarray(brightness).filter(ImageFilter.MedianFilter(SMOOTH_TILES)))
 
 

@@ -45,3 +45,24 @@ def test_the_words_in_a_shadow_come_back(grey_scan, monkeypatch):
     # Without the evening, the preparation's paper threshold drowns most of them.
     monkeypatch.setattr(illumination, "EVEN_PAPER_RANGE", 10**6)
     assert len(_words(_shadowed(grey_scan))) < 0.7 * len(upright)
+
+
+def _brightness_of_every_tile(grey: np.ndarray, dpi: int) -> np.ndarray:
+    """`paper_brightness` as it was, the percentile taken of every tile."""
+    from PIL import ImageFilter
+
+    tile = max(8, round(illumination.TILE_INCHES * dpi))
+    rows, columns = -(-grey.shape[0] // tile), -(-grey.shape[1] // tile)
+    padded = np.pad(grey, ((0, rows * tile - grey.shape[0]), (0, columns * tile - grey.shape[1])), mode="edge")
+    tiles = padded.reshape(rows, tile, columns, tile).transpose(0, 2, 1, 3).reshape(rows, columns, -1)
+    brightness = np.percentile(tiles, illumination.PAPER_PERCENTILE, axis=2).astype(np.uint8)
+    return np.asarray(Image.fromarray(brightness).filter(ImageFilter.MedianFilter(illumination.SMOOTH_TILES)))
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_bare_paper_tiles_skipped_give_the_brightness_of_every_tile(grey_scan, dpi):
+    masked = np.full_like(grey_scan, 255)  # a page read in parts: white but for one box
+    masked[200:420, 150:900] = grey_scan[200:420, 150:900]
+    shadowed = _shadowed(grey_scan)
+    for grey in (grey_scan, masked, shadowed, np.full((300, 200), 255, dtype=np.uint8)):
+        assert np.array_equal(illumination.paper_brightness(grey, dpi), _brightness_of_every_tile(grey, dpi))
