@@ -486,8 +486,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[entry.url].notes.extend(outcome.warnings)
         if outcome.error:
             quarantine(entry, outcome.error, options.root)
-    record_rejections({e.url: (e.sha256, outcomes[e.sha256].error) for e in entries if e.ok and outcomes[e.sha256].error
-                       and not outcomes[e.sha256].unavailable}, options.raw_dir)
+    bad = {e.url: outcomes[e.sha256 or ""] for e in entries if e.ok}
+    record_rejections({url: (o.sha256, o.error) for url, o in bad.items() if o.error and not o.unavailable}, options.raw_dir)
     for url, message in pairing.problems.items():
         files[url].errors.append(message)
 
@@ -495,7 +495,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     parse_keys = {job.sheet.url: _parse_key(job, outcomes, spec, spec_key) for job in pairing.jobs
                   if outcomes[job.sheet.sha256].error is None}
     inputs = season_inputs([files[url] for url in sorted(files)], [
-        (job.sheet.url, parse_keys.get(job.sheet.url), sum(1 for k in job.keys if outcomes[k.sha256].error is not None))
+        (job.sheet.url, parse_keys.get(job.sheet.url), len([k for k in job.keys if outcomes[k.sha256 or ""].error]))
         for job in pairing.jobs])
     settled = not any(o.unavailable for o in outcomes.values())  # OCR unavailable: the next run does the work
     changed_meanwhile = _stamp(curated_path) != curated_stamp  # written meanwhile (another run)
