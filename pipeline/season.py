@@ -35,7 +35,8 @@ from pipeline.records import Question, conform_to_schema, questions_to_table, ta
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
 from pipeline.curation import apply_accepted_descriptions, apply_curator_overrides, quarantine, record_rejections
-from pipeline.seasonsnapshot import Snapshot, bytes_sha256, curator_state, load_snapshot, save_snapshot, season_inputs, snapshot_of
+from pipeline.seasonsnapshot import (Snapshot, bytes_sha256, curator_state, load_snapshot, save_snapshot, season_inputs,
+                                     snapshot_of, trusted_curated)
 
 
 class StrictModeFailure(RuntimeError):
@@ -425,18 +426,6 @@ def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_
     return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
 
 
-def _trusted_curated(path: Path, snapshot: Snapshot | None) -> bytes | None:
-    """The curated file's bytes when they are the ones the last settled run left (so its records are
-    this source's and need no reading yet); None otherwise."""
-    if snapshot is None:
-        return None
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    return data if bytes_sha256(data) == snapshot.curated_sha256 else None
-
-
 def _nothing_new(snapshot: Snapshot, report: RunReport, files: dict[str, FileReport], options: RunOptions,
                  curated_path: Path, curated: bytes, started: float, stage_seconds: dict[str, float]) -> RunResult | None:
     """The last settled run's curated file stands: its report lines, this run's statuses and seconds.
@@ -457,7 +446,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     curated_stamp = _stamp(curated_path)
     snapshot = load_snapshot(options.cache_root, spec.name, curated_path)
-    trusted = _trusted_curated(curated_path, snapshot)  # the last settled run's file: read only if needed
+    trusted = trusted_curated(curated_path, snapshot)  # the last settled run's file: read only if needed
     # The curated file, read once a run (none when nothing is new).
     previous = None if trusted is not None else check_curated_output(curated_path, spec.name)
     acquired = acquire(spec, options)

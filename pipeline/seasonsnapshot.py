@@ -110,6 +110,18 @@ def save_snapshot(cache_root: Path, source: str, curated_path: Path, snapshot: S
     cache.put(key, json.dumps(snapshot.__dict__, ensure_ascii=False, sort_keys=True))
 
 
+def trusted_curated(path: Path, snapshot: Snapshot | None) -> bytes | None:
+    """The curated file's bytes when they are the ones the last settled run left (so its records are
+    this source's and need no reading yet); None otherwise."""
+    if snapshot is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    return data if bytes_sha256(data) == snapshot.curated_sha256 else None
+
+
 def season_inputs(files: list[FileReport], jobs: list[tuple[str, str | None, int]]) -> str:
     """Digest of what a run's records and report come from: each file's report before parsing (entry,
     status category, extraction counts, problems and notes) and each sheet job (sheet URL, its parse
