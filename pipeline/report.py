@@ -103,6 +103,9 @@ class RunReport:
     curated_path: str | None = None
     curated_questions: int | None = None
     curated_unchanged: bool = False  # --strict found problems: the curated file was not written
+    # Nothing new since the last settled run (pipeline.seasonsnapshot): nothing parsed, the curated file
+    # not rewritten; the files' lines are that run's, their statuses this run's.
+    nothing_new: bool = False
     seconds: float | None = None
     # Where the seconds went: download, parse and curate in the run's own process; text, layout, ocr and
     # figures summed over the workers that extracted files this run (cached files cost none).
@@ -149,6 +152,8 @@ class RunReport:
         count = "no" if self.curated_questions is None else self.curated_questions
         if self.curated_unchanged:
             return f"curated: `{self.curated_path}` left unchanged by --strict ({count} questions)"
+        if self.nothing_new:
+            return f"curated: `{self.curated_path}` unchanged, nothing new since the last run ({count} questions)"
         return f"curated: `{self.curated_path}` ({count} questions)"
 
     def to_markdown(self) -> str:

@@ -18,7 +18,6 @@ curated data always carries them.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -35,6 +34,9 @@ from pipeline.patterns import PatternTimeout
 from pipeline.records import Question, conform_to_schema, questions_to_table, table_to_questions
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
+from pipeline.curation import apply_accepted_descriptions, apply_curator_overrides, quarantine, record_rejections
+from pipeline.seasonsnapshot import (Snapshot, bytes_sha256, curator_state, load_snapshot, save_snapshot, season_inputs,
+                                     snapshot_of, trusted_curated)
 
 
 class StrictModeFailure(RuntimeError):
@@ -71,12 +73,20 @@ class RunOptions:
         return self.raw_dir / "cache"
 
 
-@dataclass
 class RunResult:
-    spec: str
-    curated_path: Path
-    report: RunReport
-    questions: list[Question] = field(default_factory=list)
+    """A run's report and curated records. A run with nothing new read no record: its `questions` are
+    decoded, when asked for, from the curated file's bytes as the run found them."""
+
+    def __init__(self, spec: str, curated_path: Path, report: RunReport, questions: list[Question] | None = None,
+                 curated_bytes: bytes | None = None):
+        self.spec, self.curated_path, self.report = spec, curated_path, report
+        self._questions, self._curated_bytes = questions, curated_bytes
+
+    @property
+    def questions(self) -> list[Question]:
+        if self._questions is None:
+            self._questions = _questions_of(self._curated_bytes) if self._curated_bytes else []
+        return self._questions
 
 
 # ---------------------------------------------------------------- acquire
@@ -229,24 +239,34 @@ def _spec_for_parse_key(spec: SourceSpec) -> dict:
     return spec.model_dump(mode="json", exclude={"path", "download"})
 
 
-def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions,
-               spec_key: dict | None = None):
-    """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when
-    the inputs are unchanged. `spec_key`: `_spec_for_parse_key(spec)`, when the caller has it already."""
+def _parse_key(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, spec_key: dict) -> str:
+    """The parse cache key of one sheet: its extracted sheet and keys, the spec, the stage and pass versions."""
     from pipeline import parse
 
     parse_version = getattr(parse, "STAGE_VERSION", PIPELINE_VERSION)
     sheet_outcome = outcomes[job.sheet.sha256]
     key_outcomes = [(outcomes[k.sha256], k) for k in job.keys if outcomes[k.sha256].error is None]
-    cache = StageCache(options.cache_root, "parse")
     # Each OCR recovery pass's version: bumping one parses again only the sheets it can change.
     read_by_ocr = any(_read_by_ocr(o) for o in [sheet_outcome, *(o for o, _ in key_outcomes)])
     recovery = parse.recovery_key(spec.ocr.passes.disable, read_by_ocr)
-    cache_key = fingerprint(
-        "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes],
-        spec_key if spec_key is not None else _spec_for_parse_key(spec), _parse_input(job.sheet),
-        [_parse_input(k) for _, k in key_outcomes], recovery,
+    return fingerprint(
+        "parse", parse_version, sheet_outcome.cache_key, [o.cache_key for o, _ in key_outcomes], spec_key,
+        _parse_input(job.sheet), [_parse_input(k) for _, k in key_outcomes], recovery,
     )
+
+
+def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceSpec, options: RunOptions,
+               spec_key: dict | None = None, cache_key: str | None = None):
+    """Returns (questions, problems, why no key could be applied) for one sheet, from the parse cache when
+    the inputs are unchanged. `spec_key`: `_spec_for_parse_key(spec)`, and `cache_key`: `_parse_key(...)`,
+    when the caller has them already."""
+    from pipeline import parse
+
+    sheet_outcome = outcomes[job.sheet.sha256]
+    key_outcomes = [(outcomes[k.sha256], k) for k in job.keys if outcomes[k.sha256].error is None]
+    cache = StageCache(options.cache_root, "parse")
+    if cache_key is None:
+        cache_key = _parse_key(job, outcomes, spec, spec_key if spec_key is not None else _spec_for_parse_key(spec))
     cached = cache.get(cache_key)
     if cached is not None:
         data = json.loads(cached)
@@ -270,6 +290,12 @@ def _read_curated(path: Path) -> list[Question]:
         return []
     # ParquetFile, not read_table: the dataset machinery costs a third of a second to import.
     return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
+
+
+def _questions_of(data: bytes) -> list[Question]:
+    import io
+
+    return table_to_questions(conform_to_schema(pq.ParquetFile(io.BytesIO(data)).read()))
 
 
 def _stamp(path: Path) -> tuple[int, int, int] | None:
@@ -315,47 +341,17 @@ def merge_curated(previous: list[Question], fresh: list[Question], replaced: set
     return [merged[k] for k in sorted(merged)]
 
 
-def write_curated(path: Path, questions: list[Question]) -> None:
+def write_curated(path: Path, questions: list[Question]) -> str:
+    """Writes the curated Parquet (atomically); returns its SHA-256."""
     import io
 
     buffer = io.BytesIO()
     pq.write_table(questions_to_table(questions), buffer, compression="zstd")
     write_bytes_atomic(path, buffer.getvalue())
-
-
-# ---------------------------------------------------------------- quarantine
-
-def quarantine(entry: ManifestEntry, reason: str, root: Path) -> None:
-    """Keeps a copy of an unusable file beside its reason; the raw copy stays for provenance."""
-    target_dir = root / "raw" / "quarantine"
-    target = target_dir / f"{entry.sha256}.pdf"
-    if not target.exists() and entry.path and (root / entry.path).exists():
-        target_dir.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".tmp")
-        shutil.copyfile(root / entry.path, tmp)
-        tmp.replace(target)
-    note = {"url": entry.url, "sha256": entry.sha256, "reason": reason}
-    write_bytes_atomic(target_dir / f"{entry.sha256}.json", json.dumps(note, ensure_ascii=False, indent=1).encode())
+    return bytes_sha256(buffer.getvalue())
 
 
 # ---------------------------------------------------------------- the run
-
-def _record_rejections(entries: list[ManifestEntry], outcomes: dict[str, ExtractOutcome], options: RunOptions) -> None:
-    """Files extract found unusable are marked `rejected`, with the reason, in raw/manifest.jsonl, so the
-    manifest never presents a bad file as a good one. Files OCR could not run on are not bad: untouched."""
-    from pipeline.acquire import Manifest
-
-    bad = {e.url: outcomes[e.sha256] for e in entries if e.ok and outcomes[e.sha256].error and not outcomes[e.sha256].unavailable}
-    path = options.raw_dir / "manifest.jsonl"
-    if not bad or not path.exists():
-        return
-    manifest = Manifest.load(path)
-    for url, outcome in bad.items():
-        entry = manifest.get(url)
-        if entry is not None and entry.sha256 == outcome.sha256:
-            manifest.upsert(replace(entry, status="rejected", error=f"extract: {outcome.error}"))
-    manifest.save()
-
 
 def _earlier_records(sheet: ManifestEntry, previous: list[Question]) -> list[Question]:
     """The sheet's records curated earlier, found by its content: the same bytes ingested from another
@@ -430,49 +426,29 @@ def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_
     return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
 
 
-def _apply_accepted_descriptions(merged: list[Question], options: RunOptions, report: RunReport,
-                                 renames: dict[str, str]) -> list[Question]:
-    """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
-    never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
-    from pipeline.review import apply_accepted_descriptions
-
-    try:
-        applied = apply_accepted_descriptions(merged, options.root, renames)
-    except ValueError as exc:  # ReviewInputError, AnnotationError: a review log that cannot be read
-        report.notes.append(f"accepted figure descriptions not applied: {exc}")
-        return merged
-    if applied is None:
-        return merged
-    report.descriptions_applied = applied.applied
-    report.descriptions.extend(applied.lines)
-    return applied.questions
-
-
-def _apply_curator_overrides(fresh: list[Question], spec: SourceSpec, options: RunOptions, report: RunReport,
-                             renames: dict[str, str]) -> list[Question]:
-    """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed
-    to the sheet's bytes survives re-runs and is dropped, with a report line, when the sheet changes."""
-    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides, load_renames
-
-    path = options.root / OVERRIDES_FILE
-    if not path.exists():
-        return fresh
-    try:
-        overrides = load_overrides(path, {**load_renames(options.root), **renames})
-    except (OverrideError, ValueError) as exc:
-        report.notes.append(f"{path}: curators' corrections not applied: {exc}")
-        return fresh
-    mine = {qid: o for qid, o in overrides.items() if qid.startswith(f"{spec.name}:")}
-    corrected, lines = apply_overrides(fresh, mine)
-    report.overrides.extend(lines)
-    return corrected
+def _nothing_new(snapshot: Snapshot, report: RunReport, files: dict[str, FileReport], options: RunOptions,
+                 curated_path: Path, curated: bytes, started: float, stage_seconds: dict[str, float]) -> RunResult | None:
+    """The last settled run's curated file stands: its report lines, this run's statuses and seconds.
+    None (nothing written) under --strict when that report has problems: the full run says them."""
+    report = replace(report, notes=list(report.notes))
+    snapshot.restore(report, {url: f.status for url, f in files.items()})
+    if options.strict and report.has_problems:
+        return None
+    report.curated_path = str(curated_path)
+    report.seconds = round(time.time() - started, 3)
+    report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in stage_seconds.items()}
+    report.write(options.curated_dir / "reports")
+    return RunResult(spec=report.source, curated_path=curated_path, report=report, curated_bytes=curated)
 
 
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     started = time.time()
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     curated_stamp = _stamp(curated_path)
-    previous = check_curated_output(curated_path, spec.name)  # the curated file, read once a run
+    snapshot = load_snapshot(options.cache_root, spec.name, curated_path)
+    trusted = trusted_curated(curated_path, snapshot)  # the last settled run's file: read only if needed
+    # The curated file, read once a run (none when nothing is new).
+    previous = None if trusted is not None else check_curated_output(curated_path, spec.name)
     acquired = acquire(spec, options)
     stage_seconds = {"download": time.time() - started}
     entries = list(acquired.entries)
@@ -499,13 +475,27 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[entry.url].notes.extend(outcome.warnings)
         if outcome.error:
             quarantine(entry, outcome.error, options.root)
-    _record_rejections(entries, outcomes, options)
+    bad = {e.url: outcomes[e.sha256 or ""] for e in entries if e.ok}
+    record_rejections({url: (o.sha256, o.error) for url, o in bad.items() if o.error and not o.unavailable}, options.raw_dir)
     for url, message in pairing.problems.items():
         files[url].errors.append(message)
 
-    if _stamp(curated_path) != curated_stamp:  # written meanwhile (another run): read as it is now
-        previous = _read_curated(curated_path)
     spec_key = _spec_for_parse_key(spec)
+    parse_keys = {job.sheet.url: _parse_key(job, outcomes, spec, spec_key) for job in pairing.jobs
+                  if outcomes[job.sheet.sha256].error is None}
+    inputs = season_inputs([files[url] for url in sorted(files)], [
+        (job.sheet.url, parse_keys.get(job.sheet.url), len([k for k in job.keys if outcomes[k.sha256 or ""].error]))
+        for job in pairing.jobs])
+    settled = not any(o.unavailable for o in outcomes.values())  # OCR unavailable: the next run does the work
+    changed_meanwhile = _stamp(curated_path) != curated_stamp  # written meanwhile (another run)
+    if (trusted is not None and snapshot is not None and settled and not changed_meanwhile and snapshot.inputs == inputs
+            and snapshot.curator == curator_state(options.root)):
+        result = _nothing_new(snapshot, report, files, options, curated_path, trusted, started, stage_seconds)
+        if result is not None:
+            return result
+    if previous is None or changed_meanwhile:  # read as it is now
+        previous = _read_curated(curated_path)
+    own_notes_from = len(report.notes)
     curated_by_sheet: list[tuple[SheetJob, list[Question]]] = []
     for job in pairing.jobs:
         sheet_outcome = outcomes[job.sheet.sha256]
@@ -518,8 +508,10 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             files[job.sheet.url].errors.append(diagnose(Code.KEYS_FAILED))
         parse_started = time.perf_counter()
         try:
-            questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options, spec_key)
+            questions, problems, key_unusable, notes = _parse_job(job, outcomes, spec, options, spec_key,
+                                                                  parse_keys[job.sheet.url])
         except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
+            settled = False
             kept = bool(_earlier_records(job.sheet, previous))
             files[job.sheet.url].errors.append(diagnose(
                 Code.PATTERN_TIMEOUT, where=job.sheet.url, error=exc,
@@ -558,6 +550,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         replaced.update((job.sheet.final_url, job.sheet.sha256))
         displaced = _displaced_records(job.sheet, questions, earlier_by_id)
         if displaced:
+            settled = False  # the next run finds these ids this sheet's: no note then
             files[job.sheet.url].notes.append(displaced)
 
     # Reviewed work is keyed by id: when a sheet's questions come back under other ids (an id rule
@@ -565,8 +558,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     from pipeline.review import renamed_ids
 
     renames = renamed_ids(previous, fresh)
-    fresh = _apply_curator_overrides(fresh, spec, options, report, renames)
-    merged = _apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options, report, renames)
+    fresh = apply_curator_overrides(fresh, spec, options.root, report, renames)
+    merged = apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options.root, report, renames)
     report.files = [files[url] for url in sorted(files)]
     report.curated_path = str(curated_path)
     reports_dir = options.curated_dir / "reports"
@@ -579,7 +572,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         raise StrictModeFailure(
             f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}\n{listed}"
         )
-    write_curated(curated_path, merged)
+    curated_sha256 = write_curated(curated_path, merged)
     if renames:
         from pipeline.review import RENAMES_FILE, record_renames
 
@@ -591,4 +584,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     stage_seconds["curate"] = time.perf_counter() - curate_started
     report.stage_seconds = {stage: round(seconds, 3) for stage, seconds in stage_seconds.items()}
     report.write(reports_dir)
+    # A settled run is what the next one, with nothing new, leaves standing; any other forgets the last.
+    save_snapshot(options.cache_root, spec.name, curated_path, snapshot_of(report, own_notes_from, inputs, curated_sha256,
+                  options.root) if settled and not renames else None)
     return RunResult(spec=spec.name, curated_path=curated_path, report=report, questions=merged)

@@ -1,0 +1,83 @@
+"""What a season run does around its records besides parsing them: a bad file is quarantined and marked
+`rejected` in the manifest; the curators' corrections and the accepted figure descriptions (the review
+state under annotations/) are applied to every run's records, so curated data always carries them.
+Split from pipeline.season, which runs these steps in order."""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from pipeline.acquire import ManifestEntry
+from pipeline.infra import write_bytes_atomic
+from pipeline.records import Question
+from pipeline.report import RunReport
+from pipeline.specs import SourceSpec
+
+
+def quarantine(entry: ManifestEntry, reason: str, root: Path) -> None:
+    """Keeps a copy of an unusable file beside its reason; the raw copy stays for provenance."""
+    target_dir = root / "raw" / "quarantine"
+    target = target_dir / f"{entry.sha256}.pdf"
+    if not target.exists() and entry.path and (root / entry.path).exists():
+        target_dir.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".tmp")
+        shutil.copyfile(root / entry.path, tmp)
+        tmp.replace(target)
+    note = {"url": entry.url, "sha256": entry.sha256, "reason": reason}
+    write_bytes_atomic(target_dir / f"{entry.sha256}.json", json.dumps(note, ensure_ascii=False, indent=1).encode())
+
+
+def record_rejections(bad: dict[str, tuple[str, str]], raw_dir: Path) -> None:
+    """Files extract found unusable (URL -> (SHA-256, why)) are marked `rejected`, with the reason, in
+    raw/manifest.jsonl, so the manifest never presents a bad file as a good one."""
+    from pipeline.acquire import Manifest
+
+    path = raw_dir / "manifest.jsonl"
+    if not bad or not path.exists():
+        return
+    manifest = Manifest.load(path)
+    for url, (sha256, error) in bad.items():
+        entry = manifest.get(url)
+        if entry is not None and entry.sha256 == sha256:
+            manifest.upsert(replace(entry, status="rejected", error=f"extract: {error}"))
+    manifest.save()
+
+
+def apply_accepted_descriptions(merged: list[Question], root: Path, report: RunReport,
+                                renames: dict[str, str]) -> list[Question]:
+    """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
+    never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
+    from pipeline.review import apply_accepted_descriptions as apply
+
+    try:
+        applied = apply(merged, root, renames)
+    except ValueError as exc:  # ReviewInputError, AnnotationError: a review log that cannot be read
+        report.notes.append(f"accepted figure descriptions not applied: {exc}")
+        return merged
+    if applied is None:
+        return merged
+    report.descriptions_applied = applied.applied
+    report.descriptions.extend(applied.lines)
+    return applied.questions
+
+
+def apply_curator_overrides(fresh: list[Question], spec: SourceSpec, root: Path, report: RunReport,
+                            renames: dict[str, str]) -> list[Question]:
+    """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed
+    to the sheet's bytes survives re-runs and is dropped, with a report line, when the sheet changes."""
+    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides, load_renames
+
+    path = root / OVERRIDES_FILE
+    if not path.exists():
+        return fresh
+    try:
+        overrides = load_overrides(path, {**load_renames(root), **renames})
+    except (OverrideError, ValueError) as exc:
+        report.notes.append(f"{path}: curators' corrections not applied: {exc}")
+        return fresh
+    mine = {qid: o for qid, o in overrides.items() if qid.startswith(f"{spec.name}:")}
+    corrected, lines = apply_overrides(fresh, mine)
+    report.overrides.extend(lines)
+    return corrected
