@@ -6,12 +6,15 @@ OCR passes (`pipeline.extract.ocr.passes`): a `name` (what a spec's `ocr.passes.
 parse passes alike), a `version` (the parse cache key holds every enabled pass's name and version), a
 `cost` (`Cost`), a declared condition `applies(work) -> bool` whose docstring is what the listing shows,
 and `run(work, recovery) -> work` with a typed, frozen work value in and out. Unlike a page pass, a parse
-pass runs at a `Point` of parsing (the line stream before it is cut into questions, a question's option
-lines, …), and each point has its own work type; `ocr_only` says the pass changes nothing on lines the
+pass runs at a `Point` of parsing (an OCR'd line as the stream reads it, the line stream before it is cut
+into questions, a question's option lines, a true/false row's answer boxes, a key entry, …), and each
+point has its own work type; `ocr_only` says the pass changes nothing on lines the
 text layer gave (its version then keys only sheets read by OCR, `recovery_key`).
 
 `pipeline.parse.ocrpasses.PARSE_PASSES` is the one ordered registry; a `Recovery` is the registry less what
 a spec disables, and every point runs its passes through `Recovery.run(point, work)`, in the registry's order.
+`stream.line_stream` cannot import this module (its `StreamLine` is the lines' type here): it is handed
+`Recovery.line_reader(labels)`, the `Point.OCR_LINE` passes as a function of an OCR'd line's text.
 """
 from __future__ import annotations
 
