@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.extract.ocr import UnknownPass, check_pass_names, normalize_ocr_line, pass_names
 from pipeline.extract.ocr import register as register_ocr_command
 from pipeline.parse import recovery
-from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks
+from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks, twin_numbers
 from pipeline.parse.certainty import judge_drafts
 from pipeline.parse.draft import Draft
 from pipeline.parse.keyruns import mend_run, runs_down
@@ -26,6 +26,7 @@ from pipeline.parse.recovery import (
     KeyEntryWork,
     LinesWork,
     MarkWork,
+    NumberRunsWork,
     OcrLineWork,
     Point,
     Recovery,
@@ -99,6 +100,11 @@ def _ocr_key_entry_unread(work: KeyEntryWork) -> bool:
 def _ocr_lines(work: LinesWork) -> bool:
     """some of the lines were read by OCR"""
     return any(sl.ocr for sl in work.lines)
+
+
+def _ocr_headers(work: NumberRunsWork) -> bool:
+    """some of the headers were read by OCR"""
+    return any(item.ocr for run in work.runs for item, _ in run)
 
 
 def _always(work: object) -> bool:
@@ -178,6 +184,13 @@ def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     return replace(work, lines=restore_next_marks(work.lines, work.start_re))
 
 
+@recovery_pass("twin-numbers", "1", Point.NUMBER_RUNS, _ocr_headers)
+def _twin_numbers(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
+    """A header number read as its neighbour's beside a gap of exactly one (97, 99, 99, 100), at the headers'
+    left edge and as wide, is the missing number: the run must rise; flagged as read and taken (`blocks`)."""
+    return replace(work, misread={**work.misread, **twin_numbers(work.runs)})
+
+
 @recovery_pass("unnumbered", "1", Point.BLOCKS, _always, ocr_only=False)
 def _unnumbered(work: BlocksWork, passes: Recovery) -> BlocksWork:
     """A question whose number was lost, run on after the previous one's options or at a passage's end, cut
@@ -237,7 +250,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
-    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _unnumbered, _ringed_marks,
+    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _unnumbered, _ringed_marks,
     _lost_first_label, _label_column, _trailing_labels, _lost_labels, _key_runs, _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)

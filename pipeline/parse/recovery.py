@@ -34,6 +34,7 @@ class Point(enum.Enum):
 
     OCR_LINE = "an OCR'd line, as the stream reads it"  # `OcrLineWork` (`stream.line_stream`, `Recovery.line_reader`)
     STREAM = "the sheet's lines, before they are cut into questions"  # `LinesWork` (`start_re`)
+    NUMBER_RUNS = "the sheet's runs of question numbers"  # `NumberRunsWork` (`blocks`)
     BLOCKS = "the sheet's question blocks"  # `ocrpasses.BlocksWork`
     MARK = "a true/false statement row's trailing token"  # `MarkWork` (`truefalse`)
     QUESTION_LINES = "a question's lines, before its options are found"  # `LinesWork` (`labels`, `option_re`)
@@ -87,6 +88,15 @@ class KeyEntryWork:
     labels: tuple[str, ...]
     key_read_by_ocr: bool
     label: str | None = None
+
+
+@dataclass(frozen=True)
+class NumberRunsWork:
+    """The sheet's header lines and their numbers, in runs (a declared section starts one), and the numbers
+    misread: `id(line)` -> the number it must be, or None (text, not a header)."""
+
+    runs: list[list[tuple[StreamLine, int]]]
+    misread: dict[int, str | None]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import pytest
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.blocks import split_blocks
 from pipeline.parse.keys import read_marking_scheme
+from pipeline.parse.ocrpasses import recovery_for
 from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import fold_ocr_digits, line_stream
 from pipeline.specs import load_spec
@@ -219,6 +220,9 @@ def test_a_scanned_number_read_as_its_neighbour_beside_a_gap_of_one_is_the_missi
     # a text layer prints what it prints: the repeat stays a duplicate
     printed = split_blocks(read_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
     assert "48" not in [b.number for b in printed]
+    # so does a scan whose spec disables the pass that reads it (`twin-numbers`)
+    without = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None, recovery=recovery_for(["twin-numbers"]))
+    assert "48" not in [b.number for b in without]
 
 
 def test_on_a_two_column_page_the_missing_number_may_stand_at_the_other_columns_edge():
