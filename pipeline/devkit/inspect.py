@@ -173,9 +173,10 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[t
     edges, measured on the lines the parser reads, as it measures them (`layout.question_max_indent`)."""
     layout = spec.layout
     labels = layout.options.labels
-    every = line_stream(document, labels=labels)
+    recovery = recovery_for(spec.ocr.passes.disable)  # the OCR recovery passes the spec leaves, as parse runs them
+    every = line_stream(document, labels=labels, reader=recovery.line_reader(labels))
     # The parser's own split: a key printed in the booklet starts at its heading's column.
-    parsed, key_document = split_booklet(document, layout.stop_at, spec.key.in_sheet, labels)
+    parsed, key_document = split_booklet(document, layout.stop_at, spec.key.in_sheet, labels, recovery)
     result: dict[tuple, tuple[str, str]] = {}
     read = {_line_key(item.page, item.line) for item in parsed}
     unread = [item for item in every if _line_key(item.page, item.line) not in read]
@@ -189,7 +190,6 @@ def _stream_rules(document: ExtractedDocument, spec: SourceSpec) -> tuple[dict[t
         result.update({k: (f"{rule} [key.in_sheet]", text) for k, (rule, text) in key_rules(key_document, spec).items()
                        if k in result and k != heading})
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
-    recovery = recovery_for(spec.ocr.passes.disable)  # the OCR recovery passes the spec leaves, as parse runs them
     blocks = split_blocks(parsed, layout.question_start, layout.context_start, numbering, recovery)
     edges = {page: column_edges([item for item in parsed if item.page == page]) for page in {item.page for item in parsed}}
     edges.update({page: column_edges([item for item in every if item.page == page])

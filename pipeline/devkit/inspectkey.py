@@ -6,7 +6,7 @@ inside a booklet (`key.in_sheet`), from its heading on.
 from __future__ import annotations
 
 from pipeline.extract import ExtractedDocument, Line
-from pipeline.parse import key_stream, line_stream, number_key, place_parts, plain_text, row_entries
+from pipeline.parse import key_stream, line_stream, number_key, place_parts, plain_text, recovery_for, row_entries
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec
 
@@ -19,8 +19,9 @@ def line_key(page: int, line: Line) -> tuple:
 def key_rules(document: ExtractedDocument, spec: SourceSpec) -> dict[tuple, tuple[str, str]]:
     """Rule and plain text of every line of a key document's stream, by line key."""
     key = spec.key
-    every = line_stream(document)
-    read = key_stream(document, key.stop_at)
+    recovery = recovery_for(spec.ocr.passes.disable)  # the OCR recovery passes the spec leaves, as parse runs them
+    every = line_stream(document, reader=recovery.line_reader(None))
+    read = key_stream(document, key.stop_at, recovery)
     result: dict[tuple, tuple[str, str]] = {}
     kept = {line_key(sl.page, sl.line) for sl in read}
     stopped = False

@@ -73,6 +73,9 @@ from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 STAGE_VERSION = f"parse/{PIPELINE_VERSION}+28"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
+# A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
+# `doubled-key-letter` pass): a text key's "Cc" is reported, so text-layer parses are redone once.
+STAGE_VERSION += "/ocr-only-key-letter"
 # +28: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
 
 __all__ = [

@@ -9,7 +9,7 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
-from pipeline.parse.recovery import Point, Recovery
+from pipeline.parse.recovery import NumberRunsWork, Point, Recovery
 from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
 
@@ -123,7 +123,8 @@ def split_blocks(
     current: Block | None = None
     stream, _ = (recovery or Recovery.every()).lines(Point.STREAM, stream, start_re=start_re)
     items = _join_split_headers(stream, start_re)
-    misread = misread_numbers(items, start_re, numbering.sections)
+    runs = number_runs(items, start_re, numbering.sections)
+    misread = (recovery or Recovery.every()).run(Point.NUMBER_RUNS, NumberRunsWork(runs, misread_numbers(runs))).misread
     edges = _page_edges(items) if numbering.max_indent is not None else {}
     for item in items:
         if numbering.sections and numbering.enter(plain_text(item.text)[0]):
@@ -252,13 +253,8 @@ def _header_number(start_re: re.Pattern, item: StreamLine, *, alone: bool = Fals
     return int(match.group("number").strip()) if match and match.group("number").strip().isdigit() else None
 
 
-def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: list) -> dict[int, str | None]:
-    """Header numbers that break an otherwise rising run (`id(line)` -> the number it must be, or None:
-    text). Of 51, 92, 53, 54 the 92 is out of the run: the run goes on from 51 without it. Where it
-    stands in a gap of exactly one number (51 → 53), at the other headers' left edge, with as many
-    digits as that number, it is that number misread (OCR's "92" for 52, "12" for 52) and is taken as
-    it; elsewhere it is text. A repeated number is left to the duplicate rule, unless it is OCR's and
-    stands beside a gap of one (97, 99, 99, 100): then it is the missing number."""
+def number_runs(items: list[StreamLine], start_re: re.Pattern, sections: list) -> list[list[tuple[StreamLine, int]]]:
+    """The header lines and their numbers, in runs: a heading of a declared section starts a new run."""
     runs: list[list[tuple[StreamLine, int]]] = [[]]
     for item in items:
         if sections and any(rule.start and spec_pattern(rule.start).search(plain_text(item.text)[0]) for rule in sections):
@@ -267,25 +263,46 @@ def misread_numbers(items: list[StreamLine], start_re: re.Pattern, sections: lis
         match = match_number_line(start_re, item)
         if match and match.group("number").strip().isdigit():
             runs[-1].append((item, int(match.group("number").strip())))
-    found: dict[int, str | None] = {}
+    return runs
+
+
+def _triples(runs: list[list[tuple[StreamLine, int]]]):
+    """(item, value, before, after, aligned, same_width) of each header between two others of its run that goes
+    on rising after it: `aligned`, it stands at the left edge where the run's other headers stand (on a two-column
+    page, either column's); `same_width`, its number has as many digits as the one the run leaves there."""
     for run in runs:
         for index in range(1, len(run) - 1):
             (_, before), (item, value), (_, after) = run[index - 1 : index + 2]
-            still_rising = index + 2 >= len(run) or run[index + 2][1] > after
-            # On a scan, the one number of a gap read as a neighbour's (97, 99, 99, 100 or 97, 97, 99):
-            # the run must rise, so that copy is the missing number.
-            twin = item.ocr and after == before + 2 and value in (before, after)
-            if not (before < after and (value > after or value < before or twin) and still_rising):
+            if not (before < after and (index + 2 >= len(run) or run[index + 2][1] > after)):
                 continue
-            expected = before + 1
             tolerance = DUPLICATE_MAX_SHIFT * max(item.line.font_size or 10, 1)
-            # At the left edge where the run's headers stand: on a two-column page, either column's.
             aligned = any(abs(item.line.x0 - other.line.x0) <= tolerance for other, _ in run if other is not item)
-            if after == before + 2 and aligned and len(str(value)) == len(str(expected)):
-                found[id(item)] = str(expected)
-            elif value > after:
-                found[id(item)] = None
+            yield item, value, before, after, aligned, len(str(value)) == len(str(before + 1))
+
+
+def misread_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str | None]:
+    """Header numbers that break an otherwise rising run (`id(line)` -> the number it must be, or None:
+    text). Of 51, 92, 53, 54 the 92 is out of the run: the run goes on from 51 without it. Where it
+    stands in a gap of exactly one number (51 → 53), at the other headers' left edge, with as many
+    digits as that number, it is that number misread (OCR's "92" for 52, "12" for 52) and is taken as
+    it; elsewhere it is text. A repeated number is left to the duplicate rule (and, on a scan, to the
+    `twin-numbers` pass: `twin_numbers`)."""
+    found: dict[int, str | None] = {}
+    for item, value, before, after, aligned, same_width in _triples(runs):
+        if not (value > after or value < before):
+            continue
+        if after == before + 2 and aligned and same_width:
+            found[id(item)] = str(before + 1)
+        elif value > after:
+            found[id(item)] = None
     return found
+
+
+def twin_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str]:
+    """On a scan, the one number of a gap read as a neighbour's (97, 99, 99, 100 or 97, 97, 99): the run must
+    rise, so that copy, OCR'd, at the headers' left edge and as wide, is the missing number (`id(line)` -> it)."""
+    return {id(item): str(before + 1) for item, value, before, after, aligned, same_width in _triples(runs)
+            if item.ocr and after == before + 2 and value in (before, after) and aligned and same_width}
 
 
 def _aligned_with_headers(item: StreamLine, seen: dict[str, StreamLine]) -> bool:

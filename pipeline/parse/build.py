@@ -105,7 +105,7 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
     flags += block.flags
 
     if layout.true_false is not None and ruled in (None, QuestionType.TRUE_FALSE):
-        found = find_statements(all_lines, layout.true_false, force=ruled is QuestionType.TRUE_FALSE)
+        found = find_statements(all_lines, layout.true_false, force=ruled is QuestionType.TRUE_FALSE, recovery=recovery)
         if found is not None:
             tf = layout.true_false
             tf_labels = list(tf.choices)
@@ -326,8 +326,8 @@ def parse_sheet(
     recovery = recovery_for(spec.ocr.passes.disable)
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
     # A key printed in the booklet starts at its heading's column: questions printed beside it stay the sheet's.
-    stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels)
-    report_stop(sheet, stream, layout.stop_at, key_start, notes)
+    stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels, recovery)
+    report_stop(sheet, stream, layout.stop_at, key_start, notes, recovery.line_reader(None))
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering, recovery)
@@ -377,11 +377,12 @@ def parse_sheet(
         key_unusable = "no answer key paired with this sheet"
     answers = key.answers if key is not None else None
     tf_cache: dict = {}
+    key_ocr = read_by_ocr(document for document, _ in keys)
     for draft in drafts:
         if rejected and not answers and draft.type in CLOSED_TYPES:
             draft.flags.append(diagnose(Code.KEY_OF_ANOTHER_SHEET))
             continue
-        apply_key(draft, key, spec, tf_cache)
+        apply_key(draft, key, spec, tf_cache, recovery, key_ocr)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
     recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels,

@@ -25,6 +25,7 @@ from statistics import median
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
 from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.keyparts import key_stream, place_parts
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import fold, number_key
 from pipeline.parse.stream import StreamLine, plain_text, rows
@@ -241,14 +242,15 @@ def _span(cells: list[NumberCell]) -> str:
     return f"{cells[0].printed}–{cells[-1].printed}"
 
 
-def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Sequence[str] = ()) -> dict[str, KeyTable]:
+def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Sequence[str] = (),
+              recovery: Recovery | None = None) -> dict[str, KeyTable]:
     """One table per variant named by a `variant_header` row ({"" : table} without variant_header).
     `labels`, the spec's option labels, let an answer row of digits (①–⑤ print as 1–5) be one."""
     header_re = spec_pattern(spec.variant_header) if spec.variant_header else None
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
     orphans: list[str] = []  # grids before any variant header: reported on every table
-    stream = key_stream(document, spec.stop_at)
+    stream = key_stream(document, spec.stop_at, recovery)
     all_rows = rows(stream)
     scale = _face_scale(stream) or 1.0
     # Parts whose numbering restarts (`key.sections`): a grid's numbers take the prefix of the part it lies in.

@@ -15,7 +15,7 @@ from pipeline.parse import keys as key_formats
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.labels import canonical_label, number_key
-from pipeline.parse.recovery import Recovery
+from pipeline.parse.recovery import KeyEntryWork, Point, Recovery
 from pipeline.parse.truefalse import answers_from_key
 from pipeline.records import CLOSED_TYPES, QuestionType
 from pipeline.specs import SourceSpec
@@ -47,14 +47,14 @@ def read_sheet_keys(
     for document, entry in keys:
         name = unquote(Path(entry.url).name) or Path(document.path).name
         if kind == "marking_scheme":
-            table = key_formats.read_marking_scheme(document, spec.key, name)
+            table = key_formats.read_marking_scheme(document, spec.key, name, recovery)
         elif kind == "list":
             table = key_formats.read_list(document, spec.key, name, recovery)
         else:
             if kind == "grid":
-                tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels)
+                tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels, recovery=recovery)
             else:
-                tables = key_formats.read_variant_table(document, spec.key, name)
+                tables = key_formats.read_variant_table(document, spec.key, name, recovery)
             if not by_variant:
                 table = tables.get("") or key_formats.KeyTable(name)
             elif not tables:
@@ -96,15 +96,18 @@ def read_sheet_keys(
     return merged, rejected
 
 
-def single_label(answer_text: str, labels: list[str]) -> tuple[str | None, Diagnostic | None]:
+def single_label(answer_text: str, labels: list[str], recovery: Recovery | None = None,
+                 key_read_by_ocr: bool = False) -> tuple[str | None, Diagnostic | None]:
+    """The one option label a key entry answers, or why it answers none; a first token that is no label is
+    read again by the `Point.KEY_ENTRY` passes (an OCR'd key's `Cc` for `C`: `doubled-key-letter`)."""
     first = answer_text.strip().splitlines()[0].strip() if answer_text.strip() else ""
     tokens = re.findall(r"\w+", first)
     if not tokens:
         return None, diagnose(Code.KEY_ENTRY_EMPTY)
     label = canonical_label(tokens[0], labels)
-    if label is None and len(tokens[0]) == 2 and len({canonical_label(ch, labels) for ch in tokens[0]} - {None}) == 1:
-        # One letter read twice, in both cases ("Cc" for "C"): an OCR'd key's lone answer letter.
-        label = canonical_label(tokens[0][0], labels) or canonical_label(tokens[0][1], labels)
+    if label is None:
+        entry = KeyEntryWork(tokens[0], tuple(labels), key_read_by_ocr)
+        label = (recovery or Recovery.every()).run(Point.KEY_ENTRY, entry).label
     if label is None:
         return None, diagnose(Code.KEY_ENTRY_NOT_LABEL, entry=first[:40])
     if len(tokens) > 1 and all(canonical_label(t, labels) for t in tokens[1:3]):
@@ -112,7 +115,10 @@ def single_label(answer_text: str, labels: list[str]) -> tuple[str | None, Diagn
     return label, None
 
 
-def apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, tf_cache: dict) -> None:
+def apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, tf_cache: dict,
+              recovery: Recovery | None = None, key_read_by_ocr: bool = False) -> None:
+    """The draft's answer from its key entry, or a flag saying why it has none; `key_read_by_ocr`: a key
+    page was read by OCR (the `Point.KEY_ENTRY` passes read its entries)."""
     answers = key.answers if key is not None else None
     number = number_key(draft.number)
     if key is not None and number in key.pilot:
@@ -133,7 +139,7 @@ def apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, 
         if text is None:
             draft.flags.append(diagnose(Code.NO_KEY_ENTRY, what="question"))
             return
-        label, problem = single_label(text, spec.layout.options.labels)
+        label, problem = single_label(text, spec.layout.options.labels, recovery, key_read_by_ocr)
         if problem:
             draft.flags.append(problem)
         elif label not in draft.labels:

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pipeline.extract import ExtractedDocument, Line, search_rule
-from pipeline.parse.stream import StreamLine, line_stream, same_row
+from pipeline.parse.recovery import Recovery
+from pipeline.parse.stream import LineReader, StreamLine, line_stream, same_row
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SectionRule
 
@@ -169,12 +170,12 @@ class Cut:
 
 
 def find_cut(document: ExtractedDocument, stream: list[StreamLine], patterns: list[str],
-             labels: list[str] | None = None) -> Cut | None:
-    """The line of `stream` (the document's `line_stream`) at which `line_stream` stops for `patterns`,
-    and the column it ends."""
+             labels: list[str] | None = None, reader: LineReader | None = None) -> Cut | None:
+    """The line of `stream` (the document's `line_stream`, read by `reader`) at which `line_stream` stops
+    for `patterns`, and the column it ends."""
     if not patterns:
         return None
-    index = len(line_stream(document, patterns, labels=labels))
+    index = len(line_stream(document, patterns, labels=labels, reader=reader))
     if index >= len(stream):
         return None
     item = stream[index]
@@ -224,22 +225,27 @@ def before_cut(stream: list[StreamLine], cut: Cut | None) -> list[StreamLine]:
     return kept + [sl for sl in stream[cut.index + 1:] if beside(cut, stream, sl)]
 
 
-def key_stream(document: ExtractedDocument, stop_at: list[str]) -> list[StreamLine]:
-    """A key document's lines in reading order up to `stop_at` (which ends only its own column)."""
-    stream = line_stream(document)
-    return before_cut(stream, find_cut(document, stream, list(stop_at)))
+def key_stream(document: ExtractedDocument, stop_at: list[str], recovery: Recovery | None = None) -> list[StreamLine]:
+    """A key document's lines in reading order up to `stop_at` (which ends only its own column); OCR'd
+    lines as `recovery`'s line passes read them (every one when not given)."""
+    reader = (recovery or Recovery.every()).line_reader(None)
+    stream = line_stream(document, reader=reader)
+    return before_cut(stream, find_cut(document, stream, list(stop_at), reader=reader))
 
 
 def split_booklet(
-    sheet: ExtractedDocument, layout_stops: list[str], key_start: str | None, labels: list[str] | None
+    sheet: ExtractedDocument, layout_stops: list[str], key_start: str | None, labels: list[str] | None,
+    recovery: Recovery | None = None,
 ) -> tuple[list[StreamLine], ExtractedDocument | None]:
     """(the sheet's stream, the key printed inside it as a document of its own, or None). The key starts
     at the first line of a parsed page that `key_start` (`key.in_sheet`) matches and runs to the end (its
     own `stop_at` ends it there); lines printed beside its column on that row and below stay the
-    sheet's (the last questions beside the key). `layout_stops` end the sheet's stream as usual."""
-    stream = line_stream(sheet, labels=labels)
-    layout_cut = find_cut(sheet, stream, list(layout_stops), labels)
-    key_cut = find_cut(sheet, stream, [key_start], labels) if key_start else None
+    sheet's (the last questions beside the key). `layout_stops` end the sheet's stream as usual. OCR'd
+    lines are read by `recovery`'s line passes (every one when not given)."""
+    reader = (recovery or Recovery.every()).line_reader(labels)
+    stream = line_stream(sheet, labels=labels, reader=reader)
+    layout_cut = find_cut(sheet, stream, list(layout_stops), labels, reader)
+    key_cut = find_cut(sheet, stream, [key_start], labels, reader) if key_start else None
     if key_cut is None or (layout_cut is not None and layout_cut.index < key_cut.index):
         return (stream[: layout_cut.index] if layout_cut else stream), (_key_document(sheet, stream, key_cut) if key_cut else None)
     sheet_stream = before_cut(stream, key_cut)

@@ -55,7 +55,7 @@ class KeyTable:
     unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
 
 
-def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -> KeyTable:
+def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, recovery: Recovery | None = None) -> KeyTable:
     """Answers follow `answer_marker` inside the task opened by `task_start` (or, with no marker, make up
     the task's text); a page break between marker and answer does not matter (the stream runs across
     pages, footers already removed)."""
@@ -65,7 +65,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
-    for item in key_stream(document, spec.stop_at):
+    for item in key_stream(document, spec.stop_at, recovery):
         task = match_number_line(task_re, item)
         if task:
             number = number_key(task.group("number"))
@@ -94,7 +94,8 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str) -
     return table
 
 
-def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) -> dict[str, KeyTable]:
+def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
+                       recovery: Recovery | None = None) -> dict[str, KeyTable]:
     """Per variant code: a table. A header row naming variants opens a section. With several variants,
     each row is a number followed by one answer per variant column; with one variant, the answer is the
     text of the answer cell: everything between the number column and the next header column that lies
@@ -104,7 +105,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str) ->
     section: list[str] = []
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
-    for row in rows(key_stream(document, spec.stop_at)):
+    for row in rows(key_stream(document, spec.stop_at, recovery)):
         text = " ".join(plain_text(sl.text)[0] for sl in row)
         variants = [m.group("variant") for m in header_re.finditer(text)]
         if variants:
@@ -200,7 +201,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
     `Point.KEY_COLUMN`, one of `recovery`'s: every one when not given)."""
     entry_re = spec_pattern(spec.entry)
     table = KeyTable(name)
-    stream = key_stream(document, spec.stop_at)
+    stream = key_stream(document, spec.stop_at, recovery)
     # Entries are matched on plain text: a bold number or letter is layout.
     texts = {id(sl): plain_text(sl.text)[0] for sl in stream}
     placed = {id(p.line): p for p in place_parts(stream, list(spec.sections), texts)}

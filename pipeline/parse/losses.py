@@ -15,7 +15,7 @@ from pipeline.extract import ExtractedDocument
 from pipeline.parse.blocks import Block
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
-from pipeline.parse.stream import StreamLine, line_stream, plain_text
+from pipeline.parse.stream import LineReader, StreamLine, line_stream, plain_text
 from pipeline.patterns import spec_pattern
 from pipeline.records import CLOSED_TYPES, Question, QuestionType
 from pipeline.specs import SourceSpec
@@ -122,11 +122,13 @@ def restarts_with_options(
     return found
 
 
-def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: list[str], key_start: list[str], notes: list[str]) -> None:
-    """`stop_at` ends the sheet early: say where, and how much was left unread, so nothing goes unseen."""
+def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: list[str], key_start: list[str], notes: list[str],
+                reader: LineReader | None = None) -> None:
+    """`stop_at` ends the sheet early: say where, and how much was left unread, so nothing goes unseen.
+    `reader`: parse's OCR line passes, as the sheet's stream was read."""
     if not stop_at:
         return  # the sheet's stream already ran to its end (or to the key printed in it)
-    full = line_stream(sheet)
+    full = line_stream(sheet, reader=reader)
     if len(full) <= len(stream):
         return
     rest = full[len(stream):]

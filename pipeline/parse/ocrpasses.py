@@ -1,8 +1,8 @@
 """The registry of parse's OCR recovery passes, in the order parsing meets them (`PARSE_PASSES`).
 
 Each pass is declared here with its name, version, cost, point and condition (`recovery.recovery_pass`);
-what it does lives in the module it calls (`blocks`, `unnumbered`, `lostlabel`, `labelcolumn`,
-`keyruns`, `certainty`). `examcorpus ocr passes`, the docs' table, a spec's `ocr.passes.disable` and
+what it does lives in the module it calls (`pipeline.extract.ocr`'s label repair, `stream`, `blocks`,
+`unnumbered`, `lostlabel`, `labelcolumn`, `keyruns`, `certainty`, `labels`). `examcorpus ocr passes`, the docs' table, a spec's `ocr.passes.disable` and
 the parse cache key (`recovery_key`) are all read from this one list.
 """
 from __future__ import annotations
@@ -10,17 +10,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from pipeline.extract.ocr import UnknownPass, check_pass_names, pass_names
+from pipeline.extract.ocr import UnknownPass, check_pass_names, normalize_ocr_line, pass_names
 from pipeline.extract.ocr import register as register_ocr_command
 from pipeline.parse import recovery
-from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks
+from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks, twin_numbers
 from pipeline.parse.certainty import judge_drafts
 from pipeline.parse.draft import Draft
 from pipeline.parse.keyruns import mend_run, runs_down
+from pipeline.parse.labels import canonical_label, fold
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
-from pipeline.parse.recovery import KeyColumnWork, LinesWork, Point, Recovery, RecoveryPass, recovery_pass, with_flags
+from pipeline.parse.recovery import (
+    KeyColumnWork,
+    KeyEntryWork,
+    LinesWork,
+    MarkWork,
+    NumberRunsWork,
+    OcrLineWork,
+    Point,
+    Recovery,
+    RecoveryPass,
+    recovery_pass,
+    with_flags,
+)
 from pipeline.parse.unnumbered import recover_unnumbered
 
 # ---------------------------------------------------------------- the work of the points only build.py runs
@@ -64,9 +77,34 @@ class DraftsWork:
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
 
 
+def _labels_named(work: OcrLineWork) -> bool:
+    """the spec names the option labels (the point sees OCR'd lines only)"""
+    return bool(work.labels)
+
+
+def _ocr_line(work: OcrLineWork) -> bool:
+    """always (the point sees OCR'd lines only)"""
+    return True
+
+
+def _ocr_row(work: MarkWork) -> bool:
+    """the row was read by OCR"""
+    return work.ocr
+
+
+def _ocr_key_entry_unread(work: KeyEntryWork) -> bool:
+    """the key was read by OCR and its entry's first token is two letters that are no label"""
+    return work.key_read_by_ocr and work.label is None and len(work.token) == 2
+
+
 def _ocr_lines(work: LinesWork) -> bool:
     """some of the lines were read by OCR"""
     return any(sl.ocr for sl in work.lines)
+
+
+def _ocr_headers(work: NumberRunsWork) -> bool:
+    """some of the headers were read by OCR"""
+    return any(item.ocr for run in work.runs for item, _ in run)
 
 
 def _always(work: object) -> bool:
@@ -97,6 +135,39 @@ def _ocr_questions(work: DraftsWork) -> bool:
 # ---------------------------------------------------------------- the passes
 
 
+@recovery_pass("label-lookalikes", "1", Point.OCR_LINE, _labels_named)
+def _label_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
+    """An option label at a line's start misread as its look-alike (`c.` for `C.`, `Υ.` for `γ.`, `€.` for `C.`,
+    `©` for `(C)`, `{B)` for `(B)`) read as the spec's label (`pipeline.extract.ocr.normalize_ocr_line`)."""
+    return replace(work, text=normalize_ocr_line(work.text, work.labels))
+
+
+@recovery_pass("number-lookalikes", "1", Point.OCR_LINE, _ocr_line)
+def _number_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
+    """Numbers read with letter look-alikes as digits where the numbering and key entries are matched
+    (`Zadanie 3.l.` is task 3.1, `(I pkt)` one point, `1O.` question 10; `stream.fold_ocr_digits`); the text
+    itself is kept."""
+    return replace(work, fold_digits=True)
+
+
+@recovery_pass("ringed-marks", "1", Point.MARK, _ocr_row)
+def _ringed_marks(work: MarkWork, passes: Recovery) -> MarkWork:
+    """A true/false answer label read with the circle of its answer box beside it (`Po`, `OF`) read as the
+    label (`truefalse`)."""
+    bare = work.token.strip("oO0")
+    return replace(work, token=bare) if fold(bare) in work.words else work
+
+
+@recovery_pass("doubled-key-letter", "1", Point.KEY_ENTRY, _ocr_key_entry_unread)
+def _doubled_key_letter(work: KeyEntryWork, passes: Recovery) -> KeyEntryWork:
+    """A key entry's lone answer letter read twice, in both cases (`Cc` for `C`), read as that label
+    (`keying`)."""
+    labels = list(work.labels)
+    if len({canonical_label(ch, labels) for ch in work.token} - {None}) != 1:
+        return work
+    return replace(work, label=canonical_label(work.token[0], labels) or canonical_label(work.token[1], labels))
+
+
 @recovery_pass("first-number-mark", "1", Point.STREAM, _ocr_lines)
 def _first_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     """The first question's number read without its mark (`1` | `Por el arriendo…` | `2. Considera…`): the last
@@ -111,6 +182,13 @@ def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     `question_start` asks for (`3` | `¿A cuál…` → `3. ¿A cuál…`; `blocks`)."""
     assert work.start_re is not None
     return replace(work, lines=restore_next_marks(work.lines, work.start_re))
+
+
+@recovery_pass("twin-numbers", "1", Point.NUMBER_RUNS, _ocr_headers)
+def _twin_numbers(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
+    """A header number read as its neighbour's beside a gap of exactly one (97, 99, 99, 100), at the headers'
+    left edge and as wide, is the missing number: the run must rise; flagged as read and taken (`blocks`)."""
+    return replace(work, misread={**work.misread, **twin_numbers(work.runs)})
 
 
 @recovery_pass("unnumbered", "1", Point.BLOCKS, _always, ocr_only=False)
@@ -172,8 +250,8 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
-    _first_number_mark, _next_number_mark, _unnumbered, _lost_first_label, _label_column,
-    _trailing_labels, _lost_labels, _key_runs, _uncertainty,
+    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _unnumbered, _ringed_marks,
+    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _key_runs, _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)
 

@@ -310,7 +310,7 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
                 starts = item.line.wide_gap_starts
                 left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
                 right = replace(item.line, text=rest, x0=x0, wide_gap_starts=[x for x in starts if x > x0])
-                pieces = [StreamLine(item.page, left, item.ocr)] + _split_inner_labels([StreamLine(item.page, right, item.ocr)], labels, option_re)
+                pieces = [replace(item, line=left)] + _split_inner_labels([replace(item, line=right)], labels, option_re)
                 break
         result.extend(pieces)
     return result

@@ -6,12 +6,15 @@ OCR passes (`pipeline.extract.ocr.passes`): a `name` (what a spec's `ocr.passes.
 parse passes alike), a `version` (the parse cache key holds every enabled pass's name and version), a
 `cost` (`Cost`), a declared condition `applies(work) -> bool` whose docstring is what the listing shows,
 and `run(work, recovery) -> work` with a typed, frozen work value in and out. Unlike a page pass, a parse
-pass runs at a `Point` of parsing (the line stream before it is cut into questions, a question's option
-lines, …), and each point has its own work type; `ocr_only` says the pass changes nothing on lines the
+pass runs at a `Point` of parsing (an OCR'd line as the stream reads it, the line stream before it is cut
+into questions, a question's option lines, a true/false row's answer boxes, a key entry, …), and each
+point has its own work type; `ocr_only` says the pass changes nothing on lines the
 text layer gave (its version then keys only sheets read by OCR, `recovery_key`).
 
 `pipeline.parse.ocrpasses.PARSE_PASSES` is the one ordered registry; a `Recovery` is the registry less what
 a spec disables, and every point runs its passes through `Recovery.run(point, work)`, in the registry's order.
+`stream.line_stream` cannot import this module (its `StreamLine` is the lines' type here): it is handed
+`Recovery.line_reader(labels)`, the `Point.OCR_LINE` passes as a function of an OCR'd line's text.
 """
 from __future__ import annotations
 
@@ -29,12 +32,16 @@ from pipeline.parse.stream import StreamLine
 class Point(enum.Enum):
     """Where in parsing a pass runs, and what its work value holds."""
 
+    OCR_LINE = "an OCR'd line, as the stream reads it"  # `OcrLineWork` (`stream.line_stream`, `Recovery.line_reader`)
     STREAM = "the sheet's lines, before they are cut into questions"  # `LinesWork` (`start_re`)
+    NUMBER_RUNS = "the sheet's runs of question numbers"  # `NumberRunsWork` (`blocks`)
     BLOCKS = "the sheet's question blocks"  # `ocrpasses.BlocksWork`
+    MARK = "a true/false statement row's trailing token"  # `MarkWork` (`truefalse`)
     QUESTION_LINES = "a question's lines, before its options are found"  # `LinesWork` (`labels`, `option_re`)
     OPTION_LINES = "a question's lines, while its options are found"  # `LinesWork` (`labels`, `option_re`)
     OPTIONS = "a question's options"  # `ocrpasses.OptionsWork`
     KEY_COLUMN = "a key column's rows"  # `KeyColumnWork`
+    KEY_ENTRY = "a choice question's key entry, as its answer label is read"  # `KeyEntryWork` (`keying`)
     DRAFTS = "the sheet's questions, keyed"  # `ocrpasses.DraftsWork`
 
 
@@ -50,6 +57,46 @@ class LinesWork:
     labels: list[str] = field(default_factory=list)  # the spec's option labels
     option_re: re.Pattern | None = None
     flags: tuple[str, ...] = ()  # a flag per repair, for the question's record
+
+
+@dataclass(frozen=True)
+class OcrLineWork:
+    """An OCR'd line's text as `line_stream` reads it, the spec's option labels, and whether a number in it
+    is read with letter look-alikes as digits (`stream.match_number_line`)."""
+
+    text: str
+    labels: tuple[str, ...] = ()
+    fold_digits: bool = False
+
+
+@dataclass(frozen=True)
+class MarkWork:
+    """A token at a true/false row's end, whether the row was read by OCR, and the answer words (folded) a
+    marker cell holds; `token` is what the marker test reads."""
+
+    token: str
+    ocr: bool
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class KeyEntryWork:
+    """A key entry's first token, the spec's option labels, whether the key was read by OCR, and the label
+    it is read as (None until a reading gives one)."""
+
+    token: str
+    labels: tuple[str, ...]
+    key_read_by_ocr: bool
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class NumberRunsWork:
+    """The sheet's header lines and their numbers, in runs (a declared section starts one), and the numbers
+    misread: `id(line)` -> the number it must be, or None (text, not a header)."""
+
+    runs: list[list[tuple[StreamLine, int]]]
+    misread: dict[int, str | None]
 
 
 @dataclass(frozen=True)
@@ -137,6 +184,17 @@ class Recovery:
             if recovery_pass_.point is point and recovery_pass_.applies(work):
                 work = recovery_pass_.run(work, self)
         return work
+
+    def line_reader(self, labels: list[str] | tuple[str, ...] | None) -> Callable[[str], tuple[str, bool]]:
+        """What `stream.line_stream` makes of an OCR'd line's text: (its text after the `Point.OCR_LINE`
+        passes, whether its numbers are read with letter look-alikes as digits)."""
+        wanted = tuple(labels or ())
+
+        def read(text: str) -> tuple[str, bool]:
+            done = self.run(Point.OCR_LINE, OcrLineWork(text, wanted))
+            return done.text, done.fold_digits
+
+        return read
 
     def lines(self, point: Point, lines: list[StreamLine], **matchers: Any) -> tuple[list[StreamLine], list[str]]:
         """The `LinesWork` points: `lines` after the point's passes, and the flags they raised."""

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
-from pipeline.extract.ocr import normalize_ocr_line
 from pipeline.parse.labels import enclosed_labels, plain_enclosed
 from pipeline.patterns import spec_pattern
 
@@ -20,28 +20,28 @@ _BLANK = re.compile(r"^[\s.…_·]+$")
 class StreamLine:
     page: int  # 1-based
     line: Line
-    ocr: bool = False  # read by OCR: its numbers may carry letter look-alikes ("3.l", "(I pkt)")
+    ocr: bool = False  # read by OCR
+    fold_digits: bool = False  # its numbers are read with letter look-alikes as digits ("3.l", "(I pkt)")
 
     @property
     def text(self) -> str:
         return self.line.text
 
 
-def _ocr_fixer(labels: list[str] | None):
-    """OCR's label repair for OCR'd lines ("Υ." read for "γ.", "€." for "C.")."""
-    if not labels:
-        return None
-    return lambda text: normalize_ocr_line(text, tuple(labels))
+# What parse's `Point.OCR_LINE` passes make of an OCR'd line's text (`recovery.Recovery.line_reader`): its
+# text repaired, and whether its numbers are read with letter look-alikes as digits.
+LineReader = Callable[[str], tuple[str, bool]]
 
 
 def line_stream(
-    document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None
+    document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None,
+    reader: LineReader | None = None,
 ) -> list[StreamLine]:
-    """Lines of the parsed pages in reading order; OCR'd lines get their option labels repaired. Enclosed
-    letters and digits read as the plain ones, except the spec's own enclosed labels (①), kept as printed."""
+    """Lines of the parsed pages in reading order; OCR'd lines as `reader` (parse's OCR line passes) reads
+    them, the lines as extracted where there is none. Enclosed letters and digits read as the plain ones,
+    except the spec's own enclosed labels (①), kept as printed."""
     stops = [spec_pattern(p) for p in stop_at]
     keep = enclosed_labels(labels)
-    fix = _ocr_fixer(labels)
     stream: list[StreamLine] = []
     for page in document.pages:
         if page.dropped_reason and not include_dropped:
@@ -49,8 +49,9 @@ def line_stream(
         ocr_page = page.method is PageMethod.OCR
         for line in page.lines:
             read = ocr_page or line.ocr  # a text page's line OCR read in place is an OCR'd line too
-            if read and fix is not None:
-                repaired = fix(line.text)
+            fold = False
+            if read and reader is not None:
+                repaired, fold = reader(line.text)
                 line = line if repaired == line.text else replace(line, text=repaired)
             if any(r.search(line.text) for r in stops):
                 return stream
@@ -58,7 +59,7 @@ def line_stream(
                 continue
             text = unmark_prefix(plain_enclosed(line.text, keep))
             stream.append(
-                StreamLine(page.number, line if text == line.text else replace(line, text=text), read)
+                StreamLine(page.number, line if text == line.text else replace(line, text=text), read, fold)
             )
     return stream
 
@@ -197,21 +198,22 @@ _TRAILING_SPECK = re.compile(r"\s+\S{1,2}\s*$")
 
 def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
     """`pattern.match` on the line's plain text (`plain_text`: no bold marks, whitespace as one space;
-    cut the rest with `rest_after`); on an OCR'd line, on its digit-folded text (same length, so offsets
-    hold), since "Zadanie 3.l." would otherwise match as task 3. An OCR'd line that still does not match
+    cut the rest with `rest_after`); on a line whose numbers fold look-alikes (`fold_digits`, the
+    `number-lookalikes` pass), on its digit-folded text (same length, so offsets hold), since "Zadanie 3.l."
+    would otherwise match as task 3. An OCR'd line that still does not match
     is tried once more without a trailing token of one or two characters: a margin icon or speck read
     into the header's row ("Zadanie 4. (0-1) F)").
 
     Kept per pattern and text: parse's passes try the numbering on most lines several times over."""
-    return _number_line_match(pattern, item.text, item.ocr)
+    return _number_line_match(pattern, item.text, item.ocr, item.fold_digits)
 
 
 @lru_cache(maxsize=PLAIN_TEXTS_KEPT)
-def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool) -> re.Match | None:
+def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool, fold: bool) -> re.Match | None:
     text = plain_text(marked)[0]
     if not ocr:
         return pattern.match(text)
-    folded = fold_ocr_digits(text)
+    folded = fold_ocr_digits(text) if fold else text
     found = pattern.match(folded)
     if found is None:
         speck = _TRAILING_SPECK.search(folded)

@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.parse.labels import fold
+from pipeline.parse.recovery import MarkWork, Point, Recovery
 from pipeline.parse.stream import StreamLine, join_wrapped, marked_rest, plain_text, rows
 from pipeline.patterns import spec_pattern
 from pipeline.specs import TrueFalseSpec
@@ -26,22 +27,23 @@ class TrueFalseBlock:
     statements: list[Statement]
 
 
-def _marker_words(spec: TrueFalseSpec) -> set[str]:
-    return {fold(word) for words in spec.labels.values() for word in words}
+def _marker_words(spec: TrueFalseSpec) -> frozenset[str]:
+    return frozenset(fold(word) for words in spec.labels.values() for word in words)
 
 
-def _is_marker(token: str, words: set[str], ocr: bool) -> bool:
-    """An answer label; on a scan also one with the circle of its answer box read beside it ("Po", "OF")."""
-    return fold(token) in words or (ocr and fold(token.strip("oO0")) in words)
+def _is_marker(token: str, words: frozenset[str], ocr: bool, recovery: Recovery) -> bool:
+    """An answer label, as printed or as the `Point.MARK` passes read it (on a scan, with the circle of its
+    answer box read beside it: `ringed-marks`)."""
+    return fold(token) in words or fold(recovery.run(Point.MARK, MarkWork(token, ocr, words)).token) in words
 
 
-def _strip_markers(row: list[StreamLine], words: set[str]) -> tuple[list[StreamLine], bool]:
+def _strip_markers(row: list[StreamLine], words: frozenset[str], recovery: Recovery) -> tuple[list[StreamLine], bool]:
     """The row without its trailing answer-label cells ('P', 'F' or 'P F'); whether any were there."""
     kept = list(row)
     removed = 0
     while kept:
         tokens = plain_text(kept[-1].text)[0].split()
-        if tokens and all(_is_marker(t, words, kept[-1].ocr) for t in tokens):
+        if tokens and all(_is_marker(t, words, kept[-1].ocr, recovery) for t in tokens):
             kept.pop()
             removed += len(tokens)
         else:
@@ -49,13 +51,15 @@ def _strip_markers(row: list[StreamLine], words: set[str]) -> tuple[list[StreamL
     return kept, removed >= 2
 
 
-def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -> TrueFalseBlock | None:
+def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool,
+                    recovery: Recovery | None = None) -> TrueFalseBlock | None:
     """Statements of a true/false block, or None when the block is not one.
 
     With `markers_in_row` a statement row ends with the answer labels; otherwise (or when a type rule
     says so: `force`) statements are lines opening with `statement`.
     """
     words = _marker_words(spec)
+    recovery = recovery or Recovery.every()
     statement_re = spec_pattern(spec.statement)
     marked_rows = 0
     stem: list[str] = []
@@ -63,7 +67,7 @@ def find_statements(lines: list[StreamLine], spec: TrueFalseSpec, force: bool) -
     by_marks: list[Statement] = []  # one statement per marked row, for tables without numbers
     lead: list[str] = []  # unmarked rows before the first marked one
     for row in rows(lines):
-        content, marked = _strip_markers(row, words) if spec.markers_in_row else (row, False)
+        content, marked = _strip_markers(row, words, recovery) if spec.markers_in_row else (row, False)
         marked_rows += marked
         text = " ".join(sl.text for sl in content).strip()
         match = statement_re.match(plain_text(text)[0])  # numbers match plain text; bold stays in the statement

@@ -6,8 +6,15 @@ import pytest
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.blocks import split_blocks
 from pipeline.parse.keys import read_marking_scheme
+from pipeline.parse.ocrpasses import recovery_for
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import fold_ocr_digits, line_stream
 from pipeline.specs import load_spec
+
+
+def read_stream(document: ExtractedDocument) -> list:
+    """The document's lines as parse reads them: OCR'd lines through every OCR line pass."""
+    return line_stream(document, reader=Recovery.every().line_reader(None))
 
 
 def _document(texts: list[str], method: PageMethod) -> ExtractedDocument:
@@ -47,14 +54,14 @@ CKE_SHEET = [
 
 def test_ocr_page_question_headers_with_misread_points_still_open_questions():
     spec = load_spec("pl_cke_matura_informatyka")
-    stream = line_stream(_document(CKE_SHEET, PageMethod.OCR))
+    stream = read_stream(_document(CKE_SHEET, PageMethod.OCR))
     blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
     assert [(b.number, b.points) for b in blocks] == [("3.2", 1.0), ("3.3", 1.0), ("3.4", 1.0)]
 
 
 def test_text_layer_lines_are_matched_as_printed():
     spec = load_spec("pl_cke_matura_informatyka")
-    stream = line_stream(_document(CKE_SHEET, PageMethod.TEXT))
+    stream = read_stream(_document(CKE_SHEET, PageMethod.TEXT))
     blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
     assert [b.number for b in blocks] == ["3.2"]
 
@@ -70,17 +77,24 @@ def test_marking_scheme_task_numbers_read_through_look_alikes():
 def test_ocr_header_with_a_speck_read_into_its_row_still_opens_the_question():
     spec = load_spec("pl_cke_matura_informatyka")
     lines = ["Zadanie 3. (0-2)", "Opis", "Zadanie 4. (0-1) F)", "Program typu keylogger służy do"]
-    ocr_blocks = split_blocks(line_stream(_document(lines, PageMethod.OCR)), spec.layout.question_start, None)
-    text_blocks = split_blocks(line_stream(_document(lines, PageMethod.TEXT)), spec.layout.question_start, None)
+    ocr_blocks = split_blocks(read_stream(_document(lines, PageMethod.OCR)), spec.layout.question_start, None)
+    text_blocks = split_blocks(read_stream(_document(lines, PageMethod.TEXT)), spec.layout.question_start, None)
     assert [(b.number, b.points) for b in ocr_blocks] == [("3", 2.0), ("4", 1.0)]
     assert [b.number for b in text_blocks] == ["3"]
 
 
 @pytest.mark.parametrize(("entry", "label"), [("Cc", "C"), ("C", "C"), ("bB", "B")])
-def test_a_key_letter_read_twice_in_both_cases_is_that_label(entry, label):
+def test_an_ocr_keys_letter_read_twice_in_both_cases_is_that_label(entry, label):
     from pipeline.parse.keying import single_label
 
-    assert single_label(entry, ["A", "B", "C", "D"]) == (label, None)
+    assert single_label(entry, ["A", "B", "C", "D"], key_read_by_ocr=True) == (label, None)
+
+
+def test_a_text_keys_doubled_letter_is_not_read_as_one_label():
+    from pipeline.parse.keying import single_label
+
+    label, problem = single_label("Cc", ["A", "B", "C", "D"], key_read_by_ocr=False)
+    assert label is None and "not an option label" in problem
 
 
 @pytest.mark.parametrize("entry", ["AB", "Ab"])
@@ -106,7 +120,7 @@ def test_a_stray_first_label_before_the_real_options_stays_in_the_stem():
         "C. książka.",
         "D. brak nagrody.",
     ]
-    stream = line_stream(_document(lines, PageMethod.OCR))
+    stream = read_stream(_document(lines, PageMethod.OCR))
     block = find_options(stream, spec.layout.options.labels, option_start_regex(spec.layout.options.labels, spec.layout.options.styles))
     assert [(o.label, o.text) for o in block.options] == [
         ("A", "tablet."), ("B", "słuchawki."), ("C", "książka."), ("D", "brak nagrody.")
@@ -122,7 +136,7 @@ def test_an_ocr_number_split_from_its_row_is_joined_to_the_stem_beside_it():
     for method, expected in ((PageMethod.OCR, ["44"]), (PageMethod.TEXT, [])):
         page = Page(number=1, width=595, height=842, method=method, lines=[number, stem, option])
         document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
-        blocks = split_blocks(line_stream(document), spec.layout.question_start, spec.layout.context_start)
+        blocks = split_blocks(read_stream(document), spec.layout.question_start, spec.layout.context_start)
         assert [b.number for b in blocks] == expected
         if blocks:
             assert blocks[0].header_rest == "Slovo dodávateľ"
@@ -130,7 +144,7 @@ def test_an_ocr_number_split_from_its_row_is_joined_to_the_stem_beside_it():
 
 def test_a_dotted_leader_listing_task_files_is_not_a_question_header():
     spec = load_spec("pl_cke_matura_informatyka")
-    stream = line_stream(_document(["Zadanie 3.1. (0–2)", "Zadanie 8.2. ..........umuumeuaeea", "Zadanie 4. (0–1)"], PageMethod.OCR))
+    stream = read_stream(_document(["Zadanie 3.1. (0–2)", "Zadanie 8.2. ..........umuumeuaeea", "Zadanie 4. (0–1)"], PageMethod.OCR))
     blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
     assert [b.number for b in blocks] == ["3.1", "4"]
 
@@ -151,7 +165,7 @@ def test_answer_box_circles_read_beside_true_false_labels_on_a_scan():
     for method, found in ((PageMethod.OCR, ["1", "2", "3", "4"]), (PageMethod.TEXT, None)):
         page = Page(number=1, width=595, height=842, method=method, lines=lines)
         document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
-        block = find_statements(line_stream(document), spec.layout.true_false, force=False)
+        block = find_statements(read_stream(document), spec.layout.true_false, force=False)
         assert (block and [s.n for s in block.statements]) == found
 
 
@@ -166,7 +180,7 @@ def test_a_number_printed_again_away_from_the_first_is_text_not_a_question():
     ]
     page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
     document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
-    blocks = split_blocks(line_stream(document), spec.layout.question_start, spec.layout.context_start)
+    blocks = split_blocks(read_stream(document), spec.layout.question_start, spec.layout.context_start)
     assert [(b.number, b.duplicate) for b in blocks if b.kind == "question"] == [("19", False), ("20", False), ("19", True)]
 
 
@@ -175,17 +189,17 @@ NUMBER_START = r"^(?P<number>\d{1,2})\.\s+(?=\S)"
 
 def test_the_next_number_whose_dot_ocr_lost_still_opens_its_question_on_ocr_pages_only():
     sheet = ["1. ¿Qué se afirma en el texto?", "A) Que es", "2 ¿Por qué se plantea?", "A) Porque", "4 Lo dijo en 1940", "3 ¿A cuál?"]
-    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
     # "4" is not the next number: text of question 2; "3" is, once 2 has been taken.
     assert [(b.number, b.header_rest) for b in blocks] == [("1", "¿Qué se afirma en el texto?"), ("2", "¿Por qué se plantea?"), ("3", "¿A cuál?")]
     assert "4 Lo dijo en 1940" in [sl.text for sl in blocks[1].lines]
-    printed = split_blocks(line_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    printed = split_blocks(read_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
     assert [b.number for b in printed] == ["1"]
 
 
 def test_a_number_out_of_the_run_is_taken_as_the_one_missing_or_as_text():
     sheet = ["51. Primera", "92. Segunda", "53. Tercera", "54. Cuarta", "80. En 1980 ocurrió", "55. Quinta"]
-    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
     assert [b.number for b in blocks] == ["51", "52", "53", "54", "55"]
     assert blocks[1].flags == ["question number read as 92, taken as 52: the only number the numbering allows there"]
     assert all(b.flags == [] for b in blocks if b.number != "52")
@@ -200,12 +214,15 @@ def test_a_number_out_of_the_run_is_taken_as_the_one_missing_or_as_text():
     ],
 )
 def test_a_scanned_number_read_as_its_neighbour_beside_a_gap_of_one_is_the_missing_number(sheet, read_as):
-    blocks = split_blocks(line_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
     assert [(b.number, b.duplicate) for b in blocks] == [("47", False), ("48", False), ("49", False), ("50", False)]
     assert blocks[1].flags == [f"question number read as {read_as}, taken as 48: the only number the numbering allows there"]
     # a text layer prints what it prints: the repeat stays a duplicate
-    printed = split_blocks(line_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    printed = split_blocks(read_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
     assert "48" not in [b.number for b in printed]
+    # so does a scan whose spec disables the pass that reads it (`twin-numbers`)
+    without = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None, recovery=recovery_for(["twin-numbers"]))
+    assert "48" not in [b.number for b in without]
 
 
 def test_on_a_two_column_page_the_missing_number_may_stand_at_the_other_columns_edge():
@@ -215,7 +232,7 @@ def test_on_a_two_column_page_the_missing_number_may_stand_at_the_other_columns_
     lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=x + 200, bottom=90 + 14 * i, font_size=10) for i, (t, x) in enumerate(rows)]
     page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
     document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
-    blocks = split_blocks(line_stream(document), NUMBER_START, None)
+    blocks = split_blocks(read_stream(document), NUMBER_START, None)
     assert [b.number for b in blocks] == ["47", "48", "49", "50"]
 
 
@@ -234,16 +251,16 @@ def test_the_first_number_whose_dot_ocr_lost_opens_the_first_question():
     # stem and options stand at the text indent).
     sheet = [(65, "1"), (100, "Por el arriendo de un juego inflable se cobra una cuota fija."), (100, "A) 4"), (100, "B) 8"),
              (64, "2."), (100, "Considera el número p distinto de cero."), (100, "A) Que hubo dos aumentos.")]
-    blocks = split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)
+    blocks = split_blocks(read_stream(_placed(sheet)), NUMBER_START, None)
     assert [b.number for b in blocks] == ["1", "2"]
     assert [sl.text for sl in blocks[0].lines][-2:] == ["A) 4", "B) 8"]
-    assert [b.number for b in split_blocks(line_stream(_placed(sheet, PageMethod.TEXT)), NUMBER_START, None)] == ["2"]
+    assert [b.number for b in split_blocks(read_stream(_placed(sheet, PageMethod.TEXT)), NUMBER_START, None)] == ["2"]
 
 
 def test_a_bare_number_is_no_first_header_with_other_lines_at_the_headers_edge_after_it():
     # "1" is the last line of an instruction list; an unindented line stands between it and "2.".
     sheet = [(65, "1"), (65, "Lee con atención."), (64, "2."), (100, "Considera el número p."), (100, "A) Que hubo dos aumentos.")]
-    assert [b.number for b in split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
+    assert [b.number for b in split_blocks(read_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
     # nor is a number that is not the one before the first header
     sheet = [(65, "7"), (100, "Por el arriendo."), (64, "2."), (100, "Considera el número p.")]
-    assert [b.number for b in split_blocks(line_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
+    assert [b.number for b in split_blocks(read_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
