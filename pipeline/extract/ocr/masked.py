@@ -9,10 +9,14 @@ that fall in a kept box) is painted white, and that image goes through the same 
 (`read_page`: key cells, label repairs, word repairs). Only the words read come back, in PDF points, so
 the stage splices them into the page's own glyphs; the text layer's glyphs are never read again.
 
-Readings are cached like whole pages (`cache`), under the page's key plus the boxes.
+Readings are cached like whole pages (`cache`), under the page's key plus the boxes, and under what the
+image holds (`content_key`: the pixels pasted and where, the boxes erased, the settings): the same drawn
+block in another file (a family's title or key table drawn as outlines on every sheet of an archive)
+is read once, and every later file takes that reading, which is what reading its identical image gives.
 """
 from __future__ import annotations
 
+import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -30,6 +34,7 @@ from pipeline.infra import fingerprint
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 KEEP_PAD_PT = 2.0  # points kept around each box: anti-aliased edges, a diacritic just outside a loose box
 MASKED_FORMAT = "masked/2"
+CONTENT_FORMAT = "masked-content/1"
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,12 @@ class PlacedWord:
 
 def masked_key(sha256: str, request: MaskedRequest, settings: OcrSettings) -> str:
     return fingerprint(MASKED_FORMAT, reading_key(sha256, request.page, settings), [list(b) for b in request.keep], [list(b) for b in request.erase])
+
+
+def content_key(image: MaskedImage, settings: OcrSettings) -> str:
+    """The cache key of a masked image's reading by what the image holds: a reading depends on the image
+    and the settings only (`pagepasses.read_page`), never on the file or page it came from."""
+    return fingerprint(CONTENT_FORMAT, reading_key("", 0, settings), image.digest)
 
 
 def read_masked(
@@ -92,37 +103,63 @@ def read_masked(
                 if cached is not None:
                     words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
                     continue
-                image = _masked_image(document, request, settings.dpi)
-                pending.append((request, key, pool.submit(read_page, image, asked, page_number=request.page)))
-            for request, key, future in pending:
+                masked = _masked_image(document, request, settings.dpi)
+                same = content_key(masked, asked) if cache is not None else None
+                cached = cache.get(same) if cache is not None and same is not None else None
+                if cache is not None and cached is not None:  # the same image, read for another file or page
+                    if key is not None:
+                        cache.put(key, cached)
+                    words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
+                    continue
+                pending.append((request, (key, same), pool.submit(read_page, masked.image, asked, page_number=request.page)))
+            for request, keys, future in pending:
                 try:
                     reading = future.result()
                 except OcrError as exc:
                     raise OcrError(f"{pdf_path} page {request.page}: {exc}") from exc
-                if cache is not None and key is not None:
-                    cache.put(key, reading)
+                for stored in keys:
+                    if cache is not None and stored is not None:
+                        cache.put(stored, reading)
                 words.setdefault(request.page, []).extend(_placed(reading, settings.dpi))
     finally:
         document.close()
     return words
 
 
-def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> Image.Image:
+@dataclass(frozen=True)
+class MaskedImage:
+    image: Image.Image
+    digest: str  # what made it: its size, each pasted box with its pixels, each rectangle painted white
+
+
+def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> MaskedImage:
     image, _, _ = render_page(document, request.page - 1, dpi)
     scale = dpi / 72.0
     canvas = Image.new("RGB", image.size, (255, 255, 255))
+    made = hashlib.sha256(repr((MASKED_FORMAT, image.size)).encode())
+    pasted: list[tuple[int, int, int, int]] = []
     for x0, top, x1, bottom in request.keep:
         box = (
             max(0, int((x0 - KEEP_PAD_PT) * scale)), max(0, int((top - KEEP_PAD_PT) * scale)),
             min(image.width, int((x1 + KEEP_PAD_PT) * scale) + 1), min(image.height, int((bottom + KEEP_PAD_PT) * scale) + 1),
         )
         if box[0] < box[2] and box[1] < box[3]:
-            canvas.paste(image.crop(box), box[:2])
+            piece = image.crop(box)
+            canvas.paste(piece, box[:2])
+            made.update(repr(("paste", box)).encode())
+            made.update(piece.tobytes())
+            pasted.append(box)
     if request.erase:
         draw = ImageDraw.Draw(canvas)
         for x0, top, x1, bottom in request.erase:
-            draw.rectangle((x0 * scale, top * scale, x1 * scale, bottom * scale), fill=(255, 255, 255))
-    return canvas
+            rectangle = (x0 * scale, top * scale, x1 * scale, bottom * scale)
+            draw.rectangle(rectangle, fill=(255, 255, 255))
+            # White on the white around the pasted boxes changes nothing: only a rectangle (a pixel wider
+            # each way) that reaches a pasted box is part of what made the image.
+            if any(rectangle[0] - 1 < b[2] and b[0] < rectangle[2] + 1 and rectangle[1] - 1 < b[3] and b[1] < rectangle[3] + 1
+                   for b in pasted):
+                made.update(repr(("erase", rectangle)).encode())
+    return MaskedImage(canvas, made.hexdigest())
 
 
 def _placed(reading: PageReading, dpi: int) -> list[PlacedWord]:
