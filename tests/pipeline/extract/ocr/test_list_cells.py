@@ -169,3 +169,14 @@ def test_a_list_key_with_a_word_before_each_number_is_read_entry_by_entry(tmp_pa
     image, _, _ = render_page(pdfium.PdfDocument(str(scan)), 0, 300)
     columns = list_entries(prepare_for_tesseract(image, 300), [], 300)
     assert sorted(len(c) for c in columns) == [15, 15] and all(e.lead is not None for c in columns for e in c)
+
+
+@needs_tesseract("ell")
+def test_greek_capital_answers_of_a_list_key_are_read_as_printed(tmp_path):
+    # The strip of answer cells read as a line (psm 7) gave a clear lone Δ as Α or ὂ (3 of 10 answers of
+    # the scriptscans Greek key, at 150 and 300 dpi); read as one word, each glyph in company, it gave Δ.
+    sheet = worded_list(3, word="Μέρη", language="ell", labels=("Α", "Β", "Γ", "Δ"), count=20, columns=1)
+    for dpi, blur in ((150, 0.8), (300, 0.4)):
+        table = read_key(_scan(sheet, tmp_path, dpi, blur), sheet)
+        right, wrong = _right_wrong(sheet, table)
+        assert wrong == [] and right >= len(sheet.truth) - 1, (dpi, right, wrong, table.problems)
