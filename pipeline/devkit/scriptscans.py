@@ -32,7 +32,7 @@ from typing import Literal
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
-from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font
+from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font, text_height
 from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
@@ -138,12 +138,12 @@ def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
     for q in questions:
         cells = [_cell(family, label, text) for label, text in zip(family.labels, q.options)]
         rows = {"column": len(cells), "pairs": -(-len(cells) // 2), "row": 1, "grid": 2}[family.layout]
-        stem_rows = 1 + len(q.stem) // (45 if family.font == CJK_FONT else 85)
-        if y + (stem_rows + rows) * ROW_MM + 6 > 275:
+        stem_height = text_height(box(f"{q.number}. {q.stem}", 20, 170))  # as the font wraps it: options never overprint it
+        if y + stem_height + rows * ROW_MM + 6 > 275:
             pages.append(PageSpec(tuple(boxes)))
             boxes, y = [], 20.0
         boxes.append(box(f"{q.number}. {q.stem}", 20, 170))
-        y += stem_rows * ROW_MM + 1.5
+        y += stem_height + 1.5
         per_row = {"column": 1, "pairs": 2, "row": len(cells), "grid": 3}[family.layout]
         width = 164 / per_row
         for i in range(0, len(cells), per_row):

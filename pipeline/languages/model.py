@@ -123,6 +123,19 @@ class Spelling(_Strict):
         min_length=1, description="hunspell dictionary names under /usr/share/hunspell, any of which may know a word: [pl_PL]"
     )
     debian_packages: list[str] = Field(min_length=1, description="the Debian packages that ship them (`make setup` installs them): [hunspell-pl]")
+    same_words: dict[str, str] = Field(
+        default_factory=dict,
+        description="letter sequences the language writes either way in one word, where its dictionaries know only one way "
+                    "(Vietnamese tone marks on either vowel: {òa: oà}); a word they do not know is asked again written the other way",
+    )
+
+    @field_validator("same_words")
+    @classmethod
+    def _same_words(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = [f"{k}: {v}" for k, v in value.items() if not k or not v or k == v or k != k.lower() or v != v.lower()]
+        if bad:
+            raise ValueError(f"same_words pair two different lower-case spellings: {bad}")
+        return value
 
     @field_validator("dictionaries")
     @classmethod

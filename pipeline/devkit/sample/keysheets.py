@@ -144,6 +144,22 @@ def paren_list(seed: int = 0, *, count: int = 50, columns: int = 5, labels: Sequ
     )
 
 
+def worded_list(seed: int = 0, *, count: int = 30, columns: int = 2, labels: Sequence[str] = ("A", "B", "C", "D", "E"),
+                word: str = "Soru", language: str = "tur") -> KeySheet:
+    """Entries "<word> n: X" (a word before each number, as keys print "Question 12: D") down unruled columns."""
+    answers = _answers(count, labels, seed)
+    per_column = -(-count // columns)
+    items: list[PageItem] = [TextBox(f"{word} 2031", 20, 12, 170, size=12, bold=True)]
+    for index, answer in enumerate(answers):
+        column, row = divmod(index, per_column)
+        items.append(TextBox(f"{word} {index + 1}: {answer}", 20 + column * 60, 24 + row * 7, 55, size=11))
+    letters = "".join(labels)
+    return KeySheet(
+        "list-worded", [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)},
+        {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{letters}])(?!\w)"}, tuple(labels), (language,),
+    )
+
+
 CIRCLED = ("①", "②", "③", "④", "⑤")
 
 

@@ -155,6 +155,10 @@ def parse_tsv(tsv: str) -> list[Word]:
         )
     return words
 KEY_CELL_PSM = 7
+# A strip of lone label glyphs read as one word: as a line, Tesseract parts the strip at its wide gaps and
+# reads each glyph alone, where the Greek model read a clear lone Δ as Α or ὂ (3 of 10 of a list key's
+# answers); taken as one word, the same strips read right (`listcells`).
+LABEL_STRIP_PSM = 8
 
 
 # Widest strip of crops read as one line: Tesseract refuses images over 32767 pixels wide; a line of
@@ -175,8 +179,9 @@ def read_strip(
     whitelist: str | None = None,
     binarise: bool = True,
     stretch: float = 1.0,
+    psm: int = KEY_CELL_PSM,
 ) -> tuple[list[int], list[Word]]:
-    """Crops of `grey` side by side in one strip, read as one text line (psm 7): the x offset of each
+    """Crops of `grey` side by side in one strip, read as one text line (psm 7; `psm` another way): the x offset of each
     crop in the strip (its top sits at `gap`) and the words read. Lone letters read against a whitelist
     come out better grey (`binarise=False`): binarised, most "C"s of a generated key were lost.
 
@@ -189,7 +194,7 @@ def read_strip(
         offsets, words, shift = [], [], 0
         for group in groups:
             group_offsets, group_words = read_strip(
-                grey, group, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise, stretch
+                grey, group, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise, stretch, psm
             )
             offsets += [shift + offset for offset in group_offsets]
             words += [replace(w, left=w.left + shift, right=w.right + shift) for w in group_words]
@@ -205,7 +210,7 @@ def read_strip(
         strip.paste(grey.crop((left, up, right, down)), (offset, gap))
     if binarise:
         strip = strip.point(lambda v: 0 if v < STRIP_INK_BELOW else 255)
-    read = read_widened(strip, stretch, path, languages, dpi, omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist)
+    read = read_widened(strip, stretch, path, languages, dpi, omp_thread_limit, psm=psm, whitelist=whitelist)
     return offsets, read
 
 

@@ -137,6 +137,8 @@ class Spelling:
     """The dictionaries of one or more languages: a word is known when any of them knows it."""
 
     names: tuple[str, ...]
+    # Sequences written either way in one word, both directions (language data's `spelling.same_words`).
+    same_words: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def _checkers(self) -> list[_Checker]:
@@ -154,8 +156,18 @@ class Spelling:
             if not word or any(ch.isspace() for ch in word):
                 answers.append(False)
                 continue
-            answers.append(any(checker.knows(word) for checker in self._checkers))
+            answers.append(any(checker.knows(form) for form in self._forms(word) for checker in self._checkers))
         return answers
+
+    def _forms(self, word: str) -> list[str]:
+        """`word`, then the word with each of its `same_words` sequences written the other way (in its case)."""
+        forms = [word]
+        for one, other in self.same_words:
+            for a, b in ((one, other), (one.upper(), other.upper()), (one.capitalize(), other.capitalize())):
+                for form in list(forms):
+                    if a in form:
+                        forms.append(form.replace(a, b))
+        return list(dict.fromkeys(forms))
 
 
 def spelling_for(languages: Sequence[str]) -> Spelling:
@@ -164,12 +176,15 @@ def spelling_for(languages: Sequence[str]) -> Spelling:
     Raises `SpellingUnavailable` naming what is missing: a language without data or dictionaries, a
     dictionary not installed, or the `hunspell` program."""
     names: list[str] = []
+    same: list[tuple[str, str]] = []
     for name in languages:
         language = language_for_tesseract(name)
         if language is None or language.spelling is None:
             raise SpellingUnavailable(f"no spelling dictionary named for Tesseract language {name!r} (pipeline/languages/data)")
         names += language.spelling.dictionaries
-    spelling = Spelling(tuple(dict.fromkeys(names)))
+        for one, other in language.spelling.same_words.items():
+            same += [(one, other), (other, one)]
+    spelling = Spelling(tuple(dict.fromkeys(names)), tuple(dict.fromkeys(same)))
     _programs()  # what is missing is said now, before any page is read; the processes start at the first question
     for name in spelling.names:
         _affix_file(name)

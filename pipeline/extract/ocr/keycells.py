@@ -159,6 +159,7 @@ def read_label_cells(
     path: Path,
     *,
     retry: bool = True,
+    psm: int = KEY_CELL_PSM,
 ) -> dict[int, tuple[str, float]]:
     """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
     side in one strip against the labels alone; ("", 0) for a crop two readings claimed. With `retry`,
@@ -169,12 +170,12 @@ def read_label_cells(
         # One strip at a time: the character boxes asked for below are the strip's in `path`.
         readings, start = {}, 0
         for group in groups:
-            part = read_label_cells(grey, group, labels, gap, languages, dpi, omp_thread_limit, path, retry=retry)
+            part = read_label_cells(grey, group, labels, gap, languages, dpi, omp_thread_limit, path, retry=retry, psm=psm)
             readings.update({start + i: reading for i, reading in part.items()})
             start += len(group)
         return readings
     whitelist = "".join(sorted(set("".join(labels))))
-    offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False)
+    offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False, psm=psm)
 
     def crop_at(x: float) -> int | None:
         return next((i for i, ((left, _, right, _), offset) in enumerate(zip(crops, offsets)) if offset <= x < offset + right - left), None)
@@ -197,7 +198,7 @@ def read_label_cells(
         for i, ch in zip(spanned, r.text):
             readings[i] = (ch, r.conf) if i not in readings else ("", 0.0)  # read twice: trust neither
     if misaligned:
-        boxes = run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=KEY_CELL_PSM, whitelist=whitelist, output="makebox")
+        boxes = run_tesseract(path, languages, dpi, omp_thread_limit=omp_thread_limit, psm=psm, whitelist=whitelist, output="makebox")
         for row in boxes.splitlines():
             fields = row.split()
             if len(fields) < 5 or fields[0] not in labels:
@@ -209,7 +210,8 @@ def read_label_cells(
                 readings[at] = (fields[0], owner.conf) if at not in readings else ("", 0.0)
     missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
     if retry and missing and len(missing) < len(crops):
-        again = read_label_cells(grey, [crops[i] for i in missing], labels, gap, languages, dpi, omp_thread_limit, path, retry=False)
+        again = read_label_cells(grey, [crops[i] for i in missing], labels, gap, languages, dpi, omp_thread_limit, path, retry=False,
+                                 psm=psm)
         readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
     return readings
 

@@ -29,13 +29,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.engine import LABEL_STRIP_PSM
 from pipeline.extract.ocr.tablecells import GLYPH_PX, LINE_BASE, _counting_run, _enlarged, _read_answers, _read_digits
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -46,6 +47,7 @@ ANSWER_MAX_WIDTH = 1.3  # of a row's height: an answer piece's ink is about one 
 ANSWER_MIN_HEIGHT = 0.45  # of a row's height: an answer is a glyph's height (a dot or a dash is not)
 DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider than tall
 DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
+LEAD_GAP = 0.45  # of a row's height: a word space at least, between a word leading an entry and its number
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
@@ -69,6 +71,7 @@ class Entry:
     dash: Box | None
     height: int  # the row's ink height
     row: int  # the row's top: entries of one row, in any column, share it
+    lead: Box | None = None  # words printed before the number ("Question" of "Question 12: D"), read by the page reading
 
 
 def _pieces(ink: np.ndarray, top: int, bottom: int) -> list[Box]:
@@ -101,10 +104,30 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
         rest, dash = group[:-1], None
         if len(rest) > 1 and _is_dash(rest[-1], height):
             rest, dash = rest[:-1], rest[-1]
-        number = (min(p[0] for p in rest), min(p[1] for p in rest), max(p[2] for p in rest), max(p[3] for p in rest))
+        tail = _number_tail(rest, height)
+        lead = _span(rest[:len(rest) - len(tail)]) if len(tail) < len(rest) else None
+        number = _span(tail)
         if number[2] - number[0] <= NUMBER_MAX_WIDTH * height and number[3] - number[1] >= ANSWER_MIN_HEIGHT * height:
-            found.append(Entry(number, group[-1], dash, height, row))
+            found.append(Entry(number, group[-1], dash, height, row, lead))
     return found
+
+
+def _span(pieces: list[Box]) -> Box:
+    return min(p[0] for p in pieces), min(p[1] for p in pieces), max(p[2] for p in pieces), max(p[3] for p in pieces)
+
+
+def _number_tail(rest: list[Box], height: int) -> list[Box]:
+    """The pieces of `rest` that can be the entry's number: all of them when they fit a number's width, else the
+    longest run at its end that does, parted from what stands before it by a word space or more
+    (`LEAD_GAP`): a word printed before each number ("Question 12: D", "Ερώτηση 7: Δ") leads the entry and
+    stays as the page reading read it. Whether the tail is a number the digit reading and the column's
+    count decide, as for any entry."""
+    for start in range(len(rest)):
+        tail = rest[start:]
+        fits = tail[-1][2] - tail[0][0] <= NUMBER_MAX_WIDTH * height
+        if fits and (start == 0 or tail[0][0] - rest[start - 1][2] >= LEAD_GAP * height):
+            return tail
+    return rest
 
 
 def _is_dash(piece: Box, height: int) -> bool:
@@ -256,9 +279,10 @@ def read_list_cells(
         return words
     answers = [e.answer for column, _, _ in keyed for e in column]
     labels_read = iter(_read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
-                                     omp_thread_limit, folder / "list-answers.pgm"))
+                                     omp_thread_limit, folder / "list-answers.pgm", psm=LABEL_STRIP_PSM))
     added: list[Word] = []
     spans: list[Box] = []
+    leads: dict[tuple[int, int, int], Box] = {}
     for column, numbers_run, mark in keyed:
         readings = [next(labels_read) for _ in column]
         if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
@@ -275,7 +299,10 @@ def read_list_cells(
             text, conf = reading if reading else (UNREAD_CELL, -1.0)
             added.append(Word(text, conf, entry.answer[0], entry.answer[1], entry.answer[2], entry.answer[3], line))
             spans.append((entry.number[0], top, entry.answer[2], bottom))
+            if entry.lead is not None:  # the leading words join the entry's line, in front of its number
+                leads[line] = entry.lead
     kept = [w for w in words if not any(_centre_in(w, span) for span in spans)]
+    kept = [next((replace(w, line=line) for line, lead in leads.items() if _centre_in(w, lead)), w) for w in kept]
     return kept + added
 
 

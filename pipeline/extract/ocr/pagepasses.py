@@ -283,7 +283,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "1", Cost.REGIONS, when=_has_labels)
+@page_pass("list-cells", "2", Cost.REGIONS, when=_has_labels)  # 2: a word may lead an entry
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""

@@ -343,7 +343,8 @@ def second_reader_inputs(languages: tuple[str, ...], recogniser_name: str = SECO
         spelling = spelling_for(languages)
     except SpellingUnavailable as exc:
         return f"{recogniser_name} skipped: {exc}"
-    return f"{packages}; " + ", ".join(f"{name}:{dictionary_identity(name)}" for name in spelling.names)
+    same = f"; same words {len(spelling.same_words)}" if spelling.same_words else ""
+    return f"{packages}; " + ", ".join(f"{name}:{dictionary_identity(name)}" for name in spelling.names) + same
 
 
 # Once a process: packages are not installed under a running extract, and reading their metadata for every

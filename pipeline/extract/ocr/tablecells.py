@@ -28,7 +28,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
-from pipeline.extract.ocr.engine import parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labels import script_label_shapes
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
@@ -206,8 +206,8 @@ def _read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, 
 
 
 def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
-                  path: Path) -> list[tuple[str, float] | None]:
-    """Each answer cell's label and confidence, or None where it stays unread."""
+                  path: Path, psm: int = KEY_CELL_PSM) -> list[tuple[str, float] | None]:
+    """Each answer cell's label and confidence, or None where it stays unread (`psm`: how the strips of labels are taken)."""
     grey, boxes = _enlarged(grey, boxes)
     gap = GLYPH_PX // 2
     ringed = enclosed_digits(labels)
@@ -218,14 +218,14 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
         as_label.update({mark: mark for mark in VOIDED_MARKS})
         allowed = list(as_label)
         readings = {i: (as_label.get(text, ""), conf) for i, (text, conf) in
-                    read_label_cells(grey, boxes, allowed, gap, languages, dpi, omp, path).items()}
+                    read_label_cells(grey, boxes, allowed, gap, languages, dpi, omp, path, psm=psm).items()}
         answers = [readings[i] if readings.get(i, ("", 0.0))[0] else None for i in range(len(boxes))]
         _read_free(answers, grey, boxes, as_label, languages, dpi, omp)
         for index, box in enumerate(boxes):
             # A letter the strips left unread, read alone: grey, then black on white at its own threshold.
             for image in ([grey, _own_threshold(grey, box)] if answers[index] is None else []):
                 alone = read_label_cells(image, [box], allowed, gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"),
-                                         retry=False)
+                                         retry=False, psm=psm)
                 if alone.get(0, ("", 0.0))[0] in as_label:
                     answers[index] = (as_label[alone[0][0]], alone[0][1])
                     break

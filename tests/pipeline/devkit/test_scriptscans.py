@@ -29,3 +29,22 @@ def test_a_scanned_korean_sheet_with_ringed_labels_reads_near_its_text_layer(tmp
     # Before ringed labels were found by shape, no option and no key answer of this sheet was read (0 %).
     assert recall == 100.0 and answers == 100.0
     assert options >= 90.0
+
+
+@needs_tesseract("ell", "rus", "vie", "tur")
+def test_no_printed_line_of_a_generated_sheet_overprints_another(tmp_path):
+    # The options once stood one row under a stem guessed to fit 85 characters: a Greek stem of 84 wrapped, its
+    # second line overprinted the first option, and every scan lost that question (the Greek and Russian
+    # option gaps of 10–20 points were that alone).
+    import pypdfium2 as pdfium
+
+    for family in (f for f in scriptscans.CHECKING + scriptscans.TUNING if f.font != scriptscans.CJK_FONT):
+        questions = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
+        pdf = pdfium.PdfDocument(str(scriptscans.sheet_pdf(tmp_path / f"{family.name}.pdf", family, questions)))
+        for page in pdf:
+            text = page.get_textpage()
+            rects = [text.get_rect(i) for i in range(text.count_rects())]
+            for i, (l1, b1, r1, t1) in enumerate(rects):
+                for l2, b2, r2, t2 in rects[i + 1:]:
+                    overlap = min(r1, r2) - max(l1, l2) > 1 and min(t1, t2) - max(b1, b2) > 1
+                    assert not overlap, (family.name, (l1, b1, r1, t1), (l2, b2, r2, t2))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.devkit.keyscans import read_key, same_answer
-from pipeline.devkit.sample.keysheets import dash_list, greek_booklets, list_key, paren_list
+from pipeline.devkit.sample.keysheets import dash_list, greek_booklets, list_key, paren_list, worded_list
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.keycells import merge_table_pass
@@ -150,3 +150,33 @@ def test_a_rule_remnant_between_a_grid_numbers_and_answers_does_not_part_them(tm
     table = read_key(_scan(sheet, tmp_path, 150), sheet)
     right, wrong = _right_wrong(sheet, table)
     assert wrong == [] and right >= 36, (right, wrong, table.problems)
+
+
+@needs_tesseract("tur")
+def test_a_list_key_with_a_word_before_each_number_is_read_entry_by_entry(tmp_path):
+    # "Soru 7: E" down two columns, 150 dpi, blur 0.8: the page reading left a lone capital after its colon
+    # unread (3 of 10 answers of the scriptscans Turkish key lost); the word before the number kept the
+    # entries out of this pass, whose number had to stand alone before its answer.
+    sheet = worded_list(0)
+    scan = _scan(sheet, tmp_path, 150)
+    table = read_key(scan, sheet)
+    right, wrong = _right_wrong(sheet, table)
+    assert wrong == [] and right == len(sheet.truth), (right, wrong, table.problems)
+    import pypdfium2 as pdfium
+
+    from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
+
+    image, _, _ = render_page(pdfium.PdfDocument(str(scan)), 0, 300)
+    columns = list_entries(prepare_for_tesseract(image, 300), [], 300)
+    assert sorted(len(c) for c in columns) == [15, 15] and all(e.lead is not None for c in columns for e in c)
+
+
+@needs_tesseract("ell")
+def test_greek_capital_answers_of_a_list_key_are_read_as_printed(tmp_path):
+    # The strip of answer cells read as a line (psm 7) gave a clear lone Δ as Α or ὂ (3 of 10 answers of
+    # the scriptscans Greek key, at 150 and 300 dpi); read as one word, each glyph in company, it gave Δ.
+    sheet = worded_list(3, word="Μέρη", language="ell", labels=("Α", "Β", "Γ", "Δ"), count=20, columns=1)
+    for dpi, blur in ((150, 0.8), (300, 0.4)):
+        table = read_key(_scan(sheet, tmp_path, dpi, blur), sheet)
+        right, wrong = _right_wrong(sheet, table)
+        assert wrong == [] and right >= len(sheet.truth) - 1, (dpi, right, wrong, table.problems)
