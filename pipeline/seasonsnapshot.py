@@ -95,8 +95,11 @@ def load_snapshot(cache_root: Path, source: str, curated_path: Path) -> Snapshot
     if text is None:
         return None
     try:
-        return Snapshot(**json.loads(text))
-    except (ValueError, TypeError):  # written by another version, or torn: the run does the full work
+        snapshot = Snapshot(**json.loads(text))
+        for record in snapshot.files:  # each file's line must come back as this version's FileReport
+            _file_from_record(record)
+        return snapshot
+    except (ValueError, TypeError, AttributeError):  # another version's, or torn: the run does the full work
         return None
 
 

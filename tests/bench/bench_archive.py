@@ -141,6 +141,11 @@ def _agreement(root: Path, truth: dict[str, SheetTruth]) -> tuple[int, int, int,
             sum(a.same_answer for a in agreements), sum(a.closed for a in agreements))
 
 
+def _curated_stamp(root: Path, spec: str) -> tuple[int, bytes]:
+    path = root / "curated" / f"{spec}.parquet"
+    return path.stat().st_mtime_ns, path.read_bytes()
+
+
 def _load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} (1/5/15 min) on {os.cpu_count()} cores"
@@ -257,7 +262,9 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"Ray cluster: {cluster.nodes} nodes at {cluster.address}, started in {time.perf_counter() - started:.1f} s")
             base_url = stack.enter_context(serve_directory(site_dir))
             first = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
+            curated = [_curated_stamp(root, spec) for spec in SPECS]
             rerun = [run_extract(spec, base_url, root, args.workers, args.executor) for spec in SPECS]
+            untouched = [_curated_stamp(root, spec) for spec in SPECS] == curated
         if args.ray_nodes:
             left = cluster.left
             print(f"Ray cluster stopped: {'no process left' if not left else f'processes left: {list(left)}'}")
@@ -269,6 +276,8 @@ def main(argv: list[str] | None = None) -> None:
         _print_run("re-run, nothing new", rerun, args.workers)
         ratio = sum(r.seconds for r in rerun) / sum(r.seconds for r in first)
         print(f"  re-run / first = {ratio:.1%} (goal ≤ 5%: {'met' if ratio <= 0.05 else 'NOT met'})")
+        print(f"  re-run: reports say nothing new: {[r.report.get('nothing_new', False) for r in rerun]}; curated Parquet "
+              f"{'left as it was (same bytes and modification time)' if untouched else 'rewritten'}")
 
         text_files = [site_dir / t.sheet for t in truth.values() if not t.scanned]
         text_files += [site_dir / t.key for t in truth.values()]

@@ -118,3 +118,19 @@ def test_a_curators_correction_or_a_curated_file_changed_by_hand_is_something_ne
     assert not restored.report.nothing_new and parsed == []  # parsed from the cache, merged and written again
     assert len(restored.questions) == len(first.questions)
     assert {q.id: q for q in restored.questions}[question.id].question == "Poprawiona treść"
+
+
+def test_a_record_of_the_last_run_that_cannot_be_read_means_the_full_work(site, tmp_path, parsed):
+    spec = load_spec("sample_pl")
+    with serve_directory(site) as base_url:
+        options = RunOptions(root=tmp_path / "root", base_url=base_url, executor="inline", show_progress=False)
+        first = run_source(spec, options)
+        [record] = (options.cache_root / "season").rglob("*.json")
+        stored = json.loads(record.read_text(encoding="utf-8"))
+        stored["files"][0]["a_field_of_another_version"] = 1
+        record.write_text(json.dumps(stored), encoding="utf-8")
+        again = run_source(spec, options)
+        settled = run_source(spec, options)
+    assert not again.report.nothing_new  # merged and written again, parse read from its cache
+    assert [q.to_row() for q in again.questions] == [q.to_row() for q in first.questions]
+    assert settled.report.nothing_new  # the full run recorded itself afresh

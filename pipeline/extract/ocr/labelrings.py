@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from PIL import Image
-from scipy import ndimage
 
 from pipeline.diagnostics import Code, diagnose
 from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract
@@ -80,6 +79,8 @@ def find_rings(grey: np.ndarray, text_height: float) -> list[Ring]:
     """The rings with ink at their centre on `grey` (a prepared page), top to bottom, left to right."""
     if text_height < MIN_TEXT_PX:
         return []
+    from scipy import ndimage  # here, not at import: scipy costs every process a second, OCR or not
+
     ink = grey < RING_INK_BELOW
     pieces, _ = ndimage.label(ink, structure=np.ones((3, 3), dtype=bool))
     rings = []
@@ -97,6 +98,8 @@ def find_rings(grey: np.ndarray, text_height: float) -> list[Ring]:
 
 
 def _is_ring(piece: np.ndarray, ink: np.ndarray) -> bool:
+    from scipy import ndimage
+
     filled = ndimage.binary_fill_holes(piece)
     height, width = piece.shape
     ys, xs = np.mgrid[0:height, 0:width]

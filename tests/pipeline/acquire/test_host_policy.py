@@ -185,3 +185,23 @@ def test_a_checked_address_is_connected_to_with_the_name_kept_as_the_host_header
         assert response.status == 200 and response.read().startswith(b"%PDF")
     [request] = other.to(POL)
     assert request.headers["Host"] == f"pinned.example:{port}"
+
+
+def test_a_rerun_s_conditional_get_redirected_to_an_internal_address_is_refused_and_the_earlier_copy_kept(
+        site, other, raw_dir, fast):
+    from pipeline.acquire import Manifest
+
+    site.put(MAT, make_pdf("ours"))
+    site.page("/lista.html", [MAT])
+    [first] = run(site, raw_dir, fast).entries
+    assert first.status == "downloaded" and first.etag
+    other.put(MAT, make_pdf("internal"))
+    site.state.redirects[MAT] = (302, other.url(MAT))
+
+    [again] = run(site, raw_dir, fast).entries
+
+    assert site.to(MAT)[-1].headers.get("If-None-Match") == first.etag  # a conditional re-fetch
+    assert again.status == "rejected" and "127.0.0.2 is a loopback address" in (again.error or "")
+    assert other.to(MAT) == []  # not one request reached the internal address
+    kept = Manifest.load(raw_dir / "manifest.jsonl").get(site.url(MAT))
+    assert kept is not None and kept.ok and kept.sha256 == first.sha256
