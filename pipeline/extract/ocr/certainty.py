@@ -202,15 +202,16 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
 
 def _misread_known_word(core: str, lexicon: Lexicon, spelled: Callable[[str], bool] | None, policy: CertaintyPolicy) -> str | None:
     """Why a word nothing knows reads as a misread known word: with letters blur joins put back (`Ministeno`: `ri`
-    read `n`) or, where the policy asks, with a diacritic more (`Geografia`); None otherwise. The word as read is judged by the spelling dictionaries where the language
-    has them (Tesseract's word lists hold unaccented spellings: `geografia`), else by the lexicon; a candidate is known
-    to either."""
+    read `n`) or, where the policy asks, with a diacritic more (`Geografia`); None otherwise. The word as read and
+    the word it would be are judged by the spelling dictionaries where the language has them (Tesseract's word lists
+    hold odd spellings: `geografia`), else by the lexicon; a word with letters blur joins is not one the lexicon knows
+    either (`donk` is no misread `clonk`)."""
     def known(word: str) -> bool:
-        return word in lexicon or (spelled is not None and spelled(word))
+        return spelled(word) if spelled is not None else word in lexicon
     if (spelled(core) if spelled is not None else core in lexicon):
         return None
     folded = core.casefold()
-    if policy.misread_letters and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
+    if policy.misread_letters and core not in lexicon and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
         return "known with letters blur joins apart"
     if policy.lost_marks and not core.isupper() and any(
             known(other) for other in lexicon.by_bare_letters.get(bare_letters(folded), ()) if _marks(other) > _marks(folded)):

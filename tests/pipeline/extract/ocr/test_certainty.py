@@ -144,6 +144,11 @@ def test_a_word_no_dictionary_knows_that_is_known_with_letters_blur_joins_put_ba
     assert unsure_reason("Ministeno", 96.0, lexicon, CertaintyPolicy(misread_letters=False), spelled=spelled) is None
     assert unsure_reason("Ministeno", 96.0, Lexicon(dict(lexicon.words)), spelled=spelled) is None  # a language without them
     assert unsure_reason("tiroiditis", 96.0, lexicon, spelled=spelled) is None  # a term no list knows, no confusion in it
+    # A word Tesseract's list knows is no misreading, though the dictionaries lack it and know it with `cl` for `d`.
+    english = spelled_for(("eng",))
+    assert english is not None and english("clonk") and not english("donk")
+    assert unsure_reason("donk", 96.0, Lexicon({"de": "de"}, letters), spelled=english) == reason
+    assert unsure_reason("donk", 96.0, Lexicon({"donk": "donk"}, letters), spelled=english) is None
 
 
 def test_a_word_known_with_a_diacritic_more_is_unsure_only_where_the_policy_asks_it():
