@@ -15,6 +15,10 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
+- a word neither the spelling dictionaries nor the lexicon know that the dictionaries know once letters blur
+  joins into one are put back (`Ministeno`: `ri` read `n`; language data `text_quality.misread_letters`), and,
+  where `CertaintyPolicy.lost_marks` asks for it (off: sheets print words without their accents), one they know
+  with a diacritic more (`Geografia`);
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
   a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
