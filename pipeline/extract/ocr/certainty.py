@@ -212,10 +212,11 @@ def _misread_known_word(core: str, lexicon: Lexicon, spelled: Callable[[str], bo
     either (`donk` is no misread `clonk`)."""
     def known(word: str) -> bool:
         return spelled(word) if spelled is not None else word in lexicon
-    if (spelled(core) if spelled is not None else core in lexicon):
-        return None
+    joined = policy.misread_letters and bool(lexicon.misread_letters) and core not in lexicon
+    if not (joined or policy.lost_marks) or (spelled(core) if spelled is not None else core in lexicon):
+        return None  # no rule for the language (no dictionary is asked), or a known word
     folded = core.casefold()
-    if policy.misread_letters and core not in lexicon and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
+    if joined and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
         return "known with letters blur joins apart"
     if policy.lost_marks and not core.isupper() and any(
             known(other) for other in lexicon.by_bare_letters.get(bare_letters(folded), ()) if _marks(other) > _marks(folded)):
