@@ -500,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
     known = (*MISREAD_SIGNS, *WORD_RULES)
-    chosen = set()
+    chosen: set[str] = set()
     for name in args.signs.split(","):
         chosen |= {*MISREAD_SIGNS, JOINED} if name == "all" else {JOINED} if name == "none" else {name}  # none: the word rules as shipped
     if chosen - set(known):
