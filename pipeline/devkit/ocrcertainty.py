@@ -33,6 +33,7 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
+from pipeline.devkit import scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.devkit.sample.raster import rasterize_pdf
@@ -88,6 +89,7 @@ HELD_OUT = (
     Family("en-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", Scan(250, 0.7, 75), 16),
 )
 SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT}
+SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
 @dataclass(frozen=True)
@@ -410,6 +412,50 @@ def run_corpus(folder: Path, sheets: tuple[CorpusSheet, ...], policy: CertaintyP
     return total, lines
 
 
+SCRIPT_SCAN = Scan(200, 0.6, 80, 0.01)  # the `scripts` set: each `scriptscans` family (tuning and checking) at this scan
+
+
+def measure_script(folder: Path, family: scriptscans.Family, policy: CertaintyPolicy, cache: Path, show: bool = False) -> Tally:
+    """A `scriptscans` family (Hangul, Greek, Vietnamese, Turkish, Cyrillic; its labels and layouts) scanned at
+    `SCRIPT_SCAN`, read under `policy`; counted as `Tally` says against what was printed."""
+    vocabulary = scriptscans._vocabulary(family)
+    questions = scriptscans.printed_questions(family, vocabulary)
+    text, scanned = folder / f"script-{family.name}" / "text" / "2031", folder / f"script-{family.name}" / "2031"
+    if not (scanned / "sheet.pdf").is_file():
+        text.mkdir(parents=True, exist_ok=True)
+        scanned.mkdir(parents=True, exist_ok=True)
+        s = SCRIPT_SCAN
+        for clean in (scriptscans.sheet_pdf(text / "sheet.pdf", family, questions),
+                      scriptscans.key_pdf(text / "key.pdf", family, questions, vocabulary)):
+            rasterize_pdf(clean, scanned / clean.name, dpi=s.dpi, blur=s.blur, jpeg_quality=s.jpeg, noise=s.noise, seed=family.seed)
+    the_spec = scriptscans.family_spec(family)
+    options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache))
+    records = _records_of(scanned / "sheet.pdf", scanned / "key.pdf", the_spec, {"year": "2031"},
+                          replace(options, ocr=replace(options.ocr, certainty=policy)))
+    tally = Tally()
+    for printed in questions:
+        record = records.get(printed.number)
+        if record is None:
+            tally.lost += 1
+            continue
+        tally.count(Printed(printed.number, printed.stem, printed.options, printed.answer), record, family.name, show)
+    return tally
+
+
+def run_scripts(folder: Path, policy: CertaintyPolicy, *, show: bool = False) -> tuple[Tally, list[str]]:
+    installed = installed_languages()
+    total, lines = Tally(), []
+    for family in (*scriptscans.TUNING, *scriptscans.CHECKING):
+        if family.tesseract not in installed:
+            lines.append(f"{family.name:<16} skipped: Tesseract data {family.tesseract} not installed")
+            continue
+        tally = measure_script(folder, family, policy, folder / "cache", show)
+        total.add(tally)
+        lines.append(tally.line(f"{family.name} ({'tuning' if family in scriptscans.TUNING else 'checking'})"[:16]))
+    lines.append(total.line("all"))
+    return total, lines
+
+
 def run_set(folder: Path, families: tuple[Family, ...], policy: CertaintyPolicy, *, show: bool = False) -> tuple[Tally, list[str]]:
     installed = installed_languages()
     total, lines = Tally(), []
@@ -442,7 +488,8 @@ SWEEP = [
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.ocrcertainty", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, *CORPUS_SETS, "all"], default="all", help="which families (default: all four, apart)")
+    parser.add_argument("--set", choices=[*SETS, *CORPUS_SETS, SCRIPTS, "all"], default="all",
+                        help=f"which families (default: all five, apart); {SCRIPTS}: `scriptscans`' families at {SCRIPT_SCAN}")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
@@ -453,21 +500,22 @@ def main(argv: list[str] | None = None) -> int:
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
     known = (*MISREAD_SIGNS, *WORD_RULES)
-    chosen = set()
+    chosen: set[str] = set()
     for name in args.signs.split(","):
-        chosen |= {*MISREAD_SIGNS, JOINED} if name == "all" else set() if name == "none" else {name}
+        chosen |= {*MISREAD_SIGNS, JOINED} if name == "all" else {JOINED} if name == "none" else {name}  # none: the word rules as shipped
     if chosen - set(known):
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
     enable_signs(chosen - set(WORD_RULES))
     ruled = replace(CertaintyPolicy(), unknown_to_all_from=DICTIONARY_FROM if DICTIONARY in chosen else 0,
                     misread_letters=JOINED in chosen, lost_marks=MARKS in chosen)
-    names = [*SETS, *CORPUS_SETS] if args.set == "all" else [args.set]
+    names = [*SETS, *CORPUS_SETS, SCRIPTS] if args.set == "all" else [args.set]
     policies = [replace(p, unknown_to_all_from=ruled.unknown_to_all_from, misread_letters=ruled.misread_letters,
                         lost_marks=ruled.lost_marks) for p in SWEEP] if args.sweep else [ruled]
     for policy in policies:
         for name in names:
             show = args.show and not args.sweep
-            total, lines = run_corpus(args.out, CORPUS_SETS[name], policy, show=show) if name in CORPUS_SETS else run_set(args.out, SETS[name], policy, show=show)
+            total, lines = run_corpus(args.out, CORPUS_SETS[name], policy, show=show) if name in CORPUS_SETS \
+                else run_scripts(args.out, policy, show=show) if name == SCRIPTS else run_set(args.out, SETS[name], policy, show=show)
             if args.sweep:
                 print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} known_sure_from "
                       f"{policy.known_sure_from} agreement {policy.agreement!s:<5} | {total.line(name)}", flush=True)

@@ -15,6 +15,10 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   square or curly bracket without its pair (`194]` for `1941`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
+- a word neither the spelling dictionaries nor the lexicon know that the dictionaries know once letters blur
+  joins into one are put back (`Ministeno`: `ri` read `n`; language data `text_quality.misread_letters`), and,
+  where `CertaintyPolicy.lost_marks` asks for it (off: sheets print words without their accents), one they know
+  with a diacritic more (`Geografia`);
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
   a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
@@ -202,15 +206,17 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
 
 def _misread_known_word(core: str, lexicon: Lexicon, spelled: Callable[[str], bool] | None, policy: CertaintyPolicy) -> str | None:
     """Why a word nothing knows reads as a misread known word: with letters blur joins put back (`Ministeno`: `ri`
-    read `n`) or, where the policy asks, with a diacritic more (`Geografia`); None otherwise. The word as read is judged by the spelling dictionaries where the language
-    has them (Tesseract's word lists hold unaccented spellings: `geografia`), else by the lexicon; a candidate is known
-    to either."""
+    read `n`) or, where the policy asks, with a diacritic more (`Geografia`); None otherwise. The word as read and
+    the word it would be are judged by the spelling dictionaries where the language has them (Tesseract's word lists
+    hold odd spellings: `geografia`), else by the lexicon; a word with letters blur joins is not one the lexicon knows
+    either (`donk` is no misread `clonk`)."""
     def known(word: str) -> bool:
-        return word in lexicon or (spelled is not None and spelled(word))
-    if (spelled(core) if spelled is not None else core in lexicon):
-        return None
+        return spelled(word) if spelled is not None else word in lexicon
+    joined = policy.misread_letters and bool(lexicon.misread_letters) and core not in lexicon
+    if not (joined or policy.lost_marks) or (spelled(core) if spelled is not None else core in lexicon):
+        return None  # no rule for the language (no dictionary is asked), or a known word
     folded = core.casefold()
-    if policy.misread_letters and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
+    if joined and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
         return "known with letters blur joins apart"
     if policy.lost_marks and not core.isupper() and any(
             known(other) for other in lexicon.by_bare_letters.get(bare_letters(folded), ()) if _marks(other) > _marks(folded)):

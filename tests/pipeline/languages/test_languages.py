@@ -52,6 +52,8 @@ def _edited(change) -> dict:
     ("en", lambda d: d.update(answer_words=["Final answer"]), "answer_words must include the prompt's answer word 'Answer'"),
     ("en", lambda d: d.update(text_quality={"split_letters": "Ž"}), "lower-case letters only"),
     ("en", lambda d: d.update(text_quality={"split_letters": "ž", "never_initial": "ů"}), "never_initial letters 'ů' must also be split_letters"),
+    ("en", lambda d: d.update(text_quality={"misread_letters": {"RI": "n"}}), "misread_letters map printed letters to other letters"),
+    ("en", lambda d: d.update(text_quality={"misread_letters": {"n": "n"}}), "misread_letters map printed letters to other letters"),
     ("en", lambda d: d["true_false"].update(false_words=["f", "True"]), "words both true and false: ['true']"),
     ("en", lambda d: d.update(refusal_phrases=["I cannot"]), "give these in lower case"),
     ("en", lambda d: d.update(decimal_mark=";"), "field 'decimal_mark'"),

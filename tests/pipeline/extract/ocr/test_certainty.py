@@ -144,6 +144,11 @@ def test_a_word_no_dictionary_knows_that_is_known_with_letters_blur_joins_put_ba
     assert unsure_reason("Ministeno", 96.0, lexicon, CertaintyPolicy(misread_letters=False), spelled=spelled) is None
     assert unsure_reason("Ministeno", 96.0, Lexicon(dict(lexicon.words)), spelled=spelled) is None  # a language without them
     assert unsure_reason("tiroiditis", 96.0, lexicon, spelled=spelled) is None  # a term no list knows, no confusion in it
+    # A word Tesseract's list knows is no misreading, though the dictionaries lack it and know it with `cl` for `d`.
+    english = spelled_for(("eng",))
+    assert english is not None and english("clonk") and not english("donk")
+    assert unsure_reason("donk", 96.0, Lexicon({"de": "de"}, letters), spelled=english) == reason
+    assert unsure_reason("donk", 96.0, Lexicon({"donk": "donk"}, letters), spelled=english) is None
 
 
 def test_a_word_known_with_a_diacritic_more_is_unsure_only_where_the_policy_asks_it():
@@ -163,3 +168,19 @@ def test_a_word_known_with_a_diacritic_more_is_unsure_only_where_the_policy_asks
 def test_an_ordinal_indicator_is_no_second_script():
     assert mixed_characters("nº") is None and mixed_characters("1ª") is None
     assert mixed_characters("κaι") == "two scripts in one word"
+
+
+def test_a_language_without_misread_letters_asks_no_spelling_dictionary():
+    """Korean's dictionary (hunspell-ko) knows every word of Latin letters, the checker's sentinel among them, so it is
+    asked nothing where no rule needs it; the word rules as shipped need it only for `misread_letters`."""
+    asked: list[str] = []
+
+    def spelled(word: str) -> bool:
+        asked.append(word)
+        return False
+    korean = Lexicon({"학교": "학교"})
+    assert unsure_reason("학교에서는", 96.0, korean, spelled=spelled) is None
+    assert unsure_reason("Ministeno", 96.0, korean, spelled=spelled) is None
+    assert asked == []
+    unsure_reason("Ministeno", 96.0, Lexicon({"de": "de"}, (("ri", "n"),)), spelled=spelled)
+    assert asked  # a language with them asks
