@@ -30,6 +30,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
+from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -234,6 +235,7 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
     # cannot name. A ring it leaves unread that holds one upright stroke is a 1 (a lone "1" is dropped).
     # Whitening the ring to read the digit alone was tried: it read ④ as 3 on blurred scans.
     digits = "".join(sorted(ringed))
+    by_shape = read_ring_cells(np.asarray(grey), boxes, labels, languages, dpi, omp)
     values = _read_numbers(grey, boxes, gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
     unread = [i for i, v in enumerate(values) if v is None]
     inner = {i: _inside_ring(grey, boxes[i]) for i in unread}
@@ -244,9 +246,11 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
         again = _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(".digits.pgm"), digits, min_conf=RING_MIN_CONF)
         values = [v if i not in bare else again[bare.index(i)] for i, v in enumerate(values)]
     answers: list[tuple[str, float] | None] = []
-    for value, box in zip(values, boxes):
+    for value, box, shaped in zip(values, boxes, by_shape):
         inner = _inside_ring(grey, box) if value is None else None
-        if value is not None and str(value) in ringed:
+        if shaped is not None:
+            answers.append(shaped)
+        elif value is not None and str(value) in ringed:
             answers.append((ringed[str(value)], 80.0))
         elif inner is not None and "1" in ringed and _one_stroke(np.asarray(inner) < INK_BELOW):
             answers.append((ringed["1"], 0.0))
