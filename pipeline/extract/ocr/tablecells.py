@@ -11,7 +11,10 @@ Here the table's rules say where each cell is, and each cell is read with the al
    row (a grid), a column that counts up down the bands is a number column (a list or booklet table).
    Numbers take the run's values (a misread digit in a counting run is the number its place gives);
 3. answers: the cells under a number row's cells, or right of a number column's cells, are read
-   against the option labels (labels that are enclosed digits, ①–⑤, by the digit inside their ring);
+   against the option labels, and once more with no whitelist (a model may lose a letter to one: the
+   Greek "Δ"), a reading kept only where all its letters stand for one label; labels that are enclosed
+   digits, ①–⑤, by the ring found by its shape on the scan and its inside read as option labels are
+   (`labelrings.read_ring_cells`), checked against the digit read with its ring where less sure;
    the bands above a number column are its header (booklet types: "Typ A"), read as text cell by cell;
 4. a cell whose answer stays unread (or is blank) comes back as `UNREAD_CELL`, at its place, so no
    answer moves to another question; the parse stage reports it for its question.
