@@ -361,3 +361,26 @@ def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[
     if start is not None:
         runs.append((left + start, left + len(columns)))
     return runs
+
+
+def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], labels: Sequence[str], languages: Sequence[str],
+                    dpi: int, omp_thread_limit: int | None) -> list[tuple[str, float] | None]:
+    """Each box of `grey` (a key table's answer cell, ink and a margin of white) that holds one ring found
+    by its shape (`find_rings`, the ink's height for the text height), read as its label the way option
+    labels are: ring whitened, inside enlarged, all insides stacked and read against the plain alphabet
+    (one Tesseract call); None for a box without one ring, or whose inside reads as no label."""
+    alphabet = ring_alphabet(labels)
+    found: dict[int, Ring] = {}
+    for index, (left, top, right, bottom) in enumerate(boxes):
+        crop = grey[top:bottom, left:right]
+        rows = np.flatnonzero((crop < RING_INK_BELOW).any(axis=1))
+        rings = find_rings(crop, float(rows[-1] - rows[0] + 1)) if rows.size else []
+        if len(rings) == 1:
+            ring = rings[0]
+            found[index] = Ring(left + ring.left, top + ring.top, left + ring.right, top + ring.bottom)
+    if alphabet is None or not found:
+        return [None] * len(boxes)
+    glyph = round(GLYPH_HEIGHTS * float(np.median([r.bottom - r.top for r in found.values()])))
+    insides = [_enlarged(_inside(grey[r.top : r.bottom, r.left : r.right]), glyph) for r in found.values()]
+    readings = dict(zip(found, _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)))
+    return [(alphabet[readings[i][0]], readings[i][1]) if readings.get(i, ("", 0.0))[0] in alphabet else None for i in range(len(boxes))]

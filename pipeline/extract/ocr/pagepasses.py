@@ -51,7 +51,7 @@ from pipeline.extract.ocr.spelling import (
 )
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
-from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
+from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence, overlap_share
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
 
@@ -249,7 +249,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "2", Cost.REGIONS, when=_has_labels)
+@page_pass("table-cells", "3", Cost.REGIONS, when=_has_labels)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -445,13 +445,17 @@ def _ringed_labels(work: PageWork) -> bool:
     return ring_alphabet(work.settings.option_labels or ()) is not None
 
 
-@page_pass("label-rings", "1", Cost.REGIONS, when=_ringed_labels)
+@page_pass("label-rings", "2", Cost.REGIONS, when=_ringed_labels)
 def _label_rings(work: PageWork) -> PageWork:
-    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`)."""
+    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
+    a key table's cells, read already by `table-cells` the same way, are not read again."""
     settings = work.settings
-    words, notes = read_label_rings(work.image, work.prepared().size, work.words, settings.option_labels, work.typical_height,
+    cells, others = held_apart(work.words)
+    words, notes = read_label_rings(work.image, work.prepared().size, others, settings.option_labels, work.typical_height,
                                     settings.languages, settings.dpi, work.omp_thread_limit, work.ink)
-    return replace(work, words=words, notes=work.notes + tuple(notes))
+    # A ring read over a table's cell stays the cell's reading (the page read a ⑤ as ② that its cell read right).
+    words = [w for w in words if not any(overlap_share(w, cell) > 0.5 for cell in cells)]
+    return replace(work, words=cells + words, notes=work.notes + tuple(notes))
 
 
 # ---------------------------------------------------------------- typography and what the page holds

@@ -11,7 +11,10 @@ Here the table's rules say where each cell is, and each cell is read with the al
    row (a grid), a column that counts up down the bands is a number column (a list or booklet table).
    Numbers take the run's values (a misread digit in a counting run is the number its place gives);
 3. answers: the cells under a number row's cells, or right of a number column's cells, are read
-   against the option labels (labels that are enclosed digits, ①–⑤, by the digit inside their ring);
+   against the option labels, and once more with no whitelist (a model may lose a letter to one: the
+   Greek "Δ"), a reading kept only where all its letters stand for one label; labels that are enclosed
+   digits, ①–⑤, by the ring found by its shape on the scan and its inside read as option labels are
+   (`labelrings.read_ring_cells`), checked against the digit read with its ring where less sure;
    the bands above a number column are its header (booklet types: "Typ A"), read as text cell by cell;
 4. a cell whose answer stays unread (or is blank) comes back as `UNREAD_CELL`, at its place, so no
    answer moves to another question; the parse stage reports it for its question.
@@ -30,6 +33,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
+from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -49,6 +53,9 @@ VOIDED_MARKS = "-*"  # an answer cell may hold an annulled question's mark inste
 GLYPH_PX = 150  # an answer cell's crop is enlarged to about this height before it is read
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
 RING_KEEP = 0.7
+# A ring's inside read at least this sure by shape stands; less sure, its digit is read with the ring
+# too (300 dpi, blur 0.8: ⑤ read by shape as ② at 62, right as ⑤ at 31-51; 97 where right and clear).
+RING_SURE = 80.0
 FREE_MIN_CONF = 60.0  # an answer cell read with no whitelist: a label read at least this sure is taken (Greek cells: 86–93)
 RING_MIN_CONF = 80.0  # a digit read with its ring whitened is taken only this sure (it misread ④ as 3 on blurred scans)
 ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height  # of an enclosed label's ring radius: the ink inside is its digit
@@ -206,11 +213,14 @@ def _read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, 
 
 
 def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
-                  path: Path, psm: int = KEY_CELL_PSM) -> list[tuple[str, float] | None]:
-    """Each answer cell's label and confidence, or None where it stays unread (`psm`: how the strips of labels are taken)."""
+                  path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
+    """Each answer cell's label and confidence, or None where it stays unread (`psm`: how the strips of
+    labels are taken). Ringed labels are looked for by shape on `scanned` (the page as scanned: preparing
+    it whitens a thin ring of a 150 dpi scan)."""
+    ringed = enclosed_digits(labels)
+    by_shape = read_ring_cells(scanned, boxes, labels, languages, dpi, omp) if ringed and scanned is not None else [None] * len(boxes)
     grey, boxes = _enlarged(grey, boxes)
     gap = GLYPH_PX // 2
-    ringed = enclosed_digits(labels)
     if ringed is None:
         # Both cases: a lone "C", "S" or "Ο" has no x-height to tell its case by, and Tesseract read the
         # small one where only the capital was allowed, which the whitelist turned into nothing.
@@ -230,28 +240,33 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
                     answers[index] = (as_label[alone[0][0]], alone[0][1])
                     break
         return answers
-    # The rings read together, stacked, against their digits: Tesseract reads the digit inside a ring it
-    # cannot name. A ring it leaves unread that holds one upright stroke is a 1 (a lone "1" is dropped).
-    # Whitening the ring to read the digit alone was tried: it read ④ as 3 on blurred scans.
+    # Rings found by shape on the scan are read as option labels are (`labelrings.read_ring_cells`). The
+    # others, and rings read so less than `RING_SURE`, read together, stacked, against their digits:
+    # Tesseract reads the digit inside a ring it cannot name. Two readings that differ leave the cell
+    # unread (reported for its question, never a guess); one alone stands. A ring still unread that
+    # holds one upright stroke is a 1.
+    rest = [i for i, shaped in enumerate(by_shape) if shaped is None or shaped[1] < RING_SURE]
+    answers: list[tuple[str, float] | None] = list(by_shape)
+    if not rest:
+        return answers
     digits = "".join(sorted(ringed))
-    values = _read_numbers(grey, boxes, gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
-    unread = [i for i, v in enumerate(values) if v is None]
-    inner = {i: _inside_ring(grey, boxes[i]) for i in unread}
-    bare = [i for i in unread if inner[i] is not None]
+    values = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
+    unread = [j for j, v in enumerate(values) if v is None]
+    inner = {j: _inside_ring(grey, boxes[rest[j]]) for j in unread}
+    bare = [j for j in unread if inner[j] is not None]
     if bare:
         # Unread rings read again with the ring whitened: the digit alone, as a digit is printed.
-        canvas, placed = _side_by_side([inner[i] for i in bare])
+        canvas, placed = _side_by_side([inner[j] for j in bare])  # type: ignore[misc]
         again = _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(".digits.pgm"), digits, min_conf=RING_MIN_CONF)
-        values = [v if i not in bare else again[bare.index(i)] for i, v in enumerate(values)]
-    answers: list[tuple[str, float] | None] = []
-    for value, box in zip(values, boxes):
-        inner = _inside_ring(grey, box) if value is None else None
+        values = [v if j not in bare else again[bare.index(j)] for j, v in enumerate(values)]
+    for j, value in enumerate(values):
+        ring = _inside_ring(grey, boxes[rest[j]]) if value is None else None
+        shaped = answers[rest[j]]
         if value is not None and str(value) in ringed:
-            answers.append((ringed[str(value)], 80.0))
-        elif inner is not None and "1" in ringed and _one_stroke(np.asarray(inner) < INK_BELOW):
-            answers.append((ringed["1"], 0.0))
-        else:
-            answers.append(None)
+            agree = shaped is None or shaped[0] == ringed[str(value)]
+            answers[rest[j]] = (ringed[str(value)], 80.0) if agree else None
+        elif shaped is None and ring is not None and "1" in ringed and _one_stroke(np.asarray(ring) < INK_BELOW):
+            answers[rest[j]] = (ringed["1"], 0.0)
     return answers
 
 
@@ -374,7 +389,7 @@ def read_table_cells(
     result = list(words)
     added: list[Word] = []
     for t, table in enumerate(_tables(bands)):
-        placed = _read_table(grey, dark, table, labels, languages, dpi, omp_thread_limit, folder / f"table-{t}")
+        placed = _read_table(grey, dark, table, labels, languages, dpi, omp_thread_limit, folder / f"table-{t}", scanned=array)
         if not placed:
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
@@ -431,7 +446,7 @@ def _centre_in(word: Word, box: Box) -> bool:
 
 
 def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: Sequence[str], languages, dpi, omp,
-                path: Path) -> list[tuple[Box, str, tuple[int, float]]]:
+                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float]]]:
     """(cell box, text, (band index, confidence)) of each number, answer and header cell of one table."""
     inks = {(b, c): _ink_box(dark, band, cell) for b, band in enumerate(table) for c, cell in enumerate(band.cells)}
     inked = [key for key, box in inks.items() if box is not None]
@@ -497,7 +512,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0)))
     answer_inked = [k for k in answers if inks.get(k) is not None]
     read = dict(zip(answer_inked, _read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
-                                                languages, dpi, omp, path.with_suffix(".answers.pgm")))) if answer_inked else {}
+                                                languages, dpi, omp, path.with_suffix(".answers.pgm"), scanned=scanned))) if answer_inked else {}
     for b, c in answers:
         reading = read.get((b, c))
         placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0)))

@@ -74,6 +74,23 @@ def test_circled_digits_on_a_scan_are_read_by_the_digit_in_their_ring_or_reporte
     assert all(n in table.unread or any(n in problem for problem in table.problems) for n in unread)
 
 
+@pytest.mark.skipif(cjk_font() is None, reason="fonts-noto-cjk is not installed")
+def test_circled_answer_cells_are_read_by_their_ring_shape_and_no_page_pass_reads_them_again(tmp_path):
+    # At 300 dpi, blur 0.8, JPEG 90 two ⑤ were keyed as ②: the cells read them right, the page's ring
+    # pass read them again and wrongly. Each cell's ring is found by its shape and its inside read as
+    # option labels are (`labelrings.read_ring_cells`); a reading less sure is checked against the digit
+    # read with its ring, and where the two differ the cell is reported, not guessed. The page's ring pass
+    # leaves the cells alone. Measured: 37 right, none wrong, 3 reported.
+    sheet = circled_grid(0)
+    source = build_pdf(tmp_path / "circled.pdf", sheet.pages)
+    scan = rasterize_pdf(source, tmp_path / "scan.pdf", dpi=300, blur=0.8, jpeg_quality=90, noise=0.01, seed=0)
+    table = read_key(scan, sheet)
+    right, wrong = _right_wrong(sheet, table)
+    assert wrong == [] and right >= len(sheet.truth) - 4, (right, wrong)
+    unread = [n for n in sheet.truth if n not in table.answers]
+    assert all(n in table.unread for n in unread)
+
+
 def test_enclosed_digit_labels_are_read_as_their_digits():
     assert enclosed_digits(["①", "②", "③"]) == {"1": "①", "2": "②", "3": "③"}
     assert enclosed_digits(["A", "B"]) is None
