@@ -68,6 +68,13 @@ class SpecPattern:
     def search(self, text: str, *args):
         return self._bounded(self._compiled.search, text, *args)
 
+    def search_within(self, text: str, seconds: float):
+        """`search` within `seconds` (`match_timeout()` read once by a caller asking many lines)."""
+        try:
+            return self._compiled.search(text, timeout=seconds)
+        except TimeoutError:
+            raise PatternTimeout(self.pattern, str(text), seconds) from None
+
     def match(self, text: str, *args):
         return self._bounded(self._compiled.match, text, *args)
 
@@ -100,12 +107,13 @@ class AnyPattern:
     reach the other members) or a backtracking verb (`(*SKIP)` moves where the search tries next). The
     time bound holds a search, not a pattern: a line rules are asked of one by one costs a bounded
     search per rule, the largest part of it the bound's own set-up, so this halves a furniture check
-    with two rules. Past its bound the joined search asks each member alone, so a timeout names the
+    with two rules. The bound is read when the rules are (`match_timeout`). Past its bound the joined search asks each member alone, so a timeout names the
     member that runs past it, as it would without joining."""
 
-    __slots__ = ("members", "joined")
+    __slots__ = ("members", "joined", "seconds")
 
     def __init__(self, patterns: list[str] | tuple[str, ...], flags: int = 0):
+        self.seconds = match_timeout()  # read once: the environment is no faster to read than the search
         self.members = [spec_pattern(p, flags) for p in patterns]
         plain = regex.compile("", int(flags) | regex.VERSION0).flags
         joinable = len(self.members) > 1 and all(
@@ -116,10 +124,10 @@ class AnyPattern:
     def found_in(self, text: str) -> bool:
         if self.joined is not None:
             try:
-                return self.joined.search(text) is not None
+                return self.joined.search_within(text, self.seconds) is not None
             except PatternTimeout:
                 pass  # each member alone, within its own bound: the one past it is named
-        return any(m.search(text) for m in self.members)
+        return any(m.search_within(text, self.seconds) for m in self.members)
 
 
 def nested_quantifiers(pattern: str) -> list[str]:

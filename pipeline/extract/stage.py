@@ -315,7 +315,9 @@ def _is_page_number(match: re.Match | None, page: Page) -> bool:
 
 
 def _dominant_size(lines: list[Line]) -> float:
-    sizes = Counter(round(line.font_size or 0) for line in lines for _ in range(max(1, len(line.text) // 10)))
+    sizes: Counter[int] = Counter()
+    for line in lines:  # each line weighs a tenth of its length (at least 1)
+        sizes[round(line.font_size or 0)] += max(1, len(line.text) // 10)
     return float(sizes.most_common(1)[0][0]) if sizes else 0.0
 
 
