@@ -29,7 +29,7 @@ from pipeline.extract.layout import Glyph, GlyphArrays, LayoutParams, assemble
 from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import AnyPattern
 from pipeline.infra import timed
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
@@ -315,7 +315,9 @@ def _is_page_number(match: re.Match | None, page: Page) -> bool:
 
 
 def _dominant_size(lines: list[Line]) -> float:
-    sizes = Counter(round(line.font_size or 0) for line in lines for _ in range(max(1, len(line.text) // 10)))
+    sizes: Counter[int] = Counter()
+    for line in lines:  # each line weighs a tenth of its length (at least 1)
+        sizes[round(line.font_size or 0)] += max(1, len(line.text) // 10)
     return float(sizes.most_common(1)[0][0]) if sizes else 0.0
 
 
@@ -351,7 +353,7 @@ def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> boo
 
 
 def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
-    drop_line_rules = [spec_pattern(p) for p in options.drop_lines]
+    drop_line_rules = AnyPattern(options.drop_lines)
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture, misread_furniture = _repeated_furniture(pages) if options.remove_repeated_lines else (set(), set())
     for page in pages:
@@ -378,7 +380,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
                 continue
             if (ocr or line.ocr) and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue  # as written, else allowing OCR misreadings
-            if not (ocr or line.ocr) and any(r.search(line.text) for r in drop_line_rules):
+            if not (ocr or line.ocr) and drop_line_rules.found_in(line.text):
                 continue
             kept.append(line)
         page.lines = kept

@@ -75,15 +75,17 @@ def fold(text: str) -> str:
     return "".join(_TO_LATIN.get(ch, ch) for ch in text).casefold()
 
 
-def label_variants(label: str) -> set[str]:
-    """Every way `label` may be printed: both cases and every look-alike of each."""
+@lru_cache(maxsize=4096)
+def label_variants(label: str) -> frozenset[str]:
+    """Every way `label` may be printed: both cases and every look-alike of each (kept per label: option
+    splitting asks it of the next label on every option line, and each answer walks every look-alike)."""
     variants = {label, label.upper(), label.lower()}
     target = fold(label)
     for group in _LOOKALIKE_GROUPS:
         for ch in group:
             if fold(ch) == target and len(label) == 1:
                 variants.add(ch)
-    return {v for v in variants if v}
+    return frozenset(v for v in variants if v)
 
 
 def canonical_label(printed: str, labels: list[str]) -> str | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.patterns import PatternTimeout, nested_quantifiers, spec_pattern
+from pipeline.patterns import AnyPattern, PatternTimeout, nested_quantifiers, spec_pattern
 from pipeline.specs import spec_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,3 +88,23 @@ def test_nested_quantifiers_are_found_in_the_structure_not_the_spelling():
         assert nested_quantifiers(risky), risky
     for sound in (r"^Zadanie\s+(?P<number>\d{1,3})", r"\d{1,2}(?:\.\d{1,2})*", r"(ab)+c", r"[(\w+)+]", r"\(\w+\)+"):
         assert nested_quantifiers(sound) == [], sound
+
+
+def test_any_of_several_patterns_is_found_exactly_where_one_of_them_is_alone(monkeypatch):
+    """Rules without groups or global flags are asked in one search; the others, and a joined search past
+    its bound, one by one: the answer is the members' own either way, and a timeout names the member."""
+    import re
+
+    joinable = [r"^Strona \d+ z \d+$", r"^Więcej arkuszy", r"(?i:brudnopis)\s*$"]
+    unjoinable = [r"^Strona \d+ z \d+$", r"(?m)^BRUDNOPIS", r"^(\w)\1$"]
+    lines = ["Strona 2 z 12", "x Strona 2 z 12", "Więcej arkuszy znajdziesz", "BRUDNOPIS", "Uwaga: Brudnopis ",
+             "aa", "ab", "x\nBRUDNOPIS", "Zadanie 3."]
+    for rules in (joinable, unjoinable):
+        either = AnyPattern(rules)
+        assert (either.joined is not None) == (rules is joinable)
+        assert [either.found_in(line) for line in lines] == [any(re.search(r, line) for r in rules) for line in lines]
+    monkeypatch.setenv("EXAMCORPUS_PATTERN_TIMEOUT_S", "0.05")
+    risky = r"(?:\w|\w\s|\s?\w)+[!¡]$"  # AMBIGUOUS without its group: joinable, and past its bound alone
+    with pytest.raises(PatternTimeout) as caught:
+        AnyPattern([r"^Strona \d+$", risky]).found_in("Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?")
+    assert caught.value.pattern == risky
