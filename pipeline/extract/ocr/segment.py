@@ -16,7 +16,10 @@ merges columns and turns answer grids into junk, so it is only used where it fit
    pasted one under another into one image — one Tesseract call per page, not one per region —
    read with psm 6, mapped back to page coordinates, and replace the psm-3 words of a region only when
    the re-read is at least as confident and keeps at least as much text. Where psm 6 fails nothing
-   gets worse.
+   gets worse. A region classed `GRID` only by its tokens' shape (no line with a cell gap, no ruled
+   box) and read unsurely is read again the same way and kept by the same rule: psm 3 can break a
+   block of text into lone signs and digits (a dense Korean option column at 300 dpi: `」`, `0`, `}` at
+   49 % confidence), which look like a grid's cells; a true grid keeps its cells apart.
 
 Nothing here knows a sheet's words: the thresholds are in units of the page's own text height.
 """
