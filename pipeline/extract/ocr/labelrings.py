@@ -178,8 +178,9 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
         here, before = position[k], position[k - 1] if k > 0 else None
         after = position[k + 1] if k + 1 < len(position) else None
         follows = before is None or here == 0 or here == before + 1
-        # Before a question's first label only the last label leads (③ ④ ② ① is ⑤ misread).
-        leads = after is None or after == (here or 0) + 1 or (after == 0 and here == len(labels) - 1)
+        # Before a question's first label only the last label leads (③ ④ ② ① is ⑤ misread); so does it
+        # before the page's rings end (③ ④ ② at the end is ⑤ misread too).
+        leads = after == (here or 0) + 1 or (after in (0, None) and here == len(labels) - 1)
         return here is not None and (follows or leads)
 
     known = [fits(k) for k in range(len(position))]

@@ -16,7 +16,10 @@ merges columns and turns answer grids into junk, so it is only used where it fit
    pasted one under another into one image — one Tesseract call per page, not one per region —
    read with psm 6, mapped back to page coordinates, and replace the psm-3 words of a region only when
    the re-read is at least as confident and keeps at least as much text. Where psm 6 fails nothing
-   gets worse.
+   gets worse. A region classed `GRID` only by its tokens' shape (no line with a cell gap, no ruled
+   box) and read unsurely is read again the same way and kept by the same rule: psm 3 can break a
+   block of text into lone signs and digits (a dense Korean option column at 300 dpi: `」`, `0`, `}` at
+   49 % confidence), which look like a grid's cells; a true grid keeps its cells apart.
 
 Nothing here knows a sheet's words: the thresholds are in units of the page's own text height.
 """
@@ -32,7 +35,7 @@ from PIL import Image
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, straight_runs
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, mean_confidence
 
-SEGMENTATION_VERSION = "xy-cut/1"  # part of the reading cache key: bump when regions or their reading change
+SEGMENTATION_VERSION = "xy-cut/2"  # part of the reading cache key: bump when regions or their reading change
 REREAD_PSM = 6
 # A vertical gutter at least this many text heights wide separates columns; word spaces (0.3) and
 # justified gaps (up to ~1) are narrower.
@@ -157,6 +160,14 @@ def classify_region(words: Sequence[Word], text_height: float, rules: int = 0) -
     if rules >= RULES_FOR_BOX:
         return RegionKind.GRID
     nonword = sum(1 for w in words if sum(ch.isalpha() for ch in w.text) < 2) / len(words)
+    lines, cell_lines = _cell_lines(words, text_height)
+    if nonword > PROSE_MAX_NONWORD_SHARE or cell_lines > PROSE_MAX_CELL_LINES * lines:
+        return RegionKind.GRID
+    return RegionKind.PROSE
+
+
+def _cell_lines(words: Sequence[Word], text_height: float) -> tuple[int, int]:
+    """(lines, lines with a cell gap: two words further apart than `CELL_GAP_HEIGHTS` text heights)."""
     lines: dict[tuple[int, int, int], list[Word]] = {}
     for word in words:
         lines.setdefault(word.line, []).append(word)
@@ -165,9 +176,14 @@ def classify_region(words: Sequence[Word], text_height: float, rules: int = 0) -
         members = sorted(members, key=lambda w: w.left)
         if any(b.left - a.right > CELL_GAP_HEIGHTS * text_height for a, b in zip(members, members[1:])):
             cell_lines += 1
-    if nonword > PROSE_MAX_NONWORD_SHARE or cell_lines > PROSE_MAX_CELL_LINES * len(lines):
-        return RegionKind.GRID
-    return RegionKind.PROSE
+    return len(lines), cell_lines
+
+
+def _block_of_lines(words: Sequence[Word], text_height: float, rules: int) -> bool:
+    """Lines of words a space apart, no cell gap in any, no ruled box: a region psm 6 reads as it reads prose,
+    whatever psm 3 made of its tokens. psm 3 can turn a block of text into fragments (lone signs, digits,
+    one-letter pieces), which look like a grid's cells by their shape; a true grid has its cells apart."""
+    return len(words) >= PROSE_MIN_WORDS and rules < RULES_FOR_BOX and _cell_lines(words, text_height)[1] == 0
 
 
 def _letters(words: Sequence[Word]) -> int:
@@ -214,6 +230,11 @@ def reread_prose(
             kind = classify_region(members, text_height, _rule_count(rules, region, margin))
             if kind is RegionKind.PROSE:
                 chosen.append(index)
+        elif kind is RegionKind.GRID and confidence is not None and confidence < confident_from:
+            if rules is None:
+                rules = ruled_lines(raw_grey, text_height)
+            if _block_of_lines(members, text_height, _rule_count(rules, region, margin)):
+                chosen.append(index)  # still GRID in the readings unless psm 6 reads it better
         readings.append(RegionReading(region, kind, len(members), confidence))
     if not chosen:
         return words, readings

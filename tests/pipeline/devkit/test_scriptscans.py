@@ -48,3 +48,19 @@ def test_no_printed_line_of_a_generated_sheet_overprints_another(tmp_path):
                 for l2, b2, r2, t2 in rects[i + 1:]:
                     overlap = min(r1, r2) - max(l1, l2) > 1 and min(t1, t2) - max(b1, b2) > 1
                     assert not overlap, (family.name, (l1, b1, r1, t1), (l2, b2, r2, t2))
+
+
+@needs_tesseract("kor", "eng")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_a_dense_korean_column_sheet_scanned_at_300_dpi_keeps_the_options_psm3_broke_into_fragments(tmp_path):
+    # Options one per line under a wrapped stem: at 300 dpi Tesseract's page layout (psm 3) read the first
+    # question's options as lone signs and digits ("」", "0", "}"), a region shaped like grid cells at 49 %
+    # confidence, which was never read again; its block reading (psm 6) reads them. And the page's last
+    # question read its ⑤ as ② at the end of the page's rings, where any label counted as leading on.
+    # Before: options 68 %, answers 80 %; with the block reading alone 84 / 90, with the rings' fix alone 76.
+    family = next(f for f in scriptscans.TUNING if f.name == "ko-column")
+    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    recall, options, answers = _figures(scan)
+    assert recall == 100.0 and answers == 100.0
+    assert options >= 90.0

@@ -104,3 +104,19 @@ def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
     assert [w.text for w in _outside(Word("01778", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [])] == ["78"]
     # A look-alike's box reaching over the next word's ink keeps nothing of it ("(5)" over "61").
     assert _outside(Word("(5)", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [(58, 90)]) == []
+
+
+def test_the_last_ring_of_a_page_read_as_a_label_out_of_sequence_is_the_label_the_sequence_leaves():
+    # A dense Korean column sheet at 300 dpi: the page's last question read ① ② ③ ④ and then ⑤ as ② (38 %);
+    # at the page's end "②" counted as leading whatever came next, and the question lost its options.
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+
+    rows = [Ring(0, 60 * i, 40, 60 * i + 40) for i in range(10)]  # two questions, one option a line
+    read = [(label, 95.0) for label in CIRCLED] * 2
+    read[9] = ("②", 38.0)
+    assert [label for label, _ in by_sequence(rows, read, CIRCLED)] == list(CIRCLED) * 2
+    # A sequence cut short by the page's end (the next page goes on) stays as read.
+    assert by_sequence(rows[:8], read[:8], CIRCLED) == read[:8]
+    # With a ring lost before it, the last label read cannot be placed: kept as read.
+    lost = read[:8] + [("⑤", 90.0)]
+    assert by_sequence(rows[:9], lost, CIRCLED) == lost
