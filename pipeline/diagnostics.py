@@ -373,6 +373,11 @@ def codes_of(items: Iterable[str]) -> set[Code]:
     return {item.code for item in items if isinstance(item, Diagnostic)}
 
 
+def flag_codes_in_order(items: Iterable[str]) -> list[Code]:
+    """Each code once, in the order its first diagnostic stands in `items` (`codes_of`, ordered)."""
+    return list(dict.fromkeys(item.code for item in items if isinstance(item, Diagnostic)))
+
+
 def has_code(items: Iterable[str], *codes: Code) -> bool:
     return any(isinstance(item, Diagnostic) and item.code in codes for item in items)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from pipeline.diagnostics import Code, codes_of, diagnose
+from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords, find_language
@@ -138,7 +138,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []
         if signs:
             parts.setdefault("options", []).extend(signs)
-        for code in codes_of(draft.flags):
+        for code in flag_codes_in_order(draft.flags):  # the flags' order, not a set's: the message is the same on every run
             if code in RECOVERED_PARTS:
                 parts.setdefault(RECOVERED_PARTS[code], [])
         lines = [sl for found in draft_lines(draft).values() for sl in found][1:]
