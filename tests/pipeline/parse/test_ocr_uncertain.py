@@ -9,6 +9,9 @@ scan, are not flagged; the text layer's questions carry no confidence at all."""
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -202,10 +205,6 @@ print(str(draft.flags[-1]))
 def test_the_uncertainty_flag_reads_the_same_on_every_run_whatever_the_hash_seed():
     # Its parts follow the question's own flags, not the order of a set: a snapshot comparison of two
     # runs, or a re-run's report, must not differ for nothing.
-    import os
-    import subprocess
-    import sys
-
     said = set()
     for seed in ("0", "13", "14", "99"):
         done = subprocess.run([sys.executable, "-c", JUDGE_ONE_DRAFT], capture_output=True, text=True, check=True,
