@@ -37,7 +37,7 @@ EDGE_TO_SIGMA = 1 / 1.35  # a Gaussian edge's quarter-to-three-quarter rise is 1
 
 @dataclass(frozen=True)
 class Softness:
-    """An image's edge width and stroke width in pixels, and their ratio (`softness`)."""
+    """An image's edge width and line height in pixels, and their ratio (`softness`)."""
 
     edge_px: float
     line_px: float
@@ -82,19 +82,23 @@ def _line_height(dark: np.ndarray) -> float:
 
 
 def measure_softness(grey: Image.Image) -> Softness | None:
-    """The edge and stroke widths of a grey page's ink, or None when it has too little contrast or ink to measure."""
+    """The edge width and line height of a grey page's ink, or None when it has too little contrast or ink to measure."""
     # Every STEP-th row and column: the widths are a page's averages, and a whole 300 dpi page costs a second.
     array = np.asarray(grey.convert("L"))
-    paper = float(np.percentile(array, 75))
-    ink = float(np.percentile(array, 0.5))
+    rows, columns = array[::STEP], np.ascontiguousarray(array[:, ::STEP].T)
+    paper = float(np.percentile(rows[:, ::STEP], 75))
+    ink = float(np.percentile(rows[:, ::STEP], 0.5))
     if paper - ink < MIN_CONTRAST:
         return None
     low, high = ink + (paper - ink) / 4, ink + 3 * (paper - ink) / 4
-    classes = np.where(array <= low, 0, np.where(array >= high, 2, 1)).astype(np.uint8)
-    across, down = _edges(classes[::STEP]), _edges(np.ascontiguousarray(classes[:, ::STEP].T))
+
+    def classes(pixels: np.ndarray) -> np.ndarray:
+        return (pixels > low).astype(np.uint8) + (pixels >= high)
+
+    across, down = _edges(classes(rows)), _edges(classes(columns))
     if across.size < MIN_EDGES or down.size < MIN_EDGES:
         return None
-    line = _line_height(array[:, ::STEP] < (ink + paper) / 2)
+    line = _line_height(columns.T < (ink + paper) / 2)
     if not line:
         return None
     edge = float(np.mean(np.concatenate([across, down])))
