@@ -13,10 +13,11 @@ stroke as much as it widens its edges.)
 `sharpening` turns the measure into an unsharp mask whose radius follows the edge width and whose strength
 grows with how far the page is past `SOFT_FROM`; a page under it is not sharpened at all.
 
-Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`):
-a page at 300 dpi, or at 200 dpi with little blur, measures 0.03–0.05 and reads as well as it can; INAP's
-booklet at 150 dpi with blur 0.8 measures 0.11 and its options read 87 → 91 % sharpened; a mild unsharp
-mask on pages of 0.06 lost an option or two, so pages under `SOFT_FROM` are left alone.
+Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`,
+`--softness` lists each page's measure): pages at 300 dpi, or at 200 dpi with blur 0.4, measure 0.03–0.05;
+INAP's booklet at 150 dpi with blur 0.8 measures 0.11 and its options read 87 → 91 % sharpened, its key
+(0.09) 90 → 94 %; at 0.06–0.07 (INAP at 150 dpi with blur 0.4, at 200 dpi with blur 0.8) a mask changed
+nothing, and a stronger one on those pages cost an option: pages under `SOFT_FROM` are left alone.
 """
 from __future__ import annotations
 
