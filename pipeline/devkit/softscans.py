@@ -163,9 +163,10 @@ def softness_lines(out: Path, sheet: Sheet, scan: tuple[int, float, int]) -> str
         finally:
             document.close()
         values = [m.softness for m in measured if m is not None]
-        fired = sum(sharpening(m) is not None for m in measured)
+        edges = [m.edge_px for m in measured if m is not None]
+        fired = sum(sharpening(m, RENDER_DPI) is not None for m in measured)
         kind = "key" if clean.name == sheet.key else "booklet"
-        span = f"{min(values):.3f}–{max(values):.3f}" if values else "unmeasured"
+        span = f"{min(values):.3f}–{max(values):.3f} (edges {min(edges):.1f}–{max(edges):.1f} px)" if values else "unmeasured"
         parts.append(f"{kind} {span} sharpened {fired}/{len(measured)}")
     return "  ".join(parts)
 

@@ -28,8 +28,10 @@ from PIL import Image, ImageFilter
 
 MIN_CONTRAST = 60  # grey levels between ink and paper; a page with less has no edges worth measuring
 STEP = 3  # rows and columns measured: every STEP-th
+MAX_EDGE_RUN = 12  # pixels: a longer run between ink and paper is a grey fill or a picture's shading, not an edge
 MIN_EDGES = 100  # edges crossed, per direction, before a measure is trusted (a near-empty page is not)
-SOFT_FROM = 0.075  # edge width over line height from which a page is sharpened
+MIN_EDGE_PX = 1.75  # at 300 dpi (scaled with the dpi): a page whose edges rise in fewer pixels is sharp, whatever its lines
+SOFT_FROM = 0.07  # edge width over line height from which a page is sharpened
 BASE_PERCENT = 60  # unsharp-mask percent at SOFT_FROM ...
 PERCENT_PER_SOFTNESS = 1200  # ... and per unit of softness past it
 MAX_PERCENT = 200
@@ -70,7 +72,7 @@ def _edges(classes: np.ndarray) -> np.ndarray:
     middle = np.flatnonzero(values[1:-1] == 1) + 1
     before, after = values[middle - 1], values[middle + 1]
     # Only a rise from ink to paper (or back): grain or a JPEG ring between paper and paper is no edge.
-    rising = middle[((before == 0) & (after == 2)) | ((before == 2) & (after == 0))]
+    rising = middle[(((before == 0) & (after == 2)) | ((before == 2) & (after == 0))) & (lengths[middle] <= MAX_EDGE_RUN)]
     return np.concatenate([np.zeros(direct.size), lengths[rising].astype(float)])
 
 
@@ -106,9 +108,11 @@ def measure_softness(grey: Image.Image) -> Softness | None:
     return Softness(round(edge, 3), line)
 
 
-def sharpening(measure: Softness | None) -> Sharpening | None:
-    """The unsharp mask a page of this softness reads best with, or None (too sharp to gain, or not measured)."""
-    if measure is None or measure.softness < SOFT_FROM:
+def sharpening(measure: Softness | None, dpi: int = 300) -> Sharpening | None:
+    """The unsharp mask a page of this softness, rendered at `dpi`, reads best with, or None (too sharp to gain, or not
+    measured). A page of sparse or tiny lines (a cover, a form) can measure a short line height on sharp edges: the
+    edges themselves must be soft too."""
+    if measure is None or measure.softness < SOFT_FROM or measure.edge_px < MIN_EDGE_PX * dpi / 300:
         return None
     percent = min(MAX_PERCENT, round(BASE_PERCENT + PERCENT_PER_SOFTNESS * (measure.softness - SOFT_FROM)))
     return Sharpening(radius=round(max(1.0, measure.edge_px * EDGE_TO_SIGMA), 2), percent=percent)
@@ -116,7 +120,7 @@ def sharpening(measure: Softness | None) -> Sharpening | None:
 
 def rule_version() -> str:
     """The constants the decision is made by, for the pass's version: a cached reading made under other ones is read again."""
-    return f"{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
+    return f"{MAX_EDGE_RUN}/{MIN_EDGE_PX}/{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
 
 
 def sharpened(grey: Image.Image, plan: Sharpening) -> Image.Image:
