@@ -14,10 +14,12 @@ stroke as much as it widens its edges.)
 grows with how far the page is past `SOFT_FROM`; a page under it is not sharpened at all.
 
 Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`,
-`--softness` lists each page's measure): pages at 300 dpi, or at 200 dpi with blur 0.4, measure 0.03–0.05;
-INAP's booklet at 150 dpi with blur 0.8 measures 0.11 and its options read 87 → 91 % sharpened, its key
-(0.09) 90 → 94 %; at 0.06–0.07 (INAP at 150 dpi with blur 0.4, at 200 dpi with blur 0.8) a mask changed
-nothing, and a stronger one on those pages cost an option: pages under `SOFT_FROM` are left alone.
+`--softness` lists each page's measure): pages at 300 dpi, or at 200 dpi with blur 0.4, measure 0.01–0.05
+with edges under 1.75 px and are never sharpened; INAP's booklet at 150 dpi with blur 0.8 measures 0.095 and
+its options read 87 → 93 % sharpened; at 0.06–0.07 (INAP at 150 dpi with blur 0.4, at 200 dpi with blur 0.8)
+a mask changed nothing, so pages under `SOFT_FROM` are left alone. A grey fill or a picture's shading is a
+long run between ink and paper: runs over `MAX_EDGE_RUN` are no edges (a Revalida page measured soft at
+300 dpi before).
 """
 from __future__ import annotations
 
