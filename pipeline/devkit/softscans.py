@@ -27,9 +27,8 @@ from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.extract.ocr.engine import render_page
-from pipeline.extract.ocr.softness import measure_softness, sharpening
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
+from pipeline.extract.ocr import measure_softness, render_page, sharpening
 from pipeline.parse import parse_sheet
 from pipeline.records import Question
 from pipeline.specs import load_spec
