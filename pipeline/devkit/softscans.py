@@ -21,11 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+import pypdfium2 as pdfium
+
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
+from pipeline.extract.ocr import measure_softness, render_page, sharpening
 from pipeline.parse import parse_sheet
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -55,6 +58,7 @@ CHECKING = (
           (("year", "2023"), ("session", "1")), (2, 3)),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
+RENDER_DPI = 300  # the specs' OCR dpi: a scan is rendered at it before it is read
 SCANS = "150/0.8/70,150/0.4/90,200/0.8/90,200/0.4/70,300/0.8/70,300/0.4/90"
 
 
@@ -142,11 +146,36 @@ def _printed(booklet: Path, key: Path | None, spec_name: str, facts: tuple[tuple
     return _records_of(booklet, key, the_spec, dict(facts), ExtractOptions.from_spec(the_spec))
 
 
+def softness_lines(out: Path, sheet: Sheet, scan: tuple[int, float, int]) -> str:
+    """Each scanned page's measured softness (`pipeline.extract.ocr.softness`) and on how many `sharpen` fires: no OCR."""
+    dpi, blur, jpeg = scan
+    scans = out / sheet.name / f"{dpi}-{blur}-{jpeg}"
+    scans.mkdir(parents=True, exist_ok=True)
+    stretch = _pages_of(CORPUS / sheet.folder / sheet.booklet, out / sheet.name / "text" / sheet.booklet, sheet.pages)
+    parts = []
+    for clean in (stretch, CORPUS / sheet.folder / sheet.key):
+        if not (scans / clean.name).is_file():
+            rasterize_pdf(clean, scans / clean.name, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=dpi + jpeg)
+        document = pdfium.PdfDocument(str(scans / clean.name))
+        try:
+            measured = [measure_softness(render_page(document, index, RENDER_DPI)[0]) for index in range(len(document))]
+        finally:
+            document.close()
+        values = [m.softness for m in measured if m is not None]
+        edges = [m.edge_px for m in measured if m is not None]
+        fired = sum(sharpening(m, RENDER_DPI) is not None for m in measured)
+        kind = "key" if clean.name == sheet.key else "booklet"
+        span = f"{min(values):.3f}–{max(values):.3f} (edges {min(edges):.1f}–{max(edges):.1f} px)" if values else "unmeasured"
+        parts.append(f"{kind} {span} sharpened {fired}/{len(measured)}")
+    return "  ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.softscans", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
+    parser.add_argument("--softness", action="store_true", help="only each page's measured softness and whether `sharpen` fires")
     parser.add_argument("--pass", dest="passes", default="sharpen", help="the passes measured: left out for the baseline")
     args = parser.parse_args(argv)
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
@@ -158,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{set_name:8} {sheet.name:18} skipped: not in the development corpus")
                 continue
             for scan in scans:
+                if args.softness:
+                    print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]}  {softness_lines(args.out, sheet, scan)}",
+                          flush=True)
+                    continue
                 for label, disabled in (("without", measured), ("with", ())):
                     started = time.process_time()
                     prose, keys = measure(args.out, sheet, scan, disabled)
@@ -166,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
                     merged = replace(prose, answers=keys.answers, answers_right=keys.answers_right)
                     print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]}  {label:7} {merged.line()}"
                           f"  cpu {time.process_time() - started:5.1f}s", flush=True)
-        for label, (prose, keys) in totals.items():
+        for label, (prose, keys) in totals.items() if not args.softness else ():
             merged = replace(prose, answers=keys.answers, answers_right=keys.answers_right)
             print(f"{set_name:8} {'all':18} {'':20} {label:7} {merged.line()}", flush=True)
     return 0

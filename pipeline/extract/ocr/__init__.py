@@ -35,6 +35,8 @@ Public functions and types:
 - `RECOGNISERS` (`recognisers`: Tesseract and RapidOCR behind one interface, reading crops), `read_again`
   (`secondread`: the `second-reader` pass's windows of unsure words read by RapidOCR and combined),
   `spelling_for(languages)` (`hunspell`: the language files' hunspell dictionaries)
+- `measure_softness(image)` -> `Softness` (edge width over line height), `sharpening(softness, dpi)`: how soft a
+  scan is and the unsharp mask the `sharpen` pass reads its prose with (`softness`)
 - `OcrUnavailable`, `OcrError`
 
 Pages come back as `PageMethod.OCR` pages of `Line`s in reading order with coordinates in PDF points
@@ -72,6 +74,7 @@ from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, 
 from pipeline.extract.ocr.hunspell import spelling_for
 from pipeline.extract.ocr.recognisers import RECOGNISERS
 from pipeline.extract.ocr.secondread import read_again
+from pipeline.extract.ocr.softness import Softness, measure_softness, sharpening
 
 __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
@@ -82,5 +85,5 @@ __all__ = [
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "unsure_reason", "word_core", "word_list",
-    "RECOGNISERS", "read_again", "spelling_for",
+    "RECOGNISERS", "read_again", "spelling_for", "Softness", "measure_softness", "sharpening",
 ]

@@ -134,11 +134,11 @@ def _prepare(work: PageWork) -> PageWork:
     return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW)
 
 
-@page_pass("sharpen", f"1+{rule_version()}", Cost.CHEAP)
+@page_pass("sharpen", f"3+{rule_version()}", Cost.CHEAP)
 def _sharpen(work: PageWork) -> PageWork:
     """A soft scan (its strokes' edges wide against the strokes, measured on the page as scanned) sharpened for the
     prose passes by an unsharp mask scaled by that softness; cells, grids and keys keep reading it unsharpened (`softness`)."""
-    plan = sharpening(measure_softness(work.image))
+    plan = sharpening(measure_softness(work.image), work.settings.dpi)
     return replace(work, sharp=sharpened(work.prepared(), plan)) if plan is not None else work
 
 

@@ -13,10 +13,13 @@ stroke as much as it widens its edges.)
 `sharpening` turns the measure into an unsharp mask whose radius follows the edge width and whose strength
 grows with how far the page is past `SOFT_FROM`; a page under it is not sharpened at all.
 
-Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`):
-a page at 300 dpi, or at 200 dpi with little blur, measures 0.03–0.05 and reads as well as it can; INAP's
-booklet at 150 dpi with blur 0.8 measures 0.11 and its options read 87 → 91 % sharpened; a mild unsharp
-mask on pages of 0.06 lost an option or two, so pages under `SOFT_FROM` are left alone.
+Measured on corpus sheets rasterised at 150–300 dpi, blur 0.4–0.8, JPEG 70–90 (`pipeline.devkit.softscans`,
+`--softness` lists each page's measure): pages at 300 dpi, or at 200 dpi with blur 0.4, measure 0.01–0.05
+with edges under 1.75 px and are never sharpened; INAP's booklet at 150 dpi with blur 0.8 measures 0.095 and
+its options read 87 → 93 % sharpened; at 0.06–0.07 (INAP at 150 dpi with blur 0.4, at 200 dpi with blur 0.8)
+a mask changed nothing, so pages under `SOFT_FROM` are left alone. A grey fill or a picture's shading is a
+long run between ink and paper: runs over `MAX_EDGE_RUN` are no edges (a Revalida page measured soft at
+300 dpi before).
 """
 from __future__ import annotations
 
@@ -27,8 +30,10 @@ from PIL import Image, ImageFilter
 
 MIN_CONTRAST = 60  # grey levels between ink and paper; a page with less has no edges worth measuring
 STEP = 3  # rows and columns measured: every STEP-th
+MAX_EDGE_RUN = 12  # pixels: a longer run between ink and paper is a grey fill or a picture's shading, not an edge
 MIN_EDGES = 100  # edges crossed, per direction, before a measure is trusted (a near-empty page is not)
-SOFT_FROM = 0.075  # edge width over line height from which a page is sharpened
+MIN_EDGE_PX = 1.75  # at 300 dpi (scaled with the dpi): a page whose edges rise in fewer pixels is sharp, whatever its lines
+SOFT_FROM = 0.07  # edge width over line height from which a page is sharpened
 BASE_PERCENT = 60  # unsharp-mask percent at SOFT_FROM ...
 PERCENT_PER_SOFTNESS = 1200  # ... and per unit of softness past it
 MAX_PERCENT = 200
@@ -37,7 +42,7 @@ EDGE_TO_SIGMA = 1 / 1.35  # a Gaussian edge's quarter-to-three-quarter rise is 1
 
 @dataclass(frozen=True)
 class Softness:
-    """An image's edge width and stroke width in pixels, and their ratio (`softness`)."""
+    """An image's edge width and line height in pixels, and their ratio (`softness`)."""
 
     edge_px: float
     line_px: float
@@ -69,7 +74,7 @@ def _edges(classes: np.ndarray) -> np.ndarray:
     middle = np.flatnonzero(values[1:-1] == 1) + 1
     before, after = values[middle - 1], values[middle + 1]
     # Only a rise from ink to paper (or back): grain or a JPEG ring between paper and paper is no edge.
-    rising = middle[((before == 0) & (after == 2)) | ((before == 2) & (after == 0))]
+    rising = middle[(((before == 0) & (after == 2)) | ((before == 2) & (after == 0))) & (lengths[middle] <= MAX_EDGE_RUN)]
     return np.concatenate([np.zeros(direct.size), lengths[rising].astype(float)])
 
 
@@ -82,28 +87,34 @@ def _line_height(dark: np.ndarray) -> float:
 
 
 def measure_softness(grey: Image.Image) -> Softness | None:
-    """The edge and stroke widths of a grey page's ink, or None when it has too little contrast or ink to measure."""
+    """The edge width and line height of a grey page's ink, or None when it has too little contrast or ink to measure."""
     # Every STEP-th row and column: the widths are a page's averages, and a whole 300 dpi page costs a second.
     array = np.asarray(grey.convert("L"))
-    paper = float(np.percentile(array, 75))
-    ink = float(np.percentile(array, 0.5))
+    rows, columns = array[::STEP], np.ascontiguousarray(array[:, ::STEP].T)
+    paper = float(np.percentile(rows[:, ::STEP], 75))
+    ink = float(np.percentile(rows[:, ::STEP], 0.5))
     if paper - ink < MIN_CONTRAST:
         return None
     low, high = ink + (paper - ink) / 4, ink + 3 * (paper - ink) / 4
-    classes = np.where(array <= low, 0, np.where(array >= high, 2, 1)).astype(np.uint8)
-    across, down = _edges(classes[::STEP]), _edges(np.ascontiguousarray(classes[:, ::STEP].T))
+
+    def classes(pixels: np.ndarray) -> np.ndarray:
+        return (pixels > low).astype(np.uint8) + (pixels >= high)
+
+    across, down = _edges(classes(rows)), _edges(classes(columns))
     if across.size < MIN_EDGES or down.size < MIN_EDGES:
         return None
-    line = _line_height(array[:, ::STEP] < (ink + paper) / 2)
+    line = _line_height(columns.T < (ink + paper) / 2)
     if not line:
         return None
     edge = float(np.mean(np.concatenate([across, down])))
     return Softness(round(edge, 3), line)
 
 
-def sharpening(measure: Softness | None) -> Sharpening | None:
-    """The unsharp mask a page of this softness reads best with, or None (too sharp to gain, or not measured)."""
-    if measure is None or measure.softness < SOFT_FROM:
+def sharpening(measure: Softness | None, dpi: int = 300) -> Sharpening | None:
+    """The unsharp mask a page of this softness, rendered at `dpi`, reads best with, or None (too sharp to gain, or not
+    measured). A page of sparse or tiny lines (a cover, a form) can measure a short line height on sharp edges: the
+    edges themselves must be soft too."""
+    if measure is None or measure.softness < SOFT_FROM or measure.edge_px < MIN_EDGE_PX * dpi / 300:
         return None
     percent = min(MAX_PERCENT, round(BASE_PERCENT + PERCENT_PER_SOFTNESS * (measure.softness - SOFT_FROM)))
     return Sharpening(radius=round(max(1.0, measure.edge_px * EDGE_TO_SIGMA), 2), percent=percent)
@@ -111,7 +122,7 @@ def sharpening(measure: Softness | None) -> Sharpening | None:
 
 def rule_version() -> str:
     """The constants the decision is made by, for the pass's version: a cached reading made under other ones is read again."""
-    return f"{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
+    return f"{MAX_EDGE_RUN}/{MIN_EDGE_PX}/{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
 
 
 def sharpened(grey: Image.Image, plan: Sharpening) -> Image.Image:
