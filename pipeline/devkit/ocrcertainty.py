@@ -297,6 +297,18 @@ class Tally:
                 f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
+
+def tally_of(questions: list[Printed], records: dict[str, Question], family: str, show: bool) -> Tally:
+    """Each printed question against the record of its number; a number with no record is lost."""
+    tally = Tally()
+    for printed in questions:
+        record = records.get(printed.number)
+        if record is None:
+            tally.lost += 1
+            continue
+        tally.count(printed, record, family, show)
+    return tally
+
 def _read_as(text: str) -> str:
     """A text as it is compared: `fidelity.normalize_text`, bold marks (`**`) left out: they say how a word is
     printed, not what it reads, and the text layer of a corpus sheet marks bold otherwise than a scan."""
@@ -327,14 +339,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     sheet_doc = extract_document(sheet, hashlib.sha256(sheet.read_bytes()).hexdigest(), options)
     result = parse_sheet(sheet_doc, _entry(sheet, "sheet", the_spec.name), [(key_doc, _entry(key, "key", the_spec.name))], the_spec)
     records = {q.number: q for q in result.questions}
-    tally = Tally()
-    for printed in questions:
-        record = records.get(printed.number)
-        if record is None:
-            tally.lost += 1
-            continue
-        tally.count(printed, record, family.name, show)
-    return tally
+    return tally_of(questions, records, family.name, show)
 
 
 def _records_of(sheet: Path, key: Path | None, the_spec, facts: dict[str, str], options: ExtractOptions) -> dict[str, Question]:
@@ -432,14 +437,7 @@ def measure_script(folder: Path, family: scriptscans.Family, policy: CertaintyPo
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache))
     records = _records_of(scanned / "sheet.pdf", scanned / "key.pdf", the_spec, {"year": "2031"},
                           replace(options, ocr=replace(options.ocr, certainty=policy)))
-    tally = Tally()
-    for printed in questions:
-        record = records.get(printed.number)
-        if record is None:
-            tally.lost += 1
-            continue
-        tally.count(Printed(printed.number, printed.stem, printed.options, printed.answer), record, family.name, show)
-    return tally
+    return tally_of([Printed(p.number, p.stem, p.options, p.answer) for p in questions], records, family.name, show)
 
 
 def run_scripts(folder: Path, policy: CertaintyPolicy, *, show: bool = False) -> tuple[Tally, list[str]]:
