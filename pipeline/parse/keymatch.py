@@ -6,7 +6,8 @@ key is applied its own text is compared with the sheet's facts. Only evidence th
 a key that prints no sheet code or year is not rejected for lacking one. The checks are generic and
 use the spec's own rules (`layout.sheet_code`, `key.variant_pattern`, `layout.options.labels`). A year the
 key prints is weak evidence when the sheet prints no year at all (a key citing "Orden PJC/64/2024" for a
-2023 sheet): the key is applied and the report names the line. `key.checks` lets a curator leave a check
+2023 sheet): the key is applied and the report names the line; so is a year read by OCR one look-alike
+digit from the sheet's own (a blurred 2031 read as 2051), which may be the sheet's year misread. `key.checks` lets a curator leave a check
 out; its evidence is then reported, never acted on.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
-from pipeline.extract import ExtractedDocument
+from pipeline.extract import ExtractedDocument, PageMethod
 from pipeline.parse.stream import document_text
 from pipeline.specs import SourceSpec
 
@@ -24,6 +25,9 @@ YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 # misreading of a key letter is a per-question flag, not evidence of the wrong key.
 MIN_FOREIGN_LABELS = 2
 FOREIGN_LABEL_SHARE = 0.25
+# Digits whose printed shapes OCR takes for one another (a blurred 3 read as 5 or 8, 1 as 7). A year that
+# differs from the sheet's by a digit outside these (2030 for 2031) is read as printed.
+DIGIT_LOOKALIKE_PAIRS = frozenset(frozenset(pair) for pair in ("35", "38", "58", "56", "68", "89", "08", "06", "09", "17"))
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,23 @@ def _year_lines(key: ExtractedDocument, years: set[int]) -> list[str]:
     return [repr(text if len(text) <= 80 else text[:79] + "…") for text in lines[:3]]
 
 
+def _ocr_only_years(key: ExtractedDocument) -> set[int]:
+    """The years the key prints only on lines OCR read (none on its text layer)."""
+    by_ocr: set[int] = set()
+    by_text: set[int] = set()
+    for page in key.pages:
+        for line in page.lines:
+            years = {int(y) for y in YEAR.findall(line.text)}
+            (by_ocr if page.method is PageMethod.OCR or line.ocr else by_text).update(years)
+    return by_ocr - by_text
+
+
+def _lookalike_of(year: int, sheet_year: int) -> bool:
+    """True when `year` is `sheet_year` with one digit read as a look-alike."""
+    pairs = [frozenset((a, b)) for a, b in zip(str(year), str(sheet_year)) if a != b]
+    return len(str(year)) == len(str(sheet_year)) and len(pairs) == 1 and pairs[0] in DIGIT_LOOKALIKE_PAIRS
+
+
 def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSpec) -> list[Evidence]:
     """Reasons, from the key's printed identity (sheet code, year, variant), that it is another sheet's key."""
     text = document_text(key)
@@ -70,12 +91,16 @@ def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSp
         sheet_years = printed | {sheet.year}
         # A year both print (a copyright line) says nothing; a year only the key prints, with the
         # sheet's own year absent from the key, says it is another year's key, unless the sheet prints
-        # no year at all (its year is the file's fact): then the key's year may be a regulation's.
-        if key_years and sheet.year not in key_years and key_years - sheet_years:
-            lines = ", ".join(_year_lines(key, key_years - sheet_years))
+        # no year at all (its year is the file's fact): then the key's year may be a regulation's. Nor
+        # when every such year was read by OCR one look-alike digit from the sheet's: it may be the sheet's.
+        foreign = key_years - sheet_years
+        if key_years and sheet.year not in key_years and foreign:
+            lines = ", ".join(_year_lines(key, foreign))
+            misread = foreign <= _ocr_only_years(key) and all(_lookalike_of(y, sheet.year) for y in foreign)
             reasons.append(Evidence(
-                "year", f"it prints year {', '.join(map(str, sorted(key_years)))} (key line {lines}), the sheet is {sheet.year}",
-                weak=not printed,
+                "year", f"it prints year {', '.join(map(str, sorted(key_years)))} (key line {lines}), the sheet is {sheet.year}"
+                + (" (read by OCR, one look-alike digit from the sheet's year)" if misread else ""),
+                weak=not printed or misread,
             ))
     if sheet.variant and spec.key.variant_pattern and spec.key.kind != "variant_table":
         pattern = re.compile(spec.key.variant_pattern, re.MULTILINE)

@@ -12,7 +12,8 @@ from fpdf import FPDF
 
 from pipeline.devkit.sample.pdfgen import CJK_COLLECTION_KOREAN, CJK_FONT, TextBox, cjk_font, font_dir
 from pipeline.diagnostics import Code, codes_of
-from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
+from pipeline.extract import ExtractedDocument, ExtractOptions, Line, Page, PageMethod, extract_document
+from pipeline.parse import keymatch
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import read_list, read_variant_table
 from pipeline.specs import KeySpec, SectionRule
@@ -239,6 +240,26 @@ def test_a_year_the_sheet_prints_refuses_the_key_unless_the_spec_leaves_the_chec
     applied = year_run(tmp_path, "Cuestionario · convocatoria 2023", checks=["sheet_code", "variant", "count", "labels"])
     assert {q.number: q.answer for q in applied.questions} == {"1": "B", "2": "D", "3": "A"}
     assert [n.code for n in applied.notes if n.code.code.startswith("key.")] == [Code.KEY_EVIDENCE_UNCHECKED]
+
+
+def _key_printing(year_line: str, method: PageMethod) -> ExtractedDocument:
+    line = Line(year_line, 50, 40, 300, 52, ocr_confidence=68.0 if method is PageMethod.OCR else None)
+    return ExtractedDocument(sha256="0" * 64, path="key.pdf", page_count=1, pages=[Page(1, 595, 842, method, lines=[line])], stage_version="test")
+
+
+@pytest.mark.parametrize("printed, method, refused", [
+    ("Answer key 2051", PageMethod.OCR, False),  # 3 read as 5: may be the sheet's own year misread
+    ("Answer key 2081", PageMethod.OCR, False),
+    ("Answer key 2030", PageMethod.OCR, True),  # 1 and 0 are no look-alikes: last year's key
+    ("Answer key 2053", PageMethod.OCR, True),  # two digits off
+    ("Answer key 2051", PageMethod.TEXT, True),  # the text layer prints what it prints
+])
+def test_a_year_ocr_read_one_lookalike_digit_off_is_weak_evidence(printed, method, refused):
+    facts = keymatch.SheetFacts(year=2031, sheet_code=None, variant=None, text="Exam 2031")
+    (evidence,) = keymatch.printed_mismatches(_key_printing(printed, method), facts, spec())
+    assert evidence.check == "year" and evidence.weak is not refused
+    reasons, notes = keymatch.weigh([evidence], spec(), "key.pdf")
+    assert bool(reasons) is refused and [n.code for n in notes] == ([] if refused else [Code.KEY_WEAK_EVIDENCE])
 
 
 # --------------------------------------------------------------------------- odd marks in grids
