@@ -25,7 +25,21 @@ from pipeline.devkit.sample.pdfgen import (
 
 ARKUSZE_STAMP = "Więcej arkuszy znajdziesz na stronie: arkusze.pl"
 GREEK_COUNTS = {1: "ΜΙΑ", 2: "ΔΥΟ", 3: "ΤΡΕΙΣ", 4: "ΤΕΣΣΕΡΙΣ", 5: "ΠΕΝΤΕ", 6: "ΕΞΙ", 7: "ΕΠΤΑ", 8: "ΟΚΤΩ",
-                9: "ΕΝΝΕΑ", 10: "ΔΕΚΑ", 11: "ΕΝΤΕΚΑ", 12: "ΔΩΔΕΚΑ", 13: "ΔΕΚΑΤΡΙΑ", 14: "ΔΕΚΑΤΕΣΣΕΡΑ"}
+                9: "ΕΝΝΕΑ", 10: "ΔΕΚΑ", 11: "ΕΝΤΕΚΑ", 12: "ΔΩΔΕΚΑ", 13: "ΔΕΚΑΤΡΙΑ", 14: "ΔΕΚΑΤΕΣΣΕΡΑ",
+                15: "ΔΕΚΑΠΕΝΤΕ", 16: "ΔΕΚΑΕΞΙ", 17: "ΔΕΚΑΕΠΤΑ", 18: "ΔΕΚΑΟΚΤΩ", 19: "ΔΕΚΑΕΝΝΕΑ"}
+GREEK_TENS = {20: "ΕΙΚΟΣΙ", 30: "ΤΡΙΑΝΤΑ", 40: "ΣΑΡΑΝΤΑ", 50: "ΠΕΝΗΝΤΑ", 60: "ΕΞΗΝΤΑ", 70: "ΕΒΔΟΜΗΝΤΑ",
+              80: "ΟΓΔΟΝΤΑ", 90: "ΕΝΕΝΗΝΤΑ"}
+
+
+def greek_count(number: int) -> str:
+    """A page count in words as a Panhellenic cover prints it (1–99): a booklet of real length runs past
+    the fourteen pages the small samples had, and the full-size archive has one of every length."""
+    if number in GREEK_COUNTS:
+        return GREEK_COUNTS[number]
+    tens, units = divmod(number, 10)
+    if not 2 <= tens <= 9:
+        raise ValueError(f"no Greek page count for {number}")
+    return GREEK_TENS[tens * 10] + (f" {GREEK_COUNTS[units]}" if units else "")
 
 
 @dataclass(frozen=True)
@@ -159,7 +173,7 @@ def _panhellenic_blocks(sheet: SampleSheet, page_count: int) -> tuple[list, dict
         Paragraph(facts["school"], size=11, bold=True, align="C", space_after=1),
         Paragraph(facts["date"], size=11, bold=True, align="C", space_after=1),
         Paragraph(f"ΕΞΕΤΑΖΟΜΕΝΟ ΜΑΘΗΜΑ: {sheet.title}", size=11, bold=True, align="C", space_after=1),
-        Paragraph(f"ΣΥΝΟΛΟ ΣΕΛΙΔΩΝ: {GREEK_COUNTS[page_count]} ({page_count})", size=11, bold=True, align="C", space_after=6),
+        Paragraph(f"ΣΥΝΟΛΟ ΣΕΛΙΔΩΝ: {greek_count(page_count)} ({page_count})", size=11, bold=True, align="C", space_after=6),
     ]
     numbers: dict[int, str] = {}
     section = None

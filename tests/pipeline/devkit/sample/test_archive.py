@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from pipeline.devkit.sample.archive import archive_sheets, build_archive_site, is_scanned
-from pipeline.devkit.sample.booklets import render
+from pipeline.devkit.sample.booklets import greek_count, render
 from pipeline.devkit.sample.check import compare_with_truth
 from pipeline.devkit.serve import serve_directory
 from pipeline.season import RunOptions, run_source
@@ -121,3 +121,12 @@ def test_rendering_in_two_processes_writes_the_same_files(tmp_path):
     one = build_archive_site(tmp_path / "one", 2, scanned_share=0.0)
     two = build_archive_site(tmp_path / "two", 2, scanned_share=0.0, workers=2)
     assert one.files == two.files and one.truth == two.truth
+
+
+def test_a_panhellenic_cover_names_every_page_count_a_booklet_of_real_length_can_have():
+    # The full-size archive stopped at its first 15-page booklet: the cover's count had words up to 14.
+    words = [greek_count(n) for n in range(1, 100)]
+    assert len(set(words)) == 99 and all(words)
+    assert greek_count(15) == "ΔΕΚΑΠΕΝΤΕ" and greek_count(21) == "ΕΙΚΟΣΙ ΜΙΑ" and greek_count(40) == "ΣΑΡΑΝΤΑ"
+    with pytest.raises(ValueError):
+        greek_count(100)
