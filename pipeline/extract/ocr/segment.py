@@ -35,8 +35,12 @@ from PIL import Image
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, straight_runs
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, mean_confidence
 
-SEGMENTATION_VERSION = "xy-cut/2"  # part of the reading cache key: bump when regions or their reading change
+SEGMENTATION_VERSION = "xy-cut/3"  # part of the reading cache key: bump when regions or their reading change
 REREAD_PSM = 6
+# A grid-shaped region (lone signs, digits, short pieces) is read again as a block only when psm 3 was this
+# unsure of it: Korean options psm 3 broke into fragments read at 49; a key's rows of "9.A" entries, one
+# entry unsure, read at 79, and psm 6 read them as "9A", an entry the key no longer recognised.
+FRAGMENTS_BELOW = 60.0
 # A vertical gutter at least this many text heights wide separates columns; word spaces (0.3) and
 # justified gaps (up to ~1) are narrower.
 GUTTER_HEIGHTS = 1.5
@@ -230,7 +234,7 @@ def reread_prose(
             kind = classify_region(members, text_height, _rule_count(rules, region, margin))
             if kind is RegionKind.PROSE:
                 chosen.append(index)
-        elif kind is RegionKind.GRID and confidence is not None and confidence < confident_from:
+        elif kind is RegionKind.GRID and confidence is not None and confidence < min(confident_from, FRAGMENTS_BELOW):
             if rules is None:
                 rules = ruled_lines(raw_grey, text_height)
             if _block_of_lines(members, text_height, _rule_count(rules, region, margin)):
