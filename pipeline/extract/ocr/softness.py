@@ -37,6 +37,10 @@ SOFT_FROM = 0.07  # edge width over line height from which a page is sharpened
 BASE_PERCENT = 60  # unsharp-mask percent at SOFT_FROM ...
 PERCENT_PER_SOFTNESS = 1200  # ... and per unit of softness past it
 MAX_PERCENT = 200
+# Points: the inked band of a line of the smallest type a sheet prints (a 5 pt footnote) is at least this
+# tall. A page whose bands measure less is not measured by its text (a chart's hatching made one 12 px at
+# 300 dpi, and sharpened so hard Tesseract read no word of it).
+MIN_LINE_PT = 5.0
 EDGE_TO_SIGMA = 1 / 1.35  # a Gaussian edge's quarter-to-three-quarter rise is 1.35 sigma
 
 
@@ -116,13 +120,15 @@ def sharpening(measure: Softness | None, dpi: int = 300) -> Sharpening | None:
     edges themselves must be soft too."""
     if measure is None or measure.softness < SOFT_FROM or measure.edge_px < MIN_EDGE_PX * dpi / 300:
         return None
+    if measure.line_px < MIN_LINE_PT * dpi / 72:
+        return None  # bands thinner than any type: hatching, a chart's bars or rules set the measure, not lines of text
     percent = min(MAX_PERCENT, round(BASE_PERCENT + PERCENT_PER_SOFTNESS * (measure.softness - SOFT_FROM)))
     return Sharpening(radius=round(max(1.0, measure.edge_px * EDGE_TO_SIGMA), 2), percent=percent)
 
 
 def rule_version() -> str:
     """The constants the decision is made by, for the pass's version: a cached reading made under other ones is read again."""
-    return f"{MAX_EDGE_RUN}/{MIN_EDGE_PX}/{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
+    return f"{MAX_EDGE_RUN}/{MIN_EDGE_PX}/{MIN_LINE_PT}/{SOFT_FROM}/{BASE_PERCENT}/{PERCENT_PER_SOFTNESS}/{MAX_PERCENT}/{STEP}"
 
 
 def sharpened(grey: Image.Image, plan: Sharpening) -> Image.Image:
