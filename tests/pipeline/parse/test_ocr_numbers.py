@@ -66,6 +66,31 @@ def test_text_layer_lines_are_matched_as_printed():
     assert [b.number for b in blocks] == ["3.2"]
 
 
+PANHELLENIC_SCAN = [
+    "ΑΙ. Όταν η συνάρτηση εφαρμόζεται σε κλειστά συστήματα, το φαινόμενο",  # Α1 read with a Greek capital iota
+    "α. αναζήτηση.",
+    "Α2. Όταν η επιτάχυνση αυξάνεται, το φαινόμενο",
+    "α. ανάλυση.",
+    "ΟΙ μαθητές να απαντήσουν σε όλα τα θέματα",  # a heading word: no mark after it, stays text
+]
+
+
+def test_a_part_lettered_number_read_with_look_alike_digits_opens_its_question_on_a_scan():
+    # Every generated Panhellenic scan of the full-size archive lost Α1, Γ1 and Δ1 this way (reported, not silent).
+    spec = load_spec("sample_el")
+    stream = read_stream(_document(PANHELLENIC_SCAN, PageMethod.OCR))
+    blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
+    assert [b.number for b in blocks if b.kind == "question"] == ["Α1", "Α2"]
+    assert "ΟΙ μαθητές" in " ".join(line.text for b in blocks for line in b.lines)
+
+
+def test_a_part_lettered_number_on_a_text_layer_is_matched_as_printed():
+    spec = load_spec("sample_el")
+    stream = read_stream(_document(PANHELLENIC_SCAN, PageMethod.TEXT))
+    blocks = split_blocks(stream, spec.layout.question_start, spec.layout.context_start)
+    assert [b.number for b in blocks if b.kind == "question"] == ["Α2"]
+
+
 def test_marking_scheme_task_numbers_read_through_look_alikes():
     spec = load_spec("pl_cke_matura_informatyka")
     key = _document(
