@@ -45,7 +45,7 @@ from pipeline.infra import timed
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
 # +34: lines record where words start after a wide gap (`Line.wide_gap_starts`). +35: drawn text and
 # glyphs without a Unicode map on text pages are read by OCR in place (`patches`), lines marked `ocr`.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+35/{READING_VERSION}"
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+36/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -108,6 +108,9 @@ class ExtractOptions:
     drop_lines: tuple[str, ...] = ()
     drop_pages: tuple[str, ...] = ()
     remove_repeated_lines: bool = True
+    # Question headers (the spec's `layout.question_start`): an OCR'd line that opens a question is no running
+    # head read a little differently, however like the top lines of other pages it reads (formulaic stems).
+    question_start: tuple[str, ...] = ()
     drop_margin_notes: bool = True
     detect_highlights: bool = False
     ocr: OcrSettings = field(default_factory=OcrSettings)
@@ -130,6 +133,7 @@ class ExtractOptions:
             "drop_lines": tuple(layout.drop_lines),
             "drop_pages": tuple(layout.drop_pages),
             "remove_repeated_lines": layout.remove_repeated_lines,
+            "question_start": (layout.question_start,),
             "drop_margin_notes": layout.drop_margin_notes,
             "detect_highlights": spec.key.kind == "highlight",
             "ocr": ocr,
@@ -356,6 +360,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
     drop_line_rules = AnyPattern(options.drop_lines)
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture, misread_furniture = _repeated_furniture(pages) if options.remove_repeated_lines else (set(), set())
+    question_headers = AnyPattern(options.question_start) if misread_furniture and options.question_start else None
     for page in pages:
         ocr = page.method is PageMethod.OCR
         for pattern in options.drop_pages:
@@ -376,7 +381,8 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
             in_margin = _in_margin(line, page)
             if in_margin and any(_is_page_number(r.search(line.text), page) for r in margin_rules):
                 continue
-            if in_margin and (id(line) in misread_furniture or any(key in furniture for key in _furniture_keys(line, page))):
+            alike = id(line) in misread_furniture and not (question_headers and question_headers.found_in(line.text))
+            if in_margin and (alike or any(key in furniture for key in _furniture_keys(line, page))):
                 continue
             if (ocr or line.ocr) and any(search_rule(p, line.text, ocr=True)[0] for p in options.drop_lines):
                 continue  # as written, else allowing OCR misreadings

@@ -82,3 +82,22 @@ def test_short_margin_lines_alike_by_chance_are_not_a_running_head():
     pages = [_head_and_body(row, ["Kľúč správnych odpovedí k úlohám"], n + 1) for n, row in enumerate(rows)]
     clean_pages(pages, ExtractOptions())
     assert [p.lines[0].text for p in pages] == rows
+
+
+def test_question_headers_with_formulaic_stems_at_the_top_of_scanned_pages_are_not_a_running_head():
+    # A Panhellenic scan of the full-size archive lost Β1, Γ2, Γ3, Γ4 and Δ3 this way: each opened its page
+    # with "Θεωρούμε ότι η … εξαρτάται από την αρχική κατάσταση", alike enough to pass for a misread head.
+    tops = ["Β1. Θεωρούμε ότι η διαδικασία εξαρτάται από την αρχική κατάσταση.",
+            "Γ2. Θεωρούμε ότι η πίεση εξαρτάται από την αρχική κατάσταση.",
+            "Γ3. Θεωρούμε ότι η αντίδραση εξαρτάται από την αρχική κατάσταση.",
+            "Γ4. Θεωρούμε ότι η αντίδραση εξαρτάται από την αρχική κατάσταση.",
+            "Δ3. Θεωρούμε ότι η μέθοδος εξαρτάται από την αρχική κατάσταση."]
+    def scanned() -> list[Page]:
+        return [_head_and_body(top, ["Να εξηγήσετε την απάντησή σας."], n + 1) for n, top in enumerate(tops)]
+
+    unguarded = scanned()
+    clean_pages(unguarded, ExtractOptions())
+    assert not any(p.lines[0].text in tops for p in unguarded)  # alike on most pages: taken for a running head
+    guarded = scanned()
+    clean_pages(guarded, ExtractOptions(question_start=(r"^(?P<number>[ΑΒΓΔ]\d{1,2})\.(?=\s|$)",)))
+    assert [p.lines[0].text for p in guarded] == tops
