@@ -41,6 +41,11 @@ def _lower_case_only(value: list[str], fold=str.lower, why: str = "") -> list[st
     return value
 
 
+def _unequal_lower_pairs(value: dict[str, str]) -> list[str]:
+    """The pairs of a {spelling: spelling} map that are not two different non-empty lower-case spellings."""
+    return [f"{k}: {v}" for k, v in value.items() if not k or not v or k == v or k != k.lower() or v != v.lower()]
+
+
 class Codes(_Strict):
     iso639_1: str = Field(pattern=r"^[a-z]{2}$", description="ISO 639-1, the code records and specs use: pl")
     iso639_2: str = Field(pattern=r"^[a-z]{3}$", description="ISO 639-2/T: pol")
@@ -82,7 +87,7 @@ class TextQuality(_Strict):
     @field_validator("misread_letters")
     @classmethod
     def _misread_pairs(cls, value: dict[str, str]) -> dict[str, str]:
-        bad = [f"{k}: {v}" for k, v in value.items() if not k or not v or k == v or k != k.lower() or v != v.lower()]
+        bad = _unequal_lower_pairs(value)
         if bad:
             raise ValueError(f"misread_letters map printed letters to other letters, in lower case: {bad}")
         return value
@@ -132,7 +137,7 @@ class Spelling(_Strict):
     @field_validator("same_words")
     @classmethod
     def _same_words(cls, value: dict[str, str]) -> dict[str, str]:
-        bad = [f"{k}: {v}" for k, v in value.items() if not k or not v or k == v or k != k.lower() or v != v.lower()]
+        bad = _unequal_lower_pairs(value)
         if bad:
             raise ValueError(f"same_words pair two different lower-case spellings: {bad}")
         return value

@@ -178,16 +178,15 @@ def document_text(document: ExtractedDocument) -> str:
 # A token of digits with a letter look-alike inside ("3.l", "1O", "2I") or a lone I/l/| between spaces or
 # brackets ("(I pkt)"): Tesseract's reading of a number.
 _NUMBER_TOKEN = re.compile(r"(?<![^\W\d_])(?:[0-9IlO|.,]*[0-9][0-9IlO|.,]*|[Il|])(?![^\W\d_])")
-_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0"})
+# Letters a digit's shape is read as, in the scripts we read: Latin I, l, |, O; Greek Ι, Ο; Cyrillic І, О.
+_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0", "\u0399": "1", "\u039f": "0", "\u0406": "1", "\u041e": "0"})
 
 
 # A number after its part's letter at a line's start ("Α1.", "B12)"), its digits read as the letters they look
-# like: "ΑΙ." (Greek capital iota), "ΔΙ.", "BI2.": a one-character part and look-alikes up to the mark after
-# them. Glyph shapes of the scripts we read (Latin I, l, |, O; Greek Ι, Ο; Cyrillic І, О), not words; tried only
+# like: "ΑΙ." (Greek capital iota), "ΔΙ.", "BI2.": a one-character part and look-alikes (`_DIGIT_LOOKALIKES`) up to
+# the mark after them. Glyph shapes, not words; tried only
 # where the line does not match as read, so a heading "ΟΙ ..." (no mark) or a word stays as it is.
 _PART_NUMBER = re.compile(r"^(\S)([0-9IlO|\u0399\u039f\u0406\u041e]*[IlO|\u0399\u039f\u0406\u041e][0-9IlO|\u0399\u039f\u0406\u041e]*)(?=[.)])")
-_PART_DIGIT_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "|": "1", "O": "0", "\u0399": "1", "\u039f": "0",
-                                        "\u0406": "1", "\u041e": "0"})
 
 
 def _fold_part_number(text: str) -> str:
@@ -196,7 +195,7 @@ def _fold_part_number(text: str) -> str:
     found = _PART_NUMBER.match(text)
     if found is None:
         return text
-    return text[:found.start(2)] + found.group(2).translate(_PART_DIGIT_LOOKALIKES) + text[found.end(2):]
+    return text[:found.start(2)] + found.group(2).translate(_DIGIT_LOOKALIKES) + text[found.end(2):]
 
 
 # An em dash between digits is an en dash Tesseract read too long: ranges ("(0–1)") take the en dash.
