@@ -33,6 +33,7 @@ import io
 import itertools
 import math
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +42,7 @@ import pypdfium2.raw as pdfium_c
 from PIL import Image
 
 from pipeline.infra import write_bytes_atomic
+from pipeline.extract import pagechars
 from pipeline.extract.document import Figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -73,33 +75,51 @@ class _Graphic:
 # --------------------------------------------------------------------------- page objects
 
 
+# pdfium's calls with plain C argument types (`pagechars.typed_call`): an object's handle is an int, and no
+# pypdfium2 helper object is made per page object (a page holds a dozen text objects for each drawing).
+_COUNT_OBJECTS = pagechars.typed_call(pdfium_c.FPDFPage_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_OBJECT = pagechars.typed_call(pdfium_c.FPDFPage_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+_COUNT_FORM_OBJECTS = pagechars.typed_call(pdfium_c.FPDFFormObj_CountObjects, ctypes.c_int, ctypes.c_void_p)
+_GET_FORM_OBJECT = pagechars.typed_call(pdfium_c.FPDFFormObj_GetObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ulong)
+_OBJECT_TYPE = pagechars.typed_call(pdfium_c.FPDFPageObj_GetType, ctypes.c_int, ctypes.c_void_p)
+_FLOAT_P = ctypes.POINTER(ctypes.c_float)
+_BOUNDS = pagechars.typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[_FLOAT_P] * 4)
+_MATRIX = pagechars.typed_call(pdfium_c.FPDFPageObj_GetMatrix, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(pdfium_c.FS_MATRIX))
+_DRAW_MODE = pagechars.typed_call(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_int)] * 2)
+_FILL_COLOR = pagechars.typed_call(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_uint)] * 4)
+_COUNT_SEGMENTS = pagechars.typed_call(pdfium_c.FPDFPath_CountSegments, ctypes.c_int, ctypes.c_void_p)
+_GET_SEGMENT = pagechars.typed_call(pdfium_c.FPDFPath_GetPathSegment, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+_SEGMENT_TYPE = pagechars.typed_call(pdfium_c.FPDFPathSegment_GetType, ctypes.c_int, ctypes.c_void_p)
+_SEGMENT_POINT = pagechars.typed_call(pdfium_c.FPDFPathSegment_GetPoint, ctypes.c_int, ctypes.c_void_p, _FLOAT_P, _FLOAT_P)
+FORM_LEVELS = 8  # Form XObjects opened this deep; a form deeper still is one object, not a figure
+
+
 def _matrix_box(matrix: pdfium.PdfMatrix | None, bounds: tuple[float, float, float, float]) -> tuple[float, ...]:
     if matrix is None:
         return bounds
     return matrix.on_rect(*bounds)
 
 
-def _path_shape(obj: pdfium.PdfObject) -> tuple[str, bool]:
+def _path_shape(handle: int) -> tuple[str, bool]:
     """("curved" | "straight", filled with a visible colour) for a path object."""
-    raw = obj.raw
     fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-    filled = bool(pdfium_c.FPDFPath_GetDrawMode(raw, fill_mode, stroke)) and fill_mode.value != 0
+    filled = bool(_DRAW_MODE(handle, fill_mode, stroke)) and fill_mode.value != 0
     if filled:
         # White fills are backgrounds (form fields, table cells), not ink.
         r, g, b, a = (ctypes.c_uint() for _ in range(4))
-        if pdfium_c.FPDFPageObj_GetFillColor(raw, r, g, b, a):
+        if _FILL_COLOR(handle, r, g, b, a):
             filled = a.value > 0 and min(r.value, g.value, b.value) < 235
-    count = pdfium_c.FPDFPath_CountSegments(raw)
+    count = _COUNT_SEGMENTS(handle)
     x, y = ctypes.c_float(), ctypes.c_float()
     previous: tuple[float, float] | None = None
     for index in range(max(count, 0)):
-        segment = pdfium_c.FPDFPath_GetPathSegment(raw, index)
+        segment = _GET_SEGMENT(handle, index)
         if not segment:
             continue
-        kind = pdfium_c.FPDFPathSegment_GetType(segment)
+        kind = _SEGMENT_TYPE(segment)
         if kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:
             return "curved", filled
-        if not pdfium_c.FPDFPathSegment_GetPoint(segment, x, y):
+        if not _SEGMENT_POINT(segment, x, y):
             continue
         point = (x.value, y.value)
         if kind == pdfium_c.FPDF_SEGMENT_LINETO and previous is not None:
@@ -110,19 +130,52 @@ def _path_shape(obj: pdfium.PdfObject) -> tuple[str, bool]:
     return "straight", filled
 
 
-def _walk(page: pdfium.PdfPage, form=None, matrix: pdfium.PdfMatrix | None = None, level: int = 0):
-    """(object, page-space bounds in PDF coordinates) for every object, descending into Form XObjects.
+class _Bounds:
+    """`PdfObject.get_bounds` for a handle, its four floats made once."""
+
+    def __init__(self) -> None:
+        self.values = [ctypes.c_float() for _ in range(4)]
+
+    def __call__(self, handle: int) -> tuple[float, float, float, float]:
+        left, bottom, right, top = self.values
+        if not _BOUNDS(handle, left, bottom, right, top):
+            raise pdfium.PdfiumError("Failed to locate pageobject.")
+        return (left.value, bottom.value, right.value, top.value)
+
+
+def _form_matrix(handle: int) -> pdfium.PdfMatrix:
+    raw = pdfium_c.FS_MATRIX()
+    if not _MATRIX(handle, raw):
+        raise pdfium.PdfiumError("Failed to get matrix of pageobject.")
+    return pdfium.PdfMatrix.from_raw(raw)
+
+
+def _children(page: int, form: int | None) -> list[int]:
+    count = _COUNT_OBJECTS(page) if form is None else _COUNT_FORM_OBJECTS(form)
+    if count < 0:
+        raise pdfium.PdfiumError("Failed to get number of page objects.")
+    handles = list(map(_GET_OBJECT, repeat(page, count), range(count))) if form is None else \
+        list(map(_GET_FORM_OBJECT, repeat(form, count), range(count)))
+    if not all(handles):
+        raise pdfium.PdfiumError("Failed to get page object.")
+    return handles
+
+
+def _walk(page: int, bounds: _Bounds, form: int | None = None, matrix: pdfium.PdfMatrix | None = None, level: int = 0):
+    """(object handle, type, page-space bounds in PDF coordinates) for every object, descending into
+    Form XObjects (`PdfPage.get_objects` one level at a time, as it walks them).
 
     pdfium reports the bounds of an object inside a form in the form's space; the form's matrix (and its
     parents') carries them to the page.
     """
-    for obj in page.get_objects(max_depth=1, form=form, level=level):
-        bounds = _matrix_box(matrix, obj.get_bounds())
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM and level < 8:
-            inner = obj.get_matrix() if matrix is None else obj.get_matrix().multiply(matrix)
-            yield from _walk(page, obj, inner, level + 1)
+    for handle in _children(page, form):
+        box = _matrix_box(matrix, bounds(handle))
+        kind = _OBJECT_TYPE(handle)
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < FORM_LEVELS:
+            inner = _form_matrix(handle) if matrix is None else _form_matrix(handle).multiply(matrix)
+            yield from _walk(page, bounds, handle, inner, level + 1)
         else:
-            yield obj, bounds
+            yield handle, kind, box
 
 
 def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
@@ -131,22 +184,22 @@ def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
     page_area = width * height
     graphics: list[_Graphic] = []
     texts: list[Box] = []
-    for obj, (left, bottom, right, top) in _walk(page):
+    for handle, kind, (left, bottom, right, top) in _walk(pagechars.handle_of(page.raw), _Bounds()):
         box = (max(left, 0.0), max(height - top, 0.0), min(right, width), min(height - bottom, height))
         if box[2] <= box[0] or box[3] <= box[1]:
-            if obj.type != pdfium_c.FPDF_PAGEOBJ_PATH:
+            if kind != pdfium_c.FPDF_PAGEOBJ_PATH:
                 continue
             # A horizontal or vertical rule has zero extent across; give it a hairline so it can join.
             box = (box[0], box[1], max(box[2], box[0] + 0.1), max(box[3], box[1] + 0.1))
         area = (box[2] - box[0]) * (box[3] - box[1])
-        if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT:
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
             texts.append(box)
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
+        elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
             graphics.append(_Graphic("image", box))
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_PATH and area < FRAME_MIN_PAGE_SHARE * page_area:
-            kind, filled = _path_shape(obj)
-            graphics.append(_Graphic(kind, box, filled))
-        elif obj.type == pdfium_c.FPDF_PAGEOBJ_SHADING and area < FRAME_MIN_PAGE_SHARE * page_area:
+        elif kind == pdfium_c.FPDF_PAGEOBJ_PATH and area < FRAME_MIN_PAGE_SHARE * page_area:
+            shape, filled = _path_shape(handle)
+            graphics.append(_Graphic(shape, box, filled))
+        elif kind == pdfium_c.FPDF_PAGEOBJ_SHADING and area < FRAME_MIN_PAGE_SHARE * page_area:
             graphics.append(_Graphic("curved", box, True))
     return graphics, texts
 
@@ -313,12 +366,14 @@ def _relative_path(path: Path, root: Path) -> str:
 
 def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Image.Image:
     """The RGB pixels of `box` (left, top, right, bottom) of a rendered page. A BGR render inside the
-    box is cut from pdfium's buffer as it is (a view), so only the crop is copied; converting the whole
-    page to a PIL image first cost more than the render itself. The same pixels either way."""
+    box is cut from pdfium's buffer as it is (a view), so only the crop is copied, and PIL's raw decoder
+    swaps its channels in C (a numpy copy of a reversed channel axis cost three times as much);
+    converting the whole page to a PIL image first cost more than the render itself. The same pixels
+    every way."""
     left, top, right, bottom = box
     if bitmap.mode == "BGR" and 0 <= left < right <= bitmap.width and 0 <= top < bottom <= bitmap.height:
-        pixels = bitmap.to_numpy()[top:bottom, left:right, ::-1]
-        return Image.fromarray(np.ascontiguousarray(pixels))
+        pixels = np.ascontiguousarray(bitmap.to_numpy()[top:bottom, left:right])
+        return Image.frombuffer("RGB", (right - left, bottom - top), pixels, "raw", "BGR", 0, 1)
     return bitmap.to_pil().convert("RGB").crop(box)
 
 

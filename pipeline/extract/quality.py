@@ -102,10 +102,11 @@ def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: i
     bad_share = bad / total if total else 0.0
     alnum_share = alnum / total if total else 1.0
 
-    tokens = plain.split()
-    words = [t for t in tokens if any(ch.isalpha() for ch in t)]
-    split = sum(1 for t in tokens if (len(t) == 1 and t in _DIACRITIC_LETTERS) or (len(t) > 1 and t[0] in _NEVER_INITIAL))
-    split_share = split / len(words) if words else 0.0
+    tokens = plain.split()  # never empty: a lone letter split off, or a token opening with one
+    # A word holds a letter: most are letters only (`str.isalpha`, one C call), the rest are looked into.
+    words = sum(1 for t in tokens if t.isalpha() or any(map(str.isalpha, t)))
+    split = sum(t in _DIACRITIC_LETTERS if len(t) == 1 else t[0] in _NEVER_INITIAL for t in tokens)
+    split_share = split / words if words else 0.0
 
     def verdict(reason: str | None) -> TextLayerVerdict:
         return TextLayerVerdict(
@@ -125,8 +126,8 @@ def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: i
         return verdict(
             f"glyphs without Unicode mapping: {bad} of {total} are (cid:NN), private-use or U+FFFD ({bad_share:.0%})"
         )
-    if len(words) >= SPLIT_MIN_WORDS and split >= SPLIT_MIN_COUNT and split_share >= SPLIT_MAX_SHARE:
-        return verdict(f"broken glyph spacing: diacritics split off {split} of {len(words)} words ({split_share:.0%})")
+    if words >= SPLIT_MIN_WORDS and split >= SPLIT_MIN_COUNT and split_share >= SPLIT_MAX_SHARE:
+        return verdict(f"broken glyph spacing: diacritics split off {split} of {words} words ({split_share:.0%})")
     if total >= GARBAGE_MIN_GLYPHS and alnum_share < GARBAGE_MIN_ALNUM_SHARE:
         return verdict(f"mostly non-letters: only {alnum_share:.0%} of {total} glyphs are letters or digits")
     return verdict(None)
