@@ -216,3 +216,75 @@ def test_the_render_a_crop_is_cut_from_is_pdfiums_own_render_pixel_for_pixel(she
             assert np.array_equal(ours.to_numpy(), expected.to_numpy()), f"page {index + 1}"
     finally:
         document.close()
+
+
+def _pdf_with_forms(path: Path) -> Path:
+    """One page: a line of text, a curve drawn straight on the page, and a drawing inside a Form XObject
+    placed by `cm` and scaled by the form's own /Matrix, holding a nested form with a slanted arrow of
+    its own (the nested form moved by its matrix again)."""
+    page = b"BT /F1 11 Tf 56 780 Td (Zadanie 1. Obwod i wykres.) Tj ET\n" \
+           b"q 1 w 60 600 m 100 680 140 520 200 600 c S Q\n" \
+           b"q 1 0 0 1 300 400 cm /Fm1 Do Q\n"
+    outer = b"q 1 w 0 0 m 40 0 l 40 30 l 0 30 l h S Q\nq 0.5 w 5 5 m 20 40 35 -10 40 20 c S Q\n/Fm2 Do\n"
+    inner = b"q 1 w 0 0 m 30 25 l S 30 25 m 26 25 l 30 21 l h f Q\n"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> /XObject << /Fm1 6 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(page) + page + b"endstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /XObject /Subtype /Form /BBox [-10 -20 60 60] /Matrix [2 0 0 2 0 0] "
+        b"/Resources << /XObject << /Fm2 7 0 R >> >> /Length %d >>\nstream\n" % len(outer) + outer + b"endstream",
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 40 40] /Matrix [1 0 0 1 50 40] /Length %d >>\nstream\n"
+        % len(inner) + inner + b"endstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def _helper_walk_objects(page: pdfium.PdfPage, form=None, matrix=None, level: int = 0):
+    """(type, page-space bounds) of every object as pypdfium2's own helper objects walk them, forms
+    opened and their matrices applied: what `find_figure_boxes` must see through its typed calls."""
+    for obj in page.get_objects(max_depth=1, form=form, level=level):
+        bounds = obj.get_bounds() if matrix is None else matrix.on_rect(*obj.get_bounds())
+        if obj.type == pdfium.raw.FPDF_PAGEOBJ_FORM and level < 8:
+            inner = obj.get_matrix() if matrix is None else obj.get_matrix().multiply(matrix)
+            yield from _helper_walk_objects(page, obj, inner, level + 1)
+        else:
+            yield obj.type, bounds
+
+
+def test_drawings_inside_form_xobjects_are_found_where_the_forms_place_them(tmp_path):
+    from pipeline.extract.figures import _page_objects
+
+    pdf = _pdf_with_forms(tmp_path / "forms.pdf")
+    with pdfium.PdfDocument(str(pdf)) as document:
+        page = document[0]
+        height = page.get_size()[1]
+        graphics, texts = _page_objects(page)
+        walked = list(_helper_walk_objects(page))
+        # every path the helper walk finds (the nested form's too), at the same page-space box
+        expected = sorted((round(left, 3), round(height - top, 3), round(right, 3), round(height - bottom, 3))
+                          for kind, (left, bottom, right, top) in walked if kind == pdfium.raw.FPDF_PAGEOBJ_PATH)
+        assert sorted(tuple(round(v, 3) for v in g.box) for g in graphics) == expected
+        assert len(graphics) == 5 and len(texts) == 1
+        boxes = find_figure_boxes(page)
+    # the form's drawing 300 pt right and 400 up, doubled (its box -10..60 clips nothing drawn), and the
+    # nested form's arrow moved 50/40 form units more, doubled too: two figures where the forms put them
+    # (a lone stroke, like the page's own curve, is a frame by the rules above, not a figure)
+    assert len(boxes) == 2
+    drawing, arrow = sorted(boxes)
+    assert drawing[0] == pytest.approx(300 - 2, abs=1) and drawing[2] == pytest.approx(300 + 2 * 40 + 2, abs=1)
+    assert drawing[3] == pytest.approx(height - 400 + 20, abs=2)
+    assert arrow[0] == pytest.approx(300 + 2 * 50, abs=4) and arrow[2] == pytest.approx(300 + 2 * 80, abs=4)
+    assert arrow[1] == pytest.approx(height - 400 - 2 * (40 + 25), abs=4)
