@@ -135,7 +135,7 @@ def _ocr_questions(work: DraftsWork) -> bool:
 # ---------------------------------------------------------------- the passes
 
 
-@recovery_pass("label-lookalikes", "1", Point.OCR_LINE, _labels_named)
+@recovery_pass("label-lookalikes", "2", Point.OCR_LINE, _labels_named)
 def _label_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
     """An option label at a line's start misread as its look-alike (`c.` for `C.`, `Υ.` for `γ.`, `€.` for `C.`,
     `©` for `(C)`, `{B)` for `(B)`) read as the spec's label (`pipeline.extract.ocr.normalize_ocr_line`)."""
