@@ -18,6 +18,9 @@ whitespace-split words of one part, the stem or an option) is given the first ki
 
 A part whose option count differs is `option boundary`; an answer that differs, `answer`. A question's
 kinds are the set of its runs' kinds.
+
+`as_read` is the measure's own notion of the same text (decided before its effect on the bar was measured,
+the same for every language and script): what a reader of the page could not tell apart is not a misreading.
 """
 from __future__ import annotations
 
@@ -33,6 +36,21 @@ KINDS = (WHITESPACE, GLUED, HYPHENATION, NORMALISATION, CASE, ACCENT, PUNCTUATIO
 _QUOTE_CLASS = str.maketrans({c: '"' for c in "“”„‟«»″'‘’‚‛′´`"})
 _DASH_CLASS = str.maketrans({c: "-" for c in "‐‑‒–—―−﹘﹣－\u00ad"})
 _LINE_END_HYPHEN = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")
+
+
+_SPACE_BESIDE_MARK = re.compile(r"(?<=[^\w\s]) | (?=[^\w\s])")
+
+
+def as_read(text: str) -> str:
+    """`text` as the flag's measure compares it: bold marks (`**`) out (how a word is printed, not what it reads);
+    NFKC (a ligature `ﬁ`, a full-width or compatibility form is its plain letter); a soft hyphen out; every quotation
+    mark, apostrophe and prime one `"` (with the spacing accents `´` and `` ` `` typed for them), every dash, hyphen and
+    minus one `-`; whitespace collapsed, and a space beside a punctuation mark or symbol left out (`12,50 %` /
+    `12,50%`, `6 - 8` / `6-8`, `(RDC) .`): only a space between two letters or digits parts words, and one lost or
+    added there (`A los` / `Alos`) still differs."""
+    text = text.replace("**", "").replace("\u00ad", "").translate(_QUOTE_CLASS)  # before NFKC, which spaces `´` out
+    text = " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTE_CLASS).translate(_DASH_CLASS).split())
+    return _SPACE_BESIDE_MARK.sub("", text)
 
 
 def _nfkc(text: str) -> str:

@@ -7,7 +7,8 @@ word list, plus names, numbers and abbreviations a list lacks) in one layout (op
 per row, all on one row), with a list key, written with fpdf2 and DejaVu fonts, then rasterised like a
 scan (`sample.raster`: a resolution, blur, JPEG quality, noise, tilt). Extract (OCR) and parse run as a
 season run does; each OCR'd question is compared with what was printed (stem, every option, the key's
-answer; `fidelity.normalize_text`). The measure, over the OCR'd questions:
+answer; `misreadkinds.as_read`: what a reader could not tell apart is the same; `--compare fidelity`, the
+measure before it). The measure, over the OCR'd questions:
 
 - caught: the share of the questions that differ from the sheet which carry `ocr.uncertain` (bar ≥ 90 %);
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
@@ -330,10 +331,16 @@ def tally_of(questions: list[Printed], records: dict[str, Question], family: str
         tally.count(printed, record, family, show)
     return tally
 
+COMPARE = {"reader": "what a reader could not tell apart counts as the same (`misreadkinds.as_read`)",
+           "fidelity": "`fidelity.normalize_text` with bold marks left out (the measure before `as_read`)"}
+_COMPARING = ["reader"]  # --compare
+
+
 def _read_as(text: str) -> str:
-    """A text as it is compared: `fidelity.normalize_text`, bold marks (`**`) left out: they say how a word is
-    printed, not what it reads, and the text layer of a corpus sheet marks bold otherwise than a scan."""
-    return normalize_text(text.replace("**", ""))
+    """A text as it is compared (`--compare`): by default `misreadkinds.as_read`; `fidelity`: `fidelity.normalize_text`,
+    bold marks (`**`) left out (they say how a word is printed, not what it reads; a corpus sheet's text layer marks
+    bold otherwise than a scan)."""
+    return misreadkinds.as_read(text) if _COMPARING[0] == "reader" else normalize_text(text.replace("**", ""))
 
 
 def _differs(printed: Printed, record) -> bool:
@@ -514,9 +521,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
                              "`dictionary` and `marks` add the word rules `CertaintyPolicy.unknown_to_all_from` and `lost_marks` "
                              "(off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+    parser.add_argument("--compare", choices=list(COMPARE), default="reader",
+                        help="when a read text counts as the printed one: " + "; ".join(f"{k}: {v}" for k, v in COMPARE.items()))
     parser.add_argument("--kinds", action="store_true", help="after each set, its differing questions by kind of difference (`misreadkinds`)")
     parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
+    _COMPARING[0] = args.compare
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
     known = (*MISREAD_SIGNS, *WORD_RULES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.devkit.misreadkinds import (ACCENT, ANSWER, CASE, DIGIT, GLUED, HYPHENATION, LETTER, NORMALISATION,
+from pipeline.devkit.misreadkinds import (ACCENT, ANSWER, CASE, DIGIT, GLUED, HYPHENATION, LETTER, NORMALISATION, as_read,
                                           OPTION_BOUNDARY, PUNCTUATION, question_kinds, text_kinds)
 
 
@@ -40,3 +40,32 @@ def test_a_question_counts_its_options_boundaries_and_its_answer():
     assert [k for k, _, _ in question_kinds(printed, ("¿Cuántos?", ("Dos.", "Cuatro.", "Cinco."), "C"), same)] == [ANSWER]
     # What the measure already forgives is no run.
     assert question_kinds(printed, ("¿Cuántos ?", ("Dos.", "Cuatro.", "Cinco."), "B"), lambda a, b: a.replace(" ", "") == b.replace(" ", "")) == []
+
+
+@pytest.mark.parametrize(("printed", "read"), [
+    ("la ﬁrma", "la firma"),  # a ligature of the text layer
+    ("adminis\u00adtración", "administración"),  # a soft hyphen
+    ("FR 28X´, T° 39", 'FR 28X", T° 39'),  # a prime typed as an accent, read as a quotation mark
+    ("“Cordilleras asiáticas”", '"Cordilleras asiáticas"'),
+    ("de 5–10 días", "de 5-10 días"),
+    ("entre 6 - 8 horas", "entre 6-8 horas"),  # spaces beside a mark part no words
+    ("de 12,50 %", "de 12,50%"),
+    ("(RDC) .", "(RDC)."),
+    ("**acceso** a la", "acceso a la"),
+])
+def test_what_a_reader_cannot_tell_apart_is_the_same_text(printed, read):
+    assert as_read(printed) == as_read(read)
+
+
+@pytest.mark.parametrize(("printed", "read"), [
+    ("A los efectos", "Alos efectos"),  # a space between letters parts words
+    ("el 7 de marzo", "el7 de marzo"),
+    ("la Secretaría", "la Secretaria"),
+    ("Dos, el", "Dos. el"),
+    ("T° 39°C", 'T" 39*C'),
+    ("de 1978?", "de 19787?"),
+    ("los órgãos", "los Órgãos"),
+    ("4,0 × 10", "4,0 x 10"),
+])
+def test_a_misreading_still_differs(printed, read):
+    assert as_read(printed) != as_read(read)
