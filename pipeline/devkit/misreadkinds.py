@@ -62,7 +62,8 @@ def _bare(text: str) -> str:
 
 
 def _unpunctuated(text: str) -> str:
-    return "".join(ch for ch in text if ch.isalnum() or ch.isspace())
+    """Punctuation as a space (`as_read` leaves out the space beside a mark: `Civil,tendo` is `Civil tendo`)."""
+    return "".join(ch if ch.isalnum() or ch.isspace() else " " for ch in text)
 
 
 def run_kind(printed: str, read: str) -> str:

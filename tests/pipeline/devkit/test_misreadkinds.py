@@ -69,3 +69,7 @@ def test_what_a_reader_cannot_tell_apart_is_the_same_text(printed, read):
 ])
 def test_a_misreading_still_differs(printed, read):
     assert as_read(printed) != as_read(read)
+
+
+def test_a_mark_lost_between_words_the_measure_spaces_alike_is_punctuation():
+    assert [k for k, _, _ in text_kinds(as_read("o Código Civil, tendo"), as_read("o Código Civil tendo"))] == [PUNCTUATION]
