@@ -241,7 +241,7 @@ def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     return replace(work, items=items, mended=work.mended + tuple(mended))
 
 
-@recovery_pass("uncertainty", "2", Point.DRAFTS, _ocr_questions)
+@recovery_pass("uncertainty", "3", Point.DRAFTS, _ocr_questions)
 def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
     """Each OCR'd question's `reading_confidence`, and an `ocr.uncertain` flag where its stem, an option or its
     key entry rests on an unsure reading or on what parse had to infer (`certainty`)."""
