@@ -7,7 +7,8 @@ word list, plus names, numbers and abbreviations a list lacks) in one layout (op
 per row, all on one row), with a list key, written with fpdf2 and DejaVu fonts, then rasterised like a
 scan (`sample.raster`: a resolution, blur, JPEG quality, noise, tilt). Extract (OCR) and parse run as a
 season run does; each OCR'd question is compared with what was printed (stem, every option, the key's
-answer; `fidelity.normalize_text`). The measure, over the OCR'd questions:
+answer; `misreadkinds.as_read`: what a reader could not tell apart is the same; `--compare fidelity`, the
+measure before it). The measure, over the OCR'd questions:
 
 - caught: the share of the questions that differ from the sheet which carry `ocr.uncertain` (bar ≥ 90 %);
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
@@ -26,14 +27,15 @@ import hashlib
 import io
 import random
 import sys
-from dataclasses import dataclass, replace
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import scriptscans
+from pipeline.devkit import misreadkinds, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.devkit.sample.raster import rasterize_pdf
@@ -266,6 +268,9 @@ class Tally:
     caught: int = 0  # wrong and flagged
     flagged: int = 0
     lost: int = 0  # printed questions no record has
+    # {kind: differing questions with a run of that kind} and {kind: of them flagged} (`misreadkinds`)
+    kinds: Counter = field(default_factory=Counter)
+    kinds_caught: Counter = field(default_factory=Counter)
 
     def count(self, printed: Printed, record, where: str, show: bool = False) -> None:
         """One OCR'd question: whether it differs from what was printed, and whether it is flagged."""
@@ -275,6 +280,16 @@ class Tally:
         self.wrong += wrong
         self.flagged += flagged
         self.caught += wrong and flagged
+        if wrong:
+            runs = misreadkinds.question_kinds((_read_as(printed.stem), tuple(_read_as(o) for o in printed.options), printed.answer),
+                                               (_read_as(record.question), tuple(_read_as(c) for c in record.choices), record.answer),
+                                               lambda a, b: a == b)
+            for kind in {kind for kind, _, _ in runs}:
+                self.kinds[kind] += 1
+                self.kinds_caught[kind] += flagged
+            if show:
+                print(f"  runs {where} {printed.number} ({'caught' if flagged else 'missed'}): "
+                      + "; ".join(f"{kind}: {a!r} -> {b!r}" for kind, a, b in runs), file=sys.stderr)
         if show and wrong and not flagged:
             print(f"  missed {where} {printed.number}: {record.question!r} {record.choices} {record.answer} "
                   f"/ {printed.stem!r} {list(printed.options)} {printed.answer}", file=sys.stderr)
@@ -287,6 +302,13 @@ class Tally:
     def add(self, other: Tally) -> None:
         for name in ("questions", "wrong", "caught", "flagged", "lost"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.kinds.update(other.kinds)
+        self.kinds_caught.update(other.kinds_caught)
+
+    def kinds_line(self) -> str:
+        """The differing questions by kind of difference (a question counts under each kind it shows), caught of them."""
+        return "  kinds: " + ", ".join(f"{kind} {self.kinds[kind]} ({self.kinds_caught[kind]} caught)"
+                                       for kind in misreadkinds.KINDS if self.kinds[kind])
 
     def line(self, label: str) -> str:
         caught = 100 * self.caught / self.wrong if self.wrong else 100.0
@@ -309,10 +331,16 @@ def tally_of(questions: list[Printed], records: dict[str, Question], family: str
         tally.count(printed, record, family, show)
     return tally
 
+COMPARE = {"reader": "what a reader could not tell apart counts as the same (`misreadkinds.as_read`)",
+           "fidelity": "`fidelity.normalize_text` with bold marks left out (the measure before `as_read`)"}
+_COMPARING = ["reader"]  # --compare
+
+
 def _read_as(text: str) -> str:
-    """A text as it is compared: `fidelity.normalize_text`, bold marks (`**`) left out: they say how a word is
-    printed, not what it reads, and the text layer of a corpus sheet marks bold otherwise than a scan."""
-    return normalize_text(text.replace("**", ""))
+    """A text as it is compared (`--compare`): by default `misreadkinds.as_read`; `fidelity`: `fidelity.normalize_text`,
+    bold marks (`**`) left out (they say how a word is printed, not what it reads; a corpus sheet's text layer marks
+    bold otherwise than a scan)."""
+    return misreadkinds.as_read(text) if _COMPARING[0] == "reader" else normalize_text(text.replace("**", ""))
 
 
 def _differs(printed: Printed, record) -> bool:
@@ -493,8 +521,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
                              "`dictionary` and `marks` add the word rules `CertaintyPolicy.unknown_to_all_from` and `lost_marks` "
                              "(off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+    parser.add_argument("--compare", choices=list(COMPARE), default="reader",
+                        help="when a read text counts as the printed one: " + "; ".join(f"{k}: {v}" for k, v in COMPARE.items()))
+    parser.add_argument("--kinds", action="store_true", help="after each set, its differing questions by kind of difference (`misreadkinds`)")
     parser.add_argument("--show", action="store_true", help="print each wrong question left unflagged, each caught, and each right one flagged")
     args = parser.parse_args(argv)
+    _COMPARING[0] = args.compare
     # The signs of a misreading no word shows (`all`), and `dictionary`: the word rule of
     # `CertaintyPolicy.unknown_to_all_from`, off as shipped (`all,dictionary` measures it).
     known = (*MISREAD_SIGNS, *WORD_RULES)
@@ -518,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"unsure_below {policy.unsure_below:4.0f} unknown_below {policy.unknown_below:4.0f} known_sure_from "
                       f"{policy.known_sure_from} agreement {policy.agreement!s:<5} | {total.line(name)}", flush=True)
             else:
-                print(f"# {name}\n" + "\n".join(lines), flush=True)
+                print(f"# {name}\n" + "\n".join(lines) + (f"\n{total.kinds_line()}" if args.kinds else ""), flush=True)
     return 0
 
 

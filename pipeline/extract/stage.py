@@ -45,7 +45,8 @@ from pipeline.infra import timed
 # inferred rather than read (label discs filled from their column) is a line of the warnings.
 # +34: lines record where words start after a wide gap (`Line.wide_gap_starts`). +35: drawn text and
 # glyphs without a Unicode map on text pages are read by OCR in place (`patches`), lines marked `ocr`.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+36/{READING_VERSION}"
+# +37: a copyright sign with a mark after it ("©)") is no "(C)" (it read "(C) )"): its column names the label.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+37/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0

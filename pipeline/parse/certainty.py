@@ -15,15 +15,15 @@ under its number cell). Text-layer questions and keys carry no confidence and ar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order
 from pipeline.extract import ExtractedDocument, Line, PageMethod
-from pipeline.extract.ocr import word_core
+from pipeline.extract.ocr import spelled_for, word_core
 from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
-from pipeline.parse.misreadsigns import option_signs, text_signs, usual_option_count
+from pipeline.parse.misreadsigns import MarkedForms, mark_signs, marked_forms, option_signs, text_signs, usual_option_count
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
@@ -103,8 +103,11 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     usual = usual_option_count([len(d.choices) for d in drafts if d.type is not QuestionType.TRUE_FALSE])
     found = find_language(language) if language else None
     glued = found.glued_words if found else None
+    read = [d for d in drafts if reading_confidence(d) is not None]
+    marked = marked_forms(text for d in read for text in (d.text, *d.choices))
+    spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
     for draft in drafts:
-        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued)
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled)
 
 
 def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
@@ -117,13 +120,15 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 
 
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
-                usual: int | None = None, glued: GluedWords | None = None) -> None:
+                usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
+                spelled: Callable[[str], bool] | None = None) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
     `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure);
     `usual`: the option count most of the sheet's questions have; `glued`: the language's one-letter words and
-    their followers (`misreadsigns`: signs of a misreading no word's confidence shows)."""
+    their followers (`misreadsigns`: signs of a misreading no word's confidence shows); `marked`: the spellings with
+    diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -133,6 +138,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
             words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
             words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
                                 option=part != STEM, labels=labels or draft.labels)
+            words += mark_signs(text, marked or {}, spelled)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
         signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []

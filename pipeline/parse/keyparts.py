@@ -170,7 +170,7 @@ class Cut:
 
 
 def find_cut(document: ExtractedDocument, stream: list[StreamLine], patterns: list[str],
-             labels: list[str] | None = None, reader: LineReader | None = None) -> Cut | None:
+             labels: list[str] | None = None, *, reader: LineReader) -> Cut | None:
     """The line of `stream` (the document's `line_stream`, read by `reader`) at which `line_stream` stops
     for `patterns`, and the column it ends."""
     if not patterns:
@@ -244,8 +244,8 @@ def split_booklet(
     lines are read by `recovery`'s line passes (every one when not given)."""
     reader = (recovery or Recovery.every()).line_reader(labels)
     stream = line_stream(sheet, labels=labels, reader=reader)
-    layout_cut = find_cut(sheet, stream, list(layout_stops), labels, reader)
-    key_cut = find_cut(sheet, stream, [key_start], labels, reader) if key_start else None
+    layout_cut = find_cut(sheet, stream, list(layout_stops), labels, reader=reader)
+    key_cut = find_cut(sheet, stream, [key_start], labels, reader=reader) if key_start else None
     if key_cut is None or (layout_cut is not None and layout_cut.index < key_cut.index):
         return (stream[: layout_cut.index] if layout_cut else stream), (_key_document(sheet, stream, key_cut) if key_cut else None)
     sheet_stream = before_cut(stream, key_cut)

@@ -123,7 +123,7 @@ def restarts_with_options(
 
 
 def report_stop(sheet: ExtractedDocument, stream: list[StreamLine], stop_at: list[str], key_start: list[str], notes: list[str],
-                reader: LineReader | None = None) -> None:
+                reader: LineReader) -> None:
     """`stop_at` ends the sheet early: say where, and how much was left unread, so nothing goes unseen.
     `reader`: parse's OCR line passes, as the sheet's stream was read."""
     if not stop_at:

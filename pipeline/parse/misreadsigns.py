@@ -19,23 +19,27 @@ Each sign is observable on the OCR side alone, in any layout:
 - a word that is a one-letter word of the language and one of its commonest words run together (`Alos`, `Aun`)
   and not a word itself (`language.glued_words`): both recognisers glue a narrow space alike;
 - a one-letter word of the language in capitals inside a sentence, before a word of small letters, where its
-  capital has its small letter's shape (`analisou O entendimento`, `administrativa, O prazo`: told apart by size alone).
+  capital has its small letter's shape (`analisou O entendimento`, `administrativa, O prazo`: told apart by size alone);
+- a word the language's spelling dictionaries do not know that the same sheet reads elsewhere with a diacritic more,
+  a word they know (`Sindrome` where another question reads `síndrome`): a mark lost at low resolution, where a
+  sheet spells a word one way throughout. A word both spellings of which are words (`Secretaria`, `esta`) is no sign.
 
-The last three need the language's `glued_words`; a language without them is judged by the others alone.
+The three before the last need the language's `glued_words`, the last its spelling dictionaries; a language without
+them is judged by the others alone.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pipeline.extract.ocr import word_core
 from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital")
+         "capital", "marks-elsewhere")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -179,3 +183,45 @@ def _glued(core: str, glued: GluedWords) -> bool:
     word = core.casefold()
     return len(word) >= 3 and word.isalpha() and word[0] in glued.one_letter and word[1:] in glued.followers \
         and word not in glued.words
+
+
+# A word of this many letters or more is judged by the sheet's other spellings (shorter ones are too often two words
+# told apart by an accent alone: `esta`, `está`, `mas`, `más`).
+MARKS_MIN_LETTERS = 5
+MarkedForms = dict[str, frozenset[str]]
+
+
+def _bare(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+
+
+def _marks(word: str) -> int:
+    return sum(bool(unicodedata.combining(ch)) for ch in unicodedata.normalize("NFD", word))
+
+
+def marked_forms(texts: Iterable[str]) -> MarkedForms:
+    """{a word's letters without diacritics, casefolded: the spellings with diacritics `texts` read it in}."""
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for token in text.replace("**", "").split():
+            core = word_core(token)[1].casefold()
+            if len(core) >= MARKS_MIN_LETTERS and core.isalpha() and _marks(core):
+                found.setdefault(_bare(core), set()).add(core)
+    return {bare: frozenset(forms) for bare, forms in found.items()}
+
+
+def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | None) -> list[str]:
+    """A word of `text` the dictionaries (`spelled`) do not know, that the sheet reads elsewhere (`marked`) with a
+    diacritic more in a spelling they know (`Sindrome` beside `síndrome`)."""
+    if "marks-elsewhere" not in ENABLED or spelled is None or not marked:
+        return []
+    signs = []
+    for token in text.replace("**", "").split():
+        core = word_core(token)[1]
+        folded = core.casefold()
+        if len(core) < MARKS_MIN_LETTERS or not core.isalpha() or core.isupper():
+            continue
+        richer = [form for form in marked.get(_bare(folded), ()) if _marks(form) > _marks(folded)]
+        if richer and not spelled(core) and not spelled(folded) and any(spelled(form) for form in richer):
+            signs.append(f"{core!r} (read {richer[0]!r} elsewhere)")
+    return signs

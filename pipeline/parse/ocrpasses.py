@@ -135,7 +135,7 @@ def _ocr_questions(work: DraftsWork) -> bool:
 # ---------------------------------------------------------------- the passes
 
 
-@recovery_pass("label-lookalikes", "1", Point.OCR_LINE, _labels_named)
+@recovery_pass("label-lookalikes", "2", Point.OCR_LINE, _labels_named)
 def _label_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
     """An option label at a line's start misread as its look-alike (`c.` for `C.`, `Υ.` for `γ.`, `€.` for `C.`,
     `©` for `(C)`, `{B)` for `(B)`) read as the spec's label (`pipeline.extract.ocr.normalize_ocr_line`)."""
@@ -241,7 +241,7 @@ def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     return replace(work, items=items, mended=work.mended + tuple(mended))
 
 
-@recovery_pass("uncertainty", "2", Point.DRAFTS, _ocr_questions)
+@recovery_pass("uncertainty", "3", Point.DRAFTS, _ocr_questions)
 def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
     """Each OCR'd question's `reading_confidence`, and an `ocr.uncertain` flag where its stem, an option or its
     key entry rests on an unsure reading or on what parse had to infer (`certainty`)."""

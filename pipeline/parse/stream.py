@@ -35,11 +35,15 @@ LineReader = Callable[[str], tuple[str, bool]]
 
 def line_stream(
     document: ExtractedDocument, stop_at: list[str] = (), include_dropped: bool = False, labels: list[str] | None = None,
-    reader: LineReader | None = None,
+    *, reader: LineReader,
 ) -> list[StreamLine]:
-    """Lines of the parsed pages in reading order; OCR'd lines as `reader` (parse's OCR line passes) reads
-    them, the lines as extracted where there is none. Enclosed letters and digits read as the plain ones,
-    except the spec's own enclosed labels (①), kept as printed."""
+    """Lines of the parsed pages in reading order; OCR'd lines as `reader` reads them. Enclosed letters and
+    digits read as the plain ones, except the spec's own enclosed labels (①), kept as printed.
+
+    `reader` is required, with no default: it is parse's OCR line passes as the sheet's spec leaves them
+    (`recovery_for(spec.ocr.passes.disable).line_reader(labels)`), and a stream read without them would
+    silently lose every repair of an OCR'd line (a question number's look-alike digits, a glued label) while
+    reading text-layer sheets alike. A caller names the passes it reads with, even `Recovery.every()`."""
     stops = [spec_pattern(p) for p in stop_at]
     keep = enclosed_labels(labels)
     stream: list[StreamLine] = []
@@ -50,7 +54,7 @@ def line_stream(
         for line in page.lines:
             read = ocr_page or line.ocr  # a text page's line OCR read in place is an OCR'd line too
             fold = False
-            if read and reader is not None:
+            if read:
                 repaired, fold = reader(line.text)
                 line = line if repaired == line.text else replace(line, text=repaired)
             if any(r.search(line.text) for r in stops):

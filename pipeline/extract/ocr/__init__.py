@@ -62,7 +62,7 @@ from pipeline.extract.ocr.engine import (
 )
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_core, word_list
-from pipeline.extract.ocr.certainty import CertaintyPolicy, unsure_reason
+from pipeline.extract.ocr.certainty import CertaintyPolicy, spelled_for, unsure_reason
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
@@ -84,6 +84,6 @@ __all__ = [
     "tesseract_command", "PAGE_PASSES", "Cost", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
-    "CertaintyPolicy", "unsure_reason", "word_core", "word_list",
+    "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
     "RECOGNISERS", "read_again", "spelling_for", "Softness", "measure_softness", "sharpening",
 ]

@@ -234,7 +234,10 @@ _LOOKALIKES: dict[str, tuple[str, ...]] = {
 }
 
 # "(c)" read as a copyright sign, an opening bracket read as "{" or "[", a closing one as "}" or "]".
-_COPYRIGHT = re.compile(r"^©\s*")
+# The circled C of a copyright sign for a label "(C)". Not with a mark after it ("©)"): a ring and a bracket
+# are no "(C)", and which label it is only its place says (parse's `label-column`); read as "(C)" it became
+# "(C) )", and the option's text kept the stray ")".
+_COPYRIGHT = re.compile(r"^©(?![.)])\s*")
 _BRACKETED = re.compile(r"^[\(\[\{|](?P<label>\w)\s?[\)\]\}|](?=\s|$)")
 _CLOSED = re.compile(r"^(?P<label>\w)\s?[\)\]\}](?=\s|$)")
 _DOTTED = re.compile(r"^(?P<label>\w)\s?[.:](?=\s|$)")
@@ -254,7 +257,7 @@ def normalize_ocr_line(text: str, labels: Sequence[str] = ("A", "B", "C", "D", "
     - the case of a label whose capital and small forms look alike ("c." → "C." when the labels are
       upper-case A–E; "C)" → "c)" when they are a–d), never the case of other letters;
     - look-alikes from the other script ("a." → "α.", Greek "Α." → Latin "A.") when the labels are in one;
-    - bracket and spacing slips: "©" → "(C)", "{B)"/"[B]" → "(B)", "B}" → "B)", "A ." / "A:" → "A.",
+    - bracket and spacing slips: "©" → "(C)" (not "©)": its place says which label), "{B)"/"[B]" → "(B)", "B}" → "B)", "A ." / "A:" → "A.",
       "€." → "C.", a label glued to its answer "E.20" / "E:5" → "E. 20" / "E. 5";
     - a label read twice, as a look-alike and as itself: "Υγ." → "γ.".
     Anything else, including lines that do not start with a label, is returned unchanged.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.labels import option_start_regex
 from pipeline.parse.options import find_options
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import line_stream
 
 LABELS = ["A", "B", "C", "D"]
@@ -14,7 +15,8 @@ OPTION_RE = option_start_regex(LABELS, ["A)"])
 def _lines(rows: list[tuple[float, str]], method: PageMethod = PageMethod.OCR):
     lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=500, bottom=90 + 14 * i, font_size=10) for i, (x, t) in enumerate(rows)]
     page = Page(number=1, width=595, height=842, method=method, lines=lines)
-    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"), labels=LABELS,
+                       reader=Recovery.every().line_reader(LABELS))
 
 
 def _options(rows, method=PageMethod.OCR) -> dict[str, str]:
@@ -66,7 +68,8 @@ def _placed(rows: list[tuple[float, float, str]], method: PageMethod = PageMetho
     """Lines at (x, top): a fraction's numerator and denominator stand above and below its label's row."""
     lines = [Line(text=t, x0=x, top=top, x1=x + 8 * len(t), bottom=top + 12, font_size=11) for x, top, t in rows]
     page = Page(number=1, width=595, height=842, method=method, lines=lines)
-    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"), labels=LABELS,
+                       reader=Recovery.every().line_reader(LABELS))
 
 
 def _fraction_options(labels: list[str], method: PageMethod = PageMethod.OCR) -> dict[str, str]:

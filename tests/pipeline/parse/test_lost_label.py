@@ -8,6 +8,7 @@ from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.labels import option_start_regex
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import find_options
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import line_stream
 
 LABELS = ["A", "B", "C", "D"]
@@ -17,7 +18,8 @@ OPTION_RE = option_start_regex(LABELS, ["A)"])  # lower-case labels match too
 def _lines(rows: list[tuple[float, float, str]], method: PageMethod):
     lines = [Line(text=t, x0=x0, top=80 + 11 * i, x1=x1, bottom=89 + 11 * i, font_size=9) for i, (x0, x1, t) in enumerate(rows)]
     page = Page(number=1, width=595, height=842, method=method, lines=lines)
-    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"), labels=LABELS,
+                       reader=Recovery.every().line_reader(LABELS))
 
 
 def _restored(rows, method=PageMethod.OCR):
@@ -207,7 +209,8 @@ def test_a_question_whose_trailing_labels_were_lost_is_a_choice_question_unless_
 def _placed(rows: list[tuple[float, float, str]], method: PageMethod = PageMethod.OCR):
     lines = [Line(text=t, x0=x, top=top, x1=x + 7 * len(t), bottom=top + 12, font_size=11) for x, top, t in rows]
     page = Page(number=1, width=595, height=842, method=method, lines=lines)
-    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"))
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"), labels=LABELS,
+                       reader=Recovery.every().line_reader(LABELS))
 
 
 def _grid_restored(rows, method=PageMethod.OCR):

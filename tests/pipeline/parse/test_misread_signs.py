@@ -171,3 +171,46 @@ def test_the_text_layer_is_never_judged_by_the_signs():
 
     records = _parse(PageMethod.TEXT)
     assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
+
+
+# --------------------------------------------------------------------------- a mark lost where the sheet reads it
+
+
+def _spanish_spelling():
+    from pipeline.extract.ocr import spelled_for
+
+    spelled = spelled_for(("spa",))
+    if spelled is None:
+        pytest.skip("the Spanish spelling dictionary (hunspell-es) is not installed")
+    return spelled
+
+
+def test_a_word_no_dictionary_knows_that_the_sheet_reads_elsewhere_with_its_mark_is_a_sign():
+    from pipeline.parse.misreadsigns import mark_signs, marked_forms
+
+    spelled = _spanish_spelling()
+    marked = marked_forms(["¿Cuál es la causa del síndrome febril?", "La Secretaría de Estado y la ecografía."])
+    assert mark_signs("Sindrome de Down.", marked, spelled) == ["'Sindrome' (read 'síndrome' elsewhere)"]
+    assert mark_signs("Síndrome de Down.", marked, spelled) == []  # read with its mark
+    assert mark_signs("La Secretaria del juzgado.", marked, spelled) == []  # a word too, without the mark
+    assert mark_signs("La ecografia abdominal.", {}, spelled) == []  # the sheet reads it nowhere with its mark
+    assert mark_signs("Sindrome de Down.", marked, None) == []  # a language without dictionaries is not judged so
+
+
+def test_through_parse_the_question_whose_word_lost_its_mark_is_flagged_and_its_neighbours_are_not():
+    from pipeline.extract import PageMethod
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+    from tests.pipeline.parse.repertoire_sheets import by_number, spec
+
+    _spanish_spelling()
+    rows = ["1. ¿Qué síndrome se asocia a la trisomía 21?", "A) Down.", "B) Turner.", "C) Klinefelter.", "D) Marfan.",
+            "2. ¿Qué prueba confirma el diagnóstico?", "A) Sindrome clínico.", "B) Cariotipo.", "C) Hemograma.", "D) Ninguna.",
+            "3. ¿Qué órgano aprueba los presupuestos?", "A) Las Cortes.", "B) El Gobierno.", "C) El Senado.", "D) El Rey."]
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    sheet, key = _document("0", PageMethod.OCR, rows), _document("1", PageMethod.OCR, ["Clave", "1. A", "2. B", "3. A"])
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["2"] == ["read by OCR unsurely: option A (resting on 'Sindrome' (read 'síndrome' elsewhere))"]
+    assert flags["1"] == [] and flags["3"] == []

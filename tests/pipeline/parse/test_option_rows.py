@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.devkit.sample.pdfgen import CJK_FONT, TextBox, cjk_font
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.parse import find_options, line_stream, option_start_regex
+from pipeline.parse import Recovery, find_options, line_stream, option_start_regex
 from tests.pipeline.parse.repertoire_sheets import LEFT, OPTION_INDENT, ROW, SIZE, by_number, pdf, run, spec
 
 needs_cjk = pytest.mark.skipif(cjk_font() is None, reason="Hangul sheets need fonts-noto-cjk (make system-packages)")
@@ -182,7 +182,7 @@ def test_each_option_of_a_row_stands_where_its_label_is_printed(tmp_path, row, l
     sheet = pdf(tmp_path / "sheet.pdf", [TextBox(row, LEFT + OPTION_INDENT, 27, 170, size=SIZE, font=font)])
     document = extract_document(sheet, "0" * 64, ExtractOptions())
     [line] = document.pages[0].lines
-    found = find_options(line_stream(document, labels=labels), labels, option_start_regex(labels, ["A."]))
+    found = find_options(line_stream(document, labels=labels, reader=Recovery.every().line_reader(labels)), labels, option_start_regex(labels, ["A."]))
     textpage = pdfium.PdfDocument(str(sheet))[0].get_textpage()
     printed = [textpage.get_charbox(i, loose=True)[0] for i in range(textpage.count_chars()) if textpage.get_text_range(i, 1) in labels]
     assert [o.label for o in found.options] == labels

@@ -10,6 +10,7 @@ from pipeline.devkit.sample import pdfgen
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.blocks import split_blocks
+from pipeline.parse.recovery import Recovery
 from pipeline.parse.stream import line_stream
 from pipeline.specs import load_spec
 from tests.pipeline.parse.conftest import run_family
@@ -95,11 +96,11 @@ def _document(texts: list[str]) -> ExtractedDocument:
 @pytest.mark.parametrize("separator", ["\t", "  ", "\u00a0", "\u2003"])
 def test_any_whitespace_after_a_number_matches_a_pattern_written_with_one_space(separator):
     document = _document([f"1.{separator}Zgodnie z ustawą", "tekst", f"2.{separator}Drugie pytanie"])
-    blocks = split_blocks(line_stream(document), r"^(?P<number>\d+)\. (?=\S)", None)
+    blocks = split_blocks(line_stream(document, reader=Recovery.every().line_reader(None)), r"^(?P<number>\d+)\. (?=\S)", None)
     assert [(b.number, b.header_rest) for b in blocks] == [("1", "Zgodnie z ustawą"), ("2", "Drugie pytanie")]
 
 
 def test_bold_marks_inside_a_header_do_not_hide_it():
     document = _document(["**Zadanie 3. Pytanie** o sieci", "**Zadanie** 4. Kolejne"])
-    blocks = split_blocks(line_stream(document), r"^Zadanie (?P<number>\d+)\. ", None)
+    blocks = split_blocks(line_stream(document, reader=Recovery.every().line_reader(None)), r"^Zadanie (?P<number>\d+)\. ", None)
     assert [(b.number, b.header_rest) for b in blocks] == [("3", "**Pytanie** o sieci"), ("4", "Kolejne")]

@@ -69,7 +69,7 @@ def test_every_parse_pass_declares_a_unique_name_a_version_a_cost_a_point_a_cond
 
 
 def test_a_point_runs_its_enabled_passes_in_the_registrys_order_and_no_other():
-    lines = line_stream(_document(ROWS))
+    lines = line_stream(_document(ROWS), labels=LABELS, reader=Recovery.every().line_reader(LABELS))
     every = find_options(lines, LABELS, OPTION_RE, recovery=Recovery.every())
     assert [o.label for o in every.options] == LABELS and every.flags  # restored, and flagged
     without = find_options(lines, LABELS, OPTION_RE, recovery=recovery_for(["label-column"]))
@@ -141,3 +141,27 @@ def test_the_reference_page_tables_the_parse_passes_from_the_registry():
     table = render_markers("<!-- generated:ocr-parse-passes -->\n")
     for parse_pass in PARSE_PASSES:
         assert f"| `{parse_pass.name}` | {parse_pass.version} | cheap | {parse_pass.point.value} |" in table
+
+
+def test_a_stream_is_never_read_without_naming_the_ocr_line_passes_it_reads_with(tmp_path):
+    """`line_stream` has no default reader: a caller that forgot one would read every OCR'd line unrepaired
+    (a look-alike label, a number read with letters) while text-layer sheets read alike, a loss no test of a
+    text sheet shows. It names the passes, and the spec's disabled ones stay off."""
+    rows = [(70, "1O. ¿Cuál es la capital?"), (99, "c) Lima")]
+    document = _document(rows)
+    with pytest.raises(TypeError, match="reader"):
+        line_stream(document, labels=LABELS)  # type: ignore[call-arg]
+    every = line_stream(document, labels=LABELS, reader=Recovery.every().line_reader(LABELS))
+    assert [(sl.text, sl.fold_digits) for sl in every] == [("1O. ¿Cuál es la capital?", True), ("C) Lima", True)]
+    disabled = recovery_for(_spec(tmp_path, ["label-lookalikes", "number-lookalikes"]).ocr.passes.disable)
+    without = line_stream(document, labels=LABELS, reader=disabled.line_reader(LABELS))
+    assert [(sl.text, sl.fold_digits) for sl in without] == [("1O. ¿Cuál es la capital?", False), ("c) Lima", False)]
+    # A text page's lines are the text layer's, whatever the reader.
+    assert [sl.text for sl in line_stream(_document(rows, PageMethod.TEXT), labels=LABELS,
+                                          reader=Recovery.every().line_reader(LABELS))] == ["1O. ¿Cuál es la capital?", "c) Lima"]
+
+
+def test_parse_reads_an_ocr_sheets_lines_with_the_passes_its_spec_leaves(tmp_path):
+    rows = [(70, "1O. ¿Cuál es la capital del Perú?"), (99, "A) Lima"), (99, "B) Cusco"), (99, "C) Arequipa"), (99, "D) Piura")]
+    assert [q.number for q in _parsed(_spec(tmp_path), rows)] == ["10"]  # `number-lookalikes`: "1O." is question 10
+    assert [q.number for q in _parsed(_spec(tmp_path, ["number-lookalikes"]), rows)] == []

@@ -235,6 +235,7 @@ def test_not_a_pdf_names_the_file(tmp_path):
         ("c) trzecia", "ABCD", "C) trzecia"),
         ("(c) trzecia", "ABCD", "(C) trzecia"),
         ("© trzecia", "ABCD", "(C) trzecia"),
+        ("©) trzecia", "ABCD", "©) trzecia"),  # a ring and a bracket: which label, only its column says
         ("{B) druga", "ABCD", "(B) druga"),
         ("[D] czwarta", "ABCD", "(D) czwarta"),
         ("B} druga", "ABCD", "B) druga"),
