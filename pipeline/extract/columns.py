@@ -56,8 +56,7 @@ class ColumnBand:
 
 def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
-    x1s = glyphs.x1s
-    walks = GutterWalks(_row_spans(glyphs, rows, params.min_gutter), params.min_gutter)
+    walks = GutterWalks(_row_spans(glyphs, rows, params.min_gutter), params.min_gutter, _RowEdges(rows))
     i = 0
     while i < len(rows):
         found = _column_run(glyphs, rows, walks, i, page_height, params)
@@ -66,13 +65,37 @@ def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: Layo
             i += 1
             continue
         end, gutter = found
-        left: list[int] = []
-        right: list[int] = []
-        for row in rows[i:end]:
-            for glyph in row.members:
-                (left if x1s[glyph] <= gutter[1] else right).append(glyph)
-        yield ColumnBand(left, right)
+        yield _split_band(glyphs, rows[i:end], gutter)
         i = end
+
+
+def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> ColumnBand:
+    """The band's glyphs (row by row, each row's `members` in order) parted at the gutter: those ending
+    at or before its right edge to the left column, the others (a NaN edge too) to the right, in one
+    comparison over the band's glyphs."""
+    members = np.fromiter(chain.from_iterable(row.members for row in rows), dtype=np.int64, count=sum(len(row.members) for row in rows))
+    to_left = glyphs.x1[members] <= gutter[1]
+    return ColumnBand(members[to_left].tolist(), members[~to_left].tolist())
+
+
+class _RowEdges:
+    """The rows' left and right ink edges (`x0`, `x1`) as arrays: a band's edges are the extremes over a
+    slice of them, asked for every gutter a walk tries (a slice of hundreds of rows at each start row)."""
+
+    def __init__(self, rows: list[Row]):
+        self.rows = rows
+        self.x0 = np.fromiter((row.x0 for row in rows), dtype=np.float64, count=len(rows))
+        self.x1 = np.fromiter((row.x1 for row in rows), dtype=np.float64, count=len(rows))
+
+    def span(self, start: int, end: int) -> tuple[float, float]:
+        """(min x0, max x1) over rows[start:end], as `min`/`max` over the rows give them (those compare
+        a NaN edge in order, numpy spreads it: with one, the rows are asked one by one)."""
+        x0, x1 = self.x0[start:end], self.x1[start:end]
+        low, high = float(x0.min()), float(x1.max())
+        if math.isnan(low) or math.isnan(high):
+            rows = self.rows[start:end]
+            return min(row.x0 for row in rows), max(row.x1 for row in rows)
+        return low, high
 
 
 def _row_spans(glyphs: GlyphArrays, rows: list[Row], min_gap: float) -> list[list[tuple[float, float]]]:
@@ -195,8 +218,9 @@ class GutterWalks:
     over a walk's rows are still added up row by row from its start, as one walk adds them, so the
     figures are the same to the last bit."""
 
-    def __init__(self, spans: list[list[tuple[float, float]]], min_gutter: float):
+    def __init__(self, spans: list[list[tuple[float, float]]], min_gutter: float, edges: _RowEdges | None = None):
         self.spans = spans
+        self.edges = edges  # the rows' edges, where a band is tested (`_gutter_run`)
         self.free = [_open_free_intervals(row_spans, min_gutter) for row_spans in spans]
         self.min_gutter = min_gutter
         # (row, gutter held there) -> (the steps of a walk through it, where that row's step is, its end)
@@ -278,8 +302,7 @@ def _gutter_run(
             continue
         # Each column's ink, per row, against that column's own width (rows of the two columns often
         # alternate, and a figure may leave one column short of text for a while).
-        band_lo = min(row.x0 for row in rows[start:end])
-        band_hi = max(row.x1 for row in rows[start:end])
+        band_lo, band_hi = (walks.edges or _RowEdges(rows)).span(start, end)
         left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
         if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
             continue  # the last column of a table beside the rest of it, not a page column

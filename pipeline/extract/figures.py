@@ -31,7 +31,6 @@ import ctypes
 import hashlib
 import io
 import itertools
-import math
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
@@ -43,6 +42,7 @@ from PIL import Image
 
 from pipeline.infra import write_bytes_atomic
 from pipeline.extract import pagechars
+from pipeline.extract.rendering import render_on_white
 from pipeline.extract.document import Figure
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -377,21 +377,6 @@ def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Im
     return bitmap.to_pil().convert("RGB").crop(box)
 
 
-def _render(page: pdfium.PdfPage, scale: float) -> pdfium.PdfBitmap:
-    """`page.render(scale=scale)`, the same call to pdfium and the same pixels, on a white BGR buffer
-    numpy fills at memory speed: a zeroed ctypes buffer filled by pdfium's FillRect cost a third of
-    the render of a figure's page."""
-    width, height = (math.ceil(side * scale) for side in page.get_size())
-    pixels = np.full((height, width * 3), 255, dtype=np.uint8)
-    buffer = (ctypes.c_ubyte * pixels.size).from_buffer(pixels)
-    bitmap = pdfium.PdfBitmap.new_native(width, height, format=pdfium_c.FPDFBitmap_BGR, buffer=buffer)
-    placed = (bitmap, page, 0, 0, width, height, 0, pdfium_c.FPDF_ANNOT)  # `render`'s defaults: annotations drawn
-    pdfium_c.FPDF_RenderPageBitmap(*placed)
-    if page.formenv:
-        pdfium_c.FPDF_FFLDraw(page.formenv, *placed)
-    return bitmap
-
-
 def _crop_page(
     page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int, root: Path
 ) -> list[Figure]:
@@ -399,7 +384,7 @@ def _crop_page(
         return []
     width, height = page.get_size()
     scale = dpi / 72.0
-    bitmap = _render(page, scale)
+    bitmap = render_on_white(page, scale)
     figures = []
     for x0, top, x1, bottom in boxes:
         x0, top = max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0)

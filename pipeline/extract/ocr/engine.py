@@ -38,6 +38,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from pipeline.extract.ocr import tessapi
+from pipeline.extract.rendering import render_on_white
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.panels import light_on_dark_inverted
 from pipeline.extract.ocr.words import Word, box_mean, clean_text
@@ -480,12 +481,14 @@ def smoothed(grey_array: np.ndarray, radius: float) -> np.ndarray:
 
 
 def render_page(document: pdfium.PdfDocument, index: int, dpi: int) -> tuple[Image.Image, float, float]:
-    """Page `index` (0-based) as an RGB image at `dpi`, with the page size in points."""
+    """Page `index` (0-based) as an RGB image at `dpi`, with the page size in points: `page.render`'s
+    pixels (`rendering.render_on_white`, white filled by numpy, not by pdfium), read by PIL from the BGR
+    buffer into an RGB image of its own in one pass (the copy `convert("RGB")` made after was the same
+    pixels again)."""
     page = document[index]
     try:
         width_pt, height_pt = page.get_size()
-        bitmap = page.render(scale=dpi / PT_PER_INCH)
-        image = bitmap.to_pil().convert("RGB")
+        image = render_on_white(page, dpi / PT_PER_INCH).to_pil()
     finally:
         page.close()
     return image, width_pt, height_pt

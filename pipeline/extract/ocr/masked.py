@@ -21,14 +21,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageDraw
 
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
-from pipeline.extract.ocr.engine import OcrError, render_page, require_languages
+from pipeline.extract.ocr.engine import OcrError, require_languages
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.rendering import render_on_white
 from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
@@ -133,19 +135,28 @@ class MaskedImage:
 
 
 def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> MaskedImage:
-    image, _, _ = render_page(document, request.page - 1, dpi)
+    """The page rendered at `dpi` (`render_page`'s pixels), white but for the boxes kept, less the
+    rectangles erased. Only the kept boxes are taken out of pdfium's BGR buffer (as RGB): the whole
+    page never becomes a PIL image, which cost as much as the render."""
+    page = document[request.page - 1]
+    try:
+        bitmap = render_on_white(page, dpi / 72.0)
+    finally:
+        page.close()
+    rendered = bitmap.to_numpy()  # rows × columns × BGR, a view of pdfium's buffer
+    height, width = rendered.shape[:2]
     scale = dpi / 72.0
-    canvas = Image.new("RGB", image.size, (255, 255, 255))
-    made = hashlib.sha256(repr((MASKED_FORMAT, image.size)).encode())
+    canvas = Image.new("RGB", (width, height), (255, 255, 255))
+    made = hashlib.sha256(repr((MASKED_FORMAT, (width, height))).encode())
     pasted: list[tuple[int, int, int, int]] = []
     for x0, top, x1, bottom in request.keep:
         box = (
             max(0, int((x0 - KEEP_PAD_PT) * scale)), max(0, int((top - KEEP_PAD_PT) * scale)),
-            min(image.width, int((x1 + KEEP_PAD_PT) * scale) + 1), min(image.height, int((bottom + KEEP_PAD_PT) * scale) + 1),
+            min(width, int((x1 + KEEP_PAD_PT) * scale) + 1), min(height, int((bottom + KEEP_PAD_PT) * scale) + 1),
         )
         if box[0] < box[2] and box[1] < box[3]:
-            piece = image.crop(box)
-            canvas.paste(piece, box[:2])
+            piece = np.ascontiguousarray(rendered[box[1]:box[3], box[0]:box[2], ::-1])  # RGB, as PIL holds it
+            canvas.paste(Image.fromarray(piece), box[:2])
             made.update(repr(("paste", box)).encode())
             made.update(piece.tobytes())
             pasted.append(box)

@@ -205,7 +205,7 @@ def test_the_render_a_crop_is_cut_from_is_pdfiums_own_render_pixel_for_pixel(she
     """Crops are cut from a render on a buffer numpy filled white (not a zeroed one pdfium fills): the
     same pixels as `page.render`, on every page of the sheet (image, drawings, a grid, a scan) and at each
     resolution, so a crop's bytes and name do not change."""
-    from pipeline.extract.figures import _render
+    from pipeline.extract.rendering import render_on_white as _render
 
     document = pdfium.PdfDocument(str(sheet))
     try:

@@ -71,3 +71,28 @@ def test_walks_from_neighbouring_rows_that_meet_take_the_rest_of_the_earlier_one
     assert walks.walk(1, (280.0, 300.0)) == walked_row_by_row(spans, 1, (280.0, 300.0)) == (12, (280.0, 300.0), 2750.0, 2860.0)
     assert first == walked_row_by_row(spans, 0, (250.0, 320.0))
     assert len(walks._rest) == remembered + 1  # the second walk walked its first row only
+
+
+class _EdgeRow:
+    def __init__(self, x0, x1):
+        self.x0, self.x1 = x0, x1
+
+
+ROW_EDGE = st.one_of(st.floats(0.0, 600.0), st.just(float("nan")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(ROW_EDGE, ROW_EDGE), min_size=1, max_size=20), st.data())
+def test_a_bands_edges_are_min_and_max_over_its_rows_nan_edges_included(edges, data):
+    # A band's edges are asked for each gutter a walk tries, over a slice of the page's rows: the array
+    # form answers what `min`/`max` over the rows answer, also where a row's edge is NaN (which `min`
+    # skips unless it comes first, where numpy would spread it).
+    from pipeline.extract.columns import _RowEdges
+
+    rows = [_EdgeRow(x0, x1) for x0, x1 in edges]
+    start = data.draw(st.integers(0, len(rows) - 1))
+    end = data.draw(st.integers(start + 1, len(rows)))
+    low, high = _RowEdges(rows).span(start, end)
+    expected_low, expected_high = min(r.x0 for r in rows[start:end]), max(r.x1 for r in rows[start:end])
+    assert (low == expected_low or (low != low and expected_low != expected_low))
+    assert (high == expected_high or (high != high and expected_high != expected_high))
