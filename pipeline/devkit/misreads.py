@@ -161,7 +161,8 @@ def _words(question: Question) -> list[str]:
 
 
 def compare(printed: dict[str, Question], read: dict[str, Question]) -> tuple[Tally, Counter[str], list[tuple[str, str]]]:
-    tally, errors, shown = Tally(), Counter[str](), []
+    tally, errors = Tally(), Counter[str]()
+    shown: list[tuple[str, str]] = []
     for number, truth in printed.items():
         tally.questions += 1
         tally.options += len(truth.choices)
