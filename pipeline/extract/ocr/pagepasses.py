@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import ScannedFigure
-from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
@@ -27,6 +27,7 @@ from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
+from pipeline.extract.ocr.lostmarks import marks_put_back, spelling_inputs
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
@@ -384,6 +385,18 @@ def _capital_accents(work: PageWork) -> PageWork:
     return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
 
 
+def _spelling_inputs(settings: OcrSettings) -> str:
+    """The languages' spelling dictionaries (each file's digest), or why there are none (`lostmarks`)."""
+    return spelling_inputs(tuple(settings.languages))
+
+
+@page_pass("lost-marks", "1", Cost.CHEAP, when=_has_lexicon, inputs=_spelling_inputs)
+def _lost_marks(work: PageWork) -> PageWork:
+    """A word no dictionary knows, whose letters with more marks spell exactly one known word, gets them back (`clinico` → `clínico`; `lostmarks`)."""
+    assert work.lexicon is not None
+    return replace(work, words=marks_put_back(work.words, work.lexicon, spelled_for(tuple(work.settings.languages))))
+
+
 @page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
 def _capitals_as_digits(work: PageWork) -> PageWork:
     """A capital read as a digit mended where the mended word is known (`4le` → `Ale`; `spelling`)."""
@@ -502,7 +515,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
-    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
+    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _lost_marks, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
     _dashes, _ellipsis, _legibility, _figures,
