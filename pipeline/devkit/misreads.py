@@ -27,7 +27,9 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from pipeline.devkit import ocrcertainty, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
@@ -72,6 +74,9 @@ CHECKING = (
           (("sheet_code", "L"), ("year", "2023"), ("session", "1")), (3, 6)),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
+# Generated sheets (`ocrcertainty`'s and `scriptscans`' families: words of each language's Tesseract list, printed
+# with a text layer, then scanned), to show that a pass harms no other language or script; only reported.
+GENERATED = ("es-column", "pl-pairs", "pt-pairs", "sk-column", "tr-row", "vi-column", "el-column")
 SCANS = "150/0.8/70,200/0.8/70"
 
 
@@ -207,6 +212,47 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], disabled: tup
     return tally, errors, shown
 
 
+def measure_generated(out: Path, name: str, scan: tuple[int, float, int], disabled: tuple[str, ...]
+                      ) -> tuple[Tally, Counter[str], list[tuple[str, str]]]:
+    """A generated family's sheet and key, scanned at `scan`, against what was printed."""
+    dpi, blur, jpeg = scan
+    folder = out / f"generated-{name}" / f"{dpi}-{blur}-{jpeg}"
+    family = next((f for f in (*scriptscans.TUNING, *scriptscans.CHECKING) if f.name == name), None)
+    questions: Any
+    if family is not None:
+        vocabulary = scriptscans._vocabulary(family)
+        questions = scriptscans.printed_questions(family, vocabulary)
+        the_spec, seed = scriptscans.family_spec(family), family.seed
+        clean = [lambda path: scriptscans.sheet_pdf(path, family, questions), lambda path: scriptscans.key_pdf(path, family, questions, vocabulary)]
+    else:
+        generated = next(f for f in (*ocrcertainty.CALIBRATION, *ocrcertainty.HELD_OUT) if f.name == name)
+        words = ocrcertainty._vocabulary(generated.tesseract, ocrcertainty.random.Random(generated.seed))
+        questions = ocrcertainty.printed_questions(generated, words)
+        the_spec, seed = ocrcertainty._spec(generated), generated.seed
+        clean = [lambda path: ocrcertainty._sheet_pdf(path, generated, questions), lambda path: ocrcertainty._key_pdf(path, generated, questions, words)]
+    sheet, key = folder / "sheet.pdf", folder / "key.pdf"
+    if not key.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        for target, make in zip((sheet, key), clean):
+            rasterize_pdf(make(target.with_suffix(".text.pdf")), target, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=seed)
+    options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache"))
+    options = replace(options, ocr=replace(options.ocr, disabled_passes=tuple(options.ocr.disabled_passes) + disabled))
+    read = _records_of(sheet, key, the_spec, {"year": "2031"}, options)
+    printed = {q.number: replace(next(iter(read.values()), None) or _blank(), number=q.number, question=q.stem, choices=list(q.options),
+                                 answer=q.answer) for q in questions} if read else {}
+    tally, errors, shown = compare(printed, read)
+    tally.questions = len(questions)
+    tally.options = sum(len(q.options) for q in questions)
+    for q in questions:
+        tally.answers += 1
+        tally.answers_right += q.number in read and read[q.number].answer == q.answer
+    return tally, errors, shown
+
+
+def _blank() -> Question:
+    raise LookupError("no question read")
+
+
 def line(tally: Tally, errors: Counter[str]) -> str:
     def share(a: int, b: int) -> str:
         return f"{a / b:6.1%}" if b else "     –"
@@ -219,7 +265,7 @@ def line(tally: Tally, errors: Counter[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.misreads", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
+    parser.add_argument("--set", choices=[*SETS, "generated", "all"], default="all")
     parser.add_argument("--sheets", default="", help="sheet names, comma-separated (default: every sheet of the set)")
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
     parser.add_argument("--disable", default="", help="passes left out, comma-separated")
@@ -228,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {s for s in args.sheets.split(",") if s}
-    for set_name in SETS if args.set == "all" else [args.set]:
+    for set_name in SETS if args.set == "all" else [args.set] if args.set in SETS else []:
         total, total_errors = Tally(), Counter[str]()
         for sheet in SETS[set_name]:
             if chosen and sheet.name not in chosen:
@@ -244,6 +290,19 @@ def main(argv: list[str] | None = None) -> int:
                 for printed, read in shown if args.show else ():
                     print(f"    {printed!r} → {read!r}")
         print(f"{set_name:8} {'all':20} {'':11}  {line(total, total_errors)}", flush=True)
+    if args.set in ("generated", "all"):
+        total, total_errors = Tally(), Counter[str]()
+        for name in GENERATED:
+            if chosen and name not in chosen:
+                continue
+            for scan in scans:
+                tally, errors, shown = measure_generated(args.out, name, scan, disabled)
+                total.add(tally)
+                total_errors.update(errors)
+                print(f"{'generated':9}{name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
+                for printed, read in shown if args.show else ():
+                    print(f"    {printed!r} → {read!r}")
+        print(f"{'generated':9}{'all':20} {'':11}  {line(total, total_errors)}", flush=True)
     return 0
 
 

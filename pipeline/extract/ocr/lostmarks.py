@@ -14,7 +14,9 @@ the script (small marks above letters), not of one language's words, so the rule
 - exactly one known word has the same letters with more marks, keeping every mark the reading has, and
   only on small letters (a capital's accent outside the word's box is `capital-accents`' to judge); the
   spelling dictionary knows it too where the language has one;
-- the second reader, where it read the word, did not read it otherwise (its reading stays its own).
+- the second reader did not read the word alike: a word both engines read alike is never rewritten. INAP
+  2024 prints `Constitucion`, `publicos`, `Administracion` without their accents, and both engines read
+  them so; the dictionary alone would have "mended" five such words for one it mended right.
 """
 from __future__ import annotations
 
@@ -54,8 +56,8 @@ def marks_put_back(words: list[Word], lexicon: Lexicon, spelled: Callable[[str],
             continue
         if spelled(core) if spelled is not None else core in lexicon:
             continue
-        if word.second is not None and word_core(word.second)[1] not in ("", core):
-            continue
+        if word.second is not None and word_core(word.second)[1] in ("", core):
+            continue  # both engines read it alike (or the second read nothing there): as printed, however spelled
         folded = core.casefold()
         found = [known for known in lexicon.by_bare_letters.get(bare_letters(folded), ())
                  if _marks(known) > _marks(folded) and _keeps_reading(folded, known) and (known[0] == folded[0] or core[0].islower())]

@@ -390,9 +390,9 @@ def _spelling_inputs(settings: OcrSettings) -> str:
     return spelling_inputs(tuple(settings.languages))
 
 
-@page_pass("lost-marks", "1", Cost.CHEAP, when=_has_lexicon, inputs=_spelling_inputs)
+@page_pass("lost-marks", "2", Cost.CHEAP, when=_has_lexicon, inputs=_spelling_inputs)
 def _lost_marks(work: PageWork) -> PageWork:
-    """A word no dictionary knows, whose letters with more marks spell exactly one known word, gets them back (`clinico` → `clínico`; `lostmarks`)."""
+    """A word no dictionary knows, whose letters with more marks spell exactly one known word, gets them back unless both engines read it alike (`sindrome` → `síndrome`; `lostmarks`)."""
     assert work.lexicon is not None
     return replace(work, words=marks_put_back(work.words, work.lexicon, spelled_for(tuple(work.settings.languages))))
 
