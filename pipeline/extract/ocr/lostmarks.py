@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
+from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.words import Word
 
 MIN_LETTERS = 4  # shorter words have too many marked neighbours (Spanish `si`/`sí`, `mas`/`más`)
@@ -70,11 +71,11 @@ def marks_put_back(words: list[Word], lexicon: Lexicon, spelled: Callable[[str],
     return [mended.get(id(w), w) for w in words]
 
 
-def spelling_inputs(languages: tuple[str, ...]) -> str:
-    """What the pass reads on this machine, for the OCR cache key: each spelling dictionary's files, or why there
-    are none (a reading made without a dictionary is read again once it is installed)."""
+def spelling_inputs(settings: OcrSettings) -> str:
+    """What the pass reads on this machine, for the OCR cache key: each spelling dictionary of the page's languages
+    (its files' digest), or why there are none (a reading made without a dictionary is read again once it is installed)."""
     try:
-        spelling = spelling_for(languages)
+        spelling = spelling_for(tuple(settings.languages))
     except SpellingUnavailable as exc:
         return f"no spelling: {exc}"
     return ", ".join(f"{name}:{dictionary_identity(name)}" for name in spelling.names)
