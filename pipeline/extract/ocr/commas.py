@@ -33,6 +33,7 @@ TAIL_FROM = 0.08  # font sizes below the letters' baseline that a comma's tail r
 TALL_FROM = 1.1  # a comma's height over its width, at least
 MARK_TOP_FROM = 0.3  # font sizes above the baseline: a mark reaching higher is no period or comma
 BELOW = 0.35  # font sizes under the word's box searched for the tail
+MAX_HEIGHT = 0.45  # font sizes: a comma is no taller
 _LABEL = re.compile(r"^\w[).]$")
 
 
@@ -54,25 +55,31 @@ def commas_read_as_periods(words: list[Word], grey: np.ndarray) -> list[Word]:
 
 
 def has_tail(grey: np.ndarray, word: Word, size: float) -> bool:
-    """Whether the mark after `word`'s last letter hangs below the letters' baseline as a comma's tail does."""
-    if size <= 0:
+    """Whether the mark after `word`'s last letter hangs below the letters' baseline as a comma's tail does: the
+    rightmost piece of faint ink in the word's lower half, apart from the letters, that is no taller than a
+    comma (MAX_HEIGHT) and starts under MARK_TOP_FROM above the baseline."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second
+
+    if size <= 0 or word.bottom <= word.top:
         return False
-    ink = grey[word.top:word.bottom, word.left:word.right + 1] < 128
-    inked = np.flatnonzero(ink.any(axis=0))
-    breaks = np.flatnonzero(np.diff(inked) > 1) if inked.size > 1 else np.array([], dtype=int)
-    if breaks.size == 0:
-        return False  # the mark touches the letters: its shape cannot be told
-    mark_left, letters_right = int(inked[breaks[-1] + 1]), int(inked[breaks[-1]])
-    lowest = [int(np.flatnonzero(column)[-1]) for column in ink[:, : letters_right + 1].T if column.any()]
-    baseline = word.top + float(np.median(lowest))
-    top = int(baseline - MARK_TOP_FROM * size)
     bottom = min(grey.shape[0], word.bottom + int(round(BELOW * size)))
-    left = word.left + max(0, mark_left - 1)
     right = min(grey.shape[1], word.right + 2)
-    mark = grey[top:bottom, left:right] < FAINT_BELOW
-    rows, columns = np.flatnonzero(mark.any(axis=1)), np.flatnonzero(mark.any(axis=0))
-    if rows.size == 0 or rows[0] == 0:
-        return False  # nothing there, or ink that reaches above the band: no period or comma
-    height, width = int(rows[-1] - rows[0] + 1), int(columns[-1] - columns[0] + 1)
-    depth = (top + rows[-1] - baseline) / size
+    crop = grey[word.top:bottom, word.left:right] < FAINT_BELOW
+    pieces, count = ndimage.label(crop, structure=np.ones((3, 3), dtype=bool))
+    if count < 2:
+        return False
+    inked = np.flatnonzero(crop.any(axis=0))
+    last = pieces[:, inked[-1]]
+    mark = int(last[last > 0][-1])  # the lowest piece in the rightmost inked column
+    rows, columns = np.nonzero(pieces == mark)
+    letters = (pieces > 0) & (pieces != mark)
+    letters[:, columns.min():] = False
+    lowest = [int(np.flatnonzero(column)[-1]) for column in letters.T if column.any()]
+    if not lowest:
+        return False
+    baseline = float(np.median(lowest))
+    height, width = int(rows.max() - rows.min() + 1), int(columns.max() - columns.min() + 1)
+    if rows.min() < baseline - MARK_TOP_FROM * size or height > MAX_HEIGHT * size:
+        return False  # a letter, or the mark joined to one by the blur: its shape cannot be told
+    depth = (rows.max() - baseline) / size
     return depth >= TAIL_FROM and height >= TALL_FROM * width

@@ -393,7 +393,7 @@ def _lost_marks(work: PageWork) -> PageWork:
     return replace(work, words=marks_put_back(work.words, work.lexicon, spelled_for(tuple(work.settings.languages))))
 
 
-@page_pass("comma-tails", "1", Cost.CHEAP)
+@page_pass("comma-tails", "2", Cost.CHEAP)
 def _comma_tails(work: PageWork) -> PageWork:
     """A word's period before a small letter, whose mark hangs below the line, read as the comma it is (`commas`)."""
     assert work.grey is not None
