@@ -11,7 +11,8 @@ words of one language:
   letters ending in `.` is judged, and only where the next word on its line starts with a small letter (a
   label such as `b)` is no word);
 - the shape: a period sits on the baseline, a comma's tail hangs below it. The mark's lowest faint ink
-  (grey under FAINT_BELOW, where blur has spread it) must reach TAIL_FROM font sizes under the baseline of
+  on the page as scanned (grey under FAINT_BELOW, where blur has spread it; the page prepared for Tesseract
+  has that ink whitened) must reach TAIL_FROM font sizes under the baseline of
   the word's letters (the median of each letter column's lowest ink), and the mark must be taller than wide
   (TALL_FROM). On the corpus scans at 150 dpi, commas reached 0.086–0.18 of the font size below the
   baseline and periods 0.02–0.08 (a few abbreviations' periods 0.1).
@@ -23,6 +24,7 @@ import re
 from dataclasses import replace
 
 import numpy as np
+from PIL import Image
 
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.words import Word, line_sizes, words_by_line
@@ -37,10 +39,13 @@ MAX_HEIGHT = 0.45  # font sizes: a comma is no taller
 _LABEL = re.compile(r"^\w[).]$")
 
 
-def commas_read_as_periods(words: list[Word], grey: np.ndarray) -> list[Word]:
-    """Each period that the context and the mark's shape show to be a comma, read as one (module docstring)."""
+def commas_read_as_periods(words: list[Word], page: Image.Image | np.ndarray) -> list[Word]:
+    """Each period that the context and the mark's shape show to be a comma, read as one (module docstring).
+    `page` is the page as scanned, not as prepared for Tesseract: the preparation whitens the faint ink of a
+    comma's tail, which is why Tesseract read a period."""
     sizes = line_sizes(words)
     mended: dict[int, Word] = {}
+    grey: np.ndarray | None = page if isinstance(page, np.ndarray) else None
     for members in words_by_line(words).values():
         for word, after in zip(members, members[1:]):
             lead, core, trail = word_core(word.text)
@@ -49,6 +54,9 @@ def commas_read_as_periods(words: list[Word], grey: np.ndarray) -> list[Word]:
             following = word_core(after.text)[1]
             if not following or not following[0].islower() or _LABEL.match(after.text) or word.bottom <= word.top:
                 continue
+            if grey is None:
+                assert isinstance(page, Image.Image)
+                grey = np.asarray(page.convert("L"))
             if has_tail(grey, word, sizes[word.line]):
                 mended[id(word)] = replace(word, text=word.text[:-1] + ",")
     return [mended.get(id(w), w) for w in words]

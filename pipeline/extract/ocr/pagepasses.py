@@ -393,11 +393,10 @@ def _lost_marks(work: PageWork) -> PageWork:
     return replace(work, words=marks_put_back(work.words, work.lexicon, spelled_for(tuple(work.settings.languages))))
 
 
-@page_pass("comma-tails", "2", Cost.CHEAP)
+@page_pass("comma-tails", "3", Cost.CHEAP)
 def _comma_tails(work: PageWork) -> PageWork:
     """A word's period before a small letter, whose mark hangs below the line, read as the comma it is (`commas`)."""
-    assert work.grey is not None
-    return replace(work, words=commas_read_as_periods(work.words, np.asarray(work.grey)))
+    return replace(work, words=commas_read_as_periods(work.words, work.image))
 
 
 @page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
