@@ -2,7 +2,7 @@
 question's stem and options aligned word by word with the same question read by the text path.
 
     python -m pipeline.devkit.misreads --out /tmp/misreads [--set tuning|checking|all] [--scans 150/0.8/70,200/0.8/70]
-    python -m pipeline.devkit.misreads --out /tmp/misreads --disable glued-short-words,lookalike-letters --show
+    python -m pipeline.devkit.misreads --out /tmp/misreads --disable comma-tails --show
 
 A differing stretch of words is counted in one class (`classify`):
 - `glued-short`: two printed words read as one, one of them of one or two letters (`keufemizmom`, `el7`);

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import ScannedFigure
-from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
+from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
@@ -28,7 +28,6 @@ from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.lostmarks import marks_put_back, spelling_inputs
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
@@ -386,13 +385,6 @@ def _capital_accents(work: PageWork) -> PageWork:
     return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
 
 
-@page_pass("lost-marks", "2", Cost.CHEAP, when=_has_lexicon, inputs=spelling_inputs)
-def _lost_marks(work: PageWork) -> PageWork:
-    """A word no dictionary knows, whose letters with more marks spell exactly one known word, gets them back unless both engines read it alike (`sindrome` → `síndrome`; `lostmarks`)."""
-    assert work.lexicon is not None
-    return replace(work, words=marks_put_back(work.words, work.lexicon, spelled_for(tuple(work.settings.languages))))
-
-
 @page_pass("comma-tails", "3", Cost.CHEAP)
 def _comma_tails(work: PageWork) -> PageWork:
     """A word's period before a small letter, whose mark hangs below the line, read as the comma it is (`commas`)."""
@@ -517,7 +509,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
-    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _lost_marks, _comma_tails, _capitals_as_digits,
+    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
     _dashes, _ellipsis, _legibility, _figures,
