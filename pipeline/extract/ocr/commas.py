@@ -14,8 +14,9 @@ words of one language:
   on the page as scanned (grey under FAINT_BELOW, where blur has spread it; the page prepared for Tesseract
   has that ink whitened) must reach TAIL_FROM font sizes under the baseline of
   the word's letters (the median of each letter column's lowest ink), and the mark must be taller than wide
-  (TALL_FROM). On the corpus scans at 150 dpi, commas reached 0.086–0.18 of the font size below the
-  baseline and periods 0.02–0.08 (a few abbreviations' periods 0.1).
+  (TALL_FROM). On INAP 2024 and NÚCEM 2023/2024 pages rasterised at 150 dpi with blur 0.8 (Tesseract's own
+  readings of 346 marks after words of five letters or more, taken as what is printed), the test found a tail under 152 of 170 commas
+  and under 1 of 176 periods.
 A mark that is not clearly apart from the letters, or that shows no tail, stays a period.
 """
 from __future__ import annotations
