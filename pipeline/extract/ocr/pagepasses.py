@@ -16,6 +16,7 @@ from PIL import Image
 
 from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
@@ -384,6 +385,12 @@ def _capital_accents(work: PageWork) -> PageWork:
     return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
 
 
+@page_pass("comma-tails", "3", Cost.CHEAP)
+def _comma_tails(work: PageWork) -> PageWork:
+    """A word's period before a small letter, whose mark hangs below the line, read as the comma it is (`commas`)."""
+    return replace(work, words=commas_read_as_periods(work.words, work.image))
+
+
 @page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
 def _capitals_as_digits(work: PageWork) -> PageWork:
     """A capital read as a digit mended where the mended word is known (`4le` → `Ale`; `spelling`)."""
@@ -502,7 +509,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
-    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _capitals_as_digits,
+    _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
     _dashes, _ellipsis, _legibility, _figures,
