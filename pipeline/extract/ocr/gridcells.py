@@ -238,12 +238,21 @@ def _under_numbers(letters: list[Word], numbers: list[Word]) -> list[Word]:
     centres = [(n.left + n.right) / 2 for n in numbers]
     pitch = float(np.median(np.diff(centres))) if len(centres) > 1 else float(numbers[0].right - numbers[0].left)
     owner = {id(w): min(range(len(numbers)), key=lambda i: abs(centres[i] - (w.left + w.right) / 2)) for w in letters}
-    placed = {i: w for w in letters if abs(centres[i := owner[id(w)]] - (w.left + w.right) / 2) <= pitch / 2}
+    placed: dict[int, Word] = {}
+    # A column holds one answer: the letter read nearest its centre, before any piece read as nothing (a
+    # cell rule the row's cut took for a cell of its own, a speck), which is dropped where the column has
+    # its answer. Taken in the row's order, the rule right of a letter had replaced it ("?" for 4 of
+    # every 20 answers of a scanned FGV key, the letters left over) and the row was no answer row.
+    for w in sorted(letters, key=lambda w: (w.text == UNREAD_CELL, abs(centres[owner[id(w)]] - (w.left + w.right) / 2))):
+        i = owner[id(w)]
+        if abs(centres[i] - (w.left + w.right) / 2) <= pitch / 2 and i not in placed:
+            placed[i] = w
     aligned = [
         placed.get(i) or Word(UNREAD_CELL, -1.0, round(c - pitch / 4), letters[0].top, round(c + pitch / 4), letters[0].bottom, (0, 0, 0))
         for i, c in enumerate(centres)
     ]
-    return aligned + [w for w in letters if w not in placed.values()]
+    unplaced = [w for w in letters if w not in placed.values()]
+    return aligned + [w for w in unplaced if not (w.text == UNREAD_CELL and abs(centres[owner[id(w)]] - (w.left + w.right) / 2) <= pitch / 2)]
 
 
 def _counts_up(numbers: list[Word]) -> bool:
