@@ -135,3 +135,13 @@ def test_a_column_with_nothing_read_keeps_its_unread_cell():
     letters = _words(list("ABCDA"))
     letters[2] = replace(letters[2], text=UNREAD_CELL, conf=-1.0)
     assert [w.text for w in _under_numbers(letters, numbers)] == ["A", "B", UNREAD_CELL, "D", "A"]
+
+
+def test_a_rules_stub_read_as_a_dash_beside_a_letter_is_no_second_answer():
+    numbers = _words([str(n) for n in range(41, 47)])
+    letters = _words(list("BBDDAD"))
+    stub = Word("-", 0.0, letters[1].right + 1, 0, letters[1].right + 2, 10, (0, 0, 0))
+    aligned = _under_numbers(sorted([*letters, stub], key=lambda w: w.left), numbers)
+    assert [w.text for w in aligned] == list("BBDDAD")
+    dash_alone = [w if i != 3 else replace(w, text="-") for i, w in enumerate(letters)]  # an annulled question's dash
+    assert [w.text for w in _under_numbers(dash_alone, numbers)] == list("BBD-AD")
