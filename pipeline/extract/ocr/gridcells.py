@@ -287,6 +287,16 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
         if values[index] != expected:
             values[index] = expected
             mended[index] = replace(numbers[index], text=str(expected))
+    # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
+    # between two cells that fit it takes the number its place gives.
+    offsets = [v - i for i, v in enumerate(values) if v is not None]
+    if offsets:
+        start = max(set(offsets), key=offsets.count)
+        fits = [v == start + i for i, v in enumerate(values)]
+        if sum(fits) >= RUN_MIN_SHARE * len(values):
+            for index, fit in enumerate(fits):
+                if not fit and any(fits[:index]) and any(fits[index + 1:]):
+                    mended[index] = replace(numbers[index], text=str(start + index))
     return mended
 
 

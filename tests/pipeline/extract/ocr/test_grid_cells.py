@@ -145,3 +145,16 @@ def test_a_rules_stub_read_as_a_dash_beside_a_letter_is_no_second_answer():
     assert [w.text for w in aligned] == list("BBDDAD")
     dash_alone = [w if i != 3 else replace(w, text="-") for i, w in enumerate(letters)]  # an annulled question's dash
     assert [w.text for w in _under_numbers(dash_alone, numbers)] == list("BBD-AD")
+
+
+def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places_give():
+    # A scanned OAB key read "73 74" as "13 14": the row then gave two answers to questions 13 and 14
+    # and lost its own 18 entries.
+    read = ["61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "13", "14", "75", "76", "77", "78", "79", "80"]
+    mended = _numbered_run(_words(read))
+    assert [w.text for w in mended] == [str(n) for n in range(61, 81)]
+
+
+def test_a_row_that_does_not_count_up_is_not_renumbered():
+    read = ["3", "9", "12", "4", "40", "7", "1", "2", "8", "30"]
+    assert [w.text for w in _numbered_run(_words(read))] == read
