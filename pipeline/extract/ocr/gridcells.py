@@ -238,12 +238,26 @@ def _under_numbers(letters: list[Word], numbers: list[Word]) -> list[Word]:
     centres = [(n.left + n.right) / 2 for n in numbers]
     pitch = float(np.median(np.diff(centres))) if len(centres) > 1 else float(numbers[0].right - numbers[0].left)
     owner = {id(w): min(range(len(numbers)), key=lambda i: abs(centres[i] - (w.left + w.right) / 2)) for w in letters}
-    placed = {i: w for w in letters if abs(centres[i := owner[id(w)]] - (w.left + w.right) / 2) <= pitch / 2}
+    placed: dict[int, Word] = {}
+    # A column holds one answer: the letter read nearest its centre, before a dash, before any piece read
+    # as nothing (a cell rule the row's cut took for a cell of its own, a speck); a dash or a piece read as
+    # nothing is dropped where its column has its answer. Taken in the row's order, the rule right of a
+    # letter had replaced it ("?" for 4 of every 20 answers of a scanned FGV key, the letters left over,
+    # a rule's blurred stub read as a dash beside them) and the row was no answer row.
+    for w in sorted(letters, key=lambda w: (w.text == UNREAD_CELL, w.text in VOIDED_MARKS, abs(centres[owner[id(w)]] - (w.left + w.right) / 2))):
+        i = owner[id(w)]
+        if abs(centres[i] - (w.left + w.right) / 2) <= pitch / 2 and i not in placed:
+            placed[i] = w
     aligned = [
         placed.get(i) or Word(UNREAD_CELL, -1.0, round(c - pitch / 4), letters[0].top, round(c + pitch / 4), letters[0].bottom, (0, 0, 0))
         for i, c in enumerate(centres)
     ]
-    return aligned + [w for w in letters if w not in placed.values()]
+    unplaced = [w for w in letters if w not in placed.values()]
+    # Within the row's columns every column now has its word, so a dash or a piece read as nothing left
+    # over there (a rule between two columns: as far from either as half their pitch) is dropped.
+    span = (centres[0] - pitch / 2, centres[-1] + pitch / 2)
+    return aligned + [w for w in unplaced if not ((w.text == UNREAD_CELL or w.text in VOIDED_MARKS)
+                                                  and span[0] <= (w.left + w.right) / 2 <= span[1])]
 
 
 def _counts_up(numbers: list[Word]) -> bool:
@@ -273,6 +287,16 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
         if values[index] != expected:
             values[index] = expected
             mended[index] = replace(numbers[index], text=str(expected))
+    # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
+    # between two cells that fit it takes the number its place gives.
+    offsets = [v - i for i, v in enumerate(values) if v is not None]
+    if offsets:
+        start = max(set(offsets), key=offsets.count)
+        fits = [v == start + i for i, v in enumerate(values)]
+        if sum(fits) >= RUN_MIN_SHARE * len(values):
+            for index, fit in enumerate(fits):
+                if not fit and any(fits[:index]) and any(fits[index + 1:]):
+                    mended[index] = replace(numbers[index], text=str(start + index))
     return mended
 
 

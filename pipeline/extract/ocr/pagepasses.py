@@ -250,7 +250,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "3", Cost.REGIONS, when=_has_labels)
+@page_pass("table-cells", "4", Cost.REGIONS, when=_has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -272,7 +272,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "1", Cost.REGIONS, when=_has_labels)
+@page_pass("grid-cells", "3", Cost.REGIONS, when=_has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings
@@ -284,7 +284,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "2", Cost.REGIONS, when=_has_labels)  # 2: a word may lead an entry
+@page_pass("list-cells", "3", Cost.REGIONS, when=_has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""

@@ -31,6 +31,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.cellshapes import match_own_shapes
 from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, straight_runs, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
@@ -56,6 +57,7 @@ RING_KEEP = 0.7
 # A ring's inside read at least this sure by shape stands; less sure, its digit is read with the ring
 # too (300 dpi, blur 0.8: ⑤ read by shape as ② at 62, right as ⑤ at 31-51; 97 where right and clear).
 RING_SURE = 80.0
+SHAPE_SURE = 80.0  # a cell read at least this sure is a prototype of its label's glyph (`cellshapes`), and is not judged by shape
 FREE_MIN_CONF = 60.0  # an answer cell read with no whitelist: a label read at least this sure is taken (Greek cells: 86–93)
 RING_MIN_CONF = 80.0  # a digit read with its ring whitened is taken only this sure (it misread ④ as 3 on blurred scans)
 ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height  # of an enclosed label's ring radius: the ink inside is its digit
@@ -216,7 +218,17 @@ def _read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], ga
                   path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
     """Each answer cell's label and confidence, or None where it stays unread (`psm`: how the strips of
     labels are taken). Ringed labels are looked for by shape on `scanned` (the page as scanned: preparing
-    it whitens a thin ring of a 150 dpi scan)."""
+    it whitens a thin ring of a 150 dpi scan). Then the cells are matched against the table's own surely
+    read cells (`cellshapes.match_own_shapes`): an unread cell takes the label its glyph clearly is, an
+    unsure one that clearly is another label's glyph is left unread."""
+    answers = _read_cells(grey, boxes, labels, gap, languages, dpi, omp, path, psm, scanned=scanned)
+    page = scanned if scanned is not None else np.asarray(grey)
+    return match_own_shapes([page[top:bottom, left:right] for left, top, right, bottom in boxes], answers, SHAPE_SURE)
+
+
+def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
+                path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
+    """Each answer cell's label and confidence as the recognisers read it, or None (see `_read_answers`)."""
     ringed = enclosed_digits(labels)
     by_shape = read_ring_cells(scanned, boxes, labels, languages, dpi, omp) if ringed and scanned is not None else [None] * len(boxes)
     grey, boxes = _enlarged(grey, boxes)

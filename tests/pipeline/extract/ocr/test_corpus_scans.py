@@ -2,13 +2,16 @@
 noise, blur, JPEG): what the text layer prints, the OCR path must read. Skipped without the corpus."""
 from __future__ import annotations
 
+import json
 import re
 
 import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import rasterize_pdf
+from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings, ocr_pages
+from pipeline.parse import read_grid
 from pipeline.specs import load_spec
 from tests.fixtures.corpus import CORPUS
 from tests.pipeline.extract.ocr.builders import needs_tesseract
@@ -52,3 +55,25 @@ def test_nucem_key_numbers_in_bold_cells_are_read_as_numbers(tmp_path):
     numbers = {line.text.split()[0] for line in read.lines if line.text.split() and line.text.split()[0].isdigit()}
     assert "49" in printed and "49" in numbers
     assert printed <= numbers | {"46", "47", "48"}, sorted(printed - numbers)
+
+
+@pytest.mark.corpus
+@needs_tesseract("por")
+def test_fgv_grid_key_rows_keep_every_answer_beside_the_cell_rules(tmp_path):
+    """The OAB key prints pale letters in ruled cells under white numbers on dark bars. On a 200 dpi scan
+    the thin rule right of some letters was cut as a cell of its own, read as nothing, and took the
+    letter's column: rows 21–40 and 61–80 were no answer rows and 40 of the 80 Tipo 1 entries were lost."""
+    key = CORPUS / "br_fgv_oab" / "2017-22" / "2017-22-as.pdf"
+    if not key.is_file():
+        pytest.skip(f"{key} is not in the development corpus")
+    spec = load_spec("br_fgv_oab")
+    trimmed = tmp_path / "page1.pdf"
+    with pdfium.PdfDocument(str(key)) as document, pdfium.PdfDocument.new() as out:
+        out.import_pages(document, pages=[0])
+        out.save(str(trimmed))
+    scan = rasterize_pdf(trimmed, tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.6, seed=1, jpeg_quality=80, colour=True)
+    settings = OcrSettings.from_spec(spec)
+    document = extract_document(scan, "oab-key-scan", ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout))
+    printed = {json.loads(line)["number"]: json.loads(line)["answer"] for line in (key.parent / "truth.jsonl").read_text().splitlines() if line.strip()}
+    table = read_grid(document, spec.key, key.name, labels=spec.layout.options.labels)[spec.key.variant]
+    assert {n: table.answers.get(n) for n in printed} == printed

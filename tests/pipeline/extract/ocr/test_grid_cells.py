@@ -3,6 +3,7 @@ and INEP keys) come back as one word per cell, so the grid parser pairs them; a 
 unreadable is marked in its place and reported for its question, never shifted onto a neighbour."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -116,3 +117,44 @@ def test_a_note_printed_under_the_last_answer_row_does_not_join_its_label_and_fi
     assert _cells(_one_glyph_row(band), CELL_GAP) == [(20, 180), (240, 270), (330, 360)]
     band[80:92] = False  # a row without a note is left as it is
     assert (_one_glyph_row(band) == band).all()
+def test_a_cell_rule_read_as_nothing_beside_a_letter_never_takes_its_column():
+    # A scanned FGV key: the row's cut took the thin rule right of some letters for a cell of its own,
+    # which read as nothing. Placed in the row's order, that piece took the letter's column ("?" for 4 of
+    # 20 answers, the letters left over) and the row was no answer row: 40 of 80 entries lost.
+    numbers = _words([str(n) for n in range(21, 31)])
+    letters = _words(list("DACDADBCCA"))
+    pitch = numbers[1].left - numbers[0].left
+    rules = [Word(UNREAD_CELL, -1.0, w.right + pitch // 3, w.top, w.right + pitch // 3 + 1, w.bottom, (0, 0, 0)) for w in letters[::3]]
+    aligned = _under_numbers(sorted(letters + rules, key=lambda w: w.left), numbers)
+    assert [w.text for w in aligned[:10]] == list("DACDADBCCA")
+    assert [w.text for w in aligned[10:]] == [UNREAD_CELL]  # the rule past the last column: kept, for the parse stage to report
+
+
+def test_a_column_with_nothing_read_keeps_its_unread_cell():
+    numbers = _words([str(n) for n in range(1, 6)])
+    letters = _words(list("ABCDA"))
+    letters[2] = replace(letters[2], text=UNREAD_CELL, conf=-1.0)
+    assert [w.text for w in _under_numbers(letters, numbers)] == ["A", "B", UNREAD_CELL, "D", "A"]
+
+
+def test_a_rules_stub_read_as_a_dash_beside_a_letter_is_no_second_answer():
+    numbers = _words([str(n) for n in range(41, 47)])
+    letters = _words(list("BBDDAD"))
+    stub = Word("-", 0.0, letters[1].right + 1, 0, letters[1].right + 2, 10, (0, 0, 0))
+    aligned = _under_numbers(sorted([*letters, stub], key=lambda w: w.left), numbers)
+    assert [w.text for w in aligned] == list("BBDDAD")
+    dash_alone = [w if i != 3 else replace(w, text="-") for i, w in enumerate(letters)]  # an annulled question's dash
+    assert [w.text for w in _under_numbers(dash_alone, numbers)] == list("BBD-AD")
+
+
+def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places_give():
+    # A scanned OAB key read "73 74" as "13 14": the row then gave two answers to questions 13 and 14
+    # and lost its own 18 entries.
+    read = ["61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "13", "14", "75", "76", "77", "78", "79", "80"]
+    mended = _numbered_run(_words(read))
+    assert [w.text for w in mended] == [str(n) for n in range(61, 81)]
+
+
+def test_a_row_that_does_not_count_up_is_not_renumbered():
+    read = ["3", "9", "12", "4", "40", "7", "1", "2", "8", "30"]
+    assert [w.text for w in _numbered_run(_words(read))] == read
