@@ -8,7 +8,8 @@ counts the text path's questions that the scan found under the same number, thos
 number (`misnumbered`: the stem is there, the number is not the printed one), those whose text ended up
 inside another question (`merged`), those lost outright (`lost`), scan questions the text path does not
 have (`extra`), option texts read exactly, and the parse report lines that name a number recovered from
-the sequence. `tuning` sheets are those the numbering repairs were built on; `checking` sheets (a whole
+the sequence. With `--keys`, also the key scanned, read with the whole booklet's text layer: answers
+right against the text path (what the key's reading alone gives, its booklet-type header included). `tuning` sheets are those the numbering repairs were built on; `checking` sheets (a whole
 family, chosen before any tuning) only report.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Sheet
+from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -56,6 +57,8 @@ class Tally:
     options: int = 0
     options_exact: int = 0
     recovered: int = 0
+    answers: int = 0
+    answers_right: int = 0
     notes: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -65,8 +68,9 @@ class Tally:
 
     def line(self) -> str:
         share = f"{self.options_exact / self.options:6.1%}" if self.options else "     –"
+        keyed = f"{self.answers_right / self.answers:6.1%}" if self.answers else "     –"
         return (f"questions {self.questions:3}  found {self.found:3}  misnumbered {self.misnumbered:2}  merged {self.merged:2}"
-                f"  lost {self.lost:2}  extra {self.extra:2}  options {share}  renumbered {self.recovered:2}")
+                f"  lost {self.lost:2}  extra {self.extra:2}  options {share}  renumbered {self.recovered:2}  answers {keyed}")
 
 
 def _stem(question: Question) -> str:
@@ -125,7 +129,7 @@ def _records(path: Path, the_spec, facts: dict[str, str], options: ExtractOption
     return {q.number: q for q in result.questions}, lines
 
 
-def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int]) -> tuple[Tally, list[str]]:
+def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], scan_keys: bool = False) -> tuple[Tally, list[str]]:
     the_spec = load_spec(sheet.spec)
     facts = dict(sheet.facts)
     stretch = _pages_of(CORPUS / sheet.folder / sheet.booklet, out / sheet.name / "text" / sheet.booklet, sheet.pages)
@@ -139,6 +143,19 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int]) -> tuple[Tall
     tally = compare(printed, read)
     renumbered = [line for line in lines if "renumbered" in line]
     tally.recovered = len(renumbered)
+    if scan_keys:
+        # The whole booklet by its text layer, its key scanned: the key's reading alone (its booklet-type header included).
+        if not (scans / sheet.key).is_file():
+            rasterize_pdf(CORPUS / sheet.folder / sheet.key, scans / sheet.key, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01,
+                          seed=dpi + jpeg)
+        whole = CORPUS / sheet.folder / sheet.booklet
+        truth = _printed(whole, CORPUS / sheet.folder / sheet.key, sheet.spec, sheet.facts)
+        keyed = _records_of_key_scan(whole, scans / sheet.key, the_spec, facts, ExtractOptions.from_spec(the_spec),
+                                     ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache")))
+        for number, question in truth.items():
+            if question.answer:
+                tally.answers += 1
+                tally.answers_right += number in keyed and keyed[number].answer == question.answer
     return tally, [*tally.notes, *renumbered]
 
 
@@ -148,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--sheets", default="", help="sheet names, comma-separated (default: every sheet of the set)")
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
+    parser.add_argument("--keys", action="store_true", help="also the key scanned (the booklet by its text layer): answers right")
     parser.add_argument("--show", action="store_true", help="each question not found under its number, and each renumbering")
     args = parser.parse_args(argv)
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
@@ -161,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{set_name:8} {sheet.name:18} skipped: not in the development corpus")
                 continue
             for scan in scans:
-                tally, notes = measure(args.out, sheet, scan)
+                tally, notes = measure(args.out, sheet, scan, args.keys)
                 total.add(tally)
                 print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]:<3} {tally.line()}", flush=True)
                 for note in notes if args.show else ():

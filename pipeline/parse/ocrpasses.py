@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.extract.ocr import UnknownPass, check_pass_names, normalize_ocr_line, pass_names
 from pipeline.extract.ocr import register as register_ocr_command
 from pipeline.parse import recovery
-from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks, twin_numbers
+from pipeline.parse.blocks import Block, edge_stroke_numbers, restore_first_mark, restore_next_marks, twin_numbers
 from pipeline.parse.certainty import judge_drafts
 from pipeline.parse.draft import Draft
 from pipeline.parse.keyruns import mend_run, runs_down
@@ -191,6 +191,13 @@ def _twin_numbers(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
     return replace(work, misread={**work.misread, **twin_numbers(work.runs)})
 
 
+@recovery_pass("edge-strokes", "1", Point.NUMBER_RUNS, _ocr_headers)
+def _edge_strokes(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
+    """A header number read with one stroke beside it ("2|" as 21: the edge of its box or banner) in a gap of
+    exactly one, at the headers' left edge, is the missing number; flagged as read and taken (`blocks`)."""
+    return replace(work, misread={**work.misread, **edge_stroke_numbers(work.runs)})
+
+
 @recovery_pass("unnumbered", "1", Point.BLOCKS, _always, ocr_only=False)
 def _unnumbered(work: BlocksWork, passes: Recovery) -> BlocksWork:
     """A question whose number was lost, run on after the previous one's options or at a passage's end, cut
@@ -250,7 +257,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
-    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _unnumbered, _ringed_marks,
+    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
     _lost_first_label, _label_column, _trailing_labels, _lost_labels, _key_runs, _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)

@@ -289,3 +289,31 @@ def test_a_bare_number_is_no_first_header_with_other_lines_at_the_headers_edge_a
     # nor is a number that is not the one before the first header
     sheet = [(65, "7"), (100, "Por el arriendo."), (64, "2."), (100, "Considera el número p.")]
     assert [b.number for b in split_blocks(read_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
+
+
+@pytest.mark.parametrize(("read", "rest"), [("2|. Segunda", "Segunda"), ("|2. Segunda", "Segunda")])
+def test_a_scanned_number_read_with_its_boxs_edge_as_a_bar_is_the_missing_number(read, rest):
+    """A number printed in a box or banner: the box's edge beside it is read as a bar, which folds to 1 ("2|" as
+    21). In a gap of exactly one, at the headers' edge, it is the number the run leaves there, flagged."""
+    sheet = ["1. Primera", read, "3. Tercera", "4. Cuarta"]
+    blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    assert [(b.number, b.header_rest) for b in blocks] == [("1", "Primera"), ("2", rest), ("3", "Tercera"), ("4", "Cuarta")]
+    as_read = read.split(".")[0].replace("|", "1")
+    assert blocks[1].flags == [f"question number read as {as_read}, taken as 2: the only number the numbering allows there"]
+    # where the gap is wider, or the line is no scan's, the number stays text
+    wider = split_blocks(read_stream(_document(["1. Primera", read, "4. Cuarta", "5. Quinta"], PageMethod.OCR)), NUMBER_START, None)
+    assert [b.number for b in wider] == ["1", "4", "5"]
+    printed = split_blocks(read_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    assert [b.number for b in printed] == ["1", "3", "4"]
+    without = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None, recovery=recovery_for(["edge-strokes"]))
+    assert [b.number for b in without] == ["1", "3", "4"]
+
+
+def test_a_scanned_header_with_its_boxs_edge_read_as_a_bracket_still_opens_its_question():
+    """OAB's "Questão 2" in a black banner, its right edge read as "]" glued to the number."""
+    spec = load_spec("br_fgv_oab")
+    lines = ["Questão 1", "Primeira", "Questão 2]", "Segunda", "Questão 3", "Terceira"]
+    scanned = split_blocks(read_stream(_document(lines, PageMethod.OCR)), spec.layout.question_start, None)
+    assert [b.number for b in scanned] == ["1", "2", "3"]
+    printed = split_blocks(read_stream(_document(lines, PageMethod.TEXT)), spec.layout.question_start, None)
+    assert [b.number for b in printed] == ["1", "3"]
