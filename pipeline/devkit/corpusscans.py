@@ -125,7 +125,8 @@ def _records(path: Path, the_spec, facts: dict[str, str], options: ExtractOption
                           status="local", sha256="0" * 64, path=str(path))
     document = extract_document(path, hashlib.sha256(path.read_bytes()).hexdigest(), options)
     result = parse_sheet(document, entry, [], the_spec)
-    lines = [str(p) for p in [*result.problems, *result.notes]]
+    # Every renumbering is a flag on its record (`parse.number_inferred`): "question number read as 21, taken as 2 …".
+    lines = [f"{q.number}: {flag}" for q in result.questions for flag in q.flags if "taken as" in flag]
     return {q.number: q for q in result.questions}, lines
 
 
@@ -141,7 +142,7 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], scan_keys: bo
     printed, _ = _records(stretch, the_spec, facts, ExtractOptions.from_spec(the_spec))
     read, lines = _records(scans / stretch.name, the_spec, facts, ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache")))
     tally = compare(printed, read)
-    renumbered = [line for line in lines if "renumbered" in line]
+    renumbered = [f"renumbered {line}" for line in lines]
     tally.recovered = len(renumbered)
     if scan_keys:
         # The whole booklet by its text layer, its key scanned: the key's reading alone (its booklet-type header included).

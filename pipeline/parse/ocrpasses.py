@@ -142,11 +142,12 @@ def _label_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
     return replace(work, text=normalize_ocr_line(work.text, work.labels))
 
 
-@recovery_pass("number-lookalikes", "2", Point.OCR_LINE, _ocr_line)
+@recovery_pass("number-lookalikes", "3", Point.OCR_LINE, _ocr_line)  # 3: key header rows naming a booklet type too
 def _number_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
-    """Numbers read with letter look-alikes as digits where the numbering and key entries are matched
-    (`Zadanie 3.l.` is task 3.1, `(I pkt)` one point, `1O.` question 10; `stream.fold_ocr_digits`; and after a
-    part's letter, `ΑΙ.` with a Greek capital iota is question Α1: `stream._fold_part_number`); the text itself is kept."""
+    """Numbers read with letter look-alikes as digits where the numbering, key entries and a key's booklet-type
+    headers are matched (`Zadanie 3.l.` is task 3.1, `(I pkt)` one point, `1O.` question 10, `TIPO l` booklet
+    type 1; `stream.fold_ocr_digits`, `stream.variant_names`; and after a part's letter, `ΑΙ.` with a Greek
+    capital iota is question Α1: `stream._fold_part_number`); the text itself is kept."""
     return replace(work, fold_digits=True)
 
 

@@ -247,6 +247,22 @@ def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool, fold: bool) 
     return found
 
 
+def variant_names(header_re: re.Pattern, row: list[StreamLine]) -> list[str]:
+    """The variants (booklet types, models) a key's header row names (`key.variant_header`'s `variant` group),
+    matched on the row's plain text; on a row whose numbers fold look-alikes (`number-lookalikes`) and that
+    names none as read, on its digit-folded text: a scan's "TIPO l – BRANCO" names booklet type 1."""
+    text = " ".join(plain_text(sl.text)[0] for sl in row)
+    found = [m.group("variant") for m in header_re.finditer(text)]
+    if not found and any(sl.fold_digits for sl in row):
+        found = [m.group("variant") for m in header_re.finditer(fold_ocr_digits(text))]
+    return found
+
+
+def names_variant(header_re: re.Pattern, item: StreamLine) -> bool:
+    """Whether the line names a variant (`variant_names` of the line alone)."""
+    return bool(variant_names(header_re, [item]))
+
+
 def rest_after(item: StreamLine, match: re.Match) -> str:
     """The line's (marked) text after a `match_number_line` match."""
     return marked_rest(item.text, match.end())
