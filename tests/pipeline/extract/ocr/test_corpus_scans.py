@@ -52,3 +52,25 @@ def test_nucem_key_numbers_in_bold_cells_are_read_as_numbers(tmp_path):
     numbers = {line.text.split()[0] for line in read.lines if line.text.split() and line.text.split()[0].isdigit()}
     assert "49" in printed and "49" in numbers
     assert printed <= numbers | {"46", "47", "48"}, sorted(printed - numbers)
+
+
+QUESTION_HEADER = re.compile(r"Questão \d+")
+
+
+@pytest.mark.corpus
+@needs_tesseract("por")
+def test_oab_question_headers_on_black_banners_read_from_a_soft_scan(tmp_path):
+    """OAB prints each "Questão N" white on a black banner. On a soft scan (150 dpi, blur 0.8, JPEG 70) the
+    banners' letters came out too grey to count as paper showing through, the banners were not inverted, and
+    Tesseract read none of the headers: every question of those pages was lost or merged."""
+    sheet = CORPUS / "br_fgv_oab" / "2016-19" / "2016-19.pdf"
+    if not sheet.is_file():
+        pytest.skip(f"{sheet} is not in the development corpus")
+    trimmed = tmp_path / "page.pdf"
+    with pdfium.PdfDocument(str(sheet)) as document, pdfium.PdfDocument.new() as out:
+        printed = QUESTION_HEADER.findall(document[1].get_textpage().get_text_range())
+        out.import_pages(document, pages=[1])
+        out.save(str(trimmed))
+    scan = rasterize_pdf(trimmed, tmp_path / "scan.pdf", dpi=150, noise=0.01, blur=0.8, seed=1, jpeg_quality=70)
+    read = ocr_pages(scan, [1], OcrSettings.from_spec(load_spec("br_fgv_oab")), progress=False)[1]
+    assert len(printed) == 3 and QUESTION_HEADER.findall(read.text) == printed
