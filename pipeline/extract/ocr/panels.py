@@ -15,9 +15,10 @@ A panel is found by its shape, never by what it says:
   and below its letters (`MARGIN_SHARE`): a bold capital or a dark photograph has neither;
 - its letters are lighter than the fill and enclosed by it (`MIN_LETTER_SHARE`, `enclosed`): dark text
   on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it;
-- its letters are as light as the paper (`LETTERS_BELOW_PAPER`, their lightest part, `LETTERS_PERCENTILE`:
-  a scan's blur greys a thin letter's edges, never its core): bold dark type on a shaded bar is dense
-  enough to pass for fill, but what shows between its strokes is the bar's tint, no lighter anywhere;
+- its letters are as light as the paper (`MEDIAN_BELOW_PAPER`; on a panel at least `SOFT_MIN_INCHES` tall, their
+  lightest part, `LETTERS_PERCENTILE`, within `LETTERS_BELOW_PAPER`: a soft scan's blur greys a letter's edges,
+  never its core): bold dark type on a shaded bar is dense enough to pass for fill, but what shows between
+  its strokes is the bar's tint, no lighter anywhere;
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
   margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
@@ -49,6 +50,12 @@ MAX_LETTER_SHARE = 0.6
 # (every "Questão N" header there was lost), 68-71 on CKE's.
 LETTERS_BELOW_PAPER = 42
 LETTERS_PERCENTILE = 98
+# Judged by their median, a panel's letters must be this close to the paper: what a sharp scan shows (5-6 on
+# OAB's banners at 300 dpi). The lightest part alone admits a panel only this tall (inches): a dense area cut
+# out of a blurred bold heading (INAP's underlined "Primera parte" at 150 dpi, blur 0.8: 0.10 in, its
+# counters' cores paper) is no taller than the letters, a banner holds its letters with room (OAB: 0.18 in).
+MEDIAN_BELOW_PAPER = 38
+SOFT_MIN_INCHES = 0.12
 # Beyond a panel's top and bottom edge, within `EDGE_INCHES` (a blurred edge's width), at most this
 # share of each row is fill, on average. Measured: 0-0.09 on black and grey banners scanned at 150-300
 # dpi with blur 0.4-0.8; 0.45-0.59 beyond the dense area inside a blurred bold heading ("GABARITO"),
@@ -127,7 +134,10 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
             continue
         paper = float(np.median(grey[::BLOCK, ::BLOCK])) if paper is None else paper
-        if np.percentile(crop[letters], LETTERS_PERCENTILE) >= paper - LETTERS_BELOW_PAPER:
+        light = crop[letters]
+        if np.median(light) >= paper - MEDIAN_BELOW_PAPER or (
+            height >= SOFT_MIN_INCHES * dpi and np.percentile(light, LETTERS_PERCENTILE) >= paper - LETTERS_BELOW_PAPER
+        ):
             panels.append((box, level))
     return _merged(panels)
 

@@ -150,3 +150,4 @@ def test_a_banner_on_a_soft_scan_is_a_panel_and_a_tinted_heading_beside_it_is_no
         document.close()
     panels = [box for box, _ in reversed_panels(grey, DPI)]
     assert [sum(_holds(p, box) for p in panels) for box in (banner, heading)] == [1, 0]
+
