@@ -126,7 +126,7 @@ def _records(path: Path, the_spec, facts: dict[str, str], options: ExtractOption
     document = extract_document(path, hashlib.sha256(path.read_bytes()).hexdigest(), options)
     result = parse_sheet(document, entry, [], the_spec)
     # Every renumbering is a flag on its record (`parse.number_inferred`): "question number read as 21, taken as 2 …".
-    lines = [f"{q.number}: {flag}" for q in result.questions for flag in q.flags if flag.startswith("question number")]
+    lines = [f"{q.number}: {flag}" for q in result.questions for flag in q.flags if flag.startswith("question number") and "taken as" in flag]
     return {q.number: q for q in result.questions}, lines
 
 
