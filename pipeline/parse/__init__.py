@@ -70,7 +70,9 @@ from pipeline.parse.keys import KeyTable, read_list, read_variant_table
 # +26: key parts by position (column, then row); stop_at and key.in_sheet end only their column; a question
 #      keyed twice is left unkeyed; overlay marks are grid cells of their own; weak year evidence.
 # +27: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+28"
+# +29: a scanned header number read with its box's edge ("2|" as 21, "Questão 2]") is the number (edge-strokes);
+#      a key's booklet-type header read with a look-alike ("TIPO l") names its type.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+29"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the

@@ -285,7 +285,7 @@ def misread_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str |
     text). Of 51, 92, 53, 54 the 92 is out of the run: the run goes on from 51 without it. Where it
     stands in a gap of exactly one number (51 → 53), at the other headers' left edge, with as many
     digits as that number, it is that number misread (OCR's "92" for 52, "12" for 52) and is taken as
-    it; elsewhere it is text. A repeated number is left to the duplicate rule (and, on a scan, to the
+    it; elsewhere it is text (on a scan, the `edge-strokes` pass may still read it: `edge_stroke_numbers`). A repeated number is left to the duplicate rule (and, on a scan, to the
     `twin-numbers` pass: `twin_numbers`)."""
     found: dict[int, str | None] = {}
     for item, value, before, after, aligned, same_width in _triples(runs):
@@ -296,6 +296,21 @@ def misread_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str |
         elif value > after:
             found[id(item)] = None
     return found
+
+
+def edge_stroke_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str]:
+    """On a scan, the one number of a gap read with a stroke beside it (1, 21, 3: "2|", the banner's edge read
+    as a bar): at the headers' left edge, it is the missing number (`id(line)` -> it; `edge_stroke_read`)."""
+    return {id(item): str(before + 1) for item, value, before, after, aligned, _ in _triples(runs)
+            if item.ocr and after == before + 2 and aligned and edge_stroke_read(value, before + 1)}
+
+
+def edge_stroke_read(value: int, meant: int) -> bool:
+    """Whether `value` is `meant` with one "1" before or after it: the edge of the box or banner a number is
+    printed in, read as a bar ("|", "l", "I", which fold to 1) glued to the number ("2|" read as 21, "|7" as 17).
+    A shape of the scan, not of the numbering: only the one stroke, only at either end."""
+    read, printed = str(value), str(meant)
+    return len(read) == len(printed) + 1 and read in (f"1{printed}", f"{printed}1")
 
 
 def twin_numbers(runs: list[list[tuple[StreamLine, int]]]) -> dict[int, str]:

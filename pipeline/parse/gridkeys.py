@@ -28,7 +28,7 @@ from pipeline.parse.keyparts import key_stream, place_parts
 from pipeline.parse.recovery import Recovery
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import fold, number_key
-from pipeline.parse.stream import StreamLine, plain_text, rows
+from pipeline.parse.stream import StreamLine, plain_text, rows, variant_names
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
@@ -257,8 +257,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
     parts = {id(p.line): p.part for p in place_parts(stream, list(spec.sections), {id(sl): plain_text(sl.text)[0] for sl in stream})}
     for index, row in enumerate(all_rows):
         if header_re:
-            text = " ".join(plain_text(sl.text)[0] for sl in row)
-            variants = {m.group("variant") for m in header_re.finditer(text)}
+            variants = set(variant_names(header_re, row))
             if len(variants) == 1:
                 current = tables.setdefault(variants.pop(), KeyTable(name))
             if variants:  # a row naming several variants heads some other table: it opens no block

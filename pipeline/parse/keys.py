@@ -13,7 +13,7 @@ from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_book
 from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
 from pipeline.parse.recovery import KeyColumnWork, Point, Recovery
 from pipeline.parse.variantrows import SectionRow, place_section, section_row
-from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, rows
+from pipeline.parse.stream import StreamLine, match_number_line, names_variant, plain_text, rest_after, rows, variant_names
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
 
@@ -106,15 +106,14 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     for row in rows(key_stream(document, spec.stop_at, recovery)):
-        text = " ".join(plain_text(sl.text)[0] for sl in row)
-        variants = [m.group("variant") for m in header_re.finditer(text)]
+        variants = variant_names(header_re, row)
         if variants:
             section = variants
             scanned.append((variants, []))
             for v in variants:
                 tables.setdefault(v, KeyTable(name, variants=[]))
             if len(variants) == 1:
-                header = next(sl for sl in row if header_re.search(sl.text))
+                header = next((sl for sl in row if names_variant(header_re, sl)), row[0])
                 later = [(sl.line.x0 + sl.line.x1) / 2 for sl in row if sl.line.x0 > header.line.x1]
                 centre = (header.line.x0 + header.line.x1) / 2
                 single.append((variants[0], centre, min(later) if later else float("inf"), []))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pipeline.extract.ocr import UnknownPass, check_pass_names, normalize_ocr_line, pass_names
 from pipeline.extract.ocr import register as register_ocr_command
 from pipeline.parse import recovery
-from pipeline.parse.blocks import Block, restore_first_mark, restore_next_marks, twin_numbers
+from pipeline.parse.blocks import Block, edge_stroke_numbers, restore_first_mark, restore_next_marks, twin_numbers
 from pipeline.parse.certainty import judge_drafts
 from pipeline.parse.draft import Draft
 from pipeline.parse.keyruns import mend_run, runs_down
@@ -142,11 +142,12 @@ def _label_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
     return replace(work, text=normalize_ocr_line(work.text, work.labels))
 
 
-@recovery_pass("number-lookalikes", "2", Point.OCR_LINE, _ocr_line)
+@recovery_pass("number-lookalikes", "3", Point.OCR_LINE, _ocr_line)  # 3: key header rows naming a booklet type too
 def _number_lookalikes(work: OcrLineWork, passes: Recovery) -> OcrLineWork:
-    """Numbers read with letter look-alikes as digits where the numbering and key entries are matched
-    (`Zadanie 3.l.` is task 3.1, `(I pkt)` one point, `1O.` question 10; `stream.fold_ocr_digits`; and after a
-    part's letter, `ΑΙ.` with a Greek capital iota is question Α1: `stream._fold_part_number`); the text itself is kept."""
+    """Numbers read with letter look-alikes as digits where the numbering, key entries and a key's booklet-type
+    headers are matched (`Zadanie 3.l.` is task 3.1, `(I pkt)` one point, `1O.` question 10, `TIPO l` booklet
+    type 1; `stream.fold_ocr_digits`, `stream.variant_names`; and after a part's letter, `ΑΙ.` with a Greek
+    capital iota is question Α1: `stream._fold_part_number`); the text itself is kept."""
     return replace(work, fold_digits=True)
 
 
@@ -189,6 +190,13 @@ def _twin_numbers(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
     """A header number read as its neighbour's beside a gap of exactly one (97, 99, 99, 100), at the headers'
     left edge and as wide, is the missing number: the run must rise; flagged as read and taken (`blocks`)."""
     return replace(work, misread={**work.misread, **twin_numbers(work.runs)})
+
+
+@recovery_pass("edge-strokes", "1", Point.NUMBER_RUNS, _ocr_headers)
+def _edge_strokes(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
+    """A header number read with one stroke beside it ("2|" as 21: the edge of its box or banner) in a gap of
+    exactly one, at the headers' left edge, is the missing number; flagged as read and taken (`blocks`)."""
+    return replace(work, misread={**work.misread, **edge_stroke_numbers(work.runs)})
 
 
 @recovery_pass("unnumbered", "1", Point.BLOCKS, _always, ocr_only=False)
@@ -250,7 +258,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
-    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _unnumbered, _ringed_marks,
+    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
     _lost_first_label, _label_column, _trailing_labels, _lost_labels, _key_runs, _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)

@@ -215,6 +215,9 @@ def fold_ocr_digits(text: str) -> str:
 
 
 _TRAILING_SPECK = re.compile(r"\s+\S{1,2}\s*$")
+# A closing bracket, brace or bang glued to a line's last digit: the right edge of the box or banner the number is
+# printed in, read into the number's token ("Questão 2]"). Bars and "l" fold to digits instead (`blocks.edge_stroke_read`).
+_GLUED_EDGE = re.compile(r"(?<=\d)[\]\[{}!]\s*$")
 
 
 def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
@@ -223,7 +226,8 @@ def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
     `number-lookalikes` pass), on its digit-folded text (same length, so offsets hold), since "Zadanie 3.l."
     would otherwise match as task 3. An OCR'd line that still does not match
     is tried once more without a trailing token of one or two characters: a margin icon or speck read
-    into the header's row ("Zadanie 4. (0-1) F)").
+    into the header's row ("Zadanie 4. (0-1) F)"), and without a bracket glued to its last digit: the
+    edge of the box the number is printed in ("Questão 2]").
 
     Kept per pattern and text: parse's passes try the numbering on most lines several times over."""
     return _number_line_match(pattern, item.text, item.ocr, item.fold_digits)
@@ -242,7 +246,25 @@ def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool, fold: bool) 
         speck = _TRAILING_SPECK.search(folded)
         if speck and speck.start() > 0:
             found = pattern.match(folded[: speck.start()])
+    if found is None and (edge := _GLUED_EDGE.search(folded)):
+        found = pattern.match(folded[: edge.start()])
     return found
+
+
+def variant_names(header_re: re.Pattern, row: list[StreamLine]) -> list[str]:
+    """The variants (booklet types, models) a key's header row names (`key.variant_header`'s `variant` group),
+    matched on the row's plain text; on a row whose numbers fold look-alikes (`number-lookalikes`) and that
+    names none as read, on its digit-folded text: a scan's "TIPO l – BRANCO" names booklet type 1."""
+    text = " ".join(plain_text(sl.text)[0] for sl in row)
+    found = [m.group("variant") for m in header_re.finditer(text)]
+    if not found and any(sl.fold_digits for sl in row):
+        found = [m.group("variant") for m in header_re.finditer(fold_ocr_digits(text))]
+    return found
+
+
+def names_variant(header_re: re.Pattern, item: StreamLine) -> bool:
+    """Whether the line names a variant (`variant_names` of the line alone)."""
+    return bool(variant_names(header_re, [item]))
 
 
 def rest_after(item: StreamLine, match: re.Match) -> str:

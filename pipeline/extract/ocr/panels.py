@@ -15,8 +15,10 @@ A panel is found by its shape, never by what it says:
   and below its letters (`MARGIN_SHARE`): a bold capital or a dark photograph has neither;
 - its letters are lighter than the fill and enclosed by it (`MIN_LETTER_SHARE`, `enclosed`): dark text
   on a grey tint has no light inside, and the gaps of a bold E open to the paper beside it;
-- its letters are as light as the paper (`LETTERS_BELOW_PAPER`): bold dark type on a shaded bar is
-  dense enough to pass for fill, but what shows between its strokes is the bar's tint;
+- its letters are as light as the paper (`MEDIAN_BELOW_PAPER`; on a panel at least `SOFT_MIN_INCHES` tall, their
+  lightest part, `LETTERS_PERCENTILE`, within `LETTERS_BELOW_PAPER`: a soft scan's blur greys a letter's edges,
+  never its core): bold dark type on a shaded bar is dense enough to pass for fill, but what shows between
+  its strokes is the bar's tint, no lighter anywhere;
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
   margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
@@ -40,10 +42,20 @@ MARGIN_SHARE = 0.7
 MARGIN_LOW_SHARE = 0.6
 MIN_LETTER_SHARE = 0.04  # of a panel that is light and enclosed by fill: its letters
 MAX_LETTER_SHARE = 0.6
-# A panel's letters are paper showing through (median 231-233 against paper at 251 on OAB's black and
-# Revalida's grey banners); the grey tint between the strokes of bold dark type set on a shaded bar
-# (a CKE task heading: 183-187) is not, and inverting it erased the heading's letters.
-LETTERS_BELOW_PAPER = 38
+# A panel's letters are paper showing through; the grey tint between the strokes of bold dark type set on
+# a shaded bar (a CKE task heading) is not, and inverting it erased the heading's letters. Measured below
+# the paper, at the letters' 98th percentile: 24-30 on OAB's black banners scanned at 150 dpi with blur
+# 0.8 (JPEG 70), 1-6 on Revalida's grey ones, under 2 at 300 dpi; 57-61 on CKE's tinted headings. The
+# letters' median does not tell them apart on a soft scan: 58-59 on OAB's banners at 150 dpi, blur 0.8
+# (every "Questão N" header there was lost), 68-71 on CKE's.
+LETTERS_BELOW_PAPER = 42
+LETTERS_PERCENTILE = 98
+# Judged by their median, a panel's letters must be this close to the paper: what a sharp scan shows (5-6 on
+# OAB's banners at 300 dpi). The lightest part alone admits a panel only this tall (inches): a dense area cut
+# out of a blurred bold heading (INAP's underlined "Primera parte" at 150 dpi, blur 0.8: 0.10 in, its
+# counters' cores paper) is no taller than the letters, a banner holds its letters with room (OAB: 0.18 in).
+MEDIAN_BELOW_PAPER = 38
+SOFT_MIN_INCHES = 0.12
 # Beyond a panel's top and bottom edge, within `EDGE_INCHES` (a blurred edge's width), at most this
 # share of each row is fill, on average. Measured: 0-0.09 on black and grey banners scanned at 150-300
 # dpi with blur 0.4-0.8; 0.45-0.59 beyond the dense area inside a blurred bold heading ("GABARITO"),
@@ -122,7 +134,10 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
             continue
         paper = float(np.median(grey[::BLOCK, ::BLOCK])) if paper is None else paper
-        if np.median(crop[letters]) >= paper - LETTERS_BELOW_PAPER:
+        light = crop[letters]
+        if np.median(light) >= paper - MEDIAN_BELOW_PAPER or (
+            height >= SOFT_MIN_INCHES * dpi and np.percentile(light, LETTERS_PERCENTILE) >= paper - LETTERS_BELOW_PAPER
+        ):
             panels.append((box, level))
     return _merged(panels)
 

@@ -5,6 +5,7 @@ import pytest
 
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.parse.blocks import split_blocks
+from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import read_marking_scheme
 from pipeline.parse.ocrpasses import recovery_for
 from pipeline.parse.recovery import Recovery
@@ -289,3 +290,52 @@ def test_a_bare_number_is_no_first_header_with_other_lines_at_the_headers_edge_a
     # nor is a number that is not the one before the first header
     sheet = [(65, "7"), (100, "Por el arriendo."), (64, "2."), (100, "Considera el número p.")]
     assert [b.number for b in split_blocks(read_stream(_placed(sheet)), NUMBER_START, None)] == ["2"]
+
+
+@pytest.mark.parametrize(("read", "rest"), [("2|. Segunda", "Segunda"), ("|2. Segunda", "Segunda")])
+def test_a_scanned_number_read_with_its_boxs_edge_as_a_bar_is_the_missing_number(read, rest):
+    """A number printed in a box or banner: the box's edge beside it is read as a bar, which folds to 1 ("2|" as
+    21). In a gap of exactly one, at the headers' edge, it is the number the run leaves there, flagged."""
+    sheet = ["1. Primera", read, "3. Tercera", "4. Cuarta"]
+    blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
+    assert [(b.number, b.header_rest) for b in blocks] == [("1", "Primera"), ("2", rest), ("3", "Tercera"), ("4", "Cuarta")]
+    as_read = read.split(".")[0].replace("|", "1")
+    assert blocks[1].flags == [f"question number read as {as_read}, taken as 2: the only number the numbering allows there"]
+    # where the gap is wider, or the line is no scan's, the number stays text
+    wider = split_blocks(read_stream(_document(["1. Primera", read, "4. Cuarta", "5. Quinta"], PageMethod.OCR)), NUMBER_START, None)
+    assert [b.number for b in wider] == ["1", "4", "5"]
+    printed = split_blocks(read_stream(_document(sheet, PageMethod.TEXT)), NUMBER_START, None)
+    assert [b.number for b in printed] == ["1", "3", "4"]
+    without = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None, recovery=recovery_for(["edge-strokes"]))
+    assert [b.number for b in without] == ["1", "3", "4"]
+
+
+def test_a_scanned_header_with_its_boxs_edge_read_as_a_bracket_still_opens_its_question():
+    """OAB's "Questão 2" in a black banner, its right edge read as "]" glued to the number."""
+    spec = load_spec("br_fgv_oab")
+    lines = ["Questão 1", "Primeira", "Questão 2]", "Segunda", "Questão 3", "Terceira"]
+    scanned = split_blocks(read_stream(_document(lines, PageMethod.OCR)), spec.layout.question_start, None)
+    assert [b.number for b in scanned] == ["1", "2", "3"]
+    printed = split_blocks(read_stream(_document(lines, PageMethod.TEXT)), spec.layout.question_start, None)
+    assert [b.number for b in printed] == ["1", "3"]
+
+
+def _rows(rows: list[str], method: PageMethod) -> ExtractedDocument:
+    lines = [Line(text=t, x0=70, top=80 + 20 * i, x1=70 + 9 * len(t), bottom=92 + 20 * i, font_size=10) for i, t in enumerate(rows)]
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    return ExtractedDocument(sha256="0" * 64, path="key.pdf", page_count=1, pages=[page], stage_version="test")
+
+
+@pytest.mark.parametrize("header", ["EXAME UNIFICADO – TIPO l – BRANCO", "EXAME UNIFICADO – TIPO I – BRANCO"])
+def test_a_scanned_keys_booklet_type_header_read_with_a_look_alike_still_opens_its_block(header):
+    """OAB's key prints one grid block per booklet type under "… – TIPO 1 – BRANCO"; on a scan the type's digit
+    may come back as "l" or "I". Unread, the sheet's block was not found and no answer was keyed."""
+    key = load_spec("br_fgv_oab").key
+    rows = [header, "1 2 3 4 5", "D B C A D", "EXAME UNIFICADO – TIPO 2 – VERDE", "1 2 3 4 5", "A A B B C"]
+    scanned = read_grid(_rows(rows, PageMethod.OCR), key, "key.pdf", labels=["A", "B", "C", "D"])
+    assert sorted(scanned) == ["1", "2"]
+    assert [scanned["1"].answers[str(n)] for n in range(1, 6)] == list("DBCAD")
+    printed = read_grid(_rows(rows, PageMethod.TEXT), key, "key.pdf", labels=["A", "B", "C", "D"])
+    assert sorted(printed) == ["2"]  # a text layer prints what it prints
+    without = read_grid(_rows(rows, PageMethod.OCR), key, "key.pdf", labels=["A", "B", "C", "D"], recovery=recovery_for(["number-lookalikes"]))
+    assert sorted(without) == ["2"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
@@ -12,6 +13,8 @@ from pipeline.devkit.sample.pdfgen import rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings, ocr_pages
 from pipeline.parse import read_grid
+from pipeline.extract.ocr.engine import render_page
+from pipeline.extract.ocr.panels import reversed_panels
 from pipeline.specs import load_spec
 from tests.fixtures.corpus import CORPUS
 from tests.pipeline.extract.ocr.builders import needs_tesseract
@@ -77,3 +80,41 @@ def test_fgv_grid_key_rows_keep_every_answer_beside_the_cell_rules(tmp_path):
     printed = {json.loads(line)["number"]: json.loads(line)["answer"] for line in (key.parent / "truth.jsonl").read_text().splitlines() if line.strip()}
     table = read_grid(document, spec.key, key.name, labels=spec.layout.options.labels)[spec.key.variant]
     assert {n: table.answers.get(n) for n in printed} == printed
+QUESTION_HEADER = re.compile(r"Questão \d+")
+
+
+@pytest.mark.corpus
+@needs_tesseract("por")
+def test_oab_question_headers_on_black_banners_read_from_a_soft_scan(tmp_path):
+    """OAB prints each "Questão N" white on a black banner. On a soft scan (150 dpi, blur 0.8, JPEG 70) the
+    banners' letters came out too grey to count as paper showing through, the banners were not inverted, and
+    Tesseract read none of the headers: every question of those pages was lost or merged."""
+    sheet = CORPUS / "br_fgv_oab" / "2016-19" / "2016-19.pdf"
+    if not sheet.is_file():
+        pytest.skip(f"{sheet} is not in the development corpus")
+    trimmed = tmp_path / "page.pdf"
+    with pdfium.PdfDocument(str(sheet)) as document, pdfium.PdfDocument.new() as out:
+        printed = QUESTION_HEADER.findall(document[1].get_textpage().get_text_range())
+        out.import_pages(document, pages=[1])
+        out.save(str(trimmed))
+    scan = rasterize_pdf(trimmed, tmp_path / "scan.pdf", dpi=150, noise=0.01, blur=0.8, seed=220, jpeg_quality=70)
+    spec = load_spec("br_fgv_oab")
+    read = ocr_pages(scan, [1], OcrSettings.from_spec(spec), progress=False)[1]
+    # Each header a line of its own, as the spec's question_start asks: no banner edge read as "[" or "|" beside it.
+    headers = [line.text.strip() for line in read.lines if re.match(spec.layout.question_start, line.text.strip())]
+    assert len(printed) == 3 and headers == printed
+
+
+@pytest.mark.corpus
+def test_inap_keys_underlined_bold_headings_on_a_soft_scan_are_no_panels(tmp_path):
+    """INAP's key heads its columns "Primera parte" / "Segunda parte", bold and underlined. On a soft scan
+    (150 dpi, blur 0.8, JPEG 70) the middle of each heading is dense, the underline a solid margin and the
+    counters' cores paper: judged by its letters' lightest part alone it passed for a panel, was inverted, and
+    the key under it was lost (0 of 120 answers). Such an area is no taller than the letters."""
+    key = CORPUS / "es_inap_auxiliar_administrativo" / "2024" / "Plantilla definitiva respuestas AUXLI MODELO A.pdf"
+    if not key.is_file():
+        pytest.skip(f"{key} is not in the development corpus")
+    scan = rasterize_pdf(key, tmp_path / "scan.pdf", dpi=150, noise=0.01, blur=0.8, seed=220, jpeg_quality=70)
+    with pdfium.PdfDocument(str(scan)) as document:
+        grey = np.asarray(render_page(document, 0, 300)[0].convert("L"))
+    assert reversed_panels(grey, 300) == []

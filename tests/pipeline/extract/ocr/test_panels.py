@@ -131,3 +131,23 @@ def test_a_blurred_bold_heading_is_no_panel_and_a_banner_beside_it_is(tmp_path, 
     for heading in headings:  # the headings' ink is where it was
         top, bottom = round(heading.y * MM), round((heading.y + 8) * MM)
         assert np.array_equal(inverted[top:bottom], grey[top:bottom])
+
+
+@pytest.mark.parametrize("dpi, blur, jpeg", [(150, 0.8, 70), (200, 0.8, 90)])
+def test_a_banner_on_a_soft_scan_is_a_panel_and_a_tinted_heading_beside_it_is_not(tmp_path, dpi, blur, jpeg):
+    """A soft scan greys the white letters of a black banner: their median came out 58-59 grey levels under
+    the paper on OAB's "Questão N" banners scanned at 150 dpi with blur 0.8, as dark as the tint between the
+    strokes of bold type on a shaded bar, and every header of those pages was lost. The letters' lightest
+    part still reaches the paper; the tint is no lighter anywhere."""
+    banner = TextBox("Questão 12", 20, 30, 32, size=10, bold=True, color=WHITE, highlight=(10, 10, 10))
+    heading = TextBox("Zadanie 2. Liczby pierwsze.", 20, 70, 170, size=12, bold=True, font="DejaVuSerif", highlight=(185, 185, 185))
+    sheet = build_pdf(tmp_path / "soft.pdf", [PageSpec((banner, heading))])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
+    finally:
+        document.close()
+    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    assert [sum(_holds(p, box) for p in panels) for box in (banner, heading)] == [1, 0]
+
