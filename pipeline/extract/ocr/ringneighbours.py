@@ -115,7 +115,9 @@ def restored(words: list[Word], found: list[Stretch], readings: list[list[Word]]
             length += len(w.text)
         if not any(ch.isalpha() for ch in added) or min(w.conf for w in holders) < MIN_CONFIDENCE:
             continue
-        at = next(i for i, w in enumerate(result) if w is s.after)
+        at = next((i for i, w in enumerate(result) if w is s.after), None)
+        if at is None:  # the word was mended already, from another label's stretch
+            continue
         apart = read[-1].text == known and len(read) >= 2
         start = s.left + holders[0].left - round(MARGIN * text_height)  # the stack's column as the page's
         start = max(s.label.right, min(start, s.after.left - 1))
