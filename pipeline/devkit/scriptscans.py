@@ -78,10 +78,25 @@ class Scan:
     dpi: int
     blur: float
     jpeg: int
+    tilt: float = 0.0  # degrees, counter-clockwise
+    noise: float = 0.01  # grain, as a fraction of full scale
 
     @property
     def name(self) -> str:
-        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}"
+        extra = f" tilt {self.tilt} noise {self.noise}" if (self.tilt, self.noise) != (0.0, 0.01) else ""
+        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}{extra}"
+
+    @property
+    def folder(self) -> str:
+        extra = f"-{self.tilt}-{self.noise}" if (self.tilt, self.noise) != (0.0, 0.01) else ""
+        return f"{self.dpi}-{self.blur}-{self.jpeg}{extra}"
+
+    @classmethod
+    def parse(cls, text: str) -> Scan:
+        """`dpi/blur/jpeg[/tilt[/noise]]`, e.g. `200/0.8/70/1.2/0.03`."""
+        dpi, blur, jpeg, *rest = text.split("/")
+        tilt, noise = (rest + ["0", "0.01"][len(rest):])[:2]
+        return cls(int(dpi), float(blur), int(jpeg), float(tilt), float(noise))
 
 
 @dataclass(frozen=True)
@@ -246,21 +261,23 @@ def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ..
 def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
     vocabulary = _vocabulary(family)
     questions = printed_questions(family, vocabulary)
+    folder = folder / f"seed{family.seed}"
     text = folder / family.name / "text" / "2031"
     text.mkdir(parents=True, exist_ok=True)
     sheet, key = sheet_pdf(text / "sheet.pdf", family, questions), key_pdf(text / "key.pdf", family, questions, vocabulary)
     by_text = score(questions, read_records(sheet, key, family), family, "text", show)
-    lines = [f"{family.name:10} text layer               {by_text.text()}"]
+    name = f"{family.name} s{family.seed}"
+    lines = [f"{name:14} text layer               {by_text.text()}"]
     for setting in scans:
-        scanned = folder / family.name / f"{setting.dpi}-{setting.blur}-{setting.jpeg}" / "2031"
+        scanned = folder / family.name / setting.folder / "2031"
         scanned.mkdir(parents=True, exist_ok=True)
         for clean in (sheet, key):
-            rasterize_pdf(clean, scanned / clean.name, dpi=setting.dpi, blur=setting.blur, jpeg_quality=setting.jpeg, noise=0.01,
-                          seed=family.seed)
+            rasterize_pdf(clean, scanned / clean.name, dpi=setting.dpi, blur=setting.blur, jpeg_quality=setting.jpeg,
+                          noise=setting.noise, rotate_deg=setting.tilt, seed=family.seed)
         records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache")
         by_scan = score(questions, records, family, setting.name, show)
         gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
-        lines.append(f"{family.name:10} {setting.name:24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
+        lines.append(f"{name:14} {setting.name:24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
     return lines
 
 
@@ -269,11 +286,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
     parser.add_argument("--set", choices=[*SETS, "all"], default="all")
     parser.add_argument("--families", default="", help="only these families, comma-separated")
-    parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90", help="dpi/blur/jpeg settings, comma-separated")
+    parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90",
+                        help="dpi/blur/jpeg[/tilt/noise] settings, comma-separated (tilt in degrees, noise 0.01 unless given)")
+    parser.add_argument("--seeds", default="0", help="sheet variants, comma-separated: 0 is each family's own sheet, k another "
+                        "sheet of the same family (other words, answers and grain)")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
     parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
     args = parser.parse_args(argv)
-    scans = [Scan(int(d), float(b), int(j)) for d, b, j in (s.split("/") for s in args.scans.split(","))]
+    scans = [Scan.parse(s) for s in args.scans.split(",")]
+    seeds = [int(s) for s in args.seeds.split(",")]
     chosen = set(filter(None, args.families.split(",")))
     disabled = tuple(filter(None, args.disable.split(",")))
     installed = installed_languages()
@@ -288,11 +309,12 @@ def main(argv: list[str] | None = None) -> int:
             if family.font == CJK_FONT and cjk_font() is None:
                 print(f"{family.name:10} skipped: Noto Sans CJK not installed", flush=True)
                 continue
-            try:
-                lines = measure(args.out, family, scans, disabled, args.show)
-            except LexiconUnavailable as exc:
-                lines = [f"{family.name:10} skipped: {exc}"]
-            print("\n".join(lines), flush=True)
+            for seed in seeds:
+                try:
+                    lines = measure(args.out, replace(family, seed=family.seed + 100 * seed), scans, disabled, args.show)
+                except LexiconUnavailable as exc:
+                    lines = [f"{family.name:10} skipped: {exc}"]
+                print("\n".join(lines), flush=True)
     return 0
 
 

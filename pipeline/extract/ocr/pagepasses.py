@@ -32,6 +32,7 @@ from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, witho
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
+from pipeline.extract.ocr.ringneighbours import read_stretches, restored, stretches
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
@@ -452,7 +453,7 @@ def _ringed_labels(work: PageWork) -> bool:
     return ring_alphabet(work.settings.option_labels or ()) is not None
 
 
-@page_pass("label-rings", "2", Cost.REGIONS, when=_ringed_labels)
+@page_pass("label-rings", "3", Cost.REGIONS, when=_ringed_labels)
 def _label_rings(work: PageWork) -> PageWork:
     """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
     a key table's cells, read already by `table-cells` the same way, are not read again."""
@@ -463,6 +464,23 @@ def _label_rings(work: PageWork) -> PageWork:
     # A ring read over a table's cell stays the cell's reading (the page read a ⑤ as ② that its cell read right).
     words = [w for w in words if not any(overlap_share(w, cell) > 0.5 for cell in cells)]
     return replace(work, words=cells + words, notes=work.notes + tuple(notes))
+
+
+@page_pass("ring-neighbours", "1", Cost.REGIONS, when=_ringed_labels)
+def _ring_neighbours(work: PageWork) -> PageWork:
+    """Ink left unread between a ring's label and the word after it (the glyph Tesseract dropped with the ring) read again
+    without the ring, stretches stacked in one call; kept only as letters added before that word as read (`ringneighbours`)."""
+    settings = work.settings
+    assert settings.option_labels
+    height = work.typical_height or (float(np.median([w.bottom - w.top for w in work.words])) if work.words else 0.0)
+    if not height or work.ink is None:
+        return work
+    found = stretches(work.words, work.ink, settings.option_labels, height)
+    if not found:
+        return work
+    readings = read_stretches(work.prepared(), found, height, settings.languages, settings.dpi, work.omp_thread_limit)
+    words, _ = restored(work.words, found, readings, height)
+    return replace(work, words=words)
 
 
 # ---------------------------------------------------------------- typography and what the page holds
@@ -511,7 +529,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
-    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings,
+    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
 
