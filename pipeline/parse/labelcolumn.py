@@ -31,7 +31,9 @@ COLUMN_TOLERANCE = 0.6  # font sizes between a line's left edge and the label co
 MISREAD_MAX_CHARS = 2
 LABEL_MARKS = ").:,;]-"
 MIN_LONE_RUN = 3  # lines in a column of labels read without their marks
-GLUED_SYMBOLS = "@"  # besides Unicode's other symbols (So: ©, ®, ○): a ring read as an at sign
+# Besides Unicode's other symbols (So: ©, ®, ○): a ring read as an at sign, and a closing bracket left of a
+# label whose letter or digit OCR lost (")rotativa" for "1)rotativa"); no text opens with either.
+GLUED_SYMBOLS = "@)]}"
 MIN_LONE_READ = 3  # of them read as the very letters the sequence expects
 
 
@@ -46,7 +48,7 @@ def _is_misread_label(token: str) -> bool:
 def _glued_symbol(text: str) -> str | None:
     """`text` with a symbol opening it set apart from the word it is glued to ("©propagując marianna" →
     "© propagując marianna"), when its first token opens with one or two symbols no text opens with
-    (`©`, `®`, `@`, `○`: a label's ring or bracket as OCR read it with no space after it), then a letter
+    (`©`, `®`, `@`, `○`, `)`: a label's ring or bracket as OCR read it with no space after it), then a letter
     or digit; None otherwise. Quotes, brackets and inverted marks, which do open text, are no such symbol."""
     stripped = text.strip()
     at = 0

@@ -142,3 +142,13 @@ def test_a_ring_read_as_a_symbol_glued_to_its_options_first_word_is_the_label_an
     rows[3] = (110, "«piks» prospekt")
     found = find_options(_ringed(rows, labels), labels, option_start_regex(labels, []))
     assert "③" not in {o.label for o in found.options}
+
+
+def test_a_labels_bracket_left_glued_to_the_first_word_when_ocr_lost_its_digit_is_that_label():
+    # "1)rotativa" read ")rotativa": the closing bracket is what is left of the label the column leaves there.
+    labels = ["1", "2", "3", "4"]
+    rows = [(100, "8. Dígame manejen reflexivo emp tarotistas geral lennon."), (110, ")rotativa"),
+            (110, "2)derecha 61 boxeadores"), (110, "3)polvora quimera"), (110, "4)fue 1986 toka")]
+    found = find_options(_lines(rows), labels, option_start_regex(labels, ["A)"]))
+    assert {o.label: " ".join(o.parts) for o in found.options} == {
+        "1": "rotativa", "2": "derecha 61 boxeadores", "3": "polvora quimera", "4": "fue 1986 toka"}
