@@ -48,7 +48,8 @@ STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 
 # round capital or zero, or as brackets and signs; no character of these opens a word glued to its ring as printed.
 RING_LOOKALIKES = frozenset("OQD0CG©®@()[]{}")
 LOOKALIKE_MAX = 3  # characters a ring's look-alike takes at most ("(3)")
-NARROWEST_GLYPH = 0.2  # the narrowest character's advance ("i", "l", "1"), in ring heights
+NARROWEST_GLYPH = 0.2  # the narrowest character's advance ("i", "l"), in ring heights
+DIGIT_WIDTH = 0.45  # a digit's advance at the least, in ring heights (0.55-0.6 printed; a ring is a little over an em)
 PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
 
 
@@ -339,12 +340,24 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
         after = max(after, 1)
     else:
         # A word whose box only reaches into the ring's right half holds no reading of it: all of it is text.
-        fit = max(len(runs), int((word.right - start) / (NARROWEST_GLYPH * (ring.bottom - ring.top))))
+        fit = max(len(runs), _fitting(word.text[before:], word.right - start, ring.bottom - ring.top))
         after = _past_lookalike(word.text[before:], label, len(runs), fit) if word.left < (ring.left + ring.right) / 2 else count - before
     after = min(after, count - before)
     if after > 0:
         parts.append(replace(word, text=word.text[count - after:], left=start))
     return parts
+
+
+def _fitting(text: str, span: int, height: int) -> int:
+    """How many of `text`'s last characters the ink's span past a ring can hold at the least, each at its
+    narrowest: a digit `DIGIT_WIDTH` ring heights (figures print at one width), any other `NARROWEST_GLYPH`."""
+    used, count = 0.0, 0
+    for ch in reversed(text):
+        used += (DIGIT_WIDTH if ch.isdigit() else NARROWEST_GLYPH) * height
+        if used > span:
+            break
+        count += 1
+    return count
 
 
 def _past_lookalike(text: str, label: str, runs: int, fit: int) -> int:

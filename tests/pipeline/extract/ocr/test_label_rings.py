@@ -121,6 +121,12 @@ def test_a_latin_word_glued_to_its_ring_keeps_its_first_letters_however_its_lett
     for read, printed in (("©zielonej", "zielonej"), ("Qodstawiłam", "odstawiłam"), ("©Qczujka", "czujka"),
                           ("(1)Alfa", "Alfa"), ("1Beta", "Beta"), ("ytych", "ytych")):
         assert [w.text for w in _outside(Word(read, 90.0, 0, 10, 200, 50, (1, 1, 1)), ring, ink, [], "①")] == [printed]
+    # Figures print at one width: "01778" read for a ring and "78" keeps the two digits its span holds.
+    ink[:] = False
+    ink[10:50, 47:96] = True  # "78", blurred into one run
+    assert [w.text for w in _outside(Word("01778", 90.0, 0, 10, 96, 50, (1, 1, 1)), ring, ink, [], "①")] == ["78"]
+    assert [w.text for w in _outside(Word("096", 90.0, 0, 10, 96, 50, (1, 1, 1)), ring, ink, [], "①")] == ["96"]
+    ink[10:50, 46:200] = True
     # A word whose box starts past the ring's middle holds no reading of it ("Dom" glued to a ring Tesseract skipped).
     assert [w.text for w in _outside(Word("Dom", 90.0, 30, 10, 200, 50, (1, 1, 1)), ring, ink, [], "①")] == ["Dom"]
     # All of a word the ring's look-alike: nothing of it is text, whatever ink past the ring its box reaches over.
