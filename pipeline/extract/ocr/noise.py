@@ -164,7 +164,7 @@ def replaces(reread: Word, suspect: Word) -> bool:
     return w > 0 and h > 0 and w * h / area >= ORPHAN_REPLACES
 
 
-def _overlaps(a: Word, b: Word) -> bool:
+def _boxes_meet(a: Word, b: Word) -> bool:
     return min(a.right, b.right) > max(a.left, b.left) and min(a.bottom, b.bottom) > max(a.top, b.top)
 
 
@@ -221,7 +221,7 @@ def read_orphans(
             text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
             right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
         )
-        overlapped = [w for w in words if id(w) in suspects and _overlaps(reread, w)]
+        overlapped = [w for w in words if id(w) in suspects and _boxes_meet(reread, w)]
         if any(not replaces(reread, w) for w in overlapped):
             continue  # a part of an unsure word read again: the word stays as read, whole
         replaced.update(id(w) for w in overlapped)
