@@ -178,6 +178,11 @@ class Code(Enum):
     KEY_CELL_UNREAD = ("key.cell_unread", WARNING,
                        "key {name}: the answer cell of question {question} could not be read (OCR); not keyed from a neighbour")
 
+    # -- a label's look-alike left in its option's text (issue 27)
+    LABEL_REMAINDER = ("parse.label_remainder", WARNING,
+                       "option {label}: {marks!r} standing alone in its text as read ({read!r}) is what OCR left of the label's "
+                       "ring or mark; taken out")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

@@ -39,7 +39,7 @@ SHOWN_WORDS = 6  # unsure words named in a flag; the rest are counted
 RECOVERED_PARTS = {
     Code.NUMBER_INFERRED: "number", Code.DUPLICATE_NUMBER: "number", Code.NUMBERING_JUMP: "number",
     Code.TOO_FEW_OPTIONS: "options", Code.LABEL_SKIPPED: "options", Code.EMPTY_OPTION: "options",
-    Code.TRAILING_TEXT: "options", Code.LOST_LABELS: "options",
+    Code.TRAILING_TEXT: "options", Code.LOST_LABELS: "options", Code.LABEL_REMAINDER: "options",
 }
 # Not a label restored from its column (`parse.label_restored`, `parse.labels_from_column`): on the
 # generated checking sheets (`pipeline.devkit.ocrcertainty`) those options came out right 3 times in 4;

@@ -5,6 +5,8 @@ opens with
 - a token that is no word ("0" for "C)", "©", "8", "1)" for "I)"), or
 - a lone letter, with or without its mark ("D" for "D)", "a -2" for "A) 2 −"), and it is the only line
   at the column in that gap: an option's own lines stand at its text indent, right of the labels.
+- a symbol no text opens with glued to the option's first word ("©propagując" for "②propagując", a ring
+  printed without a space after it and not read as one): the symbol is the label, the word is kept whole.
 A stem line at that column ("¿Qué…", "En el texto…") starts with a word and is never touched.
 
 A block where OCR read no label with its mark at all (a math question whose options are fractions:
@@ -16,6 +18,7 @@ more as printed. Their order gives each its label.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from statistics import median
 
@@ -28,6 +31,9 @@ COLUMN_TOLERANCE = 0.6  # font sizes between a line's left edge and the label co
 MISREAD_MAX_CHARS = 2
 LABEL_MARKS = ").:,;]-"
 MIN_LONE_RUN = 3  # lines in a column of labels read without their marks
+# Besides Unicode's other symbols (So: ©, ®, ○): a ring read as an at sign, and a closing bracket left of a
+# label whose letter or digit OCR lost (")rotativa" for "1)rotativa"); no text opens with either.
+GLUED_SYMBOLS = "@)]}"
 MIN_LONE_READ = 3  # of them read as the very letters the sequence expects
 
 
@@ -37,6 +43,20 @@ def _is_misread_label(token: str) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in token)
     return letters == 0 or (letters == 1 and len(token) == 2 and not token.isalpha())
+
+
+def _glued_symbol(text: str) -> str | None:
+    """`text` with a symbol opening it set apart from the word it is glued to ("©propagując marianna" →
+    "© propagując marianna"), when its first token opens with one or two symbols no text opens with
+    (`©`, `®`, `@`, `○`, `)`: a label's ring or bracket as OCR read it with no space after it), then a letter
+    or digit; None otherwise. Quotes, brackets and inverted marks, which do open text, are no such symbol."""
+    stripped = text.strip()
+    at = 0
+    while at < min(2, len(stripped)) and (unicodedata.category(stripped[at]) == "So" or stripped[at] in GLUED_SYMBOLS):
+        at += 1
+    if not at or at >= len(stripped) or not stripped[at].isalnum():
+        return None
+    return f"{stripped[:at]} {stripped[at:]}"
 
 
 def _lone_letter(token: str) -> str | None:
@@ -86,6 +106,9 @@ def restore_label_column(
         column = column_of(sl)
         if index in read or column is None:
             continue
+        glued = _glued_symbol(sl.text)
+        if glued is not None:  # "©propagując": the label read as a symbol glued to the option's first word
+            sl = replace(sl, line=replace(sl.line, text=glued))
         token, _, rest = sl.text.strip().partition(" ")
         no_word = bool(rest) and _is_misread_label(token)  # a token no word can be, before the option's text
         if not no_word and _lone_letter(token) is None and not _is_misread_label(token):

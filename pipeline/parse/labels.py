@@ -117,9 +117,10 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
         # Printed labels often carry stray spaces inside brackets: "( D )".
         alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
     pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))
-    # OCR drops the space after a label ("C.FTP"): a letter may follow directly, a digit or dot not.
+    # OCR drops the space after a label ("C.FTP"): a letter may follow directly, a digit or dot not ("1.5" is a
+    # number), but after a closing bracket a digit may ("1)46", "(3)67": no number is written so).
     # An enclosed label may be followed by anything ("①1").
-    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[{ENCLOSED_CLASS}]))(?P<text>.*)$", re.DOTALL)
+    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[)\]])(?=\d)|(?<=[{ENCLOSED_CLASS}]))(?P<text>.*)$", re.DOTALL)
 
 
 def opening_label(text: str, labels: list[str], option_re: re.Pattern) -> str | None:

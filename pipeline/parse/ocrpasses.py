@@ -2,7 +2,7 @@
 
 Each pass is declared here with its name, version, cost, point and condition (`recovery.recovery_pass`);
 what it does lives in the module it calls (`pipeline.extract.ocr`'s label repair, `stream`, `blocks`,
-`unnumbered`, `lostlabel`, `labelcolumn`, `keyruns`, `certainty`, `labels`). `examcorpus ocr passes`, the docs' table, a spec's `ocr.passes.disable` and
+`unnumbered`, `lostlabel`, `labelcolumn`, `labelremainder`, `keyruns`, `certainty`, `labels`). `examcorpus ocr passes`, the docs' table, a spec's `ocr.passes.disable` and
 the parse cache key (`recovery_key`) are all read from this one list.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pipeline.parse.draft import Draft
 from pipeline.parse.keyruns import mend_run, runs_down
 from pipeline.parse.labels import canonical_label, fold
 from pipeline.parse.labelcolumn import restore_label_column
+from pipeline.parse.labelremainder import drop_label_remainders
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
 from pipeline.parse.recovery import (
@@ -240,6 +241,20 @@ def _lost_labels(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
+def _some_options_read_by_ocr(work: OptionsWork) -> bool:
+    """some of the question's options were read by OCR"""
+    return any(o.first.ocr for o in work.options)
+
+
+@recovery_pass("label-remainders", "1", Point.OPTIONS, _some_options_read_by_ocr)
+def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
+    """What OCR left of a label's ring or mark in its option's text, read after the first word (`③ 밭은 ) 없어지면`,
+    `⑤ 신이나 . 지대지`): a closing bracket that closes nothing, or a lone full stop between two words, taken
+    out; flagged, an unsure reading (`labelremainder`)."""
+    options, flags = drop_label_remainders(work.options)
+    return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
+
+
 @recovery_pass("key-runs", "1", Point.KEY_COLUMN, _column_counts_up)
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
@@ -259,7 +274,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
     _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
-    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _key_runs, _doubled_key_letter, _uncertainty,
+    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)
 

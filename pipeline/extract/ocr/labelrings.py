@@ -48,6 +48,12 @@ NARROW_GLYPH = 0.55  # a digit's or a Latin letter's width, in ring widths (a wi
 MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
 STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
 STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
+# What Tesseract reads a ring as, the digit or letter inside aside (`D1`, `@`, `©)`, `(3)`, `01778`, `Q`): its outline as a
+# round capital or zero, or as brackets and signs; no character of these opens a word glued to its ring as printed.
+RING_LOOKALIKES = frozenset("OQD0CG©®@()[]{}")
+LOOKALIKE_MAX = 3  # characters a ring's look-alike takes at most ("(3)")
+NARROWEST_GLYPH = 0.2  # the narrowest character's advance ("i", "l"), in ring heights
+DIGIT_WIDTH = 0.45  # a digit's advance at the least, in ring heights (0.55-0.6 printed; a ring is a little over an em)
 PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
 
 
@@ -298,7 +304,7 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndar
             if id(word) in crossed:
                 # Tesseract's box of a ring's look-alike may reach over the next word's ink ("(5)" over "61").
                 others = [(w.left, w.right) for w in result if w is not word and w.top < word.bottom and word.top < w.bottom]
-                kept += _outside(word, ring, ink, others)
+                kept += _outside(word, ring, ink, others, label)
             else:
                 kept.append(word)
         at = next((i for i, w in enumerate(kept) if w.line == line and w.left >= ring.left), None)
@@ -309,7 +315,7 @@ def _placed(words: list[Word], read: list[tuple[Ring, str, float]], ink: np.ndar
     return result
 
 
-def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[Word]:
+def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]], label: str = "") -> list[Word]:
     """What of a word read across a ring lies outside it, left and right. Its characters are shared out
     by the ink: glyphs that stand apart (digits, letters of alphabets) one to each run of ink past the
     ring; with wide glyphs (Hangul, Han) among them, as many from the end as fill the ink's span; the
@@ -335,12 +341,49 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
                 break
             filled += width
             after += 1
+        after = max(after, 1)
     else:
-        after = len(runs)
-    after = min(max(after, 1), count - before)
+        # A word whose box only reaches into the ring's right half holds no reading of it: all of it is text.
+        fit = max(len(runs), _fitting(word.text[before:], word.right - start, ring.bottom - ring.top))
+        after = _past_lookalike(word.text[before:], label, len(runs), fit) if word.left < (ring.left + ring.right) / 2 else count - before
+    after = min(after, count - before)
     if after > 0:
         parts.append(replace(word, text=word.text[count - after:], left=start))
     return parts
+
+
+def _fitting(text: str, span: int, height: int) -> int:
+    """How many of `text`'s last characters the ink's span past a ring can hold at the least, each at its
+    narrowest: a digit `DIGIT_WIDTH` ring heights (figures print at one width), any other `NARROWEST_GLYPH`."""
+    used, count = 0.0, 0
+    for ch in reversed(text):
+        used += (DIGIT_WIDTH if ch.isdigit() else NARROWEST_GLYPH) * height
+        if used > span:
+            break
+        count += 1
+    return count
+
+
+def _past_lookalike(text: str, label: str, runs: int, fit: int) -> int:
+    """How many of `text`'s characters (a word read from over a ring on: `Qodstawiłam`, `©Qczujka`, `(3)`, `096`)
+    are the text printed past the ring. Its look-alike is what opens the word in the shapes a ring and its
+    inside are read as (`RING_LOOKALIKES`, the label's own plain character once), at most `LOOKALIKE_MAX`
+    characters, and never so many that fewer characters than the runs of ink past the ring are left, nor so
+    few that more are left than the ink's span past the ring can hold (`fit`: "01778" read for a ring and "78").
+    Counting characters by the runs alone dropped the first letters of a word glued to its ring, wherever
+    letters touch (`①zielonej` read `④ elonej`): a run may hold two letters, never less than one."""
+    plain = unicodedata.normalize("NFKC", label)
+    taken, own = 0, False
+    for ch in text[:LOOKALIKE_MAX]:
+        if ch in RING_LOOKALIKES or (not ch.isalnum() and not ch.isspace()):
+            taken += 1
+        elif ch == plain and not own:
+            taken, own = taken + 1, True
+        else:
+            break
+    if taken == len(text):  # all of it the ring's look-alike ("(3)"): the ink past it is the ring's own or the next word's
+        return 0
+    return min(max(len(text) - taken, min(runs, len(text))), fit)
 
 
 def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import read_strip
-from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, overlap_share, words_by_line
+from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, words_by_line
 
 # Words made only of punctuation with confidence below NOISE_PUNCT_MAX_CONF are specks, rules and figure
 # edges; small one- or two-character words below NOISE_WORD_MIN_CONF are specks read as letters. Other
@@ -151,6 +151,23 @@ def _strip_readings(
     return readings
 
 
+ORPHAN_REPLACES = 0.6  # of an unsure word's box a re-reading must cover to stand for all of it
+
+
+def replaces(reread: Word, suspect: Word) -> bool:
+    """Whether the re-reading of an unsure short word's ink stands for the whole word: it covers most of
+    the word's box. A re-reading of part of it leaves the word as read: a ring's look-alike read again as
+    `0` took the Hangul syllable glued to it in the same word (`0!자` of `① 자연석`) away with it."""
+    w = min(reread.right, suspect.right) - max(reread.left, suspect.left)
+    h = min(reread.bottom, suspect.bottom) - max(reread.top, suspect.top)
+    area = max(1, (suspect.right - suspect.left) * (suspect.bottom - suspect.top))
+    return w > 0 and h > 0 and w * h / area >= ORPHAN_REPLACES
+
+
+def _boxes_meet(a: Word, b: Word) -> bool:
+    return min(a.right, b.right) > max(a.left, b.left) and min(a.bottom, b.bottom) > max(a.top, b.top)
+
+
 def read_orphans(
     grey: Image.Image,
     words: list[Word],
@@ -204,6 +221,9 @@ def read_orphans(
             text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
             right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
         )
-        replaced.update(id(w) for w in words if id(w) in suspects and overlap_share(w, reread) > 0.3)
+        overlapped = [w for w in words if id(w) in suspects and _boxes_meet(reread, w)]
+        if any(not replaces(reread, w) for w in overlapped):
+            continue  # a part of an unsure word read again: the word stays as read, whole
+        replaced.update(id(w) for w in overlapped)
         added.append(reread)
     return [w for w in added if id(w) not in replaced]

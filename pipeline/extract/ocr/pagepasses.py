@@ -209,7 +209,7 @@ def _drop_noise(work: PageWork) -> PageWork:
     return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("orphans", "1", Cost.REGIONS)
+@page_pass("orphans", "2", Cost.REGIONS)
 def _read_orphans(work: PageWork) -> PageWork:
     """Ink no word covers (a question number in its box, a lone answer letter) and unsure short words read again from a strip (`noise`)."""
     settings = work.settings
@@ -453,7 +453,7 @@ def _ringed_labels(work: PageWork) -> bool:
     return ring_alphabet(work.settings.option_labels or ()) is not None
 
 
-@page_pass("label-rings", "3", Cost.REGIONS, when=_ringed_labels)
+@page_pass("label-rings", "5", Cost.REGIONS, when=_ringed_labels)
 def _label_rings(work: PageWork) -> PageWork:
     """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
     a key table's cells, read already by `table-cells` the same way, are not read again."""

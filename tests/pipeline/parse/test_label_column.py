@@ -123,3 +123,35 @@ def test_every_label_given_from_its_place_is_a_flag():
     rows += [(131, 102 + 20 * k, f"1/{k + 2}") for k in range(4)]
     assert find_options(_placed(sorted(rows, key=lambda r: r[1])), LABELS, OPTION_RE).flags == [
         "option labels ['A', 'B', 'C', 'D']: read without their marks (OCR); taken from the column they stand in"]
+
+
+def _ringed(rows: list[tuple[float, str]], labels: list[str]):
+    """OCR'd lines as the stream reads them for a spec whose labels are rings (kept as printed)."""
+    lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=500, bottom=90 + 14 * i, font_size=10) for i, (x, t) in enumerate(rows)]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"),
+                       labels=labels)
+
+
+def test_a_ring_read_as_a_symbol_glued_to_its_options_first_word_is_the_label_and_the_word_is_kept():
+    # Issue 27: options printed glued to their rings ("②propagując"), a ring not read as one: "©propagując".
+    labels = ["①", "②", "③", "④"]
+    rows = [(100, "1. Listewki zjadł stolic palono dalmierzem mowić wulkanem?"), (110, "① ytych scots kiczu"),
+            (110, "©propagując marianna"), (110, "@piks prospekt"), (110, "④ zielonej wyrażeniu")]
+    found = find_options(_ringed(rows, labels), labels, option_start_regex(labels, []))
+    assert {o.label: " ".join(o.parts) for o in found.options} == {
+        "①": "ytych scots kiczu", "②": "propagując marianna", "③": "piks prospekt", "④": "zielonej wyrażeniu"}
+    # Quotes and inverted marks open text: "¿Qué…" at the column stays a line of text.
+    rows[3] = (110, "«piks» prospekt")
+    found = find_options(_ringed(rows, labels), labels, option_start_regex(labels, []))
+    assert "③" not in {o.label for o in found.options}
+
+
+def test_a_labels_bracket_left_glued_to_the_first_word_when_ocr_lost_its_digit_is_that_label():
+    # "1)rotativa" read ")rotativa": the closing bracket is what is left of the label the column leaves there.
+    labels = ["1", "2", "3", "4"]
+    rows = [(100, "8. Dígame manejen reflexivo emp tarotistas geral lennon."), (110, ")rotativa"),
+            (110, "2)derecha 61 boxeadores"), (110, "3)polvora quimera"), (110, "4)fue 1986 toka")]
+    found = find_options(_lines(rows), labels, option_start_regex(labels, ["A)"]))
+    assert {o.label: " ".join(o.parts) for o in found.options} == {
+        "1": "rotativa", "2": "derecha 61 boxeadores", "3": "polvora quimera", "4": "fue 1986 toka"}

@@ -46,6 +46,21 @@ def test_option_regex_rejects_ordinary_text(text):
     assert option_start_regex(["A", "B", "C", "D"], ["A.", "A)", "(A)"]).match(text) is None
 
 
+@pytest.mark.parametrize(
+    "text, label, rest",
+    [("1)Gama", "1", "Gama"), ("1)46 cortezas", "1", "46 cortezas"), ("(3)67 rajdowych", "3", "67 rajdowych"),
+     ("( 2 )1909", "2", "1909"), ("①Alfa", "①", "Alfa"), ("④87 pieśni", "④", "87 pieśni")],
+)
+def test_a_label_glued_to_its_text_keeps_the_texts_first_character(text, label, rest):
+    # Issue 27: a label with no space after it, as printed or as OCR read it. After a closing bracket or a
+    # ring a digit may follow (no number is written "1)46"); after a dot it may not ("1.5" is a number).
+    labels = ["1", "2", "3", "4"] if label.isascii() else ["①", "②", "③", "④"]
+    match = option_start_regex(labels, ["A)", "(A)", "A."]).match(text)
+    assert match is not None and canonical_label(matched_label(match), labels) == label
+    assert match.group("text") == rest
+    assert option_start_regex(["1", "2", "3", "4"], ["A)", "(A)", "A."]).match("1.5 metra") is None
+
+
 @pytest.mark.parametrize("a, b", [("Α1", "A1"), ("03", "3"), (["Zadanie", "3.1."][1], "3.1"), ("Β1.α", "B1.a")])
 def test_number_keys_match_across_sheet_and_key(a, b):
     assert number_key(a) == number_key(b)

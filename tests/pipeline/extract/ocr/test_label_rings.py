@@ -107,6 +107,33 @@ def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
     assert _outside(Word("(5)", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [(58, 90)]) == []
 
 
+def test_a_latin_word_glued_to_its_ring_keeps_its_first_letters_however_its_letters_touch():
+    # Issue 27: `①zielonej` printed without a space, read as one word `©zielonej`; its letters touch in
+    # the scan, so the ink past the ring holds fewer runs than letters. Counting a character per run cut
+    # the word's first letters (`elonej`); what is cut is the ring's look-alike only.
+    import numpy as np
+
+    from pipeline.extract.ocr.labelrings import Ring, _outside
+    from pipeline.extract.ocr.words import Word
+
+    ring = Ring(0, 8, 43, 51)
+    ink = np.zeros((200, 400), dtype=bool)
+    ink[10:50, 46:90] = ink[10:50, 94:130] = ink[10:50, 134:200] = True  # eight letters in three runs
+    for read, printed in (("©zielonej", "zielonej"), ("Qodstawiłam", "odstawiłam"), ("©Qczujka", "czujka"),
+                          ("(1)Alfa", "Alfa"), ("1Beta", "Beta"), ("ytych", "ytych")):
+        assert [w.text for w in _outside(Word(read, 90.0, 0, 10, 200, 50, (1, 1, 1)), ring, ink, [], "①")] == [printed]
+    # Figures print at one width: "01778" read for a ring and "78" keeps the two digits its span holds.
+    ink[:] = False
+    ink[10:50, 47:96] = True  # "78", blurred into one run
+    assert [w.text for w in _outside(Word("01778", 90.0, 0, 10, 96, 50, (1, 1, 1)), ring, ink, [], "①")] == ["78"]
+    assert [w.text for w in _outside(Word("096", 90.0, 0, 10, 96, 50, (1, 1, 1)), ring, ink, [], "①")] == ["96"]
+    ink[10:50, 46:200] = True
+    # A word whose box starts past the ring's middle holds no reading of it ("Dom" glued to a ring Tesseract skipped).
+    assert [w.text for w in _outside(Word("Dom", 90.0, 30, 10, 200, 50, (1, 1, 1)), ring, ink, [], "①")] == ["Dom"]
+    # All of a word the ring's look-alike: nothing of it is text, whatever ink past the ring its box reaches over.
+    assert _outside(Word("(3)", 90.0, 0, 10, 90, 50, (1, 1, 1)), ring, ink, [], "③") == []
+
+
 def test_the_last_ring_of_a_page_read_as_a_label_out_of_sequence_is_the_label_the_sequence_leaves():
     # A dense Korean column sheet at 300 dpi: the page's last question read ① ② ③ ④ and then ⑤ as ② (38 %);
     # at the page's end "②" counted as leading whatever came next, and the question lost its options.

@@ -86,6 +86,18 @@ def test_a_short_word_read_with_little_confidence_is_read_again_and_replaced(num
     assert "05" in texts and "[e" not in texts
 
 
+def test_a_reading_of_part_of_an_unsure_word_leaves_the_word_whole(numbered_page):
+    # Issue 27: a ring read with the syllable glued to it ("0!자" of "① 자연석"), unsure; read again, the ring
+    # alone came back as "0" and replaced the whole word, the syllable lost. The word's box here reaches
+    # twice its ink's width past the number: the re-reading covers a third of it and the word stays.
+    with tempfile.TemporaryDirectory() as folder:
+        grey, words, typical = _page_words(numbered_page, Path(folder))
+        wide = [replace(w, text="[e", conf=55.0, right=w.right + 2 * (w.right - w.left)) if w.text == "05" else w for w in words]
+        recovered = read_orphans(grey, wide, wide, typical, ["pol"], 300, 1, Path(folder))
+    texts = [w.text for w in recovered]
+    assert "[e" in texts and "05" not in texts
+
+
 @pytest.fixture(scope="module")
 def stacked_numbers(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("stacked")
