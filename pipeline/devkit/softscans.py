@@ -3,6 +3,11 @@ rasterised at a grid of resolutions, blurs and JPEG qualities, read by the OCR p
 with the named passes off, each against the same sheet's text path.
 
     python -m pipeline.devkit.softscans --out /tmp/soft [--set tuning|checking|all] [--scans 150/0.8/70,...] [--pass sharpen]
+    python -m pipeline.devkit.softscans --out /tmp/soft --set tilt-tuning --scans 200/0.6/80/-1.5/s0.003 --pass ''
+
+A scan is dpi/blur/jpeg, optionally followed by a tilt in degrees (counter-clockwise positive) and a noise:
+`g0.03` Gaussian grain of that standard deviation, `s0.003` salt-and-pepper specks on that share of pixels
+(without it: grain 0.01). The noise is seeded by the scan, so a setting gives the same scan every run.
 
 Per sheet and scan: question recall and option texts read exactly (a stretch of the booklet, read by OCR
 without its key), and key answers right (the whole booklet by its text layer, its key by OCR: the key
@@ -57,9 +62,56 @@ CHECKING = (
     Sheet("br-revalida-2023", "br_inep_revalida", "br_inep_revalida/2023-1", "revalida_2023_1_prova.pdf", "revalida_2023_1_gabarito.pdf",
           (("year", "2023"), ("session", "1")), (2, 3)),
 )
-SETS = {"tuning": TUNING, "checking": CHECKING}
+# Tilt and noise (issue 27: measure with noise and tilt too): INAP and OAB 2016 for tuning; NÚCEM 2024 and
+# PAES L 2023 chosen before any deskew or despeckle change, and only reported.
+TILT_CHECKING = (
+    CHECKING[0],
+    Sheet("cl-paes-l-2023", "cl_demre_paes", "cl_demre_paes/L-2023-1", "L-2023-1.pdf", "clavijero-L-2023-1.pdf",
+          (("sheet_code", "L"), ("year", "2023"), ("session", "1")), (3, 6)),
+)
+SETS = {"tuning": TUNING, "checking": CHECKING, "tilt-tuning": TUNING, "tilt-checking": TILT_CHECKING}
 RENDER_DPI = 300  # the specs' OCR dpi: a scan is rendered at it before it is read
 SCANS = "150/0.8/70,150/0.4/90,200/0.8/90,200/0.4/70,300/0.8/70,300/0.4/90"
+
+
+@dataclass(frozen=True)
+class ScanSetting:
+    """How a sheet is scanned: resolution, blur radius, JPEG quality, tilt, Gaussian grain and specks."""
+    dpi: int
+    blur: float
+    jpeg: int
+    tilt: float = 0.0
+    grain: float = 0.01
+    speckle: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> ScanSetting:
+        """`dpi/blur/jpeg[/tilt[/gGRAIN|sSPECKLE]]`, e.g. `200/0.6/80/-1.5/s0.003`."""
+        parts = text.split("/")
+        if not 3 <= len(parts) <= 5:
+            raise ValueError(f"scan {text!r}: dpi/blur/jpeg[/tilt[/gGRAIN|sSPECKLE]]")
+        setting = cls(int(parts[0]), float(parts[1]), int(parts[2]), float(parts[3]) if len(parts) > 3 else 0.0)
+        if len(parts) == 5:
+            kind, amount = parts[4][:1], float(parts[4][1:])
+            if kind not in "gs" or not kind:
+                raise ValueError(f"scan {text!r}: noise is g<grain> or s<speckle share>")
+            setting = replace(setting, grain=amount) if kind == "g" else replace(setting, speckle=amount)
+        return setting
+
+    def folder(self) -> str:
+        plain = f"{self.dpi}-{self.blur}-{self.jpeg}"
+        if (self.tilt, self.grain, self.speckle) == (0.0, 0.01, 0.0):
+            return plain  # the folder a run before tilts and specks wrote
+        return f"{plain}-t{self.tilt}-g{self.grain}-s{self.speckle}"
+
+    def label(self) -> str:
+        extra = (f" tilt {self.tilt:+.1f}" if self.tilt else "") + (f" grain {self.grain}" if self.grain != 0.01 else "") + (
+            f" specks {self.speckle}" if self.speckle else "")
+        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}{extra}"
+
+    def rasterise(self, clean: Path, target: Path) -> None:
+        rasterize_pdf(clean, target, dpi=self.dpi, blur=self.blur, jpeg_quality=self.jpeg, noise=self.grain, rotate_deg=self.tilt,
+                      speckle=self.speckle, seed=self.dpi + self.jpeg)
 
 
 @dataclass
@@ -100,7 +152,7 @@ def _compare(printed: dict[str, Question], read: dict[str, Question], *, answers
     return score
 
 
-def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], disabled: tuple[str, ...]) -> tuple[Score, Score]:
+def measure(out: Path, sheet: Sheet, scan: ScanSetting, disabled: tuple[str, ...]) -> tuple[Score, Score]:
     """(stems and options of the stretch, key answers) of `sheet` at `scan` with `disabled` passes off."""
     the_spec = load_spec(sheet.spec)
     source = CORPUS / sheet.folder
@@ -108,12 +160,11 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], disabled: tup
     text = out / sheet.name / "text"
     stretch = _pages_of(source / sheet.booklet, text / sheet.booklet, sheet.pages)
     plain = ExtractOptions.from_spec(the_spec)
-    dpi, blur, jpeg = scan
-    scans = out / sheet.name / f"{dpi}-{blur}-{jpeg}"
+    scans = out / sheet.name / scan.folder()
     scans.mkdir(parents=True, exist_ok=True)
     for clean in (stretch, source / sheet.key):
         if not (scans / clean.name).is_file():
-            rasterize_pdf(clean, scans / clean.name, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=dpi + jpeg)
+            scan.rasterise(clean, scans / clean.name)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache"))
     options = replace(options, ocr=replace(options.ocr, disabled_passes=tuple(options.ocr.disabled_passes) + disabled))
     prose = _compare(_printed(stretch, None, sheet.spec, sheet.facts), _records_of(scans / stretch.name, None, the_spec, facts, options),
@@ -146,16 +197,15 @@ def _printed(booklet: Path, key: Path | None, spec_name: str, facts: tuple[tuple
     return _records_of(booklet, key, the_spec, dict(facts), ExtractOptions.from_spec(the_spec))
 
 
-def softness_lines(out: Path, sheet: Sheet, scan: tuple[int, float, int]) -> str:
+def softness_lines(out: Path, sheet: Sheet, scan: ScanSetting) -> str:
     """Each scanned page's measured softness (`pipeline.extract.ocr.softness`) and on how many `sharpen` fires: no OCR."""
-    dpi, blur, jpeg = scan
-    scans = out / sheet.name / f"{dpi}-{blur}-{jpeg}"
+    scans = out / sheet.name / scan.folder()
     scans.mkdir(parents=True, exist_ok=True)
     stretch = _pages_of(CORPUS / sheet.folder / sheet.booklet, out / sheet.name / "text" / sheet.booklet, sheet.pages)
     parts = []
     for clean in (stretch, CORPUS / sheet.folder / sheet.key):
         if not (scans / clean.name).is_file():
-            rasterize_pdf(clean, scans / clean.name, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=dpi + jpeg)
+            scan.rasterise(clean, scans / clean.name)
         document = pdfium.PdfDocument(str(scans / clean.name))
         try:
             measured = [measure_softness(render_page(document, index, RENDER_DPI)[0]) for index in range(len(document))]
@@ -178,9 +228,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--softness", action="store_true", help="only each page's measured softness and whether `sharpen` fires")
     parser.add_argument("--pass", dest="passes", default="sharpen", help="the passes measured: left out for the baseline")
     args = parser.parse_args(argv)
-    scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
+    scans = [ScanSetting.parse(text) for text in args.scans.split(",")]
     measured = tuple(p for p in args.passes.split(",") if p)
-    for set_name in SETS if args.set == "all" else [args.set]:
+    for set_name in ("tuning", "checking") if args.set == "all" else [args.set]:  # the tilt sets only when named
         totals = {"without": (Score(), Score()), "with": (Score(), Score())}
         for sheet in SETS[set_name]:
             if not (CORPUS / sheet.folder / sheet.booklet).is_file():
@@ -188,18 +238,20 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for scan in scans:
                 if args.softness:
-                    print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]}  {softness_lines(args.out, sheet, scan)}",
+                    print(f"{set_name:8} {sheet.name:18} {scan.label()}  {softness_lines(args.out, sheet, scan)}",
                           flush=True)
                     continue
-                for label, disabled in (("without", measured), ("with", ())):
+                for label, disabled in (("without", measured), ("with", ())) if measured else (("with", ()),):
                     started = time.process_time()
                     prose, keys = measure(args.out, sheet, scan, disabled)
                     totals[label][0].add(prose)
                     totals[label][1].add(keys)
                     merged = replace(prose, answers=keys.answers, answers_right=keys.answers_right)
-                    print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]}  {label:7} {merged.line()}"
+                    print(f"{set_name:8} {sheet.name:18} {scan.label():34}  {label:7} {merged.line()}"
                           f"  cpu {time.process_time() - started:5.1f}s", flush=True)
         for label, (prose, keys) in totals.items() if not args.softness else ():
+            if label == "without" and not measured:
+                continue  # every scan was read once, with every pass
             merged = replace(prose, answers=keys.answers, answers_right=keys.answers_right)
             print(f"{set_name:8} {'all':18} {'':20} {label:7} {merged.line()}", flush=True)
     return 0

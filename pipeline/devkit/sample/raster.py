@@ -26,16 +26,19 @@ def rasterize_pdf(
     seed: int = 0,
     jpeg_quality: int = 80,
     colour: bool = False,
+    speckle: float = 0.0,
 ) -> Path:
     """Render every page of `src` and write `dst` as an image-only PDF: a "scan" without text, grey-scale
     unless `colour` (a yellow key marking survives only a colour scan).
 
     noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
-    blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise).
-    The same arguments and seed give byte-identical output.
+    blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise);
+    speckle: salt-and-pepper noise, the share of pixels turned black or white (half each), as dust and
+    a dirty scanner glass leave (0.002 is a speckled scan). The same arguments and seed give byte-identical output.
     """
     data = rasterized_pdf_bytes(
-        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour
+        src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour,
+        speckle=speckle,
     )
     return write_bytes_atomic(Path(dst), data)
 
@@ -50,6 +53,7 @@ def rasterized_pdf_bytes(
     seed: int = 0,
     jpeg_quality: int = 80,
     colour: bool = False,
+    speckle: float = 0.0,
 ) -> bytes:
     """The bytes `rasterize_pdf` would write."""
     src = Path(src)
@@ -65,7 +69,7 @@ def rasterized_pdf_bytes(
             width_pt, height_pt = page.get_size()
             rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
             image = rendered.convert("RGB" if colour else "L")
-            image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg)
+            image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg, speckle=speckle)
             buffer = io.BytesIO()
             image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
             size_mm = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
@@ -76,7 +80,8 @@ def rasterized_pdf_bytes(
     return bytes(out.output())
 
 
-def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float) -> Image.Image:
+def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float,
+             speckle: float = 0.0) -> Image.Image:
     if rotate_deg:
         white = (255, 255, 255) if image.mode == "RGB" else 255
         image = image.rotate(rotate_deg, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=white)
@@ -88,4 +93,12 @@ def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur
         grain = rng.normal(0.0, noise * 255.0, size=pixels.shape[:2]).astype(np.float32)
         pixels = pixels + (grain[..., None] if pixels.ndim == 3 else grain)
         image = Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8), mode=image.mode)
+    if speckle:
+        # Dust lands before the scanner's optics: a speck is a dot about a pixel wide at 200 dpi, drawn
+        # after the blur so it stays sharp, as specks on real scans do.
+        pixels = np.array(image)
+        hit = rng.random(pixels.shape[:2])
+        pixels[hit < speckle / 2] = 0
+        pixels[(hit >= speckle / 2) & (hit < speckle)] = 255
+        image = Image.fromarray(pixels, mode=image.mode)
     return image

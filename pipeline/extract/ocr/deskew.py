@@ -44,13 +44,20 @@ def _sharpness(xs: np.ndarray, ys: np.ndarray, degrees: float) -> float:
 
 def estimate_skew(grey: Image.Image) -> float:
     """The counter-clockwise tilt of the page's text lines in degrees (0.0 when there is too little text
-    to tell): rotating the page by minus this straightens them."""
+    to tell, or when the row profile has no peak inside the search range): rotating the page by minus this straightens them."""
     points = _ink_points(grey.convert("L"))
     if points is None:
         return 0.0
     xs, ys = points
-    coarse = np.arange(-MAX_SKEW_DEG, MAX_SKEW_DEG + 1e-9, COARSE_STEP_DEG)
+    # One coarse step past the range either way, so that a tilt at the range's edge is still a peak.
+    reach = MAX_SKEW_DEG + COARSE_STEP_DEG
+    coarse = np.arange(-reach, reach + 1e-9, COARSE_STEP_DEG)
     best = max(coarse, key=lambda a: _sharpness(xs, ys, a))
+    if abs(best) >= reach - 1e-9:
+        # The profile sharpens all the way to the end of the search: no text lines peak it but a dark fill,
+        # a figure or the white corners of a cover do. That is no measured tilt, and turning the page by it
+        # would tilt whatever lines it has.
+        return 0.0
     fine = np.arange(best - COARSE_STEP_DEG, best + COARSE_STEP_DEG + 1e-9, FINE_STEP_DEG)
     best = max(fine, key=lambda a: _sharpness(xs, ys, a))
     # In image coordinates (y down) the projection at `best` straightens lines that PIL's rotate(best)

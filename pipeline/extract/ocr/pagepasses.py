@@ -122,7 +122,7 @@ def _upright_page(work: PageWork) -> bool:
 # ---------------------------------------------------------------- the first reading
 
 
-@page_pass("deskew", "1", Cost.CHEAP, when=_deskew_asked)
+@page_pass("deskew", "2", Cost.CHEAP, when=_deskew_asked)
 def _deskew(work: PageWork) -> PageWork:
     """A tilted scan turned straight, its tilt found from its own text (`deskew`)."""
     return replace(work, image=deskewed(work.image)[0])

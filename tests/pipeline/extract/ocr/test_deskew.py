@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
@@ -62,3 +63,40 @@ def test_a_tilted_scan_reads_its_lines_as_the_straight_scan_does(straight_pdf):
     assert len(set(straightened) & set(straight)) >= 0.9 * len(straight)
     # Read crooked, the lines break into pieces out of order ("poprawnie, i uzasadnij wybór" first).
     assert len(set(tilted) & set(straight)) < 0.5 * len(straight)
+
+
+@pytest.mark.parametrize("degrees", [0.5, -1.5, 3.0])
+def test_specks_of_dust_do_not_move_the_tilt_found(straight_pdf, degrees):
+    scan = rasterize_pdf(straight_pdf, straight_pdf.with_name(f"specks{degrees:+.1f}.pdf"), dpi=200, blur=0.6, jpeg_quality=80,
+                         rotate_deg=degrees, speckle=0.004, seed=5)
+    image = _image(scan)
+    dark = int((np.asarray(image) < 60).sum())
+    assert dark > 0.001 * image.width * image.height  # the specks are there, not lost to the JPEG
+    assert estimate_skew(image) == pytest.approx(degrees, abs=0.1)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 1.0, -2.0])
+def test_a_cover_of_dark_fill_without_text_lines_is_not_turned(degrees):
+    # A back cover printed on a grey fill, a frame and a ring on it: its row profile sharpens all the way to
+    # the end of the search (the fill's edge against the white corners), with no peak a text line would give.
+    from PIL import Image, ImageDraw
+
+    page = Image.new("L", (1650, 2150), 110)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((500, 1100, 1150, 1300), outline=255, width=6)
+    draw.ellipse((700, 400, 950, 650), outline=255, width=6)
+    scan = page.rotate(degrees, fillcolor=255)
+    assert estimate_skew(scan) == 0.0
+    assert deskewed(scan)[0] is scan
+
+
+def test_speckles_are_seeded_and_cover_the_share_asked(straight_pdf, tmp_path):
+    from pipeline.devkit.sample.raster import rasterized_pdf_bytes
+
+    first = rasterized_pdf_bytes(straight_pdf, dpi=150, speckle=0.01, seed=9)
+    assert first == rasterized_pdf_bytes(straight_pdf, dpi=150, speckle=0.01, seed=9)
+    assert first != rasterized_pdf_bytes(straight_pdf, dpi=150, speckle=0.01, seed=10)
+    clean = _image(rasterize_pdf(straight_pdf, tmp_path / "clean.pdf", dpi=200, jpeg_quality=95, seed=9))
+    specked = _image(rasterize_pdf(straight_pdf, tmp_path / "specked.pdf", dpi=200, jpeg_quality=95, speckle=0.01, seed=9))
+    changed = (np.abs(np.asarray(clean, dtype=int) - np.asarray(specked, dtype=int)) > 100).mean()
+    assert 0.003 < changed < 0.02
