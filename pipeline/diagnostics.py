@@ -177,6 +177,10 @@ class Code(Enum):
     # -- key cells a scan left unread (issue 27)
     KEY_CELL_UNREAD = ("key.cell_unread", WARNING,
                        "key {name}: the answer cell of question {question} could not be read (OCR); not keyed from a neighbour")
+    # -- questions of the sheet no key line accounts for (issue 27: nothing lost silently)
+    KEY_ENTRIES_UNACCOUNTED = ("key.entries_unaccounted", WARNING,
+                               "key {name}: no entry read for question(s) {numbers} ({count} of the sheet's), and no "
+                               "other line says why (a table, row or number the key reader did not find)")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
