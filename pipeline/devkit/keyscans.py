@@ -23,8 +23,7 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
-from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet
-from pipeline.parse.keys import unaccounted_line
+from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
 from pipeline.specs import KeySpec
 
 
