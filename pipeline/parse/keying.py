@@ -49,7 +49,8 @@ def read_sheet_keys(
     names: list[str] = []
     for document, entry in keys:
         name = unquote(Path(entry.url).name) or Path(document.path).name
-        names.append(name)
+        pages = [page.number for page in document.pages]
+        names.append(f"{name} (page {pages[0]})" if len(pages) == 1 else f"{name} (pages {pages[0]}–{pages[-1]})" if pages else name)
         if kind == "marking_scheme":
             table = key_formats.read_marking_scheme(document, spec.key, name, recovery)
         elif kind == "list":

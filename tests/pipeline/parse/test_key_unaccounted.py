@@ -41,7 +41,7 @@ def test_a_sheet_question_the_key_does_not_hold_is_one_report_line(tmp_path: Pat
     key = _key(tmp_path / "k.pdf", ["1. B", "4. C"])
     result = run_family(_list_spec(), sheet, [key], {"year": "2030"})
     [line] = _unaccounted_lines(result.problems)
-    assert "question(s) 2–3 (2 of the sheet's)" in str(line) and "k.pdf" in str(line)
+    assert "question(s) 2–3 (2 of the sheet's)" in str(line) and "k.pdf (page 1)" in str(line)
     found = {q.number: q for q in result.questions}
     assert found["2"].flags == ["no key entry for this question"]
 
