@@ -177,6 +177,10 @@ class Code(Enum):
     # -- key cells a scan left unread (issue 27)
     KEY_CELL_UNREAD = ("key.cell_unread", WARNING,
                        "key {name}: the answer cell of question {question} could not be read (OCR); not keyed from a neighbour")
+    # -- questions of the sheet no key line accounts for (issue 27: nothing lost silently)
+    KEY_ENTRIES_UNACCOUNTED = ("key.entries_unaccounted", WARNING,
+                               "key {name}: no entry read for question(s) {numbers} ({count} of the sheet's), and no "
+                               "other line says why (a table, row or number the key reader did not find)")
 
     # -- a label's look-alike left in its option's text (issue 27)
     LABEL_REMAINDER = ("parse.label_remainder", WARNING,

@@ -23,7 +23,7 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
-from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet
+from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
 from pipeline.specs import KeySpec
 
 
@@ -37,6 +37,7 @@ class KeyScore:
     reported: int  # problem lines the key reader gave, and answer cells it reports unread
     total: int
     seconds: float
+    unaccounted: int = 0  # missing entries no line of the reader named: one `key.entries_unaccounted` line now
 
     @property
     def share(self) -> float:
@@ -69,9 +70,16 @@ def same_answer(read: str, printed: str) -> bool:
 
 
 def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeyScore:
+    """The table against the answers printed; the questions of the sheet no line accounts for are first
+    named in one `key.entries_unaccounted` line, as `read_sheet_keys` does with the sheet's questions."""
+    before = len(table.named)
+    line = unaccounted_line(sheet.truth, table, table.name)
+    if line is not None:
+        table.problems.append(line)
     right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
     missing = sum(n not in table.answers for n in sheet.truth)
-    return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds)
+    return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds,
+                    len(table.named) - before)
 
 
 def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0,
@@ -111,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             ):
                 result, table = measure(sheet, Path(tmp), dpi=dpi, blur=blur, jpeg=jpeg, seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:22} right {result.right:3}/{result.total} ({result.share:.0%}) "
-                      f"wrong {result.wrong} missing {result.missing} reported {result.reported} {result.seconds:.1f}s", flush=True)
+                      f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
+                      f"(unaccounted {result.unaccounted}) {result.seconds:.1f}s", flush=True)
                 if args.show:
                     for n, a in sheet.truth.items():
                         if table.answers.get(n) != a:

@@ -19,7 +19,7 @@ Public functions and types:
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
   `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
 - the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
-  `read_variant_table`, `KeyTable` (`keys`), `read_grid` (`gridkeys`)
+  `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for), `read_grid` (`gridkeys`)
 - the signs of a misreading no word shows, judged on OCR'd questions (`misreadsigns`): `MISREAD_SIGNS`, and
   `enable_signs(names)` for the measurement that weighs each (`pipeline.devkit.ocrcertainty --signs`)
 
@@ -52,7 +52,7 @@ from pipeline.parse.ocrpasses import PARSE_PASSES, check_ocr_pass_names, parse_p
 from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
-from pipeline.parse.keys import KeyTable, read_list, read_variant_table
+from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccounted_line
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -85,7 +85,7 @@ __all__ = [
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
-    "KeyTable", "read_grid", "read_list", "read_variant_table",
+    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",
     "MISREAD_SIGNS", "enable_signs",

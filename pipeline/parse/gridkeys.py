@@ -280,10 +280,12 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
             if following and following[0] <= int(re.match(r"\d+", cells[-1].printed).group()):  # type: ignore[union-attr]
                 continue  # a table of numbers (which question of one booklet is which of another), not a grid
             current.problems.append(f"{where}: no row of answers under the numbers")
+            current.named |= {c.key for c in cells}
             continue
         paired, problem = pair(cells, answers)
         if problem:
             current.problems.append(f"{where}: {problem}")
+            current.named |= {c.key for c in cells}
             continue
         _record(current, cells, paired, spec, where)
     for table in tables.values():
@@ -299,12 +301,14 @@ def _record(
     missing = [cells[i].printed for i in range(len(cells)) if i not in paired]
     if missing:
         table.problems.append(f"{where}: no answer under question(s) {', '.join(missing)}")
+        table.named |= {cells[i].key for i in range(len(cells)) if i not in paired}
     table.unread += [cells[i].printed for i, answer in sorted(paired.items()) if answer.text == UNREAD_CELL]
     marks = [i for i, answer in sorted(paired.items()) if is_mark(answer.text) and not is_voided(answer.text, spec.voided)]
     if marks:
         shown = ", ".join(f"U+{ord(ch):04X}" for ch in dict.fromkeys("".join(paired[i].text for i in marks)))
         table.problems.append(diagnose(Code.KEY_MARK_CELL, name=table.name, where=where,
                                        numbers=", ".join(cells[i].printed for i in marks), marks=shown))
+        table.named |= {cells[i].key for i in marks}
     paired = {i: answer for i, answer in paired.items() if answer.text != UNREAD_CELL and i not in marks}
     for index, answer in sorted(paired.items()):
         cell = cells[index]

@@ -44,8 +44,13 @@ def read_sheet_keys(
     variant = (facts.variant or spec.key.variant) if by_variant else None
     if by_variant and variant is None:
         problems.append(diagnose(Code.NO_VARIANT, pattern=spec.key.variant_pattern))
+    said: set[str] = set()  # questions a line of an applied key file names (unread cell, lost row)
+    whole = False  # a line already speaks for a whole key file (rejected, no answers, no variant column)
+    names: list[str] = []
     for document, entry in keys:
         name = unquote(Path(entry.url).name) or Path(document.path).name
+        pages = [page.number for page in document.pages]
+        names.append(f"{name} (page {pages[0]})" if len(pages) == 1 else f"{name} (pages {pages[0]}–{pages[-1]})" if pages else name)
         if kind == "marking_scheme":
             table = key_formats.read_marking_scheme(document, spec.key, name, recovery)
         elif kind == "list":
@@ -60,11 +65,14 @@ def read_sheet_keys(
             elif not tables:
                 problems.append(diagnose(Code.KEY_TABLE, name=name,
                                          detail=f"no variant column header found (key.variant_header {spec.key.variant_header!r})"))
+                whole = True
                 continue
             elif variant is None:
+                whole = True
                 continue
             elif variant not in tables:
                 problems.append(diagnose(Code.KEY_NO_VARIANT_COLUMN, name=name, variant=variant, columns=sorted(tables)))
+                whole = True
                 continue
             else:
                 table = tables[variant]
@@ -72,8 +80,10 @@ def read_sheet_keys(
         problems += [diagnose(Code.KEY_CELL_UNREAD, name=name, question=number) for number in table.unread]
         if not table.answers:
             problems.append(diagnose(Code.KEY_NO_ANSWERS, name=name))
+            whole = True
             continue
         key_formats.mark_voided(table, spec.key)
+        said |= table.named | {number_key(n) for n in table.unread}
         scored = {n: a for n, a in table.answers.items() if n not in table.voided}
         evidence = keymatch.printed_mismatches(document, facts, spec)
         evidence += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)
@@ -83,6 +93,7 @@ def read_sheet_keys(
             message = diagnose(Code.KEY_NOT_THIS_SHEET, name=name, reasons="; ".join(reasons))
             problems.append(message)
             rejected.append(message)
+            whole = True
             continue
         for number, answer in table.answers.items():
             if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
@@ -93,6 +104,12 @@ def read_sheet_keys(
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
     problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]
+    if keys and not whole:  # every closed question has its entry or one line saying why it has none
+        merged.named |= said
+        expected = [number_key(d.number) for d in closed if number_key(d.block.number) not in merged.answers]
+        line = key_formats.unaccounted_line(expected, merged, ", ".join(names))
+        if line is not None:
+            problems.append(line)
     return merged, rejected
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -32,6 +33,8 @@ class KeyTable:
     voided: set[str] = field(default_factory=set)  # number keys whose entry says the question was annulled
     pilot: set[str] = field(default_factory=set)  # number keys marked as keyed, unscored pilot items
     twice: dict[str, list[str]] = field(default_factory=dict)  # number keys given different answers: left unkeyed
+    unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
+    named: set[str] = field(default_factory=set)  # number keys a problem line of the table names (row lost, no answer)
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two
@@ -52,7 +55,6 @@ class KeyTable:
 
     def report_twice(self) -> None:
         self.problems += [keyed_twice(self.name, number, answers) for number, answers in self.twice.items()]
-    unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
 
 
 def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, recovery: Recovery | None = None) -> KeyTable:
@@ -137,6 +139,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             for variant in section:
                 tables[variant].problems.append(
                     f"key row {first.group('number')}: {len(tokens)} answer(s) for {len(section)} columns {section}; row not read")
+                tables[variant].named.add(number)
             continue
         if len(tokens) >= len(section):
             for variant, token in zip(section, tokens):
@@ -261,6 +264,36 @@ def _report_pieces(table: KeyTable, pieces: list[tuple[str, str]]) -> None:
                 table.unread.append(number)
             continue
         table.problems.append(f"key row piece {text!r} beside the row's entries could not be read as one (OCR)")
+
+
+def unaccounted(expected: Iterable[str], table: KeyTable) -> list[str]:
+    """The questions of `expected` (number keys, in their order) the table neither keys, voids, reports
+    keyed twice, reports unread nor names in a problem line: entries lost without a word (a table or a
+    number row the reader never found)."""
+    said = set(table.answers) | table.voided | set(table.twice) | table.named | {number_key(n) for n in table.unread}
+    return [n for n in dict.fromkeys(number_key(n) for n in expected) if n not in said]
+
+
+def spans(numbers: list[str]) -> str:
+    """`1–3, 7, 9–10` for number keys in order (plain numbers run; any other key stands alone)."""
+    groups: list[list[str]] = []
+    for n in numbers:
+        if groups and n.isdigit() and groups[-1][-1].isdigit() and int(n) == int(groups[-1][-1]) + 1:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return ", ".join(g[0] if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in groups)
+
+
+def unaccounted_line(expected: Iterable[str], table: KeyTable, where: str) -> Diagnostic | None:
+    """One `key.entries_unaccounted` line naming the questions `unaccounted` for (then counted in the
+    table's `named`), or None: with the reader's own lines, every expected question without an entry
+    has exactly one line saying why. `where`: the key file(s) read."""
+    lost = unaccounted(expected, table)
+    if not lost:
+        return None
+    table.named |= set(lost)
+    return diagnose(Code.KEY_ENTRIES_UNACCOUNTED, name=where, count=len(lost), numbers=spans(lost))
 
 
 def keyed_twice(name: str, number: str, answers: list[str]) -> Diagnostic:
