@@ -27,6 +27,7 @@ from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
+from pipeline.devkit.counts import Counts
 
 TUNING = (
     Sheet("br-oab-2016", "br_fgv_oab", "br_fgv_oab/2016-19", "2016-19.pdf", "2016-19-as.pdf", (("year", "2016"), ("session", "19")),
@@ -47,7 +48,7 @@ SCANS = "200/0.8/90,150/0.8/70,300/0.4/90"
 
 
 @dataclass
-class Tally:
+class Tally(Counts):
     questions: int = 0
     found: int = 0
     misnumbered: int = 0
@@ -60,11 +61,6 @@ class Tally:
     answers: int = 0
     answers_right: int = 0
     notes: list[str] = field(default_factory=list)
-
-    def add(self, other: Tally) -> None:
-        for name, value in vars(other).items():
-            if isinstance(value, int):
-                setattr(self, name, getattr(self, name) + value)
 
     def line(self) -> str:
         share = f"{self.options_exact / self.options:6.1%}" if self.options else "     –"

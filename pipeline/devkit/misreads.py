@@ -37,6 +37,7 @@ from pipeline.devkit.softscans import _printed, _records_of_key_scan
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
+from pipeline.devkit.counts import Counts
 
 CLASSES = ("glued-short", "glued", "split", "lookalike", "dropped", "marks", "other")
 # Shapes a scan blurs into one another: single characters, and pairs read as one character.
@@ -147,7 +148,7 @@ def _stretch(printed: list[str], read: list[str]) -> Counter[str]:
 
 
 @dataclass
-class Tally:
+class Tally(Counts):
     words: int = 0
     questions: int = 0
     found: int = 0
@@ -155,10 +156,6 @@ class Tally:
     options_exact: int = 0
     answers: int = 0
     answers_right: int = 0
-
-    def add(self, other: Tally) -> None:
-        for name in vars(self):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
 def _words(question: Question) -> list[str]:

@@ -37,6 +37,7 @@ from pipeline.extract.ocr import measure_softness, render_page, sharpening
 from pipeline.parse import parse_sheet
 from pipeline.records import Question
 from pipeline.specs import load_spec
+from pipeline.devkit.counts import Counts
 
 
 @dataclass(frozen=True)
@@ -115,17 +116,13 @@ class ScanSetting:
 
 
 @dataclass
-class Score:
+class Score(Counts):
     questions: int = 0
     found: int = 0
     options: int = 0
     options_exact: int = 0
     answers: int = 0
     answers_right: int = 0
-
-    def add(self, other: Score) -> None:
-        for field in vars(self):
-            setattr(self, field, getattr(self, field) + getattr(other, field))
 
     def line(self) -> str:
         def share(a: int, b: int) -> str:

@@ -23,16 +23,16 @@ from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM,
 from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
-from pipeline.extract.ocr.labeldiscs import read_label_discs
-from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.listcells import read_list_cells
-from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes, restore_label_marks, restore_question_numbers, roman_numerals, split_glued_labels
+from pipeline.extract.ocr.labelpasses import (
+    _glued_labels, _label_case, _label_discs, _label_marks, _label_rings, _ring_neighbours, has_labels,
+)
+from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
-from pipeline.extract.ocr.ringneighbours import read_stretches, restored, stretches
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
@@ -53,7 +53,7 @@ from pipeline.extract.ocr.spelling import (
 )
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
-from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence, overlap_share
+from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
 
@@ -96,12 +96,7 @@ def _table_page(work: PageWork) -> bool:
 
 def _key_table_with_labels(work: PageWork) -> bool:
     """a key table's cells (as above) and the spec's option labels"""
-    return _table_page(work) and _has_labels(work)
-
-
-def _has_labels(work: PageWork) -> bool:
-    """the spec names option labels"""
-    return bool(work.settings.option_labels)
+    return _table_page(work) and has_labels(work)
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -251,7 +246,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "4", Cost.REGIONS, when=_has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`)
+@page_pass("table-cells", "4", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -273,7 +268,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "3", Cost.REGIONS, when=_has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered
+@page_pass("grid-cells", "3", Cost.REGIONS, when=has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings
@@ -285,7 +280,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "3", Cost.REGIONS, when=_has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4
+@page_pass("list-cells", "3", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""
@@ -410,77 +405,6 @@ def _same_shape_capitals(work: PageWork) -> PageWork:
 def _accents_read_twice(work: PageWork) -> PageWork:
     """An accented vowel read again bare after itself loses the bare one (`Colposcopíia`; `spelling`)."""
     return replace(work, words=accents_read_twice(work.words, work.lexicon))
-
-
-# ---------------------------------------------------------------- option labels
-
-
-@page_pass("glued-labels", "1", Cost.CHEAP, when=_has_labels)
-def _glued_labels(work: PageWork) -> PageWork:
-    """An option label glued to its text split off (`labels`)."""
-    assert work.settings.option_labels
-    return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
-
-
-@page_pass("label-case", "2", Cost.CHEAP, when=_has_labels)
-def _label_case(work: PageWork) -> PageWork:
-    """A lone label letter in a key cell takes the labels' case (`labels`)."""
-    assert work.settings.option_labels
-    return replace(work, words=label_case_cells(work.words, work.settings.option_labels, script_label_shapes(work.settings.languages)))
-
-
-@page_pass("label-marks", "1", Cost.CHEAP, when=_has_labels)
-def _label_marks(work: PageWork) -> PageWork:
-    """A label letter alone in its line, option text beside it, gets its mark back (`D` → `D.`; `labels`)."""
-    assert work.settings.option_labels
-    return replace(work, words=restore_label_marks(work.words, work.settings.option_labels))
-
-
-@page_pass("label-discs", "1", Cost.REGIONS, when=_has_labels)
-def _label_discs(work: PageWork) -> PageWork:
-    """Labels printed light on dark discs read as labels, unread discs filled from their column's sequence (`labeldiscs`).
-
-    Last of the label passes: a disc's label is printed without a mark, and the marks above would lend it one."""
-    settings = work.settings
-    assert settings.option_labels
-    words, notes = read_label_discs(work.prepared(), work.words, settings.option_labels, work.typical_height, settings.languages,
-                                    settings.dpi, work.omp_thread_limit)
-    return replace(work, words=words, notes=work.notes + tuple(notes))
-
-
-def _ringed_labels(work: PageWork) -> bool:
-    """the spec's option labels are each a digit or letter in a ring (① … ⑤, Ⓐ … Ⓓ)"""
-    return ring_alphabet(work.settings.option_labels or ()) is not None
-
-
-@page_pass("label-rings", "5", Cost.REGIONS, when=_ringed_labels)
-def _label_rings(work: PageWork) -> PageWork:
-    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
-    a key table's cells, read already by `table-cells` the same way, are not read again."""
-    settings = work.settings
-    cells, others = held_apart(work.words)
-    words, notes = read_label_rings(work.image, work.prepared().size, others, settings.option_labels, work.typical_height,
-                                    settings.languages, settings.dpi, work.omp_thread_limit, work.ink)
-    # A ring read over a table's cell stays the cell's reading (the page read a ⑤ as ② that its cell read right).
-    words = [w for w in words if not any(overlap_share(w, cell) > 0.5 for cell in cells)]
-    return replace(work, words=cells + words, notes=work.notes + tuple(notes))
-
-
-@page_pass("ring-neighbours", "1", Cost.REGIONS, when=_ringed_labels)
-def _ring_neighbours(work: PageWork) -> PageWork:
-    """Ink left unread between a ring's label and the word after it (the glyph Tesseract dropped with the ring) read again
-    without the ring, stretches stacked in one call; kept only as letters added before that word as read (`ringneighbours`)."""
-    settings = work.settings
-    assert settings.option_labels
-    height = work.typical_height or (float(np.median([w.bottom - w.top for w in work.words])) if work.words else 0.0)
-    if not height or work.ink is None:
-        return work
-    found = stretches(work.words, work.ink, settings.option_labels, height)
-    if not found:
-        return work
-    readings = read_stretches(work.prepared(), found, height, settings.languages, settings.dpi, work.omp_thread_limit)
-    words, _ = restored(work.words, found, readings, height)
-    return replace(work, words=words)
 
 
 # ---------------------------------------------------------------- typography and what the page holds

@@ -96,8 +96,10 @@ def test_the_listing_shows_every_pass_in_order_and_what_a_spec_disables(tmp_path
     out = capsys.readouterr().out
     positions = [out.index(f". {name} v") for name in pass_names()]
     assert positions == sorted(positions)
-    assert "figures v1 [cheap; disabled]" in out and "recognise v1 [whole page; required]" in out
-    assert "deskew v1 [cheap; enabled]" in out
+    version = {p.name: p.version for p in PAGE_PASSES}
+    assert f"figures v{version['figures']} [cheap; disabled]" in out
+    assert f"recognise v{version['recognise']} [whole page; required]" in out
+    assert f"deskew v{version['deskew']} [cheap; enabled]" in out
 
 
 def test_a_pass_that_decides_the_reading_ends_the_page(monkeypatch):

@@ -1,0 +1,88 @@
+"""The page passes that read option labels (glued, cased, marked, on discs, in rings), declared like every other
+page pass (`passes.page_pass`) and placed in the one ordered registry by `pagepasses.PAGE_PASSES`."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from pipeline.extract.ocr.labeldiscs import read_label_discs
+from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
+from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, script_label_shapes, split_glued_labels
+from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
+from pipeline.extract.ocr.ringneighbours import read_stretches, restored, stretches
+from pipeline.extract.ocr.tablecells import held_apart
+from pipeline.extract.ocr.words import overlap_share
+
+
+def has_labels(work: PageWork) -> bool:
+    """the spec names option labels"""
+    return bool(work.settings.option_labels)
+
+
+@page_pass("glued-labels", "1", Cost.CHEAP, when=has_labels)
+def _glued_labels(work: PageWork) -> PageWork:
+    """An option label glued to its text split off (`labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
+
+
+@page_pass("label-case", "2", Cost.CHEAP, when=has_labels)
+def _label_case(work: PageWork) -> PageWork:
+    """A lone label letter in a key cell takes the labels' case (`labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=label_case_cells(work.words, work.settings.option_labels, script_label_shapes(work.settings.languages)))
+
+
+@page_pass("label-marks", "1", Cost.CHEAP, when=has_labels)
+def _label_marks(work: PageWork) -> PageWork:
+    """A label letter alone in its line, option text beside it, gets its mark back (`D` → `D.`; `labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=restore_label_marks(work.words, work.settings.option_labels))
+
+
+@page_pass("label-discs", "1", Cost.REGIONS, when=has_labels)
+def _label_discs(work: PageWork) -> PageWork:
+    """Labels printed light on dark discs read as labels, unread discs filled from their column's sequence (`labeldiscs`).
+
+    Last of the label passes: a disc's label is printed without a mark, and the marks above would lend it one."""
+    settings = work.settings
+    assert settings.option_labels
+    words, notes = read_label_discs(work.prepared(), work.words, settings.option_labels, work.typical_height, settings.languages,
+                                    settings.dpi, work.omp_thread_limit)
+    return replace(work, words=words, notes=work.notes + tuple(notes))
+
+
+def _ringed_labels(work: PageWork) -> bool:
+    """the spec's option labels are each a digit or letter in a ring (① … ⑤, Ⓐ … Ⓓ)"""
+    return ring_alphabet(work.settings.option_labels or ()) is not None
+
+
+@page_pass("label-rings", "5", Cost.REGIONS, when=_ringed_labels)
+def _label_rings(work: PageWork) -> PageWork:
+    """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
+    a key table's cells, read already by `table-cells` the same way, are not read again."""
+    settings = work.settings
+    cells, others = held_apart(work.words)
+    words, notes = read_label_rings(work.image, work.prepared().size, others, settings.option_labels, work.typical_height,
+                                    settings.languages, settings.dpi, work.omp_thread_limit, work.ink)
+    # A ring read over a table's cell stays the cell's reading (the page read a ⑤ as ② that its cell read right).
+    words = [w for w in words if not any(overlap_share(w, cell) > 0.5 for cell in cells)]
+    return replace(work, words=cells + words, notes=work.notes + tuple(notes))
+
+
+@page_pass("ring-neighbours", "1", Cost.REGIONS, when=_ringed_labels)
+def _ring_neighbours(work: PageWork) -> PageWork:
+    """Ink left unread between a ring's label and the word after it (the glyph Tesseract dropped with the ring) read again
+    without the ring, stretches stacked in one call; kept only as letters added before that word as read (`ringneighbours`)."""
+    settings = work.settings
+    assert settings.option_labels
+    height = work.typical_height or (float(np.median([w.bottom - w.top for w in work.words])) if work.words else 0.0)
+    if not height or work.ink is None:
+        return work
+    found = stretches(work.words, work.ink, settings.option_labels, height)
+    if not found:
+        return work
+    readings = read_stretches(work.prepared(), found, height, settings.languages, settings.dpi, work.omp_thread_limit)
+    words, _ = restored(work.words, found, readings, height)
+    return replace(work, words=words)
