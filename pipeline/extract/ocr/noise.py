@@ -151,21 +151,28 @@ def _strip_readings(
     return readings
 
 
-ORPHAN_REPLACES = 0.6  # of an unsure word's box a re-reading must cover to stand for all of it
+ORPHAN_REPLACES = 0.6  # of an unsure word's ink its re-readings together must cover to stand for all of it
 
 
-def replaces(reread: Word, suspect: Word) -> bool:
-    """Whether the re-reading of an unsure short word's ink stands for the whole word: it covers most of
-    the word's box. A re-reading of part of it leaves the word as read: a ring's look-alike read again as
-    `0` took the Hangul syllable glued to it in the same word (`0!자` of `① 자연석`) away with it."""
-    w = min(reread.right, suspect.right) - max(reread.left, suspect.left)
-    h = min(reread.bottom, suspect.bottom) - max(reread.top, suspect.top)
-    area = max(1, (suspect.right - suspect.left) * (suspect.bottom - suspect.top))
-    return w > 0 and h > 0 and w * h / area >= ORPHAN_REPLACES
+def _shared_area(a: Word, b: Word) -> int:
+    w = min(a.right, b.right) - max(a.left, b.left)
+    h = min(a.bottom, b.bottom) - max(a.top, b.top)
+    return w * h if w > 0 and h > 0 else 0
 
 
-def _boxes_meet(a: Word, b: Word) -> bool:
-    return min(a.right, b.right) > max(a.left, b.left) and min(a.bottom, b.bottom) > max(a.top, b.top)
+def replaces(rereads: Sequence[Word], suspect: Word, ink: np.ndarray) -> bool:
+    """Whether the re-readings of an unsure short word's ink stand for the whole word: together they cover
+    most of its ink (a glued `BC` whose box spans the gap between its letters, read again as `B` and `C`).
+    A re-reading of part of it leaves the word as read: a ring's look-alike read again as `0` took the Hangul
+    syllable glued to it in the same word (`0!자` of `① 자연석`) away with it."""
+    top, left = max(suspect.top, 0), max(suspect.left, 0)
+    inside = ink[top:suspect.bottom, left:suspect.right]
+    if not inside.any():
+        return False
+    kept = np.zeros_like(inside)
+    for reread in rereads:
+        kept[max(reread.top - top, 0):max(reread.bottom - top, 0), max(reread.left - left, 0):max(reread.right - left, 0)] = True
+    return (inside & kept).sum() / inside.sum() >= ORPHAN_REPLACES
 
 
 def read_orphans(
@@ -204,9 +211,8 @@ def read_orphans(
             boxes += group
             readings += _strip_readings(grey, group, gap, languages, dpi, omp_thread_limit, folder / f"{name}.pgm", stretch)
             labels_only += [label_only] * len(group)
-    added = list(words)
     line = 30_000
-    replaced: set[int] = set()
+    rereads: list[Word] = []
     for (left, up, _right, _down), reading, label_only in zip(boxes, readings, labels_only):
         if reading is None:
             continue
@@ -217,12 +223,19 @@ def read_orphans(
         if label_only and not _ORPHAN_LABEL.match(r.text):
             continue
         line += 1
-        reread = Word(
+        rereads.append(Word(
             text=r.text, conf=r.conf, left=left + r.left - offset, top=up + r.top - gap,
             right=left + r.right - offset, bottom=up + r.bottom - gap, line=(line, 0, 0),
-        )
-        overlapped = [w for w in words if id(w) in suspects and _boxes_meet(reread, w)]
-        if any(not replaces(reread, w) for w in overlapped):
+        ))
+    unsure = [w for w in words if id(w) in suspects]
+    meeting = {id(w): [r for r in rereads if _shared_area(r, w)] for w in unsure}
+    ink = np.asarray(grey) < INK_BELOW
+    whole = {id(w) for w in unsure if meeting[id(w)] and replaces(meeting[id(w)], w, ink)}
+    added = list(words)
+    replaced: set[int] = set()
+    for reread in rereads:
+        overlapped = [w for w in unsure if _shared_area(reread, w)]
+        if any(id(w) not in whole for w in overlapped):
             continue  # a part of an unsure word read again: the word stays as read, whole
         replaced.update(id(w) for w in overlapped)
         added.append(reread)

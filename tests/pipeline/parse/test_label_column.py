@@ -130,7 +130,7 @@ def _ringed(rows: list[tuple[float, str]], labels: list[str]):
     lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=500, bottom=90 + 14 * i, font_size=10) for i, (x, t) in enumerate(rows)]
     page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
     return line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"),
-                       labels=labels)
+                       labels=labels, reader=Recovery.every().line_reader(labels))
 
 
 def test_a_ring_read_as_a_symbol_glued_to_its_options_first_word_is_the_label_and_the_word_is_kept():

@@ -88,14 +88,29 @@ def test_a_short_word_read_with_little_confidence_is_read_again_and_replaced(num
 
 def test_a_reading_of_part_of_an_unsure_word_leaves_the_word_whole(numbered_page):
     # Issue 27: a ring read with the syllable glued to it ("0!자" of "① 자연석"), unsure; read again, the ring
-    # alone came back as "0" and replaced the whole word, the syllable lost. The word's box here reaches
-    # twice its ink's width past the number: the re-reading covers a third of it and the word stays.
+    # alone came back as "0" and replaced the whole word, the syllable lost. Here the unsure word holds the
+    # number and the stem's first word ("05 Które" read as one "[e"): a re-reading of the number's ink alone
+    # covers too little of the word's ink to stand for it, and the word stays.
     with tempfile.TemporaryDirectory() as folder:
         grey, words, typical = _page_words(numbered_page, Path(folder))
-        wide = [replace(w, text="[e", conf=55.0, right=w.right + 2 * (w.right - w.left)) if w.text == "05" else w for w in words]
-        recovered = read_orphans(grey, wide, wide, typical, ["pol"], 300, 1, Path(folder))
+        first = next(w for w in words if w.text == "Które")
+        glued = [replace(w, text="[e", conf=55.0, right=first.right, top=min(w.top, first.top), bottom=max(w.bottom, first.bottom))
+                 if w.text == "05" else w for w in words if w is not first]
+        recovered = read_orphans(grey, glued, glued, typical, ["pol"], 300, 1, Path(folder))
     texts = [w.text for w in recovered]
     assert "[e" in texts and "05" not in texts
+
+
+def test_an_unsure_word_read_again_in_pieces_is_replaced_by_them(numbered_page):
+    # Labels under adjacent words read as one unsure "BC" whose box spans the gap between them: the two
+    # re-readings cover the word's ink together, though each covers little of its box.
+    with tempfile.TemporaryDirectory() as folder:
+        grey, words, typical = _page_words(numbered_page, Path(folder))
+        number = next(w for w in words if w.text == "05")
+        wide = [replace(w, text="[e", conf=55.0, right=w.right + 2 * (w.right - w.left)) if w is number else w for w in words]
+        recovered = read_orphans(grey, wide, wide, typical, ["pol"], 300, 1, Path(folder))
+    texts = [w.text for w in recovered]
+    assert "05" in texts and "[e" not in texts
 
 
 @pytest.fixture(scope="module")
