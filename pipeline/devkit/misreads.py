@@ -33,11 +33,10 @@ from pipeline.devkit import ocrcertainty, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import _printed, _records_of_key_scan
+from pipeline.devkit.softscans import Score, _printed, _records_of_key_scan
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
-from pipeline.devkit.counts import Counts
 
 CLASSES = ("glued-short", "glued", "split", "lookalike", "dropped", "marks", "other")
 # Shapes a scan blurs into one another: single characters, and pairs read as one character.
@@ -148,14 +147,10 @@ def _stretch(printed: list[str], read: list[str]) -> Counter[str]:
 
 
 @dataclass
-class Tally(Counts):
+class Tally(Score):
+    """A soft scan's score (`softscans.Score`) and the words compared in it."""
+
     words: int = 0
-    questions: int = 0
-    found: int = 0
-    options: int = 0
-    options_exact: int = 0
-    answers: int = 0
-    answers_right: int = 0
 
 
 def _words(question: Question) -> list[str]:
