@@ -33,7 +33,7 @@ from pipeline.devkit import ocrcertainty, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Score, _printed, _records_of_key_scan
+from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -44,17 +44,6 @@ _SAME_SHAPE = ({"I", "l", "1", "|", "i", "!", "]", "j"}, {"q", "g"}, {"O", "0", 
                {"Z", "2"}, {"e", "c"}, {"n", "m", "h", "u"}, {"t", "f"}, {"v", "y"})
 _JOINED = (("rn", "m"), ("cl", "d"), ("ri", "n"), ("li", "h"), ("vv", "w"), ("in", "m"), ("ni", "m"))
 SHORT = 2  # letters of a short word (a preposition or article glued to its neighbour)
-
-
-@dataclass(frozen=True)
-class Sheet:
-    name: str
-    spec: str
-    folder: str
-    booklet: str
-    key: str
-    facts: tuple[tuple[str, str], ...]
-    pages: tuple[int, int]
 
 
 TUNING = (

@@ -215,6 +215,19 @@ def read_strip(
     return offsets, read
 
 
+def stacked(images: Sequence[Image.Image], gap: int) -> tuple[Image.Image, list[int]]:
+    """`images` one under another on white, `gap` pixels around each, and the top of each in the stack: many
+    small crops read in one Tesseract call."""
+    tops, y = [], gap
+    for image in images:
+        tops.append(y)
+        y += image.height + gap
+    stack = Image.new("L", (max(image.width for image in images) + 2 * gap, y), 255)
+    for image, top in zip(images, tops):
+        stack.paste(image, (gap, top))
+    return stack, tops
+
+
 def strip_groups(boxes: list[tuple[int, int, int, int]], gap: int) -> list[list[tuple[int, int, int, int]]]:
     """`boxes` cut into runs that each fit a strip of at most `MAX_STRIP_WIDTH` pixels (a crop wider
     than that alone is a run of its own)."""

@@ -21,7 +21,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.diagnostics import Code, diagnose
-from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract
+from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract, stacked
 from pipeline.extract.ocr.words import Word
 
 # Grey level: darker is a ring's ink, on the page as scanned. A thin ring at 150 dpi, blurred, is grey
@@ -258,13 +258,7 @@ def _read_stacked(insides: list[Image.Image], whitelist: str, languages: Sequenc
     readings: list[tuple[str, float]] = []
     for first in range(0, len(insides), STACK_ROWS):
         group = insides[first:first + STACK_ROWS]
-        tops, y = [], gap
-        for image in group:
-            tops.append(y)
-            y += image.height + gap
-        stack = Image.new("L", (max(image.width for image in group) + 2 * gap, y), 255)
-        for image, top in zip(group, tops):
-            stack.paste(image, (gap, top))
+        stack, tops = stacked(group, gap)
         read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM, whitelist=whitelist))
         for image, top in zip(group, tops):
             inside = [w for w in read if top - gap / 2 <= (w.top + w.bottom) / 2 < top + image.height + gap / 2]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
+from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, stacked
 from pipeline.extract.ocr.words import Word
 
 MIN_UNCOVERED = 0.4  # in text heights: uncovered ink narrower than this before the next word is a speck or a ring's bleed
@@ -79,13 +79,7 @@ def read_stretches(grey: Image.Image, found: list[Stretch], text_height: float, 
         top = min(s.label.top, s.after.top) - margin
         bottom = max(s.label.bottom, s.after.bottom) + margin
         crops.append(grey.crop((s.left, max(0, top), s.after.right + margin, min(grey.height, bottom))))
-    tops, y = [], margin
-    for crop in crops:
-        tops.append(y)
-        y += crop.height + margin
-    stack = Image.new("L", (max(c.width for c in crops) + 2 * margin, y), 255)
-    for crop, top in zip(crops, tops):
-        stack.paste(crop, (margin, top))
+    stack, tops = stacked(crops, margin)
     read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM))
     result = []
     for crop, top in zip(crops, tops):
