@@ -59,6 +59,11 @@ def switch() -> str:
     return value if value in ("0", "1") else ""
 
 
+def in_use() -> bool:
+    """Whether this process has loaded the compiled reader (what the benchmarks report beside their figures)."""
+    return _reader is not None
+
+
 def compiled_reader() -> CompiledReader | None:
     """The compiled reader, built (or loaded from numba's cache) on the first call; None where numba is not
     installed, pointers are wider than numba's `intp`, or building it failed (each tried once a process)."""

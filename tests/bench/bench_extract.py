@@ -170,6 +170,10 @@ def main(argv: list[str] | None = None) -> None:
           f"less OCR {text_only.pages_per_second / pypdf.pages_per_second:.2f}x wall, "
           f"{text_only.pages_per_cpu_second / pypdf.pages_per_cpu_second:.2f}x CPU; "
           f"ours/pdfplumber = {ours.pages_per_second / plumber.pages_per_second:.2f}x wall")
+    from pipeline.extract import charloop
+
+    print("pdfium's per-character calls: " + ("one compiled loop a kind (numba, `pipeline.extract.charloop`)"
+          if charloop.in_use() else "ctypes (numba not installed, switched off, or too few characters read to load it)"))
     print("per stage part (the OCR parts run Tesseract, whose threads' CPU counts here):")
     print("\n".join(stage_lines(ours, stages)))
     for mode in ("ours", "pypdf"):
