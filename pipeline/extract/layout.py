@@ -156,12 +156,14 @@ def group_rows(glyphs: list[Glyph] | GlyphArrays, shared_descent: bool = False) 
     between two lines of a table cell cannot chain those two lines into one row.
     """
     source = glyphs if isinstance(glyphs, GlyphArrays) else GlyphArrays.from_glyphs(glyphs)
-    return _group(source, np.arange(len(source)), shared_descent)
+    return _group(source, np.arange(len(source)), shared_descent)[0]
 
 
-def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> list[Row]:
+def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tuple[list[Row], np.ndarray, np.ndarray]:
+    """(rows, by_x, lengths): the rows, and their `by_x` lists one after the other as one array, with each
+    row's length (what the page-at-once steps work on, without reading the lists back)."""
     if len(indices) == 0:
-        return []
+        return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     # With `shared_descent` (text-layer loose boxes, which run from the font's ascent to its descent),
     # glyphs sort by the descent line a row shares whatever their height: an accented capital (Ã),
     # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
@@ -192,11 +194,12 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> li
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)
-    by_x = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))].tolist()
+    by_x_array = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))]
+    by_x = by_x_array.tolist()
     order_list = order.tolist()
     for row, start, end in zip(rows, opened, closed):
         row.members, row.by_x = order_list[start:end], by_x[start:end]
-    return rows
+    return rows, by_x_array, lengths
 
 
 def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
@@ -213,12 +216,11 @@ def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
 OVERPRINT_REACH = 4  # a twin is looked for among the last this many glyphs kept
 
 
-def _drop_overprints(source: GlyphArrays, rows: list[Row]) -> list[list[int]]:
-    """Each row's glyphs (sorted by x) with overprinted twins dropped (`_drop_overprint`). The page is
-    searched at once for a glyph with a twin among the few before it in its row: rows without one
+def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, lengths: np.ndarray) -> tuple[list[list[int]], bool]:
+    """Each row's glyphs (sorted by x) with overprinted twins dropped (`_drop_overprint`), and whether any
+    row is suspect (else the rows are their `by_x`, `flat` the rows' glyphs one after the other). The page
+    is searched at once for a glyph with a twin among the few before it in its row: rows without one
     (most) are kept whole, for nothing can be dropped from them."""
-    lengths = [len(row.by_x) for row in rows]
-    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=sum(lengths))
     row_of = np.repeat(np.arange(len(rows)), lengths)
     texts = source.text_ids[flat]
     x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
@@ -233,7 +235,9 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row]) -> list[list[int]]:
         narrow = np.maximum(np.minimum(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
         low = np.maximum(np.minimum(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
         suspect[row_of[b][same & (overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
-    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)]
+    if not suspect.any():
+        return [row.by_x for row in rows], False
+    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
 
 
 def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:
@@ -266,12 +270,13 @@ def _group_medians(values: np.ndarray, group_of: np.ndarray, starts: np.ndarray,
 def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: LayoutParams, shared_descent: bool = False) -> list[Row]:
     """The rows of these glyphs, each cut into its segments, the per-glyph sums done for the whole page
     at once: the row's size, the gaps that cut it, the spaces between words, each segment's box."""
-    rows = _group(source, indices, shared_descent)
+    rows, flat, lengths = _group(source, indices, shared_descent)
     if not rows:
         return rows
-    kept = _drop_overprints(source, rows)
-    lengths = np.array([len(k) for k in kept], dtype=np.int64)
-    flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=int(lengths.sum()))
+    kept, dropped = _drop_overprints(source, rows, flat, lengths)
+    if dropped:
+        lengths = np.array([len(k) for k in kept], dtype=np.int64)
+        flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=int(lengths.sum()))
     row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     row_of = np.repeat(np.arange(len(rows)), lengths)
     x0, x1, sizes = source.x0[flat], source.x1[flat], source.size[flat]
