@@ -445,7 +445,7 @@ def _ink_runs_past(word: Word, ring: Ring, ink: np.ndarray | None, others: list[
         return []
     if ink is None:
         return [(left, word.right)]
-    columns = [bool(dark) for dark in np.asarray(ink[max(0, word.top):word.bottom, left:word.right]).any(axis=0)]
+    columns = [bool(dark) for dark in np.asarray(np.asarray(ink[max(0, word.top):word.bottom, left:word.right]).any(axis=0), dtype=bool)]
     for first, last in others:
         for at in range(max(0, first - left), min(len(columns), max(0, last - left))):
             columns[at] = False
