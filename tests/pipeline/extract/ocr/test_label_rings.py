@@ -170,10 +170,10 @@ def test_a_150_dpi_sheet_of_rings_glued_to_their_options_reads_its_options(tmp_p
     finally:
         document.close()
     read = read_page(image, OcrSettings(languages=("pol",), dpi=DPI, option_labels=CIRCLED), page_number=1)
-    words = sorted(read.words, key=lambda w: ((w.top + w.bottom) // 40, w.left))
-    texts = [w.text for w in words]
-    # Every ring read as its label, in order; after each, its option's first word as printed.
-    assert [t for t in texts if t in CIRCLED] == list(CIRCLED) * len(printed)
-    after = [texts[i + 1] for i, t in enumerate(texts) if t in CIRCLED]
+    rings = sorted((w for w in read.words if w.text in CIRCLED), key=lambda w: w.top)
+    # Every ring read as its label, in order; right of each, its option's first word as printed.
+    assert [w.text for w in rings] == list(CIRCLED) * len(printed)
+    after = [min((w for w in read.words if w.left >= ring.right and w.top < ring.bottom and ring.top < w.bottom),
+                 key=lambda w: w.left).text for ring in rings]
     first_words = [option.split()[0] for q in printed for option in q.options]
     assert sum(a == f for a, f in zip(after, first_words)) >= 0.9 * len(first_words), list(zip(after, first_words))
