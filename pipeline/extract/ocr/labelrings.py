@@ -5,7 +5,10 @@ Tesseract has no such glyph in most languages' data and reads a ring as a look-a
 Found by shape, never by what Tesseract made of it, when the spec's labels are all enclosed (`ring_alphabet`):
 every connected piece of ink about a text line tall and about as wide whose outline, its holes filled,
 is an ellipse filling its box (`RING_MIN_MATCH`), which is thin (`RING_MAX_INK` of the filled ellipse is
-ink) and has ink at its centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring).
+ink, ink measured at half the box's darkest, so a blurred 150 dpi ring's grey spread is not), stands apart
+from what it encloses (`MOAT`: a round letter's stroke lies where a ring has paper) and has ink at its
+centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring). A piece too wide for a ring
+(a ring glued to its word, `①zielonej`) is tried for one at either end, cut from the rest by its circle.
 The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
 (only the ink near its centre kept, `RING_KEEP`) and enlarged; a ring whose reading is the plain form of
 a label becomes a word of that label, standing where the ring stands, on the line of the words it
