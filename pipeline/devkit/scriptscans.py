@@ -1,6 +1,6 @@
 """Question sheets in other scripts, read by their text layer and scanned: how far the OCR path falls behind.
 
-    python -m pipeline.devkit.scriptscans --out /tmp/scripts [--set tuning|checking|all] [--families ko-row,...]
+    python -m pipeline.devkit.scriptscans --out /tmp/scripts [--set tuning|checking|all|glued] [--families ko-row,...]
         [--scans 150/0.8/70,200/0.6/80,300/0.4/90] [--disable PASS,...] [--show]
 
 Each family is one sheet of numbered multiple-choice questions made of its language's words (Tesseract's
@@ -56,6 +56,7 @@ class Family:
     font: str
     seed: int
     questions: int = 10
+    glued: bool = False  # the label printed against its option's first word, no space between (`①zielonej`)
 
 
 TUNING = (
@@ -70,7 +71,11 @@ CHECKING = (
     Family("tr-pairs", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "pairs", "DejaVuSerif", 44),
     Family("ru-column", "ru", "rus", ("А", "Б", "В", "Г"), "A)", "column", "DejaVuSans", 45),
 )
-SETS = {"tuning": TUNING, "checking": CHECKING}
+# Enclosed labels printed glued to Latin options: at 150 dpi the ring's ink and the first letter's touch.
+GLUED_TUNING = (Family("pl-ring-glued", "pl", "pol", CIRCLED, "", "column", "DejaVuSans", 51, glued=True),)
+GLUED_CHECKING = (Family("es-ring-glued", "es", "spa", CIRCLED, "", "pairs", "DejaVuSans", 52, glued=True),)
+SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING}
+GROUPS = {"all": ("tuning", "checking"), "glued": ("glued-tuning", "glued-checking")}  # `all` stays the scripts' families
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
 
 
 def _cell(family: Family, label: str, text: str) -> str:
-    return f"{family.style.replace('A', label)} {text}" if family.style else f"{label} {text}"
+    return f"{family.style.replace('A', label) if family.style else label}{'' if family.glued else ' '}{text}"
 
 
 def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
@@ -284,7 +289,7 @@ def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.scriptscans", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
+    parser.add_argument("--set", choices=[*SETS, *GROUPS], default="all")
     parser.add_argument("--families", default="", help="only these families, comma-separated")
     parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90",
                         help="dpi/blur/jpeg[/tilt/noise] settings, comma-separated (tilt in degrees, noise 0.01 unless given)")
@@ -298,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = set(filter(None, args.families.split(",")))
     disabled = tuple(filter(None, args.disable.split(",")))
     installed = installed_languages()
-    for name in ([*SETS] if args.set == "all" else [args.set]):
+    for name in GROUPS.get(args.set, (args.set,)):
         print(f"# {name}", flush=True)
         for family in SETS[name]:
             if chosen and family.name not in chosen:

@@ -58,7 +58,7 @@ def _ringed_labels(work: PageWork) -> bool:
     return ring_alphabet(work.settings.option_labels or ()) is not None
 
 
-@page_pass("label-rings", "5", Cost.REGIONS, when=_ringed_labels)
+@page_pass("label-rings", "6", Cost.REGIONS, when=_ringed_labels)
 def _label_rings(work: PageWork) -> PageWork:
     """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
     a key table's cells, read already by `table-cells` the same way, are not read again."""
@@ -71,7 +71,7 @@ def _label_rings(work: PageWork) -> PageWork:
     return replace(work, words=cells + words, notes=work.notes + tuple(notes))
 
 
-@page_pass("ring-neighbours", "1", Cost.REGIONS, when=_ringed_labels)
+@page_pass("ring-neighbours", "2", Cost.REGIONS, when=_ringed_labels)
 def _ring_neighbours(work: PageWork) -> PageWork:
     """Ink left unread between a ring's label and the word after it (the glyph Tesseract dropped with the ring) read again
     without the ring, stretches stacked in one call; kept only as letters added before that word as read (`ringneighbours`)."""

@@ -10,11 +10,19 @@ ends with the word as the page read it and adds letters before it: the added let
 of that word (read glued to it) or a word of their own (read apart); a reading that differs in the
 word itself changes nothing. Nothing here knows a script or a word: it works from the ring's place and
 the uncovered ink.
+
+A word printed glued to its ring (`①zielonej`) was read across it: the ring's outline came out as letters
+before the word (`vsłupy`, `Jbrukowana`, `Z2drá`, `S:minusvalía`), or the glued first letter went with the
+ring (`czenie` for `uczenie`), and `label-rings` cannot tell from the characters which is which. Such a
+word (it starts within `GLUED_GAP` of its ring) is read again the same way, past the ring; the reading is
+kept where the two differ only in their first characters (at most `PREFIX_MAX` each, the rest alike and
+the most of it) and the reading, one sure word, starts at the stretch's first ink: a first letter Tesseract
+skipped in the stretch leaves ink before the word it read, and the page's reading stays.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PIL import Image
@@ -28,6 +36,9 @@ RING_CLEARANCE = 0.1  # text heights left out past the ring, so none of its ink 
 MARGIN = 0.35  # text heights of white above and below a stretch, and between stacked stretches
 MIN_CONFIDENCE = 60.0  # the added letters' reading at least this sure
 STACK_PSM = 6
+GLUED_GAP = 0.15  # text heights between a ring and the word after it below which the two were printed glued (a space is more)
+PREFIX_MAX = 3  # first characters in which a glued word's two readings may differ (a ring's look-alike: "(3)", "wW", "S:")
+START_SLACK = 0.15  # text heights between the stretch's first ink and where its reading starts: no letter fits in it
 
 
 @dataclass(frozen=True)
@@ -35,6 +46,7 @@ class Stretch:
     label: Word
     after: Word  # the word the page read after the label
     left: int  # where the stretch read starts (past the ring)
+    ink_start: int = field(default=-1, compare=False)  # its first inked column, for a word glued to its ring (else -1)
 
 
 def _same_row(a: Word, b: Word) -> bool:
@@ -57,7 +69,8 @@ def stretches(words: list[Word], ink: np.ndarray, labels: Sequence[str], text_he
     """Each label word (one of `labels`, placed where its ring stands) with uncovered ink before the word after it."""
     found = []
     for label in (w for w in words if w.text in labels):
-        row = [w for w in words if w is not label and w.left >= label.right and _same_row(label, w)
+        # A word read from past the ring's middle on (the ring's right edge read with it) is the word after it.
+        row = [w for w in words if w is not label and w.left >= (label.left + label.right) / 2 and _same_row(label, w)
                and w.left - label.right <= NEXT_WORD_WITHIN * text_height]
         if not row:
             continue
@@ -65,7 +78,11 @@ def stretches(words: list[Word], ink: np.ndarray, labels: Sequence[str], text_he
         if after.text in labels or not any(ch.isalnum() for ch in after.text):
             continue
         left = label.right + round(RING_CLEARANCE * text_height)
-        if _uncovered_width(ink, words, after.top, after.bottom, left, after.left) >= MIN_UNCOVERED * text_height:
+        if after.left - label.right <= GLUED_GAP * text_height and after.right > left:
+            columns = np.flatnonzero(np.asarray(ink[max(0, after.top):after.bottom, left:after.right]).any(axis=0))
+            if columns.size:
+                found.append(Stretch(label, after, left, left + int(columns[0])))
+        elif _uncovered_width(ink, words, after.top, after.bottom, left, after.left) >= MIN_UNCOVERED * text_height:
             found.append(Stretch(label, after, left))
     return found
 
@@ -97,6 +114,13 @@ def restored(words: list[Word], found: list[Stretch], readings: list[list[Word]]
             continue
         joined = "".join(w.text for w in read)
         known = s.after.text
+        if s.ink_start >= 0 and not joined.endswith(known):
+            mended = _glued_reading(s, read, known, text_height)
+            at = next((i for i, w in enumerate(result) if w is s.after), None)
+            if mended is not None and at is not None:
+                result[at] = mended
+                count += 1
+            continue
         if not joined.endswith(known) or len(joined) == len(known):
             continue
         added = joined[: len(joined) - len(known)]
@@ -122,3 +146,20 @@ def restored(words: list[Word], found: list[Stretch], readings: list[list[Word]]
             result[at] = replace(s.after, text=added + known, left=start, conf=min(s.after.conf, conf))
         count += 1
     return result, count
+
+
+def _glued_reading(s: Stretch, read: list[Word], known: str, text_height: float) -> Word | None:
+    """The word glued to its ring as its stretch reads it alone, where that reading is one sure word that starts at
+    the stretch's first ink and differs from the page's (`known`) only in its first characters; else None."""
+    if len(read) != 1 or read[0].conf < MIN_CONFIDENCE:
+        return None
+    text = read[0].text
+    start = s.left + read[0].left - round(MARGIN * text_height)  # the stack's column as the page's
+    if start - s.ink_start > START_SLACK * text_height:
+        return None
+    tail = 0
+    while tail < min(len(text), len(known)) and text[-1 - tail] == known[-1 - tail]:
+        tail += 1
+    if max(len(text), len(known)) - tail > PREFIX_MAX or tail < max(2, (len(known) + 1) // 2):
+        return None
+    return replace(s.after, text=text, left=max(s.label.right, min(start, s.after.left)), conf=min(s.after.conf, read[0].conf))

@@ -57,11 +57,12 @@ def test_ringed_labels_in_a_row_a_grid_and_a_key_read_as_the_spec_labels(tmp_pat
 
 
 @needs_tesseract("eng")
-def test_bold_o_and_zero_and_letters_empty_inside_are_no_rings(tmp_path):
+@pytest.mark.parametrize("dpi,blur", [(200, 0.6), (150, 0.8)])
+def test_bold_o_and_zero_and_letters_empty_inside_are_no_rings(tmp_path, dpi, blur):
     from pipeline.extract.ocr.labelrings import find_rings
 
-    boxes = [TextBox("O 0 o Q @ © D 8 B", 20, 20, 170, size=14, bold=True), TextBox("O text 0 and o", 20, 30, 170, size=11)]
-    image = _scan_image(tmp_path, boxes, 200, 0.6, 80)
+    boxes = [TextBox("O 0 o Q @ © D 8 B", 20, 20, 170, size=14, bold=True), TextBox("O text 0 and o e a d", 20, 30, 170, size=11)]
+    image = _scan_image(tmp_path, boxes, dpi, blur, 80)
     import numpy as np
     rings = find_rings(np.asarray(image.convert("L")), 14 / 72 * DPI)
     assert rings == []
@@ -148,3 +149,31 @@ def test_the_last_ring_of_a_page_read_as_a_label_out_of_sequence_is_the_label_th
     # With a ring lost before it, the last label read cannot be placed: kept as read.
     lost = read[:8] + [("⑤", 90.0)]
     assert by_sequence(rows[:9], lost, CIRCLED) == lost
+
+
+@needs_tesseract("pol")
+@pytest.mark.parametrize("dpi,blur,jpeg", [(150, 0.8, 70), (150, 0.4, 90)])
+def test_a_150_dpi_sheet_of_rings_glued_to_their_options_reads_its_options(tmp_path, dpi, blur, jpeg):
+    # Issue 27: `①zielonej` printed without a space. At 150 dpi the ring's ink touches the first letter's and
+    # the blur greys the thin ring all round: v5 found no ring, and every question lost its options.
+    from dataclasses import replace
+
+    from pipeline.devkit import scriptscans
+
+    family = replace(next(f for f in scriptscans.GLUED_TUNING if f.name == "pl-ring-glued"), questions=4)
+    printed = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
+    sheet = scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed)
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=family.seed)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        image = render_page(document, 0, DPI)[0]
+    finally:
+        document.close()
+    read = read_page(image, OcrSettings(languages=("pol",), dpi=DPI, option_labels=CIRCLED), page_number=1)
+    rings = sorted((w for w in read.words if w.text in CIRCLED), key=lambda w: w.top)
+    # Every ring read as its label, in order; right of each, its option's first word as printed.
+    assert [w.text for w in rings] == list(CIRCLED) * len(printed)
+    after = [min((w for w in read.words if w.left >= ring.right and w.top < ring.bottom and ring.top < w.bottom),
+                 key=lambda w: w.left).text for ring in rings]
+    first_words = [option.split()[0] for q in printed for option in q.options]
+    assert sum(a == f for a, f in zip(after, first_words)) >= 0.9 * len(first_words), list(zip(after, first_words))

@@ -71,3 +71,27 @@ def test_a_word_right_after_its_ring_has_no_stretch():
     label = Word("①", 90, 0, 8, 40, 32, LINE)
     words = [label, Word("마이즈", 95, 50, 10, 170, 30, LINE)]
     assert stretches(words, _ink(200, 40, [(2, 38), (50, 170)]), CIRCLED, 40.0) == []
+
+
+def test_a_word_glued_to_its_ring_takes_its_reading_past_the_ring_where_only_its_first_letters_differ():
+    # `②słupy` printed without a space, read across the ring as `vsłupy` (the ring's outline as a letter),
+    # or `czenie` for `①uczenie` (the glued letter taken with the ring): read again past the ring.
+    label = Word("②", 90, 0, 8, 40, 48, LINE)
+    ink = _ink(300, 50, [(2, 38), (42, 60), (64, 200)])  # the ring, then the word's letters from column 42 on
+    for page, again, mended in (("vsłupy", "słupy", "słupy"), ("S:minusvalía", "minusvalía", "minusvalía"),
+                                ("czenie", "uczenie", "uczenie"), ("463", "63", "63")):
+        after = Word(page, 80, 42, 10, 200, 46, LINE)
+        found = stretches([label, after], ink, CIRCLED, 40.0)
+        assert found == [Stretch(label, after, 44)] and found[0].ink_start == 44
+        # The stretch's reading starts at its first ink (stack column = margin of 14 px).
+        read = [Word(again, 90, 14, 14, 170, 50, LINE)]
+        assert [w.text for w in restored([label, after], found, [read], 40.0)[0]] == ["②", mended]
+    after = Word("vsłupy", 80, 42, 10, 200, 46, LINE)
+    found = stretches([label, after], ink, CIRCLED, 40.0)
+    # A reading that starts a letter's width past the first ink skipped a letter: the page's reading stays.
+    assert restored([label, after], found, [[Word("łupy", 90, 34, 14, 170, 50, LINE)]], 40.0)[0] == [label, after]
+    # One that differs past its first characters, is unsure, or is two words changes nothing either.
+    assert restored([label, after], found, [[Word("słapy", 90, 14, 14, 170, 50, LINE)]], 40.0)[0] == [label, after]
+    assert restored([label, after], found, [[Word("słupy", 40, 14, 14, 170, 50, LINE)]], 40.0)[0] == [label, after]
+    two = [Word("s", 90, 14, 14, 30, 50, LINE), Word("łupy", 90, 40, 14, 170, 50, LINE)]
+    assert restored([label, after], found, [two], 40.0)[0] == [label, after]
