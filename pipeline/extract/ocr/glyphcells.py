@@ -9,14 +9,18 @@ against glyph count over the page's words of wide glyphs; Unicode East Asian wid
 - **word spaces** (`split_by_spaces`): a word whose box holds white at least `word_space` cells wide between
   two ink runs, and that is wider than its glyphs' cells by some of that white (`SPACE_EXCESS`), was read
   with a word space lost (`여인숙덮친` for `여인숙 덮친`): it is cut at that white, at the cell boundary the
-  white stands on. Tesseract's spaces are not trusted: the white is measured on the page.
+  white stands on, where the cells of the ink between the whites hold exactly the word's glyphs; and two
+  neighbouring words of wide glyphs on a row with less white between their ink than `word_space` cells are
+  one word read in two (`시 세이도` for `시세이도`). Tesseract's spaces are not trusted: the white is measured
+  on the page, in the band one cell high that holds the word's ink (a box that took in another line's ink
+  measures its own glyphs).
 - **dropped glyphs** (`dropped_glyphs`, `mend_dropped`): ink beside a word on its row that no word's box
   covers, at least `glyph_from` cells wide and most of a glyph high (`자연석` read `연석`, the `자` left out
   of every box), or a box wider than its text by `glyph_from` cells or more (`세기말` read `기말` in a box
   that holds all three). Each such word is cut out with the ink beside it, the crops are stacked and read in
   one Tesseract call; a reading is kept when it holds the word as read and adds as many glyphs as the
   uncovered cells hold (a glyph's worth or more on each side; the whole word for a wide box). A reading
-  that does not is not kept, and the word is marked unsure (its confidence 0, what the second reading
+  that does not (as many cells as the uncovered ink fills, a digit or a Latin letter half a cell) is not kept, and the word is marked unsure (its confidence 0, what the second reading
   said as its `second`): the question rests on a reading that lost a glyph, and carries `ocr.uncertain`.
 """
 from __future__ import annotations
@@ -29,7 +33,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, stacked
-from pipeline.extract.ocr.words import Word, ink_runs
+from pipeline.extract.ocr.words import Word, glued_pair, ink_runs, same_row
 
 MIN_FIT_WORDS = 6  # wide-glyph words of two glyphs or more the page needs for its cells to be measured
 SPACE_EXCESS = 0.12  # cells a word's box must exceed its glyphs' cells by for a white inside it to be a word space
@@ -97,15 +101,43 @@ def measure_cells(words: Sequence[Word]) -> Cells | None:
 
 
 def split_by_spaces(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> tuple[list[Word], int]:
-    """`words` with each word of wide glyphs that holds a word space's white cut there (see the module); and
-    how many spaces were put back."""
+    """`words` with each word of wide glyphs that holds a word space's white cut there, and neighbouring words of
+    wide glyphs on a row with less white between their ink than a word space joined (see the module); and how
+    many spaces were put back or taken out."""
     result: list[Word] = []
     count = 0
     for word in words:
         pieces = _pieces(word, ink, cells, facts) if cell_word(word) and len(word.text) >= 2 else [word]
         count += len(pieces) - 1
         result += pieces
-    return result, count
+    joined, taken = _joined(result, ink, cells, facts)
+    return joined, count + taken
+
+
+def _joined(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> tuple[list[Word], int]:
+    """`words` with each word of wide glyphs joined to the next one right of it on its row where the white between
+    their ink is narrower than a word space; the joined word keeps the left one's place and line."""
+    pieces = [w for w in words if cell_word(w)]
+    follows: dict[int, Word] = {}
+    for left in pieces:
+        beside = [w for w in pieces if w is not left and same_row(left, w) and left.right <= w.left < left.right + cells.pitch]
+        if not beside:
+            continue
+        right = min(beside, key=lambda w: w.left)
+        ends, starts = _ink_columns(ink, left, cells.pitch), _ink_columns(ink, right, cells.pitch)
+        if ends and starts and (right.left + starts[0][0]) - (left.left + ends[-1][1]) < facts.word_space * cells.pitch:
+            follows[id(left)] = right
+    continued = {id(w) for w in follows.values()}
+    merged: dict[int, Word] = {}
+    for first in pieces:
+        if id(first) in continued or id(first) not in follows:
+            continue
+        word, at = first, first
+        while id(at) in follows:
+            at = follows[id(at)]
+            word = glued_pair(word, at)
+        merged[id(first)] = word
+    return [merged.get(id(w), w) for w in words if id(w) not in continued], len(continued)
 
 
 def glyph_rows(ink: np.ndarray, word: Word, pitch: float) -> tuple[int, int]:
@@ -216,6 +248,11 @@ def read_dropped(grey: Image.Image, found: Sequence[Dropped], cells: Cells, lang
             for crop, top in zip(crops, tops)]
 
 
+def cells_of(text: str) -> float:
+    """How many cells `text` fills: a wide glyph one, any other character half of one (digits, Latin letters)."""
+    return sum(1.0 if wide(ch) else 0.5 for ch in text if not ch.isspace())
+
+
 def _is_subsequence(short: str, long: str) -> bool:
     letters = iter(long)
     return all(ch in letters for ch in short)
@@ -257,9 +294,9 @@ def _mended(d: Dropped, read: Sequence[Word], margin: int) -> list[Word] | None:
             return None
         return [replace(d.word, text=joined, conf=min(d.word.conf, read[0].conf))]
     if d.side == "left":
-        if not joined.endswith(known) or len(joined) - len(known) != d.glyphs:
-            return None
         added = joined[:len(joined) - len(known)]
+        if not joined.endswith(known) or abs(cells_of(added) - d.glyphs) > 0.5:
+            return None
         if not any(ch.isalnum() for ch in added):
             return None
         if read[-1].text == known and len(read) >= 2:  # read apart: a word of its own before it
@@ -267,9 +304,9 @@ def _mended(d: Dropped, read: Sequence[Word], margin: int) -> list[Word] | None:
             return [Word(" ".join(w.text for w in before), min(w.conf for w in before), page_left + before[0].left - margin,
                          d.word.top, d.word.left - 1, d.word.bottom, d.word.line), d.word]
         return [replace(d.word, text=added + known, left=d.left, conf=min(d.word.conf, *(w.conf for w in read)))]
-    if not joined.startswith(known) or len(joined) - len(known) != d.glyphs:
-        return None
     added = joined[len(known):]
+    if not joined.startswith(known) or abs(cells_of(added) - d.glyphs) > 0.5:
+        return None
     if not any(ch.isalnum() for ch in added):
         return None
     if read[0].text == known and len(read) >= 2:
