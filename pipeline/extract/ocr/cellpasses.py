@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from pipeline.extract.ocr.glyphcells import CellFacts, dropped_glyphs, measure_cells, mend_dropped, read_dropped, split_by_spaces
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
+from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.languages import language_for_tesseract
 
 
@@ -25,7 +26,7 @@ def _cell_script(work: PageWork) -> bool:
     return cell_facts(work.settings.languages) is not None
 
 
-def _facts_inputs(settings) -> str:
+def _facts_inputs(settings: OcrSettings) -> str:
     facts = cell_facts(settings.languages)
     return f"{facts.word_space}/{facts.glyph_from}" if facts is not None else "none"
 

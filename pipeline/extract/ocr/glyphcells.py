@@ -154,8 +154,8 @@ def glyph_rows(ink: np.ndarray, word: Word, pitch: float) -> tuple[int, int]:
 
 def _ink_columns(ink: np.ndarray, word: Word, pitch: float) -> list[tuple[int, int]]:
     top, bottom = glyph_rows(ink, word, pitch)
-    band = ink[top:bottom, max(0, word.left):word.right]
-    return ink_runs(band.any(axis=0), 0) if band.size else []
+    band = np.asarray(ink[top:bottom, max(0, word.left):word.right])
+    return ink_runs(np.asarray(band.any(axis=0)), 0) if band.size else []
 
 
 def _pieces(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> list[Word]:
