@@ -45,7 +45,8 @@ def _cell_spaces(work: PageWork) -> PageWork:
 @page_pass("dropped-glyphs", "1", Cost.REGIONS, when=_cell_script, inputs=_facts_inputs)
 def _dropped_glyphs(work: PageWork) -> PageWork:
     """Ink of a glyph's cells beside a word of wide glyphs that no word covers, or a box wider than its text by a cell,
-    read again with the word in one stacked call; kept where it adds those glyphs, else the word is marked unsure (`glyphcells`)."""
+    or narrower (a glyph read twice), read again with the word in one stacked call; kept where it adds (takes out) those
+    glyphs, else the word is marked unsure (`glyphcells`)."""
     facts = cell_facts(work.settings.languages)
     cells = measure_cells(work.words)
     if facts is None or cells is None or work.ink is None:
@@ -56,4 +57,4 @@ def _dropped_glyphs(work: PageWork) -> PageWork:
     settings = work.settings
     readings = read_dropped(work.prepared(), found, cells, settings.languages, settings.dpi, work.omp_thread_limit)
     words, mended, marked = mend_dropped(work.words, found, readings, cells)
-    return replace(work, words=words, notes=work.notes + (f"dropped glyphs: {mended} read again, {marked} marked unsure",))
+    return replace(work, words=words, notes=work.notes + (f"glyph cells: {mended} words read again, {marked} marked unsure",))

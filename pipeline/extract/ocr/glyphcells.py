@@ -22,6 +22,10 @@ against glyph count over the page's words of wide glyphs; Unicode East Asian wid
   uncovered cells hold (a glyph's worth or more on each side; the whole word for a wide box). A reading
   that does not (as many cells as the uncovered ink fills, a digit or a Latin letter half a cell) is not kept, and the word is marked unsure (its confidence 0, what the second reading
   said as its `second`): the question rests on a reading that lost a glyph, and carries `ocr.uncertain`.
+- **glyphs read twice** (in `dropped_glyphs` too): a box narrower than its text by `glyph_from` cells or
+  more holds fewer glyphs than the reading (`골골든듀` for `골든듀`, `꼼꼼히ㅇ` for `꼼꼼히`): it is read again
+  the same way, and the reading kept where it is the text less that many glyphs; otherwise the word is
+  marked unsure.
 """
 from __future__ import annotations
 
@@ -72,7 +76,7 @@ class Dropped:
     word: Word
     left: int  # the crop read again, in page pixels
     right: int
-    side: str  # "left", "right" or "inside": where the dropped glyphs stand
+    side: str  # "left", "right" or "inside": where the dropped glyphs stand; "twice": the text has glyphs too many
     glyphs: int  # how many cells the uncovered ink fills
 
 
@@ -205,7 +209,7 @@ def _uncovered(ink: np.ndarray, words: Sequence[Word], word: Word, left: int, ri
 
 def dropped_glyphs(words: Sequence[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> list[Dropped]:
     """Each word of wide glyphs with uncovered ink of a glyph's width beside it on its row, or a box wider
-    than its text by a glyph's width (see the module)."""
+    or narrower than its text by a glyph's width (see the module)."""
     found = []
     reach = round((NEAR + 1.5) * cells.pitch)
     for word in words:
@@ -216,6 +220,9 @@ def dropped_glyphs(words: Sequence[Word], ink: np.ndarray, cells: Cells, facts: 
         excess = cells.excess(word)
         if excess >= facts.glyph_from:
             found.append(Dropped(word, word.left, word.right, "inside", round(excess)))
+            continue
+        if excess <= -facts.glyph_from and len(word.text) >= 2:
+            found.append(Dropped(word, word.left, word.right, "twice", round(-excess)))
             continue
         for side in ("left", "right"):
             start, end = (word.left - reach, word.left) if side == "left" else (word.right, word.right + reach)
@@ -291,6 +298,10 @@ def _mended(d: Dropped, read: Sequence[Word], margin: int) -> list[Word] | None:
     page_left = max(0, d.left - margin)
     if d.side == "inside":
         if len(read) != 1 or len(joined) != len(known) + d.glyphs or not _is_subsequence(known, joined) or not all(map(wide, joined)):
+            return None
+        return [replace(d.word, text=joined, conf=min(d.word.conf, read[0].conf))]
+    if d.side == "twice":
+        if len(read) != 1 or len(joined) != len(known) - d.glyphs or not _is_subsequence(joined, known) or not all(map(wide, joined)):
             return None
         return [replace(d.word, text=joined, conf=min(d.word.conf, read[0].conf))]
     if d.side == "left":

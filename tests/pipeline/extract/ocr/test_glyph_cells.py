@@ -109,6 +109,19 @@ def test_a_reading_that_adds_the_dropped_glyph_mends_the_word_and_one_that_does_
         assert unsure_reason(kept[0].text, kept[0].conf, lexicon, second=kept[0].second) is not None
 
 
+def test_a_box_narrower_than_its_text_by_a_cell_holds_a_glyph_read_twice():
+    # 꼼꼼히 printed (three cells), read 꼼꼼히ㅇ: read again, the reading that is the text less one glyph is kept.
+    word = _word("꼼꼼히ㅇ", 100, 210)
+    found = dropped_glyphs([word], _ink(_glyphs(100, 3)), CELLS, FACTS)
+    assert found == [Dropped(word, 100, 210, "twice", 1)]
+    mended, count, marked = mend_dropped([word], found, [[Word("꼼꼼히", 90.0, 14, 14, 124, 54, LINE)]], CELLS)
+    assert ([w.text for w in mended], count, marked) == (["꼼꼼히"], 1, 0)
+    # A reading that is not the text less a glyph (another glyph, or the same text again) leaves the word unsure.
+    for reading in ("꼼꼼이", "꼼꼼히ㅇ"):
+        kept, count, marked = mend_dropped([word], found, [[Word(reading, 90.0, 14, 14, 124, 54, LINE)]], CELLS)
+        assert (kept[0].text, kept[0].conf, count, marked) == ("꼼꼼히ㅇ", 0.0, 0, 1)
+
+
 def test_only_languages_whose_data_declares_square_cells_run_the_cell_passes():
     assert cell_facts(("kor",)) == FACTS
     assert cell_facts(("eng",)) is None and cell_facts(("ell",)) is None and cell_facts(("rus",)) is None
