@@ -131,13 +131,14 @@ def test_only_languages_whose_data_declares_square_cells_run_the_cell_passes():
         assert _cell_spaces.applies(work) is runs and _dropped_glyphs.applies(work) is runs
 
 
-def _scan(tmp_path, family_name: str, dpi: int, blur: float, jpeg: int):
+def _scan(tmp_path, family_name: str, dpi: int, blur: float, jpeg: int, variant: int = 0):
     """A generated Korean question sheet (`scriptscans`), scanned, its pages rendered as extract renders them;
     what was printed; the OCR settings its spec gives."""
     from pipeline.devkit import scriptscans
     from pipeline.extract import ExtractOptions
 
     family = next(f for f in scriptscans.TUNING + scriptscans.CHECKING if f.name == family_name)
+    family = replace(family, seed=family.seed + 100 * variant)  # as `scriptscans --seeds` makes another sheet
     printed = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
     sheet = scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed)
     scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=family.seed)
@@ -165,3 +166,17 @@ def test_on_a_scanned_korean_sheet_word_spaces_come_back(tmp_path):
     assert {"경남대구림", "여인숙덮친", "위구르족코난"} <= set(without)
     assert {"경남대", "구림", "여인숙", "덮친", "위구르족", "코난"} <= set(with_them)
     assert not {"경남대구림", "여인숙덮친", "위구르족코난"} & set(with_them)
+
+
+@needs_tesseract("kor")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_on_a_scanned_korean_sheet_a_dropped_syllable_is_read_again(tmp_path):
+    # ko-row's second sheet scanned at 200 dpi: Tesseract read the option `매해 19` as `매 19`, the `해` in no
+    # word's box; `dropped-glyphs` reads the word again with that ink and gets it back.
+    pages, printed, settings = _scan(tmp_path, "ko-row", 200, 0.6, 80, variant=1)
+    assert "매해 19" in {option for q in printed for option in q.options}
+    without = [w.text for w in read_page(pages[0], replace(settings, disabled_passes=("dropped-glyphs",)), page_number=1).words]
+    assert "매" in without and "매해" not in without
+    read = read_page(pages[0], settings, page_number=1)
+    assert "매해" in [w.text for w in read.words] and "매" not in [w.text for w in read.words]
+    assert any(note.startswith("glyph cells:") for note in read.notes)
