@@ -121,6 +121,15 @@ class LabelShapes(_Strict):
         return value
 
 
+class GlyphCells(_Strict):
+    """The script sets every glyph on one square cell (Hangul, Han, kana): OCR measures word spaces and dropped
+    glyphs in cells (`pipeline.extract.ocr.glyphcells`). Widths are in cells, measured on the page."""
+
+    word_space: float = Field(gt=0, lt=1, description="white between two glyphs from which it is a word space: 0.34")
+    glyph_from: float = Field(gt=0, le=1, description="uncovered ink beside a word, or a box's excess over its text, from which "
+                                                       "a glyph was dropped: 0.6")
+
+
 class Spelling(_Strict):
     """The language's spelling dictionaries: OCR checks uncertain words against them (`pipeline.extract.ocr.hunspell`)."""
 
@@ -229,6 +238,9 @@ class Language(_Strict):
         default=None, description="one-letter words and their followers; none: OCR'd questions are not judged by them"
     )
     label_shapes: LabelShapes = Field(default_factory=LabelShapes)
+    glyph_cells: GlyphCells | None = Field(
+        default=None, description="the script's glyphs stand on square cells; none: OCR measures no word space or glyph by cells"
+    )
     prompt: PromptWords | None = Field(default=None, description="eval prompt words; none: the language cannot be evaluated")
     answer_words: list[str] = Field(min_length=1, description="how a reply names its answer: Odpowiedź, Poprawna odpowiedź")
     refusal_phrases: list[str] = Field(default_factory=list, description="lower case; short and conservative: nie mogę")

@@ -16,6 +16,7 @@ from PIL import Image
 
 from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.cellpasses import _cell_spaces, _dropped_glyphs
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
@@ -453,7 +454,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
-    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours,
+    _glued_labels, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
 
