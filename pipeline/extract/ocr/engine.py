@@ -457,7 +457,8 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
     - light text on a dark panel (a heading banner, a filled number row) is inverted to dark on light
       (`panels`): erasing rules would otherwise erase the panel and leave its letters as fragments;
     - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
-      between the rules of a key table were read as "(U", ">" before;
+      between the rules of a key table were read as "(U", ">" before; a rule may drift by a row
+      (`straight_rules`: a thin rule turned straight left dashes beside it);
     - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
       key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
       strokes it dissolves (see `read_condensed`).
