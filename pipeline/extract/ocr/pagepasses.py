@@ -219,7 +219,7 @@ def _whole_page_with_text(work: PageWork) -> bool:
     return bool(work.typical_height) and not work.settings.parts_only
 
 
-@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)
+@page_pass("dropped-ink", f"2+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)  # 2: a line beside a box side up to 2 line heights
 def _dropped_ink(work: PageWork) -> PageWork:
     """Lines of text Tesseract returned no word (or only junk) for, found from the ink no word covers, read in place by
     RapidOCR (Tesseract as one text line where RapidOCR has no model for the language), the sure words kept and noted (`droppedink`)."""
