@@ -433,12 +433,12 @@ def _legibility(work: PageWork) -> PageWork:
     return replace(work, confidence=mean_confidence(work.words))
 
 
-@page_pass("figures", "1", Cost.CHEAP, when=_upright_page)
+@page_pass("figures", "2", Cost.CHEAP, when=_upright_page)  # 2: a figure's own rules (a chart's axes) in its box
 def _figures(work: PageWork) -> PageWork:
     """Figures found on the scan, the unsure words read inside each set aside with it (`scanfigures`)."""
     words, figures = work.words, list(work.figures)
     cells, _ = held_apart(words)
-    for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi):
+    for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi, work.image):
         if any(region.holds(w) for w in cells):
             continue  # a key table read cell by cell (its letters at a whitelist's low confidence), no figure
         junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}
