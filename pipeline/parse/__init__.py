@@ -78,6 +78,8 @@ STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
 # `doubled-key-letter` pass): a text key's "Cc" is reported, so text-layer parses are redone once.
 STAGE_VERSION += "/ocr-only-key-letter"
+# A grid row's label OCR read as a smaller number ("문항" as "2" before 21, 22, …, in its own column) opens no question.
+STAGE_VERSION += "/grid-label-number"
 # +28: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
 
 __all__ = [

@@ -35,6 +35,7 @@ from pipeline.specs import KeySpec
 __all__ = ["read_grid"]
 
 MIN_GRID_NUMBERS = 3
+LABEL_COLUMN_PITCHES = 1.5  # a row label's column: its cell sits this many of the row's pitches or more before the first number's
 # An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
 # ("A/C": both accepted).
 _ANSWER_WORD = re.compile(r"^(?:[^\W\d_]{1,12}|[^\W\d_]{1,3}(?:[/,][^\W\d_]{1,3})+)$")
@@ -152,7 +153,21 @@ def number_row(tokens: list[Token], pilot_mark: str | None) -> list[NumberCell] 
     pattern = re.compile(rf"^(?P<n>\d{{1,4}})(?P<pilot>{mark})?$")
     tokens = _after_label(tokens)
     # A row label OCR read with digits ("문항" as "24" or "2%") opens a row that counts up without it.
-    return _number_cells(tokens, pattern) or (_number_cells(tokens[1:], pattern) if len(tokens) > MIN_GRID_NUMBERS else None)
+    cells = _number_cells(tokens, pattern) or (_number_cells(tokens[1:], pattern) if len(tokens) > MIN_GRID_NUMBERS else None)
+    return _without_label_number(cells) if cells else cells
+
+
+def _without_label_number(cells: list[NumberCell]) -> list[NumberCell]:
+    """The row without its first number where that is a row label OCR read as a smaller number ("문항"
+    as "2" before 21, 22, …): the rest count up by one, the first does not continue them, and it stands
+    in a column of its own, farther from the next than `LABEL_COLUMN_PITCHES` of the row's pitch."""
+    rest = cells[1:]
+    if len(rest) < MIN_GRID_NUMBERS:
+        return cells
+    values = [int(c.key) for c in cells]
+    counts_up = all(b - a == 1 for a, b in zip(values[1:], values[2:]))
+    apart = rest[0].x - cells[0].x > LABEL_COLUMN_PITCHES * _pitch(rest)
+    return rest if counts_up and values[1] - values[0] != 1 and apart else cells
 
 
 def _number_cells(tokens: list[Token], pattern: re.Pattern) -> list[NumberCell] | None:

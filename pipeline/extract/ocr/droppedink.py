@@ -37,7 +37,7 @@ from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs, overlap_share
 JUNK_BELOW = 40.0  # a word read under this confidence with under two letters or digits in a row is junk
 COVER_PAD = 0.2  # text-line heights round a word's box that its ink may spread over
 PIECE_GAP = 0.9  # text-line heights of white that part two pieces of a row (table cells, columns; a word space is ~0.35)
-LINE_HEIGHTS = (0.6, 1.8)  # a piece's ink height in the page's text-line heights
+LINE_HEIGHTS = (0.6, 2.0)  # a piece's ink height in the page's text-line heights (a box side or bracket spanning ascenders to descenders beside a line reaches ~1.8)
 MIN_BLOBS = 3  # glyph blobs in a line of text
 MIN_DENSITY, MAX_DENSITY = 0.08, 0.6  # share of a piece's box that is ink: a hairline / a filled bar
 MAX_BLOB_WIDTH = 2.5  # line heights: a wider blob is a drawing or a rule, not touching glyphs

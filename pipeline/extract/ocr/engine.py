@@ -410,8 +410,30 @@ def straight_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
 
 
 def straight_rules(dark: np.ndarray, length: int) -> np.ndarray:
-    """Pixels of `dark` on a horizontal or vertical straight run at least `length` long (rules, frames)."""
-    return straight_runs(dark, length, axis=1) | straight_runs(dark, length, axis=0)
+    """Pixels of `dark` on a horizontal or vertical rule at least `length` long (rules, frames).
+
+    A rule may drift by one row (column) along its length: a 1 px rule turned straight (`deskew`'s
+    resampling after the scan's) spreads over two rows, and the pixels of its lighter row cross the dark
+    threshold in pieces (a NÚCEM frame left ~30 px dashes beside the row found whole, read as `|` and
+    dashes glued to options). So besides the straight runs, runs are looked for in the ink widened by one
+    pixel across the run (a pixel is in the band when it or a neighbour across is dark), and a dark pixel
+    on a long band run is the rule's when it is thin there: not dark on both sides across the run. A
+    descender's tip or a stem touching the rule has ink beyond it and is kept; a letter's stroke, whose
+    band stays short, is kept."""
+    return _drifting_runs(dark, length, axis=1) | _drifting_runs(dark, length, axis=0)
+
+
+def _drifting_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
+    """Dark pixels on a straight run at least `length` long along `axis`, or thin ones on such a run of
+    `dark` widened by one pixel across `axis`."""
+    before, after = np.zeros_like(dark), np.zeros_like(dark)  # the neighbour across the run on each side
+    if axis == 1:
+        before[1:], after[:-1] = dark[:-1], dark[1:]
+    else:
+        before[:, 1:], after[:, :-1] = dark[:, :-1], dark[:, 1:]
+    band = dark | before | after
+    thin = dark & ~(before & after)
+    return straight_runs(dark, length, axis) | (thin & straight_runs(band, length, axis))
 
 
 def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:
@@ -435,7 +457,8 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
     - light text on a dark panel (a heading banner, a filled number row) is inverted to dark on light
       (`panels`): erasing rules would otherwise erase the panel and leave its letters as fragments;
     - straight dark runs longer than 0.4 in (table rules, frames, answer lines) are erased: single letters
-      between the rules of a key table were read as "(U", ">" before;
+      between the rules of a key table were read as "(U", ">" before; a rule may drift by a row
+      (`straight_rules`: a thin rule turned straight left dashes beside it);
     - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
       key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
       strokes it dissolves (see `read_condensed`).

@@ -124,7 +124,7 @@ def _deskew(work: PageWork) -> PageWork:
     return replace(work, image=deskewed(work.image)[0])
 
 
-@page_pass("prepare", "4", Cost.CHEAP, required=True)  # 4: a tall panel's letters judged by their lightest part too
+@page_pass("prepare", "5", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     grey = prepare_for_tesseract(work.image, work.settings.dpi)
@@ -220,7 +220,7 @@ def _whole_page_with_text(work: PageWork) -> bool:
     return bool(work.typical_height) and not work.settings.parts_only
 
 
-@page_pass("dropped-ink", f"1+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)
+@page_pass("dropped-ink", f"2+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)  # 2: a line beside a box side up to 2 line heights
 def _dropped_ink(work: PageWork) -> PageWork:
     """Lines of text Tesseract returned no word (or only junk) for, found from the ink no word covers, read in place by
     RapidOCR (Tesseract as one text line where RapidOCR has no model for the language), the sure words kept and noted (`droppedink`)."""
@@ -434,12 +434,12 @@ def _legibility(work: PageWork) -> PageWork:
     return replace(work, confidence=mean_confidence(work.words))
 
 
-@page_pass("figures", "1", Cost.CHEAP, when=_upright_page)
+@page_pass("figures", "2", Cost.CHEAP, when=_upright_page)  # 2: a figure's own rules (a chart's axes) in its box
 def _figures(work: PageWork) -> PageWork:
     """Figures found on the scan, the unsure words read inside each set aside with it (`scanfigures`)."""
     words, figures = work.words, list(work.figures)
     cells, _ = held_apart(words)
-    for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi):
+    for region in figure_regions(work.prepared(), words, work.typical_height, work.settings.dpi, work.image):
         if any(region.holds(w) for w in cells):
             continue  # a key table read cell by cell (its letters at a whitelist's low confidence), no figure
         junk = {id(w): w.text for w in words if region.holds(w) and w.conf < CONFIDENT_WORD}

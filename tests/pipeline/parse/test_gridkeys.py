@@ -230,3 +230,18 @@ def test_an_unread_cell_of_a_booklet_table_is_reported_for_its_question_and_shif
     tables = read_variant_table(document, KeySpec(kind="variant_table", variant_header=r"Typ\s*(?P<variant>\w)", variant="B"), "key.pdf")
     assert tables["B"].answers == {"1": "B", "3": "C"} and tables["B"].unread == ["2"]
     assert tables["C"].answers == {"1": "C", "2": "A", "3": "D"} and tables["C"].unread == []
+
+
+def test_a_row_label_read_as_a_smaller_number_opens_no_column(tmp_path):
+    # OCR's reading of a Hangul row label ("문항") with no model for its script: "2", in the label's own
+    # column before 21, 22, …; taken as a question, it keyed question 2 with the answer row's label "ae".
+    answers = ["A", "C", "B", "D", "A", "B", "C", "D", "B", "A"]
+    items = [TextBox("2", 6, 40, 22, size=SIZE), TextBox("ae", 6, 46, 22, size=SIZE)]
+    for i, answer in enumerate(answers):
+        items += [TextBox(str(21 + i), 28.0 + PITCH * i, 40, PITCH, size=SIZE, align="C"),
+                  TextBox(answer, 28.0 + PITCH * i, 46, PITCH, size=SIZE, align="C")]
+    table = read(extract(tmp_path, [items]))[""]
+    assert table.answers == keyed(21, "".join(answers)), table.problems
+    # a first number that continues the row is a question, however wide its column
+    items = [TextBox("20", 6, 40, 22, size=SIZE), TextBox("B", 6, 46, 22, size=SIZE)] + items[2:]
+    assert read(extract(tmp_path, [items]))[""].answers == keyed(20, "B" + "".join(answers))
