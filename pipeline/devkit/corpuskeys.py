@@ -6,7 +6,7 @@ booklet by its text layer, and every answer compared with the same sheet read by
 Per sheet and scan: the keyed questions of the text path, the answers the scan's key gave (`read`), right
 and wrong among them, the questions left without an answer that carry a key report line (`reported`: a
 `key.*` flag on the question or a problem line naming it) and those left without any (`silent`, which must
-stay 0). `tuning` sheets are those the key readers may be fitted on; `checking` sheets (whole families,
+stay 0). `wrong (text N)`: of the wrong, the short-answer entries (text, not an option label). `tuning` sheets are those the key readers may be fitted on; `checking` sheets (whole families,
 chosen before any change of this round) only report.
 """
 from __future__ import annotations
@@ -58,6 +58,7 @@ class KeyTally(Counts):
     read: int = 0
     right: int = 0
     wrong: int = 0
+    wrong_text: int = 0  # of `wrong`: short-answer keys (text, not an option label) read otherwise
     reported: int = 0
     silent: int = 0
     notes: list[str] = field(default_factory=list)
@@ -65,7 +66,7 @@ class KeyTally(Counts):
     def line(self) -> str:
         share = f"{self.right / self.keyed:6.1%}" if self.keyed else "     –"
         return (f"keyed {self.keyed:3}  read {self.read:3}  right {self.right:3} ({share})  wrong {self.wrong:2}"
-                f"  reported {self.reported:3}  silent {self.silent:2}")
+                f" (text {self.wrong_text:2})  reported {self.reported:3}  silent {self.silent:2}")
 
 
 def _names(text: str, number: str) -> bool:
@@ -109,6 +110,7 @@ def measure(out: Path, sheet: Sheet, scan: ScanSetting) -> KeyTally:
             tally.read += 1
             tally.right += answer == truth.answer
             tally.wrong += answer != truth.answer
+            tally.wrong_text += answer != truth.answer and len(truth.answer) > 1
             if answer != truth.answer:
                 tally.notes.append(f"{number}: read {answer!r}, printed {truth.answer!r}")
             continue

@@ -49,18 +49,11 @@ DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider
 DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
 LEAD_GAP = 0.45  # of a row's height: a word space at least, between a word leading an entry and its number
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
-# Row heights: a lone number and a lone answer glyph after it, this close, are one entry whose answer stands
-# at a tab stop ("1.      a" / "10.     b": the gap is wider the shorter the number; 3 row heights on a
-# Spanish plantilla, whose entries ENTRY_GAP split into a number and a letter, and no key column was found).
-TAB_GAP = 4.0
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
 ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
 PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
 PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
-# Of the column's pitch: a step between two rows longer than one pitch and half this far off a whole number of
-# pitches holds other matter (a heading 3.75 pitches tall); a lost row's step is two pitches within 0.1.
-CUT_SLACK = 0.15
 NUMBER_MARKS = ".):"  # what a list key's numbers end with, read with their digits and taken off
 LINE_OFFSET = 900_000  # lines of this pass within `tablecells`' held-apart range (its tables use the lower ones)
 _NUMBER_MARK = re.compile(r"^\d+(?P<mark>[^\w\s]{0,2})$")
@@ -103,7 +96,6 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
             groups[-1].append(piece)
         else:
             groups.append([piece])
-    groups = _tab_stops(groups, height)
     for group in groups:
         while len(group) > 2 and _is_speck(group[-1], height):
             group = group[:-1]  # a speck after the answer (a dot of JPEG noise) is no part of the entry
@@ -118,43 +110,6 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
         if number[2] - number[0] <= NUMBER_MAX_WIDTH * height and number[3] - number[1] >= ANSWER_MIN_HEIGHT * height:
             found.append(Entry(number, group[-1], dash, height, row, lead))
     return found
-
-
-def _restarts(values: list[int | None]) -> list[tuple[int, int]]:
-    """[first, last) places of each stretch of a column whose numbers do not fall: a part's numbering that
-    restarts under its heading ("Preguntas de reserva 1. 2. …" under "60.", set flush with it) is a run of
-    its own, never numbered on from the part above. A fall needs two readings on either side that agree
-    (each the one before plus its places), so one misread digit does not cut a run."""
-    read = [(i, v) for i, v in enumerate(values) if v is not None]
-    cuts = [0]
-    for k in range(1, len(read) - 2):
-        (i0, v0), (i1, v1), (i2, v2), (i3, v3) = read[k - 1], read[k], read[k + 1], read[k + 2]
-        if v1 < v0 and v2 - v1 == i2 - i1 and v3 - v2 == i3 - i2 and (k < 2 or v0 - read[k - 2][1] == i0 - read[k - 2][0]):
-            cuts.append(i1)
-    cuts.append(len(values))
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
-
-
-def _tab_stops(groups: list[list[Box]], height: int) -> list[list[Box]]:
-    """`groups` with each group that can only be a number (no answer after it: one piece, or pieces no wider
-    than a number with its mark) joined to the next group where that is one answer glyph within `TAB_GAP`
-    row heights: an entry whose answer is set at a tab stop. A group that is an entry by itself ("21. C")
-    is never split or joined, so a number never takes the answer of the entry beside it."""
-    joined: list[list[Box]] = []
-    index = 0
-    while index < len(groups):
-        group = groups[index]
-        after = groups[index + 1] if index + 1 < len(groups) else None
-        alone = len(group) == 1 or not _is_answer(group[-1], height)
-        if (after is not None and len(after) == 1 and _is_answer(after[0], height) and alone
-                and _span(group)[2] - _span(group)[0] <= NUMBER_MAX_WIDTH * height
-                and after[0][0] - group[-1][2] <= TAB_GAP * height):
-            joined.append([*group, after[0]])
-            index += 2
-            continue
-        joined.append(group)
-        index += 1
-    return joined
 
 
 def _span(pieces: list[Box]) -> Box:
@@ -281,27 +236,7 @@ def list_entries(grey: Image.Image, words: Sequence[Word], dpi: int) -> list[lis
     for top, bottom in ink_runs(ink.sum(axis=1) > 1, 0):
         if low <= bottom - top <= high:
             entries += _entries(_pieces(ink, top, bottom), bottom - top, top)
-    return [part for column in _columns(entries) for part in _off_pitch(column) if _places(part) is not None]
-
-
-def _off_pitch(column: list[Entry]) -> list[list[Entry]]:
-    """The column cut where a step between two rows is off a whole number of pitches by more than `CUT_SLACK` (a part's
-    heading set between its entries: "Preguntas de reserva" under "60."): each stretch is measured on its
-    own, where the whole column kept no pitch and was lost. A step of whole pitches (a row lost) cuts nothing."""
-    if len(column) < 2 * MIN_ENTRIES:
-        return [column]
-    tops = [e.number[1] for e in column]
-    steps = [b - a for a, b in zip(tops, tops[1:])]
-    pitch = float(np.median(steps))
-    if pitch <= 0:
-        return [column]
-    parts, start = [], 0
-    for index, step in enumerate(steps):
-        if step > 1.5 * pitch and abs(step / pitch - round(step / pitch)) > CUT_SLACK:
-            parts.append(column[start:index + 1])
-            start = index + 1
-    parts.append(column[start:])
-    return [part for part in parts if len(part) >= MIN_ENTRIES]
+    return [column for column in _columns(entries) if _places(column) is not None]
 
 
 def read_list_cells(
@@ -337,11 +272,9 @@ def read_list_cells(
             digits = text.rstrip(NUMBER_MARKS)
             values[place] = int(digits) if digits else None
             marks += [text[len(digits):]] if digits else []
-        for first, last in _restarts(values):
-            run = _counting_run(values[first:last])
-            part = [(entry, place) for entry, place in zip(column, places) if first <= place < last]
-            if run is not None and part:
-                keyed.append(([e for e, _ in part], [run[place - first] for _, place in part], _mark(marks, words, column)))
+        run = _counting_run(values)
+        if run is not None:
+            keyed.append((column, [run[place] for place in places], _mark(marks, words, column)))
     if not keyed:
         return words
     answers = [e.answer for column, _, _ in keyed for e in column]
