@@ -5,7 +5,7 @@ booklet by its text layer, and every answer compared with the same sheet read by
 
 Per sheet and scan: the keyed questions of the text path, the answers the scan's key gave (`read`), right
 and wrong among them, the questions left without an answer that carry a key report line (`reported`: a
-`key.*` flag on the question or a problem line naming it) and those left without any (`silent`, which must
+`key.*` flag on the question other than `key.no_entry`, which every unkeyed question carries, or a problem line naming it) and those left without any (`silent`, which must
 stay 0). `wrong (text N)`: of the wrong, the short-answer entries (text, not an option label). `tuning` sheets are those the key readers may be fitted on; `checking` sheets (whole families,
 chosen before any change of this round) only report.
 """
@@ -23,7 +23,7 @@ from pipeline.acquire import ManifestEntry
 from pipeline.devkit.counts import Counts
 from pipeline.devkit.ocrcertainty import CORPUS
 from pipeline.devkit.softscans import ScanSetting, Sheet, _printed, _text_document
-from pipeline.diagnostics import Diagnostic
+from pipeline.diagnostics import Code, Diagnostic
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse import parse_sheet
 from pipeline.specs import load_spec
@@ -69,9 +69,13 @@ class KeyTally(Counts):
                 f" (text {self.wrong_text:2})  reported {self.reported:3}  silent {self.silent:2}")
 
 
+_NOT_QUESTIONS = re.compile(r"\((?:pages?\s+[\d–-]+|\+\d+|\d+ of the sheet's)\)|\bpages?\s+[\d–-]+|^\d+\s+question|\.pdf")
+
+
 def _names(text: str, number: str) -> bool:
-    """Whether a report line names question `number` (alone or inside a span `a–b`)."""
-    for first, last in re.findall(r"(\d+)(?:\s*[–-]\s*(\d+))?", text):
+    """Whether a report line names question `number` (alone or inside a span `a–b`); a page, a count of
+    questions and a list's "(+65)" name none."""
+    for first, last in re.findall(r"(\d+)(?:\s*[–-]\s*(\d+))?", _NOT_QUESTIONS.sub(" ", text)):
         if first == number or (last and number.isdigit() and int(first) <= int(number) <= int(last)):
             return True
     return False
@@ -114,7 +118,9 @@ def measure(out: Path, sheet: Sheet, scan: ScanSetting) -> KeyTally:
             if answer != truth.answer:
                 tally.notes.append(f"{number}: read {answer!r}, printed {truth.answer!r}")
             continue
-        flagged = record is not None and any(isinstance(f, Diagnostic) and f.code.code.startswith("key.") for f in record.flags)
+        # `key.no_entry` is on every unkeyed question: the reader's own word about it is another key flag or a line.
+        flagged = record is not None and any(isinstance(f, Diagnostic) and f.code.code.startswith("key.") and f.code is not Code.NO_KEY_ENTRY
+                                             for f in record.flags)
         if flagged or result.key_unusable or any(_names(line, number.split(".")[-1]) for line in lines):
             tally.reported += 1
         else:
