@@ -74,7 +74,10 @@ _NOT_QUESTIONS = re.compile(r"\((?:pages?\s+[\d–-]+|\+\d+|\d+ of the sheet's)\
 
 def _names(text: str, number: str) -> bool:
     """Whether a report line names question `number` (alone or inside a span `a–b`); a page, a count of
-    questions and a list's "(+65)" name none."""
+    questions and a list's "(+65)" name none. A number with its part's prefix (`2.11`, `1.R3`) is named as written
+    (the key reader writes `1.r3`)."""
+    if not number.isdigit():
+        return re.search(rf"(?<![\w.]){re.escape(number.casefold())}(?![\w])", text.casefold()) is not None
     for first, last in re.findall(r"(\d+)(?:\s*[–-]\s*(\d+))?", _NOT_QUESTIONS.sub(" ", text)):
         if first == number or (last and number.isdigit() and int(first) <= int(number) <= int(last)):
             return True
@@ -121,7 +124,7 @@ def measure(out: Path, sheet: Sheet, scan: ScanSetting) -> KeyTally:
         # `key.no_entry` is on every unkeyed question: the reader's own word about it is another key flag or a line.
         flagged = record is not None and any(isinstance(f, Diagnostic) and f.code.code.startswith("key.") and f.code is not Code.NO_KEY_ENTRY
                                              for f in record.flags)
-        if flagged or result.key_unusable or any(_names(line, number.split(".")[-1]) for line in lines):
+        if flagged or result.key_unusable or any(_names(line, number) for line in lines):
             tally.reported += 1
         else:
             tally.silent += 1

@@ -11,6 +11,8 @@ def test_a_report_line_names_a_question_alone_or_inside_a_span():
     assert not _names(line, "40")  # the count of questions names none, nor does the page
     assert not _names(line.replace("1–20, ", ""), "1")
     assert not _names("80 question(s) have no entry in the key: 1, 2, 3 … (+65)", "65")
+    prefixed = "no entry read for question(s) 1.6, 1.52, 1.r1, 2.11 (4 of the sheet's)"
+    assert _names(prefixed, "1.R1") and _names(prefixed, "2.11") and not _names(prefixed, "1.5") and not _names(prefixed, "2.1")
     assert _names("the answer cell of question 53 could not be read (OCR)", "53")
     assert not _names("the answer cell of question 53 could not be read (OCR)", "5")
 
