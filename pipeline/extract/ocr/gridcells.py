@@ -162,7 +162,7 @@ def _read_row(
     readings = [_one_reading(crop, offset, read) for crop, offset in zip(crops, offsets)]
     letter_sized = _letter_sized([band[upper:lower, l:r] for l, r in cells]) if set(whitelist) & set(VOIDED_MARKS) else [False] * len(cells)
     labels_only = "".join(ch for ch in whitelist if ch not in VOIDED_MARKS)
-    inked = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
+    black_on_white = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
     for index, crop in enumerate(crops):
         reading = readings[index]
         if reading is not None and letter_sized[index] and reading.text in VOIDED_MARKS:
@@ -171,7 +171,7 @@ def _read_row(
             # Two cells read as one word, or a pale letter read as nothing: the cell is read on its own.
             # Grey first, then black on white at the band's own threshold (pale letters survive it,
             # where the strip's fixed threshold of 140 drops a grey 165).
-            for image in (source, inked):
+            for image in (source, black_on_white):
                 alone, alone_read = read_strip(
                     image, [crop], strip_gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"),
                     labels_only if letter_sized[index] else whitelist, binarise=False
