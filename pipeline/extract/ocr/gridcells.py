@@ -47,6 +47,11 @@ DASH_MAX_HEIGHT = 0.3  # of the row's glyph height
 DASH_MIN_PIXELS = 6
 DASH_MIN_WIDTH = 0.25  # of the row's glyph height: narrower flat ink is a speck of the scan
 DASH_SPECKS = 0.25  # other ink in the cell, as a share of the stroke's pixels, that still counts as specks
+# An annulled question's mark ("-", "*") is a small glyph: its largest stroke is no taller than this share of
+# the row's typical glyph. A cell read as a mark whose ink stands as tall as the row's letters is a letter
+# Tesseract misread with the marks allowed (a pale "C" read as "*" at 200 dpi): it is read again against the
+# labels alone, and stays unread (reported for its question) where they name none: never an annulment.
+MARK_MAX_HEIGHT = 0.7
 
 
 def _folded(text: str) -> str:
@@ -155,15 +160,21 @@ def _read_row(
     strip_gap = round(STRIP_GAP * (lower - upper))
     offsets, read = read_strip(source, crops, strip_gap, languages, dpi, omp, path, whitelist, binarise=False)
     readings = [_one_reading(crop, offset, read) for crop, offset in zip(crops, offsets)]
-    inked = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
+    letter_sized = _letter_sized([band[upper:lower, l:r] for l, r in cells]) if set(whitelist) & set(VOIDED_MARKS) else [False] * len(cells)
+    labels_only = "".join(ch for ch in whitelist if ch not in VOIDED_MARKS)
+    black_on_white = Image.fromarray(np.where(band, 0, 255).astype(np.uint8))
     for index, crop in enumerate(crops):
+        reading = readings[index]
+        if reading is not None and letter_sized[index] and reading.text in VOIDED_MARKS:
+            readings[index] = None  # a letter read as a mark: read again against the labels alone
         if readings[index] is None:
             # Two cells read as one word, or a pale letter read as nothing: the cell is read on its own.
             # Grey first, then black on white at the band's own threshold (pale letters survive it,
             # where the strip's fixed threshold of 140 drops a grey 165).
-            for image in (source, inked):
+            for image in (source, black_on_white):
                 alone, alone_read = read_strip(
-                    image, [crop], strip_gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"), whitelist, binarise=False
+                    image, [crop], strip_gap, languages, dpi, omp, path.with_name(f"{path.stem}-{index}.pgm"),
+                    labels_only if letter_sized[index] else whitelist, binarise=False
                 )
                 readings[index] = _one_reading(crop, alone[0], alone_read)
                 if readings[index] is not None:
@@ -201,6 +212,23 @@ def _is_dash(cell: np.ndarray) -> bool:
     others = sum(len(s) for s in strokes) - len(main)
     return (len(main) >= DASH_MIN_PIXELS and height <= DASH_MAX_HEIGHT * cell.shape[0] and width >= 2 * height
             and width >= DASH_MIN_WIDTH * cell.shape[0] and 0.25 <= middle <= 0.8 and others <= DASH_SPECKS * len(main))
+
+
+def _letter_sized(cells: list[np.ndarray]) -> list[bool]:
+    """For each cell of a row, whether its largest stroke stands taller than `MARK_MAX_HEIGHT` of the row's
+    typical glyph (the median over its inked cells): too tall for an annulled question's mark."""
+    heights = [_stroke_height(cell) for cell in cells]
+    inked = [h for h in heights if h]
+    typical = float(np.median(inked)) if inked else 0.0
+    return [bool(typical) and h > MARK_MAX_HEIGHT * typical for h in heights]
+
+
+def _stroke_height(cell: np.ndarray) -> int:
+    strokes = _strokes(cell)
+    if not strokes:
+        return 0
+    rows = [r for r, _ in max(strokes, key=len)]
+    return max(rows) - min(rows) + 1
 
 
 def _strokes(ink: np.ndarray) -> list[list[tuple[int, int]]]:

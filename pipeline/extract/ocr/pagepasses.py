@@ -269,7 +269,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "3", Cost.REGIONS, when=has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered
+@page_pass("grid-cells", "4", Cost.REGIONS, when=has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings

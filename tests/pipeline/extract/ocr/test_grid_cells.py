@@ -13,7 +13,9 @@ from pipeline.devkit.sample.pdfgen import PageSpec, TextBox
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr import OcrSettings
-from pipeline.extract.ocr.gridcells import CELL_GAP, _cells, _numbered_run, _one_glyph_row, _under_numbers
+from pipeline.extract.ocr.gridcells import (
+    CELL_GAP, ROW_LABEL_WIDTH, _band, _cells, _filled_rows, _letter_sized, _numbered_run, _one_glyph_row, _under_numbers,
+)
 from pipeline.extract.ocr.words import Word
 from pipeline.parse.gridkeys import read_grid
 from pipeline.specs import KeySpec
@@ -158,3 +160,49 @@ def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places
 def test_a_row_that_does_not_count_up_is_not_renumbered():
     read = ["3", "9", "12", "4", "40", "7", "1", "2", "8", "30"]
     assert [w.text for w in _numbered_run(_words(read))] == read
+
+
+# Annulled questions marked "-" (7) and "*" (14, 53) among pale letters.
+MARKED_ROWS = ("DABDBA-CBDADC*CBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDC*BCCDCAA")
+
+
+@pytest.mark.parametrize("dpi, blur", [(150, 0.8), (200, 0.6), (300, 0.4)])
+def test_only_a_cell_whose_ink_is_smaller_than_the_rows_letters_can_be_an_annulment_mark(tmp_path, dpi, blur):
+    """A scanned FGV key: Tesseract, allowed the annulment marks, read a pale "C" as "*" and the question was
+    recorded as annulled. On a generated grid scanned at each resolution, the answer rows found from their
+    fills are measured: every letter's ink stands as tall as the row's letters, every mark's does not, so a
+    mark read in a letter's cell is read again against the labels."""
+    scan = colour_scan(_grid_key(tmp_path / "key.pdf", MARKED_ROWS), tmp_path / "scan.pdf", dpi=dpi, noise=0.02, blur=blur, seed=3)
+    import pypdfium2 as pdfium
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        grey = np.asarray(document[0].render(scale=300 / 72).to_pil().convert("L"))
+    finally:
+        document.close()
+    rows = _filled_rows(grey)
+    assert len(rows) == len(MARKED_ROWS)
+    for (_, answers), printed in zip(rows, MARKED_ROWS):
+        left, top, right, bottom = answers
+        band = _one_glyph_row(_band(grey, top, bottom, left, right)[0])
+        cells = _cells(band, CELL_GAP)
+        typical = float(np.median([r - l for l, r in cells]))
+        cells = [(l, r) for l, r in cells if r - l <= ROW_LABEL_WIDTH * typical]
+        # A dash is mostly too narrow for a cell (`_dashes` finds it by its shape); blurred at 150 dpi it is one.
+        glyphs = list(printed) if len(cells) == len(printed) else [ch for ch in printed if ch != "-"]
+        assert len(cells) == len(glyphs), (printed, cells)
+        assert _letter_sized([band[:, l:r] for l, r in cells]) == [ch not in "-*" for ch in glyphs], printed
+
+
+
+@needs_tesseract("por")
+def test_a_scanned_grid_key_never_reads_a_letter_as_an_annulment_mark(tmp_path):
+    scan = colour_scan(_grid_key(tmp_path / "key.pdf", MARKED_ROWS), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.6, quality=90,
+                       seed=4)
+    options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=200, option_labels=("A", "B", "C", "D")))
+    table = read_grid(extract_document(scan, "7" * 64, options), KeySpec(kind="grid"), "key.pdf")[""]
+    expected = {str(1 + 20 * row + i): letter for row, letters in enumerate(MARKED_ROWS) for i, letter in enumerate(letters)}
+    # Every entry read is the one printed: no letter became a mark, no mark a letter; what stayed unread is reported.
+    assert table.answers == {n: a for n, a in expected.items() if n in table.answers}
+    assert len(table.answers) >= 55, (table.answers, table.problems)
+    assert set(table.unread) == set(expected) - set(table.answers)
+    assert {n for n, a in table.answers.items() if a in "-*"} == {"7", "14", "53"}  # the marks, smaller than a letter, still read
