@@ -123,7 +123,7 @@ def _deskew(work: PageWork) -> PageWork:
     return replace(work, image=deskewed(work.image)[0])
 
 
-@page_pass("prepare", "4", Cost.CHEAP, required=True)  # 4: a tall panel's letters judged by their lightest part too
+@page_pass("prepare", "5", Cost.CHEAP, required=True)  # 5: a banner's ornaments beside its panel made paper
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     grey = prepare_for_tesseract(work.image, work.settings.dpi)
