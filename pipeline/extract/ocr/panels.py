@@ -27,9 +27,9 @@ Inside such a panel the fill becomes white and the light letters black. A banner
 left dark beside the inverted letters, Tesseract read them as a word of the heading's line ("WTF questão? r"),
 took its size from them and lost the number ("QUESTÃO 5" with them erased). An ornament is told by its place
 and shape, never by what it says: a piece of fill on the panel's own rows (no taller than its band), within
-`ORNAMENT_REACH` panel heights beside it, with no light inside it (`ORNAMENT_MAX_HOLES`: no letters), that either touches the panel's edge (a part of the banner the
-panel's box cut off) or is solid (`ORNAMENT_CORE_INCHES`: thicker than any letter's stroke). Nothing else on
-the page changes.
+`ORNAMENT_REACH` panel heights beside it, with no light inside it (`ORNAMENT_MAX_HOLES`: no letters), that
+either touches the panel's edge (a part of the banner the panel's box cut off) or is solid
+(`ORNAMENT_CORE_INCHES`: thicker than any letter's stroke). Nothing else on the page changes.
 """
 from __future__ import annotations
 
