@@ -124,7 +124,7 @@ def _deskew(work: PageWork) -> PageWork:
     return replace(work, image=deskewed(work.image)[0])
 
 
-@page_pass("prepare", "5", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole
+@page_pass("prepare", "6", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     grey = prepare_for_tesseract(work.image, work.settings.dpi)

@@ -22,13 +22,21 @@ A panel is found by its shape, never by what it says:
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
   margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
-Inside such a panel the fill becomes white and the light letters black; nothing else on the page changes.
+Inside such a panel the fill becomes white and the light letters black. A banner's ornaments beside it
+(the slanted or notched ends, triangles of the bar's tint: Revalida's "QUESTÃO N" banners) become paper too:
+left dark beside the inverted letters, Tesseract read them as a word of the heading's line ("WTF questão? r"),
+took its size from them and lost the number ("QUESTÃO 5" with them erased). An ornament is told by its place
+and shape, never by what it says: a piece of fill on the panel's own rows (no taller than its band), within
+`ORNAMENT_REACH` panel heights beside it, with no light inside it (`ORNAMENT_MAX_HOLES`: no letters), that
+either touches the panel's edge (a part of the banner the panel's box cut off) or is solid
+(`ORNAMENT_CORE_INCHES`: thicker than any letter's stroke). Nothing else on the page changes.
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
 import numpy as np
+from scipy import ndimage
 
 from pipeline.extract.ocr.words import box_mean, ink_runs
 
@@ -71,6 +79,14 @@ GROW_CELLS = 3  # how far past its dense area a panel's edge is looked for, in c
 RIM = 3  # pixels around a panel made paper: its edge, blurred by the scan
 LETTER_EDGE = 2  # pixels around a panel's light letters that keep their grey (anti-aliased letter edges)
 MARGIN_ROWS = 4  # rows at the top and at the bottom of a panel that make its margins (its edge is blurred)
+# A banner's ornaments: pieces of fill beside a panel, within this many panel heights of its left or right end
+# (Revalida's triangles: up to 3.5 heights from the bar), lying within half a panel height above and below it.
+ORNAMENT_REACH = 4.0
+# Half the width of a solid piece's thickest part, at least (inches): a letter's stroke is thinner (bold 20 pt:
+# 0.014 in), a banner's triangle or slanted end much thicker (Revalida's: 0.15 in tall).
+ORNAMENT_CORE_INCHES = 0.02
+ORNAMENT_MAX_HOLES = 0.02  # light enclosed by a piece, as a share of its fill: an ornament is solid all through
+ORNAMENT_TOUCH = RIM + 2  # pixels from a panel's box within which a piece of fill is part of the banner
 
 
 class Box(NamedTuple):
@@ -88,6 +104,15 @@ def light_on_dark_inverted(grey: np.ndarray, dpi: int) -> np.ndarray:
     panels = reversed_panels(grey, dpi)
     if not panels:
         return grey
+    out = panels_inverted(grey, panels)
+    for box, _ in panels:  # read on the page with its panels inverted: what the panel's box cut off stands apart
+        for rows, columns, piece in banner_ornaments(out, box, dpi):
+            out[rows, columns][piece] = 255
+    return out
+
+
+def panels_inverted(grey: np.ndarray, panels: list[tuple[Box, float]]) -> np.ndarray:
+    """A copy of `grey` with each of `panels` (`reversed_panels`) inverted, its ornaments still there."""
     out = grey.copy()
     for box, letters_level in panels:
         crop = grey[box.top : box.bottom, box.left : box.right].astype(np.float32)
@@ -105,6 +130,36 @@ def light_on_dark_inverted(grey: np.ndarray, dpi: int) -> np.ndarray:
         out[top : box.bottom + RIM, left : box.right + RIM] = 255
         out[box.top : box.bottom, box.left : box.right] = panel
     return out
+
+
+def banner_ornaments(grey: np.ndarray, box: Box, dpi: int) -> list[tuple[slice, slice, np.ndarray]]:
+    """The ornaments of the panel at `box` (see the module's docstring) on `grey`, the page with its panels
+    inverted (`panels_inverted`): each as its rows, its columns and its pixels there."""
+    height = box.bottom - box.top
+    reach = round(ORNAMENT_REACH * height)
+    top, bottom = max(0, box.top - height // 2), min(grey.shape[0], box.bottom + height // 2)
+    left, right = max(0, box.left - reach), min(grey.shape[1], box.right + reach)
+    window = grey[top:bottom, left:right] < FILL_BELOW
+    labelled, count = ndimage.label(window, structure=np.ones((3, 3), dtype=bool))
+    if not count:
+        return []
+    core = max(1, round(ORNAMENT_CORE_INCHES * dpi))
+    square = np.ones((2 * core + 1, 2 * core + 1), dtype=bool)
+    found = []
+    inner = (box.top - top, box.left - left, box.bottom - top, box.right - left)  # the panel, in the window
+    for index, where in enumerate(ndimage.find_objects(labelled), start=1):
+        rows, columns = where
+        if rows.start == 0 or rows.stop == window.shape[0] or columns.start == 0 or columns.stop == window.shape[1]:
+            continue  # runs on past the panel's band or its reach: a picture, a rule, a column of text
+        if columns.start < inner[3] and columns.stop > inner[1]:
+            continue  # above or below the panel, or the panel itself
+        gap = columns.start - inner[3] if columns.start >= inner[3] else inner[1] - columns.stop
+        piece = labelled[where] == index
+        if ndimage.binary_fill_holes(piece).sum() - piece.sum() > ORNAMENT_MAX_HOLES * piece.sum():
+            continue  # light inside: letters (a piece of a banner the panel left out, a word in a box)
+        if gap <= ORNAMENT_TOUCH or ndimage.binary_erosion(piece, structure=square).any():
+            found.append((slice(top + rows.start, top + rows.stop), slice(left + columns.start, left + columns.stop), piece))
+    return found
 
 
 def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
@@ -221,10 +276,26 @@ def _grown(fill: np.ndarray, box: Box) -> Box:
     # or, near the dense area, mostly fill (the panel's end, or part of a slanted end).
     margins = (band[:MARGIN_ROWS].mean(axis=0) >= 0.75) & (band[-MARGIN_ROWS:].mean(axis=0) >= 0.75)
     mostly = band.mean(axis=0) >= MARGIN_LOW_SHARE
-    while left > 0 and (margins[left - 1] or (box.left - left < limit and mostly[left - 1])):
-        left -= 1
-    while right < fill.shape[1] and (margins[right] or (right - box.right < limit and mostly[right])):
-        right += 1
+    # A letter reaching into a margin (the tilde of "Ã", a descender) parts it for less than half the panel's
+    # height: the margin goes on past it. On a soft scan at 150 dpi the panel stopped there, and the letters
+    # beyond were left grey on grey ("QUESTÁ" and nothing of a Revalida banner's left half).
+    bridge = (bottom - top) // 2
+    while left > 0:
+        if margins[left - 1] or (box.left - left < limit and mostly[left - 1]):
+            left -= 1
+            continue
+        beyond = [j for j in range(left - 2, max(-1, left - 2 - bridge), -1) if margins[j]]
+        if not beyond:
+            break
+        left = beyond[0]
+    while right < fill.shape[1]:
+        if margins[right] or (right - box.right < limit and mostly[right]):
+            right += 1
+            continue
+        beyond = [j for j in range(right + 1, min(fill.shape[1], right + 1 + bridge)) if margins[j]]
+        if not beyond:
+            break
+        right = beyond[0] + 1
     return Box(left, top, right, bottom)
 
 
