@@ -300,7 +300,8 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
     return second_reader_inputs(tuple(settings.languages))
 
 
-@page_pass("second-reader", f"2+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)  # 2: keeps what it read per word (`agreement`)
+# 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract
+@page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
@@ -310,7 +311,8 @@ def _second_reader(work: PageWork) -> PageWork:
     def judged_unsure(word: Word) -> bool:
         return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None
 
-    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure)
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
+                       scanned=work.image)
     return replace(work, words=again.words, second_reading=again.note)
 
 
