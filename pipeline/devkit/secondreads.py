@@ -10,12 +10,16 @@ punctuation, digit, glued/split, …) is looked up among the page's words (its r
 occurrence not used yet). Per kind it counts:
 - `runs`: differing runs, and `found` of them located among the page's words;
 - `asked`: runs of which the `second-reader` pass read a word again on this reading (`ReadWord.second`);
-- `rapid right`: runs whose words RapidOCR, reading the whole Tesseract line of the run (the crop the pass
-  reads, but the whole line), reads as printed (`as_read`, the flag's comparison);
+- `R right`: runs whose words RapidOCR, reading the whole Tesseract line of the run from the page as scanned
+  (`--image prepared`: as prepared for Tesseract), reads as printed (`as_read`, the flag's comparison); `R core
+  right`: the same on letters and digits only; `R differs`: runs whose letters and digits RapidOCR reads otherwise
+  than Tesseract (evidence the flag can use);
 - `T known` / `R known` / `P known`: runs whose every word of letters the language's spelling dictionary knows,
   as Tesseract read it, as RapidOCR read it, and as printed (a run of a word both engines read with the
   dictionary's approval is one the dictionary cannot settle);
-- `T unsure`: runs with a word Tesseract read under `secondread.UNSURE_BELOW` confidence.
+- `picked`: runs with a word the pass's rule counts unsure (`would_read_again`: under 80 % confidence, or unknown
+  to the dictionary), and `line asked`: runs on a Tesseract line holding such a word (read again whole, each
+  would be asked).
 The figures say where a second reading would pay, and which rule (dictionary, confidence) would find the run.
 """
 from __future__ import annotations
@@ -27,6 +31,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -34,18 +39,21 @@ import pypdfium2 as pdfium
 from pipeline.devkit.misreadkinds import KINDS, OPTION_BOUNDARY, ANSWER, as_read, text_kinds
 from pipeline.devkit.ocrcertainty import CORPUS, CORPUS_SETS, CorpusSheet, _pages_of, _records_of
 from pipeline.extract import ExtractOptions
-from pipeline.extract.ocr.cache import ReadingCache, reading_key
-from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
-from pipeline.extract.ocr.hunspell import Spelling, spelling_for
-from pipeline.extract.ocr.lexicon import word_core
-from pipeline.extract.ocr.reading import ReadWord
-from pipeline.extract.ocr.recognisers import RECOGNISERS
-from pipeline.extract.ocr.secondread import UNSURE_BELOW, _Known, _unsure
-from pipeline.extract.ocr.words import Word
-from pipeline.extract.ocr.agreement import second_readings
+from pipeline.extract.ocr import (
+    RECOGNISERS,
+    ReadingCache,
+    ReadWord,
+    prepare_for_tesseract,
+    reading_key,
+    render_page,
+    second_readings,
+    spelling_for,
+    word_core,
+    would_read_again,
+)
 from pipeline.specs import load_spec
 
-COUNTS = ("runs", "found", "asked", "line asked", "T unsure", "R right", "R core right", "R differs", "T known", "R known",
+COUNTS = ("runs", "found", "asked", "picked", "line asked", "R right", "R core right", "R differs", "T known", "R known",
           "P known")
 _PIECE = re.compile(r"\w+")
 PAD = 0.3  # line heights of white round a line crop, as the pass pads its windows
@@ -102,12 +110,7 @@ def locate(run: str, before: str | None, pages: dict[int, list[ReadWord]], used:
     return None
 
 
-def _as_word(word: ReadWord) -> Word:
-    return Word(word.text, word.conf if word.conf is not None else -1.0, word.left, word.top, word.right, word.bottom,
-                word.line or (0, 0, 0))
-
-
-def _known(spelling: Spelling, text: str) -> bool:
+def _known(spelling: Any, text: str) -> bool:
     cores = [c for c in (_core(t) for t in text.split()) if c.isalpha()]
     return all(spelling.knows(cores)) if cores else True
 
@@ -137,7 +140,6 @@ def measure(folder: Path, sheet: CorpusSheet, show: bool, image: str = "scanned"
     line_readings: dict[tuple[int, tuple[int, int, int] | None], dict[int, str | None]] = {}
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     used: set[tuple[int, int]] = set()
-    known = _Known(spelling)
     for number, truth in printed.items():
         record = read.get(number)
         if record is None:
@@ -165,8 +167,8 @@ def measure(folder: Path, sheet: CorpusSheet, show: bool, image: str = "scanned"
                 members = [words[i] for i in located.words]
                 line = [w for w in words if w.line is not None and w.line in {m.line for m in members}]
                 tally["asked"] += any(w.second is not None for w in members)
-                tally["line asked"] += any(_unsure(_as_word(w), known) for w in line)
-                tally["T unsure"] += any(w.conf is not None and 0 <= w.conf < UNSURE_BELOW for w in members)
+                tally["line asked"] += any(would_read_again([(w.text, w.conf if w.conf is not None else -1.0) for w in line], spelling))
+                tally["picked"] += any(would_read_again([(w.text, w.conf if w.conf is not None else -1.0) for w in members], spelling))
                 rapid_run = " ".join(r for r in _rapid_of(located, words, document, images, line_readings, options, rapid, image)
                                      if r)
                 tesseract_run = " ".join(w.text for w in members)

@@ -304,9 +304,9 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
 @page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
-    by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
-    the dictionary (`secondread`); a language RapidOCR cannot read, or a machine without it, skips it, said
-    in the reading."""
+    by RapidOCR in windows of their line cut from the page as scanned (not as smoothed for Tesseract), and each
+    window's readings combined by agreement, confidence and the dictionary (`secondread`); a language RapidOCR
+    cannot read, or a machine without it, skips it, said in the reading."""
     # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
     def judged_unsure(word: Word) -> bool:
         return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None

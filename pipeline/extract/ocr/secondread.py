@@ -150,6 +150,14 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = (),
     return sorted(windows, key=lambda w: (not w.decides, w.conf))
 
 
+def would_read_again(words: Sequence[tuple[str, float]], spelling: Spelling) -> list[bool]:
+    """For each (text, Tesseract confidence), whether the pass counts the word unsure and reads its window
+    again, budget permitting (`unsure_windows`): what the measuring tools ask of a line."""
+    known = _Known(spelling)
+    known.ask([text for text, _ in words])
+    return [_unsure(Word(text, conf, 0, 0, 1, 1, (0, 0, 0)), known) for text, conf in words]
+
+
 def _decides(word: Word, known: _Known, judged_unsure: Callable[[Word], bool] | None) -> bool:
     """Whether a second reading of the word decides how sure it is: the certainty rules judge it unsure, or
     it is a word of letters the dictionary rejects (a confident misreading the word list accepts: `mombre`)."""
