@@ -73,7 +73,9 @@ from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
 from pipeline.extract.ocr.hunspell import spelling_for
 from pipeline.extract.ocr.recognisers import RECOGNISERS
-from pipeline.extract.ocr.secondread import read_again
+from pipeline.extract.ocr.secondread import read_again, would_read_again
+from pipeline.extract.ocr.agreement import second_readings
+from pipeline.extract.ocr.reading import ReadWord
 from pipeline.extract.ocr.softness import Softness, measure_softness, sharpening
 
 __all__ = [
@@ -85,5 +87,5 @@ __all__ = [
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
-    "RECOGNISERS", "read_again", "spelling_for", "Softness", "measure_softness", "sharpening",
+    "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "Softness", "measure_softness", "sharpening",
 ]

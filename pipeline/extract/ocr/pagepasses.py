@@ -301,17 +301,19 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
     return second_reader_inputs(tuple(settings.languages))
 
 
-@page_pass("second-reader", f"2+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)  # 2: keeps what it read per word (`agreement`)
+# 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract
+@page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
-    by RapidOCR in windows of their line, and each window's readings combined by agreement, confidence and
-    the dictionary (`secondread`); a language RapidOCR cannot read, or a machine without it, skips it, said
-    in the reading."""
+    by RapidOCR in windows of their line cut from the page as scanned (not as smoothed for Tesseract), and each
+    window's readings combined by agreement, confidence and the dictionary (`secondread`); a language RapidOCR
+    cannot read, or a machine without it, skips it, said in the reading."""
     # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
     def judged_unsure(word: Word) -> bool:
         return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None
 
-    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure)
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
+                       scanned=work.image)
     return replace(work, words=again.words, second_reading=again.note)
 
 

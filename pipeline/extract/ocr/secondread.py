@@ -8,7 +8,12 @@ line around the words Tesseract is unsure of (`unsure_windows`):
 - a word of letters that the language's spelling dictionary does not know, or a token mixing letters
   and digits (`el7`),
 each with its neighbours on the line (the second reader needs the context, and a glued word's space
-lies between it and its neighbour). Windows are taken least confident first, up to a share of the
+lies between it and its neighbour). The windows are cut from the page as scanned, not from the page as
+prepared for Tesseract: the preparation smooths grain and whitens light greys, which is what makes Tesseract
+read `ri` as `n` and a comma's faint tail as a period, and the second reader, given the same smoothed
+pixels, made the same errors (`supenores`, `Ministeno`, `13.33`) and then agreed with Tesseract; on the
+scan it read `superiores`, `Ministerio`, `13,33` (`python -m pipeline.devkit.secondreads`). Only a window
+whose paper is dark on the scan (a heading panel the preparation inverted) is cut from the prepared page. Windows are taken least confident first, up to a share of the
 page's text (BUDGET_SHARE of its words' width in text-line heights), which keeps the page's CPU within
 1.5× of Tesseract's alone (`tests/bench/bench_secondread.py`).
 
@@ -56,6 +61,9 @@ SIMILAR_FROM = 0.6  # share of the characters two readings of a differing span h
 PAD = 0.3  # text-line heights of white around a window
 MAX_MERGED_CHOICES = 3  # differing stretches of two unknown readings tried in every combination
 MISSED_ROOM = 0.25  # text-line heights of free width per character a word Tesseract missed needs
+# Median grey from which a window's paper counts as light on the page as scanned (paper ~240, a tint ~200, a
+# dark panel under ~100): there the second reader reads the scan itself, elsewhere the prepared page.
+LIGHT_PAPER_FROM = 160
 _NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:/]\d+)*[%‰]?$")
 
 
@@ -142,6 +150,14 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = (),
     return sorted(windows, key=lambda w: (not w.decides, w.conf))
 
 
+def would_read_again(words: Sequence[tuple[str, float]], spelling: Spelling) -> list[bool]:
+    """For each (text, Tesseract confidence), whether the pass counts the word unsure and reads its window
+    again, budget permitting (`unsure_windows`): what the measuring tools ask of a line."""
+    known = _Known(spelling)
+    known.ask([text for text, _ in words])
+    return [_unsure(Word(text, conf, 0, 0, 1, 1, (0, 0, 0)), known) for text, conf in words]
+
+
 def _decides(word: Word, known: _Known, judged_unsure: Callable[[Word], bool] | None) -> bool:
     """Whether a second reading of the word decides how sure it is: the certainty rules judge it unsure, or
     it is a word of letters the dictionary rejects (a confident misreading the word list accepts: `mombre`)."""
@@ -159,12 +175,19 @@ def _unsure(word: Word, known: _Known) -> bool:
     return not (core.isupper() and len(core) > 1) and not known(word.text)
 
 
-def _crop(grey: np.ndarray, members: Sequence[Word]) -> tuple[np.ndarray, int]:
-    """The window's pixels with PAD line heights of white round them, and the crop's left edge on the page."""
+def _crop(grey: np.ndarray, members: Sequence[Word], scanned: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """The window's pixels with PAD line heights of white round them, and the crop's left edge on the page:
+    from the page as scanned where the window lies on light paper there, else from the prepared page (a
+    panel Tesseract's preparation turned dark-on-light; see the module's doc)."""
     top, bottom = min(w.top for w in members), max(w.bottom for w in members)
     pad = max(2, int(PAD * (bottom - top)))
     left, right = max(0, min(w.left for w in members) - pad), min(grey.shape[1], max(w.right for w in members) + pad)
-    return grey[max(0, top - pad) : min(grey.shape[0], bottom + pad), left:right], left
+    rows = slice(max(0, top - pad), min(grey.shape[0], bottom + pad))
+    if scanned is not None and scanned.shape == grey.shape:
+        as_scanned = scanned[rows, left:right]
+        if as_scanned.size and np.median(as_scanned) >= LIGHT_PAPER_FROM:
+            return as_scanned, left
+    return grey[rows, left:right], left
 
 
 def _second_words(reading: CropReading) -> list[tuple[str, float]]:
@@ -263,9 +286,11 @@ def _placed(span: list[Word], second: list[tuple[str, float]]) -> list[Word]:
 
 
 def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *, skip: Sequence[Word] = (),
-               recogniser_name: str = SECOND_RECOGNISER, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
+               recogniser_name: str = SECOND_RECOGNISER, judged_unsure: Callable[[Word], bool] | None = None,
+               scanned: Image.Image | None = None) -> SecondReading:
     """`words` with the unsure windows read again by the second recogniser and combined (the module's doc);
-    `judged_unsure`: the certainty rules' verdict on a word, whose windows are read first (`unsure_windows`).
+    `judged_unsure`: the certainty rules' verdict on a word, whose windows are read first (`unsure_windows`);
+    `scanned`: the page as scanned, in `grey`'s geometry, which the windows on light paper are read from.
 
     The second reading is an addition: where it fails (its dictionary process gone, the recogniser
     raising), the page keeps Tesseract's words and the note says what failed."""
@@ -273,13 +298,14 @@ def read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], *
     if spelling is None:
         return SecondReading(words, why_not or "")
     try:
-        return _read_again(grey, words, languages, skip, recogniser_name, spelling, judged_unsure)
+        return _read_again(grey, words, languages, skip, recogniser_name, spelling, judged_unsure, scanned)
     except (SpellingUnavailable, OSError, RuntimeError, ValueError) as exc:
         return SecondReading(words, f"{recogniser_name} failed, Tesseract's reading kept: {type(exc).__name__}: {exc}")
 
 
 def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], skip: Sequence[Word], recogniser_name: str,
-                spelling: Spelling, judged_unsure: Callable[[Word], bool] | None = None) -> SecondReading:
+                spelling: Spelling, judged_unsure: Callable[[Word], bool] | None = None,
+                scanned: Image.Image | None = None) -> SecondReading:
     recogniser: Recogniser = RECOGNISERS[recogniser_name]
     known = _Known(spelling)
     lines = words_by_line(words)
@@ -289,6 +315,7 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
     budget = max(BUDGET_FLOOR, BUDGET_SHARE * width) if line_height else 0.0
     deciding_budget = budget + DECIDING_SHARE * width
     pixels = np.asarray(grey.convert("L"))
+    scanned_pixels = np.asarray(scanned.convert("L")) if scanned is not None else None
     chosen: list[Window] = []
     crops: list[np.ndarray] = []
     lefts: list[int] = []
@@ -296,7 +323,7 @@ def _read_again(grey: Image.Image, words: list[Word], languages: Sequence[str], 
     over_budget = 0
     for window in unsure_windows(words, known, skip, judged_unsure):
         members = lines[window.line][window.start : window.end]
-        crop, left = _crop(pixels, members)
+        crop, left = _crop(pixels, members, scanned_pixels)
         cost = crop.shape[1] / max(crop.shape[0], 1)
         if crop.size == 0 or spent + cost > (deciding_budget if window.decides else budget):
             over_budget += crop.size > 0

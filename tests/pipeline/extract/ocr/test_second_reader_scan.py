@@ -1,0 +1,75 @@
+"""The second recogniser reads the page as scanned (`pipeline.extract.ocr.secondread`): the page prepared
+for Tesseract is smoothed and its light greys whitened, and on those pixels RapidOCR made Tesseract's own
+errors (`ri` read `n`, an accent or a comma's tail lost) and then agreed with them. Real generated sheets in
+small type, rasterised soft (150 dpi, blur 0.8, JPEG 70), read by the whole page path with real Tesseract,
+RapidOCR and hunspell."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.extract.ocr import OcrSettings, installed_languages, read_page, secondread
+from pipeline.extract.ocr.engine import render_page
+from pipeline.extract.ocr.secondread import readiness
+from pipeline.extract.ocr.words import Word
+
+needs_readers = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
+
+SPANISH = "Órganos superiores. Ministerio de la Presidencia. Retribuciones diferidas. El 13,33 % aprobó."
+POLISH = "Źródłem danych jest plik; należy wyznaczyć największą gęstość zaludnienia i różnicę 12,5."
+DPI, BLUR, JPEG = 150, 0.8, 70
+
+
+def _scanned_line(folder: Path, text: str, size: int):
+    pdf = build_pdf(folder / "line.pdf", [PageSpec([TextBox(text, 20, 30, 180, size=size)])])
+    scan = rasterize_pdf(pdf, folder / "scan.pdf", dpi=DPI, blur=BLUR, noise=0.01, jpeg_quality=JPEG, seed=DPI + size)
+    with pdfium.PdfDocument(str(scan)) as document:
+        return render_page(document, 0, DPI)[0]
+
+
+def _read(image, language: str, disabled: tuple[str, ...] = ()) -> list[str]:
+    reading = read_page(image, OcrSettings(languages=(language,), dpi=DPI, disabled_passes=disabled), page_number=1)
+    return [w.text.strip(".,;:") for w in reading.words]
+
+
+@needs_readers
+@pytest.mark.parametrize(("language", "text", "size", "mended"), [
+    ("spa", SPANISH, 7, ["Órganos", "superiores", "aprobó"]),
+    ("pol", POLISH, 8, ["różnicę"]),
+])
+def test_words_tesseract_misreads_on_a_soft_scan_are_read_again_from_the_scan(tmp_path, monkeypatch, language: str, text: str,
+                                                                               size: int, mended: list[str]) -> None:
+    pytest.importorskip("rapidocr")
+    if language not in installed_languages() or readiness((language,))[0] is None:
+        pytest.skip(f"no Tesseract data or spelling dictionary for {language}")
+    image = _scanned_line(tmp_path, text, size)
+    # Tesseract alone misreads them (`supenores`, `Organos`, `róznicę`): the sheet holds real misreadings.
+    alone = _read(image, language, disabled=("second-reader",))
+    assert any(word not in alone for word in mended), alone
+    # The second reader, cutting its windows from the scan, reads them as printed.
+    read = _read(image, language)
+    assert all(word in read for word in mended), read
+    # Cut from the page as prepared for Tesseract (every window's paper taken for dark), it does not.
+    monkeypatch.setattr(secondread, "LIGHT_PAPER_FROM", 256)
+    from_prepared = _read(image, language)
+    assert any(word not in from_prepared for word in mended), from_prepared
+
+
+def test_a_window_on_a_dark_panel_is_cut_from_the_prepared_page() -> None:
+    prepared = np.full((100, 300), 255, dtype=np.uint8)
+    scanned = np.full((100, 300), 235, dtype=np.uint8)
+    scanned[50:100] = 40  # a heading banner: light letters on dark, which the preparation inverted
+    prepared[50:100] = 250
+    on_paper = [Word("superiores", 90.0, 20, 10, 200, 40, (1, 1, 1))]
+    on_banner = [Word("Questão", 90.0, 20, 66, 200, 96, (1, 1, 2))]
+    crop, left = secondread._crop(prepared, on_paper, scanned)
+    assert left == 11 and np.all(crop == 235)  # from the scan
+    crop, _ = secondread._crop(prepared, on_banner, scanned)
+    assert np.all(crop == 250)  # from the prepared page
+    crop, _ = secondread._crop(prepared, on_paper, None)
+    assert np.all(crop == 255)  # no scan given: the prepared page
