@@ -135,7 +135,7 @@ def _despeckle(work: PageWork) -> PageWork:
     """The specks turned to paper on the page every later pass reads, prepared or not; i-dots, accents, dots below,
     periods and leaders, which lie by writing or in rows of their like, stay (`specks`)."""
     specks = specks_of(work.image, work.settings.dpi)
-    return replace(work, image=without_specks(work.image, specks.mask))
+    return replace(work, image=without_specks(work.image, specks))
 
 
 @page_pass("prepare", "4", Cost.CHEAP, required=True)  # 4: a tall panel's letters judged by their lightest part too

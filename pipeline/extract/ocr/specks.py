@@ -59,6 +59,15 @@ MIN_SPECKS_PER_SQUARE_INCH = 2.0
 # threshold, since a speck a pixel wide at 150–200 dpi comes out grey once rendered and smeared by JPEG,
 # and the readers of unprepared cells (grid keys, table rules) see it.
 SPECK_INK_BELOW = 170
+# Writing, that a small mark may lie by: components from WRITING_MIN_LETTER to WRITING_MAX_LETTERS letter
+# heights tall and at most WRITING_MAX_WIDTH wide (letters, letters touching, a heading's capitals); rules,
+# frames and figures are not (a speck in a key's cell lies by its rules).
+WRITING_MIN_LETTER = 0.5
+WRITING_MAX_LETTERS = 3.0
+WRITING_MAX_WIDTH = 10.0
+FILL_RING_PX = 3  # px round a light speck whose median shade it takes
+GROUND_SOLID = 0.7  # share of its box a light component fills to be ground (a cell's white), not a letter's strokes
+_EIGHT = np.ones((3, 3), dtype=bool)
 HALO_PX = 1  # px around a speck also turned to paper: the blur and JPEG smear its edge
 
 
@@ -66,12 +75,15 @@ HALO_PX = 1  # px around a speck also turned to paper: the blur and JPEG smear i
 class Specks:
     """The page's specks: a mask of their pixels (halo included), how many, and the letter height measured."""
 
-    mask: np.ndarray
+    mask: np.ndarray  # dark specks, turned to paper
     count: int
     letter_height: float
-    small_marks: int  # small components near writing or in a leader, kept
+    small_marks: int  # small dark components near writing or in a leader, kept
+    light_mask: np.ndarray | None = None  # light specks on dark fills, turned to the fill's shade
+    light_count: int = 0
 
     def per_square_inch(self, dpi: int) -> float:
+        """Dark specks per square inch: what tells a speckled scan (a light speck shows only on a fill)."""
         return self.count / (self.mask.size / dpi**2)
 
     def speckled(self, dpi: int) -> bool:
@@ -122,49 +134,95 @@ def _in_leaders(centres: np.ndarray, areas: np.ndarray, height: float) -> np.nda
 
 
 def find_specks(grey: np.ndarray, dpi: int) -> Specks:
-    """The specks of a grey page as scanned (uint8) at `dpi`: small components standing apart from writing
-    and from any row of like dots (none where the page has too few letters to measure its type by)."""
-    ink = grey < SPECK_INK_BELOW
-    labels, total = ndimage.label(ink, structure=np.ones((3, 3), dtype=bool))
-    nothing = Specks(np.zeros(ink.shape, dtype=bool), 0, 0.0, 0)
-    if total == 0:
-        return nothing
-    boxes = ndimage.find_objects(labels)
-    heights = np.array([b[0].stop - b[0].start for b in boxes])
-    widths = np.array([b[1].stop - b[1].start for b in boxes])
-    height = letter_height(heights, widths, dpi)
+    """The specks of a grey page as scanned (uint8) at `dpi`: dark dots on paper and light dots on dark fills,
+    small components standing apart from writing and from any row of like dots (none where the page has too
+    few letters to measure its type by)."""
+    dark = _Components(grey < SPECK_INK_BELOW)
+    height = letter_height(dark.heights, dark.widths, dpi)
     if not height:
-        return nothing
-    small_size = SPECK_MAX_LETTER * height
-    small = (heights <= small_size) & (widths <= small_size)  # per component (label - 1)
-    small_of_label = np.concatenate(([False], small))
-    writing = ink & ~small_of_label[labels]
+        return Specks(np.zeros(grey.shape, dtype=bool), 0, 0.0, 0)
+    light = _Components(grey >= SPECK_INK_BELOW)
+    # Dark specks lie on paper (or a cell's white), never inside a light letter on a fill (its counter); they
+    # stand apart from writing, which has a word's shape: letters, letters touching, not rules, frames and
+    # figures, whose edges a speck may lie by anywhere.
+    writing = (dark.heights >= WRITING_MIN_LETTER * height) & (dark.heights <= WRITING_MAX_LETTERS * height) & (
+        dark.widths <= WRITING_MAX_WIDTH * height)
+    specks, count, marks = _apart(dark, writing, light.image_of(light.ground(height)), height)
+    # Light specks lie on a dark fill (a key's filled number row), never inside a dark letter (its counter);
+    # they stand apart from the light shapes there, the fill's light letters.
+    light_writing = ~light.small(height) & ~light.ground(height)
+    lit, light_count, _ = _apart(light, light_writing, dark.image_of(dark.ground(height)), height)
+    return Specks(specks, count, height, marks, lit, light_count)
+
+
+class _Components:
+    """The 8-connected components of a mask, with their boxes' heights and widths and their areas."""
+
+    def __init__(self, mask: np.ndarray):
+        self.labels, total = ndimage.label(mask, structure=_EIGHT)
+        self.boxes = ndimage.find_objects(self.labels)
+        self.heights = np.array([b[0].stop - b[0].start for b in self.boxes], dtype=int)
+        self.widths = np.array([b[1].stop - b[1].start for b in self.boxes], dtype=int)
+        self.areas = np.bincount(self.labels.ravel(), minlength=total + 1)[1:]
+
+    def small(self, height: float) -> np.ndarray:
+        return (self.heights <= SPECK_MAX_LETTER * height) & (self.widths <= SPECK_MAX_LETTER * height)
+
+    def ground(self, height: float) -> np.ndarray:
+        """Which components are ground a speck may lie on: larger than writing (the paper, a fill) or solid
+        (a table cell's white), not a letter's thin strokes."""
+        large = (self.heights > WRITING_MAX_LETTERS * height) | (self.widths > WRITING_MAX_WIDTH * height)
+        solid = self.areas >= GROUND_SOLID * self.heights * self.widths
+        return (large | solid) & ~self.small(height)
+
+    def image_of(self, chosen: np.ndarray) -> np.ndarray:
+        """The pixels of the chosen components (`chosen` per component)."""
+        return np.concatenate(([False], chosen))[self.labels]
+
+
+def _apart(components: _Components, writing: np.ndarray, ground: np.ndarray, height: float) -> tuple[np.ndarray, int, int]:
+    """(mask of the small components standing apart on ground, halo included; how many; how many small ones kept)."""
+    labels, boxes = components.labels, components.boxes
+    small = components.small(height)
     ids = np.flatnonzero(small) + 1
-    kept = np.zeros(ids.size, dtype=bool)
-    if ids.size:
-        near = _near(writing, max(1, round(NEAR_LETTER * height)), max(1, round(NEAR_ROW * height)))
-        kept = np.asarray(ndimage.maximum(near, labels, ids), dtype=bool)
+    if not ids.size:
+        return np.zeros(labels.shape, dtype=bool), 0, 0
+    anchors = components.image_of(writing & ~small)
+    # Near writing: within NEAR_LETTER every way (dots, accents, dots below), or beside it on its rows within
+    # NEAR_ROW (a period after a wide letter). Not on ground: a counter inside a letter's strokes.
+    near = _near(anchors, max(1, round(NEAR_LETTER * height))) | _near(anchors, 0, max(1, round(NEAR_ROW * height)))
+    kept = np.asarray(ndimage.maximum(near, labels, ids), dtype=bool)
+    kept |= ~np.asarray(ndimage.maximum(_near(ground, 1), labels, ids), dtype=bool)
     if kept.any() and not kept.all():
         # Only writing and the marks kept near it: a mark's own pixels are not in `stacked` unless it was kept.
-        stacked = _near(ink & np.isin(labels, ids[kept]), max(1, round(STACK_NEAR * height)))
+        stacked = _near(np.isin(labels, ids[kept]), max(1, round(STACK_NEAR * height)))
         kept |= np.asarray(ndimage.maximum(stacked, labels, ids), dtype=bool)
     apart = ids[~kept]
     if apart.size:
         starts = np.array([[boxes[i - 1][0].start, boxes[i - 1][1].start] for i in apart], dtype=float)
         ends = np.array([[boxes[i - 1][0].stop, boxes[i - 1][1].stop] for i in apart], dtype=float)
-        areas = np.bincount(labels.ravel(), minlength=total + 1)[apart]
-        apart = apart[~_in_leaders((starts + ends) / 2, areas, height)]
-    small_marks = int(ids.size - apart.size)
+        apart = apart[~_in_leaders((starts + ends) / 2, components.areas[apart - 1], height)]
     mask = np.isin(labels, apart)
-    if HALO_PX:
+    if HALO_PX and apart.size:
         mask = _near(mask, HALO_PX)
-    return Specks(mask, int(apart.size), height, small_marks)
+    return mask, int(apart.size), int(ids.size - apart.size)
 
 
-def without_specks(image: Image.Image, mask: np.ndarray) -> Image.Image:
-    """`image` (L or RGB, the mask's size) with the masked pixels turned to paper (white)."""
+def without_specks(image: Image.Image, specks: Specks) -> Image.Image:
+    """`image` (L or RGB, the masks' size) with its dark specks turned to paper (white) and each light speck to
+    the median shade of the fill round it."""
     pixels = np.array(image)
-    pixels[mask] = 255
+    pixels[specks.mask] = 255
+    if specks.light_mask is not None and specks.light_mask.any():
+        labels, _ = ndimage.label(specks.light_mask, structure=_EIGHT)
+        for index, box in enumerate(ndimage.find_objects(labels), start=1):
+            rows, columns = box
+            top, left = max(rows.start - FILL_RING_PX, 0), max(columns.start - FILL_RING_PX, 0)
+            around = (slice(top, rows.stop + FILL_RING_PX), slice(left, columns.stop + FILL_RING_PX))
+            ring = ~specks.light_mask[around]
+            if ring.any():
+                speck = labels[around] == index
+                pixels[around][speck] = np.median(pixels[around][ring], axis=0).astype(pixels.dtype)
     return Image.fromarray(pixels, mode=image.mode)
 
 
