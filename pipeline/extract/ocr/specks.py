@@ -65,6 +65,12 @@ SPECK_INK_BELOW = 170
 WRITING_MIN_LETTER = 0.5
 WRITING_MAX_LETTERS = 3.0
 WRITING_MAX_WIDTH = 10.0
+# A dot at most TINY_LETTER of a letter's height each way is smaller than any mark of the page's type (a period
+# or i-dot of 6 pt type beside 10 pt text is 0.17): a speck even beside a letter, unless it lies within
+# TOUCH_LETTER (TOUCH_PX at least) of other ink.
+TINY_LETTER = 0.15
+TOUCH_LETTER = 0.1
+TOUCH_PX = 2
 FILL_RING_PX = 3  # px round a light speck whose median shade it takes
 GROUND_SOLID = 0.7  # share of its box a light component fills to be ground (a cell's white), not a letter's strokes
 _EIGHT = np.ones((3, 3), dtype=bool)
@@ -192,6 +198,12 @@ def _apart(components: _Components, writing: np.ndarray, ground: np.ndarray, hei
     # NEAR_ROW (a period after a wide letter). Not on ground: a counter inside a letter's strokes.
     near = _near(anchors, max(1, round(NEAR_LETTER * height))) | _near(anchors, 0, max(1, round(NEAR_ROW * height)))
     kept = np.asarray(ndimage.maximum(near, labels, ids), dtype=bool)
+    # A dot smaller than any mark of the page's type is a speck wherever it lies, unless it touches other ink
+    # (a fragment of a pale letter's stroke).
+    tiny = (components.heights <= TINY_LETTER * height) & (components.widths <= TINY_LETTER * height)
+    if tiny.any():
+        touching = _near(components.image_of(~tiny), max(TOUCH_PX, round(TOUCH_LETTER * height)))
+        kept &= ~(tiny[ids - 1] & ~np.asarray(ndimage.maximum(touching, labels, ids), dtype=bool))
     kept |= ~np.asarray(ndimage.maximum(_near(ground, 1), labels, ids), dtype=bool)
     if kept.any() and not kept.all():
         # Only writing and the marks kept near it: a mark's own pixels are not in `stacked` unless it was kept.
