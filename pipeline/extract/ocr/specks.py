@@ -51,10 +51,10 @@ LEADER_STEP = 1.2
 LEADER_ROW = 0.1
 LEADER_AREA_RATIO = 3.0
 LEADER_EVEN = 1.5
-# Specks per square inch of page below which the page is left as scanned: a clean sheet has a handful of
-# isolated dots on a page (measured: 0–0.3 per square inch on the corpus and generated sheets), a
-# speckled scan tens (0.001 of pixels at 200 dpi: about 20).
-MIN_SPECKS_PER_SQUARE_INCH = 2.0
+# Specks per square inch of page below which the page is left as scanned: a clean scan has a few isolated
+# dots on a page (measured at 150–300 dpi: at most 1.4 per square inch, on an OAB cover, most pages under
+# 0.4), a speckled one tens (0.001 of a 200 dpi scan's pixels: about 10; 0.003: 17–70).
+MIN_SPECKS_PER_SQUARE_INCH = 4.0
 # Grey level under which a pixel of the page as scanned is ink here: lighter than the prepared page's
 # threshold, since a speck a pixel wide at 150–200 dpi comes out grey once rendered and smeared by JPEG,
 # and the readers of unprepared cells (grid keys, table rules) see it.
@@ -148,15 +148,18 @@ def find_specks(grey: np.ndarray, dpi: int) -> Specks:
     if not height:
         return Specks(np.zeros(grey.shape, dtype=bool), 0, 0.0, 0)
     light = _Components(grey >= SPECK_INK_BELOW)
+    ground = light.ground(height)
     # Dark specks lie on paper (or a cell's white), never inside a light letter on a fill (its counter); they
     # stand apart from writing, which has a word's shape: letters, letters touching, not rules, frames and
     # figures, whose edges a speck may lie by anywhere.
     writing = (dark.heights >= WRITING_MIN_LETTER * height) & (dark.heights <= WRITING_MAX_LETTERS * height) & (
         dark.widths <= WRITING_MAX_WIDTH * height)
-    specks, count, marks = _apart(dark, writing, light.image_of(light.ground(height)), height)
+    specks, count, marks = _apart(dark, writing, light.image_of(ground), height)
+    if count < MIN_SPECKS_PER_SQUARE_INCH * grey.size / dpi**2:
+        return Specks(specks, count, height, marks)  # no speckled scan: its light dots are not looked for
     # Light specks lie on a dark fill (a key's filled number row), never inside a dark letter (its counter);
     # they stand apart from the light shapes there, the fill's light letters.
-    light_writing = ~light.small(height) & ~light.ground(height)
+    light_writing = ~light.small(height) & ~ground
     lit, light_count, _ = _apart(light, light_writing, dark.image_of(dark.ground(height)), height)
     return Specks(specks, count, height, marks, lit, light_count)
 
