@@ -160,7 +160,7 @@ def find_specks(grey: np.ndarray, dpi: int) -> Specks:
     # Light specks lie on a dark fill (a key's filled number row), never inside a dark letter (its counter);
     # they stand apart from the light shapes there, the fill's light letters.
     light_writing = ~light.small(height) & ~ground
-    lit, light_count, _ = _apart(light, light_writing, dark.image_of(dark.ground(height)), height)
+    lit, light_count, _ = _apart(light, light_writing, dark.image_of(dark.ground(height, solid=False)), height)
     return Specks(specks, count, height, marks, lit, light_count)
 
 
@@ -177,12 +177,14 @@ class _Components:
     def small(self, height: float) -> np.ndarray:
         return (self.heights <= SPECK_MAX_LETTER * height) & (self.widths <= SPECK_MAX_LETTER * height)
 
-    def ground(self, height: float) -> np.ndarray:
-        """Which components are ground a speck may lie on: larger than writing (the paper, a fill) or solid
-        (a table cell's white), not a letter's thin strokes."""
+    def ground(self, height: float, *, solid: bool = True) -> np.ndarray:
+        """Which components are ground a speck may lie on: larger than writing (the paper, a fill) or, with
+        `solid`, filling most of their box (a table cell's white), not a letter's strokes. Dark ground is
+        large only: a bold letter fills its box as a cell's white does, and its counters are no specks."""
         large = (self.heights > WRITING_MAX_LETTERS * height) | (self.widths > WRITING_MAX_WIDTH * height)
-        solid = self.areas >= GROUND_SOLID * self.heights * self.widths
-        return (large | solid) & ~self.small(height)
+        if solid:
+            large |= self.areas >= GROUND_SOLID * self.heights * self.widths
+        return large & ~self.small(height)
 
     def image_of(self, chosen: np.ndarray) -> np.ndarray:
         """The pixels of the chosen components (`chosen` per component)."""
