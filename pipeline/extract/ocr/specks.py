@@ -53,7 +53,7 @@ LEADER_AREA_RATIO = 3.0
 LEADER_EVEN = 1.5
 # Specks per square inch of page below which the page is left as scanned: a clean scan has a few isolated
 # dots on a page (measured at 150–300 dpi: at most 3.0 per square inch, CONAREME 2018 at 150 dpi; 0–0.1 at
-# 300 dpi), a speckled one tens (0.001 of a 200 dpi scan's pixels: about 10; 0.003: 17–70).
+# 300 dpi; a cover printed as a fine dot screen is the exception, 30–990), a speckled one tens (0.001 of a 200 dpi scan's pixels: about 10; 0.003: 17–70).
 MIN_SPECKS_PER_SQUARE_INCH = 4.0
 # Grey level under which a pixel of the page as scanned is ink here: lighter than the prepared page's
 # threshold, since a speck a pixel wide at 150–200 dpi comes out grey once rendered and smeared by JPEG,
