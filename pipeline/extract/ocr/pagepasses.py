@@ -39,6 +39,7 @@ from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, se
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.specks import MIN_SPECKS_PER_SQUARE_INCH, NEAR_LETTER, NEAR_ROW, specks_of, without_specks
 from pipeline.extract.ocr.softness import measure_softness, rule_version, sharpened, sharpening
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
@@ -122,6 +123,20 @@ def _upright_page(work: PageWork) -> bool:
 def _deskew(work: PageWork) -> PageWork:
     """A tilted scan turned straight, its tilt found from its own text (`deskew`)."""
     return replace(work, image=deskewed(work.image)[0])
+
+
+@_says(f"the page as scanned has at least {MIN_SPECKS_PER_SQUARE_INCH:g} specks per square inch: small dots with no writing within "
+       f"{NEAR_LETTER:g} of its letter height up or down and {NEAR_ROW:g} along the row, and in no row of like dots")
+def _speckled(work: PageWork) -> bool:
+    return specks_of(work.image, work.settings.dpi).speckled(work.settings.dpi)
+
+
+@page_pass("despeckle", "1", Cost.CHEAP, when=_speckled)
+def _despeckle(work: PageWork) -> PageWork:
+    """The specks turned to paper on the page every later pass reads, prepared or not; i-dots, accents, dots below,
+    periods and leaders, which lie by writing or in rows of their like, stay (`specks`)."""
+    specks = specks_of(work.image, work.settings.dpi)
+    return replace(work, image=without_specks(work.image, specks))
 
 
 @page_pass("prepare", "6", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper
@@ -451,7 +466,7 @@ def _figures(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _deskew, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
