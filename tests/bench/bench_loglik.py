@@ -222,7 +222,9 @@ def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
         print("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
 
 
-def main(tiny_only: bool = False) -> None:
+def main(argv: list[str] | None = None) -> None:
+    """`make bench` passes its options: `--tiny-only` skips SmolLM2-135M."""
+    tiny_only = "--tiny-only" in (argv or [])
     os.environ.update(OFFLINE_ENV)
     from eval.models.hf import packaged_smollm2_gguf
 
@@ -265,4 +267,4 @@ if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "--child":
         end_to_end_child(*sys.argv[2:])
     else:
-        main(tiny_only="--tiny-only" in sys.argv[1:])
+        main(sys.argv[1:])

@@ -124,8 +124,15 @@ def _run_child(name: str, work: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main(n: int = 100_000) -> None:
+def main(argv: list[str] | None = None) -> None:
+    """`make bench` passes its options (`--records N`: how many generated records; 100,000 unless given)."""
+    import argparse
+
     import pyarrow.parquet as pq
+
+    parser = argparse.ArgumentParser(prog="bench_publish")
+    parser.add_argument("--records", type=int, default=100_000)
+    n = parser.parse_known_args(argv or [])[0].records
 
     from pipeline.publish import COMPRESSION, ROW_GROUP_ROWS
     from pipeline.records import questions_to_table
@@ -158,4 +165,4 @@ if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--phase":
         print(json.dumps(phase(sys.argv[2], Path(sys.argv[3]))))
     else:
-        main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
+        main(sys.argv[1:])
