@@ -37,7 +37,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, stacked
-from pipeline.extract.ocr.words import Word, glued_pair, ink_runs, same_row
+from pipeline.extract.ocr.words import Word, ink_runs, joined_chains, same_row
 
 MIN_FIT_WORDS = 6  # wide-glyph words of two glyphs or more the page needs for its cells to be measured
 SPACE_EXCESS = 0.12  # cells a word's box must exceed its glyphs' cells by for a white inside it to be a word space
@@ -131,17 +131,7 @@ def _joined(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) 
         ends, starts = _ink_columns(ink, left, cells.pitch), _ink_columns(ink, right, cells.pitch)
         if ends and starts and (right.left + starts[0][0]) - (left.left + ends[-1][1]) < facts.word_space * cells.pitch:
             follows[id(left)] = right
-    continued = {id(w) for w in follows.values()}
-    merged: dict[int, Word] = {}
-    for first in pieces:
-        if id(first) in continued or id(first) not in follows:
-            continue
-        word, at = first, first
-        while id(at) in follows:
-            at = follows[id(at)]
-            word = glued_pair(word, at)
-        merged[id(first)] = word
-    return [merged.get(id(w), w) for w in words if id(w) not in continued], len(continued)
+    return joined_chains(words, follows)
 
 
 def glyph_rows(ink: np.ndarray, word: Word, pitch: float) -> tuple[int, int]:

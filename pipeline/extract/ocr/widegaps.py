@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from pipeline.extract.ocr.words import Word, glued_pair, same_row
+from pipeline.extract.ocr.words import Word, joined_chains, same_row
 
 WORD_PITCH = 1.2  # glyph middle to glyph middle, in wide-glyph heights, under which two pieces are one word
 
@@ -46,17 +46,7 @@ def join_wide_glyph_pieces(words: list[Word]) -> list[Word]:
             right = min(beside, key=lambda w: w.left)
             if _wide(left.text[-1]) and _wide(right.text[0]) and _pitch(left, right) < WORD_PITCH * height:
                 follows[id(left)] = right
-    continued = {id(w) for w in follows.values()}
-    joined: dict[int, Word] = {}
-    for first in pieces:
-        if id(first) in continued or id(first) not in follows:
-            continue
-        word, at = first, first
-        while id(at) in follows:
-            at = follows[id(at)]
-            word = glued_pair(word, at)
-        joined[id(first)] = word
-    return [joined.get(id(w), w) for w in words if id(w) not in continued]
+    return joined_chains(words, follows)[0]
 
 
 def _pitch(left: Word, right: Word) -> float:

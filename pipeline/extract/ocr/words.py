@@ -111,6 +111,22 @@ def glued_pair(left: Word, right: Word) -> Word:
     )
 
 
+def joined_chains(words: list[Word], follows: dict[int, Word]) -> tuple[list[Word], int]:
+    """`words` with each chain of pieces glued into one word (`glued_pair`), and how many pieces were glued
+    on: `follows` maps the id of a piece to the piece of the same word right of it."""
+    continued = {id(w) for w in follows.values()}
+    joined: dict[int, Word] = {}
+    for first in words:
+        if id(first) in continued or id(first) not in follows:
+            continue
+        word, at = first, first
+        while id(at) in follows:
+            at = follows[id(at)]
+            word = glued_pair(word, at)
+        joined[id(first)] = word
+    return [joined.get(id(w), w) for w in words if id(w) not in continued], len(continued)
+
+
 def mean_confidence(words: Sequence[Word]) -> float | None:
     """Mean Tesseract confidence of the words (those it gave one); None when there are none."""
     confs = [w.conf for w in words if w.conf >= 0]
