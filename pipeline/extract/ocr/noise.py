@@ -148,7 +148,24 @@ def _strip_readings(
                 grey, [box], gap, languages, dpi, omp_thread_limit, path.with_name(f"{path.stem}-{index}.pgm"), stretch=stretch,
             )
             readings[index] = _reading_in(box, alone[0], alone_read, gap / 2)
+            continue
+        first = readings[index]
+        if first is not None and _unsure(first[0]):
+            # Read too unsurely to be taken: a patch's reading hangs on its neighbours in the strip (a question
+            # number "1." read at 39 beside the page number's "- 6 -", at 94 with a few specks elsewhere on the
+            # page, and at 94 on its own): it is read again on its own, and the surer reading kept.
+            alone, alone_read = read_strip(
+                grey, [box], gap, languages, dpi, omp_thread_limit, path.with_name(f"{path.stem}-{index}.pgm"), stretch=stretch,
+            )
+            again = _reading_in(box, alone[0], alone_read, gap / 2)
+            if again is not None and again[0].conf > first[0].conf:
+                readings[index] = again
     return readings
+
+
+def _unsure(reading: Word) -> bool:
+    """Whether a patch's reading is too unsure to be taken (`ORPHAN_MIN_CONF`, a label's `ORPHAN_MIN_LABEL_CONF`)."""
+    return reading.conf < (ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(reading.text) else ORPHAN_MIN_CONF)
 
 
 ORPHAN_REPLACES = 0.6  # of an unsure word's ink its re-readings together must cover to stand for all of it
@@ -217,8 +234,7 @@ def read_orphans(
         if reading is None:
             continue
         r, offset = reading
-        least = ORPHAN_MIN_LABEL_CONF if _ORPHAN_LABEL.match(r.text) else ORPHAN_MIN_CONF
-        if r.conf < least or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
+        if _unsure(r) or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
             continue
         if label_only and not _ORPHAN_LABEL.match(r.text):
             continue
