@@ -71,6 +71,9 @@ def test_a_clean_scan_has_no_specks_and_is_left_as_scanned(sheet, dpi, blur, jpe
     assert specks.letter_height > 0
     assert specks.small_marks >= 100  # the dots and accents are there, all kept
     assert specks.count == 0 and not specks.speckled(300)
+    # The pass's condition stops at the first, cheap step (its paper never labelled) and decides the same.
+    cheap = find_specks(clean, 300, settle=False)
+    assert not cheap.settled and not cheap.speckled(300)
     despeckle = next(p for p in PAGE_PASSES if p.name == "despeckle")
     work = _work(clean)
     assert not despeckle.applies(work)
@@ -81,6 +84,8 @@ def test_specks_are_taken_and_no_mark_of_the_clean_page_with_them(sheet, dpi, bl
     clean, speckled = _scans(sheet, dpi, blur, jpeg, 0.004)
     specks = find_specks(speckled, 300)
     assert specks.speckled(300)
+    cheap = find_specks(speckled, 300, settle=False)  # the pass's condition: a speckled page is measured to the end
+    assert cheap.settled and cheap.count == specks.count and np.array_equal(cheap.mask, specks.mask)
     # The specks that stood apart from the writing are gone: the dark pixels left on the white between the
     # lines below the text are a few percent of those the scan had.
     below = slice(round((20 + 10 * len(LINES) + 12) / 25.4 * 300), round(132 / 25.4 * 300))
