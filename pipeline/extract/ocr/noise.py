@@ -82,6 +82,7 @@ ORPHAN_MAX_CHARS = 4
 # An unsure word this many text heights tall spans several lines: a column of short tokens stacked
 # close ("1." to "5." of a key) that Tesseract read down as one junk word ("NAON=", confidence 0).
 ORPHAN_STACK_HEIGHTS = 1.8
+_ORPHAN_NUMBER = re.compile(r"^\d{1,3}[.)]?$")  # a question number, as a strip may read it unsurely
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
 
@@ -150,10 +151,12 @@ def _strip_readings(
             readings[index] = _reading_in(box, alone[0], alone_read, gap / 2)
             continue
         first = readings[index]
-        if first is not None and _unsure(first[0]):
-            # Read too unsurely to be taken: a patch's reading hangs on its neighbours in the strip (a question
-            # number "1." read at 39 beside the page number's "- 6 -", at 94 with a few specks elsewhere on the
-            # page, and at 94 on its own): it is read again on its own, and the surer reading kept.
+        if first is not None and _unsure(first[0]) and _ORPHAN_NUMBER.match(first[0].text):
+            # A number read too unsurely to be taken: a patch's reading hangs on its neighbours in the strip (a
+            # question number "1." read at 39 beside the page number's "- 6 -", at 94 with a few specks elsewhere
+            # on the page, and at 94 on its own): it is read again on its own, and the surer reading kept. Only a
+            # number: letters read alone came back surer but not better (INAP's lone "c)" patches, options 97.4 ->
+            # 95.7 % on a clean 200 dpi scan when every unsure patch was read alone).
             alone, alone_read = read_strip(
                 grey, [box], gap, languages, dpi, omp_thread_limit, path.with_name(f"{path.stem}-{index}.pgm"), stretch=stretch,
             )
