@@ -19,7 +19,9 @@ stray dots (a figure's points, a lone period) stay as printed.
 """
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +89,9 @@ class Specks:
     small_marks: int  # small dark components near writing or in a leader, kept
     light_mask: np.ndarray | None = None  # light specks on dark fills, turned to the fill's shade
     light_count: int = 0
+    # False where the page stopped at the first, cheap step: fewer small marks stand apart from writing than a
+    # speckled page has, so `count` is that number (the specks are at most as many) and `mask` is empty.
+    settled: bool = True
 
     def per_square_inch(self, dpi: int) -> float:
         """Dark specks per square inch: what tells a speckled scan (a light speck shows only on a fill)."""
@@ -139,28 +144,38 @@ def _in_leaders(centres: np.ndarray, areas: np.ndarray, height: float) -> np.nda
     return leaders
 
 
-def find_specks(grey: np.ndarray, dpi: int) -> Specks:
+def find_specks(grey: np.ndarray, dpi: int, *, settle: bool = True) -> Specks:
     """The specks of a grey page as scanned (uint8) at `dpi`: dark dots on paper and light dots on dark fills,
     small components standing apart from writing and from any row of like dots (none where the page has too
-    few letters to measure its type by)."""
+    few letters to measure its type by). `settle=False`: a page on which fewer small marks stand apart from
+    writing than a speckled page has specks is left there (`Specks.settled`), its paper never labelled: what
+    the pass's condition needs on a clean page, at a fraction of the cost."""
     dark = _Components(grey < SPECK_INK_BELOW)
     height = letter_height(dark.heights, dark.widths, dpi)
     if not height:
         return Specks(np.zeros(grey.shape, dtype=bool), 0, 0.0, 0)
-    light = _Components(grey >= SPECK_INK_BELOW)
-    ground = light.ground(height)
+    light = None
+
+    def paper() -> np.ndarray:  # labelled only on a page that may be speckled: most of a clean page's cost
+        nonlocal light
+        light = _Components(grey >= SPECK_INK_BELOW)
+        return light.image_of(light.ground(height))
+
     # Dark specks lie on paper (or a cell's white), never inside a light letter on a fill (its counter); they
     # stand apart from writing, which has a word's shape: letters, letters touching, not rules, frames and
     # figures, whose edges a speck may lie by anywhere.
     writing = (dark.heights >= WRITING_MIN_LETTER * height) & (dark.heights <= WRITING_MAX_LETTERS * height) & (
         dark.widths <= WRITING_MAX_WIDTH * height)
-    specks, count, marks = _apart(dark, writing, light.image_of(ground), height)
-    if count < MIN_SPECKS_PER_SQUARE_INCH * grey.size / dpi**2:
+    least = MIN_SPECKS_PER_SQUARE_INCH * grey.size / dpi**2
+    specks, count, marks = _apart(dark, writing, paper, height, 0.0 if settle else least)
+    if light is None:
+        return Specks(specks, count, height, marks, settled=False)
+    if count < least:
         return Specks(specks, count, height, marks)  # no speckled scan: its light dots are not looked for
     # Light specks lie on a dark fill (a key's filled number row), never inside a dark letter (its counter);
     # they stand apart from the light shapes there, the fill's light letters.
-    light_writing = ~light.small(height) & ~ground
-    lit, light_count, _ = _apart(light, light_writing, dark.image_of(dark.ground(height, solid=False)), height)
+    light_writing = ~light.small(height) & ~light.ground(height)
+    lit, light_count, _ = _apart(light, light_writing, lambda: dark.image_of(dark.ground(height, solid=False)), height)
     return Specks(specks, count, height, marks, lit, light_count)
 
 
@@ -168,11 +183,14 @@ class _Components:
     """The 8-connected components of a mask, with their boxes' heights and widths and their areas."""
 
     def __init__(self, mask: np.ndarray):
-        self.labels, total = ndimage.label(mask, structure=_EIGHT)
+        self.labels, _ = ndimage.label(mask, structure=_EIGHT)
         self.boxes = ndimage.find_objects(self.labels)
         self.heights = np.array([b[0].stop - b[0].start for b in self.boxes], dtype=int)
         self.widths = np.array([b[1].stop - b[1].start for b in self.boxes], dtype=int)
-        self.areas = np.bincount(self.labels.ravel(), minlength=total + 1)[1:]
+
+    @functools.cached_property
+    def areas(self) -> np.ndarray:
+        return np.bincount(self.labels.ravel(), minlength=len(self.boxes) + 1)[1:]
 
     def small(self, height: float) -> np.ndarray:
         return (self.heights <= SPECK_MAX_LETTER * height) & (self.widths <= SPECK_MAX_LETTER * height)
@@ -191,8 +209,18 @@ class _Components:
         return np.concatenate(([False], chosen))[self.labels]
 
 
-def _apart(components: _Components, writing: np.ndarray, ground: np.ndarray, height: float) -> tuple[np.ndarray, int, int]:
-    """(mask of the small components standing apart on ground, halo included; how many; how many small ones kept)."""
+def _any_in(mask: np.ndarray, labels: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Per component in `ids`, whether any of its pixels is in `mask`: one count over the page (`ndimage.maximum`
+    sorts every pixel by its label, most of a page's cost)."""
+    return np.bincount(labels[mask], minlength=int(ids.max()) + 1)[ids] > 0
+
+
+def _apart(
+    components: _Components, writing: np.ndarray, ground_of: Callable[[], np.ndarray], height: float, least: float = 0.0,
+) -> tuple[np.ndarray, int, int]:
+    """(mask of the small components standing apart on ground, halo included; how many; how many small ones kept).
+    Where fewer than `least` stand apart from writing, the later steps (which only take marks back) are skipped and
+    `ground_of` (the ground's pixels) is never called: (an empty mask, that number, how many were kept so far)."""
     labels, boxes = components.labels, components.boxes
     small = components.small(height)
     ids = np.flatnonzero(small) + 1
@@ -202,18 +230,20 @@ def _apart(components: _Components, writing: np.ndarray, ground: np.ndarray, hei
     # Near writing: within NEAR_LETTER every way (dots, accents, dots below), or beside it on its rows within
     # NEAR_ROW (a period after a wide letter). Not on ground: a counter inside a letter's strokes.
     near = _near(anchors, max(1, round(NEAR_LETTER * height))) | _near(anchors, 0, max(1, round(NEAR_ROW * height)))
-    kept = np.asarray(ndimage.maximum(near, labels, ids), dtype=bool)
+    kept = _any_in(near, labels, ids)
     # A dot smaller than any mark of the page's type is a speck wherever it lies, unless it touches other ink
     # (a fragment of a pale letter's stroke).
     tiny = (components.heights <= TINY_LETTER * height) & (components.widths <= TINY_LETTER * height)
     if tiny.any():
         touching = _near(components.image_of(~tiny), max(TOUCH_PX, round(TOUCH_LETTER * height)))
-        kept &= ~(tiny[ids - 1] & ~np.asarray(ndimage.maximum(touching, labels, ids), dtype=bool))
-    kept |= ~np.asarray(ndimage.maximum(_near(ground, 1), labels, ids), dtype=bool)
+        kept &= ~(tiny[ids - 1] & ~_any_in(touching, labels, ids))
+    if np.count_nonzero(~kept) < least:
+        return np.zeros(labels.shape, dtype=bool), int(np.count_nonzero(~kept)), int(np.count_nonzero(kept))
+    kept |= ~_any_in(_near(ground_of(), 1), labels, ids)
     if kept.any() and not kept.all():
         # Only writing and the marks kept near it: a mark's own pixels are not in `stacked` unless it was kept.
         stacked = _near(np.isin(labels, ids[kept]), max(1, round(STACK_NEAR * height)))
-        kept |= np.asarray(ndimage.maximum(stacked, labels, ids), dtype=bool)
+        kept |= _any_in(stacked, labels, ids)
     apart = ids[~kept]
     if apart.size:
         starts = np.array([[boxes[i - 1][0].start, boxes[i - 1][1].start] for i in apart], dtype=float)
@@ -251,6 +281,6 @@ def specks_of(image: Image.Image, dpi: int) -> Specks:
     cached = getattr(_last, "entry", None)
     if cached is not None and cached[0] is image and cached[1] == dpi:
         return cached[2]
-    found = find_specks(np.asarray(image.convert("L")), dpi)
+    found = find_specks(np.asarray(image.convert("L")), dpi, settle=False)
     _last.entry = (image, dpi, found)
     return found
