@@ -22,7 +22,7 @@ from typing import Literal
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.counts import Counts
 from pipeline.devkit.ocrcertainty import CORPUS
-from pipeline.devkit.softscans import ScanSetting, Sheet, _printed, _text_document
+from pipeline.devkit.softscans import ScanSetting, Sheet, _printed, _text_document, sheets_in_corpus
 from pipeline.diagnostics import Code, Diagnostic
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse import parse_sheet
@@ -142,15 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="each wrong or silent entry and the key's report lines")
     args = parser.parse_args(argv)
     scans = [ScanSetting.parse(text) for text in args.scans.split(",")]
-    chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set]:
         total = KeyTally()
-        for sheet in SETS[set_name]:
-            if chosen and sheet.name not in chosen:
-                continue
-            if not (CORPUS / sheet.folder / sheet.key).is_file():
-                print(f"{set_name:8} {sheet.name:20} skipped: not in the development corpus")
-                continue
+        for sheet in sheets_in_corpus(set_name, SETS[set_name], args.sheets, file="key"):
             for scan in scans:
                 tally = measure(args.out, sheet, scan)
                 total.add(tally)

@@ -23,7 +23,7 @@ from pathlib import Path
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan
+from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -166,15 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="each question not found under its number, and each renumbering")
     args = parser.parse_args(argv)
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
-    chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set]:
         total = Tally()
-        for sheet in SETS[set_name]:
-            if chosen and sheet.name not in chosen:
-                continue
-            if not (CORPUS / sheet.folder / sheet.booklet).is_file():
-                print(f"{set_name:8} {sheet.name:18} skipped: not in the development corpus")
-                continue
+        for sheet in sheets_in_corpus(set_name, SETS[set_name], args.sheets):
             for scan in scans:
                 tally, notes = measure(args.out, sheet, scan, args.keys)
                 total.add(tally)

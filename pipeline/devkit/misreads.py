@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,7 @@ from pipeline.devkit import ocrcertainty, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan
+from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -243,6 +245,21 @@ def line(tally: Tally, errors: Counter[str]) -> str:
             f" answers {share(tally.answers_right, tally.answers)}")
 
 
+def _report(label: str, measured: list[tuple[str, Callable[..., tuple[Tally, Counter[str], list]]]], scans: list[tuple[int, float, int]],
+            disabled: tuple[str, ...], show: bool) -> None:
+    """One line per sheet and scan, then the set's total; with `show`, each differing stretch under its line."""
+    total, total_errors = Tally(), Counter[str]()
+    for name, measure_one in measured:
+        for scan in scans:
+            tally, errors, shown = measure_one(scan, disabled)
+            total.add(tally)
+            total_errors.update(errors)
+            print(f"{label}{name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
+            for printed, read in shown if show else ():
+                print(f"    {printed!r} → {read!r}")
+    print(f"{label}{'all':20} {'':11}  {line(total, total_errors)}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.misreads", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -256,34 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set] if args.set in SETS else []:
-        total, total_errors = Tally(), Counter[str]()
-        for sheet in SETS[set_name]:
-            if chosen and sheet.name not in chosen:
-                continue
-            if not (CORPUS / sheet.folder / sheet.booklet).is_file():
-                print(f"{set_name:8} {sheet.name:20} skipped: not in the development corpus")
-                continue
-            for scan in scans:
-                tally, errors, shown = measure(args.out, sheet, scan, disabled)
-                total.add(tally)
-                total_errors.update(errors)
-                print(f"{set_name:8} {sheet.name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
-                for printed, read in shown if args.show else ():
-                    print(f"    {printed!r} → {read!r}")
-        print(f"{set_name:8} {'all':20} {'':11}  {line(total, total_errors)}", flush=True)
+        present = sheets_in_corpus(set_name, SETS[set_name], args.sheets)
+        _report(f"{set_name:8} ", [(sheet.name, functools.partial(measure, args.out, sheet)) for sheet in present], scans, disabled, args.show)
     if args.set in ("generated", "all"):
-        total, total_errors = Tally(), Counter[str]()
-        for name in GENERATED:
-            if chosen and name not in chosen:
-                continue
-            for scan in scans:
-                tally, errors, shown = measure_generated(args.out, name, scan, disabled)
-                total.add(tally)
-                total_errors.update(errors)
-                print(f"{'generated':9}{name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
-                for printed, read in shown if args.show else ():
-                    print(f"    {printed!r} → {read!r}")
-        print(f"{'generated':9}{'all':20} {'':11}  {line(total, total_errors)}", flush=True)
+        generated = [name for name in GENERATED if not chosen or name in chosen]
+        _report(f"{'generated':9}", [(name, functools.partial(measure_generated, args.out, name)) for name in generated], scans, disabled, args.show)
     return 0
 
 

@@ -51,6 +51,21 @@ class Sheet:
     pages: tuple[int, int]  # the stretch read for stems and options (with the cover)
 
 
+def sheets_in_corpus(set_name: str, sheets: tuple[Sheet, ...], names: str = "", file: Literal["booklet", "key"] = "booklet") -> list[Sheet]:
+    """The sheets of a set that `names` names (comma-separated; every one when empty) whose `file` (booklet or
+    key) is in the development corpus; each one that is not there is said in a line, never measured as empty."""
+    chosen = {s for s in names.split(",") if s}
+    present = []
+    for sheet in sheets:
+        if chosen and sheet.name not in chosen:
+            continue
+        if not (CORPUS / sheet.folder / getattr(sheet, file)).is_file():
+            print(f"{set_name:8} {sheet.name:20} skipped: not in the development corpus")
+            continue
+        present.append(sheet)
+    return present
+
+
 TUNING = (
     Sheet("es-inap-2024", "es_inap", "es_inap_auxiliar_administrativo/2024", "CuestionarioAUX-LMODELOAFINAL_TBKCWSFLJK_154AB89SD658.pdf",
           "Plantilla definitiva respuestas AUXLI MODELO A.pdf", (("year", "2024"), ("form", "A")), (2, 3)),
@@ -229,10 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     measured = tuple(p for p in args.passes.split(",") if p)
     for set_name in ("tuning", "checking") if args.set == "all" else [args.set]:  # the tilt sets only when named
         totals = {"without": (Score(), Score()), "with": (Score(), Score())}
-        for sheet in SETS[set_name]:
-            if not (CORPUS / sheet.folder / sheet.booklet).is_file():
-                print(f"{set_name:8} {sheet.name:18} skipped: not in the development corpus")
-                continue
+        for sheet in sheets_in_corpus(set_name, SETS[set_name]):
             for scan in scans:
                 if args.softness:
                     print(f"{set_name:8} {sheet.name:18} {scan.label()}  {softness_lines(args.out, sheet, scan)}",
