@@ -36,7 +36,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import ndimage
 
 from pipeline.extract.ocr.words import box_mean, ink_runs
 
@@ -135,6 +134,7 @@ def panels_inverted(grey: np.ndarray, panels: list[tuple[Box, float]]) -> np.nda
 def banner_ornaments(grey: np.ndarray, box: Box, dpi: int) -> list[tuple[slice, slice, np.ndarray]]:
     """The ornaments of the panel at `box` (see the module's docstring) on `grey`, the page with its panels
     inverted (`panels_inverted`): each as its rows, its columns and its pixels there."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second, OCR or not
     height = box.bottom - box.top
     reach = round(ORNAMENT_REACH * height)
     top, bottom = max(0, box.top - height // 2), min(grey.shape[0], box.bottom + height // 2)

@@ -24,8 +24,6 @@ from collections.abc import Sequence
 import numpy as np
 from PIL import Image
 
-from scipy import ndimage
-
 from pipeline.extract.ocr.engine import RULE_MIN_INCHES, straight_rules
 from pipeline.extract.ocr.segment import Region, regions_of_ink
 from pipeline.extract.ocr.words import Word
@@ -81,6 +79,7 @@ def own_rules(figure: Region, page: Image.Image, dpi: int) -> Region:
     (`engine.straight_rules`, the same length), each piece of touching rule pixels taken when it comes
     within `RULE_TOUCH_IN` of the figure's box and at least `RULE_ALONG_FIGURE` of its length lies along
     the box (a chart's axes reach a little past their trace; a table's rule or an answer line runs on)."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second, OCR or not
     length = max(20, round(dpi * RULE_MIN_INCHES))
     # Only rules that reach the box matter, looked for in a window the box's own size wider each way: a
     # rule the window's edge cuts runs on past the box by more than the box is long, so is not the figure's.

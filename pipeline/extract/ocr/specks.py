@@ -26,8 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
-from scipy import ndimage
-from scipy.spatial import cKDTree
 
 # A letter's size, to measure the page's type by: components this many inches tall at least (specks and
 # dots are smaller) and at most LETTER_MAX_INCHES (figures, frames and headings' capitals are larger).
@@ -111,6 +109,7 @@ def letter_height(heights: np.ndarray, widths: np.ndarray, dpi: int) -> float:
 
 def _near(mask: np.ndarray, up_down: int, along: int | None = None) -> np.ndarray:
     """Pixels within `up_down` px of `mask` vertically and `along` px (`up_down` when None) horizontally."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second, OCR or not
     along = up_down if along is None else along
     grown = ndimage.maximum_filter1d(mask.view(np.uint8), 2 * up_down + 1, axis=0)
     return ndimage.maximum_filter1d(grown, 2 * along + 1, axis=1).view(bool)
@@ -121,6 +120,8 @@ def _in_leaders(centres: np.ndarray, areas: np.ndarray, height: float) -> np.nda
     count = len(centres)
     if count < LEADER_MIN_DOTS:
         return np.zeros(count, dtype=bool)
+    from scipy.spatial import cKDTree
+
     parent = np.arange(count)
 
     def root(i: int) -> int:
@@ -183,6 +184,7 @@ class _Components:
     """The 8-connected components of a mask, with their boxes' heights and widths and their areas."""
 
     def __init__(self, mask: np.ndarray):
+        from scipy import ndimage
         self.labels, _ = ndimage.label(mask, structure=_EIGHT)
         self.boxes = ndimage.find_objects(self.labels)
         self.heights = np.array([b[0].stop - b[0].start for b in self.boxes], dtype=int)
@@ -258,6 +260,7 @@ def _apart(
 def without_specks(image: Image.Image, specks: Specks) -> Image.Image:
     """`image` (L or RGB, the masks' size) with its dark specks turned to paper (white) and each light speck to
     the median shade of the fill round it."""
+    from scipy import ndimage
     pixels = np.array(image)
     pixels[specks.mask] = 255
     if specks.light_mask is not None and specks.light_mask.any():
