@@ -377,6 +377,28 @@ def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Im
     return bitmap.to_pil().convert("RGB").crop(box)
 
 
+# The content address of each crop this process encoded, by its pixels: a family's logos, ornaments and
+# repeated drawings come back on sheet after sheet, and encoding the PNG is half of a crop's cost. PNG
+# encoding with fixed settings is deterministic (the same pixels, the same bytes), so a crop whose
+# pixels were encoded before has that address without encoding again; the file is written as before
+# when it is not in `out_dir`.
+_ENCODED: dict[bytes, str] = {}
+ENCODED_MAX = 4096  # addresses kept (about 150 bytes each); the memo starts afresh when full
+
+
+def _pixels_key(crop: Image.Image) -> bytes:
+    """A digest of everything a crop's PNG encodes: its mode, size and pixels."""
+    key = hashlib.sha256(f"{crop.mode} {crop.size[0]}x{crop.size[1]}\n".encode())
+    key.update(crop.tobytes())
+    return key.digest()
+
+
+def _png(crop: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    crop.save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
 def _crop_page(
     page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int, root: Path
 ) -> list[Figure]:
@@ -390,13 +412,17 @@ def _crop_page(
         x0, top = max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0)
         x1, bottom = min(x1 + CROP_PADDING_PT, width), min(bottom + CROP_PADDING_PT, height)
         crop = _crop_bitmap(bitmap, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
-        buffer = io.BytesIO()
-        crop.save(buffer, format="PNG", optimize=False)
-        data = buffer.getvalue()
-        digest = hashlib.sha256(data).hexdigest()
+        pixels = _pixels_key(crop)
+        digest = _ENCODED.get(pixels)
+        if digest is None or not (out_dir / f"{digest}.png").exists():
+            data = _png(crop)
+            digest = hashlib.sha256(data).hexdigest()
+            if not (out_dir / f"{digest}.png").exists():
+                write_bytes_atomic(out_dir / f"{digest}.png", data)
+            if len(_ENCODED) >= ENCODED_MAX:
+                _ENCODED.clear()
+            _ENCODED[pixels] = digest
         target = out_dir / f"{digest}.png"
-        if not target.exists():
-            write_bytes_atomic(target, data)
         figures.append(
             Figure(
                 page=number,

@@ -288,3 +288,75 @@ def test_drawings_inside_form_xobjects_are_found_where_the_forms_place_them(tmp_
     assert drawing[3] == pytest.approx(height - 400 + 20, abs=2)
     assert arrow[0] == pytest.approx(300 + 2 * 50, abs=4) and arrow[2] == pytest.approx(300 + 2 * 80, abs=4)
     assert arrow[1] == pytest.approx(height - 400 - 2 * (40 + 25), abs=4)
+
+
+@pytest.fixture
+def repeated(tmp_path) -> Path:
+    """Three pages: the same chart at the same place on pages 1 and 3, another chart on page 2."""
+    other = bar_chart_png(["2019", "2020", "2021"], [10, 20, 50], title="Klasy")
+
+    def page(png: bytes) -> PageSpec:
+        return PageSpec([TextBox(BODY, 20, 25, 170), ImageBox(CHART_MM[0], CHART_MM[1], CHART_MM[2], png)])
+
+    return build(tmp_path / "repeated.pdf", [page(CHART), page(other), page(CHART)])
+
+
+def _counting_encoder(monkeypatch) -> list[int]:
+    from pipeline.extract import figures
+
+    encoded: list[int] = []
+    real = figures._png
+
+    def counted(crop):
+        encoded.append(crop.size[0])
+        return real(crop)
+
+    monkeypatch.setattr(figures, "_png", counted)
+    monkeypatch.setattr(figures, "_ENCODED", {})  # nothing this test process cropped before
+    return encoded
+
+
+def test_a_figure_met_again_gets_its_address_without_encoding_again(repeated, tmp_path, monkeypatch):
+    encoded = _counting_encoder(monkeypatch)
+    found = extract_figures(repeated, out_dir=tmp_path / "fig", root=tmp_path)
+    assert [f.page for f in found] == [1, 2, 3]
+    assert found[0].sha256 == found[2].sha256 != found[1].sha256
+    assert found[0].path == found[2].path
+    assert len(encoded) == 2  # the two charts; page 3's crop is page 1's pixels
+    for figure in found:
+        assert hashlib.sha256((tmp_path / figure.path).read_bytes()).hexdigest() == figure.sha256
+
+
+def test_the_address_of_a_repeated_figure_is_that_of_encoding_it_afresh(repeated, tmp_path, monkeypatch):
+    _counting_encoder(monkeypatch)
+    remembered = extract_figures(repeated, out_dir=tmp_path / "a", root=tmp_path)
+    # a fresh process: nothing remembered, every crop encoded
+    from pipeline.extract import figures
+
+    monkeypatch.setattr(figures, "_ENCODED", {})
+    for figure in remembered:
+        fresh = crop_figures(repeated, figure.page, tmp_path / "b", root=tmp_path)
+        assert [f.sha256 for f in fresh] == [figure.sha256]
+        assert (tmp_path / fresh[0].path).read_bytes() == (tmp_path / figure.path).read_bytes()
+
+
+def test_a_remembered_figure_is_written_again_where_its_file_is_missing(repeated, tmp_path, monkeypatch):
+    encoded = _counting_encoder(monkeypatch)
+    first = crop_figures(repeated, 1, tmp_path / "fig", root=tmp_path)[0]
+    (tmp_path / first.path).unlink()
+    again = crop_figures(repeated, 3, tmp_path / "fig", root=tmp_path)[0]
+    elsewhere = crop_figures(repeated, 3, tmp_path / "other", root=tmp_path)[0]
+    assert again.sha256 == elsewhere.sha256 == first.sha256
+    assert (tmp_path / again.path).is_file() and (tmp_path / elsewhere.path).is_file()
+    assert hashlib.sha256((tmp_path / elsewhere.path).read_bytes()).hexdigest() == first.sha256
+    assert len(encoded) == 3  # a crop is encoded wherever its file is not there to be named
+
+
+def test_the_memo_of_addresses_is_bounded(repeated, tmp_path, monkeypatch):
+    from pipeline.extract import figures
+
+    _counting_encoder(monkeypatch)
+    monkeypatch.setattr(figures, "ENCODED_MAX", 1)
+    found = extract_figures(repeated, out_dir=tmp_path / "fig", root=tmp_path)  # two charts, three crops
+    assert len(figures._ENCODED) == 1
+    assert [f.sha256 for f in found] == [f.sha256 for f in extract_figures(repeated, out_dir=tmp_path / "fig", root=tmp_path)]
