@@ -117,3 +117,15 @@ def test_an_edited_furniture_word_changes_the_extract_stage_version_so_no_cached
         assert language_words_sha256() != before
     finally:
         languages.all_languages.cache_clear()
+
+
+def test_every_language_file_reads_the_same_with_the_pure_python_parser():
+    """Language files are read by libyaml's parser where PyYAML has it (a process reads all of them at
+    start): each file must give the very values PyYAML's own parser gives."""
+    from pipeline.languages import DATA_DIR, _LOADER
+
+    files = sorted(DATA_DIR.glob("*.yaml"))
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert yaml.load(text, Loader=_LOADER) == yaml.load(text, Loader=yaml.SafeLoader), path.name
