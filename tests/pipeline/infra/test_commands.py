@@ -82,3 +82,14 @@ def test_a_season_run_applies_reviewed_work_without_loading_the_review_web_app()
              "print('flask' in sys.modules, review.create_app.__module__, 'flask' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "pipeline.review.server", "True"]  # loaded on first use, then there
+
+
+def test_a_season_run_starts_without_scipy_which_only_scanned_pages_need():
+    """scipy costs a process about a third of a CPU second to import; only OCR passes on scanned pages use
+    it. The pass registry itself (the extract stage's version holds every pass's) loads without it."""
+    probe = ("import sys, numpy as np, pipeline.cli, pipeline.season, pipeline.parse; from pipeline.extract import STAGE_VERSION; "
+             "print('scipy' in sys.modules, 'pipeline.extract.ocr.specks' in sys.modules, 'pipeline.extract.ocr.panels' in sys.modules); "
+             "from pipeline.extract.ocr.specks import _near; "
+             "print(_near(np.eye(5, dtype=bool), 1).sum(), 'scipy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True", "True", "19", "True"]  # loaded by the first pass that calls it
