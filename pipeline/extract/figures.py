@@ -22,7 +22,8 @@ kept: the parser attaches figures to questions by position, and covers hold no q
 
 Boxes are PDF points with the origin at the page's top-left. Crops are rendered with pypdfium2 at `dpi`
 (text over the figure included), written atomically as `<sha256 of the PNG>.png` into `out_dir`; the same
-figure gives the same bytes and the same file. `Figure.path` is relative to `root` (default: the project
+figure gives the same bytes and the same file (so a process that has encoded a crop's very pixels before
+takes that address without encoding them again: `_ENCODED`). `Figure.path` is relative to `root` (default: the project
 root) when the file is under it, else absolute.
 """
 from __future__ import annotations
