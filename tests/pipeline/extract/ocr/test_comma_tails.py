@@ -53,13 +53,14 @@ def test_a_printed_period_stays_a_period_even_before_a_small_letter(font: Path):
     assert not has_tail(grey, words[0], 42.0)
 
 
-def test_a_comma_before_a_capital_or_a_label_and_short_words_stay_as_read():
-    """The context decides first: a capital may open a sentence, `b)` is a label, `etc.` an abbreviation."""
-    font = FONTS[0]
-    grey, words = drawn_line(["Exterior,", "Los", "hory,", "b)", "etc,", "los"], font)
-    misread = as_read(as_read(as_read(words, 0, "Exterior."), 2, "hory."), 4, "etc.")
-    assert [w.text for w in commas_read_as_periods(misread, grey)] == ["Exterior.", "Los", "hory.", "b)", "etc.", "los"]
-    assert has_tail(grey, words[0], 42.0) and has_tail(grey, words[2], 42.0)
+def test_before_a_capital_only_a_clear_tail_makes_a_comma_and_a_label_stays():
+    """Where the next word allows either mark (a capital, the line's end) the ink alone decides; `b)` is a label."""
+    font = FONTS[2]
+    grey, words = drawn_line(["Exterior,", "Los", "Presidencia.", "Justicia", "b)", "etc,", "los"], font)
+    misread = as_read(as_read(words, 0, "Exterior."), 5, "etc.")
+    read = commas_read_as_periods(misread, grey)
+    assert [w.text for w in read] == ["Exterior,", "Los", "Presidencia.", "Justicia", "b)", "etc,", "los"]
+    assert not any(w.unsure_mark for w in read)
 
 
 def test_the_pass_is_registered_with_a_version_and_a_condition():
