@@ -6,8 +6,10 @@ holds a punctuation mark on either side counts once, in the first class that fit
 - `colon↔semicolon`: one read as the other; `colon/semicolon halved`: either read as a comma or a full stop
   (one dot of the pair lost or its tail taken for the other mark);
 - `period lost`, `period added`, `comma lost`, `comma added`: a mark with no mark in its place;
-- `quote`: quotation marks and apostrophes (any of them, for another, lost or added);
-- `dash`: hyphens and dashes; `bracket`: round, square and curly brackets;
+- `quote style`: a quotation mark or apostrophe read as another (`”` as `"`: one mark to a reader, `misreadkinds.as_read`);
+  `quote`: one lost or added; `quote↔comma`: a low quotation mark read as a comma or full stop, or back;
+- `dash style`: a dash read as another (`–` as `-`: one mark to a reader); `dash`: one lost or added;
+- `bracket`: round, square and curly brackets;
 - `?/7`: a question mark read as `7` (or back); `!/l/1`: an exclamation mark read as `l`, `1`, `I`, `|` or `i`;
 - `spacing`: the same marks, with a space put in or taken out beside one (a mark glued to the next word or
   split off its own: `Civil,tendo`, `hory ,`);
@@ -21,7 +23,7 @@ import unicodedata
 from collections import Counter
 
 CLASSES = ("comma→period", "period→comma", "colon↔semicolon", "colon/semicolon halved", "period lost", "period added",
-           "comma lost", "comma added", "quote", "dash", "bracket", "?/7", "!/l/1", "spacing", "other")
+           "comma lost", "comma added", "quote style", "quote", "quote↔comma", "dash style", "dash", "bracket", "?/7", "!/l/1", "spacing", "other")
 QUOTES = frozenset("\"'„“”«»‘’‚‹›´`")
 DASHES = frozenset("-‐‑‒–—―−")
 BRACKETS = frozenset("()[]{}")
@@ -58,8 +60,14 @@ def classify_piece(printed: str, read: str) -> str | None:
         return "comma lost"
     if pair == ("", ","):
         return "comma added"
+    if a and b and all(ch in QUOTES for ch in a + b):
+        return "quote style"
     if (a or b) and all(ch in QUOTES for ch in a + b):
         return "quote"
+    if {a, b} & {",", "."} and {a, b} & QUOTES:
+        return "quote↔comma"
+    if a and b and all(ch in DASHES for ch in a + b):
+        return "dash style"
     if (a or b) and all(ch in DASHES for ch in a + b):
         return "dash"
     if (a or b) and all(ch in BRACKETS for ch in a + b):
