@@ -1,23 +1,28 @@
-"""A comma read as a period where a small letter follows and the mark hangs below the line (`Exterior. los` →
-`Exterior, los`).
+"""Punctuation read from the ink: a mark Tesseract read as another is read again from its shape in the page as
+scanned (`Exterior. los` → `Exterior, los`, `veršov:` → `veršov;`, `,şubemizin` → `„şubemizin`, `25.10%` →
+`25,10%`), and a mark whose ink is unclear marks its word unsure (`Word.unsure_mark`, which the flag reads).
 
-On soft scans (150–200 dpi, blur 0.8) a comma's tail fades and Tesseract reads the comma as a period: on the
-corpus sheets rasterised by `python -m pipeline.devkit.misreads` it was the commonest error inside words that
-were otherwise read right (Spanish `Exterior.`, Slovak `hory.`, `dýchanie.`, Polish `licencję.`), and each
-costs an option read exactly. Two features tell the marks apart in any script that has capitals, not the
-words of one language:
-- the context: a sentence's period is followed by a capital; a word of small letters after a period on the
-  same line follows a comma or an abbreviation (`etc.`, `art.`), so only a word of at least MIN_LETTERS
-  letters ending in `.` is judged, and only where the next word on its line starts with a small letter (a
-  label such as `b)` is no word);
-- the shape: a period sits on the baseline, a comma's tail hangs below it. The mark's lowest faint ink
-  on the page as scanned (grey under FAINT_BELOW, where blur has spread it; the page prepared for Tesseract
-  has that ink whitened) must reach TAIL_FROM font sizes under the baseline of
-  the word's letters (the median of each letter column's lowest ink), and the mark must be taller than wide
-  (TALL_FROM). On INAP 2024 and NÚCEM 2023/2024 pages rasterised at 150 dpi with blur 0.8 (Tesseract's own
-  readings of 346 marks after words of five letters or more, taken as what is printed), the test found a tail under 152 of 170 commas
-  and under 1 of 176 periods.
-A mark that is not clearly apart from the letters, or that shows no tail, stays a period.
+On soft scans (150–200 dpi, blur 0.8) a comma's or semicolon's tail fades, and the page prepared for Tesseract
+whitens what is left of it: Tesseract then reads a comma as a period (the commonest error inside otherwise right
+words on the corpus sheets: Spanish `Exterior.`, `Presidencia.`, Slovak `hory.`, Polish `licencję.`, decimal
+commas `25.10%`), a semicolon as a colon (on generated Slovak prose, 15 of 16 semicolons at 150 dpi) and a low
+quotation mark as a comma glued to its word (Turkish, Portuguese, Greek). What tells the marks apart is their
+geometry, the same in every script that uses them, never the words:
+- the marks (`low_marks`): pieces of faint ink (grey under FAINT_BELOW, where blur has spread it) in the word's box
+  and under it, no taller than MAX_HEIGHT and no wider than MARK_WIDTH font sizes, whose top stands within
+  MARK_TOP_FROM over the baseline, in columns of their own near the baseline (a dot below a letter is no mark); the
+  baseline is the median of each letter column's lowest ink;
+- a tail: the mark reaches TAIL_FROM font sizes under the baseline and is taller than wide (TALL_FROM); a period's
+  and a colon's lower dot reach no deeper than NO_TAIL;
+- stacked dots: another small piece stands over the mark in its columns at the letters' middle (a colon, a
+  semicolon);
+- the context, where it makes one mark likelier: a word of small letters after a period on the same line follows
+  a comma or an abbreviation (whose period has no tail), so there TAIL_FROM decides; before a capital, at a line's
+  end or in a number either mark may stand, so only a sure tail (SURE_TAIL, SURE_TALL, SURE_HEIGHT) rewrites, and a mark between
+  UNCLEAR_FROM and it is unclear: kept as read, its word unsure.
+A comma or semicolon Tesseract read is never made a period or colon (a faint tail may fade), and a mark that is not
+apart from the letters is not judged. Measured by `python -m pipeline.devkit.punctscans` and `misreads`
+(docs/results.md, "Punctuation read from the ink").
 """
 from __future__ import annotations
 
@@ -58,7 +63,7 @@ def commas_read_as_periods(words: list[Word], page: Image.Image | np.ndarray) ->
                 assert isinstance(page, Image.Image)
                 grey = np.asarray(page.convert("L"))
             marks = low_marks(grey, word, sizes[word.line])
-            if marks:
+            if marks is not None:
                 text, unsure = read_marks(word.text, marks, _small_follows(after), word.left, word.right)
                 if text != word.text or unsure:
                     mended[id(word)] = replace(word, text=text, unsure_mark=unsure or word.unsure_mark)
@@ -91,12 +96,13 @@ def read_marks(text: str, marks: list[Mark], small_follows: bool, left: int, rig
 
     - A word's last mark (`.` `,` `:`) is the rightmost low piece, where it stands at the word's right end: a
       tail makes `.` a comma and `:` a semicolon; a dot stacked over it makes `.` or `,` a colon (no tail) or a
-      semicolon (a tail). A comma or semicolon read is never made a period or colon: a faint tail may fade. Before a small letter a tail of TAIL_FROM decides (a sentence's period is followed by a capital);
-      elsewhere only SURE_TAIL does, and a depth between UNCLEAR_FROM and it is unclear.
+      semicolon (a tail). A comma or semicolon read is never made a period or colon: a faint tail may fade. Before
+      a small letter a tail of TAIL_FROM decides (a sentence's period is followed by a capital); elsewhere only
+      SURE_TAIL does, and a depth between UNCLEAR_FROM and it is unclear.
     - A decimal mark between digits: the one low piece where the mark stands in the number (its share of the word's
       characters), decided as a word's last mark is where the context allows either.
     - A comma or full stop opening a word, where two low pieces with tails stand before the letters: a low
-      quotation mark (`„`)."""
+      quotation mark (`„`); a comma opening a word otherwise is unclear (no comma opens a word)."""
     unsure = False
     lead, core, trail = word_core(text)
     pitch = (right - left + 1) / max(1, len(text))  # one character's width, about
@@ -119,7 +125,9 @@ def read_marks(text: str, marks: list[Mark], small_follows: bool, left: int, rig
     if lead in (",", ".") and len(marks) >= 2 and marks[1].right <= left + 2.5 * pitch:
         first, second = marks[0], marks[1]
         if min(first.depth, second.depth) >= TAIL_FROM and not first.stacked and not second.stacked:
-            text = "„" + text[1:]
+            return "„" + text[1:], unsure
+    if lead == ",":
+        unsure = True  # no comma opens a word: a low quote whose two tails the blur joined, or a speck
     return text, unsure
 
 
@@ -128,7 +136,8 @@ def _decided(read: str, mark: Mark, small_follows: bool) -> tuple[str, bool]:
     colon or a semicolon, whose tail TAIL_FROM decides in any context (neither is likelier by the next word); a
     lone mark read `.` is a comma by a tail of TAIL_FROM before a small letter, of SURE_TAIL elsewhere."""
     lenient = small_follows or mark.stacked
-    tail = mark.depth >= TAIL_FROM and mark.tallness >= TALL_FROM if lenient else mark.depth >= SURE_TAIL and mark.tallness >= SURE_TALL
+    tail = mark.depth >= TAIL_FROM and mark.tallness >= TALL_FROM if lenient else \
+        mark.depth >= SURE_TAIL and mark.tallness >= SURE_TALL and mark.top + mark.depth >= SURE_HEIGHT
     bare = mark.depth <= NO_TAIL
     unclear = read in ".:" and not tail and not bare and mark.depth >= UNCLEAR_FROM  # a comma read is kept as read
     if mark.stacked and read in ".,:":
@@ -173,6 +182,7 @@ MARK_WIDTH = 0.4  # font sizes: a period's, comma's or colon's lower dot is no w
 REACHES_UP = 0.03  # font sizes under the baseline a mark's top stands at most (lower: the next line's ink)
 SURE_TAIL = 0.09  # font sizes: where the context allows either mark, a tail this deep at least decides
 SURE_TALL = 1.3  # ... with the mark this much taller than wide at least
+SURE_HEIGHT = 0.12  # ... and this tall, in font sizes (a comma's head and tail; a period sunk by the blur is a dot's height)
 NO_TAIL = 0.04  # font sizes: a mark reaching no deeper has no tail (a period, a colon's lower dot)
 UNCLEAR_FROM = 0.05  # font sizes: a mark read `.` or `:` reaching this deep but not to a sure tail is unclear
 
