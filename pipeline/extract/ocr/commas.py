@@ -9,7 +9,7 @@ commas `25.10%`), a semicolon as a colon (on generated Slovak prose, 15 of 16 se
 quotation mark as a comma glued to its word (Turkish, Portuguese, Greek). What tells the marks apart is their
 geometry, the same in every script that uses them, never the words:
 - the marks (`low_marks`): pieces of faint ink (grey under FAINT_BELOW, where blur has spread it) in the word's box
-  and under it, no taller than MAX_HEIGHT and no wider than MARK_WIDTH font sizes, whose top stands within
+  and under it, no taller than MARK_HEIGHT and no wider than MARK_WIDTH font sizes, whose top stands within
   MARK_TOP_FROM over the baseline, in columns of their own near the baseline (a dot below a letter is no mark); the
   baseline is the median of each letter column's lowest ink;
 - a tail: the mark reaches TAIL_FROM font sizes under the baseline and is taller than wide (TALL_FROM); a period's
@@ -179,6 +179,9 @@ def has_tail(grey: np.ndarray, word: Word, size: float) -> bool:
 APART_FROM = 0.7  # a mark's share of columns that no letter's ink shares, at least (a dot below a letter is no mark)
 LOW_BAND = 0.2  # font sizes over the baseline in which a letter's ink and a mark's must not share columns
 MARK_WIDTH = 0.4  # font sizes: a period's, comma's or colon's lower dot is no wider
+# font sizes: a low mark is no taller (commas measured 0.30 at most; a small letter of the next line, in a box
+# Tesseract drew over two lines, 0.42: OAB 2016 at 300 dpi read `falecer.` as `falecer,` by it)
+MARK_HEIGHT = 0.35
 REACHES_UP = 0.03  # font sizes under the baseline a mark's top stands at most (lower: the next line's ink)
 SURE_TAIL = 0.09  # font sizes: where the context allows either mark, a tail this deep at least decides
 SURE_TALL = 1.3  # ... with the mark this much taller than wide at least
@@ -216,7 +219,7 @@ def low_marks(grey: np.ndarray, word: Word, size: float) -> list[Mark] | None:
         return None
     boxes = ndimage.find_objects(pieces)
     small = [i for i, box in enumerate(boxes, 1) if box is not None
-             and box[0].stop - box[0].start <= MAX_HEIGHT * size and box[1].stop - box[1].start <= MARK_WIDTH * size]
+             and box[0].stop - box[0].start <= MARK_HEIGHT * size and box[1].stop - box[1].start <= MARK_WIDTH * size]
     letters = (pieces > 0) & ~np.isin(pieces, small)
     lowest = [int(np.flatnonzero(column)[-1]) for column in letters.T if column.any()]
     if not lowest:
