@@ -41,7 +41,6 @@ TAIL_FROM = 0.08  # font sizes below the letters' baseline that a comma's tail r
 TALL_FROM = 1.1  # a comma's height over its width, at least
 MARK_TOP_FROM = 0.3  # font sizes above the baseline: a mark reaching higher is no period or comma
 BELOW = 0.35  # font sizes under the word's box searched for the tail
-MAX_HEIGHT = 0.45  # font sizes: a comma is no taller
 _LABEL = re.compile(r"^\w[).]$")
 _DECIMAL = re.compile(r"^[-+(]?\d+([.,])\d+(?!\d*[.,]\d)")  # one mark between digits (a thousands separator repeats)
 
@@ -145,35 +144,6 @@ def _decided(read: str, mark: Mark, small_follows: bool) -> tuple[str, bool]:
     if read in ".:" and tail:
         return ("," if read == "." else ";"), False
     return read, unclear
-def has_tail(grey: np.ndarray, word: Word, size: float) -> bool:
-    """Whether the mark after `word`'s last letter hangs below the letters' baseline as a comma's tail does: the
-    rightmost piece of faint ink in the word's lower half, apart from the letters, that is no taller than a
-    comma (MAX_HEIGHT) and starts under MARK_TOP_FROM above the baseline."""
-    from scipy import ndimage  # here, not at import: scipy costs every process a second
-
-    if size <= 0 or word.bottom <= word.top:
-        return False
-    bottom = min(grey.shape[0], word.bottom + int(round(BELOW * size)))
-    right = min(grey.shape[1], word.right + 2)
-    crop = grey[word.top:bottom, word.left:right] < FAINT_BELOW
-    pieces, count = ndimage.label(crop, structure=np.ones((3, 3), dtype=bool))
-    if count < 2:
-        return False
-    inked = np.flatnonzero(crop.any(axis=0))
-    last = pieces[:, inked[-1]]
-    mark = int(last[last > 0][-1])  # the lowest piece in the rightmost inked column
-    rows, columns = np.nonzero(pieces == mark)
-    letters = (pieces > 0) & (pieces != mark)
-    letters[:, columns.min():] = False
-    lowest = [int(np.flatnonzero(column)[-1]) for column in letters.T if column.any()]
-    if not lowest:
-        return False
-    baseline = float(np.median(lowest))
-    height, width = int(rows.max() - rows.min() + 1), int(columns.max() - columns.min() + 1)
-    if rows.min() < baseline - MARK_TOP_FROM * size or height > MAX_HEIGHT * size:
-        return False  # a letter, or the mark joined to one by the blur: its shape cannot be told
-    depth = (rows.max() - baseline) / size
-    return depth >= TAIL_FROM and height >= TALL_FROM * width
 
 
 APART_FROM = 0.7  # a mark's share of columns that no letter's ink shares, at least (a dot below a letter is no mark)

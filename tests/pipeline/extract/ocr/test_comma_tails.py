@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from pipeline.extract.ocr.commas import commas_read_as_periods, has_tail
+from pipeline.extract.ocr.commas import TAIL_FROM, commas_read_as_periods, low_marks
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.words import Word
 
@@ -50,7 +50,8 @@ def test_a_comma_read_as_a_period_before_a_small_letter_is_a_comma_again(font: P
 def test_a_printed_period_stays_a_period_even_before_a_small_letter(font: Path):
     grey, words = drawn_line(["Presidencia.", "los", "ministros"], font)
     assert [w.text for w in commas_read_as_periods(words, grey)] == ["Presidencia.", "los", "ministros"]
-    assert not has_tail(grey, words[0], 42.0)
+    marks = low_marks(grey, words[0], 42.0)
+    assert marks and marks[-1].depth < TAIL_FROM
 
 
 def test_before_a_capital_only_a_clear_tail_makes_a_comma_and_a_label_stays():
