@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.devkit import ocrcertainty, scriptscans
+from pipeline.devkit import ocrcertainty, punctkinds, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
@@ -246,18 +246,25 @@ def line(tally: Tally, errors: Counter[str]) -> str:
 
 
 def _report(label: str, measured: list[tuple[str, Callable[..., tuple[Tally, Counter[str], list]]]], scans: list[tuple[int, float, int]],
-            disabled: tuple[str, ...], show: bool) -> None:
-    """One line per sheet and scan, then the set's total; with `show`, each differing stretch under its line."""
-    total, total_errors = Tally(), Counter[str]()
+            disabled: tuple[str, ...], show: bool, punct: bool = False) -> None:
+    """One line per sheet and scan, then the set's total; with `show`, each differing stretch under its line; with
+    `punct`, the punctuation differences of the stretches by class (`punctkinds`) under it."""
+    total, total_errors, total_marks = Tally(), Counter[str](), Counter[str]()
     for name, measure_one in measured:
         for scan in scans:
             tally, errors, shown = measure_one(scan, disabled)
             total.add(tally)
             total_errors.update(errors)
             print(f"{label}{name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
+            if punct:
+                marks = sum((punctkinds.classify(printed, read) for printed, read in shown), Counter[str]())
+                total_marks.update(marks)
+                print(f"    punctuation {sum(marks.values())}: {punctkinds.table_row(marks)}", flush=True)
             for printed, read in shown if show else ():
                 print(f"    {printed!r} → {read!r}")
     print(f"{label}{'all':20} {'':11}  {line(total, total_errors)}", flush=True)
+    if punct:
+        print(f"    punctuation {sum(total_marks.values())}: {punctkinds.table_row(total_marks)}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,16 +275,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
     parser.add_argument("--disable", default="", help="passes left out, comma-separated")
     parser.add_argument("--show", action="store_true", help="every differing stretch: printed → read")
+    parser.add_argument("--punct", action="store_true", help="under each line, its punctuation differences by class (`punctkinds`)")
     args = parser.parse_args(argv)
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set] if args.set in SETS else []:
         present = sheets_in_corpus(set_name, SETS[set_name], args.sheets)
-        _report(f"{set_name:8} ", [(sheet.name, functools.partial(measure, args.out, sheet)) for sheet in present], scans, disabled, args.show)
+        _report(f"{set_name:8} ", [(sheet.name, functools.partial(measure, args.out, sheet)) for sheet in present], scans, disabled, args.show, args.punct)
     if args.set in ("generated", "all"):
         generated = [name for name in GENERATED if not chosen or name in chosen]
-        _report(f"{'generated':9}", [(name, functools.partial(measure_generated, args.out, name)) for name in generated], scans, disabled, args.show)
+        _report(f"{'generated':9}", [(name, functools.partial(measure_generated, args.out, name)) for name in generated], scans, disabled, args.show, args.punct)
     return 0
 
 

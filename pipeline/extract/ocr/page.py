@@ -63,6 +63,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
               run=w.line, conf=w.conf, second=w.second)
         for w in reading.words
     ]
+    # Words whose mark's ink was unclear (`commas`), by text and place: laid out, they are unsure whatever else says.
+    unclear_marks = {(g.text, g.x0, g.top) for g, w in zip(glyphs, reading.words) if w.unsure_mark}
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
     page_lines = []
@@ -80,6 +82,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         line.ocr_confidence = lowest_confidence([g.conf for g in segment.glyphs])
         line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty,
                                          spelled)
+        if settings.certainty.enabled:
+            line.unsure_words += [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
         page_lines.append(line)
     return Page(
         number=page_number,

@@ -399,9 +399,11 @@ def _capital_accents(work: PageWork) -> PageWork:
     return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
 
 
-@page_pass("comma-tails", "3", Cost.CHEAP)
+@page_pass("comma-tails", "4", Cost.CHEAP)  # 4: every context, colons, decimal marks, low quotes; unclear ink unsure
 def _comma_tails(work: PageWork) -> PageWork:
-    """A word's period before a small letter, whose mark hangs below the line, read as the comma it is (`commas`)."""
+    """A mark read as a period or colon whose ink hangs below the baseline read as the comma or semicolon it is, dots
+    stacked as a colon or semicolon, a low quote read as a comma as `„`; a mark whose ink is unclear marks its word
+    unsure (`commas`)."""
     return replace(work, words=commas_read_as_periods(work.words, work.image))
 
 
@@ -541,6 +543,7 @@ def _reading(work: PageWork) -> PageReading:
             line=word.line,
             conf=round(word.conf, 1) if word.conf >= 0 else None,
             second=word.second,
+            unsure_mark=word.unsure_mark,
         )
         for word in work.words
     )

@@ -29,6 +29,9 @@ class ReadWord:
     # What the second recogniser read at the word's place (None: it did not read it again; `agreement`):
     # `certainty` judges the word sure where the two agree and unsure where they do not.
     second: str | None = None
+    # A punctuation mark whose ink left it unclear (`commas`): the word is unsure however it was read. Readings
+    # cached before it was kept read False.
+    unsure_mark: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ class Word:
     line: tuple[int, int, int]  # Tesseract's (block, paragraph, line)
     # What the second recogniser read at this word's place (`agreement`); None: it did not read it.
     second: str | None = None
+    # A mark whose ink was unclear (`commas`): kept as read, and the word judged unsure when the page is laid out.
+    unsure_mark: bool = False
 
 
 def words_by_line(words: list[Word]) -> dict[tuple[int, int, int], list[Word]]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from pipeline.extract.ocr.commas import commas_read_as_periods, has_tail
+from pipeline.extract.ocr.commas import TAIL_FROM, commas_read_as_periods, low_marks
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.words import Word
 
@@ -50,16 +50,18 @@ def test_a_comma_read_as_a_period_before_a_small_letter_is_a_comma_again(font: P
 def test_a_printed_period_stays_a_period_even_before_a_small_letter(font: Path):
     grey, words = drawn_line(["Presidencia.", "los", "ministros"], font)
     assert [w.text for w in commas_read_as_periods(words, grey)] == ["Presidencia.", "los", "ministros"]
-    assert not has_tail(grey, words[0], 42.0)
+    marks = low_marks(grey, words[0], 42.0)
+    assert marks and marks[-1].depth < TAIL_FROM
 
 
-def test_a_comma_before_a_capital_or_a_label_and_short_words_stay_as_read():
-    """The context decides first: a capital may open a sentence, `b)` is a label, `etc.` an abbreviation."""
-    font = FONTS[0]
-    grey, words = drawn_line(["Exterior,", "Los", "hory,", "b)", "etc,", "los"], font)
-    misread = as_read(as_read(as_read(words, 0, "Exterior."), 2, "hory."), 4, "etc.")
-    assert [w.text for w in commas_read_as_periods(misread, grey)] == ["Exterior.", "Los", "hory.", "b)", "etc.", "los"]
-    assert has_tail(grey, words[0], 42.0) and has_tail(grey, words[2], 42.0)
+def test_before_a_capital_only_a_clear_tail_makes_a_comma_and_a_label_stays():
+    """Where the next word allows either mark (a capital, the line's end) the ink alone decides; `b)` is a label."""
+    font = FONTS[2]
+    grey, words = drawn_line(["Exterior,", "Los", "Presidencia.", "Justicia", "b)", "etc,", "los"], font)
+    misread = as_read(as_read(words, 0, "Exterior."), 5, "etc.")
+    read = commas_read_as_periods(misread, grey)
+    assert [w.text for w in read] == ["Exterior,", "Los", "Presidencia.", "Justicia", "b)", "etc,", "los"]
+    assert not any(w.unsure_mark for w in read)
 
 
 def test_the_pass_is_registered_with_a_version_and_a_condition():
