@@ -51,6 +51,8 @@ class CompiledReader:
 
 _reader: CompiledReader | None = None
 _tried = False
+_layout: Any = None
+_layout_tried = False
 
 
 def switch() -> str:
@@ -90,3 +92,31 @@ def _build() -> CompiledReader:
     charloopjit.font_weights(0, none, none.copy())
     charloopjit.map_errors(0, 0, none.copy())
     return CompiledReader(charloopjit.loose_boxes, charloopjit.font_weights, charloopjit.map_errors)
+
+
+def compiled_layout() -> Any:
+    """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
+    compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
+    None otherwise, or where numba is missing or building them failed (tried once a process)."""
+    global _layout, _layout_tried
+    choice = switch()
+    if choice == "0" or (choice == "" and _reader is None):
+        return None
+    if _layout_tried:
+        return _layout
+    _layout_tried = True
+    try:
+        _layout = _build_layout()
+    except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the pure path
+        _layout = None
+    return _layout
+
+
+def _build_layout() -> Any:
+    """Import the layout loops and call each once on no rows, with the argument types layout passes."""
+    from pipeline.extract import layoutjit
+
+    floats, first = np.zeros(0), np.zeros(1, dtype=np.int64)
+    layoutjit.anchor_rows(floats, floats, floats)
+    layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
+    return layoutjit

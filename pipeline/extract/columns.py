@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
 
@@ -55,11 +56,21 @@ class ColumnBand:
 
 
 def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
-    """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
-    walks = GutterWalks(_row_spans(glyphs, rows, params.min_gutter), params.min_gutter, _RowEdges(rows))
+    """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand.
+
+    Where the compiled loops are on (`charloop.compiled_layout`), the gutters of every start row are
+    tried in one compiled call (`layoutjit.column_candidates`) and only the inner-gap test is made here;
+    else (and on a page with a NaN edge) by `_column_run`, the reference."""
+    spans = _row_spans(glyphs, rows, params.min_gutter)
+    column_run = _compiled_column_runs(glyphs, rows, spans, page_height, params)
+    if column_run is None:
+        walks = GutterWalks(spans, params.min_gutter, _RowEdges(rows))
+
+        def column_run(start: int):
+            return _column_run(glyphs, rows, walks, start, page_height, params)
     i = 0
     while i < len(rows):
-        found = _column_run(glyphs, rows, walks, i, page_height, params)
+        found = column_run(i)
         if found is None:
             yield rows[i]
             i += 1
@@ -76,6 +87,40 @@ def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float
     members = np.fromiter(chain.from_iterable(row.members for row in rows), dtype=np.int64, count=sum(len(row.members) for row in rows))
     to_left = glyphs.x1[members] <= gutter[1]
     return ColumnBand(members[to_left].tolist(), members[~to_left].tolist())
+
+
+def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], page_height: float,
+                          params: LayoutParams):
+    """`_column_run` for each start row from the compiled candidates (None: the loops are off, or a
+    span or row edge is NaN)."""
+    kernels = charloop.compiled_layout()
+    if kernels is None or not rows:
+        return None
+    first = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(row_spans) for row_spans in spans], out=first[1:])
+    flat = np.array(list(chain.from_iterable(spans)), dtype=np.float64).reshape(-1, 2)
+    edges = np.array([(row.top, row.bottom, row.x0, row.x1) for row in rows], dtype=np.float64)
+    if np.isnan(flat).any() or np.isnan(edges).any():
+        return None
+    limits = np.array([params.min_column_rows, params.min_gutter, params.min_column_height * page_height,
+                       LONG_BAND_ROWS * params.min_column_rows, params.min_column_fill, MIN_COLUMN_SHARE], dtype=np.float64)
+    found = kernels.column_candidates(first, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
+                                      *(np.ascontiguousarray(edge) for edge in edges.T), limits)
+    start_of = found[:, 0].astype(np.int64)
+    tried_from = np.searchsorted(start_of, np.arange(len(rows) + 1)).tolist()
+    ends = found[:, 1].astype(np.int64).tolist()
+    gutters = list(zip(found[:, 2].tolist(), found[:, 3].tolist()))
+
+    def column_run(start: int):
+        for k in range(tried_from[start], tried_from[start + 1]):
+            end, current = ends[k], gutters[k]
+            # The costliest test, as `_gutter_run` makes it last.
+            if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
+                continue
+            return _without_trailing_heading(glyphs, rows, start, end, current), current
+        return None
+
+    return column_run
 
 
 class _RowEdges:
