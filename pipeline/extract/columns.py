@@ -212,8 +212,39 @@ MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's
 GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
 
 
+def _band_glyphs(rows: list[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(glyphs, the row of each): the rows' `members` or `by_x` lists one after the other."""
+    lengths = [len(getattr(row, name)) for row in rows]
+    flat = np.fromiter(chain.from_iterable(getattr(row, name) for row in rows), dtype=np.int64, count=sum(lengths))
+    return flat, np.repeat(np.arange(len(rows)), lengths)
+
+
 def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
-    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter."""
+    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter
+    (`_typical_inner_gap_by_rows`, for the band at once: each side's glyphs of a row in their x order,
+    the gaps between neighbours of one row, each row's widest; row by row where a gap is NaN)."""
+    flat, row_of = _band_glyphs(rows, "by_x")
+    found = []
+    for side in (glyphs.x1[flat] <= gutter[0], glyphs.x0[flat] >= gutter[1]):
+        chosen, row = flat[side], row_of[side]
+        neighbours = row[1:] == row[:-1]
+        gaps = (glyphs.x0[chosen[1:]] - glyphs.x1[chosen[:-1]])[neighbours]
+        if np.isnan(gaps).any():
+            return _typical_inner_gap_by_rows(glyphs, rows, gutter)
+        gap_row = row[1:][neighbours]
+        largest = np.full(len(rows), -np.inf)
+        np.maximum.at(largest, gap_row, gaps)
+        found.append(largest[np.unique(gap_row)])
+    # The median does not ask the order of the rows' widest gaps.
+    values = np.sort(np.concatenate(found)).tolist()
+    if not values:
+        return 0.0
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 == 1 else (values[middle - 1] + values[middle]) / 2
+
+
+def _typical_inner_gap_by_rows(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
+    """`_typical_inner_gap` row by row, as `statistics.median` and `max` give it."""
     widest = []
     x0s, x1s = glyphs.x0s, glyphs.x1s
     for row in rows:
@@ -367,9 +398,12 @@ def _without_trailing_heading(glyphs: GlyphArrays, rows: list[Row], start: int, 
     if end >= len(rows) or end - start < 3:
         return end
     last = rows[end - 1]
-    x0s, x1s = glyphs.x0s, glyphs.x1s
-    left = [r for r in rows[start:end] if any(x1s[g] <= gutter[0] for g in r.members)]
-    right = [r for r in rows[start:end] if any(x0s[g] >= gutter[1] for g in r.members)]
+    band = rows[start:end]
+    flat, row_of = _band_glyphs(band, "members")
+    on_left = np.bincount(row_of, weights=glyphs.x1[flat] <= gutter[0], minlength=len(band)) > 0
+    on_right = np.bincount(row_of, weights=glyphs.x0[flat] >= gutter[1], minlength=len(band)) > 0
+    left = [r for r, here in zip(band, on_left.tolist()) if here]
+    right = [r for r, here in zip(band, on_right.tolist()) if here]
     side, other = (left, right) if left and left[-1] is last else (right, left)
     if not side or side[-1] is not last or (other and other[-1] is last) or len(side) < 3:
         return end
