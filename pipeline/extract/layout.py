@@ -328,8 +328,7 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     space = np.zeros(len(flat), dtype=bool)
     space[1:] = stream | (gap[1:] > params.word_gap * np.where(smaller > half, smaller, half))
     space[seg_starts] = False
-    texts = [source.text[i] for i in flat.tolist()]
-    pieces = [" " + text if spaced else text for text, spaced in zip(texts, space.tolist())]
+    text_of = _segment_texts(source, flat, space)
     bold = source.bold[flat]
     bold_count = np.add.reduceat(bold.astype(np.int64), seg_starts)
     marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
@@ -345,9 +344,10 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     ):
         n = end - start
         if 0 < count < n:
-            text = _marked_bold_text(texts[start:end], space[start:end].tolist(), bold[start:end].tolist())
+            texts = [source.text[i] for i in flat[start:end].tolist()]
+            text = _marked_bold_text(texts, space[start:end].tolist(), bold[start:end].tolist())
         else:
-            text = "".join(pieces[start:end])
+            text = text_of(start, end)
         segments.append(Segment(
             source, flat[start:end], text, left, top, right, bottom, size,
             # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
@@ -363,6 +363,24 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     for segment, row in zip(segments, seg_row):
         rows[row].segments.append(segment)
     return rows
+
+
+def _segment_texts(source: GlyphArrays, flat: np.ndarray, space: np.ndarray):
+    """text_of(start, end): the text of glyphs flat[start:end], each after a space where `space` says (none
+    before the first). Where every glyph is one character (a text layer), the page's text is made at once
+    from the code points, a space put before each glyph that has one, and a segment's text is a slice of it."""
+    codes = source.codes
+    if codes is None:
+        pieces = [" " + source.text[i] if spaced else source.text[i] for i, spaced in zip(flat.tolist(), space.tolist())]
+        return lambda start, end: "".join(pieces[start:end])
+    if not len(flat):
+        return lambda start, end: ""
+    place = np.arange(len(flat)) + np.cumsum(space)  # each glyph's place in the page's text
+    units = np.full(int(place[-1]) + 1, ord(" "), dtype="<u4")
+    units[place] = codes[flat]
+    text = units.tobytes().decode("utf-32-le", "surrogatepass")
+    places = place.tolist()
+    return lambda start, end: text[places[start]:places[end - 1] + 1]
 
 
 def _marked_bold_text(texts: list[str], spaces: list[bool], bolds: list[bool]) -> str:
