@@ -193,6 +193,9 @@ class FilledPath:
 def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
     """The page's filled path objects whose fill colour `keep_color` keeps, in `page_objects` order (the
     bounds are asked only of those)."""
+    compiled = _compiled(0) if max_depth <= 2 else None
+    if compiled is not None:
+        return _filled_paths_compiled(compiled, raw_page, max_depth, keep_color)
     paths = page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth)
     # Each kind of call in one `map` over the paths, writing into arrays by address (the calls only read
     # the objects, so asking all draw modes before any colour gives each the same values).
@@ -211,6 +214,33 @@ def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int,
             raise pdfium.PdfiumError("Failed to locate pageobject.")
         found.append(FilledPath(color, (left.value, bottom.value, right.value, top.value)))
     return found
+
+
+def _filled_paths_compiled(compiled: charloop.CompiledReader, raw_page, max_depth: int,
+                           keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
+    """`filled_paths` with the walk and the draw-mode and colour calls in one compiled loop (`charloop`):
+    the same calls on the same objects in the same order, the same failures raised."""
+    walked, count_failed, null_object, full = charloop.WALK_STATUS
+    rows = np.zeros((64, 7), dtype=np.int64)
+    while True:
+        found, status = compiled.path_fills(handle_of(raw_page), max_depth >= 2, rows)
+        if status != full:
+            break
+        rows = np.zeros((2 * len(rows), 7), dtype=np.int64)
+    if status == count_failed:
+        raise pdfium.PdfiumError("Failed to get number of pageobjects.")
+    if status == null_object:
+        raise pdfium.PdfiumError("Failed to get pageobject.")
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    kept = []
+    for handle, filled, coloured, *color in rows[:found].tolist():
+        if not filled or not coloured or not keep_color(tuple(color)):
+            continue
+        if not _BOUNDS(handle, *bounds):
+            raise pdfium.PdfiumError("Failed to locate pageobject.")
+        kept.append(FilledPath(tuple(color), (left.value, bottom.value, right.value, top.value)))
+    return kept
 
 
 def _outputs(kind, count: int) -> tuple:
