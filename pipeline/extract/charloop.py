@@ -91,6 +91,8 @@ def _build() -> CompiledReader:
     compiling or loading them from the cache happens here, where a failure leaves the ctypes path."""
     from pipeline.extract import charloopjit
 
+    if charloopjit.WALK_STATUS != WALK_STATUS:
+        raise RuntimeError("charloopjit.path_fills reports other statuses than pagechars reads")
     none = np.zeros(0, dtype=np.int32)
     charloopjit.loose_boxes(0, none, np.zeros((0, 4), dtype=np.float32), none.copy())
     charloopjit.font_weights(0, none, none.copy())

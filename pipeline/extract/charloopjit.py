@@ -13,8 +13,6 @@ import numpy as np
 import pypdfium2.raw as pdfium_c
 from numba import types
 
-from pipeline.extract.charloop import WALK_STATUS
-
 
 def _external(name: str, binding, *arguments):
     """pdfium's `name` for compiled code: its address registered with LLVM under its own name."""
@@ -65,7 +63,8 @@ _get_form_object = _external_to("FPDFFormObj_GetObject", pdfium_c.FPDFFormObj_Ge
 _draw_mode = _external("FPDFPath_GetDrawMode", pdfium_c.FPDFPath_GetDrawMode, types.intp, types.intp, types.intp)
 _fill_color = _external("FPDFPageObj_GetFillColor", pdfium_c.FPDFPageObj_GetFillColor, *[types.intp] * 5)
 PATH, FORM = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
-WALKED, COUNT_FAILED, NULL_OBJECT, FULL = WALK_STATUS
+# What `path_fills` reports besides its rows (`charloop.WALK_STATUS`, which `charloop` checks on loading).
+WALK_STATUS = WALKED, COUNT_FAILED, NULL_OBJECT, FULL = 0, 1, 2, 3
 
 
 @numba.njit(cache=True, nogil=True)
