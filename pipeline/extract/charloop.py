@@ -4,6 +4,7 @@
     reader.loose_boxes(handle, indices, rects, found)   # indices: int32 array; rects: float32 (n, 4); found: int32
     reader.font_weights(handle, indices, weights)       # weights: int32 (n,)
     reader.map_errors(handle, count, flags)             # flags: int32 (count,)
+    reader.path_fills(page, open_forms, rows)          # the page's path objects and their fills (`pagechars.filled_paths`)
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -38,6 +39,8 @@ COMPILED_AFTER_CHARACTERS = 600_000
 # Set to "0" to keep the ctypes path (a comparison, a machine where numba misbehaves); "1" to load the
 # compiled reader at once, whatever the count.
 ENV_SWITCH = "EXAMCORPUS_COMPILED_CHARS"
+# What `CompiledReader.path_fills` reports besides its rows: walked, a count failed, a null object, out full.
+WALK_STATUS = (0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,13 @@ class CompiledReader:
     loose_boxes: Any
     font_weights: Any
     map_errors: Any
+    path_fills: Any  # the page's path objects with their fill (`pagechars.filled_paths`)
 
 
 _reader: CompiledReader | None = None
 _tried = False
+_layout: Any = None
+_layout_tried = False
 
 
 def switch() -> str:
@@ -85,8 +91,39 @@ def _build() -> CompiledReader:
     compiling or loading them from the cache happens here, where a failure leaves the ctypes path."""
     from pipeline.extract import charloopjit
 
+    if charloopjit.WALK_STATUS != WALK_STATUS:
+        raise RuntimeError("charloopjit.path_fills reports other statuses than pagechars reads")
     none = np.zeros(0, dtype=np.int32)
     charloopjit.loose_boxes(0, none, np.zeros((0, 4), dtype=np.float32), none.copy())
     charloopjit.font_weights(0, none, none.copy())
     charloopjit.map_errors(0, 0, none.copy())
-    return CompiledReader(charloopjit.loose_boxes, charloopjit.font_weights, charloopjit.map_errors)
+    charloopjit.path_fills(0, True, np.zeros((0, 7), dtype=np.int64))
+    return CompiledReader(charloopjit.loose_boxes, charloopjit.font_weights, charloopjit.map_errors, charloopjit.path_fills)
+
+
+def compiled_layout() -> Any:
+    """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
+    compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
+    None otherwise, or where numba is missing or building them failed (tried once a process)."""
+    global _layout, _layout_tried
+    choice = switch()
+    if choice == "0" or (choice == "" and _reader is None):
+        return None
+    if _layout_tried:
+        return _layout
+    _layout_tried = True
+    try:
+        _layout = _build_layout()
+    except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the pure path
+        _layout = None
+    return _layout
+
+
+def _build_layout() -> Any:
+    """Import the layout loops and call each once on no rows, with the argument types layout passes."""
+    from pipeline.extract import layoutjit
+
+    floats, first = np.zeros(0), np.zeros(1, dtype=np.int64)
+    layoutjit.anchor_rows(floats, floats, floats)
+    layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
+    return layoutjit

@@ -1,5 +1,6 @@
 """The compiled loops of `charloop` (imported only through `charloop.compiled_reader`, which guards the
-import): numba, pdfium's functions registered by name for the compiled code, and the three loops.
+import): numba, pdfium's functions registered by name for the compiled code, the three per-character
+loops and the walk over a page's path objects (`path_fills`).
 
 Defined at module level so that numba's disk cache (`cache=True`) finds them again in a new process."""
 from __future__ import annotations
@@ -8,6 +9,7 @@ import ctypes
 
 import llvmlite.binding as llvm
 import numba
+import numpy as np
 import pypdfium2.raw as pdfium_c
 from numba import types
 
@@ -45,3 +47,72 @@ def map_errors(textpage, count, flags):  # pragma: no cover - compiled
     """FPDFText_HasUnicodeMapError of characters 0..count-1 into flags."""
     for k in range(count):
         flags[k] = _has_map_error(textpage, k)
+
+
+def _external_to(name: str, binding, result, *arguments):
+    """As `_external`, with the result type given (a pointer returned as intp)."""
+    llvm.add_symbol(name, ctypes.cast(binding, ctypes.c_void_p).value)
+    return types.ExternalFunction(name, result(*arguments))
+
+
+_count_objects = _external("FPDFPage_CountObjects", pdfium_c.FPDFPage_CountObjects, types.intp)
+_get_object = _external_to("FPDFPage_GetObject", pdfium_c.FPDFPage_GetObject, types.intp, types.intp, types.int32)
+_object_type = _external("FPDFPageObj_GetType", pdfium_c.FPDFPageObj_GetType, types.intp)
+_count_form_objects = _external("FPDFFormObj_CountObjects", pdfium_c.FPDFFormObj_CountObjects, types.intp)
+_get_form_object = _external_to("FPDFFormObj_GetObject", pdfium_c.FPDFFormObj_GetObject, types.intp, types.intp, types.uint64)
+_draw_mode = _external("FPDFPath_GetDrawMode", pdfium_c.FPDFPath_GetDrawMode, types.intp, types.intp, types.intp)
+_fill_color = _external("FPDFPageObj_GetFillColor", pdfium_c.FPDFPageObj_GetFillColor, *[types.intp] * 5)
+PATH, FORM = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM
+# What `path_fills` reports besides its rows (`charloop.WALK_STATUS`, which `charloop` checks on loading).
+WALK_STATUS = WALKED, COUNT_FAILED, NULL_OBJECT, FULL = 0, 1, 2, 3
+
+
+@numba.njit(cache=True, nogil=True)
+def _path_fill(handle, modes, colors, out, found):  # pragma: no cover - compiled
+    """One path object's row of `path_fills`."""
+    drawn = _draw_mode(handle, modes.ctypes.data, modes.ctypes.data + 4)
+    out[found, 0], out[found, 1], out[found, 2] = handle, drawn != 0 and modes[0] != 0, 0
+    if out[found, 1]:
+        address = colors.ctypes.data
+        out[found, 2] = _fill_color(handle, address, address + 4, address + 8, address + 12)
+        for channel in range(4):
+            out[found, 3 + channel] = colors[channel]
+
+
+@numba.njit(cache=True, nogil=True)
+def path_fills(page, open_forms, out):  # pragma: no cover - compiled
+    """The page's path objects in `pagechars.page_objects` order (Form XObjects on the page opened where
+    `open_forms`, one level, as `max_depth` 2 opens them), each as a row of `out` (int64, (n, 7)):
+    handle, filled (FPDFPath_GetDrawMode succeeded with a fill mode), FPDFPageObj_GetFillColor's result
+    (0 where not asked) and the colour (r, g, b, a). Returns (rows, status): `WALKED`, or the failure
+    that stopped the walk (`FULL`: more paths than `out` holds)."""
+    modes = np.zeros(2, dtype=np.int32)
+    colors = np.zeros(4, dtype=np.uint32)
+    count = _count_objects(page) if page != 0 else -1
+    if count < 0:
+        return 0, COUNT_FAILED
+    found = 0
+    for index in range(count):
+        handle = _get_object(page, index)
+        if handle == 0:
+            return found, NULL_OBJECT
+        kind = _object_type(handle)
+        if kind == PATH:
+            if found == out.shape[0]:
+                return found, FULL
+            _path_fill(handle, modes, colors, out, found)
+            found += 1
+        if kind == FORM and open_forms:
+            inner = _count_form_objects(handle)
+            if inner < 0:
+                return found, COUNT_FAILED
+            for at in range(inner):
+                child = _get_form_object(handle, at)
+                if child == 0:
+                    return found, NULL_OBJECT
+                if _object_type(child) == PATH:
+                    if found == out.shape[0]:
+                        return found, FULL
+                    _path_fill(child, modes, colors, out, found)
+                    found += 1
+    return found, WALKED

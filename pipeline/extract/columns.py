@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
 
@@ -55,11 +56,21 @@ class ColumnBand:
 
 
 def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
-    """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand."""
-    walks = GutterWalks(_row_spans(glyphs, rows, params.min_gutter), params.min_gutter, _RowEdges(rows))
+    """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand.
+
+    Where the compiled loops are on (`charloop.compiled_layout`), the gutters of every start row are
+    tried in one compiled call (`layoutjit.column_candidates`) and only the inner-gap test is made here;
+    else (and on a page with a NaN edge) by `_column_run`, the reference."""
+    spans = _row_spans(glyphs, rows, params.min_gutter)
+    column_run = _compiled_column_runs(glyphs, rows, spans, page_height, params)
+    if column_run is None:
+        walks = GutterWalks(spans, params.min_gutter, _RowEdges(rows))
+
+        def column_run(start: int):
+            return _column_run(glyphs, rows, walks, start, page_height, params)
     i = 0
     while i < len(rows):
-        found = _column_run(glyphs, rows, walks, i, page_height, params)
+        found = column_run(i)
         if found is None:
             yield rows[i]
             i += 1
@@ -76,6 +87,40 @@ def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float
     members = np.fromiter(chain.from_iterable(row.members for row in rows), dtype=np.int64, count=sum(len(row.members) for row in rows))
     to_left = glyphs.x1[members] <= gutter[1]
     return ColumnBand(members[to_left].tolist(), members[~to_left].tolist())
+
+
+def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], page_height: float,
+                          params: LayoutParams):
+    """`_column_run` for each start row from the compiled candidates (None: the loops are off, or a
+    span or row edge is NaN)."""
+    kernels = charloop.compiled_layout()
+    if kernels is None or not rows:
+        return None
+    first = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(row_spans) for row_spans in spans], out=first[1:])
+    flat = np.array(list(chain.from_iterable(spans)), dtype=np.float64).reshape(-1, 2)
+    edges = np.array([(row.top, row.bottom, row.x0, row.x1) for row in rows], dtype=np.float64)
+    if np.isnan(flat).any() or np.isnan(edges).any():
+        return None
+    limits = np.array([params.min_column_rows, params.min_gutter, params.min_column_height * page_height,
+                       LONG_BAND_ROWS * params.min_column_rows, params.min_column_fill, MIN_COLUMN_SHARE], dtype=np.float64)
+    found = kernels.column_candidates(first, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
+                                      *(np.ascontiguousarray(edge) for edge in edges.T), limits)
+    start_of = found[:, 0].astype(np.int64)
+    tried_from = np.searchsorted(start_of, np.arange(len(rows) + 1)).tolist()
+    ends = found[:, 1].astype(np.int64).tolist()
+    gutters = list(zip(found[:, 2].tolist(), found[:, 3].tolist()))
+
+    def column_run(start: int):
+        for k in range(tried_from[start], tried_from[start + 1]):
+            end, current = ends[k], gutters[k]
+            # The costliest test, as `_gutter_run` makes it last.
+            if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
+                continue
+            return _without_trailing_heading(glyphs, rows, start, end, current), current
+        return None
+
+    return column_run
 
 
 class _RowEdges:
@@ -167,8 +212,39 @@ MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's
 GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
 
 
+def _band_glyphs(rows: list[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(glyphs, the row of each): the rows' `members` or `by_x` lists one after the other."""
+    lengths = [len(getattr(row, name)) for row in rows]
+    flat = np.fromiter(chain.from_iterable(getattr(row, name) for row in rows), dtype=np.int64, count=sum(lengths))
+    return flat, np.repeat(np.arange(len(rows)), lengths)
+
+
 def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
-    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter."""
+    """The median, over rows, of the widest gap between neighbouring glyphs on either side of the gutter
+    (`_typical_inner_gap_by_rows`, for the band at once: each side's glyphs of a row in their x order,
+    the gaps between neighbours of one row, each row's widest; row by row where a gap is NaN)."""
+    flat, row_of = _band_glyphs(rows, "by_x")
+    found = []
+    for side in (glyphs.x1[flat] <= gutter[0], glyphs.x0[flat] >= gutter[1]):
+        chosen, row = flat[side], row_of[side]
+        neighbours = row[1:] == row[:-1]
+        gaps = (glyphs.x0[chosen[1:]] - glyphs.x1[chosen[:-1]])[neighbours]
+        if np.isnan(gaps).any():
+            return _typical_inner_gap_by_rows(glyphs, rows, gutter)
+        gap_row = row[1:][neighbours]
+        largest = np.full(len(rows), -np.inf)
+        np.maximum.at(largest, gap_row, gaps)
+        found.append(largest[np.unique(gap_row)])
+    # The median does not ask the order of the rows' widest gaps.
+    values = np.sort(np.concatenate(found)).tolist()
+    if not values:
+        return 0.0
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 == 1 else (values[middle - 1] + values[middle]) / 2
+
+
+def _typical_inner_gap_by_rows(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
+    """`_typical_inner_gap` row by row, as `statistics.median` and `max` give it."""
     widest = []
     x0s, x1s = glyphs.x0s, glyphs.x1s
     for row in rows:
@@ -322,9 +398,12 @@ def _without_trailing_heading(glyphs: GlyphArrays, rows: list[Row], start: int, 
     if end >= len(rows) or end - start < 3:
         return end
     last = rows[end - 1]
-    x0s, x1s = glyphs.x0s, glyphs.x1s
-    left = [r for r in rows[start:end] if any(x1s[g] <= gutter[0] for g in r.members)]
-    right = [r for r in rows[start:end] if any(x0s[g] >= gutter[1] for g in r.members)]
+    band = rows[start:end]
+    flat, row_of = _band_glyphs(band, "members")
+    on_left = np.bincount(row_of, weights=glyphs.x1[flat] <= gutter[0], minlength=len(band)) > 0
+    on_right = np.bincount(row_of, weights=glyphs.x0[flat] >= gutter[1], minlength=len(band)) > 0
+    left = [r for r, here in zip(band, on_left.tolist()) if here]
+    right = [r for r, here in zip(band, on_right.tolist()) if here]
     side, other = (left, right) if left and left[-1] is last else (right, left)
     if not side or side[-1] is not last or (other and other[-1] is last) or len(side) < 3:
         return end

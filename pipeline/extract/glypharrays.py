@@ -115,6 +115,14 @@ class GlyphArrays:
             return np.fromiter((ids.setdefault(text, len(ids)) for text in self.text), dtype=np.int64, count=len(self.text))
 
     @cached_property
+    def codes(self) -> np.ndarray | None:
+        """Per glyph, the code point of its text where every text is one character (a text layer), else None."""
+        try:
+            return np.fromiter(map(ord, self.text), dtype=np.uint32, count=len(self.text))
+        except TypeError:  # a text of other than one character
+            return None
+
+    @cached_property
     def tops(self) -> list[float]:
         return self.top.tolist()
 

@@ -19,6 +19,7 @@ from itertools import chain
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.columns import ColumnBand, bands
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
@@ -175,12 +176,33 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     # font) decide nothing after the first of them: the walk below goes from run to run. A box upside
     # down would not hold its own centre, so it is a run of its own.
     same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
-    starts = np.concatenate(([0], np.flatnonzero(~same) + 1)).tolist()
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    kernels = charloop.compiled_layout()
+    if kernels is not None:  # the same walk compiled (`layoutjit.anchor_rows`)
+        runs, row_tops, row_bottoms = kernels.anchor_rows(top[starts], bottom[starts], size[starts])
+        opened = starts[runs].tolist()
+        rows = [Row(source, [], row_top, row_bottom) for row_top, row_bottom in zip(row_tops.tolist(), row_bottoms.tolist())]
+    else:
+        rows, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
+    # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
+    closed = opened[1:] + [len(order)]
+    lengths = np.subtract(closed, opened)
+    by_x_array = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))]
+    by_x = by_x_array.tolist()
+    order_list = order.tolist()
+    for row, start, end in zip(rows, opened, closed):
+        row.members, row.by_x = order_list[start:end], by_x[start:end]
+    return rows, by_x_array, lengths
+
+
+def _anchor_rows(source: GlyphArrays, starts: list[int], tops: list[float], bottoms: list[float], sizes: list[float]) -> tuple[list[Row], list[int]]:
+    """(rows, where each row starts in the sort order): the walk from run to run (runs starting at
+    `starts`, with these boxes and sizes) that opens a row wherever a run's centre leaves the row's anchor box."""
     rows: list[Row] = []
-    opened: list[int] = []  # where each row starts in `order`
+    opened: list[int] = []
     largest = 0.0  # the largest glyph size in the current row so far
     row: Row | None = None
-    for at, run_top, run_bottom, run_size in zip(starts, top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist()):
+    for at, run_top, run_bottom, run_size in zip(starts, tops, bottoms, sizes):
         if row is not None and row.top <= (run_top + run_bottom) / 2 <= row.bottom:  # its centre_y
             if run_size > 1.25 * largest:  # a small glyph opened the row: re-anchor on a big one
                 row.top, row.bottom = run_top, run_bottom
@@ -191,15 +213,7 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
             rows.append(row)
             opened.append(at)
             largest = run_size
-    # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
-    closed = opened[1:] + [len(order)]
-    lengths = np.subtract(closed, opened)
-    by_x_array = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))]
-    by_x = by_x_array.tolist()
-    order_list = order.tolist()
-    for row, start, end in zip(rows, opened, closed):
-        row.members, row.by_x = order_list[start:end], by_x[start:end]
-    return rows, by_x_array, lengths
+    return rows, opened
 
 
 def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
@@ -314,8 +328,7 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     space = np.zeros(len(flat), dtype=bool)
     space[1:] = stream | (gap[1:] > params.word_gap * np.where(smaller > half, smaller, half))
     space[seg_starts] = False
-    texts = [source.text[i] for i in flat.tolist()]
-    pieces = [" " + text if spaced else text for text, spaced in zip(texts, space.tolist())]
+    text_of = _segment_texts(source, flat, space)
     bold = source.bold[flat]
     bold_count = np.add.reduceat(bold.astype(np.int64), seg_starts)
     marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
@@ -331,9 +344,10 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     ):
         n = end - start
         if 0 < count < n:
-            text = _marked_bold_text(texts[start:end], space[start:end].tolist(), bold[start:end].tolist())
+            texts = [source.text[i] for i in flat[start:end].tolist()]
+            text = _marked_bold_text(texts, space[start:end].tolist(), bold[start:end].tolist())
         else:
-            text = "".join(pieces[start:end])
+            text = text_of(start, end)
         segments.append(Segment(
             source, flat[start:end], text, left, top, right, bottom, size,
             # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
@@ -349,6 +363,24 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     for segment, row in zip(segments, seg_row):
         rows[row].segments.append(segment)
     return rows
+
+
+def _segment_texts(source: GlyphArrays, flat: np.ndarray, space: np.ndarray):
+    """text_of(start, end): the text of glyphs flat[start:end], each after a space where `space` says (none
+    before the first). Where every glyph is one character (a text layer), the page's text is made at once
+    from the code points, a space put before each glyph that has one, and a segment's text is a slice of it."""
+    codes = source.codes
+    if codes is None:
+        pieces = [" " + source.text[i] if spaced else source.text[i] for i, spaced in zip(flat.tolist(), space.tolist())]
+        return lambda start, end: "".join(pieces[start:end])
+    if not len(flat):
+        return lambda start, end: ""
+    place = np.arange(len(flat)) + np.cumsum(space)  # each glyph's place in the page's text
+    units = np.full(int(place[-1]) + 1, ord(" "), dtype="<u4")
+    units[place] = codes[flat]
+    text = units.tobytes().decode("utf-32-le", "surrogatepass")
+    places = place.tolist()
+    return lambda start, end: text[places[start]:places[end - 1] + 1]
 
 
 def _marked_bold_text(texts: list[str], spaces: list[bool], bolds: list[bool]) -> str:

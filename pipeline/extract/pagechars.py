@@ -139,6 +139,11 @@ def _collect(page: int, form: int | None, level: int, wanted_type: int, max_dept
         raise pdfium.PdfiumError("Failed to get number of pageobjects.")
     handles = list(map(_GET_OBJECT, repeat(page, count), range(count))) if form is None else \
         list(map(_GET_FORM_OBJECT, repeat(form, count), range(count)))
+    if all(handles):  # the types asked in one `map`; a level without forms to open is taken at once
+        kinds = list(map(_OBJECT_TYPE, handles))
+        if pdfium_c.FPDF_PAGEOBJ_FORM not in kinds or level >= max_depth - 1:
+            found.extend(handle for handle, kind in zip(handles, kinds) if kind == wanted_type)
+            return
     for handle in handles:
         if not handle:
             raise pdfium.PdfiumError("Failed to get pageobject.")
@@ -171,8 +176,9 @@ def _walk(page: int, form: int | None, level: int, max_depth: int, handles: list
             _walk(page, handle, level + 1, max_depth, handles, kinds)
 
 
-_DRAW_MODE = typed_call(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int))
-_FILL_COLOR = typed_call(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_uint)] * 4)
+# Out-parameters as addresses (ints), for `filled_paths`' maps.
+_DRAW_MODE_AT = typed_call(pdfium_c.FPDFPath_GetDrawMode, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+_FILL_COLOR_AT = typed_call(pdfium_c.FPDFPageObj_GetFillColor, ctypes.c_int, *[ctypes.c_void_p] * 5)
 _BOUNDS = typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, ctypes.c_void_p, *[ctypes.POINTER(ctypes.c_float)] * 4)
 
 
@@ -187,19 +193,58 @@ class FilledPath:
 def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
     """The page's filled path objects whose fill colour `keep_color` keeps, in `page_objects` order (the
     bounds are asked only of those)."""
-    mode, stroke = ctypes.c_int(), ctypes.c_int()
-    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    compiled = _compiled(0) if max_depth <= 2 else None
+    if compiled is not None:
+        return _filled_paths_compiled(compiled, raw_page, max_depth, keep_color)
+    paths = page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth)
+    # Each kind of call in one `map` over the paths, writing into arrays by address (the calls only read
+    # the objects, so asking all draw modes before any colour gives each the same values).
+    (modes, mode_at), (_, stroke_at) = _outputs(ctypes.c_int, len(paths)), _outputs(ctypes.c_int, len(paths))
+    drawn = list(map(_DRAW_MODE_AT, paths, mode_at, stroke_at))
+    filled = [handle for handle, ok, mode in zip(paths, drawn, modes) if ok and mode != 0]
+    channels = [_outputs(ctypes.c_uint, len(filled)) for _ in range(4)]
+    coloured = list(map(_FILL_COLOR_AT, filled, *(at for _, at in channels)))
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    refs = [ctypes.byref(v) for v in (r, g, b, a)]
     bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
-    mode_ref, stroke_ref = ctypes.byref(mode), ctypes.byref(stroke)
     found = []
-    for handle in page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth):
-        if not _DRAW_MODE(handle, mode_ref, stroke_ref) or mode.value == 0:
-            continue
-        if not _FILL_COLOR(handle, *refs) or not keep_color((r.value, g.value, b.value, a.value)):
+    for handle, ok, color in zip(filled, coloured, zip(*(values for values, _ in channels))):
+        if not ok or not keep_color(color):
             continue
         if not _BOUNDS(handle, *bounds):
             raise pdfium.PdfiumError("Failed to locate pageobject.")
-        found.append(FilledPath((r.value, g.value, b.value, a.value), (left.value, bottom.value, right.value, top.value)))
+        found.append(FilledPath(color, (left.value, bottom.value, right.value, top.value)))
     return found
+
+
+def _filled_paths_compiled(compiled: charloop.CompiledReader, raw_page, max_depth: int,
+                           keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
+    """`filled_paths` with the walk and the draw-mode and colour calls in one compiled loop (`charloop`):
+    the same calls on the same objects in the same order, the same failures raised."""
+    walked, count_failed, null_object, full = charloop.WALK_STATUS
+    rows = np.zeros((64, 7), dtype=np.int64)
+    while True:
+        found, status = compiled.path_fills(handle_of(raw_page), max_depth >= 2, rows)
+        if status != full:
+            break
+        rows = np.zeros((2 * len(rows), 7), dtype=np.int64)
+    if status == count_failed:
+        raise pdfium.PdfiumError("Failed to get number of pageobjects.")
+    if status == null_object:
+        raise pdfium.PdfiumError("Failed to get pageobject.")
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
+    kept = []
+    for handle, filled, coloured, *color in rows[:found].tolist():
+        if not filled or not coloured or not keep_color(tuple(color)):
+            continue
+        if not _BOUNDS(handle, *bounds):
+            raise pdfium.PdfiumError("Failed to locate pageobject.")
+        kept.append(FilledPath(tuple(color), (left.value, bottom.value, right.value, top.value)))
+    return kept
+
+
+def _outputs(kind, count: int) -> tuple:
+    """(a C array of `count` values of `kind`, the address of each value): out-parameters for a `map`."""
+    values = (kind * count)()
+    size = ctypes.sizeof(kind)
+    return values, range(ctypes.addressof(values), ctypes.addressof(values) + size * count, size)

@@ -127,3 +127,45 @@ def test_a_short_run_does_not_load_the_compiled_reader(tmp_path, monkeypatch):
     monkeypatch.setattr(pagechars._Characters, "read", charloop.COMPILED_AFTER_CHARACTERS)
     extract_document(path, "0" * 64, ExtractOptions())
     assert asked
+
+
+def _marked_sheet(path):
+    """Filled rectangles in marker colours under words, pale and dark fills, stroked-only rectangles and
+    lines, and a filled and stroked circle: the path objects the marker search walks."""
+    pdf = FPDF()
+    pdf.add_font("body", "", DEJAVU)
+    pdf.add_page()
+    pdf.set_font("body", size=11)
+    for row, fill in enumerate(((255, 240, 0), (120, 255, 120), (250, 250, 250), (20, 20, 20), (255, 150, 200))):
+        pdf.set_fill_color(*fill)
+        pdf.rect(18, 20 + 12 * row, 60, 8, style="F" if row % 2 == 0 else "DF")
+        pdf.text(20, 26 + 12 * row, f"A) odpowiedź {row + 1}")
+    pdf.rect(100, 20, 40, 40, style="D")
+    pdf.line(10, 100, 200, 100)
+    pdf.set_fill_color(255, 255, 0)
+    pdf.ellipse(150, 120, 20, 20, style="DF")
+    pdf.output(str(path))
+    return path
+
+
+def test_the_compiled_path_walk_finds_the_filled_paths_the_ctypes_walk_finds(tmp_path, monkeypatch):
+    """Every filled path's colour and bounds, in the same order, and the marked glyphs they give."""
+    pytest.importorskip("numba")
+    path = _marked_sheet(tmp_path / "marked.pdf")
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        page = doc[0]
+        found = {}
+        for switch in ("0", "1"):
+            monkeypatch.setenv(charloop.ENV_SWITCH, switch)
+            found[switch] = pagechars.filled_paths(page.raw, 2, lambda color: True)
+        page.close()
+    finally:
+        doc.close()
+    assert charloop.compiled_reader() is not None
+    assert found["0"] == found["1"]
+    colors = [f.color[:3] for f in found["0"]]
+    assert (255, 240, 0) in colors and (20, 20, 20) in colors and len(found["0"]) >= 6  # stroked-only paths are not filled
+    by_ctypes = _glyphs(path, monkeypatch, "0")
+    by_compiled = _glyphs(path, monkeypatch, "1")
+    assert by_ctypes[0].highlighted.any() and _same(by_ctypes[0], by_compiled[0])

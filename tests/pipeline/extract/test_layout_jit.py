@@ -1,0 +1,196 @@
+"""Layout's compiled loops (numba, `pipeline.extract.layoutjit`, on where `charloop`'s switch puts the
+compiled reader) lay a page out exactly as the pure-Python layout does, which stays the reference:
+the same segments (text, box, size, flags, wide gaps, glyphs) in the same reading order, on generated
+pages of two columns, a table, rotated and mixed-script text, and on random row grids. Without numba, or
+with the switch off, the pure path runs."""
+from __future__ import annotations
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+from fpdf import FPDF
+
+from pipeline.extract import charloop
+from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
+from pipeline.extract.glyphs import page_glyphs
+from pipeline.extract import columns, layout
+from pipeline.extract.layout import LayoutParams, assemble
+from tests.fixtures.sheets import two_column_page
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+NOTO_CJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+
+LEFT = [f"{n}. Pytanie numer {n} o długości kilku wierszy, żeby kolumna była wysoka i pełna tekstu." for n in range(1, 13)]
+RIGHT = [f"{n}. Ερώτηση {n}: το κείμενο της δεξιάς στήλης συνεχίζει εδώ με αρκετές λέξεις." for n in range(13, 25)]
+
+
+def _table_and_rotated(path):
+    """A table with ruled cells, options set apart in a grid, a bold heading, a line rotated by 90 and
+    one by 30 degrees, Hangul, and an overprinted (fake bold) heading."""
+    pdf = FPDF()
+    pdf.add_font("body", "", DEJAVU)
+    pdf.add_font("body", "B", DEJAVU_BOLD)
+    pdf.add_font("cjk", "", NOTO_CJK)
+    pdf.add_page()
+    pdf.set_font("body", "B", 13)
+    pdf.cell(0, 9, "ZADANIE 7. Tabela wyników", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("body", size=10)
+    with pdf.table(col_widths=(20, 60, 30, 30)) as table:
+        for row in (("Nr", "Zdanie", "P", "F"), *((str(n), f"Stwierdzenie numer {n} w komórce", "P", "F") for n in range(1, 9))):
+            cells = table.row()
+            for text in row:
+                cells.cell(text)
+    pdf.ln(4)
+    for line in ("A) pierwsza      B) druga", "C) trzecia      D) czwarta", "1) tak   2) nie   3) może"):
+        pdf.cell(0, 7, line, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("cjk", size=11)
+    pdf.cell(0, 8, "다음 중 옳은 것은? 日本語の文", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("body", "B", 12)
+    for shift in (0, 0.4):  # the same heading drawn twice, a little apart
+        pdf.text(20 + shift, 250, "CZĘŚĆ DRUGA")
+    pdf.set_font("body", size=9)
+    with pdf.rotation(90, x=195, y=200):
+        pdf.text(195, 200, "Miejsce na obliczenia (rotated margin note)")
+    with pdf.rotation(30, x=60, y=270):
+        pdf.text(60, 270, "Σχήμα 2: κεκλιμένο κείμενο")
+    pdf.output(str(path))
+    return path
+
+
+def _pages(path):
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        pages = []
+        for index in range(len(doc)):
+            page = doc[index]
+            textpage = page.get_textpage()
+            pages.append((page_glyphs(page, textpage, detect_highlights=True), *page.get_size()))
+            textpage.close()
+            page.close()
+        return pages
+    finally:
+        doc.close()
+
+
+def _laid_out(glyphs: GlyphArrays, width: float, height: float, monkeypatch, switch: str):
+    """The page's segments as plain values, laid out with the switch at `switch` (a fresh copy of the
+    glyphs each time: the layout marks overprinted twins bold on them)."""
+    monkeypatch.setenv(charloop.ENV_SWITCH, switch)
+    copy = GlyphArrays(**{**glyphs.__dict__, "bold": glyphs.bold.copy(), "objects": None})
+    for cached in ("x0s", "x1s", "text_ids", "codes", "tops", "bottoms", "run_list", "seq_list", "space_after_list"):
+        copy.__dict__.pop(cached, None)
+    segments = assemble(copy, width, LayoutParams(), page_height=height, shared_descent=True)
+    return [(s.text, s.x0, s.top, s.x1, s.bottom, s.size, s.highlighted, s.bold, s.wide_starts, s.indices.tolist()) for s in segments]
+
+
+def _both_ways(glyphs, width, height, monkeypatch):
+    pure = _laid_out(glyphs, width, height, monkeypatch, "0")
+    compiled = _laid_out(glyphs, width, height, monkeypatch, "1")
+    assert charloop.compiled_layout() is not None
+    return pure, compiled
+
+
+def test_a_two_column_page_reads_the_same_compiled_left_column_first(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    (glyphs, width, height), = _pages(two_column_page(tmp_path / "columns.pdf", LEFT, RIGHT, "ARKUSZ EGZAMINACYJNY"))
+    pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
+    assert pure == compiled
+    texts = [segment[0] for segment in pure]
+    # Read as two columns: every left question before the first right one (the test can fail: row by row
+    # would interleave them).
+    assert max(i for i, t in enumerate(texts) if t.startswith("12.")) < min(i for i, t in enumerate(texts) if t.startswith("13."))
+
+
+def test_a_table_grid_and_rotated_text_read_the_same_compiled(tmp_path, monkeypatch):
+    pytest.importorskip("numba")
+    (glyphs, width, height), = _pages(_table_and_rotated(tmp_path / "table.pdf"))
+    pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
+    assert pure == compiled
+    texts = [segment[0] for segment in pure]
+    assert "Stwierdzenie numer 8 w komórce" in texts and any("다음" in t for t in texts)
+    assert any(segment[7] and "CZĘŚĆ" in segment[0] for segment in pure)  # the overprinted twin dropped, marked bold
+    assert "A) pierwsza" in texts and "B) druga" in texts  # options set far apart: segments of their own
+    assert any(segment[8] and segment[0].startswith("1) tak") for segment in pure)  # a few spaces apart: wide gaps
+
+
+def _grid_page(seed: int) -> GlyphArrays:
+    """Random rows of words on a few column positions (so gutters open, narrow and close), with odd glyph
+    widths and sizes, a few glyphs of another size in a row, on a 842-point page."""
+    rng = np.random.default_rng(seed)
+    texts, boxes, sizes = [], [], []
+    y = 20.0
+    for _ in range(int(rng.integers(20, 90))):
+        size = float(rng.choice([8.0, 10.0, 10.0, 12.5]))
+        starts = sorted(rng.choice([40.0, 90.5, 300.25, 320.0, 420.0], size=int(rng.integers(1, 4)), replace=False))
+        for start in starts:
+            x = float(start)
+            for _ in range(int(rng.integers(1, 30))):
+                glyph_size = size * float(rng.choice([1.0, 1.0, 1.0, 0.7]))
+                width = glyph_size * float(rng.uniform(0.3, 0.7))
+                texts.append(chr(int(rng.integers(0x61, 0x7B))))
+                boxes.append((x, y + size - glyph_size, x + width, y + size))
+                sizes.append(glyph_size)
+                x += width + (glyph_size * 0.3 if rng.random() < 0.2 else 0.2)
+        y += size * float(rng.uniform(1.1, 2.2) if rng.random() < 0.8 else rng.uniform(2.2, 7.0))
+        if y > 820:
+            break
+    box = np.array(boxes)
+    count = len(texts)
+    return GlyphArrays(
+        text=texts, x0=box[:, 0], top=box[:, 1], x1=box[:, 2], bottom=box[:, 3], size=np.array(sizes),
+        highlighted=np.zeros(count, dtype=bool), seq=np.arange(count), space_after=rng.random(count) < 0.15,
+        bold=rng.random(count) < 0.05, unmapped=np.zeros(count, dtype=bool), run=np.full(count, NO_RUN),
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_row_grids_read_the_same_compiled(seed, monkeypatch):
+    pytest.importorskip("numba")
+    pure, compiled = _both_ways(_grid_page(seed), 595.0, 842.0, monkeypatch)
+    assert pure == compiled
+
+
+def _rows(glyphs: GlyphArrays):
+    return layout._rows_with_segments(glyphs, np.arange(len(glyphs)), LayoutParams(), True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_every_start_row_tries_the_same_gutters_compiled(seed, monkeypatch):
+    """Not only where a page's bands begin: from every start row, the compiled candidates give the
+    column run (end and gutter) the Python walks give."""
+    pytest.importorskip("numba")
+    glyphs, params, height = _grid_page(seed), LayoutParams(), 842.0
+    rows = _rows(glyphs)
+    spans = columns._row_spans(glyphs, rows, params.min_gutter)
+    walks = columns.GutterWalks(spans, params.min_gutter, columns._RowEdges(rows))
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    compiled = columns._compiled_column_runs(glyphs, rows, spans, height, params)
+    assert compiled is not None
+    found = [columns._column_run(glyphs, rows, walks, start, height, params) for start in range(len(rows))]
+    assert found == [compiled(start) for start in range(len(rows))]
+    assert any(found)  # the grids do hold two-column runs
+
+
+def test_the_compiled_row_walk_anchors_rows_as_the_python_walk(monkeypatch):
+    """Runs of random heights and sizes (small glyphs opening rows, big ones re-anchoring them, boxes
+    upside down): the same rows open at the same runs with the same anchor boxes."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng, source = np.random.default_rng(7), _grid_page(0)
+    for _ in range(20):
+        count = 400
+        centre = np.sort(rng.uniform(0, 800, count))
+        height = rng.uniform(-2, 16, count)
+        top, bottom = centre - height / 2, centre + height / 2
+        size = rng.uniform(0.5, 14, count)
+        runs, tops, bottoms = kernels.anchor_rows(top, bottom, size)
+        rows, opened = layout._anchor_rows(source, list(range(count)), top.tolist(), bottom.tolist(), size.tolist())
+        assert runs.tolist() == opened
+        assert tops.tolist() == [row.top for row in rows] and bottoms.tolist() == [row.bottom for row in rows]
+
+
+def test_the_switch_off_keeps_the_pure_layout(monkeypatch):
+    monkeypatch.setenv(charloop.ENV_SWITCH, "0")
+    assert charloop.compiled_layout() is None
