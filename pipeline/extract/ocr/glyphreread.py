@@ -9,8 +9,8 @@ the glyph is one of thousands and the line's context decides; read alone, enlarg
 accent stays so (`Constitucion` on the same booklet's cover).
 
 `glyph_candidates`: a word of letters (MIN_LETTERS or more, not all capitals) that the language's spelling
-dictionaries do not know, and for which they know a word one glyph away: one letter with another mark over the
-same base letter (any letter of the dictionaries' alphabet: `i`/`í`, `a`/`ä`, `o`/`ô`, `e`/`ě`), or one of the
+dictionaries do not know, and for which they know a word one glyph away: one letter with a mark, or another mark,
+over the same base letter (any letter of the dictionaries' alphabet: `i`/`í`, `a`/`ä`, `o`/`ô`, `e`/`ě`), or one of the
 glyph shapes any recogniser confuses (`CONFUSIONS`, defined once for every script that writes those letters).
 `reread_one_glyph_words` reads each such word's crop again, alone (`--psm 8`), enlarged READ_SCALE times:
 
@@ -63,17 +63,20 @@ def _base(letter: str) -> str:
 
 
 def _marked_letters(spelling: Spelling) -> dict[str, tuple[str, ...]]:
-    """{a letter: the other letters of the dictionaries' alphabet on the same base}, both cases."""
+    """{a letter: the marked letters of the dictionaries' alphabet on the same base, itself left out}, both cases.
+    Only marked ones: a mark Tesseract read that the print lacks is not this pass's (on Revalida 2023 at 200 dpi a
+    crop read `exsanguineo`, a spelling the dictionary knows too, for the printed `exsanguíneo`)."""
     by_base: dict[str, list[str]] = {}
     for letter in spelling.letters:
         by_base.setdefault(_base(letter), []).append(letter)
     found: dict[str, tuple[str, ...]] = {}
-    for members in by_base.values():
-        if len(members) < 2:
-            continue
+    for base, members in by_base.items():
+        marked = [m for m in members if m != base]
         for letter in members:
-            found[letter] = tuple(m for m in members if m != letter)
-            found[letter.upper()] = tuple(m.upper() for m in members if m != letter)
+            others = tuple(m for m in marked if m != letter)
+            if others:
+                found[letter] = others
+                found[letter.upper()] = tuple(m.upper() for m in others)
     return found
 
 
@@ -184,7 +187,8 @@ def _reread_inputs(settings: OcrSettings) -> str:
     return reread_inputs(settings.languages)
 
 
-@page_pass("glyph-reread", "1", Cost.REGIONS, when=_spelled_language, inputs=_reread_inputs)
+@page_pass("glyph-reread", "2",  # 2: a mark is only added or changed, never taken off
+            Cost.REGIONS, when=_spelled_language, inputs=_reread_inputs)
 def _glyph_reread(work: PageWork) -> PageWork:
     """A word the spelling dictionaries do not know, one glyph (a mark over a letter, a confused shape) from a word
     they know, read again alone from its crop of the scan, enlarged; it takes the second reading when that is the

@@ -121,3 +121,14 @@ def test_the_pass_is_registered_after_the_word_repairs_with_a_version_and_a_cond
     found = PAGE_PASSES[names.index("glyph-reread")]
     assert names.index("second-reader") < names.index("glyph-reread") and names.index("capital-accents") < names.index("glyph-reread")
     assert not found.required and found.version and "dictionar" in found.condition
+
+
+def test_a_mark_is_only_added_or_changed_never_taken_off():
+    """`exsanguíneo` read as printed is one mark from `exsanguineo`; the pass never proposes the bare letter."""
+    spelling = spelling_of(["por"]) or pytest.skip("no Portuguese hunspell dictionary")
+    from pipeline.extract.ocr.glyphreread import _marked_letters
+    marked = _marked_letters(spelling)
+    assert "i" not in marked.get("í", ()) and "í" in marked["i"]
+    assert not any(c == "exsanguineo" for c in glyph_candidates("exsanguíneo", marked))
+    scan, words = scanned_line(["exsanguíneo"], FONTS[0])
+    assert reread_one_glyph_words(words, scan, ["por"], DPI, 1, spelling, read=lambda crop: "exsanguineo")[0].text == "exsanguíneo"
