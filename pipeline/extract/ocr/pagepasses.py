@@ -22,7 +22,6 @@ from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
 from pipeline.extract.ocr.droppedink import read_dropped_ink
-from pipeline.extract.ocr.glyphreread import _glyph_reread
 from pipeline.extract.ocr.gridcells import read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.listcells import read_list_cells
@@ -471,7 +470,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
-    _same_shape_capitals, _accents_read_twice, _glyph_reread,
+    _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
