@@ -10,13 +10,15 @@ that fall in a kept box) is painted white, and that image goes through the same 
 the stage splices them into the page's own glyphs; the text layer's glyphs are never read again.
 
 Only the window of the page around the kept boxes is read (`window`): the boxes' union with
-`CROP_MARGIN_PX` of white around it, its top-left corner on a `CROP_GRID_PX` grid. Tesseract's cost
-follows the pixels it is handed (a white 300 dpi page costs it ~0.1 s before it reads a word), and all
-white but those boxes, the rest of the page is only paper: the prepared page has no grey between 200
-and 254, so Tesseract's Otsu threshold of the window is the whole page's, and its words read in the
-window are those read on the whole page (on the corpus's 12 masked images, text and boxes alike; only
-the junk read inside logo artwork, never sure, moves with the window's size). The words come back
-shifted to the whole page's pixels, so readings and the cache hold page pixels as before.
+`CROP_MARGIN_PX` of white around it, its top-left corner on a `CROP_GRID_PX` grid, and of each wide
+stretch of bare paper between the boxes' rows all but a margin either side taken out (`paper_rows`).
+Tesseract's cost follows the pixels it is handed (a white 300 dpi page costs it ~0.1 s before it reads
+a word), and all white but those boxes, the rest of the page is only paper: the prepared page has no
+grey between 171 and 254 (`engine.WHITE_FROM`), so the Otsu threshold Tesseract takes of the window is
+the whole page's, and the words it reads there are the whole page's (on the corpus's 12 masked images:
+text, boxes, confidences, after every pass; only the junk read inside logo artwork, never sure, can move
+with a window's margin). The words come back in the whole page's pixels, so readings and the cache hold
+page pixels as before.
 
 Readings are cached like whole pages (`cache`), under the page's key plus the boxes, and under what the
 image holds (`content_key`: the pixels pasted and where, the boxes erased, the settings): the same drawn
@@ -146,12 +148,19 @@ class MaskedImage:
     digest: str  # what made it: the window, each pasted box with its pixels, each rectangle painted white
     origin: tuple[int, int] = (0, 0)  # the window's top-left corner in the whole page's pixels
     page_size: tuple[int, int] = (0, 0)  # the whole page's pixels
+    closed: tuple[tuple[int, int], ...] = ()  # (row of the image, rows of bare paper taken out above it), top down
 
     def in_page(self, reading: PageReading) -> PageReading:
-        """A reading of the window in the whole page's pixels."""
-        dx, dy = self.origin
-        words = tuple(replace(w, left=w.left + dx, top=w.top + dy, right=w.right + dx, bottom=w.bottom + dy) for w in reading.words)
-        figures = tuple(replace(f, bbox=(f.bbox[0] + dx, f.bbox[1] + dy, f.bbox[2] + dx, f.bbox[3] + dy)) for f in reading.figures)
+        """A reading of the image in the whole page's pixels."""
+        dx = self.origin[0]
+
+        def dy(top: float) -> int:
+            return self.origin[1] + sum(rows for at, rows in self.closed if top >= at)
+
+        words = tuple(replace(w, left=w.left + dx, top=w.top + dy(w.top), right=w.right + dx, bottom=w.bottom + dy(w.top))
+                      for w in reading.words)
+        figures = tuple(replace(f, bbox=(f.bbox[0] + dx, f.bbox[1] + dy(f.bbox[1]), f.bbox[2] + dx, f.bbox[3] + dy(f.bbox[1])))
+                        for f in reading.figures)
         return replace(reading, image_width=self.page_size[0], image_height=self.page_size[1], words=words, figures=figures)
 
 
@@ -212,7 +221,40 @@ def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int
                 draw.rectangle([int(rectangle[0]) - left, int(rectangle[1]) - top, int(rectangle[2]) - left, int(rectangle[3]) - top],
                                fill=(255, 255, 255))
                 made.update(repr(("erase", rectangle)).encode())
-    return MaskedImage(canvas, made.hexdigest(), (left, top), (width, height))
+    closed = paper_rows([(b[1] - top, b[3] - top) for b in pasted])
+    if closed:
+        rows = np.ones(canvas.height, dtype=bool)
+        for at, count in closed:
+            rows[at:at + count] = False
+        canvas = Image.fromarray(np.ascontiguousarray(np.asarray(canvas)[rows]))
+        made.update(repr(("closed", closed)).encode())
+    return MaskedImage(canvas, made.hexdigest(), (left, top), (width, height), _as_read(closed))
+
+
+def paper_rows(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The rows of bare paper taken out between the kept boxes' rows (`spans`, top and bottom in the
+    window): of each gap wider than 2 × `CROP_MARGIN_PX`, all but `CROP_MARGIN_PX` on either side, in
+    whole steps of `CROP_GRID_PX` (what stays below keeps its place on the grid). Tesseract reads lines,
+    and lines ~0.85 in apart at 300 dpi are not one; a drawn title and a note at the foot of a cover
+    page are read as one image a third of the page's height. (first row taken out, how many), top down."""
+    closed: list[tuple[int, int]] = []
+    reached = None
+    for first, last in sorted(spans):
+        if reached is not None and first > reached:
+            count = (first - reached - 2 * CROP_MARGIN_PX) // CROP_GRID_PX * CROP_GRID_PX
+            if count > 0:
+                closed.append((reached + CROP_MARGIN_PX, count))
+        reached = last if reached is None else max(reached, last)
+    return closed
+
+
+def _as_read(closed: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Where each stretch taken out falls in the image read, with its rows: what `in_page` adds back."""
+    placed, removed = [], 0
+    for at, count in closed:
+        placed.append((at - removed, count))
+        removed += count
+    return tuple(placed)
 
 
 def _placed(reading: PageReading, dpi: int) -> list[PlacedWord]:

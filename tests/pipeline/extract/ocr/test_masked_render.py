@@ -67,7 +67,12 @@ def _whole_page_masked(document, request, dpi):
         if any(rectangle[0] - 1 < b[2] and b[0] < rectangle[2] + 1 and rectangle[1] - 1 < b[3] and b[1] < rectangle[3] + 1 for b in pasted):
             made.update(repr(("erase", rectangle)).encode())
     assert pasted == boxes
-    return canvas.crop(window), made.hexdigest(), window[:2]
+    image = np.asarray(canvas.crop(window))
+    closed = masked.paper_rows([(b[1] - window[1], b[3] - window[1]) for b in boxes])
+    if closed:
+        made.update(repr(("closed", closed)).encode())
+        image = np.delete(image, [row for at, count in closed for row in range(at, at + count)], axis=0)
+    return Image.fromarray(image), made.hexdigest(), window[:2]
 
 
 @pytest.mark.parametrize("dpi", [150, 200, 300])

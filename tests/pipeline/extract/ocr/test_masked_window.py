@@ -1,12 +1,13 @@
-"""Parts of a text page are read in the window around them (`masked.window`), not on the whole white
-page: Tesseract's cost follows the pixels it is handed, and the rest of the page is paper. The words read
-there, shifted back, are the words the whole masked page reads: same text, boxes, confidences, lines and
-sizes, for drawn text near every edge and corner of the page, regions far apart, glyphs without a Unicode
-map, at 150 and 300 dpi."""
+"""Parts of a text page are read in the window around them (`masked.window`), the wide stretches of bare
+paper between them taken out (`masked.paper_rows`), not on the whole white page: Tesseract's cost follows
+the pixels it is handed, and the rest of the page is paper. The words read there, put back in place, are
+the words the whole masked page reads: same text, boxes, confidences, lines and sizes, for drawn text near
+every edge and corner of the page, regions far apart, glyphs without a Unicode map, at 150 and 300 dpi."""
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
@@ -69,6 +70,15 @@ def _requests(path) -> list[masked.MaskedRequest]:
     return [masked.MaskedRequest(1, tuple(inked.regions(drawn)), erase)]
 
 
+def _rows_put_back(made: masked.MaskedImage) -> Image.Image:
+    """The window as the page holds it: the rows of paper taken out put back, white."""
+    pixels = np.asarray(made.image)
+    rows = [row + sum(count for at, count in made.closed if row >= at) for row in range(pixels.shape[0])]
+    window = np.full((rows[-1] + 1, pixels.shape[1], 3), 255, dtype=np.uint8)
+    window[rows] = pixels
+    return Image.fromarray(window)
+
+
 def _key(word, dx: int = 0, dy: int = 0):
     return (word.text, word.left + dx, word.top + dy, word.right + dx, word.bottom + dy, word.size, word.bold, word.line, word.conf)
 
@@ -92,7 +102,9 @@ def test_the_window_reads_what_the_whole_masked_page_reads(tmp_path, kind, dpi):
     width, height = made.page_size
     assert made.image.width * made.image.height < 0.75 * width * height or kind == "drawn corners"
     whole = Image.new("RGB", (width, height), (255, 255, 255))
-    whole.paste(made.image, made.origin)
+    whole.paste(_rows_put_back(made), made.origin)
+    if kind != "unmapped spans":
+        assert made.closed  # lines far apart: the paper between them is not read
     on_the_page = read_page(whole, settings, page_number=1)
     in_the_window = made.in_page(read_page(made.image, settings, page_number=1))
     assert [_key(w) for w in in_the_window.words] == [_key(w) for w in on_the_page.words]
@@ -113,3 +125,12 @@ def test_the_window_is_the_kept_boxes_with_a_margin_on_the_grid_within_the_page(
     assert 300 - left >= masked.CROP_MARGIN_PX and top == 0  # 90 px from the top edge: the margin is cut there
     assert (right, bottom) == (1100 + masked.CROP_MARGIN_PX, 540 + masked.CROP_MARGIN_PX)
     assert masked.window([(5, 3, 2480, 3507)], 2481, 3508) == (0, 0, 2481, 3508)  # never past the page
+
+
+def test_only_wide_stretches_of_paper_are_taken_out_and_in_whole_grid_steps():
+    margin, grid = masked.CROP_MARGIN_PX, masked.CROP_GRID_PX
+    assert masked.paper_rows([(128, 200), (200 + 2 * margin + grid - 1, 900)]) == []  # too narrow to take a step out
+    closed = masked.paper_rows([(1500, 1600), (128, 200), (150, 300), (1000, 1100)])
+    assert closed == [(300 + margin, (1000 - 300 - 2 * margin) // grid * grid), (1100 + margin, (1500 - 1100 - 2 * margin) // grid * grid)]
+    assert all(count % grid == 0 and count > 0 for _, count in closed)
+
