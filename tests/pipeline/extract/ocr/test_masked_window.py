@@ -12,10 +12,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
+from pipeline.devkit.sample.outlines import draw_outlined_text
 from pipeline.extract import inked
 from pipeline.extract.ocr import OcrSettings, masked
 from pipeline.extract.ocr.pagepasses import read_page
-from pipeline.devkit.sample.outlines import draw_outlined_text
 from tests.fixtures import drawn_sheets as ds
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
