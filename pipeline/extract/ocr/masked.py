@@ -9,6 +9,17 @@ that fall in a kept box) is painted white, and that image goes through the same 
 (`read_page`: key cells, label repairs, word repairs). Only the words read come back, in PDF points, so
 the stage splices them into the page's own glyphs; the text layer's glyphs are never read again.
 
+Only the window of the page around the kept boxes is read (`window`): the boxes' union with
+`CROP_MARGIN_PX` of white around it, its top-left corner on a `CROP_GRID_PX` grid, and of each wide
+stretch of bare paper between the boxes' rows all but a margin either side taken out (`paper_rows`).
+Tesseract's cost follows the pixels it is handed (a white 300 dpi page costs it ~0.1 s before it reads
+a word), and all white but those boxes, the rest of the page is only paper: the prepared page has no
+grey between 171 and 254 (`engine.WHITE_FROM`), so the Otsu threshold Tesseract takes of the window is
+the whole page's, and the words it reads there are the whole page's (on the corpus's 12 masked images:
+text, boxes, confidences, after every pass; only the junk read inside logo artwork, never sure, can move
+with a window's margin). The words come back in the whole page's pixels, so readings and the cache hold
+page pixels as before.
+
 Readings are cached like whole pages (`cache`), under the page's key plus the boxes, and under what the
 image holds (`content_key`: the pixels pasted and where, the boxes erased, the settings): the same drawn
 block in another file (a family's title or key table drawn as outlines on every sheet of an archive)
@@ -35,8 +46,10 @@ from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 KEEP_PAD_PT = 2.0  # points kept around each box: anti-aliased edges, a diacritic just outside a loose box
-MASKED_FORMAT = "masked/2"
-CONTENT_FORMAT = "masked-content/1"
+MASKED_FORMAT = "masked/3"  # 3: read in the window around the kept boxes
+CONTENT_FORMAT = "masked-content/2"
+CROP_MARGIN_PX = 128  # white kept around the kept boxes' union: Tesseract's page layout looks past a blob's edge
+CROP_GRID_PX = 32  # the window's left and top edges on this grid: the halving reductions of Tesseract's layout see the same blocks
 
 
 @dataclass(frozen=True)
@@ -113,12 +126,13 @@ def read_masked(
                         cache.put(key, cached)
                     words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
                     continue
-                pending.append((request, (key, same), pool.submit(read_page, masked.image, asked, page_number=request.page)))
-            for request, keys, future in pending:
+                pending.append((request, masked, (key, same), pool.submit(read_page, masked.image, asked, page_number=request.page)))
+            for request, masked, keys, future in pending:
                 try:
                     reading = future.result()
                 except OcrError as exc:
                     raise OcrError(f"{pdf_path} page {request.page}: {exc}") from exc
+                reading = masked.in_page(reading)
                 for stored in keys:
                     if cache is not None and stored is not None:
                         cache.put(stored, reading)
@@ -130,14 +144,54 @@ def read_masked(
 
 @dataclass(frozen=True)
 class MaskedImage:
-    image: Image.Image
-    digest: str  # what made it: its size, each pasted box with its pixels, each rectangle painted white
+    image: Image.Image  # the window of the page that holds the kept boxes (`window`)
+    digest: str  # what made it: the window, each pasted box with its pixels, each rectangle painted white
+    origin: tuple[int, int] = (0, 0)  # the window's top-left corner in the whole page's pixels
+    page_size: tuple[int, int] = (0, 0)  # the whole page's pixels
+    closed: tuple[tuple[int, int], ...] = ()  # (row of the image, rows of bare paper taken out above it), top down
+
+    def in_page(self, reading: PageReading) -> PageReading:
+        """A reading of the image in the whole page's pixels."""
+        dx = self.origin[0]
+
+        def dy(top: float) -> int:
+            return self.origin[1] + sum(rows for at, rows in self.closed if top >= at)
+
+        words = tuple(replace(w, left=w.left + dx, top=w.top + dy(w.top), right=w.right + dx, bottom=w.bottom + dy(w.top))
+                      for w in reading.words)
+        figures = tuple(replace(f, bbox=(f.bbox[0] + dx, f.bbox[1] + dy(f.bbox[1]), f.bbox[2] + dx, f.bbox[3] + dy(f.bbox[1])))
+                        for f in reading.figures)
+        return replace(reading, image_width=self.page_size[0], image_height=self.page_size[1], words=words, figures=figures)
+
+
+def pasted_boxes(keep: tuple[Box, ...], scale: float, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """The pixel boxes (left, top, right, bottom) of the kept boxes on a page `width` × `height` pixels,
+    `KEEP_PAD_PT` around each; empty ones (off the page) left out."""
+    boxes = []
+    for x0, top, x1, bottom in keep:
+        box = (
+            max(0, int((x0 - KEEP_PAD_PT) * scale)), max(0, int((top - KEEP_PAD_PT) * scale)),
+            min(width, int((x1 + KEEP_PAD_PT) * scale) + 1), min(height, int((bottom + KEEP_PAD_PT) * scale) + 1),
+        )
+        if box[0] < box[2] and box[1] < box[3]:
+            boxes.append(box)
+    return boxes
+
+
+def window(boxes: list[tuple[int, int, int, int]], width: int, height: int) -> tuple[int, int, int, int]:
+    """The part of a page `width` × `height` pixels read for its pasted `boxes`: their union and
+    `CROP_MARGIN_PX` around it, its left and top edges on the `CROP_GRID_PX` grid, within the page."""
+    if not boxes:
+        return 0, 0, min(width, CROP_MARGIN_PX), min(height, CROP_MARGIN_PX)  # a patch of paper, read as nothing
+    left = max(0, (min(b[0] for b in boxes) - CROP_MARGIN_PX) // CROP_GRID_PX * CROP_GRID_PX)
+    top = max(0, (min(b[1] for b in boxes) - CROP_MARGIN_PX) // CROP_GRID_PX * CROP_GRID_PX)
+    return left, top, min(width, max(b[2] for b in boxes) + CROP_MARGIN_PX), min(height, max(b[3] for b in boxes) + CROP_MARGIN_PX)
 
 
 def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> MaskedImage:
-    """The page rendered at `dpi` (`render_page`'s pixels), white but for the boxes kept, less the
-    rectangles erased. Only the kept boxes are taken out of pdfium's BGR buffer (as RGB): the whole
-    page never becomes a PIL image, which cost as much as the render."""
+    """The window of the page rendered at `dpi` (`render_page`'s pixels) around the boxes kept, white but
+    for those boxes, less the rectangles erased: the whole page's masked image cut to `window`. Only the
+    kept boxes are taken out of pdfium's BGR buffer (as RGB): the page never becomes a PIL image."""
     page = document[request.page - 1]
     try:
         bitmap = render_on_white(page, dpi / 72.0)
@@ -145,32 +199,62 @@ def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int
         page.close()
     rendered = bitmap.to_numpy()  # rows × columns × BGR, a view of pdfium's buffer
     height, width = rendered.shape[:2]
-    scale = dpi / 72.0
-    canvas = Image.new("RGB", (width, height), (255, 255, 255))
-    made = hashlib.sha256(repr((MASKED_FORMAT, (width, height))).encode())
-    pasted: list[tuple[int, int, int, int]] = []
-    for x0, top, x1, bottom in request.keep:
-        box = (
-            max(0, int((x0 - KEEP_PAD_PT) * scale)), max(0, int((top - KEEP_PAD_PT) * scale)),
-            min(width, int((x1 + KEEP_PAD_PT) * scale) + 1), min(height, int((bottom + KEEP_PAD_PT) * scale) + 1),
-        )
-        if box[0] < box[2] and box[1] < box[3]:
-            piece = np.ascontiguousarray(rendered[box[1]:box[3], box[0]:box[2], ::-1])  # RGB, as PIL holds it
-            canvas.paste(Image.fromarray(piece), box[:2])
-            made.update(repr(("paste", box)).encode())
-            made.update(piece.tobytes())
-            pasted.append(box)
+    pasted = pasted_boxes(request.keep, dpi / 72.0, width, height)
+    left, top, right, bottom = window(pasted, width, height)
+    canvas = Image.new("RGB", (right - left, bottom - top), (255, 255, 255))
+    made = hashlib.sha256(repr((MASKED_FORMAT, (width, height), (left, top, right, bottom))).encode())
+    for box in pasted:
+        piece = np.ascontiguousarray(rendered[box[1]:box[3], box[0]:box[2], ::-1])  # RGB, as PIL holds it
+        canvas.paste(Image.fromarray(piece), (box[0] - left, box[1] - top))
+        made.update(repr(("paste", box)).encode())
+        made.update(piece.tobytes())
     if request.erase:
         draw = ImageDraw.Draw(canvas)
-        for x0, top, x1, bottom in request.erase:
-            rectangle = (x0 * scale, top * scale, x1 * scale, bottom * scale)
-            draw.rectangle(rectangle, fill=(255, 255, 255))
+        scale = dpi / 72.0
+        for x0, y0, x1, y1 in request.erase:
+            rectangle = (x0 * scale, y0 * scale, x1 * scale, y1 * scale)
             # White on the white around the pasted boxes changes nothing: only a rectangle (a pixel wider
-            # each way) that reaches a pasted box is part of what made the image.
+            # each way) that reaches a pasted box changes the image, and is part of what made it. PIL
+            # truncates a rectangle's corners to whole pixels: truncated in the page's pixels, then shifted.
             if any(rectangle[0] - 1 < b[2] and b[0] < rectangle[2] + 1 and rectangle[1] - 1 < b[3] and b[1] < rectangle[3] + 1
                    for b in pasted):
+                draw.rectangle([int(rectangle[0]) - left, int(rectangle[1]) - top, int(rectangle[2]) - left, int(rectangle[3]) - top],
+                               fill=(255, 255, 255))
                 made.update(repr(("erase", rectangle)).encode())
-    return MaskedImage(canvas, made.hexdigest())
+    closed = paper_rows([(b[1] - top, b[3] - top) for b in pasted])
+    if closed:
+        rows = np.ones(canvas.height, dtype=bool)
+        for at, count in closed:
+            rows[at:at + count] = False
+        canvas = Image.fromarray(np.ascontiguousarray(np.asarray(canvas)[rows]))
+        made.update(repr(("closed", closed)).encode())
+    return MaskedImage(canvas, made.hexdigest(), (left, top), (width, height), _as_read(closed))
+
+
+def paper_rows(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The rows of bare paper taken out between the kept boxes' rows (`spans`, top and bottom in the
+    window): of each gap wider than 2 × `CROP_MARGIN_PX`, all but `CROP_MARGIN_PX` on either side, in
+    whole steps of `CROP_GRID_PX` (what stays below keeps its place on the grid). Tesseract reads lines,
+    and lines ~0.85 in apart at 300 dpi are not one; a drawn title and a note at the foot of a cover
+    page are read as one image a third of the page's height. (first row taken out, how many), top down."""
+    closed: list[tuple[int, int]] = []
+    reached = None
+    for first, last in sorted(spans):
+        if reached is not None and first > reached:
+            count = (first - reached - 2 * CROP_MARGIN_PX) // CROP_GRID_PX * CROP_GRID_PX
+            if count > 0:
+                closed.append((reached + CROP_MARGIN_PX, count))
+        reached = last if reached is None else max(reached, last)
+    return closed
+
+
+def _as_read(closed: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Where each stretch taken out falls in the image read, with its rows: what `in_page` adds back."""
+    placed, removed = [], 0
+    for at, count in closed:
+        placed.append((at - removed, count))
+        removed += count
+    return tuple(placed)
 
 
 def _placed(reading: PageReading, dpi: int) -> list[PlacedWord]:

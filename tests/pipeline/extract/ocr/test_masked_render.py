@@ -1,7 +1,8 @@
 """The renders OCR reads are pdfium's own pixels, however they are made: `render_page` (scans, masked
 pages) is `page.render(...).to_pil().convert("RGB")` pixel for pixel, and a masked page, cut out of
 pdfium's buffer box by box, is the image and digest that pasting crops of the whole rendered page gives,
-so neither Tesseract's input nor the content cache's keys change."""
+cut to the window around the kept boxes (`masked.window`), so Tesseract reads the whole masked page's
+pixels there."""
 from __future__ import annotations
 
 import hashlib
@@ -39,13 +40,15 @@ def sheet(request, tmp_path_factory):
 
 
 def _whole_page_masked(document, request, dpi):
-    """The masked image as it was made from the whole page's PIL image: crop, paste, erase."""
+    """The masked image made from the whole page's PIL image (crop, paste, erase), cut to its window."""
     page = document[request.page - 1]
     image = page.render(scale=dpi / 72).to_pil().convert("RGB")
     page.close()
     scale = dpi / 72
     canvas = Image.new("RGB", image.size, (255, 255, 255))
-    made = hashlib.sha256(repr((masked.MASKED_FORMAT, image.size)).encode())
+    boxes = masked.pasted_boxes(request.keep, scale, *image.size)
+    window = masked.window(boxes, *image.size)
+    made = hashlib.sha256(repr((masked.MASKED_FORMAT, image.size, window)).encode())
     pasted = []
     for x0, top, x1, bottom in request.keep:
         pad = masked.KEEP_PAD_PT
@@ -63,7 +66,13 @@ def _whole_page_masked(document, request, dpi):
         draw.rectangle(rectangle, fill=(255, 255, 255))
         if any(rectangle[0] - 1 < b[2] and b[0] < rectangle[2] + 1 and rectangle[1] - 1 < b[3] and b[1] < rectangle[3] + 1 for b in pasted):
             made.update(repr(("erase", rectangle)).encode())
-    return canvas, made.hexdigest()
+    assert pasted == boxes
+    image = np.asarray(canvas.crop(window))
+    closed = masked.paper_rows([(b[1] - window[1], b[3] - window[1]) for b in boxes])
+    if closed:
+        made.update(repr(("closed", closed)).encode())
+        image = np.delete(image, [row for at, count in closed for row in range(at, at + count)], axis=0)
+    return Image.fromarray(image), made.hexdigest(), window[:2]
 
 
 @pytest.mark.parametrize("dpi", [150, 200, 300])
@@ -88,13 +97,13 @@ def test_a_masked_page_is_the_whole_pages_crops_pasted_on_white(sheet, dpi):
         width, height = document[0].get_size()
         requests = [
             masked.MaskedRequest(1, keep=((60.0, 90.0, 300.0, 140.0), (0.5, 0.5, 40.0, 30.0), (width - 30, height - 20, width + 5, height + 5))),
-            masked.MaskedRequest(1, keep=((50.0, 80.0, 500.0, 400.0),), erase=((100.0, 100.0, 180.0, 120.7), (600.0, 700.0, 610.0, 710.0))),
+            masked.MaskedRequest(1, keep=((50.0, 80.0, 500.0, 400.0),), erase=((100.0, 100.0, 180.0, 120.7), (600.0, 700.0, 610.0, 710.0), (0.3, 85.4, 590.0, 92.2))),
             masked.MaskedRequest(1, keep=((200.0, 200.0, 200.0, 200.0), (900.0, 900.0, 950.0, 950.0))),  # a point; off the page
         ]
         for request in requests:
             ours = masked._masked_image(document, request, dpi)
-            image, digest = _whole_page_masked(document, request, dpi)
-            assert ours.digest == digest
+            image, digest, origin = _whole_page_masked(document, request, dpi)
+            assert ours.digest == digest and ours.origin == origin
             assert (ours.image.mode, ours.image.size) == (image.mode, image.size)
             assert np.array_equal(np.asarray(ours.image), np.asarray(image))
             assert np.asarray(ours.image).min() < 255 or request is requests[2]  # the kept ink is there
