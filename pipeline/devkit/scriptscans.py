@@ -80,14 +80,14 @@ GLUED_CHECKING = (Family("es-ring-glued", "es", "spa", CIRCLED, "", "pairs", "De
 # Labels printed light on dark discs (Revalida's booklet) in several sizes, letters, digits and other scripts;
 # checked on rounded squares, a shape no disc mechanism was built on.
 DISC_TUNING = (
-    Family("pt-disc", "pt", "por", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 61, mark="disc", mark_size=1.0),
+    Family("pt-disc", "pt", "por", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 61, mark="disc", mark_size=0.7),
     Family("es-disc-lower", "es", "spa", ("a", "b", "c", "d", "e"), "A", "column", "DejaVuSerif", 62, mark="disc", mark_size=1.2),
-    Family("el-disc", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A", "pairs", "DejaVuSans", 63, mark="disc", mark_size=0.9),
+    Family("el-disc", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A", "pairs", "DejaVuSans", 63, mark="disc", mark_size=0.8),
     Family("ko-disc", "ko", "kor", ("가", "나", "다", "라"), "A", "column", CJK_FONT, 64, mark="disc", mark_size=1.15),
 )
 DISC_CHECKING = (
     Family("pl-square", "pl", "pol", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 71, mark="square", mark_size=1.0),
-    Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "pairs", "DejaVuSerif", 72, mark="square", mark_size=0.9),
+    Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "pairs", "DejaVuSerif", 72, mark="square", mark_size=0.75),
     Family("vi-square-lower", "vi", "vie", ("a", "b", "c", "d"), "A", "column", "DejaVuSans", 73, mark="square", mark_size=1.15),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING,
