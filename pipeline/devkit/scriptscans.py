@@ -82,7 +82,7 @@ GLUED_CHECKING = (Family("es-ring-glued", "es", "spa", CIRCLED, "", "pairs", "De
 DISC_TUNING = (
     Family("pt-disc", "pt", "por", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 61, mark="disc", mark_size=0.7),
     Family("es-disc-lower", "es", "spa", ("a", "b", "c", "d", "e"), "A", "column", "DejaVuSerif", 62, mark="disc", mark_size=1.2),
-    Family("el-disc", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A", "pairs", "DejaVuSans", 63, mark="disc", mark_size=0.8),
+    Family("el-disc", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A", "column", "DejaVuSans", 63, mark="disc", mark_size=0.8),
     Family("ko-disc", "ko", "kor", ("가", "나", "다", "라"), "A", "column", CJK_FONT, 64, mark="disc", mark_size=1.15),
 )
 DISC_CHECKING = (
