@@ -172,9 +172,9 @@ def read_label_discs(
         # whole however grey: a small disc's letter, blurred, is white only where its strokes are widest
         # (a "C"'s back) and a little lighter than ink along the rest.
         solid = box < INK_BELOW
-        inside = _letter(box)
+        lit = _letter(box)
         letter = np.clip((box - INK_BELOW) * (255.0 / LETTER_RAMP), 0, 255)
-        inverted = Image.fromarray(np.where(solid | inside, 255 - letter, 255).astype(np.uint8))
+        inverted = Image.fromarray(np.where(solid | lit, 255 - letter, 255).astype(np.uint8))
         width, height = round(inverted.width * scale), round(inverted.height * scale)
         canvas.paste(inverted.resize((width, height), Image.Resampling.LANCZOS), (x, 0))
         crops.append((x, 0, x + width, height))
