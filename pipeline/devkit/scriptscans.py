@@ -87,7 +87,7 @@ DISC_TUNING = (
 )
 DISC_CHECKING = (
     Family("pl-square", "pl", "pol", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 71, mark="square", mark_size=1.0),
-    Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "pairs", "DejaVuSerif", 72, mark="square", mark_size=0.75),
+    Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "column", "DejaVuSerif", 72, mark="square", mark_size=0.75),
     Family("vi-square-lower", "vi", "vie", ("a", "b", "c", "d"), "A", "column", "DejaVuSans", 73, mark="square", mark_size=1.15),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING,
