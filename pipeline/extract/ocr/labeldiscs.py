@@ -5,9 +5,12 @@ label is one, and recall was 0.
 
 Found by shape at the start of each Tesseract line, never by what Tesseract made of it: in the line's
 first word (when short) or just left of it, the solid block of dark rows and columns is about a text
-line tall and about as wide; it is mostly fill (`DISC_MIN_FILL`) with a little light enclosed in it
-(`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`, lighter than ink: a bullet has none inside, a bold "O" is mostly counter); and it
-stands in a column with another such disc (labels are a column). Each disc is inverted (fill white,
+line tall and about as wide; its outline, fill and letter, takes most of its box (`DISC_MIN_AREA`), with a
+letter enclosed in the fill lighter than ink (`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`: a bullet has none inside);
+a heavy letter's one counter is told from a disc's letter by its width or by the dark above and below it
+(`STROKE_WIDTH`, `MIDDLE_FILL`); and it stands in a column with another such disc (labels are a column).
+Every measure is in the page's text heights or the disc's own height, so a 150 dpi scan's discs, blurred
+grey, are taken as a 300 dpi scan's are. Each disc is inverted (fill white,
 letter dark), enlarged, and all of a page's are read in one strip against the label alphabet
 (`keycells.read_label_cells`); a run of discs still unread in its column takes the labels the read
 ones either side leave it, where they pin them down (`_by_column_sequence`). A disc read as a label
