@@ -89,14 +89,15 @@ def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list
         areas = [(opener.left - round(LEFT_HEIGHTS * text_height), opener.top - pad, opener.left - 1, opener.bottom + pad)]
         if len(opener.text) <= MAX_TEXT:
             areas.insert(0, (opener.left - pad, opener.top - pad, opener.right + pad, opener.bottom + pad))
-        for area in areas:
-            disc = _disc_in(grey, area, text_height, opener.line)
-            if disc is not None:
-                # Tesseract may split a row into two lines, the disc's letter and the option's text,
-                # each finding the same disc.
-                if not any(_overlap(disc, other) for other in found):
-                    found.append(disc)
-                break
+        # Both areas are searched and the leftmost disc opens the line: a short first word is found disc-like
+        # now and then (a "g" with its counter, 0.78 of its box outline and counter), while its label's
+        # square stood just left of it.
+        candidates = [d for d in (_disc_in(grey, area, text_height, opener.line) for area in areas) if d is not None]
+        disc = min(candidates, key=lambda d: d.left, default=None)
+        # Tesseract may split a row into two lines, the disc's letter and the option's text, each finding
+        # the same disc.
+        if disc is not None and not any(_overlap(disc, other) for other in found):
+            found.append(disc)
     # Labels stand in a column: a disc with no other at its left edge is a lone mark (a bold "10").
     return [d for d in found if sum(abs(o.left - d.left) <= COLUMN_HEIGHTS * text_height for o in found) >= 2]
 
