@@ -53,9 +53,9 @@ STROKE_WIDTH = 0.25
 MIDDLE_FILL = 0.55
 # Of its box that is lighter than ink and enclosed by the fill, its letter: 0.16–0.37 measured on discs and
 # squares 0.7–1.2 em wide scanned at 150–300 dpi (the most where a bold letter fills 0.6 of a small disc, its
-# blurred edge lighter than ink); a bold "0" or "O", whose counter is most of it, more. Any pixel lighter than ink counts, not only white ones: at 150 dpi with blur a small disc's
-# letter is a stroke one or two scan pixels wide, blurred to grey (Revalida's "C": 2 % of its box above
-# 200, 18 % above ink).
+# blurred edge lighter than ink); a bold "0" or "O", whose counter is most of it, more. Any pixel lighter
+# than ink counts, not only white ones: at 150 dpi with blur a small disc's letter is a stroke one or two
+# scan pixels wide, blurred to grey (Revalida's "C": 2 % of its box above 200, 18 % above ink).
 DISC_MIN_LIGHT = 0.05
 DISC_MAX_LIGHT = 0.42
 DISC_HEIGHTS = (0.7, 2.2)  # a disc's height in the page's text heights
