@@ -32,7 +32,8 @@ from typing import Literal
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
-from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font, text_height
+from pipeline.devkit.sample.pdfbase import PT_PER_MM
+from pipeline.devkit.sample.pdfgen import CJK_FONT, PageItem, PageSpec, Rect, TextBox, build_pdf, cjk_font, text_height
 from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
@@ -57,6 +58,8 @@ class Family:
     seed: int
     questions: int = 10
     glued: bool = False  # the label printed against its option's first word, no space between (`①zielonej`)
+    mark: Literal["", "disc", "square"] = ""  # the label printed light on a dark disc or rounded square
+    mark_size: float = 0.8  # the disc's or square's side, in the option type's size (em)
 
 
 TUNING = (
@@ -74,8 +77,23 @@ CHECKING = (
 # Enclosed labels printed glued to Latin options: at 150 dpi the ring's ink and the first letter's touch.
 GLUED_TUNING = (Family("pl-ring-glued", "pl", "pol", CIRCLED, "", "column", "DejaVuSans", 51, glued=True),)
 GLUED_CHECKING = (Family("es-ring-glued", "es", "spa", CIRCLED, "", "pairs", "DejaVuSans", 52, glued=True),)
-SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING}
-GROUPS = {"all": ("tuning", "checking"), "glued": ("glued-tuning", "glued-checking")}  # `all` stays the scripts' families
+# Labels printed light on dark discs (Revalida's booklet) in several sizes, letters, digits and other scripts;
+# checked on rounded squares, a shape no disc mechanism was built on.
+DISC_TUNING = (
+    Family("pt-disc", "pt", "por", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 61, mark="disc", mark_size=0.7),
+    Family("es-disc-lower", "es", "spa", ("a", "b", "c", "d", "e"), "A", "column", "DejaVuSerif", 62, mark="disc", mark_size=1.2),
+    Family("el-disc", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A", "column", "DejaVuSans", 63, mark="disc", mark_size=0.8),
+    Family("ko-disc", "ko", "kor", ("가", "나", "다", "라"), "A", "column", CJK_FONT, 64, mark="disc", mark_size=1.15),
+)
+DISC_CHECKING = (
+    Family("pl-square", "pl", "pol", ("A", "B", "C", "D"), "A", "column", "DejaVuSans", 71, mark="square", mark_size=1.0),
+    Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "column", "DejaVuSerif", 72, mark="square", mark_size=0.75),
+    Family("vi-square-lower", "vi", "vie", ("a", "b", "c", "d"), "A", "column", "DejaVuSans", 73, mark="square", mark_size=1.15),
+)
+SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING,
+        "discs-tuning": DISC_TUNING, "discs-checking": DISC_CHECKING}
+GROUPS = {"all": ("tuning", "checking"), "glued": ("glued-tuning", "glued-checking"),
+          "discs": ("discs-tuning", "discs-checking")}  # `all` stays the scripts' families
 
 
 @dataclass(frozen=True)
@@ -143,13 +161,27 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
 
 
 def _cell(family: Family, label: str, text: str) -> str:
+    if family.mark:
+        return text  # the label is drawn on its mark (`_marked`)
     return f"{family.style.replace('A', label) if family.style else label}{'' if family.glued else ' '}{text}"
+
+
+def _marked(family: Family, label: str, x: float, y: float) -> tuple[PageItem, TextBox]:
+    """A label printed light on its dark disc or rounded square, the mark centred on the option's first line at `y`,
+    the letter filling 0.6 of it."""
+    side = family.mark_size * SIZE / PT_PER_MM
+    middle = y + 0.55 * SIZE / PT_PER_MM  # the option type's capitals' middle, below its line's top
+    mark = Rect(x, middle - side / 2, side, side, fill=(20, 20, 20), stroke=None, radius=side * 0.49 if family.mark == "disc" else side / 4)
+    size = 0.6 * side * PT_PER_MM / (0.9 if family.font == CJK_FONT else 0.73)  # a Hangul syllable is 0.9 em tall, a capital 0.73
+    letter = TextBox(label, x - 1, middle - 0.55 * size / PT_PER_MM, side + 2, size=size, font=family.font, bold=True, color=(255, 255, 255),
+                     align="C")
+    return mark, letter
 
 
 def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
     """The question sheet, with a text layer; pages as many as it takes."""
     pages: list[PageSpec] = []
-    boxes: list[TextBox] = []
+    boxes: list[PageItem] = []
     y = 20.0
 
     def box(text: str, x: float, width: float) -> TextBox:
@@ -168,7 +200,12 @@ def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
         width = 164 / per_row
         for i in range(0, len(cells), per_row):
             for j, cell in enumerate(cells[i:i + per_row]):
-                boxes.append(box(cell, 26 + width * j, width - 4))
+                if family.mark:
+                    boxes += _marked(family, family.labels[i + j], 26 + width * j, y)
+                    side = family.mark_size * SIZE / PT_PER_MM
+                    boxes.append(box(cell, 26 + width * j + side + 1.5, width - 5.5 - side))
+                else:
+                    boxes.append(box(cell, 26 + width * j, width - 4))
             y += ROW_MM
         y += 4
     pages.append(PageSpec(tuple(boxes)))

@@ -76,6 +76,7 @@ class Rect:
     fill: RGB | None = None
     stroke: RGB | None = (0, 0, 0)
     line_width: float = 0.3
+    radius: float = 0.0  # rounded corners (mm); just under half the side of a square draws a disc (fpdf2 takes half or more as a share of it)
 
 
 @dataclass(frozen=True)
@@ -241,7 +242,10 @@ def _draw(pdf: FPDF, item: PageItem) -> None:
         if item.stroke:
             pdf.set_draw_color(*item.stroke)
         pdf.set_line_width(item.line_width)
-        pdf.rect(item.x, item.y, item.w, item.h, style=style)
+        if item.radius:
+            pdf.rect(item.x, item.y, item.w, item.h, style=style, round_corners=True, corner_radius=item.radius)
+        else:
+            pdf.rect(item.x, item.y, item.w, item.h, style=style)
     elif isinstance(item, Line):
         pdf.set_draw_color(*item.color)
         pdf.set_line_width(item.width)

@@ -5,9 +5,12 @@ label is one, and recall was 0.
 
 Found by shape at the start of each Tesseract line, never by what Tesseract made of it: in the line's
 first word (when short) or just left of it, the solid block of dark rows and columns is about a text
-line tall and about as wide; it is mostly fill (`DISC_MIN_FILL`) with a little light enclosed in it
-(`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`: a bullet has none inside, a bold "O" is mostly counter); and it
-stands in a column with another such disc (labels are a column). Each disc is inverted (fill white,
+line tall and about as wide; its outline, fill and letter, takes most of its box (`DISC_MIN_AREA`), with a
+letter enclosed in the fill lighter than ink (`DISC_MIN_LIGHT`–`DISC_MAX_LIGHT`: a bullet has none inside);
+a heavy letter's one counter is told from a disc's letter by its width or by the dark above and below it
+(`STROKE_WIDTH`, `MIDDLE_FILL`); and it stands in a column with another such disc (labels are a column).
+Every measure is in the page's text heights or the disc's own height, so a 150 dpi scan's discs, blurred
+grey, are taken as a 300 dpi scan's are. Each disc is inverted (fill white,
 letter dark), enlarged, and all of a page's are read in one strip against the label alphabet
 (`keycells.read_label_cells`); a run of discs still unread in its column takes the labels the read
 ones either side leave it, where they pin them down (`_by_column_sequence`). A disc read as a label
@@ -32,23 +35,43 @@ from pipeline.extract.ocr.panels import enclosed
 from pipeline.extract.ocr.segment import Region
 from pipeline.extract.ocr.words import INK_BELOW, Word, box_mean, ink_runs, line_openers
 
-# Of a disc's box that is dark (a disc fills π/4 of its box, less its letter): 0.6–0.7 measured, a bold
-# "10" 0.53.
-DISC_MIN_FILL = 0.55
-# Of its box that is light and enclosed by the fill, its letter: 0.1–0.2 measured; a bold "0" or "O",
-# whose counter is most of it, 0.36 and more.
+# Of a disc's box that its outline holds, fill and letter together (a disc π/4 of its box, a square all of
+# it): 0.80–0.90 measured on discs 0.7–1.2 em wide at 150–300 dpi; a bold "10", ink and counter, less. The
+# fill alone is no measure: a bold "B" takes half of a small disc (0.54 of its box dark at 150 dpi).
+DISC_MIN_AREA = 0.75
+DISC_MIN_FILL = 0.45  # and of it, dark at least this much
+# Enclosure is measured against pixels darker than this: at 150 dpi a small disc's rim beside its letter's
+# foot is one blurred pixel, lighter than ink, through which the letter's light reaches the paper.
+RIM_BELOW = 160
+# A heavy letter is a ring of ink round one light counter, as a disc is round its letter; a disc's letter is
+# strokes (its widest light at most `STROKE_WIDTH` of the disc's height: 0.15–0.19 measured on squares at
+# 200 dpi; a bold "0" 0.32, "D" 0.42, "O" 0.47), or, where blur has run a small letter's strokes into one
+# light patch (up to 0.43 at 150 dpi), the disc stands dark over at least `MIDDLE_FILL` of its height in
+# every middle column (0.59–1.0 measured there; a bold "O" 0.42, "D" 0.44, "0" 0.50: two strokes round
+# a counter).
+STROKE_WIDTH = 0.25
+MIDDLE_FILL = 0.55
+# Of its box that is lighter than ink and enclosed by the fill, its letter: 0.16–0.37 measured on discs and
+# squares 0.7–1.2 em wide scanned at 150–300 dpi (the most where a bold letter fills 0.6 of a small disc, its
+# blurred edge lighter than ink); a bold "0" or "O", whose counter is most of it, more. Any pixel lighter
+# than ink counts, not only white ones: at 150 dpi with blur a small disc's letter is a stroke one or two
+# scan pixels wide, blurred to grey (Revalida's "C": 2 % of its box above 200, 18 % above ink).
 DISC_MIN_LIGHT = 0.05
-DISC_MAX_LIGHT = 0.3
-LIGHT_ABOVE = 200
+DISC_MAX_LIGHT = 0.42
 DISC_HEIGHTS = (0.7, 2.2)  # a disc's height in the page's text heights
 DISC_ASPECT = (0.6, 1.6)  # its width over its height
 MAX_TEXT = 3  # characters of a line's first word that may be a misread disc
 SEARCH_HEIGHTS = 0.5  # text heights around a line's first word searched for its disc
 LEFT_HEIGHTS = 2.5  # and text heights left of it (a disc Tesseract skipped)
-EDGE_FILL = 0.3  # a row or column of a search area this dark (once closed) belongs to a disc in it
+# A column of a search area with this much dark (text heights, once closed) may belong to a disc in it: a disc
+# 0.7 text heights tall whose letter takes 0.6 of it leaves 0.28 above and below the letter (a share of the
+# search area's height, 0.3 of it, lost such discs: the pass found 7 of 40 on a 150 dpi scan).
+EDGE_HEIGHTS = 0.25
+EDGE_FILL = 0.3  # a row of a disc's columns this dark (once closed) belongs to it
 CLOSING_HEIGHTS = 0.1  # gaps this wide (text heights) are closed: a disc's letter strokes, not word spaces
 COLUMN_HEIGHTS = 0.5  # discs whose left edges are this close (in text heights) stand in one column
 LETTER_HEIGHTS = 2.0  # a disc is enlarged to this many text heights before its letter is read
+LETTER_RAMP = 48  # grey levels above ink over which a disc's letter goes from its edge to full
 
 
 @dataclass(frozen=True)
@@ -66,14 +89,15 @@ def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list
         areas = [(opener.left - round(LEFT_HEIGHTS * text_height), opener.top - pad, opener.left - 1, opener.bottom + pad)]
         if len(opener.text) <= MAX_TEXT:
             areas.insert(0, (opener.left - pad, opener.top - pad, opener.right + pad, opener.bottom + pad))
-        for area in areas:
-            disc = _disc_in(grey, area, text_height, opener.line)
-            if disc is not None:
-                # Tesseract may split a row into two lines, the disc's letter and the option's text,
-                # each finding the same disc.
-                if not any(_overlap(disc, other) for other in found):
-                    found.append(disc)
-                break
+        # Both areas are searched and the leftmost disc opens the line: a short first word is found disc-like
+        # now and then (a "g" with its counter, 0.78 of its box outline and counter), while its label's
+        # square stood just left of it.
+        candidates = [d for d in (_disc_in(grey, area, text_height, opener.line) for area in areas) if d is not None]
+        disc = min(candidates, key=lambda d: d.left, default=None)
+        # Tesseract may split a row into two lines, the disc's letter and the option's text, each finding
+        # the same disc.
+        if disc is not None and not any(_overlap(disc, other) for other in found):
+            found.append(disc)
     # Labels stand in a column: a disc with no other at its left edge is a lone mark (a bold "10").
     return [d for d in found if sum(abs(o.left - d.left) <= COLUMN_HEIGHTS * text_height for o in found) >= 2]
 
@@ -88,7 +112,7 @@ def _disc_in(grey: np.ndarray, area: tuple[int, int, int, int], text_height: flo
     # Closed (dilated, then eroded) so the disc's light letter does not cut it into pieces.
     radius = max(1, round(CLOSING_HEIGHTS * text_height))
     closed = box_mean(box_mean(fill, radius) > 0, radius) > 0.999
-    columns = ink_runs(closed.mean(axis=0) >= EDGE_FILL, radius)  # a "C" opens its disc to one side
+    columns = ink_runs(closed.sum(axis=0) >= EDGE_HEIGHTS * text_height, radius)  # a "C" opens its disc to one side
     if not columns:
         return None
     first, last = max(columns, key=lambda run: run[1] - run[0])
@@ -101,10 +125,23 @@ def _disc_in(grey: np.ndarray, area: tuple[int, int, int, int], text_height: flo
         return None
     box = grey[top + upper : top + lower, left + first : left + last]
     solid = box < INK_BELOW
-    light = ((box > LIGHT_ABOVE) & enclosed(solid)).mean()
-    if solid.mean() < DISC_MIN_FILL or not DISC_MIN_LIGHT <= light <= DISC_MAX_LIGHT:
+    letter = _letter(box)
+    light = letter.mean()
+    if solid.mean() < DISC_MIN_FILL or solid.mean() + light < DISC_MIN_AREA or not DISC_MIN_LIGHT <= light <= DISC_MAX_LIGHT:
+        return None
+    from scipy import ndimage  # here, not at import: scipy costs every process a second
+
+    widest = 2 * float(ndimage.distance_transform_edt(letter).max()) / height
+    middle = closed[upper:lower, first + width // 4 : last - width // 4].mean(axis=0)
+    if widest > STROKE_WIDTH and (middle.size == 0 or middle.min() < MIDDLE_FILL):
         return None
     return Disc(left + first, top + upper, left + last, top + lower, line)
+
+
+def _letter(box: np.ndarray) -> np.ndarray:
+    """The pixels of a disc's box lighter than ink that its fill encloses: its letter. Enclosed by the ink, or
+    by what is darker than `RIM_BELOW` where the letter reaches the paper through the disc's blurred rim."""
+    return enclosed(box < INK_BELOW) | enclosed(box < RIM_BELOW)
 
 
 def read_label_discs(
@@ -135,10 +172,13 @@ def read_label_discs(
     crops, x = [], 0
     for disc in discs:
         box = pixels[disc.top : disc.bottom, disc.left : disc.right].astype(np.float32)
-        # The letter is what is lighter than ink inside the fill; the disc's blurred rim is not.
-        letter = np.clip((box - INK_BELOW) * (255.0 / (255 - INK_BELOW)), 0, 255)
+        # The letter is what is lighter than ink inside the fill (the disc's blurred rim is not), taken
+        # whole however grey: a small disc's letter, blurred, is white only where its strokes are widest
+        # (a "C"'s back) and a little lighter than ink along the rest.
         solid = box < INK_BELOW
-        inverted = Image.fromarray(np.where(solid | enclosed(solid), 255 - letter, 255).astype(np.uint8))
+        lit = _letter(box)
+        letter = np.clip((box - INK_BELOW) * (255.0 / LETTER_RAMP), 0, 255)
+        inverted = Image.fromarray(np.where(solid | lit, 255 - letter, 255).astype(np.uint8))
         width, height = round(inverted.width * scale), round(inverted.height * scale)
         canvas.paste(inverted.resize((width, height), Image.Resampling.LANCZOS), (x, 0))
         crops.append((x, 0, x + width, height))

@@ -82,6 +82,9 @@ ORPHAN_MAX_CHARS = 4
 # An unsure word this many text heights tall spans several lines: a column of short tokens stacked
 # close ("1." to "5." of a key) that Tesseract read down as one junk word ("NAON=", confidence 0).
 ORPHAN_STACK_HEIGHTS = 1.8
+# Closer to a word on its row than this (typical word heights) a patch is a letter's space from it, not a word
+# space: a glyph of that word whose box Tesseract drew short of it (0.17 measured; word spaces 0.3 and more).
+ORPHAN_LETTER_GAP = 0.25
 _ORPHAN_NUMBER = re.compile(r"^\d{1,3}[.)]?$")  # a question number, as a strip may read it unsurely
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
@@ -195,6 +198,21 @@ def replaces(rereads: Sequence[Word], suspect: Word, ink: np.ndarray) -> bool:
     return (inside & kept).sum() / inside.sum() >= ORPHAN_REPLACES
 
 
+def _glyph_of_a_word(text: str, box: tuple[int, int, int, int], covered: Sequence[Word], typical_height: float) -> bool:
+    """Whether a patch read as `text` at `box` is a letter's space from a word on its row that already ends (or
+    begins) with that reading: the word's own glyph, left outside the word's box (OAB 2016's "intervenção",
+    its box ending before its final "o", read again as a word: "intervenção o judicial")."""
+    left, top, right, bottom = box
+    near = ORPHAN_LETTER_GAP * typical_height
+    for w in covered:
+        if min(w.bottom, bottom) - max(w.top, top) <= 0.5 * min(w.bottom - w.top, bottom - top):
+            continue
+        word = w.text.strip(".,;:!?)(\"'")
+        if 0 <= left - w.right < near and word.endswith(text) or 0 <= w.left - right < near and word.startswith(text):
+            return True
+    return False
+
+
 def read_orphans(
     grey: Image.Image,
     words: list[Word],
@@ -240,6 +258,9 @@ def read_orphans(
         if _unsure(r) or len(r.text) > ORPHAN_MAX_CHARS or not _ORPHAN_TEXT.match(r.text):
             continue
         if label_only and not _ORPHAN_LABEL.match(r.text):
+            continue
+        if _glyph_of_a_word(r.text, (left + r.left - offset, up + r.top - gap, left + r.right - offset, up + r.bottom - gap), covered,
+                            typical_height):
             continue
         line += 1
         rereads.append(Word(

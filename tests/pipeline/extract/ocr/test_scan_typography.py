@@ -5,6 +5,7 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from PIL import ImageFont
@@ -12,6 +13,7 @@ from PIL import ImageFont
 from pipeline.extract.ocr import OcrSettings, ocr_pages, prepare_for_tesseract, render_page
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, char_width
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
+from pipeline.extract.ocr import noise
 from pipeline.extract.ocr.noise import is_noise, read_orphans
 from pipeline.devkit.sample.pdfgen import FONT_FILES, PageSpec, TextBox, font_dir
 from tests.pipeline.extract.ocr.builders import build, colour_scan, needs_tesseract
@@ -242,3 +244,21 @@ def test_a_label_the_layout_pass_dropped_beside_a_tall_figure_is_read_for_its_la
     added = [w.text for w in recovered if w not in stem]
     # The label comes back (a word of the stem the pass left out may too), the figure's letters never.
     assert "A)" in added and not {"X", "Y"} & set(added), added
+
+
+def test_a_words_own_last_letter_left_outside_its_box_is_not_read_again_as_a_word(numbered_page, monkeypatch):
+    # OAB 2016 at 200 dpi with specks: Tesseract read "intervenção" whole but drew its box short of the final
+    # "o", a letter's space from it; the uncovered "o" was read again as a word ("intervenção o judicial").
+    with tempfile.TemporaryDirectory() as folder:
+        grey, words, typical = _page_words(numbered_page, Path(folder))
+        word = next(w for w in words if w.text == "dyskusja")
+        ink = np.asarray(grey)[word.top : word.bottom, word.left : word.right] < 128
+        columns = np.flatnonzero(ink.any(axis=0))
+        last = columns[np.flatnonzero(np.diff(columns) > 1)[-1] + 1]  # the final letter's first column
+        short = [replace(w, right=word.left + int(last) - 2) if w is word else w for w in words if not is_noise(w, typical)]
+        recovered = read_orphans(grey, short, short, typical, ["pol"], 300, 1, Path(folder))
+        assert [w.text for w in recovered if w not in short] == []
+        # the patch is there to be read: taken for a word a word space away, it comes back as the letter
+        monkeypatch.setattr(noise, "ORPHAN_LETTER_GAP", 0.0)
+        again = read_orphans(grey, short, short, typical, ["pol"], 300, 1, Path(folder))
+        assert [w.text for w in again if w not in short] == ["a"]
