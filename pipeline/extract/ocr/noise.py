@@ -48,8 +48,10 @@ def is_noise(word: Word, typical_height: float) -> bool:
     return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
 
 
-def without_icons(words: list[Word]) -> list[Word]:
-    """The words less pictograms that Tesseract read as a letter or two beside a line of text."""
+def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word]:
+    """The words less pictograms that Tesseract read as a letter or two beside a line of text. With the page's
+    `ink`, a word is as tall as the ink in its box: a box Tesseract drew taller than its glyphs (a two-syllable
+    Korean word boxed with its line's digits, 57 px over 41 px of ink) is no pictogram; a pictogram fills its box."""
     per_line = words_by_line(words)
     icons = set()
     for members in per_line.values():
@@ -60,9 +62,17 @@ def without_icons(words: list[Word]) -> list[Word]:
                 and word.conf < ICON_MAX_CONF
                 and sum(ch.isalnum() for ch in word.text) <= 2
                 and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
+                and (ink is None or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
             ):
                 icons.add(id(word))
     return [w for w in words if id(w) not in icons]
+
+
+def ink_height(ink: np.ndarray, word: Word) -> int:
+    """From the first to the last row of ink inside `word`'s box, in pixels (0: no ink there)."""
+    band = np.asarray(ink[max(0, word.top):max(0, word.bottom), max(0, word.left):max(0, word.right)])
+    rows = np.flatnonzero(band.any(axis=1)) if band.size else np.zeros(0, dtype=int)
+    return int(rows[-1] - rows[0] + 1) if rows.size else 0
 
 
 def is_legible(word: Word) -> bool:

@@ -215,10 +215,10 @@ def _reread_prose(work: PageWork) -> PageWork:
 # ---------------------------------------------------------------- words lost, junk dropped, tables
 
 
-@page_pass("noise", "1", Cost.CHEAP)
+@page_pass("noise", "2", Cost.CHEAP)
 def _drop_noise(work: PageWork) -> PageWork:
     """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`)."""
-    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)]))
+    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)], work.ink))
 
 
 @page_pass("orphans", "4", Cost.REGIONS)  # 3: re-readings of one unsure word count together; 4: a number read unsurely in the strip read alone
