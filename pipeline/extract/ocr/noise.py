@@ -7,6 +7,7 @@ covers; those patches are read again in a strip of their own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -49,9 +50,11 @@ def is_noise(word: Word, typical_height: float) -> bool:
 
 
 def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word]:
-    """The words less pictograms that Tesseract read as a letter or two beside a line of text. With the page's
-    `ink`, a word is as tall as the ink in its box: a box Tesseract drew taller than its glyphs (a two-syllable
-    Korean word boxed with its line's digits, 57 px over 41 px of ink) is no pictogram; a pictogram fills its box."""
+    """The words less pictograms that Tesseract read as a letter or two beside a line of text. Two wide glyphs
+    (Unicode East Asian width W or F: Hangul syllables, Han) are a whole word, not a letter or two: with the
+    page's `ink`, such a word is as tall as the ink in its box, and a box Tesseract drew taller than its glyphs
+    (`루수` boxed 57 px with its line's digits over 41 px of ink) is no pictogram; a pictogram fills its box.
+    Narrow letters, digits and marks stay judged by their box (a ring read `2:` in a tall box is still dropped)."""
     per_line = words_by_line(words)
     icons = set()
     for members in per_line.values():
@@ -62,10 +65,14 @@ def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word
                 and word.conf < ICON_MAX_CONF
                 and sum(ch.isalnum() for ch in word.text) <= 2
                 and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
-                and (ink is None or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
+                and (ink is None or not _wide_word(word.text) or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
             ):
                 icons.add(id(word))
     return [w for w in words if id(w) not in icons]
+
+
+def _wide_word(text: str) -> bool:
+    return bool(text) and all(unicodedata.east_asian_width(ch) in "WF" for ch in text)
 
 
 def ink_height(ink: np.ndarray, word: Word) -> int:
