@@ -52,9 +52,11 @@ def is_noise(word: Word, typical_height: float) -> bool:
 def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word]:
     """The words less pictograms that Tesseract read as a letter or two beside a line of text. Two wide glyphs
     (Unicode East Asian width W or F: Hangul syllables, Han) are a whole word, not a letter or two: with the
-    page's `ink`, such a word is as tall as the ink in its box, and a box Tesseract drew taller than its glyphs
-    (`루수` boxed 57 px with its line's digits over 41 px of ink) is no pictogram; a pictogram fills its box.
-    Narrow letters, digits and marks stay judged by their box (a ring read `2:` in a tall box is still dropped)."""
+    page's `ink`, such a word read with some confidence (`LEGIBLE_MIN_CONF`) is as tall as the ink in its box, and
+    a box Tesseract drew taller than its glyphs (`루수`, confidence 79, boxed 57 px with its line's digits over
+    41 px of ink) is no pictogram; a pictogram fills its box. Narrow letters, digits and marks stay judged by
+    their box (a ring read `2:` in a tall box is still dropped), and so does an unsure wide glyph (a syllable
+    read at confidence 0 from a line Tesseract left out: dropped, its line's ink is read again by `dropped-ink`)."""
     per_line = words_by_line(words)
     icons = set()
     for members in per_line.values():
@@ -65,7 +67,8 @@ def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word
                 and word.conf < ICON_MAX_CONF
                 and sum(ch.isalnum() for ch in word.text) <= 2
                 and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
-                and (ink is None or not _wide_word(word.text) or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
+                and (ink is None or not _wide_word(word.text) or word.conf < LEGIBLE_MIN_CONF
+                     or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
             ):
                 icons.add(id(word))
     return [w for w in words if id(w) not in icons]

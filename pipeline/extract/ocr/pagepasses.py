@@ -215,7 +215,7 @@ def _reread_prose(work: PageWork) -> PageWork:
 # ---------------------------------------------------------------- words lost, junk dropped, tables
 
 
-@page_pass("noise", "3", Cost.CHEAP)
+@page_pass("noise", "4", Cost.CHEAP)
 def _drop_noise(work: PageWork) -> PageWork:
     """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`)."""
     return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)], work.ink))

@@ -75,6 +75,9 @@ def test_a_short_word_in_a_box_taller_than_its_ink_is_no_pictogram():
     # A ring read as narrow marks in the same tall box (`2:`) is still dropped, whatever its ink.
     ring = word("2:", 561, top=2683, height=57, conf=33)
     assert texts(without_icons([*line, ring], ink)) == ["4", "31", "포항시"]
+    # ... and so is a wide glyph read unsurely there (a syllable out of a line Tesseract left out).
+    unsure = word("았", 561, top=2683, height=57, conf=12)
+    assert texts(without_icons([*line, unsure], ink)) == ["4", "31", "포항시"]
 
 
 def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
