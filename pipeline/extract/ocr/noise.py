@@ -7,6 +7,7 @@ covers; those patches are read again in a strip of their own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -48,8 +49,14 @@ def is_noise(word: Word, typical_height: float) -> bool:
     return alnum == 0 and word.conf < NOISE_PUNCT_MAX_CONF
 
 
-def without_icons(words: list[Word]) -> list[Word]:
-    """The words less pictograms that Tesseract read as a letter or two beside a line of text."""
+def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word]:
+    """The words less pictograms that Tesseract read as a letter or two beside a line of text. Two wide glyphs
+    (Unicode East Asian width W or F: Hangul syllables, Han) are a whole word, not a letter or two: with the
+    page's `ink`, such a word read with some confidence (`LEGIBLE_MIN_CONF`) is as tall as the ink in its box, and
+    a box Tesseract drew taller than its glyphs (`루수`, confidence 79, boxed 57 px with its line's digits over
+    41 px of ink) is no pictogram; a pictogram fills its box. Narrow letters, digits and marks stay judged by
+    their box (a ring read `2:` in a tall box is still dropped), and so does an unsure wide glyph (a syllable
+    read at confidence 0 from a line Tesseract left out: dropped, its line's ink is read again by `dropped-ink`)."""
     per_line = words_by_line(words)
     icons = set()
     for members in per_line.values():
@@ -60,9 +67,22 @@ def without_icons(words: list[Word]) -> list[Word]:
                 and word.conf < ICON_MAX_CONF
                 and sum(ch.isalnum() for ch in word.text) <= 2
                 and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
+                and (ink is None or not _wide_word(word.text) or word.conf < LEGIBLE_MIN_CONF
+                     or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
             ):
                 icons.add(id(word))
     return [w for w in words if id(w) not in icons]
+
+
+def _wide_word(text: str) -> bool:
+    return bool(text) and all(unicodedata.east_asian_width(ch) in "WF" for ch in text)
+
+
+def ink_height(ink: np.ndarray, word: Word) -> int:
+    """From the first to the last row of ink inside `word`'s box, in pixels (0: no ink there)."""
+    band = np.asarray(ink[max(0, word.top):max(0, word.bottom), max(0, word.left):max(0, word.right)])
+    rows = np.flatnonzero(band.any(axis=1)) if band.size else np.zeros(0, dtype=int)
+    return int(rows[-1] - rows[0] + 1) if rows.size else 0
 
 
 def is_legible(word: Word) -> bool:

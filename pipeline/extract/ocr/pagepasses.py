@@ -53,6 +53,7 @@ from pipeline.extract.ocr.spelling import (
     split_glued_words,
     stray_inverted_marks,
 )
+from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, line_sizes, mean_confidence
@@ -214,10 +215,10 @@ def _reread_prose(work: PageWork) -> PageWork:
 # ---------------------------------------------------------------- words lost, junk dropped, tables
 
 
-@page_pass("noise", "1", Cost.CHEAP)
+@page_pass("noise", "4", Cost.CHEAP)
 def _drop_noise(work: PageWork) -> PageWork:
     """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`)."""
-    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)]))
+    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)], work.ink))
 
 
 @page_pass("orphans", "5", Cost.REGIONS)  # 3: re-readings of one unsure word count together; 4: a number read unsurely in the strip read alone; 5: a word's own glyph left outside its box not read again as a word
@@ -333,6 +334,13 @@ def _second_reader(work: PageWork) -> PageWork:
 
 
 # ---------------------------------------------------------------- words and numbers
+
+
+@page_pass("box-overreach", "1", Cost.CHEAP)
+def _box_overreach(work: PageWork) -> PageWork:
+    """A word's box holding the box of a later word of its line cut back to its own ink before that word (`overreach`)."""
+    words, count = clip_overreaching(work.words, work.ink)
+    return replace(work, words=words) if count else work
 
 
 @page_pass("split-words", "1", Cost.CHEAP)
@@ -470,7 +478,7 @@ def _figures(work: PageWork) -> PageWork:
 PAGE_PASSES: tuple[PagePass, ...] = (
     _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
-    _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
+    _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,
     _glued_labels, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs,

@@ -56,6 +56,28 @@ def test_a_pictogram_read_as_letters_beside_a_heading_is_dropped():
     confident_capital = word("Ż", 700, top=290, height=55, conf=93)
     assert texts(without_icons([*heading, icon])) == ["Zadanie", "4.", "(0-1)"]
     assert texts(without_icons([*heading, confident_capital])) == ["Zadanie", "4.", "(0-1)", "Ż"]
+    # With the page's ink: a pictogram fills its box, so it is dropped all the same.
+    ink = np.zeros((400, 800), dtype=bool)
+    ink[294:349, 658:698] = True
+    assert texts(without_icons([*heading, icon], ink)) == ["Zadanie", "4.", "(0-1)"]
+
+
+def test_a_short_word_in_a_box_taller_than_its_ink_is_no_pictogram():
+    # ④ 31 포항시 루수 on a 150 dpi Korean scan: Tesseract boxed the two-syllable `루수` (confidence 79) 57 px tall with
+    # the line's digits; its ink is 41 px, as tall as its line's words. Measured by its box alone it was dropped.
+    line = [word("4", 320, top=2695, height=23, conf=97), word("31", 362, top=2683, height=57, conf=96),
+            word("포항시", 390, top=2687, height=41, conf=79)]
+    tall_box = word("루수", 561, top=2683, height=57, conf=79)
+    ink = np.zeros((2800, 700), dtype=bool)
+    ink[2687:2728, 565:628] = True
+    assert texts(without_icons([*line, tall_box])) == ["4", "31", "포항시"]
+    assert texts(without_icons([*line, tall_box], ink)) == ["4", "31", "포항시", "루수"]
+    # A ring read as narrow marks in the same tall box (`2:`) is still dropped, whatever its ink.
+    ring = word("2:", 561, top=2683, height=57, conf=33)
+    assert texts(without_icons([*line, ring], ink)) == ["4", "31", "포항시"]
+    # ... and so is a wide glyph read unsurely there (a syllable out of a line Tesseract left out).
+    unsure = word("았", 561, top=2683, height=57, conf=12)
+    assert texts(without_icons([*line, unsure], ink)) == ["4", "31", "포항시"]
 
 
 def test_a_question_number_with_a_comma_gets_the_dot_of_its_neighbours():
