@@ -15,8 +15,7 @@ FILL_MIN_INCHES = 0.05  # a fill is dark over squares this wide (a rule is at mo
 FILL_MIN_LEVEL = 110  # a fill's median grey: lighter fills carry dark text; darker ones light text, left all ink
 FILL_EDGE_INCHES = 0.01  # the blur a fill's edge spreads over, counted as the fill's
 FILL_CONTRAST = 40  # grey levels under a fill's own level a pixel needs at least to be ink there (a plain fill's grain is none)
-INK_PERCENTILE = 1.0
-FILL_READ_BELOW = 170  # grey under which a fill counts when cells are read off it (as `tablecells.RULE_INK_BELOW`)  # of a fill's pixels: the darkest ink inside it (its rules, its letters)
+INK_PERCENTILE = 1.0  # of a fill's pixels: the darkest ink inside it (its rules, its letters)
 
 
 def table_ink(grey: np.ndarray, threshold: int, dpi: int) -> np.ndarray:
@@ -31,20 +30,6 @@ def table_ink(grey: np.ndarray, threshold: int, dpi: int) -> np.ndarray:
         region = ink[found]
         region[inside] = (grey[found] < min((level + darkest) / 2, level - FILL_CONTRAST))[inside]
     return ink
-
-
-def flattened(grey: np.ndarray, dpi: int, onto: np.ndarray | None = None) -> np.ndarray | None:
-    """The page (or `onto`, the same page prepared otherwise) with each mid-grey fill of `grey` taken off by its
-    own level (the fill white, its letters as dark against it as on paper), for reading the cells on it; None
-    where the page has no such fill."""
-    fills = shaded_fills(grey, grey < FILL_READ_BELOW, dpi)
-    if not fills:
-        return None
-    flat = (grey if onto is None or onto.shape != grey.shape else onto).copy()
-    for found, inside, level, _ in fills:
-        region = flat[found]
-        region[inside] = np.clip(grey[found].astype(np.float32) * (255.0 / level), 0, 255).astype(np.uint8)[inside]
-    return flat
 
 
 Fill = tuple[tuple[slice, slice], np.ndarray, float, float]  # where, which pixels there, its level, its darkest ink

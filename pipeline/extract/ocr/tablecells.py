@@ -37,7 +37,7 @@ from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
 from pipeline.extract.ocr.numbering import counted_blocks
-from pipeline.extract.ocr.shading import flattened, table_ink
+from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 RULE_INK_BELOW = 170  # grey level: a blurred thin rule of a 150 dpi scan stays under it
@@ -396,10 +396,7 @@ def read_table_cells(
     (see the module's docstring); pages without such a table come back as they are. The rules are found
     on `image` as scanned; the cells are read from `prepared` (the page Tesseract reads, rules erased)."""
     array = np.asarray(image.convert("L"))
-    # Cells on a mid-grey fill are read off the scan with the fill taken off (preparing whitens such a fill
-    # only in part, and its edges stay as stripes).
-    flat = flattened(array, dpi, onto=np.asarray(prepared.convert("L")))
-    grey = prepared if flat is None else Image.fromarray(flat)
+    grey = prepared
     dark = table_ink(array, RULE_INK_BELOW, dpi)
     bands = table_bands(array, dpi, dark)
     if not bands:
