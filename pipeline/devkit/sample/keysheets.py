@@ -273,9 +273,28 @@ def vietnamese_grid(seed: int = 0) -> KeySheet:
     return sheet
 
 
+def shaded_blocks(seed: int = 0, *, variants: Sequence[str] = ("1403", "9777"), chosen: int = 1, blocks: Sequence[int] = (1, 9, 17, 25),
+                  block: int = 5, shade: tuple[int, int, int] = (160, 160, 160), name: str = "shaded-blocks") -> KeySheet:
+    """A key of a test's closed questions only (numbered in blocks: 01–05, 09–13, …), one answer column per test
+    variant under "Test 24 NNNN", every column but the first on a mid-grey fill (the NÚCEM layout)."""
+    numbers = [n for start in blocks for n in range(start, start + block)]
+    columns = {v: _answers(len(numbers), ("A", "B", "C", "D"), seed + i) for i, v in enumerate(variants)}
+    items: list[PageItem] = [TextBox("Kľúč správnych odpovedí", 30, 15, 150, size=13, bold=True)]
+    widths, height = (22.0, *[45.0] * len(variants)), 7.0
+    rows = [("Číslo", *[f"Test 24 {v}" for v in variants])] + [(f"{n:02d}", *[columns[v][i] for v in variants]) for i, n in enumerate(numbers)]
+    for r, row in enumerate(rows):
+        left = 30.0
+        for c, (text, width) in enumerate(zip(row, widths)):
+            items.append(Rect(left, 30 + r * height, width, height, fill=shade if c >= 2 and r > 0 else None, line_width=0.3))
+            items.append(TextBox(text, left, 30 + r * height + 1.5, width, size=11, align="C", bold=c == 0 or r == 0))
+            left += width
+    key = {"kind": "variant_table", "variant_header": r"Test\s*\d{2}\s*(?P<variant>\d{4})", "variant": variants[chosen]}
+    return KeySheet(name, [PageSpec(items)], {str(n): columns[variants[chosen]][i] for i, n in enumerate(numbers)}, key, ("A", "B", "C", "D"), ("slk",))
+
+
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
-                                                "in-booklet": booklet_last_page}
+                                                "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
                                                   "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,

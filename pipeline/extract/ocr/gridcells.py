@@ -39,6 +39,8 @@ DARK_BAND = 128  # median grey under which a band is a dark fill with light text
 VOIDED_MARKS = "-*"  # what an answer cell may hold besides a label: the mark of an annulled question
 GLYPH_CONTRAST = 30  # grey levels under the ground a pixel needs to count toward the glyphs' ink level
 RULE_SHARE = 0.85  # a column inked over this share of the band's height is a cell rule, not a glyph
+SPECK_COLUMN_PX = 1  # ink pixels a column of a band may hold and still count as white between glyphs
+RULE_EDGE = 0.1  # band heights beside a rule its blurred edge may reach (`_without_rules`)
 ROW_RULE_SHARE = 0.6  # a row inked over this share of the band's width is a table rule
 STRIP_GAP = 3.0  # band heights of white between crops in the strip Tesseract reads
 # An annulled question's "-" in an answer cell, which Tesseract reads as nothing: the cell's one stroke
@@ -92,8 +94,36 @@ def _cells(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
 def _glyph_runs(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
     height, width = band.shape
     ink = band & ~(band.sum(axis=1) > ROW_RULE_SHARE * width)[:, None]
-    ink &= ~(ink.sum(axis=0) > RULE_SHARE * height)[None, :]
-    return ink_runs(ink.sum(axis=0), max(1, round(gap * height)))
+    profile = _without_rules(ink).sum(axis=0)
+    # A column inked in one row only is a speck or a fill's edge row run on past a rule: no glyph, and left it
+    # split the white between two numbers.
+    return ink_runs(profile > SPECK_COLUMN_PX, max(1, round(gap * height)))
+
+
+def _without_rules(ink: np.ndarray) -> np.ndarray:
+    """The band's ink less its cell rules: columns inked over `RULE_SHARE` of its height, with the blurred
+    edge each keeps beside it. A scan's blur leaves a rule (or a white gutter between dark number boxes, ink
+    once the band is inverted) a column or two of grey on each side, inked in some rows only; left, they
+    stood as 1 px stubs in the white between two numbers and halved it, so neighbours joined into one cell
+    ("1213", 594 px cells on a blurred INEP key). A column beside a rule whose every inked pixel touches the
+    rule's ink on the same row is part of the rule; a glyph standing clear of the rule is never touched."""
+    height = ink.shape[0]
+    rule = ink.sum(axis=0) > RULE_SHARE * height
+    cleared = ink & ~rule[None, :]
+    reach = max(1, round(RULE_EDGE * height))
+    for step in (-1, 1):
+        edge = rule.copy()
+        for _ in range(reach):
+            beside = np.roll(edge, step)  # columns right (step 1) or left (step -1) of the rule so far
+            beside[0 if step == 1 else -1] = False
+            inner = np.roll(ink & edge[None, :], step, axis=1)  # the rule side's ink, shifted onto those columns
+            inner[:, 0 if step == 1 else -1] = False
+            stub = beside & ~edge & cleared.any(axis=0) & ~(cleared & ~inner).any(axis=0)
+            if not stub.any():
+                break
+            cleared[:, stub] = False
+            edge |= stub
+    return cleared
 
 
 ROW_GAP = 0.1  # band heights of white rows that part the row's glyphs from a line above or below

@@ -36,6 +36,8 @@ from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
+from pipeline.extract.ocr.numbering import counted_blocks
+from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 RULE_INK_BELOW = 170  # grey level: a blurred thin rule of a 150 dpi scan stays under it
@@ -93,9 +95,10 @@ def _rules(dark: np.ndarray, dpi: int) -> list[tuple[int, int, int, int]]:
     return found
 
 
-def table_bands(grey: np.ndarray, dpi: int) -> list[Band]:
-    """The row bands of the page's ruled tables, top to bottom, each with its cells."""
-    dark = grey < RULE_INK_BELOW
+def table_bands(grey: np.ndarray, dpi: int, dark: np.ndarray | None = None) -> list[Band]:
+    """The row bands of the page's ruled tables, top to bottom, each with its cells (`dark`: the page's
+    table ink, `shading.table_ink`, when the caller has it)."""
+    dark = table_ink(grey, RULE_INK_BELOW, dpi) if dark is None else dark
     rules = sorted(_rules(dark, dpi))
     low, high = (round(v * dpi) for v in ROW_INCHES)
     bands: list[Band] = []
@@ -394,10 +397,10 @@ def read_table_cells(
     on `image` as scanned; the cells are read from `prepared` (the page Tesseract reads, rules erased)."""
     array = np.asarray(image.convert("L"))
     grey = prepared
-    bands = table_bands(array, dpi)
+    dark = table_ink(array, RULE_INK_BELOW, dpi)
+    bands = table_bands(array, dpi, dark)
     if not bands:
         return words
-    dark = array < RULE_INK_BELOW
     result = list(words)
     added: list[Word] = []
     for t, table in enumerate(_tables(bands)):
@@ -498,9 +501,10 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             # The bands above its first number are the table's header ("Nr", "Typ A").
             first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
             column = column[first:]
-            run = _counting_run([values.get(k) for k in column])
+            readings = [values.get(k) for k in column]
+            run = _counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
-                runs.append((column, run))
+                runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
         runs.sort(key=lambda found: table[found[0][0][0]].cells[found[0][0][1]][0])
         for index, (column, run) in enumerate(runs):
             after = runs[index + 1][0] if index + 1 < len(runs) else []

@@ -1,0 +1,76 @@
+"""A key table's number column read as a counted sequence in blocks: a key that lists only a test's closed
+questions numbers them in runs with gaps where the open questions stand (NÚCEM: 01–05, 09–13, 17–21, …), so
+no single start fits most cells and the column was not taken for a number column at all. Each block counts
+up by one from cell to cell, and the blocks follow one another upward; a reading that breaks a block between
+two cells of it that fit takes the number its place gives, and a cell left unread where two blocks meet
+(which block it ends or starts cannot be told) stays without a number.
+"""
+from __future__ import annotations
+
+BLOCK_MIN_STEPS = 0.7  # of the steps between neighbouring readings that must be +1 a place for a column of blocks
+MEND_MAX_PLACES = 3  # places between two readings of one block across which the readings between are mended
+BLOCK_MIN_LENGTH = 3  # cells of a block, at least: shorter runs between jumps are misreadings, not blocks
+
+
+def counted_blocks(values: list[int | None]) -> list[int | None] | None:
+    """The numbers of a column whose readings count up by one in blocks that follow one another upward, each
+    cell's as its place in its block gives (None where no block can claim an unread cell); or None when the
+    readings are no such column (too few, a step down, too many jumps, a block shorter than `BLOCK_MIN_LENGTH`)."""
+    read = [(i, v) for i, v in enumerate(values) if v is not None]
+    if len(read) < 2 * BLOCK_MIN_LENGTH:
+        return None
+    # Misreadings between two readings of one block ("23" between 24 and 26; "20 91" between 49 and 52: no more
+    # than `MEND_MAX_PLACES` apart) take their places' numbers.
+    mended = dict(read)
+    for a, (i0, v0) in enumerate(read):
+        for i2, v2 in read[a + 2:]:
+            if i2 - i0 > MEND_MAX_PLACES:
+                break
+            if v2 - v0 == i2 - i0:
+                for i1 in range(i0 + 1, i2):
+                    if i1 in mended:
+                        mended[i1] = v0 + (i1 - i0)
+    steps = [(i1 - i0, mended[i1] - mended[i0]) for i0, i1 in zip(sorted(mended), sorted(mended)[1:])]
+    if any(dv <= 0 or dv < di for di, dv in steps):
+        return None  # a step down, or fewer numbers than places: no counted column
+    if sum(dv == di for di, dv in steps) < BLOCK_MIN_STEPS * len(steps):
+        return None
+    # Blocks: runs of readings whose steps are one a place; each must be long enough to be a block.
+    numbers: list[int | None] = [None] * len(values)
+    places = sorted(mended)
+    blocks: list[tuple[int, int]] = []  # (first place, last place) of each block
+    start = 0
+    for k in range(1, len(places) + 1):
+        if k < len(places) and mended[places[k]] - mended[places[k - 1]] == places[k] - places[k - 1]:
+            continue
+        blocks.append((places[start], places[k - 1]))
+        start = k
+    if not _regular(blocks, mended):
+        return None
+    for first_place, last_place in blocks:
+        for place in range(first_place, last_place + 1):
+            numbers[place] = mended[first_place] + place - first_place
+    # Unread cells before the first reading or after the last follow their block.
+    first, last = places[0], places[-1]
+    for place in range(first):
+        numbers[place] = mended[first] - (first - place)
+    for place in range(last + 1, len(values)):
+        numbers[place] = mended[last] + (place - last)
+    if any(n is not None and n < 0 for n in numbers):
+        return None
+    return numbers
+
+
+def _regular(blocks: list[tuple[int, int]], values: dict[int, int]) -> bool:
+    """Whether the blocks are a key's: each at least `BLOCK_MIN_LENGTH` numbers, those between the first and
+    the last all equally long (the first and last, which a page may cut, no longer), every jump between two
+    the same. A misreading where two blocks meet ("12 13" read "15 16" after 9 10 11) shifts a block's end and
+    breaks that pattern, so the column is not numbered at all rather than numbered wrong."""
+    lengths = [values[last] - values[first] + 1 for first, last in blocks]
+    if min(lengths) < BLOCK_MIN_LENGTH:
+        return False
+    inner = lengths[1:-1] or [max(lengths)]
+    if len(set(inner)) > 1 or lengths[0] > inner[0] or lengths[-1] > inner[0]:
+        return False
+    jumps = {values[next_first] - values[last] for (_, last), (next_first, _) in zip(blocks, blocks[1:])}
+    return len(jumps) <= 1
