@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -218,10 +219,10 @@ def replaces(rereads: Sequence[Word], suspect: Word, ink: np.ndarray) -> bool:
     return (inside & kept).sum() / inside.sum() >= ORPHAN_REPLACES
 
 
-def _glyph_of_a_word(text: str, box: tuple[int, int, int, int], covered: Sequence[Word], typical_height: float) -> bool:
-    """Whether a patch read as `text` at `box` is a letter's space from a word on its row that already ends (or
-    begins) with that reading: the word's own glyph, left outside the word's box (OAB 2016's "intervenção",
-    its box ending before its final "o", read again as a word: "intervenção o judicial")."""
+def _glyph_of_a_word(text: str, box: tuple[int, int, int, int], covered: Sequence[Word], typical_height: float) -> Word | None:
+    """The word on the patch's row, a letter's space from it, that already ends (or begins) with the patch's
+    reading `text`: the patch is that word's own glyph, left outside the word's box (OAB 2016's "intervenção",
+    its box ending before its final "o", read again as a word: "intervenção o judicial"); None if there is none."""
     left, top, right, bottom = box
     near = ORPHAN_LETTER_GAP * typical_height
     for w in covered:
@@ -229,8 +230,15 @@ def _glyph_of_a_word(text: str, box: tuple[int, int, int, int], covered: Sequenc
             continue
         word = w.text.strip(".,;:!?)(\"'")
         if 0 <= left - w.right < near and word.endswith(text) or 0 <= w.left - right < near and word.startswith(text):
-            return True
-    return False
+            return w
+    return None
+
+
+def _spanning(word: Word, box: tuple[int, int, int, int]) -> Word:
+    """`word` with its box grown to hold `box` too."""
+    left, top, right, bottom = box
+    return replace(word, left=min(word.left, left), top=min(word.top, top), right=max(word.right, right),
+                   bottom=max(word.bottom, bottom))
 
 
 def read_orphans(
@@ -271,6 +279,7 @@ def read_orphans(
             labels_only += [label_only] * len(group)
     line = 30_000
     rereads: list[Word] = []
+    grown: dict[int, Word] = {}  # words whose own glyph a patch was, by id, with their boxes over it
     for (left, up, _right, _down), reading, label_only in zip(boxes, readings, labels_only):
         if reading is None:
             continue
@@ -279,8 +288,11 @@ def read_orphans(
             continue
         if label_only and not _ORPHAN_LABEL.match(r.text):
             continue
-        if _glyph_of_a_word(r.text, (left + r.left - offset, up + r.top - gap, left + r.right - offset, up + r.bottom - gap), covered,
-                            typical_height):
+        box = (left + r.left - offset, up + r.top - gap, left + r.right - offset, up + r.bottom - gap)
+        owner = _glyph_of_a_word(r.text, box, covered, typical_height)
+        if owner is not None:
+            # Not a word: the owner's box grows over its glyph, so no later pass takes that ink for a dropped word.
+            grown[id(owner)] = _spanning(grown.get(id(owner), owner), box)
             continue
         line += 1
         rereads.append(Word(
@@ -299,4 +311,4 @@ def read_orphans(
             continue  # a part of an unsure word read again: the word stays as read, whole
         replaced.update(id(w) for w in overlapped)
         added.append(reread)
-    return [w for w in added if id(w) not in replaced]
+    return [grown.get(id(w), w) for w in added if id(w) not in replaced]
