@@ -36,7 +36,7 @@ from pipeline.devkit.ocrcertainty import _vocabulary
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, page_pdf, prose
 from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.extract.ocr import installed_languages
-from pipeline.extract.ocr.engine import render_page
+from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
 from pipeline.extract.ocr.tessapi import recognise
 
 X_HEIGHT = set("acegimnorsuvwxyz")
@@ -44,6 +44,7 @@ FLAT = set("acemnorsuvwxz")  # no ascender, no dot, no descender: the line's x-h
 BELOW = {"\u0323", "\u0327", "\u0328", "\u0324", "\u0331"}  # dot below, cedilla, ogonek, diaeresis below, macron below
 LANGUAGES = tuple(lang for lang in (*TUNING, *CHECKING) if lang.name != "el")
 SCANS = "150/0.8/70,200/0.6/85"
+PREPARED = 0  # `--prepared`: the dpi the OCR path reads a scan at (0: the scan as rasterised)
 GROUPS = ("i plain", "i marked, kept", "i marked, lost", "other plain", "other marked, kept", "other marked, lost")
 
 
@@ -139,12 +140,15 @@ def measure(out: Path, language: Language, scan: tuple[int, float, int]) -> dict
 
 def page_groups(scanned: Path, index: int, text: str, tesseract: str, dpi: int) -> dict[str, list[tuple[float, float, float]]]:
     """Each group's (peak, mass, top) figures, relative to the page's plain `i`s, on page `index` of `scanned`, whose
-    printed text is `text`."""
+    printed text is `text`: the scan as rasterised, or (`PREPARED`) rendered at that dpi and prepared as the OCR path
+    prepares a page for Tesseract."""
     document = pdfium.PdfDocument(str(scanned))
     try:
-        image, _, _ = render_page(document, index, dpi)
+        image, _, _ = render_page(document, index, PREPARED or dpi)
     finally:
         document.close()
+    if PREPARED:
+        image, dpi = prepare_for_tesseract(image, PREPARED), PREPARED
     grey = np.asarray(image.convert("L"))
     read = boxes(grey, tesseract, dpi)
     figures = features(grey, read)
@@ -220,7 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
     parser.add_argument("--corpus", action="store_true", help="also the corpus calibration sheets (INAP 2024, OAB 2016)")
     parser.add_argument("--no-generated", action="store_true", help="leave the generated pages out")
+    parser.add_argument("--prepared", type=int, default=0,
+                        help="measure the page rendered at this dpi and prepared as the OCR path prepares it (0: the scan itself)")
     args = parser.parse_args(argv)
+    global PREPARED
+    PREPARED = args.prepared
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
     scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
