@@ -23,21 +23,23 @@ from __future__ import annotations
 import argparse
 import difflib
 import random
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
+from PIL import Image
 
 from pipeline.devkit.ocrcertainty import _vocabulary
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, page_pdf, prose
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.extract.ocr import installed_languages
-from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
-from pipeline.extract.ocr.tessapi import recognise
+from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
 
 X_HEIGHT = set("acegimnorsuvwxyz")
 FLAT = set("acemnorsuvwxz")  # no ascender, no dot, no descender: the line's x-height and baseline
@@ -66,11 +68,15 @@ class Box:
 
 
 def boxes(grey: np.ndarray, language: str, dpi: int) -> list[Box]:
-    """Tesseract's character boxes of the page, top-down coordinates."""
+    """Tesseract's character boxes of the page (`tesseract … --psm 6 makebox`), top-down coordinates."""
     height = grey.shape[0]
     out: list[Box] = []
-    for row in recognise(grey, language, dpi, psm=6, whitelist=None, output="makebox", deadline_s=300,
-                         omp_threads=1).splitlines():
+    with tempfile.TemporaryDirectory(prefix="accentink-") as folder:
+        image = Path(folder) / "page.png"
+        Image.fromarray(grey).save(image)
+        made = subprocess.run([tesseract_command(), str(image), "stdout", "-l", language, "--psm", "6", "--dpi", str(dpi), "makebox"],
+                              capture_output=True, text=True, check=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+    for row in made.stdout.splitlines():
         parts = row.split(" ")
         if len(parts) < 6 or not parts[0].strip():
             continue
