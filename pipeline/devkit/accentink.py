@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import random
 import os
 import statistics
 import subprocess
@@ -36,9 +35,9 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
-from pipeline.devkit.ocrcertainty import _vocabulary
-from pipeline.devkit.punctscans import CHECKING, TUNING, Language, page_pdf, prose
+from pipeline.devkit.punctscans import CHECKING, TUNING, Language, scanned_prose
 from pipeline.devkit.sample.raster import rasterize_pdf
+from pipeline.devkit.softscans import scan_triples
 from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
 
 X_HEIGHT = set("acegimnorsuvwxyz")
@@ -133,15 +132,8 @@ def features(grey: np.ndarray, read: list[Box]) -> list[tuple[int, float, float,
 
 def measure(out: Path, language: Language, scan: tuple[int, float, int]) -> dict[str, list[tuple[float, float, float]]]:
     """Each group's (peak, mass, top) figures, relative to the page's plain `i`s, on `language`'s page at `scan`."""
-    dpi, blur, jpeg = scan
-    text = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
-    folder = out / language.name / f"{dpi}-{blur}-{jpeg}"
-    scanned = folder / "scan.pdf"
-    if not scanned.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        rasterize_pdf(page_pdf(folder / "text.pdf", text, language.font), scanned, dpi=dpi, blur=blur, jpeg_quality=jpeg,
-                      noise=0.01, seed=language.seed + dpi)
-    return page_groups(scanned, 0, text, language.tesseract, dpi)
+    scanned, text = scanned_prose(out, language, scan)
+    return page_groups(scanned, 0, text, language.tesseract, scan[0])
 
 
 def page_groups(scanned: Path, index: int, text: str, tesseract: str, dpi: int) -> dict[str, list[tuple[float, float, float]]]:
@@ -237,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     PREPARED = args.prepared
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
-    scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
+    scans = scan_triples(args.scans)
     print("quantiles 5/25/50/75/95 % of each figure over the page's plain i-dots' median (1.00 = a read dot)")
     for scan in scans if not args.no_generated else ():
         for language in LANGUAGES:

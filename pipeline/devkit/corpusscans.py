@@ -23,7 +23,7 @@ from pathlib import Path
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, sheets_in_corpus
+from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", action="store_true", help="also the key scanned (the booklet by its text layer): answers right")
     parser.add_argument("--show", action="store_true", help="each question not found under its number, and each renumbering")
     args = parser.parse_args(argv)
-    scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
+    scans = scan_triples(args.scans)
     for set_name in SETS if args.set == "all" else [args.set]:
         total = Tally()
         for sheet in sheets_in_corpus(set_name, SETS[set_name], args.sheets):

@@ -35,7 +35,7 @@ from pipeline.devkit import ocrcertainty, punctkinds, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan, sheets_in_corpus
+from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="every differing stretch: printed → read")
     parser.add_argument("--punct", action="store_true", help="under each line, its punctuation differences by class (`punctkinds`)")
     args = parser.parse_args(argv)
-    scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
+    scans = scan_triples(args.scans)
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set] if args.set in SETS else []:

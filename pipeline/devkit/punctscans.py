@@ -25,6 +25,7 @@ from pipeline.devkit import punctkinds
 from pipeline.devkit.ocrcertainty import _vocabulary
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.devkit.sample.raster import rasterize_pdf
+from pipeline.devkit.softscans import scan_triples
 from pipeline.extract.ocr import OcrSettings, installed_languages, ocr_pages
 from pipeline.infra import sha256_file
 
@@ -101,9 +102,9 @@ def read_words(scan: Path, language: Language, dpi: int, cache: Path, disabled: 
     return " ".join(line.text for line in pages[1].lines).split()
 
 
-def measure(out: Path, language: Language, scan: tuple[int, float, int], disabled: tuple[str, ...]
-            ) -> tuple[int, Counter[str], list[tuple[str, str]]]:
-    """The printed marks of `language`'s page, its punctuation differences by class, and each differing run."""
+def scanned_prose(out: Path, language: Language, scan: tuple[int, float, int]) -> tuple[Path, str]:
+    """`language`'s prose page scanned at `scan` (dpi, blur, JPEG quality) under `out`, made once and kept, and
+    the text printed on it."""
     dpi, blur, jpeg = scan
     text = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
     folder = out / language.name / f"{dpi}-{blur}-{jpeg}"
@@ -112,7 +113,14 @@ def measure(out: Path, language: Language, scan: tuple[int, float, int], disable
         folder.mkdir(parents=True, exist_ok=True)
         rasterize_pdf(page_pdf(folder / "text.pdf", text, language.font), scanned, dpi=dpi, blur=blur, jpeg_quality=jpeg,
                       noise=0.01, seed=language.seed + dpi)
-    printed, read = text.split(), read_words(scanned, language, dpi, out / "cache", disabled)
+    return scanned, text
+
+
+def measure(out: Path, language: Language, scan: tuple[int, float, int], disabled: tuple[str, ...]
+            ) -> tuple[int, Counter[str], list[tuple[str, str]]]:
+    """The printed marks of `language`'s page, its punctuation differences by class, and each differing run."""
+    scanned, text = scanned_prose(out, language, scan)
+    printed, read = text.split(), read_words(scanned, language, scan[0], out / "cache", disabled)
     import difflib
     shown = [(" ".join(printed[i1:i2]), " ".join(read[j1:j2]))
              for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, printed, read, autojunk=False).get_opcodes() if op != "equal"]
@@ -130,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disable", default="", help="passes left out, comma-separated")
     parser.add_argument("--show", action="store_true", help="every run with a punctuation difference: printed → read")
     args = parser.parse_args(argv)
-    scans = [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in args.scans.split(","))]
+    scans = scan_triples(args.scans)
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()

@@ -90,6 +90,11 @@ RENDER_DPI = 300  # the specs' OCR dpi: a scan is rendered at it before it is re
 SCANS = "150/0.8/70,150/0.4/90,200/0.8/90,200/0.4/70,300/0.8/70,300/0.4/90"
 
 
+def scan_triples(text: str) -> list[tuple[int, float, int]]:
+    """The scans a tool's `--scans` names ("150/0.8/70,200/0.6/90": dpi/blur/JPEG quality), in order."""
+    return [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in text.split(",") if s)]
+
+
 @dataclass(frozen=True)
 class ScanSetting:
     """How a sheet is scanned: resolution, blur radius, JPEG quality, tilt, Gaussian grain and specks."""
