@@ -73,3 +73,18 @@ def test_a_greek_pairs_key_scanned_at_250_dpi_is_applied_though_its_heading_year
     family = next(f for f in scriptscans.CHECKING if f.name == "el-pairs")
     _, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(250, 0.5, 85)])
     assert _figures(scan)[2] == 100.0
+
+
+@needs_tesseract("tur", "eng")
+def test_options_labelled_1_to_5_on_dark_squares_are_options_not_question_numbers(tmp_path):
+    # The squares' digits read right ("2 rica dizeden" under the header "1."), but each bare "2", "3", … was
+    # taken for the next question's number whose dot OCR lost: every question after the first was cut into
+    # one-line questions, its numbers repeated, and the key refused as another sheet's. A bare number right
+    # below a line that opens with a bare number at its own left edge is a column of labels, not a header.
+    # Before: options 20 %, answers 0 %; after 60 / 60 (the rest: a "5" read as "3", a label read twice).
+    family = next(f for f in scriptscans.DISC_CHECKING if f.name == "tr-square-digits")
+    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    recall, options, answers = _figures(scan)
+    assert recall == 100.0
+    assert options >= 50.0 and answers >= 50.0
