@@ -88,3 +88,17 @@ def test_options_labelled_1_to_5_on_dark_squares_are_options_not_question_number
     recall, options, answers = _figures(scan)
     assert recall == 100.0
     assert options >= 50.0 and answers >= 50.0
+
+
+@needs_tesseract("vie", "eng")
+def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apart_from_the_squares(tmp_path):
+    # Tesseract's page layout dropped six of ten question numbers ("1." read as "."), and so their questions; the
+    # numbers were read again as orphan patches, but in one strip with the page's unread dark squares, which turned
+    # them to "!r", ":", "°". Read in a strip of their own they are "1", "2", ….
+    # Before: recall 40 %, options 35 %, answers 0 %; after 100 / 60 / 80.
+    family = next(f for f in scriptscans.DISC_CHECKING if f.name == "vi-square-lower")
+    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    recall, options, answers = _figures(scan)
+    assert recall == 100.0
+    assert options >= 50.0 and answers >= 70.0
