@@ -185,7 +185,10 @@ def read_label_discs(
         x += width
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         strip = Path(folder) / "label-discs.pgm"
-        readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
+        # The space is allowed too, as one more "label" that no disc can be read as: Tesseract's models that
+        # read a word space as a character of their own (Korean) gave every label after the strip's first a
+        # confidence of 0 under a whitelist without it ("가" 90, "나" 0, "다" 0: read right, all refused).
+        readings = read_label_cells(canvas, crops, [*labels, " "], round(text_height * scale), languages, dpi, omp_thread_limit, strip)
     filled = _by_column_sequence(discs, readings, labels, text_height)
     inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
     notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []

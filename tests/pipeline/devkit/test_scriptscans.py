@@ -102,3 +102,17 @@ def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apa
     recall, options, answers = _figures(scan)
     assert recall == 100.0
     assert options >= 50.0 and answers >= 70.0
+
+
+@needs_tesseract("kor", "eng")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_hangul_labels_on_dark_discs_are_read_as_the_spec_labels(tmp_path):
+    # The discs were found and their strip read right ("가나다라…"), but Korean's model, under a whitelist of the
+    # labels without the space, gave every label after the strip's first a confidence of 0: all were refused,
+    # and no option of the sheet was read (0 % at 150, 200 and 300 dpi). Before: options 0 %, answers 0 %.
+    family = next(f for f in scriptscans.DISC_TUNING if f.name == "ko-disc")
+    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(200, 0.6, 80)])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    recall, options, answers = _figures(scan)
+    assert recall == 100.0
+    assert options >= 70.0 and answers >= 70.0
