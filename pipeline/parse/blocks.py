@@ -187,22 +187,40 @@ def restore_next_marks(stream: list[StreamLine], start_re: re.Pattern) -> list[S
     """OCR'd question numbers whose mark was lost ("3" | "¿A cuál…" where the sheet prints "3."): a bare
     number on an OCR'd line, at the left edge of the headers before it, that is the next number of the
     run, gets the mark `question_start` asks for. Only the next number: a bare "1940" in a stem stays.
+    Nor does a number right below a line that opens, at its own left edge, with the bare number one less: the
+    two count in a column of bare numbers that are not headers (options labelled 1–5 on dark squares, read
+    bare: "1 …", "2 …" below the header "1.").
     (The run's first number has no header before it: `restore_first_mark`, the pass before this one.)"""
     restored: list[StreamLine] = []
     last: int | None = None
     lefts: list[float] = []
+    previous: StreamLine | None = None
     for item in stream:
         number = _header_number(start_re, item)
         if number is not None:
             last = number
             lefts.append(item.line.x0)
         elif item.ocr and last is not None and (bare := _BARE_NUMBER.match(item.text)) and int(bare.group(1)) == last + 1:
-            if any(abs(item.line.x0 - left) <= _shift_tolerance(item) for left in lefts[-3:]) and (marked := _marked(item, start_re)):
+            if (any(abs(item.line.x0 - left) <= _shift_tolerance(item) for left in lefts[-3:]) and not _bare_above(item, previous)
+                    and (marked := _marked(item, start_re))):
                 item = marked
                 last = last + 1
                 lefts.append(item.line.x0)
         restored.append(item)
+        previous = item
     return restored
+
+
+BARE_COLUMN_SHIFT = 0.5  # font sizes between the left edges of two bare numbers in one column
+
+
+def _bare_above(item: StreamLine, previous: StreamLine | None) -> bool:
+    """The line before `item`, on its page, is OCR'd, starts at `item`'s left edge and opens with the bare number
+    one less than `item`'s: the two count in a column of their own."""
+    above = _BARE_NUMBER.match(previous.text) if previous is not None and previous.ocr and previous.page == item.page else None
+    bare = _BARE_NUMBER.match(item.text)
+    return (above is not None and bare is not None and int(above.group(1)) == int(bare.group(1)) - 1 and previous is not None
+            and abs(previous.line.x0 - item.line.x0) <= BARE_COLUMN_SHIFT * max(item.line.font_size or 10, 1))
 
 
 def _shift_tolerance(item: StreamLine) -> float:

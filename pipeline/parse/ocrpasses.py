@@ -178,7 +178,7 @@ def _first_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     return replace(work, lines=restore_first_mark(work.lines, work.start_re))
 
 
-@recovery_pass("next-number-mark", "1", Point.STREAM, _ocr_lines)
+@recovery_pass("next-number-mark", "2", Point.STREAM, _ocr_lines)
 def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     """A bare OCR'd number at the headers' left edge that is the next number of the run gets the mark
     `question_start` asks for (`3` | `¿A cuál…` → `3. ¿A cuál…`; `blocks`)."""

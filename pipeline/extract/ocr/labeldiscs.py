@@ -185,7 +185,16 @@ def read_label_discs(
         x += width
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         strip = Path(folder) / "label-discs.pgm"
-        readings = read_label_cells(canvas, crops, labels, round(text_height * scale), languages, dpi, omp_thread_limit, strip)
+        gap = round(text_height * scale)
+        readings = read_label_cells(canvas, crops, labels, gap, languages, dpi, omp_thread_limit, strip)
+        if sum(bool(label) for label, _ in readings.values()) < len(discs) / 2:
+            # Most discs unread: read once more with the space allowed too, as one more "label" no disc can be read
+            # as, and the reading that reads more kept. Tesseract's Korean model gave every label after the strip's
+            # first a confidence of 0 under a whitelist without it ("가" 90, "나" 0, "다" 0: read right, all
+            # refused); with it every time, a Spanish 150 dpi sheet's discs read worse (options 80 -> 30 %).
+            spaced = read_label_cells(canvas, crops, [*labels, " "], gap, languages, dpi, omp_thread_limit, strip)
+            if sum(bool(label) for label, _ in spaced.values()) > sum(bool(label) for label, _ in readings.values()):
+                readings = spaced
     filled = _by_column_sequence(discs, readings, labels, text_height)
     inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
     notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []

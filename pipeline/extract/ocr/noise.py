@@ -110,6 +110,17 @@ _ORPHAN_NUMBER = re.compile(r"^\d{1,3}[.)]?$")  # a question number, as a strip 
 _ORPHAN_TEXT = re.compile(r"^[(\[]?\w{1,3}[.)\]:]?$")
 
 
+# A patch this much ink (of its box) is a solid mark, not a glyph: a glyph's strokes take 0.2–0.5 of its box
+# (a bold "W" 0.55); a dark square or disc with its light letter 0.6–0.85.
+ORPHAN_SOLID = 0.6
+
+
+def _solid(ink: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    left, top, right, bottom = box
+    patch = ink[top:bottom, left:right]
+    return patch.size > 0 and float(patch.mean()) >= ORPHAN_SOLID
+
+
 def _reading_in(box: tuple[int, int, int, int], offset: int, read: list[Word], slack: float) -> tuple[Word, int] | None:
     """The one word read inside a patch's place in the strip (with that place's x offset), or None;
     a word reaching more than `slack` beyond the place holds a neighbour's ink too."""
@@ -269,10 +280,14 @@ def read_orphans(
         return words
     gap = round(ORPHAN_GAP * typical_height)
     # The label patches of formula lines in a strip of their own: added to the others' strip, they
-    # changed what Tesseract read of it (a strip of 21 patches read as nothing).
+    # changed what Tesseract read of it (a strip of 21 patches read as nothing). So do solid patches, mostly
+    # ink (labels printed light on dark squares, which `label-discs` reads): among 21 of them a clean 300 dpi
+    # scan's six dropped question numbers "1", "2", … read as "!r", ":", "°"; read apart, as "1", "2", ….
+    ink = np.asarray(grey) < INK_BELOW
+    kinds = [(only, not only and _solid(ink, box)) for box, only in found]
     boxes, readings, labels_only = [], [], []
-    for label_only, name in ((False, "orphans"), (True, "orphan-labels")):
-        group = [box for box, only in found if only is label_only]
+    for (label_only, solid), name in (((False, False), "orphans"), ((True, False), "orphan-labels"), ((False, True), "orphan-solids")):
+        group = [box for (box, _), kind in zip(found, kinds) if kind == (label_only, solid)]
         if group:
             boxes += group
             readings += _strip_readings(grey, group, gap, languages, dpi, omp_thread_limit, folder / f"{name}.pgm", stretch)
@@ -301,7 +316,6 @@ def read_orphans(
         ))
     unsure = [w for w in words if id(w) in suspects]
     meeting = {id(w): [r for r in rereads if _shared_area(r, w)] for w in unsure}
-    ink = np.asarray(grey) < INK_BELOW
     whole = {id(w) for w in unsure if meeting[id(w)] and replaces(meeting[id(w)], w, ink)}
     added = list(words)
     replaced: set[int] = set()

@@ -221,7 +221,7 @@ def _drop_noise(work: PageWork) -> PageWork:
     return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)], work.ink))
 
 
-@page_pass("orphans", "5", Cost.REGIONS)  # 3: re-readings of one unsure word count together; 4: a number read unsurely in the strip read alone; 5: a word's own glyph left outside its box not read again as a word, its box grown over it
+@page_pass("orphans", "6", Cost.REGIONS)  # 3: re-readings of one unsure word count together; 4: a number read unsurely in the strip read alone; 5: a word's own glyph left outside its box not read again as a word, its box grown over it; 6: solid patches (dark squares) in a strip of their own
 def _read_orphans(work: PageWork) -> PageWork:
     """Ink no word covers (a question number in its box, a lone answer letter) and unsure short words read again from a strip (`noise`)."""
     settings = work.settings

@@ -223,6 +223,19 @@ def test_the_next_number_whose_dot_ocr_lost_still_opens_its_question_on_ocr_page
     assert [b.number for b in printed] == ["1"]
 
 
+def test_options_labelled_with_bare_digits_under_a_header_stay_options_not_lost_dot_numbers():
+    # Options labelled 1–5 printed on dark squares, read bare, stand within the headers' reach of their left
+    # edge; each counts on from the line above it, so the column is the options', not question numbers.
+    lines = [Line(text="1. ¿Qué se afirma?", x0=57, top=80, x1=500, bottom=90, font_size=10)]
+    lines += [Line(text=f"{n} opción {n}", x0=74, top=80 + 14 * n, x1=500, bottom=90 + 14 * n, font_size=10) for n in range(1, 6)]
+    lines += [Line(text="2 ¿Por qué?", x0=57, top=164, x1=500, bottom=174, font_size=10)]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    document = ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test")
+    blocks = split_blocks(read_stream(document), NUMBER_START, None)
+    assert [(b.number, b.header_rest) for b in blocks] == [("1", "¿Qué se afirma?"), ("2", "¿Por qué?")]
+    assert [sl.text for sl in blocks[0].lines][-5:] == [f"{n} opción {n}" for n in range(1, 6)]
+
+
 def test_a_number_out_of_the_run_is_taken_as_the_one_missing_or_as_text():
     sheet = ["51. Primera", "92. Segunda", "53. Tercera", "54. Cuarta", "80. En 1980 ocurrió", "55. Quinta"]
     blocks = split_blocks(read_stream(_document(sheet, PageMethod.OCR)), NUMBER_START, None)
