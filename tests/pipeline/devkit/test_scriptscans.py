@@ -19,13 +19,19 @@ def _figures(line: str) -> tuple[float, float, float]:
     return recall, options, answers
 
 
+def _scanned_beside_its_text_layer(tmp_path, families, name: str, scan) -> tuple[float, float, float]:
+    """The family `name`'s sheet measured at `scan`: its text path must read it whole (100 % recall, options and
+    answers); what the scan reads is returned, (recall, options exact, answers right) in %."""
+    family = next(f for f in families if f.name == name)
+    text, scanned = scriptscans.measure(tmp_path, family, [scan])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    return _figures(scanned)
+
+
 @needs_tesseract("kor", "eng")
 @pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
 def test_a_scanned_korean_sheet_with_ringed_labels_reads_near_its_text_layer(tmp_path):
-    family = next(f for f in scriptscans.TUNING if f.name == "ko-row")
-    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(200, 0.6, 80)])
-    assert _figures(text) == (100.0, 100.0, 100.0)
-    recall, options, answers = _figures(scan)
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-row", scriptscans.Scan(200, 0.6, 80))
     # Before ringed labels were found by shape, no option and no key answer of this sheet was read (0 %).
     assert recall == 100.0 and answers == 100.0
     assert options >= 90.0
@@ -58,10 +64,7 @@ def test_a_dense_korean_column_sheet_scanned_at_300_dpi_keeps_the_options_psm3_b
     # confidence, which was never read again; its block reading (psm 6) reads them. And the page's last
     # question read its ⑤ as ② at the end of the page's rings, where any label counted as leading on.
     # Before: options 68 %, answers 80 %; with the block reading alone 84 / 90, with the rings' fix alone 76.
-    family = next(f for f in scriptscans.TUNING if f.name == "ko-column")
-    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
-    assert _figures(text) == (100.0, 100.0, 100.0)
-    recall, options, answers = _figures(scan)
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-column", scriptscans.Scan(300, 0.4, 90))
     assert recall == 100.0 and answers == 100.0
     assert options >= 90.0
 
@@ -82,10 +85,7 @@ def test_options_labelled_1_to_5_on_dark_squares_are_options_not_question_number
     # one-line questions, its numbers repeated, and the key refused as another sheet's. A bare number right
     # below a line that opens with a bare number at its own left edge is a column of labels, not a header.
     # Before: options 20 %, answers 0 %; after 60 / 60 (the rest: a "5" read as "3", a label read twice).
-    family = next(f for f in scriptscans.DISC_CHECKING if f.name == "tr-square-digits")
-    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
-    assert _figures(text) == (100.0, 100.0, 100.0)
-    recall, options, answers = _figures(scan)
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "tr-square-digits", scriptscans.Scan(300, 0.4, 90))
     assert recall == 100.0
     assert options >= 50.0 and answers >= 50.0
 
@@ -96,10 +96,7 @@ def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apa
     # numbers were read again as orphan patches, but in one strip with the page's unread dark squares, which turned
     # them to "!r", ":", "°". Read in a strip of their own they are "1", "2", ….
     # Before: recall 40 %, options 35 %, answers 0 %; after 100 / 60 / 80.
-    family = next(f for f in scriptscans.DISC_CHECKING if f.name == "vi-square-lower")
-    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(300, 0.4, 90)])
-    assert _figures(text) == (100.0, 100.0, 100.0)
-    recall, options, answers = _figures(scan)
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "vi-square-lower", scriptscans.Scan(300, 0.4, 90))
     assert recall == 100.0
     assert options >= 50.0 and answers >= 70.0
 
@@ -110,9 +107,6 @@ def test_hangul_labels_on_dark_discs_are_read_as_the_spec_labels(tmp_path):
     # The discs were found and their strip read right ("가나다라…"), but Korean's model, under a whitelist of the
     # labels without the space, gave every label after the strip's first a confidence of 0: all were refused,
     # and no option of the sheet was read (0 % at 150, 200 and 300 dpi). Before: options 0 %, answers 0 %.
-    family = next(f for f in scriptscans.DISC_TUNING if f.name == "ko-disc")
-    text, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(200, 0.6, 80)])
-    assert _figures(text) == (100.0, 100.0, 100.0)
-    recall, options, answers = _figures(scan)
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_TUNING, "ko-disc", scriptscans.Scan(200, 0.6, 80))
     assert recall == 100.0
     assert options >= 70.0 and answers >= 70.0
