@@ -23,25 +23,21 @@ from pathlib import Path
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
+from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, corpus_sheet, scan_triples, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
 from pipeline.devkit.counts import Counts
 
 TUNING = (
-    Sheet("br-oab-2016", "br_fgv_oab", "br_fgv_oab/2016-19", "2016-19.pdf", "2016-19-as.pdf", (("year", "2016"), ("session", "19")),
-          (2, 6)),
-    Sheet("br-oab-2017", "br_fgv_oab", "br_fgv_oab/2017-22", "2017-22.pdf", "2017-22-as.pdf", (("year", "2017"), ("session", "22")),
-          (2, 6)),
-    Sheet("es-inap-2024", "es_inap", "es_inap_auxiliar_administrativo/2024", "CuestionarioAUX-LMODELOAFINAL_TBKCWSFLJK_154AB89SD658.pdf",
-          "Plantilla definitiva respuestas AUXLI MODELO A.pdf", (("year", "2024"), ("form", "A")), (2, 5)),
+    corpus_sheet("br-oab-2016", (2, 6)),
+    corpus_sheet("br-oab-2017", (2, 6)),
+    corpus_sheet("es-inap-2024", (2, 5)),
 )
 # Chosen before any tuning, and only reported: the whole Revalida family (its "QUESTÃO N" banners and bare
 # option letters were looked at by no numbering repair of this round).
 CHECKING = (
-    Sheet("br-revalida-2023", "br_inep_revalida", "br_inep_revalida/2023-1", "revalida_2023_1_prova.pdf", "revalida_2023_1_gabarito.pdf",
-          (("year", "2023"), ("session", "1")), (2, 7)),
+    corpus_sheet("br-revalida-2023", (2, 7)),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
 SCANS = "200/0.8/90,150/0.8/70,300/0.4/90"

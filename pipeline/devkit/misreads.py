@@ -35,7 +35,7 @@ from pipeline.devkit import ocrcertainty, punctkinds, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Score, Sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
+from pipeline.devkit.softscans import Score, Sheet, corpus_sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -49,20 +49,16 @@ SHORT = 2  # letters of a short word (a preposition or article glued to its neig
 
 
 TUNING = (
-    Sheet("es-inap-2024", "es_inap", "es_inap_auxiliar_administrativo/2024", "CuestionarioAUX-LMODELOAFINAL_TBKCWSFLJK_154AB89SD658.pdf",
-          "Plantilla definitiva respuestas AUXLI MODELO A.pdf", (("year", "2024"), ("form", "A")), (2, 4)),
-    Sheet("br-oab-2016", "br_fgv_oab", "br_fgv_oab/2016-19", "2016-19.pdf", "2016-19-as.pdf", (("year", "2016"), ("session", "19")), (2, 4)),
-    Sheet("sk-nucem-2023", "sk_maturita_sjl", "sk_nucem_maturita_sjl", "test_2023.pdf", "kluc_2023.pdf", (("year", "2023"),), (2, 4)),
-    Sheet("pl-informatyka-2017", "pl_cke_matura_informatyka", "pl_cke_matura_informatyka/2017-05_PP_F2007", "Arkusz_cz1.pdf", "Zasady.pdf",
-          (("year", "2017"),), (7, 8)),
+    corpus_sheet("es-inap-2024", (2, 4)),
+    corpus_sheet("br-oab-2016", (2, 4)),
+    corpus_sheet("sk-nucem-2023", (2, 4)),
+    corpus_sheet("pl-informatyka-2017", (7, 8)),
 )
 # Chosen before any tuning (issue 27's list), and only reported.
 CHECKING = (
-    Sheet("sk-nucem-2024", "sk_maturita_sjl", "sk_nucem_maturita_sjl", "test_2024.pdf", "kluc_2024.pdf", (("year", "2024"),), (2, 4)),
-    Sheet("br-revalida-2023", "br_inep_revalida", "br_inep_revalida/2023-1", "revalida_2023_1_prova.pdf", "revalida_2023_1_gabarito.pdf",
-          (("year", "2023"), ("session", "1")), (2, 4)),
-    Sheet("cl-paes-l-2023", "cl_demre_paes", "cl_demre_paes/L-2023-1", "L-2023-1.pdf", "clavijero-L-2023-1.pdf",
-          (("sheet_code", "L"), ("year", "2023"), ("session", "1")), (3, 6)),
+    corpus_sheet("sk-nucem-2024", (2, 4)),
+    corpus_sheet("br-revalida-2023", (2, 4)),
+    corpus_sheet("cl-paes-l-2023", (3, 6)),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
 # Generated sheets (`ocrcertainty`'s and `scriptscans`' families: words of each language's Tesseract list, printed
