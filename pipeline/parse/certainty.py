@@ -23,7 +23,7 @@ from pipeline.extract.ocr import spelled_for, word_core
 from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
-from pipeline.parse.misreadsigns import MarkedForms, mark_signs, marked_forms, option_signs, text_signs, usual_option_count
+from pipeline.parse.misreadsigns import MIN_SIBLINGS, MarkedForms, mark_signs, marked_forms, option_signs, text_signs, usual_option_count
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
@@ -76,6 +76,23 @@ def unsure_in(text: str, lines: Iterable[StreamLine]) -> list[str]:
             if word not in found and _holds(text, word):
                 found.append(word)
     return found
+
+
+CLOSING_MARKS = ".,:;"  # the marks `commas` reads from the ink at a word's end
+
+
+def settled_by_siblings(word: str, text: str, siblings: list[str], lines: Iterable[StreamLine]) -> bool:
+    """Whether `word`, unsure by nothing but the unclear ink of its mark (`Line.unclear_marks`), closes the option
+    `text` with the mark every one of its `siblings` (at least `MIN_SIBLINGS`) closes with: a question's options end
+    alike, so the period of `corrientes.` among options ending in periods is no comma whatever its ink. A mark
+    inside an option (`Dos. el`) or a number's decimal mark (`92.55%`, the mark `commas` judges in a number) is not
+    settled so."""
+    if len(siblings) < MIN_SIBLINGS or not any(word in sl.line.unclear_marks for sl in lines):
+        return False
+    closing = plain_text(text.replace("**", ""))[0].rstrip()
+    mark = word[-1:]
+    return closing.endswith(word) and mark in CLOSING_MARKS and any(ch.isalpha() for ch in word) and all(
+        plain_text(other.replace("**", ""))[0].rstrip().endswith(mark) for other in siblings)
 
 
 # Double quotation marks come in pairs within a stem or an option, in every language's style ("…",
@@ -135,7 +152,9 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         texts = {STEM: draft.text, **dict(zip(draft.labels, draft.choices))}
         for part, lines in draft_lines(draft).items():
             text = texts.get(part, "")
-            words = [repr(w) for w in unsure_in(text, lines)] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
+            siblings = [choice for label, choice in zip(draft.labels, draft.choices) if label != part] if part != STEM else []
+            unsure = [w for w in unsure_in(text, lines) if not settled_by_siblings(w, text, siblings, lines)]
+            words = [repr(w) for w in unsure] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
             words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
                                 option=part != STEM, labels=labels or draft.labels)
             words += mark_signs(text, marked or {}, spelled)

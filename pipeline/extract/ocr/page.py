@@ -83,7 +83,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty,
                                          spelled)
         if settings.certainty.enabled:
-            line.unsure_words += [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
+            line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
+            line.unsure_words += line.unclear_marks
         page_lines.append(line)
     return Page(
         number=page_number,

@@ -317,6 +317,11 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
     return second_reader_inputs(tuple(settings.languages))
 
 
+# The words worth a second look: the shipped policy's, with the I/l swap judged in words of capitals too (a second
+# look costs little; the flag does not rest on that swap alone, `CertaintyPolicy.swap_in_capitals`).
+READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True)
+
+
 # 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract
 @page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
@@ -326,7 +331,7 @@ def _second_reader(work: PageWork) -> PageWork:
     cannot read, or a machine without it, skips it, said in the reading."""
     # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
     def judged_unsure(word: Word) -> bool:
-        return unsure_reason(word.text, word.conf, work.lexicon, DEFAULT_POLICY) is not None
+        return unsure_reason(word.text, word.conf, work.lexicon, READING_POLICY) is not None
 
     again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
                        scanned=work.image)

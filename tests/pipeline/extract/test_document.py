@@ -15,7 +15,8 @@ def _document() -> ExtractedDocument:
         Line("Zadanie 1. Który protokół?", 56.7, 80.25, 420.1, 92.0, font_size=11.0),
         Line("Ποια είναι η σωστή απάντηση; 다음 중", 56.7, 95.0, 300.0, 107.5, highlighted=True, bold=True,
              wide_gap_starts=[120.5, 210.0], font_size=10.5),
-        Line("A. HTTP   B. SMTP", 70.0, 110.0, 250.0, 121.0, ocr=True, ocr_confidence=41.5, unsure_words=["SMTP"]),
+        Line("A. HTTP   B. SMTP", 70.0, 110.0, 250.0, 121.0, ocr=True, ocr_confidence=41.5, unsure_words=["SMTP", "B."],
+             unclear_marks=["B."]),
         Line("", 0.0, 0.0, 0.0, 0.0),
     ]
     pages = [
@@ -35,7 +36,7 @@ def _as_asdict_writes_it(document: ExtractedDocument) -> str:
     for page_data, page in zip(data["pages"], document.pages):
         page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
         for line_data in page_data["lines"]:
-            for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words"):
+            for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks"):
                 if line_data[name] in (None, False, []):
                     del line_data[name]
     return json.dumps(data, ensure_ascii=False, default=lambda value: value.value)

@@ -161,6 +161,45 @@ def test_the_flag_names_the_part_whose_lines_hold_the_unsure_words_and_the_key_e
     assert [records[n].reading_confidence for n in "1234"] == [41.0, 38.0, 97.0, 97.0]
 
 
+def test_an_unclear_mark_closing_an_option_as_its_siblings_close_is_settled_by_them_and_one_inside_an_option_is_not():
+    """A mark whose ink was unclear (`commas`: a comma or a period?) is unsure; where it closes an option and every
+    other option of the question closes with the same mark (`corrientes.` among options ending in periods, INAP
+    2024), the siblings settle it. Inside an option (`Dos. el`, a comma read as a period) or where the siblings close
+    otherwise, it stays unsure."""
+    from dataclasses import replace
+
+    rows = [
+        ("1. Enunciado de la primera pregunta", 60, 100, [], 96.0),
+        ("A) Las aguas frías.", 70, 114, [], 95.0), ("B) Las aguas templadas.", 70, 128, [], 94.0),
+        ("C) Las corrientes.", 70, 142, ["corrientes."], 93.0), ("D) Los vientos.", 70, 156, [], 93.0),
+        ("2. Enunciado de la segunda pregunta", 60, 180, [], 96.0),
+        ("A) Uno.", 70, 194, [], 95.0), ("B) Dos. el tercero.", 70, 208, ["Dos."], 95.0),
+        ("C) Tres.", 70, 222, [], 95.0), ("D) Cuatro.", 70, 236, [], 95.0),
+        ("3. Enunciado de la tercera pregunta", 60, 260, [], 96.0),
+        ("A) uno", 70, 274, [], 95.0), ("B) dos", 70, 288, [], 95.0),
+        ("C) los tres.", 70, 302, ["tres."], 95.0), ("D) cuatro", 70, 316, [], 95.0),
+        ("4. Enunciado de la cuarta pregunta", 60, 340, [], 96.0),
+        ("A) 92.55%", 70, 354, ["92.55%"], 95.0), ("B) 13,10%", 70, 368, [], 95.0),
+        ("C) 10,00%", 70, 382, [], 95.0), ("D) 7,25%", 70, 396, [], 95.0),
+    ]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    for line in sheet.pages[0].lines:
+        line.unclear_marks = list(line.unsure_words)  # unsure by their mark's ink alone
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1. C", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0),
+                                         ("3. A", 60, 128, [], 95.0), ("4. D", 60, 142, [], 95.0)])
+    records = _parse(sheet, key)
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["1"] == []
+    assert flags["2"] == ["read by OCR unsurely: option B (resting on 'Dos.')"]
+    assert flags["3"] == ["read by OCR unsurely: option C (resting on 'tres.')"]
+    assert flags["4"] == ["read by OCR unsurely: option A (resting on '92.55%')"]  # a decimal mark, not a closing one
+    # The same word unsure for another reason (its confidence, the second reader) stays unsure however it closes.
+    for page in sheet.pages:
+        page.lines = [replace(line, unclear_marks=[]) for line in page.lines]
+    again = _parse(sheet, key)
+    assert [f for f in again["1"].flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on 'corrientes.')"]
+
+
 def test_a_key_entry_missing_from_a_key_read_by_ocr_is_an_unsure_reading_too():
     sheet = _ocr_document("0", "sheet.pdf", [
         ("1. Enunciado", 60, 100, [], 96.0), ("A) uno", 70, 114, [], 95.0), ("B) dos", 70, 128, [], 95.0),

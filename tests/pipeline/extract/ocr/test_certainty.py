@@ -80,6 +80,31 @@ def test_a_word_the_lexicon_knows_with_i_and_l_swapped_is_unsure():
     assert unsure_reason("lśniącej", 96.0, lexicon) is None
 
 
+def test_an_acronym_of_capitals_is_not_an_i_and_l_confusion_but_the_second_reader_still_reads_it_again():
+    """`IANA` (INAP 2024) is `lana` with its I swapped, but a small l among capitals is no word's spelling."""
+    lexicon = Lexicon({"lana": "lana", "lśniącej": "lśniącej"})
+    assert unsure_reason("(IANA).", 96.0, lexicon) is None
+    assert unsure_reason("IANA", 96.0, lexicon, CertaintyPolicy(swap_in_capitals=True)) == "I and l confused"
+    assert unsure_reason("Iśniącej", 96.0, lexicon) == "I and l confused"  # a capital I before small letters
+
+
+def test_a_glued_one_letter_word_needs_a_rest_the_spelling_dictionaries_know_where_they_are_asked():
+    """`accb` (INAP 2024, a code printed so) is `a` and `ccb`, a fragment of Tesseract's Spanish list; the dictionaries
+    know no `ccb`. `afiguram` is `a figuram`, a word they know."""
+    from pipeline.extract.ocr.certainty import spelled_for
+    from pipeline.languages import language
+
+    spelled = spelled_for(("spa",))
+    assert spelled is not None
+    letters = tuple(language("es").text_quality.misread_letters.items())
+    lexicon = Lexicon({w: w for w in ("a", "ccb", "figuran", "casa")}, letters)
+    glued = "a one-letter word glued to the next"
+    assert unsure_reason("accb", 96.0, lexicon, spelled=spelled) is None
+    assert unsure_reason("afiguran", 96.0, lexicon, spelled=spelled) == glued
+    assert unsure_reason("accb", 96.0, lexicon) == glued  # no dictionary asked: the lexicon alone
+    assert unsure_reason("accb", 96.0, Lexicon(dict(lexicon.words)), spelled=spelled) == glued  # a language no rule asks one for
+
+
 def test_a_disabled_policy_judges_no_word_unsure():
     assert unsure_words([("casa", 10.0), ("el7", 90.0)], LEXICON, CertaintyPolicy(enabled=False)) == []
     assert unsure_words([("cosa", 10.0), ("el7", 90.0), ("dos", 96.0)], LEXICON) == ["cosa", "el7"]
