@@ -13,7 +13,7 @@ from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.cloze import point_at_cloze_items
 from pipeline.parse.blocks import Block, Numbering, dropped_section_starts, link_contexts, split_blocks
-from pipeline.parse.certainty import STEM, read_by_ocr, unsure_key_entries
+from pipeline.parse.certainty import STEM, judge_unused_entries, read_by_ocr, unsure_key_entries
 from pipeline.parse.draft import Draft
 from pipeline.parse.implied import flag_implied_missing
 from pipeline.parse.keying import apply_key, read_sheet_keys
@@ -397,6 +397,7 @@ def parse_sheet(
             problems.append(diagnose(Code.KEY_EXTRA_ANSWERS, answers=len(answers), closed=len(closed), unused=unused[:10]))
         if spec.key.kind != "marking_scheme":
             flag_unkeyed_entries(drafts, answers, problems)
+            judge_unused_entries(drafts)
         unkeyed = [d.number for d in drafts if has_code(d.flags, Code.NO_KEY_ENTRY)]
         if unkeyed:
             problems.append(diagnose(Code.UNKEYED_QUESTIONS, count=len(unkeyed), numbers=shown_numbers(unkeyed)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order
+from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order, has_code
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.extract.ocr import spelled_for, word_core
 from pipeline.languages import GluedWords, find_language
@@ -179,6 +179,20 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
     words = [w for found in parts.values() for w in found]
     shown = ", ".join(words[:SHOWN_WORDS]) + (f" and {len(words) - SHOWN_WORDS} more" if len(words) > SHOWN_WORDS else "")
     draft.flags.append(diagnose(Code.OCR_UNCERTAIN, parts=", ".join(parts), words=shown or "what parse had to infer"))
+
+
+UNUSED_ENTRY = "a key entry no part of the reading took"
+
+
+def judge_unused_entries(drafts: list[Draft]) -> None:
+    """An OCR'd question its key answers though it was read as a type that takes no answer (`key.entry_unused`: a
+    question of options read as open, its option lines lost to a faded or smeared scan) rests on an unsure reading
+    of its options: it gets `ocr.uncertain` too, so it comes first in the audit queue. Run after the key's entries
+    are matched (`losses.flag_unkeyed_entries`); a question flagged already keeps its one flag."""
+    for draft in drafts:
+        if draft.reading_confidence is not None and has_code(draft.flags, Code.KEY_ENTRY_UNUSED) \
+                and not has_code(draft.flags, Code.OCR_UNCERTAIN):
+            draft.flags.append(diagnose(Code.OCR_UNCERTAIN, parts="options", words=UNUSED_ENTRY))
 
 
 # --------------------------------------------------------------------------- key entries

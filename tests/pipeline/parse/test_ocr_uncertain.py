@@ -52,15 +52,24 @@ def _sheet(path: Path) -> tuple[Path, tuple[float, float]]:
     return pdf(path, boxes), stained
 
 
-def _scan(src: Path, dst: Path, stain: tuple[float, float] | None) -> Path:
+FADED_INK = 140  # grey level of the faded band's darkest ink (paper 255): a low-contrast print or a light copy
+
+
+def _scan(src: Path, dst: Path, stain: tuple[float, float] | None, faded: bool = False) -> Path:
     """`src` rendered at DPI as an image-only PDF; with `stain`, the band between its two heights (mm)
-    blurred and grained until Tesseract is unsure of it, the rest left as a clean scan."""
+    blurred and grained until Tesseract is unsure of it (`faded`: blurred and lightened to FADED_INK instead), the
+    rest left as a clean scan."""
     document = pdfium.PdfDocument(str(src))
     page = document[0]
     width_pt, height_pt = page.get_size()
     image = page.render(scale=DPI / 72, grayscale=True).to_pil().convert("L")
     document.close()
-    if stain is not None:
+    if stain is not None and faded:
+        top, bottom = (round(mm * PT_PER_MM * DPI / 72) for mm in stain)
+        band = np.asarray(image.crop((0, top, image.width, bottom)).filter(ImageFilter.GaussianBlur(1.0)), dtype=np.float32)
+        band = 255 - (255 - band) * (255 - FADED_INK) / 255  # the ink lightened to FADED_INK at its darkest
+        image.paste(Image.fromarray(band.clip(0, 255).astype(np.uint8), mode="L"), (0, top))
+    elif stain is not None:
         top, bottom = (round(mm * PT_PER_MM * DPI / 72) for mm in stain)
         band = image.crop((0, top, image.width, bottom)).filter(ImageFilter.GaussianBlur(1.5))
         rng = np.random.default_rng(7)
@@ -86,7 +95,10 @@ def sheets(tmp_path_factory) -> dict[str, Path]:
     stained = root / "stained" / "2031" / "sheet.pdf"
     clean.parent.mkdir(parents=True)
     stained.parent.mkdir(parents=True)
-    return {"text": text, "key": key, "clean": _scan(text, clean, None), "stained": _scan(text, stained, stain)}
+    faded = root / "faded" / "2031" / "sheet.pdf"
+    faded.parent.mkdir(parents=True)
+    return {"text": text, "key": key, "clean": _scan(text, clean, None), "stained": _scan(text, stained, stain),
+            "faded": _scan(text, faded, stain, faded=True)}
 
 
 def _read(sheets, which: str):
@@ -100,6 +112,20 @@ def test_a_question_read_from_a_smeared_region_is_flagged_and_its_neighbours_are
     assert flagged == [STAINED]
     assert all(q.reading_confidence is not None for q in records.values())
     assert records[STAINED].reading_confidence < min(q.reading_confidence for n, q in records.items() if n != STAINED)
+
+
+def test_a_question_whose_faded_option_lines_were_lost_is_flagged_for_its_options_and_its_neighbours_are_not(sheets):
+    """Options printed faint (low contrast, a little blur) that the page preparation whitens away leave a question
+    of options read as open; its key still answers it with a label (`key.entry_unused`), so the reading of its
+    options is unsure and the question comes first in the audit queue, with the part named."""
+    records = _read(sheets, "faded")
+    assert set(records) == set(STEMS)
+    flagged = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert [n for n, found in flagged.items() if found] == [STAINED]
+    faded = records[STAINED]
+    assert faded.choices != list(OPTIONS[STAINED])  # misread: the flag is owed
+    assert str(flagged[STAINED][0]).startswith("read by OCR unsurely: option")
+    assert [q.choices for n, q in records.items() if n != STAINED] == [list(OPTIONS[n]) for n in records if n != STAINED]
 
 
 def test_a_clean_scan_flags_no_question_and_the_text_layer_carries_no_confidence(sheets):
