@@ -79,19 +79,12 @@ class CertaintyPolicy:
     # on the calibration corpus sheets it flagged an acronym and caught nothing; the second recogniser still reads such
     # words again (`pagepasses`' `second-reader` judges with it on, so the cached readings stay as they were).
     swap_in_capitals: bool = False
-    # A lone character (a label, a key's answer, a grid's cell) is judged against the page's own lone characters: it is
-    # unsure by its confidence only under their median less `lone_margin` as well as under `unsure_below`. Tesseract's
-    # Greek model reads a key's every answer letter at 0 (generated el-column, el-pairs: 7 right questions flagged by
-    # their key entry alone, none caught); Latin pages' lone letters read at 85-96, where `unsure_below` stays the
-    # rule. 0: off (the absolute threshold alone). With fewer than `lone_min_count` on the page there is no baseline.
-    lone_margin: float = 30.0
-    lone_min_count: int = 5
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "6"  # 6: lone characters judged against the page's (`lone_margin`), no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "6"  # 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -176,13 +169,11 @@ SECOND_READER_DIFFERS = "the second recogniser read it otherwise"
 
 
 def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY,
-                  second: str | None = None, spelled: Callable[[str], bool] | None = None,
-                  lone: float | None = None) -> str | None:
+                  second: str | None = None, spelled: Callable[[str], bool] | None = None) -> str | None:
     """Why the word `text`, read with Tesseract confidence `conf` (None or negative: none given), may not
     read as printed; None when nothing says so. `second`: what the second recogniser read at its place
     (None: it did not read it); `spelled`: whether the language's spelling dictionaries know a word (None:
-    the language has none); `lone`: the page's lone characters' median confidence (`lone_baseline`; None: none
-    known). Punctuation alone is never judged: it carries no text."""
+    the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
     core = word_core(text)[1]
@@ -198,8 +189,7 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     if policy.agreement and second is not None and contradicts(text, second):
         return SECOND_READER_DIFFERS
     measured = conf if conf is not None and conf >= 0 and not read_alike else None
-    below = policy.unsure_below if lone is None or len(core) != 1 else min(policy.unsure_below, lone - policy.lone_margin)
-    if measured is not None and measured < below and not _vouched(core, lexicon, policy.known_sure_from):
+    if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
         return "low confidence"
     if lexicon is not None and core.isalpha() and len(core) >= policy.unknown_min_letters and core not in lexicon:
         if measured is not None and measured < policy.unknown_below:
@@ -300,24 +290,10 @@ def _known_with_swap(core: str, lexicon: Lexicon, capitals: bool = False) -> boo
 
 
 def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | None, str | None]], lexicon: Lexicon | None,
-                 policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None,
-                 lone: float | None = None) -> list[str]:
-    """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled`, `lone` as
-    `unsure_reason`."""
+                 policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None) -> list[str]:
+    """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`."""
     return [word[0] for word in words
-            if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None, spelled, lone)]
-
-
-def lone_baseline(words: Sequence[tuple[str, float | None]], policy: CertaintyPolicy = DEFAULT_POLICY) -> float | None:
-    """The median Tesseract confidence of a page's lone characters (a word of one letter or digit: labels, a key's
-    answers), the baseline `unsure_reason` judges each of them against; None where the policy has no `lone_margin` or
-    the page fewer than `lone_min_count` of them with a confidence."""
-    given = sorted(conf for text, conf in words
-                   if conf is not None and conf >= 0 and len(word_core(text)[1]) == 1 and word_core(text)[1].isalnum())
-    if not policy.lone_margin or len(given) < policy.lone_min_count:
-        return None
-    middle = len(given) // 2
-    return given[middle] if len(given) % 2 else (given[middle - 1] + given[middle]) / 2
+            if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None, spelled)]
 
 
 @lru_cache(maxsize=8)

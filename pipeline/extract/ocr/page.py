@@ -16,7 +16,7 @@ from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
-from pipeline.extract.ocr.certainty import lone_baseline, lowest_confidence, unsure_words
+from pipeline.extract.ocr.certainty import lowest_confidence, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
@@ -67,7 +67,6 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     unclear_marks = {(g.text, g.x0, g.top) for g, w in zip(glyphs, reading.words) if w.unsure_mark}
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
-    lone = lone_baseline([(g.text, g.conf) for g in glyphs], settings.certainty)  # the page's lone characters, how sure
     page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
@@ -82,7 +81,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         line = segment.to_line(text, highlighted=marked * 2 > letters, font_size=round(segment.size, 1))
         line.ocr_confidence = lowest_confidence([g.conf for g in segment.glyphs])
         line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty,
-                                         spelled, lone)
+                                         spelled)
         if settings.certainty.enabled:
             line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
             line.unsure_words += line.unclear_marks

@@ -80,24 +80,6 @@ def test_a_word_the_lexicon_knows_with_i_and_l_swapped_is_unsure():
     assert unsure_reason("lśniącej", 96.0, lexicon) is None
 
 
-def test_a_lone_character_is_unsure_by_its_confidence_only_well_under_the_pages_own_lone_characters():
-    """A key's answer letters: Tesseract's Greek model reads every one of them at 0, so there 0 says nothing; on a
-    page whose lone letters read at 90, one read at 20 is unsure as before. Words of more letters keep `unsure_below`."""
-    from pipeline.extract.ocr.certainty import lone_baseline
-
-    greek_key = [("Λέξη", 60.0), ("12:", 70.0)] + [(letter, 0.0) for letter in "αβγδαβγδ"]
-    latin_key = [("Clave", 95.0), ("12:", 93.0)] + [(letter, 91.0) for letter in "ABCDABC"] + [("D", 20.0)]
-    lone_greek, lone_latin = lone_baseline(greek_key), lone_baseline(latin_key)
-    assert (lone_greek, lone_latin) == (0.0, 91.0)
-    assert unsure_reason("δ", 0.0, LEXICON, lone=lone_greek) is None
-    assert unsure_reason("δ", 0.0, LEXICON) == "low confidence"  # no baseline known: the absolute threshold
-    assert unsure_reason("D", 20.0, LEXICON, lone=lone_latin) == "low confidence"
-    assert unsure_reason("D)", 20.0, LEXICON, lone=lone_latin) == "low confidence"  # a label's mark is no letter more
-    assert unsure_reason("dcl", 20.0, LEXICON, lone=lone_greek) == "low confidence"  # a word of letters: as before
-    assert lone_baseline(latin_key[:4]) is None  # too few lone characters for a baseline
-    assert lone_baseline(greek_key, CertaintyPolicy(lone_margin=0)) is None  # off
-
-
 def test_an_acronym_of_capitals_is_not_an_i_and_l_confusion_but_the_second_reader_still_reads_it_again():
     """`IANA` (INAP 2024) is `lana` with its I swapped, but a small l among capitals is no word's spelling."""
     lexicon = Lexicon({"lana": "lana", "lśniącej": "lśniącej"})
