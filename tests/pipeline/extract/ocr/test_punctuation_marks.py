@@ -97,6 +97,7 @@ def test_a_word_whose_mark_was_unclear_is_an_unsure_word_of_its_line():
     page = lay_out_page(PageReading(1000, 1400, words), OcrSettings(languages=("spa",), dpi=150), page_number=1,
                         width_pt=480.0, height_pt=672.0)
     assert [line.unsure_words for line in page.lines] == [["Presidencia."]]
+    assert [line.unclear_marks for line in page.lines] == [["Presidencia."]]  # kept apart: its siblings may settle it
     sure = lay_out_page(PageReading(1000, 1400, tuple(replace(w, unsure_mark=False) for w in words)),
                         OcrSettings(languages=("spa",), dpi=150), page_number=1, width_pt=480.0, height_pt=672.0)
-    assert [line.unsure_words for line in sure.lines] == [[]]
+    assert [line.unsure_words for line in sure.lines] == [[]] and [line.unclear_marks for line in sure.lines] == [[]]
