@@ -86,6 +86,8 @@ def test_a_scanned_table_with_a_shaded_column_is_found_by_its_rules(scans):
     ([1, 2, 3, None, 5, 9, 10, 71, 12, 13], [1, 2, 3, 4, 5, 9, 10, 11, 12, 13]),  # unread and misread inside blocks
     ([41, 42, 43, 44, 45, 49, 20, 91, 52, 53], [41, 42, 43, 44, 45, 49, 50, 51, 52, 53]),  # two misread together
     ([1, 2, 3, 4, None, 9, 10, 11, 12], [1, 2, 3, 4, None, 9, 10, 11, 12]),  # unread where two blocks meet: no number
+    # "11" misread "14" above "12 13": 14 takes 11's place; it does not make 12 and 13 its followers 15 and 16
+    ([1, 2, 3, 4, 5, 9, 10, 14, 12, 13, 17, 18, 19, 20, 21], [1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 17, 18, 19, 20, 21]),
 ])
 def test_a_number_column_counted_in_blocks_takes_each_cells_place_in_its_block(readings, numbers):
     assert counted_blocks(readings) == numbers
