@@ -27,6 +27,7 @@ from pipeline.extract import UNREAD_CELL
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text
 
+CENTRED_WITHIN = 0.25  # of the columns' spacing: how far off its column's centre a cell not spanning it may stand
 ADJACENT_ROWS = 1.5  # of the row pitch: two rows nearer than this have no row between them
 ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
 
@@ -66,19 +67,33 @@ def _centres(rows: list[SectionRow], width: int) -> list[float] | None:
     clean = [row for row in rows if row.number and not row.rest and len(row.cells) == width]
     if not clean:
         return None
-    return [median(_middle(row.cells[k]) for row in clean) for k in range(width)]
+    first = [median(_middle(row.cells[k]) for row in clean) for k in range(width)]
+    # Few clean rows (a soft scan) may hold a misplaced reading: the centre is then that of every cell of
+    # every row that stands nearest it, within half the columns' spacing.
+    spacing = min((b - a for a, b in zip(first, first[1:])), default=float("inf"))
+    near: list[list[float]] = [[] for _ in first]
+    for row in rows:
+        for cell in row.cells:
+            distance, k = min((abs(_middle(cell) - c), k) for k, c in enumerate(first))
+            if distance <= spacing / 2:
+                near[k].append(_middle(cell))
+    return [median(middles) if middles else centre for centre, middles in zip(first, near)]
 
 
 def _in_columns(row: SectionRow, centres: list[float]) -> list[list[str]]:
     """The tokens under each column: every cell goes to the nearest centre, within half the columns'
-    spacing; a cell over the number's own column is no answer."""
+    spacing; a cell over the number's own column is no answer. A cell's text stands about the column's
+    centre or spans it; a reading in a column's outer quarters that does not reach its centre is what
+    Tesseract made of a rule or a fill's edge beside the cell (`O,` off a grey fill's edge, with the cell's
+    own `D` lost), no answer: the cell is reported unread rather than keyed with it."""
     spacing = min((b - a for a, b in zip(centres, centres[1:])), default=float("inf"))
     columns: list[list[str]] = [[] for _ in centres]
     for cell in row.cells:
         if row.number_line is not None and cell.line.x0 < row.number_line.line.x1:
             continue
         distance, k = min((abs(_middle(cell) - c), k) for k, c in enumerate(centres))
-        if distance <= spacing / 2:
+        spans = cell.line.x0 <= centres[k] <= cell.line.x1
+        if distance <= spacing / 2 and (spans or distance <= CENTRED_WITHIN * spacing):
             columns[k] += plain_text(cell.text)[0].split()
     return columns
 

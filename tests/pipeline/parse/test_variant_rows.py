@@ -108,3 +108,18 @@ def test_numbers_a_key_leaves_out_between_two_adjacent_rows_are_no_entries():
     result = tables(lines)
     assert set(result["C"].answers) == {str(n) for n in printed}
     assert result["C"].unread == ["11"]
+
+
+def test_a_reading_off_a_columns_edge_is_reported_not_keyed():
+    # Row 3, Typ B: the cell's letter lost, and "O," read off the edge of a shaded cell's fill in its outer
+    # quarter: keyed, it was a wrong answer; it is the cell unread. A letter standing a little off the centre
+    # (row 4, Typ C, 10 points) is still its answer.
+    lines = [line for n, answers in ANSWERS.items() for line in row(n, answers)]
+    three, four = 113.5 + 2 * PITCH, 113.5 + 3 * PITCH
+    lines = [line for line in lines if not (line.x0 == ANSWER_X[1] and abs(line.top - three) < 1)]
+    lines.append(cell("O,", ANSWER_X[1] - 18, three, 7))
+    lines = [line for line in lines if not (line.x0 == ANSWER_X[2] and abs(line.top - four) < 1)]
+    lines.append(cell(ANSWERS[4][2], ANSWER_X[2] + 10 + 21.2 - 3.5, four, 7))
+    result = tables(lines)
+    assert "3" not in result["B"].answers and result["B"].unread == ["3"]
+    assert result["C"].answers["4"] == ANSWERS[4][2] and not result["C"].unread
