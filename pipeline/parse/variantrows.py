@@ -13,7 +13,8 @@ or the next question's answers to this one, and drops a number-less row without 
 - a row without a number, one cell per column, standing between rows numbered n−1 and n+1, is row n
   (reported as mended from the run);
 - every number between the first and the last read that got no answer is reported unread, for each
-  booklet type of the section (`key.cell_unread`): nothing is lost silently.
+  booklet type of the section (`key.cell_unread`): nothing is lost silently; but the numbers between two
+  rows read one row pitch apart (`05` right above `09`: a key of the closed questions only) are no entries.
 Rows of a text layer are not placed here (`keys.read_variant_table` reads them as before).
 """
 from __future__ import annotations
@@ -26,6 +27,8 @@ from pipeline.extract import UNREAD_CELL
 from pipeline.parse.labels import number_key
 from pipeline.parse.stream import StreamLine, plain_text
 
+CENTRED_WITHIN = 0.25  # of the columns' spacing: how far off its column's centre a cell not spanning it may stand
+ADJACENT_ROWS = 1.5  # of the row pitch: two rows nearer than this have no row between them
 ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
 
 
@@ -64,19 +67,33 @@ def _centres(rows: list[SectionRow], width: int) -> list[float] | None:
     clean = [row for row in rows if row.number and not row.rest and len(row.cells) == width]
     if not clean:
         return None
-    return [median(_middle(row.cells[k]) for row in clean) for k in range(width)]
+    first = [median(_middle(row.cells[k]) for row in clean) for k in range(width)]
+    # Few clean rows (a soft scan) may hold a misplaced reading: the centre is then that of every cell of
+    # every row that stands nearest it, within half the columns' spacing.
+    spacing = min((b - a for a, b in zip(first, first[1:])), default=float("inf"))
+    near: list[list[float]] = [[] for _ in first]
+    for row in rows:
+        for cell in row.cells:
+            distance, k = min((abs(_middle(cell) - c), k) for k, c in enumerate(first))
+            if distance <= spacing / 2:
+                near[k].append(_middle(cell))
+    return [median(middles) if middles else centre for centre, middles in zip(first, near)]
 
 
 def _in_columns(row: SectionRow, centres: list[float]) -> list[list[str]]:
     """The tokens under each column: every cell goes to the nearest centre, within half the columns'
-    spacing; a cell over the number's own column is no answer."""
+    spacing; a cell over the number's own column is no answer. A cell's text stands about the column's
+    centre or spans it; a reading in a column's outer quarters that does not reach its centre is what
+    Tesseract made of a rule or a fill's edge beside the cell (`O,` off a grey fill's edge, with the cell's
+    own `D` lost), no answer: the cell is reported unread rather than keyed with it."""
     spacing = min((b - a for a, b in zip(centres, centres[1:])), default=float("inf"))
     columns: list[list[str]] = [[] for _ in centres]
     for cell in row.cells:
         if row.number_line is not None and cell.line.x0 < row.number_line.line.x1:
             continue
         distance, k = min((abs(_middle(cell) - c), k) for k, c in enumerate(centres))
-        if distance <= spacing / 2:
+        spans = cell.line.x0 <= centres[k] <= cell.line.x1
+        if distance <= spacing / 2 and (spans or distance <= CENTRED_WITHIN * spacing):
             columns[k] += plain_text(cell.text)[0].split()
     return columns
 
@@ -95,6 +112,7 @@ def place_section(section: list[str], rows: list[SectionRow]) -> PlacedSection:
     in_order = _rising(rows)
     numbered = sorted(in_order)
     read: set[int] = set()  # numbers whose row was placed (answered or reported)
+    places: dict[int, tuple[int, float]] = {}  # number -> (page, middle) of its row, for the rows numbered as read
     for index, row in enumerate(rows):
         if row.number is None:
             number = _between(rows, numbered, index)
@@ -114,16 +132,35 @@ def place_section(section: list[str], rows: list[SectionRow]) -> PlacedSection:
             continue
         if value is not None:
             read.add(value)
+            if row.number_line is not None:
+                places[value] = (row.number_line.page, (row.number_line.line.top + row.number_line.line.bottom) / 2)
         for variant, tokens in zip(section, columns):
             if len(tokens) == 1 and tokens[0] != UNREAD_CELL:
                 placed.answers[variant].append((number_key(printed), tokens[0]))
             else:  # blank, unread, or two readings in one cell: reported for its question
                 placed.unread[variant].append(printed)
     if read:
-        for missing in sorted(set(range(min(read), max(read) + 1)) - read):
+        for missing in sorted(set(range(min(read), max(read) + 1)) - read - _not_in_table(places)):
             for variant in section:
                 placed.unread[variant].append(str(missing))
     return placed
+
+
+def _not_in_table(places: dict[int, tuple[int, float]]) -> set[int]:
+    """The numbers a key leaves out: between two rows read one row pitch apart on a page (`05` right above
+    `09` in a key of the closed questions only) no row of the table stands, so the numbers between are none
+    of its entries. The pitch is that of rows whose numbers follow on; rows further apart, or on two pages,
+    may have lost rows between them, and their numbers are still reported."""
+    numbers = sorted(places)
+    pitches = [places[b][1] - places[a][1] for a, b in zip(numbers, numbers[1:]) if b == a + 1 and places[a][0] == places[b][0]]
+    if len(pitches) < 2:
+        return set()
+    pitch = median(pitches)
+    left_out: set[int] = set()
+    for a, b in zip(numbers, numbers[1:]):
+        if b > a + 1 and places[a][0] == places[b][0] and 0 < places[b][1] - places[a][1] < ADJACENT_ROWS * pitch:
+            left_out |= set(range(a + 1, b))
+    return left_out
 
 
 def _rising(rows: list[SectionRow]) -> set[int]:

@@ -20,16 +20,18 @@ def counted_blocks(values: list[int | None]) -> list[int | None] | None:
     if len(read) < 2 * BLOCK_MIN_LENGTH:
         return None
     # Misreadings between two readings of one block ("23" between 24 and 26; "20 91" between 49 and 52: no more
-    # than `MEND_MAX_PLACES` apart) take their places' numbers.
+    # than `MEND_MAX_PLACES` apart) take their places' numbers. A reading its neighbour counts on from (12 under
+    # 13) is no misreading: it is never mended, and a misreading ("14" for 11 above "12 13") mends nothing.
     mended = dict(read)
+    counted = _counted_on(dict(read))
     for a, (i0, v0) in enumerate(read):
         for i2, v2 in read[a + 2:]:
             if i2 - i0 > MEND_MAX_PLACES:
                 break
-            if v2 - v0 == i2 - i0:
-                for i1 in range(i0 + 1, i2):
-                    if i1 in mended:
-                        mended[i1] = v0 + (i1 - i0)
+            between = [i1 for i1 in range(i0 + 1, i2) if i1 in mended]
+            if v2 - v0 == i2 - i0 and not any(i1 in counted for i1 in between):
+                for i1 in between:
+                    mended[i1] = v0 + (i1 - i0)
     steps = [(i1 - i0, mended[i1] - mended[i0]) for i0, i1 in zip(sorted(mended), sorted(mended)[1:])]
     if any(dv <= 0 or dv < di for di, dv in steps):
         return None  # a step down, or fewer numbers than places: no counted column
@@ -59,6 +61,11 @@ def counted_blocks(values: list[int | None]) -> list[int | None] | None:
     if any(n is not None and n < 0 for n in numbers):
         return None
     return numbers
+
+
+def _counted_on(values: dict[int, int]) -> set[int]:
+    """The places whose reading the cell just above or just below counts on from by one (`9 10`: both)."""
+    return {i for i, v in values.items() if values.get(i - 1) == v - 1 or values.get(i + 1) == v + 1}
 
 
 def _regular(blocks: list[tuple[int, int]], values: dict[int, int]) -> bool:

@@ -429,9 +429,12 @@ def held_apart(words: list[Word]) -> tuple[list[Word], list[Word]]:
 
 
 def _band_spans(table: list[Band], cells: list[tuple[Box, int]]) -> list[Box]:
-    """Per table row, the box from its first cell read to its last, the row's whole height."""
+    """Per table row, the box from its first cell read to its last, rule to rule, the row's whole height (a
+    word Tesseract read off a shaded cell's edge, `NNNÚNL` beside the cell's `D`, goes with the cell)."""
     spans: dict[int, Box] = {}
     for (left, _, right, _), band in cells:
+        middle = (left + right) / 2
+        left, right = next(((l, r) for l, r in table[band].cells if l <= middle < r), (left, right))
         was = spans.get(band, (left, table[band].top, right, table[band].bottom))
         spans[band] = (min(was[0], left), was[1], max(was[2], right), was[3])
     return list(spans.values())

@@ -93,3 +93,33 @@ def test_a_header_that_lost_a_booklet_type_keys_no_column_and_says_why():
     assert sorted(result) == ["A", "B", "D"]
     assert result["D"].answers == {} and result["D"].unread == [str(n) for n in ANSWERS]
     assert any("header names 3 booklet type(s)" in problem for problem in result["D"].problems)
+
+
+def test_numbers_a_key_leaves_out_between_two_adjacent_rows_are_no_entries():
+    # A key of the closed questions only: row 09 stands right under row 05. Questions 6-8 have no row in the
+    # table, so no answer cell of theirs is unread; a row lost between 10 and 12 (two pitches apart) still is.
+    printed = [1, 2, 3, 4, 5, 9, 10, 12, 13]
+    places = [0, 1, 2, 3, 4, 5, 6, 8, 9]
+    lines = []
+    for number, place in zip(printed, places):
+        top = 113.5 + place * PITCH
+        answers = ANSWERS[number % 8 + 1]
+        lines += [cell(f"{number:02d}", NUMBER_X[0], top, NUMBER_X[1] - NUMBER_X[0])] + [cell(a, x, top) for a, x in zip(answers, ANSWER_X)]
+    result = tables(lines)
+    assert set(result["C"].answers) == {str(n) for n in printed}
+    assert result["C"].unread == ["11"]
+
+
+def test_a_reading_off_a_columns_edge_is_reported_not_keyed():
+    # Row 3, Typ B: the cell's letter lost, and "O," read off the edge of a shaded cell's fill in its outer
+    # quarter: keyed, it was a wrong answer; it is the cell unread. A letter standing a little off the centre
+    # (row 4, Typ C, 10 points) is still its answer.
+    lines = [line for n, answers in ANSWERS.items() for line in row(n, answers)]
+    three, four = 113.5 + 2 * PITCH, 113.5 + 3 * PITCH
+    lines = [line for line in lines if not (line.x0 == ANSWER_X[1] and abs(line.top - three) < 1)]
+    lines.append(cell("O,", ANSWER_X[1] - 18, three, 7))
+    lines = [line for line in lines if not (line.x0 == ANSWER_X[2] and abs(line.top - four) < 1)]
+    lines.append(cell(ANSWERS[4][2], ANSWER_X[2] + 10 + 21.2 - 3.5, four, 7))
+    result = tables(lines)
+    assert "3" not in result["B"].answers and result["B"].unread == ["3"]
+    assert result["C"].answers["4"] == ANSWERS[4][2] and not result["C"].unread

@@ -29,18 +29,19 @@ def _shaded_key(variant: str) -> KeySheet:
 def scans(tmp_path_factory) -> dict[tuple[int, float, int], Path]:
     folder = tmp_path_factory.mktemp("shaded")
     source = build_pdf(folder / "key.pdf", _shaded_key(VARIANTS[0]).pages)
-    return {(dpi, blur, q): rasterize_pdf(source, folder / f"scan-{dpi}-{blur}-{q}.pdf", dpi=dpi, blur=blur, jpeg_quality=q, noise=0.01, seed=1)
-            for dpi, blur, q in ((200, 0.6, 80),)}
+    return {(dpi, blur, q): rasterize_pdf(source, folder / f"scan-{dpi}-{blur}-{q}.pdf", dpi=dpi, blur=blur, jpeg_quality=q, noise=0.01, seed=seed)
+            for dpi, blur, q, seed in ((200, 0.6, 80, 1), (150, 0.8, 70, 0))}
 
 
-# Entries a scan may leave reported. At 150 dpi, blur 0.8 the number cells "12 13" read "15 16": the blocks are
-# then irregular, the column gets no number and the page's own reading stands, as before (results.md).
-MISSING = {(200, 0.6, 80): 1}
+# Entries a scan may leave reported. At 150 dpi, blur 0.8 the number cell of 11 reads "14" above "12 13": it takes
+# its place's number and does not renumber 12 and 13 (which made the blocks irregular and the column unnumbered:
+# the page's own reading stood, 2 of 20 right, 1 wrong, 8 lost without a line); Tesseract's words off the shaded
+# cells' right edge go with the cells (they joined 7 rows' answers, reported unread).
+MISSING = {(200, 0.6, 80): 1, (150, 0.8, 70): 2}
 
 
 @needs_tesseract("slk")
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("setting", [(200, 0.6, 80)])
+@pytest.mark.parametrize("variant, setting", [(VARIANTS[0], (200, 0.6, 80)), (VARIANTS[1], (200, 0.6, 80)), (VARIANTS[1], (150, 0.8, 70))])
 def test_a_shaded_column_of_a_key_in_blocks_is_read_as_the_plain_one(scans, variant, setting):
     sheet = _shaded_key(variant)
     table = read_key(scans[setting], sheet)
@@ -86,6 +87,8 @@ def test_a_scanned_table_with_a_shaded_column_is_found_by_its_rules(scans):
     ([1, 2, 3, None, 5, 9, 10, 71, 12, 13], [1, 2, 3, 4, 5, 9, 10, 11, 12, 13]),  # unread and misread inside blocks
     ([41, 42, 43, 44, 45, 49, 20, 91, 52, 53], [41, 42, 43, 44, 45, 49, 50, 51, 52, 53]),  # two misread together
     ([1, 2, 3, 4, None, 9, 10, 11, 12], [1, 2, 3, 4, None, 9, 10, 11, 12]),  # unread where two blocks meet: no number
+    # "11" misread "14" above "12 13": 14 takes 11's place; it does not make 12 and 13 its followers 15 and 16
+    ([1, 2, 3, 4, 5, 9, 10, 14, 12, 13, 17, 18, 19, 20, 21], [1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 17, 18, 19, 20, 21]),
 ])
 def test_a_number_column_counted_in_blocks_takes_each_cells_place_in_its_block(readings, numbers):
     assert counted_blocks(readings) == numbers
