@@ -217,3 +217,32 @@ def test_the_cli_runs_when_asked_for_or_given_a_binary(monkeypatch):
     monkeypatch.delenv(engine.TESSERACT_MODE_ENV)
     monkeypatch.setenv(engine.TESSERACT_ENV, engine.tesseract_command())
     assert not engine.in_process()
+
+
+def _forked_read(page: Image.Image, queue) -> None:
+    loaded: list[str] = []
+    init = tessapi.LoadedApi.__init__
+
+    def counted(self, lib, languages, datapath):
+        loaded.append(languages)
+        init(self, lib, languages, datapath)
+
+    tessapi.LoadedApi.__init__ = counted  # type: ignore[method-assign]
+    queue.put((loaded, engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1, psm=3)))
+
+
+def test_a_forked_child_loads_its_own_api_and_reads_what_the_parent_reads(page):
+    """A worker process forked after its parent read holds copies of the parent's idle APIs: it is lent
+    none of them, and reads what the parent reads."""
+    import multiprocessing
+
+    parent = engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1, psm=3)
+    assert tessapi.idle_apis() >= 1
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_forked_read, args=(page, queue))
+    child.start()
+    loaded_in_child, read_in_child = queue.get(timeout=120)
+    child.join(timeout=60)
+    assert loaded_in_child == ["+".join(LANGUAGES)]
+    assert read_in_child == parent
