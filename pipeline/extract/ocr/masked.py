@@ -24,10 +24,15 @@ Readings are cached like whole pages (`cache`), under the page's key plus the bo
 image holds (`content_key`: the pixels pasted and where, the boxes erased, the settings): the same drawn
 block in another file (a family's title or key table drawn as outlines on every sheet of an archive)
 is read once, and every later file takes that reading, which is what reading its identical image gives.
+The process keeps the last `REMEMBERED_READINGS` readings by what their image holds too (`Remembered`),
+with or without a cache folder: a family's drawn cover, the same every year, is read once a process
+(a first season run, with its cache still empty, reads it once as well).
 """
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,6 +54,7 @@ KEEP_PAD_PT = 2.0  # points kept around each box: anti-aliased edges, a diacriti
 MASKED_FORMAT = "masked/3"  # 3: read in the window around the kept boxes
 CONTENT_FORMAT = "masked-content/2"
 CROP_MARGIN_PX = 128  # white kept around the kept boxes' union: Tesseract's page layout looks past a blob's edge
+REMEMBERED_READINGS = 64  # masked images' readings the process keeps by content (each a few kB of words)
 CROP_GRID_PX = 32  # the window's left and top edges on this grid: the halving reductions of Tesseract's layout see the same blocks
 
 
@@ -85,6 +91,36 @@ def content_key(image: MaskedImage, settings: OcrSettings) -> str:
     return fingerprint(CONTENT_FORMAT, reading_key("", 0, settings), image.digest)
 
 
+class Remembered:
+    """The last `size` readings of masked images, by `content_key`: what reading the same image gives."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._readings: OrderedDict[str, PageReading] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> PageReading | None:
+        with self._lock:
+            reading = self._readings.get(key)
+            if reading is not None:
+                self._readings.move_to_end(key)
+            return reading
+
+    def put(self, key: str, reading: PageReading) -> None:
+        with self._lock:
+            self._readings[key] = reading
+            self._readings.move_to_end(key)
+            while len(self._readings) > self.size:
+                self._readings.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._readings.clear()
+
+
+REMEMBERED = Remembered(REMEMBERED_READINGS)
+
+
 def read_masked(
     pdf_path: Path | str,
     requests: list[MaskedRequest],
@@ -119,10 +155,12 @@ def read_masked(
                     words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
                     continue
                 masked = _masked_image(document, request, settings.dpi)
-                same = content_key(masked, asked) if cache is not None else None
-                cached = cache.get(same) if cache is not None and same is not None else None
-                if cache is not None and cached is not None:  # the same image, read for another file or page
-                    if key is not None:
+                same = content_key(masked, asked)
+                cached = REMEMBERED.get(same)
+                if cached is None and cache is not None:
+                    cached = cache.get(same)
+                if cached is not None:  # the same image, read for another file or page
+                    if cache is not None and key is not None:
                         cache.put(key, cached)
                     words.setdefault(request.page, []).extend(_placed(cached, settings.dpi))
                     continue
@@ -133,6 +171,7 @@ def read_masked(
                 except OcrError as exc:
                     raise OcrError(f"{pdf_path} page {request.page}: {exc}") from exc
                 reading = masked.in_page(reading)
+                REMEMBERED.put(keys[1], reading)
                 for stored in keys:
                     if cache is not None and stored is not None:
                         cache.put(stored, reading)

@@ -3,8 +3,11 @@ process per image.
 
 Why: a page costs about 3.3 Tesseract calls (the page, prose regions, key cells, orphans), and each
 `tesseract` process spends ~80 ms starting and loading the language model before it reads a pixel.
-Here each thread keeps one initialised `TessBaseAPI` per (languages, tessdata folder) and reuses it, so
-the model is loaded once per thread. The output is the CLI's, byte for byte (`tests/.../test_tessapi.py`
+Here the process keeps initialised `TessBaseAPI`s per (languages, tessdata folder) and lends one to each
+call (`leased_api`), so the model is loaded once per process and concurrent call, not once per call,
+file or thread: the OCR thread pools are made per file (`read_masked`, `ocr_pages`), and a fresh
+thread loading the model again cost 0.05-0.14 s of CPU (eng, pol+eng), more than reading a small
+masked window. The output is the CLI's, byte for byte (`tests/.../test_tessapi.py`
 compares both engines): the same variables are set the way `tesseract IMAGE stdout --psm N --dpi D
 [-c tessedit_char_whitelist=W] tsv|makebox` sets them, and the TSV header line that the CLI's renderer
 prints (the API does not) is added.
@@ -13,7 +16,10 @@ OpenMP: the CLI runs with OMP_THREAD_LIMIT=1 in its child's environment; this pr
 never touched. A single-threaded call sets libgomp's max-active-levels to 0 on its own thread for the
 duration of the call (`_omp_limit`), so every OpenMP region of Tesseract runs on the calling thread.
 
-Not thread-safe per API object, by design: each thread has its own (`threading.local`).
+Not thread-safe per API object, by design: an API is lent to one call at a time, and a call leaves it
+as it found it (page segmentation mode and dpi set by every call, whitelist reset, `Clear`), so which
+idle API a call gets changes nothing it reads. At most `IDLE_APIS` wait between calls (each holds its
+language model, 10-20 MB); a forked child starts with none of its parent's.
 """
 from __future__ import annotations
 
@@ -140,8 +146,8 @@ def _omp_limit(threads: int | None) -> Iterator[None]:
         gomp.omp_set_max_active_levels(saved)
 
 
-class ThreadApi:
-    """One initialised TessBaseAPI of one thread; ended and deleted when its thread's `threading.local` goes."""
+class LoadedApi:
+    """One initialised TessBaseAPI; ended and deleted when the last reference goes."""
 
     def __init__(self, lib: ctypes.CDLL, languages: str, datapath: str | None) -> None:
         self.lib, self.api = lib, lib.TessBaseAPICreate()
@@ -174,19 +180,46 @@ class ThreadApi:
             self.api = None
 
 
-_local = threading.local()
+IDLE_APIS = 8  # initialised APIs kept between calls (a family's languages on two threads, and a second family's), the longest idle ended first
+_idle: list[tuple[tuple[str, str | None], LoadedApi]] = []  # (languages, datapath), API; last returned last
+_idle_lock = threading.Lock()
+_idle_pid = os.getpid()
 
 
-def thread_api(languages: str) -> ThreadApi:
-    """This thread's API for `languages` ("pol+eng") and $TESSDATA_PREFIX, initialised on first use."""
+@contextmanager
+def leased_api(languages: str) -> Iterator[LoadedApi]:
+    """An initialised API for `languages` ("pol+eng") and $TESSDATA_PREFIX, this call's alone until it
+    returns: an idle one where the process has one, else a new one (the model loaded); given back after."""
+    global _idle_pid
     lib = library()
     if lib is None:
         raise RuntimeError("libtesseract is not loaded")
-    datapath = os.environ.get("TESSDATA_PREFIX") or None
-    apis: dict[tuple[str, str | None], ThreadApi] = _local.__dict__.setdefault("apis", {})
-    if (languages, datapath) not in apis:
-        apis[languages, datapath] = ThreadApi(lib, languages, datapath)
-    return apis[languages, datapath]
+    key = (languages, os.environ.get("TESSDATA_PREFIX") or None)
+    lent = None
+    with _idle_lock:
+        if _idle_pid != os.getpid():  # a forked child: its parent's APIs are not its own to share
+            _idle.clear()
+            _idle_pid = os.getpid()
+        for at in range(len(_idle) - 1, -1, -1):
+            if _idle[at][0] == key:
+                lent = _idle.pop(at)[1]
+                break
+    if lent is None:
+        lent = LoadedApi(lib, *key)
+    try:
+        yield lent
+    finally:
+        with _idle_lock:
+            _idle.append((key, lent))
+            ended = _idle[:-IDLE_APIS]
+            del _idle[:-IDLE_APIS]
+        del ended  # their models freed outside the lock
+
+
+def idle_apis() -> int:
+    """How many initialised APIs wait between calls in this process."""
+    with _idle_lock:
+        return len(_idle) if _idle_pid == os.getpid() else 0
 
 
 def _take_text(lib: ctypes.CDLL, pointer: int | None) -> str:
@@ -219,7 +252,13 @@ def recognise(
     pixels = np.ascontiguousarray(pixels)
     height, width = pixels.shape[:2]
     depth = 1 if pixels.ndim == 2 else 3
-    handle = thread_api(languages)
+    with leased_api(languages) as handle:
+        return _recognise(handle, pixels, width, height, depth, dpi, psm=psm, whitelist=whitelist, output=output,
+                          deadline_s=deadline_s, omp_threads=omp_threads)
+
+
+def _recognise(handle: LoadedApi, pixels: np.ndarray, width: int, height: int, depth: int, dpi: int, *, psm: int,
+               whitelist: str | None, output: str, deadline_s: float, omp_threads: int | None) -> str:
     lib, api = handle.lib, handle.api
     monitor = lib.TessMonitorCreate()
     try:
@@ -241,6 +280,6 @@ def recognise(
         return _take_text(lib, lib.TessBaseAPIGetBoxText(api, 0))
     finally:
         lib.TessMonitorDelete(monitor)
-        # The whitelist is set for this call only: a later call on this thread reads every character.
+        # The whitelist is set for this call only: a later call lent this API reads every character.
         lib.TessBaseAPISetVariable(api, b"tessedit_char_whitelist", b"")
         lib.TessBaseAPIClear(api)

@@ -14,6 +14,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -123,22 +124,63 @@ def test_a_passed_deadline_raises_ocr_error_instead_of_returning_less_text(monke
     assert engine.parse_tsv(engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1)), "the API is usable after a deadline"
 
 
-def test_each_thread_has_its_own_api_and_a_thread_pool_reads_what_one_thread_reads(page, options, first_option):
-    """Whitelisted and open calls at once on several threads: each thread's settings stay its own."""
+def test_concurrent_calls_never_share_an_api_and_a_thread_pool_reads_what_one_thread_reads(monkeypatch, page, options, first_option):
+    """Whitelisted and open calls at once on several threads: each call has an API of its own for its
+    duration, so each call's settings stay its own."""
     jobs = [(page, 3, None), (first_option, 7, "ABCDHTP"), (options, 6, None), (options, 6, "ABCD"), (page, 6, None)] * 2
     serial = [engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm, whitelist=w) for image, psm, w in jobs]
-    apis: dict[int, set[int]] = {}
+    in_use: set[int] = set()
+    used: set[int] = set()
+    shared: list[int] = []
+    lock = threading.Lock()
+    recognise = tessapi._recognise
 
-    def read(job: tuple[Image.Image, int, str | None]) -> str:
-        image, psm, whitelist = job
-        apis.setdefault(threading.get_ident(), set()).add(id(tessapi.thread_api("+".join(LANGUAGES))))
-        return engine.run_tesseract(image, LANGUAGES, DPI, omp_thread_limit=1, psm=psm, whitelist=whitelist)
+    def watched(handle, *args, **kwargs):
+        with lock:
+            if id(handle) in in_use:
+                shared.append(id(handle))
+            in_use.add(id(handle))
+            used.add(id(handle))
+        try:
+            return recognise(handle, *args, **kwargs)
+        finally:
+            with lock:
+                in_use.discard(id(handle))
 
+    monkeypatch.setattr(tessapi, "_recognise", watched)
     with ThreadPoolExecutor(max_workers=3) as pool:
-        assert list(pool.map(read, jobs)) == serial
-    assert all(len(ids) == 1 for ids in apis.values()), "a thread reuses its one API"
-    every = [i for ids in apis.values() for i in ids]
-    assert len(every) == len(set(every)) == len(apis) > 1, "no two threads share an API"
+        assert list(pool.map(lambda job: engine.run_tesseract(job[0], LANGUAGES, DPI, omp_thread_limit=1, psm=job[1], whitelist=job[2]), jobs)) == serial
+    assert not shared, "no two calls at once share an API"
+    assert 1 < len(used) <= 3, "calls at once read with APIs of their own, and later calls reuse them"
+
+
+def test_a_new_thread_pool_reads_with_the_apis_loaded_before_and_reads_the_same(monkeypatch, page, options):
+    """The OCR thread pools are made per file: a pool's fresh threads are lent the APIs earlier threads
+    loaded (the language model is not loaded again) and read what a fresh API reads."""
+    jobs = [(page, 3), (options, 6)] * 2
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first = list(pool.map(lambda job: engine.run_tesseract(job[0], LANGUAGES, DPI, omp_thread_limit=1, psm=job[1]), jobs))
+    assert tessapi.idle_apis() >= 1
+    loaded: list[str] = []
+    init = tessapi.LoadedApi.__init__
+
+    def counted(self, lib, languages, datapath):
+        loaded.append(languages)
+        init(self, lib, languages, datapath)
+
+    monkeypatch.setattr(tessapi.LoadedApi, "__init__", counted)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        again = list(pool.map(lambda job: engine.run_tesseract(job[0], LANGUAGES, DPI, omp_thread_limit=1, psm=job[1]), jobs))
+    assert again == first
+    assert loaded == [], "a new thread reads with an API already loaded"
+    fresh = tessapi.LoadedApi(tessapi.library(), "+".join(LANGUAGES), None)
+    assert tessapi._recognise(fresh, *_arguments(page), psm=3, whitelist=None, output="tsv", deadline_s=60, omp_threads=1) == first[0]
+
+
+def _arguments(image: Image.Image) -> tuple:
+    pixels = np.ascontiguousarray(np.asarray(image))
+    height, width = pixels.shape[:2]
+    return pixels, width, height, 1 if pixels.ndim == 2 else 3, DPI
 
 
 OPENMP_THREADS = """
@@ -175,3 +217,32 @@ def test_the_cli_runs_when_asked_for_or_given_a_binary(monkeypatch):
     monkeypatch.delenv(engine.TESSERACT_MODE_ENV)
     monkeypatch.setenv(engine.TESSERACT_ENV, engine.tesseract_command())
     assert not engine.in_process()
+
+
+def _forked_read(page: Image.Image, queue) -> None:
+    loaded: list[str] = []
+    init = tessapi.LoadedApi.__init__
+
+    def counted(self, lib, languages, datapath):
+        loaded.append(languages)
+        init(self, lib, languages, datapath)
+
+    tessapi.LoadedApi.__init__ = counted  # type: ignore[method-assign]
+    queue.put((loaded, engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1, psm=3)))
+
+
+def test_a_forked_child_loads_its_own_api_and_reads_what_the_parent_reads(page):
+    """A worker process forked after its parent read holds copies of the parent's idle APIs: it is lent
+    none of them, and reads what the parent reads."""
+    import multiprocessing
+
+    parent = engine.run_tesseract(page, LANGUAGES, DPI, omp_thread_limit=1, psm=3)
+    assert tessapi.idle_apis() >= 1
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_forked_read, args=(page, queue))
+    child.start()
+    loaded_in_child, read_in_child = queue.get(timeout=120)
+    child.join(timeout=60)
+    assert loaded_in_child == ["+".join(LANGUAGES)]
+    assert read_in_child == parent
