@@ -263,7 +263,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "5", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`)
+@page_pass("table-cells", "6", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -274,7 +274,7 @@ def _read_table_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("key-cells", "1", Cost.REGIONS, when=_key_table_with_labels)
+@page_pass("key-cells", "2", Cost.REGIONS, when=_key_table_with_labels)  # 2: a label strip that reads some cells and leaves most unread read again with the space allowed
 def _read_key_cells(work: PageWork) -> PageWork:
     """In a table of numbered rows, the answer cells read together against the option labels (`keycells`)."""
     settings = work.settings
@@ -297,7 +297,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "3", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4
+@page_pass("list-cells", "4", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""

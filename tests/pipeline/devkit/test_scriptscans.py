@@ -96,9 +96,12 @@ def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apa
     # numbers were read again as orphan patches, but in one strip with the page's unread dark squares, which turned
     # them to "!r", ":", "°". Read in a strip of their own they are "1", "2", ….
     # Before: recall 40 %, options 35 %, answers 0 %; after 100 / 60 / 80.
+    # Then options' first letters were lost with the squares where Tesseract read a square and the letters as one
+    # word (`ghé` kept as `hé`, `vị` dropped with its square, `thưởng` as `ưng`): the word is read again from where
+    # the square's outline ends, not shared out by width. Options 60 -> 70 %.
     recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "vi-square-lower", scriptscans.Scan(300, 0.4, 90))
     assert recall == 100.0
-    assert options >= 50.0 and answers >= 70.0
+    assert options >= 67.5 and answers >= 70.0
 
 
 @needs_tesseract("kor", "eng")
