@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract, strip_groups
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, installed_languages, read_strip, run_tesseract, strip_groups
 from pipeline.extract.ocr.segment import Region, read_stacked
 from pipeline.extract.layout import clusters
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, overlap_share
@@ -166,12 +166,13 @@ def read_label_cells(
     crops left unread get one more strip of their own: in company, Tesseract skipped a clear "A" of a
     key and a clear "C" of a row of label discs.
 
-    A strip that reads some of its crops but leaves most unread is read once more with the space allowed
-    besides the labels, and the reading that reads more crops kept (`SPACED_BELOW`): under a whitelist
+    A strip that leaves most of its crops unread (`AGAIN_BELOW`) is read again, and the reading that reads
+    the most crops kept. Where it read some, with the space allowed besides the labels: under a whitelist
     without the space, Tesseract's Korean model reports every word of a line after its first at confidence
-    0 ("가" 90, "나" 0, "다" 0: read right, all refused). Allowed every time, the space cost a Spanish
-    150 dpi sheet's discs (options 80 -> 30 %); a strip that reads none of its crops, or a crop read alone,
-    has no first word read to tell the case, and is not read again."""
+    0 ("가" 90, "나" 0, "다" 0: read right, all refused); allowed every time, the space cost a Spanish 150 dpi
+    sheet's discs (options 80 -> 30 %). And labels that are all ASCII digits or Latin letters with the
+    Latin data (`PLAIN_READER`), as `labelrings` reads a ring's inside: Turkish data read 3 of 20 digits
+    1-5 on 150 dpi squares under the whitelist, where the Latin data read 15."""
     groups = strip_groups(crops, gap)
     if len(groups) > 1:
         # One strip at a time: the character boxes asked for below are the strip's in `path`.
@@ -184,15 +185,24 @@ def read_label_cells(
     whitelist = "".join(sorted(set("".join(labels))))
     readings = _read_label_strip(grey, crops, labels, whitelist, gap, languages, dpi, omp_thread_limit, path, retry, psm)
     read = sum(bool(label) for label, _ in readings.values())
-    if " " not in whitelist and 0 < read < SPACED_BELOW * len(crops):
-        spaced = _read_label_strip(grey, crops, labels, whitelist + " ", gap, languages, dpi, omp_thread_limit, path, retry, psm)
-        if sum(bool(label) for label, _ in spaced.values()) > read:
-            readings = spaced
+    if read >= AGAIN_BELOW * len(crops):
+        return readings
+    again: list[tuple[str, Sequence[str]]] = []
+    if " " not in whitelist and read:
+        again.append((whitelist + " ", languages))
+    if all(ch.isascii() for ch in whitelist) and list(languages) != [PLAIN_READER] and PLAIN_READER in installed_languages():
+        again.append((whitelist, [PLAIN_READER]))
+    for other_whitelist, other_languages in again:
+        other = _read_label_strip(grey, crops, labels, other_whitelist, gap, other_languages, dpi, omp_thread_limit, path, retry, psm)
+        if sum(bool(label) for label, _ in other.values()) > sum(bool(label) for label, _ in readings.values()):
+            readings = other
     return readings
 
 
-# A strip that reads fewer than this share of its crops (and at least one) is read again with the space allowed.
-SPACED_BELOW = 0.5
+# A strip that reads fewer than this share of its crops is read again: with the space allowed (where it read some),
+# and, for labels that are ASCII digits or Latin letters, with `PLAIN_READER`'s data.
+AGAIN_BELOW = 0.5
+PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself
 
 
 def _read_label_strip(

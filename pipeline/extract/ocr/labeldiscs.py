@@ -287,8 +287,8 @@ def _by_column_sequence(
 ) -> dict[int, tuple[str, float]]:
     """`readings` with each run of unread discs in a column given the labels the column's sequence leaves
     it: after a read "B", two unread discs at the column's end (or before the next question's "A") are
-    "C" and "D"; before a read "C", two unread discs that open the column are "A" and "B"; between "B" and
-    "D", one is "C". A run the read labels either side do not pin down exactly stays unread, and so does
+    "C" and "D"; before a read "C", two unread discs that open the column, or follow the labels' last
+    ("D"), are "A" and "B"; between "B" and "D", one is "C". A run the read labels either side do not pin down exactly stays unread, and so does
     one at a column's end or start unless the column reads two labels in sequence somewhere. Tesseract
     skips clear letters of a long strip of discs (the last two of sixteen on a Revalida page)."""
     def label_of(i: int) -> str:
@@ -325,8 +325,8 @@ def _by_column_sequence(
                 first = before + 1  # pinned on both sides
             elif counts and before is not None and (after is None or after == 0):
                 first = before + 1
-            elif counts and before is None and after is not None and after == len(run):
-                first = 0
+            elif counts and (before is None or before == len(labels) - 1) and after is not None and after == len(run):
+                first = 0  # opening the column, or the next question's first labels after one's last
             if first is not None and first + len(run) <= len(labels):
                 filled.update({i: (labels[first + k], 0.0) for k, i in enumerate(run)})
             at = end
