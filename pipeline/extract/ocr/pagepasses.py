@@ -36,7 +36,7 @@ from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
-from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
+from pipeline.extract.ocr.segment import REREAD_PSM, SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.specks import MIN_SPECKS_PER_SQUARE_INCH, NEAR_LETTER, NEAR_ROW, specks_of, without_specks
@@ -181,6 +181,22 @@ def _orientation(work: PageWork) -> PageWork:
     if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0) and more_known:
         return replace(work, outcome=replace(turned, rotation=rotation))
     return work
+
+
+def _nothing_legible(work: PageWork) -> bool:
+    """the whole page was read, into words of which none is legible"""
+    return not work.settings.parts_only and bool(work.parsed) and not any(is_legible(w) for w in work.parsed)
+
+
+@page_pass("page-as-block", "1", Cost.WHOLE_PAGE, when=_nothing_legible)
+def _page_as_block(work: PageWork) -> PageWork:
+    """The page read again as one block of text (`--psm 6`), that reading kept where it holds a legible word: psm 3's
+    layout analysis read a 300 dpi Korean key page of eleven short lines as 22 junk words ("가", "0", "}"), all
+    of it then dropped as an empty page, where psm 6 reads every line. A blank page (no word) is not read again."""
+    settings = work.settings
+    parsed = parse_tsv(run_tesseract(work.for_prose(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit,
+                                     psm=REREAD_PSM))
+    return replace(work, parsed=parsed, words=parsed) if any(is_legible(w) for w in parsed) else work
 
 
 @page_pass("measure", "1", Cost.CHEAP, required=True)
@@ -476,7 +492,7 @@ def _figures(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _page_as_block, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,

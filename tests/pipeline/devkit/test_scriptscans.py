@@ -127,3 +127,25 @@ def test_hangul_labels_on_dark_discs_are_read_as_the_spec_labels(tmp_path):
     recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_TUNING, "ko-disc", scriptscans.Scan(200, 0.6, 80))
     assert recall == 100.0
     assert options >= 70.0 and answers >= 70.0
+
+
+@needs_tesseract("kor", "eng")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_a_korean_key_page_scanned_at_300_dpi_that_tesseracts_layout_reads_as_junk_is_read_as_a_block(tmp_path):
+    # psm 3 read the key page's eleven short lines as 22 junk words ("가", "0", "}"): no word legible, the page came
+    # back empty and the sheet's answers were 0 %. Read again as one block (psm 6), every line reads.
+    import hashlib
+
+    from pipeline.devkit.sample.raster import rasterize_pdf
+    from pipeline.extract import ExtractOptions, PageMethod, extract_document
+
+    family = next(f for f in scriptscans.DISC_TUNING if f.name == "ko-disc")
+    vocabulary = scriptscans._vocabulary(family)
+    key = scriptscans.key_pdf(tmp_path / "key.pdf", family, scriptscans.printed_questions(family, vocabulary), vocabulary)
+    scanned = tmp_path / "scan.pdf"
+    rasterize_pdf(key, scanned, dpi=300, blur=0.4, jpeg_quality=90, noise=0.01, rotate_deg=0.0, seed=family.seed)
+    options = ExtractOptions.from_spec(scriptscans.family_spec(family))
+    page = extract_document(scanned, hashlib.sha256(scanned.read_bytes()).hexdigest(), options).pages[0]
+    assert page.method == PageMethod.OCR
+    entries = [line.text for line in page.lines if re.search(r"\d+\s*:\s*\S", line.text)]
+    assert len(entries) >= 8, [line.text for line in page.lines]
