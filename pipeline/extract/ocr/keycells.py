@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.engine import KEY_CELL_PSM, read_strip, run_tesseract, strip_groups
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, installed_languages, read_strip, run_tesseract, strip_groups
 from pipeline.extract.ocr.segment import Region, read_stacked
 from pipeline.extract.layout import clusters
 from pipeline.extract.ocr.words import INK_BELOW, Word, isolated_short_words, overlap_share
@@ -164,7 +164,15 @@ def read_label_cells(
     """{crop index: (label, confidence)} for crops of `grey` that each hold one label letter, read side by
     side in one strip against the labels alone; ("", 0) for a crop two readings claimed. With `retry`,
     crops left unread get one more strip of their own: in company, Tesseract skipped a clear "A" of a
-    key and a clear "C" of a row of label discs."""
+    key and a clear "C" of a row of label discs.
+
+    A strip that leaves most of its crops unread (`AGAIN_BELOW`) is read again, and the reading that reads
+    the most crops kept. Where it read some, with the space allowed besides the labels: under a whitelist
+    without the space, Tesseract's Korean model reports every word of a line after its first at confidence
+    0 ("가" 90, "나" 0, "다" 0: read right, all refused); allowed every time, the space cost a Spanish 150 dpi
+    sheet's discs (options 80 -> 30 %). And labels that are all ASCII digits or Latin letters with the
+    Latin data (`PLAIN_READER`), as `labelrings` reads a ring's inside: Turkish data read 3 of 20 digits
+    1-5 on 150 dpi squares under the whitelist, where the Latin data read 15."""
     groups = strip_groups(crops, gap)
     if len(groups) > 1:
         # One strip at a time: the character boxes asked for below are the strip's in `path`.
@@ -175,6 +183,42 @@ def read_label_cells(
             start += len(group)
         return readings
     whitelist = "".join(sorted(set("".join(labels))))
+    readings = _read_label_strip(grey, crops, labels, whitelist, gap, languages, dpi, omp_thread_limit, path, retry, psm)
+    read = sum(bool(label) for label, _ in readings.values())
+    if read >= AGAIN_BELOW * len(crops):
+        return readings
+    again: list[tuple[str, Sequence[str]]] = []
+    if " " not in whitelist and read:
+        again.append((whitelist + " ", languages))
+    if all(ch.isascii() for ch in whitelist) and list(languages) != [PLAIN_READER] and PLAIN_READER in installed_languages():
+        again.append((whitelist, [PLAIN_READER]))
+    for other_whitelist, other_languages in again:
+        other = _read_label_strip(grey, crops, labels, other_whitelist, gap, other_languages, dpi, omp_thread_limit, path, retry, psm)
+        if sum(bool(label) for label, _ in other.values()) > sum(bool(label) for label, _ in readings.values()):
+            readings = other
+    return readings
+
+
+# A strip that reads fewer than this share of its crops is read again: with the space allowed (where it read some),
+# and, for labels that are ASCII digits or Latin letters, with `PLAIN_READER`'s data.
+AGAIN_BELOW = 0.5
+PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself
+
+
+def _read_label_strip(
+    grey: Image.Image,
+    crops: list[tuple[int, int, int, int]],
+    labels: Sequence[str],
+    whitelist: str,
+    gap: int,
+    languages: Sequence[str],
+    dpi: int,
+    omp_thread_limit: int | None,
+    path: Path,
+    retry: bool,
+    psm: int,
+) -> dict[int, tuple[str, float]]:
+    """`read_label_cells` for crops that fit one strip, read against `whitelist`."""
     offsets, read = read_strip(grey, crops, gap, languages, dpi, omp_thread_limit, path, whitelist, binarise=False, psm=psm)
 
     def crop_at(x: float) -> int | None:
@@ -210,8 +254,8 @@ def read_label_cells(
                 readings[at] = (fields[0], owner.conf) if at not in readings else ("", 0.0)
     missing = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
     if retry and missing and len(missing) < len(crops):
-        again = read_label_cells(grey, [crops[i] for i in missing], labels, gap, languages, dpi, omp_thread_limit, path, retry=False,
-                                 psm=psm)
+        again = _read_label_strip(grey, [crops[i] for i in missing], labels, whitelist, gap, languages, dpi, omp_thread_limit, path,
+                                  False, psm)
         readings.update({missing[j]: reading for j, reading in again.items() if reading[0]})
     return readings
 

@@ -32,6 +32,7 @@ from PIL import Image
 from pipeline.diagnostics import Code, diagnose
 from pipeline.extract.ocr.keycells import read_label_cells
 from pipeline.extract.ocr.panels import enclosed
+from pipeline.extract.ocr.ringneighbours import Stretch, read_stretches
 from pipeline.extract.ocr.segment import Region
 from pipeline.extract.ocr.words import INK_BELOW, Word, box_mean, ink_runs, line_openers
 
@@ -83,7 +84,7 @@ class Disc(Region):
 
 def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list[Disc]:
     """The label discs that open lines of `words` on `grey` (a prepared page image)."""
-    found = []
+    found: list[Disc] = []
     pad = round(SEARCH_HEIGHTS * text_height)
     for opener in line_openers(words):
         areas = [(opener.left - round(LEFT_HEIGHTS * text_height), opener.top - pad, opener.left - 1, opener.bottom + pad)]
@@ -187,28 +188,25 @@ def read_label_discs(
         strip = Path(folder) / "label-discs.pgm"
         gap = round(text_height * scale)
         readings = read_label_cells(canvas, crops, labels, gap, languages, dpi, omp_thread_limit, strip)
-        if sum(bool(label) for label, _ in readings.values()) < len(discs) / 2:
-            # Most discs unread: read once more with the space allowed too, as one more "label" no disc can be read
-            # as, and the reading that reads more kept. Tesseract's Korean model gave every label after the strip's
-            # first a confidence of 0 under a whitelist without it ("가" 90, "나" 0, "다" 0: read right, all
-            # refused); with it every time, a Spanish 150 dpi sheet's discs read worse (options 80 -> 30 %).
-            spaced = read_label_cells(canvas, crops, [*labels, " "], gap, languages, dpi, omp_thread_limit, strip)
-            if sum(bool(label) for label, _ in spaced.values()) > sum(bool(label) for label, _ in readings.values()):
-                readings = spaced
     filled = _by_column_sequence(discs, readings, labels, text_height)
     inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
     notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
     readings = filled
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
-    inside = {id(w) for w in words if any(disc.holds(w) for disc, _ in read.values())}
+    # A word read across a disc is re-read past the disc's outline; one inside it (the disc read as "O") goes.
+    clearance = round(PAST_CLEARANCE * text_height)
+    glued = [(w, disc) for w in words for disc, _ in read.values() if _starts_in(w, disc) and w.right > disc.right + clearance]
+    across = {id(w) for w, _ in glued}
+    inside = {id(w) for w in words if id(w) not in across and any(disc.holds(w) for disc, _ in read.values())}
+    pasts, joined = _read_past_discs(grey, glued, words, text_height, languages, dpi, omp_thread_limit)
     result, opened = [], set()
     for word in words:
         if word.line in read and word.line not in opened:
             disc, (label, conf) = read[word.line]
             result.append(Word(label, conf, disc.left, disc.top, disc.right, disc.bottom, word.line))
             opened.add(word.line)
-        if id(word) not in inside:
-            rest = next((_past_disc(word, disc) for disc, _ in read.values() if _starts_in(word, disc)), word)
+        if id(word) not in inside and id(word) not in joined:
+            rest = pasts.get(id(word), word)
             if rest is not None:
                 result.append(rest)
     return result, notes
@@ -223,9 +221,55 @@ def _starts_in(word: Word, disc: Disc) -> bool:
     return disc.left - slack <= word.left < disc.right < word.right and word.top < disc.bottom and disc.top < word.bottom
 
 
+def _read_past_discs(
+    grey: Image.Image, glued: list[tuple[Word, Disc]], words: list[Word], text_height: float, languages: Sequence[str], dpi: int,
+    omp_thread_limit: int | None,
+) -> tuple[dict[int, Word | None], set[int]]:
+    """({id(word): what of it lies past its disc, or None}, the ids of words that reading took in) for each
+    word read across a disc and past it. Tesseract read a square and an option's first letters as one word,
+    whose box starts on the square: its characters shared out by width, the square took the letters
+    (Vietnamese `ghé` kept as `hé`, `vị` dropped with its square, `thưởng` read `th` on the square and `ưng`
+    past it). The word's ink right of where the disc's outline ends (`PAST_CLEARANCE` further), through the
+    word after it where the two touch (`PAST_TOUCHING`: one word Tesseract cut in two), is read again, a
+    page's stretches stacked in one Tesseract call (`ringneighbours.read_stretches`, the page's languages).
+    The reading is kept where it is one word with a letter or digit, at least `PAST_MIN_CONF` sure, and at
+    most `PAST_PREFIX_MAX` characters longer than the words it replaces (a disc's look-alike adds no more).
+    Else the word's characters are shared out by width (`_past_disc`), or, centred on the disc, it goes."""
+    if not glued:
+        return {}, set()
+    clearance = round(PAST_CLEARANCE * text_height)
+    found: list[Stretch] = []
+    nexts: list[Word | None] = []
+    for word, disc in glued:
+        touching = [w for w in words if w.line == word.line and w is not word and 0 <= w.left - word.right <= PAST_TOUCHING * text_height]
+        nexts.append(min(touching, key=lambda w: w.left, default=None))
+        end = nexts[-1] or word
+        found.append(Stretch(Word("", 0.0, disc.left, disc.top, disc.right, disc.bottom, word.line),
+                             replace(word, right=end.right, top=min(word.top, end.top), bottom=max(word.bottom, end.bottom)),
+                             disc.right + clearance))
+    readings = read_stretches(grey, found, text_height, languages, dpi, omp_thread_limit)
+    pasts: dict[int, Word | None] = {}
+    joined: set[int] = set()
+    for (word, disc), stretch, after, reading in zip(glued, found, nexts, readings):
+        text = reading[0].text if len(reading) == 1 and reading[0].conf >= PAST_MIN_CONF else ""
+        replaced = word.text + (after.text if after is not None else "")
+        if any(ch.isalnum() for ch in text) and len(text) <= len(replaced) + PAST_PREFIX_MAX:
+            pasts[id(word)] = replace(stretch.after, text=text, left=stretch.left, conf=min(word.conf, reading[0].conf))
+            if after is not None:
+                joined.add(id(after))
+        else:  # a word centred on the disc goes with it, as one inside it
+            pasts[id(word)] = None if disc.holds(word) else _past_disc(word, disc)
+    return pasts, joined
+
+
+PAST_CLEARANCE = 0.1  # text heights past a disc's outline left out of its word's stretch read again (its blurred edge)
+PAST_TOUCHING = 0.1  # text heights between a word read across a disc and the next: closer, the two are one word
+PAST_MIN_CONF = 60.0  # the stretch's reading at least this sure
+PAST_PREFIX_MAX = 3  # characters the reading may have more than the words it replaces
+
+
 def _past_disc(word: Word, disc: Disc) -> Word | None:
-    """What of a word read across a disc and past it lies past it: Tesseract glued the disc, read as "O",
-    to the option's first word (the article "A": "OA"). Its characters are shared out by width."""
+    """What of a word read across a disc and past it lies past it, its characters shared out by width."""
     width = max(1, word.right - word.left)
     cut = max(1, round(len(word.text) * (disc.right - word.left) / width))
     if cut >= len(word.text):
@@ -243,8 +287,8 @@ def _by_column_sequence(
 ) -> dict[int, tuple[str, float]]:
     """`readings` with each run of unread discs in a column given the labels the column's sequence leaves
     it: after a read "B", two unread discs at the column's end (or before the next question's "A") are
-    "C" and "D"; before a read "C", two unread discs that open the column are "A" and "B"; between "B" and
-    "D", one is "C". A run the read labels either side do not pin down exactly stays unread, and so does
+    "C" and "D"; before a read "C", two unread discs that open the column, or follow the labels' last
+    ("D"), are "A" and "B"; between "B" and "D", one is "C". A run the read labels either side do not pin down exactly stays unread, and so does
     one at a column's end or start unless the column reads two labels in sequence somewhere. Tesseract
     skips clear letters of a long strip of discs (the last two of sixteen on a Revalida page)."""
     def label_of(i: int) -> str:
@@ -281,8 +325,8 @@ def _by_column_sequence(
                 first = before + 1  # pinned on both sides
             elif counts and before is not None and (after is None or after == 0):
                 first = before + 1
-            elif counts and before is None and after is not None and after == len(run):
-                first = 0
+            elif counts and (before is None or before == len(labels) - 1) and after is not None and after == len(run):
+                first = 0  # opening the column, or the next question's first labels after one's last
             if first is not None and first + len(run) <= len(labels):
                 filled.update({i: (labels[first + k], 0.0) for k, i in enumerate(run)})
             at = end

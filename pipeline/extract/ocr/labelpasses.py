@@ -41,7 +41,7 @@ def _label_marks(work: PageWork) -> PageWork:
     return replace(work, words=restore_label_marks(work.words, work.settings.option_labels))
 
 
-@page_pass("label-discs", "4", Cost.REGIONS, when=has_labels)  # 4: a strip that leaves most discs unread read again with the space allowed (Korean labels read at confidence 0 without it)
+@page_pass("label-discs", "5", Cost.REGIONS, when=has_labels)  # 4: a strip that leaves most discs unread read again with the space allowed (Korean labels read at confidence 0 without it); 5: that re-read moved to `keycells.read_label_cells` (every label strip), a word read across a disc re-read past the disc's outline, a run of unread discs after a question's last label opens the next
 def _label_discs(work: PageWork) -> PageWork:
     """Labels printed light on dark discs read as labels, unread discs filled from their column's sequence (`labeldiscs`).
 

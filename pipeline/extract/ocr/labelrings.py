@@ -25,6 +25,7 @@ from PIL import Image
 
 from pipeline.diagnostics import Code, diagnose
 from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract, stacked
+from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.words import Word
 
 # Grey level: darker is a ring's ink, on the page as scanned. A thin ring at 150 dpi, blurred, is grey
@@ -65,7 +66,6 @@ RING_LOOKALIKES = frozenset("OQD0CG©®@()[]{}")
 LOOKALIKE_MAX = 3  # characters a ring's look-alike takes at most ("(3)")
 NARROWEST_GLYPH = 0.2  # the narrowest character's advance ("i", "l"), in ring heights
 DIGIT_WIDTH = 0.45  # a digit's advance at the least, in ring heights (0.55-0.6 printed; a ring is a little over an em)
-PLAIN_READER = "eng"  # Tesseract's data for ASCII digits and Latin letters, installed with Tesseract itself  # below this text height (pixels) nothing is looked for: too small to tell a ring
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
-from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
+from pipeline.extract.ocr.segment import REREAD_PSM, SEGMENTATION_VERSION, reread_prose
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.specks import MIN_SPECKS_PER_SQUARE_INCH, NEAR_LETTER, NEAR_ROW, specks_of, without_specks
@@ -183,6 +183,22 @@ def _orientation(work: PageWork) -> PageWork:
     return work
 
 
+def _nothing_legible(work: PageWork) -> bool:
+    """the whole page was read, into words of which none is legible"""
+    return not work.settings.parts_only and bool(work.parsed) and not any(is_legible(w) for w in work.parsed)
+
+
+@page_pass("page-as-block", "1", Cost.WHOLE_PAGE, when=_nothing_legible)
+def _page_as_block(work: PageWork) -> PageWork:
+    """The page read again as one block of text (`--psm 6`), that reading kept where it holds a legible word: psm 3's
+    layout analysis read a 300 dpi Korean key page of eleven short lines as 22 junk words ("가", "0", "}"), all
+    of it then dropped as an empty page, where psm 6 reads every line. A blank page (no word) is not read again."""
+    settings = work.settings
+    parsed = parse_tsv(run_tesseract(work.for_prose(), settings.languages, settings.dpi, omp_thread_limit=work.omp_thread_limit,
+                                     psm=REREAD_PSM))
+    return replace(work, parsed=parsed, words=parsed) if any(is_legible(w) for w in parsed) else work
+
+
 @page_pass("measure", "1", Cost.CHEAP, required=True)
 def _measure(work: PageWork) -> PageWork:
     """The page's text height (median height of words of 3+ letters) and letter width, which later passes scale by."""
@@ -263,7 +279,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "6", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule)
+@page_pass("table-cells", "7", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -274,7 +290,7 @@ def _read_table_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("key-cells", "1", Cost.REGIONS, when=_key_table_with_labels)
+@page_pass("key-cells", "2", Cost.REGIONS, when=_key_table_with_labels)  # 2: a label strip that reads some cells and leaves most unread read again with the space allowed
 def _read_key_cells(work: PageWork) -> PageWork:
     """In a table of numbered rows, the answer cells read together against the option labels (`keycells`)."""
     settings = work.settings
@@ -297,7 +313,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "3", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4
+@page_pass("list-cells", "4", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""
@@ -481,7 +497,7 @@ def _figures(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _page_as_block, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,

@@ -90,15 +90,32 @@ def test_options_labelled_1_to_5_on_dark_squares_are_options_not_question_number
     assert options >= 50.0 and answers >= 50.0
 
 
+@needs_tesseract("tur", "eng")
+def test_digits_on_dark_squares_scanned_at_150_and_200_dpi_are_read_as_labels_and_the_key_applies(tmp_path):
+    # Under the whitelist 1-5, Turkish data read 3 of a page's 20 blurred 150 dpi squares (the Latin data 15):
+    # a label strip that leaves most crops unread is read again with the Latin data, its labels being ASCII.
+    # Before: 150 dpi recall 80 %, options 0 %. At 200 dpi every serif "1" stayed unread and its column's
+    # sequence left it unread (5, ?, 2): "3." was then taken for a question number, the key refused as another
+    # sheet's. A run after the labels' last opens the next question. Before: options 40 %, answers 0 %.
+    family = next(f for f in scriptscans.DISC_CHECKING if f.name == "tr-square-digits")
+    text, at_150, at_200 = scriptscans.measure(tmp_path, family, [scriptscans.Scan(150, 0.8, 70), scriptscans.Scan(200, 0.6, 80)])
+    assert _figures(text) == (100.0, 100.0, 100.0)
+    assert _figures(at_150)[0] == 100.0 and _figures(at_150)[1] >= 10.0
+    assert _figures(at_200) >= (100.0, 90.0, 90.0) and min(_figures(at_200)) >= 90.0
+
+
 @needs_tesseract("vie", "eng")
 def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apart_from_the_squares(tmp_path):
     # Tesseract's page layout dropped six of ten question numbers ("1." read as "."), and so their questions; the
     # numbers were read again as orphan patches, but in one strip with the page's unread dark squares, which turned
     # them to "!r", ":", "°". Read in a strip of their own they are "1", "2", ….
     # Before: recall 40 %, options 35 %, answers 0 %; after 100 / 60 / 80.
+    # Then options' first letters were lost with the squares where Tesseract read a square and the letters as one
+    # word (`ghé` kept as `hé`, `vị` dropped with its square, `thưởng` as `ưng`): the word is read again from where
+    # the square's outline ends, not shared out by width. Options 60 -> 70 %.
     recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "vi-square-lower", scriptscans.Scan(300, 0.4, 90))
     assert recall == 100.0
-    assert options >= 50.0 and answers >= 70.0
+    assert options >= 67.5 and answers >= 70.0
 
 
 @needs_tesseract("kor", "eng")
@@ -110,3 +127,25 @@ def test_hangul_labels_on_dark_discs_are_read_as_the_spec_labels(tmp_path):
     recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_TUNING, "ko-disc", scriptscans.Scan(200, 0.6, 80))
     assert recall == 100.0
     assert options >= 70.0 and answers >= 70.0
+
+
+@needs_tesseract("kor", "eng")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_a_korean_key_page_scanned_at_300_dpi_that_tesseracts_layout_reads_as_junk_is_read_as_a_block(tmp_path):
+    # psm 3 read the key page's eleven short lines as 22 junk words ("가", "0", "}"): no word legible, the page came
+    # back empty and the sheet's answers were 0 %. Read again as one block (psm 6), every line reads.
+    import hashlib
+
+    from pipeline.devkit.sample.raster import rasterize_pdf
+    from pipeline.extract import ExtractOptions, PageMethod, extract_document
+
+    family = next(f for f in scriptscans.DISC_TUNING if f.name == "ko-disc")
+    vocabulary = scriptscans._vocabulary(family)
+    key = scriptscans.key_pdf(tmp_path / "key.pdf", family, scriptscans.printed_questions(family, vocabulary), vocabulary)
+    scanned = tmp_path / "scan.pdf"
+    rasterize_pdf(key, scanned, dpi=300, blur=0.4, jpeg_quality=90, noise=0.01, rotate_deg=0.0, seed=family.seed)
+    options = ExtractOptions.from_spec(scriptscans.family_spec(family))
+    page = extract_document(scanned, hashlib.sha256(scanned.read_bytes()).hexdigest(), options).pages[0]
+    assert page.method == PageMethod.OCR
+    entries = [line.text for line in page.lines if re.search(r"\d+\s*:\s*\S", line.text)]
+    assert len(entries) >= 8, [line.text for line in page.lines]

@@ -100,6 +100,24 @@ def test_unread_discs_take_the_labels_their_column_leaves_them():
     assert [result.get(i, ("", 0.0))[0] for i in range(6)] == ["A", "B", "C", "B", "C", "D"]
 
 
+def test_unread_discs_after_a_questions_last_label_open_the_next_question():
+    """On 200 dpi squares every serif "1" of a Turkish sheet went unread (1 ? 2 ... 5 ? 2 3 4 5): a run after the
+    labels' last, before a read label as many places into the sequence as the run is long, opens the next question."""
+    from pipeline.extract.ocr.labeldiscs import _by_column_sequence
+
+    labels = ["A", "B", "C", "D"]
+    discs = _column(100, 150, 200, 250, 400, 450, 500, 550)
+
+    def filled(read: dict[int, str]) -> list[str]:
+        result = _by_column_sequence(discs, {i: (label, 90.0) for i, label in read.items()}, labels, 30)
+        return [result.get(i, ("", 0.0))[0] for i in range(len(discs))]
+
+    assert filled({0: "A", 1: "B", 2: "C", 3: "D", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
+    assert filled({1: "B", 2: "C", 3: "D", 5: "B", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
+    # after a label short of the last, the run may end that question or open the next: left unread
+    assert filled({0: "A", 1: "B", 2: "C", 5: "C", 6: "D"})[3:5] == ["", ""]
+
+
 def test_a_word_read_across_a_disc_keeps_only_what_lies_past_it():
     """Tesseract glued a Revalida disc, read as "O", to the option's first word, the article "A": "OA".
     The disc opens the line as its label, and the word keeps its part past the disc."""
