@@ -472,6 +472,9 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     textpage.close()
                 with timed("text:verdict"):
                     usable, why = _layer_verdict(lines, page)
+                # Before the drawn-text check, which makes the page's text objects invisible: the crops
+                # are cut from the page as it prints.
+                figure_search.search(page, index + 1)
                 if usable:
                     with timed("ink"):
                         # Glyph objects only for a page with unmapped glyphs, or one a patch lays out again.
@@ -480,7 +483,6 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                             patch.glyphs = glyphs.to_glyphs()
                     if patch is not None:
                         patches.append(patch)
-                figure_search.search(page, index + 1)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:

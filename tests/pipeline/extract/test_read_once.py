@@ -101,3 +101,18 @@ def test_a_file_whose_later_page_fails_leaves_no_crop_written(tmp_path, monkeypa
     document = extract_document(sheet, SHA, options)  # read whole, its crop is written
     (figure,) = document.pages[1].figures
     assert (tmp_path / figure.path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_crop_cut_in_the_text_pass_shows_the_text_printed_over_the_figure(tmp_path):
+    """The drawn-text check makes a page's text objects invisible once the text is read; the figure is cut
+    before it, so a label printed over a photo is in the crop, as a separate figure pass renders it."""
+    specs = [PageSpec((TextBox("Zadanie 1. Co przedstawia zdjęcie?", 20, 20, 170, size=11),
+                       ImageBox(40, 35, 90, _photo()),
+                       TextBox("Rys. 1 ABCDEFGH", 50, 50, 60, size=14, bold=True)))]
+    labelled = build_pdf(tmp_path / "labelled.pdf", specs)
+    options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
+    (figure,) = extract_document(labelled, SHA, options).pages[0].figures
+    (separate,) = extract_figures(labelled, out_dir=tmp_path / "separate", root=tmp_path)
+    assert (figure.bbox, figure.sha256) == (separate.bbox, separate.sha256)
+    pixels = Image.open(tmp_path / figure.path).convert("L")
+    assert min(pixels.getdata()) < 60  # the label's black letters over the blue photo (the photo's own grey is about 100)
