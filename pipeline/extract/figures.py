@@ -4,6 +4,8 @@
     extract_figures(pdf_path, *, out_dir, sha256=None, min_area_pt2=2500, dpi=150, root=None, scanned=None) -> list[Figure]
     crop_found_figures(pdf_path, boxes, *, out_dir, dpi=150, root=None, name="") -> list[Figure]
     find_figure_boxes(page, *, min_area_pt2=2500) -> list[tuple[float, float, float, float]]
+    cut_page(page, number, boxes, out_dir, dpi=150) -> list[Cut]   # rendered, cut, encoded; nothing written
+    save_cuts(cuts, out_dir, root) -> list[Figure]                 # the cuts' PNGs written
 
 A figure is a cluster of graphic objects (images and vector paths whose boxes touch or nearly touch) that
 - holds an image, or
