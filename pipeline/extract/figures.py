@@ -4,6 +4,8 @@
     extract_figures(pdf_path, *, out_dir, sha256=None, min_area_pt2=2500, dpi=150, root=None, scanned=None) -> list[Figure]
     crop_found_figures(pdf_path, boxes, *, out_dir, dpi=150, root=None, name="") -> list[Figure]
     find_figure_boxes(page, *, min_area_pt2=2500) -> list[tuple[float, float, float, float]]
+    cut_page(page, number, boxes, out_dir, dpi=150) -> list[Cut]   # rendered, cut, encoded; nothing written
+    save_cuts(cuts, out_dir, root) -> list[Figure]                 # the cuts' PNGs written
 
 A figure is a cluster of graphic objects (images and vector paths whose boxes touch or nearly touch) that
 - holds an image, or
@@ -400,39 +402,59 @@ def _png(crop: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def _crop_page(
-    page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int, root: Path
-) -> list[Figure]:
+@dataclass(frozen=True)
+class Cut:
+    """A figure cut from a rendered page and encoded, not yet written: its page, box (points, rounded),
+    content address, and the PNG's bytes where `out_dir` lacked the file when it was cut (None: there)."""
+
+    page: int
+    bbox: Box
+    sha256: str
+    data: bytes | None
+
+
+def cut_page(page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int = 150) -> list[Cut]:
+    """The crops of `boxes` on a loaded page: rendered once at `dpi`, each cut and encoded (or its address
+    taken from `_ENCODED`), nothing written; `save_cuts` writes them. The extract stage cuts a page's
+    figures while the page is loaded for its text, and writes them once the whole file has been read."""
     if not boxes:
         return []
     width, height = page.get_size()
     scale = dpi / 72.0
     bitmap = render_on_white(page, scale)
-    figures = []
+    cuts = []
     for x0, top, x1, bottom in boxes:
         x0, top = max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0)
         x1, bottom = min(x1 + CROP_PADDING_PT, width), min(bottom + CROP_PADDING_PT, height)
         crop = _crop_bitmap(bitmap, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
         pixels = _pixels_key(crop)
         digest = _ENCODED.get(pixels)
+        data = None
         if digest is None or not (out_dir / f"{digest}.png").exists():
             data = _png(crop)
             digest = hashlib.sha256(data).hexdigest()
-            if not (out_dir / f"{digest}.png").exists():
-                write_bytes_atomic(out_dir / f"{digest}.png", data)
             if len(_ENCODED) >= ENCODED_MAX:
                 _ENCODED.clear()
             _ENCODED[pixels] = digest
-        target = out_dir / f"{digest}.png"
-        figures.append(
-            Figure(
-                page=number,
-                bbox=(round(x0, 2), round(top, 2), round(x1, 2), round(bottom, 2)),
-                path=_relative_path(target, root),
-                sha256=digest,
-            )
-        )
+        cuts.append(Cut(number, (round(x0, 2), round(top, 2), round(x1, 2), round(bottom, 2)), digest, data))
+    return cuts
+
+
+def save_cuts(cuts: list[Cut], out_dir: Path, root: Path) -> list[Figure]:
+    """Each cut's PNG written (atomically, durably) where `out_dir` lacks it, and its Figure."""
+    figures = []
+    for cut in cuts:
+        target = out_dir / f"{cut.sha256}.png"
+        if cut.data is not None and not target.exists():
+            write_bytes_atomic(target, cut.data)
+        figures.append(Figure(page=cut.page, bbox=cut.bbox, path=_relative_path(target, root), sha256=cut.sha256))
     return figures
+
+
+def _crop_page(
+    page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path, dpi: int, root: Path
+) -> list[Figure]:
+    return save_cuts(cut_page(page, number, boxes, out_dir, dpi), out_dir, root)
 
 
 def _open(pdf_path: Path) -> pdfium.PdfDocument:

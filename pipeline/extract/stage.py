@@ -397,20 +397,26 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
 
 
 class _FigureSearch:
-    """The figure boxes of each page, found while the page is loaded for its text (so each page is loaded
-    once; only pages with a figure are loaded again, to be rendered), or why they could not be."""
+    """The figure boxes of each page, found, and their crops cut (rendered and encoded), while the page is
+    loaded for its text, so each page is loaded once; or why they could not be. The crops are written
+    only once the whole file has been read (`_attach_figures`): a file whose later page fails leaves none."""
 
     def __init__(self, path: Path, sha256: str, options: ExtractOptions):
         self.wanted = options.figures_dir is not None
+        self.out_dir = Path(options.figures_dir) if options.figures_dir is not None else None
         self.name = f"{path} ({sha256[:12]})" if sha256 else str(path)
-        self.boxes: dict[int, list] = {}
+        self.cuts: dict[int, list[figures.Cut]] = {}
         self.failure: figures.FigureError | None = None
 
     def search(self, page: pdfium.PdfPage, number: int) -> None:
-        if not self.wanted or self.failure is not None:
+        if not self.wanted or self.failure is not None or self.out_dir is None:
             return
         try:
-            self.boxes[number] = figures.find_figure_boxes(page)
+            with timed("figures"):
+                boxes = figures.find_figure_boxes(page)
+            if boxes:
+                with timed("figures:crops"):
+                    self.cuts[number] = figures.cut_page(page, number, boxes, self.out_dir)
         except pdfium.PdfiumError as exc:
             self.failure = figures.FigureError(f"{self.name}: page {number} cannot be read: {exc}")
 
@@ -422,13 +428,17 @@ def _attach_figures(path: Path, document: ExtractedDocument, search: _FigureSear
         if search.failure is not None:
             raise search.failure
         root = Path(options.figures_root) if options.figures_root else None
-        boxes = {p.number: search.boxes.get(p.number, []) + [f.bbox for f in p.scanned_figures] for p in document.pages}
-        found = figures.crop_found_figures(path, boxes, out_dir=Path(options.figures_dir), root=root, name=search.name)
+        out_dir = Path(options.figures_dir)
+        # Figures found on scanned pages are cropped from the file opened again (OCR rendered those pages).
+        scanned = {p.number: [f.bbox for f in p.scanned_figures] for p in document.pages if p.scanned_figures}
+        cut = [c for number in sorted(search.cuts) for c in search.cuts[number]]
+        found = figures.save_cuts(cut, out_dir, root or figures.PROJECT_ROOT)
+        found += figures.crop_found_figures(path, scanned, out_dir=out_dir, root=root, name=search.name)
     except (figures.FigureError, OSError) as exc:
         document.warnings.append(diagnose(Code.FIGURES_NOT_CROPPED, why=exc))
         return
     by_page: dict[int, list] = {}
-    for figure in found:
+    for figure in sorted(found, key=lambda f: f.page):  # per page: the text layer's figures, then the scan's
         by_page.setdefault(figure.page, []).append(figure)
     for page in document.pages:
         page.figures = by_page.get(page.number, [])
@@ -462,6 +472,9 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                     textpage.close()
                 with timed("text:verdict"):
                     usable, why = _layer_verdict(lines, page)
+                # Before the drawn-text check, which makes the page's text objects invisible: the crops
+                # are cut from the page as it prints.
+                figure_search.search(page, index + 1)
                 if usable:
                     with timed("ink"):
                         # Glyph objects only for a page with unmapped glyphs, or one a patch lays out again.
@@ -470,8 +483,6 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                             patch.glyphs = glyphs.to_glyphs()
                     if patch is not None:
                         patches.append(patch)
-                with timed("figures"):
-                    figure_search.search(page, index + 1)
             except pdfium.PdfiumError as exc:
                 raise ExtractError(path, f"page {index + 1} cannot be read: {exc}") from None
             finally:
@@ -506,6 +517,6 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )
-    with timed("figures:crops"):
+    with timed("figures:crops"):  # the crops cut while the pages were loaded written, the scans' cropped
         _attach_figures(path, result, figure_search, options)
     return result

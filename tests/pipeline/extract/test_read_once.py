@@ -1,15 +1,17 @@
-"""Each file is read once: extract loads every page once for its text, finds the page's figures while it
-is loaded, and loads again only the pages that hold a figure, to render its crop. The crops are the
-ones a separate figure pass over the file gives."""
+"""Each file is read once: extract loads every page once for its text, and finds and cuts the page's
+figures while it is loaded (no page is loaded again for its crop). The crops are the ones a separate
+figure pass over the file gives, and they are written only once the whole file has been read."""
 from __future__ import annotations
 
 import io
 
 import pypdfium2 as pdfium
+import pytest
 from PIL import Image
 
 from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf
-from pipeline.extract import ExtractOptions, extract_document, extract_figures
+from pipeline.extract import ExtractError, ExtractOptions, extract_document, extract_figures
+from pipeline.extract import stage
 
 SHA = "0" * 64
 
@@ -45,12 +47,12 @@ class _PageLoads:
         monkeypatch.setattr(pdfium.PdfDocument, "__getitem__", counted)
 
 
-def test_every_page_is_loaded_once_and_a_page_with_a_figure_once_more_for_its_crop(tmp_path, monkeypatch):
+def test_every_page_is_loaded_once_a_page_with_a_figure_too(tmp_path, monkeypatch):
     sheet = _sheet(tmp_path / "sheet.pdf", pages=6, figure_on=3)
     options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
     loads = _PageLoads(monkeypatch)
     document = extract_document(sheet, SHA, options)
-    assert loads.counts == {1: 1, 2: 1, 3: 2, 4: 1, 5: 1, 6: 1}
+    assert loads.counts == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}
     assert [len(page.figures) for page in document.pages] == [0, 0, 1, 0, 0, 0]
 
     monkeypatch.undo()
@@ -72,3 +74,45 @@ def test_a_file_without_figures_is_not_opened_again(tmp_path, monkeypatch):
     document = extract_document(sheet, SHA, options)
     assert opened == [str(sheet)] and document.page_count == 4
     assert all(page.figures == [] for page in document.pages)
+
+
+def test_a_file_whose_later_page_fails_leaves_no_crop_written(tmp_path, monkeypatch):
+    """The figure on page 2 is cut while page 2 is loaded; page 4 then cannot be read, so the file is
+    refused whole, and no crop of it is on disk (the next run, or another file, finds nothing half done)."""
+    sheet = _sheet(tmp_path / "sheet.pdf", pages=4, figure_on=2)
+    figures_dir = tmp_path / "raw" / "figures"
+    options = ExtractOptions(figures_dir=str(figures_dir), figures_root=str(tmp_path))
+    read = stage.page_glyphs
+    pages_read: list[int] = []
+
+    def failing_on_the_last(page, textpage, highlights):
+        pages_read.append(len(pages_read) + 1)
+        if len(pages_read) == 4:
+            raise pdfium.PdfiumError("page content cannot be parsed")
+        return read(page, textpage, highlights)
+
+    monkeypatch.setattr(stage, "page_glyphs", failing_on_the_last)
+    with pytest.raises(ExtractError, match="page 4 cannot be read"):
+        extract_document(sheet, SHA, options)
+    assert pages_read == [1, 2, 3, 4]
+    assert not figures_dir.exists() or list(figures_dir.iterdir()) == []
+
+    monkeypatch.undo()
+    document = extract_document(sheet, SHA, options)  # read whole, its crop is written
+    (figure,) = document.pages[1].figures
+    assert (tmp_path / figure.path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_crop_cut_in_the_text_pass_shows_the_text_printed_over_the_figure(tmp_path):
+    """The drawn-text check makes a page's text objects invisible once the text is read; the figure is cut
+    before it, so a label printed over a photo is in the crop, as a separate figure pass renders it."""
+    specs = [PageSpec((TextBox("Zadanie 1. Co przedstawia zdjęcie?", 20, 20, 170, size=11),
+                       ImageBox(40, 35, 90, _photo()),
+                       TextBox("Rys. 1 ABCDEFGH", 50, 50, 60, size=14, bold=True)))]
+    labelled = build_pdf(tmp_path / "labelled.pdf", specs)
+    options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
+    (figure,) = extract_document(labelled, SHA, options).pages[0].figures
+    (separate,) = extract_figures(labelled, out_dir=tmp_path / "separate", root=tmp_path)
+    assert (figure.bbox, figure.sha256) == (separate.bbox, separate.sha256)
+    pixels = Image.open(tmp_path / figure.path).convert("L")
+    assert pixels.getextrema()[0] < 60  # the label's black letters over the blue photo (the photo's own grey is about 100)

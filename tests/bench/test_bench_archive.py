@@ -1,0 +1,19 @@
+"""`bench_archive`'s steady-state figure: a whole run's CPU less each process's start, a page. The start is
+measured as a real interpreter importing what an extract process imports (no timing is asserted)."""
+import pytest
+
+from tests.bench.bench_archive import process_start_cpu, steady_cpu_ms_a_page
+
+
+def test_the_steady_state_takes_each_processs_start_off_the_run():
+    # two processes of 0.5 CPU s each in a run of 5.6 CPU s over 1,000 pages: 4.6 ms a page
+    assert steady_cpu_ms_a_page(5.6, 2, 0.5, 1000) == pytest.approx(4.6)
+    assert steady_cpu_ms_a_page(5.6, 1, 0.5, 1000) == pytest.approx(5.1)
+
+
+def test_a_run_shorter_than_its_starts_is_no_negative_cost():
+    assert steady_cpu_ms_a_page(0.8, 2, 0.5, 100) == 0.0
+
+
+def test_a_process_start_is_measured_from_a_real_interpreter():
+    assert process_start_cpu(repeats=1) > 0.0
