@@ -1,0 +1,116 @@
+"""A page that is one scanned image is read at the scan's own pixels (`scanpixels`, the pass `scan-resolution`)
+when they lie under the OCR dpi; a page with anything beside its scan (a text line, a drawing) is rendered at the
+OCR dpi as before, and so is a scan at the OCR dpi."""
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+
+from pipeline.devkit.sample.pdfbase import new_fpdf
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.extract.ocr import ocr_pages
+from pipeline.extract.ocr.pagepasses import pass_names, read_page
+from pipeline.extract.ocr.scanpixels import native_scan, reads_natively
+from pipeline.extract.ocr.settings import OcrSettings
+from tests.pipeline.extract.ocr.builders import POLISH_PASSAGE, POLISH_STEM, needs_tesseract
+
+PROSE = " ".join([POLISH_STEM, POLISH_PASSAGE] * 3)
+SETTINGS = OcrSettings(languages=["pol"], dpi=300)
+
+
+def _scan(folder: Path, dpi: int) -> Path:
+    source = build_pdf(folder / "page.pdf", [PageSpec([TextBox(PROSE, 20, 30, 170, size=10)])])
+    return rasterize_pdf(source, folder / f"scan-{dpi}.pdf", dpi=dpi, blur=0.8, jpeg_quality=70, noise=0.01, seed=0)
+
+
+def _native(pdf: Path):
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        page = document[0]
+        try:
+            return native_scan(page)
+        finally:
+            page.close()
+    finally:
+        document.close()
+
+
+def _words(pdf: Path, settings: OcrSettings = SETTINGS) -> list[str]:
+    page = ocr_pages(pdf, [1], settings, workers=1, progress=False)[1]
+    return " ".join(line.text for line in page.lines).split()
+
+
+def _right(words: list[str]) -> int:
+    return sum((Counter(PROSE.split()) & Counter(words)).values())
+
+
+@pytest.fixture(scope="module")
+def scan_150(tmp_path_factory) -> Path:
+    return _scan(tmp_path_factory.mktemp("scan150"), 150)
+
+
+def test_the_pass_comes_first_so_every_later_pass_works_at_the_scans_dpi():
+    assert pass_names()[0] == "scan-resolution"
+
+
+def test_a_150_dpi_scan_is_found_at_its_own_pixels_and_a_300_dpi_one_is_rendered_as_before(scan_150, tmp_path):
+    native = _native(scan_150)
+    assert native is not None
+    assert native.dpi == pytest.approx(150, abs=0.5)
+    assert native.image.size == (1241, 1754)  # A4 at 150 dpi: the JPEG's own pixels, not pdfium's
+    assert reads_natively(native, 300) and not reads_natively(native, 150)
+    at_300 = _native(_scan(tmp_path, 300))
+    assert at_300 is not None and at_300.dpi == pytest.approx(300, abs=0.5)
+    assert not reads_natively(at_300, 300)
+
+
+@needs_tesseract("pol")
+def test_a_150_dpi_scan_read_at_its_own_pixels_gives_the_printed_words(scan_150):
+    native = _native(scan_150)
+    reading = read_page(native.image, SETTINGS, page_number=1, native=native)
+    assert (reading.image_width, reading.image_height) == native.image.size  # read at 150 dpi, not upscaled to 300
+    words = _words(scan_150)
+    assert _right(words) >= 0.95 * len(PROSE.split()), words
+    upscaled = _words(scan_150, OcrSettings(languages=["pol"], dpi=300, disabled_passes=("scan-resolution",)))
+    assert _right(words) >= _right(upscaled), (words, upscaled)
+
+
+def _mixed_page(folder: Path, scan: Path) -> Path:
+    """The scan's pixels as an image on a page with a printed text line over its top margin."""
+    native = _native(scan)
+    assert native is not None
+    buffer = io.BytesIO()
+    native.image.save(buffer, format="JPEG", quality=90)
+    pdf = new_fpdf()
+    pdf.add_page()
+    pdf.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=210, h=297)
+    pdf.set_font("helvetica", size=12)
+    pdf.text(20, 15, "Arkusz egzaminacyjny")
+    path = folder / "mixed.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    return path
+
+
+@needs_tesseract("pol")
+def test_a_page_with_text_beside_its_scan_is_rendered_at_the_ocr_dpi_and_its_printed_line_read(scan_150, tmp_path):
+    mixed = _mixed_page(tmp_path, scan_150)
+    assert _native(mixed) is None
+    words = _words(mixed)
+    assert "Arkusz" in words and "egzaminacyjny" in words, words
+    assert _right(words) >= 0.9 * len(PROSE.split()), words
+
+
+def test_an_image_covering_a_corner_of_the_page_is_no_scan(tmp_path):
+    pdf = new_fpdf()
+    pdf.add_page()
+    buffer = io.BytesIO()
+    Image.new("L", (300, 300), 128).save(buffer, format="JPEG")
+    pdf.image(io.BytesIO(buffer.getvalue()), x=10, y=10, w=50, h=50)
+    path = tmp_path / "picture.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    assert _native(path) is None
