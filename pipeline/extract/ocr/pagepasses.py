@@ -129,11 +129,11 @@ def _low_resolution_scan(work: PageWork) -> bool:
 
 @page_pass("scan-resolution", "1", Cost.CHEAP, when=_low_resolution_scan)
 def _scan_resolution(work: PageWork) -> PageWork:
-    """The page read from its scan's own pixels, not as pdfium upscaled them: at the scan's dpi when it is at most
-    `NATIVE_UNDER` of the OCR dpi (every later pass works at that dpi), else upscaled to the OCR dpi by Lanczos (`scanpixels`)."""
+    """The page read from its scan's own pixels upscaled to the OCR dpi by a Lanczos filter, not by pdfium's image
+    smoothing, which widened stroke edges the scan's blur had already softened (`scanpixels`)."""
     assert work.native is not None
-    image, dpi = scan_to_read(work.native, work.settings.dpi)
-    return replace(work, settings=replace(work.settings, dpi=dpi), as_scanned=image, image=image)
+    image = scan_to_read(work.native, work.settings.dpi)
+    return replace(work, as_scanned=image, image=image)
 
 
 def reads_at_scan_resolution(native: NativeScan, settings: OcrSettings) -> bool:

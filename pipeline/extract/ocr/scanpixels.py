@@ -1,18 +1,16 @@
-"""A scanned page read at its scan's own pixels instead of pdfium's upscaling of them.
+"""A scanned page read from its scan's own pixels, upscaled by a Lanczos filter instead of pdfium's smoothing.
 
 A page that is one raster image and nothing else (a scan: no text, no drawing beside it) holds the scanner's
 pixels at the scan's resolution: the image's pixels over the size it is placed at on the page. Rendered at
 the OCR dpi (300), a 150 or 200 dpi scan is upscaled by pdfium's image smoothing, which widens every stroke
-edge the scan's blur and JPEG already softened; Tesseract then misreads letters it reads right at the scan's
-own pixels (generated prose at 150 dpi, blur 0.8, JPEG 70: 2–10 of ~400 words differing read at 150 dpi
-against 11–20 rendered at 300; the measures are in `docs/results.md`).
+edge the scan's blur and JPEG already softened; Tesseract then misreads letters it reads right from the scan's
+pixels upscaled by a sharper filter (the measures are in `docs/results.md`).
 
 `native_scan(page)` hands the page's scan at its own pixels (`NativeScan`: the image placed on a white page
 at its own dpi, and that dpi), or None for any other page: a text layer, vector drawing or a second image
 beside the scan, an image turned or sheared on the page, stretched unevenly, with a mask or in a colour
-space other than grey or RGB. The pass `scan-resolution` (`pagepasses`) reads the page at that dpi when
-it lies under the OCR dpi: every later pass then works at the scan's dpi (`OcrSettings.dpi` of the
-page's work), and the page's words are laid out in points as before (`PageReading`'s image size).
+space other than grey or RGB. The pass `scan-resolution` (`pagepasses`) reads the page from those pixels when
+they lie under the OCR dpi, upscaled to it by a Lanczos filter.
 """
 from __future__ import annotations
 
@@ -28,13 +26,13 @@ PT_PER_INCH = 72.0
 EVEN_SCALE = 0.02
 # The scan covers at least this share of the page (a page that is a small picture on white is not a scan).
 MIN_PAGE_SHARE = 0.8
-# A scan under the OCR dpi by more than UNDER_OCR_DPI (a 290 dpi scan is read as before) is read at its own pixels
-# when at most NATIVE_UNDER of the OCR dpi (150 dpi under 300: 2–10 of ~400 words differing against 11–20), and
-# otherwise upscaled to the OCR dpi by a Lanczos filter rather than pdfium's smoothing (200 under 300: 0–9 against
-# 3–10). Not under MIN_NATIVE_DPI: the passes are measured on scans of 150–300 dpi; a coarser scan is rendered
-# as before.
+# A scan under the OCR dpi by more than UNDER_OCR_DPI (a 290 dpi scan is rendered as before) is upscaled to the OCR
+# dpi from its own pixels by a Lanczos filter. Read at its own dpi instead, prose read better still (150 dpi: 75 of
+# 2,260 words differing against Lanczos's 99 and pdfium's 108), but labels printed on discs and squares were lost
+# (generated sheets at 150 dpi: answers 350 → 320 points over four families, 190 → 150 on the checking ones), so
+# no pass reads at the scan's own dpi. Not under MIN_NATIVE_DPI: measured on scans of 150–300 dpi only; a coarser
+# scan is rendered as before.
 UNDER_OCR_DPI = 0.1
-NATIVE_UNDER = 0.6
 MIN_NATIVE_DPI = 140.0
 # Colour spaces whose pixels pdfium hands as they are (grey or RGB, no separations, masks or palettes to apply).
 PLAIN_COLOURSPACES = frozenset({
@@ -101,11 +99,7 @@ def reads_natively(scan: NativeScan | None, ocr_dpi: int) -> bool:
     return scan is not None and MIN_NATIVE_DPI <= scan.dpi < (1 - UNDER_OCR_DPI) * ocr_dpi
 
 
-def scan_to_read(scan: NativeScan, ocr_dpi: int) -> tuple[Image.Image, int]:
-    """The image a scan `reads_natively` is read from, and its dpi: its own pixels at its own dpi when at most
-    NATIVE_UNDER of `ocr_dpi`, else its pixels upscaled to `ocr_dpi` (Lanczos)."""
-    if scan.dpi <= NATIVE_UNDER * ocr_dpi:
-        return scan.image, round(scan.dpi)
+def scan_to_read(scan: NativeScan, ocr_dpi: int) -> Image.Image:
+    """The page a scan that `reads_natively` is read from: its own pixels upscaled to `ocr_dpi` by a Lanczos filter."""
     scale = ocr_dpi / scan.dpi
-    size = (round(scan.image.width * scale), round(scan.image.height * scale))
-    return scan.image.resize(size, Image.Resampling.LANCZOS), ocr_dpi
+    return scan.image.resize((round(scan.image.width * scale), round(scan.image.height * scale)), Image.Resampling.LANCZOS)

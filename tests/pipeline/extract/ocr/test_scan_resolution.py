@@ -1,5 +1,5 @@
-"""A page that is one scanned image is read at the scan's own pixels (`scanpixels`, the pass `scan-resolution`)
-when they lie under the OCR dpi; a page with anything beside its scan (a text line, a drawing) is rendered at the
+"""A page that is one scanned image is read from the scan's own pixels upscaled to the OCR dpi by a Lanczos filter
+(`scanpixels`, the pass `scan-resolution`) when they lie under the OCR dpi; a page with anything beside its scan (a text line, a drawing) is rendered at the
 OCR dpi as before, and so is a scan at the OCR dpi."""
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ import io
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
 from pipeline.devkit.sample.pdfbase import new_fpdf
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
-from pipeline.extract.ocr import ocr_pages
-from pipeline.extract.ocr.pagepasses import pass_names, read_page
-from pipeline.extract.ocr.scanpixels import native_scan, reads_natively
+from pipeline.extract.ocr import ocr_pages, render_page
+from pipeline.extract.ocr.pagepasses import pass_names
+from pipeline.extract.ocr.scanpixels import native_scan, reads_natively, scan_to_read
 from pipeline.extract.ocr.settings import OcrSettings
 from tests.pipeline.extract.ocr.builders import POLISH_PASSAGE, POLISH_STEM, needs_tesseract
 
@@ -54,7 +55,7 @@ def scan_150(tmp_path_factory) -> Path:
     return _scan(tmp_path_factory.mktemp("scan150"), 150)
 
 
-def test_the_pass_comes_first_so_every_later_pass_works_at_the_scans_dpi():
+def test_the_pass_comes_first_so_every_later_pass_reads_its_image():
     assert pass_names()[0] == "scan-resolution"
 
 
@@ -69,15 +70,34 @@ def test_a_150_dpi_scan_is_found_at_its_own_pixels_and_a_300_dpi_one_is_rendered
     assert not reads_natively(at_300, 300)
 
 
-@needs_tesseract("pol")
-def test_a_150_dpi_scan_read_at_its_own_pixels_gives_the_printed_words(scan_150):
+def _gap(image: Image.Image, printed: Image.Image) -> float:
+    """Mean grey difference between a reading's image and the printed page rendered at the same dpi."""
+    size = (min(image.width, printed.width), min(image.height, printed.height))
+    a = np.asarray(image.convert("L").crop((0, 0, *size)), dtype=float)
+    b = np.asarray(printed.convert("L").crop((0, 0, *size)), dtype=float)
+    return float(np.abs(a - b).mean())
+
+
+def test_the_upscaled_scan_lies_nearer_the_printed_page_than_pdfiums_render(scan_150):
     native = _native(scan_150)
-    reading = read_page(native.image, SETTINGS, page_number=1, native=native)
-    assert (reading.image_width, reading.image_height) == native.image.size  # read at 150 dpi, not upscaled to 300
+    assert native is not None
+    upscaled = scan_to_read(native, 300)
+    document, printed_document = pdfium.PdfDocument(str(scan_150)), pdfium.PdfDocument(str(scan_150.parent / "page.pdf"))
+    try:
+        rendered, printed = render_page(document, 0, 300)[0], render_page(printed_document, 0, 300)[0]
+    finally:
+        document.close()
+        printed_document.close()
+    assert abs(upscaled.width - rendered.width) <= 1 and abs(upscaled.height - rendered.height) <= 2  # the page at 300 dpi
+    assert _gap(upscaled, printed) < _gap(rendered, printed)
+
+
+@needs_tesseract("pol")
+def test_a_150_dpi_scan_read_through_the_pass_gives_the_printed_words(scan_150):
     words = _words(scan_150)
     assert _right(words) >= 0.95 * len(PROSE.split()), words
-    upscaled = _words(scan_150, OcrSettings(languages=["pol"], dpi=300, disabled_passes=("scan-resolution",)))
-    assert _right(words) >= _right(upscaled), (words, upscaled)
+    rendered = _words(scan_150, OcrSettings(languages=["pol"], dpi=300, disabled_passes=("scan-resolution",)))
+    assert _right(words) >= _right(rendered), (words, rendered)
 
 
 def _mixed_page(folder: Path, scan: Path) -> Path:
