@@ -34,7 +34,7 @@ from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, witho
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
-from pipeline.extract.ocr.scanpixels import MIN_NATIVE_DPI, UNDER_OCR_DPI, NativeScan, reads_natively, scan_to_read
+from pipeline.extract.ocr.scanpixels import LOWEST_SHARE, UNDER_OCR_DPI, NativeScan, reads_natively, scan_to_read
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
@@ -121,8 +121,8 @@ def _upright_page(work: PageWork) -> bool:
 # ---------------------------------------------------------------- the first reading
 
 
-@_says(f"the page is one plain scanned image and nothing else, its own pixels at {MIN_NATIVE_DPI:g} dpi or more and "
-       f"over {UNDER_OCR_DPI:.0%} under the OCR dpi (`scanpixels.native_scan`)")
+@_says(f"the page is one plain scanned image and nothing else, its own pixels over {LOWEST_SHARE:.0%} and under "
+       f"{1 - UNDER_OCR_DPI:.0%} of the OCR dpi (`scanpixels.native_scan`)")
 def _low_resolution_scan(work: PageWork) -> bool:
     return reads_natively(work.native, work.settings.dpi)
 
