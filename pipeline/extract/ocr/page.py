@@ -187,8 +187,8 @@ def ocr_pages(
 
 def _page_image(document: pdfium.PdfDocument, index: int, settings: OcrSettings
                 ) -> tuple[Image.Image, NativeScan | None, float, float]:
-    """The page rendered at the OCR dpi, and its scan at its own pixels when it is one scanned image
-    (`scanpixels`); a page the pass `scan-resolution` will read at its scan's pixels is not rendered at all."""
+    """The page rendered at the OCR dpi, or, when the pass `scan-resolution` will read it from its scan's own pixels
+    (`scanpixels`), those pixels in its place (not rendered at all) and the scan for the pass; None for any other page."""
     page = document[index]
     try:
         native, (width_pt, height_pt) = native_scan(page), page.get_size()
@@ -197,7 +197,7 @@ def _page_image(document: pdfium.PdfDocument, index: int, settings: OcrSettings
     if native is not None and reads_at_scan_resolution(native, settings):
         return native.image, native, width_pt, height_pt  # `scan-resolution` reads the scan's pixels in its place
     image, width_pt, height_pt = render_page(document, index, settings.dpi)
-    return image, native, width_pt, height_pt
+    return image, None, width_pt, height_pt
 
 
 def _page_size(document: pdfium.PdfDocument, index: int) -> tuple[float, float]:
