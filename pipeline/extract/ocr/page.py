@@ -21,9 +21,8 @@ from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, r
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.pagepasses import enabled_passes, read_page, reads_at_scan_resolution
+from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
-from pipeline.extract.ocr.scanpixels import NativeScan, native_scan
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import joined_words
 
@@ -160,8 +159,8 @@ def ocr_pages(
                 results[number] = lay_out_page(reading, settings, page_number=number, width_pt=width_pt, height_pt=height_pt)
                 bar.update(1)
 
-            def read_and_keep(image: Image.Image, native: NativeScan | None, number: int, key: str | None) -> PageReading:
-                reading = read_page(image, settings, page_number=number, omp_thread_limit=omp_thread_limit, native=native)
+            def read_and_keep(image: Image.Image, number: int, key: str | None) -> PageReading:
+                reading = read_page(image, settings, page_number=number, omp_thread_limit=omp_thread_limit)
                 if cache is not None and key is not None:
                     cache.put(key, reading)
                 return reading
@@ -174,8 +173,8 @@ def ocr_pages(
                     results[number] = lay_out_page(cached, settings, page_number=number, width_pt=width_pt, height_pt=height_pt)
                     bar.update(1)
                     continue
-                image, native, width_pt, height_pt = _page_image(document, number - 1, settings)
-                pending.append((number, width_pt, height_pt, pool.submit(read_and_keep, image, native, number, key)))
+                image, width_pt, height_pt = render_page(document, number - 1, settings.dpi)
+                pending.append((number, width_pt, height_pt, pool.submit(read_and_keep, image, number, key)))
                 if len(pending) >= 2 * workers:
                     collect_one()
             while pending:
@@ -183,21 +182,6 @@ def ocr_pages(
     finally:
         document.close()
     return results
-
-
-def _page_image(document: pdfium.PdfDocument, index: int, settings: OcrSettings
-                ) -> tuple[Image.Image, NativeScan | None, float, float]:
-    """The page rendered at the OCR dpi, or, when the pass `scan-resolution` will read it from its scan's own pixels
-    (`scanpixels`), those pixels in its place (not rendered at all) and the scan for the pass; None for any other page."""
-    page = document[index]
-    try:
-        native, (width_pt, height_pt) = native_scan(page), page.get_size()
-    finally:
-        page.close()
-    if native is not None and reads_at_scan_resolution(native, settings):
-        return native.image, native, width_pt, height_pt  # `scan-resolution` reads the scan's pixels in its place
-    image, width_pt, height_pt = render_page(document, index, settings.dpi)
-    return image, None, width_pt, height_pt
 
 
 def _page_size(document: pdfium.PdfDocument, index: int) -> tuple[float, float]:

@@ -34,7 +34,6 @@ from pipeline.extract.ocr.noise import is_legible, is_noise, read_orphans, witho
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass
 from pipeline.extract.ocr.reading import PageReading, ReadWord
-from pipeline.extract.ocr.scanpixels import LOWEST_SHARE, UNDER_OCR_DPI, NativeScan, reads_natively, scan_to_read
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.segment import SEGMENTATION_VERSION, reread_prose
@@ -119,26 +118,6 @@ def _upright_page(work: PageWork) -> bool:
 
 
 # ---------------------------------------------------------------- the first reading
-
-
-@_says(f"the page is one plain scanned image and nothing else, its own pixels over {LOWEST_SHARE:.0%} and under "
-       f"{1 - UNDER_OCR_DPI:.0%} of the OCR dpi (`scanpixels.native_scan`)")
-def _low_resolution_scan(work: PageWork) -> bool:
-    return reads_natively(work.native, work.settings.dpi)
-
-
-@page_pass("scan-resolution", "1", Cost.CHEAP, when=_low_resolution_scan)
-def _scan_resolution(work: PageWork) -> PageWork:
-    """The page read from its scan's own pixels upscaled to the OCR dpi by a Lanczos filter, not by pdfium's image
-    smoothing, which widened stroke edges the scan's blur had already softened (`scanpixels`)."""
-    assert work.native is not None
-    image = scan_to_read(work.native, work.settings.dpi)
-    return replace(work, as_scanned=image, image=image)
-
-
-def reads_at_scan_resolution(native: NativeScan, settings: OcrSettings) -> bool:
-    """Whether `scan-resolution` will read a page of this scan at its own pixels (the page need not be rendered)."""
-    return _scan_resolution.name not in settings.disabled_passes and reads_natively(native, settings.dpi)
 
 
 @page_pass("deskew", "2", Cost.CHEAP, when=_deskew_asked)
@@ -497,7 +476,7 @@ def _figures(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _scan_resolution, _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
+    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
@@ -535,19 +514,18 @@ def pass_versions(settings: OcrSettings) -> list[tuple[str, str]]:
 
 def read_page(
     image: Image.Image, settings: OcrSettings, *, page_number: int, omp_thread_limit: int | None = 1,
-    turn_upright: bool = True, native: NativeScan | None = None,
+    turn_upright: bool = True,
 ) -> PageReading:
     """What one page image reads as after every enabled pass that applies, before assembly into lines.
 
     It depends on the image, the passes enabled and the settings they read (languages, dpi, option
     labels, `ellipsis`, `deskew`, `reread_prose`, `reread_below`), never on `settings.layout` (what
     `pipeline.extract.ocr.cache` keys it by). `turn_upright=False`: the image is a page already turned
-    upright, not to be turned again. `native`: the page's scan at its own pixels (`scanpixels.native_scan`), for
-    the pass `scan-resolution`."""
+    upright, not to be turned again."""
     passes = enabled_passes(settings)
     with tempfile.TemporaryDirectory(prefix="examcorpus-ocr-") as folder:
         work = PageWork(settings, page_number, omp_thread_limit, turn_upright, Path(folder), image, image,
-                        lexicon=load_lexicon(settings.languages), native=native)
+                        lexicon=load_lexicon(settings.languages))
         for page_pass_ in passes:
             if page_pass_.applies(work):
                 work = page_pass_.run(work)

@@ -32,7 +32,6 @@ from PIL import Image
 from pipeline.extract.document import ScannedFigure
 from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.reading import PageReading
-from pipeline.extract.ocr.scanpixels import NativeScan
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.words import Word
 
@@ -79,7 +78,6 @@ class PageWork:
     figures: tuple[ScannedFigure, ...] = ()
     notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
     second_reading: str | None = None  # what the second recogniser did on the page, or why it did not run (`secondread`)
-    native: NativeScan | None = None  # the page's scan at its own pixels, when the page is one scanned image (`scan-resolution`)
     outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
 
     def for_prose(self) -> Image.Image:
