@@ -125,5 +125,6 @@ def _build_layout() -> Any:
 
     floats, first = np.zeros(0), np.zeros(1, dtype=np.int64)
     layoutjit.anchor_rows(floats, floats, floats)
+    layoutjit.lex_order(floats, floats)
     layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
     return layoutjit

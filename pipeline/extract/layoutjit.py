@@ -205,3 +205,71 @@ def column_candidates(span_first, span_lo, span_hi, row_top, row_bottom, row_x0,
                               span_lo, span_hi, free_first, free_lo, free_hi, row_top, row_bottom, row_x0, row_x1, limits,
                               out, found)
     return out[:found]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _before(primary, secondary, i, j):  # pragma: no cover - compiled
+    """Whether item i sorts strictly before item j by (primary, secondary), as numpy orders floats: a NaN
+    after every number, NaNs equal to each other."""
+    a, b = primary[i], primary[j]
+    if a < b or (b != b and a == a):
+        return True
+    if b < a or (a != a and b == b):
+        return False
+    c, d = secondary[i], secondary[j]
+    return c < d or (d != d and c == c)
+
+
+@numba.njit(cache=True, nogil=True)
+def lex_order(primary, secondary):  # pragma: no cover - compiled
+    """`np.lexsort((secondary, primary))`: the stable order by primary, then secondary. A natural merge
+    sort: the runs already in order are found and merged, so a page whose glyphs come nearly in reading
+    order (most) costs a pass or two. A stable sort under one strict order has one result, so it is the
+    same permutation as numpy's."""
+    count = primary.shape[0]
+    order = np.arange(count)
+    if count < 2:
+        return order
+    bounds = np.empty(count + 1, dtype=np.int64)
+    runs = 0
+    bounds[0] = 0
+    for k in range(1, count):
+        if _before(primary, secondary, k, k - 1):
+            runs += 1
+            bounds[runs] = k
+    runs += 1
+    bounds[runs] = count
+    scratch = np.empty(count, dtype=np.int64)
+    while runs > 1:
+        merged = 0
+        for pair in range(0, runs, 2):
+            lo = bounds[pair]
+            if pair + 1 == runs:  # an odd run out: copied as it is
+                scratch[lo:count] = order[lo:count]
+                bounds[merged] = lo
+                merged += 1
+                continue
+            mid, hi = bounds[pair + 1], bounds[pair + 2]
+            i, j, out = lo, mid, lo
+            while i < mid and j < hi:
+                if _before(primary, secondary, order[j], order[i]):  # the right one only when strictly before
+                    scratch[out] = order[j]
+                    j += 1
+                else:
+                    scratch[out] = order[i]
+                    i += 1
+                out += 1
+            while i < mid:
+                scratch[out] = order[i]
+                i += 1
+                out += 1
+            while j < hi:
+                scratch[out] = order[j]
+                j += 1
+                out += 1
+            bounds[merged] = lo
+            merged += 1
+        bounds[merged] = count
+        runs = merged
+        order, scratch = scratch, order
+    return order

@@ -191,6 +191,32 @@ def test_the_compiled_row_walk_anchors_rows_as_the_python_walk(monkeypatch):
         assert tops.tolist() == [row.top for row in rows] and bottoms.tolist() == [row.bottom for row in rows]
 
 
+def test_the_compiled_two_key_sort_orders_as_numpy_lexsort(monkeypatch):
+    """Keys with many ties (rows sharing a baseline, glyphs sharing an edge), NaNs, signed zeros, keys in
+    order, nearly in order and reversed: the compiled merge sort gives np.lexsort's permutation (a stable
+    sort under numpy's order of floats)."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        count = int(rng.integers(0, 300))
+        primary = rng.integers(0, 6, count).astype(np.float64)
+        secondary = rng.integers(0, 5, count).astype(np.float64) * 0.5
+        if trial % 4 == 1:  # nearly in order: sorted, a few swapped
+            primary, secondary = np.sort(primary), np.sort(rng.uniform(0, 500, count))
+            swaps = rng.integers(0, max(count, 1), (3, 2)) if count else np.zeros((0, 2), dtype=np.int64)
+            for a, b in swaps:
+                secondary[[a, b]] = secondary[[b, a]]
+        if trial % 4 == 2:  # reversed
+            primary = np.sort(primary)[::-1].copy()
+        if trial % 3 == 0:
+            primary[rng.random(count) < 0.1] = np.nan
+            secondary[rng.random(count) < 0.1] = np.nan
+            secondary[rng.random(count) < 0.1] = -0.0
+        assert kernels.lex_order(primary, secondary).tolist() == np.lexsort((secondary, primary)).tolist()
+
+
 def test_the_switch_off_keeps_the_pure_layout(monkeypatch):
     monkeypatch.setenv(charloop.ENV_SWITCH, "0")
     assert charloop.compiled_layout() is None
