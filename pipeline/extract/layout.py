@@ -246,8 +246,22 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, len
     row_of = np.repeat(np.arange(len(rows)), lengths)
     texts = source.text_ids[flat]
     x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
-    suspect = np.zeros(len(rows), dtype=bool)
-    for reach in range(1, min(OVERPRINT_REACH, len(flat) - 1) + 1):
+    kernels = charloop.compiled_layout()
+    if kernels is not None:  # the same search compiled (`layoutjit.overprint_rows`)
+        suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+    else:
+        suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
+    if not suspect.any():
+        return [row.by_x for row in rows], False
+    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
+
+
+def _overprint_rows(texts: np.ndarray, row_of: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndarray, bottom: np.ndarray,
+                    rows: int) -> np.ndarray:
+    """Per row, whether a glyph has a twin among the `OVERPRINT_REACH` before it in the row (the rows'
+    glyphs one after the other, sorted by x): one comparison over the page per distance."""
+    suspect = np.zeros(rows, dtype=bool)
+    for reach in range(1, min(OVERPRINT_REACH, len(texts) - 1) + 1):
         same = (texts[reach:] == texts[:-reach]) & (row_of[reach:] == row_of[:-reach])
         if not same.any():
             continue
@@ -257,9 +271,7 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, len
         narrow = np.maximum(np.minimum(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
         low = np.maximum(np.minimum(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
         suspect[row_of[b][same & (overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
-    if not suspect.any():
-        return [row.by_x for row in rows], False
-    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
+    return suspect
 
 
 def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:

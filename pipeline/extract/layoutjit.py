@@ -273,3 +273,42 @@ def lex_order(primary, secondary):  # pragma: no cover - compiled
         runs = merged
         order, scratch = scratch, order
     return order
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nan_min(a, b):  # pragma: no cover - compiled
+    """np.minimum of two floats: a NaN if either is."""
+    return a if (a < b or a != a) else b
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nan_max(a, b):  # pragma: no cover - compiled
+    """np.maximum of two floats: a NaN if either is."""
+    return a if (a > b or a != a) else b
+
+
+@numba.njit(cache=True, nogil=True)
+def overprint_rows(texts, row_of, x0, x1, top, bottom, reach, rows):  # pragma: no cover - compiled
+    """`layout._drop_overprints`'s search: per row, whether a glyph has a twin (the same text, boxes
+    overlapping by 0.4 of the narrower width and 0.5 of the lower height) among the `reach` glyphs
+    before it in the row (the glyphs one row after the other, sorted by x), with numpy's float operations."""
+    suspect = np.zeros(rows, dtype=np.bool_)
+    count = texts.shape[0]
+    for b in range(1, count):
+        row = row_of[b]
+        if suspect[row]:
+            continue
+        for back in range(1, reach + 1):
+            a = b - back
+            if a < 0 or row_of[a] != row:
+                break
+            if texts[a] != texts[b]:
+                continue
+            overlap_x = _nan_min(x1[a], x1[b]) - _nan_max(x0[a], x0[b])
+            overlap_y = _nan_min(bottom[a], bottom[b]) - _nan_max(top[a], top[b])
+            narrow = _nan_max(_nan_min(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
+            low = _nan_max(_nan_min(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
+            if overlap_x >= 0.4 * narrow and overlap_y >= 0.5 * low:
+                suspect[row] = True
+                break
+    return suspect

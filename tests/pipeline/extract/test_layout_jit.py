@@ -217,6 +217,33 @@ def test_the_compiled_two_key_sort_orders_as_numpy_lexsort(monkeypatch):
         assert kernels.lex_order(primary, secondary).tolist() == np.lexsort((secondary, primary)).tolist()
 
 
+def test_the_compiled_overprint_search_finds_the_rows_numpy_finds(monkeypatch):
+    """Rows of glyphs drawn twice a little apart (fake bold), once far apart (no twin), repeated letters
+    side by side, NaN edges: the compiled search marks the rows the array search marks."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(5)
+    marked = 0
+    for trial in range(300):
+        lengths = rng.integers(1, 12, int(rng.integers(1, 20)))
+        count = int(lengths.sum())
+        row_of = np.repeat(np.arange(len(lengths)), lengths)
+        texts = rng.integers(0, 4, count).astype(np.int64)
+        x0 = np.cumsum(rng.choice([0.2, 3.0, 6.0], count))  # some glyphs nearly on the one before
+        x1 = x0 + rng.uniform(2.0, 6.0, count)
+        top = rng.choice([0.0, 0.3, 4.0], count)
+        bottom = top + rng.uniform(6.0, 10.0, count)
+        if trial % 5 == 0:
+            x0[rng.random(count) < 0.1] = np.nan
+            bottom[rng.random(count) < 0.1] = np.nan
+        expected = layout._overprint_rows(texts, row_of, x0, x1, top, bottom, len(lengths))
+        found = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, layout.OVERPRINT_REACH, len(lengths))
+        assert found.tolist() == expected.tolist()
+        marked += int(expected.sum())
+    assert marked > 0  # the random rows do hold twins
+
+
 def test_the_switch_off_keeps_the_pure_layout(monkeypatch):
     monkeypatch.setenv(charloop.ENV_SWITCH, "0")
     assert charloop.compiled_layout() is None
