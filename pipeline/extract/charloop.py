@@ -128,5 +128,6 @@ def _build_layout() -> Any:
     layoutjit.lex_order(floats, floats)
     ints = np.zeros(0, dtype=np.int64)
     layoutjit.overprint_rows(ints, ints, floats, floats, floats, floats, 4, 0)
+    layoutjit.row_spans(floats, floats, ints, 9.0)
     layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
     return layoutjit

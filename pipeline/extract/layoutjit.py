@@ -312,3 +312,27 @@ def overprint_rows(texts, row_of, x0, x1, top, bottom, reach, rows):  # pragma: 
                 suspect[row] = True
                 break
     return suspect
+
+
+@numba.njit(cache=True, nogil=True)
+def row_spans(x0, x1, lengths, min_gap):  # pragma: no cover - compiled
+    """`columns._spans` of every row (the rows' glyphs one after the other, each row sorted by x0, with
+    these edges; no NaN): (span_first, span lo, span hi), row r's spans at span_first[r]:span_first[r+1]."""
+    rows = lengths.shape[0]
+    first = np.zeros(rows + 1, dtype=np.int64)
+    lo = np.empty(x0.shape[0])
+    hi = np.empty(x0.shape[0])
+    spans = 0
+    at = 0
+    for row in range(rows):
+        opened = spans
+        for k in range(at, at + lengths[row]):
+            if spans > opened and x0[k] - hi[spans - 1] < min_gap:
+                if x1[k] > hi[spans - 1]:
+                    hi[spans - 1] = x1[k]
+            else:
+                lo[spans], hi[spans] = x0[k], x1[k]
+                spans += 1
+        at += lengths[row]
+        first[row + 1] = spans
+    return first, lo[:spans], hi[:spans]

@@ -165,7 +165,7 @@ def test_every_start_row_tries_the_same_gutters_compiled(seed, monkeypatch):
     spans = columns._row_spans(glyphs, rows, params.min_gutter)
     walks = columns.GutterWalks(spans, params.min_gutter, columns._RowEdges(rows))
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
-    compiled = columns._compiled_column_runs(glyphs, rows, spans, height, params)
+    compiled = columns._compiled_column_runs(glyphs, rows, height, params)
     assert compiled is not None
     found = [columns._column_run(glyphs, rows, walks, start, height, params) for start in range(len(rows))]
     assert found == [compiled(start) for start in range(len(rows))]
@@ -242,6 +242,26 @@ def test_the_compiled_overprint_search_finds_the_rows_numpy_finds(monkeypatch):
         assert found.tolist() == expected.tolist()
         marked += int(expected.sum())
     assert marked > 0  # the random rows do hold twins
+
+
+def test_the_compiled_row_spans_are_the_python_spans(monkeypatch):
+    """Rows of glyphs with gaps either side of the gutter width, glyphs ending left of where they start
+    and glyphs inside others: each row's ink spans as `columns._spans` joins them."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        lengths = rng.integers(0, 15, int(rng.integers(1, 12)))
+        count = int(lengths.sum())
+        x0 = np.concatenate([np.sort(rng.choice([0.0, 4.0, 8.99, 9.0, 20.0], n).cumsum()) for n in lengths] or [np.zeros(0)])
+        x1 = x0 + rng.uniform(-3.0, 12.0, count)
+        first, lo, hi = kernels.row_spans(x0, x1, lengths.astype(np.int64), 9.0)
+        at, x0s, x1s = 0, x0.tolist(), x1.tolist()
+        for row, n in enumerate(lengths.tolist()):
+            expected = columns._spans(list(range(at, at + n)), x0s, x1s, 9.0)
+            assert list(zip(lo[first[row]:first[row + 1]].tolist(), hi[first[row]:first[row + 1]].tolist())) == expected
+            at += n
 
 
 def test_the_switch_off_keeps_the_pure_layout(monkeypatch):
