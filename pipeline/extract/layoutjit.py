@@ -10,6 +10,9 @@ and `sorted` order a NaN by position, which a compiled comparison does not copy)
 - `column_candidates`: `columns._column_run` for every start row of a page at once: the gutters whose
   walk down the rows passes every test of `columns._gutter_run` but the costliest (the rows' inner gaps,
   which reads glyphs and stays in Python), in the order `_column_run` tries them.
+- `lex_order`: `np.lexsort` of two float keys (layout's row and segment sorts), a natural merge sort.
+- `overprint_rows`: `layout._overprint_rows`, the rows holding an overprinted twin.
+- `row_spans`: `columns._spans` of every row, as arrays for `column_candidates`.
 """
 from __future__ import annotations
 
