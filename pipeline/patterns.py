@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import regex
@@ -23,11 +26,33 @@ MATCH_TIMEOUT_S = 2.0
 TIMEOUT_ENV = "EXAMCORPUS_PATTERN_TIMEOUT_S"
 
 
+_held = threading.local()  # `held_bound`'s reading, per thread
+
+
 def match_timeout() -> float:
+    """The bound of one match: `held_bound`'s reading inside one, else the environment's now."""
+    seconds = getattr(_held, "seconds", None)
+    return seconds if seconds is not None else _bound_from_environment()
+
+
+def _bound_from_environment() -> float:
     try:
         return max(0.01, float(os.environ.get(TIMEOUT_ENV, MATCH_TIMEOUT_S)))
     except ValueError:
         return MATCH_TIMEOUT_S
+
+
+@contextmanager
+def held_bound() -> Iterator[float]:
+    """The bound read from the environment once for a unit of work (a sheet's parse, which asks tens of
+    thousands of bounded matches: reading the environment for each cost about a third of what the
+    bound adds to a match), and every match in this thread inside it bounded by that reading."""
+    previous = getattr(_held, "seconds", None)
+    _held.seconds = seconds = _bound_from_environment()
+    try:
+        yield seconds
+    finally:
+        _held.seconds = previous
 
 
 class PatternTimeout(RuntimeError):
@@ -206,5 +231,5 @@ def pattern_warnings(model) -> list[str]:
             for where, pattern in pattern_fields(model) for what in nested_quantifiers(pattern)]
 
 
-__all__ = ["MATCH_TIMEOUT_S", "AnyPattern", "PatternTimeout", "SpecPattern", "nested_quantifiers", "pattern_fields", "pattern_warnings",
+__all__ = ["MATCH_TIMEOUT_S", "AnyPattern", "PatternTimeout", "SpecPattern", "held_bound", "match_timeout", "nested_quantifiers", "pattern_fields", "pattern_warnings",
            "spec_pattern"]

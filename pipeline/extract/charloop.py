@@ -125,5 +125,9 @@ def _build_layout() -> Any:
 
     floats, first = np.zeros(0), np.zeros(1, dtype=np.int64)
     layoutjit.anchor_rows(floats, floats, floats)
+    layoutjit.lex_order(floats, floats)
+    ints = np.zeros(0, dtype=np.int64)
+    layoutjit.overprint_rows(ints, ints, floats, floats, floats, floats, 4, 0)
+    layoutjit.row_spans(floats, floats, ints, 9.0)
     layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
     return layoutjit

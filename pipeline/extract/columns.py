@@ -61,9 +61,9 @@ def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: Layo
     Where the compiled loops are on (`charloop.compiled_layout`), the gutters of every start row are
     tried in one compiled call (`layoutjit.column_candidates`) and only the inner-gap test is made here;
     else (and on a page with a NaN edge) by `_column_run`, the reference."""
-    spans = _row_spans(glyphs, rows, params.min_gutter)
-    column_run = _compiled_column_runs(glyphs, rows, spans, page_height, params)
+    column_run = _compiled_column_runs(glyphs, rows, page_height, params)
     if column_run is None:
+        spans = _row_spans(glyphs, rows, params.min_gutter)
         walks = GutterWalks(spans, params.min_gutter, _RowEdges(rows))
 
         def column_run(start: int):
@@ -89,23 +89,21 @@ def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float
     return ColumnBand(members[to_left].tolist(), members[~to_left].tolist())
 
 
-def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], spans: list[list[tuple[float, float]]], page_height: float,
-                          params: LayoutParams):
-    """`_column_run` for each start row from the compiled candidates (None: the loops are off, or a
-    span or row edge is NaN)."""
+def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
+    """`_column_run` for each start row from the compiled candidates, the rows' spans found compiled too
+    (`layoutjit.row_spans`, `_spans` of each row); None: the loops are off, or a glyph or row edge is NaN."""
     kernels = charloop.compiled_layout()
     if kernels is None or not rows:
         return None
-    first = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum([len(row_spans) for row_spans in spans], out=first[1:])
-    flat = np.array(list(chain.from_iterable(spans)), dtype=np.float64).reshape(-1, 2)
+    flat, row_of = _band_glyphs(rows, "by_x")
+    x0, x1 = glyphs.x0[flat], glyphs.x1[flat]
     edges = np.array([(row.top, row.bottom, row.x0, row.x1) for row in rows], dtype=np.float64)
-    if np.isnan(flat).any() or np.isnan(edges).any():
+    if np.isnan(x0).any() or np.isnan(x1).any() or np.isnan(edges).any():
         return None
+    first, span_lo, span_hi = kernels.row_spans(x0, x1, np.bincount(row_of, minlength=len(rows)), float(params.min_gutter))
     limits = np.array([params.min_column_rows, params.min_gutter, params.min_column_height * page_height,
                        LONG_BAND_ROWS * params.min_column_rows, params.min_column_fill, MIN_COLUMN_SHARE], dtype=np.float64)
-    found = kernels.column_candidates(first, np.ascontiguousarray(flat[:, 0]), np.ascontiguousarray(flat[:, 1]),
-                                      *(np.ascontiguousarray(edge) for edge in edges.T), limits)
+    found = kernels.column_candidates(first, span_lo, span_hi, *(np.ascontiguousarray(edge) for edge in edges.T), limits)
     start_of = found[:, 0].astype(np.int64)
     tried_from = np.searchsorted(start_of, np.arange(len(rows) + 1)).tolist()
     ends = found[:, 1].astype(np.int64).tolist()

@@ -104,7 +104,7 @@ def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_st
     spaces = inside & (gap > WORD_SPACE_MIN * sizes)
     # The median word space of each segment (NaN where a segment has none: then it records none).
     segment_of_space = seg_of[spaces]
-    values = gap[spaces][np.lexsort((gap[spaces], segment_of_space))]
+    values = gap[spaces][_lexsort2(charloop.compiled_layout(), gap[spaces], segment_of_space)]
     counts = np.bincount(segment_of_space, minlength=len(seg_starts))
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))
     middle = np.minimum(first + counts // 2, max(len(values) - 1, 0))
@@ -170,14 +170,14 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     # whose box reaches higher, would otherwise sort among the rows above it. OCR boxes are tight
     # (a dash sits mid-line), so those sort by centre. (lexsort is stable, as `sorted` is.)
     top, bottom = source.top[indices], source.bottom[indices]
-    order = indices[np.lexsort((source.x0[indices], bottom if shared_descent else (top + bottom) / 2))]
+    kernels = charloop.compiled_layout()
+    order = indices[_lexsort2(kernels, source.x0[indices], bottom if shared_descent else (top + bottom) / 2)]
     top, bottom, size = source.top[order], source.bottom[order], source.size[order]
     # Glyphs that follow one another with the same box height and size (the letters of a line set in one
     # font) decide nothing after the first of them: the walk below goes from run to run. A box upside
     # down would not hold its own centre, so it is a run of its own.
     same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
-    kernels = charloop.compiled_layout()
     if kernels is not None:  # the same walk compiled (`layoutjit.anchor_rows`)
         runs, row_tops, row_bottoms = kernels.anchor_rows(top[starts], bottom[starts], size[starts])
         opened = starts[runs].tolist()
@@ -187,12 +187,20 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)
-    by_x_array = order[np.lexsort((source.x0[order], np.repeat(np.arange(len(rows)), lengths)))]
+    by_x_array = order[_lexsort2(kernels, source.x0[order], np.repeat(np.arange(len(rows), dtype=np.float64), lengths))]
     by_x = by_x_array.tolist()
     order_list = order.tolist()
     for row, start, end in zip(rows, opened, closed):
         row.members, row.by_x = order_list[start:end], by_x[start:end]
     return rows, by_x_array, lengths
+
+
+def _lexsort2(kernels, secondary: np.ndarray, primary: np.ndarray) -> np.ndarray:
+    """`np.lexsort((secondary, primary))` (float keys); by the compiled natural merge sort where the loops
+    are on (`layoutjit.lex_order`: the same permutation, a pass or two over keys nearly in order)."""
+    if kernels is None:
+        return np.lexsort((secondary, primary))
+    return kernels.lex_order(np.asarray(primary, dtype=np.float64), np.asarray(secondary, dtype=np.float64))
 
 
 def _anchor_rows(source: GlyphArrays, starts: list[int], tops: list[float], bottoms: list[float], sizes: list[float]) -> tuple[list[Row], list[int]]:
@@ -238,20 +246,33 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, len
     row_of = np.repeat(np.arange(len(rows)), lengths)
     texts = source.text_ids[flat]
     x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
-    suspect = np.zeros(len(rows), dtype=bool)
-    for reach in range(1, min(OVERPRINT_REACH, len(flat) - 1) + 1):
-        same = (texts[reach:] == texts[:-reach]) & (row_of[reach:] == row_of[:-reach])
-        if not same.any():
+    kernels = charloop.compiled_layout()
+    if kernels is not None:  # the same search compiled (`layoutjit.overprint_rows`)
+        suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+    else:
+        suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
+    if not suspect.any():
+        return [row.by_x for row in rows], False
+    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
+
+
+def _overprint_rows(texts: np.ndarray, row_of: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndarray, bottom: np.ndarray,
+                    rows: int) -> np.ndarray:
+    """Per row, whether a glyph has a twin among the `OVERPRINT_REACH` before it in the row (the rows'
+    glyphs one after the other, sorted by x): one comparison over the page per distance."""
+    suspect = np.zeros(rows, dtype=bool)
+    for reach in range(1, min(OVERPRINT_REACH, len(texts) - 1) + 1):
+        # Only the pairs of one text in one row are measured (a few in a hundred on a page of prose).
+        a = np.flatnonzero((texts[reach:] == texts[:-reach]) & (row_of[reach:] == row_of[:-reach]))
+        if not len(a):
             continue
-        a, b = slice(None, -reach), slice(reach, None)
+        b = a + reach
         overlap_x = np.minimum(x1[a], x1[b]) - np.maximum(x0[a], x0[b])
         overlap_y = np.minimum(bottom[a], bottom[b]) - np.maximum(top[a], top[b])
         narrow = np.maximum(np.minimum(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
         low = np.maximum(np.minimum(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
-        suspect[row_of[b][same & (overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
-    if not suspect.any():
-        return [row.by_x for row in rows], False
-    return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
+        suspect[row_of[b][(overlap_x >= 0.4 * narrow) & (overlap_y >= 0.5 * low)]] = True
+    return suspect
 
 
 def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:
@@ -273,7 +294,7 @@ def _drop_overprint(source: GlyphArrays, by_x: list[int]) -> list[int]:
 def _group_medians(values: np.ndarray, group_of: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """statistics.median of each group of `values` (contiguous groups: `group_of` per value, each group's
     `starts` and `lengths`), the zero medians made 1.0 (a size to divide by)."""
-    ordered = values[np.lexsort((values, group_of))]
+    ordered = values[_lexsort2(charloop.compiled_layout(), values, group_of)]
     middle = starts + lengths // 2
     odd = ordered[middle]
     even = (ordered[np.maximum(middle - 1, 0)] + odd) / 2

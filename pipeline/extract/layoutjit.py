@@ -10,6 +10,9 @@ and `sorted` order a NaN by position, which a compiled comparison does not copy)
 - `column_candidates`: `columns._column_run` for every start row of a page at once: the gutters whose
   walk down the rows passes every test of `columns._gutter_run` but the costliest (the rows' inner gaps,
   which reads glyphs and stays in Python), in the order `_column_run` tries them.
+- `lex_order`: `np.lexsort` of two float keys (layout's row and segment sorts), a natural merge sort.
+- `overprint_rows`: `layout._overprint_rows`, the rows holding an overprinted twin.
+- `row_spans`: `columns._spans` of every row, as arrays for `column_candidates`.
 """
 from __future__ import annotations
 
@@ -205,3 +208,134 @@ def column_candidates(span_first, span_lo, span_hi, row_top, row_bottom, row_x0,
                               span_lo, span_hi, free_first, free_lo, free_hi, row_top, row_bottom, row_x0, row_x1, limits,
                               out, found)
     return out[:found]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _before(primary, secondary, i, j):  # pragma: no cover - compiled
+    """Whether item i sorts strictly before item j by (primary, secondary), as numpy orders floats: a NaN
+    after every number, NaNs equal to each other."""
+    a, b = primary[i], primary[j]
+    if a < b or (b != b and a == a):
+        return True
+    if b < a or (a != a and b == b):
+        return False
+    c, d = secondary[i], secondary[j]
+    return c < d or (d != d and c == c)
+
+
+@numba.njit(cache=True, nogil=True)
+def lex_order(primary, secondary):  # pragma: no cover - compiled
+    """`np.lexsort((secondary, primary))`: the stable order by primary, then secondary. A natural merge
+    sort: the runs already in order are found and merged, so a page whose glyphs come nearly in reading
+    order (most) costs a pass or two. A stable sort under one strict order has one result, so it is the
+    same permutation as numpy's."""
+    count = primary.shape[0]
+    order = np.arange(count)
+    if count < 2:
+        return order
+    bounds = np.empty(count + 1, dtype=np.int64)
+    runs = 0
+    bounds[0] = 0
+    for k in range(1, count):
+        if _before(primary, secondary, k, k - 1):
+            runs += 1
+            bounds[runs] = k
+    runs += 1
+    bounds[runs] = count
+    scratch = np.empty(count, dtype=np.int64)
+    while runs > 1:
+        merged = 0
+        for pair in range(0, runs, 2):
+            lo = bounds[pair]
+            if pair + 1 == runs:  # an odd run out: copied as it is
+                scratch[lo:count] = order[lo:count]
+                bounds[merged] = lo
+                merged += 1
+                continue
+            mid, hi = bounds[pair + 1], bounds[pair + 2]
+            i, j, out = lo, mid, lo
+            while i < mid and j < hi:
+                if _before(primary, secondary, order[j], order[i]):  # the right one only when strictly before
+                    scratch[out] = order[j]
+                    j += 1
+                else:
+                    scratch[out] = order[i]
+                    i += 1
+                out += 1
+            while i < mid:
+                scratch[out] = order[i]
+                i += 1
+                out += 1
+            while j < hi:
+                scratch[out] = order[j]
+                j += 1
+                out += 1
+            bounds[merged] = lo
+            merged += 1
+        bounds[merged] = count
+        runs = merged
+        order, scratch = scratch, order
+    return order
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nan_min(a, b):  # pragma: no cover - compiled
+    """np.minimum of two floats: a NaN if either is."""
+    return a if (a < b or a != a) else b
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _nan_max(a, b):  # pragma: no cover - compiled
+    """np.maximum of two floats: a NaN if either is."""
+    return a if (a > b or a != a) else b
+
+
+@numba.njit(cache=True, nogil=True)
+def overprint_rows(texts, row_of, x0, x1, top, bottom, reach, rows):  # pragma: no cover - compiled
+    """`layout._drop_overprints`'s search: per row, whether a glyph has a twin (the same text, boxes
+    overlapping by 0.4 of the narrower width and 0.5 of the lower height) among the `reach` glyphs
+    before it in the row (the glyphs one row after the other, sorted by x), with numpy's float operations."""
+    suspect = np.zeros(rows, dtype=np.bool_)
+    count = texts.shape[0]
+    for b in range(1, count):
+        row = row_of[b]
+        if suspect[row]:
+            continue
+        for back in range(1, reach + 1):
+            a = b - back
+            if a < 0 or row_of[a] != row:
+                break
+            if texts[a] != texts[b]:
+                continue
+            overlap_x = _nan_min(x1[a], x1[b]) - _nan_max(x0[a], x0[b])
+            overlap_y = _nan_min(bottom[a], bottom[b]) - _nan_max(top[a], top[b])
+            narrow = _nan_max(_nan_min(x1[a] - x0[a], x1[b] - x0[b]), 0.01)
+            low = _nan_max(_nan_min(bottom[a] - top[a], bottom[b] - top[b]), 0.01)
+            if overlap_x >= 0.4 * narrow and overlap_y >= 0.5 * low:
+                suspect[row] = True
+                break
+    return suspect
+
+
+@numba.njit(cache=True, nogil=True)
+def row_spans(x0, x1, lengths, min_gap):  # pragma: no cover - compiled
+    """`columns._spans` of every row (the rows' glyphs one after the other, each row sorted by x0, with
+    these edges; no NaN): (span_first, span lo, span hi), row r's spans at span_first[r]:span_first[r+1]."""
+    rows = lengths.shape[0]
+    first = np.zeros(rows + 1, dtype=np.int64)
+    lo = np.empty(x0.shape[0])
+    hi = np.empty(x0.shape[0])
+    spans = 0
+    at = 0
+    for row in range(rows):
+        opened = spans
+        for k in range(at, at + lengths[row]):
+            if spans > opened and x0[k] - hi[spans - 1] < min_gap:
+                if x1[k] > hi[spans - 1]:
+                    hi[spans - 1] = x1[k]
+            else:
+                lo[spans], hi[spans] = x0[k], x1[k]
+                spans += 1
+        at += lengths[row]
+        first[row + 1] = spans
+    return first, lo[:spans], hi[:spans]

@@ -33,7 +33,7 @@ from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, document_text, plain_text
 from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import held_bound, spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import PAIRING_GROUPS, SourceSpec
 
@@ -277,8 +277,19 @@ def _regions(draft: Draft) -> list[Region]:
     lines = ([block.start] if block.start else []) + block.lines
     boxes: dict[int, list[float]] = {}
     for sl in lines:
-        box = boxes.setdefault(sl.page, [sl.line.x0, sl.line.top, sl.line.x1, sl.line.bottom])
-        box[:] = [min(box[0], sl.line.x0), min(box[1], sl.line.top), max(box[2], sl.line.x1), max(box[3], sl.line.bottom)]
+        line, box = sl.line, boxes.get(sl.page)
+        if box is None:
+            boxes[sl.page] = [line.x0, line.top, line.x1, line.bottom]
+            continue
+        # As min() and max() keep the box's edge unless the line's is strictly beyond it.
+        if line.x0 < box[0]:
+            box[0] = line.x0
+        if line.top < box[1]:
+            box[1] = line.top
+        if line.x1 > box[2]:
+            box[2] = line.x1
+        if line.bottom > box[3]:
+            box[3] = line.bottom
     return [Region(page, tuple(round(v, 1) for v in box)) for page, box in sorted(boxes.items())]
 
 
@@ -319,6 +330,13 @@ def parse_sheet(
     keys: list[tuple[ExtractedDocument, ManifestEntry]],
     spec: SourceSpec,
 ) -> ParseResult:
+    """The sheet's questions with their keys; every spec pattern bounded by one reading of the bound."""
+    with held_bound():
+        return _parse_sheet(sheet, sheet_entry, keys, spec)
+
+
+def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: list[tuple[ExtractedDocument, ManifestEntry]],
+                 spec: SourceSpec) -> ParseResult:
     layout = spec.layout
     problems: list[Diagnostic] = []
     notes: list[Diagnostic] = []

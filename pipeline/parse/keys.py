@@ -5,6 +5,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
@@ -321,9 +322,10 @@ def _entry_cells(cells: list[str], entry_re: re.Pattern) -> tuple[list[re.Match]
     return joined, covered
 
 
+@lru_cache(maxsize=4096)
 def voided_form(text: str) -> str:
     """A key entry as voided marks are compared: NFKC (a full-width "－" or "＊" is the ASCII mark),
-    stripped, ignoring case."""
+    stripped, ignoring case. Kept per text: every entry of a key is compared with every voided mark."""
     return unicodedata.normalize("NFKC", text).strip().casefold()
 
 

@@ -49,9 +49,13 @@ ENCLOSED_CLASS = "".join(re.escape(chr(code)) for code in sorted(_ENCLOSED))
 def plain_enclosed(text: str, keep: frozenset[str] = frozenset()) -> str:
     """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto"), except the
     characters in `keep` (a spec's own enclosed labels, which stay as printed)."""
-    if not keep:
-        return text.translate(_ENCLOSED)
-    return text.translate({code: plain for code, plain in _ENCLOSED.items() if chr(code) not in keep})
+    return text.translate(_enclosed_table_without(keep) if keep else _ENCLOSED)
+
+
+@lru_cache(maxsize=256)
+def _enclosed_table_without(keep: frozenset[str]) -> dict[int, str]:
+    """`_ENCLOSED` less the characters in `keep` (made once per spec's labels, not once per line)."""
+    return {code: plain for code, plain in _ENCLOSED.items() if chr(code) not in keep}
 
 
 def is_enclosed(label: str) -> bool:

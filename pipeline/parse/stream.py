@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
 from pipeline.parse.labels import enclosed_labels, plain_enclosed
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import AnyPattern
 
 PLAIN_TEXTS_KEPT = 8192  # `plain_text` results kept: a long sheet's lines, a few times over
 
@@ -44,7 +44,7 @@ def line_stream(
     (`recovery_for(spec.ocr.passes.disable).line_reader(labels)`), and a stream read without them would
     silently lose every repair of an OCR'd line (a question number's look-alike digits, a glued label) while
     reading text-layer sheets alike. A caller names the passes it reads with, even `Recovery.every()`."""
-    stops = [spec_pattern(p) for p in stop_at]
+    stops = AnyPattern(list(stop_at)) if stop_at else None  # one bounded search a line for all of them
     keep = enclosed_labels(labels)
     stream: list[StreamLine] = []
     for page in document.pages:
@@ -57,15 +57,24 @@ def line_stream(
             if read:
                 repaired, fold = reader(line.text)
                 line = line if repaired == line.text else replace(line, text=repaired)
-            if any(r.search(line.text) for r in stops):
+            if stops is not None and stops.found_in(line.text):
                 return stream
-            if _BLANK.match(line.text):
+            text = _stream_text(line.text, keep)
+            if text is None:
                 continue
-            text = unmark_prefix(plain_enclosed(line.text, keep))
             stream.append(
                 StreamLine(page.number, line if text == line.text else replace(line, text=text), read, fold)
             )
     return stream
+
+
+@lru_cache(maxsize=PLAIN_TEXTS_KEPT)
+def _stream_text(text: str, keep: frozenset[str]) -> str | None:
+    """A line's text as the stream holds it (None: a blank or leader line, left out). Kept per text: a
+    sheet's stream is read several times over (the sheet, its key's cut, the losses report)."""
+    if _BLANK.match(text):
+        return None
+    return unmark_prefix(plain_enclosed(text, keep))
 
 
 _BOLD_PREFIX = re.compile(r"^\*\*(?P<inner>[^*]{1,16}?)\*\*\s*")

@@ -108,3 +108,26 @@ def test_any_of_several_patterns_is_found_exactly_where_one_of_them_is_alone(mon
     with pytest.raises(PatternTimeout) as caught:
         AnyPattern([r"^Strona \d+$", risky]).found_in("Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?")
     assert caught.value.pattern == risky
+
+
+def test_a_held_bound_is_read_once_and_still_stops_a_runaway_match(monkeypatch):
+    """Inside `held_bound` (a sheet's parse) every match is bounded by the reading made on entering it,
+    in that thread only; outside, by the environment as it is now. A runaway pattern is still stopped."""
+    import threading
+
+    from pipeline.patterns import held_bound, match_timeout
+
+    monkeypatch.setenv("EXAMCORPUS_PATTERN_TIMEOUT_S", "0.05")
+    with held_bound() as seconds:
+        assert seconds == 0.05
+        monkeypatch.setenv("EXAMCORPUS_PATTERN_TIMEOUT_S", "7")
+        assert match_timeout() == 0.05
+        other: list[float] = []
+        thread = threading.Thread(target=lambda: other.append(match_timeout()))
+        thread.start()
+        thread.join()
+        assert other == [7.0]  # another thread reads the environment
+        with pytest.raises(PatternTimeout) as caught:
+            spec_pattern(AMBIGUOUS).search("Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?")
+        assert caught.value.seconds == 0.05
+    assert match_timeout() == 7.0

@@ -165,7 +165,7 @@ def test_every_start_row_tries_the_same_gutters_compiled(seed, monkeypatch):
     spans = columns._row_spans(glyphs, rows, params.min_gutter)
     walks = columns.GutterWalks(spans, params.min_gutter, columns._RowEdges(rows))
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
-    compiled = columns._compiled_column_runs(glyphs, rows, spans, height, params)
+    compiled = columns._compiled_column_runs(glyphs, rows, height, params)
     assert compiled is not None
     found = [columns._column_run(glyphs, rows, walks, start, height, params) for start in range(len(rows))]
     assert found == [compiled(start) for start in range(len(rows))]
@@ -189,6 +189,79 @@ def test_the_compiled_row_walk_anchors_rows_as_the_python_walk(monkeypatch):
         rows, opened = layout._anchor_rows(source, list(range(count)), top.tolist(), bottom.tolist(), size.tolist())
         assert runs.tolist() == opened
         assert tops.tolist() == [row.top for row in rows] and bottoms.tolist() == [row.bottom for row in rows]
+
+
+def test_the_compiled_two_key_sort_orders_as_numpy_lexsort(monkeypatch):
+    """Keys with many ties (rows sharing a baseline, glyphs sharing an edge), NaNs, signed zeros, keys in
+    order, nearly in order and reversed: the compiled merge sort gives np.lexsort's permutation (a stable
+    sort under numpy's order of floats)."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        count = int(rng.integers(0, 300))
+        primary = rng.integers(0, 6, count).astype(np.float64)
+        secondary = rng.integers(0, 5, count).astype(np.float64) * 0.5
+        if trial % 4 == 1:  # nearly in order: sorted, a few swapped
+            primary, secondary = np.sort(primary), np.sort(rng.uniform(0, 500, count))
+            swaps = rng.integers(0, max(count, 1), (3, 2)) if count else np.zeros((0, 2), dtype=np.int64)
+            for a, b in swaps:
+                secondary[[a, b]] = secondary[[b, a]]
+        if trial % 4 == 2:  # reversed
+            primary = np.sort(primary)[::-1].copy()
+        if trial % 3 == 0:
+            primary[rng.random(count) < 0.1] = np.nan
+            secondary[rng.random(count) < 0.1] = np.nan
+            secondary[rng.random(count) < 0.1] = -0.0
+        assert kernels.lex_order(primary, secondary).tolist() == np.lexsort((secondary, primary)).tolist()
+
+
+def test_the_compiled_overprint_search_finds_the_rows_numpy_finds(monkeypatch):
+    """Rows of glyphs drawn twice a little apart (fake bold), once far apart (no twin), repeated letters
+    side by side, NaN edges: the compiled search marks the rows the array search marks."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(5)
+    marked = 0
+    for trial in range(300):
+        lengths = rng.integers(1, 12, int(rng.integers(1, 20)))
+        count = int(lengths.sum())
+        row_of = np.repeat(np.arange(len(lengths)), lengths)
+        texts = rng.integers(0, 4, count).astype(np.int64)
+        x0 = np.cumsum(rng.choice([0.2, 3.0, 6.0], count))  # some glyphs nearly on the one before
+        x1 = x0 + rng.uniform(2.0, 6.0, count)
+        top = rng.choice([0.0, 0.3, 4.0], count)
+        bottom = top + rng.uniform(6.0, 10.0, count)
+        if trial % 5 == 0:
+            x0[rng.random(count) < 0.1] = np.nan
+            bottom[rng.random(count) < 0.1] = np.nan
+        expected = layout._overprint_rows(texts, row_of, x0, x1, top, bottom, len(lengths))
+        found = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, layout.OVERPRINT_REACH, len(lengths))
+        assert found.tolist() == expected.tolist()
+        marked += int(expected.sum())
+    assert marked > 0  # the random rows do hold twins
+
+
+def test_the_compiled_row_spans_are_the_python_spans(monkeypatch):
+    """Rows of glyphs with gaps either side of the gutter width, glyphs ending left of where they start
+    and glyphs inside others: each row's ink spans as `columns._spans` joins them."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv(charloop.ENV_SWITCH, "1")
+    kernels = charloop.compiled_layout()
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        lengths = rng.integers(0, 15, int(rng.integers(1, 12)))
+        count = int(lengths.sum())
+        x0 = np.concatenate([np.sort(rng.choice([0.0, 4.0, 8.99, 9.0, 20.0], n).cumsum()) for n in lengths] or [np.zeros(0)])
+        x1 = x0 + rng.uniform(-3.0, 12.0, count)
+        first, lo, hi = kernels.row_spans(x0, x1, lengths.astype(np.int64), 9.0)
+        at, x0s, x1s = 0, x0.tolist(), x1.tolist()
+        for row, n in enumerate(lengths.tolist()):
+            expected = columns._spans(list(range(at, at + n)), x0s, x1s, 9.0)
+            assert list(zip(lo[first[row]:first[row + 1]].tolist(), hi[first[row]:first[row + 1]].tolist())) == expected
+            at += n
 
 
 def test_the_switch_off_keeps_the_pure_layout(monkeypatch):
