@@ -69,18 +69,21 @@ def _column(*tops: int, left: int = 100) -> list:
     return [Disc(left, top, left + 30, top + 30, (i, 1, 1)) for i, top in enumerate(tops)]
 
 
+def _filled_column(read: dict[int, str]) -> list[str]:
+    """The labels `_by_column_sequence` gives two questions' column of eight discs (A–D each) read as `read`."""
+    from pipeline.extract.ocr.labeldiscs import _by_column_sequence
+
+    discs = _column(100, 150, 200, 250, 400, 450, 500, 550)
+    result = _by_column_sequence(discs, {i: (label, 90.0) for i, label in read.items()}, ["A", "B", "C", "D"], 30)
+    return [result.get(i, ("", 0.0))[0] for i in range(len(discs))]
+
+
 def test_unread_discs_take_the_labels_their_column_leaves_them():
     """Tesseract skipped the last two of sixteen clear discs in one strip (Revalida p. 12: A, B, ?, ?).
     A run of unread discs takes the labels the read ones either side pin down, and no other."""
     from pipeline.extract.ocr.labeldiscs import _by_column_sequence
 
-    labels = ["A", "B", "C", "D"]
-    discs = _column(100, 150, 200, 250, 400, 450, 500, 550)
-
-    def filled(read: dict[int, str]) -> list[str]:
-        result = _by_column_sequence(discs, {i: (label, 90.0) for i, label in read.items()}, labels, 30)
-        return [result.get(i, ("", 0.0))[0] for i in range(len(discs))]
-
+    filled = _filled_column
     # the column's end after a read "B"; a run before the next question's "A"
     assert filled({0: "A", 1: "B", 4: "A", 5: "B", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
     # a run that opens the column, before a read "C"; one between "B" and "D"
@@ -96,22 +99,14 @@ def test_unread_discs_take_the_labels_their_column_leaves_them():
     assert filled({0: "B", 2: "D"}) == ["B", "C", "D", "", "", "", "", ""]
     # another column is another sequence
     other = _column(100, 150, 200, left=900)
-    result = _by_column_sequence(discs[:3] + other, {0: ("A", 90.0), 1: ("B", 90.0), 3: ("B", 90.0), 4: ("C", 90.0)}, labels, 30)
+    result = _by_column_sequence(_column(100, 150, 200) + other, {0: ("A", 90.0), 1: ("B", 90.0), 3: ("B", 90.0), 4: ("C", 90.0)}, ["A", "B", "C", "D"], 30)
     assert [result.get(i, ("", 0.0))[0] for i in range(6)] == ["A", "B", "C", "B", "C", "D"]
 
 
 def test_unread_discs_after_a_questions_last_label_open_the_next_question():
     """On 200 dpi squares every serif "1" of a Turkish sheet went unread (1 ? 2 ... 5 ? 2 3 4 5): a run after the
     labels' last, before a read label as many places into the sequence as the run is long, opens the next question."""
-    from pipeline.extract.ocr.labeldiscs import _by_column_sequence
-
-    labels = ["A", "B", "C", "D"]
-    discs = _column(100, 150, 200, 250, 400, 450, 500, 550)
-
-    def filled(read: dict[int, str]) -> list[str]:
-        result = _by_column_sequence(discs, {i: (label, 90.0) for i, label in read.items()}, labels, 30)
-        return [result.get(i, ("", 0.0))[0] for i in range(len(discs))]
-
+    filled = _filled_column
     assert filled({0: "A", 1: "B", 2: "C", 3: "D", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
     assert filled({1: "B", 2: "C", 3: "D", 5: "B", 6: "C", 7: "D"}) == ["A", "B", "C", "D"] * 2
     # after a label short of the last, the run may end that question or open the next: left unread
