@@ -44,20 +44,25 @@ def _sheet(path):
     return path
 
 
-def _glyphs(path, monkeypatch, switch: str):
-    monkeypatch.setenv(charloop.ENV_SWITCH, switch)
+def glyph_pages(path) -> list[tuple[list, float, float]]:
+    """Each page of the PDF at `path` read as layout reads it: its glyphs (highlights detected), width, height."""
     doc = pdfium.PdfDocument(str(path))
     try:
         pages = []
         for index in range(len(doc)):
             page = doc[index]
             textpage = page.get_textpage()
-            pages.append(page_glyphs(page, textpage, detect_highlights=True))
+            pages.append((page_glyphs(page, textpage, detect_highlights=True), *page.get_size()))
             textpage.close()
             page.close()
         return pages
     finally:
         doc.close()
+
+
+def _glyphs(path, monkeypatch, switch: str):
+    monkeypatch.setenv(charloop.ENV_SWITCH, switch)
+    return [glyphs for glyphs, _, _ in glyph_pages(path)]
 
 
 def _same(a, b) -> bool:

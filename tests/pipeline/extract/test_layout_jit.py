@@ -6,16 +6,15 @@ with the switch off, the pure path runs."""
 from __future__ import annotations
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 from fpdf import FPDF
 
 from pipeline.extract import charloop
 from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
-from pipeline.extract.glyphs import page_glyphs
 from pipeline.extract import columns, layout
 from pipeline.extract.layout import LayoutParams, assemble
 from tests.fixtures.sheets import two_column_page
+from tests.pipeline.extract.test_char_loop import glyph_pages
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -58,21 +57,6 @@ def _table_and_rotated(path):
     return path
 
 
-def _pages(path):
-    doc = pdfium.PdfDocument(str(path))
-    try:
-        pages = []
-        for index in range(len(doc)):
-            page = doc[index]
-            textpage = page.get_textpage()
-            pages.append((page_glyphs(page, textpage, detect_highlights=True), *page.get_size()))
-            textpage.close()
-            page.close()
-        return pages
-    finally:
-        doc.close()
-
-
 def _laid_out(glyphs: GlyphArrays, width: float, height: float, monkeypatch, switch: str):
     """The page's segments as plain values, laid out with the switch at `switch` (a fresh copy of the
     glyphs each time: the layout marks overprinted twins bold on them)."""
@@ -93,7 +77,7 @@ def _both_ways(glyphs, width, height, monkeypatch):
 
 def test_a_two_column_page_reads_the_same_compiled_left_column_first(tmp_path, monkeypatch):
     pytest.importorskip("numba")
-    (glyphs, width, height), = _pages(two_column_page(tmp_path / "columns.pdf", LEFT, RIGHT, "ARKUSZ EGZAMINACYJNY"))
+    (glyphs, width, height), = glyph_pages(two_column_page(tmp_path / "columns.pdf", LEFT, RIGHT, "ARKUSZ EGZAMINACYJNY"))
     pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
     assert pure == compiled
     texts = [segment[0] for segment in pure]
@@ -104,7 +88,7 @@ def test_a_two_column_page_reads_the_same_compiled_left_column_first(tmp_path, m
 
 def test_a_table_grid_and_rotated_text_read_the_same_compiled(tmp_path, monkeypatch):
     pytest.importorskip("numba")
-    (glyphs, width, height), = _pages(_table_and_rotated(tmp_path / "table.pdf"))
+    (glyphs, width, height), = glyph_pages(_table_and_rotated(tmp_path / "table.pdf"))
     pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
     assert pure == compiled
     texts = [segment[0] for segment in pure]
