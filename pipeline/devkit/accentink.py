@@ -37,7 +37,7 @@ from PIL import Image
 
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, scanned_prose
 from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import scan_triples
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
 
 X_HEIGHT = set("acegimnorsuvwxyz")
@@ -130,10 +130,10 @@ def features(grey: np.ndarray, read: list[Box]) -> list[tuple[int, float, float,
     return out
 
 
-def measure(out: Path, language: Language, scan: tuple[int, float, int]) -> dict[str, list[tuple[float, float, float]]]:
+def measure(out: Path, language: Language, scan: ScanSetting) -> dict[str, list[tuple[float, float, float]]]:
     """Each group's (peak, mass, top) figures, relative to the page's plain `i`s, on `language`'s page at `scan`."""
     scanned, text = scanned_prose(out, language, scan)
-    return page_groups(scanned, 0, text, language.tesseract, scan[0])
+    return page_groups(scanned, 0, text, language.tesseract, scan.dpi)
 
 
 def page_groups(scanned: Path, index: int, text: str, tesseract: str, dpi: int) -> dict[str, list[tuple[float, float, float]]]:
@@ -229,14 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     PREPARED = args.prepared
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
-    scans = scan_triples(args.scans)
+    scans = ScanSetting.parse_list(args.scans)
     print("quantiles 5/25/50/75/95 % of each figure over the page's plain i-dots' median (1.00 = a read dot)")
     for scan in scans if not args.no_generated else ():
         for language in LANGUAGES:
             if (chosen and language.name not in chosen) or language.tesseract not in installed:
                 continue
             groups = measure(args.out, language, scan)
-            show(f"{language.name} {scan[0]}/{scan[1]}/{scan[2]}", groups)
+            show(f"{language.name} {scan}", groups)
             sys.stdout.flush()
     for name, tesseract in CORPUS_PAGES if args.corpus else ():
         show(name, corpus_groups(args.out, name, tesseract))

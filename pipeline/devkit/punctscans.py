@@ -24,8 +24,7 @@ from pathlib import Path
 from pipeline.devkit import punctkinds
 from pipeline.devkit.ocrcertainty import _vocabulary
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
-from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import scan_triples
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract.ocr import OcrSettings, installed_languages, ocr_pages
 from pipeline.infra import sha256_file
 
@@ -102,25 +101,22 @@ def read_words(scan: Path, language: Language, dpi: int, cache: Path, disabled: 
     return " ".join(line.text for line in pages[1].lines).split()
 
 
-def scanned_prose(out: Path, language: Language, scan: tuple[int, float, int]) -> tuple[Path, str]:
-    """`language`'s prose page scanned at `scan` (dpi, blur, JPEG quality) under `out`, made once and kept, and
-    the text printed on it."""
-    dpi, blur, jpeg = scan
+def scanned_prose(out: Path, language: Language, scan: ScanSetting) -> tuple[Path, str]:
+    """`language`'s prose page scanned at `scan` under `out`, made once and kept, and the text printed on it."""
     text = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
-    folder = out / language.name / f"{dpi}-{blur}-{jpeg}"
+    folder = out / language.name / scan.folder()
     scanned = folder / "scan.pdf"
     if not scanned.is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        rasterize_pdf(page_pdf(folder / "text.pdf", text, language.font), scanned, dpi=dpi, blur=blur, jpeg_quality=jpeg,
-                      noise=0.01, seed=language.seed + dpi)
+        scan.rasterise(page_pdf(folder / "text.pdf", text, language.font), scanned, seed=language.seed + scan.dpi)
     return scanned, text
 
 
-def measure(out: Path, language: Language, scan: tuple[int, float, int], disabled: tuple[str, ...]
+def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[str, ...]
             ) -> tuple[int, Counter[str], list[tuple[str, str]]]:
     """The printed marks of `language`'s page, its punctuation differences by class, and each differing run."""
     scanned, text = scanned_prose(out, language, scan)
-    printed, read = text.split(), read_words(scanned, language, scan[0], out / "cache", disabled)
+    printed, read = text.split(), read_words(scanned, language, scan.dpi, out / "cache", disabled)
     import difflib
     shown = [(" ".join(printed[i1:i2]), " ".join(read[j1:j2]))
              for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, printed, read, autojunk=False).get_opcodes() if op != "equal"]
@@ -138,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disable", default="", help="passes left out, comma-separated")
     parser.add_argument("--show", action="store_true", help="every run with a punctuation difference: printed → read")
     args = parser.parse_args(argv)
-    scans = scan_triples(args.scans)
+    scans = ScanSetting.parse_list(args.scans)
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
@@ -151,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 marks, found, shown = measure(args.out, language, scan, disabled)
                 total_marks += marks
                 total.update(found)
-                print(f"{set_name:8} {language.name:3} {scan[0]}/{scan[1]}/{scan[2]}  marks {marks:4d}  differing "
+                print(f"{set_name:8} {language.name:3} {scan}  marks {marks:4d}  differing "
                       f"{sum(found.values()):3d}  {punctkinds.table_row(found)}", flush=True)
                 for printed, read in shown if args.show else ():
                     print(f"    {printed!r} → {read!r}")

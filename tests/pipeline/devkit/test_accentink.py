@@ -10,6 +10,7 @@ import pytest
 
 from pipeline.devkit import accentink
 from pipeline.devkit.punctscans import TUNING
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract.ocr import installed_languages
 
 SPANISH = next(language for language in TUNING if language.name == "es")
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.skipif("spa" not in installed_languages(), reason="Tess
 
 
 def test_a_marked_letter_carries_ink_above_its_x_height_that_a_bare_letter_lacks(tmp_path: Path):
-    groups = accentink.measure(tmp_path, SPANISH, (200, 0.6, 85))
+    groups = accentink.measure(tmp_path, SPANISH, ScanSetting(200, 0.6, 85))
     bare = [peak for peak, _, _ in groups["other plain"]]
     marked = [peak for peak, _, _ in groups["other marked, kept"] + groups["other marked, lost"]]
     assert len(bare) > 500 and len(marked) > 20
@@ -26,7 +27,7 @@ def test_a_marked_letter_carries_ink_above_its_x_height_that_a_bare_letter_lacks
 
 
 def test_an_acute_over_an_i_is_more_ink_and_reaches_higher_than_the_pages_own_dots(tmp_path: Path):
-    groups = accentink.measure(tmp_path, SPANISH, (150, 0.8, 70))
+    groups = accentink.measure(tmp_path, SPANISH, ScanSetting(150, 0.8, 70))
     dots, acutes = groups["i plain"], groups["i marked, kept"] + groups["i marked, lost"]
     assert len(dots) > 100 and len(acutes) > 5
     assert statistics.median(d[1] for d in dots) == pytest.approx(1.0)  # the figures are relative to the dots
