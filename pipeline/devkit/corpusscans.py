@@ -22,8 +22,8 @@ from pathlib import Path
 
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of
-from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, corpus_sheet, scan_triples, sheets_in_corpus
+from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.softscans import Sheet, _printed, _records_of_key_scan, corpus_sheet, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -122,15 +122,14 @@ def _records(path: Path, the_spec, facts: dict[str, str], options: ExtractOption
     return {q.number: q for q in result.questions}, lines
 
 
-def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], scan_keys: bool = False) -> tuple[Tally, list[str]]:
+def measure(out: Path, sheet: Sheet, scan: ScanSetting, scan_keys: bool = False) -> tuple[Tally, list[str]]:
     the_spec = load_spec(sheet.spec)
     facts = dict(sheet.facts)
     stretch = _pages_of(CORPUS / sheet.folder / sheet.booklet, out / sheet.name / "text" / sheet.booklet, sheet.pages)
-    dpi, blur, jpeg = scan
-    scans = out / sheet.name / f"{dpi}-{blur}-{jpeg}"
+    scans = out / sheet.name / scan.folder()
     scans.mkdir(parents=True, exist_ok=True)
     if not (scans / stretch.name).is_file():
-        rasterize_pdf(stretch, scans / stretch.name, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=dpi + jpeg)
+        scan.rasterise(stretch, scans / stretch.name)
     printed, _ = _records(stretch, the_spec, facts, ExtractOptions.from_spec(the_spec))
     read, lines = _records(scans / stretch.name, the_spec, facts, ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache")))
     tally = compare(printed, read)
@@ -139,8 +138,7 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], scan_keys: bo
     if scan_keys:
         # The whole booklet by its text layer, its key scanned: the key's reading alone (its booklet-type header included).
         if not (scans / sheet.key).is_file():
-            rasterize_pdf(CORPUS / sheet.folder / sheet.key, scans / sheet.key, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01,
-                          seed=dpi + jpeg)
+            scan.rasterise(CORPUS / sheet.folder / sheet.key, scans / sheet.key)
         whole = CORPUS / sheet.folder / sheet.booklet
         truth = _printed(whole, CORPUS / sheet.folder / sheet.key, sheet.spec, sheet.facts)
         keyed = _records_of_key_scan(whole, scans / sheet.key, the_spec, facts, ExtractOptions.from_spec(the_spec),
@@ -161,14 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keys", action="store_true", help="also the key scanned (the booklet by its text layer): answers right")
     parser.add_argument("--show", action="store_true", help="each question not found under its number, and each renumbering")
     args = parser.parse_args(argv)
-    scans = scan_triples(args.scans)
+    scans = ScanSetting.parse_list(args.scans)
     for set_name in SETS if args.set == "all" else [args.set]:
         total = Tally()
         for sheet in sheets_in_corpus(set_name, SETS[set_name], args.sheets):
             for scan in scans:
                 tally, notes = measure(args.out, sheet, scan, args.keys)
                 total.add(tally)
-                print(f"{set_name:8} {sheet.name:18} {scan[0]}dpi blur {scan[1]} q{scan[2]:<3} {tally.line()}", flush=True)
+                print(f"{set_name:8} {sheet.name:18} {scan.dpi}dpi blur {scan.blur} q{scan.jpeg:<3} {tally.line()}", flush=True)
                 for note in notes if args.show else ():
                     print(f"    {note}")
         print(f"{set_name:8} {'all':18} {'':21} {total.line()}", flush=True)
