@@ -34,8 +34,8 @@ from typing import Any
 from pipeline.devkit import ocrcertainty, punctkinds, scriptscans
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
-from pipeline.devkit.sample.raster import rasterize_pdf
-from pipeline.devkit.softscans import Score, Sheet, corpus_sheet, _printed, _records_of_key_scan, scan_triples, sheets_in_corpus
+from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.softscans import Score, Sheet, corpus_sheet, _printed, _records_of_key_scan, sheets_in_corpus
 from pipeline.extract import ExtractOptions
 from pipeline.records import Question
 from pipeline.specs import load_spec
@@ -164,18 +164,17 @@ def compare(printed: dict[str, Question], read: dict[str, Question]) -> tuple[Ta
     return tally, errors, shown
 
 
-def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], disabled: tuple[str, ...]
+def measure(out: Path, sheet: Sheet, scan: ScanSetting, disabled: tuple[str, ...]
             ) -> tuple[Tally, Counter[str], list[tuple[str, str]]]:
     the_spec = load_spec(sheet.spec)
     source = CORPUS / sheet.folder
     facts = dict(sheet.facts)
     stretch = _pages_of(source / sheet.booklet, out / sheet.name / "text" / sheet.booklet, sheet.pages)
-    dpi, blur, jpeg = scan
-    scans = out / sheet.name / f"{dpi}-{blur}-{jpeg}"
+    scans = out / sheet.name / scan.folder()
     scans.mkdir(parents=True, exist_ok=True)
     for clean in (stretch, source / sheet.key):
         if not (scans / clean.name).is_file():
-            rasterize_pdf(clean, scans / clean.name, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=dpi + jpeg)
+            scan.rasterise(clean, scans / clean.name)
     plain = ExtractOptions.from_spec(the_spec)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache"))
     options = replace(options, ocr=replace(options.ocr, disabled_passes=tuple(options.ocr.disabled_passes) + disabled))
@@ -191,11 +190,10 @@ def measure(out: Path, sheet: Sheet, scan: tuple[int, float, int], disabled: tup
     return tally, errors, shown
 
 
-def measure_generated(out: Path, name: str, scan: tuple[int, float, int], disabled: tuple[str, ...]
+def measure_generated(out: Path, name: str, scan: ScanSetting, disabled: tuple[str, ...]
                       ) -> tuple[Tally, Counter[str], list[tuple[str, str]]]:
     """A generated family's sheet and key, scanned at `scan`, against what was printed."""
-    dpi, blur, jpeg = scan
-    folder = out / f"generated-{name}" / f"{dpi}-{blur}-{jpeg}"
+    folder = out / f"generated-{name}" / scan.folder()
     family = next((f for f in (*scriptscans.TUNING, *scriptscans.CHECKING) if f.name == name), None)
     questions: Any
     if family is not None:
@@ -213,7 +211,7 @@ def measure_generated(out: Path, name: str, scan: tuple[int, float, int], disabl
     if not key.is_file():
         folder.mkdir(parents=True, exist_ok=True)
         for target, make in zip((sheet, key), clean):
-            rasterize_pdf(make(target.with_suffix(".text.pdf")), target, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=seed)
+            scan.rasterise(make(target.with_suffix(".text.pdf")), target, seed=seed)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(out / "cache"))
     options = replace(options, ocr=replace(options.ocr, disabled_passes=tuple(options.ocr.disabled_passes) + disabled))
     read = _records_of(sheet, key, the_spec, {"year": "2031"}, options)
@@ -241,7 +239,7 @@ def line(tally: Tally, errors: Counter[str]) -> str:
             f" answers {share(tally.answers_right, tally.answers)}")
 
 
-def _report(label: str, measured: list[tuple[str, Callable[..., tuple[Tally, Counter[str], list]]]], scans: list[tuple[int, float, int]],
+def _report(label: str, measured: list[tuple[str, Callable[..., tuple[Tally, Counter[str], list]]]], scans: list[ScanSetting],
             disabled: tuple[str, ...], show: bool, punct: bool = False) -> None:
     """One line per sheet and scan, then the set's total; with `show`, each differing stretch under its line; with
     `punct`, the punctuation differences of the stretches by class (`punctkinds`) under it."""
@@ -251,7 +249,7 @@ def _report(label: str, measured: list[tuple[str, Callable[..., tuple[Tally, Cou
             tally, errors, shown = measure_one(scan, disabled)
             total.add(tally)
             total_errors.update(errors)
-            print(f"{label}{name:20} {scan[0]}/{scan[1]}/{scan[2]}  {line(tally, errors)}", flush=True)
+            print(f"{label}{name:20} {scan}  {line(tally, errors)}", flush=True)
             if punct:
                 marks = sum((punctkinds.classify(printed, read) for printed, read in shown), Counter[str]())
                 total_marks.update(marks)
@@ -273,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="every differing stretch: printed → read")
     parser.add_argument("--punct", action="store_true", help="under each line, its punctuation differences by class (`punctkinds`)")
     args = parser.parse_args(argv)
-    scans = scan_triples(args.scans)
+    scans = ScanSetting.parse_list(args.scans)
     disabled = tuple(p for p in args.disable.split(",") if p)
     chosen = {s for s in args.sheets.split(",") if s}
     for set_name in SETS if args.set == "all" else [args.set] if args.set in SETS else []:
