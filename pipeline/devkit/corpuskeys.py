@@ -22,7 +22,8 @@ from typing import Literal
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.counts import Counts
 from pipeline.devkit.ocrcertainty import CORPUS
-from pipeline.devkit.softscans import ScanSetting, Sheet, corpus_sheet, _printed, _text_document, sheets_in_corpus
+from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.softscans import Sheet, corpus_sheet, _printed, _text_document, sheets_in_corpus
 from pipeline.diagnostics import Code, Diagnostic
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.parse import parse_sheet
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
     parser.add_argument("--show", action="store_true", help="each wrong or silent entry and the key's report lines")
     args = parser.parse_args(argv)
-    scans = [ScanSetting.parse(text) for text in args.scans.split(",")]
+    scans = ScanSetting.parse_list(args.scans)
     for set_name in SETS if args.set == "all" else [args.set]:
         total = KeyTally()
         for sheet in sheets_in_corpus(set_name, SETS[set_name], args.sheets, file="key"):
