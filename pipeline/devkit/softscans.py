@@ -31,7 +31,7 @@ import pypdfium2 as pdfium
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.ocrcertainty import CORPUS, _pages_of, _records_of
-from pipeline.devkit.sample.raster import rasterize_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
 from pipeline.extract.ocr import measure_softness, render_page, sharpening
 from pipeline.parse import parse_sheet
@@ -113,51 +113,6 @@ TILT_CHECKING = (
 SETS = {"tuning": TUNING, "checking": CHECKING, "tilt-tuning": TUNING, "tilt-checking": TILT_CHECKING}
 RENDER_DPI = 300  # the specs' OCR dpi: a scan is rendered at it before it is read
 SCANS = "150/0.8/70,150/0.4/90,200/0.8/90,200/0.4/70,300/0.8/70,300/0.4/90"
-
-
-def scan_triples(text: str) -> list[tuple[int, float, int]]:
-    """The scans a tool's `--scans` names ("150/0.8/70,200/0.6/90": dpi/blur/JPEG quality), in order."""
-    return [(int(d), float(b), int(q)) for d, b, q in (s.split("/") for s in text.split(",") if s)]
-
-
-@dataclass(frozen=True)
-class ScanSetting:
-    """How a sheet is scanned: resolution, blur radius, JPEG quality, tilt, Gaussian grain and specks."""
-    dpi: int
-    blur: float
-    jpeg: int
-    tilt: float = 0.0
-    grain: float = 0.01
-    speckle: float = 0.0
-
-    @classmethod
-    def parse(cls, text: str) -> ScanSetting:
-        """`dpi/blur/jpeg[/tilt[/gGRAIN|sSPECKLE]]`, e.g. `200/0.6/80/-1.5/s0.003`."""
-        parts = text.split("/")
-        if not 3 <= len(parts) <= 5:
-            raise ValueError(f"scan {text!r}: dpi/blur/jpeg[/tilt[/gGRAIN|sSPECKLE]]")
-        setting = cls(int(parts[0]), float(parts[1]), int(parts[2]), float(parts[3]) if len(parts) > 3 else 0.0)
-        if len(parts) == 5:
-            kind, amount = parts[4][:1], float(parts[4][1:])
-            if kind not in "gs" or not kind:
-                raise ValueError(f"scan {text!r}: noise is g<grain> or s<speckle share>")
-            setting = replace(setting, grain=amount) if kind == "g" else replace(setting, speckle=amount)
-        return setting
-
-    def folder(self) -> str:
-        plain = f"{self.dpi}-{self.blur}-{self.jpeg}"
-        if (self.tilt, self.grain, self.speckle) == (0.0, 0.01, 0.0):
-            return plain  # the folder a run before tilts and specks wrote
-        return f"{plain}-t{self.tilt}-g{self.grain}-s{self.speckle}"
-
-    def label(self) -> str:
-        extra = (f" tilt {self.tilt:+.1f}" if self.tilt else "") + (f" grain {self.grain}" if self.grain != 0.01 else "") + (
-            f" specks {self.speckle}" if self.speckle else "")
-        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}{extra}"
-
-    def rasterise(self, clean: Path, target: Path) -> None:
-        rasterize_pdf(clean, target, dpi=self.dpi, blur=self.blur, jpeg_quality=self.jpeg, noise=self.grain, rotate_deg=self.tilt,
-                      speckle=self.speckle, seed=self.dpi + self.jpeg)
 
 
 @dataclass
@@ -270,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--softness", action="store_true", help="only each page's measured softness and whether `sharpen` fires")
     parser.add_argument("--pass", dest="passes", default="sharpen", help="the passes measured: left out for the baseline")
     args = parser.parse_args(argv)
-    scans = [ScanSetting.parse(text) for text in args.scans.split(",")]
+    scans = ScanSetting.parse_list(args.scans)
     measured = tuple(p for p in args.passes.split(",") if p)
     for set_name in ("tuning", "checking") if args.set == "all" else [args.set]:  # the tilt sets only when named
         totals = {"without": (Score(), Score()), "with": (Score(), Score())}

@@ -150,7 +150,7 @@ def test_a_question_number_tesseract_drops_on_a_despeckled_page_is_still_read(tm
     from dataclasses import replace
 
     from pipeline.devkit.ocrcertainty import _pages_of
-    from pipeline.devkit.softscans import ScanSetting
+    from pipeline.devkit.sample.scansetting import ScanSetting
     from pipeline.extract import ExtractOptions
     from pipeline.extract.ocr.pagepasses import read_page
     from pipeline.specs import load_spec
