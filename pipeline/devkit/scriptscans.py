@@ -34,7 +34,7 @@ from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfbase import PT_PER_MM
 from pipeline.devkit.sample.pdfgen import CJK_FONT, PageItem, PageSpec, Rect, TextBox, build_pdf, cjk_font, text_height
-from pipeline.devkit.sample.raster import rasterize_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
@@ -94,32 +94,6 @@ SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "g
         "discs-tuning": DISC_TUNING, "discs-checking": DISC_CHECKING}
 GROUPS = {"all": ("tuning", "checking"), "glued": ("glued-tuning", "glued-checking"),
           "discs": ("discs-tuning", "discs-checking")}  # `all` stays the scripts' families
-
-
-@dataclass(frozen=True)
-class Scan:
-    dpi: int
-    blur: float
-    jpeg: int
-    tilt: float = 0.0  # degrees, counter-clockwise
-    noise: float = 0.01  # grain, as a fraction of full scale
-
-    @property
-    def name(self) -> str:
-        extra = f" tilt {self.tilt} noise {self.noise}" if (self.tilt, self.noise) != (0.0, 0.01) else ""
-        return f"{self.dpi}dpi blur {self.blur} q{self.jpeg}{extra}"
-
-    @property
-    def folder(self) -> str:
-        extra = f"-{self.tilt}-{self.noise}" if (self.tilt, self.noise) != (0.0, 0.01) else ""
-        return f"{self.dpi}-{self.blur}-{self.jpeg}{extra}"
-
-    @classmethod
-    def parse(cls, text: str) -> Scan:
-        """`dpi/blur/jpeg[/tilt[/noise]]`, e.g. `200/0.8/70/1.2/0.03`."""
-        dpi, blur, jpeg, *rest = text.split("/")
-        tilt, noise = (rest + ["0", "0.01"][len(rest):])[:2]
-        return cls(int(dpi), float(blur), int(jpeg), float(tilt), float(noise))
 
 
 @dataclass(frozen=True)
@@ -300,7 +274,7 @@ def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ..
     return {q.number: q for q in result.questions}
 
 
-def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
+def measure(folder: Path, family: Family, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
     vocabulary = _vocabulary(family)
     questions = printed_questions(family, vocabulary)
     folder = folder / f"seed{family.seed}"
@@ -311,15 +285,14 @@ def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str
     name = f"{family.name} s{family.seed}"
     lines = [f"{name:14} text layer               {by_text.text()}"]
     for setting in scans:
-        scanned = folder / family.name / setting.folder / "2031"
+        scanned = folder / family.name / setting.folder() / "2031"
         scanned.mkdir(parents=True, exist_ok=True)
         for clean in (sheet, key):
-            rasterize_pdf(clean, scanned / clean.name, dpi=setting.dpi, blur=setting.blur, jpeg_quality=setting.jpeg,
-                          noise=setting.noise, rotate_deg=setting.tilt, seed=family.seed)
+            setting.rasterise(clean, scanned / clean.name, seed=family.seed)
         records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache")
-        by_scan = score(questions, records, family, setting.name, show)
+        by_scan = score(questions, records, family, setting.label(), show)
         gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
-        lines.append(f"{name:14} {setting.name:24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
+        lines.append(f"{name:14} {setting.label():24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
     return lines
 
 
@@ -335,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
     parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
     args = parser.parse_args(argv)
-    scans = [Scan.parse(s) for s in args.scans.split(",")]
+    scans = ScanSetting.parse_list(args.scans)
     seeds = [int(s) for s in args.seeds.split(",")]
     chosen = set(filter(None, args.families.split(",")))
     disabled = tuple(filter(None, args.disable.split(",")))

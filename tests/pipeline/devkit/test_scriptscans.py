@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.devkit import scriptscans
 from pipeline.devkit.sample.pdfgen import cjk_font
+from pipeline.devkit.sample.scansetting import ScanSetting
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
@@ -31,7 +32,7 @@ def _scanned_beside_its_text_layer(tmp_path, families, name: str, scan) -> tuple
 @needs_tesseract("kor", "eng")
 @pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
 def test_a_scanned_korean_sheet_with_ringed_labels_reads_near_its_text_layer(tmp_path):
-    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-row", scriptscans.Scan(200, 0.6, 80))
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-row", ScanSetting(200, 0.6, 80))
     # Before ringed labels were found by shape, no option and no key answer of this sheet was read (0 %).
     assert recall == 100.0 and answers == 100.0
     assert options >= 90.0
@@ -64,7 +65,7 @@ def test_a_dense_korean_column_sheet_scanned_at_300_dpi_keeps_the_options_psm3_b
     # confidence, which was never read again; its block reading (psm 6) reads them. And the page's last
     # question read its ⑤ as ② at the end of the page's rings, where any label counted as leading on.
     # Before: options 68 %, answers 80 %; with the block reading alone 84 / 90, with the rings' fix alone 76.
-    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-column", scriptscans.Scan(300, 0.4, 90))
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.TUNING, "ko-column", ScanSetting(300, 0.4, 90))
     assert recall == 100.0 and answers == 100.0
     assert options >= 90.0
 
@@ -74,7 +75,7 @@ def test_a_greek_pairs_key_scanned_at_250_dpi_is_applied_though_its_heading_year
     # At 250 dpi, blur 0.5, JPEG 85 the key's bold heading "... 2031" reads "2051": the key was refused as
     # another year's and no answer was applied (0 %), though every entry read right.
     family = next(f for f in scriptscans.CHECKING if f.name == "el-pairs")
-    _, scan = scriptscans.measure(tmp_path, family, [scriptscans.Scan(250, 0.5, 85)])
+    _, scan = scriptscans.measure(tmp_path, family, [ScanSetting(250, 0.5, 85)])
     assert _figures(scan)[2] == 100.0
 
 
@@ -85,7 +86,7 @@ def test_options_labelled_1_to_5_on_dark_squares_are_options_not_question_number
     # one-line questions, its numbers repeated, and the key refused as another sheet's. A bare number right
     # below a line that opens with a bare number at its own left edge is a column of labels, not a header.
     # Before: options 20 %, answers 0 %; after 60 / 60 (the rest: a "5" read as "3", a label read twice).
-    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "tr-square-digits", scriptscans.Scan(300, 0.4, 90))
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "tr-square-digits", ScanSetting(300, 0.4, 90))
     assert recall == 100.0
     assert options >= 50.0 and answers >= 50.0
 
@@ -98,7 +99,7 @@ def test_digits_on_dark_squares_scanned_at_150_and_200_dpi_are_read_as_labels_an
     # sequence left it unread (5, ?, 2): "3." was then taken for a question number, the key refused as another
     # sheet's. A run after the labels' last opens the next question. Before: options 40 %, answers 0 %.
     family = next(f for f in scriptscans.DISC_CHECKING if f.name == "tr-square-digits")
-    text, at_150, at_200 = scriptscans.measure(tmp_path, family, [scriptscans.Scan(150, 0.8, 70), scriptscans.Scan(200, 0.6, 80)])
+    text, at_150, at_200 = scriptscans.measure(tmp_path, family, [ScanSetting(150, 0.8, 70), ScanSetting(200, 0.6, 80)])
     assert _figures(text) == (100.0, 100.0, 100.0)
     assert _figures(at_150)[0] == 100.0 and _figures(at_150)[1] >= 10.0
     assert _figures(at_200) >= (100.0, 90.0, 90.0) and min(_figures(at_200)) >= 90.0
@@ -113,7 +114,7 @@ def test_question_numbers_tesseract_drops_beside_dark_squares_are_read_again_apa
     # Then options' first letters were lost with the squares where Tesseract read a square and the letters as one
     # word (`ghé` kept as `hé`, `vị` dropped with its square, `thưởng` as `ưng`): the word is read again from where
     # the square's outline ends, not shared out by width. Options 60 -> 70 %.
-    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "vi-square-lower", scriptscans.Scan(300, 0.4, 90))
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_CHECKING, "vi-square-lower", ScanSetting(300, 0.4, 90))
     assert recall == 100.0
     assert options >= 67.5 and answers >= 70.0
 
@@ -124,7 +125,7 @@ def test_hangul_labels_on_dark_discs_are_read_as_the_spec_labels(tmp_path):
     # The discs were found and their strip read right ("가나다라…"), but Korean's model, under a whitelist of the
     # labels without the space, gave every label after the strip's first a confidence of 0: all were refused,
     # and no option of the sheet was read (0 % at 150, 200 and 300 dpi). Before: options 0 %, answers 0 %.
-    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_TUNING, "ko-disc", scriptscans.Scan(200, 0.6, 80))
+    recall, options, answers = _scanned_beside_its_text_layer(tmp_path, scriptscans.DISC_TUNING, "ko-disc", ScanSetting(200, 0.6, 80))
     assert recall == 100.0
     assert options >= 70.0 and answers >= 70.0
 
