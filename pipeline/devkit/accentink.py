@@ -36,7 +36,6 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, scanned_prose
-from pipeline.devkit.sample.raster import rasterize_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
 
@@ -185,9 +184,7 @@ def corpus_groups(out: Path, name: str, tesseract: str) -> dict[str, list[tuple[
     clean = _pages_of(CORPUS / sheet.folder / sheet.sheet, out / name / "text" / sheet.sheet, sheet.pages)
     scanned = out / name / clean.name
     if not scanned.is_file():
-        s = sheet.scan
-        rasterize_pdf(clean, scanned, dpi=s.dpi, blur=s.blur, jpeg_quality=s.jpeg, noise=s.noise, rotate_deg=s.tilt,
-                      seed=sheet.seed, colour=sheet.colour)
+        sheet.scan.rasterise(clean, scanned, seed=sheet.seed, colour=sheet.colour)
     total: dict[str, list[tuple[float, float, float]]] = {g: [] for g in GROUPS}
     document = pdfium.PdfDocument(str(clean))
     try:
