@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
-from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import build_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
 from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
@@ -82,16 +83,15 @@ def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeySco
                     len(table.named) - before)
 
 
-def measure(sheet: KeySheet, folder: Path, *, dpi: int, blur: float, jpeg: int, seed: int = 0,
+def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 0,
             disabled: tuple[str, ...] = ()) -> tuple[KeyScore, KeyTable]:
     source = folder / f"{sheet.name}.pdf"
     if not source.exists():
         build_pdf(source, sheet.pages)
-    scan = folder / f"{sheet.name}-{dpi}-{blur}-{jpeg}.pdf"
-    rasterize_pdf(source, scan, dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=seed)
+    scan = setting.rasterise(source, folder / f"{sheet.name}-{setting.folder()}.pdf", seed=seed)
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
-    return score(sheet, table, f"{dpi}dpi blur {blur} q{jpeg}", time.monotonic() - started), table
+    return score(sheet, table, setting.label(), time.monotonic() - started), table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             for dpi, blur, jpeg in itertools.product(
                 [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")]
             ):
-                result, table = measure(sheet, Path(tmp), dpi=dpi, blur=blur, jpeg=jpeg, seed=args.seed, disabled=disabled)
+                result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg), seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:22} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
                       f"(unaccounted {result.unaccounted}) {result.seconds:.1f}s", flush=True)
