@@ -17,7 +17,8 @@ import unicodedata
 from pathlib import Path
 
 from pipeline.devkit.sample.optiongrids import CHECKING, TUNING, OptionSheet
-from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import build_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings
 
@@ -59,10 +60,10 @@ def main(argv: list[str] | None = None) -> int:
             for dpi, blur, jpeg in itertools.product(
                 [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")]
             ):
-                scan = rasterize_pdf(source, Path(tmp) / f"{name}-{dpi}-{blur}-{jpeg}.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg,
-                                     noise=0.01, seed=args.seed)
+                setting = ScanSetting(dpi, blur, jpeg)
+                scan = setting.rasterise(source, Path(tmp) / f"{name}-{setting.folder()}.pdf", seed=args.seed)
                 found, total = recall(sheet, page_text(scan, sheet, disabled))
-                print(f"{kind:8} {name:15} {dpi}dpi blur {blur} q{jpeg}  options {found:3}/{total} ({found / total:.0%})", flush=True)
+                print(f"{kind:8} {name:15} {setting.label()}  options {found:3}/{total} ({found / total:.0%})", flush=True)
     return 0
 
 
