@@ -172,6 +172,16 @@ def page_pass(
     return declare
 
 
+def says(text: str) -> Callable[[Callable[[PageWork], bool]], Callable[[PageWork], bool]]:
+    """A condition's docstring built from the constants it tests, so the listing cannot drift from them."""
+
+    def described(condition: Callable[[PageWork], bool]) -> Callable[[PageWork], bool]:
+        condition.__doc__ = text
+        return condition
+
+    return described
+
+
 def first_paragraph(doc: str | None) -> str:
     """A docstring's first paragraph on one line: what a pass listing shows as its condition or summary."""
     return " ".join((doc or "").split("\n\n", 1)[0].split())

@@ -1,0 +1,95 @@
+"""The page passes that read answer-key tables and lists: the lone short words that make a page a key table, and the
+table read as a block, cut by its rules, by its numbered rows, as a grid or as an unruled list, each cell against the
+option labels. Declared like every other page pass (`passes.page_pass`) and placed in the one ordered registry by
+`pagepasses.PAGE_PASSES`."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from pipeline.extract.ocr.gridcells import read_grid_cells
+from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
+from pipeline.extract.ocr.listcells import read_list_cells
+from pipeline.extract.ocr.labelpasses import (
+    has_labels,
+)
+from pipeline.extract.ocr.noise import is_noise
+from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
+from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
+from pipeline.extract.ocr.words import isolated_short_words
+
+
+@says(f"the page holds at least {TABLE_PASS_MIN_ISOLATED} short words standing alone (a key table's cells)")
+def _table_page(work: PageWork) -> bool:
+    return len(work.lone_cells) >= TABLE_PASS_MIN_ISOLATED
+
+
+def _key_table_with_labels(work: PageWork) -> bool:
+    """a key table's cells (as above) and the spec's option labels"""
+    return _table_page(work) and has_labels(work)
+
+
+@page_pass("lone-cells", "1", Cost.CHEAP, required=True)
+def _find_lone_cells(work: PageWork) -> PageWork:
+    """The short words standing alone (a key table's cells), which decide whether the table passes apply."""
+    return replace(work, lone_cells=isolated_short_words(work.words))
+
+
+@page_pass("table-block", "1", Cost.REGIONS, when=_table_page)
+def _read_table_block(work: PageWork) -> PageWork:
+    """A key page whole, elsewhere the areas around lone cells, read again as one block (`--psm 6`) and merged (`keycells`)."""
+    settings, grey = work.settings, work.prepared()
+    # A key page may have no word of three letters to measure text by: its cells do then.
+    cell_height = work.typical_height or float(np.median([w.bottom - w.top for w in work.lone_cells]))
+    areas = table_areas(work.words, work.lone_cells, cell_height, grey.width, grey.height)
+    if not areas:
+        return work
+    block_pass = read_table_areas(grey, areas, cell_height, settings.languages, settings.dpi, work.omp_thread_limit)
+    return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
+
+
+@page_pass("table-cells", "7", Cost.REGIONS, when=has_labels)  # 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
+def _read_table_cells(work: PageWork) -> PageWork:
+    """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    # Unprepared: preparing erases the rules that say where the cells are.
+    words = read_table_cells(work.image, work.prepared(), work.words, settings.option_labels, settings.languages, settings.dpi,
+                             work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
+@page_pass("key-cells", "2", Cost.REGIONS, when=_key_table_with_labels)  # 2: a label strip that reads some cells and leaves most unread read again with the space allowed
+def _read_key_cells(work: PageWork) -> PageWork:
+    """In a table of numbered rows, the answer cells read together against the option labels (`keycells`)."""
+    settings = work.settings
+    assert settings.option_labels  # the condition says so
+    read, words = held_apart(work.words)  # a table read from its rules is not read again
+    words = read + read_key_cells(work.prepared(), words, settings.option_labels, settings.languages, settings.dpi,
+                           work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
+@page_pass("grid-cells", "5", Cost.REGIONS, when=has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+def _read_grid_cells(work: PageWork) -> PageWork:
+    """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    # Unprepared grey: preparing erases a number row's dark fill with the table rules, digits and all.
+    read, words = held_apart(work.words)
+    words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
+                            work.omp_thread_limit, work.folder)
+    return replace(work, words=words)
+
+
+@page_pass("list-cells", "4", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed
+def _read_list_cells(work: PageWork) -> PageWork:
+    """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
+    answers as labels, an answer unread kept as unread at its place (`listcells`)."""
+    settings = work.settings
+    assert settings.option_labels
+    read, words = held_apart(work.words)
+    words = read_list_cells(work.prepared(), words, read, settings.option_labels, settings.languages, settings.dpi,
+                            work.omp_thread_limit, work.folder)
+    return replace(work, words=read + words)

@@ -1,0 +1,176 @@
+"""The page passes that mend words and numbers: unsure words read again by a second recogniser, then boxes, split
+and glued words, question numbers, roman numerals, marks, known words, accents, commas, capitals, dashes and the
+ellipsis. Declared like every other page pass (`passes.page_pass`) and placed in the one ordered registry by
+`pagepasses.PAGE_PASSES`."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.commas import commas_read_as_periods
+from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
+from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
+from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
+from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.spelling import (
+    accents_read_twice,
+    as_ellipsis,
+    capital_accents,
+    capitals_read_as_digits,
+    dashes_by_width,
+    join_overlapping_pieces,
+    join_split_words,
+    small_same_shape_capitals,
+    split_glued_words,
+    stray_inverted_marks,
+)
+from pipeline.extract.ocr.overreach import clip_overreaching
+from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
+from pipeline.extract.ocr.words import Word
+
+
+def _has_lexicon(work: PageWork) -> bool:
+    """Tesseract's word lists for the page's languages are installed (`lexicon`)"""
+    return work.lexicon is not None
+
+
+def _ellipsis_asked(work: PageWork) -> bool:
+    """the spec says the publisher sets an ellipsis as one character (`ocr.ellipsis`)"""
+    return work.settings.ellipsis
+
+
+def _second_reader_inputs(settings: OcrSettings) -> str:
+    """The recogniser's packages and the languages' dictionary files, or why the pass skips (`secondread`)."""
+    return second_reader_inputs(tuple(settings.languages))
+
+
+# The words worth a second look: the shipped policy's, with the I/l swap judged in words of capitals too (a second
+# look costs little; the flag does not rest on that swap alone, `CertaintyPolicy.swap_in_capitals`).
+READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True)
+
+
+# 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract
+@page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
+def _second_reader(work: PageWork) -> PageWork:
+    """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
+    by RapidOCR in windows of their line cut from the page as scanned (not as smoothed for Tesseract), and each
+    window's readings combined by agreement, confidence and the dictionary (`secondread`); a language RapidOCR
+    cannot read, or a machine without it, skips it, said in the reading."""
+    # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
+    def judged_unsure(word: Word) -> bool:
+        return unsure_reason(word.text, word.conf, work.lexicon, READING_POLICY) is not None
+
+    again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
+                       scanned=work.image)
+    return replace(work, words=again.words, second_reading=again.note)
+
+
+@page_pass("box-overreach", "1", Cost.CHEAP)
+def _box_overreach(work: PageWork) -> PageWork:
+    """A word's box holding the box of a later word of its line cut back to its own ink before that word (`overreach`)."""
+    words, count = clip_overreaching(work.words, work.ink)
+    return replace(work, words=words) if count else work
+
+
+@page_pass("split-words", "1", Cost.CHEAP)
+def _join_split_words(work: PageWork) -> PageWork:
+    """Closing punctuation read as a word of its own glued back (`84` + `.` → `84.`; `spelling`)."""
+    return replace(work, words=join_split_words(work.words))
+
+
+def _has_wide_glyphs(work: PageWork) -> bool:
+    """the page has words of wide glyphs (Hangul, Han, kana)"""
+    return wide_glyph_height(work.words) > 0
+
+
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs)
+def _wide_glyph_gaps(work: PageWork) -> PageWork:
+    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space (`widegaps`)."""
+    return replace(work, words=join_wide_glyph_pieces(work.words))
+
+
+@page_pass("question-numbers", "1", Cost.CHEAP)
+def _question_numbers(work: PageWork) -> PageWork:
+    """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
+    return replace(work, words=restore_question_numbers(work.words))
+
+
+@page_pass("roman-numerals", "1", Cost.CHEAP)
+def _roman_numerals(work: PageWork) -> PageWork:
+    """`ll`, `Il`, `l` standing alone → `II`, `II`, `I` (`labels`)."""
+    return replace(work, words=roman_numerals(work.words))
+
+
+@page_pass("inverted-marks", "1", Cost.CHEAP)
+def _inverted_marks(work: PageWork) -> PageWork:
+    """An i's dot read as `¡` with no `!` after it on the line dropped (`spelling`)."""
+    return replace(work, words=stray_inverted_marks(work.words))
+
+
+@page_pass("overlapping-pieces", "1", Cost.CHEAP, when=_has_lexicon)
+def _overlapping_pieces(work: PageWork) -> PageWork:
+    """Pieces of one word whose boxes overlap, the left one no known word, joined (`spelling`)."""
+    assert work.lexicon is not None
+    return replace(work, words=join_overlapping_pieces(work.words, work.lexicon))
+
+
+@page_pass("lexicon", "1", Cost.CHEAP, when=_has_lexicon)
+def _lexicon_repair(work: PageWork) -> PageWork:
+    """An unknown word one lost ligature letter or two away from exactly one known word is mended (`lexicon`)."""
+    lexicon = work.lexicon
+    assert lexicon is not None
+    return replace(work, words=[replace(w, text=lexicon.repair(w.text)) for w in work.words])
+
+
+@page_pass("glued-words", "1", Cost.CHEAP, when=_has_lexicon)
+def _glued_words(work: PageWork) -> PageWork:
+    """Words glued together split where the image shows a word space and both parts are known (`spelling`)."""
+    assert work.lexicon is not None and work.ink is not None
+    return replace(work, words=split_glued_words(work.words, work.ink, work.lexicon))
+
+
+@page_pass("capital-accents", "1", Cost.CHEAP, when=_has_lexicon)
+def _capital_accents(work: PageWork) -> PageWork:
+    """An acute printed above a capital, outside the word's box, put back (`Ulcera` → `Úlcera`; `spelling`)."""
+    assert work.lexicon is not None and work.ink is not None
+    return replace(work, words=capital_accents(work.words, work.ink, work.lexicon))
+
+
+@page_pass("comma-tails", "4", Cost.CHEAP)  # 4: every context, colons, decimal marks, low quotes; unclear ink unsure
+def _comma_tails(work: PageWork) -> PageWork:
+    """A mark read as a period or colon whose ink hangs below the baseline read as the comma or semicolon it is, dots
+    stacked as a colon or semicolon, a low quote read as a comma as `„`; a mark whose ink is unclear marks its word
+    unsure (`commas`)."""
+    return replace(work, words=commas_read_as_periods(work.words, work.image))
+
+
+@page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
+def _capitals_as_digits(work: PageWork) -> PageWork:
+    """A capital read as a digit mended where the mended word is known (`4le` → `Ale`; `spelling`)."""
+    assert work.lexicon is not None
+    return replace(work, words=capitals_read_as_digits(work.words, work.lexicon))
+
+
+@page_pass("same-shape-capitals", "1", Cost.CHEAP)
+def _same_shape_capitals(work: PageWork) -> PageWork:
+    """A same-shape capital (`C`, `O`, `S`, …) no taller than the small letters mid-sentence is small (`spelling`)."""
+    assert work.ink is not None
+    return replace(work, words=small_same_shape_capitals(work.words, work.ink))
+
+
+@page_pass("accents-read-twice", "1", Cost.CHEAP)
+def _accents_read_twice(work: PageWork) -> PageWork:
+    """An accented vowel read again bare after itself loses the bare one (`Colposcopíia`; `spelling`)."""
+    return replace(work, words=accents_read_twice(work.words, work.lexicon))
+
+
+@page_pass("dashes", "1", Cost.CHEAP)
+def _dashes(work: PageWork) -> PageWork:
+    """A lone dash becomes `-`, `–` or `—` by its ink width (`spelling`)."""
+    return replace(work, words=dashes_by_width(work.words))
+
+
+@page_pass("ellipsis", "1", Cost.CHEAP, when=_ellipsis_asked)
+def _ellipsis(work: PageWork) -> PageWork:
+    """Three dots read for the publisher's `…` become it (a dotted leader stays; `spelling`)."""
+    return replace(work, words=as_ellipsis(work.words))
