@@ -45,7 +45,7 @@ from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_
 from pipeline.infra import write_bytes_atomic
 from pipeline.parse import MISREAD_SIGNS, enable_signs, parse_sheet
 from pipeline.records import Question
-from pipeline.specs import load_spec, parse_spec
+from pipeline.specs import load_spec
 
 QUESTIONS_PER_SHEET = 16
 ROW_CHARACTERS = 80  # options all on one row: at most this many characters, labels and gaps counted
@@ -229,25 +229,9 @@ def _key_pdf(path: Path, family: Family, questions: list[Printed], words: list[s
 
 
 def _spec(family: Family):
-    labels = "".join(family.labels)
-    name = f"certainty_{family.name.replace('-', '_')}"
-    return parse_spec({
-        "name": name,
-        "description": "generated sheets for measuring the OCR uncertainty flag",
-        "metadata": {"country": "XX", "language": family.language, "exam": "test", "subject": "test", "license_note": "generated"},
-        "ocr": {"languages": [family.tesseract]},
-        "local": {"files": [{"role": "sheet", "pattern": r"(?P<year>\d{4})/sheet\.pdf$"},
-                            {"role": "key", "pattern": r"(?P<year>\d{4})/key\.pdf$"}]},
-        "pairing": {"on": ["year"]},
-        "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)",
-                   "options": {"labels": list(family.labels), "styles": ["A)"], "min_count": len(family.labels)}},
-        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"},
-    }, f"{name}.yaml")
-
-
-def _entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> ManifestEntry:
-    return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=spec_name, role=role, facts={"year": "2031"},
-                         status="local", sha256="0" * 64, path=str(path))
+    return scriptscans.generated_spec(f"certainty_{family.name.replace('-', '_')}", "generated sheets for measuring the OCR uncertainty flag",
+                                      family.language, family.tesseract,
+                                      {"labels": list(family.labels), "styles": ["A)"], "min_count": len(family.labels)}, "".join(family.labels))
 
 
 # --------------------------------------------------------------------------- measuring
@@ -356,7 +340,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     options = replace(options, ocr=replace(options.ocr, certainty=policy))
     key_doc = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), options)  # the OCR cache's key
     sheet_doc = extract_document(sheet, hashlib.sha256(sheet.read_bytes()).hexdigest(), options)
-    result = parse_sheet(sheet_doc, _entry(sheet, "sheet", the_spec.name), [(key_doc, _entry(key, "key", the_spec.name))], the_spec)
+    result = parse_sheet(sheet_doc, scriptscans.generated_entry(sheet, "sheet", the_spec.name), [(key_doc, scriptscans.generated_entry(key, "key", the_spec.name))], the_spec)
     records = {q.number: q for q in result.questions}
     return tally_of(questions, records, family.name, show)
 

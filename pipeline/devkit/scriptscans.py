@@ -195,22 +195,28 @@ def key_pdf(path: Path, family: Family, questions: list[Printed], vocabulary: li
 
 
 def family_spec(family: Family):
-    name = f"scripts_{family.name.replace('-', '_')}"
     # A key's stream reads an enclosed label as the plain one it encloses (② as 2), as keys mostly print it.
     labels = "".join(family.labels) + "".join(str(unicodedata.digit(label)) for label in family.labels if unicodedata.digit(label, None) is not None)
     options: dict = {"labels": list(family.labels), "min_count": len(family.labels)}
     if family.style:
         options["styles"] = [family.style]
+    return generated_spec(f"scripts_{family.name.replace('-', '_')}", "generated sheets in other scripts, read by text layer and scanned",
+                          family.language, family.tesseract, options, labels)
+
+
+def generated_spec(name: str, description: str, language: str, tesseract: str, options: dict, key_labels: str):
+    """The spec of a generated sheet and its list key (`YYYY/sheet.pdf`, `YYYY/key.pdf`; "12: B" key entries whose
+    answer is one of `key_labels`), its questions numbered "1. ", its options as `options` says."""
     return parse_spec({
         "name": name,
-        "description": "generated sheets in other scripts, read by text layer and scanned",
-        "metadata": {"country": "XX", "language": family.language, "exam": "test", "subject": "test", "license_note": "generated"},
-        "ocr": {"languages": [family.tesseract]},
+        "description": description,
+        "metadata": {"country": "XX", "language": language, "exam": "test", "subject": "test", "license_note": "generated"},
+        "ocr": {"languages": [tesseract]},
         "local": {"files": [{"role": "sheet", "pattern": r"(?P<year>\d{4})/sheet\.pdf$"},
                             {"role": "key", "pattern": r"(?P<year>\d{4})/key\.pdf$"}]},
         "pairing": {"on": ["year"]},
         "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)", "options": options},
-        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"},
+        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{key_labels}])(?!\w)"},
     }, f"{name}.yaml")
 
 
@@ -257,7 +263,8 @@ def score(printed: list[Printed], records: dict[str, Question], family: Family, 
     return result
 
 
-def _entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> ManifestEntry:
+def generated_entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> ManifestEntry:
+    """The manifest entry of a generated sheet or key of the year 2031 read from `path`."""
     return ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=spec_name, role=role, facts={"year": "2031"},
                          status="local", sha256="0" * 64, path=str(path))
 
@@ -270,7 +277,7 @@ def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ..
         options = replace(options, ocr=replace(options.ocr, disabled_passes=disabled))
     key_doc = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), options)
     sheet_doc = extract_document(sheet, hashlib.sha256(sheet.read_bytes()).hexdigest(), options)
-    result = parse_sheet(sheet_doc, _entry(sheet, "sheet", the_spec.name), [(key_doc, _entry(key, "key", the_spec.name))], the_spec)
+    result = parse_sheet(sheet_doc, generated_entry(sheet, "sheet", the_spec.name), [(key_doc, generated_entry(key, "key", the_spec.name))], the_spec)
     return {q.number: q for q in result.questions}
 
 
