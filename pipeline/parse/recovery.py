@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from pipeline.extract.ocr import Cost, first_paragraph
+from pipeline.extract.ocr import Cost, DocumentedPass
 from pipeline.parse.keyruns import ColumnRow
 from pipeline.parse.stream import StreamLine
 
@@ -111,7 +111,7 @@ class KeyColumnWork:
 
 
 @dataclass(frozen=True)
-class RecoveryPass(Generic[W]):
+class RecoveryPass(DocumentedPass, Generic[W]):
     """One declared pass: `when` is its condition (its docstring says it in words), `step` what it does."""
 
     name: str
@@ -128,14 +128,6 @@ class RecoveryPass(Generic[W]):
 
     def run(self, work: W, recovery: Recovery) -> W:
         return self.step(work, recovery)
-
-    @property
-    def condition(self) -> str:
-        return first_paragraph(self.when.__doc__)
-
-    @property
-    def summary(self) -> str:
-        return first_paragraph(self.step.__doc__)
 
 
 def recovery_pass(name: str, version: str, point: Point, when: Callable[[Any], bool], *, cost: Cost = Cost.CHEAP,

@@ -7,7 +7,8 @@ Public functions and types:
   it is `read_page` (the page's passes -> `PageReading`) then `lay_out_page` (lines by the layout)
 - `PAGE_PASSES`, `pass_names()`, `enabled_passes(settings)`, `pass_versions(settings)`: the ordered
   registry of page passes `read_page` runs (`pagepasses`); `PagePass`, `PageWork`, `Cost`, `page_pass`,
-  `UnknownPass`: what a pass is (`passes`); `check_pass_names(names)`: a spec's `ocr.passes.disable`
+  `UnknownPass`: what a pass is (`passes`; `DocumentedPass`: its listing's condition and summary, read from its
+  functions' docstrings, which parse's recovery passes share); `check_pass_names(names)`: a spec's `ocr.passes.disable`
   checked; `register(subparsers)`, `passes_markdown()`: `examcorpus ocr passes` and the docs' table (`cli`)
 - `ReadingCache(cache_dir)`, `reading_key(sha256, page, settings)`, `PageReading`, `READING_VERSION`: per-page readings
   cached by what they depend on, so a layout edit never re-runs Tesseract (`cache`; `ocr_pages(...,
@@ -67,7 +68,7 @@ from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCach
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
 from pipeline.extract.ocr.cli import passes_markdown, register
-from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, UnknownPass, first_paragraph, page_pass
+from pipeline.extract.ocr.passes import Cost, DocumentedPass, PagePass, PageWork, UnknownPass, first_paragraph, page_pass
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
@@ -83,7 +84,7 @@ __all__ = [
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
-    "tesseract_command", "PAGE_PASSES", "Cost", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
+    "tesseract_command", "PAGE_PASSES", "Cost", "DocumentedPass", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",

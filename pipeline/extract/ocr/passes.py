@@ -24,7 +24,7 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
@@ -126,8 +126,24 @@ def always(work: PageWork) -> bool:
     return True
 
 
+class DocumentedPass:
+    """What a pass listing shows of a pass made of two functions, read from their docstrings: `when`'s (the
+    condition) and `step`'s (what it does). Page passes and parse's recovery passes are both such passes."""
+
+    when: Callable[..., bool]
+    step: Callable[..., Any]
+
+    @property
+    def condition(self) -> str:
+        return first_paragraph(self.when.__doc__)
+
+    @property
+    def summary(self) -> str:
+        return first_paragraph(self.step.__doc__)
+
+
 @dataclass(frozen=True)
-class FunctionPass:
+class FunctionPass(DocumentedPass):
     """A pass made of two functions: `when` (the condition; its docstring says it in words) and `step`."""
 
     name: str
@@ -148,14 +164,6 @@ class FunctionPass:
 
     def run(self, work: PageWork) -> PageWork:
         return self.step(work)
-
-    @property
-    def condition(self) -> str:
-        return first_paragraph(self.when.__doc__)
-
-    @property
-    def summary(self) -> str:
-        return first_paragraph(self.step.__doc__)
 
 
 def page_pass(
