@@ -2,26 +2,12 @@
 // form field's value, never innerHTML, so markup in a description is shown as text.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const FILTERS = ["status", "exam", "year", "language", "q"];
 const state = {
   ids: [], pos: 0, item: null, shown: 0, progress: null, last: null, sort: { column: "number", dir: "asc" },
   mode: "single", adjudicate: false, // double review (`examcorpus review --double`): blind judgements, then adjudication
   filters: { status: "pending", exam: "", year: "", language: "", q: "" },
 };
-
-function banner(text, kind = "info") {
-  const el = $("banner");
-  el.textContent = text;
-  el.className = kind;
-  el.hidden = !text;
-}
-
-async function api(path, options = {}) {
-  const response = await fetch(path, { headers: { "Content-Type": "application/json" }, ...options });
-  const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  return { status: response.status, body };
-}
 
 function fillSelect(select, values, current, anyLabel) {
   select.replaceChildren();

@@ -2,21 +2,7 @@
 // As on the review page, text goes in through textContent and form values only.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const audit = { ids: [], pos: 0, item: null, shown: 0 };
-
-function banner(text, kind = "info") {
-  const el = $("banner");
-  el.textContent = text;
-  el.className = kind;
-  el.hidden = !text;
-}
-
-async function api(path, options = {}) {
-  const response = await fetch(path, { headers: { "Content-Type": "application/json" }, ...options });
-  const body = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  return { status: response.status, body };
-}
 
 async function loadQueue() {
   const query = new URLSearchParams();
