@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 
-from pipeline.devkit.standin_http import StandInHandler, base_url, serve, stop, wait_until_stopped
+from pipeline.devkit.standin_http import StandInHandler, base_url, handling, serve, stop, wait_until_stopped
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -128,21 +128,14 @@ def _handler(standin: GeminiStandIn):
             tokens = TOKEN.findall(text)
             token = tokens[-1] if tokens else None
             action = standin.next_action(token) if route else "404"
-            with standin.lock:
-                standin.requests.append({
-                    "path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
-                    "image_sha256": [hashlib.sha256(i).hexdigest() for i in images], "t": time.monotonic(),
-                })
-                standin.in_flight += 1
-                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
-            try:
+            with handling(standin, {
+                "path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
+                "image_sha256": [hashlib.sha256(i).hexdigest() for i in images], "t": time.monotonic(),
+            }):
                 if action == "slow":
                     time.sleep(standin.slow_s)
                 elif action == "hang":
                     time.sleep(standin.hang_s)
-            finally:
-                with standin.lock:
-                    standin.in_flight -= 1
             if route is None:
                 status, data = _json(404, {"error": {"code": 404, "message": f"no route {self.path}", "status": "NOT_FOUND"}})
             else:

@@ -11,7 +11,33 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Protocol
+
+
+class RequestLog(Protocol):
+    """What a stand-in keeps of the requests it handles: each request's record, and how many are handled at once."""
+
+    lock: threading.Lock
+    requests: list[dict]
+    in_flight: int
+    max_in_flight: int
+
+
+@contextmanager
+def handling(log: RequestLog, record: dict) -> Iterator[None]:
+    """`record` added to `log.requests`, and the request counted in flight (its peak in `max_in_flight`) until the block ends."""
+    with log.lock:
+        log.requests.append(record)
+        log.in_flight += 1
+        log.max_in_flight = max(log.max_in_flight, log.in_flight)
+    try:
+        yield
+    finally:
+        with log.lock:
+            log.in_flight -= 1
 
 
 class StandInHandler(BaseHTTPRequestHandler):

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.records import Question, question_id, questions_to_table
-from tests.fixtures.http import StandInHandler, base_url, serve, stop
+from tests.fixtures.http import StandInHandler, base_url, handling, serve, stop
 from pipeline.devkit.hub_standin import Repo, start_hub
 
 TOKEN = re.compile(r"\[(Q\d+)\]")
@@ -106,20 +106,13 @@ def _handler(standin: StandIn, respond):
             tokens = TOKEN.findall(text)
             token = tokens[-1] if tokens else None
             action = standin.next_action(token)
-            with standin.lock:
-                standin.requests.append({"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
-                                         "t": time.monotonic()})
-                standin.in_flight += 1
-                standin.max_in_flight = max(standin.max_in_flight, standin.in_flight)
-            try:
+            with handling(standin, {"path": self.path, "headers": dict(self.headers), "body": body, "token": token, "action": action,
+                                    "t": time.monotonic()}):
                 if action == "timeout":
                     time.sleep(standin.hang_s)
                 if action == "slow":
                     time.sleep(standin.slow_s)
                     action = "correct"
-            finally:
-                with standin.lock:
-                    standin.in_flight -= 1
             if action == "echo_key_401":  # a careless proxy that echoes the credentials it got
                 status, headers, payload = 401, {}, {"error": {"message": f"invalid key {self.headers.get('Authorization')}"}}
             else:
