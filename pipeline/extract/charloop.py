@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import ctypes
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -53,10 +54,26 @@ class CompiledReader:
     path_fills: Any  # the page's path objects with their fill (`pagechars.filled_paths`)
 
 
-_reader: CompiledReader | None = None
-_tried = False
-_layout: Any = None
-_layout_tried = False
+T = TypeVar("T")
+
+
+@dataclass
+class _Once(Generic[T]):
+    """An optional accelerator built on its first use, once a process: `build` returns it, or None where it does not
+    apply; a build that fails leaves None too (the plain path serves)."""
+
+    build: Callable[[], T | None]
+    tried: bool = False
+    built: T | None = None
+
+    def get(self) -> T | None:
+        if not self.tried:
+            self.tried = True
+            try:
+                self.built = self.build()
+            except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the plain path
+                self.built = None
+        return self.built
 
 
 def switch() -> str:
@@ -67,28 +84,20 @@ def switch() -> str:
 
 def in_use() -> bool:
     """Whether this process has loaded the compiled reader (what the benchmarks report beside their figures)."""
-    return _reader is not None
+    return _READER.built is not None
 
 
 def compiled_reader() -> CompiledReader | None:
     """The compiled reader, built (or loaded from numba's cache) on the first call; None where numba is not
     installed, pointers are wider than numba's `intp`, or building it failed (each tried once a process)."""
-    global _reader, _tried
-    if _tried:
-        return _reader
-    _tried = True
-    if switch() == "0" or ctypes.sizeof(ctypes.c_void_p) != 8:
-        return None
-    try:
-        _reader = _build()
-    except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the ctypes path
-        _reader = None
-    return _reader
+    return _READER.get()
 
 
-def _build() -> CompiledReader:
+def _build() -> CompiledReader | None:
     """Import the loops and call each once on no characters, with the argument types `pagechars` passes:
     compiling or loading them from the cache happens here, where a failure leaves the ctypes path."""
+    if switch() == "0" or ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
     from pipeline.extract import charloopjit
 
     if charloopjit.WALK_STATUS != WALK_STATUS:
@@ -105,18 +114,10 @@ def compiled_layout() -> Any:
     """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
     compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
     None otherwise, or where numba is missing or building them failed (tried once a process)."""
-    global _layout, _layout_tried
     choice = switch()
-    if choice == "0" or (choice == "" and _reader is None):
+    if choice == "0" or (choice == "" and _READER.built is None):
         return None
-    if _layout_tried:
-        return _layout
-    _layout_tried = True
-    try:
-        _layout = _build_layout()
-    except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the pure path
-        _layout = None
-    return _layout
+    return _LAYOUT.get()
 
 
 def _build_layout() -> Any:
@@ -131,3 +132,7 @@ def _build_layout() -> Any:
     layoutjit.row_spans(floats, floats, ints, 9.0)
     layoutjit.column_candidates(first, floats, floats, floats, floats, floats, floats, np.zeros(6))
     return layoutjit
+
+
+_READER: _Once[CompiledReader] = _Once(_build)
+_LAYOUT: _Once[Any] = _Once(_build_layout)

@@ -112,8 +112,7 @@ def test_without_numba_the_ctypes_calls_read_the_page(tmp_path, monkeypatch):
     path = _sheet(tmp_path / "scripts.pdf")
     expected = _glyphs(path, monkeypatch, "0")
     expected_lines = [line.text for page in extract_document(path, "0" * 64, ExtractOptions()).pages for line in page.lines]
-    monkeypatch.setattr(charloop, "_tried", True)
-    monkeypatch.setattr(charloop, "_reader", None)  # as compiled_reader leaves it where numba is missing
+    monkeypatch.setattr(charloop, "_READER", charloop._Once(lambda: None, tried=True))  # as compiled_reader leaves it where numba is missing
     assert all(_same(a, b) for a, b in zip(expected, _glyphs(path, monkeypatch, "1"), strict=True))
     lines = [line.text for page in extract_document(path, "0" * 64, ExtractOptions()).pages for line in page.lines]
     assert lines == expected_lines and "C) Türkçe ığüşöç" in lines
