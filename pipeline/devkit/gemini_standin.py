@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 
-from pipeline.devkit.standin_http import StandInHandler, base_url, handling, serve, stop, wait_until_stopped
+from pipeline.devkit.standin_http import Scripted, StandInHandler, base_url, handling, serve, stop, wait_until_stopped
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -45,7 +45,7 @@ HTML_PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__
 
 
 @dataclass
-class GeminiStandIn:
+class GeminiStandIn(Scripted):
     scripts: dict[str, list[str]] = field(default_factory=dict)
     default_action: str = "ok"
     slow_s: float = 0.05
@@ -58,13 +58,6 @@ class GeminiStandIn:
     base_url: str = ""
     redirect_to: str = ""
     _server: ThreadingHTTPServer | None = None
-
-    def next_action(self, token: str | None) -> str:
-        with self.lock:
-            script = self.scripts.get(token or "", [])
-            if len(script) > 1:
-                return script.pop(0)
-            return script[0] if script else self.default_action
 
     def calls_for(self, token: str) -> list[dict]:
         return [r for r in self.requests if r["token"] == token]

@@ -26,6 +26,22 @@ class RequestLog(Protocol):
     max_in_flight: int
 
 
+class Scripted:
+    """A stand-in that plays a script of actions per request token: each request takes the next action, the last one
+    repeats; a token without a script gets `default_action`."""
+
+    lock: threading.Lock
+    scripts: dict[str, list[str]]
+    default_action: str
+
+    def next_action(self, token: str | None) -> str:
+        with self.lock:
+            script = self.scripts.get(token or "", [])
+            if len(script) > 1:
+                return script.pop(0)
+            return script[0] if script else self.default_action
+
+
 @contextmanager
 def handling(log: RequestLog, record: dict) -> Iterator[None]:
     """`record` added to `log.requests`, and the request counted in flight (its peak in `max_in_flight`) until the block ends."""

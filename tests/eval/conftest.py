@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.records import Question, question_id, questions_to_table
-from tests.fixtures.http import StandInHandler, base_url, handling, serve, stop
+from tests.fixtures.http import Scripted, StandInHandler, base_url, handling, serve, stop
 from pipeline.devkit.hub_standin import Repo, start_hub
 
 TOKEN = re.compile(r"\[(Q\d+)\]")
@@ -69,7 +69,7 @@ def curated(tmp_path, questions) -> Path:
 
 
 @dataclass
-class StandIn:
+class StandIn(Scripted):
     """Scripted behaviour shared by both wire formats."""
 
     answers: dict[str, str] = field(default_factory=dict)  # token -> correct label
@@ -82,13 +82,6 @@ class StandIn:
     requests: list[dict] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     base_url: str = ""
-
-    def next_action(self, token: str | None) -> str:
-        with self.lock:
-            script = self.scripts.get(token or "", [])
-            if len(script) > 1:
-                return script.pop(0)
-            return script[0] if script else self.default_action
 
     def wrong(self, token: str) -> str:
         right = self.answers.get(token, "A")
