@@ -3,7 +3,9 @@ and the scorer that measures extraction against ground truth.
 
 - `sample/`: a PDF toolkit (`sample.pdfgen`: pages, question blocks, scans), figure drawings, and the
   embedded sample archive (`sample.site.build_sample_site`, `sample.stamp.ensure_sample_site`) that
-  `make extract` downloads from a local server; `sample.check` compares curated output with its truth.
+  `make extract` downloads from a local server; `sample.check` compares curated output with its truth;
+  `sample.scansetting.ScanSetting`: the one scan setting (`dpi/blur/jpeg[/tilt[/noise]]`) the measuring tools
+  (`softscans`, `scriptscans`, `ocrcertainty`, `punctscans`, …) parse, print and rasterise with.
 - `serve`: `serve_directory(folder)`, a static HTTP server on 127.0.0.1 with conditional GETs and
   ranges, used by the sample run and the tests.
 - `fidelity`: `examcorpus score-extraction`, curated records against a hand-made truth file.
