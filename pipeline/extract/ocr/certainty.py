@@ -24,8 +24,10 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
   confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
   capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
-  confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
-  rules above stand alone.
+  confident Tesseract was; and where it read a sign of arithmetic, a relation or a unit (`×`, `≤`, `°`, `²`,
+  `µ`: `SIGN_GLYPHS`) that Tesseract did not, or not one it did (`<` for `≤`, `101*` for `101°`, `m?` for `m²`),
+  the word is unsure, even one of punctuation alone (`signs_agree`). Where no second recogniser serves the
+  script (Greek, Hangul, Cyrillic), the rules above stand alone.
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
 generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
@@ -81,10 +83,13 @@ class CertaintyPolicy:
     swap_in_capitals: bool = False
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
+    # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
+    # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
+    signs_agree: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "6"  # 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "7"  # 7: a sign the second recogniser read otherwise (`signs_agree`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -166,6 +171,23 @@ def is_identifier(core: str) -> bool:
 
 
 SECOND_READER_DIFFERS = "the second recogniser read it otherwise"
+SECOND_READER_SIGN = "the second recogniser read a sign otherwise"
+# Signs of arithmetic, relations and units that a recogniser reads as a letter, a digit or another mark (`×` as `x`,
+# `≤` as `<`, `°` as `*` or `?`, `²` as `?`, `µ` as `u`): small or raised glyphs of few strokes, in every script's
+# texts. The micro sign and the Greek mu are one glyph to a reader, and so are the ordinal indicator and the degree sign.
+SIGN_GLYPHS = frozenset("×÷≤≥≠±°²³¹μ→←↔√∞≈‰")
+_MICRO = str.maketrans({"\u00b5": "\u03bc", "\u00ba": "\u00b0"})  # and the ordinal indicator º, a degree sign's twin
+
+
+def _signs(text: str) -> list[str]:
+    return sorted(ch for ch in unicodedata.normalize("NFC", text).translate(_MICRO) if ch in SIGN_GLYPHS)
+
+
+def sign_contradicted(text: str, second: str | None) -> bool:
+    """Whether the second recogniser read other signs (`SIGN_GLYPHS`) at a word's place than Tesseract did (`<` where
+    it read `≤`, `101*` where it read `101°`, `m?` where it read `m²`): a sign is one glyph, and punctuation, which
+    `agreement` leaves out, is what a sign is misread as. A word the second reader read nothing at is not judged."""
+    return second is not None and second != "" and _signs(text) != _signs(second)
 
 
 def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY,
@@ -176,6 +198,8 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
+    if policy.agreement and policy.signs_agree and sign_contradicted(text, second):
+        return SECOND_READER_SIGN
     core = word_core(text)[1]
     if not any(ch.isalnum() for ch in core):
         return None
