@@ -116,7 +116,7 @@ _UNPAIRED_BRACKET = re.compile(r"^[^\[]*\]|^[^{]*}|\[[^\]]*$|{[^}]*$")
 
 def script_of(ch: str) -> str | None:
     """The script of a letter by its Unicode name ("LATIN", "GREEK", "CYRILLIC", "HANGUL", …); None otherwise."""
-    if not ch.isalpha():
+    if not ch.isalpha() or ch == "\u00b5":  # the micro sign is a unit's prefix in every script's texts (`µg`), no Greek
         return None
     # A compatibility form names its letter's script: the ordinal indicators º and ª (`nº`, `1ª`) are o and a.
     ch = unicodedata.normalize("NFKC", ch)[:1] or ch
