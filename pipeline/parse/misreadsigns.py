@@ -30,7 +30,8 @@ Each sign is observable on the OCR side alone, in any layout:
   - a raised sign (`°`, `²`, `³`) read as a mark after a number or a number's unit: an asterisk (`68*`, `28*C`,
     `cm*`), a question mark or a double quote with a letter or digit right after it (`5?torbe`, `m?cuclillas`), or a
     question mark ending an option (`108?`, `12 m?`): a stem may ask about a number (`… de 1978?`), an option does not;
-  - a micro unit's `µ` read as `u` after a number (`204 ug`).
+  - a micro unit's `µ` read as `u` after a number (`204 ug`);
+  - a relation or an arrow read as two marks between numbers (`94 => 63`, `2 -> 5`).
 
 The three before the one of marks need the language's `glued_words`, the last its spelling dictionaries; a language without
 them is judged by the others alone.
@@ -47,7 +48,7 @@ from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital", "marks-elsewhere", "times", "raised", "micro")
+         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -242,12 +243,16 @@ _SPACE_BY_MARK = re.compile(r"(?<=[^\w\s]) | (?=[^\w\s])")
 _TIMES_AS_X = re.compile(r"(?<![\d.,])(?!0[xX])\d+(?:[.,]\d+)? ?[xX] ?\d+")
 # A raised sign read as a mark: `*` after a number or its unit of one or two letters (`68*`, `28 *C`, `cm*`: spaces by
 # the mark left out); `?` there with a letter or digit glued after it (`5?torbe`, `m?cuclillas`: a stem's question ends
-# with its mark, a question after it opens apart), or ending an option (`108?`, `12 m?`). A double quote so is
-# unpaired, a sign of its own (`certainty`).
+# with its mark, a question after it opens apart) or a word of small letters after it (`19? infomercial`: the sentence
+# after a question opens with a capital), or ending an option (`108?`, `12 m?`). A double quote so is unpaired, a sign
+# of its own (`certainty`).
 _UNIT = r"(?: ?[^\W\d_]{1,2})?"
 _RAISED_STAR = re.compile(rf"\d{_UNIT}\*")
-_RAISED_QUERY = re.compile(rf"\d{_UNIT}\?[^\W_]")
+_RAISED_QUERY = re.compile(rf"\d{_UNIT}\?(?P<space> ?)(?P<next>[^\W_])")
 _RAISED_ENDING = re.compile(rf"\d{_UNIT}\?$")
+# A relation or an arrow read as two marks between numbers (`94 => 63` for `94 ≥ 63`, `2 -> 5` for `2 → 5`): a typesetter
+# prints the one sign.
+_TWO_MARKS = re.compile(r"\d ?(?:=>|=<|>=|<=|->|<-|—>) ?-?\d")
 # The micro sign read as `u` before a unit symbol of the SI (gram, litre, mole), after a number.
 _MICRO_AS_U = re.compile(r"\d ?u(?:g|l|L|mol)\b")
 
@@ -260,9 +265,12 @@ def symbol_signs(text: str, option: bool = False, one_letter: Sequence[str] = ()
     joined = _SPACE_BY_MARK.sub("", text)
     if "times" in ENABLED and "x" not in one_letter and (found := _TIMES_AS_X.search(joined)):
         signs.append(f"{found.group(0)!r} (a letter x between numbers: a × misread?)")
-    if "raised" in ENABLED and (found := _RAISED_STAR.search(joined) or _RAISED_QUERY.search(text)
+    query = next((m for m in _RAISED_QUERY.finditer(text) if not m.group("space") or m.group("next").islower()), None)
+    if "raised" in ENABLED and (found := _RAISED_STAR.search(joined) or query
                                 or (_RAISED_ENDING.search(text.rstrip()) if option else None)):
         signs.append(f"{found.group(0)!r} (a raised sign read as a mark?)")
+    if "two-marks" in ENABLED and (found := _TWO_MARKS.search(text)):
+        signs.append(f"{found.group(0)!r} (a relation or an arrow read as two marks?)")
     if "micro" in ENABLED and (found := _MICRO_AS_U.search(joined)):
         signs.append(f"{found.group(0)!r} (a µ read as u?)")
     return signs

@@ -229,6 +229,8 @@ def test_through_parse_the_question_whose_word_lost_its_mark_is_flagged_and_its_
     ("5?torbe", "5° torbe", False),  # ... or as a question mark glued to the next word
     ("12 m?", "12 m²", True),  # ... ending an option
     ("204 ug", "204 µg", True),  # a micro sign read as u
+    ("27 drástico prevaleció 94 => 63", "27 drástico prevaleció 94 ≥ 63", True),  # a relation read as two marks
+    ("Kom 19? infomercial mountaineers", "Kom 19² infomercial mountaineers", False),  # a question mark, then small letters
 ])
 def test_a_sign_of_arithmetic_or_a_unit_read_as_a_letter_or_a_mark_is_a_sign_and_the_printed_text_is_not(misread, printed, option):
     assert symbol_signs(misread, option, SPANISH.one_letter) != []
@@ -253,7 +255,7 @@ def test_the_symbol_signs_are_judged_only_where_enabled():
 
     before = misreadsigns.ENABLED
     try:
-        misreadsigns.enable_signs(set(misreadsigns.SIGNS) - {"times", "raised", "micro"})
+        misreadsigns.enable_signs(set(misreadsigns.SIGNS) - {"times", "raised", "micro", "two-marks"})
         assert symbol_signs("76 x 96 y 28 *C y 204 ug", True, SPANISH.one_letter) == []
     finally:
         misreadsigns.ENABLED = before
