@@ -19,6 +19,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   joins into one are put back (`Ministeno`: `ri` read `n`; language data `text_quality.misread_letters`), and,
   where `CertaintyPolicy.lost_marks` asks for it (off: sheets print words without their accents), one they know
   with a diacritic more (`Geografia`);
+- a number of one or two digits alone, shorter than three quarters of its line's median word (`small_digits`):
+  a superscript, a subscript or a speck read as a digit, judged from the words' boxes when the line is laid out;
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
   a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
@@ -86,10 +88,15 @@ class CertaintyPolicy:
     # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
     # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
     signs_agree: bool = True
+    # A number of one or two digits standing alone whose box is shorter than this share of the median height of its
+    # line's other words (three or more of them) is unsure: a superscript, a subscript or a speck read as a digit
+    # (`conforme a 1 la`: a speck 0.68 of the line's median word, under its x-height). A digit stands as tall as a
+    # capital or an ascender, which most words of a line hold or reach below with a descender. 0: off.
+    small_digits: float = 0.75
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "7"  # 7: a sign the second recogniser read otherwise (`signs_agree`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "7"  # 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -335,6 +342,27 @@ def spelled_for(languages: tuple[str, ...]) -> Callable[[str], bool] | None:
             known[word] = spelling.knows([word])[0]
         return known[word]
     return spelled
+
+
+_LONE_NUMBER = re.compile(r"^\d{1,2}$")
+SMALL_DIGIT_REFERENCES = 3  # a line's other words needed to judge a digit's height
+
+
+def small_digits(words: Sequence[tuple[str, float]], share: float) -> list[bool]:
+    """For each (text, box height) of one line's words, whether it is a number of one or two digits alone shorter than
+    `share` of the median height of the line's other words of letters or digits (`CertaintyPolicy.small_digits`).
+    Heights in any unit; a line with fewer than `SMALL_DIGIT_REFERENCES` such words is not judged."""
+    found = [False] * len(words)
+    if not share:
+        return found
+    tall = [i for i, (text, _) in enumerate(words) if any(ch.isalnum() for ch in text)]
+    for i, (text, height) in enumerate(words):
+        if not _LONE_NUMBER.match(text):
+            continue
+        others = sorted(words[j][1] for j in tall if j != i)
+        if len(others) >= SMALL_DIGIT_REFERENCES:
+            found[i] = height < share * others[len(others) // 2]
+    return found
 
 
 def lowest_confidence(confidences: Sequence[float | None]) -> float | None:
