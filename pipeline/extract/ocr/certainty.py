@@ -89,7 +89,7 @@ class CertaintyPolicy:
     # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
     signs_agree: bool = True
     # A number of one or two digits standing alone whose box is shorter than this share of the median height of its
-    # line's other words (three or more of them) is unsure: a superscript, a subscript or a speck read as a digit
+    # line's other words without diacritics (three or more of them) is unsure: a superscript, a subscript or a speck read as a digit
     # (`conforme a 1 la`: a speck 0.68 of the line's median word, under its x-height). A digit stands as tall as a
     # capital or an ascender, which most words of a line hold or reach below with a descender. 0: off.
     small_digits: float = 0.75
@@ -350,12 +350,14 @@ SMALL_DIGIT_REFERENCES = 3  # a line's other words needed to judge a digit's hei
 
 def small_digits(words: Sequence[tuple[str, float]], share: float) -> list[bool]:
     """For each (text, box height) of one line's words, whether it is a number of one or two digits alone shorter than
-    `share` of the median height of the line's other words of letters or digits (`CertaintyPolicy.small_digits`).
+    `share` of the median height of the line's other words of letters or digits without diacritics
+    (`CertaintyPolicy.small_digits`).
     Heights in any unit; a line with fewer than `SMALL_DIGIT_REFERENCES` such words is not judged."""
     found = [False] * len(words)
     if not share:
         return found
-    tall = [i for i, (text, _) in enumerate(words) if any(ch.isalnum() for ch in text)]
+    # A diacritic raises a word's box above its capitals (`súmerný` 43 px beside `44` at 31): such words are no measure.
+    tall = [i for i, (text, _) in enumerate(words) if any(ch.isalnum() for ch in text) and not _marks(text)]
     for i, (text, height) in enumerate(words):
         if not _LONE_NUMBER.match(text):
             continue

@@ -226,6 +226,9 @@ def test_a_lone_digit_shorter_than_its_lines_words_is_unsure_and_one_as_tall_as_
     assert [text for (text, _), small in zip(INAP_LINE, small_digits(INAP_LINE, share)) if small] == ["1"]
     printed = [("De", 28), ("acuerdo", 35), ("con", 21), ("el", 28), ("artículo", 35), ("7", 28), ("de", 28), ("la", 28)]
     assert not any(small_digits(printed, share))  # a number as tall as the line's capitals and ascenders
+    # A Slovak line of `ocrcertainty`'s symbol families (150 dpi): words with diacritics stand taller than a digit.
+    slovak = [("B)", 37), ("44", 31), ("súmerný", 43), ("rajónu", 42), ("platňou", 41), ("skúšobným", 43), ("predposledné", 42)]
+    assert not any(small_digits(slovak, share))
     assert not any(small_digits([("artículo", 35), ("7", 19)], share))  # too few words to judge by
     assert not any(small_digits(INAP_LINE, 0.0))  # off
     assert not any(small_digits([(t, h) if t != "1" else ("1.", 19) for t, h in INAP_LINE], share))  # not a number alone
