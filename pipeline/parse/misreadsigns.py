@@ -241,13 +241,14 @@ def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | 
 _SPACE_BY_MARK = re.compile(r"(?<=[^\w\s]) | (?=[^\w\s])")
 # `×` read as the letter x: between two numbers, spaced or glued (`99 x 18`, `12x9=8`); not a hexadecimal `0x1F`.
 _TIMES_AS_X = re.compile(r"(?<![\d.,])(?!0[xX])\d+(?:[.,]\d+)? ?[xX] ?\d+")
-# A raised sign read as a mark: `*` after a number or its unit of one or two letters (`68*`, `28 *C`, `cm*`: spaces by
-# the mark left out); `?` there with a letter or digit glued after it (`5?torbe`, `m?cuclillas`: a stem's question ends
+# A raised sign read as a mark: `*` right after a number or its unit of one or two letters (`68*`, `23 cm* de`), or
+# before a temperature's scale (`28 *C`), but not an asterisk multiplying, as code prints it (`2*r`, `k * 9`,
+# `10 * b`: an operand after it, a digit, a bracket or a lone letter); `?` there with a letter or digit glued after it (`5?torbe`, `m?cuclillas`: a stem's question ends
 # with its mark, a question after it opens apart) or a word of small letters after it (`19? infomercial`: the sentence
 # after a question opens with a capital), or ending an option (`108?`, `12 m?`). A double quote so is unpaired, a sign
 # of its own (`certainty`).
 _UNIT = r"(?: ?[^\W\d_]{1,2})?"
-_RAISED_STAR = re.compile(rf"\d{_UNIT}\*")
+_RAISED_STAR = re.compile(rf"\d{_UNIT}\*(?!\s?(?:\d|\(|[^\W\d_](?![^\W\d_])))|\d ?\*[CFK]\b")
 _RAISED_QUERY = re.compile(rf"\d{_UNIT}\?(?P<space> ?)(?P<next>[^\W_])")
 _RAISED_ENDING = re.compile(rf"\d{_UNIT}\?$")
 # A relation or an arrow read as two marks between numbers (`94 => 63` for `94 ≥ 63`, `2 -> 5` for `2 → 5`): a typesetter
@@ -266,7 +267,7 @@ def symbol_signs(text: str, option: bool = False, one_letter: Sequence[str] = ()
     if "times" in ENABLED and "x" not in one_letter and (found := _TIMES_AS_X.search(joined)):
         signs.append(f"{found.group(0)!r} (a letter x between numbers: a × misread?)")
     query = next((m for m in _RAISED_QUERY.finditer(text) if not m.group("space") or m.group("next").islower()), None)
-    if "raised" in ENABLED and (found := _RAISED_STAR.search(joined) or query
+    if "raised" in ENABLED and (found := _RAISED_STAR.search(text) or query
                                 or (_RAISED_ENDING.search(text.rstrip()) if option else None)):
         signs.append(f"{found.group(0)!r} (a raised sign read as a mark?)")
     if "two-marks" in ENABLED and (found := _TWO_MARKS.search(text)):

@@ -244,6 +244,8 @@ def test_what_a_text_prints_with_numbers_and_marks_is_no_sign_of_a_misread_sign(
     assert symbol_signs("La dirección 0x1F del registro.", False, one_letter) == []  # a hexadecimal number
     assert symbol_signs("Entre 2 y 3 años, el 15 % de los casos; art. 5º.", False, one_letter) == []
     assert symbol_signs("Ley 19/2013, de 9 de diciembre", False, one_letter) == []
+    # An asterisk multiplying, as code prints it (CKE matura informatyka): no raised sign.
+    assert symbol_signs("b:=2*r; a + 10 * b + 100 * przestaw(n), 4+2 + ( k * 9 )", False, one_letter) == []
     assert symbol_signs("son 5 um", False, one_letter) == []  # `um` is a word (pt *um*): a micrometre read so is not judged
     # A stem may ask about a number with its unit; an option does not end in a question mark.
     assert symbol_signs("¿Mide más de 12 m?", False, one_letter) == []
