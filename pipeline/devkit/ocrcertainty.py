@@ -1,6 +1,6 @@
 """Measure the OCR uncertainty flag (`ocr.uncertain`) where the truth is known: generated sheets.
 
-    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|corpus|all] [--sweep]
+    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|symbols|corpus|all] [--sweep]
 
 Each family is a sheet of multiple-choice questions made of the words of its language (Tesseract's own
 word list, plus names, numbers and abbreviations a list lacks) in one layout (options one per line, two
@@ -14,7 +14,8 @@ measure before it). The measure, over the OCR'd questions:
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
 
 `calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts
-and degradations) only report; so does `corpus`: real sheets of ../shared/corpus rasterised (`CORPUS_SHEETS`),
+and degradations) only report; `symbols` families print arithmetic, relations and units among the words
+(`symbolsheets`: `3 × 4`, `25 °C`, `x ≤ 7`) and tune the signs for them, `symbols-held-out` only report; so does `corpus`: real sheets of ../shared/corpus rasterised (`CORPUS_SHEETS`),
 whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse
 takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid
 of policies (the OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract
@@ -35,7 +36,7 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import misreadkinds, scriptscans
+from pipeline.devkit import misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -62,6 +63,7 @@ class Family:
     font: str
     scan: ScanSetting
     seed: int
+    symbols: bool = False  # its questions print arithmetic, relations and units among the words (`symbolsheets`)
 
 
 CALIBRATION = (
@@ -81,7 +83,19 @@ HELD_OUT = (
     Family("tr-row", "tr", "tur", ("A", "B", "C", "D"), "row", "DejaVuSans", ScanSetting(300, 0.5, 90, noise=0.03), 15),
     Family("en-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", ScanSetting(250, 0.7, 75, noise=0.0), 16),
 )
-SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT}
+# Arithmetic and units (`symbolsheets`): `×` read as `x`, `°` as `o`, `≤` as `<`. Two languages and two layouts each,
+# at the scans of the issue's low end; the held-out ones in other languages, fonts and scans only report.
+SYMBOLS = (
+    Family("es-sym-column", "es", "spa", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.6, 80, noise=0.0), 41, True),
+    Family("pl-sym-pairs-150", "pl", "pol", ("A", "B", "C", "D"), "pairs", "DejaVuSerif", ScanSetting(150, 0.7, 75, noise=0.02), 42, True),
+    Family("es-sym-pairs-150", "es", "spa", ("a", "b", "c", "d"), "pairs", "DejaVuSerif", ScanSetting(150, 0.5, 85, noise=0.0), 43, True),
+)
+SYMBOLS_HELD_OUT = (
+    Family("pt-sym-pairs", "pt", "por", ("A", "B", "C", "D", "E"), "pairs", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3, noise=0.0), 51, True),
+    Family("sk-sym-column-150", "sk", "slk", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(150, 0.6, 90, noise=0.0), 52, True),
+    Family("en-sym-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", ScanSetting(200, 0.4, 70, noise=0.02), 53, True),
+)
+SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -178,9 +192,12 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
     questions = []
     for n in range(1, QUESTIONS_PER_SHEET + 1):
         stem = _phrase(rng, vocabulary, rng.randint(6, 18))
+        symbols = family.symbols and rng.random() < symbolsheets.SHARE  # half the questions of a `symbols` family
+        stem = symbolsheets.stem(rng, stem) if symbols else stem
         stem = stem[:1].upper() + stem[1:] + "."  # not "?": Greek asks with ";"
         width = {"column": (2, 7), "pairs": (1, 4), "row": (1, 2)}[family.layout]
         options = tuple(_phrase(rng, vocabulary, rng.randint(*width)) for _ in family.labels)
+        options = tuple(symbolsheets.option(rng, o) for o in options) if symbols else options
         while family.layout == "row" and sum(len(o) + 8 for o in options) > ROW_CHARACTERS:
             # A row that wraps puts its last option's tail under the first: no reader could tell either.
             options = tuple(_phrase(rng, vocabulary, 1) for _ in family.labels)
@@ -487,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.ocrcertainty", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
     parser.add_argument("--set", choices=[*SETS, *CORPUS_SETS, SCRIPTS, "all"], default="all",
-                        help=f"which families (default: all five, apart); {SCRIPTS}: `scriptscans`' families at {SCRIPT_SCAN.label()}")
+                        help=f"which families (default: every set, apart); {SCRIPTS}: `scriptscans`' families at {SCRIPT_SCAN.label()}")
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "

@@ -60,11 +60,13 @@ def draft_lines(draft: Draft) -> dict[str, list[StreamLine]]:
 
 
 def _holds(text: str, word: str) -> bool:
-    """Whether `text` holds the OCR'd `word`, or a piece of it parse cut off (a glued label: `b)imitador45`)."""
+    """Whether `text` holds the OCR'd `word`, or a piece of it parse cut off (a glued label: `b)imitador45`); a word of
+    marks alone (unsure only where the second recogniser read a sign there) is held where the text holds it."""
     core = word_core(word)[1]
     plain = plain_text(text)[0]
-    if not core:
-        return False
+    if not core:  # a sign alone (`<` the second recogniser read `≤`), not a stop alone: the text holds it as read
+        mark = word.strip()
+        return bool(mark) and not set(mark) <= set(CLOSING_MARKS) and mark in plain
     return core in plain or any(len(piece) >= 3 and piece in plain for piece in re.split(r"[^\w]+", core))
 
 

@@ -24,7 +24,16 @@ Each sign is observable on the OCR side alone, in any layout:
   a word they know (`Sindrome` where another question reads `síndrome`): a mark lost at low resolution, where a
   sheet spells a word one way throughout. A word both spellings of which are words (`Secretaria`, `esta`) is no sign.
 
-The three before the last need the language's `glued_words`, the last its spelling dictionaries; a language without
+- a sign of arithmetic or a unit read as a letter or a mark, seen in the text alone (the second recogniser's reading
+  of a sign is judged per word: `extract.ocr.certainty.sign_contradicted`):
+  - a letter x between two numbers (`99 x 18`, `12x9`: `×` read as the letter) where the language has no word `x`;
+  - a raised sign (`°`, `²`, `³`) read as a mark after a number or a number's unit: an asterisk (`68*`, `28*C`,
+    `cm*`), a question mark or a double quote with a letter or digit right after it (`5?torbe`, `m?cuclillas`), or a
+    question mark ending an option (`108?`, `12 m?`): a stem may ask about a number (`… de 1978?`), an option does not;
+  - a micro unit's `µ` read as `u` after a number (`204 ug`);
+  - a relation or an arrow read as two marks between numbers (`94 => 63`, `2 -> 5`).
+
+The three before the one of marks need the language's `glued_words`, the last its spelling dictionaries; a language without
 them is judged by the others alone.
 """
 from __future__ import annotations
@@ -39,7 +48,7 @@ from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital", "marks-elsewhere")
+         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -149,6 +158,7 @@ def text_signs(text: str, glued: GluedWords | None, continued: bool = False, opt
         signs += [f"{b[1]!r} twice" for a, b in zip(cores, cores[1:])
                   if b[1].isalpha() and len(b[1]) <= DOUBLED_MAX_LETTERS and a[1].casefold() == b[1].casefold()
                   and not a[2] and not b[0]]
+    signs += symbol_signs(plain, option, glued.one_letter if glued is not None else ())
     if glued is None:
         return signs
     one_letter = set(glued.one_letter)
@@ -224,4 +234,44 @@ def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | 
         richer = [form for form in marked.get(_bare(folded), ()) if _marks(form) > _marks(folded)]
         if richer and not spelled(core) and not spelled(folded) and any(spelled(form) for form in richer):
             signs.append(f"{core!r} (read {richer[0]!r} elsewhere)")
+    return signs
+
+
+# A space beside a mark or a sign is none to a reader (`28 *C` is `28*C`); one between two letters or digits is.
+_SPACE_BY_MARK = re.compile(r"(?<=[^\w\s]) | (?=[^\w\s])")
+# `×` read as the letter x: between two numbers, spaced or glued (`99 x 18`, `12x9=8`); not a hexadecimal `0x1F`.
+_TIMES_AS_X = re.compile(r"(?<![\d.,])(?!0[xX])\d+(?:[.,]\d+)? ?[xX] ?\d+")
+# A raised sign read as a mark: `*` right after a number or its unit of one or two letters (`68*`, `23 cm* de`), or
+# before a temperature's scale (`28 *C`), but not an asterisk multiplying, as code prints it (`2*r`, `k * 9`,
+# `10 * b`: an operand after it, a digit, a bracket or a lone letter); `?` there with a letter or digit glued after it (`5?torbe`, `m?cuclillas`: a stem's question ends
+# with its mark, a question after it opens apart) or a word of small letters after it (`19? infomercial`: the sentence
+# after a question opens with a capital), or ending an option (`108?`, `12 m?`). A double quote so is unpaired, a sign
+# of its own (`certainty`).
+_UNIT = r"(?: ?[^\W\d_]{1,2})?"
+_RAISED_STAR = re.compile(rf"\d{_UNIT}\*(?!\s?(?:\d|\(|[^\W\d_](?![^\W\d_])))|\d ?\*[CFK]\b")
+_RAISED_QUERY = re.compile(rf"\d{_UNIT}\?(?P<space> ?)(?P<next>[^\W_])")
+_RAISED_ENDING = re.compile(rf"\d{_UNIT}\?$")
+# A relation or an arrow read as two marks between numbers (`94 => 63` for `94 ≥ 63`, `2 -> 5` for `2 → 5`): a typesetter
+# prints the one sign.
+_TWO_MARKS = re.compile(r"\d ?(?:=>|=<|>=|<=|->|<-|—>) ?-?\d")
+# The micro sign read as `u` before a unit symbol of the SI (gram, litre, mole), after a number.
+_MICRO_AS_U = re.compile(r"\d ?u(?:g|l|L|mol)\b")
+
+
+def symbol_signs(text: str, option: bool = False, one_letter: Sequence[str] = ()) -> list[str]:
+    """Signs of arithmetic or units read as a letter or a mark in one stem or option's `text` (see the module's doc);
+    `option`: the text is an option's; `one_letter`: the language's one-letter words (a language with a word `x` keeps
+    it between numbers)."""
+    signs: list[str] = []
+    joined = _SPACE_BY_MARK.sub("", text)
+    if "times" in ENABLED and "x" not in one_letter and (found := _TIMES_AS_X.search(joined)):
+        signs.append(f"{found.group(0)!r} (a letter x between numbers: a × misread?)")
+    query = next((m for m in _RAISED_QUERY.finditer(text) if not m.group("space") or m.group("next").islower()), None)
+    if "raised" in ENABLED and (found := _RAISED_STAR.search(text) or query
+                                or (_RAISED_ENDING.search(text.rstrip()) if option else None)):
+        signs.append(f"{found.group(0)!r} (a raised sign read as a mark?)")
+    if "two-marks" in ENABLED and (found := _TWO_MARKS.search(text)):
+        signs.append(f"{found.group(0)!r} (a relation or an arrow read as two marks?)")
+    if "micro" in ENABLED and (found := _MICRO_AS_U.search(joined)):
+        signs.append(f"{found.group(0)!r} (a µ read as u?)")
     return signs

@@ -19,13 +19,17 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   joins into one are put back (`Ministeno`: `ri` read `n`; language data `text_quality.misread_letters`), and,
   where `CertaintyPolicy.lost_marks` asks for it (off: sheets print words without their accents), one they know
   with a diacritic more (`Geografia`);
+- a number of one or two digits alone, shorter than three quarters of its line's median word (`small_digits`):
+  a superscript, a subscript or a speck read as a digit, judged from the words' boxes when the line is laid out;
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
   a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
   confidence no longer counts (the rules of a word's shape still hold: both engines glue `el7` and read a
   capital I for a small l alike); read otherwise, and not settled by the dictionary, it is unsure however
-  confident Tesseract was. Where no second recogniser serves the script (Greek, Hangul, Cyrillic), the
-  rules above stand alone.
+  confident Tesseract was; and where it read a sign of arithmetic, a relation or a unit (`×`, `≤`, `°`, `²`,
+  `µ`: `SIGN_GLYPHS`) that Tesseract did not, or not one it did (`<` for `≤`, `101*` for `101°`, `m?` for `m²`),
+  the word is unsure, even one of punctuation alone (`signs_agree`). Where no second recogniser serves the
+  script (Greek, Hangul, Cyrillic), the rules above stand alone.
 
 The thresholds were calibrated by measurement (`python -m pipeline.devkit.ocrcertainty`, which reads
 generated sheets rasterised at several resolutions, blurs and JPEG qualities and counts, over OCR'd
@@ -81,10 +85,18 @@ class CertaintyPolicy:
     swap_in_capitals: bool = False
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
+    # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
+    # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
+    signs_agree: bool = True
+    # A number of one or two digits standing alone whose box is shorter than this share of the median height of its
+    # line's other words without diacritics (three or more of them) is unsure: a superscript, a subscript or a speck read as a digit
+    # (`conforme a 1 la`: a speck 0.68 of the line's median word, under its x-height). A digit stands as tall as a
+    # capital or an ascender, which most words of a line hold or reach below with a descender. 0: off.
+    small_digits: float = 0.75
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "6"  # 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "7"  # 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -111,7 +123,7 @@ _UNPAIRED_BRACKET = re.compile(r"^[^\[]*\]|^[^{]*}|\[[^\]]*$|{[^}]*$")
 
 def script_of(ch: str) -> str | None:
     """The script of a letter by its Unicode name ("LATIN", "GREEK", "CYRILLIC", "HANGUL", …); None otherwise."""
-    if not ch.isalpha():
+    if not ch.isalpha() or ch == "\u00b5":  # the micro sign is a unit's prefix in every script's texts (`µg`), no Greek
         return None
     # A compatibility form names its letter's script: the ordinal indicators º and ª (`nº`, `1ª`) are o and a.
     ch = unicodedata.normalize("NFKC", ch)[:1] or ch
@@ -166,6 +178,23 @@ def is_identifier(core: str) -> bool:
 
 
 SECOND_READER_DIFFERS = "the second recogniser read it otherwise"
+SECOND_READER_SIGN = "the second recogniser read a sign otherwise"
+# Signs of arithmetic, relations and units that a recogniser reads as a letter, a digit or another mark (`×` as `x`,
+# `≤` as `<`, `°` as `*` or `?`, `²` as `?`, `µ` as `u`): small or raised glyphs of few strokes, in every script's
+# texts. The micro sign and the Greek mu are one glyph to a reader, and so are the ordinal indicator and the degree sign.
+SIGN_GLYPHS = frozenset("×÷≤≥≠±°²³¹μ→←↔√∞≈‰")
+_MICRO = str.maketrans({"\u00b5": "\u03bc", "\u00ba": "\u00b0"})  # and the ordinal indicator º, a degree sign's twin
+
+
+def _signs(text: str) -> list[str]:
+    return sorted(ch for ch in unicodedata.normalize("NFC", text).translate(_MICRO) if ch in SIGN_GLYPHS)
+
+
+def sign_contradicted(text: str, second: str | None) -> bool:
+    """Whether the second recogniser read other signs (`SIGN_GLYPHS`) at a word's place than Tesseract did (`<` where
+    it read `≤`, `101*` where it read `101°`, `m?` where it read `m²`): a sign is one glyph, and punctuation, which
+    `agreement` leaves out, is what a sign is misread as. A word the second reader read nothing at is not judged."""
+    return second is not None and second != "" and _signs(text) != _signs(second)
 
 
 def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy: CertaintyPolicy = DEFAULT_POLICY,
@@ -176,6 +205,8 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
+    if policy.agreement and policy.signs_agree and sign_contradicted(text, second):
+        return SECOND_READER_SIGN
     core = word_core(text)[1]
     if not any(ch.isalnum() for ch in core):
         return None
@@ -311,6 +342,29 @@ def spelled_for(languages: tuple[str, ...]) -> Callable[[str], bool] | None:
             known[word] = spelling.knows([word])[0]
         return known[word]
     return spelled
+
+
+_LONE_NUMBER = re.compile(r"^\d{1,2}$")
+SMALL_DIGIT_REFERENCES = 3  # a line's other words needed to judge a digit's height
+
+
+def small_digits(words: Sequence[tuple[str, float]], share: float) -> list[bool]:
+    """For each (text, box height) of one line's words, whether it is a number of one or two digits alone shorter than
+    `share` of the median height of the line's other words of letters or digits without diacritics
+    (`CertaintyPolicy.small_digits`).
+    Heights in any unit; a line with fewer than `SMALL_DIGIT_REFERENCES` such words is not judged."""
+    found = [False] * len(words)
+    if not share:
+        return found
+    # A diacritic raises a word's box above its capitals (`súmerný` 43 px beside `44` at 31): such words are no measure.
+    tall = [i for i, (text, _) in enumerate(words) if any(ch.isalnum() for ch in text) and not _marks(text)]
+    for i, (text, height) in enumerate(words):
+        if not _LONE_NUMBER.match(text):
+            continue
+        others = sorted(words[j][1] for j in tall if j != i)
+        if len(others) >= SMALL_DIGIT_REFERENCES:
+            found[i] = height < share * others[len(others) // 2]
+    return found
 
 
 def lowest_confidence(confidences: Sequence[float | None]) -> float | None:

@@ -16,7 +16,7 @@ from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
-from pipeline.extract.ocr.certainty import lowest_confidence, unsure_words
+from pipeline.extract.ocr.certainty import lowest_confidence, small_digits, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
@@ -83,6 +83,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         line.unsure_words = unsure_words([(g.text, g.conf, g.second) for g in segment.glyphs], lexicon, settings.certainty,
                                          spelled)
         if settings.certainty.enabled:
+            small = small_digits([(g.text, g.bottom - g.top) for g in segment.glyphs], settings.certainty.small_digits)
+            line.unsure_words += [g.text for g, is_small in zip(segment.glyphs, small) if is_small and g.text not in line.unsure_words]
             line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
             line.unsure_words += line.unclear_marks
         page_lines.append(line)

@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.diagnostics import Code
 from pipeline.languages import language
-from pipeline.parse.misreadsigns import option_signs, text_signs, usual_option_count
+from pipeline.parse.misreadsigns import option_signs, symbol_signs, text_signs, usual_option_count
 
 SPANISH = language("es").glued_words
 
@@ -214,3 +214,51 @@ def test_through_parse_the_question_whose_word_lost_its_mark_is_flagged_and_its_
     flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
     assert flags["2"] == ["read by OCR unsurely: option A (resting on 'Sindrome' (read 'síndrome' elsewhere))"]
     assert flags["1"] == [] and flags["3"] == []
+
+
+# --------------------------------------------------------------------------- signs of arithmetic and units read as letters
+
+
+@pytest.mark.parametrize(("misread", "printed", "option"), [
+    # Real readings of `ocrcertainty`'s symbol families (150–200 dpi, blur 0.5–0.7), each beside what was printed.
+    ("76 x 96", "76 × 96", True),  # `×` read as the letter, spaced
+    ("B sobre 12x9=8", "B sobre 12×9=8", False),  # ... or glued
+    ("28 *C", "28 °C", True),  # a degree sign read as an asterisk
+    ("68*", "68°", True),
+    ("sinfónicas 23 cm* denominación", "sinfónicas 23 cm³ denominación", False),  # a superscript read as an asterisk
+    ("5?torbe", "5° torbe", False),  # ... or as a question mark glued to the next word
+    ("12 m?", "12 m²", True),  # ... ending an option
+    ("204 ug", "204 µg", True),  # a micro sign read as u
+    ("27 drástico prevaleció 94 => 63", "27 drástico prevaleció 94 ≥ 63", True),  # a relation read as two marks
+    ("Kom 19? infomercial mountaineers", "Kom 19² infomercial mountaineers", False),  # a question mark, then small letters
+])
+def test_a_sign_of_arithmetic_or_a_unit_read_as_a_letter_or_a_mark_is_a_sign_and_the_printed_text_is_not(misread, printed, option):
+    assert symbol_signs(misread, option, SPANISH.one_letter) != []
+    assert symbol_signs(printed, option, SPANISH.one_letter) == []
+
+
+def test_what_a_text_prints_with_numbers_and_marks_is_no_sign_of_a_misread_sign():
+    one_letter = SPANISH.one_letter
+    assert symbol_signs("¿Cuántos miembros propone el Senado conforme a la Constitución Española de 1978?", False, one_letter) == []
+    assert symbol_signs("¿Cuánto es 3 + 4? Elija una.", False, one_letter) == []  # a question ends, the next opens apart
+    assert symbol_signs("La dirección 0x1F del registro.", False, one_letter) == []  # a hexadecimal number
+    assert symbol_signs("Entre 2 y 3 años, el 15 % de los casos; art. 5º.", False, one_letter) == []
+    assert symbol_signs("Ley 19/2013, de 9 de diciembre", False, one_letter) == []
+    # An asterisk multiplying, as code prints it (CKE matura informatyka): no raised sign.
+    assert symbol_signs("b:=2*r; a + 10 * b + 100 * przestaw(n), 4+2 + ( k * 9 )", False, one_letter) == []
+    assert symbol_signs("son 5 um", False, one_letter) == []  # `um` is a word (pt *um*): a micrometre read so is not judged
+    # A stem may ask about a number with its unit; an option does not end in a question mark.
+    assert symbol_signs("¿Mide más de 12 m?", False, one_letter) == []
+    assert symbol_signs("12 m?", True, one_letter) != []
+
+
+def test_the_symbol_signs_are_judged_only_where_enabled():
+    from pipeline.parse import misreadsigns
+
+    before = misreadsigns.ENABLED
+    try:
+        misreadsigns.enable_signs(set(misreadsigns.SIGNS) - {"times", "raised", "micro", "two-marks"})
+        assert symbol_signs("76 x 96 y 28 *C y 204 ug", True, SPANISH.one_letter) == []
+    finally:
+        misreadsigns.ENABLED = before
+    assert len(symbol_signs("76 x 96 y 28 *C y 204 ug", True, SPANISH.one_letter)) == 3

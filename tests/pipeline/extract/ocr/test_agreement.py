@@ -16,7 +16,7 @@ from pipeline.diagnostics import Code
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
 from pipeline.extract.ocr.agreement import NOTHING_READ, alike, keep_second_readings, mark_settled, second_readings
-from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, CertaintyPolicy, unsure_reason
+from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, SECOND_READER_SIGN, CertaintyPolicy, sign_contradicted, unsure_reason
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
 from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.reading import ReadWord
@@ -157,9 +157,9 @@ def _read_word(text: str, left: int, top: int, conf: float, second: str | None) 
     return ReadWord(text, left, top, left + 24 * len(text), top + 40, size=40.0, line=(1, top, 1), conf=conf, second=second)
 
 
-def _sheet_reading(misread: tuple[str, float, str | None]) -> PageReading:
-    """A scanned question with four options; option C's word is `misread` (text, confidence, second reading)."""
-    rows = [["1.", "¿Cuál", "es", "la", "capital?"], ["A)", "Madrid"], ["B)", "Lisboa"], ["C)", misread], ["D)", "Roma"]]
+def _sheet_reading(*misread: tuple[str, float, str | None]) -> PageReading:
+    """A scanned question with four options; option C's words are `misread` (text, confidence, second reading)."""
+    rows = [["1.", "¿Cuál", "es", "la", "capital?"], ["A)", "Madrid"], ["B)", "Lisboa"], ["C)", *misread], ["D)", "Roma"]]
     words = []
     for r, row in enumerate(rows):
         left = 200 if r == 0 else 260
@@ -195,6 +195,30 @@ def test_a_question_whose_option_the_engines_read_differently_is_flagged_and_one
     assert [f for f in vouched.flags if f.code is Code.OCR_UNCERTAIN] == []
     alone = _parsed(_sheet_reading(("Vilaxora", 15.0, None)))  # no second reading: Tesseract's confidence decides
     assert [f for f in alone.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on 'Vilaxora')"]
+
+
+def test_a_sign_the_second_reader_reads_otherwise_makes_the_word_unsure_even_a_mark_alone():
+    # Real pairs from `ocrcertainty`'s symbol families (200 dpi, blur 0.6): Tesseract read the relation, the degree and
+    # the superscript as marks, confidently; RapidOCR read the signs.
+    assert unsure_reason("<", 91.5, LEXICON, second="≤") == SECOND_READER_SIGN
+    assert unsure_reason("101*", 87.7, LEXICON, second="101°") == SECOND_READER_SIGN
+    assert unsure_reason("m?", 92.1, LEXICON, second="m²") == SECOND_READER_SIGN
+    assert unsure_reason("×86", 99.9, LEXICON, second="x86") == SECOND_READER_SIGN  # the other way round too
+    assert unsure_reason("<", 91.5, LEXICON, NO_AGREEMENT, second="≤") is None  # the second reading is not asked
+    assert unsure_reason("<", 91.5, LEXICON, CertaintyPolicy(signs_agree=False), second="≤") is None
+    # Read alike, or a twin a reader does not tell apart (the ordinal indicator and the degree sign).
+    assert unsure_reason("×86", 99.9, LEXICON, second="×86") is None
+    assert unsure_reason("µg", 95.0, LEXICON, second="µg") is None  # the micro sign is no Greek letter among Latin ones
+    assert not sign_contradicted("5º", "5°")  # no sign read otherwise (the letter º differs: `agreement` judges that)
+    assert unsure_reason("<", 91.5, LEXICON, second=None) is None and unsure_reason("<", 91.5, LEXICON, second=NOTHING_READ) is None
+
+
+def test_a_question_whose_relation_the_second_reader_reads_as_a_sign_is_flagged_and_one_read_alike_is_not():
+    misread = _parsed(_sheet_reading(("x", 92.9, "x"), ("<", 92.9, "≤"), ("25", 96.7, "25")))
+    assert misread.choices == ["Madrid", "Lisboa", "x < 25", "Roma"]  # judged, not rewritten
+    assert [f for f in misread.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on '<')"]
+    alike = _parsed(_sheet_reading(("x", 92.9, "x"), ("<", 92.9, "<"), ("25", 96.7, "25")))
+    assert [f for f in alike.flags if f.code is Code.OCR_UNCERTAIN] == []
 
 
 def test_the_second_reading_is_cached_with_each_word_and_an_older_reading_has_none():
