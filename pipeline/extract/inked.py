@@ -27,6 +27,7 @@ one row form a span, and each span is read by OCR in place. Mapped glyphs are ne
 from __future__ import annotations
 
 import ctypes
+import math
 import statistics
 from dataclasses import dataclass
 from itertools import repeat
@@ -57,6 +58,7 @@ FILL_BLOCK = 4  # pixels: a block this size wholly dark is part of a fill
 OBJECT_LEVELS = 3  # the page's objects, and form XObjects opened two levels down
 MAX_GAP_LINES = 0.45  # the median gap between a text piece's blobs (letters, a cell's "1." and "A")
 BASELINE_PX, BASELINE_SHARE = 2, 0.6  # this share of a text piece's blobs end within this of one line
+INK_GRID = math.lcm(FILL_BLOCK, RULE_MIN_PT // 2)  # the fill and rule searches' blocks both fall on this grid
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ def drawn_text_boxes(page) -> list[Box]:
     objects = _walk_objects(page)
     if objects.shapes < MIN_BLOBS and not objects.long_shapes:
         return []
+    list(map(_SET_RENDER_MODE, objects.texts, repeat(pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, len(objects.texts))))
     grey = page.render(scale=INK_DPI / 72, grayscale=True, no_smoothpath=True, no_smoothimage=True).to_numpy()
     dark = _leftover_ink(grey < INK_BELOW, objects.images)
     if int(dark.sum()) < MIN_INK_PX:
@@ -92,14 +95,36 @@ def _leftover_ink(ink: np.ndarray, images: list[Box]) -> np.ndarray:
     """The page's ink (the text layer's not drawn) less straight rules, filled areas and images."""
     from pipeline.extract.ocr import straight_rules  # not at import: the OCR package is heavier
 
-    if not ink.any():
+    box = _ink_box(ink)
+    if box is None:
         return ink
     # Filled areas (a banner, a bar, a shaded cell, a coloured page) and their rims.
-    dark = ink & ~_fills(ink, FILL_BLOCK)
-    dark &= ~straight_rules(dark, RULE_MIN_PT)
+    part = ink[box]
+    part = part & ~_fills(part, FILL_BLOCK)
+    part &= ~straight_rules(part, RULE_MIN_PT)
+    dark = np.zeros_like(ink)
+    dark[box] = part
     if images and dark.any():
         dark &= ~_covered(dark.shape, images)
     return dark
+
+
+def _ink_box(ink: np.ndarray) -> tuple[slice, slice] | None:
+    """The part of the page where the fill and rule searches find what they find on the whole page: the
+    box of the ink, its top and left edges moved out to the searches' block grid (`INK_GRID`), its bottom
+    and right edges to the grid or the page's edge. Both searches test aligned blocks of the page (a
+    fill's `FILL_BLOCK` squares; a rule covers a whole aligned block of half `RULE_MIN_PT`): on the grid,
+    the box holds the same blocks, and every block outside it is bare paper, where neither finds anything
+    (nor grows a fill into ink). None on a page without ink."""
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return None
+    columns = np.flatnonzero(ink[rows[0]:rows[-1] + 1].any(axis=0))
+
+    def span(first: int, last: int, size: int) -> slice:
+        return slice(first // INK_GRID * INK_GRID, min(size, -(-(last + 1) // INK_GRID) * INK_GRID))
+
+    return span(int(rows[0]), int(rows[-1]), ink.shape[0]), span(int(columns[0]), int(columns[-1]), ink.shape[1])
 
 
 _SET_RENDER_MODE = pagechars.typed_call(pdfium_c.FPDFTextObj_SetTextRenderMode, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
@@ -110,6 +135,7 @@ _BOUNDS = pagechars.typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, cty
 @dataclass
 class _Objects:
     images: list[Box]
+    texts: list[int]  # the text objects, made invisible where the page is rendered
     shapes: int = 0  # path objects with more segments than a rectangle: a glyph's outline may be one
     long_shapes: bool = False  # a path of many glyphs' outlines (a line of text drawn as one path)
 
@@ -123,11 +149,11 @@ def _walk_objects(page) -> _Objects:
     handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
     of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
                for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
-    texts = of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT]
-    list(map(_SET_RENDER_MODE, texts, repeat(pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, len(texts))))
     segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
-    found = _Objects([], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
+    found = _Objects([], of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
                      long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
+    if found.shapes < MIN_BLOBS and not found.long_shapes:
+        return found  # nothing will be rendered: the images' boxes are not asked
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     box = [ctypes.byref(v) for v in (left, bottom, right, top)]
     for image in of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]:
