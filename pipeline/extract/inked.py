@@ -146,20 +146,40 @@ def _walk_objects(page) -> _Objects:
     of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the count of
     paths that could be glyphs, and every text object made invisible."""
     _, height = page.get_size()
-    handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
-    of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
-               for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
-    segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
-    found = _Objects([], of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
-                     long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
+    compiled = pagechars.compiled_reader_now()
+    if compiled is not None:
+        found, images = _walked_compiled(compiled, page)
+    else:
+        handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
+        of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
+                   for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
+        segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
+        found = _Objects([], of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
+                         long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
+        images = of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]
     if found.shapes < MIN_BLOBS and not found.long_shapes:
         return found  # nothing will be rendered: the images' boxes are not asked
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     box = [ctypes.byref(v) for v in (left, bottom, right, top)]
-    for image in of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]:
+    for image in images:
         if _BOUNDS(image, *box):
             found.images.append((left.value, height - top.value, right.value, height - bottom.value))
     return found
+
+
+def _walked_compiled(compiled, page) -> tuple[_Objects, list[int]]:
+    """The walk of `_walk_objects` in one compiled loop (`charloopjit.ink_objects`): the same objects, as
+    `pagechars.object_tree` finds them; (what it found, the images' handles)."""
+    size = 256
+    while True:
+        texts, images = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+        found, counts = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+        if compiled.ink_objects(pagechars.handle_of(page.raw), OBJECT_LEVELS - 1, texts, images, found, counts,
+                                RECTANGLE_SEGMENTS, LONG_PATH_SEGMENTS):
+            break
+        size *= 4  # a page of more text or image objects than that: walked again with room for them
+    walked = _Objects([], texts[:found[0]].tolist(), shapes=int(counts[0]), long_shapes=bool(counts[1]))
+    return walked, images[:found[1]].tolist()
 
 
 def _within(box: Box, region: Box) -> bool:
