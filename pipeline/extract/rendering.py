@@ -36,6 +36,8 @@ def render_on_white(page: pdfium.PdfPage, scale: float) -> pdfium.PdfBitmap:
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 _BOUNDS = pdfium_c.FPDFPageObj_GetBounds
+# The kinds whose bounds hold all they paint; a shading (`sh`) paints its clip, and is always drawn.
+_BOUNDED = (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM)
 
 
 def drop_objects_apart(page: pdfium.PdfPage, boxes: Iterable[Box], margin: float) -> int:
@@ -43,8 +45,9 @@ def drop_objects_apart(page: pdfium.PdfPage, boxes: Iterable[Box], margin: float
     points, reach none of `boxes`; returns how many. pdfium draws a page object by object, each inside
     its bounds (a stroke's width, a glyph's outline and an image's corners included; anti-aliasing
     reaches a pixel past them, `margin` covers that), so the pixels inside `boxes` are the ones the whole
-    page gives (`tests/pipeline/extract/ocr/test_masked_render.py` compares them). An object whose bounds
-    pdfium cannot tell, and a form XObject that reaches a box, stay whole. The removed objects are freed
+    page gives (`tests/pipeline/extract/ocr/test_masked_objects_apart.py` compares them). Only text, path,
+    image and form objects are taken out; an object whose bounds pdfium cannot tell, a shading, and a
+    form XObject that reaches a box stay whole. The removed objects are freed
     here; the page's annotations and form fields are not page objects and are drawn as before. A page
     turned (`/Rotate`) or whose crop box does not start at the page space's origin is left whole: its
     objects' bounds are not the render's top-left points by a flip alone."""
@@ -57,7 +60,7 @@ def drop_objects_apart(page: pdfium.PdfPage, boxes: Iterable[Box], margin: float
     apart = []
     for index in range(pdfium_c.FPDFPage_CountObjects(raw)):
         handle = pdfium_c.FPDFPage_GetObject(raw, index)
-        if not handle or not _BOUNDS(handle, left, bottom, right, top):
+        if not handle or pdfium_c.FPDFPageObj_GetType(handle) not in _BOUNDED or not _BOUNDS(handle, left, bottom, right, top):
             continue
         x0, y0 = left.value - margin, height - top.value - margin
         x1, y1 = right.value + margin, height - bottom.value + margin
