@@ -5,6 +5,7 @@
     reader.font_weights(handle, indices, weights)       # weights: int32 (n,)
     reader.map_errors(handle, count, flags)             # flags: int32 (count,)
     reader.path_fills(page, open_forms, rows)          # the page's path objects and their fills (`pagechars.filled_paths`)
+    reader.ink_objects(page, form_levels, texts, images, found, counts, rectangle, long)  # `inked._walk_objects`' walk
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -52,6 +53,7 @@ class CompiledReader:
     font_weights: Any
     map_errors: Any
     path_fills: Any  # the page's path objects with their fill (`pagechars.filled_paths`)
+    ink_objects: Any  # the page's text and image objects and its paths' segment counts (`inked._walk_objects`)
 
 
 T = TypeVar("T")
@@ -107,7 +109,10 @@ def _build() -> CompiledReader | None:
     charloopjit.font_weights(0, none, none.copy())
     charloopjit.map_errors(0, 0, none.copy())
     charloopjit.path_fills(0, True, np.zeros((0, 7), dtype=np.int64))
-    return CompiledReader(charloopjit.loose_boxes, charloopjit.font_weights, charloopjit.map_errors, charloopjit.path_fills)
+    handles, two = np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    charloopjit.ink_objects(0, 2, handles, handles.copy(), two, two.copy(), 5, 200)
+    return CompiledReader(charloopjit.loose_boxes, charloopjit.font_weights, charloopjit.map_errors, charloopjit.path_fills,
+                          charloopjit.ink_objects)
 
 
 def compiled_layout() -> Any:

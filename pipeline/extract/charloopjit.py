@@ -116,3 +116,63 @@ def path_fills(page, open_forms, out):  # pragma: no cover - compiled
                     _path_fill(child, modes, colors, out, found)
                     found += 1
     return found, WALKED
+
+
+_count_segments = _external("FPDFPath_CountSegments", pdfium_c.FPDFPath_CountSegments, types.intp)
+TEXT, IMAGE = pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_IMAGE
+
+
+@numba.njit(cache=True, nogil=True)
+def _ink_object(handle, kind, texts, images, found, counts, rectangle_segments, long_segments):  # pragma: no cover - compiled
+    """One object of `ink_objects`' walk; False where an output array is full."""
+    if kind == TEXT:
+        if found[0] == texts.shape[0]:
+            return False
+        texts[found[0]] = handle
+        found[0] += 1
+    elif kind == IMAGE:
+        if found[1] == images.shape[0]:
+            return False
+        images[found[1]] = handle
+        found[1] += 1
+    elif kind == PATH:
+        segments = _count_segments(handle)
+        if segments > rectangle_segments:
+            counts[0] += 1
+        if segments >= long_segments:
+            counts[1] = 1
+    return True
+
+
+@numba.njit(cache=True, nogil=True)
+def ink_objects(page, form_levels, texts, images, found, counts, rectangle_segments, long_segments):  # pragma: no cover - compiled
+    """The walk of `inked._walk_objects` (`pagechars.object_tree`'s objects: a count that fails reads as
+    no objects, a null handle as an object of no kind; form XObjects opened `form_levels` levels down,
+    at most 2): the text objects' handles into `texts`, the images' into `images` (how many of each into
+    found[0], found[1]), and of the paths, counts[0] those of more than `rectangle_segments` segments and
+    counts[1] 1 if one has `long_segments` or more. Returns False where `texts` or `images` filled up."""
+    count = _count_objects(page) if page != 0 else -1
+    for index in range(count):
+        handle = _get_object(page, index)
+        if handle == 0:
+            continue
+        kind = _object_type(handle)
+        if not _ink_object(handle, kind, texts, images, found, counts, rectangle_segments, long_segments):
+            return False
+        if kind != FORM or form_levels < 1:
+            continue
+        for at in range(_count_form_objects(handle)):
+            child = _get_form_object(handle, at)
+            if child == 0:
+                continue
+            inner = _object_type(child)
+            if not _ink_object(child, inner, texts, images, found, counts, rectangle_segments, long_segments):
+                return False
+            if inner != FORM or form_levels < 2:
+                continue
+            for deeper in range(_count_form_objects(child)):
+                leaf = _get_form_object(child, deeper)
+                if leaf != 0 and not _ink_object(leaf, _object_type(leaf), texts, images, found, counts,
+                                                 rectangle_segments, long_segments):
+                    return False
+    return True

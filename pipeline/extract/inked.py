@@ -17,8 +17,9 @@ empty answer bubbles, an axis's ticks or a dotted leader repeat one shape; glyph
 charts and diagrams are taller than a line, or their strokes end anywhere but on a line; a formula's
 drawn fraction bar or radical is one or two blobs, under `MIN_BLOBS`. A region needs `MIN_BLOBS`
 blobs in text-like pieces before it is read; the stage leaves out regions that repeat at one place on
-most pages (a logo). Cost: one walk over the page's objects (~0.5 ms); a page with no path more complex
-than a rule is not rendered at all, others cost one render and a few array passes (~5–10 ms).
+most pages (a logo). Cost: one walk over the page's objects (~0.3 ms through ctypes, ~0.1 ms in the
+compiled loop); a page with no path more complex than a rule is not rendered at all (nor are its text
+objects made invisible), others cost one render and a few array passes inside the ink's box (~4 ms).
 
 **Unmapped glyphs.** A glyph whose font gives no Unicode for it (pdfium's map error, U+FFFD) or only a
 private-use point (a math font's own codes) is marked `Glyph.unmapped`; neighbouring unmapped glyphs of
@@ -27,6 +28,7 @@ one row form a span, and each span is read by OCR in place. Mapped glyphs are ne
 from __future__ import annotations
 
 import ctypes
+import math
 import statistics
 from dataclasses import dataclass
 from itertools import repeat
@@ -57,6 +59,7 @@ FILL_BLOCK = 4  # pixels: a block this size wholly dark is part of a fill
 OBJECT_LEVELS = 3  # the page's objects, and form XObjects opened two levels down
 MAX_GAP_LINES = 0.45  # the median gap between a text piece's blobs (letters, a cell's "1." and "A")
 BASELINE_PX, BASELINE_SHARE = 2, 0.6  # this share of a text piece's blobs end within this of one line
+INK_GRID = math.lcm(FILL_BLOCK, RULE_MIN_PT // 2)  # the fill and rule searches' blocks both fall on this grid
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ def drawn_text_boxes(page) -> list[Box]:
     objects = _walk_objects(page)
     if objects.shapes < MIN_BLOBS and not objects.long_shapes:
         return []
+    list(map(_SET_RENDER_MODE, objects.texts, repeat(pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, len(objects.texts))))
     grey = page.render(scale=INK_DPI / 72, grayscale=True, no_smoothpath=True, no_smoothimage=True).to_numpy()
     dark = _leftover_ink(grey < INK_BELOW, objects.images)
     if int(dark.sum()) < MIN_INK_PX:
@@ -92,14 +96,36 @@ def _leftover_ink(ink: np.ndarray, images: list[Box]) -> np.ndarray:
     """The page's ink (the text layer's not drawn) less straight rules, filled areas and images."""
     from pipeline.extract.ocr import straight_rules  # not at import: the OCR package is heavier
 
-    if not ink.any():
+    box = _ink_box(ink)
+    if box is None:
         return ink
     # Filled areas (a banner, a bar, a shaded cell, a coloured page) and their rims.
-    dark = ink & ~_fills(ink, FILL_BLOCK)
-    dark &= ~straight_rules(dark, RULE_MIN_PT)
+    part = ink[box]
+    part = part & ~_fills(part, FILL_BLOCK)
+    part &= ~straight_rules(part, RULE_MIN_PT)
+    dark = np.zeros_like(ink)
+    dark[box] = part
     if images and dark.any():
         dark &= ~_covered(dark.shape, images)
     return dark
+
+
+def _ink_box(ink: np.ndarray) -> tuple[slice, slice] | None:
+    """The part of the page where the fill and rule searches find what they find on the whole page: the
+    box of the ink, its top and left edges moved out to the searches' block grid (`INK_GRID`), its bottom
+    and right edges to the grid or the page's edge. Both searches test aligned blocks of the page (a
+    fill's `FILL_BLOCK` squares; a rule covers a whole aligned block of half `RULE_MIN_PT`): on the grid,
+    the box holds the same blocks, and every block outside it is bare paper, where neither finds anything
+    (nor grows a fill into ink). None on a page without ink."""
+    rows = np.flatnonzero(ink.any(axis=1))
+    if rows.size == 0:
+        return None
+    columns = np.flatnonzero(ink[rows[0]:rows[-1] + 1].any(axis=0))
+
+    def span(first: int, last: int, size: int) -> slice:
+        return slice(first // INK_GRID * INK_GRID, min(size, -(-(last + 1) // INK_GRID) * INK_GRID))
+
+    return span(int(rows[0]), int(rows[-1]), ink.shape[0]), span(int(columns[0]), int(columns[-1]), ink.shape[1])
 
 
 _SET_RENDER_MODE = pagechars.typed_call(pdfium_c.FPDFTextObj_SetTextRenderMode, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
@@ -110,6 +136,7 @@ _BOUNDS = pagechars.typed_call(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, cty
 @dataclass
 class _Objects:
     images: list[Box]
+    texts: list[int]  # the text objects, made invisible where the page is rendered
     shapes: int = 0  # path objects with more segments than a rectangle: a glyph's outline may be one
     long_shapes: bool = False  # a path of many glyphs' outlines (a line of text drawn as one path)
 
@@ -120,20 +147,40 @@ def _walk_objects(page) -> _Objects:
     of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the count of
     paths that could be glyphs, and every text object made invisible."""
     _, height = page.get_size()
-    handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
-    of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
-               for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
-    texts = of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT]
-    list(map(_SET_RENDER_MODE, texts, repeat(pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, len(texts))))
-    segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
-    found = _Objects([], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
-                     long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
+    compiled = pagechars.compiled_reader_now()
+    if compiled is not None:
+        found, images = _walked_compiled(compiled, page)
+    else:
+        handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
+        of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
+                   for kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE)}
+        segments = list(map(_COUNT_SEGMENTS, of_kind[pdfium_c.FPDF_PAGEOBJ_PATH]))
+        found = _Objects([], of_kind[pdfium_c.FPDF_PAGEOBJ_TEXT], shapes=sum(count > RECTANGLE_SEGMENTS for count in segments),
+                         long_shapes=any(count >= LONG_PATH_SEGMENTS for count in segments))
+        images = of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    if found.shapes < MIN_BLOBS and not found.long_shapes:
+        return found  # nothing will be rendered: the images' boxes are not asked
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     box = [ctypes.byref(v) for v in (left, bottom, right, top)]
-    for image in of_kind[pdfium_c.FPDF_PAGEOBJ_IMAGE]:
+    for image in images:
         if _BOUNDS(image, *box):
             found.images.append((left.value, height - top.value, right.value, height - bottom.value))
     return found
+
+
+def _walked_compiled(compiled, page) -> tuple[_Objects, list[int]]:
+    """The walk of `_walk_objects` in one compiled loop (`charloopjit.ink_objects`): the same objects, as
+    `pagechars.object_tree` finds them; (what it found, the images' handles)."""
+    size = 256
+    while True:
+        texts, images = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+        found, counts = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+        if compiled.ink_objects(pagechars.handle_of(page.raw), OBJECT_LEVELS - 1, texts, images, found, counts,
+                                RECTANGLE_SEGMENTS, LONG_PATH_SEGMENTS):
+            break
+        size *= 4  # a page of more text or image objects than that: walked again with room for them
+    walked = _Objects([], texts[:found[0]].tolist(), shapes=int(counts[0]), long_shapes=bool(counts[1]))
+    return walked, images[:found[1]].tolist()
 
 
 def _within(box: Box, region: Box) -> bool:

@@ -60,6 +60,12 @@ class _Characters:
     read = 0
 
 
+def compiled_reader_now() -> charloop.CompiledReader | None:
+    """The compiled reader where this process reads characters through it already (`_compiled`), else
+    None: the page walks of other modules follow the characters' choice."""
+    return _compiled(0)
+
+
 def _compiled(count: int) -> charloop.CompiledReader | None:
     """The compiled reader for a page of `count` characters: once the process has read
     `charloop.COMPILED_AFTER_CHARACTERS` (at once where the environment asks for it, never where it

@@ -46,7 +46,7 @@ from pipeline.extract.ocr.engine import OcrError, require_languages
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
 from pipeline.extract.ocr.settings import OcrSettings
-from pipeline.extract.rendering import render_on_white
+from pipeline.extract.rendering import drop_objects_apart, render_on_white
 from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
@@ -55,6 +55,7 @@ MASKED_FORMAT = "masked/3"  # 3: read in the window around the kept boxes
 CONTENT_FORMAT = "masked-content/2"
 CROP_MARGIN_PX = 128  # white kept around the kept boxes' union: Tesseract's page layout looks past a blob's edge
 REMEMBERED_READINGS = 64  # masked images' readings the process keeps by content (each a few kB of words)
+APART_MARGIN_PT = 4.0  # an object this far from every kept box (its bounds grown by this) is not drawn
 CROP_GRID_PX = 32  # the window's left and top edges on this grid: the halving reductions of Tesseract's layout see the same blocks
 
 
@@ -229,10 +230,14 @@ def window(boxes: list[tuple[int, int, int, int]], width: int, height: int) -> t
 
 def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> MaskedImage:
     """The window of the page rendered at `dpi` (`render_page`'s pixels) around the boxes kept, white but
-    for those boxes, less the rectangles erased: the whole page's masked image cut to `window`. Only the
+    for those boxes, less the rectangles erased: the whole page's masked image cut to `window`. The page's
+objects that paint nothing in the kept boxes are taken out before it is drawn (`drop_objects_apart`: on
+a drawn cover or a formula span most of the page's text and images are elsewhere). Only the
     kept boxes are taken out of pdfium's BGR buffer (as RGB): the page never becomes a PIL image."""
-    page = document[request.page - 1]
+    page = document[request.page - 1]  # loaded afresh for each request: the objects taken out are this one's
     try:
+        drop_objects_apart(page, [(x0 - KEEP_PAD_PT, top - KEEP_PAD_PT, x1 + KEEP_PAD_PT, bottom + KEEP_PAD_PT)
+                                  for x0, top, x1, bottom in request.keep], APART_MARGIN_PT)
         bitmap = render_on_white(page, dpi / 72.0)
     finally:
         page.close()
