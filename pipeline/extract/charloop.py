@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.infra import settle
+
 # Characters a process reads through ctypes before the compiled reader is loaded: the loop saves about
 # 0.7 µs a character (measured on the corpus: 2.1 -> 1.0 ms for a page's 1,600), loading it costs about
 # 0.43 s once (numba's import and the cached loops): past about this many characters it has paid.
@@ -83,6 +85,7 @@ def compiled_reader() -> CompiledReader | None:
         _reader = _build()
     except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the ctypes path
         _reader = None
+    settle()  # numba's typing tables and the loops, alive until the process ends (`infra.heap`)
     return _reader
 
 
@@ -116,6 +119,7 @@ def compiled_layout() -> Any:
         _layout = _build_layout()
     except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the pure path
         _layout = None
+    settle()
     return _layout
 
 
