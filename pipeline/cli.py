@@ -7,7 +7,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pipeline.infra import add_command, register_commands
+from pipeline.infra import add_command, own_process, register_commands
 from pipeline.specs import SpecError, available_specs, environment_problems, load_spec, load_spec_file
 
 SAMPLE_PREFIX = "sample"
@@ -217,6 +217,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `examcorpus` program: with no `argv` it is run from a shell (the installed script, `python -m
+    pipeline.cli`) and owns its process (`infra.heap`); a caller passing `argv` (a test) keeps its own."""
+    if argv is None:
+        own_process()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["score-extraction"]:
         # Its own parser reads every argument ("--help", "--json" first included), which an

@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
-from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, take, write_bytes_atomic
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, settle, take, write_bytes_atomic
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -442,6 +442,7 @@ def _nothing_new(snapshot: Snapshot, report: RunReport, files: dict[str, FileRep
 
 
 def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
+    settle()  # the stages' modules and the spec are loaded: a program's run sets them aside (`infra.heap`)
     started = time.time()
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
     curated_stamp = _stamp(curated_path)

@@ -34,6 +34,8 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from pipeline.infra import settle
+
 # Characters a process reads through ctypes before the compiled reader is loaded: the loop saves about
 # 0.7 µs a character (measured on the corpus: 2.1 -> 1.0 ms for a page's 1,600), loading it costs about
 # 0.43 s once (numba's import and the cached loops): past about this many characters it has paid.
@@ -75,6 +77,7 @@ class _Once(Generic[T]):
                 self.built = self.build()
             except Exception:  # noqa: BLE001 - any failure of an optional accelerator leaves the plain path
                 self.built = None
+            settle()  # numba's typing tables and the loops live until the process ends (`infra.heap`)
         return self.built
 
 

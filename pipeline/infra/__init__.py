@@ -18,17 +18,20 @@ Public functions:
   `examcorpus` subcommand is added, from one table of registrars (`commands`).
 - `timed(stage)`, `take()`, `take_detail()`, `add_seconds(a, b)`: cheap per-stage timers for the run report, and
   per stage part with CPU seconds for the benchmarks (`clock`).
+- `own_process()`, `settle()`: a program's long-lived objects set aside from the cyclic garbage collector once
+  loaded; nothing in a process that is not a program's own, such as a test run (`heap`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.commands import add_command, register_commands
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
+from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
 from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "progress", "read_jsonl",
-           "register_commands", "rewrite_jsonl", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "own_process", "progress", "read_jsonl",
+           "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]
