@@ -28,7 +28,7 @@ import sys
 import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
@@ -39,11 +39,24 @@ from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
 from pipeline.records import Question
-from pipeline.specs import parse_spec
+from pipeline.specs import SourceSpec, parse_spec
 
 SIZE = 10.5  # points
 ROW_MM = SIZE * 1.45 * 0.3528
 CIRCLED = ("①", "②", "③", "④", "⑤")
+
+
+class SheetFamily(Protocol):
+    """What the vocabulary and the score read of a family (this module's `Family`, `latinscans`' `LatinFamily`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def tesseract(self) -> str: ...
+    @property
+    def labels(self) -> tuple[str, ...]: ...
+    @property
+    def seed(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -107,7 +120,7 @@ class Printed:
 # --------------------------------------------------------------------------- sheets
 
 
-def _vocabulary(family: Family) -> list[str]:
+def _vocabulary(family: SheetFamily) -> list[str]:
     # Tesseract's Greek list spells μ as the micro sign now and then; a printed sheet never does.
     words = [w.replace("\u00b5", "\u03bc") for w in word_list(family.tesseract) if w.isalpha() and 2 <= len(w) <= 10 and w == w.lower()]
     words.sort()
@@ -239,7 +252,7 @@ class Score:
         return f"recall {recall:5.1f}  options {options:5.1f}  answers {answers:5.1f}"
 
 
-def score(printed: list[Printed], records: dict[str, Question], family: Family, where: str, show: bool = False) -> Score:
+def score(printed: list[Printed], records: dict[str, Question], family: SheetFamily, where: str, show: bool = False) -> Score:
     result = Score()
     for q in printed:
         result.printed += 1
@@ -269,9 +282,13 @@ def generated_entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -
                          status="local", sha256="0" * 64, path=str(path))
 
 
-def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ...] = (), cache: Path | None = None) -> dict[str, Question]:
-    """Extract (text layer or OCR, as each page needs) and parse the sheet with its key, as a season run does."""
-    the_spec = family_spec(family)
+def read_records(sheet: Path, key: Path, family: Family | None, disabled: tuple[str, ...] = (), cache: Path | None = None,
+                 the_spec: SourceSpec | None = None) -> dict[str, Question]:
+    """Extract (text layer or OCR, as each page needs) and parse the sheet with its key, as a season run does, by
+    the family's spec (`the_spec` when given)."""
+    if the_spec is None:
+        assert family is not None, "a family or its spec"
+        the_spec = family_spec(family)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache) if cache else None)
     if disabled:
         options = replace(options, ocr=replace(options.ocr, disabled_passes=disabled))

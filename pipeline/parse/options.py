@@ -59,7 +59,7 @@ def find_options(
     pitch = measure_pitch(lines)
     if bare_min_run:
         lines = [_bare_label_row(sl, labels, bare_min_run) for sl in _bare_label_runs(lines, labels, option_re, bare_min_run)]
-    lines = _split_inner_labels(_pull_label_partners(lines, option_re), labels, option_re)
+    lines = _split_inner_labels(_split_run_on_options(_pull_label_partners(lines, option_re), labels, option_re), labels, option_re)
     lines, restored = (recovery or Recovery.every()).lines(Point.OPTION_LINES, lines, labels=labels, option_re=option_re)
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
@@ -303,17 +303,131 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
             rest_label = canonical_label(matched_label(found), labels) if found else None
             # A label with no text after it ends the line: a number or letter closing the text ("… de 2").
             if found is not None and rest_label in later and found.group("text").strip():
-                head = text[: inner.start()].rstrip()
-                width = item.line.x1 - item.line.x0
-                x0 = _label_x(item, item.line.x0 + _advance(text[: inner.end()]) / max(_advance(text), 1) * width)
-                x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
-                starts = item.line.wide_gap_starts
-                left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
-                right = replace(item.line, text=rest, x0=x0, wide_gap_starts=[x for x in starts if x > x0])
-                pieces = [replace(item, line=left)] + _split_inner_labels([replace(item, line=right)], labels, option_re)
+                left, right = _cut(item, inner)
+                pieces = [left] + _split_inner_labels([right], labels, option_re)
                 break
         result.extend(pieces)
     return result
+
+
+def _cut(item: StreamLine, inner: re.Match) -> tuple[StreamLine, StreamLine]:
+    """The line cut at `inner` (the space before a label inside it): the text before and the text from the
+    label on, each placed where it stands on the line (`_advance`, `_label_x`)."""
+    text = item.text
+    rest = text[inner.end():]
+    head = text[: inner.start()].rstrip()
+    width = item.line.x1 - item.line.x0
+    x0 = _label_x(item, item.line.x0 + _advance(text[: inner.end()]) / max(_advance(text), 1) * width)
+    x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
+    starts = item.line.wide_gap_starts
+    left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
+    right = replace(item.line, text=rest, x0=x0, wide_gap_starts=[x for x in starts if x > x0])
+    return replace(item, line=left), replace(item, line=right)
+
+
+RUN_ON_MIN_LABELS = 3  # labels in sequence inside the block's text that make a run of options printed in a paragraph
+
+
+def _split_run_on_options(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine]:
+    """Options printed as running text ('… which one? A) ten B) twelve C) twenty D) none'), on one line or
+    wrapped over two, a label at a line's end with its text on the next (`_run_on_start` says where such a
+    paragraph begins): the paragraph is cut before each label of the sequence, line by line, so that each
+    piece from a label on opens with it, as an option printed on its own line does; the start of a wrapped
+    line joins the option before it, and lines that go on below the last option's line (the paragraph's own
+    leading) join the last option."""
+    start = _run_on_start(lines, labels, option_re) if len(labels) >= RUN_ON_MIN_LABELS else None
+    if start is None:
+        return lines
+    result, seen = list(lines[:start]), 0
+    previous: StreamLine | None = None
+    for later in lines[start:]:
+        if later.page != lines[start].page or (seen == len(labels) and (previous is None or not continues(previous, later, None))):
+            result.append(later)
+            previous = None
+            continue
+        opens = seen == 0 or (seen < len(labels) and opening_label(later.text, labels, option_re) == labels[seen])
+        pieces, seen = _cut_at_labels(later, labels, option_re, seen)
+        if not opens:  # the line goes on with the option before it, wrapped from the line above: its text joins it
+            merged = join_wrapped([result[-1].text, pieces[0].text])
+            result[-1] = replace(result[-1], line=replace(result[-1].line, text=merged))
+            pieces = pieces[1:]
+        result += pieces
+        previous = later
+    return result
+
+
+def _run_on_start(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> int | None:
+    """The line where options printed as running text begin, or None. Either no line opens with the first label
+    and it stands inside a line after a space, or a line opens with it and the paragraph from there leaves a
+    label at a line's end (its text wrapped to the next line). Either way in a style with a mark ('A)', '(a)',
+    'A.'; a bare letter is a word), and the text from there holds the labels in sequence (at least
+    `RUN_ON_MIN_LABELS`, the evidence `_bare_label_row` asks of bare labels). Options one per line or in a
+    grid's rows leave no label at a line's end: they are left to the geometry (`find_options`)."""
+    opening = [index for index, sl in enumerate(lines) if opening_label(sl.text, labels, option_re) == labels[0]]
+    for index, item in enumerate(lines):
+        same_page = [sl.text for sl in lines[index:] if sl.page == item.page]
+        if opening:
+            if index != opening[0] or not any(_dangling_label(text, labels, option_re) for text in same_page):
+                continue
+            rest = " ".join(same_page)
+        else:
+            points = _label_points(item.text, labels, option_re, labels[0])
+            if not points:
+                continue
+            rest = " ".join([item.text[points[0].end():], *same_page[1:]])
+        if _labels_in_sequence(rest, labels, option_re) >= RUN_ON_MIN_LABELS:
+            return index
+    return None
+
+
+def _dangling_label(text: str, labels: list[str], option_re: re.Pattern) -> bool:
+    """`text` ends with a label in a marked style after a space, nothing after it."""
+    spaces = list(re.finditer(r"\s+", text.rstrip()))
+    found = option_re.match(text.rstrip()[spaces[-1].end():]) if spaces else None
+    return bool(found and _marked(found) and not found.group("text").strip() and canonical_label(matched_label(found), labels))
+
+
+def _cut_at_labels(item: StreamLine, labels: list[str], option_re: re.Pattern, seen: int) -> tuple[list[StreamLine], int]:
+    """The line cut before each label of the sequence from `labels[seen]` on that stands inside it (`_label_points`),
+    and how far the sequence has gone (a line opening with the next label counts it)."""
+    pieces: list[StreamLine] = []
+    rest = item
+    if seen < len(labels) and opening_label(rest.text, labels, option_re) == labels[seen]:
+        seen += 1
+    while seen < len(labels):
+        points = _label_points(rest.text, labels, option_re, labels[seen])
+        if not points:
+            break
+        left, rest = _cut(rest, points[0])
+        pieces.append(left)
+        seen += 1
+    return [*pieces, rest], seen
+
+
+def _label_points(text: str, labels: list[str], option_re: re.Pattern, label: str) -> list[re.Match]:
+    """The spaces inside `text` after which `label` stands in a marked style ('A)', not a bare 'A'), followed
+    by its text or ending the line (its text on the next)."""
+    points = []
+    for inner in re.finditer(r"\s+", text):
+        if inner.start() == 0:
+            continue
+        found = option_re.match(text[inner.end():])
+        if found and _marked(found) and canonical_label(matched_label(found), labels) == label:
+            points.append(inner)
+    return points
+
+
+def _labels_in_sequence(text: str, labels: list[str], option_re: re.Pattern, start: int = 0) -> int:
+    """How far the label sequence goes in `text` from `labels[start]` on: `start` plus the labels met in order, each
+    in a marked style after a space or opening the text (`_label_points`)."""
+    seen, rest = start, text
+    while seen < len(labels):
+        points = _label_points("_ " + rest, labels, option_re, labels[seen])
+        if not points:
+            break
+        rest = ("_ " + rest)[points[0].end() + 1:]  # past the label's first character: the next label is looked for after it
+        seen += 1
+    return seen
 
 
 # Where a later option may start inside a line: after a space (the option regex then decides whether a
