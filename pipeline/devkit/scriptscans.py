@@ -26,6 +26,7 @@ import hashlib
 import random
 import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -220,7 +221,11 @@ def key_pdf(path: Path, family: Family, questions: list[Printed], vocabulary: li
     return build_pdf(path, [PageSpec(tuple(boxes))])
 
 
-def family_spec(family: Family):
+KEY_ENTRY = r"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"  # `key_pdf`'s "<word> 12: B"
+
+
+def family_spec(family: Family, key_entry: str = KEY_ENTRY):
+    """The family's spec; `key_entry` its key's entry, `{labels}` standing for the label characters."""
     name = f"scripts_{family.name.replace('-', '_')}"
     # A key's stream reads an enclosed label as the plain one it encloses (② as 2), as keys mostly print it.
     labels = "".join(family.labels) + "".join(str(unicodedata.digit(label)) for label in family.labels if unicodedata.digit(label, None) is not None)
@@ -236,7 +241,7 @@ def family_spec(family: Family):
                             {"role": "key", "pattern": r"(?P<year>\d{4})/key\.pdf$"}]},
         "pairing": {"on": ["year"]},
         "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)", "options": options},
-        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"},
+        "key": {"kind": "list", "entry": key_entry.format(labels=labels)},
     }, f"{name}.yaml")
 
 
@@ -288,9 +293,10 @@ def _entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -> Manifes
                          status="local", sha256="0" * 64, path=str(path))
 
 
-def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ...] = (), cache: Path | None = None) -> dict[str, Question]:
+def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ...] = (), cache: Path | None = None,
+                 key_entry: str = KEY_ENTRY) -> dict[str, Question]:
     """Extract (text layer or OCR, as each page needs) and parse the sheet with its key, as a season run does."""
-    the_spec = family_spec(family)
+    the_spec = family_spec(family, key_entry)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache) if cache else None)
     if disabled:
         options = replace(options, ocr=replace(options.ocr, disabled_passes=disabled))
@@ -300,14 +306,22 @@ def read_records(sheet: Path, key: Path, family: Family, disabled: tuple[str, ..
     return {q.number: q for q in result.questions}
 
 
-def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
+def write_sheet(folder: Path, family: Family) -> tuple[list[Printed], Path, Path]:
+    """The family's printed questions, and its sheet and key written with a text layer into `folder`."""
     vocabulary = _vocabulary(family)
     questions = printed_questions(family, vocabulary)
+    return questions, sheet_pdf(folder / "sheet.pdf", family, questions), key_pdf(folder / "key.pdf", family, questions, vocabulary)
+
+
+def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str, ...] = (), show: bool = False,
+            write: Callable[[Path, Family], tuple[list[Printed], Path, Path]] = write_sheet, key_entry: str = KEY_ENTRY) -> list[str]:
+    """The family's text path and each scan, one line each; `write` prints its sheet and key (`write_sheet`), whose
+    entries `key_entry` reads."""
     folder = folder / f"seed{family.seed}"
     text = folder / family.name / "text" / "2031"
     text.mkdir(parents=True, exist_ok=True)
-    sheet, key = sheet_pdf(text / "sheet.pdf", family, questions), key_pdf(text / "key.pdf", family, questions, vocabulary)
-    by_text = score(questions, read_records(sheet, key, family), family, "text", show)
+    questions, sheet, key = write(text, family)
+    by_text = score(questions, read_records(sheet, key, family, key_entry=key_entry), family, "text", show)
     name = f"{family.name} s{family.seed}"
     lines = [f"{name:14} text layer               {by_text.text()}"]
     for setting in scans:
@@ -316,7 +330,7 @@ def measure(folder: Path, family: Family, scans: list[Scan], disabled: tuple[str
         for clean in (sheet, key):
             rasterize_pdf(clean, scanned / clean.name, dpi=setting.dpi, blur=setting.blur, jpeg_quality=setting.jpeg,
                           noise=setting.noise, rotate_deg=setting.tilt, seed=family.seed)
-        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache")
+        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache", key_entry)
         by_scan = score(questions, records, family, setting.name, show)
         gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
         lines.append(f"{name:14} {setting.name:24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
