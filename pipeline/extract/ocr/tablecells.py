@@ -489,7 +489,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         row = [(b, c) for c in range(first, len(band.cells)) if band.cells[c][1] - band.cells[c][0] <= LABEL_CELL_WIDTH * typical]
         run = _counting_run([values.get(k) for k in row])
         under = [_under(table, b + 1, band.cells[c]) for _, c in row]
-        if run is None or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
+        if run is None or _counts_too(table, b + 1, values) or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
             continue
         for (key, value, below) in zip(row, run, under):
             numbers[key] = value
@@ -508,6 +508,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             run = _counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
                 runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
+        runs = runs or _chained_columns(table, values)
         runs.sort(key=lambda found: table[found[0][0][0]].cells[found[0][0][1]][0])
         for index, (column, run) in enumerate(runs):
             after = runs[index + 1][0] if index + 1 < len(runs) else []
@@ -550,6 +551,35 @@ def _next_number_cell(table: list[Band], band: int, column: list[tuple[int, int]
 def _first_numbered(values, band: int, count: int) -> int | None:
     """The first cell of a band that reads as a number (a grid row's label cell comes before it)."""
     return next((c for c in range(count) if values.get((band, c)) is not None), None)
+
+
+def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]) -> bool:
+    """Whether a band counts up by one across like a number row: no grid's answer row does. Rows of number |
+    answer pairs ("1 | в | 3 | г | 5 | б" over "2 | б | 4 | г | 6 | б", two rows a column pair) count up place for
+    place with every other cell unread, both of them; the one under a grid's number row holds its answers."""
+    return _counting_run([values.get((band, c)) for c in range(len(table[band].cells))]) is not None
+
+
+def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> list[tuple[list[tuple[int, int]], list[int]]]:
+    """Number columns too short to count alone (a key of few questions in number | answer pairs: "1 2" down the
+    first pair, "3 4" down the next), found left to right as columns whose readings count down by one and go on
+    from the number the column before ended at; columns between (the answers) are passed. [] unless the chain holds
+    at least two columns and `MIN_NUMBERS` numbers."""
+    chain: list[tuple[list[tuple[int, int]], list[int]]] = []
+    for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0]):
+        column = sorted(column)
+        first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
+        column = column[first:]
+        read = [(i, values[k]) for i, k in enumerate(column) if k in values]
+        if not read or len(read) < len(column) - 1 or len({v - i for i, v in read}) != 1:
+            continue
+        start = read[0][1] - read[0][0]
+        if chain and start != chain[-1][1][-1] + 1:
+            if len(chain) > 1:
+                continue
+            chain = []  # a lone column that counted by chance: the chain starts again here
+        chain.append((column, [start + i for i in range(len(column))]))
+    return chain if len(chain) >= 2 and sum(len(run) for _, run in chain) >= MIN_NUMBERS else []
 
 
 def _under(table: list[Band], band: int, cell: tuple[int, int]) -> int | None:
