@@ -255,7 +255,7 @@ def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
-@recovery_pass("key-runs", "1", Point.KEY_COLUMN, _column_counts_up)
+@recovery_pass("key-runs", "2", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
     an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported (`keyruns`)."""

@@ -562,24 +562,26 @@ def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]
 
 def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> list[tuple[list[tuple[int, int]], list[int]]]:
     """Number columns too short to count alone (a key of few questions in number | answer pairs: "1 2" down the
-    first pair, "3 4" down the next), found left to right as columns whose readings count down by one and go on
-    from the number the column before ended at; columns between (the answers) are passed. [] unless the chain holds
-    at least two columns and `MIN_NUMBERS` numbers."""
-    chain: list[tuple[list[tuple[int, int]], list[int]]] = []
+    first pair, "3 4" down the next): columns whose readings count down by one (one may stay unread), chained left
+    to right where each goes on from the number the one before ended at, the columns between (the answers) passed.
+    The longest such chain, when it holds at least two columns and `MIN_NUMBERS` numbers; [] otherwise. An answer
+    column may count by chance (`б` read as 6 under `в`): it starts a chain of its own, shorter than the key's."""
+    counted: list[tuple[list[tuple[int, int]], list[int]]] = []
+    top = min((b for b, _ in values), default=len(table))  # the bands above the first number read are the header
     for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0]):
-        column = sorted(column)
-        first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
-        column = column[first:]
+        column = sorted(k for k in column if k[0] >= top)
         read = [(i, values[k]) for i, k in enumerate(column) if k in values]
-        if not read or len(read) < len(column) - 1 or len({v - i for i, v in read}) != 1:
-            continue
-        start = read[0][1] - read[0][0]
-        if chain and start != chain[-1][1][-1] + 1:
-            if len(chain) > 1:
-                continue
-            chain = []  # a lone column that counted by chance: the chain starts again here
-        chain.append((column, [start + i for i in range(len(column))]))
-    return chain if len(chain) >= 2 and sum(len(run) for _, run in chain) >= MIN_NUMBERS else []
+        if read and len(read) >= len(column) - 1 and len({v - i for i, v in read}) == 1:
+            counted.append((column, [read[0][1] - read[0][0] + i for i in range(len(column))]))
+    best: list[tuple[list[tuple[int, int]], list[int]]] = []
+    for at, found in enumerate(counted):
+        chain = [found]
+        for later in counted[at + 1:]:
+            if later[1][0] == chain[-1][1][-1] + 1:
+                chain.append(later)
+        if sum(len(run) for _, run in chain) > sum(len(run) for _, run in best):
+            best = chain
+    return best if len(best) >= 2 and sum(len(run) for _, run in best) >= MIN_NUMBERS else []
 
 
 def _under(table: list[Band], band: int, cell: tuple[int, int]) -> int | None:
