@@ -216,7 +216,7 @@ def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, [flag] if flag else [], lines=lines)
 
 
-@recovery_pass("label-column", "1", Point.OPTION_LINES, _ocr_lines)
+@recovery_pass("label-column", "2", Point.OPTION_LINES, _ocr_lines)  # 2: the tab stops of an evenly spaced row of labels count as its columns
 def _label_column(work: LinesWork, passes: Recovery) -> LinesWork:
     """A token that is no word (`0`, `©)`, `1)`) or a lone letter at the column where the labels stand becomes the
     label the sequence leaves there; a column of lone letters is the labels in order; flagged (`labelcolumn`)."""
