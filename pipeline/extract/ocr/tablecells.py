@@ -562,26 +562,30 @@ def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]
 
 def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> list[tuple[list[tuple[int, int]], list[int]]]:
     """Number columns too short to count alone (a key of few questions in number | answer pairs: "1 2" down the
-    first pair, "3 4" down the next): columns whose readings count down by one (one may stay unread), chained left
-    to right where each goes on from the number the one before ended at, the columns between (the answers) passed.
-    The longest such chain, when it holds at least two columns and `MIN_NUMBERS` numbers; [] otherwise. An answer
-    column may count by chance (`б` read as 6 under `в`): it starts a chain of its own, shorter than the key's."""
-    counted: list[tuple[list[tuple[int, int]], list[int]]] = []
+    first pair, "3 4" down the next): columns at one step apart (a pair's width), each counting down by one from the
+    number the one before ended at, all its readings but one that number's place gives (a misread or unread digit
+    takes its place's). The chain holding the most numbers, when it has at least two columns and `MIN_NUMBERS`
+    numbers; [] otherwise. An answer column may count by chance (`б` read as 6 under `в`), but not on, a step on."""
     top = min((b for b, _ in values), default=len(table))  # the bands above the first number read are the header
-    for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0]):
-        column = sorted(k for k in column if k[0] >= top)
-        read = [(i, values[k]) for i, k in enumerate(column) if k in values]
-        if read and len(read) >= len(column) - 1 and len({v - i for i, v in read}) == 1:
-            counted.append((column, [read[0][1] - read[0][0] + i for i in range(len(column))]))
+    columns = [sorted(k for k in column if k[0] >= top)
+               for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0])]
+    starts: list[set[int]] = []
+    for column in columns:
+        offsets = [values[k] - i for i, k in enumerate(column) if k in values]
+        starts.append({o for o in offsets if offsets.count(o) >= max(1, len(column) - 1)})
     best: list[tuple[list[tuple[int, int]], list[int]]] = []
-    for at, found in enumerate(counted):
-        chain = [found]
-        for later in counted[at + 1:]:
-            if later[1][0] == chain[-1][1][-1] + 1:
-                chain.append(later)
-        if sum(len(run) for _, run in chain) > sum(len(run) for _, run in best):
-            best = chain
-    return best if len(best) >= 2 and sum(len(run) for _, run in best) >= MIN_NUMBERS else []
+    for at, column in enumerate(columns):
+        for start in sorted(starts[at]):
+            for step in (1, 2, 3):
+                chain = [(column, [start + i for i in range(len(column))])]
+                for later in range(at + step, len(columns), step):
+                    following = chain[-1][1][-1] + 1
+                    if following not in starts[later]:
+                        break
+                    chain.append((columns[later], [following + i for i in range(len(columns[later]))]))
+                if len(chain) >= 2 and sum(len(run) for _, run in chain) > sum(len(run) for _, run in best):
+                    best = chain
+    return best if sum(len(run) for _, run in best) >= MIN_NUMBERS else []
 
 
 def _under(table: list[Band], band: int, cell: tuple[int, int]) -> int | None:
