@@ -36,7 +36,7 @@ from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
-from pipeline.extract.ocr.numbering import counted_blocks
+from pipeline.extract.ocr.numbering import chained_columns, counted_blocks
 from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -561,31 +561,12 @@ def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]
 
 
 def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> list[tuple[list[tuple[int, int]], list[int]]]:
-    """Number columns too short to count alone (a key of few questions in number | answer pairs: "1 2" down the
-    first pair, "3 4" down the next): columns at one step apart (a pair's width), each counting down by one from the
-    number the one before ended at, all its readings but one that number's place gives (a misread or unread digit
-    takes its place's). The chain holding the most numbers, when it has at least two columns and `MIN_NUMBERS`
-    numbers; [] otherwise. An answer column may count by chance (`б` read as 6 under `в`), but not on, a step on."""
-    top = min((b for b, _ in values), default=len(table))  # the bands above the first number read are the header
+    """`numbering.chained_columns` over the table's columns, left to right, below its header (the bands above the
+    first number read)."""
+    top = min((b for b, _ in values), default=len(table))
     columns = [sorted(k for k in column if k[0] >= top)
                for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0])]
-    starts: list[set[int]] = []
-    for column in columns:
-        offsets = [values[k] - i for i, k in enumerate(column) if k in values]
-        starts.append({o for o in offsets if offsets.count(o) >= max(1, len(column) - 1)})
-    best: list[tuple[list[tuple[int, int]], list[int]]] = []
-    for at, column in enumerate(columns):
-        for start in sorted(starts[at]):
-            for step in (1, 2, 3):
-                chain = [(column, [start + i for i in range(len(column))])]
-                for later in range(at + step, len(columns), step):
-                    following = chain[-1][1][-1] + 1
-                    if following not in starts[later]:
-                        break
-                    chain.append((columns[later], [following + i for i in range(len(columns[later]))]))
-                if len(chain) >= 2 and sum(len(run) for _, run in chain) > sum(len(run) for _, run in best):
-                    best = chain
-    return best if sum(len(run) for _, run in best) >= MIN_NUMBERS else []
+    return chained_columns(columns, values, MIN_NUMBERS)
 
 
 def _under(table: list[Band], band: int, cell: tuple[int, int]) -> int | None:
