@@ -554,9 +554,8 @@ def _first_numbered(values, band: int, count: int) -> int | None:
 
 
 def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]) -> bool:
-    """Whether a band counts up by one across like a number row: no grid's answer row does. Rows of number |
-    answer pairs ("1 | в | 3 | г | 5 | б" over "2 | б | 4 | г | 6 | б", two rows a column pair) count up place for
-    place with every other cell unread, both of them; the one under a grid's number row holds its answers."""
+    """Whether a band counts up by one across: no grid's answer row does, but both rows of a number | answer pairs
+    table two rows deep do ("1 | в | 3 | г" over "2 | б | 4 | г"), place for place with every other cell unread."""
     return _counting_run([values.get((band, c)) for c in range(len(table[band].cells))]) is not None
 
 
