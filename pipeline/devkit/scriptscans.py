@@ -26,6 +26,7 @@ import hashlib
 import random
 import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
@@ -207,19 +208,25 @@ def key_pdf(path: Path, family: Family, questions: list[Printed], vocabulary: li
     return build_pdf(path, [PageSpec(tuple(boxes))])
 
 
-def family_spec(family: Family):
+KEY_ENTRY = r"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{labels}])(?!\w)"  # `key_pdf`'s "<word> 12: B"
+
+
+def family_spec(family: Family, key_entry: str = KEY_ENTRY):
+    """The family's spec; `key_entry` its key's entry, `{labels}` standing for the label characters."""
     # A key's stream reads an enclosed label as the plain one it encloses (② as 2), as keys mostly print it.
     labels = "".join(family.labels) + "".join(str(unicodedata.digit(label)) for label in family.labels if unicodedata.digit(label, None) is not None)
     options: dict = {"labels": list(family.labels), "min_count": len(family.labels)}
     if family.style:
         options["styles"] = [family.style]
     return generated_spec(f"scripts_{family.name.replace('-', '_')}", "generated sheets in other scripts, read by text layer and scanned",
-                          family.language, family.tesseract, options, labels)
+                          family.language, family.tesseract, options, labels, key_entry)
 
 
-def generated_spec(name: str, description: str, language: str, tesseract: str, options: dict, key_labels: str):
-    """The spec of a generated sheet and its list key (`YYYY/sheet.pdf`, `YYYY/key.pdf`; "12: B" key entries whose
-    answer is one of `key_labels`), its questions numbered "1. ", its options as `options` says."""
+def generated_spec(name: str, description: str, language: str, tesseract: str, options: dict, key_labels: str,
+                   key_entry: str = KEY_ENTRY):
+    """The spec of a generated sheet and its list key (`YYYY/sheet.pdf`, `YYYY/key.pdf`; entries as `key_entry` reads
+    them, "12: B" by default, whose answer is one of `key_labels`), its questions numbered "1. ", its options as
+    `options` says."""
     return parse_spec({
         "name": name,
         "description": description,
@@ -229,7 +236,7 @@ def generated_spec(name: str, description: str, language: str, tesseract: str, o
                             {"role": "key", "pattern": r"(?P<year>\d{4})/key\.pdf$"}]},
         "pairing": {"on": ["year"]},
         "layout": {"question_start": r"^(?P<number>\d{1,3})\.\s+(?=\S)", "options": options},
-        "key": {"kind": "list", "entry": rf"(?<![\d.])(?P<number>\d{{1,3}}):\s*(?P<answer>[{key_labels}])(?!\w)"},
+        "key": {"kind": "list", "entry": key_entry.format(labels=key_labels)},
     }, f"{name}.yaml")
 
 
@@ -283,12 +290,12 @@ def generated_entry(path: Path, role: Literal["sheet", "key"], spec_name: str) -
 
 
 def read_records(sheet: Path, key: Path, family: Family | None, disabled: tuple[str, ...] = (), cache: Path | None = None,
-                 the_spec: SourceSpec | None = None) -> dict[str, Question]:
+                 the_spec: SourceSpec | None = None, key_entry: str = KEY_ENTRY) -> dict[str, Question]:
     """Extract (text layer or OCR, as each page needs) and parse the sheet with its key, as a season run does, by
-    the family's spec (`the_spec` when given)."""
+    the family's spec (its key's entries read by `key_entry`), or by `the_spec` when given."""
     if the_spec is None:
         assert family is not None, "a family or its spec"
-        the_spec = family_spec(family)
+        the_spec = family_spec(family, key_entry)
     options = ExtractOptions.from_spec(the_spec, ocr_cache_dir=str(cache) if cache else None)
     if disabled:
         options = replace(options, ocr=replace(options.ocr, disabled_passes=disabled))
@@ -298,14 +305,22 @@ def read_records(sheet: Path, key: Path, family: Family | None, disabled: tuple[
     return {q.number: q for q in result.questions}
 
 
-def measure(folder: Path, family: Family, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
+def write_sheet(folder: Path, family: Family) -> tuple[list[Printed], Path, Path]:
+    """The family's printed questions, and its sheet and key written with a text layer into `folder`."""
     vocabulary = _vocabulary(family)
     questions = printed_questions(family, vocabulary)
+    return questions, sheet_pdf(folder / "sheet.pdf", family, questions), key_pdf(folder / "key.pdf", family, questions, vocabulary)
+
+
+def measure(folder: Path, family: Family, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False,
+            write: Callable[[Path, Family], tuple[list[Printed], Path, Path]] = write_sheet, key_entry: str = KEY_ENTRY) -> list[str]:
+    """The family's text path and each scan, one line each; `write` prints its sheet and key (`write_sheet`), whose
+    entries `key_entry` reads."""
     folder = folder / f"seed{family.seed}"
     text = folder / family.name / "text" / "2031"
     text.mkdir(parents=True, exist_ok=True)
-    sheet, key = sheet_pdf(text / "sheet.pdf", family, questions), key_pdf(text / "key.pdf", family, questions, vocabulary)
-    by_text = score(questions, read_records(sheet, key, family), family, "text", show)
+    questions, sheet, key = write(text, family)
+    by_text = score(questions, read_records(sheet, key, family, key_entry=key_entry), family, "text", show)
     name = f"{family.name} s{family.seed}"
     lines = [f"{name:14} text layer               {by_text.text()}"]
     for setting in scans:
@@ -313,7 +328,7 @@ def measure(folder: Path, family: Family, scans: list[ScanSetting], disabled: tu
         scanned.mkdir(parents=True, exist_ok=True)
         for clean in (sheet, key):
             setting.rasterise(clean, scanned / clean.name, seed=family.seed)
-        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache")
+        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache", key_entry=key_entry)
         by_scan = score(questions, records, family, setting.label(), show)
         gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
         lines.append(f"{name:14} {setting.label():24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")

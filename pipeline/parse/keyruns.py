@@ -133,7 +133,11 @@ def runs_down(items: list[list]) -> bool:
     number."""
     values = [int(item[0]) for item in items if item[0] is not None and item[0].isdigit()]
     steps = sum(1 for a, b in zip(values, values[1:]) if 0 < b - a <= 2)
-    return len(values) >= MIN_RUN and steps >= RUN_MIN_SHARE * (len(values) - 1)
+    # Steps of two are lost entries in a run by ones; all of them by two are a table's rows of pairs read across
+    # ("1 в  3 г  5 б" over "2 б  4 г  6 б"), whose numbers run down its pairs of columns, not down this line.
+    ones = sum(1 for a, b in zip(values, values[1:]) if b - a == 1)
+    across = steps - ones >= 2 and steps - ones > ones
+    return len(values) >= MIN_RUN and steps >= RUN_MIN_SHARE * (len(values) - 1) and not across
 
 
 def _read_number(items: list[list], position: int) -> int | None:

@@ -35,6 +35,7 @@ MIN_LONE_RUN = 3  # lines in a column of labels read without their marks
 # label whose letter or digit OCR lost (")rotativa" for "1)rotativa"); no text opens with either.
 GLUED_SYMBOLS = "@)]}"
 MIN_LONE_READ = 3  # of them read as the very letters the sequence expects
+MIN_PITCH = 3.0  # font sizes between two tab stops of a row of labels, at least (a label and a word)
 
 
 def _is_misread_label(token: str) -> bool:
@@ -96,7 +97,7 @@ def restore_label_column(
         flags.append(diagnose(Code.LABELS_FROM_COLUMN, labels=list(lone.values())))
     size = median((lines[i].line.font_size or 10) for i in read)
     # The x of each column the labels stand in: options printed in a grid have two or more.
-    columns = [median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)]
+    columns = _tab_stops([median(column) for column in clusters([lines[i].line.x0 for i in read], COLUMN_TOLERANCE * size)], size)
 
     def column_of(sl: StreamLine) -> float | None:
         nearest = min(columns, key=lambda c: abs(sl.line.x0 - c))
@@ -134,6 +135,22 @@ def restore_label_column(
         flags.append(diagnose(Code.LABEL_RESTORED, label=expected,
                               how=f"was read as {token!r} (OCR); taken as the label its column leaves there"))
     return restored, flags
+
+
+def _tab_stops(columns: list[float], size: float) -> list[float]:
+    """The label columns read, and where an evenly spaced row of them puts the ones no label was read at: options
+    printed in a row or a grid stand at tab stops one pitch apart, so a row's last label misread ("ϐ)" for "δ)" after
+    "α) β) γ)") or one inside it stands a pitch past or between the read ones. Only where the read columns are whole
+    pitches apart (within `COLUMN_TOLERANCE` of a font size) and a pitch holds a label and some text
+    (`MIN_PITCH`); otherwise the columns read."""
+    if len(columns) < 2:
+        return columns
+    ordered = sorted(columns)
+    pitch = min(b - a for a, b in zip(ordered, ordered[1:]))
+    if pitch < MIN_PITCH * size or any(abs((b - a) / pitch - round((b - a) / pitch)) * pitch > COLUMN_TOLERANCE * size for a, b in zip(ordered, ordered[1:])):
+        return columns
+    stops = round((ordered[-1] - ordered[0]) / pitch)
+    return sorted({*columns, *(ordered[0] + k * pitch for k in range(-1, stops + 2))})
 
 
 def _relabelled(sl: StreamLine, label: str, mark: str, option_re: re.Pattern) -> StreamLine | None:

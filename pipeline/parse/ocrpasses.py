@@ -216,7 +216,7 @@ def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, [flag] if flag else [], lines=lines)
 
 
-@recovery_pass("label-column", "1", Point.OPTION_LINES, _ocr_lines)
+@recovery_pass("label-column", "2", Point.OPTION_LINES, _ocr_lines)  # 2: the tab stops of an evenly spaced row of labels count as its columns
 def _label_column(work: LinesWork, passes: Recovery) -> LinesWork:
     """A token that is no word (`0`, `©)`, `1)`) or a lone letter at the column where the labels stand becomes the
     label the sequence leaves there; a column of lone letters is the labels in order; flagged (`labelcolumn`)."""
@@ -255,7 +255,7 @@ def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
-@recovery_pass("key-runs", "1", Point.KEY_COLUMN, _column_counts_up)
+@recovery_pass("key-runs", "2", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
     an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported (`keyruns`)."""

@@ -188,7 +188,7 @@ def wide_grid(seed: int = 0) -> KeySheet:
                     row_labels=("Nr", "Odp"), languages=("pol",))
 
 
-def _ruled_rows(x: float, y: float, widths: Sequence[float], rows: Sequence[Sequence[str]], *, size: float, font: str,
+def ruled_rows(x: float, y: float, widths: Sequence[float], rows: Sequence[Sequence[str]], *, size: float, font: str,
                 height: float) -> list[PageItem]:
     """A ruled table of `rows` (the first a header) in `font`, every cell ruled and its text centred."""
     items: list[PageItem] = []
@@ -217,7 +217,7 @@ def pairs_table(seed: int = 0, *, count: int = 60, pairs: int = 5, header: tuple
         rows.append(row)
     widths = [w for _ in range(pairs) for w in (14.0, 14.0)]
     items: list[PageItem] = [TextBox(title, 20, 16, 170, size=14, bold=True, font=font)]
-    items += _ruled_rows(20, 30, widths, rows, size=size, font=font, height=size * 0.62)
+    items += ruled_rows(20, 30, widths, rows, size=size, font=font, height=size * 0.62)
     letters = "".join(labels)
     key = {"kind": "list", "entry": rf"(?<![\w.])(?P<number>\d{{1,3}})\s+(?P<answer>[{letters}])(?!\w)"}
     return KeySheet(name, [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)}, key, tuple(labels), languages,

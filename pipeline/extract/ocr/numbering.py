@@ -81,3 +81,32 @@ def _regular(blocks: list[tuple[int, int]], values: dict[int, int]) -> bool:
         return False
     jumps = {values[next_first] - values[last] for (_, last), (next_first, _) in zip(blocks, blocks[1:])}
     return len(jumps) <= 1
+
+
+Cell = tuple[int, int]  # (band, cell) of a key table
+
+
+def chained_columns(columns: list[list[Cell]], values: dict[Cell, int], min_numbers: int) -> list[tuple[list[Cell], list[int]]]:
+    """Number columns too short to count alone (a key of few questions in number | answer pairs: "1 2" down the
+    first pair, "3 4" down the next), from `columns` (left to right, each top to bottom, header left out) and the
+    numbers read in their cells: columns one step apart (a pair's width), each counting down by one from the number
+    the one before ended at, all its readings but one that number's place gives (a misread or unread digit takes its
+    place's). The chain holding the most numbers, when it has at least two columns and `min_numbers` numbers; []
+    otherwise. An answer column may count by chance (`б` read as 6 under `в`), but not on, a step on."""
+    starts: list[set[int]] = []
+    for column in columns:
+        offsets = [values[k] - i for i, k in enumerate(column) if k in values]
+        starts.append({o for o in offsets if offsets.count(o) >= max(1, len(column) - 1)})
+    best: list[tuple[list[Cell], list[int]]] = []
+    for at, column in enumerate(columns):
+        for start in sorted(starts[at]):
+            for step in (1, 2, 3):
+                chain = [(column, [start + i for i in range(len(column))])]
+                for later in range(at + step, len(columns), step):
+                    following = chain[-1][1][-1] + 1
+                    if following not in starts[later]:
+                        break
+                    chain.append((columns[later], [following + i for i in range(len(columns[later]))]))
+                if len(chain) >= 2 and sum(len(run) for _, run in chain) > sum(len(run) for _, run in best):
+                    best = chain
+    return best if sum(len(run) for _, run in best) >= min_numbers else []

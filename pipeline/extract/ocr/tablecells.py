@@ -36,7 +36,7 @@ from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
-from pipeline.extract.ocr.numbering import counted_blocks
+from pipeline.extract.ocr.numbering import chained_columns, counted_blocks
 from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -489,7 +489,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         row = [(b, c) for c in range(first, len(band.cells)) if band.cells[c][1] - band.cells[c][0] <= LABEL_CELL_WIDTH * typical]
         run = _counting_run([values.get(k) for k in row])
         under = [_under(table, b + 1, band.cells[c]) for _, c in row]
-        if run is None or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
+        if run is None or _counts_too(table, b + 1, values) or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
             continue
         for (key, value, below) in zip(row, run, under):
             numbers[key] = value
@@ -508,6 +508,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             run = _counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
                 runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
+        runs = runs or _chained_columns(table, values)
         runs.sort(key=lambda found: table[found[0][0][0]].cells[found[0][0][1]][0])
         for index, (column, run) in enumerate(runs):
             after = runs[index + 1][0] if index + 1 < len(runs) else []
@@ -550,6 +551,21 @@ def _next_number_cell(table: list[Band], band: int, column: list[tuple[int, int]
 def _first_numbered(values, band: int, count: int) -> int | None:
     """The first cell of a band that reads as a number (a grid row's label cell comes before it)."""
     return next((c for c in range(count) if values.get((band, c)) is not None), None)
+
+
+def _counts_too(table: list[Band], band: int, values: dict[tuple[int, int], int]) -> bool:
+    """Whether a band counts up by one across: no grid's answer row does, but both rows of a number | answer pairs
+    table two rows deep do ("1 | в | 3 | г" over "2 | б | 4 | г"), place for place with every other cell unread."""
+    return _counting_run([values.get((band, c)) for c in range(len(table[band].cells))]) is not None
+
+
+def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> list[tuple[list[tuple[int, int]], list[int]]]:
+    """`numbering.chained_columns` over the table's columns, left to right, below its header (the bands above the
+    first number read)."""
+    top = min((b for b, _ in values), default=len(table))
+    columns = [sorted(k for k in column if k[0] >= top)
+               for column in sorted(_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0])]
+    return chained_columns(columns, values, MIN_NUMBERS)
 
 
 def _under(table: list[Band], band: int, cell: tuple[int, int]) -> int | None:

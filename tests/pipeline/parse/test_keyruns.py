@@ -82,6 +82,18 @@ def test_entries_read_across_a_row_of_columns_are_never_renumbered():
     assert set(table.answers) == {str(n + k) for n in range(1, 6) for k in (0, 22, 44)} and table.problems == []
 
 
+def test_a_tables_rows_of_pairs_read_across_are_never_renumbered():
+    # Five "№ | Ответ" pairs a row, two rows: read row by row the numbers step by two (1 3 5 7 9, then 2 4 …),
+    # which once passed for a run with lost entries, and every entry was renumbered 1, 2, 3 … in reading order.
+    rows = [[f"{n}. a", f"{n + 2}. b", f"{n + 4}. c", f"{n + 6}. d", f"{n + 8}. a"] for n in (1, 2)]
+    lines = [Line(text=t, x0=30 + 100 * c, top=80 + 11 * r, x1=60 + 100 * c, bottom=88 + 11 * r, font_size=9)
+             for r, row in enumerate(rows) for c, t in enumerate(row)]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    document = ExtractedDocument(sha256="0" * 64, path="key.pdf", page_count=1, pages=[page], stage_version="test")
+    table = read_list(document, _spec(), "key.pdf")
+    assert table.answers == {str(n): "abcda"[(n - 1) // 2] for n in range(1, 11)} and table.problems == []
+
+
 def test_a_question_keyed_twice_with_different_answers_is_reported_and_left_unkeyed():
     table = read_list(_key([["1. a", "2. b", "2. c", "3. d"]], PageMethod.TEXT), _spec(), "key.pdf")
     assert table.answers == {"1": "a", "3": "d"}  # neither answer is "first": the key gives no one answer

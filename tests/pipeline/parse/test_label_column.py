@@ -64,6 +64,20 @@ def test_in_an_option_grid_each_column_of_labels_is_a_label_column():
     assert {o.label: " ".join(o.parts) for o in found.options} == {label: f"opción {label.lower()}" for label in labels}
 
 
+def test_a_rows_last_label_misread_stands_where_the_rows_tab_stops_put_it():
+    # Four options on one row, evenly spaced: "δ)" read as "ϐ)" (a serif δ) stood at a column no label was
+    # read at, and the question lost its options. The row's pitch puts a fourth tab stop there.
+    labels = ["α", "β", "γ", "δ"]
+    row = [(100 + 110 * k, f"{label}) λέξη{k}") for k, label in enumerate(labels)]
+    row[3] = (430, "ϐ) λέξη3")
+    found = find_options(_lines([(100, "Ποια είναι η σωστή;"), *row]), labels, option_start_regex(labels, ["A)"]))
+    assert {o.label: " ".join(o.parts) for o in found.options} == {label: f"λέξη{k}" for k, label in enumerate(labels)}
+    # Off the row's stops (half a pitch past the last), the token is left as read.
+    row[3] = (375, "ϐ) λέξη3")
+    found = find_options(_lines([(100, "Ποια είναι η σωστή;"), *row]), labels, option_start_regex(labels, ["A)"]))
+    assert "δ" not in {o.label for o in found.options}
+
+
 def _placed(rows: list[tuple[float, float, str]], method: PageMethod = PageMethod.OCR):
     """Lines at (x, top): a fraction's numerator and denominator stand above and below its label's row."""
     lines = [Line(text=t, x0=x, top=top, x1=x + 8 * len(t), bottom=top + 12, font_size=11) for x, top, t in rows]

@@ -55,6 +55,18 @@ def test_number_answer_pairs_side_by_side_are_each_read_beside_their_number(tmp_
     assert wrong == [] and right == len(sheet.truth), (right, wrong, table.problems)
 
 
+@needs_tesseract("rus")
+def test_a_key_of_few_questions_in_pairs_two_rows_deep_is_read_pair_by_pair(tmp_path):
+    # Ten questions in five "№ | Ответ" pairs: each number column holds two numbers, too few to count alone,
+    # and the first row (1 в 3 г 5 б …) counted up by place with its answers unread, so it passed for a grid's
+    # number row over the second: no answer landed (0 of 10 at 150, 200 and 300 dpi).
+    sheet = pairs_table(4, count=10, pairs=5, header=("№", "Ответ"), labels=("а", "б", "в", "г"), languages=("rus",), title="Ответы",
+                        name="pairs-ru")
+    table = read_key(_scan(sheet, tmp_path), sheet)
+    right, wrong = _right_wrong(sheet, table)
+    assert wrong == [] and right >= 9, (right, wrong, table.problems)
+
+
 @pytest.mark.skipif(cjk_font() is None, reason="fonts-noto-cjk is not installed")
 def test_circled_digit_answers_under_hangul_row_labels_are_read_from_the_text_layer(tmp_path):
     sheet = circled_grid(0)
