@@ -46,6 +46,7 @@ NUMBER_MAX_WIDTH = 3.2  # of a row's height: the widest number piece ("120." at 
 ANSWER_MAX_WIDTH = 1.3  # of a row's height: an answer piece's ink is about one glyph ("M" is the widest)
 ANSWER_MIN_HEIGHT = 0.45  # of a row's height: an answer is a glyph's height (a dot or a dash is not)
 DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider than tall
+BASELINE_FROM = 0.6  # of a row's height from its top: a leader's dots start below this (a dash stands higher)
 DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
 LEAD_GAP = 0.45  # of a row's height: a word space at least, between a word leading an entry and its number
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
@@ -106,22 +107,23 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
     groups = [_without_specks(group, height) for group in groups]
     waiting: Box | None = None  # a number alone, its answer perhaps the next group at a tab stop
     for index, group in enumerate(groups):
-        if waiting is not None and len(group) == 1 and _is_answer(group[0], height):
-            found.append(Entry(waiting, group[0], None, height, row, tab=True))
+        led = len(group) > 2 and all(_on_baseline(p, height, row) for p in group[:-1])  # a glyph after a dotted leader of its own
+        if waiting is not None and (len(group) == 1 or led) and _is_answer(group[-1], height):
+            found.append(Entry(waiting, group[-1], None, height, row, tab=True))
             waiting = None
             continue
         waiting = None
         if found and found[-1].after is not None and found[-1].after == group[0]:
             continue  # the glyph at a tab stop the entry before may own: no number of an entry after it
         if len(group) < 2 or not _is_answer(group[-1], height):
-            number = _span(_without_leader(group, height) if len(group) > 2 else group)
+            number = _span(_without_leader(group, height, row))
             waiting = number if _is_number(number, height) else None
             continue
         rest, dash = group[:-1], None
         if len(rest) > 1 and _is_dash(rest[-1], height):
             rest, dash = rest[:-1], rest[-1]
-        elif len(rest) > 2 and _is_speck(rest[-1], height) and _is_speck(rest[-2], height):
-            rest = _without_leader(rest, height)  # "7. ........ c": the dots lead the eye, they are no part of the number
+        else:
+            rest = _without_leader(rest, height, row)  # "7. ........ c": the dots lead the eye, they are no part of the number
         tail = _number_tail(rest, height)
         lead = _span(rest[:len(rest) - len(tail)]) if len(tail) < len(rest) else None
         number = _span(tail)
@@ -143,12 +145,23 @@ def _without_specks(group: list[Box], height: int) -> list[Box]:
     return group
 
 
-def _without_leader(rest: list[Box], height: int) -> list[Box]:
-    """`rest` less the run of specks (two or more) at its end: a dotted leader between a number and its answer."""
-    end = len(rest)
-    while end > 1 and _is_speck(rest[end - 1], height):
-        end -= 1
-    return rest[:end]
+def _without_leader(pieces: list[Box], height: int, top: int) -> list[Box]:
+    """`pieces` less the dotted leader at their end: two or more low pieces on the baseline (dots, alone or run
+    together by the blur), but for the first when it stands closer to the digits before it than to the next dot
+    (the number's own mark, "7." of "7. ........")."""
+    end = start = len(pieces)
+    while start > 0 and _on_baseline(pieces[start - 1], height, top):
+        start -= 1
+    if end - start < 2 or start == 0:
+        return pieces
+    if start > 0 and pieces[start][0] - pieces[start - 1][2] < pieces[start + 1][0] - pieces[start][2]:
+        start += 1
+    return pieces[:start]
+
+
+def _on_baseline(piece: Box, height: int, top: int) -> bool:
+    """A low piece in the lower part of its line (a dot, dots run together), not a dash at mid-height."""
+    return piece[3] - piece[1] <= DASH_MAX_HEIGHT * height and piece[1] - top >= BASELINE_FROM * height
 
 
 def _span(pieces: list[Box]) -> Box:
