@@ -54,6 +54,8 @@ EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close 
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
 ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
 PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
+PAGE_LABEL_SEEN = 50.0  # a label the page reading read this surely at an answer's place contradicts an unsure cell reading
+CELL_SURE = 90.0  # a cell reading this sure stands whatever the page reading holds at its place
 PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
 LINE_SLACK = 0.33  # of a line's height: how far past it a piece on the line may reach (a descender reaches ~0.27)
 BLOCK_GAP = 3.5  # row pitches: white (or a heading) this tall down a column parts two blocks of entries, each counted alone
@@ -302,14 +304,25 @@ def _mark(marks: list[str], words: list[Word], column: list[Entry]) -> str:
     return Counter(marks).most_common(1)[0][0] if marks else ""
 
 
-def _page_label(words: Sequence[Word], answer: Box, labels: Sequence[str]) -> tuple[str, float] | None:
+def _unless_contradicted(reading: tuple[str, float] | None, words: Sequence[Word], answer: Box,
+                         labels: Sequence[str]) -> tuple[str, float] | None:
+    """The cell's reading, or None where it is unsure (under `CELL_SURE`) and the page reading holds another label
+    at its place read at least `PAGE_LABEL_SEEN` sure: two readings that differ leave the answer reported, not
+    guessed (a blurred small "b" read alone as "D" at 80, read "b" in its line at 70)."""
+    if reading is None or reading[1] >= CELL_SURE:
+        return reading
+    page = _page_label(words, answer, labels, sure=PAGE_LABEL_SEEN)
+    return None if page is not None and page[0] != reading[0] else reading
+
+
+def _page_label(words: Sequence[Word], answer: Box, labels: Sequence[str], sure: float = PAGE_LABEL_SURE) -> tuple[str, float] | None:
     """The label the page reading read surely at an answer's place, alone there, or None. In its line's
     context Tesseract tells a small `e` from a `c` that the cell, read alone against the labels, confuses
     (a held-out key in 9.5 pt: 4 answers of 50 wrong read alone, none in the page reading)."""
     by_fold = {label.casefold(): label for label in labels}
     middle = (answer[1] + answer[3]) / 2
     there = [w for w in words if w.left < answer[2] and w.right > answer[0] and w.top <= middle <= w.bottom]
-    if len(there) != 1 or there[0].conf < PAGE_LABEL_SURE:
+    if len(there) != 1 or there[0].conf < sure:
         return None
     # The label alone, or glued to its number ("5)e"): what the word ends with, past the number and its mark.
     read = _GLUED_ANSWER.match(there[0].text)
@@ -424,7 +437,7 @@ def read_list_cells(
         if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
             continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
         for entry, number, reading in zip(column, numbers_run, readings):
-            reading = _page_label(words, entry.answer, labels) or reading
+            reading = _page_label(words, entry.answer, labels) or _unless_contradicted(reading, words, entry.answer, labels)
             top = min(entry.number[1], entry.answer[1])
             bottom = max(entry.number[3], entry.answer[3])
             line = (LINE_LIST + entry.row, 0, 0)
