@@ -21,8 +21,22 @@ geometry says where each entry is, and each part of it is read with its own alph
    unread is `UNREAD_CELL` at its place, which the key reader reports for its question. Where the page
    reading holds one label read surely (`PAGE_LABEL_SURE`) at an answer's place, that label is kept:
    in its line's context Tesseract tells a small `e` from a `c` better than a cell read alone.
-The words written for an entry replace every word Tesseract read over it and stand on lines the later
-table passes leave alone (`tablecells.held_apart`).
+The words written for an entry replace every word Tesseract read over it (and any word read down the column
+across entries) and stand on lines the later table passes leave alone (`tablecells.held_apart`).
+
+Keys set with a tab or a leader ("1.      a", "7. ........ в") and keys in parts are read from the same geometry:
+- a band of ink is cut into lines where a piece stands off its neighbour's height (`LINE_SLACK`): two columns
+  half a row apart are one band but two lines;
+- a number alone followed by one glyph alone (or by a dotted leader and one glyph: low pieces on the baseline,
+  `BASELINE_FROM`) is an entry set with a tab; its answers must share the column's tab stop, where an entry whose
+  "answer" stands left of the stop is the number's last digit ("3" "1." of "31.") and takes the glyph at the stop;
+- a column's pitch is fitted to all its rows (rows 42 and 44 px apart in turn are 43 apart), and a column is cut
+  into blocks where white or a heading taller than `BLOCK_GAP` pitches parts two rows: a part's reserve questions
+  numbered 1–5 again are counted on their own;
+- the numbers' mark is the page key's, read with at least `MARK_MIN_SHARE` of them (a blurred dot is lost more
+  often than read);
+- an unsure cell reading (under `CELL_SURE`) that the page reading contradicts at its place (another label, at
+  least `PAGE_LABEL_SEEN`) is left unread and reported for its question.
 """
 from __future__ import annotations
 
