@@ -136,7 +136,7 @@ def _entries(pieces: list[Box], height: int, row: int) -> list[Entry]:
             waiting = number if _is_number(number, height) else None
             continue
         rest, dash = group[:-1], None
-        if len(rest) > 1 and _is_dash(rest[-1], height):
+        if len(rest) > 1 and _is_dash(rest[-1], height) and not _on_baseline(rest[-1], height, row):
             rest, dash = rest[:-1], rest[-1]
         else:
             rest = _without_leader(rest, height, row)  # "7. ........ c": the dots lead the eye, they are no part of the number
@@ -163,14 +163,17 @@ def _without_specks(group: list[Box], height: int) -> list[Box]:
 
 def _without_leader(pieces: list[Box], height: int, top: int) -> list[Box]:
     """`pieces` less the dotted leader at their end: two or more low pieces on the baseline (dots, alone or run
-    together by the blur), but for the first when it stands closer to the digits before it than to the next dot
-    (the number's own mark, "7." of "7. ........")."""
+    together by the blur), or one such piece at least a row's height wide (a sharp scan's dots run into one rule);
+    of two or more, the first stays when it stands closer to the digits before it than to the next dot (the
+    number's own mark, "7." of "7. ........")."""
     end = start = len(pieces)
     while start > 0 and _on_baseline(pieces[start - 1], height, top):
         start -= 1
-    if end - start < 2 or start == 0:
+    if start == 0 or start == end:
         return pieces
-    if start > 0 and pieces[start][0] - pieces[start - 1][2] < pieces[start + 1][0] - pieces[start][2]:
+    if end - start == 1:
+        return pieces[:start] if pieces[start][2] - pieces[start][0] >= height else pieces
+    if pieces[start][0] - pieces[start - 1][2] < pieces[start + 1][0] - pieces[start][2]:
         start += 1
     return pieces[:start]
 
