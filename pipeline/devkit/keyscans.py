@@ -2,7 +2,7 @@
 resolutions, blurs and JPEG qualities, extracted by OCR and read by the spec's key format, each entry
 compared with the answer printed.
 
-    python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90] [--disable list-cells]
+    python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90] [--tilt -2,0,2] [--disable list-cells]
 
 A share of entries right per family and scan, the entries wrong, missing and reported; never a shift
 passes unseen: an answer given to the wrong question counts as wrong.
@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dpi", default="200")
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
+    parser.add_argument("--tilt", default="0", help="degrees the page is turned by on the scan, comma-separated")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
@@ -114,11 +115,12 @@ def main(argv: list[str] | None = None) -> int:
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
             print(f"{kind:8} {name:15} {text.scan:22} right {text.right:3}/{text.total} ({text.share:.0%})", flush=True)
-            for dpi, blur, jpeg in itertools.product(
-                [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")]
+            for dpi, blur, jpeg, tilt in itertools.product(
+                [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")],
+                [float(v) for v in args.tilt.split(",")]
             ):
-                result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg), seed=args.seed, disabled=disabled)
-                print(f"{kind:8} {name:15} {result.scan:22} right {result.right:3}/{result.total} ({result.share:.0%}) "
+                result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg, tilt), seed=args.seed, disabled=disabled)
+                print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
                       f"(unaccounted {result.unaccounted}) {result.seconds:.1f}s", flush=True)
                 if args.show:

@@ -160,6 +160,48 @@ def worded_list(seed: int = 0, *, count: int = 30, columns: int = 2, labels: Seq
     )
 
 
+def tab_list(seed: int = 0, *, count: int = 60, columns: int = 2, labels: Sequence[str] = ("a", "b", "c", "d"),
+             tab: float = 9.0, leaders: bool = False, size: float = 10, pitch: float = 4.4, title: str = "Plantilla de respuestas",
+             languages: tuple[str, ...] = ("spa",), name: str = "list-tab") -> KeySheet:
+    """Entries "n." with their answer at a tab stop `tab` mm right of the number's start ("1.      a"), far wider
+    than a word space, down `columns` unruled columns; with `leaders`, a dotted leader runs from the number's mark
+    to the answer ("7. ........ c")."""
+    answers = _answers(count, labels, seed)
+    per_column = -(-count // columns)
+    width = (180 - 20) / columns
+    items: list[PageItem] = [TextBox(title, 20, 16, 170, size=13, bold=True)]
+    for index, answer in enumerate(answers):
+        column, row = divmod(index, per_column)
+        x, y = 20 + column * width, 32 + row * pitch
+        items.append(TextBox(f"{index + 1}.", x, y, tab - 0.5, size=size))
+        if leaders:  # dots from just past "60." to just before the answer, in a box they fill without wrapping
+            items.append(TextBox("." * int((tab - 8) / 1.2), x + 6.5, y, tab - 7, size=size))
+        items.append(TextBox(answer, x + tab, y, 6, size=size))
+    letters = "".join(labels)
+    return KeySheet(
+        name, [PageSpec(items)], {str(n + 1): a for n, a in enumerate(answers)},
+        {"kind": "list", "entry": rf"(?<![\w.])(?P<number>\d{{1,3}})\.[\s.…]*(?P<answer>[{letters}])(?!\w)"}, tuple(labels), languages,
+    )
+
+
+def tab_list_leaders(seed: int = 0) -> KeySheet:
+    """Three columns of "n. ........ б": dotted leaders to Cyrillic small-letter answers."""
+    return tab_list(seed, count=60, columns=3, labels=("а", "б", "в", "г"), tab=16.0, leaders=True, title="Ключи ответов",
+                    languages=("rus",), name="list-leaders")
+
+
+def tab_list_greek(seed: int = 0) -> KeySheet:
+    """Four columns of "n.     β": Greek small-letter answers at a tab stop, in smaller type."""
+    return tab_list(seed, count=80, columns=4, labels=("α", "β", "γ", "δ"), tab=8.0, size=9, pitch=4.0, title="Απαντήσεις",
+                    languages=("ell",), name="list-tab-greek")
+
+
+def tab_list_five(seed: int = 0) -> KeySheet:
+    """Five tight columns of "n.    C": Latin capital answers at a tab stop, 100 entries."""
+    return tab_list(seed, count=100, columns=5, labels=("A", "B", "C", "D", "E"), tab=8.5, size=9, pitch=4.0, title="Klucz odpowiedzi",
+                    languages=("pol",), name="list-tab-five")
+
+
 CIRCLED = ("①", "②", "③", "④", "⑤")
 
 
@@ -294,8 +336,10 @@ def shaded_blocks(seed: int = 0, *, variants: Sequence[str] = ("1403", "9777"), 
 
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
-                                                "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks}
+                                                "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks,
+                                                "list-tab": tab_list, "list-leaders": tab_list_leaders}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
                                                   "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,
-                                                  "booklets-tr": turkish_booklets, "grid-vi": vietnamese_grid}
+                                                  "booklets-tr": turkish_booklets, "grid-vi": vietnamese_grid,
+                                                  "list-tab-greek": tab_list_greek, "list-tab-five": tab_list_five}
