@@ -327,11 +327,10 @@ class GutterWalks:
             right_fill += right
         return end, (walked[-1][1] if walked else gutter), left_fill, right_fill
 
-    def column_runs(self, start: int, gutter: tuple[float, float], min_rows: int) -> tuple[tuple[float, int], tuple[float, int]]:
-        """`_column_end` of the left side and the right of the walk `walk(start, gutter)` made."""
+    def right_column_end(self, start: int, gutter: tuple[float, float], min_rows: int) -> tuple[float, int]:
+        """`_column_end` of the right side of the walk `walk(start, gutter)` made."""
         walked, at, _ = self._rest[(start, gutter)]
-        steps = walked[at:]
-        return _column_end([step[2] for step in steps], min_rows), _column_end([step[3] for step in steps], min_rows)
+        return _column_end([step[3] for step in walked[at:]], min_rows)
 
     def _step(self, row: int, current: tuple[float, float]) -> _Step | None:
         """The gutter holding `current` narrows on `row` to the widest (the first of the widest) of the
@@ -386,11 +385,15 @@ def _gutter_run(
         left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
         if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
             continue  # the last column of a table beside the rest of it, not a page column
-        if _sparse(left_fill, count, left_width, params) or _sparse(right_fill, count, right_width, params):
-            # A column that ends before the band does (the last page's right column, halfway down beside a
-            # left one that runs on) is judged on the rows down to its end, not on the empty rows below.
-            (left_run, left_rows), (right_run, right_rows) = walks.column_runs(start, gutter, params.min_column_rows)
-            if _sparse(left_run, left_rows, left_width, params) or _sparse(right_run, right_rows, right_width, params):
+        if _sparse(left_fill, count, left_width, params):
+            continue
+        if _sparse(right_fill, count, right_width, params):
+            # Text fills the left column before the right one, so the right may end before the band does
+            # (the last page's, halfway down beside a left one that runs on): it is judged on its rows down
+            # to its end, not on the empty rows below. (A left column sparse beside a full right one is a
+            # table's: headings beside their long cells.)
+            right_run, right_rows = walks.right_column_end(start, gutter, params.min_column_rows)
+            if _sparse(right_run, right_rows, right_width, params):
                 continue
         # The costliest test last (each is pure, so their order changes nothing but the time).
         if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):

@@ -65,19 +65,15 @@ def _free_intervals(lo_spans, hi_spans, lo, hi, out_lo, out_hi):  # pragma: no c
 @numba.njit(cache=True, nogil=True)
 def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, min_rows):  # pragma: no cover - compiled
     """`columns.GutterWalks.walk` without its memory: (end, gutter lo, gutter hi, left fill, right fill), and
-    each side's `columns._column_end` (ink, rows) with `min_rows`: (left ink, left rows, right ink, right rows)."""
+    the right side's `columns._column_end` (ink, rows) with `min_rows`."""
     rows = span_first.shape[0] - 1
     row = start
     low, high = g0, g1
     left_fill = 0.0
     right_fill = 0.0
-    left_run = 0.0
     right_run = 0.0
-    left_last = 0
     right_last = 0
-    left_empty = 0
     right_empty = 0
-    left_ended = False
     right_ended = False
     while row < rows:
         found = False
@@ -100,14 +96,6 @@ def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free
                 right += span_hi[k] - span_lo[k]
         left_fill += left
         right_fill += right
-        if left > 0.0:
-            if left_empty >= min_rows:
-                left_ended = True
-            if not left_ended:
-                left_run += left
-                left_last, left_empty = row - start + 1, 0
-        else:
-            left_empty += 1
         if right > 0.0:
             if right_empty >= min_rows:
                 right_ended = True
@@ -118,9 +106,8 @@ def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free
             right_empty += 1
         low, high = w0, w1
         row += 1
-    left_rows = left_last if left_last > min_rows else min_rows
     right_rows = right_last if right_last > min_rows else min_rows
-    return row, low, high, left_fill, right_fill, left_run, left_rows, right_run, right_rows
+    return row, low, high, left_fill, right_fill, right_run, right_rows
 
 
 @numba.njit(cache=True, nogil=True)
@@ -148,7 +135,7 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
     for k in range(inner):
         if inner_hi[k] - inner_lo[k] < min_gutter:
             continue
-        end, g0, g1, left_fill, right_fill, left_run, left_rows, right_run, right_rows = _walk(
+        end, g0, g1, left_fill, right_fill, right_run, right_rows = _walk(
             start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, int(min_rows))
         count = end - start
         if count < min_rows:
@@ -171,10 +158,11 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
         narrower = right_width if right_width < left_width else left_width
         if narrower < min_share * (band_hi - band_lo):
             continue
-        if left_fill / count < min_fill * left_width or right_fill / count < min_fill * right_width:
-            # a column that ends before the band does, on its rows down to its end (`columns._gutter_run`)
-            if left_run / left_rows < min_fill * left_width or right_run / right_rows < min_fill * right_width:
-                continue
+        if left_fill / count < min_fill * left_width:
+            continue
+        # a right column that ends before the band does, on its rows down to its end (`columns._gutter_run`)
+        if right_fill / count < min_fill * right_width and right_run / right_rows < min_fill * right_width:
+            continue
         out[found, 0], out[found, 1], out[found, 2], out[found, 3] = start, end, g0, g1
         found += 1
     return found

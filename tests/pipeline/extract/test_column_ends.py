@@ -2,7 +2,8 @@
 column by column, left column first, when each column holds options in a 2×2 grid and a page number
 stands centred far below: a column is judged on its own rows down to where it ends, not on the empty
 rows under it (`columns._gutter_run`, and the compiled kernel alike). One-column pages with option grids
-and tables are not split. Generated text-layer PDFs (fpdf2) in Slovak and Greek."""
+and tables (a table's columns may end early, or its headings stand sparse beside long cells) are
+not split. Generated text-layer PDFs (fpdf2) in Slovak and Greek."""
 from __future__ import annotations
 
 import numpy as np
@@ -81,6 +82,27 @@ def table_right_cells_end(path, language: str, rows: int = 30):
     return build_pdf(path, [PageSpec(tuple(items))])
 
 
+def table_headings_beside_long_cells(path, language: str, rows: int = 3):
+    """A two-column table (no rules) under a header row: a heading of a few words at the top of each left
+    cell, beside a right cell of four wrapped lines (the last one of eight); a full-width line below. Its
+    left column is sparse and stops above the right one's end, where a page column that ends early is
+    the right one."""
+    stem, words = WORDS[language]
+    items = [TextBox(words[0], 20, 20, 80, size=SIZE, bold=True), TextBox(words[1], 105, 20, 85, size=SIZE, bold=True)]
+    y = 28.0
+    for r in range(rows):
+        cell = TextBox(" ".join([stem] * (2 if r < rows - 1 else 4)) + f" ({r + 1}).", 105, y, 85, size=SIZE)
+        items += [TextBox(_heading(language, r), 20, y, 80, size=SIZE), cell]
+        y += text_height(cell) + 3.0
+    items.append(TextBox(f"{stem} {stem}", 20, y + 4, 170, size=SIZE))
+    return build_pdf(path, [PageSpec(tuple(items))])
+
+
+def _heading(language: str, row: int) -> str:
+    words = WORDS[language][1]
+    return f"{'I' * (row + 1)}. {words[2 + row]} {words[3 + row]} {words[4 + row]}."
+
+
 def _texts(path, monkeypatch, switch: str) -> list[str]:
     """The page's segments in reading order, laid out with the compiled loops' switch at `switch`."""
     monkeypatch.setenv(charloop.ENV_SWITCH, switch)
@@ -138,3 +160,12 @@ def test_a_table_whose_right_columns_end_early_is_read_row_by_row(tmp_path, monk
     numbers = [int(t[:-1]) for t in texts if t[:-1].isdigit() and t.endswith(".")]
     assert numbers == list(range(1, 31))
     assert np.all(np.diff(numbers) == 1)
+
+
+@pytest.mark.parametrize("language", ["sk", "el"])
+def test_a_table_of_headings_beside_long_cells_is_read_row_by_row(tmp_path, monkeypatch, language):
+    texts = _both_ways(table_headings_beside_long_cells(tmp_path / "page.pdf", language), monkeypatch)
+    # Each heading comes right before its own cell's first line, not all headings first.
+    for r in range(3):
+        heading = texts.index(_heading(language, r))
+        assert texts[heading + 1].startswith(WORDS[language][0].split()[0])
