@@ -63,9 +63,9 @@ def _free_intervals(lo_spans, hi_spans, lo, hi, out_lo, out_hi):  # pragma: no c
 
 
 @numba.njit(cache=True, nogil=True)
-def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, min_rows):  # pragma: no cover - compiled
+def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, min_rows, track):  # pragma: no cover - compiled
     """`columns.GutterWalks.walk` without its memory: (end, gutter lo, gutter hi, left fill, right fill), and
-    the right side's `columns._column_end` (ink, rows) with `min_rows`."""
+    where `track`, the right side's `columns._column_end` (ink, rows) with `min_rows` (else 0.0, min_rows)."""
     rows = span_first.shape[0] - 1
     row = start
     low, high = g0, g1
@@ -96,13 +96,13 @@ def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free
                 right += span_hi[k] - span_lo[k]
         left_fill += left
         right_fill += right
-        if right > 0.0:
+        if track and right > 0.0:
             if right_empty >= min_rows:
                 right_ended = True
             if not right_ended:
                 right_run += right
                 right_last, right_empty = row - start + 1, 0
-        else:
+        elif track:
             right_empty += 1
         low, high = w0, w1
         row += 1
@@ -135,8 +135,8 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
     for k in range(inner):
         if inner_hi[k] - inner_lo[k] < min_gutter:
             continue
-        end, g0, g1, left_fill, right_fill, right_run, right_rows = _walk(
-            start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, int(min_rows))
+        end, g0, g1, left_fill, right_fill, _, _ = _walk(start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi,
+                                                         free_first, free_lo, free_hi, min_gutter, int(min_rows), False)
         count = end - start
         if count < min_rows:
             continue
@@ -160,9 +160,13 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
             continue
         if left_fill / count < min_fill * left_width:
             continue
-        # a right column that ends before the band does, on its rows down to its end (`columns._gutter_run`)
-        if right_fill / count < min_fill * right_width and right_run / right_rows < min_fill * right_width:
-            continue
+        if right_fill / count < min_fill * right_width:
+            # a right column that ends before the band does, on its rows down to its end (`columns._gutter_run`):
+            # the walk again, tracking it (seldom asked)
+            _, _, _, _, _, right_run, right_rows = _walk(start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi,
+                                                         free_first, free_lo, free_hi, min_gutter, int(min_rows), True)
+            if right_run / right_rows < min_fill * right_width:
+                continue
         out[found, 0], out[found, 1], out[found, 2], out[found, 3] = start, end, g0, g1
         found += 1
     return found
