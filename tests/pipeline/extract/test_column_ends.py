@@ -169,3 +169,21 @@ def test_a_table_of_headings_beside_long_cells_is_read_row_by_row(tmp_path, monk
     for r in range(3):
         heading = texts.index(_heading(language, r))
         assert texts[heading + 1].startswith(WORDS[language][0].split()[0])
+
+
+def test_a_right_column_ends_at_its_last_ink_before_six_empty_rows_a_page_number_below_is_not_more_of_it():
+    from pipeline.extract.columns import GutterWalks
+
+    left, right, number = (30.0, 270.0), (320.0, 560.0), (300.0, 312.0)
+    # Rows 0-7: both columns (row 3 a short right line); rows 8-19: the left column alone; row 20: a
+    # page number standing right of the narrowed gutter (280-296).
+    spans = [[left, right]] * 3 + [[left, (320.0, 400.0)]] + [[left, right]] * 4 + [[(30.0, 280.0)]] * 12 + [[left, number]]
+    walks = GutterWalks(spans, 9.0)
+    end, gutter, _, right_fill = walks.walk(0, (270.0, 320.0))
+    assert (end, gutter) == (21, (280.0, 300.0))
+    assert right_fill == 7 * 240.0 + 80.0 + 12.0  # over the band: the page number counts
+    assert walks.right_column_end(0, (270.0, 320.0), 6) == (7 * 240.0 + 80.0, 8)
+    # A column of fewer rows than a band needs is judged on that many rows.
+    short = GutterWalks([[left, right]] * 2 + [[(30.0, 280.0)]] * 10, 9.0)
+    short.walk(0, (270.0, 320.0))
+    assert short.right_column_end(0, (270.0, 320.0), 6) == (2 * 240.0, 6)
