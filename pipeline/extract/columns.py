@@ -327,6 +327,11 @@ class GutterWalks:
             right_fill += right
         return end, (walked[-1][1] if walked else gutter), left_fill, right_fill
 
+    def right_column_end(self, start: int, gutter: tuple[float, float], min_rows: int) -> tuple[float, int]:
+        """`_column_end` of the right side of the walk `walk(start, gutter)` made."""
+        walked, at, _ = self._rest[(start, gutter)]
+        return _column_end([step[3] for step in walked[at:]], min_rows)
+
     def _step(self, row: int, current: tuple[float, float]) -> _Step | None:
         """The gutter holding `current` narrows on `row` to the widest (the first of the widest) of the
         row's free intervals inside it, at least min_gutter wide; None where there is none. With it, the
@@ -380,13 +385,41 @@ def _gutter_run(
         left_width, right_width = max(current[0] - band_lo, 1.0), max(band_hi - current[1], 1.0)
         if min(left_width, right_width) < MIN_COLUMN_SHARE * (band_hi - band_lo):
             continue  # the last column of a table beside the rest of it, not a page column
-        if left_fill / count < params.min_column_fill * left_width or right_fill / count < params.min_column_fill * right_width:
+        if _sparse(left_fill, count, left_width, params):
             continue
+        if _sparse(right_fill, count, right_width, params):
+            # Text fills the left column before the right one, so the right may end before the band does
+            # (the last page's, halfway down beside a left one that runs on): it is judged on its rows down
+            # to its end, not on the empty rows below. (A left column sparse beside a full right one is a
+            # table's: headings beside their long cells.)
+            right_run, right_rows = walks.right_column_end(start, gutter, params.min_column_rows)
+            if _sparse(right_run, right_rows, right_width, params):
+                continue
         # The costliest test last (each is pure, so their order changes nothing but the time).
         if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
             continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
         return _without_trailing_heading(glyphs, rows, start, end, current), current
     return None
+
+
+def _sparse(ink: float, rows: int, width: float, params: LayoutParams) -> bool:
+    """Whether `ink` (points, summed over `rows` rows) leaves a column `width` wide emptier than page text."""
+    return ink / rows < params.min_column_fill * width
+
+
+def _column_end(inks: list[float], min_rows: int) -> tuple[float, int]:
+    """(ink, rows) of one side of a band down to where the column ends: its last row with ink before
+    `min_rows` rows without any (a page number far below is not more of it); rows at least `min_rows`."""
+    ink, last, empty = 0.0, 0, 0
+    for at, here in enumerate(inks):
+        if here > 0.0:
+            if empty >= min_rows:
+                break
+            ink += here
+            last, empty = at + 1, 0
+        else:
+            empty += 1
+    return ink, max(last, min_rows)
 
 
 def _without_trailing_heading(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> int:

@@ -63,13 +63,18 @@ def _free_intervals(lo_spans, hi_spans, lo, hi, out_lo, out_hi):  # pragma: no c
 
 
 @numba.njit(cache=True, nogil=True)
-def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter):  # pragma: no cover - compiled
-    """`columns.GutterWalks.walk` without its memory: (end, gutter lo, gutter hi, left fill, right fill)."""
+def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free_hi, min_gutter, min_rows, track):  # pragma: no cover - compiled
+    """`columns.GutterWalks.walk` without its memory: (end, gutter lo, gutter hi, left fill, right fill), and
+    where `track`, the right side's `columns._column_end` (ink, rows) with `min_rows` (else 0.0, min_rows)."""
     rows = span_first.shape[0] - 1
     row = start
     low, high = g0, g1
     left_fill = 0.0
     right_fill = 0.0
+    right_run = 0.0
+    right_last = 0
+    right_empty = 0
+    right_ended = False
     while row < rows:
         found = False
         w0 = 0.0
@@ -91,9 +96,18 @@ def _walk(start, g0, g1, span_first, span_lo, span_hi, free_first, free_lo, free
                 right += span_hi[k] - span_lo[k]
         left_fill += left
         right_fill += right
+        if track and right > 0.0:
+            if right_empty >= min_rows:
+                right_ended = True
+            if not right_ended:
+                right_run += right
+                right_last, right_empty = row - start + 1, 0
+        elif track:
+            right_empty += 1
         low, high = w0, w1
         row += 1
-    return row, low, high, left_fill, right_fill
+    right_rows = right_last if right_last > min_rows else min_rows
+    return row, low, high, left_fill, right_fill, right_run, right_rows
 
 
 @numba.njit(cache=True, nogil=True)
@@ -121,8 +135,8 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
     for k in range(inner):
         if inner_hi[k] - inner_lo[k] < min_gutter:
             continue
-        end, g0, g1, left_fill, right_fill = _walk(start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi,
-                                                   free_first, free_lo, free_hi, min_gutter)
+        end, g0, g1, left_fill, right_fill, _, _ = _walk(start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi,
+                                                         free_first, free_lo, free_hi, min_gutter, int(min_rows), False)
         count = end - start
         if count < min_rows:
             continue
@@ -144,8 +158,15 @@ def _gutter_tries(start, first_lo, first_hi, lo, hi, span_first, span_lo, span_h
         narrower = right_width if right_width < left_width else left_width
         if narrower < min_share * (band_hi - band_lo):
             continue
-        if left_fill / count < min_fill * left_width or right_fill / count < min_fill * right_width:
+        if left_fill / count < min_fill * left_width:
             continue
+        if right_fill / count < min_fill * right_width:
+            # a right column that ends before the band does, on its rows down to its end (`columns._gutter_run`):
+            # the walk again, tracking it (seldom asked)
+            _, _, _, _, _, right_run, right_rows = _walk(start, inner_lo[k], inner_hi[k], span_first, span_lo, span_hi,
+                                                         free_first, free_lo, free_hi, min_gutter, int(min_rows), True)
+            if right_run / right_rows < min_fill * right_width:
+                continue
         out[found, 0], out[found, 1], out[found, 2], out[found, 3] = start, end, g0, g1
         found += 1
     return found
