@@ -107,11 +107,13 @@ def test_an_unknown_pass_name_is_a_spec_error_naming_both_kinds_of_pass(tmp_path
 
 
 def test_the_parse_cache_key_holds_each_enabled_pass_version_and_an_ocr_only_one_only_for_sheets_read_by_ocr(monkeypatch):
+    version = {p.name: p.version for p in PARSE_PASSES}
     base_ocr, base_text = recovery_key([], True), recovery_key([], False)
-    assert ("label-column", "1") in base_ocr and ("label-column", "1") not in base_text
-    assert ("unnumbered", "1") in base_text  # it changes text-layer sheets too
-    assert ("label-column", "1") not in recovery_key(["label-column"], True)
-    bumped = tuple(replace(p, version="2") if p.name == "label-column" else p for p in PARSE_PASSES)
+    label_column = ("label-column", version["label-column"])
+    assert label_column in base_ocr and label_column not in base_text
+    assert ("unnumbered", version["unnumbered"]) in base_text  # it changes text-layer sheets too
+    assert label_column not in recovery_key(["label-column"], True)
+    bumped = tuple(replace(p, version=p.version + "+next") if p.name == "label-column" else p for p in PARSE_PASSES)
     monkeypatch.setattr(recovery, "_REGISTRY", [bumped])
     assert recovery_key([], True) != base_ocr  # scanned sheets are parsed again
     assert recovery_key([], False) == base_text  # text-layer sheets keep their cached parse
@@ -133,7 +135,9 @@ def test_examcorpus_ocr_passes_lists_the_parse_passes_after_the_page_passes_and_
     parse_part = out[out.index("parse passes"):]
     positions = [parse_part.index(f". {name} v") for name in parse_pass_names()]
     assert positions == sorted(positions) and out.index("page passes") < out.index("parse passes")
-    assert "key-runs v1 [cheap; disabled]" in parse_part and "label-column v1 [cheap; enabled]" in parse_part
+    version = {p.name: p.version for p in PARSE_PASSES}
+    assert f"key-runs v{version['key-runs']} [cheap; disabled]" in parse_part
+    assert f"label-column v{version['label-column']} [cheap; enabled]" in parse_part
     assert f"at:   {Point.KEY_COLUMN.value}" in parse_part
 
 
