@@ -8,7 +8,9 @@ import numpy as np
 
 from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
-from pipeline.extract.ocr.labels import label_case_cells, restore_label_marks, script_label_shapes, split_glued_labels
+from pipeline.extract.ocr.labels import (
+    drop_label_ghosts, label_case_cells, restore_label_marks, script_label_shapes, split_glued_labels,
+)
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.ringneighbours import read_stretches, restored, stretches
 from pipeline.extract.ocr.tablecells import held_apart
@@ -25,6 +27,14 @@ def _glued_labels(work: PageWork) -> PageWork:
     """An option label glued to its text split off (`labels`)."""
     assert work.settings.option_labels
     return replace(work, words=split_glued_labels(work.words, work.settings.option_labels))
+
+
+@page_pass("label-ghosts", "1", Cost.CHEAP, when=has_labels)
+def _label_ghosts(work: PageWork) -> PageWork:
+    """A label in a row of options read with a ghost letter in front (`OB)`) or a ghost word before it (`(o`),
+    where the second reader read the label alone and nothing at the ghost: read as the second reader read it (`labels`)."""
+    assert work.settings.option_labels
+    return replace(work, words=drop_label_ghosts(work.words, work.settings.option_labels))
 
 
 @page_pass("label-case", "2", Cost.CHEAP, when=has_labels)

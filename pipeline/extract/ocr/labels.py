@@ -315,3 +315,65 @@ def normalize_ocr_line(text: str, labels: Sequence[str] = ("A", "B", "C", "D", "
 def normalize_ocr_lines(lines: Iterable[Line], labels: Sequence[str] = ("A", "B", "C", "D", "E")) -> list[Line]:
     """`normalize_ocr_line` over a page's lines (new Line objects; the input is left as it is)."""
     return [replace(line, text=normalize_ocr_line(line.text, labels)) for line in lines]
+
+
+def drop_label_ghosts(words: list[Word], labels: Sequence[str]) -> list[Word]:
+    """A label inside a row of options (`A) … B) … C) …`) that Tesseract read with a ghost in front ("OB)",
+    "oC)", "(oC)"), or a ghost word ("(o") read in the white just before it: the label read alone, the ghost
+    word dropped.
+
+    Tesseract guesses a round letter into the blurred space before a mid-line label; glued, the label is
+    no label to parse (a capital before it is an acronym's letter, `HB.`), and a ghost word ends the option
+    before it (`84 ornekler (o`). The letters never decide; the evidence is that the ghost has no ink:
+    - the second recogniser (`secondread`, `Word.second`) read the label alone at the word, or nothing at
+      the ghost word;
+    - or the word's box is no wider than the page's other readings of that label alone (GHOST_WIDTH_SLACK;
+      at least two of them): the ghost took no room of its own.
+    A word with more than one letter or digit in front of the label, or with its own width, stays as read.
+    """
+    widths: dict[str, list[int]] = {}
+    for word in words:
+        if _marked_label(word.text, labels):
+            widths.setdefault(word.text, []).append(word.right - word.left)
+    result: list[Word] = []
+    for word in words:
+        label = _ghosted_label(word.text, labels)
+        if label is not None:
+            seen = sorted(widths.get(label, []))
+            inkless = len(seen) >= 2 and word.right - word.left <= GHOST_WIDTH_SLACK * seen[len(seen) // 2]
+            if word.second == label or inkless:
+                word = replace(word, text=label)
+        result.append(word)
+    kept: list[Word] = []
+    for i, word in enumerate(result):
+        after = result[i + 1] if i + 1 < len(result) else None
+        if (word.second == "" and _ghost(word.text) and after is not None and after.line == word.line
+                and after.left >= word.right and _marked_label(after.text, labels)):
+            continue
+        kept.append(word)
+    return kept
+
+
+GHOST_WIDTH_SLACK = 1.1  # a ghosted label's box over the median box of the label read alone
+
+
+def _ghost(text: str) -> bool:
+    """One letter, with at most one mark beside it (`o`, `(o`): what Tesseract guesses into a blurred space."""
+    return 0 < len(text) <= 2 and sum(c.isalpha() for c in text) == 1 and not any(c.isdigit() for c in text)
+
+
+def _ghosted_label(text: str, labels: Sequence[str]) -> str | None:
+    """The marked label that `text` ends with, behind a ghost (`OB)` → `B)`); None otherwise."""
+    for cut in (1, 2):
+        if len(text) > cut and _ghost(text[:cut]) and _marked_label(text[cut:], labels):
+            return text[cut:]
+    return None
+
+
+def _marked_label(token: str, labels: Sequence[str]) -> bool:
+    """Whether `token` is one of the labels with its mark (`B)`, `C.`, `(D)`), as the line's start would read it."""
+    if not LABEL_TOKEN.match(token) and not _BRACKETED.match(token):
+        return False
+    normal = normalize_ocr_line(token + " x", labels)
+    label = normal.lstrip("([")[:1]
+    return label in labels and normal.startswith((f"{label})", f"{label}.", f"({label})"))
