@@ -8,6 +8,9 @@ often merges several cells into one line ("10 11 12 … 20"), so each token's ce
 its line's x0/x1, the token's width at the line's font size and evenly shared gaps. An answer is
 taken for the number whose column it lies in; a column with no answer is reported, never filled from
 its neighbour. Only when positions cannot decide and the counts agree are the rows paired in order.
+Numbers a scan lost from the number row (a tilted grid's "88 89" read as nothing) are put back where the
+row's pitch says they stood (`with_lost_numbers`) only when the white between their neighbours holds exactly
+them and the answer row then has one answer per number; otherwise the row is reported as before.
 
 With `variant_header`, a row naming one variant ("… – TIPO 2 – VERDE") opens that variant's block; a
 row naming several (the header of a correspondence table) opens none. Rows of other content (titles,
@@ -39,6 +42,7 @@ LABEL_COLUMN_PITCHES = 1.5  # a row label's column: its cell sits this many of t
 # An answer cell: a short word (option letters, "V"/"F", "Anulada"), or letters joined by / or ,
 # ("A/C": both accepted).
 _ANSWER_WORD = re.compile(r"^(?:[^\W\d_]{1,12}|[^\W\d_]{1,3}(?:[/,][^\W\d_]{1,3})+)$")
+LOST_SLACK = 0.4  # of the row's pitch: how far two numbers around lost ones may stand from the places the pitch gives (positions are estimated)
 ROW_LABEL_MIN_CHARS = 3  # a leading word this long that is no label is the answer row's label ("Odp")
 _SHORT = 3  # most cells of an answer row are at most this long (titles are made of longer words)
 
@@ -253,6 +257,30 @@ def pair(cells: list[NumberCell], answers: list[Token]) -> tuple[dict[int, Token
     return {}, f"{len(answers)} answers cannot be paired with {len(cells)} numbers"
 
 
+def _value(cell: NumberCell) -> int:
+    return int(re.match(r"\d+", cell.printed).group())  # type: ignore[union-attr]
+
+
+def with_lost_numbers(cells: list[NumberCell]) -> list[NumberCell]:
+    """The number row with the numbers OCR lost from it put back where the row itself says they stood: two
+    neighbours whose numbers skip k - 1 between them and stand k of the row's pitches apart (within
+    `LOST_SLACK` of a pitch; the pitch is the median step between neighbours one apart) had those numbers
+    between them, evenly set. A skip the white does not match (a part's numbering going on elsewhere, a
+    column left out) restores nothing."""
+    ones = [b.x - a.x for a, b in zip(cells, cells[1:]) if _value(b) - _value(a) == 1]
+    if len(ones) < MIN_GRID_NUMBERS - 1:
+        return cells
+    pitch = median(ones)
+    restored = [cells[0]]
+    for a, b in zip(cells, cells[1:]):
+        skip = _value(b) - _value(a)
+        if skip > 1 and abs((b.x - a.x) - skip * pitch) <= LOST_SLACK * pitch:
+            step = (b.x - a.x) / skip
+            restored += [NumberCell(number_key(str(_value(a) + k)), str(_value(a) + k), a.x + k * step, False) for k in range(1, skip)]
+        restored.append(b)
+    return restored
+
+
 def _span(cells: list[NumberCell]) -> str:
     return f"{cells[0].printed}–{cells[-1].printed}"
 
@@ -298,6 +326,14 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
             current.named |= {c.key for c in cells}
             continue
         paired, problem = pair(cells, answers)
+        if problem and not spec.pilot_mark and not parts[id(row[0])].prefix:
+            # Numbers lost from the row (a tilted scan's cells read as nothing): put back where the row's pitch
+            # says they stood, the answer row must then hold one answer for each, by place or in order.
+            restored = with_lost_numbers(cells)
+            if len(restored) > len(cells) and len(restored) == len(answers):
+                again, still = pair(restored, answers)
+                if still is None and len(again) == len(restored):
+                    cells, paired, problem = restored, again, None
         if problem:
             current.problems.append(f"{where}: {problem}")
             current.named |= {c.key for c in cells}

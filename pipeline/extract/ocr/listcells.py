@@ -36,7 +36,10 @@ Keys set with a tab or a leader ("1.      a", "7. ........ в") and keys in part
 - the numbers' mark is the page key's, read with at least `MARK_MIN_SHARE` of them (a blurred dot is lost more
   often than read);
 - an unsure cell reading (under `CELL_SURE`) that the page reading contradicts at its place (another label, at
-  least `PAGE_LABEL_SEEN`) is left unread and reported for its question.
+  least `PAGE_LABEL_SEEN`) is left unread and reported for its question;
+- an answer read less surely than `CONFIRM_BELOW` (a lone small letter read against the labels, often at 0) whose
+  ink reaches above or below its number unlike the key's other answers read as that label, and like another
+  label's, is left unread and reported (`_like_their_label`: "β" read "α" reaches past the α's x-height).
 """
 from __future__ import annotations
 
@@ -70,6 +73,9 @@ ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before 
 PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
 PAGE_LABEL_SEEN = 50.0  # a label the page reading read this surely at an answer's place contradicts an unsure cell reading
 CELL_SURE = 90.0  # a cell reading this sure stands whatever the page reading holds at its place
+SHAPE_SLACK = 0.25  # of a number's height: how far an unsure answer's ink may reach off its label's in the key (`_extent`)
+SHAPE_MIN = 3  # answers read as one label before their reach is that label's
+CONFIRM_BELOW = 10.0  # a cell reading less sure than this (a lone letter read against the labels, often at 0) must look like its label
 PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the place its pitch gives
 LINE_SLACK = 0.33  # of a line's height: how far past it a piece on the line may reach (a descender reaches ~0.27)
 BLOCK_GAP = 3.5  # row pitches: white (or a heading) this tall down a column parts two blocks of entries, each counted alone
@@ -321,6 +327,40 @@ def _mark(marks: list[str], words: list[Word], column: list[Entry]) -> str:
     return Counter(marks).most_common(1)[0][0] if marks else ""
 
 
+def _extent(entry: Entry) -> tuple[float, float]:
+    """Where the answer's ink starts and ends against its number's, in the number's heights: a letter with an
+    ascender reaches higher than one of the x-height, one with a descender lower."""
+    size = max(1, entry.number[3] - entry.number[1])
+    return (entry.answer[1] - entry.number[1]) / size, (entry.answer[3] - entry.number[3]) / size
+
+
+def _like_their_label(entries: list[Entry], readings: list[tuple[str, float] | None],
+                      settled: list[bool]) -> list[tuple[str, float] | None]:
+    """`readings` with each one under `CONFIRM_BELOW` (not `settled` by the page reading) left unread where its
+    ink's reach (`_extent`) is off its label's by more than `SHAPE_SLACK` and nearer another label's: each
+    label's reach is the median of the key's answers read as it (at least `SHAPE_MIN` of them). A lone small
+    "β" read "α" at confidence 0 reaches above and below the α's of its key."""
+    reach: dict[str, list[tuple[float, float]]] = {}
+    for entry, reading in zip(entries, readings):
+        if reading is not None:
+            reach.setdefault(reading[0], []).append(_extent(entry))
+    typical = {label: (float(np.median([r[0] for r in seen])), float(np.median([r[1] for r in seen])))
+               for label, seen in reach.items() if len(seen) >= SHAPE_MIN}
+
+    def off(extent: tuple[float, float], label: str) -> float:
+        return max(abs(extent[0] - typical[label][0]), abs(extent[1] - typical[label][1]))
+
+    result = list(readings)
+    for i, (entry, reading) in enumerate(zip(entries, readings)):
+        if reading is None or reading[1] >= CONFIRM_BELOW or settled[i] or reading[0] not in typical:
+            continue
+        extent = _extent(entry)
+        own = off(extent, reading[0])
+        if own > SHAPE_SLACK and any(off(extent, other) < own for other in typical if other != reading[0]):
+            result[i] = None
+    return result
+
+
 def _unless_contradicted(reading: tuple[str, float] | None, words: Sequence[Word], answer: Box,
                          labels: Sequence[str]) -> tuple[str, float] | None:
     """The cell's reading, or None where it is unsure (under `CELL_SURE`) and the page reading holds another label
@@ -449,9 +489,13 @@ def read_list_cells(
     spans: list[Box] = []
     parts: list[Box] = []  # each entry's number and answer
     leads: dict[tuple[int, int, int], Box] = {}
+    entries = [e for column, _, _ in keyed for e in column]
+    settled = [_page_label(words, e.answer, labels) is not None for e in entries]
+    first = list(labels_read)
+    raw, confirmed = iter(first), iter(_like_their_label(entries, first, settled))
     for column, numbers_run, mark in keyed:
-        readings = [next(labels_read) for _ in column]
-        if sum(r is not None for r in readings) < ANSWER_MIN_SHARE * len(column):
+        readings = [next(confirmed) for _ in column]
+        if sum(next(raw) is not None for _ in column) < ANSWER_MIN_SHARE * len(column):
             continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
         for entry, number, reading in zip(column, numbers_run, readings):
             reading = _page_label(words, entry.answer, labels) or _unless_contradicted(reading, words, entry.answer, labels)

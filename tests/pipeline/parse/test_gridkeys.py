@@ -108,6 +108,38 @@ def test_answers_that_fit_no_column_and_differ_in_count_are_reported(tmp_path):
     assert table.problems == ["page 1: questions 1–10: 11 answers cannot be paired with 10 numbers"]
 
 
+def numbers_over_answers(numbers: list[int | None], answers: str, y: float) -> list[TextBox]:
+    """A grid whose number row holds `numbers` column by column (None: a cell whose number the scan lost)."""
+    items = [TextBox(str(n), 18 + PITCH * i, y, PITCH, size=SIZE, align="C") for i, n in enumerate(numbers) if n is not None]
+    return items + [TextBox(a, 18 + PITCH * i, y + 6, PITCH, size=SIZE, align="C") for i, a in enumerate(answers)]
+
+
+def test_numbers_lost_from_a_row_are_put_back_where_the_pitch_says_they_stood(tmp_path):
+    # A tilted scan read 88 and 89 as nothing: 87 and 90 stand three pitches apart, and the answer row holds
+    # one answer for each column, so the two columns are 88 and 89.
+    numbers = [81, 82, 83, 84, 85, 86, 87, None, None, 90, 91, 92]
+    table = read(extract(tmp_path, [numbers_over_answers(numbers, "ABCDABCDABCD", 50)]))[""]
+    assert table.answers == keyed(81, "ABCDABCDABCD")
+    assert table.problems == []
+
+
+def test_a_skip_in_the_numbers_the_white_does_not_match_is_reported_not_filled(tmp_path):
+    # 87 then 90 one pitch apart: nothing stood between them, and nine answers under eight numbers stay unpaired.
+    numbers = [81, 82, 83, 84, 85, 86, 87, 90]
+    table = read(extract(tmp_path, [numbers_over_answers(numbers, "ABCDABCDA", 50)]))[""]
+    assert table.answers == {}
+    assert table.problems == ["page 1: questions 81–90: 9 answers cannot be paired with 8 numbers"]
+
+
+def test_numbers_lost_over_an_answer_row_one_short_are_reported(tmp_path):
+    # Two numbers lost and one answer lost too: the restored row (12) and the answers (11) disagree; nothing keyed.
+    numbers = [81, 82, 83, 84, 85, 86, 87, None, None, 90, 91, 92]
+    items = [item for item in numbers_over_answers(numbers, "ABCDABCDABCD", 50) if not (item.text == "B" and item.x > 18 + PITCH * 8)]
+    table = read(extract(tmp_path, [items]))[""]
+    assert len(table.answers) == 0
+    assert table.problems == ["page 1: questions 81–92: 11 answers cannot be paired with 10 numbers"]
+
+
 def correspondence_page(variants: list[str] | None) -> list[TextBox]:
     """A table of which question of booklet 1 is which of the others: numbers in rows, no letters (its
     third row happens to increase along the row, like a grid's numbers)."""

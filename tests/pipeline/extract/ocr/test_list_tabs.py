@@ -11,7 +11,7 @@ from pipeline.devkit.keyscans import read_key, same_answer
 from pipeline.devkit.sample.keysheets import tab_list, tab_list_leaders
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
-from pipeline.extract.ocr.listcells import Entry, _at_tab_stop, _lines, _places, list_entries
+from pipeline.extract.ocr.listcells import Entry, _at_tab_stop, _like_their_label, _lines, _places, list_entries
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
@@ -110,3 +110,26 @@ def test_two_columns_half_a_row_apart_keep_their_own_lines():
     # A descender below the digits (γ) and a small letter inside their height stay on the line.
     assert _lines([(100, 0, 130, 25), (200, 8, 214, 32), (300, 0, 330, 25), (400, 7, 414, 25)]) == [
         [(100, 0, 130, 25), (200, 8, 214, 32), (300, 0, 330, 25), (400, 7, 414, 25)]]
+
+
+def _lone_letter(row: int, reach: tuple[int, int]) -> Entry:
+    """An entry "12. x" on a row whose digits stand from `row` to `row + 26`; the answer's ink from `row + reach[0]`
+    to `row + reach[1]`."""
+    return Entry((100, row, 140, row + 26), (200, row + reach[0], 214, row + reach[1]), None, 26, row)
+
+
+def test_an_unsure_answer_whose_ink_reaches_like_another_label_is_left_unread():
+    # Small Greek letters at 150 dpi, all read against the labels at confidence 0: α stays inside the x-height
+    # (8–26 of the digits' 0–26), β reaches above and below (−2–33). A β read "α" is off every α and like the β's.
+    alpha, beta = (8, 26), (-2, 33)
+    entries = [_lone_letter(50 * i, reach) for i, reach in enumerate([alpha, alpha, alpha, beta, beta, beta, beta, alpha])]
+    readings: list[tuple[str, float] | None] = [("α", 0.0)] * 3 + [("β", 0.0)] * 3 + [("α", 0.0), ("α", 0.0)]
+    kept = _like_their_label(entries, readings, [False] * len(entries))
+    assert kept == readings[:6] + [None, ("α", 0.0)]
+    # Read surely, or settled by the page reading at its place, the same reading stands.
+    assert _like_their_label(entries, readings[:6] + [("α", 93.0), readings[7]], [False] * 8)[6] == ("α", 93.0)
+    assert _like_their_label(entries, readings, [False] * 6 + [True, False])[6] == ("α", 0.0)
+    # Capitals share one reach: nothing to tell them by, nothing refused.
+    capitals = [_lone_letter(50 * i, (0, 26)) for i in range(12)]
+    letters: list[tuple[str, float] | None] = [(label, 0.0) for label in "ABCDABCDABCD"]
+    assert _like_their_label(capitals, letters, [False] * 12) == letters
