@@ -12,17 +12,16 @@ them and scored as `scriptscans` scores (recall, options exact, answers), each s
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pipeline.devkit.sample.pdfgen import Line, PageItem, PageSpec, Rect, TextBox, build_pdf, text_height
-from pipeline.devkit.sample.scansetting import SYNTAX, ScanSetting
-from pipeline.devkit.scriptscans import Printed, _phrase, _vocabulary, read_records, score
-from pipeline.extract.ocr import LexiconUnavailable, installed_languages
+from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit import scriptscans
+from pipeline.devkit.scriptscans import Printed, _phrase, _vocabulary, family_arguments, key_pdf, run_families
 from pipeline.specs import SourceSpec, parse_spec
 
 # How a question's number is printed, with the regex a spec reads it by.
@@ -184,14 +183,6 @@ def sheet_pdf(path: Path, family: LatinFamily, questions: list[Printed], vocabul
     return build_pdf(path, pages)
 
 
-def key_pdf(path: Path, family: LatinFamily, questions: list[Printed], vocabulary: list[str]) -> Path:
-    """A heading, then one "<word> 12: B" line per question, in columns of 30."""
-    boxes = [TextBox(" ".join(vocabulary[:3]).capitalize() + " 2031", 20, 12, 170, size=12, font=family.font, bold=True)]
-    boxes += [TextBox(f"{vocabulary[3].capitalize()} {q.number}: {q.answer}", 20 + 60 * (i // 30), 24 + 7 * (i % 30), 55, size=11,
-                      font=family.font) for i, q in enumerate(questions)]
-    return build_pdf(path, [PageSpec(tuple(boxes))])
-
-
 def family_spec(family: LatinFamily) -> SourceSpec:
     name = f"latin_{family.name.replace('-', '_')}"
     return parse_spec({
@@ -212,57 +203,18 @@ def family_spec(family: LatinFamily) -> SourceSpec:
 
 
 def measure(folder: Path, family: LatinFamily, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False) -> list[str]:
-    vocabulary = _vocabulary(family)
-    questions = printed_questions(family, vocabulary)
-    the_spec = family_spec(family)
-    folder = folder / f"seed{family.seed}"
-    text = folder / family.name / "text" / "2031"
-    text.mkdir(parents=True, exist_ok=True)
-    sheet, key = sheet_pdf(text / "sheet.pdf", family, questions, vocabulary), key_pdf(text / "key.pdf", family, questions, vocabulary)
-    by_text = score(questions, read_records(sheet, key, None, the_spec=the_spec), family, "text", show)
-    name = f"{family.name} s{family.seed}"
-    lines = [f"{name:22} text layer                     {by_text.text()}"]
-    for setting in scans:
-        scanned = folder / family.name / setting.folder() / "2031"
-        scanned.mkdir(parents=True, exist_ok=True)
-        for clean in (sheet, key):
-            setting.rasterise(clean, scanned / clean.name, seed=family.seed)
-        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", None, disabled, folder / "cache", the_spec)
-        by_scan = score(questions, records, family, setting.label(), show)
-        gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
-        lines.append(f"{name:22} {setting.label():30} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
-    return lines
+    def write(text: Path, family: LatinFamily) -> tuple[list[Printed], Path, Path]:
+        vocabulary = _vocabulary(family)
+        questions = printed_questions(family, vocabulary)
+        return questions, sheet_pdf(text / "sheet.pdf", family, questions, vocabulary), key_pdf(text / "key.pdf", family, questions, vocabulary)
+
+    return scriptscans.measure(folder, family, scans, disabled, show, write=write, the_spec=family_spec(family), widths=(22, 30))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.latinscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
-    parser.add_argument("--families", default="", help="only these families, comma-separated")
-    parser.add_argument("--scans", default=SCANS, help=f"{SYNTAX} settings, comma-separated")
-    parser.add_argument("--seeds", default="0", help="sheet variants, comma-separated: 0 is each family's own sheet")
-    parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
-    parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
+    parser = family_arguments("python -m pipeline.devkit.latinscans", __doc__ or "", [*SETS, "all"], SCANS)
     args = parser.parse_args(argv)
-    scans = ScanSetting.parse_list(args.scans)
-    chosen = set(filter(None, args.families.split(",")))
-    disabled = tuple(filter(None, args.disable.split(",")))
-    installed = installed_languages()
-    for name in (SETS if args.set == "all" else (args.set,)):
-        print(f"# {name}", flush=True)
-        for family in SETS[name]:
-            if chosen and family.name not in chosen:
-                continue
-            if family.tesseract not in installed:
-                print(f"{family.name:10} skipped: Tesseract data {family.tesseract} not installed", flush=True)
-                continue
-            for seed in (int(s) for s in args.seeds.split(",")):
-                try:
-                    lines = measure(args.out, replace(family, seed=family.seed + 100 * seed), scans, disabled, args.show)
-                except LexiconUnavailable as exc:
-                    lines = [f"{family.name:10} skipped: {exc}"]
-                print("\n".join(lines), flush=True)
-    return 0
+    return run_families(args, SETS, list(SETS) if args.set == "all" else [args.set], measure)
 
 
 if __name__ == "__main__":

@@ -21,17 +21,15 @@ Scores as `scriptscans`: recall, options read exactly, key answers, each scan be
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import ruled_rows
-from pipeline.devkit.sample.pdfgen import CJK_FONT, Line, PageItem, PageSpec, Rect, TextBox, build_pdf, cjk_font, text_height
+from pipeline.devkit.sample.pdfgen import CJK_FONT, Line, PageItem, PageSpec, Rect, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.devkit.scriptscans import CIRCLED, ROW_MM, SIZE, Family, Printed, _phrase, _vocabulary, measure
-from pipeline.extract.ocr import LexiconUnavailable, installed_languages
+from pipeline.devkit.scriptscans import CIRCLED, ROW_MM, SIZE, Family, Printed, _phrase, _vocabulary, family_arguments, measure, run_families
 
 TABLE_ENTRY = r"(?<![\w.])(?P<number>\d{{1,3}})\s+(?P<answer>[{labels}])(?!\w)"  # a table's "12 | B" pair of cells
 JAMO = ("ㄱ", "ㄴ", "ㄷ")
@@ -191,35 +189,9 @@ def measure_layout(folder: Path, family: LayoutFamily, scans: list[ScanSetting],
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.scriptlayouts", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
-    parser.add_argument("--families", default="", help="only these families, comma-separated")
-    parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90,200/0.6/80/1.5/0.03",
-                        help="dpi/blur/jpeg[/tilt/noise] settings, comma-separated")
-    parser.add_argument("--seeds", default="0", help="sheet variants, comma-separated (0: each family's own sheet)")
-    parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
-    parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
+    parser = family_arguments("python -m pipeline.devkit.scriptlayouts", __doc__ or "", [*SETS, "all"], "150/0.8/70,200/0.6/80,300/0.4/90,200/0.6/80/1.5/0.03")
     args = parser.parse_args(argv)
-    scans = ScanSetting.parse_list(args.scans)
-    chosen = set(filter(None, args.families.split(",")))
-    disabled = tuple(filter(None, args.disable.split(",")))
-    installed = installed_languages()
-    for name in SETS if args.set == "all" else [args.set]:
-        print(f"# {name}", flush=True)
-        for family in SETS[name]:
-            if chosen and family.name not in chosen:
-                continue
-            if family.tesseract not in installed or (family.font == CJK_FONT and cjk_font() is None):
-                print(f"{family.name:10} skipped: Tesseract data {family.tesseract} or its font not installed", flush=True)
-                continue
-            for seed in (int(s) for s in args.seeds.split(",")):
-                try:
-                    lines = measure_layout(args.out, replace(family, seed=family.seed + 100 * seed), scans, disabled, args.show)
-                except LexiconUnavailable as exc:
-                    lines = [f"{family.name:10} skipped: {exc}"]
-                print("\n".join(lines), flush=True)
-    return 0
+    return run_families(args, SETS, list(SETS) if args.set == "all" else [args.set], measure_layout)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,16 @@ import hashlib
 import random
 import sys
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfbase import PT_PER_MM
 from pipeline.devkit.sample.pdfgen import CJK_FONT, PageItem, PageSpec, Rect, TextBox, build_pdf, cjk_font, text_height
-from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.sample.scansetting import SYNTAX, ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import LexiconUnavailable, installed_languages, word_list
 from pipeline.parse import parse_sheet
@@ -58,6 +58,8 @@ class SheetFamily(Protocol):
     def labels(self) -> tuple[str, ...]: ...
     @property
     def seed(self) -> int: ...
+    @property
+    def font(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ def sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
     return build_pdf(path, pages)
 
 
-def key_pdf(path: Path, family: Family, questions: list[Printed], vocabulary: list[str]) -> Path:
+def key_pdf(path: Path, family: SheetFamily, questions: list[Printed], vocabulary: list[str]) -> Path:
     """A heading, then one "<word> 12: B" line per question, in columns of 30."""
     boxes = [TextBox(" ".join(vocabulary[:3]).capitalize() + " 2031", 20, 12, 170, size=12, font=family.font, bold=True)]
     boxes += [TextBox(f"{vocabulary[3].capitalize()} {q.number}: {q.answer}", 20 + 60 * (i // 30), 24 + 7 * (i % 30), 55, size=11,
@@ -312,49 +314,58 @@ def write_sheet(folder: Path, family: Family) -> tuple[list[Printed], Path, Path
     return questions, sheet_pdf(folder / "sheet.pdf", family, questions), key_pdf(folder / "key.pdf", family, questions, vocabulary)
 
 
-def measure(folder: Path, family: Family, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False,
-            write: Callable[[Path, Family], tuple[list[Printed], Path, Path]] = write_sheet, key_entry: str = KEY_ENTRY) -> list[str]:
-    """The family's text path and each scan, one line each; `write` prints its sheet and key (`write_sheet`), whose
-    entries `key_entry` reads."""
+def measure(folder: Path, family: SheetFamily, scans: list[ScanSetting], disabled: tuple[str, ...] = (), show: bool = False,
+            write: Callable[[Path, Any], tuple[list[Printed], Path, Path]] = write_sheet, key_entry: str = KEY_ENTRY,
+            the_spec: SourceSpec | None = None, widths: tuple[int, int] = (14, 24)) -> list[str]:
+    """The family's text path and each scan, one line each (`widths`: the name's and the scan's columns); `write`
+    prints its sheet and key (`write_sheet`), whose entries `key_entry` reads, or `the_spec` when given."""
+    # Without `the_spec` the family is this module's `Family`, whose spec `family_spec` writes.
+    spec_of = None if the_spec is not None else cast(Family, family)
     folder = folder / f"seed{family.seed}"
     text = folder / family.name / "text" / "2031"
     text.mkdir(parents=True, exist_ok=True)
     questions, sheet, key = write(text, family)
-    by_text = score(questions, read_records(sheet, key, family, key_entry=key_entry), family, "text", show)
+    by_text = score(questions, read_records(sheet, key, spec_of, the_spec=the_spec, key_entry=key_entry), family, "text", show)
     name = f"{family.name} s{family.seed}"
-    lines = [f"{name:14} text layer               {by_text.text()}"]
+    lines = [f"{name:{widths[0]}} {'text layer':{widths[1]}} {by_text.text()}"]
     for setting in scans:
         scanned = folder / family.name / setting.folder() / "2031"
         scanned.mkdir(parents=True, exist_ok=True)
         for clean in (sheet, key):
             setting.rasterise(clean, scanned / clean.name, seed=family.seed)
-        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", family, disabled, folder / "cache", key_entry=key_entry)
+        records = read_records(scanned / "sheet.pdf", scanned / "key.pdf", spec_of, disabled, folder / "cache", the_spec, key_entry)
         by_scan = score(questions, records, family, setting.label(), show)
         gaps = [s - t for s, t in zip(by_scan.percent(), by_text.percent())]
-        lines.append(f"{name:14} {setting.label():24} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
+        lines.append(f"{name:{widths[0]}} {setting.label():{widths[1]}} {by_scan.text()}   gap {gaps[0]:+6.1f} {gaps[1]:+6.1f} {gaps[2]:+6.1f}")
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.scriptscans", description=__doc__.split("\n\n")[0])
+def family_arguments(prog: str, doc: str, sets: list[str], scans: str) -> argparse.ArgumentParser:
+    """The command line every generated-family tool takes (this module, `latinscans`, `scriptlayouts`)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="work folder: generated sheets, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, *GROUPS], default="all")
+    parser.add_argument("--set", choices=sets, default="all")
     parser.add_argument("--families", default="", help="only these families, comma-separated")
-    parser.add_argument("--scans", default="150/0.8/70,200/0.6/80,300/0.4/90",
-                        help="dpi/blur/jpeg[/tilt/noise] settings, comma-separated (tilt in degrees, noise 0.01 unless given)")
+    parser.add_argument("--scans", default=scans, help=f"{SYNTAX} settings, comma-separated (tilt in degrees, grain 0.01 unless given)")
     parser.add_argument("--seeds", default="0", help="sheet variants, comma-separated: 0 is each family's own sheet, k another "
                         "sheet of the same family (other words, answers and grain)")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated")
     parser.add_argument("--show", action="store_true", help="print every question, option and answer the reading got wrong")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def run_families(args: argparse.Namespace, sets: Mapping[str, Sequence[Any]], names: Sequence[str],
+                 measure_family: Callable[[Path, Any, list[ScanSetting], tuple[str, ...], bool], list[str]]) -> int:
+    """Each chosen family of the named sets measured (`measure_family`: text path and each scan, one line each) and its lines
+    printed; a family whose Tesseract data or font is not installed, or whose language has no word list, is said skipped."""
     scans = ScanSetting.parse_list(args.scans)
     seeds = [int(s) for s in args.seeds.split(",")]
     chosen = set(filter(None, args.families.split(",")))
     disabled = tuple(filter(None, args.disable.split(",")))
     installed = installed_languages()
-    for name in GROUPS.get(args.set, (args.set,)):
+    for name in names:
         print(f"# {name}", flush=True)
-        for family in SETS[name]:
+        for family in sets[name]:
             if chosen and family.name not in chosen:
                 continue
             if family.tesseract not in installed:
@@ -365,11 +376,17 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for seed in seeds:
                 try:
-                    lines = measure(args.out, replace(family, seed=family.seed + 100 * seed), scans, disabled, args.show)
+                    lines = measure_family(args.out, replace(family, seed=family.seed + 100 * seed), scans, disabled, args.show)
                 except LexiconUnavailable as exc:
                     lines = [f"{family.name:10} skipped: {exc}"]
                 print("\n".join(lines), flush=True)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = family_arguments("python -m pipeline.devkit.scriptscans", __doc__ or "", [*SETS, *GROUPS], "150/0.8/70,200/0.6/80,300/0.4/90")
+    args = parser.parse_args(argv)
+    return run_families(args, SETS, GROUPS.get(args.set, (args.set,)), measure)
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-import pypdfium2 as pdfium
 
 from pipeline.devkit import latinscans
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.devkit.scriptscans import _vocabulary
+from tests.pipeline.devkit.test_scriptscans import assert_no_line_overprints
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
@@ -29,14 +29,7 @@ def test_no_printed_line_of_a_generated_sheet_overprints_another(tmp_path):
     for family in latinscans.TUNING + latinscans.CHECKING:
         vocabulary = _vocabulary(family)
         questions = latinscans.printed_questions(family, vocabulary)
-        pdf = pdfium.PdfDocument(str(latinscans.sheet_pdf(tmp_path / f"{family.name}.pdf", family, questions, vocabulary)))
-        for page in pdf:
-            text = page.get_textpage()
-            rects = [text.get_rect(i) for i in range(text.count_rects())]
-            for i, (l1, b1, r1, t1) in enumerate(rects):
-                for l2, b2, r2, t2 in rects[i + 1:]:
-                    overlap = min(r1, r2) - max(l1, l2) > 1 and min(t1, t2) - max(b1, b2) > 1
-                    assert not overlap, (family.name, (l1, b1, r1, t1), (l2, b2, r2, t2))
+        assert_no_line_overprints(latinscans.sheet_pdf(tmp_path / f"{family.name}.pdf", family, questions, vocabulary), family.name)
 
 
 @needs_tesseract("spa", "por")

@@ -43,18 +43,23 @@ def test_no_printed_line_of_a_generated_sheet_overprints_another(tmp_path):
     # The options once stood one row under a stem guessed to fit 85 characters: a Greek stem of 84 wrapped, its
     # second line overprinted the first option, and every scan lost that question (the Greek and Russian
     # option gaps of 10–20 points were that alone).
-    import pypdfium2 as pdfium
 
     for family in (f for f in scriptscans.CHECKING + scriptscans.TUNING if f.font != scriptscans.CJK_FONT):
         questions = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
-        pdf = pdfium.PdfDocument(str(scriptscans.sheet_pdf(tmp_path / f"{family.name}.pdf", family, questions)))
-        for page in pdf:
-            text = page.get_textpage()
-            rects = [text.get_rect(i) for i in range(text.count_rects())]
-            for i, (l1, b1, r1, t1) in enumerate(rects):
-                for l2, b2, r2, t2 in rects[i + 1:]:
-                    overlap = min(r1, r2) - max(l1, l2) > 1 and min(t1, t2) - max(b1, b2) > 1
-                    assert not overlap, (family.name, (l1, b1, r1, t1), (l2, b2, r2, t2))
+        assert_no_line_overprints(scriptscans.sheet_pdf(tmp_path / f"{family.name}.pdf", family, questions), family.name)
+
+
+def assert_no_line_overprints(pdf_path, name: str) -> None:
+    """No two text rectangles of the PDF overlap by more than a point each way (a generated line printed over another)."""
+    import pypdfium2 as pdfium
+
+    for page in pdfium.PdfDocument(str(pdf_path)):
+        text = page.get_textpage()
+        rects = [text.get_rect(i) for i in range(text.count_rects())]
+        for i, (l1, b1, r1, t1) in enumerate(rects):
+            for l2, b2, r2, t2 in rects[i + 1:]:
+                overlap = min(r1, r2) - max(l1, l2) > 1 and min(t1, t2) - max(b1, b2) > 1
+                assert not overlap, (name, (l1, b1, r1, t1), (l2, b2, r2, t2))
 
 
 @needs_tesseract("kor", "eng")
