@@ -48,7 +48,7 @@ here: the extract stage cleans OCR pages and text pages the same way.
 
 Modules (the passes that call them, in order, are listed in `pagepasses`): `engine` (Tesseract, images, TSV; `tessapi` runs it in process) and `words` (the
 words' geometry); `segment` (regions by layout, prose read again as blocks); `condensed` (narrow type read again, widened); `noise` (junk dropped, dropped words
-read again); `keycells` (answer-key tables); `tablecells` (ruled key tables cut by their rules, read cell by cell); `labels` (option labels, question numbers); `spelling`
+read again); `keycells` (answer-key tables); `tablecells` (ruled key tables cut by their rules, read cell by cell; their geometry in `tablebands`, the cells' reading in `cellreads`); `labels` (option labels, question numbers); `spelling`
 (words and accents, with `lexicon`); `typography` (bold, highlights); `page` puts them together.
 """
 from pipeline.extract.ocr.engine import (

@@ -11,9 +11,9 @@ geometry says where each entry is, and each part of it is read with its own alph
    about one glyph and whose other pieces (less a dash just before it) are no wider than a number with
    its mark is a number and its answer. Entries whose number pieces (or
    answers) share a left or right edge down the rows are one column of the key;
-3. numbers: every number piece is read against the digits (the crops stacked, as `tablecells` reads
-   them); a column whose numbers count up by one down its rows (most of them: `tablecells`'s counting
-   run, rows placed by the column's pitch, so a row lost leaves a hole, never a shift) is a key column,
+3. numbers: every number piece is read against the digits (the crops stacked, as `cellreads` reads
+   them); a column whose numbers count up by one down its rows (most of them: `numbering.counting_run`,
+   rows placed by the column's pitch, so a row lost leaves a hole, never a shift) is a key column,
    and each entry takes the number its place gives;
 4. answers: the answer pieces of the key columns are read against the option labels (enclosed digits by
    the digit in their ring); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
@@ -53,8 +53,10 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits
 from pipeline.extract.ocr.engine import LABEL_STRIP_PSM
-from pipeline.extract.ocr.tablecells import GLYPH_PX, LINE_BASE, _counting_run, _enlarged, _read_answers, _read_digits
+from pipeline.extract.ocr.numbering import counting_run
+from pipeline.extract.ocr.tablecells import LINE_BASE
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
 ROW_INCHES = (0.06, 0.4)  # the ink height of a list key's row (a digit's or capital's height, up to a large print)
@@ -458,8 +460,8 @@ def read_list_cells(
     height = int(np.median([e.height for column in columns for e in column]))
     gap = max(8, height)
     numbers = [e.number for column in columns for e in column]
-    canvas, boxes = _enlarged(grey, [_padded(box, height, grey.size) for box in numbers])
-    read = _read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp_thread_limit, folder / "list-numbers.pgm", marks=NUMBER_MARKS)
+    canvas, boxes = enlarged(grey, [_padded(box, height, grey.size) for box in numbers])
+    read = read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp_thread_limit, folder / "list-numbers.pgm", marks=NUMBER_MARKS)
     texts = iter(read)
     numbered: list[tuple[list[Entry], list[int]]] = []
     marks: list[str] = []
@@ -473,7 +475,7 @@ def read_list_cells(
             digits = text.rstrip(NUMBER_MARKS)
             values[place] = int(digits) if digits else None
             column_marks += [text[len(digits):]] if digits else []
-        run = _counting_run(values)
+        run = counting_run(values)
         if run is not None:
             numbered.append((column, [run[place] for place in places]))
             marks += column_marks
@@ -483,7 +485,7 @@ def read_list_cells(
     if not keyed:
         return words
     answers = [e.answer for column, _, _ in keyed for e in column]
-    labels_read = iter(_read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
+    labels_read = iter(read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
                                      omp_thread_limit, folder / "list-answers.pgm", psm=LABEL_STRIP_PSM))
     added: list[Word] = []
     spans: list[Box] = []

@@ -4,12 +4,30 @@ no single start fits most cells and the column was not taken for a number column
 up by one from cell to cell, and the blocks follow one another upward; a reading that breaks a block between
 two cells of it that fit takes the number its place gives, and a cell left unread where two blocks meet
 (which block it ends or starts cannot be told) stays without a number.
+
+A line counted in one run (`counting_run`: a grid's number row, a list's number column) is here too.
 """
 from __future__ import annotations
 
 BLOCK_MIN_STEPS = 0.7  # of the steps between neighbouring readings that must be +1 a place for a column of blocks
 MEND_MAX_PLACES = 3  # places between two readings of one block across which the readings between are mended
 BLOCK_MIN_LENGTH = 3  # cells of a block, at least: shorter runs between jumps are misreadings, not blocks
+COUNT_MIN_SHARE = 0.7  # of a line's numbers read that must be the number their place in the run gives
+MIN_NUMBERS = 3  # number cells in a run before it is a key's numbering
+
+
+def counting_run(values: list[int | None]) -> list[int] | None:
+    """The numbers of a line whose readings count up by one, as its place gives each; or None. Most
+    readings (`COUNT_MIN_SHARE`) must be their place's number: a misread digit ("23" for 25) or a number
+    unread then takes its place's, and a line of other numbers (a data table's) is no run."""
+    read = [(i, v) for i, v in enumerate(values) if v is not None]
+    if len(read) < MIN_NUMBERS or len(values) < MIN_NUMBERS:
+        return None
+    offsets = [v - i for i, v in read]
+    start = max(set(offsets), key=offsets.count)
+    if offsets.count(start) < max(MIN_NUMBERS, COUNT_MIN_SHARE * len(read)) or start < 0:
+        return None
+    return [start + i for i in range(len(values))]
 
 
 def counted_blocks(values: list[int | None]) -> list[int | None] | None:

@@ -1,5 +1,5 @@
 """Answer cells whose letters a language's model loses to a whitelist are read once more with none
-(`keycells.read_cells_free`, used by `tablecells`): Tesseract's Greek model reads a lone "Δ" surely
+(`keycells.read_cells_free`, used by `cellreads`): Tesseract's Greek model reads a lone "Δ" surely
 without a whitelist and nothing, or "Α", with one. Only readings that stand for one label count."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_lone_greek_capitals_are_read_as_labels_and_anything_else_stays_unread(t
     boxes = [TextBox(text, 20 + 14 * i, 30, 10, size=12, align="C") for i, text in enumerate(texts)]
     grey = _scanned(boxes, tmp_path, dpi=150, blur=0.8, jpeg=70)
     crops = [(round(b.x * MM), round(26 * MM), round((b.x + b.width) * MM), round(38 * MM)) for b in boxes]
-    scale = 3  # as `tablecells` reads them: enlarged to about 150 pixels tall
+    scale = 3  # as `cellreads` reads them: enlarged to about 150 pixels tall
     big = grey.resize((grey.width * scale, grey.height * scale), Image.Resampling.LANCZOS)
     crops = [tuple(v * scale for v in crop) for crop in crops]
     readable = {ch: label for label in "ΑΒΓΔ" for ch in (label, label.lower())}

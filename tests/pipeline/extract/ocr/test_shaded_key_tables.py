@@ -14,7 +14,7 @@ from pipeline.devkit.sample.keysheets import KeySheet, shaded_blocks
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.extract.ocr.numbering import counted_blocks
 from pipeline.extract.ocr.shading import table_ink
-from pipeline.extract.ocr.tablecells import RULE_INK_BELOW, table_bands
+from pipeline.extract.ocr.tablebands import RULE_INK_BELOW, table_bands
 from pipeline.parse.labels import number_key
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 

@@ -13,7 +13,9 @@ from PIL import Image
 from pipeline.devkit.keyscans import read_key, same_answer
 from pipeline.devkit.sample.keysheets import booklet_table, circled_grid, grid_key, pairs_table
 from pipeline.devkit.sample.pdfgen import build_pdf, cjk_font, rasterize_pdf
-from pipeline.extract.ocr.tablecells import enclosed_digits, read_table_cells, table_bands
+from pipeline.extract.ocr.cellreads import enclosed_digits
+from pipeline.extract.ocr.tablebands import table_bands
+from pipeline.extract.ocr.tablecells import read_table_cells
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
