@@ -187,6 +187,11 @@ class Code(Enum):
                        "option {label}: {marks!r} standing alone in its text as read ({read!r}) is what OCR left of the label's "
                        "ring or mark; taken out")
 
+    # -- a key entry keyed by inference, reported on its question (issue 27: nothing put back silently)
+    KEY_NUMBER_RESTORED = ("key.number_restored", WARNING,
+                           "key {name}: {where}: question {question}'s number was not read; put back where the row's pitch "
+                           "places it, and keyed with the answer under that place")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

@@ -404,7 +404,7 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
     recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels,
-                                              spec.metadata.language))
+                                              spec.metadata.language, frozenset(key.inferred) if key is not None else frozenset()))
 
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     if answers:

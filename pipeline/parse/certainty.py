@@ -15,7 +15,7 @@ under its number cell). Text-layer questions and keys carry no confidence and ar
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order, has_code
 from pipeline.extract import ExtractedDocument, Line, PageMethod
@@ -116,9 +116,10 @@ MISREAD_LABELS = "no option read, its lines open like the labels"
 
 
 def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str],
-                 language: str | None = None) -> None:
+                 language: str | None = None, key_inferred: Collection[str] = ()) -> None:
     """`judge_draft` for each of a sheet's drafts; `labels`: the spec's option labels; `language`: the sheet's
-    (ISO 639-1), whose `glued_words` judge the OCR'd texts (`misreadsigns`)."""
+    (ISO 639-1), whose `glued_words` judge the OCR'd texts (`misreadsigns`); `key_inferred`: the number keys
+    whose key entry the key reader inferred (`KeyTable.inferred`)."""
     usual = usual_option_count([len(d.choices) for d in drafts if d.type is not QuestionType.TRUE_FALSE])
     found = find_language(language) if language else None
     glued = found.glued_words if found else None
@@ -126,7 +127,8 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     marked = marked_forms(text for d in read for text in (d.text, *d.choices))
     spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
     for draft in drafts:
-        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled)
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled,
+                    key_inferred=key_inferred)
 
 
 def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
@@ -140,14 +142,15 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
                 usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
-                spelled: Callable[[str], bool] | None = None) -> None:
+                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = ()) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
     `labels`: the spec's option labels (an OCR'd question without options whose lines open like them is unsure);
     `usual`: the option count most of the sheet's questions have; `glued`: the language's one-letter words and
     their followers (`misreadsigns`: signs of a misreading no word's confidence shows); `marked`: the spellings with
-    diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`)."""
+    diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`);
+    `key_inferred`: number keys whose key entry rests on an inference (a number the key reader put back)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -176,6 +179,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         parts[KEY_ENTRY] = [repr(w) for w in entry]
     elif key_read_by_ocr and codes_of(draft.flags) & KEY_ENTRY_PROBLEMS:
         parts.setdefault(KEY_ENTRY, [])
+    if draft.answer is not None and number_key(draft.number) in key_inferred:
+        parts.setdefault(KEY_ENTRY, [])  # "resting on what parse had to infer"
     if not parts:
         return
     words = [w for found in parts.values() for w in found]

@@ -10,7 +10,8 @@ taken for the number whose column it lies in; a column with no answer is reporte
 its neighbour. Only when positions cannot decide and the counts agree are the rows paired in order.
 Numbers a scan lost from the number row (a tilted grid's "88 89" read as nothing) are put back where the
 row's pitch says they stood (`with_lost_numbers`) only when the white between their neighbours holds exactly
-them and the answer row then has one answer per number; otherwise the row is reported as before.
+them and the answer row then has one answer per number, each reported on its question (`key.number_restored`)
+and its entry counted as inferred (its question flagged unsure); otherwise the row is reported as before.
 
 With `variant_header`, a row naming one variant ("… – TIPO 2 – VERDE") opens that variant's block; a
 row naming several (the header of a correspondence table) opens none. Rows of other content (titles,
@@ -333,6 +334,11 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
             if len(restored) > len(cells) and len(restored) == len(answers):
                 again, still = pair(restored, answers)
                 if still is None and len(again) == len(restored):
+                    # Each number put back is a line on its question, whose entry rests on the inference.
+                    read = {id(c) for c in cells}
+                    for cell in (c for c in restored if id(c) not in read):
+                        current.problems.append(diagnose(Code.KEY_NUMBER_RESTORED, name=current.name, where=where, question=cell.printed))
+                        current.inferred.add(cell.key)
                     cells, paired, problem = restored, again, None
         if problem:
             current.problems.append(f"{where}: {problem}")

@@ -103,6 +103,7 @@ def read_sheet_keys(
                 merged.answers[number] = answer
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
+                merged.inferred |= {number} & table.inferred
     problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]
     if keys and not whole:  # every closed question has its entry or one line saying why it has none
         merged.named |= said

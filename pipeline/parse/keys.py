@@ -36,6 +36,7 @@ class KeyTable:
     twice: dict[str, list[str]] = field(default_factory=dict)  # number keys given different answers: left unkeyed
     unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
     named: set[str] = field(default_factory=set)  # number keys a problem line of the table names (row lost, no answer)
+    inferred: set[str] = field(default_factory=set)  # number keys keyed by inference (a grid number put back): unsure
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two

@@ -73,6 +73,7 @@ class DraftsWork:
     key_read_by_ocr: bool
     labels: list[str] = field(default_factory=list)
     language: str | None = None  # the sheet's (ISO 639-1): its one-letter words judge OCR'd texts
+    key_inferred: frozenset[str] = frozenset()  # number keys whose entry the key reader inferred (a grid number put back)
 
 
 # ---------------------------------------------------------------- conditions (their docstrings are what the listing shows)
@@ -264,11 +265,11 @@ def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     return replace(work, items=items, mended=work.mended + tuple(mended))
 
 
-@recovery_pass("uncertainty", "3", Point.DRAFTS, _ocr_questions)
+@recovery_pass("uncertainty", "4", Point.DRAFTS, _ocr_questions)  # 4: a key entry keyed by inference is unsure
 def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
     """Each OCR'd question's `reading_confidence`, and an `ocr.uncertain` flag where its stem, an option or its
     key entry rests on an unsure reading or on what parse had to infer (`certainty`)."""
-    judge_drafts(work.drafts, work.key_unsure, work.key_read_by_ocr, work.labels, work.language)
+    judge_drafts(work.drafts, work.key_unsure, work.key_read_by_ocr, work.labels, work.language, work.key_inferred)
     return work
 
 

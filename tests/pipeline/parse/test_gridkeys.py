@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.diagnostics import Code
 from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import is_voided
@@ -120,7 +121,12 @@ def test_numbers_lost_from_a_row_are_put_back_where_the_pitch_says_they_stood(tm
     numbers = [81, 82, 83, 84, 85, 86, 87, None, None, 90, 91, 92]
     table = read(extract(tmp_path, [numbers_over_answers(numbers, "ABCDABCDABCD", 50)]))[""]
     assert table.answers == keyed(81, "ABCDABCDABCD")
-    assert table.problems == []
+    # Each number put back is a line on its question, and its entry rests on the inference.
+    assert [p.code for p in table.problems] == [Code.KEY_NUMBER_RESTORED] * 2
+    assert [p.concerns.question for p in table.problems] == ["88", "89"]
+    assert table.problems[0] == ("key key.pdf: page 1: questions 81–92: question 88's number was not read; put back where the "
+                                 "row's pitch places it, and keyed with the answer under that place")
+    assert table.inferred == {"88", "89"}
 
 
 def test_a_skip_in_the_numbers_the_white_does_not_match_is_reported_not_filled(tmp_path):

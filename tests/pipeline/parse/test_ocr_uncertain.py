@@ -237,6 +237,36 @@ def test_a_key_entry_missing_from_a_key_read_by_ocr_is_an_unsure_reading_too():
     assert [f for f in record.flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: key entry (resting on what parse had to infer)"]
 
 
+def test_a_key_entry_whose_number_the_grid_reader_put_back_is_reported_on_its_question_and_unsure():
+    """A grid key whose scan lost question 4's number: the reader puts it back where the row's pitch places it
+    (`gridkeys.with_lost_numbers`) and keys it with the answer under that place. That entry rests on an
+    inference: a report line on question 4 (`key.number_restored`) and its question flagged unsure; the entries
+    whose numbers were read are neither."""
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    letters = "BCADBA"
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0)]
+                        + [(str(n), 60 + 40 * (n - 1), 100, [], 95.0) for n in range(1, 7) if n != 4]  # 4's cell lost
+                        + [(letter, 60 + 40 * i, 114, [], 95.0) for i, letter in enumerate(letters)])
+    the_spec = spec(key={"kind": "grid"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    result = parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec)
+    records = by_number(result)
+    assert [records[str(n)].answer for n in range(1, 7)] == list(letters)
+    [line] = [p for p in result.problems if p.code is Code.KEY_NUMBER_RESTORED]
+    assert line.concerns.question == "4" and "question 4's number was not read" in line
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["4"] == ["read by OCR unsurely: key entry (resting on what parse had to infer)"]
+    assert all(flags[n] == [] for n in "12356")
+
+
 def test_a_table_cell_read_unsurely_under_its_number_cell_makes_that_entry_unsure():
     from pipeline.parse.certainty import unsure_key_entries
 
