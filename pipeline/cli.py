@@ -51,7 +51,8 @@ def _run_options(args, **overrides):
 
 
 def _cmd_extract(args) -> int:
-    from pipeline.season import CuratedOutputRefused, StrictModeFailure, run_source
+    from pipeline.season import StrictModeFailure, run_source
+    from pipeline.seasoncurated import CuratedOutputRefused
 
     if args.from_dir is not None and not args.from_dir.is_dir():
         print(f"examcorpus: --from {args.from_dir}: not a folder", file=sys.stderr)

@@ -22,30 +22,26 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
-from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, settle, take, write_bytes_atomic
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, settle, take
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
 from pipeline.patterns import PatternTimeout
-from pipeline.records import Question, conform_to_schema, questions_to_table, table_to_questions
+from pipeline.records import Question
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
 from pipeline.curation import apply_accepted_descriptions, apply_curator_overrides, quarantine, record_rejections
-from pipeline.seasonsnapshot import (Snapshot, bytes_sha256, curator_state, load_snapshot, save_snapshot, season_inputs,
+from pipeline.seasoncurated import (check_curated_output, cross_sheet_collisions, displaced_records, earlier_records, file_stamp,
+                                    flag_kept_answer, kept_for_unusable_key, merge_curated, questions_of, read_curated,
+                                    write_curated)
+from pipeline.seasonsnapshot import (Snapshot, curator_state, load_snapshot, save_snapshot, season_inputs,
                                      snapshot_of, trusted_curated)
 
 
 class StrictModeFailure(RuntimeError):
     """--strict and at least one file had a problem: nothing curated was changed."""
-
-
-class CuratedOutputRefused(RuntimeError):
-    """The curated file the run would write (`--out`) holds another source's records, or is no curated
-    Parquet: merging into it would mix families or lose its content. Nothing was read or written."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +81,7 @@ class RunResult:
     @property
     def questions(self) -> list[Question]:
         if self._questions is None:
-            self._questions = _questions_of(self._curated_bytes) if self._curated_bytes else []
+            self._questions = questions_of(self._curated_bytes) if self._curated_bytes else []
         return self._questions
 
 
@@ -283,147 +279,7 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
     return list(result.questions), list(result.problems), result.key_unusable, list(result.notes)
 
 
-# ---------------------------------------------------------------- curated output
-
-def _read_curated(path: Path) -> list[Question]:
-    if not path.exists():
-        return []
-    # ParquetFile, not read_table: the dataset machinery costs a third of a second to import.
-    return table_to_questions(conform_to_schema(pq.ParquetFile(path).read()))
-
-
-def _questions_of(data: bytes) -> list[Question]:
-    import io
-
-    return table_to_questions(conform_to_schema(pq.ParquetFile(io.BytesIO(data)).read()))
-
-
-def _stamp(path: Path) -> tuple[int, int, int] | None:
-    """(inode, size, modification time in ns) of a file, None when there is none: whether it changed."""
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return None
-    return stat.st_ino, stat.st_size, stat.st_mtime_ns
-
-
-def check_curated_output(path: Path, source: str) -> list[Question]:
-    """A run merges into its curated file, so that file must be this source's: an `--out` naming another
-    family's Parquet (or a file that is no curated Parquet) is refused before anything runs, never
-    merged into (its records would be counted and written back as this source's). Returns the records
-    it read ([] when there is no file yet), which the run merges into."""
-    if not path.exists():
-        return []
-    try:
-        previous = _read_curated(path)
-    except Exception as exc:  # pyarrow raises several kinds for a file that is not Parquet or not ours
-        raise CuratedOutputRefused(
-            f"{path}: not a curated Parquet file this run can merge into ({type(exc).__name__}: {exc}); "
-            "give --out a new file or move this one away"
-        ) from None
-    others = sorted({q.source for q in previous if q.source != source})
-    if others:
-        count = sum(1 for q in previous if q.source != source)
-        raise CuratedOutputRefused(
-            f"{path} holds {count} curated record(s) of source(s) {', '.join(others)}, not {source}: a run merges "
-            f"into its curated file, so it would mix the two; give --out a file of its own (e.g. "
-            f"{path.with_name(source + '.parquet')}) or move this one away"
-        )
-    return previous
-
-
-def merge_curated(previous: list[Question], fresh: list[Question], replaced: set[str]) -> list[Question]:
-    """Keeps every earlier record whose sheet was not successfully re-processed in this run. A sheet is
-    known by its content (`replaced` holds the SHA-256 of every sheet this run curated) and by its URL
-    (a sheet reissued under the same address replaces its earlier version)."""
-    merged = {q.id: q for q in previous if q.source_sha256 not in replaced and q.source_url not in replaced}
-    merged.update({q.id: q for q in fresh})
-    return [merged[k] for k in sorted(merged)]
-
-
-def write_curated(path: Path, questions: list[Question]) -> str:
-    """Writes the curated Parquet (atomically); returns its SHA-256."""
-    import io
-
-    buffer = io.BytesIO()
-    pq.write_table(questions_to_table(questions), buffer, compression="zstd")
-    write_bytes_atomic(path, buffer.getvalue())
-    return bytes_sha256(buffer.getvalue())
-
-
 # ---------------------------------------------------------------- the run
-
-def _earlier_records(sheet: ManifestEntry, previous: list[Question]) -> list[Question]:
-    """The sheet's records curated earlier, found by its content: the same bytes ingested from another
-    --from folder or downloaded from a mirror are the same sheet. A sheet whose bytes changed is
-    found by its address, as before."""
-    same_bytes = [q for q in previous if q.source_sha256 == sheet.sha256]
-    return same_bytes or [q for q in previous if q.source_url == sheet.final_url]
-
-
-def _kept_for_unusable_key(sheet: ManifestEntry, previous: list[Question]) -> tuple[list[Question], str]:
-    """The sheet's earlier curated records, when any of them holds an answer: what a run whose key could
-    not be read or applied keeps instead of replacing them with unanswered ones; and where they came from."""
-    earlier = _earlier_records(sheet, previous)
-    if not any(q.answer is not None for q in earlier):
-        return [], ""
-    urls = sorted({q.source_url for q in earlier})
-    if earlier[0].source_sha256 != sheet.sha256:
-        return earlier, f"curated earlier from {', '.join(urls)}, an earlier version of this sheet"
-    same_place = urls == [sheet.final_url]
-    where = "" if same_place else f", curated from {', '.join(urls)}"
-    return earlier, f"matched by the sheet's content (SHA-256 {sheet.sha256[:12]}…{where})"
-
-
-def _flag_kept_answer(question: Question) -> Question:
-    """An earlier record kept because this run's key was unusable: its answer is flagged as not
-    confirmed by this run (once, however many runs fail); the next run with a usable key replaces it."""
-    if question.answer is None or any(f.code is Code.ANSWER_KEPT_FROM_EARLIER for f in question.flags):
-        return question
-    return replace(question, flags=[*question.flags, diagnose(Code.ANSWER_KEPT_FROM_EARLIER)], flag_codes=[])
-
-
-@dataclass
-class IdClashes:
-    """Sheets of this run whose records would take ids another sheet's records already have (sheet URL ->
-    the line for its report): an error where the sheets differ, a note where one file is another's copy."""
-
-    errors: dict[str, str] = field(default_factory=dict)
-    copies: dict[str, str] = field(default_factory=dict)
-
-
-def _cross_sheet_collisions(curated_by_sheet: list[tuple[SheetJob, list[Question]]]) -> IdClashes:
-    """The first sheet (in URL order) keeps its ids; a later one whose ids clash is left out of this run's
-    curated data whole (its earlier records stay), never written over another sheet's."""
-    owner: dict[str, SheetJob] = {}
-    clashing = IdClashes()
-    for job, questions in curated_by_sheet:
-        clashes = {q.id: owner[q.id] for q in questions if q.id in owner and owner[q.id].sheet.url != job.sheet.url}
-        others = sorted({other.sheet.url for other in clashes.values()})
-        if clashes and all(other.sheet.sha256 == job.sheet.sha256 for other in clashes.values()):
-            clashing.copies[job.sheet.url] = f"the same file as {', '.join(others)}: its records are curated once, from there"
-            continue
-        if clashes:
-            example = sorted(clashes)[0]
-            clashing.errors[job.sheet.url] = (
-                f"error: {len(clashes)} record id(s) of this sheet are also produced by {', '.join(others)} "
-                f"(e.g. {example}); its records were left out of curated data (earlier ones kept): the spec's "
-                "id parts (year, session, sheet_code and the file rule's facts) do not tell the two sheets apart"
-            )
-            continue
-        owner.update((q.id, job) for q in questions)
-    return clashing
-
-
-def _displaced_records(sheet: ManifestEntry, questions: list[Question], earlier_by_id: dict[str, Question]) -> str | None:
-    """A sheet whose records take the ids of records curated earlier from another file (other bytes at
-    another address: a reissue found elsewhere, or another sheet the ids do not tell apart): said, not silent."""
-    others = [earlier_by_id[q.id] for q in questions if q.id in earlier_by_id]
-    others = [q for q in others if q.source_sha256 != sheet.sha256 and q.source_url != sheet.final_url]
-    if not others:
-        return None
-    urls = sorted({q.source_url for q in others})
-    return f"replaces {len(others)} record(s) curated earlier from another file with the same ids: {', '.join(urls)}"
 
 
 def _nothing_new(snapshot: Snapshot, report: RunReport, files: dict[str, FileReport], options: RunOptions,
@@ -445,7 +301,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     settle()  # the stages' modules and the spec are loaded: a program's run sets them aside (`infra.heap`)
     started = time.time()
     curated_path = options.out or options.curated_dir / f"{spec.name}.parquet"
-    curated_stamp = _stamp(curated_path)
+    curated_stamp = file_stamp(curated_path)
     snapshot = load_snapshot(options.cache_root, spec.name, curated_path)
     trusted = trusted_curated(curated_path, snapshot)  # the last settled run's file: read only if needed
     # The curated file, read once a run (none when nothing is new).
@@ -488,20 +344,20 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         (job.sheet.url, parse_keys.get(job.sheet.url), len([k for k in job.keys if outcomes[k.sha256 or ""].error]))
         for job in pairing.jobs])
     settled = not any(o.unavailable for o in outcomes.values())  # OCR unavailable: the next run does the work
-    changed_meanwhile = _stamp(curated_path) != curated_stamp  # written meanwhile (another run)
+    changed_meanwhile = file_stamp(curated_path) != curated_stamp  # written meanwhile (another run)
     if (trusted is not None and snapshot is not None and settled and not changed_meanwhile and snapshot.inputs == inputs
             and snapshot.curator == curator_state(options.root)):
         result = _nothing_new(snapshot, report, files, options, curated_path, trusted, started, stage_seconds)
         if result is not None:
             return result
     if previous is None or changed_meanwhile:  # read as it is now
-        previous = _read_curated(curated_path)
+        previous = read_curated(curated_path)
     own_notes_from = len(report.notes)
     curated_by_sheet: list[tuple[SheetJob, list[Question]]] = []
     for job in pairing.jobs:
         sheet_outcome = outcomes[job.sheet.sha256]
         if sheet_outcome.error is not None:
-            if sheet_outcome.unavailable and _earlier_records(job.sheet, previous):
+            if sheet_outcome.unavailable and earlier_records(job.sheet, previous):
                 files[job.sheet.url].errors.append(diagnose(Code.KEPT_EARLIER))
             continue
         failed_keys = [outcomes[k.sha256] for k in job.keys if outcomes[k.sha256].error is not None]
@@ -513,7 +369,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
                                                                   parse_keys[job.sheet.url])
         except PatternTimeout as exc:  # a spec pattern that backtracks without end: this sheet only
             settled = False
-            kept = bool(_earlier_records(job.sheet, previous))
+            kept = bool(earlier_records(job.sheet, previous))
             files[job.sheet.url].errors.append(diagnose(
                 Code.PATTERN_TIMEOUT, where=job.sheet.url, error=exc,
                 consequence="its records curated earlier are kept unchanged" if kept else "this sheet was not parsed"))
@@ -523,12 +379,12 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         files[job.sheet.url].notes.extend(notes)
         if job.keys and len(failed_keys) == len(job.keys):
             key_unusable = "every answer key of this sheet failed to extract"
-        kept, why = _kept_for_unusable_key(job.sheet, previous) if key_unusable else ([], "")
+        kept, why = kept_for_unusable_key(job.sheet, previous) if key_unusable else ([], "")
         if kept:
             # A key that fails or disappears must not wipe answers already curated; but each kept
             # answer says it was not confirmed by this run, and the report counts it apart.
             problems = problems + [diagnose(Code.KEY_UNUSABLE_KEPT, why=key_unusable, count=len(kept), found=why)]
-            kept = [_flag_kept_answer(q) for q in kept]
+            kept = [flag_kept_answer(q) for q in kept]
             files[job.sheet.url].add_kept(kept, problems)
             curated_by_sheet.append((job, kept))
             continue
@@ -536,7 +392,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         curated_by_sheet.append((job, questions))
 
     curate_started = time.perf_counter()
-    collisions = _cross_sheet_collisions(curated_by_sheet)
+    collisions = cross_sheet_collisions(curated_by_sheet)
     earlier_by_id = {q.id: q for q in previous}
     fresh: list[Question] = []
     replaced: set[str] = set()
@@ -549,7 +405,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
             continue
         fresh.extend(questions)
         replaced.update((job.sheet.final_url, job.sheet.sha256))
-        displaced = _displaced_records(job.sheet, questions, earlier_by_id)
+        displaced = displaced_records(job.sheet, questions, earlier_by_id)
         if displaced:
             settled = False  # the next run finds these ids this sheet's: no note then
             files[job.sheet.url].notes.append(displaced)

@@ -31,13 +31,15 @@ def test_a_rerun_answered_not_modified_parses_nothing_again(tmp_path):
 def test_a_rerun_reads_no_record_when_nothing_is_new_and_a_file_written_meanwhile_again(tmp_path, monkeypatch):
     import dataclasses
 
-    from pipeline import season
+    from pipeline import season, seasoncurated
 
     build_archive_site(tmp_path / "site", 2, scanned_share=0.0)
     spec = load_spec("sample_pl")
     reads, spec_dumps = [], []
-    read_curated, spec_key, acquire = season._read_curated, getattr(season, "_spec_for_parse_key", None), season.acquire
-    monkeypatch.setattr(season, "_read_curated", lambda path: reads.append(path) or read_curated(path))
+    read_curated, spec_key, acquire = seasoncurated.read_curated, getattr(season, "_spec_for_parse_key", None), season.acquire
+    # Read by the run itself and by its check of the curated file it merges into.
+    for module in (season, seasoncurated):
+        monkeypatch.setattr(module, "read_curated", lambda path: reads.append(path) or read_curated(path))
     monkeypatch.setattr(season, "_spec_for_parse_key", lambda s: spec_dumps.append(s) or spec_key(s), raising=False)
     with serve_directory(tmp_path / "site") as base_url:
         options = RunOptions(root=tmp_path / "root", base_url=base_url, executor="inline", show_progress=False)
