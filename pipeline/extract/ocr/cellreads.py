@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.cellshapes import match_own_shapes
-from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, strip_groups
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, stacked, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
@@ -72,20 +72,13 @@ def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi,
 
 
 def read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
-                 digits: str = "0123456789", min_conf: float = -1.0, marks: str = "") -> list[str | None]:
+                digits: str = "0123456789", min_conf: float = -1.0, marks: str = "") -> list[str | None]:
     """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
     side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…"). `marks`:
     characters a number may end with ("." of "12."), allowed (left out, a "." was read as a digit) and kept in the text."""
     values: list[str | None] = []
     for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
-        width = max(r - l for l, _, r, _ in group) + 2 * gap
-        tops, y = [], gap
-        for _, top, _, bottom in group:
-            tops.append(y)
-            y += (bottom - top) + gap
-        stack = Image.new("L", (width, y), 255)
-        for box, top in zip(group, tops):
-            stack.paste(grey.crop(box), (gap, top))
+        stack, tops = stacked([grey.crop(box) for box in group], gap)
         read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist=digits + marks))
         for (_, top, _, bottom), offset in zip(group, tops):
             inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
@@ -96,7 +89,7 @@ def read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, o
 
 
 def read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
-                  path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
+                 path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
     """Each answer cell's label and confidence, or None where it stays unread (`psm`: how the strips of
     labels are taken). Ringed labels are looked for by shape on `scanned` (the page as scanned: preparing
     it whitens a thin ring of a 150 dpi scan). Then the cells are matched against the table's own surely
