@@ -2,7 +2,8 @@
 another down each column, so a number that breaks the run in a gap of exactly one ("1." between
 "10." and "12.") is the number the gap leaves, and a row whose number could not be read at all ("tl a"
 above "2. b", "9 a" with its dot lost) is that number when the rest of the row reads as an entry.
-Only on OCR'd pages; every mended entry is reported, so a curator can check it against the key.
+Only on OCR'd pages; every mended entry is reported on its question, so a curator can check it against the key,
+and its question is flagged unsure (its entry rests on the run, not on what was read).
 """
 from __future__ import annotations
 
@@ -30,12 +31,12 @@ class ColumnRow:
 
 @dataclass
 class MendedColumn:
-    """A column's entries in order as (number, answer, pilot); a line per mended entry ("read as '1',
+    """A column's entries in order as (number, answer, pilot); (number, line) per mended entry ("11", "read as '1',
     taken as 11 (between 10 and 12)"); and the OCR'd rows among its entries that still read as none
     (each may be a lost entry: a curator must see it, not only a question left without a key)."""
 
     entries: list[tuple[str, str, bool]]
-    mended: list[str]
+    mended: list[tuple[str, str]]
     unread: list[str]
 
 
@@ -51,7 +52,7 @@ def column_items(rows: list[ColumnRow]) -> list[list]:
     return items
 
 
-def mended_column(items: list[list], mended: list[str]) -> MendedColumn:
+def mended_column(items: list[list], mended: list[tuple[str, str]]) -> MendedColumn:
     """The column's entries from its items (as the `key-runs` pass left them) and the report lines of what it mended."""
     return MendedColumn([(number, answer, pilot) for number, answer, _, _, pilot in items if number is not None],
                         mended, _unread_rows(items))
@@ -83,14 +84,14 @@ def _shows_number(text: str, number: int) -> bool:
     return number >= 0 and re.match(rf"{number}(?:$|[^\w])", token) is not None
 
 
-def mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[str]:
-    """Mends, in place, the items of a column that counts up; a report line per mended entry.
+def mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> list[tuple[str, str]]:
+    """Mends, in place, the items of a column that counts up; (number, report line) per mended entry.
 
     Between two numbers read whose difference is the count of rows between them ("10." … "13." with two
     rows between), every row between is the number its place gives: unread rows, and numbers that break
     the run ("1. d" and a lone "a" between "10." and "13." are 11 and 12). Before the first such number,
     unread rows count back from it ("tl a" above "2. b")."""
-    mended: list[str] = []
+    mended: list[tuple[str, str]] = []
     read = [k for k in range(len(items)) if _read_number(items, k) is not None]
     anchors = [k for k in read if any(_agree(items, k, j) for j in read if j != k)]
     if anchors and anchors[0] > 0 and all(item[0] is None for item in items[:anchors[0]]):
@@ -114,7 +115,7 @@ def _agree(items: list[list], p: int, q: int) -> bool:
     return _read_number(items, q) - _read_number(items, p) == q - p
 
 
-def _mend_group(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern, start: int, stop: int) -> list[str]:
+def _mend_group(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern, start: int, stop: int) -> list[tuple[str, str]]:
     """Mends the OCR'd rows `start`..`stop` - 1 to the numbers their places give, counted back from the
     number read at `stop`."""
     group = items[start:stop]
@@ -147,8 +148,8 @@ def _read_number(items: list[list], position: int) -> int | None:
     return None
 
 
-def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int | None) -> str | None:
-    """Give `item` the number `expected` where its reading allows it; the report line, or None."""
+def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int | None) -> tuple[str, str] | None:
+    """Give `item` the number `expected` where its reading allows it; (that number, the report line), or None."""
     number = item[0]
     if number is not None and number.isdigit() and int(number) == expected:
         return None
@@ -178,7 +179,7 @@ def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, a
     item[0] = str(expected)
     between = f"between {before} and {after}" if before is not None and after is not None else (
         f"before {after}" if after is not None else f"after {before}")
-    return f"read as {item[3]!r}, taken as {expected} ({between}){lookalike}"
+    return item[0], f"read as {item[3]!r}, taken as {expected} ({between}){lookalike}"
 
 
 def _entry_as(expected: int, text: str, entry_re: re.Pattern) -> re.Match | None:

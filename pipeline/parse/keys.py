@@ -241,8 +241,11 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
             number = number_key(prefix + raw)
             if table.put(number, answer) and pilot:
                 table.pilot.add(number)
-        table.problems += [f"key entry {m.replace('taken as ', 'taken as ' + prefix)} from its column's run"
-                           for m in column.mended]
+        # Each mended entry is a line on its question, and its entry rests on the run: inferred, its question unsure.
+        for raw, line in column.mended:
+            detail = f"key entry {line.replace('taken as ', 'taken as ' + prefix)} from its column's run"
+            table.problems.append(diagnose(Code.KEY_TABLE, name=table.name, detail=detail, question=prefix + raw))
+            table.inferred.add(number_key(prefix + raw))
         table.problems += [f"key line {text!r} among the entries could not be read as one (OCR)"
                            for text in column.unread]
         lines = [row.text.strip() for row in column_rows if row.ocr and row.text.strip()]

@@ -102,12 +102,12 @@ class NumberRunsWork:
 @dataclass(frozen=True)
 class KeyColumnWork:
     """A key column's rows and its items ([number or None, answer, row index, read as, pilot]), in order;
-    `mended`: a report line per entry a pass mended."""
+    `mended`: (number, report line) per entry a pass mended."""
 
     rows: list[ColumnRow]
     items: list[list]
     entry_re: re.Pattern
-    mended: tuple[str, ...] = ()
+    mended: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

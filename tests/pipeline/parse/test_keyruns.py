@@ -1,6 +1,6 @@
 """A scanned key's entry numbers are mended from their column's run: a number misread in a gap of one,
 a row whose number is unreadable or gone, and a misread section heading; text-layer keys are read as
-printed and every mended entry is reported."""
+printed and every mended entry is reported on its question, its entry counted as inferred."""
 from __future__ import annotations
 
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
@@ -30,11 +30,14 @@ def test_numbers_misread_unread_or_gone_take_the_one_number_their_column_leaves(
     table = read_list(_key([COLUMN]), _spec(), "key.pdf")
     assert table.answers == {str(n): a for n, a in zip(range(1, 15), "abdcdcdacbdaCd")}
     assert table.problems == [
-        "key entry read as 'tl a', taken as 1 (before 2) from its column's run",
-        "key entry read as '9 c', taken as 9 (between 8 and 10) from its column's run",
-        "key entry read as '1', taken as 11 (between 10 and 12) from its column's run",
-        "key entry read as 'C', taken as 13 (between 12 and 14) from its column's run",
+        "key key.pdf: key entry read as 'tl a', taken as 1 (before 2) from its column's run",
+        "key key.pdf: key entry read as '9 c', taken as 9 (between 8 and 10) from its column's run",
+        "key key.pdf: key entry read as '1', taken as 11 (between 10 and 12) from its column's run",
+        "key key.pdf: key entry read as 'C', taken as 13 (between 12 and 14) from its column's run",
     ]
+    # Each a line on its question, and the entries the run gave a number rest on it: their questions are unsure.
+    assert [p.concerns.question for p in table.problems] == ["1", "9", "11", "13"]
+    assert table.inferred == {"1", "9", "11", "13"}
 
 
 def test_a_gap_wider_than_the_rows_between_is_left_as_read_and_the_row_reported():
@@ -70,8 +73,8 @@ def test_a_misread_section_heading_still_opens_its_part_and_runs_restart_there()
     table = read_list(_key(columns), spec, "key.pdf")
     assert table.answers == {"1.1": "a", "1.2": "b", "1.3": "c", "2.1": "d", "2.2": "a", "2.3": "b", "2.r1": "c", "2.r2": "d", "2.r3": "a"}  # number keys fold case
     assert table.problems == [
-        "key entry read as '2 a', taken as 2.2 (between 1 and 3) from its column's run",
-        "key entry read as 'tl c', taken as 2.R1 (before 2) from its column's run",
+        "key key.pdf: key entry read as '2 a', taken as 2.2 (between 1 and 3) from its column's run",
+        "key key.pdf: key entry read as 'tl c', taken as 2.R1 (before 2) from its column's run",
     ]
 
 
@@ -125,8 +128,8 @@ def test_an_answer_read_as_a_digit_of_its_shape_is_that_label_and_the_last_row_m
     table = read_list(_key([["1.8", "2.C", "3.D", "4.B", "5.8"]]), spec, "key.pdf")
     assert table.answers == {"1": "B", "2": "C", "3": "D", "4": "B", "5": "B"}
     assert table.problems == [
-        "key entry read as '1.8', taken as 1 (before 2), its answer B read as '8' from its column's run",
-        "key entry read as '5.8', taken as 5 (after 4), its answer B read as '8' from its column's run",
+        "key key.pdf: key entry read as '1.8', taken as 1 (before 2), its answer B read as '8' from its column's run",
+        "key key.pdf: key entry read as '5.8', taken as 5 (after 4), its answer B read as '8' from its column's run",
     ]
     # "8* C" read as "8* O": it shows its number with the pilot mark, but "O" may be C or D: reported, not read
     table = read_list(_key([["6 D", "7 A", "8* O"]]), spec, "key.pdf")
@@ -142,12 +145,12 @@ def test_rows_between_two_numbers_as_far_apart_as_their_rows_take_the_numbers_th
     table = read_list(_key([column]), _spec(), "key.pdf")
     assert table.answers == {"6": "c", "7": "d", "8": "a", "9": "c", "10": "b", "11": "d", "12": "a", "13": "a", "14": "d"}
     assert table.problems == [
-        "key entry read as '1', taken as 11 (between 10 and 13) from its column's run",
-        "key entry read as 'a', taken as 12 (between 10 and 13) from its column's run",
+        "key key.pdf: key entry read as '1', taken as 11 (between 10 and 13) from its column's run",
+        "key key.pdf: key entry read as 'a', taken as 12 (between 10 and 13) from its column's run",
     ]
     table = read_list(_key([["47. c", "48. d", "49. a", "50. e"]]), _spec(), "key.pdf")
     assert table.answers["50"] == "c"
-    assert table.problems == ["key entry read as '50. e', taken as 50 (after 49), its answer c read as 'e' from its column's run"]
+    assert table.problems == ["key key.pdf: key entry read as '50. e', taken as 50 (after 49), its answer c read as 'e' from its column's run"]
 
 
 def test_numbers_that_break_the_run_where_the_rows_do_not_fit_are_left_as_read():
