@@ -256,10 +256,11 @@ def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
-@recovery_pass("key-runs", "2", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run
+@recovery_pass("key-runs", "3", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run; 3: each mended entry's number kept with its line
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
-    an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported (`keyruns`)."""
+    an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported on its question, its entry
+    inferred (its question flagged unsure: `keyruns`)."""
     items = [list(item) for item in work.items]  # mended in place: the work given stays as it was
     mended = mend_run(items, work.rows, work.entry_re)
     return replace(work, items=items, mended=work.mended + tuple(mended))
