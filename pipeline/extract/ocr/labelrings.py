@@ -318,8 +318,8 @@ def _steps(position: list[int | None], count: int) -> tuple[int, list[int]]:
 
 
 def _gutters(rings: list[Ring], boxes: list[tuple[float, float, float, float]]) -> list[float]:
-    """Where the page's columns part, among its rings: the middle of each gap between the rings' boxes, side by side,
-    at least a ring wide, that rings stand on both sides of and that no word of the page between the first ring's top
+    """Where the page's columns part, among its rings: in each gap between the rings' boxes, side by side, at least a
+    ring wide, the middle of its widest stretch (half a ring wide at least) that no word of the page between the first ring's top
     and the last one's bottom (`boxes`: left, top, right, bottom, in the rings' coordinates; a heading above them may
     span the columns) reaches across. None on a page of one column: its stems run over every gap."""
     if len(rings) < 2:
@@ -332,11 +332,24 @@ def _gutters(rings: list[Ring], boxes: list[tuple[float, float, float, float]]) 
     reach = edges[0][1]
     for left, right in edges[1:]:
         if left - reach >= width:
-            middle = (reach + left) / 2
-            if not any(a < middle < b for a, b in spans):
+            middle = _widest_white(reach, left, spans, width / 2)
+            if middle is not None:
                 cuts.append(middle)
         reach = max(reach, right)
     return cuts
+
+
+def _widest_white(low: float, high: float, spans: list[tuple[float, float]], least: float) -> float | None:
+    """The middle of the widest stretch of `low`..`high` that no span reaches into, when it is at least `least` wide."""
+    best: tuple[float, float] | None = None
+    at = low
+    for a, b in sorted((max(a, low), min(b, high)) for a, b in spans if a < high and b > low):
+        if a > at and (best is None or a - at > best[1] - best[0]):
+            best = (at, a)
+        at = max(at, b)
+    if high > at and (best is None or high - at > best[1] - best[0]):
+        best = (at, high)
+    return (best[0] + best[1]) / 2 if best is not None and best[1] - best[0] >= least else None
 
 
 def _column_order(rings: list[Ring], gutters: Sequence[float]) -> list[int]:
