@@ -221,8 +221,8 @@ def read_label_rings(
     readings = _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)
     labelled = [(alphabet.get(text, ""), conf) for text, conf in readings]
     gutters = _gutters(rings, [(w.left / scale_x, w.top / scale_y, w.right / scale_x, w.bottom / scale_y) for w in words])
-    inline = [_in_running_text(ring, [(w.left / scale_x, w.top / scale_y, w.right / scale_x, w.bottom / scale_y) for w in words])
-              for ring in rings]
+    worded = [(w.left / scale_x, w.top / scale_y, w.right / scale_x, w.bottom / scale_y) for w in words if _letters_only(w.text)]
+    inline = [_in_running_text(ring, worded) for ring in rings]
     filled = by_sequence(rings, labelled, list(alphabet.values()), gutters, inline)
     inferred = [label for (label, _), (read_as, _) in zip(filled, labelled) if label and label != read_as]
     notes: list[str] = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
@@ -244,10 +244,8 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
     missing (between ② and ⑤, two: ③ ④), or the labels from one read label to the last when the run
     ends where a question's ① or the page's rings come next (after ③, two: ④ ⑤), or the labels
     before a read label when the run starts the page's rings or follows the last label (two before ③: ① ②).
-    A ring between a question's last label and the next one's first (or the page's rings' ends), where the sequence
-    misses no label, is no label (a mark printed in a stem, `㉠` read as ④): its reading is dropped, ("", 0); so is,
-    where the rings are such a sequence, a ring `inline` says stands in running text (`_in_running_text`), which
-    takes no place in it."""
+    Where the rings are such a sequence, a ring `inline` says stands in running text (`_in_running_text`: a mark printed
+    in a stem, `㉠` read as ④) takes no place in it, and its reading is dropped, ("", 0)."""
     index = {label: at for at, label in enumerate(labels)}
     marks = {i for i, flag in enumerate(inline) if flag}
     orders = [[i for i in _reading_order(rings) if i not in marks]]
@@ -291,18 +289,21 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
         if first is not None:
             for offset, i in enumerate(order[k:end]):
                 result[i] = (labels[first + offset], 0.0)
-        elif before in (None, len(labels) - 1) and after in (None, 0):
-            for i in order[k:end]:  # no label is missing here: what was read is a mark, not a label
-                result[i] = ("", 0.0)
         k = end
     return result
 
 
+def _letters_only(text: str) -> bool:
+    """Whether `text` holds a letter and no digit: a word of running text, not a key entry's number (`1:`, `정답1:`)."""
+    return any(ch.isalpha() for ch in text) and not any(ch.isdigit() for ch in text)
+
+
 def _in_running_text(ring: Ring, boxes: list[tuple[float, float, float, float]]) -> bool:
-    """Whether a word of `boxes` (left, top, right, bottom, in the ring's coordinates) on the ring's row starts well left
-    of the ring and ends less than `INLINE_GAP` ring widths before it, or runs into it: the ring stands in a line of
-    text at a word space from what precedes it, as a mark in a stem does (`㉠`), not where a label stands (a line's
-    start, or past the wide gap between a row's options)."""
+    """Whether a word of `boxes` (left, top, right, bottom, in the ring's coordinates: the page's words of letters
+    without a digit, `_letters_only`) on the ring's row starts well left of the ring and ends less than `INLINE_GAP` ring widths before it, or
+    runs into it: the ring stands in a line of text at a word space from what precedes it, as a mark in a stem does
+    (`㉠`), not where a label stands (a line's start, or past the wide gap between a row's options), nor where a key's
+    answer does, after its number (`1: ③`)."""
     width = ring.right - ring.left
     return any(top < (ring.top + ring.bottom) / 2 < bottom and left < ring.left - width / 2 and right >= ring.left - INLINE_GAP * width
                for left, top, right, bottom in boxes)

@@ -209,6 +209,7 @@ def test_a_ring_set_in_running_text_is_a_mark_not_a_label():
     assert [_in_running_text(r, stem) for r in marks] == [True, True]
     assert not any(_in_running_text(r, stem) for r in options)
     read = [("④", 95.0), ("", 0.0)] + [(label, 95.0) for label in CIRCLED]
+    # (`read_label_rings` hands it only the words holding a letter: a key's answer ring after its number, `1: ③`, is no mark.)
     inline = [True, True] + [False] * 5
     assert by_sequence(marks + options, read, CIRCLED, inline=inline) == [("", 0.0), ("", 0.0)] + read[2:]
     # Without its flag the mark took a label: the unread one the ⑤ between the read ④ and the next ①.
