@@ -58,6 +58,7 @@ SEQUENCE_MIN_STEPS = 0.6
 # A word ending less than this many ring widths before a ring sets it in running text (a Korean word space is 0.25–0.35
 # of a syllable, a ring a little over one): a mark in a stem (`㉠`), not a label, which opens its line or its row's cell.
 INLINE_GAP = 0.5
+ALIGNED = 0.25  # ring widths: rings whose left edges lie this close stand in one column of labels
 MIN_TEXT_PX = 8
 NARROW_GLYPH = 0.55  # a digit's or a Latin letter's width, in ring widths (a wide glyph's is about one)
 MIN_RUN_HEIGHTS = 0.12  # a run of ink past a ring narrower than this (in ring heights) is no character
@@ -245,7 +246,10 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
     ends where a question's ① or the page's rings come next (after ③, two: ④ ⑤), or the labels
     before a read label when the run starts the page's rings or follows the last label (two before ③: ① ②).
     Where the rings are such a sequence, a ring `inline` says stands in running text (`_in_running_text`: a mark printed
-    in a stem, `㉠` read as ④) takes no place in it, and its reading is dropped, ("", 0)."""
+    in a stem, `㉠` read as ④) takes no place in it, and its reading is dropped, ("", 0). A run after a question's
+    last read label holding more rings than the labels left to it (⑤ read as ②, then a stem's mark before the next ①)
+    gives those labels to the rings whose left edges line up with that last label's (`ALIGNED`), when exactly as many
+    do, and drops the others' readings."""
     index = {label: at for at, label in enumerate(labels)}
     marks = {i for i, flag in enumerate(inline) if flag}
     orders = [[i for i in _reading_order(rings) if i not in marks]]
@@ -289,6 +293,16 @@ def by_sequence(rings: list[Ring], read: list[tuple[str, float]], labels: Sequen
         if first is not None:
             for offset, i in enumerate(order[k:end]):
                 result[i] = (labels[first + offset], 0.0)
+        elif k > 0 and before is not None and after in (None, 0) and 0 < len(labels) - 1 - before < run:
+            # More rings than the question's labels left: those standing under its last read label (a column's labels
+            # share their left edge) take them; the others, a stem's marks, are no labels.
+            edge = rings[order[k - 1]].left
+            aligned = [i for i in order[k:end] if abs(rings[i].left - edge) <= ALIGNED * (rings[i].right - rings[i].left)]
+            if len(aligned) == len(labels) - 1 - before:
+                for offset, i in enumerate(aligned):
+                    result[i] = (labels[before + 1 + offset], 0.0)
+                for i in set(order[k:end]) - set(aligned):
+                    result[i] = ("", 0.0)
         k = end
     return result
 

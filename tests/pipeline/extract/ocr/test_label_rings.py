@@ -214,3 +214,19 @@ def test_a_ring_set_in_running_text_is_a_mark_not_a_label():
     assert by_sequence(marks + options, read, CIRCLED, inline=inline) == [("", 0.0), ("", 0.0)] + read[2:]
     # Without its flag the mark took a label: the unread one the ⑤ between the read ④ and the next ①.
     assert by_sequence(marks + options, read, CIRCLED)[1] == ("⑤", 0.0)
+
+
+def test_a_questions_last_label_goes_to_the_ring_under_its_labels_not_to_the_next_stems_mark():
+    # ko-2col at 200 dpi: question 7's ⑤ read as ②, and question 8's stem opens with a mark (`8. ㉠`, its number
+    # unread) read as ④: two rings where one label (⑤) was left, and the question lost its five options.
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+
+    rings = [Ring(1355, 63 * i, 1398, 63 * i + 43) for i in range(5)]  # question 7's labels, one a line
+    rings.append(Ring(1330, 63 * 5 + 20, 1373, 63 * 5 + 63))  # question 8's stem mark, at the stem's indent
+    rings += [Ring(1357, 63 * (i + 7), 1400, 63 * (i + 7) + 43) for i in range(5)]  # question 8's labels
+    read = [(label, 95.0) for label in CIRCLED] + [("④", 68.0)] + [(label, 95.0) for label in CIRCLED]
+    read[4] = ("②", 45.0)
+    assert by_sequence(rings, read, CIRCLED) == [*read[:4], ("⑤", 0.0), ("", 0.0), *read[6:]]
+    # Both rings at the labels' edge: which is the label is not known, and both stay as read.
+    rings[5] = Ring(1356, 63 * 5 + 20, 1399, 63 * 5 + 63)
+    assert by_sequence(rings, read, CIRCLED) == read
