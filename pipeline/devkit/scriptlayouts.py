@@ -61,6 +61,10 @@ CHECKING = (
                  upper=(("i", "İ"), ("ı", "I")), key_header=("Soru", "Cevap"), key_title="Cevap anahtarı"),
     LayoutFamily("vi-pairs-2col", "vi", "vie", ("A", "B", "C", "D"), "A.", "pairs", "DejaVuSerif", 93, questions=16, columns=2,
                  key_header=("Câu", "Đáp án"), key_title="Đáp án"),
+    # Added with `label-rings` v7 (rings ordered column by column, stem marks kept out of the sequence), which was built
+    # on ko-2col: two columns again, options two a row and 12 questions, never looked at while building it.
+    LayoutFamily("ko-2col-pairs", "ko", "kor", CIRCLED, "", "pairs", CJK_FONT, 94, questions=12, columns=2, subitems=True,
+                 key_header=("번호", "정답"), key_title="정답표"),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
 

@@ -177,3 +177,56 @@ def test_a_150_dpi_sheet_of_rings_glued_to_their_options_reads_its_options(tmp_p
                  key=lambda w: w.left).text for ring in rings]
     first_words = [option.split()[0] for q in printed for option in q.options]
     assert sum(a == f for a, f in zip(after, first_words)) >= 0.9 * len(first_words), list(zip(after, first_words))
+
+
+def test_a_two_column_pages_rings_follow_each_column_where_a_gutter_parts_them():
+    # A Korean page set in two columns (ko-2col, 200 dpi): read row by row across the page, the columns' rings
+    # interleaved (① ① ② ② …) and a ⑤ read as ② at the foot of a left-column question was never mended.
+    from pipeline.extract.ocr.labelrings import Ring, _gutters, by_sequence
+
+    left = [Ring(300, 60 * i, 343, 60 * i + 43) for i in range(10)]  # two questions, one option a line
+    right = [Ring(1350, 60 * i + 5, 1393, 60 * i + 48) for i in range(10)]
+    rings = left + right
+    read = [(label, 95.0) for label in CIRCLED] * 4
+    read[4] = ("②", 58.0)  # the left column's first question's ⑤
+    read[14] = ("②", 45.0)  # the right column's first question's ⑤
+    words = [(360.0, 60.0 * i, 900.0, 60.0 * i + 40) for i in range(10)] + [(1410.0, 60.0 * i, 1900.0, 60.0 * i + 40) for i in range(10)]
+    gutters = _gutters(rings, words)
+    assert len(gutters) == 1 and 900 < gutters[0] < 1350
+    assert [label for label, _ in by_sequence(rings, read, CIRCLED, gutters)] == list(CIRCLED) * 4
+    # One column of prose running over the gap between the rings: no gutter, and rows as before.
+    assert _gutters(rings, [*words, (100.0, 300.0, 1900.0, 340.0)]) == []
+
+
+def test_a_ring_set_in_running_text_is_a_mark_not_a_label():
+    # A stem marking its words with enclosed Hangul (`㉠ 고평석`, ko-2col): the mark's inside read as ④ and,
+    # another mark unread right after, it took the ⑤ the sequence left. A ring a word space past a word is no label.
+    from pipeline.extract.ocr.labelrings import Ring, _in_running_text, by_sequence
+
+    stem = [(0.0, 0.0, 250.0, 43.0), (300.0, 0.0, 500.0, 43.0), (560.0, 0.0, 700.0, 43.0)]  # words of the stem's line
+    marks = [Ring(260, 0, 303, 43), Ring(510, 0, 553, 43)]  # a word space past a word each
+    options = [Ring(40, 60 * (i + 1), 83, 60 * (i + 1) + 43) for i in range(5)]
+    assert [_in_running_text(r, stem) for r in marks] == [True, True]
+    assert not any(_in_running_text(r, stem) for r in options)
+    read = [("④", 95.0), ("", 0.0)] + [(label, 95.0) for label in CIRCLED]
+    # (`read_label_rings` hands it only the words holding a letter: a key's answer ring after its number, `1: ③`, is no mark.)
+    inline = [True, True] + [False] * 5
+    assert by_sequence(marks + options, read, CIRCLED, inline=inline) == [("", 0.0), ("", 0.0)] + read[2:]
+    # Without its flag the mark took a label: the unread one the ⑤ between the read ④ and the next ①.
+    assert by_sequence(marks + options, read, CIRCLED)[1] == ("⑤", 0.0)
+
+
+def test_a_questions_last_label_goes_to_the_ring_under_its_labels_not_to_the_next_stems_mark():
+    # ko-2col at 200 dpi: question 7's ⑤ read as ②, and question 8's stem opens with a mark (`8. ㉠`, its number
+    # unread) read as ④: two rings where one label (⑤) was left, and the question lost its five options.
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+
+    rings = [Ring(1355, 63 * i, 1398, 63 * i + 43) for i in range(5)]  # question 7's labels, one a line
+    rings.append(Ring(1330, 63 * 5 + 20, 1373, 63 * 5 + 63))  # question 8's stem mark, at the stem's indent
+    rings += [Ring(1357, 63 * (i + 7), 1400, 63 * (i + 7) + 43) for i in range(5)]  # question 8's labels
+    read = [(label, 95.0) for label in CIRCLED] + [("④", 68.0)] + [(label, 95.0) for label in CIRCLED]
+    read[4] = ("②", 45.0)
+    assert by_sequence(rings, read, CIRCLED) == [*read[:4], ("⑤", 0.0), ("", 0.0), *read[6:]]
+    # Both rings at the labels' edge: which is the label is not known, and both stay as read.
+    rings[5] = Ring(1356, 63 * 5 + 20, 1399, 63 * 5 + 63)
+    assert by_sequence(rings, read, CIRCLED) == read
