@@ -1,6 +1,7 @@
 """Scans of generated sheets: any PDF rendered to an image-only PDF (no text layer), with the grain,
-blur and skew of a real scanner, for OCR tests. Deterministic: the same arguments and seed give
-byte-identical output."""
+blur and skew of a real scanner, for OCR tests, and the faults of a native scan (`scanfaults`: bilevel pages
+stored 1-bit, uneven light, bleed-through, a dark border, bent lines, grey paper). Deterministic: the same
+arguments and seed give byte-identical output."""
 from __future__ import annotations
 
 import io
@@ -10,6 +11,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
+from pipeline.devkit.sample.scanfaults import ScanFaults, before_scanner, stored
 from pipeline.devkit.sample.pdfbase import PT_PER_MM, PdfGenError, new_fpdf
 from pipeline.infra import write_bytes_atomic
 
@@ -27,6 +29,7 @@ def rasterize_pdf(
     jpeg_quality: int = 80,
     colour: bool = False,
     speckle: float = 0.0,
+    faults: ScanFaults | None = None,
 ) -> Path:
     """Render every page of `src` and write `dst` as an image-only PDF: a "scan" without text, grey-scale
     unless `colour` (a yellow key marking survives only a colour scan).
@@ -34,11 +37,12 @@ def rasterize_pdf(
     noise: standard deviation of Gaussian pixel noise as a fraction of full scale (0.02 is a mild scan);
     blur: Gaussian blur radius in pixels; rotate_deg: skew of every page (counter-clockwise);
     speckle: salt-and-pepper noise, the share of pixels turned black or white (half each), as dust and
-    a dirty scanner glass leave (0.002 is a speckled scan). The same arguments and seed give byte-identical output.
+    a dirty scanner glass leave (0.002 is a speckled scan); faults: a native scan's faults (`scanfaults`), a bilevel
+    page stored as a 1-bit image (CCITT G4) instead of a JPEG. The same arguments and seed give byte-identical output.
     """
     data = rasterized_pdf_bytes(
         src, dpi=dpi, noise=noise, blur=blur, rotate_deg=rotate_deg, seed=seed, jpeg_quality=jpeg_quality, colour=colour,
-        speckle=speckle,
+        speckle=speckle, faults=faults,
     )
     return write_bytes_atomic(Path(dst), data)
 
@@ -54,6 +58,7 @@ def rasterized_pdf_bytes(
     jpeg_quality: int = 80,
     colour: bool = False,
     speckle: float = 0.0,
+    faults: ScanFaults | None = None,
 ) -> bytes:
     """The bytes `rasterize_pdf` would write."""
     src = Path(src)
@@ -67,17 +72,34 @@ def rasterized_pdf_bytes(
         for index in range(len(document)):
             page = document[index]
             width_pt, height_pt = page.get_size()
-            rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
-            image = rendered.convert("RGB" if colour else "L")
+            image = _rendered(page, dpi, colour)
+            if faults:
+                verso = _verso(document, index, dpi, colour) if faults.bleeds else None
+                image = before_scanner(image, faults, dpi=dpi, index=index, verso=verso)
             image = _degrade(image, rng, noise=noise, blur=blur, rotate_deg=rotate_deg, speckle=speckle)
-            buffer = io.BytesIO()
-            image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
             size_mm = (width_pt / PT_PER_MM, height_pt / PT_PER_MM)
             out.add_page(format=size_mm)
+            if faults and faults.bilevel:
+                # 1-bit, as archives store bilevel scans: fpdf2 writes it as CCITT G4.
+                out.image(stored(image, faults), x=0, y=0, w=size_mm[0], h=size_mm[1])
+                continue
+            buffer = io.BytesIO()
+            image.save(buffer, format="JPEG", quality=jpeg_quality, optimize=False, dpi=(dpi, dpi))
             out.image(io.BytesIO(buffer.getvalue()), x=0, y=0, w=size_mm[0], h=size_mm[1])
     finally:
         document.close()
     return bytes(out.output())
+
+
+def _rendered(page: pdfium.PdfPage, dpi: int, colour: bool) -> Image.Image:
+    rendered = page.render(scale=dpi / 72, grayscale=not colour).to_pil()
+    return rendered.convert("RGB" if colour else "L")
+
+
+def _verso(document: pdfium.PdfDocument, index: int, dpi: int, colour: bool) -> Image.Image:
+    """The other side of page `index`'s leaf (pages 1–2, 3–4, … share one), or the page itself when it has none."""
+    other = index ^ 1 if (index ^ 1) < len(document) else index
+    return _rendered(document[other], dpi, colour)
 
 
 def _degrade(image: Image.Image, rng: np.random.Generator, *, noise: float, blur: float, rotate_deg: float,

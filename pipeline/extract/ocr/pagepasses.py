@@ -30,10 +30,10 @@ from pipeline.extract.ocr.words import line_sizes, mean_confidence
 from pipeline.extract.ocr.contentpasses import _figures, _legibility
 from pipeline.extract.ocr.junkpasses import _drop_noise, _dropped_ink, _read_orphans
 from pipeline.extract.ocr.readingpasses import (
-    _deskew, _despeckle, _measure, _page_as_block, _prepare, _read_condensed, _recognise, _reread_prose, _sharpen,
+    _border, _deskew, _despeckle, _measure, _page_as_block, _prepare, _read_condensed, _recognise, _reread_prose, _sharpen,
 )
 from pipeline.extract.ocr.tablepasses import (
-    _find_lone_cells, _read_grid_cells, _read_key_cells, _read_list_cells, _read_table_block, _read_table_cells,
+    _find_lone_cells, _read_grid_cells, _read_key_cells, _read_stacked_columns, _read_list_cells, _read_table_block, _read_table_cells,
 )
 from pipeline.extract.ocr.wordpasses import (
     _accents_read_twice, _box_overreach, _capital_accents, _capitals_as_digits, _comma_tails, _dashes, _ellipsis, _glued_words,
@@ -66,8 +66,8 @@ def _orientation(work: PageWork) -> PageWork:
 
 
 PAGE_PASSES: tuple[PagePass, ...] = (
-    _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _page_as_block, _measure, _read_condensed, _reread_prose,
-    _drop_noise, _read_orphans, _dropped_ink, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
+    _border, _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _page_as_block, _measure, _read_condensed, _reread_prose,
+    _drop_noise, _read_orphans, _dropped_ink, _read_stacked_columns, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _second_reader,
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice,

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from pipeline.extract.ocr.borders import DARK_BELOW, EDGE_BAND_INCHES, has_border, without_border
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
 from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
@@ -32,6 +33,19 @@ def _condensed(work: PageWork) -> bool:
 def _prose_to_reread(work: PageWork) -> bool:
     """`OcrSettings.reread_prose`, the page has words of 3+ letters to measure by, and it was not read again widened"""
     return work.settings.reread_prose and bool(work.typical_height) and not work.read_widened
+
+
+@says(f"an edge of the page as scanned is dark: its outer {EDGE_BAND_INCHES:g} in has a middle grey under {DARK_BELOW} "
+      "(a scanner's lid or glass beyond the sheet)")
+def _bordered(work: PageWork) -> bool:
+    return has_border(work.image, work.settings.dpi)
+
+
+@page_pass("border", "1", Cost.CHEAP, when=_bordered)
+def _border(work: PageWork) -> PageWork:
+    """The dark border and its shadow, from the edge inward to the paper, made paper on the page every later pass reads,
+    before its tilt is measured (`borders`)."""
+    return replace(work, image=without_border(work.image, work.settings.dpi))
 
 
 @page_pass("deskew", "2", Cost.CHEAP, when=_deskew_asked)

@@ -16,6 +16,7 @@ from pipeline.extract.ocr.labelpasses import (
 )
 from pipeline.extract.ocr.noise import is_noise
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
+from pipeline.extract.ocr.stackedcolumns import MIN_STACKED, SHORT, STACKED_HEIGHTS, column_areas, stacked_columns
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.words import isolated_short_words
 
@@ -28,6 +29,24 @@ def _table_page(work: PageWork) -> bool:
 def _key_table_with_labels(work: PageWork) -> bool:
     """a key table's cells (as above) and the spec's option labels"""
     return _table_page(work) and has_labels(work)
+
+
+@says(f"a Tesseract line of at least {MIN_STACKED} words of up to {SHORT} characters stands on end: over {STACKED_HEIGHTS:g} of "
+      "its words' heights tall and about one wide (a key's column of answers read as one squashed line)")
+def _stacked_column(work: PageWork) -> bool:
+    return bool(stacked_columns(work.words))
+
+
+@page_pass("stacked-column", "1", Cost.REGIONS, when=_stacked_column)
+def _read_stacked_columns(work: PageWork) -> PageWork:
+    """Each such column, widened to its rows' words, read again as a block (`--psm 6`) and merged as `table-block` merges
+    (`stackedcolumns`)."""
+    settings, grey = work.settings, work.prepared()
+    columns = stacked_columns(work.words)
+    height = work.typical_height or float(np.median([w.bottom - w.top for w in work.words]))
+    areas = column_areas(work.words, columns, height, grey.width, grey.height)
+    block_pass = read_table_areas(grey, areas, height, settings.languages, settings.dpi, work.omp_thread_limit)
+    return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
 @page_pass("lone-cells", "1", Cost.CHEAP, required=True)
