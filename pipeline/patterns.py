@@ -69,6 +69,15 @@ class PatternTimeout(RuntimeError):
                 "backtracking: simplify it, e.g. no quantified group around a quantifier such as (\\w+\\s?)+)")
 
 
+def _re_parser():
+    """Python's own regular-expression parser (`re._parser`, `sre_parse` before 3.11)."""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]  # Python ≥ 3.11
+    except ImportError:  # pragma: no cover
+        import sre_parse as parser  # type: ignore[no-redef]
+    return parser
+
+
 # Flags under which a pattern's leading literal characters match themselves and nothing else, forwards
 # (no case folding, no verbose spacing, no reversed or fuzzy matching).
 _GATE_FLAGS = regex.UNICODE | regex.VERSION0 | regex.ASCII | regex.DOTALL | regex.MULTILINE
@@ -101,10 +110,7 @@ def literal_gate(pattern: str, compiled) -> tuple[bool, str] | None:
     prefix = body[:max(end, 0)]
     if not prefix:
         return None
-    try:
-        from re import _parser as parser  # Python ≥ 3.11
-    except ImportError:  # pragma: no cover
-        import sre_parse as parser  # type: ignore[no-redef]
+    parser = _re_parser()
     try:
         tree = list(parser.parse(pattern, compiled.flags & (regex.DOTALL | regex.MULTILINE | regex.ASCII)))
     except (re.error, OverflowError, RecursionError):
@@ -223,10 +229,7 @@ class AnyPattern:
 def nested_quantifiers(pattern: str) -> list[str]:
     """The repeated groups of `pattern` that hold an unbounded quantifier, such as `(\\w+\\s?)+`: the
     structure behind catastrophic backtracking. Read from the pattern's parse tree, not its spelling."""
-    try:
-        from re import _parser as parser  # Python ≥ 3.11
-    except ImportError:  # pragma: no cover
-        import sre_parse as parser  # type: ignore[no-redef]
+    parser = _re_parser()
     try:
         tree = parser.parse(pattern)
     except re.error:

@@ -44,11 +44,16 @@ def _enclosed_table() -> dict[int, str]:
 _ENCLOSED = _enclosed_table()
 # The enclosed characters as a regex character class's contents.
 ENCLOSED_CLASS = "".join(re.escape(chr(code)) for code in sorted(_ENCLOSED))
+# The span of code points from the first enclosed character to the last: a text with none in it has
+# nothing to translate (one C scan; most lines hold no character past U+2460).
+_ENCLOSED_SPAN = re.compile(f"[{re.escape(chr(min(_ENCLOSED)))}-{re.escape(chr(max(_ENCLOSED)))}]")
 
 
 def plain_enclosed(text: str, keep: frozenset[str] = frozenset()) -> str:
     """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto"), except the
     characters in `keep` (a spec's own enclosed labels, which stay as printed)."""
+    if _ENCLOSED_SPAN.search(text) is None:
+        return text
     return text.translate(_enclosed_table_without(keep) if keep else _ENCLOSED)
 
 

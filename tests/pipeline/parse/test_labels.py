@@ -75,8 +75,9 @@ def test_fold_is_case_insensitive_and_nfc():
     [
         ("Ⓐ opción", "A opción"), ("ⓑ texto", "b texto"), ("① uno", "1 uno"), ("⑳", "20"), ("❶ ❿", "1 10"),
         ("➀ ➊", "1 1"), ("⓫ ⓿", "11 0"), ("🅐 🅩", "A Z"), ("🅰 🄰", "A A"), ("⒜ ⑴ ⒈", "(a) (1) 1."),
-        ("texto sin nada", "texto sin nada"),
+        ("texto sin nada", "texto sin nada"), ("→ ■ ✓ 𝑥 Ⓑ", "→ ■ ✓ 𝑥 B"), ("■ ✓ 😀 ★", "■ ✓ 😀 ★"), ("", ""),
     ],
 )
 def test_enclosed_letters_and_digits_read_as_the_plain_ones(printed, plain):
     assert plain_enclosed(printed) == plain
+    assert plain_enclosed(printed, frozenset("Ⓑ")) == (plain.replace("B", "Ⓑ") if "Ⓑ" in printed else plain)
