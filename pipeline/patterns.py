@@ -69,15 +69,78 @@ class PatternTimeout(RuntimeError):
                 "backtracking: simplify it, e.g. no quantified group around a quantifier such as (\\w+\\s?)+)")
 
 
+def _re_parser():
+    """Python's own regular-expression parser (`re._parser`, `sre_parse` before 3.11)."""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]  # Python ≥ 3.11
+    except ImportError:  # pragma: no cover
+        import sre_parse as parser  # type: ignore[no-redef]
+    return parser
+
+
+# Flags under which a pattern's leading literal characters match themselves and nothing else, forwards
+# (no case folding, no verbose spacing, no reversed or fuzzy matching).
+_GATE_FLAGS = regex.UNICODE | regex.VERSION0 | regex.ASCII | regex.DOTALL | regex.MULTILINE
+_SPECIAL = set("\\.^$|?*+()[]{}#")
+_QUANTIFIERS = set("*+?{")
+
+
+def literal_gate(pattern: str, compiled) -> tuple[bool, str] | None:
+    """(anchored, prefix) where every match of `pattern` starts with the literal `prefix`, at the text's
+    start if `anchored` (`^` or `\\A`, and no multi-line mode): a text without it cannot match, which a
+    plain string test tells in a fraction of a bounded search's set-up (most lines a header or stop
+    rule is asked of start otherwise). None where the pattern does not begin with such a literal.
+
+    The prefix is read twice and both readings must agree: as the pattern's own characters (up to the
+    first one the syntax gives a meaning, less a last character a quantifier follows) and from `re`'s
+    parse tree (the leading literals of a pattern with no alternation at its top level). A syntax only
+    the `regex` module has (a fuzzy `{e<=1}`, a POSIX class) cannot pass for a literal that way."""
+    if compiled.flags & ~_GATE_FLAGS:
+        return None
+    body, anchored = pattern, False
+    for anchor in ("^", "\\A"):
+        if body.startswith(anchor):
+            body, anchored = body[len(anchor):], anchor == "\\A" or not compiled.flags & regex.MULTILINE
+            break
+    end = 0
+    while end < len(body) and body[end] not in _SPECIAL:
+        end += 1
+    if end < len(body) and body[end] in _QUANTIFIERS:
+        end -= 1  # "ab+" needs only "a"
+    prefix = body[:max(end, 0)]
+    if not prefix:
+        return None
+    parser = _re_parser()
+    try:
+        tree = list(parser.parse(pattern, compiled.flags & (regex.DOTALL | regex.MULTILINE | regex.ASCII)))
+    except (re.error, OverflowError, RecursionError):
+        return None
+    ops = tree[1:] if tree and tree[0][0] is parser.AT else tree
+    if (tree and tree[0][0] is parser.AT) != (body is not pattern) or any(op is parser.BRANCH for op, _ in tree):
+        return None
+    literals = "".join(chr(arg) for op, arg in ops[:len(prefix)] if op is parser.LITERAL)
+    return (anchored, prefix) if literals == prefix else None
+
+
 class SpecPattern:
     """A compiled spec pattern whose every match is bounded in time; the `re.Pattern` methods the
-    pipeline uses, with the same results."""
+    pipeline uses, with the same results. A pattern that opens with a literal (`literal_gate`) is
+    searched only in a text that holds it, where it can match: elsewhere the answer is None at once."""
 
-    __slots__ = ("pattern", "flags", "_compiled")
+    __slots__ = ("pattern", "flags", "_compiled", "_gate")
 
     def __init__(self, pattern: str, flags: int = 0):
         self.pattern, self.flags = pattern, int(flags)
         self._compiled = regex.compile(pattern, int(flags) | regex.VERSION0)
+        self._gate = literal_gate(pattern, self._compiled)
+
+    def _cannot_start(self, text, searched: bool) -> bool:
+        """Whether the gate rules a match out: `searched` a search (anywhere), else a match at the start."""
+        gate = self._gate
+        if gate is None or not isinstance(text, str):
+            return False
+        anchored, prefix = gate
+        return not text.startswith(prefix) if anchored or not searched else prefix not in text
 
     @property
     def groupindex(self):
@@ -91,19 +154,27 @@ class SpecPattern:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
 
     def search(self, text: str, *args):
+        if not args and self._cannot_start(text, True):
+            return None
         return self._bounded(self._compiled.search, text, *args)
 
     def search_within(self, text: str, seconds: float):
         """`search` within `seconds` (`match_timeout()` read once by a caller asking many lines)."""
+        if self._cannot_start(text, True):
+            return None
         try:
             return self._compiled.search(text, timeout=seconds)
         except TimeoutError:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
 
     def match(self, text: str, *args):
+        if not args and self._cannot_start(text, False):
+            return None
         return self._bounded(self._compiled.match, text, *args)
 
     def fullmatch(self, text: str, *args):
+        if not args and self._cannot_start(text, False):
+            return None
         return self._bounded(self._compiled.fullmatch, text, *args)
 
     def finditer(self, text: str, *args):
@@ -158,10 +229,7 @@ class AnyPattern:
 def nested_quantifiers(pattern: str) -> list[str]:
     """The repeated groups of `pattern` that hold an unbounded quantifier, such as `(\\w+\\s?)+`: the
     structure behind catastrophic backtracking. Read from the pattern's parse tree, not its spelling."""
-    try:
-        from re import _parser as parser  # Python ≥ 3.11
-    except ImportError:  # pragma: no cover
-        import sre_parse as parser  # type: ignore[no-redef]
+    parser = _re_parser()
     try:
         tree = parser.parse(pattern)
     except re.error:
@@ -231,5 +299,5 @@ def pattern_warnings(model) -> list[str]:
             for where, pattern in pattern_fields(model) for what in nested_quantifiers(pattern)]
 
 
-__all__ = ["MATCH_TIMEOUT_S", "AnyPattern", "PatternTimeout", "SpecPattern", "held_bound", "match_timeout", "nested_quantifiers", "pattern_fields", "pattern_warnings",
+__all__ = ["MATCH_TIMEOUT_S", "AnyPattern", "PatternTimeout", "SpecPattern", "held_bound", "literal_gate", "match_timeout", "nested_quantifiers", "pattern_fields", "pattern_warnings",
            "spec_pattern"]

@@ -324,6 +324,16 @@ def _sheet_identity(sheet_code: str | None, entry: ManifestEntry) -> str | None:
     return "-".join(facts) or None
 
 
+def _read_by_ocr_anywhere(documents: list[ExtractedDocument]) -> bool:
+    """Whether OCR read any of `documents`: a whole page, or words on a text page (drawn text, glyphs
+    without a Unicode map: their lines are marked, and the document warns of them)."""
+    return read_by_ocr(documents) or any(
+        has_code(document.warnings, Code.DRAWN_TEXT_READ, Code.UNMAPPED_READ)
+        or any(line.ocr for page in document.pages for line in page.lines)
+        for document in documents
+    )
+
+
 def parse_sheet(
     sheet: ExtractedDocument,
     sheet_entry: ManifestEntry,
@@ -342,6 +352,8 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     notes: list[Diagnostic] = []
     option_re = option_start_regex(layout.options.labels, layout.options.styles)
     recovery = recovery_for(spec.ocr.passes.disable)
+    if not _read_by_ocr_anywhere([sheet, *(document for document, _ in keys)]):
+        recovery = recovery.for_text_layer()
     key_start = [spec.key.in_sheet] if spec.key.in_sheet else []
     # A key printed in the booklet starts at its heading's column: questions printed beside it stay the sheet's.
     stream, tail = key_formats.split_booklet(sheet, layout.stop_at, spec.key.in_sheet, layout.options.labels, recovery)

@@ -42,13 +42,33 @@ def _enclosed_table() -> dict[int, str]:
 
 
 _ENCLOSED = _enclosed_table()
+
+
+def _as_ranges(codes: list[int]) -> str:
+    """A regex character class's contents holding exactly `codes`, each run of consecutive ones as a range:
+    `re` tests a class that reaches past U+FFFF member by member, so 268 characters cost 268 tests a position
+    where their 5 runs cost 5."""
+    runs: list[list[int]] = []
+    for code in sorted(codes):
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in runs)
+
+
 # The enclosed characters as a regex character class's contents.
-ENCLOSED_CLASS = "".join(re.escape(chr(code)) for code in sorted(_ENCLOSED))
+ENCLOSED_CLASS = _as_ranges(list(_ENCLOSED))
+# The span of code points from the first enclosed character to the last: a text with none in it has
+# nothing to translate (one C scan; most lines hold no character past U+2460).
+_ENCLOSED_SPAN = re.compile(f"[{re.escape(chr(min(_ENCLOSED)))}-{re.escape(chr(max(_ENCLOSED)))}]")
 
 
 def plain_enclosed(text: str, keep: frozenset[str] = frozenset()) -> str:
     """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto"), except the
     characters in `keep` (a spec's own enclosed labels, which stay as printed)."""
+    if _ENCLOSED_SPAN.search(text) is None:
+        return text
     return text.translate(_enclosed_table_without(keep) if keep else _ENCLOSED)
 
 

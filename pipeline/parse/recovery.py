@@ -170,6 +170,12 @@ class Recovery:
         """The registry less the passes named in `disabled` (names of page passes among them are not ours)."""
         return cls(tuple(p for p in registered() if p.name not in disabled))
 
+    def for_text_layer(self) -> Recovery:
+        """The passes that can change a sheet whose every file the text layer gave (no page, drawn text or
+        unmapped glyph read by OCR): those not `ocr_only`. The others change nothing there, which the
+        parse cache key already counts on (`recovery_key`), so their conditions are not even asked."""
+        return Recovery(tuple(p for p in self.passes if not p.ocr_only))
+
     def run(self, point: Point, work: W) -> W:
         """`work` after every enabled pass of `point` whose condition holds, in the registry's order."""
         for recovery_pass_ in self.passes:

@@ -1,11 +1,15 @@
 """Labels and numbers compare across scripts, cases and printing styles."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pipeline.parse.labels import (
+    ENCLOSED_CLASS,
     canonical_label,
     fold,
+    is_enclosed,
     matched_label,
     number_key,
     option_start_regex,
@@ -75,8 +79,17 @@ def test_fold_is_case_insensitive_and_nfc():
     [
         ("Ⓐ opción", "A opción"), ("ⓑ texto", "b texto"), ("① uno", "1 uno"), ("⑳", "20"), ("❶ ❿", "1 10"),
         ("➀ ➊", "1 1"), ("⓫ ⓿", "11 0"), ("🅐 🅩", "A Z"), ("🅰 🄰", "A A"), ("⒜ ⑴ ⒈", "(a) (1) 1."),
-        ("texto sin nada", "texto sin nada"),
+        ("texto sin nada", "texto sin nada"), ("→ ■ ✓ 𝑥 Ⓑ", "→ ■ ✓ 𝑥 B"), ("■ ✓ 😀 ★", "■ ✓ 😀 ★"), ("", ""),
     ],
 )
 def test_enclosed_letters_and_digits_read_as_the_plain_ones(printed, plain):
     assert plain_enclosed(printed) == plain
+    assert plain_enclosed(printed, frozenset("Ⓑ")) == (plain.replace("B", "Ⓑ") if "Ⓑ" in printed else plain)
+
+
+def test_the_enclosed_class_holds_exactly_the_enclosed_letters_and_digits():
+    """Written as ranges of consecutive code points, the class is still the table's characters, no more."""
+    members = re.compile(f"[{ENCLOSED_CLASS}]")
+    near = [chr(c) for c in (*range(0x2300, 0x2900), *range(0x1F000, 0x1F300))] + list("aZ09 ()[]-\\^")
+    assert sum(map(is_enclosed, near)) >= 200
+    assert [ch for ch in near if bool(members.fullmatch(ch)) != is_enclosed(ch)] == []

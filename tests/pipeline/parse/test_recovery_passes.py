@@ -169,3 +169,31 @@ def test_parse_reads_an_ocr_sheets_lines_with_the_passes_its_spec_leaves(tmp_pat
     rows = [(70, "1O. ¿Cuál es la capital del Perú?"), (99, "A) Lima"), (99, "B) Cusco"), (99, "C) Arequipa"), (99, "D) Piura")]
     assert [q.number for q in _parsed(_spec(tmp_path), rows)] == ["10"]  # `number-lookalikes`: "1O." is question 10
     assert [q.number for q in _parsed(_spec(tmp_path, ["number-lookalikes"]), rows)] == []
+
+
+def test_a_text_layer_sheet_is_parsed_without_asking_the_ocr_only_passes(tmp_path, monkeypatch):
+    """Their conditions are not even asked where no file was read by OCR; a sheet read by OCR asks them."""
+    asked: list[str] = []
+
+    def watched(parse_pass):
+        def when(work):
+            asked.append(parse_pass.name)
+            return parse_pass.when(work)
+        return replace(parse_pass, when=when)
+
+    monkeypatch.setattr(recovery, "_REGISTRY", [tuple(watched(p) if p.ocr_only else p for p in PARSE_PASSES)])
+    spec = _spec(tmp_path)
+    text = _parsed(spec, method=PageMethod.TEXT)
+    assert asked == []
+    assert not any("read as '0'" in flag for flag in text[0].flags)  # a text layer's "0" is what was printed
+    assert any("read as '0'" in flag for flag in _parsed(spec)[0].flags) and "label-column" in asked
+
+
+def test_a_text_page_with_words_read_in_place_is_parsed_with_every_pass(tmp_path):
+    """Drawn text read by OCR on a text page (`Line.ocr`) makes the sheet one read by OCR."""
+    document = _document(ROWS, PageMethod.TEXT)
+    document.pages[0].lines[3].ocr = True
+    sheet = ManifestEntry(url="file:///x.pdf", final_url="file:///x.pdf", spec="es_inap", role="sheet", facts={"year": "2024"},
+                          status="local", sha256="0" * 64, path="x.pdf")
+    question = parse_sheet(document, sheet, [], _spec(tmp_path)).questions[0]
+    assert question.choice_labels == LABELS and any("read as '0'" in flag for flag in question.flags)
