@@ -9,6 +9,11 @@ opens with
   printed without a space after it and not read as one): the symbol is the label, the word is kept whole.
 A stem line at that column ("¿Qué…", "En el texto…") starts with a word and is never touched.
 
+In an option grid read across its rows (`A. …  D. …` | `B. …  E. …` | `C. …`) the lines do not come in the
+labels' order, so no sequence leaves a label between them: there a lone letter that is a label the block was read
+without ("E 10", its "." lost in the highlight over it) is that label, and a token that is no word is the one label
+the block lacks, where the labels read at the same column run in order through it (`_grid_label`).
+
 A block where OCR read no label with its mark at all (a math question whose options are fractions:
 "A" on its own line between a numerator and a denominator, "B", "C", "D") gets its labels from the
 column they form: lines at one left edge, one after the other with only indented lines between, each
@@ -103,8 +108,9 @@ def restore_label_column(
         nearest = min(columns, key=lambda c: abs(sl.line.x0 - c))
         return nearest if sl.ocr and abs(sl.line.x0 - nearest) <= COLUMN_TOLERANCE * size else None
 
+    at_column = [column_of(sl) for sl in lines]
     for index, sl in enumerate(lines):
-        column = column_of(sl)
+        column = at_column[index]
         if index in read or column is None:
             continue
         glued = _glued_symbol(sl.text)
@@ -114,20 +120,18 @@ def restore_label_column(
         no_word = bool(rest) and _is_misread_label(token)  # a token no word can be, before the option's text
         if not no_word and _lone_letter(token) is None and not _is_misread_label(token):
             continue
-        before = sorted(i for i in read if i < index)
-        after = sorted(i for i in read if i > index)
-        expected_at = labels.index(read[before[-1]]) + 1 if before else 0
-        if expected_at >= len(labels):
-            continue
-        expected = labels[expected_at]
-        if expected in read.values() or (after and labels.index(read[after[0]]) <= expected_at):
-            continue
-        if not no_word:
+        expected = _sequence_label(index, read, labels)
+        if expected is not None and not no_word:
             # A lone letter (or a lone misread mark) is a label only as the one line at its column in
             # the gap it fills.
-            start, end = (before[-1] + 1 if before else 0), (after[0] if after else len(lines))
-            if any(k != index and column_of(lines[k]) == column for k in range(start, end)):
-                continue
+            read_before, read_after = [i for i in read if i < index], [i for i in read if i > index]
+            start, end = (max(read_before) + 1 if read_before else 0), (min(read_after) if read_after else len(lines))
+            if any(k != index and at_column[k] == column for k in range(start, end)):
+                expected = None
+        if expected is None and len(columns) > 1:
+            expected = _grid_label(index, token, no_word, read, labels, at_column)
+        if expected is None:
+            continue
         relabelled = _relabelled(sl, expected, mark, option_re)
         if relabelled is None:
             continue
@@ -135,6 +139,51 @@ def restore_label_column(
         flags.append(diagnose(Code.LABEL_RESTORED, label=expected,
                               how=f"was read as {token!r} (OCR); taken as the label its column leaves there"))
     return restored, flags
+
+
+def _sequence_label(index: int, read: dict[int, str], labels: list[str]) -> str | None:
+    """The label the labels read before and after line `index` leave for it, in the order the lines come;
+    None when they leave none (the next one is read already, or read after it)."""
+    before = sorted(i for i in read if i < index)
+    after = sorted(i for i in read if i > index)
+    expected_at = labels.index(read[before[-1]]) + 1 if before else 0
+    if expected_at >= len(labels):
+        return None
+    expected = labels[expected_at]
+    if expected in read.values() or (after and labels.index(read[after[0]]) <= expected_at):
+        return None
+    return expected
+
+
+def _grid_label(index: int, token: str, no_word: bool, read: dict[int, str], labels: list[str],
+                columns: list[float | None]) -> str | None:
+    """The label of line `index` in an option grid read across its rows (`A. … D. …` | `B. … E. …` | `C. …`),
+    whose lines do not come in the labels' order: a lone letter that is a label no line of the block was read
+    with is that label; a token that is no word before the option's text is the one label the block lacks. Either only
+    after the block's first label (a stem's lines come before it), and only where its column's labels run in order
+    through it: those read above it at its column come before it, those read below after it. `columns`: the
+    label column each line stands at (None: at none)."""
+    if not read or index < min(read):
+        return None
+    missing = [label for label in labels if label not in read.values()]
+    letter = _lone_letter(token)
+    own = canonical_label(letter, labels) if letter is not None else None
+    if own is not None:
+        candidate = own if own in missing else None
+    else:
+        candidate = missing[0] if no_word and len(missing) == 1 else None
+    if candidate is None:
+        return None
+    at = labels.index(candidate)
+    same = [i for i in read if columns[i] == columns[index]]
+    if any(labels.index(read[i]) >= at for i in same if i < index) or any(labels.index(read[i]) <= at for i in same if i > index):
+        return None
+    # The one line at its column between the labels read above and below it there.
+    above = max((i for i in same if i < index), default=-1)
+    below = min((i for i in same if i > index), default=len(columns))
+    if any(k != index and columns[k] == columns[index] for k in range(above + 1, below)):
+        return None
+    return candidate
 
 
 def _tab_stops(columns: list[float], size: float) -> list[float]:

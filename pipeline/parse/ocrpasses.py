@@ -217,10 +217,13 @@ def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, [flag] if flag else [], lines=lines)
 
 
-@recovery_pass("label-column", "2", Point.OPTION_LINES, _ocr_lines)  # 2: the tab stops of an evenly spaced row of labels count as its columns
+# 2: the tab stops of an evenly spaced row of labels count as its columns; 3: an option grid read across its rows
+@recovery_pass("label-column", "3", Point.OPTION_LINES, _ocr_lines)
 def _label_column(work: LinesWork, passes: Recovery) -> LinesWork:
     """A token that is no word (`0`, `©)`, `1)`) or a lone letter at the column where the labels stand becomes the
-    label the sequence leaves there; a column of lone letters is the labels in order; flagged (`labelcolumn`)."""
+    label the sequence leaves there (in an option grid read across its rows: a lone letter the label it is, which
+    the block lacks, where its column's labels run in order through it); a column of lone letters is the labels in
+    order; flagged (`labelcolumn`)."""
     assert work.option_re is not None
     lines, flags = restore_label_column(work.lines, work.labels, work.option_re)
     return with_flags(work, flags, lines=lines)

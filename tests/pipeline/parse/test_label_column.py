@@ -169,3 +169,43 @@ def test_a_labels_bracket_left_glued_to_the_first_word_when_ocr_lost_its_digit_i
     found = find_options(_lines(rows), labels, option_start_regex(labels, ["A)"]))
     assert {o.label: " ".join(o.parts) for o in found.options} == {
         "1": "rotativa", "2": "derecha 61 boxeadores", "3": "polvora quimera", "4": "fue 1986 toka"}
+
+
+def _grid_block(d_line: str, e_line: str) -> list[tuple[float, str]]:
+    """CONAREME's five options in two columns (A B C under each other at the left, D E at the right), as OCR's
+    stream gives them: across the rows, A D B E C."""
+    return [(60, "¿Qué calificación le corresponde en la Escala de Glasgow?"), (60, "A. 13"), (320, d_line), (61, "B. 9"),
+            (320, e_line), (61, "C. 12")]
+
+
+GRID_LABELS = ["A", "B", "C", "D", "E"]
+
+
+def _grid_options(rows: list[tuple[float, str]]) -> dict[str, str]:
+    lines = [Line(text=t, x0=x, top=80 + 14 * i, x1=x + 200, bottom=90 + 14 * i, font_size=10)
+             for i, (x, t) in enumerate(rows)]
+    page = Page(number=1, width=595, height=842, method=PageMethod.OCR, lines=lines)
+    stream = line_stream(ExtractedDocument(sha256="0" * 64, path="x.pdf", page_count=1, pages=[page], stage_version="test"),
+                         labels=GRID_LABELS, reader=Recovery.every().line_reader(GRID_LABELS))
+    found = find_options(stream, GRID_LABELS, option_start_regex(GRID_LABELS, ["A.", "A)"]))
+    return {o.label: " ".join(o.parts) for o in found.options}
+
+
+def test_in_a_grid_read_across_its_rows_a_lone_letter_is_the_label_it_is_where_the_block_lacks_it():
+    # Issue 27: CONAREME 2022 at 150 dpi, the answer's label under its highlight read without its ".": "E 10"
+    # ran on into D's text ("8 E 10": four options, the answer D), "D Cohorte" kept its "D".
+    full = {"A": "13", "B": "9", "C": "12", "D": "8", "E": "10"}
+    assert _grid_options(_grid_block("D. 8", "E 10")) == full
+    assert _grid_options(_grid_block("D 8", "E. 10")) == full
+    # a token that is no word is the one label the block lacks
+    assert _grid_options(_grid_block("D. 8", "0 10")) == full
+
+
+def test_in_a_grid_a_lone_letter_already_read_or_out_of_its_columns_order_stays_text():
+    # "D" read twice: the second is no label
+    assert _grid_options(_grid_block("D. 8", "D 10")) == {"A": "13", "B": "9", "C": "12", "D": "8 D 10"}
+    # "C" at the right column below D: C is read at the left column, and the right column's labels run D, E
+    assert "10" in _grid_options(_grid_block("D. 8", "C 10"))["D"]
+    # before the first label (a stem's line at the column) a lone letter stays text
+    rows = [(60, "¿Qué calificación le corresponde"), (60, "E la escala?"), (60, "A. 13"), (320, "D. 8"), (61, "B. 9"), (61, "C. 12")]
+    assert "E" not in _grid_options(rows)
