@@ -16,15 +16,17 @@ import sys
 import tempfile
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
+from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.extract.ocr import OcrSettings
+from pipeline.extract.ocr import OcrSettings, spelled_for
 from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
+from pipeline.parse.shortentries import unsure_short_entries
 from pipeline.specs import KeySpec
 
 
@@ -39,6 +41,8 @@ class KeyScore:
     total: int
     seconds: float
     unaccounted: int = 0  # missing entries no line of the reader named: one `key.entries_unaccounted` line now
+    wrong_flagged: int = 0  # of the wrong short-answer entries, those judged unsure (`shortentries`): their question is flagged
+    flagged: int = 0  # short-answer entries judged unsure, right or wrong
 
     @property
     def share(self) -> float:
@@ -91,12 +95,15 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     scan = setting.rasterise(source, folder / f"{sheet.name}-{setting.folder()}.pdf", seed=seed)
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
-    return score(sheet, table, setting.label(), time.monotonic() - started), table
+    result = score(sheet, table, setting.label(), time.monotonic() - started)
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), all_ocr=True)
+    wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
+    return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.keyscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--families", default=",".join([*TUNING, *CHECKING]))
+    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *CHECKING, *SHORT_CHECKING]))
     parser.add_argument("--dpi", default="200")
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
@@ -105,12 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
     args = parser.parse_args(argv)
-    families = {**TUNING, **CHECKING}
+    families = {**TUNING, **SHORT_TUNING, **CHECKING, **SHORT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
-            kind = "tuning" if name in TUNING else "checking"
+            kind = "tuning" if name in TUNING or name in SHORT_TUNING else "checking"
             source = build_pdf(Path(tmp) / f"{sheet.name}.pdf", sheet.pages)
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
@@ -122,11 +129,15 @@ def main(argv: list[str] | None = None) -> int:
                 result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg, tilt), seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
-                      f"(unaccounted {result.unaccounted}) {result.seconds:.1f}s", flush=True)
+                      f"(unaccounted {result.unaccounted}) flagged {result.flagged} (of the wrong {result.wrong_flagged}) "
+                      f"{result.seconds:.1f}s", flush=True)
                 if args.show:
                     for n, a in sheet.truth.items():
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
+                    for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
+                                                         all_ocr=True).items():
+                        print(f"    {n}: unsure {words}")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0

@@ -101,6 +101,8 @@ def read_sheet_keys(
                 merged.voided.discard(number)
             elif number not in merged.answers:
                 merged.answers[number] = answer
+                if number in table.sources:
+                    merged.sources[number] = table.sources[number]
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
     problems += [key_formats.keyed_twice("keys", number, [a for a in answers if a]) for number, answers in merged.twice.items()]

@@ -1,0 +1,148 @@
+"""How sure the OCR reading of a short-answer key entry is: which entries rest on an unsure reading.
+
+A key's option-letter entries are checked against the question's labels (a letter that is no label is a
+flag of its own); a short-answer entry (`12,5 cm`, `sonet/znelka`, `ako/– ako`) has nothing to be checked
+against, so a misread letter (`soneť` for `sonet`, `lnterview` for `Interview`, `Šš` for `3`) or a dash of the
+wrong kind would key the question wrongly without a word. Here such an entry is unsure, and its question gets
+`ocr.uncertain` (parse's `certainty`, through `key_unsure`) and comes first in the audit queue, when:
+- a line it was read from holds a word Tesseract's reading was unsure of (`Line.unsure_words`), held in the entry;
+- one of its words of letters is unknown to the language's spelling dictionary, in any case (the alternatives
+  of `a/b` and `a; b` are judged apart; a word of up to `UNIT_LETTERS` letters right after a number is its unit,
+  `cm`, `kg`, `zł`, and not judged); or a word inside an alternative begins with a capital drawn as its small
+  letter only taller (`Š`, `O`, `V`: `SAME_SHAPE_CAPITALS`) where the dictionary knows it in small letters;
+- a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
+- a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
+  scan loses first; or a capital follows a small letter inside a word (`predmetŤ`).
+
+Only entries that are no option label are judged, and only those read by OCR: an entry with the lines it was
+read from (`KeyTable.sources`) by those lines; one without (a list key's entry) when every page of the keys was
+read by OCR. A language without a spelling dictionary judges the signs only.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+
+from pipeline.extract import ExtractedDocument, PageMethod
+from pipeline.extract.ocr import spelled_for
+from pipeline.languages import find_language
+from pipeline.parse.keys import KeyTable
+from pipeline.parse.stream import StreamLine, plain_text
+
+UNIT_LETTERS = 3  # letters of a unit written after its number
+_PARTS = re.compile(r"[\s/;,()\[\]]+")  # what parts an entry's words: spaces, alternatives, brackets
+_NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:]\d+)*[%‰°]?$")
+# Capitals drawn as their small letter, only taller (Latin, Greek, Cyrillic): on a blurred scan the height alone
+# tells them apart, and an OCR reading confuses them (`(Štýlu)` for `(štýlu)`).
+SAME_SHAPE_CAPITALS = frozenset("CKOPSUVWXZΟΡΧΨСОХУКВЖЗМНПТШЩЬЪЫЮЯ")
+_DASHES = frozenset("-‐‑‒–—―−")
+# Signs an answer is written with besides letters and digits: what parts words (above), closing and decimal marks,
+# quotes, apostrophes, dashes and the signs of numbers.
+_ANSWER_SIGNS = frozenset("/;,()[].:!?'\"’‘“”„«»%‰°+=*×·^²³<>") | _DASHES
+
+
+def _letters(word: str) -> bool:
+    return bool(word) and all(unicodedata.category(ch).startswith(("L", "M")) for ch in word)
+
+
+def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
+    """The words of a short-answer `answer` a reading of it is unsure of (the module's doc), each once, in order."""
+    found: list[str] = []
+    tokens = [t for t in _PARTS.split(answer) if t]
+    firsts = _alternative_starts(answer)
+    for index, token in enumerate(tokens):
+        core = token.strip(".:!?'\"’‘“”„«»")
+        if not core:
+            continue
+        if all(ch in _DASHES for ch in core):
+            found.append(core)  # a dash set apart from words: which dash it is, its length tells
+            continue
+        inner = core.strip("".join(_DASHES))
+        if any(not ch.isalnum() and ch not in _ANSWER_SIGNS and not unicodedata.category(ch).startswith("M") for ch in inner):
+            found.append(token)
+            continue
+        if _NUMBER.match(inner):
+            continue
+        pieces = [p for p in re.split(r"[-‐‑–—]", inner) if p]  # a compound's halves (`severo-západ`)
+        if any(any(ch.isdigit() for ch in p) and any(ch.isalpha() for ch in p) for p in pieces):
+            found.append(token)
+            continue
+        if any(_letters(p) and any(a.islower() and b.isupper() for a, b in zip(p, p[1:])) for p in pieces):
+            found.append(token)  # a capital after a small letter inside a word (`predmetŤ`)
+            continue
+        if spelled is None:
+            continue
+        after_number = index > 0 and bool(_NUMBER.match(tokens[index - 1]))
+        for piece in pieces:
+            if not _letters(piece) or (after_number and len(piece) <= UNIT_LETTERS):
+                continue
+            if not any(spelled(form) for form in dict.fromkeys((piece, piece.lower(), piece.capitalize()))):
+                found.append(token)
+                break
+            if index not in firsts and _same_shape_capital(piece) and spelled(piece.lower()):
+                found.append(token)  # `úradného (Štýlu)`: a small letter read as its capital
+                break
+    return list(dict.fromkeys(found))
+
+
+def _alternative_starts(answer: str) -> set[int]:
+    """Indices (among the entry's words, as `odd_words` splits them) of the first word of each alternative."""
+    starts: set[int] = set()
+    index = 0
+    for alternative in re.split(r"[/;]", answer):
+        words = [t for t in _PARTS.split(alternative) if t]
+        if words:
+            starts.add(index)
+        index += len(words)
+    return starts
+
+
+def _same_shape_capital(word: str) -> bool:
+    """A word of a capital and small letters whose capital has its small letter's shape, only taller (`Š`, `O`, `V`)."""
+    base = unicodedata.normalize("NFD", word[:1])[:1]
+    return len(word) > 1 and word[0].isupper() and word[1:].islower() and base in SAME_SHAPE_CAPITALS
+
+
+def _holds(answer: str, word: str) -> bool:
+    core = word.strip(".,;:!?()[]'\"")
+    return bool(core) and core in answer
+
+
+def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[StreamLine]], labels: Iterable[str],
+                         spelled: Callable[[str], bool] | None, all_ocr: bool) -> dict[str, list[str]]:
+    """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
+    reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
+    them; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
+    spelling dictionary knows a word (None: it has none); `all_ocr`: every key page was read by OCR (an entry
+    without sources is then judged)."""
+    label_set = {label.casefold() for label in labels}
+    found: dict[str, list[str]] = {}
+    for number, answer in answers.items():
+        text = plain_text(answer)[0].strip()
+        if not text or text.casefold() in label_set:
+            continue
+        lines = sources.get(number)
+        if lines is None and not all_ocr or lines is not None and not any(sl.ocr for sl in lines):
+            continue
+        words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
+        words += odd_words(text, spelled)
+        if words:
+            found[number] = list(dict.fromkeys(words))
+    return found
+
+
+def spelled_in(language: str | None) -> Callable[[str], bool] | None:
+    """Whether the spelling dictionaries of the sheet's language (ISO 639-1) know a word; None without any."""
+    found = find_language(language) if language else None
+    return spelled_for(tuple(found.codes.tesseract)) if found and found.spelling else None
+
+
+def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocument], labels: Iterable[str],
+                             language: str | None) -> dict[str, list[str]]:
+    """`unsure_short_entries` of a sheet's merged key, read from `documents` (the key files), in its `language`."""
+    pages = [page for document in documents for page in document.pages]
+    if key is None or not key.answers or not any(page.method is PageMethod.OCR for page in pages):
+        return {}
+    all_ocr = all(page.method is PageMethod.OCR for page in pages)
+    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr)
