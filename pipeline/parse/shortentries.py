@@ -31,7 +31,7 @@ from pipeline.parse.keys import KeyTable
 from pipeline.parse.stream import StreamLine, plain_text
 
 UNIT_LETTERS = 3  # letters of a unit written after its number
-_PARTS = re.compile(r"[\s/;,()\[\]]+")  # what parts an entry's words: spaces, alternatives, brackets
+_PARTS = re.compile(r"[\s/;()\[\]]+|,(?=\s|$)")  # what parts an entry's words: spaces, alternatives, brackets, a comma before a space
 _NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:]\d+)*[%‰°]?$")
 # Capitals drawn as their small letter, only taller (Latin, Greek, Cyrillic): on a blurred scan the height alone
 # tells them apart, and an OCR reading confuses them (`(Štýlu)` for `(štýlu)`).
