@@ -27,8 +27,7 @@ from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.devkit.softscans import Sheet, corpus_sheet, _printed, _text_document, sheets_in_corpus
 from pipeline.diagnostics import Code, Diagnostic
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.parse import parse_sheet
-from pipeline.parse.certainty import KEY_ENTRY
+from pipeline.parse import KEY_ENTRY, parse_sheet
 from pipeline.specs import load_spec
 
 _PL = "pl_cke_matura_informatyka"

@@ -23,10 +23,10 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract import ExtractOptions, extract_document
+from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
-from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
-from pipeline.parse.shortentries import unsure_short_entries
+from pipeline.parse import (KeyTable, Recovery, mend_short_entries, read_grid, read_list, read_variant_table, split_booklet,
+                            unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -63,10 +63,15 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
             return KeyTable(pdf.name, problems=[f"no line matches the key's start {spec.in_sheet!r}"])
         document = found
     if spec.kind == "list":
-        return read_list(document, spec, pdf.name)
-    tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
-    wanted = spec.variant if spec.variant_header else ""
-    return tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
+        table = read_list(document, spec, pdf.name)
+    else:
+        tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
+        wanted = spec.variant if spec.variant_header else ""
+        table = tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
+    if spec.kind != "grid":  # as `read_sheet_keys` does
+        mend_short_entries(table, sheet.labels, spelled_for(sheet.languages), all(p.method is PageMethod.OCR for p in document.pages),
+                           Recovery.without(disabled))
+    return table
 
 
 def same_answer(read: str, printed: str) -> bool:
@@ -96,7 +101,7 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
-    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), all_ocr=True)
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired)
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
@@ -136,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
                     for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
-                                                         all_ocr=True).items():
+                                                         True, table.repaired).items():
                         print(f"    {n}: unsure {words}")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")

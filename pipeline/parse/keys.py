@@ -37,6 +37,7 @@ class KeyTable:
     unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
     named: set[str] = field(default_factory=set)  # number keys a problem line of the table names (row lost, no answer)
     sources: dict[str, list[StreamLine]] = field(default_factory=dict)  # number key -> the lines its answer was read from, where known
+    repaired: dict[str, list[str]] = field(default_factory=dict)  # number key -> its words as read, where a pass mended them
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two

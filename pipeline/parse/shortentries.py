@@ -12,7 +12,8 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
   letter only taller (`Š`, `O`, `V`: `SAME_SHAPE_CAPITALS`) where the dictionary knows it in small letters;
 - a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
 - a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
-  scan loses first; or a capital follows a small letter inside a word (`predmetŤ`).
+  scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
+  side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
 
 Only entries that are no option label are judged, and only those read by OCR: an entry with the lines it was
 read from (`KeyTable.sources`) by those lines; one without (a list key's entry) when every page of the keys was
@@ -36,6 +37,7 @@ _NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:]\d+)*[%‰°]?$")
 # Capitals drawn as their small letter, only taller (Latin, Greek, Cyrillic): on a blurred scan the height alone
 # tells them apart, and an OCR reading confuses them (`(Štýlu)` for `(štýlu)`).
 SAME_SHAPE_CAPITALS = frozenset("CKOPSUVWXZΟΡΧΨСОХУКВЖЗМНПТШЩЬЪЫЮЯ")
+_LOPSIDED_SLASH = re.compile(r"(?<=\S)/\s+(?=\S)|(?<=\S)\s+/(?=\S)")
 _DASHES = frozenset("-‐‑‒–—―−")
 # Signs an answer is written with besides letters and digits: what parts words (above), closing and decimal marks,
 # quotes, apostrophes, dashes and the signs of numbers.
@@ -86,6 +88,12 @@ def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def lopsided_slashes(line: str) -> list[str]:
+    """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
+    reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
+    return [m.group(0).strip() for m in _LOPSIDED_SLASH.finditer(line.strip())]
+
+
 def _alternative_starts(answer: str) -> set[int]:
     """Indices (among the entry's words, as `odd_words` splits them) of the first word of each alternative."""
     starts: set[int] = set()
@@ -110,10 +118,11 @@ def _holds(answer: str, word: str) -> bool:
 
 
 def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[StreamLine]], labels: Iterable[str],
-                         spelled: Callable[[str], bool] | None, all_ocr: bool) -> dict[str, list[str]]:
+                         spelled: Callable[[str], bool] | None, all_ocr: bool,
+                         repaired: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
     """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
     reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
-    them; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
+    them; `repaired`: the words as read of the entries a pass mended (`shortrepairs`), unsure all the same; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
     spelling dictionary knows a word (None: it has none); `all_ocr`: every key page was read by OCR (an entry
     without sources is then judged)."""
     label_set = {label.casefold() for label in labels}
@@ -126,7 +135,8 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
         if lines is None and not all_ocr or lines is not None and not any(sl.ocr for sl in lines):
             continue
         words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
-        words += odd_words(text, spelled)
+        words += odd_words(text, spelled) + list((repaired or {}).get(number, []))
+        words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
         if words:
             found[number] = list(dict.fromkeys(words))
     return found
@@ -145,4 +155,4 @@ def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocu
     if key is None or not key.answers or not any(page.method is PageMethod.OCR for page in pages):
         return {}
     all_ocr = all(page.method is PageMethod.OCR for page in pages)
-    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr)
+    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired)

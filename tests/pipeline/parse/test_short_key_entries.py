@@ -13,7 +13,7 @@ from pipeline.devkit.sample.keysheets import KeySheet
 from pipeline.devkit.sample.pdfgen import TextBox, build_pdf, rasterize_pdf
 from pipeline.devkit.sample.shortkeysheets import short_table
 from pipeline.extract.ocr import spelled_for
-from pipeline.parse.shortentries import odd_words, unsure_short_entries
+from pipeline.parse.shortentries import lopsided_slashes, odd_words, unsure_short_entries
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 SLOVAK = spelled_for(("slk",))
@@ -36,6 +36,12 @@ needs_slovak_dictionary = pytest.mark.skipif(SLOVAK is None, reason="no Slovak s
 ])
 def test_the_words_of_a_short_answer_entry_a_reading_is_unsure_of(entry, unsure):
     assert odd_words(entry, SLOVAK) == unsure
+
+
+def test_a_slash_with_a_space_on_one_side_only_is_unsure_unless_a_line_ends_there():
+    assert lopsided_slashes("5/ päť") == ["/"] and lopsided_slashes("5 /päť") == ["/"]
+    assert lopsided_slashes("5 / päť") == [] and lopsided_slashes("5/päť") == []
+    assert lopsided_slashes("predmet/priamy predmet/ ") == []  # the cell wraps after the slash
 
 
 def test_without_a_dictionary_only_the_signs_are_judged():
