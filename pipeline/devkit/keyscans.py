@@ -101,7 +101,8 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
-    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired)
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
+                                  table.number_lines)
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
                     for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
-                                                         True, table.repaired).items():
+                                                         True, table.repaired, table.number_lines).items():
                         print(f"    {n}: unsure {words}")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")

@@ -108,6 +108,8 @@ def read_sheet_keys(
                 merged.answers[number] = answer
                 if number in table.sources:
                     merged.sources[number] = table.sources[number]
+                if number in table.number_lines:
+                    merged.number_lines[number] = table.number_lines[number]
                 if number in table.repaired:
                     merged.repaired[number] = table.repaired[number]
                 merged.voided |= {number} & table.voided

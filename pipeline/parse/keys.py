@@ -38,6 +38,7 @@ class KeyTable:
     named: set[str] = field(default_factory=set)  # number keys a problem line of the table names (row lost, no answer)
     sources: dict[str, list[StreamLine]] = field(default_factory=dict)  # number key -> the lines its answer was read from, where known
     repaired: dict[str, list[str]] = field(default_factory=dict)  # number key -> its words as read, where a pass mended them
+    number_lines: dict[str, StreamLine] = field(default_factory=dict)  # number key -> its number's line, where `sources` are known
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two
@@ -158,9 +159,10 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             tables[variant].unread += placed.unread[variant]
             tables[variant].problems += placed.problems
     for variant, centre, next_centre, section_rows in single:
-        for number, answer, lines in _answer_cells(section_rows, centre, next_centre):
+        for number, answer, lines, number_line in _answer_cells(section_rows, centre, next_centre):
             if tables[variant].put(number, answer):
                 tables[variant].sources[number] = lines
+                tables[variant].number_lines[number] = number_line
     for table in tables.values():
         table.variants = sorted(tables)
         # A question another part of the key answers (a row of its own below the table) is not unread.
@@ -169,9 +171,9 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     return tables
 
 
-def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str, list[StreamLine]]]:
+def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str, list[StreamLine], StreamLine]]:
     """Cells centred under the answer header (closer to it than to the next column's header): (number key,
-    answer, the lines it was read from)."""
+    answer, the lines it was read from, the number's line)."""
     lines = [sl for row in section_rows for sl in row]
     numbers = [(row[0], m) for row in section_rows if (m := _ROW_NUMBER.match(row[0].text))]
     result = []
@@ -196,7 +198,7 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
                 read_from.append(other)
         answer = " ".join(p.strip() for p in parts if p.strip())
         if answer:
-            result.append((number_key(match.group("number")), answer, read_from))
+            result.append((number_key(match.group("number")), answer, read_from, sl))
     return result
 
 

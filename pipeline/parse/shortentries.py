@@ -11,6 +11,7 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
   `cm`, `kg`, `zł`, and not judged); or a word inside an alternative begins with a capital drawn as its small
   letter only taller (`Š`, `O`, `V`: `SAME_SHAPE_CAPITALS`) where the dictionary knows it in small letters;
 - a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
+- a table entry has more lines above its number's line than below it (`lines_above_number`: another row's cell);
 - a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
   scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
   side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
@@ -51,7 +52,11 @@ def _letters(word: str) -> bool:
 def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
     """The words of a short-answer `answer` a reading of it is unsure of (the module's doc), each once, in order."""
     found: list[str] = []
-    tokens = [t for t in _PARTS.split(answer) if t]
+    pieces_and_gaps = re.split(f"({_PARTS.pattern})", answer)
+    tokens = [t for t in pieces_and_gaps[::2] if t]
+    # Whether each word follows a word across spaces only (a unit after its number; `3/ri` is no unit).
+    spaced = [i > 0 and bool(pieces_and_gaps[i - 2]) and pieces_and_gaps[i - 1].isspace()
+              for i in range(0, len(pieces_and_gaps), 2) if pieces_and_gaps[i]]
     firsts = _alternative_starts(answer)
     for index, token in enumerate(tokens):
         core = token.strip(".:!?'\"’‘“”„«»")
@@ -75,7 +80,7 @@ def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
             continue
         if spelled is None:
             continue
-        after_number = index > 0 and bool(_NUMBER.match(tokens[index - 1]))
+        after_number = index > 0 and bool(_NUMBER.match(tokens[index - 1])) and spaced[index]
         for piece in pieces:
             if not _letters(piece) or (after_number and len(piece) <= UNIT_LETTERS):
                 continue
@@ -92,6 +97,17 @@ def lopsided_slashes(line: str) -> list[str]:
     """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
     reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
     return [m.group(0).strip() for m in _LOPSIDED_SLASH.finditer(line.strip())]
+
+
+def lines_above_number(lines: list[StreamLine], number: StreamLine) -> list[str]:
+    """The texts of a table entry's lines that stand above its number's line where more of them do than below it.
+    A cell's lines stand level with its number and below it (set from the top) or about it (centred): more above
+    than below are another row's, its number lost or its cell read into this row (NÚCEM's wrapped `(prestávka/pauza)`
+    read as question 39's, leaving 38's answer short)."""
+    others = [sl for sl in lines if sl is not number and sl.page == number.page]
+    above = [sl for sl in others if sl.line.bottom <= number.line.top]
+    below = [sl for sl in others if sl.line.top >= number.line.bottom]
+    return [plain_text(sl.text)[0] for sl in above] if len(above) > len(below) else []
 
 
 def _alternative_starts(answer: str) -> set[int]:
@@ -119,7 +135,8 @@ def _holds(answer: str, word: str) -> bool:
 
 def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[StreamLine]], labels: Iterable[str],
                          spelled: Callable[[str], bool] | None, all_ocr: bool,
-                         repaired: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+                         repaired: dict[str, list[str]] | None = None,
+                         number_lines: dict[str, StreamLine] | None = None) -> dict[str, list[str]]:
     """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
     reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
     them; `repaired`: the words as read of the entries a pass mended (`shortrepairs`), unsure all the same; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
@@ -137,6 +154,9 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
         words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
         words += odd_words(text, spelled) + list((repaired or {}).get(number, []))
         words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
+        number_line = (number_lines or {}).get(number)
+        if lines and number_line is not None:
+            words += [repr(w) for w in lines_above_number(lines, number_line)]
         if words:
             found[number] = list(dict.fromkeys(words))
     return found
@@ -155,4 +175,4 @@ def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocu
     if key is None or not key.answers or not any(page.method is PageMethod.OCR for page in pages):
         return {}
     all_ocr = all(page.method is PageMethod.OCR for page in pages)
-    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired)
+    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired, key.number_lines)

@@ -13,7 +13,11 @@ from pipeline.devkit.sample.keysheets import KeySheet
 from pipeline.devkit.sample.pdfgen import TextBox, build_pdf, rasterize_pdf
 from pipeline.devkit.sample.shortkeysheets import short_table
 from pipeline.extract.ocr import spelled_for
-from pipeline.parse.shortentries import lopsided_slashes, odd_words, unsure_short_entries
+from pipeline.extract import Line
+from pipeline.parse import KeyTable
+from pipeline.parse.shortentries import lines_above_number, lopsided_slashes, odd_words, unsure_short_entries
+from pipeline.parse.shortrepairs import mend_short_entries, slash_reading
+from pipeline.parse.stream import StreamLine
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 SLOVAK = spelled_for(("slk",))
@@ -80,3 +84,38 @@ def test_a_scanned_short_answer_table_flags_its_unsure_entries_and_only_those(tm
     # dropped with its box: no word of the line is unsure of it, and a number alone is a right answer elsewhere).
     assert len(wrong - set(unsure)) <= 1, (wrong, unsure)
     assert len(unsure) <= len(sheet.truth) // 3, unsure  # the rest, words and numbers read right, are not
+
+
+@needs_slovak_dictionary
+@pytest.mark.parametrize("read, mended", [
+    ("4lštyri", "4/štyri"),  # a slash read as `l` between a number and its word
+    ("hyperbolalbalada", "hyperbola/balada"),  # between two words
+    ("soneť", None),  # no stroke parts it into known words: left as read (and flagged)
+    ("milýfúbostný", None),  # `ľ` lost with the slash: the second half is no word
+    ("Bratislava", None),  # a word the dictionary knows is never parted
+])
+def test_a_slash_read_as_a_letter_of_its_shape_is_read_as_the_slash_where_the_dictionary_decides(read, mended):
+    assert slash_reading(read, SLOVAK) == mended
+
+
+def _line(text: str, top: float, *, ocr: bool = True) -> StreamLine:
+    return StreamLine(1, Line(text, 100.0, top, 200.0, top + 10.0), ocr=ocr)
+
+
+@needs_slovak_dictionary
+def test_a_mended_entry_keeps_its_reading_and_stays_unsure_and_a_text_layer_entry_is_not_mended():
+    table = KeyTable("key", answers={"6": "4lštyri", "7": "4lštyri"},
+                     sources={"6": [_line("4lštyri", 50)], "7": [_line("4lštyri", 70, ocr=False)]})
+    mend_short_entries(table, ("A", "B"), SLOVAK, all_ocr=False)
+    assert table.answers == {"6": "4/štyri", "7": "4lštyri"}
+    assert table.repaired == {"6": ["4lštyri"]}
+    assert unsure_short_entries(table.answers, table.sources, ("A", "B"), SLOVAK, False, table.repaired) == {"6": ["4lštyri"]}
+
+
+def test_a_table_entry_with_more_lines_above_its_number_than_below_rests_on_another_row():
+    number = _line("39", 100)
+    centred = [_line("dramatickú/", 88), _line("logickú", 100), _line("(pauza)", 112)]
+    assert lines_above_number(centred, number) == []  # a cell centred on its number
+    top_set = [_line("predmet/", 100), _line("priamy predmet", 112)]
+    assert lines_above_number(top_set, number) == []  # a cell set from the top, level with its number
+    assert lines_above_number([_line("(prestávka/pauza)", 86), _line("lyrika", 100)], number) == ["(prestávka/pauza)"]
