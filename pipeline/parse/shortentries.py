@@ -11,7 +11,8 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
   `cm`, `kg`, `zł`, and not judged); or a word inside an alternative begins with a capital drawn as its small
   letter only taller (`Š`, `O`, `V`: `SAME_SHAPE_CAPITALS`) where the dictionary knows it in small letters;
 - a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
-- a table entry has more lines above its number's line than below it (`lines_above_number`: another row's cell);
+- a table entry has more lines above its number's line than below it (`lines_above_number`: another row's cell),
+  and then the entry of the row above it too (its cell may have lost those lines);
 - a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
   scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
   side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
@@ -110,6 +111,12 @@ def lines_above_number(lines: list[StreamLine], number: StreamLine) -> list[str]
     return [plain_text(sl.text)[0] for sl in above] if len(above) > len(below) else []
 
 
+def _row_above(number: StreamLine, number_lines: dict[str, StreamLine]) -> str | None:
+    """The entry whose number's line stands nearest above `number` on its page."""
+    above = [(sl.line.top, key) for key, sl in number_lines.items() if sl.page == number.page and sl.line.bottom <= number.line.top]
+    return max(above)[1] if above else None
+
+
 def _alternative_starts(answer: str) -> set[int]:
     """Indices (among the entry's words, as `odd_words` splits them) of the first word of each alternative."""
     starts: set[int] = set()
@@ -139,9 +146,10 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
                          number_lines: dict[str, StreamLine] | None = None) -> dict[str, list[str]]:
     """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
     reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
-    them; `repaired`: the words as read of the entries a pass mended (`shortrepairs`), unsure all the same; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
+    them; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
     spelling dictionary knows a word (None: it has none); `all_ocr`: every key page was read by OCR (an entry
-    without sources is then judged)."""
+    without sources is then judged); `repaired`: the words as read of the entries a pass mended (`shortrepairs`),
+    unsure all the same; `number_lines`: each table entry's number's line (`lines_above_number`)."""
     label_set = {label.casefold() for label in labels}
     found: dict[str, list[str]] = {}
     for number, answer in answers.items():
@@ -156,9 +164,13 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
         words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
         number_line = (number_lines or {}).get(number)
         if lines and number_line is not None:
-            words += [repr(w) for w in lines_above_number(lines, number_line)]
+            taken = lines_above_number(lines, number_line)
+            words += [repr(w) for w in taken]
+            above = _row_above(number_line, number_lines or {}) if taken else None
+            if above is not None and above in answers:  # the row whose cell those lines may have been
+                found.setdefault(above, []).append(f"a line read into question {number}'s entry")
         if words:
-            found[number] = list(dict.fromkeys(words))
+            found[number] = list(dict.fromkeys([*found.get(number, []), *words]))
     return found
 
 

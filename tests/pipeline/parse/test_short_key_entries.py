@@ -119,3 +119,12 @@ def test_a_table_entry_with_more_lines_above_its_number_than_below_rests_on_anot
     top_set = [_line("predmet/", 100), _line("priamy predmet", 112)]
     assert lines_above_number(top_set, number) == []  # a cell set from the top, level with its number
     assert lines_above_number([_line("(prestávka/pauza)", 86), _line("lyrika", 100)], number) == ["(prestávka/pauza)"]
+
+
+def test_the_row_above_an_entry_that_took_a_line_of_its_cell_is_unsure_too():
+    numbers = {"38": _line("38", 60), "39": _line("39", 100)}
+    sources = {"38": [_line("dramatickú/významovú/", 48), _line("logická", 72)],  # centred: one line above, one below
+               "39": [_line("(prestávka/pauza)", 86), _line("lyrika", 100)]}
+    answers = {"38": "dramatickú/významovú/ logická", "39": "(prestávka/pauza) lyrika"}
+    unsure = unsure_short_entries(answers, sources, (), None, True, None, numbers)
+    assert unsure == {"39": ["'(prestávka/pauza)'"], "38": ["a line read into question 39's entry"]}
