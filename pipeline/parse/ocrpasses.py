@@ -275,8 +275,8 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
     _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
-    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, _doubled_key_letter,
-    slash_alternatives, _uncertainty,
+    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, slash_alternatives,
+    _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)
 
