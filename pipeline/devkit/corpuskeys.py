@@ -6,7 +6,8 @@ booklet by its text layer, and every answer compared with the same sheet read by
 Per sheet and scan: the keyed questions of the text path, the answers the scan's key gave (`read`), right
 and wrong among them, the questions left without an answer that carry a key report line (`reported`: a
 `key.*` flag on the question other than `key.no_entry`, which every unkeyed question carries, or a problem line naming it) and those left without any (`silent`, which must
-stay 0). `wrong (text N)`: of the wrong, the short-answer entries (text, not an option label). `tuning` sheets are those the key readers may be fitted on; `checking` sheets (whole families,
+stay 0). `wrong (text N, flagged M)`: of the wrong, the short-answer entries (text, not an option label), and those whose
+question carries `ocr.uncertain` naming its key entry; `text entries flagged`: of the short-answer entries read, those flagged. `tuning` sheets are those the key readers may be fitted on; `checking` sheets (whole families,
 chosen before any change of this round) only report.
 """
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.devkit.softscans import Sheet, corpus_sheet, _printed, _text_document, sheets_in_corpus
 from pipeline.diagnostics import Code, Diagnostic
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.parse import parse_sheet
+from pipeline.parse import KEY_ENTRY, parse_sheet
 from pipeline.specs import load_spec
 
 _PL = "pl_cke_matura_informatyka"
@@ -56,6 +57,9 @@ class KeyTally(Counts):
     right: int = 0
     wrong: int = 0
     wrong_text: int = 0  # of `wrong`: short-answer keys (text, not an option label) read otherwise
+    wrong_flagged: int = 0  # of `wrong`: those whose question carries `ocr.uncertain` naming its key entry
+    text_read: int = 0  # short-answer entries read
+    text_flagged: int = 0  # of `text_read`: those whose question carries `ocr.uncertain` naming its key entry
     reported: int = 0
     silent: int = 0
     notes: list[str] = field(default_factory=list)
@@ -63,7 +67,8 @@ class KeyTally(Counts):
     def line(self) -> str:
         share = f"{self.right / self.keyed:6.1%}" if self.keyed else "     –"
         return (f"keyed {self.keyed:3}  read {self.read:3}  right {self.right:3} ({share})  wrong {self.wrong:2}"
-                f" (text {self.wrong_text:2})  reported {self.reported:3}  silent {self.silent:2}")
+                f" (text {self.wrong_text:2}, flagged {self.wrong_flagged:2})  reported {self.reported:3}  silent {self.silent:2}"
+                f"  text entries flagged {self.text_flagged}/{self.text_read}")
 
 
 _NOT_QUESTIONS = re.compile(r"\((?:pages?\s+[\d–-]+|\+\d+|\d+ of the sheet's)\)|\bpages?\s+[\d–-]+|^\d+\s+question|\.pdf")
@@ -79,6 +84,11 @@ def _names(text: str, number: str) -> bool:
         if first == number or (last and number.isdigit() and int(first) <= int(number) <= int(last)):
             return True
     return False
+
+
+def _entry_flagged(flags: list) -> bool:
+    """Whether a question's flags hold `ocr.uncertain` naming its key entry."""
+    return any(isinstance(f, Diagnostic) and f.code is Code.OCR_UNCERTAIN and KEY_ENTRY in str(f) for f in flags)
 
 
 def measure(out: Path, sheet: Sheet, scan: ScanSetting) -> KeyTally:
@@ -111,12 +121,16 @@ def measure(out: Path, sheet: Sheet, scan: ScanSetting) -> KeyTally:
         record = read.get(number)
         answer = record.answer if record is not None else None
         if answer:
+            flagged_entry = record is not None and _entry_flagged(record.flags)
             tally.read += 1
             tally.right += answer == truth.answer
             tally.wrong += answer != truth.answer
             tally.wrong_text += answer != truth.answer and len(truth.answer) > 1
+            tally.wrong_flagged += answer != truth.answer and flagged_entry
+            tally.text_read += len(truth.answer) > 1
+            tally.text_flagged += len(truth.answer) > 1 and flagged_entry
             if answer != truth.answer:
-                tally.notes.append(f"{number}: read {answer!r}, printed {truth.answer!r}")
+                tally.notes.append(f"{number}: read {answer!r}, printed {truth.answer!r}{' (flagged)' if flagged_entry else ''}")
             continue
         # `key.no_entry` is on every unkeyed question: the reader's own word about it is another key flag or a line.
         flagged = record is not None and any(isinstance(f, Diagnostic) and f.code.code.startswith("key.") and f.code is not Code.NO_KEY_ENTRY

@@ -16,15 +16,17 @@ import sys
 import tempfile
 import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
+from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract import ExtractOptions, extract_document
-from pipeline.extract.ocr import OcrSettings
-from pipeline.parse import KeyTable, read_grid, read_list, read_variant_table, split_booklet, unaccounted_line
+from pipeline.extract import ExtractOptions, PageMethod, extract_document
+from pipeline.extract.ocr import OcrSettings, spelled_for
+from pipeline.parse import (KeyTable, Recovery, mend_short_entries, read_grid, read_list, read_variant_table, split_booklet,
+                            unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -39,6 +41,8 @@ class KeyScore:
     total: int
     seconds: float
     unaccounted: int = 0  # missing entries no line of the reader named: one `key.entries_unaccounted` line now
+    wrong_flagged: int = 0  # of the wrong short-answer entries, those judged unsure (`shortentries`): their question is flagged
+    flagged: int = 0  # short-answer entries judged unsure, right or wrong
 
     @property
     def share(self) -> float:
@@ -59,10 +63,15 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
             return KeyTable(pdf.name, problems=[f"no line matches the key's start {spec.in_sheet!r}"])
         document = found
     if spec.kind == "list":
-        return read_list(document, spec, pdf.name)
-    tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
-    wanted = spec.variant if spec.variant_header else ""
-    return tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
+        table = read_list(document, spec, pdf.name)
+    else:
+        tables = read_grid(document, spec, pdf.name, sheet.labels) if spec.kind == "grid" else read_variant_table(document, spec, pdf.name)
+        wanted = spec.variant if spec.variant_header else ""
+        table = tables.get(wanted or "") or KeyTable(pdf.name, problems=[f"no table for variant {wanted!r} (found {sorted(tables)})"])
+    if spec.kind != "grid":  # as `read_sheet_keys` does
+        mend_short_entries(table, sheet.labels, spelled_for(sheet.languages), all(p.method is PageMethod.OCR for p in document.pages),
+                           Recovery.without(disabled))
+    return table
 
 
 def same_answer(read: str, printed: str) -> bool:
@@ -91,12 +100,16 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     scan = setting.rasterise(source, folder / f"{sheet.name}-{setting.folder()}.pdf", seed=seed)
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
-    return score(sheet, table, setting.label(), time.monotonic() - started), table
+    result = score(sheet, table, setting.label(), time.monotonic() - started)
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
+                                  table.number_lines)
+    wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
+    return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.keyscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--families", default=",".join([*TUNING, *CHECKING]))
+    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *CHECKING, *SHORT_CHECKING]))
     parser.add_argument("--dpi", default="200")
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
@@ -105,12 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
     args = parser.parse_args(argv)
-    families = {**TUNING, **CHECKING}
+    families = {**TUNING, **SHORT_TUNING, **CHECKING, **SHORT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
-            kind = "tuning" if name in TUNING else "checking"
+            kind = "tuning" if name in TUNING or name in SHORT_TUNING else "checking"
             source = build_pdf(Path(tmp) / f"{sheet.name}.pdf", sheet.pages)
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
@@ -122,11 +135,15 @@ def main(argv: list[str] | None = None) -> int:
                 result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg, tilt), seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
-                      f"(unaccounted {result.unaccounted}) {result.seconds:.1f}s", flush=True)
+                      f"(unaccounted {result.unaccounted}) flagged {result.flagged} (of the wrong {result.wrong_flagged}) "
+                      f"{result.seconds:.1f}s", flush=True)
                 if args.show:
                     for n, a in sheet.truth.items():
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
+                    for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
+                                                         True, table.repaired, table.number_lines).items():
+                        print(f"    {n}: unsure {words}")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0

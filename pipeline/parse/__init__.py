@@ -19,7 +19,9 @@ Public functions and types:
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
   `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
 - the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
-  `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for), `read_grid` (`gridkeys`)
+  `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for), `read_grid` (`gridkeys`);
+  `mend_short_entries` (`shortrepairs`) and `unsure_short_entries` (`shortentries`): a short-answer key's entries
+  mended and judged as `parse_sheet` does; `KEY_ENTRY`, the name of a key entry in an `ocr.uncertain` flag (`certainty`)
 - the signs of a misreading no word shows, judged on OCR'd questions (`misreadsigns`): `MISREAD_SIGNS`, and
   `enable_signs(names)` for the measurement that weighs each (`pipeline.devkit.ocrcertainty --signs`)
 
@@ -53,6 +55,9 @@ from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccounted_line
+from pipeline.parse.certainty import KEY_ENTRY
+from pipeline.parse.shortentries import unsure_short_entries
+from pipeline.parse.shortrepairs import mend_short_entries
 
 # Bumped whenever parsing changes, so cached parse results of earlier code are never reused.
 # +14: an option whose label OCR lost is cut from the paragraph break in the option before it.
@@ -72,7 +77,9 @@ from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccou
 # +27: glued labels split ('a tableB) a cat'); question_max_indent, options.under_words, cloze_marker.
 # +29: a scanned header number read with its box's edge ("2|" as 21, "Questão 2]") is the number (edge-strokes);
 #      a key's booklet-type header read with a look-alike ("TIPO l") names its type.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+29"
+# +30: short-answer key entries read by OCR mended where the dictionary decides a slash (`shortrepairs`), and
+# flagged where their reading is unsure (`shortentries`).
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+30"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
@@ -88,6 +95,7 @@ __all__ = [
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
     "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line",
+    "KEY_ENTRY", "unsure_short_entries", "mend_short_entries",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",
     "MISREAD_SIGNS", "enable_signs",

@@ -31,6 +31,7 @@ from pipeline.parse.ocrpasses import BlocksWork, DraftsWork, OptionsWork, recove
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, document_text, plain_text
+from pipeline.parse.shortentries import unsure_short_key_entries
 from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
 from pipeline.patterns import held_bound, spec_pattern
@@ -415,6 +416,8 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
         apply_key(draft, key, spec, tf_cache, recovery, key_ocr)
     key_documents = [document for document, _ in keys]
     key_unsure = unsure_key_entries(key_documents, spec.key.entry)
+    for number, words in unsure_short_key_entries(key, key_documents, layout.options.labels, spec.metadata.language).items():
+        key_unsure[number] = list(dict.fromkeys([*key_unsure.get(number, []), *words]))
     recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels,
                                               spec.metadata.language, frozenset(key.inferred) if key is not None else frozenset()))
 

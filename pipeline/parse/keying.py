@@ -9,13 +9,15 @@ from urllib.parse import unquote
 
 from pipeline.acquire import ManifestEntry
 from pipeline.diagnostics import Code, Diagnostic, diagnose
-from pipeline.extract import ExtractedDocument
+from pipeline.extract import ExtractedDocument, PageMethod
 from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.labels import canonical_label, number_key
 from pipeline.parse.recovery import KeyEntryWork, Point, Recovery
+from pipeline.parse.shortentries import spelled_in
+from pipeline.parse.shortrepairs import mend_short_entries
 from pipeline.parse.truefalse import answers_from_key
 from pipeline.records import CLOSED_TYPES, QuestionType
 from pipeline.specs import SourceSpec
@@ -76,6 +78,9 @@ def read_sheet_keys(
                 continue
             else:
                 table = tables[variant]
+        if kind in ("list", "variant_table"):  # short-answer entries mended where the dictionary decides (`shortrepairs`)
+            mend_short_entries(table, spec.layout.options.labels, spelled_in(spec.metadata.language),
+                               all(page.method is PageMethod.OCR for page in document.pages), recovery)
         problems += [p if isinstance(p, Diagnostic) else diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
         problems += [diagnose(Code.KEY_CELL_UNREAD, name=name, question=number) for number in table.unread]
         if not table.answers:
@@ -101,6 +106,12 @@ def read_sheet_keys(
                 merged.voided.discard(number)
             elif number not in merged.answers:
                 merged.answers[number] = answer
+                if number in table.sources:
+                    merged.sources[number] = table.sources[number]
+                if number in table.number_lines:
+                    merged.number_lines[number] = table.number_lines[number]
+                if number in table.repaired:
+                    merged.repaired[number] = table.repaired[number]
                 merged.voided |= {number} & table.voided
                 merged.pilot |= {number} & table.pilot
                 merged.inferred |= {number} & table.inferred

@@ -37,6 +37,9 @@ class KeyTable:
     unread: list[str] = field(default_factory=list)  # questions (as printed) whose answer cell OCR could not read
     named: set[str] = field(default_factory=set)  # number keys a problem line of the table names (row lost, no answer)
     inferred: set[str] = field(default_factory=set)  # number keys keyed by inference (a grid number put back): unsure
+    sources: dict[str, list[StreamLine]] = field(default_factory=dict)  # number key -> the lines its answer was read from, where known
+    repaired: dict[str, list[str]] = field(default_factory=dict)  # number key -> its words as read, where a pass mended them
+    number_lines: dict[str, StreamLine] = field(default_factory=dict)  # number key -> its number's line, where `sources` are known
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two
@@ -157,8 +160,10 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             tables[variant].unread += placed.unread[variant]
             tables[variant].problems += placed.problems
     for variant, centre, next_centre, section_rows in single:
-        for number, answer in _answer_cells(section_rows, centre, next_centre):
-            tables[variant].put(number, answer)
+        for number, answer, lines, number_line in _answer_cells(section_rows, centre, next_centre):
+            if tables[variant].put(number, answer):
+                tables[variant].sources[number] = lines
+                tables[variant].number_lines[number] = number_line
     for table in tables.values():
         table.variants = sorted(tables)
         # A question another part of the key answers (a row of its own below the table) is not unread.
@@ -167,8 +172,9 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     return tables
 
 
-def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str]]:
-    """Cells centred under the answer header (closer to it than to the next column's header)."""
+def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str, list[StreamLine], StreamLine]]:
+    """Cells centred under the answer header (closer to it than to the next column's header): (number key,
+    answer, the lines it was read from, the number's line)."""
     lines = [sl for row in section_rows for sl in row]
     numbers = [(row[0], m) for row in section_rows if (m := _ROW_NUMBER.match(row[0].text))]
     result = []
@@ -179,6 +185,7 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
         low = (row_middle + (before.line.top + before.line.bottom) / 2) / 2 if before else -1.0
         high = (row_middle + (after.line.top + after.line.bottom) / 2) / 2 if after else float("inf")
         parts = [match.group("rest")] if match.group("rest") else []
+        read_from = [sl] if match.group("rest") else []
         for other in lines:
             middle = (other.line.top + other.line.bottom) / 2
             if (
@@ -189,9 +196,10 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
                 and abs((other.line.x0 + other.line.x1) / 2 - centre) < abs((other.line.x0 + other.line.x1) / 2 - next_centre)
             ):
                 parts.append(other.text)
+                read_from.append(other)
         answer = " ".join(p.strip() for p in parts if p.strip())
         if answer:
-            result.append((number_key(match.group("number")), answer))
+            result.append((number_key(match.group("number")), answer, read_from, sl))
     return result
 
 

@@ -22,6 +22,7 @@ from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.labelremainder import drop_label_remainders
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
+from pipeline.parse.shortrepairs import slash_alternatives
 from pipeline.parse.recovery import (
     KeyColumnWork,
     KeyEntryWork,
@@ -279,7 +280,8 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
     _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
-    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, _doubled_key_letter, _uncertainty,
+    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, slash_alternatives,
+    _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)
 

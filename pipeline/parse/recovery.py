@@ -43,6 +43,7 @@ class Point(enum.Enum):
     KEY_COLUMN = "a key column's rows"  # `KeyColumnWork`
     KEY_ENTRY = "a choice question's key entry, as its answer label is read"  # `KeyEntryWork` (`keying`)
     DRAFTS = "the sheet's questions, keyed"  # `ocrpasses.DraftsWork`
+    KEY_TEXT = "a short-answer key entry read by OCR"  # `shortrepairs.KeyTextWork`
 
 
 W = TypeVar("W")

@@ -63,7 +63,7 @@ def test_every_parse_pass_declares_a_unique_name_a_version_a_cost_a_point_a_cond
     # The registry lists the points in the order parsing meets them, and it is the one the runner reads.
     points = [p.point for p in PARSE_PASSES]
     order = [Point.OCR_LINE, Point.STREAM, Point.NUMBER_RUNS, Point.BLOCKS, Point.MARK, Point.QUESTION_LINES, Point.OPTION_LINES, Point.OPTIONS,
-             Point.KEY_COLUMN, Point.KEY_ENTRY, Point.DRAFTS]
+             Point.KEY_COLUMN, Point.KEY_TEXT, Point.KEY_ENTRY, Point.DRAFTS]
     assert points == sorted(points, key=order.index)
     assert recovery.registered() == PARSE_PASSES and Recovery.every().passes == PARSE_PASSES
 

@@ -1,0 +1,190 @@
+"""How sure the OCR reading of a short-answer key entry is: which entries rest on an unsure reading.
+
+A key's option-letter entries are checked against the question's labels (a letter that is no label is a
+flag of its own); a short-answer entry (`12,5 cm`, `sonet/znelka`, `ako/– ako`) has nothing to be checked
+against, so a misread letter (`soneť` for `sonet`, `lnterview` for `Interview`, `Šš` for `3`) or a dash of the
+wrong kind would key the question wrongly without a word. Here such an entry is unsure, and its question gets
+`ocr.uncertain` (parse's `certainty`, through `key_unsure`) and comes first in the audit queue, when:
+- a line it was read from holds a word Tesseract's reading was unsure of (`Line.unsure_words`), held in the entry;
+- one of its words of letters is unknown to the language's spelling dictionary, in any case (the alternatives
+  of `a/b` and `a; b` are judged apart; a word of up to `UNIT_LETTERS` letters right after a number is its unit,
+  `cm`, `kg`, `zł`, and not judged); or a word inside an alternative begins with a capital drawn as its small
+  letter only taller (`Š`, `O`, `V`: `SAME_SHAPE_CAPITALS`) where the dictionary knows it in small letters;
+- a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
+- a table entry has more lines above its number's line than below it (`lines_above_number`: another row's cell),
+  and then the entry of the row above it too (its cell may have lost those lines);
+- a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
+  scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
+  side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
+
+Only entries that are no option label are judged, and only those read by OCR: an entry with the lines it was
+read from (`KeyTable.sources`) by those lines; one without (a list key's entry) when every page of the keys was
+read by OCR. A language without a spelling dictionary judges the signs only.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+
+from pipeline.extract import ExtractedDocument, PageMethod
+from pipeline.extract.ocr import spelled_for
+from pipeline.languages import find_language
+from pipeline.parse.keys import KeyTable
+from pipeline.parse.stream import StreamLine, plain_text
+
+UNIT_LETTERS = 3  # letters of a unit written after its number
+_PARTS = re.compile(r"[\s/;()\[\]]+|,(?=\s|$)")  # what parts an entry's words: spaces, alternatives, brackets, a comma before a space
+_NUMBER = re.compile(r"^[-−+]?\d+(?:[.,:]\d+)*[%‰°]?$")
+# Capitals drawn as their small letter, only taller (Latin, Greek, Cyrillic): on a blurred scan the height alone
+# tells them apart, and an OCR reading confuses them (`(Štýlu)` for `(štýlu)`).
+SAME_SHAPE_CAPITALS = frozenset("CKOPSUVWXZΟΡΧΨСОХУКВЖЗМНПТШЩЬЪЫЮЯ")
+_LOPSIDED_SLASH = re.compile(r"(?<=\S)/\s+(?=\S)|(?<=\S)\s+/(?=\S)")
+_DASHES = frozenset("-‐‑‒–—―−")
+# Signs an answer is written with besides letters and digits: what parts words (above), closing and decimal marks,
+# quotes, apostrophes, dashes and the signs of numbers.
+_ANSWER_SIGNS = frozenset("/;,()[].:!?'\"’‘“”„«»%‰°+=*×·^²³<>") | _DASHES
+
+
+def _letters(word: str) -> bool:
+    return bool(word) and all(unicodedata.category(ch).startswith(("L", "M")) for ch in word)
+
+
+def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
+    """The words of a short-answer `answer` a reading of it is unsure of (the module's doc), each once, in order."""
+    found: list[str] = []
+    pieces_and_gaps = re.split(f"({_PARTS.pattern})", answer)
+    tokens = [t for t in pieces_and_gaps[::2] if t]
+    # Whether each word follows a word across spaces only (a unit after its number; `3/ri` is no unit).
+    spaced = [i > 0 and bool(pieces_and_gaps[i - 2]) and pieces_and_gaps[i - 1].isspace()
+              for i in range(0, len(pieces_and_gaps), 2) if pieces_and_gaps[i]]
+    firsts = _alternative_starts(answer)
+    for index, token in enumerate(tokens):
+        core = token.strip(".:!?'\"’‘“”„«»")
+        if not core:
+            continue
+        if all(ch in _DASHES for ch in core):
+            found.append(core)  # a dash set apart from words: which dash it is, its length tells
+            continue
+        inner = core.strip("".join(_DASHES))
+        if any(not ch.isalnum() and ch not in _ANSWER_SIGNS and not unicodedata.category(ch).startswith("M") for ch in inner):
+            found.append(token)
+            continue
+        if _NUMBER.match(inner):
+            continue
+        pieces = [p for p in re.split(r"[-‐‑–—]", inner) if p]  # a compound's halves (`severo-západ`)
+        if any(any(ch.isdigit() for ch in p) and any(ch.isalpha() for ch in p) for p in pieces):
+            found.append(token)
+            continue
+        if any(_letters(p) and any(a.islower() and b.isupper() for a, b in zip(p, p[1:])) for p in pieces):
+            found.append(token)  # a capital after a small letter inside a word (`predmetŤ`)
+            continue
+        if spelled is None:
+            continue
+        after_number = index > 0 and bool(_NUMBER.match(tokens[index - 1])) and spaced[index]
+        for piece in pieces:
+            if not _letters(piece) or (after_number and len(piece) <= UNIT_LETTERS):
+                continue
+            if not any(spelled(form) for form in dict.fromkeys((piece, piece.lower(), piece.capitalize()))):
+                found.append(token)
+                break
+            if index not in firsts and _same_shape_capital(piece) and spelled(piece.lower()):
+                found.append(token)  # `úradného (Štýlu)`: a small letter read as its capital
+                break
+    return list(dict.fromkeys(found))
+
+
+def lopsided_slashes(line: str) -> list[str]:
+    """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
+    reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
+    return [m.group(0).strip() for m in _LOPSIDED_SLASH.finditer(line.strip())]
+
+
+def lines_above_number(lines: list[StreamLine], number: StreamLine) -> list[str]:
+    """The texts of a table entry's lines that stand above its number's line where more of them do than below it.
+    A cell's lines stand level with its number and below it (set from the top) or about it (centred): more above
+    than below are another row's, its number lost or its cell read into this row (NÚCEM's wrapped `(prestávka/pauza)`
+    read as question 39's, leaving 38's answer short)."""
+    others = [sl for sl in lines if sl is not number and sl.page == number.page]
+    above = [sl for sl in others if sl.line.bottom <= number.line.top]
+    below = [sl for sl in others if sl.line.top >= number.line.bottom]
+    return [plain_text(sl.text)[0] for sl in above] if len(above) > len(below) else []
+
+
+def _row_above(number: StreamLine, number_lines: dict[str, StreamLine]) -> str | None:
+    """The entry whose number's line stands nearest above `number` on its page."""
+    above = [(sl.line.top, key) for key, sl in number_lines.items() if sl.page == number.page and sl.line.bottom <= number.line.top]
+    return max(above)[1] if above else None
+
+
+def _alternative_starts(answer: str) -> set[int]:
+    """Indices (among the entry's words, as `odd_words` splits them) of the first word of each alternative."""
+    starts: set[int] = set()
+    index = 0
+    for alternative in re.split(r"[/;]", answer):
+        words = [t for t in _PARTS.split(alternative) if t]
+        if words:
+            starts.add(index)
+        index += len(words)
+    return starts
+
+
+def _same_shape_capital(word: str) -> bool:
+    """A word of a capital and small letters whose capital has its small letter's shape, only taller (`Š`, `O`, `V`)."""
+    base = unicodedata.normalize("NFD", word[:1])[:1]
+    return len(word) > 1 and word[0].isupper() and word[1:].islower() and base in SAME_SHAPE_CAPITALS
+
+
+def _holds(answer: str, word: str) -> bool:
+    core = word.strip(".,;:!?()[]'\"")
+    return bool(core) and core in answer
+
+
+def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[StreamLine]], labels: Iterable[str],
+                         spelled: Callable[[str], bool] | None, all_ocr: bool,
+                         repaired: dict[str, list[str]] | None = None,
+                         number_lines: dict[str, StreamLine] | None = None) -> dict[str, list[str]]:
+    """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
+    reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
+    them; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
+    spelling dictionary knows a word (None: it has none); `all_ocr`: every key page was read by OCR (an entry
+    without sources is then judged); `repaired`: the words as read of the entries a pass mended (`shortrepairs`),
+    unsure all the same; `number_lines`: each table entry's number's line (`lines_above_number`)."""
+    label_set = {label.casefold() for label in labels}
+    found: dict[str, list[str]] = {}
+    for number, answer in answers.items():
+        text = plain_text(answer)[0].strip()
+        if not text or text.casefold() in label_set:
+            continue
+        lines = sources.get(number)
+        if lines is None and not all_ocr or lines is not None and not any(sl.ocr for sl in lines):
+            continue
+        words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
+        words += odd_words(text, spelled) + list((repaired or {}).get(number, []))
+        words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
+        number_line = (number_lines or {}).get(number)
+        if lines and number_line is not None:
+            taken = lines_above_number(lines, number_line)
+            words += [repr(w) for w in taken]
+            above = _row_above(number_line, number_lines or {}) if taken else None
+            if above is not None and above in answers:  # the row whose cell those lines may have been
+                found.setdefault(above, []).append(f"a line read into question {number}'s entry")
+        if words:
+            found[number] = list(dict.fromkeys([*found.get(number, []), *words]))
+    return found
+
+
+def spelled_in(language: str | None) -> Callable[[str], bool] | None:
+    """Whether the spelling dictionaries of the sheet's language (ISO 639-1) know a word; None without any."""
+    found = find_language(language) if language else None
+    return spelled_for(tuple(found.codes.tesseract)) if found and found.spelling else None
+
+
+def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocument], labels: Iterable[str],
+                             language: str | None) -> dict[str, list[str]]:
+    """`unsure_short_entries` of a sheet's merged key, read from `documents` (the key files), in its `language`."""
+    pages = [page for document in documents for page in document.pages]
+    if key is None or not key.answers or not any(page.method is PageMethod.OCR for page in pages):
+        return {}
+    all_ocr = all(page.method is PageMethod.OCR for page in pages)
+    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired, key.number_lines)
