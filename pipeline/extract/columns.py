@@ -113,7 +113,7 @@ def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], page_height: flo
         for k in range(tried_from[start], tried_from[start + 1]):
             end, current = ends[k], gutters[k]
             # The costliest test, as `_gutter_run` makes it last.
-            if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
+            if _gridlike(glyphs, rows[start:end], current, params) or _head_across(glyphs, rows, start, end, current):
                 continue
             return _without_trailing_heading(glyphs, rows, start, end, current), current
         return None
@@ -215,6 +215,82 @@ def _band_glyphs(rows: list[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
     lengths = [len(getattr(row, name)) for row in rows]
     flat = np.fromiter(chain.from_iterable(getattr(row, name) for row in rows), dtype=np.int64, count=sum(lengths))
     return flat, np.repeat(np.arange(len(rows)), lengths)
+
+
+def _gridlike(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float], params: LayoutParams) -> bool:
+    """Whether the band's gutter is only a gap of a grid: no wider than its cells' own gaps
+    (`GUTTER_OVER_INNER_GAP` times `_typical_inner_gap`), and its two sides' lines on one baseline.
+
+    A grid's cells (a key's numbers over letters, options two a row, a table's cells) stand on the rows'
+    baselines on both sides of the gap; two page columns set apart from each other stand wherever their
+    own text puts them, and where they drift a fraction of a line apart (`_offset_sides`), their lines
+    interleave row by row: however wide the gaps inside each column (options two a row), the band is columns."""
+    if gutter[1] - gutter[0] >= GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows, gutter):
+        return False
+    return not _offset_sides(glyphs, rows, gutter, params.min_column_rows)
+
+
+def _head_across(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> bool:
+    """Whether the band's first row is a line across the columns' gutter (a centred running head above them),
+    not a column's line: its ink all on one side of the gutter, it reaches into the wider gutter the band's
+    other rows leave (from their last ink left of it to their first right of it). Such a row narrows the
+    gutter to a sliver beside it, which a long line of a column then closes: the band starts below it."""
+    if end - start < 2:
+        return False
+    first = rows[start]
+    ink = np.array(first.members, dtype=np.int64)
+    x0, x1 = glyphs.x0[ink], glyphs.x1[ink]
+    if not (np.all(x1 <= gutter[0]) or np.all(x0 >= gutter[1])):
+        return False
+    below, _ = _band_glyphs(rows[start + 1:end], "members")
+    left_ends, right_starts = glyphs.x1[below], glyphs.x0[below]
+    left_ends = left_ends[left_ends <= gutter[0]]
+    right_starts = right_starts[right_starts >= gutter[1]]
+    if not len(left_ends) or not len(right_starts):
+        return False
+    wide = (float(left_ends.max()), float(right_starts.min()))
+    return float(x0.min()) < wide[1] and float(x1.max()) > wide[0] and (wide[1] - wide[0]) > (gutter[1] - gutter[0])
+
+
+ALIGNED = 0.2  # row heights: two lines whose baselines stand closer than this stand on one baseline
+OFFSET_SHARE = 0.5  # of the lines beside a line of the other side, at least this share stand off its baseline
+
+
+def _offset_sides(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float], min_lines: int) -> bool:
+    """Whether the lines left and right of the gutter stand off each other's baselines: each side's line on
+    a row at the median bottom of its glyphs there (a text layer's boxes end at the font's descent, which a
+    line shares; an OCR word's at its ink, the median keeping to the baseline), each line of either side
+    within the other side's run of lines set against the nearest line of the other side: aligned within
+    `ALIGNED` of a row's height, off it by less than that side's line pitch less as much (a line farther
+    than that has no line beside it: a wrapped cell's second line beside a one-line cell, a column's
+    blank). At least `min_lines` lines off, and `OFFSET_SHARE` of those beside a line."""
+    flat, row_of = _band_glyphs(rows, "members")
+    if not len(flat):
+        return False
+    bottom = glyphs.bottom[flat]
+    height = float(np.median([row.bottom - row.top for row in rows]))
+    if np.isnan(bottom).any() or not height > 0.0:
+        return False
+    sides = []
+    for side in (glyphs.x1[flat] <= gutter[0], glyphs.x0[flat] >= gutter[1]):
+        chosen_row, chosen = row_of[side], bottom[side]
+        order = np.lexsort((chosen, chosen_row))
+        chosen_row, chosen = chosen_row[order], chosen[order]
+        starts = np.flatnonzero(np.concatenate(([True], chosen_row[1:] != chosen_row[:-1]))) if len(chosen) else np.zeros(0, dtype=np.int64)
+        counts = np.diff(np.append(starts, len(chosen)))
+        lines = np.sort(chosen[starts + (counts - 1) // 2])
+        if len(lines) < 2:
+            return False
+        sides.append(lines)
+    offset = aligned = 0
+    for lines, other in (sides, sides[::-1]):
+        pitch = float(np.median(np.diff(lines)))
+        inside = lines[(lines >= other[0] - height) & (lines <= other[-1] + height)]
+        at = np.searchsorted(other, inside).clip(1, len(other) - 1)
+        nearest = np.minimum(np.abs(inside - other[at - 1]), np.abs(other[at] - inside))
+        aligned += int(np.count_nonzero(nearest <= ALIGNED * height))
+        offset += int(np.count_nonzero((nearest > ALIGNED * height) & (nearest < pitch - ALIGNED * height)))
+    return offset >= min_lines and offset >= OFFSET_SHARE * (offset + aligned)
 
 
 def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float]) -> float:
@@ -396,8 +472,10 @@ def _gutter_run(
             if _sparse(right_run, right_rows, right_width, params):
                 continue
         # The costliest test last (each is pure, so their order changes nothing but the time).
-        if current[1] - current[0] < GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], current):
+        if _gridlike(glyphs, rows[start:end], current, params):
             continue  # a grid (a key's numbers over letters): its cells stand as far apart as the "gutter"
+        if _head_across(glyphs, rows, start, end, current):
+            continue
         return _without_trailing_heading(glyphs, rows, start, end, current), current
     return None
 
