@@ -223,12 +223,14 @@ def _band_glyphs(rows: list[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
 def _gridlike(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter: tuple[float, float], params: LayoutParams,
               lines: dict) -> bool:
     """Whether the band's gutter is only a gap of a grid: no wider than its cells' own gaps
-    (`GUTTER_OVER_INNER_GAP` times `_typical_inner_gap`), and its two sides' lines on one baseline.
+    (`GUTTER_OVER_INNER_GAP` times `_typical_inner_gap`), its two sides' lines on one baseline, and a white
+    band of its own on a side (a grid's or table's next column, `_inner_band`).
 
-    A grid's cells (a key's numbers over letters, options two a row, a table's cells) stand on the rows'
-    baselines on both sides of the gap; two page columns set apart from each other stand wherever their
-    own text puts them, and where they drift a fraction of a line apart (`_offset_sides`), their lines
-    interleave row by row: however wide the gaps inside each column (options two a row), the band is columns."""
+    A grid's cells (a key's numbers over letters, a table's cells) stand on the rows' baselines on both
+    sides of the gap, and its other gaps run down all its rows as the gutter does. Two page columns stand
+    wherever their own text puts them: where they drift a fraction of a line apart (`_offset_sides`) their
+    lines interleave row by row, and where they stay level the gaps inside each (options two a row) are
+    crossed by its stems. Either way the band is columns, however wide those gaps."""
     if gutter[1] - gutter[0] >= GUTTER_OVER_INNER_GAP * _typical_inner_gap(glyphs, rows[start:end], gutter):
         return False
     # The bands tried from one start row after another mostly share their end and gutter: each row's lines
@@ -237,7 +239,26 @@ def _gridlike(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter
     if found is None or found[0] > start:
         found = lines[(end, gutter)] = (start, *_side_lines(glyphs, rows[start:end], gutter))
     first, left, right, heights = found
-    return not _offset_sides(left[start - first:], right[start - first:], heights[start - first:], params.min_column_rows)
+    if _offset_sides(left[start - first:], right[start - first:], heights[start - first:], params.min_column_rows):
+        return False
+    return _inner_band(glyphs, rows[start:end], gutter, (gutter[1] - gutter[0]) / GUTTER_OVER_INNER_GAP)
+
+
+def _inner_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float], min_gutter: float) -> bool:
+    """Whether either side of the gutter holds a white band of its own, `min_gutter` wide (as wide as the gap
+    test asks a row's gaps to be), that none of that side's rows crosses: a grid's or a table's next column. Two page columns whose rows hold options two a row
+    have gaps as wide as the gutter, but their stems run across them."""
+    flat, _ = _band_glyphs(rows, "members")
+    x0, x1 = glyphs.x0[flat], glyphs.x1[flat]
+    for side in (x1 <= gutter[0], x0 >= gutter[1]):
+        left, right = x0[side], x1[side]
+        if len(left) < 2 or np.isnan(left).any() or np.isnan(right).any():
+            return True  # as the gap test said
+        order = np.argsort(left, kind="stable")
+        reach = np.maximum.accumulate(right[order])
+        if (left[order][1:] - reach[:-1] >= min_gutter).any():
+            return True
+    return False
 
 
 def _head_across(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter: tuple[float, float]) -> bool:
