@@ -241,7 +241,13 @@ def _gridlike(glyphs: GlyphArrays, rows: list[Row], start: int, end: int, gutter
     first, left, right, heights = found
     if _offset_sides(left[start - first:], right[start - first:], heights[start - first:], params.min_column_rows):
         return False
-    return _inner_band(glyphs, rows[start:end], gutter, (gutter[1] - gutter[0]) / GUTTER_OVER_INNER_GAP)
+    # A band of rows from `start` on holds every white band the rows from an earlier start held.
+    if lines.get(("band", end, gutter), end) <= start:
+        return True
+    if _inner_band(glyphs, rows[start:end], gutter, (gutter[1] - gutter[0]) / GUTTER_OVER_INNER_GAP):
+        lines[("band", end, gutter)] = start
+        return True
+    return False
 
 
 def _inner_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float], min_gutter: float) -> bool:
