@@ -10,8 +10,8 @@ hold a word whose mark may be lost are read again from the page not whitened:
 - a candidate is a word of `MIN_LETTERS` letters or more whose reading has a twin in the languages' spelling
   dictionaries that differs from it by marks alone, one bare letter carrying a mark over the same base letter (the
   marks of the dictionaries' own alphabet, their `TRY` letters): `fisica` → `física`, `Sindrome` → `Síndrome`;
-- the lines holding candidates, words no dictionary knows first, then known ones (`esta` / `está`), at most
-  `MAX_LINES` a page, are cut from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing)
+- the lines holding a candidate no dictionary knows (`fisica`; a known one, `esta` / `está`, is mended too when its
+  line is read), at most `MAX_LINES` a page, are cut from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing)
   but not whitened, stacked, and read in one Tesseract call as a block of text;
 - a candidate takes the word read again at its place only where the two differ by marks alone, the second reading
   adds marks and takes none off, and the dictionaries know it; each change is noted on the page.
@@ -102,13 +102,15 @@ def candidates(words: Sequence[Word], spelling: Spelling) -> list[Candidate]:
 
 
 def lines_to_read(words: Sequence[Word], found: Sequence[Candidate], max_lines: int = MAX_LINES) -> list[tuple[int, int, int]]:
-    """The lines read again: those with a word no dictionary knows first, then those with the most candidates,
-    at most `max_lines`, in the page's order."""
+    """The lines read again: those holding a word no dictionary knows (whose twin it knows), most such words first,
+    at most `max_lines`, in the page's order. A line whose candidates are all known words (`esta`, `que`) is not
+    read for them: on Spanish and Portuguese prose that is nearly every line, a second reading of the page."""
     per_line: dict[tuple[int, int, int], list[int]] = {}
     for candidate in found:
         counts = per_line.setdefault(candidate.word.line, [0, 0])
         counts[0 if candidate.unknown else 1] += 1
-    ranked = sorted(per_line, key=lambda line: (-per_line[line][0], -per_line[line][1]))[:max_lines]
+    ranked = sorted((line for line in per_line if per_line[line][0]),
+                    key=lambda line: (-per_line[line][0], -per_line[line][1]))[:max_lines]
     order = list(words_by_line(list(words)))
     return sorted(ranked, key=order.index)
 

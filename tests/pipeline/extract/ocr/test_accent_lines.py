@@ -65,7 +65,8 @@ def test_candidates_are_words_with_a_known_twin_and_the_unknown_ones_come_first(
         [("La", 1), ("fisica", 1), ("esta", 2), ("aqui.", 3), ("perro", 3), ("FISICA", 4)])]
     found = {c.word.text: c.unknown for c in candidates(words, spelling)}
     assert found == {"fisica": True, "esta": False, "aqui.": True}  # `perro` has no twin; capitals are another pass's
-    assert lines_to_read(words, candidates(words, spelling), max_lines=2) == [(1, 1, 1), (1, 1, 3)]
+    assert lines_to_read(words, candidates(words, spelling)) == [(1, 1, 1), (1, 1, 3)]  # line 2: `esta` alone, known
+    assert lines_to_read(words, candidates(words, spelling), max_lines=1) == [(1, 1, 1)]
 
 
 def test_a_reading_is_taken_only_where_it_adds_a_known_mark():
