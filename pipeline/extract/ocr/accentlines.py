@@ -11,12 +11,13 @@ hold a word whose mark may be lost are read again from the page not whitened:
   dictionaries that differs from it by marks alone, one bare letter carrying a mark over the same base letter (the
   marks of the dictionaries' own alphabet, their `TRY` letters): `fisica` → `física`, `Sindrome` → `Síndrome`;
 - the lines holding a candidate no dictionary knows (`fisica`; a known one, `esta` / `está`, is mended too when its
-  line is read), at most `MAX_LINES` a page, are cut from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing)
-  but not whitened, stacked, and read in one Tesseract call as a block of text;
+  line is read), at most `MAX_LINES` a page, are cut from `CONTEXT` words before their first candidate to as many
+  after the last, from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing) but not
+  whitened, stacked, and read in one Tesseract call as a block of text;
 - a candidate takes the word read again at its place only where the two differ by marks alone, the second reading
   adds marks and takes none off, and the dictionaries know it; each change is noted on the page.
 
-No mark is added that the ink does not show: the line is read whole, with its neighbours (a word read alone leans
+No mark is added that the ink does not show: the word is read in its line, with its neighbours (a word read alone leans
 to the dictionary's spelling, `glyph-reread` in docs/results.md), from a page that differs from the first only
 where light grey was made paper; a word printed without its mark reads without it again.
 """
@@ -41,6 +42,7 @@ LINE_PSM = 6  # the stacked lines read as one block of text
 ABOVE = 0.5  # word heights of margin above a line's boxes (a capital's accent stands above Tesseract's box)
 BELOW = 0.2  # word heights below
 SIDE = 0.6  # word heights left and right
+CONTEXT = 2  # words read with the candidates on each side: the line's own context, at a third of its cost or less
 GAP = 0.6  # word heights of white between stacked lines
 SAME_PLACE = 0.5  # share of the narrower box two words' columns must share to be the same word
 
@@ -133,7 +135,8 @@ def mend_lost_marks(
     if not chosen:
         return Mended(words, [], 0)
     per_line = words_by_line(words)
-    boxes = [_line_box(per_line[line], page.size) for line in chosen]
+    wanted = {id(c.word) for c in found}
+    boxes = [_line_box(_window(per_line[line], wanted), page.size) for line in chosen]
     height = int(np.median([w.bottom - w.top for w in words])) or 1
     gap = max(4, round(GAP * height))
     stack, tops = stacked([page.crop(box) for box in boxes], gap)
@@ -149,7 +152,6 @@ def mend_lost_marks(
                 break
     mended: dict[int, Word] = {}
     changes = []
-    wanted = {id(c.word) for c in found}
     for line, read_again in zip(chosen, by_crop):
         for word in per_line[line]:
             if id(word) not in wanted:
@@ -163,6 +165,12 @@ def mend_lost_marks(
                 mended[id(word)] = replace(word, text=lead + other + trail)
                 changes.append((word.text, mended[id(word)].text))
     return Mended([mended.get(id(w), w) for w in words], changes, len(chosen))
+
+
+def _window(members: list[Word], wanted: set[int]) -> list[Word]:
+    """The words of a line from `CONTEXT` words before its first candidate to `CONTEXT` after its last."""
+    at = [i for i, word in enumerate(members) if id(word) in wanted]
+    return members[max(0, at[0] - CONTEXT):at[-1] + CONTEXT + 1]
 
 
 def _line_box(members: list[Word], size: tuple[int, int]) -> tuple[int, int, int, int]:
