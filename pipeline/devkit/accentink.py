@@ -33,12 +33,11 @@ from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, scanned_prose
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
-from pipeline.extract.ocr.engine import SMOOTHING_RADIUS_PX, prepared_before_whitening, smoothed
+from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, prepared_before_whitening, render_page, tesseract_command
 
 X_HEIGHT = set("acegimnorsuvwxyz")
 FLAT = set("acemnorsuvwxz")  # no ascender, no dot, no descender: the line's x-height and baseline
@@ -140,10 +139,9 @@ def prepared_as(image: Image.Image, dpi: int, variant: str) -> Image.Image:
         return prepare_for_tesseract(image, dpi)
     if variant == "not-whitened":
         return Image.fromarray(prepared_before_whitening(image, dpi), mode="L")
-    grey = np.asarray(image.convert("L")).copy()
-    if variant == "grey-smoothed":
-        grey = smoothed(grey, SMOOTHING_RADIUS_PX * dpi / 300)
-    return Image.fromarray(grey, mode="L")
+    grey = image.convert("L")
+    # The preparation's smoothing: a 0.8 px Gaussian blur at 300 dpi (`engine.SMOOTHING_RADIUS_PX`).
+    return grey.filter(ImageFilter.GaussianBlur(0.8 * dpi / 300)) if variant == "grey-smoothed" else grey
 
 
 def measure(out: Path, language: Language, scan: ScanSetting) -> dict[str, list[tuple[float, float, float]]]:
