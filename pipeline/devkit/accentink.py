@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from pipeline.devkit.punctscans import CHECKING, TUNING, Language, scanned_prose
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, render_page, tesseract_command
+from pipeline.extract.ocr import installed_languages, prepare_for_tesseract, prepared_before_whitening, render_page, tesseract_command
 
 X_HEIGHT = set("acegimnorsuvwxyz")
 FLAT = set("acemnorsuvwxz")  # no ascender, no dot, no descender: the line's x-height and baseline
@@ -45,6 +45,10 @@ BELOW = {"\u0323", "\u0327", "\u0328", "\u0324", "\u0331"}  # dot below, cedilla
 LANGUAGES = tuple(lang for lang in (*TUNING, *CHECKING) if lang.name != "el")
 SCANS = "150/0.8/70,200/0.6/85"
 PREPARED = 0  # `--prepared`: the dpi the OCR path reads a scan at (0: the scan as rasterised)
+# `--variant`: how the page rendered at `PREPARED` dpi is made ready: as the OCR path prepares it, prepared but not
+# whitened, the grey page as rendered, or that grey smoothed as the preparation smooths.
+VARIANTS = ("prepared", "not-whitened", "grey", "grey-smoothed")
+VARIANT = "prepared"
 GROUPS = ("i plain", "i marked, kept", "i marked, lost", "other plain", "other marked, kept", "other marked, lost")
 
 
@@ -129,6 +133,17 @@ def features(grey: np.ndarray, read: list[Box]) -> list[tuple[int, float, float,
     return out
 
 
+def prepared_as(image: Image.Image, dpi: int, variant: str) -> Image.Image:
+    """`image` made ready to read as `variant` (`VARIANTS`) says."""
+    if variant == "prepared":
+        return prepare_for_tesseract(image, dpi)
+    if variant == "not-whitened":
+        return Image.fromarray(prepared_before_whitening(image, dpi), mode="L")
+    grey = image.convert("L")
+    # The preparation's smoothing: a 0.8 px Gaussian blur at 300 dpi (`engine.SMOOTHING_RADIUS_PX`).
+    return grey.filter(ImageFilter.GaussianBlur(0.8 * dpi / 300)) if variant == "grey-smoothed" else grey
+
+
 def measure(out: Path, language: Language, scan: ScanSetting) -> dict[str, list[tuple[float, float, float]]]:
     """Each group's (peak, mass, top) figures, relative to the page's plain `i`s, on `language`'s page at `scan`."""
     scanned, text = scanned_prose(out, language, scan)
@@ -145,7 +160,7 @@ def page_groups(scanned: Path, index: int, text: str, tesseract: str, dpi: int) 
     finally:
         document.close()
     if PREPARED:
-        image, dpi = prepare_for_tesseract(image, PREPARED), PREPARED
+        image, dpi = prepared_as(image, PREPARED, VARIANT), PREPARED
     grey = np.asarray(image.convert("L"))
     read = boxes(grey, tesseract, dpi)
     figures = features(grey, read)
@@ -221,9 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-generated", action="store_true", help="leave the generated pages out")
     parser.add_argument("--prepared", type=int, default=0,
                         help="measure the page rendered at this dpi and prepared as the OCR path prepares it (0: the scan itself)")
+    parser.add_argument("--variant", choices=VARIANTS, default="prepared",
+                        help="with --prepared: the page as the OCR path prepares it, or not whitened, or grey (smoothed)")
     args = parser.parse_args(argv)
-    global PREPARED
-    PREPARED = args.prepared
+    global PREPARED, VARIANT
+    PREPARED, VARIANT = args.prepared, args.variant
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
     scans = ScanSetting.parse_list(args.scans)

@@ -24,7 +24,8 @@ Public functions and types:
   option label token ("a)", "(B)", "C.")
 - `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
   `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
-- `prepare_for_tesseract(image, dpi)`, `render_page(document, index, dpi)`, `straight_rules(dark, length)`:
+- `prepare_for_tesseract(image, dpi)`, `prepared_before_whitening(image, dpi)` (the same page before its light greys
+  are made paper: `accentlines` reads lines again from it), `render_page(document, index, dpi)`, `straight_rules(dark, length)`:
   the pixels of rules and frames (`engine`)
 - `read_masked(pdf_path, [MaskedRequest], settings, …)` -> {page: [PlacedWord]}: the ink inside boxes of
   a text page read on white, everything else painted out (`masked`; the stage reads drawn text and
@@ -56,6 +57,7 @@ from pipeline.extract.ocr.engine import (
     OcrUnavailable,
     installed_languages,
     prepare_for_tesseract,
+    prepared_before_whitening,
     render_page,
     require_languages,
     straight_rules,
@@ -83,7 +85,7 @@ __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
     "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
-    "ocr_pages", "prepare_for_tesseract", "read_page", "reading_key", "render_page", "require_languages",
+    "ocr_pages", "prepare_for_tesseract", "prepared_before_whitening", "read_page", "reading_key", "render_page", "require_languages",
     "tesseract_command", "PAGE_PASSES", "Cost", "DocumentedPass", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",

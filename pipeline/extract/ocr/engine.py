@@ -446,6 +446,11 @@ def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:
 
 
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
+    """The grey page Tesseract reads: `prepared_before_whitening`, its greys above `WHITE_FROM` made paper."""
+    return Image.fromarray(prepared_before_whitening(image, dpi, smoothing=smoothing), mode="L").point(_WHITEN)
+
+
+def prepared_before_whitening(image: Image.Image, dpi: int, *, smoothing: bool = True) -> np.ndarray:
     """The grey page Tesseract reads: colour fills and light tints to white, table rules removed, grain smoothed.
 
     Each step fixed text Tesseract lost on real sheets (scanned at 200–300 dpi):
@@ -461,7 +466,9 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
       (`straight_rules`: a thin rule turned straight left dashes beside it);
     - a 0.8 px blur (at 300 dpi) evens out grain (5 of 54 CONAREME question numbers recovered, NÚCEM
       key cells and variant codes read); `smoothing=False` leaves it out for condensed type, whose thin
-      strokes it dissolves (see `read_condensed`).
+      strokes it dissolves (see `read_condensed`);
+    - then (`prepare_for_tesseract`, not here) greys above `WHITE_FROM` become paper. Before that last step the
+      light grey of an accent at 150 dpi is still there (`accentlines` reads lines again from this page).
     """
     grey_array = np.asarray(image.convert("L")).copy()
     if image.mode == "RGB":
@@ -489,7 +496,7 @@ def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = Tru
         grey_array[dark_box][straight_rules(dark[dark_box], length)] = 255
     if smoothing:
         grey_array = smoothed(grey_array, SMOOTHING_RADIUS_PX * dpi / 300)
-    return Image.fromarray(grey_array, mode="L").point(_WHITEN)
+    return grey_array
 
 
 def smoothed(grey_array: np.ndarray, radius: float) -> np.ndarray:

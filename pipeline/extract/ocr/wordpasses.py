@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from PIL import Image
+
+from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.engine import prepared_before_whitening
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
@@ -162,6 +166,33 @@ def _same_shape_capitals(work: PageWork) -> PageWork:
 def _accents_read_twice(work: PageWork) -> PageWork:
     """An accented vowel read again bare after itself loses the bare one (`Colposcopíia`; `spelling`)."""
     return replace(work, words=accents_read_twice(work.words, work.lexicon))
+
+
+def _may_have_lost_marks(work: PageWork) -> bool:
+    """the page's languages have spelling dictionaries whose alphabet has marked letters, and the page has words"""
+    return bool(work.words) and page_spelling(work.settings.languages) is not None
+
+
+def _accent_inputs(settings: OcrSettings) -> str:
+    """The languages' dictionary files (`accentlines`)."""
+    return accent_inputs(tuple(settings.languages))
+
+
+@page_pass("accent-lines", "3", Cost.REGIONS, when=_may_have_lost_marks, inputs=_accent_inputs)
+def _accent_lines(work: PageWork) -> PageWork:
+    """Lines holding a word no dictionary knows whose twin with more marks it knows read again from the page
+    prepared but not whitened; a word takes the second reading where it only adds marks and is a dictionary word
+    (`accentlines`)."""
+    spelling = page_spelling(work.settings.languages)
+    assert spelling is not None
+    settings = work.settings
+    page = Image.fromarray(prepared_before_whitening(work.image, settings.dpi), mode="L")
+    mended = mend_lost_marks(work.words, page, spelling, tesseract_reader(settings.languages, settings.dpi, work.omp_thread_limit))
+    if not mended.changes:
+        return work
+    shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
+    note = f"accent lines: {len(mended.changes)} words took a mark read again from the page not whitened ({shown})"
+    return replace(work, words=mended.words, notes=work.notes + (note,))
 
 
 @page_pass("dashes", "1", Cost.CHEAP)
