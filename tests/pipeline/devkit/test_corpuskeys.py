@@ -19,5 +19,5 @@ def test_a_report_line_names_a_question_alone_or_inside_a_span():
 
 def test_tuning_and_checking_families_are_apart_and_the_line_counts_text_misreads_apart():
     assert not {s.spec for s in TUNING} & {s.spec for s in CHECKING}  # whole families kept aside
-    tally = KeyTally(keyed=10, read=9, right=8, wrong=1, wrong_text=1, reported=1)
-    assert "wrong  1 (text  1)" in tally.line() and "reported   1" in tally.line() and "silent  0" in tally.line()
+    tally = KeyTally(keyed=10, read=9, right=8, wrong=1, wrong_text=1, wrong_flagged=1, text_read=3, text_flagged=2, reported=1)
+    assert "wrong  1 (text  1, flagged  1)" in tally.line() and "text entries flagged 2/3" in tally.line() and "reported   1" in tally.line() and "silent  0" in tally.line()
