@@ -45,7 +45,7 @@ def table_areas(words: list[Word], cells: list[Word], text_height: float, width:
     if sum(len(w.text) <= 3 for w in words) >= KEY_PAGE_SHORT_SHARE * len(words):
         return [Region(0, 0, width, height)]
     across, down = round(CELL_CONTEXT_ACROSS * text_height), round(CELL_CONTEXT_DOWN * text_height)
-    boxes = [_take_in_cut_words((c.left - across, c.top - down, c.right + across, c.bottom + down), words) for c in cells]
+    boxes = [take_in_cut_words((c.left - across, c.top - down, c.right + across, c.bottom + down), words) for c in cells]
     merged: list[tuple[int, int, int, int]] = []
     for box in sorted(boxes):
         # A box that meets an area joins it; the grown area may then meet another.
@@ -59,7 +59,8 @@ def table_areas(words: list[Word], cells: list[Word], text_height: float, width:
     return [Region(max(l, 0), max(t, 0), min(r, width), min(b, height)) for l, t, r, b in sorted(merged, key=lambda m: (m[1], m[0]))]
 
 
-def _take_in_cut_words(box: tuple[int, int, int, int], words: list[Word]) -> tuple[int, int, int, int]:
+def take_in_cut_words(box: tuple[int, int, int, int], words: list[Word]) -> tuple[int, int, int, int]:
+    """`box` grown to take in whole every word it cuts (up to three rounds: a word taken in may cut another)."""
     left, top, right, bottom = box
     for _ in range(3):
         cut = [w for w in words if w.left < right and w.right > left and w.top < bottom and w.bottom > top]

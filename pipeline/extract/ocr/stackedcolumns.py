@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from pipeline.extract.ocr.keycells import CELL_CONTEXT_ACROSS, CELL_CONTEXT_DOWN
+from pipeline.extract.ocr.keycells import CELL_CONTEXT_ACROSS, CELL_CONTEXT_DOWN, take_in_cut_words
 from pipeline.extract.ocr.segment import Region
 from pipeline.extract.ocr.words import Word, words_by_line
 
@@ -44,14 +44,7 @@ def column_areas(words: list[Word], columns: list[list[Word]], text_height: floa
     across, down = round(CELL_CONTEXT_ACROSS * text_height), round(CELL_CONTEXT_DOWN * text_height)
     areas = []
     for members in columns:
-        left, top = min(w.left for w in members) - across, min(w.top for w in members) - down
-        right, bottom = max(w.right for w in members) + across, max(w.bottom for w in members) + down
-        for _ in range(3):
-            cut = [w for w in words if w.left < right and w.right > left and w.top < bottom and w.bottom > top]
-            grown = (min([left] + [w.left for w in cut]), min([top] + [w.top for w in cut]),
-                     max([right] + [w.right for w in cut]), max([bottom] + [w.bottom for w in cut]))
-            if grown == (left, top, right, bottom):
-                break
-            left, top, right, bottom = grown
+        left, top, right, bottom = take_in_cut_words((min(w.left for w in members) - across, min(w.top for w in members) - down,
+                                                      max(w.right for w in members) + across, max(w.bottom for w in members) + down), words)
         areas.append(Region(max(left, 0), max(top, 0), min(right, width), min(bottom, height)))
     return areas

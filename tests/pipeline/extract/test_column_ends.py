@@ -27,10 +27,9 @@ WORDS = {
 }
 
 
-def _question(number: int, language: str, x: float, y: float, width: float) -> tuple[list[TextBox], float]:
-    """A question from (x, y) down: its stem, then its options in a 2×2 grid (A B over
+def question_boxes(number: int, stem: str, words: tuple[str, ...], x: float, y: float, width: float) -> tuple[list[TextBox], float]:
+    """A question from (x, y) down: `stem` after its number, then its options in a 2×2 grid of `words` (A B over
     C D, each cell half the column wide). Returns its boxes and the height it takes."""
-    stem, words = WORDS[language]
     items = [TextBox(f"{number}. {stem}", x, y, width, size=SIZE)]
     stem_height = text_height(items[0]) + 1.0
     y += stem_height
@@ -39,6 +38,11 @@ def _question(number: int, language: str, x: float, y: float, width: float) -> t
             word = words[(number + 2 * row + cell) % len(words)]
             items.append(TextBox(f"{label}. {word}", x + 4 + cell * width / 2, y + row * ROW, width / 2 - 4, size=SIZE))
     return items, stem_height + 2 * ROW + 4.0
+
+
+def _question(number: int, language: str, x: float, y: float, width: float) -> tuple[list[TextBox], float]:
+    """A question of the language's stem and option words (`question_boxes`)."""
+    return question_boxes(number, *WORDS[language], x, y, width)
 
 
 def two_columns_right_short(path, language: str, left: int = 9, right: int = 2):

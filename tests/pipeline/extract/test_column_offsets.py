@@ -10,11 +10,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
-from tests.pipeline.extract.test_column_ends import _both_ways, _first
+from tests.pipeline.extract.test_column_ends import LABELS, ROW, SIZE, _both_ways, _first, question_boxes
 
-SIZE = 9.5
-ROW = SIZE * 1.25 / 2.835  # mm per line
-LABELS = ("A.", "B.", "C.", "D.")
 
 WORDS = {
     "vi": ("Câu nào sau đây nói đúng về lịch sử phát triển của tiếng Việt trong thời kỳ",
@@ -30,14 +27,7 @@ def _question(number: int, language: str, x: float, y: float, width: float, long
     and the height it takes."""
     stem, words = WORDS[language]
     stem = (stem + " " if long else "") + " ".join(stem.split()[: 5 + number % 7]) + "?"
-    items = [TextBox(f"{number}. {stem}", x, y, width, size=SIZE)]
-    stem_height = text_height(items[0]) + 1.0
-    y += stem_height
-    for row, pair in enumerate((("A", "B"), ("C", "D"))):
-        for cell, label in enumerate(pair):
-            word = words[(number + 2 * row + cell) % len(words)]
-            items.append(TextBox(f"{label}. {word}", x + 4 + cell * width / 2, y + row * ROW, width / 2 - 4, size=SIZE))
-    return items, stem_height + 2 * ROW + 4.0
+    return question_boxes(number, stem, words, x, y, width)
 
 
 def two_columns_offset(path, language: str, offset: float, per_column: int = 9):
