@@ -67,7 +67,7 @@ ANSWER_MIN_HEIGHT = 0.45  # of a row's height: an answer is a glyph's height (a 
 DASH_MAX_HEIGHT = 0.35  # of a row's height: a separating dash is low, and wider than tall
 BASELINE_FROM = 0.6  # of a row's height from its top: a leader's dots start below this (a dash stands higher)
 DASH_MIN_WIDTH = 0.3  # of a row's height: the narrowest dash (a hyphen is ~0.35 of a digit's height)
-LEAD_GAP = 0.45  # of the number's ink height: a word space at least, between a word leading an entry and its number
+LEAD_GAP = 0.45  # of a row's height: a word space at least, between a word leading an entry and its number
 ENTRY_GAP = 1.5  # row heights: white at least this wide parts two entries of a row (columns stand further apart)
 EDGE_SLACK = 0.5  # row heights: two entries whose pieces' edges lie this close share a column
 MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
@@ -197,15 +197,14 @@ def _span(pieces: list[Box]) -> Box:
 
 def _number_tail(rest: list[Box], height: int) -> list[Box]:
     """The pieces of `rest` that can be the entry's number: all of them when they fit a number's width, else the
-    longest run at its end that does, parted from what stands before it by a word space or more: a word printed
-    before each number ("Question 12: D", "Ερώτηση 7: Δ") leads the entry and stays as the page reading read it.
-    A word space is `LEAD_GAP` of the run's own ink height: the row's height grows with the word's ascenders,
-    accents and descenders ("Ukončeny" over "4:"), a word space does not. Whether the tail is a number the digit
-    reading and the column's count decide, as for any entry."""
+    longest run at its end that does, parted from what stands before it by a word space or more
+    (`LEAD_GAP`): a word printed before each number ("Question 12: D", "Ερώτηση 7: Δ") leads the entry and
+    stays as the page reading read it. Whether the tail is a number the digit reading and the column's
+    count decide, as for any entry."""
     for start in range(len(rest)):
         tail = rest[start:]
         fits = tail[-1][2] - tail[0][0] <= NUMBER_MAX_WIDTH * height
-        if fits and (start == 0 or tail[0][0] - rest[start - 1][2] >= LEAD_GAP * (_span(tail)[3] - _span(tail)[1])):
+        if fits and (start == 0 or tail[0][0] - rest[start - 1][2] >= LEAD_GAP * height):
             return tail
     return rest
 

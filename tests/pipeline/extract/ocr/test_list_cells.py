@@ -180,22 +180,3 @@ def test_greek_capital_answers_of_a_list_key_are_read_as_printed(tmp_path):
         table = read_key(_scan(sheet, tmp_path, dpi, blur), sheet)
         right, wrong = _right_wrong(sheet, table)
         assert wrong == [] and right >= len(sheet.truth) - 1, (dpi, right, wrong, table.problems)
-
-
-@needs_tesseract("ces")
-def test_a_word_space_before_the_number_is_measured_in_the_number_s_height_not_the_row_s(tmp_path):
-    # "Ukončeny 4: A" down one column, 200 dpi, blur 0.6: the word's caron and descender make the row a
-    # third taller than its digits, and a word space (13 px) fell under 0.45 of the row (13.5 px): 8 of 12
-    # entries never reached this pass, and the page reading read their lone capitals `P`, `O0` or nothing.
-    sheet = worded_list(5, word="Ukončeny", language="ces", labels=("A", "B", "C", "D"), count=12, columns=1)
-    scan = rasterize_pdf(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "key-200.pdf", dpi=200, blur=0.6,
-                         jpeg_quality=80, noise=0.01, seed=0)
-    import pypdfium2 as pdfium
-
-    from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
-
-    image, _, _ = render_page(pdfium.PdfDocument(str(scan)), 0, 200)
-    columns = list_entries(prepare_for_tesseract(image, 200), [], 200)
-    assert [len(c) for c in columns] == [12] and all(e.lead is not None for e in columns[0])
-    right, wrong = _right_wrong(sheet, read_key(scan, sheet))
-    assert wrong == [] and right == len(sheet.truth), (right, wrong)
