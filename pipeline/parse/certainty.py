@@ -23,7 +23,8 @@ from pipeline.extract.ocr import spelled_for, word_core
 from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
-from pipeline.parse.misreadsigns import MIN_SIBLINGS, MarkedForms, mark_signs, marked_forms, option_signs, text_signs, usual_option_count
+from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs, mark_signs, marked_forms, option_signs,
+                                        sheet_opens_capital, text_signs, usual_option_count)
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
@@ -126,9 +127,10 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     read = [d for d in drafts if reading_confidence(d) is not None]
     marked = marked_forms(text for d in read for text in (d.text, *d.choices))
     spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
+    capital_stems = sheet_opens_capital(d.text for d in read)
     for draft in drafts:
         judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled,
-                    key_inferred=key_inferred)
+                    key_inferred=key_inferred, capital_stems=capital_stems)
 
 
 def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
@@ -142,7 +144,7 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
                 usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
-                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = ()) -> None:
+                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = (), capital_stems: bool = False) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
@@ -150,7 +152,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
     `usual`: the option count most of the sheet's questions have; `glued`: the language's one-letter words and
     their followers (`misreadsigns`: signs of a misreading no word's confidence shows); `marked`: the spellings with
     diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`);
-    `key_inferred`: number keys whose key entry rests on an inference (a number the key reader put back)."""
+    `key_inferred`: number keys whose key entry rests on an inference (a number the key reader put back);
+    `capital_stems`: the sheet's stems open with capitals (`casing_signs`)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -163,6 +166,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
             words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
                                 option=part != STEM, labels=labels or draft.labels)
             words += mark_signs(text, marked or {}, spelled)
+            words += casing_signs(text, siblings, option=part != STEM, capital_stems=capital_stems)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words
         signs = option_signs(draft.labels, draft.choices, usual) if draft.type is not QuestionType.TRUE_FALSE else []

@@ -33,6 +33,13 @@ Each sign is observable on the OCR side alone, in any layout:
   - a micro unit's `µ` read as `u` after a number (`204 ug`);
   - a relation or an arrow read as two marks between numbers (`94 => 63`, `2 -> 5`).
 
+- the case of a text's first letter, which at low resolution a recogniser may tell by size alone (`casing_signs`):
+  an option opening with a small letter where every other option of its question (two or more) opens with a capital
+  (`inducir` among `Reducir`, `Tratar`: a capital read small); a stem so where most of the sheet's stems open with
+  a capital (`sheet_opens_capital`);
+- a digit's look-alike letter O or o standing for a digit in a number with a separator (`O,5`, `1.O00`, `2,5O`), where
+  the letter beside a digit alone is judged per word (`extract.ocr.certainty.mixed_characters`).
+
 The three before the one of marks need the language's `glued_words`, the last its spelling dictionaries; a language without
 them is judged by the others alone.
 """
@@ -48,7 +55,7 @@ from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks")
+         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks", "small-opening", "zero-as-letter")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -274,4 +281,49 @@ def symbol_signs(text: str, option: bool = False, one_letter: Sequence[str] = ()
         signs.append(f"{found.group(0)!r} (a relation or an arrow read as two marks?)")
     if "micro" in ENABLED and (found := _MICRO_AS_U.search(joined)):
         signs.append(f"{found.group(0)!r} (a µ read as u?)")
+    if "zero-as-letter" in ENABLED and (found := _ZERO_AS_LETTER.search(text)):
+        signs.append(f"{found.group(0)!r} (a letter O in a number: a 0 misread?)")
+    return signs
+
+
+# The letter O or o (Latin, Greek, Cyrillic) in a digit's place in a number with a decimal or a thousands separator, a
+# digit or the letter on each side of the separator and at least one digit (`O,5`, `1.O00`, `2,5O`): not a word's letter
+# (`Oslo.5`), which letters beside it show.
+_ZERO_LOOKALIKES = "OoΟοОо"
+_NUMBER_PART = rf"[\d{_ZERO_LOOKALIKES}]+"
+_ZERO_AS_LETTER = re.compile(
+    rf"(?<![^\W\d_])(?=[^\s]*\d)(?=[^\s]*[{_ZERO_LOOKALIKES}]){_NUMBER_PART}(?:[.,]{_NUMBER_PART})+(?![^\W\d_])")
+
+# A sheet's stems open with a capital where at least this share of its stems that open with a letter do (and
+# `MIN_QUESTIONS_FOR_USUAL` of them or more).
+CAPITAL_STEMS_SHARE = 0.8
+
+
+def _first_letter(text: str) -> str:
+    """The first character of `text` past opening marks (`¿`, `"`, `(`), if a letter; else ''."""
+    for ch in text.replace("**", "").lstrip():
+        if ch.isalpha():
+            return ch
+        if ch.isalnum() or ch.isspace():
+            return ""
+    return ""
+
+
+def sheet_opens_capital(stems: Iterable[str]) -> bool:
+    """Whether a sheet's stems open with a capital: `CAPITAL_STEMS_SHARE` of those that open with a letter."""
+    firsts = [ch for ch in (_first_letter(stem) for stem in stems) if ch]
+    return len(firsts) >= MIN_QUESTIONS_FOR_USUAL and sum(ch.isupper() for ch in firsts) >= CAPITAL_STEMS_SHARE * len(firsts)
+
+
+def casing_signs(text: str, siblings: Sequence[str] = (), option: bool = False, capital_stems: bool = False) -> list[str]:
+    """Signs that a letter's case was misread in one stem or option's `text` (see the module's doc). `siblings`: the
+    question's other options (for an option); `capital_stems`: the sheet's stems open with a capital (for a stem)."""
+    signs: list[str] = []
+    first = _first_letter(text)
+    if "small-opening" in ENABLED and first.islower():
+        opening = [_first_letter(sibling) for sibling in siblings]
+        if option and len(opening) >= MIN_SIBLINGS and all(ch.isupper() for ch in opening) \
+                or not option and capital_stems:
+            others = "siblings" if option else "sheet's stems"
+            signs.append(f"it opens with a small {first!r} where its {others} open with capitals")
     return signs
