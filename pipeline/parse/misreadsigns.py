@@ -281,16 +281,17 @@ def symbol_signs(text: str, option: bool = False, one_letter: Sequence[str] = ()
         signs.append(f"{found.group(0)!r} (a relation or an arrow read as two marks?)")
     if "micro" in ENABLED and (found := _MICRO_AS_U.search(joined)):
         signs.append(f"{found.group(0)!r} (a µ read as u?)")
-    if "zero-as-letter" in ENABLED and (found := _ZERO_AS_LETTER.search(text)):
+    if "zero-as-letter" in ENABLED and (found := next((m for m in _ZERO_AS_LETTER.finditer(text) if not _ORDINAL.search(m.group(0))), None)):
         signs.append(f"{found.group(0)!r} (a letter O in a number: a 0 misread?)")
     return signs
 
 
 # The letter O or o (Latin, Greek, Cyrillic) in a digit's place in a number with a decimal or a thousands separator, a
 # digit or the letter on each side of the separator and at least one digit (`O,5`, `1.O00`, `2,5O`): not a word's letter
-# (`Oslo.5`), which letters beside it show.
+# (`Oslo.5`), which letters beside it show; nor an ordinal's small o after its number's stop (`art. 2.o`).
 _ZERO_LOOKALIKES = "OoΟοОо"
 _NUMBER_PART = rf"[\d{_ZERO_LOOKALIKES}]+"
+_ORDINAL = re.compile(r"\d\.[oοо]$")
 _ZERO_AS_LETTER = re.compile(
     rf"(?<![^\W\d_])(?=[^\s]*\d)(?=[^\s]*[{_ZERO_LOOKALIKES}]){_NUMBER_PART}(?:[.,]{_NUMBER_PART})+(?![^\W\d_])")
 

@@ -262,3 +262,69 @@ def test_the_symbol_signs_are_judged_only_where_enabled():
     finally:
         misreadsigns.ENABLED = before
     assert len(symbol_signs("76 x 96 y 28 *C y 204 ug", True, SPANISH.one_letter)) == 3
+
+
+# --------------------------------------------------------------------------- a capital read small, a 0 read as a letter
+
+
+def test_an_option_opening_small_where_its_siblings_open_with_capitals_is_a_sign():
+    """At low resolution a capital whose small letter differs only in size, or a dotless stroke (`I`, `i`), is read small."""
+    from pipeline.parse.misreadsigns import casing_signs
+
+    siblings = ["Reducir la dosis.", "Tratar con antibióticos.", "Observar 24 horas."]
+    assert casing_signs("inducir el parto.", siblings, option=True) == [
+        "it opens with a small 'i' where its siblings open with capitals"]
+    assert casing_signs("Inducir el parto.", siblings, option=True) == []
+    # Options that go on with the stem's sentence open small, all of them; one sibling is too few to say.
+    assert casing_signs("inducir el parto.", ["reducir la dosis.", "Tratar con antibióticos."], option=True) == []
+    assert casing_signs("inducir el parto.", ["Reducir la dosis."], option=True) == []
+    assert casing_signs("«inducir» el parto.", siblings, option=True) != []  # past an opening mark
+    assert casing_signs("12 mg.", siblings, option=True) == []  # no letter opens it
+
+
+def test_a_stem_opening_small_is_a_sign_only_where_the_sheets_stems_open_with_capitals():
+    from pipeline.parse.misreadsigns import casing_signs, sheet_opens_capital
+
+    stems = ["¿Qué órgano aprueba los presupuestos?", "Según el Estatuto, las infracciones:", "Indique la secuencia:",
+             "En 2016, el Tribunal:", "indique cuál de los números:"]
+    assert sheet_opens_capital(stems)  # four of five
+    assert not sheet_opens_capital(stems[:3])  # too few to say
+    assert not sheet_opens_capital(["a b", "c d", "E f", "g h"])  # a sheet of small openings
+    assert casing_signs("indique cuál de los números:", capital_stems=True) == [
+        "it opens with a small 'i' where its sheet's stems open with capitals"]
+    assert casing_signs("indique cuál de los números:", capital_stems=False) == []
+    assert casing_signs("2016: el año.", capital_stems=True) == []
+
+
+@pytest.mark.parametrize(("misread", "printed"), [
+    ("Administrar O,5 mg por kilo.", "Administrar 0,5 mg por kilo."),
+    ("Un total de 1.O00 casos.", "Un total de 1.000 casos."),
+    ("El índice fue 2,5O.", "El índice fue 2,50."),
+])
+def test_a_letter_o_in_the_place_of_a_digit_in_a_number_with_a_separator_is_a_sign(misread, printed):
+    assert any("a letter O in a number" in sign for sign in symbol_signs(misread, True, SPANISH.one_letter))
+    assert symbol_signs(printed, True, SPANISH.one_letter) == []
+
+
+def test_a_word_beside_a_number_is_no_letter_in_a_number():
+    assert symbol_signs("Visitó Oslo.5 días después, o 3,5 horas; art. 2.o del texto.", False, SPANISH.one_letter) == []
+
+
+def test_through_parse_the_question_with_an_option_opening_small_is_flagged_and_its_neighbours_are_not():
+    from pipeline.extract import PageMethod
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+    from tests.pipeline.parse.repertoire_sheets import by_number, spec
+
+    rows = ["1. ¿Qué conducta procede?", "A) Reducir la dosis.", "B) Tratar con antibióticos.", "C) inducir el parto.",
+            "D) Observar 24 horas.",
+            "2. Conforme a la Constitución, la soberanía nacional reside:", "A) en las Cortes Generales.", "B) en el Rey.",
+            "C) en el pueblo español.", "D) en el poder judicial.",
+            "3. ¿Qué órgano aprueba los presupuestos?", "A) Las Cortes.", "B) El Gobierno.", "C) El Senado.", "D) El Rey."]
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    sheet, key = _document("0", PageMethod.OCR, rows), _document("1", PageMethod.OCR, ["Clave", "1. C", "2. C", "3. A"])
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["1"] == ["read by OCR unsurely: option C (resting on it opens with a small 'i' where its siblings open with capitals)"]
+    assert flags["2"] == [] and flags["3"] == []
