@@ -79,7 +79,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 #      a key's booklet-type header read with a look-alike ("TIPO l") names its type.
 # +30: short-answer key entries read by OCR mended where the dictionary decides a slash (`shortrepairs`), and
 # flagged where their reading is unsure (`shortentries`).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+30"
+# +31: two signs of a misreading (`misreadsigns.casing_signs`: an option or stem opening small among capitals, a
+# letter O in a number's digits) flag OCR'd questions a sheet parsed before did not.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+31"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
