@@ -300,6 +300,13 @@ _ZERO_AS_LETTER = re.compile(
 CAPITAL_STEMS_SHARE = 0.8
 
 
+def _opening_letters(text: str) -> int:
+    """How many letters in a row open `text` past opening marks (`«inducir»` 7, `x < 25` 1, `x²` 1, `12 mg` 0)."""
+    rest = text.replace("**", "").lstrip()
+    rest = rest[next((i for i, ch in enumerate(rest) if ch.isalnum()), len(rest)):]
+    return next((i for i, ch in enumerate(rest) if not ch.isalpha()), len(rest))
+
+
 def _first_letter(text: str) -> str:
     """The first character of `text` past opening marks (`¿`, `"`, `(`), if a letter; else ''."""
     for ch in text.replace("**", "").lstrip():
@@ -321,6 +328,8 @@ def casing_signs(text: str, siblings: Sequence[str] = (), option: bool = False, 
     question's other options (for an option); `capital_stems`: the sheet's stems open with a capital (for a stem)."""
     signs: list[str] = []
     first = _first_letter(text)
+    if _opening_letters(text) < 2:
+        return signs  # a lone letter opening a text is a variable or a symbol (`x < 25`, `x²`), not a word's capital
     if "small-opening" in ENABLED and first.islower():
         opening = [_first_letter(sibling) for sibling in siblings]
         if option and len(opening) >= MIN_SIBLINGS and all(ch.isupper() for ch in opening) \

@@ -280,6 +280,9 @@ def test_an_option_opening_small_where_its_siblings_open_with_capitals_is_a_sign
     assert casing_signs("inducir el parto.", ["Reducir la dosis."], option=True) == []
     assert casing_signs("«inducir» el parto.", siblings, option=True) != []  # past an opening mark
     assert casing_signs("12 mg.", siblings, option=True) == []  # no letter opens it
+    # A lone letter opening an option is a variable or a symbol, not a word's capital misread.
+    assert casing_signs("x < 25", ["Madrid", "Lisboa", "Roma"], option=True) == []
+    assert casing_signs("x² + 1", siblings, option=True) == []
 
 
 def test_a_stem_opening_small_is_a_sign_only_where_the_sheets_stems_open_with_capitals():
