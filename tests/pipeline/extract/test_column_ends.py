@@ -40,6 +40,20 @@ def question_boxes(number: int, stem: str, words: tuple[str, ...], x: float, y: 
     return items, stem_height + 2 * ROW + 4.0
 
 
+def questions_down(question, columns) -> list[TextBox]:
+    """The boxes of questions numbered on from 1, `count` of them down each column from (x, y) (`columns`: (x, y,
+    count) each); `question(number, x, y)` gives a question's boxes and the height it takes."""
+    items: list[TextBox] = []
+    number = 1
+    for x, y, count in columns:
+        for _ in range(count):
+            boxes, height = question(number, x, y)
+            items += boxes
+            y += height
+            number += 1
+    return items
+
+
 def _question(number: int, language: str, x: float, y: float, width: float) -> tuple[list[TextBox], float]:
     """A question of the language's stem and option words (`question_boxes`)."""
     return question_boxes(number, *WORDS[language], x, y, width)
@@ -50,14 +64,8 @@ def two_columns_right_short(path, language: str, left: int = 9, right: int = 2):
     running head and a centred page number at the foot."""
     width, gutter = 80.0, 10.0
     items = [TextBox("- 7 -", 20, 282, 170, size=SIZE, align="C"), TextBox("Skúška 2031 – časť II", 20, 12, 170, size=SIZE, align="C")]
-    number = 1
-    for x, count in ((20.0, left), (20.0 + width + gutter, right)):
-        y = 22.0
-        for _ in range(count):
-            boxes, height = _question(number, language, x, y, width)
-            items += boxes
-            y += height
-            number += 1
+    items += questions_down(lambda number, x, y: _question(number, language, x, y, width),
+                            ((20.0, 22.0, left), (20.0 + width + gutter, 22.0, right)))
     return build_pdf(path, [PageSpec(tuple(items))])
 
 

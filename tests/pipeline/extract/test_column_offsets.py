@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
-from tests.pipeline.extract.test_column_ends import LABELS, ROW, SIZE, _both_ways, _first, question_boxes
+from tests.pipeline.extract.test_column_ends import LABELS, ROW, SIZE, _both_ways, _first, question_boxes, questions_down
 
 
 WORDS = {
@@ -35,13 +35,8 @@ def two_columns_offset(path, language: str, offset: float, per_column: int = 9):
     a centred running head above both and a centred page number below."""
     width, gutter = 80.0, 8.0
     items = [TextBox("- 2 -", 20, 282, 170, size=SIZE, align="C"), TextBox("Đề thi 2031" if language == "vi" else "Εξετάσεις 2031", 20, 12, 170, size=SIZE, align="C")]
-    number = 1
-    for x, y in ((20.0, 22.0), (20.0 + width + gutter, 22.0 + offset * ROW)):
-        for _ in range(per_column):
-            boxes, height = _question(number, language, x, y, width)
-            items += boxes
-            y += height
-            number += 1
+    items += questions_down(lambda number, x, y: _question(number, language, x, y, width),
+                            ((20.0, 22.0, per_column), (20.0 + width + gutter, 22.0 + offset * ROW, per_column)))
     return build_pdf(path, [PageSpec(tuple(items))])
 
 
