@@ -81,7 +81,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # flagged where their reading is unsure (`shortentries`).
 # +31: two signs of a misreading (`misreadsigns.casing_signs`: an option or stem opening small among capitals, a
 # letter O in a number's digits) flag OCR'd questions a sheet parsed before did not.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+31"
+# +32: a stem ending without the mark the sheet's stems end with is a sign (`misreadsigns.stem_ending_signs`); a stem's
+# unclear closing mark that is the sheet's stems' is settled, and so is a key entry read as its label alone.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+32"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the

@@ -24,7 +24,7 @@ from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
 from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs, mark_signs, marked_forms, option_signs,
-                                        sheet_opens_capital, text_signs, usual_option_count)
+                                        sheet_opens_capital, stem_ending_signs, text_signs, usual_option_count, usual_stem_ending)
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
 from pipeline.patterns import spec_pattern
@@ -98,6 +98,28 @@ def settled_by_siblings(word: str, text: str, siblings: list[str], lines: Iterab
         plain_text(other.replace("**", ""))[0].rstrip().endswith(mark) for other in siblings)
 
 
+def settled_by_stems(word: str, text: str, usual_ending: str | None, continued: bool, lines: Iterable[StreamLine]) -> bool:
+    """Whether `word`, unsure by nothing but the unclear ink of its mark (`Line.unclear_marks`), closes the stem `text`
+    with the mark most of the sheet's stems close with (`misreadsigns.usual_stem_ending`): a stem whose options do not
+    go on with its sentence (`continued`) ends a sentence, where no comma stands, so its period is no comma whatever
+    its ink (`경제사.` among stems ending in periods). A mark inside the stem is not settled so."""
+    if usual_ending is None or continued or not any(word in sl.line.unclear_marks for sl in lines):
+        return False
+    closing = plain_text(text.replace("**", ""))[0].rstrip()
+    return closing.endswith(word) and word[-1:] == usual_ending and any(ch.isalpha() for ch in word)
+
+
+def settled_key_entry(word: str, answer: str | None, number: str) -> bool:
+    """Whether the key's `word` reads as the entry's label alone, or its number and its label (`δ`, `7:γ`, `①`), the
+    answer parse took (`answer`): a glyph alone gives the recogniser no word to weigh, so its confidence on it says
+    little (Tesseract's Greek model gives every lone letter 0), and the sheet's labels vouch for it as the lexicon
+    vouches for a known word; a glyph misread mostly reads as no label, which the key's own checks flag."""
+    if not answer:
+        return False
+    pieces = [p.casefold() for p in re.split(r"[^\w]+", word_core(word)[1]) if p]
+    return pieces == [answer.casefold()] or len(pieces) == 2 and number_key(pieces[0]) == number and pieces[1] == answer.casefold()
+
+
 # Double quotation marks come in pairs within a stem or an option, in every language's style ("…",
 # “…”, „…”, „…“, «…»): an odd count means OCR lost or invented one (`"Picos más altos de España.`).
 _DOUBLE_QUOTES = re.compile('["\u201c\u201d\u201e\u00ab\u00bb]')
@@ -128,9 +150,15 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     marked = marked_forms(text for d in read for text in (d.text, *d.choices))
     spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
     capital_stems = sheet_opens_capital(d.text for d in read)
+    stem_ending = usual_stem_ending(d.text for d in read if not _continued(d))
     for draft in drafts:
         judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled,
-                    key_inferred=key_inferred, capital_stems=capital_stems)
+                    key_inferred=key_inferred, capital_stems=capital_stems, stem_ending=stem_ending)
+
+
+def _continued(draft: Draft) -> bool:
+    """Whether the draft's options go on with its stem's sentence: one of them opens with a small letter."""
+    return any(c.strip()[:1].islower() for c in draft.choices)
 
 
 def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
@@ -144,7 +172,8 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
                 usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
-                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = (), capital_stems: bool = False) -> None:
+                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = (), capital_stems: bool = False,
+                stem_ending: str | None = None) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
@@ -153,7 +182,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
     their followers (`misreadsigns`: signs of a misreading no word's confidence shows); `marked`: the spellings with
     diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`);
     `key_inferred`: number keys whose key entry rests on an inference (a number the key reader put back);
-    `capital_stems`: the sheet's stems open with capitals (`casing_signs`)."""
+    `capital_stems`: the sheet's stems open with capitals (`casing_signs`); `stem_ending`: the mark most of the sheet's
+    stems end with (`usual_stem_ending`)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -161,10 +191,13 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         for part, lines in draft_lines(draft).items():
             text = texts.get(part, "")
             siblings = [choice for label, choice in zip(draft.labels, draft.choices) if label != part] if part != STEM else []
-            unsure = [w for w in unsure_in(text, lines) if not settled_by_siblings(w, text, siblings, lines)]
+            continued = part == STEM and _continued(draft)
+            unsure = [w for w in unsure_in(text, lines) if not settled_by_siblings(w, text, siblings, lines)
+                      and not (part == STEM and settled_by_stems(w, text, stem_ending, continued, lines))]
             words = [repr(w) for w in unsure] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
-            words += text_signs(text, glued, continued=part == STEM and any(c.strip()[:1].islower() for c in draft.choices),
-                                option=part != STEM, labels=labels or draft.labels)
+            words += text_signs(text, glued, continued=continued, option=part != STEM, labels=labels or draft.labels)
+            if part == STEM:
+                words += stem_ending_signs(text, stem_ending, continued)
             words += mark_signs(text, marked or {}, spelled)
             words += casing_signs(text, siblings, option=part != STEM, capital_stems=capital_stems)
             if words:
@@ -178,7 +211,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         lines = [sl for found in draft_lines(draft).values() for sl in found][1:]
         if labels and not draft.labels and draft.type is not QuestionType.TRUE_FALSE and _misread_label_run(lines, labels):
             parts.setdefault("options", []).append(MISREAD_LABELS)
-    entry = key_unsure.get(number_key(draft.number))
+    entry = [w for w in key_unsure.get(number_key(draft.number), []) if not settled_key_entry(w, draft.answer, number_key(draft.number))]
     if entry and draft.answer is not None:
         parts[KEY_ENTRY] = [repr(w) for w in entry]
     elif key_read_by_ocr and codes_of(draft.flags) & KEY_ENTRY_PROBLEMS:

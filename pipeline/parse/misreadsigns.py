@@ -38,7 +38,9 @@ Each sign is observable on the OCR side alone, in any layout:
   (`inducir` among `Reducir`, `Tratar`: a capital read small); a stem so where most of the sheet's stems open with
   a capital (`sheet_opens_capital`);
 - a digit's look-alike letter O or o standing for a digit in a number with a separator (`O,5`, `1.O00`, `2,5O`), where
-  the letter beside a digit alone is judged per word (`extract.ocr.certainty.mixed_characters`).
+  the letter beside a digit alone is judged per word (`extract.ocr.certainty.mixed_characters`);
+- a stem ending in a letter or a digit where most of the sheet's stems end with one mark (`usual_stem_ending`): its
+  stop lost; a stem whose options go on with its sentence is not judged (`stem_ending_signs`).
 
 The three before the one of marks need the language's `glued_words`, the last its spelling dictionaries; a language without
 them is judged by the others alone.
@@ -55,7 +57,7 @@ from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks", "small-opening", "zero-as-letter")
+         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks", "small-opening", "zero-as-letter", "stem-ending")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -321,6 +323,30 @@ def sheet_opens_capital(stems: Iterable[str]) -> bool:
     """Whether a sheet's stems open with a capital: `CAPITAL_STEMS_SHARE` of those that open with a letter."""
     firsts = [ch for ch in (_first_letter(stem) for stem in stems) if ch]
     return len(firsts) >= MIN_QUESTIONS_FOR_USUAL and sum(ch.isupper() for ch in firsts) >= CAPITAL_STEMS_SHARE * len(firsts)
+
+
+# A sheet's stems end alike where at least `USUAL_SHARE` of its OCR'd stems (`MIN_QUESTIONS_FOR_USUAL` or more) end
+# with the same mark.
+_STEM_ENDS = frozenset(".:?;")
+
+
+def usual_stem_ending(stems: Iterable[str]) -> str | None:
+    """The mark (`.`, `:`, `?`, `;`) most of a sheet's stems end with, if `USUAL_SHARE` of them do; else None."""
+    ends = [_last(stem) for stem in stems if _last(stem)]
+    if len(ends) < MIN_QUESTIONS_FOR_USUAL:
+        return None
+    end, times = Counter(ends).most_common(1)[0]
+    return end if end in _STEM_ENDS and times >= USUAL_SHARE * len(ends) else None
+
+
+def stem_ending_signs(text: str, usual_ending: str | None, continued: bool = False) -> list[str]:
+    """A stem ending in a letter or a digit where most of the sheet's stems end with one mark (`usual_stem_ending`):
+    its stop lost (`… de la Constitución` among stems ending `.`). A stem whose options go on with its sentence
+    (`continued`) ends where the sentence is cut, not judged."""
+    if "stem-ending" not in ENABLED or usual_ending is None or continued:
+        return []
+    end = _last(text)
+    return [f"it ends without the {usual_ending!r} the sheet's stems end with"] if end.isalnum() else []
 
 
 def casing_signs(text: str, siblings: Sequence[str] = (), option: bool = False, capital_stems: bool = False) -> list[str]:

@@ -96,7 +96,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "7"  # 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "8"  # 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -322,9 +322,60 @@ def _known_with_swap(core: str, lexicon: Lexicon, capitals: bool = False) -> boo
 
 def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | None, str | None]], lexicon: Lexicon | None,
                  policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None) -> list[str]:
-    """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`."""
-    return [word[0] for word in words
-            if unsure_reason(word[0], word[1], lexicon, policy, word[2] if len(word) > 2 else None, spelled)]
+    """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`.
+    `words` are one line's, in order: a second reading that is a stretch of them glued where print sets a space
+    (`spaces_lost`) counts as read alike."""
+    texts = [word[0] for word in words]
+    seconds = [word[2] if len(word) > 2 else None for word in words]
+    if policy.agreement:
+        seconds = [text if second and spaces_lost(texts, i, second) else second
+                   for i, (text, second) in enumerate(zip(texts, seconds))]
+    return [word[0] for word, second in zip(words, seconds)
+            if unsure_reason(word[0], word[1], lexicon, policy, second, spelled)]
+
+
+def _apart(before: str, after: str) -> bool:
+    """Whether print sets a space between `before` and `after` that a recogniser may lose without misreading a letter:
+    between letters and a number (`Outlook 365`, `mostra 1921`, `12 cm`) or beside a mark (`derecha. Estanterías`,
+    `informático "Python"`); not between two letters (`sa k`: a word split or glued), two digits, or around a number's
+    mark (`15. 000`: a number split)."""
+    a, b = before[-1:], after[:1]
+    if not a or not b:
+        return False
+    if a.isdigit() and b in ".," and after[1:2].isdigit() or a in ".," and before[-2:-1].isdigit() and b.isdigit():
+        return False
+    return a.isalpha() and b.isdigit() or a.isdigit() and b.isalpha() or not a.isalnum() or not b.isalnum()
+
+
+SPACES_LOST_MAX_WORDS = 4
+
+
+# What a stretch and its second reading must read alike, spaces aside: letters, digits, signs (`SIGN_GLYPHS`) and the
+# marks signs are misread as (`8 *C` against `8°C` is a sign read otherwise, not a space lost).
+_SIGN_MARKS = frozenset("*?<>=+^%")
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFC", text).translate(_MICRO)
+                   if ch.isalnum() or ch in SIGN_GLYPHS or ch in _SIGN_MARKS)
+
+
+def spaces_lost(texts: Sequence[str], i: int, second: str) -> bool:
+    """Whether the second reading of the line's word `texts[i]` is a stretch of the line's words (`i` among them, at most
+    `SPACES_LOST_MAX_WORDS`) read with the spaces between them lost, each at a place print sets one (`_apart`):
+    `Outlook365.` for Tesseract's `Outlook` and `365.` (the second reader joins a stretch it reads as fewer words, and
+    each word of it gets the whole stretch: `agreement.second_readings`). Its letters are the word's, read alike; a
+    stretch the second reader read with more letters, or with a space lost between two letters, is none."""
+    want = _letters(second)
+    if not want or want == _letters(texts[i]):
+        return False
+    for start in range(max(0, i - SPACES_LOST_MAX_WORDS + 1), i + 1):
+        for end in range(i + 1, min(len(texts), start + SPACES_LOST_MAX_WORDS) + 1):
+            stretch = texts[start:end]
+            if len(stretch) > 1 and "".join(_letters(t) for t in stretch) == want \
+                    and all(_apart(a, b) for a, b in zip(stretch, stretch[1:])):
+                return True
+    return False
 
 
 @lru_cache(maxsize=8)

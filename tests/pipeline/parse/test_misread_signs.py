@@ -331,3 +331,63 @@ def test_through_parse_the_question_with_an_option_opening_small_is_flagged_and_
     flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
     assert flags["1"] == ["read by OCR unsurely: option C (resting on it opens with a small 'i' where its siblings open with capitals)"]
     assert flags["2"] == [] and flags["3"] == []
+
+
+def test_a_stem_ending_without_the_mark_most_of_the_sheets_stems_end_with_is_a_sign():
+    from pipeline.parse.misreadsigns import stem_ending_signs, usual_stem_ending
+
+    stems = ["Señale el órgano que aprueba los presupuestos.", "Señale quién ejerce la potestad jurisdiccional.",
+             "Indique la capital de España.", "Indique el plazo de la ley:", "Señale el órgano que juzga las cuentas"]
+    assert usual_stem_ending(stems) == "."  # four of five
+    assert usual_stem_ending(stems[:3]) is None  # too few to say
+    assert usual_stem_ending(["¿Qué órgano?", "Indique:", "El plazo.", "Señale:", "¿Quién?"]) is None  # no mark most
+    assert stem_ending_signs("Señale el órgano que juzga las cuentas", ".") == [
+        "it ends without the '.' the sheet's stems end with"]
+    assert stem_ending_signs("Señale el órgano que juzga las cuentas.", ".") == []
+    assert stem_ending_signs("Señale el valor de x + 2 =", ".") == []  # what an open ending says, not this
+    assert stem_ending_signs("Señale el órgano que juzga las cuentas", None) == []
+    assert stem_ending_signs("Según el artículo 3, la soberanía reside", ".", continued=True) == []  # options go on with it
+
+
+def test_a_key_entry_read_as_its_label_alone_is_settled_by_the_sheets_labels():
+    from pipeline.parse.certainty import settled_key_entry
+
+    assert settled_key_entry("δ", "δ", "3") and settled_key_entry("Α", "α", "5") and settled_key_entry("7:γ", "γ", "7")
+    assert settled_key_entry("①", "①", "2") and settled_key_entry("07.B", "B", "7")
+    assert not settled_key_entry("B8", "B", "3")  # more than the label: a misread glyph beside it
+    assert not settled_key_entry("8:γ", "γ", "7")  # another question's number
+    assert not settled_key_entry("δ", None, "3")  # no answer taken
+
+
+def _unsure_document(sha: str, rows: list[str], unsure: dict[int, list[str]], unclear: dict[int, list[str]] | None = None):
+    from pipeline.extract import PageMethod
+
+    document = _document(sha, PageMethod.OCR, rows)
+    for i, line in enumerate(document.pages[0].lines):
+        line.unsure_words = list(unsure.get(i, []))
+        line.unclear_marks = list((unclear or {}).get(i, []))
+    return document
+
+
+def test_through_parse_a_stem_that_lost_its_stop_is_flagged_and_one_whose_stop_was_unclear_is_settled():
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+    from tests.pipeline.parse.repertoire_sheets import by_number, spec
+
+    rows = ["1. Señale el órgano que aprueba los presupuestos.", "A) Las Cortes.", "B) El Gobierno.", "C) El Senado.", "D) El Rey.",
+            "2. Señale quién ejerce la potestad jurisdiccional", "A) Los jueces.", "B) El Rey.", "C) Las Cortes.", "D) El Senado.",
+            "3. Señale el órgano que juzga las cuentas.", "A) El Tribunal.", "B) El Rey.", "C) Las Cortes.", "D) El Senado.",
+            "4. Señale. la capital de España.", "A) Madrid.", "B) Sevilla.", "C) Toledo.", "D) Burgos.",
+            "5. Conforme a la Constitución, la soberanía reside", "A) en el pueblo.", "B) en el Rey.", "C) en las Cortes.",
+            "D) en el Senado."]
+    # Stem 3's closing period and stem 4's inner one were read from unclear ink (`commas`): unsure by that alone.
+    sheet = _unsure_document("0", rows, {10: ["cuentas."], 15: ["Señale."]}, {10: ["cuentas."], 15: ["Señale."]})
+    # The key's entries 1 and 2 were read unsurely: 1 its label alone, 2 its number alone (what says the label is its?).
+    key = _unsure_document("1", ["Clave", "1. A", "2. A", "3. A", "4. A", "5. A"], {1: ["A"], 2: ["2."]})
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["1"] == [] and flags["3"] == [] and flags["5"] == []
+    assert flags["2"] == ["read by OCR unsurely: stem, key entry (resting on it ends without the '.' the sheet's stems end with, '2.')"]
+    assert flags["4"] == ["read by OCR unsurely: stem (resting on 'Señale.', 'Señale.' then 'la')"]  # not its closing mark

@@ -249,3 +249,20 @@ def test_a_laid_out_line_holding_a_small_lone_digit_names_it_among_its_unsure_wo
     [line] = lay_out_page(PageReading(2480, 3508, tuple(words), confidence=90.0), quiet, page_number=1, width_pt=595.0,
                           height_pt=842.0).lines
     assert "1" not in line.unsure_words
+
+
+def test_a_second_reading_that_glues_the_lines_words_where_print_sets_a_space_counts_as_read_alike():
+    # The second reader read `Outlook 365.` as one word; aligned, each of Tesseract's two words got the stretch.
+    assert unsure_words([("Microsoft", 96.0, "Microsoft"), ("Outlook", 96.4, "Outlook365."), ("365.", 96.0, "Outlook365.")],
+                        LEXICON) == []
+    assert unsure_words([("el", 96.0, 'el'), ("programa", 96.0, 'informático"Python":'), ("informático", 96.0, 'informático"Python":'),
+                         ("“Python”:", 96.8, 'informático"Python":')], LEXICON) == ["programa"]  # not in the stretch read
+    # A space lost between two letters, or in a number, is a word or a number split or glued: read otherwise.
+    assert unsure_words([("Constitu", 96.0, "Constitución"), ("ción", 96.0, "Constitución")], LEXICON) == ["Constitu", "ción"]
+    assert unsure_words([("15.", 96.0, "15.000"), ("000", 96.0, "15.000")], LEXICON) == ["15.", "000"]
+    # More letters than the line's words hold: Tesseract lost what the second reader read.
+    assert unsure_words([("Outlook", 96.4, "Outlook365."), ("de", 96.0, "de")], LEXICON) == ["Outlook"]
+    # A sign the second reader read where Tesseract read a mark is still a sign read otherwise.
+    assert unsure_words([("a", 96.0, "a"), ("28", 96.0, "28°C"), ("*C", 96.0, "28°C")], LEXICON) == ["28", "*C"]
+    assert unsure_words([("Outlook", 96.4, "Outlook365."), ("365.", 96.0, "Outlook365.")], LEXICON,
+                        CertaintyPolicy(agreement=False)) == []
