@@ -391,3 +391,20 @@ def test_through_parse_a_stem_that_lost_its_stop_is_flagged_and_one_whose_stop_w
     assert flags["1"] == [] and flags["3"] == [] and flags["5"] == []
     assert flags["2"] == ["read by OCR unsurely: stem, key entry (resting on it ends without the '.' the sheet's stems end with, '2.')"]
     assert flags["4"] == ["read by OCR unsurely: stem (resting on 'Señale.', 'Señale.' then 'la')"]  # not its closing mark
+
+
+def test_a_stems_unclear_closing_mark_is_settled_only_where_it_ends_a_sentence_with_the_sheets_usual_mark():
+    from pipeline.extract import Line
+    from pipeline.parse.certainty import settled_by_stems
+    from pipeline.parse.stream import StreamLine
+
+    def lines(word: str) -> list[StreamLine]:
+        return [StreamLine(1, Line(text=f"3. Señale el órgano que juzga las {word}", x0=60, top=100, x1=400, bottom=110,
+                                   font_size=10, ocr_confidence=96.0, unsure_words=[word], unclear_marks=[word]))]
+    text = "Señale el órgano que juzga las cuentas."
+    assert settled_by_stems("cuentas.", text, ".", False, lines("cuentas."))
+    assert not settled_by_stems("cuentas.", text, ".", True, lines("cuentas."))  # options go on with it: a comma may stand
+    assert not settled_by_stems("cuentas.", text, ":", False, lines("cuentas."))  # the sheet's stems close otherwise
+    assert not settled_by_stems("cuentas.", text, None, False, lines("cuentas."))  # no usual closing mark
+    sure = [StreamLine(1, Line(text="3. Señale", x0=60, top=100, x1=400, bottom=110, font_size=10, unsure_words=["cuentas."]))]
+    assert not settled_by_stems("cuentas.", text, ".", False, sure)  # unsure for more than its mark's ink
