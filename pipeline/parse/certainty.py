@@ -151,9 +151,21 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
     capital_stems = sheet_opens_capital(d.text for d in read)
     stem_ending = usual_stem_ending(d.text for d in read if not _continued(d))
+    vouched = labels_vouch(drafts, key_unsure)
     for draft in drafts:
         judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled,
-                    key_inferred=key_inferred, capital_stems=capital_stems, stem_ending=stem_ending)
+                    key_inferred=key_inferred, capital_stems=capital_stems, stem_ending=stem_ending, labels_vouched=vouched)
+
+
+def labels_vouch(drafts: list[Draft], key_unsure: dict[str, list[str]]) -> bool:
+    """Whether the recogniser's confidence on a key entry read as its label alone says nothing on this sheet's key:
+    at least half its keyed entries are unsure by such a lone glyph alone (`settled_key_entry`: Tesseract's Greek
+    model gives every lone letter 0). Where most entries read sure, the one that did not stands out, and a letter
+    misread as another label (`c` for `e`) is caught by nothing else: it stays unsure."""
+    keyed = [(number_key(d.number), d.answer) for d in drafts if d.answer is not None]
+    lone = sum(1 for number, answer in keyed if key_unsure.get(number)
+               and all(settled_key_entry(w, answer, number) for w in key_unsure[number]))
+    return bool(keyed) and 2 * lone >= len(keyed)
 
 
 def _continued(draft: Draft) -> bool:
@@ -173,7 +185,7 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
                 usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
                 spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = (), capital_stems: bool = False,
-                stem_ending: str | None = None) -> None:
+                stem_ending: str | None = None, labels_vouched: bool = False) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
     `key_read_by_ocr`: a key of the sheet was read by OCR (its entries' problems are then unsure readings);
@@ -183,7 +195,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
     diacritics the sheet's OCR'd texts read, and `spelled` the language's spelling dictionaries (`mark_signs`);
     `key_inferred`: number keys whose key entry rests on an inference (a number the key reader put back);
     `capital_stems`: the sheet's stems open with capitals (`casing_signs`); `stem_ending`: the mark most of the sheet's
-    stems end with (`usual_stem_ending`)."""
+    stems end with (`usual_stem_ending`); `labels_vouched`: a key entry read as its label alone is settled by the labels
+    (`labels_vouch`)."""
     draft.reading_confidence = reading_confidence(draft)
     parts: dict[str, list[str]] = {}
     if draft.reading_confidence is not None:
@@ -211,7 +224,8 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
         lines = [sl for found in draft_lines(draft).values() for sl in found][1:]
         if labels and not draft.labels and draft.type is not QuestionType.TRUE_FALSE and _misread_label_run(lines, labels):
             parts.setdefault("options", []).append(MISREAD_LABELS)
-    entry = [w for w in key_unsure.get(number_key(draft.number), []) if not settled_key_entry(w, draft.answer, number_key(draft.number))]
+    entry = [w for w in key_unsure.get(number_key(draft.number), [])
+             if not (labels_vouched and settled_key_entry(w, draft.answer, number_key(draft.number)))]
     if entry and draft.answer is not None:
         parts[KEY_ENTRY] = [repr(w) for w in entry]
     elif key_read_by_ocr and codes_of(draft.flags) & KEY_ENTRY_PROBLEMS:

@@ -359,6 +359,20 @@ def test_a_key_entry_read_as_its_label_alone_is_settled_by_the_sheets_labels():
     assert not settled_key_entry("δ", None, "3")  # no answer taken
 
 
+def test_labels_vouch_for_lone_key_glyphs_only_where_the_keys_lone_glyphs_are_mostly_unsure():
+    from types import SimpleNamespace
+
+    from pipeline.parse.certainty import labels_vouch
+
+    drafts = [SimpleNamespace(number=str(n), answer="δ") for n in range(1, 7)]  # what the judge reads of a draft
+    # Tesseract's Greek model gives every lone letter 0: its confidence on them says nothing.
+    assert labels_vouch(drafts, {str(n): ["δ"] for n in range(1, 5)})
+    # One lone letter unsure among entries read sure stands out: `c` read for `e` is caught by nothing else.
+    assert not labels_vouch(drafts, {"3": ["δ"]})
+    assert not labels_vouch(drafts, {str(n): ["3δ"] for n in range(1, 7)})  # unsure by more than the label
+    assert not labels_vouch([], {})
+
+
 def _unsure_document(sha: str, rows: list[str], unsure: dict[int, list[str]], unclear: dict[int, list[str]] | None = None):
     from pipeline.extract import PageMethod
 
@@ -382,8 +396,9 @@ def test_through_parse_a_stem_that_lost_its_stop_is_flagged_and_one_whose_stop_w
             "D) en el Senado."]
     # Stem 3's closing period and stem 4's inner one were read from unclear ink (`commas`): unsure by that alone.
     sheet = _unsure_document("0", rows, {10: ["cuentas."], 15: ["Señale."]}, {10: ["cuentas."], 15: ["Señale."]})
-    # The key's entries 1 and 2 were read unsurely: 1 its label alone, 2 its number alone (what says the label is its?).
-    key = _unsure_document("1", ["Clave", "1. A", "2. A", "3. A", "4. A", "5. A"], {1: ["A"], 2: ["2."]})
+    # The key's entries were read unsurely: 1, 3 and 4 their label alone, as a recogniser that gives every lone glyph
+    # no confidence reads them; 2 its number alone (what says the label is its?).
+    key = _unsure_document("1", ["Clave", "1. A", "2. A", "3. A", "4. A", "5. A"], {1: ["A"], 2: ["2."], 3: ["A"], 4: ["A"]})
     the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])"})
     path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
     records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))

@@ -175,14 +175,14 @@ def test_the_flag_names_the_part_whose_lines_hold_the_unsure_words_and_the_key_e
     ])
     key = _ocr_document("1", "key.pdf", [
         ("Clave de respuestas", 60, 80, [], 95.0),
-        ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0), ("3. C", 60, 128, ["3."], 30.0), ("4. D", 60, 142, [], 95.0),
+        ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0), ("3. C", 60, 128, ["C"], 30.0), ("4. D", 60, 142, [], 95.0),
     ])
     records = _parse(sheet, key)
     assert [records[n].answer for n in "1234"] == ["A", "B", "C", "D"]
     flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
     assert flags["1"] == ["read by OCR unsurely: option C (resting on 'opc1ón')"]
     assert flags["2"] == ["read by OCR unsurely: stem (resting on 'dcl')"]
-    assert flags["3"] == ["read by OCR unsurely: key entry (resting on '3.')"]
+    assert flags["3"] == ["read by OCR unsurely: key entry (resting on 'C')"]
     assert flags["4"] == []
     assert [records[n].reading_confidence for n in "1234"] == [41.0, 38.0, 97.0, 97.0]
 
