@@ -64,6 +64,9 @@ class GlyphArrays:
     runs: list[object] = field(default_factory=list)
     conf: list[float | None] | None = None
     objects: list[Glyph] | None = None  # the Glyph objects these arrays stand for, made once asked for
+    # The code point of each glyph's one-character text, where the reader has them at hand (a text layer):
+    # `text_ids` and `codes` are then these, not read back from the texts one by one.
+    code_points: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.text)
@@ -108,6 +111,8 @@ class GlyphArrays:
     def text_ids(self) -> np.ndarray:
         """Per glyph, a number that two glyphs share exactly when their texts are equal: the code point
         where every text is one character (a text layer), else numbered by first appearance (OCR words)."""
+        if self.code_points is not None:
+            return self.code_points.astype(np.int64)
         try:
             return np.fromiter(map(ord, self.text), dtype=np.int64, count=len(self.text))
         except TypeError:  # a text of other than one character
@@ -117,6 +122,8 @@ class GlyphArrays:
     @cached_property
     def codes(self) -> np.ndarray | None:
         """Per glyph, the code point of its text where every text is one character (a text layer), else None."""
+        if self.code_points is not None:
+            return self.code_points.astype(np.uint32)
         try:
             return np.fromiter(map(ord, self.text), dtype=np.uint32, count=len(self.text))
         except TypeError:  # a text of other than one character

@@ -4,6 +4,7 @@ characters outside the BMP, highlighter marks, bold body text)."""
 from __future__ import annotations
 
 import ctypes
+import functools
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -16,6 +17,10 @@ from pipeline.extract.symbolfont import SYMBOL_FONT_FIRST, SYMBOL_FONT_LAST, sym
 LOOSE_BOX_EM = 1.15  # typical (ascent - descent) / font size of text fonts
 
 _SPACE_CODES = np.array(sorted({0xA0, 0xFEFF, 0xFFFE, 0x200B, 0x3000, 0x202F, 0x205F, *range(0x2000, 0x200B)}))
+# Per BMP code point, whether it is one of `_SPACE_CODES`: one look-up a character (`np.isin` sorted the
+# page's codes against the list, a tenth of a page's glyph read); no code past the BMP is a space.
+_IS_SPACE = np.zeros(0x10000, dtype=bool)
+_IS_SPACE[_SPACE_CODES] = True
 
 
 def _is_marker_color(color: tuple[int, int, int, int]) -> bool:
@@ -73,9 +78,9 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     for at in np.flatnonzero(no_map).tolist():
         no_map[at] = _inked(raw, int(source[at]), rect)
     codes[no_map] = 0xFFFD
-    spaces = present & ~no_map & ((codes <= 32) | np.isin(codes, _SPACE_CODES))
+    spaces = present & ~no_map & ((codes <= 32) | _IS_SPACE[np.minimum(codes, 0xFFFF)])
     candidates = np.flatnonzero(present & ~spaces)
-    found, boxes = pagechars.loose_boxes(handle, source[candidates].tolist())
+    found, boxes = pagechars.loose_boxes(handle, source[candidates])
     left, top_pdf, right, bottom_pdf = boxes.T
     # The loose box spans the font's ascent to descent: a font size that survives text matrices
     # which scale a size-1 font (FPDFText_GetFontSize reports 1 for those).
@@ -93,17 +98,18 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     kept_codes = codes[kept]
     # U+FFFD or a private-use point (`quality.is_bad_glyph`): its meaning the text layer does not give.
     unmapped = no_map[kept] | (kept_codes == 0xFFFD) | ((kept_codes >= 0xE000) & (kept_codes <= 0xF8FF)) | (kept_codes >= 0xF0000)
-    bold = pagechars.font_weights(handle, source[kept].tolist()) >= 600
+    bold = pagechars.font_weights(handle, source[kept]) >= 600
     # A space belongs to the glyph kept last before it.
     space_after = np.zeros(len(kept), dtype=bool)
     before = np.searchsorted(kept, np.flatnonzero(spaces)) - 1
     space_after[before[before >= 0]] = True
     texts = list(map(chr, kept_codes.tolist()))
-    if _bold_body(texts, bold):
+    if _bold_body(kept_codes, bold):
         bold[:] = False
     return GlyphArrays(
         text=texts, x0=left, top=height - top_pdf, x1=right, bottom=height - bottom_pdf, size=size, highlighted=marked,
         seq=np.arange(len(kept)), space_after=space_after, bold=bold, unmapped=unmapped, run=np.full(len(kept), NO_RUN),
+        code_points=kept_codes,
     )
 
 
@@ -137,10 +143,25 @@ def _inked(raw_textpage, index: int, rect) -> bool:
 BOLD_BODY_SHARE = 0.6
 
 
-def _bold_body(texts: list[str], bold: np.ndarray) -> bool:
-    """Whether the page's body text is set in a bold face (or in a font that reports a bold weight): then
-    it has no bold emphasis to keep, and marking it would wrap the regular words in ** and the rest as
-    emphasis."""
-    letters = np.fromiter(map(str.isalnum, texts), dtype=bool, count=len(texts))
+def _bold_body(codes: np.ndarray, bold: np.ndarray) -> bool:
+    """Whether the page's body text (its glyphs' code points) is set in a bold face (or in a font that
+    reports a bold weight): then it has no bold emphasis to keep, and marking it would wrap the regular
+    words in ** and the rest as emphasis."""
+    letters = _alnum(codes)
     total = int(letters.sum())
     return total > 0 and int(bold[letters].sum()) >= BOLD_BODY_SHARE * total
+
+
+@functools.cache
+def _bmp_alnum() -> np.ndarray:
+    """`str.isalnum` of every BMP code point, asked once a process (a few ms)."""
+    return np.fromiter(map(str.isalnum, map(chr, range(0x10000))), dtype=bool, count=0x10000)
+
+
+def _alnum(codes: np.ndarray) -> np.ndarray:
+    """`chr(code).isalnum()` of each code point (non-negative): looked up for the BMP, asked past it."""
+    letters = _bmp_alnum()[np.minimum(codes, 0xFFFF)]
+    past = np.flatnonzero(codes > 0xFFFF)
+    if len(past):
+        letters[past] = [chr(code).isalnum() for code in codes[past].tolist()]
+    return letters

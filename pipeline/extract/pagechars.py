@@ -83,10 +83,16 @@ def _int32s(indices) -> np.ndarray:
     return np.asarray(indices, dtype=np.int32)
 
 
-def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """(found, boxes) of the characters `indices` of `textpage` (`pdfiumtext.handle`): whether pdfium
-    gave each a loose box, and the box (left, top, right, bottom; PDF space) widened exactly from
-    pdfium's floats to float64, so every sum over it is the one Python's floats would give."""
+def _ints(indices: list[int] | np.ndarray) -> list[int]:
+    """Python ints, which the bare ctypes calls take (a numpy integer they do not)."""
+    return indices.tolist() if isinstance(indices, np.ndarray) else indices
+
+
+def loose_boxes(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(found, boxes) of the characters `indices` (a list or an integer array) of `textpage`
+    (`pdfiumtext.handle`): whether pdfium gave each a loose box, and the box (left, top, right, bottom;
+    PDF space) widened exactly from pdfium's floats to float64, so every sum over it is the one Python's
+    floats would give."""
     count = len(indices)
     if not count:
         return np.zeros(0, dtype=bool), np.zeros((0, 4), dtype=np.float64)
@@ -98,19 +104,19 @@ def loose_boxes(textpage: ctypes.c_void_p, indices: list[int]) -> tuple[np.ndarr
         return found32 != 0, boxes32.astype(np.float64)
     rects = (pdfium_c.FS_RECTF * count)()
     into = map(ctypes.byref, repeat(rects, count), range(0, _RECT_SIZE * count, _RECT_SIZE))
-    found = list(map(_BOX, repeat(textpage, count), indices, into))
+    found = list(map(_BOX, repeat(textpage, count), _ints(indices), into))
     boxes = np.frombuffer(rects, dtype=np.float32).reshape(-1, 4).astype(np.float64)
     return np.array(found, dtype=np.int64) != 0, boxes
 
 
-def font_weights(textpage: ctypes.c_void_p, indices: list[int]) -> np.ndarray:
-    """The font weight of each of the characters `indices` (-1 where pdfium has none)."""
+def font_weights(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> np.ndarray:
+    """The font weight of each of the characters `indices` (a list or an integer array; -1 where pdfium has none)."""
     compiled = _compiled(0) if len(indices) else None
     if compiled is not None:
         weights = np.zeros(len(indices), dtype=np.int32)
         compiled.font_weights(textpage.value or 0, _int32s(indices), weights)
         return weights.astype(np.int64)
-    return np.array(list(map(_WEIGHT, repeat(textpage, len(indices)), indices)), dtype=np.int64)
+    return np.array(list(map(_WEIGHT, repeat(textpage, len(indices)), _ints(indices))), dtype=np.int64)
 
 
 def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
