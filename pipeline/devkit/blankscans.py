@@ -119,7 +119,7 @@ def measure(out: Path, family: Family, disabled: tuple[str, ...], show: bool) ->
     folder = out / family.name
     folder.mkdir(parents=True, exist_ok=True)
     items = [TextBox(text, 15, 20 + 13 * at, 180, size=SIZE, font=family.font) for at, text in enumerate(lines)]
-    pdf = build_pdf(folder / "page.pdf", [PageSpec(items)])
+    pdf = build_pdf(folder / "page.pdf", [PageSpec(tuple(items))])
     scan = folder / "scan.pdf"
     if not scan.is_file():
         family.scan.rasterise(pdf, scan, seed=family.seed)

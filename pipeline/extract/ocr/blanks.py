@@ -69,11 +69,11 @@ def blanks_on_baselines(words: list[Word], page: Image.Image | np.ndarray) -> tu
         return words, 0
     result: list[Word] = []
     for word in words:
-        blank = after.get(id(word))
+        added = after.get(id(word))
         # A box Tesseract drew over the blank it did not read ends before it.
-        result.append(replace(word, right=blank.left - 1) if blank is not None and word.right >= blank.left else word)
-        if blank is not None:
-            result.append(blank)
+        result.append(replace(word, right=added.left - 1) if added is not None and word.right >= added.left else word)
+        if added is not None:
+            result.append(added)
     return result, len(after)
 
 
