@@ -46,7 +46,9 @@ from pipeline.infra import timed
 # +34: lines record where words start after a wide gap (`Line.wide_gap_starts`). +35: drawn text and
 # glyphs without a Unicode map on text pages are read by OCR in place (`patches`), lines marked `ocr`.
 # +37: a copyright sign with a mark after it ("©)") is no "(C)" (it read "(C) )"): its column names the label.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+37/{READING_VERSION}"
+# +38: an OCR'd word of marks alone flatter than its line (a blank's `_`) is laid out at its line's height
+# (`page.laid_out_rows`): it stays in its line instead of opening one of its own.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+38/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0

@@ -22,7 +22,7 @@ from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
-from pipeline.extract.ocr.reading import PageReading
+from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import joined_words
 
@@ -58,10 +58,12 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         width_pt, height_pt = height_pt, width_pt
     sx = width_pt / reading.image_width
     sy = height_pt / reading.image_height
+    heights = line_bands(reading.words)
     glyphs = [
-        Glyph(w.text, w.left * sx, w.top * sy, w.right * sx, w.bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold,
+        Glyph(w.text, w.left * sx, top * sy, w.right * sx, bottom * sy, size=w.size * sy, highlighted=w.highlighted, bold=w.bold,
               run=w.line, conf=w.conf, second=w.second)
         for w in reading.words
+        for top, bottom in (laid_out_rows(w, heights),)
     ]
     # Words whose mark's ink was unclear (`commas`), by text and place: laid out, they are unsure whatever else says.
     unclear_marks = {(g.text, g.x0, g.top) for g, w in zip(glyphs, reading.words) if w.unsure_mark}
@@ -98,6 +100,44 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         scanned_figures=figures,
         ocr_notes=from_records(reading.notes, Code.EXTRACT_NOTE),  # typed again when read from the cache
     )
+
+
+# A word of marks alone (no letter or digit) whose ink is at most this share of its line's word height is laid out at
+# its line's height, as a text layer lays out a glyph by its font's box. By its own flat box a blank to fill in (`_`)
+# or a lone low mark has its middle on or under the line's baseline, where its line's words end, and opened a row
+# of its own that parse then dropped: INAP 2024 printed `… 10, 3, _`, Tesseract read the `_`, the page said `10, 3,`.
+FLAT_MARK_SHARE = 0.5
+# ... where its middle stands inside its line's band or under it by at most this share of the band's height.
+UNDER_BAND = 0.5
+
+
+def line_bands(words: tuple[ReadWord, ...]) -> dict[tuple[int, int, int], tuple[float, float]]:
+    """The band (median top, median bottom) of each Tesseract line's words that hold a letter or a digit."""
+    members: dict[tuple[int, int, int], list[ReadWord]] = {}
+    for word in words:
+        if word.line is not None and any(ch.isalnum() for ch in word.text):
+            members.setdefault(word.line, []).append(word)
+    return {line: (_median([w.top for w in ws]), _median([w.bottom for w in ws])) for line, ws in members.items()}
+
+
+def laid_out_rows(word: ReadWord, bands: dict[tuple[int, int, int], tuple[float, float]]) -> tuple[float, float]:
+    """The rows `word` is laid out by: its line's band where it is a flat word of marks alone standing in or just under
+    that band (FLAT_MARK_SHARE, UNDER_BAND), else its own box."""
+    band = bands.get(word.line) if word.line is not None else None
+    if band is None or any(ch.isalnum() for ch in word.text):
+        return word.top, word.bottom
+    top, bottom = band
+    height = bottom - top
+    middle = (word.top + word.bottom) / 2
+    if height <= 0 or word.bottom - word.top > FLAT_MARK_SHARE * height or not top <= middle <= bottom + UNDER_BAND * height:
+        return word.top, word.bottom
+    return min(top, word.top), max(bottom, word.bottom)
+
+
+def _median(values: list[int]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _figure_in_points(figure: ScannedFigure, sx: float, sy: float) -> ScannedFigure:

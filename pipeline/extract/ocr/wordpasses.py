@@ -11,6 +11,7 @@ from PIL import Image
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
 from pipeline.extract.ocr.engine import prepared_before_whitening
+from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
@@ -146,6 +147,23 @@ def _comma_tails(work: PageWork) -> PageWork:
     stacked as a colon or semicolon, a low quote read as a comma as `„`; a mark whose ink is unclear marks its word
     unsure (`commas`)."""
     return replace(work, words=commas_read_as_periods(work.words, work.image))
+
+
+def _has_words(work: PageWork) -> bool:
+    """the page has words"""
+    return bool(work.words)
+
+
+@page_pass("blank-strokes", "1", Cost.CHEAP, when=_has_words)
+def _blank_strokes(work: PageWork) -> PageWork:
+    """A flat stroke on a line's baseline, the only ink in a gap between its words or after its last word, read as the
+    underscores of a blank to fill in (Tesseract drops a lone one, or reads it unsurely and `noise` drops it), one per
+    half font size of its length (`blanks`)."""
+    words, count = blanks_on_baselines(work.words, work.image)
+    if not count:
+        return work
+    note = f"blank strokes: {count} blank(s) to fill in read from the ink as underscores"
+    return replace(work, words=words, notes=work.notes + (note,))
 
 
 @page_pass("capitals-as-digits", "1", Cost.CHEAP, when=_has_lexicon)
