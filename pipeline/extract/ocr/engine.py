@@ -447,7 +447,13 @@ def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:
 
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
     """The grey page Tesseract reads: `prepared_before_whitening`, its greys above `WHITE_FROM` made paper."""
-    return Image.fromarray(prepared_before_whitening(image, dpi, smoothing=smoothing), mode="L").point(_WHITEN)
+    return whitened(prepared_before_whitening(image, dpi, smoothing=smoothing))
+
+
+def whitened(grey_array: np.ndarray) -> Image.Image:
+    """`prepared_before_whitening`'s grey page with its greys above `WHITE_FROM` made paper: what
+    `prepare_for_tesseract` gives, for a pass that keeps the page before whitening as well."""
+    return Image.fromarray(grey_array, mode="L").point(_WHITEN)
 
 
 def prepared_before_whitening(image: Image.Image, dpi: int, *, smoothing: bool = True) -> np.ndarray:

@@ -79,12 +79,21 @@ class PageWork:
     notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
     second_reading: str | None = None  # what the second recogniser did on the page, or why it did not run (`secondread`)
     outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
+    # (the image prepared, the prepared page before its light greys were made paper), kept by `prepare`
+    unwhitened: tuple[Image.Image, np.ndarray] | None = None
 
     def for_prose(self) -> Image.Image:
         """The image prose is read from: the prepared page, sharpened where `sharpen` found it soft. Key
         tables, digit and label cells and grids read `prepared()`: sharpening steepens a cell's grain and
         rules into strokes as much as it steepens letters."""
         return self.sharp if self.sharp is not None else self.prepared()
+
+    def unwhitened_page(self) -> np.ndarray | None:
+        """`engine.prepared_before_whitening(image, dpi)` of the page's `image`, as `prepare` made it on the way
+        to `grey` (read-only); None where `image` is not the one it prepared."""
+        if self.unwhitened is None or self.unwhitened[0] is not self.image:
+            return None
+        return self.unwhitened[1]
 
     def prepared(self) -> Image.Image:
         """The prepared grey page; a pass asking for it before `prepare` ran is a registry ordering bug."""

@@ -11,7 +11,9 @@ import numpy as np
 from pipeline.extract.ocr.borders import DARK_BELOW, EDGE_BAND_INCHES, has_border, without_border
 from pipeline.extract.ocr.condensed import CONDENSED_BELOW, MAX_STRETCH, NORMAL_CHAR_WIDTH, char_width, read_condensed, wide_readings
 from pipeline.extract.ocr.deskew import deskewed
-from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepare_for_tesseract, run_tesseract
+from pipeline.extract.ocr.engine import (
+    PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, parse_tsv, prepared_before_whitening, run_tesseract, whitened,
+)
 from pipeline.extract.ocr.noise import is_legible
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
 from pipeline.extract.ocr.segment import REREAD_PSM, SEGMENTATION_VERSION, reread_prose
@@ -71,9 +73,13 @@ def _despeckle(work: PageWork) -> PageWork:
 @page_pass("prepare", "6", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
-    grey = prepare_for_tesseract(work.image, work.settings.dpi)
+    # `prepare_for_tesseract`'s two steps, the page before whitening kept (read-only) for the passes that read it
+    # (`accent-lines`), which would otherwise prepare the same image again.
+    unwhitened = prepared_before_whitening(work.image, work.settings.dpi)
+    unwhitened.flags.writeable = False
+    grey = whitened(unwhitened)
     rgb = np.asarray(work.image) if work.image.mode == "RGB" else None
-    return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW)
+    return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW, unwhitened=(work.image, unwhitened))
 
 
 @page_pass("sharpen", f"3+{rule_version()}", Cost.CHEAP)

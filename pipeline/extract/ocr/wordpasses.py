@@ -204,7 +204,8 @@ def _accent_lines(work: PageWork) -> PageWork:
     spelling = page_spelling(work.settings.languages)
     assert spelling is not None
     settings = work.settings
-    page = Image.fromarray(prepared_before_whitening(work.image, settings.dpi), mode="L")
+    unwhitened = work.unwhitened_page()
+    page = Image.fromarray(unwhitened if unwhitened is not None else prepared_before_whitening(work.image, settings.dpi), mode="L")
     mended = mend_lost_marks(work.words, page, spelling, tesseract_reader(settings.languages, settings.dpi, work.omp_thread_limit))
     if not mended.changes:
         return work
