@@ -46,7 +46,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.agreement import keep_second_readings, mark_settled
-from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives
+from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives, same_alternatives
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
@@ -221,11 +221,11 @@ def combine(tesseract: list[Word], reading: CropReading, known: _Known, others: 
         if op != "replace":
             result += span
             continue
-        if _better(span, second[j1:j2], known):
+        if _better(span, second[j1:j2], known) and same_alternatives(" ".join(w.text for w in span), " ".join(t for t, _ in second[j1:j2])):
             result += _placed(span, second[j1:j2])
             changed += len(span)
         elif len(span) == 1 and j2 - j1 == 1 and second[j1][1] >= SURE_FROM and \
-                (taken := alternatives_reading(span[0].text, second[j1][0], known)):
+                (taken := alternatives_reading(span[0].text, second[j1][0], known, 0 <= span[0].conf < UNSURE_BELOW)):
             result.append(replace(span[0], text=taken))  # `lnterview/interviu`: alternative by alternative
             changed += 1
         elif len(span) == 1 and j2 - j1 == 1 and (merged := _merged_reading(span[0].text, second[j1][0], known)):

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives
+from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives, same_alternatives
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
 from pipeline.extract.ocr.recognisers import CropReading
 from pipeline.extract.ocr.secondread import _Known, combine, read_again, readiness, unsure_windows
@@ -51,12 +51,16 @@ def test_alternatives_are_taken_only_where_the_dictionary_knows_the_second_and_n
     known = words.__contains__
     assert alternatives_reading("soneť/znelka", "sonet/znelka", known) == "sonet/znelka"
     assert alternatives_reading("lnterview/interviu", "Interview/interviu", known) == "Interview/interviu"
-    assert alternatives_reading("Šš/tri", "3/tri", known) == "3/tri"
+    # Two letters or fewer are no dictionary's to judge: a number is taken there only where Tesseract was unsure.
+    assert alternatives_reading("Šš/tri", "3/tri", known, unsure=True) == "3/tri"
+    assert alternatives_reading("Šš/tri", "3/tri", known) is None
+    assert alternatives_reading("ti/ťz/ty", "ti/ta/ty", known, unsure=True) is None
     assert alternatives_reading("ti/ťa/ty", "ti/ta/ty", known) is None  # both known: Tesseract's stays
     assert alternatives_reading("soneť/znelka", "sonef/znelka", known) is None  # neither known
     assert alternatives_reading("soneť/znelka", "sonet", known) is None  # not as many alternatives
     assert alternatives_reading("predmet/", "predmet/sonet", known) is None  # an empty alternative is not filled
     assert known_alternatives("sonet/znelka", known) is True and known_alternatives("soneť/znelka", known) is False
+    assert same_alternatives("soneť/znelka", "sonet/znelka") and not same_alternatives("tťťa/ty", "ti/ta/ty")
 
 
 @needs_hunspell
@@ -77,6 +81,9 @@ def test_the_second_reading_mends_an_alternative_and_never_one_the_dictionary_kn
     assert [w.text for w in words] == ["sonet/znelka"] and changed == 1
     words, _ = combine(_line([("interview/lnterview/interviu", 91)]), _second(("interview/Interview/interviu", 0.95)), known)
     assert [w.text for w in words] == ["interview/Interview/interviu"]
+    # A reading that lost or added an alternative is not taken (`ti/ťa/ty` printed, the second reader's caron lost).
+    words, changed = combine(_line([("tťťa/ty", 60)]), _second(("ti/ta/ty", 0.97)), known)
+    assert [w.text for w in words] == ["tťťa/ty"] and changed == 0
     # The second reader's model drops a caron now and then: a known alternative stays as Tesseract read it.
     for ours, theirs in (("ti/ťa/ty", "ti/ta/ty"), ("začať/začal/si", "začat/začal/si")):
         words, changed = combine(_line([(ours, 75)]), _second((theirs, 0.97)), known)
