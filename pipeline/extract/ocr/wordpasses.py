@@ -59,7 +59,8 @@ READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line cut from the page as scanned (not as smoothed for Tesseract), and each
-    window's readings combined by agreement, confidence and the dictionary (`secondread`); a language RapidOCR
+    window's readings combined by agreement, confidence and the dictionary, a token of alternatives (`sonet/znelka`)
+    alternative by alternative (`secondread`, `alternatives`); a language RapidOCR
     cannot read, or a machine without it, skips it, said in the reading."""
     # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
     def judged_unsure(word: Word) -> bool:
