@@ -66,6 +66,7 @@ def alternatives_reading(ours: str, theirs: str, known_word: Callable[[str], boo
     mine, others = core.split(SLASH), their_core.split(SLASH)
     if len(mine) != len(others):
         return None
+
     def weighs(word: str) -> bool:
         """the dictionary knows the alternative, and it is long enough for that to say something (or a number)"""
         if word.isalpha() and len(word) <= SHORT_LETTERS:
