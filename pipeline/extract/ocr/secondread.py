@@ -23,7 +23,10 @@ differ, the second reading replaces Tesseract's words only when every one of its
 language (or a number, or punctuation) and Tesseract's are not, it is confident (SURE_FROM), and it
 spells mostly the same characters (SIMILAR_FROM: a window misplaced on another line reads otherwise).
 So `keufemizmom` becomes `k eufemizmom`, `el7` `el 7`, `mo` `no`; a Slovak `ľúbosť` that the second
-reader reads `lúbost` stays (the dictionary knows only Tesseract's reading).
+reader reads `lúbost` stays (the dictionary knows only Tesseract's reading). A token of alternatives,
+`sonet/znelka`, is a word of the language where each alternative is, and two readings of it differing
+in some alternatives take each from the second reading only where the dictionary knows the second's and
+not Tesseract's (`alternatives`: `lnterview/interviu` becomes `Interview/interviu`).
 
 A language the second reader cannot read (its letters, from the spelling dictionary's `TRY` line, not
 all in the recogniser's alphabet: Greek's accented vowels, Hangul), or one without a spelling
@@ -43,6 +46,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.agreement import keep_second_readings, mark_settled
+from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives, same_alternatives
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
@@ -114,6 +118,7 @@ class _Known:
 
     def ask(self, tokens: Sequence[str]) -> None:
         cores = {word_core(t)[1] for t in tokens}
+        cores |= {part for core in cores for part in alternatives(core) or ()}  # `a/b`: each alternative apart
         new = sorted(c for c in cores if c and c.isalpha() and c not in self.answers)
         self.answers.update(zip(new, self.spelling.knows(new)))
 
@@ -125,7 +130,9 @@ class _Known:
             if core not in self.answers:
                 self.ask([core])
             return self.answers[core]
-        return bool(_NUMBER.match(core))
+        if _NUMBER.match(core):
+            return True
+        return bool(known_alternatives(core, self))  # `sonet/znelka`: known where each alternative is (`alternatives`)
 
 
 def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = (),
@@ -135,7 +142,7 @@ def unsure_windows(words: list[Word], known: _Known, skip: Sequence[Word] = (),
     group least confident first."""
     skipped = {id(w) for w in skip}
     known.ask([w.text for w in words])
-    windows = []
+    windows: list[Window] = []
     for line, members in words_by_line(words).items():
         unsure = [i for i, w in enumerate(members) if id(w) not in skipped and _unsure(w, known)]
         for i in unsure:
@@ -214,9 +221,13 @@ def combine(tesseract: list[Word], reading: CropReading, known: _Known, others: 
         if op != "replace":
             result += span
             continue
-        if _better(span, second[j1:j2], known):
+        if _better(span, second[j1:j2], known) and same_alternatives(" ".join(w.text for w in span), " ".join(t for t, _ in second[j1:j2])):
             result += _placed(span, second[j1:j2])
             changed += len(span)
+        elif len(span) == 1 and j2 - j1 == 1 and second[j1][1] >= SURE_FROM and \
+                (taken := alternatives_reading(span[0].text, second[j1][0], known, 0 <= span[0].conf < UNSURE_BELOW)):
+            result.append(replace(span[0], text=taken))  # `lnterview/interviu`: alternative by alternative
+            changed += 1
         elif len(span) == 1 and j2 - j1 == 1 and (merged := _merged_reading(span[0].text, second[j1][0], known)):
             result.append(replace(span[0], text=merged))
             changed += 1

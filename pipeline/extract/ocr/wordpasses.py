@@ -54,12 +54,14 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
 READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True)
 
 
-# 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract
-@page_pass("second-reader", f"3+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
+# 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract; 4: `a/b`
+# judged and taken alternative by alternative (`alternatives`)
+@page_pass("second-reader", f"4+{second_reader_version()}", Cost.REGIONS, inputs=_second_reader_inputs)
 def _second_reader(work: PageWork) -> PageWork:
     """Words Tesseract is unsure of (low confidence, unknown to the language's spelling dictionary) read again
     by RapidOCR in windows of their line cut from the page as scanned (not as smoothed for Tesseract), and each
-    window's readings combined by agreement, confidence and the dictionary (`secondread`); a language RapidOCR
+    window's readings combined by agreement, confidence and the dictionary, a token of alternatives (`sonet/znelka`)
+    alternative by alternative (`secondread`, `alternatives`); a language RapidOCR
     cannot read, or a machine without it, skips it, said in the reading."""
     # The shipped policy's verdict, not the spec's: the reading must not depend on what its cache key lacks.
     def judged_unsure(word: Word) -> bool:
