@@ -74,6 +74,10 @@ CHECKING = (
                 option_words=(1, 2)),
     LatinFamily("pt-inline-long", "pt", "por", ("A", "B", "C", "D", "E"), "(A)", "inline", 94,
                 option_words=(2, 4)),
+    # Added before the Vietnamese tone-mark and lower-case key work, which was done on `vi-serif9-lower`: another
+    # Vietnamese sheet in another type (10-point sans), options two a row, `a.` labels, never looked at while working.
+    LatinFamily("vi-sans10-pairs", "vi", "vie", ("a", "b", "c", "d"), "A.", "grid", 95, size=10, stem_words=(14, 24),
+                option_words=(1, 3)),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
 SCANS = "150/0.8/70,200/0.6/80,300/0.4/90,200/0.6/80/1.0/0.03"

@@ -65,6 +65,10 @@ CHECKING = (
     # on ko-2col: two columns again, options two a row and 12 questions, never looked at while building it.
     LayoutFamily("ko-2col-pairs", "ko", "kor", CIRCLED, "", "pairs", CJK_FONT, 94, questions=12, columns=2, subitems=True,
                  key_header=("번호", "정답"), key_title="정답표"),
+    # Added before the jamo options' work, which was done on `ko-bogi`: the same boxed `<보기>` with its options in a
+    # grid (three then two), Korean again, never looked at while working.
+    LayoutFamily("ko-bogi-grid", "ko", "kor", CIRCLED, "", "grid", CJK_FONT, 96, bogi=True, key_header=("번호", "정답"),
+                 key_title="정답표"),
 )
 SETS = {"tuning": TUNING, "checking": CHECKING}
 

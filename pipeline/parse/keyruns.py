@@ -91,7 +91,7 @@ def mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> 
     rows between), every row between is the number its place gives: unread rows, and numbers that break
     the run ("1. d" and a lone "a" between "10." and "13." are 11 and 12). Before the first such number,
     unread rows count back from it ("tl a" above "2. b")."""
-    mended: list[tuple[str, str]] = []
+    mended = _prefixed_runs(items)
     read = [k for k in range(len(items)) if _read_number(items, k) is not None]
     anchors = [k for k in read if any(_agree(items, k, j) for j in read if j != k)]
     if anchors and anchors[0] > 0 and all(item[0] is None for item in items[:anchors[0]]):
@@ -107,6 +107,43 @@ def mend_run(items: list[list], rows: list[ColumnRow], entry_re: re.Pattern) -> 
             line = _mend(items[-1], before + 1, entry_re, before, None)
             if line:
                 mended.append(line)
+    return mended
+
+
+def _runs(items: list[list]) -> list[list[int]]:
+    """The positions of the numbers read, cut into runs: each number as far from the one before as its row."""
+    runs: list[list[int]] = []
+    for k in (k for k in range(len(items)) if _read_number(items, k) is not None):
+        if runs and _agree(items, runs[-1][-1], k):
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return runs
+
+
+def _prefixed_runs(items: list[list]) -> list[tuple[str, str]]:
+    """Mends, in place, a run whose every number ends with the number another run of the column gives its row, a digit
+    or two more before it (`Số 1: b` read `51: b` … `59: b` above `10: c`: the word before each number read as a digit
+    glued to it); (number, report line) per mended entry. The other run must hold `MIN_RUN` numbers and each number
+    keep at most two digits more than its place's."""
+    mended: list[tuple[str, str]] = []
+    runs = _runs(items)
+    for run in runs:
+        for other in runs:
+            if other is run or len(other) < MIN_RUN:
+                continue
+            base = _read_number(items, other[0])
+            assert base is not None
+            expected = {k: base - (other[0] - k) for k in run}
+            read = {k: items[k][0] for k in run}
+            if all(n >= 1 and read[k] != str(n) and read[k].endswith(str(n)) and len(read[k]) - len(str(n)) <= 2
+                   for k, n in expected.items()):
+                for k, n in expected.items():
+                    item = items[k]
+                    item[0] = str(n)
+                    mended.append((item[0], f"read as {item[3]!r}, taken as {n} (the run from {base} gives its row; "
+                                            f"what stands before the number read as a digit)"))
+                break
     return mended
 
 

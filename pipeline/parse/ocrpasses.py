@@ -260,7 +260,7 @@ def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
-@recovery_pass("key-runs", "3", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run; 3: each mended entry's number kept with its line
+@recovery_pass("key-runs", "4", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run; 3: each mended entry's number kept with its line; 4: a run whose numbers carry a digit before them mended from another run
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
     an answer read as a look-alike no answer allows (`e` for `c`) mended; each reported on its question, its entry

@@ -104,6 +104,8 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
             if rivals:
                 best = max(rivals, key=lambda b: b.conf)
                 word = replace(word, text=best.text, conf=best.conf, left=best.left, top=best.top, right=best.right, bottom=best.bottom)
+            else:
+                word = _glued_answer(word, block_pass) or word
         merged.append(word)
     extra_line = 10_000
     for b in block_pass:
@@ -111,6 +113,26 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
             extra_line += 1
             merged.append(replace(b, line=(extra_line, 0, 0)))
     return merged
+
+
+# A block-pass word that glued a row's number to its answer cell (`1:b`, `Số4:a`, `12.C`): the answer is what follows
+# the number's mark, the word's last characters.
+_GLUED_ANSWER = re.compile(r"\d[:.)]\s*(?P<answer>[^\W_]{1,3})$")
+GLUED_END = 0.5  # the cell's right edge within this many cell heights of the glued word's
+
+
+def _glued_answer(cell: Word, block_pass: list[Word]) -> Word | None:
+    """The isolated short word `cell` read as the answer a block-pass word glued to its row's number, where that word
+    covers the cell and ends where the cell ends (its answer is the cell) and is read with more confidence (or with
+    `TABLE_PASS_TRUST_CONF`); the cell keeps its box. Tighter spacing than the page's makes psm 6 read a key's row
+    `Số 1: b` as `Số`, `1:b`; the answer letter is then no rival of its own."""
+    height = max(cell.bottom - cell.top, 1)
+    for b in block_pass:
+        found = _GLUED_ANSWER.search(b.text)
+        if (found and b.left < cell.left and abs(b.right - cell.right) <= GLUED_END * height and overlap_share(cell, b) > 0.5
+                and (b.conf > cell.conf or b.conf >= TABLE_PASS_TRUST_CONF) and found["answer"] != cell.text):
+            return replace(cell, text=found["answer"], conf=b.conf)
+    return None
 
 
 _CELL_NUMBER = re.compile(r"^\d{1,3}\.?$")

@@ -8,6 +8,7 @@ import numpy as np
 
 from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
+from pipeline.extract.ocr.loneglyphs import read_lone_glyphs
 from pipeline.extract.ocr.labels import (
     drop_label_ghosts, label_case_cells, restore_label_marks, script_label_shapes, split_glued_labels,
 )
@@ -96,3 +97,13 @@ def _ring_neighbours(work: PageWork) -> PageWork:
     readings = read_stretches(work.prepared(), found, height, settings.languages, settings.dpi, work.omp_thread_limit)
     words, _ = restored(work.words, found, readings, height)
     return replace(work, words=words)
+
+
+@page_pass("lone-glyphs", "1", Cost.CHEAP, when=has_labels)
+def _lone_glyphs(work: PageWork) -> PageWork:
+    """An option cell of a few lone glyphs (`ㄱ, ㄷ` after a ring) read by matching each glyph's ink against the glyphs the
+    same page read alone and sure (`ㄱ.` heading a statement), commas by their pieces (`loneglyphs`)."""
+    if work.ink is None:
+        return work
+    words, notes = read_lone_glyphs(work.words, work.ink, tuple(work.settings.option_labels or ()))
+    return replace(work, words=words, notes=work.notes + tuple(notes)) if notes else work

@@ -18,7 +18,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.cellpasses import _cell_spaces, _dropped_glyphs
 from pipeline.extract.ocr.labelpasses import (
-    _glued_labels, _label_ghosts, _label_case, _label_discs, _label_marks, _label_rings, _ring_neighbours,
+    _glued_labels, _label_ghosts, _label_case, _label_discs, _label_marks, _label_rings, _lone_glyphs, _ring_neighbours,
 )
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
@@ -71,7 +71,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _blank_strokes, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice, _accent_lines,
-    _glued_labels, _label_ghosts, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs,
+    _glued_labels, _label_ghosts, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs, _lone_glyphs,
     _dashes, _ellipsis, _legibility, _figures,
 )  # fmt: skip
 

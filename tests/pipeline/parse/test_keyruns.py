@@ -158,3 +158,23 @@ def test_numbers_that_break_the_run_where_the_rows_do_not_fit_are_left_as_read()
     table = read_list(_key([["7. d", "8. a", "9. c", "10. b", "1. d", "a", "14. d", "15. a"]]), _spec(), "key.pdf")
     assert "11" not in table.answers and "12" not in table.answers and table.answers["1"] == "d"
     assert table.problems == ["key line 'a' among the entries could not be read as one (OCR)"]
+
+
+def test_a_word_before_each_number_read_as_a_digit_glued_to_it_is_mended_from_the_run_below():
+    # `Số 1. b` … `Số 9. b` read `51. b` … `59. b` (the word read as a 5), then `Số 10. c` read right: the run from 10
+    # gives those rows 1–9, and every number read ends with the one its row is given.
+    column = [f"5{n}. {a}" for n, a in zip(range(1, 10), "bddabbddb")] + ["10. c", "11. c", "12. b"]
+    table = read_list(_key([column]), _spec(), "key.pdf")
+    assert table.answers == {str(n): a for n, a in zip(range(1, 13), "bddabbddbccb")}
+    assert len(table.problems) == 9 and table.problems[0] == (
+        "key key.pdf: key entry read as '51', taken as 1 (the run from 10 gives its row; what stands before the "
+        "number read as a digit) from its column's run")
+    assert table.inferred == {str(n) for n in range(1, 10)}
+
+
+def test_a_run_whose_numbers_do_not_end_with_the_ones_their_rows_are_given_is_left_as_read():
+    # 21–23 under 1–3 with rows lost between: no digit before a number, a column of another part of the key.
+    column = ["1. a", "2. b", "3. c", "21. d", "22. a", "23. b"]
+    table = read_list(_key([column]), _spec(), "key.pdf")
+    assert table.answers == {"1": "a", "2": "b", "3": "c", "21": "d", "22": "a", "23": "b"}
+    assert table.inferred == set()

@@ -48,3 +48,20 @@ def test_every_key_cell_is_read_as_its_label(key_scan):
     cells = _cells(page)
     wrong = {n: cells.get(n) for n, a, b in rows if cells.get(n) != [a, b]}
     assert not wrong, f"cells misread (number: read, truth in _key_rows): {wrong}"
+
+
+def test_a_block_reading_that_glued_a_rows_number_to_its_answer_gives_the_cell_its_answer():
+    # vi-serif9-lower's key at 300 dpi: the page pass read the answer column `b d … a` as one squashed line (`C`, `0`),
+    # the block pass read each row right but glued (`1:b`, `Số4:a`), so no block word was the cell's rival.
+    from pipeline.extract.ocr.keycells import merge_table_pass
+    from pipeline.extract.ocr.words import Word
+
+    column = [Word("C", 74, 370, 290, 396, 326, (3, 1, 1)), Word("d", 92, 371, 373, 397, 409, (3, 1, 1)),
+              Word("0", 76, 371, 549, 395, 574, (3, 1, 1))]
+    block = [Word("Số", 92, 240, 289, 297, 326, (1, 1, 1)), Word("1:b", 92, 316, 290, 397, 326, (1, 1, 1)),
+             Word("Số2:d", 89, 240, 372, 397, 409, (1, 1, 2)), Word("Số4:a", 91, 240, 537, 395, 574, (1, 1, 3))]
+    merged = merge_table_pass(column, block)  # the block's words where the page read none (`Số`) are added as ever
+    assert [(w.text, w.top) for w in merged if w.left >= 360] == [("b", 290), ("d", 373), ("a", 549)]
+    # A glued word that ends short of the cell (the answer left unread) or holds no number's mark is no reading of it.
+    short = [Word("Số1:", 92, 240, 290, 350, 326, (1, 1, 1)), Word("Sob", 95, 300, 289, 397, 326, (1, 1, 2))]
+    assert [w.text for w in merge_table_pass(column[:1], short) if w.left >= 360] == ["C"]
