@@ -38,6 +38,7 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from pipeline.extract.ocr import tessapi
+from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.rendering import render_on_white
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.panels import light_on_dark_inverted
@@ -299,7 +300,9 @@ def run_tesseract(
 ) -> str:
     """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image (an image, or
     an image file): in this process (`tessapi`) where it can, else one `tesseract` process; the same
-    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default."""
+    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default. The
+    languages' companion scripts are read with them (`companions`: Latin units on a Greek page)."""
+    languages = reading_languages(languages, installed_languages())
     if omp_thread_limit in (1, None) and in_process():
         pixels = _pixels(image)
         if pixels is not None:

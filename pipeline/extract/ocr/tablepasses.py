@@ -102,7 +102,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "6", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread
+@page_pass("list-cells", "7", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread; 7: the word space before an entry's number measured in the number's height, not its line's
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""
