@@ -38,7 +38,6 @@ import pypdfium2 as pdfium
 from PIL import Image, ImageFilter
 
 from pipeline.extract.ocr import tessapi
-from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.rendering import render_on_white
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.panels import light_on_dark_inverted
@@ -300,9 +299,7 @@ def run_tesseract(
 ) -> str:
     """Tesseract's `output` ("tsv" words, or "makebox" character boxes) for one image (an image, or
     an image file): in this process (`tessapi`) where it can, else one `tesseract` process; the same
-    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default. The
-    languages' companion scripts are read with them (`companions`: Latin units on a Greek page)."""
-    languages = reading_languages(languages, installed_languages())
+    bytes either way. `omp_thread_limit` 1: one OpenMP thread per call; None: Tesseract's default."""
     if omp_thread_limit in (1, None) and in_process():
         pixels = _pixels(image)
         if pixels is not None:

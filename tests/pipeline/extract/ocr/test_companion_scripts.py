@@ -1,20 +1,27 @@
-"""A page in one script prints another beside it: Latin units, codes and digits on a Greek page. Tesseract reads them
-with the companion script the language data names (`codes.companions`, `companions.reading_languages`), so `cm` comes
-back `cm`, not the Greek look-alikes `επῃ`, and a table's digits are read by the model that reads digits well."""
+"""A page in one script prints another beside it: Latin units, codes and digits on a Greek page. The words the page's
+own model was unsure of are read again with the companion script the language data names (`codes.companions`, pass
+`companion-words`), so `cm` comes back `cm`, not the Greek look-alikes `επῃ`; a table's digits are read with the
+companion's model too. The page itself stays read by its own model: its Greek labels never turn Latin."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from pipeline.devkit import scriptlayouts
+import hashlib
+import unicodedata
+
+from pipeline.devkit import scriptlayouts, scriptscans
 from pipeline.devkit.keyscans import read_key, same_answer
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.devkit.sample.shortkeysheets import short_list
+from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr.companions import reading_languages
+from pipeline.extract.ocr.companionwords import _candidate, _in_script
 from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
 from pipeline.extract.ocr.tablecells import LINE_BASE, read_table_cells
+from pipeline.extract.ocr.words import Word
 from pipeline.languages import language
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -27,6 +34,35 @@ def test_a_language_is_read_with_the_companion_script_its_data_names_and_no_othe
     # A machine without the companion's data reads as before rather than failing.
     assert reading_languages(("ell",), frozenset({"ell", "pol"})) == ("ell",)
     assert reading_languages(("ell",), frozenset({"ell", "eng"})) == ("ell", "eng")
+
+
+def test_a_companion_reading_is_taken_only_in_the_companions_script_and_not_in_capitals_alone():
+    assert _in_script("cm", "LATIN") and _in_script("m/s", "LATIN") and _in_script("Test", "LATIN")
+    assert not _in_script("KAI", "LATIN")  # Greek capitals read by the Latin model: the same shapes, letter for letter
+    assert not _in_script("cμ", "LATIN") and not _in_script("26", "LATIN")
+
+    def word(text: str, conf: float) -> Word:
+        return Word(text, conf, 0, 0, 10, 10, (1, 1, 1))
+    known = {"σονέτο"}.__contains__
+    assert _candidate(word("επῃ", 40), known)
+    assert not _candidate(word("επῃ", 90), known)  # read surely by the page's own model
+    assert not _candidate(word("σονέτο", 40), known)  # a word of the page's language its dictionary knows
+    assert not _candidate(word("γ", 0), known)  # a lone glyph: a label, read by the label and cell passes
+    assert not _candidate(word("4127", 30), known)  # no letter
+
+
+@needs_tesseract("ell", "eng")
+def test_a_scanned_greek_sheet_keeps_its_greek_labels_and_words_greek(tmp_path):
+    # Read with `ell+eng` at once, Tesseract took Latin for Greek glyphs: `Α.` read `A.`, `γ` `y`, `δ` `6`, and this
+    # sheet's options read exactly fell from 100 to 20 %, its answers from 100 to 0 %.
+    family = next(f for f in scriptscans.TUNING if f.name == "el-column")
+    _, sheet, _ = scriptscans.write_sheet(tmp_path, family)
+    scan = ScanSetting(200, 0.6, 80).rasterise(sheet, tmp_path / "scan.pdf", seed=family.seed)
+    options = ExtractOptions.from_spec(scriptscans.family_spec(family))
+    document = extract_document(scan, hashlib.sha256(scan.read_bytes()).hexdigest(), options)
+    text = "\n".join(page.text for page in document.pages)
+    assert sum(unicodedata.name(ch, "").startswith("GREEK") for ch in text) > 500
+    assert [ch for ch in text if unicodedata.name(ch, "").startswith("LATIN")] == []
 
 
 @needs_tesseract("ell", "eng")
