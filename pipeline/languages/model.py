@@ -52,8 +52,9 @@ class Codes(_Strict):
     tesseract: list[str] = Field(min_length=1, description="Tesseract traineddata names for the language: [pol]")
     companions: list[str] = Field(
         default_factory=list,
-        description="Tesseract traineddata of the script its pages print beside their own, read with it: the Latin units, "
-        "codes and digits of a Greek page (`cm`, `Test 26`, a table's numbers), which the Greek model reads as Greek look-alikes: [eng]",
+        description="Tesseract traineddata of the script its pages print beside their own (the Latin units, codes and digits of a "
+        "Greek page: `cm`, `Test 26`, a table's numbers, which the Greek model reads as Greek look-alikes): number cells are read "
+        "with it too, and words the page's own model was unsure of again with it alone (pass `companion-words`): [eng]",
     )
 
     @field_validator("tesseract", "companions")

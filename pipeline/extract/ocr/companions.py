@@ -1,11 +1,13 @@
-"""The scripts a language's pages print beside their own, read with it.
+"""The scripts a language's pages print beside their own.
 
 A Greek page prints Latin too: units after a number (`78,19 cm`, `kg`, `m/s`), a test's code in a key's header
 (`Test 26 4127`), and Arabic digits in every table. Tesseract's Greek model alone reads the Latin as Greek
 look-alikes (`cm` as `επῃ`, `kg` as `κο`), loses the header (so no table is found under it) and reads a table's
-digits worse than the Latin model does (a clear `6` read `0` at 72, where `eng` reads it at 97). Given `ell+eng`,
-Tesseract reads each word with the first model and turns to the next where it is unsure, so Greek words stay
-Greek. Which script a language's pages mix in is language data (`codes.companions`), not a rule here.
+digits worse than the Latin model does (a clear `6` read `0` at 72, where `eng` reads it at 97). Which script a
+language's pages mix in is language data (`codes.companions`), not a rule here. The page is still read by its own
+model alone: given `ell+eng` for the whole page, Tesseract took Latin for Greek glyphs (`Α.` read `A.`, `γ` `y`);
+number cells are read with both (`cellreads.read_digits`), and the words the page's model was unsure of are read
+again with the companion alone (`companionwords`, pass `companion-words`).
 """
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ was unsure of are read again with the companion alone, each crop on a line of it
   right after a number, where a unit stands (`cm` read `έπη`, a Greek word);
 - the companion's reading replaces it where it is one word, at least `ACCEPT_FROM` sure and `MARGIN` surer than the
   page's own reading, holds a letter of the companion's script and no letter of another, and is not capitals alone
-  (`ΚΑΙ` and `KAI` share their shapes letter for letter: a word of capitals stays as the page's model read it).
+  (`ΚΑΙ` and `KAI` share their shapes letter for letter: a word of capitals stays as the page's model read it); at a
+  unit's place a reading of signs alone is taken too (`%` read `9ο`).
 """
 from __future__ import annotations
 
@@ -96,7 +97,8 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
         if len(inside) != 1:
             continue
         reading, word = inside[0], words[i]
-        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and _in_script(reading.text, script):
+        sign = after[i] and not any(ch.isalnum() for ch in reading.text)  # `%` read `9ο` after its number
+        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and (_in_script(reading.text, script) or sign):
             result[i] = Word(reading.text, reading.conf, word.left, word.top, word.right, word.bottom, word.line)
             changed += 1
     return result, changed
