@@ -5,8 +5,9 @@ Read with both models at once (`ell+eng`), Tesseract took Latin for many Greek g
 label `Α.` came back `A.`, `γ` came back `y`, `δ` `6`, and a Greek sheet's options and key were lost (options exact 100
 → 20 %, answers 100 → 0 % on the generated `el-column`). So the page is read with its own model, and only the words it
 was unsure of are read again with the companion alone, each crop on a line of its own:
-- a candidate is a word read under `CANDIDATE_BELOW`, of at least two characters (a lone glyph is a label or an
-  answer cell, which their own passes read), holding a letter, and unknown to the language's spelling dictionary
+- a candidate is a word read under `CANDIDATE_BELOW`, of at least two letters or digits (a lone glyph with its marks is
+  a label or an answer cell, which their own passes read: `β)` after an option ending in `1994` came back `B)`, and
+  the question lost its options), holding a letter, and unknown to the language's spelling dictionary
   where it has one (a known word of the page's language stays), unless it is a word of at most `UNIT_MAX` letters
   right after a number, where a unit stands (`cm` read `έπη`, a Greek word);
 - the companion's reading replaces it where it is one word, at least `ACCEPT_FROM` sure and `MARGIN` surer than the
@@ -47,7 +48,7 @@ def _script(companion: str) -> str:
 def _candidate(word: Word, spelled: Callable[[str], bool] | None, after_number: bool = False) -> bool:
     core = word.text.strip(".,;:!?()[]«»\"'")
     unit = after_number and len(core) <= UNIT_MAX  # a unit's look-alikes may spell a word (`cm` read `έπη`, "epics")
-    return (0 <= word.conf < CANDIDATE_BELOW and len(word.text) >= 2 and any(ch.isalpha() for ch in word.text)
+    return (0 <= word.conf < CANDIDATE_BELOW and sum(ch.isalnum() for ch in word.text) >= 2 and any(ch.isalpha() for ch in word.text)
             and (unit or not (spelled is not None and core and spelled(core))))
 
 

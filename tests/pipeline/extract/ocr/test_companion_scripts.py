@@ -48,6 +48,8 @@ def test_a_companion_reading_is_taken_only_in_the_companions_script_and_not_in_c
     assert not _candidate(word("επῃ", 90), known)  # read surely by the page's own model
     assert not _candidate(word("σονέτο", 40), known)  # a word of the page's language its dictionary knows
     assert not _candidate(word("γ", 0), known)  # a lone glyph: a label, read by the label and cell passes
+    assert _candidate(word("πῃ", 35), known, after_number=True)  # `m` after `41,60`
+    assert not _candidate(word("β)", 40), known, after_number=True)  # a label after an option ending in a number
     assert not _candidate(word("4127", 30), known)  # no letter
 
 
