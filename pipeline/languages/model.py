@@ -50,8 +50,14 @@ class Codes(_Strict):
     iso639_1: str = Field(pattern=r"^[a-z]{2}$", description="ISO 639-1, the code records and specs use: pl")
     iso639_2: str = Field(pattern=r"^[a-z]{3}$", description="ISO 639-2/T: pol")
     tesseract: list[str] = Field(min_length=1, description="Tesseract traineddata names for the language: [pol]")
+    companions: list[str] = Field(
+        default_factory=list,
+        description="Tesseract traineddata of the script its pages print beside their own (the Latin units, codes and digits of a "
+        "Greek page: `cm`, `Test 26`, a table's numbers, which the Greek model reads as Greek look-alikes): number cells are read "
+        "with it too, and words the page's own model was unsure of again with it alone (pass `companion-words`): [eng]",
+    )
 
-    @field_validator("tesseract")
+    @field_validator("tesseract", "companions")
     @classmethod
     def _tesseract_names(cls, value: list[str]) -> list[str]:
         bad = [v for v in value if not re.fullmatch(r"[a-z]{3}(?:_[a-z]+)?", v)]

@@ -1,8 +1,8 @@
 """Answer keys of short-answer questions, generated with their truth: the entries are text, not option labels
 (numbers with a decimal comma and a unit, single words, a number and its word as two alternatives `12 / dvanásť`,
 two words as alternatives `sonet/znelka`, short phrases), printed as a ruled table (a number column, the answer
-column under a test's header, a notes column, as NÚCEM prints its short-answer key) or as a list (`7. sonet`),
-in Slovak, Polish, Spanish and Greek.
+column under a test's header, a notes column, as NÚCEM prints its short-answer key), as a list (`7. sonet`) or as two
+columns of `7) sonet` (Greek only), in Slovak, Polish, Spanish and Greek.
 
 The words are each language's own grammar and literature terms (what such keys answer); which entry a question
 gets, and in what form, the seed decides. Deterministic: the same family and seed give the same pages.
@@ -126,18 +126,37 @@ def short_list(language: str, seed: int = 0, *, count: int = 24) -> KeySheet:
                     (words.tesseract,))
 
 
+def short_columns(language: str, seed: int = 0, *, count: int = 24, units: tuple[str, ...] = ("m/s", "mm", "km/h", "g", "%")) -> KeySheet:
+    """Two columns of entries `n) answer` in a serif type, 10 pt, under the key's title; measures in other units
+    than the table's and list's (`m/s`, `km/h`). Kept aside for Greek, whose list and table were tuned on."""
+    words = LANGUAGES[language]
+    words = Words(words.tesseract, words.words, words.phrases, words.numbers, units, words.title, words.headers, words.notes,
+                  words.labels)
+    answers = short_answers(words, count, seed + 13)
+    numbers = _numbers(count, seed + 13)
+    rows = (count + 1) // 2
+    items: list[PageItem] = [TextBox(words.title, 20, 15, 170, size=12, bold=True, font="DejaVuSerif")]
+    for index, (number, answer) in enumerate(zip(numbers, answers)):
+        items.append(TextBox(f"{number}) {answer}", 20 + 90 * (index // rows), 30 + (index % rows) * 8, 85, size=10, font="DejaVuSerif"))
+    key = {"kind": "list", "entry": r"(?<![\d,])(?P<number>\d{1,3})\)\s+(?P<answer>\S.*?)\s*$"}
+    return KeySheet(f"short-columns-{language}", [PageSpec(items)], {str(n): a for n, a in zip(numbers, answers)}, key, words.labels,
+                    (words.tesseract,))
+
+
 def _family(make: Callable[..., KeySheet], language: str) -> Callable[[int], KeySheet]:
     def family(seed: int = 0) -> KeySheet:
         return make(language, seed)
     return family
 
 
-# Slovak and Polish are tuned on; Spanish and Greek (another script) are kept aside, chosen before any change.
+# Slovak and Polish were tuned on, Spanish and Greek (another script) kept aside, chosen before any change. Greek's
+# table and list were then tuned on (its Latin header and units: `companions`), and a Greek key of another layout,
+# two columns of `n) answer` in a serif type with other units, is kept aside in their place.
 SHORT_TUNING: dict[str, Callable[[int], KeySheet]] = {
     f"short-{layout}-{language}": _family(make, language)
-    for language in ("sk", "pl") for layout, make in (("table", short_table), ("list", short_list))
+    for language in ("sk", "pl", "el") for layout, make in (("table", short_table), ("list", short_list))
 }
 SHORT_CHECKING: dict[str, Callable[[int], KeySheet]] = {
-    f"short-{layout}-{language}": _family(make, language)
-    for language in ("es", "el") for layout, make in (("table", short_table), ("list", short_list))
+    **{f"short-{layout}-es": _family(make, "es") for layout, make in (("table", short_table), ("list", short_list))},
+    "short-columns-el": _family(short_columns, "el"),
 }

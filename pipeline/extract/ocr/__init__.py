@@ -24,6 +24,8 @@ Public functions and types:
   option label token ("a)", "(B)", "C.")
 - `require_languages(languages)`, `installed_languages()`, `tesseract_command()`: raise
   `OcrUnavailable` before any work starts when Tesseract or a language is missing (`engine`)
+- `reading_languages(languages, installed)`: the languages and the companion scripts their language data names
+  (`codes.companions`: Latin on a Greek page), which number cells and the pass `companion-words` read with (`companions`)
 - `prepare_for_tesseract(image, dpi)`, `prepared_before_whitening(image, dpi)` (the same page before its light greys
   are made paper: `accentlines` reads lines again from it), `render_page(document, index, dpi)`, `straight_rules(dark, length)`:
   the pixels of rules and frames (`engine`)
@@ -63,6 +65,7 @@ from pipeline.extract.ocr.engine import (
     straight_rules,
     tesseract_command,
 )
+from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_core, word_list
 from pipeline.extract.ocr.certainty import CertaintyPolicy, spelled_for, unsure_reason
@@ -84,7 +87,7 @@ from pipeline.extract.ocr.softness import Softness, measure_softness, sharpening
 __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
     "Region", "RegionKind", "RegionReading", "classify_region", "find_regions", "reread_prose",
-    "installed_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
+    "installed_languages", "reading_languages", "lay_out_page", "load_lexicon", "normalize_ocr_line", "normalize_ocr_lines", "ocr_image",
     "ocr_pages", "prepare_for_tesseract", "prepared_before_whitening", "read_page", "reading_key", "render_page", "require_languages",
     "tesseract_command", "PAGE_PASSES", "Cost", "DocumentedPass", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",

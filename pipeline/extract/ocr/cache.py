@@ -24,6 +24,7 @@ import os
 from pathlib import Path
 
 from pipeline.infra import StageCache, fingerprint
+from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import tesseract_command, tesseract_version
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, pass_versions
 from pipeline.extract.ocr.reading import PageReading, ReadWord
@@ -48,7 +49,7 @@ def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
         os.environ.get("TESSDATA_PREFIX"),
         sha256,
         page_number,
-        list(settings.languages),
+        list(reading_languages(settings.languages)),  # a companion script read beside them changes the words
         settings.dpi,
         list(settings.option_labels) if settings.option_labels is not None else None,
         settings.ellipsis,

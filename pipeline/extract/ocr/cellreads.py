@@ -16,7 +16,8 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.cellshapes import match_own_shapes
-from pipeline.extract.ocr.engine import KEY_CELL_PSM, parse_tsv, read_strip, run_tesseract, stacked, strip_groups
+from pipeline.extract.ocr.companions import reading_languages
+from pipeline.extract.ocr.engine import KEY_CELL_PSM, installed_languages, parse_tsv, read_strip, run_tesseract, stacked, strip_groups
 from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
 from pipeline.extract.ocr.labelrings import read_ring_cells
 from pipeline.extract.ocr.labels import script_label_shapes
@@ -75,7 +76,10 @@ def read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, o
                 digits: str = "0123456789", min_conf: float = -1.0, marks: str = "") -> list[str | None]:
     """Each crop's number, or None: the crops one under another, read as lines of digits (psm 6). Side by
     side in one line, Tesseract glued neighbouring cells' numbers into one ("414243444514…"). `marks`:
-    characters a number may end with ("." of "12."), allowed (left out, a "." was read as a digit) and kept in the text."""
+    characters a number may end with ("." of "12."), allowed (left out, a "." was read as a digit) and kept in the text.
+    Digits are read with the companion script of `languages` too (`companions`): the Greek model read a clear `6` as `0`
+    and a `5` as `2` where `eng` reads them right."""
+    languages = reading_languages(languages, installed_languages())
     values: list[str | None] = []
     for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
         stack, tops = stacked([grey.crop(box) for box in group], gap)

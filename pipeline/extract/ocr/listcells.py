@@ -199,12 +199,17 @@ def _number_tail(rest: list[Box], height: int) -> list[Box]:
     """The pieces of `rest` that can be the entry's number: all of them when they fit a number's width, else the
     longest run at its end that does, parted from what stands before it by a word space or more
     (`LEAD_GAP`): a word printed before each number ("Question 12: D", "Ερώτηση 7: Δ") leads the entry and
-    stays as the page reading read it. Whether the tail is a number the digit reading and the column's
-    count decide, as for any entry."""
+    stays as the page reading read it. The word space is measured in the tail's own height (the digits'),
+    not the line's: a word reaching above and below its digits (`Στεφάνη`: an accent over `ά`, `φ` and `η`
+    below the baseline) makes the line a third taller than its number, and a word space of 20 px beside
+    digits 35 px tall was taken for a gap inside the number on half the rows of a Greek key. Whether the tail
+    is a number the digit reading and the column's count decide, as for any entry."""
     for start in range(len(rest)):
         tail = rest[start:]
         fits = tail[-1][2] - tail[0][0] <= NUMBER_MAX_WIDTH * height
-        if fits and (start == 0 or tail[0][0] - rest[start - 1][2] >= LEAD_GAP * height):
+        own = max(p[3] for p in tail) - min(p[1] for p in tail)
+        measure = own if ANSWER_MIN_HEIGHT * height <= own < height else height  # a dot alone is no number's height
+        if fits and (start == 0 or tail[0][0] - rest[start - 1][2] >= LEAD_GAP * measure):
             return tail
     return rest
 

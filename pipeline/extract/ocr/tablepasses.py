@@ -68,7 +68,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "8", Cost.REGIONS, when=has_labels)  # 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
+@page_pass("table-cells", "9", Cost.REGIONS, when=has_labels)  # 9: number cells read with the companion script too (`companions`); 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -102,7 +102,7 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("list-cells", "6", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread
+@page_pass("list-cells", "7", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread; 7: the word space before an entry's number measured in the number's height, not its line's
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""

@@ -1,4 +1,5 @@
-"""The page passes that mend words and numbers: unsure words read again by a second recogniser, then boxes, split
+"""The page passes that mend words and numbers: unsure words read again with a companion script's model and by a
+second recogniser, then boxes, split
 and glued words, question numbers, roman numerals, marks, known words, accents, commas, capitals, dashes and the
 ellipsis. Declared like every other page pass (`passes.page_pass`) and placed in the one ordered registry by
 `pagepasses.PAGE_PASSES`."""
@@ -9,7 +10,8 @@ from dataclasses import replace
 from PIL import Image
 
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
-from pipeline.extract.ocr.certainty import DEFAULT_POLICY, unsure_reason
+from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
+from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
 from pipeline.extract.ocr.engine import prepared_before_whitening
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
@@ -30,6 +32,7 @@ from pipeline.extract.ocr.spelling import (
     stray_inverted_marks,
 )
 from pipeline.extract.ocr.overreach import clip_overreaching
+from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import Word
 
@@ -70,6 +73,28 @@ def _second_reader(work: PageWork) -> PageWork:
     again = read_again(work.prepared(), work.words, work.settings.languages, skip=work.lone_cells, judged_unsure=judged_unsure,
                        scanned=work.image)
     return replace(work, words=again.words, second_reading=again.note)
+
+
+def _has_companion(work: PageWork) -> bool:
+    """a language of the page prints another script beside its own, whose Tesseract data is installed (language data
+    `codes.companions`: Latin on a Greek page)"""
+    return bool(work.words) and bool(companions_of(work.settings.languages))
+
+
+def _companion_inputs(settings: OcrSettings) -> str:
+    """The companion scripts read (their data, and so the pass's output, follow the language files)."""
+    return "+".join(companions_of(settings.languages)) or "none"
+
+
+@page_pass("companion-words", "1", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
+def _companion_words(work: PageWork) -> PageWork:
+    """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
+    alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone
+    (`companionwords`: `cm` read `επῃ` on a Greek page)."""
+    held, _ = held_apart(work.words)
+    words, _ = read_companion_words(work.prepared(), work.words, work.settings.languages, work.settings.dpi, work.omp_thread_limit,
+                                    spelled_for(tuple(work.settings.languages)), skip=[*held, *work.lone_cells])
+    return replace(work, words=words)
 
 
 @page_pass("box-overreach", "1", Cost.CHEAP)

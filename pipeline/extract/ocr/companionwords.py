@@ -1,0 +1,105 @@
+"""Words of the companion script read again with its model (`companions`): a page of one script that prints another
+beside it (Latin units and codes on a Greek page: `78,19 cm`, `m/s`, `Test 26 4127`).
+
+Read with both models at once (`ell+eng`), Tesseract took Latin for many Greek glyphs of the page itself: a lone option
+label `Α.` came back `A.`, `γ` came back `y`, `δ` `6`, and a Greek sheet's options and key were lost (options exact 100
+→ 20 %, answers 100 → 0 % on the generated `el-column`). So the page is read with its own model, and only the words it
+was unsure of are read again with the companion alone, each crop on a line of its own:
+- a candidate is a word read under `CANDIDATE_BELOW`, of at least two letters or digits (a lone glyph with its marks is
+  a label or an answer cell, which their own passes read: `β)` after an option ending in `1994` came back `B)`, and
+  the question lost its options), holding a letter, and unknown to the language's spelling dictionary
+  where it has one (a known word of the page's language stays), unless it is a word of at most `UNIT_MAX` letters
+  right after a number, where a unit stands (`cm` read `έπη`, a Greek word);
+- the companion's reading replaces it where it is one word, at least `ACCEPT_FROM` sure and `MARGIN` surer than the
+  page's own reading, holds a letter of the companion's script and no letter of another, and is not capitals alone
+  (`ΚΑΙ` and `KAI` share their shapes letter for letter: a word of capitals stays as the page's model read it); at a
+  unit's place a reading of signs alone is taken too (`%` read `9ο`).
+"""
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from PIL import Image
+
+from pipeline.extract.ocr.companions import reading_languages
+from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract, stacked
+from pipeline.extract.ocr.words import Word
+from pipeline.languages import language_for_tesseract
+
+CANDIDATE_BELOW = 85.0  # a word the page's own model read less surely than this is read again with the companion
+ACCEPT_FROM = 80.0  # the companion's reading is taken only this sure
+MARGIN = 10.0  # and this much surer than the page's own reading
+UNIT_MAX = 3  # letters: a word this short after a number may be a unit, read again even where the dictionary knows it
+PAD = 0.25  # of a word's height: white around its crop
+STACK_PSM = 6  # the crops one under another, read as a block of lines
+
+
+def companions_of(languages: Sequence[str]) -> tuple[str, ...]:
+    """The companion scripts' Tesseract data for `languages` installed here (none: the pass does not apply)."""
+    return reading_languages(languages, installed_languages())[len(tuple(languages)):]
+
+
+def _script(companion: str) -> str:
+    found = language_for_tesseract(companion)
+    return found.script.upper() if found is not None else "LATIN"
+
+
+def _candidate(word: Word, spelled: Callable[[str], bool] | None, after_number: bool = False) -> bool:
+    core = word.text.strip(".,;:!?()[]«»\"'")
+    unit = after_number and len(core) <= UNIT_MAX  # a unit's look-alikes may spell a word (`cm` read `έπη`, "epics")
+    return (0 <= word.conf < CANDIDATE_BELOW and sum(ch.isalnum() for ch in word.text) >= 2 and any(ch.isalpha() for ch in word.text)
+            and (unit or not (spelled is not None and core and spelled(core))))
+
+
+def _after_numbers(words: Sequence[Word]) -> list[bool]:
+    """For each word, whether the word before it on its line is a number (`78,19` of `78,19 cm`)."""
+    found = [False] * len(words)
+    by_line: dict[tuple[int, int, int], list[int]] = {}
+    for i, w in enumerate(words):
+        by_line.setdefault(w.line, []).append(i)
+    for indices in by_line.values():
+        indices.sort(key=lambda i: words[i].left)
+        for before, i in zip(indices, indices[1:]):
+            text = words[before].text
+            found[i] = any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+    return found
+
+
+def _in_script(text: str, script: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and all(unicodedata.name(ch, "").startswith(script + " ") for ch in letters) and not (
+        len(letters) >= 2 and all(ch.isupper() for ch in letters))
+
+
+def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequence[str], dpi: int, omp_thread_limit: int | None,
+                         spelled: Callable[[str], bool] | None = None, skip: Sequence[Word] = ()) -> tuple[list[Word], int]:
+    """`words` with each unsure word that the companion script reads surely as its own replaced (see the module's
+    docstring), and how many were; `skip`: words other passes read cell by cell, left alone."""
+    companions = companions_of(languages)
+    held = {id(w) for w in skip}
+    after = _after_numbers(words)
+    candidates = [i for i, w in enumerate(words) if id(w) not in held and _candidate(w, spelled, after[i])]
+    if not companions or not candidates:
+        return words, 0
+    script = _script(companions[0])
+    crops, gap = [], 0
+    for i in candidates:
+        w = words[i]
+        pad = max(2, round(PAD * (w.bottom - w.top)))
+        gap = max(gap, 2 * pad)
+        box = (max(0, w.left - pad), max(0, w.top - pad), min(grey.width, w.right + pad), min(grey.height, w.bottom + pad))
+        crops.append(grey.crop(box))
+    stack, tops = stacked(crops, gap)
+    read = parse_tsv(run_tesseract(stack, companions, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM))
+    result, changed = list(words), 0
+    for i, crop, top in zip(candidates, crops, tops):
+        inside = [r for r in read if top - gap / 2 <= (r.top + r.bottom) / 2 < top + crop.height + gap / 2]
+        if len(inside) != 1:
+            continue
+        reading, word = inside[0], words[i]
+        sign = after[i] and not any(ch.isalnum() for ch in reading.text)  # `%` read `9ο` after its number
+        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and (_in_script(reading.text, script) or sign):
+            result[i] = Word(reading.text, reading.conf, word.left, word.top, word.right, word.bottom, word.line)
+            changed += 1
+    return result, changed
