@@ -25,8 +25,8 @@ from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
-from pipeline.parse import (KeyTable, Recovery, mend_short_entries, read_grid, read_list, read_variant_table, split_booklet,
-                            unaccounted_line, unsure_short_entries)
+from pipeline.parse import (KeyTable, Recovery, inferred_numbers, mend_short_entries, read_grid, read_list, read_variant_table,
+                            split_booklet, unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -71,6 +71,7 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
     if spec.kind != "grid":  # as `read_sheet_keys` does
         mend_short_entries(table, sheet.labels, spelled_for(sheet.languages), all(p.method is PageMethod.OCR for p in document.pages),
                            Recovery.without(disabled))
+    table.inferred |= inferred_numbers(document) & set(table.answers)  # as `read_sheet_keys` does: numbers the OCR put in
     return table
 
 
@@ -101,8 +102,8 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
-    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
-                                  table.number_lines)
+    unsure = set(unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
+                                      table.number_lines)) | table.inferred  # an entry keyed by inference is flagged too
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
@@ -144,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
                     for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
                                                          True, table.repaired, table.number_lines).items():
                         print(f"    {n}: unsure {words}")
+                    for n in sorted(table.inferred):
+                        print(f"    {n}: keyed by inference (its number put in from the count: ocr.number_inferred)")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0

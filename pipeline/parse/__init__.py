@@ -53,6 +53,7 @@ from pipeline.parse.underwords import under_word_options
 from pipeline.parse.ocrpasses import PARSE_PASSES, check_ocr_pass_names, parse_pass_names, recovery_for, recovery_key, register_ocr
 from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keying import inferred_numbers
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccounted_line
 from pipeline.parse.certainty import KEY_ENTRY
@@ -81,7 +82,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # flagged where their reading is unsure (`shortentries`).
 # +31: two signs of a misreading (`misreadsigns.casing_signs`: an option or stem opening small among capitals, a
 # letter O in a number's digits) flag OCR'd questions a sheet parsed before did not.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+31"
+# +32: a key number the OCR read put in from its table's count (`ocr.number_inferred`) keys its entry by inference
+# (its question flagged unsure); question numbers given their lost mark are counted in an info note.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+32"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
@@ -96,7 +99,7 @@ __all__ = [
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
-    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line",
+    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line", "inferred_numbers",
     "KEY_ENTRY", "unsure_short_entries", "mend_short_entries",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",

@@ -327,7 +327,8 @@ def _counts_up(numbers: list[Word]) -> bool:
 
 def _numbered_run(numbers: list[Word]) -> list[Word]:
     """A grid's number row counts up by one from cell to cell: a number that breaks the run between
-    neighbours that fit it ("7" between 70 and 72) is the one number that fits there."""
+    neighbours that fit it ("7" between 70 and 72) is the one number that fits there, and keeps what was read
+    (`Word.inferred_from`: inferred, not read; `numbering.inferred_notes`)."""
     values = [int(w.text) if w.text.isdigit() else None for w in numbers]
     mended = list(numbers)
     for index in range(len(values)):
@@ -344,7 +345,7 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
             continue
         if values[index] != expected:
             values[index] = expected
-            mended[index] = replace(numbers[index], text=str(expected))
+            mended[index] = replace(numbers[index], text=str(expected), inferred_from=numbers[index].text)  # the run's, not read
     # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
     # between two cells that fit it takes the number its place gives.
     offsets = [v - i for i, v in enumerate(values) if v is not None]
@@ -354,7 +355,7 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
         if sum(fits) >= RUN_MIN_SHARE * len(values):
             for index, fit in enumerate(fits):
                 if not fit and any(fits[:index]) and any(fits[index + 1:]):
-                    mended[index] = replace(numbers[index], text=str(start + index))
+                    mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
     return mended
 
 

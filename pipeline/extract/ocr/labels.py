@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract.document import Line
 from pipeline.extract.ocr.words import Word, line_openers, words_by_line
 from pipeline.languages import language_for_tesseract
@@ -50,6 +51,21 @@ def label_case_cells(words: list[Word], labels: Sequence[str], shapes: tuple[str
         return None
 
     return [replace(w, text=label) if id(w) not in in_text and (label := label_of(w.text)) else w for w in words]
+
+
+MARKS_SHOWN = 8  # words a marks-restored note shows before "…"
+
+
+def restored_marks_note(before: list[Word], after: list[Word], what: str) -> tuple[Diagnostic, ...]:
+    """The page's `ocr.marks_restored` note (info) for a pass that put back lost marks (`.`, `)`) on labels or numbers it
+    read (`before` and `after` word for word): the count and the words as given their mark; () when none. A mark on a
+    read label or number changes no question's identity or answer, only where a line is cut: one counted note a page,
+    not a line a question. A number put in from the count (`inferred_from`) is no mark: `numbering.inferred_notes`."""
+    given = [b.text for a, b in zip(before, after) if a.text != b.text and b.inferred_from is None]
+    if not given:
+        return ()
+    shown = ", ".join(given[:MARKS_SHOWN]) + (", …" if len(given) > MARKS_SHOWN else "")
+    return (diagnose(Code.OCR_MARKS_RESTORED, count=len(given), what=what, words=shown),)
 
 
 NUMBER_COLUMN_MIN = 1  # line-opening numbers a page needs before others are mended after them
@@ -153,7 +169,7 @@ def restore_question_numbers(words: list[Word]) -> list[Word]:
             value = int(lookalike.group("n").translate(_DIGIT_LOOKALIKES))
             if value not in values and (value - 1 in values or value + 1 in values):
                 mark = "." if dot and lookalike.group("mark") else lookalike.group("mark")
-                fixed[id(word)] = replace(word, text=f"{value}{mark}")
+                fixed[id(word)] = replace(word, text=f"{value}{mark}", inferred_from=word.text)  # no digit was read
     mended = [fixed.get(id(w), w) for w in words]
     return _fit_number_sequence(mended, column)
 
@@ -185,8 +201,8 @@ def _fit_number_sequence(words: list[Word], column: int) -> list[Word]:
             for other in _DIGIT_CONFUSIONS.get(digit, "")
         }
         fits = {v for v in fits if before < v < after and v not in values}
-        if len(fits) == 1:
-            fixed[id(word)] = replace(word, text=str(fits.pop()) + match.group("mark"))
+        if len(fits) == 1:  # a digit read otherwise: the number is the count's, not the reading's
+            fixed[id(word)] = replace(word, text=str(fits.pop()) + match.group("mark"), inferred_from=word.text)
     return [fixed.get(id(w), w) for w in words]
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 

@@ -6,14 +6,35 @@ two cells of it that fit takes the number its place gives, and a cell left unrea
 (which block it ends or starts cannot be told) stays without a number.
 
 A line counted in one run (`counting_run`: a grid's number row, a list's number column) is here too.
+
+A number a run or a block gives in place of what was read (a misread digit, a cell unread) is no reading: the
+pass writing it keeps what was read (`Word.inferred_from`), the page's reading gives it `INFERRED_CONF` (under any
+threshold the certainty flag judges by, so the key entry or question resting on it is flagged unsure), and the pass
+says which question's number it was in a page note (`inferred_notes`, `ocr.number_inferred`).
 """
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pipeline.diagnostics import Code, Diagnostic, diagnose
+from pipeline.extract.ocr.words import Word
 
 BLOCK_MIN_STEPS = 0.7  # of the steps between neighbouring readings that must be +1 a place for a column of blocks
 MEND_MAX_PLACES = 3  # places between two readings of one block across which the readings between are mended
 BLOCK_MIN_LENGTH = 3  # cells of a block, at least: shorter runs between jumps are misreadings, not blocks
 COUNT_MIN_SHARE = 0.7  # of a line's numbers read that must be the number their place in the run gives
 MIN_NUMBERS = 3  # number cells in a run before it is a key's numbering
+INFERRED_CONF = 0.0  # the confidence a number put in from its place's count is read with: unsure by any policy
+
+
+def inferred_notes(words: Iterable[Word], where: str) -> tuple[Diagnostic, ...]:
+    """One `ocr.number_inferred` note per word whose number was put in from its place's count, naming the question
+    (its number, without its mark) and what was read there; `where`: what counted it ("key table")."""
+    return tuple(
+        diagnose(Code.OCR_NUMBER_INFERRED, where=where, question=w.text.rstrip(".):"),
+                 read=f"read as {w.inferred_from!r}" if w.inferred_from else "nothing read")
+        for w in words if w.inferred_from is not None
+    )
 
 
 def counting_run(values: list[int | None]) -> list[int] | None:

@@ -79,16 +79,16 @@ def read_table_cells(
         if not placed:
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
-        spans = _band_spans(table, [(box, band) for box, _, (band, _) in placed])
+        spans = _band_spans(table, [(box, band) for box, _, (band, _), _ in placed])
         # A word of no letter or digit anywhere in the table's rows is a rule's remnant ("|" at a label
         # cell's edge, read between a grid's number row and its answer row, parted the two).
         rows = [(band.cells[0][0], band.top, band.cells[-1][1], band.bottom) for band in table]
         result = [w for w in result if not any(_centre_in(w, span) for span in spans)
                   and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))
                   and not _on_a_rule(w, table)]
-        for box, text, (band_index, conf) in placed:
+        for box, text, (band_index, conf), read_as in placed:
             line = LINE_BASE + t * 1000 + band_index
-            added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0)))
+            added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0), inferred_from=read_as))
     return result + added
 
 
@@ -135,8 +135,9 @@ def _centre_in(word: Word, box: Box) -> bool:
 
 
 def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: Sequence[str], languages, dpi, omp,
-                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float]]]:
-    """(cell box, text, (band index, confidence)) of each number, answer and header cell of one table."""
+                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float], str | None]]:
+    """(cell box, text, (band index, confidence), what was read where the text is a number its run gave instead
+    ("" for nothing; None: read as written) of each number, answer and header cell of one table."""
     inks = {(b, c): ink_box(dark, band, cell) for b, band in enumerate(table) for c, cell in enumerate(band.cells)}
     inked = [key for key, box in inks.items() if box is not None]
     if not inked:
@@ -193,23 +194,26 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
                        if inks.get((b, c)) and (b, c) not in header]
     if not numbers:
         return []
-    placed: list[tuple[Box, str, tuple[int, float]]] = []
-    # A number keeps its printed form ("01"); one the run mended is written as its neighbours are.
+    placed: list[tuple[Box, str, tuple[int, float], str | None]] = []
+    # A number keeps its printed form ("01"); one the run mended is written as its neighbours are, and keeps what was
+    # read in its place: it is inferred, not read (`numbering.inferred_notes`).
     padded = [len(text) for key in numbers if (text := texts.get(key)) and text.startswith("0")]
     width = max(set(padded), key=padded.count) if padded else 0
     for (b, c), value in numbers.items():
         read_as = texts.get((b, c))
-        text = read_as if read_as and int(read_as) == value else str(value).zfill(width)
-        placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0)))
+        as_read = bool(read_as) and int(read_as or 0) == value
+        text = read_as if as_read and read_as else str(value).zfill(width)
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0), None if as_read else (read_as or "")))
     answer_inked = [k for k in answers if inks.get(k) is not None]
     read = dict(zip(answer_inked, read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
                                                 languages, dpi, omp, path.with_suffix(".answers.pgm"), scanned=scanned))) if answer_inked else {}
     for b, c in answers:
         reading = read.get((b, c))
-        placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0)))
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0),
+                       None))
     if header:
         texts = read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
-        placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0)) for (b, c), text in zip(header, texts) if text]
+        placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0), None) for (b, c), text in zip(header, texts) if text]
     return placed
 
 
