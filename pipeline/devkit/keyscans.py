@@ -49,12 +49,12 @@ class KeyScore:
         return self.right / self.total if self.total else 0.0
 
 
-def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = ()) -> KeyTable:
+def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> KeyTable:
     """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer), with the
-    OCR passes named in `disabled` left out (to measure what a pass does)."""
+    OCR passes named in `disabled` left out (to measure what a pass does); `ocr_cache`: where page readings are
+    cached (`key_options`), none by default."""
     spec = KeySpec(**sheet.key)
-    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels, disabled_passes=disabled)
-    options = ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout)
+    options = key_options(sheet, dpi, disabled, ocr_cache)
     sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
     document = extract_document(pdf, sha, options)
     if spec.in_sheet:  # a key printed at the end of the question booklet: the lines from its heading on
@@ -73,6 +73,12 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
                            Recovery.without(disabled))
     table.inferred |= inferred_numbers(document) & set(table.answers)  # as `read_sheet_keys` does: numbers the OCR put in
     return table
+
+
+def key_options(sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> ExtractOptions:
+    """How `read_key` extracts a key sheet's scan: OCR at `dpi` with the sheet's languages and option labels."""
+    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels, disabled_passes=disabled)
+    return ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout, ocr_cache_dir=str(ocr_cache) if ocr_cache else None)
 
 
 def same_answer(read: str, printed: str) -> bool:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from pipeline.devkit.keyscans import read_key, same_answer
+from pipeline.devkit.keyscans import key_options, read_key, same_answer
 from pipeline.devkit.sample.keysheets import shaded_blocks
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
 from pipeline.diagnostics import Code, Severity
-from pipeline.extract import ExtractedDocument, ExtractOptions, extract_document
-from pipeline.extract.ocr import OcrSettings
+from pipeline.extract import ExtractedDocument, extract_document
 from pipeline.extract.ocr.labels import restore_label_marks, restore_question_numbers, restored_marks_note
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.reading import PageReading
@@ -64,12 +63,11 @@ def test_a_key_number_misread_on_a_scan_is_read_unsure_named_and_its_entry_keyed
     sheet = shaded_blocks(0, variants=("1403", "9777"), chosen=1)
     scan = rasterize_pdf(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf", dpi=150, blur=0.8, jpeg_quality=70,
                          noise=0.01, seed=0)
-    settings = OcrSettings(languages=sheet.languages, dpi=300, option_labels=sheet.labels)
-    document = extract_document(scan, hashlib.sha256(scan.read_bytes()).hexdigest(),
-                                ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout))
+    cache = tmp_path / "ocr-cache"  # the page is read once; `read_key` below reads it from the cache
+    document = extract_document(scan, hashlib.sha256(scan.read_bytes()).hexdigest(), key_options(sheet, ocr_cache=cache))
     inferred = [n for page in document.pages for n in page.ocr_notes if n.code is Code.OCR_NUMBER_INFERRED]
     assert [(n.concerns.question, "read as '14'" in n) for n in inferred] == [("11", True)]
     assert [line.unsure_words for page in document.pages for line in page.lines if line.text == "11"] == [["11"]]
     assert inferred_numbers(ExtractedDocument.from_json(document.to_json())) == {"11"}  # the note keeps its question
-    table = read_key(scan, sheet)
+    table = read_key(scan, sheet, ocr_cache=cache)
     assert table.inferred == {"11"} and same_answer(table.answers["11"], sheet.truth["11"])
