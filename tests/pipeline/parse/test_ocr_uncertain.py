@@ -267,6 +267,38 @@ def test_a_key_entry_whose_number_the_grid_reader_put_back_is_reported_on_its_qu
     assert all(flags[n] == [] for n in "12356")
 
 
+def test_a_grid_number_the_ocr_read_put_in_from_its_rows_count_keys_its_entry_by_inference():
+    """A grid key whose number cell of question 4 read as "1" and took 4 from the row's count (`numbering`): the page's
+    note names question 4 (`ocr.number_inferred`, the report's line) and parse keys that entry by inference, so question
+    4 is flagged unsure; an unsure word inside a row of numbers names no entry by itself, the note does."""
+    from pipeline.diagnostics import diagnose
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    letters = "BCADBA"
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, ["4"], 0.0),
+                                         (" ".join(letters), 60, 114, [], 95.0)])
+    key.pages[0].ocr_notes = [diagnose(Code.OCR_NUMBER_INFERRED, where="key grid", question="4", read="read as '1'")]
+    the_spec = spec(key={"kind": "grid"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert [records[str(n)].answer for n in range(1, 7)] == list(letters)
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["4"] == ["read by OCR unsurely: key entry (resting on what parse had to infer)"]
+    assert all(flags[n] == [] for n in "12356")
+    key.pages[0].ocr_notes = []  # without the note, nothing says 4 was inferred
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
+
+
 def test_a_table_cell_read_unsurely_under_its_number_cell_makes_that_entry_unsure():
     from pipeline.parse.certainty import unsure_key_entries
 
