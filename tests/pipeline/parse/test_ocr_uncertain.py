@@ -339,3 +339,29 @@ def test_the_uncertainty_flag_reads_the_same_on_every_run_whatever_the_hash_seed
         said.add(done.stdout.strip())
     assert len(said) == 1, said
     assert "options, number" in said.pop()
+
+
+def test_question_numbers_given_their_lost_mark_are_one_info_note_of_the_sheet_and_no_flag():
+    """The first "1" and a later "3" read without their dots open their questions (`first-number-mark`,
+    `next-number-mark`); the numbers were read, so no question is flagged for it: the sheet's notes count them in one
+    info line (`parse.marks_restored`)."""
+    from pipeline.diagnostics import Severity
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = [("1", 60, 100, [], 96.0), ("Enunciado de la pregunta uno", 80, 100, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 114 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    rows += [("2. Enunciado de la pregunta dos", 60, 180, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 194 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    rows += [("3 Enunciado de la pregunta tres", 60, 260, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 274 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0),
+                                         ("3. C", 60, 128, [], 95.0)])
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    result = parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec)
+    assert sorted(q.number for q in result.questions) == ["1", "2", "3"]
+    assert all(not q.flags for q in result.questions), [q.flags for q in result.questions]
+    [note] = [n for n in result.notes if n.code is Code.MARKS_RESTORED]
+    assert note.severity is Severity.INFO and note == "2 question number(s) read without the mark question_start asks for, given it: 1., 3."
