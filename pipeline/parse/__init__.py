@@ -84,7 +84,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # letter O in a number's digits) flag OCR'd questions a sheet parsed before did not.
 # +32: a key number the OCR read put in from its table's count (`ocr.number_inferred`) keys its entry by inference
 # (its question flagged unsure); question numbers given their lost mark are counted in an info note.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+32"
+# +33: a key number put in between neighbours read as the count says is anchored (`ocr.number_anchored`, info): its
+# entry is keyed as read, not by inference; only `ocr.number_inferred` flags its question.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+33"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the

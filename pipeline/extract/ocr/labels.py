@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract.document import Line
+from pipeline.extract.ocr.numbering import anchored_mends
 from pipeline.extract.ocr.words import Word, line_openers, words_by_line
 from pipeline.languages import language_for_tesseract
 
@@ -171,7 +172,24 @@ def restore_question_numbers(words: list[Word]) -> list[Word]:
                 mark = "." if dot and lookalike.group("mark") else lookalike.group("mark")
                 fixed[id(word)] = replace(word, text=f"{value}{mark}", inferred_from=word.text)  # no digit was read
     mended = [fixed.get(id(w), w) for w in words]
-    return _fit_number_sequence(mended, column)
+    return _anchored(_fit_number_sequence(mended, column), column, {id(w) for w in words})
+
+
+def _anchored(words: list[Word], column: int, given: set[int]) -> list[Word]:
+    """The numbers mended here (not among the `given` words' ids) that stand between the column's numbers above and
+    below read as one less and one more (`numbering.anchored_mends`: nothing mended beside them) marked anchored."""
+    column_numbers = sorted(
+        ((w, m) for w in line_openers(words) if (m := _NUMBER_TOKEN.match(w.text)) and abs(w.left - column) <= 0.5 * (w.bottom - w.top)),
+        key=lambda pair: pair[0].top,
+    )
+    read = [w.inferred_from if w.inferred_from is not None else m.group("n") for w, m in column_numbers]
+    anchored: set[int] = set()
+    for i, (word, match) in enumerate(column_numbers):
+        value = int(match.group("n"))
+        if id(word) not in given and word.inferred_from is not None and 1 in anchored_mends(read[i - 1:i + 2] if i else [],
+                                                                                             [value - 1, value, value + 1]):
+            anchored.add(id(word))
+    return [replace(w, inferred_anchored=True) if id(w) in anchored else w for w in words]
 
 
 # Digits Tesseract confuses in bold or boxed numbers, by what it read.

@@ -140,7 +140,7 @@ def _reading(work: PageWork) -> PageReading:
             highlighted=highlight_share(work.rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
             line=word.line,
-            conf=INFERRED_CONF if word.inferred_from is not None else round(word.conf, 1) if word.conf >= 0 else None,
+            conf=INFERRED_CONF if word.inferred_from is not None and not word.inferred_anchored else round(word.conf, 1) if word.conf >= 0 else None,
             second=word.second,
             unsure_mark=word.unsure_mark,
         )

@@ -94,7 +94,7 @@ def _wide_glyph_gaps(work: PageWork) -> PageWork:
     return replace(work, words=join_wide_glyph_pieces(work.words))
 
 
-@page_pass("question-numbers", "2", Cost.CHEAP)  # 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note
+@page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note
 def _question_numbers(work: PageWork) -> PageWork:
     """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
     words = restore_question_numbers(work.words)

@@ -299,6 +299,34 @@ def test_a_grid_number_the_ocr_read_put_in_from_its_rows_count_keys_its_entry_by
     assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
 
 
+def test_a_grid_number_put_in_between_neighbours_read_as_the_count_says_is_reported_not_flagged():
+    """The same key with 4's number mended between 3 and 5 read as the row counts (`numbering.anchored_mends`): the word
+    keeps its reading's confidence and the page's note is info (`ocr.number_anchored`): parse keys the entry as read and
+    flags no question, the note stays the report's line on it."""
+    from pipeline.diagnostics import Severity, diagnose
+    from pipeline.parse import inferred_numbers, parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    letters = "BCADBA"
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, [], 95.0),
+                                         (" ".join(letters), 60, 114, [], 95.0)])
+    note = diagnose(Code.OCR_NUMBER_ANCHORED, where="key grid", question="4", read="read as '1'")
+    key.pages[0].ocr_notes = [note]
+    assert note.severity is Severity.INFO and inferred_numbers(key) == set()
+    the_spec = spec(key={"kind": "grid"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert [records[str(n)].answer for n in range(1, 7)] == list(letters)
+    assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
+
+
 def test_a_table_cell_read_unsurely_under_its_number_cell_makes_that_entry_unsure():
     from pipeline.parse.certainty import unsure_key_entries
 
