@@ -7,9 +7,10 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.devkit.keyscans import key_options, read_key, same_answer
+from pipeline.devkit.keyscans import CHECKING, key_options, read_key, same_answer
 from pipeline.devkit.sample.keysheets import shaded_blocks
 from pipeline.devkit.sample.pdfgen import build_pdf, rasterize_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.diagnostics import Code, Severity
 from pipeline.extract import ExtractedDocument, Page, PageMethod, extract_document
 from pipeline.extract.ocr.labels import restore_label_marks, restore_question_numbers, restored_marks_note
@@ -111,3 +112,26 @@ def test_a_key_number_misread_on_a_scan_between_neighbours_read_is_named_at_info
     assert inferred_numbers(ExtractedDocument.from_json(document.to_json())) == set()  # the note keeps its code
     table = read_key(scan, sheet, ocr_cache=cache)
     assert table.inferred == set() and same_answer(table.answers["11"], sheet.truth["11"])
+
+
+@needs_tesseract("pol")
+def test_on_a_scanned_list_key_mends_side_by_side_or_where_nothing_was_read_are_flagged_and_lone_ones_only_said(tmp_path: Path):
+    # The five-column tabbed list key (`keyscans` checking family list-tab-five) at 200 dpi, blur 0.6, JPEG 80: a run of
+    # numbers misread together (54–58 read "34 99 96 7 38") and a number cell read as nothing (5) are each put in from the
+    # count but stay in doubt; a single misread digit between two numbers read as printed (7 read "1") is anchored.
+    sheet = CHECKING["list-tab-five"](0)
+    setting = ScanSetting(200, 0.6, 80, 0.0)
+    scan = setting.rasterise(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf", seed=0)
+    cache = tmp_path / "ocr-cache"
+    document = extract_document(scan, hashlib.sha256(scan.read_bytes()).hexdigest(), key_options(sheet, ocr_cache=cache))
+    notes = [n for page in document.pages for n in page.ocr_notes if n.code in (Code.OCR_NUMBER_INFERRED, Code.OCR_NUMBER_ANCHORED)]
+    inferred = {int(n.concerns.question) for n in notes if n.code is Code.OCR_NUMBER_INFERRED}
+    anchored = {int(n.concerns.question) for n in notes if n.code is Code.OCR_NUMBER_ANCHORED}
+    assert {5, 54, 55, 56, 57, 58} <= inferred and 7 in anchored
+    # The rule holds on the page: an anchored number's neighbours were read as printed (no note on either).
+    assert not any(q - 1 in inferred | anchored or q + 1 in inferred | anchored for q in anchored)
+    unsure = {w.rstrip(".):") for page in document.pages for line in page.lines for w in line.unsure_words}
+    assert {str(q) for q in inferred} <= unsure and not {str(q) for q in anchored} & unsure  # at 0 / at the reading's
+    table = read_key(scan, sheet, ocr_cache=cache)
+    assert table.inferred == {str(q) for q in inferred} & set(table.answers) and not table.inferred & {str(q) for q in anchored}
+    assert all(same_answer(table.answers[str(q)], sheet.truth[str(q)]) for q in anchored | inferred if str(q) in table.answers)
