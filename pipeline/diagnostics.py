@@ -205,8 +205,8 @@ class Code(Enum):
                       "{count} question number(s) read without the mark question_start asks for, given it: {numbers}")
     # A number a count put in between two neighbours read as the count says (one on each side: its place among read
     # rows is geometry, its answer cell read on its own) is said, at info, and flags nothing (`numbering.anchored_mends`);
-    # parse keys its entry as read. One put in where nothing was read, at a run's end or next to another mended number
-    # stays `ocr.number_inferred` (a warning, its question flagged).
+    # parse keys its entry as read, whether its cell read a wrong number or nothing. One put in at a run's end or next to
+    # another mended number stays `ocr.number_inferred` (a warning, its question flagged).
     OCR_NUMBER_ANCHORED = ("ocr.number_anchored", INFO,
                            "{where}: question {question}'s number not read as printed ({read}); taken as the number its "
                            "place in the count gives, between neighbours read as the count says")

@@ -11,8 +11,8 @@ A number a run or a block gives in place of what was read (a misread digit, a ce
 pass writing it keeps what was read (`Word.inferred_from`) and says which question's number it was in a page note
 (`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): a number put in between
 neighbours read as the count says, one on each side, is anchored (its place among read rows is geometry, its answer
-cell is read on its own): it keeps the reading's confidence and its note is info (`ocr.number_anchored`). One put in
-where nothing was read, at a run's end, or next to another mended number (two misreads together: which row is which
+cell is read on its own; so too where its cell's ink was read as nothing): it keeps the reading's confidence and its
+note is info (`ocr.number_anchored`). One put in at a run's end, or next to another mended number (two misreads together: which row is which
 is less sure) is written at `INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or
 question resting on it is flagged unsure) and its note is a warning (`ocr.number_inferred`).
 """
@@ -33,11 +33,12 @@ INFERRED_CONF = 0.0  # the confidence a number put in from its place's count, no
 
 def anchored_mends(read: Sequence[str | None], numbers: Sequence[int | None]) -> set[int]:
     """The places of a run whose number the count gave in place of what was read and whose placement is not in doubt.
-    `read`: what was read at each place (its digits; "" or None where nothing was read, look-alike letters as read);
+    `read`: what was read at each place (its digits; "" where its ink was read as nothing, None where no cell stands, look-alike letters as read);
     `numbers`: the number the count gives each place (None where it gives none). A place is mended where what was read
-    is not its number; a mend is anchored where something was read there and the places just before and just after
-    were read as the count says, one less and one more (a block's jump, `counted_blocks`, is a run's end). A mend where
-    nothing was read, at a run's end, or beside another mend is not."""
+    is not its number; a mend is anchored where the place is one (a cell whose ink was read, as something or as
+    nothing: "") and the places just before and just after were read as the count says, one less and one more (a
+    block's jump, `counted_blocks`, is a run's end): the entry's place among read rows is geometry, whatever its own
+    digits gave. A mend at a run's end or beside another mend is not (which row is which is in doubt there)."""
     def as_counted(place: int) -> bool:
         if not 0 <= place < len(numbers) or numbers[place] is None:
             return False
@@ -45,7 +46,7 @@ def anchored_mends(read: Sequence[str | None], numbers: Sequence[int | None]) ->
         return text is not None and text.isdigit() and int(text) == numbers[place]
 
     return {place for place, number in enumerate(numbers)
-            if number is not None and not as_counted(place) and place < len(read) and read[place]
+            if number is not None and not as_counted(place) and place < len(read) and read[place] is not None
             and as_counted(place - 1) and as_counted(place + 1)
             and numbers[place - 1] == number - 1 and numbers[place + 1] == number + 1}
 
