@@ -192,6 +192,25 @@ class Code(Enum):
                            "key {name}: {where}: question {question}'s number was not read; put back where the row's pitch "
                            "places it, and keyed with the answer under that place")
 
+    # -- what OCR repairs put back rather than read (nothing put back silently). A number is the question's identity:
+    # one taken from its neighbours' count is a warning on its question (and its key entry counts as inferred).
+    # A mark (`.`, `)`) put back after a label or number that was itself read changes no question's identity or
+    # answer, only how the line is cut: an info note per page or sheet that counts them, not a line per question.
+    OCR_NUMBER_INFERRED = ("ocr.number_inferred", WARNING,
+                           "{where}: question {question}'s number not read as printed ({read}); taken as the number its "
+                           "place in the count gives")
+    OCR_MARKS_RESTORED = ("ocr.marks_restored", INFO,
+                          "{count} {what} read without the mark the page's others carry, given it: {words}")
+    MARKS_RESTORED = ("parse.marks_restored", INFO,
+                      "{count} question number(s) read without the mark question_start asks for, given it: {numbers}")
+    # A number a count put in between two neighbours read as the count says (one on each side: its place among read
+    # rows is geometry, its answer cell read on its own) is said, at info, and flags nothing (`numbering.anchored_mends`);
+    # parse keys its entry as read, whether its cell read a wrong number or nothing. One put in at a run's end or next to
+    # another mended number stays `ocr.number_inferred` (a warning, its question flagged).
+    OCR_NUMBER_ANCHORED = ("ocr.number_anchored", INFO,
+                           "{where}: question {question}'s number not read as printed ({read}); taken as the number its "
+                           "place in the count gives, between neighbours read as the count says")
+
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
         self.severity = severity

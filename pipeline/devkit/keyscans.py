@@ -25,8 +25,8 @@ from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
-from pipeline.parse import (KeyTable, Recovery, mend_short_entries, read_grid, read_list, read_variant_table, split_booklet,
-                            unaccounted_line, unsure_short_entries)
+from pipeline.parse import (KeyTable, Recovery, inferred_numbers, mend_short_entries, read_grid, read_list, read_variant_table,
+                            split_booklet, unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -49,12 +49,12 @@ class KeyScore:
         return self.right / self.total if self.total else 0.0
 
 
-def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = ()) -> KeyTable:
+def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> KeyTable:
     """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer), with the
-    OCR passes named in `disabled` left out (to measure what a pass does)."""
+    OCR passes named in `disabled` left out (to measure what a pass does); `ocr_cache`: where page readings are
+    cached (`key_options`), none by default."""
     spec = KeySpec(**sheet.key)
-    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels, disabled_passes=disabled)
-    options = ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout)
+    options = key_options(sheet, dpi, disabled, ocr_cache)
     sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
     document = extract_document(pdf, sha, options)
     if spec.in_sheet:  # a key printed at the end of the question booklet: the lines from its heading on
@@ -71,7 +71,14 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
     if spec.kind != "grid":  # as `read_sheet_keys` does
         mend_short_entries(table, sheet.labels, spelled_for(sheet.languages), all(p.method is PageMethod.OCR for p in document.pages),
                            Recovery.without(disabled))
+    table.inferred |= inferred_numbers(document) & set(table.answers)  # as `read_sheet_keys` does: numbers the OCR put in
     return table
+
+
+def key_options(sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> ExtractOptions:
+    """How `read_key` extracts a key sheet's scan: OCR at `dpi` with the sheet's languages and option labels."""
+    settings = OcrSettings(languages=sheet.languages, dpi=dpi, option_labels=sheet.labels, disabled_passes=disabled)
+    return ExtractOptions(ocr=settings, ocr_workers=1, layout=settings.layout, ocr_cache_dir=str(ocr_cache) if ocr_cache else None)
 
 
 def same_answer(read: str, printed: str) -> bool:
@@ -101,8 +108,8 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     started = time.monotonic()
     table = read_key(scan, sheet, disabled=disabled)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
-    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
-                                  table.number_lines)
+    unsure = set(unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
+                                      table.number_lines)) | table.inferred  # an entry keyed by inference is flagged too
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
 
@@ -144,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                     for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
                                                          True, table.repaired, table.number_lines).items():
                         print(f"    {n}: unsure {words}")
+                    for n in sorted(table.inferred):
+                        print(f"    {n}: keyed by inference (its number put in from the count: ocr.number_inferred)")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0

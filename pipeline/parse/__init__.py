@@ -53,6 +53,7 @@ from pipeline.parse.underwords import under_word_options
 from pipeline.parse.ocrpasses import PARSE_PASSES, check_ocr_pass_names, parse_pass_names, recovery_for, recovery_key, register_ocr
 from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keying import inferred_numbers
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
 from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccounted_line
 from pipeline.parse.certainty import KEY_ENTRY
@@ -81,9 +82,14 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # flagged where their reading is unsure (`shortentries`).
 # +31: two signs of a misreading (`misreadsigns.casing_signs`: an option or stem opening small among capitals, a
 # letter O in a number's digits) flag OCR'd questions a sheet parsed before did not.
-# +32: a stem ending without the mark the sheet's stems end with is a sign (`misreadsigns.stem_ending_signs`); a stem's
-# unclear closing mark that is the sheet's stems' is settled, and so is a key entry read as its label alone.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+32"
+# +32: a key number the OCR read put in from its table's count (`ocr.number_inferred`) keys its entry by inference
+# (its question flagged unsure); question numbers given their lost mark are counted in an info note.
+# +33: a key number put in between neighbours read as the count says is anchored (`ocr.number_anchored`, info): its
+# entry is keyed as read, not by inference; only `ocr.number_inferred` flags its question.
+# +34: a stem ending without the mark the sheet's stems end with is a sign (`misreadsigns.stem_ending_signs`); a stem's
+# unclear closing mark that is the sheet's stems' is settled, and so is a key entry read as its label alone where the
+# key's lone glyphs are mostly unsure (`certainty.labels_vouch`).
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+34"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
@@ -98,7 +104,7 @@ __all__ = [
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
-    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line",
+    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line", "inferred_numbers",
     "KEY_ENTRY", "unsure_short_entries", "mend_short_entries",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",

@@ -68,6 +68,9 @@ class Numbering:
     top: str = ""  # the current top-level section's prefix
     reserve: bool = False
     restarts: list[StreamLine] = field(default_factory=list)
+    # OCR'd question numbers read without their mark and given it (`first-number-mark`, `next-number-mark`): the number
+    # was read, so no question is flagged; the sheet's notes count them (`parse.marks_restored`, info).
+    marks_restored: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         first = self.sections[0] if self.sections else None
@@ -121,7 +124,8 @@ def split_blocks(
     recent: list[str] = []  # the last two header numbers
     last_order: tuple | None = None
     current: Block | None = None
-    stream, _ = (recovery or Recovery.every()).lines(Point.STREAM, stream, start_re=start_re)
+    stream, given = (recovery or Recovery.every()).lines(Point.STREAM, stream, start_re=start_re)
+    numbering.marks_restored += given
     items = _join_split_headers(stream, start_re)
     runs = number_runs(items, start_re, numbering.sections)
     misread = (recovery or Recovery.every()).run(Point.NUMBER_RUNS, NumberRunsWork(runs, misread_numbers(runs))).misread

@@ -23,6 +23,13 @@ from pipeline.records import CLOSED_TYPES, QuestionType
 from pipeline.specs import SourceSpec
 
 
+def inferred_numbers(document: ExtractedDocument) -> set[str]:
+    """The number keys whose number the OCR read put in from its place in a count rather than read (the pages'
+    `ocr.number_inferred` notes, each naming its question)."""
+    return {number_key(note.concerns.question) for page in document.pages for note in page.ocr_notes
+            if isinstance(note, Diagnostic) and note.code is Code.OCR_NUMBER_INFERRED and note.concerns.question}
+
+
 def read_sheet_keys(
     keys: list[tuple[ExtractedDocument, ManifestEntry]],
     spec: SourceSpec,
@@ -81,6 +88,9 @@ def read_sheet_keys(
         if kind in ("list", "variant_table"):  # short-answer entries mended where the dictionary decides (`shortrepairs`)
             mend_short_entries(table, spec.layout.options.labels, spelled_in(spec.metadata.language),
                                all(page.method is PageMethod.OCR for page in document.pages), recovery)
+        # A number the OCR key reader put in from its table's count keys its answer by inference: its question is unsure
+        # (the page note `ocr.number_inferred` is the report's line on it).
+        table.inferred |= inferred_numbers(document) & set(table.answers)
         problems += [p if isinstance(p, Diagnostic) else diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
         problems += [diagnose(Code.KEY_CELL_UNREAD, name=name, question=number) for number in table.unread]
         if not table.answers:

@@ -23,6 +23,7 @@ from pipeline.parse.labelremainder import drop_label_remainders
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
 from pipeline.parse.shortrepairs import slash_alternatives
+from pipeline.parse.stream import StreamLine
 from pipeline.parse.recovery import (
     KeyColumnWork,
     KeyEntryWork,
@@ -172,20 +173,28 @@ def _doubled_key_letter(work: KeyEntryWork, passes: Recovery) -> KeyEntryWork:
     return replace(work, label=canonical_label(work.token[0], labels) or canonical_label(work.token[1], labels))
 
 
-@recovery_pass("first-number-mark", "1", Point.STREAM, _ocr_lines)
+def _marks_given(before: list[StreamLine], after: list[StreamLine]) -> list[str]:
+    """The numbers (with the mark given) of the lines a mark pass changed, line for line: for the sheet's info note
+    (`parse.marks_restored`). The number itself was read; only its mark was put back."""
+    return [b.text.split(maxsplit=1)[0] for a, b in zip(before, after) if a.text != b.text and b.text.strip()]
+
+
+@recovery_pass("first-number-mark", "2", Point.STREAM, _ocr_lines)  # 2: the number given its mark counted in the sheet's notes
 def _first_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     """The first question's number read without its mark (`1` | `Por el arriendo…` | `2. Considera…`): the last
     line at the first header's left edge before it, one less, opens the first question (`blocks`)."""
     assert work.start_re is not None
-    return replace(work, lines=restore_first_mark(work.lines, work.start_re))
+    lines = restore_first_mark(work.lines, work.start_re)
+    return with_flags(work, _marks_given(work.lines, lines), lines=lines)
 
 
-@recovery_pass("next-number-mark", "2", Point.STREAM, _ocr_lines)
+@recovery_pass("next-number-mark", "3", Point.STREAM, _ocr_lines)  # 3: the numbers given their mark counted in the sheet's notes
 def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     """A bare OCR'd number at the headers' left edge that is the next number of the run gets the mark
     `question_start` asks for (`3` | `¿A cuál…` → `3. ¿A cuál…`; `blocks`)."""
     assert work.start_re is not None
-    return replace(work, lines=restore_next_marks(work.lines, work.start_re))
+    lines = restore_next_marks(work.lines, work.start_re)
+    return with_flags(work, _marks_given(work.lines, lines), lines=lines)
 
 
 @recovery_pass("twin-numbers", "1", Point.NUMBER_RUNS, _ocr_headers)

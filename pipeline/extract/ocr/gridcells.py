@@ -24,6 +24,7 @@ from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import read_strip
+from pipeline.extract.ocr.numbering import anchored_mends
 from pipeline.extract.ocr.words import Word, ink_runs, words_by_line
 
 GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answer row
@@ -327,7 +328,9 @@ def _counts_up(numbers: list[Word]) -> bool:
 
 def _numbered_run(numbers: list[Word]) -> list[Word]:
     """A grid's number row counts up by one from cell to cell: a number that breaks the run between
-    neighbours that fit it ("7" between 70 and 72) is the one number that fits there."""
+    neighbours that fit it ("7" between 70 and 72) is the one number that fits there, and keeps what was read
+    (`Word.inferred_from`: inferred, not read; `numbering.inferred_notes`), anchored where the cells either side were
+    read as the row counts (`numbering.anchored_mends`)."""
     values = [int(w.text) if w.text.isdigit() else None for w in numbers]
     mended = list(numbers)
     for index in range(len(values)):
@@ -344,7 +347,7 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
             continue
         if values[index] != expected:
             values[index] = expected
-            mended[index] = replace(numbers[index], text=str(expected))
+            mended[index] = replace(numbers[index], text=str(expected), inferred_from=numbers[index].text)  # the run's, not read
     # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
     # between two cells that fit it takes the number its place gives.
     offsets = [v - i for i, v in enumerate(values) if v is not None]
@@ -354,8 +357,10 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
         if sum(fits) >= RUN_MIN_SHARE * len(values):
             for index, fit in enumerate(fits):
                 if not fit and any(fits[:index]) and any(fits[index + 1:]):
-                    mended[index] = replace(numbers[index], text=str(start + index))
-    return mended
+                    mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
+    # A mend between two cells read as the row counts is anchored (`numbering.anchored_mends`): reported, not flagged.
+    anchored = anchored_mends([w.text for w in numbers], [int(w.text) if w.text.isdigit() else None for w in mended])
+    return [replace(w, inferred_anchored=True) if i in anchored and w.inferred_from is not None else w for i, w in enumerate(mended)]
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels

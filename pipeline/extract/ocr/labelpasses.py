@@ -10,7 +10,7 @@ from pipeline.extract.ocr.labeldiscs import read_label_discs
 from pipeline.extract.ocr.labelrings import read_label_rings, ring_alphabet
 from pipeline.extract.ocr.loneglyphs import read_lone_glyphs
 from pipeline.extract.ocr.labels import (
-    drop_label_ghosts, label_case_cells, restore_label_marks, script_label_shapes, split_glued_labels,
+    drop_label_ghosts, label_case_cells, restore_label_marks, restored_marks_note, script_label_shapes, split_glued_labels,
 )
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.ringneighbours import read_stretches, restored, stretches
@@ -45,11 +45,12 @@ def _label_case(work: PageWork) -> PageWork:
     return replace(work, words=label_case_cells(work.words, work.settings.option_labels, script_label_shapes(work.settings.languages)))
 
 
-@page_pass("label-marks", "1", Cost.CHEAP, when=has_labels)
+@page_pass("label-marks", "2", Cost.CHEAP, when=has_labels)  # 2: the marks given counted in an info note
 def _label_marks(work: PageWork) -> PageWork:
     """A label letter alone in its line, option text beside it, gets its mark back (`D` → `D.`; `labels`)."""
     assert work.settings.option_labels
-    return replace(work, words=restore_label_marks(work.words, work.settings.option_labels))
+    words = restore_label_marks(work.words, work.settings.option_labels)
+    return replace(work, words=words, notes=work.notes + restored_marks_note(work.words, words, "option label(s)"))
 
 
 @page_pass("label-discs", "5", Cost.REGIONS, when=has_labels)  # 4: a strip that leaves most discs unread read again with the space allowed (Korean labels read at confidence 0 without it); 5: that re-read moved to `keycells.read_label_cells` (every label strip), a word read across a disc re-read past the disc's outline, a run of unread discs after a question's last label opens the next

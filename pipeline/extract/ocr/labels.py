@@ -9,7 +9,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract.document import Line
+from pipeline.extract.ocr.numbering import anchored_mends
 from pipeline.extract.ocr.words import Word, line_openers, words_by_line
 from pipeline.languages import language_for_tesseract
 
@@ -50,6 +52,21 @@ def label_case_cells(words: list[Word], labels: Sequence[str], shapes: tuple[str
         return None
 
     return [replace(w, text=label) if id(w) not in in_text and (label := label_of(w.text)) else w for w in words]
+
+
+MARKS_SHOWN = 8  # words a marks-restored note shows before "…"
+
+
+def restored_marks_note(before: list[Word], after: list[Word], what: str) -> tuple[Diagnostic, ...]:
+    """The page's `ocr.marks_restored` note (info) for a pass that put back lost marks (`.`, `)`) on labels or numbers it
+    read (`before` and `after` word for word): the count and the words as given their mark; () when none. A mark on a
+    read label or number changes no question's identity or answer, only where a line is cut: one counted note a page,
+    not a line a question. A number put in from the count (`inferred_from`) is no mark: `numbering.inferred_notes`."""
+    given = [b.text for a, b in zip(before, after) if a.text != b.text and b.inferred_from is None]
+    if not given:
+        return ()
+    shown = ", ".join(given[:MARKS_SHOWN]) + (", …" if len(given) > MARKS_SHOWN else "")
+    return (diagnose(Code.OCR_MARKS_RESTORED, count=len(given), what=what, words=shown),)
 
 
 NUMBER_COLUMN_MIN = 1  # line-opening numbers a page needs before others are mended after them
@@ -153,9 +170,26 @@ def restore_question_numbers(words: list[Word]) -> list[Word]:
             value = int(lookalike.group("n").translate(_DIGIT_LOOKALIKES))
             if value not in values and (value - 1 in values or value + 1 in values):
                 mark = "." if dot and lookalike.group("mark") else lookalike.group("mark")
-                fixed[id(word)] = replace(word, text=f"{value}{mark}")
+                fixed[id(word)] = replace(word, text=f"{value}{mark}", inferred_from=word.text)  # no digit was read
     mended = [fixed.get(id(w), w) for w in words]
-    return _fit_number_sequence(mended, column)
+    return _anchored(_fit_number_sequence(mended, column), column, {id(w) for w in words})
+
+
+def _anchored(words: list[Word], column: int, given: set[int]) -> list[Word]:
+    """The numbers mended here (not among the `given` words' ids) that stand between the column's numbers above and
+    below read as one less and one more (`numbering.anchored_mends`: nothing mended beside them) marked anchored."""
+    column_numbers = sorted(
+        ((w, m) for w in line_openers(words) if (m := _NUMBER_TOKEN.match(w.text)) and abs(w.left - column) <= 0.5 * (w.bottom - w.top)),
+        key=lambda pair: pair[0].top,
+    )
+    read = [w.inferred_from if w.inferred_from is not None else m.group("n") for w, m in column_numbers]
+    anchored: set[int] = set()
+    for i, (word, match) in enumerate(column_numbers):
+        value = int(match.group("n"))
+        if id(word) not in given and word.inferred_from is not None and 1 in anchored_mends(read[i - 1:i + 2] if i else [],
+                                                                                             [value - 1, value, value + 1]):
+            anchored.add(id(word))
+    return [replace(w, inferred_anchored=True) if id(w) in anchored else w for w in words]
 
 
 # Digits Tesseract confuses in bold or boxed numbers, by what it read.
@@ -185,8 +219,8 @@ def _fit_number_sequence(words: list[Word], column: int) -> list[Word]:
             for other in _DIGIT_CONFUSIONS.get(digit, "")
         }
         fits = {v for v in fits if before < v < after and v not in values}
-        if len(fits) == 1:
-            fixed[id(word)] = replace(word, text=str(fits.pop()) + match.group("mark"))
+        if len(fits) == 1:  # a digit read otherwise: the number is the count's, not the reading's
+            fixed[id(word)] = replace(word, text=str(fits.pop()) + match.group("mark"), inferred_from=word.text)
     return [fixed.get(id(w), w) for w in words]
 _ROMAN_LOOKALIKE = re.compile(r"^(?=.*[lI])[lI|]{1,3}$")
 

@@ -55,7 +55,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits
 from pipeline.extract.ocr.engine import LABEL_STRIP_PSM
-from pipeline.extract.ocr.numbering import counting_run
+from pipeline.extract.ocr.numbering import anchored_mends, counting_run
 from pipeline.extract.ocr.tablecells import LINE_BASE
 from pipeline.extract.ocr.words import INK_BELOW, Word, ink_runs
 
@@ -468,48 +468,56 @@ def read_list_cells(
     canvas, boxes = enlarged(grey, [_padded(box, height, grey.size) for box in numbers])
     read = read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp_thread_limit, folder / "list-numbers.pgm", marks=NUMBER_MARKS)
     texts = iter(read)
-    numbered: list[tuple[list[Entry], list[int]]] = []
+    numbered: list[tuple[list[Entry], list[int], list[str], list[bool]]] = []
     marks: list[str] = []
     for column in columns:
         places = _places(column)
         assert places is not None
         values: list[int | None] = [None] * (places[-1] + 1)
         column_marks: list[str] = []
+        column_digits: list[str] = []
+        read_at: list[str | None] = [None] * len(values)
         for place in places:
             text = next(texts) or ""
             digits = text.rstrip(NUMBER_MARKS)
             values[place] = int(digits) if digits else None
             column_marks += [text[len(digits):]] if digits else []
+            column_digits.append(digits)
+            read_at[place] = digits
         run = counting_run(values)
         if run is not None:
-            numbered.append((column, [run[place] for place in places]))
+            anchors = anchored_mends(read_at, run)  # mends between entries read as the count says (`numbering`)
+            numbered.append((column, [run[place] for place in places], column_digits, [place in anchors for place in places]))
             marks += column_marks
     # One mark for the page's key: a block of five under a heading reads too few dots of its own.
-    mark = _mark(marks, words, [e for column, _ in numbered for e in column])
-    keyed = [(column, run, mark) for column, run in numbered]
+    mark = _mark(marks, words, [e for column, _, _, _ in numbered for e in column])
+    keyed = [(column, run, mark, digits, anchored) for column, run, digits, anchored in numbered]
     if not keyed:
         return words
-    answers = [e.answer for column, _, _ in keyed for e in column]
+    answers = [e.answer for column, _, _, _, _ in keyed for e in column]
     labels_read = iter(read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
                                      omp_thread_limit, folder / "list-answers.pgm", psm=LABEL_STRIP_PSM))
     added: list[Word] = []
     spans: list[Box] = []
     parts: list[Box] = []  # each entry's number and answer
     leads: dict[tuple[int, int, int], Box] = {}
-    entries = [e for column, _, _ in keyed for e in column]
+    entries = [e for column, _, _, _, _ in keyed for e in column]
     settled = [_page_label(words, e.answer, labels) is not None for e in entries]
     first = list(labels_read)
     raw, confirmed = iter(first), iter(_like_their_label(entries, first, settled))
-    for column, numbers_run, mark in keyed:
+    for column, numbers_run, mark, column_reads, column_anchored in keyed:
         readings = [next(confirmed) for _ in column]
         if sum(next(raw) is not None for _ in column) < ANSWER_MIN_SHARE * len(column):
             continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
-        for entry, number, reading in zip(column, numbers_run, readings):
+        for entry, number, reading, read_as, anchored in zip(column, numbers_run, readings, column_reads, column_anchored):
             reading = _page_label(words, entry.answer, labels) or _unless_contradicted(reading, words, entry.answer, labels)
             top = min(entry.number[1], entry.answer[1])
             bottom = max(entry.number[3], entry.answer[3])
             line = (LINE_LIST + entry.row, 0, 0)
-            added.append(Word(f"{number}{mark}", 95.0, entry.number[0], entry.number[1], entry.number[2], entry.number[3], line))
+            # A number its run gave in place of what was read ("23" between 22 and 24, nothing) is inferred, not read.
+            inferred = None if read_as and int(read_as) == number else read_as
+            added.append(Word(f"{number}{mark}", 95.0, entry.number[0], entry.number[1], entry.number[2], entry.number[3], line,
+                              inferred_from=inferred, inferred_anchored=inferred is not None and anchored))
             if entry.dash is not None:
                 dash = next((w.text for w in words if _centre_in(w, entry.dash) and not any(ch.isalnum() for ch in w.text)), "-")
                 added.append(Word(dash, 90.0, *entry.dash, line))

@@ -6,14 +6,61 @@ two cells of it that fit takes the number its place gives, and a cell left unrea
 (which block it ends or starts cannot be told) stays without a number.
 
 A line counted in one run (`counting_run`: a grid's number row, a list's number column) is here too.
+
+A number a run or a block gives in place of what was read (a misread digit, a cell unread) is no reading: the
+pass writing it keeps what was read (`Word.inferred_from`) and says which question's number it was in a page note
+(`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): a number put in between
+neighbours read as the count says, one on each side, is anchored (its place among read rows is geometry, its answer
+cell is read on its own; so too where its cell's ink was read as nothing): it keeps the reading's confidence and its
+note is info (`ocr.number_anchored`). One put in at a run's end, or next to another mended number (two misreads together: which row is which
+is less sure) is written at `INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or
+question resting on it is flagged unsure) and its note is a warning (`ocr.number_inferred`).
 """
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pipeline.diagnostics import Code, Diagnostic, diagnose
+from pipeline.extract.ocr.words import Word
 
 BLOCK_MIN_STEPS = 0.7  # of the steps between neighbouring readings that must be +1 a place for a column of blocks
 MEND_MAX_PLACES = 3  # places between two readings of one block across which the readings between are mended
 BLOCK_MIN_LENGTH = 3  # cells of a block, at least: shorter runs between jumps are misreadings, not blocks
 COUNT_MIN_SHARE = 0.7  # of a line's numbers read that must be the number their place in the run gives
 MIN_NUMBERS = 3  # number cells in a run before it is a key's numbering
+INFERRED_CONF = 0.0  # the confidence a number put in from its place's count, not anchored, is read with: unsure by any policy
+
+
+def anchored_mends(read: Sequence[str | None], numbers: Sequence[int | None]) -> set[int]:
+    """The places of a run whose number the count gave in place of what was read and whose placement is not in doubt.
+    `read`: what was read at each place (its digits; "" where its ink was read as nothing, None where no cell stands, look-alike letters as read);
+    `numbers`: the number the count gives each place (None where it gives none). A place is mended where what was read
+    is not its number; a mend is anchored where the place is one (a cell whose ink was read, as something or as
+    nothing: "") and the places just before and just after were read as the count says, one less and one more (a
+    block's jump, `counted_blocks`, is a run's end): the entry's place among read rows is geometry, whatever its own
+    digits gave. A mend at a run's end or beside another mend is not (which row is which is in doubt there)."""
+    def as_counted(place: int) -> bool:
+        if not 0 <= place < len(numbers) or numbers[place] is None:
+            return False
+        text = read[place] if place < len(read) else None
+        return text is not None and text.isdigit() and int(text) == numbers[place]
+
+    return {place for place, number in enumerate(numbers)
+            if number is not None and not as_counted(place) and place < len(read) and read[place] is not None
+            and as_counted(place - 1) and as_counted(place + 1)
+            and numbers[place - 1] == number - 1 and numbers[place + 1] == number + 1}
+
+
+def inferred_notes(words: Iterable[Word], where: str) -> tuple[Diagnostic, ...]:
+    """One note per word whose number was put in from its place's count, naming the question (its number, without its
+    mark) and what was read there; `where`: what counted it ("key table"). An anchored mend (`Word.inferred_anchored`,
+    `anchored_mends`) is `ocr.number_anchored` (info, no flag); any other `ocr.number_inferred` (a warning: parse keys
+    its entry as inferred, its question flagged)."""
+    return tuple(
+        diagnose(Code.OCR_NUMBER_ANCHORED if w.inferred_anchored else Code.OCR_NUMBER_INFERRED, where=where,
+                 question=w.text.rstrip(".):"), read=f"read as {w.inferred_from!r}" if w.inferred_from else "nothing read")
+        for w in words if w.inferred_from is not None
+    )
 
 
 def counting_run(values: list[int | None]) -> list[int] | None:

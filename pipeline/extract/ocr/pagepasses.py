@@ -22,6 +22,7 @@ from pipeline.extract.ocr.labelpasses import (
 )
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
+from pipeline.extract.ocr.numbering import INFERRED_CONF
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass, says
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.settings import OcrSettings
@@ -139,7 +140,7 @@ def _reading(work: PageWork) -> PageReading:
             highlighted=highlight_share(work.rgb, (word.left, word.top, word.right, word.bottom)) >= HIGHLIGHT_MIN_SHARE,
             bold=id(word) in bold,
             line=word.line,
-            conf=round(word.conf, 1) if word.conf >= 0 else None,
+            conf=INFERRED_CONF if word.inferred_from is not None and not word.inferred_anchored else round(word.conf, 1) if word.conf >= 0 else None,
             second=word.second,
             unsure_mark=word.unsure_mark,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 
+from pipeline.diagnostics import Code, from_records, to_records
 from pipeline.extract.document import ScannedFigure
 
 
@@ -50,7 +51,9 @@ class PageReading:
     second_reading: str | None = None  # what the second recogniser did, or why it did not run (`secondread`)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+        data = asdict(self)
+        data["notes"] = to_records(self.notes, Code.EXTRACT_NOTE)  # with their codes and what they concern (a question)
+        return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> PageReading:
@@ -58,4 +61,4 @@ class PageReading:
         words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
-                   tuple(data.get("notes", ())), data.get("second_reading"))
+                   tuple(from_records(data.get("notes", ()), Code.EXTRACT_NOTE)), data.get("second_reading"))

@@ -32,7 +32,7 @@ from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits, read_text
-from pipeline.extract.ocr.numbering import MIN_NUMBERS, chained_columns, counted_blocks, counting_run
+from pipeline.extract.ocr.numbering import MIN_NUMBERS, anchored_mends, chained_columns, counted_blocks, counting_run
 from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.tablebands import RULE_INK_BELOW, Band, Box, cell_under, ink_box, table_bands, table_columns, tables_of
 from pipeline.extract.ocr.words import Word
@@ -42,6 +42,8 @@ SINGLE_GLYPH_ASPECT = 1.6  # an answer cell's ink is about one glyph: at most th
 ANSWER_MIN_SHARE = 0.6  # of a candidate answer line's inked cells that must look like one glyph
 PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in row heights
 BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word written for a blank cell
+# A number cell its run gave a number in place of what was read: (what was read, whether the mend is anchored).
+Inferred = tuple[str, bool] | None
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
 LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
@@ -79,16 +81,18 @@ def read_table_cells(
         if not placed:
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
-        spans = _band_spans(table, [(box, band) for box, _, (band, _) in placed])
+        spans = _band_spans(table, [(box, band) for box, _, (band, _), _ in placed])
         # A word of no letter or digit anywhere in the table's rows is a rule's remnant ("|" at a label
         # cell's edge, read between a grid's number row and its answer row, parted the two).
         rows = [(band.cells[0][0], band.top, band.cells[-1][1], band.bottom) for band in table]
         result = [w for w in result if not any(_centre_in(w, span) for span in spans)
                   and not (not any(ch.isalnum() for ch in w.text) and any(_centre_in(w, row) for row in rows))
                   and not _on_a_rule(w, table)]
-        for box, text, (band_index, conf) in placed:
+        for box, text, (band_index, conf), inferred in placed:
             line = LINE_BASE + t * 1000 + band_index
-            added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0)))
+            read_as, anchored = inferred if inferred is not None else (None, False)
+            added.append(Word(text, conf, box[0], box[1], box[2], box[3], (line, 0, 0), inferred_from=read_as,
+                              inferred_anchored=anchored))
     return result + added
 
 
@@ -135,8 +139,10 @@ def _centre_in(word: Word, box: Box) -> bool:
 
 
 def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: Sequence[str], languages, dpi, omp,
-                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float]]]:
-    """(cell box, text, (band index, confidence)) of each number, answer and header cell of one table."""
+                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float], Inferred]]:
+    """(cell box, text, (band index, confidence), where the text is a number its run gave instead of what was read:
+    (what was read, "" for nothing; whether the mend is anchored, `numbering.anchored_mends`), None where read as
+    written) of each number, answer and header cell of one table."""
     inks = {(b, c): ink_box(dark, band, cell) for b, band in enumerate(table) for c, cell in enumerate(band.cells)}
     inked = [key for key, box in inks.items() if box is not None]
     if not inked:
@@ -147,6 +153,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
     texts = dict(zip(inked, read_digits(canvas, boxes, GLYPH_PX, languages, dpi, omp, path.with_suffix(".numbers.pgm"))))
     values = {key: int(text) for key, text in texts.items() if text}
     numbers: dict[tuple[int, int], int] = {}
+    anchored: set[tuple[int, int]] = set()  # number cells mended between cells read as their run counts
     answers: list[tuple[int, int]] = []
     header: list[tuple[int, int]] = []
     # A grid: number rows, their answers in the band below, cell under cell.
@@ -162,6 +169,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         under = [cell_under(table, b + 1, band.cells[c]) for _, c in row]
         if run is None or _counts_too(table, b + 1, values) or not _answer_like([inks.get((b + 1, c)) if c is not None else None for c in under]):
             continue
+        anchored |= {row[i] for i in anchored_mends([texts.get(k) for k in row], run)}
         for (key, value, below) in zip(row, run, under):
             numbers[key] = value
             if below is not None:
@@ -170,6 +178,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         # A list or booklet table: number columns, each with its answers right of it up to the next number
         # column in each band (pairs of "Nr | Odp." side by side), a header above.
         runs: list[tuple[list[tuple[int, int]], list[int]]] = []
+        column_anchors: set[tuple[int, int]] = set()
         for column in table_columns(table):
             column.sort()
             # The bands above its first number are the table's header ("Nr", "Typ A").
@@ -178,8 +187,11 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             readings = [values.get(k) for k in column]
             run = counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
+                column_anchors |= {column[i] for i in anchored_mends([texts.get(k) for k in column], run)}
                 runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
-        runs = runs or _chained_columns(table, values)
+        if not runs:  # each column of a chain counted alone: a mend at its top or foot is at a run's end
+            runs = _chained_columns(table, values)
+            column_anchors = {column[i] for column, run in runs for i in anchored_mends([texts.get(k) for k in column], run)}
         runs.sort(key=lambda found: table[found[0][0][0]].cells[found[0][0][1]][0])
         for index, (column, run) in enumerate(runs):
             after = runs[index + 1][0] if index + 1 < len(runs) else []
@@ -187,29 +199,34 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             if not candidates or not _answer_like([inks.get(k) for k in candidates]):
                 continue
             numbers.update(dict(zip(column, run)))
+            anchored |= column_anchors & set(column)
             answers += candidates
             top_band = min(b for b, _ in column)
             header += [(b, c) for b in range(top_band) for c in range(len(table[b].cells))
                        if inks.get((b, c)) and (b, c) not in header]
     if not numbers:
         return []
-    placed: list[tuple[Box, str, tuple[int, float]]] = []
-    # A number keeps its printed form ("01"); one the run mended is written as its neighbours are.
+    placed: list[tuple[Box, str, tuple[int, float], Inferred]] = []
+    # A number keeps its printed form ("01"); one the run mended is written as its neighbours are, and keeps what was
+    # read in its place: it is inferred, not read (`numbering.inferred_notes`).
     padded = [len(text) for key in numbers if (text := texts.get(key)) and text.startswith("0")]
     width = max(set(padded), key=padded.count) if padded else 0
     for (b, c), value in numbers.items():
         read_as = texts.get((b, c))
-        text = read_as if read_as and int(read_as) == value else str(value).zfill(width)
-        placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0)))
+        as_read = bool(read_as) and int(read_as or 0) == value
+        text = read_as if as_read and read_as else str(value).zfill(width)
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), text, (b, 95.0),
+                       None if as_read else (read_as or "", (b, c) in anchored)))
     answer_inked = [k for k in answers if inks.get(k) is not None]
     read = dict(zip(answer_inked, read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
                                                 languages, dpi, omp, path.with_suffix(".answers.pgm"), scanned=scanned))) if answer_inked else {}
     for b, c in answers:
         reading = read.get((b, c))
-        placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0)))
+        placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0),
+                       None))
     if header:
         texts = read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
-        placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0)) for (b, c), text in zip(header, texts) if text]
+        placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0), None) for (b, c), text in zip(header, texts) if text]
     return placed
 
 

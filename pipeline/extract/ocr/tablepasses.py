@@ -15,6 +15,7 @@ from pipeline.extract.ocr.labelpasses import (
     has_labels,
 )
 from pipeline.extract.ocr.noise import is_noise
+from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
 from pipeline.extract.ocr.stackedcolumns import MIN_STACKED, SHORT, STACKED_HEIGHTS, column_areas, stacked_columns
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
@@ -68,7 +69,7 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "9", Cost.REGIONS, when=has_labels)  # 9: number cells read with the companion script too (`companions`); 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
+@page_pass("table-cells", "11", Cost.REGIONS, when=has_labels)  # 11: number cells read with the companion script too (`companions`; a branch's 9); 10: a mend between cells read as the run counts is anchored (`numbering.anchored_mends`): its confidence kept, its note info; 9: a number its run gave in place of what was read is inferred: read unsure, a page note names its question; 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
 def _read_table_cells(work: PageWork) -> PageWork:
     """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
     settings = work.settings
@@ -76,7 +77,7 @@ def _read_table_cells(work: PageWork) -> PageWork:
     # Unprepared: preparing erases the rules that say where the cells are.
     words = read_table_cells(work.image, work.prepared(), work.words, settings.option_labels, settings.languages, settings.dpi,
                              work.omp_thread_limit, work.folder)
-    return replace(work, words=words)
+    return replace(work, words=words, notes=work.notes + inferred_notes(held_apart(words)[0], "key table"))
 
 
 @page_pass("key-cells", "2", Cost.REGIONS, when=_key_table_with_labels)  # 2: a label strip that reads some cells and leaves most unread read again with the space allowed
@@ -90,7 +91,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "5", Cost.REGIONS, when=has_labels)  # 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+@page_pass("grid-cells", "7", Cost.REGIONS, when=has_labels)  # 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings
@@ -99,10 +100,11 @@ def _read_grid_cells(work: PageWork) -> PageWork:
     read, words = held_apart(work.words)
     words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
                             work.omp_thread_limit, work.folder)
-    return replace(work, words=words)
+    before = {id(w) for w in work.words}
+    return replace(work, words=words, notes=work.notes + inferred_notes([w for w in words if id(w) not in before], "key grid"))
 
 
-@page_pass("list-cells", "7", Cost.REGIONS, when=has_labels)  # 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread; 7: the word space before an entry's number measured in the number's height, not its line's
+@page_pass("list-cells", "10", Cost.REGIONS, when=has_labels)  # 10: the word space before an entry's number measured in the number's height, not its line's (a branch's 7); 9: an anchored mend said at info, as table-cells 10; 8 (7 was a version tried and dropped): a number its run gave in place of what was read is inferred, as table-cells 9; 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread;
 def _read_list_cells(work: PageWork) -> PageWork:
     """An unruled list key's entries (`1. B`, `1 – C`, in columns) found from its white space, numbers read as digits and
     answers as labels, an answer unread kept as unread at its place (`listcells`)."""
@@ -111,4 +113,4 @@ def _read_list_cells(work: PageWork) -> PageWork:
     read, words = held_apart(work.words)
     words = read_list_cells(work.prepared(), words, read, settings.option_labels, settings.languages, settings.dpi,
                             work.omp_thread_limit, work.folder)
-    return replace(work, words=read + words)
+    return replace(work, words=read + words, notes=work.notes + inferred_notes(held_apart(words)[0], "key list"))

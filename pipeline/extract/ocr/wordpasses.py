@@ -15,7 +15,8 @@ from pipeline.extract.ocr.companionwords import companions_of, read_companion_wo
 from pipeline.extract.ocr.engine import prepared_before_whitening
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
-from pipeline.extract.ocr.labels import restore_question_numbers, roman_numerals
+from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
+from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
@@ -121,10 +122,13 @@ def _wide_glyph_gaps(work: PageWork) -> PageWork:
     return replace(work, words=join_wide_glyph_pieces(work.words))
 
 
-@page_pass("question-numbers", "1", Cost.CHEAP)
+@page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note
 def _question_numbers(work: PageWork) -> PageWork:
     """Question numbers at the number column: a lost dot, look-alike letters, a digit breaking the sequence (`labels`)."""
-    return replace(work, words=restore_question_numbers(work.words))
+    words = restore_question_numbers(work.words)
+    changed = [after for before, after in zip(work.words, words) if after is not before]  # a number a pass before inferred is said
+    notes = inferred_notes(changed, "question numbers") + restored_marks_note(work.words, words, "question number(s)")
+    return replace(work, words=words, notes=work.notes + notes)
 
 
 @page_pass("roman-numerals", "1", Cost.CHEAP)

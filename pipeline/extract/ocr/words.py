@@ -27,6 +27,13 @@ class Word:
     second: str | None = None
     # A mark whose ink was unclear (`commas`): kept as read, and the word judged unsure when the page is laid out.
     unsure_mark: bool = False
+    # What was read at the place of a number a pass put there from its neighbours' count (`numbering`): "" where
+    # nothing was read; None for a word read as printed. Such a word, unless anchored, is written at `INFERRED_CONF` when
+    # the page's reading is made, so the certainty flag sees it, and the pass says so in a page note (`inferred_notes`).
+    inferred_from: str | None = None
+    # Such a number put in between neighbours read as the count says (`numbering.anchored_mends`): it keeps the
+    # reading's confidence and its note is info; False for any other (written at `INFERRED_CONF`, a warning).
+    inferred_anchored: bool = False
 
 
 def words_by_line(words: list[Word]) -> dict[tuple[int, int, int], list[Word]]:

@@ -1,7 +1,7 @@
 """Two page columns whose options stand two a row, as far apart as the gutter, are read column by column,
 left column first, whether their lines stand on one baseline or a fraction of a line apart (the right column
 set ¼ or ½ a line lower): the two sides' lines do not share baselines, or each side's stems run across its
-options' gaps, so the gap is a page gutter, not a grid's (`columns._gridlike`). Grids (options two a row under
+options' gaps, so the gap is a page gutter, not a grid's (`gutterchecks.gridlike`). Grids (options two a row under
 full-width stems, a table whose left cells wrap beside one-line right cells, a table of short aligned cells,
 whose next column is a white band no row crosses) are still read row by row. Generated text-layer PDFs
 (fpdf2) in Vietnamese and Greek, laid out pure and compiled."""

@@ -265,7 +265,7 @@ def _helper_walk_objects(page: pdfium.PdfPage, form=None, matrix=None, level: in
 
 
 def test_drawings_inside_form_xobjects_are_found_where_the_forms_place_them(tmp_path):
-    from pipeline.extract.figures import _page_objects
+    from pipeline.extract.figureboxes import _page_objects
 
     pdf = _pdf_with_forms(tmp_path / "forms.pdf")
     with pdfium.PdfDocument(str(pdf)) as document:

@@ -144,23 +144,28 @@ SHEET = [
 ]
 
 
-def _parse(method):
+def _parse(method, rows: list[str] = SHEET, key_rows: tuple[str, ...] = ("Clave", "1. A", "2. A", "3. A", "4. C")):
+    """The records of a sheet of `rows` keyed by a list key of `key_rows`, both read by `method`."""
     from pipeline.parse import parse_sheet
     from tests.pipeline.parse.conftest import entry
     from tests.pipeline.parse.repertoire_sheets import by_number, spec
 
     the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
-    sheet = _document("0", method, SHEET)
-    key = _document("1", method, ["Clave", "1. A", "2. A", "3. A", "4. C"])
+    sheet = _document("0", method, rows)
+    key = _document("1", method, list(key_rows))
     path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
     return by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
+
+
+def _uncertain(records) -> dict[str, list]:
+    """Each record's `ocr.uncertain` flags, by its number."""
+    return {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
 
 
 def test_a_confidently_read_question_showing_a_sign_is_flagged_naming_it_and_the_others_are_not():
     from pipeline.extract import PageMethod
 
-    records = _parse(PageMethod.OCR)
-    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    flags = _uncertain(_parse(PageMethod.OCR))
     assert flags["1"] == ["read by OCR unsurely: option C (resting on 'Alos' (a one-letter word glued to the next?))"]
     assert flags["2"] == ["read by OCR unsurely: options (resting on options A and C read alike)"]
     assert flags["3"] == [] and flags["4"] == []
@@ -199,19 +204,12 @@ def test_a_word_no_dictionary_knows_that_the_sheet_reads_elsewhere_with_its_mark
 
 def test_through_parse_the_question_whose_word_lost_its_mark_is_flagged_and_its_neighbours_are_not():
     from pipeline.extract import PageMethod
-    from pipeline.parse import parse_sheet
-    from tests.pipeline.parse.conftest import entry
-    from tests.pipeline.parse.repertoire_sheets import by_number, spec
 
     _spanish_spelling()
     rows = ["1. ¿Qué síndrome se asocia a la trisomía 21?", "A) Down.", "B) Turner.", "C) Klinefelter.", "D) Marfan.",
             "2. ¿Qué prueba confirma el diagnóstico?", "A) Sindrome clínico.", "B) Cariotipo.", "C) Hemograma.", "D) Ninguna.",
             "3. ¿Qué órgano aprueba los presupuestos?", "A) Las Cortes.", "B) El Gobierno.", "C) El Senado.", "D) El Rey."]
-    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
-    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
-    sheet, key = _document("0", PageMethod.OCR, rows), _document("1", PageMethod.OCR, ["Clave", "1. A", "2. B", "3. A"])
-    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
-    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    flags = _uncertain(_parse(PageMethod.OCR, rows, ("Clave", "1. A", "2. B", "3. A")))
     assert flags["2"] == ["read by OCR unsurely: option A (resting on 'Sindrome' (read 'síndrome' elsewhere))"]
     assert flags["1"] == [] and flags["3"] == []
 
@@ -315,20 +313,13 @@ def test_a_word_beside_a_number_is_no_letter_in_a_number():
 
 def test_through_parse_the_question_with_an_option_opening_small_is_flagged_and_its_neighbours_are_not():
     from pipeline.extract import PageMethod
-    from pipeline.parse import parse_sheet
-    from tests.pipeline.parse.conftest import entry
-    from tests.pipeline.parse.repertoire_sheets import by_number, spec
 
     rows = ["1. ¿Qué conducta procede?", "A) Reducir la dosis.", "B) Tratar con antibióticos.", "C) inducir el parto.",
             "D) Observar 24 horas.",
             "2. Conforme a la Constitución, la soberanía nacional reside:", "A) en las Cortes Generales.", "B) en el Rey.",
             "C) en el pueblo español.", "D) en el poder judicial.",
             "3. ¿Qué órgano aprueba los presupuestos?", "A) Las Cortes.", "B) El Gobierno.", "C) El Senado.", "D) El Rey."]
-    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
-    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
-    sheet, key = _document("0", PageMethod.OCR, rows), _document("1", PageMethod.OCR, ["Clave", "1. C", "2. C", "3. A"])
-    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec))
-    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    flags = _uncertain(_parse(PageMethod.OCR, rows, ("Clave", "1. C", "2. C", "3. A")))
     assert flags["1"] == ["read by OCR unsurely: option C (resting on it opens with a small 'i' where its siblings open with capitals)"]
     assert flags["2"] == [] and flags["3"] == []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
-from pipeline.parse.blocks import split_blocks
+from pipeline.parse.blocks import Numbering, split_blocks
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keys import read_marking_scheme
 from pipeline.parse.ocrpasses import recovery_for
@@ -352,3 +352,17 @@ def test_a_scanned_keys_booklet_type_header_read_with_a_look_alike_still_opens_i
     assert sorted(printed) == ["2"]  # a text layer prints what it prints
     without = read_grid(_rows(rows, PageMethod.OCR), key, "key.pdf", labels=["A", "B", "C", "D"], recovery=recovery_for(["number-lookalikes"]))
     assert sorted(without) == ["2"]
+
+
+def test_question_numbers_given_their_lost_mark_are_counted_for_the_sheets_info_note_not_flagged():
+    # "1" before "2." and "3" after it lost their dots; the numbers were read, so no question carries a flag: the
+    # sheet's notes count them (`parse.marks_restored`, info).
+    sheet = [(65, "1"), (100, "Por el arriendo se cobra una cuota fija."), (100, "A) 4"), (64, "2. Considera p."),
+             (100, "A) Que hubo."), (64, "3 ¿A cuál?"), (100, "A) Porque")]
+    numbering = Numbering()
+    blocks = split_blocks(read_stream(_placed(sheet)), NUMBER_START, None, numbering)
+    assert [b.number for b in blocks] == ["1", "2", "3"] and not any(b.flags for b in blocks)
+    assert numbering.marks_restored == ["1.", "3."]
+    printed = Numbering()
+    split_blocks(read_stream(_placed(sheet, PageMethod.TEXT)), NUMBER_START, None, printed)
+    assert printed.marks_restored == []

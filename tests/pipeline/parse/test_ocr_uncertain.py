@@ -267,6 +267,66 @@ def test_a_key_entry_whose_number_the_grid_reader_put_back_is_reported_on_its_qu
     assert all(flags[n] == [] for n in "12356")
 
 
+def test_a_grid_number_the_ocr_read_put_in_from_its_rows_count_keys_its_entry_by_inference():
+    """A grid key whose number cell of question 4 read as "1" and took 4 from the row's count (`numbering`): the page's
+    note names question 4 (`ocr.number_inferred`, the report's line) and parse keys that entry by inference, so question
+    4 is flagged unsure; an unsure word inside a row of numbers names no entry by itself, the note does."""
+    from pipeline.diagnostics import diagnose
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    letters = "BCADBA"
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, ["4"], 0.0),
+                                         (" ".join(letters), 60, 114, [], 95.0)])
+    key.pages[0].ocr_notes = [diagnose(Code.OCR_NUMBER_INFERRED, where="key grid", question="4", read="read as '1'")]
+    the_spec = spec(key={"kind": "grid"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert [records[str(n)].answer for n in range(1, 7)] == list(letters)
+    flags = {n: [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for n, q in records.items()}
+    assert flags["4"] == ["read by OCR unsurely: key entry (resting on what parse had to infer)"]
+    assert all(flags[n] == [] for n in "12356")
+    key.pages[0].ocr_notes = []  # without the note, nothing says 4 was inferred
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
+
+
+def test_a_grid_number_put_in_between_neighbours_read_as_the_count_says_is_reported_not_flagged():
+    """The same key with 4's number mended between 3 and 5 read as the row counts (`numbering.anchored_mends`): the word
+    keeps its reading's confidence and the page's note is info (`ocr.number_anchored`): parse keys the entry as read and
+    flags no question, the note stays the report's line on it."""
+    from pipeline.diagnostics import Severity, diagnose
+    from pipeline.parse import inferred_numbers, parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    letters = "BCADBA"
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, [], 95.0),
+                                         (" ".join(letters), 60, 114, [], 95.0)])
+    note = diagnose(Code.OCR_NUMBER_ANCHORED, where="key grid", question="4", read="read as '1'")
+    key.pages[0].ocr_notes = [note]
+    assert note.severity is Severity.INFO and inferred_numbers(key) == set()
+    the_spec = spec(key={"kind": "grid"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    records = by_number(parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))],
+                                    the_spec))
+    assert [records[str(n)].answer for n in range(1, 7)] == list(letters)
+    assert all(not [f for f in q.flags if f.code is Code.OCR_UNCERTAIN] for q in records.values())
+
+
 def test_a_table_cell_read_unsurely_under_its_number_cell_makes_that_entry_unsure():
     from pipeline.parse.certainty import unsure_key_entries
 
@@ -307,3 +367,29 @@ def test_the_uncertainty_flag_reads_the_same_on_every_run_whatever_the_hash_seed
         said.add(done.stdout.strip())
     assert len(said) == 1, said
     assert "options, number" in said.pop()
+
+
+def test_question_numbers_given_their_lost_mark_are_one_info_note_of_the_sheet_and_no_flag():
+    """The first "1" and a later "3" read without their dots open their questions (`first-number-mark`,
+    `next-number-mark`); the numbers were read, so no question is flagged for it: the sheet's notes count them in one
+    info line (`parse.marks_restored`)."""
+    from pipeline.diagnostics import Severity
+    from pipeline.parse import parse_sheet
+    from tests.pipeline.parse.conftest import entry
+
+    rows = [("1", 60, 100, [], 96.0), ("Enunciado de la pregunta uno", 80, 100, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 114 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    rows += [("2. Enunciado de la pregunta dos", 60, 180, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 194 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    rows += [("3 Enunciado de la pregunta tres", 60, 260, [], 96.0)]
+    rows += [(f"{label}) opción {label.lower()}", 80, 274 + 14 * i, [], 95.0) for i, label in enumerate("ABCD")]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0),
+                                         ("3. C", 60, 128, [], 95.0)])
+    the_spec = spec(key={"entry": r"(?<![\d.])(?P<number>\d{1,3})\.\s*(?P<answer>[A-D])\b"})
+    path, facts = Path("/exams/2031/sheet.pdf"), {"year": "2031"}
+    result = parse_sheet(sheet, entry(path, "sheet", the_spec, facts), [(key, entry(path, "key", the_spec, facts))], the_spec)
+    assert sorted(q.number for q in result.questions) == ["1", "2", "3"]
+    assert all(not q.flags for q in result.questions), [q.flags for q in result.questions]
+    [note] = [n for n in result.notes if n.code is Code.MARKS_RESTORED]
+    assert note.severity is Severity.INFO and note == "2 question number(s) read without the mark question_start asks for, given it: 1., 3."

@@ -79,9 +79,14 @@ def _words(texts: list[str]) -> list[Word]:
 def test_a_number_breaking_the_rows_count_takes_the_one_that_fits():
     mended = _numbered_run(_words(["61", "62", "7", "64", "65", "16", "67", "6", "69", "70"]))
     assert [w.text for w in mended] == ["61", "62", "63", "64", "65", "66", "67", "68", "69", "70"]
-    # The first and last cells follow the run beside them; an unreadable digit cell stays as read.
-    assert [w.text for w in _numbered_run(_words(["4", "22", "23", "24", "25"]))] == ["21", "22", "23", "24", "25"]
-    assert [w.text for w in _numbered_run(_words(["17", "18", "19", "2"]))] == ["17", "18", "19", "20"]
+    # Each number the run gave keeps what was read there: inferred, not read (a page note names its question).
+    assert [(w.text, w.inferred_from) for w in mended if w.inferred_from is not None] == [("63", "7"), ("66", "16"), ("68", "6")]
+    # Each stands between two cells read as the row counts: anchored (said at info, not flagged).
+    assert all(w.inferred_anchored for w in mended if w.inferred_from is not None)
+    # The first and last cells follow the run beside them, a run's ends: inferred, not anchored.
+    first, last = _numbered_run(_words(["4", "22", "23", "24", "25"])), _numbered_run(_words(["17", "18", "19", "2"]))
+    assert [w.text for w in first] == ["21", "22", "23", "24", "25"] and [w.text for w in last] == ["17", "18", "19", "20"]
+    assert [(w.inferred_from, w.inferred_anchored) for w in (first[0], last[-1])] == [("4", False), ("2", False)]
     # Two misread neighbours leave no single number for either: they stay as read.
     assert [w.text for w in _numbered_run(_words(["1", "2", "7", "8", "5", "6"]))] == ["1", "2", "7", "8", "5", "6"]
 
@@ -155,11 +160,14 @@ def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places
     read = ["61", "62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "13", "14", "75", "76", "77", "78", "79", "80"]
     mended = _numbered_run(_words(read))
     assert [w.text for w in mended] == [str(n) for n in range(61, 81)]
+    assert [w.inferred_from for w in mended if w.inferred_from is not None] == ["13", "14"]
+    # Side by side, neither is anchored: which cell is which is less sure, both are flagged.
+    assert not any(w.inferred_anchored for w in mended)
 
 
 def test_a_row_that_does_not_count_up_is_not_renumbered():
     read = ["3", "9", "12", "4", "40", "7", "1", "2", "8", "30"]
-    assert [w.text for w in _numbered_run(_words(read))] == read
+    assert [(w.text, w.inferred_from) for w in _numbered_run(_words(read))] == [(t, None) for t in read]
 
 
 # Annulled questions marked "-" (7) and "*" (14, 53) among pale letters.

@@ -93,7 +93,8 @@ def test_ring_alphabets_are_the_plain_characters_the_labels_enclose():
 def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
     import numpy as np
 
-    from pipeline.extract.ocr.labelrings import Ring, _outside
+    from pipeline.extract.ocr.labelrings import Ring
+    from pipeline.extract.ocr.ringplacing import _outside
     from pipeline.extract.ocr.words import Word
 
     ring = Ring(0, 8, 43, 51)
@@ -114,7 +115,8 @@ def test_a_latin_word_glued_to_its_ring_keeps_its_first_letters_however_its_lett
     # the word's first letters (`elonej`); what is cut is the ring's look-alike only.
     import numpy as np
 
-    from pipeline.extract.ocr.labelrings import Ring, _outside
+    from pipeline.extract.ocr.labelrings import Ring
+    from pipeline.extract.ocr.ringplacing import _outside
     from pipeline.extract.ocr.words import Word
 
     ring = Ring(0, 8, 43, 51)
@@ -182,7 +184,8 @@ def test_a_150_dpi_sheet_of_rings_glued_to_their_options_reads_its_options(tmp_p
 def test_a_two_column_pages_rings_follow_each_column_where_a_gutter_parts_them():
     # A Korean page set in two columns (ko-2col, 200 dpi): read row by row across the page, the columns' rings
     # interleaved (① ① ② ② …) and a ⑤ read as ② at the foot of a left-column question was never mended.
-    from pipeline.extract.ocr.labelrings import Ring, _gutters, by_sequence
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+    from pipeline.extract.ocr.ringsequence import ring_gutters
 
     left = [Ring(300, 60 * i, 343, 60 * i + 43) for i in range(10)]  # two questions, one option a line
     right = [Ring(1350, 60 * i + 5, 1393, 60 * i + 48) for i in range(10)]
@@ -191,23 +194,24 @@ def test_a_two_column_pages_rings_follow_each_column_where_a_gutter_parts_them()
     read[4] = ("②", 58.0)  # the left column's first question's ⑤
     read[14] = ("②", 45.0)  # the right column's first question's ⑤
     words = [(360.0, 60.0 * i, 900.0, 60.0 * i + 40) for i in range(10)] + [(1410.0, 60.0 * i, 1900.0, 60.0 * i + 40) for i in range(10)]
-    gutters = _gutters(rings, words)
+    gutters = ring_gutters(rings, words)
     assert len(gutters) == 1 and 900 < gutters[0] < 1350
     assert [label for label, _ in by_sequence(rings, read, CIRCLED, gutters)] == list(CIRCLED) * 4
     # One column of prose running over the gap between the rings: no gutter, and rows as before.
-    assert _gutters(rings, [*words, (100.0, 300.0, 1900.0, 340.0)]) == []
+    assert ring_gutters(rings, [*words, (100.0, 300.0, 1900.0, 340.0)]) == []
 
 
 def test_a_ring_set_in_running_text_is_a_mark_not_a_label():
     # A stem marking its words with enclosed Hangul (`㉠ 고평석`, ko-2col): the mark's inside read as ④ and,
     # another mark unread right after, it took the ⑤ the sequence left. A ring a word space past a word is no label.
-    from pipeline.extract.ocr.labelrings import Ring, _in_running_text, by_sequence
+    from pipeline.extract.ocr.labelrings import Ring, by_sequence
+    from pipeline.extract.ocr.ringsequence import in_running_text
 
     stem = [(0.0, 0.0, 250.0, 43.0), (300.0, 0.0, 500.0, 43.0), (560.0, 0.0, 700.0, 43.0)]  # words of the stem's line
     marks = [Ring(260, 0, 303, 43), Ring(510, 0, 553, 43)]  # a word space past a word each
     options = [Ring(40, 60 * (i + 1), 83, 60 * (i + 1) + 43) for i in range(5)]
-    assert [_in_running_text(r, stem) for r in marks] == [True, True]
-    assert not any(_in_running_text(r, stem) for r in options)
+    assert [in_running_text(r, stem) for r in marks] == [True, True]
+    assert not any(in_running_text(r, stem) for r in options)
     read = [("④", 95.0), ("", 0.0)] + [(label, 95.0) for label in CIRCLED]
     # (`read_label_rings` hands it only the words holding a letter: a key's answer ring after its number, `1: ③`, is no mark.)
     inline = [True, True] + [False] * 5
