@@ -27,7 +27,6 @@ from dataclasses import replace
 from statistics import median
 
 import numpy as np
-from scipy import ndimage
 
 from pipeline.extract.ocr.words import Word
 
@@ -50,6 +49,8 @@ def _letter(word: Word) -> str | None:
 
 def _pieces(ink: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[int, int, int, int, np.ndarray]]:
     """The ink pieces in `box` (left, top, right, bottom in page pixels): (left, top, right, bottom, mask) each."""
+    from scipy import ndimage  # here, not at the top: only scanned pages need it, and it costs a process's start
+
     left, top, right, bottom = (max(box[0], 0), max(box[1], 0), min(box[2], ink.shape[1]), min(box[3], ink.shape[0]))
     if right <= left or bottom <= top:
         return []
