@@ -100,7 +100,7 @@ def _ring_neighbours(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("lone-glyphs", "1", Cost.CHEAP, when=has_labels)
+@page_pass("lone-glyphs", "2", Cost.CHEAP, when=has_labels)  # 2: glyphs closer than a word space are one word (`II`, never `I I`)
 def _lone_glyphs(work: PageWork) -> PageWork:
     """An option cell of a few lone glyphs (`ㄱ, ㄷ` after a ring) read by matching each glyph's ink against the glyphs the
     same page read alone and sure (`ㄱ.` heading a statement), commas by their pieces (`loneglyphs`)."""

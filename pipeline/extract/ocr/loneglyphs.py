@@ -15,7 +15,8 @@ the same glyph printed in the same type on the same page:
   smaller ones specks;
 - a cell is read again only where every glyph matches one template's ink (`MATCH_FROM`, overlap over union after
   scaling to the template's box, and better than any other letter's template by `MARGIN`) and the cell holds at
-  most `MAX_GLYPHS` glyphs: its words become the glyphs, a comma after each glyph a comma piece follows.
+  most `MAX_GLYPHS` glyphs: its words become the glyphs, a comma after each glyph a comma piece follows, glyphs
+  closer than a word space one word (`II`, never `I I`).
 
 Nothing in it knows a script: a page with no glyph read alone and sure, or whose cells hold other ink (a syllable's
 second piece, a word), reads as before.
@@ -26,7 +27,6 @@ from dataclasses import replace
 from statistics import median
 
 import numpy as np
-from scipy import ndimage
 
 from pipeline.extract.ocr.words import Word
 
@@ -37,6 +37,7 @@ MATCH_FROM = 0.6  # overlap over union of a glyph's ink and a template's, both s
 MARGIN = 0.08  # the best letter's match over the next letter's, at least
 MAX_GLYPHS = 4  # glyphs in a cell read so
 MIN_PIXELS = 6  # pieces of fewer ink pixels are specks
+WORD_GAP = 0.4  # glyphs closer than this share of the glyph height are one word: side bearings (`II`: 0.3), not a word space (0.5 and more)
 COMMA_FROM = 0.35  # a smaller piece under a glyph's height is a comma when at least this share of it tall; less, a speck
 _TRAILING = ".:"
 
@@ -48,6 +49,8 @@ def _letter(word: Word) -> str | None:
 
 def _pieces(ink: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[int, int, int, int, np.ndarray]]:
     """The ink pieces in `box` (left, top, right, bottom in page pixels): (left, top, right, bottom, mask) each."""
+    from scipy import ndimage  # here, not at the top: only scanned pages need it, and it costs a process's start
+
     left, top, right, bottom = (max(box[0], 0), max(box[1], 0), min(box[2], ink.shape[1]), min(box[3], ink.shape[0]))
     if right <= left or bottom <= top:
         return []
@@ -157,4 +160,17 @@ def _read_cell(pieces: list[tuple[int, int, int, int, np.ndarray]], known: dict[
         k = before[-1]
         text, box = read[k]
         read[k] = (text + ",", (box[0], min(box[1], piece[1]), max(box[2], piece[2]), max(box[3], piece[3])))
-    return read
+    return _words(read, height)
+
+
+def _words(read: list[tuple[str, tuple[int, int, int, int]]], height: float) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """Glyphs set closer than a word space (`WORD_GAP` of the glyph height) are one word (`II`, `ao`): the cell's words
+    as printed, never glyphs spaced apart that were one word. A glyph a comma follows ends its word."""
+    words = read[:1]
+    for text, box in read[1:]:
+        last, last_box = words[-1]
+        if not last.endswith(",") and box[0] - last_box[2] < WORD_GAP * height:
+            words[-1] = (last + text, (last_box[0], min(last_box[1], box[1]), box[2], max(last_box[3], box[3])))
+        else:
+            words.append((text, box))
+    return words

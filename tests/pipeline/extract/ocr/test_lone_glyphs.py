@@ -68,3 +68,29 @@ def test_a_page_with_no_glyph_read_alone_and_sure_is_left_as_read():
     ink, words = _page([("ㄱ, ㄴ", ["7", "ㄴ"])])
     unsure = [w if w.top > 250 else Word(w.text, 50.0, w.left, w.top, w.right, w.bottom, w.line) for w in words]
     assert read_lone_glyphs(unsure, ink, LABELS) == (unsure, [])
+
+
+def test_a_latin_options_words_of_lone_letters_stay_words():
+    # A Portuguese sheet reads its statements `I.` and the conjunction `e` alone and sure: they are templates. Its options
+    # `A) I e II`, `B) ao` are words of those letters set close: read as printed, never spaced glyph by glyph (`I I`).
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 40)
+    image = Image.new("L", (1400, 420), 255)
+    draw = ImageDraw.Draw(image)
+    words: list[Word] = []
+
+    def put(text: str, x: int, y: int, conf: float, line: int) -> int:
+        left, top, right, bottom = draw.textbbox((x, y), text, font=font)
+        draw.text((x, y), text, font=font, fill=0)
+        words.append(Word(text, conf, left, top, right, bottom, (line, 1, 1)))
+        return right
+
+    put("I.", 40, 20, 92.0, 1)
+    put("e", put("estudo", 40, 90, 91.0, 2) + 20, 90, 93.0, 2)
+    put("a", 40, 160, 90.0, 3)
+    put("o", 100, 160, 90.0, 3)
+    x = put("A)", 40, 300, 96.0, 9) + 20
+    for word in ("I", "e", "II"):
+        x = put(word, x, 300, 60.0, 9) + 18
+    put("ao", put("B)", x + 100, 300, 96.0, 9) + 20, 300, 60.0, 9)
+    mended, notes = read_lone_glyphs(words, np.asarray(image) < INK_BELOW, ("A)", "B)", "C)", "D)"))
+    assert sorted(w.text for w in mended if w.top > 250) == sorted(["A)", "I", "e", "II", "B)", "ao"]) and notes == []
