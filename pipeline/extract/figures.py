@@ -7,13 +7,8 @@
     cut_page(page, number, boxes, out_dir, dpi=150) -> list[Cut]   # rendered, cut, encoded; nothing written
     save_cuts(cuts, out_dir, root) -> list[Figure]                 # the cuts' PNGs written
 
-A figure is a cluster of graphic objects (images and vector paths whose boxes touch or nearly touch) that
-- holds an image, or
-- holds curved or slanted strokes (a chart line, a circuit, a flowchart arrow), unless every stroke runs
-  along the cluster's border (a rounded frame around text), or
-- is a bar chart made of straight rectangles (three or more filled bars on one baseline, of different
-  lengths);
-and whose box covers at least `min_area_pt2` square points. Straight-only clusters are table rules, text
+What a figure is (a cluster of graphic objects holding an image, curved or slanted strokes, or a bar chart, over
+`min_area_pt2` square points) is `figureboxes`' to say. Straight-only clusters are table rules, text
 frames, answer grids and check boxes, and are not figures. Short text next to a figure (axis labels, "R1")
 is taken into its box; body text lines are not.
 

@@ -149,6 +149,16 @@ def _ocr_document(sha: str, name: str, rows: list[tuple[str, float, float, list[
     return ExtractedDocument(sha * 64, name, 1, [Page(1, 595, 842, PageMethod.OCR, lines)], "test")
 
 
+def _six_question_sheet():
+    """An OCR'd sheet of six questions of four options each, read surely: the grid keys' tests key it."""
+    rows = []
+    for n in range(1, 7):
+        y = 100 + 80 * (n - 1)
+        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
+                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
+    return _ocr_document("0", "sheet.pdf", rows)
+
+
 def _parse(sheet, key):
     from pipeline.parse import parse_sheet
     from tests.pipeline.parse.conftest import entry
@@ -245,12 +255,7 @@ def test_a_key_entry_whose_number_the_grid_reader_put_back_is_reported_on_its_qu
     from pipeline.parse import parse_sheet
     from tests.pipeline.parse.conftest import entry
 
-    rows = []
-    for n in range(1, 7):
-        y = 100 + 80 * (n - 1)
-        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
-                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
-    sheet = _ocr_document("0", "sheet.pdf", rows)
+    sheet = _six_question_sheet()
     letters = "BCADBA"
     key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0)]
                         + [(str(n), 60 + 40 * (n - 1), 100, [], 95.0) for n in range(1, 7) if n != 4]  # 4's cell lost
@@ -275,12 +280,7 @@ def test_a_grid_number_the_ocr_read_put_in_from_its_rows_count_keys_its_entry_by
     from pipeline.parse import parse_sheet
     from tests.pipeline.parse.conftest import entry
 
-    rows = []
-    for n in range(1, 7):
-        y = 100 + 80 * (n - 1)
-        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
-                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
-    sheet = _ocr_document("0", "sheet.pdf", rows)
+    sheet = _six_question_sheet()
     letters = "BCADBA"
     key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, ["4"], 0.0),
                                          (" ".join(letters), 60, 114, [], 95.0)])
@@ -307,12 +307,7 @@ def test_a_grid_number_put_in_between_neighbours_read_as_the_count_says_is_repor
     from pipeline.parse import inferred_numbers, parse_sheet
     from tests.pipeline.parse.conftest import entry
 
-    rows = []
-    for n in range(1, 7):
-        y = 100 + 80 * (n - 1)
-        rows += [(f"{n}. Enunciado de la pregunta {n}", 60, y, [], 96.0), ("A) uno", 70, y + 14, [], 95.0),
-                 ("B) dos", 70, y + 28, [], 95.0), ("C) tres", 70, y + 42, [], 95.0), ("D) cuatro", 70, y + 56, [], 95.0)]
-    sheet = _ocr_document("0", "sheet.pdf", rows)
+    sheet = _six_question_sheet()
     letters = "BCADBA"
     key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1 2 3 4 5 6", 60, 100, [], 95.0),
                                          (" ".join(letters), 60, 114, [], 95.0)])

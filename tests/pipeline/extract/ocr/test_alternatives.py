@@ -4,7 +4,6 @@ the second reading's where the dictionary knows it and not Tesseract's, and only
 real Tesseract on generated lines."""
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 
 import pytest
@@ -12,31 +11,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives, same_alternatives
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
-from pipeline.extract.ocr.recognisers import CropReading
-from pipeline.extract.ocr.secondread import _Known, combine, read_again, readiness, unsure_windows
-from pipeline.extract.ocr.words import Word
+from pipeline.extract.ocr.secondread import combine, read_again, unsure_windows
+from tests.pipeline.extract.ocr.test_second_reader import _known, _line, _second, needs_hunspell  # the same line builders
 
-needs_hunspell = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-
-
-def _known(language: str) -> _Known:
-    spelling, why_not = readiness((language,))
-    if spelling is None:
-        pytest.skip(why_not or "no second reader")
-    return _Known(spelling)
-
-
-def _line(words: list[tuple[str, float]]) -> list[Word]:
-    placed, left = [], 10
-    for text, conf in words:
-        placed.append(Word(text, conf, left, 10, left + 20 * len(text), 40, (1, 1, 1)))
-        left += 20 * len(text) + 20
-    return placed
-
-
-def _second(*words: tuple[str, float]) -> CropReading:
-    return CropReading(" ".join(t for t, _ in words), min(c for _, c in words), tuple((t, c, 0, 0) for t, c in words))
 
 
 def test_a_token_parts_into_its_alternatives_and_a_lone_slash_is_none() -> None:
