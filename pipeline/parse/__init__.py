@@ -98,6 +98,9 @@ STAGE_VERSION += "/ocr-only-key-letter"
 # A grid row's label OCR read as a smaller number ("문항" as "2" before 21, 22, …, in its own column) opens no question.
 STAGE_VERSION += "/grid-label-number"
 # +28: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
+# A variant table's answer cell stops where the next column its rows' cells show begins (`tablecolumns`): a row's
+# note beside its answer is no part of it, on the text layer too.
+STAGE_VERSION += "/table-columns"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from statistics import median
 
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
@@ -14,6 +15,7 @@ from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
 from pipeline.parse.recovery import KeyColumnWork, Point, Recovery
+from pipeline.parse.tablecolumns import next_column_start
 from pipeline.parse.variantrows import SectionRow, place_section, section_row
 from pipeline.parse.stream import StreamLine, match_number_line, names_variant, plain_text, rest_after, rows, variant_names
 from pipeline.patterns import spec_pattern
@@ -110,7 +112,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     header_re = spec_pattern(spec.variant_header)
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
-    single: list[tuple[str, float, float, list]] = []  # (variant, answer column centre, next column centre, rows)
+    single: list[tuple[str, StreamLine, float, list]] = []  # (variant, answer column's header, next column centre, rows)
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     for row in rows(key_stream(document, spec.stop_at, recovery)):
         variants = variant_names(header_re, row)
@@ -122,8 +124,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             if len(variants) == 1:
                 header = next((sl for sl in row if names_variant(header_re, sl)), row[0])
                 later = [(sl.line.x0 + sl.line.x1) / 2 for sl in row if sl.line.x0 > header.line.x1]
-                centre = (header.line.x0 + header.line.x1) / 2
-                single.append((variants[0], centre, min(later) if later else float("inf"), []))
+                single.append((variants[0], header, min(later) if later else float("inf"), []))
             continue
         if not section:
             continue
@@ -159,8 +160,8 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
                 tables[variant].put(number, answer)
             tables[variant].unread += placed.unread[variant]
             tables[variant].problems += placed.problems
-    for variant, centre, next_centre, section_rows in single:
-        for number, answer, lines, number_line in _answer_cells(section_rows, centre, next_centre):
+    for variant, header, next_centre, section_rows in single:
+        for number, answer, lines, number_line in _answer_cells(section_rows, header, next_centre):
             if tables[variant].put(number, answer):
                 tables[variant].sources[number] = lines
                 tables[variant].number_lines[number] = number_line
@@ -172,11 +173,14 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     return tables
 
 
-def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -> list[tuple[str, str, list[StreamLine], StreamLine]]:
-    """Cells centred under the answer header (closer to it than to the next column's header): (number key,
-    answer, the lines it was read from, the number's line)."""
+def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: float) -> list[tuple[str, str, list[StreamLine], StreamLine]]:
+    """Cells centred under the answer header (closer to it than to the next column's header), left of the next
+    column the table's rows show (`tablecolumns`: a notes column whose header is no cell of the header's row, or
+    none): (number key, answer, the lines it was read from, the number's line)."""
     lines = [sl for row in section_rows for sl in row]
     numbers = [(row[0], m) for row in section_rows if (m := _ROW_NUMBER.match(row[0].text))]
+    centre = (header.line.x0 + header.line.x1) / 2
+    stops = _next_columns(lines, numbers, header, centre)
     result = []
     for i, (sl, match) in enumerate(numbers):
         row_middle = (sl.line.top + sl.line.bottom) / 2
@@ -193,6 +197,7 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
                 and other.page == sl.page
                 and low <= middle < high
                 and other.line.x0 >= sl.line.x1
+                and other.line.x0 < stops.get(sl.page, float("inf"))
                 and abs((other.line.x0 + other.line.x1) / 2 - centre) < abs((other.line.x0 + other.line.x1) / 2 - next_centre)
             ):
                 parts.append(other.text)
@@ -201,6 +206,25 @@ def _answer_cells(section_rows: list[list], centre: float, next_centre: float) -
         if answer:
             result.append((number_key(match.group("number")), answer, read_from, sl))
     return result
+
+
+def _next_columns(lines: list[StreamLine], numbers: list[tuple[StreamLine, re.Match]], header: StreamLine,
+                  centre: float) -> dict[int, float]:
+    """{page: x where the column right of the answer column begins} (`tablecolumns.next_column_start`), from the
+    lines right of each row's number within its row's band (below the header on its page; the last row's band
+    reaching half a row pitch below it, so that text under the table is no cell)."""
+    cells: dict[int, list] = {}
+    for page in dict.fromkeys(sl.page for sl, _ in numbers):
+        rows_here = [sl for sl, _ in numbers if sl.page == page]
+        middles = [(sl.line.top + sl.line.bottom) / 2 for sl in rows_here]
+        pitch = median(b - a for a, b in zip(middles, middles[1:])) if len(middles) > 1 else float("inf")
+        lows = [-1.0] + [(a + b) / 2 for a, b in zip(middles, middles[1:])]
+        bounds = list(zip(lows, [*lows[1:], middles[-1] + pitch / 2]))
+        top = header.line.top if page == header.page else -1.0
+        cells[page] = [other.line for other in lines if other.page == page and (other.line.top + other.line.bottom) / 2 >= top
+                       and any(low <= (other.line.top + other.line.bottom) / 2 < high and other.line.x0 >= sl.line.x1
+                               for sl, (low, high) in zip(rows_here, bounds))]
+    return {page: next_column_start(found, centre) for page, found in cells.items()}
 
 
 def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: Recovery | None = None) -> KeyTable:
