@@ -396,7 +396,9 @@ class KeySpec(_Strict):
     - marking_scheme: a scheme with task headers (`task_start`) whose answer follows `answer_marker`
       (without a marker, the task's own text is the answer: answer sheets listing "Α1. γ");
     - variant_table: rows "number answer answer …" under headers naming test variants (`variant_header`),
-      the column chosen by the variant code found on the sheet (`variant_pattern`);
+      the column chosen by the variant code found on the sheet (`variant_pattern`); a column further right
+      (a note beside each answer, named in the header or not) is found from where the rows' cells stand
+      and is no part of the answer;
     - list: rows of `entry` matches (number and answer, several per row allowed);
     - grid: horizontal grids, a row of question numbers over a row of answers ("1 2 3 … 20" over
       "D A B … B"; a leading row label such as "Questão" / "Gabarito" is skipped), paired by position;
