@@ -13,7 +13,9 @@ was unsure of are read again with the companion alone, each crop on a line of it
 - the companion's reading replaces it where it is one word, at least `ACCEPT_FROM` sure and `MARGIN` surer than the
   page's own reading, holds a letter of the companion's script and no letter of another, and is not capitals alone
   (`ΚΑΙ` and `KAI` share their shapes letter for letter: a word of capitals stays as the page's model read it); at a
-  unit's place a reading of signs alone is taken too (`%` read `9ο`).
+  unit's place a reading of signs alone is taken too (`%` read `9ο`); away from a unit's place the reading must be a
+  word of the companion (letters alone, known to its spelling dictionary where it has one: an unknown Greek word
+  `Υδρπαρ` read `Y6pnap` by the Latin model stays as the page read it, unsure).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from pipeline.extract.ocr.companions import reading_languages
+from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract, stacked
 from pipeline.extract.ocr.words import Word
 from pipeline.languages import language_for_tesseract
@@ -72,6 +75,13 @@ def _in_script(text: str, script: str) -> bool:
         len(letters) >= 2 and all(ch.isupper() for ch in letters))
 
 
+def _a_word(text: str, known: Callable[[str], bool] | None) -> bool:
+    """Whether a companion reading away from a unit's place is a word of the companion: letters alone (a digit among
+    letters is a misreading, `Υδρπαρ` read `Y6pnap`), and known to the companion's dictionary where it has one."""
+    core = text.strip(".,;:!?()[]«»\"'")
+    return bool(core) and not any(ch.isdigit() for ch in core) and (known is None or known(core))
+
+
 def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequence[str], dpi: int, omp_thread_limit: int | None,
                          spelled: Callable[[str], bool] | None = None, skip: Sequence[Word] = ()) -> tuple[list[Word], int]:
     """`words` with each unsure word that the companion script reads surely as its own replaced (see the module's
@@ -83,6 +93,7 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
     if not companions or not candidates:
         return words, 0
     script = _script(companions[0])
+    known = spelled_for(companions)
     crops, gap = [], 0
     for i in candidates:
         w = words[i]
@@ -99,7 +110,8 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
             continue
         reading, word = inside[0], words[i]
         sign = after[i] and not any(ch.isalnum() for ch in reading.text)  # `%` read `9ο` after its number
-        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and (_in_script(reading.text, script) or sign):
+        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and (sign or _in_script(reading.text, script)
+                                                                                  and (after[i] or _a_word(reading.text, known))):
             result[i] = Word(reading.text, reading.conf, word.left, word.top, word.right, word.bottom, word.line)
             changed += 1
     return result, changed

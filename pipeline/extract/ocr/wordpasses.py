@@ -87,7 +87,7 @@ def _companion_inputs(settings: OcrSettings) -> str:
     return "+".join(companions_of(settings.languages)) or "none"
 
 
-@page_pass("companion-words", "1", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
+@page_pass("companion-words", "2", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)  # 2: away from a unit's place, only a word of the companion (letters alone, known to its dictionary)
 def _companion_words(work: PageWork) -> PageWork:
     """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
     alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone

@@ -18,7 +18,7 @@ from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.devkit.sample.shortkeysheets import short_list
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr.companions import reading_languages
-from pipeline.extract.ocr.companionwords import _candidate, _in_script
+from pipeline.extract.ocr.companionwords import _a_word, _candidate, _in_script
 from pipeline.extract.ocr.engine import prepare_for_tesseract, render_page
 from pipeline.extract.ocr.tablecells import LINE_BASE, read_table_cells
 from pipeline.extract.ocr.words import Word
@@ -51,6 +51,16 @@ def test_a_companion_reading_is_taken_only_in_the_companions_script_and_not_in_c
     assert _candidate(word("πῃ", 35), known, after_number=True)  # `m` after `41,60`
     assert not _candidate(word("β)", 40), known, after_number=True)  # a label after an option ending in a number
     assert not _candidate(word("4127", 30), known)  # no letter
+
+
+def test_away_from_a_units_place_a_companion_reading_is_taken_only_as_a_word_of_the_companion():
+    english = {"Test", "tiles"}.__contains__
+    assert _a_word("Test", english) and _a_word("tiles,", english)
+    # An unknown Greek word the Latin model read with a digit among its letters (`Υδρπαρ` read `Y6pnap`), or as a
+    # string of Latin letters no English dictionary knows, stays as the page's own model read it (unsure, so flagged).
+    assert not _a_word("Y6pnap", english) and not _a_word("Ynpnap", english)
+    assert _a_word("Ynpnap", None)  # a companion without a dictionary: letters alone are all that is asked
+    assert not _a_word("Y6pnap", None)
 
 
 @needs_tesseract("ell", "eng")
