@@ -110,10 +110,15 @@ def numeral_disagreements(answer: str, numerals: Mapping[int, Iterable[str]] | N
     alternative is judged without its brackets (`2/dva (vetné sklady)`) and in any case. Signs, in turn: a number and a
     numeral word of another value (`9/πέντε`); a numeral word beside an alternative of fewer signs than it, holding no
     digit, that is no numeral word (`Šš/tri`: the number unread, never rewritten here); a number beside a word that is
-    no numeral but reads nearly as one of the number's words (`3/ri`, `NEAR_NUMERAL`)."""
-    if not numerals or "/" not in answer:
+    no numeral but reads nearly as one of the number's words (`3/ri`, `NEAR_NUMERAL`); an entry of a number and a numeral
+    word alone without a slash between them (`9 πέντε`, `5 pięć`: no answer is written so, the slash was lost)."""
+    if not numerals:
         return []
     value_of = {word.casefold(): value for value, words in numerals.items() for word in words}
+    if "/" not in answer:  # `5 pięć`: a number and a numeral word are no answer and its unit, but two alternatives
+        number, _, word = " ".join(answer.split()).partition(" ")
+        lost = _DIGITS.match(number) and word.casefold() in value_of
+        return [f"{number} and {word!r} ({value_of[word.casefold()]}) stand without the slash between them"] if lost else []
     alternatives = [" ".join(_BRACKETED.sub(" ", part).split()).strip(".,;:!?'\"’‘“”„«»") for part in answer.split("/")]
     numbers = [int(a) for a in alternatives if _DIGITS.match(a)]
     words = [(a, value_of[a.casefold()]) for a in alternatives if a.casefold() in value_of]

@@ -26,6 +26,9 @@ from tests.pipeline.extract.ocr.builders import needs_tesseract
     ("sk", "/tri", ["'' stands where 'tri' (3) has its number: the number unread, not rewritten"]),
     ("sk", "3/ri", ["'ri' beside 3 is none of its words (tri, traja)"]),  # the word misread, close to the number's
     ("sk", "sonet/znelka", []),  # no number written
+    ("el", "9 πέντε", ["9 and 'πέντε' (5) stand without the slash between them"]),  # the slash lost
+    ("pl", "5 pięć", ["5 and 'pięć' (5) stand without the slash between them"]),
+    ("sk", "12,5 cm", []), ("sk", "5 m", []),  # a number and its unit
     ("sk", "predmet/", []),  # a slash ending a wrapped line
     ("pl", "3/trzy", []), ("pl", "3/Trzy", []),  # in any case
     ("vi", "11 / mười một", []), ("vi", "12 / mười một", ["12 and 'mười một' (11) name different numbers"]),
