@@ -25,6 +25,7 @@ from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
+from pipeline.languages import language_for_tesseract
 from pipeline.parse import (KeyTable, Recovery, inferred_numbers, mend_short_entries, read_grid, read_list, read_variant_table,
                             split_booklet, unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
@@ -109,9 +110,15 @@ def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 
     table = read_key(scan, sheet, disabled=disabled)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
     unsure = set(unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
-                                      table.number_lines)) | table.inferred  # an entry keyed by inference is flagged too
+                                      table.number_lines, _numerals(sheet))) | table.inferred  # an entry keyed by inference is flagged too
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
     return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
+
+
+def _numerals(sheet: KeySheet) -> dict[int, list[str]]:
+    """The numeral words of the sheet's language (`shortentries.numeral_disagreements`)."""
+    found = language_for_tesseract(sheet.languages[0]) if sheet.languages else None
+    return dict(found.numerals) if found else {}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
                     for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
-                                                         True, table.repaired, table.number_lines).items():
+                                                         True, table.repaired, table.number_lines, _numerals(sheet)).items():
                         print(f"    {n}: unsure {words}")
                     for n in sorted(table.inferred):
                         print(f"    {n}: keyed by inference (its number put in from the count: ocr.number_inferred)")

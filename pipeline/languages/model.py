@@ -193,6 +193,24 @@ class GluedWords(_Strict):
         return value
 
 
+def numeral_problems(value: dict[int, list[str]]) -> list[str]:
+    """What is wrong with a numerals table ({value: its words}): it must give 0–20 and the tens to 100, each word
+    in lower case, once, under one value only."""
+    problems = [f"no words for {n}" for n in [*range(21), *range(30, 101, 10)] if not value.get(n)]
+    problems += [f"{n} is no number from 0 to 1000" for n in value if not 0 <= n <= 1000]
+    seen: dict[str, int] = {}
+    for number, words in value.items():
+        for word in words:
+            if not word.strip() or word != word.strip() or " " * 2 in word:
+                problems.append(f"{number}: {word!r} must be non-empty, single-spaced, without spaces around")
+            elif word != word.lower() or any(ch.isdigit() for ch in word):
+                problems.append(f"{number}: {word!r} must be in lower case, without digits")
+            elif word in seen:
+                problems.append(f"{word!r} is given under {seen[word]} and {number}")
+            seen[word] = number
+    return problems
+
+
 class PromptWords(_Strict):
     """The words of eval's prompt protocols. Frozen once published: a changed word changes scores."""
 
@@ -244,6 +262,12 @@ class Language(_Strict):
         default=None, description="one-letter words and their followers; none: OCR'd questions are not judged by them"
     )
     label_shapes: LabelShapes = Field(default_factory=LabelShapes)
+    numerals: dict[int, list[str]] = Field(
+        default_factory=dict,
+        description="lower case; the words a number is written with, 0–20 and the tens to 100 at least, every form a key may "
+                    "print beside its digits (genders, cases, spellings: {3: [tri, traja]}): an OCR'd key entry whose "
+                    "alternatives hold a number and a word of another value is unsure (`pipeline.parse.shortentries`)",
+    )
     glyph_cells: GlyphCells | None = Field(
         default=None, description="the script's glyphs stand on square cells; none: OCR measures no word space or glyph by cells"
     )
@@ -263,6 +287,14 @@ class Language(_Strict):
     _blanks = field_validator(
         "answer_words", "refusal_phrases", "explanation_words", "explanation_headings", "voided_words", "accept_also"
     )(_no_blanks)
+
+    @field_validator("numerals")
+    @classmethod
+    def _numerals(cls, value: dict[int, list[str]]) -> dict[int, list[str]]:
+        problems = numeral_problems(value) if value else []
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
 
     @field_validator("refusal_phrases", "explanation_headings", "accept_also")
     @classmethod

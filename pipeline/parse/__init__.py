@@ -97,6 +97,9 @@ STAGE_VERSION += "/certainty-1"
 STAGE_VERSION += "/ocr-only-key-letter"
 # A grid row's label OCR read as a smaller number ("문항" as "2" before 21, 22, …, in its own column) opens no question.
 STAGE_VERSION += "/grid-label-number"
+# A short-answer key entry whose alternatives write a number and a numeral word of other values (`9/πέντε` read for
+# `5/πέντε`), or a numeral word beside a lost number, is unsure (`shortentries.numeral_disagreements`).
+STAGE_VERSION += "/numeral-words"
 # +28: grid keys: answers printed as the digits of ringed labels (①–⑤), a row label OCR read with digits.
 # A variant table's answer cell stops where the next column its rows' cells show begins (`tablecolumns`): a row's
 # note beside its answer is no part of it, on the text layer too.

@@ -13,6 +13,10 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
 - a word mixes letters and digits (`3š`, `l2`), or holds a sign no answer is written with (`|`, `©`, `_`);
 - a table entry has more lines above its number's line than below it (`lines_above_number`: another row's cell),
   and then the entry of the row above it too (its cell may have lost those lines);
+- its alternatives hold a number and a numeral word of the sheet's language (`Language.numerals`) that name other
+  values (`9/πέντε`), a numeral word beside an alternative too short to be a word and holding no number (`Šš/tri`: the
+  number unread; the flag says which number the word names, the entry is never rewritten: the curator fixes it),
+  or a number beside a word no numeral that reads nearly as one of the number's words (`3/ri`): `numeral_disagreements`;
 - a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
   scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
   side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
@@ -25,7 +29,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from difflib import SequenceMatcher
 
 from pipeline.extract import ExtractedDocument, PageMethod
 from pipeline.extract.ocr import spelled_for
@@ -94,6 +99,45 @@ def odd_words(answer: str, spelled: Callable[[str], bool] | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_BRACKETED = re.compile(r"\([^)]*\)?|\[[^\]]*\]?")
+_DIGITS = re.compile(r"^\d+$")
+NEAR_NUMERAL = 0.6  # how alike (`SequenceMatcher.ratio`) a word beside a number is to the number's word to be a misreading of it
+
+
+def numeral_disagreements(answer: str, numerals: Mapping[int, Iterable[str]] | None) -> list[str]:
+    """Why a short-answer `answer` whose alternatives (`a/b`) write a number twice, in digits and as a numeral word of
+    the language (`numerals`: {value: its words}), is unsure, in words; [] where they agree or it writes none. An
+    alternative is judged without its brackets (`2/dva (vetné sklady)`) and in any case. Signs, in turn: a number and a
+    numeral word of another value (`9/πέντε`); a numeral word beside an alternative of fewer signs than it, holding no
+    digit, that is no numeral word (`Šš/tri`: the number unread, never rewritten here); a number beside a word that is
+    no numeral but reads nearly as one of the number's words (`3/ri`, `NEAR_NUMERAL`); an entry of a number and a numeral
+    word alone without a slash between them (`9 πέντε`, `5 pięć`: no answer is written so, the slash was lost)."""
+    if not numerals:
+        return []
+    value_of = {word.casefold(): value for value, words in numerals.items() for word in words}
+    if "/" not in answer:  # `5 pięć`: a number and a numeral word are no answer and its unit, but two alternatives
+        number, _, word = " ".join(answer.split()).partition(" ")
+        lost = _DIGITS.match(number) and word.casefold() in value_of
+        return [f"{number} and {word!r} ({value_of[word.casefold()]}) stand without the slash between them"] if lost else []
+    alternatives = [" ".join(_BRACKETED.sub(" ", part).split()).strip(".,;:!?'\"’‘“”„«»") for part in answer.split("/")]
+    numbers = [int(a) for a in alternatives if _DIGITS.match(a)]
+    words = [(a, value_of[a.casefold()]) for a in alternatives if a.casefold() in value_of]
+    found = []
+    for word, value in words:
+        if numbers and value not in numbers:
+            found.append(f"{'/'.join(map(str, numbers))} and {word!r} ({value}) name different numbers")
+        elif not numbers:
+            unread = [a for i, a in enumerate(alternatives) if (a or i < len(alternatives) - 1) and a.casefold() not in value_of
+                      and len(a) < len(word) and len(a) <= len(str(value)) + 1]  # an empty last one: a wrapped line
+            found += [f"{a!r} stands where {word!r} ({value}) has its number: the number unread, not rewritten" for a in unread]
+    for number in numbers if not words else ():
+        own = [w.casefold() for w in numerals.get(number, ())]
+        near = [a for a in alternatives if a and not _DIGITS.match(a) and any(ch.isalpha() for ch in a)
+                and any(SequenceMatcher(None, a.casefold(), w).ratio() >= NEAR_NUMERAL for w in own)]
+        found += [f"{a!r} beside {number} is none of its words ({', '.join(own)})" for a in near]
+    return found
+
+
 def lopsided_slashes(line: str) -> list[str]:
     """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
     reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
@@ -143,13 +187,15 @@ def _holds(answer: str, word: str) -> bool:
 def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[StreamLine]], labels: Iterable[str],
                          spelled: Callable[[str], bool] | None, all_ocr: bool,
                          repaired: dict[str, list[str]] | None = None,
-                         number_lines: dict[str, StreamLine] | None = None) -> dict[str, list[str]]:
+                         number_lines: dict[str, StreamLine] | None = None,
+                         numerals: Mapping[int, Iterable[str]] | None = None) -> dict[str, list[str]]:
     """{number key: unsure words} of the short-answer entries of `answers` ({number key: entry}) read by OCR whose
     reading is unsure (the module's doc). `sources`: the lines each entry was read from, where the reader knows
     them; `labels`: the option labels (an entry that is one is judged elsewhere); `spelled`: whether the language's
     spelling dictionary knows a word (None: it has none); `all_ocr`: every key page was read by OCR (an entry
     without sources is then judged); `repaired`: the words as read of the entries a pass mended (`shortrepairs`),
-    unsure all the same; `number_lines`: each table entry's number's line (`lines_above_number`)."""
+    unsure all the same; `number_lines`: each table entry's number's line (`lines_above_number`); `numerals`: the
+    language's numeral words ({value: words}, `numeral_disagreements`), none: not judged."""
     label_set = {label.casefold() for label in labels}
     found: dict[str, list[str]] = {}
     for number, answer in answers.items():
@@ -160,7 +206,7 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
         if lines is None and not all_ocr or lines is not None and not any(sl.ocr for sl in lines):
             continue
         words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
-        words += odd_words(text, spelled) + list((repaired or {}).get(number, []))
+        words += odd_words(text, spelled) + list((repaired or {}).get(number, [])) + numeral_disagreements(text, numerals)
         words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
         number_line = (number_lines or {}).get(number)
         if lines and number_line is not None:
@@ -180,6 +226,12 @@ def spelled_in(language: str | None) -> Callable[[str], bool] | None:
     return spelled_for(tuple(found.codes.tesseract)) if found and found.spelling else None
 
 
+def numerals_of(language: str | None) -> dict[int, list[str]]:
+    """The numeral words of the sheet's language (ISO 639-1), {value: words}; {} without any."""
+    found = find_language(language) if language else None
+    return dict(found.numerals) if found else {}
+
+
 def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocument], labels: Iterable[str],
                              language: str | None) -> dict[str, list[str]]:
     """`unsure_short_entries` of a sheet's merged key, read from `documents` (the key files), in its `language`."""
@@ -187,4 +239,5 @@ def unsure_short_key_entries(key: KeyTable | None, documents: list[ExtractedDocu
     if key is None or not key.answers or not any(page.method is PageMethod.OCR for page in pages):
         return {}
     all_ocr = all(page.method is PageMethod.OCR for page in pages)
-    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired, key.number_lines)
+    return unsure_short_entries(key.answers, key.sources, labels, spelled_in(language), all_ocr, key.repaired, key.number_lines,
+                                numerals_of(language))

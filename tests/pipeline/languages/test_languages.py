@@ -58,6 +58,9 @@ def _edited(change) -> dict:
     ("en", lambda d: d.update(refusal_phrases=["I cannot"]), "give these in lower case"),
     ("en", lambda d: d.update(decimal_mark=";"), "field 'decimal_mark'"),
     ("de", lambda d: None, "'en' must match the file name 'de'"),
+    ("en", lambda d: d["numerals"].pop(13), "field 'numerals': Value error, no words for 13"),
+    ("en", lambda d: d["numerals"][70].append("twenty"), "'twenty' is given under 20 and 70"),
+    ("en", lambda d: d["numerals"].update({5: ["Five"]}), "5: 'Five' must be in lower case"),
 ])
 def test_a_bad_language_file_is_an_error_naming_the_file_and_the_field(tmp_path, monkeypatch, name, change, problem):
     (tmp_path / f"{name}.yaml").write_text(yaml.safe_dump(_edited(change), allow_unicode=True), encoding="utf-8")
@@ -69,6 +72,14 @@ def test_a_bad_language_file_is_an_error_naming_the_file_and_the_field(tmp_path,
         assert f"{name}.yaml" in str(err.value) and problem in str(err.value)
     finally:
         languages.all_languages.cache_clear()
+
+
+def test_every_language_writes_its_numbers_from_0_to_20_and_its_tens_to_100_as_words():
+    for code, record in all_languages().items():
+        assert set(record.numerals) >= {*range(21), *range(30, 101, 10)}, code
+    assert language("sk").numerals[3] == ["tri", "traja"] and "πέντε" in language("el").numerals[5]
+    assert {"오", "다섯"} <= set(language("ko").numerals[5])  # Sino-Korean and native
+    assert language("tr").numerals[10] == ["on"]  # not YAML's boolean
 
 
 def test_specs_check_refuses_a_spec_whose_language_has_no_file(tmp_path):

@@ -30,7 +30,8 @@ def _known_words() -> dict[str, str]:
     for code, lang in all_languages().items():
         found = [*lang.page_furniture.page_words, *lang.page_furniture.of_words, *lang.answer_words, *lang.refusal_phrases,
                  *lang.true_false.true_words, *lang.true_false.false_words, *lang.explanation_words,
-                 *lang.explanation_headings, *lang.voided_words, *lang.accept_also]
+                 *lang.explanation_headings, *lang.voided_words, *lang.accept_also,
+                 *[word for words in lang.numerals.values() for word in words]]
         if lang.prompt is not None:
             found += list(lang.prompt.model_dump().values())
         words.update({w: code for w in found if len(w) > 1})
