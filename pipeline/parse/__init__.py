@@ -89,7 +89,8 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # +34: a stem ending without the mark the sheet's stems end with is a sign (`misreadsigns.stem_ending_signs`); a stem's
 # unclear closing mark that is the sheet's stems' is settled, and so is a key entry read as its label alone where the
 # key's lone glyphs are mostly unsure (`certainty.labels_vouch`).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+34"
+# +35: the labels vouch for a key's lone glyphs where more than a quarter of its entries are so unsure, not half.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+35"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the

@@ -157,15 +157,20 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
                     key_inferred=key_inferred, capital_stems=capital_stems, stem_ending=stem_ending, labels_vouched=vouched)
 
 
+# More than this share of a key's entries unsure by a lone glyph alone: the recogniser gives lone glyphs no confidence
+# on that key (Greek's model gave 7 of 16 right letters 0), not one glyph an unsure reading among sure ones.
+LONE_GLYPHS_UNINFORMATIVE = 0.25
+
+
 def labels_vouch(drafts: list[Draft], key_unsure: dict[str, list[str]]) -> bool:
     """Whether the recogniser's confidence on a key entry read as its label alone says nothing on this sheet's key:
-    at least half its keyed entries are unsure by such a lone glyph alone (`settled_key_entry`: Tesseract's Greek
-    model gives every lone letter 0). Where most entries read sure, the one that did not stands out, and a letter
-    misread as another label (`c` for `e`) is caught by nothing else: it stays unsure."""
+    more than `LONE_GLYPHS_UNINFORMATIVE` of its keyed entries are unsure by such a lone glyph alone
+    (`settled_key_entry`). Where nearly all entries read sure, the one that did not stands out, and a letter misread
+    as another label (`c` for `e`) is caught by nothing else: it stays unsure."""
     keyed = [(number_key(d.number), d.answer) for d in drafts if d.answer is not None]
     lone = sum(1 for number, answer in keyed if key_unsure.get(number)
                and all(settled_key_entry(w, answer, number) for w in key_unsure[number]))
-    return bool(keyed) and 2 * lone >= len(keyed)
+    return bool(keyed) and lone > LONE_GLYPHS_UNINFORMATIVE * len(keyed)
 
 
 def _continued(draft: Draft) -> bool:

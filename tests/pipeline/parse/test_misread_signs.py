@@ -350,7 +350,7 @@ def test_a_key_entry_read_as_its_label_alone_is_settled_by_the_sheets_labels():
     assert not settled_key_entry("δ", None, "3")  # no answer taken
 
 
-def test_labels_vouch_for_lone_key_glyphs_only_where_the_keys_lone_glyphs_are_mostly_unsure():
+def test_labels_vouch_for_lone_key_glyphs_only_where_many_of_the_keys_lone_glyphs_are_unsure():
     from types import SimpleNamespace
 
     from pipeline.parse.certainty import labels_vouch
@@ -358,8 +358,10 @@ def test_labels_vouch_for_lone_key_glyphs_only_where_the_keys_lone_glyphs_are_mo
     drafts = [SimpleNamespace(number=str(n), answer="δ") for n in range(1, 7)]  # what the judge reads of a draft
     # Tesseract's Greek model gives every lone letter 0: its confidence on them says nothing.
     assert labels_vouch(drafts, {str(n): ["δ"] for n in range(1, 5)})
+    assert labels_vouch(drafts, {"1": ["δ"], "4": ["δ"]})  # two of six: more than a quarter
     # One lone letter unsure among entries read sure stands out: `c` read for `e` is caught by nothing else.
     assert not labels_vouch(drafts, {"3": ["δ"]})
+    assert not labels_vouch(drafts[:4], {"3": ["δ"]})  # one of four: a quarter, no more
     assert not labels_vouch(drafts, {str(n): ["3δ"] for n in range(1, 7)})  # unsure by more than the label
     assert not labels_vouch([], {})
 
