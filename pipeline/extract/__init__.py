@@ -12,12 +12,13 @@ Public functions and types:
 - `search_rule(pattern, text, ocr=)`: a spec pattern matched with room for OCR misreadings (`tolerant`)
 - `LayoutParams`, `Glyph`, `assemble`: rows, segments and columns from positioned glyphs, shared by the
   text and OCR paths (`layout`); `clusters(values, tolerance)`: positions grouped into the columns they
-  stand in
+  stand in; `merge_spans(spans, min_gap)`: x ranges joined where no gutter parts them (`columns`)
 - `assess_text_layer`, `text_layer_usable`: whether a page's text layer can be trusted (`quality`)
 - `extract_figures`, `FigureError`: figure crops as PNG (`figures`)
 - `ocr`: the OCR sub-package (`ocr_pages`, `OcrSettings`, `normalize_ocr_line`, …)
 """
 from pipeline.extract.document import UNREAD_CELL, ExtractedDocument, Figure, Line, Page, PageMethod
+from pipeline.extract.columns import merge_spans
 from pipeline.extract.layout import Glyph, LayoutParams, assemble, clusters
 from pipeline.extract.quality import assess_text_layer, text_layer_usable
 from pipeline.extract.figures import FigureError, extract_figures
@@ -27,5 +28,5 @@ from pipeline.extract.tolerant import search_rule
 __all__ = [
     "STAGE_VERSION", "UNREAD_CELL", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
     "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "clusters", "extract_document",
-    "extract_figures", "search_rule", "text_layer_usable",
+    "extract_figures", "merge_spans", "search_rule", "text_layer_usable",
 ]

@@ -183,7 +183,7 @@ LONG_BAND_ROWS = 3  # times min_column_rows
 MIN_COLUMN_SHARE = 0.25  # each page column is at least this share of the band's width
 
 
-def _merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
+def merge_spans(spans: list[tuple[float, float]], min_gap: float) -> list[tuple[float, float]]:
     """Sorted (x0, x1) runs joined where they overlap or leave less than `min_gap` between them."""
     merged: list[tuple[float, float]] = []
     for x0, x1 in spans:
@@ -206,7 +206,7 @@ def _column_run(glyphs: GlyphArrays, rows: list[Row], walks: GutterWalks, start:
     # of one column each (a stray mark beside a head adds a span but no gutter): look for the gutter in
     # the ink of the next few rows together.
     window = range(start, min(start + params.min_column_rows, len(rows)))
-    merged = _merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
+    merged = merge_spans(sorted(span for i in window for span in spans[i]), params.min_gutter)
     if len(merged) < 2:
         return None
     return _gutter_run(glyphs, rows, walks, start, merged, merged[0][0], merged[-1][1], page_height, params)

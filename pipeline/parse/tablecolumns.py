@@ -17,23 +17,12 @@ from __future__ import annotations
 
 from statistics import median
 
-from pipeline.extract import Line
+from pipeline.extract import Line, merge_spans
 
 # How wide, in line heights, a white gutter between the x ranges of a table's cells must be to part two columns.
 # A word space inside a cell is about a third of a line height; a ruled table's padding on both sides of a rule,
 # plus the slack a centred cell leaves, is wider than a line height.
 GUTTER_LINES = 1.0
-
-
-def _ranges(cells: list[Line], gutter: float) -> list[tuple[float, float]]:
-    """The x ranges the cells cover, left to right, merged where less than `gutter` apart."""
-    merged: list[list[float]] = []
-    for x0, x1 in sorted((cell.x0, cell.x1) for cell in cells):
-        if merged and x0 - merged[-1][1] < gutter:
-            merged[-1][1] = max(merged[-1][1], x1)
-        else:
-            merged.append([x0, x1])
-    return [(x0, x1) for x0, x1 in merged]
 
 
 def next_column_start(cells: list[Line], centre: float) -> float:
@@ -43,7 +32,7 @@ def next_column_start(cells: list[Line], centre: float) -> float:
     if not cells:
         return float("inf")
     gutter = GUTTER_LINES * median(cell.bottom - cell.top for cell in cells)
-    ranges = _ranges(cells, gutter)
+    ranges = merge_spans(sorted((cell.x0, cell.x1) for cell in cells), gutter)  # the cells' x ranges, parted by gutters
 
     def distance(span: tuple[float, float]) -> float:
         return max(span[0] - centre, centre - span[1], 0.0)
