@@ -22,6 +22,7 @@ from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.labelremainder import drop_label_remainders
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
+from pipeline.parse.rowlabels import restore_row_labels
 from pipeline.parse.shortrepairs import slash_alternatives
 from pipeline.parse.stream import StreamLine
 from pipeline.parse.recovery import (
@@ -227,6 +228,17 @@ def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, [flag] if flag else [], lines=lines)
 
 
+@recovery_pass("row-labels", "1", Point.QUESTION_LINES, _ocr_lines)
+def _row_labels(work: LinesWork, passes: Recovery) -> LinesWork:
+    """A row of options side by side whose later labels OCR misread (`B)` or `ϐ)` for `β)`/`δ)`, `}γ)`, `1969(C)1917`):
+    a token of the first label's printed form at a place of the row's gaps is the label the sequence leaves there,
+    a label read with a speck or glued to a word is cut off it, and the row is cut at its labels; flagged where a
+    label was mended (`rowlabels`)."""
+    assert work.option_re is not None
+    lines, flags = restore_row_labels(work.lines, work.labels, work.option_re)
+    return with_flags(work, flags, lines=lines)
+
+
 # 2: the tab stops of an evenly spaced row of labels count as its columns; 3: an option grid read across its rows
 @recovery_pass("label-column", "3", Point.OPTION_LINES, _ocr_lines)
 def _label_column(work: LinesWork, passes: Recovery) -> LinesWork:
@@ -289,7 +301,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
     _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
-    _lost_first_label, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, slash_alternatives,
+    _lost_first_label, _row_labels, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, slash_alternatives,
     _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)

@@ -311,13 +311,19 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
 
 
 def _cut(item: StreamLine, inner: re.Match) -> tuple[StreamLine, StreamLine]:
-    """The line cut at `inner` (the space before a label inside it): the text before and the text from the
-    label on, each placed where it stands on the line (`_advance`, `_label_x`)."""
+    """The line cut at `inner` (the space before a label inside it): `cut_line`."""
+    return cut_line(item, inner.start(), inner.end())
+
+
+def cut_line(item: StreamLine, start: int, end: int) -> tuple[StreamLine, StreamLine]:
+    """The line cut at its text's `start:end` (the space before a label inside it, or an empty span where a label is
+    glued to the word before it): the text before and the text from the label on, each placed where it stands on
+    the line (`_advance`, `_label_x`)."""
     text = item.text
-    rest = text[inner.end():]
-    head = text[: inner.start()].rstrip()
+    rest = text[end:]
+    head = text[:start].rstrip()
     width = item.line.x1 - item.line.x0
-    x0 = _label_x(item, item.line.x0 + _advance(text[: inner.end()]) / max(_advance(text), 1) * width)
+    x0 = _label_x(item, item.line.x0 + _advance(text[:end]) / max(_advance(text), 1) * width)
     x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
     starts = item.line.wide_gap_starts
     left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])

@@ -1,0 +1,190 @@
+"""A row of options whose labels a scan misread: read by its label sequence and the row's gaps.
+
+Options printed side by side on one row (`α) … β) … γ) … δ) …`, `(A) … (B) …`) are split at each label
+of the sequence (`options._split_inner_labels`), which asks for the very next label, spelled as the spec
+prints it, after a space. On a scan a label comes out as a look-alike of another script (`β)` as `B)`, `γ)`
+as `y)`, `δ)` as `ϐ)` or `ὃ)`), with a speck before it (`}γ)`, `δϐ)`), or glued to the word before it
+(`1969(C)1917`): from there on the row is no longer split, its options run on in one, and the question
+loses them all.
+
+The row is recognised by what stays of it. Its first label reads right and sets the labels' printed form
+(the marks around the letter, `α)`, `(A)`, `A.`); every later token of that form whose letter part is one
+or two letters is a place where a label may stand. Walking the places left to right, with the sequence
+from the first label on:
+
+- a place that reads as the next label (or as it with one stray letter or mark beside it) is that label;
+- a place that reads as a later label of the sequence is that label: the labels between were not read
+  (`parse.label_skipped` names them on the question, never a shift);
+- a place that reads as no label of the sequence is mended to the next label only where the row's gaps
+  put a label: the start of a word after a wide gap (`Line.wide_gap_starts`), or a line of its own on the
+  row; it gets `parse.label_restored` on the question;
+- anything else is the option's text.
+
+The row is taken only when the labels that read right are at least as many as those mended; it is then cut
+at each place, each piece opening with its label as printed, and `find_options` reads them as options
+printed one per line. A row whose labels all read right and stand after a space is left to the splitting
+it always had.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from pipeline.diagnostics import Code, diagnose
+from pipeline.parse.labels import canonical_label, matched_label
+from pipeline.parse.options import cut_line
+from pipeline.parse.stream import StreamLine, same_row
+
+
+@dataclass(frozen=True)
+class _Place:
+    line: int  # index into the row's lines
+    start: int  # where the place's token starts in that line's text
+    end: int  # where it ends (after the label's closing mark)
+    printed: str  # the token as read
+    label: str  # the label it is taken as
+    mended: bool  # read as no label of the sequence; its place gave it
+
+
+def restore_row_labels(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> tuple[list[StreamLine], list[str]]:
+    """`lines` with each row of options whose labels a scan misread cut at its labels' places; a flag per label mended."""
+    result: list[StreamLine] = []
+    flags: list[str] = []
+    index = 0
+    while index < len(lines):
+        item = lines[index]
+        row = _row_from(lines, index)
+        cut = _read_row(row, lines[index + len(row):], labels, option_re) if item.ocr else None
+        if cut is None:
+            result.append(item)
+            index += 1
+            continue
+        pieces, row_flags = cut
+        result += pieces
+        flags += row_flags
+        index += len(row)
+    return result, flags
+
+
+def _row_from(lines: list[StreamLine], index: int) -> list[StreamLine]:
+    """The line at `index` and the lines after it on its row, each right of the one before."""
+    row = [lines[index]]
+    for later in lines[index + 1:]:
+        if not same_row(row[0], later) or later.line.x0 < row[-1].line.x1 - 1:
+            break
+        row.append(later)
+    return row
+
+
+def _printed_form(text: str, labels: list[str], option_re: re.Pattern) -> tuple[str, str, str] | None:
+    """(the label a line opens with, the mark before its letter, the mark after it), where it opens with a marked label."""
+    found = option_re.match(text)
+    if found is None:
+        return None
+    label = canonical_label(matched_label(found), labels)
+    printed = text[found.start(): found.start("text")].strip()
+    letter = matched_label(found)
+    at = printed.find(letter)
+    before, after = printed[:at].strip(), printed[at + len(letter):].strip()
+    if label is None or at < 0 or not after:
+        return None
+    return label, before, after
+
+
+def _next_opening(following: list[StreamLine], labels: list[str], option_re: re.Pattern) -> int:
+    """The index of the label the next line opening with one carries (a later row of options), or past the last label."""
+    for item in following:
+        found = option_re.match(item.text)
+        label = canonical_label(matched_label(found), labels) if found else None
+        if label is not None:
+            return labels.index(label)
+    return len(labels)
+
+
+def _reads_as(letters: str, labels: list[str]) -> str | None:
+    """The label `letters` read as: the one letter, or one of two letters beside a stray one (`δϐ`, `Λβ`, `oC`)."""
+    if len(letters) == 1:
+        return canonical_label(letters, labels)
+    read = [canonical_label(ch, labels) for ch in letters]
+    known = [label for label in read if label is not None]
+    return known[0] if len(known) == 1 else None
+
+
+def _at_gap(item: StreamLine, start: int) -> bool:
+    """The token at `start` stands where the line's own gaps put a cell: the line's start, or the start of a word after a
+    wide gap (`Line.wide_gap_starts`), estimated from the text as `options.cut_line` places a piece."""
+    if not item.text[:start].strip():
+        return True
+    starts = item.line.wide_gap_starts
+    if not starts:
+        return False
+    reach = 2 * (item.line.font_size or item.line.bottom - item.line.top or 10.0)
+    estimate = item.line.x0 + len(item.text[:start]) / max(len(item.text), 1) * (item.line.x1 - item.line.x0)
+    return any(abs(x - estimate) <= reach for x in starts)
+
+
+def _places(row: list[StreamLine], opening: int, first: str, before: str, after: str, labels: list[str], limit: int
+            ) -> list[_Place] | None:
+    """The places of the row's labels after its first (`first`, whose text starts at `opening` of the first line), as the module's docstring walks them; None when the row
+    shows no misread label to mend, no speck or glue to cut away, and no label skipped (the usual split reads it)."""
+    token = re.compile(rf"(?P<speck>[^\w\s]?){re.escape(before)}(?P<letters>[^\W\d_]{{1,2}}){re.escape(after)}(?=\s|[^\W_]|$)")
+    position = labels.index(first)
+    places: list[_Place] = []
+    unusual = False
+    for at, item in enumerate(row):
+        skip = opening if at == 0 else 0
+        for found in token.finditer(item.text, skip):
+            if position + 1 >= limit:
+                break
+            glued = found.start() > 0 and not item.text[found.start() - 1].isspace()
+            read = _reads_as(found.group("letters"), labels)
+            expected = labels[position + 1]
+            if read is not None and labels.index(read) > position and labels.index(read) < limit:
+                label, mended = read, False
+            elif not glued and _at_gap(item, found.start()):
+                label, mended = expected, True
+            else:
+                continue
+            if glued and (read is None or len(found.group("letters")) != 1):
+                continue  # a word's last letters and a bracket ("word)"), no label
+            clean = found.group(0) == f"{before}{found.group('letters')}{after}" and not glued and len(found.group("letters")) == 1
+            unusual |= mended or not clean or label != expected
+            places.append(_Place(at, found.start(), found.end(), found.group(0), label, mended))
+            position = labels.index(label)
+    return places if unusual else None
+
+
+def _read_row(row: list[StreamLine], following: list[StreamLine], labels: list[str], option_re: re.Pattern
+              ) -> tuple[list[StreamLine], list[str]] | None:
+    """The row cut at its labels' places, and a flag per label mended; None where it is no row to mend."""
+    form = _printed_form(row[0].text, labels, option_re)
+    if form is None:
+        return None
+    first, before, after = form
+    opening = option_re.match(row[0].text)
+    assert opening is not None
+    places = _places(row, opening.start("text"), first, before, after, labels, _next_opening(following, labels, option_re))
+    if not places:
+        return None
+    mended = [p for p in places if p.mended]
+    if len(places) - len(mended) + 1 < len(mended):
+        return None  # fewer labels read right than mended: no row of options to go by
+    pieces: list[StreamLine] = []
+    flags: list[str] = [diagnose(Code.LABEL_RESTORED, label=p.label,
+                      how=f"was read as {p.printed.strip()!r} (OCR); taken as the label the row's sequence and gaps put there")
+             for p in mended]
+    for at, item in enumerate(row):
+        rest = item
+        offset = 0
+        for place in [p for p in places if p.line == at]:
+            start, end = place.start - offset, place.end - offset
+            text = f"{before}{place.label}{after} {rest.text[end:].lstrip()}"
+            if rest.text[:start].strip():
+                left, right = cut_line(rest, start, start)
+                pieces.append(left)
+            else:
+                right = rest
+            rest = replace(right, line=replace(right.line, text=text))
+            offset = len(item.text) - len(rest.text)
+        pieces.append(rest)
+    return pieces, flags
