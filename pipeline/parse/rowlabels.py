@@ -101,11 +101,12 @@ def _next_opening(following: list[StreamLine], labels: list[str], option_re: re.
     return len(labels)
 
 
-def _reads_as(letters: str, labels: list[str]) -> str | None:
-    """The label `letters` read as: the one letter, or one of two letters beside a stray one (`δϐ`, `Λβ`, `oC`)."""
-    if len(letters) == 1:
-        return canonical_label(letters, labels)
+def _reads_as(letters: str, labels: list[str], expected: str) -> str | None:
+    """The label `letters` read as: the one letter, or of two letters beside a stray one (`δϐ`, `Λβ`, `oC`) the expected
+    label where one reads as it, else the one that reads as a label."""
     read = [canonical_label(ch, labels) for ch in letters]
+    if len(letters) == 2 and expected in read:
+        return expected
     known = [label for label in read if label is not None]
     return known[0] if len(known) == 1 else None
 
@@ -125,8 +126,9 @@ def _at_gap(item: StreamLine, start: int) -> bool:
 
 def _places(row: list[StreamLine], opening: int, first: str, before: str, after: str, labels: list[str], limit: int
             ) -> list[_Place] | None:
-    """The places of the row's labels after its first (`first`, whose text starts at `opening` of the first line), as the module's docstring walks them; None when the row
-    shows no misread label to mend, no speck or glue to cut away, and no label skipped (the usual split reads it)."""
+    """The places of the row's labels after its first (`first`, whose text starts at `opening` of the first line), as the
+    module's docstring walks them; None when the row shows no misread label to mend, no speck or glue to cut away, and no
+    label skipped (the usual split reads it)."""
     token = re.compile(rf"(?P<speck>[^\w\s]?){re.escape(before)}(?P<letters>[^\W\d_]{{1,2}}){re.escape(after)}(?=\s|[^\W_]|$)")
     position = labels.index(first)
     places: list[_Place] = []
@@ -136,20 +138,28 @@ def _places(row: list[StreamLine], opening: int, first: str, before: str, after:
         for found in token.finditer(item.text, skip):
             if position + 1 >= limit:
                 break
-            glued = found.start() > 0 and not item.text[found.start() - 1].isspace()
-            read = _reads_as(found.group("letters"), labels)
             expected = labels[position + 1]
-            if read is not None and labels.index(read) > position and labels.index(read) < limit:
-                label, mended = read, False
-            elif not glued and _at_gap(item, found.start()):
+            letters = found.group("letters")
+            start = found.start()
+            if start > 0 and not item.text[start - 1].isspace():
+                # Glued to the word before it: only its last letter, read as the very next label, after a small letter, a
+                # digit or a speck (after a capital it is an acronym's: `HB.`), is a label.
+                label_at = found.start("letters") + len(letters) - 1
+                before_letter = item.text[label_at - 1]
+                if canonical_label(letters[-1], labels) != expected or before_letter.isupper():
+                    continue
+                label, mended = expected, False
+                start = label_at - len(before) - (len(found.group("speck")) if len(letters) == 1 else 0)
+            elif (read := _reads_as(letters, labels, expected)) == expected or (
+                    read is not None and position < labels.index(read) < limit and _at_gap(item, start)):
+                label, mended = read, False  # the next label, or a later one where the row's gaps put a label
+            elif len(letters) == 1 and _at_gap(item, start):
                 label, mended = expected, True
             else:
                 continue
-            if glued and (read is None or len(found.group("letters")) != 1):
-                continue  # a word's last letters and a bracket ("word)"), no label
-            clean = found.group(0) == f"{before}{found.group('letters')}{after}" and not glued and len(found.group("letters")) == 1
+            clean = start == found.start() and not found.group("speck") and len(letters) == 1
             unusual |= mended or not clean or label != expected
-            places.append(_Place(at, found.start(), found.end(), found.group(0), label, mended))
+            places.append(_Place(at, start, found.end(), item.text[start:found.end()], label, mended))
             position = labels.index(label)
     return places if unusual else None
 

@@ -1,0 +1,109 @@
+"""Options printed side by side on one row whose labels a scan misread (issue 27, bar 1): Greek `δ)` read as `ϐ)` or
+`ὃ)`, `β)` as `B)`, `γ)` as `y)` or `}γ)`, a Turkish `C)` glued to the number before it (`1969(C)1917`). The row is
+read by its label sequence: labels read right anchor it, a misread token of the labels' printed form where the row's
+wide gaps put a label is mended to the label the sequence leaves there (`parse.label_restored` on the question), a
+label read with a speck or glued to a word is cut off it, and a place where no label was read is no shift: the
+question says which label it skips. Lines as OCR gives them (with the wide gaps the layout records), then real
+scans of generated Greek and Turkish sheets."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.acquire import ManifestEntry
+from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.scriptscans import Family, family_spec, printed_questions, sheet_pdf, _vocabulary
+from pipeline.diagnostics import Code, has_code
+from pipeline.extract import ExtractOptions, ExtractedDocument, Line, Page, PageMethod, extract_document
+from pipeline.extract.ocr import installed_languages
+from pipeline.parse import parse_sheet
+
+GREEK = Family("el-row-test", "el", "ell", ("α", "β", "γ", "δ"), "A)", "row", "DejaVuSans", 1)
+TURKISH = Family("tr-row-test", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "row", "DejaVuSans", 2)
+
+
+def _parsed(family: Family, rows: list[tuple[str, list[float]]], method: PageMethod = PageMethod.OCR):
+    """A sheet of lines as given (text, the x where a word starts after a wide gap), stems at the left margin, option
+    rows indented, every line 400 points wide from its left edge."""
+    lines = []
+    for i, (text, gaps) in enumerate(rows):
+        x0 = 40 if text[:1].isdigit() else 74
+        lines.append(Line(text=text, x0=x0, top=80 + 16 * i, x1=x0 + 6 * len(text), bottom=92 + 16 * i, font_size=10,
+                          wide_gap_starts=gaps, ocr=method is PageMethod.OCR, ocr_confidence=90.0 if method is PageMethod.OCR else None))
+    page = Page(number=1, width=595, height=842, method=method, lines=lines)
+    document = ExtractedDocument(sha256="0" * 64, path="sheet.pdf", page_count=1, pages=[page], stage_version="test")
+    the_spec = family_spec(family)
+    path = Path("/tmp/2031/sheet.pdf")
+    entry = ManifestEntry(url=path.as_uri(), final_url=path.as_uri(), spec=the_spec.name, role="sheet", facts={"year": "2031"},
+                          status="local", sha256="0" * 64, path=str(path))
+    return {q.number: q for q in parse_sheet(document, entry, [], the_spec).questions}
+
+
+def _row(text: str, x0: float = 74) -> tuple[str, list[float]]:
+    """A row printed with wide gaps between its cells (runs of spaces here), read with a single space there as OCR gives
+    its text, and where each cell after the first starts (six points a character): the layout's wide gaps."""
+    cells = [cell.strip() for cell in text.split("  ") if cell.strip()]
+    joined = " ".join(cells)
+    starts, at = [], 0
+    for cell in cells:
+        at = joined.index(cell, at)
+        starts.append(x0 + 6 * at)
+        at += len(cell)
+    return joined, starts[1:]
+
+
+def test_a_greek_row_whose_later_labels_are_misread_comes_out_as_its_options_and_says_which_it_mended():
+    questions = _parsed(GREEK, [
+        ("1. Ποιο από τα παρακάτω είναι σωστό;", []), _row("α) ιατρικών    β) 1903 καταγράψει    }γ) λουλουδιών    ϐ) ράτσες"),
+        ("2. Ποιο από τα παρακάτω είναι σωστό;", []), _row("α) 22 θαυμάσιο    B) 81 ἐγώ    y) κρυστάλλινα    δ) λίαν 19"),
+        ("3. Ποιο από τα παρακάτω είναι σωστό;", []), _row("α) τρομακτική    β) εγκατέλειψαν    γ) λεωφορειακή    ὃ) πετυχαίνει"),
+    ])
+    assert questions["1"].choices == ["ιατρικών", "1903 καταγράψει", "λουλουδιών", "ράτσες"]
+    assert questions["2"].choices == ["22 θαυμάσιο", "81 ἐγώ", "κρυστάλλινα", "λίαν 19"]
+    assert questions["3"].choices == ["τρομακτική", "εγκατέλειψαν", "λεωφορειακή", "πετυχαίνει"]
+    mended = {n: [f for f in questions[n].flags if f.code is Code.LABEL_RESTORED] for n in questions}
+    assert len(mended["1"]) == 1 and "δ" in mended["1"][0] and "'ϐ)'" in mended["1"][0]
+    assert len(mended["2"]) == 2 and "'B)'" in mended["2"][0] and "'y)'" in mended["2"][1]
+    assert len(mended["3"]) == 1 and "'ὃ)'" in mended["3"][0]
+
+
+def test_a_turkish_label_glued_to_the_number_before_it_is_cut_off_it():
+    questions = _parsed(TURKISH, [
+        ("1. Aşağıdakilerden hangisi doğrudur?", []),
+        ("A) coloring B) durdurduktan 1969(C)1917 roketler D) trekking E) kedisi", []),
+    ])
+    assert questions["1"].choices == ["coloring", "durdurduktan 1969", "1917 roketler", "trekking", "kedisi"]
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)  # every label was read; one was only glued
+
+
+def test_a_row_where_no_label_was_read_at_a_place_is_a_report_line_for_its_question_and_shifts_none():
+    questions = _parsed(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []),
+                                _row("α) ιατρικών    B) 1903 καταγράψει λουλουδιών    δ) ράτσες")])
+    lost = [f for f in questions["1"].flags if f.code is Code.LOST_LABELS]
+    # δ stays δ (never shifted to the γ the sequence lacks); the question says which labels it read, none lost silently.
+    assert len(lost) == 1 and "['α', 'β', 'δ']" in lost[0]
+    assert has_code(questions["1"].flags, Code.OCR_UNCERTAIN)
+    assert "δ) ράτσες" in questions["1"].question and "γ)" not in questions["1"].question
+
+
+def test_a_misread_token_where_the_row_has_no_gap_is_the_options_text():
+    # "x)" inside an option's words, with no wide gap before it: not a label, whatever the sequence wants.
+    questions = _parsed(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []),
+                                ("α) ιατρικών β) 1903 x) καταγράψει γ) λουλουδιών δ) ράτσες", [])])
+    assert questions["1"].choices == ["ιατρικών", "1903 x) καταγράψει", "λουλουδιών", "ράτσες"]
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)
+
+
+def test_more_misread_labels_than_labels_read_right_are_no_row_to_mend():
+    questions = _parsed(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []),
+                                _row("α) ιατρικών    B) 1903    y) λουλουδιών    ϐ) ράτσες")])
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)
+    assert len(questions["1"].choices) < 4
+
+
+def test_the_text_layer_is_read_as_printed():
+    questions = _parsed(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []),
+                                _row("α) ιατρικών    β) 1903    y) λουλουδιών    δ) ράτσες")], PageMethod.TEXT)
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)
+    assert "γ" not in questions["1"].choice_labels
