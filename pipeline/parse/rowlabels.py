@@ -9,12 +9,15 @@ loses them all.
 
 The row is recognised by what stays of it. Its first label reads right and sets the labels' printed form
 (the marks around the letter, `α)`, `(A)`, `A.`); every later token of that form whose letter part is one
-or two letters is a place where a label may stand. Walking the places left to right, with the sequence
+or two letters or digits (`(Γ)` read as `(5)`) is a place where a label may stand. Walking the places left to right, with the sequence
 from the first label on:
 
 - a place that reads as the next label (or as it with one stray letter or mark beside it) is that label;
-- a place that reads as a later label of the sequence is that label: the labels between were not read
-  (`parse.label_skipped` names them on the question, never a shift);
+- a place that reads as a later label of the sequence, where the row's gaps put a label, is that label: the
+  labels between were not read, and the question says so (`parse.label_skipped`, or `parse.lost_labels` where
+  too few options are left), never a shift;
+- a label glued to the word before it (`1969(C)1917`, `oO(D)34`) is a label only as the very next one, after a
+  small letter, a digit or a speck (after a capital it ends an acronym);
 - a place that reads as no label of the sequence is mended to the next label only where the row's gaps
   put a label: the start of a word after a wide gap (`Line.wide_gap_starts`), or a line of its own on the
   row; it gets `parse.label_restored` on the question;
@@ -129,7 +132,7 @@ def _places(row: list[StreamLine], opening: int, first: str, before: str, after:
     """The places of the row's labels after its first (`first`, whose text starts at `opening` of the first line), as the
     module's docstring walks them; None when the row shows no misread label to mend, no speck or glue to cut away, and no
     label skipped (the usual split reads it)."""
-    token = re.compile(rf"(?P<speck>[^\w\s]?){re.escape(before)}(?P<letters>[^\W\d_]{{1,2}}){re.escape(after)}(?=\s|[^\W_]|$)")
+    token = re.compile(rf"(?P<speck>[^\w\s]?){re.escape(before)}(?P<letters>[^\W_]{{1,2}}){re.escape(after)}(?=\s|[^\W_]|$)")
     position = labels.index(first)
     places: list[_Place] = []
     unusual = False
@@ -141,7 +144,8 @@ def _places(row: list[StreamLine], opening: int, first: str, before: str, after:
             expected = labels[position + 1]
             letters = found.group("letters")
             start = found.start()
-            if start > 0 and not item.text[start - 1].isspace():
+            glued = start > 0 and not item.text[start - 1].isspace()
+            if glued:
                 # Glued to the word before it: only its last letter, read as the very next label, after a small letter, a
                 # digit or a speck (after a capital it is an acronym's: `HB.`), is a label.
                 label_at = found.start("letters") + len(letters) - 1
@@ -157,7 +161,7 @@ def _places(row: list[StreamLine], opening: int, first: str, before: str, after:
                 label, mended = expected, True
             else:
                 continue
-            clean = start == found.start() and not found.group("speck") and len(letters) == 1
+            clean = not glued and not found.group("speck") and len(letters) == 1
             unusual |= mended or not clean or label != expected
             places.append(_Place(at, start, found.end(), item.text[start:found.end()], label, mended))
             position = labels.index(label)
