@@ -94,13 +94,14 @@ def _printed_form(text: str, labels: list[str], option_re: re.Pattern) -> tuple[
     return label, before, after
 
 
-def _next_opening(following: list[StreamLine], labels: list[str], option_re: re.Pattern) -> int:
-    """The index of the label the next line opening with one carries (a later row of options), or past the last label."""
+def _next_opening(following: list[StreamLine], labels: list[str], option_re: re.Pattern, first: str) -> int:
+    """The index of the label the next line opening with a later label than `first` carries (a later row of the same
+    options), or past the last label (none, or the sequence starting again: another question's options)."""
     for item in following:
         found = option_re.match(item.text)
         label = canonical_label(matched_label(found), labels) if found else None
         if label is not None:
-            return labels.index(label)
+            return labels.index(label) if labels.index(label) > labels.index(first) else len(labels)
     return len(labels)
 
 
@@ -177,7 +178,7 @@ def _read_row(row: list[StreamLine], following: list[StreamLine], labels: list[s
     first, before, after = form
     opening = option_re.match(row[0].text)
     assert opening is not None
-    places = _places(row, opening.start("text"), first, before, after, labels, _next_opening(following, labels, option_re))
+    places = _places(row, opening.start("text"), first, before, after, labels, _next_opening(following, labels, option_re, first))
     if not places:
         return None
     mended = [p for p in places if p.mended]
