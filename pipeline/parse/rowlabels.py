@@ -189,6 +189,7 @@ def _read_row(row: list[StreamLine], following: list[StreamLine], labels: list[s
                       how=f"was read as {p.printed.strip()!r} (OCR); taken as the label the row's sequence and gaps put there")
              for p in mended]
     for at, item in enumerate(row):
+        item = _labels_read_sure(item, [p.printed.strip() for p in places if p.line == at and not p.mended])
         rest = item
         offset = 0
         for place in [p for p in places if p.line == at]:
@@ -203,3 +204,20 @@ def _read_row(row: list[StreamLine], following: list[StreamLine], labels: list[s
             offset = len(item.text) - len(rest.text)
         pieces.append(rest)
     return pieces, flags
+
+
+def _labels_read_sure(item: StreamLine, read: list[str]) -> StreamLine:
+    """`item` with the labels its row's sequence read at their places (`read`, as printed there: `}γ)`, `(C)`) taken out
+    of the words OCR was unsure of: a label the sequence vouches for is no text, and what an unsure word held past it
+    (`}γ)νυχια`, `(C)1917`) stays unsure as the option's text. A mended label's token stays (`parse.label_restored`
+    names it)."""
+    words = []
+    for word in item.line.unsure_words:
+        for token in read:
+            if token and token in word:
+                word = word.replace(token, " ", 1).strip()
+        if any(ch.isalnum() for ch in word):
+            words.append(word)
+    if words == item.line.unsure_words:
+        return item
+    return replace(item, line=replace(item.line, unsure_words=words))
