@@ -210,6 +210,10 @@ class Code(Enum):
     OCR_NUMBER_ANCHORED = ("ocr.number_anchored", INFO,
                            "{where}: question {question}'s number not read as printed ({read}); taken as the number its "
                            "place in the count gives, between neighbours read as the count says")
+    # Option labels parse took from where they stand (their column, their row's sequence and gaps) rather than as read:
+    # each a warning on its question (`parse.label_restored`), counted once on the sheet.
+    LABELS_RESTORED = ("parse.labels_restored", INFO,
+                       "{count} option label(s) not read as printed, taken from where they stand: questions {numbers}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

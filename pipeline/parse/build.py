@@ -376,6 +376,9 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:
         problems.append(diagnose(Code.LOST_LABEL_QUESTIONS, count=len(lost), numbers=shown_numbers(lost)))
+    restored = [d.number for d in drafts for f in d.flags if isinstance(f, Diagnostic) and f.code is Code.LABEL_RESTORED]
+    if restored:
+        notes.append(diagnose(Code.LABELS_RESTORED, count=len(restored), numbers=shown_numbers(list(dict.fromkeys(restored)))))
     flag_undeclared_types(drafts, spec, problems)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]

@@ -20,7 +20,7 @@ from the first label on:
   small letter, a digit or a speck (after a capital it ends an acronym);
 - a place that reads as no label of the sequence is mended to the next label only where the row's gaps
   put a label: the start of a word after a wide gap (`Line.wide_gap_starts`), or a line of its own on the
-  row; it gets `parse.label_restored` on the question;
+  row; it gets `parse.label_restored` on the question, and the sheet's notes count it (`parse.labels_restored`);
 - anything else is the option's text.
 
 The row is taken only when the labels that read right are at least as many as those mended; it is then cut

@@ -31,6 +31,10 @@ def _entry(path: Path, spec_name: str) -> ManifestEntry:
 
 
 def _parsed(family: Family, rows: list[tuple[str, list[float]]], method: PageMethod = PageMethod.OCR):
+    return {q.number: q for q in _result(family, rows, method).questions}
+
+
+def _result(family: Family, rows: list[tuple[str, list[float]]], method: PageMethod = PageMethod.OCR):
     """A sheet of lines as given (text, the x where a word starts after a wide gap), stems at the left margin, option
     rows indented, every line 400 points wide from its left edge."""
     lines = []
@@ -41,7 +45,7 @@ def _parsed(family: Family, rows: list[tuple[str, list[float]]], method: PageMet
     page = Page(number=1, width=595, height=842, method=method, lines=lines)
     document = ExtractedDocument(sha256="0" * 64, path="sheet.pdf", page_count=1, pages=[page], stage_version="test")
     the_spec = family_spec(family)
-    return {q.number: q for q in parse_sheet(document, _entry(Path("/tmp/2031/sheet.pdf"), the_spec.name), [], the_spec).questions}
+    return parse_sheet(document, _entry(Path("/tmp/2031/sheet.pdf"), the_spec.name), [], the_spec)
 
 
 def _row(text: str, x0: float = 74) -> tuple[str, list[float]]:
@@ -70,6 +74,13 @@ def test_a_greek_row_whose_later_labels_are_misread_comes_out_as_its_options_and
     assert len(mended["1"]) == 1 and "δ" in mended["1"][0] and "'ϐ)'" in mended["1"][0]
     assert len(mended["2"]) == 2 and "'B)'" in mended["2"][0] and "'y)'" in mended["2"][1]
     assert len(mended["3"]) == 1 and "'ὃ)'" in mended["3"][0]
+
+
+def test_the_sheet_notes_the_questions_whose_labels_were_mended():
+    result = _result(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []), _row("α) ιατρικών    B) 1903    γ) λουλουδιών    ϐ) ράτσες"),
+                             ("2. Ποιο από τα παρακάτω είναι σωστό;", []), _row("α) οδό    β) έχρισε    γ) σεξ    δ) ψυχρές")])
+    notes = [n for n in result.notes if n.code is Code.LABELS_RESTORED]
+    assert len(notes) == 1 and notes[0].startswith("2 option label(s)") and notes[0].endswith("questions 1")
 
 
 def test_a_turkish_label_glued_to_the_number_before_it_is_cut_off_it():
