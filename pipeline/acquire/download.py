@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
 
+from tqdm import tqdm
 
 from pipeline.acquire.hostpolicy import HostPolicy, split_credentials
 from pipeline.acquire.httpclient import (
@@ -40,7 +41,6 @@ from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
 from pipeline.diagnostics import Code, diagnose
-from pipeline.infra import terminal_bar
 from pipeline.patterns import PatternTimeout
 from pipeline.specs import FileRule, SourceSpec
 
@@ -399,7 +399,7 @@ def _run_jobs(
     """Run the jobs in a pool; the manifest is updated and saved (throttled) from this thread only."""
     entries: dict[str, ManifestEntry] = {}
     last_save = time.monotonic()
-    bar = terminal_bar(total=len(jobs), desc=label, unit="file", shown=progress and sys.stderr.isatty())
+    bar = tqdm(total=len(jobs), desc=label, unit="file", file=sys.stderr, disable=None if progress else True)
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="download") as pool:
         futures = {pool.submit(work, job): job for job in jobs}
         try:

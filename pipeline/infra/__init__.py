@@ -7,8 +7,7 @@ Public functions:
   exactly their inputs (`stagecache`).
 - `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
 - `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
-  elsewhere (`progress`); `terminal_bar(total=, desc=, unit=, shown=)`: a bar where shown, nothing elsewhere;
-  tqdm is imported only where a bar is drawn.
+  elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
 - `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`, a `yaml.YAMLError`)
   for every YAML file a user gives (`yamlfile`).
@@ -29,10 +28,10 @@ from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
-from pipeline.infra.progress import progress, terminal_bar
+from pipeline.infra.progress import progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "own_process", "progress", "read_jsonl",
-           "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "terminal_bar", "timed", "write_bytes_atomic", "write_text_atomic"]
+           "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

@@ -3,20 +3,16 @@
 Redirected to a file, piped, under nohup or CI, a redrawn bar is either dropped (tqdm's default) or
 a smear of carriage returns; there a step prints one line every `every_s` seconds (default 30, or
 EXAMCORPUS_PROGRESS_EVERY_S) with its count, rate and time left, and one line when it ends.
-Both answer `update(n)`, `set_postfix(mapping)` and `close()`, and work as context managers; so does
-`QuietProgress`, a step shown nowhere. tqdm is imported only where a bar is drawn: importing it costs a
-process about 60 ms of its start (its version and command-line modules), and a season run without a
-terminal (a worker, a log file, `--no-progress`) draws none.
+Both answer `update(n)`, `set_postfix(mapping)` and `close()`, and work as context managers.
 """
 from __future__ import annotations
 
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-if TYPE_CHECKING:
-    from tqdm import tqdm
+from tqdm import tqdm
 
 EVERY_S_VARIABLE = "EXAMCORPUS_PROGRESS_EVERY_S"
 DEFAULT_EVERY_S = 30.0
@@ -82,38 +78,6 @@ class PlainProgress:
         self.close()
 
 
-class QuietProgress:
-    """A step shown nowhere: what a disabled tqdm bar answers (counting, no output), without loading tqdm."""
-
-    def __init__(self, *, total: int = 0) -> None:
-        self.total, self.n = total, 0
-
-    def update(self, n: int = 1) -> None:
-        self.n += n
-
-    def set_postfix(self, mapping: dict | None = None, refresh: bool = True, **fields) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> QuietProgress:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def terminal_bar(*, total: int, desc: str, unit: str, shown: bool) -> tqdm | QuietProgress:
-    """A tqdm bar on stderr where `shown`, else a quiet stand-in (tqdm not imported): for steps that draw a
-    bar on a terminal and print nothing elsewhere (a download's files, a scanned file's pages)."""
-    if not shown:
-        return QuietProgress(total=total)
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr)
-
-
 def _every_s() -> float:
     try:
         return max(0.0, float(os.environ.get(EVERY_S_VARIABLE, DEFAULT_EVERY_S)))
@@ -121,14 +85,9 @@ def _every_s() -> float:
         return DEFAULT_EVERY_S
 
 
-def progress(*, total: int, desc: str, unit: str = "it", enabled: bool = True,
-             every_s: float | None = None) -> tqdm | PlainProgress | QuietProgress:
+def progress(*, total: int, desc: str, unit: str = "it", enabled: bool = True, every_s: float | None = None) -> tqdm | PlainProgress:
     """A bar on a terminal, plain periodic lines elsewhere, nothing when not `enabled`."""
     stream = sys.stderr
-    if not enabled:
-        return QuietProgress(total=total)
-    if not stream.isatty():
+    if enabled and not stream.isatty():
         return PlainProgress(total=total, desc=desc, unit=unit, every_s=_every_s() if every_s is None else every_s, stream=stream)
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)
+    return tqdm(total=total, desc=desc, unit=unit, file=stream, disable=not enabled, dynamic_ncols=True)

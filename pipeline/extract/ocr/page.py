@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
+from tqdm import tqdm
 
 from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
@@ -24,7 +25,6 @@ from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import joined_words
-from pipeline.infra import terminal_bar
 
 __all__ = ["lay_out_page", "ocr_image", "ocr_pages", "read_page"]
 
@@ -189,8 +189,8 @@ def ocr_pages(
             raise OcrError(f"{pdf_path}: page(s) {bad} out of range 1–{count}")
         show = sys.stderr.isatty() if progress is None else progress
         pending: deque[tuple[int, float, float, Future[PageReading]]] = deque()
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, terminal_bar(
-            total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", shown=show
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, tqdm(
+            total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", disable=not show, file=sys.stderr
         ) as bar:
 
             def collect_one() -> None:

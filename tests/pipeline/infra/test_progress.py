@@ -2,15 +2,9 @@
 (where a bar is dropped or smeared), nothing when turned off."""
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 from tqdm import tqdm
 
-from pipeline.infra.progress import PlainProgress, QuietProgress, progress, terminal_bar
-
-ROOT = Path(__file__).resolve().parents[3]
+from pipeline.infra.progress import PlainProgress, progress
 
 
 def test_off_a_terminal_a_step_prints_plain_lines_and_a_last_one(capsys):
@@ -43,33 +37,3 @@ def test_on_a_terminal_it_is_a_bar(monkeypatch):
     bar = progress(total=2, desc="describe", unit="fig")
     assert isinstance(bar, tqdm)
     bar.close()
-
-
-def test_a_step_shown_nowhere_counts_and_prints_nothing(capsys):
-    with progress(total=3, desc="extract", enabled=False) as quiet, terminal_bar(total=2, desc="OCR", unit="page", shown=False) as bar:
-        assert isinstance(quiet, QuietProgress) and isinstance(bar, QuietProgress)
-        quiet.update(2)
-        quiet.set_postfix({"flagged": 1})
-        bar.update()
-    assert (quiet.n, quiet.total, bar.n, bar.total) == (2, 3, 1, 2)
-    assert capsys.readouterr() == ("", "")
-
-
-def test_on_a_terminal_a_shown_step_is_a_bar(monkeypatch):
-    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
-    bar = terminal_bar(total=2, desc="download", unit="file", shown=True)
-    assert isinstance(bar, tqdm)
-    bar.close()
-
-
-def test_a_season_run_without_a_terminal_never_loads_tqdm():
-    """tqdm costs a process about 60 ms of its start; a run whose stderr is a pipe or a file draws no bar.
-    The probe's stderr is a pipe: plain lines, quiet steps, then a bar asked for loads it."""
-    probe = ("import sys, pipeline.cli, pipeline.season, pipeline.extract, pipeline.parse; "
-             "from pipeline.infra import progress, terminal_bar; "
-             "bars = [progress(total=1, desc='d'), progress(total=1, desc='d', enabled=False), "
-             "terminal_bar(total=1, desc='d', unit='f', shown=sys.stderr.isatty())]; [b.close() for b in bars]; "
-             "print(sys.stderr.isatty(), 'tqdm' in sys.modules); "
-             "terminal_bar(total=1, desc='d', unit='f', shown=True).close(); print('tqdm' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False", "False", "True"]
