@@ -18,10 +18,14 @@ threshold (small logos, check boxes, bullets). Logos and barcodes above the thre
 kept: the parser attaches figures to questions by position, and covers hold no questions.
 
 Boxes are PDF points with the origin at the page's top-left. Crops are rendered with pypdfium2 at `dpi`
-(text over the figure included), written atomically as `<sha256 of the PNG>.png` into `out_dir`; the same
-figure gives the same bytes and the same file (so a process that has encoded a crop's very pixels before
-takes that address without encoding them again: `_ENCODED`). `Figure.path` is relative to `root` (default: the project
-root) when the file is under it, else absolute.
+(text over the figure included) from the page loaded again with the objects that paint nothing in any
+crop taken out (`rendering.drop_objects_apart`, `APART_MARGIN_PT`): pdfium then draws what the crops show
+and not the rest of the page (the body text, other drawings), on the same bitmap with the same placement,
+so the crops' pixels are the whole page's; the page the text was read from stays whole. Written
+atomically as `<sha256 of the PNG>.png` into `out_dir`; the same figure gives the same bytes and the same
+file (so a process that has encoded a crop's very pixels before takes that address without encoding them
+again: `_ENCODED`). `Figure.path` is relative to `root` (default: the project root) when the file is under
+it, else absolute.
 """
 from __future__ import annotations
 
@@ -35,12 +39,15 @@ import pypdfium2 as pdfium
 from PIL import Image
 
 from pipeline.infra import write_bytes_atomic
-from pipeline.extract.rendering import render_on_white
+from pipeline.extract.rendering import drop_objects_apart, render_on_white
 from pipeline.extract.document import Figure
 from pipeline.extract.figureboxes import Box, find_figure_boxes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 CROP_PADDING_PT = 2.0
+# An object this far from every crop (its bounds grown by this) is not drawn for the crops: anti-aliasing
+# reaches about a pixel past an object's bounds, 4 pt is 8 pixels at the crops' 150 dpi.
+APART_MARGIN_PT = 4.0
 
 
 class FigureError(RuntimeError):
@@ -111,11 +118,17 @@ def cut_page(page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path,
         return []
     width, height = page.get_size()
     scale = dpi / 72.0
-    bitmap = render_on_white(page, scale)
+    padded = [(max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0), min(x1 + CROP_PADDING_PT, width),
+               min(bottom + CROP_PADDING_PT, height)) for x0, top, x1, bottom in boxes]
+    # Drawn from the page loaded again, without what lies apart from every crop; `page` stays whole.
+    drawn = page.pdf[number - 1]
+    try:
+        drop_objects_apart(drawn, padded, APART_MARGIN_PT)
+        bitmap = render_on_white(drawn, scale)
+    finally:
+        drawn.close()
     cuts = []
-    for x0, top, x1, bottom in boxes:
-        x0, top = max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0)
-        x1, bottom = min(x1 + CROP_PADDING_PT, width), min(bottom + CROP_PADDING_PT, height)
+    for x0, top, x1, bottom in padded:
         crop = _crop_bitmap(bitmap, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
         pixels = _pixels_key(crop)
         digest = _ENCODED.get(pixels)

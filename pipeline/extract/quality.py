@@ -68,6 +68,7 @@ def split_letter_sets() -> tuple[str, str]:
 
 
 _DIACRITIC_LETTERS, _NEVER_INITIAL = (frozenset(letters) for letters in split_letter_sets())
+_SPLIT_OPENINGS = _DIACRITIC_LETTERS | _NEVER_INITIAL
 
 
 @dataclass(frozen=True)
@@ -88,13 +89,15 @@ def is_bad_glyph(ch: str) -> bool:
 
 def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> TextLayerVerdict:
     """The verdict on one page's text layer; see the module docstring for the rules and thresholds."""
-    cids = len(_CID.findall(text))
+    # "(cid:" looked for first: a text without it (nearly every page) is neither searched nor copied.
+    cids = len(_CID.findall(text)) if "(cid:" in text else 0
     # Answer lines drawn as dot leaders or underscores ("a) 10 ………………") are printed on purpose: they
     # say nothing about the layer's letters, and a page full of them is not "mostly non-letters".
-    plain = _LEADERS.sub(" ", _CID.sub("", text))
+    plain = _LEADERS.sub(" ", _CID.sub("", text) if cids else text)
     # Counted by C loops (str.split parts at exactly the characters str.isspace names; `_BAD_GLYPH` is
     # `is_bad_glyph` as a character class): a page's thousands of characters, once each.
-    glyphs = "".join(plain.split())
+    tokens = plain.split()  # never empty: a lone letter split off, or a token opening with one
+    glyphs = "".join(tokens)
     letters = sum(map(str.isalpha, glyphs))
     alnum = sum(map(str.isalnum, glyphs))
     bad = cids + len(_BAD_GLYPH.findall(glyphs))
@@ -102,10 +105,13 @@ def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: i
     bad_share = bad / total if total else 0.0
     alnum_share = alnum / total if total else 1.0
 
-    tokens = plain.split()  # never empty: a lone letter split off, or a token opening with one
     # A word holds a letter: most are letters only (`str.isalpha`, one C call), the rest are looked into.
-    words = sum(1 for t in tokens if t.isalpha() or any(map(str.isalpha, t)))
-    split = sum(t in _DIACRITIC_LETTERS if len(t) == 1 else t[0] in _NEVER_INITIAL for t in tokens)
+    mixed = [t for t in tokens if not t.isalpha()]
+    words = len(tokens) - sum(1 for t in mixed if not any(map(str.isalpha, t)))
+    # Split off: a lone letter of `_DIACRITIC_LETTERS`, or a longer token opening with one of
+    # `_NEVER_INITIAL`; only tokens opening with a letter of either set can be, the rest are not looked into.
+    opening = [t for t in tokens if t[0] in _SPLIT_OPENINGS]
+    split = sum(t in _DIACRITIC_LETTERS if len(t) == 1 else t[0] in _NEVER_INITIAL for t in opening)
     split_share = split / words if words else 0.0
 
     def verdict(reason: str | None) -> TextLayerVerdict:

@@ -13,21 +13,33 @@ on a shared machine the CPU figure holds still where wall time moves with the ot
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
-from typing import Iterator
 
 _seconds: dict[str, float] = {}
 _cpu_seconds: dict[str, float] = {}
+_perf_counter, _process_time = time.perf_counter, time.process_time
 
 
-@contextmanager
-def timed(stage: str) -> Iterator[None]:
-    started, cpu_started = time.perf_counter(), time.process_time()
-    try:
-        yield
-    finally:
-        _seconds[stage] = _seconds.get(stage, 0.0) + time.perf_counter() - started
-        _cpu_seconds[stage] = _cpu_seconds.get(stage, 0.0) + time.process_time() - cpu_started
+class _Timer:
+    """One timed step: a plain context manager (2.2 µs a step as a generator-based one, 1.5 as this; about
+    15 steps a page)."""
+
+    __slots__ = ("stage", "started", "cpu_started")
+
+    def __init__(self, stage: str) -> None:
+        self.stage = stage
+
+    def __enter__(self) -> None:
+        self.started, self.cpu_started = _perf_counter(), _process_time()
+
+    def __exit__(self, *exc: object) -> None:  # an exception inside the step goes on, its seconds counted
+        stage = self.stage
+        _seconds[stage] = _seconds.get(stage, 0.0) + _perf_counter() - self.started
+        _cpu_seconds[stage] = _cpu_seconds.get(stage, 0.0) + _process_time() - self.cpu_started
+
+
+def timed(stage: str) -> _Timer:
+    """`with timed("layout"):` adds the step's wall and CPU seconds to `stage`, also when the step raises."""
+    return _Timer(stage)
 
 
 def take() -> dict[str, float]:

@@ -360,3 +360,41 @@ def test_the_memo_of_addresses_is_bounded(repeated, tmp_path, monkeypatch):
     found = extract_figures(repeated, out_dir=tmp_path / "fig", root=tmp_path)  # two charts, three crops
     assert len(figures._ENCODED) == 1
     assert [f.sha256 for f in found] == [f.sha256 for f in extract_figures(repeated, out_dir=tmp_path / "fig", root=tmp_path)]
+
+
+@pytest.mark.parametrize("dpi", [150, 100, 300])
+def test_crops_drawn_without_what_lies_apart_hold_the_whole_pages_pixels(sheet, dpi, tmp_path, monkeypatch):
+    """A figure page is drawn for its crops from the page loaded again with the objects far from every crop
+    taken out (the body text, the table, the answer grid): each crop's pixels are those of the whole page's
+    render, labels and text over or beside the figure included, and the page the text was read from keeps
+    every object."""
+    from pipeline.extract import figures
+    from pipeline.extract.rendering import drop_objects_apart, render_on_white
+
+    monkeypatch.setattr(figures, "_ENCODED", {})  # every crop encoded here, none taken from an earlier test's memo
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        cut_pages = 0
+        for index in range(len(document)):
+            page = document[index]
+            boxes = find_figure_boxes(page)
+            if not boxes:
+                continue
+            objects = len(list(page.get_objects()))
+            cuts = figures.cut_page(page, index + 1, boxes, tmp_path / f"{dpi}", dpi=dpi)
+            assert len(list(page.get_objects())) == objects
+            scale = dpi / 72
+            whole = render_on_white(page, scale)
+            for cut in cuts:
+                x0, top, x1, bottom = cut.bbox
+                expected = figures._crop_bitmap(whole, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
+                assert Image.open(io.BytesIO(cut.data)).tobytes() == expected.tobytes()
+            again = document[index]
+            try:  # the page had objects apart from its crops to leave undrawn
+                assert drop_objects_apart(again, [c.bbox for c in cuts], figures.APART_MARGIN_PT) > 0
+            finally:
+                again.close()
+            cut_pages += 1
+        assert cut_pages == 2  # the photo page and the drawings page
+    finally:
+        document.close()

@@ -181,3 +181,25 @@ def test_the_verdict_counts_every_script_and_space_as_a_glyph_by_glyph_reading_d
         assert verdict.letters == sum(ch.isalpha() for ch in glyphs)
         assert verdict.bad_glyph_share == round((cids + sum(is_bad_glyph(ch) for ch in glyphs)) / total if total else 0.0, 4)
         assert verdict.alnum_share == round(sum(ch.isalnum() for ch in glyphs) / total if total else 1.0, 4)
+
+
+def test_split_diacritics_are_counted_token_by_token():
+    """A word holds a letter; a split-off glyph is a lone letter that never stands alone, or a token opening
+    with a letter no word starts with: the share is the token-by-token count, on any script and spacing."""
+    import random
+
+    from pipeline.extract.quality import split_letter_sets
+
+    lone, initial = split_letter_sets()
+    rng = random.Random(5)
+    pieces = [*lone[:12], *initial[:12], "a", "Zadanie", "Ποια", "다음", "x²", "½", "12", "(cid:7)", "—", ".", "ą.", " ", "  ", "\n", "\u00a0"]
+    shares = set()
+    for _ in range(400):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 150)))
+        tokens = re.sub(r"(?:[.…_·‥] ?){4,}", " ", re.sub(r"\(cid:\d+\)", "", text)).split()
+        words = sum(1 for t in tokens if any(ch.isalpha() for ch in t))
+        split = sum(1 for t in tokens if ((t in lone) if len(t) == 1 else (t[0] in initial)))
+        expected = round(split / words if words else 0.0, 4)
+        assert assess_text_layer(text).split_share == expected
+        shares.add(expected)
+    assert len(shares) > 50  # the texts were of every mix, not all alike

@@ -1,6 +1,7 @@
 """Each file is read once: extract loads every page once for its text, and finds and cuts the page's
-figures while it is loaded (no page is loaded again for its crop). The crops are the ones a separate
-figure pass over the file gives, and they are written only once the whole file has been read."""
+figures while the file is open (a page with a figure is loaded a second time from the open file, to be
+drawn without what lies apart from its crops; the file is never opened again for them). The crops are the
+ones a separate figure pass over the file gives, and they are written only once the whole file has been read."""
 from __future__ import annotations
 
 import io
@@ -47,12 +48,20 @@ class _PageLoads:
         monkeypatch.setattr(pdfium.PdfDocument, "__getitem__", counted)
 
 
-def test_every_page_is_loaded_once_a_page_with_a_figure_too(tmp_path, monkeypatch):
+def test_every_page_is_loaded_once_for_its_text_and_a_page_with_a_figure_once_more_to_draw_it(tmp_path, monkeypatch):
     sheet = _sheet(tmp_path / "sheet.pdf", pages=6, figure_on=3)
     options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
     loads = _PageLoads(monkeypatch)
+    opened: list[str] = []
+    open_document = pdfium.PdfDocument.__init__
+
+    def counted(document, source, *args, **kwargs):
+        opened.append(str(source))
+        open_document(document, source, *args, **kwargs)
+
+    monkeypatch.setattr(pdfium.PdfDocument, "__init__", counted)
     document = extract_document(sheet, SHA, options)
-    assert loads.counts == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}
+    assert loads.counts == {1: 1, 2: 1, 3: 2, 4: 1, 5: 1, 6: 1} and opened == [str(sheet)]
     assert [len(page.figures) for page in document.pages] == [0, 0, 1, 0, 0, 0]
 
     monkeypatch.undo()
