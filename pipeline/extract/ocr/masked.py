@@ -51,8 +51,8 @@ from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 KEEP_PAD_PT = 2.0  # points kept around each box: anti-aliased edges, a diacritic just outside a loose box
-MASKED_FORMAT = "masked/3"  # 3: read in the window around the kept boxes
-CONTENT_FORMAT = "masked-content/2"
+MASKED_FORMAT = "masked/4"  # 3: read in the window around the kept boxes; 4: without the scan-only passes (`readingpasses._scanned`)
+CONTENT_FORMAT = "masked-content/3"
 CROP_MARGIN_PX = 128  # white kept around the kept boxes' union: Tesseract's page layout looks past a blob's edge
 REMEMBERED_READINGS = 64  # masked images' readings the process keeps by content (each a few kB of words)
 APART_MARGIN_PT = 4.0  # an object this far from every kept box (its bounds grown by this) is not drawn

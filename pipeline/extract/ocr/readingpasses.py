@@ -37,10 +37,16 @@ def _prose_to_reread(work: PageWork) -> bool:
     return work.settings.reread_prose and bool(work.typical_height) and not work.read_widened
 
 
-@says(f"an edge of the page as scanned is dark: its outer {EDGE_BAND_INCHES:g} in has a middle grey under {DARK_BELOW} "
-      "(a scanner's lid or glass beyond the sheet)")
+def _scanned(work: PageWork) -> bool:
+    """the image is a scan, not parts of a text page rendered from its own drawing (`OcrSettings.parts_only`): a render
+    has no scanner's border, dust or blur, only the page's own ink, its edges a pixel wide"""
+    return not work.settings.parts_only
+
+
+@says(f"a scanned page (not parts of a text page rendered) with a dark edge: its outer {EDGE_BAND_INCHES:g} in has a middle "
+      f"grey under {DARK_BELOW} (a scanner's lid or glass beyond the sheet)")
 def _bordered(work: PageWork) -> bool:
-    return has_border(work.image, work.settings.dpi)
+    return _scanned(work) and has_border(work.image, work.settings.dpi)
 
 
 @page_pass("border", "1", Cost.CHEAP, when=_bordered)
@@ -56,10 +62,11 @@ def _deskew(work: PageWork) -> PageWork:
     return replace(work, image=deskewed(work.image)[0])
 
 
-@says(f"the page as scanned has at least {MIN_SPECKS_PER_SQUARE_INCH:g} specks per square inch: small dots with no writing within "
-       f"{NEAR_LETTER:g} of its letter height up or down and {NEAR_ROW:g} along the row, and in no row of like dots")
+@says(f"a scanned page (not parts of a text page rendered) with at least {MIN_SPECKS_PER_SQUARE_INCH:g} specks per square "
+      f"inch: small dots with no writing within {NEAR_LETTER:g} of its letter height up or down and {NEAR_ROW:g} along the row, "
+      "and in no row of like dots")
 def _speckled(work: PageWork) -> bool:
-    return specks_of(work.image, work.settings.dpi).speckled(work.settings.dpi)
+    return _scanned(work) and specks_of(work.image, work.settings.dpi).speckled(work.settings.dpi)
 
 
 @page_pass("despeckle", "1", Cost.CHEAP, when=_speckled)
@@ -82,7 +89,7 @@ def _prepare(work: PageWork) -> PageWork:
     return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW, unwhitened=(work.image, unwhitened))
 
 
-@page_pass("sharpen", f"3+{rule_version()}", Cost.CHEAP)
+@page_pass("sharpen", f"3+{rule_version()}", Cost.CHEAP, when=_scanned)
 def _sharpen(work: PageWork) -> PageWork:
     """A soft scan (its strokes' edges wide against the strokes, measured on the page as scanned) sharpened for the
     prose passes by an unsharp mask scaled by that softness; cells, grids and keys keep reading it unsharpened (`softness`)."""
