@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -21,6 +22,7 @@ import numpy as np
 
 from pipeline.extract import charloop
 from pipeline.extract.columns import ColumnBand, bands
+from pipeline.extract.decimals import round2
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
 
@@ -60,7 +62,8 @@ class Segment:
     size: float = 0.0
     highlighted: bool = False
     bold: bool = False  # every glyph bold (a heading); partly bold runs are marked **like this** in text
-    wide_starts: list[float] = field(default_factory=list)  # `wide_gap_starts`, measured when the segment is made
+    wide_starts: Sequence[float] = ()  # `wide_gap_starts`, measured when the segment is made
+    rounded_box: tuple[float, float, float, float] | None = None  # (x0, top, x1, bottom) rounded to 0.01, where made with them
 
     @property
     def glyphs(self) -> list[Glyph]:
@@ -76,12 +79,13 @@ class Segment:
 
     def to_line(self, text: str, *, highlighted: bool, font_size: float, bold: bool = False) -> Line:
         """The document Line at this segment's place (coordinates rounded to 0.01 pt)."""
+        x0, top, x1, bottom = self.rounded_box or (round(self.x0, 2), round(self.top, 2), round(self.x1, 2), round(self.bottom, 2))
         return Line(
             text=text,
-            x0=round(self.x0, 2),
-            top=round(self.top, 2),
-            x1=round(self.x1, 2),
-            bottom=round(self.bottom, 2),
+            x0=x0,
+            top=top,
+            x1=x1,
+            bottom=bottom,
             highlighted=highlighted,
             font_size=font_size,
             bold=bold,
@@ -95,7 +99,7 @@ class Segment:
         return list(self.wide_starts)
 
 
-def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_starts: np.ndarray, sizes: np.ndarray) -> list[list[float]]:
+def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_starts: np.ndarray, sizes: np.ndarray) -> list[Sequence[float]]:
     """Each segment's `Segment.wide_gap_starts`, for the page at once: `gap` before each glyph (a
     segment's first glyph's is not inside it), `x0` of each glyph, and the segments' rounded sizes."""
     sizes = np.where(sizes == 0, 1.0, sizes)[seg_of]
@@ -113,9 +117,11 @@ def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_st
         odd, even = values[middle], (values[np.maximum(middle - 1, 0)] + values[middle]) / 2
         usual = np.where(counts == 0, np.nan, np.where(counts % 2 == 1, odd, even))
     wide = inside & (gap > WIDE_GAP * sizes) & (gap > WIDE_SPREAD * usual[seg_of])
-    found: list[list[float]] = [[] for _ in range(len(seg_starts))]
+    found: list[Sequence[float]] = [()] * len(seg_starts)  # most segments record none (a tuple shared)
     for segment, x in zip(seg_of[wide].tolist(), x0[wide].tolist()):
-        found[segment].append(round(x, 2))
+        if not found[segment]:
+            found[segment] = []
+        found[segment].append(round(x, 2))  # type: ignore[union-attr]
     return found
 
 
@@ -303,15 +309,38 @@ def _group_medians(values: np.ndarray, group_of: np.ndarray, starts: np.ndarray,
 
 
 def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: LayoutParams, shared_descent: bool = False) -> list[Row]:
-    """The rows of these glyphs, each cut into its segments, the per-glyph sums done for the whole page
-    at once: the row's size, the gaps that cut it, the spaces between words, each segment's box."""
+    """The rows of these glyphs, each cut into its segments (`_kept_rows`, then `_segment_rows`)."""
+    rows, kept, flat, lengths = _kept_rows(source, indices, shared_descent)
+    if rows:
+        _segment_rows(source, rows, kept, flat, lengths, params)
+    return rows
+
+
+def _kept_rows(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tuple[list[Row], list[list[int]], np.ndarray, np.ndarray]:
+    """(rows, kept, flat, lengths): the rows of these glyphs with their extent (`x0`, `x1`) set, each row's
+    glyphs sorted by x less overprinted twins (`kept`), and those one after the other (`flat`) with each
+    row's length: all a band needs (`columns.bands`) before any row is cut into segments."""
     rows, flat, lengths = _group(source, indices, shared_descent)
     if not rows:
-        return rows
+        return rows, [], flat, lengths
     kept, dropped = _drop_overprints(source, rows, flat, lengths)
     if dropped:
         lengths = np.array([len(k) for k in kept], dtype=np.int64)
         flat = np.fromiter(chain.from_iterable(kept), dtype=np.int64, count=int(lengths.sum()))
+    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    row_x0 = np.minimum.reduceat(source.x0[flat], row_starts).tolist()
+    row_x1 = np.maximum.reduceat(source.x1[flat], row_starts).tolist()
+    for row, left, right in zip(rows, row_x0, row_x1):
+        row.x0, row.x1 = left, right
+    return rows, kept, flat, lengths
+
+
+def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray, lengths: np.ndarray,
+                  params: LayoutParams) -> None:
+    """Each row cut into its segments (`Row.segments`), the per-glyph sums done for the rows at once: the
+    row's size, the gaps that cut it, the spaces between words, each segment's box. `kept` holds each row's
+    glyphs, `flat` those one after the other, `lengths` each row's count; every sum is a row's own, so the
+    rows of a page are cut alike whichever of them are cut together."""
     row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     row_of = np.repeat(np.arange(len(rows)), lengths)
     x0, x1, sizes = source.x0[flat], source.x1[flat], source.size[flat]
@@ -353,15 +382,17 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     bold = source.bold[flat]
     bold_count = np.add.reduceat(bold.astype(np.int64), seg_starts)
     marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
-    rounded = [round(size, 2) for size in seg_size.tolist()]
+    rounded = round2(seg_size)
     # Segments with a gap wider than WIDE_GAP of their size may record wide gaps; the others record none.
     wide_starts = _wide_gap_starts(gap, x0, seg_of, seg_starts, np.array(rounded))
-    boxes = zip(np.minimum.reduceat(x0, seg_starts).tolist(), np.minimum.reduceat(source.top[flat], seg_starts).tolist(),
-                np.maximum.reduceat(x1, seg_starts).tolist(), np.maximum.reduceat(source.bottom[flat], seg_starts).tolist())
+    edges = (np.minimum.reduceat(x0, seg_starts), np.minimum.reduceat(source.top[flat], seg_starts),
+             np.maximum.reduceat(x1, seg_starts), np.maximum.reduceat(source.bottom[flat], seg_starts))
+    boxes = zip(*(edge.tolist() for edge in edges))
+    rounded_boxes = zip(*(round2(edge) for edge in edges))
     ends = np.append(seg_starts[1:], len(flat)).tolist()
     segments = []
-    for start, end, (left, top, right, bottom), size, count, high, starts_after_wide_gaps in zip(
-        seg_starts.tolist(), ends, boxes, rounded, bold_count.tolist(), marked.tolist(), wide_starts
+    for start, end, (left, top, right, bottom), box, size, count, high, starts_after_wide_gaps in zip(
+        seg_starts.tolist(), ends, boxes, rounded_boxes, rounded, bold_count.tolist(), marked.tolist(), wide_starts
     ):
         n = end - start
         if 0 < count < n:
@@ -375,15 +406,11 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
             highlighted=high > 0 and high >= 0.5 * max(1, n - 3),
             bold=count == n,
             wide_starts=starts_after_wide_gaps,
+            rounded_box=box,
         ))
     seg_row = row_of[seg_starts].tolist()
-    row_x0 = np.minimum.reduceat(x0, row_starts).tolist()
-    row_x1 = np.maximum.reduceat(x1, row_starts).tolist()
-    for row, left, right in zip(rows, row_x0, row_x1):
-        row.x0, row.x1 = left, right
     for segment, row in zip(segments, seg_row):
         rows[row].segments.append(segment)
-    return rows
 
 
 def _segment_texts(source: GlyphArrays, flat: np.ndarray, space: np.ndarray):
@@ -517,9 +544,21 @@ def assemble(
     source = glyphs if isinstance(glyphs, GlyphArrays) else GlyphArrays.from_glyphs(glyphs)
     if not len(source):
         return []
-    rows = _rows_with_segments(source, np.arange(len(source)), params, shared_descent)
+    rows, kept, flat, lengths = _kept_rows(source, np.arange(len(source)), shared_descent)
+    found = list(bands(source, rows, page_height, params))
+    # Only the rows read as they are are cut into segments here: a column band's glyphs are grouped and
+    # cut again, column by column.
+    plain = [band for band in found if not isinstance(band, ColumnBand)]
+    if len(plain) == len(rows):
+        _segment_rows(source, rows, kept, flat, lengths, params)
+    elif plain:
+        at = {id(row): index for index, row in enumerate(rows)}
+        plain_kept = [kept[at[id(row)]] for row in plain]
+        plain_lengths = np.array([len(k) for k in plain_kept], dtype=np.int64)
+        plain_flat = np.fromiter(chain.from_iterable(plain_kept), dtype=np.int64, count=int(plain_lengths.sum()))
+        _segment_rows(source, plain, plain_kept, plain_flat, plain_lengths, params)
     ordered: list[Segment] = []
-    for band in bands(source, rows, page_height, params):
+    for band in found:
         if isinstance(band, ColumnBand):
             for column in (band.left, band.right):
                 for row in _rows_with_segments(source, np.array(column, dtype=np.int64), params, shared_descent):

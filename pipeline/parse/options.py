@@ -245,12 +245,14 @@ def _grid_rows_in_label_order(lines: list[StreamLine], labels: list[str], option
         for label, sl in found.items():
             index = labels.index(label)
             before = found.get(labels[index - 1]) if index else None
+            # The geometry first: the places in `result` (two searches comparing lines field by field) are
+            # asked only of a label to the right of its row's previous one.
             if (
                 before is not None
-                and result.index(sl) < result.index(before)
                 and sl.page == before.page
                 and before.line.x1 < sl.line.x0
                 and min(sl.line.bottom, before.line.bottom) - max(sl.line.top, before.line.top) > 0
+                and result.index(sl) < result.index(before)
             ):
                 result.remove(sl)
                 result.insert(result.index(before) + 1, sl)
