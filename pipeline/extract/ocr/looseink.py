@@ -8,9 +8,8 @@ Two steps, apart because a page's ink is at hand only while it is read and its l
    ink (`LOOSE_INK_BELOW`: faint marks too) less every word's box (`drop_covered`, the box grown by `COVER_PAD` text heights for a letter's edge
    blurred past it) is cut into connected pieces, measured in the text height of the words read (`text_height`); those of a glyph's or a mark's size (at least `MIN_MARK` of the
    page's text height one way and `MIN_AREA` of its square in ink, at most `MAX_HEIGHT` high and `MAX_WIDTH`
-   wide: not JPEG noise, not a rule, an underline or a frame), apart from any ink under a box (a glyph whose word's
-   box covers only part of it is no loose ink: the whole page's ink is cut into pieces too, and a piece left over
-   must be a whole one) and outside every figure are kept with the reading
+   wide: not JPEG noise, not a rule, an underline or a frame), touching no ink under a box (a glyph whose word's box
+   covers only part of it is no loose ink) and outside every figure are kept with the reading
    (`PageReading.loose_ink`: boxes and ink in image pixels);
 2. when the page is laid out (`unaccounted`), a kept piece counts against a line where it stands in the line's band
    (its middle within `BAND_SLACK` of the line's text height of its words' median top and bottom), between the
@@ -72,10 +71,7 @@ def loose_pieces(grey: np.ndarray, words: Sequence[Word], text_height: float,
     if not count:
         return ()
     sizes = np.bincount(labels.ravel(), minlength=count + 1)
-    # The whole ink's connected pieces: a piece left over that is part of a larger one is a glyph a word's box cut
-    # (Tesseract's box of a one-letter word often covers half of it), not ink of its own.
-    whole, _ = ndimage.label(ink)
-    whole_sizes = np.bincount(whole.ravel())
+    covered = ink & ~left_ink  # the ink under the words' boxes and the figures
     least = MIN_MARK * text_height
     kept = []
     for index, found in enumerate(ndimage.find_objects(labels), start=1):
@@ -87,8 +83,9 @@ def loose_pieces(grey: np.ndarray, words: Sequence[Word], text_height: float,
             continue
         if height > MAX_HEIGHT * text_height or width > MAX_WIDTH * text_height:
             continue
-        where = np.argwhere(labels[found] == index)[0]
-        if whole_sizes[whole[rows.start + where[0], columns.start + where[1]]] > sizes[index]:
+        # Touching ink under a box (within a pixel of its own box): a glyph the box cut (Tesseract's box of a
+        # one-letter word often covers half of it), not ink of its own.
+        if covered[max(0, rows.start - 1):rows.stop + 1, max(0, columns.start - 1):columns.stop + 1].any():
             continue
         kept.append((columns.start, rows.start, columns.stop, rows.stop, int(sizes[index])))
     kept.sort(key=lambda piece: -piece[4])
