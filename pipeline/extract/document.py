@@ -49,6 +49,9 @@ class Line:
     # Of `unsure_words`, those unsure by nothing but their closing or decimal mark, whose ink was unclear (`commas`):
     # parse lets the option's siblings settle a mark that ends an option (`certainty.settled_by_siblings`).
     unclear_marks: list[str] = field(default_factory=list)
+    # Of `unsure_words`, those beside ink in their line that no word read covers (`extract.ocr.looseink`): a stop,
+    # a raised mark or a short word Tesseract left out; parse says so in the flag.
+    unaccounted_ink: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -110,7 +113,7 @@ class ExtractedDocument:
         for page_data, page in zip(data["pages"], self.pages):
             page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
             for line_data in page_data["lines"]:
-                for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks"):
+                for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks", "unaccounted_ink"):
                     if line_data[name] is None or line_data[name] is False or line_data[name] == []:
                         del line_data[name]  # most lines: left out, read back as the default
         return json.dumps(data, ensure_ascii=False, default=_enum_value)

@@ -105,6 +105,8 @@ STAGE_VERSION += "/numeral-words"
 # A variant table's answer cell stops where the next column its rows' cells show begins (`tablecolumns`): a row's
 # note beside its answer is no part of it, on the text layer too.
 STAGE_VERSION += "/table-columns"
+# An OCR'd word beside ink no word accounts for (`Line.unaccounted_ink`) is named so in `ocr.uncertain`.
+STAGE_VERSION += "/loose-ink"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

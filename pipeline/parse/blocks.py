@@ -377,6 +377,7 @@ def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[
                 bottom=max(item.line.bottom, following.line.bottom),
                 unsure_words=item.line.unsure_words + following.line.unsure_words,  # what OCR was unsure of, kept
                 unclear_marks=item.line.unclear_marks + following.line.unclear_marks,
+                unaccounted_ink=item.line.unaccounted_ink + following.line.unaccounted_ink,
             )
             candidate = replace(item, line=line)
             # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");

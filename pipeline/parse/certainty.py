@@ -129,6 +129,13 @@ def _unpaired_quotes(text: str) -> bool:
     return len(_DOUBLE_QUOTES.findall(text)) % 2 == 1
 
 
+def _unsure_reason(word: str, lines: Iterable[StreamLine]) -> str:
+    """How the flag names an unsure word: the word, or the ink beside it no word accounts for (`Line.unaccounted_ink`)."""
+    if any(word in sl.line.unaccounted_ink for sl in lines):
+        return f"ink beside {word!r} no word accounts for"
+    return repr(word)
+
+
 def reading_confidence(draft: Draft) -> float | None:
     """The lowest word confidence of the lines the draft was read from; None for a question not OCR'd."""
     given = [sl.line.ocr_confidence for lines in draft_lines(draft).values() for sl in lines if sl.line.ocr_confidence is not None]
@@ -212,7 +219,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
             continued = part == STEM and _continued(draft)
             unsure = [w for w in unsure_in(text, lines) if not settled_by_siblings(w, text, siblings, lines)
                       and not (part == STEM and settled_by_stems(w, text, stem_ending, continued, lines))]
-            words = [repr(w) for w in unsure] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
+            words = [_unsure_reason(w, lines) for w in unsure] + (["an unpaired quotation mark"] if _unpaired_quotes(text) else [])
             words += text_signs(text, glued, continued=continued, option=part != STEM, labels=labels or draft.labels)
             if part == STEM:
                 words += stem_ending_signs(text, stem_ending, continued)

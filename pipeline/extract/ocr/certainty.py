@@ -21,6 +21,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   with a diacritic more (`Geografia`);
 - a number of one or two digits alone, shorter than three quarters of its line's median word (`small_digits`):
   a superscript, a subscript or a speck read as a digit, judged from the words' boxes when the line is laid out;
+- ink in a word's line, beside it, of a glyph's or a mark's size that no word read covers (`loose_ink`, `looseink`):
+  a stop, a raised mark or a short word Tesseract left out (`pani.` read `pani`), judged when the line is laid out;
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
   a word of small letters that neither the lexicon nor the language's spelling dictionaries know;
 - the second recogniser's reading of the word (`agreement`), where it read it: read alike, Tesseract's
@@ -93,10 +95,14 @@ class CertaintyPolicy:
     # (`conforme a 1 la`: a speck 0.68 of the line's median word, under its x-height). A digit stands as tall as a
     # capital or an ascender, which most words of a line hold or reach below with a descender. 0: off.
     small_digits: float = 0.75
+    # Ink in a word's line beside it, of a glyph's or a mark's size, that no word read covers (`looseink`: a stop, a
+    # raised mark, a short word Tesseract left out) makes the word unsure. Judged from the ink the `loose-ink` pass
+    # kept with the page's reading (a reading cached before it holds none).
+    loose_ink: bool = True
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "8"  # 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "9"  # 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()

@@ -1,11 +1,14 @@
 """The page passes that say what a read page holds: a page with no legible word read as empty, its mean word confidence
-taken otherwise, and the figures on a scan set apart with the junk read inside them. Declared like every other page
+taken otherwise, the figures on a scan set apart with the junk read inside them, and the ink no word covers kept. Declared like every other page
 pass (`passes.page_pass`) and placed in the one ordered registry by `pagepasses.PAGE_PASSES`."""
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from pipeline.extract.document import ScannedFigure
+from pipeline.extract.ocr.looseink import loose_pieces, text_height
 from pipeline.extract.ocr.noise import is_legible
 from pipeline.extract.ocr.orientation import may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
@@ -43,3 +46,16 @@ def _figures(work: PageWork) -> PageWork:
         figures.append(ScannedFigure((region.left, region.top, region.right, region.bottom), tuple(junk.values())))
         words = [w for w in words if id(w) not in junk]
     return replace(work, words=words, figures=tuple(figures))
+
+
+def _whole_page_with_words(work: PageWork) -> bool:
+    """the page is a whole scanned page (not parts of a text page) with words read on it"""
+    return not work.settings.parts_only and bool(work.words)
+
+
+@page_pass("loose-ink", "1", Cost.CHEAP, when=_whole_page_with_words)
+def _loose_ink(work: PageWork) -> PageWork:
+    """The glyph- and mark-sized pieces of the prepared page's ink that no word's box covers, outside the figures, kept with
+    the reading: laid out, the word beside such ink in its line is unsure (`looseink`)."""
+    figures = [(int(left), int(top), int(right), int(bottom)) for left, top, right, bottom in (f.bbox for f in work.figures)]
+    return replace(work, loose_ink=loose_pieces(np.asarray(work.prepared()), work.words, text_height(work.words), figures))

@@ -16,11 +16,13 @@ from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
+from pipeline.extract.ocr.cellpasses import cell_facts
 from pipeline.extract.ocr.certainty import lowest_confidence, small_digits, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.lexicon import load_lexicon
+from pipeline.extract.ocr.looseink import unaccounted
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.settings import OcrSettings
@@ -67,6 +69,12 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     ]
     # Words whose mark's ink was unclear (`commas`), by text and place: laid out, they are unsure whatever else says.
     unclear_marks = {(g.text, g.x0, g.top) for g, w in zip(glyphs, reading.words) if w.unsure_mark}
+    # Ink no word covers (`looseink`), in points like the glyphs: judged against each line it stands in.
+    loose = [(left * sx, top * sy, right * sx, bottom * sy) for left, top, right, bottom, _ in reading.loose_ink] \
+        if settings.certainty.enabled and settings.certainty.loose_ink else []
+    # Where a glyph is several pieces of ink (square cells: Hangul), ink closer to a word than a word space is its own.
+    facts = cell_facts(settings.languages) if loose else None
+    own_within = facts.word_space if facts is not None else 0.0
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
     page_lines = []
@@ -89,6 +97,10 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
             line.unsure_words += [g.text for g, is_small in zip(segment.glyphs, small) if is_small and g.text not in line.unsure_words]
             line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
             line.unsure_words += line.unclear_marks
+            beside = unaccounted([(g.x0, g.top, g.x1, g.bottom) for g in segment.glyphs],
+                                 [any(ch.isalnum() for ch in g.text) for g in segment.glyphs], loose, own_within=own_within)
+            line.unaccounted_ink = [segment.glyphs[i].text for i in sorted(beside)]
+            line.unsure_words += [w for w in line.unaccounted_ink if w not in line.unsure_words]
         page_lines.append(line)
     return Page(
         number=page_number,

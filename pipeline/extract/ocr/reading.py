@@ -49,6 +49,9 @@ class PageReading:
     figures: tuple[ScannedFigure, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = ()  # what the repairs inferred rather than read, for the report
     second_reading: str | None = None  # what the second recogniser did, or why it did not run (`secondread`)
+    # Glyph- and mark-sized pieces of ink no word covers (`looseink`: left, top, right, bottom, ink pixels), judged
+    # against the lines when the page is laid out. Readings cached before it was kept hold none.
+    loose_ink: tuple[tuple[int, int, int, int, int], ...] = ()
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -61,4 +64,5 @@ class PageReading:
         words = tuple(ReadWord(**{**w, "line": tuple(w["line"]) if w.get("line") is not None else None}) for w in data["words"])
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
-                   tuple(from_records(data.get("notes", ()), Code.EXTRACT_NOTE)), data.get("second_reading"))
+                   tuple(from_records(data.get("notes", ()), Code.EXTRACT_NOTE)), data.get("second_reading"),
+                   tuple((int(a), int(b), int(c), int(d), int(e)) for a, b, c, d, e in data.get("loose_ink", ())))

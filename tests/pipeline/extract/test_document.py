@@ -36,7 +36,7 @@ def _as_asdict_writes_it(document: ExtractedDocument) -> str:
     for page_data, page in zip(data["pages"], document.pages):
         page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
         for line_data in page_data["lines"]:
-            for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks"):
+            for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks", "unaccounted_ink"):
                 if line_data[name] in (None, False, []):
                     del line_data[name]
     return json.dumps(data, ensure_ascii=False, default=lambda value: value.value)

@@ -388,3 +388,19 @@ def test_question_numbers_given_their_lost_mark_are_one_info_note_of_the_sheet_a
     assert all(not q.flags for q in result.questions), [q.flags for q in result.questions]
     [note] = [n for n in result.notes if n.code is Code.MARKS_RESTORED]
     assert note.severity is Severity.INFO and note == "2 question number(s) read without the mark question_start asks for, given it: 1., 3."
+
+
+def test_a_word_beside_ink_no_word_accounts_for_is_named_so_in_the_flag():
+    """A word unsure by ink beside it in its line that no word read covers (`Line.unaccounted_ink`: a stop or a raised
+    mark Tesseract left out) is named by that ink, so the curator looks beside the word on the page."""
+    rows = [
+        ("1. Enunciado de la primera pregunta", 60, 100, [], 96.0),
+        ("A) Las aguas frías", 70, 114, ["frías"], 95.0), ("B) Las aguas templadas", 70, 128, [], 94.0),
+        ("C) Las corrientes", 70, 142, [], 93.0), ("D) Los vientos", 70, 156, [], 93.0),
+    ]
+    sheet = _ocr_document("0", "sheet.pdf", rows)
+    sheet.pages[0].lines[1].unaccounted_ink = ["frías"]
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1. C", 60, 100, [], 95.0)])
+    records = _parse(sheet, key)
+    assert [f for f in records["1"].flags if f.code is Code.OCR_UNCERTAIN] == [
+        "read by OCR unsurely: option A (resting on ink beside 'frías' no word accounts for)"]
