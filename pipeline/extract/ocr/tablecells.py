@@ -32,6 +32,8 @@ from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits, read_text
+from pipeline.extract.ocr.engine import installed_languages
+from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.numbering import MIN_NUMBERS, anchored_mends, chained_columns, counted_blocks, counting_run
 from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.tablebands import RULE_INK_BELOW, Band, Box, cell_under, ink_box, table_bands, table_columns, tables_of
@@ -49,6 +51,7 @@ LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
 TALLER_THAN_ROW = 1.5  # of a row's height: a word this tall inside a ruled table spans rows: no cell's text
 RULE_REACH = 0.25  # of a row's height: a word centred this close to the rule between two rows stands on it
+AGAIN_MIN_SHARE = 0.5  # of a line's inked cells read as numbers: a line of numbers that does not count is read again
 
 
 def _one_glyph(box: Box | None) -> bool:
@@ -186,6 +189,12 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             column = column[first:]
             readings = [values.get(k) for k in column]
             run = counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
+            if run is None and _numbers_that_miscount(readings, column, inks):
+                again = _read_again(grey, column, inks, height, languages, dpi, omp, path)
+                if again is not None:
+                    texts.update(again[0])
+                    values.update({k: int(t) for k, t in again[0].items() if t})
+                    readings, run = [values.get(k) for k in column], again[1]
             if run is not None:
                 column_anchors |= {column[i] for i in anchored_mends([texts.get(k) for k in column], run)}
                 runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
@@ -228,6 +237,35 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         texts = read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
         placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0), None) for (b, c), text in zip(header, texts) if text]
     return placed
+
+
+def _numbers_that_miscount(readings: list[int | None], cells: list[tuple[int, int]], inks: dict) -> bool:
+    """Whether a line of cells reads as numbers (most of its inked cells: a number column's, not an answer column's
+    letters read against the digits) that do not count: a digit misread all down the line (a bold "5" read "9"
+    from 50 to 59, too many for the count to mend)."""
+    inked = [k for k in cells if inks.get(k) is not None]
+    return len(inked) >= MIN_NUMBERS and sum(v is not None for v in readings) >= AGAIN_MIN_SHARE * len(inked)
+
+
+def _read_again(grey: Image.Image, cells: list[tuple[int, int]], inks: dict, height: int, languages, dpi, omp,
+                path: Path) -> tuple[dict[tuple[int, int], str | None], list[int | None]] | None:
+    """A number line that did not count read again, each way in turn until one counts: at its scanned size (the
+    glyphs enlarged to `GLYPH_PX` are what Tesseract misread: Slovak data read a clear bold "51" as "91", and read it
+    right unenlarged), then with `PLAIN_READER`'s data at that size and enlarged (ASCII digits are its script). The
+    texts of the reading that counts and its run, or None: the line stays unnumbered, as it was."""
+    inked = [k for k in cells if inks.get(k) is not None]
+    native = [_padded(inks[k], height, grey.size) for k in inked]
+    canvas, boxes = enlarged(grey, native)
+    ways = [(grey, native, max(8, height), languages)]
+    if list(languages) != [PLAIN_READER] and PLAIN_READER in installed_languages():
+        ways += [(grey, native, max(8, height), [PLAIN_READER]), (canvas, boxes, GLYPH_PX, [PLAIN_READER])]
+    for n, (image, crops, gap, reader) in enumerate(ways):
+        texts = dict(zip(inked, read_digits(image, crops, gap, reader, dpi, omp, path.with_suffix(f".again-{n}.pgm"))))
+        readings = [int(t) if (t := texts.get(k)) else None for k in cells]
+        run = counting_run(readings) or counted_blocks(readings)
+        if run is not None:
+            return texts, run
+    return None
 
 
 def _next_number_cell(table: list[Band], band: int, column: list[tuple[int, int]]) -> int:
