@@ -10,7 +10,9 @@ Here the table's rules say where each cell is, and each cell is read with the al
 2. numbers: every inked cell is read against the digits; a row whose cells count up by one is a number
    row (a grid), a column that counts up down the bands is a number column (a list or booklet table).
    Numbers take the run's values (a misread digit in a counting run is the number its place gives:
-   `numbering.counting_run`);
+   `numbering.counting_run`). A column that reads as numbers but does not count (a bold "5" read "9" all down a
+   block, 50–59: too many for the count to mend) is read again, unenlarged, then with the plain reader's data
+   (`keycells.PLAIN_READER`), and the first reading that counts is taken (`_read_again`);
 3. answers: the cells under a number row's cells, or right of a number column's cells, are read
    against the option labels, and once more with no whitelist (a model may lose a letter to one: the
    Greek "Δ"), a reading kept only where all its letters stand for one label; labels that are enclosed
