@@ -190,13 +190,13 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
             column = column[first:]
             readings = [values.get(k) for k in column]
-            run = counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
-            if run is None and _numbers_that_miscount(readings, column, inks):
-                again = _read_again(grey, column, inks, height, languages, dpi, omp, path)
+            if counting_run(readings) is None and counted_blocks(readings) is None and _numbers_that_miscount(readings, column, inks):
+                again = _read_again(grey, column, inks, height, languages, dpi, omp, path)  # a reading that counts, or None
                 if again is not None:
-                    texts.update(again[0])
-                    values.update({k: int(t) for k, t in again[0].items() if t})
-                    readings, run = [values.get(k) for k in column], again[1]
+                    texts.update(again)
+                    values.update({k: int(t) for k, t in again.items() if t})
+                    readings = [values.get(k) for k in column]
+            run = counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
                 column_anchors |= {column[i] for i in anchored_mends([texts.get(k) for k in column], run)}
                 runs.append(([k for k, n in zip(column, run) if n is not None], [n for n in run if n is not None]))
@@ -250,11 +250,11 @@ def _numbers_that_miscount(readings: list[int | None], cells: list[tuple[int, in
 
 
 def _read_again(grey: Image.Image, cells: list[tuple[int, int]], inks: dict, height: int, languages, dpi, omp,
-                path: Path) -> tuple[dict[tuple[int, int], str | None], list[int | None]] | None:
+                path: Path) -> dict[tuple[int, int], str | None] | None:
     """A number line that did not count read again, each way in turn until one counts: at its scanned size (the
     glyphs enlarged to `GLYPH_PX` are what Tesseract misread: Slovak data read a clear bold "51" as "91", and read it
     right unenlarged), then with `PLAIN_READER`'s data at that size and enlarged (ASCII digits are its script). The
-    texts of the reading that counts and its run, or None: the line stays unnumbered, as it was."""
+    texts of the reading that counts, or None: the line stays unnumbered, as it was."""
     inked = [k for k in cells if inks.get(k) is not None]
     native = [_padded(inks[k], height, grey.size) for k in inked]
     canvas, boxes = enlarged(grey, native)
@@ -262,11 +262,11 @@ def _read_again(grey: Image.Image, cells: list[tuple[int, int]], inks: dict, hei
     if list(languages) != [PLAIN_READER] and PLAIN_READER in installed_languages():
         ways += [(grey, native, max(8, height), [PLAIN_READER]), (canvas, boxes, GLYPH_PX, [PLAIN_READER])]
     for n, (image, crops, gap, reader) in enumerate(ways):
-        texts = dict(zip(inked, read_digits(image, crops, gap, reader, dpi, omp, path.with_suffix(f".again-{n}.pgm"))))
+        texts: dict[tuple[int, int], str | None] = dict(zip(inked, read_digits(image, crops, gap, reader, dpi, omp,
+                                                                               path.with_suffix(f".again-{n}.pgm"))))
         readings = [int(t) if (t := texts.get(k)) else None for k in cells]
-        run = counting_run(readings) or counted_blocks(readings)
-        if run is not None:
-            return texts, run
+        if counting_run(readings) is not None or counted_blocks(readings) is not None:
+            return texts
     return None
 
 
