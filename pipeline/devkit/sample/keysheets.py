@@ -10,6 +10,7 @@ same family and seed give the same pages.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -316,30 +317,62 @@ def vietnamese_grid(seed: int = 0) -> KeySheet:
 
 
 def shaded_blocks(seed: int = 0, *, variants: Sequence[str] = ("1403", "9777"), chosen: int = 1, blocks: Sequence[int] = (1, 9, 17, 25),
-                  block: int = 5, shade: tuple[int, int, int] = (160, 160, 160), name: str = "shaded-blocks") -> KeySheet:
+                  block: int = 5, shade: tuple[int, int, int] = (160, 160, 160), name: str = "shaded-blocks",
+                  header: tuple[str, str] = ("Číslo", "Test 24 {variant}"), title: str = "Kľúč správnych odpovedí",
+                  languages: tuple[str, ...] = ("slk",), number_font: str = "DejaVuSans",
+                  size: float = 11, height: float = 7.0) -> KeySheet:
     """A key of a test's closed questions only (numbered in blocks: 01–05, 09–13, …), one answer column per test
-    variant under "Test 24 NNNN", every column but the first on a mid-grey fill (the NÚCEM layout)."""
+    variant under "Test 24 NNNN", every column but the first on a mid-grey fill (the NÚCEM layout). `header`: the
+    number column's title and the variant columns' (`{variant}` for the code), in the sheet's language; `number_font`: the number column's face (bold)."""
     numbers = [n for start in blocks for n in range(start, start + block)]
     columns = {v: _answers(len(numbers), ("A", "B", "C", "D"), seed + i) for i, v in enumerate(variants)}
-    items: list[PageItem] = [TextBox("Kľúč správnych odpovedí", 30, 15, 150, size=13, bold=True)]
-    widths, height = (22.0, *[45.0] * len(variants)), 7.0
-    rows = [("Číslo", *[f"Test 24 {v}" for v in variants])] + [(f"{n:02d}", *[columns[v][i] for v in variants]) for i, n in enumerate(numbers)]
+    items: list[PageItem] = [TextBox(title, 30, 15, 150, size=13, bold=True)]
+    widths = (22.0, *[45.0] * len(variants))
+    rows = [(header[0], *[header[1].format(variant=v) for v in variants])]
+    rows += [(f"{n:02d}", *[columns[v][i] for v in variants]) for i, n in enumerate(numbers)]
     for r, row in enumerate(rows):
         left = 30.0
         for c, (text, width) in enumerate(zip(row, widths)):
             items.append(Rect(left, 30 + r * height, width, height, fill=shade if c >= 2 and r > 0 else None, line_width=0.3))
-            items.append(TextBox(text, left, 30 + r * height + 1.5, width, size=11, align="C", bold=c == 0 or r == 0))
+            font = number_font if c == 0 and r > 0 else "DejaVuSans"
+            items.append(TextBox(text, left, 30 + r * height + height * 3 / 14, width, size=size, align="C", bold=c == 0 or r == 0,
+                                 font=font))
             left += width
-    key = {"kind": "variant_table", "variant_header": r"Test\s*\d{2}\s*(?P<variant>\d{4})", "variant": variants[chosen]}
-    return KeySheet(name, [PageSpec(items)], {str(n): columns[variants[chosen]][i] for i, n in enumerate(numbers)}, key, ("A", "B", "C", "D"), ("slk",))
+    variant_header = re.escape(header[1]).replace(r"\ ", r"\s*").replace(r"\{variant\}", "{variant}")
+    variant_header = re.sub(r"\d", r"\\d", variant_header).replace("{variant}", r"(?P<variant>\w+)")
+    key = {"kind": "variant_table", "variant_header": variant_header, "variant": variants[chosen]}
+    return KeySheet(name, [PageSpec(items)], {str(n): columns[variants[chosen]][i] for i, n in enumerate(numbers)}, key, ("A", "B", "C", "D"),
+                    languages)
+
+
+def late_blocks(seed: int = 0) -> KeySheet:
+    """`shaded-blocks` numbered past 50 (33–37 … 57–61, as a test's last closed questions are), on a yellow fill, the
+    numbers in a bold Arial-like face (`pdfgen.CORE_FONTS`): bold 5s a model may take for 9s all down a block."""
+    return shaded_blocks(seed, variants=("1403", "9777"), chosen=0, blocks=(33, 41, 49, 57), shade=(255, 204, 0), name="blocks-late",
+                         number_font="Helvetica", size=13)
+
+
+def late_blocks_spanish(seed: int = 0) -> KeySheet:
+    """Blocks of six from 50 to 95 under Spanish headers ("Ítem", "Modelo B"), three forms, light grey fill."""
+    return shaded_blocks(seed, variants=("A", "B", "C"), chosen=1, blocks=(50, 59, 68, 77, 86), block=6, shade=(200, 200, 200),
+                         name="blocks-es", header=("Ítem", "Modelo {variant}"), title="Claves de respuestas", languages=("spa",),
+                         number_font="Helvetica", size=13, height=7.5)
+
+
+def late_blocks_czech(seed: int = 0) -> KeySheet:
+    """Blocks of four from 55 to 98 under Czech headers ("Úloha", "Varianta 25 NN"), no fill past the grey of the scan."""
+    return shaded_blocks(seed, variants=("51", "95"), chosen=1, blocks=(55, 61, 67, 73, 79, 85, 91), block=4, shade=(235, 235, 235),
+                         name="blocks-cs", header=("Úloha", "Varianta 25 {variant}"), title="Klíč správných odpovědí", languages=("ces",),
+                         number_font="Helvetica", size=13)
 
 
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
                                                 "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks,
-                                                "list-tab": tab_list, "list-leaders": tab_list_leaders}
+                                                "list-tab": tab_list, "list-leaders": tab_list_leaders, "blocks-late": late_blocks}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
                                                   "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,
                                                   "booklets-tr": turkish_booklets, "grid-vi": vietnamese_grid,
-                                                  "list-tab-greek": tab_list_greek, "list-tab-five": tab_list_five}
+                                                  "list-tab-greek": tab_list_greek, "list-tab-five": tab_list_five,
+                                                  "blocks-es": late_blocks_spanish, "blocks-cs": late_blocks_czech}

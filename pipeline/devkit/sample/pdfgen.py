@@ -41,6 +41,9 @@ FONT_FILES: dict[tuple[str, bool], str] = {
 # Hangul, kana and Han script, and circled digits, from Debian's fonts-noto-cjk (a font collection: the
 # Korean face is its second font). Sheets in these scripts need it installed; `cjk_font()` says whether it is.
 CJK_FONT = "NotoSansCJK"
+# PDF's standard faces: no file embedded, every reader draws them with its own (pdfium: Foxit's Helvetica-like sans),
+# so a sheet can be set in an Arial-like face without installing one. Latin-1 text only.
+CORE_FONTS = ("Helvetica", "Times")
 CJK_FONT_FILES = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
 CJK_FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk")
 CJK_COLLECTION_KOREAN = 1
@@ -169,9 +172,13 @@ def _set_font(pdf: FPDF, box: TextBox) -> None:
         pdf.set_font(box.font, style, box.size)
         pdf.set_stretching(box.stretching)
         return
+    if box.font in CORE_FONTS:
+        pdf.set_font(box.font.lower(), style, box.size)
+        pdf.set_stretching(box.stretching)
+        return
     filename = FONT_FILES.get((box.font, box.bold))
     if filename is None:
-        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES} | {CJK_FONT})}")
+        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES} | {CJK_FONT, *CORE_FONTS})}")
     if f"{box.font.lower()}{style}" not in pdf.fonts:
         path = font_dir() / filename
         if not path.is_file():

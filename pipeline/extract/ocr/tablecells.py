@@ -10,7 +10,9 @@ Here the table's rules say where each cell is, and each cell is read with the al
 2. numbers: every inked cell is read against the digits; a row whose cells count up by one is a number
    row (a grid), a column that counts up down the bands is a number column (a list or booklet table).
    Numbers take the run's values (a misread digit in a counting run is the number its place gives:
-   `numbering.counting_run`);
+   `numbering.counting_run`). A column that reads as numbers but does not count (a bold "5" read "9" all down a
+   block, 50–59: too many for the count to mend) is read again, unenlarged, then with the plain reader's data
+   (`keycells.PLAIN_READER`), and the first reading that counts is taken (`_read_again`);
 3. answers: the cells under a number row's cells, or right of a number column's cells, are read
    against the option labels, and once more with no whitelist (a model may lose a letter to one: the
    Greek "Δ"), a reading kept only where all its letters stand for one label; labels that are enclosed
@@ -32,6 +34,8 @@ from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits, read_text
+from pipeline.extract.ocr.engine import installed_languages
+from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.numbering import MIN_NUMBERS, anchored_mends, chained_columns, counted_blocks, counting_run
 from pipeline.extract.ocr.shading import table_ink
 from pipeline.extract.ocr.tablebands import RULE_INK_BELOW, Band, Box, cell_under, ink_box, table_bands, table_columns, tables_of
@@ -49,6 +53,7 @@ LINE_BASE = 60_000
 LINE_SPAN = 1_000_000
 TALLER_THAN_ROW = 1.5  # of a row's height: a word this tall inside a ruled table spans rows: no cell's text
 RULE_REACH = 0.25  # of a row's height: a word centred this close to the rule between two rows stands on it
+AGAIN_MIN_SHARE = 0.5  # of a line's inked cells read as numbers: a line of numbers that does not count is read again
 
 
 def _one_glyph(box: Box | None) -> bool:
@@ -185,6 +190,12 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
             first = next((i for i, k in enumerate(column) if values.get(k) is not None), len(column))
             column = column[first:]
             readings = [values.get(k) for k in column]
+            if counting_run(readings) is None and counted_blocks(readings) is None and _numbers_that_miscount(readings, column, inks):
+                again = _read_again(grey, column, inks, height, languages, dpi, omp, path)  # a reading that counts, or None
+                if again is not None:
+                    texts.update(again)
+                    values.update({k: int(t) for k, t in again.items() if t})
+                    readings = [values.get(k) for k in column]
             run = counting_run(readings) or counted_blocks(readings)  # a key of the closed questions only: blocks
             if run is not None:
                 column_anchors |= {column[i] for i in anchored_mends([texts.get(k) for k in column], run)}
@@ -228,6 +239,35 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
         texts = read_text(grey, [_padded(inks[k], height, grey.size) for k in header], gap, languages, dpi, omp, path.with_suffix(".header.pgm"))
         placed += [(_cell_box(table[b], c, inks.get((b, c))), text, (b, 90.0), None) for (b, c), text in zip(header, texts) if text]
     return placed
+
+
+def _numbers_that_miscount(readings: list[int | None], cells: list[tuple[int, int]], inks: dict) -> bool:
+    """Whether a line of cells reads as numbers (most of its inked cells: a number column's, not an answer column's
+    letters read against the digits) that do not count: a digit misread all down the line (a bold "5" read "9"
+    from 50 to 59, too many for the count to mend)."""
+    inked = [k for k in cells if inks.get(k) is not None]
+    return len(inked) >= MIN_NUMBERS and sum(v is not None for v in readings) >= AGAIN_MIN_SHARE * len(inked)
+
+
+def _read_again(grey: Image.Image, cells: list[tuple[int, int]], inks: dict, height: int, languages, dpi, omp,
+                path: Path) -> dict[tuple[int, int], str | None] | None:
+    """A number line that did not count read again, each way in turn until one counts: at its scanned size (the
+    glyphs enlarged to `GLYPH_PX` are what Tesseract misread: Slovak data read a clear bold "51" as "91", and read it
+    right unenlarged), then with `PLAIN_READER`'s data at that size and enlarged (ASCII digits are its script). The
+    texts of the reading that counts, or None: the line stays unnumbered, as it was."""
+    inked = [k for k in cells if inks.get(k) is not None]
+    native = [_padded(inks[k], height, grey.size) for k in inked]
+    canvas, boxes = enlarged(grey, native)
+    ways = [(grey, native, max(8, height), languages)]
+    if list(languages) != [PLAIN_READER] and PLAIN_READER in installed_languages():
+        ways += [(grey, native, max(8, height), [PLAIN_READER]), (canvas, boxes, GLYPH_PX, [PLAIN_READER])]
+    for n, (image, crops, gap, reader) in enumerate(ways):
+        texts: dict[tuple[int, int], str | None] = dict(zip(inked, read_digits(image, crops, gap, reader, dpi, omp,
+                                                                               path.with_suffix(f".again-{n}.pgm"))))
+        readings = [int(t) if (t := texts.get(k)) else None for k in cells]
+        if counting_run(readings) is not None or counted_blocks(readings) is not None:
+            return texts
+    return None
 
 
 def _next_number_cell(table: list[Band], band: int, column: list[tuple[int, int]]) -> int:
