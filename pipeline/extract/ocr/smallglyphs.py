@@ -61,7 +61,7 @@ RAISED_MARKS = frozenset("\"'`´*?°º^”“’‘′″˚·")
 LOW_MARKS = frozenset(",.;:/)>(_")
 QUOTE_PAIR = frozenset("\"”“″")
 QUOTE_ONE = frozenset("'`´’‘′")
-RINGS = frozenset("°º˚")
+RINGS = frozenset("°˚")  # not `º`: an ordinal's o stands on a bar (one piece with it, reaching lower), never a ring alone
 _NARROW = frozenset(".,:;'\"`´’‘”“*°º!|iljItf()/-[]")
 
 

@@ -63,9 +63,15 @@ def plain(*texts: str) -> list[Token]:
 
 @pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
 def test_a_degree_ring_read_as_a_quote_an_asterisk_or_a_question_mark_is_a_ring(font: Path, tmp_path: Path):
-    page, words = drawn_line(plain("Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C"), font)
-    misread = read_as(words, {1: 'T"39*C,', 5: "38?C"})
-    assert mended(page, misread, tmp_path) == ["Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C"]
+    page, words = drawn_line(plain("Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C", "o", "40°C"), font)
+    misread = read_as(words, {1: 'T"39*C,', 5: "38?C", 7: "40ºC"})
+    assert mended(page, misread, tmp_path) == ["Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C", "o", "40°C"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_an_ordinal_standing_on_its_bar_is_no_ring(font: Path, tmp_path: Path):
+    page, words = drawn_line(plain("el", "10º", "lugar", "y", "el", "2º", "puesto"), font)
+    assert mended(page, words, tmp_path) == ["el", "10º", "lugar", "y", "el", "2º", "puesto"]
 
 
 @pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
