@@ -38,7 +38,7 @@ from pipeline.extract.ocr.words import CAP_HEIGHT_PER_SIZE, Word, line_sizes, wo
 
 LETTER_FROM = 0.5  # cap heights: a piece this tall or taller is a letter the baseline is measured from
 RAISED_FROM = 0.4  # cap heights over the baseline the bottom of a raised glyph stands at least
-SMALL_TO = 0.72  # cap heights: a raised glyph is no taller
+SMALL_TO = 0.8  # cap heights: a small glyph is no taller (a superscript is about 0.7 of the cap height, blur adds to it)
 LOWERED_FROM = 0.08  # cap heights under the baseline a lowered glyph reaches at least
 LOWERED_TOP = 0.62  # cap heights over the baseline a lowered glyph's top stays under (a p's top is at the x-height, 0.7+)
 DIGIT_FROM = 0.42  # cap heights: a small digit is at least this tall (a comma is less: about 0.35)
@@ -52,6 +52,7 @@ TICK_HEIGHT_FROM = 0.18  # cap heights: a tick is at least this tall (a speck is
 PAIR_GAP = 0.35  # cap heights between two ticks of one double tick, at most
 DIGIT_CONF = 50.0  # Tesseract's confidence in a small digit read alone, at least
 INK_BELOW = 185  # grey level in the page as scanned: a small glyph's thin strokes are ink this pale (the prepared page breaks them)
+DARK_BELOW = 150  # grey level: the pieces letters are measured by, and a ring touching a letter at `INK_BELOW` stands apart
 SEED_BELOW = 130  # grey level: a piece of ink holds a pixel this dark (paler pieces are grain and JPEG ringing)
 CAP_MEASURED_FROM = 0.75  # of the line's estimate: a measured cap height this large or larger is taken
 BASELINE_REACH = 6.0  # cap heights either side of a word within which its line's letters give the baseline
@@ -78,16 +79,18 @@ class Glyph:
     text: str = ""
 
 
-def _pieces(grey: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[int, int, int, int, int]]:
-    """(left, top, right, bottom, pixels) of each piece of ink (`INK_BELOW`, holding a pixel under `SEED_BELOW`) in `box` of
-    the page as scanned, page coordinates (right, bottom exclusive)."""
+Piece = tuple[int, int, int, int, int]  # left, top, right, bottom (page pixels, right and bottom exclusive), ink pixels
+
+
+def _pieces(grey: np.ndarray, box: tuple[int, int, int, int], below: int) -> list[Piece]:
+    """Each piece of ink (grey under `below`, holding a pixel under `SEED_BELOW`) in `box` of the page as scanned."""
     from scipy import ndimage  # here, not at the top: only scanned pages need it
 
     left, top, right, bottom = max(box[0], 0), max(box[1], 0), min(box[2], grey.shape[1]), min(box[3], grey.shape[0])
     if right <= left or bottom <= top:
         return []
     crop = grey[top:bottom, left:right]
-    labels, _ = ndimage.label(crop < INK_BELOW, structure=np.ones((3, 3), dtype=bool))
+    labels, _ = ndimage.label(crop < below, structure=np.ones((3, 3), dtype=bool))
     found = []
     for index, where in enumerate(ndimage.find_objects(labels), start=1):
         if where is None:
@@ -99,7 +102,7 @@ def _pieces(grey: np.ndarray, box: tuple[int, int, int, int]) -> list[tuple[int,
     return found
 
 
-def _apart(ink: np.ndarray, piece: tuple[int, int, int, int, int], rows: tuple[int, int]) -> bool:
+def _apart(ink: np.ndarray, piece: Piece, rows: tuple[int, int]) -> bool:
     """No ink in the middle `APART_SHARE` of the piece's columns between `rows` (page rows, end exclusive)."""
     left, _, right, _, _ = piece
     trim = (right - left) * (1 - APART_SHARE) / 2
@@ -108,7 +111,7 @@ def _apart(ink: np.ndarray, piece: tuple[int, int, int, int, int], rows: tuple[i
     return bottom <= top or not ink[top:bottom, a:b].any()
 
 
-def _has_hole(scanned: np.ndarray, piece: tuple[int, int, int, int, int]) -> bool:
+def _has_hole(scanned: np.ndarray, piece: Piece) -> bool:
     """The piece, thresholded halfway between its darkest grey and the paper in the page as scanned, encloses paper."""
     from scipy import ndimage
 
@@ -121,23 +124,30 @@ def _has_hole(scanned: np.ndarray, piece: tuple[int, int, int, int, int]) -> boo
     return bool((ndimage.binary_fill_holes(dark) & ~dark).any())
 
 
-def line_pieces(grey: np.ndarray, members: list[Word], cap: float) -> list[tuple[int, int, int, int, int]]:
-    """The pieces of ink of a line's box (its words' boxes joined, half a cap height over and under)."""
+def line_pieces(grey: np.ndarray, members: list[Word], cap: float) -> tuple[list[Piece], list[Piece]]:
+    """The pieces of ink of a line's box (its words' boxes joined, half a cap height over and under), cut at `DARK_BELOW`
+    (letters apart from a ring beside them) and at `INK_BELOW` (a small glyph's thin strokes whole)."""
     box = (min(w.left for w in members) - 1, int(min(w.top for w in members) - 0.5 * cap),
            max(w.right for w in members) + int(cap), int(max(w.bottom for w in members) + 0.5 * cap))
-    return _pieces(grey, box)
+    return _pieces(grey, box, DARK_BELOW), _pieces(grey, box, INK_BELOW)
 
 
-def find_glyphs(word: Word, pieces: list[tuple[int, int, int, int, int]], ink: np.ndarray, scanned: np.ndarray, cap: float,
+def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.ndarray, scanned: np.ndarray, cap: float,
                 reach: int) -> tuple[list[Glyph], int]:
-    """The raised and lowered small glyphs in `word`'s ink (module docstring), left to right: `pieces` its line's pieces of
-    ink (`line_pieces`), `reach` the pixels right of its box searched for a mark its box left out. The baseline is the
-    median bottom of the line's letters within `BASELINE_REACH` cap heights of the word."""
-    letters = [p for p in pieces if p[3] - p[1] >= LETTER_FROM * cap and p[3] - p[1] <= 1.6 * cap
+    """The raised and lowered small glyphs in `word`'s ink (module docstring), left to right, and the word's pieces as
+    tall as letters: `pieces` its line's pieces of ink (`line_pieces`), `reach` the pixels right of its box searched for
+    a mark its box left out. The baseline is the median bottom of the line's letters within `BASELINE_REACH` cap heights
+    of the word. A glyph is a piece cut pale (whole) or, where none is, cut dark (apart from a letter it touches pale)."""
+    dark, pale = pieces
+
+    def owned(found: list[Piece]) -> list[Piece]:
+        return [p for p in found if word.left - 1 <= (p[0] + p[2]) / 2 <= word.right + reach
+                and p[3] > word.top - 0.5 * cap and p[1] < word.bottom + 0.5 * cap]
+
+    letters = [p for p in dark if LETTER_FROM * cap <= p[3] - p[1] <= 1.6 * cap
                and word.left - BASELINE_REACH * cap <= (p[0] + p[2]) / 2 <= word.right + BASELINE_REACH * cap]
-    own = [p for p in pieces if word.left - 1 <= (p[0] + p[2]) / 2 <= word.right + reach
-           and p[3] > word.top - 0.5 * cap and p[1] < word.bottom + 0.5 * cap]
-    if len(letters) < 3 or not own:
+    own_dark, own_pale = owned(dark), owned(pale)
+    if len(letters) < 3 or not own_dark:
         return [], 0
     baseline = median(p[3] for p in letters)
     # The cap height measured on the letters standing on the baseline, where they give one (ascenders, capitals, digits
@@ -145,25 +155,34 @@ def find_glyphs(word: Word, pieces: list[tuple[int, int, int, int, int]], ink: n
     standing = sorted(p[3] - p[1] for p in letters if abs(p[3] - baseline) <= 0.12 * cap)
     measured = float(np.percentile(standing, 85)) if standing else 0.0
     cap = measured if CAP_MEASURED_FROM * cap <= measured <= 1.3 * cap else cap
-    found: list[Glyph] = []
-    for piece in sorted(own, key=lambda p: p[0]):
-        left, top, right, bottom, _ = piece
-        height, width = bottom - top, max(right - left, 1)
-        if height > SMALL_TO * cap:
-            continue
-        if baseline - bottom >= RAISED_FROM * cap and top >= baseline - 1.3 * cap:
-            if not _apart(ink, piece, (bottom + 1, int(baseline - 0.1 * cap))):
-                continue
-            found.append(Glyph(left, top, right, bottom, True, _raised_kind(piece, scanned, cap)))
-        elif bottom - baseline >= LOWERED_FROM * cap and baseline - top <= LOWERED_TOP * cap and height >= DIGIT_FROM * cap:
-            if width < max(DIGIT_WIDE_FROM * height, DIGIT_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
-                continue
-            found.append(Glyph(left, top, right, bottom, False, "digit"))
-    tall = sum(1 for p in own if LETTER_FROM * cap <= p[3] - p[1] and word.left <= (p[0] + p[2]) / 2 <= word.right)
-    return _paired(found, cap), tall
+    found = [g for g in (_glyph(p, baseline, ink, scanned, cap) for p in own_pale) if g is not None]
+    for piece in own_dark:
+        glyph = _glyph(piece, baseline, ink, scanned, cap)
+        if glyph is not None and not any(g.left < glyph.right and glyph.left < g.right and g.top < glyph.bottom and glyph.top < g.bottom
+                                         for g in found):
+            found.append(glyph)
+    tall = sum(1 for p in own_dark if LETTER_FROM * cap <= p[3] - p[1] and word.left <= (p[0] + p[2]) / 2 <= word.right)
+    return _paired(sorted(found, key=lambda g: g.left), cap), tall
 
 
-def _raised_kind(piece: tuple[int, int, int, int, int], scanned: np.ndarray, cap: float) -> str:
+def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, cap: float) -> Glyph | None:
+    """The piece as a raised or lowered small glyph, or None where it is neither (module docstring)."""
+    left, top, right, bottom, _ = piece
+    height, width = bottom - top, max(right - left, 1)
+    if height > SMALL_TO * cap:
+        return None
+    if baseline - bottom >= RAISED_FROM * cap and top >= baseline - 1.3 * cap:
+        if not _apart(ink, piece, (bottom + 1, int(baseline - 0.1 * cap))):
+            return None
+        return Glyph(left, top, right, bottom, True, _raised_kind(piece, scanned, cap))
+    if bottom - baseline >= LOWERED_FROM * cap and baseline - top <= LOWERED_TOP * cap and height >= DIGIT_FROM * cap:
+        if width < max(DIGIT_WIDE_FROM * height, DIGIT_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
+            return None
+        return Glyph(left, top, right, bottom, False, "digit")
+    return None
+
+
+def _raised_kind(piece: Piece, scanned: np.ndarray, cap: float) -> str:
     left, top, right, bottom, _ = piece
     height, width = bottom - top, max(right - left, 1)
     ratio = height / width
@@ -229,8 +248,10 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         near = [i for i, (a, b) in enumerate(spans) if a - 0.6 * pitch <= centre <= b + 0.6 * pitch]
         if any(_same_class(text[i], glyph) for i in near):
             continue
-        marks = [i for i in near if text[i] in (RAISED_MARKS if glyph.raised else LOW_MARKS) or (
-            glyph.kind == "digit" and not text[i].isalnum() and not text[i].isspace())]
+        if glyph.kind == "digit":  # any mark, never a letter read there (an ordinal's `º` is a letter: Tesseract saw its bar)
+            marks = [i for i in near if not text[i].isalnum() and not text[i].isspace()]
+        else:
+            marks = [i for i in near if text[i] in (RAISED_MARKS if glyph.raised else LOW_MARKS)]
         if glyph.kind == "digit" and not glyph.raised and not marks:
             marks = [i for i in near if text[i].isalpha() and spans[i][0] - 0.3 * pitch <= centre <= spans[i][1] + 0.3 * pitch]
             marks = marks[-1:] if marks and marks[-1] == len(text) - 1 or len(marks) == 1 else []
@@ -240,7 +261,7 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
             continue
         if glyph.kind == "digit":
             continue  # a digit with no place read for it: where it belongs is not sure enough to put it in
-        read_for = [i for i in near if text[i].isalnum()]
+        read_for = [i for i in near if text[i].isalnum() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
         if extra > 0 and read_for:
             at = min(read_for, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
             text, extra = text[:at] + written + text[at + 1:], extra - 1
@@ -302,7 +323,7 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
     sizes = line_sizes(words)
     skipped = {id(w) for w in skip}
     found: dict[int, tuple[Word, list[Glyph], float]] = {}
-    pieces: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    pieces: dict[int, tuple[list[Piece], list[Piece]]] = {}
     letters: dict[int, int] = {}
     ink = scanned < INK_BELOW
     for members in words_by_line(words).values():
