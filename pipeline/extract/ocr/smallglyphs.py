@@ -6,20 +6,28 @@ Science, medicine and engineering exams print units and formulas in every langua
 letter (`SatO,`, `Nas`), `H2O` as `H/0`, and drops primes. Such a glyph is told by the layout, the same in every
 script, never by the words (`small_glyphs`):
 
-- the line's measures: the word's baseline (the median bottom of its pieces of ink at least `LETTER_FROM` cap heights
-  tall) and the cap height (`CAP_HEIGHT_PER_SIZE` of the line's font size, `words.line_sizes`);
+- pieces of ink: the page as scanned (the page prepared for Tesseract breaks thin strokes) cut at two grey levels,
+  `INK_BELOW` (a small glyph's thin strokes whole) and `DARK_BELOW` (a ring apart from a letter the blur joins it to);
+  a glyph is a pale piece or, where none is, a dark one;
+- the line's measures: the baseline (the median bottom of the line's pieces at least `LETTER_FROM` cap heights tall
+  within `BASELINE_REACH` cap heights of the word) and the cap height (measured on the letters standing on the
+  baseline; the line's font size estimate, `words.line_sizes`, where those are small letters alone);
 - a raised small glyph: a piece of ink whose bottom stands `RAISED_FROM` cap heights or more over the baseline, no
-  taller than `SMALL_TO`, with no other ink under it down to the baseline (an i's dot, an accent stand over a letter);
+  taller than `SMALL_TO`, with no other ink under it down to the baseline (an i's dot, an accent stand over a letter;
+  an ordinal's `º` stands on its bar, one piece reaching lower);
 - a lowered small glyph: a piece reaching `LOWERED_FROM` under the baseline whose top stays under `LOWERED_TOP`
-  cap heights over it, at least `DIGIT_FROM` tall, with no ink over it (a cedilla, an ogonek stand under a letter);
+  cap heights over it, at least `DIGIT_FROM` tall and `DIGIT_WIDE_TO_CAP` wide (a comma is smaller), with no ink over
+  it (a cedilla, an ogonek stand under a letter);
 - its shape: a round piece (height over width between `ROUND_FROM` and `ROUND_TO`, at most `RING_TO` cap heights tall)
-  with a hole in the page as scanned is a ring (`°`); a narrow piece (taller than wide by `TICK_FROM`) a tick, two
-  ticks closer than `PAIR_GAP` a double tick (`"`), one a single (`'`); a piece at least `DIGIT_FROM` tall that is
-  neither is read with a digit alphabet by Tesseract, upscaled to the line's cap height, and taken at `DIGIT_CONF`;
+  with a hole in the page as scanned is a ring (`°`); a narrow piece (taller than wide by `TICK_FROM`, no wider than
+  `TICK_WIDE_TO`) a tick, two ticks closer than `PAIR_GAP` a double tick (`"`), one a single (`'`); a piece at least
+  `DIGIT_FROM` tall and `DIGIT_WIDE_TO_CAP` wide that is neither is read with a digit alphabet by Tesseract, upscaled
+  to the line's cap height, all of a page's in one strip, and taken at `DIGIT_CONF`;
 - the text: the character read where the glyph stands (character places estimated from the characters' widths) is
-  rewritten where it is a mark of another class (`"` where a ring stands, `,` or `/` where a digit stands), or a
-  letter where a lowered digit stands; a ring or a tick no character was read for, after a digit or a capital, is put
-  in; a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
+  rewritten where it is a mark of another class (`"` or `º` where a ring stands, `,` or `/` where a digit stands), or a
+  letter where a lowered digit stands; a ring or a tick no character was read for is put in after a digit or a
+  capital, or takes the place of a letter or digit read there where the word has more of them than pieces of
+  letters' height (`40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
