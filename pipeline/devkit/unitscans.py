@@ -141,17 +141,24 @@ def read_words(scan: Path, language: Language, dpi: int, cache: Path, disabled: 
 
 def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[str, ...]
             ) -> tuple[int, int, int, list[tuple[str, str]]]:
-    """(units printed, units read exactly, word runs differing, the differing runs printed → read)."""
+    """(units printed, units read exactly, word runs differing, the differing runs printed → read). A unit is read
+    exactly where none of its words lies in a differing run."""
     scanned, tokens = scanned_page(out, language, scan)
-    printed, read = printed_text(tokens), read_words(scanned, language, scan.dpi, out / "cache", disabled)
+    read = read_words(scanned, language, scan.dpi, out / "cache", disabled)
+    printed, owner = [], []  # the printed words (a unit such as `12 m2` is two) and the token each belongs to
+    for at, text in enumerate(printed_text(tokens)):
+        for word in text.split():
+            printed.append(word)
+            owner.append(at)
     units = {at for at, token in enumerate(tokens) if is_unit(token)}
-    right, shown = 0, []
+    wrong, shown = set(), []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, printed, read, autojunk=False).get_opcodes():
-        if op == "equal":
-            right += sum(1 for at in range(i1, i2) if at in units)
-        else:
+        if op != "equal":
+            wrong |= {owner[i] for i in range(i1, i2)}
             shown.append((" ".join(printed[i1:i2]), " ".join(read[j1:j2])))
-    return len(units), right, len(shown), shown
+            if i1 == i2 and 0 < i1 < len(owner):  # words read where none was printed: both neighbours are no longer exact
+                wrong |= {owner[i1 - 1], owner[i1]}
+    return len(units), len(units - wrong), len(shown), shown
 
 
 def main(argv: list[str] | None = None) -> int:
