@@ -26,7 +26,8 @@ script, never by the words (`small_glyphs`):
 - the text: the character read where the glyph stands (character places estimated from the characters' widths) is
   rewritten where it is a mark of another class (`"` or `º` where a ring stands, `,` or `/` where a digit stands), or a
   letter where a lowered digit stands; a ring or a tick no character was read for is put in after a digit or a
-  capital (a letter or digit read in its place stays: `40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
+  capital, or takes the place of a letter or digit read there where the word has more of them than pieces of
+  letters' height (`40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
@@ -140,8 +141,9 @@ def line_pieces(grey: np.ndarray, members: list[Word], cap: float) -> tuple[list
 
 
 def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.ndarray, scanned: np.ndarray, cap: float,
-                reach: int) -> list[Glyph]:
-    """The raised and lowered small glyphs in `word`'s ink (module docstring), left to right: `pieces` its line's pieces of ink (`line_pieces`), `reach` the pixels right of its box searched for
+                reach: int) -> tuple[list[Glyph], int]:
+    """The raised and lowered small glyphs in `word`'s ink (module docstring), left to right, and the word's pieces as
+    tall as letters: `pieces` its line's pieces of ink (`line_pieces`), `reach` the pixels right of its box searched for
     a mark its box left out. The baseline is the median bottom of the line's letters within `BASELINE_REACH` cap heights
     of the word. A glyph is a piece cut pale (whole) or, where none is, cut dark (apart from a letter it touches pale)."""
     dark, pale = pieces
@@ -154,7 +156,7 @@ def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.nda
                and word.left - BASELINE_REACH * cap <= (p[0] + p[2]) / 2 <= word.right + BASELINE_REACH * cap]
     own_dark, own_pale = owned(dark), owned(pale)
     if len(letters) < 3 or not own_dark:
-        return []
+        return [], 0
     baseline = median(p[3] for p in letters)
     # The cap height measured on the letters standing on the baseline, where they give one (ascenders, capitals, digits
     # reach it); a line of small letters alone keeps the line's estimate.
@@ -167,7 +169,8 @@ def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.nda
         if glyph is not None and not any(g.left < glyph.right and glyph.left < g.right and g.top < glyph.bottom and glyph.top < g.bottom
                                          for g in found):
             found.append(glyph)
-    return _paired(sorted(found, key=lambda g: g.left), cap)
+    tall = sum(1 for p in own_dark if LETTER_FROM * cap <= p[3] - p[1] and word.left <= (p[0] + p[2]) / 2 <= word.right)
+    return _paired(sorted(found, key=lambda g: g.left), cap), tall
 
 
 def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, cap: float) -> Glyph | None:
@@ -238,10 +241,11 @@ def _same_class(char: str, glyph: Glyph) -> bool:
     return char == glyph.text
 
 
-def mend_word(text: str, left: int, right: int, glyphs: list[Glyph]) -> str:
-    """`text` with each glyph written where it stands (module docstring: rewritten, or put in), right to left. A letter
-    or digit read where a ring or tick stands is never rewritten: the places are estimates, and on the corpus the one
-    such rewrite took a right letter (`54X",` read `54",`)."""
+def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: int) -> str:
+    """`text` with each glyph written where it stands (module docstring: rewritten, or put in), right to left. `letters`:
+    the word's pieces of ink as tall as letters; where the text holds more letters and digits than that, a ring or a tick
+    where a letter or digit was read takes its place rather than being put in beside it (`40.77C` for `40.7°C`)."""
+    extra = sum(ch.isalnum() for ch in text) - letters
     for glyph in sorted(glyphs, key=lambda g: -g.left):
         written = _written(glyph)
         if written is None:
@@ -265,6 +269,11 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph]) -> str:
             continue
         if glyph.kind == "digit":
             continue  # a digit with no place read for it: where it belongs is not sure enough to put it in
+        read_for = [i for i in near if text[i].isalnum() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
+        if extra > 0 and read_for:
+            at = min(read_for, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
+            text, extra = text[:at] + written + text[at + 1:], extra - 1
+            continue
         at = min(range(len(text) + 1), key=lambda i: abs((spans[i][0] if i < len(text) else right) - centre))
         if at > 0 and (text[at - 1].isdigit() or text[at - 1].isupper()):
             text = text[:at] + written + text[at:]
@@ -323,6 +332,7 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
     skipped = {id(w) for w in skip}
     found: dict[int, tuple[Word, list[Glyph], float]] = {}
     pieces: dict[int, tuple[list[Piece], list[Piece]]] = {}
+    letters: dict[int, int] = {}
     ink = scanned < INK_BELOW
     for members in words_by_line(words).values():
         for at, word in enumerate(members):
@@ -333,9 +343,10 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
             reach = max(0, min(int(0.5 * cap), after - word.right - 2))
             if id(word.line) not in pieces:
                 pieces[id(word.line)] = line_pieces(scanned, members, cap)
-            glyphs = find_glyphs(word, pieces[id(word.line)], ink, scanned, cap, reach)
+            glyphs, tall = find_glyphs(word, pieces[id(word.line)], ink, scanned, cap, reach)
             if glyphs:
                 found[id(word)] = (word, glyphs, cap)
+                letters[id(word)] = tall
     if not found:
         return words, []
     digits = [g for _, glyphs, _ in found.values() for g in glyphs if g.kind == "digit"]
@@ -347,7 +358,7 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
     changes: list[tuple[str, str]] = []
     mended: dict[int, Word] = {}
     for key, (word, glyphs, _) in found.items():
-        text = mend_word(word.text, word.left, word.right, glyphs)
+        text = mend_word(word.text, word.left, word.right, glyphs, letters[key])
         if text != word.text:
             changes.append((word.text, text))
             mended[key] = replace(word, text=text)
