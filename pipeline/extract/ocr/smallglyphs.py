@@ -26,7 +26,7 @@ script, never by the words (`small_glyphs`):
 - the text: the character read where the glyph stands (character places estimated from the characters' widths) is
   rewritten where it is a mark of another class (`"` or `º` where a ring stands, `,` or `/` where a digit stands), or a
   letter where a lowered digit stands; a ring or a tick no character was read for is put in after a digit or a
-  capital, or takes the place of a letter or digit read there where the word has more of them than pieces of
+  capital, or takes the place of a digit read there where the word has more letters and digits than pieces of
   letters' height (`40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
@@ -244,7 +244,8 @@ def _same_class(char: str, glyph: Glyph) -> bool:
 def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: int) -> str:
     """`text` with each glyph written where it stands (module docstring: rewritten, or put in), right to left. `letters`:
     the word's pieces of ink as tall as letters; where the text holds more letters and digits than that, a ring or a tick
-    where a letter or digit was read takes its place rather than being put in beside it (`40.77C` for `40.7°C`)."""
+    where a digit was read takes its place rather than being put in beside it (`40.77C` for `40.7°C`); a letter read
+    there stays (on pe-conareme the ticks of `54X",` took the X's place)."""
     extra = sum(ch.isalnum() for ch in text) - letters
     for glyph in sorted(glyphs, key=lambda g: -g.left):
         written = _written(glyph)
@@ -269,7 +270,8 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
             continue
         if glyph.kind == "digit":
             continue  # a digit with no place read for it: where it belongs is not sure enough to put it in
-        read_for = [i for i in near if text[i].isalnum() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
+        # A digit, not a letter: a ring is read as `9`, `5`, `3`, `7`; a letter there is more likely one the glyph stands beside.
+        read_for = [i for i in near if text[i].isdigit() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
         if extra > 0 and read_for:
             at = min(read_for, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
             text, extra = text[:at] + written + text[at + 1:], extra - 1

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from pipeline.extract.ocr import installed_languages
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
-from pipeline.extract.ocr.smallglyphs import small_glyphs
+from pipeline.extract.ocr.smallglyphs import Glyph, char_spans, mend_word, small_glyphs
 from pipeline.extract.ocr.words import Word
 
 FONTS = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"), Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
@@ -112,3 +112,15 @@ def test_the_pass_is_registered_after_the_comma_tails_with_a_version_and_a_condi
     assert "small-glyphs" in names and names.index("comma-tails") < names.index("small-glyphs")
     small = PAGE_PASSES[names.index("small-glyphs")]
     assert not small.required and small.version and "raised mark" in small.condition
+
+
+def test_a_ring_read_as_a_digit_takes_its_place_and_a_letter_beside_ticks_stays():
+    """Where a word holds more letters and digits than pieces of letters' height, a ring stands where a digit was read
+    (`40.77C`: the ring read `7`); ticks never take a letter's place (`54X,`: the 5 and 4 touch, one piece)."""
+    spans = char_spans("40.77C", 0, 120)
+    at = (spans[4][0] + spans[4][1]) / 2
+    ring = Glyph(int(at) - 4, 0, int(at) + 4, 8, True, "ring")
+    assert mend_word("40.77C", 0, 120, [ring], letters=4) == "40.7°C"
+    spans = char_spans("54X,", 0, 80)
+    ticks = Glyph(int(spans[2][1]) - 3, 0, int(spans[2][1]) + 5, 8, True, "ticks")
+    assert mend_word("54X,", 0, 80, [ticks], letters=2) == '54X",'
