@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
@@ -20,6 +21,7 @@ from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.smallglyphs import is_candidate, small_glyphs
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
     as_ellipsis,
@@ -178,6 +180,28 @@ def _comma_tails(work: PageWork) -> PageWork:
     stacked as a colon or semicolon, a low quote read as a comma as `„`; a mark whose ink is unclear marks its word
     unsure (`commas`)."""
     return replace(work, words=commas_read_as_periods(work.words, work.image))
+
+
+def _has_small_glyph_words(work: PageWork) -> bool:
+    """the page has a word holding a digit, a raised mark (`"`, `*`, `?`, `°`, …) or a capital followed by a low mark
+    (`SatO,`, `H/0`): where a raised or lowered small glyph may stand or have been read as a mark"""
+    return any(is_candidate(w.text) for w in work.words)
+
+
+@page_pass("small-glyphs", "1", Cost.REGIONS, when=_has_small_glyph_words)
+def _small_glyphs(work: PageWork) -> PageWork:
+    """Raised and lowered small glyphs in a word's ink (pieces standing over the line's letters or under its baseline,
+    measured in cap heights) read by their shape: a ring with a hole is `°`, one or two narrow ticks `'` or `"`, a small
+    digit read by Tesseract with a digit alphabet, upscaled, and written plain; the mark read in its place is rewritten
+    or a dropped one put in, a mark where the ink shows no such glyph stays as read (`smallglyphs`)."""
+    scanned = np.asarray(work.image.convert("L"))
+    words, changes = small_glyphs(work.words, scanned, work.prepared(), tuple(work.settings.languages), work.settings.dpi,
+                                  work.omp_thread_limit, work.folder, skip=work.lone_cells)
+    if not changes:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
+    note = f"small glyphs: {len(changes)} word(s) took a raised or lowered glyph read by its shape ({shown})"
+    return replace(work, words=words, notes=work.notes + (note,))
 
 
 def _has_words(work: PageWork) -> bool:

@@ -1,0 +1,126 @@
+"""The `small-glyphs` pass: raised and lowered small glyphs (a degree ring, primes, sub- and superscript digits) read by
+their shape in the ink of a word, where Tesseract read another mark or none; a mark the ink shows no such glyph for
+stays as read. Lines are drawn in real typefaces, softened as a 150 dpi scan with blur 0.8 is, and the small digits
+read by the real Tesseract."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from pipeline.extract.ocr import installed_languages
+from pipeline.extract.ocr.pagepasses import PAGE_PASSES
+from pipeline.extract.ocr.smallglyphs import Glyph, char_spans, mend_word, small_glyphs
+from pipeline.extract.ocr.words import Word
+
+FONTS = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"), Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]
+SIZE = 42  # px: a 10 pt line at 300 dpi
+# A token: pieces of (text, place): "" on the line, "sup" raised, "sub" lowered, both at SMALL of the size.
+SMALL = 0.6
+Token = list[tuple[str, str]]
+
+
+def drawn_line(tokens: list[Token], font_path: Path, *, blur: float = 1.6) -> tuple[Image.Image, list[Word]]:
+    """`tokens` drawn as one line, small pieces raised or lowered as a typesetter's super- and subscripts, and blurred
+    (a 150 dpi scan at blur 0.8, rendered at 300 dpi); the words' boxes are their ink's, as Tesseract gives them."""
+    if not font_path.is_file():
+        pytest.skip(f"{font_path} not installed")
+    font, small = ImageFont.truetype(str(font_path), SIZE), ImageFont.truetype(str(font_path), round(SMALL * SIZE))
+    image = Image.new("L", (80 + 40 * sum(len(text) + 1 for token in tokens for text, _ in token), 3 * SIZE), 255)
+    draw = ImageDraw.Draw(image)
+    words, x = [], 30
+    for token in tokens:
+        boxes = []
+        for text, place in token:
+            face = font if not place else small
+            y = SIZE + (-0.05 * SIZE if place == "sup" else 0.42 * SIZE if place == "sub" else 0)
+            boxes.append(draw.textbbox((x, y), text, font=face))
+            draw.text((x, y), text, font=face, fill=0)
+            x = boxes[-1][2] + 2
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        words.append(Word("".join(t for t, _ in token), 90.0, left, top, right, bottom, (1, 1, 1)))
+        x = right + int(0.3 * SIZE)
+    return image.filter(ImageFilter.GaussianBlur(blur)), words
+
+
+def read_as(words: list[Word], texts: dict[int, str]) -> list[Word]:
+    return [Word(texts.get(i, w.text), w.conf, w.left, w.top, w.right, w.bottom, w.line) for i, w in enumerate(words)]
+
+
+def mended(page: Image.Image, words: list[Word], tmp_path: Path) -> list[str]:
+    if "spa" not in installed_languages():
+        pytest.skip("Tesseract's Spanish data is not installed")
+    read, _ = small_glyphs(words, np.asarray(page), page, ("spa",), 300, 1, tmp_path)
+    return [w.text for w in read]
+
+
+def plain(*texts: str) -> list[Token]:
+    return [[(t, "")] for t in texts]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_a_degree_ring_read_as_a_quote_an_asterisk_or_a_question_mark_is_a_ring(font: Path, tmp_path: Path):
+    page, words = drawn_line(plain("Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C", "o", "40°C"), font)
+    misread = read_as(words, {1: 'T"39*C,', 5: "38?C", 7: "40ºC"})
+    assert mended(page, misread, tmp_path) == ["Examen:", "T°39°C,", "presenta", "fiebre", "de", "38°C", "o", "40°C"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_an_ordinal_standing_on_its_bar_is_no_ring(font: Path, tmp_path: Path):
+    page, words = drawn_line(plain("el", "10º", "lugar", "y", "el", "2º", "puesto"), font)
+    assert mended(page, words, tmp_path) == ["el", "10º", "lugar", "y", "el", "2º", "puesto"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_primes_dropped_after_a_count_are_put_back(font: Path, tmp_path: Path):
+    page, words = drawn_line(plain("frecuencia", "FC", "110X',", "FR", "24X\";", "luego"), font)
+    misread = read_as(words, {2: "110X,", 4: "24X;"})
+    assert mended(page, misread, tmp_path) == ["frecuencia", "FC", "110X',", "FR", "24X\";", "luego"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_a_lowered_digit_read_as_a_comma_or_a_slash_is_the_digit_written_plain(font: Path, tmp_path: Path):
+    tokens = [[("con", "")], [("SatO", ""), ("2", "sub")], [("de", "")], [("94%", "")], [("y", "")], [("H", ""), ("2", "sub"), ("O", "")],
+              [("normal", "")]]
+    page, words = drawn_line(tokens, font)
+    misread = read_as(words, {1: "SatO,", 5: "H/O"})
+    assert mended(page, misread, tmp_path) == ["con", "SatO2", "de", "94%", "y", "H2O", "normal"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_a_raised_digit_read_as_a_mark_is_the_digit(font: Path, tmp_path: Path):
+    tokens = [[("un", "")], [("área", "")], [("de", "")], [("12", "")], [("m", ""), ("2", "sup")], [("cerca", "")]]
+    page, words = drawn_line(tokens, font)
+    assert mended(page, read_as(words, {4: "m?"}), tmp_path) == ["un", "área", "de", "12", "m2", "cerca"]
+
+
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_marks_read_right_and_marks_with_no_small_glyph_stay_as_read(font: Path, tmp_path: Path):
+    """Quotation marks, an apostrophe, an accent, an i's dot, a question mark, commas and a real asterisk: nothing is
+    rewritten; a mark read where the ink has no raised glyph (`dijo"` over a plain word) stays too."""
+    texts = ("dijo:", '"Qué', 'día!"', "l'eau", "año?", "nota*", "ñandú,", "Óscar", "Ítaca")
+    page, words = drawn_line(plain(*texts), font)
+    assert mended(page, words, tmp_path) == list(texts)
+    assert mended(page, read_as(words, {6: 'ñandú"'}), tmp_path)[6] == 'ñandú"'
+
+
+def test_the_pass_is_registered_after_the_comma_tails_with_a_version_and_a_condition():
+    names = [p.name for p in PAGE_PASSES]
+    assert "small-glyphs" in names and names.index("comma-tails") < names.index("small-glyphs")
+    small = PAGE_PASSES[names.index("small-glyphs")]
+    assert not small.required and small.version and "raised mark" in small.condition
+
+
+def test_a_ring_read_as_a_digit_takes_its_place_and_a_letter_beside_ticks_stays():
+    """Where a word holds more letters and digits than pieces of letters' height, a ring stands where a digit was read
+    (`40.77C`: the ring read `7`); ticks never take a letter's place (`54X,`: the 5 and 4 touch, one piece)."""
+    spans = char_spans("40.77C", 0, 120)
+    at = (spans[4][0] + spans[4][1]) / 2
+    ring = Glyph(int(at) - 4, 0, int(at) + 4, 8, True, "ring")
+    assert mend_word("40.77C", 0, 120, [ring], letters=4) == "40.7°C"
+    spans = char_spans("54X,", 0, 80)
+    ticks = Glyph(int(spans[2][1]) - 3, 0, int(spans[2][1]) + 5, 8, True, "ticks")
+    assert mend_word("54X,", 0, 80, [ticks], letters=2) == '54X",'
