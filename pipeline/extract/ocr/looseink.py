@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import ndimage
 
 from pipeline.extract.ocr.words import Word
 
@@ -67,6 +66,8 @@ def loose_pieces(grey: np.ndarray, words: Sequence[Word], text_height: float,
         left_ink[max(0, w.top - pad):w.bottom + pad, max(0, w.left - pad):w.right + pad] = False
     for left, top, right, bottom in figures:
         left_ink[max(0, top):bottom, max(0, left):right] = False
+    from scipy import ndimage  # here, not at the top: only scanned pages need it, and a season run starts without it
+
     labels, count = ndimage.label(left_ink)
     if not count:
         return ()
