@@ -14,7 +14,6 @@ under other marks counts as `lost` where the reading has fewer marks, `added` wh
 """
 from __future__ import annotations
 
-import argparse
 import difflib
 import sys
 import unicodedata
@@ -22,9 +21,10 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from pipeline.devkit.punctscans import Language, page_pdf, read_words, scanned_prose
+from pipeline.devkit.punctscans import (
+    Language, chosen_sets, disabled_passes, language_scans_parser, page_pdf, read_words, scanned_prose,
+)
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import installed_languages
 
 TUNING = (
     Language("es", "spa", "DejaVuSerif", 1), Language("pt", "por", "DejaVuSans", 2), Language("pl", "pol", "DejaVuSerif", 3),
@@ -90,26 +90,14 @@ def measure(out: Path, language: Language, scan: ScanSetting, page: str, disable
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.accentscans", description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="work folder: pages, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
-    parser.add_argument("--languages", default="", help="language names, comma-separated (default: every one of the set)")
-    parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
-    parser.add_argument("--disable", default="", help="passes left out, comma-separated")
-    parser.add_argument("--show", action="store_true", help="every word read with other marks: printed → read")
+    parser = language_scans_parser("python -m pipeline.devkit.accentscans", __doc__.split("\n")[0], SETS, SCANS,
+                                   "every word read with other marks: printed → read")
     args = parser.parse_args(argv)
-    disabled = tuple(p for p in args.disable.split(",") if p)
-    chosen = {n for n in args.languages.split(",") if n}
-    installed = installed_languages()
-    for set_name in (list(SETS) if args.set == "all" else [args.set]):
+    disabled = disabled_passes(args)
+    for set_name, languages in chosen_sets(args, SETS):
         print(f"# {set_name}")
         total: Counter[str] = Counter()
-        for language in SETS[set_name]:
-            if chosen and language.name not in chosen:
-                continue
-            if language.tesseract not in installed:
-                print(f"{language.name}: skipped, Tesseract has no {language.tesseract}")
-                continue
+        for language in languages:
             for text in args.scans.split(","):
                 scan = replace(ScanSetting.parse(text), noise=0.0)
                 for page in ("marked", "bare"):

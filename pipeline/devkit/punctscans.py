@@ -18,6 +18,7 @@ import argparse
 import random
 import sys
 from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -125,24 +126,51 @@ def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[st
     return marks, punctkinds.classify_words(printed, read), shown
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.punctscans", description=__doc__.split("\n\n")[0])
+def language_scans_parser(prog: str, description: str, sets: Mapping[str, Sequence[Language]], scans: str,
+                          show: str) -> argparse.ArgumentParser:
+    """The command line every generated-prose measure shares (`punctscans`, `unitscans`, `accentscans`): a work folder,
+    a set of languages or all, some of its languages, the scans, passes left out, and what `--show` prints."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--out", type=Path, required=True, help="work folder: pages, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
+    parser.add_argument("--set", choices=[*sets, "all"], default="all")
     parser.add_argument("--languages", default="", help="language names, comma-separated (default: every one of the set)")
-    parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
+    parser.add_argument("--scans", default=scans, help="dpi/blur/jpeg, comma-separated")
     parser.add_argument("--disable", default="", help="passes left out, comma-separated")
-    parser.add_argument("--show", action="store_true", help="every run with a punctuation difference: printed → read")
-    args = parser.parse_args(argv)
-    scans = ScanSetting.parse_list(args.scans)
-    disabled = tuple(p for p in args.disable.split(",") if p)
+    parser.add_argument("--show", action="store_true", help=show)
+    return parser
+
+
+def chosen_sets(args: argparse.Namespace, sets: Mapping[str, Sequence[Language]]) -> Iterator[tuple[str, list[Language]]]:
+    """Each set the command line asks for, with its languages the command line chose and Tesseract can read (one line
+    said for each it cannot)."""
     chosen = {name for name in args.languages.split(",") if name}
     installed = installed_languages()
-    for set_name in SETS if args.set == "all" else [args.set]:
-        total_marks, total = 0, Counter[str]()
-        for language in SETS[set_name]:
-            if (chosen and language.name not in chosen) or language.tesseract not in installed:
+    for set_name in sets if args.set == "all" else [args.set]:
+        languages = []
+        for language in sets[set_name]:
+            if chosen and language.name not in chosen:
                 continue
+            if language.tesseract not in installed:
+                print(f"{set_name}: {language.name} skipped, Tesseract has no {language.tesseract}", flush=True)
+                continue
+            languages.append(language)
+        yield set_name, languages
+
+
+def disabled_passes(args: argparse.Namespace) -> tuple[str, ...]:
+    """The passes `--disable` leaves out."""
+    return tuple(p for p in args.disable.split(",") if p)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = language_scans_parser("python -m pipeline.devkit.punctscans", __doc__.split("\n\n")[0], SETS, SCANS,
+                                   "every run with a punctuation difference: printed → read")
+    args = parser.parse_args(argv)
+    scans = ScanSetting.parse_list(args.scans)
+    disabled = disabled_passes(args)
+    for set_name, languages in chosen_sets(args, SETS):
+        total_marks, total = 0, Counter[str]()
+        for language in languages:
             for scan in scans:
                 marks, found, shown = measure(args.out, language, scan, disabled)
                 total_marks += marks

@@ -16,7 +16,6 @@ above its letters of any Latin script) only reports.
 """
 from __future__ import annotations
 
-import argparse
 import difflib
 import random
 import sys
@@ -26,10 +25,10 @@ from pathlib import Path
 from fpdf import FPDF
 
 from pipeline.devkit.ocrcertainty import _vocabulary
-from pipeline.devkit.punctscans import Language
+from pipeline.devkit.punctscans import Language, chosen_sets, disabled_passes, language_scans_parser
 from pipeline.devkit.sample.pdfgen import FONT_FILES, font_dir
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import OcrSettings, installed_languages, ocr_pages
+from pipeline.extract.ocr import OcrSettings, ocr_pages
 from pipeline.infra import sha256_file
 
 TUNING = (
@@ -162,23 +161,14 @@ def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.unitscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="work folder: pages, scans and the OCR cache")
-    parser.add_argument("--set", choices=[*SETS, "all"], default="all")
-    parser.add_argument("--languages", default="", help="language names, comma-separated (default: every one of the set)")
-    parser.add_argument("--scans", default=SCANS, help="dpi/blur/jpeg, comma-separated")
-    parser.add_argument("--disable", default="", help="passes left out, comma-separated")
-    parser.add_argument("--show", action="store_true", help="every differing run: printed → read")
+    parser = language_scans_parser("python -m pipeline.devkit.unitscans", __doc__.split("\n\n")[0], SETS, SCANS,
+                                   "every differing run: printed → read")
     args = parser.parse_args(argv)
     scans = ScanSetting.parse_list(args.scans)
-    disabled = tuple(p for p in args.disable.split(",") if p)
-    chosen = {name for name in args.languages.split(",") if name}
-    installed = installed_languages()
-    for set_name in SETS if args.set == "all" else [args.set]:
+    disabled = disabled_passes(args)
+    for set_name, languages in chosen_sets(args, SETS):
         totals = [0, 0, 0]
-        for language in SETS[set_name]:
-            if (chosen and language.name not in chosen) or language.tesseract not in installed:
-                continue
+        for language in languages:
             for scan in scans:
                 units, right, differing, shown = measure(args.out, language, scan, disabled)
                 totals = [totals[0] + units, totals[1] + right, totals[2] + differing]
