@@ -48,10 +48,8 @@ class _PageLoads:
         monkeypatch.setattr(pdfium.PdfDocument, "__getitem__", counted)
 
 
-def test_every_page_is_loaded_once_for_its_text_and_a_page_with_a_figure_once_more_to_draw_it(tmp_path, monkeypatch):
-    sheet = _sheet(tmp_path / "sheet.pdf", pages=6, figure_on=3)
-    options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
-    loads = _PageLoads(monkeypatch)
+def _opened_files(monkeypatch) -> list[str]:
+    """The files pdfium opens from now on, in order."""
     opened: list[str] = []
     open_document = pdfium.PdfDocument.__init__
 
@@ -60,6 +58,14 @@ def test_every_page_is_loaded_once_for_its_text_and_a_page_with_a_figure_once_mo
         open_document(document, source, *args, **kwargs)
 
     monkeypatch.setattr(pdfium.PdfDocument, "__init__", counted)
+    return opened
+
+
+def test_every_page_is_loaded_once_for_its_text_and_a_page_with_a_figure_once_more_to_draw_it(tmp_path, monkeypatch):
+    sheet = _sheet(tmp_path / "sheet.pdf", pages=6, figure_on=3)
+    options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
+    loads = _PageLoads(monkeypatch)
+    opened = _opened_files(monkeypatch)
     document = extract_document(sheet, SHA, options)
     assert loads.counts == {1: 1, 2: 1, 3: 2, 4: 1, 5: 1, 6: 1} and opened == [str(sheet)]
     assert [len(page.figures) for page in document.pages] == [0, 0, 1, 0, 0, 0]
@@ -71,14 +77,7 @@ def test_every_page_is_loaded_once_for_its_text_and_a_page_with_a_figure_once_mo
 
 def test_a_file_without_figures_is_not_opened_again(tmp_path, monkeypatch):
     sheet = _sheet(tmp_path / "plain.pdf", pages=4, figure_on=0)
-    opened: list[str] = []
-    open_document = pdfium.PdfDocument.__init__
-
-    def counted(document, source, *args, **kwargs):
-        opened.append(str(source))
-        open_document(document, source, *args, **kwargs)
-
-    monkeypatch.setattr(pdfium.PdfDocument, "__init__", counted)
+    opened = _opened_files(monkeypatch)
     options = ExtractOptions(figures_dir=str(tmp_path / "raw" / "figures"), figures_root=str(tmp_path))
     document = extract_document(sheet, SHA, options)
     assert opened == [str(sheet)] and document.page_count == 4
