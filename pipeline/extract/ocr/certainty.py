@@ -99,10 +99,15 @@ class CertaintyPolicy:
     # raised mark, a short word Tesseract left out) makes the word unsure. Judged from the ink the `loose-ink` pass
     # kept with the page's reading (a reading cached before it holds none).
     loose_ink: bool = True
+    # A number of `DIGIT_COUNT_MIN` digits or more (marks beside it allowed) whose box is wider or narrower than its read
+    # characters fill, in the page's digit width, by more than this many digit widths is unsure: a digit read twice or a
+    # mark read as a digit (`1978?` read `19787?`: 5 glyphs of ink read as 6), or a digit lost. Lining figures are
+    # one width in a font; the digit width is measured on the page's other numbers of the same height. 0: off.
+    digit_count: float = 0.6
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "9"  # 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "10"  # 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -428,3 +433,58 @@ def lowest_confidence(confidences: Sequence[float | None]) -> float | None:
     """The lowest of the confidences Tesseract gave (None when it gave none)."""
     given = [c for c in confidences if c is not None and c >= 0]
     return round(min(given), 1) if given else None
+
+
+
+# A number judged by its width: this many digits or more (fewer: a digit's own width varies too much against a mark's).
+DIGIT_COUNT_MIN = 3
+DIGIT_COUNT_REFERENCES = 3  # the page's other numbers needed to measure its digits' width to height
+# A number's box taller than this many times the page's median word box holds more than its digits (ink of the line
+# above or below, a tilted line's): lining figures stand no taller than a word's ascenders and descenders.
+TALLER_THAN_WORDS = 1.3
+SAME_HEIGHT = 0.15  # ... each within this share of the number's height: a title's, a footnote's or a tilted line's are no measure
+# What a mark beside a number takes in digit widths: a stop or a colon about a third of a digit's advance in text faces;
+# a per cent or per mille sign about one and a half; other marks (`?`, `!`, `°`) about three quarters of it. Marks that
+# reach under or over a digit (`,`, `;`, brackets, `/`) make the box no digit's height: such a number is not judged.
+_NARROW_MARKS = frozenset(".:")
+_WIDE_MARKS = frozenset("%‰")
+_NUMBER = re.compile(r"^([.:?!%‰°]{0,2})(\d+)([.:?!%‰°]{0,2})$")
+
+
+def _digit_units(text: str) -> tuple[int, float] | None:
+    """A number's digits and its width in digit widths (marks beside it counted by `_NARROW_MARKS`); None for no number."""
+    found = _NUMBER.match(text)
+    if not found:
+        return None
+    marks = found.group(1) + found.group(3)
+    return len(found.group(2)), len(found.group(2)) + sum(0.35 if ch in _NARROW_MARKS else 1.5 if ch in _WIDE_MARKS else 0.75
+                                                          for ch in marks)
+
+
+def digit_count_misfits(words: Sequence[tuple[str, float, float]], tolerance: float) -> list[bool]:
+    """For each (text, box width, box height) of one page's words, whether it is a number of `DIGIT_COUNT_MIN` digits or
+    more whose box width differs from its read width in digit widths by more than `tolerance` digit widths
+    (`CertaintyPolicy.digit_count`). Lining figures stand as tall as a face's capitals and are one width in it, so a
+    digit's width is a share of the number's height the same at every size of the face: the median, over the page's
+    other numbers of two digits or more and of about its height (`SAME_HEIGHT`), of their width per digit width and
+    height; a number with fewer than
+    `DIGIT_COUNT_REFERENCES` such numbers beside it, or a box taller than the page's words (`TALLER_THAN_WORDS`), is not
+    judged. Widths and heights in any one unit."""
+    found = [False] * len(words)
+    if not tolerance:
+        return found
+    heights = sorted(height for text, _, height in words if any(ch.isalnum() for ch in text))
+    if not heights:
+        return found
+    tallest = TALLER_THAN_WORDS * heights[len(heights) // 2]
+    numbers = [(i, units) for i, (text, _, height) in enumerate(words) for units in (_digit_units(text),)
+               if units and units[0] >= 2 and 0 < height <= tallest]
+    for i, (digits, units) in numbers:
+        if digits < DIGIT_COUNT_MIN:
+            continue
+        _, width, height = words[i]
+        shares = sorted(words[j][1] / (other * words[j][2]) for j, (_, other) in numbers
+                        if j != i and abs(words[j][2] - height) <= SAME_HEIGHT * height)
+        if len(shares) >= DIGIT_COUNT_REFERENCES:
+            found[i] = abs(width / (shares[len(shares) // 2] * height) - units) > tolerance
+    return found

@@ -17,7 +17,7 @@ from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
 from pipeline.extract.ocr.cellpasses import cell_facts
-from pipeline.extract.ocr.certainty import lowest_confidence, small_digits, unsure_words
+from pipeline.extract.ocr.certainty import digit_count_misfits, lowest_confidence, small_digits, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
@@ -75,6 +75,10 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
     # Where a glyph is several pieces of ink (square cells: Hangul), ink closer to a word than a word space is its own.
     facts = cell_facts(settings.languages) if loose else None
     own_within = facts.word_space if facts is not None else 0.0
+    # Numbers whose box does not fit their read digit count, measured against the page's other numbers (`digit_count`).
+    misfits = {(g.text, g.x0, g.top) for g, misfit in zip(glyphs, digit_count_misfits(
+        [(g.text, g.x1 - g.x0, g.bottom - g.top) for g in glyphs], settings.certainty.digit_count)) if misfit} \
+        if settings.certainty.enabled else set()
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
     page_lines = []
@@ -95,6 +99,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         if settings.certainty.enabled:
             small = small_digits([(g.text, g.bottom - g.top) for g in segment.glyphs], settings.certainty.small_digits)
             line.unsure_words += [g.text for g, is_small in zip(segment.glyphs, small) if is_small and g.text not in line.unsure_words]
+            line.unsure_words += [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in misfits and g.text not in line.unsure_words]
             line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
             line.unsure_words += line.unclear_marks
             beside = unaccounted([(g.x0, g.top, g.x1, g.bottom) for g in segment.glyphs],
