@@ -21,6 +21,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   with a diacritic more (`Geografia`);
 - a number of one or two digits alone, shorter than three quarters of its line's median word (`small_digits`):
   a superscript, a subscript or a speck read as a digit, judged from the words' boxes when the line is laid out;
+- a number of three digits or more whose box does not fit its read digits in the digit width of the page's other
+  numbers of its height (`digit_count`): a digit read twice or a mark read as a digit (`19787?` for `1978?`), or one lost;
 - ink in a word's line, beside it, of a glyph's or a mark's size that no word read covers (`loose_ink`, `looseink`):
   a stop, a raised mark or a short word Tesseract left out (`pani.` read `pani`), judged when the line is laid out;
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
