@@ -126,6 +126,9 @@ def literal_gate(pattern: str, compiled) -> tuple[bool, str] | None:
 # pattern by several rules (a section heading by the numbering and by its runs, a key heading by each key
 # reader), and a bounded match costs several microseconds of clock reads before it looks at the text.
 FOUND_KEPT = 2048
+# Only texts of a line's length are kept: a page's or a document's whole text is asked once, and keeping it (a match
+# holds its text) would hold whole documents in memory for the life of the process.
+KEPT_TEXT_TO = 1024
 
 
 class SpecPattern:
@@ -153,6 +156,8 @@ class SpecPattern:
             result = method(text, timeout=seconds)
         except TimeoutError:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
+        if len(text) > KEPT_TEXT_TO:
+            return result
         if len(found) >= FOUND_KEPT:
             found.clear()
         found[key] = result

@@ -139,7 +139,7 @@ def test_an_answer_is_kept_per_text_and_a_bound_run_past_raises_every_time(monke
     so no later ask of the line passes silently as "no match")."""
     import re
 
-    from pipeline.patterns import FOUND_KEPT, SpecPattern
+    from pipeline.patterns import FOUND_KEPT, KEPT_TEXT_TO, SpecPattern
 
     header = SpecPattern(r"^Zadanie\s+(?P<number>\d{1,3})")  # its own answers, not the shared pattern's
     for _ in range(2):
@@ -148,6 +148,9 @@ def test_an_answer_is_kept_per_text_and_a_bound_run_past_raises_every_time(monke
     texts = [f"Zadanie {n} z {n + 1}" for n in range(FOUND_KEPT + 50)]
     assert [header.search(t).group("number") for t in texts] == [re.match(r"^Zadanie\s+(\d{1,3})", t).group(1) for t in texts]
     assert len(header._found) <= FOUND_KEPT
+    header._found.clear()
+    page = "Zadanie 3. " + "tekst " * KEPT_TEXT_TO  # a page's whole text is answered, not kept
+    assert header.match(page).group("number") == "3" and header._found == {}
     monkeypatch.setenv("EXAMCORPUS_PATTERN_TIMEOUT_S", "0.05")
     runaway = SpecPattern(AMBIGUOUS)
     line = "Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?"
