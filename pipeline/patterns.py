@@ -122,17 +122,46 @@ def literal_gate(pattern: str, compiled) -> tuple[bool, str] | None:
     return (anchored, prefix) if literals == prefix else None
 
 
+# `SpecPattern` answers kept per pattern: a page's lines a few times over. The same line is asked the same
+# pattern by several rules (a section heading by the numbering and by its runs, a key heading by each key
+# reader), and a bounded match costs several microseconds of clock reads before it looks at the text.
+FOUND_KEPT = 2048
+# Only texts of a line's length are kept: a page's or a document's whole text is asked once, and keeping it (a match
+# holds its text) would hold whole documents in memory for the life of the process.
+KEPT_TEXT_TO = 1024
+
+
 class SpecPattern:
     """A compiled spec pattern whose every match is bounded in time; the `re.Pattern` methods the
     pipeline uses, with the same results. A pattern that opens with a literal (`literal_gate`) is
-    searched only in a text that holds it, where it can match: elsewhere the answer is None at once."""
+    searched only in a text that holds it, where it can match: elsewhere the answer is None at once.
+    A `search` or `match` of a whole text is kept (`FOUND_KEPT` of them) per text and bound: asked
+    again, the answer is the one already found (a bound run past is raised each time, never kept)."""
 
-    __slots__ = ("pattern", "flags", "_compiled", "_gate")
+    __slots__ = ("pattern", "flags", "_compiled", "_gate", "_found")
 
     def __init__(self, pattern: str, flags: int = 0):
         self.pattern, self.flags = pattern, int(flags)
         self._compiled = regex.compile(pattern, int(flags) | regex.VERSION0)
         self._gate = literal_gate(pattern, self._compiled)
+        self._found: dict[tuple, object] = {}
+
+    def _kept(self, method, text, seconds: float):
+        """`method(text)` within `seconds`, the answer kept per (method, text, seconds)."""
+        key = (method, text, seconds)
+        found = self._found
+        if key in found:
+            return found[key]
+        try:
+            result = method(text, timeout=seconds)
+        except TimeoutError:
+            raise PatternTimeout(self.pattern, str(text), seconds) from None
+        if len(text) > KEPT_TEXT_TO:
+            return result
+        if len(found) >= FOUND_KEPT:
+            found.clear()
+        found[key] = result
+        return result
 
     def _cannot_start(self, text, searched: bool) -> bool:
         """Whether the gate rules a match out: `searched` a search (anywhere), else a match at the start."""
@@ -154,23 +183,29 @@ class SpecPattern:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
 
     def search(self, text: str, *args):
-        if not args and self._cannot_start(text, True):
+        if args or not isinstance(text, str):
+            return self._bounded(self._compiled.search, text, *args)
+        if self._cannot_start(text, True):
             return None
-        return self._bounded(self._compiled.search, text, *args)
+        return self._kept(self._compiled.search, text, match_timeout())
 
     def search_within(self, text: str, seconds: float):
         """`search` within `seconds` (`match_timeout()` read once by a caller asking many lines)."""
+        if not isinstance(text, str):
+            try:
+                return self._compiled.search(text, timeout=seconds)
+            except TimeoutError:
+                raise PatternTimeout(self.pattern, str(text), seconds) from None
         if self._cannot_start(text, True):
             return None
-        try:
-            return self._compiled.search(text, timeout=seconds)
-        except TimeoutError:
-            raise PatternTimeout(self.pattern, str(text), seconds) from None
+        return self._kept(self._compiled.search, text, seconds)
 
     def match(self, text: str, *args):
-        if not args and self._cannot_start(text, False):
+        if args or not isinstance(text, str):
+            return self._bounded(self._compiled.match, text, *args)
+        if self._cannot_start(text, False):
             return None
-        return self._bounded(self._compiled.match, text, *args)
+        return self._kept(self._compiled.match, text, match_timeout())
 
     def fullmatch(self, text: str, *args):
         if not args and self._cannot_start(text, False):

@@ -365,9 +365,17 @@ def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[
     for index, item in enumerate(stream):
         if index in used:
             continue
-        partner = _right_neighbour(stream, index, used) if len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER else None
-        if partner is not None and match_number_line(start_re, item) is None:
+        short = len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER
+        partner = _right_neighbour(stream, index, used) if short and match_number_line(start_re, item) is None else None
+        if partner is not None:
             following = stream[partner]
+            # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");
+            # a header token carries its printed punctuation ("1." | "Zgodnie…"), or the text beside
+            # it starts with that punctuation (a number set larger than its ". Stem").
+            bare_digits = not item.ocr and plain_text(item.text)[0].strip().isdigit() and not _PUNCTUATION_FIRST.match(following.text)
+            if bare_digits:  # no header, whatever the join: the line stays as it is, unjoined
+                joined.append(item)
+                continue
             glue = "" if _PUNCTUATION_FIRST.match(following.text) else " "
             line = replace(
                 item.line,
@@ -380,11 +388,7 @@ def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[
                 unaccounted_ink=item.line.unaccounted_ink + following.line.unaccounted_ink,
             )
             candidate = replace(item, line=line)
-            # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");
-            # a header token carries its printed punctuation ("1." | "Zgodnie…"), or the text beside
-            # it starts with that punctuation (a number set larger than its ". Stem").
-            bare_digits = not item.ocr and plain_text(item.text)[0].strip().isdigit() and not _PUNCTUATION_FIRST.match(following.text)
-            if not bare_digits and match_number_line(start_re, candidate) is not None:
+            if match_number_line(start_re, candidate) is not None:
                 joined.append(candidate)
                 used.add(partner)
                 continue

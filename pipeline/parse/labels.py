@@ -112,7 +112,7 @@ def label_variants(label: str) -> frozenset[str]:
     return frozenset(v for v in variants if v)
 
 
-def canonical_label(printed: str, labels: list[str]) -> str | None:
+def canonical_label(printed: str, labels: list[str] | tuple[str, ...]) -> str | None:
     folded = fold(printed)
     for label in labels:
         if fold(label) == folded:
@@ -147,8 +147,17 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
     return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[)\]])(?=\d)|(?<=[{ENCLOSED_CLASS}]))(?P<text>.*)$", re.DOTALL)
 
 
-def opening_label(text: str, labels: list[str], option_re: re.Pattern) -> str | None:
-    """The spec's label a line opens with (`option_re`), or None."""
+OPENING_LABELS_KEPT = 16384  # `opening_label` answers kept: a long sheet's lines, a few times over
+
+
+def opening_label(text: str, labels: list[str] | tuple[str, ...], option_re: re.Pattern) -> str | None:
+    """The spec's label a line opens with (`option_re`), or None. Kept per text, labels and regex: option
+    splitting asks it of each line of a block in every step (`find_options`), and the answer is pure."""
+    return _opening_label(text, tuple(labels), option_re)
+
+
+@lru_cache(maxsize=OPENING_LABELS_KEPT)
+def _opening_label(text: str, labels: tuple[str, ...], option_re: re.Pattern) -> str | None:
     match = option_re.match(text)
     return canonical_label(matched_label(match), labels) if match else None
 

@@ -372,16 +372,19 @@ def _run_on_start(lines: list[StreamLine], labels: list[str], option_re: re.Patt
     `RUN_ON_MIN_LABELS`, the evidence `_bare_label_row` asks of bare labels). Options one per line or in a
     grid's rows leave no label at a line's end: they are left to the geometry (`find_options`)."""
     opening = [index for index, sl in enumerate(lines) if opening_label(sl.text, labels, option_re) == labels[0]]
-    for index, item in enumerate(lines):
+    # Where a line opens with the first label, only that line can begin the paragraph; else only a line holding the
+    # first label inside it: the page's text from there on is gathered for those lines alone.
+    for index in opening[:1] or range(len(lines)):
+        item = lines[index]
+        points = None if opening else _label_points(item.text, labels, option_re, labels[0])
+        if not opening and not points:
+            continue
         same_page = [sl.text for sl in lines[index:] if sl.page == item.page]
-        if opening:
-            if index != opening[0] or not any(_dangling_label(text, labels, option_re) for text in same_page):
+        if points is None:
+            if not any(_dangling_label(text, labels, option_re) for text in same_page):
                 continue
             rest = " ".join(same_page)
         else:
-            points = _label_points(item.text, labels, option_re, labels[0])
-            if not points:
-                continue
             rest = " ".join([item.text[points[0].end():], *same_page[1:]])
         if _labels_in_sequence(rest, labels, option_re) >= RUN_ON_MIN_LABELS:
             return index

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from pipeline.extract import ExtractedDocument, Line, PageMethod
@@ -22,10 +22,13 @@ class StreamLine:
     line: Line
     ocr: bool = False  # read by OCR
     fold_digits: bool = False  # its numbers are read with letter look-alikes as digits ("3.l", "(I pkt)")
+    # The line's text, read once when the stream line is made (parse's rules read it hundreds of thousands of
+    # times a sheet set; an attribute, not a property). Every `replace` makes a new one, so it is set anew; a
+    # `Line` is not changed in place once a stream holds it (a changed text is `replace(line, text=…)`).
+    text: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        return self.line.text
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self.line.text)
 
 
 # What parse's `Point.OCR_LINE` passes make of an OCR'd line's text (`recovery.Recovery.line_reader`): its
@@ -104,6 +107,8 @@ def plain_text(text: str) -> tuple[str, tuple[int, ...]]:
     Kept for the last texts asked (parse's rules ask it of each line several times, once per rule); a
     tuple, so no caller can change what the next one is handed."""
     if "**" not in text and not _IRREGULAR_SPACE.search(text):  # most lines: already plain
+        if not _NUMBER_APART.match(text):  # and no number set apart from its mark: each character where it is
+            return text, tuple(range(len(text) + 1))
         return _number_together(text, list(range(len(text) + 1)))
     chars: list[str] = []
     positions: list[int] = []

@@ -131,3 +131,31 @@ def test_a_held_bound_is_read_once_and_still_stops_a_runaway_match(monkeypatch):
             spec_pattern(AMBIGUOUS).search("Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?")
         assert caught.value.seconds == 0.05
     assert match_timeout() == 7.0
+
+
+def test_an_answer_is_kept_per_text_and_a_bound_run_past_raises_every_time(monkeypatch):
+    """A pattern asked the same text again answers as it did the first time, and keeps at most `FOUND_KEPT`
+    answers; a text it runs past its bound on raises each time it is asked (a timeout is never kept as an answer,
+    so no later ask of the line passes silently as "no match")."""
+    import re
+
+    from pipeline.patterns import FOUND_KEPT, KEPT_TEXT_TO, SpecPattern
+
+    header = SpecPattern(r"^Zadanie\s+(?P<number>\d{1,3})")  # its own answers, not the shared pattern's
+    for _ in range(2):
+        assert header.match("Zadanie 12. Oblicz").group("number") == "12"
+        assert header.search("Zadanie 7").group("number") == "7" and header.match("Patrz Zadanie 7") is None
+    texts = [f"Zadanie {n} z {n + 1}" for n in range(FOUND_KEPT + 50)]
+    assert [header.search(t).group("number") for t in texts] == [re.match(r"^Zadanie\s+(\d{1,3})", t).group(1) for t in texts]
+    assert len(header._found) <= FOUND_KEPT
+    header._found.clear()
+    page = "Zadanie 3. " + "tekst " * KEPT_TEXT_TO  # a page's whole text is answered, not kept
+    assert header.match(page).group("number") == "3" and header._found == {}
+    monkeypatch.setenv("EXAMCORPUS_PATTERN_TIMEOUT_S", "0.05")
+    runaway = SpecPattern(AMBIGUOUS)
+    line = "Które z poniższych zdań dotyczących obwodu elektrycznego jest prawdziwe?"
+    for _ in range(2):
+        with pytest.raises(PatternTimeout):
+            runaway.search(line)
+        with pytest.raises(PatternTimeout):
+            runaway.search_within(line, 0.05)
