@@ -31,4 +31,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from pipeline.infra import own_process
+
+    own_process()  # a program, as `examcorpus` is: the same collector policy (`infra.heap`, `infra.collector`)
     sys.exit(main(sys.argv[1:]))
