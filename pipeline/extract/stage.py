@@ -30,7 +30,7 @@ from pipeline.extract.tolerant import repeated_despite_misreadings, search_rule
 from pipeline.languages import all_languages
 from pipeline.extract.ocr import LABEL_TOKEN, READING_VERSION, OcrError, OcrSettings, OcrUnavailable, ocr_pages
 from pipeline.patterns import AnyPattern
-from pipeline.infra import timed
+from pipeline.infra import per_file, timed
 
 # +14: a page that needs OCR when OCR cannot run is a StageUnavailable failure, no longer an empty page;
 # bumped so empty extractions cached by earlier runs without Tesseract are never reused.
@@ -449,6 +449,7 @@ def _attach_figures(path: Path, document: ExtractedDocument, search: _FigureSear
 # --------------------------------------------------------------------------- entry point
 
 
+@per_file  # the collector held back while the file is read, one collection after (`infra.collector`)
 def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> ExtractedDocument:
     path = Path(pdf_path)
     document = _open(path, options)

@@ -20,9 +20,12 @@ Public functions:
   per stage part with CPU seconds for the benchmarks (`clock`).
 - `own_process()`, `settle()`: a program's long-lived objects set aside from the cyclic garbage collector once
   loaded; nothing in a process that is not a program's own, such as a test run (`heap`).
+- `one_file()`, `per_file(fn)`: the collector held back while one file is extracted or parsed and run once
+  after it, thresholds restored (`collector`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
+from pipeline.infra.collector import one_file, per_file
 from pipeline.infra.commands import add_command, register_commands
 from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
@@ -33,5 +36,5 @@ from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "own_process", "progress", "read_jsonl",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl",
            "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

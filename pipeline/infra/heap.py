@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import gc
 
+from pipeline.infra import collector
+
 _own = False
 
 
@@ -28,6 +30,7 @@ def own_process() -> None:
     frozen, by the `settle()` calls of the stages it runs (once their modules are loaded)."""
     global _own
     _own = True
+    collector.hold_until_settled()  # the start's imports are no garbage: collected once, at the first settle
 
 
 def is_own_process() -> bool:
@@ -41,4 +44,5 @@ def settle() -> bool:
         return False
     gc.collect()
     gc.freeze()
+    collector.release_start()
     return True

@@ -34,6 +34,7 @@ from pipeline.parse.stream import StreamLine, document_text, plain_text
 from pipeline.parse.shortentries import unsure_short_key_entries
 from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
+from pipeline.infra import per_file
 from pipeline.patterns import held_bound, spec_pattern
 from pipeline.records import CLOSED_TYPES, ImageRef, Question, QuestionType, Region, question_id
 from pipeline.specs import PAIRING_GROUPS, SourceSpec
@@ -335,6 +336,7 @@ def _read_by_ocr_anywhere(documents: list[ExtractedDocument]) -> bool:
     )
 
 
+@per_file  # the collector held back while the sheet is parsed, one collection after (`infra.collector`)
 def parse_sheet(
     sheet: ExtractedDocument,
     sheet_entry: ManifestEntry,

@@ -208,8 +208,9 @@ def _per_page(runs: list[SpecRun], truth: dict[str, SheetTruth]) -> None:
           f"{core_seconds / 3600:.2f} core-hours = {wall / 60:.0f} min on {os.cpu_count()} idle cores")
 
 
-# What every `examcorpus extract` process imports before it reads a file (the season run, both stages).
-START_IMPORTS = "import pipeline.cli, pipeline.season, pipeline.extract, pipeline.parse"
+# What every `examcorpus extract` process imports before it reads a file (the season run, both stages), as the
+# program imports it: its own process from `pipeline.cli.main` on (`infra.heap`, `infra.collector`).
+START_IMPORTS = "import pipeline.cli; pipeline.cli.own_process(); import pipeline.season, pipeline.extract, pipeline.parse"
 
 
 def process_start_cpu(repeats: int = 3) -> float:

@@ -155,10 +155,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench extract")
     parser.add_argument("--generated", action="store_true", help="generated sheets even where the corpus is present")
     args = parser.parse_args(argv or [])
+    from pipeline.infra import settle
+
     if CORPUS.is_dir() and not args.generated:
         jobs, origin = _jobs_from_corpus(), f"real corpus ({CORPUS})"
     else:
         jobs, origin = _jobs_from_fixtures(), "generated sheets" + ("" if args.generated else " (corpus not found)")
+    # Run as a program (`python -m tests.bench`, its own process as `examcorpus extract` and its workers are):
+    # the long-lived objects set aside once the specs are loaded, as a season run settles (`infra.heap`).
+    settle()
     paths = [p for _, sheet, keys, _, _ in jobs for p in [sheet, *keys]]
     print(f"input: {origin}: {len(jobs)} sheets, {len(paths)} files")
     _ours(jobs)  # warm imports and fonts once
