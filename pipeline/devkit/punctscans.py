@@ -18,7 +18,7 @@ import argparse
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -102,15 +102,20 @@ def read_words(scan: Path, language: Language, dpi: int, cache: Path, disabled: 
     return " ".join(line.text for line in pages[1].lines).split()
 
 
-def scanned_prose(out: Path, language: Language, scan: ScanSetting) -> tuple[Path, str]:
-    """`language`'s prose page scanned at `scan` under `out`, made once and kept, and the text printed on it."""
-    text = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
+def kept_scan(out: Path, language: Language, scan: ScanSetting, printed: Callable[[Path], Path]) -> Path:
+    """The page `printed` writes (given where its PDF goes) scanned at `scan` under `out`, made once and kept."""
     folder = out / language.name / scan.folder()
     scanned = folder / "scan.pdf"
     if not scanned.is_file():
         folder.mkdir(parents=True, exist_ok=True)
-        scan.rasterise(page_pdf(folder / "text.pdf", text, language.font), scanned, seed=language.seed + scan.dpi)
-    return scanned, text
+        scan.rasterise(printed(folder / "text.pdf"), scanned, seed=language.seed + scan.dpi)
+    return scanned
+
+
+def scanned_prose(out: Path, language: Language, scan: ScanSetting) -> tuple[Path, str]:
+    """`language`'s prose page scanned at `scan` under `out`, made once and kept, and the text printed on it."""
+    text = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
+    return kept_scan(out, language, scan, lambda path: page_pdf(path, text, language.font)), text
 
 
 def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[str, ...]

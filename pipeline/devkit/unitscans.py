@@ -19,17 +19,16 @@ from __future__ import annotations
 import difflib
 import random
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from fpdf import FPDF
 
 from pipeline.devkit.ocrcertainty import _vocabulary
-from pipeline.devkit.punctscans import Language, chosen_sets, disabled_passes, language_scans_parser
+from pipeline.devkit.punctscans import (
+    Language, chosen_sets, disabled_passes, kept_scan, language_scans_parser, read_words,
+)
 from pipeline.devkit.sample.pdfgen import FONT_FILES, font_dir
 from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import OcrSettings, ocr_pages
-from pipeline.infra import sha256_file
 
 TUNING = (
     Language("es", "spa", "DejaVuSerif", 11), Language("pt", "por", "DejaVuSans", 12), Language("pl", "pol", "DejaVuSerif", 13),
@@ -122,20 +121,9 @@ def page_pdf(path: Path, tokens: list[list[Piece]], font: str) -> Path:
 
 
 def scanned_page(out: Path, language: Language, scan: ScanSetting) -> tuple[Path, list[list[Piece]]]:
-    rng = random.Random(language.seed)
-    tokens = prose(_vocabulary(language.tesseract, random.Random(language.seed)), rng)
-    folder = out / language.name / scan.folder()
-    scanned = folder / "scan.pdf"
-    if not scanned.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        scan.rasterise(page_pdf(folder / "text.pdf", tokens, language.font), scanned, seed=language.seed + scan.dpi)
-    return scanned, tokens
-
-
-def read_words(scan: Path, language: Language, dpi: int, cache: Path, disabled: tuple[str, ...]) -> list[str]:
-    settings = replace(OcrSettings(languages=(language.tesseract,), dpi=dpi), disabled_passes=disabled)
-    pages = ocr_pages(scan, [1], settings, workers=1, cache_dir=cache, sha256=sha256_file(scan), progress=False)
-    return " ".join(line.text for line in pages[1].lines).split()
+    """`language`'s page of units scanned at `scan` under `out`, made once and kept, and the tokens printed on it."""
+    tokens = prose(_vocabulary(language.tesseract, random.Random(language.seed)), random.Random(language.seed))
+    return kept_scan(out, language, scan, lambda path: page_pdf(path, tokens, language.font)), tokens
 
 
 def measure(out: Path, language: Language, scan: ScanSetting, disabled: tuple[str, ...]
