@@ -325,7 +325,7 @@ def cut_line(item: StreamLine, start: int, end: int) -> tuple[StreamLine, Stream
     rest = text[end:]
     head = text[:start].rstrip()
     width = item.line.x1 - item.line.x0
-    x0 = _label_x(item, item.line.x0 + _advance(text[:end]) / max(_advance(text), 1) * width)
+    x0 = _label_x(item, text_x(item, end))
     x1 = min(item.line.x0 + _advance(head) / max(_advance(text), 1) * width, x0)
     starts = item.line.wide_gap_starts
     left = replace(item.line, text=head, x1=x1, wide_gap_starts=[x for x in starts if x < x0])
@@ -476,13 +476,24 @@ def _marked(found: re.Match) -> bool:
     return printed.casefold() != matched_label(found).casefold()
 
 
-def _label_x(item: StreamLine, estimate: float) -> float:
-    """Where a label inside the line stands: the start of the word after a wide gap that the extraction
-    recorded (`Line.wide_gap_starts`, the glyphs' own positions) nearest the estimate from the text, where
-    one lies within two font sizes of it; else the estimate (labels set only a word space apart)."""
+def text_x(item: StreamLine, at: int) -> float:
+    """Where the line's text reaches at character `at`, estimated from the text (`_advance`) over the line's width."""
+    return item.line.x0 + _advance(item.text[:at]) / max(_advance(item.text), 1) * (item.line.x1 - item.line.x0)
+
+
+def gap_start_near(item: StreamLine, estimate: float) -> float | None:
+    """The start of a word after a wide gap that the extraction recorded (`Line.wide_gap_starts`, the glyphs' own
+    positions) nearest `estimate`, where one lies within two font sizes of it."""
     reach = 2 * (item.line.font_size or item.line.bottom - item.line.top or 10.0)
     near = [x for x in item.line.wide_gap_starts if abs(x - estimate) <= reach]
-    return min(near, key=lambda x: abs(x - estimate)) if near else estimate
+    return min(near, key=lambda x: abs(x - estimate)) if near else None
+
+
+def _label_x(item: StreamLine, estimate: float) -> float:
+    """Where a label inside the line stands: the wide gap's word start nearest the estimate from the text
+    (`gap_start_near`); else the estimate (labels set only a word space apart)."""
+    near = gap_start_near(item, estimate)
+    return estimate if near is None else near
 
 
 def _advance(text: str) -> float:

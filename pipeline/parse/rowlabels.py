@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 
 from pipeline.diagnostics import Code, diagnose
 from pipeline.parse.labels import canonical_label, matched_label
-from pipeline.parse.options import cut_line
+from pipeline.parse.options import cut_line, gap_start_near, text_x
 from pipeline.parse.stream import StreamLine, same_row
 
 
@@ -118,14 +118,7 @@ def _reads_as(letters: str, labels: list[str], expected: str) -> str | None:
 def _at_gap(item: StreamLine, start: int) -> bool:
     """The token at `start` stands where the line's own gaps put a cell: the line's start, or the start of a word after a
     wide gap (`Line.wide_gap_starts`), estimated from the text as `options.cut_line` places a piece."""
-    if not item.text[:start].strip():
-        return True
-    starts = item.line.wide_gap_starts
-    if not starts:
-        return False
-    reach = 2 * (item.line.font_size or item.line.bottom - item.line.top or 10.0)
-    estimate = item.line.x0 + len(item.text[:start]) / max(len(item.text), 1) * (item.line.x1 - item.line.x0)
-    return any(abs(x - estimate) <= reach for x in starts)
+    return not item.text[:start].strip() or gap_start_near(item, text_x(item, start)) is not None
 
 
 def _places(row: list[StreamLine], opening: int, first: str, before: str, after: str, labels: list[str], limit: int
