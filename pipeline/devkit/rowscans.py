@@ -21,6 +21,12 @@ TUNING = (
     Family("el-row-caps", "el", "ell", ("Α", "Β", "Γ", "Δ"), "(A)", "row", "DejaVuSerif", 302, questions=12),
     Family("tr-row-paren", "tr", "tur", ("A", "B", "C", "D", "E"), "(A)", "row", "DejaVuSerif", 303, questions=12),
     Family("ru-row-lower", "ru", "rus", ("а", "б", "в", "г"), "A)", "row", "DejaVuSerif", 304, questions=12),
+    # Issue 27's misreads left: Greek small labels in other faces, Cyrillic small labels in pairs, a Latin row of small labels.
+    Family("el-row-serif", "el", "ell", ("α", "β", "γ", "δ"), "A)", "row", "DejaVuSerif", 321, questions=12),
+    Family("el-pairs-sans", "el", "ell", ("α", "β", "γ", "δ"), "A)", "pairs", "DejaVuSans", 322, questions=12),
+    Family("ru-pairs-serif", "ru", "rus", ("а", "б", "в", "г"), "A)", "pairs", "DejaVuSerif", 323, questions=12),
+    Family("ru-pairs-mono", "ru", "rus", ("а", "б", "в", "г"), "A)", "pairs", "DejaVuSansMono", 324, questions=12),
+    Family("pl-row-lower", "pl", "pol", ("a", "b", "c", "d"), "A)", "row", "DejaVuSerif", 325, questions=12),
 )
 CHECKING = (
     Family("pt-row-dot", "pt", "por", ("A", "B", "C", "D", "E"), "A.", "row", "DejaVuSans", 311, questions=12),

@@ -95,6 +95,22 @@ def language_for_tesseract(name: str) -> Language | None:
 
 
 @functools.cache
+def label_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
+    """{a character OCR reads for one of `labels`' letters where it stands as a label: that label}, from every language's
+    `label_shapes` (a lone label's look-alikes, those of a label with its mark, and the capital of a small letter whose
+    capital has its shape). A label alphabet is its script's, so the languages that print its letters say how they are
+    misread; a character two of them read for two different labels of `labels` is no label's."""
+    found: dict[str, set[str]] = {}
+    for record in all_languages().values():
+        shapes = record.label_shapes
+        pairs = [*shapes.lookalikes.items(), *shapes.marked_lookalikes.items(), *((ch.upper(), ch) for ch in shapes.same_shape)]
+        for read, letter in pairs:
+            if letter in labels and read not in labels:
+                found.setdefault(read, set()).add(letter)
+    return {read: letters.pop() for read, letters in found.items() if len(letters) == 1}
+
+
+@functools.cache
 def data_sha256() -> str:
     digest = hashlib.sha256()
     for path in sorted(DATA_DIR.glob("*.yaml")):
@@ -104,5 +120,6 @@ def data_sha256() -> str:
 
 __all__ = [
     "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
-    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "language", "language_for_tesseract",
+    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
+    "language_for_tesseract",
 ]

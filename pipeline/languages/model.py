@@ -115,10 +115,15 @@ class LabelShapes(_Strict):
     lookalikes: dict[str, str] = Field(
         default_factory=dict, description="a lone character Tesseract reads for a label letter, and that letter: {ὃ: δ}"
     )
+    marked_lookalikes: dict[str, str] = Field(
+        default_factory=dict,
+        description="a character Tesseract reads for a label letter printed with its mark in a row of options (`6)` for `б)`), "
+                    "and that letter: {6: б}; only a row's label sequence takes it so (`parse.rowlabels`), never a lone cell",
+    )
 
     _letters = field_validator("same_shape")(_lower_letters)
 
-    @field_validator("lookalikes")
+    @field_validator("lookalikes", "marked_lookalikes")
     @classmethod
     def _single_characters(cls, value: dict[str, str]) -> dict[str, str]:
         bad = [f"{k}: {v}" for k, v in value.items() if len(k) != 1 or len(v) != 1 or k == v]

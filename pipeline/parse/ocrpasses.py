@@ -228,10 +228,11 @@ def _lost_first_label(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, [flag] if flag else [], lines=lines)
 
 
-@recovery_pass("row-labels", "1", Point.QUESTION_LINES, _ocr_lines)
+@recovery_pass("row-labels", "2", Point.QUESTION_LINES, _ocr_lines)  # 2: look-alikes from the languages' data; a label's mark read doubled
 def _row_labels(work: LinesWork, passes: Recovery) -> LinesWork:
     """A row of options side by side whose later labels OCR misread (`B)` or `ϐ)` for `β)`/`δ)`, `}γ)`, `1969(C)1917`):
-    a token of the first label's printed form at a place of the row's gaps is the label the sequence leaves there,
+    a token of the first label's printed form at a place of the row's gaps, or read as a look-alike of the next label
+    that the languages' data names (`6)` for `б)`), is the label the sequence leaves there, a mark read doubled is cut,
     a label read with a speck or glued to a word is cut off it, and the row is cut at its labels; flagged where a
     label was mended (`rowlabels`)."""
     assert work.option_re is not None

@@ -23,6 +23,7 @@ from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 GREEK = Family("el-row-test", "el", "ell", ("α", "β", "γ", "δ"), "A)", "row", "DejaVuSans", 1)
 TURKISH = Family("tr-row-test", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "row", "DejaVuSans", 2)
+RUSSIAN = Family("ru-pairs-test", "ru", "rus", ("а", "б", "в", "г"), "A)", "pairs", "DejaVuSerif", 3)
 
 
 def _entry(path: Path, spec_name: str) -> ManifestEntry:
@@ -108,6 +109,34 @@ def test_a_misread_token_where_the_row_has_no_gap_is_the_options_text():
                                 ("α) ιατρικών β) 1903 x) καταγράψει γ) λουλουδιών δ) ράτσες", [])])
     assert questions["1"].choices == ["ιατρικών", "1903 x) καταγράψει", "λουλουδιών", "ράτσες"]
     assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)
+
+
+def test_a_label_read_as_the_look_alike_its_languages_data_names_is_that_label_even_where_no_gap_shows_and_is_flagged():
+    # `6)` for `б)` and a Latin `B)` for `в)` (ru.yaml's `label_shapes.marked_lookalikes`), on rows whose gaps OCR lost.
+    questions = _parsed(RUSSIAN, [("1. Что из перечисленного верно?", []),
+                                  ("а) пастельные 6) 22 метаданных", []), ("в) гению г) закалялась", []),
+                                  ("2. Что из перечисленного верно?", []),
+                                  ("а) розвитку научился б) начинаниям B) женить г) зримо", [])])
+    assert questions["1"].choices == ["пастельные", "22 метаданных", "гению", "закалялась"]
+    assert questions["2"].choices == ["розвитку научился", "начинаниям", "женить", "зримо"]
+    mended = {n: [f for f in questions[n].flags if f.code is Code.LABEL_RESTORED] for n in questions}
+    assert len(mended["1"]) == 1 and "'6)'" in mended["1"][0] and "look-alike" in mended["1"][0]
+    assert len(mended["2"]) == 1 and "'B)'" in mended["2"][0]
+
+
+def test_a_look_alike_of_a_label_the_sequence_has_passed_is_the_options_text():
+    # After `б)`, a `6)` is б's look-alike, not the next label's: inside the option's words, no gap before it, it stays text.
+    questions = _parsed(RUSSIAN, [("1. Что из перечисленного верно?", []),
+                                  ("а) пастельные б) 22 6) риффов", []), ("в) гению г) закалялась", [])])
+    assert questions["1"].choices == ["пастельные", "22 6) риффов", "гению", "закалялась"]
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)
+
+
+def test_a_labels_mark_read_doubled_or_with_a_speck_after_it_is_cut_with_the_label():
+    questions = _parsed(GREEK, [("1. Ποιο από τα παρακάτω είναι σωστό;", []),
+                                _row("α)) ιατρικών    β), 1903 καταγράψει    γ) λουλουδιών    δ)) ράτσες")])
+    assert questions["1"].choices == ["ιατρικών", "1903 καταγράψει", "λουλουδιών", "ράτσες"]
+    assert not has_code(questions["1"].flags, Code.LABEL_RESTORED)  # every label was read; only a mark more
 
 
 def test_more_misread_labels_than_labels_read_right_are_no_row_to_mend():

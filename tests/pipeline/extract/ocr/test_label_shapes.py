@@ -8,6 +8,7 @@ from pydantic import ValidationError
 
 from pipeline.extract.ocr.labels import label_case_cells, script_label_shapes
 from pipeline.extract.ocr.words import Word
+from pipeline.languages import label_lookalikes
 from pipeline.languages.model import LabelShapes
 
 
@@ -36,3 +37,15 @@ def test_label_shapes_map_one_character_to_another():
         LabelShapes(lookalikes={"ὃ": "δδ"})
     with pytest.raises(ValidationError):
         LabelShapes(same_shape="Г")
+
+
+def test_a_label_alphabets_look_alikes_come_from_the_languages_that_print_its_letters():
+    cyrillic = label_lookalikes(("а", "б", "в", "г"))
+    assert cyrillic["6"] == "б" and cyrillic["B"] == "в"  # ru.yaml: `6)` for `б)`, a Latin `B)` for `в)`
+    assert cyrillic["Г"] == "г"  # a same-shape small letter read as its capital
+    assert label_lookalikes(("α", "β", "γ", "δ"))["ϐ"] == "δ"
+    # Latin labels have none of them: a `6` or a `B` is no look-alike of `b` there.
+    assert label_lookalikes(("a", "b", "c", "d")) == {}
+    assert "6" not in label_lookalikes(("А", "Б", "В", "Г"))  # a digit for a capital Б: no language names it
+    with pytest.raises(ValidationError):
+        LabelShapes(marked_lookalikes={"6": "бб"})
