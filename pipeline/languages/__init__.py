@@ -99,14 +99,17 @@ def label_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
     """{a character OCR reads for one of `labels`' letters where it stands as a label: that label}, from every language's
     `label_shapes` (a lone label's look-alikes, those of a label with its mark, and the capital of a small letter whose
     capital has its shape). A label alphabet is its script's, so the languages that print its letters say how they are
-    misread; a character two of them read for two different labels of `labels` is no label's."""
+    misread; a look-alike of a letter is one of its capital's too (`6` for `б` and `Б`), and none of a label itself; a
+    character two of them read for two different labels of `labels` is no label's."""
+    by_letter = {label.casefold(): label for label in labels}
     found: dict[str, set[str]] = {}
     for record in all_languages().values():
         shapes = record.label_shapes
         pairs = [*shapes.lookalikes.items(), *shapes.marked_lookalikes.items(), *((ch.upper(), ch) for ch in shapes.same_shape)]
         for read, letter in pairs:
-            if letter in labels and read not in labels:
-                found.setdefault(read, set()).add(letter)
+            label = letter if letter in labels else by_letter.get(letter.casefold())
+            if label is not None and read != label and read not in labels:
+                found.setdefault(read, set()).add(label)
     return {read: letters.pop() for read, letters in found.items() if len(letters) == 1}
 
 

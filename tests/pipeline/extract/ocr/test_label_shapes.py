@@ -46,6 +46,8 @@ def test_a_label_alphabets_look_alikes_come_from_the_languages_that_print_its_le
     assert label_lookalikes(("α", "β", "γ", "δ"))["ϐ"] == "δ"
     # Latin labels have none of them: a `6` or a `B` is no look-alike of `b` there.
     assert label_lookalikes(("a", "b", "c", "d")) == {}
-    assert "6" not in label_lookalikes(("А", "Б", "В", "Г"))  # a digit for a capital Б: no language names it
+    capitals = label_lookalikes(("А", "Б", "В", "Г"))
+    assert capitals["6"] == "Б"  # б's look-alike is its capital's too
+    assert "Г" not in capitals  # a capital label read as itself is no look-alike
     with pytest.raises(ValidationError):
         LabelShapes(marked_lookalikes={"6": "бб"})
