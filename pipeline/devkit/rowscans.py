@@ -27,7 +27,7 @@ TUNING = (
     Family("ru-pairs-serif", "ru", "rus", ("а", "б", "в", "г"), "A)", "pairs", "DejaVuSerif", 323, questions=12),
     Family("ru-pairs-mono", "ru", "rus", ("а", "б", "в", "г"), "A)", "pairs", "DejaVuSansMono", 324, questions=12),
     Family("pl-row-lower", "pl", "pol", ("a", "b", "c", "d"), "A)", "row", "DejaVuSerif", 325, questions=12),
-    Family("ru-pairs-caps", "ru", "rus", ("А", "Б", "В", "Г"), "A)", "pairs", "DejaVuSans", 326, questions=12),
+    Family("ru-pairs-caps", "ru", "rus", ("А", "Б", "В", "Г"), "A)", "pairs", "DejaVuSerif", 326, questions=12),
     Family("el-row-doubled", "el", "ell", ("α", "β", "γ", "δ"), "A)", "row", "DejaVuSansMono", 327, questions=12),
 )
 CHECKING = (
