@@ -105,6 +105,16 @@ def turned_grid(seed: int = 0) -> KeySheet:
                     ("ces",))
 
 
+def turned_pairs(seed: int = 0) -> KeySheet:
+    """Eight number/answer pairs across a landscape page (Polish headers), printed on its side on a portrait page."""
+    labels = ("A", "B", "C", "D")
+    answers = _answers(80, labels, seed)
+    items: list[PageItem] = [TextBox("Klucz odpowiedzi", 20, 14, 250, size=13, bold=True)]
+    items += _table(20, 28, [14.0, 16.0] * 8, _pair_rows(answers, 8, ("Nr", "Odp.")), size=10, height=6.8)
+    return KeySheet("turned-pairs", [PageSpec(items, turned=True)], {str(n + 1): a for n, a in enumerate(answers)}, _pairs_key(labels),
+                    labels, ("pol",))
+
+
 def two_page_pairs(seed: int = 0) -> KeySheet:
     """A number/answer table of 90 questions carried over: 1–60 on the first page, 61–90 on the second under the
     header repeated (Turkish headers)."""
@@ -119,6 +129,7 @@ def two_page_pairs(seed: int = 0) -> KeySheet:
                     labels, ("tur",))
 
 
-LAYOUT_TUNING: dict[str, Callable[[int], KeySheet]] = {"pairs-ten": ten_pairs, "striped": striped_pairs, "booklets-colour": colour_booklets}
+LAYOUT_TUNING: dict[str, Callable[[int], KeySheet]] = {"pairs-ten": ten_pairs, "striped": striped_pairs, "booklets-colour": colour_booklets,
+                                                       "turned-pairs": turned_pairs}  # turned-pairs: added after the first measurement
 LAYOUT_CHECKING: dict[str, Callable[[int], KeySheet]] = {"booklets-hangul": hangul_booklets, "landscape": turned_grid,
                                                          "two-pages": two_page_pairs}
