@@ -12,7 +12,7 @@ letters to judge confidence by, and Tesseract reads it as next to nothing (3 wor
 questions at 200 dpi) or as short junk read confidently (`©`, `O`, `U`: 175 words at a mean of 73 on one of 80
 number/answer pairs). A table upright reads as numbers. So a page with too few long words is checked too where
 glyph-sized ink by the hundred stands under no word (`unread_glyphs`) or where few of its words are numbers
-(`sparse_and_unread`); its turned reading is kept only when it reads many times the numbers that count (n beside n ± 1:
+(`sparse_and_unread`), or where most of its words run down the page (`runs_down`); its turned reading is kept only when it reads many times the numbers that count (n beside n ± 1:
 `counting_numbers`) of the page as it lay (`sparse_turned_reading_wins`).
 """
 from __future__ import annotations
@@ -54,6 +54,23 @@ SPARSE_MIN_WORDS, SPARSE_NUMBER_SHARE = 20, 0.2
 SPARSE_NUMBERS_GAIN = 3  # the turned reading of a sparse page reads at least this many times its counting numbers (and 10)
 
 
+# Words of 2+ characters whose box is this much taller than wide run down the page: Tesseract read them on their side.
+RUNS_DOWN_RATIO, RUNS_DOWN_MIN = 1.2, 5
+
+
+def runs_down(words: Sequence[Word]) -> bool:
+    """Whether most words of 2+ characters (at least RUNS_DOWN_MIN) run down the page, their boxes taller than wide:
+    Tesseract reads some lines of a page on its side turned, and its boxes say so (a key table at 300 dpi: 61
+    numbers read so, then lost to the passes that read its cells across)."""
+    long = [w for w in words if len(w.text.strip()) >= 2]
+    down = sum(_down(w) for w in long)
+    return down >= RUNS_DOWN_MIN and 2 * down > len(long)
+
+
+def _down(word: Word) -> bool:
+    return len(word.text.strip()) >= 2 and word.bottom - word.top > RUNS_DOWN_RATIO * (word.right - word.left)
+
+
 def numbers_read(texts: Sequence[str]) -> int:
     """How many of `texts` are numbers ("12", "12.", "(3)"): what a key table's cells read upright."""
     return sum(bool(t.strip("().:;,-")) and t.strip("().:;,-").isdigit() for t in texts)
@@ -66,6 +83,8 @@ def sparse_and_unread(words: Sequence[Word], ink: np.ndarray | None, dpi: int) -
     if sum(sum(ch.isalpha() for ch in w.text) >= 3 for w in read) >= ROTATION_MIN_WORDS:
         return False
     if len(read) >= SPARSE_MIN_WORDS and numbers_read([w.text for w in read]) < SPARSE_NUMBER_SHARE * len(read):
+        return True
+    if runs_down(read):
         return True
     return ink is not None and unread_glyphs(ink, read, dpi) >= SPARSE_UNREAD_GLYPHS
 
@@ -102,9 +121,10 @@ def counting_numbers(texts: Sequence[str]) -> int:
 
 
 def sparse_turned_reading_wins(turned: Sequence[str], read: Sequence[Word]) -> bool:
-    """Whether a sparse page's turned reading is the page: many times the counting numbers of the page as it lay.
-    Confidence is no judge here: the junk a table on its side reads as is read confidently (73 against 53 turned)."""
-    before = counting_numbers([w.text for w in read])
+    """Whether a sparse page's turned reading is the page: many times the counting numbers of the page as it lay
+    (its words that run down left out: they were read turned already). Confidence is no judge here: the junk a
+    table on its side reads as is read confidently (73 against 53 turned)."""
+    before = counting_numbers([w.text for w in read if not _down(w)])
     return counting_numbers(turned) >= max(SPARSE_NUMBERS_GAIN * before, ROTATION_MIN_WORDS)
 
 

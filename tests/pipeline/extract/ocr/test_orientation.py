@@ -51,8 +51,8 @@ def test_a_page_of_short_junk_and_few_numbers_is_checked_a_key_table_upright_is_
 
 
 def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_from_junk():
-    junk = _words(["24", "6", "8", "O", "©", "2", "41", "7"])  # digits, but no run: 6 and 7 only
-    assert counting_numbers([w.text for w in junk]) == 2
+    junk = _words(["24", "6", "8", "O", "©", "2", "41", "7"])  # digits, but no run past 6, 7, 8
+    assert counting_numbers([w.text for w in junk]) == 3  # 6, 7 and 8
     table = [t for n in range(11, 51) for t in (f"{n}.", "C")]
     assert sparse_turned_reading_wins(table, junk)
     assert not sparse_turned_reading_wins(table[:12], junk)  # six numbers are no table
