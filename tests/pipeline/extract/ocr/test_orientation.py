@@ -38,8 +38,11 @@ def test_an_upright_page_or_one_with_few_words_is_not_checked():
     assert not may_lie_turned(unsure[:5])  # a figure's few words say nothing about the page
 
 
-def _words(texts: list[str], conf: float = 73.0) -> list[Word]:
-    return [Word(text, conf, 20 * i, 0, 20 * i + 8, 10, (1, 1, 1)) for i, text in enumerate(texts)]
+def _words(texts: list[str], conf: float = 73.0, *, down: bool = False) -> list[Word]:
+    """Words in a row, 7 px a character and 10 px high; `down`: as Tesseract boxes words it read on their side."""
+    boxes = [(7 * len(text), 10) for text in texts]
+    return [Word(text, conf, 100 * i, 0, 100 * i + (h if down else w), w if down else h, (1, 1, 1))
+            for i, (text, (w, h)) in enumerate(zip(texts, boxes))]
 
 
 def test_a_page_of_short_junk_and_few_numbers_is_checked_a_key_table_upright_is_not():
@@ -48,6 +51,8 @@ def test_a_page_of_short_junk_and_few_numbers_is_checked_a_key_table_upright_is_
     upright = _words([t for n in range(1, 21) for t in (str(n), "ABCD"[n % 4])])
     assert not may_lie_turned(junk) and sparse_and_unread(junk, None, 200)
     assert not sparse_and_unread(upright, None, 200)
+    # The same table's numbers, read by Tesseract down the page (their boxes taller than wide): checked.
+    assert sparse_and_unread(_words([t for n in range(1, 21) for t in (str(n), "ABCD"[n % 4])], 96.0, down=True), None, 200)
 
 
 def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_from_junk():
@@ -56,6 +61,10 @@ def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_fro
     table = [t for n in range(11, 51) for t in (f"{n}.", "C")]
     assert sparse_turned_reading_wins(table, junk)
     assert not sparse_turned_reading_wins(table[:12], junk)  # six numbers are no table
+    # Numbers already read across the page as it lay: the turned reading must read many times as many.
+    across = _words([str(n) for n in range(11, 41)])
+    assert not sparse_turned_reading_wins(table, across)
+    assert sparse_turned_reading_wins(table, _words([str(n) for n in range(11, 41)], down=True))  # read down: turned already
 
 
 @needs_tesseract("pol", "osd")
