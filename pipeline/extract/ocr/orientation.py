@@ -33,6 +33,9 @@ from pipeline.extract.ocr.words import Word, mean_confidence
 ROTATION_CHECK_BELOW = 60.0
 ROTATION_MIN_WORDS = 10  # fewer words say nothing about the page's orientation (a figure, a blank page)
 OSD_MIN_CONFIDENCE = 2.0  # Tesseract's orientation confidence under which its answer is a guess
+# ... on a page sent by `sparse_and_unread`, whose turned reading must then read many times its counting numbers: a
+# guess is worth a reading there (a landscape key on its side, scanned at 150 and 200 dpi and read at 300: 0.60 and 1.01).
+SPARSE_OSD_MIN_CONFIDENCE = 0.5
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
@@ -138,7 +141,7 @@ def known_words(texts: Sequence[str], lexicon: Lexicon | None) -> int:
     return sum(lexicon.knows(text) for text in texts if sum(ch.isalpha() for ch in text) >= 3)
 
 
-def detect_rotation(image_path: Path, omp_thread_limit: int | None) -> int:
+def detect_rotation(image_path: Path, omp_thread_limit: int | None, min_confidence: float = OSD_MIN_CONFIDENCE) -> int:
     """Degrees (0, 90, 180, 270) to turn the image clockwise to set its text upright, by Tesseract's
     orientation detection; 0 when it is unsure or cannot run (the `osd` data missing: the page is then
     read as it lies, as before)."""
@@ -157,6 +160,6 @@ def detect_rotation(image_path: Path, omp_thread_limit: int | None) -> int:
     if result.returncode != 0 or rotate is None or confidence is None:
         return 0
     degrees = int(rotate.group(1)) % 360
-    if degrees not in (90, 180, 270) or float(confidence.group(1)) < OSD_MIN_CONFIDENCE:
+    if degrees not in (90, 180, 270) or float(confidence.group(1)) < min_confidence:
         return 0
     return degrees

@@ -22,7 +22,7 @@ from pipeline.extract.ocr.labelpasses import (
 )
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.orientation import (
-    ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, SPARSE_MIN_WORDS, SPARSE_NUMBER_SHARE, SPARSE_UNREAD_GLYPHS, detect_rotation, known_words, may_lie_turned, sparse_and_unread,
+    OSD_MIN_CONFIDENCE, ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, SPARSE_MIN_WORDS, SPARSE_OSD_MIN_CONFIDENCE, SPARSE_NUMBER_SHARE, SPARSE_UNREAD_GLYPHS, detect_rotation, known_words, may_lie_turned, sparse_and_unread,
     sparse_turned_reading_wins,
 )
 from pipeline.extract.ocr.numbering import INFERRED_CONF
@@ -62,7 +62,8 @@ def _orientation(work: PageWork) -> PageWork:
     `sparse_turned_reading_wins`)."""
     path = work.folder / f"page-{work.page_number}.pgm"
     work.prepared().save(path, format="PPM")
-    rotation = detect_rotation(path, work.omp_thread_limit)
+    sparse = not may_lie_turned(work.parsed)  # sent by `sparse_and_unread`: the turned reading's numbers decide
+    rotation = detect_rotation(path, work.omp_thread_limit, SPARSE_OSD_MIN_CONFIDENCE if sparse else OSD_MIN_CONFIDENCE)
     if not rotation:
         return work
     turned = read_page(work.as_scanned.rotate(-rotation, expand=True), work.settings, page_number=work.page_number,
