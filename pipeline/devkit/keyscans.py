@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
+from pipeline.devkit.sample.layoutkeysheets import LAYOUT_CHECKING, LAYOUT_TUNING
 from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -123,7 +124,7 @@ def _numerals(sheet: KeySheet) -> dict[int, list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.keyscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *CHECKING, *SHORT_CHECKING]))
+    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *LAYOUT_TUNING, *CHECKING, *SHORT_CHECKING, *LAYOUT_CHECKING]))
     parser.add_argument("--dpi", default="200")
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
@@ -132,12 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
     args = parser.parse_args(argv)
-    families = {**TUNING, **SHORT_TUNING, **CHECKING, **SHORT_CHECKING}
+    families = {**TUNING, **SHORT_TUNING, **LAYOUT_TUNING, **CHECKING, **SHORT_CHECKING, **LAYOUT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
-            kind = "tuning" if name in TUNING or name in SHORT_TUNING else "checking"
+            kind = "tuning" if name in TUNING or name in SHORT_TUNING or name in LAYOUT_TUNING else "checking"
             source = build_pdf(Path(tmp) / f"{sheet.name}.pdf", sheet.pages)
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)

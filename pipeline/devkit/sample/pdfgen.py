@@ -117,6 +117,9 @@ PageItem = TextBox | Rect | Line | ImageBox
 class PageSpec:
     items: tuple[PageItem, ...] | list[PageItem] = ()
     size: str = "A4"
+    # A landscape page (items laid out on `size` with width and height swapped) printed turned a quarter turn
+    # counter-clockwise on an upright `size` page, as a wide table is scanned on its side.
+    turned: bool = False
 
     @property
     def width(self) -> float:
@@ -263,6 +266,12 @@ def _draw(pdf: FPDF, item: PageItem) -> None:
         raise PdfGenError(f"not a page item: {item!r}")
 
 
+def _moved(item: PageItem, dx: float, dy: float) -> PageItem:
+    if isinstance(item, Line):
+        return replace(item, x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy)
+    return replace(item, x=item.x + dx, y=item.y + dy)
+
+
 def pdf_bytes(pages: Sequence[PageSpec], *, title: str | None = None) -> bytes:
     """The PDF for `pages`, as bytes; identical input gives identical bytes."""
     if not pages:
@@ -272,8 +281,16 @@ def pdf_bytes(pages: Sequence[PageSpec], *, title: str | None = None) -> bytes:
         pdf.set_title(title)
     for page in pages:
         pdf.add_page(format=_page_size(page.size))
-        for item in page.items:
-            _draw(pdf, item)
+        if not page.turned:
+            for item in page.items:
+                _draw(pdf, item)
+            continue
+        width, height = _page_size(page.size)
+        # Turned about the upright page's centre; each item first moved by the difference of the two centres.
+        dx, dy = (width - height) / 2, (height - width) / 2
+        with pdf.rotation(90, width / 2, height / 2):
+            for item in page.items:
+                _draw(pdf, _moved(item, dx, dy))
     return bytes(pdf.output())
 
 

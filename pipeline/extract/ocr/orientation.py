@@ -6,6 +6,14 @@ against 85-90 upright (measured on rasterised CKE pages turned by 90° and 180°
 would be lost. Only such a page pays for Tesseract's orientation detection (`--psm 0`, about 1.2 s); the
 page is read again turned as it says, and the turned reading is kept only when it is the more confident
 and reads no fewer words the language's word list knows (`known_words`).
+
+A key table on its side gives no such sign: its cells hold numbers and single letters, too few words of three
+letters to judge confidence by, and Tesseract reads it as next to nothing (3 words on a landscape grid key of 60
+questions at 200 dpi) or as short junk read confidently (`©`, `O`, `U`: 175 words at a mean of 73 on one of 80
+number/answer pairs). A table upright reads as numbers. So a page with too few long words is checked too where
+glyph-sized ink by the hundred stands under no word (`unread_glyphs`) or where few of its words are numbers
+(`sparse_and_unread`), or where most of its words run down the page (`runs_down`); its turned reading is kept only when it reads many times the numbers that count (n beside n ± 1:
+`counting_numbers`) of the page as it lay (`sparse_turned_reading_wins`).
 """
 from __future__ import annotations
 
@@ -15,6 +23,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.extract.ocr.engine import PAGE_TIMEOUT_S, OcrUnavailable, tesseract_command
 from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.words import Word, mean_confidence
@@ -23,6 +33,9 @@ from pipeline.extract.ocr.words import Word, mean_confidence
 ROTATION_CHECK_BELOW = 60.0
 ROTATION_MIN_WORDS = 10  # fewer words say nothing about the page's orientation (a figure, a blank page)
 OSD_MIN_CONFIDENCE = 2.0  # Tesseract's orientation confidence under which its answer is a guess
+# ... on a page sent by `sparse_and_unread`, whose turned reading must then read many times its counting numbers: a
+# guess is worth a reading there (a landscape key on its side, scanned at 150 and 200 dpi and read at 300: 0.60 and 1.01).
+SPARSE_OSD_MIN_CONFIDENCE = 0.5
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
 
@@ -32,6 +45,90 @@ def may_lie_turned(words: Sequence[Word]) -> bool:
     long_words = [w for w in words if sum(ch.isalpha() for ch in w.text) >= 3]
     mean = mean_confidence(long_words)
     return len(long_words) >= ROTATION_MIN_WORDS and mean is not None and mean < ROTATION_CHECK_BELOW
+
+
+# A page pass that read fewer than ROTATION_MIN_WORDS words of 3+ letters may be a table on its side when at least
+# this many glyph-sized ink pieces stand under no word (a landscape grid key of 60 cells leaves ~400, a page of prose
+# upright none: its glyphs are in its words) ...
+SPARSE_UNREAD_GLYPHS = 120
+GLYPH_MM = (0.4, 6.0)  # a glyph's ink, its height or width, from a dot's to a large capital's
+# ... or when of at least SPARSE_MIN_WORDS words, under this share are numbers (a key table upright: a third to a half).
+SPARSE_MIN_WORDS, SPARSE_NUMBER_SHARE = 20, 0.2
+SPARSE_NUMBERS_GAIN = 3  # the turned reading of a sparse page reads at least this many times its counting numbers (and 10)
+
+
+# Words of 2+ characters whose box is this much taller than wide run down the page: Tesseract read them on their side.
+RUNS_DOWN_RATIO, RUNS_DOWN_MIN = 1.2, 5
+
+
+def runs_down(words: Sequence[Word]) -> bool:
+    """Whether most words of 2+ characters (at least RUNS_DOWN_MIN) run down the page, their boxes taller than wide:
+    Tesseract reads some lines of a page on its side turned, and its boxes say so (a key table at 300 dpi: 61
+    numbers read so, then lost to the passes that read its cells across)."""
+    long = [w for w in words if len(w.text.strip()) >= 2]
+    down = sum(_down(w) for w in long)
+    return down >= RUNS_DOWN_MIN and 2 * down > len(long)
+
+
+def _down(word: Word) -> bool:
+    return len(word.text.strip()) >= 2 and word.bottom - word.top > RUNS_DOWN_RATIO * (word.right - word.left)
+
+
+def numbers_read(texts: Sequence[str]) -> int:
+    """How many of `texts` are numbers ("12", "12.", "(3)"): what a key table's cells read upright."""
+    return sum(bool(t.strip("().:;,-")) and t.strip("().:;,-").isdigit() for t in texts)
+
+
+def sparse_and_unread(words: Sequence[Word], ink: np.ndarray | None, dpi: int) -> bool:
+    """Whether the page pass read too few long words to judge the page by, and its ink or its words look unread:
+    much glyph-sized ink under no word, or many words and few of them numbers."""
+    read = [w for w in words if w.text.strip()]
+    if sum(sum(ch.isalpha() for ch in w.text) >= 3 for w in read) >= ROTATION_MIN_WORDS:
+        return False
+    if len(read) >= SPARSE_MIN_WORDS and numbers_read([w.text for w in read]) < SPARSE_NUMBER_SHARE * len(read):
+        return True
+    if runs_down(read):
+        return True
+    return ink is not None and unread_glyphs(ink, read, dpi) >= SPARSE_UNREAD_GLYPHS
+
+
+def unread_glyphs(ink: np.ndarray, words: Sequence[Word], dpi: int) -> int:
+    """How many glyph-sized connected pieces of `ink` (`GLYPH_MM`) have their centre outside every word's box."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second
+
+    labels, count = ndimage.label(ink)
+    if not count:
+        return 0
+    low, high = (mm * dpi / 25.4 for mm in GLYPH_MM)
+    covered = np.zeros(ink.shape, dtype=bool)
+    for w in words:
+        if w.text.strip():
+            covered[max(w.top, 0):w.bottom + 1, max(w.left, 0):w.right + 1] = True
+    found = 0
+    for piece in ndimage.find_objects(labels):
+        if piece is None:
+            continue
+        height, width = piece[0].stop - piece[0].start, piece[1].stop - piece[1].start
+        if max(height, width) > high or max(height, width) < low:
+            continue
+        if not covered[(piece[0].start + piece[0].stop) // 2, (piece[1].start + piece[1].stop) // 2]:
+            found += 1
+    return found
+
+
+def counting_numbers(texts: Sequence[str]) -> int:
+    """How many different numbers among `texts` have their neighbour (one less or one more) read too: a key table's
+    question numbers count 1, 2, 3 …; digits read from junk do not."""
+    values = {int(t.strip("().:;,-")) for t in texts if t.strip("().:;,-").isdigit() and len(t.strip("().:;,-")) <= 4}
+    return sum(v - 1 in values or v + 1 in values for v in values)
+
+
+def sparse_turned_reading_wins(turned: Sequence[str], read: Sequence[Word]) -> bool:
+    """Whether a sparse page's turned reading is the page: many times the counting numbers of the page as it lay
+    (its words that run down left out: they were read turned already). Confidence is no judge here: the junk a
+    table on its side reads as is read confidently (73 against 53 turned)."""
+    before = counting_numbers([w.text for w in read if not _down(w)])
+    return counting_numbers(turned) >= max(SPARSE_NUMBERS_GAIN * before, ROTATION_MIN_WORDS)
 
 
 def known_words(texts: Sequence[str], lexicon: Lexicon | None) -> int:
@@ -44,7 +141,7 @@ def known_words(texts: Sequence[str], lexicon: Lexicon | None) -> int:
     return sum(lexicon.knows(text) for text in texts if sum(ch.isalpha() for ch in text) >= 3)
 
 
-def detect_rotation(image_path: Path, omp_thread_limit: int | None) -> int:
+def detect_rotation(image_path: Path, omp_thread_limit: int | None, min_confidence: float = OSD_MIN_CONFIDENCE) -> int:
     """Degrees (0, 90, 180, 270) to turn the image clockwise to set its text upright, by Tesseract's
     orientation detection; 0 when it is unsure or cannot run (the `osd` data missing: the page is then
     read as it lies, as before)."""
@@ -63,6 +160,6 @@ def detect_rotation(image_path: Path, omp_thread_limit: int | None) -> int:
     if result.returncode != 0 or rotate is None or confidence is None:
         return 0
     degrees = int(rotate.group(1)) % 360
-    if degrees not in (90, 180, 270) or float(confidence.group(1)) < OSD_MIN_CONFIDENCE:
+    if degrees not in (90, 180, 270) or float(confidence.group(1)) < min_confidence:
         return 0
     return degrees

@@ -21,7 +21,10 @@ from pipeline.extract.ocr.labelpasses import (
     _glued_labels, _label_ghosts, _label_case, _label_discs, _label_marks, _label_rings, _lone_glyphs, _ring_neighbours,
 )
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.orientation import ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, detect_rotation, known_words, may_lie_turned
+from pipeline.extract.ocr.orientation import (
+    OSD_MIN_CONFIDENCE, ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, SPARSE_MIN_WORDS, SPARSE_OSD_MIN_CONFIDENCE, SPARSE_NUMBER_SHARE, SPARSE_UNREAD_GLYPHS, detect_rotation, known_words, may_lie_turned, sparse_and_unread,
+    sparse_turned_reading_wins,
+)
 from pipeline.extract.ocr.numbering import INFERRED_CONF
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass, says
 from pipeline.extract.ocr.reading import PageReading, ReadWord
@@ -43,23 +46,30 @@ from pipeline.extract.ocr.wordpasses import (
 )
 
 
-@says(f"at least {ROTATION_MIN_WORDS} words of 3+ letters read with a mean confidence under {ROTATION_CHECK_BELOW:.0f}, "
+@says(f"at least {ROTATION_MIN_WORDS} words of 3+ letters read with a mean confidence under {ROTATION_CHECK_BELOW:.0f}, or fewer "
+       f"such words and either {SPARSE_UNREAD_GLYPHS}+ glyph-sized pieces of ink no word covers or {SPARSE_MIN_WORDS}+ words "
+       f"under {SPARSE_NUMBER_SHARE:.0%} of them numbers (a table on its side), "
        "on a page that is not itself the page read turned")
 def _reads_as_turned(work: PageWork) -> bool:
-    return work.turn_upright and may_lie_turned(work.parsed)
+    return work.turn_upright and (may_lie_turned(work.parsed) or sparse_and_unread(work.parsed, work.ink, work.settings.dpi))
 
 
-@page_pass("orientation", "2", Cost.WHOLE_PAGE, when=_reads_as_turned)
+@page_pass("orientation", "3", Cost.WHOLE_PAGE, when=_reads_as_turned)
 def _orientation(work: PageWork) -> PageWork:
     """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
-    reading is kept when it is the more confident and reads no fewer known words (`orientation`)."""
+    reading is kept when it is the more confident and reads no fewer known words (`orientation`), or when it reads many
+    times the numbers that count 1, 2, 3 … (a table, whose junk read on its side may be the more confident:
+    `sparse_turned_reading_wins`)."""
     path = work.folder / f"page-{work.page_number}.pgm"
     work.prepared().save(path, format="PPM")
-    rotation = detect_rotation(path, work.omp_thread_limit)
+    sparse = not may_lie_turned(work.parsed)  # sent by `sparse_and_unread`: the turned reading's numbers decide
+    rotation = detect_rotation(path, work.omp_thread_limit, SPARSE_OSD_MIN_CONFIDENCE if sparse else OSD_MIN_CONFIDENCE)
     if not rotation:
         return work
     turned = read_page(work.as_scanned.rotate(-rotation, expand=True), work.settings, page_number=work.page_number,
                        omp_thread_limit=work.omp_thread_limit, turn_upright=False)
+    if sparse_turned_reading_wins([w.text for w in turned.words], work.parsed):  # a table: its numbers count, turned
+        return replace(work, outcome=replace(turned, rotation=rotation))
     more_known = known_words([w.text for w in turned.words], work.lexicon) >= known_words([w.text for w in work.parsed], work.lexicon)
     if (turned.confidence or 0.0) > (mean_confidence(work.parsed) or 0.0) and more_known:
         return replace(work, outcome=replace(turned, rotation=rotation))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
-from pipeline.extract.ocr.orientation import may_lie_turned
+from pipeline.extract.ocr.orientation import counting_numbers, may_lie_turned, sparse_and_unread, sparse_turned_reading_wins
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -36,3 +36,48 @@ def test_an_upright_page_or_one_with_few_words_is_not_checked():
     unsure = [Word(f"słowo{i}", 36.0, 10 * i, 0, 10 * i + 8, 10, (1, 1, 1)) for i in range(30)]
     assert not may_lie_turned(sure) and may_lie_turned(unsure)
     assert not may_lie_turned(unsure[:5])  # a figure's few words say nothing about the page
+
+
+def _words(texts: list[str], conf: float = 73.0, *, down: bool = False) -> list[Word]:
+    """Words in a row, 7 px a character and 10 px high; `down`: as Tesseract boxes words it read on their side."""
+    boxes = [(7 * len(text), 10) for text in texts]
+    return [Word(text, conf, 100 * i, 0, 100 * i + (h if down else w), w if down else h, (1, 1, 1))
+            for i, (text, (w, h)) in enumerate(zip(texts, boxes))]
+
+
+def test_a_page_of_short_junk_and_few_numbers_is_checked_a_key_table_upright_is_not():
+    # What Tesseract read of a number/answer table on its side (confidently: 73), and of the same table upright.
+    junk = _words(["©", "O", "U", "B", "TB", "24", "%B", "6", "o", "[e]", "—", "m", "a"] * 3)
+    upright = _words([t for n in range(1, 21) for t in (str(n), "ABCD"[n % 4])])
+    assert not may_lie_turned(junk) and sparse_and_unread(junk, None, 200)
+    assert not sparse_and_unread(upright, None, 200)
+    # The same table's numbers, read by Tesseract down the page (their boxes taller than wide): checked.
+    assert sparse_and_unread(_words([t for n in range(1, 21) for t in (str(n), "ABCD"[n % 4])], 96.0, down=True), None, 200)
+
+
+def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_from_junk():
+    junk = _words(["24", "6", "8", "O", "©", "2", "41", "7"])  # digits, but no run past 6, 7, 8
+    assert counting_numbers([w.text for w in junk]) == 3  # 6, 7 and 8
+    table = [t for n in range(11, 51) for t in (f"{n}.", "C")]
+    assert sparse_turned_reading_wins(table, junk)
+    assert not sparse_turned_reading_wins(table[:12], junk)  # six numbers are no table
+    # Numbers already read across the page as it lay: the turned reading must read many times as many.
+    across = _words([str(n) for n in range(11, 41)])
+    assert not sparse_turned_reading_wins(table, across)
+    assert sparse_turned_reading_wins(table, _words([str(n) for n in range(11, 41)], down=True))  # read down: turned already
+
+
+@needs_tesseract("pol", "osd")
+def test_a_key_table_on_its_side_is_read_upright(tmp_path):
+    from pipeline.devkit.sample.layoutkeysheets import turned_pairs
+    from pipeline.devkit.sample.pdfgen import build_pdf
+    import pypdfium2 as pdfium
+
+    from pipeline.devkit.sample.scansetting import ScanSetting
+
+    sheet = turned_pairs(0)  # a landscape table of 80 number/answer pairs, printed on its side
+    scan = ScanSetting.parse("200/0.6/80").rasterise(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf")
+    image = pdfium.PdfDocument(str(scan))[0].render(scale=200 / 72).to_pil().convert("L")
+    reading = read_page(image, OcrSettings(languages=("pol",), dpi=200, option_labels=sheet.labels), page_number=1)
+    assert reading.rotation == 90
+    assert counting_numbers([w.text for w in reading.words]) >= 60  # of the 80 question numbers
