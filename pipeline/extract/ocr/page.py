@@ -109,7 +109,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
             line.unsure_words += [w for w in line.unaccounted_ink if w not in line.unsure_words]
         page_lines.append(line)
         last_words.append(segment.glyphs[-1].text if segment.glyphs else "")
-    if loose and reading.unread_lines:
+    if settings.certainty.enabled and settings.certainty.loose_ink and reading.unread_lines:
         _mark_unread_lines(page_lines, last_words, [(a * sx, b * sy, c * sx, d * sy) for a, b, c, d in reading.unread_lines])
     return Page(
         number=page_number,
