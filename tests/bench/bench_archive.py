@@ -276,8 +276,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ray-nodes", type=int, default=0,
                         help="with --executor ray: start a local cluster of this many nodes (a head and N-1 more, "
                              "one CPU each) for the run and stop it after")
-    parser.add_argument("--no-bytecode", action="store_true", help="leave the package's modules uncompiled, so each process "
-                        "compiles what it imports from source (as a checkout under PYTHONDONTWRITEBYTECODE does)")
+    parser.add_argument("--no-bytecode", action="store_true", help="compile nothing beforehand: a module without bytecode "
+                        "is compiled from source by each process that imports it (bytecode already there is still used)")
     parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them "
                         "(an archive already there is reused; the root is emptied first)")
     args = parser.parse_args(argv or [])
