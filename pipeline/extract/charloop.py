@@ -19,10 +19,11 @@ same values, so what a page reads is the same either way (`tests/pipeline/extrac
 Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI passes a pointer and an
 `intp` alike); where `intp` is narrower than a pointer the compiled reader is not used.
 
-Importing numba and loading the cached loops costs a process about 0.4 s, which the compiled loop
-repays only after some hundreds of thousands of characters; so `pagechars` asks for the reader only once
-a process has read `COMPILED_AFTER_CHARACTERS` through ctypes (a short run, a few generated sheets, never
-pays for it; an archive's worker or a corpus run does once).
+Importing numba and loading the cached loops costs a process about 0.5 s, which the compiled loops
+(these and layout's, `compiled_layout`, which follow the same switch) repay only after a quarter of a
+million characters; so `pagechars` asks for the reader only once a process has read
+`COMPILED_AFTER_CHARACTERS` through ctypes (a short run, a few generated sheets, never pays for it; an
+archive's worker or a corpus run does once).
 """
 from __future__ import annotations
 
@@ -36,10 +37,13 @@ import numpy as np
 
 from pipeline.infra import settle
 
-# Characters a process reads through ctypes before the compiled reader is loaded: the loop saves about
-# 0.7 µs a character (measured on the corpus: 2.1 -> 1.0 ms for a page's 1,600), loading it costs about
-# 0.43 s once (numba's import and the cached loops): past about this many characters it has paid.
-COMPILED_AFTER_CHARACTERS = 600_000
+# Characters a process reads through ctypes before the compiled reader is loaded, where loading it has paid
+# for itself: once loaded, this reader and layout's loops (`compiled_layout`) save about 2.0 µs a character
+# of extract's CPU (measured by `extract_document` on 294,000 corpus characters, 0 against 1: 6.4 -> 5.8 s,
+# and on a generated archive's 527,000: 1.05 s), and loading them costs about 0.5 s once (numba's import and
+# the cached loops), so they break even at about 250,000 characters. (It was 600,000 while the reader's own
+# saving, 0.7 µs a character, was counted alone.) A run that stops just past it pays at most the load twice.
+COMPILED_AFTER_CHARACTERS = 250_000
 # Set to "0" to keep the ctypes path (a comparison, a machine where numba misbehaves); "1" to load the
 # compiled reader at once, whatever the count.
 ENV_SWITCH = "EXAMCORPUS_COMPILED_CHARS"

@@ -3,16 +3,20 @@
 Redirected to a file, piped, under nohup or CI, a redrawn bar is either dropped (tqdm's default) or
 a smear of carriage returns; there a step prints one line every `every_s` seconds (default 30, or
 EXAMCORPUS_PROGRESS_EVERY_S) with its count, rate and time left, and one line when it ends.
-Both answer `update(n)`, `set_postfix(mapping)` and `close()`, and work as context managers.
+Both answer `update(n)`, `set_postfix(mapping)` and `close()`, and work as context managers. A step shown
+nowhere (`enabled=False`: a worker, `--no-progress`) gets `SilentProgress`, and tqdm is imported only for a
+bar on a terminal: its import (with `importlib.metadata` for its version) was a tenth of the start of every
+`examcorpus extract` process, most of which never draw a bar.
 """
 from __future__ import annotations
 
 import os
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from tqdm import tqdm
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 EVERY_S_VARIABLE = "EXAMCORPUS_PROGRESS_EVERY_S"
 DEFAULT_EVERY_S = 30.0
@@ -78,6 +82,28 @@ class PlainProgress:
         self.close()
 
 
+class SilentProgress:
+    """A step's progress shown nowhere: it answers what a bar answers and prints nothing."""
+
+    def __init__(self, *, total: int):
+        self.total, self.n = total, 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def set_postfix(self, mapping: dict | None = None, refresh: bool = True, **fields) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> SilentProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def _every_s() -> float:
     try:
         return max(0.0, float(os.environ.get(EVERY_S_VARIABLE, DEFAULT_EVERY_S)))
@@ -85,9 +111,14 @@ def _every_s() -> float:
         return DEFAULT_EVERY_S
 
 
-def progress(*, total: int, desc: str, unit: str = "it", enabled: bool = True, every_s: float | None = None) -> tqdm | PlainProgress:
+def progress(*, total: int, desc: str, unit: str = "it", enabled: bool = True,
+             every_s: float | None = None) -> tqdm | PlainProgress | SilentProgress:
     """A bar on a terminal, plain periodic lines elsewhere, nothing when not `enabled`."""
+    if not enabled:
+        return SilentProgress(total=total)
     stream = sys.stderr
-    if enabled and not stream.isatty():
+    if not stream.isatty():
         return PlainProgress(total=total, desc=desc, unit=unit, every_s=_every_s() if every_s is None else every_s, stream=stream)
-    return tqdm(total=total, desc=desc, unit=unit, file=stream, disable=not enabled, dynamic_ncols=True)
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)

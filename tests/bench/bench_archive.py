@@ -247,6 +247,23 @@ def _site(site_dir: Path, sheets: int, scanned_share: float) -> tuple[dict[str, 
     return site.truth, time.perf_counter() - started
 
 
+def compile_bytecode() -> int:
+    """Write the bytecode of every `pipeline` module beside its source, as installing the package does, and
+    return how many modules had none: a checkout run under PYTHONDONTWRITEBYTECODE (or an editable install
+    that never wrote any) compiles every module it imports from source in every process, about 0.3 CPU s an
+    `examcorpus extract` process here, which an installed package (and pypdf, the baseline) does not pay."""
+    import compileall
+    import importlib.util
+
+    import pipeline
+
+    package = Path(pipeline.__file__).resolve().parent
+    sources = list(package.rglob("*.py"))
+    missing = sum(1 for source in sources if not Path(importlib.util.cache_from_source(str(source))).is_file())
+    compileall.compile_dir(str(package), quiet=1)
+    return missing
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench archive", description=__doc__.splitlines()[0])
     size = parser.add_mutually_exclusive_group()
@@ -259,6 +276,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ray-nodes", type=int, default=0,
                         help="with --executor ray: start a local cluster of this many nodes (a head and N-1 more, "
                              "one CPU each) for the run and stop it after")
+    parser.add_argument("--no-bytecode", action="store_true", help="compile nothing beforehand: a module without bytecode "
+                        "is compiled from source by each process that imports it (bytecode already there is still used)")
     parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them "
                         "(an archive already there is reused; the root is emptied first)")
     args = parser.parse_args(argv or [])
@@ -271,6 +290,8 @@ def main(argv: list[str] | None = None) -> None:
         if root.exists():
             shutil.rmtree(root)  # a first run is a first run: nothing cached from an earlier benchmark
         print(f"machine: {_load()} before generating")
+        if not args.no_bytecode:
+            print(f"bytecode: {compile_bytecode()} pipeline modules compiled beforehand, as an installed package has them")
         truth, generated = _site(site_dir, sheets, args.scanned_share)
         scans = [t for t in truth.values() if t.scanned]
         print(f"archive: {len(truth)} sheets ({len(scans)} scanned, {args.scanned_share:.0%} asked), "

@@ -2,7 +2,7 @@
 measured as a real interpreter importing what an extract process imports (no timing is asserted)."""
 import pytest
 
-from tests.bench.bench_archive import process_start_cpu, steady_cpu_ms_a_page
+from tests.bench.bench_archive import compile_bytecode, process_start_cpu, steady_cpu_ms_a_page
 
 
 def test_the_steady_state_takes_each_processs_start_off_the_run():
@@ -17,3 +17,8 @@ def test_a_run_shorter_than_its_starts_is_no_negative_cost():
 
 def test_a_process_start_is_measured_from_a_real_interpreter():
     assert process_start_cpu(repeats=1) > 0.0
+
+
+def test_the_package_is_compiled_once_as_an_installed_one_is():
+    compile_bytecode()
+    assert compile_bytecode() == 0  # every module has its bytecode beside it now

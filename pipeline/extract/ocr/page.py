@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
-from tqdm import tqdm
 
 from pipeline.diagnostics import Code, from_records
 from pipeline.extract.document import Page, PageMethod, ScannedFigure
@@ -228,6 +227,8 @@ def ocr_pages(
         if bad:
             raise OcrError(f"{pdf_path}: page(s) {bad} out of range 1–{count}")
         show = sys.stderr.isatty() if progress is None else progress
+        from tqdm import tqdm  # here, not at the top: a process that reads only text layers never loads it
+
         pending: deque[tuple[int, float, float, Future[PageReading]]] = deque()
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool, tqdm(
             total=len(page_numbers), desc=f"OCR {pdf_path.name}", unit="page", disable=not show, file=sys.stderr
