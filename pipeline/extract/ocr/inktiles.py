@@ -62,7 +62,8 @@ def _cut(mask: np.ndarray, top: int, left: int, gap: int, levels: int, *, by_row
         columns = np.flatnonzero(mask[rows[0]:rows[-1] + 1].any(axis=0))
         return [(top + int(rows[0]), top + int(rows[-1]) + 1, left + int(columns[0]), left + int(columns[-1]) + 1)]
     boxes = []
-    for first, last in _bands(mask.any(axis=1 if by_rows else 0), gap):
+    occupied = np.asarray(mask.any(axis=1 if by_rows else 0))
+    for first, last in _bands(occupied, gap):
         part, place = (mask[first:last], (top + first, left)) if by_rows else (mask[:, first:last], (top, left + first))
         boxes += _cut(part, *place, gap, levels - 1, by_rows=not by_rows)
     return boxes
