@@ -40,6 +40,7 @@ from PIL import Image, ImageFilter
 from pipeline.extract.ocr import tessapi
 from pipeline.extract.rendering import render_on_white
 from pipeline.extract.ocr.illumination import even_paper
+from pipeline.extract.ocr.inktiles import ink_tiles, tiled_area
 from pipeline.extract.ocr.panels import light_on_dark_inverted
 from pipeline.extract.ocr.words import Word, box_mean, clean_text
 
@@ -509,23 +510,21 @@ def smoothed(grey_array: np.ndarray, radius: float) -> np.ndarray:
     """PIL's Gaussian blur of `radius` px over the grey page, worked out only around its ink.
 
     Paper (255) whose whole neighbourhood is paper stays exactly 255 under the blur (each box pass rounds
-    a constant back to itself, and the edges repeat their own pixel), so only the bounding box of the
-    pixels below 255, with a margin wider than the blur reaches, is blurred; the rest stays white. A page
-    OCR'd in parts (`masked`: all white but a few boxes) is blurred over those boxes instead of ~9 million
-    pixels; a scan, inked all over, is blurred whole as before. Same pixels either way
-    (`tests/pipeline/extract/ocr/test_prepare_in_parts.py`)."""
-    rows = np.flatnonzero((grey_array < 255).any(axis=1))
-    if rows.size == 0:
-        return grey_array
-    columns = np.flatnonzero((grey_array[rows[0]:rows[-1] + 1] < 255).any(axis=0))
+    a constant back to itself, and the edges repeat their own pixel), so only the tiles around the pixels
+    below 255 (`inktiles`: their boxes, with a margin wider than the blur reaches, apart by twice that) are
+    blurred; the rest stays white. A page OCR'd in parts (`masked`: all white but a few boxes) is blurred
+    over those boxes instead of ~9 million pixels or the whole window around them; a scan, inked all over,
+    is blurred whole as before. Same pixels either way (`tests/pipeline/extract/ocr/test_prepare_in_parts.py`)."""
     margin = BLUR_MARGIN_PX + math.ceil(BLUR_REACH * radius)
-    top, bottom = max(int(rows[0]) - margin, 0), min(int(rows[-1]) + margin + 1, grey_array.shape[0])
-    left, right = max(int(columns[0]) - margin, 0), min(int(columns[-1]) + margin + 1, grey_array.shape[1])
+    tiles = ink_tiles(grey_array < 255, margin)
+    if not tiles:
+        return grey_array
     blur = ImageFilter.GaussianBlur(radius)
-    if (bottom - top) * (right - left) > 0.5 * grey_array.size:
+    if tiled_area(tiles) > 0.5 * grey_array.size:
         return np.asarray(Image.fromarray(grey_array, mode="L").filter(blur)).copy()
     out = np.full_like(grey_array, 255)
-    out[top:bottom, left:right] = np.asarray(Image.fromarray(grey_array[top:bottom, left:right], mode="L").filter(blur))
+    for rows, columns in tiles:
+        out[rows, columns] = np.asarray(Image.fromarray(grey_array[rows, columns], mode="L").filter(blur))
     return out
 
 

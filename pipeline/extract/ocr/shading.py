@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.extract.ocr.inktiles import ink_tiles, tiled_area
+
 FILL_MIN_INCHES = 0.05  # a fill is dark over squares this wide (a rule is at most 0.03 in thick, a bold stroke less)
 FILL_MIN_LEVEL = 110  # a fill's median grey: lighter fills carry dark text; darker ones light text, left all ink
 FILL_EDGE_INCHES = 0.01  # the blur a fill's edge spreads over, counted as the fill's
 FILL_CONTRAST = 40  # grey levels under a fill's own level a pixel needs at least to be ink there (a plain fill's grain is none)
 INK_PERCENTILE = 1.0  # of a fill's pixels: the darkest ink inside it (its rules, its letters)
+TILED_AT_MOST = 0.5  # share of the page tiles may cover for the search to go tile by tile (`inktiles`); past it, whole
 
 
 def table_ink(grey: np.ndarray, threshold: int, dpi: int) -> np.ndarray:
@@ -37,14 +40,36 @@ Fill = tuple[tuple[slice, slice], np.ndarray, float, float]  # where, which pixe
 
 def shaded_fills(grey: np.ndarray, dark: np.ndarray, dpi: int) -> list[Fill]:
     """Each mid-grey fill of the page (`dark` over squares `FILL_MIN_INCHES` wide, its blurred edge with it,
-    median grey at least `FILL_MIN_LEVEL`): where it is, its pixels, its level and its darkest ink."""
+    median grey at least `FILL_MIN_LEVEL`): where it is, its pixels, its level and its darkest ink; in no
+    set order (each fill's pixels are its own).
+
+    Worked out only around the dark pixels (`inktiles`): a fill, its opening and its grown edge lie within
+    a square's side and the edge's width of dark pixels, so tiles that far around the dark pixels find the
+    fills the whole page gives; a page read in parts (`masked`, all white but a few boxes) is searched over
+    its boxes, a scan, dark all over, whole as before."""
     side = max(3, round(FILL_MIN_INCHES * dpi))
+    edge = max(1, round(FILL_EDGE_INCHES * dpi))
+    # Past an opening's reach (half a side, a pixel more for an even side) and the edge's: tiles apart by
+    # twice this hold every fill whole, and each sees paper where the whole page has paper around it.
+    tiles = ink_tiles(dark, side + edge + 2)
+    if tiled_area(tiles) > TILED_AT_MOST * dark.size:
+        tiles = [(slice(0, dark.shape[0]), slice(0, dark.shape[1]))]
+    found_fills: list[Fill] = []
+    for rows, columns in tiles:
+        for (inner_rows, inner_columns), inside, level, darkest in _fills_in(grey[rows, columns], dark[rows, columns], side, edge):
+            where = (slice(rows.start + inner_rows.start, rows.start + inner_rows.stop),
+                     slice(columns.start + inner_columns.start, columns.start + inner_columns.stop))
+            found_fills.append((where, inside, level, darkest))
+    return found_fills
+
+
+def _fills_in(grey: np.ndarray, dark: np.ndarray, side: int, edge: int) -> list[Fill]:
+    """`shaded_fills` of one part of the page, in that part's pixels."""
     fills = _opened(dark, side)
     if not fills.any():
         return []
     from scipy import ndimage  # here, not at import: scipy costs every process a second
 
-    edge = max(1, round(FILL_EDGE_INCHES * dpi))
     grown = ndimage.binary_dilation(fills, iterations=edge) & (grey < 250)
     labels, _ = ndimage.label(grown)
     found_fills: list[Fill] = []
