@@ -75,7 +75,7 @@ def white_before(ink: np.ndarray, left: Word, right: Word, cell: float) -> int:
     start, end = max(0, left.left), min(ink.shape[1], right.right)
     if end <= start or bottom <= top:
         return 0
-    columns = np.asarray(ink[max(0, top):bottom, start:end]).any(axis=0)
+    columns = np.asarray(np.asarray(ink[max(0, top):bottom, start:end]).any(axis=0), dtype=bool)
     inked = np.flatnonzero(columns[max(0, right.left - start):]) + max(0, right.left - start)
     if inked.size == 0:
         return 0
