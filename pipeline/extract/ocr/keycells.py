@@ -31,6 +31,11 @@ TABLE_PASS_TRUST_CONF = 60.0  # a block-pass reading of a cell at least this con
 # A block-pass word wider than this many of the cell's widths (or heights, for a narrow cell) spans its
 # neighbours too: the heading "ΤΥΠΟΣ Β" read as the one word "ΤΥΠΟΣ" took the place of its lone "Β".
 TABLE_PASS_RIVAL_WIDTH = 2.0
+# A block-pass word that reads only part of a cell's word (its text inside the word's) and leaves at least this many of the
+# word's heights of its box unread on one side lost glyphs the first pass read: an option grid's short words beside their
+# rings (`② 계좌` block-read `좌`, `④ 대진대` `진대`). A glyph is about one height wide in wide scripts, half in Latin: a
+# cell's stray mark beside its letter (`|A` read `A`) leaves less than this.
+TABLE_PASS_UNREAD_HEIGHTS = 0.6
 
 
 def table_areas(words: list[Word], cells: list[Word], text_height: float, width: int, height: int) -> list[Region]:
@@ -100,6 +105,7 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
                 b for b in block_pass
                 if overlap_share(word, b) > 0.5 and b.text.isalnum() and (b.conf > word.conf or b.conf >= TABLE_PASS_TRUST_CONF)
                 and b.right - b.left <= TABLE_PASS_RIVAL_WIDTH * max(word.right - word.left, word.bottom - word.top)
+                and not reads_part_of(b, word)
             ]
             if rivals:
                 best = max(rivals, key=lambda b: b.conf)
@@ -113,6 +119,15 @@ def merge_table_pass(page_pass: list[Word], block_pass: list[Word]) -> list[Word
             extra_line += 1
             merged.append(replace(b, line=(extra_line, 0, 0)))
     return merged
+
+
+def reads_part_of(rival: Word, word: Word) -> bool:
+    """`rival` reads fewer of `word`'s glyphs and nothing else: its text lies inside `word`'s, and its box leaves a
+    glyph's width of `word`'s unread (`TABLE_PASS_UNREAD_HEIGHTS`). Taking it would drop glyphs, not mend a misread."""
+    if rival.text == word.text or rival.text not in word.text:
+        return False
+    unread = max(rival.left - word.left, word.right - rival.right)
+    return unread >= TABLE_PASS_UNREAD_HEIGHTS * (word.bottom - word.top)
 
 
 # A block-pass word that glued a row's number to its answer cell (`1:b`, `Số4:a`, `12.C`): the answer is what follows

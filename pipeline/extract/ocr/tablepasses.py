@@ -38,7 +38,7 @@ def _stacked_column(work: PageWork) -> bool:
     return bool(stacked_columns(work.words))
 
 
-@page_pass("stacked-column", "2", Cost.REGIONS, when=_stacked_column)
+@page_pass("stacked-column", "3", Cost.REGIONS, when=_stacked_column)  # 3: as table-block 3
 def _read_stacked_columns(work: PageWork) -> PageWork:
     """Each such column, widened to its rows' words, read again as a block (`--psm 6`) and merged as `table-block` merges
     (`stackedcolumns`)."""
@@ -56,7 +56,7 @@ def _find_lone_cells(work: PageWork) -> PageWork:
     return replace(work, lone_cells=isolated_short_words(work.words))
 
 
-@page_pass("table-block", "2", Cost.REGIONS, when=_table_page)
+@page_pass("table-block", "3", Cost.REGIONS, when=_table_page)  # 3: a block reading of only part of a word's glyphs does not replace it (`keycells.reads_part_of`)
 def _read_table_block(work: PageWork) -> PageWork:
     """A key page whole, elsewhere the areas around lone cells, read again as one block (`--psm 6`) and merged (`keycells`)."""
     settings, grey = work.settings, work.prepared()

@@ -65,3 +65,19 @@ def test_a_block_reading_that_glued_a_rows_number_to_its_answer_gives_the_cell_i
     # A glued word that ends short of the cell (the answer left unread) or holds no number's mark is no reading of it.
     short = [Word("Số1:", 92, 240, 290, 350, 326, (1, 1, 1)), Word("Sob", 95, 300, 289, 397, 326, (1, 1, 2))]
     assert [w.text for w in merge_table_pass(column[:1], short) if w.left >= 360] == ["C"]
+
+
+def test_a_block_reading_of_part_of_a_words_glyphs_does_not_replace_it():
+    # ko-grid (scriptscans) at 200 dpi, read at 300: an option grid's short words beside their rings are lone cells; the
+    # block pass read `② 계좌` as `좌` and `④ 대진대` as `진대`, each confident, and took their place: the options lost
+    # their first syllables. A reading of fewer glyphs that leaves a glyph's width of the word unread is no mend.
+    from pipeline.extract.ocr.keycells import merge_table_pass
+    from pipeline.extract.ocr.words import Word
+
+    cells = [Word("계좌", 76, 1009, 313, 1084, 351, (4, 1, 1)), Word("대진대", 63, 364, 1609, 477, 1648, (9, 1, 1))]
+    block = [Word("좌", 93, 1053, 312, 1080, 352, (1, 1, 1)), Word("진대", 97, 408, 1608, 478, 1648, (1, 1, 2))]
+    assert [w.text for w in merge_table_pass(cells, block)] == ["계좌", "대진대"]
+    # A misread cell still takes its block reading, and so does a letter whose box took in a stray mark beside it.
+    key = [Word(">", 61, 999, 606, 1029, 640, (3, 1, 1)), Word("|A", 55, 990, 700, 1029, 734, (3, 1, 2))]
+    rivals = [Word("A", 96, 998, 606, 1030, 641, (1, 1, 1)), Word("A", 94, 1003, 700, 1029, 734, (1, 1, 2))]
+    assert [w.text for w in merge_table_pass(key, rivals)] == ["A", "A"]
