@@ -9,12 +9,13 @@ A line counted in one run (`counting_run`: a grid's number row, a list's number 
 
 A number a run or a block gives in place of what was read (a misread digit, a cell unread) is no reading: the
 pass writing it keeps what was read (`Word.inferred_from`) and says which question's number it was in a page note
-(`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): a number put in between
-neighbours read as the count says, one on each side, is anchored (its place among read rows is geometry, its answer
-cell is read on its own; so too where its cell's ink was read as nothing): it keeps the reading's confidence and its
-note is info (`ocr.number_anchored`). One put in at a run's end, or next to another mended number (two misreads together: which row is which
-is less sure) is written at `INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or
-question resting on it is flagged unsure) and its note is a warning (`ocr.number_inferred`).
+(`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): numbers put in between
+neighbours read as the count says, one on each side, alone or a few side by side (as many rows between the two as
+numbers), are anchored (their places among read rows are geometry, each answer cell is read on its own; so too where
+a cell's ink was read as nothing): they keep the reading's confidence and their notes are info (`ocr.number_anchored`).
+One put in at a run's end, or in a longer stretch of mends (which row is which is less sure there) is written at
+`INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or question resting on it is flagged
+unsure) and its note is a warning (`ocr.number_inferred`).
 """
 from __future__ import annotations
 
