@@ -9,12 +9,13 @@ A line counted in one run (`counting_run`: a grid's number row, a list's number 
 
 A number a run or a block gives in place of what was read (a misread digit, a cell unread) is no reading: the
 pass writing it keeps what was read (`Word.inferred_from`) and says which question's number it was in a page note
-(`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): a number put in between
-neighbours read as the count says, one on each side, is anchored (its place among read rows is geometry, its answer
-cell is read on its own; so too where its cell's ink was read as nothing): it keeps the reading's confidence and its
-note is info (`ocr.number_anchored`). One put in at a run's end, or next to another mended number (two misreads together: which row is which
-is less sure) is written at `INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or
-question resting on it is flagged unsure) and its note is a warning (`ocr.number_inferred`).
+(`inferred_notes`). Whether the count's number is in doubt is one rule (`anchored_mends`): numbers put in between
+neighbours read as the count says, one on each side, alone or a few side by side (as many rows between the two as
+numbers), are anchored (their places among read rows are geometry, each answer cell is read on its own; so too where
+a cell's ink was read as nothing): they keep the reading's confidence and their notes are info (`ocr.number_anchored`).
+One put in at a run's end, or in a longer stretch of mends (which row is which is less sure there) is written at
+`INFERRED_CONF` (under any threshold the certainty flag judges by, so the key entry or question resting on it is flagged
+unsure) and its note is a warning (`ocr.number_inferred`).
 """
 from __future__ import annotations
 
@@ -35,20 +36,37 @@ def anchored_mends(read: Sequence[str | None], numbers: Sequence[int | None]) ->
     """The places of a run whose number the count gave in place of what was read and whose placement is not in doubt.
     `read`: what was read at each place (its digits; "" where its ink was read as nothing, None where no cell stands, look-alike letters as read);
     `numbers`: the number the count gives each place (None where it gives none). A place is mended where what was read
-    is not its number; a mend is anchored where the place is one (a cell whose ink was read, as something or as
-    nothing: "") and the places just before and just after were read as the count says, one less and one more (a
-    block's jump, `counted_blocks`, is a run's end): the entry's place among read rows is geometry, whatever its own
-    digits gave. A mend at a run's end or beside another mend is not (which row is which is in doubt there)."""
+    is not its number; a mend is anchored where it lies in a stretch of mended places (at most `MEND_MAX_PLACES`), each
+    one a cell (its ink read, as something or as nothing: ""), whose places just before and just after were read as the
+    count says, the count going up by one across the stretch (a block's jump, `counted_blocks`, is a run's end): the
+    rows between two rows read as counted are as many as the numbers between them, so each entry's place among them is
+    geometry, whatever its own digits gave (`23`, nothing, `0` for 24, 25, 26 between 22 and 27 read). A mend at a
+    run's end, or in a longer stretch, is not (which row is which is in doubt there)."""
     def as_counted(place: int) -> bool:
         if not 0 <= place < len(numbers) or numbers[place] is None:
             return False
         text = read[place] if place < len(read) else None
         return text is not None and text.isdigit() and int(text) == numbers[place]
 
-    return {place for place, number in enumerate(numbers)
-            if number is not None and not as_counted(place) and place < len(read) and read[place] is not None
-            and as_counted(place - 1) and as_counted(place + 1)
-            and numbers[place - 1] == number - 1 and numbers[place + 1] == number + 1}
+    def mended(place: int) -> bool:
+        return place < len(read) and read[place] is not None and numbers[place] is not None and not as_counted(place)
+
+    anchored: set[int] = set()
+    place = 0
+    while place < len(numbers):
+        if not mended(place):
+            place += 1
+            continue
+        end = place
+        while end + 1 < len(numbers) and mended(end + 1):
+            end += 1
+        first, last = numbers[place - 1] if place else None, numbers[end + 1] if end + 1 < len(numbers) else None
+        if end - place < MEND_MAX_PLACES and as_counted(place - 1) and as_counted(end + 1) and first is not None \
+                and last is not None and all(numbers[i] == first + i - place + 1 for i in range(place, end + 1)) \
+                and last == first + end - place + 2:
+            anchored |= set(range(place, end + 1))
+        place = end + 1
+    return anchored
 
 
 def inferred_notes(words: Iterable[Word], where: str) -> tuple[Diagnostic, ...]:

@@ -161,8 +161,11 @@ def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places
     mended = _numbered_run(_words(read))
     assert [w.text for w in mended] == [str(n) for n in range(61, 81)]
     assert [w.inferred_from for w in mended if w.inferred_from is not None] == ["13", "14"]
-    # Side by side, neither is anchored: which cell is which is less sure, both are flagged.
-    assert not any(w.inferred_anchored for w in mended)
+    # Side by side between 72 and 75 read as the row counts: two cells for two numbers, each cell's place is geometry,
+    # so both are anchored (said at info); at the row's end they would not be.
+    assert [w.text for w in mended if w.inferred_anchored] == ["73", "74"]
+    at_end = _numbered_run(_words(read[:12] + ["13", "14"]))
+    assert not any(w.inferred_anchored for w in at_end)
 
 
 def test_a_row_that_does_not_count_up_is_not_renumbered():

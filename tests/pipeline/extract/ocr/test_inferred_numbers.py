@@ -48,8 +48,13 @@ def test_a_mend_is_anchored_only_between_two_neighbours_read_as_the_count_says()
     assert anchored_mends(["27", "22", "23", "24", "25", "29"], run) == set()  # at the run's two ends
     assert anchored_mends(["21", "22", "", "24", "25", "26"], run) == {2}  # its ink read as nothing, between read rows
     assert anchored_mends(["21", "22", None, "24", "25", "26"], run) == set()  # no cell there
-    assert anchored_mends(["21", "22", "28", "29", "25", "26"], run) == set()  # two mends side by side
-    assert anchored_mends(["21", "22", "28", "", "25", "26"], run) == set()  # a neighbour unread is no anchor
+    # Mends side by side between two rows read as counted: as many rows between them as numbers, each row's place is
+    # geometry (the generated keys' `6:` `7:` `8:` read as nothing between `5:` and `9:`).
+    assert anchored_mends(["21", "22", "28", "29", "25", "26"], run) == {2, 3}
+    assert anchored_mends(["21", "22", "28", "", "25", "26"], run) == {2, 3}
+    assert anchored_mends(["21", "0", "8", "9", "0", "26"], run) == set()  # a stretch longer than `MEND_MAX_PLACES`
+    assert anchored_mends(["21", "22", "28", None, "25", "26"], run) == set()  # a row without its cell breaks the stretch
+    assert anchored_mends(["21", "22", "23", "24", "0", "0"], run) == set()  # a stretch at the run's end
     assert anchored_mends(["21", "22", "23", "24", "25", "26"], run) == set()  # nothing mended
     # Blocks of a closed-questions key (`counted_blocks`): a mend where the count jumps is at its block's end.
     assert anchored_mends(["3", "4", "5", "6", "10", "11"], [3, 4, 5, 9, 10, 11]) == set()
