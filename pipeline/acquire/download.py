@@ -39,7 +39,7 @@ from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
 from pipeline.diagnostics import Code, diagnose
-from pipeline.infra.progress import SilentProgress
+from pipeline.infra import SilentProgress
 from pipeline.patterns import PatternTimeout
 from pipeline.specs import FileRule, SourceSpec
 

@@ -31,10 +31,10 @@ from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
-from pipeline.infra.progress import progress
+from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl", "SilentProgress",
            "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

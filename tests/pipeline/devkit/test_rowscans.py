@@ -1,5 +1,5 @@
-"""The row-option families (`pipeline.devkit.rowscans`): every sheet prints its options on one row in its own label
-style, and read by its text layer every question comes out with all its options, each under its label, and its answer
+"""The row-option families (`pipeline.devkit.rowscans`): every sheet prints its options side by side (one row, or
+two to a row) in its own label style, and read by its text layer every question comes out with all its options, each under its label, and its answer
 (a scan's gap is measured against that); tuning and checking families differ in language or label style."""
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pipeline.devkit.rowscans import CHECKING, TUNING
 from pipeline.devkit.scriptscans import read_records, write_sheet
 
 
-def test_every_family_prints_a_row_of_options_in_a_marked_label_style():
-    for family in (*TUNING, *CHECKING):
-        assert family.layout == "row" and family.style.replace("A", "") != "", family.name
+def test_every_family_prints_its_options_side_by_side_in_a_marked_label_style():
+    for family in (*TUNING, *CHECKING):  # all on one row, or two to a row (Cyrillic pairs whose later labels a scan loses)
+        assert family.layout in ("row", "pairs") and family.style.replace("A", "") != "", family.name
+    assert all(f.layout == "row" for f in CHECKING)
     assert {(f.language, f.style) for f in TUNING}.isdisjoint({(f.language, f.style) for f in CHECKING})
 
 
