@@ -8,14 +8,12 @@ from dataclasses import replace
 import numpy as np
 
 from pipeline.extract.document import ScannedFigure
-from pipeline.extract.ocr.lonelines import read_lone_lines
 from pipeline.extract.ocr.looseink import loose_pieces, text_height
 from pipeline.extract.ocr.noise import is_legible
 from pipeline.extract.ocr.orientation import may_lie_turned
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.reading import PageReading
 from pipeline.extract.ocr.scanfigures import CONFIDENT_WORD, figure_regions
-from pipeline.extract.ocr.secondread import second_reader_version
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.words import mean_confidence
 
@@ -50,27 +48,6 @@ def _figures(work: PageWork) -> PageWork:
     return replace(work, words=words, figures=tuple(figures))
 
 
-def _whole_page_with_text(work: PageWork) -> bool:
-    """a whole scanned page (not parts of a text page) with words of 3+ letters to measure its text height by"""
-    return not work.settings.parts_only and bool(work.typical_height) and bool(work.words)
-
-
-def _figure_boxes(work: PageWork) -> list[tuple[int, int, int, int]]:
-    return [(int(left), int(top), int(right), int(bottom)) for left, top, right, bottom in (f.bbox for f in work.figures)]
-
-
-@page_pass("lone-lines", f"1+{second_reader_version()}", Cost.REGIONS, when=_whole_page_with_text)
-def _lone_lines(work: PageWork) -> PageWork:
-    """Text-sized ink no line was read for (a short word alone on its line), in a text block and outside the figures,
-    read again in place by RapidOCR (Tesseract as one text line where RapidOCR has no model for the language); a sure
-    reading stands as a line of its own, a piece read as nothing sure is kept and noted, and the line nearest it is
-    unsure when the page is laid out (`lonelines`)."""
-    found = read_lone_lines(work.prepared(), work.words, work.typical_height, work.settings.languages, _figure_boxes(work))
-    if found.note is None:
-        return work
-    return replace(work, words=found.words, unread_lines=found.unread, notes=work.notes + (found.note,))
-
-
 def _whole_page_with_words(work: PageWork) -> bool:
     """the page is a whole scanned page (not parts of a text page) with words read on it"""
     return not work.settings.parts_only and bool(work.words)
@@ -80,4 +57,5 @@ def _whole_page_with_words(work: PageWork) -> bool:
 def _loose_ink(work: PageWork) -> PageWork:
     """The glyph- and mark-sized pieces of the prepared page's ink that no word's box covers, outside the figures, kept with
     the reading: laid out, the word beside such ink in its line is unsure (`looseink`)."""
-    return replace(work, loose_ink=loose_pieces(np.asarray(work.prepared()), work.words, text_height(work.words), _figure_boxes(work)))
+    figures = [(int(left), int(top), int(right), int(bottom)) for left, top, right, bottom in (f.bbox for f in work.figures)]
+    return replace(work, loose_ink=loose_pieces(np.asarray(work.prepared()), work.words, text_height(work.words), figures))

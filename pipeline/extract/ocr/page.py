@@ -21,7 +21,6 @@ from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, r
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.lonelines import nearest_line
 from pipeline.extract.ocr.looseink import unaccounted
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading, ReadWord
@@ -81,7 +80,7 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         if settings.certainty.enabled else set()
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
-    page_lines, last_words = [], []
+    page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
         # Each glyph is a whole word: join with single spaces rather than re-deriving spaces from gaps.
         text = joined_words(segment.glyphs)
@@ -107,9 +106,6 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
             line.unaccounted_ink = [segment.glyphs[i].text for i in sorted(beside)]
             line.unsure_words += [w for w in line.unaccounted_ink if w not in line.unsure_words]
         page_lines.append(line)
-        last_words.append(segment.glyphs[-1].text if segment.glyphs else "")
-    if settings.certainty.enabled and settings.certainty.loose_ink and reading.unread_lines:
-        _mark_unread_lines(page_lines, last_words, [(a * sx, b * sy, c * sx, d * sy) for a, b, c, d in reading.unread_lines])
     return Page(
         number=page_number,
         width=width_pt,
@@ -120,25 +116,6 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         scanned_figures=figures,
         ocr_notes=from_records(reading.notes, Code.EXTRACT_NOTE),  # typed again when read from the cache
     )
-
-
-def _mark_unread_lines(lines: list, last_words: list[str], unread: list[tuple[float, float, float, float]]) -> None:
-    """The line nearest each piece of text-sized ink no line was read for (`lonelines`: above it in its column, else below)
-    is unsure: its last word is named as beside ink no word accounts for (`Line.unaccounted_ink`)."""
-    if not lines:
-        return
-    boxes = [(line.x0, line.top, line.x1, line.bottom) for line in lines]
-    height = sorted(b[3] - b[1] for b in boxes)[len(boxes) // 2]
-    for piece in unread:
-        index = nearest_line(piece, boxes, height)
-        word = last_words[index] if index is not None else ""
-        if index is None or not word:
-            continue
-        line = lines[index]
-        if word not in line.unaccounted_ink:
-            line.unaccounted_ink.append(word)
-        if word not in line.unsure_words:
-            line.unsure_words.append(word)
 
 
 # A word of marks alone (no letter or digit) whose ink is at most this share of its line's word height is laid out at

@@ -31,7 +31,7 @@ from pipeline.extract.ocr.reading import PageReading, ReadWord
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.typography import HIGHLIGHT_MIN_SHARE, bold_words, highlight_share
 from pipeline.extract.ocr.words import line_sizes, mean_confidence
-from pipeline.extract.ocr.contentpasses import _figures, _legibility, _lone_lines, _loose_ink
+from pipeline.extract.ocr.contentpasses import _figures, _legibility, _loose_ink
 from pipeline.extract.ocr.junkpasses import _drop_noise, _dropped_ink, _read_orphans
 from pipeline.extract.ocr.readingpasses import (
     _border, _deskew, _despeckle, _measure, _page_as_block, _prepare, _read_condensed, _recognise, _reread_prose, _sharpen,
@@ -83,7 +83,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _overlapping_pieces, _lexicon_repair, _glued_words, _capital_accents, _comma_tails, _small_glyphs, _blank_strokes, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice, _accent_lines,
     _glued_labels, _label_ghosts, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs, _lone_glyphs,
-    _dashes, _ellipsis, _legibility, _figures, _lone_lines, _loose_ink,
+    _dashes, _ellipsis, _legibility, _figures, _loose_ink,
 )  # fmt: skip
 
 
@@ -158,5 +158,4 @@ def _reading(work: PageWork) -> PageReading:
     )
     confidence = work.confidence
     return PageReading(grey.width, grey.height, read, round(confidence, 2) if confidence is not None else None,
-                       figures=work.figures, notes=work.notes, second_reading=work.second_reading, loose_ink=work.loose_ink,
-                       unread_lines=work.unread_lines)
+                       figures=work.figures, notes=work.notes, second_reading=work.second_reading, loose_ink=work.loose_ink)

@@ -79,7 +79,6 @@ class PageWork:
     notes: tuple[str, ...] = ()  # what the passes inferred rather than read, for the report
     second_reading: str | None = None  # what the second recogniser did on the page, or why it did not run (`secondread`)
     loose_ink: tuple[tuple[int, int, int, int, int], ...] = ()  # ink no word covers (`looseink`), kept with the reading
-    unread_lines: tuple[tuple[int, int, int, int], ...] = ()  # text-sized ink no line was read for, read as nothing (`lonelines`)
     outcome: PageReading | None = None  # set by a pass that decides the page's reading: no pass runs after it
     # (the image prepared, the prepared page before its light greys were made paper), kept by `prepare`
     unwhitened: tuple[Image.Image, np.ndarray] | None = None

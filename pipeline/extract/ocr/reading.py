@@ -52,9 +52,6 @@ class PageReading:
     # Glyph- and mark-sized pieces of ink no word covers (`looseink`: left, top, right, bottom, ink pixels), judged
     # against the lines when the page is laid out. Readings cached before it was kept hold none.
     loose_ink: tuple[tuple[int, int, int, int, int], ...] = ()
-    # Pieces of text-sized ink no line was read for, read again as nothing sure (`lonelines`: left, top, right, bottom):
-    # laid out, the line nearest each is unsure. Readings cached before it was kept hold none.
-    unread_lines: tuple[tuple[int, int, int, int], ...] = ()
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -68,5 +65,4 @@ class PageReading:
         figures = tuple(ScannedFigure(tuple(f["bbox"]), tuple(f["words"])) for f in data.get("figures", ()))
         return cls(data["image_width"], data["image_height"], words, data["confidence"], data.get("rotation", 0), figures,
                    tuple(from_records(data.get("notes", ()), Code.EXTRACT_NOTE)), data.get("second_reading"),
-                   tuple((int(a), int(b), int(c), int(d), int(e)) for a, b, c, d, e in data.get("loose_ink", ())),
-                   tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in data.get("unread_lines", ())))
+                   tuple((int(a), int(b), int(c), int(d), int(e)) for a, b, c, d, e in data.get("loose_ink", ())))
