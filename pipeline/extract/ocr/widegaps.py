@@ -12,21 +12,11 @@ distance from the middle of the left one's last glyph to the middle of the right
 piece's width shared evenly by its glyphs), in the page's wide-glyph heights, decides: under
 `WORD_PITCH` they are one word. Measured on Noto Sans CJK at 150–300 dpi: 0.55–1.15 within a word,
 1.25 and more across a word space.
-
-A pitch taken from boxes is only as good as the boxes: a box that took in white or a neighbour's ink (`권능` in a box
-half a glyph too wide, `수출` in one a glyph too narrow) puts its glyphs' middles where none stands, and two words a
-space apart came out one (`권능이순선`, `겉면수출`). Where the page's language data gives its word space
-(`glyph_cells.word_space`, in cells), the white on the page between the two pieces' ink decides first: pieces whose
-ink stands a word space apart stay apart whatever their boxes' pitch says. Measured on generated Korean scans
-(150–300 dpi): 0–0.30 cells between a word's syllables, 0.38–0.47 across a word space the pitch had joined.
 """
 from __future__ import annotations
 
 import unicodedata
 
-import numpy as np
-
-from pipeline.extract.ocr.glyphcells import glyph_rows
 from pipeline.extract.ocr.words import Word, joined_chains, same_row
 
 WORD_PITCH = 1.2  # glyph middle to glyph middle, in wide-glyph heights, under which two pieces are one word
@@ -42,10 +32,9 @@ def wide_glyph_height(words: list[Word]) -> float:
     return float(heights[len(heights) // 2]) if heights else 0.0
 
 
-def join_wide_glyph_pieces(words: list[Word], ink: np.ndarray | None = None, word_space: float | None = None) -> list[Word]:
+def join_wide_glyph_pieces(words: list[Word]) -> list[Word]:
     """`words` with neighbouring pieces of one word of wide glyphs joined (see the module), on whatever
-    Tesseract line each piece is: the joined word keeps the left one's place and line. With the page's `ink` and
-    the script's `word_space` (cells), pieces whose ink is a word space apart are never joined."""
+    Tesseract line each piece is: the joined word keeps the left one's place and line."""
     height = wide_glyph_height(words)
     if not height:
         return words
@@ -56,8 +45,7 @@ def join_wide_glyph_pieces(words: list[Word], ink: np.ndarray | None = None, wor
         if beside:
             right = min(beside, key=lambda w: w.left)
             if _wide(left.text[-1]) and _wide(right.text[0]) and _pitch(left, right) < WORD_PITCH * height:
-                if ink is None or word_space is None or white_before(ink, left, right, height) < word_space * height:
-                    follows[id(left)] = right
+                follows[id(left)] = right
     return joined_chains(words, follows)[0]
 
 
@@ -66,19 +54,3 @@ def _pitch(left: Word, right: Word) -> float:
     last = left.right - (left.right - left.left) / len(left.text) / 2
     first = right.left + (right.right - right.left) / len(right.text) / 2
     return first - last
-
-
-def white_before(ink: np.ndarray, left: Word, right: Word, cell: float) -> int:
-    """The white, in pixels, between `right`'s first ink and the ink before it (back to `left`'s start), in the band
-    one cell high that holds `right`'s glyphs (`glyphcells.glyph_rows`); 0 where `right`'s box holds no ink."""
-    top, bottom = glyph_rows(ink, right, cell)
-    start, end = max(0, left.left), min(ink.shape[1], right.right)
-    if end <= start or bottom <= top:
-        return 0
-    columns = np.asarray(np.asarray(ink[max(0, top):bottom, start:end]).any(axis=0), dtype=bool)
-    inked = np.flatnonzero(columns[max(0, right.left - start):]) + max(0, right.left - start)
-    if inked.size == 0:
-        return 0
-    first = int(inked[0])
-    before = np.flatnonzero(columns[:first])
-    return first - (int(before[-1]) + 1) if before.size else first

@@ -11,7 +11,6 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
-from pipeline.extract.ocr.cellpasses import cell_facts
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
 from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
 from pipeline.extract.ocr.engine import prepared_before_whitening
@@ -119,19 +118,10 @@ def _has_wide_glyphs(work: PageWork) -> bool:
     return wide_glyph_height(work.words) > 0
 
 
-def _word_space_inputs(settings: OcrSettings) -> str:
-    """The script's word space in cells (language data `glyph_cells.word_space`), or none."""
-    facts = cell_facts(settings.languages)
-    return f"{facts.word_space}" if facts is not None else "none"
-
-
-# 2: pieces whose ink stands a word space apart (language data `glyph_cells.word_space`) are never joined
-@page_pass("wide-glyph-gaps", "2", Cost.CHEAP, when=_has_wide_glyphs, inputs=_word_space_inputs)
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs)
 def _wide_glyph_gaps(work: PageWork) -> PageWork:
-    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space
-    and, where the script's data gives its word space, the white between their ink is narrower than one (`widegaps`)."""
-    facts = cell_facts(work.settings.languages)
-    return replace(work, words=join_wide_glyph_pieces(work.words, work.ink, facts.word_space if facts is not None else None))
+    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space (`widegaps`)."""
+    return replace(work, words=join_wide_glyph_pieces(work.words))
 
 
 @page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note

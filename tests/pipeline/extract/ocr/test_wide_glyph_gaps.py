@@ -2,8 +2,6 @@
 their own) are joined by their glyphs' pitch, and words a space apart stay apart."""
 from __future__ import annotations
 
-import numpy as np
-
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces
 from pipeline.extract.ocr.words import Word
 
@@ -30,26 +28,3 @@ def test_a_narrow_syllable_with_white_beside_it_is_still_one_words_piece():
 def test_latin_words_and_digits_beside_wide_glyphs_are_left_as_they_are():
     words = [_word("72", 300, 330), _word("배", 340, 372), _word("word", 400, 470), _word("next", 478, 540)]
     assert join_wide_glyph_pieces(words) == words
-
-
-def _ink_of(spans: list[tuple[int, int]], width: int = 1200) -> np.ndarray:
-    """A page's ink: a glyph's block of ink 100–140 px high in each span of columns."""
-    ink = np.zeros((300, width), dtype=bool)
-    for left, right in spans:
-        ink[100:140, left:right] = True
-    return ink
-
-
-def test_pieces_whose_ink_stands_a_word_space_apart_stay_apart_whatever_their_boxes_pitch():
-    # ko-2col at 200 dpi read at 300: `권능` in a box half a glyph too wide (to 470), `이순선` 18 px of white after its
-    # ink (0.45 of a 40 px cell): by the boxes' pitch one word (`권능이순선`), by the ink two.
-    words = [_word("권능", 356, 470), _word("이순선", 447, 551), _word("마이즈", 700, 820)]
-    ink = _ink_of([(358, 392), (395, 429), (447, 481), (484, 517), (520, 551), (700, 820)])
-    assert [w.text for w in join_wide_glyph_pieces(words)] == ["권능이순선", "마이즈"]  # the pitch alone
-    assert [w.text for w in join_wide_glyph_pieces(words, ink, word_space=0.34)] == ["권능", "이순선", "마이즈"]
-
-
-def test_syllables_read_apart_with_a_syllables_white_between_them_are_still_joined_by_the_ink():
-    words = [_word("경", 364, 395), _word("수", 408, 439), _word("로", 445, 479, line=(30026, 0, 0))]
-    ink = _ink_of([(364, 395), (403, 439), (445, 479)])  # 8 and 6 px of white: a fifth of a cell and less
-    assert [w.text for w in join_wide_glyph_pieces(words, ink, word_space=0.34)] == ["경수로"]
