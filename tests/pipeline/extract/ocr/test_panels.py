@@ -118,14 +118,7 @@ def test_a_blurred_bold_heading_is_no_panel_and_a_banner_beside_it_is(tmp_path, 
     on the same page is still a panel."""
     headings = [TextBox(text, 20, y, 170, size=13, bold=True, align="C") for text, y in (("GABARITO", 30), ("RESPOSTAS", 60), ("ΑΠΑΝΤΗΣΕΙΣ", 90))]
     banner = TextBox("Pregunta 12", 20, 120, 40, bold=True, color=WHITE, highlight=(15, 15, 15))
-    sheet = build_pdf(tmp_path / "headings.pdf", [PageSpec((*headings, banner))])
-    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
-    finally:
-        document.close()
-    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    grey, panels = _scanned_panels(tmp_path, "headings.pdf", (*headings, banner), dpi, blur, jpeg)
     assert [sum(_holds(p, box) for p in panels) for box in (*headings, banner)] == [0, 0, 0, 1]
     inverted = light_on_dark_inverted(grey, DPI)
     for heading in headings:  # the headings' ink is where it was
@@ -141,16 +134,8 @@ def test_a_banner_on_a_soft_scan_is_a_panel_and_a_tinted_heading_beside_it_is_no
     part still reaches the paper; the tint is no lighter anywhere."""
     banner = TextBox("Questão 12", 20, 30, 32, size=10, bold=True, color=WHITE, highlight=(10, 10, 10))
     heading = TextBox("Zadanie 2. Liczby pierwsze.", 20, 70, 170, size=12, bold=True, font="DejaVuSerif", highlight=(185, 185, 185))
-    sheet = build_pdf(tmp_path / "soft.pdf", [PageSpec((banner, heading))])
-    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
-    finally:
-        document.close()
-    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    _, panels = _scanned_panels(tmp_path, "soft.pdf", (banner, heading), dpi, blur, jpeg)
     assert [sum(_holds(p, box) for p in panels) for box in (banner, heading)] == [1, 0]
-
 
 
 @pytest.mark.parametrize("dpi, blur, jpeg", [(160, 0.55, 88), (175, 0.7, 75), (200, 0.6, 80)])
@@ -163,12 +148,17 @@ def test_an_underlined_bold_heading_is_no_panel_and_a_banner_beside_it_is(tmp_pa
     headings = [TextBox(text, x, 30, 60, size=11, bold=True) for text, x in (("Segunda parte", 20), ("Primera parte", 110))]
     underlines = [Line(box.x, 34.6, box.x + 27, 34.6, width=0.35) for box in headings]
     banner = TextBox("Pregunta 12", 20, 60, 40, bold=True, color=WHITE, highlight=(15, 15, 15))
-    sheet = build_pdf(tmp_path / "underlined.pdf", [PageSpec((*headings, *underlines, banner))])
+    _, panels = _scanned_panels(tmp_path, "underlined.pdf", (*headings, *underlines, banner), dpi, blur, jpeg)
+    assert [sum(_holds(p, box) for p in panels) for box in (*headings, banner)] == [0, 0, 1]
+
+
+def _scanned_panels(tmp_path, name, items, dpi, blur, jpeg):
+    """The page of `items` printed, scanned at `dpi`/`blur`/`jpeg`, rendered grey at `DPI`, and the panels found on it."""
+    sheet = build_pdf(tmp_path / name, [PageSpec(tuple(items))])
     scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
     document = pdfium.PdfDocument(str(scan))
     try:
         grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
     finally:
         document.close()
-    panels = [box for box, _ in reversed_panels(grey, DPI)]
-    assert [sum(_holds(p, box) for p in panels) for box in (*headings, banner)] == [0, 0, 1]
+    return grey, [box for box, _ in reversed_panels(grey, DPI)]
