@@ -21,10 +21,7 @@ A panel is found by its shape, never by what it says:
   its strokes is the bar's tint, no lighter anywhere;
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
-  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it;
-- between its first and its last letter, paper reaches in from the box's edge only rarely (`MAX_OPEN_SHARE`): a
-  panel's fill closes round its letters, while between the letters and words of a heavy heading the paper runs
-  in from above (an underline gives such a heading a straight lower edge and a solid margin, so only this tells it).
+  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
 Inside such a panel the fill becomes white and the light letters black. A banner's ornaments beside it
 (the slanted or notched ends, triangles of the bar's tint: Revalida's "QUESTÃO N" banners) become paper too:
 left dark beside the inverted letters, Tesseract read them as a word of the heading's line ("WTF questão? r"),
@@ -72,11 +69,6 @@ SOFT_MIN_INCHES = 0.12
 # whose inversion erased it and the key under it.
 EDGE_SHARE = 0.25
 EDGE_INCHES = 0.01
-# Paper open to the box's edge, as a share of the box between its first and last enclosed (letter) column.
-# Measured: 0-0.017 on OAB's and Revalida's banners at 150-300 dpi (blur 0.4-0.8), 0.055-0.071 on two of Revalida's
-# slanted grey ones at 300 dpi; 0.23 on INAP's underlined bold "Segunda parte" at 160 dpi, blur 0.55, JPEG 88, a
-# setting no rule was tuned at, whose inversion erased the heading and with it the key's second part (51 % of answers).
-MAX_OPEN_SHARE = 0.13
 MIN_ASPECT = 1.5  # width over height
 MIN_INCHES = 0.08
 MAX_INCHES = 1.0
@@ -193,9 +185,8 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
             continue
         crop = grey[box.top : box.bottom, box.left : box.right]
         level = float(np.median(crop[inside]))
-        held = enclosed(inside)
-        letters = (crop > (level + 255) / 2) & held
-        if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE or _open_share(inside, held) > MAX_OPEN_SHARE:
+        letters = (crop > (level + 255) / 2) & enclosed(inside)
+        if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
             continue
         paper = float(np.median(grey[::BLOCK, ::BLOCK])) if paper is None else paper
         light = crop[letters]
@@ -204,17 +195,6 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         ):
             panels.append((box, level))
     return _merged(panels)
-
-
-def _open_share(inside: np.ndarray, held: np.ndarray) -> float:
-    """The share of a box, between its first and its last column holding enclosed light (`held`), that is paper
-    reaching the box's edge (neither fill, `inside`, nor enclosed): round a panel's letters its fill closes, between
-    the letters of heavy type the paper runs in."""
-    columns = np.flatnonzero(held.any(axis=0))
-    if columns.size == 0:
-        return 0.0
-    between = slice(int(columns[0]), int(columns[-1]) + 1)
-    return float((~inside[:, between] & ~held[:, between]).mean())
 
 
 def _steps_to_paper(fill: np.ndarray, box: Box, dpi: int) -> bool:

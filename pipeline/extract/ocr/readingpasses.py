@@ -77,7 +77,7 @@ def _despeckle(work: PageWork) -> PageWork:
     return replace(work, image=without_specks(work.image, specks))
 
 
-@page_pass("prepare", "7", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper; 7: heavy type with paper running in between its letters (an underlined bold heading) no panel
+@page_pass("prepare", "6", Cost.CHEAP, required=True)  # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     # `prepare_for_tesseract`'s two steps, the page before whitening kept (read-only) for the passes that read it

@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.panels import light_on_dark_inverted, reversed_panels
 
@@ -136,20 +136,6 @@ def test_a_banner_on_a_soft_scan_is_a_panel_and_a_tinted_heading_beside_it_is_no
     heading = TextBox("Zadanie 2. Liczby pierwsze.", 20, 70, 170, size=12, bold=True, font="DejaVuSerif", highlight=(185, 185, 185))
     _, panels = _scanned_panels(tmp_path, "soft.pdf", (banner, heading), dpi, blur, jpeg)
     assert [sum(_holds(p, box) for p in panels) for box in (banner, heading)] == [1, 0]
-
-
-@pytest.mark.parametrize("dpi, blur, jpeg", [(160, 0.55, 88), (175, 0.7, 75), (200, 0.6, 80)])
-def test_an_underlined_bold_heading_is_no_panel_and_a_banner_beside_it_is(tmp_path, dpi, blur, jpeg):
-    """Underlined, a blurred bold heading has what a banner has: a solid lower margin (the underline, touching its
-    descenders) and a straight step to paper under it, its counters for light letters (INAP's "Segunda parte" at 160
-    dpi, blur 0.55, JPEG 88 was taken for a panel and erased: `test_corpus_scans`). Between a heading's letters the
-    paper runs in from above, while a banner's fill closes round its letters: the banner on the same page, scanned at
-    settings no rule was tuned at, stays a panel under that test."""
-    headings = [TextBox(text, x, 30, 60, size=11, bold=True) for text, x in (("Segunda parte", 20), ("Primera parte", 110))]
-    underlines = [Line(box.x, 34.6, box.x + 27, 34.6, width=0.35) for box in headings]
-    banner = TextBox("Pregunta 12", 20, 60, 40, bold=True, color=WHITE, highlight=(15, 15, 15))
-    _, panels = _scanned_panels(tmp_path, "underlined.pdf", (*headings, *underlines, banner), dpi, blur, jpeg)
-    assert [sum(_holds(p, box) for p in panels) for box in (*headings, banner)] == [0, 0, 1]
 
 
 def _scanned_panels(tmp_path, name, items, dpi, blur, jpeg):
