@@ -74,9 +74,16 @@ def _down(word: Word) -> bool:
     return len(word.text.strip()) >= 2 and word.bottom - word.top > RUNS_DOWN_RATIO * (word.right - word.left)
 
 
+def _number(text: str) -> str | None:
+    """`text`'s digits when it is a number ("12", "12.", "(3)"), else None. `isdecimal`, not `isdigit`: a
+    superscript "²" is a digit `int` refuses."""
+    digits = text.strip("().:;,-")
+    return digits if digits.isdecimal() else None
+
+
 def numbers_read(texts: Sequence[str]) -> int:
     """How many of `texts` are numbers ("12", "12.", "(3)"): what a key table's cells read upright."""
-    return sum(bool(t.strip("().:;,-")) and t.strip("().:;,-").isdigit() for t in texts)
+    return sum(_number(t) is not None for t in texts)
 
 
 def sparse_and_unread(words: Sequence[Word], ink: np.ndarray | None, dpi: int) -> bool:
@@ -119,7 +126,7 @@ def unread_glyphs(ink: np.ndarray, words: Sequence[Word], dpi: int) -> int:
 def counting_numbers(texts: Sequence[str]) -> int:
     """How many different numbers among `texts` have their neighbour (one less or one more) read too: a key table's
     question numbers count 1, 2, 3 …; digits read from junk do not."""
-    values = {int(t.strip("().:;,-")) for t in texts if t.strip("().:;,-").isdigit() and len(t.strip("().:;,-")) <= 4}
+    values = {int(digits) for digits in map(_number, texts) if digits is not None and len(digits) <= 4}
     return sum(v - 1 in values or v + 1 in values for v in values)
 
 

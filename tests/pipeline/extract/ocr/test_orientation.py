@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
-from pipeline.extract.ocr.orientation import counting_numbers, may_lie_turned, sparse_and_unread, sparse_turned_reading_wins
+from pipeline.extract.ocr.orientation import counting_numbers, may_lie_turned, numbers_read, sparse_and_unread, sparse_turned_reading_wins
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -65,6 +65,12 @@ def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_fro
     across = _words([str(n) for n in range(11, 41)])
     assert not sparse_turned_reading_wins(table, across)
     assert sparse_turned_reading_wins(table, _words([str(n) for n in range(11, 41)], down=True))  # read down: turned already
+
+
+def test_superscripts_and_other_digits_int_refuses_are_no_numbers_and_no_crash():
+    read = ["m²", "²", "³", "10²", "(2)", "3."]  # "²".isdigit() is true, int("²") raises
+    assert numbers_read(read) == 2
+    assert counting_numbers(read) == 2  # 2 and 3
 
 
 @needs_tesseract("pol", "osd")
