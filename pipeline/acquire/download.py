@@ -12,7 +12,6 @@ import itertools
 import os
 import re
 import string
-import sys
 import threading
 import time
 import urllib.parse
@@ -39,7 +38,7 @@ from pipeline.acquire.links import extract_links, match_rules, url_match_target
 from pipeline.acquire.manifest import Manifest, ManifestEntry
 from pipeline.acquire.rawstore import RawStore
 from pipeline.diagnostics import Code, diagnose
-from pipeline.infra import SilentProgress
+from pipeline.infra import progress as show_progress
 from pipeline.patterns import PatternTimeout
 from pipeline.specs import FileRule, SourceSpec
 
@@ -384,16 +383,6 @@ def _record(manifest: Manifest, store: RawStore, entry: ManifestEntry) -> None:
     manifest.upsert(entry)
 
 
-def _bar(total: int, label: str, shown: bool):
-    """tqdm's bar on a terminal (`disable=None`: none off one), nothing at all when not `shown`: tqdm is
-    imported only where a bar may be drawn (its import is a tenth of an extract process's start)."""
-    if not shown:
-        return SilentProgress(total=total)
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=label, unit="file", file=sys.stderr, disable=None)
-
-
 def _run_jobs(
     jobs: list[FileJob],
     work: Callable[[FileJob], ManifestEntry],
@@ -408,7 +397,7 @@ def _run_jobs(
     """Run the jobs in a pool; the manifest is updated and saved (throttled) from this thread only."""
     entries: dict[str, ManifestEntry] = {}
     last_save = time.monotonic()
-    bar = _bar(len(jobs), label, progress)
+    bar = show_progress(total=len(jobs), desc=label, unit="file", enabled=progress)
     with ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="download") as pool:
         futures = {pool.submit(work, job): job for job in jobs}
         try:

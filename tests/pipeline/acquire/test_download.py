@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import time
@@ -506,3 +507,15 @@ def _entries_on_disk(raw_dir: Path) -> list[dict]:
     except FileNotFoundError:
         return []
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_a_redirected_download_prints_plain_progress_lines_and_none_when_progress_is_off(year_site, raw_dir, fast,
+                                                                                        monkeypatch, capsys):
+    monkeypatch.setenv("EXAMCORPUS_PROGRESS_EVERY_S", "0")  # a line at every file (the default is one every 30 s)
+    download_source(make_spec(), raw_dir, base_url=year_site.base_url, progress=True, options=fast)
+    err = capsys.readouterr().err  # stderr here is not a terminal, as in `make extract 2> log`
+    counts = [int(m.group(1)) for m in re.finditer(r"download \S+: (\d+)/3 file", err)]
+    assert counts and counts[-1] == 3 and counts == sorted(counts)
+    assert "\r" not in err
+    run(year_site, raw_dir.parent / "again", fast)  # progress=False
+    assert "file" not in capsys.readouterr().err
