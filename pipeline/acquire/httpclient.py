@@ -139,7 +139,7 @@ class Response:
     @property
     def content_length(self) -> int | None:
         value = self.header("Content-Length")
-        return int(value) if value and value.strip().isdigit() else None
+        return int(value) if value and value.strip().isdecimal() else None
 
     def iter_chunks(self, size: int = CHUNK_SIZE):
         """The body in chunks; a timeout, reset or early end raises TransferError naming the URL.
@@ -218,7 +218,7 @@ def retry_after_seconds(value: str | None, *, now: float | None = None) -> float
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isdecimal():
         return float(value)
     try:
         when = parsedate_to_datetime(value).timestamp()

@@ -36,7 +36,7 @@ def match_rules(target: str, rules: Sequence[FileRule], context: dict[str, str] 
 def _with_full_year(facts: dict[str, str]) -> dict[str, str]:
     """Many file names carry only a two-digit year (`…_180613.pdf`, `MIN-P1_1P-162`): a `yy` group
     stands for the year 20yy, unless a four-digit `year` is known."""
-    if "year" not in facts and facts.get("yy", "").isdigit() and len(facts["yy"]) == 2:
+    if "year" not in facts and facts.get("yy", "").isdecimal() and len(facts["yy"]) == 2:
         return {**facts, "year": f"20{facts['yy']}"}
     return facts
 

@@ -78,10 +78,10 @@ def _names(text: str, number: str) -> bool:
     """Whether a report line names question `number` (alone or inside a span `a–b`); a page, a count of
     questions and a list's "(+65)" name none. A number with its part's prefix (`2.11`, `1.R3`) is named as written
     (the key reader writes `1.r3`)."""
-    if not number.isdigit():
+    if not number.isdecimal():
         return re.search(rf"(?<![\w.]){re.escape(number.casefold())}(?![\w])", text.casefold()) is not None
     for first, last in re.findall(r"(\d+)(?:\s*[–-]\s*(\d+))?", _NOT_QUESTIONS.sub(" ", text)):
-        if first == number or (last and number.isdigit() and int(first) <= int(number) <= int(last)):
+        if first == number or (last and number.isdecimal() and int(first) <= int(number) <= int(last)):
             return True
     return False
 

@@ -38,7 +38,7 @@ class Block:
 def _order_key(number: str) -> tuple:
     parts = []
     for chunk in re.findall(r"\d+|[^\d.\s]+", number_key(number)):
-        parts.append((0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk))
+        parts.append((0, int(chunk), "") if chunk.isdecimal() else (1, 0, chunk))
     return tuple(parts)
 
 
@@ -272,7 +272,7 @@ def _header_number(start_re: re.Pattern, item: StreamLine, *, alone: bool = Fals
     match = match_number_line(start_re, item)
     if match is None and alone and len(item.text.strip()) <= MAX_SPLIT_HEADER:
         match = match_number_line(start_re, replace(item, line=replace(item.line, text=item.text.strip() + " x")))
-    return int(match.group("number").strip()) if match and match.group("number").strip().isdigit() else None
+    return int(match.group("number").strip()) if match and match.group("number").strip().isdecimal() else None
 
 
 def number_runs(items: list[StreamLine], start_re: re.Pattern, sections: list) -> list[list[tuple[StreamLine, int]]]:
@@ -283,7 +283,7 @@ def number_runs(items: list[StreamLine], start_re: re.Pattern, sections: list) -
             runs.append([])
             continue
         match = match_number_line(start_re, item)
-        if match and match.group("number").strip().isdigit():
+        if match and match.group("number").strip().isdecimal():
             runs[-1].append((item, int(match.group("number").strip())))
     return runs
 

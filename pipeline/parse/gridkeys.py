@@ -199,7 +199,7 @@ def _after_label(tokens: list[Token]) -> list[Token]:
 def _numbers(tokens: list[Token]) -> list[int] | None:
     """The row's numbers when, after a leading label, it holds numbers only (in any order)."""
     rest = _after_label(tokens)
-    return [int(t.text) for t in rest] if rest and all(t.text.isdigit() for t in rest) else None
+    return [int(t.text) for t in rest] if rest and all(t.text.isdecimal() for t in rest) else None
 
 
 def _pitch(cells: list[NumberCell]) -> float:

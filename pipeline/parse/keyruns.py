@@ -169,7 +169,7 @@ def runs_down(items: list[list]) -> bool:
     """Whether the entries read count up down the column (by one, or two across a lost entry), not
     across a row of several columns ("1 A  23 C  45 D" read row by row): only such a run can tell a
     number."""
-    values = [int(item[0]) for item in items if item[0] is not None and item[0].isdigit()]
+    values = [int(item[0]) for item in items if item[0] is not None and item[0].isdecimal()]
     steps = sum(1 for a, b in zip(values, values[1:]) if 0 < b - a <= 2)
     # Steps of two are lost entries in a run by ones; all of them by two are a table's rows of pairs read across
     # ("1 в  3 г  5 б" over "2 б  4 г  6 б"), whose numbers run down its pairs of columns, not down this line.
@@ -180,7 +180,7 @@ def runs_down(items: list[list]) -> bool:
 
 def _read_number(items: list[list], position: int) -> int | None:
     """The number of the entry at `position` when it was read as one, else None."""
-    if 0 <= position < len(items) and items[position][0] is not None and items[position][0].isdigit():
+    if 0 <= position < len(items) and items[position][0] is not None and items[position][0].isdecimal():
         return int(items[position][0])
     return None
 
@@ -188,7 +188,7 @@ def _read_number(items: list[list], position: int) -> int | None:
 def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, after: int | None) -> tuple[str, str] | None:
     """Give `item` the number `expected` where its reading allows it; (that number, the report line), or None."""
     number = item[0]
-    if number is not None and number.isdigit() and int(number) == expected:
+    if number is not None and number.isdecimal() and int(number) == expected:
         return None
     lookalike = ""
     if number is None:
@@ -211,7 +211,7 @@ def _mend(item: list, expected: int, entry_re: re.Pattern, before: int | None, a
             item[1], lookalike = answer, f", its answer {answer} read as {digit!r}"
         else:
             item[1] = found.group("answer").strip()
-    elif not number.isdigit() or len(number) > len(str(expected)) + 1:
+    elif not number.isdecimal() or len(number) > len(str(expected)) + 1:
         return None
     item[0] = str(expected)
     between = f"between {before} and {after}" if before is not None and after is not None else (

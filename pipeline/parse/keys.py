@@ -315,7 +315,7 @@ def spans(numbers: list[str]) -> str:
     """`1–3, 7, 9–10` for number keys in order (plain numbers run; any other key stands alone)."""
     groups: list[list[str]] = []
     for n in numbers:
-        if groups and n.isdigit() and groups[-1][-1].isdigit() and int(n) == int(groups[-1][-1]) + 1:
+        if groups and n.isdecimal() and groups[-1][-1].isdecimal() and int(n) == int(groups[-1][-1]) + 1:
             groups[-1].append(n)
         else:
             groups.append([n])

@@ -49,7 +49,7 @@ def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]
     for draft in drafts:
         by_number.setdefault(number_key(draft.block.number).split(".")[0], []).append(draft)
     tops = [number_key(b.number).split(".")[0] for b in blocks if b.kind == "question"]
-    tops = [t for i, t in enumerate(tops) if t.isdigit() and (i == 0 or t != tops[i - 1])]
+    tops = [t for i, t in enumerate(tops) if t.isdecimal() and (i == 0 or t != tops[i - 1])]
     gaps, repeats = [], []
     for previous, current in itertools.pairwise(tops):
         missing = range(int(previous) + 1, int(current))

@@ -126,7 +126,7 @@ def place_section(section: list[str], rows: list[SectionRow]) -> PlacedSection:
         else:
             printed = row.number
             columns = _in_columns(row, centres) if centres is not None else _by_order(row, len(section))
-        value = int(printed) if printed.isdigit() else None
+        value = int(printed) if printed.isdecimal() else None
         if value is not None and row.number is not None and index not in in_order:
             placed.problems.append(f"key row {printed}: out of the rows' order, not read (OCR)")
             continue
@@ -166,7 +166,7 @@ def _not_in_table(places: dict[int, tuple[int, float]]) -> set[int]:
 def _rising(rows: list[SectionRow]) -> set[int]:
     """Indices of the numbered rows in the longest run of numbers rising down the section: a number
     read off a rule ("5" between 24 and 25) or glued from elsewhere falls outside it."""
-    values = [(i, int(row.number)) for i, row in enumerate(rows) if row.number and row.number.isdigit()]
+    values = [(i, int(row.number)) for i, row in enumerate(rows) if row.number and row.number.isdecimal()]
     best: list[list[int]] = []  # per row, the longest rising run ending there (indices into `values`)
     for j, (_, value) in enumerate(values):
         before = [best[k] for k in range(j) if values[k][1] < value]
@@ -190,6 +190,6 @@ def _between(rows: list[SectionRow], numbered: list[int], index: int) -> int | N
     if not above or not below:
         return None
     low, high = rows[above[-1]].number, rows[below[0]].number
-    if not (low and high and low.isdigit() and high.isdigit()) or int(high) - int(low) != 2:
+    if not (low and high and low.isdecimal() and high.isdecimal()) or int(high) - int(low) != 2:
         return None
     return int(low) + 1

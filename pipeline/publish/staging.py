@@ -81,7 +81,7 @@ def clean_stale_staging(parent: Path) -> list[str]:
 
 
 def _process_alive(pid_text: str) -> bool:
-    if not pid_text.isdigit():
+    if not pid_text.isdecimal():
         return False
     try:
         os.kill(int(pid_text), 0)

@@ -84,7 +84,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     def queried_ids() -> list[str]:
         args = request.args
         year = args.get("year", "")
-        if year and not year.isdigit():
+        if year and not year.isdecimal():
             raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
         return store.query(status=args.get("status") or None, exam=args.get("exam") or None,
                            year=int(year) if year else None, language=args.get("language") or None, text=args.get("q") or None)
@@ -100,7 +100,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     def table():
         """The queue as rows (id, exam, year, number, language, status, who), sorted by `sort`, the first `limit`."""
         limit = request.args.get("limit", "200")
-        if not limit.isdigit() or not 1 <= int(limit) <= 1000:
+        if not limit.isdecimal() or not 1 <= int(limit) <= 1000:
             raise ReviewInputError(f"limit must be a number from 1 to 1000, not {limit[:20]!r}", field="limit")
         ids = queried_ids()
         rows = store.table(ids, sort=request.args.get("sort") or "item_id", descending=request.args.get("dir") == "desc", limit=int(limit))

@@ -304,4 +304,4 @@ def checked_annotator(annotator: str | None) -> str:
 def _number_key(value) -> tuple:
     """Numbers before texts, numbers by value ("10" after "9"), texts casefolded."""
     text = str(value)
-    return (0, float(text), "") if text.replace(".", "", 1).isdigit() else (1, 0.0, text.casefold())
+    return (0, float(text), "") if text.replace(".", "", 1).isdecimal() else (1, 0.0, text.casefold())

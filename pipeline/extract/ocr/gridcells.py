@@ -321,7 +321,7 @@ def _under_numbers(letters: list[Word], numbers: list[Word]) -> list[Word]:
 
 def _counts_up(numbers: list[Word]) -> bool:
     """Whether a row read as numbers is a grid's number row: enough cells, most one more than the last."""
-    values = [int(w.text) if w.text.isdigit() else None for w in numbers]
+    values = [int(w.text) if w.text.isdecimal() else None for w in numbers]
     steps = sum(1 for a, b in zip(values, values[1:]) if a is not None and b == a + 1)
     return len(values) >= GRID_MIN_CELLS and steps >= RUN_MIN_SHARE * (len(values) - 1)
 
@@ -331,7 +331,7 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
     neighbours that fit it ("7" between 70 and 72) is the one number that fits there, and keeps what was read
     (`Word.inferred_from`: inferred, not read; `numbering.inferred_notes`), anchored where the cells either side were
     read as the row counts (`numbering.anchored_mends`)."""
-    values = [int(w.text) if w.text.isdigit() else None for w in numbers]
+    values = [int(w.text) if w.text.isdecimal() else None for w in numbers]
     mended = list(numbers)
     for index in range(len(values)):
         before = values[index - 1] if index > 0 else None
@@ -359,7 +359,7 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
                 if not fit and any(fits[:index]) and any(fits[index + 1:]):
                     mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
     # A mend between two cells read as the row counts is anchored (`numbering.anchored_mends`): reported, not flagged.
-    anchored = anchored_mends([w.text for w in numbers], [int(w.text) if w.text.isdigit() else None for w in mended])
+    anchored = anchored_mends([w.text for w in numbers], [int(w.text) if w.text.isdecimal() else None for w in mended])
     return [replace(w, inferred_anchored=True) if i in anchored and w.inferred_from is not None else w for i, w in enumerate(mended)]
 
 

@@ -46,7 +46,7 @@ def anchored_mends(read: Sequence[str | None], numbers: Sequence[int | None]) ->
         if not 0 <= place < len(numbers) or numbers[place] is None:
             return False
         text = read[place] if place < len(read) else None
-        return text is not None and text.isdigit() and int(text) == numbers[place]
+        return text is not None and text.isdecimal() and int(text) == numbers[place]
 
     def mended(place: int) -> bool:
         return place < len(read) and read[place] is not None and numbers[place] is not None and not as_counted(place)

@@ -63,6 +63,14 @@ def test_the_item_table_sorts_by_a_column_and_says_how_many_it_left_out(client, 
     assert client.get("/api/table", query_string={"limit": "0"}).json["field"] == "limit"
 
 
+@pytest.mark.parametrize("digits", ["²", "①", "٣x", "1²"])  # str.isdigit() says yes to "²" and "①"; int() refuses them
+def test_digits_int_cannot_read_are_a_clear_refusal_not_a_server_error(client, digits):
+    limited = client.get("/api/table", query_string={"limit": digits})
+    assert limited.status_code == 400 and limited.json["field"] == "limit"
+    dated = client.get("/api/queue", query_string={"year": digits})
+    assert dated.status_code == 400 and dated.json["field"] == "year"
+
+
 # ---- undo
 
 def test_undo_puts_back_the_state_the_last_decision_replaced_and_survives_a_restart(client, review_project):

@@ -60,6 +60,8 @@ def test_a_mend_is_anchored_only_between_two_neighbours_read_as_the_count_says()
     assert anchored_mends(["3", "4", "5", "6", "10", "11"], [3, 4, 5, 9, 10, 11]) == set()
     assert anchored_mends(["3", "4", "5", "9", "16", "11", "12"], [3, 4, 5, 9, 10, 11, 12]) == {4}  # inside its block
     assert anchored_mends(["01", "07", "03"], [1, 2, 3]) == {1}  # printed with a leading zero
+    # Digits `int` refuses ("²".isdigit() and "②".isdigit() are true) are misreads, not a crash.
+    assert anchored_mends(["1", "²", "3", "②", "5"], [1, 2, 3, 4, 5]) == {1, 3}
 
 
 def test_a_question_number_mended_from_look_alikes_or_the_sequence_is_inferred_a_lost_dot_only_counted():
