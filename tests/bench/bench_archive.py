@@ -318,8 +318,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"bytecode: {compile_bytecode()} pipeline modules compiled beforehand, as an installed package has them")
         if not args.cold_loops:
             loaded = load_compiled_loops()
-            print("compiled loops: " + (f"loaded beforehand in {loaded:.2f} CPU s (several seconds: compiled now, as a first "
-                                        "run after installing does; under a second: numba's cache had them)"
+            print("compiled loops: " + (f"loaded beforehand in {loaded:.2f} CPU s (about 10 s where they were compiled now, as "
+                                        "a first run after installing does; about 1 s where numba's cache had them)"
                                         if loaded is not None else "not used (numba missing, failing or switched off)"))
         truth, generated = _site(site_dir, sheets, args.scanned_share)
         scans = [t for t in truth.values() if t.scanned]
