@@ -264,6 +264,28 @@ def compile_bytecode() -> int:
     return missing
 
 
+# Loads layout's and the character reader's compiled loops as a run does once past its threshold
+# (`extract.charloop`), which writes numba's on-disk cache beside their source the first time.
+LOAD_COMPILED_LOOPS = ("from pipeline.extract import charloop; "
+                       "raise SystemExit(0 if charloop.compiled_reader() and charloop.compiled_layout() else 3)")
+
+
+def load_compiled_loops() -> float | None:
+    """CPU seconds of a fresh interpreter loading the compiled loops, which compiles them where this checkout
+    has no numba cache for them yet (a fresh clone or worktree: about 6 CPU s, in each of a run's processes
+    that gets past the threshold before the cache is written), or None where they are not used (numba
+    missing, `EXAMCORPUS_COMPILED_CHARS=0`). An installed package compiles them on its first run and keeps
+    them: a first run on new sheets, which this benchmark measures, finds them compiled, as the bytecode."""
+    from pipeline.extract import charloop
+
+    if charloop.switch() == "0":
+        return None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([sys.executable, "-c", LOAD_COMPILED_LOOPS], env=os.environ | {charloop.ENV_SWITCH: "1"})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime if done.returncode == 0 else None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench archive", description=__doc__.splitlines()[0])
     size = parser.add_mutually_exclusive_group()
@@ -278,6 +300,8 @@ def main(argv: list[str] | None = None) -> None:
                              "one CPU each) for the run and stop it after")
     parser.add_argument("--no-bytecode", action="store_true", help="compile nothing beforehand: a module without bytecode "
                         "is compiled from source by each process that imports it (bytecode already there is still used)")
+    parser.add_argument("--cold-loops", action="store_true", help="leave numba's cache of the compiled loops as it is: "
+                        "in a checkout that never built them, the run's processes compile them (several CPU s each)")
     parser.add_argument("--keep", type=Path, help="build the archive and the run's root here and keep them "
                         "(an archive already there is reused; the root is emptied first)")
     args = parser.parse_args(argv or [])
@@ -292,6 +316,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"machine: {_load()} before generating")
         if not args.no_bytecode:
             print(f"bytecode: {compile_bytecode()} pipeline modules compiled beforehand, as an installed package has them")
+        if not args.cold_loops:
+            loaded = load_compiled_loops()
+            print("compiled loops: " + (f"loaded beforehand in {loaded:.2f} CPU s (about 10 s where they were compiled now, as "
+                                        "a first run after installing does; about 1 s where numba's cache had them)"
+                                        if loaded is not None else "not used (numba missing, failing or switched off)"))
         truth, generated = _site(site_dir, sheets, args.scanned_share)
         scans = [t for t in truth.values() if t.scanned]
         print(f"archive: {len(truth)} sheets ({len(scans)} scanned, {args.scanned_share:.0%} asked), "

@@ -22,3 +22,11 @@ def test_a_process_start_is_measured_from_a_real_interpreter():
 def test_the_package_is_compiled_once_as_an_installed_one_is():
     compile_bytecode()
     assert compile_bytecode() == 0  # every module has its bytecode beside it now
+
+
+def test_the_compiled_loops_are_loaded_beforehand_where_a_run_would_use_them(monkeypatch):
+    from tests.bench.bench_archive import load_compiled_loops
+
+    assert load_compiled_loops() > 0.0  # numba is installed here: loaded (compiled the first time) in a fresh interpreter
+    monkeypatch.setenv("EXAMCORPUS_COMPILED_CHARS", "0")
+    assert load_compiled_loops() is None  # switched off: a run never loads them, nor does the benchmark
