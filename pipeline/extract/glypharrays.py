@@ -98,6 +98,29 @@ class GlyphArrays:
             runs=runs, conf=[g.conf for g in glyphs], objects=list(glyphs),
         )
 
+    def kept_and_added(self, keep: np.ndarray, added: list[Glyph]) -> GlyphArrays:
+        """The glyphs `keep` marks, in their order, then `added`: the arrays `from_glyphs` makes of those
+        glyphs' objects (the same values and dtypes, `code_points` and `objects` left to be made when
+        asked for), without making an object per kept glyph. A text page with OCR's words spliced in
+        (`patches`) keeps its thousands of glyphs and adds a few words."""
+        if self.runs:  # OCR lines to number again with the added ones': rare, made as `from_glyphs` makes them
+            return GlyphArrays.from_glyphs([g for g, kept in zip(self.to_glyphs(), keep.tolist()) if kept] + added)
+        extra = GlyphArrays.from_glyphs(added)
+        at = np.flatnonzero(keep)
+
+        def joined(name: str, dtype) -> np.ndarray:
+            return np.concatenate((getattr(self, name)[at].astype(dtype), getattr(extra, name).astype(dtype)))
+
+        conf = self.conf or [None] * len(self)
+        return GlyphArrays(
+            text=[self.text[i] for i in at.tolist()] + extra.text,
+            x0=joined("x0", np.float64), top=joined("top", np.float64), x1=joined("x1", np.float64),
+            bottom=joined("bottom", np.float64), size=joined("size", np.float64), highlighted=joined("highlighted", bool),
+            seq=joined("seq", np.int64), space_after=joined("space_after", bool), bold=joined("bold", bool),
+            unmapped=joined("unmapped", bool), run=joined("run", np.int64), runs=extra.runs,
+            conf=[conf[i] for i in at.tolist()] + list(extra.conf or []),
+        )
+
     # Python lists of the arrays, for the loops over a few glyphs at a time (a row, a segment).
     @cached_property
     def x0s(self) -> list[float]:

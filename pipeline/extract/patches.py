@@ -23,10 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import inked
 from pipeline.extract.document import Line, Page
-from pipeline.extract.layout import Glyph
+from pipeline.extract.layout import Glyph, GlyphArrays
 from pipeline.extract.ocr import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
 
 Box = inked.Box
@@ -39,12 +41,14 @@ DRAWN_SURE_CONF = 80.0  # a page's drawn text is read as text when one word of i
 @dataclass
 class PagePatch:
     number: int
-    glyphs: list[Glyph]
+    glyphs: GlyphArrays  # the page's glyphs as read: kept as arrays, never made objects glyph by glyph
     spans: list[Box] = field(default_factory=list)  # runs of unmapped glyphs
     drawn: list[Box] = field(default_factory=list)  # pieces of drawn text
 
     def requests(self, languages: tuple[str, ...]) -> list[MaskedRequest]:
-        erase = tuple((g.x0, g.top, g.x1, g.bottom) for g in self.glyphs if not g.unmapped)
+        glyphs = self.glyphs
+        mapped = np.flatnonzero(~glyphs.unmapped)
+        erase = tuple(zip(glyphs.x0[mapped].tolist(), glyphs.top[mapped].tolist(), glyphs.x1[mapped].tolist(), glyphs.bottom[mapped].tolist()))
         asked = []
         if self.spans:
             # A font without a Unicode map is mostly a math font, whose letters are Latin in any script's
@@ -58,9 +62,10 @@ class PagePatch:
         return asked
 
 
-def find_patch(page, glyphs: list[Glyph], number: int) -> PagePatch | None:
+def find_patch(page, glyphs: GlyphArrays, number: int) -> PagePatch | None:
     """What of a (pypdfium2) text page its text layer leaves out, or None."""
-    spans = inked.unmapped_spans(glyphs)
+    # Glyph objects only for a page with unmapped glyphs, whose spans are found row by row.
+    spans = inked.unmapped_spans(glyphs.to_glyphs()) if glyphs.unmapped.any() else []
     drawn = inked.drawn_text_boxes(page)
     return PagePatch(number, glyphs, spans, drawn) if spans or drawn else None
 
@@ -86,7 +91,7 @@ def apply_patches(
     pages: list[Page],
     patches: list[PagePatch],
     options,
-    lines_of: Callable[[list[Glyph], float, float], list[Line]],
+    lines_of: Callable[[GlyphArrays, float, float], list[Line]],
 ) -> list[Diagnostic]:
     """Read what each patch asks for, splice the words into its page's glyphs and lay the page out
     again (`lines_of`); the report's lines. OcrUnavailable and OcrError go to the caller."""
@@ -116,19 +121,23 @@ def _centre_in(word: PlacedWord, box: Box) -> bool:
     return box[0] - KEEP_PAD_PT <= x <= box[2] + KEEP_PAD_PT and box[1] - KEEP_PAD_PT <= y <= box[3] + KEEP_PAD_PT
 
 
-def _splice(patch: PagePatch, words: list[PlacedWord]) -> tuple[list[Glyph], list[Diagnostic]]:
+def _splice(patch: PagePatch, words: list[PlacedWord]) -> tuple[GlyphArrays, list[Diagnostic]]:
     """The page's glyphs with the words read in place: unmapped glyphs of a span that read give way to
-    its words; a span that read nothing keeps its stand-ins (U+FFFD, or the private-use point)."""
-    glyphs = list(patch.glyphs)
+    its words; a span that read nothing keeps its stand-ins (U+FFFD, or the private-use point). The
+    page's glyphs stay arrays: a mask drops the stand-ins, the words are added after them."""
+    source = patch.glyphs
+    keep = np.ones(len(source), dtype=bool)
     notes: list[Diagnostic] = []
     placed: list[PlacedWord] = []
     unread_spans: list[Box] = []
     for span in patch.spans:
         inside = sorted((w for w in words if _centre_in(w, span)), key=lambda w: w.x0)
         if inside:
-            stand_ins = [g for g in glyphs if g.unmapped and _inside((g.x0, g.top, g.x1, g.bottom), span, 0.5)]
-            glyphs = [g for g in glyphs if not any(g is s for s in stand_ins)]
-            placed += _in_span(inside, span, stand_ins)
+            candidates = np.flatnonzero(keep & source.unmapped).tolist()
+            stand_ins = [i for i in candidates
+                         if _inside((float(source.x0[i]), float(source.top[i]), float(source.x1[i]), float(source.bottom[i])), span, 0.5)]
+            keep[stand_ins] = False
+            placed += _in_span(inside, span, [float(source.size[i]) for i in stand_ins])
         else:
             unread_spans.append(span)
     read_spans = len(patch.spans) - len(unread_spans)
@@ -152,18 +161,18 @@ def _splice(patch: PagePatch, words: list[PlacedWord]) -> tuple[list[Glyph], lis
         where = ", ".join("(" + ", ".join(f"{v:.0f}" for v in r) + ")" for r in unread[:6]) + (" …" if len(unread) > 6 else "")
         notes.append(diagnose(Code.DRAWN_TEXT_UNREAD, page=patch.number, count=len(unread), where=where))
     placed += drawn_words
-    glyphs += [
+    added = [
         Glyph(w.text, w.x0, w.top, w.x1, w.bottom, size=max(w.size, 1.0), bold=w.bold, seq=-1, run=("masked", w.line))
         for w in placed
     ]
-    return glyphs, notes
+    return source.kept_and_added(keep, added), notes
 
 
-def _in_span(words: list[PlacedWord], span: Box, stand_ins: list[Glyph]) -> list[PlacedWord]:
+def _in_span(words: list[PlacedWord], span: Box, stand_in_sizes: list[float]) -> list[PlacedWord]:
     """The words read in a span, set in the span's own box: from its first glyph's left edge to its last
     one's advance, at its glyphs' height and size, so they sit in their row and touch their neighbours
     as the glyphs they replace did (an OCR box is the ink's, narrower than the glyphs' advances)."""
-    size = sorted(g.size for g in stand_ins)[len(stand_ins) // 2] if stand_ins else words[0].size
+    size = sorted(stand_in_sizes)[len(stand_in_sizes) // 2] if stand_in_sizes else words[0].size
     placed = [replace(w, top=span[1], bottom=span[3], size=size) for w in words]
     placed[0] = replace(placed[0], x0=min(span[0], placed[0].x0))
     placed[-1] = replace(placed[-1], x1=max(span[2], placed[-1].x1))

@@ -480,10 +480,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
                 figure_search.search(page, index + 1)
                 if usable:
                     with timed("ink"):
-                        # Glyph objects only for a page with unmapped glyphs, or one a patch lays out again.
-                        patch = text_patches.find_patch(page, glyphs.to_glyphs() if glyphs.unmapped.any() else [], index + 1)
-                        if patch is not None:
-                            patch.glyphs = glyphs.to_glyphs()
+                        patch = text_patches.find_patch(page, glyphs, index + 1)
                     if patch is not None:
                         patches.append(patch)
             except pdfium.PdfiumError as exc:

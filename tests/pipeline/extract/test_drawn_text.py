@@ -186,16 +186,18 @@ def test_a_spec_drop_rule_takes_a_drawn_line_read_by_ocr_allowing_misreadings(tm
 
 
 def test_drawn_regions_that_read_only_unsurely_add_no_text_and_are_reported():
+    from pipeline.extract.layout import GlyphArrays
     from pipeline.extract.ocr.masked import PlacedWord
     from pipeline.extract.patches import PagePatch, _splice
 
-    arrows = PagePatch(33, glyphs=[], drawn=[(401.0, 159.0, 417.0, 165.0), (401.0, 169.0, 425.0, 177.0)])
+    no_glyphs = GlyphArrays.from_glyphs([])
+    arrows = PagePatch(33, glyphs=no_glyphs, drawn=[(401.0, 159.0, 417.0, 165.0), (401.0, 169.0, 425.0, 177.0)])
     unsure = [PlacedWord("ZN", 402, 159, 416, 165, 6, conf=48), PlacedWord("<>", 402, 169, 424, 177, 8, conf=36)]
     glyphs, notes = _splice(arrows, unsure)
-    assert glyphs == [] and [n.code for n in notes] == [Code.DRAWN_TEXT_UNREAD]
+    assert glyphs.text == [] and [n.code for n in notes] == [Code.DRAWN_TEXT_UNREAD]
     sure = unsure + [PlacedWord("KEY", 402, 171, 420, 176, 8, conf=91)]
     glyphs, notes = _splice(arrows, sure)
-    assert sorted(g.text for g in glyphs) == ["<>", "KEY", "ZN"] and [n.code for n in notes] == [Code.DRAWN_TEXT_READ]
+    assert sorted(glyphs.text) == ["<>", "KEY", "ZN"] and [n.code for n in notes] == [Code.DRAWN_TEXT_READ]
 
 
 def test_drawn_text_that_ocr_cannot_read_now_fails_the_file_for_this_run_only(tmp_path):

@@ -86,3 +86,30 @@ def test_letters_are_told_as_str_isalnum_tells_them_past_the_bmp_too():
                              0xFFFF, 0x10000, 0x10FFFF}), dtype=np.int64)
     assert glyphs._alnum(codes).tolist() == [chr(code).isalnum() for code in codes.tolist()]
     assert glyphs._alnum(np.zeros(0, dtype=np.int64)).tolist() == []
+
+
+def test_a_text_page_with_words_spliced_in_is_the_arrays_its_glyph_objects_make(tmp_path):
+    # `patches` keeps a text page's glyphs as arrays, drops stand-ins by a mask and adds OCR's words after
+    # them: every array, dtype and value, is what `from_glyphs` makes of the same glyphs as objects.
+    from pipeline.extract.layout import Glyph, assemble
+
+    read = _read(_sheet(tmp_path / "splice.pdf"))
+    assemble(read, 595.0)  # layout marks what it finds (bold twins) on the arrays before a page is spliced
+    keep = np.ones(len(read), dtype=bool)
+    keep[[1, 4, len(read) - 1]] = False
+    words = [Glyph("x²", 40.5, 90.25, 60.0, 101.0, 9.5, bold=True, seq=-1, run=("masked", 2)),
+             Glyph("y", 61.0, 90.0, 66.0, 101.0, 9.5, seq=-1, run=("masked", 2)),
+             Glyph("ok", 70.0, 120.0, 82.0, 131.0, 11.0, seq=-1, run=("masked", 5))]
+    spliced = read.kept_and_added(keep, words)
+    objects = GlyphArrays.from_glyphs([g for g, kept in zip(read.to_glyphs(), keep.tolist()) if kept] + words)
+    for name in GlyphArrays.__dataclass_fields__:
+        if name in ("objects", "code_points"):
+            continue
+        ours, theirs = getattr(spliced, name), getattr(objects, name)
+        if isinstance(theirs, np.ndarray):
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs), name
+        else:
+            assert ours == theirs, name
+    assert spliced.runs == [("masked", 2), ("masked", 5)] and spliced.run.tolist()[-3:] == [0, 0, 1]
+    assert np.array_equal(spliced.text_ids, objects.text_ids) and spliced.codes is None and objects.codes is None
+    assert [s.text for s in assemble(spliced, 595.0)] == [s.text for s in assemble(objects, 595.0)]
