@@ -91,7 +91,7 @@ class TextQuality(_Strict):
     confused_letters: list[str] = Field(
         default_factory=list,
         description="lower case; groups of letters that differ only in their marks and that a scan's blur reads for one "
-                    "another (a tone mark for its neighbour, a dotless i for i): [ıi, şs]. The `diacritic-choices` pass "
+                    "another (a tone mark for its neighbour, a dotless i for i): [ıi, şs]. `ocr.diacritics.choose_marks` "
                     "weighs Tesseract's own alternatives within a group by the spelling dictionary",
     )
 

@@ -1,9 +1,15 @@
-"""A word's marks chosen between Tesseract's own readings by the spelling dictionary (`diacritic-choices`).
+"""A word's marks chosen between Tesseract's own per-letter readings by the spelling dictionary (issue 27, bar 1).
+
+Measured and not run on pages: no page pass calls `choose_marks` (docs/results.md, "Tone marks and dotless ı chosen
+between the engine's own readings"). Run as a pass (the page read again with `symbolchoices.read_choices`) it changed
+no question on the Vietnamese checking sheets at five untuned settings, turned right Turkish options wrong on the
+tuning sheet (it wrote `ediyorum`, a dictionary word, where the sheet printed `edıyorum`, which Tesseract had read as
+printed), and cost 40 % more CPU a Vietnamese page. Kept, tested, for whoever brings the evidence it lacks: the ink.
 
 At 9 points on a blurred scan a Vietnamese tone mark reads as its neighbour (`tằm` read `tàm`, `mồi` read `mối`) and a
 Turkish dotless ı as i. The LSTM decoder weighed the printed letter too: it is among the symbol's alternatives
 (`symbolchoices`). Which letters are read for one another is language data (`text_quality.confused_letters`: each
-vowel with all its marks, `ıi`). For each word of the page read with its alternatives:
+vowel with all its marks, `ıi`). For each word read with its alternatives:
 
 - a word the dictionary does not know, read under `SURE_FROM`, where exactly one word made by taking the engine's
   alternatives within the confused letters' groups (at most `MAX_CHANGED` places, each weighed at least `WEIGHED_FROM`
@@ -37,7 +43,7 @@ SURE_FROM = 90.0
 
 @dataclass(frozen=True)
 class Choices:
-    """What the pass did on a page."""
+    """What `choose_marks` did to a page's words."""
 
     words: list[Word]
     taken: list[tuple[str, str]]  # (read, taken)

@@ -5,7 +5,6 @@ ellipsis. Declared like every other page pass (`passes.page_pass`) and placed in
 `pagepasses.PAGE_PASSES`."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -14,9 +13,7 @@ from PIL import Image
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
 from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
-from pipeline.extract.ocr.diacritics import choice_candidates, choose_marks, letter_groups
-from pipeline.extract.ocr.engine import PAGE_SEGMENTATION_MODE, SPARSE_TEXT_PSM, in_process, prepared_before_whitening
-from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
+from pipeline.extract.ocr.engine import prepared_before_whitening
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
@@ -24,7 +21,6 @@ from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
-from pipeline.extract.ocr.symbolchoices import available as choices_available, read_choices
 from pipeline.extract.ocr.smallglyphs import is_candidate, small_glyphs
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
@@ -42,7 +38,6 @@ from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import Word
-from pipeline.languages import language_for_tesseract
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -272,48 +267,6 @@ def _accent_lines(work: PageWork) -> PageWork:
     shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
     note = f"accent lines: {len(mended.changes)} words took a mark read again from the page not whitened ({shown})"
     return replace(work, words=mended.words, notes=work.notes + (note,))
-
-
-def _confused_letters(languages: Sequence[str]) -> dict[str, str]:
-    groups = []
-    for name in languages:
-        language = language_for_tesseract(name)
-        if language is not None:
-            groups += language.text_quality.confused_letters
-    return letter_groups(groups)
-
-
-def _may_confuse_marks(work: PageWork) -> bool:
-    """the page's languages name letters read for one another by their marks (`text_quality.confused_letters`) and
-    have spelling dictionaries, libtesseract is loaded in the process, and a word of such letters read under
-    `diacritics.SURE_FROM` is no dictionary word"""
-    groups = _confused_letters(work.settings.languages)
-    if not groups or not work.words or not (choices_available() and in_process()):
-        return False
-    try:
-        spelling = spelling_for(work.settings.languages)
-    except SpellingUnavailable:
-        return False
-    return bool(choice_candidates(work.words, groups, spelling.knows))
-
-
-@page_pass("diacritic-choices", "1", Cost.WHOLE_PAGE, when=_may_confuse_marks, inputs=_accent_inputs)
-def _diacritic_choices(work: PageWork) -> PageWork:
-    """The page read again as the whole page was, with Tesseract's alternatives for each letter; an unknown word that
-    exactly one alternative within the language's confused letters makes a dictionary word takes it (`tàm` → `tằm`),
-    a word two known readings compete for (`mồi`/`mối`) is marked unsure, a known word is never rewritten (`diacritics`)."""
-    settings = work.settings
-    psm = SPARSE_TEXT_PSM if settings.parts_only else PAGE_SEGMENTATION_MODE
-    read = read_choices(np.asarray(work.for_prose().convert("L")), "+".join(settings.languages), settings.dpi,
-                        work.omp_thread_limit, psm=psm)
-    spelling = spelling_for(settings.languages)
-    chosen = choose_marks(work.words, read, _confused_letters(settings.languages), spelling.knows)
-    notes = work.notes
-    if chosen.taken:
-        notes += ("diacritic choices: " + ", ".join(f"{a} → {b}" for a, b in chosen.taken),)
-    if chosen.unsure:
-        notes += ("diacritic choices unsure: " + ", ".join(f"{a} or {b}" for a, b in chosen.unsure),)
-    return replace(work, words=chosen.words, notes=notes)
 
 
 @page_pass("dashes", "1", Cost.CHEAP)
