@@ -16,6 +16,7 @@ from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.symbolchoices import ChoiceWord, available, read_choices
 from pipeline.extract.ocr.words import Word
 from pipeline.languages import language_for_tesseract
+from pipeline.languages.model import TextQuality
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 BOX = (10, 10, 60, 30)
@@ -47,6 +48,12 @@ def test_the_confused_letters_are_language_data_in_groups_with_their_capitals():
     assert turkish["ı"] == turkish["i"] == "ıi"
     assert "ı" not in vietnamese and "ẫ" not in turkish
     assert _groups("eng") == {}  # a language that names none: the pass does not apply
+
+
+@pytest.mark.parametrize("bad", [["Iı"], ["a"], ["aa"], ["a1"]])
+def test_a_group_of_confused_letters_is_two_or_more_distinct_lower_case_letters(bad):
+    with pytest.raises(ValueError, match="confused_letters"):
+        TextQuality(confused_letters=bad)
 
 
 def test_an_unknown_word_read_unsurely_takes_the_one_known_word_its_alternatives_make():
