@@ -88,23 +88,7 @@ class TextQuality(_Strict):
                     " (a word no dictionary knows that one of them makes a known word is an unsure reading)",
     )
 
-    confused_letters: list[str] = Field(
-        default_factory=list,
-        description="lower case; groups of letters that differ only in their marks and that a scan's blur reads for one "
-                    "another (a tone mark for its neighbour, a dotless i for i): [ıi, şs]. `ocr.diacritics.choose_marks` "
-                    "weighs Tesseract's own alternatives within a group by the spelling dictionary",
-    )
-
     _letters = field_validator("split_letters", "never_initial")(_lower_letters)
-
-    @field_validator("confused_letters")
-    @classmethod
-    def _confused_groups(cls, value: list[str]) -> list[str]:
-        bad = [group for group in value if len(group) < 2 or group != group.lower() or not group.isalpha()
-               or len(set(group)) != len(group)]
-        if bad:
-            raise ValueError(f"confused_letters are groups of two or more distinct lower-case letters: {bad}")
-        return value
 
     @field_validator("misread_letters")
     @classmethod
