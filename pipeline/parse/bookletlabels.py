@@ -40,14 +40,16 @@ class BookletLabels:
         declared = tuple(spec.variants) or tuple(dict.fromkeys(v for v in (variant, spec.variant) if v))
         return cls(declared, bool(spec.variants), booklet_lookalikes(declared))
 
-    def label(self, name: str) -> str | None:
-        """The declared label a header's name gives: itself, or the only one its look-alikes spell; None when none
-        or several do (and when nothing is declared: the name as read then stands)."""
+    def label(self, name: str, ocr: bool = True) -> str | None:
+        """The declared label a header's name gives: itself, or (read by OCR) the only one its look-alikes spell; None
+        when none or several do (and when nothing is declared: the name as read then stands)."""
         if not self.declared:
             return name
         by_fold = {label.casefold(): label for label in self.declared}
         if name.casefold() in by_fold:
             return by_fold[name.casefold()]
+        if not ocr:  # a text layer prints what it prints
+            return None
         choices = [ch + self.lookalikes.get(ch, "") for ch in name]
         count = 1
         for options in choices:
@@ -57,12 +59,12 @@ class BookletLabels:
         found = {by_fold[spelt.casefold()] for spelt in map("".join, itertools.product(*choices)) if spelt.casefold() in by_fold}
         return found.pop() if len(found) == 1 else None
 
-    def name_row(self, names: Sequence[str]) -> tuple[list[str], list[str]]:
-        """The variant each header name of one row stands for, and a problem line for each name that gives no
-        declared label where the spec declares them all (its column keeps the name as read, so that its entries
-        go to no declared booklet). A label given by a look-alike that another name of the row gives too, or
-        reads as, is given to neither look-alike."""
-        given = [self.label(name) for name in names]
+    def name_row(self, names: Sequence[str], ocr: bool = True) -> tuple[list[str], list[str]]:
+        """The variant each header name of one row (`ocr`: read by OCR) stands for, and a problem line for each
+        name that gives no declared label where the spec declares them all (its column keeps the name as read, so
+        that its entries go to no declared booklet). A label given by a look-alike that another name of the row
+        gives too, or reads as, is given to neither look-alike."""
+        given = [self.label(name, ocr) for name in names]
         exact = {g for g, name in zip(given, names) if g is not None and g.casefold() == name.casefold()}
         counts = {g: given.count(g) for g in given if g is not None}
         result: list[str] = []

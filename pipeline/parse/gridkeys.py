@@ -306,7 +306,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
     parts = {id(p.line): p.part for p in place_parts(stream, list(spec.sections), {id(sl): plain_text(sl.text)[0] for sl in stream})}
     for index, row in enumerate(all_rows):
         if header_re:
-            named, unmatched = booklets.name_row(variant_names(header_re, row))
+            named, unmatched = booklets.name_row(variant_names(header_re, row), any(sl.ocr for sl in row))
             header_problems += unmatched
             variants = set(named)
             if len(variants) == 1:

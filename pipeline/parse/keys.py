@@ -120,7 +120,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     header_problems: list[str] = []  # header names no declared variant matches: said on every table
     for row in rows(key_stream(document, spec.stop_at, recovery)):
-        variants, unmatched = booklets.name_row(variant_names(header_re, row))
+        variants, unmatched = booklets.name_row(variant_names(header_re, row), any(sl.ocr for sl in row))
         header_problems += unmatched
         if variants:
             section = variants
