@@ -15,6 +15,7 @@ Public functions and types:
 - `known_codes()` -> the codes with a data file
 - `data_sha256()` -> one digest of every language file, for cache keys of stages that read them
 - `language_for_tesseract(name)` -> Language | None: the language whose Tesseract data is `name` (pol)
+- `label_lookalikes(labels)`, `booklet_lookalikes(labels)`: the characters OCR reads for an option label, a key header's booklet name
 - `Language`, `PromptWords`, `Spelling`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
 """
 from __future__ import annotations
@@ -114,6 +115,22 @@ def label_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
 
 
 @functools.cache
+def booklet_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
+    """{a character OCR reads in a key header's booklet name: the characters of `labels` it may stand for}, from every
+    language's `label_shapes.header_lookalikes` (a capital read as a digit beside another script's words) and the
+    labels' own look-alikes (`label_lookalikes`). A character that is itself one of the labels' stands for nothing else."""
+    letters = {ch for label in labels for ch in label}
+    found: dict[str, set[str]] = {}
+    for record in all_languages().values():
+        for read, letter in record.label_shapes.header_lookalikes.items():
+            for ch in {letter, letter.lower()} & letters:
+                found.setdefault(read, set()).add(ch)
+    for read, label in label_lookalikes(tuple(sorted(letters))).items():
+        found.setdefault(read, set()).add(label)
+    return {read: "".join(sorted(chars)) for read, chars in found.items() if read not in letters}
+
+
+@functools.cache
 def data_sha256() -> str:
     digest = hashlib.sha256()
     for path in sorted(DATA_DIR.glob("*.yaml")):
@@ -123,6 +140,6 @@ def data_sha256() -> str:
 
 __all__ = [
     "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
-    "UnknownLanguage", "all_languages", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
+    "UnknownLanguage", "all_languages", "booklet_lookalikes", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
     "language_for_tesseract",
 ]

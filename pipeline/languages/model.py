@@ -121,9 +121,16 @@ class LabelShapes(_Strict):
                     "and that letter: {6: б}; only a row's label sequence takes it so (`parse.rowlabels`), never a lone cell",
     )
 
+    header_lookalikes: dict[str, str] = Field(
+        default_factory=dict,
+        description="a character the language's OCR model reads for a capital printed alone beside its script's words, in a "
+                    "key header naming a booklet type (`유형 A` read `유형 4` by the Korean model), and that capital: {4: A}; only "
+                    "a header's booklet name takes it so (`parse.bookletlabels`), never an answer cell",
+    )
+
     _letters = field_validator("same_shape")(_lower_letters)
 
-    @field_validator("lookalikes", "marked_lookalikes")
+    @field_validator("lookalikes", "marked_lookalikes", "header_lookalikes")
     @classmethod
     def _single_characters(cls, value: dict[str, str]) -> dict[str, str]:
         bad = [f"{k}: {v}" for k, v in value.items() if len(k) != 1 or len(v) != 1 or k == v]

@@ -107,6 +107,9 @@ STAGE_VERSION += "/numeral-words"
 STAGE_VERSION += "/table-columns"
 # An OCR'd word beside ink no word accounts for (`Line.unaccounted_ink`) is named so in `ocr.uncertain`.
 STAGE_VERSION += "/loose-ink"
+# A key header's booklet type read as a look-alike of a declared one (`유형 4` for `유형 A`) is that one, a name none
+# matches is reported (`bookletlabels`; spec `key.variants`, language data `label_shapes.header_lookalikes`).
+STAGE_VERSION += "/booklet-lookalikes"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

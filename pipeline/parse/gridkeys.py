@@ -32,6 +32,7 @@ from pipeline.parse.keyparts import key_stream, place_parts
 from pipeline.parse.recovery import Recovery
 from pipeline.parse.keys import KeyTable, is_voided
 from pipeline.parse.labels import fold, number_key
+from pipeline.parse.bookletlabels import BookletLabels
 from pipeline.parse.stream import StreamLine, plain_text, rows, variant_names
 from pipeline.patterns import spec_pattern
 from pipeline.specs import KeySpec
@@ -287,10 +288,14 @@ def _span(cells: list[NumberCell]) -> str:
 
 
 def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Sequence[str] = (),
-              recovery: Recovery | None = None) -> dict[str, KeyTable]:
+              recovery: Recovery | None = None, variant: str | None = None) -> dict[str, KeyTable]:
     """One table per variant named by a `variant_header` row ({"" : table} without variant_header).
-    `labels`, the spec's option labels, let an answer row of digits (①–⑤ print as 1–5) be one."""
+    `labels`, the spec's option labels, let an answer row of digits (①–⑤ print as 1–5) be one. A header's variant
+    read as a look-alike of a declared one is that one (`bookletlabels`; `variant`: the sheet's own, where the spec
+    declares none)."""
     header_re = spec_pattern(spec.variant_header) if spec.variant_header else None
+    booklets = BookletLabels.of(spec, variant)
+    header_problems: list[str] = []  # header names no declared variant matches: said on every table
     tables: dict[str, KeyTable] = {} if header_re else {"": KeyTable(name)}
     current: KeyTable | None = None if header_re else tables[""]
     orphans: list[str] = []  # grids before any variant header: reported on every table
@@ -301,7 +306,9 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
     parts = {id(p.line): p.part for p in place_parts(stream, list(spec.sections), {id(sl): plain_text(sl.text)[0] for sl in stream})}
     for index, row in enumerate(all_rows):
         if header_re:
-            variants = set(variant_names(header_re, row))
+            named, unmatched = booklets.name_row(variant_names(header_re, row), any(sl.ocr for sl in row))
+            header_problems += unmatched
+            variants = set(named)
             if len(variants) == 1:
                 current = tables.setdefault(variants.pop(), KeyTable(name))
             if variants:  # a row naming several variants heads some other table: it opens no block
@@ -347,7 +354,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
         _record(current, cells, paired, spec, where)
     for table in tables.values():
         table.report_twice()
-        table.problems[:0] = orphans
+        table.problems[:0] = header_problems + orphans
         table.variants = sorted(tables) if header_re else []
     return tables  # with variant_header but none printed: empty (the caller reports the missing header)
 

@@ -66,9 +66,9 @@ def read_sheet_keys(
             table = key_formats.read_list(document, spec.key, name, recovery)
         else:
             if kind == "grid":
-                tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels, recovery=recovery)
+                tables = read_grid(document, spec.key, name, labels=spec.layout.options.labels, recovery=recovery, variant=variant)
             else:
-                tables = key_formats.read_variant_table(document, spec.key, name, recovery)
+                tables = key_formats.read_variant_table(document, spec.key, name, recovery, variant=variant)
             if not by_variant:
                 table = tables.get("") or key_formats.KeyTable(name)
             elif not tables:

@@ -11,6 +11,7 @@ from statistics import median
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
+from pipeline.parse.bookletlabels import BookletLabels
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
 from pipeline.parse.keyruns import ColumnRow, column_items, mended_column
@@ -104,18 +105,23 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, r
 
 
 def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
-                       recovery: Recovery | None = None) -> dict[str, KeyTable]:
+                       recovery: Recovery | None = None, variant: str | None = None) -> dict[str, KeyTable]:
     """Per variant code: a table. A header row naming variants opens a section. With several variants,
     each row is a number followed by one answer per variant column; with one variant, the answer is the
     text of the answer cell: everything between the number column and the next header column that lies
-    in the number's row band (cells are centred vertically, so an answer may start above its number)."""
+    in the number's row band (cells are centred vertically, so an answer may start above its number).
+    A header's variant read as a look-alike of a declared one is that one (`bookletlabels`; `variant`: the
+    sheet's own, where the spec declares none)."""
     header_re = spec_pattern(spec.variant_header)
+    booklets = BookletLabels.of(spec, variant)
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
     single: list[tuple[str, StreamLine, float, list]] = []  # (variant, answer column's header, next column centre, rows)
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
+    header_problems: list[str] = []  # header names no declared variant matches: said on every table
     for row in rows(key_stream(document, spec.stop_at, recovery)):
-        variants = variant_names(header_re, row)
+        variants, unmatched = booklets.name_row(variant_names(header_re, row), any(sl.ocr for sl in row))
+        header_problems += unmatched
         if variants:
             section = variants
             scanned.append((variants, []))
@@ -167,6 +173,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
                 tables[variant].number_lines[number] = number_line
     for table in tables.values():
         table.variants = sorted(tables)
+        table.problems[:0] = header_problems
         # A question another part of the key answers (a row of its own below the table) is not unread.
         table.unread = list(dict.fromkeys(n for n in table.unread if number_key(n) not in table.answers and number_key(n) not in table.twice))
         table.report_twice()

@@ -435,6 +435,13 @@ class KeySpec(_Strict):
         description="the variant (booklet type, model) whose column or block applies, when the sheet does not print "
         "it for `variant_pattern` to find, e.g. '1' for the Tipo 1 booklets of a folder",
     )
+    variants: list[str] = Field(
+        default_factory=list,
+        description="every variant (booklet type, model) the key's headers name, as printed: [A, B, C, D]; a header name "
+        "read as none of them is the one its look-alikes spell (`4` for `A` on a scan, the languages' data), or, when "
+        "none or two do, reported with its column's answers given to no variant; none given: the sheet's own variant "
+        "is matched so, and a header read as no look-alike of it stands as read",
+    )
     stop_at: list[str] = Field(
         default_factory=list,
         description="regexes of a key line after which nothing is read; on a header row of side-by-side columns it "
@@ -504,6 +511,10 @@ class KeySpec(_Strict):
             raise ValueError(f"key kind {self.kind!r} needs field(s) {missing}")
         if self.variant_header and self.variant_pattern is None and self.variant is None:
             raise ValueError("variant_header needs variant_pattern (the variant printed on the sheet) or variant (a fixed one)")
+        if self.variants and not self.variant_header:
+            raise ValueError("variants name what a key header prints: they need variant_header")
+        if self.variant and self.variants and self.variant not in self.variants:
+            raise ValueError(f"variant {self.variant!r} is none of variants {self.variants}")
         return self
 
 

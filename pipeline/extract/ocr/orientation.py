@@ -33,8 +33,10 @@ from pipeline.extract.ocr.words import Word, mean_confidence
 ROTATION_CHECK_BELOW = 60.0
 ROTATION_MIN_WORDS = 10  # fewer words say nothing about the page's orientation (a figure, a blank page)
 OSD_MIN_CONFIDENCE = 2.0  # Tesseract's orientation confidence under which its answer is a guess
-# ... on a page sent by `sparse_and_unread`, whose turned reading must then read many times its counting numbers: a
-# guess is worth a reading there (a landscape key on its side, scanned at 150 and 200 dpi and read at 300: 0.60 and 1.01).
+# ... where the turned reading must then read many times its counting numbers (on a page sent by `sparse_and_unread`,
+# and on one sent by `may_lie_turned` when detection is under OSD_MIN_CONFIDENCE): a guess is worth a reading there
+# (a landscape key on its side, scanned at 150 and 200 dpi and read at 300: 0.60 and 1.01; at 150 its junk reads as
+# 10+ low-confidence words, so `may_lie_turned` sends it).
 SPARSE_OSD_MIN_CONFIDENCE = 0.5
 _ROTATE = re.compile(r"^Rotate:\s*(\d+)", re.MULTILINE)
 _CONFIDENCE = re.compile(r"^Orientation confidence:\s*([\d.]+)", re.MULTILINE)
@@ -152,6 +154,13 @@ def detect_rotation(image_path: Path, omp_thread_limit: int | None, min_confiden
     """Degrees (0, 90, 180, 270) to turn the image clockwise to set its text upright, by Tesseract's
     orientation detection; 0 when it is unsure or cannot run (the `osd` data missing: the page is then
     read as it lies, as before)."""
+    degrees, confidence = detected_orientation(image_path, omp_thread_limit)
+    return degrees if confidence >= min_confidence else 0
+
+
+def detected_orientation(image_path: Path, omp_thread_limit: int | None) -> tuple[int, float]:
+    """(degrees to turn the image clockwise to set it upright, Tesseract's confidence in it) by its orientation
+    detection; (0, 0.0) when it says upright or cannot run."""
     env = dict(os.environ)
     if omp_thread_limit is not None:
         env["OMP_THREAD_LIMIT"] = str(omp_thread_limit)
@@ -161,12 +170,12 @@ def detect_rotation(image_path: Path, omp_thread_limit: int | None, min_confiden
             capture_output=True, timeout=PAGE_TIMEOUT_S, env=env, check=False,
         )
     except (OSError, subprocess.TimeoutExpired, OcrUnavailable):
-        return 0
+        return 0, 0.0
     output = result.stdout.decode("utf-8", errors="replace")
     rotate, confidence = _ROTATE.search(output), _CONFIDENCE.search(output)
     if result.returncode != 0 or rotate is None or confidence is None:
-        return 0
+        return 0, 0.0
     degrees = int(rotate.group(1)) % 360
-    if degrees not in (90, 180, 270) or float(confidence.group(1)) < min_confidence:
-        return 0
-    return degrees
+    if degrees not in (90, 180, 270):
+        return 0, 0.0
+    return degrees, float(confidence.group(1))

@@ -87,3 +87,18 @@ def test_a_key_table_on_its_side_is_read_upright(tmp_path):
     reading = read_page(image, OcrSettings(languages=("pol",), dpi=200, option_labels=sheet.labels), page_number=1)
     assert reading.rotation == 90
     assert counting_numbers([w.text for w in reading.words]) >= 60  # of the 80 question numbers
+
+
+@needs_tesseract("ces", "osd")
+def test_a_grid_key_on_its_side_read_as_junk_words_at_150_dpi_is_turned_by_its_numbers(tmp_path):
+    # At 150 dpi the turned grid reads as 10+ low-confidence junk words (the low-confidence test sends it), and
+    # Tesseract's detection is a guess (0.60): followed, the turned reading's counting numbers keep it.
+    from pipeline.devkit.keyscans import read_key, score
+    from pipeline.devkit.sample.layoutkeysheets import turned_grid
+    from pipeline.devkit.sample.pdfgen import build_pdf
+    from pipeline.devkit.sample.scansetting import ScanSetting
+
+    sheet = turned_grid(0)  # two grid blocks of 30 questions on a landscape page, printed on its side
+    scan = ScanSetting.parse("150/0.6/80").rasterise(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf", seed=0)
+    result = score(sheet, read_key(scan, sheet), "150", 0.0)
+    assert result.right >= 0.8 * result.total and result.wrong <= 0.1 * result.total
