@@ -115,14 +115,25 @@ def read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap
     it whitens a thin ring of a 150 dpi scan). Then the cells are matched against the table's own surely
     read cells (`cellshapes.match_own_shapes`): an unread cell takes the label its glyph clearly is, an
     unsure one that clearly is another label's glyph is left unread."""
-    answers = _read_cells(grey, boxes, labels, gap, languages, dpi, omp, path, psm, scanned=scanned)
+    answers, overruled = _read_cells(grey, boxes, labels, gap, languages, dpi, omp, path, psm, scanned=scanned)
     page = scanned if scanned is not None else np.asarray(grey)
-    return match_own_shapes([page[top:bottom, left:right] for left, top, right, bottom in boxes], answers, SHAPE_SURE)
+    cells = [page[top:bottom, left:right] for left, top, right, bottom in boxes]
+    matched = match_own_shapes(cells, answers, SHAPE_SURE)
+    if overruled:
+        # A ring whose digit alone overruled its digit read with the ring: where its glyph, matched as an unread
+        # cell, clearly is the label the ring's digit said, two readings of three agree on it and it stands.
+        by_shape = match_own_shapes(cells, [None if i in overruled else a for i, a in enumerate(answers)], SHAPE_SURE)
+        for index, label in overruled.items():
+            if by_shape[index] is not None and by_shape[index][0] == label:  # type: ignore[index]
+                matched[index] = (label, RING_READ_CONF)
+    return matched
 
 
 def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
-                path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
-    """Each answer cell's label and confidence as the recognisers read it, or None (see `read_answers`)."""
+                path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None
+                ) -> tuple[list[tuple[str, float] | None], dict[int, str]]:
+    """Each answer cell's label and confidence as the recognisers read it, or None (see `read_answers`); and the rings
+    whose digit alone overruled the digit read with the ring, each with the label the ring's digit read."""
     ringed = enclosed_digits(labels)
     by_shape = read_ring_cells(scanned, boxes, labels, languages, dpi, omp) if ringed and scanned is not None else [None] * len(boxes)
     grey, boxes = enlarged(grey, boxes)
@@ -145,7 +156,7 @@ def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap:
                 if alone.get(0, ("", 0.0))[0] in as_label:
                     answers[index] = (as_label[alone[0][0]], alone[0][1])
                     break
-        return answers
+        return answers, {}
     # Rings found by shape on the scan are read as option labels are (`labelrings.read_ring_cells`). The
     # others, and rings read so less than `RING_SURE`, read together, stacked, against their digits:
     # Tesseract reads the digit inside a ring it cannot name; and again with the ring whitened, the digit
@@ -155,7 +166,7 @@ def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap:
     rest = [i for i, shaped in enumerate(by_shape) if shaped is None or shaped[1] < RING_SURE]
     answers: list[tuple[str, float] | None] = list(by_shape)
     if not rest:
-        return answers
+        return answers, {}
     digits = "".join(sorted(ringed))
     with_ring = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
     inner = {j: _inside_ring(grey, boxes[rest[j]]) for j in range(len(rest))}
@@ -169,15 +180,19 @@ def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap:
         if bare:
             canvas, placed = _side_by_side([inner[j] for j in bare])  # type: ignore[misc]
             whitened.update(zip(bare, _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(suffix), digits)))
+    overruled: dict[int, str] = {}
     for j, index in enumerate(rest):
         read = _ring_digit(with_ring[j], whitened.get(j), ringed)
         shaped = answers[index]
         if read is not None:
             answers[index] = read if shaped is None or shaped[0] == read[0] else None
+            ring_label = ringed.get(str(with_ring[j][0])) if with_ring[j] is not None else None  # type: ignore[index]
+            if ring_label is not None and ring_label != read[0]:
+                overruled[index] = ring_label
         elif with_ring[j] is None and shaped is None and inner[j] is not None and "1" in ringed \
                 and _one_stroke(np.asarray(inner[j]) < INK_BELOW):
             answers[index] = (ringed["1"], 0.0)
-    return answers
+    return answers, overruled
 
 
 def _ring_digit(rings: tuple[int, float] | None, alone: tuple[int, float] | None,
