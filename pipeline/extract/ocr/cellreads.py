@@ -36,11 +36,11 @@ RING_READ_CONF = 80.0  # the confidence of a ring read by its digit where nothin
 # A ring's digit read with its ring (`rings`) and again with the ring whitened (`alone`): where they differ, the digit
 # read with its ring stands where Tesseract read it at least `DIGIT_SURE`, and the digit alone replaces it where that
 # was read at least `RING_MIN_CONF`, unsure (`CONTESTED_CONF`: its question is flagged). Generated list keys, tuning
-# families (ko-row, ko-column, pl-ring-glued; 150-300 dpi, blur 0.6-0.8, 30 entries a key): of 16 cells read
-# otherwise, the ring's digit was wrong in all 8 where it was read under 90 and the digit alone at 80 or more (a
-# ringed ⑤ read 1, 2 or 4 at 0-39, the ring's arc taken for a stroke; the digit alone right at 81-97), and right
-# where read at 91-96 (whitening cut a 150 dpi ③ into a "4" at 84-94); under both bars the ring's digit was right
-# 2 times in 3 (the digit alone at 0-79), so that disagreement makes no flag.
+# families (ko-row, ko-column, pl-ring-glued; 150-300 dpi, blur 0.4-0.8, 30 entries a key), 15 cells read as two
+# labels: read under 90 with the ring and at 80 or more alone (4), the digit alone was right each time (a ringed ⑤
+# read 1, 2 or 4 at 0-39, the ring's arc taken for a stroke; alone 81-97); read at 95-97 with the ring (8), the
+# ring's digit was right each time (whitening cut a 150 dpi ③ into a "4" at 84-94); both under (3), the ring's digit
+# was right 2 times in 3, so that disagreement makes no flag.
 DIGIT_SURE = 90.0
 CONTESTED_CONF = 0.0  # a ring whose digit alone replaced the one read with its ring: unsure by any policy, so its question is flagged
 ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height
