@@ -32,6 +32,17 @@ RING_SURE = 80.0
 SHAPE_SURE = 80.0  # a cell read at least this sure is a prototype of its label's glyph (`cellshapes`), and is not judged by shape
 FREE_MIN_CONF = 60.0  # an answer cell read with no whitelist: a label read at least this sure is taken (Greek cells: 86–93)
 RING_MIN_CONF = 80.0  # a digit read with its ring whitened is taken only this sure (it misread ④ as 3 on blurred scans)
+RING_READ_CONF = 80.0  # the confidence of a ring read by its digit where nothing contradicts the digit
+# A ring's digit read with its ring (`rings`) and again with the ring whitened (`alone`): where they differ, the digit
+# read with its ring stands where Tesseract read it at least `DIGIT_SURE`, and the digit alone replaces it where that
+# was read at least `RING_MIN_CONF`, unsure (`CONTESTED_CONF`: its question is flagged). Generated list keys, tuning
+# families (ko-row, ko-column, pl-ring-glued; 150-300 dpi, blur 0.4-0.8, 30 entries a key), 15 cells read as two
+# labels: read under 90 with the ring and at 80 or more alone (4), the digit alone was right each time (a ringed ⑤
+# read 1, 2 or 4 at 0-39, the ring's arc taken for a stroke; alone 81-97); read at 95-97 with the ring (8), the
+# ring's digit was right each time (whitening cut a 150 dpi ③ into a "4" at 84-94); both under (3), the ring's digit
+# was right 2 times in 3, so that disagreement makes no flag.
+DIGIT_SURE = 90.0
+CONTESTED_CONF = 0.0  # a ring whose digit alone replaced the one read with its ring: unsure by any policy, so its question is flagged
 ONE_STROKE_ASPECT = 0.45  # a 1 inside a ring: its ink at most this wide for its height
 STACK_PSM = 6  # number cells are read stacked, one per line, as one block
 
@@ -67,9 +78,9 @@ def _inside_ring(grey: Image.Image, box: Box) -> Image.Image | None:
 
 
 def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
-                  digits: str = "0123456789", min_conf: float = -1.0) -> list[int | None]:
-    """Each crop's number, or None (see `read_digits`)."""
-    return [int(text) if text else None for text in read_digits(grey, boxes, gap, languages, dpi, omp, path, digits, min_conf)]
+                  digits: str = "0123456789") -> list[tuple[int, float] | None]:
+    """Each crop's number and Tesseract's confidence in it, or None (see `read_digits`)."""
+    return [(int(read[0]), read[1]) if read else None for read in read_digit_confs(grey, boxes, gap, languages, dpi, omp, digits)]
 
 
 def read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
@@ -79,16 +90,21 @@ def read_digits(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, o
     characters a number may end with ("." of "12."), allowed (left out, a "." was read as a digit) and kept in the text.
     Digits are read with the companion script of `languages` too (`companions`): the Greek model read a clear `6` as `0`
     and a `5` as `2` where `eng` reads them right."""
+    return [read[0] if read and read[1] >= min_conf else None for read in read_digit_confs(grey, boxes, gap, languages, dpi, omp, digits, marks)]
+
+
+def read_digit_confs(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, digits: str = "0123456789",
+                     marks: str = "") -> list[tuple[str, float] | None]:
+    """Each crop's number and Tesseract's confidence in it, or None (`read_digits`)."""
     languages = reading_languages(languages, installed_languages())
-    values: list[str | None] = []
+    values: list[tuple[str, float] | None] = []
     for group in strip_groups(boxes, gap):  # as many crops as one image of `MAX_STRIP_WIDTH` pixels holds, stacked
         stack, tops = stacked([grey.crop(box) for box in group], gap)
         read = parse_tsv(run_tesseract(stack, languages, dpi, omp_thread_limit=omp, psm=STACK_PSM, whitelist=digits + marks))
         for (_, top, _, bottom), offset in zip(group, tops):
             inside = [w for w in read if offset - gap / 2 <= (w.top + w.bottom) / 2 < offset + (bottom - top) + gap / 2]
             text = inside[0].text if len(inside) == 1 else ""
-            sure = text.rstrip(marks).isdigit() and inside[0].conf >= min_conf
-            values.append(text if sure else None)
+            values.append((text, inside[0].conf) if text.rstrip(marks).isdigit() else None)
     return values
 
 
@@ -99,14 +115,25 @@ def read_answers(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap
     it whitens a thin ring of a 150 dpi scan). Then the cells are matched against the table's own surely
     read cells (`cellshapes.match_own_shapes`): an unread cell takes the label its glyph clearly is, an
     unsure one that clearly is another label's glyph is left unread."""
-    answers = _read_cells(grey, boxes, labels, gap, languages, dpi, omp, path, psm, scanned=scanned)
+    answers, overruled = _read_cells(grey, boxes, labels, gap, languages, dpi, omp, path, psm, scanned=scanned)
     page = scanned if scanned is not None else np.asarray(grey)
-    return match_own_shapes([page[top:bottom, left:right] for left, top, right, bottom in boxes], answers, SHAPE_SURE)
+    cells = [page[top:bottom, left:right] for left, top, right, bottom in boxes]
+    matched = match_own_shapes(cells, answers, SHAPE_SURE)
+    if overruled:
+        # A ring whose digit alone overruled its digit read with the ring: where its glyph, matched as an unread
+        # cell, clearly is the label the ring's digit said, two readings of three agree on it and it stands.
+        by_shape = match_own_shapes(cells, [None if i in overruled else a for i, a in enumerate(answers)], SHAPE_SURE)
+        for index, label in overruled.items():
+            if by_shape[index] is not None and by_shape[index][0] == label:  # type: ignore[index]
+                matched[index] = (label, RING_READ_CONF)
+    return matched
 
 
 def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap: int, languages, dpi, omp,
-                path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None) -> list[tuple[str, float] | None]:
-    """Each answer cell's label and confidence as the recognisers read it, or None (see `read_answers`)."""
+                path: Path, psm: int = KEY_CELL_PSM, *, scanned: np.ndarray | None = None
+                ) -> tuple[list[tuple[str, float] | None], dict[int, str]]:
+    """Each answer cell's label and confidence as the recognisers read it, or None (see `read_answers`); and the rings
+    whose digit alone overruled the digit read with the ring, each with the label the ring's digit read."""
     ringed = enclosed_digits(labels)
     by_shape = read_ring_cells(scanned, boxes, labels, languages, dpi, omp) if ringed and scanned is not None else [None] * len(boxes)
     grey, boxes = enlarged(grey, boxes)
@@ -129,35 +156,62 @@ def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap:
                 if alone.get(0, ("", 0.0))[0] in as_label:
                     answers[index] = (as_label[alone[0][0]], alone[0][1])
                     break
-        return answers
+        return answers, {}
     # Rings found by shape on the scan are read as option labels are (`labelrings.read_ring_cells`). The
     # others, and rings read so less than `RING_SURE`, read together, stacked, against their digits:
-    # Tesseract reads the digit inside a ring it cannot name. Two readings that differ leave the cell
-    # unread (reported for its question, never a guess); one alone stands. A ring still unread that
-    # holds one upright stroke is a 1.
+    # Tesseract reads the digit inside a ring it cannot name; and again with the ring whitened, the digit
+    # alone as a digit is printed (`_ring_digit` weighs the two). A reading that differs from the shape's
+    # leaves the cell unread (reported for its question, never a guess). A ring still unread that holds
+    # one upright stroke is a 1.
     rest = [i for i, shaped in enumerate(by_shape) if shaped is None or shaped[1] < RING_SURE]
     answers: list[tuple[str, float] | None] = list(by_shape)
     if not rest:
-        return answers
+        return answers, {}
     digits = "".join(sorted(ringed))
-    values = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
-    unread = [j for j, v in enumerate(values) if v is None]
-    inner = {j: _inside_ring(grey, boxes[rest[j]]) for j in unread}
-    bare = [j for j in unread if inner[j] is not None]
-    if bare:
-        # Unread rings read again with the ring whitened: the digit alone, as a digit is printed.
-        canvas, placed = _side_by_side([inner[j] for j in bare])  # type: ignore[misc]
-        again = _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(".digits.pgm"), digits, min_conf=RING_MIN_CONF)
-        values = [v if j not in bare else again[bare.index(j)] for j, v in enumerate(values)]
-    for j, value in enumerate(values):
-        ring = _inside_ring(grey, boxes[rest[j]]) if value is None else None
-        shaped = answers[rest[j]]
-        if value is not None and str(value) in ringed:
-            agree = shaped is None or shaped[0] == ringed[str(value)]
-            answers[rest[j]] = (ringed[str(value)], 80.0) if agree else None
-        elif shaped is None and ring is not None and "1" in ringed and _one_stroke(np.asarray(ring) < INK_BELOW):
-            answers[rest[j]] = (ringed["1"], 0.0)
-    return answers
+    with_ring = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
+    inner = {j: _inside_ring(grey, boxes[rest[j]]) for j in range(len(rest))}
+    # Read again with the ring whitened, apart (Tesseract reads each digit of a stack in its neighbours' company):
+    # the rings left unread, and the rings read under `DIGIT_SURE`, to check them.
+    unread = [j for j, read in enumerate(with_ring) if read is None]
+    weak = [j for j, read in enumerate(with_ring) if read is not None and str(read[0]) in ringed and read[1] < DIGIT_SURE]
+    whitened: dict[int, tuple[int, float] | None] = {}
+    for group, suffix in ((unread, ".digits.pgm"), (weak, ".checks.pgm")):
+        bare = [j for j in group if inner[j] is not None]
+        if bare:
+            canvas, placed = _side_by_side([inner[j] for j in bare])  # type: ignore[misc]
+            whitened.update(zip(bare, _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(suffix), digits)))
+    overruled: dict[int, str] = {}
+    for j, index in enumerate(rest):
+        read = _ring_digit(with_ring[j], whitened.get(j), ringed)
+        shaped = answers[index]
+        if read is not None:
+            answers[index] = read if shaped is None or shaped[0] == read[0] else None
+            ring_label = ringed.get(str(with_ring[j][0])) if with_ring[j] is not None else None  # type: ignore[index]
+            if ring_label is not None and ring_label != read[0]:
+                overruled[index] = ring_label
+        elif with_ring[j] is None and shaped is None and inner[j] is not None and "1" in ringed \
+                and _one_stroke(np.asarray(inner[j]) < INK_BELOW):
+            answers[index] = (ringed["1"], 0.0)
+    return answers, overruled
+
+
+def _ring_digit(rings: tuple[int, float] | None, alone: tuple[int, float] | None,
+                ringed: dict[str, str]) -> tuple[str, float] | None:
+    """A ring's label and confidence from its digit read with the ring (`rings`) and with the ring whitened (`alone`;
+    each the digit and Tesseract's confidence), or None. A digit read with its ring that is no label (`52`: the ring's
+    arc read as a digit) is none. Read with the ring, the label stands at `RING_READ_CONF` unless the digit alone is
+    another label read at least `RING_MIN_CONF` and the ring's digit was read under `DIGIT_SURE`: then the digit alone
+    is taken, contested (`CONTESTED_CONF`). Not read with the ring, the digit alone stands where read at least
+    `RING_MIN_CONF`."""
+    alone_label = ringed.get(str(alone[0])) if alone is not None and alone[1] >= RING_MIN_CONF else None
+    if rings is None:
+        return (alone_label, RING_READ_CONF) if alone_label else None
+    label = ringed.get(str(rings[0]))
+    if label is None:
+        return None
+    if alone_label is None or alone_label == label or rings[1] >= DIGIT_SURE:
+        return label, RING_READ_CONF
+    return alone_label, CONTESTED_CONF
 
 
 def _read_free(answers: list[tuple[str, float] | None], grey: Image.Image, boxes: list[Box], as_label: dict[str, str],
