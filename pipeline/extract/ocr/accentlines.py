@@ -10,12 +10,17 @@ hold a word whose mark may be lost are read again from the page not whitened:
 - a candidate is a word of `MIN_LETTERS` letters or more whose reading has a twin in the languages' spelling
   dictionaries that differs from it by marks alone, one bare letter carrying a mark over the same base letter (the
   marks of the dictionaries' own alphabet, their `TRY` letters): `fisica` → `física`, `Sindrome` → `Síndrome`;
+- so is a word the dictionaries know in no form, neither as read nor with a mark more, that has a letter a mark may
+  stand over (`Densitometria`, `Sinfisiotomia`: a medical sheet's terms, CONAREME 2022; `twinless`);
 - the lines holding a candidate no dictionary knows (`fisica`; a known one, `esta` / `está`, is mended too when its
-  line is read), at most `MAX_LINES` a page, are cut from `CONTEXT` words before their first candidate to as many
-  after the last, from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing) but not
-  whitened, stacked, and read in one Tesseract call as a block of text;
+  line is read), those with a known twin first, at most `MAX_LINES` a page, are cut from `CONTEXT` words before their
+  first candidate to as many after the last, from the page prepared as Tesseract's (same scale, paper, panels,
+  rules, smoothing) but not whitened, cleared of the ink the crop's edges cut from the lines above and below
+  (`without_neighbour_ink`: read as a line of their own, such strips took the line under them with them), stacked,
+  and read in one Tesseract call as a block of text;
 - a candidate takes the word read again at its place only where the two differ by marks alone, the second reading
-  adds marks and takes none off, and the dictionaries know it; each change is noted on the page.
+  adds marks and takes none off, and the dictionaries know it; a twinless word, which the dictionaries cannot vouch
+  for either way, takes it where it adds marks alone. Each change is noted on the page.
 
 No mark is added that the ink does not show: the word is read in its line, with its neighbours (a word read alone leans
 to the dictionary's spelling, `glyph-reread` in docs/results.md), from a page that differs from the first only
