@@ -20,7 +20,7 @@ hold a word whose mark may be lost are read again from the page not whitened:
   and read in one Tesseract call as a block of text;
 - a candidate takes the word read again at its place only where the two differ by marks alone, the second reading
   adds marks and takes none off, and the dictionaries know it; a twinless word, which the dictionaries cannot vouch
-  for either way, takes it where it adds marks alone. Each change is noted on the page.
+  for either way, takes it where it adds marks alone, and only over small letters. Each change is noted on the page.
 
 No mark is added that the ink does not show: the word is read in its line, with its neighbours (a word read alone leans
 to the dictionary's spelling, `glyph-reread` in docs/results.md), from a page that differs from the first only
@@ -83,6 +83,11 @@ def only_marks_added(first: str, second: str) -> bool:
     if first == second or len(first) != len(second):
         return False
     return all(a == b or (a == bare(a) and bare(b) == a) for a, b in zip(first, second))
+
+
+def marks_over_small_letters(first: str, second: str) -> bool:
+    """Whether every letter `second` marks where `first` has it bare is a small letter (`Densitometría`, not `Ύδρπαρ`)."""
+    return all(b.islower() for a, b in zip(first, second) if a != b)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -178,9 +183,11 @@ def mend_lost_marks(
                 continue
             lead, core, trail = word_core(word.text)
             other = word_core(twin.text)[1]
-            # A twinless word takes any marks the ink shows (the dictionaries have no say either way); any other
-            # takes only a dictionary word.
-            if only_marks_added(core, other) and (id(word) in twinless or _known(spelling, other)):
+            # A twinless word takes the marks the ink shows over its small letters (the dictionaries have no say
+            # either way; a capital's mark stands outside its box, where the line above and the margins are, and
+            # was read where none is printed: Greek `Υδρπαρ` → `Ύδρπαρ`); any other takes only a dictionary word.
+            if only_marks_added(core, other) and (
+                    _known(spelling, other) or (id(word) in twinless and marks_over_small_letters(core, other))):
                 mended[id(word)] = replace(word, text=lead + other + trail)
                 changes.append((word.text, mended[id(word)].text))
     return Mended([mended.get(id(w), w) for w in words], changes, len(chosen))

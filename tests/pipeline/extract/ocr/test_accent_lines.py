@@ -11,8 +11,8 @@ import pytest
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.accentlines import (
-    bare, candidates, lines_to_read, marked_forms, mend_lost_marks, only_marks_added, page_spelling, twins,
-    without_neighbour_ink,
+    bare, candidates, lines_to_read, marked_forms, marks_over_small_letters, mend_lost_marks, only_marks_added,
+    page_spelling, twins, without_neighbour_ink,
 )
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
@@ -90,18 +90,26 @@ def test_a_word_beyond_the_dictionary_takes_the_marks_its_second_reading_adds_an
     from PIL import Image
     line = (1, 1, 1)
     words = [Word("Densitometria", 90.0, 10, 20, 90, 40, line), Word("Sinfisiotomia", 90.0, 100, 20, 150, 40, line),
-             Word("fisica", 90.0, 160, 20, 210, 40, line)]
+             Word("fisica", 90.0, 160, 20, 210, 40, line), Word("Ecocardiografia", 90.0, 220, 20, 290, 40, line)]
 
     def read(stack: Image.Image) -> list[Word]:
         top, left = 12 + 20 - 10, 12 + 10 - 12  # as in the test above: the crop's place in the stack
         return [Word("Densitometría", 91.0, left, top, left + 80, top + 20, line),
                 Word("Sinfisiotomio", 91.0, left + 90, top, left + 140, top + 20, line),
-                Word("físicä", 91.0, left + 150, top, left + 200, top + 20, line)]
+                Word("físicä", 91.0, left + 150, top, left + 200, top + 20, line),
+                Word("Écocardiografia", 91.0, left + 210, top, left + 280, top + 20, line)]
 
     mended = mend_lost_marks(words, Image.new("L", (300, 80), 255), spelling, read)
-    # `Sinfisiotomio` changes a letter; `físicä` adds marks, but `fisica` has a known twin and `físicä` is no word.
-    assert [w.text for w in mended.words] == ["Densitometría", "Sinfisiotomia", "fisica"]
+    # `Sinfisiotomio` changes a letter; `físicä` adds marks, but `fisica` has a known twin and `físicä` is no word;
+    # `Écocardiografia` puts its mark over a capital, whose mark stands outside the box the word was read in.
+    assert [w.text for w in mended.words] == ["Densitometría", "Sinfisiotomia", "fisica", "Ecocardiografia"]
     assert mended.changes == [("Densitometria", "Densitometría")]
+
+
+def test_marks_taken_on_faith_of_the_ink_stand_over_small_letters_only():
+    assert marks_over_small_letters("Densitometria", "Densitometría")
+    assert not marks_over_small_letters("Υδρπαρ", "Ύδρπαρ")  # held-out el-row: a tonos read where none is printed
+    assert not marks_over_small_letters("Ecografia", "Écografía")
 
 
 def _three_lines(size: int = 40):
