@@ -10,17 +10,12 @@ hold a word whose mark may be lost are read again from the page not whitened:
 - a candidate is a word of `MIN_LETTERS` letters or more whose reading has a twin in the languages' spelling
   dictionaries that differs from it by marks alone, one bare letter carrying a mark over the same base letter (the
   marks of the dictionaries' own alphabet, their `TRY` letters): `fisica` → `física`, `Sindrome` → `Síndrome`;
-- so is a word the dictionaries know in no form, neither as read nor with a mark more, that has a letter a mark may
-  stand over (`Densitometria`, `Sinfisiotomia`: a medical sheet's terms, CONAREME 2022; `twinless`);
 - the lines holding a candidate no dictionary knows (`fisica`; a known one, `esta` / `está`, is mended too when its
-  line is read), those with a known twin first, at most `MAX_LINES` a page, are cut from `CONTEXT` words before their
-  first candidate to as many after the last, from the page prepared as Tesseract's (same scale, paper, panels,
-  rules, smoothing) but not whitened, cleared of the ink the crop's edges cut from the lines above and below
-  (`without_neighbour_ink`: read as a line of their own, such strips took the line under them with them), stacked,
-  and read in one Tesseract call as a block of text;
+  line is read), at most `MAX_LINES` a page, are cut from `CONTEXT` words before their first candidate to as many
+  after the last, from the page prepared as Tesseract's (same scale, paper, panels, rules, smoothing) but not
+  whitened, stacked, and read in one Tesseract call as a block of text;
 - a candidate takes the word read again at its place only where the two differ by marks alone, the second reading
-  adds marks and takes none off, and the dictionaries know it; a twinless word, which the dictionaries cannot vouch
-  for either way, takes it where it adds marks alone, and only over small letters. Each change is noted on the page.
+  adds marks and takes none off, and the dictionaries know it; each change is noted on the page.
 
 No mark is added that the ink does not show: the word is read in its line, with its neighbours (a word read alone leans
 to the dictionary's spelling, `glyph-reread` in docs/results.md), from a page that differs from the first only
@@ -49,8 +44,6 @@ BELOW = 0.2  # word heights below
 SIDE = 0.6  # word heights left and right
 CONTEXT = 2  # words read with the candidates on each side: the line's own context, at a third of its cost or less
 GAP = 0.6  # word heights of white between stacked lines
-NEIGHBOUR_INK = 240  # grey level up to which a pixel is ink when the crop's edges are cleared: the page is not
-# whitened, so a light grey stroke of the next line's letters counts too
 SAME_PLACE = 0.5  # share of the narrower box two words' columns must share to be the same word
 
 
@@ -85,11 +78,6 @@ def only_marks_added(first: str, second: str) -> bool:
     return all(a == b or (a == bare(a) and bare(b) == a) for a, b in zip(first, second))
 
 
-def marks_over_small_letters(first: str, second: str) -> bool:
-    """Whether every letter `second` marks where `first` has it bare is a small letter (`Densitometría`, not `Ύδρπαρ`)."""
-    return all(b.islower() for a, b in zip(first, second) if a != b)
-
-
 @lru_cache(maxsize=1 << 16)
 def _known(spelling: Spelling, word: str) -> bool:
     return spelling.knows([word])[0]
@@ -99,39 +87,32 @@ def _known(spelling: Spelling, word: str) -> bool:
 class Candidate:
     word: Word
     unknown: bool  # the dictionaries do not know the reading itself: its twin is the likelier word
-    twinless: bool = False  # nor any twin of it: a word beyond the dictionaries (`Otoscopia`), the ink alone decides
 
 
 def candidates(words: Sequence[Word], spelling: Spelling) -> list[Candidate]:
-    """The words whose reading has a twin the dictionaries know (`twins`), and the words the dictionaries know in
-    neither form that have a letter a mark may stand over (`Densitometria`: a medical sheet's terms), in the
-    page's order."""
+    """The words whose reading has a twin the dictionaries know (`twins`), in the page's order."""
     forms = marked_forms(spelling.letters)
     found = []
     for word in words:
         core = word_core(word.text)[1]
         if len(core) < MIN_LETTERS or not core.isalpha() or core.isupper():
             continue  # a word of capitals: an accent over a capital is `capital-accents`' work
-        its_twins = twins(core, forms)
-        known_twins = [t for t in its_twins if _known(spelling, t)]
+        known_twins = [t for t in twins(core, forms) if _known(spelling, t)]
         if known_twins:
             found.append(Candidate(word, not _known(spelling, core)))
-        elif its_twins and not _known(spelling, core):
-            found.append(Candidate(word, True, twinless=True))
     return found
 
 
 def lines_to_read(words: Sequence[Word], found: Sequence[Candidate], max_lines: int = MAX_LINES) -> list[tuple[int, int, int]]:
-    """The lines read again: those holding a word no dictionary knows (whose twin it knows, or which has no known
-    twin at all), most words with a known twin first, then most twinless ones, at most `max_lines`, in the page's
-    order. A line whose candidates are all known words (`esta`, `que`) is not read for them: on Spanish and
-    Portuguese prose that is nearly every line, a second reading of the page."""
+    """The lines read again: those holding a word no dictionary knows (whose twin it knows), most such words first,
+    at most `max_lines`, in the page's order. A line whose candidates are all known words (`esta`, `que`) is not
+    read for them: on Spanish and Portuguese prose that is nearly every line, a second reading of the page."""
     per_line: dict[tuple[int, int, int], list[int]] = {}
     for candidate in found:
-        counts = per_line.setdefault(candidate.word.line, [0, 0, 0])
-        counts[1 if candidate.twinless else 0 if candidate.unknown else 2] += 1
-    ranked = sorted((line for line in per_line if per_line[line][0] or per_line[line][1]),
-                    key=lambda line: (-per_line[line][0], -per_line[line][1], -per_line[line][2]))[:max_lines]
+        counts = per_line.setdefault(candidate.word.line, [0, 0])
+        counts[0 if candidate.unknown else 1] += 1
+    ranked = sorted((line for line in per_line if per_line[line][0]),
+                    key=lambda line: (-per_line[line][0], -per_line[line][1]))[:max_lines]
     order = list(words_by_line(list(words)))
     return sorted(ranked, key=order.index)
 
@@ -155,13 +136,10 @@ def mend_lost_marks(
         return Mended(words, [], 0)
     per_line = words_by_line(words)
     wanted = {id(c.word) for c in found}
-    twinless = {id(c.word) for c in found if c.twinless}
-    windows = [_window(per_line[line], wanted) for line in chosen]
-    boxes = [_line_box(window, page.size) for window in windows]
+    boxes = [_line_box(_window(per_line[line], wanted), page.size) for line in chosen]
     height = int(np.median([w.bottom - w.top for w in words])) or 1
     gap = max(4, round(GAP * height))
-    crops = [without_neighbour_ink(page.crop(box), box, window) for box, window in zip(boxes, windows)]
-    stack, tops = stacked(crops, gap)
+    stack, tops = stacked([page.crop(box) for box in boxes], gap)
     again = read(stack)
     by_crop: list[list[Word]] = [[] for _ in boxes]
     for word in again:
@@ -183,47 +161,10 @@ def mend_lost_marks(
                 continue
             lead, core, trail = word_core(word.text)
             other = word_core(twin.text)[1]
-            # A twinless word takes the marks the ink shows over its small letters (the dictionaries have no say
-            # either way; a capital's mark stands outside its box, where the line above and the margins are, and
-            # was read where none is printed: Greek `Υδρπαρ` → `Ύδρπαρ`); any other takes only a dictionary word.
-            if only_marks_added(core, other) and (
-                    _known(spelling, other) or (id(word) in twinless and marks_over_small_letters(core, other))):
+            if only_marks_added(core, other) and _known(spelling, other):
                 mended[id(word)] = replace(word, text=lead + other + trail)
                 changes.append((word.text, mended[id(word)].text))
     return Mended([mended.get(id(w), w) for w in words], changes, len(chosen))
-
-
-def without_neighbour_ink(crop: Image.Image, box: tuple[int, int, int, int], members: list[Word]) -> Image.Image:
-    """`crop` with the ink its top or bottom edge cut from the lines above and below made paper.
-
-    The margins above and below a line (`ABOVE`, `BELOW`: room for a capital's accent) take the descenders of the
-    line above and the tops of the line below too, cut in half; stacked with the other lines, Tesseract reads
-    such a strip as a line of its own and can lose the line under it with it (`NS a dor cd o A` for `hace 2 días`,
-    CONAREME 2022 at 150 dpi). A piece of ink that touches the crop's top edge and ends above the line's words, or
-    touches its bottom edge and starts below them, belongs to another line; an accent stands clear of both edges
-    and stays."""
-    from scipy import ndimage  # here, not at import: scipy costs every process a second
-
-    grey = np.asarray(crop.convert("L"))
-    ink = grey <= NEIGHBOUR_INK
-    if not ink.any():
-        return crop
-    pieces, _ = ndimage.label(ink, structure=np.ones((3, 3), dtype=bool))
-    line_top = min(w.top for w in members) - box[1]
-    line_bottom = max(w.bottom for w in members) - box[1]
-    cut = np.zeros_like(ink)
-    for at, rows_cols in enumerate(ndimage.find_objects(pieces), start=1):
-        if rows_cols is None:
-            continue
-        rows = rows_cols[0]
-        touches_top, touches_bottom = rows.start == 0, rows.stop == ink.shape[0]
-        if (touches_top and rows.stop <= line_top) or (touches_bottom and rows.start >= line_bottom):
-            cut |= pieces == at
-    if not cut.any():
-        return crop
-    cleared = grey.copy()
-    cleared[cut] = 255
-    return Image.fromarray(cleared, mode="L")
 
 
 def _window(members: list[Word], wanted: set[int]) -> list[Word]:

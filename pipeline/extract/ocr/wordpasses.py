@@ -251,7 +251,7 @@ def _accent_inputs(settings: OcrSettings) -> str:
     return accent_inputs(tuple(settings.languages))
 
 
-@page_pass("accent-lines", "5", Cost.REGIONS, when=_may_have_lost_marks, inputs=_accent_inputs)
+@page_pass("accent-lines", "3", Cost.REGIONS, when=_may_have_lost_marks, inputs=_accent_inputs)
 def _accent_lines(work: PageWork) -> PageWork:
     """Lines holding a word no dictionary knows whose twin with more marks it knows read again from the page
     prepared but not whitened; a word takes the second reading where it only adds marks and is a dictionary word

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.accentlines import (
-    bare, candidates, lines_to_read, marked_forms, marks_over_small_letters, mend_lost_marks, only_marks_added,
-    page_spelling, twins, without_neighbour_ink,
+    bare, candidates, lines_to_read, marked_forms, mend_lost_marks, only_marks_added, page_spelling, twins,
 )
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
@@ -69,87 +67,6 @@ def test_candidates_are_words_with_a_known_twin_and_the_unknown_ones_come_first(
     assert found == {"fisica": True, "esta": False, "aqui.": True}  # `perro` has no twin; capitals are another pass's
     assert lines_to_read(words, candidates(words, spelling)) == [(1, 1, 1), (1, 1, 3)]  # line 2: `esta` alone, known
     assert lines_to_read(words, candidates(words, spelling), max_lines=1) == [(1, 1, 1)]
-
-
-def test_a_word_no_dictionary_knows_in_any_form_is_a_candidate_whose_line_comes_after_the_known_twins():
-    """`Densitometria` and `Densitometría` are both beyond the Spanish dictionary: only the ink can tell."""
-    spelling = _spanish()
-    if spelling.knows(["Densitometria", "Densitometría"]) != [False, False]:
-        pytest.skip("this Spanish dictionary knows `Densitometría`")
-    words = [Word(text, 90.0, 10 * i, 0, 10 * i + 8, 10, (1, 1, line)) for i, (text, line) in enumerate(
-        [("Densitometria", 1), ("ósea", 1), ("la", 2), ("fisica", 2), ("perro", 3), ("xyz", 3)])]
-    found = {c.word.text: (c.unknown, c.twinless) for c in candidates(words, spelling)}
-    # `perro` is a word; `xyz` has no letter a Spanish mark stands over (`ý` is not Spanish); `ósea` is known.
-    assert found == {"Densitometria": (True, True), "fisica": (True, False)}
-    assert lines_to_read(words, candidates(words, spelling), max_lines=1) == [(1, 1, 2)]  # the known twin first
-    assert lines_to_read(words, candidates(words, spelling)) == [(1, 1, 1), (1, 1, 2)]
-
-
-def test_a_word_beyond_the_dictionary_takes_the_marks_its_second_reading_adds_and_nothing_else():
-    spelling = _spanish()
-    from PIL import Image
-    line = (1, 1, 1)
-    words = [Word("Densitometria", 90.0, 10, 20, 90, 40, line), Word("Sinfisiotomia", 90.0, 100, 20, 150, 40, line),
-             Word("fisica", 90.0, 160, 20, 210, 40, line), Word("Ecocardiografia", 90.0, 220, 20, 290, 40, line)]
-
-    def read(stack: Image.Image) -> list[Word]:
-        top, left = 12 + 20 - 10, 12 + 10 - 12  # as in the test above: the crop's place in the stack
-        return [Word("Densitometría", 91.0, left, top, left + 80, top + 20, line),
-                Word("Sinfisiotomio", 91.0, left + 90, top, left + 140, top + 20, line),
-                Word("físicä", 91.0, left + 150, top, left + 200, top + 20, line),
-                Word("Écocardiografia", 91.0, left + 210, top, left + 280, top + 20, line)]
-
-    mended = mend_lost_marks(words, Image.new("L", (300, 80), 255), spelling, read)
-    # `Sinfisiotomio` changes a letter; `físicä` adds marks, but `fisica` has a known twin and `físicä` is no word;
-    # `Écocardiografia` puts its mark over a capital, whose mark stands outside the box the word was read in.
-    assert [w.text for w in mended.words] == ["Densitometría", "Sinfisiotomia", "fisica", "Ecocardiografia"]
-    assert mended.changes == [("Densitometria", "Densitometría")]
-
-
-def test_marks_taken_on_faith_of_the_ink_stand_over_small_letters_only():
-    assert marks_over_small_letters("Densitometria", "Densitometría")
-    assert not marks_over_small_letters("Υδρπαρ", "Ύδρπαρ")  # held-out el-row: a tonos read where none is printed
-    assert not marks_over_small_letters("Ecografia", "Écografía")
-
-
-def _three_lines(size: int = 40):
-    """Three lines of DejaVu Sans set tight (line pitch 1.1 × the size), the middle one `Síndrome`, drawn in grey."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    from pipeline.devkit.sample.pdfgen import font_dir
-
-    font = ImageFont.truetype(str(font_dir() / "DejaVuSans.ttf"), size)
-    image = Image.new("L", (700, 6 * size), 255)
-    draw = ImageDraw.Draw(image)
-    words = []
-    for at, text in enumerate(("jpgqy jpgqy", "Síndrome", "hdlkbt hdlkbt")):
-        top = size + round(at * 1.1 * size)
-        draw.text((20, top), text, fill=60, font=font)
-        left, box_top, right, bottom = draw.textbbox((20, top), text, font=font)
-        words.append(Word(text, 90.0, left, box_top, right, bottom, (1, 1, at)))
-    return image, words
-
-
-def test_ink_the_crop_edges_cut_from_the_lines_above_and_below_becomes_paper_and_the_accent_stays():
-    image, words = _three_lines()
-    middle = words[1]
-    height = middle.bottom - middle.top
-    box = (0, middle.top - height // 2, image.width, middle.bottom + height // 2)  # reaches into both neighbours
-    crop = image.crop(box)
-    ink_before = np.asarray(crop) < 200
-    assert ink_before[0].any() and ink_before[-1].any()  # the descenders above and ascenders below are cut
-    cleared = np.asarray(without_neighbour_ink(crop, box, [middle])) < 200
-    assert not cleared[0].any() and not cleared[-1].any()
-    line_rows = slice(middle.top - box[1], middle.bottom - box[1])
-    assert (cleared[line_rows] == ink_before[line_rows]).all()  # the line itself, accent and all, untouched
-
-
-def test_a_crop_that_cuts_no_other_line_is_left_as_it_is():
-    image, words = _three_lines()
-    middle = words[1]
-    box = (0, middle.top - 2, image.width, middle.bottom + 2)
-    crop = image.crop(box)
-    assert (np.asarray(without_neighbour_ink(crop, box, [middle])) == np.asarray(crop)).all()
 
 
 def test_a_reading_is_taken_only_where_it_adds_a_known_mark():
@@ -233,40 +150,3 @@ def test_accents_a_soft_scan_loses_on_the_prepared_page_are_read_back(tmp_path):
 
 
 LIBRARY_PAGE = 6  # of the sheet
-
-
-# Terms the languages' dictionaries know in no form (`twinless`), printed with their marks among common words, in a
-# dark grey small type: scanned at 150 dpi, blur 0.8, JPEG 70, the whitening takes most of their acutes.
-BEYOND_THE_DICTIONARY = {
-    "spa": ("El médico pidió una Densitometría ósea y después una Toracoscopía; la Sinfisiotomía y la Mediastinoscopía "
-            "quedaron para otro día. Se hizo una Colangiografía, una Cleidotomía y una Angiotomografía del tórax.",
-            ("Densitometría", "Toracoscopía", "Sinfisiotomía", "Mediastinoscopía", "Colangiografía", "Cleidotomía")),
-    "por": ("O exame de colecistocinética e a avaliação angiotomográfica foram pedidos; a intubação videolaringoscópica "
-            "foi feita no mesmo dia. A resposta colecistocinética e a reconstrução angiotomográfica confirmaram a "
-            "hipótese, e a técnica videolaringoscópica foi mantida.",
-            ("colecistocinética", "angiotomográfica", "videolaringoscópica")),
-}
-
-
-def _grey_scan(tmp_path: Path, name: str, text: str) -> Path:
-    pdf = build_pdf(tmp_path / f"{name}.pdf", [PageSpec([TextBox(text, 20, 30, 170, size=10, color=(80, 80, 80), line_spacing=1.1)])])
-    return rasterize_pdf(pdf, tmp_path / f"{name}-scan.pdf", dpi=150, blur=0.8, jpeg_quality=70, seed=3)
-
-
-@needs_tesseract("spa", "por")
-@pytest.mark.parametrize("language", ["spa", "por"])
-def test_terms_beyond_the_dictionary_get_back_the_marks_their_ink_shows_and_none_where_it_shows_none(tmp_path, language):
-    spelling = page_spelling((language,))
-    if spelling is None:
-        pytest.skip(f"no {language} dictionary")
-    text, terms = BEYOND_THE_DICTIONARY[language]
-    assert all(spelling.knows([term, bare(term)]) == [False, False] for term in terms)  # the ink alone can tell
-    scan = _grey_scan(tmp_path, "marked", text)
-    without, with_pass = _read(scan, 0, (language,), ("accent-lines",)), _read(scan, 0, (language,))
-    read_without, read_with = {w.strip(".,;") for w in without}, {w.strip(".,;") for w in with_pass}
-    lost = [t for t in terms if t not in read_without]
-    assert lost, "the scan was meant to lose some marks to the whitening"
-    assert [t for t in lost if t in read_with] == lost  # each given back by the pass
-    # The same page printed without a mark anywhere: no mark is read back where the ink shows none.
-    plain = _read(_grey_scan(tmp_path, "bare", bare(text)), 0, (language,))
-    assert [word for word in plain if bare(word) != word] == []
