@@ -24,6 +24,7 @@ import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,7 @@ DISC_HEIGHTS = (0.7, 2.2)  # a disc's height in the page's text heights
 DISC_ASPECT = (0.6, 1.6)  # its width over its height
 MAX_TEXT = 3  # characters of a line's first word that may be a misread disc
 SEARCH_HEIGHTS = 0.5  # text heights around a line's first word searched for its disc
+GLUED_HEIGHTS = 1.5  # and of a long first word, its first this many text heights (a disc is about one wide)
 LEFT_HEIGHTS = 2.5  # and text heights left of it (a disc Tesseract skipped)
 # A column of a search area with this much dark (text heights, once closed) may belong to a disc in it: a disc
 # 0.7 text heights tall whose letter takes 0.6 of it leaves 0.28 above and below the letter (a share of the
@@ -88,8 +90,11 @@ def label_discs(grey: np.ndarray, words: list[Word], text_height: float) -> list
     pad = round(SEARCH_HEIGHTS * text_height)
     for opener in line_openers(words):
         areas = [(opener.left - round(LEFT_HEIGHTS * text_height), opener.top - pad, opener.left - 1, opener.bottom + pad)]
-        if len(opener.text) <= MAX_TEXT:
-            areas.insert(0, (opener.left - pad, opener.top - pad, opener.right + pad, opener.bottom + pad))
+        # A long first word is searched over its first `GLUED_HEIGHTS` too: Tesseract read a disc and the option's
+        # first word as one word whose box starts on the disc (Revalida at 175 dpi: "orientar" from the disc's
+        # left edge), and neither area above held the disc, so its question lost every option.
+        reach = opener.right if len(opener.text) <= MAX_TEXT else min(opener.right, opener.left + round(GLUED_HEIGHTS * text_height))
+        areas.insert(0, (opener.left - pad, opener.top - pad, reach + pad, opener.bottom + pad))
         # Both areas are searched and the leftmost disc opens the line: a short first word is found disc-like
         # now and then (a "g" with its counter, 0.78 of its box outline and counter), while its label's
         # square stood just left of it.
@@ -195,10 +200,17 @@ def read_label_discs(
     read = {disc.line: (disc, readings[i]) for i, disc in enumerate(discs) if readings.get(i, ("", 0.0))[0]}
     # A word read across a disc is re-read past the disc's outline; one inside it (the disc read as "O") goes.
     clearance = round(PAST_CLEARANCE * text_height)
-    glued = [(w, disc) for w in words for disc, _ in read.values() if _starts_in(w, disc) and w.right > disc.right + clearance]
+    ghosts = {id(w) for w in _column_ghosts(words, [disc for disc, _ in read.values()], text_height)}
+    glued = [(w, disc) for w in words for disc, _ in read.values()
+             if id(w) not in ghosts and _starts_in(w, disc) and w.right > disc.right + clearance]
     across = {id(w) for w, _ in glued}
     inside = {id(w) for w in words if id(w) not in across and any(disc.holds(w) for disc, _ in read.values())}
     pasts, joined = _read_past_discs(grey, glued, words, text_height, languages, dpi, omp_thread_limit)
+    dropped = [w for w in words if id(w) not in ghosts and (id(w) in inside or (id(w) in pasts and pasts[id(w)] is None))]
+    inside |= ghosts
+    pasts.update(_displaced_past_discs(grey, dropped, [disc for disc, _ in read.values()], words, joined, text_height, languages, dpi,
+                                       omp_thread_limit))
+    inside -= {i for i, word in pasts.items() if word is not None}
     result, opened = [], set()
     for word in words:
         if word.line in read and word.line not in opened:
@@ -262,6 +274,53 @@ def _read_past_discs(
     return pasts, joined
 
 
+def _column_ghosts(words: list[Word], discs: list[Disc], text_height: float) -> list[Word]:
+    """Short words taller than any disc (`DISC_HEIGHTS`) beside read discs: Tesseract's reading of a column of discs,
+    or of their blurred edges, as one glyph ("oo" over a Revalida question's discs A and B at 175 dpi, 4 text
+    heights tall). Left in, such a word joined the lines of its options into one and the question lost them."""
+    pad = SEARCH_HEIGHTS * text_height
+    return [w for w in words if len(w.text) <= MAX_TEXT and w.bottom - w.top > DISC_HEIGHTS[1] * text_height
+            and any(w.left < d.right + pad and d.left - pad < w.right and w.top < d.bottom and d.top < w.bottom for d in discs)]
+
+
+def _displaced_past_discs(
+    grey: Image.Image, dropped: list[Word], discs: list[Disc], words: list[Word], joined: set[int], text_height: float,
+    languages: Sequence[str], dpi: int, omp_thread_limit: int | None,
+) -> dict[int, Word]:
+    """{id(word): the word placed past its disc} for each word on a disc, about to go as the disc's misreading, that is
+    the line's own first word. Tesseract reads a blurred disc as nothing and hands its line's first characters boxes
+    on the disc ("A" of "A distribuição", "Na" of "Na tricomoníase" at 175 dpi), so a box on the disc does not tell
+    a look-alike ("O") from the option's first word. The ink past the disc through the next word is read again
+    (one Tesseract call for the page's, `ringneighbours.read_stretches`): the word stays where that reading is two
+    words, the first exactly it and the second the next word as the page read it, but for an accent or a letter
+    (`NEXT_WORD_LIKENESS`: "tricomoniase," read again for "tricomoníase,"). A look-alike reads as nothing there."""
+    clearance = round(PAST_CLEARANCE * text_height)
+    dropped_ids = {id(w) for w in dropped}
+    cases: list[tuple[Word, Word]] = []
+    found: list[Stretch] = []
+    for word in dropped:
+        disc = next((d for d in discs if d.holds(word) or _starts_in(word, d)), None)
+        if disc is None or not any(ch.isalpha() for ch in word.text):
+            continue
+        after = [w for w in words if w.line == word.line and id(w) not in dropped_ids and id(w) not in joined and w.left >= disc.right]
+        if not after:
+            continue
+        nxt = min(after, key=lambda w: w.left)
+        cases.append((word, nxt))
+        found.append(Stretch(Word("", 0.0, disc.left, disc.top, disc.right, disc.bottom, word.line),
+                             replace(nxt, top=min(word.top, nxt.top), bottom=max(word.bottom, nxt.bottom)), disc.right + clearance))
+    if not found:
+        return {}
+    readings = read_stretches(grey, found, text_height, languages, dpi, omp_thread_limit)
+    kept = {}
+    for (word, nxt), stretch, reading in zip(cases, found, readings):
+        texts = [w.text for w in reading]
+        if len(texts) == 2 and texts[0] == word.text and SequenceMatcher(None, texts[1], nxt.text).ratio() >= NEXT_WORD_LIKENESS:
+            kept[id(word)] = replace(word, left=stretch.left, right=max(stretch.left + 1, nxt.left - clearance))
+    return kept
+
+
+NEXT_WORD_LIKENESS = 0.8  # difflib's ratio between the next word read again and as the page read it
 PAST_CLEARANCE = 0.1  # text heights past a disc's outline left out of its word's stretch read again (its blurred edge)
 PAST_TOUCHING = 0.1  # text heights between a word read across a disc and the next: closer, the two are one word
 PAST_MIN_CONF = 60.0  # the stretch's reading at least this sure

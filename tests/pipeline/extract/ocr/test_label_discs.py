@@ -178,3 +178,80 @@ def test_small_discs_on_a_soft_150_dpi_scan_are_found_and_read_as_their_labels(t
     # and the reading says so; every other label is read from its own letter.
     inferred = [str(note) for note in read.notes]
     assert all("taken from their column's sequence: B" in note for note in inferred) and (dpi == 150 or not inferred)
+
+
+def _option_sheet(texts, side: float = 2.6) -> list:
+    """`_disc_sheet`'s discs, labelled A, B, …, before the option texts `texts`."""
+    labels = "ABCDE"[: len(texts)]
+    boxes = [b for b in _disc_sheet(labels, side) if not (isinstance(b, TextBox) and b.text.startswith("alternativa"))]
+    for i, text in enumerate(texts):
+        boxes.append(TextBox(text, 21 + side + 1.5, 20 + 6 * i, 140, size=10.5))
+    return boxes
+
+
+def _reading_as(words, word, first_left: int):
+    """`words` with `word`'s box stretched left to `first_left` (onto its disc) and what was read left of it in its
+    line gone, as Tesseract boxes a disc and a line's first word read as one."""
+    from dataclasses import replace as moved
+
+    return [moved(w, left=first_left) if w is word else w for w in words if not (w.line == word.line and w.right <= word.left)]
+
+
+def test_a_disc_read_as_one_word_with_a_long_first_word_is_still_found(tmp_path):
+    """At 175 dpi Tesseract read a Revalida disc and the option's first word as one word, "orientar", boxed from the
+    disc's left edge: only the ink left of a long first word was searched, the disc was not found, and its question
+    lost every option. A long first word's first text heights are searched too."""
+    texts = ("orientar o rastreio indicado", "iniciar o rastreio indicado", "avaliar a necessidade", "discutir o rastreio")
+    _, grey, words = _scanned(tmp_path, _option_sheet(texts), 200, 0.6, 80)
+    text_height = _text_height(words)
+    found = label_discs(grey, words, text_height)
+    assert len(found) == 4
+    first = min(found, key=lambda d: d.top)
+    opener = next(w for w in words if w.text == "orientar")
+    glued = _reading_as(words, opener, first.left - 1)
+    assert min((w for w in glued if w.line == opener.line), key=lambda w: w.left).text == "orientar"
+    again = label_discs(grey, glued, text_height)
+    assert [(d.left, d.top) for d in again] == [(d.left, d.top) for d in found]
+
+
+def test_a_first_word_boxed_on_its_disc_stays_and_a_look_alike_goes(tmp_path):
+    """Tesseract read a blurred disc as nothing and boxed the line's first word on it ("A" of "A distribuição" at
+    175 dpi): the pass took it for the disc's misreading and the option lost its first word. A word on a disc stays
+    where the ink past the disc, read again, is that word and the next; a look-alike ("O", the disc itself) goes."""
+    from dataclasses import replace as moved
+
+    from pipeline.extract.ocr.labeldiscs import read_label_discs
+    from PIL import Image
+
+    texts = ("A distribuição das taxas", "Na tricomoníase o corrimento", "Os exames mostram", "Um paciente idoso")
+    _, grey, words = _scanned(tmp_path, _option_sheet(texts), 200, 0.6, 80)
+    text_height = _text_height(words)
+    discs = sorted(label_discs(grey, words, text_height), key=lambda d: d.top)
+    assert len(discs) == 4
+    # Line A: its "A" boxed on the disc, as Tesseract did. Line D: a look-alike "O" on the disc before "Um".
+    article = next(w for w in words if w.text == "A" and w.left > discs[0].right and abs(w.top - discs[0].top) < text_height)
+    um = next(w for w in words if w.text == "Um")
+    words = [moved(w, left=discs[0].left + 2, right=discs[0].right - 2) if w is article else w for w in words]
+    words.append(moved(um, text="O", left=discs[3].left, right=discs[3].right))
+    read, _ = read_label_discs(Image.fromarray(grey), words, "ABCD", text_height, ("por",), DPI, 1)
+    lines = {}
+    for w in sorted(read, key=lambda w: w.left):
+        lines.setdefault(w.line, []).append(w.text)
+    openings = sorted((ws for ws in lines.values() if ws[0] in "ABCD"), key=lambda ws: ws[0])
+    assert [ws[:3] for ws in openings][0] == ["A", "A", "distribuição"]
+    assert openings[3][:2] == ["D", "Um"]
+
+
+def test_a_tall_ghost_over_a_column_of_discs_goes():
+    """Tesseract read two of a question's discs, one above the other, as one glyph "oo" four text heights tall; left
+    in, it joined its options' lines into one. A short word taller than any disc beside read discs goes; a word of
+    the text's height there, or a tall one away from the discs, stays."""
+    from pipeline.extract.ocr.labeldiscs import _column_ghosts
+    from pipeline.extract.ocr.words import Word
+
+    discs = _column(3044, 3135, 3225, 3316, left=133)
+    ghost = Word("oo", 64.0, 132, 3042, 164, 3166, (15, 1, 1))
+    edge = Word("o", 64.0, 162, 3224, 192, 3371, (15, 1, 1))
+    article = Word("A", 96.0, 207, 3044, 228, 3073, (3, 1, 1))
+    figure = Word("I", 90.0, 900, 3042, 930, 3300, (16, 1, 1))
+    assert _column_ghosts([ghost, edge, article, figure], discs, 29.0) == [ghost, edge]
