@@ -99,8 +99,8 @@ def test_a_season_run_shown_nowhere_starts_without_tqdm_which_only_a_terminal_ba
     """A worker or a `--no-progress` run draws no bar: its steps get a silent stand-in and tqdm (a tenth of an
     extract process's start) is not imported; a bar asked for on a terminal still loads it."""
     probe = ("import sys, pipeline.cli, pipeline.season, pipeline.parse, pipeline.extract; "
-             "from pipeline.infra import progress; from pipeline.acquire.download import _bar; "
-             "quiet = [progress(total=2, desc='extract', enabled=False), _bar(2, 'download', False)]; "
+             "from pipeline.infra import progress; "
+             "quiet = [progress(total=2, desc='extract', enabled=False), progress(total=2, desc='download', enabled=False)]; "
              "[bar.update(2) or bar.close() for bar in quiet]; print('tqdm' in sys.modules); "
              "sys.stderr.isatty = lambda: True; progress(total=2, desc='extract').close(); print('tqdm' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
