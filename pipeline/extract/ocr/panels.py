@@ -21,7 +21,14 @@ A panel is found by its shape, never by what it says:
   its strokes is the bar's tint, no lighter anywhere;
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
-  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
+  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it;
+- its fill is a background, not strokes (`DEEP_FILL_SHARE`): a good part of it lies farther from any light than its
+  letters' strokes are wide (margins, spaces between letters and words, the letters' counters, filled). A bold
+  heading's strokes blurred into a dense area are themselves the fill: each of its pixels lies within a stroke's
+  half-width of paper, and its "letters" (counters, paper between letters) are as wide as its strokes. The tests of
+  shape above bound a heading's box, and some heading passes each of them by a hair at some scan setting (an
+  underline is a solid margin and a straight edge: INAP's "Segunda parte" at 160 dpi); this one compares the fill
+  with the box's own letters, so neither blur nor size moves it.
 Inside such a panel the fill becomes white and the light letters black. A banner's ornaments beside it
 (the slanted or notched ends, triangles of the bar's tint: Revalida's "QUESTÃO N" banners) become paper too:
 left dark beside the inverted letters, Tesseract read them as a word of the heading's line ("WTF questão? r"),
