@@ -10,8 +10,11 @@ was unsure of are read again with the companion alone, each crop on a line of it
   the question lost its options), holding a letter, and unknown to the language's spelling dictionary
   where it has one (a known word of the page's language stays), unless it is a word of at most `UNIT_MAX` letters
   right after a number, where a unit stands (`cm` read `έπη`, a Greek word);
+- at a unit's place, a word the page's dictionary does not know is a candidate however sure its reading: the page's
+  model reads a unit's look-alikes surely at times (`kg` read `κο` at 88 on a generated Greek key at 200 dpi, blur
+  0.8, whose reading went either way with nothing but the state Tesseract had learnt from the page's heading);
 - the companion's reading replaces it where it is one word, at least `ACCEPT_FROM` sure and `MARGIN` surer than the
-  page's own reading, holds a letter of the companion's script and no letter of another, and is not capitals alone
+  page's own reading (at a unit's place, where the page's reading is no word of its dictionary: surer at all), holds a letter of the companion's script and no letter of another, and is not capitals alone
   (`ΚΑΙ` and `KAI` share their shapes letter for letter: a word of capitals stays as the page's model read it); at a
   unit's place a reading of signs alone is taken too (`%` read `9ο`); away from a unit's place the reading must be a
   word of the companion (letters alone, known to its spelling dictionary where it has one: an unknown Greek word
@@ -51,8 +54,16 @@ def _script(companion: str) -> str:
 def _candidate(word: Word, spelled: Callable[[str], bool] | None, after_number: bool = False) -> bool:
     core = word.text.strip(".,;:!?()[]«»\"'")
     unit = after_number and len(core) <= UNIT_MAX  # a unit's look-alikes may spell a word (`cm` read `έπη`, "epics")
-    return (0 <= word.conf < CANDIDATE_BELOW and sum(ch.isalnum() for ch in word.text) >= 2 and any(ch.isalpha() for ch in word.text)
+    return ((0 <= word.conf < CANDIDATE_BELOW or _unknown_unit(word, spelled, after_number))
+            and sum(ch.isalnum() for ch in word.text) >= 2 and any(ch.isalpha() for ch in word.text)
             and (unit or not (spelled is not None and core and spelled(core))))
+
+
+def _unknown_unit(word: Word, spelled: Callable[[str], bool] | None, after_number: bool) -> bool:
+    """Whether `word` stands at a unit's place and the page's dictionary (where it has one) does not know it: read again
+    however sure the page's model was, and the companion's reading taken where it is surer at all."""
+    core = word.text.strip(".,;:!?()[]«»\"'")
+    return after_number and 0 < len(core) <= UNIT_MAX and spelled is not None and not spelled(core)
 
 
 def _after_numbers(words: Sequence[Word]) -> list[bool]:
@@ -90,6 +101,7 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
     held = {id(w) for w in skip}
     after = _after_numbers(words)
     candidates = [i for i, w in enumerate(words) if id(w) not in held and _candidate(w, spelled, after[i])]
+    unknown_units = {i for i in candidates if _unknown_unit(words[i], spelled, after[i])}
     if not companions or not candidates:
         return words, 0
     script = _script(companions[0])
@@ -110,7 +122,8 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
             continue
         reading, word = inside[0], words[i]
         sign = after[i] and not any(ch.isalnum() for ch in reading.text)  # `%` read `9ο` after its number
-        if reading.conf >= ACCEPT_FROM and reading.conf >= word.conf + MARGIN and (sign or _in_script(reading.text, script)
+        margin = 0.0 if i in unknown_units else MARGIN
+        if reading.conf >= ACCEPT_FROM and reading.conf > word.conf + margin and (sign or _in_script(reading.text, script)
                                                                                   and (after[i] or _a_word(reading.text, known))):
             result[i] = Word(reading.text, reading.conf, word.left, word.top, word.right, word.bottom, word.line)
             changed += 1

@@ -21,7 +21,14 @@ A panel is found by its shape, never by what it says:
   its strokes is the bar's tint, no lighter anywhere;
 - its top and bottom edges are straight steps to paper (`EDGE_SHARE`): a filled rectangle ends at once,
   while a dense area inside a line of heavy letters (a bold heading blurred by the scan: crossbars for
-  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it.
+  margins, counters for letters) stops where the strokes thin out, and the strokes run on past it;
+- its fill is a background, not strokes (`DEEP_FILL_SHARE`): a good part of it lies farther from any light than its
+  letters' strokes are wide (margins, spaces between letters and words, the letters' counters, filled). A bold
+  heading's strokes blurred into a dense area are themselves the fill: each of its pixels lies within a stroke's
+  half-width of paper, and its "letters" (counters, paper between letters) are as wide as its strokes. The tests of
+  shape above bound a heading's box, and some heading passes each of them by a hair at some scan setting (an
+  underline is a solid margin and a straight edge: INAP's "Segunda parte" at 160 dpi); this one compares the fill
+  with the box's own letters, so neither blur nor size moves it.
 Inside such a panel the fill becomes white and the light letters black. A banner's ornaments beside it
 (the slanted or notched ends, triangles of the bar's tint: Revalida's "QUESTÃO N" banners) become paper too:
 left dark beside the inverted letters, Tesseract read them as a word of the heading's line ("WTF questão? r"),
@@ -69,6 +76,13 @@ SOFT_MIN_INCHES = 0.12
 # whose inversion erased it and the key under it.
 EDGE_SHARE = 0.25
 EDGE_INCHES = 0.01
+# Share of a panel's fill deeper than its letters' stroke width (twice the depth of the letters' light at its
+# `LETTER_DEPTH_PERCENTILE`), depth measured from the nearest light pixel inside the box. Measured on every panel
+# `reversed_panels` found (before this test) on OAB 2016's and Revalida 2023's booklets and keys scanned at
+# 150-300 dpi, blur 0.4-0.8: 0.49-0.83 on their banners and filled rows; 0.00-0.11 on the bold headings and cell
+# words taken for panels (INAP's underlined "Segunda parte", a generated Greek heading, NÚCEM's bold cell numbers).
+DEEP_FILL_SHARE = 0.3
+LETTER_DEPTH_PERCENTILE = 90
 MIN_ASPECT = 1.5  # width over height
 MIN_INCHES = 0.08
 MAX_INCHES = 1.0
@@ -186,7 +200,7 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         crop = grey[box.top : box.bottom, box.left : box.right]
         level = float(np.median(crop[inside]))
         letters = (crop > (level + 255) / 2) & enclosed(inside)
-        if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE:
+        if not MIN_LETTER_SHARE <= letters.mean() <= MAX_LETTER_SHARE or _deep_fill_share(inside, letters) < DEEP_FILL_SHARE:
             continue
         paper = float(np.median(grey[::BLOCK, ::BLOCK])) if paper is None else paper
         light = crop[letters]
@@ -195,6 +209,16 @@ def reversed_panels(grey: np.ndarray, dpi: int) -> list[tuple[Box, float]]:
         ):
             panels.append((box, level))
     return _merged(panels)
+
+
+def _deep_fill_share(inside: np.ndarray, letters: np.ndarray) -> float:
+    """The share of a box's fill (`inside`) lying farther from any light in the box than its `letters` (light enclosed
+    by the fill) are wide at their strokes: most of a panel's fill is its background, a heading's is its strokes.
+    Beyond the box counts as fill: a panel's edge is no light of its own."""
+    from scipy import ndimage  # here, not at import: scipy costs every process a second, OCR or not
+    depth = ndimage.distance_transform_edt(np.pad(inside, 1, constant_values=True))[1:-1, 1:-1]
+    stroke = 2 * float(np.percentile(ndimage.distance_transform_edt(letters)[letters], LETTER_DEPTH_PERCENTILE))
+    return float((depth[inside] > stroke).mean())
 
 
 def _steps_to_paper(fill: np.ndarray, box: Box, dpi: int) -> bool:

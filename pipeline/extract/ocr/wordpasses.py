@@ -89,7 +89,9 @@ def _companion_inputs(settings: OcrSettings) -> str:
     return "+".join(companions_of(settings.languages)) or "none"
 
 
-@page_pass("companion-words", "2", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)  # 2: away from a unit's place, only a word of the companion (letters alone, known to its dictionary)
+# 2: away from a unit's place, only a word of the companion (letters alone, known to its dictionary); 3: at a unit's place,
+# a word unknown to the page's dictionary read again however sure, and taken where the companion is surer at all
+@page_pass("companion-words", "3", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
 def _companion_words(work: PageWork) -> PageWork:
     """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
     alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone

@@ -51,6 +51,10 @@ def test_a_companion_reading_is_taken_only_in_the_companions_script_and_not_in_c
     assert _candidate(word("πῃ", 35), known, after_number=True)  # `m` after `41,60`
     assert not _candidate(word("β)", 40), known, after_number=True)  # a label after an option ending in a number
     assert not _candidate(word("4127", 30), known)  # no letter
+    # At a unit's place, a word the page's dictionary does not know is read again however sure (`kg` read `κο` at 88);
+    # a word it knows is not (`και` after a number is the page's own word).
+    assert _candidate(word("κο", 88), known, after_number=True) and not _candidate(word("κο", 88), known)
+    assert not _candidate(word("σονέτο"[:3], 88), {"σον"}.__contains__, after_number=True)
 
 
 def test_away_from_a_units_place_a_companion_reading_is_taken_only_as_a_word_of_the_companion():

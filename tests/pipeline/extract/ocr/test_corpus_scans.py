@@ -10,6 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import rasterize_pdf
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr import OcrSettings, ocr_pages
 from pipeline.parse import read_grid
@@ -115,6 +116,21 @@ def test_inap_keys_underlined_bold_headings_on_a_soft_scan_are_no_panels(tmp_pat
     if not key.is_file():
         pytest.skip(f"{key} is not in the development corpus")
     scan = rasterize_pdf(key, tmp_path / "scan.pdf", dpi=150, noise=0.01, blur=0.8, seed=220, jpeg_quality=70)
+    with pdfium.PdfDocument(str(scan)) as document:
+        grey = np.asarray(render_page(document, 0, 300)[0].convert("L"))
+    assert reversed_panels(grey, 300) == []
+
+
+@pytest.mark.corpus
+def test_inap_keys_underlined_bold_heading_is_no_panel_at_an_untuned_setting(tmp_path):
+    """Scanned at 160 dpi, blur 0.55, JPEG 88 (a setting no rule was tuned at), "Segunda parte" passed every test of a
+    panel's shape by a hair (its underline a solid margin and a straight edge, its counters light letters), was
+    inverted and erased, and the key's second part was read as the first's (51 % of answers). Its fill is the
+    heading's strokes, nowhere deeper than a stroke is wide: no panel's background."""
+    key = CORPUS / "es_inap_auxiliar_administrativo" / "2024" / "Plantilla definitiva respuestas AUXLI MODELO A.pdf"
+    if not key.is_file():
+        pytest.skip(f"{key} is not in the development corpus")
+    scan = ScanSetting.parse("160/0.55/88").rasterise(key, tmp_path / "scan.pdf")
     with pdfium.PdfDocument(str(scan)) as document:
         grey = np.asarray(render_page(document, 0, 300)[0].convert("L"))
     assert reversed_panels(grey, 300) == []

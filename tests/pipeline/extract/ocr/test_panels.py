@@ -10,7 +10,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.panels import light_on_dark_inverted, reversed_panels
 
@@ -136,6 +136,42 @@ def test_a_banner_on_a_soft_scan_is_a_panel_and_a_tinted_heading_beside_it_is_no
     heading = TextBox("Zadanie 2. Liczby pierwsze.", 20, 70, 170, size=12, bold=True, font="DejaVuSerif", highlight=(185, 185, 185))
     _, panels = _scanned_panels(tmp_path, "soft.pdf", (banner, heading), dpi, blur, jpeg)
     assert [sum(_holds(p, box) for p in panels) for box in (banner, heading)] == [1, 0]
+
+
+# Bold headings in three scripts, as keys and booklets head their parts; at 150/0.8/70 the middle of the Greek one and at
+# 300/0.4/90 a letter pair of the Latin one passed every test of a panel's shape (found on a generated page, before
+# `DEEP_FILL_SHARE`), as INAP's underlined "Segunda parte" did at 160/0.55/88.
+BOLD_HEADINGS = [("Primera parte", "Helvetica", 11), ("Segunda parte", "DejaVuSans", 13),
+                 ("Απαντήσεις σύντομης απάντησης", "DejaVuSans", 13), ("정답 및 해설 제2교시", "NotoSansCJK", 13)]
+
+
+@pytest.mark.parametrize("dpi, blur, jpeg", [(150, 0.8, 70), (160, 0.55, 88), (200, 0.8, 70), (300, 0.4, 90)])
+def test_bold_headings_in_three_scripts_underlined_or_not_are_no_panels_and_banners_beside_them_are(tmp_path, dpi, blur, jpeg):
+    """Blurred together, a bold heading's strokes are dense and its counters light, and an underline gives it a solid
+    lower margin and a straight edge; taken for a panel, the heading was inverted and erased, and a key's part with it.
+    A heading's fill is its strokes, each pixel within a stroke's half-width of paper; a banner's is a background,
+    mostly deeper than its letters' strokes are wide. White text on dark banners, wide and tight, stays a panel."""
+    headings, underlines = [], []
+    for row, (text, font, size) in enumerate(BOLD_HEADINGS):
+        for x in (15, 110):  # the right one underlined, touching its descenders
+            headings.append(TextBox(text, x, 15 + 14 * row, 92, size=size, bold=True, font=font))
+        drop = 15 + 14 * row + size * 0.3528 * 1.05
+        underlines.append(Line(110, drop, 110 + min(88, len(text) * size * 0.3528 * 0.55), drop, width=size * 0.3528 * 0.08))
+    banners = [TextBox("Questão 12", 15, 80, 32, size=10, bold=True, color=WHITE, highlight=(10, 10, 10)),
+               TextBox("QUESTÃO 5", 60, 80, 40, size=12, bold=True, color=WHITE, highlight=(120, 120, 120)),
+               TextBox("Ερώτηση 3", 110, 80, 35, size=11, bold=True, color=WHITE, highlight=(20, 20, 20)),
+               TextBox("12 13 14 15", 15, 100, 30, size=8, bold=True, color=WHITE, highlight=(10, 10, 10)),
+               TextBox("Θέμα Α", 110, 100, 20, size=8, bold=True, font="DejaVuSerif", color=WHITE, highlight=(10, 10, 10))]
+    sheet = build_pdf(tmp_path / "headings.pdf", [PageSpec((*headings, *underlines, *banners))])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
+    finally:
+        document.close()
+    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    assert [p for p in panels if p.top < 75 * MM] == []  # nothing on the headings' rows
+    assert [sum(_holds(p, box) for p in panels) for box in banners] == [1] * len(banners)
 
 
 def _scanned_panels(tmp_path, name, items, dpi, blur, jpeg):
