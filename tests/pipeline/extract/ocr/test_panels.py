@@ -162,14 +162,7 @@ def test_bold_headings_in_three_scripts_underlined_or_not_are_no_panels_and_bann
                TextBox("Ερώτηση 3", 110, 80, 35, size=11, bold=True, color=WHITE, highlight=(20, 20, 20)),
                TextBox("12 13 14 15", 15, 100, 30, size=8, bold=True, color=WHITE, highlight=(10, 10, 10)),
                TextBox("Θέμα Α", 110, 100, 20, size=8, bold=True, font="DejaVuSerif", color=WHITE, highlight=(10, 10, 10))]
-    sheet = build_pdf(tmp_path / "headings.pdf", [PageSpec((*headings, *underlines, *banners))])
-    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=0)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        grey = np.asarray(render_page(document, 0, DPI)[0].convert("L"))
-    finally:
-        document.close()
-    panels = [box for box, _ in reversed_panels(grey, DPI)]
+    _, panels = _scanned_panels(tmp_path, "headings.pdf", (*headings, *underlines, *banners), dpi, blur, jpeg)
     assert [p for p in panels if p.top < 75 * MM] == []  # nothing on the headings' rows
     assert [sum(_holds(p, box) for p in panels) for box in banners] == [1] * len(banners)
 
