@@ -226,8 +226,11 @@ def _steps_to_paper(fill: np.ndarray, box: Box, dpi: int) -> bool:
     rectangle, not strokes running on past a dense area cut out of heavy letters. An edge at the page's
     border counts as one."""
     reach = max(2, round(EDGE_INCHES * dpi))
-    above = fill[max(0, box.top - reach) : box.top, box.left : box.right]
-    below = fill[box.bottom : box.bottom + reach, box.left : box.right]
+    # The row next to the box is the edge itself: `_grown` stops at the first row under `MARGIN_LOW_SHARE` fill,
+    # which on a soft scan is the edge's blurred half (0.44 fill under a Revalida banner at 160 dpi, blur 0.55),
+    # not what lies beyond it. Counted in, it carried a banner past `EDGE_SHARE` by a hair (0.2547).
+    above = fill[max(0, box.top - 1 - reach) : max(0, box.top - 1), box.left : box.right]
+    below = fill[box.bottom + 1 : box.bottom + 1 + reach, box.left : box.right]
     return all(rows.size == 0 or rows.mean() <= EDGE_SHARE for rows in (above, below))
 
 

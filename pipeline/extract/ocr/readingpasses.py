@@ -78,8 +78,9 @@ def _despeckle(work: PageWork) -> PageWork:
 
 
 # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper;
-# 10: a panel's fill must be a background (`panels.DEEP_FILL_SHARE`), no bold heading's strokes (7-9 were branches not merged)
-@page_pass("prepare", "10", Cost.CHEAP, required=True)
+# 10: a panel's fill must be a background (`panels.DEEP_FILL_SHARE`), no bold heading's strokes (7-9 were branches not merged);
+# 11: a panel's edge test looks beyond the edge's own blurred row (`panels._steps_to_paper`)
+@page_pass("prepare", "11", Cost.CHEAP, required=True)
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     # `prepare_for_tesseract`'s two steps, the page before whitening kept (read-only) for the passes that read it

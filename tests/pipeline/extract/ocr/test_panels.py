@@ -10,9 +10,9 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, TextBox, build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import ImageBox, Line, PageSpec, Rect, TextBox, build_pdf, rasterize_pdf, text_height
 from pipeline.extract.ocr.engine import render_page
-from pipeline.extract.ocr.panels import light_on_dark_inverted, reversed_panels
+from pipeline.extract.ocr.panels import FILL_BELOW, MARGIN_LOW_SHARE, light_on_dark_inverted, reversed_panels
 
 DPI = 300
 MM = DPI / 25.4  # pixels per millimetre
@@ -177,3 +177,21 @@ def _scanned_panels(tmp_path, name, items, dpi, blur, jpeg):
     finally:
         document.close()
     return grey, [box for box, _ in reversed_panels(grey, DPI)]
+
+
+def test_a_banner_whose_box_stops_a_row_short_of_its_blurred_edge_is_a_panel(tmp_path):
+    """A soft scan (160 dpi, blur 0.55, JPEG 88) blurs a grey banner's lower edge over a row that is half fill: the
+    panel's box stops above it, and that row, counted as what lies beyond the panel, with the dark ornament at the
+    banner's end reaching a hair below the bar, carried the banner past the edge test (Revalida's "QUESTÃO 8": 0.2547
+    against 0.25), and the question was lost. The edge test looks beyond the edge's own row."""
+    banners, ornaments = [], []
+    for x in (15, 110):
+        banner = TextBox("QUESTÃO 8", x, 15 + (0.017 if x > 100 else 0), 45, size=12, bold=True, color=WHITE, highlight=(120, 120, 120))
+        end, width = banner.x + banner.width + 0.8, 0.16 * (banner.width + 1.6)
+        banners.append(banner)
+        ornaments.append(Rect(end - width, banner.y, width, text_height(banner) + 0.3 + 0.12, fill=(60, 60, 60)))
+    grey, panels = _scanned_panels(tmp_path, "soft-edge.pdf", (*banners, *ornaments), 160, 0.55, 88)
+    assert [sum(_holds(p, box) for p in panels) for box in banners] == [1, 1]
+    fill = grey < FILL_BELOW
+    for panel in panels:  # the row under each box is the edge's blurred half, not paper: the case this test is about
+        assert 0.3 < fill[panel.bottom, panel.left : panel.right].mean() < MARGIN_LOW_SHARE
