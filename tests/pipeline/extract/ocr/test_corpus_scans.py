@@ -134,3 +134,24 @@ def test_inap_keys_underlined_bold_heading_is_no_panel_at_an_untuned_setting(tmp
     with pdfium.PdfDocument(str(scan)) as document:
         grey = np.asarray(render_page(document, 0, 300)[0].convert("L"))
     assert reversed_panels(grey, 300) == []
+
+
+@pytest.mark.corpus
+def test_revalidas_banner_whose_box_stops_a_row_short_of_its_blurred_edge_is_a_panel(tmp_path):
+    """Scanned at 160 dpi, blur 0.55, JPEG 88, the grey "QUESTÃO 8" banner of Revalida 2023's booklet (page 3) has its
+    lower edge blurred over a row half fill, under which its dark end ornament reaches two rows further: with that row
+    counted as beyond the panel, the banner failed the edge test by a hair (0.2547 against 0.25), was not inverted, and
+    question 8 was lost (recall 88.9 %). The edge test looks beyond the edge's own row."""
+    booklet = CORPUS / "br_inep_revalida" / "2023-1" / "revalida_2023_1_prova.pdf"
+    if not booklet.is_file():
+        pytest.skip(f"{booklet} is not in the development corpus")
+    trimmed = tmp_path / "pages.pdf"
+    with pdfium.PdfDocument(str(booklet)) as document, pdfium.PdfDocument.new() as out:
+        out.import_pages(document, pages=[0, 1, 2])  # the cover and pages 2-3, as `softscans` samples them
+        out.save(str(trimmed))
+    scan = ScanSetting.parse("160/0.55/88").rasterise(trimmed, tmp_path / "scan.pdf")
+    with pdfium.PdfDocument(str(scan)) as document:
+        grey = np.asarray(render_page(document, 2, 300)[0].convert("L"))
+    banner = (1600, 1230)  # a point inside the banner (x, y in pixels at 300 dpi), between its letters' rows
+    panels = [box for box, _ in reversed_panels(grey, 300)]
+    assert sum(box.left <= banner[0] < box.right and box.top <= banner[1] < box.bottom for box in panels) == 1
