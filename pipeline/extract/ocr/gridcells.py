@@ -333,7 +333,10 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
     read as the row counts (`numbering.anchored_mends`)."""
     values = [int(w.text) if w.text.isdecimal() else None for w in numbers]
     mended = list(numbers)
+    counted = _row_count(values)
     for index in range(len(values)):
+        if counted is not None and values[index] == counted + index:
+            continue  # read as the row counts: no neighbour's misreading ("18 19" for 78 79 before it) mends it
         before = values[index - 1] if index > 0 else None
         after = values[index + 1] if index + 1 < len(values) else None
         far = values[index + 2] if index + 2 < len(values) else None
@@ -349,18 +352,34 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
             values[index] = expected
             mended[index] = replace(numbers[index], text=str(expected), inferred_from=numbers[index].text)  # the run's, not read
     # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
-    # between two cells that fit it takes the number its place gives.
-    offsets = [v - i for i, v in enumerate(values) if v is not None]
-    if offsets:
-        start = max(set(offsets), key=offsets.count)
+    # between two cells that fit it takes the number its place gives. At the row's ends ("77 18 19 20" for
+    # 77 78 79 80) only a reading whose units digit is its place's, its leading digit lost or misread, does:
+    # the count says which number stands there, the units digit that the cell was read at its place.
+    start = _row_count(values)
+    if start is not None:
         fits = [v == start + i for i, v in enumerate(values)]
-        if sum(fits) >= RUN_MIN_SHARE * len(values):
-            for index, fit in enumerate(fits):
-                if not fit and any(fits[:index]) and any(fits[index + 1:]):
-                    mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
+        for index, fit in enumerate(fits):
+            inside = any(fits[:index]) and any(fits[index + 1:])
+            if not fit and (inside or _leading_digit_lost(numbers[index].text, start + index)):
+                mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
     # A mend between two cells read as the row counts is anchored (`numbering.anchored_mends`): reported, not flagged.
     anchored = anchored_mends([w.text for w in numbers], [int(w.text) if w.text.isdecimal() else None for w in mended])
     return [replace(w, inferred_anchored=True) if i in anchored and w.inferred_from is not None else w for i, w in enumerate(mended)]
+
+
+def _row_count(values: list[int | None]) -> int | None:
+    """The number a row's first cell holds where most of its cells (`RUN_MIN_SHARE`) count up by one from it; or None."""
+    offsets = [v - i for i, v in enumerate(values) if v is not None]
+    if not offsets:
+        return None
+    start = max(set(offsets), key=offsets.count)
+    return start if start >= 0 and offsets.count(start) >= RUN_MIN_SHARE * len(values) else None
+
+
+def _leading_digit_lost(read: str, number: int) -> bool:
+    """Whether `read` is `number` with its leading digit lost or misread ("18" or "8" for 78): no longer than it, and
+    the same units digit."""
+    return read.isdecimal() and len(read) <= len(str(number)) and read[-1] == str(number)[-1] and int(read) != number
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels
