@@ -330,21 +330,25 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
     """A grid's number row counts up by one from cell to cell: a number that breaks the run between
     neighbours that fit it ("7" between 70 and 72) is the one number that fits there, and keeps what was read
     (`Word.inferred_from`: inferred, not read; `numbering.inferred_notes`), anchored where the cells either side were
-    read as the row counts (`numbering.anchored_mends`)."""
+    read as the row counts (`numbering.anchored_mends`). At the row's ends a cell takes the count's number where its
+    units digit is its place's ("18" for 78: the leading digit lost or misread); any other reading there stays."""
     values = [int(w.text) if w.text.isdecimal() else None for w in numbers]
     mended = list(numbers)
+    # Where most of the row counts from one start, only cells read as it counts vouch for a neighbour: misread
+    # neighbours ("18 19" for 78 79) count up among themselves and would mend the 80 after them into 20.
     counted = _row_count(values)
+    anchors = values if counted is None else [v if v == counted + i else None for i, v in enumerate(values)]
     for index in range(len(values)):
         if counted is not None and values[index] == counted + index:
-            continue  # read as the row counts: no neighbour's misreading ("18 19" for 78 79 before it) mends it
-        before = values[index - 1] if index > 0 else None
-        after = values[index + 1] if index + 1 < len(values) else None
-        far = values[index + 2] if index + 2 < len(values) else None
+            continue  # read as the row counts
+        before = anchors[index - 1] if index > 0 else None
+        after = anchors[index + 1] if index + 1 < len(values) else None
+        far = anchors[index + 2] if index + 2 < len(values) else None
         if before is not None and after is not None and after == before + 2:
             expected = before + 1
         elif before is None and after is not None and far == after + 1:
             expected = after - 1
-        elif after is None and before is not None and index >= 2 and values[index - 2] == before - 1:
+        elif after is None and before is not None and index >= 2 and anchors[index - 2] == before - 1:
             expected = before + 1
         else:
             continue
