@@ -330,18 +330,25 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
     """A grid's number row counts up by one from cell to cell: a number that breaks the run between
     neighbours that fit it ("7" between 70 and 72) is the one number that fits there, and keeps what was read
     (`Word.inferred_from`: inferred, not read; `numbering.inferred_notes`), anchored where the cells either side were
-    read as the row counts (`numbering.anchored_mends`)."""
+    read as the row counts (`numbering.anchored_mends`). At the row's ends a cell takes the count's number where its
+    units digit is its place's ("18" for 78: the leading digit lost or misread); any other reading there stays."""
     values = [int(w.text) if w.text.isdecimal() else None for w in numbers]
     mended = list(numbers)
+    # Where most of the row counts from one start, only cells read as it counts vouch for a neighbour: misread
+    # neighbours ("18 19" for 78 79) count up among themselves and would mend the 80 after them into 20.
+    counted = _row_count(values)
+    anchors = values if counted is None else [v if v == counted + i else None for i, v in enumerate(values)]
     for index in range(len(values)):
-        before = values[index - 1] if index > 0 else None
-        after = values[index + 1] if index + 1 < len(values) else None
-        far = values[index + 2] if index + 2 < len(values) else None
+        if counted is not None and values[index] == counted + index:
+            continue  # read as the row counts
+        before = anchors[index - 1] if index > 0 else None
+        after = anchors[index + 1] if index + 1 < len(values) else None
+        far = anchors[index + 2] if index + 2 < len(values) else None
         if before is not None and after is not None and after == before + 2:
             expected = before + 1
         elif before is None and after is not None and far == after + 1:
             expected = after - 1
-        elif after is None and before is not None and index >= 2 and values[index - 2] == before - 1:
+        elif after is None and before is not None and index >= 2 and anchors[index - 2] == before - 1:
             expected = before + 1
         else:
             continue
@@ -349,18 +356,34 @@ def _numbered_run(numbers: list[Word]) -> list[Word]:
             values[index] = expected
             mended[index] = replace(numbers[index], text=str(expected), inferred_from=numbers[index].text)  # the run's, not read
     # Neighbours misread together ("13 14" for 73 74): where most cells count up from one start, a cell
-    # between two cells that fit it takes the number its place gives.
-    offsets = [v - i for i, v in enumerate(values) if v is not None]
-    if offsets:
-        start = max(set(offsets), key=offsets.count)
+    # between two cells that fit it takes the number its place gives. At the row's ends ("77 18 19 20" for
+    # 77 78 79 80) only a reading whose units digit is its place's, its leading digit lost or misread, does:
+    # the count says which number stands there, the units digit that the cell was read at its place.
+    start = _row_count(values)
+    if start is not None:
         fits = [v == start + i for i, v in enumerate(values)]
-        if sum(fits) >= RUN_MIN_SHARE * len(values):
-            for index, fit in enumerate(fits):
-                if not fit and any(fits[:index]) and any(fits[index + 1:]):
-                    mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
+        for index, fit in enumerate(fits):
+            inside = any(fits[:index]) and any(fits[index + 1:])
+            if not fit and (inside or _leading_digit_lost(numbers[index].text, start + index)):
+                mended[index] = replace(numbers[index], text=str(start + index), inferred_from=numbers[index].text)
     # A mend between two cells read as the row counts is anchored (`numbering.anchored_mends`): reported, not flagged.
     anchored = anchored_mends([w.text for w in numbers], [int(w.text) if w.text.isdecimal() else None for w in mended])
     return [replace(w, inferred_anchored=True) if i in anchored and w.inferred_from is not None else w for i, w in enumerate(mended)]
+
+
+def _row_count(values: list[int | None]) -> int | None:
+    """The number a row's first cell holds where most of its cells (`RUN_MIN_SHARE`) count up by one from it; or None."""
+    offsets = [v - i for i, v in enumerate(values) if v is not None]
+    if not offsets:
+        return None
+    start = max(set(offsets), key=offsets.count)
+    return start if start >= 0 and offsets.count(start) >= RUN_MIN_SHARE * len(values) else None
+
+
+def _leading_digit_lost(read: str, number: int) -> bool:
+    """Whether `read` is `number` with its leading digit lost or misread ("18" or "8" for 78): no longer than it, and
+    the same units digit."""
+    return read.isdecimal() and len(read) <= len(str(number)) and read[-1] == str(number)[-1] and int(read) != number
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom in pixels

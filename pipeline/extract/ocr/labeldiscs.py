@@ -166,9 +166,10 @@ def read_label_discs(
         return words, []
     pixels = np.asarray(grey)
     # A box that the page pass read as a number of two or more digits is a key's number cell (NÚCEM 2024's
-    # bold "49"), however dark: read against the labels it would come back as one ("B").
+    # bold "49"), however dark: read against the labels it would come back as one ("B"). So is a disc found on the
+    # first glyph of such a number (OAB 2016's white "41" on its grid's dark number row: its "4" read as "A").
     numbers = [w for w in words if _NUMBER.match(w.text)]
-    discs = [d for d in label_discs(pixels, words, text_height) if not any(d.holds(w) for w in numbers)]
+    discs = [d for d in label_discs(pixels, words, text_height) if not any(d.holds(w) or _starts_in(w, d) for w in numbers)]
     if not discs:
         return words, []
     # Each disc inverted (its letter dark on white) and enlarged to a text line's height: a disc's

@@ -91,7 +91,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "8", Cost.REGIONS, when=has_labels)  # 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+@page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr import OcrSettings
@@ -18,6 +19,7 @@ from pipeline.extract.ocr.gridcells import (
 )
 from pipeline.extract.ocr.words import Word
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keying import inferred_numbers
 from pipeline.specs import KeySpec
 from tests.pipeline.extract.ocr.builders import build, colour_scan, needs_tesseract
 
@@ -66,7 +68,8 @@ ANNULLED_ROWS = ("DABDBA-CBDADC-CBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDC-B
 def test_an_annulled_questions_dash_is_read_as_a_dash_in_its_column(tmp_path):
     scan = colour_scan(_grid_key(tmp_path / "key.pdf", ANNULLED_ROWS), tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=2)
     options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=200, option_labels=("A", "B", "C", "D")))
-    table = read_grid(extract_document(scan, "6" * 64, options), KeySpec(kind="grid"), "key.pdf")[""]
+    document = extract_document(scan, "6" * 64, options)
+    table = read_grid(document, KeySpec(kind="grid"), "key.pdf")[""]
     assert {n: a for n, a in table.answers.items() if a == "-"} == {"7": "-", "14": "-", "53": "-"}
     expected = {str(1 + 20 * row + i): letter for row, letters in enumerate(ANNULLED_ROWS) for i, letter in enumerate(letters)}
     assert table.answers == {n: a for n, a in expected.items() if n in table.answers}  # no letter read as a dash
@@ -166,6 +169,54 @@ def test_two_neighbouring_numbers_misread_together_take_the_numbers_their_places
     assert [w.text for w in mended if w.inferred_anchored] == ["73", "74"]
     at_end = _numbered_run(_words(read[:12] + ["13", "14"]))
     assert not any(w.inferred_anchored for w in at_end)
+
+
+def test_a_row_end_whose_leading_digits_were_lost_takes_the_rows_count_and_never_moves_a_cell_read_right():
+    # OAB 2016's key scanned at 175/0.7/75 read its last number row "... 76 77 18 19 80": the run's end rule took
+    # "18 19" for the count and turned the 80 read right into 20, and 78 79 kept the numbers of questions 18 and 19.
+    read = [str(n) for n in range(61, 78)] + ["18", "19", "80"]
+    mended = _numbered_run(_words(read))
+    assert [w.text for w in mended] == [str(n) for n in range(61, 81)]
+    assert [(w.inferred_from, w.inferred_anchored) for w in mended if w.inferred_from is not None] == [("18", True), ("19", True)]
+    # All three at the row's end: the count gives each its number (each units digit is its place's), unanchored
+    # (a run's end: flagged unsure, a page note for each).
+    at_end = _numbered_run(_words(read[:17] + ["18", "19", "20"]))
+    assert [w.text for w in at_end[-3:]] == ["78", "79", "80"]
+    assert [(w.inferred_from, w.inferred_anchored) for w in at_end[-3:]] == [("18", False), ("19", False), ("20", False)]
+    # A reading whose units digit is not its place's is no lost digit: at the row's end it stays as read.
+    assert [w.text for w in _numbered_run(_words(read[:17] + ["18", "19", "31"]))][-1] == "31"
+
+
+# A four-row key whose last row's last three number cells hold only their units digit ("8" for 78), as OAB 2016's
+# scanned key lost its "7"s (read "18 19 20" for 78 79 80): the row's count gives them their numbers.
+LOST_DIGIT_ROWS = ("DABDBABCBDADCDCBABBD", "DACDADBCCACDADACADDA", "BBDDADBBBCDCCBCCDCAA", "CADBBDACDBCADABDCBAD")
+
+
+def _lost_digit_key(path: Path) -> Path:
+    items = [TextBox("GABARITO DEFINITIVO", 15, 20, 120, size=12, bold=True)]
+    for row, letters in enumerate(LOST_DIGIT_ROWS):
+        y = 35 + 16 * row
+        for i, letter in enumerate(letters):
+            x, number = 12 + PITCH * i, 1 + 20 * row + i
+            printed = str(number % 10) if number > 77 else str(number)
+            items.append(TextBox(printed, x, y, PITCH - 0.6, size=11, align="C", highlight=(30, 30, 30), color=(255, 255, 255), bold=True))
+            items.append(TextBox(letter, x, y + 7, PITCH - 0.6, size=11, align="C", color=(120, 120, 120)))
+    return build(path, [PageSpec(tuple(items))])
+
+
+@needs_tesseract("por")
+@pytest.mark.parametrize("setting", ["175/0.7/75", "200/0.6/80"])
+def test_a_scanned_grid_rows_last_numbers_that_lost_their_leading_digit_are_keyed_by_the_rows_count(tmp_path, setting):
+    scan = ScanSetting.parse(setting).rasterise(_lost_digit_key(tmp_path / "key.pdf"), tmp_path / "scan.pdf")
+    options = ExtractOptions(ocr=OcrSettings(languages=("por",), dpi=300, option_labels=("A", "B", "C", "D")))
+    document = extract_document(scan, "6" * 64, options)
+    table = read_grid(document, KeySpec(kind="grid"), "key.pdf")[""]
+    expected = {str(1 + 20 * row + i): letter for row, letters in enumerate(LOST_DIGIT_ROWS) for i, letter in enumerate(letters)}
+    assert {n: table.answers.get(n) for n in ("78", "79", "80")} == {n: expected[n] for n in ("78", "79", "80")}
+    # Questions 8, 9 and 10 keep their own answers, not the last row's.
+    assert {n: table.answers.get(n) for n in ("8", "9", "10")} == {n: expected[n] for n in ("8", "9", "10")}
+    # Numbers the count put in at a row's end are no reading: a page note each (`ocr.number_inferred`), keyed unsure.
+    assert {"78", "79", "80"} <= inferred_numbers(document)
 
 
 def test_a_row_that_does_not_count_up_is_not_renumbered():
