@@ -200,3 +200,21 @@ def test_on_a_scanned_korean_sheet_a_dropped_syllable_is_read_again(tmp_path):
     read = read_page(pages[0], settings, page_number=1)
     assert "매해" in [w.text for w in read.words] and "매" not in [w.text for w in read.words]
     assert any(note.startswith("glyph cells:") for note in read.notes)
+
+
+@needs_tesseract("kor")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_on_a_scanned_korean_sheet_two_words_read_glued_in_a_clipped_box_are_unsure(tmp_path):
+    # ko-column's sheet scanned at 200 dpi (the `scripts` flag set's scan): Tesseract read the option `바꾸어야 맺으` as
+    # one word, confidently, in a box that stops inside the last syllable's ink, so it cannot be cut at its cells;
+    # `cell-spaces` finds the word space's white in its ink and marks the word unsure instead.
+    pages, printed, settings = _scan(tmp_path, "ko-column", 200, 0.6, 80)
+    assert any("바꾸어야 맺으" in option for q in printed for option in q.options)
+
+    def glued(disabled: tuple[str, ...]) -> list[float]:
+        # The option is on the sheet's second page.
+        return [w.conf for w in read_page(pages[1], replace(settings, disabled_passes=disabled), page_number=2).words
+                if w.text == "바꾸어야맺으"]
+
+    assert [conf >= 60 for conf in glued(("cell-spaces",))] == [True]
+    assert glued(()) == [0.0]
