@@ -13,7 +13,8 @@ against glyph count over the page's words of wide glyphs; Unicode East Asian wid
   neighbouring words of wide glyphs on a row with less white between their ink than `word_space` cells are
   one word read in two (`시 세이도` for `시세이도`). Tesseract's spaces are not trusted: the white is measured
   on the page, in the band one cell high that holds the word's ink (a box that took in another line's ink
-  measures its own glyphs). A word whose ink holds a word space's white between glyphs but that is not cut
+  measures its own glyphs). A word whose ink holds a word space (its white, and the pitch of the glyphs either
+  side of it, `widegaps.WORD_PITCH`) between glyphs but that is not cut
   (its box no wider than its glyphs' cells: a box that clipped its last glyph's ink, `바꾸어야맺으` for
   `바꾸어야 맺으`; or cells that do not hold its text) is kept as read and marked unsure (confidence 0): the
   question rests on two words read glued.
@@ -40,6 +41,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, stacked
+from pipeline.extract.ocr.widegaps import WORD_PITCH
 from pipeline.extract.ocr.words import Word, ink_runs, joined_chains, same_row
 
 MIN_FIT_WORDS = 6  # wide-glyph words of two glyphs or more the page needs for its cells to be measured
@@ -115,7 +117,7 @@ def split_by_spaces(words: list[Word], ink: np.ndarray, cells: Cells, facts: Cel
     count = marked = 0
     for word in words:
         pieces = _pieces(word, ink, cells, facts) if cell_word(word) and len(word.text) >= 2 else [word]
-        if pieces == [word] and cell_word(word) and len(word.text) >= 2 and _holds_word_space(word, ink, cells, facts):
+        if pieces == [word] and cell_word(word) and len(word.text) >= 2 and _holds_word_space(word, words, ink, cells, facts):
             pieces = [replace(word, conf=0.0)]
             marked += 1
         count += len(pieces) - 1
@@ -175,9 +177,23 @@ def _word_spans(runs: list[tuple[int, int]], cells: Cells, facts: CellFacts) -> 
     return spans
 
 
-def _holds_word_space(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> bool:
-    """Whether `word`'s ink holds a word space's white between two stretches of a glyph's width or more."""
-    return len(_word_spans(_ink_columns(ink, word, cells.pitch), cells, facts)) > 1
+def _holds_word_space(word: Word, words: Sequence[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> bool:
+    """Whether `word`'s ink holds a word space between two stretches of a glyph's width or more: white of a word
+    space, and the middles of the glyphs either side of it as far apart as across a word space (`widegaps.WORD_PITCH`;
+    each stretch's width shared by the glyphs its cells hold): at low resolution and blur a thin stroke fades and
+    the white between two syllables of one word grows to a word space's (`신월` at 150 dpi), their pitch does not.
+    Ink right of the white that another word's box covers is that word's (a box that ran over its neighbour)."""
+    spans = _word_spans(_ink_columns(ink, word, cells.pitch), cells, facts)
+    others = [w for w in words if w is not word and same_row(word, w)]
+    for (start, end), (after, last) in zip(spans, spans[1:]):
+        if any(w.left < word.left + last and w.right > word.left + after for w in others):
+            continue
+        before_glyphs = max(1, round((end - start - cells.offset) / cells.pitch))
+        after_glyphs = max(1, round((last - after - cells.offset) / cells.pitch))
+        pitch = (after + (last - after) / after_glyphs / 2) - (end - (end - start) / before_glyphs / 2)
+        if pitch >= WORD_PITCH * cells.pitch:
+            return True
+    return False
 
 
 def _pieces(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> list[Word]:
