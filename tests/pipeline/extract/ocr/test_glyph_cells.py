@@ -78,6 +78,22 @@ def test_a_word_space_in_ink_the_box_clipped_marks_the_word_unsure():
     assert unsure_reason(kept[0].text, kept[0].conf, None) is not None
 
 
+def test_white_between_two_syllables_that_stand_a_cells_pitch_apart_is_no_flag():
+    # 신월 scanned at 150 dpi with blur: a thin stroke of the second syllable fades, the white between the syllables
+    # grows to 14 px (0.35 cells, a word space's), but the glyphs' middles stand one cell apart, not a word space's pitch.
+    word = _word("신월", 100, 170)
+    kept, count, marked = split_by_spaces([word], _ink([(100, 130), (144, 170)]), CELLS, FACTS)
+    assert (kept, count, marked) == ([word], 0, 0)
+
+
+def test_ink_beyond_a_white_that_another_words_box_covers_is_no_flag():
+    # 급식실's box ran over its neighbour 1958: the white between them lies inside it, the ink beyond is 1958's.
+    word, number = _word("급식실", 100, 330), _word("1958", 230, 330)
+    spans = _glyphs(100, 3) + [(230, 250), (255, 275), (280, 300), (305, 325)]
+    kept, count, marked = split_by_spaces([word, number], _ink(spans), CELLS, FACTS)
+    assert (kept, count, marked) == ([word, number], 0, 0)
+
+
 def test_a_speck_beyond_a_word_space_at_the_edge_of_a_box_is_no_glyph_and_no_flag():
     # A stop or a speck 0.4 cells after the word, inside its box: narrower than a glyph, so no word space is in the word.
     word = _word("여인숙", 100, 236)
