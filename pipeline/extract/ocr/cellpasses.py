@@ -31,15 +31,20 @@ def _facts_inputs(settings: OcrSettings) -> str:
     return f"{facts.word_space}/{facts.glyph_from}" if facts is not None else "none"
 
 
-@page_pass("cell-spaces", "1", Cost.CHEAP, when=_cell_script, inputs=_facts_inputs)
+# 2: a word holding a word space's white that is not cut is marked unsure (confidence 0)
+@page_pass("cell-spaces", "2", Cost.CHEAP, when=_cell_script, inputs=_facts_inputs)
 def _cell_spaces(work: PageWork) -> PageWork:
-    """A word of wide glyphs holding a word space's white, measured in the page's cells, cut there (`glyphcells`)."""
+    """A word of wide glyphs holding a word space's white, measured in the page's cells, cut there, or marked unsure
+    where its box or its cells do not bear the cut out (`glyphcells`)."""
     facts = cell_facts(work.settings.languages)
     cells = measure_cells(work.words)
     if facts is None or cells is None or work.ink is None:
         return work
-    words, count = split_by_spaces(work.words, work.ink, cells, facts)
-    return replace(work, words=words) if count else work
+    words, count, marked = split_by_spaces(work.words, work.ink, cells, facts)
+    if not count and not marked:
+        return work
+    notes = (f"glyph cells: {marked} words holding a word space's white not cut, marked unsure",) if marked else ()
+    return replace(work, words=words, notes=work.notes + notes)
 
 
 @page_pass("dropped-glyphs", "1", Cost.REGIONS, when=_cell_script, inputs=_facts_inputs)

@@ -13,7 +13,11 @@ against glyph count over the page's words of wide glyphs; Unicode East Asian wid
   neighbouring words of wide glyphs on a row with less white between their ink than `word_space` cells are
   one word read in two (`시 세이도` for `시세이도`). Tesseract's spaces are not trusted: the white is measured
   on the page, in the band one cell high that holds the word's ink (a box that took in another line's ink
-  measures its own glyphs).
+  measures its own glyphs). A word whose ink holds a word space (its white, and the pitch of the glyphs either
+  side of it, `widegaps.WORD_PITCH`) between glyphs but that is not cut
+  (its box no wider than its glyphs' cells: a box that clipped its last glyph's ink, `바꾸어야맺으` for
+  `바꾸어야 맺으`; or cells that do not hold its text) is kept as read and marked unsure (confidence 0): the
+  question rests on two words read glued.
 - **dropped glyphs** (`dropped_glyphs`, `mend_dropped`): ink beside a word on its row that no word's box
   covers, at least `glyph_from` cells wide and most of a glyph high (`자연석` read `연석`, the `자` left out
   of every box), or a box wider than its text by `glyph_from` cells or more (`세기말` read `기말` in a box
@@ -37,6 +41,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract, stacked
+from pipeline.extract.ocr.widegaps import WORD_PITCH
 from pipeline.extract.ocr.words import Word, ink_runs, joined_chains, same_row
 
 MIN_FIT_WORDS = 6  # wide-glyph words of two glyphs or more the page needs for its cells to be measured
@@ -104,18 +109,21 @@ def measure_cells(words: Sequence[Word]) -> Cells | None:
 # ------------------------------------------------------------------------------------------------ word spaces
 
 
-def split_by_spaces(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> tuple[list[Word], int]:
+def split_by_spaces(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> tuple[list[Word], int, int]:
     """`words` with each word of wide glyphs that holds a word space's white cut there, and neighbouring words of
-    wide glyphs on a row with less white between their ink than a word space joined (see the module); and how
-    many spaces were put back or taken out."""
+    wide glyphs on a row with less white between their ink than a word space joined (see the module); how many
+    spaces were put back or taken out; and how many words holding such white were not cut but marked unsure."""
     result: list[Word] = []
-    count = 0
+    count = marked = 0
     for word in words:
         pieces = _pieces(word, ink, cells, facts) if cell_word(word) and len(word.text) >= 2 else [word]
+        if pieces == [word] and cell_word(word) and len(word.text) >= 2 and _holds_word_space(word, words, ink, cells, facts):
+            pieces = [replace(word, conf=0.0)]
+            marked += 1
         count += len(pieces) - 1
         result += pieces
     joined, taken = _joined(result, ink, cells, facts)
-    return joined, count + taken
+    return joined, count + taken, marked
 
 
 def _joined(words: list[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> tuple[list[Word], int]:
@@ -152,13 +160,9 @@ def _ink_columns(ink: np.ndarray, word: Word, pitch: float) -> list[tuple[int, i
     return ink_runs(np.asarray(band.any(axis=0)), 0) if band.size else []
 
 
-def _pieces(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> list[Word]:
-    """`word` cut at each white of a word space in it, where the cells of the ink between those whites hold
-    exactly its glyphs; else `word` as it is. A run of ink narrower than `glyph_from` cells at either end of the box
-    (a speck, a mark's tail the box took in) holds no glyph."""
-    if cells.excess(word) < SPACE_EXCESS:
-        return [word]
-    runs = _ink_columns(ink, word, cells.pitch)
+def _word_spans(runs: list[tuple[int, int]], cells: Cells, facts: CellFacts) -> list[tuple[int, int]]:
+    """The stretches of ink between whites of a word space or wider, less a run narrower than `glyph_from` cells at
+    either end (a speck, a mark's tail the box took in: no glyph)."""
     groups: list[list[tuple[int, int]]] = [[runs[0]]] if runs else []
     for run in runs[1:]:
         if run[0] - groups[-1][-1][1] >= facts.word_space * cells.pitch:
@@ -170,6 +174,35 @@ def _pieces(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> list
         spans.pop(0)
     while len(spans) > 1 and spans[-1][1] - spans[-1][0] < facts.glyph_from * cells.pitch:
         spans.pop()
+    return spans
+
+
+def _holds_word_space(word: Word, words: Sequence[Word], ink: np.ndarray, cells: Cells, facts: CellFacts) -> bool:
+    """Whether `word`'s ink holds a word space between two stretches of a glyph's width or more: white of a word
+    space, and the middles of the glyphs either side of it as far apart as across a word space (`widegaps.WORD_PITCH`;
+    each stretch's width shared by the glyphs its cells hold): at low resolution and blur a thin stroke fades and
+    the white between two syllables of one word grows to a word space's (`신월` at 150 dpi), their pitch does not.
+    Ink right of the white that another word's box covers is that word's (a box that ran over its neighbour)."""
+    spans = _word_spans(_ink_columns(ink, word, cells.pitch), cells, facts)
+    others = [w for w in words if w is not word and same_row(word, w)]
+    for (start, end), (after, last) in zip(spans, spans[1:]):
+        if any(w.left < word.left + last and w.right > word.left + after for w in others):
+            continue
+        before_glyphs = max(1, round((end - start - cells.offset) / cells.pitch))
+        after_glyphs = max(1, round((last - after - cells.offset) / cells.pitch))
+        pitch = (after + (last - after) / after_glyphs / 2) - (end - (end - start) / before_glyphs / 2)
+        if pitch >= WORD_PITCH * cells.pitch:
+            return True
+    return False
+
+
+def _pieces(word: Word, ink: np.ndarray, cells: Cells, facts: CellFacts) -> list[Word]:
+    """`word` cut at each white of a word space in it, where the cells of the ink between those whites hold
+    exactly its glyphs; else `word` as it is. A run of ink narrower than `glyph_from` cells at either end of the box
+    (a speck, a mark's tail the box took in) holds no glyph."""
+    if cells.excess(word) < SPACE_EXCESS:
+        return [word]
+    spans = _word_spans(_ink_columns(ink, word, cells.pitch), cells, facts)
     if len(spans) < 2:
         return [word]
     counts = [round((end - start - cells.offset) / cells.pitch) for start, end in spans]

@@ -48,28 +48,64 @@ def test_a_word_space_inside_a_box_is_put_back_where_the_cells_say():
     # 여인숙 덮친 printed, read as one word: three glyphs, a word space of 16 px of white, two glyphs.
     spans = _glyphs(100, 3) + _glyphs(236, 2)
     word = _word("여인숙덮친", 100, 306)
-    pieces, count = split_by_spaces([word], _ink(spans), CELLS, FACTS)
-    assert count == 1
+    pieces, count, marked = split_by_spaces([word], _ink(spans), CELLS, FACTS)
+    assert (count, marked) == (1, 0)
     assert [(w.text, w.left, w.right) for w in pieces] == [("여인숙", 100, 210), ("덮친", 236, 306)]
 
 
 def test_white_between_a_words_glyphs_is_no_space():
     word = _word("여인숙덮친", 100, 290)  # five glyphs on five cells: 10 px between them
-    assert split_by_spaces([word], _ink(_glyphs(100, 5)), CELLS, FACTS) == ([word], 0)
+    assert split_by_spaces([word], _ink(_glyphs(100, 5)), CELLS, FACTS) == ([word], 0, 0)
 
 
-def test_white_where_no_cell_boundary_of_the_text_stands_leaves_the_word_as_read():
-    # Ink of six glyphs with a space after the third, read as five glyphs: the cells do not hold the text.
+def test_white_where_no_cell_boundary_of_the_text_stands_leaves_the_word_as_read_but_unsure():
+    # Ink of six glyphs with a space after the third, read as five glyphs: the cells do not hold the text, so it is
+    # not cut; but the reading glued two words (and lost a glyph), so the question must not rest on it surely.
     spans = _glyphs(100, 3) + _glyphs(236, 3)
     word = _word("여인숙덮친", 100, 346)
-    assert split_by_spaces([word], _ink(spans), CELLS, FACTS) == ([word], 0)
+    assert split_by_spaces([word], _ink(spans), CELLS, FACTS) == ([replace(word, conf=0.0)], 0, 1)
+
+
+def test_a_word_space_in_ink_the_box_clipped_marks_the_word_unsure():
+    # 바꾸어야 맺으 printed, read `바꾸어야맺으` in a box that stops inside the last glyph's ink: the box is no wider
+    # than six glyphs' cells, so the white of the word space (16 px, 0.4 cells) cannot be cut at; it is a flag.
+    spans = _glyphs(100, 4) + _glyphs(276, 2)
+    word = _word("바꾸어야맺으", 100, 330)
+    assert CELLS.excess(word) < 0.12
+    kept, count, marked = split_by_spaces([word], _ink(spans), CELLS, FACTS)
+    assert [(w.text, w.left, w.right) for w in kept] == [("바꾸어야맺으", 100, 330)]
+    assert (kept[0].conf, count, marked) == (0.0, 0, 1)
+    assert unsure_reason(kept[0].text, kept[0].conf, None) is not None
+
+
+def test_white_between_two_syllables_that_stand_a_cells_pitch_apart_is_no_flag():
+    # 신월 scanned at 150 dpi with blur: a thin stroke of the second syllable fades, the white between the syllables
+    # grows to 14 px (0.35 cells, a word space's), but the glyphs' middles stand one cell apart, not a word space's pitch.
+    word = _word("신월", 100, 170)
+    kept, count, marked = split_by_spaces([word], _ink([(100, 130), (144, 170)]), CELLS, FACTS)
+    assert (kept, count, marked) == ([word], 0, 0)
+
+
+def test_ink_beyond_a_white_that_another_words_box_covers_is_no_flag():
+    # 급식실's box ran over its neighbour 1958: the white between them lies inside it, the ink beyond is 1958's.
+    word, number = _word("급식실", 100, 330), _word("1958", 230, 330)
+    spans = _glyphs(100, 3) + [(230, 250), (255, 275), (280, 300), (305, 325)]
+    kept, count, marked = split_by_spaces([word, number], _ink(spans), CELLS, FACTS)
+    assert (kept, count, marked) == ([word, number], 0, 0)
+
+
+def test_a_speck_beyond_a_word_space_at_the_edge_of_a_box_is_no_glyph_and_no_flag():
+    # A stop or a speck 0.4 cells after the word, inside its box: narrower than a glyph, so no word space is in the word.
+    word = _word("여인숙", 100, 236)
+    kept, count, marked = split_by_spaces([word], _ink(_glyphs(100, 3) + [(226, 232)]), CELLS, FACTS)
+    assert (kept, count, marked) == ([word], 0, 0)
 
 
 def test_two_words_with_less_white_between_them_than_a_word_space_are_one():
     # 시세이도 printed; Tesseract read 시 and 세이도 apart with 10 px of white: the cells' white, no word space.
     words = [_word("시", 100, 130), _word("세이도", 140, 250), _word("나열", 266, 336)]
-    joined, count = split_by_spaces(words, _ink(_glyphs(100, 4) + _glyphs(266, 2)), CELLS, FACTS)
-    assert ([(w.text, w.left, w.right) for w in joined], count) == ([("시세이도", 100, 250), ("나열", 266, 336)], 1)
+    joined, count, marked = split_by_spaces(words, _ink(_glyphs(100, 4) + _glyphs(266, 2)), CELLS, FACTS)
+    assert ([(w.text, w.left, w.right) for w in joined], count, marked) == ([("시세이도", 100, 250), ("나열", 266, 336)], 1, 0)
 
 
 def test_the_cell_is_measured_from_the_pages_words():
@@ -180,3 +216,21 @@ def test_on_a_scanned_korean_sheet_a_dropped_syllable_is_read_again(tmp_path):
     read = read_page(pages[0], settings, page_number=1)
     assert "매해" in [w.text for w in read.words] and "매" not in [w.text for w in read.words]
     assert any(note.startswith("glyph cells:") for note in read.notes)
+
+
+@needs_tesseract("kor")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_on_a_scanned_korean_sheet_two_words_read_glued_in_a_clipped_box_are_unsure(tmp_path):
+    # ko-column's sheet scanned at 200 dpi (the `scripts` flag set's scan): Tesseract read the option `바꾸어야 맺으` as
+    # one word, confidently, in a box that stops inside the last syllable's ink, so it cannot be cut at its cells;
+    # `cell-spaces` finds the word space's white in its ink and marks the word unsure instead.
+    pages, printed, settings = _scan(tmp_path, "ko-column", 200, 0.6, 80)
+    assert any("바꾸어야 맺으" in option for q in printed for option in q.options)
+
+    def glued(disabled: tuple[str, ...]) -> list[float]:
+        # The option is on the sheet's second page.
+        return [w.conf for w in read_page(pages[1], replace(settings, disabled_passes=disabled), page_number=2).words
+                if w.text == "바꾸어야맺으"]
+
+    assert [conf >= 60 for conf in glued(("cell-spaces",))] == [True]
+    assert glued(()) == [0.0]
