@@ -77,7 +77,7 @@ def _inside_ring(grey: Image.Image, box: Box) -> Image.Image | None:
     return Image.fromarray(crop)
 
 
-def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp, path: Path,
+def _read_numbers(grey: Image.Image, boxes: list[Box], gap: int, languages, dpi, omp,
                   digits: str = "0123456789") -> list[tuple[int, float] | None]:
     """Each crop's number and Tesseract's confidence in it, or None (see `read_digits`)."""
     return [(int(read[0]), read[1]) if read else None for read in read_digit_confs(grey, boxes, gap, languages, dpi, omp, digits)]
@@ -168,18 +168,18 @@ def _read_cells(grey: Image.Image, boxes: list[Box], labels: Sequence[str], gap:
     if not rest:
         return answers, {}
     digits = "".join(sorted(ringed))
-    with_ring = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, path.with_suffix(".rings.pgm"), digits)
+    with_ring = _read_numbers(grey, [boxes[i] for i in rest], gap, languages, dpi, omp, digits)
     inner = {j: _inside_ring(grey, boxes[rest[j]]) for j in range(len(rest))}
     # Read again with the ring whitened, apart (Tesseract reads each digit of a stack in its neighbours' company):
     # the rings left unread, and the rings read under `DIGIT_SURE`, to check them.
     unread = [j for j, read in enumerate(with_ring) if read is None]
     weak = [j for j, read in enumerate(with_ring) if read is not None and str(read[0]) in ringed and read[1] < DIGIT_SURE]
     whitened: dict[int, tuple[int, float] | None] = {}
-    for group, suffix in ((unread, ".digits.pgm"), (weak, ".checks.pgm")):
+    for group in (unread, weak):
         bare = [j for j in group if inner[j] is not None]
         if bare:
             canvas, placed = _side_by_side([inner[j] for j in bare])  # type: ignore[misc]
-            whitened.update(zip(bare, _read_numbers(canvas, placed, gap, languages, dpi, omp, path.with_suffix(suffix), digits)))
+            whitened.update(zip(bare, _read_numbers(canvas, placed, gap, languages, dpi, omp, digits)))
     overruled: dict[int, str] = {}
     for j, index in enumerate(rest):
         read = _ring_digit(with_ring[j], whitened.get(j), ringed)
