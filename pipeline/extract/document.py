@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -107,15 +108,11 @@ class ExtractedDocument:
         return sum(1 for p in self.pages if p.method is PageMethod.OCR)
 
     def to_json(self) -> str:
-        data = _plain(self)
+        data = _plain(self)  # each line's record without its fields at their defaults (`_line_record`)
         # Diagnostics with their codes and concerns (a str subclass would be written as its message alone).
         data["warnings"] = to_records(self.warnings, Code.EXTRACT_NOTE)
         for page_data, page in zip(data["pages"], self.pages):
             page_data["ocr_notes"] = to_records(page.ocr_notes, Code.EXTRACT_NOTE)
-            for line_data in page_data["lines"]:
-                for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks", "unaccounted_ink"):
-                    if line_data[name] is None or line_data[name] is False or line_data[name] == []:
-                        del line_data[name]  # most lines: left out, read back as the default
         return json.dumps(data, ensure_ascii=False, default=_enum_value)
 
     @classmethod
@@ -140,10 +137,13 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 def _plain(value):
     """`dataclasses.asdict` without its deep copy of every value (most of the time of writing a document):
     the same dicts and lists, sharing the leaves, which JSON only reads. Plain values return at once and
-    each class's field names are looked up once, not once an object (thousands of lines a document)."""
+    each class's field names are looked up once, not once an object (thousands of lines a document); a
+    line is `_line_record`'s."""
     kind = type(value)
     if kind in _LEAVES:
         return value
+    if kind is Line:
+        return _line_record(value)
     names = _FIELD_NAMES.get(kind)
     if names is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
@@ -154,6 +154,34 @@ def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+# A line's fields, and those of them left out of its record where they hold their defaults (most lines: read
+# back as the default). The defaults' fields come last, so a line without them is its leading fields alone.
+_LINE_FIELDS = tuple(f.name for f in dataclasses.fields(Line))
+_LINE_OPTIONAL = ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks", "unaccounted_ink")
+_LINE_LEADING = _LINE_FIELDS[: len(_LINE_FIELDS) - len(_LINE_OPTIONAL)]
+assert _LINE_FIELDS[len(_LINE_LEADING):] == _LINE_OPTIONAL, "a line's optional fields must come last"
+_LINE_VALUES = operator.attrgetter(*_LINE_FIELDS)
+_AT_DEFAULTS = ([], False, None, [], [], [])  # `_LINE_OPTIONAL`'s values on most lines
+
+
+def _line_record(line: Line) -> dict:
+    """`_plain(line)` less the optional fields at their defaults (None, False or empty), as `to_json` writes
+    it: the values taken by one C call and zipped with the names, without `_plain`'s call a field. The
+    leading fields are leaves by their types (JSON writes a tuple or a dict there as `_plain`'s copy of it),
+    and a line with an optional field set goes field by field through `_plain`, as before."""
+    values = _LINE_VALUES(line)
+    optional = values[len(_LINE_LEADING):]
+    if optional == _AT_DEFAULTS and optional[1] is False:  # `ocr` 0 equals False, and is written
+        return dict(zip(_LINE_LEADING, values))
+    record = {}
+    for name, value in zip(_LINE_FIELDS, values):
+        value = _plain(value)
+        if name in _LINE_OPTIONAL and (value is None or value is False or value == []):
+            continue
+        record[name] = value
+    return record
 
 
 def _enum_value(obj):

@@ -154,9 +154,29 @@ def _walk(page: int, bounds: _Bounds, form: int | None = None, matrix: pdfium.Pd
 
 def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
     """Graphic objects and text-object boxes of a page, in top-left-origin points."""
+    graphics, paths, texts = _page_boxes(page)
+    return _shaped(graphics, paths), texts
+
+
+def _shaped(graphics: list[_Graphic], paths: list[int]) -> list[_Graphic]:
+    """The graphics with each path's shape told (`_path_shape`): `paths` holds the handle of each
+    graphic that is a path, in order, and 0 for the others."""
+    shaped = []
+    for graphic, handle in zip(graphics, paths):
+        if handle:
+            shape, filled = _path_shape(handle)
+            graphic = _Graphic(shape, graphic.box, filled)
+        shaped.append(graphic)
+    return shaped
+
+
+def _page_boxes(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[int], list[Box]]:
+    """`_page_objects` before its paths' shapes are told: the graphics (a path's kind left "straight"),
+    the handle of each that is a path (0 for the others), and the text-object boxes."""
     width, height = page.get_size()
     page_area = width * height
     graphics: list[_Graphic] = []
+    paths: list[int] = []
     texts: list[Box] = []
     for handle, kind, (left, bottom, right, top) in _walk(pagechars.handle_of(page.raw), _Bounds()):
         box = (max(left, 0.0), max(height - top, 0.0), min(right, width), min(height - bottom, height))
@@ -170,12 +190,14 @@ def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
             texts.append(box)
         elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
             graphics.append(_Graphic("image", box))
+            paths.append(0)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH and area < FRAME_MIN_PAGE_SHARE * page_area:
-            shape, filled = _path_shape(handle)
-            graphics.append(_Graphic(shape, box, filled))
+            graphics.append(_Graphic("straight", box))
+            paths.append(handle)
         elif kind == pdfium_c.FPDF_PAGEOBJ_SHADING and area < FRAME_MIN_PAGE_SHARE * page_area:
             graphics.append(_Graphic("curved", box, True))
-    return graphics, texts
+            paths.append(0)
+    return graphics, paths, texts
 
 
 # --------------------------------------------------------------------------- clustering
@@ -294,10 +316,15 @@ def _big_enough(box: Box, min_area_pt2: float) -> bool:
 
 
 def find_figure_boxes(page: pdfium.PdfPage, *, min_area_pt2: float = 2500) -> list[Box]:
-    """Figure boxes on one page, top to bottom, in points with a top-left origin."""
-    graphics, texts = _page_objects(page)
-    if not graphics:
+    """Figure boxes on one page, top to bottom, in points with a top-left origin.
+
+    A cluster's box is the union of its members' boxes, so none is bigger than all the page's graphics
+    together: where that union is under the size a figure needs (`_big_enough`: most text pages, their
+    graphics a rule or two), the page has none, and its paths' segments are not looked at."""
+    graphics, paths, texts = _page_boxes(page)
+    if not graphics or not _big_enough(_union([g.box for g in graphics]), min_area_pt2):
         return []
+    graphics = _shaped(graphics, paths)
     boxes = np.array([g.box for g in graphics], dtype=np.float64)
     found: list[Box] = []
     for group in _clusters(boxes, JOIN_GAP_PT):

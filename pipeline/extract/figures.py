@@ -64,17 +64,28 @@ def _relative_path(path: Path, root: Path) -> str:
         return str(path.resolve())
 
 
-def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Image.Image:
-    """The RGB pixels of `box` (left, top, right, bottom) of a rendered page. A BGR render inside the
-    box is cut from pdfium's buffer as it is (a view), so only the crop is copied, and PIL's raw decoder
-    swaps its channels in C (a numpy copy of a reversed channel axis cost three times as much);
-    converting the whole page to a PIL image first cost more than the render itself. The same pixels
-    every way."""
+def _cut_pixels(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The BGR pixels of `box` (left, top, right, bottom) of a BGR render, copied out of pdfium's buffer
+    (height × width × 3), or None where the render is no BGR one or the box is not inside it."""
     left, top, right, bottom = box
     if bitmap.mode == "BGR" and 0 <= left < right <= bitmap.width and 0 <= top < bottom <= bitmap.height:
-        pixels = np.ascontiguousarray(bitmap.to_numpy()[top:bottom, left:right])
-        return Image.frombuffer("RGB", (right - left, bottom - top), pixels, "raw", "BGR", 0, 1)
-    return bitmap.to_pil().convert("RGB").crop(box)
+        return np.ascontiguousarray(bitmap.to_numpy()[top:bottom, left:right])
+    return None
+
+
+def _rgb(pixels: np.ndarray) -> Image.Image:
+    """BGR pixels (`_cut_pixels`) as an RGB image: PIL's raw decoder swaps the channels in C (a numpy copy
+    of a reversed channel axis cost three times as much)."""
+    height, width = pixels.shape[:2]
+    return Image.frombuffer("RGB", (width, height), pixels, "raw", "BGR", 0, 1)
+
+
+def _crop_bitmap(bitmap: pdfium.PdfBitmap, box: tuple[int, int, int, int]) -> Image.Image:
+    """The RGB pixels of `box` (left, top, right, bottom) of a rendered page. A BGR render inside the
+    box is cut from pdfium's buffer as it is (a view), so only the crop is copied; converting the whole
+    page to a PIL image first cost more than the render itself. The same pixels every way."""
+    pixels = _cut_pixels(bitmap, box)
+    return _rgb(pixels) if pixels is not None else bitmap.to_pil().convert("RGB").crop(box)
 
 
 # The content address of each crop this process encoded, by its pixels: a family's logos, ornaments and
@@ -86,8 +97,16 @@ _ENCODED: dict[bytes, str] = {}
 ENCODED_MAX = 4096  # addresses kept (about 150 bytes each); the memo starts afresh when full
 
 
-def _pixels_key(crop: Image.Image) -> bytes:
-    """A digest of everything a crop's PNG encodes: its mode, size and pixels."""
+def _pixels_key(crop: Image.Image | np.ndarray) -> bytes:
+    """A digest of everything a crop's PNG encodes: its mode, size and pixels. A crop still in pdfium's
+    buffer (`_cut_pixels`: rows of BGR pixels) is keyed as it is, its layout named in the key, so the PIL
+    image is made only for a crop to encode (the same picture keyed once as BGR and once as an RGB image
+    has two keys, and is encoded under each: to the same bytes)."""
+    if isinstance(crop, np.ndarray):
+        height, width = crop.shape[:2]
+        key = hashlib.sha256(f"BGR {width}x{height}\n".encode())
+        key.update(crop)
+        return key.digest()
     key = hashlib.sha256(f"{crop.mode} {crop.size[0]}x{crop.size[1]}\n".encode())
     key.update(crop.tobytes())
     return key.digest()
@@ -120,21 +139,25 @@ def cut_page(page: pdfium.PdfPage, number: int, boxes: list[Box], out_dir: Path,
     scale = dpi / 72.0
     padded = [(max(x0 - CROP_PADDING_PT, 0.0), max(top - CROP_PADDING_PT, 0.0), min(x1 + CROP_PADDING_PT, width),
                min(bottom + CROP_PADDING_PT, height)) for x0, top, x1, bottom in boxes]
-    # Drawn from the page loaded again, without what lies apart from every crop; `page` stays whole.
+    pixel_boxes = [(round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)) for x0, top, x1, bottom in padded]
+    # Drawn from the page loaded again, without what lies apart from every crop, on a buffer white where
+    # the crops are (`render_on_white`'s `read`); `page` stays whole.
     drawn = page.pdf[number - 1]
     try:
         drop_objects_apart(drawn, padded, APART_MARGIN_PT)
-        bitmap = render_on_white(drawn, scale)
+        bitmap = render_on_white(drawn, scale, read=pixel_boxes)
     finally:
         drawn.close()
     cuts = []
-    for x0, top, x1, bottom in padded:
-        crop = _crop_bitmap(bitmap, (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale)))
+    for (x0, top, x1, bottom), pixel_box in zip(padded, pixel_boxes):
+        # Keyed in pdfium's buffer; made a PIL image only to be encoded.
+        cut = _cut_pixels(bitmap, pixel_box)
+        crop: Image.Image | np.ndarray = cut if cut is not None else bitmap.to_pil().convert("RGB").crop(pixel_box)
         pixels = _pixels_key(crop)
         digest = _ENCODED.get(pixels)
         data = None
         if digest is None or not (out_dir / f"{digest}.png").exists():
-            data = _png(crop)
+            data = _png(_rgb(crop) if isinstance(crop, np.ndarray) else crop)
             digest = hashlib.sha256(data).hexdigest()
             if len(_ENCODED) >= ENCODED_MAX:
                 _ENCODED.clear()

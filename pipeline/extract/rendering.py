@@ -4,7 +4,7 @@
 page is drawn: at 300 dpi that costs about a third of the render. `render_on_white` makes the same call
 to pdfium (same size, flags and form drawing) on a buffer numpy filled white at memory speed: the same
 pixels (`tests/pipeline/extract/test_figures.py` compares them page by page). Figure crops and the OCR
-renders (`ocr.engine.render_page`) both use it.
+renders (`ocr.engine.render_page`) both use it; figure crops have only their own boxes filled (`read`).
 
 `drop_objects_apart(page, boxes, margin)` takes out of a loaded page the objects that paint nothing in
 `boxes`: a masked page (`ocr.masked`) keeps the pixels of a few boxes of a 300 dpi render and paints the
@@ -23,10 +23,24 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 
-def render_on_white(page: pdfium.PdfPage, scale: float) -> pdfium.PdfBitmap:
-    """`page.render(scale=scale)`: a BGR bitmap of the page, the same pixels, white filled by numpy."""
+PixelBox = tuple[int, int, int, int]  # left, top, right, bottom in the bitmap's pixels
+
+
+def render_on_white(page: pdfium.PdfPage, scale: float, *, read: Iterable[PixelBox] | None = None) -> pdfium.PdfBitmap:
+    """`page.render(scale=scale)`: a BGR bitmap of the page, the same pixels, white filled by numpy.
+
+    `read`: the only pixels the caller will read (a page's figure crops): those alone are filled white, and
+    the rest of the buffer is left as numpy allocated it (a fresh page-sized buffer is untouched memory the
+    system maps on first write). pdfium paints every pixel from the page's objects and that pixel's own
+    value before (a blend, a group's backdrop and a mask are pixel by pixel), so the pixels inside `read`
+    are those of the whole page on white; a 150 dpi A4 page is 6.5 MB to fill, a crop a tenth of it."""
     width, height = (math.ceil(side * scale) for side in page.get_size())
-    pixels = np.full((height, width * 3), 255, dtype=np.uint8)
+    if read is None:
+        pixels = np.full((height, width * 3), 255, dtype=np.uint8)
+    else:
+        pixels = _unfilled((height, width * 3))
+        for left, top, right, bottom in read:
+            pixels[max(top, 0):max(bottom, 0), 3 * max(left, 0):3 * max(right, 0)] = 255
     buffer = (ctypes.c_ubyte * pixels.size).from_buffer(pixels)
     bitmap = pdfium.PdfBitmap.new_native(width, height, format=pdfium_c.FPDFBitmap_BGR, buffer=buffer)
     placed = (bitmap, page, 0, 0, width, height, 0, pdfium_c.FPDF_ANNOT)  # `render`'s defaults: annotations drawn
@@ -34,6 +48,11 @@ def render_on_white(page: pdfium.PdfPage, scale: float) -> pdfium.PdfBitmap:
     if page.formenv:
         pdfium_c.FPDF_FFLDraw(page.formenv, *placed)
     return bitmap
+
+
+def _unfilled(shape: tuple[int, int]) -> np.ndarray:
+    """A buffer whose values are not set (`render_on_white`'s pixels outside what is read)."""
+    return np.empty(shape, dtype=np.uint8)
 
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left

@@ -49,3 +49,26 @@ def test_a_document_is_written_as_asdict_gives_it_and_read_back_whole():
     again = ExtractedDocument.from_json(text)
     assert again.to_json() == text and again.pages[1].scanned_figures == document.pages[1].scanned_figures
     assert "ocr" not in json.loads(text)["pages"][0]["lines"][0]  # a default is left out, read back as the default
+
+
+def test_each_optional_line_field_is_written_where_it_is_set_and_left_out_at_its_default():
+    """Lines are written by a fast path where every optional field holds its default, field by field
+    otherwise: each field set alone (a tuple for a list, `ocr` as 0) is written as asdict gives it."""
+    set_alone = [
+        {"wide_gap_starts": [1.5]}, {"wide_gap_starts": ()}, {"ocr": True}, {"ocr": 0}, {"ocr_confidence": 0.0},
+        {"unsure_words": ["x"]}, {"unclear_marks": ("y",)}, {"unaccounted_ink": ["z"]}, {"font_size": None},
+    ]
+    lines = [Line("a", 1.0, 2.0, 3.0, 4.0, **fields) for fields in set_alone] + [Line("b", 1, 2, 3, 4)]
+    document = ExtractedDocument("e" * 64, "x.pdf", 1, [Page(1, 595.0, 842.0, PageMethod.TEXT, lines=lines)], "extract/test")
+    text = document.to_json()
+    # as a line was written field by field before the fast path: tuples as lists, then each optional field
+    # left out where it is None, False itself or an empty list
+    data = json.loads(json.dumps(dataclasses.asdict(document), ensure_ascii=False, default=lambda value: value.value))
+    for line_data in data["pages"][0]["lines"]:
+        for name in ("wide_gap_starts", "ocr", "ocr_confidence", "unsure_words", "unclear_marks", "unaccounted_ink"):
+            if line_data[name] is None or line_data[name] is False or line_data[name] == []:
+                del line_data[name]
+    assert text == json.dumps(data, ensure_ascii=False)
+    written = json.loads(text)["pages"][0]["lines"]
+    assert [sorted(set(line) - {"text", "x0", "top", "x1", "bottom", "highlighted", "font_size", "bold"}) for line in written] == [
+        ["wide_gap_starts"], [], ["ocr"], ["ocr"], ["ocr_confidence"], ["unsure_words"], ["unclear_marks"], ["unaccounted_ink"], [], []]

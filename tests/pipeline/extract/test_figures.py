@@ -398,3 +398,90 @@ def test_crops_drawn_without_what_lies_apart_hold_the_whole_pages_pixels(sheet, 
         assert cut_pages == 2  # the photo page and the drawings page
     finally:
         document.close()
+
+
+def _rules_page() -> PageSpec:
+    """Text with two rules under it, 2 mm apart: graphics no figure can be made of (a rule is
+    under `MIN_SIDE_PT` tall however long, so every cluster of them is too)."""
+    return PageSpec([TextBox(BODY, 20, 25, 170), Line(20, 60, 190, 60, width=0.5), Line(20, 62, 60, 62, width=0.3)])
+
+
+def test_a_page_of_rules_has_no_figure_and_its_paths_are_not_looked_into(tmp_path, monkeypatch):
+    """All of a page's graphics together smaller than a figure may be: no figure, and no path's segments
+    read to tell its shape. A page whose graphics together are big enough has its paths looked into."""
+    from pipeline.extract import figureboxes
+
+    pdf = build(tmp_path / "rules.pdf", [_rules_page(), _vector_page()])
+    told: list[int] = []
+    real = figureboxes._path_shape
+    monkeypatch.setattr(figureboxes, "_path_shape", lambda handle: told.append(handle) or real(handle))
+    with pdfium.PdfDocument(str(pdf)) as document:
+        graphics, _ = figureboxes._page_objects(document[0])
+        assert len(graphics) == 2 and len(told) == 2  # the page's two rules, as a walk of its objects finds them
+        told.clear()
+        assert find_figure_boxes(document[0]) == [] and told == []
+        assert len(find_figure_boxes(document[1])) == 2 and told
+
+
+def test_figure_boxes_are_those_of_every_cluster_looked_into(sheet, tmp_path):
+    """The union test only skips pages where every cluster would be too small: on each page of the sheets
+    (images, drawings, a grid, a frame, rules) the boxes are those found with every path's shape told."""
+    from pipeline.extract import figureboxes
+
+    pdf = build(tmp_path / "rules.pdf", [_rules_page(), _frame_page()])
+    for path in (sheet, pdf):
+        with pdfium.PdfDocument(str(path)) as document:
+            for index in range(len(document)):
+                page = document[index]
+                graphics, texts = figureboxes._page_objects(page)
+                union = figureboxes._union([g.box for g in graphics]) if graphics else None
+                found = find_figure_boxes(page)
+                if union is None or not figureboxes._big_enough(union, 2500):
+                    assert found == []
+                else:
+                    assert found == find_figure_boxes(page, min_area_pt2=2500)
+
+
+def test_crops_keep_their_pixels_whatever_the_buffer_holds_outside_them(sheet, tmp_path, monkeypatch):
+    """A figure page is drawn on a buffer filled white only inside its crops (`render_on_white`'s `read`):
+    with the rest of the buffer holding anything (here a grey no render paints), each crop is the whole
+    white page's render there, and its PNG the same bytes."""
+    from pipeline.extract import figures, rendering
+
+    monkeypatch.setattr(figures, "_ENCODED", {})
+    monkeypatch.setattr(rendering, "_unfilled", lambda shape: np.full(shape, 0x5A, dtype=np.uint8))
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        for index in (0, 1):  # the photo page and the drawings page
+            page = document[index]
+            boxes = find_figure_boxes(page)
+            cuts = figures.cut_page(page, index + 1, boxes, tmp_path / "fig")
+            scale = 150 / 72
+            whole = rendering.render_on_white(page, scale)
+            garbled = rendering.render_on_white(page, scale, read=[(0, 0, 10, 10)])
+            assert (garbled.to_numpy()[20:, 20:] == 0x5A).any()  # the grey stays where nothing is drawn
+            for cut in cuts:
+                x0, top, x1, bottom = cut.bbox
+                box = (round(x0 * scale), round(top * scale), round(x1 * scale), round(bottom * scale))
+                assert cut.data == figures._png(figures._crop_bitmap(whole, box))
+    finally:
+        document.close()
+
+
+def test_a_crop_is_keyed_in_the_render_and_encoded_from_it_as_an_rgb_image(sheet):
+    """The memo's key is taken from pdfium's BGR buffer as it is (no image made for a crop already encoded);
+    one made for encoding holds the very pixels an RGB cut of the page gives."""
+    from pipeline.extract import figures
+
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        bitmap = document[0].render(scale=150 / 72)
+        box = (100, 200, 700, 560)
+        pixels = figures._cut_pixels(bitmap, box)
+        assert pixels is not None and pixels.shape == (360, 600, 3)
+        assert figures._rgb(pixels).tobytes() == bitmap.to_pil().convert("RGB").crop(box).tobytes()
+        assert figures._pixels_key(pixels) == figures._pixels_key(pixels.copy())
+        assert figures._pixels_key(pixels) != figures._pixels_key(pixels[:, :-1].copy())  # its size is in the key
+        assert figures._cut_pixels(bitmap, (1100, 1600, 1300, 1800)) is None  # off the page: cut by PIL
+    finally:
+        document.close()
