@@ -89,6 +89,9 @@ class CertaintyPolicy:
     swap_in_capitals: bool = False
     # The second recogniser's reading as evidence (`agreement`): alike, sure; otherwise, unsure.
     agreement: bool = True
+    # ... but not where its reading only lacks marks of a letter it cannot write (`agreement.unwritable_marks_lost`:
+    # `sùng` for `sừng`; its alphabet has `ư` and `ù`, not `ừ`).
+    unwritable_marks: bool = True
     # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
     # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
     signs_agree: bool = True
@@ -109,7 +112,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "10"  # 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "11"  # 11: a second reading lacking only marks of letters the second recogniser cannot write is no contradiction (`unwritable_marks`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -230,7 +233,7 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     # Read alike by both engines, the word is sure by its reading; not by its shape (below): a capital I
     # and a small l, or a narrow space, look alike to any recogniser.
     read_alike = policy.agreement and second is not None and alike(text, second)
-    if policy.agreement and second is not None and contradicts(text, second):
+    if policy.agreement and second is not None and contradicts(text, second, unwritable=policy.unwritable_marks):
         return SECOND_READER_DIFFERS
     measured = conf if conf is not None and conf >= 0 and not read_alike else None
     if measured is not None and measured < policy.unsure_below and not _vouched(core, lexicon, policy.known_sure_from):
