@@ -493,7 +493,10 @@ DICTIONARY = "dictionary"  # --signs: a word of small letters no dictionary know
 DICTIONARY_FROM = 4  # ... of this many letters or more
 JOINED = "joined"  # --signs: a word known with letters blur joins put back (`CertaintyPolicy.misread_letters`; in `all`)
 MARKS = "marks"  # --signs: a word known with a diacritic more (`CertaintyPolicy.lost_marks`; off as shipped)
-WORD_RULES = (DICTIONARY, JOINED, MARKS)
+# --signs: a second reading lacking only marks the second recogniser cannot write is no contradiction
+# (`CertaintyPolicy.unwritable_marks`; off as shipped)
+UNWRITABLE = "unwritable"
+WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE)
 SWEEP = [
     CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
     for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
@@ -508,8 +511,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
-                             "`dictionary` and `marks` add the word rules `CertaintyPolicy.unknown_to_all_from` and `lost_marks` "
-                             "(off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+                             "`dictionary`, `marks` and `unwritable` add the word rules `CertaintyPolicy.unknown_to_all_from`, "
+                             "`lost_marks` and `unwritable_marks` (off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
     parser.add_argument("--compare", choices=list(COMPARE), default="reader",
                         help="when a read text counts as the printed one: " + "; ".join(f"{k}: {v}" for k, v in COMPARE.items()))
     parser.add_argument("--kinds", action="store_true", help="after each set, its differing questions by kind of difference (`misreadkinds`)")
@@ -526,10 +529,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
     enable_signs(chosen - set(WORD_RULES))
     ruled = replace(CertaintyPolicy(), unknown_to_all_from=DICTIONARY_FROM if DICTIONARY in chosen else 0,
-                    misread_letters=JOINED in chosen, lost_marks=MARKS in chosen)
+                    misread_letters=JOINED in chosen, lost_marks=MARKS in chosen, unwritable_marks=UNWRITABLE in chosen)
     names = [*SETS, *CORPUS_SETS, SCRIPTS] if args.set == "all" else [args.set]
     policies = [replace(p, unknown_to_all_from=ruled.unknown_to_all_from, misread_letters=ruled.misread_letters,
-                        lost_marks=ruled.lost_marks) for p in SWEEP] if args.sweep else [ruled]
+                        lost_marks=ruled.lost_marks, unwritable_marks=ruled.unwritable_marks) for p in SWEEP] if args.sweep else [ruled]
     for policy in policies:
         for name in names:
             show = args.show and not args.sweep

@@ -19,17 +19,29 @@ differently at low resolution more often than either misses one, and parse cuts 
 
 A word the second reader did not read (no window held it, or the language has no second reader: Greek,
 Hangul, Cyrillic) has no such evidence (`second` is None) and is judged by the other rules alone.
+
+The second reader cannot disagree about a letter it cannot write. Its alphabet (the recognition model's character
+dictionary, `recognisers.Recogniser.alphabet`) holds `ư`, `ơ`, `ù`, `ó`, `ê` but not Vietnamese `ừ`, `ớ`, `ề`, which
+stack two marks on one base: where Tesseract's letter is outside that alphabet, the second reader's letter of the
+same base with some of its marks (`ù` for `ừ`, `ó` for `ớ`, `ê` for `ề`), or no letter at all there (`nhiu` for
+`nhiều`: its model has no character for it), says the letter reads alike as far as it can tell
+(`unwritable_marks_lost`). A mark it reads that the letter lacks (`ú` for `ừ`: another tone) is still a
+difference; so is any mark lost on a letter it can write (`pornosi` for `pornosı`: it writes `ı`). Off as shipped
+(`CertaintyPolicy.unwritable_marks`): the misread Vietnamese questions of the `scripts` set were caught only by such
+a right word (`dừng` read `dùng`), and no sign of the misread tone itself was found (docs/results.md).
 """
 from __future__ import annotations
 
 import difflib
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import lru_cache
 
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.words import Word
 
+SECOND_RECOGNISER = "rapidocr"  # the recogniser that reads unsure words again (`secondread`)
 NOTHING_READ = ""  # `second` of a word the second reader read nothing at, in a window it read
 # A space beside a mark (`b) cantó` against `b)cantó`, `84 .`) is no difference of words: parse cuts a
 # label off at its mark either way. A space between two letters or digits is (`sa k` against `sak`).
@@ -78,14 +90,71 @@ def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     return len(ours) != len(theirs) and unspaced(ours) == unspaced(theirs)
 
 
-def contradicts(text: str, second: str) -> bool:
+def contradicts(text: str, second: str, alphabet: Collection[str] | None = None, *, unwritable: bool = False) -> bool:
     """Whether the second reading says the word reads otherwise: it differs (`alike`), the word is more
     than one character (a lone letter or digit, a key's answer or a label, gives the second reader too
     little to read: it drops it or reads the mark beside it), and the second reading is not merely the word
     with some of its accents lost (`zatažovatel` for `zaťažovateľ`, `pod'` for `poď`: the second reader's
     model knows those letters but reads them seldom). In those cases Tesseract's other evidence judges it.
-    An accent the second reader reads where Tesseract has none, or another one, is a contradiction."""
-    return len(_core(text)) > 1 and not alike(text, second) and not _accents_lost(_core(text), _core(second))
+    An accent the second reader reads where Tesseract has none, or another one, is a contradiction. Nor is a
+    second reading that only lacks marks of letters outside the second reader's `alphabet` (None: its own,
+    `second_alphabet`; see the module's doc) where `unwritable` is on (`CertaintyPolicy.unwritable_marks`, off as
+    shipped)."""
+    if len(_core(text)) <= 1 or alike(text, second):
+        return False
+    ours, theirs = _core(text), _core(second)
+    if _accents_lost(ours, theirs):
+        return False
+    return not (unwritable and bool(theirs) and unwritable_marks_lost(ours, theirs, alphabet))
+
+
+def unwritable_marks_lost(ours: str, theirs: str, alphabet: Collection[str] | None = None) -> bool:
+    """Whether `theirs` is `ours` but for letters the second reader cannot write (outside `alphabet`; None: its
+    own), each read as its base letter with fewer of its marks (`sùng` for `sừng`, `nhiêu` for `nhiều`) or not read
+    at all (`nhiu`: its model has no character for it, and writes none). A letter it can write must read as it is,
+    and a mark the letter lacks is a difference."""
+    if ours == theirs or len(theirs) > len(ours):
+        return False
+    asked: list[Collection[str]] = []  # the alphabet, asked for once a letter needs it (empty: none known)
+
+    def lacks(letter: str) -> bool:
+        if not asked:
+            asked.append((second_alphabet() if alphabet is None else alphabet) or frozenset())
+        return bool(asked[0]) and letter not in asked[0]  # no alphabet known: no letter is taken for unwritable
+
+    @lru_cache(maxsize=None)
+    def rest_agrees(i: int, j: int) -> bool:
+        if i == len(ours):
+            return j == len(theirs)
+        if j < len(theirs) and ours[i] == theirs[j] and rest_agrees(i + 1, j + 1):
+            return True
+        if not unicodedata.combining(ours[i]) and ours[i].isalpha() and lacks(ours[i]):
+            if j < len(theirs) and _fewer_marks(ours[i], theirs[j]) and rest_agrees(i + 1, j + 1):
+                return True
+            return rest_agrees(i + 1, j)
+        return False
+
+    return rest_agrees(0, 0)
+
+
+def _fewer_marks(letter: str, read: str) -> bool:
+    """Whether `read` is `letter`'s base letter with a part of its combining marks, in order (`ù` of `ừ`)."""
+    ours, theirs = unicodedata.normalize("NFD", letter), unicodedata.normalize("NFD", read)
+    if not ours or not theirs or ours[0] != theirs[0] or len(theirs) >= len(ours):
+        return False
+    marks = iter(ours[1:])
+    return all(mark in marks for mark in theirs[1:])
+
+
+@lru_cache(maxsize=1)
+def second_alphabet() -> frozenset[str] | None:
+    """The characters the second recogniser can write (its recognition model's character dictionary); None where it
+    is not installed or does not say. Asked only when a reading lacks a mark, so a page read from the cache
+    starts no model otherwise."""
+    from pipeline.extract.ocr.recognisers import RECOGNISERS
+
+    recogniser = RECOGNISERS[SECOND_RECOGNISER]
+    return None if recogniser.unavailable() else recogniser.alphabet()
 
 
 def _base(ch: str) -> str:

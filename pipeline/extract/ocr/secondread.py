@@ -45,14 +45,13 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.agreement import keep_second_readings, mark_settled
+from pipeline.extract.ocr.agreement import SECOND_RECOGNISER, keep_second_readings, mark_settled
 from pipeline.extract.ocr.alternatives import alternatives, alternatives_reading, known_alternatives, same_alternatives
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, dictionary_identity, spelling_for
 from pipeline.extract.ocr.lexicon import word_core
 from pipeline.extract.ocr.recognisers import RECOGNISERS, CropReading, Recogniser
 from pipeline.extract.ocr.words import Word, overlap_share, words_by_line
 
-SECOND_RECOGNISER = "rapidocr"
 UNSURE_BELOW = 80.0  # Tesseract word confidence under which a word is read again
 BUDGET_SHARE = 0.06  # of the page's text width (in text-line heights) the second reader may read
 BUDGET_FLOOR = 12.0  # text-line heights it may read on any page (a short page's one unsure line)

@@ -15,7 +15,16 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.diagnostics import Code
 from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
-from pipeline.extract.ocr.agreement import NOTHING_READ, alike, keep_second_readings, mark_settled, second_readings
+from pipeline.extract.ocr.agreement import (
+    NOTHING_READ,
+    alike,
+    contradicts,
+    keep_second_readings,
+    mark_settled,
+    second_alphabet,
+    second_readings,
+    unwritable_marks_lost,
+)
 from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, SECOND_READER_SIGN, CertaintyPolicy, sign_contradicted, unsure_reason
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
 from pipeline.extract.ocr.lexicon import Lexicon
@@ -273,3 +282,64 @@ def test_windows_that_decide_a_words_certainty_are_read_first_and_on_a_budget_of
     read_widths.clear()
     assert "no unsure word within the budget" in read_again(image, middling, ["spa"], recogniser_name="recording").note
     assert read_widths == []
+
+
+# --------------------------------------------------------------------------- letters the second reader cannot write
+
+# A stand-in for the second reader's alphabet: the base letters with one mark each, none of Vietnamese's stacked ones.
+ONE_MARK = frozenset("abcdeghiklmnopqrstuvxyđăâêôơưàáãèéìíòóõùúýıç")
+UNWRITABLE = CertaintyPolicy(unwritable_marks=True)  # off as shipped (`CertaintyPolicy.unwritable_marks`)
+
+
+def test_a_second_reading_lacking_only_marks_of_a_letter_the_second_reader_cannot_write_is_no_contradiction():
+    # `ừ`, `ớ`, `ề` stack two marks it cannot write together: it reads the base with one of them.
+    for printed, read in (("sừng", "sùng"), ("hứng", "húng"), ("nhiều", "nhiêu"), ("vớ", "vó"), ("vớ", "vơ")):
+        assert unwritable_marks_lost(printed, read, ONE_MARK)
+        assert not contradicts(printed, read, ONE_MARK, unwritable=True)
+        assert contradicts(printed, read, ONE_MARK)  # off, as shipped: what the flag says
+    assert not contradicts("lực", "lục", ONE_MARK, unwritable=True)  # the dot below read, the horn it cannot stack on it lost
+
+
+def test_a_mark_the_letter_lacks_or_a_mark_lost_on_a_letter_it_can_write_still_contradicts():
+    assert contradicts("sừng", "súng", ONE_MARK, unwritable=True)  # another tone: the acute is no mark of `ừ`
+    assert contradicts("sứng", "sùng", ONE_MARK, unwritable=True)
+    assert contradicts("pornosı", "pornosi", ONE_MARK, unwritable=True)  # it writes `ı`: its `i` is a reading, not a lack
+    assert not contradicts("ươn", "uon", ONE_MARK, unwritable=True)  # every mark lost: as before (`_accents_lost`), whatever the alphabet
+    assert contradicts("mừng", "nùng", ONE_MARK, unwritable=True)  # another letter besides
+    assert not unwritable_marks_lost("sừng", "sùngg", ONE_MARK)
+
+
+def test_the_second_readers_alphabet_is_its_models_own_character_dictionary():
+    pytest.importorskip("rapidocr")
+    alphabet = second_alphabet()
+    assert alphabet is not None and {"ư", "ơ", "ù", "ó", "ê", "ı"} <= alphabet
+    assert not {"ừ", "ớ", "ề", "ặ"} & alphabet
+    assert unsure_reason("sừng", 96.0, None, UNWRITABLE, second="sùng") is None
+    assert unsure_reason("sừng", 96.0, None, UNWRITABLE, second="súng") == SECOND_READER_DIFFERS
+    assert unsure_reason("sừng", 96.0, None, second="sùng") == SECOND_READER_DIFFERS  # as shipped
+
+
+def test_a_letter_the_second_reader_cannot_write_and_writes_nothing_for_is_no_contradiction_either():
+    assert not contradicts("nhiều", "nhiu", ONE_MARK, unwritable=True) and not contradicts("về", "v", ONE_MARK, unwritable=True)
+    assert contradicts("nhiều", "nhu", ONE_MARK, unwritable=True)  # a letter it can write, lost
+    assert contradicts("về", NOTHING_READ, ONE_MARK, unwritable=True)  # nothing read at all is no reading of the word
+    assert not unwritable_marks_lost("sừng", "sùng", frozenset())  # no alphabet known: no letter is taken for unwritable
+
+
+@needs_hunspell
+def test_real_rapidocr_reading_vietnamese_stacked_marks_without_one_of_them_does_not_contradict_tesseract_with_the_rule_on():
+    """A generated line of Vietnamese words whose vowels stack two marks: the second reader, whose model has no
+    character for them, reads them with one mark or none; that is no evidence against Tesseract's right reading."""
+    pytest.importorskip("rapidocr")
+    if readiness(("vie",))[0] is None:
+        pytest.skip("no Vietnamese dictionary for the second reader")
+    stacked = {"sừng", "hứng", "nhiều", "vớ"}
+    for text in ("Con trâu có sừng và hứng nước", "Tôi nghe nhiều chuyện về cái vớ"):
+        image = _text_image(text)
+        words = parse_tsv(run_tesseract(image, ["vie"], 300, omp_thread_limit=1, psm=7))
+        assert " ".join(w.text for w in words) == text
+        result = read_again(image, [replace(w, conf=30.0) for w in words], ["vie"])
+        read = {w.text: w.second for w in result.words if w.text in stacked}
+        assert read and all(second is not None and second != text for text, second in read.items())  # each read otherwise
+        assert all(unsure_reason(text, 96.0, None, UNWRITABLE, second=second) is None for text, second in read.items())
+        assert all(unsure_reason(text, 96.0, None, second=second) == SECOND_READER_DIFFERS for text, second in read.items())
