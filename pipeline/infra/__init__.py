@@ -22,6 +22,8 @@ Public functions:
   loaded; nothing in a process that is not a program's own, such as a test run (`heap`).
 - `one_file()`, `per_file(fn)`: the collector held back while one file is extracted or parsed and run once
   after it, thresholds restored (`collector`).
+- `ascii_int(text, max_digits=)`: a number from text someone else wrote (a header, a query parameter): ASCII
+  digits only, bounded in length, else None (`numbers`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
@@ -31,10 +33,11 @@ from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
+from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
 
-__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
+__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl", "SilentProgress",
            "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]
