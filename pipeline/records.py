@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import typing
+import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -143,8 +144,12 @@ _SLUG = re.compile(r"[^\w.]+")  # Unicode-aware: Greek Α1 and Β1 must not coll
 
 
 def question_id(source: str, year: int, session: str | None, sheet_code: str | None, number: str) -> str:
-    """Stable id: the same question on a re-run gets the same id, whatever else changed."""
-    parts = [source, str(year), session or "-", sheet_code or "-", number]
+    """Stable id: the same question on a re-run gets the same id, whatever else changed.
+
+    Each part is NFKC-normalised first: a text layer may spell "Ś" as S + a combining acute, which `\\w`
+    does not take (the mark became "_", so "Ś" and "Š" decomposed were one id, and "Ś" composed another),
+    and a full-width "１" is the number "1". Look-alikes of other scripts stay apart (Cyrillic "А" is no "A")."""
+    parts = [unicodedata.normalize("NFKC", p) for p in (source, str(year), session or "-", sheet_code or "-", number)]
     return ":".join(_SLUG.sub("_", p).strip("_") or "-" for p in parts)
 
 

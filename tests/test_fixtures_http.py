@@ -57,3 +57,29 @@ def test_no_test_module_builds_its_own_http_handler_or_server():
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "ThreadingHTTPServer":
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: ThreadingHTTPServer(...)")
     assert offenders == []
+
+
+def _raw_post(port: int, head: str, body: bytes = b"") -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(f"POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n{head}\r\n".encode("latin-1") + body)
+        sock.shutdown(socket.SHUT_WR)  # a server that waited for more would wait for ever; this ends its read
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_stand_in_answers_a_body_length_it_will_not_read_with_400_or_413_and_goes_on_serving():
+    """Before: '-1' read the body to the end of the stream (a client keeping the connection open hung
+    the handler), and '²' or 5000 digits made int() raise mid-request: the connection closed unanswered."""
+    server = serve(Echo)
+    try:
+        port = server.server_address[1]
+        for head, status in [("Content-Length: -1\r\n", b"400"), ("Content-Length: \xb2\r\n", b"400"),
+                             ("Content-Length: " + "9" * 5000 + "\r\n", b"400"), ("Content-Length: 1_0\r\n", b"400"),
+                             ("Content-Length: 2\r\nContent-Length: 9\r\n", b"400"), ("Content-Length: 99999999999\r\n", b"413")]:
+            answer = _raw_post(port, head, b"{}")
+            assert answer.split(b" ", 2)[1] == status, (head[:40], answer[:200])
+        assert b'"got": {}' in _raw_post(port, "Content-Length: 2\r\n", b"{}")
+    finally:
+        stop(server)

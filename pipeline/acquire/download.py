@@ -43,7 +43,7 @@ from pipeline.patterns import PatternTimeout
 from pipeline.specs import FileRule, SourceSpec
 
 MANIFEST_NAME = "manifest.jsonl"
-_CONTENT_RANGE = re.compile(r"^bytes (\d+)-(\d+)/(\d+|\*)$")
+_CONTENT_RANGE = re.compile(r"^bytes ([0-9]{1,19})-([0-9]{1,19})/([0-9]{1,19}|\*)$")  # ASCII; int() bounded
 MAX_DOWNLOAD_ENV = "EXAMCORPUS_MAX_DOWNLOAD_MB"
 DEFAULT_MAX_DOWNLOAD_MB = 512.0  # exam PDFs are rarely over 100 MiB; anything far bigger is not one
 MIB = 1024 * 1024
@@ -440,9 +440,9 @@ def download_source(
     store = RawStore(Path(raw_dir))
     manifest = Manifest.load(store.raw_dir / MANIFEST_NAME)
     policy = HostPolicy.for_spec(settings, base)
-    netloc = urllib.parse.urlsplit(base).netloc
+    origin = "{0}://{1}".format(*urllib.parse.urlsplit(base))  # credentials go to this origin only
     downloader = _Downloader(
-        spec, store, manifest, options, result, policy=policy, authorization=(netloc, authorization) if authorization else None
+        spec, store, manifest, options, result, policy=policy, authorization=(origin, authorization) if authorization else None
     )
     found = _Collector()
 

@@ -21,10 +21,13 @@ from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Callable, TypeVar
 
+from pipeline.infra import ascii_int
+
 
 USER_AGENT = "examcorpus/0.1 (exam-archive downloader for an LLM benchmark; rate-limited, conditional re-fetches)"
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 CHUNK_SIZE = 64 * 1024
+LENGTH_DIGITS = 19  # up to 9.9 EB: any larger length is refused as invalid, never passed to int()
 
 T = TypeVar("T")
 
@@ -138,8 +141,11 @@ class Response:
 
     @property
     def content_length(self) -> int | None:
-        value = self.header("Content-Length")
-        return int(value) if value and value.strip().isdecimal() else None
+        """The body's announced length; None when it has none (chunked, or read until the close).
+        `open_url` refused any response whose Content-Length is not one ASCII number."""
+        if self.header("Transfer-Encoding") is not None:
+            return None
+        return ascii_int(self.header("Content-Length"), max_digits=LENGTH_DIGITS)
 
     def iter_chunks(self, size: int = CHUNK_SIZE):
         """The body in chunks; a timeout, reset or early end raises TransferError naming the URL.
@@ -213,18 +219,57 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+def content_length_problem(headers: Message) -> str | None:
+    """Why a response's Content-Length cannot frame its body, or None (RFC 9112 6.3: a user agent
+    must discard a response with an invalid Content-Length). Valid: ASCII digits, or several
+    headers all saying the same number. http.client reads `int()` of the first header, which takes
+    '1_000', '+5' and a second, different header silently: the body would be cut where it says."""
+    if headers.get("Transfer-Encoding") is not None:
+        return None  # the chunked framing wins; Content-Length is ignored (RFC 9112 6.3, 3.)
+    values = headers.get_all("Content-Length") or []
+    numbers = {ascii_int(v, max_digits=LENGTH_DIGITS) for v in values}
+    if not values or (len(numbers) == 1 and None not in numbers):
+        return None
+    shown = ", ".join(repr(v[:40]) for v in values[:4])
+    return f"invalid Content-Length ({shown}): not one number of ASCII digits, so where the body ends is unknown"
+
+
 def retry_after_seconds(value: str | None, *, now: float | None = None) -> float | None:
-    """Retry-After as seconds: either delta-seconds or an HTTP date (RFC 9110 10.2.3)."""
+    """Retry-After as seconds: either delta-seconds (ASCII digits) or an HTTP date (RFC 9110 10.2.3);
+    None for anything else (other scripts' digits, a sign, a date that does not parse)."""
     if not value:
         return None
     value = value.strip()
-    if value.isdecimal():
-        return float(value)
+    seconds = ascii_int(value)
+    if seconds is not None:
+        return float(seconds)
     try:
         when = parsedate_to_datetime(value).timestamp()
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     return max(0.0, when - (time.time() if now is None else now))
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        port = None
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+def _may_carry_credentials(origin: str, url: str) -> bool:
+    """Whether credentials given for `origin` may go to `url`: the same scheme, host and port, or
+    the same host upgraded from http to https on the default ports. Never to another host or port,
+    and never from https down to http (a network observer would read them)."""
+    scheme, host, port = _origin(origin if "://" in origin else f"http://{origin}")
+    to_scheme, to_host, to_port = _origin(url)
+    if to_host != host or not host:
+        return False
+    if (to_scheme, to_port) == (scheme, port):
+        return True
+    return (scheme, port, to_scheme, to_port) == ("http", 80, "https", 443)
 
 
 def open_url(
@@ -243,8 +288,10 @@ def open_url(
     Request headers (conditional, Range) are re-sent on every hop because they concern the final file.
     `redirect_check(url)` may refuse a redirect target (a problem string, or a RedirectVerdict with a
     problem, raises RefusedError); a verdict's `connect_to` address is where the connection goes;
-    `authorization` (netloc, value) is sent only to that host and port, never where a redirect leads.
-    Raises TransferError for network problems and HttpError for unusable URLs and redirect loops.
+    `authorization` (origin, value) is sent only to that origin (scheme://host:port; a bare host:port
+    means http), or to its https upgrade, never where a redirect leads elsewhere or down to http.
+    Raises TransferError for network problems and HttpError for unusable URLs, redirect loops and a
+    response whose Content-Length cannot frame its body.
     """
     current = url
     seen: list[str] = []
@@ -277,7 +324,7 @@ def open_url(
             "Connection": "close",
             **(headers or {}),
         }
-        if authorization is not None and parts.netloc.rsplit("@", 1)[-1] == authorization[0]:
+        if authorization is not None and _may_carry_credentials(authorization[0], current):
             request_headers["Authorization"] = authorization[1]
         try:
             conn.request("GET", target, headers=request_headers)
@@ -291,6 +338,11 @@ def open_url(
         except (ConnectionError, http.client.HTTPException, OSError) as exc:
             conn.close()
             raise TransferError(current, f"connection failed ({_describe(exc)})") from None
+        framing = content_length_problem(raw.headers)
+        if framing is not None:
+            raw.close()
+            conn.close()
+            raise HttpError(current, framing)
         if raw.status not in REDIRECT_STATUSES:
             return Response(raw, conn, url, current)
         location = raw.getheader("Location")

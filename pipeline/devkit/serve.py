@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 _CHUNK = 64 * 1024
-_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_RANGE = re.compile(r"^bytes=([0-9]{0,19})-([0-9]{0,19})$")  # ASCII, bounded: int() of 5000 digits raises
 
 
 class StaticFileHandler(BaseHTTPRequestHandler):

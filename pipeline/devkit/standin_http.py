@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Protocol
 
+from pipeline.infra import ascii_int
+
 
 class RequestLog(Protocol):
     """What a stand-in keeps of the requests it handles: each request's record, and how many are handled at once."""
@@ -56,6 +58,13 @@ def handling(log: RequestLog, record: dict) -> Iterator[None]:
             log.in_flight -= 1
 
 
+MAX_BODY_BYTES = 1 << 30  # a stand-in takes uploads (the Hub's), but never unbounded
+
+
+class BodyRefused(Exception):
+    """A request body the handler will not read; the refusal has been answered."""
+
+
 class StandInHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go in two writes: without this, 40 ms of delayed ACK each
@@ -63,8 +72,27 @@ class StandInHandler(BaseHTTPRequestHandler):
     def log_message(self, *args) -> None:  # keep test output clean
         pass
 
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except BodyRefused:
+            self.close_connection = True  # its answer is sent; the unread body is not read as a next request
+
     def read_body(self) -> bytes:
-        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        """The request body, by an exact Content-Length of ASCII digits up to MAX_BODY_BYTES. Anything else
+        ('-1' read to the end of the stream and hung; '²' or 5000 digits made int() raise mid-request,
+        closing the connection with no answer) is answered 400 or 413 here, and the request ends."""
+        value = self.headers.get("Content-Length")
+        if value is None and self.headers.get("Transfer-Encoding") is None:
+            return b""
+        length = ascii_int(value, max_digits=12) if len(self.headers.get_all("Content-Length") or []) == 1 else None
+        if length is None:
+            self.send_json(400, {"error": f"Content-Length must be one number of ASCII digits, not {str(value)[:40]!r}"})
+            raise BodyRefused(value)
+        if length > MAX_BODY_BYTES:
+            self.send_json(413, {"error": f"request body of {length} bytes is over {MAX_BODY_BYTES} bytes"})
+            raise BodyRefused(value)
+        return self.rfile.read(length)
 
     def read_json(self):
         """The request body as JSON ({} when empty)."""

@@ -9,7 +9,8 @@ Public functions:
 - `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
   elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
-- `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`, a `yaml.YAMLError`)
+- `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`) and deep nesting
+  (`YamlNestingError`), both `yaml.YAMLError`s,
   for every YAML file a user gives (`yamlfile`).
 - `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
   `dumps_line`, `JsonlError`: JSON Lines read with line-numbered errors and a declared torn-tail policy,
@@ -22,6 +23,8 @@ Public functions:
   loaded; nothing in a process that is not a program's own, such as a test run (`heap`).
 - `one_file()`, `per_file(fn)`: the collector held back while one file is extracted or parsed and run once
   after it, thresholds restored (`collector`).
+- `ascii_int(text, max_digits=)`: a number from text someone else wrote (a header, a query parameter): ASCII
+  digits only, bounded in length, else None (`numbers`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
@@ -31,10 +34,11 @@ from pipeline.infra.executors import make_executor
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
+from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
-from pipeline.infra.yamlfile import YamlAliasBombError, load_yaml
+from pipeline.infra.yamlfile import YamlAliasBombError, YamlNestingError, load_yaml
 
-__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "add_command", "add_seconds", "cut_torn_tail",
+__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl", "SilentProgress",
            "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

@@ -6,6 +6,10 @@ alone is quick, but anything that walks the result (a duplicate-key check, pydan
 hashing) walks every expanded node and runs for minutes. The document is composed first, its
 expanded size counted without expanding it (each node's size once, memoised), and refused when its
 aliases add more than `ALIAS_EXPANSION_BUDGET` nodes to what is written in the file.
+
+Nesting is bounded too: `[[[[…]]]]` a thousand deep made the composer raise RecursionError, not a
+YAML error, so `specs check` ended in a traceback; a document that composes but nests past
+`MAX_NESTING` (aliases counted) would do the same to the walks after it.
 """
 from __future__ import annotations
 
@@ -14,10 +18,32 @@ import yaml
 # Nodes that aliases may add on top of the document's own: anchors for shared defaults (`<<: *base`)
 # in a spec or a config stay far below this; a bomb is far above it.
 ALIAS_EXPANSION_BUDGET = 10_000
+MAX_NESTING = 64  # lists and mappings within one another; a spec nests five or six deep
 
 
 class YamlAliasBombError(yaml.YAMLError):
     """The document's aliases expand beyond the budget; the message says by how much."""
+
+
+class YamlNestingError(yaml.YAMLError):
+    """The document nests lists and mappings deeper than `MAX_NESTING`."""
+
+
+def nesting_depth(root: yaml.Node) -> int:
+    """How deep lists and mappings nest in the document once its aliases are expanded (a scalar is 1)."""
+    heights: dict[int, int] = {}
+
+    def height(node: yaml.Node) -> int:
+        key = id(node)
+        if key in heights:
+            return heights[key]
+        heights[key] = 1  # a recursive anchor counts once, not forever
+        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) else \
+            node.value if isinstance(node, yaml.SequenceNode) else []
+        heights[key] = 1 + max((height(c) for c in children), default=0)
+        return heights[key]
+
+    return height(root)
 
 
 def expanded_size(root: yaml.Node) -> tuple[int, int]:
@@ -45,12 +71,19 @@ def expanded_size(root: yaml.Node) -> tuple[int, int]:
 
 def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
     """`yaml.safe_load(text)`, refusing a document whose aliases expand to more than `budget` nodes
-    beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`)."""
+    beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`) or that nests deeper than
+    `MAX_NESTING` (`YamlNestingError`, a `yaml.YAMLError`)."""
     loader = yaml.SafeLoader(text)
     try:
-        root = loader.get_single_node()
+        try:
+            root = loader.get_single_node()
+        except RecursionError:
+            raise YamlNestingError(f"refused: lists or mappings nested too deep to read (more than {MAX_NESTING} allowed)") from None
         if root is None:
             return None
+        depth = nesting_depth(root)
+        if depth > MAX_NESTING:
+            raise YamlNestingError(f"refused: lists or mappings nested {depth} deep (at most {MAX_NESTING})")
         written, expanded = expanded_size(root)
         if expanded - written > budget:
             raise YamlAliasBombError(
@@ -61,4 +94,4 @@ def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
         loader.dispose()
 
 
-__all__ = ["ALIAS_EXPANSION_BUDGET", "YamlAliasBombError", "expanded_size", "load_yaml"]
+__all__ = ["ALIAS_EXPANSION_BUDGET", "MAX_NESTING", "YamlAliasBombError", "YamlNestingError", "expanded_size", "load_yaml", "nesting_depth"]

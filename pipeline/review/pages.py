@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any, Iterator
 from pipeline.review.overrides import OverrideError
 
 Box = tuple[float, float, float, float]
+_DECIMAL = re.compile(r"-?[0-9]{1,9}(?:\.[0-9]{1,9})?(?:e[-+]?[0-9]{1,3})?")  # points, as the audit writes them (:g)
 
 PAGE_SCALE = 1.5  # pixels per PDF point: a laptop-width page
 MAX_PAGE_PIXELS = 12_000_000  # an A4 page at 1.5 is 1.1 M pixels; a poster-sized page is rendered smaller
@@ -47,10 +49,8 @@ def parse_box(text: str | None) -> Box | None:
     if not text:
         return None
     parts = text.split(",")
-    try:
-        values = tuple(float(v) for v in parts)
-    except ValueError:
-        values = ()
+    # ASCII decimals only: float() also reads '١٢' (Arabic-Indic), '1_0', ' 1e3 ' and 'nan'.
+    values = tuple(float(v) for v in parts) if all(_DECIMAL.fullmatch(v) for v in parts) else ()
     if len(values) != 4 or not all(math.isfinite(v) for v in values):
         raise OverrideError(f"box: not four finite numbers x0,top,x1,bottom: {text[:80]!r}", field="box")
     x0, top, x1, bottom = values

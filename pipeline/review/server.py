@@ -20,6 +20,7 @@ from flask import Flask, abort, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from pipeline.infra import ascii_int
 from pipeline.review.double import DoubleReview
 from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
@@ -84,10 +85,10 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     def queried_ids() -> list[str]:
         args = request.args
         year = args.get("year", "")
-        if year and not year.isdecimal():
-            raise ReviewInputError(f"year must be a number, not {year!r}", field="year")
+        if year and ascii_int(year, max_digits=4, strip="") is None:  # not '٢٠٢٢', '2_022' or 5000 digits (int() raised)
+            raise ReviewInputError(f"year must be a number, not {year[:20]!r}", field="year")
         return store.query(status=args.get("status") or None, exam=args.get("exam") or None,
-                           year=int(year) if year else None, language=args.get("language") or None, text=args.get("q") or None)
+                           year=ascii_int(year, max_digits=4, strip="") if year else None, language=args.get("language") or None, text=args.get("q") or None)
 
     @app.get("/api/queue")
     def queue():
@@ -99,11 +100,11 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     @app.get("/api/table")
     def table():
         """The queue as rows (id, exam, year, number, language, status, who), sorted by `sort`, the first `limit`."""
-        limit = request.args.get("limit", "200")
-        if not limit.isdecimal() or not 1 <= int(limit) <= 1000:
-            raise ReviewInputError(f"limit must be a number from 1 to 1000, not {limit[:20]!r}", field="limit")
+        limit = ascii_int(request.args.get("limit", "200"), max_digits=4, strip="")
+        if limit is None or not 1 <= limit <= 1000:
+            raise ReviewInputError(f"limit must be a number from 1 to 1000, not {request.args.get('limit', '')[:20]!r}", field="limit")
         ids = queried_ids()
-        rows = store.table(ids, sort=request.args.get("sort") or "item_id", descending=request.args.get("dir") == "desc", limit=int(limit))
+        rows = store.table(ids, sort=request.args.get("sort") or "item_id", descending=request.args.get("dir") == "desc", limit=limit)
         return jsonify({"rows": rows, "total": len(ids)})
 
     @app.get("/api/items/<item_id>")
@@ -187,16 +188,25 @@ def _add_audit_routes(app: Flask, corrections: CorrectionStore) -> None:
     def render_busy(exc: RenderBusy):
         return jsonify({"error": str(exc), "field": None}), 503, {"Retry-After": "2"}
 
-    @app.get("/page/<sheet_sha256>/<int:page>.png")
-    def page_image(sheet_sha256: str, page: int):
+    # The page number is read here, not by werkzeug's int converter: its \d+ takes '١' (Arabic-Indic one).
+    @app.get("/page/<sheet_sha256>/<page>.png")
+    def page_image(sheet_sha256: str, page: str):
         box = parse_box(request.args.get("box"))
-        return app.response_class(render_page_png(corrections.root, sheet_sha256, page, box=box), mimetype="image/png")
+        return app.response_class(render_page_png(corrections.root, sheet_sha256, _page_number(page), box=box), mimetype="image/png")
 
-    @app.get("/page/<sheet_sha256>/<int:page>.txt")
-    def printed_text(sheet_sha256: str, page: int):
+    @app.get("/page/<sheet_sha256>/<page>.txt")
+    def printed_text(sheet_sha256: str, page: str):
         """The printed text layer of a page (within the question's region), JSON like every API answer."""
         box = parse_box(request.args.get("box"))
-        return jsonify({"page": page, "text": page_text(corrections.root, sheet_sha256, page, box=box)})
+        number = _page_number(page)
+        return jsonify({"page": number, "text": page_text(corrections.root, sheet_sha256, number, box=box)})
+
+
+def _page_number(text: str) -> int:
+    number = ascii_int(text, max_digits=6, strip="")
+    if number is None:
+        raise OverrideError(f"page: not a page number: {text[:20]!r}", field="page")
+    return number
 
 
 class _QuietHandler(WSGIRequestHandler):

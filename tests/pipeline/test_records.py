@@ -1,5 +1,6 @@
 """The record schema: one definition, a faithful Parquet round trip, stable ids."""
 import dataclasses
+import unicodedata
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -57,6 +58,16 @@ def test_question_id_is_stable_and_readable():
 
 def test_question_id_keeps_greek_numbering_apart():
     assert question_id("gr", 2020, None, None, "Α1") != question_id("gr", 2020, None, None, "Β1")
+
+
+def test_question_id_is_one_for_every_spelling_of_a_part_and_apart_for_different_letters():
+    """A text layer may give a sheet code's "Ś" decomposed (S + combining acute): before, the mark became "_",
+    so decomposed "Ś" and "Š" made one id (two sheets' questions colliding) and composed "Ś" another."""
+    composed, acute, caron = "MAT-Ś", unicodedata.normalize("NFD", "MAT-Ś"), unicodedata.normalize("NFD", "MAT-Š")
+    assert question_id("s", 2020, "maj", acute, "1") == question_id("s", 2020, "maj", composed, "1")
+    assert question_id("s", 2020, "maj", acute, "1") != question_id("s", 2020, "maj", caron, "1")
+    assert question_id("s", 2020, None, None, "\uff11") == question_id("s", 2020, None, None, "1")  # full-width １
+    assert question_id("s", 2020, None, "\u0410-1", "1") != question_id("s", 2020, None, "A-1", "1")  # Cyrillic А is no A
 
 
 def test_question_id_differs_between_sheets_and_numbers():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.infra import YamlAliasBombError, load_yaml
+from pipeline.infra import YamlAliasBombError, YamlNestingError, load_yaml
 from pipeline.infra.yamlfile import ALIAS_EXPANSION_BUDGET
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,3 +64,28 @@ def test_anchors_used_as_intended_still_load():
     wide = "row: &row [" + ", ".join(str(i) for i in range(100)) + "]\ntable: [" + ", ".join(["*row"] * 90) + "]\n"
     assert 90 * 100 < ALIAS_EXPANSION_BUDGET and load_yaml(wide) == yaml.safe_load(wide)
     assert load_yaml("") is None
+
+
+def test_specs_check_refuses_a_deeply_nested_spec_naming_the_file(tmp_path):
+    """Before: `[[[…]]]` a thousand deep made PyYAML's composer raise RecursionError, a traceback, not a YAML error."""
+    deep = tmp_path / "pl_deep.yaml"
+    deep.write_text("name: pl_deep\nlayout: " + "[" * 1000 + "]" * 1000 + "\n", encoding="utf-8")
+    done = examcorpus("specs", "check", "--skip-ocr-check", str(deep))
+    assert done.returncode == 1
+    assert str(deep) in done.stderr and "nested too deep" in done.stderr
+    assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
+
+
+def test_split_refuses_a_config_nested_past_the_bound_through_aliases(tmp_path):
+    """Written shallow, nested deep once expanded: each anchor a list holding the one before."""
+    lines = ["a0: &a0 [x]"] + [f"a{n}: &a{n} [*a{n - 1}]" for n in range(1, 80)]
+    config = tmp_path / "split.yaml"
+    config.write_text("\n".join(lines) + "\nleakage:\n  allowed_pairs: *a79\n", encoding="utf-8")
+    done = examcorpus("split", "--curated", str(tmp_path / "curated"), "--config", str(config), "--out", str(tmp_path / "s"))
+    assert done.returncode == 2
+    assert f"{config}: not valid YAML" in done.stderr and "nested 83 deep" in done.stderr
+
+
+def test_nesting_within_the_bound_still_loads():
+    assert load_yaml("a: " + "[" * 60 + "1" + "]" * 60) is not None
+    assert isinstance(YamlNestingError("x"), yaml.YAMLError)

@@ -29,8 +29,10 @@ from pipeline.specs import SourceSpec, parse_spec
 
 @dataclass(frozen=True)
 class Fault:
-    kind: str  # status | hang | reset | truncate | trickle | endless
+    kind: str  # status | hang | reset | truncate | trickle | endless | raw
     status: int = 0
+    head: tuple[str, ...] = ()  # raw: the header lines, exactly as sent (duplicates, odd bytes and all)
+    body: bytes = b""
     retry_after: str | None = None
     after_bytes: int = 0
     seconds: float = 0.0
@@ -64,6 +66,13 @@ def trickle(chunk: int, seconds: float) -> Fault:
 def endless(up_to: int = 64 * 1024 * 1024) -> Fault:
     """A 200 PDF body with no Content-Length that streams until the client hangs up (or `up_to` bytes)."""
     return Fault("endless", after_bytes=up_to)
+
+
+def raw(status_code: int, head: tuple[str, ...] | list[str], body: bytes = b"") -> Fault:
+    """A response written byte for byte: `head` lines as given (latin-1), then `body`, then the
+    connection closes. For headers no well-behaved server sends: a lying or doubled Content-Length,
+    a Retry-After in another script's digits."""
+    return Fault("raw", status=status_code, head=tuple(head), body=body)
 
 
 @dataclass
@@ -135,6 +144,14 @@ class FaultHandler(StaticFileHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            return
+        if fault is not None and fault.kind == "raw":
+            self._record.status = fault.status
+            lines = [f"HTTP/1.1 {fault.status} Hostile", *fault.head, "Connection: close", "", ""]
+            self.wfile.write("\r\n".join(lines).encode("latin-1"))
+            self._write(fault.body)
+            self.wfile.flush()
+            self.close_connection = True
             return
         if fault is not None and fault.kind == "endless":
             self._stream_endlessly(fault.after_bytes)

@@ -128,3 +128,27 @@ def test_serving_a_missing_folder_is_an_error_naming_it(tmp_path: Path):
     with pytest.raises(NotADirectoryError, match="nowhere"):
         with serve_directory(tmp_path / "nowhere"):
             pass
+
+
+@pytest.mark.parametrize("path", [
+    "/..%2fsecret.txt", "/%2e%2e%2fsecret.txt", "/..%5csecret.txt", "/%252e%252e/secret.txt",  # doubly encoded
+    "/%E2%80%A4%E2%80%A4/secret.txt",  # one-dot leaders
+    "/..%EF%BC%8Fsecret.txt", "/%EF%BC%8E%EF%BC%8E/secret.txt",  # a full-width solidus, full-width dots
+    "/%c0%ae%c0%ae/secret.txt",  # an over-long UTF-8 dot
+    "/a.pdf%00.txt", "/%00",  # NUL: a ValueError in the file system calls
+])
+def test_encoded_and_look_alike_dots_and_slashes_stay_inside_the_root(served, path):
+    resp, body = request(served, path)
+    assert resp.status == 404 and b"outside" not in body
+
+
+@pytest.mark.parametrize("header", [
+    "bytes=" + "9" * 5000 + "-",  # int() raises past 4300 digits: before, the handler died with no answer
+    "bytes=-" + "9" * 5000,
+    "bytes=\xb9\xb2-",  # superscript ¹² (latin-1): isdigit() says yes
+    "bytes=1_0-20",
+    "bytes=+10-20",
+])
+def test_a_malformed_range_is_ignored_and_the_whole_file_sent(served, header):
+    resp, body = request(served, "/a.pdf", {"Range": header})
+    assert resp.status == 200 and body == DATA

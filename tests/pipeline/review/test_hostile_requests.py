@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -380,3 +381,49 @@ def test_unknown_routes_and_methods_answer_json_too(server):
     assert server.get("/api/nothing-here").json()["error"].startswith("404")
     wrong_method = server.send("DELETE", "/api/queue")
     assert wrong_method.status == 405 and wrong_method.json()["error"].startswith("405")
+
+
+# --- numbers in URLs: ASCII digits only, bounded; paths never leave the project ---------------------
+
+def _arabic(digits: str) -> str:
+    """`digits` in Arabic-Indic digits, percent-encoded as a browser sends them: int('١٠') == 10."""
+    return urllib.parse.quote(digits.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")))
+
+
+@pytest.mark.parametrize(("path", "field"), [
+    ("/api/table?limit=" + _arabic("10"), "limit"),  # before: read as 10, a 200
+    ("/api/table?limit=" + "9" * 5000, "limit"),  # before: int() raised past 4300 digits, a 500
+    ("/api/queue?year=" + _arabic("2022"), "year"),
+    ("/api/queue?year=" + "2" * 5000, "year"),
+    ("/api/table?limit=%EF%BC%91%EF%BC%90", "limit"),  # full-width １０
+])
+def test_a_number_in_a_query_is_ascii_digits_or_a_400_naming_it(server, path, field):
+    refused = server.get(path)
+    assert refused.status == 400 and refused.json()["field"] == field, refused.body[:200]
+
+
+def test_a_page_number_in_another_script_is_refused_not_read_as_a_number(server):
+    sha = server.sheets["a4"]
+    assert server.get(f"/page/{sha}/1.png").status == 200
+    refused = server.get(f"/page/{sha}/{_arabic('1')}.png")  # before: werkzeug's int converter read '١' as 1
+    assert refused.status == 400 and refused.json()["field"] == "page"
+    assert server.get(f"/page/{sha}/{'9' * 5000}.txt").status == 400
+
+
+@pytest.mark.parametrize("box", [",".join(_arabic(v) for v in ("50", "60", "400", "200")), "5_0,60,400,200", "%2050,60,400,200"])
+def test_a_page_box_in_other_digits_is_refused(server, box):
+    refused = server.get(f"/page/{server.sheets['a4']}/1.png?box={box}")  # before: float() read each as 50, 60…
+    assert refused.status == 400 and refused.json()["field"] == "box", refused.body[:200]
+
+
+@pytest.mark.parametrize("path", [
+    "/static/..%2f..%2fserver.py", "/static/%2e%2e/%2e%2e/server.py", "/static/..%5c..%5cserver.py",
+    "/static/%E2%80%A4%E2%80%A4/server.py",  # one-dot leaders, not dots
+    "/static/..%EF%BC%8Fserver.py",  # a full-width solidus
+    "/figure/..%2F..%2F..%2Fetc%2Fpasswd", "/figure/%2e%2e%2fcurated", "/page/..%2F..%2Fetc%2Fpasswd/1.png",
+    "/page/" + "." * 64 + "/1.png", "/static/%c0%ae%c0%ae/server.py",  # an over-long UTF-8 dot
+])
+def test_encoded_and_look_alike_dots_and_slashes_reach_no_file_outside_the_static_folder(server, path):
+    answer = server.get(path)
+    assert answer.status in (400, 404), (answer.status, answer.body[:200])
+    assert b"import " not in answer.body and b"root:" not in answer.body

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 
 import pytest
 
@@ -51,6 +52,14 @@ DISGUISES = {
     "Cyrillic look-alikes": lambda t: t.translate(CYRILLIC_FOR_LATIN),
     "fullwidth forms": fullwidth,
     "a mix": mixed,
+    # Marks that render over the letters: an acute (U+0301) and a strike-through (U+0336) after each one.
+    "combining marks over every letter": lambda t: "".join(c + ("\u0301" if i % 2 else "\u0336") if c.isalpha() else c
+                                                         for i, c in enumerate(t)),
+    "decomposed letters (NFD)": lambda t: unicodedata.normalize("NFD", t),
+    # Right-to-left isolates around each word (U+2067 ... U+2069): the copy displays reordered, reads the same.
+    "bidi isolates around words": lambda t: " ".join(f"\u2067{w}\u2069" for w in t.split(" ")),
+    "mathematical bold letters": lambda t: "".join(chr(0x1D41A + ord(c) - 97) if "a" <= c <= "z" else c for c in t),
+    "no-break and ideographic spaces": lambda t: t.replace(" ", "\u00a0", 3).replace(" ", "\u3000"),
 }
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.devkit.sample.pdfgen import PageSpec, Rect, TextBox, build_pdf, rasterize_pdf
+from pipeline.devkit.sample.pdfgen import Line, PageSpec, Rect, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.engine import parse_tsv, prepare_for_tesseract, render_page, run_tesseract
 from pipeline.extract.ocr.labeldiscs import COLUMN_HEIGHTS, DISC_HEIGHTS, label_discs
@@ -255,3 +255,47 @@ def test_a_tall_ghost_over_a_column_of_discs_goes():
     article = Word("A", 96.0, 207, 3044, 228, 3073, (3, 1, 1))
     figure = Word("I", 90.0, 900, 3042, 930, 3300, (16, 1, 1))
     assert _column_ghosts([ghost, edge, article, figure], discs, 29.0) == [ghost, edge]
+
+
+def _grid_key_with_white_numbers_on_dark_rows() -> PageSpec:
+    """Two key tables (Tipo 1, Tipo 2) as FGV prints OAB's: each a dark bar of white numbers 21–40 and 41–60,
+    ruled white between the cells, over a row of pale answer letters. The "4" of each table's "41" opens a
+    line at the same left edge: a heavy glyph round one light counter, the shape of a label disc, in a column."""
+    cell, row, size = 9.5, 7.0, 14
+    lift = (row - size * 0.3528 * 1.2) / 2
+    items: list = [TextBox("CONSELHO FEDERAL DA ORDEM DOS ADVOGADOS DO BRASIL", 30, 14, 160, size=11),
+                   TextBox("Exame de Ordem Unificado - gabaritos preliminares das provas objetivas", 30, 20, 160, size=11)]
+    for table in range(2):
+        items.append(TextBox(f"EXAME UNIFICADO - TIPO {table + 1}", 6, 32 + 40 * table, 150, size=14, bold=True))
+        for band in range(2):
+            y = 40 + 40 * table + 2 * row * band
+            items.append(Rect(6, y, 20 * cell, row, fill=(85, 85, 85), stroke=None))
+            for i in range(20):
+                x, number = 6 + cell * i, 21 + 20 * band + i
+                items += [TextBox(str(number), x + 0.8, y + lift, cell - 1, size=size, font="DejaVuSansMono", color=(255, 255, 255)),
+                          Rect(x, y + row, cell, row, fill=None, stroke=(150, 150, 150), line_width=0.2),
+                          TextBox("ABCD"[number * 7 % 4], x, y + row + lift, cell, size=size, bold=True, align="C", color=(165, 165, 165))]
+                if i:
+                    items.append(Line(x, y, x, y + row, color=(255, 255, 255), width=0.25))
+    return PageSpec(tuple(items))
+
+
+def test_a_disc_found_on_the_first_digit_of_a_grid_keys_number_is_a_number_cell(tmp_path):
+    """label-discs v7: a disc found on the first glyph of a number of two or more digits is the number's
+    cell, never a label. On this key scanned at 175 dpi (blur 0.7, JPEG 75) both tables' "4" of "41" are
+    found as discs and one is read as "A": without the rule the row opened "A 1 42 43 …", question 41's
+    number was lost and the answer row under it had no number to key."""
+    sheet = build_pdf(tmp_path / "key.pdf", [_grid_key_with_white_numbers_on_dark_rows()])
+    scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=175, noise=0.02, blur=0.7, jpeg_quality=75, seed=1, colour=True)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        image = render_page(document, 0, DPI)[0]
+    finally:
+        document.close()
+    read = read_page(image, OcrSettings(languages=("por",), dpi=DPI, option_labels=DISC_LINES), page_number=1)
+    lines: dict = {}
+    for word in read.words:
+        lines.setdefault(word.line, []).append(word.text)
+    number_rows = [texts for texts in lines.values() if texts[-1] in ("40", "60")]
+    assert [texts[:2] for texts in number_rows] == [["21", "22"], ["41", "42"], ["21", "22"], ["41", "42"]]
+    assert not [texts for texts in lines.values() if texts[0] in DISC_LINES and len(texts) > 1 and texts[1].isdecimal()]
