@@ -1,6 +1,6 @@
 """OCR of parts of a text page: the ink inside given boxes, everything else white.
 
-    read_masked(pdf_path, requests, settings, *, workers, cache_dir, sha256) -> {page: [PlacedWord]}
+    read_masked(pdf_path, requests, settings, *, workers, cache_dir, sha256, document) -> {page: [PlacedWord]}
 
 A text page whose text layer explains most of its ink but not all of it (text drawn as outlines, a
 font without a Unicode map: `pipeline.extract.inked`) is not OCR'd whole: the page is rendered at
