@@ -92,9 +92,12 @@ def apply_patches(
     patches: list[PagePatch],
     options,
     lines_of: Callable[[GlyphArrays, float, float], list[Line]],
+    document=None,
 ) -> list[Diagnostic]:
     """Read what each patch asks for, splice the words into its page's glyphs and lay the page out
-    again (`lines_of`); the report's lines. OcrUnavailable and OcrError go to the caller."""
+    again (`lines_of`); the report's lines. `document`: the file as the stage holds it open (pypdfium2),
+    read from without opening it again; None: opened by the read. OcrUnavailable and OcrError go to
+    the caller."""
     furniture = _furniture(patches, len(pages))
     for patch in patches:
         kept = [region for region in inked.regions(patch.drawn) if _place(region) not in furniture]
@@ -102,7 +105,7 @@ def apply_patches(
     patches = [p for p in patches if p.spans or p.drawn]
     cache = {"cache_dir": options.ocr_cache_dir, "sha256": sha256} if options.ocr_cache_dir else {}
     requests = [request for p in patches for request in p.requests(options.ocr.languages)]
-    words = read_masked(path, requests, options.ocr, workers=options.ocr_workers, **cache)
+    words = read_masked(path, requests, options.ocr, workers=options.ocr_workers, document=document, **cache)
     notes: list[Diagnostic] = []
     for patch in patches:
         page = pages[patch.number - 1]

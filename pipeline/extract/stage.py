@@ -241,13 +241,17 @@ def _run_ocr(path: Path, sha256: str, pages: list[Page], numbers: list[int], opt
         page.width, page.height = ocr_page.width, ocr_page.height  # the other way round if read turned on its side
 
 
-def _read_in_place(path: Path, sha256: str, pages: list[Page], patches: list, options: ExtractOptions) -> list[Diagnostic]:
-    """Drawn text and unmapped glyphs of text pages read by OCR and spliced into their lines (`patches`)."""
+def _read_in_place(
+    path: Path, sha256: str, pages: list[Page], patches: list, options: ExtractOptions, document: pdfium.PdfDocument
+) -> list[Diagnostic]:
+    """Drawn text and unmapped glyphs of text pages read by OCR and spliced into their lines (`patches`),
+    the masked pages loaded from the stage's open `document`."""
     if not patches:
         return []
     try:
         return text_patches.apply_patches(
-            path, sha256, pages, patches, options, lambda glyphs, width, height: _text_lines(glyphs, width, height, options.layout)
+            path, sha256, pages, patches, options, lambda glyphs, width, height: _text_lines(glyphs, width, height, options.layout),
+            document=document,
         )
     except (OcrUnavailable, OcrError) as exc:
         numbers = sorted({p.number for p in patches})
@@ -496,13 +500,14 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             elif not lines:
                 current.method = PageMethod.EMPTY  # a blank page
             pages.append(current)
+        # OCR's seconds are counted only where it had pages to read, so a run without scans reports none
+        with timed("ocr") if need_ocr else nullcontext():
+            _run_ocr(path, sha256, pages, need_ocr, options)
+        # Drawn text on text pages (and their layout), read while the file is still open.
+        with timed("ocr:in-place") if patches else nullcontext():
+            patched = _read_in_place(path, sha256, pages, patches, options, document)
     finally:
         document.close()
-    # OCR's seconds are counted only where it had pages to read, so a run without scans reports none
-    with timed("ocr") if need_ocr else nullcontext():
-        _run_ocr(path, sha256, pages, need_ocr, options)
-    with timed("ocr:in-place") if patches else nullcontext():  # drawn text on text pages (and their layout)
-        patched = _read_in_place(path, sha256, pages, patches, options)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += patched
     warnings += [

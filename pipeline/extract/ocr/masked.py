@@ -1,6 +1,6 @@
 """OCR of parts of a text page: the ink inside given boxes, everything else white.
 
-    read_masked(pdf_path, requests, settings, *, workers, cache_dir, sha256) -> {page: [PlacedWord]}
+    read_masked(pdf_path, requests, settings, *, workers, cache_dir, sha256, document) -> {page: [PlacedWord]}
 
 A text page whose text layer explains most of its ink but not all of it (text drawn as outlines, a
 font without a Unicode map: `pipeline.extract.inked`) is not OCR'd whole: the page is rendered at
@@ -130,9 +130,12 @@ def read_masked(
     workers: int = 1,
     cache_dir: Path | str | None = None,
     sha256: str | None = None,
+    document: pdfium.PdfDocument | None = None,
 ) -> dict[int, list[PlacedWord]]:
-    """The words read inside each request's boxes, by page (a page's requests together). Raises
-    OcrUnavailable (Tesseract or a language missing) or OcrError, like `ocr_pages`."""
+    """The words read inside each request's boxes, by page (a page's requests together). `document`: the
+    file already open (the extract stage's, whose pages it has read and closed), used and left open;
+    else the file is opened here. Raises OcrUnavailable (Tesseract or a language missing) or OcrError,
+    like `ocr_pages`."""
     if not requests:
         return {}
     # A text page is not a scan: it lies straight, so nothing is straightened; and it is read in parts.
@@ -140,8 +143,9 @@ def read_masked(
     enabled_passes(settings)
     require_languages(sorted({language for r in requests for language in (r.languages or settings.languages)}))
     cache = ReadingCache(cache_dir) if cache_dir is not None and sha256 is not None else None
+    opened = document is None
     try:
-        document = pdfium.PdfDocument(str(pdf_path))
+        document = pdfium.PdfDocument(str(pdf_path)) if document is None else document
     except Exception as exc:
         raise OcrError(f"{pdf_path}: cannot open as PDF: {exc}") from exc
     words: dict[int, list[PlacedWord]] = {}
@@ -178,7 +182,8 @@ def read_masked(
                         cache.put(stored, reading)
                 words.setdefault(request.page, []).extend(_placed(reading, settings.dpi))
     finally:
-        document.close()
+        if opened:
+            document.close()
     return words
 
 
@@ -232,8 +237,11 @@ def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int
     """The window of the page rendered at `dpi` (`render_page`'s pixels) around the boxes kept, white but
     for those boxes, less the rectangles erased: the whole page's masked image cut to `window`. The page's
 objects that paint nothing in the kept boxes are taken out before it is drawn (`drop_objects_apart`: on
-a drawn cover or a formula span most of the page's text and images are elsewhere). Only the
-    kept boxes are taken out of pdfium's BGR buffer (as RGB): the page never becomes a PIL image."""
+a drawn cover or a formula span most of the page's text and images are elsewhere). Only the kept boxes
+    are taken out of pdfium's BGR buffer (as RGB), onto a white array the window's size: the page never
+    becomes a PIL image, only the image read does (a rectangle erased is drawn by PIL, as it was).
+    Rendering the window alone is not the same pixels (pdfium shifted by the window's corner, or clipped
+    to it, rounds a few edge pixels differently), so the whole page is rendered."""
     page = document[request.page - 1]  # loaded afresh for each request: the objects taken out are this one's
     try:
         drop_objects_apart(page, [(x0 - KEEP_PAD_PT, top - KEEP_PAD_PT, x1 + KEEP_PAD_PT, bottom + KEEP_PAD_PT)
@@ -243,36 +251,50 @@ a drawn cover or a formula span most of the page's text and images are elsewhere
         page.close()
     rendered = bitmap.to_numpy()  # rows × columns × BGR, a view of pdfium's buffer
     height, width = rendered.shape[:2]
-    pasted = pasted_boxes(request.keep, dpi / 72.0, width, height)
+    scale = dpi / 72.0
+    pasted = pasted_boxes(request.keep, scale, width, height)
     left, top, right, bottom = window(pasted, width, height)
-    canvas = Image.new("RGB", (right - left, bottom - top), (255, 255, 255))
+    canvas = np.full((bottom - top, right - left, 3), 255, dtype=np.uint8)
     made = hashlib.sha256(repr((MASKED_FORMAT, (width, height), (left, top, right, bottom))).encode())
     for box in pasted:
         piece = np.ascontiguousarray(rendered[box[1]:box[3], box[0]:box[2], ::-1])  # RGB, as PIL holds it
-        canvas.paste(Image.fromarray(piece), (box[0] - left, box[1] - top))
+        canvas[box[1] - top:box[3] - top, box[0] - left:box[2] - left] = piece
         made.update(repr(("paste", box)).encode())
         made.update(piece.tobytes())
-    if request.erase:
-        draw = ImageDraw.Draw(canvas)
-        scale = dpi / 72.0
-        for x0, y0, x1, y1 in request.erase:
-            rectangle = (x0 * scale, y0 * scale, x1 * scale, y1 * scale)
-            # White on the white around the pasted boxes changes nothing: only a rectangle (a pixel wider
-            # each way) that reaches a pasted box changes the image, and is part of what made it. PIL
-            # truncates a rectangle's corners to whole pixels: truncated in the page's pixels, then shifted.
-            if any(rectangle[0] - 1 < b[2] and b[0] < rectangle[2] + 1 and rectangle[1] - 1 < b[3] and b[1] < rectangle[3] + 1
-                   for b in pasted):
-                draw.rectangle([int(rectangle[0]) - left, int(rectangle[1]) - top, int(rectangle[2]) - left, int(rectangle[3]) - top],
-                               fill=(255, 255, 255))
-                made.update(repr(("erase", rectangle)).encode())
+    image: Image.Image | None = None
+    erased = _erased(request.erase, scale, pasted)
+    if erased:
+        image = Image.fromarray(canvas)
+        draw = ImageDraw.Draw(image)
+        for rectangle in erased:
+            # PIL truncates a rectangle's corners to whole pixels: truncated in the page's pixels, then shifted.
+            draw.rectangle([int(rectangle[0]) - left, int(rectangle[1]) - top, int(rectangle[2]) - left, int(rectangle[3]) - top],
+                           fill=(255, 255, 255))
+            made.update(repr(("erase", rectangle)).encode())
     closed = paper_rows([(b[1] - top, b[3] - top) for b in pasted])
     if closed:
-        rows = np.ones(canvas.height, dtype=bool)
+        kept_rows = np.ones(canvas.shape[0], dtype=bool)
         for at, count in closed:
-            rows[at:at + count] = False
-        canvas = Image.fromarray(np.ascontiguousarray(np.asarray(canvas)[rows]))
+            kept_rows[at:at + count] = False
+        image = Image.fromarray(np.ascontiguousarray((np.asarray(image) if image is not None else canvas)[kept_rows]))
         made.update(repr(("closed", closed)).encode())
-    return MaskedImage(canvas, made.hexdigest(), (left, top), (width, height), _as_read(closed))
+    if image is None:
+        image = Image.fromarray(canvas)
+    return MaskedImage(image, made.hexdigest(), (left, top), (width, height), _as_read(closed))
+
+
+def _erased(erase: tuple[Box, ...], scale: float, pasted: list[tuple[int, int, int, int]]) -> list[tuple[float, float, float, float]]:
+    """The rectangles of `erase` (points) in the page's pixels that change the masked image: white on the
+    white around the pasted boxes changes nothing, so only a rectangle (a pixel wider each way) that
+    reaches a pasted box is painted, and is part of what made the image. In their order; one array test
+    for all of them (a page's text-layer glyphs are thousands)."""
+    if not erase or not pasted:
+        return []
+    corners = np.asarray(erase, dtype=np.float64) * scale  # the same products as `x0 * scale` one by one
+    boxes = np.asarray(pasted, dtype=np.float64)
+    reach = ((corners[:, None, 0] - 1 < boxes[None, :, 2]) & (boxes[None, :, 0] < corners[:, None, 2] + 1)
+             & (corners[:, None, 1] - 1 < boxes[None, :, 3]) & (boxes[None, :, 1] < corners[:, None, 3] + 1)).any(axis=1)
+    return [(x0 * scale, y0 * scale, x1 * scale, y1 * scale) for x0, y0, x1, y1 in (erase[i] for i in np.flatnonzero(reach).tolist())]
 
 
 def paper_rows(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
