@@ -10,7 +10,7 @@ from pipeline.extract import ExtractedDocument
 from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
 from pipeline.parse.recovery import NumberRunsWork, Point, Recovery
-from pipeline.parse.stream import StreamLine, match_number_line, plain_text, rest_after, same_row
+from pipeline.parse.stream import StreamLine, match_number_line, match_text_as, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
 
 
@@ -377,19 +377,20 @@ def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[
                 joined.append(item)
                 continue
             glue = "" if _PUNCTUATION_FIRST.match(following.text) else " "
-            line = replace(
-                item.line,
-                text=f"{item.text}{glue}{following.text}",
-                x1=following.line.x1,
-                top=min(item.line.top, following.line.top),
-                bottom=max(item.line.bottom, following.line.bottom),
-                unsure_words=item.line.unsure_words + following.line.unsure_words,  # what OCR was unsure of, kept
-                unclear_marks=item.line.unclear_marks + following.line.unclear_marks,
-                unaccounted_ink=item.line.unaccounted_ink + following.line.unaccounted_ink,
-            )
-            candidate = replace(item, line=line)
-            if match_number_line(start_re, candidate) is not None:
-                joined.append(candidate)
+            text = f"{item.text}{glue}{following.text}"
+            # The join is asked of its text first (as the joined line would be read): most such pairs make no header.
+            if match_text_as(start_re, text, item) is not None:
+                line = replace(
+                    item.line,
+                    text=text,
+                    x1=following.line.x1,
+                    top=min(item.line.top, following.line.top),
+                    bottom=max(item.line.bottom, following.line.bottom),
+                    unsure_words=item.line.unsure_words + following.line.unsure_words,  # what OCR was unsure of, kept
+                    unclear_marks=item.line.unclear_marks + following.line.unclear_marks,
+                    unaccounted_ink=item.line.unaccounted_ink + following.line.unaccounted_ink,
+                )
+                joined.append(replace(item, line=line))
                 used.add(partner)
                 continue
         joined.append(item)

@@ -30,7 +30,7 @@ from pipeline.parse.labels import canonical_label, fold, matched_label, number_k
 from pipeline.parse.ocrpasses import BlocksWork, DraftsWork, OptionsWork, recovery_for
 from pipeline.parse.options import bare_label_run, find_options
 from pipeline.parse.recovery import Point, Recovery
-from pipeline.parse.stream import StreamLine, document_text, plain_text
+from pipeline.parse.stream import StreamLine, document_text, plain_text, streams_kept
 from pipeline.parse.shortentries import unsure_short_key_entries
 from pipeline.parse.truefalse import find_statements
 from pipeline.parse.underwords import under_word_options
@@ -343,8 +343,9 @@ def parse_sheet(
     keys: list[tuple[ExtractedDocument, ManifestEntry]],
     spec: SourceSpec,
 ) -> ParseResult:
-    """The sheet's questions with their keys; every spec pattern bounded by one reading of the bound."""
-    with held_bound():
+    """The sheet's questions with their keys; every spec pattern bounded by one reading of the bound, each
+    document's line stream read once (`stream.streams_kept`)."""
+    with held_bound(), streams_kept():
         return _parse_sheet(sheet, sheet_entry, keys, spec)
 
 

@@ -172,10 +172,12 @@ def _bare_label_row(item: StreamLine, labels: list[str], min_run: int) -> Stream
     by text of its own. The labels are then set apart from their texts, as `_bare_label_runs` does for a
     column, so the row is split at each of them. Two label letters in a row ("A B C") are no such row."""
     words = item.text.split()
+    if not words or canonical_label(words[0], labels) != labels[0]:
+        return item  # the row must open with the first label: no later word is asked
     at: list[int] = []
     for index, word in enumerate(words):
         expected = labels[len(at)] if len(at) < len(labels) else None
-        if expected is not None and canonical_label(word, labels) == expected and (at or index == 0):
+        if expected is not None and (at or index == 0) and canonical_label(word, labels) == expected:
             if at and at[-1] == index - 1:
                 return item  # a label right after a label: letters, not options
             at.append(index)
@@ -391,9 +393,12 @@ def _run_on_start(lines: list[StreamLine], labels: list[str], option_re: re.Patt
     return None
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _dangling_label(text: str, labels: list[str], option_re: re.Pattern) -> bool:
     """`text` ends with a label in a marked style after a space, nothing after it."""
-    spaces = list(re.finditer(r"\s+", text.rstrip()))
+    spaces = list(_SPACES.finditer(text.rstrip()))
     found = option_re.match(text.rstrip()[spaces[-1].end():]) if spaces else None
     return bool(found and _marked(found) and not found.group("text").strip() and canonical_label(matched_label(found), labels))
 
@@ -419,7 +424,7 @@ def _label_points(text: str, labels: list[str], option_re: re.Pattern, label: st
     """The spaces inside `text` after which `label` stands in a marked style ('A)', not a bare 'A'), followed
     by its text or ending the line (its text on the next)."""
     points = []
-    for inner in re.finditer(r"\s+", text):
+    for inner in _SPACES.finditer(text):
         if inner.start() == 0:
             continue
         found = option_re.match(text[inner.end():])
@@ -456,6 +461,8 @@ def _split_points(text: str, following: list[str], labels: list[str], option_re:
     points = list(_INNER_LABEL.finditer(text, 1))
     if following:
         for variant in label_variants(following[0]):
+            if variant not in text:
+                continue  # the label is printed nowhere in the line: no pattern is made to look for it
             for at in re.finditer(re.escape(variant), text):
                 start = at.start()
                 before = text[start - 1] if start >= 2 else ""

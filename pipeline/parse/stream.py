@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -46,10 +48,39 @@ def line_stream(
     `reader` is required, with no default: it is parse's OCR line passes as the sheet's spec leaves them
     (`recovery_for(spec.ocr.passes.disable).line_reader(labels)`), and a stream read without them would
     silently lose every repair of an OCR'd line (a question number's look-alike digits, a glued label) while
-    reading text-layer sheets alike. A caller names the passes it reads with, even `Recovery.every()`."""
+    reading text-layer sheets alike. A caller names the passes it reads with, even `Recovery.every()`.
+
+    Inside `streams_kept` (one sheet's parse) a document's stream is read once and kept (`_KeptStreams`):
+    the stream `stop_at` ends is the part of it before the first line (as `reader` read it) a stop matches."""
     stops = AnyPattern(list(stop_at)) if stop_at else None  # one bounded search a line for all of them
     keep = enclosed_labels(labels)
+    kept: _KeptStreams | None = getattr(_kept, "streams", None)
+    if kept is None:
+        return _read_stream(document, include_dropped, keep, reader, stops).lines
+    read = kept.read(document, include_dropped, keep, reader)
+    if stops is None:
+        return list(read.lines)
+    for text, before in read.texts:
+        if stops.found_in(text):
+            return read.lines[:before]
+    return list(read.lines)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A document's stream (`lines`), each of its lines' texts as `reader` read them with the stream's length
+    before it (`texts`: where a stop on that line would end the stream), and whether `reader` was asked at all."""
+
+    lines: list[StreamLine]
+    texts: list[tuple[str, int]]
+    asked_reader: bool
+
+
+def _read_stream(document: ExtractedDocument, include_dropped: bool, keep: frozenset[str], reader: LineReader,
+                 stops: AnyPattern | None) -> _Read:
     stream: list[StreamLine] = []
+    texts: list[tuple[str, int]] = []
+    asked = False
     for page in document.pages:
         if page.dropped_reason and not include_dropped:
             continue
@@ -58,17 +89,53 @@ def line_stream(
             read = ocr_page or line.ocr  # a text page's line OCR read in place is an OCR'd line too
             fold = False
             if read:
+                asked = True
                 repaired, fold = reader(line.text)
                 line = line if repaired == line.text else replace(line, text=repaired)
             if stops is not None and stops.found_in(line.text):
-                return stream
+                return _Read(stream, texts, asked)
+            texts.append((line.text, len(stream)))
             text = _stream_text(line.text, keep)
             if text is None:
                 continue
             stream.append(
                 StreamLine(page.number, line if text == line.text else replace(line, text=text), read, fold)
             )
-    return stream
+    return _Read(stream, texts, asked)
+
+
+class _KeptStreams:
+    """The streams read during one sheet's parse: the sheet's is read by the booklet split, by each stop's cut and by
+    the stop report; a key's by its reader and its stop's cut. Kept per document (held, so its id stays its own),
+    dropped lines in or not, and the spec's enclosed labels kept as printed; a stream `reader` was asked for (an
+    OCR'd line in it) is another reader's only when it is the same reader."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[int, bool, frozenset[str]], list[tuple[ExtractedDocument, LineReader, _Read]]] = {}
+
+    def read(self, document: ExtractedDocument, include_dropped: bool, keep: frozenset[str], reader: LineReader) -> _Read:
+        found = self._found.setdefault((id(document), include_dropped, keep), [])
+        for held, by, read in found:
+            if held is document and (by is reader or not read.asked_reader):
+                return read
+        read = _read_stream(document, include_dropped, keep, reader, None)
+        found.append((document, reader, read))
+        return read
+
+
+_kept = threading.local()  # `streams_kept`'s streams, per thread
+
+
+@contextmanager
+def streams_kept() -> Iterator[None]:
+    """Every `line_stream` in this thread inside it reads a document's stream once (one sheet's parse: its documents
+    are not changed while it runs)."""
+    previous = getattr(_kept, "streams", None)
+    _kept.streams = _KeptStreams()
+    try:
+        yield
+    finally:
+        _kept.streams = previous
 
 
 @lru_cache(maxsize=PLAIN_TEXTS_KEPT)
@@ -99,16 +166,16 @@ def unmark_prefix(text: str) -> str:
 
 
 @lru_cache(maxsize=PLAIN_TEXTS_KEPT)
-def plain_text(text: str) -> tuple[str, tuple[int, ...]]:
+def plain_text(text: str) -> tuple[str, Sequence[int]]:
     """`text` as patterns see it: bold marks removed, each run of whitespace (tab, no-break or wide
     spaces) one space. Also the position in `text` of each plain character, and len(text) at the end,
     so a match on the plain text can be cut from the marked one (`marked_rest`).
 
     Kept for the last texts asked (parse's rules ask it of each line several times, once per rule); a
-    tuple, so no caller can change what the next one is handed."""
+    tuple (a range where each character stays where it is), so no caller can change what the next one is handed."""
     if "**" not in text and not _IRREGULAR_SPACE.search(text):  # most lines: already plain
         if not _NUMBER_APART.match(text):  # and no number set apart from its mark: each character where it is
-            return text, tuple(range(len(text) + 1))
+            return text, range(len(text) + 1)
         return _number_together(text, list(range(len(text) + 1)))
     chars: list[str] = []
     positions: list[int] = []
@@ -245,6 +312,12 @@ def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
 
     Kept per pattern and text: parse's passes try the numbering on most lines several times over."""
     return _number_line_match(pattern, item.text, item.ocr, item.fold_digits)
+
+
+def match_text_as(pattern: re.Pattern, text: str, like: StreamLine) -> re.Match | None:
+    """`match_number_line` of a line with `text` read as `like` is (OCR'd or not, its numbers folded or not),
+    without making that line: a join asked before it is built."""
+    return _number_line_match(pattern, text, like.ocr, like.fold_digits)
 
 
 @lru_cache(maxsize=PLAIN_TEXTS_KEPT)
