@@ -120,13 +120,12 @@ def _row_spans(glyphs: GlyphArrays, rows: list[Row], min_gap: float) -> list[lis
     """`_spans` of every row, for the page at once. A span opens where a glyph starts `min_gap` past the
     rightmost end of the row so far: the rightmost end of the span so far, as long as no glyph ends left
     of where it starts (else, or with a NaN edge, row by row)."""
-    lengths = np.array([len(row.by_x) for row in rows], dtype=np.int64)
-    flat = np.fromiter(chain.from_iterable(row.by_x for row in rows), dtype=np.int64, count=int(lengths.sum()))
+    flat, row_of = band_glyphs(rows, "by_x")
+    lengths = np.bincount(row_of, minlength=len(rows))
     x0, x1 = glyphs.x0[flat], glyphs.x1[flat]
     if not len(flat) or (x1 < x0).any() or np.isnan(x0).any() or np.isnan(x1).any():
         return [_spans(row.by_x, glyphs.x0s, glyphs.x1s, min_gap) for row in rows]
     row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    row_of = np.repeat(np.arange(len(rows)), lengths)
     column = np.arange(len(flat)) - row_starts[row_of]
     ends = np.full((len(rows), int(lengths.max())), -np.inf)
     ends[row_of, column] = x1

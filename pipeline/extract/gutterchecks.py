@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import bisect
 import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain
 from typing import Protocol
 
@@ -15,8 +17,20 @@ import numpy as np
 from pipeline.extract.glypharrays import GlyphArrays
 
 
+@dataclass(frozen=True, eq=False)
+class RowArrays:
+    """The `members` and `by_x` lists of a page's rows one after the other as arrays, row r's at
+    `bounds[r]:bounds[r + 1]` (what `band_glyphs` slices for a run of rows instead of reading their lists)."""
+
+    members: np.ndarray
+    by_x: np.ndarray
+    bounds: np.ndarray
+    rows: list  # the rows themselves, in order
+
+
 class Row(Protocol):
-    """What a band reads of a row (`layout.Row`)."""
+    """What a band reads of a row (`layout.Row`); a row may also have `page`, its lists and those of the rows
+    grouped with it as arrays (`RowArrays`), and `at`, its place among them."""
 
     members: list[int]
     by_x: list[int]
@@ -48,8 +62,15 @@ HEADING_GAP = 1.4  # a heading stands this many line pitches below the line befo
 GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
 
 
-def band_glyphs(rows: list[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
-    """(glyphs, the row of each): the rows' `members` or `by_x` lists one after the other."""
+def band_glyphs(rows: Sequence[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(glyphs, the row of each): the rows' `members` or `by_x` lists one after the other; a slice of
+    their page's arrays (`RowArrays`) where the rows follow one another there."""
+    page = getattr(rows[0], "page", None) if rows else None
+    if page is not None:
+        first = rows[0].at  # type: ignore[attr-defined]
+        if page.rows[first:first + len(rows)] == list(rows):  # a run of the page's rows (compared by identity)
+            bounds = page.bounds[first:first + len(rows) + 1]
+            return getattr(page, name)[bounds[0]:bounds[-1]], np.repeat(np.arange(len(rows)), np.diff(bounds))
     lengths = [len(getattr(row, name)) for row in rows]
     flat = np.fromiter(chain.from_iterable(getattr(row, name) for row in rows), dtype=np.int64, count=sum(lengths))
     return flat, np.repeat(np.arange(len(rows)), lengths)

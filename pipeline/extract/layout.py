@@ -12,8 +12,6 @@ Reading order is decided by geometry, never by the order glyphs were stored in t
 """
 from __future__ import annotations
 
-import re
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -25,6 +23,8 @@ from pipeline.extract.columns import ColumnBand, bands
 from pipeline.extract.decimals import round2
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
+from pipeline.extract.gutterchecks import RowArrays
+from pipeline.extract.wordspaces import StreamSpaces, WordSpaces
 
 __all__ = ["Glyph", "GlyphArrays", "LayoutParams", "Row", "Segment", "WordSpaces", "assemble", "clusters", "group_rows"]
 
@@ -128,7 +128,9 @@ def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_st
 @dataclass(eq=False)
 class Row:
     """Glyphs whose vertical centres fall inside the row's anchor box (`top`, `bottom`): `members` in
-    the order they were grouped, `by_x` sorted by x0 (indices into the page's `source` arrays)."""
+    the order they were grouped, `by_x` sorted by x0 (indices into the page's `source` arrays). `page`
+    holds those lists of all the rows grouped with it one after the other as arrays, this row the `at`-th
+    (`gutterchecks.band_glyphs` slices them for a run of rows)."""
 
     source: GlyphArrays
     members: list[int]
@@ -138,6 +140,8 @@ class Row:
     segments: list[Segment] = field(default_factory=list)
     x0: float = 0.0  # the extent of its segments (set with them)
     x1: float = 0.0
+    page: RowArrays | None = None
+    at: int = 0
 
     @property
     def glyphs(self) -> list[Glyph]:
@@ -187,17 +191,22 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     if kernels is not None:  # the same walk compiled (`layoutjit.anchor_rows`)
         runs, row_tops, row_bottoms = kernels.anchor_rows(top[starts], bottom[starts], size[starts])
         opened = starts[runs].tolist()
-        rows = [Row(source, [], row_top, row_bottom) for row_top, row_bottom in zip(row_tops.tolist(), row_bottoms.tolist())]
+        edges = list(zip(row_tops.tolist(), row_bottoms.tolist()))
     else:
-        rows, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
+        walked, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
+        edges = [(row.top, row.bottom) for row in walked]
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)
-    by_x_array = order[_lexsort2(kernels, source.x0[order], np.repeat(np.arange(len(rows), dtype=np.float64), lengths))]
+    by_x_array = order[_lexsort2(kernels, source.x0[order], np.repeat(np.arange(len(edges), dtype=np.float64), lengths))]
     by_x = by_x_array.tolist()
     order_list = order.tolist()
-    for row, start, end in zip(rows, opened, closed):
-        row.members, row.by_x = order_list[start:end], by_x[start:end]
+    rows: list[Row] = []
+    page = RowArrays(order, by_x_array, np.array([*opened, len(order)], dtype=np.int64), rows)
+    rows.extend(
+        Row(source, order_list[start:end], row_top, row_bottom, by_x[start:end], [], 0.0, 0.0, page, at)
+        for at, (start, end, (row_top, row_bottom)) in enumerate(zip(opened, closed, edges))
+    )
     return rows, by_x_array, lengths
 
 
@@ -355,14 +364,21 @@ def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], f
     # A gap that wide cuts the row, unless it is a space of a justified line (the row's word spaces are
     # read at its first such gap; most rows have none).
     word_spaces: dict[int, WordSpaces] = {}
+    page_spaces: StreamSpaces | None | bool = False  # the rows' spaces at once (`StreamSpaces`), made when first asked
     for position in np.flatnonzero(wide).tolist():
         row = int(row_of[position])
         previous, glyph, width, size = int(flat[position - 1]), int(flat[position]), float(gap[position]), float(row_size[row])
         if not WordSpaces.may_be_justified(source, previous, glyph, width, size):
             starts[position] = True
             continue
-        spaces = word_spaces.get(row) or word_spaces.setdefault(row, WordSpaces.of(source, kept[row]))
-        if not spaces.justified(previous, glyph, width, size):
+        if page_spaces is False:
+            page_spaces = StreamSpaces.of(source, flat, row_of)
+        if isinstance(page_spaces, StreamSpaces):
+            justified = page_spaces.justified(position, previous, glyph, width, size)
+        else:
+            spaces = word_spaces.get(row) or word_spaces.setdefault(row, WordSpaces.of(source, kept[row]))
+            justified = spaces.justified(previous, glyph, width, size)
+        if not justified:
             starts[position] = True
     seg_starts = np.flatnonzero(starts)
     seg_lengths = np.diff(np.append(seg_starts, len(flat)))
@@ -378,57 +394,52 @@ def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], f
     space = np.zeros(len(flat), dtype=bool)
     space[1:] = stream | (gap[1:] > params.word_gap * np.where(smaller > half, smaller, half))
     space[seg_starts] = False
-    text_of = _segment_texts(source, flat, space)
+    ends = np.append(seg_starts[1:], len(flat))
+    texts = _segment_texts(source, flat, space, seg_starts, ends)
     bold = source.bold[flat]
     bold_count = np.add.reduceat(bold.astype(np.int64), seg_starts)
+    for at in np.flatnonzero((bold_count > 0) & (bold_count < seg_lengths)).tolist():  # partly bold: marked **so**
+        start, end = int(seg_starts[at]), int(ends[at])
+        texts[at] = _marked_bold_text([source.text[i] for i in flat[start:end].tolist()], space[start:end].tolist(), bold[start:end].tolist())
     marked = np.add.reduceat(source.highlighted[flat].astype(np.int64), seg_starts)
-    rounded = round2(seg_size)
-    # Segments with a gap wider than WIDE_GAP of their size may record wide gaps; the others record none.
-    wide_starts = _wide_gap_starts(gap, x0, seg_of, seg_starts, np.array(rounded))
+    # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
+    highlighted = ((marked > 0) & (marked >= 0.5 * np.maximum(1, seg_lengths - 3))).tolist()
+    all_bold = (bold_count == seg_lengths).tolist()
     edges = (np.minimum.reduceat(x0, seg_starts), np.minimum.reduceat(source.top[flat], seg_starts),
              np.maximum.reduceat(x1, seg_starts), np.maximum.reduceat(source.bottom[flat], seg_starts))
+    count = len(seg_starts)
+    rounded_all = round2(np.concatenate((seg_size, *edges)))  # each value rounded alone: one call for the five
+    rounded = rounded_all[:count]
+    # Segments with a gap wider than WIDE_GAP of their size may record wide gaps; the others record none.
+    wide_starts = _wide_gap_starts(gap, x0, seg_of, seg_starts, np.array(rounded))
     boxes = zip(*(edge.tolist() for edge in edges))
-    rounded_boxes = zip(*(round2(edge) for edge in edges))
-    ends = np.append(seg_starts[1:], len(flat)).tolist()
-    segments = []
-    for start, end, (left, top, right, bottom), box, size, count, high, starts_after_wide_gaps in zip(
-        seg_starts.tolist(), ends, boxes, rounded_boxes, rounded, bold_count.tolist(), marked.tolist(), wide_starts
-    ):
-        n = end - start
-        if 0 < count < n:
-            texts = [source.text[i] for i in flat[start:end].tolist()]
-            text = _marked_bold_text(texts, space[start:end].tolist(), bold[start:end].tolist())
-        else:
-            text = text_of(start, end)
-        segments.append(Segment(
-            source, flat[start:end], text, left, top, right, bottom, size,
-            # A marker often skips the printed label ('A. ' then yellow '24'): discount up to three glyphs.
-            highlighted=high > 0 and high >= 0.5 * max(1, n - 3),
-            bold=count == n,
-            wide_starts=starts_after_wide_gaps,
-            rounded_box=box,
-        ))
+    rounded_boxes = zip(*(rounded_all[count * k:count * (k + 1)] for k in range(1, 5)))
+    segments = [
+        Segment(source, flat[start:end], text, left, top, right, bottom, size, high, heavy, starts_after_wide_gaps, box)
+        for start, end, text, (left, top, right, bottom), box, size, high, heavy, starts_after_wide_gaps in zip(
+            seg_starts.tolist(), ends.tolist(), texts, boxes, rounded_boxes, rounded, highlighted, all_bold, wide_starts
+        )
+    ]
     seg_row = row_of[seg_starts].tolist()
     for segment, row in zip(segments, seg_row):
         rows[row].segments.append(segment)
 
 
-def _segment_texts(source: GlyphArrays, flat: np.ndarray, space: np.ndarray):
-    """text_of(start, end): the text of glyphs flat[start:end], each after a space where `space` says (none
+def _segment_texts(source: GlyphArrays, flat: np.ndarray, space: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[str]:
+    """The text of each segment, glyphs flat[start:end], each glyph after a space where `space` says (none
     before the first). Where every glyph is one character (a text layer), the page's text is made at once
     from the code points, a space put before each glyph that has one, and a segment's text is a slice of it."""
     codes = source.codes
     if codes is None:
         pieces = [" " + source.text[i] if spaced else source.text[i] for i, spaced in zip(flat.tolist(), space.tolist())]
-        return lambda start, end: "".join(pieces[start:end])
+        return ["".join(pieces[start:end]) for start, end in zip(starts.tolist(), ends.tolist())]
     if not len(flat):
-        return lambda start, end: ""
+        return [""] * len(starts)
     place = np.arange(len(flat)) + np.cumsum(space)  # each glyph's place in the page's text
     units = np.full(int(place[-1]) + 1, ord(" "), dtype="<u4")
     units[place] = codes[flat]
     text = units.tobytes().decode("utf-32-le", "surrogatepass")
-    places = place.tolist()
-    return lambda start, end: text[places[start]:places[end - 1] + 1]
+    return [text[lo:hi] for lo, hi in zip(place[starts].tolist(), (place[ends - 1] + 1).tolist())]
 
 
 def _marked_bold_text(texts: list[str], spaces: list[bool], bolds: list[bool]) -> str:
@@ -448,88 +459,6 @@ def _marked_bold_text(texts: list[str], spaces: list[bool], bolds: list[bool]) -
     if in_bold:
         parts.append("**")
     return "".join(parts)
-
-
-JUSTIFIED_MAX_GAP = 4.0  # font sizes: the widest space of a justified line; wider is a gutter or a tab stop
-SPACE_SPREAD = 1.5  # a justified line stretches all its spaces alike: none is wider than this × their median
-JUSTIFIED_MIN_SPACE = 0.8  # font sizes: a stretched line's median space (a plain one is 0.25-0.35)
-_OPENS_AN_ITEM = re.compile(r"^[(\[]?(?:\w|\d{1,3})[.):\]]$|^\d+$")
-
-
-@dataclass
-class WordSpaces:
-    """The word spaces of one row, line by line: on the text layer a line is a run of glyphs that follow
-    each other in the content stream, a space where the stream has one; on a scan it is the words
-    Tesseract read as one line, each gap between them a space. Per line, the median space, and per
-    space the word it opens."""
-
-    median: dict[object, float] = field(default_factory=dict)
-    # (glyph before, glyph after) -> (the line of the space, the word it opens)
-    spaces: dict[tuple[int, int], tuple[object, str]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, source: GlyphArrays, glyphs: list[int]) -> WordSpaces:
-        """From a row's glyphs (indices into `source`), sorted by x."""
-        spaces = cls()
-        gaps: dict[object, list[float]] = {}
-        last: dict[int, int] = {}
-        text, runs, seqs, space_after = source.text, source.run_list, source.seq_list, source.space_after_list
-        x0s, x1s = source.x0s, source.x1s
-
-        def add(line: object, before: int, after: int, word: str) -> None:
-            gaps.setdefault(line, []).append(x0s[after] - x1s[before])
-            spaces.spaces[(before, after)] = (line, word)
-
-        for glyph in glyphs:  # OCR: every neighbour in one Tesseract line is a space away
-            run = runs[glyph]
-            if run == NO_RUN:
-                continue
-            if run in last:
-                add(("ocr", run), last[run], glyph, text[glyph])
-            last[run] = glyph
-        stream = sorted((g for g in glyphs if runs[g] == NO_RUN), key=seqs.__getitem__)
-        chain_number = 0
-        for at, glyph in enumerate(stream):
-            follows = at and seqs[glyph] == seqs[stream[at - 1]] + 1
-            if at and not follows:
-                chain_number += 1
-            if follows and space_after[stream[at - 1]]:
-                word = ""
-                for following in stream[at:]:
-                    word += text[following]
-                    if space_after[following]:
-                        break
-                add(("stream", chain_number), stream[at - 1], glyph, word)
-        spaces.median = {line: statistics.median(values) for line, values in gaps.items()}
-        return spaces
-
-    @staticmethod
-    def may_be_justified(source: GlyphArrays, previous: int, glyph: int, gap: float, size: float) -> bool:
-        """False where `justified` is False whatever the row's spaces (most wide gaps: a gutter, a tab
-        stop), so the row's spaces need not be read: too wide, or no space of one line lies there (glyphs
-        of one OCR line, or neighbours in the content stream with a space between them)."""
-        if gap > JUSTIFIED_MAX_GAP * size:
-            return False
-        runs = source.run_list
-        if runs[previous] == NO_RUN and runs[glyph] == NO_RUN:
-            return source.seq_list[glyph] == source.seq_list[previous] + 1 and source.space_after_list[previous]
-        return runs[previous] == runs[glyph]
-
-    def justified(self, previous: int, glyph: int, gap: float, size: float) -> bool:
-        """Whether a wide gap is a space of a justified line, stretched like all its others: a short
-        justified line spreads its words across the column ("denúncia   do   locador,   a   qualquer"),
-        and its median space is wide too. Not a gap much wider than the line's other spaces (a column
-        gutter read across), nor one before a label or a number ("B)", "12.", a bare "B"), which opens a
-        grid's next cell, nor one wider than a justified line ever spaces its words."""
-        space = self.spaces.get((previous, glyph))
-        if space is None:
-            return False
-        line, word = space
-        median = self.median[line]
-        return (
-            gap <= JUSTIFIED_MAX_GAP * size and median >= JUSTIFIED_MIN_SPACE * size and gap <= SPACE_SPREAD * median
-            and not _OPENS_AN_ITEM.match(word) and not (len(word) == 1 and word.isupper())
-        )
 
 
 def assemble(
