@@ -27,6 +27,11 @@ them or more read something, a constrained and a free one among them, and every 
 as it was read at `LIFT_FROM` or more (a whitelist may leave a clear glyph unread: no evidence either way). Otherwise it
 stays as it was; where the readings that read something (two or more, a constrained one among them) agree surely on
 another text, a page note says so (the word is not rewritten: which reading is right is for a reader to see).
+
+A page's lone labels read unsure are lifted all or none: parse judges a key's unsure lone labels together
+(`parse.certainty.labels_vouch`: where more than a quarter are unsure the recogniser's confidence says nothing on that
+key; where few are, they stand out and stay unsure), so lifting all but a few would make those few stand out. Digits
+are lifted one by one.
 """
 from __future__ import annotations
 
@@ -201,6 +206,18 @@ def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[st
             shown = next((label for label in labels if ring_digit(label) == other), other) if plan.ring_digit is not None else other
             notes.append(f"lone rereads: {word.text!r} (confidence {word.conf:.0f}) read {shown!r} cut out at 1x and 2x; "
                          "kept as read, unsure")
+    # A page's lone labels read unsure are judged together by parse (`parse.certainty.labels_vouch`: where more than a
+    # quarter of a key's entries are unsure by their lone label, the recogniser's confidence says nothing on that key and
+    # they are settled; where few are, those few stand out and stay unsure). Lifting some of them and not the others would
+    # make the others stand out: label lifts stand only where every label read unsure on the page is lifted.
+    label_words = [i for i, _, plan in chosen if not plan.expected.rstrip(CLOSING).isdigit() or plan.ring_digit is not None]
+    if any(out[i] is words[i] for i in label_words):
+        kept = [i for i in label_words if out[i] is not words[i]]
+        for i in kept:
+            out[i] = words[i]
+            lifted.remove(words[i].text)
+        if kept:
+            notes.append(f"lone rereads: {len(kept)} labels read alike cut out not lifted: other labels of the page stay unsure")
     if lifted:
         notes.insert(0, f"lone rereads: {len(lifted)} short words read unsure read alike cut out, lifted "
                         f"({' '.join(lifted[:12])}{' …' if len(lifted) > 12 else ''})")

@@ -285,7 +285,8 @@ def _ellipsis(work: PageWork) -> PageWork:
     return replace(work, words=as_ellipsis(work.words))
 
 
-@page_pass("lone-rereads", "1", Cost.REGIONS)
+# 2: label lifts stand only where every label the page read unsure is lifted (`parse.certainty.labels_vouch` judges them together)
+@page_pass("lone-rereads", "2", Cost.REGIONS)
 def _lone_rereads(work: PageWork) -> PageWork:
     """A word of one to four digits or an option label read under the shipped policy's `unsure_below`, cut out and read
     again constrained to what can stand there (digits; the spec's labels; a ring's digit) at 1× and 2×, and free at 2×:

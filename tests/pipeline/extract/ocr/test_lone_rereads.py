@@ -54,25 +54,40 @@ def test_a_key_of_circled_numbers_read_at_zero_is_lifted_and_a_scraped_ring_stay
     path = cjk_font()
     if path is None:
         pytest.skip("Noto Sans CJK not installed")
-    image, words = _sheet([("③", "③", 0.0), ("⑤", "⑤", 0.0), ("②", "②", 12.0), ("④", "④", 0.0)],
-                          ImageFont.truetype(str(path), 36), damage={3})
-    read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, tesseract_reader(["kor", "eng"], 300, 1, free=["kor"]))
+    font = ImageFont.truetype(str(path), 36)
+    reader = tesseract_reader(["kor", "eng"], 300, 1, free=["kor"])
+    image, words = _sheet([("③", "③", 0.0), ("⑤", "⑤", 0.0), ("②", "②", 12.0)], font)
+    read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
     entries = _entries(read)
-    assert [text for text, _ in entries] == ["③", "⑤", "②", "④"]  # nothing rewritten
-    assert all(conf >= LIFT_FROM for _, conf in entries[:3]), entries
-    assert entries[3][1] == 0.0  # the scraped ring: its readings do not all read ④
+    assert [text for text, _ in entries] == ["③", "⑤", "②"]  # nothing rewritten
+    assert all(conf >= LIFT_FROM for _, conf in entries), entries
     assert notes and "3 short words" in notes[0]
+    # The same key with a fourth ring scraped half away: its readings do not all read ④, so it stays unsure, and so do
+    # the page's other rings read unsure (a key's lone labels are judged together: `labels_vouch`).
+    image, words = _sheet([("③", "③", 0.0), ("⑤", "⑤", 0.0), ("②", "②", 12.0), ("④", "④", 0.0)], font, damage={3})
+    read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
+    assert _entries(read) == [("③", 0.0), ("⑤", 0.0), ("②", 12.0), ("④", 0.0)]
 
 
-def test_a_key_of_greek_capitals_lifts_the_right_entries_and_keeps_a_misread_one_unsure_with_a_note():
+def test_a_key_of_greek_capitals_read_at_zero_is_lifted():
+    _need("ell")
+    image, words = _sheet([("Δ", "Δ", 0.0), ("Β", "Β", 0.0), ("Γ", "Γ", 8.0)], ImageFont.truetype(DEJAVU, 36))
+    read, notes = reread_short_words(words, image, GREEK, DEFAULT_POLICY.unsure_below, tesseract_reader(["ell", "eng"], 300, 1, free=["ell"]))
+    entries = _entries(read)
+    assert [text for text, _ in entries] == ["Δ", "Β", "Γ"]
+    assert all(conf >= LIFT_FROM for _, conf in entries), entries
+
+
+def test_a_misread_key_letter_stays_unsure_with_a_note_and_the_pages_other_unsure_labels_with_it():
+    # `Α` read for a printed `Δ`: every reading reads `Δ`, so it is not lifted, and a note says what they read. The
+    # page's other lone labels read unsure stay unsure too: parse judges a key's unsure lone labels together
+    # (`labels_vouch`), and lifting all but one would make that one stand out.
     _need("ell")
     image, words = _sheet([("Δ", "Δ", 0.0), ("Β", "Β", 0.0), ("Γ", "Γ", 8.0), ("Δ", "Α", 0.0)], ImageFont.truetype(DEJAVU, 36))
     read, notes = reread_short_words(words, image, GREEK, DEFAULT_POLICY.unsure_below, tesseract_reader(["ell", "eng"], 300, 1, free=["ell"]))
-    entries = _entries(read)
-    assert [text for text, _ in entries] == ["Δ", "Β", "Γ", "Α"]  # the misread entry is not rewritten ...
-    assert all(conf >= LIFT_FROM for _, conf in entries[:3]), entries
-    assert entries[3][1] == 0.0  # ... and stays unsure, with a note naming what the readings agree on
+    assert _entries(read) == [("Δ", 0.0), ("Β", 0.0), ("Γ", 8.0), ("Α", 0.0)]  # nothing rewritten, nothing lifted
     assert any("'Α'" in note and "read 'Δ'" in note for note in notes), notes
+    assert any("3 labels read alike cut out not lifted" in note for note in notes), notes
 
 
 def test_lone_digits_in_a_stem_are_lifted_and_a_damaged_digit_stays_unsure():
