@@ -13,7 +13,9 @@ from PIL import Image
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
 from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
-from pipeline.extract.ocr.engine import prepared_before_whitening
+from pipeline.extract.ocr.companions import reading_languages
+from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
+from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
@@ -281,3 +283,19 @@ def _dashes(work: PageWork) -> PageWork:
 def _ellipsis(work: PageWork) -> PageWork:
     """Three dots read for the publisher's `…` become it (a dotted leader stays; `spelling`)."""
     return replace(work, words=as_ellipsis(work.words))
+
+
+# 2: label lifts stand only where every label the page read unsure is lifted (`parse.certainty.labels_vouch` judges them together)
+@page_pass("lone-rereads", "2", Cost.REGIONS)
+def _lone_rereads(work: PageWork) -> PageWork:
+    """A word of one to four digits or an option label read under the shipped policy's `unsure_below`, cut out and read
+    again constrained to what can stand there (digits; the spec's labels; a ring's digit) at 1× and 2×, and free at 2×:
+    lifted out of unsure where every reading reads it as read, surely; a page note where the constrained readings agree on
+    another text (`lonereads`)."""
+    if not work.words:
+        return work
+    languages = reading_languages(work.settings.languages, installed_languages())
+    words, notes = reread_short_words(work.words, work.prepared(), tuple(work.settings.option_labels or ()),
+                                      DEFAULT_POLICY.unsure_below, lone_reader(languages, work.settings.dpi, work.omp_thread_limit,
+                                                                                               free=work.settings.languages))
+    return replace(work, words=words, notes=work.notes + tuple(notes)) if notes else work
