@@ -89,13 +89,16 @@ def _micro_place(members: list[Word], at: int) -> int | None:
     return len(head)
 
 
-def _piece_at(pieces: list[Piece], span: tuple[float, float], word: Word, cap: float) -> Piece | None:
+def _piece_at(pieces: list[Piece], span: tuple[float, float], word: Word, cap: float,
+              below: float | None = None) -> Piece | None:
     """The piece of ink as tall as a small letter whose middle stands nearest the middle of `span` (the character's
-    estimated place), within a third of its width of it; None where there is none or it is wider than a letter."""
+    estimated place), within a third of its width of it; where `below` is given (page row), the nearest that reaches
+    under it (a descender: the character's place is an estimate, its neighbour's piece may stand nearer). None where
+    there is none or it is wider than a letter."""
     a, b = span
     wide = (b - a) / 3
     found = [p for p in pieces if a - wide <= (p[0] + p[2]) / 2 <= b + wide and p[3] - p[1] >= 0.3 * cap
-             and p[3] > word.top - 0.3 * cap and p[1] < word.bottom + 0.5 * cap]
+             and p[3] > word.top - 0.3 * cap and p[1] < word.bottom + 0.5 * cap and (below is None or p[3] >= below)]
     if not found:
         return None
     nearest = min(found, key=lambda p: abs((p[0] + p[2]) / 2 - (a + b) / 2))
@@ -176,7 +179,7 @@ def sign_shapes(words: list[Word], scanned: np.ndarray, skip: Sequence[Word] = (
                 if sign is not None and sign != text[i] and not (sign == "x" and text[i] == "X"):
                     text = text[:i] + sign + text[i + 1:]
             if micro is not None and text[micro] not in "µμ":
-                piece = _piece_at(pieces, spans[micro], word, cap)
+                piece = _piece_at(pieces, spans[micro], word, cap, below=baseline + DESCENDS_FROM * cap)
                 if piece is not None and is_micro(piece, scanned, baseline, cap):
                     text = text[:micro] + "μ" + text[micro + 1:]
             if text != word.text:
