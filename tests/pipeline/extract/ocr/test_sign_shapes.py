@@ -31,7 +31,7 @@ def drawn_line(texts: list[str], font_path: Path, size: int, blur: float) -> tup
     draw = ImageDraw.Draw(image)
     words, x = [], 20
     for text in texts:
-        box = draw.textbbox((x, 2 * size), text, font=font, anchor="ls")
+        box = [int(v) for v in draw.textbbox((x, 2 * size), text, font=font, anchor="ls")]
         draw.text((x, 2 * size), text, font=font, fill=0, anchor="ls")
         words.append(Word(text, 90.0, box[0], box[1], box[2], box[3], (1, 1, 1)))
         x = box[2] + int(0.3 * size)
