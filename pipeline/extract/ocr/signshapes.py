@@ -34,7 +34,7 @@ from pipeline.extract.ocr.smallglyphs import DARK_BELOW, LETTER_FROM, Piece, _pi
 from pipeline.extract.ocr.words import CAP_HEIGHT_PER_SIZE, Word, line_sizes, words_by_line
 
 BASELINE_REACH = 6.0  # cap heights either side of a word within which its line's letters give the baseline
-RAISED_FROM = 0.1  # cap heights over the baseline a multiplication sign's bottom stands at least (DejaVu 0.16, Times 0.14)
+RAISED_FROM = 0.1  # cap heights over the baseline a multiplication sign's bottom stands at least (Liberation 0.16-0.20; DejaVu 0.04-0.05, too low to tell)
 ON_BASELINE = 0.03  # cap heights: a letter's bottom is within this of the baseline (a sign's: DejaVu 0.045 and more)
 CROSS_HEIGHT = (0.35, 0.85)  # cap heights: a cross (the sign or the letter) is this tall
 DESCENDS_FROM = 0.15  # cap heights under the baseline a micro sign's stem reaches at least (its descender)
