@@ -23,6 +23,7 @@ from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
 from pipeline.extract.ocr.smallglyphs import is_candidate, small_glyphs
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
@@ -39,7 +40,7 @@ from pipeline.extract.ocr.spelling import (
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
-from pipeline.extract.ocr.words import Word
+from pipeline.extract.ocr.words import Word, words_by_line
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -205,6 +206,26 @@ def _small_glyphs(work: PageWork) -> PageWork:
         return work
     shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
     note = f"small glyphs: {len(changes)} word(s) took a raised or lowered glyph read by its shape ({shown})"
+    return replace(work, words=words, notes=work.notes + (note,))
+
+
+def _has_sign_words(work: PageWork) -> bool:
+    """the page has a cross (`x`, `X`, `×`) between or beside numbers, or a letter read before a unit symbol after a
+    number (`47000/pl`, `250 ug`): where a multiplication or micro sign may stand or have been read as a letter"""
+    return any(may_hold_sign(members, at) for members in words_by_line(work.words).values() for at in range(len(members)))
+
+
+@page_pass("sign-shapes", "1", Cost.CHEAP, when=_has_sign_words)
+def _sign_shapes(work: PageWork) -> PageWork:
+    """A cross between numbers written `×` where its ink stands over the baseline (the mathematical axis) and `x` where it
+    stands on it; a letter read before a unit symbol after a number written `μ` where its ink descends under the
+    baseline and is open at its top, as the micro sign is and `u`, `p`, `n` are not (`signshapes`)."""
+    scanned = np.asarray(work.image.convert("L"))
+    words, changes = sign_shapes(work.words, scanned, skip=work.lone_cells)
+    if not changes:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
+    note = f"sign shapes: {len(changes)} word(s) took the sign or letter their ink shows ({shown})"
     return replace(work, words=words, notes=work.notes + (note,))
 
 
