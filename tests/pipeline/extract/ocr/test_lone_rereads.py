@@ -45,16 +45,21 @@ def _sheet(entries: list[tuple[str, str, float]], font: ImageFont.FreeTypeFont, 
     return image, words
 
 
+def _korean_font(size: int) -> ImageFont.FreeTypeFont:
+    """Noto Sans CJK at `size`, for Korean read by Tesseract (the test skips without either)."""
+    _need("kor")
+    path = cjk_font()
+    if path is None:
+        pytest.skip("Noto Sans CJK not installed")
+    return ImageFont.truetype(str(path), size)
+
+
 def _entries(words: list[Word]) -> list[tuple[str, float]]:
     return [(w.text, w.conf) for w in words if w.line[2] == 2]
 
 
 def test_a_key_of_circled_numbers_read_at_zero_is_lifted_and_a_scraped_ring_stays_unsure():
-    _need("kor")
-    path = cjk_font()
-    if path is None:
-        pytest.skip("Noto Sans CJK not installed")
-    font = ImageFont.truetype(str(path), 36)
+    font = _korean_font(36)
     reader = tesseract_reader(["kor", "eng"], 300, 1, free=["kor"])
     image, words = _sheet([("③", "③", 0.0), ("⑤", "⑤", 0.0), ("②", "②", 12.0)], font)
     read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
@@ -91,11 +96,7 @@ def test_a_misread_key_letter_stays_unsure_with_a_note_and_the_pages_other_unsur
 
 
 def test_lone_digits_in_a_stem_are_lifted_and_a_damaged_digit_stays_unsure():
-    _need("kor")
-    path = cjk_font()
-    if path is None:
-        pytest.skip("Noto Sans CJK not installed")
-    font = ImageFont.truetype(str(path), 36)
+    font = _korean_font(36)
     image = Image.new("L", (1200, 140), 255)
     draw = ImageDraw.Draw(image)
     words: list[Word] = []
