@@ -20,12 +20,14 @@ from pipeline.extract.glypharrays import GlyphArrays
 @dataclass(frozen=True, eq=False)
 class RowArrays:
     """The `members` and `by_x` lists of a page's rows one after the other as arrays, row r's at
-    `bounds[r]:bounds[r + 1]` (what `band_glyphs` slices for a run of rows instead of reading their lists)."""
+    `bounds[r]:bounds[r + 1]` (what `band_glyphs` slices for a run of rows instead of reading their lists).
+    It holds no rows: each row holds it (`page`) with its place (`at`), and a page's rows referring back to
+    their arrays that referred to them would be a cycle, garbage only the collector frees (a file's layout
+    then outlives the file, `infra.collector`)."""
 
     members: np.ndarray
     by_x: np.ndarray
     bounds: np.ndarray
-    rows: list  # the rows themselves, in order
 
 
 class Row(Protocol):
@@ -68,7 +70,8 @@ def band_glyphs(rows: Sequence[Row], name: str) -> tuple[np.ndarray, np.ndarray]
     page = getattr(rows[0], "page", None) if rows else None
     if page is not None:
         first = rows[0].at  # type: ignore[attr-defined]
-        if page.rows[first:first + len(rows)] == list(rows):  # a run of the page's rows (compared by identity)
+        # A run of the page's rows: each of them one of the page's, at its place after the one before.
+        if all(getattr(row, "page", None) is page and row.at == first + i for i, row in enumerate(rows)):  # type: ignore[attr-defined]
             bounds = page.bounds[first:first + len(rows) + 1]
             return getattr(page, name)[bounds[0]:bounds[-1]], np.repeat(np.arange(len(rows)), np.diff(bounds))
     lengths = [len(getattr(row, name)) for row in rows]

@@ -201,12 +201,11 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     by_x_array = order[_lexsort2(kernels, source.x0[order], np.repeat(np.arange(len(edges), dtype=np.float64), lengths))]
     by_x = by_x_array.tolist()
     order_list = order.tolist()
-    rows: list[Row] = []
-    page = RowArrays(order, by_x_array, np.array([*opened, len(order)], dtype=np.int64), rows)
-    rows.extend(
+    page = RowArrays(order, by_x_array, np.array([*opened, len(order)], dtype=np.int64))
+    rows = [
         Row(source, order_list[start:end], row_top, row_bottom, by_x[start:end], [], 0.0, 0.0, page, at)
         for at, (start, end, (row_top, row_bottom)) in enumerate(zip(opened, closed, edges))
-    )
+    ]
     return rows, by_x_array, lengths
 
 
