@@ -13,8 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from pipeline.extract.ocr.signshapes import is_candidate
-from pipeline.extract.ocr.words import Word, words_by_line
+from pipeline.extract.ocr import Word, is_sign_candidate, words_by_line
 
 
 def candidates(folder: Path) -> tuple[int, list[str]]:
@@ -27,7 +26,7 @@ def candidates(folder: Path) -> tuple[int, list[str]]:
                  for w in data.get("words", [])]
         for members in words_by_line(words).values():
             for at, word in enumerate(members):
-                if is_candidate(members, at):
+                if is_sign_candidate(members, at):
                     around = " ".join(m.text for m in members[max(0, at - 2):at + 3])
                     found.append(f"  {path.stem[:10]}: {word.text!r} in [{around}]")
     return pages, found

@@ -83,6 +83,8 @@ from pipeline.extract.ocr.secondread import read_again, would_read_again
 from pipeline.extract.ocr.agreement import second_readings
 from pipeline.extract.ocr.reading import ReadWord
 from pipeline.extract.ocr.softness import Softness, measure_softness, sharpening
+from pipeline.extract.ocr.signshapes import is_candidate as is_sign_candidate
+from pipeline.extract.ocr.words import Word, words_by_line
 
 __all__ = [
     "LABEL_TOKEN", "READING_VERSION", "Lexicon", "LexiconUnavailable", "OcrError", "OcrSettings", "OcrUnavailable", "PageReading", "ReadingCache",
@@ -94,4 +96,5 @@ __all__ = [
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
     "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "Softness", "measure_softness", "sharpening",
+    "is_sign_candidate", "Word", "words_by_line",
 ]
