@@ -114,10 +114,7 @@ def crop_of(grey: Image.Image, word: Word, others: Sequence[Word]) -> Image.Imag
         region[y0:y1, x0:x1] = True
         region[word.top - top:word.bottom - top, word.left - left:word.right - left] = False
         crop[region] = 255
-    pad = max(4, round(PAD * height))
-    page = Image.new("L", (crop.shape[1] + 2 * pad, crop.shape[0] + 2 * pad), 255)
-    page.paste(Image.fromarray(crop), (pad, pad))
-    return page
+    return _padded(Image.fromarray(crop), _pad_for(height))
 
 
 def _doubled(image: Image.Image) -> Image.Image:
@@ -136,7 +133,13 @@ def _inside(crop: Image.Image) -> Image.Image | None:
     return _inside_ring(crop, (int(columns[0]), int(rows[0]), int(columns[-1]) + 1, int(rows[-1]) + 1))
 
 
+def _pad_for(height: int) -> int:
+    """White around a crop of a word `height` pixels tall (`PAD`)."""
+    return max(4, round(PAD * height))
+
+
 def _padded(image: Image.Image, pad: int) -> Image.Image:
+    """`image` set on white, `pad` pixels on every side."""
     page = Image.new("L", (image.width + 2 * pad, image.height + 2 * pad), 255)
     page.paste(image, (pad, pad))
     return page
@@ -155,7 +158,7 @@ def readings(crop: Image.Image, plan: Plan, read: Reader, height: int) -> list[t
         inside = _inside(crop)
         if inside is None:
             return []
-        alone = _padded(inside, max(4, round(PAD * height)))
+        alone = _padded(inside, _pad_for(height))
         text, conf, _ = one(_doubled(crop), None, RING_PSM)
         ring = ("".join(ch for ch in text if ch.isdigit()), conf, False)
         return [one(alone, plan.whitelist, psm), one(_doubled(alone), plan.whitelist, psm), one(_doubled(alone), None, psm), ring]
