@@ -84,11 +84,12 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
 
     def queried_ids() -> list[str]:
         args = request.args
-        year = args.get("year", "")
-        if year and ascii_int(year, max_digits=4, strip="") is None:  # not '٢٠٢٢', '2_022' or 5000 digits (int() raised)
-            raise ReviewInputError(f"year must be a number, not {year[:20]!r}", field="year")
+        year_text = args.get("year", "")
+        year = ascii_int(year_text, max_digits=4, strip="") if year_text else None
+        if year_text and year is None:  # not '٢٠٢٢', '2_022' or 5000 digits (int() raised)
+            raise ReviewInputError(f"year must be a number, not {year_text[:20]!r}", field="year")
         return store.query(status=args.get("status") or None, exam=args.get("exam") or None,
-                           year=ascii_int(year, max_digits=4, strip="") if year else None, language=args.get("language") or None, text=args.get("q") or None)
+                           year=year, language=args.get("language") or None, text=args.get("q") or None)
 
     @app.get("/api/queue")
     def queue():
