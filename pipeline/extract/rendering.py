@@ -34,7 +34,7 @@ def render_on_white(page: pdfium.PdfPage, scale: float, *, read: Iterable[PixelB
     system maps on first write). pdfium paints every pixel from the page's objects and that pixel's own
     value before (a blend, a group's backdrop and a mask are pixel by pixel), so the pixels inside `read`
     are those of the whole page on white; a 150 dpi A4 page is 6.5 MB to fill, a crop a tenth of it."""
-    width, height = (math.ceil(side * scale) for side in page.get_size())
+    width, height = render_size(page, scale)
     if read is None:
         pixels = np.full((height, width * 3), 255, dtype=np.uint8)
     else:
@@ -48,6 +48,12 @@ def render_on_white(page: pdfium.PdfPage, scale: float, *, read: Iterable[PixelB
     if page.formenv:
         pdfium_c.FPDF_FFLDraw(page.formenv, *placed)
     return bitmap
+
+
+def render_size(page: pdfium.PdfPage, scale: float) -> tuple[int, int]:
+    """The pixels (width, height) of `render_on_white(page, scale)`, `page.render`'s: known before it draws."""
+    width, height = (math.ceil(side * scale) for side in page.get_size())
+    return width, height
 
 
 def _unfilled(shape: tuple[int, int]) -> np.ndarray:

@@ -46,7 +46,7 @@ from pipeline.extract.ocr.engine import OcrError, require_languages
 from pipeline.extract.ocr.pagepasses import enabled_passes, read_page
 from pipeline.extract.ocr.reading import PageReading
 from pipeline.extract.ocr.settings import OcrSettings
-from pipeline.extract.rendering import drop_objects_apart, render_on_white
+from pipeline.extract.rendering import drop_objects_apart, render_on_white, render_size
 from pipeline.infra import fingerprint
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
@@ -236,23 +236,27 @@ def window(boxes: list[tuple[int, int, int, int]], width: int, height: int) -> t
 def _masked_image(document: pdfium.PdfDocument, request: MaskedRequest, dpi: int) -> MaskedImage:
     """The window of the page rendered at `dpi` (`render_page`'s pixels) around the boxes kept, white but
     for those boxes, less the rectangles erased: the whole page's masked image cut to `window`. The page's
-objects that paint nothing in the kept boxes are taken out before it is drawn (`drop_objects_apart`: on
-a drawn cover or a formula span most of the page's text and images are elsewhere). Only the kept boxes
-    are taken out of pdfium's BGR buffer (as RGB), onto a white array the window's size: the page never
-    becomes a PIL image, only the image read does (a rectangle erased is drawn by PIL, as it was).
+    objects that paint nothing in the kept boxes are taken out before it is drawn (`drop_objects_apart`: on
+    a drawn cover or a formula span most of the page's text and images are elsewhere). Only the kept boxes
+    are filled white in pdfium's buffer before it draws (`render_on_white`'s `read`: the rest of the page's
+    buffer is never written by us nor read) and taken out of it (as RGB), onto a white array the window's
+    size: the page never becomes a PIL image, only the image read does (a rectangle erased is drawn by PIL,
+    as it was).
     Rendering the window alone is not the same pixels (pdfium shifted by the window's corner, or clipped
     to it, rounds a few edge pixels differently), so the whole page is rendered."""
+    scale = dpi / 72.0
     page = document[request.page - 1]  # loaded afresh for each request: the objects taken out are this one's
     try:
         drop_objects_apart(page, [(x0 - KEEP_PAD_PT, top - KEEP_PAD_PT, x1 + KEEP_PAD_PT, bottom + KEEP_PAD_PT)
                                   for x0, top, x1, bottom in request.keep], APART_MARGIN_PT)
-        bitmap = render_on_white(page, dpi / 72.0)
+        width, height = render_size(page, scale)
+        pasted = pasted_boxes(request.keep, scale, width, height)
+        # Only the pasted boxes' pixels are read: only they are filled white before pdfium draws (a 300 dpi
+        # page is 26 MB to fill; the kept boxes of a drawn cover a few percent of it), the same pixels there.
+        bitmap = render_on_white(page, scale, read=pasted)
     finally:
         page.close()
     rendered = bitmap.to_numpy()  # rows × columns × BGR, a view of pdfium's buffer
-    height, width = rendered.shape[:2]
-    scale = dpi / 72.0
-    pasted = pasted_boxes(request.keep, scale, width, height)
     left, top, right, bottom = window(pasted, width, height)
     canvas = np.full((bottom - top, right - left, 3), 255, dtype=np.uint8)
     made = hashlib.sha256(repr((MASKED_FORMAT, (width, height), (left, top, right, bottom))).encode())

@@ -109,3 +109,41 @@ def test_a_masked_page_is_the_whole_pages_crops_pasted_on_white(sheet, dpi):
             assert np.asarray(ours.image).min() < 255 or request is requests[2]  # the kept ink is there
     finally:
         document.close()
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_a_masked_page_is_drawn_on_white_only_where_it_is_pasted_from(sheet, dpi, monkeypatch):
+    """pdfium draws the masked page on a buffer filled white only inside the boxes pasted (a 300 dpi page is
+    26 MB to fill, the boxes a few percent of it): the rest, left as it was (here a dark grey, where any pixel
+    read outside the boxes would show), is never read, and the image and digest are the whole page's."""
+    from pipeline.extract import rendering
+
+    monkeypatch.setattr(rendering, "_unfilled", lambda shape: np.full(shape, 7, dtype=np.uint8))
+    asked: list = []
+    real = masked.render_on_white
+    monkeypatch.setattr(masked, "render_on_white", lambda page, scale, read=None: asked.append(read) or real(page, scale, read=read))
+    document = pdfium.PdfDocument(str(sheet))
+    try:
+        width, height = document[0].get_size()
+        requests = [
+            masked.MaskedRequest(1, keep=((60.0, 90.0, 300.0, 140.0), (0.5, 0.5, 40.0, 30.0), (width - 30, height - 20, width + 5, height + 5))),
+            masked.MaskedRequest(1, keep=((50.0, 80.0, 500.0, 400.0),), erase=((100.0, 100.0, 180.0, 120.7), (0.3, 85.4, 590.0, 92.2))),
+            masked.MaskedRequest(1, keep=((900.0, 900.0, 950.0, 950.0),)),  # off the page: nothing pasted, nothing filled
+        ]
+        for request in requests:
+            ours = masked._masked_image(document, request, dpi)
+            image, digest, origin = _whole_page_masked(document, request, dpi)
+            assert ours.digest == digest and ours.origin == origin
+            assert np.array_equal(np.asarray(ours.image), np.asarray(image))
+            assert asked.pop() == masked.pasted_boxes(request.keep, dpi / 72, *_render_size(document, dpi))
+    finally:
+        document.close()
+
+
+def _render_size(document, dpi):
+    """The whole first page's render's pixels, as pdfium makes it."""
+    page = document[0]
+    try:
+        return page.render(scale=dpi / 72).to_pil().size
+    finally:
+        page.close()
