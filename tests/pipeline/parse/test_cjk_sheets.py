@@ -1,0 +1,99 @@
+"""Japanese and Chinese sheets read by a spec alone (issue 26, "any script, any layout").
+
+The sheets are generated as their exams print them (`pipeline.devkit.sample.cjksheets`): a Japanese common-test
+sheet (parts `第１問` whose `問１` restart, full-width digits, options ①–④ in a row or one a line, the key a ruled
+table per part) and a Chinese gaokao sheet (`一、选择题`, `1．`, options `A．`–`D．` in a 2×2 grid, fill-in questions
+after them, the key a list `1．B　2．D`). The specs in `tests/fixtures/cjk/` were written from the docs alone, with
+plain digits and stops (`^第\\s*1\\s*問`, `\\d{1,2}\\.`): full-width forms are folded where text is compared
+(`pipeline.widths`), and records keep the text as printed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main as examcorpus
+from pipeline.devkit.sample.cjksheets import CjkSet, chinese_gaokao, japanese_center
+from pipeline.devkit.sample.pdfgen import cjk_font
+from pipeline.languages import all_languages, language
+from pipeline.report import FileReport
+from pipeline.specs import load_spec
+from tests.pipeline.parse.conftest import run_family
+
+pytestmark = pytest.mark.skipif(cjk_font() is None, reason="fonts-noto-cjk is not installed")
+
+SPECS = Path(__file__).resolve().parents[2] / "fixtures" / "cjk"
+FAMILIES = {"ja": ("ja_center_test", japanese_center), "zh": ("zh_gaokao_test", chinese_gaokao)}
+
+
+def _parsed(root: Path, code: str, damaged: bool):
+    name, build = FAMILIES[code]
+    printed: CjkSet = build(root / code / ("damaged" if damaged else "clean") / "2031", damaged=damaged)
+    result = run_family(load_spec(str(SPECS / f"{name}.yaml")), printed.sheet, [printed.key], {"year": "2031"})
+    return printed, result
+
+
+@pytest.fixture(scope="module", params=sorted(FAMILIES))
+def clean(request, tmp_path_factory):
+    return _parsed(tmp_path_factory.mktemp("cjk"), request.param, damaged=False)
+
+
+@pytest.fixture(scope="module", params=sorted(FAMILIES))
+def damaged(request, tmp_path_factory):
+    return _parsed(tmp_path_factory.mktemp("cjk-damaged"), request.param, damaged=True)
+
+
+def _same(printed: str, read: str) -> bool:
+    """Text compared as the stream gives it: runs of white space (the ideographic space too) are one space."""
+    return " ".join(printed.split()) == " ".join(read.split())
+
+
+def test_the_language_files_load_and_name_their_tesseract_data():
+    assert {"ja", "zh"} <= set(all_languages())
+    ja, zh = language("ja"), language("zh")
+    assert (ja.script, ja.codes.tesseract, ja.spelling) == ("Han", ["jpn"], None)
+    assert (zh.script, zh.codes.tesseract, zh.spelling) == ("Han", ["chi_sim"], None)
+    assert ja.prompt.answer in ja.answer_words and zh.prompt.answer in zh.answer_words
+
+
+@pytest.mark.parametrize("name", ["ja_center_test", "zh_gaokao_test"])
+def test_specs_check_accepts_a_spec_in_each_language(name, capsys):
+    assert examcorpus(["specs", "check", "--skip-ocr-check", str(SPECS / f"{name}.yaml")]) == 0
+    assert f"ok ({name})" in capsys.readouterr().out
+
+
+def test_every_question_its_options_and_its_answer_are_read_exactly(clean):
+    printed, result = clean
+    found = {q.number: q for q in result.questions}
+    assert sorted(found) == sorted(printed.expected()), "every printed question, numbered as the record holds it"
+    for number, truth in printed.expected().items():
+        question = found[number]
+        assert _same(truth.stem, question.question), number
+        assert len(question.choices) == len(truth.options), number
+        assert all(_same(t, c) for t, c in zip(truth.options, question.choices)), (number, question.choices)
+        if truth.options:
+            assert question.choice_labels == list(printed.labels[:len(truth.options)]), number
+        assert question.answer == truth.answer, number
+        assert question.flags == [], (number, question.flags)
+    assert result.problems == []
+
+
+def test_numbers_are_plain_and_the_text_keeps_its_full_width_forms(clean):
+    printed, result = clean
+    assert all(q.number.isascii() for q in result.questions)
+    text = "".join(q.question + "".join(q.choices) for q in result.questions)
+    assert any(ch in text for ch in "（）＝，１") and "(" not in text.replace("（", "")
+
+
+def test_a_question_printed_without_its_header_is_flagged_and_counted_in_the_report(damaged):
+    printed, result = damaged
+    found = {q.number: q for q in result.questions}
+    assert printed.lost
+    for number in printed.lost:  # placed by the numbering around it, never silently
+        assert number in found and "parse.number_inferred" in found[number].flag_codes, number
+    for number, truth in printed.expected().items():
+        assert found[number].answer == truth.answer and found[number].flags == [], number
+    report = FileReport(url="sheet.pdf", role="sheet", status="ok", sha256=None)
+    report.add_parse(result.questions, [str(p) for p in result.problems])
+    assert report.flagged == len(printed.lost)
