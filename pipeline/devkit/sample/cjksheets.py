@@ -26,7 +26,9 @@ LEFT = 20.0  # mm: the column's left edge
 WIDTH = 170.0  # mm: the column's width
 FULL_WIDTH_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
 CIRCLED = ("①", "②", "③", "④")
+KANA = ("ア", "イ", "ウ", "エ")
 CAPITALS = ("A", "B", "C", "D")
+WIDE_CAPITALS = ("Ａ", "Ｂ", "Ｃ", "Ｄ")
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,14 @@ class CjkQuestion:
     number: str  # as the record holds it: `1.2` is part 1's 問２
     stem: str
     options: tuple[str, ...]  # the option texts, in label order; empty: a question without options
-    answer: str | None  # the label the key gives; None: no key entry
+    answer: str | None  # the label the key prints (one of the sheet's `labels`); None: no key entry
 
 
 @dataclass(frozen=True)
 class CjkSet:
     sheet: Path
     key: Path
-    labels: tuple[str, ...]
+    labels: tuple[str, ...]  # as the sheet prints them
     questions: tuple[CjkQuestion, ...]
     lost: tuple[str, ...] = ()  # numbers of questions printed without their number (`damaged`)
 
@@ -77,7 +79,7 @@ JA_PARTS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...], str], ...]], ...] =
 )
 
 
-def _ja_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
+def _ja_sheet_pages(damaged: bool, labels: tuple[str, ...]) -> tuple[list[PageSpec], tuple[str, ...]]:
     items: list[PageItem] = [TextBox("令和１３年度　大学入学共通テスト（試作問題）　地理", LEFT, 14, WIDTH, size=12, bold=True, font=CJK_FONT_JP)]
     y = 26.0
     lost: list[str] = []
@@ -91,16 +93,16 @@ def _ja_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
             if damaged and (p, n) == (2, 3):  # the header left out: the stem alone after the options before it
                 header = ""
                 lost.append(f"{p}.{n}")
-            box = TextBox(f"{header}{stem}", LEFT, y, WIDTH, size=SIZE, font=CJK_FONT_JP)
+            box = TextBox(f"{header}{_relabelled(stem, labels)}", LEFT, y, WIDTH, size=SIZE, font=CJK_FONT_JP)
             items.append(box)
             y += text_height(box) + 2
             if p == 1:  # in a row: each option at its own place
                 for i, text in enumerate(options):
-                    items.append(TextBox(f"{CIRCLED[i]}　{text}", LEFT + 8 + i * 40, y, 38, size=SIZE, font=CJK_FONT_JP))
+                    items.append(TextBox(f"{labels[i]}　{text}", LEFT + 8 + i * 40, y, 38, size=SIZE, font=CJK_FONT_JP))
                 y += SIZE * 0.5 + 2
             else:
                 for i, text in enumerate(options):
-                    option = TextBox(f"{CIRCLED[i]}　{text}", LEFT + 8, y, WIDTH - 8, size=SIZE, font=CJK_FONT_JP)
+                    option = TextBox(f"{labels[i]}　{text}", LEFT + 8, y, WIDTH - 8, size=SIZE, font=CJK_FONT_JP)
                     items.append(option)
                     y += text_height(option) + 0.8
             y += 5
@@ -108,24 +110,30 @@ def _ja_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
     return [PageSpec(tuple(items))], tuple(lost)
 
 
-def _ja_key_pages() -> list[PageSpec]:
+def _relabelled(text: str, labels: tuple[str, ...]) -> str:
+    """`text` (written with ①–④) with the sheet's own labels."""
+    return text.translate({ord(c): label for c, label in zip(CIRCLED, labels)})
+
+
+def _ja_key_pages(labels: tuple[str, ...]) -> list[PageSpec]:
     items: list[PageItem] = [TextBox("令和１３年度　大学入学共通テスト（試作問題）　地理　正解表", LEFT, 14, WIDTH, size=13, bold=True, font=CJK_FONT_JP)]
     for p, (_, questions) in enumerate(JA_PARTS, 1):
         x = LEFT + (p - 1) * 80
         items.append(TextBox(f"第{full_width(str(p))}問", x, 28, 50, size=12, bold=True, font=CJK_FONT_JP))
-        rows = [["解答番号", "正解", "配点"]] + [[str(n), answer, "5"] for n, (_, _, answer) in enumerate(questions, 1)]
+        rows = [["解答番号", "正解", "配点"]] + [[str(n), _relabelled(answer, labels), "5"] for n, (_, _, answer) in enumerate(questions, 1)]
         items += ruled_rows(x, 36, [24.0, 18.0, 16.0], rows, size=11, font=CJK_FONT_JP, height=11 * 0.62)
     return [PageSpec(tuple(items))]
 
 
-def japanese_center(folder: Path, damaged: bool = False) -> CjkSet:
+def japanese_center(folder: Path, damaged: bool = False, labels: tuple[str, ...] = CIRCLED) -> CjkSet:
+    """`labels`: ①–④ (`CIRCLED`) or ア–エ (`KANA`, a bare katakana before an ideographic space)."""
     folder.mkdir(parents=True, exist_ok=True)
-    pages, lost = _ja_sheet_pages(damaged)
+    pages, lost = _ja_sheet_pages(damaged, labels)
     sheet = build_pdf(folder / "sheet.pdf", pages)
-    key = build_pdf(folder / "key.pdf", _ja_key_pages())
-    questions = tuple(CjkQuestion(f"{p}.{n}", stem, options, answer)
+    key = build_pdf(folder / "key.pdf", _ja_key_pages(labels))
+    questions = tuple(CjkQuestion(f"{p}.{n}", _relabelled(stem, labels), options, _relabelled(answer, labels))
                       for p, (_, part) in enumerate(JA_PARTS, 1) for n, (stem, options, answer) in enumerate(part, 1))
-    return CjkSet(sheet, key, CIRCLED, questions, lost)
+    return CjkSet(sheet, key, labels, questions, lost)
 
 
 # ------------------------------------------------------------------------------------------------- Chinese
@@ -143,7 +151,7 @@ ZH_CHOICE: tuple[tuple[str, tuple[str, ...], str], ...] = (
 ZH_FILL = ("函数f（x）＝x²－2x＋3的最小值为________。", "已知tanα＝2，则tan2α＝________。")
 
 
-def _zh_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
+def _zh_sheet_pages(damaged: bool, labels: tuple[str, ...]) -> tuple[list[PageSpec], tuple[str, ...]]:
     font = CJK_FONT_SC
     items: list[PageItem] = [TextBox("2031年普通高等学校招生全国统一考试（模拟）　数学", LEFT, 14, WIDTH, size=13, bold=True, font=font, align="C")]
     y = 26.0
@@ -163,7 +171,7 @@ def _zh_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
         for row in range(2):  # a 2×2 grid: A and B, then C and D
             for col in range(2):
                 i = row * 2 + col
-                items.append(TextBox(f"{CAPITALS[i]}．{options[i]}", LEFT + 6 + col * 80, y, 74, size=SIZE, font=font))
+                items.append(TextBox(f"{labels[i]}．{options[i]}", LEFT + 6 + col * 80, y, 74, size=SIZE, font=font))
             y += SIZE * 0.5 + 1.5
         y += 4
     heading = TextBox("二、填空题：本题共2小题，每小题5分，共10分。", LEFT, y, WIDTH, size=SIZE, bold=True, font=font)
@@ -177,25 +185,28 @@ def _zh_sheet_pages(damaged: bool) -> tuple[list[PageSpec], tuple[str, ...]]:
     return [PageSpec(tuple(items))], tuple(lost)
 
 
-def _zh_key_pages() -> list[PageSpec]:
+def _zh_key_pages(labels: tuple[str, ...]) -> list[PageSpec]:
     font = CJK_FONT_SC
     items: list[PageItem] = [TextBox("2031年普通高等学校招生全国统一考试（模拟）　数学　参考答案", LEFT, 14, WIDTH, size=13, bold=True, font=font)]
     items.append(TextBox("一、选择题：本题共8小题，每小题5分，共40分。", LEFT, 28, WIDTH, size=SIZE, bold=True, font=font))
-    entries = [f"{n}．{answer}" for n, (_, _, answer) in enumerate(ZH_CHOICE, 1)]
+    entries = [f"{n}．{labels[CAPITALS.index(answer)]}" for n, (_, _, answer) in enumerate(ZH_CHOICE, 1)]
     for row in range(0, len(entries), 4):
         items.append(TextBox("　　".join(entries[row:row + 4]), LEFT, 36 + row // 4 * 7, WIDTH, size=SIZE, font=font))
     items.append(TextBox("二、填空题：9．2　　10．－4/3", LEFT, 54, WIDTH, size=SIZE, font=font))
     return [PageSpec(tuple(items))]
 
 
-def chinese_gaokao(folder: Path, damaged: bool = False) -> CjkSet:
+def chinese_gaokao(folder: Path, damaged: bool = False, labels: tuple[str, ...] = CAPITALS) -> CjkSet:
+    """`labels`: `A`–`D` (`CAPITALS`) or the full-width `Ａ`–`Ｄ` (`WIDE_CAPITALS`), in the sheet and in its key; the
+    records hold the spec's labels (`A`–`D`) either way."""
     folder.mkdir(parents=True, exist_ok=True)
-    pages, lost = _zh_sheet_pages(damaged)
+    pages, lost = _zh_sheet_pages(damaged, labels)
     sheet = build_pdf(folder / "sheet.pdf", pages)
-    key = build_pdf(folder / "key.pdf", _zh_key_pages())
-    questions = tuple(CjkQuestion(str(n), stem, options, answer) for n, (stem, options, answer) in enumerate(ZH_CHOICE, 1))
+    key = build_pdf(folder / "key.pdf", _zh_key_pages(labels))
+    questions = tuple(CjkQuestion(str(n), stem, options, labels[CAPITALS.index(answer)])
+                      for n, (stem, options, answer) in enumerate(ZH_CHOICE, 1))
     questions += tuple(CjkQuestion(str(n), stem, (), None) for n, stem in enumerate(ZH_FILL, len(ZH_CHOICE) + 1))
-    return CjkSet(sheet, key, CAPITALS, questions, lost)
+    return CjkSet(sheet, key, labels, questions, lost)
 
 
-__all__ = ["CjkQuestion", "CjkSet", "chinese_gaokao", "full_width", "japanese_center"]
+__all__ = ["CAPITALS", "CIRCLED", "KANA", "WIDE_CAPITALS", "CjkQuestion", "CjkSet", "chinese_gaokao", "full_width", "japanese_center"]
