@@ -241,12 +241,18 @@ class SpecPattern:
                 return method(text, *args, timeout=seconds)
             except TimeoutError:
                 raise PatternTimeout(self.pattern, str(text), seconds) from None
-        folded = fold_width(text)
         if args:
+            folded = fold_width(text)
             return _printed(self._bounded(method, folded, *args), text, folded)
+        if seconds is None:
+            seconds = match_timeout()
+        key = (method, text, seconds)
+        if key in self._found:  # asked before: no fold, no gate
+            return self._found[key]
+        folded = fold_width(text)
         if self._cannot_start(folded, searched):
             return None
-        return self._kept(method, text, match_timeout() if seconds is None else seconds, folded)
+        return self._kept(method, text, seconds, folded)
 
     def search(self, text: str, *args):
         return self._one(self._compiled.search, text, args, True)

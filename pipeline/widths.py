@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 
 def _width_table() -> dict[int, str]:
@@ -35,8 +36,22 @@ def has_wide(text: str) -> bool:
 
 def fold_width(text: str) -> str:
     """`text` with its full-width forms as their plain characters, one for one; `text` itself (the same object)
-    when it holds none, so a caller can tell with `is` that nothing changed."""
-    return text.translate(WIDTH_TABLE) if has_wide(text) else text
+    when it holds none, so a caller can tell with `is` that nothing changed. Every spec pattern asks it of every
+    line it is matched on: ASCII text is answered at once, a line's worth of other text kept (a scan of a Polish
+    line for wide forms costs several times the lookup)."""
+    if text.isascii():
+        return text
+    if len(text) > KEPT_TO:
+        return text.translate(WIDTH_TABLE) if _WIDE.search(text) else text
+    return _fold_line(text)
+
+
+KEPT_TO = 1024  # characters: longer texts (a page's, a document's) are asked once and never kept
+
+
+@lru_cache(maxsize=32768)
+def _fold_line(text: str) -> str:
+    return text.translate(WIDTH_TABLE) if _WIDE.search(text) else text
 
 
 # Each ASCII character's full-width form (`A` → `Ａ`, `.` → `．`), for rules built from a spec's plain characters.

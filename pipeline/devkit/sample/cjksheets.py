@@ -21,6 +21,9 @@ from pathlib import Path
 from pipeline.devkit.sample.keysheets import ruled_rows
 from pipeline.devkit.sample.pdfgen import CJK_FONT_JP, CJK_FONT_SC, PageItem, PageSpec, TextBox, build_pdf, text_height
 
+# The specs for these sheets, written from the docs alone (docs/guides/new-exam-family.md): `ja_center_test` (①–④),
+# `ja_center_kana_test` (ア–エ), `zh_gaokao_test` (A–D, printed plain or full-width).
+CJK_SPECS = Path(__file__).parent / "cjkspecs"
 SIZE = 10.5  # points: body text
 LEFT = 20.0  # mm: the column's left edge
 WIDTH = 170.0  # mm: the column's width
@@ -209,4 +212,4 @@ def chinese_gaokao(folder: Path, damaged: bool = False, labels: tuple[str, ...] 
     return CjkSet(sheet, key, labels, questions, lost)
 
 
-__all__ = ["CAPITALS", "CIRCLED", "KANA", "WIDE_CAPITALS", "CjkQuestion", "CjkSet", "chinese_gaokao", "full_width", "japanese_center"]
+__all__ = ["CAPITALS", "CJK_SPECS", "CIRCLED", "KANA", "WIDE_CAPITALS", "CjkQuestion", "CjkSet", "chinese_gaokao", "full_width", "japanese_center"]

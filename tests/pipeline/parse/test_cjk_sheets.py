@@ -3,7 +3,7 @@
 The sheets are generated as their exams print them (`pipeline.devkit.sample.cjksheets`): a Japanese common-test
 sheet (parts `第１問` whose `問１` restart, full-width digits, options ①–④ in a row or one a line, the key a ruled
 table per part) and a Chinese gaokao sheet (`一、选择题`, `1．`, options `A．`–`D．` in a 2×2 grid, fill-in questions
-after them, the key a list `1．B　2．D`). The specs in `tests/fixtures/cjk/` were written from the docs alone, with
+after them, the key a list `1．B　2．D`). The specs in `pipeline/devkit/sample/cjkspecs/` were written from the docs alone, with
 plain digits and stops (`^第\\s*1\\s*問`, `\\d{1,2}\\.`): full-width forms are folded where text is compared
 (`pipeline.widths`), and records keep the text as printed.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main as examcorpus
-from pipeline.devkit.sample.cjksheets import KANA, WIDE_CAPITALS, CjkSet, chinese_gaokao, japanese_center
+from pipeline.devkit.sample.cjksheets import CJK_SPECS, KANA, WIDE_CAPITALS, CjkSet, chinese_gaokao, japanese_center
 from pipeline.devkit.sample.pdfgen import cjk_font
 from pipeline.languages import all_languages, language
 from pipeline.report import FileReport
@@ -23,7 +23,7 @@ from tests.pipeline.parse.conftest import run_family
 
 pytestmark = pytest.mark.skipif(cjk_font() is None, reason="fonts-noto-cjk is not installed")
 
-SPECS = Path(__file__).resolve().parents[2] / "fixtures" / "cjk"
+SPECS = CJK_SPECS
 # Each family: its spec, its sheet, and the labels the sheet prints (the records hold the spec's).
 FAMILIES = {
     "ja": ("ja_center_test", japanese_center, {}),  # ①–④ in a row (part 1), one a line (part 2)
@@ -104,3 +104,32 @@ def test_a_question_printed_without_its_header_is_flagged_and_counted_in_the_rep
     report = FileReport(url="sheet.pdf", role="sheet", status="ok", sha256=None)
     report.add_parse(result.questions, [str(p) for p in result.problems])
     assert report.flagged == len(printed.lost)
+
+
+def _spaces_between_wide_glyphs(texts: list[str]) -> int:
+    import unicodedata
+
+    def wide(ch: str) -> bool:
+        return unicodedata.east_asian_width(ch) in "WF"
+    return sum(1 for t in texts for i in range(1, len(t) - 1) if t[i] == " " and wide(t[i - 1]) and wide(t[i + 1]))
+
+
+@pytest.mark.slow
+def test_a_scanned_japanese_sheet_reads_its_sentences_solid_as_printed(tmp_path):
+    """Tesseract's Japanese data sets spaces between pieces of a sentence (`川 の流れが 速く`); Japanese sets none, so
+    pieces an em apart are joined (language data `word_spaces: false`, pass `wide-glyph-gaps`). Measured on this sheet
+    at 200 dpi: 36 such spaces in the options before, 2 after."""
+    from pipeline.devkit.sample.scansetting import ScanSetting
+    from pipeline.extract.ocr.engine import installed_languages
+
+    if "jpn" not in installed_languages():
+        pytest.skip("Tesseract data jpn is not installed")
+    printed = japanese_center(tmp_path / "text" / "2031")
+    scanned = tmp_path / "scan" / "2031"
+    scanned.mkdir(parents=True)
+    for clean in (printed.sheet, printed.key):
+        ScanSetting.parse("200/0.6/80").rasterise(clean, scanned / clean.name, seed=0)
+    result = run_family(load_spec(str(SPECS / "ja_center_test.yaml")), scanned / "sheet.pdf", [scanned / "key.pdf"], {"year": "2031"})
+    options = [c for q in result.questions for c in q.choices]
+    assert len(result.questions) == 8 and len(options) >= 24
+    assert _spaces_between_wide_glyphs(options) <= 6
