@@ -20,6 +20,8 @@ from functools import lru_cache
 
 import regex
 
+from pipeline.widths import fold_pattern, fold_width
+
 # Seconds one match of one spec pattern on one text may take; a sound pattern takes microseconds on a
 # page. $EXAMCORPUS_PATTERN_TIMEOUT_S changes it (a slow machine, a test).
 MATCH_TIMEOUT_S = 2.0
@@ -131,31 +133,79 @@ FOUND_KEPT = 2048
 KEPT_TEXT_TO = 1024
 
 
+class PrintedMatch:
+    """A match found on a text's folded form (`pipeline.widths`), read from the printed text: its groups and
+    `string` are the printed characters (`１．` stays `１．` in what a record keeps), its positions the same (the
+    fold is one character for one). Anything else a match has is the folded match's."""
+
+    __slots__ = ("_found", "string")
+
+    def __init__(self, found, string: str):
+        self._found, self.string = found, string
+
+    def _text(self, group):
+        start, end = self._found.span(group)
+        return None if start < 0 else self.string[start:end]
+
+    def group(self, *groups):
+        if len(groups) <= 1:
+            return self._text(groups[0] if groups else 0)
+        return tuple(self._text(g) for g in groups)
+
+    def __getitem__(self, group):
+        return self._text(group)
+
+    def groups(self, default=None):
+        return tuple(default if (t := self._text(i)) is None else t for i in range(1, self._found.re.groups + 1))
+
+    def groupdict(self, default=None):
+        return {name: default if (t := self._text(name)) is None else t for name in self._found.re.groupindex}
+
+    def __getattr__(self, name):
+        return getattr(self._found, name)
+
+    def __repr__(self) -> str:
+        return f"<PrintedMatch span={self._found.span()} match={self._text(0)!r}>"
+
+
+def _printed(found, text: str, folded: str):
+    """`found` (a match on `folded`, or None) as a match on `text`."""
+    return found if found is None or folded is text else PrintedMatch(found, text)
+
+
 class SpecPattern:
     """A compiled spec pattern whose every match is bounded in time; the `re.Pattern` methods the
     pipeline uses, with the same results. A pattern that opens with a literal (`literal_gate`) is
     searched only in a text that holds it, where it can match: elsewhere the answer is None at once.
     A `search` or `match` of a whole text is kept (`FOUND_KEPT` of them) per text and bound: asked
-    again, the answer is the one already found (a bound run past is raised each time, never kept)."""
+    again, the answer is the one already found (a bound run past is raised each time, never kept).
+
+    Pattern and text are compared with full-width forms folded (`pipeline.widths`): `^第1問` finds `第１問`,
+    `\\d+\\.` finds `１．`; what a match gives is read from the printed text (`PrintedMatch`)."""
 
     __slots__ = ("pattern", "flags", "_compiled", "_gate", "_found")
 
     def __init__(self, pattern: str, flags: int = 0):
         self.pattern, self.flags = pattern, int(flags)
-        self._compiled = regex.compile(pattern, int(flags) | regex.VERSION0)
-        self._gate = literal_gate(pattern, self._compiled)
+        folded = fold_pattern(pattern)
+        self._compiled = regex.compile(folded, int(flags) | regex.VERSION0)
+        self._gate = literal_gate(folded, self._compiled)
         self._found: dict[tuple, object] = {}
 
-    def _kept(self, method, text, seconds: float):
-        """`method(text)` within `seconds`, the answer kept per (method, text, seconds)."""
+    def _kept(self, method, text, seconds: float, folded: str | None = None):
+        """`method(text)` within `seconds`, the answer kept per (method, text, seconds); `folded`: the text's
+        folded form, matched in its place."""
         key = (method, text, seconds)
         found = self._found
         if key in found:
             return found[key]
+        on = text if folded is None else folded
         try:
-            result = method(text, timeout=seconds)
+            result = method(on, timeout=seconds)
         except TimeoutError:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
+        if folded is not None:
+            result = _printed(result, text, folded)
         if len(text) > KEPT_TEXT_TO:
             return result
         if len(found) >= FOUND_KEPT:
@@ -182,47 +232,87 @@ class SpecPattern:
         except TimeoutError:
             raise PatternTimeout(self.pattern, str(text), seconds) from None
 
-    def search(self, text: str, *args):
-        if args or not isinstance(text, str):
-            return self._bounded(self._compiled.search, text, *args)
-        if self._cannot_start(text, True):
+    def _one(self, method, text, args, searched: bool, seconds: float | None = None):
+        """A search or match (`searched`) on the folded text, gated and kept, read from the printed text."""
+        if not isinstance(text, str):
+            if seconds is None:
+                return self._bounded(method, text, *args)
+            try:
+                return method(text, *args, timeout=seconds)
+            except TimeoutError:
+                raise PatternTimeout(self.pattern, str(text), seconds) from None
+        if args:
+            folded = fold_width(text)
+            return _printed(self._bounded(method, folded, *args), text, folded)
+        if seconds is None:
+            seconds = match_timeout()
+        key = (method, text, seconds)
+        if key in self._found:  # asked before: no fold, no gate
+            return self._found[key]
+        folded = fold_width(text)
+        if self._cannot_start(folded, searched):
             return None
-        return self._kept(self._compiled.search, text, match_timeout())
+        return self._kept(method, text, seconds, folded)
+
+    def search(self, text: str, *args):
+        return self._one(self._compiled.search, text, args, True)
 
     def search_within(self, text: str, seconds: float):
         """`search` within `seconds` (`match_timeout()` read once by a caller asking many lines)."""
-        if not isinstance(text, str):
-            try:
-                return self._compiled.search(text, timeout=seconds)
-            except TimeoutError:
-                raise PatternTimeout(self.pattern, str(text), seconds) from None
-        if self._cannot_start(text, True):
-            return None
-        return self._kept(self._compiled.search, text, seconds)
+        return self._one(self._compiled.search, text, (), True, seconds)
 
     def match(self, text: str, *args):
-        if args or not isinstance(text, str):
-            return self._bounded(self._compiled.match, text, *args)
-        if self._cannot_start(text, False):
-            return None
-        return self._kept(self._compiled.match, text, match_timeout())
+        return self._one(self._compiled.match, text, args, False)
 
     def fullmatch(self, text: str, *args):
-        if not args and self._cannot_start(text, False):
+        folded = fold_width(text) if isinstance(text, str) else text
+        if not args and self._cannot_start(folded, False):
             return None
-        return self._bounded(self._compiled.fullmatch, text, *args)
+        return _printed(self._bounded(self._compiled.fullmatch, folded, *args), text, folded)
 
     def finditer(self, text: str, *args):
-        return iter(self._bounded(lambda t, *a, **k: list(self._compiled.finditer(t, *a, **k)), text, *args))
+        folded = fold_width(text) if isinstance(text, str) else text
+        found = self._bounded(lambda t, *a, **k: list(self._compiled.finditer(t, *a, **k)), folded, *args)
+        return iter([_printed(m, text, folded) for m in found])
 
     def findall(self, text: str, *args):
-        return self._bounded(self._compiled.findall, text, *args)
+        folded = fold_width(text) if isinstance(text, str) else text
+        if folded is text:
+            return self._bounded(self._compiled.findall, text, *args)
+        groups = self._compiled.groups
+        found = [PrintedMatch(m, text) for m in self._bounded(lambda t, *a, **k: list(self._compiled.finditer(t, *a, **k)), folded, *args)]
+        return [m.group(0) if groups == 0 else (m.group(1) or "") if groups == 1 else tuple(m.groups("")) for m in found]
 
     def sub(self, repl, text: str, count: int = 0):
-        return self._bounded(lambda t, **k: self._compiled.sub(repl, t, count, **k), text)
+        """Replaced on the printed text: a callable `repl` is given `PrintedMatch`es; a template's group references
+        are expanded from the printed text."""
+        folded = fold_width(text) if isinstance(text, str) else text
+        if folded is text:
+            return self._bounded(lambda t, **k: self._compiled.sub(repl, t, count, **k), text)
+        pieces, at = [], 0
+        for n, m in enumerate(self.finditer(text)):
+            if count and n >= count:
+                break
+            pieces += [text[at:m.start()], repl(m) if callable(repl) else _expanded(repl, m)]
+            at = m.end()
+        return "".join([*pieces, text[at:]])
 
     def __repr__(self) -> str:
         return f"SpecPattern({self.pattern!r})"
+
+
+_GROUP_REFERENCE = regex.compile(r"\\g<(\w+)>|\\(\d{1,2})")
+
+
+def _expanded(template: str, found: PrintedMatch) -> str:
+    """`template` with its group references (`\\1`, `\\g<name>`) as `found`'s printed groups."""
+    parts, at = [], 0
+    for ref in _GROUP_REFERENCE.finditer(template):
+        name = ref.group(1) or ref.group(2)
+        parts += [template[at:ref.start()], found.group(int(name) if name.isdigit() else name) or ""]
+        at = ref.end()
+    parts.append(template[at:])
+    return "".join(parts)
 
 
 @lru_cache(maxsize=1024)

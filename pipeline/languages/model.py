@@ -280,6 +280,12 @@ class Language(_Strict):
                     "print beside its digits (genders, cases, spellings: {3: [tri, traja]}): an OCR'd key entry whose "
                     "alternatives hold a number and a word of another value is unsure (`pipeline.parse.shortentries`)",
     )
+    word_spaces: bool = Field(
+        default=True,
+        description="the script sets a space between words; false (Japanese, Chinese): no space stands between two of its "
+                    "glyphs, so OCR joins the pieces of a line Tesseract read apart where no gap of a glyph's width parts them "
+                    "(pass `wide-glyph-gaps`)",
+    )
     glyph_cells: GlyphCells | None = Field(
         default=None, description="the script's glyphs stand on square cells; none: OCR measures no word space or glyph by cells"
     )

@@ -12,6 +12,7 @@ from pipeline.parse.labels import number_key
 from pipeline.parse.recovery import NumberRunsWork, Point, Recovery
 from pipeline.parse.stream import StreamLine, match_number_line, match_text_as, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
+from pipeline.widths import plain_number
 
 
 @dataclass
@@ -141,7 +142,7 @@ def split_blocks(
         if match and id(item) in misread and misread[id(item)] is None:
             match = None  # a number out of the run ("2020." in a stem): text
         if match:
-            printed = match.group("number").strip()
+            printed = plain_number(match.group("number").strip())
             number = numbering.prefix + (misread.get(id(item)) or printed)
             order = _order_key(number)
             first = seen.get(number_key(number))

@@ -19,6 +19,7 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument, PageMethod
 from pipeline.parse.stream import document_text
 from pipeline.specs import SourceSpec
+from pipeline.widths import fold_width
 
 YEAR = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 # Labels outside the sheet's count only when they are a clear share of the keyed questions: one OCR
@@ -144,8 +145,9 @@ def content_mismatches(
     for number, labels in choice_labels.items():
         entry = answers.get(number, "").strip()
         token = re.match(r"\w+", entry)
-        if token and len(token.group()) == 1 and token.group().isalpha() and token.group().upper() not in {
-            label.upper() for label in labels
+        # Full-width forms folded (`pipeline.widths`): a key's `Ｂ` is the label `B`, and `B` the label `Ｂ`.
+        if token and len(token.group()) == 1 and token.group().isalpha() and fold_width(token.group()).upper() not in {
+            fold_width(label).upper() for label in labels
         }:
             foreign.append(token.group())
     keyed = sum(1 for n in choice_labels if n in answers)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.widths import plain_number
+
 MIN_RUN = 2  # entries read in a column before its run mends anything
 RUN_MIN_SHARE = 0.7  # of its neighbouring entries that count up by one
 NUMBER_TOKEN_MAX_CHARS = 4  # a row's unreadable first token may stand for a number of up to 3 digits and its mark
@@ -224,4 +226,4 @@ def _entry_as(expected: int, text: str, entry_re: re.Pattern) -> re.Match | None
     the number ("tl a"), or with the number lost altogether (a lone "C")."""
     _, _, rest = text.partition(" ")
     texts = [text] + [f"{expected}{mark} {body}" for body in (rest, text) for mark in (".", "") if body]
-    return next((m for m in map(entry_re.search, texts) if m and m.group("number") == str(expected)), None)
+    return next((m for m in map(entry_re.search, texts) if m and plain_number(m.group("number")) == str(expected)), None)

@@ -5,6 +5,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from pipeline.widths import WIDE_FORMS, either_width, fold_width, wide_form
+
 # Letters that print identically in Latin, Greek and Cyrillic; a sheet may use any of them for a label.
 _LOOKALIKE_GROUPS = (
     "AΑА", "BΒВ", "CСϹ", "EΕЕ", "HΗН", "IΙІ", "KΚК", "MΜМ", "NΝ", "OΟО", "PΡР", "TΤТ", "XΧХ", "YΥУ", "ZΖ",
@@ -94,8 +96,9 @@ def enclosed_labels(labels: list[str] | tuple[str, ...] | None) -> frozenset[str
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """A label or number in one comparable form: enclosed forms as the plain one they enclose (① and 1
-    compare equal, so a key printing 3 or ③ answers a label ③), NFC, look-alikes to Latin, case-folded."""
-    text = unicodedata.normalize("NFC", plain_enclosed(text.strip()))
+    compare equal, so a key printing 3 or ③ answers a label ③), full-width forms as plain ones (`Ａ`, `１`:
+    `pipeline.widths`), NFC, look-alikes to Latin, case-folded."""
+    text = unicodedata.normalize("NFC", plain_enclosed(fold_width(text).strip()))
     return "".join(_TO_LATIN.get(ch, ch) for ch in text).casefold()
 
 
@@ -109,6 +112,7 @@ def label_variants(label: str) -> frozenset[str]:
         for ch in group:
             if fold(ch) == target and len(label) == 1:
                 variants.add(ch)
+    variants |= {wide_form(v) for v in variants}  # printed full-width: `Ａ`, `ａ`
     return frozenset(v for v in variants if v)
 
 
@@ -138,13 +142,19 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
             # with it only by standing alone: its own segment, or a wide gap before the text.
             alternatives.append(label_re + r"(?=\s*$|\s{2,}|\t)")
             continue
-        # Printed labels often carry stray spaces inside brackets: "( D )".
-        alternatives.append(r"\s*".join([re.escape(before), label_re, re.escape(after)]) if before else label_re + r"\s*" + re.escape(after))
+        # Printed labels often carry stray spaces inside brackets: "( D )"; their marks plain or full-width ("Ａ．", "（A）").
+        alternatives.append(r"\s*".join([either_width(before), label_re, either_width(after)]) if before else label_re + r"\s*" + either_width(after))
     pattern = "|".join(f"(?:{alt.replace('(?P<label>', f'(?P<label{i}>')})" for i, alt in enumerate(alternatives))
     # OCR drops the space after a label ("C.FTP"): a letter may follow directly, a digit or dot not ("1.5" is a
     # number), but after a closing bracket a digit may ("1)46", "(3)67": no number is written so).
-    # An enclosed label may be followed by anything ("①1").
-    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[)\]])(?=\d)|(?<=[{ENCLOSED_CLASS}]))(?P<text>.*)$", re.DOTALL)
+    # An enclosed label may be followed by anything ("①1"), and so may a full-width mark, which holds its own space
+    # ("A．8", "（2）{1}": CJK type sets no space after it).
+    return re.compile(rf"^\s*(?:{pattern})(?:\s+|$|(?=[^\W\d_])|(?<=[)\]])(?=\d)|(?<=[{ENCLOSED_CLASS}{_WIDE_MARKS}]))(?P<text>.*)$",
+                      re.DOTALL)
+
+
+# The full-width forms of the marks a label style prints after its label (`．`, `）`, `：`, `，`, `、`-like).
+_WIDE_MARKS = re.escape("".join(WIDE_FORMS[ch] for ch in ".):]," if ch in WIDE_FORMS))
 
 
 OPENING_LABELS_KEPT = 16384  # `opening_label` answers kept: a long sheet's lines, a few times over

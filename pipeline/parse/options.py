@@ -136,7 +136,8 @@ def _bare_label_runs(lines: list[StreamLine], labels: list[str], option_re: re.P
     word ("A tinea corporis"). Such a line is a label when it is part of a run of lines at one left
     edge that opens with the first label and goes on in label order (A, B, C…, at least `min_run`),
     with only indented wrapped lines between: a stem line that starts with the word "A" is followed
-    by unindented text, not by "B …". The label is then set apart from its text, as printed."""
+    by unindented text, not by "B …". A run may also go along a row, each label's segment right of the one
+    before on its row (options in a row or a grid). The label is then set apart from its text, as printed."""
     def label_of(sl: StreamLine) -> str | None:
         match = option_re.match(sl.text) or _BARE_WORD.match(sl.text)
         return canonical_label(matched_label(match) if match.re is option_re else match.group("label"), labels) if match else None
@@ -150,7 +151,11 @@ def _bare_label_runs(lines: list[StreamLine], labels: list[str], option_re: re.P
             sl = lines[index]
             if sl.page != first.page:
                 break
-            if expected < len(labels) and abs(sl.line.x0 - first.line.x0) <= 2 and label_of(sl) == labels[expected]:
+            previous = lines[run[-1]]
+            # The run goes down the labels' left edge (a column), or along a row right of the label before (a row of
+            # options, each in its own segment: `ア 利根川   イ 信濃川`), or both (a grid).
+            placed = abs(sl.line.x0 - first.line.x0) <= 2 or (same_row(previous, sl) and sl.line.x0 > previous.line.x0 + 1)
+            if expected < len(labels) and placed and label_of(sl) == labels[expected]:
                 run.append(index)
                 expected += 1
             elif sl.line.x0 <= first.line.x0 + BARE_INDENT:

@@ -26,6 +26,10 @@ GREEK = ["α", "β", "γ", "δ"]
     ("A is wrong and C is wrong", "en", None),
     ("Zadanie A albo B", "pl", None),
     ("", "pl", None),
+    ("選択肢を検討します。\n正解: C", "ja", "C"),
+    ("正解は B です。", "ja", "B"),
+    ("答案：D", "zh", "D"),
+    ("所以答案是 A。", "zh", "A"),
 ])
 def test_letter_rule_finds_the_stated_label(text, language, expected):
     assert RULE.extract(text, LATIN, language).label == expected

@@ -47,6 +47,11 @@ CORE_FONTS = ("Helvetica", "Times")
 CJK_FONT_FILES = {False: "NotoSansCJK-Regular.ttc", True: "NotoSansCJK-Bold.ttc"}
 CJK_FONT_DIRS = ("/usr/share/fonts/opentype/noto", "/usr/share/fonts/noto-cjk")
 CJK_COLLECTION_KOREAN = 1
+# The collection's other regional faces, for Japanese and Simplified Chinese sheets: the same glyph set drawn with
+# the region's forms (its first font is Japanese, its third Simplified Chinese).
+CJK_FONT_JP = "NotoSansCJKjp"
+CJK_FONT_SC = "NotoSansCJKsc"
+CJK_COLLECTION = {CJK_FONT: CJK_COLLECTION_KOREAN, CJK_FONT_JP: 0, CJK_FONT_SC: 2}
 
 
 # --------------------------------------------------------------------------- page items
@@ -166,12 +171,12 @@ def _set_font(pdf: FPDF, box: TextBox) -> None:
     """Select the box's face, loading its TTF on first use (parsing a TTF costs ~0.1 s, so only the
     faces a document uses are loaded)."""
     style = "B" if box.bold else ""
-    if box.font == CJK_FONT:
+    if box.font in CJK_COLLECTION:
         if f"{box.font.lower()}{style}" not in pdf.fonts:
             path = cjk_font(box.bold)
             if path is None:
-                raise PdfGenError(f"font {CJK_FONT} is not installed: install fonts-noto-cjk (make system-packages)")
-            pdf.add_font(box.font, style, str(path), collection_font_number=CJK_COLLECTION_KOREAN)
+                raise PdfGenError(f"font {box.font} is not installed: install fonts-noto-cjk (make system-packages)")
+            pdf.add_font(box.font, style, str(path), collection_font_number=CJK_COLLECTION[box.font])
         pdf.set_font(box.font, style, box.size)
         pdf.set_stretching(box.stretching)
         return
@@ -181,7 +186,7 @@ def _set_font(pdf: FPDF, box: TextBox) -> None:
         return
     filename = FONT_FILES.get((box.font, box.bold))
     if filename is None:
-        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES} | {CJK_FONT, *CORE_FONTS})}")
+        raise PdfGenError(f"unknown font {box.font!r}; use one of {sorted({f for f, _ in FONT_FILES} | {*CJK_COLLECTION, *CORE_FONTS})}")
     if f"{box.font.lower()}{style}" not in pdf.fonts:
         path = font_dir() / filename
         if not path.is_file():

@@ -163,8 +163,9 @@ class FunctionPass(DocumentedPass):
     when: Callable[[PageWork], bool] = always
     required: bool = False
     # What the pass's output depends on beyond its code, on this machine, for these settings (installed data
-    # files, a package's version, or why it skips): the cache key holds it beside the version. None: nothing.
-    inputs: Callable[[OcrSettings], str] | None = None
+    # files, a package's version, or why it skips): the cache key holds it beside the version. None, or None
+    # for these settings: nothing (the key is the version alone, as before the pass had inputs).
+    inputs: Callable[[OcrSettings], str | None] | None = None
 
     def applies(self, work: PageWork) -> bool:
         return self.when(work)
@@ -178,7 +179,7 @@ class FunctionPass(DocumentedPass):
 
 def page_pass(
     name: str, version: str, cost: Cost, *, when: Callable[[PageWork], bool] = always, required: bool = False,
-    inputs: Callable[[OcrSettings], str] | None = None,
+    inputs: Callable[[OcrSettings], str | None] | None = None,
 ) -> Callable[[Callable[[PageWork], PageWork]], FunctionPass]:
     """Declare a function `PageWork -> PageWork` as a pass (it still has to be listed, in its place, in
     the registry: the order is the registry's, never the order of imports). `inputs`: what its output

@@ -20,6 +20,11 @@ import unicodedata
 from pipeline.extract.ocr.words import Word, joined_chains, same_row
 
 WORD_PITCH = 1.2  # glyph middle to glyph middle, in wide-glyph heights, under which two pieces are one word
+# The same where the script sets no word spaces (Japanese, Chinese: language data `word_spaces: false`): glyphs set
+# solid stand one em apart (about 1.2 heights), glyphs across an ideographic space or a column's gap two em or more
+# (2.3 heights and more). Only wide glyphs either side, as with word spaces: a digit or a Latin letter beside a wide
+# glyph (`1.` before a Chinese stem, `A.` before an option) stays apart, its space is the parser's to read.
+UNSPACED_PITCH = 1.7
 
 
 def _wide(ch: str) -> bool:
@@ -32,19 +37,21 @@ def wide_glyph_height(words: list[Word]) -> float:
     return float(heights[len(heights) // 2]) if heights else 0.0
 
 
-def join_wide_glyph_pieces(words: list[Word]) -> list[Word]:
+def join_wide_glyph_pieces(words: list[Word], unspaced: bool = False) -> list[Word]:
     """`words` with neighbouring pieces of one word of wide glyphs joined (see the module), on whatever
-    Tesseract line each piece is: the joined word keeps the left one's place and line."""
+    Tesseract line each piece is: the joined word keeps the left one's place and line. `unspaced`: the page's
+    script sets no word spaces, and pieces are joined up to `UNSPACED_PITCH`."""
     height = wide_glyph_height(words)
     if not height:
         return words
+    pitch = UNSPACED_PITCH if unspaced else WORD_PITCH
     pieces = [w for w in words if w.text and (_wide(w.text[0]) or _wide(w.text[-1]))]
     follows: dict[int, Word] = {}  # id of a piece -> the piece of the same word right of it
     for left in pieces:
         beside = [w for w in pieces if w is not left and same_row(left, w) and w.left > left.left and w.left < left.right + height]
         if beside:
             right = min(beside, key=lambda w: w.left)
-            if _wide(left.text[-1]) and _wide(right.text[0]) and _pitch(left, right) < WORD_PITCH * height:
+            if _wide(left.text[-1]) and _wide(right.text[0]) and _pitch(left, right) < pitch * height:
                 follows[id(left)] = right
     return joined_chains(words, follows)[0]
 

@@ -5,6 +5,7 @@ ellipsis. Declared like every other page pass (`passes.page_pass`) and placed in
 `pagepasses.PAGE_PASSES`."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -39,8 +40,9 @@ from pipeline.extract.ocr.spelling import (
 )
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
-from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces, wide_glyph_height
+from pipeline.extract.ocr.widegaps import UNSPACED_PITCH, join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import Word, words_by_line
+from pipeline.languages import language_for_tesseract
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -123,10 +125,21 @@ def _has_wide_glyphs(work: PageWork) -> bool:
     return wide_glyph_height(work.words) > 0
 
 
-@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs)
+def _unspaced(languages: Sequence[str]) -> bool:
+    """A language of the page sets no word spaces (language data `word_spaces: false`: Japanese, Chinese)."""
+    return any((found := language_for_tesseract(name)) is not None and not found.word_spaces for name in languages)
+
+
+def _spacing_inputs(settings: OcrSettings) -> str | None:
+    """`unspaced` for a page in a script without word spaces; None otherwise, so every other page keeps its cached reading."""
+    return f"unspaced {UNSPACED_PITCH}" if _unspaced(settings.languages) else None
+
+
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs, inputs=_spacing_inputs)
 def _wide_glyph_gaps(work: PageWork) -> PageWork:
-    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space (`widegaps`)."""
-    return replace(work, words=join_wide_glyph_pieces(work.words))
+    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space; in a
+    script without word spaces (Japanese, Chinese) any pieces a glyph's gap does not part (`widegaps`)."""
+    return replace(work, words=join_wide_glyph_pieces(work.words, _unspaced(work.settings.languages)))
 
 
 @page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note

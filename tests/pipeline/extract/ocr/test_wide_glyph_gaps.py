@@ -28,3 +28,16 @@ def test_a_narrow_syllable_with_white_beside_it_is_still_one_words_piece():
 def test_latin_words_and_digits_beside_wide_glyphs_are_left_as_they_are():
     words = [_word("72", 300, 330), _word("배", 340, 372), _word("word", 400, 470), _word("next", 478, 540)]
     assert join_wide_glyph_pieces(words) == words
+
+
+def test_in_a_script_without_word_spaces_pieces_an_em_and_more_apart_are_one_word():
+    # Japanese set solid, read at 300 dpi: glyphs 40 px tall, 48 px middle to middle, pieces Tesseract set apart with
+    # a glyph's white less between them (`川 の流れが`); an ideographic space (two em) still parts two words.
+    words = [_word("川", 300, 340), _word("の流れが", 354, 532), _word("速く", 540, 620), _word("短い", 716, 796)]
+    assert [w.text for w in join_wide_glyph_pieces(words)] == ["川", "の流れが", "速く", "短い"]  # with word spaces: apart
+    assert [w.text for w in join_wide_glyph_pieces(words, unspaced=True)] == ["川の流れが速く", "短い"]
+
+
+def test_without_word_spaces_a_digit_or_a_latin_label_beside_a_glyph_stays_apart():
+    words = [_word("1.", 300, 330), _word("已知", 340, 420), _word("A.", 500, 530), _word("集合", 540, 620)]
+    assert join_wide_glyph_pieces(words, unspaced=True) == words
