@@ -52,6 +52,7 @@ SEMICOLON_FROM = 1.5  # a semicolon's lower piece is this many times its upper d
 COLON_UP_TO = 1.25  # a colon's lower dot is this many times its upper dot's height at most
 TALL_DOT = 1.35  # a full stop's height over its width is under this (a comma's head and tail are taller)
 UPPER_DOT = 0.75  # font sizes over the baseline: a colon's upper dot ends lower than this
+WORD_HEIGHTS = 2.0  # a word's box is half a font size tall at least (its small letters): its line's size is at most twice it
 JOIN_GAP = 0.12  # font sizes between a mark and the next word under which the two words are one (no word space)
 SPECK = 0.004  # a piece of ink under this share of a square font size is a speck, not ink in the gap
 _MARKS = frozenset(".,:;!?…")
@@ -87,7 +88,7 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
             if not _judged(word, after):
                 continue
             end = after.left - 1 if after is not None else _line_end(word, words, base, size, grey.shape[1])
-            mark = gap_mark(grey, word, end, base, size)
+            mark = gap_mark(grey, word, end, size)
             if mark is not None:
                 found[id(word)] = (mark, after)
     if not found:
@@ -115,17 +116,20 @@ def _line_end(word: Word, words: list[Word], base: float, size: float, width: in
     return end
 
 
-def gap_mark(grey: np.ndarray, word: Word, end: int, base: float, size: float) -> GapMark | None:
-    """The mark after `word`'s letters, up to column `end`, on a line whose baseline is `base` (module docstring), or
-    None where the gap holds no ink, other ink, or ink that is no mark. The ink from the word's first column on is cut
-    into pieces (faint ink joined): the word's letters are the pieces larger than a mark, and the mark a piece wholly
-    past them (Tesseract's box may hold the mark it left unread)."""
+def gap_mark(grey: np.ndarray, word: Word, end: int, size: float) -> GapMark | None:
+    """The mark after `word`'s letters, up to column `end` (module docstring), or None where the gap holds no ink,
+    other ink, or ink that is no mark. The ink from the word's first column on, from its box's top to a mark's height
+    under its bottom, is cut into pieces (faint ink joined): the word's letters are the pieces larger than a mark that
+    start inside its box, their baseline the row the lower half of the letter columns' lowest ink ends on most, and the mark a piece wholly
+    past them (Tesseract's box may hold the mark it left unread). Pieces starting under the baseline are the next
+    line's and are left out."""
     from scipy import ndimage  # here, not at import: scipy costs every process a second
 
+    size = min(size, WORD_HEIGHTS * (word.bottom - word.top + 1))  # a box over two lines gives its line a size too large
     left, end = max(0, word.left), min(grey.shape[1] - 1, end)
-    top = max(0, int(base - UPPER_DOT * size))
-    bottom = min(grey.shape[0], int(base + MARK_HEIGHT * size) + 1)
-    if end <= word.right or bottom <= top:
+    top = max(0, word.top)
+    bottom = min(grey.shape[0], int(word.bottom + MARK_HEIGHT * size) + 1)
+    if end <= word.right or bottom <= top or size <= 0:
         return None
     crop = grey[top:bottom, left:end + 1]
     ink = crop < FAINT_BELOW
@@ -136,11 +140,16 @@ def gap_mark(grey: np.ndarray, word: Word, end: int, base: float, size: float) -
     areas = ndimage.sum(ink, pieces, range(1, count + 1))
     darkest = ndimage.minimum(crop, pieces, range(1, count + 1))
     inked = [i for i in range(count) if areas[i] >= SPECK * size * size and darkest[i] < DARK]
-    letters = [i for i in inked if not _dot_sized(boxes[i], size) and boxes[i][1].start <= word.right - left]
+    letters = [i for i in inked if not _dot_sized(boxes[i], size) and boxes[i][1].start <= word.right - left
+               and boxes[i][0].start <= word.bottom - top]
     if not letters:
         return None
+    letter_ink = np.isin(pieces, [i + 1 for i in letters])
+    lowest = np.array([int(np.flatnonzero(column)[-1]) for column in letter_ink.T if column.any()])
+    feet = lowest[lowest >= np.median(lowest)]  # a bar's, an arch's columns end higher: the lower half are feet and descenders
+    base = top + float(np.bincount(feet).argmax())  # the row most of them end on
     letters_end = max(boxes[i][1].stop for i in letters)  # the first column past the word's letters, in the crop
-    past = [i for i in inked if boxes[i][1].start >= letters_end]
+    past = [i for i in inked if boxes[i][1].start >= letters_end and top + boxes[i][0].start <= base + REACHES_UP * size]
     low = [i for i in past if _dot_sized(boxes[i], size) and _on_baseline(boxes[i], top, base, size)]
     if len(low) != 1 or areas[low[0]] < MIN_AREA * size * size:
         return None  # no mark on the baseline, or two, or a grain of ink: not judged
