@@ -14,7 +14,8 @@ these marks, never the words:
 - it is a dot's or a comma's size: at least MIN_AREA square font sizes of ink, from MIN_SIZE to MARK_WIDTH font sizes wide and at most `commas.MARK_HEIGHT` tall,
   no flatter than FLAT_AT_MOST (a rule's or an underscore's piece is flat), its darkest pixel under DARK (a speck of
   scanner grain is pale);
-- it stands on the line's baseline: its top within `commas.MARK_TOP_FROM` font sizes over it and at most
+- it stands on the word's baseline: its top within `commas.MARK_TOP_FROM` font sizes and LOW_SHARE of the word's tallest
+  letter over it (a small letter such as `x` stands higher, whatever the size the line was measured at) and at most
   `commas.REACHES_UP` under it (lower: the next line's ink), its bottom no higher than ON_BASELINE over it;
 - its shape says which mark: a tail (reaching `commas.UNCLEAR_FROM` under the baseline, `commas.SURE_TALL` times taller
   than wide and COMMA_HEIGHT tall) a comma; no deeper than `commas.NO_TAIL` and less tall than wide by TALL_DOT a full stop; a
@@ -43,6 +44,7 @@ DARK = 140  # grey level: a mark's darkest pixel is darker than this (scanner gr
 GAP_AFTER = 0.6  # font sizes after a line's last word searched for its mark
 NEAR = 0.3  # font sizes: a mark starts this close to its word's letters at most (a word space is wider)
 MIN_SIZE = 0.07  # font sizes: a mark is at least this wide and tall (a period is 0.1-0.15 em, spread by blur)
+LOW_SHARE = 0.45  # a mark's top stands over the baseline at most this share of the word's tallest letter (an `x` stands higher)
 MIN_AREA = 0.006  # square font sizes: a mark's ink covers at least this (a period's dot, 0.01 em², less the blur's pale rim)
 MARK_WIDTH = 0.25  # font sizes: a period's, comma's or colon's dot is no wider
 FLAT_AT_MOST = 1.8  # a mark's width over its height, at most (an underscore's or a rule's piece is flatter)
@@ -150,7 +152,9 @@ def gap_mark(grey: np.ndarray, word: Word, end: int, size: float) -> GapMark | N
     base = top + float(np.bincount(feet).argmax())  # the row most of them end on
     letters_end = max(boxes[i][1].stop for i in letters)  # the first column past the word's letters, in the crop
     past = [i for i in inked if boxes[i][1].start >= letters_end and top + boxes[i][0].start <= base + REACHES_UP * size]
-    low = [i for i in past if _dot_sized(boxes[i], size) and _on_baseline(boxes[i], top, base, size)]
+    tallest = max(boxes[i][0].stop - boxes[i][0].start for i in letters)
+    low = [i for i in past if _dot_sized(boxes[i], size) and _on_baseline(boxes[i], top, base, size)
+           and base - (top + boxes[i][0].start) <= LOW_SHARE * tallest]
     if len(low) != 1 or areas[low[0]] < MIN_AREA * size * size:
         return None  # no mark on the baseline, or two, or a grain of ink: not judged
     rows, columns = boxes[low[0]]

@@ -6,6 +6,7 @@ blur 0.8 and at 200 dpi with blur 0.6, and rendered at OCR's 300 dpi, as a scann
 the scan was read as."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +88,16 @@ def test_words_with_no_mark_after_them_stay_as_read(font: Path, scan: tuple[int,
     scanned, words = drawn_line(printed, font, *scan, grain=True)
     assert read(scanned, words) == printed
     assert not any(w.unsure_mark for w in unread_marks(words, scanned)[0])
+
+
+@pytest.mark.parametrize("scan", SCANS, ids=lambda s: f"{s[0]}dpi")
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_a_small_letter_left_out_of_the_box_before_it_is_no_mark(font: Path, scan: tuple[int, float]):
+    # A table cell `4,0 x 10`: Tesseract read `4,0x` with a box over `4,0` alone, and the `x` on the baseline is in the gap.
+    scanned, words = drawn_line(["4,0", "x", "10", "e", "3,5", "x", "20"], font, *scan)
+    as_read = [replace(words[0], text="4,0x"), words[2], words[3], replace(words[4], text="3,5x"), words[6]]
+    assert read(scanned, as_read) == ["4,0x", "10", "e", "3,5x", "20"]
+    assert not any(w.unsure_mark for w in unread_marks(as_read, scanned)[0])
 
 
 @pytest.mark.parametrize("font", FONTS[:1], ids=lambda p: p.stem)
