@@ -40,6 +40,7 @@ from pipeline.extract.ocr.spelling import (
 )
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
+from pipeline.extract.ocr.unreadmarks import unread_marks
 from pipeline.extract.ocr.widegaps import UNSPACED_PITCH, join_wide_glyph_pieces, wide_glyph_height
 from pipeline.extract.ocr.words import Word, words_by_line
 from pipeline.languages import language_for_tesseract
@@ -245,6 +246,20 @@ def _sign_shapes(work: PageWork) -> PageWork:
 def _has_words(work: PageWork) -> bool:
     """the page has words"""
     return bool(work.words)
+
+
+@page_pass("unread-marks", "1", Cost.CHEAP, when=_has_words)
+def _unread_marks(work: PageWork) -> PageWork:
+    """A period, comma, colon or semicolon whose ink stands right after a word, alone in the gap after it, and that
+    Tesseract read nothing for, put back from its shape (a tail: a comma; a round dot: a period; a dot over it: a colon
+    or semicolon); the word and the next are one where no word space stands between; ink of a mark whose shape is
+    unclear marks its word unsure (`unreadmarks`)."""
+    words, changes = unread_marks(work.words, work.image)
+    if not changes and words == work.words:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
+    note = f"unread marks: {len(changes)} mark(s) put back from their ink ({shown})" if changes else None
+    return replace(work, words=words, notes=work.notes + ((note,) if note else ()))
 
 
 @page_pass("blank-strokes", "1", Cost.CHEAP, when=_has_words)
