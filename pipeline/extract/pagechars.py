@@ -63,6 +63,7 @@ class _Characters:
     files_read = 0
     read_at_plan = 0
     read_in_files = 0  # characters of the plan's files read (`read` less `read_at_plan` as the last one closed)
+    repaid = False  # a plan's forecast has repaid the reader: it is kept for the rest of the process
 
 
 def plan_files(files: int) -> None:
@@ -86,9 +87,13 @@ def file_read() -> None:
 
 
 def _plan_repays() -> bool:
-    """Whether the plan's files left, at the characters a file of those read (whole) so far, repay loading the reader."""
-    done, left = _Characters.files_read, _Characters.files_left
-    return done > 0 and left > 0 and _Characters.read_in_files * left >= charloop.COMPILED_AFTER_CHARACTERS * done
+    """Whether the plan's files left, at the characters a file of those read (whole) so far, repay loading the
+    reader; once they do, the process keeps it (the characters read after are no longer counted, as past
+    `charloop.COMPILED_AFTER_CHARACTERS`)."""
+    if not _Characters.repaid:
+        done, left = _Characters.files_read, _Characters.files_left
+        _Characters.repaid = done > 0 and left > 0 and _Characters.read_in_files * left >= charloop.COMPILED_AFTER_CHARACTERS * done
+    return _Characters.repaid
 
 
 def compiled_reader_now() -> charloop.CompiledReader | None:

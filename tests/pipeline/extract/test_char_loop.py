@@ -125,6 +125,7 @@ def test_a_short_run_does_not_load_the_compiled_reader(tmp_path, monkeypatch):
     monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
     monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
     monkeypatch.setattr(pagechars._Characters, "read", 0)
+    monkeypatch.setattr(pagechars._Characters, "repaid", False)
     path = _sheet(tmp_path / "scripts.pdf")
     extract_document(path, "0" * 64, ExtractOptions())
     assert asked == [] and 0 < pagechars._Characters.read < charloop.COMPILED_AFTER_CHARACTERS
@@ -140,7 +141,7 @@ def test_a_run_that_plans_many_files_loads_the_compiled_reader_after_its_first(t
     asked = []
     monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
     monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
-    for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files"):
+    for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files", "repaid"):
         monkeypatch.setattr(pagechars._Characters, name, 0)
     path = _sheet(tmp_path / "scripts.pdf")
     pagechars.plan_files(2)
@@ -154,6 +155,10 @@ def test_a_run_that_plans_many_files_loads_the_compiled_reader_after_its_first(t
     assert asked == []
     extract_document(path, "0" * 64, ExtractOptions())
     assert asked and pagechars._Characters.read < charloop.COMPILED_AFTER_CHARACTERS
+    read, asked[:] = pagechars._Characters.read, []
+    for _ in range(3):  # kept to the plan's end: no page read through ctypes again
+        extract_document(path, "0" * 64, ExtractOptions())
+    assert len(asked) >= 3 and pagechars._Characters.read == read
 
 
 def _marked_sheet(path):
