@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
-from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, progress, settle, take
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, progress, settle, take
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -113,6 +113,9 @@ class ExtractTask:
     options: object  # pipeline.extract.ExtractOptions
     cache_root: Path
     cache_key: str
+    # The run's pending extractions the process running this task is likely to run (all of them inline, a
+    # worker's share in a pool): what it plans to read (`pipeline.extract.plan_files`). No part of the output.
+    share: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ class ExtractOutcome:
 
 def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     """Pure and idempotent: safe to run twice, in any process or on any machine sharing raw/."""
-    from pipeline.extract import ExtractError, StageUnavailable, extract_document
+    from pipeline.extract import ExtractError, StageUnavailable, extract_document, plan_files
 
     take()  # this file's steps only, not what the worker timed before
     cache = StageCache(task.cache_root, "extract")
@@ -143,6 +146,7 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     if summary is not None and _figures_present(summary, task):
         return ExtractOutcome(task.sha256, task.cache_key, None, summary["page_count"], summary["ocr_pages"], True,
                               warnings=tuple(from_records(summary.get("warnings", ()), Code.EXTRACT_NOTE)))
+    plan_files(task.share)
     try:
         document = extract_document(task.path, task.sha256, task.options)
     except ExtractError as exc:
@@ -193,6 +197,8 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
             )
     outcomes: dict[str, ExtractOutcome] = {}
     pending = [t for t in tasks.values() if not StageCache(options.cache_root, "extract").has(t.cache_key)]
+    share = -(-len(pending) // pool_size(options.executor, options.workers))
+    pending = [replace(t, share=share) for t in pending]
     waiting = {t.sha256 for t in pending}  # a set: `task in pending` made a first run quadratic in files
     for task in tasks.values():
         if task.sha256 not in waiting:

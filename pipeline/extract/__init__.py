@@ -6,7 +6,9 @@ Output: an `ExtractedDocument` (pages of `Line`s, figures, warnings), the model 
 
 Public functions and types:
 - `extract_document(pdf_path, sha256, options)` -> ExtractedDocument (`stage`); `ExtractOptions`,
-  `ExtractError` (the file is bad), `StageUnavailable` (OCR could not run: not cached), `STAGE_VERSION`
+  `ExtractError` (the file is bad), `StageUnavailable` (OCR could not run: not cached), `STAGE_VERSION`;
+  `plan_files(n)`: the files a process is about to extract, which tells it when the compiled character
+  loops repay loading (`pagechars`)
 - `ExtractedDocument`, `Page`, `Line`, `Figure`, `PageMethod`: the extracted-document model (`document`);
   `UNREAD_CELL`, what OCR writes for a table cell it found but could not read
 - `search_rule(pattern, text, ocr=)`: a spec pattern matched with room for OCR misreadings (`tolerant`)
@@ -22,11 +24,12 @@ from pipeline.extract.columns import merge_spans
 from pipeline.extract.layout import Glyph, LayoutParams, assemble, clusters
 from pipeline.extract.quality import assess_text_layer, text_layer_usable
 from pipeline.extract.figures import FigureError, extract_figures
+from pipeline.extract.pagechars import plan_files
 from pipeline.extract.stage import STAGE_VERSION, ExtractError, ExtractOptions, StageUnavailable, extract_document
 from pipeline.extract.tolerant import search_rule
 
 __all__ = [
     "STAGE_VERSION", "UNREAD_CELL", "ExtractError", "ExtractOptions", "ExtractedDocument", "Figure", "FigureError", "Glyph",
     "LayoutParams", "Line", "Page", "PageMethod", "StageUnavailable", "assemble", "assess_text_layer", "clusters", "extract_document",
-    "extract_figures", "merge_spans", "search_rule", "text_layer_usable",
+    "extract_figures", "merge_spans", "plan_files", "search_rule", "text_layer_usable",
 ]

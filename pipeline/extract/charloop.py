@@ -23,7 +23,10 @@ Importing numba and loading the cached loops costs a process about 0.5 s, which 
 (these and layout's, `compiled_layout`, which follow the same switch) repay only after a quarter of a
 million characters; so `pagechars` asks for the reader only once a process has read
 `COMPILED_AFTER_CHARACTERS` through ctypes (a short run, a few generated sheets, never pays for it; an
-archive's worker or a corpus run does once).
+archive's worker or a corpus run does once), or sooner where its caller said how many files it is about to
+read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a file, promise
+that many characters in the files left: an archive's process then loads it after its first file instead of
+reading a quarter of a million characters the slow way first.
 """
 from __future__ import annotations
 

@@ -137,14 +137,19 @@ def _children(page: int, form: int | None) -> list[int]:
 
 def _walk(page: int, bounds: _Bounds, form: int | None = None, matrix: pdfium.PdfMatrix | None = None, level: int = 0):
     """(object handle, type, page-space bounds in PDF coordinates) for every object, descending into
-    Form XObjects (`PdfPage.get_objects` one level at a time, as it walks them).
+    Form XObjects (`PdfPage.get_objects` one level at a time, as it walks them); a text object's bounds
+    are not asked here: its box comes as None and its form's matrix in its place (`_text_box` tells it
+    where a figure's text share or labels need it).
 
     pdfium reports the bounds of an object inside a form in the form's space; the form's matrix (and its
     parents') carries them to the page.
     """
     for handle in _children(page, form):
-        box = _matrix_box(matrix, bounds(handle))
         kind = _OBJECT_TYPE(handle)
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            yield handle, kind, matrix
+            continue
+        box = _matrix_box(matrix, bounds(handle))
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < FORM_LEVELS:
             inner = _form_matrix(handle) if matrix is None else _form_matrix(handle).multiply(matrix)
             yield from _walk(page, bounds, handle, inner, level + 1)
@@ -155,7 +160,7 @@ def _walk(page: int, bounds: _Bounds, form: int | None = None, matrix: pdfium.Pd
 def _page_objects(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[Box]]:
     """Graphic objects and text-object boxes of a page, in top-left-origin points."""
     graphics, paths, texts = _page_boxes(page)
-    return _shaped(graphics, paths), texts
+    return _shaped(graphics, paths), _text_boxes(page, texts)
 
 
 def _shaped(graphics: list[_Graphic], paths: list[int]) -> list[_Graphic]:
@@ -170,15 +175,23 @@ def _shaped(graphics: list[_Graphic], paths: list[int]) -> list[_Graphic]:
     return shaped
 
 
-def _page_boxes(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[int], list[Box]]:
-    """`_page_objects` before its paths' shapes are told: the graphics (a path's kind left "straight"),
-    the handle of each that is a path (0 for the others), and the text-object boxes."""
+TextObject = tuple[int, "pdfium.PdfMatrix | None"]  # a text object's handle and the matrix of the form it is in
+
+
+def _page_boxes(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[int], list[TextObject]]:
+    """`_page_objects` before its paths' shapes and its text objects' boxes are told: the graphics (a path's
+    kind left "straight"), the handle of each that is a path (0 for the others), and the text objects
+    (`_text_boxes` tells their boxes; most pages have no figure to ask them for)."""
     width, height = page.get_size()
     page_area = width * height
     graphics: list[_Graphic] = []
     paths: list[int] = []
-    texts: list[Box] = []
-    for handle, kind, (left, bottom, right, top) in _walk(pagechars.handle_of(page.raw), _Bounds()):
+    texts: list[TextObject] = []
+    for handle, kind, bounds in _walk(pagechars.handle_of(page.raw), _Bounds()):
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            texts.append((handle, bounds))
+            continue
+        left, bottom, right, top = bounds
         box = (max(left, 0.0), max(height - top, 0.0), min(right, width), min(height - bottom, height))
         if box[2] <= box[0] or box[3] <= box[1]:
             if kind != pdfium_c.FPDF_PAGEOBJ_PATH:
@@ -186,9 +199,7 @@ def _page_boxes(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[int], list[B
             # A horizontal or vertical rule has zero extent across; give it a hairline so it can join.
             box = (box[0], box[1], max(box[2], box[0] + 0.1), max(box[3], box[1] + 0.1))
         area = (box[2] - box[0]) * (box[3] - box[1])
-        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
-            texts.append(box)
-        elif kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE and area < SCAN_MIN_PAGE_SHARE * page_area:
             graphics.append(_Graphic("image", box))
             paths.append(0)
         elif kind == pdfium_c.FPDF_PAGEOBJ_PATH and area < FRAME_MIN_PAGE_SHARE * page_area:
@@ -198,6 +209,20 @@ def _page_boxes(page: pdfium.PdfPage) -> tuple[list[_Graphic], list[int], list[B
             graphics.append(_Graphic("curved", box, True))
             paths.append(0)
     return graphics, paths, texts
+
+
+def _text_boxes(page: pdfium.PdfPage, texts: list[TextObject]) -> list[Box]:
+    """The boxes (top-left-origin points, clipped to the page) of the text objects `_page_boxes` found, in
+    its order; a box with no extent left on the page is none."""
+    width, height = page.get_size()
+    bounds = _Bounds()
+    boxes = []
+    for handle, matrix in texts:
+        left, bottom, right, top = _matrix_box(matrix, bounds(handle))
+        box = (max(left, 0.0), max(height - top, 0.0), min(right, width), min(height - bottom, height))
+        if not (box[2] <= box[0] or box[3] <= box[1]):
+            boxes.append(box)
+    return boxes
 
 
 # --------------------------------------------------------------------------- clustering
@@ -321,10 +346,11 @@ def find_figure_boxes(page: pdfium.PdfPage, *, min_area_pt2: float = 2500) -> li
     A cluster's box is the union of its members' boxes, so none is bigger than all the page's graphics
     together: where that union is under the size a figure needs (`_big_enough`: most text pages, their
     graphics a rule or two), the page has none, and its paths' segments are not looked at."""
-    graphics, paths, texts = _page_boxes(page)
+    graphics, paths, text_objects = _page_boxes(page)
     if not graphics or not _big_enough(_union([g.box for g in graphics]), min_area_pt2):
         return []
     graphics = _shaped(graphics, paths)
+    texts = _text_boxes(page, text_objects)
     boxes = np.array([g.box for g in graphics], dtype=np.float64)
     found: list[Box] = []
     for group in _clusters(boxes, JOIN_GAP_PT):

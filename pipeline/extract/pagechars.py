@@ -55,9 +55,45 @@ def handle_of(raw) -> int:
 
 
 class _Characters:
-    """How many characters this process has read through ctypes, and the compiled reader once asked for."""
+    """How many characters this process has read through ctypes, and the files its caller said it is about to
+    read (`plan_files`): how many of them are left, how many are read, and `read` when they were planned."""
 
     read = 0
+    files_left = 0
+    files_read = 0
+    read_at_plan = 0
+    read_in_files = 0  # characters of the plan's files read (`read` less `read_at_plan` as the last one closed)
+    repaid = False  # a plan's forecast has repaid the reader: it is kept for the rest of the process
+
+
+def plan_files(files: int) -> None:
+    """The caller's plan: this process is about to read `files` files (a season run's pending extractions, a
+    pool worker's share of them). Once one of them is read, the characters a file it read so far times the
+    files left forecast what is still to come; where that alone reaches `charloop.COMPILED_AFTER_CHARACTERS`
+    (loading the compiled reader repays itself on those), the reader is loaded at the next page rather than
+    after that many characters more through ctypes: an archive of 100 booklets loads it after its first, and
+    a run of a few sheets still never does. A plan made while another is under way (files left) is ignored."""
+    if files > 0 and _Characters.files_left <= 0:
+        _Characters.files_left, _Characters.files_read, _Characters.read_at_plan = files, 0, _Characters.read
+        _Characters.read_in_files = 0
+
+
+def file_read() -> None:
+    """One file of the plan read (`extract_document` says so as it closes a file; no plan, nothing)."""
+    if _Characters.files_left > 0:
+        _Characters.files_left -= 1
+        _Characters.files_read += 1
+        _Characters.read_in_files = _Characters.read - _Characters.read_at_plan
+
+
+def _plan_repays() -> bool:
+    """Whether the plan's files left, at the characters a file of those read (whole) so far, repay loading the
+    reader; once they do, the process keeps it (the characters read after are no longer counted, as past
+    `charloop.COMPILED_AFTER_CHARACTERS`)."""
+    if not _Characters.repaid:
+        done, left = _Characters.files_read, _Characters.files_left
+        _Characters.repaid = done > 0 and left > 0 and _Characters.read_in_files * left >= charloop.COMPILED_AFTER_CHARACTERS * done
+    return _Characters.repaid
 
 
 def compiled_reader_now() -> charloop.CompiledReader | None:
@@ -68,12 +104,12 @@ def compiled_reader_now() -> charloop.CompiledReader | None:
 
 def _compiled(count: int) -> charloop.CompiledReader | None:
     """The compiled reader for a page of `count` characters: once the process has read
-    `charloop.COMPILED_AFTER_CHARACTERS` (at once where the environment asks for it, never where it
-    forbids it), else None."""
+    `charloop.COMPILED_AFTER_CHARACTERS`, or where its plan forecasts that many still to come (`plan_files`;
+    at once where the environment asks for it, never where it forbids it), else None."""
     switch = charloop.switch()
     if switch == "0":
         return None
-    if switch == "" and _Characters.read < charloop.COMPILED_AFTER_CHARACTERS:
+    if switch == "" and _Characters.read < charloop.COMPILED_AFTER_CHARACTERS and not _plan_repays():
         _Characters.read += count
         return None
     return charloop.compiled_reader()

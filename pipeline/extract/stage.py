@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
-from pipeline.extract import figures
+from pipeline.extract import figures, pagechars
 from pipeline.extract.glyphs import page_glyphs
 from pipeline.extract import patches as text_patches
 from pipeline.extract import quality
@@ -508,6 +508,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
             patched = _read_in_place(path, sha256, pages, patches, options, document)
     finally:
         document.close()
+        pagechars.file_read()  # one file of a caller's plan read (`pagechars.plan_files`)
     warnings = [diagnose(Code.OCR_PAGES, pages=_pages_named(numbers), why=why) for why, numbers in unusable.items()]
     warnings += patched
     warnings += [

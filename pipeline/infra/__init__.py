@@ -5,7 +5,8 @@ Public functions:
   a re-run after kill -9 sees the old file or the new one, never half of one (`atomic`).
 - `fingerprint(*parts)`, `StageCache(root, stage)`: per-file stage outputs stored under a hash of
   exactly their inputs (`stagecache`).
-- `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work (`executors`).
+- `make_executor(kind, workers)`: inline, local process pool or Ray tasks for per-file work; `pool_size(kind,
+  workers)`: in how many processes (`executors`).
 - `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
   elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
@@ -30,7 +31,7 @@ from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.collector import one_file, per_file
 from pipeline.infra.commands import add_command, register_commands
-from pipeline.infra.executors import make_executor
+from pipeline.infra.executors import make_executor, pool_size
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
 from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
@@ -40,5 +41,5 @@ from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlNestingError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "progress", "read_jsonl", "SilentProgress",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
            "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]

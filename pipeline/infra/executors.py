@@ -114,11 +114,17 @@ class _RayPool:
         ray.shutdown()
 
 
+def pool_size(kind: str = "process", workers: int | None = None) -> int:
+    """How many processes `make_executor(kind, workers)` runs its items in (1: inline, in this one)."""
+    workers = workers or os.cpu_count() or 1
+    return 1 if kind == "inline" else workers
+
+
 @contextmanager
 def make_executor(kind: str = "process", workers: int | None = None):
     if kind not in EXECUTORS:
         raise ValueError(f"unknown executor {kind!r}; choose one of {EXECUTORS}")
-    workers = workers or os.cpu_count() or 1
+    workers = pool_size(kind, workers)
     if kind == "inline" or (kind == "process" and workers == 1):
         yield _Inline()
         return

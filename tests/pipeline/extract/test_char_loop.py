@@ -125,12 +125,40 @@ def test_a_short_run_does_not_load_the_compiled_reader(tmp_path, monkeypatch):
     monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
     monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
     monkeypatch.setattr(pagechars._Characters, "read", 0)
+    monkeypatch.setattr(pagechars._Characters, "repaid", False)
     path = _sheet(tmp_path / "scripts.pdf")
     extract_document(path, "0" * 64, ExtractOptions())
     assert asked == [] and 0 < pagechars._Characters.read < charloop.COMPILED_AFTER_CHARACTERS
     monkeypatch.setattr(pagechars._Characters, "read", charloop.COMPILED_AFTER_CHARACTERS)
     extract_document(path, "0" * 64, ExtractOptions())
     assert asked
+
+
+def test_a_run_that_plans_many_files_loads_the_compiled_reader_after_its_first(tmp_path, monkeypatch):
+    """A caller that says how many files it is about to read (`plan_files`: a season run's pending extractions)
+    has the reader loaded once the characters of the files read, a file, times the files left reach
+    `COMPILED_AFTER_CHARACTERS`, long before that many are read; a plan of a few files never loads it."""
+    asked = []
+    monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
+    monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
+    for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files", "repaid"):
+        monkeypatch.setattr(pagechars._Characters, name, 0)
+    path = _sheet(tmp_path / "scripts.pdf")
+    pagechars.plan_files(2)
+    for _ in range(2):
+        extract_document(path, "0" * 64, ExtractOptions())
+    assert asked == [] and pagechars._Characters.files_left == 0
+    a_file = pagechars._Characters.read // 2
+    many = -(-charloop.COMPILED_AFTER_CHARACTERS // a_file) + 1
+    pagechars.plan_files(many)
+    extract_document(path, "0" * 64, ExtractOptions())  # nothing to forecast from before one file is read
+    assert asked == []
+    extract_document(path, "0" * 64, ExtractOptions())
+    assert asked and pagechars._Characters.read < charloop.COMPILED_AFTER_CHARACTERS
+    read, asked[:] = pagechars._Characters.read, []
+    for _ in range(3):  # kept to the plan's end: no page read through ctypes again
+        extract_document(path, "0" * 64, ExtractOptions())
+    assert len(asked) >= 3 and pagechars._Characters.read == read
 
 
 def _marked_sheet(path):

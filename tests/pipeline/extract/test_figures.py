@@ -407,20 +407,26 @@ def _rules_page() -> PageSpec:
 
 
 def test_a_page_of_rules_has_no_figure_and_its_paths_are_not_looked_into(tmp_path, monkeypatch):
-    """All of a page's graphics together smaller than a figure may be: no figure, and no path's segments
-    read to tell its shape. A page whose graphics together are big enough has its paths looked into."""
+    """All of a page's graphics together smaller than a figure may be: no figure, and neither a path's
+    segments read to tell its shape nor a text object's box asked (nor on a page of text alone). A page
+    whose graphics together are big enough has its paths and its text looked into."""
     from pipeline.extract import figureboxes
 
-    pdf = build(tmp_path / "rules.pdf", [_rules_page(), _vector_page()])
+    pdf = build(tmp_path / "rules.pdf", [_rules_page(), _vector_page(), PageSpec([TextBox(BODY, 20, 25, 170)])])
     told: list[int] = []
     real = figureboxes._path_shape
     monkeypatch.setattr(figureboxes, "_path_shape", lambda handle: told.append(handle) or real(handle))
+    boxed: list[int] = []
+    real_boxes = figureboxes._text_boxes
+    monkeypatch.setattr(figureboxes, "_text_boxes", lambda page, texts: boxed.append(len(texts)) or real_boxes(page, texts))
     with pdfium.PdfDocument(str(pdf)) as document:
-        graphics, _ = figureboxes._page_objects(document[0])
+        graphics, texts = figureboxes._page_objects(document[0])
         assert len(graphics) == 2 and len(told) == 2  # the page's two rules, as a walk of its objects finds them
-        told.clear()
-        assert find_figure_boxes(document[0]) == [] and told == []
-        assert len(find_figure_boxes(document[1])) == 2 and told
+        assert texts and boxed == [len(texts)]
+        told.clear(), boxed.clear()
+        assert find_figure_boxes(document[0]) == [] and told == [] and boxed == []
+        assert find_figure_boxes(document[2]) == [] and boxed == []
+        assert len(find_figure_boxes(document[1])) == 2 and told and boxed
 
 
 def test_figure_boxes_are_those_of_every_cluster_looked_into(sheet, tmp_path):
