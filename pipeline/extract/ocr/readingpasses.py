@@ -69,7 +69,7 @@ def _speckled(work: PageWork) -> bool:
     return _scanned(work) and specks_of(work.image, work.settings.dpi).speckled(work.settings.dpi)
 
 
-@page_pass("despeckle", "1", Cost.CHEAP, when=_speckled)
+@page_pass("despeckle", "2", Cost.CHEAP, when=_speckled)  # 2: a tiny dot on a pale stroke (a light ring's darkest spots) is no speck (`specks.STROKE_INK_BELOW`)
 def _despeckle(work: PageWork) -> PageWork:
     """The specks turned to paper on the page every later pass reads, prepared or not; i-dots, accents, dots below,
     periods and leaders, which lie by writing or in rows of their like, stay (`specks`)."""

@@ -71,6 +71,11 @@ WRITING_MAX_WIDTH = 10.0
 TINY_LETTER = 0.15
 TOUCH_LETTER = 0.1
 TOUCH_PX = 2
+# A tiny dot that is the darkest part of a pale stroke is no speck: a thin ring (①) or hairline printed light and scanned
+# soft at 150 dpi is grey (170–215) all round, darker than SPECK_INK_BELOW only in spots a few px long, which the tiny
+# rule took for specks and whitened, cutting the ring open. A speck on paper has only its own blurred halo round it:
+# under STROKE_INK_BELOW, the stroke it lies on is writing-sized, larger than a speck each way or the other.
+STROKE_INK_BELOW = 215
 FILL_RING_PX = 3  # px round a light speck whose median shade it takes
 GROUND_SOLID = 0.7  # share of its box a light component fills to be ground (a cell's white), not a letter's strokes
 _EIGHT = np.ones((3, 3), dtype=bool)
@@ -168,7 +173,7 @@ def find_specks(grey: np.ndarray, dpi: int, *, settle: bool = True) -> Specks:
     writing = (dark.heights >= WRITING_MIN_LETTER * height) & (dark.heights <= WRITING_MAX_LETTERS * height) & (
         dark.widths <= WRITING_MAX_WIDTH * height)
     least = MIN_SPECKS_PER_SQUARE_INCH * grey.size / dpi**2
-    specks, count, marks = _apart(dark, writing, paper, height, 0.0 if settle else least)
+    specks, count, marks = _apart(dark, writing, paper, height, 0.0 if settle else least, lambda: _pale_strokes(grey, height))
     if light is None:
         return Specks(specks, count, height, marks, settled=False)
     if count < least:
@@ -211,6 +216,14 @@ class _Components:
         return np.concatenate(([False], chosen))[self.labels]
 
 
+def _pale_strokes(grey: np.ndarray, height: float) -> np.ndarray:
+    """The pixels of the page's pale strokes: components under `STROKE_INK_BELOW` of writing's size at most and larger than
+    a speck (`SPECK_MAX_LETTER`) one way at least: a light ring's or hairline's grey, of which a tiny dark dot may be part."""
+    pale = _Components(grey < STROKE_INK_BELOW)
+    sized = (pale.heights <= WRITING_MAX_LETTERS * height) & (pale.widths <= WRITING_MAX_WIDTH * height)
+    return pale.image_of(sized & ~pale.small(height))
+
+
 def _any_in(mask: np.ndarray, labels: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Per component in `ids`, whether any of its pixels is in `mask`: one count over the page (`ndimage.maximum`
     sorts every pixel by its label, most of a page's cost)."""
@@ -219,10 +232,12 @@ def _any_in(mask: np.ndarray, labels: np.ndarray, ids: np.ndarray) -> np.ndarray
 
 def _apart(
     components: _Components, writing: np.ndarray, ground_of: Callable[[], np.ndarray], height: float, least: float = 0.0,
+    strokes_of: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, int, int]:
     """(mask of the small components standing apart on ground, halo included; how many; how many small ones kept).
     Where fewer than `least` stand apart from writing, the later steps (which only take marks back) are skipped and
-    `ground_of` (the ground's pixels) is never called: (an empty mask, that number, how many were kept so far)."""
+    `ground_of` (the ground's pixels) is never called: (an empty mask, that number, how many were kept so far).
+    `strokes_of`: the pale strokes' pixels (`_pale_strokes`), on which a tiny dot is a stroke's part, kept."""
     labels, boxes = components.labels, components.boxes
     small = components.small(height)
     ids = np.flatnonzero(small) + 1
@@ -236,11 +251,15 @@ def _apart(
     # A dot smaller than any mark of the page's type is a speck wherever it lies, unless it touches other ink
     # (a fragment of a pale letter's stroke).
     tiny = (components.heights <= TINY_LETTER * height) & (components.widths <= TINY_LETTER * height)
+    lone_tiny = np.zeros(ids.size, dtype=bool)
     if tiny.any():
         touching = _near(components.image_of(~tiny), max(TOUCH_PX, round(TOUCH_LETTER * height)))
-        kept &= ~(tiny[ids - 1] & ~_any_in(touching, labels, ids))
-    if np.count_nonzero(~kept) < least:
+        lone_tiny = kept & tiny[ids - 1] & ~_any_in(touching, labels, ids)
+        kept &= ~lone_tiny
+    if np.count_nonzero(~kept) < least:  # the tiny dots on pale strokes counted: at most as many specks
         return np.zeros(labels.shape, dtype=bool), int(np.count_nonzero(~kept)), int(np.count_nonzero(kept))
+    if strokes_of is not None and lone_tiny.any():
+        kept |= lone_tiny & _any_in(strokes_of(), labels, ids)
     kept |= ~_any_in(_near(ground_of(), 1), labels, ids)
     if kept.any() and not kept.all():
         # Only writing and the marks kept near it: a mark's own pixels are not in `stacked` unless it was kept.
