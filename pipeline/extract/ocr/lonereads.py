@@ -18,9 +18,13 @@ set on white, and read four times by Tesseract (`readings`), each as one block (
   whitelist at 1× and 2× (the free readings by the page's own languages: a companion script would read a Greek `Β`
   as a Latin `B`);
 - a label: the same with a whitelist of the spec's labels (and its closing mark);
-- a label that is a digit in a ring (`①`): the digit with its ring whitened (`cellreads._inside_ring`), with a
-  whitelist of digits at 1× and 2× and with none at 2×, and the whole ring with no whitelist at 2× (`(5)`: its
-  digits must be the ring's digit).
+- a label that is a digit in a ring (`①`): the digit with its ring whitened. Tesseract's box of such a label may hold
+  the digit alone and part of the ring (a thin Noto CJK ring: a `①` boxed 8 px wide in a ring 42 px wide), so the ring
+  is looked for by its shape (`ringshapes.find_rings`: a closed thin outline around ink, the one ring holding the box,
+  within `RING_REACH` text heights of it, other words' boxes whitened) on the page before its light greys were
+  whitened (a thin ring at 150 dpi is grey). Its box with the ring whitened (`ringshapes.ring_inside`) is read as
+  digits are (a whitelist of digits and none, at 1× and 2×). A ring not found so (broken open, run into a rule or a
+  neighbour) is not read: its label stays as it was.
 
 The word is lifted out of unsure (its confidence becomes the lowest of the readings') only where `MIN_READINGS` of
 them or more read something, a constrained and a free one among them, and every one that read something read the word
@@ -58,9 +62,6 @@ _DIGITS = re.compile(rf"^(\d{{1,{MAX_GLYPHS}}})([{re.escape(CLOSING)}]?)$")
 # Tesseract's page segmentation for every reading: one block. As one line (7) or one glyph (10), whitelisted, its Greek
 # model read a clear 2x key `Δ` as nothing; as one block, 93.
 PSM = 6
-# ... and for a ring read whole with no whitelist, as one line: as a block the Korean model read a clear 2x `②` at 75,
-# as a line at 95 (generated rings, Noto Sans CJK).
-RING_PSM = 7
 # A ring label's ring is looked for this many of the page's text heights past Tesseract's box of it, which may hold only
 # the digit (a thin Noto CJK ring: a `①` boxed 8 px wide in a ring 42 px wide, 200 dpi); a ring is at most 1.9 text
 # heights tall (`ringshapes.RING_HEIGHTS`), so a window of the box and one text height each side holds it whole.
@@ -161,18 +162,6 @@ def _doubled(image: Image.Image) -> Image.Image:
     return image.resize((image.width * 2, image.height * 2), Image.Resampling.LANCZOS)
 
 
-def _inside(crop: Image.Image) -> Image.Image | None:
-    """The crop with its ring whitened (`cellreads._inside_ring` over the crop's ink), padded; None without ink."""
-    from pipeline.extract.ocr.cellreads import _inside_ring
-    from pipeline.extract.ocr.words import INK_BELOW
-
-    ink = np.asarray(crop) < INK_BELOW
-    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if rows.size == 0:
-        return None
-    return _inside_ring(crop, (int(columns[0]), int(rows[0]), int(columns[-1]) + 1, int(rows[-1]) + 1))
-
-
 def _pad_for(height: int) -> int:
     """White around a crop of a word `height` pixels tall (`PAD`)."""
     return max(4, round(PAD * height))
@@ -187,7 +176,8 @@ def _padded(image: Image.Image, pad: int) -> Image.Image:
 
 def readings(crop: Image.Image, plan: Plan, read: Reader, height: int, inside: Image.Image | None = None) -> list[tuple[str, float, bool]]:
     """The readings of a word's crop, each (text, confidence, whether constrained); ("", 0) where nothing was read.
-    `inside`: a ring label's ring found by its shape, whitened (`ring_inside_crop`), whose digit is read as a digit is."""
+    A ring label's are of `inside`, its ring found by its shape and whitened (`ring_inside_crop`): its digit read as a
+    digit is; none where its ring was not found."""
     def one(image: Image.Image, whitelist: str | None, psm: int) -> tuple[str, float, bool]:
         words = read(image, whitelist, psm)
         if not words:
@@ -195,17 +185,11 @@ def readings(crop: Image.Image, plan: Plan, read: Reader, height: int, inside: I
         return "".join(text for text, _ in words), min(conf for _, conf in words), whitelist is not None
 
     psm = PSM
-    if plan.ring_digit is not None and inside is not None:
+    if plan.ring_digit is not None:
+        if inside is None:
+            return []  # a ring label whose ring was not found by its shape: no evidence it is one
         doubled = _doubled(inside)
         return [one(inside, plan.whitelist, psm), one(doubled, plan.whitelist, psm), one(inside, None, psm), one(doubled, None, psm)]
-    if plan.ring_digit is not None:
-        inside = _inside(crop)
-        if inside is None:
-            return []
-        alone = _padded(inside, _pad_for(height))
-        text, conf, _ = one(_doubled(crop), None, RING_PSM)
-        ring = ("".join(ch for ch in text if ch.isdigit()), conf, False)
-        return [one(alone, plan.whitelist, psm), one(_doubled(alone), plan.whitelist, psm), one(_doubled(alone), None, psm), ring]
     doubled = _doubled(crop)
     return [one(crop, plan.whitelist, psm), one(doubled, plan.whitelist, psm), one(crop, None, psm), one(doubled, None, psm)]
 
@@ -278,8 +262,9 @@ def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[st
 
 
 def _letters_height(words: Sequence[Word]) -> float:
-    """The median height of the words holding a letter (0: none), the page's text height where none was measured."""
-    heights = sorted(w.bottom - w.top for w in words if any(ch.isalpha() for ch in w.text))
+    """The page's text height where none was measured: the median height of its words holding a letter, or of all its
+    words where none does (a key of numbers and rings); 0 for no words."""
+    heights = sorted(w.bottom - w.top for w in words if any(ch.isalpha() for ch in w.text)) or sorted(w.bottom - w.top for w in words)
     return float(heights[len(heights) // 2]) if heights else 0.0
 
 
