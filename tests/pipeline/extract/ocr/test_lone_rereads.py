@@ -4,6 +4,7 @@ so, surely; a damaged entry, or one the readings read otherwise, stays unsure. R
 DejaVu Sans, read by the installed Tesseract, the words as a first reading boxed them."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
@@ -131,8 +132,6 @@ def test_what_is_read_again_digits_labels_and_rings_of_up_to_four_glyphs():
 def _digit_boxed(image: Image.Image, words: list[Word]) -> list[Word]:
     """The key's entries as Tesseract boxed a thin ring's label: the box of the digit's ink alone (what lies within half
     the ring's radius of its centre), the ring outside it."""
-    import numpy as np
-
     ink = np.asarray(image) < 128
     out = []
     for w in words:
@@ -180,7 +179,7 @@ def test_a_ring_broken_open_or_a_ring_digit_read_otherwise_stays_unsure():
     image, whole = _sheet([("①", "①", 0.0), ("⑤", "⑤", 0.0), ("③", "③", 5.0), ("④", "④", 0.0)], font, lead="정답")
     _break_ring(image, whole[-1])
     words = _digit_boxed(image, whole)
-    assert ring_around(__import__("numpy").asarray(image), words[-1], words, 36.0) is None
+    assert ring_around(np.asarray(image), words[-1], words, 36.0) is None
     read, _ = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
     assert _entries(read) == [("①", 0.0), ("⑤", 0.0), ("③", 5.0), ("④", 0.0)]
     # A printed ③ read `②`: its ring is found and its digit read `3`, so it is not lifted, and a note says what was read.
