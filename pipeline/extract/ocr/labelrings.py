@@ -11,7 +11,7 @@ from what it encloses (`MOAT`: a round letter's stroke lies where a ring has pap
 centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring). A piece too wide for a ring
 (a ring glued to its word, `①zielonej`) is tried for one at either end, cut from the rest by its circle.
 The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
-(only the ink near its centre kept, `RING_KEEP`) and enlarged; a ring whose reading is the plain form of
+(only the ink near its centre kept, `ringshapes.RING_KEEP`) and enlarged; a ring whose reading is the plain form of
 a label becomes a word of that label, standing where the ring stands, on the line of the words it
 was read into (whatever was read across the ring is cut away; what lies past it is kept: `ringplacing`). Rings
 left unread take the label their sequence pins down (`ringsequence.by_sequence`), said in the page's notes.
@@ -29,10 +29,9 @@ from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tess
 from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.ringplacing import placed_rings
 from pipeline.extract.ocr.ringsequence import by_sequence, in_running_text, letters_only, ring_gutters
-from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, Ring, find_rings
+from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, Ring, find_rings, ring_inside
 from pipeline.extract.ocr.words import Word
 
-RING_KEEP = 0.68  # ink within this share of the ring's radius from its centre is the digit's; beyond, the ring's
 GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights before it is read
 STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
 STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
@@ -86,7 +85,7 @@ def read_label_rings(
     if not rings:
         return words, []
     glyph = round(GLYPH_HEIGHTS * text_height / scale_y)
-    insides = [_enlarged(_inside(pixels[r.top : r.bottom, r.left : r.right]), glyph) for r in rings]
+    insides = [_enlarged(ring_inside(pixels[r.top : r.bottom, r.left : r.right]), glyph) for r in rings]
     readings = _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)
     labelled = [(alphabet.get(text, ""), conf) for text, conf in readings]
     gutters = ring_gutters(rings, [(w.left / scale_x, w.top / scale_y, w.right / scale_x, w.bottom / scale_y) for w in words])
@@ -136,14 +135,6 @@ def _read_stacked(insides: list[Image.Image], whitelist: str, languages: Sequenc
     return readings
 
 
-def _inside(box: np.ndarray) -> np.ndarray:
-    """The ring's box with the ring whitened: only the ink near its centre, its digit, is kept."""
-    height, width = box.shape
-    ys, xs = np.mgrid[0:height, 0:width]
-    distance = np.hypot((ys - (height - 1) / 2) / (height / 2), (xs - (width - 1) / 2) / (width / 2))
-    return np.where(distance <= RING_KEEP, box, 255).astype(np.uint8)
-
-
 def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], labels: Sequence[str], languages: Sequence[str],
                     dpi: int, omp_thread_limit: int | None) -> list[tuple[str, float] | None]:
     """Each box of `grey` (a key table's answer cell, ink and a margin of white) that holds one ring found
@@ -162,6 +153,6 @@ def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]
     if alphabet is None or not found:
         return [None] * len(boxes)
     glyph = round(GLYPH_HEIGHTS * float(np.median([r.bottom - r.top for r in found.values()])))
-    insides = [_enlarged(_inside(grey[r.top : r.bottom, r.left : r.right]), glyph) for r in found.values()]
+    insides = [_enlarged(ring_inside(grey[r.top : r.bottom, r.left : r.right]), glyph) for r in found.values()]
     readings = dict(zip(found, _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)))
     return [(alphabet[readings[i][0]], readings[i][1]) if readings.get(i, ("", 0.0))[0] in alphabet else None for i in range(len(boxes))]

@@ -18,9 +18,13 @@ set on white, and read four times by Tesseract (`readings`), each as one block (
   whitelist at 1× and 2× (the free readings by the page's own languages: a companion script would read a Greek `Β`
   as a Latin `B`);
 - a label: the same with a whitelist of the spec's labels (and its closing mark);
-- a label that is a digit in a ring (`①`): the digit with its ring whitened (`cellreads._inside_ring`), with a
-  whitelist of digits at 1× and 2× and with none at 2×, and the whole ring with no whitelist at 2× (`(5)`: its
-  digits must be the ring's digit).
+- a label that is a digit in a ring (`①`): the digit with its ring whitened. Tesseract's box of such a label may hold
+  the digit alone and part of the ring (a thin Noto CJK ring: a `①` boxed 8 px wide in a ring 42 px wide), so the ring
+  is looked for by its shape (`ringshapes.find_rings`: a closed thin outline around ink, the one ring holding the box,
+  within `RING_REACH` text heights of it, other words' boxes whitened) on the page before its light greys were
+  whitened (a thin ring at 150 dpi is grey). Its box with the ring whitened (`ringshapes.ring_inside`) is read as
+  digits are (a whitelist of digits and none, at 1× and 2×). A ring not found so (broken open, run into a rule or a
+  neighbour) is not read: its label stays as it was.
 
 The word is lifted out of unsure (its confidence becomes the lowest of the readings') only where `MIN_READINGS` of
 them or more read something, a constrained and a free one among them, and every one that read something read the word
@@ -43,6 +47,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image
 
+from pipeline.extract.ocr.ringshapes import Ring, find_rings, ring_inside
 from pipeline.extract.ocr.words import Word
 
 MAX_GLYPHS = 4  # glyphs of a word read again: a lone digit, a year, a key's entry
@@ -57,9 +62,11 @@ _DIGITS = re.compile(rf"^(\d{{1,{MAX_GLYPHS}}})([{re.escape(CLOSING)}]?)$")
 # Tesseract's page segmentation for every reading: one block. As one line (7) or one glyph (10), whitelisted, its Greek
 # model read a clear 2x key `Δ` as nothing; as one block, 93.
 PSM = 6
-# ... and for a ring read whole with no whitelist, as one line: as a block the Korean model read a clear 2x `②` at 75,
-# as a line at 95 (generated rings, Noto Sans CJK).
-RING_PSM = 7
+# A ring label's ring is looked for this many of the page's text heights past Tesseract's box of it, which may hold only
+# the digit (a thin Noto CJK ring: a `①` boxed 8 px wide in a ring 42 px wide, 200 dpi); a ring is at most 1.9 text
+# heights tall (`ringshapes.RING_HEIGHTS`), so a window of the box and one text height each side holds it whole.
+RING_REACH = 1.0
+RING_SLACK = 0.15  # of the ring's height: how far Tesseract's box of the label may reach past the ring that holds it
 MIN_READINGS = 3  # of a word's four readings (constrained and free, 1x and 2x), that read something
 # (crop, whitelist or None, psm) -> [(text, confidence)]: one Tesseract reading of a crop, its words; None: free
 Reader = Callable[[Image.Image, str | None, int], list[tuple[str, float]]]
@@ -105,32 +112,54 @@ def crop_of(grey: Image.Image, word: Word, others: Sequence[Word]) -> Image.Imag
     left, top = max(0, word.left - margin), max(0, word.top - margin)
     right, bottom = min(grey.width, word.right + margin), min(grey.height, word.bottom + margin)
     crop = np.asarray(grey.crop((left, top, right, bottom))).copy()
+    _whiten_others(crop, (left, top, right, bottom), word, others)
+    return _padded(Image.fromarray(crop), _pad_for(height))
+
+
+def _whiten_others(crop: np.ndarray, box: tuple[int, int, int, int], word: Word, others: Sequence[Word]) -> None:
+    """Other words' boxes whitened in `crop` (the page at `box`), only the part outside the word's own box: a
+    neighbour's box overlapping the word does not erase its ink."""
+    left, top, right, bottom = box
     for other in others:
         if other is word or other.right <= left or other.left >= right or other.bottom <= top or other.top >= bottom:
             continue
-        # Only the part outside the word's own box: a neighbour's box overlapping the word does not erase its ink.
         x0, y0, x1, y1 = max(other.left, left) - left, max(other.top, top) - top, min(other.right, right) - left, min(other.bottom, bottom) - top
         region = np.zeros(crop.shape, dtype=bool)
         region[y0:y1, x0:x1] = True
-        region[word.top - top:word.bottom - top, word.left - left:word.right - left] = False
+        region[max(0, word.top - top):max(0, word.bottom - top), max(0, word.left - left):max(0, word.right - left)] = False
         crop[region] = 255
-    return _padded(Image.fromarray(crop), _pad_for(height))
+
+
+def ring_around(page: np.ndarray, word: Word, others: Sequence[Word], text_height: float) -> Ring | None:
+    """The one ring found by its shape (`ringshapes.find_rings`: a closed thin outline around ink) that holds `word`'s
+    box, looked for within `RING_REACH` text heights of the box, the other words' boxes whitened first (a ring whose ink
+    runs into a neighbour's box or a rule is not found); in page pixels. None where no ring or more than one holds it."""
+    if text_height < 1:
+        return None
+    reach = max(2, round(RING_REACH * text_height))
+    left, top = max(0, word.left - reach), max(0, word.top - reach)
+    right, bottom = min(page.shape[1], word.right + reach), min(page.shape[0], word.bottom + reach)
+    if right <= left or bottom <= top:
+        return None
+    window = np.array(page[top:bottom, left:right], dtype=np.uint8)
+    _whiten_others(window, (left, top, right, bottom), word, others)
+    holding = []
+    for ring in find_rings(window, text_height):
+        slack = RING_SLACK * (ring.bottom - ring.top)
+        if (ring.left - slack <= word.left - left and word.right - left <= ring.right + slack
+                and ring.top - slack <= word.top - top and word.bottom - top <= ring.bottom + slack):
+            holding.append(Ring(ring.left + left, ring.top + top, ring.right + left, ring.bottom + top))
+    return holding[0] if len(holding) == 1 else None
+
+
+def ring_inside_crop(grey: Image.Image, ring: Ring) -> Image.Image:
+    """The ring's box of the page with the ring whitened (`ringshapes.ring_inside`: its digit kept), set on white."""
+    box = np.asarray(grey.crop((ring.left, ring.top, ring.right, ring.bottom)))
+    return _padded(Image.fromarray(ring_inside(box)), _pad_for(ring.bottom - ring.top))
 
 
 def _doubled(image: Image.Image) -> Image.Image:
     return image.resize((image.width * 2, image.height * 2), Image.Resampling.LANCZOS)
-
-
-def _inside(crop: Image.Image) -> Image.Image | None:
-    """The crop with its ring whitened (`cellreads._inside_ring` over the crop's ink), padded; None without ink."""
-    from pipeline.extract.ocr.cellreads import _inside_ring
-    from pipeline.extract.ocr.words import INK_BELOW
-
-    ink = np.asarray(crop) < INK_BELOW
-    rows, columns = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if rows.size == 0:
-        return None
-    return _inside_ring(crop, (int(columns[0]), int(rows[0]), int(columns[-1]) + 1, int(rows[-1]) + 1))
 
 
 def _pad_for(height: int) -> int:
@@ -145,8 +174,10 @@ def _padded(image: Image.Image, pad: int) -> Image.Image:
     return page
 
 
-def readings(crop: Image.Image, plan: Plan, read: Reader, height: int) -> list[tuple[str, float, bool]]:
-    """The readings of a word's crop, each (text, confidence, whether constrained); ("", 0) where nothing was read."""
+def readings(crop: Image.Image, plan: Plan, read: Reader, height: int, inside: Image.Image | None = None) -> list[tuple[str, float, bool]]:
+    """The readings of a word's crop, each (text, confidence, whether constrained); ("", 0) where nothing was read.
+    A ring label's are of `inside`, its ring found by its shape and whitened (`ring_inside_crop`): its digit read as a
+    digit is; none where its ring was not found."""
     def one(image: Image.Image, whitelist: str | None, psm: int) -> tuple[str, float, bool]:
         words = read(image, whitelist, psm)
         if not words:
@@ -155,13 +186,10 @@ def readings(crop: Image.Image, plan: Plan, read: Reader, height: int) -> list[t
 
     psm = PSM
     if plan.ring_digit is not None:
-        inside = _inside(crop)
         if inside is None:
-            return []
-        alone = _padded(inside, _pad_for(height))
-        text, conf, _ = one(_doubled(crop), None, RING_PSM)
-        ring = ("".join(ch for ch in text if ch.isdigit()), conf, False)
-        return [one(alone, plan.whitelist, psm), one(_doubled(alone), plan.whitelist, psm), one(_doubled(alone), None, psm), ring]
+            return []  # a ring label whose ring was not found by its shape: no evidence it is one
+        doubled = _doubled(inside)
+        return [one(inside, plan.whitelist, psm), one(doubled, plan.whitelist, psm), one(inside, None, psm), one(doubled, None, psm)]
     doubled = _doubled(crop)
     return [one(crop, plan.whitelist, psm), one(doubled, plan.whitelist, psm), one(crop, None, psm), one(doubled, None, psm)]
 
@@ -187,8 +215,10 @@ def against(plan: Plan, read: Sequence[tuple[str, float, bool]]) -> str | None:
 
 
 def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[str], unsure_below: float,
-                       read: Reader) -> tuple[list[Word], list[str]]:
-    """`words` with each short word read unsure lifted where every reading of it agrees (module docstring); the notes."""
+                       read: Reader, *, text_height: float = 0.0, ring_page: np.ndarray | None = None) -> tuple[list[Word], list[str]]:
+    """`words` with each short word read unsure lifted where every reading of it agrees (module docstring); the notes.
+    `text_height`: the page's (0: measured here); `ring_page`: the page rings are looked for on, in `grey`'s pixels (the
+    prepared page before its light greys were whitened: a thin ring at 150 dpi is grey); None: `grey`."""
     chosen = [(i, w, plan) for i, w in enumerate(words)
               if 0 <= w.conf < unsure_below and w.inferred_from is None and not w.unsure_mark
               for plan in (plan_for(w.text, labels),) if plan is not None][:MAX_WORDS]
@@ -197,9 +227,13 @@ def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[st
     out = list(words)
     lifted: list[str] = []
     notes: list[str] = []
+    rings = ring_page if ring_page is not None and ring_page.shape == (grey.height, grey.width) else None
+    height = text_height or _letters_height(words)
     for i, word, plan in chosen:
         crop = crop_of(grey, word, words)
-        every = readings(crop, plan, read, max(1, word.bottom - word.top))
+        ring = ring_around(np.asarray(grey) if rings is None else rings, word, words, height) if plan.ring_digit is not None else None
+        inside = ring_inside_crop(grey, ring) if ring is not None else None
+        every = readings(crop, plan, read, max(1, word.bottom - word.top), inside)
         if lifts(plan, every):
             out[i] = replace(word, conf=round(min(conf for text, conf, _ in every if text), 1))
             lifted.append(word.text)
@@ -225,6 +259,13 @@ def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[st
         notes.insert(0, f"lone rereads: {len(lifted)} short words read unsure read alike cut out, lifted "
                         f"({' '.join(lifted[:12])}{' …' if len(lifted) > 12 else ''})")
     return out, notes
+
+
+def _letters_height(words: Sequence[Word]) -> float:
+    """The page's text height where none was measured: the median height of its words holding a letter, or of all its
+    words where none does (a key of numbers and rings); 0 for no words."""
+    heights = sorted(w.bottom - w.top for w in words if any(ch.isalpha() for ch in w.text)) or sorted(w.bottom - w.top for w in words)
+    return float(heights[len(heights) // 2]) if heights else 0.0
 
 
 def tesseract_reader(languages: Sequence[str], dpi: int, omp_thread_limit: int | None, free: Sequence[str] | None = None) -> Reader:

@@ -35,6 +35,7 @@ MOAT = (0.6, 0.78)  # the band, in shares of the ring's radius
 MOAT_MAX_INK = 0.3
 CENTRE = 0.55  # the centre searched for the digit: this share of the ring's radius
 CENTRE_INK = (0.04, 0.75)  # of the centre that is ink: none in an "O", a digit's strokes in a ring
+RING_KEEP = 0.68  # ink within this share of the ring's radius from its centre is the digit's; beyond, the ring's
 MIN_TEXT_PX = 8
 
 
@@ -75,6 +76,15 @@ def find_rings(grey: np.ndarray, text_height: float) -> list[Ring]:
                     left = width - left - size if mirrored else left
                     rings.append(Ring(box[1].start + left, box[0].start + top, box[1].start + left + size, box[0].start + top + size))
     return sorted(rings, key=lambda r: (r.top, r.left))
+
+
+def ring_inside(box: np.ndarray) -> np.ndarray:
+    """A ring's box (grey, as `find_rings` found it) with the ring whitened: only the ink within `RING_KEEP` of the
+    ellipse the box holds, its digit or letter, is kept."""
+    height, width = box.shape
+    ys, xs = np.mgrid[0:height, 0:width]
+    distance = np.hypot((ys - (height - 1) / 2) / (height / 2), (xs - (width - 1) / 2) / (width / 2))
+    return np.where(distance <= RING_KEEP, box, 255).astype(np.uint8)
 
 
 def _glued_ring(piece: np.ndarray, grey: np.ndarray, text_height: float) -> tuple[int, int, int] | None:

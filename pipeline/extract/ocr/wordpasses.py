@@ -335,16 +335,19 @@ def _ellipsis(work: PageWork) -> PageWork:
 
 
 # 2: label lifts stand only where every label the page read unsure is lifted (`parse.certainty.labels_vouch` judges them together)
-@page_pass("lone-rereads", "2", Cost.REGIONS)
+# 3: a ring label's digit read inside its ring found by shape around Tesseract's box (a box of the digit alone held part of the ring)
+@page_pass("lone-rereads", "3", Cost.REGIONS)
 def _lone_rereads(work: PageWork) -> PageWork:
     """A word of one to four digits or an option label read under the shipped policy's `unsure_below`, cut out and read
     again constrained to what can stand there (digits; the spec's labels; a ring's digit) at 1× and 2×, and free at 2×:
     lifted out of unsure where every reading reads it as read, surely; a page note where the constrained readings agree on
-    another text (`lonereads`)."""
+    another text (`lonereads`). A ring label's digit is read inside its ring, found by shape around the word on the page
+    before its light greys were whitened."""
     if not work.words:
         return work
     languages = reading_languages(work.settings.languages, installed_languages())
     words, notes = reread_short_words(work.words, work.prepared(), tuple(work.settings.option_labels or ()),
                                       DEFAULT_POLICY.unsure_below, lone_reader(languages, work.settings.dpi, work.omp_thread_limit,
-                                                                                               free=work.settings.languages))
+                                                                                               free=work.settings.languages),
+                                      text_height=work.typical_height, ring_page=work.unwhitened_page())
     return replace(work, words=words, notes=work.notes + tuple(notes)) if notes else work

@@ -4,13 +4,14 @@ so, surely; a damaged entry, or one the readings read otherwise, stays unsure. R
 DejaVu Sans, read by the installed Tesseract, the words as a first reading boxed them."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.devkit.sample.pdfgen import cjk_font
 from pipeline.extract.ocr import installed_languages
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY
-from pipeline.extract.ocr.lonereads import LIFT_FROM, plan_for, reread_short_words, tesseract_reader
+from pipeline.extract.ocr.lonereads import LIFT_FROM, plan_for, reread_short_words, ring_around, tesseract_reader
 from pipeline.extract.ocr.words import Word
 
 CIRCLED = ("①", "②", "③", "④", "⑤")
@@ -25,17 +26,21 @@ def _need(*languages: str) -> None:
 
 
 def _sheet(entries: list[tuple[str, str, float]], font: ImageFont.FreeTypeFont, *,
-           damage: set[int] = frozenset()) -> tuple[Image.Image, list[Word]]:
+           damage: set[int] = frozenset(), lead: str = "") -> tuple[Image.Image, list[Word]]:
     """A page of key rows `N.` then an entry: each (printed, first reading, its confidence); the entries at `damage`
-    have their right half scraped off after printing."""
+    have their right half scraped off after printing; `lead`, a word printed before each row's number."""
     image = Image.new("L", (900, 80 + 70 * len(entries)), 255)
     draw = ImageDraw.Draw(image)
     words: list[Word] = []
     for row, (printed, read, conf) in enumerate(entries):
         y = 40 + 70 * row
         number = f"{row + 1}."
-        box = draw.textbbox((60, y), number, font=font)
-        draw.text((60, y), number, font=font, fill=0)
+        if lead:
+            box = draw.textbbox((10, y), lead, font=font)
+            draw.text((10, y), lead, font=font, fill=0)
+            words.append(Word(lead, 95.0, *box, (row + 1, 1, 0)))
+        box = draw.textbbox((100, y) if lead else (60, y), number, font=font)
+        draw.text((box[0], y), number, font=font, fill=0)
         words.append(Word(number, 95.0, *box, (row + 1, 1, 1)))
         left, top, right, bottom = draw.textbbox((200, y), printed, font=font)
         draw.text((200, y), printed, font=font, fill=0)
@@ -122,3 +127,64 @@ def test_what_is_read_again_digits_labels_and_rings_of_up_to_four_glyphs():
     assert plan_for("③", CIRCLED).ring_digit == "3"  # type: ignore[union-attr]
     assert plan_for("Δ", GREEK).whitelist == "ΑΒΓΔ"  # type: ignore[union-attr]
     assert plan_for("12345", CIRCLED) is None and plan_for("Ε", GREEK) is None and plan_for("ab", GREEK) is None
+
+
+def _digit_boxed(image: Image.Image, words: list[Word]) -> list[Word]:
+    """The key's entries as Tesseract boxed a thin ring's label: the box of the digit's ink alone (what lies within half
+    the ring's radius of its centre), the ring outside it."""
+    ink = np.asarray(image) < 128
+    out = []
+    for w in words:
+        if w.line[2] != 2:
+            out.append(w)
+            continue
+        cx, cy, r = (w.left + w.right) / 2, (w.top + w.bottom) / 2, (w.bottom - w.top) / 2
+        ys, xs = np.nonzero(ink[w.top:w.bottom, w.left:w.right])
+        near = np.hypot(ys + w.top - cy, xs + w.left - cx) <= 0.5 * r
+        ys, xs = ys[near] + w.top, xs[near] + w.left
+        out.append(Word(w.text, w.conf, int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1, w.line))
+    return out
+
+
+def _break_ring(image: Image.Image, word: Word) -> None:
+    """The ring around `word` (its whole glyph's box) cut open on its right: a white band across its right edge."""
+    draw = ImageDraw.Draw(image)
+    height = word.bottom - word.top
+    draw.rectangle((word.right - round(0.22 * height), (word.top + word.bottom) // 2 - round(0.2 * height),
+                    word.right + 2, (word.top + word.bottom) // 2 + round(0.2 * height)), fill=255)
+
+
+def test_a_ring_label_boxed_by_its_digit_alone_is_read_inside_its_ring_found_by_shape(monkeypatch):
+    # Tesseract boxed a thin ring's `①` by its digit (8 px in a ring of 42): cut out by that box, the crop held the digit
+    # and arcs of the ring, and the readings did not agree. The ring, found by its shape around the box, is cut out
+    # whole and its digit read inside it.
+    import pipeline.extract.ocr.lonereads as lonereads
+
+    font = _korean_font(36)
+    reader = tesseract_reader(["kor", "eng"], 300, 1, free=["kor"])
+    image, words = _sheet([("①", "①", 0.0), ("⑤", "⑤", 0.0), ("③", "③", 5.0)], font, lead="정답")
+    words = _digit_boxed(image, words)
+    read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
+    entries = _entries(read)
+    assert [text for text, _ in entries] == ["①", "⑤", "③"]
+    assert all(conf >= LIFT_FROM for _, conf in entries), (entries, notes)
+    monkeypatch.setattr(lonereads, "ring_around", lambda *args: None)  # as v2 read them: the box's crop alone
+    assert _entries(reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)[0]) == [("①", 0.0), ("⑤", 0.0), ("③", 5.0)]
+
+
+def test_a_ring_broken_open_or_a_ring_digit_read_otherwise_stays_unsure():
+    font = _korean_font(36)
+    reader = tesseract_reader(["kor", "eng"], 300, 1, free=["kor"])
+    # A ring cut open is no ring: its entry stays unsure, and so do the page's other labels (judged together).
+    image, whole = _sheet([("①", "①", 0.0), ("⑤", "⑤", 0.0), ("③", "③", 5.0), ("④", "④", 0.0)], font, lead="정답")
+    _break_ring(image, whole[-1])
+    words = _digit_boxed(image, whole)
+    assert ring_around(np.asarray(image), words[-1], words, 36.0) is None
+    read, _ = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
+    assert _entries(read) == [("①", 0.0), ("⑤", 0.0), ("③", 5.0), ("④", 0.0)]
+    # A printed ③ read `②`: its ring is found and its digit read `3`, so it is not lifted, and a note says what was read.
+    image, words = _sheet([("①", "①", 0.0), ("⑤", "⑤", 0.0), ("③", "②", 0.0)], font, lead="정답")
+    words = _digit_boxed(image, words)
+    read, notes = reread_short_words(words, image, CIRCLED, DEFAULT_POLICY.unsure_below, reader)
+    assert _entries(read) == [("①", 0.0), ("⑤", 0.0), ("②", 0.0)]
+    assert any("'②'" in note and "read '③'" in note for note in notes), notes
