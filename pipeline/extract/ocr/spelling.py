@@ -19,10 +19,10 @@ GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
 # does a letter gap; the ratio of the two grows, but the narrowest word spaces (after a capital A or V, whose foot
 # reaches over) fall under GLUED_GAP_RATIO. Such a white is still a word space where it is as wide as most of its own
 # line's spaces between words: at 165 dpi, blur 0.65, "Alos" held a white of 10 px between letter gaps of 4-5 px
-# and word spaces of 12-13 px on its line (2.2 letter gaps, 0.8 of the line's space), "Aun" 10 px beside a letter gap
-# of 6 (1.7) and spaces of 13 (0.77). On the same three pages no other word of the 1,100 Tesseract's list knows
-# held a white that passes both.
-LINE_SPACE_SHARE = 0.7  # of the median white between the line's words
+# and word spaces of 12-13 px on its line (2.2 letter gaps, 0.8 of the line's space), "Aun" 9-10 px beside a letter
+# gap of 6 (1.5-1.7) and spaces of 13-13.5 (0.67-0.77). On the same three pages no other word of the 1,100
+# Tesseract's list knows held a white that passes both.
+LINE_SPACE_SHARE = 0.6  # of the median white between the line's words
 GLUED_SPACE_RATIO = 1.5  # times the word's median letter gap, where the white is its line's word space
 LINE_SPACE_MIN_COUNT = 2  # whites between words a line needs for its word space to be measured
 LINE_SPACE_MAX = 1.0  # word heights: a wider white between words is a column's or a tab's, no word space
