@@ -15,17 +15,6 @@ from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes
 
 GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
 GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
-# The white a blurred scan leaves between words shrinks by what the ink spreads, a few pixels on each side, and so
-# does a letter gap; the ratio of the two grows, but the narrowest word spaces (after a capital A or V, whose foot
-# reaches over) fall under GLUED_GAP_RATIO. Such a white is still a word space where it is as wide as most of its own
-# line's spaces between words: at 165 dpi, blur 0.65, "Alos" held a white of 10 px between letter gaps of 4-5 px
-# and word spaces of 12-13 px on its line (2.2 letter gaps, 0.8 of the line's space), "Aun" 9-10 px beside a letter
-# gap of 6 (1.5-1.7) and spaces of 13-13.5 (0.67-0.77). On the same three pages no other word of the 1,100
-# Tesseract's list knows held a white that passes both.
-LINE_SPACE_SHARE = 0.6  # of the median white between the line's words
-GLUED_SPACE_RATIO = 1.5  # times the word's median letter gap, where the white is its line's word space
-LINE_SPACE_MIN_COUNT = 2  # whites between words a line needs for its word space to be measured
-LINE_SPACE_MAX = 1.0  # word heights: a wider white between words is a column's or a tab's, no word space
 GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
 GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
 # A word Tesseract's list knows ("Enel", a company in the Spanish list, for "En el") is split only where
@@ -62,9 +51,7 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     Slovak scan): the white between that letter and the rest is at least GLUED_MIN_GAP of the word's
     height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
     language and the rest a known word. Tesseract merged them because the space is narrow; it is still
-    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans). On a
-    blurred scan a white LINE_SPACE_SHARE of its line's own word space (`line_word_spaces`) needs only
-    GLUED_SPACE_RATIO times the letter gaps.
+    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
 
     Two words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is 0.24 of
     the height; "Enlas", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
@@ -76,11 +63,9 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     is a full word space (KNOWN_WORD_SPACE): the lexicon holds names and rare words that glued pairs
     spell ("Enel" for "En el")."""
     result: list[Word] = []
-    spaces = line_word_spaces(words)
     for word in words:
         core = word_core(word.text)[1]
-        split = (_split_at_space(word, ink, lexicon, spaces.get(word.line))
-                 if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None)
+        split = _split_at_space(word, ink, lexicon) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
         if split is None and word.bottom > word.top and NUMBER_WITH_SYMBOLS.match(word.text):
             split = _number_apart_from_symbols(word, ink)
         if split is None and word.bottom > word.top and _WORD_THEN_NUMBER.match(word.text):
@@ -151,22 +136,7 @@ def _number_apart_from_word(word: Word, ink: np.ndarray) -> list[Word] | None:
     ]
 
 
-def line_word_spaces(words: list[Word]) -> dict[tuple[int, int, int], float]:
-    """The median white between neighbouring words of each Tesseract line (pixels, box to box), where the line has
-    LINE_SPACE_MIN_COUNT such whites no wider than LINE_SPACE_MAX of its median word height (a column's gap or a
-    tab is no word space); lines with fewer have none."""
-    spaces = {}
-    for line, members in words_by_line(words).items():
-        ordered = sorted(members, key=lambda w: w.left)
-        height = float(np.median([w.bottom - w.top for w in ordered]))
-        whites = [b.left - a.right for a, b in zip(ordered, ordered[1:])]
-        whites = [white for white in whites if 0 < white <= LINE_SPACE_MAX * height]
-        if len(whites) >= LINE_SPACE_MIN_COUNT:
-            spaces[line] = float(np.median(whites))
-    return spaces
-
-
-def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, line_space: float | None = None) -> tuple[Word, Word] | None:
+def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word, Word] | None:
     lead, core, trail = word_core(word.text)
     height = word.bottom - word.top
     gaps, gap_starts = letter_gaps(ink, word)
@@ -179,14 +149,7 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, line_space: f
 
     def wide(at: int, min_gap: float) -> bool:
         others = np.delete(gaps, at)
-        letter_gap = max(float(np.median(others)), 1.0)
-        if gaps[at] < min_gap * height:
-            return False
-        if gaps[at] >= GLUED_GAP_RATIO * letter_gap:
-            return True
-        # a word space of its own line (a blurred scan's spaces and letter gaps both narrowed by the ink's spread)
-        return bool(line_space is not None and gaps[at] >= LINE_SPACE_SHARE * line_space
-                    and gaps[at] >= GLUED_SPACE_RATIO * letter_gap)
+        return bool(gaps[at] >= min_gap * height and gaps[at] >= GLUED_GAP_RATIO * max(float(np.median(others)), 1.0))
 
     # (gap index, text left of the space, text right of it, the one letter, the rest)
     for at, left_text, right_text, letter, rest in (
@@ -212,12 +175,10 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, line_space: f
         at = int(at)
         if not wide(at, GLUED_WORD_MIN_GAP):
             break
-        if gaps.size == len(word.text) - 1:
-            candidates = [at + 1 - len(lead)]  # the ink parts every character, marks too: the gap's index is the split
+        if gaps.size == len(core) - 1:
+            candidates = [at + 1]  # the ink parts every letter: the gap's index is the split
         else:
-            # Placed by character count, marks included: "ElRey." had its period apart and "El" touching, as many
-            # whites as "ElRey" has letter gaps, and counting by letters alone split it as "E" + "lRey.".
-            estimate = round(len(word.text) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span) - len(lead)
+            estimate = round(len(core) * (int(gap_starts[at]) + int(gaps[at]) / 2) / span)
             candidates = [estimate - 1, estimate, estimate + 1]
         parts = [k for k in candidates if 1 <= k <= len(core) - 1 and known(core[:k]) and known(core[k:])]
         # Two readings ("Na vypracovanie" or "Navy pracovanie") leave the word as it is. A part of one or

@@ -165,7 +165,7 @@ def _lexicon_repair(work: PageWork) -> PageWork:
     return replace(work, words=[replace(w, text=lexicon.repair(w.text)) for w in work.words])
 
 
-@page_pass("glued-words", "2", Cost.CHEAP, when=_has_lexicon)  # 2: a narrow space measured against its line's spaces; marks' ink counted in placing a split
+@page_pass("glued-words", "1", Cost.CHEAP, when=_has_lexicon)
 def _glued_words(work: PageWork) -> PageWork:
     """Words glued together split where the image shows a word space and both parts are known (`spelling`)."""
     assert work.lexicon is not None and work.ink is not None

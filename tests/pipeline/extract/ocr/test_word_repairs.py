@@ -384,12 +384,3 @@ def test_an_accented_vowel_read_again_bare_after_itself_loses_the_bare_one():
     # "oó" (bare then accented), a French "ée" and a word the lexicon knows stay as read
     assert texts(accents_read_twice(words, lexicon)) == ["Colposcopía", "Ultrasonografía", "zoólogo", "idée", "Fíi"]
     assert texts(accents_read_twice([word("Sandíia", 0), word("Tomográafo", 300)], None)) == ["Sandía", "Tomográfo"]
-
-
-def test_a_glued_pair_with_its_mark_apart_and_two_letters_touching_is_cut_at_the_space_not_by_the_count_of_whites():
-    # "ElRey." as a 165 dpi scan read it: "E" and "l" one run of ink, 17 px of white (0.46 of the height), "R", "e",
-    # "y" 4-5 px apart and the period apart: four whites, as many as "ElRey" has letter gaps, the first no letter gap.
-    spanish = Lexicon({w: w for w in ("e", "y", "el", "rey")})
-    ink = _ink(140, 37, [(0, 26), (43, 65), (69, 86), (91, 106), (110, 113)])
-    parts = split_glued_words([word("ElRey.", 0, top=0, width=113, height=37)], ink, spanish)
-    assert texts(parts) == ["El", "Rey."]
