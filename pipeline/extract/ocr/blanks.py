@@ -19,6 +19,7 @@ stroke. Measured by `python -m pipeline.devkit.ocrcertainty` (docs/results.md, "
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -47,14 +48,8 @@ def blanks_on_baselines(words: list[Word], page: Image.Image | np.ndarray) -> tu
         return words, 0
     grey = page if isinstance(page, np.ndarray) else np.asarray(page.convert("L"))
     ink = grey < FAINT_BELOW
-    sizes = line_sizes(words)
     after: dict[int, Word] = {}  # id of the word a blank follows -> the blank
-    for key, members in words_by_line(words).items():
-        size = sizes[key]
-        if size <= 0:
-            continue
-        ordered = sorted(members, key=lambda w: w.left)
-        base = baseline(ordered)
+    for ordered, base, size in sized_lines(words):
         for at, word in enumerate(ordered):
             if "_" in word.text or at + 1 < len(ordered) and "_" in ordered[at + 1].text:
                 continue  # Tesseract read the blank
@@ -75,6 +70,16 @@ def blanks_on_baselines(words: list[Word], page: Image.Image | np.ndarray) -> tu
         if added is not None:
             result.append(added)
     return result, len(after)
+
+
+def sized_lines(words: list[Word]) -> Iterator[tuple[list[Word], float, float]]:
+    """Each line's words left to right, with its baseline and font size (`words.line_sizes`); a line of no size is
+    left out. The walk over the gaps after words that finds a blank here and a lost mark in `unreadmarks`."""
+    sizes = line_sizes(words)
+    for key, members in words_by_line(words).items():
+        if sizes[key] > 0:
+            ordered = sorted(members, key=lambda w: w.left)
+            yield ordered, baseline(ordered), sizes[key]
 
 
 def baseline(members: list[Word]) -> float:

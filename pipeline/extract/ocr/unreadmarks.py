@@ -35,9 +35,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.blanks import baseline
+from pipeline.extract.ocr.blanks import sized_lines
 from pipeline.extract.ocr.commas import MARK_HEIGHT, MARK_TOP_FROM, NO_TAIL, REACHES_UP, SURE_TALL, UNCLEAR_FROM
-from pipeline.extract.ocr.words import Word, line_sizes, words_by_line
+from pipeline.extract.ocr.words import Word, line_sizes
 
 FAINT_BELOW = 170  # grey level: ink this pale counts (a comma's faded tail)
 DARK = 140  # grey level: a mark's darkest pixel is darker than this (scanner grain and JPEG ringing are paler)
@@ -77,14 +77,8 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
     if not words:
         return words, []
     grey = page if isinstance(page, np.ndarray) else np.asarray(page.convert("L"))
-    sizes = line_sizes(words)
     found: dict[int, tuple[GapMark, Word | None]] = {}
-    for key, members in words_by_line(words).items():
-        size = sizes[key]
-        if size <= 0:
-            continue
-        ordered = sorted(members, key=lambda w: w.left)
-        base = baseline(ordered)
+    for ordered, base, size in sized_lines(words):
         for at, word in enumerate(ordered):
             after = ordered[at + 1] if at + 1 < len(ordered) else None
             if not _judged(word, after):
@@ -95,7 +89,7 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
                 found[id(word)] = (mark, after)
     if not found:
         return words, []
-    return _applied(words, found, sizes)
+    return _applied(words, found, line_sizes(words))
 
 
 def _judged(word: Word, after: Word | None) -> bool:
