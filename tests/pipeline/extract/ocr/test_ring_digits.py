@@ -15,6 +15,7 @@ from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.ocr.cellreads import CONTESTED_CONF, DIGIT_SURE, RING_MIN_CONF, RING_READ_CONF, _ring_digit
 from pipeline.parse import read_list
 from pipeline.parse.certainty import unsure_key_entries
+from pipeline.specs.model import OcrPassesSpec
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 RINGED = {str(n): label for n, label in enumerate("①②③④⑤", start=1)}
@@ -40,14 +41,17 @@ def test_a_ring_read_as_no_label_stays_unread_and_the_digit_alone_stands_only_wh
     assert _ring_digit(None, (5, RING_MIN_CONF - 1), RINGED) is None
 
 
-def _key_read(folder: Path, setting: ScanSetting) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
-    """The printed answers, the answers read and the unsure key entries of a 30-entry ringed list key scanned so."""
+def _key_read(folder: Path, setting: ScanSetting, disable: tuple[str, ...] = ()) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
+    """The printed answers, the answers read and the unsure key entries of a 30-entry ringed list key scanned so
+    (`disable`: OCR passes the spec turns off)."""
     family = next(f for f in scriptscans.CHECKING if f.name == "ko-grid")
     family = replace(family, questions=30)
     vocabulary = scriptscans._vocabulary(family)
     questions = scriptscans.printed_questions(family, vocabulary)
     key = setting.rasterise(scriptscans.key_pdf(folder / "key.pdf", family, questions, vocabulary), folder / "scan.pdf", seed=family.seed)
     spec = scriptscans.family_spec(family)
+    if disable:
+        spec = spec.model_copy(update={"ocr": spec.ocr.model_copy(update={"passes": OcrPassesSpec(disable=list(disable))})})
     document = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), ExtractOptions.from_spec(spec))
     table = read_list(document, spec.key, key.name)
     return {q.number: q.answer for q in questions}, table.answers, unsure_key_entries([document], spec.key.entry)
@@ -57,12 +61,21 @@ def _key_read(folder: Path, setting: ScanSetting) -> tuple[dict[str, str], dict[
 def test_a_ringed_key_whose_rings_tesseract_misreads_with_their_ring_flags_those_entries(tmp_path):
     # At 200 dpi, blur 0.6, Tesseract read four of this key's ringed ⑤ with their ring as 1, 2 or 4 (at 0-20),
     # and each as ⑤ alone (94-96); all four were written sure and wrong, and no question of theirs was flagged.
-    printed, read, unsure = _key_read(tmp_path, ScanSetting(200, 0.6, 80))
+    # Without `lone-rereads`, each is taken from its digit alone, right, and unsure.
+    printed, read, unsure = _key_read(tmp_path / "alone", ScanSetting(200, 0.6, 80), disable=("lone-rereads",))
     contested = [n for n, words in unsure.items() if words == [printed[n]] and same_answer(read.get(n, ""), printed[n])]
-    assert contested, unsure  # taken from the digit alone, right, and unsure
+    assert contested, unsure
     wrong = [n for n in printed if n in read and not same_answer(read[n], printed[n])]
     assert all(n in unsure for n in wrong), (wrong, unsure)
     assert len(unsure) <= len(printed) // 4
+    # As shipped, `lone-rereads` reads each contested digit again inside its ring found by shape: where every
+    # reading agrees it is lifted, right; nothing read wrong is sure.
+    printed, read, shipped = _key_read(tmp_path / "shipped", ScanSetting(200, 0.6, 80))
+    assert set(shipped) <= set(unsure), (shipped, unsure)
+    lifted = set(contested) - set(shipped)
+    assert lifted and all(same_answer(read[n], printed[n]) for n in lifted), (contested, shipped, read)
+    wrong = [n for n in printed if n in read and not same_answer(read[n], printed[n])]
+    assert all(n in shipped for n in wrong), (wrong, shipped)
 
 
 @needs_tesseract("kor")
