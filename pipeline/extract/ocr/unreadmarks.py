@@ -37,7 +37,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.blanks import sized_lines
 from pipeline.extract.ocr.commas import MARK_HEIGHT, MARK_TOP_FROM, NO_TAIL, REACHES_UP, SURE_TALL, UNCLEAR_FROM
-from pipeline.extract.ocr.words import Word, line_sizes
+from pipeline.extract.ocr.words import Word
 
 FAINT_BELOW = 170  # grey level: ink this pale counts (a comma's faded tail)
 DARK = 140  # grey level: a mark's darkest pixel is darker than this (scanner grain and JPEG ringing are paler)
@@ -77,7 +77,7 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
     if not words:
         return words, []
     grey = page if isinstance(page, np.ndarray) else np.asarray(page.convert("L"))
-    found: dict[int, tuple[GapMark, Word | None]] = {}
+    found: dict[int, tuple[GapMark, Word | None, float]] = {}  # id of a word -> its mark, the next word, its line's size
     for ordered, base, size in sized_lines(words):
         for at, word in enumerate(ordered):
             after = ordered[at + 1] if at + 1 < len(ordered) else None
@@ -86,10 +86,10 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
             end = after.left - 1 if after is not None else _line_end(word, words, base, size, grey.shape[1])
             mark = gap_mark(grey, word, end, size)
             if mark is not None:
-                found[id(word)] = (mark, after)
+                found[id(word)] = (mark, after, size)
     if not found:
         return words, []
-    return _applied(words, found, line_sizes(words))
+    return _applied(words, found)
 
 
 def _judged(word: Word, after: Word | None) -> bool:
@@ -190,8 +190,7 @@ def _on_baseline(box: tuple[slice, slice], top: int, base: float, size: float) -
     return -REACHES_UP * size <= high <= MARK_TOP_FROM * size and low <= ON_BASELINE * size
 
 
-def _applied(words: list[Word], found: dict[int, tuple[GapMark, Word | None]],
-             sizes: dict[tuple[int, int, int], float]) -> tuple[list[Word], list[tuple[str, str]]]:
+def _applied(words: list[Word], found: dict[int, tuple[GapMark, Word | None, float]]) -> tuple[list[Word], list[tuple[str, str]]]:
     """The words with the marks found put back, a word and the next joined where no word space stands between."""
     changes: list[tuple[str, str]] = []
     joined: set[int] = set()
@@ -199,14 +198,14 @@ def _applied(words: list[Word], found: dict[int, tuple[GapMark, Word | None]],
     for word in words:
         if id(word) not in found or id(word) in joined:
             continue
-        mark, after = found[id(word)]
+        mark, after, size = found[id(word)]
         if not mark.text:
             mended[id(word)] = replace(word, unsure_mark=True)
             continue
         text = word.text + mark.text
         grown = replace(word, text=text, right=max(word.right, mark.right), top=min(word.top, mark.top),
                         bottom=max(word.bottom, mark.bottom))
-        if after is not None and after.left - mark.right - 1 < JOIN_GAP * sizes[word.line] and id(after) not in found:
+        if after is not None and after.left - mark.right - 1 < JOIN_GAP * size and id(after) not in found:
             grown = replace(grown, text=text + after.text, right=max(grown.right, after.right), top=min(grown.top, after.top),
                             bottom=max(grown.bottom, after.bottom), conf=min(word.conf, after.conf),
                             second=word.second if word.second == text + after.text else None)
