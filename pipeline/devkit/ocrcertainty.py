@@ -38,7 +38,7 @@ from pypdf import PdfReader, PdfWriter
 from pipeline.acquire import ManifestEntry
 from pipeline.devkit import misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
@@ -51,6 +51,7 @@ from pipeline.specs import load_spec
 QUESTIONS_PER_SHEET = 16
 ROW_CHARACTERS = 80  # options all on one row: at most this many characters, labels and gaps counted
 SIZE = 10  # points
+ROW = SIZE * 1.35 * 0.3528  # mm between rows of options
 
 
 @dataclass(frozen=True)
@@ -206,34 +207,42 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
 
 
 def _sheet_pdf(path: Path, family: Family, questions: list[Printed]) -> Path:
-    row = SIZE * 1.35 * 0.3528  # mm
+    """Each question's boxes stacked by their wrapped heights (`text_height`), so that no line overlaps
+    another: a stem's line count guessed from its characters put option A over the stem's last line
+    wherever a wider script (Cyrillic, Greek) wrapped sooner, and the sheet itself printed them as one."""
     pages: list[PageSpec] = []
     boxes: list[TextBox] = []
     y = 20.0
     for q in questions:
-        lines = 3 + (len(q.options) if family.layout == "column" else -(-len(q.options) // 2) if family.layout == "pairs" else 1)
-        if y + lines * row > 275:
+        block, height = _question_boxes(family, q)
+        if boxes and y + height > 275:
             pages.append(PageSpec(tuple(boxes)))
             boxes, y = [], 20.0
-        stem = TextBox(f"{q.number}. {q.stem}", 20, y, 170, size=SIZE, font=family.font)
-        boxes.append(stem)
-        y += row * (1 + len(q.stem) // 85) + 1.5
-        cells = [f"{label}) {text}" for label, text in zip(family.labels, q.options)]
-        if family.layout == "column":
-            for cell in cells:
-                boxes.append(TextBox(cell, 26, y, 160, size=SIZE, font=family.font))
-                y += row
-        elif family.layout == "pairs":
-            for i in range(0, len(cells), 2):
-                for j, cell in enumerate(cells[i:i + 2]):
-                    boxes.append(TextBox(cell, 26 + 82 * j, y, 78, size=SIZE, font=family.font))
-                y += row
-        else:
-            boxes.append(TextBox("     ".join(cells), 26, y, 164, size=SIZE, font=family.font))
-            y += row
-        y += 4
+        boxes += [replace(box, y=box.y + y) for box in block]
+        y += height + 4
     pages.append(PageSpec(tuple(boxes)))
     return build_pdf(path, pages)
+
+
+def _question_boxes(family: Family, q: Printed) -> tuple[list[TextBox], float]:
+    """The boxes of one question from y = 0 and the height they take."""
+    stem = TextBox(f"{q.number}. {q.stem}", 20, 0.0, 170, size=SIZE, font=family.font)
+    boxes = [stem]
+    y = _rows_height(stem) + 1.5
+    cells = [f"{label}) {text}" for label, text in zip(family.labels, q.options)]
+    rows = [[(cell, 26, 160)] for cell in cells] if family.layout == "column" \
+        else [[(cell, 26 + 82 * j, 78) for j, cell in enumerate(cells[i:i + 2])] for i in range(0, len(cells), 2)] \
+        if family.layout == "pairs" else [[("     ".join(cells), 26, 164)]]
+    for row in rows:
+        placed = [TextBox(text, x, y, width, size=SIZE, font=family.font) for text, x, width in row]
+        boxes += placed
+        y += max(_rows_height(box) for box in placed)
+    return boxes, y
+
+
+def _rows_height(box: TextBox) -> float:
+    """The height a box takes at the sheet's row pitch (a little more than a wrapped box's own line height)."""
+    return ROW * round(text_height(box) / text_height(replace(box, text="x")))
 
 
 def _key_pdf(path: Path, family: Family, questions: list[Printed], words: list[str]) -> Path:
