@@ -60,15 +60,23 @@ def draft_lines(draft: Draft) -> dict[str, list[StreamLine]]:
     return {STEM: ([block.start] if block.start else []) + list(block.lines)}
 
 
+# A word's core shorter than this is held only where it stands as a word of its own: a label `γ)` or a `de` read unsurely
+# is no part of `γεγονός` or `desde` beside it on the line (a row of options).
+HELD_INSIDE_FROM = 3
+
+
 def _holds(text: str, word: str) -> bool:
     """Whether `text` holds the OCR'd `word`, or a piece of it parse cut off (a glued label: `b)imitador45`); a word of
-    marks alone (unsure only where the second recogniser read a sign there) is held where the text holds it."""
+    marks alone (unsure only where the second recogniser read a sign there) is held where the text holds it. A short
+    word (`HELD_INSIDE_FROM`) is held only as a word of its own, not inside another."""
     core = word_core(word)[1]
     plain = plain_text(text)[0]
     if not core:  # a sign alone (`<` the second recogniser read `≤`), not a stop alone: the text holds it as read
         mark = word.strip()
         return bool(mark) and not set(mark) <= set(CLOSING_MARKS) and mark in plain
-    return core in plain or any(len(piece) >= 3 and piece in plain for piece in re.split(r"[^\w]+", core))
+    if len(core) < HELD_INSIDE_FROM:
+        return re.search(rf"(?<!\w){re.escape(core)}(?!\w)", plain) is not None
+    return core in plain or any(len(piece) >= HELD_INSIDE_FROM and piece in plain for piece in re.split(r"[^\w]+", core))
 
 
 def unsure_in(text: str, lines: Iterable[StreamLine]) -> list[str]:

@@ -292,7 +292,7 @@ def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     return replace(work, items=items, mended=work.mended + tuple(mended))
 
 
-@recovery_pass("uncertainty", "4", Point.DRAFTS, _ocr_questions)  # 4: a key entry keyed by inference is unsure
+@recovery_pass("uncertainty", "5", Point.DRAFTS, _ocr_questions)  # 5: a short unsure word held only as a word of its own (a label `γ)` no letter of `γεγονός`); 4: a key entry keyed by inference is unsure
 def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
     """Each OCR'd question's `reading_confidence`, and an `ocr.uncertain` flag where its stem, an option or its
     key entry rests on an unsure reading or on what parse had to infer (`certainty`)."""

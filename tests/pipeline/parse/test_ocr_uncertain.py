@@ -404,3 +404,20 @@ def test_a_word_beside_ink_no_word_accounts_for_is_named_so_in_the_flag():
     records = _parse(sheet, key)
     assert [f for f in records["1"].flags if f.code is Code.OCR_UNCERTAIN] == [
         "read by OCR unsurely: option A (resting on ink beside 'frías' no word accounts for)"]
+
+
+def test_a_short_word_read_unsurely_makes_a_part_unsure_only_where_it_stands_as_a_word_of_its_own():
+    """A row of options read as one line: its label `C)` read unsurely is no letter of `Casa` beside it, nor is an
+    unsure `de` a piece of `desde`; where the short word stands in a part as a word, that part rests on it."""
+    sheet = _ocr_document("0", "sheet.pdf", [
+        ("1. Enunciado de la primera pregunta", 60, 100, [], 96.0),
+        ("A) Casa B) Cosa C) dado D) lado", 70, 114, ["C)"], 30.0),
+        ("2. Enunciado de la segunda pregunta", 60, 140, [], 96.0),
+        ("A) desde B) hasta C) de D) entre", 70, 154, ["de"], 30.0),
+    ])
+    key = _ocr_document("1", "key.pdf", [("Clave", 60, 80, [], 95.0), ("1. A", 60, 100, [], 95.0), ("2. B", 60, 114, [], 95.0)])
+    records = _parse(sheet, key)
+    assert records["1"].choices == ["Casa", "Cosa", "dado", "lado"]
+    assert [f for f in records["1"].flags if f.code is Code.OCR_UNCERTAIN] == []
+    assert [f for f in records["2"].flags if f.code is Code.OCR_UNCERTAIN] == ["read by OCR unsurely: option C (resting on 'de')"]
+
