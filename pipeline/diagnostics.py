@@ -40,6 +40,8 @@ class Code(Enum):
 
     # -- flags on a record (parse): the record is kept, a curator should look at it
     DUPLICATE_NUMBER = ("parse.duplicate_number", WARNING, "question number {number} is printed more than once")
+    ID_SHARED = ("parse.id_shared", WARNING,
+                 "record id {id} is also produced by question(s) {others} of this sheet; this one is {kept}")
     NUMBER_INFERRED = ("parse.number_inferred", WARNING,
                        "question number {read}, taken as {number}: the only number the numbering allows there")
     NUMBERING_JUMP = ("parse.numbering_jump", WARNING,
@@ -91,6 +93,9 @@ class Code(Enum):
     NO_YEAR = ("parse.no_year", ERROR, "no year in the file rule's facts nor on the sheet; year set to 0")
     ID_COLLISION = ("parse.id_collision", ERROR,
                     "error: record id {id} is produced by {count} questions (pages {pages}); curation would keep only one")
+    IDS_KEPT_APART = ("parse.ids_kept_apart", ERROR,
+                      "error: record id {id} is produced by {count} questions (numbers {numbers}, pages {pages}); "
+                      "each kept under an id of its own: {ids}")
     NO_VARIANT = ("key.no_variant", ERROR, "no variant code found on the sheet (key.variant_pattern {pattern!r})")
     KEY_TABLE = ("key.table", ERROR, "key {name}: {detail}")
     KEY_NO_VARIANT_COLUMN = ("key.no_variant_column", ERROR, "key {name} has no column for variant {variant} (it has {columns})")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import pyarrow as pa
+import regex
 
 from pipeline.diagnostics import Code, Diagnostic, with_codes
 
@@ -151,6 +152,36 @@ def question_id(source: str, year: int, session: str | None, sheet_code: str | N
     and a full-width "１" is the number "1". Look-alikes of other scripts stay apart (Cyrillic "А" is no "A")."""
     parts = [unicodedata.normalize("NFKC", p) for p in (source, str(year), session or "-", sheet_code or "-", number)]
     return ":".join(_SLUG.sub("_", p).strip("_") or "-" for p in parts)
+
+
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")  # from the Unicode data the `regex` module carries
+
+
+def id_key(qid: str) -> str:
+    """The form in which two record ids are one: NFKC, invisible (default-ignorable) characters out. An id
+    `question_id` made is its own key; an id made elsewhere (an older run, a hand-edited curated file) that
+    differs from another only by a full-width `１`, a superscript `¹`, a circled `①` or a zero-width space reads
+    as that other id to every reader, so ids are compared unique in this form (`alike_ids`)."""
+    if qid.isascii():
+        return qid
+    return unicodedata.normalize("NFKC", _IGNORABLE.sub("", qid))
+
+
+def alike_ids(ids: typing.Iterable[str]) -> list[list[str]]:
+    """The groups of two or more ids (each id once per record it is on) that are one id in their `id_key` form,
+    sorted: the same id twice, or ids that differ only by compatibility forms or invisible characters."""
+    groups: dict[str, list[str]] = {}
+    for qid in ids:
+        groups.setdefault(id_key(qid), []).append(qid)
+    return sorted(sorted(group) for group in groups.values() if len(group) > 1)
+
+
+def describe_alike(groups: list[list[str]], limit: int = 10) -> str:
+    """`alike_ids` groups in words: an id twice by its name; alike ids each as Python's `ascii` writes it, so
+    a full-width digit or an invisible character shows."""
+    shown = [group[0] if len(set(group)) == 1 else " = ".join(ascii(qid) for qid in dict.fromkeys(group))
+             for group in groups[:limit]]
+    return ", ".join(shown) + (f" … (+{len(groups) - limit})" if len(groups) > limit else "")
 
 
 _IMAGE_TYPE = pa.struct(

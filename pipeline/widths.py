@@ -70,12 +70,14 @@ def either_width(text: str) -> str:
 
 
 def plain_number(number: str) -> str:
-    """A printed question number as records hold it: full-width forms folded and every decimal digit of any
-    script as its ASCII digit (`１` and `١` are `1`). A number is an identity, not text: sheet and key, ids and
-    truth files compare it."""
+    """A printed question number as records hold it: its compatibility forms as their plain characters (NFKC: the
+    full-width `１`, the superscript `¹` and the circled `①` are `1`) and every decimal digit of any script as its
+    ASCII digit (`١` is `1`). A number is an identity, not text: sheet and key, ids and truth files compare it, and
+    a record's id reads its number in this same form (`records.question_id`), so two numbers one id would merge are
+    one number to the numbering (a repeat, flagged), never two questions that overwrite each other."""
     if number.isascii():
         return number
-    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in fold_width(number))
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in unicodedata.normalize("NFKC", number))
 
 
 _SPECIAL = frozenset("\\.^$*+?{}[]()|-#&~ \t\n\r\v\f")

@@ -23,6 +23,7 @@ import regex
 
 from pipeline.extract.document import Line
 from pipeline.patterns import PatternTimeout, match_timeout, spec_pattern
+from pipeline.widths import fold_pattern, fold_width
 
 # One misread character per this many literal characters of a pattern: "INSTRUCCIONES GENERALES" may
 # lose two characters, while "Hoja de respuestas" still does not match "Hoja de preguntas" (six edits).
@@ -39,7 +40,9 @@ def allowed_errors(pattern: str) -> int:
 
 @lru_cache(maxsize=512)
 def _fuzzy(pattern: str, errors: int) -> regex.Pattern:
-    return regex.compile(f"(?:{pattern}){{e<={errors}}}", flags=regex.MULTILINE | regex.BESTMATCH)
+    """The fuzzy form of a spec pattern, its full-width characters folded as `SpecPattern` folds them: it is
+    searched on folded text, as the exact one is."""
+    return regex.compile(f"(?:{fold_pattern(pattern)}){{e<={errors}}}", flags=regex.MULTILINE | regex.BESTMATCH)
 
 
 def search_rule(pattern: str, text: str, *, ocr: bool) -> tuple[bool, int]:
@@ -51,7 +54,7 @@ def search_rule(pattern: str, text: str, *, ocr: bool) -> tuple[bool, int]:
         return False, 0
     seconds = match_timeout()
     try:
-        found = _fuzzy(pattern, errors).search(text, timeout=seconds)
+        found = _fuzzy(pattern, errors).search(fold_width(text), timeout=seconds)
     except TimeoutError:
         raise PatternTimeout(f"{pattern} (allowing {errors} OCR misreading(s))", text, seconds) from None
     return (True, sum(found.fuzzy_counts)) if found else (False, 0)

@@ -21,7 +21,7 @@ from pipeline.parse.losses import (
     flag_numbering,
     flag_undeclared_types,
     flag_unkeyed_entries,
-    id_collisions,
+    ids_kept_apart,
     report_stop,
     restarts_with_options,
     shown_numbers,
@@ -487,5 +487,6 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
                 reading_confidence=d.reading_confidence,
             )
         )
-    problems += id_collisions(questions)
+    questions, kept_apart = ids_kept_apart(questions)
+    problems += kept_apart
     return ParseResult(questions=questions, problems=problems, key_unusable=key_unusable, notes=notes)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument, PageMethod
 from pipeline.parse.stream import document_text
+from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec
 from pipeline.widths import fold_width
 
@@ -42,7 +43,8 @@ class SheetFacts:
 
 
 def _normal(code: str) -> str:
-    return re.sub(r"\s+", "", code).upper()
+    """A sheet code or variant as sheet and key compare it: no spaces, full-width forms folded, upper case."""
+    return re.sub(r"\s+", "", fold_width(code)).upper()
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,8 @@ def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSp
     text = document_text(key)
     reasons = []
     if sheet.sheet_code and spec.layout.sheet_code:
-        codes = {_normal(m.group("code")) for m in re.finditer(spec.layout.sheet_code, text, flags=re.MULTILINE)}
+        # A spec pattern, so bounded in time and matched with full-width forms folded (`pipeline.patterns`).
+        codes = {_normal(m.group("code")) for m in spec_pattern(spec.layout.sheet_code, re.MULTILINE).finditer(text)}
         if codes and _normal(sheet.sheet_code) not in codes:
             reasons.append(Evidence("sheet_code", f"it prints sheet code {', '.join(sorted(codes))}, the sheet is {sheet.sheet_code}"))
     if sheet.year:
@@ -104,9 +107,9 @@ def printed_mismatches(key: ExtractedDocument, sheet: SheetFacts, spec: SourceSp
                 weak=not printed or misread,
             ))
     if sheet.variant and spec.key.variant_pattern and spec.key.kind != "variant_table":
-        pattern = re.compile(spec.key.variant_pattern, re.MULTILINE)
+        pattern = spec_pattern(spec.key.variant_pattern, re.MULTILINE)
         variants = {m.group("variant") for m in pattern.finditer(text)}
-        if variants and sheet.variant not in variants:
+        if variants and fold_width(sheet.variant) not in {fold_width(v) for v in variants}:
             reasons.append(Evidence("variant", f"it prints variant {', '.join(sorted(variants))}, the sheet is variant {sheet.variant}"))
     return reasons
 

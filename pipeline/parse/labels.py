@@ -112,7 +112,7 @@ def label_variants(label: str) -> frozenset[str]:
         for ch in group:
             if fold(ch) == target and len(label) == 1:
                 variants.add(ch)
-    variants |= {wide_form(v) for v in variants}  # printed full-width: `Ａ`, `ａ`
+    variants |= {wide_form(v) for v in variants} | {fold_width(v) for v in variants}  # printed full-width (`Ａ`) or plain (`D` for a spec's `Ｄ`)
     return frozenset(v for v in variants if v)
 
 

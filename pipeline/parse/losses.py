@@ -3,12 +3,13 @@ which the season report lists and `--strict` fails on.
 
 Printed option labels in no option, gaps and repeats in the numbering, restarted numbering the spec did
 not declare, key entries no question took, questions of a type outside `layout.closed_types`, two records
-with one id (an `error:` line), and where `stop_at` ended the sheet (a note).
+with one id (each kept under an id of its own, flagged, and an `error:` line), and where `stop_at` ended the sheet (a note).
 """
 from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 
 from pipeline.diagnostics import Code, Concerns, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
@@ -82,17 +83,35 @@ def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[
         )
 
 
-def id_collisions(questions: list[Question]) -> list[Diagnostic]:
-    """Two records with one id would overwrite each other at curation: an error, never silent."""
-    seen: dict[str, list[Question]] = {}
-    for question in questions:
-        seen.setdefault(question.id, []).append(question)
-    return [
-        diagnose(Code.ID_COLLISION, id=qid, count=len(same), pages=sorted({p for q in same for p in q.pages}),
-                 concerns=Concerns(question_id=qid))
-        for qid, same in seen.items()
-        if len(same) > 1
-    ]
+# Joins a record id to its place among the records of one sheet that would share it: `~` is no character a slugged id
+# part holds (`records.question_id` keeps word characters and dots), so no printed number can make the id it makes.
+ID_APART = "~"
+
+
+def ids_kept_apart(questions: list[Question]) -> tuple[list[Question], list[Diagnostic]]:
+    """Record ids unique by construction: questions of one sheet that would share an id (a number printed twice,
+    or printed as `1`, `１`, `١`, `¹` and `①`, which records and ids read as one number) would overwrite each other at
+    curation. The first in the sheet's order keeps the id, the n-th is `<id>~n`; each of them is flagged (naming
+    the others by their numbers as printed) and the sheet's report has an `error:` line: nothing lost, nothing
+    merged, and `withhold_flagged` keeps them out of a release until a curator has looked."""
+    seen: dict[str, list[int]] = {}
+    for index, question in enumerate(questions):
+        seen.setdefault(question.id, []).append(index)
+    kept, problems = list(questions), []
+    for qid, indices in seen.items():
+        if len(indices) < 2:
+            continue
+        ids = [qid if n == 0 else f"{qid}{ID_APART}{n + 1}" for n in range(len(indices))]
+        for n, index in enumerate(indices):
+            question = questions[index]
+            others = ", ".join(repr(questions[i].number) for i in indices if i != index)
+            flag = diagnose(Code.ID_SHARED, id=qid, others=others, kept=ids[n], concerns=Concerns(question_id=ids[n]))
+            kept[index] = replace(question, id=ids[n], flags=[*question.flags, flag], flag_codes=[])
+        numbers = ", ".join(repr(questions[i].number) for i in indices)
+        pages = sorted({p for i in indices for p in questions[i].pages})
+        problems.append(diagnose(Code.IDS_KEPT_APART, id=qid, count=len(indices), numbers=numbers, pages=pages,
+                                 ids=", ".join(ids), concerns=Concerns(question_id=qid)))
+    return kept, problems
 
 
 RESTART_LOOKAHEAD = 40  # lines after a restarted "1." searched for option labels

@@ -26,7 +26,7 @@ from pipeline.publish.layout import CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
 from pipeline.publish.verify import sums_text
-from pipeline.records import QUESTION_FIELDS, Question, table_to_questions
+from pipeline.records import QUESTION_FIELDS, Question, alike_ids, describe_alike, table_to_questions
 from pipeline.split import SPLITS, SplitDataError, read_split
 
 RELEASE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")  # also a valid git tag and folder name
@@ -96,6 +96,10 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
         others = {s: folder.questions(s) for s in SPLITS if s != split}
     except SplitDataError as exc:
         raise PublishError(str(exc)) from None
+    doubled = alike_ids(q.id for q in [*questions, *(q for qs in others.values() for q in qs)])
+    if doubled:  # a split folder made by hand, or by a version before the split refused them
+        raise PublishError(f"{split_dir}: {len(doubled)} question id(s) occur more than once across its splits (full-width, "
+                           f"compatibility forms and invisible characters folded): {describe_alike(doubled)}")
     names = config_names(questions + [q for qs in others.values() for q in qs])
     by_config: dict[str, list[Question]] = {}
     for q in questions:

@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass, field
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import AUDIT_ONLY
-from pipeline.records import Question
+from pipeline.records import Question, alike_ids, describe_alike
 from pipeline.split.config import SplitConfig
 from pipeline.split.leakage import LeakPair, find_leaks, leak_report
 
@@ -82,10 +82,11 @@ def withholding_flags(q: Question) -> list[str]:
 
 def split_records(questions: list[Question], config: SplitConfig) -> SplitResult:
     """Deterministic: the same records and config give the same split, in id order."""
-    seen: set[str] = set()
-    doubled = sorted({q.id for q in questions if q.id in seen or seen.add(q.id)})
+    doubled = alike_ids(q.id for q in questions)
     if doubled:
-        raise SplitInputError(f"{len(doubled)} question id(s) occur more than once: {', '.join(doubled[:10])}")
+        raise SplitInputError(f"{len(doubled)} question id(s) occur more than once (compared as `records.id_key` "
+                              f"reads them: full-width, compatibility forms and invisible characters folded): "
+                              f"{describe_alike(doubled)}")
     years = private_years_of(questions, config)
     rule = SplitRule(config.version, config.sha256(), config.describe(), years, config.to_dict())
     public, private, withheld = [], [], []

