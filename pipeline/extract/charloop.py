@@ -6,6 +6,11 @@
     reader.map_errors(handle, count, flags)             # flags: int32 (count,)
     reader.path_fills(page, open_forms, rows)          # the page's path objects and their fills (`pagechars.filled_paths`)
     reader.ink_objects(page, form_levels, texts, images, found, counts, rectangle, long)  # `inked._walk_objects`' walk
+    loops = char_loops()              # the three per-character loops compiled by llvmlite alone (`charloopir`); None: ctypes
+
+`pagechars` reads a page's characters through `char_loops()` from a process's first page (they cost about
+0.04 CPU s to build, no numba); numba's reader is still loaded as below, for its page walks and for layout's
+loops (`compiled_layout`), and reads the characters only where llvmlite's loops could not be built.
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -125,6 +130,21 @@ def _build() -> CompiledReader | None:
                           charloopjit.ink_objects)
 
 
+def char_loops() -> Any:
+    """The per-character loops compiled by llvmlite alone (`charloopir.CharLoops`), built on the first call
+    (about 0.04 CPU s, no numba): a process reads its characters through them from its first page. None where
+    the switch is "0", pointers are not 64 bits, or llvmlite is missing or failed (tried once a process)."""
+    return None if switch() == "0" else _CHAR_LOOPS.get()
+
+
+def _build_char_loops() -> Any:
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    from pipeline.extract import charloopir
+
+    return charloopir.build()
+
+
 def compiled_layout() -> Any:
     """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
     compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
@@ -151,3 +171,4 @@ def _build_layout() -> Any:
 
 _READER: _Once[CompiledReader] = _Once(_build)
 _LAYOUT: _Once[Any] = _Once(_build_layout)
+_CHAR_LOOPS: _Once[Any] = _Once(_build_char_loops)
