@@ -24,14 +24,13 @@ same values, so what a page reads is the same either way (`tests/pipeline/extrac
 Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI passes a pointer and an
 `intp` alike); where `intp` is narrower than a pointer the compiled reader is not used.
 
-Importing numba and loading the cached loops costs a process about 0.5 s, which the compiled loops
-(these and layout's, `compiled_layout`, which follow the same switch) repay only after a quarter of a
-million characters; so `pagechars` asks for the reader only once a process has read
-`COMPILED_AFTER_CHARACTERS` through ctypes (a short run, a few generated sheets, never pays for it; an
-archive's worker or a corpus run does once), or sooner where its caller said how many files it is about to
-read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a file, promise
-that many characters in the files left: an archive's process then loads it after its first file instead of
-reading a quarter of a million characters the slow way first.
+Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks and
+layout's, `compiled_layout`, which follow the same switch; the characters themselves are read by llvmlite's
+loops, `char_loops`) repay only after about 1.5 million characters; so `pagechars` asks for the reader only
+once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60- or 150-sheet archive, never pays for
+it; a national archive's worker or a long corpus run does once), or sooner where its caller said how many files
+it is about to read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a
+file, promise that many characters in the files left: such a process then loads it after its first file.
 """
 from __future__ import annotations
 
@@ -45,13 +44,15 @@ import numpy as np
 
 from pipeline.infra import settle
 
-# Characters a process reads through ctypes before the compiled reader is loaded, where loading it has paid
-# for itself: once loaded, this reader and layout's loops (`compiled_layout`) save about 2.0 µs a character
-# of extract's CPU (measured by `extract_document` on 294,000 corpus characters, 0 against 1: 6.4 -> 5.8 s,
-# and on a generated archive's 527,000: 1.05 s), and loading them costs about 0.5 s once (numba's import and
-# the cached loops), so they break even at about 250,000 characters. (It was 600,000 while the reader's own
-# saving, 0.7 µs a character, was counted alone.) A run that stops just past it pays at most the load twice.
-COMPILED_AFTER_CHARACTERS = 250_000
+# Characters a process reads before numba's loops are loaded, where loading them has paid for itself. Since a
+# page's characters are read through llvmlite's loops from the first page (`char_loops`), numba's loops repay
+# only what layout's loops (`compiled_layout`) and the page walks save: about 0.5 µs a character (a generated
+# archive's `sample_pl`, 954 pages, 461,000 characters: 3.47-3.83 CPU s with them loaded beforehand against
+# 3.71-4.58 without, best 3.47 against 3.71), while loading them costs 0.7-0.9 CPU s (numba's import, its
+# tables and `scipy.linalg`, the cached loops): they break even at about 1.5 million characters. (It was
+# 250,000 while they read the characters too, 2.0 µs a character saved in all.) A run that stops just past it
+# pays at most the load twice.
+COMPILED_AFTER_CHARACTERS = 1_500_000
 # Set to "0" to keep the ctypes path (a comparison, a machine where numba misbehaves); "1" to load the
 # compiled reader at once, whatever the count.
 ENV_SWITCH = "EXAMCORPUS_COMPILED_CHARS"

@@ -11,7 +11,7 @@ what loading them costs a process: numba's import, its typing and target tables 
 for its BLAS check) and its cached loops cost about 0.6-0.75 CPU s after a run's imports; these three loops,
 parsed, compiled and linked by llvmlite's MCJIT, about 0.04 s (llvmlite's import 0.03 of it). So a process
 reads every page's characters through them from its first page, where the numba reader waited until it
-had read (or was planned to read) a quarter of a million characters to repay its load.
+had read (or was planned to read) enough characters to repay its load (`charloop.COMPILED_AFTER_CHARACTERS`).
 
 Each loop is called through ctypes once a page and kind, with the arrays' addresses: pointers and `intp`
 are 64 bits wide where `charloop` uses this (as for the numba loops).
