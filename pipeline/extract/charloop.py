@@ -26,8 +26,8 @@ Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI pass
 
 Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks and
 layout's, `compiled_layout`, which follow the same switch; the characters themselves are read by llvmlite's
-loops, `char_loops`) repay only after about 1.5 million characters; so `pagechars` asks for the reader only
-once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60- or 150-sheet archive, never pays for
+loops, `char_loops`) repay only after most of a million characters; so `pagechars` asks for the reader only
+once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60-sheet archive, never pays for
 it; a national archive's worker or a long corpus run does once), or sooner where its caller said how many files
 it is about to read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a
 file, promise that many characters in the files left: such a process then loads it after its first file.
@@ -46,13 +46,14 @@ from pipeline.infra import settle
 
 # Characters a process reads before numba's loops are loaded, where loading them has paid for itself. Since a
 # page's characters are read through llvmlite's loops from the first page (`char_loops`), numba's loops repay
-# only what layout's loops (`compiled_layout`) and the page walks save: about 0.5 µs a character (a generated
-# archive's `sample_pl`, 954 pages, 461,000 characters: 3.47-3.83 CPU s with them loaded beforehand against
-# 3.71-4.58 without, best 3.47 against 3.71), while loading them costs 0.7-0.9 CPU s (numba's import, its
-# tables and `scipy.linalg`, the cached loops): they break even at about 1.5 million characters. (It was
-# 250,000 while they read the characters too, 2.0 µs a character saved in all.) A run that stops just past it
-# pays at most the load twice.
-COMPILED_AFTER_CHARACTERS = 1_500_000
+# only what layout's loops (`compiled_layout`) and the page walks save: 0.5-1.3 µs a character (a generated
+# archive's `sample_pl`, 954 pages, 461,000 characters, six runs each on a loaded machine: 3.47-4.56 CPU s,
+# median 3.79, with them loaded beforehand, against 3.71-4.58, median 4.40, without), while loading them costs
+# 0.7-1.0 CPU s (numba's import, its tables and `scipy.linalg`, the cached loops): they break even between
+# 0.6 and 1.5 million characters. Loaded after the first file there (as at 250,000), that run took 4.06-5.61
+# CPU s, median 4.54: more than without them. (It was 250,000 while they read the characters too, 2.0 µs a
+# character saved in all.) A run that stops just past it pays at most the load twice.
+COMPILED_AFTER_CHARACTERS = 800_000
 # Set to "0" to keep the ctypes path (a comparison, a machine where numba misbehaves); "1" to load the
 # compiled reader at once, whatever the count.
 ENV_SWITCH = "EXAMCORPUS_COMPILED_CHARS"
