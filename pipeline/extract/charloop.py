@@ -6,6 +6,11 @@
     reader.map_errors(handle, count, flags)             # flags: int32 (count,)
     reader.path_fills(page, open_forms, rows)          # the page's path objects and their fills (`pagechars.filled_paths`)
     reader.ink_objects(page, form_levels, texts, images, found, counts, rectangle, long)  # `inked._walk_objects`' walk
+    loops = char_loops()              # the three per-character loops compiled by llvmlite alone (`charloopir`); None: ctypes
+
+`pagechars` reads a page's characters through `char_loops()` from a process's first page (they cost about
+0.04 CPU s to build, no numba); numba's reader is still loaded as below, for its page walks and for layout's
+loops (`compiled_layout`), and reads the characters only where llvmlite's loops could not be built.
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -19,14 +24,13 @@ same values, so what a page reads is the same either way (`tests/pipeline/extrac
 Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI passes a pointer and an
 `intp` alike); where `intp` is narrower than a pointer the compiled reader is not used.
 
-Importing numba and loading the cached loops costs a process about 0.5 s, which the compiled loops
-(these and layout's, `compiled_layout`, which follow the same switch) repay only after a quarter of a
-million characters; so `pagechars` asks for the reader only once a process has read
-`COMPILED_AFTER_CHARACTERS` through ctypes (a short run, a few generated sheets, never pays for it; an
-archive's worker or a corpus run does once), or sooner where its caller said how many files it is about to
-read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a file, promise
-that many characters in the files left: an archive's process then loads it after its first file instead of
-reading a quarter of a million characters the slow way first.
+Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks and
+layout's, `compiled_layout`, which follow the same switch; the characters themselves are read by llvmlite's
+loops, `char_loops`) repay only after most of a million characters; so `pagechars` asks for the reader only
+once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60-sheet archive, never pays for
+it; a national archive's worker or a long corpus run does once), or sooner where its caller said how many files
+it is about to read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a
+file, promise that many characters in the files left: such a process then loads it after its first file.
 """
 from __future__ import annotations
 
@@ -40,13 +44,16 @@ import numpy as np
 
 from pipeline.infra import settle
 
-# Characters a process reads through ctypes before the compiled reader is loaded, where loading it has paid
-# for itself: once loaded, this reader and layout's loops (`compiled_layout`) save about 2.0 µs a character
-# of extract's CPU (measured by `extract_document` on 294,000 corpus characters, 0 against 1: 6.4 -> 5.8 s,
-# and on a generated archive's 527,000: 1.05 s), and loading them costs about 0.5 s once (numba's import and
-# the cached loops), so they break even at about 250,000 characters. (It was 600,000 while the reader's own
-# saving, 0.7 µs a character, was counted alone.) A run that stops just past it pays at most the load twice.
-COMPILED_AFTER_CHARACTERS = 250_000
+# Characters a process reads before numba's loops are loaded, where loading them has paid for itself. Since a
+# page's characters are read through llvmlite's loops from the first page (`char_loops`), numba's loops repay
+# only what layout's loops (`compiled_layout`) and the page walks save: 0.5-1.3 µs a character (a generated
+# archive's `sample_pl`, 954 pages, 461,000 characters, six runs each on a loaded machine: 3.47-4.56 CPU s,
+# median 3.79, with them loaded beforehand, against 3.71-4.58, median 4.40, without), while loading them costs
+# 0.7-1.0 CPU s (numba's import, its tables and `scipy.linalg`, the cached loops): they break even between
+# 0.6 and 1.5 million characters. Loaded after the first file there (as at 250,000), that run took 4.06-5.61
+# CPU s, median 4.54: more than without them. (It was 250,000 while they read the characters too, 2.0 µs a
+# character saved in all.) A run that stops just past it pays at most the load twice.
+COMPILED_AFTER_CHARACTERS = 800_000
 # Set to "0" to keep the ctypes path (a comparison, a machine where numba misbehaves); "1" to load the
 # compiled reader at once, whatever the count.
 ENV_SWITCH = "EXAMCORPUS_COMPILED_CHARS"
@@ -125,6 +132,21 @@ def _build() -> CompiledReader | None:
                           charloopjit.ink_objects)
 
 
+def char_loops() -> Any:
+    """The per-character loops compiled by llvmlite alone (`charloopir.CharLoops`), built on the first call
+    (about 0.04 CPU s, no numba): a process reads its characters through them from its first page. None where
+    the switch is "0", pointers are not 64 bits, or llvmlite is missing or failed (tried once a process)."""
+    return None if switch() == "0" else _CHAR_LOOPS.get()
+
+
+def _build_char_loops() -> Any:
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    from pipeline.extract import charloopir
+
+    return charloopir.build()
+
+
 def compiled_layout() -> Any:
     """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
     compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
@@ -151,3 +173,4 @@ def _build_layout() -> Any:
 
 _READER: _Once[CompiledReader] = _Once(_build)
 _LAYOUT: _Once[Any] = _Once(_build_layout)
+_CHAR_LOOPS: _Once[Any] = _Once(_build_char_loops)

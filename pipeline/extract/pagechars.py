@@ -17,8 +17,9 @@ Which characters need which call is decided from the codes first: every characte
 (an unmapped character may carry any code, a space's too), only characters that are not spaces need a
 box and a weight.
 
-Where numba is installed, the same calls run in one compiled loop a kind (`charloop`), once a process
-has read enough characters to repay loading it; the values are the same either way.
+Where llvmlite is installed, the same calls run in one compiled loop a kind from the first page
+(`charloop.char_loops`, built from LLVM IR in hundredths of a second); else numba's loops (`charloop`), once a
+process has read enough characters to repay loading them; the values are the same either way.
 """
 from __future__ import annotations
 
@@ -132,11 +133,16 @@ def loose_boxes(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> t
     count = len(indices)
     if not count:
         return np.zeros(0, dtype=bool), np.zeros((0, 4), dtype=np.float64)
-    compiled = _compiled(0)
-    if compiled is not None:
+    loops = charloop.char_loops()
+    compiled = _compiled(0) if loops is None else None
+    if loops is not None or compiled is not None:
         boxes32 = np.zeros((count, 4), dtype=np.float32)
         found32 = np.zeros(count, dtype=np.int32)
-        compiled.loose_boxes(textpage.value or 0, _int32s(indices), boxes32, found32)
+        wanted = _int32s(indices)
+        if loops is not None:
+            loops.loose_boxes(textpage.value or 0, wanted.ctypes.data, count, boxes32.ctypes.data, found32.ctypes.data)
+        elif compiled is not None:
+            compiled.loose_boxes(textpage.value or 0, wanted, boxes32, found32)
         return found32 != 0, boxes32.astype(np.float64)
     rects = (pdfium_c.FS_RECTF * count)()
     into = map(ctypes.byref, repeat(rects, count), range(0, _RECT_SIZE * count, _RECT_SIZE))
@@ -147,10 +153,15 @@ def loose_boxes(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> t
 
 def font_weights(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> np.ndarray:
     """The font weight of each of the characters `indices` (a list or an integer array; -1 where pdfium has none)."""
-    compiled = _compiled(0) if len(indices) else None
-    if compiled is not None:
+    loops = charloop.char_loops() if len(indices) else None
+    compiled = _compiled(0) if len(indices) and loops is None else None
+    if loops is not None or compiled is not None:
         weights = np.zeros(len(indices), dtype=np.int32)
-        compiled.font_weights(textpage.value or 0, _int32s(indices), weights)
+        wanted = _int32s(indices)
+        if loops is not None:
+            loops.font_weights(textpage.value or 0, wanted.ctypes.data, len(wanted), weights.ctypes.data)
+        elif compiled is not None:
+            compiled.font_weights(textpage.value or 0, wanted, weights)
         return weights.astype(np.int64)
     return np.array(list(map(_WEIGHT, repeat(textpage, len(indices)), _ints(indices))), dtype=np.int64)
 
@@ -158,10 +169,14 @@ def font_weights(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> 
 def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
     """Per character index, whether pdfium reports a Unicode-map error (the font gives no Unicode).
     Asked first of a page's calls, so it counts the page's characters towards the compiled reader."""
-    compiled = _compiled(count) if count > 0 else None
-    if compiled is not None:
+    compiled = _compiled(count) if count > 0 else None  # counted for the numba loops whichever loop reads
+    loops = charloop.char_loops() if count > 0 else None
+    if loops is not None or compiled is not None:
         flags = np.zeros(count, dtype=np.int32)
-        compiled.map_errors(textpage.value or 0, count, flags)
+        if loops is not None:
+            loops.map_errors(textpage.value or 0, count, flags.ctypes.data)
+        elif compiled is not None:
+            compiled.map_errors(textpage.value or 0, count, flags)
         return flags == 1
     return np.array(list(map(_MAP_ERROR, repeat(textpage, count), range(count))), dtype=np.int64) == 1
 
