@@ -33,6 +33,9 @@ GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answe
 GRID_MIN_LABEL_SHARE = 0.5
 RUN_MIN_SHARE = 0.7  # of a filled bar's neighbouring cells that count up by one for it to be a number row
 GRID_MIN_CAPITALS = 0.8  # where the labels are capitals, of the row's letters
+# Where the labels are letters of a script without case (kana `ア`–`エ`), no capitals tell a key's row from text, and
+# labels must be this share of the row's letters: an option row `ア ７１０年 イ ７９４年 …` is half labels.
+GRID_MIN_CASELESS_SHARE = 0.8
 ROW_LABEL_WIDTH = 2.5  # median cell widths: a wider glyph group in a row is the row's label
 CELL_GAP = 0.12  # band heights of white that part two letters (or two numbers) of a row
 NUMBER_GAP = 0.25  # band heights of white that part two numbers (digits of one number sit closer)
@@ -61,16 +64,22 @@ def _folded(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
+def caseless_labels(labels: Sequence[str]) -> bool:
+    """Every label is one letter of a script without case (kana, Han): nothing but their share tells a row of them."""
+    return bool(labels) and all(len(label) == 1 and label.isalpha() and label.upper() == label.lower() for label in labels)
+
+
 def _answer_rows(words: list[Word], labels: Sequence[str]) -> list[list[Word]]:
     """The words of each answer row: a Tesseract line mostly of label letters (capitals where the labels
     are), with the other lines on its row (Tesseract splits a row at a wide cell: "BB" | "DDADB…")."""
     wanted = {label.casefold() for label in labels if len(label) == 1}
     capitals = all(label.isupper() for label in labels if len(label) == 1 and label.isalpha())
+    share = GRID_MIN_CASELESS_SHARE if caseless_labels(labels) else GRID_MIN_LABEL_SHARE
     lines = list(words_by_line(words).values())
     rows: list[list[Word]] = []
     for members in lines:
         letters = [ch for ch in _folded("".join(w.text for w in members)) if ch.isalpha()]
-        if len(letters) < GRID_MIN_CELLS or sum(ch.casefold() in wanted for ch in letters) < GRID_MIN_LABEL_SHARE * len(letters):
+        if len(letters) < GRID_MIN_CELLS or sum(ch.casefold() in wanted for ch in letters) < share * len(letters):
             continue
         if capitals and sum(ch.isupper() for ch in letters) < GRID_MIN_CAPITALS * len(letters):
             continue  # prose that happens to be rich in a, b, c, d

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from pipeline.extract.ocr.gridcells import read_grid_cells
+from pipeline.extract.ocr.gridcells import GRID_MIN_CASELESS_SHARE, caseless_labels, read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labelpasses import (
@@ -17,6 +17,7 @@ from pipeline.extract.ocr.labelpasses import (
 from pipeline.extract.ocr.noise import is_noise
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
+from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.stackedcolumns import MIN_STACKED, SHORT, STACKED_HEIGHTS, column_areas, stacked_columns
 from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
 from pipeline.extract.ocr.words import isolated_short_words
@@ -91,7 +92,13 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+def _grid_inputs(settings: OcrSettings) -> str | None:
+    """What the pass does differently where the labels have no case (`gridcells.caseless_labels`); None elsewhere, so
+    every other page keeps its cached reading."""
+    return f"caseless labels {GRID_MIN_CASELESS_SHARE}" if settings.option_labels and caseless_labels(settings.option_labels) else None
+
+
+@page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings
