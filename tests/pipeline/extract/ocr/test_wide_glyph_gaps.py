@@ -2,6 +2,7 @@
 their own) are joined by their glyphs' pitch, and words a space apart stay apart."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, lost_glyph_ends
@@ -86,10 +87,9 @@ def test_a_box_holding_another_word_has_no_room_for_a_glyph():
     assert lost_glyph_ends([host, digit, lost]) == [host, digit, lost]
 
 
-def _drawn(pieces: list[str], dpi: int, blur: float) -> tuple["np.ndarray", list[Word]]:
+def _drawn(pieces: list[str], dpi: int, blur: float) -> tuple[np.ndarray, list[Word]]:
     """`pieces` drawn solid in Noto Sans CJK JP at 10.5 pt, scanned at `dpi` with `blur` and rendered at 300 dpi; each
     piece a word boxed on its ink, as Tesseract reads `７１０年` (`710`, `年`)."""
-    import numpy as np
     from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
     from pipeline.devkit.sample.pdfgen import cjk_font
