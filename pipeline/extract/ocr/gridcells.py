@@ -25,6 +25,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import read_strip
 from pipeline.extract.ocr.numbering import anchored_mends
+from pipeline.extract.ocr.widegaps import sets_no_word_spaces
 from pipeline.extract.ocr.words import Word, ink_runs, words_by_line
 
 GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answer row
@@ -64,17 +65,20 @@ def _folded(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
-def caseless_labels(labels: Sequence[str]) -> bool:
-    """Every label is one letter of a script without case (kana, Han): nothing but their share tells a row of them."""
-    return bool(labels) and all(len(label) == 1 and label.isalpha() and label.upper() == label.lower() for label in labels)
+def caseless_labels(labels: Sequence[str], languages: Sequence[str]) -> bool:
+    """Every label is one letter of a script without case (kana, Han), on a page in a language set without word spaces
+    (`widegaps.sets_no_word_spaces`): nothing but their share tells a row of them. Hangul labels (`가`–`라`, a spaced
+    script) keep `GRID_MIN_LABEL_SHARE`: not measured with the stricter share."""
+    return bool(labels) and all(len(label) == 1 and label.isalpha() and label.upper() == label.lower() for label in labels) \
+        and sets_no_word_spaces(languages)
 
 
-def _answer_rows(words: list[Word], labels: Sequence[str]) -> list[list[Word]]:
+def _answer_rows(words: list[Word], labels: Sequence[str], caseless: bool = False) -> list[list[Word]]:
     """The words of each answer row: a Tesseract line mostly of label letters (capitals where the labels
     are), with the other lines on its row (Tesseract splits a row at a wide cell: "BB" | "DDADB…")."""
     wanted = {label.casefold() for label in labels if len(label) == 1}
     capitals = all(label.isupper() for label in labels if len(label) == 1 and label.isalpha())
-    share = GRID_MIN_CASELESS_SHARE if caseless_labels(labels) else GRID_MIN_LABEL_SHARE
+    share = GRID_MIN_CASELESS_SHARE if caseless else GRID_MIN_LABEL_SHARE
     lines = list(words_by_line(words).values())
     rows: list[list[Word]] = []
     for members in lines:
@@ -423,12 +427,12 @@ def _filled_rows(grey: np.ndarray) -> list[tuple[Box, Box]]:
     return found
 
 
-def _glued_rows(words: list[Word], labels: Sequence[str], width: int, height: int) -> list[tuple[Box | None, Box]]:
+def _glued_rows(words: list[Word], labels: Sequence[str], width: int, height: int, caseless: bool = False) -> list[tuple[Box | None, Box]]:
     """(number box or None, answer box) of each answer row Tesseract read as glued label letters, its
     number row the Tesseract line right above it over the same columns."""
     by_line = words_by_line(words)
     found: list[tuple[Box | None, Box]] = []
-    for answers in _answer_rows(words, labels):
+    for answers in _answer_rows(words, labels, caseless):
         top, bottom = min(w.top for w in answers), max(w.bottom for w in answers)
         pad = round(0.25 * (bottom - top))
         left, right = min(w.left for w in answers), max(w.right for w in answers)
@@ -471,7 +475,7 @@ def read_grid_cells(
     """`words` with each grid key's answer and number rows replaced by one word per cell (see the
     module's docstring); pages without such rows come back as they are."""
     filled = _filled_rows(np.asarray(grey))
-    glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height) if not any(_overlaps(a, f[1]) for f in filled)]
+    glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height, caseless_labels(labels, languages)) if not any(_overlaps(a, f[1]) for f in filled)]
     if not filled and not glued:
         return words
     label_set = "".join(sorted({label for label in labels if len(label) == 1}))

@@ -95,7 +95,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
 def _grid_inputs(settings: OcrSettings) -> str | None:
     """What the pass does differently where the labels have no case (`gridcells.caseless_labels`); None elsewhere, so
     every other page keeps its cached reading."""
-    return f"caseless labels {GRID_MIN_CASELESS_SHARE}" if settings.option_labels and caseless_labels(settings.option_labels) else None
+    return f"caseless labels {GRID_MIN_CASELESS_SHARE}" if settings.option_labels and caseless_labels(settings.option_labels, settings.languages) else None
 
 
 @page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
