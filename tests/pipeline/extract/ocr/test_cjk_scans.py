@@ -6,7 +6,8 @@ OCR: what a script set solid, without word spaces, loses to passes built for spa
   answer keyed), sentences ending `。.`;
 - a glyph read apart inside its word's box dropped as a pictogram (`noise`; `利根` for `利根川`);
 - full-width digits read as plain ones (`710 年` for `７１０年`; `wide-glyph-gaps`);
-- an option row labelled ア–エ read as a key's answer row and its digits replaced by unread cells (`grid-cells`).
+- an option row labelled ア–エ read as a key's answer row and its digits replaced by unread cells (`grid-cells`);
+- a ruled key's kana answers read cell by cell as nothing, over the page's sure reading of them (`table-cells`).
 """
 from __future__ import annotations
 
@@ -73,3 +74,11 @@ def test_digits_set_full_width_are_read_full_width(ja):
 def test_an_option_row_labelled_in_kana_keeps_its_digits(kana):
     _, found = kana
     assert "1.2" in found and not [c for c in found["1.2"].choices if "?" in c]
+
+
+def test_a_ruled_keys_kana_answers_are_all_keyed(kana):
+    # Each answer cell read alone against the labels came back as nothing; the page's own reading of it, sure, stands.
+    printed, found = kana
+    keyed = {n: found[n].answer for n in printed.expected() if n in found}
+    assert {n: a for n, a in keyed.items() if a is not None} == {n: printed.expected()[n].answer for n in keyed}
+    assert sum(a is not None for a in keyed.values()) == len(keyed)
