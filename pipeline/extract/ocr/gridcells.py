@@ -25,6 +25,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.engine import read_strip
 from pipeline.extract.ocr.numbering import anchored_mends
+from pipeline.extract.ocr.widegaps import sets_no_word_spaces
 from pipeline.extract.ocr.words import Word, ink_runs, words_by_line
 
 GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answer row
@@ -33,6 +34,9 @@ GRID_MIN_CELLS = 8  # letters in a row before it is taken for a grid key's answe
 GRID_MIN_LABEL_SHARE = 0.5
 RUN_MIN_SHARE = 0.7  # of a filled bar's neighbouring cells that count up by one for it to be a number row
 GRID_MIN_CAPITALS = 0.8  # where the labels are capitals, of the row's letters
+# Where the labels are letters of a script without case (kana `ア`–`エ`), no capitals tell a key's row from text, and
+# labels must be this share of the row's letters: an option row `ア ７１０年 イ ７９４年 …` is half labels.
+GRID_MIN_CASELESS_SHARE = 0.8
 ROW_LABEL_WIDTH = 2.5  # median cell widths: a wider glyph group in a row is the row's label
 CELL_GAP = 0.12  # band heights of white that part two letters (or two numbers) of a row
 NUMBER_GAP = 0.25  # band heights of white that part two numbers (digits of one number sit closer)
@@ -61,16 +65,25 @@ def _folded(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
 
 
-def _answer_rows(words: list[Word], labels: Sequence[str]) -> list[list[Word]]:
+def caseless_labels(labels: Sequence[str], languages: Sequence[str]) -> bool:
+    """Every label is one letter of a script without case (kana, Han), on a page in a language set without word spaces
+    (`widegaps.sets_no_word_spaces`): nothing but their share tells a row of them. Hangul labels (`가`–`라`, a spaced
+    script) keep `GRID_MIN_LABEL_SHARE`: not measured with the stricter share."""
+    return bool(labels) and all(len(label) == 1 and label.isalpha() and label.upper() == label.lower() for label in labels) \
+        and sets_no_word_spaces(languages)
+
+
+def _answer_rows(words: list[Word], labels: Sequence[str], caseless: bool = False) -> list[list[Word]]:
     """The words of each answer row: a Tesseract line mostly of label letters (capitals where the labels
     are), with the other lines on its row (Tesseract splits a row at a wide cell: "BB" | "DDADB…")."""
     wanted = {label.casefold() for label in labels if len(label) == 1}
     capitals = all(label.isupper() for label in labels if len(label) == 1 and label.isalpha())
+    share = GRID_MIN_CASELESS_SHARE if caseless else GRID_MIN_LABEL_SHARE
     lines = list(words_by_line(words).values())
     rows: list[list[Word]] = []
     for members in lines:
         letters = [ch for ch in _folded("".join(w.text for w in members)) if ch.isalpha()]
-        if len(letters) < GRID_MIN_CELLS or sum(ch.casefold() in wanted for ch in letters) < GRID_MIN_LABEL_SHARE * len(letters):
+        if len(letters) < GRID_MIN_CELLS or sum(ch.casefold() in wanted for ch in letters) < share * len(letters):
             continue
         if capitals and sum(ch.isupper() for ch in letters) < GRID_MIN_CAPITALS * len(letters):
             continue  # prose that happens to be rich in a, b, c, d
@@ -414,12 +427,12 @@ def _filled_rows(grey: np.ndarray) -> list[tuple[Box, Box]]:
     return found
 
 
-def _glued_rows(words: list[Word], labels: Sequence[str], width: int, height: int) -> list[tuple[Box | None, Box]]:
+def _glued_rows(words: list[Word], labels: Sequence[str], width: int, height: int, caseless: bool = False) -> list[tuple[Box | None, Box]]:
     """(number box or None, answer box) of each answer row Tesseract read as glued label letters, its
     number row the Tesseract line right above it over the same columns."""
     by_line = words_by_line(words)
     found: list[tuple[Box | None, Box]] = []
-    for answers in _answer_rows(words, labels):
+    for answers in _answer_rows(words, labels, caseless):
         top, bottom = min(w.top for w in answers), max(w.bottom for w in answers)
         pad = round(0.25 * (bottom - top))
         left, right = min(w.left for w in answers), max(w.right for w in answers)
@@ -462,7 +475,7 @@ def read_grid_cells(
     """`words` with each grid key's answer and number rows replaced by one word per cell (see the
     module's docstring); pages without such rows come back as they are."""
     filled = _filled_rows(np.asarray(grey))
-    glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height) if not any(_overlaps(a, f[1]) for f in filled)]
+    glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height, caseless_labels(labels, languages)) if not any(_overlaps(a, f[1]) for f in filled)]
     if not filled and not glued:
         return words
     label_set = "".join(sorted({label for label in labels if len(label) == 1}))

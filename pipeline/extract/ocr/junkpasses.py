@@ -8,13 +8,17 @@ from dataclasses import replace
 from pipeline.extract.ocr.droppedink import read_dropped_ink
 from pipeline.extract.ocr.noise import is_noise, read_orphans, without_icons
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
+from pipeline.extract.ocr.widegaps import lost_glyph_ends, sets_no_word_spaces, unspaced_inputs
 from pipeline.extract.ocr.secondread import second_reader_version
 
 
-@page_pass("noise", "4", Cost.CHEAP)
+@page_pass("noise", "4", Cost.CHEAP, inputs=unspaced_inputs)
 def _drop_noise(work: PageWork) -> PageWork:
-    """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`)."""
-    return replace(work, words=without_icons([w for w in work.words if not is_noise(w, work.typical_height)], work.ink))
+    """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`);
+    in a script without word spaces a glyph Tesseract read apart inside a word's box first given back to that word
+    (`widegaps.lost_glyph_ends`)."""
+    words = lost_glyph_ends(work.words) if sets_no_word_spaces(work.settings.languages) else work.words
+    return replace(work, words=without_icons([w for w in words if not is_noise(w, work.typical_height)], work.ink))
 
 
 @page_pass("orphans", "6", Cost.REGIONS)  # 3: re-readings of one unsure word count together; 4: a number read unsurely in the strip read alone; 5: a word's own glyph left outside its box not read again as a word, its box grown over it; 6: solid patches (dark squares) in a strip of their own

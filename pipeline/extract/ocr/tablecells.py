@@ -35,6 +35,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.cellreads import GLYPH_PX, enlarged, read_answers, read_digits, read_text
 from pipeline.extract.ocr.engine import installed_languages
+from pipeline.extract.ocr.gridcells import caseless_labels
 from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.numbering import MIN_NUMBERS, anchored_mends, chained_columns, counted_blocks, counting_run
 from pipeline.extract.ocr.shading import table_ink
@@ -50,6 +51,7 @@ BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word wri
 Inferred = tuple[str, bool] | None
 # Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
 LINE_BASE = 60_000
+PAGE_LABEL_MIN_CONF = 80.0  # a label the page's reading holds in an answer cell left unread stands at this confidence or more
 LINE_SPAN = 1_000_000
 TALLER_THAN_ROW = 1.5  # of a row's height: a word this tall inside a ruled table spans rows: no cell's text
 RULE_REACH = 0.25  # of a row's height: a word centred this close to the rule between two rows stands on it
@@ -82,7 +84,8 @@ def read_table_cells(
     result = list(words)
     added: list[Word] = []
     for t, table in enumerate(tables_of(bands)):
-        placed = _read_table(grey, dark, table, labels, languages, dpi, omp_thread_limit, folder / f"table-{t}", scanned=array)
+        placed = _read_table(grey, dark, table, labels, languages, dpi, omp_thread_limit, folder / f"table-{t}", scanned=array,
+                             page_words=words if caseless_labels(labels, languages) else None)
         if not placed:
             continue
         # Every page word over the cells read goes, a word glued across two cells' rule included.
@@ -144,10 +147,14 @@ def _centre_in(word: Word, box: Box) -> bool:
 
 
 def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: Sequence[str], languages, dpi, omp,
-                path: Path, *, scanned: np.ndarray | None = None) -> list[tuple[Box, str, tuple[int, float], Inferred]]:
+                path: Path, *, scanned: np.ndarray | None = None, page_words: list[Word] | None = None,
+                ) -> list[tuple[Box, str, tuple[int, float], Inferred]]:
     """(cell box, text, (band index, confidence), where the text is a number its run gave instead of what was read:
     (what was read, "" for nothing; whether the mend is anchored, `numbering.anchored_mends`), None where read as
-    written) of each number, answer and header cell of one table."""
+    written) of each number, answer and header cell of one table. `page_words` (labels of a caseless script,
+    `gridcells.caseless_labels`): an answer cell the cell reading leaves unread keeps the page's own sure reading of a
+    label inside it (Tesseract's Japanese data reads a lone kana cropped from its cell as nothing, and read it in the
+    page at 89–93)."""
     inks = {(b, c): ink_box(dark, band, cell) for b, band in enumerate(table) for c, cell in enumerate(band.cells)}
     inked = [key for key, box in inks.items() if box is not None]
     if not inked:
@@ -232,7 +239,7 @@ def _read_table(grey: Image.Image, dark: np.ndarray, table: list[Band], labels: 
     read = dict(zip(answer_inked, read_answers(grey, [_padded(inks[k], height, grey.size) for k in answer_inked], labels, gap,
                                                 languages, dpi, omp, path.with_suffix(".answers.pgm"), scanned=scanned))) if answer_inked else {}
     for b, c in answers:
-        reading = read.get((b, c))
+        reading = read.get((b, c)) or (_page_label(page_words, _cell_box(table[b], c, inks.get((b, c))), labels) if page_words else None)
         placed.append((_cell_box(table[b], c, inks.get((b, c))), reading[0] if reading else UNREAD_CELL, (b, reading[1] if reading else -1.0),
                        None))
     if header:
@@ -294,6 +301,14 @@ def _chained_columns(table: list[Band], values: dict[tuple[int, int], int]) -> l
     columns = [sorted(k for k in column if k[0] >= top)
                for column in sorted(table_columns(table), key=lambda col: table[col[0][0]].cells[col[0][1]][0])]
     return chained_columns(columns, values, MIN_NUMBERS)
+
+
+def _page_label(words: list[Word], cell: Box, labels: Sequence[str]) -> tuple[str, float] | None:
+    """The one page word centred in `cell`, where it is a label read at `PAGE_LABEL_MIN_CONF` or more: (text, confidence)."""
+    inside = [w for w in words if _centre_in(w, cell)]
+    if len(inside) == 1 and inside[0].text in labels and inside[0].conf >= PAGE_LABEL_MIN_CONF:
+        return inside[0].text, inside[0].conf
+    return None
 
 
 def _answer_like(boxes: list[Box | None]) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from pipeline.extract.ocr.gridcells import read_grid_cells
+from pipeline.extract.ocr.gridcells import GRID_MIN_CASELESS_SHARE, caseless_labels, read_grid_cells
 from pipeline.extract.ocr.keycells import TABLE_PASS_MIN_ISOLATED, merge_table_pass, read_key_cells, read_table_areas, table_areas
 from pipeline.extract.ocr.listcells import read_list_cells
 from pipeline.extract.ocr.labelpasses import (
@@ -17,8 +17,9 @@ from pipeline.extract.ocr.labelpasses import (
 from pipeline.extract.ocr.noise import is_noise
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
+from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.stackedcolumns import MIN_STACKED, SHORT, STACKED_HEIGHTS, column_areas, stacked_columns
-from pipeline.extract.ocr.tablecells import held_apart, read_table_cells
+from pipeline.extract.ocr.tablecells import PAGE_LABEL_MIN_CONF, held_apart, read_table_cells
 from pipeline.extract.ocr.words import isolated_short_words
 
 
@@ -69,9 +70,16 @@ def _read_table_block(work: PageWork) -> PageWork:
     return replace(work, words=merge_table_pass(work.words, [w for w in block_pass if not is_noise(w, work.typical_height)]))
 
 
-@page_pass("table-cells", "14", Cost.REGIONS, when=has_labels)  # 14: a ring read by its digit with its ring and alone, a contested one unsure (`cellreads._ring_digit`); 13: mends side by side between two cells read as the run counts are anchored too (`numbering.anchored_mends`); 12: a number column that reads as numbers but does not count read again, unenlarged and with the plain reader's data, until a reading counts (`tablecells._read_again`); 11: number cells read with the companion script too (`companions`; a branch's 9); 10: a mend between cells read as the run counts is anchored (`numbering.anchored_mends`): its confidence kept, its note info; 9: a number its run gave in place of what was read is inferred: read unsure, a page note names its question; 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
+def _grid_inputs(settings: OcrSettings) -> str | None:
+    """What the grid and table passes do differently where the labels are letters of a caseless script on a page of a
+    language without word spaces (`gridcells.caseless_labels`); None elsewhere, so every other page keeps its cached reading."""
+    return f"caseless labels {GRID_MIN_CASELESS_SHARE} {PAGE_LABEL_MIN_CONF}" if settings.option_labels and caseless_labels(settings.option_labels, settings.languages) else None
+
+
+@page_pass("table-cells", "14", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 14: a ring read by its digit with its ring and alone, a contested one unsure (`cellreads._ring_digit`); 13: mends side by side between two cells read as the run counts are anchored too (`numbering.anchored_mends`); 12: a number column that reads as numbers but does not count read again, unenlarged and with the plain reader's data, until a reading counts (`tablecells._read_again`); 11: number cells read with the companion script too (`companions`; a branch's 9); 10: a mend between cells read as the run counts is anchored (`numbering.anchored_mends`): its confidence kept, its note info; 9: a number its run gave in place of what was read is inferred: read unsure, a page note names its question; 8: a band under a number row that counts up too is no grid's answers (`_counts_too`), and number columns too short to count alone chained across pairs (`_chained_columns`); 4: answer cells matched against the table's sure cells (`cellshapes`); 5: ink inside a mid-grey fill measured against the fill's own level (`shading`), a number column counted in blocks (`numbering`); 6: a reading its neighbour counts on from is never mended, nor mends (`numbering._counted_on`), and a page word anywhere in a cell read goes with it (`_band_spans`: rule to rule); 7: a label strip that reads some cells and leaves most unread read again with the space allowed (`keycells.read_label_cells`)
 def _read_table_cells(work: PageWork) -> PageWork:
-    """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels (`tablecells`)."""
+    """A ruled key table's cells found from its rules, each read with its alphabet: numbers as digits, answers as labels; with
+    labels of a caseless script an answer cell left unread keeps the page's sure reading of a label in it (`tablecells`)."""
     settings = work.settings
     assert settings.option_labels
     # Unprepared: preparing erases the rules that say where the cells are.
@@ -91,7 +99,7 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+@page_pass("grid-cells", "9", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings

@@ -30,6 +30,7 @@ Measured on the page as scanned (`PageWork.image`): the prepared page whitens a 
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -71,9 +72,12 @@ class GapMark:
     bottom: int
 
 
-def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[list[Word], list[tuple[str, str]]]:
+def unread_marks(words: list[Word], page: Image.Image | np.ndarray, wide_marks: bool = False) -> tuple[list[Word], list[tuple[str, str]]]:
     """`words` with each mark found in the gap after a word put back (module docstring), and the changes as
-    (before, after) texts; a word whose gap holds unclear ink of a mark is kept as read and marked unsure."""
+    (before, after) texts; a word whose gap holds unclear ink of a mark is kept as read and marked unsure.
+    `wide_marks`: the page's script sets its marks full-width on a glyph's cell (`。`, `、`: a language without word
+    spaces), so a word ending in a wide glyph is not judged (the ink after it is its mark's, or a stroke of a glyph
+    Tesseract read apart, which a Latin mark's shape does not tell)."""
     if not words:
         return words, []
     grey = page if isinstance(page, np.ndarray) else np.asarray(page.convert("L"))
@@ -81,7 +85,7 @@ def unread_marks(words: list[Word], page: Image.Image | np.ndarray) -> tuple[lis
     for ordered, base, size in sized_lines(words):
         for at, word in enumerate(ordered):
             after = ordered[at + 1] if at + 1 < len(ordered) else None
-            if not _judged(word, after):
+            if not _judged(word, after) or (wide_marks and unicodedata.east_asian_width(word.text[-1]) in "WF"):
                 continue
             end = after.left - 1 if after is not None else _line_end(word, words, base, size, grey.shape[1])
             mark = gap_mark(grey, word, end, size)

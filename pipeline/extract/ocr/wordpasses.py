@@ -5,7 +5,6 @@ ellipsis. Declared like every other page pass (`passes.page_pass`) and placed in
 `pagepasses.PAGE_PASSES`."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -41,9 +40,8 @@ from pipeline.extract.ocr.spelling import (
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.unreadmarks import unread_marks
-from pipeline.extract.ocr.widegaps import UNSPACED_PITCH, join_wide_glyph_pieces, wide_glyph_height
+from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, sets_no_word_spaces, unspaced_inputs, wide_glyph_height
 from pipeline.extract.ocr.words import Word, words_by_line
-from pipeline.languages import language_for_tesseract
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -126,21 +124,14 @@ def _has_wide_glyphs(work: PageWork) -> bool:
     return wide_glyph_height(work.words) > 0
 
 
-def _unspaced(languages: Sequence[str]) -> bool:
-    """A language of the page sets no word spaces (language data `word_spaces: false`: Japanese, Chinese)."""
-    return any((found := language_for_tesseract(name)) is not None and not found.word_spaces for name in languages)
-
-
-def _spacing_inputs(settings: OcrSettings) -> str | None:
-    """`unspaced` for a page in a script without word spaces; None otherwise, so every other page keeps its cached reading."""
-    return f"unspaced {UNSPACED_PITCH}" if _unspaced(settings.languages) else None
-
-
-@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs, inputs=_spacing_inputs)
+@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs, inputs=unspaced_inputs)
 def _wide_glyph_gaps(work: PageWork) -> PageWork:
     """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space; in a
-    script without word spaces (Japanese, Chinese) any pieces a glyph's gap does not part (`widegaps`)."""
-    return replace(work, words=join_wide_glyph_pieces(work.words, _unspaced(work.settings.languages)))
+    script without word spaces (Japanese, Chinese) any pieces a glyph's gap does not part, digits standing a glyph's cell
+    apart written full-width first (`７１０年` read `710` `年`; `widegaps`)."""
+    unspaced = sets_no_word_spaces(work.settings.languages)
+    words = full_width_digits(work.words, work.ink) if unspaced and work.ink is not None else work.words
+    return replace(work, words=join_wide_glyph_pieces(words, unspaced))
 
 
 @page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note
@@ -248,13 +239,14 @@ def _has_words(work: PageWork) -> bool:
     return bool(work.words)
 
 
-@page_pass("unread-marks", "1", Cost.CHEAP, when=_has_words)
+@page_pass("unread-marks", "1", Cost.CHEAP, when=_has_words, inputs=unspaced_inputs)
 def _unread_marks(work: PageWork) -> PageWork:
     """A period, comma, colon or semicolon whose ink stands right after a word, alone in the gap after it, and that
     Tesseract read nothing for, put back from its shape (a tail: a comma; a round dot: a period; a dot over it: a colon
     or semicolon); the word and the next are one where no word space stands between; ink of a mark whose shape is
-    unclear marks its word unsure (`unreadmarks`)."""
-    words, changes = unread_marks(work.words, work.image)
+    unclear marks its word unsure (`unreadmarks`). In a script without word spaces a word ending in a wide glyph is
+    not judged: such scripts print their marks on a glyph's cell (`。`, `、`), and a stroke of a glyph read apart is dot-sized."""
+    words, changes = unread_marks(work.words, work.image, wide_marks=sets_no_word_spaces(work.settings.languages))
     if not changes and words == work.words:
         return work
     shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")

@@ -268,3 +268,19 @@ def test_a_scanned_grid_key_never_reads_a_letter_as_an_annulment_mark(tmp_path):
     assert len(table.answers) >= 55, (table.answers, table.problems)
     assert set(table.unread) == set(expected) - set(table.answers)
     assert {n for n, a in table.answers.items() if a in "-*"} == {"7", "14", "53"}  # the marks, smaller than a letter, still read
+
+
+def test_an_option_row_labelled_in_a_caseless_script_is_no_grid_key_row():
+    # A Japanese option row with kana labels read word by word: half its letters are labels, as a glued key row's are,
+    # and kana have no capitals to tell it from text. It is left to the parser; a row of kana answers is still one.
+    from pipeline.extract.ocr.gridcells import _answer_rows, caseless_labels
+
+    labels = ["ア", "イ", "ウ", "エ"]
+    option_row = [Word(t, 90.0, 100 + 120 * i, 100, 200 + 120 * i, 130, (1, 1, 1))
+                  for i, t in enumerate(["ア", "710年", "イ", "794年", "ウ", "1192年", "エ", "1603年"])]
+    key_row = [Word("アイウエアイウエイア", 60.0, 100, 300, 1000, 330, (1, 2, 1))]
+    assert caseless_labels(labels, ["jpn"]) and not caseless_labels(["A", "B", "C", "D"], ["jpn"])
+    assert _answer_rows(option_row, labels, caseless=True) == []
+    assert _answer_rows(option_row, labels) != []  # the share of a script with case: read as a key's row
+    assert _answer_rows(key_row, labels, caseless=True) == [key_row]
+    assert _answer_rows([replace(w, text=w.text.translate(str.maketrans("アイウエ", "ABCD"))) for w in key_row], ["A", "B", "C", "D"])

@@ -2,7 +2,10 @@
 their own) are joined by their glyphs' pitch, and words a space apart stay apart."""
 from __future__ import annotations
 
-from pipeline.extract.ocr.widegaps import join_wide_glyph_pieces
+import numpy as np
+import pytest
+
+from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, lost_glyph_ends
 from pipeline.extract.ocr.words import Word
 
 
@@ -41,3 +44,85 @@ def test_in_a_script_without_word_spaces_pieces_an_em_and_more_apart_are_one_wor
 def test_without_word_spaces_a_digit_or_a_latin_label_beside_a_glyph_stays_apart():
     words = [_word("1.", 300, 330), _word("已知", 340, 420), _word("A.", 500, 530), _word("集合", 540, 620)]
     assert join_wide_glyph_pieces(words, unspaced=True) == words
+
+
+def test_a_glyph_read_apart_inside_a_words_box_with_room_for_it_is_that_words_end():
+    # A 200 dpi Japanese scan: `利根` boxed three glyphs wide (83 px over a 28 px row), and its `川` read apart at
+    # confidence 45 in a box 49 px tall, which `noise` would drop as a pictogram.
+    host = Word("利根", 91.0, 280, 321, 363, 349, (1, 1, 1))
+    lost = Word("川", 45.0, 344, 316, 365, 365, (1, 1, 2))
+    joined = lost_glyph_ends([host, lost, _word("信濃川", 600, 683, top=321)])
+    assert [w.text for w in joined] == ["利根川", "信濃川"]
+    assert (joined[0].top, joined[0].bottom, joined[0].right, joined[0].conf) == (321, 349, 365, 45.0)
+
+
+def test_a_glyph_read_twice_is_not_joined_to_a_word_with_no_room_for_it():
+    # `信濃川` read whole, boxed three glyphs wide: a `川` read again over its end is a duplicate, left for `noise`.
+    host = Word("信濃川", 92.0, 600, 321, 683, 349, (1, 1, 1))
+    again = Word("川", 9.0, 665, 316, 681, 364, (1, 1, 2))
+    assert lost_glyph_ends([host, again]) == [host, again]
+
+
+def test_a_glyph_beside_a_word_or_a_latin_word_around_it_is_not_taken():
+    beside = Word("川", 45.0, 370, 316, 395, 365, (1, 1, 2))  # right of the box: `wide-glyph-gaps` judges it by its pitch
+    latin = Word("word", 91.0, 280, 321, 400, 349, (1, 1, 1))
+    inside_latin = Word("川", 45.0, 344, 316, 365, 365, (1, 1, 2))
+    host = Word("利根", 91.0, 280, 321, 363, 349, (1, 1, 1))
+    assert lost_glyph_ends([host, beside]) == [host, beside]
+    assert lost_glyph_ends([latin, inside_latin]) == [latin, inside_latin]
+
+
+def test_a_glyph_read_apart_from_inside_a_word_goes_back_to_its_place():
+    # `農業は行われていない。` read as `農業行われていない。` over the whole width and `は` apart over its third cell.
+    host = Word("農業行われていない。", 88.0, 280, 321, 588, 349, (1, 1, 1))
+    lost = Word("は", 30.0, 338, 316, 362, 362, (1, 1, 2))
+    assert [w.text for w in lost_glyph_ends([host, lost])] == ["農業は行われていない。"]
+
+
+def test_a_box_holding_another_word_has_no_room_for_a_glyph():
+    # `第２問`: Tesseract boxed `第` over the digit too, and read `問` apart inside that box.
+    host = Word("第", 90.0, 280, 321, 363, 349, (1, 1, 1))
+    digit = Word("2", 90.0, 318, 322, 332, 349, (1, 1, 1))
+    lost = Word("問", 40.0, 340, 316, 365, 362, (1, 1, 2))
+    assert lost_glyph_ends([host, digit, lost]) == [host, digit, lost]
+
+
+def _drawn(pieces: list[str], dpi: int, blur: float) -> tuple[np.ndarray, list[Word]]:
+    """`pieces` drawn solid in Noto Sans CJK JP at 10.5 pt, scanned at `dpi` with `blur` and rendered at 300 dpi; each
+    piece a word boxed on its ink, as Tesseract reads `７１０年` (`710`, `年`)."""
+    from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+    from pipeline.devkit.sample.pdfgen import cjk_font
+
+    path = cjk_font()
+    if path is None:
+        pytest.skip("fonts-noto-cjk is not installed")
+    size = 44  # 10.5 pt at 300 dpi
+    font = ImageFont.truetype(str(path), size, index=0)
+    image = Image.new("L", (40 + 2 * size * sum(len(p) for p in pieces), 3 * size), 255)
+    draw = ImageDraw.Draw(image)
+    words, x = [], 20
+    for piece in pieces:
+        box = [int(v) for v in draw.textbbox((x, 2 * size), piece, font=font, anchor="ls")]
+        draw.text((x, 2 * size), piece, font=font, fill=0, anchor="ls")
+        words.append(Word(piece.translate(str.maketrans("０１２３４５６７８９", "0123456789")), 90.0, *box, (1, 1, 1)))
+        x = int(x + draw.textlength(piece, font=font))
+    scanned = image.resize((image.width * dpi // 300, image.height * dpi // 300), Image.Resampling.BOX).filter(ImageFilter.GaussianBlur(blur))
+    return np.asarray(scanned.resize(image.size, Image.Resampling.BILINEAR)) < 128, words
+
+
+@pytest.mark.parametrize("scan", [(150, 0.8), (200, 0.6), (300, 0.4)], ids=lambda s: f"{s[0]}dpi")
+def test_digits_set_full_width_are_told_from_plain_digits_by_their_pitch(scan):
+    # Tesseract reads `７１０年` as `710` and `年`; the digits stand a glyph's cell apart, plain ones half a cell.
+    ink, words = _drawn(["７１０", "年", "の", "１１９２", "年", "と", "2031", "年", "の", "5", "問"], *scan)
+    read = [w.text for w in full_width_digits(words, ink)]
+    assert read == ["７１０", "年", "の", "１１９２", "年", "と", "2031", "年", "の", "5", "問"]
+    assert [w.text for w in join_wide_glyph_pieces(full_width_digits(words, ink), unspaced=True)] == ["７１０年の１１９２年と", "2031", "年の", "5", "問"]
+
+
+def test_a_box_reaching_over_its_neighbours_takes_none_of_them():
+    # Tesseract boxed `農業` over seven cells, the glyphs after it read as pieces of their own inside that box.
+    host = Word("農業", 96.0, 280, 1808, 480, 1836, (1, 1, 1))
+    pieces = [Word("は", 50.0, 338, 1806, 362, 1840, (1, 1, 2)), Word("行わ", 50.0, 366, 1806, 420, 1840, (1, 1, 2))]
+    assert lost_glyph_ends([host, *pieces]) == [host, *pieces]
+    assert lost_glyph_ends([host, pieces[0]]) == [host, pieces[0]]  # alone: room for five more glyphs, not one
