@@ -201,7 +201,10 @@ def _fills(ink: np.ndarray, block: int) -> np.ndarray:
     block (a glyph's strokes are a point or two wide, never a solid block of FILL_BLOCK points)."""
     height, width = ink.shape
     rows, columns = height // block, width // block
-    solid = ink[: rows * block, : columns * block].reshape(rows, block, columns, block).all(axis=(1, 3))
+    cut = ink[: rows * block, : columns * block]
+    solid = cut[0::block, 0::block].copy()  # each block's pixels AND-ed one place of the block at a time
+    for place in range(1, block * block):
+        solid &= cut[place // block::block, place % block::block]
     if not solid.any():
         return np.zeros_like(ink)
     grown = solid.copy()
@@ -210,7 +213,7 @@ def _fills(ink: np.ndarray, block: int) -> np.ndarray:
     grown[:, 1:] |= grown[:, :-1].copy()
     grown[:, :-1] |= grown[:, 1:].copy()
     fills = np.zeros_like(ink)
-    fills[: rows * block, : columns * block] = np.repeat(np.repeat(grown, block, axis=0), block, axis=1)
+    fills[: rows * block, : columns * block].reshape(rows, block, columns, block)[:] = grown[:, None, :, None]
     return fills
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from pipeline.languages import all_languages
 
@@ -98,16 +99,21 @@ def assess_text_layer(text: str, *, image_coverage: float = 0.0, curved_paths: i
     # `is_bad_glyph` as a character class): a page's thousands of characters, once each.
     tokens = plain.split()  # never empty: a lone letter split off, or a token opening with one
     glyphs = "".join(tokens)
-    letters = sum(map(str.isalpha, glyphs))
-    alnum = sum(map(str.isalnum, glyphs))
+    # Letters and letters-or-digits counted by the page's distinct characters: every character that is
+    # not one is counted by `str.count` (a C scan), not each of the page's thousands asked in turn.
+    distinct = set(glyphs)
+    alpha = {ch for ch in distinct if ch.isalpha()}
+    letters = len(glyphs) - sum(map(glyphs.count, distinct - alpha))
+    alnum = len(glyphs) - sum(glyphs.count(ch) for ch in distinct if not ch.isalnum())
     bad = cids + len(_BAD_GLYPH.findall(glyphs))
     total = len(glyphs) + cids
     bad_share = bad / total if total else 0.0
     alnum_share = alnum / total if total else 1.0
 
-    # A word holds a letter: most are letters only (`str.isalpha`, one C call), the rest are looked into.
-    mixed = [t for t in tokens if not t.isalpha()]
-    words = len(tokens) - sum(1 for t in mixed if not any(map(str.isalpha, t)))
+    # A word holds a letter: most are letters only (`str.isalpha`, one C call), the rest are looked into
+    # (a token with none of the page's letters in it has none).
+    mixed = list(filterfalse(str.isalpha, tokens))
+    words = len(tokens) - sum(map(alpha.isdisjoint, mixed))
     # Split off: a lone letter of `_DIACRITIC_LETTERS`, or a longer token opening with one of
     # `_NEVER_INITIAL`; only tokens opening with a letter of either set can be, the rest are not looked into.
     opening = [t for t in tokens if t[0] in _SPLIT_OPENINGS]
@@ -175,6 +181,21 @@ def curved_path_count(page) -> int:
                 count += 1
                 break
     return count
+
+
+def assess_page(text: str, page) -> TextLayerVerdict:
+    """`assess_text_layer` of a pypdfium2 page's `text`, its page objects walked only where what they say can
+    change the verdict: both only where `text` as given holds under SCAN_MAX_LETTERS letters (the verdict's own
+    count, of the text less its (cid:NN) and leaders, is never more, so it is asked first); the curved paths
+    only where the verdict counts under OUTLINE_MAX_LETTERS and the images have not already made the page a
+    scan (the outline test is asked only after the scan test fails). A page of text is walked for neither."""
+    verdict = assess_text_layer(text)
+    if verdict.letters >= SCAN_MAX_LETTERS or sum(map(str.isalpha, text)) >= SCAN_MAX_LETTERS:
+        return verdict
+    coverage = image_coverage(page)
+    if verdict.letters >= OUTLINE_MAX_LETTERS or coverage >= SCAN_MIN_IMAGE_COVERAGE:
+        return assess_text_layer(text, image_coverage=coverage)
+    return assess_text_layer(text, image_coverage=coverage, curved_paths=curved_path_count(page))
 
 
 def text_layer_usable(text: str, *, image_coverage: float = 0.0, curved_paths: int = 0) -> bool:

@@ -211,14 +211,7 @@ def _text_lines(glyphs: list[Glyph] | GlyphArrays, width: float, height: float, 
 def _layer_verdict(lines: list[Line], page: pdfium.PdfPage) -> tuple[bool, str | None]:
     """(usable, why not): pipeline.extract.quality decides; the page-object walks it can use (image
     coverage, curved paths) run only for pages with almost no text, where a scan or outlines may hide."""
-    text = "\n".join(line.text for line in lines)
-    letters = sum(map(str.isalpha, text))
-    if letters < quality.SCAN_MAX_LETTERS:
-        verdict = quality.assess_text_layer(
-            text, image_coverage=quality.image_coverage(page), curved_paths=quality.curved_path_count(page)
-        )
-    else:
-        verdict = quality.assess_text_layer(text)
+    verdict = quality.assess_page("\n".join(line.text for line in lines), page)
     return verdict.usable, verdict.reason
 
 

@@ -421,20 +421,62 @@ def straight_rules(dark: np.ndarray, length: int) -> np.ndarray:
     on a long band run is the rule's when it is thin there: not dark on both sides across the run. A
     descender's tip or a stem touching the rule has ink beyond it and is kept; a letter's stroke, whose
     band stays short, is kept."""
-    return _drifting_runs(dark, length, axis=1) | _drifting_runs(dark, length, axis=0)
+    covered = np.zeros(dark.shape, dtype=bool)
+    _drifting_runs(dark, length, 1, covered)
+    _drifting_runs(dark, length, 0, covered)
+    return covered
 
 
-def _drifting_runs(dark: np.ndarray, length: int, axis: int) -> np.ndarray:
-    """Dark pixels on a straight run at least `length` long along `axis`, or thin ones on such a run of
-    `dark` widened by one pixel across `axis`."""
-    before, after = np.zeros_like(dark), np.zeros_like(dark)  # the neighbour across the run on each side
+def _drifting_runs(dark: np.ndarray, length: int, axis: int, covered: np.ndarray) -> None:
+    """Into `covered`: dark pixels on a straight run at least `length` long along `axis`, or thin ones (not
+    dark on both sides across the run) on such a run of `dark` widened by one pixel across `axis` (the band).
+
+    Worked out only on the lines (rows along axis 1, columns along axis 0) where the band can hold such a run
+    (`straight_runs`' aligned-block test): `dark` lies inside its band, so a line with no long band run holds
+    no long dark run either, and nothing of it is covered; the thin test is made on those lines alone."""
+    work = dark if axis == 1 else dark.T
+    h, w = work.shape
+    block = max(1, length // 2)
+    if w < length or h == 0:
+        return
+    band = dark.copy()  # dark, or a neighbour across the run dark
     if axis == 1:
-        before[1:], after[:-1] = dark[:-1], dark[1:]
+        band[1:] |= dark[:-1]
+        band[:-1] |= dark[1:]
+        aligned = band[:, 0 : w // block * block : block].copy()  # the blocks along a row, AND-ed a column at a time
+        for k in range(1, block):
+            aligned &= band[:, k : w // block * block : block]
+        lines = np.flatnonzero(aligned.any(axis=1))
     else:
-        before[:, 1:], after[:, :-1] = dark[:, :-1], dark[:, 1:]
-    band = dark | before | after
-    thin = dark & ~(before & after)
-    return straight_runs(dark, length, axis) | (thin & straight_runs(band, length, axis))
+        band[:, 1:] |= dark[:, :-1]
+        band[:, :-1] |= dark[:, 1:]
+        lines = np.flatnonzero(band[: w // block * block].reshape(w // block, block, h).all(axis=1).any(axis=0))
+    if lines.size == 0:
+        return
+    own = work[lines]
+    before, after = work[np.maximum(lines - 1, 0)], work[np.minimum(lines + 1, h - 1)]
+    before[lines == 0] = False  # the page's edge: no neighbour across
+    after[lines == h - 1] = False
+    found = _long_runs(own, length) | (own & ~(before & after) & _long_runs(band[lines] if axis == 1 else band.T[lines], length))
+    if axis == 1:
+        covered[lines] |= found
+    else:
+        covered[:, lines] |= found.T
+
+
+def _long_runs(rows: np.ndarray, length: int) -> np.ndarray:
+    """The pixels of each of `rows` (a 2-d boolean array) on a run of True at least `length` long."""
+    n, w = rows.shape
+    padded = np.zeros((n, w + 2), dtype=np.int8)
+    padded[:, 1:-1] = rows
+    steps = np.diff(padded, axis=1)
+    start_rows, start_cols = np.nonzero(steps == 1)  # row-major, so starts and ends pair up in order
+    _, end_cols = np.nonzero(steps == -1)
+    long = end_cols - start_cols >= length
+    kept = np.zeros((n, w), dtype=bool)
+    for row, first, stop in zip(start_rows[long].tolist(), start_cols[long].tolist(), end_cols[long].tolist()):
+        kept[row, first:stop] = True
+    return kept
 
 
 def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:

@@ -63,3 +63,23 @@ def test_ink_touching_every_edge_and_a_page_without_ink():
     ink[420:423, 590:595] = True  # glyph-sized ink against the right edge
     assert np.array_equal(inked._leftover_ink(ink, []), _whole_page(ink, []))
     assert inked._leftover_ink(ink, [])[420:423, 590:595].all()  # what is not a rule or a fill stays
+
+
+def test_fills_are_every_wholly_dark_block_grown_by_a_block_as_a_block_by_block_scan_finds_them():
+    from pipeline.extract.inked import _fills
+
+    def by_blocks(ink: np.ndarray, block: int) -> np.ndarray:
+        rows, columns = ink.shape[0] // block, ink.shape[1] // block
+        solid = np.array([[ink[r * block:(r + 1) * block, c * block:(c + 1) * block].all() for c in range(columns)]
+                          for r in range(rows)], dtype=bool).reshape(rows, columns)
+        fills = np.zeros_like(ink)
+        for r, c in zip(*np.nonzero(solid)):
+            fills[max(0, r - 1) * block:(r + 2) * block, max(0, c - 1) * block:(c + 2) * block] = True
+        fills[rows * block:], fills[:, columns * block:] = False, False  # the part past the last whole block
+        return fills
+
+    rng = np.random.default_rng(5)
+    for _ in range(80):
+        ink = rng.random(tuple(rng.integers(1, 50, 2))) < rng.uniform(0.5, 0.99)
+        for block in (1, 2, 4):
+            assert (_fills(ink, block) == by_blocks(ink, block)).all(), (ink.shape, block)

@@ -203,3 +203,60 @@ def test_split_diacritics_are_counted_token_by_token():
         assert assess_text_layer(text).split_share == expected
         shares.add(expected)
     assert len(shares) > 50  # the texts were of every mix, not all alike
+
+
+class _Unwalkable:
+    """A page whose objects may not be walked: any walk fails the test."""
+
+    def get_size(self):
+        raise AssertionError("the page's objects were walked")
+
+    get_objects = get_size
+
+
+class _Walked:
+    """A page whose walks answer `coverage` (one image) and `curved` paths, counting what was asked."""
+
+    def __init__(self, coverage: float, curved: int):
+        self.coverage, self.curved, self.asked = coverage, curved, []
+
+    def get_size(self):
+        return 100.0, 100.0
+
+    def get_objects(self, filter, max_depth):  # noqa: A002 - pypdfium2's own name
+        import pypdfium2.raw as pdfium_c
+
+        kind = filter[0]
+        self.asked.append(kind)
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            side = 100.0 * self.coverage ** 0.5
+            return [type("Image", (), {"get_bounds": lambda _self: (0.0, 0.0, side, side)})()]
+        return []
+
+
+def test_a_page_of_text_is_judged_without_walking_its_objects():
+    from pipeline.extract.quality import assess_page
+
+    assert assess_page(CLEAN_POLISH, _Unwalkable()) == assess_text_layer(CLEAN_POLISH)
+
+
+def test_a_page_with_few_letters_is_walked_only_for_what_can_change_its_verdict(monkeypatch):
+    import pypdfium2.raw as pdfium_c
+
+    from pipeline.extract import quality
+
+    monkeypatch.setattr(quality, "curved_path_count", lambda page: page.asked.append("curved") or page.curved)
+    # Images over most of the page make it a scan whatever its paths: the curved paths are not counted.
+    scan = _Walked(0.9, 400)
+    verdict = quality.assess_page("Strona 3", scan)
+    assert verdict == assess_text_layer("Strona 3", image_coverage=0.9, curved_paths=400)
+    assert verdict.reason.startswith("scanned page") and scan.asked == [pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    # Few letters and no large image: the outline test needs the curved paths.
+    drawn = _Walked(0.0, 400)
+    verdict = quality.assess_page("Strona 3", drawn)
+    assert verdict.reason.startswith("text drawn as outlines") and drawn.asked[-1] == "curved"
+    # 20 to 39 letters: the outline test cannot hold, the scan test still can.
+    text = "Arkusz egzaminacyjny zadania"  # 26 letters
+    between = _Walked(0.1, 400)
+    assert quality.assess_page(text, between) == assess_text_layer(text, image_coverage=0.1, curved_paths=400)
+    assert between.asked == [pdfium_c.FPDF_PAGEOBJ_IMAGE]

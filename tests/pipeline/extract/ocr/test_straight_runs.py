@@ -108,3 +108,26 @@ def test_letters_beside_each_other_are_no_rule():
         dark[10:22, start:start + 3] = True  # stems
         dark[21, start:start + 8] = True     # their feet, apart
     assert not straight_rules(dark, 80).any()
+
+
+def _rules_by_definition(dark: np.ndarray, length: int) -> np.ndarray:
+    """`straight_rules` as its docstring defines it, worked out on every pixel of the page: straight runs, and
+    thin pixels on a run of the ink widened by one pixel across, along rows and along columns."""
+    found = np.zeros_like(dark)
+    for work, back in ((dark, False), (dark.T, True)):
+        before, after = np.zeros_like(work), np.zeros_like(work)
+        before[1:], after[:-1] = work[:-1], work[1:]
+        band, thin = work | before | after, work & ~(before & after)
+        along = _brute_force(work, length) | (thin & _brute_force(band, length))
+        found |= along.T if back else along
+    return found
+
+
+def test_rules_are_worked_out_only_on_the_lines_that_can_hold_one_and_lose_nothing_elsewhere():
+    # Only the rows (columns) whose widened ink holds a whole aligned block of half the length are looked at:
+    # the result is the one the definition gives on every pixel, at the page's edges too.
+    rng = np.random.default_rng(31)
+    for _ in range(60):
+        dark = rng.random(tuple(rng.integers(1, 48, 2))) < rng.uniform(0.3, 0.97)
+        for length in (1, 2, 5, 9, 24):
+            assert (straight_rules(dark, length) == _rules_by_definition(dark, length)).all(), (dark.shape, length)
