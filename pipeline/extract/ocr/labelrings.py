@@ -11,7 +11,8 @@ from what it encloses (`MOAT`: a round letter's stroke lies where a ring has pap
 centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring). A piece too wide for a ring
 (a ring glued to its word, `①zielonej`) is tried for one at either end, cut from the rest by its circle.
 The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
-(only the ink near its centre kept, `ringshapes.RING_KEEP`) and enlarged; a ring whose reading is the plain form of
+(only the ink near its centre kept, `ringshapes.RING_KEEP`) and enlarged (an inside the stack leaves unread is read
+again alone at two smaller sizes, and taken only where both read the same glyph); a ring whose reading is the plain form of
 a label becomes a word of that label, standing where the ring stands, on the line of the words it
 was read into (whatever was read across the ring is cut away; what lies past it is kept: `ringplacing`). Rings
 left unread take the label their sequence pins down (`ringsequence.by_sequence`), said in the page's notes.
