@@ -82,10 +82,6 @@ PITCH_SLACK = 0.3  # of the column's pitch: how far a row may stand from the pla
 LINE_SLACK = 0.33  # of a line's height: how far past it a piece on the line may reach (a descender reaches ~0.27)
 BLOCK_GAP = 3.5  # row pitches: white (or a heading) this tall down a column parts two blocks of entries, each counted alone
 MARK_MIN_SHARE = 0.3  # of a column's number readings that must carry a mark before the column's numbers are written with it
-DOT_MIN_SHARE = 0.35  # of the key's numbers whose ink ends in a dot (`_dotted_share`) before "." is their mark, read or not
-DOT_INK = 192  # grey level: darker is a dot's ink (a blurred dot is paler than a digit's stroke)
-DOT_REACH = 0.8  # of a row's height: how far right of the last digit a number's dot may stand (Arial's "1." sets it 0.55 off)
-DOT_MIN_PIXELS = 3  # dark pixels that make a dot (a lone speck of noise is one or two)
 NUMBER_MARKS = ".):"  # what a list key's numbers end with, read with their digits and taken off
 LINE_OFFSET = 900_000  # lines of this pass within `tablecells`' held-apart range (its tables use the lower ones)
 _NUMBER_MARK = re.compile(r"^\d+(?P<mark>[^\w\s]{0,2})$")
@@ -323,13 +319,10 @@ def _places(column: list[Entry]) -> list[int] | None:
     return places
 
 
-def _mark(marks: list[str], words: list[Word], column: list[Entry], dotted: float = 0.0) -> str:
+def _mark(marks: list[str], words: list[Word], column: list[Entry]) -> str:
     """The mark the key's numbers are printed with ("." of "12."): the one most often read with them,
     by the digit reading (`marks`) and by Tesseract's page reading; a mark read with at least `MARK_MIN_SHARE` of
-    them wins over none (a blurred dot, pale beside its digit, is dropped more often than it is read). Where no
-    mark is read that often but the numbers' ink ends in a dot on most of them (`dotted`, `_dotted_share`), the
-    mark is "." (specks on a 150 dpi scan: the dot read with 11 numbers of 114, and the key's entry pattern
-    then refused every entry written without it)."""
+    them wins over none (a blurred dot, pale beside its digit, is dropped more often than it is read)."""
     marks = list(marks)
     for entry in column:
         for w in words:
@@ -338,41 +331,7 @@ def _mark(marks: list[str], words: list[Word], column: list[Entry], dotted: floa
     printed = Counter(mark for mark in marks if mark)
     if printed and printed.most_common(1)[0][1] >= MARK_MIN_SHARE * len(marks):
         return printed.most_common(1)[0][0]  # a faint dot lost to the threshold in most crops is still the column's mark
-    if dotted >= DOT_MIN_SHARE and (not printed or printed.most_common(1)[0][0] == "."):
-        return "."  # the dots are there in the ink, read or not
     return Counter(marks).most_common(1)[0][0] if marks else ""
-
-
-def _dotted_share(grey: np.ndarray, entries: list[Entry]) -> float:
-    """The share of `entries` whose number ends in a dot: the first ink right of its last digit (within `DOT_REACH` of
-    the row's height, short of its dash and its answer) narrow, whole (white before and past it:
-    not a dash's fringe cut at the edge), on the baseline and not one lone pixel. Ink is taken
-    at `DOT_INK`, paler than `INK_BELOW` (a blurred dot at 150 dpi is grey), the digits with their grey fringe.
-    A dash is wide, a colon's upper dot and a `)` reach above the baseline: neither is a dot."""
-    if not entries:
-        return 0.0
-    dotted = 0
-    for entry in entries:
-        left, top, right, bottom = entry.number
-        height = bottom - top
-        ink = grey[top:bottom, left:right] < DOT_INK  # the digits with their grey fringe: the dot is sought past it
-        tall = [(start, end) for start, end in ink_runs(np.asarray(ink.any(axis=0)), 0)
-                if np.ptp(np.flatnonzero(ink[:, start:end].any(axis=1))) + 1 >= ANSWER_MIN_HEIGHT * height]
-        if not tall:
-            continue
-        start = left + tall[-1][1]
-        end = min(start + round(DOT_REACH * height), (entry.dash or entry.answer)[0])
-        beside = grey[top:bottom + 1, start:end] < DOT_INK
-        runs = ink_runs(np.asarray(beside.any(axis=0)), 0)
-        if runs and runs[0][0] == 0:  # the last digit's grey fringe, past the number's box (cut at `INK_BELOW`)
-            runs = runs[1:]
-        if not runs:
-            continue
-        first, last = runs[0]  # the first ink past the digits: a dot, or a dash, a colon, a speck
-        rows = np.flatnonzero(beside[:, first:last].any(axis=1))
-        dotted += bool(last < beside.shape[1] and last - first < DASH_MIN_WIDTH * height and rows[0] >= BASELINE_FROM * height
-                       and beside[:, first:last].sum() >= DOT_MIN_PIXELS)
-    return dotted / len(entries)
 
 
 def _extent(entry: Entry) -> tuple[float, float]:
@@ -531,8 +490,7 @@ def read_list_cells(
             numbered.append((column, [run[place] for place in places], column_digits, [place in anchors for place in places]))
             marks += column_marks
     # One mark for the page's key: a block of five under a heading reads too few dots of its own.
-    entries_numbered = [e for column, _, _, _ in numbered for e in column]
-    mark = _mark(marks, words, entries_numbered, _dotted_share(np.asarray(grey.convert("L")), entries_numbered))
+    mark = _mark(marks, words, [e for column, _, _, _ in numbered for e in column])
     keyed = [(column, run, mark, digits, anchored) for column, run, digits, anchored in numbered]
     if not keyed:
         return words
