@@ -3,6 +3,7 @@ resolutions, blurs and JPEG qualities, extracted by OCR and read by the spec's k
 compared with the answer printed.
 
     python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90] [--tilt -2,0,2] [--disable list-cells]
+    python -m pipeline.devkit.keyscans --scans 170/0.65/78,150/0.75/72/0/s0.002   # named scans instead of the product
 
 A share of entries right per family and scan, the entries wrong, missing and reported; never a shift
 passes unseen: an answer given to the wrong question counts as wrong.
@@ -23,7 +24,7 @@ from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.layoutkeysheets import LAYOUT_CHECKING, LAYOUT_TUNING
 from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
-from pipeline.devkit.sample.scansetting import ScanSetting
+from pipeline.devkit.sample.scansetting import SYNTAX, ScanSetting
 from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
 from pipeline.languages import language_for_tesseract
@@ -129,12 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
     parser.add_argument("--tilt", default="0", help="degrees the page is turned by on the scan, comma-separated")
+    parser.add_argument("--scans", default="", help=f"scans to read ({SYNTAX}), comma-separated: these instead of --dpi/--blur/--jpeg/--tilt")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
     args = parser.parse_args(argv)
     families = {**TUNING, **SHORT_TUNING, **LAYOUT_TUNING, **CHECKING, **SHORT_CHECKING, **LAYOUT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
+    scans = ScanSetting.parse_list(args.scans) if args.scans else [ScanSetting(dpi, blur, jpeg, tilt) for dpi, blur, jpeg, tilt in itertools.product(
+        [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")],
+        [float(v) for v in args.tilt.split(",")])]
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
@@ -143,11 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
             print(f"{kind:8} {name:15} {text.scan:22} right {text.right:3}/{text.total} ({text.share:.0%})", flush=True)
-            for dpi, blur, jpeg, tilt in itertools.product(
-                [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")],
-                [float(v) for v in args.tilt.split(",")]
-            ):
-                result, table = measure(sheet, Path(tmp), ScanSetting(dpi, blur, jpeg, tilt), seed=args.seed, disabled=disabled)
+            for setting in scans:
+                result, table = measure(sheet, Path(tmp), setting, seed=args.seed, disabled=disabled)
                 print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
                       f"(unaccounted {result.unaccounted}) flagged {result.flagged} (of the wrong {result.wrong_flagged}) "

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from pipeline.extract.document import UNREAD_CELL
+
 # Ink height of a whole text line (top of accents/ascenders to bottom of descenders), in font sizes.
 LINE_HEIGHT_PER_SIZE = 0.95
 
@@ -155,9 +157,11 @@ def line_sizes(words: list[Word]) -> dict[tuple[int, int, int], float]:
         heights = sorted(w.bottom - w.top for w in members)
         extent = max(w.bottom for w in members) - min(w.top for w in members)
         ink = min(extent, 1.6 * heights[len(heights) // 2])
-        if all(_CAP_HEIGHT_CHARS.match(w.text) for w in members):
+        # A cell left unread (`UNREAD_CELL`) says nothing of its line's letters: a key row "2. B   2. ?" is capitals.
+        read = [w for w in members if w.text != UNREAD_CELL] or members
+        if all(_CAP_HEIGHT_CHARS.match(w.text) for w in read):
             sizes[key] = ink / CAP_HEIGHT_PER_SIZE
-        elif all(_X_HEIGHT_CHARS.match(w.text) for w in members):
+        elif all(_X_HEIGHT_CHARS.match(w.text) for w in read):
             sizes[key] = ink / X_HEIGHT_PER_SIZE
         else:
             sizes[key] = ink / LINE_HEIGHT_PER_SIZE
