@@ -9,7 +9,7 @@ words): at least SPLIT_FROM of it, and OVER_LETTER_GAPS times the token's median
 UNCLEAR_FROM of it the token stays as read and is unsure (`UNSURE_CONF`, which the certainty flag reads). A code printed
 tight (`B12`, `CD4`, `2a`, `10km`) has no such white and stays as read. Where the ink parts every character the gap's
 index is the boundary's; else the white nearest where the boundary falls by its share of the characters, within
-NEAR_BOUNDARY of the token's width.
+NEAR_BOUNDARY characters' mean width (NEAR_SHARE of the token's width at most).
 """
 from __future__ import annotations
 
@@ -23,7 +23,11 @@ from pipeline.extract.ocr.words import Word, letter_gaps, word_spaces
 SPLIT_FROM = 0.8  # of the line's word space
 UNCLEAR_FROM = 0.5  # of the line's word space: whiter than a letter gap, narrower than a space
 OVER_LETTER_GAPS = 2.0  # times the token's median gap between glyphs
-NEAR_BOUNDARY = 0.25  # share of the token's width between the white and where the boundary falls by characters
+# Characters' mean widths between the white and where the boundary falls by its share of the characters (a token the
+# ink does not part at every character): `(C)1917roketler` 0.5, `oD)81do` 0.3 on the 300 dpi scan; a quarter of the
+# token's width let a formula's `=SI(E20>1000;…` take a bracket's white as its `E|20` space at 150 dpi.
+NEAR_BOUNDARY = 1.0
+NEAR_SHARE = 0.25  # and at most this share of the token's width (a token of two or three characters)
 UNSURE_CONF = 0.0
 _BOUNDARY = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
 
@@ -82,11 +86,11 @@ def _split(word: Word, ink: np.ndarray, space: float) -> tuple[list[Word], bool]
 def _gap_at(k: int, text: str, gaps: np.ndarray, gap_starts: np.ndarray, width: int, whiter: np.ndarray) -> int | None:
     """The index of the white between characters k-1 and k when it is whiter than a letter gap (`whiter`): that gap
     where the ink parts every character, else the whiter gap nearest where character k starts by its share of the
-    characters, within NEAR_BOUNDARY of the token's width; None when there is none."""
+    characters, within NEAR_BOUNDARY characters' mean width; None when there is none."""
     if gaps.size == len(text) - 1:
         return k - 1 if k - 1 in whiter else None
     if whiter.size == 0:
         return None
     distance = np.abs(gap_starts[whiter] + gaps[whiter] / 2 - width * k / len(text))
     nearest = int(np.argmin(distance))
-    return int(whiter[nearest]) if distance[nearest] <= NEAR_BOUNDARY * width else None
+    return int(whiter[nearest]) if distance[nearest] <= min(NEAR_BOUNDARY * width / len(text), NEAR_SHARE * width) else None

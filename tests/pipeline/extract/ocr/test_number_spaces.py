@@ -66,6 +66,14 @@ def test_codes_printed_tight_stay_as_read_and_sure_from_200_dpi(font: Path, scan
 
 
 @pytest.mark.parametrize("scan", SCANS, ids=lambda s: f"{s.dpi}dpi-{s.noise}")
+@pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
+def test_a_formula_whose_ink_does_not_part_every_character_is_never_split(font: Path, scan: Scan):
+    """`=SI(E20>1000;…`: its brackets' and quotes' whites are no space between `E` and `20`, however near they lie."""
+    ink, words = drawn_row('la fórmula =SI(E20>1000;"Grande";"Pequeño") devuelve el texto', font, scan)
+    assert [w.text for w in split_number_words(words, ink)[0]] == [w.text for w in words]
+
+
+@pytest.mark.parametrize("scan", SCANS, ids=lambda s: f"{s.dpi}dpi-{s.noise}")
 def test_a_white_between_a_letter_gap_and_a_word_space_leaves_the_token_unsure(scan: Scan):
     """`|` draws half a space: more than any letter gap, less than the line's word spaces."""
     ink, words = drawn_row("Jarzębiny odliczenie bielik 1904|lice donikąd tworcow", FONTS[0], scan)
