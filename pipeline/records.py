@@ -154,7 +154,9 @@ def question_id(source: str, year: int, session: str | None, sheet_code: str | N
     return ":".join(_SLUG.sub("_", p).strip("_") or "-" for p in parts)
 
 
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")  # from the Unicode data the `regex` module carries
+# Invisible characters (zero-width, soft hyphen, joiners…), from the Unicode data the `regex` module carries; ids and
+# the leakage check's canonical text both drop them (`split.canonical`).
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
 
 
 def id_key(qid: str) -> str:
@@ -164,7 +166,7 @@ def id_key(qid: str) -> str:
     as that other id to every reader, so ids are compared unique in this form (`alike_ids`)."""
     if qid.isascii():
         return qid
-    return unicodedata.normalize("NFKC", _IGNORABLE.sub("", qid))
+    return unicodedata.normalize("NFKC", IGNORABLE.sub("", qid))
 
 
 def alike_ids(ids: typing.Iterable[str]) -> list[list[str]]:

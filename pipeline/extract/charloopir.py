@@ -22,67 +22,46 @@ import ctypes
 from dataclasses import dataclass
 from typing import Any
 
-# The C signatures (pdfium's public headers): FPDF_TEXTPAGE is a pointer, a character index an int, a
-# FPDF_BOOL an int; FS_RECTF is four floats (left, top, right, bottom).
-_IR = r"""
-declare i32 @FPDFText_HasUnicodeMapError(i8*, i32)
-declare i32 @FPDFText_GetLooseCharBox(i8*, i32, float*)
-declare i32 @FPDFText_GetFontWeight(i8*, i32)
 
-define void @map_errors(i8* %page, i32 %count, i32* %flags) {
+def _loop(name: str, parameters: str, body: str) -> str:
+    """One function that runs `body` for each `%k` from 0 to `%count` - 1 (nothing where `%count` <= 0): the frame
+    every loop here shares."""
+    return f"""
+define void @{name}(i8* %page, {parameters}) {{
 entry:
   %none = icmp sle i32 %count, 0
   br i1 %none, label %done, label %loop
 loop:
   %k = phi i32 [0, %entry], [%next, %loop]
-  %flag = call i32 @FPDFText_HasUnicodeMapError(i8* %page, i32 %k)
-  %at = getelementptr i32, i32* %flags, i32 %k
-  store i32 %flag, i32* %at
+{body}
   %next = add i32 %k, 1
   %more = icmp slt i32 %next, %count
   br i1 %more, label %loop, label %done
 done:
   ret void
-}
+}}
+"""
 
-define void @loose_boxes(i8* %page, i32* %indices, i32 %count, float* %rects, i32* %found) {
-entry:
-  %none = icmp sle i32 %count, 0
-  br i1 %none, label %done, label %loop
-loop:
-  %k = phi i32 [0, %entry], [%next, %loop]
-  %index_at = getelementptr i32, i32* %indices, i32 %k
-  %index = load i32, i32* %index_at
+
+_INDEX = """  %index_at = getelementptr i32, i32* %indices, i32 %k
+  %index = load i32, i32* %index_at"""
+# The C signatures (pdfium's public headers): FPDF_TEXTPAGE is a pointer, a character index an int, a
+# FPDF_BOOL an int; FS_RECTF is four floats (left, top, right, bottom).
+_IR = """
+declare i32 @FPDFText_HasUnicodeMapError(i8*, i32)
+declare i32 @FPDFText_GetLooseCharBox(i8*, i32, float*)
+declare i32 @FPDFText_GetFontWeight(i8*, i32)
+""" + _loop("map_errors", "i32 %count, i32* %flags", """  %flag = call i32 @FPDFText_HasUnicodeMapError(i8* %page, i32 %k)
+  %at = getelementptr i32, i32* %flags, i32 %k
+  store i32 %flag, i32* %at""") + _loop("loose_boxes", "i32* %indices, i32 %count, float* %rects, i32* %found", _INDEX + """
   %row = mul i32 %k, 4
   %rect = getelementptr float, float* %rects, i32 %row
   %ok = call i32 @FPDFText_GetLooseCharBox(i8* %page, i32 %index, float* %rect)
   %at = getelementptr i32, i32* %found, i32 %k
-  store i32 %ok, i32* %at
-  %next = add i32 %k, 1
-  %more = icmp slt i32 %next, %count
-  br i1 %more, label %loop, label %done
-done:
-  ret void
-}
-
-define void @font_weights(i8* %page, i32* %indices, i32 %count, i32* %weights) {
-entry:
-  %none = icmp sle i32 %count, 0
-  br i1 %none, label %done, label %loop
-loop:
-  %k = phi i32 [0, %entry], [%next, %loop]
-  %index_at = getelementptr i32, i32* %indices, i32 %k
-  %index = load i32, i32* %index_at
+  store i32 %ok, i32* %at""") + _loop("font_weights", "i32* %indices, i32 %count, i32* %weights", _INDEX + """
   %weight = call i32 @FPDFText_GetFontWeight(i8* %page, i32 %index)
   %at = getelementptr i32, i32* %weights, i32 %k
-  store i32 %weight, i32* %at
-  %next = add i32 %k, 1
-  %more = icmp slt i32 %next, %count
-  br i1 %more, label %loop, label %done
-done:
-  ret void
-}
-"""
+  store i32 %weight, i32* %at""")
 _FUNCTIONS = ("FPDFText_HasUnicodeMapError", "FPDFText_GetLooseCharBox", "FPDFText_GetFontWeight")
 _VOID_P, _INT = ctypes.c_void_p, ctypes.c_int32
 

@@ -33,9 +33,8 @@ from pathlib import Path
 
 import regex
 
-from pipeline.records import Question
+from pipeline.records import IGNORABLE, Question
 
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}+")
 # Accents left after NFD (Polish ogonek, Greek tonos, Slovak caron…) and enclosing marks (a circle, a square, a
 # keycap drawn round the letter before it), which add nothing a reader reads.
 _COMBINING = regex.compile(r"[\p{Mn}\p{Me}]+")
@@ -108,10 +107,10 @@ def canonical_text(text: str, fold: str = "small") -> str:
     """The form two copies of one text share whatever invisible characters, look-alike letters,
     compatibility forms, OCR, case, accents or punctuation did to them. `fold` says which case's
     look-alikes are folded (see CASE_FOLDS)."""
-    text = digits_by_value(unicodedata.normalize("NFKC", _IGNORABLE.sub("", text)))
+    text = digits_by_value(unicodedata.normalize("NFKC", IGNORABLE.sub("", text)))
     text = text.casefold() if fold == "small" else text.upper()
     text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
-    text = _COMBINING.sub("", _IGNORABLE.sub("", text))
+    text = _COMBINING.sub("", IGNORABLE.sub("", text))
     return " ".join(_NON_WORD.sub(" ", text).split())
 
 
