@@ -11,7 +11,8 @@ from what it encloses (`MOAT`: a round letter's stroke lies where a ring has pap
 centre (`CENTRE_INK`: a bold "O" or "0" has none there, so it is no ring). A piece too wide for a ring
 (a ring glued to its word, `①zielonej`) is tried for one at either end, cut from the rest by its circle.
 The rings of a page are read stacked, one under another, against the plain alphabet, each with its ring whitened
-(only the ink near its centre kept, `ringshapes.RING_KEEP`) and enlarged; a ring whose reading is the plain form of
+(only the ink near its centre kept, `ringshapes.RING_KEEP`) and enlarged (an inside the stack leaves unread is read
+again alone at two smaller sizes, and taken only where both read the same glyph); a ring whose reading is the plain form of
 a label becomes a word of that label, standing where the ring stands, on the line of the words it
 was read into (whatever was read across the ring is cut away; what lies past it is kept: `ringplacing`). Rings
 left unread take the label their sequence pins down (`ringsequence.by_sequence`), said in the page's notes.
@@ -29,12 +30,17 @@ from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tess
 from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.ringplacing import placed_rings
 from pipeline.extract.ocr.ringsequence import by_sequence, in_running_text, letters_only, ring_gutters
-from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, Ring, find_rings, ring_inside
+from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, RING_KEEP, Ring, find_rings, ring_inside
 from pipeline.extract.ocr.words import Word
 
 GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights before it is read
 STACK_PSM = 6  # a block of lines: the ring insides stacked one per line
 STACK_ROWS = 60  # insides read in one image at most (a page of 12 questions of 5 options: one image)
+# A key cell's box holding no whole ring: the ring holding its centre is looked for this many of its ink heights around
+# it (a ring is at most `ringshapes.RING_HEIGHTS` text heights tall, so half that reach holds it whole).
+CELL_REACH = 1.0
+ALONE_MAX = 12  # insides a stack left unread read again alone, at most (each two Tesseract calls)
+ALONE_SCALES = (0.75, 0.5)  # of an inside's enlarged size (`GLYPH_HEIGHTS`): 1.5 and 1 text heights
 
 
 def ring_alphabet(labels: Sequence[str] | None) -> dict[str, str] | None:
@@ -132,7 +138,25 @@ def _read_stacked(insides: list[Image.Image], whitelist: str, languages: Sequenc
             inside = [w for w in read if top - gap / 2 <= (w.top + w.bottom) / 2 < top + image.height + gap / 2]
             sure = len(inside) == 1 and len(inside[0].text) == 1
             readings.append((inside[0].text, inside[0].conf) if sure else ("", 0.0))
+    # An inside the stack left unread is read again alone, at `ALONE_SCALES` of its enlarged size: Tesseract dropped a
+    # clear 300 dpi "5" between two lines it read at 97, and read it alone as "3" at 43 enlarged, "5" at 90 and 97 at
+    # three quarters and half that size. It is taken only where both readings are the same one glyph (never a guess:
+    # readings that differ leave it unread), as sure as the less sure of the two.
+    for at in [i for i, (text, _) in enumerate(readings) if not text][:ALONE_MAX]:
+        alone = [_read_alone(insides[at], scale, gap, whitelist, languages, dpi, omp_thread_limit) for scale in ALONE_SCALES]
+        if alone[0] is not None and all(other is not None and other[0] == alone[0][0] for other in alone):
+            readings[at] = (alone[0][0], min(conf for _, conf in alone))  # type: ignore[misc]
     return readings
+
+
+def _read_alone(inside: Image.Image, scale: float, gap: int, whitelist: str, languages: Sequence[str], dpi: int,
+                omp_thread_limit: int | None) -> tuple[str, float] | None:
+    """One inside read alone at `scale` of its size against `whitelist`: its one glyph and confidence, or None."""
+    image = inside.resize((max(1, round(inside.width * scale)), max(1, round(inside.height * scale))), Image.Resampling.LANCZOS)
+    page, _ = stacked([image], gap)
+    read = [w for w in parse_tsv(run_tesseract(page, languages, dpi, omp_thread_limit=omp_thread_limit, psm=STACK_PSM,
+                                               whitelist=whitelist)) if w.text.strip()]
+    return (read[0].text, read[0].conf) if len(read) == 1 and len(read[0].text) == 1 else None
 
 
 def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], labels: Sequence[str], languages: Sequence[str],
@@ -146,13 +170,38 @@ def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]]
     for index, (left, top, right, bottom) in enumerate(boxes):
         crop = grey[top:bottom, left:right]
         rows = np.flatnonzero((crop < RING_INK_BELOW).any(axis=1))
-        rings = find_rings(crop, float(rows[-1] - rows[0] + 1)) if rows.size else []
+        if not rows.size:
+            continue
+        height = float(rows[-1] - rows[0] + 1)
+        rings = find_rings(crop, height)
         if len(rings) == 1:
             ring = rings[0]
             found[index] = Ring(left + ring.left, top + ring.top, left + ring.right, top + ring.bottom)
+        else:
+            holding = _ring_holding(grey, (left, top, right, bottom), height)
+            if holding is not None:
+                found[index] = holding
     if alphabet is None or not found:
         return [None] * len(boxes)
     glyph = round(GLYPH_HEIGHTS * float(np.median([r.bottom - r.top for r in found.values()])))
     insides = [_enlarged(ring_inside(grey[r.top : r.bottom, r.left : r.right]), glyph) for r in found.values()]
     readings = dict(zip(found, _read_stacked(insides, "".join(alphabet), _plain_reader(alphabet, languages), dpi, omp_thread_limit)))
     return [(alphabet[readings[i][0]], readings[i][1]) if readings.get(i, ("", 0.0))[0] in alphabet else None for i in range(len(boxes))]
+
+
+def _ring_holding(grey: np.ndarray, box: tuple[int, int, int, int], height: float) -> Ring | None:
+    """The one ring found by its shape within `CELL_REACH` of `height` (the box's ink height) around `box` whose
+    circle holds the box's centre, in page pixels; None where none or more than one does. A list key's answer box is
+    its digit's ink on the prepared page, where the thin ring was whitened: the crop of it with its margin may cut
+    the ring (a ⑤ boxed 15 px wide in a ring of 45), which is then found whole around it."""
+    reach = max(2, round(CELL_REACH * height))
+    left, top = max(0, box[0] - reach), max(0, box[1] - reach)
+    right, bottom = min(grey.shape[1], box[2] + reach), min(grey.shape[0], box[3] + reach)
+    centre_x, centre_y = (box[0] + box[2]) / 2 - left, (box[1] + box[3]) / 2 - top
+    holding = [r for r in find_rings(grey[top:bottom, left:right], height)
+               if np.hypot((centre_x - (r.left + r.right) / 2) / ((r.right - r.left) / 2),
+                           (centre_y - (r.top + r.bottom) / 2) / ((r.bottom - r.top) / 2)) <= RING_KEEP]
+    if len(holding) != 1:
+        return None
+    ring = holding[0]
+    return Ring(left + ring.left, top + ring.top, left + ring.right, top + ring.bottom)

@@ -16,7 +16,8 @@ geometry says where each entry is, and each part of it is read with its own alph
    rows placed by the column's pitch, so a row lost leaves a hole, never a shift) is a key column,
    and each entry takes the number its place gives;
 4. answers: the answer pieces of the key columns are read against the option labels (enclosed digits by
-   the digit in their ring); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
+   the ring found by its shape on the page before its light greys were whitened, its inside read as option labels
+   are, then by the digit in their ring: `cellreads.read_answers`, as `table-cells` reads them); a column whose answers are mostly (`ANSWER_MIN_SHARE`) no label is left as
    Tesseract read it (a question's numbered list of digits); in a key column, an answer that stays
    unread is `UNREAD_CELL` at its place, which the key reader reports for its question. Where the page
    reading holds one label read surely (`PAGE_LABEL_SURE`) at an answer's place, that label is kept:
@@ -455,10 +456,13 @@ def read_list_cells(
     dpi: int,
     omp_thread_limit: int | None,
     folder: Path,
+    scanned: np.ndarray | None = None,
 ) -> list[Word]:
     """`words` with each unruled list key's entries replaced by a number word and an answer word per entry
     (see the module's docstring); a page without such a key comes back as it is. `held`: words a ruled
-    table pass wrote, whose ink is not looked at again."""
+    table pass wrote, whose ink is not looked at again. `scanned`: the page before its light greys were whitened,
+    in `grey`'s pixels, where ringed answers are looked for by their shape (a thin ring at 150 dpi is grey, and
+    preparing the page whitens it); None: `grey`."""
     columns = list_entries(grey, held, dpi)
     if not columns:
         return words
@@ -496,7 +500,8 @@ def read_list_cells(
         return words
     answers = [e.answer for column, _, _, _, _ in keyed for e in column]
     labels_read = iter(read_answers(grey, [_padded(box, height, grey.size) for box in answers], labels, gap, languages, dpi,
-                                     omp_thread_limit, folder / "list-answers.pgm", psm=LABEL_STRIP_PSM))
+                                     omp_thread_limit, folder / "list-answers.pgm", psm=LABEL_STRIP_PSM,
+                                     scanned=scanned if scanned is not None and scanned.shape == (grey.height, grey.width) else None))
     added: list[Word] = []
     spans: list[Box] = []
     parts: list[Box] = []  # each entry's number and answer

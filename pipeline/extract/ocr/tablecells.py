@@ -49,8 +49,10 @@ PAD_ACROSS, PAD_DOWN = 0.3, 0.15  # white around a cell's ink in its crop, in ro
 BLANK_HALF_HEIGHT = 0.25  # of its row's height: half the height of the word written for a blank cell
 # A number cell its run gave a number in place of what was read: (what was read, whether the mend is anchored).
 Inferred = tuple[str, bool] | None
-# Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest.
-LINE_BASE = 60_000
+# Line numbers of the words this pass writes (one per table row): `held_apart` tells them from the rest. Clear of every
+# other pass's line numbers: a page's prose regions read again are numbered 10 000 apart (`segment.REGION_LINE_OFFSET`),
+# and at 60 000 a page's sixth region (a sheet's last question) was taken for key cells, its rings left unread.
+LINE_BASE = 1_000_000_000
 PAGE_LABEL_MIN_CONF = 80.0  # a label the page's reading holds in an answer cell left unread stands at this confidence or more
 LINE_SPAN = 1_000_000
 TALLER_THAN_ROW = 1.5  # of a row's height: a word this tall inside a ruled table spans rows: no cell's text
