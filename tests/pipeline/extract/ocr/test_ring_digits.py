@@ -1,13 +1,21 @@
 """A ringed answer of a scanned key read by its digit (`cellreads`): read with its ring and again with the ring
 whitened, a ring whose two readings differ, the one with the ring weak, is taken from its digit alone and its
 question flagged; a key whose rings read alike both ways flags none. Generated list keys of ①–⑤ (Noto CJK),
-scanned, read by Tesseract as a season run reads them."""
+scanned, read by Tesseract as a season run reads them.
+
+A key's ring is read by its digit only where it was not found and read by its shape (`labelrings.read_ring_cells`;
+since `list-cells` 15 a list key's rings are looked for so, as a table's were): on generated list keys at 22 scan
+settings every ring was (docs/results.md, "Ring answers of keys by their shape, landed"), so the digit reading's key
+is read here with no ring found by its shape, and the same key as shipped is read by its rings."""
 from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+import pipeline.extract.ocr.cellreads as cellreads
 from pipeline.devkit import scriptscans
 from pipeline.devkit.keyscans import same_answer
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -41,9 +49,10 @@ def test_a_ring_read_as_no_label_stays_unread_and_the_digit_alone_stands_only_wh
     assert _ring_digit(None, (5, RING_MIN_CONF - 1), RINGED) is None
 
 
-def _key_read(folder: Path, setting: ScanSetting, disable: tuple[str, ...] = ()) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
+def _key_read(folder: Path, setting: ScanSetting, disable: tuple[str, ...] = (), *, shapes: bool = True
+              ) -> tuple[dict[str, str], dict[str, str], dict[str, list[str]]]:
     """The printed answers, the answers read and the unsure key entries of a 30-entry ringed list key scanned so
-    (`disable`: OCR passes the spec turns off)."""
+    (`disable`: OCR passes the spec turns off; `shapes` False: no ring of a key's cell found by its shape)."""
     family = next(f for f in scriptscans.CHECKING if f.name == "ko-grid")
     family = replace(family, questions=30)
     vocabulary = scriptscans._vocabulary(family)
@@ -52,7 +61,10 @@ def _key_read(folder: Path, setting: ScanSetting, disable: tuple[str, ...] = ())
     spec = scriptscans.family_spec(family)
     if disable:
         spec = spec.model_copy(update={"ocr": spec.ocr.model_copy(update={"passes": OcrPassesSpec(disable=list(disable))})})
-    document = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), ExtractOptions.from_spec(spec))
+    with pytest.MonkeyPatch.context() as patch:
+        if not shapes:
+            patch.setattr(cellreads, "read_ring_cells", lambda grey, boxes, *args: [None] * len(boxes))
+        document = extract_document(key, hashlib.sha256(key.read_bytes()).hexdigest(), ExtractOptions.from_spec(spec))
     table = read_list(document, spec.key, key.name)
     return {q.number: q.answer for q in questions}, table.answers, unsure_key_entries([document], spec.key.entry)
 
@@ -61,8 +73,9 @@ def _key_read(folder: Path, setting: ScanSetting, disable: tuple[str, ...] = ())
 def test_a_ringed_key_whose_rings_tesseract_misreads_with_their_ring_flags_those_entries(tmp_path):
     # At 200 dpi, blur 0.6, Tesseract read four of this key's ringed ⑤ with their ring as 1, 2 or 4 (at 0-20),
     # and each as ⑤ alone (94-96); all four were written sure and wrong, and no question of theirs was flagged.
-    # Without `lone-rereads`, each is taken from its digit alone, right, and unsure.
-    printed, read, unsure = _key_read(tmp_path / "alone", ScanSetting(200, 0.6, 80), disable=("lone-rereads",))
+    # Without `lone-rereads`, each is taken from its digit alone, right, and unsure. (Read with no ring found by its
+    # shape, as `list-cells` read this key before version 15.)
+    printed, read, unsure = _key_read(tmp_path / "alone", ScanSetting(200, 0.6, 80), disable=("lone-rereads",), shapes=False)
     contested = [n for n, words in unsure.items() if words == [printed[n]] and same_answer(read.get(n, ""), printed[n])]
     assert contested, unsure
     wrong = [n for n in printed if n in read and not same_answer(read[n], printed[n])]
@@ -70,12 +83,21 @@ def test_a_ringed_key_whose_rings_tesseract_misreads_with_their_ring_flags_those
     assert len(unsure) <= len(printed) // 4
     # As shipped, `lone-rereads` reads each contested digit again inside its ring found by shape: where every
     # reading agrees it is lifted, right; nothing read wrong is sure.
-    printed, read, shipped = _key_read(tmp_path / "shipped", ScanSetting(200, 0.6, 80))
+    printed, read, shipped = _key_read(tmp_path / "shipped", ScanSetting(200, 0.6, 80), shapes=False)
     assert set(shipped) <= set(unsure), (shipped, unsure)
     lifted = set(contested) - set(shipped)
     assert lifted and all(same_answer(read[n], printed[n]) for n in lifted), (contested, shipped, read)
     wrong = [n for n in printed if n in read and not same_answer(read[n], printed[n])]
     assert all(n in shipped for n in wrong), (wrong, shipped)
+
+
+@needs_tesseract("kor")
+def test_the_same_keys_rings_read_by_their_shape_are_right_and_sure_with_no_digit_contested(tmp_path):
+    # As shipped, `list-cells` finds each ring of this key by its shape and reads its inside as option labels are: the
+    # four `⑤` the digit reading contested (above) are read right and sure, even without `lone-rereads`.
+    printed, read, unsure = _key_read(tmp_path, ScanSetting(200, 0.6, 80), disable=("lone-rereads",))
+    assert all(same_answer(read.get(n, ""), answer) for n, answer in printed.items()), read
+    assert unsure == {}, unsure
 
 
 @needs_tesseract("kor")
