@@ -4,7 +4,7 @@ question flagged; a key whose rings read alike both ways flags none. Generated l
 scanned, read by Tesseract as a season run reads them.
 
 A key's ring is read by its digit only where it was not found and read by its shape (`labelrings.read_ring_cells`;
-since `list-cells` 15 a list key's rings are looked for so, as a table's were): on generated list keys at 22 scan
+since `list-cells` 15 a list key's rings are looked for so, as a table's were): on generated list keys at 20 scan
 settings every ring was (docs/results.md, "Ring answers of keys by their shape, landed"), so the digit reading's key
 is read here with no ring found by its shape, and the same key as shipped is read by its rings."""
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 - `lone-rereads` finds a ring label's ring by its shape around the word's box and reads its digit inside it: a ring
   label every reading reads alike is lifted out of unsure. On scriptscans' ko-column sheet at 300 dpi, blur 0.8, four
-  option labels `⑤` reach it read at 0 (each boxed whole, the rings `label-rings` left unread); without the pass each
-  stays unsure on the page.
+  option labels `⑤` reach it at 0: rings `label-rings` found but its stacked reading left unread, each labelled by its
+  place in the sequence at 0 (`ringsequence.by_sequence`); without the pass each stays unsure on the page.
 - `list-cells` reads a list key's ringed answers by the ring found by its shape on the page before its light greys
   were whitened (`labelrings.read_ring_cells`). Before it did (main `ad67599`), Tesseract boxed this key's thin rings
   short of the ring, by the digit alone, the ring digit was read at 0, and `lone-rereads` was what lifted them: the
