@@ -12,7 +12,8 @@ before it is published:
    record id and field), of each JSON or YAML document and JSONL line (by key path), and each line of
    any other text file (the card, the license, the Inspect task; JSON string escapes read), each in
    every canonical form of the guard (`pipeline.split.canonical.FORMS`), looked through for every
-   private release text (`PrivateTexts`, as the guard's `contained` check).
+   private release text (`PrivateTexts`, as the guard's `contained` check), but those the guard lets
+   stand in a public record (a sheet instruction both sheets print, a reviewed allowed pair).
 
 Each finding names where it is (file, record and field, or line) and whose private text it is.
 """
@@ -31,7 +32,7 @@ from pipeline.infra import load_yaml
 from pipeline.records import Question
 from pipeline.split.canonical import FORMS
 from pipeline.split.config import LeakageSettings
-from pipeline.split.leakage import CanonicalForms, PrivateTexts, find_leaks, looked_for, release_values
+from pipeline.split.leakage import CanonicalForms, PrivateTexts, contained_places, find_leaks, looked_for, release_values
 
 # A JSON string escape as it stands in a text file (the card's example record): read, so `\n` between two
 # words of a private text separates them instead of gluing an `n` to one.
@@ -54,10 +55,15 @@ def release_leaks(staging: Path, private: list[Question], public: list[Question]
     places = [place for path in sorted(p for p in staging.rglob("*") if p.is_file())
               for place in file_strings(path, path.relative_to(staging).as_posix())]
     seen: set[tuple[str, str]] = set()
+    allowed = set(settings.allowed_pairs)
     for fold, rendered in FORMS:
+        # A private text the guard lets stand in a public record (a sheet instruction both sheets print, a
+        # reviewed pair) stands in the files made from that record too: not looked for in them.
+        let_stand = {(c.private_id, c.private_field) for c in contained_places(private, public, settings.contained_min_chars, fold, rendered)
+                     if c.instruction or (c.private_id, c.public_id) in allowed}
         forms = CanonicalForms(fold, rendered)
         index = PrivateTexts((q.id, name, inner) for q in private for name, value in release_values(q).items()
-                             if (inner := looked_for(forms[value], settings.contained_min_chars)))
+                             if (q.id, name) not in let_stand and (inner := looked_for(forms[value], settings.contained_min_chars)))
         texts = [forms.joined(value) for _, value in places]
         for at, private_id, field in index.find_all(texts):
             where = places[at][0]

@@ -197,6 +197,30 @@ def contained_texts(private: list[Question], public: list[Question], min_chars: 
     string a public record carries (`record_strings`), alone or as part of a longer text, compared joined
     (no spaces): a private passage pasted into a public `context`, a question pasted into a `subject`.
     The detail names both fields."""
+    pairs: dict[tuple[str, str], LeakPair] = {}
+    for found in contained_places(private, public, min_chars, fold, rendered):
+        if not found.instruction and (found.private_id, found.public_id) not in pairs:
+            pairs[(found.private_id, found.public_id)] = LeakPair(
+                "contained", found.private_id, found.public_id,
+                detail=f"private {found.private_field} inside public {found.public_field}")
+    return list(pairs.values())
+
+
+@dataclass(frozen=True)
+class Contained:
+    """One private text found inside one string of a public record."""
+
+    private_id: str
+    private_field: str
+    public_id: str
+    public_field: str
+    instruction: bool  # both sheets print it as their own instruction: no private text
+
+
+def contained_places(private: list[Question], public: list[Question], min_chars: int, fold: str = "small",
+                     rendered: bool = False) -> Iterator[Contained]:
+    """Every place `contained_texts` looks at where a private text stands in a public record, each marked
+    whether it is a sheet instruction both sheets print (not a leak)."""
     forms = CanonicalForms(fold, rendered)
     private_texts = {q.id: {name: forms.joined(value) for name, value in release_values(q).items() if forms[value]}
                      for q in private}
@@ -207,19 +231,13 @@ def contained_texts(private: list[Question], public: list[Question], min_chars: 
                          if (inner := looked_for(forms[value], min_chars)))
     sheet_of = {q.id: q.source_sha256 for q in private}
     places = [(p, name, text) for p in public for name, text in public_texts[p.id].items()]
-    pairs: dict[tuple[str, str], LeakPair] = {}
     for place, private_id, private_field in index.find_all([text for _, _, text in places]):
         p, public_field, text = places[place]
-        if (private_id, p.id) in pairs:
-            continue
         whole = private_texts[private_id][private_field]
-        if (whole == text and private_field == public_field and len(whole) <= INSTRUCTION_MAX_CHARS
-                and (public_field, text) in public_instructions.get(p.source_sha256, ())
-                and (private_field, whole) in private_instructions.get(sheet_of[private_id], ())):
-            continue  # both sheets print it as their own instruction: no private text
-        pairs[(private_id, p.id)] = LeakPair(
-            "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
-    return list(pairs.values())
+        instruction = (whole == text and private_field == public_field and len(whole) <= INSTRUCTION_MAX_CHARS
+                       and (public_field, text) in public_instructions.get(p.source_sha256, ())
+                       and (private_field, whole) in private_instructions.get(sheet_of[private_id], ()))
+        yield Contained(private_id, private_field, p.id, public_field, instruction)
 
 
 def release_values(q: Question) -> dict[str, str]:
@@ -377,4 +395,4 @@ def leak_report(pairs: list[LeakPair], *, private: list[Question], public: list[
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["LeakPair", "CanonicalForms", "PrivateTexts", "contained_texts", "looked_for", "public_strings", "release_values", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
+__all__ = ["LeakPair", "CanonicalForms", "Contained", "PrivateTexts", "contained_places", "contained_texts", "looked_for", "public_strings", "release_values", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
