@@ -22,6 +22,7 @@ from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
 from pipeline.publish.card import CardInfo, card_text, license_text
 from pipeline.publish.exports import export_files
 from pipeline.publish.figures import FigureError, figure_entries, locate_figures, read_figures
+from pipeline.publish.leakscan import leak_error, release_leaks, settings_of
 from pipeline.publish.layout import CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_names, data_path, parquet_bytes
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
@@ -147,6 +148,10 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
                               found_errata=found, added=added, created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
                               figures=figure_entries(by_config, sizes))
     write_text_atomic(staging / MANIFEST_NAME, manifest_json(manifest))
+    if split == "public":  # the last look: no private text in any file of it (`leakscan`)
+        findings = release_leaks(staging, others.get("private", []), questions, settings_of(folder.rule))
+        if findings:
+            raise PublishError(f"{split_dir}: {leak_error(findings)}")
     listed = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
     write_text_atomic(staging / SUMS_NAME, sums_text(staging, listed))
     return manifest

@@ -12,6 +12,9 @@ Why each check:
   neither header is refused too: every browser sends one, and a script can send `Origin` itself.
 - **Body size**: a declared Content-Length over the cap is refused (413) before a byte of it is read;
   a chunked body is cut off (413) as soon as it passes the cap.
+- **Framing**: a request whose body length is ambiguous (two Content-Length headers, or Content-Length
+  with Transfer-Encoding) is refused (400) by the request handler before any route, as RFC 9112 6.3
+  asks: werkzeug keeps the last Content-Length, another reader the first (`framing_problem`).
 
 Every refusal is a JSON object `{"error": ..., "field": ...}` naming the header at fault, like every
 other error of the API.
@@ -96,6 +99,15 @@ class LocalOrigins:
         if origin.strip().lower() in self.origins:
             return None
         return f"requests that change data are accepted only from this server's page, not from origin {origin!r}"
+
+
+def framing_problem(content_lengths: list[str], transfer_encodings: list[str]) -> str | None:
+    """Why a request's body length is ambiguous (RFC 9112 6.3), or None: the header values as sent."""
+    if len(content_lengths) > 1 and len({v.strip() for v in content_lengths}) > 1:
+        return f"the request has {len(content_lengths)} different Content-Length headers ({', '.join(map(repr, content_lengths))})"
+    if content_lengths and transfer_encodings:
+        return "the request has both Content-Length and Transfer-Encoding: its body's length is ambiguous"
+    return None
 
 
 def install_request_guards(app: Flask, origins: LocalOrigins) -> None:

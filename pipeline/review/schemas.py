@@ -121,8 +121,8 @@ def read_body(req: Request, schema: type[Body]) -> Body:
         raise ApiError("the request body is over the size limit", field="body", status=413)
     try:
         payload = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError(f"the body is not valid JSON ({exc})", field="body") from None
+    except ValueError as exc:  # not JSON, not UTF-8/16/32, or an integer past int()'s 4,300 digits
+        raise ApiError(f"the body is not valid JSON ({str(exc)[:200]})", field="body") from None
     except RecursionError:
         raise ApiError("the body is nested too deeply to be a request", field="body") from None
     if not isinstance(payload, dict):

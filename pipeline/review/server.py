@@ -12,6 +12,7 @@ where there is one), never an HTML page.
 """
 from __future__ import annotations
 
+import json
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +23,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from pipeline.infra import ascii_int
 from pipeline.review.double import DoubleReview
-from pipeline.review.guard import LocalOrigins, install_request_guards, set_local_origins
+from pipeline.review.guard import LocalOrigins, framing_problem, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
 from pipeline.review.pages import RenderBusy, page_text, parse_box, render_page_png
 from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, UndoBody, VoteBody, read_body
@@ -212,9 +213,26 @@ def _page_number(text: str) -> int:
 
 class _QuietHandler(WSGIRequestHandler):
     """Logs failures only: a line per click would bury the URL the annotator needs. A connection idle
-    this long is dropped, so clients that send half a request cannot hold threads forever."""
+    this long is dropped, so clients that send half a request cannot hold threads forever. A request
+    whose body length is ambiguous is answered 400 here, where the repeated headers are still seen
+    (werkzeug's environ keeps the last Content-Length only)."""
 
     timeout = 60
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        problem = framing_problem(self.headers.get_all("Content-Length") or [], self.headers.get_all("Transfer-Encoding") or [])
+        if problem is None:
+            return True
+        body = json.dumps({"error": problem, "field": "Content-Length"}).encode()
+        self.close_connection = True
+        self.send_response(400)
+        for name, value in (("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Connection", "close")):
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+        return False
 
     def log_request(self, code="-", size="-"):
         if str(code).startswith("5"):

@@ -20,11 +20,23 @@ case, accents, punctuation and spacing. The canonical form undoes each, from Uni
 6. accents and enclosing marks (U+20DD ⃝ after each letter) are dropped, punctuation becomes space,
    whitespace is collapsed.
 
+Before step 1, HTML character references are read (`&oacute;`, `&#243;`, `&#xF3;`, and `&amp;oacute;` in two
+rounds), as any page that renders the text shows them. With `rendered=True` markup is dropped as a renderer drops
+it: HTML tags (with their attributes), LaTeX control words (`\\text{…}`) and the annotation of an interlinear
+annotation (U+FFFA … U+FFFB, drawn over its base text), so `<b>ex</b>am` and
+`\\text{ex}\\text{am}` read `exam`. Markup is not always rendered (a model reads a tag's attribute text), so
+the guard compares both forms, markup kept and markup rendered.
+
+The guard compares `joined_text`, the canonical form without its spaces: what separates two letters of a word
+(a thin or no-break space, a dot, Markdown's `**`, a hyphen and line break `exa-\\nmination`, an interlinear
+annotation character, a braille blank) then separates nothing.
+
 The form is lossy on purpose and the same on both sides: it is only ever compared with itself.
 """
 from __future__ import annotations
 
 import dataclasses
+import html
 import importlib.util
 import typing
 import unicodedata
@@ -42,6 +54,12 @@ _COMBINING = regex.compile(r"[\p{Mn}\p{Me}]+")
 _OTHER_DIGIT = regex.compile(r"(?![0-9])\p{Nd}")
 _DIGIT_AS_LETTER = regex.compile(r"(?<=\p{L})(?![0-9])\p{Nd}(?=\p{L})")
 _NON_WORD = regex.compile(r"[\W_]+")
+# Markup a renderer turns into what it shows: an HTML or XML tag with its attributes, a LaTeX control word.
+_TAG = regex.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
+_CONTROL_WORD = regex.compile(r"\\[A-Za-z]+\*?")
+# An interlinear annotation (U+FFF9 base U+FFFA annotation U+FFFB, ruby): the annotation is drawn over the base.
+_ANNOTATION = regex.compile(r"\uFFFA[^\uFFF9-\uFFFB]*\uFFFB")
+_REFERENCE_ROUNDS = 3  # `&amp;amp;oacute;` and deeper are text a renderer shows as `&amp;oacute;`, not a letter
 
 # Fields of the record that say where it comes from or what the pipeline did with it, not what a model
 # reads: shared by every question of a sheet or an exam family, so comparing them would pair everything.
@@ -98,20 +116,81 @@ def skeleton(text: str) -> str:
 
 # Case and look-alikes do not fold together into one form: a letter's two cases may look like two
 # different Latin letters (Greek Τ looks like T, its τ like nothing Latin; ν looks like v, its Ν like N).
-# So there are two canonical forms, one folding look-alikes of the small letters and one of the capitals,
-# each case-insensitive; the guard pairs two texts when either form matches.
-CASE_FOLDS = ("small", "capital")
+# So there are canonical forms folding look-alikes of the small letters and of the capitals, each
+# case-insensitive, and a third, `latin`, taking for each letter the Latin letter either of its cases looks
+# like (κ reads k by its capital, ν reads v by its small letter), for a copy that mixes both kinds of
+# look-alike; the guard pairs two texts when any form matches.
+CASE_FOLDS = ("small", "capital", "latin")
 
 
-def canonical_text(text: str, fold: str = "small") -> str:
+# The forms the guard compares: each case fold, with markup kept and with markup rendered.
+FORMS: tuple[tuple[str, bool], ...] = tuple((fold, rendered) for fold in CASE_FOLDS for rendered in (False, True))
+
+
+def canonical_text(text: str, fold: str = "small", rendered: bool = False) -> str:
     """The form two copies of one text share whatever invisible characters, look-alike letters,
-    compatibility forms, OCR, case, accents or punctuation did to them. `fold` says which case's
-    look-alikes are folded (see CASE_FOLDS)."""
+    compatibility forms, character references, OCR, case, accents or punctuation did to them. `fold` says
+    which case's look-alikes are folded (see CASE_FOLDS); `rendered` drops markup (see the module's text)."""
+    return folded(prepared(text, rendered), fold)
+
+
+def prepared(text: str, rendered: bool = False) -> str:
+    """The first step of `canonical_text`: character references read and, when `rendered`, markup dropped."""
+    text = read_references(text)
+    return render_markup(text) if rendered else text
+
+
+def folded(text: str, fold: str = "small") -> str:
+    """The rest of `canonical_text`, on a `prepared` text."""
     text = digits_by_value(unicodedata.normalize("NFKC", IGNORABLE.sub("", text)))
-    text = text.casefold() if fold == "small" else text.upper()
-    text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
+    if fold == "latin":
+        text = "".join(map(latin_look, text))
+    else:
+        text = text.casefold() if fold == "small" else text.upper()
+        text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
     text = _COMBINING.sub("", IGNORABLE.sub("", text))
     return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+@lru_cache(maxsize=4096)
+def latin_look(char: str) -> str:
+    """The Latin (ASCII) letter or digit a character's small letter looks like, else its capital's, else its
+    small letter's prototype (the `latin` fold): Greek κ is k, ν is v, Armenian օ is o; a Latin letter is itself,
+    small."""
+    small = skeleton(char.casefold()).casefold()
+    if _COMBINING.sub("", small).isascii():
+        return small
+    capital = skeleton(char.upper()).casefold()
+    return capital if _COMBINING.sub("", capital).isascii() else small
+
+
+def joined_text(text: str, fold: str = "small", rendered: bool = False) -> str:
+    """`canonical_text` without its spaces: the form the guard compares (see the module's text)."""
+    return canonical_text(text, fold, rendered).replace(" ", "")
+
+
+def read_references(text: str) -> str:
+    """HTML character references read as the characters they stand for, nested ones too (a few rounds)."""
+    for _ in range(_REFERENCE_ROUNDS):
+        if "&" not in text:
+            break
+        read = html.unescape(text)
+        if read == text:
+            break
+        text = read
+    return text
+
+
+def render_markup(text: str) -> str:
+    """`text` without HTML tags, LaTeX control words and interlinear annotations, as a renderer shows it; braces, `$`, `*` and the like
+    stay (punctuation: `joined_text` drops it)."""
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "\uFFFA" in text:
+        text = _ANNOTATION.sub("", text)
+    if "\\" in text:
+        text = _CONTROL_WORD.sub(" ", text)
+    return text
 
 
 def digits_by_value(text: str) -> str:
@@ -123,18 +202,42 @@ def digits_by_value(text: str) -> str:
     return _OTHER_DIGIT.sub(lambda m: m.group() if m.start() in kept else str(unicodedata.decimal(m.group())), text)
 
 
-def release_texts(q: Question, fold: str = "small") -> dict[str, str]:
-    """Each release text field of a record that has text, canonical; a list field's items are joined."""
+def release_texts(q: Question, fold: str = "small", rendered: bool = False) -> dict[str, str]:
+    """Each release text field of a record that has text, canonical (spaced: `joined_text` is it without its
+    spaces); a list field's items are joined."""
     texts = {}
     for name in RELEASE_TEXT_FIELDS:
         value = getattr(q, name)
         if isinstance(value, list):
             value = "\n".join(value)
         if value:
-            canonical = canonical_text(value, fold)
+            canonical = canonical_text(value, fold, rendered)
             if canonical:
                 texts[name] = canonical
     return texts
 
 
-__all__ = ["CASE_FOLDS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "release_texts", "skeleton", "skeleton_table"]
+def record_strings(q: Question) -> dict[str, str]:
+    """Every string a record carries into a release, by its field's path (`choices[2]`, `images[0].path`):
+    the release text fields and every other one (a subject, a sheet code, a figure's path), where a
+    private text would be published as surely."""
+    found: dict[str, str] = {}
+
+    def walk(path: str, value: object) -> None:
+        if isinstance(value, str):
+            if value:
+                found[path] = value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(f"{path}.{key}", item)
+        elif isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                walk(f"{path}[{i}]", item)
+
+    for name, value in q.to_row().items():
+        walk(name, value)
+    return found
+
+
+__all__ = ["CASE_FOLDS", "FORMS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "folded", "joined_text",
+           "latin_look", "prepared", "read_references", "record_strings", "release_texts", "render_markup", "skeleton", "skeleton_table"]

@@ -1,8 +1,9 @@
 """The leakage guard: proof that no private question reaches the public split.
 
-Five checks, each private record against every public one, on texts in their canonical form
-(`pipeline.split.canonical`: invisible characters removed, NFKC, look-alike letters folded to their
-UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace collapsed):
+Five checks, each private record against every public one, on texts in their canonical joined form
+(`pipeline.split.canonical`: character references read, invisible characters removed, NFKC, look-alike
+letters folded to their UTS #39 prototype, case-folded, accents, punctuation and spaces dropped; with
+markup kept and with markup rendered):
 - `id`: the same record id on both sides;
 - `text`: the same canonical question text plus options, in either case fold. The stem alone is not
   enough: Panhellenic true/false blocks repeat the same instruction every year and differ only in the
@@ -17,10 +18,12 @@ UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace coll
   similarity is what the report shows;
 - `image`: a figure with the same SHA-256 on both sides;
 - `contained`: a private record's release text field (any text field of the schema a model reads:
-  question, context, options, answer, figure description and transcription) inside a public record's
-  release text field, whole or as part of a longer text (a private passage pasted into a public
-  `context`), in either case fold; only texts of at least `contained_min_chars` are looked for, and
-  only for pairs no other check has named. A sheet's own instruction is not a leak: a text that is the
+  question, context, options, answer, figure description and transcription) inside any string a public
+  record carries into a release (those fields, and a subject, a sheet code or a figure's path too),
+  whole or as part of a longer text (a private passage pasted into a public `context`), in every form;
+  only texts of at least `contained_min_chars` letters and digits are looked for, and only for pairs no
+  other check has named. `PrivateTexts` finds them in any text: publish looks for them in every file of
+  a release with it. A sheet's own instruction is not a leak: a text that is the
   whole of one field in two or more questions of the private sheet, and the whole of that field in two
   or more questions of the public sheet (the Panhellenic "Να χαρακτηρίσετε…" heading five true/false
   statements every year, at most `INSTRUCTION_MAX_CHARS` long), is printed on the public sheet itself.
@@ -30,13 +33,14 @@ UTS #39 prototype, case-folded, accents and punctuation dropped, whitespace coll
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from dataclasses import dataclass
 
 
 from pipeline.records import Question
-from pipeline.split.canonical import CASE_FOLDS, canonical_text, release_texts
+from pipeline.split.canonical import FORMS, RELEASE_TEXT_FIELDS, canonical_text, folded, prepared, record_strings
 from pipeline.split.config import LeakageSettings
 
 MINHASH_SEED = 1  # fixed: the same records always give the same candidates
@@ -49,7 +53,9 @@ MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the 
 # permutations). Banded at the threshold itself, such a pair is found only ~40% of the time. The extra
 # candidates cost one exact Jaccard each.
 LSH_MARGIN = 0.2
-ANCHOR_WORDS = 3
+ANCHOR_WORDS = 3  # a private text `contained` looks for has at least this many words besides its first and last
+ANCHOR_CHARS = 24  # a private text is looked up by the hash of its first this many letters and digits
+_HASH_BASE = np.uint64(1_000_003)
 # An instruction is a sentence or two (the Panhellenic true/false heading is ~190 canonical characters);
 # a passage several private questions share is longer and never taken for one, however the sheets repeat it.
 INSTRUCTION_MAX_CHARS = 300  # words of a private text looked up in the public ones before a substring check
@@ -75,23 +81,32 @@ def normalise_text(text: str, fold: str = "small") -> str:
     return canonical_text(text, fold)
 
 
-def question_text(q: Question, fold: str = "small") -> str:
-    """What a model sees of a question (stem and options), normalised; the shared passage is left out
-    because several different questions may rightly share one."""
-    return normalise_text("\n".join([q.question, *q.choices]), fold)
+def question_text(q: Question, fold: str = "small", rendered: bool = False) -> str:
+    """What a model sees of a question (stem and options), canonical (spaced; the near-duplicate check's
+    form); the shared passage is left out because several different questions may rightly share one."""
+    return canonical_text("\n".join([q.question, *q.choices]), fold, rendered)
 
 
 class CanonicalForms(dict):
-    """Canonical forms of texts in one case fold, each computed once: the guard reads the same
-    lines (a sheet's instruction, a shared passage) many times."""
+    """Canonical forms (spaced) of texts in one form, each computed once: the guard reads the same
+    lines (a sheet's instruction, a shared passage, a subject) many times. Texts that read the same once
+    prepared (references read, markup dropped when `rendered`) share one entry."""
 
-    def __init__(self, fold: str = "small"):
+    def __init__(self, fold: str = "small", rendered: bool = False):
         super().__init__()
-        self.fold = fold
+        self.fold, self.rendered = fold, rendered
+        self._prepared: dict[str, str] = {}
 
     def __missing__(self, text: str) -> str:
-        form = self[text] = canonical_text(text, self.fold)
+        ready = prepared(text, self.rendered)
+        form = self._prepared.get(ready)
+        if form is None:
+            form = self._prepared[ready] = folded(ready, self.fold)
+        self[text] = form
         return form
+
+    def joined(self, text: str) -> str:
+        return self[text].replace(" ", "")
 
 
 def sheet_boilerplate(questions: list[Question], fold: str = "small",
@@ -132,7 +147,7 @@ def jaccard(a: set[str], b: set[str]) -> float:
 def find_leaks(private: list[Question], public: list[Question], settings: LeakageSettings) -> list[LeakPair]:
     """Every (private, public) pair that shares an id, a text, a near-identical text, a figure, or whose
     public record carries a private text inside one of its fields, minus the pairs a curator reviewed
-    and allowed. Texts are compared in both canonical forms (`CASE_FOLDS`). Sorted, so the same input
+    and allowed. Texts are compared in every canonical form (`FORMS`: both case folds, markup kept and rendered). Sorted, so the same input
     gives the same report."""
     allowed = set(settings.allowed_pairs)
     found: dict[tuple[str, str, str], LeakPair] = {}
@@ -155,61 +170,154 @@ def find_leaks(private: list[Question], public: list[Question], settings: Leakag
             for pub_id in by_image.get(img.sha256, []):
                 add(LeakPair("image", q.id, pub_id, detail=f"figure sha256 {img.sha256[:12]}…"))
 
-    for fold in CASE_FOLDS:
+    for fold, rendered in FORMS:  # joined: what separates two letters of a word separates nothing
         by_text: dict[str, list[str]] = {}
         for q in public:
-            by_text.setdefault(question_text(q, fold), []).append(q.id)
+            by_text.setdefault(question_text(q, fold, rendered).replace(" ", ""), []).append(q.id)
         for q in private:
-            for pub_id in by_text.get(question_text(q, fold), []):
+            for pub_id in by_text.get(question_text(q, fold, rendered).replace(" ", ""), []):
                 add(LeakPair("text", q.id, pub_id))
     # Near-duplicates in the small-letter fold only: the capital fold differs from it in capitals alone,
     # too few letters of a text to move a Jaccard similarity much, and a second MinHash pass doubles the cost.
     for pair in near_duplicates(private, public, settings):
         add(pair)
     paired = {(key[1], key[2]) for key in found}
-    for fold in CASE_FOLDS:
-        for pair in contained_texts(private, public, settings.contained_min_chars, fold):
+    for fold, rendered in FORMS:
+        for pair in contained_texts(private, public, settings.contained_min_chars, fold, rendered):
             if (pair.private_id, pair.public_id) not in paired:
+                paired.add((pair.private_id, pair.public_id))
                 add(pair)
     return sorted(found.values())
 
 
-def contained_texts(private: list[Question], public: list[Question], min_chars: int, fold: str = "small") -> list[LeakPair]:
+def contained_texts(private: list[Question], public: list[Question], min_chars: int, fold: str = "small",
+                   rendered: bool = False) -> list[LeakPair]:
     """Pairs where a private record's release text field (question, context, options, answer, figure
-    description or transcription, canonical, at least `min_chars` long) appears inside a public
-    record's release text field, alone or as part of a longer text: a private passage pasted into a
-    public `context`. Each private text is looked up by its first ANCHOR_WORDS inner words (the first
-    and last words may be glued to their neighbours in the public text), so the public texts are read
-    once, a dictionary look-up a word, and only candidates are verified by substring search."""
-    private_texts = {q.id: release_texts(q, fold) for q in private}
-    public_texts = {p.id: release_texts(p, fold) for p in public}
+    description or transcription, canonical, at least `min_chars` long: `looked_for`) appears inside a
+    string a public record carries (`record_strings`), alone or as part of a longer text, compared joined
+    (no spaces): a private passage pasted into a public `context`, a question pasted into a `subject`.
+    The detail names both fields."""
+    pairs: dict[tuple[str, str], LeakPair] = {}
+    for found in contained_places(private, public, min_chars, fold, rendered):
+        if not found.instruction and (found.private_id, found.public_id) not in pairs:
+            pairs[(found.private_id, found.public_id)] = LeakPair(
+                "contained", found.private_id, found.public_id,
+                detail=f"private {found.private_field} inside public {found.public_field}")
+    return list(pairs.values())
+
+
+@dataclass(frozen=True)
+class Contained:
+    """One private text found inside one string of a public record."""
+
+    private_id: str
+    private_field: str
+    public_id: str
+    public_field: str
+    instruction: bool  # both sheets print it as their own instruction: no private text
+
+
+def contained_places(private: list[Question], public: list[Question], min_chars: int, fold: str = "small",
+                     rendered: bool = False) -> Iterator[Contained]:
+    """Every place `contained_texts` looks at where a private text stands in a public record, each marked
+    whether it is a sheet instruction both sheets print (not a leak)."""
+    forms = CanonicalForms(fold, rendered)
+    private_texts = {q.id: {name: forms.joined(value) for name, value in release_values(q).items() if forms[value]}
+                     for q in private}
+    public_texts = {p.id: public_strings(p, forms) for p in public}
     private_instructions = _sheet_instructions(private, private_texts)
     public_instructions = _sheet_instructions(public, public_texts)
-    by_anchor: dict[str, list[tuple[str, str, str, str]]] = {}
-    for q in private:
-        for name, text in private_texts[q.id].items():
-            words = text.split()
-            if len(text) < min_chars or len(words) < ANCHOR_WORDS + 2:
-                continue
-            inner = words[1:-1]
-            by_anchor.setdefault(" ".join(inner[:ANCHOR_WORDS]), []).append((q.id, name, " ".join(inner), text))
+    index = PrivateTexts((q.id, name, inner) for q in private for name, value in release_values(q).items()
+                         if (inner := looked_for(forms[value], min_chars)))
     sheet_of = {q.id: q.source_sha256 for q in private}
-    pairs: dict[tuple[str, str], LeakPair] = {}
-    for p in public:
-        for public_field, text in public_texts[p.id].items():
-            public_instruction = (public_field, text) in public_instructions.get(p.source_sha256, ())
-            words = text.split()
-            for start in range(len(words) - ANCHOR_WORDS + 1):
-                for private_id, private_field, inner, whole in by_anchor.get(" ".join(words[start:start + ANCHOR_WORDS]), ()):
-                    if (private_id, p.id) in pairs or inner not in text:
-                        continue
-                    if (public_instruction and whole == text and private_field == public_field
-                            and len(whole) <= INSTRUCTION_MAX_CHARS
-                            and (private_field, whole) in private_instructions.get(sheet_of[private_id], ())):
-                        continue  # both sheets print it as their own instruction: no private text
-                    pairs[(private_id, p.id)] = LeakPair(
-                        "contained", private_id, p.id, detail=f"private {private_field} inside public {public_field}")
-    return list(pairs.values())
+    places = [(p, name, text) for p in public for name, text in public_texts[p.id].items()]
+    for place, private_id, private_field in index.find_all([text for _, _, text in places]):
+        p, public_field, text = places[place]
+        whole = private_texts[private_id][private_field]
+        instruction = (whole == text and private_field == public_field and len(whole) <= INSTRUCTION_MAX_CHARS
+                       and (public_field, text) in public_instructions.get(p.source_sha256, ())
+                       and (private_field, whole) in private_instructions.get(sheet_of[private_id], ()))
+        yield Contained(private_id, private_field, p.id, public_field, instruction)
+
+
+def release_values(q: Question) -> dict[str, str]:
+    """A record's release text fields that have text, as printed; a list field's items joined by line."""
+    values = {}
+    for name in RELEASE_TEXT_FIELDS:
+        value = getattr(q, name)
+        if isinstance(value, list):
+            value = "\n".join(value)
+        if value:
+            values[name] = value
+    return values
+
+
+def looked_for(text: str, min_chars: int) -> str:
+    """What of a private text (canonical, spaced) `contained` looks for: nothing when it is shorter than
+    `min_chars` or ANCHOR_WORDS + 2 words, else its inner words joined. The first and last words are left
+    out: a copy may change them, or glue them to its own words."""
+    words = text.split()
+    if len(text) < min_chars or len(words) < ANCHOR_WORDS + 2:
+        return ""
+    return "".join(words[1:-1])
+
+
+def public_strings(q: Question, forms: CanonicalForms) -> dict[str, str]:
+    """A public record's strings, joined canonical, by field: the release text fields (a list's items
+    joined) and every other string by its path (`subject`, `images[0].path`)."""
+    texts = {name: joined for name, value in release_values(q).items() if (joined := forms.joined(value))}
+    for path, value in record_strings(q).items():
+        if path.split("[", 1)[0].split(".", 1)[0] not in RELEASE_TEXT_FIELDS:
+            if joined := forms.joined(value):
+                texts[path] = joined
+    return texts
+
+
+class PrivateTexts:
+    """Private texts (joined canonical forms, chosen by the caller) to be found inside other texts.
+    Each is keyed by a hash of its first characters; `find_all` hashes every window of all the texts at
+    once (numpy, a polynomial hash modulo 2**64) and checks only the windows whose hash is a key, so the
+    texts cost a few array passes, not a look-up per character."""
+
+    def __init__(self, entries: Iterable[tuple[str, str, str]]):
+        """entries: (private id, field, joined text), none empty."""
+        listed = [entry for entry in entries if entry[2]]
+        self.width = min([ANCHOR_CHARS, *(len(text) for _, _, text in listed)])
+        self.by_hash: dict[int, list[tuple[str, str, str]]] = {}
+        for private_id, name, text in listed:
+            key = 0
+            for char in text[:self.width]:  # _window_hashes of one window, in Python integers
+                key = (key * int(_HASH_BASE) + ord(char)) & 0xFFFF_FFFF_FFFF_FFFF
+            self.by_hash.setdefault(key, []).append((private_id, name, text))
+        self.keys = np.array(sorted(self.by_hash), dtype=np.uint64)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.by_hash.values())
+
+    def find_all(self, texts: list[str]) -> Iterator[tuple[int, str, str]]:
+        """(index of the text in `texts`, private id, field) for each private text inside one of `texts`
+        (joined forms: no text holds a NUL, which keeps them apart)."""
+        if not self.by_hash or not texts:
+            return
+        whole = "\0".join(texts)
+        if len(whole) < self.width:
+            return
+        starts = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]])
+        hashes = _window_hashes(whole, self.width)
+        for at in np.flatnonzero(np.isin(hashes, self.keys)).tolist():
+            for private_id, name, needle in self.by_hash[int(hashes[at])]:
+                if whole.startswith(needle, at):
+                    yield int(np.searchsorted(starts, at, side="right")) - 1, private_id, name
+
+
+def _window_hashes(text: str, width: int) -> np.ndarray:
+    """The hash of each `width`-character window of `text`, in order (wrapping uint64 arithmetic)."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    count = len(codes) - width + 1
+    hashes = np.zeros(count, dtype=np.uint64)
+    for j in range(width):
+        hashes = hashes * _HASH_BASE + codes[j:j + count]
+    return hashes
 
 
 def _sheet_instructions(questions: list[Question], texts: dict[str, dict[str, str]]) -> dict[str, set[tuple[str, str]]]:
@@ -238,6 +346,8 @@ def code_jaccard(a: np.ndarray, b: np.ndarray) -> float:
 
 def near_duplicates(private: list[Question], public: list[Question], settings: LeakageSettings,
                     fold: str = "small") -> list[LeakPair]:
+    """Pairs whose distinctive texts (joined: spaces and punctuation inside a word change no shingle) are
+    at least `near_duplicate_jaccard` alike."""
     from datasketch import MinHashLSH  # imported here: it takes ~0.6 s, and every CLI start would pay it
 
     size, threshold = settings.shingle_chars, settings.near_duplicate_jaccard
@@ -285,4 +395,4 @@ def leak_report(pairs: list[LeakPair], *, private: list[Question], public: list[
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["LeakPair", "contained_texts", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
+__all__ = ["LeakPair", "CanonicalForms", "Contained", "PrivateTexts", "contained_places", "contained_texts", "looked_for", "public_strings", "release_values", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
