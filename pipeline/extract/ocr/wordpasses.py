@@ -202,12 +202,15 @@ def _number_spaces(work: PageWork) -> PageWork:
     return replace(work, words=words, notes=work.notes + (f"number spaces: {len(changes)} token(s) of a number and a word ({shown})",))
 
 
-@page_pass("stray-letters", "1", Cost.CHEAP, when=_has_words_measured)
+# 2: ink is pale print's too, on the page not whitened (a grid key's pale answers were dropped); a speck is measured
+# by the word's box where that is lower than the page's text height (a key page's junk made it 399 px)
+@page_pass("stray-letters", "2", Cost.CHEAP, when=_has_words_measured)
 def _stray_letters(work: PageWork) -> PageWork:
-    """A one- or two-letter word apart from its neighbours whose box holds no ink, or only a speck's (a letter read
-    into a row's wide gap), dropped; one the second reader read alike stays (`strayletters`)."""
-    assert work.ink is not None
-    words, dropped = stray_letters(work.words, work.ink, work.typical_height)
+    """A one- or two-letter word apart from its neighbours whose box holds no ink, pale print's included, or only a
+    speck's (a letter read into a row's wide gap), dropped; one the second reader read alike stays (`strayletters`)."""
+    unwhitened = work.unwhitened_page()
+    page = unwhitened if unwhitened is not None else prepared_before_whitening(work.image, work.settings.dpi)
+    words, dropped = stray_letters(work.words, page, work.typical_height)
     if not dropped:
         return work
     return replace(work, words=words, notes=work.notes + (
