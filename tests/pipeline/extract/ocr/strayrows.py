@@ -33,6 +33,13 @@ SCANS = [Scan(150, 0.6, 0.02), Scan(200, 0.5, 0.03), Scan(250, 0.5, 0.04), Scan(
 def drawn_row(text: str, font_path: Path, scan: Scan, *, seed: int = 0) -> tuple[np.ndarray, list[Word]]:
     """`text` drawn as one line (spaces as the font sets them; `|` draws nothing and parts no word: a narrow white of
     half a space's width), blurred and grained; the page's ink (`INK_BELOW`) and one word a run of non-spaces."""
+    grey, words = drawn_grey(text, font_path, scan, seed=seed)
+    return grey < INK_BELOW, words
+
+
+def drawn_grey(text: str, font_path: Path, scan: Scan, *, seed: int = 0, shade: int = 0) -> tuple[np.ndarray, list[Word]]:
+    """`drawn_row`'s line printed in grey `shade` (0: black; 165: a key grid's pale answers), as the grey page (uint8,
+    as `engine.prepared_before_whitening` leaves a scan) and its words boxed at their ink."""
     if not font_path.is_file():
         pytest.skip(f"{font_path} not installed")
     font = ImageFont.truetype(str(font_path), scan.size)
@@ -45,7 +52,7 @@ def drawn_row(text: str, font_path: Path, scan: Scan, *, seed: int = 0) -> tuple
             left = right = top = bottom = None
             for piece in token.split("|"):
                 box = draw.textbbox((x, y), piece, font=font)
-                draw.text((x, y), piece, font=font, fill=0)
+                draw.text((x, y), piece, font=font, fill=shade)
                 left = box[0] if left is None else left
                 top = box[1] if top is None else min(top, box[1])
                 bottom = box[3] if bottom is None else max(bottom, box[3])
@@ -54,11 +61,11 @@ def drawn_row(text: str, font_path: Path, scan: Scan, *, seed: int = 0) -> tuple
             x -= half
             words.append(Word(token.replace("|", ""), 90.0, int(left), int(top), int(right), int(bottom), (1, 1, 1)))
         x += font.getlength(" ")
-    printed = np.asarray(image) < INK_BELOW
+    printed = np.asarray(image) < (shade + 255) / 2  # the box at the print's half tone (`INK_BELOW` for black)
     words = [_at_ink(w, printed) for w in words]
     grey = np.asarray(image.filter(ImageFilter.GaussianBlur(scan.blur)), dtype=np.float32)
     grain = np.random.default_rng(seed).normal(0.0, 255 * scan.noise, grey.shape)
-    return np.clip(grey + grain, 0, 255) < INK_BELOW, words
+    return np.clip(grey + grain, 0, 255).astype(np.uint8), words
 
 
 def _at_ink(word: Word, printed: np.ndarray) -> Word:
