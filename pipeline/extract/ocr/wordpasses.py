@@ -208,8 +208,9 @@ def _number_spaces(work: PageWork) -> PageWork:
 def _stray_letters(work: PageWork) -> PageWork:
     """A one- or two-letter word apart from its neighbours whose box holds no ink, pale print's included, or only a
     speck's (a letter read into a row's wide gap), dropped; one the second reader read alike stays (`strayletters`)."""
-    unwhitened = work.unwhitened_page()
-    page = unwhitened if unwhitened is not None else prepared_before_whitening(work.image, work.settings.dpi)
+    unwhitened = work.unwhitened_page()  # kept by `prepare` for the image every pass after it reads
+    # else the page Tesseract read (its greys over `engine.WHITE_FROM` paper), never a second preparation of the page
+    page = unwhitened if unwhitened is not None else np.asarray(work.prepared())
     words, dropped = stray_letters(work.words, page, work.typical_height)
     if not dropped:
         return work
