@@ -19,12 +19,14 @@ from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader 
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
+from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
 from pipeline.extract.ocr.smallglyphs import is_candidate, small_glyphs
+from pipeline.extract.ocr.strayletters import stray_letters
 from pipeline.extract.ocr.spelling import (
     accents_read_twice,
     as_ellipsis,
@@ -175,6 +177,45 @@ def _glued_words(work: PageWork) -> PageWork:
     """Words glued together split where the image shows a word space and both parts are known (`spelling`)."""
     assert work.lexicon is not None and work.ink is not None
     return replace(work, words=split_glued_words(work.words, work.ink, work.lexicon))
+
+
+def _has_any_words(work: PageWork) -> bool:
+    """the page has words"""
+    return bool(work.words)
+
+
+def _has_words_measured(work: PageWork) -> bool:
+    """the page has words, and words of 3+ letters to measure its text height by"""
+    return bool(work.words) and bool(work.typical_height)
+
+
+@page_pass("number-spaces", "1", Cost.CHEAP, when=_has_any_words)
+def _number_spaces(work: PageWork) -> PageWork:
+    """A number and a word read as one token (`1904lice`, `zikzak54`) split where the ink shows a word space between
+    them, measured against the line's word spaces; a white between a letter gap and a word space leaves it unsure
+    (`numbergaps`)."""
+    assert work.ink is not None
+    words, changes = split_number_words(work.words, work.ink)
+    if not changes:
+        return work
+    shown = ", ".join(changes[:12]) + (" …" if len(changes) > 12 else "")
+    return replace(work, words=words, notes=work.notes + (f"number spaces: {len(changes)} token(s) of a number and a word ({shown})",))
+
+
+# 2: ink is pale print's too, on the page not whitened (a grid key's pale answers were dropped); a speck is measured
+# by the word's box where that is lower than the page's text height (a key page's junk made it 399 px)
+@page_pass("stray-letters", "2", Cost.CHEAP, when=_has_words_measured)
+def _stray_letters(work: PageWork) -> PageWork:
+    """A one- or two-letter word apart from its neighbours whose box holds no ink, pale print's included, or only a
+    speck's (a letter read into a row's wide gap), dropped; one the second reader read alike stays (`strayletters`)."""
+    unwhitened = work.unwhitened_page()  # kept by `prepare` for the image every pass after it reads
+    # else the page Tesseract read (its greys over `engine.WHITE_FROM` paper), never a second preparation of the page
+    page = unwhitened if unwhitened is not None else np.asarray(work.prepared())
+    words, dropped = stray_letters(work.words, page, work.typical_height)
+    if not dropped:
+        return work
+    return replace(work, words=words, notes=work.notes + (
+        f"stray letters: {len(dropped)} letter(s) read where the scan holds no letter's ink dropped ({', '.join(dropped[:12])})",))
 
 
 @page_pass("capital-accents", "1", Cost.CHEAP, when=_has_lexicon)

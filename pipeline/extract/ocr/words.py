@@ -107,6 +107,21 @@ def ink_runs(profile: np.ndarray, max_gap: int) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist()))
 
 
+def word_spaces(words: list[Word]) -> dict[tuple[int, int, int], float]:
+    """The white of a word space on each Tesseract line, in pixels: the median gap between the line's neighbouring words
+    that is no wider than its words are tall (a row's wide gaps between option cells, tab stops and columns are wider).
+    A line with fewer than two such gaps takes the page's median; 0.0 where the page has none."""
+    per_line: dict[tuple[int, int, int], list[int]] = {}
+    for key, members in words_by_line(words).items():
+        ordered = sorted(members, key=lambda w: w.left)
+        heights = sorted(w.bottom - w.top for w in ordered)
+        tallest = heights[len(heights) // 2]
+        per_line[key] = [b.left - a.right for a, b in zip(ordered, ordered[1:]) if 0 < b.left - a.right <= tallest]
+    every = sorted(g for gaps in per_line.values() for g in gaps)
+    page = float(every[len(every) // 2]) if every else 0.0
+    return {key: float(np.median(gaps)) if len(gaps) >= 2 else page for key, gaps in per_line.items()}
+
+
 def same_row(a: Word, b: Word) -> bool:
     return min(a.bottom, b.bottom) - max(a.top, b.top) > 0.5 * min(a.bottom - a.top, b.bottom - b.top)
 
