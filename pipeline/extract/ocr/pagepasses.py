@@ -54,7 +54,7 @@ def _reads_as_turned(work: PageWork) -> bool:
     return work.turn_upright and (may_lie_turned(work.parsed) or sparse_and_unread(work.parsed, work.ink, work.settings.dpi))
 
 
-@page_pass("orientation", "4", Cost.WHOLE_PAGE, when=_reads_as_turned)  # 4: a guess on a low-confidence page, kept by its numbers
+@page_pass("orientation", "5", Cost.WHOLE_PAGE, when=_reads_as_turned)  # 5: the turned reading's counting numbers most of its numbers (junk of a table upside down repeats a few); 4: a guess on a low-confidence page, kept by its numbers
 def _orientation(work: PageWork) -> PageWork:
     """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
     reading is kept when it is the more confident and reads no fewer known words (`orientation`), or when it reads many
