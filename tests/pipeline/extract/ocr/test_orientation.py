@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
-from pipeline.extract.ocr.orientation import counting_numbers, may_lie_turned, numbers_read, sparse_and_unread, sparse_turned_reading_wins
+from pipeline.extract.ocr.orientation import (counting_numbers, may_lie_turned, numbers_read, reads_as_numbers, sparse_and_unread,
+                                              sparse_turned_reading_wins)
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -80,6 +81,8 @@ def test_an_upright_table_read_upside_down_repeats_a_few_numbers_and_is_not_take
     # A table truly turned reads each number about once: kept, with a page number and a year beside it.
     table = [t for n in range(1, 41) for t in (str(n), "가나다라"[n % 4])] + ["2024", "3"]
     assert sparse_turned_reading_wins(table, as_it_lay)
+    # The junk was read more confidently than the page as it lay: a reading mostly of numbers is judged by them alone.
+    assert reads_as_numbers(junk + ["수이", "9<", "ㄷ"]) and not reads_as_numbers(["Rysunek", "2", "przedstawia", "wykres", "3"])
 
 
 def test_superscripts_and_other_digits_int_refuses_are_no_numbers_and_no_crash():
