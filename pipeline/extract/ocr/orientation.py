@@ -13,7 +13,8 @@ questions at 200 dpi) or as short junk read confidently (`©`, `O`, `U`: 175 wor
 number/answer pairs). A table upright reads as numbers. So a page with too few long words is checked too where
 glyph-sized ink by the hundred stands under no word (`unread_glyphs`) or where few of its words are numbers
 (`sparse_and_unread`), or where most of its words run down the page (`runs_down`); its turned reading is kept only when it reads many times the numbers that count (n beside n ± 1:
-`counting_numbers`) of the page as it lay (`sparse_turned_reading_wins`).
+`counting_numbers`) of the page as it lay, and those counting numbers are most of the numbers it reads
+(`sparse_turned_reading_wins`).
 """
 from __future__ import annotations
 
@@ -57,6 +58,12 @@ GLYPH_MM = (0.4, 6.0)  # a glyph's ink, its height or width, from a dot's to a l
 # ... or when of at least SPARSE_MIN_WORDS words, under this share are numbers (a key table upright: a third to a half).
 SPARSE_MIN_WORDS, SPARSE_NUMBER_SHARE = 20, 0.2
 SPARSE_NUMBERS_GAIN = 3  # the turned reading of a sparse page reads at least this many times its counting numbers (and 10)
+# ... and its counting numbers are most of the numbers it reads: a key table prints each question number once, so read
+# upright its numbers count, each read about once. An upright ruled table read upside down gives digits too, but the
+# same few row after row (a Hangul pairs table at 230 dpi: `12` and `13` read 13 and 12 times among 79 numbers,
+# 16 of them counting, a share of 0.20), and by chance some of them neighbours.
+COUNTING_MIN_SHARE = 0.5
+NUMBERS_SHARE = 0.5  # of a turned reading's words numbers: it reads as a table, and its numbers alone decide
 
 
 # Words of 2+ characters whose box is this much taller than wide run down the page: Tesseract read them on their side.
@@ -134,10 +141,21 @@ def counting_numbers(texts: Sequence[str]) -> int:
 
 def sparse_turned_reading_wins(turned: Sequence[str], read: Sequence[Word]) -> bool:
     """Whether a sparse page's turned reading is the page: many times the counting numbers of the page as it lay
-    (its words that run down left out: they were read turned already). Confidence is no judge here: the junk a
-    table on its side reads as is read confidently (73 against 53 turned)."""
+    (its words that run down left out: they were read turned already), and those counting numbers most of the numbers
+    it reads (`COUNTING_MIN_SHARE`: a few digit pairs read again and again are junk of a table upside down, however
+    many of them happen to neighbour). Confidence is no judge here: the junk a table on its side reads as is read
+    confidently (73 against 53 turned)."""
     before = counting_numbers([w.text for w in read if not _down(w)])
-    return counting_numbers(turned) >= max(SPARSE_NUMBERS_GAIN * before, ROTATION_MIN_WORDS)
+    counting = counting_numbers(turned)
+    return counting >= max(SPARSE_NUMBERS_GAIN * before, ROTATION_MIN_WORDS) and counting >= COUNTING_MIN_SHARE * numbers_read(turned)
+
+
+def reads_as_numbers(texts: Sequence[str]) -> bool:
+    """Whether at least half of a reading's words are numbers (`NUMBERS_SHARE`): a page read so is judged by its
+    numbers alone (`sparse_turned_reading_wins`), never by its confidence: an upright table read upside down gave
+    digits read at a higher mean confidence than the table as it lay (79 numbers of 86 words)."""
+    read = [t for t in texts if t.strip()]
+    return bool(read) and numbers_read(read) >= NUMBERS_SHARE * len(read)
 
 
 def known_words(texts: Sequence[str], lexicon: Lexicon | None) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
-from pipeline.extract.ocr.orientation import counting_numbers, may_lie_turned, numbers_read, sparse_and_unread, sparse_turned_reading_wins
+from pipeline.extract.ocr.orientation import (counting_numbers, may_lie_turned, numbers_read, reads_as_numbers, sparse_and_unread,
+                                              sparse_turned_reading_wins)
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -65,6 +66,23 @@ def test_a_turned_reading_is_kept_by_its_counting_numbers_not_by_digits_read_fro
     across = _words([str(n) for n in range(11, 41)])
     assert not sparse_turned_reading_wins(table, across)
     assert sparse_turned_reading_wins(table, _words([str(n) for n in range(11, 41)], down=True))  # read down: turned already
+
+
+def test_an_upright_table_read_upside_down_repeats_a_few_numbers_and_is_not_taken_for_the_page():
+    # What Tesseract read of an upright ruled pairs table (Hangul headers, 230 dpi) turned by 180°, as its orientation
+    # detection said (3.36): digits, the same few row after row, 16 of them neighbours by chance; the page as it lay
+    # read two counting numbers (its rules glued to the cells).
+    counts = {0: 3, 1: 2, 4: 1, 6: 6, 7: 2, 8: 1, 9: 3, 10: 1, 11: 1, 12: 13, 13: 12, 16: 6, 17: 7, 21: 1, 26: 3, 28: 1, 34: 1,
+              36: 1, 60: 1, 61: 1, 66: 1, 76: 1, 80: 1, 81: 1, 86: 1, 91: 2, 96: 2, 122: 1, 143: 1, 404: 1}
+    junk = [str(n) for n, times in counts.items() for _ in range(times)]
+    as_it_lay = _words(["정답", "가", "2", "3", "=", "02202", "0000"])
+    assert counting_numbers(junk) == 16 and counting_numbers(junk) >= 3 * counting_numbers([w.text for w in as_it_lay])
+    assert not sparse_turned_reading_wins(junk, as_it_lay)
+    # A table truly turned reads each number about once: kept, with a page number and a year beside it.
+    table = [t for n in range(1, 41) for t in (str(n), "가나다라"[n % 4])] + ["2024", "3"]
+    assert sparse_turned_reading_wins(table, as_it_lay)
+    # The junk was read more confidently than the page as it lay: a reading mostly of numbers is judged by them alone.
+    assert reads_as_numbers(junk + ["수이", "9<", "ㄷ"]) and not reads_as_numbers(["Rysunek", "2", "przedstawia", "wykres", "3"])
 
 
 def test_superscripts_and_other_digits_int_refuses_are_no_numbers_and_no_crash():
