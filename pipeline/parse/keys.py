@@ -173,6 +173,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             if tables[variant].put(number, answer):
                 tables[variant].sources[number] = lines
                 tables[variant].number_lines[number] = number_line
+        tables[variant].unread += _rows_lost(section_rows)
     for table in tables.values():
         table.variants = sorted(tables)
         table.problems[:0] = header_problems
@@ -215,6 +216,15 @@ def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: flo
         if answer:
             result.append((number_key(match.group("number")), answer, read_from, sl))
     return result
+
+
+def _rows_lost(section_rows: list[list]) -> list[str]:
+    """On OCR'd rows of a one-answer-column table: every number between the first and the last row number read
+    that no row shows (its number lost, its answer run into the row above): reported unread for its question, unless
+    another row keys it (the table's `unread` is filtered by its answers at the end)."""
+    values = {int(m.group("number")) for row in section_rows if any(sl.ocr for sl in row)
+              and (m := _ROW_NUMBER.match(row[0].text)) and m.group("number").isdecimal()}
+    return [str(n) for n in range(min(values), max(values) + 1) if n not in values] if len(values) > 1 else []
 
 
 def _next_columns(lines: list[StreamLine], numbers: list[tuple[StreamLine, re.Match]], header: StreamLine,

@@ -74,7 +74,7 @@ def test_each_question_an_unread_line_shows_has_a_line_of_its_own():
     table = read_list(column(texts), SPEC, "key.pdf")
     lines = _lines(table.problems, Code.KEY_LINE_UNREAD)
     assert [line.concerns.question for line in lines] == ["3", "8"]
-    assert "key line '3 %' among the entries could not be read as one (OCR): question 3's entry is in it" in str(lines[0])
+    assert "key line '3 %  8 %' among the entries could not be read as one (OCR): question 3's entry is in it" in str(lines[0])
     assert unaccounted([str(n) for n in range(1, 11)], table) == []
 
 
@@ -90,7 +90,7 @@ def test_a_generated_key_printed_without_its_dots_is_read_off_its_scan(tmp_path:
     items = [TextBox("Klucz odpowiedzi", 20, 18, 170, size=14, bold=True)]
     items += [TextBox(f"{n}{'' if 4 <= n <= 12 else '.'}  {answer(n)}", 25, 35 + (n - 1) * 8.5, 30, size=11) for n in range(1, 16)]
     items += [TextBox(text, 25, 175 + 8 * i, 170, size=11) for i, text in enumerate(
-        ("1 A wrong answer costs no points.", "2 Blank answers score zero.", "3 Do not write in the margins."))]
+        ("1 Each wrong answer costs no points.", "2 Blank answers score zero.", "3 Do not write in the margins."))]
     sheet = KeySheet("bare", [PageSpec(items)], truth, {"kind": "list", "entry": ENTRY}, ("A", "B", "C", "D"), ("pol",))
     table = read_key(_scan(tmp_path, sheet, ScanSetting(200, 0.5, 85)), sheet, dpi=200)
     assert {n: table.answers.get(n) for n in truth} == truth and not table.twice
