@@ -115,8 +115,8 @@ def read_sheet_keys(
             rejected.append(message)
             whole = True
             continue
-        for number, line in table.flags.items():
-            merged.flags.setdefault(number, line)
+        for number, flag in table.flags.items():
+            merged.flags.setdefault(number, flag)
         for number, answer in table.answers.items():
             if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
                 merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)

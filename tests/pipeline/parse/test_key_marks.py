@@ -83,9 +83,10 @@ def _scan(tmp_path: Path, sheet: KeySheet, setting: ScanSetting) -> Path:
     return setting.rasterise(clean, tmp_path / f"{sheet.name}-scan.pdf", seed=0)
 
 
-def test_a_generated_key_printed_without_its_dots_is_read_off_its_scan(tmp_path: Path):
-    # A list key whose numbers 4–12 carry no dot (as a speckled scan's cleaning leaves them), the rest "n. X";
-    # notes below it whose lines start with a number.
+def test_numbered_notes_under_a_scanned_key_are_no_entries(tmp_path: Path):
+    # A list key whose numbers 4–12 carry no dot, the rest "n. X", and notes below it whose lines start with a number.
+    # (On this clean scan the page's own mark pass gives 4–12 their dot; `key-marks` is for the dots a speckled scan's
+    # smoothing takes, below.) No note becomes an entry: no question keyed twice.
     truth = {str(n): answer(n) for n in range(1, 16)}
     items = [TextBox("Klucz odpowiedzi", 20, 18, 170, size=14, bold=True)]
     items += [TextBox(f"{n}{'' if 4 <= n <= 12 else '.'}  {answer(n)}", 25, 35 + (n - 1) * 8.5, 30, size=11) for n in range(1, 16)]
@@ -94,8 +95,6 @@ def test_a_generated_key_printed_without_its_dots_is_read_off_its_scan(tmp_path:
     sheet = KeySheet("bare", [PageSpec(items)], truth, {"kind": "list", "entry": ENTRY}, ("A", "B", "C", "D"), ("pol",))
     table = read_key(_scan(tmp_path, sheet, ScanSetting(200, 0.5, 85)), sheet, dpi=200)
     assert {n: table.answers.get(n) for n in truth} == truth and not table.twice
-    [line] = _lines(table.problems, Code.KEY_MARKS_RESTORED)
-    assert "4–12" in str(line)
 
 
 @pytest.fixture(scope="module")
