@@ -219,6 +219,28 @@ class Code(Enum):
     # each a warning on its question (`parse.label_restored`), counted once on the sheet.
     LABELS_RESTORED = ("parse.labels_restored", INFO,
                        "{count} option label(s) not read as printed, taken from where they stand: questions {numbers}")
+    # -- key entries on scans (issue 27: nothing lost silently). A key entry read without the mark after its number (its
+    # dot smoothed away) is the entry as printed, mark aside: counted per key part, at info, flagging nothing.
+    KEY_MARKS_RESTORED = ("key.marks_restored", INFO,
+                          "key {name}: {count} entr(y/ies) read without the mark after their number (OCR), taken as the "
+                          "key's entries in their column's run: {numbers}")
+    # A key entry read with a number that is no question of the sheet, standing in the run of its neighbours where the
+    # sheet's questions lack their entries (`55` misread `95`): a line per such entry and per question left unkeyed,
+    # the question flagged; put in its place only where the gap allows one reading (`keystrays`), its question unsure.
+    # A line among a key's entries read as none: each question whose number it shows and that no entry keys has a line.
+    KEY_LINE_UNREAD = ("key.line_unread", WARNING,
+                       "key {name}: key line {line!r} among the entries could not be read as one (OCR): question {question}'s "
+                       "entry is in it, not keyed")
+    KEY_ENTRY_STRAY = ("key.entry_stray", WARNING,
+                       "key {name}: entry read {read!r} between {before} and {after} is no question of the sheet: not used "
+                       "(question(s) {gap} of that gap left unkeyed)")
+    KEY_GAP_UNKEYED = ("key.gap_unkeyed", WARNING,
+                       "key {name}: question {question} left unkeyed: the key's entries between {before} and {after} read "
+                       "{read}, no question of the sheet")
+    KEY_STRAY_PLACED = ("key.stray_placed", WARNING,
+                        "key {name}: entry read {read!r} between {before} and {after} taken as question {question}: the gap "
+                        "leaves as many questions as it holds entries out of the run, in order, each one digit from its "
+                        "place (unsure)")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

@@ -4,6 +4,7 @@ compared with the answer printed.
 
     python -m pipeline.devkit.keyscans [--families list,grid] [--dpi 150,200,300] [--blur 0.4,0.8] [--jpeg 70,90] [--tilt -2,0,2] [--disable list-cells]
     python -m pipeline.devkit.keyscans --scans 170/0.65/78,150/0.75/72/0/s0.002   # named scans instead of the product
+    python -m pipeline.devkit.keyscans --cache /tmp/kc ...   # page readings kept: a change after OCR reads no page again
 
 A share of entries right per family and scan, the entries wrong, missing and reported; never a shift
 passes unseen: an answer given to the wrong question counts as wrong.
@@ -103,13 +104,13 @@ def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeySco
 
 
 def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 0,
-            disabled: tuple[str, ...] = ()) -> tuple[KeyScore, KeyTable]:
+            disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> tuple[KeyScore, KeyTable]:
     source = folder / f"{sheet.name}.pdf"
     if not source.exists():
         build_pdf(source, sheet.pages)
     scan = setting.rasterise(source, folder / f"{sheet.name}-{setting.folder()}.pdf", seed=seed)
     started = time.monotonic()
-    table = read_key(scan, sheet, disabled=disabled)
+    table = read_key(scan, sheet, disabled=disabled, ocr_cache=ocr_cache)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
     unsure = set(unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
                                       table.number_lines, _numerals(sheet))) | table.inferred  # an entry keyed by inference is flagged too
@@ -134,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", action="store_true", help="print each wrong entry and every problem line")
     parser.add_argument("--disable", default="", help="OCR passes to leave out, comma-separated (what a pass adds: with and without)")
+    parser.add_argument("--cache", type=Path, default=None,
+                        help="folder of the scans' page readings (kept per pass version): a change after OCR re-reads nothing")
     args = parser.parse_args(argv)
     families = {**TUNING, **SHORT_TUNING, **LAYOUT_TUNING, **CHECKING, **SHORT_CHECKING, **LAYOUT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
             print(f"{kind:8} {name:15} {text.scan:22} right {text.right:3}/{text.total} ({text.share:.0%})", flush=True)
             for setting in scans:
-                result, table = measure(sheet, Path(tmp), setting, seed=args.seed, disabled=disabled)
+                result, table = measure(sheet, Path(tmp), setting, seed=args.seed, disabled=disabled, ocr_cache=args.cache)
                 print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
                       f"(unaccounted {result.unaccounted}) flagged {result.flagged} (of the wrong {result.wrong_flagged}) "

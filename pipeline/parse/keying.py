@@ -14,6 +14,7 @@ from pipeline.parse import keymatch
 from pipeline.parse import keys as key_formats
 from pipeline.parse.draft import Draft
 from pipeline.parse.gridkeys import read_grid
+from pipeline.parse.keystrays import place_strays
 from pipeline.parse.labels import canonical_label, number_key
 from pipeline.parse.recovery import KeyEntryWork, Point, Recovery
 from pipeline.parse.shortentries import spelled_in
@@ -46,6 +47,8 @@ def read_sheet_keys(
         return None, []
     closed = [d for d in drafts if d.type in CLOSED_TYPES]
     closed_numbers = {number_key(d.number) for d in closed} | {number_key(d.block.number) for d in closed}
+    questions = list(dict.fromkeys(number_key(d.number) for d in drafts))
+    known = set(questions) | {number_key(d.block.number) for d in drafts}
     choice_labels = {number_key(d.number): d.labels for d in closed if d.type is QuestionType.SINGLE_CHOICE}
     merged = key_formats.KeyTable("keys")
     rejected: list[str] = []
@@ -91,6 +94,8 @@ def read_sheet_keys(
         # A number the OCR key reader put in from its table's count keys its answer by inference: its question is unsure
         # (the page note `ocr.number_inferred` is the report's line on it).
         table.inferred |= inferred_numbers(document) & set(table.answers)
+        if any(page.method is PageMethod.OCR for page in document.pages):  # entries read with no question's number (`keystrays`)
+            place_strays(table, questions, known)
         problems += [p if isinstance(p, Diagnostic) else diagnose(Code.KEY_TABLE, name=name, detail=p) for p in table.problems]
         problems += [diagnose(Code.KEY_CELL_UNREAD, name=name, question=number) for number in table.unread]
         if not table.answers:
@@ -110,6 +115,8 @@ def read_sheet_keys(
             rejected.append(message)
             whole = True
             continue
+        for number, flag in table.flags.items():
+            merged.flags.setdefault(number, flag)
         for number, answer in table.answers.items():
             if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
                 merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)
@@ -160,6 +167,8 @@ def apply_key(draft: Draft, key: key_formats.KeyTable | None, spec: SourceSpec, 
     page was read by OCR (the `Point.KEY_ENTRY` passes read its entries)."""
     answers = key.answers if key is not None else None
     number = number_key(draft.number)
+    if key is not None and number in key.flags:  # a line on its entry (a stray entry placed here, or none for it)
+        draft.flags.append(key.flags[number])
     if key is not None and number in key.pilot:
         draft.pilot = True
     if key is not None and number in key.voided:

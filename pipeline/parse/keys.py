@@ -25,6 +25,7 @@ from pipeline.specs import KeySpec
 _ROW_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3}(?:\.\d{1,2})*)\.?(?:\s+(?P<rest>.*))?$")
 MAX_ANSWER_LINES = 12
 _PIECE_NUMBER = re.compile(r"^\s*(?P<number>\d{1,3})(?!\d)")
+_LINE_NUMBER = re.compile(r"(?:^|\s{2,})(?P<number>\d{1,3})(?![\d\w])")  # a number where a row's entry (or a cell's) starts
 _UNREAD_ENTRY = re.compile(rf"^\s*(?P<number>\d{{1,3}})[^\w\s]{{0,2}}\s*[-–—]?\s*{re.escape(UNREAD_CELL)}\s*$")
 
 
@@ -43,6 +44,7 @@ class KeyTable:
     sources: dict[str, list[StreamLine]] = field(default_factory=dict)  # number key -> the lines its answer was read from, where known
     repaired: dict[str, list[str]] = field(default_factory=dict)  # number key -> its words as read, where a pass mended them
     number_lines: dict[str, StreamLine] = field(default_factory=dict)  # number key -> its number's line, where `sources` are known
+    flags: dict[str, Diagnostic] = field(default_factory=dict)  # number key -> a line on its entry its question carries (`keystrays`)
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two
@@ -171,6 +173,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
             if tables[variant].put(number, answer):
                 tables[variant].sources[number] = lines
                 tables[variant].number_lines[number] = number_line
+        tables[variant].unread += _rows_lost(section_rows)
     for table in tables.values():
         table.variants = sorted(tables)
         table.problems[:0] = header_problems
@@ -215,6 +218,15 @@ def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: flo
     return result
 
 
+def _rows_lost(section_rows: list[list]) -> list[str]:
+    """On OCR'd rows of a one-answer-column table: every number between the first and the last row number read
+    that no row shows (its number lost, its answer run into the row above): reported unread for its question, unless
+    another row keys it (the table's `unread` is filtered by its answers at the end)."""
+    values = {int(m.group("number")) for row in section_rows if any(sl.ocr for sl in row)
+              and (m := _ROW_NUMBER.match(row[0].text)) and m.group("number").isdecimal()}
+    return [str(n) for n in range(min(values), max(values) + 1) if n not in values] if len(values) > 1 else []
+
+
 def _next_columns(lines: list[StreamLine], numbers: list[tuple[StreamLine, re.Match]], header: StreamLine,
                   centre: float) -> dict[int, float]:
     """{page: x where the column right of the answer column begins} (`tablecolumns.next_column_start`), from the
@@ -250,6 +262,7 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
     placed = {id(p.line): p for p in place_parts(stream, list(spec.sections), texts)}
     runs: dict[int, tuple[KeyPart, list[ColumnRow]]] = {}  # id of a part -> (part, its rows in order)
     pieces: list[tuple[str, str]] = []  # (part prefix, text) of OCR'd row pieces beside entries that read as none
+    unread_lines: list[tuple[str, str]] = []  # (part prefix, text) of OCR'd rows among the entries that read as none
     for row in rows(stream):
         cells: dict[int, list[StreamLine]] = {}  # id of a part -> its cells on this row
         for sl in row:
@@ -285,16 +298,33 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
             detail = f"key entry {line.replace('taken as ', 'taken as ' + prefix)} from its column's run"
             table.problems.append(diagnose(Code.KEY_TABLE, name=table.name, detail=detail, question=prefix + raw))
             table.inferred.add(number_key(prefix + raw))
-        table.problems += [f"key line {text!r} among the entries could not be read as one (OCR)"
-                           for text in column.unread]
+        if work.markless:
+            table.problems.append(diagnose(Code.KEY_MARKS_RESTORED, name=name, count=len(work.markless),
+                                           numbers=spans(list(work.markless)) + (f" (part {prefix})" if prefix else "")))
+        unread_lines += [(prefix, text) for text in column.unread]
         lines = [row.text.strip() for row in column_rows if row.ocr and row.text.strip()]
         if prefix and not column.entries and lines:
             # A part of the key opened by its heading where OCR read no entry at all: its rows are all lost.
             shown = ", ".join(repr(text) for text in lines[:8]) + (", ..." if len(lines) > 8 else "")
             table.problems.append(f"key part {prefix}: {len(lines)} line(s) read but none as an entry (OCR): {shown}")
+    _report_lines(table, unread_lines)
     _report_pieces(table, pieces)
     table.report_twice()
     return table
+
+
+def _report_lines(table: KeyTable, lines: list[tuple[str, str]]) -> None:
+    """Each OCR'd row among the entries that read as none: a line per question whose number it shows where an entry
+    starts (the row's start, or a cell's) and that the key left unkeyed (named: no catch-all line needed), or one
+    line for the row when it shows none."""
+    for prefix, text in lines:
+        shown = [number_key(prefix + m.group("number")) for m in _LINE_NUMBER.finditer(text)]
+        questions = [n for n in dict.fromkeys(shown) if n not in table.answers and n not in table.twice]
+        if not questions:
+            table.problems.append(f"key line {text!r} among the entries could not be read as one (OCR)")
+        for number in questions:
+            table.problems.append(diagnose(Code.KEY_LINE_UNREAD, name=table.name, line=text, question=number))
+            table.named.add(number)
 
 
 def _report_pieces(table: KeyTable, pieces: list[tuple[str, str]]) -> None:

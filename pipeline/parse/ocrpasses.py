@@ -16,6 +16,7 @@ from pipeline.parse import recovery
 from pipeline.parse.blocks import Block, edge_stroke_numbers, restore_first_mark, restore_next_marks, twin_numbers
 from pipeline.parse.certainty import judge_drafts
 from pipeline.parse.draft import Draft
+from pipeline.parse.keymarks import read_without_marks
 from pipeline.parse.keyruns import mend_run, runs_down
 from pipeline.parse.labels import canonical_label, fold
 from pipeline.parse.labelcolumn import restore_label_column
@@ -125,6 +126,11 @@ def _options_end_block(work: OptionsWork) -> bool:
 def _some_options(work: OptionsWork) -> bool:
     """the question has options"""
     return bool(work.options)
+
+
+def _column_rows_unread(work: KeyColumnWork) -> bool:
+    """OCR'd rows of the column read as no entry"""
+    return any(item[0] is None for item in work.items)
 
 
 def _column_counts_up(work: KeyColumnWork) -> bool:
@@ -282,6 +288,15 @@ def _label_remainders(work: OptionsWork, passes: Recovery) -> OptionsWork:
     return replace(work, options=options, option_flags=work.option_flags + tuple(flags))
 
 
+@recovery_pass("key-marks", "1", Point.KEY_COLUMN, _column_rows_unread)
+def _key_marks(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
+    """OCR'd key rows that read as entries once the mark after their numbers (`1  A` for `1. A`) is put back,
+    where the whole row is entries, each number follows on in the column's run and the column is key lines;
+    reported per key part (`keymarks`)."""
+    items, numbers = read_without_marks([list(item) for item in work.items], work.rows, work.entry_re)
+    return replace(work, items=items, markless=work.markless + tuple(numbers)) if numbers else work
+
+
 @recovery_pass("key-runs", "4", Point.KEY_COLUMN, _column_counts_up)  # 2: a column counted by twos is rows of pairs read across, no run; 3: each mended entry's number kept with its line; 4: a run whose numbers carry a digit before them mended from another run
 def _key_runs(work: KeyColumnWork, passes: Recovery) -> KeyColumnWork:
     """OCR'd key rows between two entry numbers as far apart as their rows take the numbers their places give;
@@ -302,7 +317,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
     _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
-    _lost_first_label, _row_labels, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_runs, slash_alternatives,
+    _lost_first_label, _row_labels, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_marks, _key_runs, slash_alternatives,
     _doubled_key_letter, _uncertainty,
 )  # fmt: skip
 recovery.install(PARSE_PASSES)

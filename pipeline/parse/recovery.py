@@ -103,12 +103,13 @@ class NumberRunsWork:
 @dataclass(frozen=True)
 class KeyColumnWork:
     """A key column's rows and its items ([number or None, answer, row index, read as, pilot]), in order;
-    `mended`: (number, report line) per entry a pass mended."""
+    `mended`: (number, report line) per entry a pass mended; `markless`: the entries read without their number's mark."""
 
     rows: list[ColumnRow]
     items: list[list]
     entry_re: re.Pattern
     mended: tuple[tuple[str, str], ...] = ()
+    markless: tuple[str, ...] = ()  # numbers of the entries read without the mark after their number (`keymarks`)
 
 
 @dataclass(frozen=True)

@@ -107,10 +107,12 @@ def test_a_number_whose_answer_was_lost_just_outside_the_run_is_reported():
     # "1." above "2. b" still shows the number the run gives its place; the heading above it does not.
     table = read_list(_key([["Respuestas 2024", "1.", "2. b", "3. c", "4.", "Página 1"]]), _spec(), "key.pdf")
     assert table.answers == {"2": "b", "3": "c"}
+    # Each line names the question whose number it shows: the question has a line of its own, not only the catch-all.
     assert table.problems == [
-        "key line '1.' among the entries could not be read as one (OCR)",
-        "key line '4.' among the entries could not be read as one (OCR)",
+        "key key.pdf: key line '1.' among the entries could not be read as one (OCR): question 1's entry is in it, not keyed",
+        "key key.pdf: key line '4.' among the entries could not be read as one (OCR): question 4's entry is in it, not keyed",
     ]
+    assert [p.concerns.question for p in table.problems] == ["1", "4"] and {"1", "4"} <= table.named
 
 
 def test_a_part_of_the_key_where_no_entry_was_read_is_reported_with_its_lines():
@@ -134,7 +136,7 @@ def test_an_answer_read_as_a_digit_of_its_shape_is_that_label_and_the_last_row_m
     # "8* C" read as "8* O": it shows its number with the pilot mark, but "O" may be C or D: reported, not read
     table = read_list(_key([["6 D", "7 A", "8* O"]]), spec, "key.pdf")
     assert table.answers == {"6": "D", "7": "A"}
-    assert table.problems == ["key line '8* O' among the entries could not be read as one (OCR)"]
+    assert table.problems == ["key key.pdf: key line '8* O' among the entries could not be read as one (OCR): question 8's entry is in it, not keyed"]
     # on a text layer the key is read as printed
     assert read_list(_key([["1.8", "2.C"]], PageMethod.TEXT), spec, "key.pdf").answers == {"2": "C"}
 

@@ -123,3 +123,15 @@ def test_a_reading_off_a_columns_edge_is_reported_not_keyed():
     result = tables(lines)
     assert "3" not in result["B"].answers and result["B"].unread == ["3"]
     assert result["C"].answers["4"] == ANSWERS[4][2] and not result["C"].unread
+
+
+def test_a_one_column_tables_row_whose_number_was_lost_is_reported_not_silent():
+    # One answer column (NÚCEM's key at 280 dpi, blur 0.8: row 47's number lost, its answer run into the row above):
+    # the number between two rows read is reported unread for its question.
+    header = [Line("Nr Typ A", 99.3, 90.7, 200, 100.7)]
+    lines = [cell(str(n), NUMBER_X[0], 113.5 + (n - 1) * PITCH, NUMBER_X[1] - NUMBER_X[0]) for n in range(1, 7) if n != 4]
+    lines += [cell(f"odpoveď {n}", ANSWER_X[0], 113.5 + (n - 1) * PITCH, 80) for n in range(1, 7)]
+    page = Page(1, 595, 842, PageMethod.OCR, header + sorted(lines, key=lambda line: (line.top, line.x0)))
+    [table] = read_variant_table(ExtractedDocument("0" * 64, "key.pdf", 1, [page], "test"), SPEC.model_copy(update={"variant": "A"}),
+                                 "key.pdf").values()
+    assert "4" not in table.answers and table.unread == ["4"]
