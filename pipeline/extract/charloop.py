@@ -148,13 +148,28 @@ def _build_char_loops() -> Any:
 
 
 def compiled_layout() -> Any:
-    """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
-    compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
-    None otherwise, or where numba is missing or building them failed (tried once a process)."""
+    """Layout's compiled loops: llvmlite's (`layoutir.LayoutLoops`, built on the first call, a few hundredths of a CPU
+    second, no numba), so a process lays its pages out compiled from its first page; where those cannot be built,
+    numba's (the module `layoutjit`) once this process reads characters through the compiled reader (the switch:
+    "1" at once, "" once `compiled_reader` has been loaded). None where the switch is "0", or where neither could be
+    built (each tried once a process)."""
     choice = switch()
-    if choice == "0" or (choice == "" and _READER.built is None):
+    if choice == "0":
+        return None
+    loops = _LAYOUT_IR.get()
+    if loops is not None:
+        return loops
+    if choice == "" and _READER.built is None:
         return None
     return _LAYOUT.get()
+
+
+def _build_layout_ir() -> Any:
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    from pipeline.extract import layoutir
+
+    return layoutir.build()
 
 
 def _build_layout() -> Any:
@@ -173,4 +188,5 @@ def _build_layout() -> Any:
 
 _READER: _Once[CompiledReader] = _Once(_build)
 _LAYOUT: _Once[Any] = _Once(_build_layout)
+_LAYOUT_IR: _Once[Any] = _Once(_build_layout_ir)
 _CHAR_LOOPS: _Once[Any] = _Once(_build_char_loops)
