@@ -14,182 +14,39 @@ loops cost 0.7-1.0 CPU s, which layout's loops repaid only on a long run (`charl
 so a short run laid its pages out in Python; these are built in a few hundredths of a second, so every page is
 laid out through them from a process's first (`charloop.compiled_layout`).
 
-The functions are written with `llvmlite.ir`'s builder as a C compiler at -O0 writes them (every variable a stack
-slot, read and written where the Python reads and writes it); the outputs and scratch are numpy arrays the
-wrappers allocate (the loops allocate nothing), passed as addresses through ctypes once a call.
+The functions are written with `irwriter` (every variable a stack slot, read and written where the Python reads
+and writes it; llvmlite's optimiser then makes the slots registers); the outputs and scratch are numpy arrays the
+wrappers allocate (the loops allocate nothing), passed to ctypes as the array objects, once a call.
 Floats follow the kernels' comparisons exactly: ordered comparisons (false on a NaN), `x != x` for a NaN test.
 """
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from llvmlite import ir
 
-F64, I64, I8, I1 = ir.DoubleType(), ir.IntType(64), ir.IntType(8), ir.IntType(1)
-P64, PI64, PI8 = F64.as_pointer(), I64.as_pointer(), I8.as_pointer()
-
-
-class _Var:
-    """A local variable: one stack slot."""
-
-    def __init__(self, code: _Code, kind: ir.Type, initial: Any):
-        self.code = code
-        self.slot = code.slots.alloca(kind)
-        if initial is not None:
-            self.set(initial)
-
-    def get(self) -> Any:
-        return self.code.b.load(self.slot)
-
-    def set(self, value: Any) -> None:
-        self.code.b.store(value, self.slot)
-
-
-class _Loop:
-    """A loop being written: its counter's value this turn (`k`), `stop()` (break) and `next()` (continue),
-    each the last statement of the block it ends."""
-
-    def __init__(self, code: _Code, k: Any, step: ir.Block, end: ir.Block):
-        self.code, self.k, self._step, self._end = code, k, step, end
-
-    def stop(self) -> None:
-        self.code.b.branch(self._end)
-
-    def next(self) -> None:
-        self.code.b.branch(self._step)
-
-
-@dataclass(frozen=True)
-class _Array:
-    """A parameter that is a numpy array object (C-contiguous, of this element type): the function reads its data
-    pointer, `PyArrayObject.data`, the word after the object's header (numpy's ABI), so the call passes the array
-    itself (`ctypes.py_object`) instead of asking it for its address (several times the cost of the call)."""
-
-    pointer: ir.Type
-
-
-_DATA_WORD = 2  # PyArrayObject: ob_refcnt, ob_type, then data
-
-
-class _Code:
-    """One function being written: `b` the builder, `a` its arguments by name (an `_Array`'s as its data pointer),
-    stack slots in its first block."""
-
-    def __init__(self, module: ir.Module, name: str, returns: ir.Type, parameters: list[tuple[str, Any]], inner: bool = False):
-        kinds = [PI8 if isinstance(kind, _Array) else kind for _, kind in parameters]
-        self.function = ir.Function(module, ir.FunctionType(returns, kinds), name)
-        if inner:
-            self.function.linkage = "internal"
-        self.slots = ir.IRBuilder(self.function.append_basic_block("slots"))
-        body = self.function.append_basic_block("body")
-        self.b = ir.IRBuilder(body)
-        self.a = {}
-        for argument, (label, kind) in zip(self.function.args, parameters):
-            argument.name = label
-            if isinstance(kind, _Array):
-                words = self.b.bitcast(argument, PI8.as_pointer())
-                self.a[label] = self.b.bitcast(self.b.load(self.b.gep(words, [_c(_DATA_WORD, I64)])), kind.pointer)
-            else:
-                self.a[label] = argument
-
-    def done(self) -> None:
-        self.slots.branch(self.function.basic_blocks[1])
-
-    def var(self, kind: ir.Type, initial: Any = None) -> _Var:
-        return _Var(self, kind, initial)
-
-    def at(self, pointer: Any, index: Any) -> Any:
-        return self.b.gep(pointer, [index])
-
-    def load(self, pointer: Any, index: Any) -> Any:
-        return self.b.load(self.at(pointer, index))
-
-    def store(self, pointer: Any, index: Any, value: Any) -> None:
-        self.b.store(value, self.at(pointer, index))
-
-    def f(self, op: str, x: Any, y: Any) -> Any:
-        """An ordered float comparison: false where either is a NaN (as Python's and numba's `<`, `<=`, `==`)."""
-        return self.b.fcmp_ordered(op, x, y)
-
-    def i(self, op: str, x: Any, y: Any) -> Any:
-        return self.b.icmp_signed(op, x, y)
-
-    def nan(self, x: Any) -> Any:
-        return self.b.fcmp_unordered("!=", x, x)
-
-    def all(self, *conditions: Callable[[], Any]) -> Any:
-        """`c1 and c2 and ...`, each asked only where those before it held (a later one may read what an earlier
-        one guards)."""
-        result = self.var(I1, ir.Constant(I1, 0))
-
-        def nest(rest: tuple[Callable[[], Any], ...]) -> None:
-            if not rest:
-                result.set(ir.Constant(I1, 1))
-                return
-            with self.b.if_then(rest[0]()):
-                nest(rest[1:])
-        nest(conditions)
-        return result.get()
-
-    @contextmanager
-    def loop(self, lo: Any, hi: Any) -> Iterator[_Loop]:
-        """`for k in range(lo, hi)`, `hi` read once."""
-        k = self.var(I64, lo)
-        head, body, step, end = (self.function.append_basic_block(name) for name in ("head", "do", "step", "end"))
-        self.b.branch(head)
-        self.b.position_at_end(head)
-        self.b.cbranch(self.i("<", k.get(), hi), body, end)
-        self.b.position_at_end(body)
-        yield _Loop(self, k.get(), step, end)
-        if self.b.block.terminator is None:
-            self.b.branch(step)
-        self.b.position_at_end(step)
-        k.set(self.b.add(k.get(), ir.Constant(I64, 1)))
-        self.b.branch(head)
-        self.b.position_at_end(end)
-
-    @contextmanager
-    def while_(self, condition: Callable[[], Any]) -> Iterator[_Loop]:
-        """`while condition():` (asked before each turn)."""
-        head, body, end = (self.function.append_basic_block(name) for name in ("while", "wdo", "wend"))
-        self.b.branch(head)
-        self.b.position_at_end(head)
-        self.b.cbranch(condition(), body, end)
-        self.b.position_at_end(body)
-        yield _Loop(self, None, head, end)
-        if self.b.block.terminator is None:
-            self.b.branch(head)
-        self.b.position_at_end(end)
-
-
-def _c(value: float | int, kind: ir.Type = F64) -> ir.Constant:
-    return ir.Constant(kind, value)
-
-
-ZERO, ONE = _c(0, I64), _c(1, I64)
+from pipeline.extract.irwriter import DATA_WORD, F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const
 
 
 def _anchor_rows(module: ir.Module) -> None:
     """`layoutjit.anchor_rows` into opened/row_top/row_bottom; returns the rows."""
-    c = _Code(module, "anchor_rows", I64, [("top", _Array(P64)), ("bottom", _Array(P64)), ("size", _Array(P64)), ("count", I64),
-                                           ("opened", _Array(PI64)), ("row_top", _Array(P64)), ("row_bottom", _Array(P64))])
+    c = Code(module, "anchor_rows", I64, [("top", Array(P64)), ("bottom", Array(P64)), ("size", Array(P64)), ("count", I64),
+                                           ("opened", Array(PI64)), ("row_top", Array(P64)), ("row_bottom", Array(P64))])
     b, a = c.b, c.a
-    rows, largest = c.var(I64, ZERO), c.var(F64, _c(0.0))
+    rows, largest = c.var(I64, ZERO), c.var(F64, const(0.0))
     with c.loop(ZERO, a["count"]) as turn:
         k = turn.k
         run_top, run_bottom, run_size = c.load(a["top"], k), c.load(a["bottom"], k), c.load(a["size"], k)
-        centre = b.fdiv(b.fadd(run_top, run_bottom), _c(2.0))
+        centre = b.fdiv(b.fadd(run_top, run_bottom), const(2.0))
         last = lambda: b.sub(rows.get(), ONE)  # noqa: E731
         inside = c.all(lambda: c.i(">", rows.get(), ZERO), lambda: c.f("<=", c.load(a["row_top"], last()), centre),
                        lambda: c.f("<=", centre, c.load(a["row_bottom"], last())))
         with b.if_else(inside) as (then, otherwise):
             with then:
-                with b.if_then(c.f(">", run_size, b.fmul(_c(1.25), largest.get()))):
+                with b.if_then(c.f(">", run_size, b.fmul(const(1.25), largest.get()))):
                     c.store(a["row_top"], last(), run_top)
                     c.store(a["row_bottom"], last(), run_bottom)
                 with b.if_then(c.f(">", run_size, largest.get())):
@@ -207,7 +64,7 @@ def _anchor_rows(module: ir.Module) -> None:
 
 def _before(module: ir.Module) -> ir.Function:
     """Whether item i sorts strictly before item j by (primary, secondary) as numpy orders floats (`layoutjit._before`)."""
-    c = _Code(module, "before", I1, [("primary", P64), ("secondary", P64), ("i", I64), ("j", I64)], inner=True)
+    c = Code(module, "before", I1, [("primary", P64), ("secondary", P64), ("i", I64), ("j", I64)], inner=True)
     c.function.attributes.add("alwaysinline")
     b, a = c.b, c.a
     for keys, last in (("primary", False), ("secondary", True)):
@@ -217,23 +74,23 @@ def _before(module: ir.Module) -> ir.Function:
             b.ret(before)
             break
         with b.if_then(before):
-            b.ret(_c(1, I1))
+            b.ret(const(1, I1))
         after = b.or_(c.f("<", y, x), b.and_(c.nan(x), b.not_(c.nan(y))))
         with b.if_then(after):
-            b.ret(_c(0, I1))
+            b.ret(const(0, I1))
     c.done()
     return c.function
 
 
 def _lex_sort(module: ir.Module, before: ir.Function) -> ir.Function:
     """`layoutjit.lex_order` into `order` (`scratch` count items, `bounds` count + 1): the natural merge sort."""
-    c = _Code(module, "lex_sort", ir.VoidType(), [("primary", P64), ("secondary", P64), ("count", I64), ("order", PI64),
+    c = Code(module, "lex_sort", ir.VoidType(), [("primary", P64), ("secondary", P64), ("count", I64), ("order", PI64),
                                                   ("scratch", PI64), ("bounds", PI64)], inner=True)
     b, a = c.b, c.a
     count = a["count"]
     with c.loop(ZERO, count) as turn:
         c.store(a["order"], turn.k, turn.k)
-    with b.if_then(c.i("<", count, _c(2, I64))):
+    with b.if_then(c.i("<", count, const(2, I64))):
         b.ret_void()
     runs = c.var(I64, ZERO)
     c.store(a["bounds"], ZERO, ZERO)
@@ -255,7 +112,7 @@ def _lex_sort(module: ir.Module, before: ir.Function) -> ir.Function:
                     with c.loop(lo, count) as copy:
                         c.store(scratch.get(), copy.k, c.load(order.get(), copy.k))
                 with otherwise:
-                    mid, hi = c.load(a["bounds"], b.add(pair.get(), ONE)), c.load(a["bounds"], b.add(pair.get(), _c(2, I64)))
+                    mid, hi = c.load(a["bounds"], b.add(pair.get(), ONE)), c.load(a["bounds"], b.add(pair.get(), const(2, I64)))
                     i, j, out = c.var(I64, lo), c.var(I64, mid), c.var(I64, lo)
                     with c.while_(lambda: b.and_(c.i("<", i.get(), mid), c.i("<", j.get(), hi))):
                         oj, oi = c.load(order.get(), j.get()), c.load(order.get(), i.get())
@@ -268,7 +125,7 @@ def _lex_sort(module: ir.Module, before: ir.Function) -> ir.Function:
                                 i.set(b.add(i.get(), ONE))
                         out.set(b.add(out.get(), ONE))
                     for rest, stop in ((i, mid), (j, hi)):
-                        def left_over(rest: _Var = rest, stop: Any = stop) -> Any:
+                        def left_over(rest: Var = rest, stop: Any = stop) -> Any:
                             return c.i("<", rest.get(), stop)
                         with c.while_(left_over):
                             c.store(scratch.get(), out.get(), c.load(order.get(), rest.get()))
@@ -276,7 +133,7 @@ def _lex_sort(module: ir.Module, before: ir.Function) -> ir.Function:
                             out.set(b.add(out.get(), ONE))
             c.store(a["bounds"], merged.get(), lo)
             merged.set(b.add(merged.get(), ONE))
-            pair.set(b.add(pair.get(), _c(2, I64)))
+            pair.set(b.add(pair.get(), const(2, I64)))
         c.store(a["bounds"], merged.get(), count)
         runs.set(merged.get())
         swapped = order.get()
@@ -292,8 +149,8 @@ def _lex_sort(module: ir.Module, before: ir.Function) -> ir.Function:
 
 def _lex_order(module: ir.Module, lex_sort: ir.Function) -> None:
     """`lex_sort` called with arrays: `work` holds the order, then the scratch, then the bounds (3 count + 1)."""
-    c = _Code(module, "lex_order", ir.VoidType(), [("primary", _Array(P64)), ("secondary", _Array(P64)), ("count", I64),
-                                                   ("work", _Array(PI64))])
+    c = Code(module, "lex_order", ir.VoidType(), [("primary", Array(P64)), ("secondary", Array(P64)), ("count", I64),
+                                                   ("work", Array(PI64))])
     b, a = c.b, c.a
     count = a["count"]
     b.call(lex_sort, [a["primary"], a["secondary"], count, a["work"], c.at(a["work"], count), c.at(a["work"], b.add(count, count))])
@@ -303,9 +160,9 @@ def _lex_order(module: ir.Module, lex_sort: ir.Function) -> None:
 
 def _overprint_rows(module: ir.Module) -> None:
     """`layoutjit.overprint_rows` into `suspect` (zeros, one byte a row)."""
-    c = _Code(module, "overprint_rows", ir.VoidType(), [("texts", _Array(PI64)), ("row_of", _Array(PI64)), ("x0", _Array(P64)),
-                                                        ("x1", _Array(P64)), ("top", _Array(P64)), ("bottom", _Array(P64)),
-                                                        ("reach", I64), ("count", I64), ("suspect", _Array(PI8))])
+    c = Code(module, "overprint_rows", ir.VoidType(), [("texts", Array(PI64)), ("row_of", Array(PI64)), ("x0", Array(P64)),
+                                                        ("x1", Array(P64)), ("top", Array(P64)), ("bottom", Array(P64)),
+                                                        ("reach", I64), ("count", I64), ("suspect", Array(PI8))])
     b, a = c.b, c.a
 
     def nan_min(x: Any, y: Any) -> Any:
@@ -317,7 +174,7 @@ def _overprint_rows(module: ir.Module) -> None:
     with c.loop(ONE, a["count"]) as glyph:
         second = glyph.k
         row = c.load(a["row_of"], second)
-        with b.if_then(c.i("!=", c.load(a["suspect"], row), _c(0, I8))):
+        with b.if_then(c.i("!=", c.load(a["suspect"], row), const(0, I8))):
             glyph.next()
         with c.loop(ONE, b.add(a["reach"], ONE)) as back:
             first = b.sub(second, back.k)
@@ -329,11 +186,11 @@ def _overprint_rows(module: ir.Module) -> None:
             topa, topb, bottoma, bottomb = (c.load(a[name], at) for name in ("top", "bottom") for at in (first, second))
             overlap_x = b.fsub(nan_min(x1a, x1b), nan_max(x0a, x0b))
             overlap_y = b.fsub(nan_min(bottoma, bottomb), nan_max(topa, topb))
-            narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), _c(0.01))
-            low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), _c(0.01))
-            twin = b.and_(c.f(">=", overlap_x, b.fmul(_c(0.4), narrow)), c.f(">=", overlap_y, b.fmul(_c(0.5), low)))
+            narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), const(0.01))
+            low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), const(0.01))
+            twin = b.and_(c.f(">=", overlap_x, b.fmul(const(0.4), narrow)), c.f(">=", overlap_y, b.fmul(const(0.5), low)))
             with b.if_then(twin):
-                c.store(a["suspect"], row, _c(1, I8))
+                c.store(a["suspect"], row, const(1, I8))
                 back.stop()
     b.ret_void()
     c.done()
@@ -341,8 +198,8 @@ def _overprint_rows(module: ir.Module) -> None:
 
 def _row_spans(module: ir.Module) -> None:
     """`layoutjit.row_spans` into first (zeros, rows + 1), lo and hi; returns the spans."""
-    c = _Code(module, "row_spans", I64, [("x0", _Array(P64)), ("x1", _Array(P64)), ("lengths", _Array(PI64)), ("rows", I64),
-                                         ("min_gap", F64), ("first", _Array(PI64)), ("lo", _Array(P64)), ("hi", _Array(P64))])
+    c = Code(module, "row_spans", I64, [("x0", Array(P64)), ("x1", Array(P64)), ("lengths", Array(PI64)), ("rows", I64),
+                                         ("min_gap", F64), ("first", Array(PI64)), ("lo", Array(P64)), ("hi", Array(P64))])
     b, a = c.b, c.a
     spans, at = c.var(I64, ZERO), c.var(I64, ZERO)
     with c.loop(ZERO, a["rows"]) as row:
@@ -368,7 +225,7 @@ def _row_spans(module: ir.Module) -> None:
 
 def _free_intervals(module: ir.Module) -> ir.Function:
     """`layoutjit._free_intervals` into out_lo/out_hi; returns how many."""
-    c = _Code(module, "free_intervals", I64, [("lo_spans", P64), ("hi_spans", P64), ("count", I64), ("lo", F64), ("hi", F64),
+    c = Code(module, "free_intervals", I64, [("lo_spans", P64), ("hi_spans", P64), ("count", I64), ("lo", F64), ("hi", F64),
                                               ("out_lo", P64), ("out_hi", P64)], inner=True)
     b, a = c.b, c.a
     found, cursor = c.var(I64, ZERO), c.var(F64, a["lo"])
@@ -398,15 +255,15 @@ _PAGE = [("span_first", PI64), ("span_lo", P64), ("span_hi", P64), ("free_first"
 def _walk(module: ir.Module) -> ir.Function:
     """`layoutjit._walk`: returns the end row; writes (gutter lo, gutter hi, left fill, right fill, right run,
     right rows) into `result`."""
-    c = _Code(module, "walk", I64, [("start", I64), ("g0", F64), ("g1", F64), *_PAGE, ("min_rows", I64), ("track", I1),
+    c = Code(module, "walk", I64, [("start", I64), ("g0", F64), ("g1", F64), *_PAGE, ("min_rows", I64), ("track", I1),
                                     ("result", P64)], inner=True)
     b, a = c.b, c.a
-    zero = _c(0.0)
+    zero = const(0.0)
     row, low, high = c.var(I64, a["start"]), c.var(F64, a["g0"]), c.var(F64, a["g1"])
     left_fill, right_fill, right_run = c.var(F64, zero), c.var(F64, zero), c.var(F64, zero)
-    right_last, right_empty, right_ended = c.var(I64, ZERO), c.var(I64, ZERO), c.var(I1, _c(0, I1))
+    right_last, right_empty, right_ended = c.var(I64, ZERO), c.var(I64, ZERO), c.var(I1, const(0, I1))
     with c.while_(lambda: c.i("<", row.get(), a["rows"])) as walk:
-        found, w0, w1, widest = c.var(I1, _c(0, I1)), c.var(F64, zero), c.var(F64, zero), c.var(F64, zero)
+        found, w0, w1, widest = c.var(I1, const(0, I1)), c.var(F64, zero), c.var(F64, zero), c.var(F64, zero)
         here = row.get()
         with c.loop(c.load(a["free_first"], here), c.load(a["free_first"], b.add(here, ONE))) as free:
             lo, hi = c.load(a["free_lo"], free.k), c.load(a["free_hi"], free.k)
@@ -414,7 +271,7 @@ def _walk(module: ir.Module) -> ir.Function:
             y = b.select(c.f("<", hi, high.get()), hi, high.get())
             width = b.fsub(y, x)
             with b.if_then(b.and_(c.f(">=", width, a["min_gutter"]), b.or_(b.not_(found.get()), c.f(">", width, widest.get())))):
-                found.set(_c(1, I1))
+                found.set(const(1, I1))
                 w0.set(x)
                 w1.set(y)
                 widest.set(width)
@@ -432,7 +289,7 @@ def _walk(module: ir.Module) -> ir.Function:
         with b.if_else(b.and_(a["track"], c.f(">", right.get(), zero))) as (inked, otherwise):
             with inked:
                 with b.if_then(c.i(">=", right_empty.get(), a["min_rows"])):
-                    right_ended.set(_c(1, I1))
+                    right_ended.set(const(1, I1))
                 with b.if_then(b.not_(right_ended.get())):
                     right_run.set(b.fadd(right_run.get(), right.get()))
                     right_last.set(b.add(b.sub(here, a["start"]), ONE))
@@ -445,7 +302,7 @@ def _walk(module: ir.Module) -> ir.Function:
         row.set(b.add(here, ONE))
     right_rows = b.select(c.i(">", right_last.get(), a["min_rows"]), right_last.get(), a["min_rows"])
     for at, value in enumerate((low.get(), high.get(), left_fill.get(), right_fill.get(), right_run.get(), b.sitofp(right_rows, F64))):
-        c.store(a["result"], _c(at, I64), value)
+        c.store(a["result"], const(at, I64), value)
     b.ret(row.get())
     c.done()
     return c.function
@@ -459,10 +316,10 @@ _TRY = [("row_top", P64), ("row_bottom", P64), ("row_x0", P64), ("row_x1", P64),
 
 def _gutter_tries(module: ir.Module, free_intervals: ir.Function, walk: ir.Function) -> ir.Function:
     """`layoutjit._gutter_tries`: appends to `out` from row `found`; returns the rows of `out` filled."""
-    c = _Code(module, "gutter_tries", I64, [("start", I64), ("first_lo", P64), ("first_hi", P64), ("first_count", I64),
+    c = Code(module, "gutter_tries", I64, [("start", I64), ("first_lo", P64), ("first_hi", P64), ("first_count", I64),
                                             ("lo", F64), ("hi", F64), *_PAGE, *_TRY, ("found", I64)], inner=True)
     b, a = c.b, c.a
-    min_rows, min_gutter, min_height, long_rows, min_fill, min_share = (c.load(a["limits"], _c(k, I64)) for k in range(6))
+    min_rows, min_gutter, min_height, long_rows, min_fill, min_share = (c.load(a["limits"], const(k, I64)) for k in range(6))
     whole_min_rows = b.fptosi(min_rows, I64)
     page = [a[name] for name, _ in _PAGE]
     start, found = a["start"], c.var(I64, a["found"])
@@ -487,8 +344,8 @@ def _gutter_tries(module: ir.Module, free_intervals: ir.Function, walk: ir.Funct
         g_lo, g_hi = c.load(a["inner_lo"], gutter.k), c.load(a["inner_hi"], gutter.k)
         with b.if_then(c.f("<", b.fsub(g_hi, g_lo), min_gutter)):
             gutter.next()
-        end = b.call(walk, [start, g_lo, g_hi, *page, whole_min_rows, _c(0, I1), result])
-        g0, g1, left_fill, right_fill = (c.load(result, _c(k, I64)) for k in range(4))
+        end = b.call(walk, [start, g_lo, g_hi, *page, whole_min_rows, const(0, I1), result])
+        g0, g1, left_fill, right_fill = (c.load(result, const(k, I64)) for k in range(4))
         count = b.sub(end, start)
         rows_counted = b.sitofp(count, F64)
         with b.if_then(c.f("<", rows_counted, min_rows)):
@@ -505,7 +362,7 @@ def _gutter_tries(module: ir.Module, free_intervals: ir.Function, walk: ir.Funct
                 band_lo.set(x0)
             with b.if_then(c.f(">", x1, band_hi.get())):
                 band_hi.set(x1)
-        one = _c(1.0)
+        one = const(1.0)
         left_width = b.fsub(g0, band_lo.get())
         left_width = b.select(c.f(">", one, left_width), one, left_width)
         right_width = b.fsub(band_hi.get(), g1)
@@ -517,13 +374,13 @@ def _gutter_tries(module: ir.Module, free_intervals: ir.Function, walk: ir.Funct
             gutter.next()
         with b.if_then(c.f("<", b.fdiv(right_fill, rows_counted), b.fmul(min_fill, right_width))):
             # a right column that ends before the band does, on its rows down to its end: the walk again, tracking it
-            b.call(walk, [start, g_lo, g_hi, *page, whole_min_rows, _c(1, I1), result])
-            right_run, right_rows = c.load(result, _c(4, I64)), c.load(result, _c(5, I64))
+            b.call(walk, [start, g_lo, g_hi, *page, whole_min_rows, const(1, I1), result])
+            right_run, right_rows = c.load(result, const(4, I64)), c.load(result, const(5, I64))
             with b.if_then(c.f("<", b.fdiv(right_run, right_rows), b.fmul(min_fill, right_width))):
                 gutter.next()
-        row_at = b.mul(found.get(), _c(4, I64))
+        row_at = b.mul(found.get(), const(4, I64))
         for k, value in enumerate((b.sitofp(start, F64), b.sitofp(end, F64), g0, g1)):
-            c.store(a["out"], b.add(row_at, _c(k, I64)), value)
+            c.store(a["out"], b.add(row_at, const(k, I64)), value)
         found.set(b.add(found.get(), ONE))
     b.ret(found.get())
     c.done()
@@ -535,9 +392,9 @@ def _column_candidates(module: ir.Module, free_intervals: ir.Function, gutter_tr
     `floats` holds free_lo, free_hi (spans + rows each), gaps_lo, gaps_hi, inner_lo, inner_hi (spans + 1 each),
     merged_lo, merged_hi (spans each) and the walk's result (6); `ints` free_first (rows + 1, the first 0), the
     window's order and the sort's scratch (spans each) and its runs' bounds (spans + 1)."""
-    arrays = [(name, _Array(PI64 if name == "span_first" else P64)) for name in
+    arrays = [(name, Array(PI64 if name == "span_first" else P64)) for name in
               ("span_first", "span_lo", "span_hi", "row_top", "row_bottom", "row_x0", "row_x1", "limits", "out", "floats")]
-    c = _Code(module, "column_candidates", I64, [*arrays, ("ints", _Array(PI64)), ("rows", I64), ("spans", I64)])
+    c = Code(module, "column_candidates", I64, [*arrays, ("ints", Array(PI64)), ("rows", I64), ("spans", I64)])
     b, a = c.b, c.a
     rows, spans = a["rows"], a["spans"]
     a["min_gutter"] = c.load(a["limits"], ONE)
@@ -545,7 +402,7 @@ def _column_candidates(module: ir.Module, free_intervals: ir.Function, gutter_tr
     at: Any = ZERO
     for name, length in (("free_lo", b.add(spans, rows)), ("free_hi", b.add(spans, rows)), ("gaps_lo", b.add(spans, ONE)),
                          ("gaps_hi", b.add(spans, ONE)), ("inner_lo", b.add(spans, ONE)), ("inner_hi", b.add(spans, ONE)),
-                         ("merged_lo", spans), ("merged_hi", spans), ("result", _c(6, I64))):
+                         ("merged_lo", spans), ("merged_hi", spans), ("result", const(6, I64))):
         places[name] = c.at(a["floats"], at)
         at = b.add(at, length)
     at = ZERO
@@ -558,8 +415,8 @@ def _column_candidates(module: ir.Module, free_intervals: ir.Function, gutter_tr
     free = c.var(I64, ZERO)
     with c.loop(ZERO, rows) as row:
         lo, hi = c.load(a["span_first"], row.k), c.load(a["span_first"], b.add(row.k, ONE))
-        gaps = b.call(free_intervals, [c.at(a["span_lo"], lo), c.at(a["span_hi"], lo), b.sub(hi, lo), _c(float("-inf")),
-                                       _c(float("inf")), a["gaps_lo"], a["gaps_hi"]])
+        gaps = b.call(free_intervals, [c.at(a["span_lo"], lo), c.at(a["span_hi"], lo), b.sub(hi, lo), const(float("-inf")),
+                                       const(float("inf")), a["gaps_lo"], a["gaps_hi"]])
         with c.loop(ZERO, gaps) as gap:
             x, y = c.load(a["gaps_lo"], gap.k), c.load(a["gaps_hi"], gap.k)
             with b.if_then(c.f(">=", b.fsub(y, x), min_gutter)):
@@ -572,7 +429,7 @@ def _column_candidates(module: ir.Module, free_intervals: ir.Function, gutter_tr
     with c.loop(ZERO, rows) as first:
         start = first.k
         lo, hi = c.load(a["span_first"], start), c.load(a["span_first"], b.add(start, ONE))
-        with b.if_then(c.i(">=", b.sub(hi, lo), _c(2, I64))):
+        with b.if_then(c.i(">=", b.sub(hi, lo), const(2, I64))):
             found.set(b.call(gutter_tries, [start, c.at(a["span_lo"], lo), c.at(a["span_hi"], lo), b.sub(hi, lo),
                                             c.load(a["row_x0"], start), c.load(a["row_x1"], start), *tail, found.get()]))
         # The next few rows' spans together, sorted (lo, then hi) and merged across gaps under min_gutter.
@@ -598,7 +455,7 @@ def _column_candidates(module: ir.Module, free_intervals: ir.Function, gutter_tr
                     c.store(a["merged_lo"], merged.get(), x0)
                     c.store(a["merged_hi"], merged.get(), x1)
                     merged.set(b.add(merged.get(), ONE))
-        with b.if_then(c.i("<", merged.get(), _c(2, I64))):
+        with b.if_then(c.i("<", merged.get(), const(2, I64))):
             first.next()
         found.set(b.call(gutter_tries, [start, a["merged_lo"], a["merged_hi"], merged.get(), c.load(a["merged_lo"], ZERO),
                                         c.load(a["merged_hi"], previous()), *tail, found.get()]))
@@ -696,14 +553,14 @@ def build(codegen: int = 0, passes: bool = True) -> LayoutLoops:
     import llvmlite.binding as llvm
 
     probe = np.zeros(1)
-    if ctypes.c_void_p.from_address(id(probe) + _DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
+    if ctypes.c_void_p.from_address(id(probe) + DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
         raise RuntimeError("numpy's array object does not hold its data pointer where the loops read it")
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     module = llvm.parse_assembly(str(_module()))
     module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine(opt=codegen)
-    if passes:
+    if passes and hasattr(llvm, "create_new_module_pass_manager"):  # llvmlite 0.44 on; before, the loops as written
         # The stack slots made registers and the comparison function inlined: the loops as an optimiser would
         # leave them, for a few hundredths of a second.
         manager = llvm.create_new_module_pass_manager()
