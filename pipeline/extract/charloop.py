@@ -9,8 +9,9 @@
     loops = char_loops()              # the three per-character loops compiled by llvmlite alone (`charloopir`); None: ctypes
 
 `pagechars` reads a page's characters through `char_loops()` from a process's first page (they cost about
-0.04 CPU s to build, no numba); numba's reader is still loaded as below, for its page walks and for layout's
-loops (`compiled_layout`), and reads the characters only where llvmlite's loops could not be built.
+0.04 CPU s to build, no numba), and lays every page out through layout's loops compiled by llvmlite too
+(`compiled_layout`, `layoutir`); numba's reader is still loaded as below, for its page walks, and reads the
+characters (and numba's `layoutjit` lays pages out) only where llvmlite's loops could not be built.
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -24,9 +25,9 @@ same values, so what a page reads is the same either way (`tests/pipeline/extrac
 Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI passes a pointer and an
 `intp` alike); where `intp` is narrower than a pointer the compiled reader is not used.
 
-Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks and
-layout's, `compiled_layout`, which follow the same switch; the characters themselves are read by llvmlite's
-loops, `char_loops`) repay only after most of a million characters; so `pagechars` asks for the reader only
+Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks; the
+characters themselves are read by llvmlite's loops, `char_loops`, and layout's loops are llvmlite's,
+`compiled_layout`) repay only after most of a million characters; so `pagechars` asks for the reader only
 once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60-sheet archive, never pays for
 it; a national archive's worker or a long corpus run does once), or sooner where its caller said how many files
 it is about to read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a
@@ -45,8 +46,9 @@ import numpy as np
 from pipeline.infra import settle
 
 # Characters a process reads before numba's loops are loaded, where loading them has paid for itself. Since a
-# page's characters are read through llvmlite's loops from the first page (`char_loops`), numba's loops repay
-# only what layout's loops (`compiled_layout`) and the page walks save: 0.5-1.3 µs a character (a generated
+# page's characters are read through llvmlite's loops from the first page (`char_loops`), numba's loops repaid
+# only what layout's loops (`compiled_layout`) and the page walks save (measured when layout's were numba's;
+# they are llvmlite's now, `layoutir`, so numba repays the page walks alone, and a higher threshold may serve): 0.5-1.3 µs a character (a generated
 # archive's `sample_pl`, 954 pages, 461,000 characters, six runs each on a loaded machine: 3.47-4.56 CPU s,
 # median 3.79, with them loaded beforehand, against 3.71-4.58, median 4.40, without), while loading them costs
 # 0.7-1.0 CPU s (numba's import, its tables and `scipy.linalg`, the cached loops): they break even between
@@ -148,13 +150,28 @@ def _build_char_loops() -> Any:
 
 
 def compiled_layout() -> Any:
-    """Layout's compiled loops (the module `layoutjit`) where this process reads characters through the
-    compiled reader (the same switch: "1" at once, "" once `compiled_reader` has been loaded, "0" never);
-    None otherwise, or where numba is missing or building them failed (tried once a process)."""
+    """Layout's compiled loops: llvmlite's (`layoutir.LayoutLoops`, built on the first call, a few hundredths of a CPU
+    second, no numba), so a process lays its pages out compiled from its first page; where those cannot be built,
+    numba's (the module `layoutjit`) once this process reads characters through the compiled reader (the switch:
+    "1" at once, "" once `compiled_reader` has been loaded). None where the switch is "0", or where neither could be
+    built (each tried once a process)."""
     choice = switch()
-    if choice == "0" or (choice == "" and _READER.built is None):
+    if choice == "0":
+        return None
+    loops = _LAYOUT_IR.get()
+    if loops is not None:
+        return loops
+    if choice == "" and _READER.built is None:
         return None
     return _LAYOUT.get()
+
+
+def _build_layout_ir() -> Any:
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    from pipeline.extract import layoutir
+
+    return layoutir.build()
 
 
 def _build_layout() -> Any:
@@ -173,4 +190,5 @@ def _build_layout() -> Any:
 
 _READER: _Once[CompiledReader] = _Once(_build)
 _LAYOUT: _Once[Any] = _Once(_build_layout)
+_LAYOUT_IR: _Once[Any] = _Once(_build_layout_ir)
 _CHAR_LOOPS: _Once[Any] = _Once(_build_char_loops)

@@ -32,7 +32,7 @@ def bands(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: Layo
     """Rows as they are, except runs of rows that form a two-column layout, yielded as one ColumnBand.
 
     Where the compiled loops are on (`charloop.compiled_layout`), the gutters of every start row are
-    tried in one compiled call (`layoutjit.column_candidates`) and only the inner-gap test is made here;
+    tried in one compiled call (`column_candidates` of `layoutir`, or `layoutjit`) and only the inner-gap test is made here;
     else (and on a page with a NaN edge) by `_column_run`, the reference."""
     column_run = _compiled_column_runs(glyphs, rows, page_height, params)
     if column_run is None:
@@ -64,7 +64,7 @@ def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float
 
 def _compiled_column_runs(glyphs: GlyphArrays, rows: list[Row], page_height: float, params: LayoutParams):
     """`_column_run` for each start row from the compiled candidates, the rows' spans found compiled too
-    (`layoutjit.row_spans`, `_spans` of each row); None: the loops are off, or a glyph or row edge is NaN."""
+    (`row_spans`, `_spans` of each row); None: the loops are off, or a glyph or row edge is NaN."""
     kernels = charloop.compiled_layout()
     if kernels is None or not rows:
         return None

@@ -188,7 +188,7 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     # down would not hold its own centre, so it is a run of its own.
     same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
-    if kernels is not None:  # the same walk compiled (`layoutjit.anchor_rows`)
+    if kernels is not None:  # the same walk compiled (`anchor_rows` of `layoutir`, or `layoutjit`)
         runs, row_tops, row_bottoms = kernels.anchor_rows(top[starts], bottom[starts], size[starts])
         opened = starts[runs].tolist()
         edges = list(zip(row_tops.tolist(), row_bottoms.tolist()))
@@ -211,7 +211,7 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
 
 def _lexsort2(kernels, secondary: np.ndarray, primary: np.ndarray) -> np.ndarray:
     """`np.lexsort((secondary, primary))` (float keys); by the compiled natural merge sort where the loops
-    are on (`layoutjit.lex_order`: the same permutation, a pass or two over keys nearly in order)."""
+    are on (`lex_order` of `layoutir` or `layoutjit`: the same permutation, a pass or two over keys nearly in order)."""
     if kernels is None:
         return np.lexsort((secondary, primary))
     return kernels.lex_order(np.asarray(primary, dtype=np.float64), np.asarray(secondary, dtype=np.float64))
@@ -261,7 +261,7 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, len
     texts = source.text_ids[flat]
     x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
     kernels = charloop.compiled_layout()
-    if kernels is not None:  # the same search compiled (`layoutjit.overprint_rows`)
+    if kernels is not None:  # the same search compiled (`overprint_rows` of `layoutir`, or `layoutjit`)
         suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
     else:
         suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))

@@ -1,5 +1,6 @@
 """Layout's per-row loops compiled (numba), imported only through `charloop.compiled_layout`, which
-guards the import and decides when a process switches to them (the switch of `charloop`).
+guards the import and serves them only where llvmlite cannot build its own forms of them (`layoutir`, which
+does what these do and is what a process uses from its first page).
 
 Each kernel does, with the same float operations in the same order, what a pure-Python function of
 `layout` or `columns` does; those stay the reference (`tests/pipeline/extract/test_layout_jit.py` lays

@@ -1,8 +1,8 @@
-"""Layout's compiled loops (numba, `pipeline.extract.layoutjit`, on where `charloop`'s switch puts the
-compiled reader) lay a page out exactly as the pure-Python layout does, which stays the reference:
-the same segments (text, box, size, flags, wide gaps, glyphs) in the same reading order, on generated
-pages of two columns, a table, rotated and mixed-script text, and on random row grids. Without numba, or
-with the switch off, the pure path runs."""
+"""Layout's compiled loops (`charloop.compiled_layout`: llvmlite's `pipeline.extract.layoutir`, or numba's
+`pipeline.extract.layoutjit` where those cannot be built; `test_layout_ir.py` holds the two to each other)
+lay a page out exactly as the pure-Python layout does, which stays the reference: the same segments (text,
+box, size, flags, wide gaps, glyphs) in the same reading order, on generated pages of two columns, a table,
+rotated and mixed-script text, and on random row grids. With the switch off, the pure path runs."""
 from __future__ import annotations
 
 import numpy as np
@@ -76,7 +76,7 @@ def _both_ways(glyphs, width, height, monkeypatch):
 
 
 def test_a_two_column_page_reads_the_same_compiled_left_column_first(tmp_path, monkeypatch):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     (glyphs, width, height), = glyph_pages(two_column_page(tmp_path / "columns.pdf", LEFT, RIGHT, "ARKUSZ EGZAMINACYJNY"))
     pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
     assert pure == compiled
@@ -87,7 +87,7 @@ def test_a_two_column_page_reads_the_same_compiled_left_column_first(tmp_path, m
 
 
 def test_a_table_grid_and_rotated_text_read_the_same_compiled(tmp_path, monkeypatch):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     (glyphs, width, height), = glyph_pages(_table_and_rotated(tmp_path / "table.pdf"))
     pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
     assert pure == compiled
@@ -130,7 +130,7 @@ def _grid_page(seed: int) -> GlyphArrays:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_random_row_grids_read_the_same_compiled(seed, monkeypatch):
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     pure, compiled = _both_ways(_grid_page(seed), 595.0, 842.0, monkeypatch)
     assert pure == compiled
 
@@ -143,7 +143,7 @@ def _rows(glyphs: GlyphArrays):
 def test_every_start_row_tries_the_same_gutters_compiled(seed, monkeypatch):
     """Not only where a page's bands begin: from every start row, the compiled candidates give the
     column run (end and gutter) the Python walks give."""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     glyphs, params, height = _grid_page(seed), LayoutParams(), 842.0
     rows = _rows(glyphs)
     spans = columns._row_spans(glyphs, rows, params.min_gutter)
@@ -159,7 +159,7 @@ def test_every_start_row_tries_the_same_gutters_compiled(seed, monkeypatch):
 def test_the_compiled_row_walk_anchors_rows_as_the_python_walk(monkeypatch):
     """Runs of random heights and sizes (small glyphs opening rows, big ones re-anchoring them, boxes
     upside down): the same rows open at the same runs with the same anchor boxes."""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
     kernels = charloop.compiled_layout()
     rng, source = np.random.default_rng(7), _grid_page(0)
@@ -179,7 +179,7 @@ def test_the_compiled_two_key_sort_orders_as_numpy_lexsort(monkeypatch):
     """Keys with many ties (rows sharing a baseline, glyphs sharing an edge), NaNs, signed zeros, keys in
     order, nearly in order and reversed: the compiled merge sort gives np.lexsort's permutation (a stable
     sort under numpy's order of floats)."""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
     kernels = charloop.compiled_layout()
     rng = np.random.default_rng(11)
@@ -204,7 +204,7 @@ def test_the_compiled_two_key_sort_orders_as_numpy_lexsort(monkeypatch):
 def test_the_compiled_overprint_search_finds_the_rows_numpy_finds(monkeypatch):
     """Rows of glyphs drawn twice a little apart (fake bold), once far apart (no twin), repeated letters
     side by side, NaN edges: the compiled search marks the rows the array search marks."""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
     kernels = charloop.compiled_layout()
     rng = np.random.default_rng(5)
@@ -231,7 +231,7 @@ def test_the_compiled_overprint_search_finds_the_rows_numpy_finds(monkeypatch):
 def test_the_compiled_row_spans_are_the_python_spans(monkeypatch):
     """Rows of glyphs with gaps either side of the gutter width, glyphs ending left of where they start
     and glyphs inside others: each row's ink spans as `columns._spans` joins them."""
-    pytest.importorskip("numba")
+    pytest.importorskip("llvmlite")
     monkeypatch.setenv(charloop.ENV_SWITCH, "1")
     kernels = charloop.compiled_layout()
     rng = np.random.default_rng(3)
