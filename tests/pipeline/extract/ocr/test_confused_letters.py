@@ -6,6 +6,7 @@ as read. Lines are drawn in Debian's faces (Liberation's Times- and Arial-like f
 and a 300 dpi scan are; each word's box is its ink's, as Tesseract gives it, and its text what a scan was read as."""
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,10 +14,12 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pipeline.extract.ocr import OcrUnavailable, installed_languages
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.confusions import group_candidates, mend_confused_letters
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.pagepasses import PAGE_PASSES
+from pipeline.extract.ocr.pagepasses import PAGE_PASSES, read_page
+from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.words import Word
 
 FONT_DIR = Path("/usr/share/fonts/truetype")
@@ -132,3 +135,45 @@ def test_a_group_is_put_back_at_each_of_its_places_in_the_words_case():
 def test_the_pass_is_registered_after_the_accent_lines():
     names = [p.name for p in PAGE_PASSES]
     assert names.index("confused-letters") > names.index("accent-lines") > names.index("second-reader")
+
+
+NARROW = FONT_DIR / "liberation/LiberationSansNarrow-Regular.ttf"
+PROSE = ("El gobierno aprobó el régimen interno de la materia para el cliente con claridad y criterio moderno. "
+         "La empresa externa presentó un informe superior sobre el turno de noche, la cláusula del contrato, "
+         "el proceso clínico, la eficiencia del sistema eléctrico y la historia del barrio. "
+         "Los periodos anteriores fueron comprobados por el ministerio y el auditor externo; "
+         "el alumno eligió la carrera de ingeniería en un instituto moderno, con horario nocturno.")
+
+
+@pytest.fixture(scope="module")
+def narrow_scan() -> Image.Image:
+    """The prose set in a narrow sans (as CONAREME sets its sheets) at 10 pt, scanned at 150 dpi and blurred: Tesseract
+    reads `rn` as `m` there."""
+    if not NARROW.is_file():
+        pytest.skip(f"{NARROW} not installed")
+    dpi = 150
+    font = ImageFont.truetype(str(NARROW), round(10 / 72 * dpi))
+    image = Image.new("L", (int(8.27 * dpi), 3 * dpi), 255)
+    draw = ImageDraw.Draw(image)
+    for at, line in enumerate(textwrap.wrap(PROSE, 85)):
+        draw.text((int(0.8 * dpi), int(0.5 * dpi) + at * round(1.5 * font.size)), line, font=font, fill=0)
+    return image.filter(ImageFilter.GaussianBlur(1.0))
+
+
+def test_on_a_blurred_narrow_scan_words_read_with_rn_as_m_are_read_as_printed(narrow_scan: Image.Image):
+    try:
+        if "spa" not in installed_languages():
+            pytest.skip("Tesseract's Spanish data is not installed")
+    except OcrUnavailable as exc:
+        pytest.skip(str(exc))
+    language("spa")
+    settings = OcrSettings(languages=("spa",), dpi=150)
+    without = [w.text for w in read_page(narrow_scan, replace(settings, disabled_passes=("confused-letters",)), page_number=1).words]
+    reading = read_page(narrow_scan, settings, page_number=1)
+    mended = [w.text for w in reading.words]
+    assert {"modemo.", "noctumo"} <= set(without)  # the fault, as the scan reads without the pass
+    assert "moderno." in mended and "nocturno" in mended and not {"modemo.", "noctumo"} & set(mended)
+    assert len(mended) == len(without)
+    changed = {(a, b) for a, b in zip(without, mended) if a != b}
+    assert changed == {("modemo.", "moderno."), ("noctumo", "nocturno")}  # every other word as the pass found it
+    assert any(note.startswith("confused letters: 2 word(s)") for note in reading.notes)
