@@ -1,6 +1,11 @@
 """What the `confused-letters` pass would rewrite in text printed right: the words of the corpus's text layers.
 
     python -m pipeline.devkit.confusedwords [--corpus ../shared/corpus] [--show]
+    python -m pipeline.devkit.confusedwords --scans 150/1.0,150/1.4,200/1.4
+
+`--scans`: instead, a paragraph of Spanish prose rich in the joined groups, set at 10 pt in four Debian faces
+(Liberation Serif and Sans, DejaVu Serif, Liberation Sans Narrow), scanned at each dpi/blur and read with the pass and
+without it: every word the pass changed, and whether the change made it the printed word.
 
 Every distinct word of letters of each booklet's text layer (what the publisher printed, no OCR) is put to the
 pass's rule without its ink check (`confusions`: a word of `MIN_LETTERS` or more that neither the spelling
@@ -12,14 +17,14 @@ are listed apart (`softscans.corpus_sheet`'s split is the issue's: the checking 
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
+import textwrap
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from pipeline.extract.ocr.certainty import spelled_for
-from pipeline.extract.ocr.confusions import MIN_LETTERS, group_candidates
-from pipeline.extract.ocr.lexicon import load_lexicon
+from pipeline.extract.ocr import confused_letters_candidate, load_lexicon, spelled_for
 
 # (set, booklet under the corpus folder, Tesseract language)
 BOOKLETS = [
@@ -34,7 +39,15 @@ BOOKLETS = [
     ("checking", "sk_nucem_maturita_sjl/test_2024.pdf", "slk"),
     ("checking", "cl_demre_paes/L-2023-1/L-2023-1.pdf", "spa"),
 ]
+FACES = ["liberation/LiberationSerif-Regular.ttf", "liberation/LiberationSans-Regular.ttf", "dejavu/DejaVuSerif.ttf",
+         "liberation/LiberationSansNarrow-Regular.ttf"]
+PROSE = ("El gobierno aprobó el régimen interno de la materia para el cliente con claridad y criterio moderno. "
+         "La empresa externa presentó un informe superior sobre el turno de noche, la cláusula del contrato, "
+         "el proceso clínico, la eficiencia del sistema eléctrico y la historia del barrio. "
+         "Los periodos anteriores fueron comprobados por el ministerio y el auditor externo; "
+         "el alumno eligió la carrera de ingeniería en un instituto moderno, con horario nocturno.")
 _WORD = re.compile(r"[^\W\d_]+")
+MIN_LETTERS = 5  # the words counted (`confusions.MIN_LETTERS`: the pass judges none shorter)
 
 
 def text_words(path: Path) -> set[str]:
@@ -45,11 +58,49 @@ def text_words(path: Path) -> set[str]:
         document.close()
 
 
+def scan_sweep(scans: list[tuple[int, float]]) -> None:
+    """The prose scanned at each (dpi, blur) in each face, read with and without the pass (the module's doc)."""
+    from dataclasses import replace
+
+    from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+    from pipeline.extract.ocr import OcrSettings, read_page
+
+    printed = PROSE.split()
+    right = wrong = 0
+    for dpi, blur in scans:
+        for face in FACES:
+            font = ImageFont.truetype(f"/usr/share/fonts/truetype/{face}", round(10 / 72 * dpi))
+            image = Image.new("L", (int(8.27 * dpi), 3 * dpi), 255)
+            draw = ImageDraw.Draw(image)
+            for at, line in enumerate(textwrap.wrap(PROSE, 85)):
+                draw.text((int(0.8 * dpi), int(0.5 * dpi) + at * round(1.5 * font.size)), line, font=font, fill=0)
+            image = image.filter(ImageFilter.GaussianBlur(blur))
+            settings = OcrSettings(languages=("spa",), dpi=dpi)
+            without = [w.text for w in read_page(image, replace(settings, disabled_passes=("confused-letters",)), page_number=1).words]
+            mended = [w.text for w in read_page(image, settings, page_number=1).words]
+            aligned = difflib.SequenceMatcher(None, printed, without, autojunk=False)
+            truth = {j: printed[i] for block in aligned.get_matching_blocks() for i, j in zip(range(block.a, block.a + block.size), range(block.b, block.b + block.size))}
+            for op, i1, i2, j1, j2 in aligned.get_opcodes():
+                if op == "replace" and i2 - i1 == j2 - j1:
+                    truth.update({j: printed[i] for i, j in zip(range(i1, i2), range(j1, j2))})
+            changes = [(j, a, b) for j, (a, b) in enumerate(zip(without, mended)) if a != b] if len(without) == len(mended) else []
+            for j, before, after in changes:
+                good = truth.get(j) == after
+                right, wrong = right + good, wrong + (not good)
+                print(f"{dpi}/{blur} {face.split('/')[-1]}: {before} -> {after} ({'printed' if good else 'printed ' + repr(truth.get(j))})")
+    print(f"changes {right + wrong}: {right} to the printed word, {wrong} otherwise")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=Path("../shared/corpus"))
     parser.add_argument("--show", action="store_true", help="print each word the rule would rewrite")
+    parser.add_argument("--scans", help="dpi/blur,...: read the generated prose scans instead (the module's doc)")
     args = parser.parse_args(argv)
+    if args.scans:
+        scan_sweep([(int(dpi), float(blur)) for dpi, blur in (scan.split("/") for scan in args.scans.split(","))])
+        return 0
     totals: dict[str, list[int]] = {}
     for split, name, language in BOOKLETS:
         path = args.corpus / name
@@ -62,11 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         words = sorted(w for w in text_words(path) if len(w) >= MIN_LETTERS)
         unknown = [w for w in words if w not in lexicon and not spelled(w)]
-        rewritten = []
-        for word in unknown:
-            known = {c.casefold(): c for c in group_candidates(word, lexicon.misread_letters) if spelled(c)}
-            if len(known) == 1:
-                rewritten.append((word, next(iter(known.values()))))
+        rewritten = [(word, chosen) for word in unknown if (chosen := confused_letters_candidate(word, lexicon, spelled))]
         print(f"{split:9} {name}: {len(words)} words of {MIN_LETTERS}+ letters, {len(unknown)} unknown, {len(rewritten)} would be rewritten")
         if args.show:
             for before, after in rewritten:

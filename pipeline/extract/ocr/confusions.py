@@ -85,6 +85,19 @@ def _second_candidate(core: str, second: str | None) -> str | None:
     return theirs if similar >= SIMILAR_FROM else None
 
 
+def known_candidate(core: str, lexicon: Lexicon, spelled: Callable[[str], bool], second: str | None = None) -> str | None:
+    """The one candidate of a word (its letters, `core`) that the spelling dictionaries know, where the word is one the
+    module's doc mends; None otherwise. `second`: what the second reader read at its place. The ink is not asked."""
+    if len(core) < MIN_LETTERS or not core.isalpha() or core in lexicon or spelled(core):
+        return None
+    candidates = group_candidates(core, lexicon.misread_letters)
+    theirs = _second_candidate(core, second)
+    if theirs is not None:
+        candidates.append(theirs)
+    known = {c.casefold(): c for c in candidates if spelled(c)}
+    return next(iter(known.values())) if len(known) == 1 else None
+
+
 def width_range(words: Sequence[Word], sizes: dict[tuple[int, int, int], float]) -> tuple[float, float] | None:
     """(low, high) width per character, in font sizes, the page's words of letters show (`WIDTH_QUANTILES`, widened
     by `INK_SLACK`); None where the page has fewer than `REFERENCE_MIN` of them."""
@@ -101,7 +114,6 @@ def width_range(words: Sequence[Word], sizes: dict[tuple[int, int, int], float])
 
 def mend_confused_letters(words: list[Word], lexicon: Lexicon, spelled: Callable[[str], bool]) -> Mending:
     """`words` with each word the module's doc describes mended to its one known candidate."""
-    groups = lexicon.misread_letters
     sizes = line_sizes(words) if words else {}
     fits = width_range(words, sizes)
     if fits is None:
@@ -110,16 +122,9 @@ def mend_confused_letters(words: list[Word], lexicon: Lexicon, spelled: Callable
     changes: list[tuple[str, str]] = []
     for word in words:
         lead, core, trail = word_core(word.text)
-        if len(core) < MIN_LETTERS or not core.isalpha() or core in lexicon or spelled(core):
+        chosen = known_candidate(core, lexicon, spelled, word.second)
+        if chosen is None:
             continue
-        candidates = group_candidates(core, groups)
-        second = _second_candidate(core, word.second)
-        if second is not None:
-            candidates.append(second)
-        known = {c.casefold(): c for c in candidates if spelled(c)}
-        if len(known) != 1:
-            continue
-        chosen = next(iter(known.values()))
         size = sizes.get(word.line)
         text = lead + chosen + trail
         if not size or not fits[0] <= (word.right - word.left) / len(text) / size <= fits[1]:
