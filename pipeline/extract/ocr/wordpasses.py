@@ -18,6 +18,7 @@ from pipeline.extract.ocr.engine import installed_languages, prepared_before_whi
 from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
+from pipeline.extract.ocr.confusions import mend_confused_letters
 from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
 from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
@@ -352,6 +353,29 @@ def _accent_lines(work: PageWork) -> PageWork:
         return work
     shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
     note = f"accent lines: {len(mended.changes)} words took a mark read again from the page not whitened ({shown})"
+    return replace(work, words=mended.words, notes=work.notes + (note,))
+
+
+def _may_hold_confused_letters(work: PageWork) -> bool:
+    """the page's languages name the letters blur joins (language data `text_quality.misread_letters`), have spelling
+    dictionaries, and the page has words"""
+    return bool(work.words) and work.lexicon is not None and bool(work.lexicon.misread_letters) \
+        and spelled_for(tuple(work.settings.languages)) is not None
+
+
+@page_pass("confused-letters", "1", Cost.CHEAP, when=_may_hold_confused_letters, inputs=_accent_inputs)
+def _confused_letters(work: PageWork) -> PageWork:
+    """A word no dictionary knows that one confused letter group put back (`rn` read `m`, `ri` read `n`, `cl` read `d`)
+    or the second reader's reading of its box makes into exactly one word the spelling dictionaries know, where the
+    box's width fits the mended word's letters, is mended (`supraestemal` → `supraesternal`; `confusions`)."""
+    assert work.lexicon is not None
+    spelled = spelled_for(tuple(work.settings.languages))
+    assert spelled is not None
+    mended = mend_confused_letters(work.words, work.lexicon, spelled)
+    if not mended.changes:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in mended.changes[:12]) + (" …" if len(mended.changes) > 12 else "")
+    note = f"confused letters: {len(mended.changes)} word(s) took the one known word their confused letters make ({shown})"
     return replace(work, words=mended.words, notes=work.notes + (note,))
 
 
