@@ -202,18 +202,26 @@ def digits_by_value(text: str) -> str:
     return _OTHER_DIGIT.sub(lambda m: m.group() if m.start() in kept else str(unicodedata.decimal(m.group())), text)
 
 
-def release_texts(q: Question, fold: str = "small", rendered: bool = False) -> dict[str, str]:
-    """Each release text field of a record that has text, canonical (spaced: `joined_text` is it without its
-    spaces); a list field's items are joined."""
-    texts = {}
+def release_values(q: Question) -> dict[str, str]:
+    """A record's release text fields that have text, as printed; a list field's items joined by line."""
+    values = {}
     for name in RELEASE_TEXT_FIELDS:
         value = getattr(q, name)
         if isinstance(value, list):
             value = "\n".join(value)
         if value:
-            canonical = canonical_text(value, fold, rendered)
-            if canonical:
-                texts[name] = canonical
+            values[name] = value
+    return values
+
+
+def release_texts(q: Question, fold: str = "small", rendered: bool = False) -> dict[str, str]:
+    """Each release text field of a record that has text, canonical (spaced: `joined_text` is it without its
+    spaces); a list field's items are joined."""
+    texts = {}
+    for name, value in release_values(q).items():
+        canonical = canonical_text(value, fold, rendered)
+        if canonical:
+            texts[name] = canonical
     return texts
 
 
@@ -239,5 +247,5 @@ def record_strings(q: Question) -> dict[str, str]:
     return found
 
 
-__all__ = ["CASE_FOLDS", "FORMS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "folded", "joined_text",
+__all__ = ["CASE_FOLDS", "FORMS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "folded", "joined_text", "release_values",
            "latin_look", "prepared", "read_references", "record_strings", "release_texts", "render_markup", "skeleton", "skeleton_table"]

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 
 from pipeline.records import Question
-from pipeline.split.canonical import FORMS, RELEASE_TEXT_FIELDS, canonical_text, folded, prepared, record_strings
+from pipeline.split.canonical import FORMS, RELEASE_TEXT_FIELDS, canonical_text, folded, prepared, record_strings, release_values
 from pipeline.split.config import LeakageSettings
 
 MINHASH_SEED = 1  # fixed: the same records always give the same candidates
@@ -238,18 +238,6 @@ def contained_places(private: list[Question], public: list[Question], min_chars:
                        and (public_field, text) in public_instructions.get(p.source_sha256, ())
                        and (private_field, whole) in private_instructions.get(sheet_of[private_id], ()))
         yield Contained(private_id, private_field, p.id, public_field, instruction)
-
-
-def release_values(q: Question) -> dict[str, str]:
-    """A record's release text fields that have text, as printed; a list field's items joined by line."""
-    values = {}
-    for name in RELEASE_TEXT_FIELDS:
-        value = getattr(q, name)
-        if isinstance(value, list):
-            value = "\n".join(value)
-        if value:
-            values[name] = value
-    return values
 
 
 def looked_for(text: str, min_chars: int) -> str:

@@ -10,7 +10,6 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -21,8 +20,8 @@ from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, read_page
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.words import Word
+from tests.pipeline.extract.ocr.drawnlines import FONT_DIR, drawn_line
 
-FONT_DIR = Path("/usr/share/fonts/truetype")
 FONTS = [FONT_DIR / "liberation/LiberationSerif-Regular.ttf", FONT_DIR / "liberation/LiberationSans-Regular.ttf",
          FONT_DIR / "dejavu/DejaVuSans.ttf", FONT_DIR / "dejavu/DejaVuSerif.ttf"]
 # (pixels a 10 pt line's size is, blur): a 150 dpi scan at blur 0.8, a 200 dpi one at 0.6 and a 300 dpi one at 1.6.
@@ -34,22 +33,6 @@ def language(code: str):
     if lexicon is None or spelled is None or not lexicon.misread_letters:
         pytest.skip(f"no word list or spelling dictionary for {code}")
     return lexicon, spelled
-
-
-def drawn_line(texts: list[str], font_path: Path, size: int, blur: float) -> tuple[np.ndarray, list[Word]]:
-    """`texts` drawn as one line of words and blurred; each word's box is its ink's."""
-    if not font_path.is_file():
-        pytest.skip(f"{font_path} not installed")
-    font = ImageFont.truetype(str(font_path), size)
-    image = Image.new("L", (60 + size * sum(len(t) + 1 for t in texts), 4 * size), 255)
-    draw = ImageDraw.Draw(image)
-    words, x = [], 20
-    for text in texts:
-        box = [int(v) for v in draw.textbbox((x, 2 * size), text, font=font, anchor="ls")]
-        draw.text((x, 2 * size), text, font=font, fill=0, anchor="ls")
-        words.append(Word(text, 90.0, box[0], box[1], box[2], box[3], (1, 1, 1)))
-        x = box[2] + int(0.3 * size)
-    return np.asarray(image.filter(ImageFilter.GaussianBlur(blur))), words
 
 
 def read_as(words: list[Word], texts: dict[int, str], second: dict[int, str] | None = None) -> list[Word]:

@@ -9,33 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.signshapes import sign_shapes
 from pipeline.extract.ocr.words import Word
+from tests.pipeline.extract.ocr.drawnlines import FONT_DIR, drawn_line
 
-FONT_DIR = Path("/usr/share/fonts/truetype")
 FONTS = [FONT_DIR / "liberation/LiberationSerif-Regular.ttf", FONT_DIR / "liberation/LiberationSans-Regular.ttf",
          FONT_DIR / "dejavu/DejaVuSans.ttf", FONT_DIR / "dejavu/DejaVuSerif.ttf"]
 # (pixels a 10 pt line's size is, blur): a 150 dpi scan at blur 0.8 and a 200 dpi one at 0.6, as rendered.
 SCANS = [(21, 0.8), (28, 0.6), (42, 1.6)]
-
-
-def drawn_line(texts: list[str], font_path: Path, size: int, blur: float) -> tuple[np.ndarray, list[Word]]:
-    """`texts` drawn as one line of words and blurred; each word's box is its ink's."""
-    if not font_path.is_file():
-        pytest.skip(f"{font_path} not installed")
-    font = ImageFont.truetype(str(font_path), size)
-    image = Image.new("L", (60 + size * sum(len(t) + 1 for t in texts), 4 * size), 255)
-    draw = ImageDraw.Draw(image)
-    words, x = [], 20
-    for text in texts:
-        box = [int(v) for v in draw.textbbox((x, 2 * size), text, font=font, anchor="ls")]
-        draw.text((x, 2 * size), text, font=font, fill=0, anchor="ls")
-        words.append(Word(text, 90.0, box[0], box[1], box[2], box[3], (1, 1, 1)))
-        x = box[2] + int(0.3 * size)
-    return np.asarray(image.filter(ImageFilter.GaussianBlur(blur))), words
 
 
 def read_as(words: list[Word], texts: dict[int, str]) -> list[Word]:
