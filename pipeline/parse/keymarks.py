@@ -8,7 +8,7 @@ typographic marks of `NUMBER_MARKS`), and taken only when:
   count up by one there), so a lone line starting with a number is never an entry;
 - the column's rows, with these, are key entries for at least `COLUMN_SHARE` of its OCR'd lines.
 Only on OCR'd rows. The entries are answers as printed (no letter was guessed, only the mark), so they are
-not flagged unsure; the reader reports them, one line per key part (`key.entries_without_mark`).
+not flagged unsure; the reader reports them, one line per key part (`key.marks_restored`).
 """
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ import regex
 
 from pipeline.infra import load_yaml
 from pipeline.records import Question
-from pipeline.split.canonical import FORMS
+from pipeline.split.canonical import FORMS, string_paths
 from pipeline.split.config import LeakageSettings
 from pipeline.split.leakage import CanonicalForms, PrivateTexts, contained_places, find_leaks, looked_for, release_values
 
@@ -87,7 +87,7 @@ def file_strings(path: Path, name: str) -> Iterator[tuple[str, str]]:
         documents = _documents(text, name)
         if documents is not None:
             for where, document in documents:
-                for path_in, value in _walk(document):
+                for path_in, value in string_paths(document):
                     yield f"{where} field {path_in.lstrip('.') or '(whole)'}", value
             return
     for number, line in enumerate(text.splitlines(), 1):
@@ -111,7 +111,7 @@ def _parquet_strings(data: bytes, name: str) -> Iterator[tuple[str, str]]:
     keep = [f.name for f in table.schema if not _binary(f.type)]
     for row in table.select(keep).to_pylist():
         where = f"{name} record {row.get('id')!s} field "
-        for path_in, value in _walk(row):
+        for path_in, value in string_paths(row):
             yield where + path_in.lstrip("."), value
     metadata = table.schema.metadata or {}
     for key, value in metadata.items():
@@ -126,18 +126,6 @@ def _binary(kind: pa.DataType) -> bool:
     if pa.types.is_struct(kind):
         return any(_binary(kind.field(i).type) for i in range(kind.num_fields))
     return False
-
-
-def _walk(value: object, path: str = "") -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        if value:
-            yield path, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}")
-    elif isinstance(value, (list, tuple)):
-        for i, item in enumerate(value):
-            yield from _walk(item, f"{path}[{i}]")
 
 
 def _read_escapes(text: str) -> str:

@@ -41,6 +41,7 @@ import importlib.util
 import typing
 import unicodedata
 from functools import lru_cache
+from collections.abc import Iterator
 from pathlib import Path
 
 import regex
@@ -225,27 +226,26 @@ def release_texts(q: Question, fold: str = "small", rendered: bool = False) -> d
     return texts
 
 
+def string_paths(value: object, path: str = "") -> Iterator[tuple[str, str]]:
+    """(path, string) for each non-empty string inside `value` (dicts by `.key`, lists by `[i]`), the path
+    starting from `path`: where a row, a JSON document or a record carries text."""
+    if isinstance(value, str):
+        if value:
+            yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from string_paths(item, f"{path}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from string_paths(item, f"{path}[{i}]")
+
+
 def record_strings(q: Question) -> dict[str, str]:
     """Every string a record carries into a release, by its field's path (`choices[2]`, `images[0].path`):
     the release text fields and every other one (a subject, a sheet code, a figure's path), where a
     private text would be published as surely."""
-    found: dict[str, str] = {}
-
-    def walk(path: str, value: object) -> None:
-        if isinstance(value, str):
-            if value:
-                found[path] = value
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                walk(f"{path}.{key}", item)
-        elif isinstance(value, (list, tuple)):
-            for i, item in enumerate(value):
-                walk(f"{path}[{i}]", item)
-
-    for name, value in q.to_row().items():
-        walk(name, value)
-    return found
+    return {where: text for name, value in q.to_row().items() for where, text in string_paths(value, name)}
 
 
 __all__ = ["CASE_FOLDS", "FORMS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "folded", "joined_text", "release_values",
-           "latin_look", "prepared", "read_references", "record_strings", "release_texts", "render_markup", "skeleton", "skeleton_table"]
+           "latin_look", "prepared", "read_references", "record_strings", "release_texts", "string_paths", "render_markup", "skeleton", "skeleton_table"]

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.extract.ocr.agreement import alike, contradicts
+from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
 
@@ -270,7 +271,7 @@ def _misread_known_word(core: str, lexicon: Lexicon, spelled: Callable[[str], bo
     if not (joined or policy.lost_marks) or (spelled(core) if spelled is not None else core in lexicon):
         return None  # no rule for the language (no dictionary is asked), or a known word
     folded = core.casefold()
-    if joined and any(known(candidate) for candidate in _unjoined(folded, lexicon.misread_letters)):
+    if joined and any(known(candidate) for candidate in group_candidates(folded, lexicon.misread_letters)):
         return "known with letters blur joins apart"
     if policy.lost_marks and not core.isupper() and any(
             known(other) for other in lexicon.by_bare_letters.get(bare_letters(folded), ()) if _marks(other) > _marks(folded)):
@@ -280,20 +281,6 @@ def _misread_known_word(core: str, lexicon: Lexicon, spelled: Callable[[str], bo
 
 def _marks(word: str) -> int:
     return sum(bool(unicodedata.combining(ch)) for ch in unicodedata.normalize("NFD", word))
-
-
-def _unjoined(folded: str, misread_letters: Sequence[tuple[str, str]]) -> list[str]:
-    """`folded` with each of the `misread_letters` put back once where blur may have joined them (`ministeno` →
-    `ministerio`: `ri` read `n`), at most `MAX_SWAP_TRIES` places each."""
-    found = []
-    for printed, read in misread_letters:
-        start = folded.find(read)
-        for _ in range(MAX_SWAP_TRIES):
-            if start < 0:
-                break
-            found.append(folded[:start] + printed + folded[start + len(read):])
-            start = folded.find(read, start + 1)
-    return found
 
 
 def _vouched(core: str, lexicon: Lexicon | None, known_sure_from: int) -> bool:
