@@ -18,10 +18,13 @@ import urllib.request
 from dataclasses import dataclass
 
 from eval.models.base import GenerationRequest, GenerationResponse, TechnicalFailure
+from eval.models.bounded_http import BodyCutShort, BodyTooLarge, Deadline, opener, read_bounded
 from eval.models.errors import ConfigurationFailure, RequestRejected
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 FATAL_STATUS = frozenset({401, 403, 404})
+# A chat completion is kilobytes; an echo of a long prompt's log-probabilities a few megabytes.
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -161,36 +164,47 @@ class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-_OPENER = urllib.request.build_opener(_SameOriginRedirects)
-
-
 def post_json(url: str, body: dict, *, key: str | None, timeout_s: float) -> bytes:
     """POST `body` as JSON with the key as a Bearer token; the whole response body, or the failure it means.
 
-    Redirects are followed within the same origin only. A body shorter than its Content-Length, a
-    reset or a timeout is a TechnicalFailure (retried); HTTP errors map through `http_failure`.
+    Redirects are followed within the same origin only. `timeout_s` bounds the whole exchange (connect,
+    headers, body), not each socket read, and at most MAX_RESPONSE_BYTES of a body are read. A body
+    shorter than its Content-Length or over the bound, a reset or a timeout is a TechnicalFailure
+    (retried); HTTP errors map through `http_failure`.
     """
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if key:
         headers["Authorization"] = f"Bearer {key}"
     http_request = urllib.request.Request(url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"), headers=headers,
                                           method="POST")
+    deadline = Deadline(timeout_s)
     try:
-        with _OPENER.open(http_request, timeout=timeout_s) as response:
-            return response.read()
+        with opener(deadline, _SameOriginRedirects).open(http_request, timeout=timeout_s) as response:
+            return read_bounded(response, MAX_RESPONSE_BYTES)
     except urllib.error.HTTPError as exc:
         raise http_failure(exc, url, key) from None
-    except TimeoutError as exc:
-        raise TechnicalFailure(f"timeout after {timeout_s}s ({exc})") from None
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, TimeoutError):
-            raise TechnicalFailure(f"timeout after {timeout_s}s") from None
-        raise TechnicalFailure(f"connection error: {exc.reason}") from None
-    except http.client.IncompleteRead as exc:
-        raise TechnicalFailure(f"body cut short: {len(exc.partial)} bytes received, "
-                               f"{exc.expected if exc.expected is not None else 'more'} still expected (Content-Length)") from None
-    except (http.client.HTTPException, ConnectionError, OSError) as exc:
-        raise TechnicalFailure(f"connection error: {type(exc).__name__}: {exc}") from None
+    except BodyTooLarge as exc:
+        raise TechnicalFailure(str(exc)) from None
+    except (BodyCutShort, TimeoutError, urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError) as exc:
+        if deadline.expired:
+            raise TechnicalFailure(f"no complete answer within {timeout_s:g}s (the request's timeout, for the whole "
+                                   "exchange)") from None
+        raise _transport_failure(exc, timeout_s) from None
+    finally:
+        deadline.cancel()
+
+
+def _transport_failure(exc: Exception, timeout_s: float) -> TechnicalFailure:
+    if isinstance(exc, BodyCutShort):
+        return TechnicalFailure(str(exc))
+    if isinstance(exc, TimeoutError) or isinstance(getattr(exc, "reason", None), TimeoutError):
+        return TechnicalFailure(f"timeout after {timeout_s}s")
+    if isinstance(exc, urllib.error.URLError):
+        return TechnicalFailure(f"connection error: {exc.reason}")
+    if isinstance(exc, http.client.IncompleteRead):
+        return TechnicalFailure(f"body cut short: {len(exc.partial)} bytes received, "
+                                f"{exc.expected if exc.expected is not None else 'more'} still expected (Content-Length)")
+    return TechnicalFailure(f"connection error: {type(exc).__name__}: {exc}")
 
 
 def http_failure(exc: urllib.error.HTTPError, base_url: str, key: str | None) -> Exception:

@@ -1,0 +1,119 @@
+"""Bounds on what a model server may make one request cost: its whole time and the bytes read.
+
+urllib's `timeout` is per socket operation: a server that sends a byte before each read would time out
+(a header line, or JSON white space, a byte at a time) holds the request, and the worker, for as long
+as it likes. And `response.read()` reads a body to its end, however long: a chunked body that never
+ends fills memory. Here a request has a deadline for the whole exchange (connect, headers, body): when
+it passes, the connection's socket is shut down, which ends whatever read is waiting; and a body is
+read in pieces, refused once it passes `limit` bytes.
+"""
+from __future__ import annotations
+
+import http.client
+import socket
+import threading
+import time
+import urllib.request
+
+CHUNK = 64 * 1024
+
+
+class Deadline:
+    """The moment a request must be done by; `watch` a connection's socket to have it shut down then."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+        self.expired = False
+        self._timers: list[threading.Timer] = []
+        self._lock = threading.Lock()
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def watch(self, sock: socket.socket) -> None:
+        timer = threading.Timer(max(0.0, self.remaining()), self._cut, (sock,))
+        timer.daemon = True
+        with self._lock:
+            self._timers.append(timer)
+        timer.start()
+
+    def _cut(self, sock: socket.socket) -> None:
+        self.expired = True
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already closed
+
+    def cancel(self) -> None:
+        with self._lock:
+            for timer in self._timers:
+                timer.cancel()
+            self._timers.clear()
+
+
+def _connection(base: type[http.client.HTTPConnection], deadline: Deadline):
+    class Connection(base):  # type: ignore[valid-type, misc]
+        def connect(self) -> None:
+            remaining = deadline.remaining()
+            if remaining <= 0:
+                deadline.expired = True
+                raise TimeoutError("the request's deadline passed before it could connect")
+            timeout = getattr(self, "timeout", None)
+            if not isinstance(timeout, (int, float)) or timeout > remaining:  # None, or the default-timeout sentinel
+                self.timeout = remaining
+            super().connect()
+            deadline.watch(self.sock)
+
+    return Connection
+
+
+class _HTTPHandler(urllib.request.HTTPHandler):
+    def __init__(self, deadline: Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def http_open(self, req):
+        return self.do_open(_connection(http.client.HTTPConnection, self.deadline), req)
+
+
+class _HTTPSHandler(urllib.request.HTTPSHandler):
+    def __init__(self, deadline: Deadline):
+        super().__init__()
+        self.deadline = deadline
+
+    def https_open(self, req):
+        return self.do_open(_connection(http.client.HTTPSConnection, self.deadline), req, context=self._context)
+
+
+def opener(deadline: Deadline, *handlers) -> urllib.request.OpenerDirector:
+    """An opener whose connections are shut down when `deadline` passes (besides `handlers`)."""
+    return urllib.request.build_opener(*handlers, _HTTPHandler(deadline), _HTTPSHandler(deadline))
+
+
+class BodyTooLarge(Exception):
+    def __init__(self, limit: int):
+        super().__init__(f"response body larger than {limit} bytes: not read further")
+
+
+class BodyCutShort(Exception):
+    def __init__(self, received: int, missing: int):
+        super().__init__(f"body cut short: {received} bytes received, {missing} still expected (Content-Length)")
+
+
+def read_bounded(response, limit: int) -> bytes:
+    """The whole body of `response` (an http.client response), at most `limit` bytes whatever its framing."""
+    parts: list[bytes] = []
+    received = 0
+    while True:
+        piece = response.read(CHUNK)
+        if not piece:
+            break
+        received += len(piece)
+        if received > limit:
+            raise BodyTooLarge(limit)
+        parts.append(piece)
+    missing = getattr(response, "length", None)
+    if missing:  # read(n) returns b"" at an early close where read() would raise IncompleteRead
+        raise BodyCutShort(received, missing)
+    return b"".join(parts)
