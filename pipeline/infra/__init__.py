@@ -26,6 +26,8 @@ Public functions:
   after it, thresholds restored (`collector`).
 - `ascii_int(text, max_digits=)`: a number from text someone else wrote (a header, a query parameter): ASCII
   digits only, bounded in length, else None (`numbers`).
+- `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
+  it may carry, for what is printed, raised or published (`urls`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
@@ -38,8 +40,9 @@ from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_lin
 from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
+from pipeline.infra.urls import redact_userinfo, without_userinfo
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlNestingError, load_yaml
 
 __all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
-           "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "write_bytes_atomic", "write_text_atomic"]
+           "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

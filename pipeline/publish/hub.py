@@ -18,6 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from pipeline.infra import redact_userinfo, without_userinfo
 from pipeline.publish.card import CardInfo
 from pipeline.publish.layout import MANIFEST_NAME
 from pipeline.publish.release import PublishError, PublishResult, build_release, check_release_id, check_visibility
@@ -36,14 +37,15 @@ def _api():
 
 
 def _hub_error(action: str, repo_id: str, exc: Exception, token: str | None = None) -> PublishError:
-    """The Hub's own message (first line), with the token blanked should a server have quoted it."""
+    """The Hub's own message (first line), with the token blanked should a server have quoted it, and the
+    user:password@ of any URL in it (an HF_ENDPOINT naming a mirror with its credentials) taken out."""
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     server_message = getattr(exc, "server_message", None)
     if server_message:
         text += f"; the Hub said: {server_message.strip()}"
     if token:
         text = text.replace(token, "***")
-    return PublishError(f"{repo_id}: {action} failed ({type(exc).__name__}: {text})")
+    return PublishError(redact_userinfo(f"{repo_id}: {action} failed ({type(exc).__name__}: {text})"))
 
 
 def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str, name: str = "examcorpus",
@@ -61,6 +63,9 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
 
         disable_progress_bars()
     want_private = split == "private"
+    # Where the release is cited and said to be (its card, the summary): the site, never the
+    # credentials an HF_ENDPOINT may carry for a mirror behind HTTP Basic.
+    repo_url = f"{without_userinfo(api.endpoint)}/datasets/{repo_id}"
     try:
         try:
             repo = api.repo_info(repo_id, repo_type="dataset")
@@ -83,7 +88,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
         staging.mkdir()
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
                                  repo_hint=repo_id, visibility="private" if repo.private else "public",
-                                 info=info, images_root=images_root, repo_url=f"{api.endpoint}/datasets/{repo_id}",
+                                 info=info, images_root=images_root, repo_url=repo_url,
                                  show_progress=show_progress)
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         try:
@@ -103,7 +108,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
         except HfHubHTTPError as exc:
             raise _hub_error(f"publishing release {release_id} (no tag was made; run again to complete it)",
                              repo_id, exc, api.token) from None
-    return PublishResult(release_id, split, f"{api.endpoint}/datasets/{repo_id}", manifest, commit=commit.oid)
+    return PublishResult(release_id, split, repo_url, manifest, commit=commit.oid)
 
 
 def _previous_release(api, repo_id: str, tags: set[str], into: Path) -> Path | None:
