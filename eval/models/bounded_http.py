@@ -10,46 +10,11 @@ read in pieces, refused once it passes `limit` bytes.
 from __future__ import annotations
 
 import http.client
-import socket
-import threading
-import time
 import urllib.request
 
+from pipeline.infra import Deadline
+
 CHUNK = 64 * 1024
-
-
-class Deadline:
-    """The moment a request must be done by; `watch` a connection's socket to have it shut down then."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.at = time.monotonic() + seconds
-        self.expired = False
-        self._timers: list[threading.Timer] = []
-        self._lock = threading.Lock()
-
-    def remaining(self) -> float:
-        return self.at - time.monotonic()
-
-    def watch(self, sock: socket.socket) -> None:
-        timer = threading.Timer(max(0.0, self.remaining()), self._cut, (sock,))
-        timer.daemon = True
-        with self._lock:
-            self._timers.append(timer)
-        timer.start()
-
-    def _cut(self, sock: socket.socket) -> None:
-        self.expired = True
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass  # already closed
-
-    def cancel(self) -> None:
-        with self._lock:
-            for timer in self._timers:
-                timer.cancel()
-            self._timers.clear()
 
 
 def _connection(base: type[http.client.HTTPConnection], deadline: Deadline):

@@ -68,6 +68,11 @@ class DownloadOptions:
     """Network behaviour; the defaults suit a public archive site, tests shorten the waits."""
 
     timeout: float = 30.0  # seconds to connect and between received bytes
+    # Seconds one request may take in all (connect, redirects, headers, body): a server trickling a byte
+    # before each timeout would otherwise hold a worker without end. A transfer cut by it is a transient
+    # failure: tried again (resumed by Range where the server allows), so only a server slower than this
+    # on every try loses the file.
+    deadline: float | None = 900.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     max_redirects: int = 10
     user_agent: str = USER_AGENT
@@ -235,6 +240,7 @@ class _Downloader:
             max_redirects=self.options.max_redirects,
             redirect_check=self.policy.check_redirect,
             authorization=self.authorization,
+            deadline=self.options.deadline,
         )
 
     def _too_large(self, url: str, size: int, *, announced: bool) -> RefusedError:

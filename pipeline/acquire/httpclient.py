@@ -21,7 +21,7 @@ from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Callable, TypeVar
 
-from pipeline.infra import ascii_int
+from pipeline.infra import Deadline, ascii_int
 
 
 USER_AGENT = "examcorpus/0.1 (exam-archive downloader for an LLM benchmark; rate-limited, conditional re-fetches)"
@@ -127,9 +127,11 @@ class HostRateLimiter:
 class Response:
     """An open response whose body is read in chunks; close it (or use `with`)."""
 
-    def __init__(self, raw: http.client.HTTPResponse, conn: http.client.HTTPConnection, url: str, final_url: str):
+    def __init__(self, raw: http.client.HTTPResponse, conn: http.client.HTTPConnection, url: str, final_url: str,
+                 deadline: Deadline | None = None):
         self._raw = raw
         self._conn = conn
+        self._deadline = deadline
         self.url = url
         self.final_url = final_url
         self.status = raw.status
@@ -163,14 +165,17 @@ class Response:
             except http.client.IncompleteRead as exc:
                 if exc.partial:
                     yield exc.partial
+                self._check_deadline(received + len(exc.partial))
                 raise TransferError(self.final_url, "body cut short: connection closed mid chunked body") from None
             except (TimeoutError, socket.timeout):
                 raise TransferError(self.final_url, f"timed out while reading the body after {received} bytes") from None
             except (ConnectionError, http.client.HTTPException, OSError) as exc:
+                self._check_deadline(received)
                 raise TransferError(
                     self.final_url, f"connection lost after {received} bytes of the body ({_describe(exc)})"
                 ) from None
             if not chunk:
+                self._check_deadline(received)
                 if expected is not None and received < expected:
                     raise TransferError(
                         self.final_url, f"truncated body: got {received} of {expected} bytes (Content-Length)"
@@ -178,6 +183,11 @@ class Response:
                 return
             received += len(chunk)
             yield chunk
+
+    def _check_deadline(self, received: int) -> None:
+        if self._deadline is not None and self._deadline.expired:
+            raise TransferError(self.final_url, f"no complete response within {self._deadline.seconds:g}s (the "
+                                f"request's deadline), {received} bytes of the body received")
 
     def read(self, limit: int = 50 * 1024 * 1024) -> bytes:
         parts, total = [], 0
@@ -189,6 +199,8 @@ class Response:
         return b"".join(parts)
 
     def close(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
         self._raw.close()
         self._conn.close()
 
@@ -282,6 +294,7 @@ def open_url(
     max_redirects: int = 10,
     redirect_check: Callable[[str], RedirectVerdict | str | None] | None = None,
     authorization: tuple[str, str] | None = None,
+    deadline: float | None = None,
 ) -> Response:
     """GET `url`, following redirects; returns the final response whatever its status (not a redirect).
 
@@ -290,9 +303,31 @@ def open_url(
     problem, raises RefusedError); a verdict's `connect_to` address is where the connection goes;
     `authorization` (origin, value) is sent only to that origin (scheme://host:port; a bare host:port
     means http), or to its https upgrade, never where a redirect leads elsewhere or down to http.
+    `deadline` bounds the whole exchange, every hop and the body, where `timeout` bounds each socket
+    read: when it passes, the socket is shut down and the read waiting on it ends in a TransferError
+    (a server sending a byte before each read would time out is no longer a connection held forever).
     Raises TransferError for network problems and HttpError for unusable URLs, redirect loops and a
     response whose Content-Length cannot frame its body.
     """
+    watch = Deadline(deadline) if deadline is not None else None
+    try:
+        return _open_url(url, headers, timeout=timeout, limiter=limiter, user_agent=user_agent, max_redirects=max_redirects,
+                         redirect_check=redirect_check, authorization=authorization, watch=watch)
+    except BaseException:
+        if watch is not None:
+            watch.cancel()
+        raise
+
+
+def _past_deadline(url: str, watch: Deadline | None) -> TransferError | None:
+    if watch is None or not (watch.expired or watch.remaining() <= 0):
+        return None
+    return TransferError(url, f"no complete response within {watch.seconds:g}s (the request's deadline)")
+
+
+def _open_url(url: str, headers: dict[str, str] | None, *, timeout: float, limiter: HostRateLimiter | None, user_agent: str,
+              max_redirects: int, redirect_check: Callable[[str], RedirectVerdict | str | None] | None,
+              authorization: tuple[str, str] | None, watch: Deadline | None) -> Response:
     current = url
     seen: list[str] = []
     for _ in range(max_redirects + 1):
@@ -310,9 +345,13 @@ def open_url(
                 raise RefusedError(url, problem)
         if limiter is not None:
             limiter.acquire(parts.hostname)
+        late = _past_deadline(current, watch)
+        if late is not None:
+            raise late
         conn_class = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         kwargs = {"context": ssl.create_default_context()} if parts.scheme == "https" else {}
-        conn = conn_class(parts.hostname, parts.port, timeout=timeout, **kwargs)
+        hop_timeout = timeout if watch is None else min(timeout, watch.remaining())
+        conn = conn_class(parts.hostname, parts.port, timeout=hop_timeout, **kwargs)
         if connect_to:
             # The checked addresses, not a second DNS answer; the name stays the Host header and TLS name.
             conn._create_connection = _connect_to(connect_to)
@@ -327,6 +366,9 @@ def open_url(
         if authorization is not None and _may_carry_credentials(authorization[0], current):
             request_headers["Authorization"] = authorization[1]
         try:
+            conn.connect()
+            if watch is not None:
+                watch.watch(conn.sock)
             conn.request("GET", target, headers=request_headers)
             raw = conn.getresponse()
         except ssl.SSLCertVerificationError as exc:
@@ -334,17 +376,17 @@ def open_url(
             raise HttpError(current, f"TLS certificate rejected ({exc.verify_message})") from None
         except (TimeoutError, socket.timeout):
             conn.close()
-            raise TransferError(current, f"timed out after {timeout:g}s waiting for the server") from None
+            raise _past_deadline(current, watch) or TransferError(current, f"timed out after {timeout:g}s waiting for the server") from None
         except (ConnectionError, http.client.HTTPException, OSError) as exc:
             conn.close()
-            raise TransferError(current, f"connection failed ({_describe(exc)})") from None
+            raise _past_deadline(current, watch) or TransferError(current, f"connection failed ({_describe(exc)})") from None
         framing = content_length_problem(raw.headers)
         if framing is not None:
             raw.close()
             conn.close()
             raise HttpError(current, framing)
         if raw.status not in REDIRECT_STATUSES:
-            return Response(raw, conn, url, current)
+            return Response(raw, conn, url, current, watch)
         location = raw.getheader("Location")
         raw.close()
         conn.close()

@@ -26,6 +26,8 @@ Public functions:
   after it, thresholds restored (`collector`).
 - `ascii_int(text, max_digits=)`: a number from text someone else wrote (a header, a query parameter): ASCII
   digits only, bounded in length, else None (`numbers`).
+- `Deadline(seconds)`: a whole network exchange's deadline; the sockets it `watch`es are shut down when it
+  passes (`deadline`).
 - `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
   it may carry, for what is printed, raised or published (`urls`).
 """
@@ -33,6 +35,7 @@ from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.collector import one_file, per_file
 from pipeline.infra.commands import add_command, register_commands
+from pipeline.infra.deadline import Deadline
 from pipeline.infra.executors import make_executor, pool_size
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
@@ -43,6 +46,6 @@ from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.urls import redact_userinfo, without_userinfo
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlNestingError, load_yaml
 
-__all__ = ["AppendLog", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
+__all__ = ["AppendLog", "Deadline", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

@@ -68,11 +68,12 @@ def endless(up_to: int = 64 * 1024 * 1024) -> Fault:
     return Fault("endless", after_bytes=up_to)
 
 
-def raw(status_code: int, head: tuple[str, ...] | list[str], body: bytes = b"") -> Fault:
+def raw(status_code: int, head: tuple[str, ...] | list[str], body: bytes = b"", *, chunk: int = 0, seconds: float = 0.0) -> Fault:
     """A response written byte for byte: `head` lines as given (latin-1), then `body`, then the
     connection closes. For headers no well-behaved server sends: a lying or doubled Content-Length,
-    a Retry-After in another script's digits."""
-    return Fault("raw", status=status_code, head=tuple(head), body=body)
+    a Retry-After in another script's digits. With `seconds`, head and body go out `chunk` bytes at
+    a time, `seconds` apart (a slow-loris server, inside the header block too)."""
+    return Fault("raw", status=status_code, head=tuple(head), body=body, chunk=chunk, seconds=seconds)
 
 
 @dataclass
@@ -148,8 +149,12 @@ class FaultHandler(StaticFileHandler):
         if fault is not None and fault.kind == "raw":
             self._record.status = fault.status
             lines = [f"HTTP/1.1 {fault.status} Hostile", *fault.head, "Connection: close", "", ""]
-            self.wfile.write("\r\n".join(lines).encode("latin-1"))
-            self._write(fault.body)
+            head = "\r\n".join(lines).encode("latin-1")
+            if fault.seconds:
+                self._trickle_raw(head, fault)
+            else:
+                self.wfile.write(head)
+                self._write(fault.body)
             self.wfile.flush()
             self.close_connection = True
             return
@@ -209,6 +214,17 @@ class FaultHandler(StaticFileHandler):
                 block = b"0" * len(block)
         except OSError:
             pass  # the client stopped reading: what the test wants
+
+    def _trickle_raw(self, head: bytes, fault: Fault) -> None:
+        """The head, then the body, `fault.chunk` bytes at a time, `fault.seconds` apart."""
+        try:
+            for data, write in ((head, self.wfile.write), (fault.body, self._write)):
+                for at in range(0, len(data), fault.chunk):
+                    write(data[at : at + fault.chunk])
+                    self.wfile.flush()
+                    time.sleep(fault.seconds)
+        except OSError:
+            pass  # the client hung up: what the test wants
 
     def _write(self, data: bytes) -> None:
         self.wfile.write(data)
