@@ -7,7 +7,8 @@ the same number of options. A mismatch refuses the comparison and says why.
 
 Before that, each folder must match its manifest (eval.log.integrity), and each run must be publishable
 (no truncated or missing answers) and use the same dataset id and protocol (name, version, prompt
-hash) as the other, unless the caller allows it explicitly (`allow_unpublishable`,
+hash, and the settings that change the numbers: shots, few-shot pool and seed, limit, temperature,
+system prompt; `runset.run_setup`) as the other, unless the caller allows it explicitly (`allow_unpublishable`,
 `allow_protocol_mismatch`); what was allowed, and why, is part of the result.
 
 Public: `compare` (returns a `Comparison`, written as compare_<A>_vs_<B>.json), `align`, `Side`,
@@ -21,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from eval.analysis import stats
+from eval.analysis.runset import run_setup, setup_text
 from eval.log.integrity import require_verified
 from eval.log.records import Number, Record
 from eval.log.scoring import RunMatrix, load_matrix, run_blocking_reasons
@@ -144,7 +146,8 @@ class Comparison(Record):
 def _identity(m: RunMatrix) -> dict:
     protocol = m.plan["protocol"]
     return {"dataset_id": m.plan["plan"]["data_pin"]["dataset_id"], "protocol": protocol["name"],
-            "protocol_version": protocol["version"], "prompt_sha256": protocol.get("prompt_sha256")}
+            "protocol_version": protocol["version"], "prompt_sha256": protocol.get("prompt_sha256"),
+            "setup": setup_text(run_setup(m.plan)) or "defaults"}
 
 
 def _protocol_mismatches(a: RunMatrix, b: RunMatrix) -> list[str]:

@@ -1,6 +1,7 @@
 """The leaderboard: one row per model, API, reasoning effort, protocol and data; one column per language.
 
-A row never pools runs that cannot be compared: its runs share the protocol (name and version) and
+A row never pools runs that cannot be compared: its runs share the protocol (name and version, and the
+settings that change the numbers, shown after it: `mcq@1 shots=5`; `runset.run_setup`) and
 the split (public, private, or all of curated/ with the private questions), and it holds one run
 per dataset and language, so two versions of one dataset (two releases, or a release and curated/)
 make two rows. Each dataset (a release config) gets an equal vote in a row's average: 80 % on one

@@ -6,6 +6,7 @@ is still missing answers.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +33,7 @@ class RunSummary:
     api: str  # the backend: openai, gemini, hf
     effort: str  # reasoning effort, "" when none was set
     dataset_id: str
-    protocol: str  # NAME@VERSION
+    protocol: str  # NAME@VERSION, then every setting that changes the numbers and is not the default (`setup_text`)
     backend_kind: str  # generative | loglikelihood
     finished_at: str  # ISO time of the last recorded attempt (or session start)
     groups: list[GroupScore] = field(default_factory=list)
@@ -89,10 +90,36 @@ def summarise(run: Path) -> RunSummary | Skipped:
     return RunSummary(
         path=run, run_id=run.name, model=f"{model['backend']}:{model['name']}", api=model["backend"],
         effort=model.get("reasoning_effort") or "", dataset_id=plan["plan"]["data_pin"]["dataset_id"],
-        protocol=f"{plan['protocol']['name']}@{plan['protocol']['version']}", backend_kind=plan.get("backend_kind", ""),
+        protocol=" ".join(filter(None, (f"{plan['protocol']['name']}@{plan['protocol']['version']}", setup_text(run_setup(plan))))),
+        backend_kind=plan.get("backend_kind", ""),
         finished_at=_finished_at(run), groups=groups, split=plan["plan"]["data_pin"].get("split") or "unknown",
         name=model_label(model),
     )
+
+
+# What changes a run's numbers besides its data, split, model, effort and protocol name@version, with the
+# value a plan has when it was not given: runs that differ in any of these never share a leaderboard
+# slot or row, nor are compared (eval.analysis.compare), without it being said.
+SETUP_DEFAULTS: dict[str, object] = {"shots": 0, "fewshot": 0, "fewshot_pool": None, "fewshot_seed": 0, "limit": None,
+                                     "temperature": 0.0, "system_prompt": None}
+
+
+def run_setup(plan: dict) -> dict[str, object]:
+    """The number-changing settings of a run's stored plan.json (SETUP_DEFAULTS' keys)."""
+    settings, model = plan["plan"], plan["plan"].get("model") or {}
+    system = model.get("system_prompt")
+    return {
+        "shots": settings.get("shots", 0), "fewshot": settings.get("fewshot", 0),
+        "fewshot_pool": settings.get("fewshot_pool") if settings.get("fewshot") else None,
+        "fewshot_seed": settings.get("fewshot_seed", 0) if settings.get("fewshot") else 0,
+        "limit": settings.get("limit"), "temperature": model.get("temperature", 0.0),
+        "system_prompt": hashlib.sha256(system.encode()).hexdigest()[:12] if isinstance(system, str) else None,
+    }
+
+
+def setup_text(setup: dict[str, object]) -> str:
+    """The settings that differ from their defaults, as `shots=5 temperature=0.7`; "" for none."""
+    return " ".join(f"{key}={value}" for key, value in setup.items() if value != SETUP_DEFAULTS[key])
 
 
 def _number(value) -> float | None:
