@@ -6,14 +6,13 @@ other field is part of the run's identity and must match the run folder's plan e
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from pipeline.infra import load_yaml
+from pipeline.infra import load_yaml, loads_unique_keys
 
 from eval.models.registry import backend_entry, kind_of
 
@@ -131,7 +130,7 @@ def load_plan(path: str | Path) -> RunPlan:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-        raw = json.loads(text) if path.suffix == ".json" else load_yaml(text)
+        raw = loads_unique_keys(text) if path.suffix == ".json" else load_yaml(text)
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise ValueError(f"{path}: unreadable plan ({exc})") from None
     if not isinstance(raw, dict):

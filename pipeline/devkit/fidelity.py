@@ -39,7 +39,7 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 import yaml
 
-from pipeline.infra import load_yaml
+from pipeline.infra import JsonDuplicateKeyError, load_yaml, loads_unique_keys
 from pipeline.parse import number_key
 from pipeline.infra import JsonlError, iter_jsonl
 from pipeline.records import Question, table_to_questions
@@ -252,8 +252,8 @@ def read_truth(spec: str) -> list[TruthSheet]:
         return _read_jsonl(path, sheet or None)
     try:
         text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text)
-    except (json.JSONDecodeError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        data = loads_unique_keys(text) if path.suffix.lower() == ".json" else load_yaml(text)
+    except (json.JSONDecodeError, JsonDuplicateKeyError, yaml.YAMLError, UnicodeDecodeError) as exc:
         raise FidelityError(f"{path}: cannot read the truth file: {exc}") from None
     if not isinstance(data, dict):
         raise FidelityError(f"{path}: the truth file must hold a mapping")

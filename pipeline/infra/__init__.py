@@ -10,11 +10,12 @@ Public functions:
 - `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
   elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
-- `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`) and deep nesting
-  (`YamlNestingError`), both `yaml.YAMLError`s,
+- `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`), deep nesting
+  (`YamlNestingError`) and a key given twice in one mapping (`YamlDuplicateKeyError`), all `yaml.YAMLError`s,
   for every YAML file a user gives (`yamlfile`).
 - `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
-  `dumps_line`, `JsonlError`: JSON Lines read with line-numbered errors and a declared torn-tail policy,
+  `dumps_line`, `JsonlError`; `loads_unique_keys(text)`: JSON of a user's file, a key given twice refused
+  (`JsonDuplicateKeyError`): JSON Lines read with line-numbered errors and a declared torn-tail policy,
   appended with one fsync'ed O_APPEND write, rewritten atomically (`jsonl`).
 - `add_command(subparsers, name, handler, help=)`, `register_commands(subparsers, registrars)`: how every
   `examcorpus` subcommand is added, from one table of registrars (`commands`).
@@ -39,13 +40,14 @@ from pipeline.infra.deadline import Deadline
 from pipeline.infra.executors import make_executor, pool_size
 from pipeline.infra.hashing import sha256_file
 from pipeline.infra.heap import own_process, settle
-from pipeline.infra.jsonl import AppendLog, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, read_jsonl, rewrite_jsonl
+from pipeline.infra.jsonl import (AppendLog, JsonDuplicateKeyError, JsonlError, cut_torn_tail, dumps_line, iter_jsonl, loads_unique_keys,
+                                  read_jsonl, rewrite_jsonl)
 from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.urls import redact_userinfo, without_userinfo
-from pipeline.infra.yamlfile import YamlAliasBombError, YamlNestingError, load_yaml
+from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, load_yaml
 
-__all__ = ["AppendLog", "Deadline", "JsonlError", "StageCache", "YamlAliasBombError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
+__all__ = ["AppendLog", "Deadline", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

@@ -38,6 +38,25 @@ class JsonlError(ValueError):
         self.where, self.fault, self.reason = where, fault, reason
 
 
+class JsonDuplicateKeyError(ValueError):
+    """A JSON object gives a key twice: `json.loads` keeps the last value without a word."""
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise JsonDuplicateKeyError(f"key {key!r} given twice in one object; keep one")
+        seen[key] = value
+    return seen
+
+
+def loads_unique_keys(text: str) -> Any:
+    """`json.loads(text)` for a file a user gives (a plan, a truth file), refusing an object that gives a
+    key twice (`JsonDuplicateKeyError`, a ValueError) where json would keep the last one silently."""
+    return json.loads(text, object_pairs_hook=_unique_pairs)
+
+
 def dumps_line(record: dict) -> str:
     """Keys sorted, no spaces: a diff of the file shows exactly the records added."""
     return json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"

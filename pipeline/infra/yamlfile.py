@@ -7,6 +7,10 @@ hashing) walks every expanded node and runs for minutes. The document is compose
 expanded size counted without expanding it (each node's size once, memoised), and refused when its
 aliases add more than `ALIAS_EXPANSION_BUDGET` nodes to what is written in the file.
 
+A key given twice in one mapping is refused as well (`YamlDuplicateKeyError`, naming each field and its
+lines): PyYAML keeps the last value without a word, so a reader of the file (a reviewer of a split config
+or a plan) may take the first for what applies.
+
 Nesting is bounded too: `[[[[…]]]]` a thousand deep made the composer raise RecursionError, not a
 YAML error, so `specs check` ended in a traceback; a document that composes but nests past
 `MAX_NESTING` (aliases counted) would do the same to the walks after it.
@@ -27,6 +31,39 @@ class YamlAliasBombError(yaml.YAMLError):
 
 class YamlNestingError(yaml.YAMLError):
     """The document nests lists and mappings deeper than `MAX_NESTING`."""
+
+
+class YamlDuplicateKeyError(yaml.YAMLError):
+    """A mapping gives a key twice; `problems` names each field and its lines."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def duplicate_keys(root: yaml.Node) -> list[str]:
+    """Keys given twice in one mapping of a composed document (`<<` merge keys aside), as
+    "field 'a.b': given twice (lines 3 and 7); keep one". Call it after the alias budget check:
+    it walks aliased nodes as often as they are used."""
+    problems: list[str] = []
+
+    def walk(node: yaml.Node, where: list[str]) -> None:
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
+                line = key.start_mark.line + 1
+                if name in first and name != "<<":
+                    field = ".".join(where + [name])
+                    problems.append(f"field '{field}': given twice (lines {first[name]} and {line}); keep one")
+                first.setdefault(name, line)
+                walk(value, where + [name])
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                walk(item, where + [str(index)])
+
+    walk(root, [])
+    return problems
 
 
 def nesting_depth(root: yaml.Node) -> int:
@@ -71,8 +108,9 @@ def expanded_size(root: yaml.Node) -> tuple[int, int]:
 
 def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
     """`yaml.safe_load(text)`, refusing a document whose aliases expand to more than `budget` nodes
-    beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`) or that nests deeper than
-    `MAX_NESTING` (`YamlNestingError`, a `yaml.YAMLError`)."""
+    beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`), that nests deeper than
+    `MAX_NESTING` (`YamlNestingError`) or that gives a key twice in one mapping
+    (`YamlDuplicateKeyError`, every such key in its `problems`)."""
     loader = yaml.SafeLoader(text)
     try:
         try:
@@ -89,9 +127,12 @@ def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
             raise YamlAliasBombError(
                 f"refused: its aliases expand {written} written nodes to {expanded:,} (more than {budget:,} "
                 "extra nodes allowed; an alias bomb?)")
+        duplicates = duplicate_keys(root)
+        if duplicates:
+            raise YamlDuplicateKeyError(duplicates)
         return loader.construct_document(root)
     finally:
         loader.dispose()
 
 
-__all__ = ["ALIAS_EXPANSION_BUDGET", "MAX_NESTING", "YamlAliasBombError", "YamlNestingError", "expanded_size", "load_yaml", "nesting_depth"]
+__all__ = ["ALIAS_EXPANSION_BUDGET", "MAX_NESTING", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "duplicate_keys", "expanded_size", "load_yaml", "nesting_depth"]

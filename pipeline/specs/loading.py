@@ -10,7 +10,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from pipeline.infra import load_yaml
+from pipeline.infra import YamlDuplicateKeyError, load_yaml
 from pipeline.specs.model import (
     SOURCES_DIR,
     FileRule,
@@ -97,31 +97,6 @@ def _pairing_problems(spec: SourceSpec) -> list[str]:
     return problems
 
 
-def _duplicate_keys(text: str) -> list[str]:
-    """Keys given twice in one mapping; plain YAML loading keeps the last value without a word."""
-    problems: list[str] = []
-
-    def walk(node: yaml.Node, where: list[str]) -> None:
-        if isinstance(node, yaml.MappingNode):
-            first: dict[str, int] = {}
-            for key, value in node.value:
-                name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
-                line = key.start_mark.line + 1
-                if name in first and name != "<<":
-                    field = ".".join(where + [name])
-                    problems.append(f"field '{field}': given twice (lines {first[name]} and {line}); keep one")
-                first.setdefault(name, line)
-                walk(value, where + [name])
-        elif isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                walk(item, where + [str(index)])
-
-    root = yaml.compose(text, Loader=yaml.SafeLoader)
-    if root is not None:
-        walk(root, [])
-    return problems
-
-
 def _unquoted_on(data: dict) -> dict:
     """YAML 1.1 reads a bare `on:` key as the boolean true; a curator writing `pairing: {on: [year]}`
     means the field `on`, so it is read as such rather than rejected."""
@@ -153,14 +128,13 @@ def load_spec_file(path: Path | str) -> SourceSpec:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-        data = load_yaml(text)  # first: it refuses an alias bomb, which the duplicate-key walk would expand
-        duplicates = _duplicate_keys(text)
+        data = load_yaml(text)
     except FileNotFoundError:
         raise SpecError(path, ["file not found"]) from None
+    except YamlDuplicateKeyError as exc:
+        raise SpecError(path, exc.problems) from None
     except yaml.YAMLError as exc:
         raise SpecError(path, [f"not valid YAML: {exc}"]) from None
-    if duplicates:
-        raise SpecError(path, duplicates)
     return parse_spec(data, path)
 
 

@@ -26,3 +26,24 @@ def test_a_bad_config_exits_2_naming_it(tmp_path, curated_dir, capsys):
     bad.write_text("leakage:\n  on_leak: maybe\n")
     assert main(["split", "--curated", str(curated_dir), "--config", str(bad)]) == 2
     assert f"{bad}: leakage.on_leak must be one of" in capsys.readouterr().err
+
+
+# a reviewer reads `on_leak: fail` first; the run would withhold the leaking public records instead
+TWO_POLICIES = """\
+version: 1
+leakage:
+  on_leak: fail
+  near_duplicate_jaccard: 0.8
+  on_leak: withhold_public
+"""
+
+
+def test_a_split_config_giving_the_leak_policy_twice_is_refused(tmp_path, corpus, capsys):
+    public = corpus[0]
+    copy = make_record(50, source=public.source, year=2023, images=(), question=public.question, choices=public.choices)
+    curated = write_curated(tmp_path / "curated", corpus + [copy])
+    config = tmp_path / "split.yaml"
+    config.write_text(TWO_POLICIES)
+    assert main(["split", "--curated", str(curated), "--config", str(config), "--out", str(tmp_path / "split")]) == 2
+    assert "field 'leakage.on_leak': given twice (lines 3 and 5); keep one" in capsys.readouterr().err
+    assert not (tmp_path / "split").exists()
