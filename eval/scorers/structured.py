@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from eval.scorers.answers import ANSWER_WORDS
 
-from pipeline.languages import all_languages
+from pipeline.languages import all_languages, caseless
 
 
 class KeyFormatError(ValueError):
@@ -472,11 +472,11 @@ def _match_fill_in(answer: str, key: str, spec: MatchSpec) -> StructuredResult:
 def _truth_values(text: str, language: str) -> tuple[list[bool] | dict[int, bool] | None, str]:
     """Statement values in order ("P F P F", "PFPF", "Prawda, Fałsz") or by number ("1. P 2. F")."""
     words = TRUE_FALSE_WORDS.get(language, TRUE_FALSE_WORDS["en"])
-    # Casefolded like the text (Greek final sigma: "λάθος" folds to "λάθοσ").
-    value_of = {w.casefold(): v for v, ws in words.items() for w in ws}
+    # Folded like the text (Greek final sigma: "λάθος" folds to "λάθοσ"; Turkish "YANLIŞ" is "yanlış": `caseless`).
+    value_of = {caseless(w): v for v, ws in words.items() for w in ws}
     if language != "en":  # English words are common in any language's replies ("True")
         value_of.update({w: v for v, ws in TRUE_FALSE_WORDS["en"].items() for w in ws if w not in value_of})
-    text = text.casefold()
+    text = caseless(text)
     word_re = "|".join(re.escape(w) for w in sorted(value_of, key=len, reverse=True))
     numbered = list(re.finditer(rf"(?<!\w)(\d{{1,2}})\s*[.):\-–]?\s*({word_re})(?!\w)", text))
     if numbered:

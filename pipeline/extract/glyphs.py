@@ -10,7 +10,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from pipeline.extract import pagechars, pdfiumtext
+from pipeline.extract import accents, pagechars, pdfiumtext
 from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
 from pipeline.extract.symbolfont import SYMBOL_FONT_FIRST, SYMBOL_FONT_LAST, symbol_font_character
 
@@ -103,11 +103,20 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     space_after = np.zeros(len(kept), dtype=bool)
     before = np.searchsorted(kept, np.flatnonzero(spaces)) - 1
     space_after[before[before >= 0]] = True
+    top, bottom = height - top_pdf, height - bottom_pdf
+    marks = np.flatnonzero(accents.mark_kinds(kept_codes))
+    if len(marks):  # accents written as glyphs of their own, moved onto their letters (`accents`)
+        ink = {at: extent for at in marks.tolist() if (extent := _ink_extent(raw, int(source[kept[at]]))) is not None}
+        for at in accents.attach_marks(kept_codes, left, right, top, bottom, size, ink):
+            # A space the text page put after a mark emitted out of place (an accent before its letter) where its
+            # letter's next glyph follows without a gap: no space is printed there.
+            if space_after[at] and at + 1 < len(kept) and abs(left[at + 1] - right[at]) < 0.15 * size[at]:
+                space_after[at] = False
     texts = list(map(chr, kept_codes.tolist()))
     if _bold_body(kept_codes, bold):
         bold[:] = False
     return GlyphArrays(
-        text=texts, x0=left, top=height - top_pdf, x1=right, bottom=height - bottom_pdf, size=size, highlighted=marked,
+        text=texts, x0=left, top=top, x1=right, bottom=bottom, size=size, highlighted=marked,
         seq=np.arange(len(kept)), space_after=space_after, bold=bold, unmapped=unmapped, run=np.full(len(kept), NO_RUN),
         code_points=kept_codes,
     )
@@ -128,6 +137,14 @@ def _join_surrogates(codes: np.ndarray, source: np.ndarray, present: np.ndarray)
             codes[at] = 0x10000 + ((pending_high - 0xD800) << 10) + (code - 0xDC00)
             source[at] = at - 1  # the box belongs to the first half
             pending_high = None
+
+
+def _ink_extent(raw_textpage, index: int) -> tuple[float, float] | None:
+    """A character's ink from left to right (its tight box), or None where it has none."""
+    left, right, bottom, top = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_double()
+    if not pdfium_c.FPDFText_GetCharBox(raw_textpage, index, left, right, bottom, top) or right.value - left.value <= 0.01:
+        return None
+    return left.value, right.value
 
 
 def _inked(raw_textpage, index: int, rect) -> bool:

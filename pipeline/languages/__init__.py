@@ -52,6 +52,14 @@ class UnknownLanguage(KeyError):
                 f"(known: {', '.join(known_codes())})")
 
 
+def caseless(text: str) -> str:
+    """`text` as words are compared ignoring case, in any language: casefolded, the Turkish dotted and dotless i one
+    letter. `str.casefold` folds a Turkish capital `İ` to `i` + U+0307 and `I` to `i`, never to `ı`, so a key printing
+    `İPTAL` or a reply `YANLIŞ` would not match the lower-case words `iptal`, `yanlış`; Greek final `ς` and German `ß`
+    casefold alike already (`σ`, `ss`)."""
+    return text.casefold().replace("i\u0307", "i").replace("\u0131", "i")
+
+
 def _load_file(path: Path) -> Language:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
@@ -140,6 +148,6 @@ def data_sha256() -> str:
 
 __all__ = [
     "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
-    "UnknownLanguage", "all_languages", "booklet_lookalikes", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
+    "UnknownLanguage", "all_languages", "booklet_lookalikes", "caseless", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
     "language_for_tesseract",
 ]

@@ -11,6 +11,7 @@ from statistics import median
 
 from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
+from pipeline.languages import caseless
 from pipeline.parse.bookletlabels import BookletLabels
 from pipeline.parse.labels import number_key
 from pipeline.parse.keyparts import KeyPart, key_stream, place_parts, split_booklet
@@ -398,8 +399,9 @@ def _entry_cells(cells: list[str], entry_re: re.Pattern) -> tuple[list[re.Match]
 @lru_cache(maxsize=4096)
 def voided_form(text: str) -> str:
     """A key entry as voided marks are compared: NFKC (a full-width "－" or "＊" is the ASCII mark),
-    stripped, ignoring case. Kept per text: every entry of a key is compared with every voided mark."""
-    return unicodedata.normalize("NFKC", text).strip().casefold()
+    stripped, ignoring case as every language's words are (`languages.caseless`: a Turkish key's `İPTAL` is `iptal`).
+    Kept per text: every entry of a key is compared with every voided mark."""
+    return caseless(unicodedata.normalize("NFKC", text).strip())
 
 
 def is_voided(answer: str, voided: list[str] | tuple[str, ...]) -> bool:
