@@ -13,15 +13,12 @@ reads as the second reader read it). Measuring only; the season run keys and run
 """
 from __future__ import annotations
 
+import importlib
 import runpy
 import sys
 from dataclasses import replace
 
-from pipeline.extract.ocr import cache as cache_module, page as page_module
-from pipeline.extract.ocr.certainty import spelled_for
-from pipeline.extract.ocr.reading import PageReading
-from pipeline.extract.ocr.seenmarks import evidence_for, seen_marks, seen_marks_note
-from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.extract.ocr import OcrSettings, PageReading, seen_marks, seen_marks_evidence, seen_marks_note, spelled_for
 
 PASS = "seen-marks"
 
@@ -30,7 +27,7 @@ def with_seen_marks(reading: PageReading, settings: OcrSettings) -> PageReading:
     """`reading` as the `seen-marks` pass leaves it (see the module's doc)."""
     if PASS in settings.disabled_passes or not any(w.second for w in reading.words):
         return reading
-    evidence = evidence_for(settings.languages, spelled_for(tuple(settings.languages)))
+    evidence = seen_marks_evidence(settings.languages, spelled_for(tuple(settings.languages)))
     if evidence is None:
         return reading
     changes, words = [], []
@@ -45,7 +42,10 @@ def with_seen_marks(reading: PageReading, settings: OcrSettings) -> PageReading:
 
 
 def install() -> None:
-    """The cache key without `seen-marks`, and the pass's step before each page is laid out."""
+    """The cache key without `seen-marks`, and the pass's step before each page is laid out: two internals of the OCR
+    package replaced for this measuring process alone (the season run never imports this module)."""
+    cache_module = importlib.import_module("pipeline.extract.ocr.cache")
+    page_module = importlib.import_module("pipeline.extract.ocr.page")
     versions = cache_module.pass_versions
     lay_out = page_module.lay_out_page
 
