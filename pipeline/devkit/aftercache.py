@@ -53,10 +53,10 @@ def install() -> None:
         return [(name, version) for name, version in versions(settings) if name != PASS]
 
     def laid_out(reading: PageReading, settings: OcrSettings, **kwargs: object) -> object:
-        return lay_out(with_seen_marks(reading, settings), settings, **kwargs)  # type: ignore[arg-type]
+        return lay_out(with_seen_marks(reading, settings), settings, **kwargs)
 
-    cache_module.pass_versions = keyed_without  # type: ignore[assignment]
-    page_module.lay_out_page = laid_out  # type: ignore[assignment]
+    cache_module.pass_versions = keyed_without  # type: ignore[attr-defined]
+    page_module.lay_out_page = laid_out  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
