@@ -70,6 +70,7 @@ from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normali
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_core, word_list
 from pipeline.extract.ocr.certainty import CertaintyPolicy, spelled_for, unsure_reason
 from pipeline.extract.ocr.confusions import known_candidate as confused_letters_candidate
+from pipeline.extract.ocr.seenmarks import evidence_for as seen_marks_evidence, seen_marks, seen_marks_note
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
@@ -97,5 +98,5 @@ __all__ = [
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
     "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "Softness", "measure_softness", "sharpening",
-    "is_sign_candidate", "Word", "words_by_line", "confused_letters_candidate",
+    "is_sign_candidate", "Word", "words_by_line", "confused_letters_candidate", "seen_marks_evidence", "seen_marks", "seen_marks_note",
 ]

@@ -23,6 +23,7 @@ from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks
 from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
+from pipeline.extract.ocr.seenmarks import evidence_for, seen_marks_note, take_seen_marks
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
@@ -377,6 +378,24 @@ def _confused_letters(work: PageWork) -> PageWork:
     shown = ", ".join(f"{before} → {after}" for before, after in mended.changes[:12]) + (" …" if len(mended.changes) > 12 else "")
     note = f"confused letters: {len(mended.changes)} word(s) took the one known word their confused letters make ({shown})"
     return replace(work, words=mended.words, notes=work.notes + (note,))
+
+
+def _second_reader_read(work: PageWork) -> bool:
+    """the second reader read some of the page's words again, and the page's languages have spelling dictionaries"""
+    return any(w.second for w in work.words) and spelled_for(tuple(work.settings.languages)) is not None
+
+
+@page_pass("seen-marks", "1", Cost.CHEAP, when=_second_reader_read, inputs=_accent_inputs)
+def _seen_marks(work: PageWork) -> PageWork:
+    """A word no spelling dictionary knows that the second reader read letter for letter alike but with marks over
+    letters Tesseract read bare takes those marks, where the marked word is known or the word as read is unknown to
+    Tesseract's word list as well (`adenopatias` → `adenopatías`); a known word is never rewritten (`seenmarks`)."""
+    evidence = evidence_for(work.settings.languages, spelled_for(tuple(work.settings.languages)))
+    assert evidence is not None
+    words, changes = take_seen_marks(work.words, evidence)
+    if not changes:
+        return work
+    return replace(work, words=words, notes=work.notes + (seen_marks_note(changes),))
 
 
 @page_pass("dashes", "1", Cost.CHEAP)
