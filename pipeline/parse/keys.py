@@ -192,13 +192,14 @@ def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: flo
     numbers = [(row[0], m) for row in section_rows if (m := _ROW_NUMBER.match(row[0].text))]
     centre = (header.line.x0 + header.line.x1) / 2
     stops = _next_columns(lines, numbers, header, centre)
+    middles = _row_middles(lines, numbers)
     result = []
-    for i, (sl, match) in enumerate(numbers):
+    for sl, match in numbers:
         row_middle = (sl.line.top + sl.line.bottom) / 2
-        before = numbers[i - 1][0] if i and numbers[i - 1][0].page == sl.page else None
-        after = numbers[i + 1][0] if i + 1 < len(numbers) and numbers[i + 1][0].page == sl.page else None
-        low = (row_middle + (before.line.top + before.line.bottom) / 2) / 2 if before else -1.0
-        high = (row_middle + (after.line.top + after.line.bottom) / 2) / 2 if after else float("inf")
+        above = [m for m in middles[sl.page] if m < row_middle]
+        below = [m for m in middles[sl.page] if m > row_middle]
+        low = (row_middle + max(above)) / 2 if above else -1.0
+        high = (row_middle + min(below)) / 2 if below else float("inf")
         parts = [match.group("rest")] if match.group("rest") else []
         read_from = [sl] if match.group("rest") else []
         for other in lines:
@@ -217,6 +218,23 @@ def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: flo
         if answer:
             result.append((number_key(match.group("number")), answer, read_from, sl))
     return result
+
+
+def _row_middles(lines: list[StreamLine], numbers: list[tuple[StreamLine, re.Match]]) -> dict[int, list[float]]:
+    """{page: the middles of the table's rows}: the rows whose number was read, and the rows whose number cell holds
+    a line read as no number (OCR misread it: `47` as `AT`). Such a row still ends its neighbours' cells, so that its
+    answer is not run into the row above or below (its question is reported by `_rows_lost`). A line is in the number
+    column where it overlaps the page's numbers across, and stands clear of every number line (not a piece of one)."""
+    found: dict[int, list[float]] = {}
+    for page in dict.fromkeys(sl.page for sl, _ in numbers):
+        here = [sl.line for sl, _ in numbers if sl.page == page]
+        left, right = min(line.x0 for line in here), max(line.x1 for line in here)
+        found[page] = [(line.top + line.bottom) / 2 for line in here]
+        found[page] += [(other.line.top + other.line.bottom) / 2 for other in lines
+                        if other.page == page and not _ROW_NUMBER.match(other.text) and any(ch.isalnum() for ch in other.text)
+                        and other.line.x0 < right and other.line.x1 > left
+                        and not any(other.line.top < line.bottom and line.top < other.line.bottom for line in here)]
+    return found
 
 
 def _rows_lost(section_rows: list[list]) -> list[str]:

@@ -135,3 +135,34 @@ def test_a_one_column_tables_row_whose_number_was_lost_is_reported_not_silent():
     [table] = read_variant_table(ExtractedDocument("0" * 64, "key.pdf", 1, [page], "test"), SPEC.model_copy(update={"variant": "A"}),
                                  "key.pdf").values()
     assert "4" not in table.answers and table.unread == ["4"]
+
+
+def _one_column(lines: list[Line]):
+    header = [Line("Nr Typ A", 99.3, 90.7, 200, 100.7)]
+    page = Page(1, 595, 842, PageMethod.OCR, header + sorted(lines, key=lambda line: (line.top, line.x0)))
+    [table] = read_variant_table(ExtractedDocument("0" * 64, "key.pdf", 1, [page], "test"), SPEC.model_copy(update={"variant": "A"}),
+                                 "key.pdf").values()
+    return table
+
+
+def test_a_number_misread_as_letters_still_ends_its_neighbours_cells():
+    # NÚCEM's key at 260 dpi, uneven light: row 47's number read "AT" in the number column, its answer "1/jedno" beside
+    # it; the row above (the page's last row read with a number) took that answer as its own second line, a wrong answer.
+    # The number column's line is a row: its neighbours' cells end half-way to it, its question is reported.
+    for lost in (4, 6):  # in the middle of the page, and its last row
+        lines = [cell(str(n) if n != lost else "AT", NUMBER_X[0], 113.5 + (n - 1) * PITCH, NUMBER_X[1] - NUMBER_X[0]) for n in range(1, 7)]
+        lines += [cell(f"odpoveď {n}", ANSWER_X[0], 113.5 + (n - 1) * PITCH, 80) for n in range(1, 7)]
+        table = _one_column(lines)
+        assert table.answers == {str(n): f"odpoveď {n}" for n in range(1, 7) if n != lost}, lost
+        assert table.unread == ([str(lost)] if lost < 6 else [])
+
+
+def test_a_speck_beside_a_number_is_no_row():
+    # A mark read beside row 12's number ("i", overlapping the number's line) is a piece of that row, not a row of its
+    # own: the answer printed in two lines centred on the number stays whole.
+    lines = [cell(str(n), NUMBER_X[0], 113.5 + (n - 1) * PITCH, NUMBER_X[1] - NUMBER_X[0]) for n in range(10, 14)]
+    lines.append(cell("i", NUMBER_X[1] - 4, 113.5 + 11 * PITCH + 4, 3))
+    lines += [cell(f"odpoveď {n}", ANSWER_X[0], 113.5 + (n - 1) * PITCH - 5, 80) for n in range(10, 14)]
+    lines += [cell(f"riadok {n}", ANSWER_X[0], 113.5 + (n - 1) * PITCH + 5, 80) for n in range(10, 14)]
+    table = _one_column(lines)
+    assert table.answers == {str(n): f"odpoveď {n} riadok {n}" for n in range(10, 14)}
