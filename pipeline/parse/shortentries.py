@@ -19,7 +19,10 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
   or a number beside a word no numeral that reads nearly as one of the number's words (`3/ri`): `numeral_disagreements`;
 - a dash stands apart from words (`ako/– ako`): its length, which tells a dash from a hyphen, is what a blurred
   scan loses first; a capital follows a small letter inside a word (`predmetŤ`); or a slash has a space on one
-  side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong).
+  side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong);
+- an alternative opens with a mark that ends phrases, standing alone (`. 10/desať`), or ends with one that leads on
+  (`hypotézu/hypotéza:`): no answer is written so, and a speck of a dusty scan beside the first or last letter is
+  read so (`stray_marks`); the dictionary, which judges words without their marks, passes such an entry.
 
 Only entries that are no option label are judged, and only those read by OCR: an entry with the lines it was
 read from (`KeyTable.sources`) by those lines; one without (a list key's entry) when every page of the keys was
@@ -138,6 +141,27 @@ def numeral_disagreements(answer: str, numerals: Mapping[int, Iterable[str]] | N
     return found
 
 
+# Marks no answer's alternative opens with, standing alone before its first word (they end a phrase), and marks none
+# ends with (they lead on to more): a speck by an entry's first or last letter is read as one of them.
+OPENING_STRAYS = frozenset(".,:;")
+CLOSING_STRAYS = frozenset(":,;")
+
+
+def stray_marks(answer: str) -> list[str]:
+    """The marks at the edges of a short-answer `answer`'s alternatives (`a/b`) no answer is written with there: a word of
+    `OPENING_STRAYS` alone opening one (`. 10`), or one of `CLOSING_STRAYS` ending one (`hypotéza:`), each as read."""
+    found: list[str] = []
+    for alternative in answer.split("/"):
+        words = alternative.split()
+        if not words:
+            continue
+        if all(ch in OPENING_STRAYS for ch in words[0]) and len(words) > 1:
+            found.append(words[0])
+        if words[-1][-1] in CLOSING_STRAYS and len(words[-1]) > 1:
+            found.append(words[-1])
+    return found
+
+
 def lopsided_slashes(line: str) -> list[str]:
     """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
     reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
@@ -207,6 +231,7 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
             continue
         words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
         words += odd_words(text, spelled) + list((repaired or {}).get(number, [])) + numeral_disagreements(text, numerals)
+        words += stray_marks(text)
         words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
         number_line = (number_lines or {}).get(number)
         if lines and number_line is not None:

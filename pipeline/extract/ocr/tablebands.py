@@ -20,6 +20,10 @@ ROW_INCHES = (0.12, 0.7)  # height of a table row between two rules
 CELL_RULE_SHARE = 0.85  # of a band's inner height a column is dark over to be a cell rule
 MIN_CELLS = 3  # cells in a band before it is a table row
 CELL_MIN_INK = 0.004  # of a cell's inner pixels dark for it to hold a glyph
+# A rule broken for at most this long is one rule: dust on the glass (a white speck, a few blurred together) whitens a thin
+# rule across its thickness, and its two pieces each spanned too little of the next rule to close a row with it (a speckled
+# grid key lost its row 21–40, the number row read in two bands of 14 and 6 cells). Tables side by side stand further apart.
+RULE_BREAK_INCHES = 0.1
 
 Box = tuple[int, int, int, int]
 
@@ -40,7 +44,7 @@ def _rules(dark: np.ndarray, dpi: int) -> list[tuple[int, int, int, int]]:
     for top, bottom in ink_runs(covered.any(axis=1), 1):
         if bottom - top > max(2, round(RULE_MAX_INCHES * dpi)):
             continue
-        for left, right in ink_runs(covered[top:bottom].any(axis=0), 2):
+        for left, right in ink_runs(covered[top:bottom].any(axis=0), max(2, round(RULE_BREAK_INCHES * dpi))):
             found.append((top, bottom, left, right))
     return found
 

@@ -15,7 +15,7 @@ from pipeline.devkit.sample.shortkeysheets import short_table
 from pipeline.extract.ocr import spelled_for
 from pipeline.extract import Line
 from pipeline.parse import KeyTable
-from pipeline.parse.shortentries import lines_above_number, lopsided_slashes, odd_words, unsure_short_entries
+from pipeline.parse.shortentries import lines_above_number, lopsided_slashes, odd_words, stray_marks, unsure_short_entries
 from pipeline.parse.shortrepairs import mend_short_entries, slash_reading
 from pipeline.parse.stream import StreamLine
 from tests.pipeline.extract.ocr.builders import needs_tesseract
@@ -128,3 +128,42 @@ def test_the_row_above_an_entry_that_took_a_line_of_its_cell_is_unsure_too():
     answers = {"38": "dramatickú/významovú/ logická", "39": "(prestávka/pauza) lyrika"}
     unsure = unsure_short_entries(answers, sources, (), None, True, None, numbers)
     assert unsure == {"39": ["'(prestávka/pauza)'"], "38": ["a line read into question 39's entry"]}
+
+
+@pytest.mark.parametrize("entry, strays", [
+    ("hypotézu/hypotéza:", ["hypotéza:"]),  # a speck by the last letter read as a colon
+    (". 10/desať (ľudí/osôb)", ["."]),  # one before the first, read as a stop of its own
+    ("a, b/c; d", []),  # marks inside an alternative part its words
+    ("1:2/10:30", []),  # a ratio, a time
+    (".5/0,5", []),  # a decimal point glued to its digits
+    ("predmet/priamy predmet/", []),  # a cell wrapped after its slash
+])
+def test_a_mark_no_answer_opens_or_ends_with_is_a_speck_read_as_one(entry, strays):
+    assert stray_marks(entry) == strays
+
+
+def _dusty_key() -> KeySheet:
+    """A generated Slovak short-answer table two of whose entries are printed as a dusty scan's specks read them: a
+    colon after one's last letter, a stop of its own before the other's first: words the dictionary knows all the same."""
+    sheet = short_table("sk", 0)
+    numbers = sorted(sheet.truth, key=int)
+    misprints = {sheet.truth[numbers[2]]: sheet.truth[numbers[2]] + ":", sheet.truth[numbers[5]]: ". " + sheet.truth[numbers[5]]}
+    pages = [replace(page, items=[replace(item, text=misprints[item.text]) if isinstance(item, TextBox) and item.text in misprints
+                                  else item for item in page.items]) for page in sheet.pages]
+    truth = {n: misprints.get(a, a) for n, a in sheet.truth.items()}
+    return KeySheet(sheet.name, pages, truth, sheet.key, sheet.labels, sheet.languages)
+
+
+@needs_slovak_dictionary
+@needs_tesseract("slk")
+def test_a_scanned_entry_with_a_mark_at_its_edge_no_answer_has_there_is_unsure(tmp_path):
+    sheet = _dusty_key()
+    numbers = sorted(sheet.truth, key=int)
+    dusty = {numbers[2], numbers[5]}
+    scan = rasterize_pdf(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf", dpi=300, blur=0.4, jpeg_quality=90,
+                         noise=0.0, seed=0)
+    table = read_key(scan, sheet)
+    read_as_printed = {n for n in dusty if same_answer(table.answers.get(n, ""), sheet.truth[n])}
+    assert read_as_printed == dusty, {n: table.answers.get(n) for n in dusty}
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, SLOVAK, all_ocr=True)
+    assert dusty <= set(unsure), unsure

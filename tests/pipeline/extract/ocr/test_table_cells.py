@@ -129,3 +129,26 @@ def test_words_read_off_a_tables_rules_are_dropped_with_its_cells(tmp_path):
     assert "5" not in [w.text for w in words if w.top < bands[4].top and w.bottom > bands[3].bottom]
     assert "616" not in texts and "Odpowiedzi" in texts
     assert [t for t in texts if t.isdigit()] == [str(n) for n in range(1, 9)]
+
+
+def test_a_rule_broken_by_dust_still_bounds_its_row(tmp_path):
+    # Dust on the glass whitens a thin rule across its thickness (a speckled 150 dpi grid key's rule over questions
+    # 21–40 came apart 0.08 in wide): its two pieces each spanned too little of the rule below to close a row with it,
+    # the number row was read as two bands of 14 and 6 cells, and 20 answers were lost.
+    from pipeline.extract.ocr.tablebands import RULE_BREAK_INCHES, _rules
+
+    sheet = grid_key(0)
+    source = build_pdf(tmp_path / "key.pdf", sheet.pages)
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-singlefile", str(source), str(tmp_path / "page")], check=True)
+    clean = np.asarray(Image.open(tmp_path / "page.png").convert("L"))
+    bands = table_bands(clean, 200)
+    assert [len(b.cells) for b in bands] == [21] * 6
+    top, bottom, left, right = sorted(r for r in _rules(clean < 170, 200) if r[3] - r[2] > 1000)[3]  # over the second block
+    dusty = clean.copy()
+    gap = round(0.6 * RULE_BREAK_INCHES * 200)
+    middle = (left + right) // 2
+    dusty[top - 2:bottom + 2, middle - gap // 2:middle + gap // 2] = 255
+    assert [(b.top, b.bottom, b.cells) for b in table_bands(dusty, 200)] == [(b.top, b.bottom, b.cells) for b in bands]
+    image = Image.fromarray(dusty)
+    words = read_table_cells(image, image, [], sheet.labels, sheet.languages, 200, 1, tmp_path)
+    assert [w.text for w in words if w.text.isdigit()] == [str(n) for n in range(1, 61)]
