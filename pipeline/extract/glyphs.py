@@ -23,16 +23,17 @@ _IS_SPACE = np.zeros(0x10000, dtype=bool)
 _IS_SPACE[_SPACE_CODES] = True
 
 
-def _is_marker_color(color: tuple[int, int, int, int]) -> bool:
-    """A light, saturated, opaque fill: a marker pen's."""
-    r, g, b, a = color
-    return max(r, g, b) >= 170 and max(r, g, b) - min(r, g, b) >= 60 and a >= 100
+def _marker_colors(colors: np.ndarray) -> np.ndarray:
+    """Per (r, g, b, a) row (0-255): a light, saturated, opaque fill, a marker pen's."""
+    rgb = colors[:, :3]
+    brightest = rgb.max(axis=1)
+    return (brightest >= 170) & (brightest - rgb.min(axis=1) >= 60) & (colors[:, 3] >= 100)
 
 
 def _highlight_rects(page: pdfium.PdfPage) -> list[tuple[float, float, float, float]]:
     """Filled, light, saturated rectangles (a marker pen in the PDF): (x0, y_bottom, x1, y_top) in PDF space."""
     rects = []
-    for path in pagechars.filled_paths(page.raw, 2, _is_marker_color):
+    for path in pagechars.filled_paths(page.raw, 2, _marker_colors):
         x0, y0, x1, y1 = path.bounds
         if 2 < (y1 - y0) < 60 and (x1 - x0) > 2:
             rects.append((x0, y0, x1, y1))
@@ -63,7 +64,7 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
     raw = textpage.raw
     handle = pdfiumtext.handle(raw)
     count = max(pdfium_c.FPDFText_CountChars(raw), 0)
-    codes = np.array(pdfiumtext.char_codes(raw, count), dtype=np.int64)
+    codes = pdfiumtext.char_codes(raw, count)
     source = np.arange(count)  # the index whose box, weight and map flag a character takes
     present = np.ones(count, dtype=bool)  # False: the first half of a surrogate pair (or a lone second half)
     _join_surrogates(codes, source, present)
@@ -112,7 +113,9 @@ def page_glyphs(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, detect_highl
             # letter's next glyph follows without a gap: no space is printed there.
             if space_after[at] and at + 1 < len(kept) and abs(left[at + 1] - right[at]) < 0.15 * size[at]:
                 space_after[at] = False
-    texts = list(map(chr, kept_codes.tolist()))
+    # Each code a one-character string: the codes decoded as one UTF-32 text and split (about half of
+    # `chr` over a list of Python ints; every code is a code point, a surrogate half kept as it is).
+    texts = list(kept_codes.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass"))
     if _bold_body(kept_codes, bold):
         bold[:] = False
     return GlyphArrays(

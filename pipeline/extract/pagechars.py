@@ -3,7 +3,7 @@
     textpage = pdfiumtext.handle(raw_textpage)
     found, boxes = loose_boxes(textpage, indices)    # boxes: (left, top, right, bottom), PDF space, float64
     font_weights(textpage, indices); map_errors(textpage, count)
-    filled_paths(raw_page, max_depth, keep_color)    # filled path objects, as PdfPage.get_objects walks them
+    filled_paths(raw_page, max_depth, keep_colors)   # filled path objects, as PdfPage.get_objects walks them
     object_tree(raw_page, max_depth)                 # every object's handle and type, in that order
 
 pdfium has no call that returns a page's character boxes together: each character's loose box, font
@@ -253,12 +253,14 @@ class FilledPath:
     bounds: tuple[float, float, float, float]
 
 
-def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
-    """The page's filled path objects whose fill colour `keep_color` keeps, in `page_objects` order (the
-    bounds are asked only of those)."""
+def filled_paths(raw_page, max_depth: int, keep_colors: Callable[[np.ndarray], np.ndarray]) -> list[FilledPath]:
+    """The page's filled path objects whose fill colour `keep_colors` keeps, in `page_objects` order (the
+    bounds are asked only of those). `keep_colors` answers for all of a page's colours at once: an (n, 4)
+    integer array of (r, g, b, a) rows in, n booleans out (a page holds a few hundred filled paths; one
+    Python call a colour cost more than the walk)."""
     compiled = _compiled(0) if max_depth <= 2 else None
     if compiled is not None:
-        return _filled_paths_compiled(compiled, raw_page, max_depth, keep_color)
+        return _filled_paths_compiled(compiled, raw_page, max_depth, keep_colors)
     paths = page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth)
     # Each kind of call in one `map` over the paths, writing into arrays by address (the calls only read
     # the objects, so asking all draw modes before any colour gives each the same values).
@@ -267,20 +269,25 @@ def filled_paths(raw_page, max_depth: int, keep_color: Callable[[tuple[int, int,
     filled = [handle for handle, ok, mode in zip(paths, drawn, modes) if ok and mode != 0]
     channels = [_outputs(ctypes.c_uint, len(filled)) for _ in range(4)]
     coloured = list(map(_FILL_COLOR_AT, filled, *(at for _, at in channels)))
+    colors = np.array([values[:] for values, _ in channels], dtype=np.int64).reshape(4, len(filled)).T
+    kept = np.asarray(coloured, dtype=bool) & np.asarray(keep_colors(colors), dtype=bool) if filled else np.zeros(0, dtype=bool)
+    return _bounded([filled[at] for at in np.flatnonzero(kept).tolist()], colors[kept].tolist())
+
+
+def _bounded(handles: list[int], colors: list[list[int]]) -> list[FilledPath]:
+    """A FilledPath of each kept path: its colour and the bounds pdfium gives it (asked in the paths' order)."""
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
     found = []
-    for handle, ok, color in zip(filled, coloured, zip(*(values for values, _ in channels))):
-        if not ok or not keep_color(color):
-            continue
+    for handle, color in zip(handles, colors):
         if not _BOUNDS(handle, *bounds):
             raise pdfium.PdfiumError("Failed to locate pageobject.")
-        found.append(FilledPath(color, (left.value, bottom.value, right.value, top.value)))
+        found.append(FilledPath(tuple(color), (left.value, bottom.value, right.value, top.value)))
     return found
 
 
 def _filled_paths_compiled(compiled: charloop.CompiledReader, raw_page, max_depth: int,
-                           keep_color: Callable[[tuple[int, int, int, int]], bool]) -> list[FilledPath]:
+                           keep_colors: Callable[[np.ndarray], np.ndarray]) -> list[FilledPath]:
     """`filled_paths` with the walk and the draw-mode and colour calls in one compiled loop (`charloop`):
     the same calls on the same objects in the same order, the same failures raised."""
     walked, count_failed, null_object, full = charloop.WALK_STATUS
@@ -294,16 +301,11 @@ def _filled_paths_compiled(compiled: charloop.CompiledReader, raw_page, max_dept
         raise pdfium.PdfiumError("Failed to get number of pageobjects.")
     if status == null_object:
         raise pdfium.PdfiumError("Failed to get pageobject.")
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    bounds = [ctypes.byref(v) for v in (left, bottom, right, top)]
-    kept = []
-    for handle, filled, coloured, *color in rows[:found].tolist():
-        if not filled or not coloured or not keep_color(tuple(color)):
-            continue
-        if not _BOUNDS(handle, *bounds):
-            raise pdfium.PdfiumError("Failed to locate pageobject.")
-        kept.append(FilledPath(tuple(color), (left.value, bottom.value, right.value, top.value)))
-    return kept
+    rows = rows[:found]
+    kept = (rows[:, 1] != 0) & (rows[:, 2] != 0)
+    if kept.any():
+        kept &= np.asarray(keep_colors(rows[:, 3:]), dtype=bool)
+    return _bounded(rows[kept, 0].tolist(), rows[kept, 3:].tolist())
 
 
 def _outputs(kind, count: int) -> tuple:

@@ -1,5 +1,7 @@
 """`bench_archive`'s steady-state figure: a whole run's CPU less each process's start, a page. The start is
 measured as a real interpreter importing what an extract process imports (no timing is asserted)."""
+from pathlib import Path
+
 import pytest
 
 from tests.bench.bench_archive import compile_bytecode, process_start_cpu, steady_cpu_ms_a_page
@@ -22,6 +24,21 @@ def test_a_process_start_is_measured_from_a_real_interpreter():
 def test_the_package_is_compiled_once_as_an_installed_one_is():
     compile_bytecode()
     assert compile_bytecode() == 0  # every module has its bytecode beside it now
+
+
+def test_under_a_bytecode_prefix_the_installed_packages_a_run_imports_are_compiled_into_it(tmp_path, monkeypatch):
+    # PYTHONPYCACHEPREFIX: every module's bytecode is read from the prefix alone, numpy's too
+    import importlib.util
+    import sys
+
+    import numpy
+    import pydantic
+
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
+    assert compile_bytecode() > 0
+    for module in (numpy, pydantic):
+        assert Path(importlib.util.cache_from_source(module.__file__)).is_file()
+    assert compile_bytecode() == 0
 
 
 def test_the_compiled_loops_are_loaded_beforehand_where_a_run_would_use_them(monkeypatch):

@@ -190,7 +190,7 @@ def test_the_compiled_path_walk_finds_the_filled_paths_the_ctypes_walk_finds(tmp
         found = {}
         for switch in ("0", "1"):
             monkeypatch.setenv(charloop.ENV_SWITCH, switch)
-            found[switch] = pagechars.filled_paths(page.raw, 2, lambda color: True)
+            found[switch] = pagechars.filled_paths(page.raw, 2, lambda colors: np.ones(len(colors), dtype=bool))
         page.close()
     finally:
         doc.close()

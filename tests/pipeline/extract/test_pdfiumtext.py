@@ -37,12 +37,12 @@ def test_codes_read_in_one_call_are_the_codes_read_one_by_one(tmp_path):
     textpage = document[0].get_textpage()
     count = pdfium_c.FPDFText_CountChars(textpage.raw)
     one_by_one = [pdfium_c.FPDFText_GetUnicode(textpage.raw, index) for index in range(count)]
-    assert pdfiumtext.char_codes(textpage.raw, count) == one_by_one
+    assert pdfiumtext.char_codes(textpage.raw, count).tolist() == one_by_one
     # The page holds what the one-call path must repair or keep apart: generated line-end hyphens
     # (0x02, a placeholder in the one-call text) and surrogate halves.
     assert 0x02 in one_by_one
     assert any(0xD800 <= code <= 0xDBFF for code in one_by_one)
-    assert pdfiumtext.char_codes(textpage.raw, 0) == []
+    assert pdfiumtext.char_codes(textpage.raw, 0).tolist() == []
 
 
 def test_extracted_lines_keep_every_script_the_line_end_hyphen_and_math_letters(tmp_path):
