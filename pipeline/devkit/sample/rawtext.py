@@ -138,6 +138,12 @@ def write_pdf(path: Path, pages: list[list[Placed]], font_path: Path) -> Path:
         _stream(to_unicode.encode()),
         _stream(bytes(cid_to_gid)),
     ]
+    return write_raw_pdf(path, objects)
+
+
+def write_raw_pdf(path: Path, objects: list[bytes]) -> Path:
+    """A PDF written object by object (object 1 the catalog), with its cross-reference table: for
+    content no generator writes (streams in odd order, fonts with hand-made ToUnicode maps)."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, 1):

@@ -9,7 +9,7 @@ import pytest
 from pipeline.diagnostics import Code
 from pipeline.extract import ExtractOptions, extract_document
 from pipeline.extract.symbolfont import symbol_font_character
-from tests.fixtures.sheets import write_raw_pdf
+from pipeline.devkit.sample.rawtext import write_raw_pdf
 
 
 def _cmap(points: dict[int, int]) -> bytes:

@@ -57,7 +57,11 @@ def _misprinted_key() -> KeySheet:
     """A generated Slovak short-answer table whose entries 14 and 19 are printed misspelt: read right by OCR, they
     are still words no dictionary knows, as a misreading would be."""
     sheet = short_table("sk", 0)
-    misprints = {sheet.truth["19"]: "prísudoť", sheet.truth["14"]: "prívlastek"}
+    return _printed_instead(sheet, {sheet.truth["19"]: "prísudoť", sheet.truth["14"]: "prívlastek"})
+
+
+def _printed_instead(sheet: KeySheet, misprints: dict[str, str]) -> KeySheet:
+    """`sheet` with each entry text of `misprints` printed as its value, the truth following the print."""
     pages = [replace(page, items=[replace(item, text=misprints[item.text]) if isinstance(item, TextBox) and item.text in misprints
                                   else item for item in page.items]) for page in sheet.pages]
     truth = {n: misprints.get(a, a) for n, a in sheet.truth.items()}
@@ -147,11 +151,8 @@ def _dusty_key() -> KeySheet:
     colon after one's last letter, a stop of its own before the other's first: words the dictionary knows all the same."""
     sheet = short_table("sk", 0)
     numbers = sorted(sheet.truth, key=int)
-    misprints = {sheet.truth[numbers[2]]: sheet.truth[numbers[2]] + ":", sheet.truth[numbers[5]]: ". " + sheet.truth[numbers[5]]}
-    pages = [replace(page, items=[replace(item, text=misprints[item.text]) if isinstance(item, TextBox) and item.text in misprints
-                                  else item for item in page.items]) for page in sheet.pages]
-    truth = {n: misprints.get(a, a) for n, a in sheet.truth.items()}
-    return KeySheet(sheet.name, pages, truth, sheet.key, sheet.labels, sheet.languages)
+    return _printed_instead(sheet, {sheet.truth[numbers[2]]: sheet.truth[numbers[2]] + ":",
+                                    sheet.truth[numbers[5]]: ". " + sheet.truth[numbers[5]]})
 
 
 @needs_slovak_dictionary
