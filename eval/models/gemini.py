@@ -16,6 +16,7 @@ from eval.models.base import GenerationRequest, GenerationResponse, TechnicalFai
 from eval.models.errors import ConfigurationFailure, RequestRejected
 from eval.models.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
 from pipeline.describe import gemini_usage, is_transport_error, retry_info_delay
+from pipeline.infra import MAX_RESPONSE_BYTES, bounded_transport
 
 REFUSAL_REASONS = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "RECITATION", "IMAGE_RECITATION"}
@@ -57,7 +58,9 @@ class GeminiBackend:
                 raise ConfigurationFailure(f"environment variable {self.api_key_env} (the Gemini API key) is not set")
             # The SDK follows redirects with the x-goog-api-key header, wherever they lead: not here.
             options = types.HttpOptions(api_version=self.api_version, timeout=int(self.timeout_s * 1000),
-                                        client_args={"follow_redirects": False})
+                                        client_args={"follow_redirects": False,
+                                                     # the whole exchange within the timeout, the body bounded
+                                                     "transport": bounded_transport(self.timeout_s, MAX_RESPONSE_BYTES)})
             if self.base_url:
                 options.base_url = self.base_url
             self._client = genai.Client(api_key=key, vertexai=False, http_options=options)

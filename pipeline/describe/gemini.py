@@ -15,6 +15,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from pipeline.infra import MAX_RESPONSE_BYTES, bounded_transport
+
 KEY_ENV_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 BASE_URL_ENV = "EXAMCORPUS_GEMINI_BASE_URL"
 DEFAULT_MODEL = "gemini-2.5-pro"
@@ -107,7 +109,9 @@ class GeminiDescriber:
             # The SDK would follow a redirect with the x-goog-api-key header wherever it leads: a 3xx
             # is answered below as a failure naming its target, and the key stays with its endpoint.
             options = types.HttpOptions(api_version="v1beta", timeout=int(self.timeout_s * 1000),
-                                        client_args={"follow_redirects": False})
+                                        client_args={"follow_redirects": False,
+                                                     # the whole exchange within the timeout, the body bounded
+                                                     "transport": bounded_transport(self.timeout_s, MAX_RESPONSE_BYTES)})
             if self.base_url:
                 options.base_url = self.base_url
             self._client = genai.Client(api_key=self.api_key, vertexai=False, http_options=options)

@@ -25,6 +25,8 @@ reads it and plays that token's script, one action per request (the last action 
   badkey    HTTP 400 API_KEY_INVALID whose message echoes the key it got (a careless proxy)
   html      a description and transcription holding an HTML/script payload
   redirect  HTTP 307 to `redirect_to` (another origin, which must never see the key)
+  trickle   the ok answer, headers and body, a byte every `trickle_s` (each read on time, the whole never)
+  huge      the ok answer after `huge_bytes` of JSON white space (a valid body no answer needs)
 """
 from __future__ import annotations
 
@@ -50,6 +52,8 @@ class GeminiStandIn(Scripted):
     default_action: str = "ok"
     slow_s: float = 0.05
     hang_s: float = 2.0
+    trickle_s: float = 0.05
+    huge_bytes: int = 96 * 1024 * 1024
     retry_delay: str = "0.2s"
     requests: list[dict] = field(default_factory=list)
     in_flight: int = 0
@@ -136,7 +140,30 @@ def _handler(standin: GeminiStandIn):
             if action == "redirect":
                 self.send_body(307, b"", {"Location": standin.redirect_to + self.path})
                 return
+            if action in ("trickle", "huge"):
+                self._send_raw(action, data)
+                return
             self.send_body(status, data, content_type="application/json; charset=UTF-8")
+
+        def _send_raw(self, action: str, data: bytes) -> None:
+            padding = standin.huge_bytes if action == "huge" else 0
+            head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=UTF-8\r\n"
+                    f"Content-Length: {padding + len(data)}\r\nConnection: close\r\n\r\n").encode()
+            self.close_connection = True
+            try:
+                if action == "trickle":
+                    for byte in head + data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(standin.trickle_s)
+                    return
+                self.wfile.write(head)
+                chunk = b" " * (1 << 20)
+                for start in range(0, padding, len(chunk)):
+                    self.wfile.write(chunk[:padding - start])
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
     return Handler
 

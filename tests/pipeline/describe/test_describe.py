@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import replace
 
 import pyarrow.parquet as pq
@@ -203,3 +204,22 @@ def test_stored_figure_hashes_match_the_files(options, api_key, project):
     describe_curated(options, api_key=api_key)
     for record in read_jsonl(project / "annotations" / "descriptions.jsonl"):
         assert hashlib.sha256((project / record["image_path"]).read_bytes()).hexdigest() == record["image_sha256"]
+
+
+def test_an_answer_trickled_a_byte_at_a_time_is_cut_at_the_timeout_and_retried(options, gemini, api_key):
+    # Each byte comes within the 0.5 s a read may wait, so only a deadline on the whole exchange ends it: the
+    # headers alone take about 9 s at this pace.
+    gemini.scripts = {"F01": ["trickle", "ok"]}
+    started = time.monotonic()
+    summary = describe_curated(options, api_key=api_key)
+    assert summary.counts == {"pending": 7} and not summary.failures
+    assert [c["action"] for c in gemini.calls_for("F01")] == ["trickle", "ok"]
+    assert time.monotonic() - started < 6
+
+
+def test_an_answer_past_the_size_bound_fails_that_figure_unread(options, gemini, api_key):
+    # 96 MiB of JSON white space before a right answer: read whole, it would be taken.
+    gemini.scripts = {"F01": ["huge"]}
+    summary = describe_curated(options, api_key=api_key)
+    assert len(summary.failures) == 1 and "larger than" in summary.failures[0]
+    assert len(gemini.calls_for("F01")) == 1

@@ -1,0 +1,107 @@
+"""An httpx transport that bounds what one request may cost: its whole time and the bytes of its body.
+
+The google-genai SDK (Gemini, for figure descriptions and for evaluation) sends through httpx, whose timeouts are per
+phase and per read: a server that sends a byte before each read would time out (a header line, JSON white space)
+holds the request, and the worker, for as long as it likes, and a body is read to its end however long. A client
+built with `bounded_transport(seconds, limit)` as its transport (`client_args={"transport": ...}`) has each request's
+socket shut down when `seconds` pass since it was sent (`infra.Deadline`), which ends whatever read is waiting, and
+refuses a body past `limit` bytes. Each request has a connection of its own, so the deadline of one never cuts
+another's. The transport is of the library the SDK would choose (httpx2 where installed, else httpx), so handing
+it over does not switch the SDK's backend.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pipeline.infra.deadline import Deadline
+
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024  # a model's answer, a figure's description: far under this
+
+
+class ResponseTooLarge(Exception):
+    """A response body past the transport's limit: not read further (no answer is that long)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"response body larger than {limit} bytes: not read further")
+
+
+def _backend() -> Any:
+    try:
+        import httpx2
+        return httpx2
+    except ImportError:  # the SDK falls back to httpx where httpx2 is not installed
+        import httpx
+        return httpx
+
+
+def _chained(first: Callable | None, second: Callable) -> Callable:
+    if first is None:
+        return second
+
+    def both(event: str, info: dict) -> None:
+        first(event, info)
+        second(event, info)
+
+    return both
+
+
+def bounded_transport(seconds: float, limit: int) -> Any:
+    """A transport whose requests each end within `seconds` (as a read timeout of the library) and whose bodies are
+    read to `limit` bytes at most (`ResponseTooLarge`)."""
+    backend = _backend()
+
+    class BoundedStream(backend.SyncByteStream):  # type: ignore[misc, name-defined]
+        def __init__(self, inner: Any, deadline: Deadline, request: Any):
+            self._inner, self._deadline, self._request = inner, deadline, request
+
+        def __iter__(self) -> Iterator[bytes]:
+            received = 0
+            try:
+                for chunk in self._inner:
+                    received += len(chunk)
+                    if received > limit:
+                        raise ResponseTooLarge(limit)
+                    yield chunk
+            except ResponseTooLarge:
+                raise
+            except Exception:
+                if self._deadline.expired:
+                    raise backend.ReadTimeout(f"no complete response within {seconds:g}s", request=self._request) from None
+                raise
+            if self._deadline.expired:  # the shut-down socket read as the body's end
+                raise backend.ReadTimeout(f"no complete response within {seconds:g}s", request=self._request)
+
+        def close(self) -> None:
+            self._deadline.cancel()
+            self._inner.close()
+
+    class BoundedTransport(backend.BaseTransport):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            # No connection is kept alive: each request opens its own, so that its socket is the one watched.
+            self._inner = backend.HTTPTransport(limits=backend.Limits(max_keepalive_connections=0))
+
+        def handle_request(self, request: Any) -> Any:
+            deadline = Deadline(seconds)
+
+            def watch(event: str, info: dict) -> None:
+                if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+                    sock = info["return_value"].get_extra_info("socket")
+                    if sock is not None:
+                        deadline.watch(sock)
+
+            request.extensions["trace"] = _chained(request.extensions.get("trace"), watch)
+            try:
+                response = self._inner.handle_request(request)
+            except Exception:
+                deadline.cancel()
+                if deadline.expired:
+                    raise backend.ReadTimeout(f"no complete response within {seconds:g}s", request=request) from None
+                raise
+            response.stream = BoundedStream(response.stream, deadline, request)
+            return response
+
+        def close(self) -> None:
+            self._inner.close()
+
+    return BoundedTransport()
