@@ -17,6 +17,7 @@ from pipeline.extract.figures import (
     find_figure_boxes,
 )
 from pipeline.devkit.sample.figures import bar_chart_png, circuit_png
+from pipeline.devkit.sample.rawtext import write_raw_pdf
 from pipeline.devkit.sample.pdfgen import (
     PT_PER_MM,
     ImageBox,
@@ -239,17 +240,7 @@ def _pdf_with_forms(path: Path) -> Path:
         b"<< /Type /XObject /Subtype /Form /BBox [0 0 40 40] /Matrix [1 0 0 1 50 40] /Length %d >>\nstream\n"
         % len(inner) + inner + b"endstream",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
+    return write_raw_pdf(path, objects)
 
 
 def _helper_walk_objects(page: pdfium.PdfPage, form=None, matrix=None, level: int = 0):
