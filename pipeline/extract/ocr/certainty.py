@@ -23,6 +23,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
   a superscript, a subscript or a speck read as a digit, judged from the words' boxes when the line is laid out;
 - a number of three digits or more whose box does not fit its read digits in the digit width of the page's other
   numbers of its height (`digit_count`): a digit read twice or a mark read as a digit (`19787?` for `1978?`), or one lost;
+- two words of a line whose boxes touch and to which Tesseract gave one confidence (`split_words`): one word it put
+  a space inside (`Зап зах` for `Запзах`), unless both are known words and joined they are none;
 - ink in a word's line, beside it, of a glyph's or a mark's size that no word read covers (`loose_ink`, `looseink`):
   a stop, a raised mark or a short word Tesseract left out (`pani.` read `pani`), judged when the line is laid out;
 - where `CertaintyPolicy.unknown_to_all_from` asks for it (off: terms no dictionary lists flag right questions),
@@ -113,10 +115,14 @@ class CertaintyPolicy:
     # mark read as a digit (`1978?` read `19787?`: 5 glyphs of ink read as 6), or a digit lost. Lining figures are
     # one width in a font; the digit width is measured on the page's other numbers of the same height. 0: off.
     digit_count: float = 0.6
+    # Two words of one line whose boxes touch (the gap between them at most this share of the line's ink size; a word
+    # space is a fifth of it or more) and to which Tesseract gave one confidence are one word it split (`Зап зах` for
+    # `Запзах`, `q ue` for `que`): both unsure, unless both are known words and joined they are none (`split_words`). 0: off.
+    split_gap: float = 0.02
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "10"  # 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "11"  # 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -422,6 +428,45 @@ def small_digits(words: Sequence[tuple[str, float]], share: float) -> list[bool]
         if len(others) >= SMALL_DIGIT_REFERENCES:
             found[i] = height < share * others[len(others) // 2]
     return found
+
+
+SAME_CONFIDENCE = 0.05  # two confidences this close are one Tesseract gave a word it split
+
+
+def split_words(words: Sequence[tuple[str, float, float, float, float | None]], share: float, lexicon: Lexicon | None = None,
+                spelled: Callable[[str], bool] | None = None) -> list[bool]:
+    """For each (text, left, right, size, confidence) of one line's words in order, whether it is a piece of one word
+    Tesseract split (`CertaintyPolicy.split_gap`): a word of letters whose box touches its neighbour's (the gap at most
+    `share` of the line's ink size; a word space is a fifth of it or more) and to which Tesseract gave the same
+    confidence as to that neighbour: it gives each word it read its own, and the pieces of one word it put a space
+    inside share that word's (`Зап зах` 92.3 and 92.3 for `Запзах`). Not judged: two words the spelling dictionaries
+    (`spelled`; else the lexicon) know that joined are no word they know (`cuanto a`, a short word set close), and
+    pieces of wide glyphs (Hangul, Han, kana), whose spaces `wide-glyph-gaps` judged by the glyphs' pitch."""
+    found = [False] * len(words)
+    if not share:
+        return found
+
+    def known(word: str) -> bool:
+        if spelled is not None:
+            return bool(word) and (spelled(word) or spelled(word.casefold()))
+        return bool(word) and lexicon is not None and word in lexicon
+    for i, (a, b) in enumerate(zip(words, words[1:])):
+        (text_a, _, right_a, size_a, conf_a), (text_b, left_b, _, size_b, conf_b) = a, b
+        if not any(ch.isalpha() for ch in text_a) or not any(ch.isalpha() for ch in text_b):
+            continue
+        if conf_a is None or conf_b is None or abs(conf_a - conf_b) > SAME_CONFIDENCE:
+            continue
+        if left_b - right_a > share * max(size_a, size_b) or _wide(text_a) or _wide(text_b):
+            continue
+        core_a, core_b = word_core(text_a)[1], word_core(text_b)[1]
+        if known(core_a) and known(core_b) and not known(core_a + core_b):
+            continue
+        found[i] = found[i + 1] = True
+    return found
+
+
+def _wide(text: str) -> bool:
+    return any(unicodedata.east_asian_width(ch) in "WF" for ch in text)
 
 
 def lowest_confidence(confidences: Sequence[float | None]) -> float | None:

@@ -16,7 +16,7 @@ from pipeline.extract.document import Page, PageMethod, ScannedFigure
 from pipeline.extract.layout import Glyph, assemble
 from pipeline.extract.ocr.cache import ReadingCache, reading_key
 from pipeline.extract.ocr.cellpasses import cell_facts
-from pipeline.extract.ocr.certainty import digit_count_misfits, lowest_confidence, small_digits, unsure_words
+from pipeline.extract.ocr.certainty import digit_count_misfits, lowest_confidence, small_digits, split_words, unsure_words
 from pipeline.extract.ocr.engine import OcrError, OcrUnavailable, render_page, require_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line
 from pipeline.extract.ocr.certainty import spelled_for
@@ -79,6 +79,8 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
         [(g.text, g.x1 - g.x0, g.bottom - g.top) for g in glyphs], settings.certainty.digit_count)) if misfit} \
         if settings.certainty.enabled else set()
     lexicon = load_lexicon(settings.languages) if settings.certainty.enabled else None
+    # A language of square cells (Korean): its spelling dictionary knows every word, and asking it never ends.
+    cells = cell_facts(settings.languages) if lexicon is not None else None
     spelled = spelled_for(tuple(settings.languages)) if lexicon is not None else None
     page_lines = []
     for segment in assemble(glyphs, width_pt, settings.layout):
@@ -99,6 +101,9 @@ def lay_out_page(reading: PageReading, settings: OcrSettings, *, page_number: in
             small = small_digits([(g.text, g.bottom - g.top) for g in segment.glyphs], settings.certainty.small_digits)
             line.unsure_words += [g.text for g, is_small in zip(segment.glyphs, small) if is_small and g.text not in line.unsure_words]
             line.unsure_words += [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in misfits and g.text not in line.unsure_words]
+            split = split_words([(g.text, g.x0, g.x1, g.size, g.conf) for g in segment.glyphs], settings.certainty.split_gap,
+                                lexicon, spelled if cells is None else None)
+            line.unsure_words += [g.text for g, is_split in zip(segment.glyphs, split) if is_split and g.text not in line.unsure_words]
             line.unclear_marks = [g.text for g in segment.glyphs if (g.text, g.x0, g.top) in unclear_marks and g.text not in line.unsure_words]
             line.unsure_words += line.unclear_marks
             beside = unaccounted([(g.x0, g.top, g.x1, g.bottom) for g in segment.glyphs],
