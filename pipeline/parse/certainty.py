@@ -23,7 +23,7 @@ from pipeline.extract.ocr import spelled_for, word_core
 from pipeline.languages import GluedWords, find_language
 from pipeline.parse.draft import Draft
 from pipeline.parse.labels import number_key
-from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs, mark_signs, marked_forms, option_signs,
+from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs, mark_signs, marked_forms, option_signs, repeated_spellings,
                                         sheet_opens_capital, stem_ending_signs, text_signs, usual_option_count, usual_stem_ending)
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
@@ -163,12 +163,13 @@ def judge_drafts(drafts: list[Draft], key_unsure: dict[str, list[str]], key_read
     glued = found.glued_words if found else None
     read = [d for d in drafts if reading_confidence(d) is not None]
     marked = marked_forms(text for d in read for text in (d.text, *d.choices))
+    repeated = repeated_spellings(text for d in read for text in (d.text, *d.choices))
     spelled = spelled_for(tuple(found.codes.tesseract)) if found and found.spelling and marked else None
     capital_stems = sheet_opens_capital(d.text for d in read)
     stem_ending = usual_stem_ending(d.text for d in read if not _continued(d))
     vouched = labels_vouch(drafts, key_unsure)
     for draft in drafts:
-        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled,
+        judge_draft(draft, key_unsure, key_read_by_ocr, labels, usual=usual, glued=glued, marked=marked, spelled=spelled, repeated=repeated,
                     key_inferred=key_inferred, capital_stems=capital_stems, stem_ending=stem_ending, labels_vouched=vouched)
 
 
@@ -204,7 +205,8 @@ def _misread_label_run(lines: list[StreamLine], labels: list[str]) -> bool:
 
 def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr: bool, labels: list[str] | None = None, *,
                 usual: int | None = None, glued: GluedWords | None = None, marked: MarkedForms | None = None,
-                spelled: Callable[[str], bool] | None = None, key_inferred: Collection[str] = (), capital_stems: bool = False,
+                spelled: Callable[[str], bool] | None = None, repeated: frozenset[str] | None = None,
+                key_inferred: Collection[str] = (), capital_stems: bool = False,
                 stem_ending: str | None = None, labels_vouched: bool = False) -> None:
     """Set the draft's `reading_confidence` and, where a part rests on an unsure reading, add its `ocr.uncertain` flag.
     `key_unsure`: {number key: the unsure words its key entry was read from} (`unsure_key_entries`);
@@ -231,7 +233,7 @@ def judge_draft(draft: Draft, key_unsure: dict[str, list[str]], key_read_by_ocr:
             words += text_signs(text, glued, continued=continued, option=part != STEM, labels=labels or draft.labels)
             if part == STEM:
                 words += stem_ending_signs(text, stem_ending, continued)
-            words += mark_signs(text, marked or {}, spelled)
+            words += mark_signs(text, marked or {}, spelled, repeated)
             words += casing_signs(text, siblings, option=part != STEM, capital_stems=capital_stems)
             if words:
                 parts[STEM if part == STEM else f"option {part}"] = words

@@ -22,7 +22,8 @@ Each sign is observable on the OCR side alone, in any layout:
   capital has its small letter's shape (`analisou O entendimento`, `administrativa, O prazo`: told apart by size alone);
 - a word the language's spelling dictionaries do not know that the same sheet reads elsewhere with a diacritic more,
   a word they know (`Sindrome` where another question reads `síndrome`): a mark lost at low resolution, where a
-  sheet spells a word one way throughout. A word both spellings of which are words (`Secretaria`, `esta`) is no sign.
+  sheet spells a word one way throughout. A word both spellings of which are words (`Secretaria`, `esta`) is a sign
+  only where the sheet reads it so here alone (`twins-elsewhere`): a sheet that reads it so twice spells it both ways.
 
 - a sign of arithmetic or a unit read as a letter or a mark, seen in the text alone (the second recogniser's reading
   of a sign is judged per word: `extract.ocr.certainty.sign_contradicted`):
@@ -57,7 +58,7 @@ from pipeline.languages import GluedWords
 
 # The signs by name; `ENABLED` are judged (the measurement, `pipeline.devkit.ocrcertainty --signs`, turns them on one by one).
 SIGNS = ("alike", "count", "label-inside", "ending", "bracket", "open-ending", "full-stop", "doubled", "lone-letter", "glued",
-         "capital", "marks-elsewhere", "times", "raised", "micro", "two-marks", "small-opening", "zero-as-letter", "stem-ending")
+         "capital", "marks-elsewhere", "twins-elsewhere", "times", "raised", "micro", "two-marks", "small-opening", "zero-as-letter", "stem-ending")
 ENABLED: frozenset[str] = frozenset(SIGNS)
 
 
@@ -229,9 +230,18 @@ def marked_forms(texts: Iterable[str]) -> MarkedForms:
     return {bare: frozenset(forms) for bare, forms in found.items()}
 
 
-def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | None) -> list[str]:
+def repeated_spellings(texts: Iterable[str]) -> frozenset[str]:
+    """The words (casefolded, `MARKS_MIN_LETTERS` letters or more) `texts` read more than once."""
+    seen = Counter(word_core(token)[1].casefold() for text in texts for token in text.replace("**", "").split())
+    return frozenset(word for word, times in seen.items() if times > 1 and len(word) >= MARKS_MIN_LETTERS)
+
+
+def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | None,
+               repeated: frozenset[str] | None = None) -> list[str]:
     """A word of `text` the dictionaries (`spelled`) do not know, that the sheet reads elsewhere (`marked`) with a
-    diacritic more in a spelling they know (`Sindrome` beside `síndrome`)."""
+    diacritic more in a spelling they know (`Sindrome` beside `síndrome`); where `repeated` (the words the sheet reads
+    more than once) is given, a word they know too that the sheet reads here alone and elsewhere with a diacritic more
+    (`periodo` once beside `período`: a sheet spells a word one way throughout; sign `twins-elsewhere`)."""
     if "marks-elsewhere" not in ENABLED or spelled is None or not marked:
         return []
     signs = []
@@ -241,8 +251,12 @@ def mark_signs(text: str, marked: MarkedForms, spelled: Callable[[str], bool] | 
         if len(core) < MARKS_MIN_LETTERS or not core.isalpha() or core.isupper():
             continue
         richer = [form for form in marked.get(_bare(folded), ()) if _marks(form) > _marks(folded)]
-        if richer and not spelled(core) and not spelled(folded) and any(spelled(form) for form in richer):
+        if not richer or not any(spelled(form) for form in richer):
+            continue
+        if not spelled(core) and not spelled(folded):
             signs.append(f"{core!r} (read {richer[0]!r} elsewhere)")
+        elif repeated is not None and "twins-elsewhere" in ENABLED and folded not in repeated:
+            signs.append(f"{core!r} (read {richer[0]!r} elsewhere, and so nowhere else)")
     return signs
 
 

@@ -202,6 +202,22 @@ def test_a_word_no_dictionary_knows_that_the_sheet_reads_elsewhere_with_its_mark
     assert mark_signs("Sindrome de Down.", marked, None) == []  # a language without dictionaries is not judged so
 
 
+def test_a_word_known_both_ways_that_the_sheet_reads_here_alone_and_elsewhere_with_its_mark_is_a_sign():
+    from pipeline.parse.misreadsigns import mark_signs, marked_forms, repeated_spellings
+
+    spelled = _spanish_spelling()
+    sheet = ["La Secretaría de Estado convoca el período de pruebas.", "La Secretaría publica el período de alegaciones.",
+             "La Secretaria de Estado resuelve."]
+    marked, repeated = marked_forms(sheet), repeated_spellings(sheet)
+    # `secretaria` is a word too (a secretary), but this sheet reads it so here alone and with its mark twice elsewhere.
+    assert mark_signs(sheet[2], marked, spelled, repeated) == ["'Secretaria' (read 'secretaría' elsewhere, and so nowhere else)"]
+    assert mark_signs(sheet[2], marked, spelled) == []  # without the sheet's repeated spellings: the rule of old
+    # A sheet that reads the bare spelling more than once spells the word both ways: no sign.
+    twice = [*sheet, "La Secretaria del juzgado firma."]
+    assert mark_signs(twice[2], marked_forms(twice), spelled, repeated_spellings(twice)) == []
+    assert mark_signs("El periodo de prueba.", {}, spelled, repeated) == []  # read nowhere with its mark
+
+
 def test_through_parse_the_question_whose_word_lost_its_mark_is_flagged_and_its_neighbours_are_not():
     from pipeline.extract import PageMethod
 
