@@ -9,9 +9,11 @@
     loops = char_loops()              # the three per-character loops compiled by llvmlite alone (`charloopir`); None: ctypes
 
 `pagechars` reads a page's characters through `char_loops()` from a process's first page (they cost about
-0.04 CPU s to build, no numba), and lays every page out through layout's loops compiled by llvmlite too
-(`compiled_layout`, `layoutir`); numba's reader is still loaded as below, for its page walks, and reads the
-characters (and numba's `layoutjit` lays pages out) only where llvmlite's loops could not be built.
+0.04 CPU s to build, no numba), walks its objects through the two page walks built with them (`walkir`:
+the marker search's path walk, the drawn-text check's object walk), and lays every page out through layout's
+loops compiled by llvmlite too (`compiled_layout`, `layoutir`). So where llvmlite's loops build, numba is never
+loaded; numba's reader (below) reads the characters and walks the pages, and numba's `layoutjit` lays pages
+out, only where they could not be built.
 
 pdfium has no call that returns a page's character boxes, weights or Unicode-map flags together: each
 is one C call a character, three for a page of 1,000-5,000 characters. Made from Python (`pagechars`'
@@ -25,9 +27,8 @@ same values, so what a page reads is the same either way (`tests/pipeline/extrac
 Pointers go to the C functions as 64-bit integers (an x86-64 or AArch64 ABI passes a pointer and an
 `intp` alike); where `intp` is narrower than a pointer the compiled reader is not used.
 
-Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (these walks; the
-characters themselves are read by llvmlite's loops, `char_loops`, and layout's loops are llvmlite's,
-`compiled_layout`) repay only after most of a million characters; so `pagechars` asks for the reader only
+Importing numba and loading the cached loops costs a process 0.7-0.9 CPU s, which its loops (where llvmlite's
+could not be built) repay only after most of a million characters; so `pagechars` asks for the reader only
 once a process has read `COMPILED_AFTER_CHARACTERS` (a short run, a 60-sheet archive, never pays for
 it; a national archive's worker or a long corpus run does once), or sooner where its caller said how many files
 it is about to read (`pagechars.plan_files`: a season run's pending extractions) and the files read so far, a
@@ -144,8 +145,10 @@ def char_loops() -> Any:
 def _build_char_loops() -> Any:
     if ctypes.sizeof(ctypes.c_void_p) != 8:
         return None
-    from pipeline.extract import charloopir
+    from pipeline.extract import charloopir, walkir
 
+    if (walkir.WALKED, walkir.COUNT_FAILED, walkir.NULL_OBJECT, walkir.FULL) != WALK_STATUS:
+        raise RuntimeError("walkir.path_fills reports other statuses than pagechars reads")
     return charloopir.build()
 
 

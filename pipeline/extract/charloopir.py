@@ -4,6 +4,7 @@
     loops.map_errors(textpage, count, flags_address)                      # int32 flags (count,)
     loops.loose_boxes(textpage, indices_address, n, rects_address, found_address)  # int32 indices, float32 (n, 4), int32
     loops.font_weights(textpage, indices_address, n, weights_address)     # int32 weights (n,)
+    loops.path_fills(page, open_forms, out, rows, status); loops.ink_objects(page, ...)   # the page walks (`walkir`)
 
 The same C calls as `charloopjit`'s numba loops and `pagechars`' ctypes maps, with the same arguments in the
 same order, so pdfium writes the same values (`tests/pipeline/extract/test_char_loop_ir.py`). What differs is
@@ -73,6 +74,8 @@ class CharLoops:
     map_errors: Any
     loose_boxes: Any
     font_weights: Any
+    path_fills: Any  # the page's path objects and their fills (`walkir`, `pagechars.filled_paths`)
+    ink_objects: Any  # the drawn-text check's walk (`walkir`, `inked._walk_objects`)
     engine: Any
 
 
@@ -80,21 +83,37 @@ def build() -> CharLoops:
     """Compile the three loops against the pdfium that pypdfium2 loaded (its functions' addresses registered
     under their own names); raises where llvmlite is missing or cannot compile for this machine."""
     import llvmlite.binding as llvm
+    import numpy as np
     import pypdfium2.raw as pdfium_c
 
+    from pipeline.extract import walkir
+    from pipeline.extract.irwriter import DATA_WORD
+
+    probe = np.zeros(1)
+    if ctypes.c_void_p.from_address(id(probe) + DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
+        raise RuntimeError("numpy's array object does not hold its data pointer where the walks read it")
+    kinds = (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM)
+    if kinds != (walkir.TEXT, walkir.PATH, walkir.IMAGE, walkir.FORM):
+        raise RuntimeError("pdfium's object types are not those the walks test")
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    for name in _FUNCTIONS:
+    for name in (*_FUNCTIONS, *walkir.FUNCTIONS):
         llvm.add_symbol(name, ctypes.cast(getattr(pdfium_c, name), ctypes.c_void_p).value)
     module = llvm.parse_assembly(_IR)
     module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine()
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()
-    address = engine.get_function_address
+    # The walks apart, at code generation level 0: their time is pdfium's calls, and level 2 took 22 ms more to build.
+    walks = llvm.parse_assembly(str(walkir.module()))
+    walks.verify()
+    walk_engine = llvm.create_mcjit_compiler(walks, llvm.Target.from_default_triple().create_target_machine(opt=0))
+    walk_engine.finalize_object()
+    address, walk_address = engine.get_function_address, walk_engine.get_function_address
     return CharLoops(
         map_errors=ctypes.CFUNCTYPE(None, _VOID_P, _INT, _VOID_P)(address("map_errors")),
         loose_boxes=ctypes.CFUNCTYPE(None, _VOID_P, _VOID_P, _INT, _VOID_P, _VOID_P)(address("loose_boxes")),
         font_weights=ctypes.CFUNCTYPE(None, _VOID_P, _VOID_P, _INT, _VOID_P)(address("font_weights")),
-        engine=engine,
+        **{name: ctypes.CFUNCTYPE(result, *arguments)(walk_address(name)) for name, (result, arguments) in walkir.SIGNATURES.items()},
+        engine=(engine, walk_engine),
     )

@@ -36,7 +36,7 @@ from itertools import repeat
 import numpy as np
 import pypdfium2.raw as pdfium_c
 
-from pipeline.extract import pagechars
+from pipeline.extract import charloop, pagechars
 from pipeline.extract.layout import Glyph, group_rows
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
@@ -147,9 +147,10 @@ def _walk_objects(page) -> _Objects:
     of the cost of wrapping each of thousands of objects): image boxes (top-left origin), the count of
     paths that could be glyphs, and every text object made invisible."""
     _, height = page.get_size()
-    compiled = pagechars.compiled_reader_now()
-    if compiled is not None:
-        found, images = _walked_compiled(compiled, page)
+    loops = charloop.char_loops()  # llvmlite's walk (`walkir`) where built, else numba's once loaded
+    compiled = pagechars.compiled_reader_now() if loops is None else None
+    if loops is not None or compiled is not None:
+        found, images = _walked_compiled(loops, compiled, page)
     else:
         handles, kinds = pagechars.object_tree(page.raw, OBJECT_LEVELS)
         of_kind = {kind: [h for h, k in zip(handles, kinds) if k == kind]
@@ -168,15 +169,22 @@ def _walk_objects(page) -> _Objects:
     return found
 
 
-def _walked_compiled(compiled, page) -> tuple[_Objects, list[int]]:
-    """The walk of `_walk_objects` in one compiled loop (`charloopjit.ink_objects`): the same objects, as
-    `pagechars.object_tree` finds them; (what it found, the images' handles)."""
+def _walked_compiled(loops, compiled, page) -> tuple[_Objects, list[int]]:
+    """The walk of `_walk_objects` in one compiled loop, llvmlite's (`loops`: `walkir.ink_objects`) or numba's
+    (`compiled`: `charloopjit.ink_objects`): the same objects, as `pagechars.object_tree` finds them; (what it
+    found, the images' handles)."""
     size = 256
+    handle = pagechars.handle_of(page.raw)
     while True:
         texts, images = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
         found, counts = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
-        if compiled.ink_objects(pagechars.handle_of(page.raw), OBJECT_LEVELS - 1, texts, images, found, counts,
-                                RECTANGLE_SEGMENTS, LONG_PATH_SEGMENTS):
+        if loops is not None:
+            walked = loops.ink_objects(handle, OBJECT_LEVELS - 1, texts, size, images, size, found, counts,
+                                       RECTANGLE_SEGMENTS, LONG_PATH_SEGMENTS)
+        else:
+            walked = compiled.ink_objects(handle, OBJECT_LEVELS - 1, texts, images, found, counts,
+                                          RECTANGLE_SEGMENTS, LONG_PATH_SEGMENTS)
+        if walked:
             break
         size *= 4  # a page of more text or image objects than that: walked again with room for them
     walked = _Objects([], texts[:found[0]].tolist(), shapes=int(counts[0]), long_shapes=bool(counts[1]))

@@ -18,8 +18,9 @@ Which characters need which call is decided from the codes first: every characte
 box and a weight.
 
 Where llvmlite is installed, the same calls run in one compiled loop a kind from the first page
-(`charloop.char_loops`, built from LLVM IR in hundredths of a second); else numba's loops (`charloop`), once a
-process has read enough characters to repay loading them; the values are the same either way.
+(`charloop.char_loops`, built from LLVM IR in hundredths of a second; the path walk of `filled_paths` too,
+`walkir`), and numba is never loaded; else numba's loops (`charloop`), once a process has read enough
+characters to repay loading them; the values are the same either way.
 """
 from __future__ import annotations
 
@@ -169,8 +170,8 @@ def font_weights(textpage: ctypes.c_void_p, indices: list[int] | np.ndarray) -> 
 def map_errors(textpage: ctypes.c_void_p, count: int) -> np.ndarray:
     """Per character index, whether pdfium reports a Unicode-map error (the font gives no Unicode).
     Asked first of a page's calls, so it counts the page's characters towards the compiled reader."""
-    compiled = _compiled(count) if count > 0 else None  # counted for the numba loops whichever loop reads
     loops = charloop.char_loops() if count > 0 else None
+    compiled = _compiled(count) if count > 0 and loops is None else None  # counted only where numba's may serve
     if loops is not None or compiled is not None:
         flags = np.zeros(count, dtype=np.int32)
         if loops is not None:
@@ -258,9 +259,10 @@ def filled_paths(raw_page, max_depth: int, keep_colors: Callable[[np.ndarray], n
     bounds are asked only of those). `keep_colors` answers for all of a page's colours at once: an (n, 4)
     integer array of (r, g, b, a) rows in, n booleans out (a page holds a few hundred filled paths; one
     Python call a colour cost more than the walk)."""
-    compiled = _compiled(0) if max_depth <= 2 else None
-    if compiled is not None:
-        return _filled_paths_compiled(compiled, raw_page, max_depth, keep_colors)
+    loops = charloop.char_loops() if max_depth <= 2 else None
+    compiled = _compiled(0) if max_depth <= 2 and loops is None else None
+    if loops is not None or compiled is not None:
+        return _filled_paths_compiled(loops, compiled, raw_page, max_depth, keep_colors)
     paths = page_objects(raw_page, pdfium_c.FPDF_PAGEOBJ_PATH, max_depth)
     # Each kind of call in one `map` over the paths, writing into arrays by address (the calls only read
     # the objects, so asking all draw modes before any colour gives each the same values).
@@ -286,14 +288,22 @@ def _bounded(handles: list[int], colors: list[list[int]]) -> list[FilledPath]:
     return found
 
 
-def _filled_paths_compiled(compiled: charloop.CompiledReader, raw_page, max_depth: int,
+def _filled_paths_compiled(loops, compiled: charloop.CompiledReader | None, raw_page, max_depth: int,
                            keep_colors: Callable[[np.ndarray], np.ndarray]) -> list[FilledPath]:
-    """`filled_paths` with the walk and the draw-mode and colour calls in one compiled loop (`charloop`):
-    the same calls on the same objects in the same order, the same failures raised."""
+    """`filled_paths` with the walk and the draw-mode and colour calls in one compiled loop: llvmlite's
+    (`loops`, `walkir`) where built, else numba's (`compiled`): the same calls on the same objects in the
+    same order, the same failures raised."""
     walked, count_failed, null_object, full = charloop.WALK_STATUS
     rows = np.zeros((64, 7), dtype=np.int64)
+    said = np.zeros(1, dtype=np.int64)
     while True:
-        found, status = compiled.path_fills(handle_of(raw_page), max_depth >= 2, rows)
+        if loops is not None:
+            found = loops.path_fills(handle_of(raw_page), int(max_depth >= 2), rows, len(rows), said)
+            status = int(said[0])
+        elif compiled is not None:
+            found, status = compiled.path_fills(handle_of(raw_page), max_depth >= 2, rows)
+        else:
+            raise ValueError("a compiled walk is needed")
         if status != full:
             break
         rows = np.zeros((2 * len(rows), 7), dtype=np.int64)

@@ -119,9 +119,10 @@ def test_without_numba_the_ctypes_calls_read_the_page(tmp_path, monkeypatch):
 
 
 def test_a_short_run_does_not_load_the_compiled_reader(tmp_path, monkeypatch):
-    """Below `COMPILED_AFTER_CHARACTERS` a process reads through ctypes (loading numba would cost it more
-    than it saves); past it, it asks for the compiled reader."""
+    """Where llvmlite's loops are not built: below `COMPILED_AFTER_CHARACTERS` a process reads through ctypes
+    (loading numba would cost it more than it saves); past it, it asks for the compiled reader."""
     asked = []
+    monkeypatch.setattr(charloop, "_CHAR_LOOPS", charloop._Once(lambda: None, tried=True))  # llvmlite's loops absent
     monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
     monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
     monkeypatch.setattr(pagechars._Characters, "read", 0)
@@ -137,8 +138,10 @@ def test_a_short_run_does_not_load_the_compiled_reader(tmp_path, monkeypatch):
 def test_a_run_that_plans_many_files_loads_the_compiled_reader_after_its_first(tmp_path, monkeypatch):
     """A caller that says how many files it is about to read (`plan_files`: a season run's pending extractions)
     has the reader loaded once the characters of the files read, a file, times the files left reach
-    `COMPILED_AFTER_CHARACTERS`, long before that many are read; a plan of a few files never loads it."""
+    `COMPILED_AFTER_CHARACTERS`, long before that many are read; a plan of a few files never loads it (where
+    llvmlite's loops are not built: where they are, numba is never loaded, `test_walk_ir.py`)."""
     asked = []
+    monkeypatch.setattr(charloop, "_CHAR_LOOPS", charloop._Once(lambda: None, tried=True))  # llvmlite's loops absent
     monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
     monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
     for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files", "repaid"):
