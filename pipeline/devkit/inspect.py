@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from pipeline.infra.terminal import printable
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, PageMethod, StageUnavailable, extract_document
 from pipeline.parse import (
     Numbering,
@@ -389,9 +390,9 @@ def format_table(inspection: Inspection) -> str:
         size = f"{item.font_size:.1f}" if item.font_size else "-"
         rows.append(
             f"{item.page:>4} {item.top:>6.1f} {item.x0:>6.1f} {size:>5} {'yes' if item.bold else '':>4} "
-            f"{item.indent:>+6.1f} {item.method:6} {_cut(item.rule, RULE_WIDTH):{RULE_WIDTH}} {_cut(item.text, TEXT_WIDTH)}"
+            f"{item.indent:>+6.1f} {item.method:6} {_cut(item.rule, RULE_WIDTH):{RULE_WIDTH}} {_cut(printable(item.text, newlines=False), TEXT_WIDTH)}"
         )
-    rows += [f"warning: {w}" for w in inspection.warnings]
+    rows += [f"warning: {printable(w)}" for w in inspection.warnings]
     return "\n".join(rows)
 
 

@@ -33,6 +33,8 @@ Public functions:
   (Gemini) whose requests each end within `seconds` and whose bodies stop at `limit` bytes (`boundedhttpx`).
 - `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
   it may carry, for what is printed, raised or published (`urls`).
+- `printable(text)`, `console_text(text)`: text someone else wrote (a file name, a PDF's text) with its control
+  characters and bidi controls shown as escapes, and for `rich` its markup escaped, for a terminal (`terminal`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.boundedhttpx import MAX_RESPONSE_BYTES, ResponseTooLarge, bounded_transport
