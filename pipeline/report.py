@@ -14,8 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose, has_code
-from pipeline.infra import write_text_atomic
-from pipeline.infra.terminal import console_text, printable
+from pipeline.infra import console_text, printable, write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
 

@@ -24,8 +24,7 @@ from pathlib import Path
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
-from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, progress, settle, take
-from pipeline.infra.terminal import printable
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, printable, progress, settle, take
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files

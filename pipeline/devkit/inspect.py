@@ -23,7 +23,6 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.infra.terminal import printable
 from pipeline.extract import ExtractedDocument, ExtractError, ExtractOptions, Line, Page, PageMethod, StageUnavailable, extract_document
 from pipeline.parse import (
     Numbering,
@@ -43,7 +42,7 @@ from pipeline.parse import (
     under_word_options,
 )
 from pipeline.devkit.inspectkey import key_rules
-from pipeline.infra import add_command
+from pipeline.infra import add_command, printable
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec, SpecError, load_spec
 

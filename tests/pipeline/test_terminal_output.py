@@ -12,7 +12,7 @@ from __future__ import annotations
 from pipeline.cli import main as examcorpus
 from pipeline.devkit.sample.pdfgen import FONT_FILES, font_dir
 from pipeline.devkit.sample.rawtext import Placed, set_line, write_pdf
-from pipeline.infra.terminal import printable
+from pipeline.infra import printable
 
 FONT = font_dir() / FONT_FILES[("DejaVuSans", False)]
 TITLE = "\x1b]0;pwned\x07"
