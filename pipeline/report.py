@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from pipeline.diagnostics import Code, Diagnostic, Severity, as_diagnostic, diagnose, has_code
-from pipeline.infra import write_text_atomic
+from pipeline.infra import console_text, printable, write_text_atomic
 from pipeline.acquire import ManifestEntry
 from pipeline.records import Question
 
@@ -168,14 +168,14 @@ class RunReport:
         for f in self.files:
             name = _file_name(f.url)
             problems = "<br>".join(
-                [e.replace("|", "\\|") for e in f.errors] + [f"note: {n}".replace("|", "\\|") for n in f.notes]
+                [printable(e).replace("|", "\\|") for e in f.errors] + [f"note: {printable(n)}".replace("|", "\\|") for n in f.notes]
             ) or "—"
             lines.append(
                 f"| {name} | {f.role} | {f.status} | {f.pages} | {f.ocr_pages} | {f.questions} | {f.keyed_cell} "
                 f"| {f.flagged} | {problems} |"
             )
         t = self.totals()
-        lines += [f"- **problem:** {note}" for note in self.notes]
+        lines += [f"- **problem:** {printable(note)}" for note in self.notes]
         lines += [f"- curator's correction: {line}" for line in self.overrides]
         if self.descriptions_applied is not None:
             lines.append(f"- accepted figure descriptions applied: {self.descriptions_applied} records carry them")
@@ -203,7 +203,7 @@ class RunReport:
         """The ignored files by name (the first `shown`), so a curator can fix the rule that missed one."""
         if not self.ignored_names:
             return ""
-        names = [display_name(n) for n in self.ignored_names[:shown]]
+        names = [printable(display_name(n), newlines=False) for n in self.ignored_names[:shown]]
         more = len(self.ignored_names) - len(names)
         # The other links of an index page are its navigation: only files are named.
         among = "" if len(self.ignored_names) >= self.ignored_links else f"; the {len(self.ignored_names)} files among them"
@@ -215,7 +215,7 @@ class RunReport:
         if not unsure:
             return []
         lines = ["", f"**Read by OCR unsurely ({len(unsure)} questions; first in the audit queue):**", ""]
-        return lines + [f"- {_file_name(f.url)}, question {line}".replace("|", "\\|") for f, line in unsure]
+        return lines + [f"- {_file_name(f.url)}, question {printable(line)}".replace("|", "\\|") for f, line in unsure]
 
     def _codes_table(self) -> list[str]:
         """How many diagnostics of each code (the audit page filters records by these codes)."""
@@ -233,9 +233,10 @@ class RunReport:
     def print_summary(self, console=None) -> None:
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         console = console or Console(width=max(Console().width, 110))
-        table = Table(title=f"{self.source}: {self.curated_questions} curated questions → {self.curated_path}")
+        table = Table(title=console_text(f"{self.source}: {self.curated_questions} curated questions → {self.curated_path}"))
         numeric = ("pages", "OCR", "questions", "keyed", "flagged", "problems")
         # Every column but the file's keeps its header's width (rich measures East Asian wide letters as
         # two cells); a long file name folds onto more lines instead of squeezing the counts away.
@@ -249,7 +250,7 @@ class RunReport:
         listed = self.files if len(self.files) <= SUMMARY_FILES else [f for f in self.files if f.errors][:SUMMARY_FILES]
         for f in listed:
             table.add_row(
-                _file_name(f.url), f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
+                Text(_file_name(f.url)), f.role, f.status, str(f.pages), str(f.ocr_pages), str(f.questions),
                 f.keyed_cell, str(f.flagged), str(len(f.errors)),
             )
         if len(listed) < len(self.files):
@@ -261,12 +262,12 @@ class RunReport:
                           str(sum(len(f.errors) for f in self.files)))
         console.print(table)
         for line in self.problem_lines():
-            console.print(f"[bold red]problem[/] {line}", highlight=False, soft_wrap=True)
+            console.print(f"[bold red]problem[/] {console_text(line)}", highlight=False, soft_wrap=True)
         if self.descriptions_applied is not None:
             console.print(f"accepted figure descriptions applied: {self.descriptions_applied} records carry them", highlight=False)
         for f in self.files:
             for note in f.notes:
-                console.print(f"[cyan]note[/] {_file_name(f.url)}: {note}", highlight=False, soft_wrap=True)
+                console.print(f"[cyan]note[/] {console_text(_file_name(f.url))}: {console_text(note)}", highlight=False, soft_wrap=True)
         if self.ignored_links:
             console.print(f"{self.ignored_links} links or files matched no rule of the spec{self._ignored_words()}",
                           highlight=False, soft_wrap=True, markup=False)
@@ -288,4 +289,5 @@ def _shown(numbers: list[str]) -> str:
 
 
 def _file_name(url: str) -> str:
-    return display_name(url.rstrip("/").rsplit("/", 1)[-1])
+    """The file's name as printed: decoded, its control characters shown as escapes (`infra.terminal`)."""
+    return printable(display_name(url.rstrip("/").rsplit("/", 1)[-1]), newlines=False)

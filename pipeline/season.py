@@ -24,7 +24,7 @@ from pathlib import Path
 
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
-from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, progress, settle, take
+from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, printable, progress, settle, take
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -431,7 +431,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         report.curated_unchanged = True
         report.seconds = round(time.time() - started, 3)
         md_path, _ = report.write(reports_dir)
-        listed = "\n".join(f"  problem {line}" for line in report.problem_lines())
+        listed = "\n".join(f"  problem {printable(line)}" for line in report.problem_lines())
         raise StrictModeFailure(
             f"--strict: {report.problem_count} problem(s) in {spec.name}; curated data left unchanged. See {md_path}\n{listed}"
         )

@@ -8,13 +8,13 @@ in the release year with no month known is counted apart as undetermined rather 
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval.analysis.csvcells import csv_writer
 from eval.analysis.runset import RunSummary
 
 MONTHS = {
@@ -102,7 +102,7 @@ def _f(x: float | None, spec: str = ".1f") -> str:
 
 def to_csv(rows: list[Split]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(["model", "released", "config", "language", "n_before", "accuracy_before_pct", "n_after",
                      "accuracy_after_pct", "after_minus_before_pp", "n_undetermined"])
     for s in rows:

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from eval.analysis.csvcells import csv_writer
 from eval.analysis import pvalues
 from pipeline.infra import load_yaml
 
@@ -279,7 +280,7 @@ def correlations_csv(rows: list[Correlation]) -> str:
     import io
 
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(CSV_COLUMNS)
     for r in rows:
         writer.writerow([r.model, r.exam_type, r.category, r.n, _cell(r.pearson_r), _cell(r.pearson_p),

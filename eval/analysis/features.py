@@ -10,7 +10,6 @@ leads to read, not findings: the report gives the count of tests beside the rank
 """
 from __future__ import annotations
 
-import csv
 import io
 import re
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from eval.analysis.csvcells import csv_writer
 from eval.analysis.runset import RunSummary, question_texts
 
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -99,7 +99,7 @@ def feature_tests(questions: list[QuestionScore], *, min_count: int = 5) -> list
 
 def to_csv(tests: list[FeatureTest]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(["rank", "feature", "kind", "n_with", "n_without", "mean_with_pct", "mean_without_pct", "u", "p"])
     for rank, t in enumerate(tests, 1):
         writer.writerow([rank, t.feature, t.kind, t.n_with, t.n_without, round(100 * t.mean_with, 6),

@@ -16,7 +16,6 @@ cover the same datasets, at the same data version, with the same protocol and th
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 import html
 import io
@@ -25,6 +24,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval.analysis.csvcells import csv_writer
 from eval.analysis.runset import RunSummary, Skipped, load_runs
 from eval.log.runfolder import PROMPTS, read_jsonl
 
@@ -275,7 +275,7 @@ def to_csv(board: Leaderboard) -> str:
     gap_langs = _gap_languages(board)
     measures = ("accuracy_pct", "ci_low", "ci_high", "questions", "datasets")
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(["model", "api", "effort", "protocol", "split", "data",
                      *[f"{lang}_{what}" for lang in [*board.languages, "all"] for what in measures],
                      *[f"{lang}_minus_en_pp" for lang in gap_langs], "model_id"])

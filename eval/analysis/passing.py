@@ -11,13 +11,13 @@ result for the sheet's year comes from a human-results table through the same ma
 """
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from eval.analysis.csvcells import csv_writer
 from eval.models.naming import model_label
 from pipeline.infra import load_yaml
 
@@ -114,7 +114,7 @@ def sheet_results(run: Path, *, default: float = DEFAULT_THRESHOLD, per_config: 
 
 def to_csv(results: list[SheetResult]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(["model", "run", "config", "year", "session", "sheet_code", "questions", "points", "max_points",
                      "score_pct", "threshold_pct", "passed", "human_metric", "human_value"])
     for r in results:

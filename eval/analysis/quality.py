@@ -10,13 +10,13 @@ questions produce the same pattern, which is why the report shows the question, 
 """
 from __future__ import annotations
 
-import csv
 import io
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from eval.analysis.csvcells import csv_writer
 from eval.analysis.runset import RunSummary, question_texts
 from eval.log.runfolder import ATTEMPTS, PROMPTS, read_jsonl
 
@@ -129,7 +129,7 @@ def _votes_text(c: Candidate) -> str:
 
 def to_csv(candidates: list[Candidate]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_writer(buffer)
     writer.writerow(["rank", "qid", "config", "language", "year", "sheet_code", "number", "key", "suggested", "agreeing",
                      "low_probability", "models", "mean_p_key", "votes", "question", "options", "audit_url"])
     for rank, c in enumerate(candidates, 1):

@@ -175,6 +175,10 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None,
     for entry in entries:
         if not isinstance(entry, dict) or "path" not in entry or "sha256" not in entry:
             raise DataError(f"{manifest_path}: file entry without path and sha256: {entry!r}")
+        rel = entry["path"]
+        if not isinstance(rel, str) or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in rel.split("/")):
+            # a pulled manifest is whoever pushed it: a file outside the release is never read as its data
+            raise DataError(f"{manifest_path}: lists {rel!r}, not a path inside the release")
         listed[entry["path"]] = entry
     pinned = []
     for rel, entry in sorted(listed.items()):

@@ -23,8 +23,9 @@ def folder_files(folder: Path) -> tuple[list[Path], list[str]]:
 
     A link to a file inside the folder is taken (by the link's own path); a link that leads outside
     it is refused, since --from promises to read that folder only; linked folders are not entered
-    (they could loop, or repeat files already found); a link that loops or leads nowhere, and a
-    subfolder that cannot be listed, are said and skipped, and the other files are read.
+    (they could loop, or repeat files already found); a link that loops or leads nowhere, an entry that is
+    no regular file (a named pipe, a device, a socket), and a subfolder that cannot be listed, are said and
+    skipped, and the other files are read.
     """
     root = folder.resolve()
     files: list[Path] = []
@@ -49,6 +50,9 @@ def folder_files(folder: Path) -> tuple[list[Path], list[str]]:
                     continue
             if path.is_file():
                 files.append(path)
+            else:  # a named pipe would block the copy for ever; a device, a socket: no exam file either
+                notes.append(diagnose(Code.FOLDER_ENTRY_SKIPPED, path=path,
+                                      why="not a regular file (a named pipe, a device or a socket); not read"))
     return sorted(files), notes
 
 

@@ -42,7 +42,7 @@ from pipeline.parse import (
     under_word_options,
 )
 from pipeline.devkit.inspectkey import key_rules
-from pipeline.infra import add_command
+from pipeline.infra import add_command, printable
 from pipeline.patterns import spec_pattern
 from pipeline.specs import SourceSpec, SpecError, load_spec
 
@@ -389,9 +389,9 @@ def format_table(inspection: Inspection) -> str:
         size = f"{item.font_size:.1f}" if item.font_size else "-"
         rows.append(
             f"{item.page:>4} {item.top:>6.1f} {item.x0:>6.1f} {size:>5} {'yes' if item.bold else '':>4} "
-            f"{item.indent:>+6.1f} {item.method:6} {_cut(item.rule, RULE_WIDTH):{RULE_WIDTH}} {_cut(item.text, TEXT_WIDTH)}"
+            f"{item.indent:>+6.1f} {item.method:6} {_cut(item.rule, RULE_WIDTH):{RULE_WIDTH}} {_cut(printable(item.text, newlines=False), TEXT_WIDTH)}"
         )
-    rows += [f"warning: {w}" for w in inspection.warnings]
+    rows += [f"warning: {printable(w)}" for w in inspection.warnings]
     return "\n".join(rows)
 
 

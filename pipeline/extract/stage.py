@@ -21,7 +21,7 @@ import pypdfium2 as pdfium
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, Diagnostic, as_diagnostics, diagnose
 from pipeline.extract.document import ExtractedDocument, Line, Page, PageMethod
-from pipeline.extract import figures, pagechars
+from pipeline.extract import bombs, figures, pagechars
 from pipeline.extract.glyphs import page_glyphs
 from pipeline.extract import patches as text_patches
 from pipeline.extract import quality
@@ -175,6 +175,9 @@ def _open(path: Path, options: ExtractOptions) -> pdfium.PdfDocument:
         raise ExtractError(path, "not a PDF (no %PDF- header in the first 1024 bytes)")
     if b"%%EOF" not in tail[-4096:]:
         raise ExtractError(path, "truncated PDF (no %%EOF marker at the end; the download may be incomplete)")
+    bomb = bombs.file_bomb(path)
+    if bomb is not None:
+        raise ExtractError(path, bomb)
     try:
         document = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
@@ -457,10 +460,16 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     figure_search = _FigureSearch(path, sha256, options)
     try:
         for index in range(len(document)):
-            with timed("text:pdfium"):
-                page = document[index]
+            try:
+                with timed("text:pdfium"):
+                    page = document[index]
+            except pdfium.PdfiumError as exc:  # a page tree that loops, a page object that is none
+                raise ExtractError(path, f"page {index + 1} cannot be loaded: {exc}") from None
             try:
                 width, height = page.get_size()
+                too_large = bombs.page_too_large(width, height)
+                if too_large is not None:
+                    raise ExtractError(path, f"page {index + 1} {too_large}")
                 with timed("text:pdfium"):
                     textpage = page.get_textpage()
                 try:

@@ -33,6 +33,8 @@ Public functions:
   (Gemini) whose requests each end within `seconds` and whose bodies stop at `limit` bytes (`boundedhttpx`).
 - `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
   it may carry, for what is printed, raised or published (`urls`).
+- `printable(text)`, `console_text(text)`: text someone else wrote (a file name, a PDF's text) with its control
+  characters and bidi controls shown as escapes, and for `rich` its markup escaped, for a terminal (`terminal`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.boundedhttpx import MAX_RESPONSE_BYTES, ResponseTooLarge, bounded_transport
@@ -48,9 +50,10 @@ from pipeline.infra.jsonl import (AppendLog, JsonDuplicateKeyError, JsonlError, 
 from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
+from pipeline.infra.terminal import console_text, printable
 from pipeline.infra.urls import redact_userinfo, without_userinfo
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, load_yaml
 
-__all__ = ["AppendLog", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "progress", "read_jsonl", "SilentProgress",
+__all__ = ["AppendLog", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

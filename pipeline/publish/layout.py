@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 
 import pyarrow as pa
@@ -37,6 +38,23 @@ FIGURE_TYPE = pa.list_(pa.struct([("bytes", pa.binary()), ("path", pa.string())]
 # datasets' own JSON for "a list of Image" (a one-item list reads as a list in every datasets version)
 FIGURES_FEATURE = [{"_type": "Image"}]
 FIGURE_ROW_GROUP_BYTES = 100 * 1024 * 1024  # the Hub viewer recommends 100–300 MB row groups
+# Every path a release may hold (docs/reference/release-layout.md): a file of a pulled release outside
+# these (a dataset loading script, a pickle, a model) is none of ours, whatever its manifest says.
+RELEASE_PATHS = re.compile(
+    r"README\.md|LICENSE\.md|manifest\.json|SHA256SUMS|data/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\.parquet"
+    r"|exports/lm_eval/utils\.py|exports/lm_eval/[A-Za-z0-9_.-]+\.yaml|exports/inspect/task\.py"
+    r"|exports/inspect/samples\.jsonl|exports/llmzszl/[A-Za-z0-9_.-]+\.jsonl")
+
+
+def release_path_problem(rel: str) -> str | None:
+    """Why `rel` (a path a release's manifest or SHA256SUMS names, or a file found in it) is no file of a
+    release, or None: not a relative path inside the release, or a path the layout does not write."""
+    parts = rel.split("/")
+    if not rel or rel.startswith("/") or "\\" in rel or any(part in ("", ".", "..") for part in parts):
+        return "not a path inside the release"
+    if not RELEASE_PATHS.fullmatch(rel) or any(part.startswith(".") for part in parts):
+        return "no file a release holds (docs/reference/release-layout.md): a loading script, pickle or other file is not read"
+    return None
 
 
 def config_names(questions: list[Question]) -> dict[str, str]:

@@ -4,7 +4,10 @@ Checked: each file `manifest.json` lists (present, size, SHA-256); no file it do
 `SHA256SUMS` (the same check `sha256sum -c` makes, and that it names every file); and each figure
 inside the Parquet, hashed again against the record's `images[].sha256` and the manifest's `figures`.
 So a changed byte anywhere fails, and so does a figure swapped inside a Parquet whose manifest entry
-was rewritten to match. A release made before SHA256SUMS or figures existed verifies without them
+was rewritten to match. Whoever wrote the manifest, a release holds the layout's files only
+(`layout.release_path_problem`): a path outside the folder, a loading script or a pickle fails it unread,
+and so does a symbolic link that leads out of the folder (a Hub download's links into its own cache are
+the cache's) or an entry that is no regular file. A release made before SHA256SUMS or figures existed verifies without them
 (noted, not failed).
 """
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline.infra import sha256_file
-from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME
+from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME, release_path_problem
 
 HUB_PREFIX = "hf://"
 NOT_RELEASE_FILES = (".cache/",)  # what huggingface_hub writes into a local download
@@ -64,7 +67,8 @@ def verify_release(root: Path) -> list[str]:
     return verify_folder(Path(root)).problems
 
 
-def verify_folder(root: Path, location: str | None = None) -> VerifyReport:
+def verify_folder(root: Path, location: str | None = None, *, links_within: Path | None = None) -> VerifyReport:
+    """`links_within`: where symbolic links may lead (a Hub download's blobs); by default the folder itself."""
     root = Path(root)
     report = VerifyReport(location or str(root))
     try:
@@ -72,22 +76,48 @@ def verify_folder(root: Path, location: str | None = None) -> VerifyReport:
     except (OSError, json.JSONDecodeError) as exc:
         raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} unreadable: {type(exc).__name__}: {exc})") from None
     report.release = manifest.get("release")
-    present = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
-    present = [rel for rel in present if not rel.startswith(NOT_RELEASE_FILES)]
+    present = _release_files(root, (links_within or root).resolve(), report)
     report.files = len(present)
     listed = {entry["path"]: entry for entry in manifest.get("files", [])}
     for rel, entry in sorted(listed.items()):
         path = root / rel
-        if not path.is_file():
+        if (problem := release_path_problem(rel)) is not None:
+            report.problems.append(f"{MANIFEST_NAME} lists {rel!r}: {problem}")
+        elif rel not in present:
             report.problems.append(f"{path}: listed in the manifest but missing")
         elif path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
             report.problems.append(f"{path}: SHA-256/size differ from the manifest")
     for rel in present:
         if rel not in listed and rel not in (MANIFEST_NAME, SUMS_NAME):
             report.problems.append(f"{root / rel}: not listed in the manifest")
+        if (problem := release_path_problem(rel)) is not None:
+            report.problems.append(f"{root / rel}: {problem}")
     _check_sums(root, present, report)
-    _check_figures(root, manifest, listed, report)
+    _check_figures(root, manifest, {rel: e for rel, e in listed.items() if rel in present}, report)
     return report
+
+
+def _release_files(root: Path, links_within: Path, report: VerifyReport) -> list[str]:
+    """The regular files of the release folder (relative, '/'-separated), folders' links not entered;
+    a link leading outside `links_within` and an entry that is no regular file are problems, not files."""
+    found = []
+    for current, dirs, names in os.walk(root, followlinks=False):
+        here = Path(current)
+        for name in sorted(dirs + names):
+            path = here / name
+            rel = path.relative_to(root).as_posix()
+            if rel.startswith(NOT_RELEASE_FILES) or (name in dirs and not path.is_symlink()):
+                continue
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.is_relative_to(links_within):
+                    report.problems.append(f"{path}: symbolic link to {target}, outside the release; not read")
+                    continue
+            if not path.is_file() or name in dirs:
+                report.problems.append(f"{path}: not a regular file (a folder's link, a device, a pipe or a socket); not read")
+                continue
+            found.append(rel)
+    return sorted(found)
 
 
 def _check_sums(root: Path, present: list[str], report: VerifyReport) -> None:
@@ -103,7 +133,9 @@ def _check_sums(root: Path, present: list[str], report: VerifyReport) -> None:
             continue
         named.add(rel)
         path = root / rel
-        if not path.is_file():
+        if (problem := release_path_problem(rel)) is not None:
+            report.problems.append(f"{sums}:{n} names {rel!r}: {problem}")
+        elif rel not in present:
             report.problems.append(f"{path}: named in {SUMS_NAME} but missing")
         elif sha256_file(path) != digest:
             report.problems.append(f"{path}: SHA-256 differs from {SUMS_NAME}")
@@ -159,4 +191,5 @@ def verify_location(location: str, *, cache_dir: str | Path | None = None) -> Ve
                                        ignore_patterns=[".gitattributes"])  # the Hub's own file, not the release's
         except Exception as exc:
             raise VerifyError(f"{location}: cannot download the release ({type(exc).__name__}: {exc})") from None
-        return verify_folder(Path(folder), location)
+        # snapshots/<commit>/ holds links into the download's blobs/: those, and only those, are the release's
+        return verify_folder(Path(folder), location, links_within=Path(folder).parent.parent)
