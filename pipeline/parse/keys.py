@@ -394,7 +394,8 @@ MIN_RUN_ENTRIES = 3  # entries a row's even run needs besides one off it for tha
 def _off_run(entries: list[tuple[int, str]]) -> tuple[int, tuple[str, int]] | None:
     """The one entry of a row, (its index among `entries`, (the number its place in the run has, the step)), whose
     number breaks the row's run where all the others, at least `MIN_RUN_ENTRIES`, run evenly (`12 C  22 A … 62 B  2 B`:
-    `72` read `2`, which would key question 2 with 72's answer); None where no one entry does."""
+    `72` read `2`, which would key question 2 with 72's answer); None where no one entry does. An entry further along
+    the run by whole steps (`16  36  56  96`, 76's cell unread) is in it: places skipped, not a number misread."""
     if len(entries) < MIN_RUN_ENTRIES + 1 or not all(n.isdecimal() for _, n in entries):
         return None
     values = [int(n) for _, n in entries]
@@ -404,7 +405,9 @@ def _off_run(entries: list[tuple[int, str]]) -> tuple[int, tuple[str, int]] | No
         step = values[b] - values[a]
         base = values[a] - a * step
         place = base + k * step
-        if step > 0 and place >= 1 and place != values[k] and all(v == base + i * step for i, v in enumerate(values) if i != k):
+        before, after = values[k - 1] if k else -1, values[k + 1] if k + 1 < len(values) else float("inf")
+        in_run = (values[k] - base) % step == 0 and before < values[k] < after if step else False  # places skipped, not off
+        if step > 0 and place >= 1 and not in_run and all(v == base + i * step for i, v in enumerate(values) if i != k):
             found.append((k, (str(place), step)))
     return found[0] if len(found) == 1 else None
 

@@ -68,3 +68,4 @@ def test_one_entry_off_its_rows_run_is_found_only_where_the_others_run_evenly():
     assert _off_run([(0, "12"), (1, "22"), (2, "32"), (3, "42")]) is None
     assert _off_run([(0, "12"), (1, "22"), (2, "2")]) is None  # two others are too few to say which one is off
     assert _off_run([(0, "1"), (1, "11"), (2, "1"), (3, "11")]) is None  # two parts' runs side by side
+    assert _off_run([(0, "16"), (1, "36"), (2, "56"), (4, "96")]) is None  # 76's cell unread between: the run goes on
