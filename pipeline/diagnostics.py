@@ -231,6 +231,14 @@ class Code(Enum):
     KEY_LINE_UNREAD = ("key.line_unread", WARNING,
                        "key {name}: key line {line!r} among the entries could not be read as one (OCR): question {question}'s "
                        "entry is in it, not keyed")
+    # A row of a key's columns whose entries run evenly (11, 21, …, 61): the place before, between or after them where the
+    # run puts a question's entry holds a piece read as no entry (its number unread) or nothing at all (a column lost).
+    KEY_PIECE_IN_PLACE = ("key.piece_in_place", WARNING,
+                          "key {name}: {pieces} read where question {question}'s entry stands in its row (the row's entries "
+                          "{row} run every {step}); its number unread or misread: not keyed")
+    KEY_PLACE_EMPTY = ("key.place_empty", WARNING,
+                       "key {name}: nothing read where question {question}'s entry stands in its row (the row's entries {row} "
+                       "run every {step}): a column of the key not read")
     KEY_ENTRY_STRAY = ("key.entry_stray", WARNING,
                        "key {name}: entry read {read!r} between {before} and {after} is no question of the sheet: not used "
                        "(question(s) {gap} of that gap left unkeyed)")

@@ -30,7 +30,7 @@ from pipeline.extract import ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
 from pipeline.languages import language_for_tesseract
 from pipeline.parse import (KeyTable, Recovery, inferred_numbers, mend_short_entries, read_grid, read_list, read_variant_table,
-                            split_booklet, unaccounted_line, unsure_short_entries)
+                            place_lines, split_booklet, unaccounted_line, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -94,13 +94,15 @@ def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeySco
     """The table against the answers printed; the questions of the sheet no line accounts for are first
     named in one `key.entries_unaccounted` line, as `read_sheet_keys` does with the sheet's questions."""
     before = len(table.named)
+    table.problems += place_lines(sheet.truth, table)  # as `read_sheet_keys` does: first the questions a row's run places
+    placed = len(table.named) - before
     line = unaccounted_line(sheet.truth, table, table.name)
     if line is not None:
         table.problems.append(line)
     right = sum(same_answer(table.answers.get(n, ""), a) for n, a in sheet.truth.items())
     missing = sum(n not in table.answers for n in sheet.truth)
     return KeyScore(sheet.name, scan, right, len(sheet.truth) - right - missing, missing, len(table.problems) + len(table.unread), len(sheet.truth), seconds,
-                    len(table.named) - before)
+                    len(table.named) - before - placed)
 
 
 def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 0,

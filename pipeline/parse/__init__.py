@@ -19,7 +19,7 @@ Public functions and types:
   `canonical_label` (`labels`), `find_options` and `bare_label_run` (`options`); for a key: `key_stream`,
   `place_parts`, `split_booklet` (`keyparts`: its region and parts by position) and `row_entries` (`keys`)
 - the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
-  `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for), `read_grid` (`gridkeys`);
+  `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for; `place_lines` first, those its rows' runs place), `read_grid` (`gridkeys`);
   `mend_short_entries` (`shortrepairs`) and `unsure_short_entries` (`shortentries`): a short-answer key's entries
   mended and judged as `parse_sheet` does; `KEY_ENTRY`, the name of a key entry in an `ocr.uncertain` flag (`certainty`)
 - the signs of a misreading no word shows, judged on OCR'd questions (`misreadsigns`): `MISREAD_SIGNS`, and
@@ -55,7 +55,7 @@ from pipeline.parse.recovery import Point, Recovery, RecoveryPass
 from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keying import inferred_numbers
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
-from pipeline.parse.keys import KeyTable, read_list, read_variant_table, unaccounted_line
+from pipeline.parse.keys import KeyTable, place_lines, read_list, read_variant_table, unaccounted_line
 from pipeline.parse.certainty import KEY_ENTRY
 from pipeline.parse.shortentries import unsure_short_entries
 from pipeline.parse.shortrepairs import mend_short_entries
@@ -116,7 +116,7 @@ __all__ = [
     "option_start_regex", "parse_sheet", "plain_text", "split_blocks", "find_options", "bare_label_run",
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
-    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line", "inferred_numbers",
+    "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line", "place_lines", "inferred_numbers",
     "KEY_ENTRY", "unsure_short_entries", "mend_short_entries",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",

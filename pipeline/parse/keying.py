@@ -117,6 +117,8 @@ def read_sheet_keys(
             continue
         for number, flag in table.flags.items():
             merged.flags.setdefault(number, flag)
+        for number, line in table.empty_places.items():
+            merged.empty_places.setdefault(number, line)
         for number, answer in table.answers.items():
             if merged.answers.get(number, answer) != answer or number in merged.twice:  # two key files disagree
                 merged.twice.setdefault(number, [merged.answers.pop(number, "")]).append(answer)
@@ -136,6 +138,7 @@ def read_sheet_keys(
     if keys and not whole:  # every closed question has its entry or one line saying why it has none
         merged.named |= said
         expected = [number_key(d.number) for d in closed if number_key(d.block.number) not in merged.answers]
+        problems += key_formats.place_lines(expected, merged)
         line = key_formats.unaccounted_line(expected, merged, ", ".join(names))
         if line is not None:
             problems.append(line)

@@ -46,6 +46,9 @@ class KeyTable:
     repaired: dict[str, list[str]] = field(default_factory=dict)  # number key -> its words as read, where a pass mended them
     number_lines: dict[str, StreamLine] = field(default_factory=dict)  # number key -> its number's line, where `sources` are known
     flags: dict[str, Diagnostic] = field(default_factory=dict)  # number key -> a line on its entry its question carries (`keystrays`)
+    # number key -> the line naming it where it has no entry: a place its row's run of entries puts it that reads as nothing
+    # (`row_places`); given only for the questions of the sheet that end up unkeyed (`unaccounted_line`)
+    empty_places: dict[str, Diagnostic] = field(default_factory=dict)
 
     def put(self, number: str, answer: str) -> bool:
         """Record `answer` for `number`; whether it is now the number's answer. A number given two
@@ -280,7 +283,8 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
     texts = {id(sl): plain_text(sl.text)[0] for sl in stream}
     placed = {id(p.line): p for p in place_parts(stream, list(spec.sections), texts)}
     runs: dict[int, tuple[KeyPart, list[ColumnRow]]] = {}  # id of a part -> (part, its rows in order)
-    pieces: list[tuple[str, str]] = []  # (part prefix, text) of OCR'd row pieces beside entries that read as none
+    # (part prefix, text, its place, whether an entry off its row's run) of OCR'd row pieces beside entries that read as none
+    pieces: list[tuple[str, str, tuple[str, str, int] | None, bool]] = []
     unread_lines: list[tuple[str, str]] = []  # (part prefix, text) of OCR'd rows among the entries that read as none
     for row in rows(stream):
         cells: dict[int, list[StreamLine]] = {}  # id of a part -> its cells on this row
@@ -294,15 +298,28 @@ def read_list(document: ExtractedDocument, spec: KeySpec, name: str, recovery: R
             unread = [m.group("number") for t, sl in zip(texts_here, lines) if sl.ocr and (m := _UNREAD_ENTRY.match(t))]
             table.unread += [number_key(part.prefix + number) for number in unread]
             texts_here = [t for t in texts_here if not _UNREAD_ENTRY.match(t)]
-            matches, covered = _entry_cells(texts_here, entry_re)
+            matches, covered, starts = _entry_cells(texts_here, entry_re)
+            odd = _off_run([(i, m.group("number")) for i, m in zip(starts, matches)]) if any(sl.ocr for sl in lines) else None
+            if odd is not None:  # an entry whose number breaks its row's even run: its number misread, the entry not used
+                index, place = odd
+                row_numbers = ", ".join(m.group("number") for k, m in enumerate(matches) if k != index)
+                pieces.append((part.prefix, matches[index].group(0).strip(), (place[0], row_numbers, place[1]), True))
+                matches, starts = [m for k, m in enumerate(matches) if k != index], [c for k, c in enumerate(starts) if k != index]
             entries = [
                 (m.group("number"), m.group("answer").strip(),
                  bool(spec.pilot_mark) and m.string[m.end("number"):].startswith(spec.pilot_mark))
                 for m in matches
             ]
             if entries and any(sl.ocr for sl in lines):
-                # A piece of a row beside its entries that reads as none: one entry's cell garbled.
-                pieces += [(part.prefix, t) for i, t in enumerate(texts_here) if i not in covered and any(ch.isalnum() for ch in t)]
+                # A piece of a row beside its entries that reads as none: one entry's cell garbled. Where the row's
+                # entries run evenly, the place the piece stands in names its question (`row_places`).
+                loose = [i for i, t in enumerate(texts_here) if i not in covered and any(ch.isalnum() for ch in t)]
+                places, empty = row_places([(i, m.group("number")) for i, m in zip(starts, matches)], loose)
+                pieces += [(part.prefix, texts_here[i], places.get(i), False) for i in loose]
+                row = ", ".join(m.group("number") for m in matches)
+                for number, step in empty.items():
+                    key = number_key(part.prefix + number)
+                    table.empty_places.setdefault(key, diagnose(Code.KEY_PLACE_EMPTY, name=name, question=key, row=row, step=step))
             runs.setdefault(part_id, (part, []))[1].append(ColumnRow("  ".join(texts_here), entries, any(sl.ocr for sl in lines)))
     for part, column_rows in runs.values():
         prefix = part.prefix
@@ -346,17 +363,87 @@ def _report_lines(table: KeyTable, lines: list[tuple[str, str]]) -> None:
             table.named.add(number)
 
 
-def _report_pieces(table: KeyTable, pieces: list[tuple[str, str]]) -> None:
+def _report_pieces(table: KeyTable, pieces: list[tuple[str, str, tuple[str, str, int] | None, bool]]) -> None:
     """Each unread piece of a row: the question whose number it shows and that the key left unkeyed is
-    reported as its answer cell unread (`key.cell_unread`); any other piece as a line of its own."""
-    for prefix, text in pieces:
-        shown = _PIECE_NUMBER.match(text)
+    reported as its answer cell unread (`key.cell_unread`); one showing no number, or an entry whose number breaks its
+    row's run (`_off_run`), that stands where its row's run of entries puts a question the key left unkeyed
+    (`row_places`) is a `key.piece_in_place` line on that question (the pieces of one place together); any other piece
+    a line of its own."""
+    in_place: dict[str, tuple[list[str], str, int]] = {}
+    for prefix, text, place, off_run in pieces:
+        shown = None if off_run else _PIECE_NUMBER.match(text)
         number = number_key(prefix + shown.group("number")) if shown else None
         if number is not None and number not in table.answers and number not in table.twice:
             if number not in table.unread:
                 table.unread.append(number)
             continue
+        placed = number_key(prefix + place[0]) if place and not shown else None
+        if placed is not None and placed not in table.answers and placed not in table.twice:
+            in_place.setdefault(placed, ([], place[1], place[2]))[0].append(text)
+            continue
         table.problems.append(f"key row piece {text!r} beside the row's entries could not be read as one (OCR)")
+    for number, (texts, row, step) in in_place.items():  # `texts` as read: a misread number shows in the line
+        table.problems.append(diagnose(Code.KEY_PIECE_IN_PLACE, name=table.name, pieces=", ".join(map(repr, texts)),
+                                       question=number, row=row, step=step))
+        table.named.add(number)
+
+
+MIN_RUN_ENTRIES = 3  # entries a row's even run needs besides one off it for that one to be taken as misnumbered
+
+
+def _off_run(entries: list[tuple[int, str]]) -> tuple[int, tuple[str, int]] | None:
+    """The one entry of a row, (its index among `entries`, (the number its place in the run has, the step)), whose
+    number breaks the row's run where all the others, at least `MIN_RUN_ENTRIES`, run evenly (`12 C  22 A … 62 B  2 B`:
+    `72` read `2`, which would key question 2 with 72's answer); None where no one entry does. An entry further along
+    the run by whole steps (`16  36  56  96`, 76's cell unread) is in it: places skipped, not a number misread."""
+    if len(entries) < MIN_RUN_ENTRIES + 1 or not all(n.isdecimal() for _, n in entries):
+        return None
+    values = [int(n) for _, n in entries]
+    found = []
+    for k in range(len(values)):
+        a, b = (0, 1) if k >= 2 else (len(values) - 2, len(values) - 1)  # two neighbours besides `k` give the step
+        step = values[b] - values[a]
+        base = values[a] - a * step
+        place = base + k * step
+        before, after = values[k - 1] if k else -1, values[k + 1] if k + 1 < len(values) else float("inf")
+        in_run = (values[k] - base) % step == 0 and before < values[k] < after if step else False  # places skipped, not off
+        if step > 0 and place >= 1 and not in_run and all(v == base + i * step for i, v in enumerate(values) if i != k):
+            found.append((k, (str(place), step)))
+    return found[0] if len(found) == 1 else None
+
+
+def row_places(entries: list[tuple[int, str]], loose: list[int]) -> tuple[dict[int, tuple[str, str, int]], dict[str, int]]:
+    """Where a row's entries, (cell index, number) in the row's order, run evenly (two or more, each number the last
+    plus one step, or two where one place between is empty: the columns of a key set side by side, `11 B  21 D  31 A`), the questions whose entries the run puts
+    beside them: ({index of a `loose` cell (read as no entry): (the number of the place it stands in, the row's numbers,
+    the step)}, {number: step} of the places just before the first entry, after the last and in a gap of two steps
+    between two that no cell stands in). The step is the row's least; a gap of two steps holds one place.
+    A loose cell before the first entry stands in the place one step before it, after the last one step after it,
+    between two entries two steps apart in the place between; a place before the first is one from 1 up. {} , {}
+    where the row's numbers do not run so."""
+    numbers = [(i, int(n)) for i, n in entries if n.isdecimal()]
+    if len(numbers) < 2 or len(numbers) != len(entries):
+        return {}, {}
+    gaps = [b[1] - a[1] for a, b in zip(numbers, numbers[1:])]
+    step = min(gaps)
+    if step <= 0 or any(gap not in (step, 2 * step) for gap in gaps) or all(gap == 2 * step for gap in gaps) and len(gaps) > 1:
+        return {}, {}
+    row = ", ".join(n for _, n in entries)
+    first, last = numbers[0], numbers[-1]
+    places: dict[int, tuple[str, str, int]] = {}
+    for cell in loose:
+        if cell < first[0] and first[1] - step >= 1:
+            places[cell] = (str(first[1] - step), row, step)
+        elif cell > last[0]:
+            places[cell] = (str(last[1] + step), row, step)
+        else:
+            gap = next(((a, b) for a, b in zip(numbers, numbers[1:]) if a[0] < cell < b[0]), None)
+            if gap is not None and gap[1][1] - gap[0][1] == 2 * step:
+                places[cell] = (str(gap[0][1] + step), row, step)
+    between = [a[1] + step for a, b in zip(numbers, numbers[1:]) if b[1] - a[1] == 2 * step]
+    taken = {place[0] for place in places.values()}
+    empty = {str(n): step for n in (first[1] - step, *between, last[1] + step) if n >= 1 and str(n) not in taken}
+    return places, empty
 
 
 def unaccounted(expected: Iterable[str], table: KeyTable) -> list[str]:
@@ -376,6 +463,15 @@ def spans(numbers: list[str]) -> str:
         else:
             groups.append([n])
     return ", ".join(g[0] if len(g) == 1 else f"{g[0]}–{g[-1]}" for g in groups)
+
+
+def place_lines(expected: Iterable[str], table: KeyTable) -> list[Diagnostic]:
+    """The `key.place_empty` line of each question of `expected` no line accounts for (`unaccounted`) that a row's run
+    of entries puts in a place read as nothing (`KeyTable.empty_places`), then counted in the table's `named`: asked
+    before `unaccounted_line`, which names the rest."""
+    placed = [n for n in unaccounted(expected, table) if n in table.empty_places]
+    table.named |= set(placed)
+    return [table.empty_places[n] for n in placed]
 
 
 def unaccounted_line(expected: Iterable[str], table: KeyTable, where: str) -> Diagnostic | None:
@@ -401,17 +497,17 @@ def row_entries(cells: list[str], entry_re: re.Pattern) -> list[re.Match]:
     return _entry_cells(cells, entry_re)[0]
 
 
-def _entry_cells(cells: list[str], entry_re: re.Pattern) -> tuple[list[re.Match], set[int]]:
-    """`row_entries`'s matches, and the indices of the cells they cover (a cell no entry touches is a
-    piece of the row left unread)."""
+def _entry_cells(cells: list[str], entry_re: re.Pattern) -> tuple[list[re.Match], set[int], list[int]]:
+    """`row_entries`'s matches, the indices of the cells they cover (a cell no entry touches is a
+    piece of the row left unread), and the index of the cell each match starts in."""
     text = "  ".join(cells)
     starts = [sum(len(c) + 2 for c in cells[:i]) for i in range(len(cells))]
     joined = list(entry_re.finditer(text))
     alone = [(i, m) for i, cell in enumerate(cells) for m in entry_re.finditer(cell)]
     if len(alone) > len(joined):
-        return [m for _, m in alone], {i for i, _ in alone}
+        return [m for _, m in alone], {i for i, _ in alone}, [i for i, _ in alone]
     covered = {i for m in joined for i, start in enumerate(starts) if m.start() < start + len(cells[i]) and m.end() > start}
-    return joined, covered
+    return joined, covered, [max(i for i, start in enumerate(starts) if start <= m.start()) for m in joined]
 
 
 @lru_cache(maxsize=4096)

@@ -22,7 +22,9 @@ wrong kind would key the question wrongly without a word. Here such an entry is 
   side only (`5/ päť`: printed `5 / päť` or `5/päť`, the space beside a thin stroke is what a reading gets wrong);
 - an alternative opens with a mark that ends phrases, standing alone (`. 10/desať`), or ends with one that leads on
   (`hypotézu/hypotéza:`): no answer is written so, and a speck of a dusty scan beside the first or last letter is
-  read so (`stray_marks`); the dictionary, which judges words without their marks, passes such an entry.
+  read so (`stray_marks`); the dictionary, which judges words without their marks, passes such an entry;
+- a bracket stands without its partner (`4 [ cztery` for `4 / cztery`): answers write brackets in pairs, and a thin
+  stroke (a slash, an `l`, a `1`) blurred is read as a lone one (`unpaired_brackets`).
 
 Only entries that are no option label are judged, and only those read by OCR: an entry with the lines it was
 read from (`KeyTable.sources`) by those lines; one without (a list key's entry) when every page of the keys was
@@ -162,6 +164,34 @@ def stray_marks(answer: str) -> list[str]:
     return found
 
 
+_OPENING_BRACKETS = frozenset("([{")
+_CLOSING_BRACKETS = frozenset(")]}")
+_ENUMERATOR = re.compile(r"(?:^|(?<=\s))\w{1,3}$")  # `a`, `2`, `iv` before a closing bracket: an enumeration's `a)`
+
+
+def unpaired_brackets(answer: str) -> list[str]:
+    """The brackets of a short-answer `answer` without a partner, each as the word it stands in (`4 [ cztery` → `[`;
+    `(štýlu` → `(štýlu`): an opening one no closing one follows, or a closing one no opening one came before. Answers
+    write brackets in pairs (of any kinds together: an interval `[a, b)`), and a closing one after a word of up to three
+    letters or digits is an enumeration's (`a) … b) …`); a lone one is a thin stroke misread (a slash, a blurred `l`)."""
+    open_at: list[int] = []  # indices of the opening brackets still open
+    lone: list[int] = []
+    for index, ch in enumerate(answer):
+        if ch in _OPENING_BRACKETS:
+            open_at.append(index)
+        elif ch in _CLOSING_BRACKETS:
+            if open_at:
+                open_at.pop()
+            elif not _ENUMERATOR.search(answer[:index]):
+                lone.append(index)
+    found = []
+    for index in sorted(lone + open_at):
+        start = answer.rfind(" ", 0, index) + 1
+        end = answer.find(" ", index)
+        found.append(answer[start:end if end >= 0 else len(answer)])
+    return list(dict.fromkeys(found))
+
+
 def lopsided_slashes(line: str) -> list[str]:
     """A slash with a space on one side only in one line's text (`5/ päť`): the space beside a thin stroke is what a
     reading gets wrong. A slash ending a line (a cell wrapped after it) is not judged: join lines before, never."""
@@ -231,7 +261,7 @@ def unsure_short_entries(answers: dict[str, str], sources: dict[str, list[Stream
             continue
         words = [w for sl in lines or () if sl.ocr for w in sl.line.unsure_words if _holds(text, w)]
         words += odd_words(text, spelled) + list((repaired or {}).get(number, [])) + numeral_disagreements(text, numerals)
-        words += stray_marks(text)
+        words += stray_marks(text) + unpaired_brackets(text)
         words += [w for read in ([plain_text(sl.text)[0] for sl in lines] if lines else [text]) for w in lopsided_slashes(read)]
         number_line = (number_lines or {}).get(number)
         if lines and number_line is not None:

@@ -15,7 +15,8 @@ from pipeline.devkit.sample.shortkeysheets import short_table
 from pipeline.extract.ocr import spelled_for
 from pipeline.extract import Line
 from pipeline.parse import KeyTable
-from pipeline.parse.shortentries import lines_above_number, lopsided_slashes, odd_words, stray_marks, unsure_short_entries
+from pipeline.parse.shortentries import (lines_above_number, lopsided_slashes, odd_words, stray_marks, unpaired_brackets,
+                                         unsure_short_entries)
 from pipeline.parse.shortrepairs import mend_short_entries, slash_reading
 from pipeline.parse.stream import StreamLine
 from tests.pipeline.extract.ocr.builders import needs_tesseract
@@ -168,3 +169,34 @@ def test_a_scanned_entry_with_a_mark_at_its_edge_no_answer_has_there_is_unsure(t
     assert read_as_printed == dusty, {n: table.answers.get(n) for n in dusty}
     unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, SLOVAK, all_ocr=True)
     assert dusty <= set(unsure), unsure
+
+
+@pytest.mark.parametrize("entry, lone", [
+    ("4 [ cztery", ["["]),  # the slash of `4 / cztery` blurred into a bracket
+    ("do úradného (štýlu", ["(štýlu"]),  # the closing one lost
+    ("štýlu) slohu", ["štýlu)"]),
+    ("2/dva (vetné sklady)", []),
+    ("[a, b)", []),  # an interval: brackets of two kinds are still a pair
+    ("a) áno b) nie", []),  # an enumeration's closing brackets
+])
+def test_a_bracket_without_its_partner_is_a_stroke_misread(entry, lone):
+    assert unpaired_brackets(entry) == lone
+
+
+def _bracketed_key() -> KeySheet:
+    """A generated Slovak short-answer table whose entry `4 / štyri` is printed as a blurred scan read it, `4 [ štyri`:
+    a number and a numeral word with a sign between them, words the dictionary knows."""
+    sheet = short_table("sk", 0)
+    return _printed_instead(sheet, {"4 / štyri": "4 [ štyri"})
+
+
+@needs_tesseract("slk")
+def test_a_scanned_entry_with_a_lone_bracket_is_unsure(tmp_path):
+    sheet = _bracketed_key()
+    number = next(n for n, a in sheet.truth.items() if a == "4 [ štyri")
+    scan = rasterize_pdf(build_pdf(tmp_path / "key.pdf", sheet.pages), tmp_path / "scan.pdf", dpi=300, blur=0.4, jpeg_quality=90,
+                         noise=0.0, seed=0)
+    table = read_key(scan, sheet)
+    assert same_answer(table.answers.get(number, ""), "4 [ štyri"), table.answers.get(number)
+    unsure = unsure_short_entries(table.answers, table.sources, sheet.labels, SLOVAK, all_ocr=True)
+    assert "[" in unsure.get(number, []), unsure
