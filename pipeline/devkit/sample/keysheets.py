@@ -366,13 +366,89 @@ def late_blocks_czech(seed: int = 0) -> KeySheet:
                          number_font="Helvetica", size=13)
 
 
+def filled_grid(seed: int = 0, *, count: int = 100, per_row: int = 20, labels: Sequence[str] = ("A", "B", "C", "D"),
+                row_labels: tuple[str, str] = ("Questão", "Gabarito"), fill: tuple[int, int, int] = (0, 90, 40),
+                answer_fill: tuple[int, int, int] | None = (185, 200, 225), rules: bool = False, voided: Sequence[int] = (7, 13, 35),
+                cell: float = 7.6, head: float = 18.0, height: float = 7.0, gutter: float = 0.7, size: float = 9.5,
+                title: str = "GABARITO DEFINITIVO", languages: tuple[str, ...] = ("por",), name: str = "filled-grid") -> KeySheet:
+    """Blocks of a number row printed white on a dark fill over an answer row of bold letters on a light fill (or,
+    with `answer_fill` None and `rules`, in black-ruled white boxes), each cell its own filled box parted from the next
+    by a white `gutter` (the INEP and FGV keys); `voided` questions print a "-" (annulled, no answer in the truth)."""
+    answers = _answers(count, labels, seed)
+    items: list[PageItem] = [TextBox(title, 15, 40, 170, size=13, bold=True)]
+    y = 52.0
+    for start in range(0, count, per_row):
+        numbers = list(range(start + 1, min(count, start + per_row) + 1))
+        rows = ((row_labels[0], [str(n) for n in numbers], fill, (255, 255, 255)),
+                (row_labels[1], ["-" if n in voided else answers[n - 1] for n in numbers], answer_fill, (0, 0, 0)))
+        for r, (label, texts, ground, ink) in enumerate(rows):
+            top = y + r * (height + gutter)
+            boxes = [(15.0, head, label), *[(15 + head + gutter + i * (cell + gutter), cell, t) for i, t in enumerate(texts)]]
+            for x, width, text in boxes:
+                items.append(Rect(x, top, width, height, fill=ground, stroke=(0, 0, 0) if rules or ground is None else None, line_width=0.3))
+                items.append(TextBox(text, x, top + (height - size * 0.45) / 2, width, size=size, bold=True, align="C", color=ink))
+        y += 2 * (height + gutter) + 6
+    truth = {str(n + 1): a for n, a in enumerate(answers) if n + 1 not in voided}
+    return KeySheet(name, [PageSpec(items)], truth, {"kind": "grid"}, tuple(labels), languages)
+
+
+def filled_grid_ruled(seed: int = 0) -> KeySheet:
+    """`filled-grid` with its answers in black-ruled white boxes and five labels, the number row on a dark grey fill
+    (the FGV key's look), nothing annulled."""
+    return filled_grid(seed, count=80, labels=("A", "B", "C", "D", "E"), fill=(60, 60, 60), answer_fill=None, rules=True, voided=(),
+                       name="filled-grid-ruled")
+
+
+def filled_grid_cyrillic(seed: int = 0) -> KeySheet:
+    """A different look: 25 narrow cells a row, a dark blue number fill, pale yellow answer cells with Cyrillic labels, Russian
+    row labels, larger type."""
+    return filled_grid(seed, count=75, per_row=25, labels=("А", "Б", "В", "Г"), row_labels=("№", "Ответ"), fill=(20, 40, 110),
+                       answer_fill=(245, 230, 160), voided=(11,), cell=6.2, head=16.0, height=7.5, gutter=0.5, size=10.5,
+                       title="ОТВЕТЫ", languages=("rus",), name="filled-grid-cyr")
+
+
+def with_broken_rules(sheet: KeySheet, seed: int, *, name: str, gaps: tuple[float, float] = (0.1, 0.4), share: float = 0.5) -> KeySheet:
+    """`sheet` with about `share` of its horizontal rules broken once by a white gap `gaps` inches long, somewhere along
+    them (dust on the glass, a scan's dropout): the rules of a grid no longer close each row on their own."""
+    rng = random.Random(seed * 7919 + 1)
+    pages = []
+    for page in sheet.pages:
+        rects = [item for item in page.items if isinstance(item, Rect) and item.fill is None]
+        spans: dict[float, tuple[float, float]] = {}
+        for rect in rects:
+            for y in (round(rect.y, 2), round(rect.y + rect.h, 2)):
+                left, right = spans.get(y, (rect.x, rect.x + rect.w))
+                spans[y] = (min(left, rect.x), max(right, rect.x + rect.w))
+        cuts: list[PageItem] = []
+        for y, (left, right) in sorted(spans.items()):
+            if rng.random() >= share:
+                continue
+            width = rng.uniform(*gaps) * 25.4
+            x = rng.uniform(left + 2, max(left + 2, right - width - 2))
+            cuts.append(Rect(x, y - 0.4, width, 0.8, fill=(255, 255, 255), stroke=None))
+        pages.append(PageSpec([*page.items, *cuts], size=page.size, turned=page.turned))
+    return KeySheet(name, pages, sheet.truth, sheet.key, sheet.labels, sheet.languages, sheet.notes, sheet.fonts)
+
+
+def broken_grid(seed: int = 0) -> KeySheet:
+    """`grid` with half its horizontal rules broken by gaps of 0.1–0.4 in."""
+    return with_broken_rules(grid_key(seed), seed, name="grid-gaps")
+
+
+def broken_wide_grid(seed: int = 0) -> KeySheet:
+    """`wide` (40 narrow cells a row) with half its horizontal rules broken by gaps of 0.1–0.4 in."""
+    return with_broken_rules(wide_grid(seed), seed, name="wide-gaps")
+
+
 # Tuning families and checking families (kept aside: report on them separately).
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
                                                 "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks,
-                                                "list-tab": tab_list, "list-leaders": tab_list_leaders, "blocks-late": late_blocks}
+                                                "list-tab": tab_list, "list-leaders": tab_list_leaders, "blocks-late": late_blocks,
+                                                "filled-grid": filled_grid, "filled-grid-ruled": filled_grid_ruled, "grid-gaps": broken_grid}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
                                                   "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,
                                                   "booklets-tr": turkish_booklets, "grid-vi": vietnamese_grid,
                                                   "list-tab-greek": tab_list_greek, "list-tab-five": tab_list_five,
-                                                  "blocks-es": late_blocks_spanish, "blocks-cs": late_blocks_czech}
+                                                  "blocks-es": late_blocks_spanish, "blocks-cs": late_blocks_czech,
+                                                  "filled-grid-cyr": filled_grid_cyrillic, "wide-gaps": broken_wide_grid}

@@ -23,6 +23,9 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.document import UNREAD_CELL
+from pipeline.extract.ocr.bandspecks import band_specks, with_halo
+from pipeline.extract.ocr.cellreads import SHAPE_SURE
+from pipeline.extract.ocr.cellshapes import match_own_shapes
 from pipeline.extract.ocr.engine import read_strip
 from pipeline.extract.ocr.numbering import anchored_mends
 from pipeline.extract.ocr.widegaps import sets_no_word_spaces
@@ -47,6 +50,7 @@ RULE_SHARE = 0.85  # a column inked over this share of the band's height is a ce
 SPECK_COLUMN_PX = 1  # ink pixels a column of a band may hold and still count as white between glyphs
 RULE_EDGE = 0.1  # band heights beside a rule its blurred edge may reach (`_without_rules`)
 ROW_RULE_SHARE = 0.6  # a row inked over this share of the band's width is a table rule
+BOXED_ROW_SHARE = 0.5  # of the band's height: table rules at least this far apart are the top and bottom of a row of boxes
 STRIP_GAP = 3.0  # band heights of white between crops in the strip Tesseract reads
 # An annulled question's "-" in an answer cell, which Tesseract reads as nothing: the cell's one stroke
 # of ink (specks aside) is flat, wider than tall, and stands in the middle of the row's glyph height.
@@ -59,6 +63,7 @@ DASH_SPECKS = 0.25  # other ink in the cell, as a share of the stroke's pixels, 
 # Tesseract misread with the marks allowed (a pale "C" read as "*" at 200 dpi): it is read again against the
 # labels alone, and stays unread (reported for its question) where they name none: never an annulment.
 MARK_MAX_HEIGHT = 0.7
+ONE_GLYPH_WIDTH = 1.4  # of an answer row's median cell width: a cell no wider holds one glyph, so one label at most
 
 
 def _folded(text: str) -> str:
@@ -107,11 +112,23 @@ def _cells(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
 
 def _glyph_runs(band: np.ndarray, gap: float) -> list[tuple[int, int]]:
     height, width = band.shape
+    boxes = _boxed_rows(band)
     ink = band & ~(band.sum(axis=1) > ROW_RULE_SHARE * width)[:, None]
-    profile = _without_rules(ink).sum(axis=0)
+    profile = (_without_rules(ink) if boxes is None else _without_rules(ink[boxes[0]:boxes[1]])).sum(axis=0)
     # A column inked in one row only is a speck or a fill's edge row run on past a rule: no glyph, and left it
     # split the white between two numbers.
     return ink_runs(profile > SPECK_COLUMN_PX, max(1, round(gap * height)))
+
+
+def _boxed_rows(band: np.ndarray) -> tuple[int, int] | None:
+    """[top, bottom) of the rows between a row of ruled boxes' top and bottom rules (rows inked across, at least
+    `BOXED_ROW_SHARE` of the band apart), or None. A band under a number fill reaches past ruled answer boxes: the cell
+    rules stand as tall as the boxes, not the band, and the glyphs lie between the two rules."""
+    ruled = np.flatnonzero(band.sum(axis=1) > ROW_RULE_SHARE * band.shape[1])
+    if ruled.size < 2 or ruled[-1] - ruled[0] < BOXED_ROW_SHARE * band.shape[0]:
+        return None
+    inner = [run for run in ink_runs(~np.isin(np.arange(band.shape[0]), ruled), 0) if ruled[0] < run[0] and run[1] <= ruled[-1]]
+    return max(inner, key=lambda run: run[1] - run[0]) if inner else None
 
 
 def _without_rules(ink: np.ndarray) -> np.ndarray:
@@ -187,7 +204,8 @@ def _read_row(
     left, top, right, bottom = box
     array = np.asarray(grey)
     band, top, bottom, dark = _band(array, top, bottom, left, right)
-    band = _one_glyph_row(band)
+    specks = band_specks(band)
+    band = _one_glyph_row(band & ~specks)
     cells = _cells(band, gap)
     if len(cells) < GRID_MIN_CELLS:
         return []
@@ -197,9 +215,20 @@ def _read_row(
     source = Image.fromarray(255 - array[top:bottom, left:right]) if dark else grey.crop(box)
     if dark:
         source = source.point(lambda v: 0 if v < 128 else 255)  # the fill's grain would read as ink
+    if specks.any():  # read without the specks: a speck beside a glyph reads as a mark
+        pixels = np.array(source)
+        pixels[with_halo(specks)] = 255 if dark else int(np.median(pixels))
+        source = Image.fromarray(pixels)
     # Crops reach only as high as the glyphs: a neighbouring fill's edge in the band misleads Tesseract.
     inked = np.flatnonzero(band.any(axis=1))
     upper, lower = max(0, int(inked[0]) - 2), min(bottom - top, int(inked[-1]) + 3)
+    boxes = _boxed_rows(band)
+    if boxes is not None:  # in ruled boxes: the glyphs' rows between the rules, the rules and their blur left out
+        glyphs = _without_rules(band[boxes[0]:boxes[1]])
+        runs = ink_runs(glyphs.any(axis=1), max(1, round(ROW_GAP * band.shape[0])))
+        if runs:
+            first, last = max(runs, key=lambda run: int(glyphs[run[0]:run[1]].sum()))
+            upper, lower = max(boxes[0], boxes[0] + first - 2), min(boxes[1], boxes[0] + last + 2)
     crops = [(l, upper, r, lower) for l, r in cells]
     strip_gap = round(STRIP_GAP * (lower - upper))
     offsets, read = read_strip(source, crops, strip_gap, languages, dpi, omp, path, whitelist, binarise=False)
@@ -225,6 +254,8 @@ def _read_row(
                     break
         if readings[index] is None and "-" in whitelist and _is_dash(band[upper:lower, crop[0]:crop[2]]):
             readings[index] = Word("-", 0.0, 0, 0, 0, 0, (0, 0, 0))  # a cell wide enough, read as nothing
+    if set(whitelist) & set(VOIDED_MARKS):
+        readings = _one_glyph_one_label(readings, crops)
     words = [
         Word(r.text if r else UNREAD_CELL, r.conf if r else -1.0, left + crop[0], top + crop[1], left + crop[2], top + crop[3], (0, 0, 0))
         for crop, r in zip(crops, readings)
@@ -234,6 +265,15 @@ def _read_row(
         words += [Word("-", 0.0, left + l, top + upper, left + r, top + lower, (0, 0, 0)) for l, r in dashes]
         words.sort(key=lambda w: w.left)
     return words
+
+
+def _one_glyph_one_label(readings: list[Word | None], crops: list[tuple[int, int, int, int]]) -> list[Word | None]:
+    """`readings` of an answer row with each reading of several letters in a cell no wider than one glyph's
+    (`ONE_GLYPH_WIDTH` of the row's median cell) left unread: a speck grown onto a letter's stroke reads as a second
+    letter ("DB" for a specked "D"), and which of the two was printed no reading says."""
+    typical = float(np.median([right - left for left, _, right, _ in crops]))
+    return [None if r is not None and len(r.text) > 1 and crop[2] - crop[0] <= ONE_GLYPH_WIDTH * typical else r
+            for r, crop in zip(readings, crops)]
 
 
 def _dashes(glyph_band: np.ndarray, gap: float, min_cell_width: int) -> list[tuple[int, int]]:
@@ -404,6 +444,7 @@ BAR_MIN_SHARE = 0.35  # of a row's pixels dark for it to be part of a filled num
 BAR_HEIGHT = (0.010, 0.06)  # of the page height: a filled number row's height
 ANSWER_BELOW = 1.3  # number-row heights below a filled number row where its answers stand
 BAR_EDGE_PX = 4  # pixels of a fill's blurred edge left out of the answer row above it
+FILL_MIN_SHARE = 0.005  # of the page height: rows dark across at least this thick are a fill, thinner a rule
 
 
 def _filled_rows(grey: np.ndarray) -> list[tuple[Box, Box]]:
@@ -419,10 +460,11 @@ def _filled_rows(grey: np.ndarray) -> list[tuple[Box, Box]]:
         columns = np.flatnonzero(dark[top:bottom].mean(axis=0) > 0.5)
         left, right = int(columns[0]), int(columns[-1]) + 1
         below = min(height, bottom + round(ANSWER_BELOW * (bottom - top)))
-        # The answers end where the next bar (or any fill) begins, less its soft edge.
-        following = np.flatnonzero(barred[bottom:below])
-        if following.size:
-            below = bottom + max(1, int(following[0]) - BAR_EDGE_PX)
+        # The answers end where the next bar (or any fill) begins, less its soft edge; a thin rule is no fill (the top rule
+        # of answers in ruled boxes right under the bar closed their row before it began: no answer read).
+        following = [start for start, end in ink_runs(barred[bottom:below], 0) if end - start >= FILL_MIN_SHARE * height]
+        if following:
+            below = bottom + max(1, following[0] - BAR_EDGE_PX)
         found.append(((left, top, right, bottom), (left, bottom, right, below)))
     return found
 
@@ -479,7 +521,8 @@ def read_grid_cells(
     if not filled and not glued:
         return words
     label_set = "".join(sorted({label for label in labels if len(label) == 1}))
-    kept, added = list(words), []
+    kept, answer_words = list(words), []
+    added: list[list[Word]] = []
     next_line = 40_000
     for index, (number_box, answer_box) in enumerate([*filled, *glued]):
         numbers = _numbered_run(
@@ -492,9 +535,23 @@ def read_grid_cells(
             continue
         if numbers:
             letters = _under_numbers(letters, numbers)
+        answer_words += letters
         kept = [w for w in kept if not _inside(w, answer_box) and not (numbers and _inside(w, number_box))]
-        for row in (numbers, letters):
-            if row:
-                next_line += 1
-                added += [replace(w, line=(next_line, 0, 0)) for w in row]
-    return kept + added
+        added += [row for row in (numbers, letters) if row]
+    unsure = _unlike_their_label(np.asarray(grey), answer_words, label_set)
+    rows = [[replace(w, text=UNREAD_CELL, conf=-1.0) if id(w) in unsure else w for w in row] for row in added]
+    return kept + [replace(w, line=(next_line + n, 0, 0)) for n, row in enumerate(rows, start=1) for w in row]
+
+
+def _unlike_their_label(page: np.ndarray, answers: list[Word], labels: str) -> set[int]:
+    """The ids of the page's answer words (as `_read_row` gave them) whose glyph clearly matches another label's cells
+    better than its own's, the labels' glyphs learnt from the page's surely read cells (`cellshapes.match_own_shapes`:
+    one printer, one font, so a label looks alike in every cell). A specked "D" read "B" at 58 matched the grid's
+    sure "D"s: it is left unread and reported for its question, never kept as another answer."""
+    read = [w for w in answers if w.text in labels and len(w.text) == 1 and w.right > w.left and w.bottom > w.top]
+    cells = []
+    for w in read:
+        crop = page[w.top:w.bottom, w.left:w.right]
+        cells.append(255 - crop if float(np.median(crop)) < DARK_BAND else crop)  # a light letter on a dark fill
+    checked = match_own_shapes(cells, [(w.text, w.conf) for w in read], SHAPE_SURE)
+    return {id(w) for w, after in zip(read, checked) if after is None}

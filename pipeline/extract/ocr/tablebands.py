@@ -24,6 +24,8 @@ CELL_MIN_INK = 0.004  # of a cell's inner pixels dark for it to hold a glyph
 # rule across its thickness, and its two pieces each spanned too little of the next rule to close a row with it (a speckled
 # grid key lost its row 21–40, the number row read in two bands of 14 and 6 cells). Tables side by side stand further apart.
 RULE_BREAK_INCHES = 0.1
+RULE_GAP_INCHES = 0.45  # a wider break is joined only where the grid's other rules line up across it (`_aligned_joins`)
+RULE_END_INCHES = 0.03  # how far apart the ends of two rules of one grid may lie
 
 Box = tuple[int, int, int, int]
 
@@ -38,15 +40,50 @@ class Band:
 
 
 def _rules(dark: np.ndarray, dpi: int) -> list[tuple[int, int, int, int]]:
-    """(top, bottom, left, right) of each horizontal rule: thin rows of long straight dark runs."""
+    """(top, bottom, left, right) of each horizontal rule: thin rows of long straight dark runs, pieces of one rule
+    apart by a wider gap joined where the grid's other rules say they are one (`_aligned_joins`)."""
     covered = straight_runs(dark, max(20, round(RULE_MIN_INCHES * dpi)), axis=1)
-    found = []
+    rows: list[tuple[int, int, list[tuple[int, int]]]] = []
     for top, bottom in ink_runs(covered.any(axis=1), 1):
         if bottom - top > max(2, round(RULE_MAX_INCHES * dpi)):
             continue
-        for left, right in ink_runs(covered[top:bottom].any(axis=0), max(2, round(RULE_BREAK_INCHES * dpi))):
-            found.append((top, bottom, left, right))
-    return found
+        rows.append((top, bottom, ink_runs(covered[top:bottom].any(axis=0), max(2, round(RULE_BREAK_INCHES * dpi)))))
+    return [(top, bottom, left, right) for top, bottom, pieces in _aligned_joins(rows, dpi) for left, right in pieces]
+
+
+def _aligned_joins(rows: list[tuple[int, int, list[tuple[int, int]]]], dpi: int) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Each rule row's pieces, those of one broken rule joined. Dust and a scan's faults whiten a rule for longer than
+    `RULE_BREAK_INCHES` (a gap of 0.23 in left a grid's row without its top rule, the row lost): pieces apart by up to
+    `RULE_GAP_INCHES` are one rule where another rule of the grid, within a row's height (`ROW_INCHES`), runs unbroken
+    across the gap and its ends line up with the joined rule's (`RULE_END_INCHES`): the grid's rules are its alignment,
+    not one row's. Tables side by side keep their rules apart: no rule of either spans the white between them."""
+    reach, end, widest = round(ROW_INCHES[1] * dpi), max(3, round(RULE_END_INCHES * dpi)), round(RULE_GAP_INCHES * dpi)
+    joined = []
+    for index, (top, bottom, pieces) in enumerate(rows):
+        others = [chain for t, _, pieces_of in (rows[:index] + rows[index + 1:]) if abs(t - top) <= reach
+                  for chain in _chains(pieces_of, widest)]
+        merged: list[tuple[int, int]] = []
+        for chain in _chains(pieces, widest):
+            left, right = chain[0][0], chain[-1][1]
+            gaps = [(a[1], b[0]) for a, b in zip(chain, chain[1:])]
+            lined_up = gaps and any(
+                abs(c[0][0] - left) <= end and abs(c[-1][1] - right) <= end
+                and all(any(l + end <= g0 and g1 <= r - end for l, r in c) for g0, g1 in gaps)
+                for c in others)
+            merged += [(left, right)] if lined_up else chain
+        joined.append((top, bottom, merged))
+    return joined
+
+
+def _chains(pieces: list[tuple[int, int]], widest: int) -> list[list[tuple[int, int]]]:
+    """`pieces` (left to right) in runs apart by at most `widest` pixels."""
+    chains: list[list[tuple[int, int]]] = []
+    for piece in pieces:
+        if chains and piece[0] - chains[-1][-1][1] <= widest:
+            chains[-1].append(piece)
+        else:
+            chains.append([piece])
+    return chains
 
 
 def table_bands(grey: np.ndarray, dpi: int, dark: np.ndarray | None = None) -> list[Band]:
