@@ -1,6 +1,7 @@
 """What the `second-letters` pass changes on generated low-resolution scans of specialist prose (issue 27).
 
     python -m pipeline.devkit.thinletters [--scans 150/1.0/70,150/0.7/80] [--languages spa,por,...] [--show]
+    python -m pipeline.devkit.thinletters --cost /work/meas/SET-FOLDER [--languages spa,por]
 
 A paragraph in each of seven Latin-script languages (Spanish, Portuguese, Polish, Czech, Slovak, Turkish,
 Vietnamese), dense in the words the pass is for: drug, bacterium and syndrome names no spelling dictionary knows,
@@ -10,6 +11,9 @@ saved as JPEG at the quality given and read with every page pass but `second-let
 to that reading (`aftercache.with_second_letters`, what the pass does, the page's last). For each scan: the words read
 otherwise than printed before and after, every word the pass changed, and whether the change made it the printed
 word. The tuning material of the pass; the flag's sets (`ocrcertainty`) are its check.
+
+`--cost DIR`: the pass's step timed instead (CPU seconds) on every page reading cached in a flag set's work folder, read
+as pages of each language given.
 """
 from __future__ import annotations
 
@@ -17,7 +21,9 @@ import argparse
 import difflib
 import io
 import textwrap
+import time
 from dataclasses import replace
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -92,6 +98,24 @@ def wrong_words(printed: list[str], read: list[str]) -> dict[int, str]:
     return {j: word for j, word in printed_at(printed, read).items() if read[j] != word}
 
 
+def cost(folder: Path, languages: list[str]) -> None:
+    """CPU of the pass's step on each page reading cached under `folder` (`--cost`)."""
+    from pipeline.extract.ocr import LetterBox, PageReading, load_lexicon, spelled_for, take_second_letters
+
+    pages = [PageReading.from_json(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("cache/ocr/*/*.json"))]
+    for language in languages:
+        spelled, lexicon = spelled_for((language,)), load_lexicon((language,))
+        if spelled is None or not pages:
+            print(f"{language}: no spelling dictionary or no cached page")
+            continue
+        start, mended = time.process_time(), 0
+        for page in pages:
+            mended += len(take_second_letters([LetterBox(w.text, w.conf, w.right - w.left, w.size, w.second) for w in page.words],
+                                              lexicon, spelled))
+        seconds = time.process_time() - start
+        print(f"{language}: {len(pages)} pages, {seconds:.2f} s CPU, {1000 * seconds / len(pages):.1f} ms a page, {mended} words mended")
+
+
 def main(argv: list[str] | None = None) -> int:
     from pipeline.devkit.aftercache import with_second_letters
     from pipeline.extract.ocr import OcrSettings, read_page
@@ -100,7 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scans", default="150/1.0/70,150/0.7/80", help="dpi/blur/JPEG quality, comma-separated")
     parser.add_argument("--languages", default=",".join(PROSE))
     parser.add_argument("--show", action="store_true", help="print each word left wrong as well")
+    parser.add_argument("--cost", type=Path, help="a flag set's work folder: time the pass's step on its cached readings")
     args = parser.parse_args(argv)
+    if args.cost:
+        cost(args.cost, args.languages.split(","))
+        return 0
     totals = [0, 0, 0, 0]  # wrong before, wrong after, changed to the printed word, changed otherwise
     for setting in args.scans.split(","):
         dpi, blur, quality = setting.split("/")
