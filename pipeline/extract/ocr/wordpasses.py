@@ -24,6 +24,7 @@ from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.seenmarks import evidence_for, seen_marks_note, take_seen_marks
+from pipeline.extract.ocr.secondletters import Box, second_letters_note, take_second_letters
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
@@ -45,7 +46,7 @@ from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.unreadmarks import unread_marks
 from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, sets_no_word_spaces, unspaced_inputs, wide_glyph_height
-from pipeline.extract.ocr.words import Word, words_by_line
+from pipeline.extract.ocr.words import Word, line_sizes, words_by_line
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -396,6 +397,27 @@ def _seen_marks(work: PageWork) -> PageWork:
     if not changes:
         return work
     return replace(work, words=words, notes=work.notes + (seen_marks_note(changes),))
+
+
+@page_pass("second-letters", "1", Cost.CHEAP, when=_second_reader_read, inputs=_accent_inputs)
+def _second_letters(work: PageWork) -> PageWork:
+    """A word no dictionary knows, read unsurely, that the second reader read with a thin letter more, less or other, or
+    a blur-joined group apart (`Permetrna` → `Permetrina`, `Ilvermectina` → `Ivermectina`), takes that reading where
+    the box's width, measured against the page's own letters' widths, holds it at least as well; it stays unsure unless
+    a dictionary knows it (`secondletters`)."""
+    spelled = spelled_for(tuple(work.settings.languages))
+    assert spelled is not None
+    sizes = line_sizes(work.words)
+    boxes = [Box(w.text, w.conf if w.conf >= 0 else None, w.right - w.left, sizes.get(w.line), w.second) for w in work.words]
+    found = take_second_letters(boxes, work.lexicon, spelled)
+    if not found:
+        return work
+    words = list(work.words)
+    for mended in found:
+        word = words[mended.index]
+        words[mended.index] = replace(word, text=mended.text, unsure_mark=word.unsure_mark or not mended.known)
+    note = second_letters_note([(work.words[m.index].text, m.text) for m in found])
+    return replace(work, words=words, notes=work.notes + (note,))
 
 
 @page_pass("dashes", "1", Cost.CHEAP)
