@@ -30,9 +30,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from pipeline.diagnostics import Code, Diagnostic, diagnose
-from pipeline.extract.ocr.keycells import read_cells_free, read_label_cells
-from pipeline.extract.ocr.labels import script_label_shapes
+from pipeline.diagnostics import Code, diagnose
+from pipeline.extract.ocr.keycells import read_label_cells
 from pipeline.extract.ocr.panels import enclosed
 from pipeline.extract.ocr.ringneighbours import Stretch, read_stretches
 from pipeline.extract.ocr.segment import Region
@@ -159,7 +158,7 @@ def read_label_discs(
     languages: Sequence[str],
     dpi: int,
     omp_thread_limit: int | None,
-) -> tuple[list[Word], list[Diagnostic]]:
+) -> tuple[list[Word], list[str]]:
     """`words` with each label disc read as its label, opening its line in place of what was read in it
     (one Tesseract call for the page's discs, none for a page without), and a note on the labels
     that were not read but taken from their column's sequence."""
@@ -195,7 +194,6 @@ def read_label_discs(
         strip = Path(folder) / "label-discs.pgm"
         gap = round(text_height * scale)
         readings = read_label_cells(canvas, crops, labels, gap, languages, dpi, omp_thread_limit, strip)
-    readings = _read_unread_free(readings, canvas, crops, labels, languages, dpi, omp_thread_limit)
     filled = _by_column_sequence(discs, readings, labels, text_height)
     inferred = [filled[i][0] for i in sorted(filled) if filled[i][0] and not readings.get(i, ("", 0.0))[0]]
     notes = [diagnose(Code.OCR_INFERRED, count=len(inferred), labels=", ".join(inferred))] if inferred else []
@@ -228,34 +226,6 @@ def read_label_discs(
 
 
 _NUMBER = re.compile(r"^\d{2,}[.)]?$")
-# A disc's letter read with no whitelist, one under another (`keycells.read_cells_free`), is taken at least this sure:
-# Greek discs read so at 80-93 where the strip against the labels read them at 0 or not at all.
-FREE_MIN_CONF = 60.0
-
-
-def _read_unread_free(
-    readings: dict[int, tuple[str, float]], canvas: Image.Image, crops: list[tuple[int, int, int, int]], labels: Sequence[str],
-    languages: Sequence[str], dpi: int, omp_thread_limit: int | None,
-) -> dict[int, tuple[str, float]]:
-    """`readings` with each disc the strip left unread read once more on its own with no whitelist
-    (`keycells.read_cells_free`, the page's unread discs one under another): a label, or a look-alike of one in the
-    languages' data (`label_shapes`), read at least `FREE_MIN_CONF` sure is taken. Side by side in a strip against the
-    labels, Tesseract's Greek model read lone capitals as nothing, the more so the wider the strip's gaps (on a 240 dpi
-    scan of grey paper 22 of 40 discs, clearly inverted, came back empty); one under another without the whitelist it
-    read them at 80-93. A disc the strip read keeps its label, however unsure: without the whitelist the Turkish model
-    read a square's "5" as "3" at 69-93, where the strip had read every "5" right at confidence 0. No call where the
-    strip read every disc."""
-    unsure = [i for i in range(len(crops)) if not readings.get(i, ("", 0.0))[0]]
-    if not unsure:
-        return readings
-    lookalikes = script_label_shapes(languages)[1]
-    readable = {label: label for label in labels} | {seen: meant for seen, meant in lookalikes.items() if meant in labels}
-    free = read_cells_free(canvas, [crops[i] for i in unsure], readable, languages, dpi, omp_thread_limit)
-    result = dict(readings)
-    for at, (label, conf) in free.items():
-        if label and conf >= FREE_MIN_CONF:
-            result[unsure[at]] = (label, conf)
-    return result
 
 
 def _starts_in(word: Word, disc: Disc) -> bool:

@@ -53,7 +53,7 @@ def _label_marks(work: PageWork) -> PageWork:
     return replace(work, words=words, notes=work.notes + restored_marks_note(work.words, words, "option label(s)"))
 
 
-@page_pass("label-discs", "8", Cost.REGIONS, when=has_labels)  # 8: discs the strip left unread read once more without the whitelist, one under another; 7: no disc on the first glyph of a number of two or more digits (a grid's white "41" on its dark row); 6: a disc glued to a long first word found, a tall ghost over a column of discs dropped, a first word boxed on its disc kept where a second reading past the disc confirms it; 4: a strip that leaves most discs unread read again with the space allowed (Korean labels read at confidence 0 without it); 5: that re-read moved to `keycells.read_label_cells` (every label strip), a word read across a disc re-read past the disc's outline, a run of unread discs after a question's last label opens the next
+@page_pass("label-discs", "7", Cost.REGIONS, when=has_labels)  # 7: no disc on the first glyph of a number of two or more digits (a grid's white "41" on its dark row); 6: a disc glued to a long first word found, a tall ghost over a column of discs dropped, a first word boxed on its disc kept where a second reading past the disc confirms it; 4: a strip that leaves most discs unread read again with the space allowed (Korean labels read at confidence 0 without it); 5: that re-read moved to `keycells.read_label_cells` (every label strip), a word read across a disc re-read past the disc's outline, a run of unread discs after a question's last label opens the next
 def _label_discs(work: PageWork) -> PageWork:
     """Labels printed light on dark discs read as labels, unread discs filled from their column's sequence (`labeldiscs`).
 
