@@ -21,8 +21,9 @@ whose box holds its ink and has room for it (`ROOM_FOR_GLYPH`).
 A box with no room for another glyph holds no lost one: a short piece of wide glyphs inside it, read less surely than
 the word, is the word's own ink read a second time (`무언` at confidence 97 and a `므` of confidence 65 over its upper
 half, 17 px of the row's 40), not the next piece of it. `stacked_readings` drops such a piece, with a note, before any
-piece is joined, and a piece whose middle stands inside its left neighbour's box is never joined on by its pitch: it
-is not beside that word but over it. Nothing here names a script: Hangul, Han and kana alike, any wide glyph.
+piece is joined by its pitch. A piece inside a box may be the word's real glyph all the same (`탄` at confidence 0
+boxed two glyphs wide over a `다` read at 97): only the short, less sure one, with no room for it, is dropped. Nothing
+here names a script: Hangul, Han and kana alike, any wide glyph.
 """
 from __future__ import annotations
 
@@ -88,8 +89,7 @@ def join_wide_glyph_pieces(words: list[Word], unspaced: bool = False) -> list[Wo
     pieces = [w for w in words if w.text and (_wide(w.text[0]) or _wide(w.text[-1]))]
     follows: dict[int, Word] = {}  # id of a piece -> the piece of the same word right of it
     for left in pieces:
-        beside = [w for w in pieces if w is not left and same_row(left, w) and w.left > left.left and w.left < left.right + height
-                  and (w.left + w.right) / 2 >= left.right]  # a piece whose middle is inside `left`'s box stands over it
+        beside = [w for w in pieces if w is not left and same_row(left, w) and w.left > left.left and w.left < left.right + height]
         if beside:
             right = min(beside, key=lambda w: w.left)
             if _wide(left.text[-1]) and _wide(right.text[0]) and _pitch(left, right) < pitch * height:

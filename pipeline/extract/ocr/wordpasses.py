@@ -130,8 +130,7 @@ def _has_wide_glyphs(work: PageWork) -> bool:
     return wide_glyph_height(work.words) > 0
 
 
-# 2: a short piece stacked over a surer word's ink, in a box with no room for it, dropped as a second reading, and a piece
-# whose middle is inside its left neighbour's box never joined on
+# 2: a short piece stacked over a surer word's ink, in a box with no room for it, dropped as a second reading
 @page_pass("wide-glyph-gaps", "2", Cost.CHEAP, when=_has_wide_glyphs, inputs=unspaced_inputs)
 def _wide_glyph_gaps(work: PageWork) -> PageWork:
     """A short piece of wide glyphs stacked over a surer word's ink, whose box has no room for it, dropped as that ink read

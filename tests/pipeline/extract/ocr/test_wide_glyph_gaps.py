@@ -96,10 +96,15 @@ def test_a_short_piece_stacked_over_a_surer_word_with_no_room_is_that_words_ink_
     junk = Word("므", 65.0, 1658, 314, 1686, 331, (4, 1, 1))
     kept, dropped = stacked_readings([junk, host])
     assert kept == [host] and dropped == [(junk, host)]
-    assert [w.text for w in join_wide_glyph_pieces([junk, host])] == ["므", "무언"]  # over its box, not beside it
+    assert [w.text for w in join_wide_glyph_pieces([host, junk])] == ["무언므"]  # what its pitch alone made of it
 
 
 def test_a_stacked_piece_is_kept_where_the_box_has_room_or_the_piece_is_surer_or_full_height():
+    # ko-row's sheet at 200 dpi: `탄` read at confidence 0 in a box two glyphs wide, and its word's `다` read at 97 in a
+    # taller box inside it: the real glyph, joined on by its pitch (`탄다`).
+    tan, da = Word("탄", 0.0, 1526, 1776, 1603, 1817, (7, 4, 1)), Word("다", 97.0, 1572, 1772, 1608, 1834, (7, 4, 1))
+    assert stacked_readings([tan, da]) == ([tan, da], [])
+    assert [w.text for w in join_wide_glyph_pieces([tan, da])] == ["탄다"]
     room = Word("무언", 97.0, 1654, 312, 1760, 352, (4, 1, 2))  # 2.65 cells: room for a third glyph (`lost_glyph_ends`)
     host = Word("무언", 97.0, 1654, 312, 1729, 352, (4, 1, 2))
     junk = Word("므", 65.0, 1658, 314, 1686, 331, (4, 1, 1))
