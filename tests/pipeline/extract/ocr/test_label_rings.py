@@ -256,3 +256,27 @@ def test_a_questions_last_label_goes_to_the_ring_under_its_labels_not_to_the_nex
     # Both rings at the labels' edge: which is the label is not known, and both stay as read.
     rings[5] = Ring(1356, 63 * 5 + 20, 1399, 63 * 5 + 63)
     assert by_sequence(rings, read, CIRCLED) == read
+
+
+@needs_tesseract("kor")
+@needs_cjk_font
+def test_on_the_scripts_sets_korean_key_scan_a_number_boxed_over_its_ring_keeps_its_colon(tmp_path):
+    # ko-column's key as the `scripts` flag set scans it (200 dpi, blur 0.6, JPEG 80): `활달 10: ①` read `10:` boxed over
+    # the ring; cut to the share of its box left of the ring, it kept `10` and the key lost question 10's answer.
+    from pipeline.devkit import scriptscans
+    from pipeline.devkit.ocrcertainty import SCRIPT_SCAN
+    from pipeline.extract import ExtractOptions
+
+    family = next(f for f in scriptscans.TUNING if f.name == "ko-column")
+    vocabulary = scriptscans._vocabulary(family)
+    printed = scriptscans.printed_questions(family, vocabulary)
+    key = SCRIPT_SCAN.rasterise(scriptscans.key_pdf(tmp_path / "key.pdf", family, printed, vocabulary), tmp_path / "scan.pdf", seed=family.seed)
+    settings = ExtractOptions.from_spec(scriptscans.family_spec(family)).ocr
+    document = pdfium.PdfDocument(str(key))
+    try:
+        page = render_page(document, 0, settings.dpi)[0]
+    finally:
+        document.close()
+    read = [w.text for w in read_page(page, settings, page_number=1).words]
+    entries = [f"{q.number}:" for q in printed]
+    assert [entry for entry in entries if entry not in read] == []
