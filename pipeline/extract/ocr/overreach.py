@@ -9,11 +9,8 @@ the words either side of it are glued (`당산역 74 높이며` read `당산역�
 across words that are not its own.
 
 A box cannot hold the box of a later word of its own Tesseract line: where one does, the box ends at the
-last ink before the first such word (the word before it ends there, whatever its script). The later word's box may
-start a pixel or two inside its own first stroke (`맺으` boxed from 665 px, its ink from 664 on a blurred 200 dpi scan),
-so ink that runs on into that box is the later word's own, not the overreaching word's: the cut goes back over it to
-the white before it (at most `INK_RUN_BACK` of the row's height: a run longer than that is the first word's own ink
-touching the next, and the cut stays at the box). Nothing here knows a script, a language or a word; only boxes and ink.
+last ink before the first such word (the word before it ends there, whatever its script). Nothing here
+knows a script, a language or a word; only boxes and ink.
 """
 from __future__ import annotations
 
@@ -22,8 +19,6 @@ from dataclasses import replace
 import numpy as np
 
 from pipeline.extract.ocr.words import Word, words_by_line
-
-INK_RUN_BACK = 0.5  # of the row's height: how far ink running on into the later word's box is followed back as its own
 
 
 def clip_overreaching(words: list[Word], ink: np.ndarray | None) -> tuple[list[Word], int]:
@@ -44,18 +39,10 @@ def clip_overreaching(words: list[Word], ink: np.ndarray | None) -> tuple[list[W
 
 
 def _last_ink(ink: np.ndarray, word: Word, stop: int) -> int:
-    """One past the last column of ink in `word`'s rows from its left edge to `stop`, before the run of ink that runs on
-    into the later word's box at `stop` (`INK_RUN_BACK`); `stop` where there is none."""
-    left = max(0, word.left)
-    band = np.asarray(ink[max(0, word.top):max(0, word.bottom), left:max(0, stop) + 1])
-    inked = band.any(axis=0) if band.size else np.zeros(0, dtype=bool)
-    end = max(0, stop - left)  # the columns before `stop`; inked[end], where there, is the later box's first column
-    if end < inked.size and inked[end]:
-        white = np.flatnonzero(~inked[:end])
-        if white.size and end - int(white[-1]) - 1 <= INK_RUN_BACK * (word.bottom - word.top):
-            end = int(white[-1])  # the ink running on into the later box is its word's own first stroke
-    columns = np.flatnonzero(inked[:end])
-    return left + int(columns[-1]) + 1 if columns.size else stop
+    """One past the last column of ink in `word`'s rows from its left edge to `stop`; `stop` where there is none."""
+    band = np.asarray(ink[max(0, word.top):max(0, word.bottom), max(0, word.left):max(0, stop)])
+    columns = np.flatnonzero(band.any(axis=0)) if band.size else np.zeros(0, dtype=int)
+    return max(0, word.left) + int(columns[-1]) + 1 if columns.size else stop
 
 
-__all__ = ["INK_RUN_BACK", "clip_overreaching"]
+__all__ = ["clip_overreaching"]

@@ -112,7 +112,7 @@ def _companion_words(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("box-overreach", "2", Cost.CHEAP)  # 2: ink running on into the later word's box left to that word
+@page_pass("box-overreach", "1", Cost.CHEAP)
 def _box_overreach(work: PageWork) -> PageWork:
     """A word's box holding the box of a later word of its line cut back to its own ink before that word (`overreach`)."""
     words, count = clip_overreaching(work.words, work.ink)
