@@ -63,10 +63,6 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
     count = len(word.text)
     parts = []
     before = round(count * max(0, ring.left - word.left) / max(1, word.right - word.left))
-    if not any(unicodedata.east_asian_width(ch) in "WF" for ch in word.text):
-        # A box over the ring too shares its width with the ring: glyphs that stand apart before it count by their ink
-        # (`10:` boxed over its ring: a share of the box left two characters, the ink three, the colon's its own).
-        before = max(before, min(count, _glyphs_before(word, ring, ink, others)))
     if before:
         parts.append(replace(word, text=word.text[:before], right=ring.left))
     runs = _ink_runs_past(word, ring, ink, others)
@@ -94,20 +90,6 @@ def _outside(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[
     if after > 0:
         parts.append(replace(word, text=word.text[count - after:], left=start))
     return parts
-
-
-def _glyphs_before(word: Word, ring: Ring, ink: np.ndarray | None, others: list[tuple[int, int]]) -> int:
-    """Runs of ink in `word`'s box left of the ring and in no other word's box (`others`): glyphs standing apart, one a
-    run; 0 where the box reaches less than a narrow glyph (`NARROW_GLYPH` ring widths) left of the ring (the ring's own
-    outline, bled) or the page's ink is not at hand."""
-    height = ring.bottom - ring.top
-    if ink is None or ring.left - word.left < NARROW_GLYPH * height:
-        return 0
-    left = max(0, word.left)
-    columns = np.asarray(np.asarray(ink[max(0, word.top):word.bottom, left:ring.left]).any(axis=0), dtype=bool)
-    for first, last in others:
-        columns[max(0, first - left):max(0, last - left)] = False
-    return int(np.count_nonzero(np.diff(np.concatenate(([False], columns)).astype(np.int8)) == 1))
 
 
 def _fitting(text: str, span: int, height: int) -> int:

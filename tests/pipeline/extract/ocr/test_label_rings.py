@@ -109,28 +109,6 @@ def test_a_word_read_across_a_ring_keeps_what_is_printed_past_it():
     assert _outside(Word("(5)", 90.0, 0, 10, 85, 50, (1, 1, 1)), ring, ink, [(58, 90)]) == []
 
 
-def test_a_number_boxed_over_its_ring_keeps_every_glyph_its_ink_shows_before_the_ring():
-    # ko-column's key as the `scripts` set scans it: `활달 10: ①` read `10:` boxed 327–441 px over the ring at 397–442;
-    # a share of the box by its width kept `10` (the ring's width counted as text) and the key rule needs the colon.
-    import numpy as np
-
-    from pipeline.extract.ocr.labelrings import Ring
-    from pipeline.extract.ocr.ringplacing import _outside
-    from pipeline.extract.ocr.words import Word
-
-    ring = Ring(397, 1039, 442, 1084)
-    ink = np.zeros((1200, 600), dtype=bool)
-    ink[1048:1076, 330:345] = ink[1048:1076, 352:372] = True  # `1`, `0`
-    ink[1055:1060, 381:386] = ink[1068:1073, 381:386] = True  # `:`
-    ink[1040:1083, 397:442] = True  # the ring
-    word = Word("10:", 96.0, 327, 1040, 441, 1083, (2, 1, 10))
-    assert [w.text for w in _outside(word, ring, ink, [])] == ["10:"]
-    # Two glyphs' ink before the ring keeps two, as the share did; no ink to go by: the share alone.
-    ink[1055:1073, 381:386] = False
-    assert [w.text for w in _outside(word, ring, ink, [])] == ["10"]
-    assert [w.text for w in _outside(word, ring, None, [])] == ["10"]
-
-
 def test_a_latin_word_glued_to_its_ring_keeps_its_first_letters_however_its_letters_touch():
     # Issue 27: `①zielonej` printed without a space, read as one word `©zielonej`; its letters touch in
     # the scan, so the ink past the ring holds fewer runs than letters. Counting a character per run cut
@@ -256,27 +234,3 @@ def test_a_questions_last_label_goes_to_the_ring_under_its_labels_not_to_the_nex
     # Both rings at the labels' edge: which is the label is not known, and both stay as read.
     rings[5] = Ring(1356, 63 * 5 + 20, 1399, 63 * 5 + 63)
     assert by_sequence(rings, read, CIRCLED) == read
-
-
-@needs_tesseract("kor")
-@needs_cjk_font
-def test_on_the_scripts_sets_korean_key_scan_a_number_boxed_over_its_ring_keeps_its_colon(tmp_path):
-    # ko-column's key as the `scripts` flag set scans it (200 dpi, blur 0.6, JPEG 80): `활달 10: ①` read `10:` boxed over
-    # the ring; cut to the share of its box left of the ring, it kept `10` and the key lost question 10's answer.
-    from pipeline.devkit import scriptscans
-    from pipeline.devkit.ocrcertainty import SCRIPT_SCAN
-    from pipeline.extract import ExtractOptions
-
-    family = next(f for f in scriptscans.TUNING if f.name == "ko-column")
-    vocabulary = scriptscans._vocabulary(family)
-    printed = scriptscans.printed_questions(family, vocabulary)
-    key = SCRIPT_SCAN.rasterise(scriptscans.key_pdf(tmp_path / "key.pdf", family, printed, vocabulary), tmp_path / "scan.pdf", seed=family.seed)
-    settings = ExtractOptions.from_spec(scriptscans.family_spec(family)).ocr
-    document = pdfium.PdfDocument(str(key))
-    try:
-        page = render_page(document, 0, settings.dpi)[0]
-    finally:
-        document.close()
-    read = [w.text for w in read_page(page, settings, page_number=1).words]
-    entries = [f"{q.number}:" for q in printed]
-    assert [entry for entry in entries if entry not in read] == []
