@@ -17,6 +17,13 @@ In a script set solid (language data `word_spaces: false`) Tesseract also reads 
 and in a box taller than its row (`利根` and a `川` of confidence 45 over 1.7 row heights, its ink inside the box of
 `利根`, which is three glyphs wide): `noise` would drop it as a pictogram. `lost_glyph_ends` gives it back to the word
 whose box holds its ink and has room for it (`ROOM_FOR_GLYPH`).
+
+A box with no room for another glyph holds no lost one: a short piece of wide glyphs inside it, read less surely than
+the word, is the word's own ink read a second time (`무언` at confidence 97 and a `므` of confidence 65 over its upper
+half, 17 px of the row's 40), not the next piece of it. `stacked_readings` drops such a piece, with a note, before any
+piece is joined by its pitch. A piece inside a box may be the word's real glyph all the same (`탄` at confidence 0
+boxed two glyphs wide over a `다` read at 97): only the short, less sure one, with no room for it, is dropped. Nothing
+here names a script: Hangul, Han and kana alike, any wide glyph.
 """
 from __future__ import annotations
 
@@ -44,6 +51,7 @@ ROOM_FOR_GLYPH = 0.6
 LOST_GLYPHS = 2  # a word of this many wide glyphs at most is a piece that may have been read apart
 # Digits set full-width (`７１０年`) stand a glyph's cell apart, as wide glyphs do (about 1.1 wide-glyph heights from
 # middle to middle); plain digits half that (0.55 em, about 0.6 heights). Tesseract reads both as plain digits.
+STACKED_HEIGHT = 0.7  # a piece this share of its word's row height at most, inside the word's box, is a second reading
 FULL_WIDTH_PITCH = 0.85  # wide-glyph heights from one digit's middle to the next's, at least, for full-width digits
 _TO_FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 
@@ -125,6 +133,37 @@ def lost_glyph_ends(words: list[Word]) -> list[Word]:
                                       right=max(host.right, piece.right))
         gone.add(id(piece))
     return [taken.get(id(w), w) for w in words if id(w) not in gone]
+
+
+def stacked_readings(words: list[Word]) -> tuple[list[Word], list[tuple[Word, Word]]]:
+    """`words` less each piece of at most `LOST_GLYPHS` wide glyphs whose middle stands inside the box of a word of wide
+    glyphs read more surely, no more than `STACKED_HEIGHT` of that word's height, where the word's box has no room for
+    the piece's glyphs (`ROOM_FOR_GLYPH`, as `lost_glyph_ends` measures room): the word's ink read a second time. With
+    the dropped pieces, each beside the word it stood over (for the page's notes)."""
+    pieces = [w for w in words if 0 < len(w.text) <= LOST_GLYPHS and all(_wide(ch) for ch in w.text)]
+    dropped: list[tuple[Word, Word]] = []
+    gone: set[int] = set()
+    for piece in pieces:
+        x, y = (piece.left + piece.right) / 2, (piece.top + piece.bottom) / 2
+        for host in words:
+            height = host.bottom - host.top
+            if (host is piece or id(host) in gone or not host.text or not (_wide(host.text[0]) and _wide(host.text[-1]))
+                    or not (host.left <= x <= host.right and host.top <= y <= host.bottom) or height <= 0
+                    or piece.bottom - piece.top > STACKED_HEIGHT * height or piece.conf >= host.conf):
+                continue
+            if (host.right - host.left) / height < len(host.text) + len(piece.text) - 1 + ROOM_FOR_GLYPH:
+                dropped.append((piece, host))
+                gone.add(id(piece))
+                break
+    return [w for w in words if id(w) not in gone], dropped
+
+
+def stacked_note(dropped: list[tuple[Word, Word]]) -> tuple[str, ...]:
+    """The page's note of the pieces `stacked_readings` dropped (none: no note)."""
+    if not dropped:
+        return ()
+    return (f"wide glyphs read twice: {len(dropped)} short piece(s) over a surer word's ink dropped ("
+            + ", ".join(f"'{piece.text}' over '{host.text}'" for piece, host in dropped) + ")",)
 
 
 def full_width_digits(words: list[Word], ink: np.ndarray) -> list[Word]:

@@ -45,7 +45,9 @@ from pipeline.extract.ocr.spelling import (
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.tablecells import held_apart
 from pipeline.extract.ocr.unreadmarks import unread_marks
-from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, sets_no_word_spaces, unspaced_inputs, wide_glyph_height
+from pipeline.extract.ocr.widegaps import (
+    full_width_digits, join_wide_glyph_pieces, sets_no_word_spaces, stacked_note, stacked_readings, unspaced_inputs, wide_glyph_height,
+)
 from pipeline.extract.ocr.words import Word, line_sizes, words_by_line
 
 
@@ -129,14 +131,17 @@ def _has_wide_glyphs(work: PageWork) -> bool:
     return wide_glyph_height(work.words) > 0
 
 
-@page_pass("wide-glyph-gaps", "1", Cost.CHEAP, when=_has_wide_glyphs, inputs=unspaced_inputs)
+# 2: a short piece stacked over a surer word's ink, in a box with no room for it, dropped as a second reading
+@page_pass("wide-glyph-gaps", "2", Cost.CHEAP, when=_has_wide_glyphs, inputs=unspaced_inputs)
 def _wide_glyph_gaps(work: PageWork) -> PageWork:
-    """Pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space; in a
+    """A short piece of wide glyphs stacked over a surer word's ink, whose box has no room for it, dropped as that ink read
+    twice (`무언` and a `므` over its upper half); pieces of one word of wide glyphs (Korean syllables read apart) joined where their glyphs' pitch leaves no word space; in a
     script without word spaces (Japanese, Chinese) any pieces a glyph's gap does not part, digits standing a glyph's cell
     apart written full-width first (`７１０年` read `710` `年`; `widegaps`)."""
     unspaced = sets_no_word_spaces(work.settings.languages)
-    words = full_width_digits(work.words, work.ink) if unspaced and work.ink is not None else work.words
-    return replace(work, words=join_wide_glyph_pieces(words, unspaced))
+    words, dropped = stacked_readings(work.words)
+    words = full_width_digits(words, work.ink) if unspaced and work.ink is not None else words
+    return replace(work, words=join_wide_glyph_pieces(words, unspaced), notes=work.notes + stacked_note(dropped))
 
 
 @page_pass("question-numbers", "3", Cost.CHEAP)  # 3: a number mended between the numbers above and below read as one less and one more is anchored (`numbering.anchored_mends`): confidence kept, note info; 2: a number taken from look-alikes or the sequence is inferred (read unsure, a note names it); lost dots counted in an info note

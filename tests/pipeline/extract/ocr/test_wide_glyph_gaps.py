@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, lost_glyph_ends
+from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, lost_glyph_ends, stacked_readings
+from pipeline.devkit.sample.pdfgen import cjk_font
 from pipeline.extract.ocr.words import Word
+from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
 def _word(text: str, left: int, right: int, line: tuple[int, int, int] = (1, 1, 1), top: int = 100) -> Word:
@@ -87,12 +89,36 @@ def test_a_box_holding_another_word_has_no_room_for_a_glyph():
     assert lost_glyph_ends([host, digit, lost]) == [host, digit, lost]
 
 
+def test_a_short_piece_stacked_over_a_surer_word_with_no_room_is_that_words_ink_read_twice():
+    # The `scripts` set's Korean grid at 200 dpi: `무언` (97) boxed 75 px over a 40 px row, and a `므` (65) read again
+    # over its upper half, 17 px tall, on a Tesseract line of its own: joined by its pitch, it read `무언므`.
+    host = Word("무언", 97.0, 1654, 312, 1729, 352, (4, 1, 2))
+    junk = Word("므", 65.0, 1658, 314, 1686, 331, (4, 1, 1))
+    kept, dropped = stacked_readings([junk, host])
+    assert kept == [host] and dropped == [(junk, host)]
+    assert [w.text for w in join_wide_glyph_pieces([host, junk])] == ["무언므"]  # what its pitch alone made of it
+
+
+def test_a_stacked_piece_is_kept_where_the_box_has_room_or_the_piece_is_surer_or_full_height():
+    # ko-row's sheet at 200 dpi: `탄` read at confidence 0 in a box two glyphs wide, and its word's `다` read at 97 in a
+    # taller box inside it: the real glyph, joined on by its pitch (`탄다`).
+    tan, da = Word("탄", 0.0, 1526, 1776, 1603, 1817, (7, 4, 1)), Word("다", 97.0, 1572, 1772, 1608, 1834, (7, 4, 1))
+    assert stacked_readings([tan, da]) == ([tan, da], [])
+    assert [w.text for w in join_wide_glyph_pieces([tan, da])] == ["탄다"]
+    room = Word("무언", 97.0, 1654, 312, 1760, 352, (4, 1, 2))  # 2.65 cells: room for a third glyph (`lost_glyph_ends`)
+    host = Word("무언", 97.0, 1654, 312, 1729, 352, (4, 1, 2))
+    junk = Word("므", 65.0, 1658, 314, 1686, 331, (4, 1, 1))
+    surer = Word("므", 98.0, 1658, 314, 1686, 331, (4, 1, 1))
+    tall = Word("므", 65.0, 1658, 312, 1686, 350, (4, 1, 1))
+    latin = Word("word", 97.0, 1654, 312, 1729, 352, (4, 1, 2))
+    for words in ([junk, room], [surer, host], [tall, host], [junk, latin]):
+        assert stacked_readings(words) == (words, [])
+
+
 def _drawn(pieces: list[str], dpi: int, blur: float) -> tuple[np.ndarray, list[Word]]:
     """`pieces` drawn solid in Noto Sans CJK JP at 10.5 pt, scanned at `dpi` with `blur` and rendered at 300 dpi; each
     piece a word boxed on its ink, as Tesseract reads `７１０年` (`710`, `年`)."""
     from PIL import Image, ImageDraw, ImageFilter, ImageFont
-
-    from pipeline.devkit.sample.pdfgen import cjk_font
 
     path = cjk_font()
     if path is None:
@@ -126,3 +152,32 @@ def test_a_box_reaching_over_its_neighbours_takes_none_of_them():
     pieces = [Word("は", 50.0, 338, 1806, 362, 1840, (1, 1, 2)), Word("行わ", 50.0, 366, 1806, 420, 1840, (1, 1, 2))]
     assert lost_glyph_ends([host, *pieces]) == [host, *pieces]
     assert lost_glyph_ends([host, pieces[0]]) == [host, pieces[0]]  # alone: room for five more glyphs, not one
+
+
+@needs_tesseract("kor")
+@pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (fonts-noto-cjk) not installed")
+def test_on_the_scripts_sets_korean_grid_scan_a_syllable_read_twice_is_not_joined_on(tmp_path):
+    # ko-grid's sheet as the `scripts` flag set scans it (200 dpi, blur 0.6, JPEG 80): question 1's option ③ `무언` was
+    # read whole and a `므` again over its upper half; joined by its pitch, the option read `무언므`.
+    import pypdfium2 as pdfium
+
+    from pipeline.devkit import scriptscans
+    from pipeline.devkit.ocrcertainty import SCRIPT_SCAN
+    from pipeline.extract import ExtractOptions
+    from pipeline.extract.ocr import read_page
+    from pipeline.extract.ocr.engine import render_page
+
+    family = next(f for f in scriptscans.CHECKING if f.name == "ko-grid")
+    printed = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
+    assert "무언" in printed[0].options
+    scan = SCRIPT_SCAN.rasterise(scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed), tmp_path / "scan.pdf", seed=family.seed)
+    settings = ExtractOptions.from_spec(scriptscans.family_spec(family)).ocr
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        page = render_page(document, 0, settings.dpi)[0]
+    finally:
+        document.close()
+    reading = read_page(page, settings, page_number=1)
+    read = [w.text for w in reading.words]
+    assert "무언" in read and not any(text.startswith("무언") and text != "무언" for text in read)
+    assert any("'므' over '무언'" in note for note in reading.notes)
