@@ -31,7 +31,7 @@ from pipeline.extract.ocr import (
     OcrSettings,
     PageReading,
     load_lexicon,
-    second_letters_note,
+    mend_words,
     seen_marks,
     seen_marks_evidence,
     seen_marks_note,
@@ -69,11 +69,7 @@ def with_second_letters(reading: PageReading, settings: OcrSettings) -> PageRead
     found = take_second_letters(boxes, load_lexicon(tuple(settings.languages)), spelled)
     if not found:
         return reading
-    words = list(reading.words)
-    for mended in found:
-        word = words[mended.index]
-        words[mended.index] = replace(word, text=mended.text, unsure_mark=word.unsure_mark or not mended.known)
-    note = second_letters_note([(reading.words[m.index].text, m.text) for m in found])
+    words, note = mend_words(reading.words, found)
     return replace(reading, words=tuple(words), notes=reading.notes + (note,))
 
 

@@ -71,7 +71,7 @@ from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexic
 from pipeline.extract.ocr.certainty import CertaintyPolicy, spelled_for, unsure_reason
 from pipeline.extract.ocr.confusions import known_candidate as confused_letters_candidate
 from pipeline.extract.ocr.seenmarks import evidence_for as seen_marks_evidence, seen_marks, seen_marks_note
-from pipeline.extract.ocr.secondletters import Box as LetterBox, second_letters_note, take_second_letters
+from pipeline.extract.ocr.secondletters import Box as LetterBox, mend_words, take_second_letters
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
@@ -100,5 +100,5 @@ __all__ = [
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
     "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "Softness", "measure_softness", "sharpening",
     "is_sign_candidate", "Word", "words_by_line", "confused_letters_candidate", "seen_marks_evidence", "seen_marks", "seen_marks_note",
-    "LetterBox", "second_letters_note", "take_second_letters",
+    "LetterBox", "mend_words", "take_second_letters",
 ]

@@ -32,11 +32,24 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
+
+
+
+class _Word(Protocol):
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def unsure_mark(self) -> Any: ...
+
+
+WordT = TypeVar("WordT", bound=_Word)
 
 MIN_LETTERS = 4
 UNSURE_BELOW = 80.0  # Tesseract's confidence from which its reading stands (the second reader's own `UNSURE_BELOW`)
@@ -232,6 +245,13 @@ def take_second_letters(boxes: Sequence[Box], lexicon: Lexicon | None, spelled: 
     return found
 
 
-def second_letters_note(changes: Sequence[tuple[str, str]]) -> str:
+def mend_words(words: Sequence[WordT], found: Sequence[Mended]) -> tuple[list[WordT], str]:
+    """`words` (a page's, in order: any dataclass with `text` and `unsure_mark`) with each of `found` read as the second
+    reader read it, unsure unless a dictionary knows it, and the page note that says so."""
+    mended = list(words)
+    for one in found:
+        word = mended[one.index]
+        mended[one.index] = replace(word, text=one.text, unsure_mark=word.unsure_mark or not one.known)  # type: ignore[type-var]  # any dataclass word; the Protocol cannot say "dataclass"
+    changes = [(words[one.index].text, one.text) for one in found]
     shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
-    return f"second letters: {len(changes)} word(s) no dictionary knows took the thin letters the second reader saw ({shown})"
+    return mended, f"second letters: {len(changes)} word(s) no dictionary knows took the thin letters the second reader saw ({shown})"

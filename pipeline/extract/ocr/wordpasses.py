@@ -24,7 +24,7 @@ from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.seenmarks import evidence_for, seen_marks_note, take_seen_marks
-from pipeline.extract.ocr.secondletters import Box, second_letters_note, take_second_letters
+from pipeline.extract.ocr.secondletters import Box, mend_words, take_second_letters
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
@@ -417,11 +417,7 @@ def _second_letters(work: PageWork) -> PageWork:
     found = take_second_letters(boxes, work.lexicon, spelled)
     if not found:
         return work
-    words = list(work.words)
-    for mended in found:
-        word = words[mended.index]
-        words[mended.index] = replace(word, text=mended.text, unsure_mark=word.unsure_mark or not mended.known)
-    note = second_letters_note([(work.words[m.index].text, m.text) for m in found])
+    words, note = mend_words(work.words, found)
     return replace(work, words=words, notes=work.notes + (note,))
 
 
