@@ -47,8 +47,9 @@ from pipeline.infra import per_file, timed
 # glyphs without a Unicode map on text pages are read by OCR in place (`patches`), lines marked `ocr`.
 # +37: a copyright sign with a mark after it ("©)") is no "(C)" (it read "(C) )"): its column names the label.
 # +38: an OCR'd word of marks alone flatter than its line (a blank's `_`) is laid out at its line's height
-# (`page.laid_out_rows`): it stays in its line instead of opening one of its own.
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+38/{READING_VERSION}"
+# (`page.laid_out_rows`): it stays in its line instead of opening one of its own. +39: a short line a body
+# line's paragraph runs on into is no margin note, however small its ink measures (`_ends_a_paragraph`).
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+39/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -337,10 +338,29 @@ def _is_margin_note(line: Line, page: Page, body_size: float) -> bool:
     left edge measured 11.3 against a body of 12)."""
     in_side = line.x1 < page.width * 0.1 or line.x0 > page.width * 0.9
     tolerance = max(0.5, OCR_SIZE_TOLERANCE * body_size) if page.method is PageMethod.OCR else 0.5
-    return in_side and (line.font_size or 0) < body_size - tolerance
+    return in_side and (line.font_size or 0) < body_size - tolerance and not _ends_a_paragraph(line, page, body_size, tolerance)
 
 
 LABEL_TEXT_WITHIN = 6.0  # font sizes between a lone label and the text it opens (a tab stop)
+PARAGRAPH_GAP = 0.6  # of the body size: at most this white between a paragraph's line and the next
+PARAGRAPH_INDENT = 0.5  # of the body size: lines of one paragraph start this close to one another
+
+
+def _ends_a_paragraph(line: Line, page: Page, body_size: float, tolerance: float) -> bool:
+    """A short line of words that a body line's paragraph runs on into: the body line just above it, no more than a
+    line's white away, starts where it starts. On a page whose text column starts inside the side band (a scan's
+    narrow margins) a stem's last word on a line of its own (`são` under `… esses órgãos`) stands wholly in the band
+    and, measured by its ink (no ascender), small: it is the paragraph's end, not a margin note. A score box or a side
+    tab stands beside the column, never under one of its lines at its left edge."""
+    if not any(ch.isalpha() for ch in line.text):
+        return False
+    for above in page.lines:
+        if above is line or above.font_size is None or abs(above.font_size - body_size) > tolerance:
+            continue
+        if abs(above.x0 - line.x0) <= PARAGRAPH_INDENT * body_size and above.x1 - above.x0 > line.x1 - line.x0 \
+                and 0 <= line.top - above.bottom <= PARAGRAPH_GAP * body_size:
+            return True
+    return False
 
 
 def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> bool:

@@ -318,3 +318,20 @@ def test_a_justified_line_stays_one_line_across_its_wide_spaces_on_the_text_laye
     scan = rasterize_pdf(source, tmp_path / "scan.pdf", dpi=200, noise=0.02, blur=0.4, seed=1)
     read = _texts(extract_document(scan, SHA, options))
     assert len(read) == 8 and any(line.startswith("de imóveis") and line.endswith("por") for line in read), read
+
+
+def test_a_stems_last_word_on_a_line_of_its_own_is_no_margin_note():
+    """A scanned two-column booklet whose column starts inside the side band (31.7 pt on a 595 pt page) ends a stem
+    with `são` alone on its line: wholly in the band and, measured by its ink (no ascender), small print. It was
+    dropped as a margin note, and the question lost its last word without a word said (Revalida 2023, question 60 at
+    300 dpi). A score box beside the column and small print apart from any paragraph still go."""
+    body = [Line(f"Com relação ao caráter decisório e à composição proporcional, linha {i}", 31.7, 100 + 11.3 * i, 285.5,
+                 108.8 + 11.3 * i, font_size=10.9) for i in range(8)]
+    last_word = Line("são", 31.7, 190.6, 45.3, 197.6, font_size=8.0)  # 2.4 pt under the paragraph's last line
+    score_box = Line("1", 8.0, 150.0, 14.0, 158.0, font_size=8.0)  # beside the column, not under it
+    apart = Line("pkt", 31.7, 230.0, 45.0, 237.0, font_size=8.0)  # a line's white and more under any body line
+    page = _ocr_page([*body, last_word, score_box, apart])
+    clean_pages([page], ExtractOptions())
+    kept = [line.text for line in page.lines]
+    assert "são" in kept
+    assert "1" not in kept and "pkt" not in kept
