@@ -3,7 +3,6 @@ character what the ctypes calls give it, and a page the same glyphs; a process r
 them from its first page, without loading numba (whose loops still wait until they repay their load)."""
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
@@ -12,6 +11,7 @@ import pytest
 
 from pipeline.extract import ExtractOptions, charloop, extract_document, pagechars, pdfiumtext
 
+from .loopspies import spy_on_loops
 from .test_char_loop import _glyphs, _marked_sheet, _same, _sheet
 
 
@@ -61,19 +61,7 @@ def test_a_page_read_through_the_ir_loops_has_the_glyphs_the_ctypes_calls_read(t
 def test_a_short_run_reads_its_characters_through_the_ir_loops_without_numba(tmp_path, monkeypatch, loops):
     """Below `COMPILED_AFTER_CHARACTERS` numba's loops are not loaded (they would cost the run more than they
     save), yet every character is read in a compiled loop: the llvmlite ones, from the first page."""
-    calls: list[str] = []
-
-    def counted(name):
-        function = getattr(loops, name)
-        return lambda *args: (calls.append(name), function(*args))[1]
-
-    spy = dataclasses.replace(loops, **{name: counted(name) for name in ("map_errors", "loose_boxes", "font_weights")})
-    asked = []
-    monkeypatch.setattr(charloop, "char_loops", lambda: spy)
-    monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
-    monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
-    for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files", "repaid"):
-        monkeypatch.setattr(pagechars._Characters, name, 0)
+    calls, asked = spy_on_loops(monkeypatch, loops, ("map_errors", "loose_boxes", "font_weights"))
     path = _sheet(tmp_path / "scripts.pdf")
     lines = [line.text for page in extract_document(path, "0" * 64, ExtractOptions()).pages for line in page.lines]
     assert asked == [] and "C) Türkçe ığüşöç" in lines

@@ -3,7 +3,6 @@ the marker search's path walk) find what the ctypes walks and numba's loops find
 `COMPILED_AFTER_CHARACTERS` (or plans to) walks its pages through them without ever loading numba."""
 from __future__ import annotations
 
-import dataclasses
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -11,6 +10,7 @@ import pytest
 
 from pipeline.extract import ExtractOptions, charloop, extract_document, inked, pagechars
 
+from .loopspies import spy_on_loops
 from .test_char_loop import _marked_sheet, _sheet
 from .test_ink_walk import pages  # noqa: F401 - the fixture: a drawn key, a crowded page, forms one to three deep
 
@@ -79,19 +79,7 @@ def test_a_long_run_walks_its_pages_without_ever_loading_numba(tmp_path, monkeyp
     """Past `COMPILED_AFTER_CHARACTERS` read, or with a plan of files that forecasts as many, a process whose llvmlite
     loops built reads characters and walks pages through them: numba's reader is never asked for (its load, 0.7-1.0
     CPU s, fell inside a corpus run's drawn-text check); every walk goes through the IR loops."""
-    asked: list[bool] = []
-    calls: list[str] = []
-
-    def counted(name):
-        function = getattr(loops, name)
-        return lambda *args: (calls.append(name), function(*args))[1]
-
-    spy = dataclasses.replace(loops, ink_objects=counted("ink_objects"), path_fills=counted("path_fills"))
-    monkeypatch.setattr(charloop, "char_loops", lambda: spy)
-    monkeypatch.setattr(charloop, "compiled_reader", lambda: asked.append(True))
-    monkeypatch.delenv(charloop.ENV_SWITCH, raising=False)
-    for name in ("read", "files_left", "files_read", "read_at_plan", "read_in_files", "repaid"):
-        monkeypatch.setattr(pagechars._Characters, name, 0)
+    calls, asked = spy_on_loops(monkeypatch, loops, ("ink_objects", "path_fills"))
     path = _marked_sheet(tmp_path / "marked.pdf")
     if plan:
         pagechars.plan_files(10 ** 6)

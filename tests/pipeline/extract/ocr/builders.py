@@ -91,6 +91,45 @@ def needs_tesseract(*languages: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(not present, reason=f"Tesseract with {'+'.join(languages)} data not installed (make setup)")
 
 
+needs_readers = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
+
+
+def require_second_reader(language: str) -> None:
+    """Skip unless RapidOCR, Tesseract's data and a spelling dictionary for `language` are installed: the second
+    reader's tests read a real scan with both engines and choose by the dictionary."""
+    from pipeline.extract.ocr.secondread import readiness
+
+    pytest.importorskip("rapidocr")
+    if language not in installed_languages() or readiness((language,))[0] is None:
+        pytest.skip(f"no Tesseract data or spelling dictionary for {language}")
+
+
+def scanned_line(folder: Path, text: str, *, size: float, dpi: int, blur: float, jpeg: int):
+    """One line of `text` printed at `size` pt, scanned soft (`dpi`, `blur`, JPEG `jpeg`, light noise) and rendered
+    at the scan's dpi as OCR renders it: the RGB image."""
+    pdf = build_pdf(folder / "line.pdf", [PageSpec([TextBox(text, 20, 30, 180, size=size)])])
+    return first_page(rasterize_pdf(pdf, folder / "scan.pdf", dpi=dpi, blur=blur, noise=0.01, jpeg_quality=jpeg, seed=dpi + round(size)), dpi)
+
+
+def printed_grey(pdf: Path, folder: Path, dpi: int):
+    """The first page of `pdf` as a clean print scanned grey at `dpi` (poppler's `pdftoppm`, no blur, no noise): a PIL
+    image in mode `L`, for tests that damage a known-good page themselves."""
+    from PIL import Image
+
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile", str(pdf), str(folder / "page")], check=True)
+    return Image.open(folder / "page.png").convert("L")
+
+
+def first_page(scan: Path, dpi: int):
+    """The first page of the PDF `scan` rendered at `dpi` as OCR renders it: the RGB image."""
+    import pypdfium2 as pdfium
+
+    from pipeline.extract.ocr.engine import render_page
+
+    with pdfium.PdfDocument(str(scan)) as document:
+        return render_page(document, 0, dpi)[0]
+
+
 def tessdata_with_only(folder: Path, *languages: str) -> Path:
     """A tessdata folder in `folder` holding only `languages` (and Tesseract's output configs), linked
     from the installed one: point $TESSDATA_PREFIX at it to run without the rest (e.g. without `osd`)."""

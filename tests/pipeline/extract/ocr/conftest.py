@@ -5,7 +5,15 @@ import pypdfium2 as pdfium
 import pytest
 
 from pipeline.extract.ocr import render_page
-from tests.pipeline.extract.ocr.builders import POLISH_OPTIONS, POLISH_PASSAGE, POLISH_STEM, build, colour_scan, question_page
+from tests.pipeline.extract.ocr.builders import (
+    POLISH_OPTIONS,
+    POLISH_PASSAGE,
+    POLISH_STEM,
+    build,
+    colour_scan,
+    question_page,
+    require_second_reader,
+)
 
 RENDER_DPI = 300
 
@@ -22,3 +30,9 @@ def polish_question_scan(tmp_path_factory):
         return render_page(document, 0, RENDER_DPI)
     finally:
         document.close()
+
+
+@pytest.fixture()
+def spanish() -> None:
+    """Skip unless the second reader can read Spanish (RapidOCR, Tesseract's data, a dictionary)."""
+    require_second_reader("spa")

@@ -5,16 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import cjk_font, rasterize_pdf
 from pipeline.extract.ocr import read_page
-from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.overreach import clip_overreaching
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, pass_names
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import first_page, needs_tesseract
 
 LINE = (1, 1, 1)
 
@@ -67,11 +65,7 @@ def test_on_a_scanned_korean_sheet_words_after_a_ringed_label_stay_apart(tmp_pat
     sheet = scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed)
     scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=150, blur=0.8, jpeg_quality=70, noise=0.01, seed=family.seed)
     settings = ExtractOptions.from_spec(scriptscans.family_spec(family)).ocr
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        page = render_page(document, 0, settings.dpi)[0]
-    finally:
-        document.close()
+    page = first_page(scan, settings.dpi)
     without = [w.text for w in read_page(page, replace(settings, disabled_passes=("box-overreach",)), page_number=1).words]
     with_it = [w.text for w in read_page(page, settings, page_number=1).words]
     assert "다루는데분신" in without

@@ -4,17 +4,14 @@ given, the widths fitted from a page's boxes, and a generated Spanish sheet of d
 scanned soft (150 dpi, blur 1.0, JPEG 70) read by the whole page path with real Tesseract, RapidOCR and hunspell."""
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
-
-import pytest
 
 from pipeline.devkit.aftercache import with_second_letters
 from pipeline.devkit.thinletters import PROSE, printed_at, scan
-from pipeline.extract.ocr import OcrSettings, installed_languages, read_page
+from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
 from pipeline.extract.ocr.secondletters import Box, Widths, blur_edits, fit_widths, second_letters, take_second_letters
-from pipeline.extract.ocr.secondread import readiness
+from tests.pipeline.extract.ocr.builders import needs_readers
 
 # A page's letters in font sizes, as a serif face sets them: i, l, r, t, f thin; m, w wide.
 LETTERS = {"a": 0.45, "b": 0.5, "c": 0.45, "d": 0.5, "e": 0.45, "g": 0.5, "h": 0.5, "i": 0.28, "l": 0.28, "m": 0.78,
@@ -102,16 +99,6 @@ def test_only_blur_edits_count_and_few_of_them() -> None:
     assert blur_edits("tlrltl", "iiiiii", WIDTHS, GROUPS) is None  # more than `MAX_EDITS`
     # One edit in four letters at most: a short word is not rebuilt.
     assert _mended(_box("tira", "tiro", "tiro")) == [] and _mended(_box("flti", "fiii", "fiii")) == []
-
-
-needs_readers = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
-
-
-@pytest.fixture()
-def spanish() -> None:
-    pytest.importorskip("rapidocr")
-    if "spa" not in installed_languages() or readiness(("spa",))[0] is None:
-        pytest.skip("no Tesseract data or spelling dictionary for Spanish")
 
 
 @needs_readers

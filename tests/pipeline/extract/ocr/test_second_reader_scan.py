@@ -5,31 +5,16 @@ small type, rasterised soft (150 dpi, blur 0.8, JPEG 70), read by the whole page
 RapidOCR and hunspell."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
-from pipeline.extract.ocr import OcrSettings, installed_languages, read_page, secondread
-from pipeline.extract.ocr.engine import render_page
-from pipeline.extract.ocr.secondread import readiness
+from pipeline.extract.ocr import OcrSettings, read_page, secondread
 from pipeline.extract.ocr.words import Word
-
-needs_readers = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
+from tests.pipeline.extract.ocr.builders import needs_readers, require_second_reader, scanned_line
 
 SPANISH = "Órganos superiores. Ministerio de la Presidencia. Retribuciones diferidas. El 13,33 % aprobó."
 POLISH = "Źródłem danych jest plik; należy wyznaczyć największą gęstość zaludnienia i różnicę 12,5."
 DPI, BLUR, JPEG = 150, 0.8, 70
-
-
-def _scanned_line(folder: Path, text: str, size: int):
-    pdf = build_pdf(folder / "line.pdf", [PageSpec([TextBox(text, 20, 30, 180, size=size)])])
-    scan = rasterize_pdf(pdf, folder / "scan.pdf", dpi=DPI, blur=BLUR, noise=0.01, jpeg_quality=JPEG, seed=DPI + size)
-    with pdfium.PdfDocument(str(scan)) as document:
-        return render_page(document, 0, DPI)[0]
 
 
 def _read(image, language: str, disabled: tuple[str, ...] = ()) -> list[str]:
@@ -47,10 +32,8 @@ def _read(image, language: str, disabled: tuple[str, ...] = ()) -> list[str]:
 ])
 def test_words_tesseract_misreads_on_a_soft_scan_are_read_again_from_the_scan(tmp_path, monkeypatch, language: str, text: str,
                                                                                size: int, mended: list[str]) -> None:
-    pytest.importorskip("rapidocr")
-    if language not in installed_languages() or readiness((language,))[0] is None:
-        pytest.skip(f"no Tesseract data or spelling dictionary for {language}")
-    image = _scanned_line(tmp_path, text, size)
+    require_second_reader(language)
+    image = scanned_line(tmp_path, text, size=size, dpi=DPI, blur=BLUR, jpeg=JPEG)
     # Tesseract alone misreads them (`supenores`, `Organos`, `róznicę`): the sheet holds real misreadings.
     alone = _read(image, language, disabled=("second-reader",))
     assert any(word not in alone for word in mended), alone

@@ -3,21 +3,15 @@ pass `seen-marks`): the rules on words, and a generated Spanish sheet in small t
 JPEG 70) read by the whole page path with real Tesseract, RapidOCR and hunspell, printed with its marks and without."""
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
-from pathlib import Path
 
-import pypdfium2 as pdfium
-import pytest
 
 from pipeline.devkit.aftercache import with_seen_marks
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
-from pipeline.extract.ocr import OcrSettings, installed_languages, read_page
-from pipeline.extract.ocr.engine import render_page
+from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.seenmarks import Evidence, marked_reading, seen_marks, take_seen_marks
-from pipeline.extract.ocr.secondread import readiness
 from pipeline.extract.ocr.words import Word
+from tests.pipeline.extract.ocr.builders import needs_readers, scanned_line
 
 SPELLED = {"días", "período", "periodo", "sí", "si", "análisis", "sanguíneo", "simpatías"}
 LISTED = {"dias", "metaanálisis", "sanguíneo", "simpatías", "análisis"}
@@ -75,7 +69,6 @@ def test_mended_words_say_whether_they_stay_unsure() -> None:
     assert changes == [("tendineo,", "tendíneo,"), ("dias", "días")]
 
 
-needs_readers = pytest.mark.skipif(shutil.which("hunspell") is None, reason="the hunspell program is not installed (make setup)")
 PRINTED = ("Se indicó densitometría y toracoscopía; las adenopatías y linfadenopatías del tendón tendíneo, según el "
            "metaanálisis, fueron mediastinoscopía.")
 BARE = ("Se indico densitometria y toracoscopia; las adenopatias y linfadenopatias del tendon tendineo, segun el "
@@ -83,23 +76,9 @@ BARE = ("Se indico densitometria y toracoscopia; las adenopatias y linfadenopati
 DPI, SIZE, BLUR, JPEG = 150, 8, 1.0, 70
 
 
-def _scanned_line(folder: Path, text: str):
-    pdf = build_pdf(folder / "line.pdf", [PageSpec([TextBox(text, 20, 30, 180, size=SIZE)])])
-    scan = rasterize_pdf(pdf, folder / "scan.pdf", dpi=DPI, blur=BLUR, noise=0.01, jpeg_quality=JPEG, seed=DPI + SIZE)
-    with pdfium.PdfDocument(str(scan)) as document:
-        return render_page(document, 0, DPI)[0]
-
-
-@pytest.fixture()
-def spanish() -> None:
-    pytest.importorskip("rapidocr")
-    if "spa" not in installed_languages() or readiness(("spa",))[0] is None:
-        pytest.skip("no Tesseract data or spelling dictionary for Spanish")
-
-
 @needs_readers
 def test_acutes_tesseract_lost_on_a_soft_scan_come_back_from_the_second_reading(tmp_path, spanish) -> None:
-    image = _scanned_line(tmp_path, PRINTED)
+    image = scanned_line(tmp_path, PRINTED, size=SIZE, dpi=DPI, blur=BLUR, jpeg=JPEG)
     settings = OcrSettings(languages=("spa",), dpi=DPI)
     without = read_page(image, replace(settings, disabled_passes=("seen-marks",)), page_number=1)
     alone = [w.text.strip(".,;") for w in without.words]
@@ -118,7 +97,7 @@ def test_acutes_tesseract_lost_on_a_soft_scan_come_back_from_the_second_reading(
 
 @needs_readers
 def test_a_sheet_printed_without_marks_gains_none(tmp_path, spanish) -> None:
-    image = _scanned_line(tmp_path, BARE)
+    image = scanned_line(tmp_path, BARE, size=SIZE, dpi=DPI, blur=BLUR, jpeg=JPEG)
     settings = OcrSettings(languages=("spa",), dpi=DPI)
     without = read_page(image, replace(settings, disabled_passes=("seen-marks",)), page_number=1)
     reading = read_page(image, settings, page_number=1)

@@ -3,7 +3,6 @@ keys) keep every number paired with its answer though dust specks the fills; a l
 label is left unread and reported, never kept; and a grid's rule broken for a quarter inch still bounds its rows."""
 from __future__ import annotations
 
-import subprocess
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ from pipeline.extract.ocr.bandspecks import band_specks
 from pipeline.extract.ocr.gridcells import _one_glyph_one_label, _unlike_their_label
 from pipeline.extract.ocr.tablebands import RULE_BREAK_INCHES, RULE_GAP_INCHES, _aligned_joins, _rules, table_bands
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, printed_grey
 
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
@@ -82,8 +81,7 @@ def test_a_rule_broken_for_a_quarter_inch_still_bounds_its_row(tmp_path):
     # spanned too little of the rule below to close a row, and the row's 20 questions were lost.
     sheet = grid_key(0)
     source = build_pdf(tmp_path / "key.pdf", sheet.pages)
-    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-singlefile", str(source), str(tmp_path / "page")], check=True)
-    clean = np.asarray(Image.open(tmp_path / "page.png").convert("L"))
+    clean = np.asarray(printed_grey(source, tmp_path, 200))
     bands = table_bands(clean, 200)
     assert [len(b.cells) for b in bands] == [21] * 6
     rules = sorted(r for r in _rules(clean < 170, 200) if r[3] - r[2] > 1000)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import subprocess
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ from pipeline.extract.ocr.cellreads import enclosed_digits
 from pipeline.extract.ocr.tablebands import table_bands
 from pipeline.extract.ocr.tablecells import read_table_cells
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, printed_grey
 
 pytestmark = needs_tesseract("por", "pol")
 
@@ -116,8 +115,7 @@ def test_words_read_off_a_tables_rules_are_dropped_with_its_cells(tmp_path):
     # into one line, and 16 answers were lost).
     sheet = booklet_table(1, count=8)
     source = build_pdf(tmp_path / "key.pdf", sheet.pages)
-    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-singlefile", str(source), str(tmp_path / "page")], check=True)
-    image = Image.open(tmp_path / "page.png").convert("L")
+    image = printed_grey(source, tmp_path, 200)
     bands = table_bands(np.asarray(image), 200)
     assert len(bands) == 9
     number_left, number_right = bands[1].cells[0]
@@ -139,8 +137,7 @@ def test_a_rule_broken_by_dust_still_bounds_its_row(tmp_path):
 
     sheet = grid_key(0)
     source = build_pdf(tmp_path / "key.pdf", sheet.pages)
-    subprocess.run(["pdftoppm", "-r", "200", "-gray", "-png", "-singlefile", str(source), str(tmp_path / "page")], check=True)
-    clean = np.asarray(Image.open(tmp_path / "page.png").convert("L"))
+    clean = np.asarray(printed_grey(source, tmp_path, 200))
     bands = table_bands(clean, 200)
     assert [len(b.cells) for b in bands] == [21] * 6
     top, bottom, left, right = sorted(r for r in _rules(clean < 170, 200) if r[3] - r[2] > 1000)[3]  # over the second block

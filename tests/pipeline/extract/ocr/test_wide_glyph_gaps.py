@@ -8,7 +8,7 @@ import pytest
 from pipeline.extract.ocr.widegaps import full_width_digits, join_wide_glyph_pieces, lost_glyph_ends, stacked_readings
 from pipeline.devkit.sample.pdfgen import cjk_font
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import first_page, needs_tesseract
 
 
 def _word(text: str, left: int, right: int, line: tuple[int, int, int] = (1, 1, 1), top: int = 100) -> Word:
@@ -159,24 +159,17 @@ def test_a_box_reaching_over_its_neighbours_takes_none_of_them():
 def test_on_the_scripts_sets_korean_grid_scan_a_syllable_read_twice_is_not_joined_on(tmp_path):
     # ko-grid's sheet as the `scripts` flag set scans it (200 dpi, blur 0.6, JPEG 80): question 1's option ③ `무언` was
     # read whole and a `므` again over its upper half; joined by its pitch, the option read `무언므`.
-    import pypdfium2 as pdfium
-
     from pipeline.devkit import scriptscans
     from pipeline.devkit.ocrcertainty import SCRIPT_SCAN
     from pipeline.extract import ExtractOptions
     from pipeline.extract.ocr import read_page
-    from pipeline.extract.ocr.engine import render_page
 
     family = next(f for f in scriptscans.CHECKING if f.name == "ko-grid")
     printed = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
     assert "무언" in printed[0].options
     scan = SCRIPT_SCAN.rasterise(scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed), tmp_path / "scan.pdf", seed=family.seed)
     settings = ExtractOptions.from_spec(scriptscans.family_spec(family)).ocr
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        page = render_page(document, 0, settings.dpi)[0]
-    finally:
-        document.close()
+    page = first_page(scan, settings.dpi)
     reading = read_page(page, settings, page_number=1)
     read = [w.text for w in reading.words]
     assert "무언" in read and not any(text.startswith("무언") and text != "무언" for text in read)
