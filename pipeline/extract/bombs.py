@@ -1,47 +1,82 @@
-"""A PDF's bounds checked before pdfium is given it: streams that inflate past what any exam sheet holds.
+"""A PDF's bounds checked before pdfium is given it: streams that decode past what any exam sheet holds.
 
-pdfium inflates a page's content streams whole into memory (a 1 MB file of compressed white space took
-2.1 GB; a larger one is killed by the kernel, and under a memory limit pdfium aborts the process), so
-a FlateDecode bomb is refused from the file's bytes first: every zlib stream in the file (a stream's data
-opens with a zlib header right after its `stream` keyword; streams never sit inside object streams) is
-inflated in pieces, counting, and stops at the first that passes `MAX_STREAM_BYTES`. Nothing is kept:
-the memory is one piece at a time. A real sheet's largest stream is a page scan stored raw (an A4 page
-at 600 dpi in colour is about 100 MB); the check costs one inflate of each Flate stream, which pdfium
-makes anyway for the pages it reads.
+pdfium decodes a page's content streams whole into memory, one after the other (a 1 MB file of compressed
+white space took 2.1 GB; a larger one is killed by the kernel, and under a memory limit pdfium aborts the
+process), so what a file's streams decode to is counted from its bytes first (`streamfilters`): every
+stream's dictionary is read, its filters undone in order a piece at a time (FlateDecode, LZWDecode,
+ASCII85Decode, ASCIIHexDecode, RunLengthDecode, and chains of them), counting, nothing kept. A file is
+refused when one stream decodes past `Bounds.stream`, when the streams that are not images (content streams,
+forms, fonts: what a page's reading holds) decode past `Bounds.content` in all (many streams on one page,
+each under the bound), or when an image declares more pixels than `Bounds.stream` holds decoded (its
+dictionary's /Width × /Height, a JPEG's frame header: the image codecs DCT, JPX, JBIG2 and CCITT decode to
+the size they declare, whatever their data's size). A real sheet's largest stream is a page scan (an A4 page
+at 600 dpi in colour is about 100 MB decoded); its content streams are kilobytes to a few megabytes a page.
+
+An encrypted file that opens without a password (real sheets do: a publisher's owner password only forbids
+editing) is read through pypdf, which decrypts each stream; the count is the same. One that needs a
+password is left to pdfium, which refuses it.
 
 A page larger than `MAX_PAGE_SIDE` points on a side, or `MAX_PAGE_AREA` in all, is refused too: OCR and
 figure crops render a page at up to 300 dpi into one buffer, and a page of 100000 × 100000 pt would ask
 485 GiB (numpy raises MemoryError; a page just small enough to be granted is filled and the kernel kills
 the process). ISO 32000 gives 14400 units as an implementation's largest side; A0 is 2384 × 3370 pt.
 
-Not caught here: streams under an encryption filter (pdfium decrypts them first) and filters other than
-Flate (LZW, run-length) — an encrypted sheet is refused as such before this matters unless it opens
-without a password.
+Not counted: an inline image inside a content stream (its data is counted as the content stream's bytes,
+not as what its own filter makes of them).
 """
 from __future__ import annotations
 
+import bisect
 import mmap
 import re
-import zlib
+from collections.abc import Generator, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
-MAX_STREAM_BYTES = 512 * 1024 * 1024  # what one stream may inflate to
-_PIECE = 16 * 1024 * 1024  # inflated bytes asked of zlib at a time
-_INPUT = 1024 * 1024  # compressed bytes handed to zlib at a time
+from pipeline.extract import streamfilters as sf
+
+MAX_STREAM_BYTES = 512 * 1024 * 1024  # what one stream may decode to
+MAX_CONTENT_BYTES = 512 * 1024 * 1024  # what a file's streams other than images may decode to in all
+_INPUT = 1024 * 1024  # stored bytes handed to a decoder at a time
+_KEYS = {"Filter", "DecodeParms", "DP", "Subtype", "Width", "Height", "BitsPerComponent", "ImageMask", "Length"}
+_HEAD = 65536  # decoded bytes of an image codec's data read for its frame header
 _STREAM = re.compile(rb"stream\r?\n")
+_OBJ = re.compile(rb"obj(?![^ \t\r\n\f\x00()<>\[\]{}/%])")  # a scan for the keyword alone is 35 times quicker
+_NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+\Z")
+_ENCRYPT = re.compile(rb"/Encrypt(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 MAX_PAGE_SIDE = 14400.0  # points: ISO 32000's implementation limit (200 inches)
 MAX_PAGE_AREA = 2384.0 * 3370.0  # points²: A0, at 300 dpi a 139-megapixel render (418 MB in BGR)
 
 
-def file_bomb(path: Path) -> str | None:
-    """Why the PDF at `path` is refused before pdfium reads it (a stream inflating past the bound), or None."""
+@dataclass(frozen=True)
+class Bounds:
+    stream: int = MAX_STREAM_BYTES
+    content: int = MAX_CONTENT_BYTES
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One stream: where its data begins, its dictionary (references left as `Ref`), its stored bytes."""
+    offset: int
+    info: dict[str, object]
+    pieces: Iterable[bytes]
+    stored: int | None  # its stored length where known
+
+
+def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
+    """Why the PDF at `path` is refused before pdfium reads it (streams decoding past the bounds), or None."""
+    bounds = bounds or Bounds(MAX_STREAM_BYTES, MAX_CONTENT_BYTES)
     with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        found = oversized_stream(data)
-    if found is None:
-        return None
-    offset, inflated = found
-    return (f"a compressed stream at byte {offset} inflates past {MAX_STREAM_BYTES >> 20} MiB "
-            f"({inflated >> 20} MiB read before stopping): a decompression bomb, not read")
+        if _ENCRYPT.search(data):
+            found = _encrypted_streams(path)
+            if found is not None:
+                return _judge(found[0], found[1], bounds)
+        resolver = _Resolver(data)
+        streams = _plain_streams(data, resolver)
+        try:
+            return _judge(streams, resolver, bounds)
+        finally:
+            streams.close()  # its views of the mapped file go before the file is unmapped
 
 
 def page_too_large(width: float, height: float) -> str | None:
@@ -53,39 +88,230 @@ def page_too_large(width: float, height: float) -> str | None:
 
 
 def oversized_stream(data: bytes | mmap.mmap, limit: int = MAX_STREAM_BYTES) -> tuple[int, int] | None:
-    """(offset of the stream's data, bytes inflated before the limit was passed) for the first zlib
-    stream of `data` that inflates past `limit`, or None when every one stays within it."""
-    view = memoryview(data)
-    for match in _STREAM.finditer(data):
-        start = match.end()
-        head = bytes(view[start:start + 2])
-        if len(head) < 2 or head[0] & 0x0F != 8 or (head[0] << 8 | head[1]) % 31:
-            continue  # not a zlib header: another filter, no filter, or encrypted bytes
-        inflated = _inflated_size(view, start, limit)
-        if inflated > limit:
-            return start, inflated
+    """(offset of the stream's data, bytes decoded before the limit was passed) for the first stream of
+    `data` that decodes past `limit`, or None when every one stays within it."""
+    resolver = _Resolver(data)
+    streams = _plain_streams(data, resolver)
+    try:
+        for stream in streams:
+            size = _decoded(stream, resolver, limit)[0]
+            if size > limit:
+                return stream.offset, size
+        return None
+    finally:
+        streams.close()
+
+
+# --------------------------------------------------------------------------- judging
+
+
+def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> str | None:
+    content = 0
+    for stream in streams:
+        image = stream.info.get("Subtype") == "Image"
+        size, declared = _decoded(stream, resolver, min(bounds.stream, bounds.content - content if not image else bounds.stream))
+        if declared > bounds.stream:
+            return (f"an image at byte {stream.offset} declares {declared >> 20} MiB of pixels, past "
+                    f"{bounds.stream >> 20} MiB: a decompression bomb, not read")
+        if size > bounds.stream:
+            return (f"a compressed stream at byte {stream.offset} decodes past {bounds.stream >> 20} MiB "
+                    f"({size >> 20} MiB read before stopping): a decompression bomb, not read")
+        if not image:
+            content += size
+            if content > bounds.content:
+                return (f"the streams other than images decode past {bounds.content >> 20} MiB in all "
+                        f"({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, not read")
     return None
 
 
-def _inflated_size(view: memoryview, start: int, limit: int) -> int:
-    """Bytes the zlib stream at `start` inflates to, counted until it ends, breaks, or passes `limit`."""
-    inflater = zlib.decompressobj()
+def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[int, int]:
+    """(bytes the stream decodes to, counted until past `limit`; bytes its image declares, or 0)."""
+    info = stream.info
+    filters = [resolver.resolve(f) for f in sf.names(resolver.resolve(info.get("Filter")))]
+    parms = resolver.resolve(info.get("DecodeParms", info.get("DP")))
+    chain: Iterable[bytes] = stream.pieces
+    codec = None
+    for index, name in enumerate(str(f) for f in filters):
+        parm = parms[index] if isinstance(parms, list) and index < len(parms) else parms
+        if name in sf.BYTE_FILTERS:
+            chain = sf.decode(chain, sf.BYTE_FILTERS[name], resolver.resolve(parm))
+        elif name in sf.IMAGE_CODECS:
+            codec = sf.IMAGE_CODECS[name]
+            break
+        elif name != "Crypt":
+            return 0, 0  # a filter pdfium does not know: it decodes nothing
+    declared = _declared(info, resolver) if info.get("Subtype") == "Image" else 0
+    if codec is not None:
+        head = _head(chain)
+        frame = sf.jpeg_frame(head) if codec == "DCTDecode" else None
+        if frame is not None:
+            declared = max(declared, frame[0] * frame[1] * max(frame[2], 1))
+        return len(head), declared
+    if not filters:
+        return (stream.stored if stream.stored is not None else 0), declared
     total = 0
-    at = start
-    pending = b""
-    while True:
-        if not pending:
-            if at >= len(view) or inflater.eof:
-                return total
-            pending = bytes(view[at:at + _INPUT])
-            at += _INPUT
-        try:
-            out = inflater.decompress(pending, _PIECE)
-        except zlib.error:
-            return total  # a broken stream: pdfium stops there too
-        total += len(out)
+    for piece in chain:
+        total += len(piece)
         if total > limit:
-            return total
-        if inflater.eof:
-            return total
-        pending = inflater.unconsumed_tail
+            break
+    return total, declared
+
+
+def _declared(info: dict[str, object], resolver: _Resolver | _Plain) -> int:
+    """Bytes an image's dictionary declares decoded, at four components (what a colour space can ask)."""
+    mask = resolver.resolve(info.get("ImageMask"))
+    sizes = [resolver.resolve(info.get("Width")), resolver.resolve(info.get("Height")),
+             1 if mask is True or mask == "true" else resolver.resolve(info.get("BitsPerComponent", 8))]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in sizes):
+        return 0
+    width, height, bits = (int(str(v)) for v in sizes)
+    return width * height * 4 * min(bits, 16) // 8
+
+
+def _head(chain: Iterable[bytes]) -> bytes:
+    got = b""
+    for piece in chain:
+        got += piece[:_HEAD - len(got)]
+        if len(got) >= _HEAD:
+            break
+    return got
+
+
+# --------------------------------------------------------------------------- streams of a plain file
+
+
+class _Resolver:
+    """Indirect references of a plain file read from its bytes (the last object of a number wins, as
+    an incremental update's does)."""
+
+    def __init__(self, data: bytes | mmap.mmap) -> None:
+        self.data = data
+        self.starts: list[int] = []
+        self.objects: dict[int, int] = {}
+        for match in _OBJ.finditer(data):
+            at = match.start()
+            header = _NUMBERS_BEFORE.search(data[max(0, at - 24):at])
+            if header is not None:
+                self.starts.append(match.end())
+                self.objects[int(header.group(1))] = match.end()
+
+    def resolve(self, value: object, depth: int = 0) -> object:
+        if not isinstance(value, sf.Ref) or depth > 8:
+            return value
+        at = self.objects.get(value.number)
+        if at is None:
+            return None
+        try:
+            found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
+        except (sf.ParseError, IndexError):
+            return None
+        return self.resolve(found, depth + 1)
+
+    def header_before(self, offset: int) -> int | None:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return self.starts[index] if index >= 0 else None
+
+
+def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[Stream, None, None]:
+    view = memoryview(data)  # type: ignore[arg-type]
+    past = 0
+    for match in _STREAM.finditer(data):
+        keyword, start = match.start(), match.end()
+        if keyword < past or data[max(0, keyword - 3):keyword] == b"end":
+            continue
+        info = _dictionary_before(data, resolver, keyword)
+        if info is None:
+            head = bytes(view[start:start + 2])
+            if len(head) == 2 and head[0] & 0x0F == 8 and not (head[0] << 8 | head[1]) % 31:
+                info = {"Filter": sf.Name("FlateDecode")}  # a dictionary this reader cannot follow: read as zlib
+            else:
+                continue
+        length = resolver.resolve(info.get("Length"))
+        stored = length if isinstance(length, int) and 0 <= length <= len(data) - start else None
+        end = start + stored if stored is not None else len(data)
+        if stored is None and not info.get("Filter"):
+            found = data.find(b"endstream", start)
+            stored = (found if found >= 0 else len(data)) - start
+        if stored is not None:
+            past = start + stored
+        yield Stream(start, info, _pieces(view, start, end), stored)
+
+
+def _dictionary_before(data: bytes | mmap.mmap, resolver: _Resolver, keyword: int) -> dict[str, object] | None:
+    """The dictionary of the stream whose keyword is at `keyword`: the object opened last before it, read
+    to its end, which must be the keyword (white space between)."""
+    header = resolver.header_before(keyword)
+    if header is None:
+        return None
+    try:
+        found, after = sf.parse_object(data, header, keyword)
+    except (sf.ParseError, IndexError):
+        return None
+    if not isinstance(found, dict) or data[after:keyword].strip(b" \t\r\n\f\x00"):
+        return None
+    return found
+
+
+def _pieces(view: memoryview, start: int, end: int) -> Iterator[bytes]:
+    for at in range(start, end, _INPUT):
+        yield bytes(view[at:min(end, at + _INPUT)])
+
+
+# --------------------------------------------------------------------------- streams of an encrypted file
+
+
+class _Plain:
+    """Values already resolved (pypdf's objects made plain)."""
+
+    @staticmethod
+    def resolve(value: object, depth: int = 0) -> object:
+        return value
+
+
+def _encrypted_streams(path: Path) -> tuple[list[Stream], _Plain] | None:
+    """Every stream of an encrypted file, decrypted by pypdf with the empty password; None where pypdf
+    cannot read the file or the file needs a password (pdfium decides then)."""
+    import pypdf
+    from pypdf.generic import StreamObject
+
+    try:
+        reader = pypdf.PdfReader(str(path), strict=False)
+        if reader.is_encrypted and not reader.decrypt(""):
+            return None
+        numbers = [(generation, number) for generation, table in reader.xref.items() for number in table]
+    except Exception:  # noqa: BLE001 - pypdf's failures are many; pdfium decides then
+        return None
+    streams = []
+    for generation, number in numbers:
+        try:
+            found = reader.get_object(pypdf.generic.IndirectObject(number, generation, reader))
+            if isinstance(found, StreamObject):
+                info = {str(k)[1:]: _plain(v) for k, v in found.items() if str(k)[1:] in _KEYS}
+                data = found._data  # noqa: SLF001 - the stored (decrypted, not decoded) bytes
+                streams.append(Stream(reader.xref[generation][number], info, [bytes(data)], len(data)))
+        except Exception:  # noqa: BLE001, S112 - an object pypdf cannot read is one pdfium cannot either
+            continue
+    return streams, _Plain()
+
+
+def _plain(value: object, depth: int = 0) -> object:
+    from pypdf.generic import ArrayObject, BooleanObject, DictionaryObject, IndirectObject, NameObject
+
+    if depth > 3:
+        return None
+    if isinstance(value, IndirectObject):
+        try:
+            value = value.get_object()
+        except Exception:  # noqa: BLE001
+            return None
+    if isinstance(value, NameObject):
+        return sf.Name(str(value)[1:])
+    if isinstance(value, BooleanObject):
+        return bool(value)
+    if isinstance(value, DictionaryObject):
+        return {str(k)[1:]: _plain(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, ArrayObject):
+        return [_plain(v, depth + 1) for v in value]
+    if isinstance(value, int | float):
+        return value
+    return value

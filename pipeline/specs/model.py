@@ -101,6 +101,9 @@ class FileRule(_Strict):
     _check = field_validator("pattern")(_compiles)
 
 
+_WEB_URL = re.compile(r"https?://[^/\s?#@]+(?:[/?#]|$)", re.IGNORECASE)  # a scheme the download client fetches, a host
+
+
 class DownloadSpec(_Strict):
     base_url: str = Field(description="default host; `--base-url` overrides it (mirrors, local servers)")
     index_pages: list[str] = Field(
@@ -130,6 +133,22 @@ class DownloadSpec(_Strict):
         if bad:
             raise ValueError(f"give bare host names or IP addresses (no scheme, port or path): {bad}")
         return [v.lower().strip("[]") for v in value]
+
+    @field_validator("base_url")
+    @classmethod
+    def _web_base(cls, value: str) -> str:
+        if not _WEB_URL.match(value):
+            raise ValueError(f"give an http:// or https:// URL with a host, not {value[:80]!r} "
+                             "(downloads fetch the web only: no file://, ftp:// or other scheme)")
+        return value
+
+    @field_validator("index_pages", "url_templates")
+    @classmethod
+    def _web_templates(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not v.startswith("{base_url}") and not _WEB_URL.match(v)]
+        if bad:
+            raise ValueError(f"each must open with {{base_url}} or an http:// or https:// URL with a host: {bad[:3]}")
+        return value
 
     @model_validator(mode="after")
     def _has_entry_points(self):
