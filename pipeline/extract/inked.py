@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pypdfium2.raw as pdfium_c
 
 from pipeline.extract import charloop, pagechars
@@ -226,7 +227,7 @@ def _fills(ink: np.ndarray, block: int) -> np.ndarray:
     return fills
 
 
-def _runs(ink: np.ndarray, min_gap: int) -> list[tuple[int, int]]:
+def _runs(ink: ArrayLike, min_gap: int) -> list[tuple[int, int]]:
     """(start, end) of the runs of True in a 1-d array, runs parted by fewer than `min_gap` (at least 1) False joined:
     the True places, broken where more than `min_gap` places part two of them."""
     at = np.flatnonzero(ink)
