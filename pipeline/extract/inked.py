@@ -30,10 +30,12 @@ from __future__ import annotations
 import ctypes
 import math
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pypdfium2.raw as pdfium_c
 
 from pipeline.extract import charloop, pagechars
@@ -225,18 +227,16 @@ def _fills(ink: np.ndarray, block: int) -> np.ndarray:
     return fills
 
 
-def _runs(ink: np.ndarray, min_gap: int) -> list[tuple[int, int]]:
-    """(start, end) of the runs of True in a 1-d array, runs parted by fewer than `min_gap` False joined."""
-    padded = np.concatenate(([False], ink, [False])).astype(np.int8)
-    steps = np.diff(padded)
-    starts, ends = np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)
-    runs: list[tuple[int, int]] = []
-    for start, end in zip(starts.tolist(), ends.tolist()):
-        if runs and start - runs[-1][1] < min_gap:
-            runs[-1] = (runs[-1][0], end)
-        else:
-            runs.append((start, end))
-    return runs
+def _runs(ink: ArrayLike, min_gap: int) -> list[tuple[int, int]]:
+    """(start, end) of the runs of True in a 1-d array, runs parted by fewer than `min_gap` (at least 1) False joined:
+    the True places, broken where more than `min_gap` places part two of them."""
+    at = np.flatnonzero(ink)
+    if at.size == 0:
+        return []
+    breaks = np.flatnonzero(at[1:] - at[:-1] > min_gap)
+    starts = [int(at[0]), *at[breaks + 1].tolist()]
+    ends = [*at[breaks].tolist(), int(at[-1])]
+    return [(start, end + 1) for start, end in zip(starts, ends)]
 
 
 def _cut(dark: np.ndarray, top: int, bottom: int, left: int, right: int, depth: int) -> list[_Piece]:
@@ -272,7 +272,7 @@ def _text_blobs(piece: np.ndarray) -> int:
     if len(blobs) == 1:
         return 1 if 0.25 * height <= widths[0] <= 1.6 * height else 0
     shapes = [(x1 - x0, int(piece[:, x0:x1].sum()) // 2) for x0, x1 in blobs]
-    most = max(shapes.count(shape) for shape in set(shapes))
+    most = max(Counter(shapes).values())
     if len(blobs) >= 3 and most >= ALIKE_SHARE * len(blobs):
         return 0
     if statistics.median(widths) < 0.2 * height:  # ticks, hatching: strokes, not glyphs

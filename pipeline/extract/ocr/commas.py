@@ -173,6 +173,16 @@ class Mark:
     stacked: bool  # another small piece stands over it in its columns, at the letters' middle (a colon's upper dot)
 
 
+def lowest_ink_rows(mask: np.ndarray) -> np.ndarray:
+    """The row of the lowest ink of each column of a 2-d `mask` that holds any, left to right (int64): what
+    `[np.flatnonzero(column)[-1] for column in mask.T if column.any()]` gives, in whole-array passes (this pass and
+    `unreadmarks` ask it of every word they measure, a Python step a column)."""
+    if mask.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    last = mask.shape[0] - 1 - np.argmax(mask[::-1], axis=0)
+    return last[mask.any(axis=0)].astype(np.int64)
+
+
 def low_marks(grey: np.ndarray, word: Word, size: float) -> list[Mark] | None:
     """The marks on or under the baseline in `word`'s box, left to right (`Mark`), measured on the page as scanned:
     faint ink (under FAINT_BELOW) joined into pieces, the letters' baseline the median of each letter column's lowest
@@ -191,8 +201,8 @@ def low_marks(grey: np.ndarray, word: Word, size: float) -> list[Mark] | None:
     small = [i for i, box in enumerate(boxes, 1) if box is not None
              and box[0].stop - box[0].start <= MARK_HEIGHT * size and box[1].stop - box[1].start <= MARK_WIDTH * size]
     letters = (pieces > 0) & ~np.isin(pieces, small)
-    lowest = [int(np.flatnonzero(column)[-1]) for column in letters.T if column.any()]
-    if not lowest:
+    lowest = lowest_ink_rows(letters)
+    if not len(lowest):
         return None
     baseline = float(np.median(lowest))
     # The letters' columns near the baseline: an `r`'s arm or an `f`'s hook may overhang a mark, no letter's foot does.

@@ -37,7 +37,7 @@ import numpy as np
 from PIL import Image
 
 from pipeline.extract.ocr.blanks import sized_lines
-from pipeline.extract.ocr.commas import MARK_HEIGHT, MARK_TOP_FROM, NO_TAIL, REACHES_UP, SURE_TALL, UNCLEAR_FROM
+from pipeline.extract.ocr.commas import MARK_HEIGHT, MARK_TOP_FROM, NO_TAIL, REACHES_UP, SURE_TALL, UNCLEAR_FROM, lowest_ink_rows
 from pipeline.extract.ocr.words import Word
 
 FAINT_BELOW = 170  # grey level: ink this pale counts (a comma's faded tail)
@@ -145,7 +145,7 @@ def gap_mark(grey: np.ndarray, word: Word, end: int, size: float) -> GapMark | N
     if not letters:
         return None
     letter_ink = np.isin(pieces, [i + 1 for i in letters])
-    lowest = np.array([int(np.flatnonzero(column)[-1]) for column in letter_ink.T if column.any()])
+    lowest = lowest_ink_rows(letter_ink)
     feet = lowest[lowest >= np.median(lowest)]  # a bar's, an arch's columns end higher: the lower half are feet and descenders
     base = top + float(np.bincount(feet).argmax())  # the row most of them end on
     letters_end = max(boxes[i][1].stop for i in letters)  # the first column past the word's letters, in the crop
