@@ -41,6 +41,7 @@ _INPUT = 1024 * 1024  # stored bytes handed to a decoder at a time
 _KEYS = {"Filter", "DecodeParms", "DP", "Subtype", "Width", "Height", "BitsPerComponent", "ImageMask", "Length"}
 _HEAD = 65536  # decoded bytes of an image codec's data read for its frame header
 _STREAM = re.compile(rb"stream\r?\n")
+_ENDSTREAM = re.compile(rb"[ \t\r\n\f\x00]*endstream")
 _OBJ = re.compile(rb"obj(?![^ \t\r\n\f\x00()<>\[\]{}/%])")  # a scan for the keyword alone is 35 times quicker
 _NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+\Z")
 _ENCRYPT = re.compile(rb"/Encrypt(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
@@ -106,9 +107,22 @@ def oversized_stream(data: bytes | mmap.mmap, limit: int = MAX_STREAM_BYTES) -> 
 
 
 def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> str | None:
-    content = 0
+    content = 0  # what the streams other than images decode to, so far: counted, or at most their ceiling
+    by_ceiling: list[Stream] = []  # the streams counted by their ceiling, not decoded
     for stream in streams:
         image = stream.info.get("Subtype") == "Image"
+        ceiling = _ceiling(stream, resolver)
+        if ceiling is not None and ceiling <= bounds.stream and (image or content + ceiling <= bounds.content):
+            declared = _declared(stream.info, resolver) if image else 0
+            if declared <= bounds.stream:
+                # It cannot pass a bound, whatever its bytes hold: not decoded (a sheet's streams cost 3–4 CPU ms a
+                # file to inflate, most of a generated page's work outside the stages).
+                content += 0 if image else ceiling
+                by_ceiling.append(stream)
+                continue
+        if not image and by_ceiling and content + (ceiling if ceiling is not None else bounds.content) > bounds.content:
+            content = _counted_again(content, by_ceiling, resolver, bounds)  # the ceilings made exact before judging
+            by_ceiling = []
         size, declared = _decoded(stream, resolver, min(bounds.stream, bounds.content - content if not image else bounds.stream))
         if declared > bounds.stream:
             return (f"an image at byte {stream.offset} declares {declared >> 20} MiB of pixels, past "
@@ -122,6 +136,29 @@ def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Boun
                 return (f"the streams other than images decode past {bounds.content >> 20} MiB in all "
                         f"({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, not read")
     return None
+
+
+def _ceiling(stream: Stream, resolver: _Resolver | _Plain) -> int | None:
+    """The most a stream can decode to, whatever its bytes hold: its stored bytes times each byte filter's largest
+    expansion (`sf.MAX_EXPANSION`); None where that is not known (an image codec, an unknown stored length)."""
+    if stream.stored is None:
+        return None
+    ceiling = stream.stored
+    for name in (str(resolver.resolve(f)) for f in sf.names(resolver.resolve(stream.info.get("Filter")))):
+        if name in sf.BYTE_FILTERS:
+            ceiling *= sf.MAX_EXPANSION[sf.BYTE_FILTERS[name]]
+        elif name != "Crypt":
+            return None  # an image codec decodes to what it declares; an unknown filter is decoded by `_decoded`
+    return ceiling
+
+
+def _counted_again(content: int, by_ceiling: list[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> int:
+    """`content` with the streams counted by their ceiling decoded and counted by what they hold."""
+    for stream in by_ceiling:
+        if stream.info.get("Subtype") != "Image":
+            content -= _ceiling(stream, resolver) or 0
+            content += _decoded(stream, resolver, bounds.content)[0]
+    return content
 
 
 def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[int, int]:
@@ -228,6 +265,10 @@ def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[St
                 continue
         length = resolver.resolve(info.get("Length"))
         stored = length if isinstance(length, int) and 0 <= length <= len(data) - start else None
+        if stored is not None and not _ENDSTREAM.match(data, start + stored):
+            # A /Length that does not end at `endstream` is not taken: pdfium then reads to the keyword it finds, and
+            # a short /Length would hide the bytes it decodes (here read to the file's end instead).
+            stored = None
         end = start + stored if stored is not None else len(data)
         if stored is None and not info.get("Filter"):
             found = data.find(b"endstream", start)

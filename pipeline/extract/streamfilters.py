@@ -28,6 +28,12 @@ PIECE = 16 * 1024 * 1024  # output bytes asked of zlib at a time
 BYTE_FILTERS = {"FlateDecode": "FlateDecode", "Fl": "FlateDecode", "LZWDecode": "LZWDecode", "LZW": "LZWDecode",
                 "ASCII85Decode": "ASCII85Decode", "A85": "ASCII85Decode", "ASCIIHexDecode": "ASCIIHexDecode",
                 "AHx": "ASCIIHexDecode", "RunLengthDecode": "RunLengthDecode", "RL": "RunLengthDecode"}
+# The most bytes each byte filter writes for one byte it reads, whatever the bytes: Deflate a 258-byte match in two
+# bits (RFC 1951; zlib's documentation gives the same 1032:1); LZW a code of at least 9 bits for a string no longer
+# than its 4096-entry table; run-length 128 bytes from a 2-byte run; ASCII85 four zero bytes from one `z`; ASCIIHex
+# half a byte from each digit. `bombs` decodes only a stream whose stored bytes times these could pass its bounds.
+MAX_EXPANSION = {"FlateDecode": 1032, "LZWDecode": 4096 * 8 // 9 + 1, "RunLengthDecode": 64, "ASCII85Decode": 4,
+                 "ASCIIHexDecode": 1}
 IMAGE_CODECS = {"DCTDecode": "DCTDecode", "DCT": "DCTDecode", "JPXDecode": "JPXDecode", "JBIG2Decode": "JBIG2Decode",
                 "CCITTFaxDecode": "CCITTFaxDecode", "CCF": "CCITTFaxDecode"}
 

@@ -9,6 +9,7 @@ took 2.1 GB of memory, and under an address-space limit pdfium aborted the proce
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ import pytest
 from pipeline.cli import main as examcorpus
 from pipeline.devkit.sample.rawtext import write_raw_pdf
 from pipeline.extract import ExtractError, ExtractOptions, extract_document
-from pipeline.extract.bombs import MAX_STREAM_BYTES, oversized_stream
+from pipeline.extract.bombs import MAX_STREAM_BYTES, Bounds, file_bomb, oversized_stream
 
 SHA = "0" * 64
 CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
@@ -162,3 +163,70 @@ def test_a_season_of_bombs_fails_each_file_and_curates_the_good_sheet(project_ro
     assert "decompression bomb" in errors["content"] and "decompression bomb" in errors["image"]
     good = files["ele02-2023-czerwiec-egzamin-zawodowy-pisemny.pdf"]
     assert good["questions"] == 10 and not good["errors"]
+
+
+def _counting_inflaters(monkeypatch) -> list[int]:
+    """The inflaters the bomb check makes, counted."""
+    from pipeline.extract import streamfilters
+
+    made: list[int] = []
+    real = zlib.decompressobj
+
+    def counted(*args, **kwargs):
+        made.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(streamfilters.zlib, "decompressobj", counted)
+    return made
+
+
+def _two_streams(path: Path, first: bytes, second: bytes) -> Path:
+    return write_raw_pdf(path, [CATALOG, b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents [4 0 R 5 0 R] >>",
+                                _stream(first, b"/Filter /FlateDecode"), _stream(second, b"/Filter /FlateDecode")])
+
+
+def test_a_sheet_sized_file_is_checked_without_inflating_a_stream(tmp_path, monkeypatch):
+    """A 60 kB Flate content stream cannot pass 512 MiB, whatever it holds (Deflate writes at most 1032 bytes for a
+    byte): it is not inflated. Before, every stream of every file was (3–4 CPU ms a generated sheet)."""
+    content = bytes(range(256)) * 4000  # 1 MB that deflates to about 60 kB of stream
+    sheet = one_page(tmp_path / "sheet.pdf", b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+                     _stream(zlib.compress(content, 9), b"/Filter /FlateDecode"))
+    made = _counting_inflaters(monkeypatch)
+    assert file_bomb(sheet) is None
+    assert made == []
+
+
+@pytest.mark.parametrize("over", [1, 4096, 1 << 20])
+def test_the_most_compressed_stream_that_passes_a_bound_is_still_inflated_and_found(tmp_path, monkeypatch, over):
+    """Zeros deflated at level 9 (about 1030:1, near Deflate's most) to just past a bound: their ceiling passes it, so
+    the stream is inflated and the file refused; under a bound it stays within, the same file is read."""
+    limit = 1 << 20
+    path = one_page(tmp_path / "zeros.pdf", b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>",
+                    _stream(zlib.compress(b"\0" * (limit + over), 9), b"/Filter /FlateDecode"))
+    made = _counting_inflaters(monkeypatch)
+    assert "decompression bomb" in (file_bomb(path, Bounds(stream=limit, content=1 << 30)) or "")
+    assert made
+    assert file_bomb(path, Bounds(stream=limit + over, content=1 << 30)) is None
+
+
+def test_streams_counted_by_their_ceiling_are_decoded_once_their_ceilings_pass_the_content_bound(tmp_path):
+    """Two content streams, each of whose ceiling fits the bound for a page's content but not both: they are then
+    decoded and counted by what they hold. Zeros that hold 0.6 of the bound each are refused together; random bytes
+    of the same stored size (holding about their own size) are read."""
+    bound = 1 << 22
+    zeros = zlib.compress(b"\0" * int(0.6 * bound), 9)
+    assert len(zeros) * 1032 <= bound < 2 * len(zeros) * 1032
+    noise = zlib.compress(random.Random(7).randbytes(len(zeros)), 0)[:len(zeros)]
+    bounds = Bounds(stream=bound, content=bound)
+    assert "in all" in (file_bomb(_two_streams(tmp_path / "zeros.pdf", zeros, zeros), bounds) or "")
+    assert file_bomb(_two_streams(tmp_path / "noise.pdf", noise, noise), bounds) is None
+
+
+def test_a_length_that_does_not_end_at_endstream_is_not_taken(tmp_path):
+    """A /Length of 10 before a bomb's stream of 60 kB: pdfium finds `endstream` itself and decodes it all, so the
+    check reads past the short /Length too and refuses the file."""
+    bomb = zlib.compress(b"\0" * (1 << 24), 9)
+    stream = b"<< /Length 10 /Filter /FlateDecode >>\nstream\n" + bomb + b"\nendstream"
+    path = one_page(tmp_path / "short.pdf", b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >>", stream)
+    assert "decompression bomb" in (file_bomb(path, Bounds(stream=1 << 20, content=1 << 30)) or "")
