@@ -23,6 +23,7 @@ from pathlib import Path
 
 from pipeline.devkit.sample.keysheets import CHECKING, TUNING, KeySheet
 from pipeline.devkit.sample.layoutkeysheets import LAYOUT_CHECKING, LAYOUT_TUNING
+from pipeline.devkit.sample.scriptkeysheets import SCRIPT_CHECKING, SCRIPT_TUNING
 from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import SYNTAX, ScanSetting
@@ -128,7 +129,8 @@ def _numerals(sheet: KeySheet) -> dict[int, list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.devkit.keyscans", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *LAYOUT_TUNING, *CHECKING, *SHORT_CHECKING, *LAYOUT_CHECKING]))
+    parser.add_argument("--families", default=",".join([*TUNING, *SHORT_TUNING, *LAYOUT_TUNING, *SCRIPT_TUNING, *CHECKING, *SHORT_CHECKING,
+                                                      *LAYOUT_CHECKING, *SCRIPT_CHECKING]))
     parser.add_argument("--dpi", default="200")
     parser.add_argument("--blur", default="0.6")
     parser.add_argument("--jpeg", default="80")
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None,
                         help="folder of the scans' page readings (kept per pass version): a change after OCR re-reads nothing")
     args = parser.parse_args(argv)
-    families = {**TUNING, **SHORT_TUNING, **LAYOUT_TUNING, **CHECKING, **SHORT_CHECKING, **LAYOUT_CHECKING}
+    families = {**TUNING, **SHORT_TUNING, **LAYOUT_TUNING, **SCRIPT_TUNING, **CHECKING, **SHORT_CHECKING, **LAYOUT_CHECKING, **SCRIPT_CHECKING}
     disabled = tuple(name for name in args.disable.split(",") if name)
     scans = ScanSetting.parse_list(args.scans) if args.scans else [ScanSetting(dpi, blur, jpeg, tilt) for dpi, blur, jpeg, tilt in itertools.product(
         [int(v) for v in args.dpi.split(",")], [float(v) for v in args.blur.split(",")], [int(v) for v in args.jpeg.split(",")],
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="keyscans-") as tmp:
         for name in args.families.split(","):
             sheet = families[name](args.seed)
-            kind = "tuning" if name in TUNING or name in SHORT_TUNING or name in LAYOUT_TUNING else "checking"
+            kind = "tuning" if any(name in s for s in (TUNING, SHORT_TUNING, LAYOUT_TUNING, SCRIPT_TUNING)) else "checking"
             source = build_pdf(Path(tmp) / f"{sheet.name}.pdf", sheet.pages)
             started = time.monotonic()
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)

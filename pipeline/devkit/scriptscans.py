@@ -106,10 +106,23 @@ DISC_CHECKING = (
     Family("tr-square-digits", "tr", "tur", ("1", "2", "3", "4", "5"), "A", "column", "DejaVuSerif", 72, mark="square", mark_size=0.75),
     Family("vi-square-lower", "vi", "vie", ("a", "b", "c", "d"), "A", "column", "DejaVuSans", 73, mark="square", mark_size=1.15),
 )
+# Option labels of the hidden sheets' scripts in layouts their families above lack (split before any was read).
+LABEL_TUNING = (
+    Family("ko-pairs", "ko", "kor", CIRCLED, "", "pairs", CJK_FONT, 81),
+    Family("el-row", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A)", "row", "DejaVuSerif", 82),
+    Family("tr-column", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "column", "DejaVuSans", 83),
+    Family("vi-pairs", "vi", "vie", ("A", "B", "C", "D"), "A.", "pairs", "DejaVuSans", 84),
+)
+LABEL_CHECKING = (
+    Family("ko-pairs-12", "ko", "kor", CIRCLED, "", "pairs", CJK_FONT, 91, questions=12),
+    Family("el-grid", "el", "ell", ("Α", "Β", "Γ", "Δ"), "A.", "grid", "DejaVuSans", 92),
+    Family("tr-grid", "tr", "tur", ("A", "B", "C", "D", "E"), "A)", "grid", "DejaVuSerif", 93),
+    Family("vi-row", "vi", "vie", ("A", "B", "C", "D"), "A.", "row", "DejaVuSerif", 94),
+)
 SETS = {"tuning": TUNING, "checking": CHECKING, "glued-tuning": GLUED_TUNING, "glued-checking": GLUED_CHECKING,
-        "discs-tuning": DISC_TUNING, "discs-checking": DISC_CHECKING}
+        "discs-tuning": DISC_TUNING, "discs-checking": DISC_CHECKING, "labels-tuning": LABEL_TUNING, "labels-checking": LABEL_CHECKING}
 GROUPS = {"all": ("tuning", "checking"), "glued": ("glued-tuning", "glued-checking"),
-          "discs": ("discs-tuning", "discs-checking")}  # `all` stays the scripts' families
+          "discs": ("discs-tuning", "discs-checking"), "labels": ("labels-tuning", "labels-checking")}  # `all` stays the scripts' families
 
 
 @dataclass(frozen=True)

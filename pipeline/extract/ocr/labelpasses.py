@@ -70,7 +70,7 @@ def _ringed_labels(work: PageWork) -> bool:
     return ring_alphabet(work.settings.option_labels or ()) is not None
 
 
-@page_pass("label-rings", "8", Cost.REGIONS, when=_ringed_labels)  # 8: a ring the stacked reading left unread read again alone at two sizes, taken where both read the same glyph
+@page_pass("label-rings", "9", Cost.REGIONS, when=_ringed_labels)  # 9: rings looked for on the page with grey paper lifted to white (`ringshapes.on_white`: on paper at 205 the whole page was one piece of ink and no ring was found); 8: a ring the stacked reading left unread read again alone at two sizes, taken where both read the same glyph
 def _label_rings(work: PageWork) -> PageWork:
     """Labels printed as a digit or letter in a ring, found by shape on the page as scanned, read as labels (`labelrings`);
     a key table's cells, read already by `table-cells` the same way, are not read again."""

@@ -30,7 +30,7 @@ from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tess
 from pipeline.extract.ocr.keycells import PLAIN_READER
 from pipeline.extract.ocr.ringplacing import placed_rings
 from pipeline.extract.ocr.ringsequence import by_sequence, in_running_text, letters_only, ring_gutters
-from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, RING_KEEP, Ring, find_rings, ring_inside
+from pipeline.extract.ocr.ringshapes import RING_INK_BELOW, RING_KEEP, Ring, find_rings, on_white, ring_inside
 from pipeline.extract.ocr.words import Word
 
 GLYPH_HEIGHTS = 2.0  # a ring's inside is enlarged to this many text heights before it is read
@@ -85,7 +85,7 @@ def read_label_rings(
         text_height = float(heights[len(heights) // 2]) if heights else 0.0
     if alphabet is None or not text_height:
         return words, []
-    pixels = np.asarray(scanned.convert("L"))
+    pixels = on_white(np.asarray(scanned.convert("L")))  # grey paper lifted to white: ring ink is a level on white paper
     scale_x, scale_y = prepared_size[0] / scanned.width, prepared_size[1] / scanned.height
     rings = find_rings(pixels, text_height / scale_y)
     if not rings:

@@ -56,7 +56,7 @@ def _border(work: PageWork) -> PageWork:
     return replace(work, image=without_border(work.image, work.settings.dpi))
 
 
-@page_pass("deskew", "2", Cost.CHEAP, when=_deskew_asked)
+@page_pass("deskew", "3", Cost.CHEAP, when=_deskew_asked)  # 3: the corners the rotation uncovers filled with the paper's grey, not white, on grey paper (`deskew.paper_grey`)
 def _deskew(work: PageWork) -> PageWork:
     """A tilted scan turned straight, its tilt found from its own text (`deskew`)."""
     return replace(work, image=deskewed(work.image)[0])

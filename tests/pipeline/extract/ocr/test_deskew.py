@@ -100,3 +100,38 @@ def test_speckles_are_seeded_and_cover_the_share_asked(straight_pdf, tmp_path):
     specked = _image(rasterize_pdf(straight_pdf, tmp_path / "specked.pdf", dpi=200, jpeg_quality=95, speckle=0.01, seed=9))
     changed = (np.abs(np.asarray(clean, dtype=int) - np.asarray(specked, dtype=int)) > 100).mean()
     assert 0.003 < changed < 0.02
+
+
+@pytest.mark.parametrize("paper,corner", [(205, 205), (250, 255)])
+def test_the_corners_a_straightening_uncovers_are_the_papers_grey_white_paper_white(straight_pdf, paper, corner):
+    from pipeline.devkit.sample.scansetting import ScanSetting
+
+    scan = ScanSetting.parse(f"200/0.4/90/1.2/p{paper}").rasterise(straight_pdf, straight_pdf.with_name(f"paper{paper}.pdf"), seed=3)
+    straightened = np.asarray(deskewed(_image(scan))[0])
+    # The top right corner lies past the tilted page's edge: filled, not scanned. White on grey paper is an edge no
+    # scan has, which Tesseract's layout takes for a boundary.
+    assert abs(int(straightened[0, -1]) - corner) <= 5  # the paper as scanned: its grain and JPEG lift it a little
+
+
+@needs_tesseract("kor")
+@pytest.mark.skipif(__import__("pipeline.devkit.sample.pdfgen", fromlist=["cjk_font"]).cjk_font() is None, reason="Noto Sans CJK not installed")
+def test_a_tilted_scan_on_grey_paper_reads_both_options_of_each_pair(tmp_path):
+    """`ko-pairs` (options two a row after ringed labels) scanned on paper at 205, tilted 0.5°: straightened with white
+    corners, Tesseract's layout read the page without the right-hand options of its pairs."""
+    from pipeline.devkit import scriptscans
+    from pipeline.devkit.sample.scansetting import ScanSetting
+    from pipeline.extract.ocr import read_page
+    from pipeline.extract.ocr.engine import render_page
+
+    family = next(f for f in scriptscans.LABEL_TUNING if f.name == "ko-pairs")
+    questions, sheet, _ = scriptscans.write_sheet(tmp_path, family)
+    scan = ScanSetting.parse("240/0.65/86/0.5/p205").rasterise(sheet, tmp_path / "scan.pdf", seed=family.seed)
+    document = pdfium.PdfDocument(str(scan))
+    try:
+        image = render_page(document, 0, 300)[0]
+    finally:
+        document.close()
+    read = read_page(image, OcrSettings(languages=("kor",), dpi=300, option_labels=family.labels), page_number=1)
+    words = {w.text for w in read.words}
+    right_hand = [word for q in questions[:3] for option in q.options[1::2] for word in option.split()]
+    assert sum(word in words for word in right_hand) >= 0.9 * len(right_hand)

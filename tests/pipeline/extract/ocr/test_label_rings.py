@@ -234,3 +234,40 @@ def test_a_questions_last_label_goes_to_the_ring_under_its_labels_not_to_the_nex
     # Both rings at the labels' edge: which is the label is not known, and both stay as read.
     rings[5] = Ring(1356, 63 * 5 + 20, 1399, 63 * 5 + 63)
     assert by_sequence(rings, read, CIRCLED) == read
+
+
+@needs_tesseract("kor")
+@needs_cjk_font
+# Grey paper (a recycled sheet, a copy scanned dark): at 205 every pixel of the page is darker than the level ring ink
+# is found under on white paper, so the whole page was one piece of ink and no ring was found (`ko-pairs` at
+# 240/0.65/86/0.5/p205 read no option of its ten questions).
+@pytest.mark.parametrize("scan", ["240/0.65/86/0/p205", "200/0.6/82/0/p190"])
+def test_ringed_labels_on_grey_paper_read_as_the_spec_labels(tmp_path, scan):
+    from pipeline.devkit.sample.scansetting import ScanSetting
+
+    sheet = build_pdf(tmp_path / "sheet.pdf", [PageSpec(tuple(_ringed_sheet()))])
+    scanned = ScanSetting.parse(scan).rasterise(sheet, tmp_path / "scan.pdf", seed=3)
+    document = pdfium.PdfDocument(str(scanned))
+    try:
+        image = render_page(document, 0, DPI)[0]
+    finally:
+        document.close()
+    read = read_page(image, OcrSettings(languages=("kor",), dpi=DPI, option_labels=CIRCLED), page_number=1)
+    words = sorted(read.words, key=lambda w: ((w.top + w.bottom) // 40, w.left))
+    assert [w.text for w in words if w.text in CIRCLED][:10] == [*CIRCLED, *CIRCLED]
+
+
+def test_a_page_is_lifted_to_white_only_where_its_paper_is_grey():
+    import numpy as np
+
+    from pipeline.extract.ocr.ringshapes import on_white
+
+    white = np.full((40, 40), 250, dtype=np.uint8)
+    white[10:20, 10:20] = 30
+    assert on_white(white) is white  # white enough: the page as scanned
+    grey = np.full((40, 40), 204, dtype=np.uint8)
+    grey[10:20, 10:20] = 60
+    lifted = on_white(grey)
+    assert lifted[0, 0] == 255 and lifted[15, 15] == 75  # paper white, ink in proportion
+    dark = np.full((40, 40), 90, dtype=np.uint8)
+    assert on_white(dark) is dark  # no paper that dark: not lifted
