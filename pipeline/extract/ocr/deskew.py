@@ -83,5 +83,10 @@ def paper_grey(image: Image.Image) -> int:
     """The page's paper grey (`PAPER_PERCENTILE` of its levels: most of a page is paper), what the corners a rotation
     uncovers are filled with: white corners on grey paper are edges no scan has, and Tesseract's layout read a 240 dpi
     Korean page on paper at 205, tilted 0.5°, without the right-hand options of its pairs."""
-    levels = np.asarray(image.convert("L"))[::4, ::4]
-    return int(np.percentile(levels, PAPER_PERCENTILE)) if levels.size else 255
+    return int(paper_level(np.asarray(image.convert("L"))))
+
+
+def paper_level(grey: np.ndarray) -> float:
+    """A page's paper as a grey level: `PAPER_PERCENTILE` of its levels (most of a page is paper), on every fourth
+    pixel each way; 255 for an empty page."""
+    return float(np.percentile(grey[::4, ::4], PAPER_PERCENTILE)) if grey.size else 255.0

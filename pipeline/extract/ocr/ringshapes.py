@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.extract.ocr.deskew import paper_level
+
 # Grey level: darker is a ring's ink, on the page as scanned. A thin ring at 150 dpi, blurred, is grey
 # (170–200) all round, and preparing the page for Tesseract whitens it, so rings are looked for before that.
 RING_INK_BELOW = 215
@@ -37,11 +39,9 @@ CENTRE = 0.55  # the centre searched for the digit: this share of the ring's rad
 CENTRE_INK = (0.04, 0.75)  # of the centre that is ink: none in an "O", a digit's strokes in a ring
 RING_KEEP = 0.68  # ink within this share of the ring's radius from its centre is the digit's; beyond, the ring's
 MIN_TEXT_PX = 8
-# The paper's grey, as scanned: the bright end of a page's levels (most of a page is paper), this percentile of them.
 # `RING_INK_BELOW` and `_core_ink`'s halfway mark are levels on white paper; on grey paper (a recycled sheet, a copy
 # scanned dark: the paper at 205) every pixel is under 215 and the page is one piece of ink, so the page's levels are
 # first lifted until its paper is white (`on_white`).
-PAPER_PERCENTILE = 90
 PAPER_GREY_BELOW = 245  # paper brighter than this is white enough: its levels are left as scanned
 PAPER_DARKEST = 129  # a page whose bright end is darker than this is no grey paper (a dark photograph, a black page)
 
@@ -86,10 +86,10 @@ def find_rings(grey: np.ndarray, text_height: float) -> list[Ring]:
 
 
 def on_white(grey: np.ndarray) -> np.ndarray:
-    """A whole page's grey levels (as scanned) lifted in proportion until its paper (`PAPER_PERCENTILE` of its levels)
+    """A whole page's grey levels (as scanned) lifted in proportion until its paper (`deskew.paper_level`)
     is white, where the paper is grey (under `PAPER_GREY_BELOW`, not under `PAPER_DARKEST`); the page itself otherwise.
     Ink keeps its place among the levels, so the fixed ink levels rings are found by hold on any paper."""
-    paper = float(np.percentile(grey[::4, ::4], PAPER_PERCENTILE)) if grey.size else 255.0
+    paper = paper_level(grey)
     if not PAPER_DARKEST <= paper < PAPER_GREY_BELOW:
         return grey
     return np.minimum(grey.astype(np.float32) * (255.0 / paper), 255.0).astype(np.uint8)
