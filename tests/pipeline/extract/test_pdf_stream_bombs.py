@@ -28,20 +28,11 @@ from pipeline.extract import ExtractError, ExtractOptions, extract_document
 from pipeline.extract import bombs
 from pipeline.extract.bombs import file_bomb
 
-SHA = "0" * 64
-CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
+from .test_pdf_bombs import CATALOG, REPO, SHA, _stream
+from .test_pdf_bombs import _deflated as deflated
+
 PAGES = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
 MiB = 1 << 20
-REPO = Path(__file__).resolve().parents[3]
-
-
-def _stream(data: bytes, extra: bytes = b"") -> bytes:
-    return b"<< /Length %d %s >>\nstream\n" % (len(data), extra) + data + b"\nendstream"
-
-
-def deflated(piece: bytes, times: int) -> bytes:
-    packer = zlib.compressobj(9)
-    return b"".join(packer.compress(piece) for _ in range(times)) + packer.flush()
 
 
 def lzw_run(byte: int, count: int) -> bytes:
