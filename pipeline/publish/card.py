@@ -288,10 +288,18 @@ def _errata_text(errata: list[Erratum], previous_release: str | None) -> str:
         return f"No question changed or was removed since release {previous_release}."
     rows = [f"{len(errata)} question(s) changed or removed since release {previous_release} "
             "(also in `manifest.json` `errata`):", "", "| id | change | why |", "|---|---|---|"]
-    rows += [f"| `{e.id}` | {e.change} | {e.reason.replace('|', '/')} |" for e in errata[:ERRATA_SHOWN]]
+    rows += [f"| `{e.id}` | {e.change} | {_table_cell(e.reason)} |" for e in errata[:ERRATA_SHOWN]]
     if len(errata) > ERRATA_SHOWN:
         rows += ["", f"…and {len(errata) - ERRATA_SHOWN} more in `manifest.json`."]
     return "\n".join(rows)
+
+
+def _table_cell(text: str) -> str:
+    """`text` as one Markdown table cell that renders as the text itself: an erratum's reason quotes old and new
+    answers, and an open question's answer is the sheet's text (a line break would end the table, `|` a cell, and
+    markup such as `<img onerror=…>` would be HTML wherever the card is rendered)."""
+    one_line = " ".join(text.split())
+    return one_line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "/")
 
 
 def _license_section(info: CardInfo) -> str:

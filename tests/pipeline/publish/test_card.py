@@ -125,3 +125,17 @@ def test_labels_reach_the_release_as_printed_and_a_single_language_is_monolingua
     data = DatasetCard.load(tmp_path / "rel" / "README.md").data
     assert data.multilinguality == "monolingual" and data.license == "cc-by-4.0"
     assert "license_name" not in data.to_dict() and not (tmp_path / "rel" / "LICENSE.md").exists()
+
+
+def test_an_erratum_quoting_markup_and_line_breaks_stays_one_row_of_text():
+    """An open question's answer is the sheet's own text, and an erratum quotes it: a line break would end the errata
+    table (what follows rendered as Markdown), `|` would open a cell, `<img onerror>` would be HTML on any renderer."""
+    from pipeline.publish.card import _errata_text
+    from pipeline.publish.manifest import Erratum
+
+    hostile = 'answer 12 → 12\n\n<img src=x onerror="alert(1)"> | <script>x()</script> & more'
+    text = _errata_text([Erratum("pl_test-2021-001", "changed", hostile)], "v1")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert rows == ['| `pl_test-2021-001` | changed | answer 12 → 12 &lt;img src=x onerror="alert(1)"&gt; / '
+                    '&lt;script&gt;x()&lt;/script&gt; &amp; more |']
+    assert "<img" not in text and "<script" not in text
