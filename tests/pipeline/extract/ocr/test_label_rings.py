@@ -4,13 +4,11 @@ ring's look-alike reading (`D1`, `@`, `(3)`) is cut away and the option text pas
 sequence fills only runs of labels, never a key's answers; a bold "O" or "0", empty inside, is no ring."""
 from __future__ import annotations
 
-import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit.sample.pdfgen import CJK_FONT, PageSpec, TextBox, build_pdf, cjk_font, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
-from pipeline.extract.ocr.engine import render_page
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import first_page, needs_tesseract
 
 CIRCLED = ("①", "②", "③", "④", "⑤")
 DPI = 300
@@ -20,11 +18,7 @@ needs_cjk_font = pytest.mark.skipif(cjk_font() is None, reason="Noto Sans CJK (f
 def _scan_image(tmp_path, boxes, dpi: int, blur: float, jpeg: int, tilt: float = 0.0):
     sheet = build_pdf(tmp_path / "sheet.pdf", [PageSpec(tuple(boxes))])
     scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=3, rotate_deg=tilt)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        return render_page(document, 0, DPI)[0]
-    finally:
-        document.close()
+    return first_page(scan, DPI)
 
 
 def _ringed_sheet() -> list[TextBox]:
@@ -166,11 +160,7 @@ def test_a_150_dpi_sheet_of_rings_glued_to_their_options_reads_its_options(tmp_p
     printed = scriptscans.printed_questions(family, scriptscans._vocabulary(family))
     sheet = scriptscans.sheet_pdf(tmp_path / "sheet.pdf", family, printed)
     scan = rasterize_pdf(sheet, tmp_path / "scan.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, noise=0.01, seed=family.seed)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        image = render_page(document, 0, DPI)[0]
-    finally:
-        document.close()
+    image = first_page(scan, DPI)
     read = read_page(image, OcrSettings(languages=("pol",), dpi=DPI, option_labels=CIRCLED), page_number=1)
     rings = sorted((w for w in read.words if w.text in CIRCLED), key=lambda w: w.top)
     # Every ring read as its label, in order; right of each, its option's first word as printed.
@@ -247,11 +237,7 @@ def test_ringed_labels_on_grey_paper_read_as_the_spec_labels(tmp_path, scan):
 
     sheet = build_pdf(tmp_path / "sheet.pdf", [PageSpec(tuple(_ringed_sheet()))])
     scanned = ScanSetting.parse(scan).rasterise(sheet, tmp_path / "scan.pdf", seed=3)
-    document = pdfium.PdfDocument(str(scanned))
-    try:
-        image = render_page(document, 0, DPI)[0]
-    finally:
-        document.close()
+    image = first_page(scanned, DPI)
     read = read_page(image, OcrSettings(languages=("kor",), dpi=DPI, option_labels=CIRCLED), page_number=1)
     words = sorted(read.words, key=lambda w: ((w.top + w.bottom) // 40, w.left))
     assert [w.text for w in words if w.text in CIRCLED][:10] == [*CIRCLED, *CIRCLED]
