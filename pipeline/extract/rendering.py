@@ -62,7 +62,6 @@ def _unfilled(shape: tuple[int, int]) -> np.ndarray:
 
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
-_BOUNDS = pdfium_c.FPDFPageObj_GetBounds
 # The kinds whose bounds hold all they paint; a shading (`sh`) paints its clip, and is always drawn.
 _BOUNDED = (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE, pdfium_c.FPDF_PAGEOBJ_FORM)
 
@@ -86,9 +85,8 @@ def drop_objects_apart(page: pdfium.PdfPage, boxes: Iterable[Box], margin: float
     boxes = list(boxes)
     if page.get_rotation() % 360 or tuple(page.get_cropbox()[:2]) != (0.0, 0.0):
         return 0
-    raw = page.raw
-    page_objects = _Container(pdfium_c.FPDFPage_CountObjects(raw), lambda index: pdfium_c.FPDFPage_GetObject(raw, index),
-                              lambda handle: pdfium_c.FPDFPage_RemoveObject(raw, handle))
+    raw = _handle(page.raw)
+    page_objects = _Container(_COUNT_OBJECTS(raw), partial(_GET_OBJECT, raw), partial(_REMOVE_OBJECT, raw))
     return _drop_apart(page_objects, _IDENTITY, page.get_size()[1], boxes, margin, FORM_LEVELS)
 
 
@@ -97,46 +95,82 @@ Matrix = tuple[float, float, float, float, float, float]  # a, b, c, d, e, f: x'
 _IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
+def _typed(function, restype, *argtypes):
+    """`function` (a pypdfium2 binding) with plain C argument types: a handle as `c_void_p` takes a Python int,
+    which a `map` hands it without a Python frame or pypdfium2's pointer conversion per call."""
+    return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(function, ctypes.c_void_p).value)
+
+
+def _handle(raw) -> int:
+    return ctypes.cast(raw, ctypes.c_void_p).value or 0
+
+
+_VOID = ctypes.c_void_p
+_COUNT_OBJECTS = _typed(pdfium_c.FPDFPage_CountObjects, ctypes.c_int, _VOID)
+_GET_OBJECT = _typed(pdfium_c.FPDFPage_GetObject, _VOID, _VOID, ctypes.c_int)
+_REMOVE_OBJECT = _typed(pdfium_c.FPDFPage_RemoveObject, ctypes.c_int, _VOID, _VOID)
+_COUNT_FORM_OBJECTS = _typed(pdfium_c.FPDFFormObj_CountObjects, ctypes.c_int, _VOID)
+_GET_FORM_OBJECT = _typed(pdfium_c.FPDFFormObj_GetObject, _VOID, _VOID, ctypes.c_ulong)
+_REMOVE_FORM_OBJECT = _typed(pdfium_c.FPDFFormObj_RemoveObject, ctypes.c_int, _VOID, _VOID)
+_OBJECT_TYPE = _typed(pdfium_c.FPDFPageObj_GetType, ctypes.c_int, _VOID)
+_BOUNDS_AT = _typed(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int, _VOID, _VOID, _VOID, _VOID, _VOID)
+_MATRIX = _typed(pdfium_c.FPDFPageObj_GetMatrix, ctypes.c_int, _VOID, ctypes.POINTER(pdfium_c.FS_MATRIX))
+_DESTROY = _typed(pdfium_c.FPDFPageObj_Destroy, None, _VOID)
+
+
 @dataclass(frozen=True)
 class _Container:
-    """A page's or a form's own objects: how many, the one at an index, and taking one out."""
+    """A page's or a form's own objects (handles as ints): how many, the one at an index, and taking one out."""
 
     count: int
-    get: Callable[[int], object]
-    remove: Callable[[object], bool]
+    get: Callable[[int], int | None]
+    remove: Callable[[int], int]
+
+
+def _bounds(handles: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(found, bounds) of each object: whether pdfium gave its bounds, and them (left, bottom, right, top; PDF
+    space) widened exactly from pdfium's floats, each kind of call one `map` writing into an array by address."""
+    count = len(handles)
+    values = np.zeros((count, 4), dtype=np.float32)
+    at, size = values.ctypes.data, values.itemsize
+    corners = [range(at + k * size, at + 4 * size * count, 4 * size) for k in range(4)]
+    found = np.fromiter(map(_BOUNDS_AT, handles, *corners), dtype=np.int64, count=count) != 0
+    return found, values.astype(np.float64)
 
 
 def _drop_apart(container: _Container, matrix: Matrix, height: float, boxes: list[Box], margin: float, levels: int) -> int:
-    """`drop_objects_apart` over one container whose objects' bounds `matrix` maps onto the page."""
-    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
-    apart, forms = [], []
-    for index in range(container.count):
-        handle = container.get(index)
-        if not handle:
-            continue
-        kind = pdfium_c.FPDFPageObj_GetType(handle)
-        if kind not in _BOUNDED or not _BOUNDS(handle, left, bottom, right, top):
-            continue
-        x0, y0, x1, y1 = _mapped(matrix, left.value, bottom.value, right.value, top.value)
-        x0, y0, x1, y1 = x0 - margin, height - y1 - margin, x1 + margin, height - y0 + margin
-        if not any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes):
-            apart.append(handle)
-        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and levels > 0:
-            forms.append(handle)
+    """`drop_objects_apart` over one container whose objects' bounds `matrix` maps onto the page. The objects'
+    types and bounds are asked in one `map` each and weighed against every box at once (a page holds hundreds
+    to thousands of objects); the comparisons are those of one object against one box, made in float64 as
+    Python's floats make them."""
+    handles = [handle for handle in map(container.get, range(container.count)) if handle]
+    kinds = np.fromiter(map(_OBJECT_TYPE, handles), dtype=np.int64, count=len(handles))
+    bounded = np.flatnonzero(np.isin(kinds, _BOUNDED))
+    found, bounds = _bounds([handles[k] for k in bounded.tolist()])
+    bounded, bounds = bounded[found], bounds[found]
+    if matrix == _IDENTITY:
+        left, bottom, right, top = bounds.T
+    else:  # a form's objects: each box's corners mapped as `_mapped` maps them
+        mapped = [_mapped(matrix, *box) for box in bounds.tolist()]
+        left, bottom, right, top = np.array(mapped, dtype=np.float64).reshape(-1, 4).T
+    x0, y0, x1, y1 = left - margin, height - top - margin, right + margin, height - bottom + margin
+    near = np.array(boxes, dtype=np.float64).reshape(-1, 4)
+    reaches = ((x0[:, None] < near[:, 2]) & (near[:, 0] < x1[:, None]) & (y0[:, None] < near[:, 3]) & (near[:, 1] < y1[:, None])).any(axis=1)
+    apart = [handles[k] for k in bounded[~reaches].tolist()]
+    forms = [handles[k] for k in bounded[reaches & (kinds[bounded] == pdfium_c.FPDF_PAGEOBJ_FORM)].tolist()] if levels > 0 else []
     dropped = 0
     for form in forms:
         inner = pdfium_c.FS_MATRIX()
-        if not pdfium_c.FPDFPageObj_GetMatrix(form, inner):
+        if not _MATRIX(form, inner):
             continue
-        objects = _Container(pdfium_c.FPDFFormObj_CountObjects(form), partial(pdfium_c.FPDFFormObj_GetObject, form),
-                             partial(pdfium_c.FPDFFormObj_RemoveObject, form))
+        objects = _Container(_COUNT_FORM_OBJECTS(form), partial(_GET_FORM_OBJECT, form), partial(_REMOVE_FORM_OBJECT, form))
         composed = _then((inner.a, inner.b, inner.c, inner.d, inner.e, inner.f), matrix)
         dropped += _drop_apart(objects, composed, height, boxes, margin, levels - 1)
-        if objects.count and pdfium_c.FPDFFormObj_CountObjects(form) == 0:
+        if objects.count and _COUNT_FORM_OBJECTS(form) == 0:
             apart.append(form)  # none of its objects left: it paints nothing (its transparency group, nothing over the page)
     for handle in apart:
         if container.remove(handle):
-            pdfium_c.FPDFPageObj_Destroy(handle)
+            _DESTROY(handle)
             dropped += 1
     return dropped
 
