@@ -36,13 +36,13 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import misreadkinds, scriptscans, symbolsheets
+from pipeline.devkit import confusablesheets, misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.diagnostics import Code, has_code
 from pipeline.extract import ExtractOptions, extract_document
-from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, installed_languages, word_list
+from pipeline.extract.ocr import CertaintyPolicy, LexiconUnavailable, SpellingUnavailable, installed_languages, spelling_for, word_list
 from pipeline.infra import write_bytes_atomic
 from pipeline.parse import MISREAD_SIGNS, enable_signs, parse_sheet
 from pipeline.records import Question
@@ -65,6 +65,7 @@ class Family:
     scan: ScanSetting
     seed: int
     symbols: bool = False  # its questions print arithmetic, relations and units among the words (`symbolsheets`)
+    confusable: bool = False  # its words hold runs the script confuses, half of them one swap from another word (`confusablesheets`)
 
 
 CALIBRATION = (
@@ -96,7 +97,14 @@ SYMBOLS_HELD_OUT = (
     Family("sk-sym-column-150", "sk", "slk", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(150, 0.6, 90, noise=0.0), 52, True),
     Family("en-sym-column", "en", "eng", ("A", "B", "C", "D"), "column", "DejaVuSerif", ScanSetting(200, 0.4, 70, noise=0.02), 53, True),
 )
-SETS = {"calibration": CALIBRATION, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
+# The confusable-variant rule (`confusablesheets`, `CertaintyPolicy.confusable_letters`): tuning, at poor scans.
+CONFUSABLES = (
+    Family("es-conf-150", "es", "spa", ("A", "B", "C", "D"), "column", "DejaVuSerif", ScanSetting(150, 0.8, 70, noise=0.0), 61, confusable=True),
+    Family("pt-conf-pairs", "pt", "por", ("A", "B", "C", "D"), "pairs", "DejaVuSans", ScanSetting(150, 0.7, 75, noise=0.02), 62, confusable=True),
+    Family("pl-conf-column", "pl", "pol", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3), 63, confusable=True),
+    Family("ru-conf-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 75, noise=0.0), 64, confusable=True),
+)
+SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -170,11 +178,34 @@ class Printed:
 # --------------------------------------------------------------------------- sheets
 
 
+VOCABULARY = 3000  # words a family's sheets are made of
+
+
 def _vocabulary(tesseract: str, rng: random.Random) -> list[str]:
+    """`VOCABULARY` words of Tesseract's word list for the language that its spelling dictionaries know too.
+
+    The word lists hold misspellings (`condiçôes`, `náo`): a sheet that prints one measures the list, not OCR,
+    for OCR reads the real word. A language with no dictionary (`SpellingUnavailable`) keeps the list's words."""
     # Tesseract's Greek list spells μ as the micro sign now and then; a printed sheet never does.
     words = [w.replace("\u00b5", "\u03bc") for w in word_list(tesseract) if w.isalpha() and 2 <= len(w) <= 12 and w == w.lower()]
     rng.shuffle(words)
-    return words[:3000]
+    return spelled_words(tesseract, words, VOCABULARY)
+
+
+def spelled_words(tesseract: str, words: list[str], count: int) -> list[str]:
+    """The first `count` of `words` the spelling dictionaries of Tesseract language `tesseract` know, in order (the
+    first `count` of them where the language has none)."""
+    try:
+        spelling = spelling_for((tesseract,))
+    except SpellingUnavailable:
+        return words[:count]
+    kept: list[str] = []
+    for start in range(0, len(words), count):
+        batch = words[start:start + count]
+        kept += [w for w, known in zip(batch, spelling.knows(batch)) if known]
+        if len(kept) >= count:
+            break
+    return kept[:count]
 
 
 def _phrase(rng: random.Random, vocabulary: list[str], count: int) -> str:
@@ -354,7 +385,8 @@ def _differs(printed: Printed, record) -> bool:
 def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, show: bool = False) -> Tally:
     """Extract and parse the family's scanned sheet and key under `policy`; count as `Tally` says."""
     the_spec = _spec(family)
-    vocabulary = _vocabulary(family.tesseract, random.Random(family.seed))
+    vocabulary = confusablesheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.confusable \
+        else _vocabulary(family.tesseract, random.Random(family.seed))
     questions = printed_questions(family, vocabulary)
     sheet, key = folder / family.name / "2031" / "sheet.pdf", folder / family.name / "2031" / "key.pdf"
     if not sheet.is_file():
@@ -505,7 +537,10 @@ MARKS = "marks"  # --signs: a word known with a diacritic more (`CertaintyPolicy
 # --signs: a second reading lacking only marks the second recogniser cannot write is no contradiction
 # (`CertaintyPolicy.unwritable_marks`; off as shipped)
 UNWRITABLE = "unwritable"
-WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE)
+# --signs: a word one diacritic from exactly one known word (`CertaintyPolicy.confusable_marks`; off as shipped)
+CONFUSABLE_MARKS = "confusable-marks"
+WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE, CONFUSABLE_MARKS)
+SHIPPED_RULES = ("confusable", CONFUSABLE_MARKS)  # --off: `CertaintyPolicy.confusable_letters` (on as shipped), or marks
 SWEEP = [
     CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
     for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
@@ -520,8 +555,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
-                             "`dictionary`, `marks` and `unwritable` add the word rules `CertaintyPolicy.unknown_to_all_from`, "
-                             "`lost_marks` and `unwritable_marks` (off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+                             "`dictionary`, `marks`, `unwritable` and `confusable-marks` add the word rules "
+                             "`CertaintyPolicy.unknown_to_all_from`, `lost_marks`, `unwritable_marks` and `confusable_marks` (off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+    parser.add_argument("--off", default="", help=f"word rules on as shipped to turn off, comma-separated: {', '.join(SHIPPED_RULES)}")
     parser.add_argument("--compare", choices=list(COMPARE), default="reader",
                         help="when a read text counts as the printed one: " + "; ".join(f"{k}: {v}" for k, v in COMPARE.items()))
     parser.add_argument("--kinds", action="store_true", help="after each set, its differing questions by kind of difference (`misreadkinds`)")
@@ -539,6 +575,11 @@ def main(argv: list[str] | None = None) -> int:
     enable_signs(chosen - set(WORD_RULES))
     ruled = replace(CertaintyPolicy(), unknown_to_all_from=DICTIONARY_FROM if DICTIONARY in chosen else 0,
                     misread_letters=JOINED in chosen, lost_marks=MARKS in chosen, unwritable_marks=UNWRITABLE in chosen)
+    off = {name for name in args.off.split(",") if name}
+    if off - set(SHIPPED_RULES):
+        parser.error(f"unknown word rules {sorted(off - set(SHIPPED_RULES))}; known: {', '.join(SHIPPED_RULES)}")
+    ruled = replace(ruled, confusable_letters="confusable" not in off,
+                    confusable_marks=CONFUSABLE_MARKS in chosen and CONFUSABLE_MARKS not in off)
     names = [*SETS, *CORPUS_SETS, SCRIPTS] if args.set == "all" else [args.set]
     policies = [replace(p, unknown_to_all_from=ruled.unknown_to_all_from, misread_letters=ruled.misread_letters,
                         lost_marks=ruled.lost_marks, unwritable_marks=ruled.unwritable_marks) for p in SWEEP] if args.sweep else [ruled]

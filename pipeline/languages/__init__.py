@@ -16,7 +16,8 @@ Public functions and types:
 - `data_sha256()` -> one digest of every language file, for cache keys of stages that read them
 - `language_for_tesseract(name)` -> Language | None: the language whose Tesseract data is `name` (pol)
 - `label_lookalikes(labels)`, `booklet_lookalikes(labels)`: the characters OCR reads for an option label, a key header's booklet name
-- `Language`, `PromptWords`, `Spelling`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
+- `script_data(script)` -> ScriptData: what OCR confuses in the script's words (`scripts.yaml`; empty for a script it lacks)
+- `Language`, `PromptWords`, `ScriptData`, `Spelling`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
 """
 from __future__ import annotations
 
@@ -27,9 +28,10 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from pipeline.languages.model import GluedWords, Language, PageFurniture, PromptWords, Spelling, TextQuality, TrueFalseWords
+from pipeline.languages.model import GluedWords, Language, PageFurniture, PromptWords, ScriptData, Spelling, TextQuality, TrueFalseWords
 
 DATA_DIR = Path(__file__).parent / "data"
+SCRIPTS_FILE = Path(__file__).parent / "scripts.yaml"
 # libyaml's parser where PyYAML was built with it: the same documents (every language and source file
 # loads to equal values either way) at a tenth of the pure-Python parser's CPU, which every process paid
 # at start for the eleven files.
@@ -139,6 +141,26 @@ def booklet_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
 
 
 @functools.cache
+def _all_scripts() -> dict[str, ScriptData]:
+    try:
+        data = yaml.load(SCRIPTS_FILE.read_text(encoding="utf-8"), Loader=_LOADER)
+    except (OSError, yaml.YAMLError) as exc:
+        raise LanguageDataError(f"{SCRIPTS_FILE}: cannot read: {exc}") from None
+    if not isinstance(data, dict):
+        raise LanguageDataError(f"{SCRIPTS_FILE}: the top level must be a mapping of scripts")
+    try:
+        return {name: ScriptData.model_validate(entry) for name, entry in data.items()}
+    except ValidationError as exc:
+        problems = "; ".join(f"field '{'.'.join(map(str, e['loc'])) or '(top)'}': {e['msg']}" for e in exc.errors())
+        raise LanguageDataError(f"{SCRIPTS_FILE}: {problems}") from None
+
+
+def script_data(script: str) -> ScriptData:
+    """What OCR confuses in the words of `script` (a `Language.script`: Latin, Greek …); nothing for a script the file lacks."""
+    return _all_scripts().get(script, ScriptData())
+
+
+@functools.cache
 def data_sha256() -> str:
     digest = hashlib.sha256()
     for path in sorted(DATA_DIR.glob("*.yaml")):
@@ -147,7 +169,7 @@ def data_sha256() -> str:
 
 
 __all__ = [
-    "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "Spelling", "TextQuality", "TrueFalseWords",
+    "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "SCRIPTS_FILE", "ScriptData", "Spelling", "TextQuality", "TrueFalseWords",
     "UnknownLanguage", "all_languages", "booklet_lookalikes", "caseless", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
-    "language_for_tesseract",
+    "language_for_tesseract", "script_data",
 ]

@@ -328,3 +328,22 @@ class Language(_Strict):
     @property
     def code(self) -> str:
         return self.codes.iso639_1
+
+
+class ScriptData(_Strict):
+    """What OCR confuses in the words of one script, whatever the language (`pipeline/languages/scripts.yaml`)."""
+
+    confusable: list[tuple[str, str]] = Field(
+        default_factory=list,
+        description="pairs of letters (or runs of letters) read for each other, either way, at one place of a word: [[i, l], [rn, m]]",
+    )
+    marks: bool = Field(default=False, description="a diacritic lost or gained on one letter is a confusion too: periodo / período")
+
+    @field_validator("confusable")
+    @classmethod
+    def _pairs(cls, value: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        bad = [f"{a}: {b}" for a, b in value if not a or not b or a == b or not (a + b).isalpha()]
+        if bad:
+            raise ValueError(f"confusable pairs are two different runs of letters: {bad}")
+        return value
+

@@ -36,6 +36,8 @@ Public functions and types:
   lists, for word repairs and for judging words (`lexicon`)
 - `CertaintyPolicy`, `unsure_reason(text, conf, lexicon)`: when a read word counts as unsure; laid-out
   OCR lines carry their lowest word confidence and unsure words (`certainty`)
+- `confusable_variant(core, lexicon, spelled)`, `swapped_variants(core, pairs)`, `marked_variants(core, marked)`: a word
+  one confusable run of its script (`pipeline/languages/scripts.yaml`) from exactly one known word (`confusables`)
 - `RECOGNISERS` (`recognisers`: Tesseract and RapidOCR behind one interface, reading crops), `read_again`
   (`secondread`: the `second-reader` pass's windows of unsure words read by RapidOCR and combined),
   `spelling_for(languages)` (`hunspell`: the language files' hunspell dictionaries)
@@ -69,6 +71,7 @@ from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.labels import LABEL_TOKEN, normalize_ocr_line, normalize_ocr_lines
 from pipeline.extract.ocr.lexicon import Lexicon, LexiconUnavailable, load_lexicon, word_core, word_list
 from pipeline.extract.ocr.certainty import CertaintyPolicy, spelled_for, unsure_reason
+from pipeline.extract.ocr.confusables import confusable_variant, marked_variants, swapped_variants
 from pipeline.extract.ocr.confusions import known_candidate as confused_letters_candidate
 from pipeline.extract.ocr.seenmarks import evidence_for as seen_marks_evidence, seen_marks, seen_marks_note
 from pipeline.extract.ocr.secondletters import Box as LetterBox, mend_words, take_second_letters
@@ -80,7 +83,7 @@ from pipeline.extract.ocr.passes import Cost, DocumentedPass, PagePass, PageWork
 from pipeline.extract.ocr.segment import Region, RegionKind, RegionReading, classify_region, find_regions, reread_prose
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.masked import KEEP_PAD_PT, MaskedRequest, PlacedWord, read_masked
-from pipeline.extract.ocr.hunspell import spelling_for
+from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.recognisers import RECOGNISERS
 from pipeline.extract.ocr.secondread import read_again, would_read_again
 from pipeline.extract.ocr.agreement import second_readings
@@ -97,8 +100,8 @@ __all__ = [
     "tesseract_command", "PAGE_PASSES", "Cost", "DocumentedPass", "first_paragraph", "PagePass", "PageWork", "UnknownPass", "enabled_passes", "page_pass",
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
-    "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list",
-    "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "Softness", "measure_softness", "sharpening",
+    "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list", "confusable_variant", "marked_variants", "swapped_variants",
+    "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "SpellingUnavailable", "Softness", "measure_softness", "sharpening",
     "is_sign_candidate", "Word", "words_by_line", "confused_letters_candidate", "seen_marks_evidence", "seen_marks", "seen_marks_note",
     "LetterBox", "mend_words", "take_second_letters",
 ]

@@ -52,6 +52,7 @@ from functools import lru_cache
 
 from pipeline.extract.ocr.agreement import alike, contradicts
 from pipeline.extract.ocr.confusions import group_candidates
+from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
 
@@ -119,10 +120,22 @@ class CertaintyPolicy:
     # space is a fifth of it or more) and to which Tesseract gave one confidence are one word it split (`Зап зах` for
     # `Запзах`, `q ue` for `que`): both unsure, unless both are known words and joined they are none (`split_words`). 0: off.
     split_gap: float = 0.02
+    # A word of `confusable_min_letters` or more that the spelling dictionaries lack while exactly one of its variants
+    # with one confusable run of its script swapped (`pipeline/languages/scripts.yaml`: `caiman` for `calman`, `i` and
+    # `l`) is a word they know is unsure, however confident Tesseract was and even read alike by the second recogniser:
+    # both read a shape, and the shape is one of two words' (`confusable_variant`). The word stays as read.
+    confusable_letters: bool = True
+    # ... and so is one where exactly one variant with a diacritic lost or gained on one letter is a known word
+    # (`Εὐκρατη`, `поймет`), where the script's data asks for marks. Off: on the checking corpus sheets it caught no
+    # misread question more and flagged 6 right ones (`cardiaco`, `Julia`, `Lepiš`: spellings and names the
+    # dictionaries write otherwise), and on the `scripts` set 18 (words of Tesseract's lists printed without their
+    # accents). `ocrcertainty --signs all,confusable-marks` measures it.
+    confusable_marks: bool = False
+    confusable_min_letters: int = 3
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "11"  # 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "12"  # 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -262,6 +275,8 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
         misread = _misread_known_word(core, lexicon, spelled, policy)
         if misread:
             return misread
+    if lexicon is not None and spelled is not None and core.isalpha() and len(core) >= policy.confusable_min_letters:
+        return confusable_variant(core, lexicon, spelled, letters=policy.confusable_letters, marks=policy.confusable_marks)
     return None
 
 

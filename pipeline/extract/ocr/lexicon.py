@@ -32,7 +32,7 @@ from pathlib import Path
 
 from pipeline.extract.ocr.engine import OcrUnavailable, tesseract_command
 from pipeline.infra import write_bytes_atomic
-from pipeline.languages import language_for_tesseract
+from pipeline.languages import language_for_tesseract, script_data
 
 MIN_LETTERS = 4  # shorter words have too many neighbours to repair safely
 # The confusions repaired. Each wider rule tried (any thin letter anywhere, accents restored, letters
@@ -61,6 +61,10 @@ class Lexicon:
     words: dict[str, str]  # casefolded → the lowercase spelling as listed
     # The languages' `text_quality.misread_letters` (language data): printed letters → what blur reads them as.
     misread_letters: tuple[tuple[str, str], ...] = ()
+    # What OCR confuses in the words of the languages' scripts (`pipeline/languages/scripts.yaml`): runs read for each
+    # other, both ways, and whether a diacritic lost or gained on one letter is a confusion too.
+    confusable: tuple[tuple[str, str], ...] = ()
+    confusable_marks: bool = False
 
     def __contains__(self, word: str) -> bool:
         return word.casefold() in self.words
@@ -76,6 +80,16 @@ class Lexicon:
         for word in self.words:
             found.setdefault(bare_letters(word), []).append(word)
         return {bare: tuple(words) for bare, words in found.items()}
+
+    @cached_property
+    def marked_letters(self) -> dict[str, tuple[str, ...]]:
+        """{a bare letter: the letters with diacritics on it that the known words write}, lower case."""
+        found: dict[str, set[str]] = {}
+        for ch in {ch for word in self.words for ch in word}:
+            bare = bare_letters(ch)
+            if ch.isalpha() and len(bare) == 1 and _has_marks(ch):
+                found.setdefault(bare, set()).add(ch)
+        return {bare: tuple(sorted(chars)) for bare, chars in found.items()}
 
     @cached_property
     def initials(self) -> frozenset[str]:
@@ -124,6 +138,10 @@ class Lexicon:
 def bare_letters(word: str) -> str:
     """`word` casefolded and without its diacritics (combining marks after NFD): `Geografía` → `geografia`."""
     return "".join(ch for ch in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(ch))
+
+
+def _has_marks(ch: str) -> bool:
+    return any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", ch))
 
 
 def _same_case(word: str, like: str) -> str:
@@ -193,10 +211,15 @@ def word_list(language: str) -> list[str]:
 def _load(languages: tuple[str, ...]) -> Lexicon | None:
     words: dict[str, str] = {}
     misread: dict[str, str] = {}
+    confusable: list[tuple[str, str]] = []
+    marks = False
     for language in languages:
         found = language_for_tesseract(language)
         if found is not None:
             misread.update(found.text_quality.misread_letters)
+            script = script_data(found.script)
+            confusable += [pair for a, b in script.confusable for pair in ((a, b), (b, a))]
+            marks = marks or script.marks
         try:
             listed = word_list(language)
         except (LexiconUnavailable, OSError, subprocess.SubprocessError) as exc:
@@ -204,7 +227,7 @@ def _load(languages: tuple[str, ...]) -> Lexicon | None:
             continue
         for word in listed:
             words.setdefault(word.casefold(), word.lower())
-    return Lexicon(words, tuple(misread.items())) if words else None
+    return Lexicon(words, tuple(misread.items()), tuple(dict.fromkeys(confusable)), marks) if words else None
 
 
 def load_lexicon(languages: Sequence[str]) -> Lexicon | None:

@@ -68,7 +68,9 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
 
 # The words worth a second look: the shipped policy's, with the I/l swap judged in words of capitals too (a second
 # look costs little; the flag does not rest on that swap alone, `CertaintyPolicy.swap_in_capitals`).
-READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True)
+# Not the confusable variants (`confusable_letters`, `confusable_marks`): they ask the spelling dictionaries, which this
+# judgement is not given, and the words the second recogniser reads stay those its cache key was made for.
+READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True, confusable_letters=False, confusable_marks=False)
 
 
 # 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract; 4: `a/b`
