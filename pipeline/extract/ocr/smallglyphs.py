@@ -46,12 +46,18 @@ from pipeline.extract.ocr.words import CAP_HEIGHT_PER_SIZE, Word, line_sizes, wo
 
 LETTER_FROM = 0.5  # cap heights: a piece this tall or taller is a letter the baseline is measured from
 RAISED_FROM = 0.4  # cap heights over the baseline the bottom of a raised glyph stands at least
+RAISED_BOTTOM_TO = 1.0  # cap heights over the baseline the bottom of a raised glyph stands at most (the line above's
+# descenders end higher: 1.3 and more)
+RAISED_TOP_TO = 1.6  # cap heights over the baseline the top of a raised glyph reaches at most (a superscript set high,
+# as Revalida's `kg/m²`, reaches 1.4; v1 stopped at 1.3)
 SMALL_TO = 0.8  # cap heights: a small glyph is no taller (a superscript is about 0.7 of the cap height, blur adds to it)
 LOWERED_FROM = 0.08  # cap heights under the baseline a lowered glyph reaches at least
 LOWERED_TOP = 0.62  # cap heights over the baseline a lowered glyph's top stays under (a p's top is at the x-height, 0.7+)
 DIGIT_FROM = 0.42  # cap heights: a small digit is at least this tall (a comma is less: about 0.35)
 DIGIT_WIDE_TO_CAP = 0.3  # cap heights: a small digit is at least this wide (a comma, a tick are narrower: 0.25)
 DIGIT_WIDE_FROM = 0.45  # a small digit is at least this share of its height wide (a comma, a tick are narrower)
+LOWERED_WIDE_TO_CAP = 0.24  # cap heights: a lowered digit is at least this wide (a narrow face's subscript 2 at 150 dpi,
+# cut dark, measures 0.28; a comma is also shorter than `DIGIT_FROM`, so the height tells it apart first)
 RING_TO = 0.55  # cap heights: a ring is no taller
 ROUND_FROM, ROUND_TO = 0.65, 1.5  # a ring's height over its width
 TICK_FROM = 1.4  # a tick's height over its width, at least
@@ -70,6 +76,7 @@ RAISED_MARKS = frozenset("\"'`´*?°º^”“’‘′″˚·")
 LOW_MARKS = frozenset(",.;:/)>(_")
 QUOTE_PAIR = frozenset("\"”“″")
 QUOTE_ONE = frozenset("'`´’‘′")
+DOUBLED_MARKS = RAISED_MARKS - frozenset("?")  # marks that never stand on the line: one read beside a glyph's own is doubled
 RINGS = frozenset("°˚")  # not `º`: an ordinal's o stands on a bar (one piece with it, reaching lower), never a ring alone
 _NARROW = frozenset(".,:;'\"`´’‘”“*°º!|iljItf()/-[]")
 
@@ -179,12 +186,12 @@ def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, 
     height, width = bottom - top, max(right - left, 1)
     if height > SMALL_TO * cap:
         return None
-    if baseline - bottom >= RAISED_FROM * cap and top >= baseline - 1.3 * cap:
+    if RAISED_FROM * cap <= baseline - bottom <= RAISED_BOTTOM_TO * cap and top >= baseline - RAISED_TOP_TO * cap:
         if not _apart(ink, piece, (bottom + 1, int(baseline - 0.1 * cap))):
             return None
         return Glyph(left, top, right, bottom, True, _raised_kind(piece, scanned, cap))
     if bottom - baseline >= LOWERED_FROM * cap and baseline - top <= LOWERED_TOP * cap and height >= DIGIT_FROM * cap:
-        if width < max(DIGIT_WIDE_FROM * height, DIGIT_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
+        if width < max(DIGIT_WIDE_FROM * height, LOWERED_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
             return None
         return Glyph(left, top, right, bottom, False, "digit")
     return None
@@ -255,7 +262,10 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         centre = (glyph.left + glyph.right) / 2
         pitch = (right - left) / max(len(text), 1)
         near = [i for i, (a, b) in enumerate(spans) if a - 0.6 * pitch <= centre <= b + 0.6 * pitch]
-        if any(_same_class(text[i], glyph) for i in near):
+        same = [i for i in near if _same_class(text[i], glyph)]
+        if same:
+            text = _doubled_dropped(text, min(same, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre)), glyph,
+                                    glyphs, left, right)
             continue
         if glyph.kind == "digit":  # any mark, never a letter read there (an ordinal's `º` is a letter: Tesseract saw its bar)
             marks = [i for i in near if not text[i].isalnum() and not text[i].isspace()]
@@ -266,12 +276,14 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
             marks = marks[-1:] if marks and marks[-1] == len(text) - 1 or len(marks) == 1 else []
         if marks:
             at = min(marks, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
-            text = text[:at] + written + text[at + 1:]
+            text = _doubled_dropped(text[:at] + written + text[at + 1:], at, glyph, glyphs, left, right)
             continue
         if glyph.kind == "digit":
             continue  # a digit with no place read for it: where it belongs is not sure enough to put it in
-        # A digit, not a letter: a ring is read as `9`, `5`, `3`, `7`; a letter there is more likely one the glyph stands beside.
-        read_for = [i for i in near if text[i].isdigit() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
+        # A digit, not a letter: a ring is read as `9`, `5`, `3`, `7`; a letter there is more likely one the glyph stands
+        # beside, but for a ring read as a small letter (`Te` for `T°`): a small letter stands on the baseline, never over it.
+        read_for = [i for i in near if (text[i].isdigit() or glyph.kind == "ring" and text[i].islower())
+                    and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
         if extra > 0 and read_for:
             at = min(read_for, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
             text, extra = text[:at] + written + text[at + 1:], extra - 1
@@ -279,6 +291,24 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         at = min(range(len(text) + 1), key=lambda i: abs((spans[i][0] if i < len(text) else right) - centre))
         if at > 0 and (text[at - 1].isdigit() or text[at - 1].isupper()):
             text = text[:at] + written + text[at:]
+    return text
+
+
+def _doubled_dropped(text: str, at: int, glyph: Glyph, glyphs: list[Glyph], left: int, right: int) -> str:
+    """`text` without a raised mark read beside the glyph's character at `at` (`T"°`, `100X'"`: Tesseract read one ring or
+    tick twice) where no other raised glyph of the word stands at that mark's place; a mark that may stand on the line
+    (`?`) stays."""
+    if not glyph.raised:
+        return text
+    spans = char_spans(text, left, right)
+    pitch = (right - left) / max(len(text), 1)
+    for j in (at + 1, at - 1):
+        if not 0 <= j < len(text) or text[j] not in DOUBLED_MARKS:
+            continue
+        if any(g is not glyph and g.raised and spans[j][0] - 0.5 * pitch <= (g.left + g.right) / 2 <= spans[j][1] + 0.5 * pitch
+               for g in glyphs):
+            continue
+        return text[:j] + text[j + 1:]
     return text
 
 
@@ -321,8 +351,12 @@ def read_digits(glyphs: list[Glyph], page: Image.Image, cap: float, languages: t
 
 
 def is_candidate(text: str) -> bool:
-    """A word worth looking at: one holding a digit, a raised mark, or a capital followed by a low mark."""
+    """A word worth looking at: one holding a digit, a raised mark, a capital followed by a low mark, or a capital and
+    one small letter alone (`Te` for `T°`: a ring read as a small letter)."""
     if any(ch.isdigit() or ch in RAISED_MARKS for ch in text):
+        return True
+    core = text.rstrip(",.;:")
+    if len(core) == 2 and core[0].isupper() and core[1].islower():
         return True
     return any(a.isupper() and b in LOW_MARKS for a, b in zip(text, text[1:]))
 

@@ -247,7 +247,7 @@ def _has_small_glyph_words(work: PageWork) -> bool:
     return any(is_candidate(w.text) for w in work.words)
 
 
-@page_pass("small-glyphs", "1", Cost.REGIONS, when=_has_small_glyph_words)
+@page_pass("small-glyphs", "2", Cost.REGIONS, when=_has_small_glyph_words)  # 2: superscripts set high, narrow subscripts, a ring read as a small letter, a mark read twice
 def _small_glyphs(work: PageWork) -> PageWork:
     """Raised and lowered small glyphs in a word's ink (pieces standing over the line's letters or under its baseline,
     measured in cap heights) read by their shape: a ring with a hole is `°`, one or two narrow ticks `'` or `"`, a small
