@@ -12,11 +12,12 @@ script, never by the words (`small_glyphs`):
 - the line's measures: the baseline (the median bottom of the line's pieces at least `LETTER_FROM` cap heights tall
   within `BASELINE_REACH` cap heights of the word) and the cap height (measured on the letters standing on the
   baseline; the line's font size estimate, `words.line_sizes`, where those are small letters alone);
-- a raised small glyph: a piece of ink whose bottom stands `RAISED_FROM` cap heights or more over the baseline, no
+- a raised small glyph: a piece of ink whose bottom stands between `RAISED_FROM` and `RAISED_BOTTOM_TO` cap heights
+  over the baseline and whose top reaches no higher than `RAISED_TOP_TO` (a superscript set high, `kg/m²`), no
   taller than `SMALL_TO`, with no other ink under it down to the baseline (an i's dot, an accent stand over a letter;
   an ordinal's `º` stands on its bar, one piece reaching lower);
 - a lowered small glyph: a piece reaching `LOWERED_FROM` under the baseline whose top stays under `LOWERED_TOP`
-  cap heights over it, at least `DIGIT_FROM` tall and `DIGIT_WIDE_TO_CAP` wide (a comma is smaller), with no ink over
+  cap heights over it, at least `DIGIT_FROM` tall and `LOWERED_WIDE_TO_CAP` wide (a comma is smaller), with no ink over
   it (a cedilla, an ogonek stand under a letter);
 - its shape: a round piece (height over width between `ROUND_FROM` and `ROUND_TO`, at most `RING_TO` cap heights tall)
   with a hole in the page as scanned is a ring (`°`); a narrow piece (taller than wide by `TICK_FROM`, no wider than
@@ -27,7 +28,10 @@ script, never by the words (`small_glyphs`):
   rewritten where it is a mark of another class (`"` or `º` where a ring stands, `,` or `/` where a digit stands), or a
   letter where a lowered digit stands; a ring or a tick no character was read for is put in after a digit or a
   capital, or takes the place of a digit read there where the word has more letters and digits than pieces of
-  letters' height (`40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
+  letters' height (`40.77C`), and a ring that of a small letter read there (`Te` for `T°`: no small letter stands over
+  the baseline); a raised mark read beside the glyph's own character where the ink shows no other raised glyph is
+  dropped (`T"°`, `100X'"`: one glyph read twice); a digit is written plain, as a text layer gives a subscript
+  (`SatO2`, not `SatO₂`; the text path splits a superscript off its word, docs/results.md "Superscripts …").
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
