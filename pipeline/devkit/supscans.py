@@ -6,7 +6,7 @@ in families kept apart: `TUNING` families a small-glyph pass may be tuned on, `C
     python -m pipeline.devkit.supscans --out /tmp/sup --set checking           # the families kept aside, once
 
 A family is a language (its Tesseract word list's words), a face, how high its superscripts stand and how low its
-subscripts (fpdf2's `sup_lift`, `sub_lift`: real raised and lowered digits, as a text layer holds them, not Unicode's
+subscripts (fpdf2's `sup_lift`, `sub_lift`, negative for a lowered digit: real raised and lowered digits, as a text layer holds them, not Unicode's
 `²`), and its own scans (150–300 dpi, blur 0.4–0.8, JPEG 70–90, tilted, some on grey paper). Its page is prose with,
 placed by chance, what such exams print: `12 m²`, `250 cm³`, `kg/m²`, `m/s²`, `4,0 x 10⁹/L`, `10¹²/L`, `10⁻³/L`, `x²`,
 `H₂O`, `CO₂`, `SatO₂`, `FiO₂`, `38°C`, `T° 39`, `5′`, `45°30′`, `100X′`.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import random
+import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -73,18 +74,19 @@ class Family:
 # reported. No language, face or scan of a checking family is in a tuning family but Spanish (another face, other
 # lifts, other scans) and Noto Serif (another script).
 TUNING = {
-    "es-dejavuserif": Family("es", "spa", "DejaVuSerif", 10.5, 0.4, 0.3, "150/0.8/70,200/0.6/85/0.8/p225,300/0.4/90/-0.6", 101),
-    "pt-liberationsans": Family("pt", "por", "LiberationSans", 11, 0.45, 0.25, "150/0.6/80/-0.7,200/0.8/70,300/0.5/85/0/p215", 102),
-    "pl-notoserif": Family("pl", "pol", "NotoSerif", 10, 0.4, 0.3, "150/0.7/90/0.5/p230,200/0.4/75,300/0.8/80/-0.9", 103),
-    "el-dejavusans": Family("el", "ell", "DejaVuSans", 10.5, 0.5, 0.3, "150/0.5/85,200/0.7/90/-0.5/p220,300/0.6/70/0.8", 104),
+    "es-dejavuserif": Family("es", "spa", "DejaVuSerif", 10.5, 0.4, -0.15, "150/0.8/70,200/0.6/85/0.8/p225,300/0.4/90/-0.6", 101),
+    "pt-liberationsans": Family("pt", "por", "LiberationSans", 11, 0.45, -0.2, "150/0.6/80/-0.7,200/0.8/70,300/0.5/85/0/p215", 102),
+    "pl-notoserif": Family("pl", "pol", "NotoSerif", 10, 0.4, -0.15, "150/0.7/90/0.5/p230,200/0.4/75,300/0.8/80/-0.9", 103),
+    "el-dejavusans": Family("el", "ell", "DejaVuSans", 10.5, 0.5, -0.2, "150/0.5/85,200/0.7/90/-0.5/p220,300/0.6/70/0.8", 104),
 }
 CHECKING = {
-    "tr-liberationserif": Family("tr", "tur", "LiberationSerif", 10.5, 0.45, 0.3, "150/0.8/80/0.6,200/0.5/70/0/p220,300/0.7/85/-0.8", 201),
-    "vi-notosans": Family("vi", "vie", "NotoSans", 11, 0.4, 0.25, "150/0.6/75/-0.4/p230,200/0.8/90/0.7,300/0.4/80", 202),
-    "ru-notoserif": Family("ru", "rus", "NotoSerif", 10.5, 0.5, 0.3, "150/0.7/85/0.9,200/0.6/80/-0.6/p215,300/0.5/75", 203),
-    "es-liberationnarrow": Family("es", "spa", "LiberationSansNarrow", 11, 0.45, 0.3, "150/0.4/70/-0.8,200/0.7/85/0.5,300/0.6/90/0/p225", 204),
+    "tr-liberationserif": Family("tr", "tur", "LiberationSerif", 10.5, 0.45, -0.2, "150/0.8/80/0.6,200/0.5/70/0/p220,300/0.7/85/-0.8", 201),
+    "vi-notosans": Family("vi", "vie", "NotoSans", 11, 0.4, -0.15, "150/0.6/75/-0.4/p230,200/0.8/90/0.7,300/0.4/80", 202),
+    "ru-notoserif": Family("ru", "rus", "NotoSerif", 10.5, 0.5, -0.25, "150/0.7/85/0.9,200/0.6/80/-0.6/p215,300/0.5/75", 203),
+    "es-liberationnarrow": Family("es", "spa", "LiberationSansNarrow", 11, 0.45, -0.2, "150/0.4/70/-0.8,200/0.7/85/0.5,300/0.6/90/0/p225", 204),
 }
 SETS = {"tuning": TUNING, "checking": CHECKING}
+_WORDISH = re.compile(r"[\w\s]")
 SENTENCES = 24
 
 # A piece of printed text: (text, vertical position) with fpdf2's positions ("LINE", "SUB", "SUP").
@@ -164,12 +166,12 @@ def page_pdf(path: Path, family: Family, sentences: list[list[Token]]) -> Path:
     height = family.size * 1.4 / 72 * 25.4
     tokens = [token for sentence in sentences for token in sentence]
     for at, token in enumerate(tokens):
-        for text, vpos in token:
+        for first, (text, vpos) in enumerate(token):
             pdf.char_vpos = vpos  # type: ignore[assignment]
-            pdf.write(height, text)
+            # the space before a token written with its first piece: fpdf2 wraps a line at a space of the text it is
+            # given, and mid-word where that text holds none
+            pdf.write(height, (" " if at and not first else "") + text)
         pdf.char_vpos = "LINE"  # type: ignore[assignment]
-        if at + 1 < len(tokens):
-            pdf.write(height, " ")
     pdf.output(str(path))
     return path
 
@@ -196,18 +198,25 @@ def scanned(out: Path, name: str, family: Family, scan: ScanSetting) -> Path:
     return target
 
 
-def compared(words: list[str]) -> list[str]:
-    """Words as they are compared: `as_read` each, a word of marks alone glued to the word before it."""
-    out: list[str] = []
-    for word in words:
+def _joined(words: list[str]) -> list[tuple[str, list[int]]]:
+    """Words as they are compared, each with the indexes of the given words it holds: `as_read` each, and, as `as_read`
+    leaves out a space beside a mark, a word glued to the one before where a mark stands on either side of the space."""
+    out: list[tuple[str, list[int]]] = []
+    for at, word in enumerate(words):
         word = as_read(word)
         if not word:
             continue
-        if out and not any(ch.isalnum() for ch in word):
-            out[-1] += word
+        if out and not (_WORDISH.match(out[-1][0][-1]) and _WORDISH.match(word[0])):
+            out[-1] = (out[-1][0] + word, [*out[-1][1], at])
         else:
-            out.append(word)
+            out.append((word, [at]))
     return out
+
+
+def compared(words: list[str]) -> list[str]:
+    """Words as the flag's measure compares them (`misreadkinds.as_read`: NFKC, one class of quotes and primes, no space
+    beside a mark: `kg/m2 ,` is `kg/m2,`, `10 /L` is `10/L`)."""
+    return [word for word, _ in _joined(words)]
 
 
 @dataclass(frozen=True)
@@ -224,12 +233,10 @@ class Reading:
 def score(sentences: list[list[Token]], read: list[str]) -> Reading:
     """How many units, words and sentences of `sentences` `read` (the page's words as OCR gave them) holds exactly, and
     each differing run (printed → read)."""
-    printed, owner = [], []  # the compared printed words and the (sentence, token) each came from
-    for s, sentence in enumerate(sentences):
-        for t, token in enumerate(sentence):
-            for word in compared(token_text(token).split()):
-                printed.append(word)
-                owner.append((s, t))
+    where = [(s, t) for s, sentence in enumerate(sentences) for t, _ in enumerate(sentence)]
+    joined = _joined([token_text(token) for sentence in sentences for token in sentence])
+    printed = [word for word, _ in joined]
+    owners = [{where[i] for i in held} for _, held in joined]  # the (sentence, token) each compared word holds
     got = compared(read)
     wrong_words, wrong_tokens, shown = set(), set(), []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, printed, got, autojunk=False).get_opcodes():
@@ -239,7 +246,7 @@ def score(sentences: list[list[Token]], read: list[str]) -> Reading:
         if i1 == i2:  # words read where none was printed: both neighbours are no longer exact
             wrong_words |= {i for i in (i1 - 1, i1) if 0 <= i < len(printed)}
         shown.append((" ".join(printed[i1:i2]), " ".join(got[j1:j2])))
-    wrong_tokens = {owner[i] for i in wrong_words}
+    wrong_tokens = {o for i in wrong_words for o in owners[i]}
     units = {(s, t) for s, sentence in enumerate(sentences) for t, token in enumerate(sentence) if is_unit(token)}
     wrong_sentences = {s for s, _ in wrong_tokens}
     return Reading(len(units), len(units - wrong_tokens), len(printed), len(printed) - len(wrong_words),
