@@ -147,6 +147,8 @@ def test_a_superscript_set_high_read_as_a_quote_is_the_digit(font: Path, tmp_pat
     assert mended(page, read_as(words, {3: 'kg/m"', 5: '10"'}), tmp_path) == ["índice", "de", "30", "kg/m2", "e", "109"]
 
 
+@pytest.mark.xfail(strict=True, reason="left disabled (LOWERED_WIDE_TO_CAP at v1's 0.3): the narrower bound read commas "
+                   "after capitals as digits on the corpus tuning set")
 @pytest.mark.parametrize("font", FONTS[1:], ids=lambda p: p.stem)
 def test_a_narrow_subscript_read_as_a_comma_is_the_digit(font: Path, tmp_path: Path):
     """A condensed face's subscript, softened as a 150 dpi scan: narrower than v1's 0.3 cap heights."""
@@ -169,3 +171,15 @@ def test_a_ring_or_a_tick_read_twice_is_read_once(font: Path, tmp_path: Path):
     page, words = drawn_line(plain("Examen:", "T°", "37.5°C,", "FC", "100X',", '"37°"'), font)
     misread = read_as(words, {1: 'T"°', 4: "100X'\",", 5: '"37°"'})
     assert mended(page, misread, tmp_path) == ["Examen:", "T°", "37.5°C,", "FC", "100X',", '"37°"']
+
+
+SANS = Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf")
+
+
+@pytest.mark.parametrize("blur", [0.6, 1.6])
+@pytest.mark.parametrize("font", [*FONTS, SANS, NARROW], ids=lambda p: p.stem)
+def test_a_comma_after_a_capital_stays_a_comma(font: Path, blur: float, tmp_path: Path):
+    """`A,` and `XYZ,` (a bar exam's parties): a comma hangs under the baseline as a subscript does, and a sharp scan's
+    comma is as tall and as wide as a condensed subscript digit; its top stays at the baseline, a digit's stands over it."""
+    page, words = drawn_line(plain("entre", "A,", "B", "e", "XYZ,", "que", "OAB,", "fim"), font, blur=blur)
+    assert mended(page, words, tmp_path) == ["entre", "A,", "B", "e", "XYZ,", "que", "OAB,", "fim"]
