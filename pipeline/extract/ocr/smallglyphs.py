@@ -69,6 +69,7 @@ TICK_FROM = 1.4  # a tick's height over its width, at least
 TICK_WIDE_TO = 0.28  # cap heights: a tick is no wider (a small digit is wider: 0.35 and more)
 TICK_HEIGHT_FROM = 0.18  # cap heights: a tick is at least this tall (a speck is less)
 PAIR_GAP = 0.35  # cap heights between two ticks of one double tick, at most
+DIGIT_READ_HEIGHT = 36  # px: a small digit's crop is read this tall (at 150 dpi a cap height is 19 px)
 DIGIT_CONF = 50.0  # Tesseract's confidence in a small digit read alone, at least
 INK_BELOW = 185  # grey level in the page as scanned: a small glyph's thin strokes are ink this pale (the prepared page breaks them)
 DARK_BELOW = 150  # grey level: the pieces letters are measured by, and a ring touching a letter at `INK_BELOW` stands apart
@@ -319,40 +320,32 @@ def _doubled_dropped(text: str, at: int, glyph: Glyph, glyphs: list[Glyph], left
 
 def read_digits(glyphs: list[Glyph], page: Image.Image, cap: float, languages: tuple[str, ...], dpi: int,
                 omp_thread_limit: int | None, folder: Path) -> list[Glyph]:
-    """The digit glyphs read by Tesseract with a digit alphabet, each crop upscaled to `cap` tall side by side in one
-    strip; a glyph read as one digit at `DIGIT_CONF` or more takes it, any other keeps no text."""
-    from pipeline.extract.ocr.engine import read_strip
+    """The digit glyphs read by Tesseract with a digit alphabet, each crop upscaled to `DIGIT_READ_HEIGHT` pixels (or
+    `cap`, where taller) and the crops stacked one per line (`cellreads.read_digit_confs`); a glyph read as one digit at
+    `DIGIT_CONF` or more takes it, any other keeps no text. Side by side in one strip (v1), Tesseract read the strip as
+    one word however wide the gaps, and one crop misread or dropped left every digit of the page unread."""
+    from pipeline.extract.ocr.cellreads import read_digit_confs
 
     digits = [g for g in glyphs if g.kind == "digit"]
     if not digits:
         return glyphs
-    gap = max(int(cap), 8)
+    height = max(int(cap), DIGIT_READ_HEIGHT)
+    gap = max(height // 2, 8)
+    grey = page.convert("L")
     scaled = []
     for g in digits:
-        crop = page.crop((g.left - 1, g.top - 1, g.right + 1, g.bottom + 1))
-        factor = cap / max(crop.height, 1)
-        scaled.append(crop.resize((max(1, round(crop.width * factor)), max(1, round(crop.height * factor))), Image.Resampling.LANCZOS))
-    height = max(s.height for s in scaled)
-    canvas = Image.new("L", (sum(s.width for s in scaled) + gap * (len(scaled) + 1), height), 255)
+        crop = grey.crop((g.left - 1, g.top - 1, g.right + 1, g.bottom + 1))
+        factor = height / max(crop.height, 1)
+        scaled.append(crop.resize((max(1, round(crop.width * factor)), height), Image.Resampling.LANCZOS))
+    canvas = Image.new("L", (sum(s.width for s in scaled) + gap * (len(scaled) + 1), height + 2 * gap), 255)
     boxes, x = [], gap
     for s in scaled:
-        canvas.paste(s, (x, height - s.height))
-        boxes.append((x, 0, x + s.width, height))
+        canvas.paste(s, (x, gap))
+        boxes.append((x - 2, gap - 2, x + s.width + 2, gap + height + 2))
         x += s.width + gap
-    offsets, words = read_strip(canvas, boxes, gap, languages, dpi, omp_thread_limit, folder / "small-digits.ppm",
-                                whitelist="0123456789", binarise=False)
-    # Tesseract reads the strip as one word however wide the gaps: a word's characters are its crops' digits, one each,
-    # where it holds as many characters as crops.
-    read: dict[int, str] = {}
-    for word in words:
-        inside = [i for i, (offset, box) in enumerate(zip(offsets, boxes))
-                  if word.left - gap / 2 <= offset + (box[2] - box[0]) / 2 <= word.right + gap / 2]
-        if len(inside) == len(word.text) and word.conf >= DIGIT_CONF:
-            read.update({id(digits[i]): ch for i, ch in zip(inside, word.text)})
-    out = []
-    for g in glyphs:
-        out.append(replace(g, text=read.get(id(g), "")) if g.kind == "digit" else g)
-    return out
+    reads = read_digit_confs(canvas, boxes, gap, languages, dpi, omp_thread_limit)
+    read = {id(g): r[0] for g, r in zip(digits, reads) if r is not None and len(r[0]) == 1 and r[1] >= DIGIT_CONF}
+    return [replace(g, text=read.get(id(g), "")) if g.kind == "digit" else g for g in glyphs]
 
 
 def is_candidate(text: str) -> bool:
