@@ -183,3 +183,18 @@ def test_a_comma_after_a_capital_stays_a_comma(font: Path, blur: float, tmp_path
     comma is as tall and as wide as a condensed subscript digit; its top stays at the baseline, a digit's stands over it."""
     page, words = drawn_line(plain("entre", "A,", "B", "e", "XYZ,", "que", "OAB,", "fim"), font, blur=blur)
     assert mended(page, words, tmp_path) == ["entre", "A,", "B", "e", "XYZ,", "que", "OAB,", "fim"]
+
+
+@pytest.mark.parametrize("font", FONTS[1:], ids=lambda p: p.stem)
+def test_many_superscripts_on_a_line_are_each_read_though_one_is_not_a_digit(font: Path, tmp_path: Path):
+    """Units as a medical exam prints them, ten superscripts on a line, one of them a raised letter (`10ⁿ`) that no
+    digit alphabet reads: each digit is read on its own line of the stack. Read side by side in one strip (v1), the
+    strip came back as one word that did not hold one digit per crop, and no digit of the line was mended. (DejaVu
+    Serif's superscript 3, drawn here, is cut in two and a tick put in after it, `cm3'`: a fault of the shapes, not of
+    the reading, left out.)"""
+    units = [("m", "2"), ("cm", "3"), ("10", "9"), ("x", "2"), ("10", "n"), ("kg/m", "2"), ("dm", "3"), ("y", "2"), ("10", "6"),
+             ("mm", "2")]
+    tokens: list[Token] = [[(base, ""), (sup, "sup")] for base, sup in units]
+    page, words = drawn_line(tokens, font)
+    misread = read_as(words, {0: "m?", 2: '10"', 3: "x?", 5: "kg/m?", 6: "dm*", 7: "y?", 8: '10"', 9: "mm?"})
+    assert mended(page, misread, tmp_path) == ["m2", "cm3", "109", "x2", "10n", "kg/m2", "dm3", "y2", "106", "mm2"]
