@@ -12,11 +12,12 @@ script, never by the words (`small_glyphs`):
 - the line's measures: the baseline (the median bottom of the line's pieces at least `LETTER_FROM` cap heights tall
   within `BASELINE_REACH` cap heights of the word) and the cap height (measured on the letters standing on the
   baseline; the line's font size estimate, `words.line_sizes`, where those are small letters alone);
-- a raised small glyph: a piece of ink whose bottom stands `RAISED_FROM` cap heights or more over the baseline, no
+- a raised small glyph: a piece of ink whose bottom stands between `RAISED_FROM` and `RAISED_BOTTOM_TO` cap heights
+  over the baseline and whose top reaches no higher than `RAISED_TOP_TO` (a superscript set high, `kg/m²`), no
   taller than `SMALL_TO`, with no other ink under it down to the baseline (an i's dot, an accent stand over a letter;
   an ordinal's `º` stands on its bar, one piece reaching lower);
 - a lowered small glyph: a piece reaching `LOWERED_FROM` under the baseline whose top stays under `LOWERED_TOP`
-  cap heights over it, at least `DIGIT_FROM` tall and `DIGIT_WIDE_TO_CAP` wide (a comma is smaller), with no ink over
+  cap heights over it, at least `DIGIT_FROM` tall and `LOWERED_WIDE_TO_CAP` wide (a comma is smaller), with no ink over
   it (a cedilla, an ogonek stand under a letter);
 - its shape: a round piece (height over width between `ROUND_FROM` and `ROUND_TO`, at most `RING_TO` cap heights tall)
   with a hole in the page as scanned is a ring (`°`); a narrow piece (taller than wide by `TICK_FROM`, no wider than
@@ -27,7 +28,10 @@ script, never by the words (`small_glyphs`):
   rewritten where it is a mark of another class (`"` or `º` where a ring stands, `,` or `/` where a digit stands), or a
   letter where a lowered digit stands; a ring or a tick no character was read for is put in after a digit or a
   capital, or takes the place of a digit read there where the word has more letters and digits than pieces of
-  letters' height (`40.77C`); a digit is written plain, as a text layer gives it (`SatO2`, not `SatO₂`).
+  letters' height (`40.77C`), and a ring that of a small letter read there (`Te` for `T°`: no small letter stands over
+  the baseline); a raised mark read beside the glyph's own character where the ink shows no other raised glyph is
+  dropped (`T"°`, `100X'"`: one glyph read twice); a digit is written plain, as a text layer gives a subscript
+  (`SatO2`, not `SatO₂`; the text path splits a superscript off its word, docs/results.md "Superscripts …").
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
@@ -46,18 +50,26 @@ from pipeline.extract.ocr.words import CAP_HEIGHT_PER_SIZE, Word, line_sizes, wo
 
 LETTER_FROM = 0.5  # cap heights: a piece this tall or taller is a letter the baseline is measured from
 RAISED_FROM = 0.4  # cap heights over the baseline the bottom of a raised glyph stands at least
+RAISED_BOTTOM_TO = 1.0  # cap heights over the baseline the bottom of a raised glyph stands at most (the line above's
+# descenders end higher: 1.3 and more)
+RAISED_TOP_TO = 1.6  # cap heights over the baseline the top of a raised glyph reaches at most (a superscript set high,
+# as Revalida's `kg/m²`, reaches 1.4; v1 stopped at 1.3)
 SMALL_TO = 0.8  # cap heights: a small glyph is no taller (a superscript is about 0.7 of the cap height, blur adds to it)
 LOWERED_FROM = 0.08  # cap heights under the baseline a lowered glyph reaches at least
 LOWERED_TOP = 0.62  # cap heights over the baseline a lowered glyph's top stays under (a p's top is at the x-height, 0.7+)
 DIGIT_FROM = 0.42  # cap heights: a small digit is at least this tall (a comma is less: about 0.35)
 DIGIT_WIDE_TO_CAP = 0.3  # cap heights: a small digit is at least this wide (a comma, a tick are narrower: 0.25)
 DIGIT_WIDE_FROM = 0.45  # a small digit is at least this share of its height wide (a comma, a tick are narrower)
+LOWERED_WIDE_TO_CAP = 0.3  # cap heights: a lowered digit is at least this wide. v2 (h-supers15) set 0.24 for a narrow
+# face's subscript 2 at 150 dpi cut dark (0.28); on the corpus tuning set that took a sharp scan's comma after a capital
+# for a digit (br-oab-2016-300: `A,` read `A1,`, `XYZ,` read `XYZ4,`), so it stays at v1's digit width (disabled)
 RING_TO = 0.55  # cap heights: a ring is no taller
 ROUND_FROM, ROUND_TO = 0.65, 1.5  # a ring's height over its width
 TICK_FROM = 1.4  # a tick's height over its width, at least
 TICK_WIDE_TO = 0.28  # cap heights: a tick is no wider (a small digit is wider: 0.35 and more)
 TICK_HEIGHT_FROM = 0.18  # cap heights: a tick is at least this tall (a speck is less)
 PAIR_GAP = 0.35  # cap heights between two ticks of one double tick, at most
+DIGIT_READ_HEIGHT = 36  # px: a small digit's crop is read this tall (at 150 dpi a cap height is 19 px)
 DIGIT_CONF = 50.0  # Tesseract's confidence in a small digit read alone, at least
 INK_BELOW = 185  # grey level in the page as scanned: a small glyph's thin strokes are ink this pale (the prepared page breaks them)
 DARK_BELOW = 150  # grey level: the pieces letters are measured by, and a ring touching a letter at `INK_BELOW` stands apart
@@ -70,6 +82,7 @@ RAISED_MARKS = frozenset("\"'`´*?°º^”“’‘′″˚·")
 LOW_MARKS = frozenset(",.;:/)>(_")
 QUOTE_PAIR = frozenset("\"”“″")
 QUOTE_ONE = frozenset("'`´’‘′")
+DOUBLED_MARKS = RAISED_MARKS - frozenset("?")  # marks that never stand on the line: one read beside a glyph's own is doubled
 RINGS = frozenset("°˚")  # not `º`: an ordinal's o stands on a bar (one piece with it, reaching lower), never a ring alone
 _NARROW = frozenset(".,:;'\"`´’‘”“*°º!|iljItf()/-[]")
 
@@ -179,12 +192,12 @@ def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, 
     height, width = bottom - top, max(right - left, 1)
     if height > SMALL_TO * cap:
         return None
-    if baseline - bottom >= RAISED_FROM * cap and top >= baseline - 1.3 * cap:
+    if RAISED_FROM * cap <= baseline - bottom <= RAISED_BOTTOM_TO * cap and top >= baseline - RAISED_TOP_TO * cap:
         if not _apart(ink, piece, (bottom + 1, int(baseline - 0.1 * cap))):
             return None
         return Glyph(left, top, right, bottom, True, _raised_kind(piece, scanned, cap))
     if bottom - baseline >= LOWERED_FROM * cap and baseline - top <= LOWERED_TOP * cap and height >= DIGIT_FROM * cap:
-        if width < max(DIGIT_WIDE_FROM * height, DIGIT_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
+        if width < max(DIGIT_WIDE_FROM * height, LOWERED_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
             return None
         return Glyph(left, top, right, bottom, False, "digit")
     return None
@@ -255,7 +268,10 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         centre = (glyph.left + glyph.right) / 2
         pitch = (right - left) / max(len(text), 1)
         near = [i for i, (a, b) in enumerate(spans) if a - 0.6 * pitch <= centre <= b + 0.6 * pitch]
-        if any(_same_class(text[i], glyph) for i in near):
+        same = [i for i in near if _same_class(text[i], glyph)]
+        if same:
+            text = _doubled_dropped(text, min(same, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre)), glyph,
+                                    glyphs, left, right)
             continue
         if glyph.kind == "digit":  # any mark, never a letter read there (an ordinal's `º` is a letter: Tesseract saw its bar)
             marks = [i for i in near if not text[i].isalnum() and not text[i].isspace()]
@@ -266,12 +282,14 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
             marks = marks[-1:] if marks and marks[-1] == len(text) - 1 or len(marks) == 1 else []
         if marks:
             at = min(marks, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
-            text = text[:at] + written + text[at + 1:]
+            text = _doubled_dropped(text[:at] + written + text[at + 1:], at, glyph, glyphs, left, right)
             continue
         if glyph.kind == "digit":
             continue  # a digit with no place read for it: where it belongs is not sure enough to put it in
-        # A digit, not a letter: a ring is read as `9`, `5`, `3`, `7`; a letter there is more likely one the glyph stands beside.
-        read_for = [i for i in near if text[i].isdigit() and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
+        # A digit, not a letter: a ring is read as `9`, `5`, `3`, `7`; a letter there is more likely one the glyph stands
+        # beside, but for a ring read as a small letter (`Te` for `T°`): a small letter stands on the baseline, never over it.
+        read_for = [i for i in near if (text[i].isdigit() or glyph.kind == "ring" and text[i].islower())
+                    and spans[i][0] - 0.25 * pitch <= centre <= spans[i][1] + 0.25 * pitch]
         if extra > 0 and read_for:
             at = min(read_for, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
             text, extra = text[:at] + written + text[at + 1:], extra - 1
@@ -282,47 +300,61 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
     return text
 
 
+def _doubled_dropped(text: str, at: int, glyph: Glyph, glyphs: list[Glyph], left: int, right: int) -> str:
+    """`text` without a raised mark read beside the glyph's character at `at` (`T"°`, `100X'"`: Tesseract read one ring or
+    tick twice) where no other raised glyph of the word stands at that mark's place; a mark that may stand on the line
+    (`?`) stays."""
+    if not glyph.raised:
+        return text
+    spans = char_spans(text, left, right)
+    pitch = (right - left) / max(len(text), 1)
+    for j in (at + 1, at - 1):
+        if not 0 <= j < len(text) or text[j] not in DOUBLED_MARKS:
+            continue
+        if any(g is not glyph and g.raised and spans[j][0] - 0.5 * pitch <= (g.left + g.right) / 2 <= spans[j][1] + 0.5 * pitch
+               for g in glyphs):
+            continue
+        return text[:j] + text[j + 1:]
+    return text
+
+
 def read_digits(glyphs: list[Glyph], page: Image.Image, cap: float, languages: tuple[str, ...], dpi: int,
                 omp_thread_limit: int | None, folder: Path) -> list[Glyph]:
-    """The digit glyphs read by Tesseract with a digit alphabet, each crop upscaled to `cap` tall side by side in one
-    strip; a glyph read as one digit at `DIGIT_CONF` or more takes it, any other keeps no text."""
-    from pipeline.extract.ocr.engine import read_strip
+    """The digit glyphs read by Tesseract with a digit alphabet, each crop upscaled to `DIGIT_READ_HEIGHT` pixels (or
+    `cap`, where taller) and the crops stacked one per line (`cellreads.read_digit_confs`); a glyph read as one digit at
+    `DIGIT_CONF` or more takes it, any other keeps no text. Side by side in one strip (v1), Tesseract read the strip as
+    one word however wide the gaps, and one crop misread or dropped left every digit of the page unread."""
+    from pipeline.extract.ocr.cellreads import read_digit_confs
 
     digits = [g for g in glyphs if g.kind == "digit"]
     if not digits:
         return glyphs
-    gap = max(int(cap), 8)
+    height = max(int(cap), DIGIT_READ_HEIGHT)
+    gap = max(height // 2, 8)
+    grey = page.convert("L")
     scaled = []
     for g in digits:
-        crop = page.crop((g.left - 1, g.top - 1, g.right + 1, g.bottom + 1))
-        factor = cap / max(crop.height, 1)
-        scaled.append(crop.resize((max(1, round(crop.width * factor)), max(1, round(crop.height * factor))), Image.Resampling.LANCZOS))
-    height = max(s.height for s in scaled)
-    canvas = Image.new("L", (sum(s.width for s in scaled) + gap * (len(scaled) + 1), height), 255)
+        crop = grey.crop((g.left - 1, g.top - 1, g.right + 1, g.bottom + 1))
+        factor = height / max(crop.height, 1)
+        scaled.append(crop.resize((max(1, round(crop.width * factor)), height), Image.Resampling.LANCZOS))
+    canvas = Image.new("L", (sum(s.width for s in scaled) + gap * (len(scaled) + 1), height + 2 * gap), 255)
     boxes, x = [], gap
     for s in scaled:
-        canvas.paste(s, (x, height - s.height))
-        boxes.append((x, 0, x + s.width, height))
+        canvas.paste(s, (x, gap))
+        boxes.append((x - 2, gap - 2, x + s.width + 2, gap + height + 2))
         x += s.width + gap
-    offsets, words = read_strip(canvas, boxes, gap, languages, dpi, omp_thread_limit, folder / "small-digits.ppm",
-                                whitelist="0123456789", binarise=False)
-    # Tesseract reads the strip as one word however wide the gaps: a word's characters are its crops' digits, one each,
-    # where it holds as many characters as crops.
-    read: dict[int, str] = {}
-    for word in words:
-        inside = [i for i, (offset, box) in enumerate(zip(offsets, boxes))
-                  if word.left - gap / 2 <= offset + (box[2] - box[0]) / 2 <= word.right + gap / 2]
-        if len(inside) == len(word.text) and word.conf >= DIGIT_CONF:
-            read.update({id(digits[i]): ch for i, ch in zip(inside, word.text)})
-    out = []
-    for g in glyphs:
-        out.append(replace(g, text=read.get(id(g), "")) if g.kind == "digit" else g)
-    return out
+    reads = read_digit_confs(canvas, boxes, gap, languages, dpi, omp_thread_limit)
+    read = {id(g): r[0] for g, r in zip(digits, reads) if r is not None and len(r[0]) == 1 and r[1] >= DIGIT_CONF}
+    return [replace(g, text=read.get(id(g), "")) if g.kind == "digit" else g for g in glyphs]
 
 
 def is_candidate(text: str) -> bool:
-    """A word worth looking at: one holding a digit, a raised mark, or a capital followed by a low mark."""
+    """A word worth looking at: one holding a digit, a raised mark, a capital followed by a low mark, or a capital and
+    one small letter alone (`Te` for `T°`: a ring read as a small letter)."""
     if any(ch.isdigit() or ch in RAISED_MARKS for ch in text):
+        return True
+    core = text.rstrip(",.;:")
+    if len(core) == 2 and core[0].isupper() and core[1].islower():
         return True
     return any(a.isupper() and b in LOW_MARKS for a, b in zip(text, text[1:]))
 

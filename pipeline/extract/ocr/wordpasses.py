@@ -244,17 +244,20 @@ def _comma_tails(work: PageWork) -> PageWork:
 
 
 def _has_small_glyph_words(work: PageWork) -> bool:
-    """the page has a word holding a digit, a raised mark (`"`, `*`, `?`, `°`, …) or a capital followed by a low mark
-    (`SatO,`, `H/0`): where a raised or lowered small glyph may stand or have been read as a mark"""
+    """the page has a word holding a digit, a raised mark (`"`, `*`, `?`, `°`, …), a capital followed by a low mark
+    (`SatO,`, `H/0`) or a capital and one small letter alone (`Te`): where a raised or lowered small glyph may stand or
+    have been read as a mark or a letter"""
     return any(is_candidate(w.text) for w in work.words)
 
 
-@page_pass("small-glyphs", "1", Cost.REGIONS, when=_has_small_glyph_words)
+# 2: superscripts set high, condensed subscripts, a ring read as a small letter, a raised mark read twice
+@page_pass("small-glyphs", "2", Cost.REGIONS, when=_has_small_glyph_words)
 def _small_glyphs(work: PageWork) -> PageWork:
     """Raised and lowered small glyphs in a word's ink (pieces standing over the line's letters or under its baseline,
     measured in cap heights) read by their shape: a ring with a hole is `°`, one or two narrow ticks `'` or `"`, a small
     digit read by Tesseract with a digit alphabet, upscaled, and written plain; the mark read in its place is rewritten
-    or a dropped one put in, a mark where the ink shows no such glyph stays as read (`smallglyphs`)."""
+    (a ring read as a small letter too), a dropped one put in, one read twice beside it dropped; a mark where the ink
+    shows no such glyph stays as read (`smallglyphs`)."""
     scanned = np.asarray(work.image.convert("L"))
     words, changes = small_glyphs(work.words, scanned, work.prepared(), tuple(work.settings.languages), work.settings.dpi,
                                   work.omp_thread_limit, work.folder, skip=work.lone_cells)
