@@ -32,7 +32,7 @@ TOUCH = 0.3  # host glyph sizes: the widest gap between a cluster and the host g
 CLUSTER_GAP = 0.5  # cluster sizes: a wider gap between two small glyphs starts another cluster
 ABOVE = 0.5  # share of a small glyph's width over a host glyph that makes it stand over it (not beside it)
 HOST_REACH = 2  # rows in the sort order a host may stand from the small row (a row of another column between)
-SHIFTED = 0.15  # sizes of the larger glyph: bottoms further apart than this are a raised or lowered glyph's
+SHIFTED = 0.15  # sizes of the larger glyph: a raised (lowered) glyph's top and bottom stand this far over (under) the other's
 
 
 def join_small_rows(source: GlyphArrays, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]]
@@ -144,10 +144,18 @@ def shifted_pairs(source: GlyphArrays, flat: np.ndarray, sizes: np.ndarray, smal
     """(sizes, shifted): the size each pair of neighbours in `flat` (rows' glyphs one after the other, `sizes`
     theirs) measures its word gap by, and which pairs are a glyph and a raised or lowered small one. A pair's
     size is `smaller`, the smaller of the two, but the larger where the smaller is markedly smaller (`SMALL`)
-    and its bottom `SHIFTED` from the other's: a superscript's side bearings and its lift are no word space,
+    and raised or lowered (its top and its bottom both `SHIFTED` over or under the other's): a superscript's side bearings and its lift are no word space,
     nor is the space pdfium makes up where the baseline moves (`kg/m²,` reads `kg/m2,`, not `kg/m 2 ,`);
     small print beside small print keeps its own measure."""
-    larger = np.where(sizes[1:] < sizes[:-1], sizes[:-1], sizes[1:])
-    bottom = source.bottom[flat]
-    shifted = (smaller <= SMALL * larger) & (np.abs(bottom[1:] - bottom[:-1]) > SHIFTED * larger)
+    first_smaller = sizes[:-1] < sizes[1:]
+    larger = np.where(first_smaller, sizes[1:], sizes[:-1])
+    top, bottom = source.top[flat], source.bottom[flat]
+    # The small glyph's top and bottom less the other's: both up (raised) or both down (lowered). A glyph
+    # sized smaller for its box alone (an `a` beside a `p`, whose box reaches lower) shares one edge.
+    sign = np.where(first_smaller, 1.0, -1.0)
+    rise_top, rise_bottom = sign * (top[:-1] - top[1:]), sign * (bottom[:-1] - bottom[1:])
+    reach = SHIFTED * larger
+    raised = (rise_bottom < -reach) & (rise_top < -reach)
+    lowered = (rise_top > reach) & (rise_bottom > reach)
+    shifted = (smaller <= SMALL * larger) & (raised | lowered)
     return np.where(shifted, larger, smaller), shifted
