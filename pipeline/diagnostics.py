@@ -249,6 +249,9 @@ class Code(Enum):
                         "key {name}: entry read {read!r} between {before} and {after} taken as question {question}: the gap "
                         "leaves as many questions as it holds entries out of the run, in order, each one digit from its "
                         "place (unsure)")
+    MARGIN_NOTES_DROPPED = ("extract.margin_notes_dropped", INFO,
+                            "{count} line(s) of small print wholly in a side margin dropped as margin notes "
+                            "(layout.drop_margin_notes): {lines}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

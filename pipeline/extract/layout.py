@@ -24,6 +24,7 @@ from pipeline.extract.decimals import round2
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
 from pipeline.extract.gutterchecks import RowArrays
+from pipeline.extract.smallrows import join_small_rows, shifted_pairs
 from pipeline.extract.wordspaces import StreamSpaces, WordSpaces
 
 __all__ = ["Glyph", "GlyphArrays", "LayoutParams", "Row", "Segment", "WordSpaces", "assemble", "clusters", "group_rows"]
@@ -195,6 +196,8 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     else:
         walked, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
         edges = [(row.top, row.bottom) for row in walked]
+    if shared_descent:  # a text layer's superscripts and subscripts joined to their rows (`smallrows`)
+        order, opened, edges, _ = join_small_rows(source, order, opened, edges)
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)
@@ -389,6 +392,9 @@ def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], f
     size_here = seg_size[seg_of[1:]]
     stream = source.space_after[previous] & (source.seq[current] == source.seq[previous] + 1) & (gap[1:] > -0.1 * size_here)
     smaller = np.where(sizes[1:] < sizes[:-1], sizes[1:], sizes[:-1])
+    if not source.runs:  # a text layer: beside a raised or lowered small glyph, the word gap of its line's glyph
+        smaller, shifted = shifted_pairs(source, flat, sizes, smaller)
+        stream &= ~shifted | (gap[1:] > params.word_gap * smaller)
     half = 0.5 * size_here
     space = np.zeros(len(flat), dtype=bool)
     space[1:] = stream | (gap[1:] > params.word_gap * np.where(smaller > half, smaller, half))

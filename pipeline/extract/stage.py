@@ -49,7 +49,9 @@ from pipeline.infra import per_file, timed
 # +38: an OCR'd word of marks alone flatter than its line (a blank's `_`) is laid out at its line's height
 # (`page.laid_out_rows`): it stays in its line instead of opening one of its own. +39: a short line a body
 # line's paragraph runs on into is no margin note, however small its ink measures (`_ends_a_paragraph`).
-STAGE_VERSION = f"extract/{PIPELINE_VERSION}+39/{READING_VERSION}"
+# +40: a text layer's raised and lowered small glyphs stay in their row (`smallrows`: `10¹²/L` reads
+# `1012/L`, not `10 /L` under a line `12`), and the margin notes dropped are a line of the warnings.
+STAGE_VERSION = f"extract/{PIPELINE_VERSION}+40/{READING_VERSION}"
 # Mean word confidence of an OCR'd page under which the report asks for a look: development scans read
 # at 72-96 a page, a page lying turned at about 36.
 OCR_DOUBTFUL_BELOW = 60.0
@@ -379,7 +381,26 @@ def _label_opening_a_row(line: Line, page: Page, labels: tuple[str, ...]) -> boo
     return False
 
 
-def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
+MARGIN_NOTES_SHOWN = 12  # margin notes a file's diagnostic quotes (the rest counted)
+
+
+def _margin_notes_dropped(dropped: list[tuple[int, str]]) -> list[Diagnostic]:
+    """The one diagnostic that names a file's dropped margin notes (page and text), none where none was."""
+    if not dropped:
+        return []
+    shown = ", ".join(f"page {number} {_clipped(text)!r}" for number, text in dropped[:MARGIN_NOTES_SHOWN])
+    more = f" and {len(dropped) - MARGIN_NOTES_SHOWN} more" if len(dropped) > MARGIN_NOTES_SHOWN else ""
+    return [diagnose(Code.MARGIN_NOTES_DROPPED, count=len(dropped), lines=shown + more)]
+
+
+def _clipped(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def clean_pages(pages: list[Page], options: ExtractOptions) -> list[Diagnostic]:
+    """Each page's lines less its furniture, page numbers, margin notes and `drop_lines` (in place), and pages
+    `drop_pages` matches marked dropped; the margin notes dropped named in a diagnostic (nothing dropped unsaid)."""
+    dropped_notes: list[tuple[int, str]] = []
     drop_line_rules = AnyPattern(options.drop_lines)
     margin_rules = [re.compile(p) for p in BUILTIN_MARGIN_PATTERNS]
     furniture, misread_furniture = _repeated_furniture(pages) if options.remove_repeated_lines else (set(), set())
@@ -400,6 +421,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
         labels = options.ocr.option_labels or ()
         for line in page.lines:
             if options.drop_margin_notes and _is_margin_note(line, page, body_size) and not _label_opening_a_row(line, page, labels):
+                dropped_notes.append((page.number, line.text))
                 continue
             in_margin = _in_margin(line, page)
             if in_margin and any(_is_page_number(r.search(line.text), page) for r in margin_rules):
@@ -413,6 +435,7 @@ def clean_pages(pages: list[Page], options: ExtractOptions) -> None:
                 continue
             kept.append(line)
         page.lines = kept
+    return _margin_notes_dropped(dropped_notes)
 
 
 # --------------------------------------------------------------------------- figures seam
@@ -541,7 +564,7 @@ def extract_document(pdf_path: Path, sha256: str, options: ExtractOptions) -> Ex
     warnings += [_scanned_figures_warning(page) for page in pages if page.scanned_figures]
     warnings += [note.on_page(page.number) for page in pages for note in as_diagnostics(page.ocr_notes, Code.EXTRACT_NOTE)]
     with timed("layout:clean"):
-        clean_pages(pages, options)
+        warnings += clean_pages(pages, options)
     result = ExtractedDocument(
         sha256=sha256, path=str(path), page_count=len(pages), pages=pages, stage_version=STAGE_VERSION, warnings=warnings
     )

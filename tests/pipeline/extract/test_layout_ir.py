@@ -65,6 +65,17 @@ def test_random_keys_sort_as_numpy_and_numba_sort_them(loops, numba_loops):
         assert loops.lex_order(primary, secondary).tolist() == numba_loops.lex_order(primary, secondary).tolist()
 
 
+def test_a_raised_small_run_opens_its_own_row_in_every_walk(loops, numba_loops):
+    """A superscript set high (`10¹²/L`: the small run's bottom over its line's, so it sorts first, and the line's
+    centre leaves its box) opens a row in the Python walk and both compiled ones alike; `smallrows` joins the two
+    after the walk, whichever walked (`test_layout_jit`, `test_small_rows`)."""
+    top, bottom, size = np.array([234.96, 237.58]), np.array([238.85, 244.9]), np.array([3.39, 6.36])
+    rows, opened = layout._anchor_rows(None, [0, 1], top.tolist(), bottom.tolist(), size.tolist())  # type: ignore[arg-type]
+    expected = (np.array(opened), np.array([r.top for r in rows]), np.array([r.bottom for r in rows]))
+    assert opened == [0, 1]
+    assert _same(loops.anchor_rows(top, bottom, size), expected) and _same(numba_loops.anchor_rows(top, bottom, size), expected)
+
+
 def test_random_runs_anchor_and_overprint_as_numba_does(loops, numba_loops):
     rng = np.random.default_rng(22)
     for trial in range(200):

@@ -14,6 +14,7 @@ from pipeline.extract.glypharrays import NO_RUN, GlyphArrays
 from pipeline.extract import columns, layout
 from pipeline.extract.layout import LayoutParams, assemble
 from tests.fixtures.sheets import two_column_page
+from tests.fixtures.small_glyph_sheets import printed, small_glyph_sheet
 from tests.pipeline.extract.test_char_loop import glyph_pages
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -96,6 +97,21 @@ def test_a_table_grid_and_rotated_text_read_the_same_compiled(tmp_path, monkeypa
     assert any(segment[7] and "CZĘŚĆ" in segment[0] for segment in pure)  # the overprinted twin dropped, marked bold
     assert "A) pierwsza" in texts and "B) druga" in texts  # options set far apart: segments of their own
     assert any(segment[8] and segment[0].startswith("1) tak") for segment in pure)  # a few spaces apart: wide gaps
+
+
+SMALL_GLYPH_LINES = ["Hemácias 4,0 x 10^{12}/L e IMC de 30 kg/m^{2} no exame", "Эритроциты 4,0 x 10^{12}/L, ИМТ 30 кг/м^{2}",
+                     "Ο ασθενής έχει 4,0 x 10^{12}/L", "água H_{2}O e gás CO_{2} no sangue", "Площадь круга 12 см^{2}"]
+
+
+def test_raised_and_lowered_small_glyphs_join_their_rows_the_same_compiled(tmp_path, monkeypatch):
+    """The walk opens a row for a superscript set high (sorted before its line) both ways; `smallrows` joins it
+    to its line after either walk, so both read `1012/L`, also an exponent in the right margin band."""
+    pytest.importorskip("llvmlite")
+    sheet = small_glyph_sheet(tmp_path / "small.pdf", SMALL_GLYPH_LINES, right=["a área fica em 30 m^{2}"], drop=-0.5)
+    (glyphs, width, height), = glyph_pages(sheet)
+    pure, compiled = _both_ways(glyphs, width, height, monkeypatch)
+    assert pure == compiled
+    assert [segment[0] for segment in pure] == [printed(line) for line in [*SMALL_GLYPH_LINES, "a área fica em 30 m^{2}"]]
 
 
 def _grid_page(seed: int) -> GlyphArrays:
