@@ -38,7 +38,7 @@ class _CodeTable:
 
     def __init__(self, of: Callable[[int], int], dtype: type) -> None:
         self.of = of
-        self.values = np.full(0x10000, self.UNKNOWN, dtype=dtype)
+        self.values: np.ndarray = np.full(0x10000, self.UNKNOWN, dtype=dtype)
 
     def __getitem__(self, codes: np.ndarray) -> np.ndarray:
         """Each code's value (`codes`: a 1-D array of integer code points)."""
