@@ -12,6 +12,7 @@ from pathlib import Path
 from pipeline.acquire import ManifestEntry
 from pipeline.infra import write_bytes_atomic
 from pipeline.records import Question
+from pipeline.renames import ANNOTATIONS_FILE, DECISIONS_FILE, OVERRIDES_FILE
 from pipeline.report import RunReport
 from pipeline.specs import SourceSpec
 
@@ -49,6 +50,8 @@ def apply_accepted_descriptions(merged: list[Question], root: Path, report: RunR
                                 renames: dict[str, str]) -> list[Question]:
     """Accepted figure descriptions (the review page's decisions) on every curated record, so a re-run
     never wipes them; recomputed from the review state, like `examcorpus review --merge` does."""
+    if not (root / ANNOTATIONS_FILE).exists() and not (root / DECISIONS_FILE).exists():
+        return merged  # no review state at all (what `apply` finds too), and the review package not imported
     from pipeline.review import apply_accepted_descriptions as apply
 
     try:
@@ -67,11 +70,11 @@ def apply_curator_overrides(fresh: list[Question], spec: SourceSpec, root: Path,
                             renames: dict[str, str]) -> list[Question]:
     """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed
     to the sheet's bytes survives re-runs and is dropped, with a report line, when the sheet changes."""
-    from pipeline.review import OVERRIDES_FILE, OverrideError, apply_overrides, load_overrides, load_renames
-
     path = root / OVERRIDES_FILE
     if not path.exists():
         return fresh
+    from pipeline.review import OverrideError, apply_overrides, load_overrides, load_renames
+
     try:
         overrides = load_overrides(path, {**load_renames(root), **renames})
     except (OverrideError, ValueError) as exc:

@@ -15,6 +15,12 @@ from pipeline.infra import AppendLog, read_jsonl
 from pipeline.records import Question
 
 RENAMES_FILE = "annotations/id_renames.jsonl"
+# The rest of the reviewed work under a project root, named here so a season run that finds none of it never
+# imports the review and describe packages (about 35 CPU ms a process): the generated descriptions
+# (`describe.annotations`), the review decisions (`review.store`) and the curators' corrections (`review.overrides`).
+ANNOTATIONS_FILE = Path("annotations") / "descriptions.jsonl"
+DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
+OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
 
 
 def renamed_ids(earlier: list[Question], fresh: list[Question]) -> dict[str, str]:

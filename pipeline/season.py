@@ -418,7 +418,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
 
     # Reviewed work is keyed by id: when a sheet's questions come back under other ids (an id rule
     # changed), the decisions, descriptions and corrections follow them instead of being orphaned.
-    from pipeline.review import renamed_ids
+    from pipeline.renames import renamed_ids
 
     renames = renamed_ids(previous, fresh)
     fresh = apply_curator_overrides(fresh, spec, options.root, report, renames)
@@ -437,7 +437,7 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
         )
     curated_sha256 = write_curated(curated_path, merged)
     if renames:
-        from pipeline.review import RENAMES_FILE, record_renames
+        from pipeline.renames import RENAMES_FILE, record_renames
 
         record_renames(options.root, renames)
         report.notes.append(f"{len(renames)} record id(s) changed since the last run (e.g. {min(renames)} -> {renames[min(renames)]}); "

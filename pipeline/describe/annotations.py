@@ -6,8 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from pipeline.infra import read_jsonl
-
-ANNOTATIONS_FILE = Path("annotations") / "descriptions.jsonl"
+from pipeline.renames import ANNOTATIONS_FILE as ANNOTATIONS_FILE  # where the descriptions are kept (named there)
 
 STATUS_PENDING = "pending"  # a description to review
 STATUS_BLOCKED = "blocked"  # the API refused (safety block): recorded so it is not retried forever

@@ -16,8 +16,8 @@ decomposition is a space and one combining mark, and the modifier letters and AS
 """
 from __future__ import annotations
 
-import functools
 import unicodedata
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,30 +29,51 @@ _SPACING_WITHOUT_DECOMPOSITION = {"\u02c6": "\u0302", "\u02c7": "\u030c", "\u02c
 INNER = 0.2
 
 
-@functools.cache
-def _tables() -> tuple[np.ndarray, np.ndarray]:
-    """(kind, mark) over the BMP: kind 1 a combining mark, 2 a spacing accent (mark: its combining mark's code)."""
-    kind = np.zeros(0x10000, dtype=np.int8)
-    mark = np.zeros(0x10000, dtype=np.int64)
-    for code in range(0x10000):
-        ch = chr(code)
-        if unicodedata.category(ch) == "Mn" and unicodedata.combining(ch):
-            kind[code] = 1
-            continue
-        decomposed = unicodedata.normalize("NFKD", ch)
-        if len(decomposed) == 2 and decomposed[0] == " " and unicodedata.combining(decomposed[1]):
-            kind[code], mark[code] = 2, ord(decomposed[1])
-    for ch, combining in _SPACING_WITHOUT_DECOMPOSITION.items():
-        kind[ord(ch)], mark[ord(ch)] = 2, ord(combining)
-    return kind, mark
+class _CodeTable:
+    """A value a BMP code point (0 or more), worked out by `of` for the code points a caller asks about and kept: a
+    process asks about the few hundred code points its pages hold, not the 65,536 of the plane (all of them took 25-55
+    CPU ms a process, most of a generated sheet's glyph read on its first page). Past the BMP: 0."""
+
+    UNKNOWN = -1
+
+    def __init__(self, of: Callable[[int], int], dtype: type) -> None:
+        self.of = of
+        self.values: np.ndarray = np.full(0x10000, self.UNKNOWN, dtype=dtype)
+
+    def __getitem__(self, codes: np.ndarray) -> np.ndarray:
+        """Each code's value (`codes`: a 1-D array of integer code points)."""
+        inside = np.minimum(codes, 0xFFFF)
+        found = self.values[inside]
+        if len(found) and found.min() < 0:
+            for code in set(inside[found < 0].tolist()):  # (not `np.unique`: its first call imports 7 modules, 10-60 ms)
+                self.values[code] = self.of(code)
+            found = self.values[inside]
+        if len(codes) and codes.max() > 0xFFFF:
+            found[codes > 0xFFFF] = 0
+        return found
+
+
+def _kind_and_mark(code: int) -> tuple[int, int]:
+    """(kind, mark) of a BMP code point: kind 1 a combining mark, 2 a spacing accent (mark: its combining mark's code)."""
+    ch = chr(code)
+    if ch in _SPACING_WITHOUT_DECOMPOSITION:
+        return 2, ord(_SPACING_WITHOUT_DECOMPOSITION[ch])
+    if unicodedata.category(ch) == "Mn" and unicodedata.combining(ch):
+        return 1, 0
+    decomposed = unicodedata.normalize("NFKD", ch)
+    if len(decomposed) == 2 and decomposed[0] == " " and unicodedata.combining(decomposed[1]):
+        return 2, ord(decomposed[1])
+    return 0, 0
+
+
+_KINDS = _CodeTable(lambda code: _kind_and_mark(code)[0], np.int8)
+_MARKS = _CodeTable(lambda code: _kind_and_mark(code)[1], np.int64)
+_LETTERS = _CodeTable(lambda code: int(unicodedata.category(chr(code))[0] == "L"), np.int8)
 
 
 def mark_kinds(codes: np.ndarray) -> np.ndarray:
     """Per code point: 0 none, 1 a combining mark, 2 a spacing accent (past the BMP: none)."""
-    kinds = _tables()[0][np.minimum(codes, 0xFFFF)]
-    if len(codes) and codes.max() > 0xFFFF:
-        kinds[codes > 0xFFFF] = 0
-    return kinds
+    return _KINDS[codes]
 
 
 def attach_marks(codes: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndarray, bottom: np.ndarray, size: np.ndarray,
@@ -62,8 +83,10 @@ def attach_marks(codes: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndar
     zero-width combining mark). Returns the marks attached."""
     kinds = mark_kinds(codes)
     candidates = np.flatnonzero(kinds)
-    letters = np.flatnonzero(_letter(codes) & (kinds == 0))
-    if not len(candidates) or not len(letters):
+    if not len(candidates):
+        return []
+    letters = np.flatnonzero((_LETTERS[codes] == 1) & (kinds == 0))
+    if not len(letters):
         return []
     on_letter: dict[int, list[int]] = {}
     for at in candidates.tolist():
@@ -106,17 +129,6 @@ def attach_marks(codes: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndar
             x1[at] = x1[base]
             top[at], bottom[at], size[at] = top[base], bottom[base], size[base]
             if kinds[at] == 2:
-                codes[at] = _tables()[1][codes[at]]
+                codes[at] = _MARKS[codes[at:at + 1]][0]
             attached.append(at)
     return sorted(attached)
-
-
-def _letter(codes: np.ndarray) -> np.ndarray:
-    table = _letters()
-    out = table[np.minimum(codes, 0xFFFF)]
-    return out & (codes <= 0xFFFF)
-
-
-@functools.cache
-def _letters() -> np.ndarray:
-    return np.fromiter((unicodedata.category(chr(c))[0] == "L" for c in range(0x10000)), dtype=bool, count=0x10000)

@@ -18,9 +18,8 @@ from pipeline.describe import AppendLog, read_jsonl
 from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
 from pipeline.review.keys import KeyMismatch, checked_key
-from pipeline.renames import current_id, load_renames
+from pipeline.renames import OVERRIDES_FILE, current_id, load_renames
 
-OVERRIDES_FILE = Path("annotations") / "overrides.jsonl"
 BROKEN_FLAG = diagnose(Code.BROKEN)  # its message "broken_by_curator" is what curated Parquet has always held
 LETTERS = "ABCDEFGHIJ"
 

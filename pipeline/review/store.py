@@ -19,9 +19,8 @@ import pyarrow.parquet as pq
 
 from pipeline.describe import STATUS_PENDING, Annotation, AppendLog, load_annotations, read_jsonl
 from pipeline.records import Question, table_to_questions
-from pipeline.renames import current_id, load_renames
+from pipeline.renames import DECISIONS_FILE, current_id, load_renames
 
-DECISIONS_FILE = Path("annotations") / "reviews.jsonl"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 REVIEWED_STATUSES = (ACCEPTED, REJECTED)

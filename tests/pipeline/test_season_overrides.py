@@ -64,3 +64,35 @@ def test_an_unreadable_corrections_file_is_a_problem_and_changes_nothing(project
     assert curated(project_root) == before
     [note] = _report(project_root)["notes"]
     assert "overrides.jsonl" in note and "not applied" in note and "lacks" in note
+
+
+# A season run's program, in a fresh interpreter: which of the review and describe packages it imported.
+_RUN_AND_LIST = """
+import sys
+from pipeline.cli import main
+code = main(["extract", "--source", "sample_pl", "--from", sys.argv[1], "--root", sys.argv[2], "--no-progress", "--workers", "1"])
+print(code, sorted(m for m in sys.modules if m.startswith(("pipeline.review", "pipeline.describe"))))
+"""
+
+
+def _run_fresh(root: Path, folder: Path) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _RUN_AND_LIST, str(folder), str(root)], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[2])
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_run_with_no_reviewed_work_does_not_import_the_review_or_describe_packages(project_root, season_folder):
+    # Nothing under annotations/: no correction, decision or description to apply, and the ~35 CPU ms of importing
+    # the review page's and the describe stage's packages is spared in every process.
+    assert _run_fresh(project_root, season_folder) == "0 []"
+    assert curated(project_root)
+    # With a correction on file, the run reads it through the review package and applies it.
+    first = curated(project_root)[0]
+    other = "B" if first.answer != "B" else "C"
+    _correct(project_root, first, text="Poprawiona treść pytania", answer=other)
+    code, imported = _run_fresh(project_root, season_folder).split(" ", 1)
+    assert code == "0" and "'pipeline.review'" in imported
+    assert {q.id: q for q in curated(project_root)}[first.id].answer == other
