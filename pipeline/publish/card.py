@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline import PIPELINE_VERSION
-from pipeline.infra.terminal import printable
+from pipeline.infra import printable
 from pipeline.publish.fields import data_fields_table
 from pipeline.publish.layout import FIGURES_FIELD, LICENSE_NAME, data_path, features_yaml, figure_name, size_category
 from pipeline.publish.manifest import Erratum
