@@ -21,8 +21,11 @@ figure crops render a page at up to 300 dpi into one buffer, and a page of 10000
 485 GiB (numpy raises MemoryError; a page just small enough to be granted is filled and the kernel kills
 the process). ISO 32000 gives 14400 units as an implementation's largest side; A0 is 2384 × 3370 pt.
 
-Not counted: an inline image inside a content stream (its data is counted as the content stream's bytes,
-not as what its own filter makes of them).
+A content stream (a page's, a form's, a glyph's) is always decoded and read (`pagecontent`): each inline image
+inside it (`BI … ID … EI`, with its own filters and declared size, undone by pdfium as it parses the page) is
+counted through its own filters, against `Bounds.stream` alone and against `Bounds.content` with the streams;
+and every XObject a page draws is counted, each form's draws every time the form is drawn, against
+`MAX_DRAWS` a page (forms nested ten by ten, or one image drawn ten thousand times).
 """
 from __future__ import annotations
 
@@ -33,18 +36,25 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.extract import pagecontent
 from pipeline.extract import streamfilters as sf
 
 MAX_STREAM_BYTES = 512 * 1024 * 1024  # what one stream may decode to
 MAX_CONTENT_BYTES = 512 * 1024 * 1024  # what a file's streams other than images may decode to in all
 _INPUT = 1024 * 1024  # stored bytes handed to a decoder at a time
-_KEYS = {"Filter", "DecodeParms", "DP", "Subtype", "Width", "Height", "BitsPerComponent", "ImageMask", "Length"}
+_KEYS = {"Filter", "DecodeParms", "DP", "Subtype", "Width", "Height", "BitsPerComponent", "ImageMask", "Length", "Type",
+         "Length1", "Length2", "Length3", "N", "Params"}
 _HEAD = 65536  # decoded bytes of an image codec's data read for its frame header
 _STREAM = re.compile(rb"stream\r?\n")
 _ENDSTREAM = re.compile(rb"[ \t\r\n\f\x00]*endstream")
 _OBJ = re.compile(rb"obj(?![^ \t\r\n\f\x00()<>\[\]{}/%])")  # a scan for the keyword alone is 35 times quicker
 _NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+\Z")
 _ENCRYPT = re.compile(rb"/Encrypt(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
+MAX_DRAWS = 5000  # XObjects one page may draw, forms' draws counted each time the form is drawn
+# Streams that hold no page content: fonts (their programs' lengths), colour profiles, embedded files, metadata.
+_NOT_CONTENT_KEYS = ("Length1", "Length2", "Length3", "N", "Params")
+_NOT_CONTENT_TYPES = ("XRef", "ObjStm", "Metadata", "EmbeddedFile", "XML")
+_PAGE = re.compile(rb"/Type[ \t\r\n\f\x00]*/Page(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 MAX_PAGE_SIDE = 14400.0  # points: ISO 32000's implementation limit (200 inches)
 MAX_PAGE_AREA = 2384.0 * 3370.0  # points²: A0, at 300 dpi a 139-megapixel render (418 MB in BGR)
 
@@ -62,6 +72,7 @@ class Stream:
     info: dict[str, object]
     pieces: Iterable[bytes]
     stored: int | None  # its stored length where known
+    number: int | None = None  # its object number where known
 
 
 def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
@@ -109,8 +120,30 @@ def oversized_stream(data: bytes | mmap.mmap, limit: int = MAX_STREAM_BYTES) -> 
 def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> str | None:
     content = 0  # what the streams other than images decode to, so far: counted, or at most their ceiling
     by_ceiling: list[Stream] = []  # the streams counted by their ceiling, not decoded
+    read: dict[int, pagecontent.Facts] = {}  # the content streams read, by object number
+    forms: dict[int, object] = {}  # each form's own resources
     for stream in streams:
         image = stream.info.get("Subtype") == "Image"
+        if not image and _holds_content(stream.info, resolver):
+            facts = _content(stream, resolver, min(bounds.stream, bounds.content - content))
+            if facts.unread is not None:
+                return f"{facts.unread} at byte {stream.offset}: not read"
+            if facts.largest > bounds.stream:
+                return (f"an inline image in the stream at byte {stream.offset} decodes past {bounds.stream >> 20} MiB "
+                        f"(its own filters or its declared size): a decompression bomb, not read")
+            if facts.size > bounds.stream:
+                return (f"a compressed stream at byte {stream.offset} decodes past {bounds.stream >> 20} MiB "
+                        f"({facts.size >> 20} MiB read before stopping): a decompression bomb, not read")
+            content += facts.size + facts.inline
+            if content > bounds.content:
+                return (f"the streams other than images decode past {bounds.content >> 20} MiB in all, inline images "
+                        f"counted ({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, "
+                        f"not read")
+            if stream.number is not None:
+                read[stream.number] = facts
+                if resolver.resolve(stream.info.get("Subtype")) == "Form":
+                    forms[stream.number] = stream.info.get("Resources")
+            continue
         ceiling = _ceiling(stream, resolver)
         if ceiling is not None and ceiling <= bounds.stream and (image or content + ceiling <= bounds.content):
             declared = _declared(stream.info, resolver) if image else 0
@@ -135,6 +168,57 @@ def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Boun
             if content > bounds.content:
                 return (f"the streams other than images decode past {bounds.content >> 20} MiB in all "
                         f"({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, not read")
+    if isinstance(resolver, _Resolver):
+        return _too_many_draws(resolver, read, forms)
+    return None
+
+
+def _holds_content(info: dict[str, object], resolver: _Resolver | _Plain) -> bool:
+    """Whether a stream can be content pdfium parses (a page's, a form's, a glyph's, a pattern's): not a font
+    program, a colour profile, an embedded file, metadata or a cross-reference stream."""
+    if any(key in info for key in _NOT_CONTENT_KEYS):
+        return False
+    kind, subtype = resolver.resolve(info.get("Type")), resolver.resolve(info.get("Subtype"))
+    return kind not in _NOT_CONTENT_TYPES and subtype in (None, "Form")
+
+
+def _content(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> pagecontent.Facts:
+    """A content stream decoded and read (`pagecontent.scan`), until it or one inline image passes `limit`."""
+    chain = _chain(stream, resolver)
+    if chain is None:
+        return pagecontent.Facts()
+    return pagecontent.scan(chain, limit, lambda info: _declared(info, resolver))
+
+
+def _too_many_draws(resolver: _Resolver, read: dict[int, pagecontent.Facts], forms: dict[int, object]) -> str | None:
+    """Why a page is refused for the XObjects it draws (forms' draws counted each time a form is drawn), or None."""
+    if not any(read[number].draws for number in forms if number in read) and \
+            sum(sum(facts.draws.values()) for facts in read.values()) <= MAX_DRAWS:
+        return None  # no form draws anything, and all the file's draws together stay within one page's bound
+    for match in _PAGE.finditer(resolver.data):
+        header = resolver.header_before(match.start())
+        if header is None:
+            continue
+        try:
+            page, _ = sf.parse_object(resolver.data, header, min(len(resolver.data), header + 65536))
+        except (sf.ParseError, IndexError):
+            continue
+        if not isinstance(page, dict) or resolver.resolve(page.get("Type")) != "Page":
+            continue
+        contents = resolver.resolve(page.get("Contents"))
+        numbers = [c.number for c in (contents if isinstance(contents, list) else [page.get("Contents")])
+                   if isinstance(c, sf.Ref)]
+        found: object = page.get("Resources")
+        node: object = page
+        for _ in range(32):  # inherited from the page tree
+            if found is not None or not isinstance(node, dict):
+                break
+            node = resolver.resolve(node.get("Parent"))
+            found = node.get("Resources") if isinstance(node, dict) else None
+        draws = pagecontent.page_draws(numbers, found, read, forms, resolver.resolve, MAX_DRAWS)
+        if draws > MAX_DRAWS:
+            return (f"a page (object at byte {header}) draws more than {MAX_DRAWS} XObjects, forms' draws counted "
+                    f"each time a form is drawn ({draws} counted before stopping): not read")
     return None
 
 
@@ -164,7 +248,7 @@ def _counted_again(content: int, by_ceiling: list[Stream], resolver: _Resolver |
 def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[int, int]:
     """(bytes the stream decodes to, counted until past `limit`; bytes its image declares, or 0)."""
     info = stream.info
-    filters = [resolver.resolve(f) for f in sf.names(resolver.resolve(info.get("Filter")))]
+    filters = [resolver.resolve(f) for f in sf.names(resolver.resolve(info.get("Filter")))]  # see also `_chain`
     parms = resolver.resolve(info.get("DecodeParms", info.get("DP")))
     chain: Iterable[bytes] = stream.pieces
     codec = None
@@ -192,6 +276,21 @@ def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[
         if total > limit:
             break
     return total, declared
+
+
+def _chain(stream: Stream, resolver: _Resolver | _Plain) -> Iterator[bytes] | None:
+    """A stream's decoded pieces through its byte filters; None where an image codec or a filter pdfium does not
+    know ends the chain."""
+    info = stream.info
+    parms = resolver.resolve(info.get("DecodeParms", info.get("DP")))
+    chain: Iterable[bytes] = stream.pieces
+    for index, name in enumerate(str(resolver.resolve(f)) for f in sf.names(resolver.resolve(info.get("Filter")))):
+        parm = parms[index] if isinstance(parms, list) and index < len(parms) else parms
+        if name in sf.BYTE_FILTERS:
+            chain = sf.decode(chain, sf.BYTE_FILTERS[name], resolver.resolve(parm))
+        elif name != "Crypt":
+            return None
+    return iter(chain)
 
 
 def _declared(info: dict[str, object], resolver: _Resolver | _Plain) -> int:
@@ -225,12 +324,14 @@ class _Resolver:
         self.data = data
         self.starts: list[int] = []
         self.objects: dict[int, int] = {}
+        self.numbers: dict[int, int] = {}  # an object's number by where its header ends
         for match in _OBJ.finditer(data):
             at = match.start()
             header = _NUMBERS_BEFORE.search(data[max(0, at - 24):at])
             if header is not None:
                 self.starts.append(match.end())
                 self.objects[int(header.group(1))] = match.end()
+                self.numbers[match.end()] = int(header.group(1))
 
     def resolve(self, value: object, depth: int = 0) -> object:
         if not isinstance(value, sf.Ref) or depth > 8:
@@ -275,7 +376,8 @@ def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[St
             stored = (found if found >= 0 else len(data)) - start
         if stored is not None:
             past = start + stored
-        yield Stream(start, info, _pieces(view, start, end), stored)
+        number = resolver.numbers.get(resolver.header_before(keyword) or -1)
+        yield Stream(start, info, _pieces(view, start, end), stored, number)
 
 
 def _dictionary_before(data: bytes | mmap.mmap, resolver: _Resolver, keyword: int) -> dict[str, object] | None:

@@ -18,12 +18,16 @@ information, errata since the previous release, license and a citation with auth
 """
 from __future__ import annotations
 
+import html
 import json
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline import PIPELINE_VERSION
+from pipeline.infra import printable
 from pipeline.publish.fields import data_fields_table
 from pipeline.publish.layout import FIGURES_FIELD, LICENSE_NAME, data_path, features_yaml, figure_name, size_category
 from pipeline.publish.manifest import Erratum
@@ -216,35 +220,36 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
     questions = [q for qs in by_config.values() for q in qs]
     rows = ["| config | language | exam | subject | questions | figures | years |", "|---|---|---|---|---|---|---|"]
     for config, qs in sorted(by_config.items()):
-        rows.append(f"| `{config}` | {', '.join(sorted({q.language for q in qs}))} | {', '.join(sorted({q.exam for q in qs}))} "
-                    f"| {', '.join(sorted({q.subject for q in qs}))} | {len(qs)} | {sum(len(q.images) for q in qs)} "
+        rows.append(f"| {_code(config)} | {_md(', '.join(sorted({q.language for q in qs})))} "
+                    f"| {_md(', '.join(sorted({q.exam for q in qs})))} "
+                    f"| {_md(', '.join(sorted({q.subject for q in qs})))} | {len(qs)} | {sum(len(q.images) for q in qs)} "
                     f"| {_years(qs)} |")
-    private_years = "; ".join(f"{s}: {', '.join(map(str, y)) or '–'}" for s, y in sorted(rule["private_years"].items()))
+    private_years = "; ".join(f"{_md(s)}: {', '.join(map(str, y)) or '–'}" for s, y in sorted(rule["private_years"].items()))
     held = ("These are the **public** questions: the years below are held back in a private split so that "
             "later models can be tested on questions they cannot have seen." if split == "public" else
             "These are the **private** (held-out) questions. Do not publish them or train on them.")
     split_text = (f"{held}\n\nRule (version {rule['version']}, config SHA-256 `{rule['config_sha256'][:16]}…`): "
-                  f"{rule['description']}. Private years: {private_years}.\n\nA leakage guard checked every private "
+                  f"{_md(rule['description'])}. Private years: {private_years}.\n\nA leakage guard checked every private "
                   "question against every public one by id, normalised text, near-duplicate text (MinHash LSH over "
                   "character 5-gram shingles of question and options, verified by exact Jaccard) and figure SHA-256.")
     first = sorted(by_config)[0] if by_config else ""
     n_figures = sum(len(q.images) for q in questions)
     described = sum(1 for q in questions if q.images and q.image_description)
     return {
-        "title": f"{name}: release {release_id}, {split} split",
+        "title": _md(f"{name}: release {release_id}, {split} split"),
         "summary": f"{len(questions)} exam questions ({n_figures} figure(s)) in {len(by_config)} config(s), languages "
-                   f"{', '.join(sorted({q.language for q in questions}))}, years {_years(questions)}.",
+                   f"{_md(', '.join(sorted({q.language for q in questions})))}, years {_years(questions)}.",
         "configs_table": "\n".join(rows),
         "counts_tables": _counts_tables(questions),
         "splits_text": (f"This release holds the examcorpus **{split}** split. On the Hub its split is called "
                         f"`{HUB_SPLIT}`, the name evaluation tools look for: `load_dataset(..., split=\"{HUB_SPLIT}\")`. "
-                        f"The files keep the examcorpus name (`{data_path(first or '<config>', split)}`) and "
+                        f"The files keep the examcorpus name ({_code(data_path(first or '<config>', split))}) and "
                         "`manifest.json` says which split they are. Releases made before this naming call the "
                         "split `public` in their card."),
         "fields_table": data_fields_table(),
-        "example_intro": (f"The first question of config `{first}` (long texts cut at {EXAMPLE_TEXT_CHARS} characters; "
+        "example_intro": (f"The first question of config {_code(first)} (long texts cut at {EXAMPLE_TEXT_CHARS} characters; "
                           f"`{FIGURES_FIELD}` shown by size and SHA-256):" if split == "public" else
-                          f"The shape of a record of config `{first}`; this card is of the private split, so its "
+                          f"The shape of a record of config {_code(first)}; this card is of the private split, so its "
                           "texts are withheld here:"),
         "example": _example(by_config.get(first, []), split, figure_sizes),
         "split_text": split_text,
@@ -253,9 +258,10 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
                          f"order of `images`, whose `sha256` is each one's SHA-256; `manifest.json` lists every "
                          f"figure with its SHA-256 and, for the {described} question(s) with figures a reviewer "
                          "described, the accepted description and transcription beside it."),
-        "load_line": (f'ds = load_dataset("{repo_hint}", "{first}", split="{HUB_SPLIT}", revision="{release_id}")'
-                      if repo_hint else f'ds = load_dataset("path/to/this/release", "{first}", split="{HUB_SPLIT}")'),
-        "group": f"{name.replace('-', '_')}_{split}",
+        "load_line": _one_line(f'ds = load_dataset({json.dumps(repo_hint)}, {json.dumps(first)}, split="{HUB_SPLIT}", '
+                               f'revision={json.dumps(release_id)})' if repo_hint else
+                               f'ds = load_dataset("path/to/this/release", {json.dumps(first)}, split="{HUB_SPLIT}")'),
+        "group": _one_line(f"{name.replace('-', '_')}_{split}").replace("`", "'"),
         "withheld": withheld,
         "errata_text": _errata_text(errata, previous_release),
         "license_text": _license_section(info),
@@ -305,14 +311,52 @@ def _table_cell(text: str) -> str:
 def _license_section(info: CardInfo) -> str:
     fields = info.license_fields()
     if info.license_id == "other":
-        return (f"`other` ({fields['license_name']}, see [{fields['license_link']}]({fields['license_link']})): the "
+        return (f"{_code(info.license_id)} ({_md(fields['license_name'])}, see {_link(fields['license_link'])}): the "
                 "exam texts, figures and keys belong to the exam boards that published them.")
-    return f"`{info.license_id}`" + (f" ([{fields['license_link']}]({fields['license_link']}))" if fields else "")
+    return _code(info.license_id) + (f" ({_link(fields['license_link'])})" if fields else "")
+
+
+# Markdown's inline syntax (emphasis, code, links, images, tables' cells, headings, strike-through, HTML)
+_MARKDOWN = re.compile(r"([\\`*_\[\]()!|#~])")  # and `<`, `>`, `&` as HTML's references
+_SAFE_LINK = re.compile(r"(?:https?://[^\s<>()\\`]+|(?![a-zA-Z][a-zA-Z0-9+.-]*:)[A-Za-z0-9_./-]+)")
+
+
+def _shown(text: object) -> str:
+    """`text` on one line, controls, bidi controls and other invisible format characters (zero-width spaces,
+    joiners) shown as their escapes: a name reads as what it holds."""
+    one_line = printable(" ".join(str(text).split()), newlines=False)
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) == "Cf" else c for c in one_line)
+
+
+def _md(text: object) -> str:
+    """Sheet or spec text as Markdown that renders as the text itself, whatever renders it: one line (a break would
+    end a table or start a block), Markdown's syntax escaped (`[x](javascript:…)` is no link, `|` no cell), HTML
+    escaped (`<img onerror>` is no element, on a renderer that keeps raw HTML too)."""
+    return html.escape(_MARKDOWN.sub(r"\\\1", _shown(text)), quote=False)
+
+
+def _code(text: object) -> str:
+    """A name as an inline code span: fenced by more backticks than it holds."""
+    shown = _shown(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", shown)), default=0) + 1)
+    return f"{fence} {shown} {fence}" if "`" in shown else f"`{shown}`"
+
+
+def _link(url: object) -> str:
+    """A link to `url` where it is an http(s) URL or a path inside the release; otherwise its text, no link."""
+    shown = _shown(url)
+    return f"[{_md(shown)}]({shown})" if _SAFE_LINK.fullmatch(shown) else _md(shown)
+
+
+def _one_line(text: str) -> str:
+    """Text inside a fenced block on one line: a fence closes only at a line's start."""
+    return _shown(text)
 
 
 def _citation(name: str, release_id: str, info: CardInfo, url: str | None, year: int, rule: dict) -> str:
-    key = f"{name}_{release_id}".replace("-", "_").replace(".", "_")
-    authors = " and ".join(info.authors) or f"{{{name} contributors}}"
+    key = _one_line(f"{name}_{release_id}".replace("-", "_").replace(".", "_"))
+    authors = _one_line(" and ".join(info.authors)) or f"{{{_one_line(name)} contributors}}"
+    name, release_id, url = _one_line(name), _one_line(release_id), _one_line(url) if url else None
     return "\n".join([
         f"@misc{{{key},",
         f"  author = {{{authors}}},",
@@ -332,7 +376,8 @@ def _years(questions: list[Question]) -> str:
 def _counts_tables(questions: list[Question]) -> str:
     def table(title: str, key) -> list[str]:
         counts = Counter(key(q) for q in questions)
-        return [f"**{title}**", "", "| | questions |", "|---|---|", *[f"| {k} | {n} |" for k, n in sorted(counts.items())], ""]
+        return [f"**{title}**", "", "| | questions |", "|---|---|", *[f"| {_md(k)} | {n} |" for k, n in sorted(counts.items())],
+                ""]
 
     return "\n".join(table("per exam", lambda q: f"{q.exam} ({q.source})")
                      + table("per year", lambda q: str(q.year))

@@ -65,5 +65,6 @@ def data_fields_table() -> str:
     rows = ["| field | type | meaning |", "|---|---|---|"]
     for name, typ in release_fields():
         shown = "list<image>" if name == FIGURES_FIELD else str(typ).replace("item: ", "").replace("element: ", "")
-        rows.append(f"| `{name}` | {shown.replace('|', '/')} | {MEANINGS[name]} |")
+        # A type as a code span: `list<image>` written bare is an <img> element to a browser.
+        rows.append(f"| `{name}` | `{shown.replace('|', '/')}` | {MEANINGS[name]} |")
     return "\n".join(rows)

@@ -54,6 +54,7 @@ MINHASH_SCHEME = "affine32"  # named, so a datasketch upgrade cannot change the 
 # candidates cost one exact Jaccard each.
 LSH_MARGIN = 0.2
 ANCHOR_WORDS = 3  # a private text `contained` looks for has at least this many words besides its first and last
+FRAGMENT_SHARE = 0.5  # pieces of a private text in public records that make up this much of it are a leak
 ANCHOR_CHARS = 24  # a private text is looked up by the hash of its first this many letters and digits
 _HASH_BASE = np.uint64(1_000_003)
 # An instruction is a sentence or two (the Panhellenic true/false heading is ~190 canonical characters);
@@ -183,11 +184,44 @@ def find_leaks(private: list[Question], public: list[Question], settings: Leakag
         add(pair)
     paired = {(key[1], key[2]) for key in found}
     for fold, rendered in FORMS:
-        for pair in contained_texts(private, public, settings.contained_min_chars, fold, rendered):
+        for pair in [*contained_texts(private, public, settings.contained_min_chars, fold, rendered),
+                     *fragment_texts(private, public, settings.contained_min_chars, fold, rendered)]:
             if (pair.private_id, pair.public_id) not in paired:
                 paired.add((pair.private_id, pair.public_id))
                 add(pair)
     return sorted(found.values())
+
+
+def fragment_texts(private: list[Question], public: list[Question], min_chars: int, fold: str = "small",
+                   rendered: bool = False) -> list[LeakPair]:
+    """Pairs where public records' release text fields (each at least `min_chars` long, its inner words:
+    `looked_for`) stand inside one of a private record's release text fields and together make up at least
+    `FRAGMENT_SHARE` of it: a private question cut in pieces, each piece in a public record of its own (no piece is
+    the private text, nor holds it, so `contained` misses it). A stem two exams share (`Which of the following …`)
+    is a small part of a question: no leak. Checked `contained`, the detail naming both fields. A public sheet's own
+    instruction (the whole of a field two or more of its questions share) is no piece."""
+    forms = CanonicalForms(fold, rendered)
+    public_texts = {p.id: {name: forms.joined(value) for name, value in release_values(p).items() if forms[value]}
+                    for p in public}
+    instructions = _sheet_instructions(public, public_texts)
+    pieces = {(p.id, name): inner for p in public for name, value in release_values(p).items()
+              if (inner := looked_for(forms[value], min_chars))
+              and (name, public_texts[p.id][name]) not in instructions.get(p.source_sha256, ())}
+    index = PrivateTexts((public_id, name, inner) for (public_id, name), inner in pieces.items())
+    places = [(q.id, name, forms.joined(value)) for q in private for name, value in release_values(q).items()]
+    found: dict[int, dict[tuple[str, str], int]] = {}
+    for place, public_id, public_field in index.find_all([text for _, _, text in places]):
+        found.setdefault(place, {})[(public_id, public_field)] = len(pieces[(public_id, public_field)])
+    pairs: dict[tuple[str, str], LeakPair] = {}
+    for place, by_piece in found.items():
+        private_id, private_field, text = places[place]
+        if sum(by_piece.values()) < FRAGMENT_SHARE * len(text):
+            continue
+        for public_id, public_field in sorted(by_piece):
+            pairs.setdefault((private_id, public_id), LeakPair(
+                "contained", private_id, public_id, detail=f"public {public_field} is a piece of private {private_field} "
+                f"({len(by_piece)} piece(s) in public records make up {sum(by_piece.values()) / len(text):.0%} of it)"))
+    return list(pairs.values())
 
 
 def contained_texts(private: list[Question], public: list[Question], min_chars: int, fold: str = "small",
@@ -383,4 +417,4 @@ def leak_report(pairs: list[LeakPair], *, private: list[Question], public: list[
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["LeakPair", "CanonicalForms", "Contained", "PrivateTexts", "contained_places", "contained_texts", "looked_for", "public_strings", "release_values", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
+__all__ = ["LeakPair", "CanonicalForms", "Contained", "PrivateTexts", "contained_places", "contained_texts", "fragment_texts", "looked_for", "public_strings", "release_values", "distinctive_text", "sheet_boilerplate", "find_leaks", "jaccard", "leak_report", "near_duplicates", "normalise_text", "question_text", "shingles"]
