@@ -31,7 +31,8 @@ script, never by the words (`small_glyphs`):
   letters' height (`40.77C`), and a ring that of a small letter read there (`Te` for `T°`: no small letter stands over
   the baseline); a raised mark read beside the glyph's own character where the ink shows no other raised glyph is
   dropped (`T"°`, `100X'"`: one glyph read twice); a digit is written plain, as a text layer gives a subscript
-  (`SatO2`, not `SatO₂`; the text path splits a superscript off its word, docs/results.md "Superscripts …").
+  (`SatO2`, not `SatO₂`), and so is a superscript (`kg/m2`, `1012/L`), as the text path writes both
+  (`pipeline.extract.smallrows`, docs/concepts/extract-and-parse.md).
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
