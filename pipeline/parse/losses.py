@@ -53,16 +53,14 @@ def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]
     tops = [t for i, t in enumerate(tops) if t.isdecimal() and (i == 0 or t != tops[i - 1])]
     gaps, repeats = [], []
     if tops and int(tops[0]) > 1:
-        # The sequence expects 1 first: questions before the first number read were lost (or the sheet is a later part,
-        # which the report says too: nothing is lost unseen).
+        # The sequence expects 1 first: questions before the first number read were lost (or the sheet is a later part
+        # or an excerpt, which the report then says too: nothing is lost unseen).
         first, missing = int(tops[0]), range(1, int(tops[0]))
         shown = [str(n) for n in missing[:16]]
         if len(missing) > 16:
             shown[-1] = f"… {missing[-1]}"
-        late = diagnose(Code.NUMBERING_LATE_START, first=first, missing=", ".join(shown))
-        for draft in by_number.get(tops[0], [])[:1]:
-            draft.flags.append(late)
-        problems.append(late)
+        # A line of the report, not a flag on the first question: that question itself was read as printed.
+        problems.append(diagnose(Code.NUMBERING_LATE_START, first=first, missing=", ".join(shown)))
     for previous, current in itertools.pairwise(tops):
         missing = range(int(previous) + 1, int(current))
         if missing:
