@@ -75,8 +75,7 @@ MIN_ENTRIES = 3  # entries a column needs before it is read as a key's
 ANSWER_MIN_SHARE = 0.6  # of a column's answers that must read as labels before it is a key's
 PAGE_LABEL_SURE = 80.0  # a label the page reading read this surely at an answer's place is kept
 PAGE_LABEL_SEEN = 50.0  # a label the page reading read this surely at an answer's place contradicts an unsure cell reading
-CELL_SURE = 90.0  # a cell reading this sure stands whatever the page reading holds at its place (unsure where they differ)
-DISAGREED_CONF = 0.0  # an answer whose cell reading and page reading name different labels: unsure by any policy
+CELL_SURE = 90.0  # a cell reading this sure stands whatever the page reading holds at its place
 SHAPE_SLACK = 0.25  # of a number's height: how far an unsure answer's ink may reach off its label's in the key (`_extent`)
 SHAPE_MIN = 3  # answers read as one label before their reach is that label's
 CONFIRM_BELOW = 10.0  # a cell reading less sure than this (a lone letter read against the labels, often at 0) must look like its label
@@ -370,23 +369,6 @@ def _like_their_label(entries: list[Entry], readings: list[tuple[str, float] | N
     return result
 
 
-def _two_readings(cell: tuple[str, float] | None, words: Sequence[Word], answer: Box, labels: Sequence[str]) -> tuple[str, float] | None:
-    """The answer's label from its cell's reading and the page reading at its place: the page's where it read a label
-    surely (`PAGE_LABEL_SURE`), else the cell's unless contradicted (`_unless_contradicted`). Where the one taken is
-    sure and the other reading names another label at least `PAGE_LABEL_SEEN` sure, the label stands unsure
-    (`DISAGREED_CONF`): two readings of one glyph that differ are no sure answer, whichever is taken (a blurred `C`
-    read `A` sure by one and `C` by the other)."""
-    page = _page_label(words, answer, labels)
-    if page is not None:
-        return (page[0], DISAGREED_CONF) if cell is not None and cell[0] != page[0] and cell[1] >= PAGE_LABEL_SEEN else page
-    reading = _unless_contradicted(cell, words, answer, labels)
-    if reading is not None and reading[1] >= CELL_SURE:
-        seen = _page_label(words, answer, labels, sure=PAGE_LABEL_SEEN)
-        if seen is not None and seen[0] != reading[0]:
-            return reading[0], DISAGREED_CONF
-    return reading
-
-
 def _unless_contradicted(reading: tuple[str, float] | None, words: Sequence[Word], answer: Box,
                          labels: Sequence[str]) -> tuple[str, float] | None:
     """The cell's reading, or None where it is unsure (under `CELL_SURE`) and the page reading holds another label
@@ -533,7 +515,7 @@ def read_list_cells(
         if sum(next(raw) is not None for _ in column) < ANSWER_MIN_SHARE * len(column):
             continue  # numbered lines of one glyph that are mostly no label: a question's own list, not a key
         for entry, number, reading, read_as, anchored in zip(column, numbers_run, readings, column_reads, column_anchored):
-            reading = _two_readings(reading, words, entry.answer, labels)
+            reading = _page_label(words, entry.answer, labels) or _unless_contradicted(reading, words, entry.answer, labels)
             top = min(entry.number[1], entry.answer[1])
             bottom = max(entry.number[3], entry.answer[3])
             line = (LINE_LIST + entry.row, 0, 0)
