@@ -46,6 +46,8 @@ class Code(Enum):
                        "question number {read}, taken as {number}: the only number the numbering allows there")
     NUMBERING_JUMP = ("parse.numbering_jump", WARNING,
                       "question numbering jumps from {previous} to {current}: {missing} not found")
+    NUMBERING_LATE_START = ("parse.numbering_late_start", INFO,
+                            "question numbering starts at {first}: {missing} not found before it")
     LABEL_RESTORED = ("parse.label_restored", WARNING, "option {label}: its label {how}")
     LABELS_FROM_COLUMN = ("parse.labels_from_column", WARNING,
                           "option labels {labels}: read without their marks (OCR); taken from the column they stand in")

@@ -126,7 +126,10 @@ def split_blocks(
     last_order: tuple | None = None
     current: Block | None = None
     stream, given = (recovery or Recovery.every()).lines(Point.STREAM, stream, start_re=start_re)
-    numbering.marks_restored += given
+    # A number whose digits were lost and put back (`lostdigits`) is flagged on its question; a mark put back is a note.
+    inferred = {f.concerns.question: f for f in given
+                if isinstance(f, Diagnostic) and f.code is Code.NUMBER_INFERRED and f.concerns.question}
+    numbering.marks_restored += [f for f in given if not (isinstance(f, Diagnostic) and f.code is Code.NUMBER_INFERRED)]
     items = _join_split_headers(stream, start_re)
     runs = number_runs(items, start_re, numbering.sections)
     misread = (recovery or Recovery.every()).run(Point.NUMBER_RUNS, NumberRunsWork(runs, misread_numbers(runs))).misread
@@ -160,6 +163,8 @@ def split_blocks(
                 current.duplicate = first is not None
                 if id(item) in misread:
                     current.flags.append(diagnose(Code.NUMBER_INFERRED, read=f"read as {printed}", number=number))
+                elif (lost := inferred.pop(printed, None)) is not None:
+                    current.flags.append(lost)
                 current.reserve = numbering.reserve
                 seen.setdefault(number_key(number), item)
                 recent = [*recent[-1:], number_key(number)]

@@ -445,7 +445,7 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
         voided = [d.number for d in drafts if d.voided]
         if voided:
             notes.append(diagnose(Code.VOIDED, count=len(voided), numbers=shown_numbers(voided)))
-    flag_numbering(blocks, drafts, problems)
+    flag_numbering(blocks, drafts, problems, notes)
     flag_implied_missing(blocks, drafts, answers if spec.key.kind == "marking_scheme" else None, problems)
 
     images = _attach_images(drafts, sheet)

@@ -44,14 +44,24 @@ def flag_unkeyed_entries(drafts: list[Draft], answers: dict[str, str], problems:
         problems.append(diagnose(Code.KEY_ENTRIES_UNUSED, count=len(unused), numbers=shown_numbers(unused)))
 
 
-def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]) -> None:
-    """A gap or a repeat in the sheet's question numbering (top-level numbers: '3.1' counts as 3)."""
+def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str], notes: list | None = None) -> None:
+    """A gap or a repeat in the sheet's question numbering (top-level numbers: '3.1' counts as 3); in `notes`, where
+    the numbering starts above 1."""
     by_number: dict[str, list[Draft]] = {}
     for draft in drafts:
         by_number.setdefault(number_key(draft.block.number).split(".")[0], []).append(draft)
     tops = [number_key(b.number).split(".")[0] for b in blocks if b.kind == "question"]
     tops = [t for i, t in enumerate(tops) if t.isdecimal() and (i == 0 or t != tops[i - 1])]
     gaps, repeats = [], []
+    if tops and int(tops[0]) > 1 and notes is not None:
+        # The sequence expects 1 first: questions before the first number read were lost (or the sheet is a later part
+        # or an excerpt, which the report then says too: nothing is lost unseen).
+        first, missing = int(tops[0]), range(1, int(tops[0]))
+        shown = [str(n) for n in missing[:16]]
+        if len(missing) > 16:
+            shown[-1] = f"… {missing[-1]}"
+        # A note of the report, not a flag on the first question (read as printed) nor a problem (an excerpt is a sheet).
+        notes.append(diagnose(Code.NUMBERING_LATE_START, first=first, missing=", ".join(shown)))
     for previous, current in itertools.pairwise(tops):
         missing = range(int(previous) + 1, int(current))
         if missing:

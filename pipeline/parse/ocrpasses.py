@@ -21,6 +21,7 @@ from pipeline.parse.keyruns import mend_run, runs_down
 from pipeline.parse.labels import canonical_label, fold
 from pipeline.parse.labelcolumn import restore_label_column
 from pipeline.parse.labelremainder import drop_label_remainders
+from pipeline.parse.lostdigits import restore_lost_digits
 from pipeline.parse.lostlabel import restore_lost_first_label, restore_lost_labels, restore_trailing_labels
 from pipeline.parse.options import Option
 from pipeline.parse.rowlabels import restore_row_labels
@@ -204,6 +205,16 @@ def _next_number_mark(work: LinesWork, passes: Recovery) -> LinesWork:
     return with_flags(work, _marks_given(work.lines, lines), lines=lines)
 
 
+@recovery_pass("lost-number-digits", "1", Point.STREAM, _ocr_lines)
+def _lost_number_digits(work: LinesWork, passes: Recovery) -> LinesWork:
+    """An OCR'd line at the headers' left edge that shows a header's prefix and mark but not its digits (`.` |
+    `2011 …` for `1. 2011 …`, `Câu .`), where the run leaves it exactly one number (the first header's less one,
+    or a gap of one), gets that number; flagged as inferred on its question (`lostdigits`, `blocks`)."""
+    assert work.start_re is not None
+    lines, flags = restore_lost_digits(work.lines, work.start_re)
+    return with_flags(work, tuple(flags), lines=lines)
+
+
 @recovery_pass("twin-numbers", "1", Point.NUMBER_RUNS, _ocr_headers)
 def _twin_numbers(work: NumberRunsWork, passes: Recovery) -> NumberRunsWork:
     """A header number read as its neighbour's beside a gap of exactly one (97, 99, 99, 100), at the headers'
@@ -316,7 +327,7 @@ def _uncertainty(work: DraftsWork, passes: Recovery) -> DraftsWork:
 
 
 PARSE_PASSES: tuple[RecoveryPass, ...] = (
-    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
+    _label_lookalikes, _number_lookalikes, _first_number_mark, _next_number_mark, _lost_number_digits, _twin_numbers, _edge_strokes, _unnumbered, _ringed_marks,
     _lost_first_label, _row_labels, _label_column, _trailing_labels, _lost_labels, _label_remainders, _key_marks, _key_runs, slash_alternatives,
     _doubled_key_letter, _uncertainty,
 )  # fmt: skip

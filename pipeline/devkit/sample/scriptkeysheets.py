@@ -94,7 +94,28 @@ def vietnamese_pairs(seed: int = 0) -> KeySheet:
                        font="DejaVuSerif", name="pairs-vi")
 
 
+# Small letters of plain list keys read on degraded scans (a sure letter read for another, unflagged: list-tr's 4 at
+# 180 dpi), split before any was read: the tuning families below, list-tr and list-el checking.
+def polish_list_small(seed: int = 0) -> KeySheet:
+    """"n. D" in five columns, 50 entries, size 9, serif, under a Polish heading."""
+    return script_list(seed, labels=FIVE, languages=("pol",), title="Odpowiedzi", count=50, columns=5, size=9, font="DejaVuSerif",
+                       name="list-pl-small")
+
+
+def vietnamese_list_small(seed: int = 0) -> KeySheet:
+    """"n. B" in five columns, 50 entries, size 10, sans, under a Vietnamese heading."""
+    return script_list(seed, labels=FIVE, languages=("vie",), title="Đáp án", count=50, columns=5, size=10, name="list-vi-small")
+
+
+def spanish_list_four(seed: int = 0) -> KeySheet:
+    """"n. C" (A–D) in four columns, 48 entries, size 9, sans."""
+    return script_list(seed, labels=("A", "B", "C", "D"), languages=("spa",), title="Clave de respuestas", count=48, columns=4,
+                       size=9, name="list-es-four")
+
+
 SCRIPT_TUNING: dict[str, Callable[[int], KeySheet]] = {"list-ko-circled": korean_circled_list, "pairs-el": greek_pairs,
-                                                       "grid-tr": turkish_grid, "list-vi-worded": vietnamese_worded}
+                                                       "grid-tr": turkish_grid, "list-vi-worded": vietnamese_worded,
+                                                       "list-pl-small": polish_list_small, "list-vi-small": vietnamese_list_small,
+                                                       "list-es-four": spanish_list_four}
 SCRIPT_CHECKING: dict[str, Callable[[int], KeySheet]] = {"pairs-ko-circled": korean_circled_pairs, "list-el": greek_list,
                                                          "list-tr": turkish_list, "pairs-vi": vietnamese_pairs}

@@ -161,12 +161,14 @@ def _read_alone(inside: Image.Image, scale: float, gap: int, whitelist: str, lan
 
 def read_ring_cells(grey: np.ndarray, boxes: Sequence[tuple[int, int, int, int]], labels: Sequence[str], languages: Sequence[str],
                     dpi: int, omp_thread_limit: int | None) -> list[tuple[str, float] | None]:
-    """Each box of `grey` (a key table's answer cell, ink and a margin of white) that holds one ring found
+    """Each box of `grey` (a key table's answer cell, ink and a margin of white; the whole page as scanned, its paper
+    lifted to white first: `ringshapes.on_white`) that holds one ring found
     by its shape (`find_rings`, the ink's height for the text height), read as its label the way option
     labels are: ring whitened, inside enlarged, all insides stacked and read against the plain alphabet
     (one Tesseract call); None for a box without one ring, or whose inside reads as no label."""
     alphabet = ring_alphabet(labels)
     found: dict[int, Ring] = {}
+    grey = on_white(grey)  # grey paper lifted to white: ring ink is a level on white paper (as `read_label_rings`)
     for index, (left, top, right, bottom) in enumerate(boxes):
         crop = grey[top:bottom, left:right]
         rows = np.flatnonzero((crop < RING_INK_BELOW).any(axis=1))

@@ -47,7 +47,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PIL import Image
 
-from pipeline.extract.ocr.ringshapes import Ring, find_rings, ring_inside
+from pipeline.extract.ocr.ringshapes import Ring, find_rings, on_white, ring_inside
 from pipeline.extract.ocr.words import Word
 
 MAX_GLYPHS = 4  # glyphs of a word read again: a lone digit, a year, a key's entry
@@ -228,10 +228,12 @@ def reread_short_words(words: list[Word], grey: Image.Image, labels: Sequence[st
     lifted: list[str] = []
     notes: list[str] = []
     rings = ring_page if ring_page is not None and ring_page.shape == (grey.height, grey.width) else None
+    # Rings are found by a level on white paper: grey paper is lifted to white first (`ringshapes.on_white`), once a page.
+    ring_grey = on_white(np.asarray(grey) if rings is None else rings) if any(plan.ring_digit is not None for _, _, plan in chosen) else None
     height = text_height or _letters_height(words)
     for i, word, plan in chosen:
         crop = crop_of(grey, word, words)
-        ring = ring_around(np.asarray(grey) if rings is None else rings, word, words, height) if plan.ring_digit is not None else None
+        ring = ring_around(ring_grey, word, words, height) if plan.ring_digit is not None and ring_grey is not None else None
         inside = ring_inside_crop(grey, ring) if ring is not None else None
         every = readings(crop, plan, read, max(1, word.bottom - word.top), inside)
         if lifts(plan, every):

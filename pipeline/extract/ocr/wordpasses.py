@@ -440,7 +440,8 @@ def _ellipsis(work: PageWork) -> PageWork:
 
 # 2: label lifts stand only where every label the page read unsure is lifted (`parse.certainty.labels_vouch` judges them together)
 # 3: a ring label's digit read inside its ring found by shape around Tesseract's box (a box of the digit alone held part of the ring)
-@page_pass("lone-rereads", "3", Cost.REGIONS)
+# 4: that ring looked for on the page with grey paper lifted to white (`ringshapes.on_white`)
+@page_pass("lone-rereads", "4", Cost.REGIONS)
 def _lone_rereads(work: PageWork) -> PageWork:
     """A word of one to four digits or an option label read under the shipped policy's `unsure_below`, cut out and read
     again constrained to what can stand there (digits; the spec's labels; a ring's digit) at 1× and 2×, and free at 2×:

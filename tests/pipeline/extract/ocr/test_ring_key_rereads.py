@@ -113,3 +113,26 @@ def test_a_list_keys_rings_boxed_by_their_digit_are_read_by_their_shape_and_none
     assert handed == [], handed
     assert all(same_answer(read.get(n, ""), answer) for n, answer in printed.items()), read
     assert unsure_rings == [] and unsure_entries == {}, (unsure_rings, unsure_entries)
+
+
+GREY_PAPER = ScanSetting.parse_list("240/0.65/86/0/p205")[0]  # the paper at 205: every pixel darker than the ring level on white
+
+
+@needs_tesseract("kor")
+def test_a_list_keys_rings_on_grey_paper_are_found_by_their_shape_as_on_white(tmp_path):
+    # Before the page was lifted to white for them (`ringshapes.on_white` in `read_ring_cells`), the ring search on paper
+    # at 205 saw one piece of ink: no ring was found, and seven `①` of this key were read at 0 and left unsure.
+    printed, handed, read, unsure_rings, unsure_entries = ring_key(tmp_path, GREY_PAPER, 91)
+    assert handed == [], handed
+    assert all(same_answer(read.get(n, ""), answer) for n, answer in printed.items()), read
+    assert unsure_rings == [] and unsure_entries == {}, (unsure_rings, unsure_entries)
+
+
+@needs_tesseract("kor")
+def test_lone_rereads_finds_a_ring_on_grey_paper_and_lifts_its_label(tmp_path):
+    # The key's rings not read by shape (withheld), seven `①` reach `lone-rereads` at 0; before its ring search looked on
+    # the page lifted to white, on paper at 205 it found no ring and every one of them stayed unsure.
+    printed, handed, read, unsure_rings, unsure_entries = ring_key(tmp_path, GREY_PAPER, 91, shapes=False)
+    assert handed, "no ring label read unsure without the rings' shapes: the scan does not show the fault"
+    assert all(same_answer(read.get(n, ""), answer) for n, answer in printed.items()), read
+    assert unsure_rings == [] and unsure_entries == {}, (unsure_rings, unsure_entries)
