@@ -61,12 +61,7 @@ SETS = {"tuning": TUNING, "checking": CHECKING, "all": TUNING + CHECKING}
 SIZE = 11
 
 
-@dataclass(frozen=True)
-class Printed:
-    number: str
-    stem: str
-    options: tuple[str, ...]
-    answer: str
+Printed = scriptscans.Printed  # one printed question: number, stem, options, answer
 
 
 def printed(family: Family) -> list[Printed]:

@@ -62,18 +62,29 @@ def caseless(text: str) -> str:
     return text.casefold().replace("i\u0307", "i").replace("\u0131", "i")
 
 
-def _load_file(path: Path) -> Language:
+def _read_mapping(path: Path, of_what: str) -> dict:
+    """A data file's YAML top level, which must be a mapping (`of_what`: of what, for the error)."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, yaml.YAMLError) as exc:
         raise LanguageDataError(f"{path}: cannot read: {exc}") from None
     if not isinstance(data, dict):
-        raise LanguageDataError(f"{path}: the top level must be a mapping of fields")
+        raise LanguageDataError(f"{path}: the top level must be a mapping of {of_what}")
+    return data
+
+
+def _invalid(path: Path, exc: ValidationError) -> LanguageDataError:
+    """A data file's validation errors as one error naming each field."""
+    problems = "; ".join(f"field '{'.'.join(map(str, e['loc'])) or '(top)'}': {e['msg']}" for e in exc.errors())
+    return LanguageDataError(f"{path}: {problems}")
+
+
+def _load_file(path: Path) -> Language:
+    data = _read_mapping(path, "fields")
     try:
         record = Language.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(f"field '{'.'.join(map(str, e['loc'])) or '(top)'}': {e['msg']}" for e in exc.errors())
-        raise LanguageDataError(f"{path}: {problems}") from None
+        raise _invalid(path, exc) from None
     if record.code != path.stem:
         raise LanguageDataError(f"{path}: field 'codes.iso639_1': {record.code!r} must match the file name {path.stem!r}")
     return record
@@ -142,17 +153,11 @@ def booklet_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
 
 @functools.cache
 def _all_scripts() -> dict[str, ScriptData]:
-    try:
-        data = yaml.load(SCRIPTS_FILE.read_text(encoding="utf-8"), Loader=_LOADER)
-    except (OSError, yaml.YAMLError) as exc:
-        raise LanguageDataError(f"{SCRIPTS_FILE}: cannot read: {exc}") from None
-    if not isinstance(data, dict):
-        raise LanguageDataError(f"{SCRIPTS_FILE}: the top level must be a mapping of scripts")
+    data = _read_mapping(SCRIPTS_FILE, "scripts")
     try:
         return {name: ScriptData.model_validate(entry) for name, entry in data.items()}
     except ValidationError as exc:
-        problems = "; ".join(f"field '{'.'.join(map(str, e['loc'])) or '(top)'}': {e['msg']}" for e in exc.errors())
-        raise LanguageDataError(f"{SCRIPTS_FILE}: {problems}") from None
+        raise _invalid(SCRIPTS_FILE, exc) from None
 
 
 def script_data(script: str) -> ScriptData:
