@@ -13,8 +13,9 @@ the size they declare, whatever their data's size). A real sheet's largest strea
 at 600 dpi in colour is about 100 MB decoded); its content streams are kilobytes to a few megabytes a page.
 
 An encrypted file that opens without a password (real sheets do: a publisher's owner password only forbids
-editing) is read through pypdf, which decrypts each stream; the count is the same. One that needs a
-password is left to pdfium, which refuses it.
+editing) is read through pypdf, which decrypts each stream; the count is the same, its XObject draws included
+(each stream keeps its object number and a form its resources, the pages come from pypdf's page tree). One that
+needs a password is left to pdfium, which refuses it.
 
 A page larger than `MAX_PAGE_SIDE` points on a side, or `MAX_PAGE_AREA` in all, is refused too: OCR and
 figure crops render a page at up to 300 dpi into one buffer, and a page of 100000 × 100000 pt would ask
@@ -32,7 +33,7 @@ from __future__ import annotations
 import bisect
 import mmap
 import re
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +44,7 @@ MAX_STREAM_BYTES = 512 * 1024 * 1024  # what one stream may decode to
 MAX_CONTENT_BYTES = 512 * 1024 * 1024  # what a file's streams other than images may decode to in all
 _INPUT = 1024 * 1024  # stored bytes handed to a decoder at a time
 _KEYS = {"Filter", "DecodeParms", "DP", "Subtype", "Width", "Height", "BitsPerComponent", "ImageMask", "Length", "Type",
-         "Length1", "Length2", "Length3", "N", "Params"}
+         "Length1", "Length2", "Length3", "N", "Params", "Resources"}
 _HEAD = 65536  # decoded bytes of an image codec's data read for its frame header
 _STREAM = re.compile(rb"stream\r?\n")
 _ENDSTREAM = re.compile(rb"[ \t\r\n\f\x00]*endstream")
@@ -117,7 +118,7 @@ def oversized_stream(data: bytes | mmap.mmap, limit: int = MAX_STREAM_BYTES) -> 
 # --------------------------------------------------------------------------- judging
 
 
-def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> str | None:
+def _judge(streams: Iterable[Stream], resolver: _Resolver | _Decrypted, bounds: Bounds) -> str | None:
     content = 0  # what the streams other than images decode to, so far: counted, or at most their ceiling
     by_ceiling: list[Stream] = []  # the streams counted by their ceiling, not decoded
     read: dict[int, pagecontent.Facts] = {}  # the content streams read, by object number
@@ -168,12 +169,10 @@ def _judge(streams: Iterable[Stream], resolver: _Resolver | _Plain, bounds: Boun
             if content > bounds.content:
                 return (f"the streams other than images decode past {bounds.content >> 20} MiB in all "
                         f"({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, not read")
-    if isinstance(resolver, _Resolver):
-        return _too_many_draws(resolver, read, forms)
-    return None
+    return _too_many_draws(resolver, read, forms)
 
 
-def _holds_content(info: dict[str, object], resolver: _Resolver | _Plain) -> bool:
+def _holds_content(info: dict[str, object], resolver: _Resolver | _Decrypted) -> bool:
     """Whether a stream can be content pdfium parses (a page's, a form's, a glyph's, a pattern's): not a font
     program, a colour profile, an embedded file, metadata or a cross-reference stream."""
     if any(key in info for key in _NOT_CONTENT_KEYS):
@@ -182,7 +181,7 @@ def _holds_content(info: dict[str, object], resolver: _Resolver | _Plain) -> boo
     return kind not in _NOT_CONTENT_TYPES and subtype in (None, "Form")
 
 
-def _content(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> pagecontent.Facts:
+def _content(stream: Stream, resolver: _Resolver | _Decrypted, limit: int) -> pagecontent.Facts:
     """A content stream decoded and read (`pagecontent.scan`), until it or one inline image passes `limit`."""
     chain = _chain(stream, resolver)
     if chain is None:
@@ -190,39 +189,27 @@ def _content(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> pageco
     return pagecontent.scan(chain, limit, lambda info: _declared(info, resolver))
 
 
-def _too_many_draws(resolver: _Resolver, read: dict[int, pagecontent.Facts], forms: dict[int, object]) -> str | None:
+def _too_many_draws(resolver: _Resolver | _Decrypted, read: dict[int, pagecontent.Facts],
+                    forms: dict[int, object]) -> str | None:
     """Why a page is refused for the XObjects it draws (forms' draws counted each time a form is drawn), or None."""
     if not any(read[number].draws for number in forms if number in read) and \
             sum(sum(facts.draws.values()) for facts in read.values()) <= MAX_DRAWS:
         return None  # no form draws anything, and all the file's draws together stay within one page's bound
-    for match in _PAGE.finditer(resolver.data):
-        header = resolver.header_before(match.start())
-        if header is None:
-            continue
-        try:
-            page, _ = sf.parse_object(resolver.data, header, min(len(resolver.data), header + 65536))
-        except (sf.ParseError, IndexError):
-            continue
-        if not isinstance(page, dict) or resolver.resolve(page.get("Type")) != "Page":
-            continue
-        contents = resolver.resolve(page.get("Contents"))
-        numbers = [c.number for c in (contents if isinstance(contents, list) else [page.get("Contents")])
-                   if isinstance(c, sf.Ref)]
-        found: object = page.get("Resources")
-        node: object = page
-        for _ in range(32):  # inherited from the page tree
-            if found is not None or not isinstance(node, dict):
-                break
-            node = resolver.resolve(node.get("Parent"))
-            found = node.get("Resources") if isinstance(node, dict) else None
-        draws = pagecontent.page_draws(numbers, found, read, forms, resolver.resolve, MAX_DRAWS)
+    for where, numbers, resources in resolver.pages():
+        draws = pagecontent.page_draws(numbers, resources, read, forms, resolver.resolve, MAX_DRAWS)
         if draws > MAX_DRAWS:
-            return (f"a page (object at byte {header}) draws more than {MAX_DRAWS} XObjects, forms' draws counted "
+            return (f"a page ({where}) draws more than {MAX_DRAWS} XObjects, forms' draws counted "
                     f"each time a form is drawn ({draws} counted before stopping): not read")
     return None
 
 
-def _ceiling(stream: Stream, resolver: _Resolver | _Plain) -> int | None:
+def _contents_numbers(contents: object, resolve: Callable[[object], object]) -> list[int]:
+    """The object numbers of a page's content streams (one reference, or an array of them, itself perhaps one)."""
+    listed = resolve(contents) if isinstance(resolve(contents), list) else [contents]
+    return [c.number for c in listed if isinstance(c, sf.Ref)]
+
+
+def _ceiling(stream: Stream, resolver: _Resolver | _Decrypted) -> int | None:
     """The most a stream can decode to, whatever its bytes hold: its stored bytes times each byte filter's largest
     expansion (`sf.MAX_EXPANSION`); None where that is not known (an image codec, an unknown stored length)."""
     if stream.stored is None:
@@ -236,7 +223,7 @@ def _ceiling(stream: Stream, resolver: _Resolver | _Plain) -> int | None:
     return ceiling
 
 
-def _counted_again(content: int, by_ceiling: list[Stream], resolver: _Resolver | _Plain, bounds: Bounds) -> int:
+def _counted_again(content: int, by_ceiling: list[Stream], resolver: _Resolver | _Decrypted, bounds: Bounds) -> int:
     """`content` with the streams counted by their ceiling decoded and counted by what they hold."""
     for stream in by_ceiling:
         if stream.info.get("Subtype") != "Image":
@@ -245,7 +232,7 @@ def _counted_again(content: int, by_ceiling: list[Stream], resolver: _Resolver |
     return content
 
 
-def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[int, int]:
+def _decoded(stream: Stream, resolver: _Resolver | _Decrypted, limit: int) -> tuple[int, int]:
     """(bytes the stream decodes to, counted until past `limit`; bytes its image declares, or 0)."""
     info = stream.info
     filters = [resolver.resolve(f) for f in sf.names(resolver.resolve(info.get("Filter")))]  # see also `_chain`
@@ -278,7 +265,7 @@ def _decoded(stream: Stream, resolver: _Resolver | _Plain, limit: int) -> tuple[
     return total, declared
 
 
-def _chain(stream: Stream, resolver: _Resolver | _Plain) -> Iterator[bytes] | None:
+def _chain(stream: Stream, resolver: _Resolver | _Decrypted) -> Iterator[bytes] | None:
     """A stream's decoded pieces through its byte filters; None where an image codec or a filter pdfium does not
     know ends the chain."""
     info = stream.info
@@ -293,7 +280,7 @@ def _chain(stream: Stream, resolver: _Resolver | _Plain) -> Iterator[bytes] | No
     return iter(chain)
 
 
-def _declared(info: dict[str, object], resolver: _Resolver | _Plain) -> int:
+def _declared(info: dict[str, object], resolver: _Resolver | _Decrypted) -> int:
     """Bytes an image's dictionary declares decoded, at four components (what a colour space can ask)."""
     mask = resolver.resolve(info.get("ImageMask"))
     sizes = [resolver.resolve(info.get("Width")), resolver.resolve(info.get("Height")),
@@ -349,6 +336,27 @@ class _Resolver:
         index = bisect.bisect_right(self.starts, offset) - 1
         return self.starts[index] if index >= 0 else None
 
+    def pages(self) -> Iterator[tuple[str, list[int], object]]:
+        """(where, content stream numbers, resources) of each page object found in the file's bytes."""
+        for match in _PAGE.finditer(self.data):
+            header = self.header_before(match.start())
+            if header is None:
+                continue
+            try:
+                page, _ = sf.parse_object(self.data, header, min(len(self.data), header + 65536))
+            except (sf.ParseError, IndexError):
+                continue
+            if not isinstance(page, dict) or self.resolve(page.get("Type")) != "Page":
+                continue
+            found: object = page.get("Resources")
+            node: object = page
+            for _ in range(32):  # inherited from the page tree
+                if found is not None or not isinstance(node, dict):
+                    break
+                node = self.resolve(node.get("Parent"))
+                found = node.get("Resources") if isinstance(node, dict) else None
+            yield f"object at byte {header}", _contents_numbers(page.get("Contents"), self.resolve), found
+
 
 def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[Stream, None, None]:
     view = memoryview(data)  # type: ignore[arg-type]
@@ -403,17 +411,40 @@ def _pieces(view: memoryview, start: int, end: int) -> Iterator[bytes]:
 # --------------------------------------------------------------------------- streams of an encrypted file
 
 
-class _Plain:
-    """Values already resolved (pypdf's objects made plain)."""
+class _Decrypted:
+    """Values of an encrypted file, read and decrypted by pypdf: a stream's dictionary made plain one level deep,
+    references below it kept as `sf.Ref` (a form's resources name its XObjects by reference) until resolved."""
 
-    @staticmethod
-    def resolve(value: object, depth: int = 0) -> object:
-        return value
+    def __init__(self, reader: object) -> None:
+        self.reader = reader
+
+    def resolve(self, value: object, depth: int = 0) -> object:
+        if not isinstance(value, sf.Ref) or depth > 8:
+            return value
+        try:
+            found = self.reader.get_object(value.number)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - an object pypdf cannot read is one pdfium cannot either
+            return None
+        return self.resolve(_plain(found), depth + 1)
+
+    def pages(self) -> Iterator[tuple[str, list[int], object]]:
+        """(where, content stream numbers, resources) of each page of pypdf's page tree (inherited resources
+        copied onto each page by pypdf as it walks the tree)."""
+        try:
+            pages = list(self.reader.pages)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - a tree pypdf cannot walk: pdfium decides
+            return
+        for index, page in enumerate(pages):
+            try:
+                contents, resources = _plain(page.raw_get("/Contents")), _plain(page.raw_get("/Resources"))
+            except Exception:  # noqa: BLE001, S112
+                continue
+            yield f"page {index + 1}", _contents_numbers(contents, self.resolve), self.resolve(resources)
 
 
-def _encrypted_streams(path: Path) -> tuple[list[Stream], _Plain] | None:
-    """Every stream of an encrypted file, decrypted by pypdf with the empty password; None where pypdf
-    cannot read the file or the file needs a password (pdfium decides then)."""
+def _encrypted_streams(path: Path) -> tuple[list[Stream], _Decrypted] | None:
+    """Every stream of an encrypted file, decrypted by pypdf with the empty password, each with its object
+    number; None where pypdf cannot read the file or the file needs a password (pdfium decides then)."""
     import pypdf
     from pypdf.generic import StreamObject
 
@@ -424,29 +455,28 @@ def _encrypted_streams(path: Path) -> tuple[list[Stream], _Plain] | None:
         numbers = [(generation, number) for generation, table in reader.xref.items() for number in table]
     except Exception:  # noqa: BLE001 - pypdf's failures are many; pdfium decides then
         return None
+    resolver = _Decrypted(reader)
     streams = []
     for generation, number in numbers:
         try:
             found = reader.get_object(pypdf.generic.IndirectObject(number, generation, reader))
             if isinstance(found, StreamObject):
-                info = {str(k)[1:]: _plain(v) for k, v in found.items() if str(k)[1:] in _KEYS}
+                info = {str(k)[1:]: resolver.resolve(_plain(v)) for k, v in found.items() if str(k)[1:] in _KEYS}
                 data = found._data  # noqa: SLF001 - the stored (decrypted, not decoded) bytes
-                streams.append(Stream(reader.xref[generation][number], info, [bytes(data)], len(data)))
+                streams.append(Stream(reader.xref[generation][number], info, [bytes(data)], len(data), number))
         except Exception:  # noqa: BLE001, S112 - an object pypdf cannot read is one pdfium cannot either
             continue
-    return streams, _Plain()
+    return streams, resolver
 
 
 def _plain(value: object, depth: int = 0) -> object:
+    """A pypdf object as this module's values: names as `sf.Name`, references as `sf.Ref` (not followed)."""
     from pypdf.generic import ArrayObject, BooleanObject, DictionaryObject, IndirectObject, NameObject
 
-    if depth > 3:
+    if depth > 16:
         return None
     if isinstance(value, IndirectObject):
-        try:
-            value = value.get_object()
-        except Exception:  # noqa: BLE001
-            return None
+        return sf.Ref(value.idnum, value.generation)
     if isinstance(value, NameObject):
         return sf.Name(str(value)[1:])
     if isinstance(value, BooleanObject):
@@ -455,6 +485,4 @@ def _plain(value: object, depth: int = 0) -> object:
         return {str(k)[1:]: _plain(v, depth + 1) for k, v in value.items()}
     if isinstance(value, ArrayObject):
         return [_plain(v, depth + 1) for v in value]
-    if isinstance(value, int | float):
-        return value
     return value
