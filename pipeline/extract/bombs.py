@@ -205,7 +205,8 @@ def _too_many_draws(resolver: _Resolver | _Decrypted, read: dict[int, pageconten
 
 def _contents_numbers(contents: object, resolve: Callable[[object], object]) -> list[int]:
     """The object numbers of a page's content streams (one reference, or an array of them, itself perhaps one)."""
-    listed = resolve(contents) if isinstance(resolve(contents), list) else [contents]
+    found = resolve(contents)
+    listed = found if isinstance(found, list) else [contents]
     return [c.number for c in listed if isinstance(c, sf.Ref)]
 
 

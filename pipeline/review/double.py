@@ -20,7 +20,8 @@ from pathlib import Path
 
 from pipeline.describe import AppendLog, read_jsonl
 from pipeline.review.agreement import PairAgreement, pair_agreements
-from pipeline.review.store import MAX_NAME, REVIEWED_STATUSES, ReviewInputError, ReviewStore, checked_annotator
+from pipeline.review.names import MAX_NAME
+from pipeline.review.store import REVIEWED_STATUSES, ReviewInputError, ReviewStore, checked_annotator
 
 BLIND_FILE = Path("annotations") / "blind_reviews.jsonl"
 AGREEMENT_FILE = Path("annotations") / "agreement.json"

@@ -18,6 +18,7 @@ from pipeline.describe import AppendLog, read_jsonl
 from pipeline.diagnostics import Code, diagnose, has_code
 from pipeline.records import Question
 from pipeline.review.keys import KeyMismatch, checked_key
+from pipeline.review.names import signed_name
 from pipeline.renames import OVERRIDES_FILE, current_id, load_renames
 
 BROKEN_FLAG = diagnose(Code.BROKEN)  # its message "broken_by_curator" is what curated Parquet has always held
@@ -169,9 +170,9 @@ class CorrectionStore:
 
     def correct(self, question_id: str, *, annotator: str, version: int, question: str, choices: list[str], answer: str | None,
                 broken: bool, note: str = "") -> Override:
-        annotator = (annotator or "").strip()
-        if not annotator:
-            raise OverrideError("the curator's name is required", field="annotator")
+        annotator, problem = signed_name(annotator)
+        if problem:
+            raise OverrideError(f"the curator's name {problem}", field="annotator")
         if not isinstance(question, str) or not question.strip():
             raise OverrideError("the question text cannot be empty", field="question")
         if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices):

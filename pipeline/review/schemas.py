@@ -15,7 +15,7 @@ from flask import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
-from pipeline.review.store import MAX_NAME
+from pipeline.review.names import MAX_NAME
 
 MAX_TEXT = 20_000  # a description, a transcription, a question's text
 MAX_OPTION = 5_000  # one answer option

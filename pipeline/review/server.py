@@ -30,6 +30,8 @@ from pipeline.review.schemas import ApiError, CorrectionBody, DecisionBody, Undo
 from pipeline.review.store import ConflictError, ReviewInputError, ReviewStore, UnknownItem
 
 STATIC_DIR = Path(__file__).parent / "static"
+FIGURE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp", ".gif": "image/gif"}
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
 
@@ -47,8 +49,7 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     @app.after_request
     def security_headers(response):
         response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Cache-Control"] = "no-store"
+        response.headers.update(SECURITY_HEADERS)
         return response
 
     @app.errorhandler(ApiError)
@@ -146,9 +147,12 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
     @app.get("/figure/<item_id>")
     def figure(item_id: str):
         path = store.figure_path(item_id)
-        if not path.is_file():
+        # Served only as the raster image a crop is, its type fixed by its suffix: a figure path naming an HTML,
+        # SVG or text file in the project would otherwise be served as a page of this origin or as a file's text.
+        mimetype = FIGURE_TYPES.get(path.suffix.lower())
+        if mimetype is None or not path.is_file():
             abort(404)
-        return send_file(path)  # the type from the name: crops are .png
+        return send_file(path, mimetype=mimetype)
 
     _add_audit_routes(app, corrections)
     return app
@@ -225,14 +229,26 @@ class _QuietHandler(WSGIRequestHandler):
         problem = framing_problem(self.headers.get_all("Content-Length") or [], self.headers.get_all("Transfer-Encoding") or [])
         if problem is None:
             return True
-        body = json.dumps({"error": problem, "field": "Content-Length"}).encode()
+        self._answer_json(400, problem, "Content-Length")
+        return False
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The request handler's own refusals (a header line over 64 KiB: 431, a request line too long: 414, a
+        malformed one: 400) as JSON with the app's headers, like every other answer: http.server's default is an
+        HTML page without a Content-Security-Policy or nosniff."""
+        self._answer_json(code, f"{code} {message or self.responses.get(code, ('',))[0]}", None)
+
+    def _answer_json(self, code: int, problem: str, field: str | None) -> None:
+        body = json.dumps({"error": problem, "field": field}).encode()
         self.close_connection = True
-        self.send_response(400)
-        for name, value in (("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Connection", "close")):
+        self.send_response(code)
+        headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close",
+                   "Content-Security-Policy": CSP, **SECURITY_HEADERS}
+        for name, value in headers.items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(body)
-        return False
+        if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
 
     def log_request(self, code="-", size="-"):
         if str(code).startswith("5"):

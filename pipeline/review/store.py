@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from pipeline.describe import STATUS_PENDING, Annotation, AppendLog, load_annotations, read_jsonl
 from pipeline.records import Question, table_to_questions
+from pipeline.review.names import signed_name
 from pipeline.renames import DECISIONS_FILE, current_id, load_renames
 
 ACCEPTED = "accepted"
@@ -29,7 +30,6 @@ UNDO = "undo"
 SORTABLE_COLUMNS = {"item_id": "item_id", "record_id": "question.id", "number": "question.number", "exam": "question.exam",
                     "year": "question.year", "language": "question.language", "status": "status", "reviewed_by": "reviewed_by",
                     "reviewed_at": "reviewed_at"}
-MAX_NAME = 80
 
 
 class ReviewInputError(ValueError):
@@ -294,9 +294,10 @@ class ReviewStore:
 
 
 def checked_annotator(annotator: str | None) -> str:
-    annotator = (annotator or "").strip()
-    if not annotator or len(annotator) > MAX_NAME:
-        raise ReviewInputError(f"the annotator's name is required (1-{MAX_NAME} characters)", field="annotator")
+    """The annotator's name as decisions are signed with it (`pipeline.review.names`)."""
+    annotator, problem = signed_name(annotator)
+    if problem:
+        raise ReviewInputError(f"the annotator's name {problem}", field="annotator")
     return annotator
 
 

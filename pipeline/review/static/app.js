@@ -14,7 +14,7 @@ function fillSelect(select, values, current, anyLabel) {
   for (const value of ["", ...values]) {
     const option = document.createElement("option");
     option.value = String(value);
-    option.textContent = value === "" ? anyLabel : String(value);
+    option.textContent = value === "" ? anyLabel : shown(value);
     select.append(option);
   }
   select.value = String(current);
@@ -83,7 +83,7 @@ async function showCurrent() {
     state.item = null;
     state.shown += 1; // an item answer still on its way is not drawn over the empty state
     $("figure").removeAttribute("src");
-    $("empty").textContent = emptyMessage();
+    $("empty").textContent = shown(emptyMessage());
     return;
   }
   state.pos = Math.min(Math.max(state.pos, 0), state.ids.length - 1);
@@ -97,34 +97,36 @@ async function showCurrent() {
 function render(item) {
   state.item = item;
   const q = item.question;
-  $("meta").textContent = `${q.source} · ${item.exam} ${item.year}${q.session ? " " + q.session : ""} · ${q.subject} · `
-    + `question ${item.number} · ${item.language} · ${state.pos + 1} of ${state.ids.length} in this queue`;
+  $("meta").textContent = shown(`${q.source} · ${item.exam} ${item.year}${q.session ? " " + q.session : ""} · ${q.subject} · `
+    + `question ${item.number} · ${item.language} · ${state.pos + 1} of ${state.ids.length} in this queue`);
   // The item's own language, for screen readers, spell checking and hyphenation; the page's chrome stays English.
   for (const id of ["item-text", "description", "transcription", "figure-box"]) $(id).lang = item.language;
   setZoom(false);
   $("figure").src = item.figure.url;
   $("figure-caption").textContent = `figure ${item.figure.index} of ${item.figure.of}, page ${item.figure.page}`;
-  $("context").textContent = q.context || "";
-  $("question").textContent = q.text;
+  $("context").textContent = shown(q.context || "");
+  $("question").textContent = shown(q.text);
   const choices = $("choices");
   choices.replaceChildren();
   q.choices.forEach((text, i) => {
     const li = document.createElement("li");
-    li.textContent = `${q.labels[i] ?? ""}. ${text}`;
+    li.textContent = shown(`${q.labels[i] ?? ""}. ${text}`);
     if (q.labels[i] === q.answer) li.className = "answer";
     choices.append(li);
   });
   $("description").value = item.description || "";
   $("transcription").value = item.transcription || "";
   $("reason").value = item.reason || "";
+  hiddenControls("hidden-controls", { description: $("description").value, transcription: $("transcription").value,
+                                      reason: $("reason").value });
   const who = item.reviewed_by ? ` by ${item.reviewed_by} at ${item.reviewed_at}` : "";
-  $("state").textContent = `status: ${item.status}${who}${item.reason ? ` (reason: ${item.reason})` : ""} · version ${item.version}`
-    + ` · ${item.model}, prompt ${item.prompt_version}`;
+  $("state").textContent = shown(`status: ${item.status}${who}${item.reason ? ` (reason: ${item.reason})` : ""} · version ${item.version}`
+    + ` · ${item.model}, prompt ${item.prompt_version}`);
   const g = item.generated;
-  $("generated-note").textContent = g.status === "pending" ? "" : `the model's answer was ${g.status}${g.raw_text ? ": " + g.raw_text : ""}; `
-    + "write a description by hand to accept it, or reject it";
-  $("votes").textContent = (item.votes || []).map((v) => `${v.annotator}: ${v.action}${v.edited ? " (edited)" : ""}`
-    + (v.action === "accept" ? ` · “${v.description}”` : ` · reason: ${v.reason}`)).join("\n");
+  $("generated-note").textContent = g.status === "pending" ? "" : shown(`the model's answer was ${g.status}${g.raw_text ? ": " + g.raw_text : ""}; `
+    + "write a description by hand to accept it, or reject it");
+  $("votes").textContent = shown((item.votes || []).map((v) => `${v.annotator}: ${v.action}${v.edited ? " (edited)" : ""}`
+    + (v.action === "accept" ? ` · “${v.description}”` : ` · reason: ${v.reason}`)).join("\n"));
   $("votes").hidden = !item.votes;
 }
 
@@ -189,7 +191,7 @@ async function showAgreement() {
     const kappa = p.kappa === null ? "undefined (one category only)" : p.kappa.toFixed(3);
     for (const value of [p.annotators.join(" – "), p.items, p.agreed, `${(p.observed_agreement * 100).toFixed(1)}%`, kappa]) {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      td.textContent = shown(value);
       tr.append(td);
     }
     return tr;
@@ -275,10 +277,10 @@ async function loadTable() {
       if (i === 0) {
         const open = document.createElement("button");
         open.type = "button";
-        open.textContent = String(value);
+        open.textContent = shown(value);
         open.addEventListener("click", () => openItem(row.item_id));
         td.append(open);
-      } else td.textContent = String(value);
+      } else td.textContent = shown(value);
       tr.append(td);
     });
     return tr;

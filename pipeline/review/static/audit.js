@@ -21,7 +21,7 @@ function showCodes(codes) {
   const select = $("code");
   const chosen = select.value;
   const options = [new Option("any flag", "")];
-  for (const [code, count] of Object.entries(codes)) options.push(new Option(`${code} (${count})`, code));
+  for (const [code, count] of Object.entries(codes)) options.push(new Option(shown(`${code} (${count})`), code));
   select.replaceChildren(...options);
   select.value = codes[chosen] ? chosen : "";
 }
@@ -50,7 +50,7 @@ function render(item) {
   $("position").textContent = `${audit.pos + 1} of ${audit.ids.length}`;
   // Read by OCR: how sure the reading is (the lowest word confidence of its lines), beside where it was printed.
   const sure = item.reading_confidence === null || item.reading_confidence === undefined ? "" : ` · OCR confidence ${Math.round(item.reading_confidence)}`;
-  $("meta").textContent = `${item.id} · ${item.type} · pages ${item.pages.join(", ")}${sure}`;
+  $("meta").textContent = shown(`${item.id} · ${item.type} · pages ${item.pages.join(", ")}${sure}`);
   const pages = $("pages");
   pages.replaceChildren();
   for (const url of item.page_urls) {
@@ -60,7 +60,7 @@ function render(item) {
     img.className = "page";
     pages.append(img);
   }
-  $("flags").textContent = item.flags.length ? `flags: ${item.flags.join(", ")}` : "no flags";
+  $("flags").textContent = item.flags.length ? shown(`flags: ${item.flags.join(", ")}`) : "no flags";
   // The question's own language on everything that holds its text: screen readers, hyphenation.
   for (const id of ["question", "options", "answer", "printed", "pages"]) $(id).lang = item.language;
   $("question").value = item.current.question;
@@ -70,8 +70,11 @@ function render(item) {
   showPrinted(item);
   $("broken").checked = item.current.broken;
   $("note").value = "";
-  $("state").textContent = item.corrected_by ? `corrected by ${item.corrected_by} at ${item.corrected_at} · version ${item.version}`
+  $("state").textContent = item.corrected_by ? shown(`corrected by ${item.corrected_by} at ${item.corrected_at} · version ${item.version}`)
     : `as extracted · version ${item.version}`;
+  const labels = labelsFor(item.current.choices.length);
+  hiddenControls("hidden-controls", { question: item.current.question, answer: item.current.answer || "",
+    ...Object.fromEntries(item.current.choices.map((text, i) => [`option ${labels[i] ?? i + 1}`, text])) });
 }
 
 // Labels as the server gives them: the question's own when the number of options is unchanged,
@@ -92,7 +95,7 @@ function renderOptions(texts) {
     row.className = "option";
     const label = document.createElement("span");
     label.className = "label";
-    label.textContent = labels[i] ?? "?";
+    label.textContent = shown(labels[i] ?? "?");
     const input = document.createElement("input");
     input.value = text;
     input.setAttribute("aria-label", `option ${labels[i] ?? i + 1}`);
@@ -101,8 +104,8 @@ function renderOptions(texts) {
   });
   $("options").replaceChildren(...rows);
   $("key-labels").replaceChildren(...labels.map((l) => Object.assign(document.createElement("option"), { value: l })));
-  $("key-help").textContent = ONE_LABEL_TYPES.includes(audit.item.type)
-    ? `one of ${labels.join(", ") || "(no options yet)"}` : `${audit.item.type.replace("_", " ")}: the key is free text`;
+  $("key-help").textContent = shown(ONE_LABEL_TYPES.includes(audit.item.type)
+    ? `one of ${labels.join(", ") || "(no options yet)"}` : `${audit.item.type.replace("_", " ")}: the key is free text`);
 }
 
 const ONE_LABEL_TYPES = ["single_choice", "true_false"];
@@ -123,7 +126,7 @@ async function showPrinted(item) {
   }));
   if (audit.item !== item) return;
   const text = texts.filter(Boolean).join("\n\n");
-  $("printed").textContent = text || "(no text layer on this page: a scan; compare with the page image)";
+  $("printed").textContent = shown(text) || "(no text layer on this page: a scan; compare with the page image)";
 }
 
 async function save() {

@@ -26,7 +26,7 @@ from pipeline.review import serve_review
 from pipeline.review.guard import MAX_BODY_BYTES
 from pipeline.review.pages import MAX_PAGE_PIXELS
 from pipeline.review.schemas import MAX_ANSWER, MAX_NOTE, MAX_OPTION, MAX_OPTIONS, MAX_TEXT
-from pipeline.review.store import MAX_NAME
+from pipeline.review.names import MAX_NAME
 from tests.pipeline.review.builders import build_review_project, write_sheet
 
 EXAMCORPUS = Path(sys.executable).parent / "examcorpus"
