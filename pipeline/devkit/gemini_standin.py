@@ -27,6 +27,7 @@ reads it and plays that token's script, one action per request (the last action 
   redirect  HTTP 307 to `redirect_to` (another origin, which must never see the key)
   trickle   the ok answer, headers and body, a byte every `trickle_s` (each read on time, the whole never)
   huge      the ok answer after `huge_bytes` of JSON white space (a valid body no answer needs)
+  gzipbomb  the same body gzipped twice, sent as `Content-Encoding: gzip, gzip` (a few KB on the wire)
 """
 from __future__ import annotations
 
@@ -140,7 +141,7 @@ def _handler(standin: GeminiStandIn):
             if action == "redirect":
                 self.send_body(307, b"", {"Location": standin.redirect_to + self.path})
                 return
-            if action in ("trickle", "huge"):
+            if action in ("trickle", "huge", "gzipbomb"):
                 self._send_raw(action, data)
                 return
             self.send_body(status, data, content_type="application/json; charset=UTF-8")
@@ -150,6 +151,10 @@ def _handler(standin: GeminiStandIn):
             head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=UTF-8\r\n"
                     f"Content-Length: {padding + len(data)}\r\nConnection: close\r\n\r\n").encode()
             self.close_connection = True
+            if action == "gzipbomb":
+                data, padding = _gzip_bomb(standin.huge_bytes, data), 0
+                head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Encoding: gzip, gzip\r\n"
+                        f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n").encode()
             try:
                 if action == "trickle":
                     for byte in head + data:
@@ -166,6 +171,17 @@ def _handler(standin: GeminiStandIn):
                 pass
 
     return Handler
+
+
+def _gzip_bomb(padding: int, answer: bytes) -> bytes:
+    """`padding` bytes of JSON white space then `answer`, gzipped, and the result gzipped again."""
+    import gzip
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+    spaces = b" " * (1 << 20)
+    once = b"".join(packer.compress(spaces[:padding - start]) for start in range(0, padding, len(spaces)))
+    return gzip.compress(once + packer.compress(answer) + packer.flush(), 9)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,13 +5,17 @@ phase and per read: a server that sends a byte before each read would time out (
 holds the request, and the worker, for as long as it likes, and a body is read to its end however long. A client
 built with `bounded_transport(seconds, limit)` as its transport (`client_args={"transport": ...}`) has each request's
 socket shut down when `seconds` pass since it was sent (`infra.Deadline`), which ends whatever read is waiting, and
-refuses a body past `limit` bytes. Each request has a connection of its own, so the deadline of one never cuts
-another's. The transport is of the library the SDK would choose (httpx2 where installed, else httpx), so handing
+refuses a body past `limit` bytes, counted as it decodes: httpx undoes a `Content-Encoding` (gzip, deflate, and chains
+of them: `gzip, gzip`) above the transport, where a 1 MB gzip body of white space became 2 GB in memory and 3.5 KB
+gzipped twice asked more than a 3 GiB process had, so the transport undoes the encoding itself, a piece at a time,
+and hands the library the decoded bytes without the header. Each request has a connection of its own, so the
+deadline of one never cuts another's. The transport is of the library the SDK would choose (httpx2 where installed, else httpx), so handing
 it over does not switch the SDK's backend.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pipeline.infra.deadline import Deadline
@@ -46,14 +50,58 @@ def _chained(first: Callable | None, second: Callable) -> Callable:
     return both
 
 
+_INFLATE_STEP = 1 << 20  # decoded bytes one call may make: a piece of a bomb never becomes more than this at once
+_WBITS = {"gzip": zlib.MAX_WBITS | 16, "x-gzip": zlib.MAX_WBITS | 16, "deflate": zlib.MAX_WBITS}
+
+
+class UnreadableEncoding(Exception):
+    """A body whose `Content-Encoding` names a coding this transport does not undo (and so cannot bound)."""
+
+
+def _inflated(pieces: Iterable[bytes], coding: str) -> Iterator[bytes]:
+    """`pieces` decoded from `coding` (gzip, or deflate: zlib-wrapped, or raw as some servers send it), at most
+    `_INFLATE_STEP` bytes a call. A gzip body of several members is read member after member, as httpx does."""
+    wbits = _WBITS[coding]
+    inflater = zlib.decompressobj(wbits)
+    first = True
+    for piece in pieces:
+        data = piece
+        while data:
+            try:
+                out = inflater.decompress(data, _INFLATE_STEP)
+            except zlib.error:
+                if not (first and coding == "deflate"):
+                    raise
+                inflater, wbits = zlib.decompressobj(-zlib.MAX_WBITS), -zlib.MAX_WBITS  # raw deflate, no zlib header
+                continue
+            first = False
+            if out:
+                yield out
+            data = inflater.unconsumed_tail
+            if inflater.eof and inflater.unused_data:  # another gzip member follows
+                data, inflater = inflater.unused_data, zlib.decompressobj(wbits)
+    yield inflater.flush()
+
+
+def _decoded(pieces: Iterable[bytes], header: str) -> Iterable[bytes]:
+    """`pieces` with the codings `header` lists undone, the last applied first (RFC 9110 8.4)."""
+    codings = [c.strip().lower() for c in header.split(",") if c.strip() and c.strip().lower() != "identity"]
+    unknown = [c for c in codings if c not in _WBITS]
+    if unknown:
+        raise UnreadableEncoding(f"response in an encoding not asked for and not read: {', '.join(unknown)}")
+    for coding in reversed(codings):
+        pieces = _inflated(pieces, coding)
+    return pieces
+
+
 def bounded_transport(seconds: float, limit: int) -> Any:
     """A transport whose requests each end within `seconds` (as a read timeout of the library) and whose bodies are
     read to `limit` bytes at most (`ResponseTooLarge`)."""
     backend = _backend()
 
     class BoundedStream(backend.SyncByteStream):  # type: ignore[misc, name-defined]
-        def __init__(self, inner: Any, deadline: Deadline, request: Any):
-            self._inner, self._deadline, self._request = inner, deadline, request
+        def __init__(self, inner: Iterable[bytes], deadline: Deadline, request: Any, raw: Any):
+            self._inner, self._deadline, self._request, self._raw = inner, deadline, request, raw
 
         def __iter__(self) -> Iterator[bytes]:
             received = 0
@@ -63,8 +111,11 @@ def bounded_transport(seconds: float, limit: int) -> Any:
                     if received > limit:
                         raise ResponseTooLarge(limit)
                     yield chunk
-            except ResponseTooLarge:
+            except (ResponseTooLarge, UnreadableEncoding):
                 raise
+            except zlib.error as exc:
+                raise backend.DecodingError(f"the response's Content-Encoding does not decode: {exc}",
+                                            request=self._request) from None
             except Exception:
                 if self._deadline.expired:
                     raise backend.ReadTimeout(f"no complete response within {seconds:g}s", request=self._request) from None
@@ -74,7 +125,7 @@ def bounded_transport(seconds: float, limit: int) -> Any:
 
         def close(self) -> None:
             self._deadline.cancel()
-            self._inner.close()
+            self._raw.close()
 
     class BoundedTransport(backend.BaseTransport):  # type: ignore[misc, name-defined]
         def __init__(self) -> None:
@@ -98,7 +149,13 @@ def bounded_transport(seconds: float, limit: int) -> Any:
                 if deadline.expired:
                     raise backend.ReadTimeout(f"no complete response within {seconds:g}s", request=request) from None
                 raise
-            response.stream = BoundedStream(response.stream, deadline, request)
+            encoding = response.headers.get("content-encoding")
+            stream: Iterable[bytes] = response.stream
+            if encoding is not None:
+                # Decoded here, counted by BoundedStream, so the library has nothing left to decode.
+                del response.headers["content-encoding"]
+                stream = _decoded(response.stream, encoding)
+            response.stream = BoundedStream(stream, deadline, request, response.stream)
             return response
 
         def close(self) -> None:

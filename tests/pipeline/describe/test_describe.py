@@ -225,3 +225,13 @@ def test_an_answer_past_the_size_bound_fails_that_figure_unread(options, gemini,
     summary = describe_curated(replace(options, timeout_s=5.0), api_key=api_key)
     assert len(summary.failures) == 1 and "larger than" in summary.failures[0]
     assert len(gemini.calls_for("F01")) == 1
+
+
+def test_a_gzip_bomb_from_gemini_fails_its_figure_unread(options, gemini, api_key):
+    # 128 MiB of JSON white space before a right answer, gzipped twice (a few KB on the wire): the library decoded it
+    # whole above the transport's count, and the answer was taken (`tests/pipeline/infra/test_bounded_encodings.py`).
+    gemini.scripts = {"F01": ["gzipbomb"]}
+    gemini.huge_bytes = 128 * 1024 * 1024
+    summary = describe_curated(replace(options, timeout_s=5.0), api_key=api_key)
+    assert len(summary.failures) == 1 and "larger than" in summary.failures[0], summary.failures
+    assert len(gemini.calls_for("F01")) == 1
