@@ -5,11 +5,14 @@ urllib's `timeout` is per socket operation: a server that sends a byte before ea
 as it likes. And `response.read()` reads a body to its end, however long: a chunked body that never
 ends fills memory. Here a request has a deadline for the whole exchange (connect, headers, body): when
 it passes, the connection's socket is shut down, which ends whatever read is waiting; and a body is
-read in pieces, refused once it passes `limit` bytes.
+read in pieces, refused once it passes `limit` bytes. A loopback model server is reached directly, never through
+the environment's proxy.
 """
 from __future__ import annotations
 
 import http.client
+import ipaddress
+import urllib.parse
 import urllib.request
 
 from pipeline.infra import Deadline
@@ -51,9 +54,32 @@ class _HTTPSHandler(urllib.request.HTTPSHandler):
         return self.do_open(_connection(http.client.HTTPSConnection, self.deadline), req, context=self._context)
 
 
+class _LoopbackDirect(urllib.request.ProxyHandler):
+    """The environment's proxies (urllib's default), but never for a loopback host: a proxy reaches its own
+    127.0.0.1, not this machine's, so a request for a model server here went to the proxy with its API key
+    (`http_proxy` set for pip behind a company proxy sent `Authorization: Bearer …` of a local vLLM to it)."""
+
+    def proxy_open(self, req, proxy, type):  # noqa: A002 - urllib's own parameter name
+        if is_loopback(req.host):
+            return None  # the next handler opens it directly
+        return super().proxy_open(req, proxy, type)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a URL's host, with or without its port) names this machine: localhost, 127.0.0.0/8, ::1."""
+    name = urllib.parse.urlsplit(f"//{host}").hostname or ""
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
 def opener(deadline: Deadline, *handlers) -> urllib.request.OpenerDirector:
-    """An opener whose connections are shut down when `deadline` passes (besides `handlers`)."""
-    return urllib.request.build_opener(*handlers, _HTTPHandler(deadline), _HTTPSHandler(deadline))
+    """An opener whose connections are shut down when `deadline` passes (besides `handlers`), through the
+    environment's proxies except for a loopback host."""
+    return urllib.request.build_opener(_LoopbackDirect(), *handlers, _HTTPHandler(deadline), _HTTPSHandler(deadline))
 
 
 class BodyTooLarge(Exception):
