@@ -85,3 +85,15 @@ def test_the_request_handlers_own_refusals_are_json_with_the_pages_headers(store
     assert headers["content-type"] == "application/json" and headers["x-content-type-options"] == "nosniff"
     assert headers["content-security-policy"] == CSP
     assert json.loads(body)["error"].startswith(str(status))
+
+
+@pytest.mark.parametrize("host", ["\u217cocalhost", "locaIhost", "xn--localhost-5b3a", "127.0.0.1\u3002", "ｌｏｃａｌｈｏｓｔ",
+                                  "localhost\u200b"])
+def test_a_host_that_only_looks_like_a_loopback_name_is_refused(store, host):
+    """Look-alikes of `localhost` (a Roman numeral fifty, a capital I, an IDN in punycode, an ideographic full stop,
+    fullwidth letters, a zero-width space), sent as UTF-8 with the server's port: held on `d753c64` too."""
+    with serve_review(store) as url:
+        port = int(url.rsplit(":", 1)[1])
+        line, headers, body = _raw(port, f"GET /api/queue HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+    assert " 421 " in line or " 400 " in line, line
+    assert headers["content-type"] == "application/json" and b'"ids"' not in body
