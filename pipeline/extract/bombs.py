@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pipeline.extract import pagecontent
 from pipeline.extract import streamfilters as sf
@@ -203,6 +204,18 @@ def _too_many_draws(resolver: _Resolver | _Decrypted, read: dict[int, pageconten
     return None
 
 
+def _page_resources(page: dict[str, object], resolve: Callable[[object], object]) -> object:
+    """A page's resources, its own or inherited from the page tree (32 levels up at most)."""
+    found: object = page.get("Resources")
+    node: object = page
+    for _ in range(32):
+        if found is not None or not isinstance(node, dict):
+            break
+        node = resolve(node.get("Parent"))
+        found = node.get("Resources") if isinstance(node, dict) else None
+    return resolve(found)
+
+
 def _contents_numbers(contents: object, resolve: Callable[[object], object]) -> list[int]:
     """The object numbers of a page's content streams (one reference, or an array of them, itself perhaps one)."""
     found = resolve(contents)
@@ -349,14 +362,8 @@ class _Resolver:
                 continue
             if not isinstance(page, dict) or self.resolve(page.get("Type")) != "Page":
                 continue
-            found: object = page.get("Resources")
-            node: object = page
-            for _ in range(32):  # inherited from the page tree
-                if found is not None or not isinstance(node, dict):
-                    break
-                node = self.resolve(node.get("Parent"))
-                found = node.get("Resources") if isinstance(node, dict) else None
-            yield f"object at byte {header}", _contents_numbers(page.get("Contents"), self.resolve), found
+            yield (f"object at byte {header}", _contents_numbers(page.get("Contents"), self.resolve),
+                   _page_resources(page, self.resolve))
 
 
 def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[Stream, None, None]:
@@ -429,18 +436,16 @@ class _Decrypted:
         return self.resolve(_plain(found), depth + 1)
 
     def pages(self) -> Iterator[tuple[str, list[int], object]]:
-        """(where, content stream numbers, resources) of each page of pypdf's page tree (inherited resources
-        copied onto each page by pypdf as it walks the tree)."""
-        try:
-            pages = list(self.reader.pages)  # type: ignore[attr-defined]
-        except Exception:  # noqa: BLE001 - a tree pypdf cannot walk: pdfium decides
-            return
-        for index, page in enumerate(pages):
-            try:
-                contents, resources = _plain(page.raw_get("/Contents")), _plain(page.raw_get("/Resources"))
-            except Exception:  # noqa: BLE001, S112
+        """(where, content stream numbers, resources) of each page object of the file, each once (as the plain
+        file's bytes are read: a page tree listing one page 100,000 times is not walked 100,000 times), its
+        resources inherited from the page tree where it has none."""
+        reader: Any = self.reader
+        numbers = sorted({n for table in reader.xref.values() for n in table} | set(getattr(reader, "xref_objStm", {})))
+        for number in numbers:
+            page = self.resolve(sf.Ref(number, 0))
+            if not isinstance(page, dict) or page.get("Type") != "Page":
                 continue
-            yield f"page {index + 1}", _contents_numbers(contents, self.resolve), self.resolve(resources)
+            yield f"object {number}", _contents_numbers(page.get("Contents"), self.resolve), _page_resources(page, self.resolve)
 
 
 def _encrypted_streams(path: Path) -> tuple[list[Stream], _Decrypted] | None:
