@@ -60,7 +60,8 @@ class UnreadableEncoding(Exception):
 
 def _inflated(pieces: Iterable[bytes], coding: str) -> Iterator[bytes]:
     """`pieces` decoded from `coding` (gzip, or deflate: zlib-wrapped, or raw as some servers send it), at most
-    `_INFLATE_STEP` bytes a call. A gzip body of several members is read member after member, as httpx does."""
+    `_INFLATE_STEP` bytes a call. A gzip body of several members is read member after member (RFC 1952 2.2;
+    httpx's own decoder stopped after the first)."""
     wbits = _WBITS[coding]
     inflater = zlib.decompressobj(wbits)
     first = True
