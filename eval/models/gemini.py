@@ -16,7 +16,7 @@ from eval.models.base import GenerationRequest, GenerationResponse, TechnicalFai
 from eval.models.errors import ConfigurationFailure, RequestRejected
 from eval.models.openai_compat import FATAL_STATUS, RETRYABLE_STATUS, parse_retry_after, public_url
 from pipeline.describe import gemini_usage, is_transport_error, retry_info_delay
-from pipeline.infra import MAX_RESPONSE_BYTES, bounded_transport
+from pipeline.infra import MAX_RESPONSE_BYTES, ResponseTooLarge, UnreadableEncoding, bounded_transport
 
 REFUSAL_REASONS = frozenset(
     {"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "RECITATION", "IMAGE_RECITATION"}
@@ -104,7 +104,9 @@ class GeminiBackend:
             # the service failed, not the model. json's and pydantic's errors are both ValueErrors.
             raise TechnicalFailure(f"malformed response body: {type(exc).__name__}: {str(exc)[:300]}") from None
         except Exception as exc:
-            if is_transport_error(exc):
+            # A body past the transport's bound, or in a coding it cannot count, fails this attempt as a transport
+            # error does; raised on, it ended the whole run.
+            if is_transport_error(exc) or isinstance(exc, ResponseTooLarge | UnreadableEncoding):
                 raise TechnicalFailure(f"{type(exc).__name__}: {exc}") from None
             raise
         latency = time.monotonic() - started

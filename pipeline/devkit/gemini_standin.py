@@ -152,7 +152,7 @@ def _handler(standin: GeminiStandIn):
                     f"Content-Length: {padding + len(data)}\r\nConnection: close\r\n\r\n").encode()
             self.close_connection = True
             if action == "gzipbomb":
-                data, padding = _gzip_bomb(standin.huge_bytes, data), 0
+                data, padding = gzip_bomb(standin.huge_bytes, data), 0
                 head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=UTF-8\r\nContent-Encoding: gzip, gzip\r\n"
                         f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n").encode()
             try:
@@ -173,7 +173,7 @@ def _handler(standin: GeminiStandIn):
     return Handler
 
 
-def _gzip_bomb(padding: int, answer: bytes) -> bytes:
+def gzip_bomb(padding: int, answer: bytes) -> bytes:
     """`padding` bytes of JSON white space then `answer`, gzipped, and the result gzipped again."""
     import gzip
     import zlib

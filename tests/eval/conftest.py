@@ -24,6 +24,7 @@ import pytest
 from pipeline.records import Question, question_id, questions_to_table
 from tests.fixtures.http import Scripted, StandInHandler, base_url, handling, serve, stop
 from pipeline.devkit.hub_standin import Repo, start_hub
+from pipeline.devkit.gemini_standin import gzip_bomb
 
 TOKEN = re.compile(r"\[(Q\d+)\]")
 LABELS = ["A", "B", "C", "D"]
@@ -106,6 +107,16 @@ def _handler(standin: StandIn, respond):
                 if action == "slow":
                     time.sleep(standin.slow_s)
                     action = "correct"
+            if action == "gzipbomb":  # a right answer after 128 MiB of JSON white space, gzipped twice (a few KB)
+                payload = respond(standin, "correct", token, body, self.path)[2]
+                data = gzip_bomb(128 << 20, json.dumps(payload).encode())
+                self.send_response(200)
+                for name, value in (("Content-Type", "application/json"), ("Content-Encoding", "gzip, gzip"),
+                                    ("Content-Length", str(len(data)))):
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+                return
             if action == "echo_key_401":  # a careless proxy that echoes the credentials it got
                 status, headers, payload = 401, {}, {"error": {"message": f"invalid key {self.headers.get('Authorization')}"}}
             else:

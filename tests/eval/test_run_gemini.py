@@ -41,3 +41,21 @@ def test_gemini_faults_map_to_statuses_and_the_key_travels_only_in_the_header(tm
     for file in out.iterdir():
         assert SECRET not in file.read_text(encoding="utf-8"), file
     assert json.loads((out / "run.json").read_text())["state"] == "complete"
+
+
+def test_a_gzip_bomb_from_gemini_is_a_technical_failure_of_that_question(tmp_path, curated, questions, gemini_server,
+                                                                        monkeypatch):
+    """128 MiB of white space before a right answer, gzipped twice: before (`d753c64`) the library decoded it whole
+    and the answer was scored; the transport now refuses it at the 64 MiB bound as it decodes, and the run records
+    that attempt as a technical failure, retries, and goes on (`tests/pipeline/infra/test_bounded_encodings.py`)."""
+    monkeypatch.setenv("GEMINI_TEST_KEY", SECRET)
+    gemini_server.scripts.update({"Q02": ["gzipbomb", "correct"]})
+    out = tmp_path / "run"
+    code = run_cli("eval", "run", "--data", curated, "--model", "gemini:gemini-standin", "--base-url", gemini_server.base_url,
+                   "--api-key-env", "GEMINI_TEST_KEY", "--protocol", "mcq", "--out", out, "--no-progress",
+                   "--timeout", "10", "--retry-base-delay", "0.01")
+    assert code == 0
+    bombed = next(q.id for q in questions if "[Q02]" in q.question)
+    attempts = [a for a in read_jsonl(out / "attempts.jsonl") if a["qid"] == bombed]
+    assert [a["status"] for a in attempts] == ["technical_failure", "correct"], attempts
+    assert "larger than" in attempts[0]["error"]
