@@ -175,7 +175,8 @@ def _skip(data: Buf, at: int, end: int) -> int:
     """`at` past white space and comments (a `%` to the end of its line), never past `end`."""
     if at >= end or data[at] not in _SKIPPED:  # most objects follow their neighbour's delimiter or one space
         return at
-    return _SPACE.match(data, at, end).end()  # type: ignore[union-attr] - the pattern matches the empty string too
+    spaces = _SPACE.match(data, at, end)  # never None: the pattern matches the empty string too
+    return spaces.end() if spaces is not None else at
 
 
 # --------------------------------------------------------------------------- filters
