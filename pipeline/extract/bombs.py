@@ -51,6 +51,7 @@ _STREAM = re.compile(rb"stream\r?\n")
 _ENDSTREAM = re.compile(rb"[ \t\r\n\f\x00]*endstream")
 _OBJ = re.compile(rb"obj(?![^ \t\r\n\f\x00()<>\[\]{}/%])")  # a scan for the keyword alone is 35 times quicker
 _NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+\Z")
+_WHITE = b" \t\r\n\f\x00"
 _ENCRYPT = re.compile(rb"/Encrypt(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 MAX_DRAWS = 5000  # XObjects one page may draw, forms' draws counted each time the form is drawn
 # Streams that hold no page content: fonts (their programs' lengths), colour profiles, embedded files, metadata.
@@ -328,6 +329,8 @@ class _Resolver:
         self.numbers: dict[int, int] = {}  # an object's number by where its header ends
         for match in _OBJ.finditer(data):
             at = match.start()
+            if at == 0 or data[at - 1] not in _WHITE:
+                continue  # a header ends in white space before `obj` (`_NUMBERS_BEFORE`): not `endobj`, half the matches
             header = _NUMBERS_BEFORE.search(data[max(0, at - 24):at])
             if header is not None:
                 self.starts.append(match.end())

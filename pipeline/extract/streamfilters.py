@@ -55,6 +55,9 @@ _REGULAR = re.compile(rb"[^ \t\r\n\f\x00()<>\[\]{}/%]*")
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
 _REF_TAIL = re.compile(rb"[ \t\r\n\f\x00]+(\d+)[ \t\r\n\f\x00]+R(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 _HEX_NAME = re.compile(rb"#([0-9A-Fa-f]{2})")
+_SKIPPED = _WHITE + b"%"
+_SPACE = re.compile(rb"(?:[ \t\r\n\f\x00]|%[^\r\n]*)*")  # white space, and comments to their line's end
+_STRING_SPECIAL = re.compile(rb"[()\\]")
 
 
 class ParseError(ValueError):
@@ -87,37 +90,48 @@ def parse_object(data: Buf, at: int, end: int, depth: int = 0) -> tuple[object, 
 
 
 def _value(data: Buf, at: int, end: int, depth: int) -> tuple[object, int]:
-    """One object; a number followed by `G R` is a reference."""
+    """One object; a number followed by `G R` is a reference. The patterns match in `data` itself between bounds
+    (`pattern.match(data, at, stop)` reads as the slice `data[at:stop]` would, none of them looking behind), so no
+    object's bytes are copied before they are known: a stream's dictionary is read for every stream of a file."""
     at = _skip(data, at, end)
     first = data[at]
-    if data[at:at + 2] == b"<<" or first == 0x5B:
+    if first == 0x5B or (first == 0x3C and data[at:at + 2] == b"<<"):
         return parse_object(data, at, end, depth + 1)
     if first == 0x2F:  # /
-        match = _REGULAR.match(bytes(data[at + 1:min(end, at + 1 + 4096)]))
+        match = _REGULAR.match(data, at + 1, min(end, at + 1 + 4096))
         raw = match.group(0) if match else b""
-        return Name(_HEX_NAME.sub(lambda m: bytes([int(m.group(1), 16)]), raw).decode("latin-1")), at + 1 + len(raw)
+        text = _HEX_NAME.sub(lambda m: bytes([int(m.group(1), 16)]), raw) if b"#" in raw else raw
+        return Name(text.decode("latin-1")), at + 1 + len(raw)
     if first == 0x28:  # (
         return _parse_string(data, at + 1, end)
     if first == 0x3C:  # <hex>
-        close = bytes(data[at:end]).find(b">")
+        close = _find(data, b">", at, end)
         if close < 0:
             raise ParseError("a hex string without its end")
-        return bytes(data[at + 1:at + close]), at + close + 1
-    head = bytes(data[at:min(end, at + 64)])
-    number = _NUMBER.match(head)
+        return bytes(data[at + 1:close]), close + 1
+    stop = min(end, at + 64)
+    number = _NUMBER.match(data, at, stop)
     if number:
         text = number.group(0)
         after = at + len(text)
         if text.isdigit():
-            tail = _REF_TAIL.match(bytes(data[after:min(end, after + 64)]))
+            tail = _REF_TAIL.match(data, after, min(end, after + 64))
             if tail:
-                return Ref(int(text), int(tail.group(1))), after + tail.end()
+                return Ref(int(text), int(tail.group(1))), tail.end()
             return int(text), after
         return float(text), after
-    word = _REGULAR.match(head)
+    word = _REGULAR.match(data, at, stop)
     if not word or not word.group(0):
         raise ParseError(f"unexpected byte {first:#x}")
-    return word.group(0).decode("latin-1"), at + len(word.group(0))
+    return word.group(0).decode("latin-1"), word.end()
+
+
+def _find(data: Buf, sub: bytes, start: int, end: int) -> int:
+    """Where `sub` first occurs in `data[start:end]`, as an offset in `data`; -1 where it does not."""
+    if isinstance(data, memoryview):  # no `find` of its own
+        found = bytes(data[start:end]).find(sub)
+        return found + start if found >= 0 else -1
+    return data.find(sub, start, end) if start <= end else -1
 
 
 def _parse_dict(data: Buf, at: int, end: int, depth: int) -> tuple[dict[str, object], int]:
@@ -126,7 +140,7 @@ def _parse_dict(data: Buf, at: int, end: int, depth: int) -> tuple[dict[str, obj
         at = _skip(data, at, end)
         if at >= end:
             raise ParseError("a dictionary without its end")
-        if data[at:at + 2] == b">>":
+        if data[at] == 0x3E and data[at:at + 2] == b">>":
             return found, at + 2
         key, at = _value(data, at, end, depth)
         if not isinstance(key, Name):
@@ -136,34 +150,33 @@ def _parse_dict(data: Buf, at: int, end: int, depth: int) -> tuple[dict[str, obj
 
 
 def _parse_string(data: Buf, at: int, end: int) -> tuple[bytes, int]:
+    """A literal string's raw bytes (escapes left as written) after its `(`, to its balancing `)`."""
     level = 1
     start = at
-    while at < end:
+    while True:
+        special = _STRING_SPECIAL.search(data, at, end) if at <= end else None  # the next ( ) or backslash
+        if special is None:
+            raise ParseError("a string without its end")
+        at = special.start()
         byte = data[at]
         if byte == 0x5C:  # backslash escapes the next byte
             at += 2
             continue
         if byte == 0x28:
             level += 1
-        elif byte == 0x29:
+        else:
             level -= 1
             if level == 0:
                 return bytes(data[start:at]), at + 1
         at += 1
-    raise ParseError("a string without its end")
 
 
 def _skip(data: Buf, at: int, end: int) -> int:
-    while at < end:
-        byte = data[at]
-        if byte in _WHITE:
-            at += 1
-        elif byte == 0x25:  # % comment to the end of the line
-            while at < end and data[at] not in b"\r\n":
-                at += 1
-        else:
-            return at
-    return at
+    """`at` past white space and comments (a `%` to the end of its line), never past `end`."""
+    if at >= end or data[at] not in _SKIPPED:  # most objects follow their neighbour's delimiter or one space
+        return at
+    spaces = _SPACE.match(data, at, end)  # never None: the pattern matches the empty string too
+    return spaces.end() if spaces is not None else at
 
 
 # --------------------------------------------------------------------------- filters
