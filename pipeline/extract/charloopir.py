@@ -88,6 +88,7 @@ def build() -> CharLoops:
 
     from pipeline.extract import walkir
     from pipeline.extract.irwriter import DATA_WORD
+    from pipeline.extract.objectcache import load_or_compile
 
     probe = np.zeros(1)
     if ctypes.c_void_p.from_address(id(probe) + DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
@@ -99,16 +100,12 @@ def build() -> CharLoops:
     llvm.initialize_native_asmprinter()
     for name in (*_FUNCTIONS, *walkir.FUNCTIONS):
         llvm.add_symbol(name, ctypes.cast(getattr(pdfium_c, name), ctypes.c_void_p).value)
-    module = llvm.parse_assembly(_IR)
-    module.verify()
-    machine = llvm.Target.from_default_triple().create_target_machine()
-    engine = llvm.create_mcjit_compiler(module, machine)
-    engine.finalize_object()
+    target = llvm.Target.from_default_triple()
+    # Compiled once on a machine and kept (`objectcache`): the object code names pdfium's functions, which are found
+    # by name (above) where each process loads it.
+    engine = load_or_compile(llvm, _IR, target.create_target_machine(opt=2), build="codegen=2")
     # The walks apart, at code generation level 0: their time is pdfium's calls, and level 2 took 22 ms more to build.
-    walks = llvm.parse_assembly(str(walkir.module()))
-    walks.verify()
-    walk_engine = llvm.create_mcjit_compiler(walks, llvm.Target.from_default_triple().create_target_machine(opt=0))
-    walk_engine.finalize_object()
+    walk_engine = load_or_compile(llvm, str(walkir.module()), target.create_target_machine(opt=0), build="codegen=0")
     address, walk_address = engine.get_function_address, walk_engine.get_function_address
     return CharLoops(
         map_errors=ctypes.CFUNCTYPE(None, _VOID_P, _INT, _VOID_P)(address("map_errors")),
