@@ -65,8 +65,8 @@ class _ProcessPool:
             close_fds=True,
         )
         self.group = self._watchdog.pid
-        # Imported here: the process pool's module imports multiprocessing (about 0.02 CPU s), which a run on one
-        # worker, inline in its own process, never needs.
+        # Imported here: the process pool's module imports multiprocessing (about 3 CPU ms after a run's other
+        # imports), which a run on one worker, inline in its own process, never needs.
         from concurrent.futures import ProcessPoolExecutor
 
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent, initargs=(self.group,))
