@@ -44,7 +44,12 @@ def cache_folder() -> Path | None:
         return None
     if chosen:
         return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no home to find (no HOME, no password entry): nothing kept
+            return None
     return Path(base) / "examcorpus" / "compiled"
 
 

@@ -136,6 +136,24 @@ def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
     monkeypatch.delenv(objectcache.ENV_FOLDER, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert objectcache.cache_folder() == tmp_path / "examcorpus" / "compiled"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert objectcache.cache_folder() == tmp_path / "home" / ".cache" / "examcorpus" / "compiled"
+
+
+def test_with_no_home_to_find_nothing_is_kept_and_the_loops_still_build(monkeypatch):
+    """A process with no home directory (a service account without HOME): the loops are compiled as before, not lost."""
+    monkeypatch.delenv(objectcache.ENV_FOLDER, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert objectcache.cache_folder() is None
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    assert _combine(_ADD, Compiles())[0] == 13
 
 
 # A fresh process building the loops a run builds (layout's, the characters' and the walks'), printing how many
