@@ -10,7 +10,8 @@ The same C calls as `charloopjit`'s numba loops and `pagechars`' ctypes maps, wi
 same order, so pdfium writes the same values (`tests/pipeline/extract/test_char_loop_ir.py`). What differs is
 what loading them costs a process: numba's import, its typing and target tables (which import `scipy.linalg`
 for its BLAS check) and its cached loops cost about 0.6-0.75 CPU s after a run's imports; these three loops,
-parsed, compiled and linked by llvmlite's MCJIT, about 0.04 s (llvmlite's import 0.03 of it). So a process
+parsed, compiled and linked by llvmlite's MCJIT, about 0.04 s (llvmlite's import 0.03 of it), and compiled once a
+machine: their object code is kept on disk and loaded by later processes (`objectcache`). So a process
 reads every page's characters through them from its first page, where the numba reader waited until it
 had read (or was planned to read) enough characters to repay its load (`charloop.COMPILED_AFTER_CHARACTERS`).
 

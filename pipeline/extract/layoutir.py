@@ -485,11 +485,11 @@ def _ints(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
-_O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
-# Each exported function's ctypes prototype: (result, arguments) in the order of its IR parameters.
 # The optimiser's passes run on the loops before code generation (`llvm.create_new_module_pass_manager`'s
 # `add_<name>_pass`), in this order; their names are part of the kept object code's key (`objectcache`).
 PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg")
+_O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
+# Each exported function's ctypes prototype: (result, arguments) in the order of its IR parameters.
 _SIGNATURES = {
     "anchor_rows": (_N, (_O, _O, _O, _N, _O, _O, _O)),
     "lex_order": (None, (_O, _O, _N, _O)),
