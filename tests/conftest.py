@@ -3,12 +3,22 @@ API allows one running instance per thread, so two session fixtures (or a test s
 pytest worker would fail whichever comes second."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_object_code(tmp_path_factory):
+    """The compiled loops' object code (`pipeline.extract.objectcache`) kept in the test session's own folder, which
+    the processes tests start inherit: a test run never reads or writes the user's cache."""
+    from pipeline.extract.objectcache import ENV_FOLDER
+
+    os.environ[ENV_FOLDER] = str(tmp_path_factory.mktemp("compiled"))
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,8 @@ The same C calls as `charloopjit`'s numba loops and `pagechars`' ctypes maps, wi
 same order, so pdfium writes the same values (`tests/pipeline/extract/test_char_loop_ir.py`). What differs is
 what loading them costs a process: numba's import, its typing and target tables (which import `scipy.linalg`
 for its BLAS check) and its cached loops cost about 0.6-0.75 CPU s after a run's imports; these three loops,
-parsed, compiled and linked by llvmlite's MCJIT, about 0.04 s (llvmlite's import 0.03 of it). So a process
+parsed, compiled and linked by llvmlite's MCJIT, about 0.04 s (llvmlite's import 0.03 of it), and compiled once a
+machine: their object code is kept on disk and loaded by later processes (`objectcache`). So a process
 reads every page's characters through them from its first page, where the numba reader waited until it
 had read (or was planned to read) enough characters to repay its load (`charloop.COMPILED_AFTER_CHARACTERS`).
 
@@ -88,6 +89,7 @@ def build() -> CharLoops:
 
     from pipeline.extract import walkir
     from pipeline.extract.irwriter import DATA_WORD
+    from pipeline.extract.objectcache import load_or_compile
 
     probe = np.zeros(1)
     if ctypes.c_void_p.from_address(id(probe) + DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
@@ -99,16 +101,12 @@ def build() -> CharLoops:
     llvm.initialize_native_asmprinter()
     for name in (*_FUNCTIONS, *walkir.FUNCTIONS):
         llvm.add_symbol(name, ctypes.cast(getattr(pdfium_c, name), ctypes.c_void_p).value)
-    module = llvm.parse_assembly(_IR)
-    module.verify()
-    machine = llvm.Target.from_default_triple().create_target_machine()
-    engine = llvm.create_mcjit_compiler(module, machine)
-    engine.finalize_object()
+    target = llvm.Target.from_default_triple()
+    # Compiled once on a machine and kept (`objectcache`): the object code names pdfium's functions, which are found
+    # by name (above) where each process loads it.
+    engine = load_or_compile(llvm, _IR, target.create_target_machine(opt=2), build="codegen=2")
     # The walks apart, at code generation level 0: their time is pdfium's calls, and level 2 took 22 ms more to build.
-    walks = llvm.parse_assembly(str(walkir.module()))
-    walks.verify()
-    walk_engine = llvm.create_mcjit_compiler(walks, llvm.Target.from_default_triple().create_target_machine(opt=0))
-    walk_engine.finalize_object()
+    walk_engine = load_or_compile(llvm, str(walkir.module()), target.create_target_machine(opt=0), build="codegen=0")
     address, walk_address = engine.get_function_address, walk_engine.get_function_address
     return CharLoops(
         map_errors=ctypes.CFUNCTYPE(None, _VOID_P, _INT, _VOID_P)(address("map_errors")),

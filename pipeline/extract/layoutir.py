@@ -485,6 +485,9 @@ def _ints(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
+# The optimiser's passes run on the loops before code generation (`llvm.create_new_module_pass_manager`'s
+# `add_<name>_pass`), in this order; their names are part of the kept object code's key (`objectcache`).
+PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg")
 _O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
 # Each exported function's ctypes prototype: (result, arguments) in the order of its IR parameters.
 _SIGNATURES = {
@@ -552,25 +555,26 @@ def build(codegen: int = 0, passes: bool = True) -> LayoutLoops:
     missing or cannot compile for this machine."""
     import llvmlite.binding as llvm
 
+    from pipeline.extract.objectcache import load_or_compile
+
     probe = np.zeros(1)
     if ctypes.c_void_p.from_address(id(probe) + DATA_WORD * ctypes.sizeof(ctypes.c_void_p)).value != probe.ctypes.data:
         raise RuntimeError("numpy's array object does not hold its data pointer where the loops read it")
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    module = llvm.parse_assembly(str(_module()))
-    module.verify()
     machine = llvm.Target.from_default_triple().create_target_machine(opt=codegen)
-    if passes and hasattr(llvm, "create_new_module_pass_manager"):  # llvmlite 0.44 on; before, the loops as written
+    passes = passes and hasattr(llvm, "create_new_module_pass_manager")  # llvmlite 0.44 on; before, the loops as written
+
+    def run_passes(module: Any) -> None:
         # The stack slots made registers and the comparison function inlined: the loops as an optimiser would
-        # leave them, for a few hundredths of a second.
+        # leave them, for a few hundredths of a second (once a machine: the object code is kept, `objectcache`).
         manager = llvm.create_new_module_pass_manager()
-        manager.add_always_inliner_pass()
-        manager.add_sroa_pass()
-        manager.add_instruction_combine_pass()
-        manager.add_simplify_cfg_pass()
+        for name in PASSES:
+            getattr(manager, f"add_{name}_pass")()
         manager.run(module, llvm.create_pass_builder(machine, llvm.create_pipeline_tuning_options()))
-    engine = llvm.create_mcjit_compiler(module, machine)
-    engine.finalize_object()
+
+    engine = load_or_compile(llvm, str(_module()), machine, build=f"codegen={codegen} passes={','.join(PASSES) if passes else ''}",
+                             prepare=run_passes if passes else None)
     functions = {name: ctypes.CFUNCTYPE(result, *arguments)(engine.get_function_address(name))
                  for name, (result, arguments) in _SIGNATURES.items()}
     return LayoutLoops(functions, engine)

@@ -18,7 +18,7 @@ import os
 import signal
 import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
@@ -65,6 +65,10 @@ class _ProcessPool:
             close_fds=True,
         )
         self.group = self._watchdog.pid
+        # Imported here: the process pool's module imports multiprocessing (about 3 CPU ms after a run's other
+        # imports), which a run on one worker, inline in its own process, never needs.
+        from concurrent.futures import ProcessPoolExecutor
+
         self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent, initargs=(self.group,))
 
     def imap_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:

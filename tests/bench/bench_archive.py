@@ -294,8 +294,9 @@ def _compile_run_imports_into_prefix() -> int:
 
 
 # Loads layout's and the character reader's compiled loops as a run does once past its threshold
-# (`extract.charloop`), which writes numba's on-disk cache beside their source the first time.
-LOAD_COMPILED_LOOPS = ("from pipeline.extract import charloop; "
+# (`extract.charloop`), which writes numba's on-disk cache beside their source the first time; and llvmlite's
+# loops, as every run does from its first page, which keeps their object code on disk (`extract.objectcache`).
+LOAD_COMPILED_LOOPS = ("from pipeline.extract import charloop; charloop.char_loops(); "
                        "raise SystemExit(0 if charloop.compiled_reader() and charloop.compiled_layout() else 3)")
 
 
