@@ -36,7 +36,7 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import confusablesheets, misreadkinds, scriptscans, symbolsheets
+from pipeline.devkit import confusablesheets, marksheets, misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -66,6 +66,7 @@ class Family:
     seed: int
     symbols: bool = False  # its questions print arithmetic, relations and units among the words (`symbolsheets`)
     confusable: bool = False  # its words hold runs the script confuses, half of them one swap from another word (`confusablesheets`)
+    marks: bool = False  # its words hold a mark print may leave off, a marked letter or a doubled letter (`marksheets`)
 
 
 CALIBRATION = (
@@ -104,7 +105,17 @@ CONFUSABLES = (
     Family("pl-conf-column", "pl", "pol", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3), 63, confusable=True),
     Family("ru-conf-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 75, noise=0.0), 64, confusable=True),
 )
-SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
+# The `mark-checks` pass (`marksheets`): tuning, Russian and Greek words with optional and other marks and doubled letters,
+# and Polish, at 150-300 dpi.
+MARKS = (
+    Family("ru-marks-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 70, noise=0.0), 71, marks=True),
+    Family("ru-marks-column", "ru", "rus", ("А", "Б", "В", "Г"), "column", "DejaVuSans", ScanSetting(200, 0.6, 80, noise=0.02), 72, marks=True),
+    Family("ru-marks-300", "ru", "rus", ("А", "Б", "В", "Г"), "row", "DejaVuSerif", ScanSetting(300, 0.5, 85, noise=0.0), 73, marks=True),
+    Family("el-marks-150", "el", "ell", ("α", "β", "γ", "δ"), "column", "DejaVuSerif", ScanSetting(150, 0.7, 75, noise=0.0), 74, marks=True),
+    Family("el-marks-pairs", "el", "ell", ("Α", "Β", "Γ", "Δ"), "pairs", "DejaVuSans", ScanSetting(200, 0.8, 70, noise=0.02), 75, marks=True),
+    Family("pl-marks-150", "pl", "pol", ("A", "B", "C", "D"), "pairs", "DejaVuSans", ScanSetting(150, 0.7, 75, noise=0.0), 76, marks=True),
+)
+SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": MARKS, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -386,6 +397,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     """Extract and parse the family's scanned sheet and key under `policy`; count as `Tally` says."""
     the_spec = _spec(family)
     vocabulary = confusablesheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.confusable \
+        else marksheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.marks \
         else _vocabulary(family.tesseract, random.Random(family.seed))
     questions = printed_questions(family, vocabulary)
     sheet, key = folder / family.name / "2031" / "sheet.pdf", folder / family.name / "2031" / "key.pdf"
