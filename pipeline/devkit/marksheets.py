@@ -15,9 +15,20 @@ from __future__ import annotations
 import random
 import unicodedata
 
+from pipeline.devkit.sample.scansetting import ScanSetting
 from pipeline.extract.ocr import SpellingUnavailable, mark_facts, optional_twins, spelling_for, word_list
 
 BATCH = 2000  # words asked of the dictionaries at a time
+# The `marks` set's families (`ocrcertainty.Family`'s fields, in order): tuning, Russian and Greek at 150-300 dpi, and
+# Polish, whose doubled and marked letters the letter-twice rule must not flag where read right.
+FAMILIES = (
+    ("ru-marks-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 70, noise=0.0), 71),
+    ("ru-marks-column", "ru", "rus", ("А", "Б", "В", "Г"), "column", "DejaVuSans", ScanSetting(200, 0.6, 80, noise=0.02), 72),
+    ("ru-marks-300", "ru", "rus", ("А", "Б", "В", "Г"), "row", "DejaVuSerif", ScanSetting(300, 0.5, 85, noise=0.0), 73),
+    ("el-marks-150", "el", "ell", ("α", "β", "γ", "δ"), "column", "DejaVuSerif", ScanSetting(150, 0.7, 75, noise=0.0), 74),
+    ("el-marks-pairs", "el", "ell", ("Α", "Β", "Γ", "Δ"), "pairs", "DejaVuSans", ScanSetting(200, 0.8, 70, noise=0.02), 75),
+    ("pl-marks-150", "pl", "pol", ("A", "B", "C", "D"), "pairs", "DejaVuSans", ScanSetting(150, 0.7, 75, noise=0.0), 76),
+)
 
 
 def _marked(word: str) -> bool:

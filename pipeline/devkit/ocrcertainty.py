@@ -66,7 +66,6 @@ class Family:
     seed: int
     symbols: bool = False  # its questions print arithmetic, relations and units among the words (`symbolsheets`)
     confusable: bool = False  # its words hold runs the script confuses, half of them one swap from another word (`confusablesheets`)
-    marks: bool = False  # its words hold a mark print may leave off, a marked letter or a doubled letter (`marksheets`)
 
 
 CALIBRATION = (
@@ -105,17 +104,7 @@ CONFUSABLES = (
     Family("pl-conf-column", "pl", "pol", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3), 63, confusable=True),
     Family("ru-conf-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 75, noise=0.0), 64, confusable=True),
 )
-# The `mark-checks` pass (`marksheets`): tuning, Russian and Greek words with optional and other marks and doubled letters,
-# and Polish, at 150-300 dpi.
-MARKS = (
-    Family("ru-marks-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 70, noise=0.0), 71, marks=True),
-    Family("ru-marks-column", "ru", "rus", ("А", "Б", "В", "Г"), "column", "DejaVuSans", ScanSetting(200, 0.6, 80, noise=0.02), 72, marks=True),
-    Family("ru-marks-300", "ru", "rus", ("А", "Б", "В", "Г"), "row", "DejaVuSerif", ScanSetting(300, 0.5, 85, noise=0.0), 73, marks=True),
-    Family("el-marks-150", "el", "ell", ("α", "β", "γ", "δ"), "column", "DejaVuSerif", ScanSetting(150, 0.7, 75, noise=0.0), 74, marks=True),
-    Family("el-marks-pairs", "el", "ell", ("Α", "Β", "Γ", "Δ"), "pairs", "DejaVuSans", ScanSetting(200, 0.8, 70, noise=0.02), 75, marks=True),
-    Family("pl-marks-150", "pl", "pol", ("A", "B", "C", "D"), "pairs", "DejaVuSans", ScanSetting(150, 0.7, 75, noise=0.0), 76, marks=True),
-)
-SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": MARKS, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
+SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": tuple(Family(*f) for f in marksheets.FAMILIES), "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -363,7 +352,6 @@ class Tally:
                 f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
-
 def tally_of(questions: list[Printed], records: dict[str, Question], family: str, show: bool) -> Tally:
     """Each printed question against the record of its number; a number with no record is lost."""
     tally = Tally()
@@ -397,7 +385,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     """Extract and parse the family's scanned sheet and key under `policy`; count as `Tally` says."""
     the_spec = _spec(family)
     vocabulary = confusablesheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.confusable \
-        else marksheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.marks \
+        else marksheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family in SETS["marks"] \
         else _vocabulary(family.tesseract, random.Random(family.seed))
     questions = printed_questions(family, vocabulary)
     sheet, key = folder / family.name / "2031" / "sheet.pdf", folder / family.name / "2031" / "key.pdf"
