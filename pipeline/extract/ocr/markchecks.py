@@ -84,7 +84,10 @@ def _mark_above(ch: str) -> bool:
 
 
 def unwritten_marks(core: str, facts: MarkFacts) -> str | None:
-    """The first letter of `core` whose marks its script's language never writes (`MarkFacts.written`), or None."""
+    """The first letter of `core` whose marks its script's language never writes (`MarkFacts.written`), or None. A lone
+    letter is not judged: it is a label or a mark (`ὃ` for a label `δ`), which the label passes read by its shape."""
+    if len(core) < 2:
+        return None
     for ch in core:
         letters = facts.written.get(script_of(ch) or "")
         if letters is not None and _has_marks(ch) and ch.lower() not in letters:

@@ -43,7 +43,7 @@ def test_a_mark_monotonic_greek_never_writes_is_a_misread_and_its_own_marks_are_
     greek = mark_facts(("ell",))
     assert unwritten_marks("Εὐκρατη", greek) == "ὐ"  # a breathing read for the tonos of `Εύκρατη`
     assert unwritten_marks("ὁδός", greek) == "ὁ"
-    assert unwritten_marks("Εύκρατη", greek) is None
+    assert unwritten_marks("Εύκρατη", greek) is None and unwritten_marks("ὃ", greek) is None  # a lone letter: a label
     assert unwritten_marks("Ϊουλιανός", greek) is None and unwritten_marks("προϋπόθεση", greek) is None
     assert unwritten_marks("Müller", greek) is None  # another script's letters: the Greek list says nothing of them
     assert unwritten_marks("Εὐκρατη", mark_facts(("rus",))) is None
