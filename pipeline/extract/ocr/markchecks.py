@@ -9,7 +9,8 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   `весёлые` and `веселые` alike, so Tesseract's `веселые` for a printed `весёлые` reads as a word. Where a word read
   with the bare letter has a twin with the marked one that the dictionaries (else Tesseract's word list) know, or the
   other way round, the ink over that letter decides (`marks_over_letters`): the pieces of ink standing wholly above the
-  word's small letters (its x-height, measured on the word's own letters) and no taller than a mark, clustered by column
+  word's small letters (its x-height, measured on the word's own letters) but within a capital's mark's reach of them (a
+  descender of the line above is none), no taller than a mark, clustered by column
   into one mark a letter, each put over the letter whose estimated column it falls in. A mark over a letter read bare, or
   none over a letter read marked, makes the word unsure. A word read right (`все` with no dots over its `е`) stays sure:
   the rule never flags a spelling for being one of two.
@@ -40,6 +41,7 @@ ABOVE_SHARE = 0.8  # word box heights searched over the box for a mark (Tesserac
 MARK_MAX_HEIGHT = 0.7  # x-heights: a piece no taller is a mark (a dot, a tonos, a breve); a taller one is a letter's
 MARK_MIN_AREA = 0.012  # x-heights squared: a smaller piece is a speck of the scan's noise
 ABOVE_BODY = 0.1  # x-heights: a mark's lowest ink stands above the small letters' tops by more than this less
+MARK_REACH = 1.1  # x-heights over the small letters' tops: a mark's highest ink (a capital's mark too) stands lower
 CLUSTER_GAP = 0.5  # x-heights: pieces of ink this close in their columns are one letter's mark (the two dots of `ё`)
 LETTER_REACH = 0.75  # letter widths: a mark whose middle lies further from a letter's estimated middle is over none
 INK_SHARE = 0.45  # of the way from the paper's grey to the word's darkest: ink (a blurred dot is a light grey)
@@ -146,7 +148,8 @@ def marks_over_letters(grey: np.ndarray, word: Word) -> tuple[list[int], float] 
         return None
     marks = [Mark(b[1].start, b[1].stop, b[0].stop) for b, area in zip(boxes, areas)
              if b is not None and b[0].start > 0  # a piece cut by the crop's top is the line above's
-             and b[0].stop <= x_top + ABOVE_BODY * x_height and b[0].stop - b[0].start <= MARK_MAX_HEIGHT * x_height
+             and b[0].stop <= x_top + ABOVE_BODY * x_height and b[0].start >= x_top - MARK_REACH * x_height
+             and b[0].stop - b[0].start <= MARK_MAX_HEIGHT * x_height
              and area >= MARK_MIN_AREA * x_height ** 2]
     columns: list[list[int]] = []
     for mark in sorted(marks, key=lambda m: m.left):
