@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from pipeline.extract.ocr.certainty import script_of
+from pipeline.extract.ocr.certainty import script_of, spelled_for
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
 from pipeline.extract.ocr.secondletters import Box, Widths, fit_widths
 from pipeline.extract.ocr.words import Word, line_sizes
@@ -74,6 +74,15 @@ def mark_facts(languages: tuple[str, ...]) -> MarkFacts:
         if language.text_quality.marked_letters:
             written.setdefault(language.script.upper(), set()).update(language.text_quality.marked_letters)
     return MarkFacts(optional, {script: frozenset(letters) for script, letters in written.items()})
+
+
+def dictionaries_to_ask(languages: tuple[str, ...]) -> Callable[[str], bool] | None:
+    """The spelling dictionaries of `languages`, a word at a time (`certainty.spelled_for`); None where they have none, or
+    where a language sets its glyphs on square cells (language data `glyph_cells`: Korean), whose dictionary knows every
+    word, the checker's sentinel too, so that asking it never ends."""
+    if any(language is not None and language.glyph_cells is not None for language in map(language_for_tesseract, languages)):
+        return None
+    return spelled_for(languages)
 
 
 def _has_marks(ch: str) -> bool:

@@ -15,7 +15,7 @@ from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_r
 from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
-from pipeline.extract.ocr.markchecks import check_marks, checked_marks_note, mark_facts
+from pipeline.extract.ocr.markchecks import check_marks, checked_marks_note, dictionaries_to_ask, mark_facts
 from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
@@ -460,10 +460,10 @@ def _lone_rereads(work: PageWork) -> PageWork:
 
 
 def _may_misread_marks(work: PageWork) -> bool:
-    """the page has words, and its languages have spelling dictionaries or say which marks they print (language data
-    `text_quality.optional_marks`, `marked_letters`)"""
+    """the page has words, and its languages have spelling dictionaries to ask (not Korean's, which knows every word) or
+    say which marks they print (language data `text_quality.optional_marks`, `marked_letters`)"""
     languages = tuple(work.settings.languages)
-    return bool(work.words) and (bool(mark_facts(languages)) or spelled_for(languages) is not None)
+    return bool(work.words) and (bool(mark_facts(languages)) or dictionaries_to_ask(languages) is not None)
 
 
 @page_pass("mark-checks", "1", Cost.CHEAP, when=_may_misread_marks, inputs=_accent_inputs)
@@ -473,5 +473,5 @@ def _mark_checks(work: PageWork) -> PageWork:
     (`Αιχμμαλώτισαν`), where the other spelling is a word: marked unsure, not rewritten (`markchecks`)."""
     languages = tuple(work.settings.languages)
     scanned = np.asarray(work.image.convert("L"))
-    words, found = check_marks(work.words, scanned, mark_facts(languages), spelled_for(languages), work.lexicon)
+    words, found = check_marks(work.words, scanned, mark_facts(languages), dictionaries_to_ask(languages), work.lexicon)
     return replace(work, words=words, notes=work.notes + (checked_marks_note(found),)) if found else work

@@ -16,7 +16,7 @@ from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.lexicon import load_lexicon
-from pipeline.extract.ocr.markchecks import check_marks, mark_facts, optional_twins, unwritten_marks
+from pipeline.extract.ocr.markchecks import check_marks, dictionaries_to_ask, mark_facts, optional_twins, unwritten_marks
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
@@ -152,6 +152,12 @@ def test_a_letter_read_twice_that_its_box_has_no_room_for_is_unsure(tmp_path):
     flagged = [w.text for w in checked if w.unsure_mark]
     assert set(flagged) <= {w.text for w in doubled}
     assert len(flagged) >= 0.75 * len(doubled), found
+
+
+def test_a_dictionary_that_knows_every_word_is_never_asked():
+    """Korean's hunspell dictionary knows every word, the checker's sentinel too: asked, it never answers."""
+    assert dictionaries_to_ask(("kor",)) is None
+    assert dictionaries_to_ask(("kor", "eng")) is None
 
 
 def test_the_pass_runs_after_the_word_repairs_with_a_version_a_cost_and_a_condition():
