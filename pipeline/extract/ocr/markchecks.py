@@ -16,7 +16,9 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   the rule never flags a spelling for being one of two.
 - **a mark the language never writes** (language data `text_quality.marked_letters`, the marked letters its script
   prints: monotonic Greek's `άέήίόύώϊϋΐΰ`): a letter of the language's script carrying marks but not among them (`ὐ`, a
-  breathing read for a tonos: `Εὐκρατη` for `Εύκρατη`) makes its word unsure. Languages that give no list are not judged.
+  breathing read for a tonos: `Εὐκρατη` for `Εύκρατη`) makes its word unsure, unless Tesseract's word list knows the
+  word so (`μὲ`, `αἱ`: a quotation in polytonic Greek) or the page holds `PRINTED_FROM` such words it knows (the page
+  prints those marks). Languages that give no list are not judged.
 - **a letter read twice** (any language with spelling dictionaries): a word neither the dictionaries nor Tesseract's word
   list know, one of whose doubled letters (`μμ` of `Αιχμμαλώτισαν`) taken out once makes a word the dictionaries know,
   is unsure where its box fits that word better than the word as read by at least `TWICE_MARGIN` of the letter's width,
@@ -46,6 +48,7 @@ CLUSTER_GAP = 0.5  # x-heights: pieces of ink this close in their columns are on
 LETTER_REACH = 0.75  # letter widths: a mark whose middle lies further from a letter's estimated middle is over none
 INK_SHARE = 0.45  # of the way from the paper's grey to the word's darkest: ink (a blurred dot is a light grey)
 MIN_LETTERS = 3  # shorter words (`её`) leave the letters' columns too few to place a mark by
+PRINTED_FROM = 2  # words of a page that the word list knows with marks its language never writes: the page prints them
 TWICE_MARGIN = 0.3  # of the doubled letter's fitted width: how much better the box must fit the word with it once
 
 
@@ -255,14 +258,18 @@ def check_marks(words: list[Word], grey: np.ndarray, facts: MarkFacts, known: Ca
 
     widths = page_widths(words, known) if known is not None else None
     sizes = line_sizes(words) if widths is not None else {}
+    unwritten = [unwritten_marks(word_core(w.text)[1], facts) if facts.written else None for w in words]
+    # Words the word list knows with such marks (`μὲ`, `αἱ`): the page prints them (a text in polytonic Greek) where it
+    # holds `PRINTED_FROM` of them, and marks it prints are no misread anywhere on it.
+    vouched = [letter is not None and lexicon is not None and word_core(w.text)[1] in lexicon for w, letter in zip(words, unwritten)]
+    printed = sum(vouched) >= PRINTED_FROM
     for i, word in enumerate(words):
         if word.unsure_mark:
             continue
         core = word_core(word.text)[1]
         why = None
-        letter = unwritten_marks(core, facts) if facts.written else None
-        if letter is not None:
-            why = f"`{letter}`: a mark its language never writes"
+        if unwritten[i] is not None and not vouched[i] and not printed:
+            why = f"`{unwritten[i]}`: a mark its language never writes"
         if why is None and facts.optional:
             why = optional_mark_misread(word, grey, facts, known_anywhere)
         if why is None and known is not None:

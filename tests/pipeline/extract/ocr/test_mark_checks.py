@@ -49,6 +49,22 @@ def test_a_mark_monotonic_greek_never_writes_is_a_misread_and_its_own_marks_are_
     assert unwritten_marks("Εὐκρατη", mark_facts(("rus",))) is None
 
 
+def test_a_mark_the_word_list_knows_or_the_page_prints_is_no_misread():
+    """`μὲ` and `αἱ` are words of Tesseract's Greek list with those marks (a quotation in polytonic Greek); a page that
+    holds two of them prints such marks, so a word of it the list lacks (`Εὐκρατη`) is not judged by them either."""
+    greek, lexicon = mark_facts(("ell",)), load_lexicon(("ell",))
+    grey = np.full((200, 600), 255, dtype=np.uint8)
+    line = (1, 1, 1)
+    misread = Word("Εὐκρατη", 90.0, 10, 20, 120, 50, line)
+    quoted = [Word("μὲ", 90.0, 130, 20, 160, 50, line), Word("αἱ", 90.0, 170, 20, 200, 50, line)]
+    checked, _ = check_marks([misread], grey, greek, None, lexicon)
+    assert [w.unsure_mark for w in checked] == [True]
+    checked, _ = check_marks([misread, quoted[0]], grey, greek, None, lexicon)
+    assert [w.unsure_mark for w in checked] == [True, False]
+    checked, _ = check_marks([misread, *quoted], grey, greek, None, lexicon)
+    assert [w.unsure_mark for w in checked] == [False, False, False]
+
+
 # Words whose other spelling with ё or е is a word the Russian dictionary knows, each printed as it is spelt here.
 RUSSIAN = ("Весёлые дети всё поняли, но все ушли. Зверь жрёт мясо, его жена пошла домой. Ещё одна весёлая песня: "
            "она ещё поёт, а мы все молчим. Всё это было весело.")
