@@ -20,7 +20,8 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   word so (`μὲ`, `αἱ`: a quotation in polytonic Greek) or the page holds `PRINTED_FROM` such words it knows (the page
   prints those marks). Languages that give no list are not judged.
 - **a letter read twice** (any language with spelling dictionaries): a word neither the dictionaries nor Tesseract's word
-  list know, one of whose doubled letters (`μμ` of `Αιχμμαλώτισαν`) taken out once makes a word the dictionaries know,
+  list know, not in capitals (an acronym doubles a letter as printed: `TTPA`), one of whose doubled letters (`μμ` of
+  `Αιχμμαλώτισαν`) taken out once makes a word the dictionaries know,
   is unsure where its box fits that word better than the word as read by at least `TWICE_MARGIN` of the letter's width,
   each letter's width fitted on the page's words the dictionaries know (`secondletters.fit_widths`).
 """
@@ -219,7 +220,7 @@ def letter_read_twice(word: Word, widths: Widths | None, size: float | None, kno
                       lexicon: Lexicon | None) -> str | None:
     """The word `word` would be with one of its doubled letters once, where the module doc says it was read twice; None."""
     lead, core, trail = word_core(word.text)
-    if widths is None or not size or len(core) < MIN_LETTERS + 1 or not core.isalpha() or known(core) \
+    if widths is None or not size or len(core) < MIN_LETTERS + 1 or not core.isalpha() or core.isupper() or known(core) \
             or (lexicon is not None and core in lexicon):
         return None
     seen = (word.right - word.left) / size

@@ -168,6 +168,9 @@ def test_a_letter_read_twice_that_its_box_has_no_room_for_is_unsure(tmp_path):
     flagged = [w.text for w in checked if w.unsure_mark]
     assert set(flagged) <= {w.text for w in doubled}
     assert len(flagged) >= 0.75 * len(doubled), found
+    capitals = [replace(w, text=w.text.upper()) for w in doubled]  # an acronym doubles a letter as printed
+    checked, _ = check_marks([*right, *capitals], grey, facts, spelled, lexicon)
+    assert not [w.text for w in checked if w.unsure_mark]
 
 
 def test_a_dictionary_that_knows_every_word_is_never_asked():
