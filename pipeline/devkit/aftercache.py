@@ -1,4 +1,4 @@
-"""A devkit tool run with a last page pass, `seen-marks` (or `--after NAME`: `second-letters`), applied to cached
+"""A devkit tool run with a last page pass, `seen-marks` (or `--after NAME`: `second-letters`, `mark-checks`), applied to cached
 readings made without it (issue 27).
 
     python -m pipeline.devkit.aftercache pipeline.devkit.ocrcertainty --out DIR/SET --set SET --kinds --show
@@ -16,6 +16,10 @@ reads as the second reader read it). Measuring only; the season run keys and run
 `second-letters`, after `seen-marks`, looks likewise at nothing but the words' text, Tesseract's confidence, their
 boxes, their lines' sizes and `ReadWord.second`: `--after second-letters` measures it the same way from a cache made
 with every pass before it (the base's, with `seen-marks` applied already).
+
+`--after mark-checks` (`markchecks`) reads the page's ink as well: the step renders the page again from the PDF being
+read (`ocr_pages` is wrapped to know it), makes it the image the passes read (`border`, `deskew`, `despeckle`, as its
+reading did), and runs the pass on the cached words.
 """
 from __future__ import annotations
 

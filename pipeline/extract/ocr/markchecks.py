@@ -267,7 +267,6 @@ def check_marks(words: list[Word], grey: np.ndarray, facts: MarkFacts, known: Ca
     for i, word in enumerate(words):
         if word.unsure_mark:
             continue
-        core = word_core(word.text)[1]
         why = None
         if unwritten[i] is not None and not vouched[i] and not printed:
             why = f"`{unwritten[i]}`: a mark its language never writes"
