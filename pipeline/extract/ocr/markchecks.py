@@ -11,7 +11,8 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   other way round, the ink over that letter decides (`marks_over_letters`): the pieces of ink standing wholly above the
   word's small letters (its x-height, measured on the word's own letters) but within a capital's mark's reach of them (a
   descender of the line above is none), no taller than a mark, clustered by column
-  into one mark a letter, each put over the letter whose estimated column it falls in. A mark over a letter read bare, or
+  into one mark a letter, each put over the letter whose column it falls in (the box shared out by the page's fitted
+  letter widths). A mark over a letter read bare, or
   none over a letter read marked, makes the word unsure. A word read right (`все` with no dots over its `е`) stays sure:
   the rule never flags a spelling for being one of two.
 - **a mark the language never writes** (language data `text_quality.marked_letters`, the marked letters its script
@@ -46,6 +47,7 @@ MARK_MIN_AREA = 0.012  # x-heights squared: a smaller piece is a speck of the sc
 ABOVE_BODY = 0.1  # x-heights: a mark's lowest ink stands above the small letters' tops by more than this less
 MARK_REACH = 1.1  # x-heights over the small letters' tops: a mark's highest ink (a capital's mark too) stands lower
 CLUSTER_GAP = 0.5  # x-heights: pieces of ink this close in their columns are one letter's mark (the two dots of `ё`)
+MARK_WIDTH = 0.35  # letter widths: what a punctuation mark beside a word takes of its box, where the page's letters are not fitted
 LETTER_REACH = 0.75  # letter widths: a mark whose middle lies further from a letter's estimated middle is over none
 INK_SHARE = 0.45  # of the way from the paper's grey to the word's darkest: ink (a blurred dot is a light grey)
 MIN_LETTERS = 3  # shorter words (`её`) leave the letters' columns too few to place a mark by
@@ -174,24 +176,31 @@ def marks_over_letters(grey: np.ndarray, word: Word) -> tuple[list[int], float] 
     return [offset + (a + b) / 2 for a, b in columns], x_height
 
 
-def letters_marked(text: str, word: Word, middles: Sequence[float]) -> list[bool] | None:
+def letters_marked(text: str, word: Word, middles: Sequence[float], widths: Widths | None = None) -> list[bool] | None:
     """For each character of `text` (the word's whole token), whether a mark of `middles` stands over it: each mark put
-    over the character whose estimated middle column (the box shared out evenly between the characters) is nearest, where
-    that is within `LETTER_REACH` of a character's width; None where a mark stands over none (ink the rule cannot place)."""
-    count = len(text)
-    if not count:
+    over the character whose column, the box shared out between the characters by their widths (`widths`, the page's
+    fitted letters; without them a letter counts one, a mark `MARK_WIDTH`), holds it, where the mark's middle lies within
+    `LETTER_REACH` of that character's width from its middle; None where a mark stands over none (ink the rule cannot
+    place)."""
+    if not text:
         return None
-    pitch = (word.right - word.left) / count
-    found = [False] * count
+    unfitted = 1.0 if widths is None else widths.median
+    shares = [(widths.letters.get(unicodedata.normalize("NFD", ch)[0]) if widths is not None else None)
+              or (unfitted if ch.isalnum() else MARK_WIDTH * unfitted) for ch in text]
+    scale = (word.right - word.left) / sum(shares)
+    edges = np.cumsum([0.0, *shares]) * scale + word.left
+    found = [False] * len(text)
     for middle in middles:
-        at = min(count - 1, max(0, int((middle - word.left) // pitch)))
-        if abs(word.left + (at + 0.5) * pitch - middle) > LETTER_REACH * pitch:
+        at = min(len(text) - 1, max(0, int(np.searchsorted(edges, middle, side="right")) - 1))
+        width = edges[at + 1] - edges[at]
+        if abs((edges[at] + edges[at + 1]) / 2 - middle) > LETTER_REACH * width:
             return None
         found[at] = True
     return found
 
 
-def optional_mark_misread(word: Word, grey: np.ndarray, facts: MarkFacts, known: Callable[[str], bool]) -> str | None:
+def optional_mark_misread(word: Word, grey: np.ndarray, facts: MarkFacts, known: Callable[[str], bool],
+                          widths: Widths | None = None) -> str | None:
     """Why the ink says `word` was read with an optional mark put on or left off (module doc), or None."""
     lead, core, _ = word_core(word.text)
     if len(core) < MIN_LETTERS or not core.isalpha():
@@ -202,7 +211,7 @@ def optional_mark_misread(word: Word, grey: np.ndarray, facts: MarkFacts, known:
     seen = marks_over_letters(grey, word)
     if seen is None:
         return None
-    over = letters_marked(word.text, word, seen[0])
+    over = letters_marked(word.text, word, seen[0], widths)
     if over is None:
         return None
     for at, twin in twins:
@@ -271,7 +280,7 @@ def check_marks(words: list[Word], grey: np.ndarray, facts: MarkFacts, known: Ca
         if unwritten[i] is not None and not vouched[i] and not printed:
             why = f"`{unwritten[i]}`: a mark its language never writes"
         if why is None and facts.optional:
-            why = optional_mark_misread(word, grey, facts, known_anywhere)
+            why = optional_mark_misread(word, grey, facts, known_anywhere, widths)
         if why is None and known is not None:
             once = letter_read_twice(word, widths, sizes.get(word.line), known, lexicon)
             why = f"a letter read twice ({once} fits its box)" if once is not None else None

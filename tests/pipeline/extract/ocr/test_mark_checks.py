@@ -11,6 +11,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
+from pipeline.devkit import aftercache
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.certainty import spelled_for
@@ -124,7 +125,8 @@ def test_the_pass_marks_unsure_the_words_tesseract_read_without_their_dots_and_n
         image, _, _ = render_page(document, 0, 300)
     finally:
         document.close()
-    reading = read_page(image, OcrSettings(languages=("rus",), dpi=300), page_number=1)
+    settings = OcrSettings(languages=("rus",), dpi=300)
+    reading = read_page(image, settings, page_number=1)
     printed = RUSSIAN.split()
     assert len(reading.words) == len(printed)
     for read, right in zip(reading.words, printed):
@@ -132,6 +134,12 @@ def test_the_pass_marks_unsure_the_words_tesseract_read_without_their_dots_and_n
             assert not read.unsure_mark, read.text
         elif _bare(read.text) == _bare(right) and "ё" in right:
             assert read.unsure_mark, (read.text, right)
+    # The pass applied to the reading made without it, the page rendered again from the scan, marks the same words
+    # (what `pipeline.devkit.aftercache --after mark-checks` measures by).
+    without = read_page(image, replace(settings, disabled_passes=("mark-checks",)), page_number=1)
+    aftercache._READING["pdf"] = scan
+    applied = aftercache.with_mark_checks(without, settings, 1)
+    assert [w.unsure_mark for w in applied.words] == [w.unsure_mark for w in reading.words]
 
 
 GREEK = ("Οι στρατιώτες αιχμαλώτισαν τους εχθρούς κοντά στη θάλασσα και η γραμματεία έστειλε το γράμμα στην επιτροπή. "
