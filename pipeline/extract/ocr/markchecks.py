@@ -10,10 +10,9 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   with the bare letter has a twin with the marked one that the dictionaries (else Tesseract's word list) know, or the
   other way round, the ink over that letter decides (`marks_over_letters`): the pieces of ink standing wholly above the
   word's small letters (its x-height, measured on the word's own letters) but within a capital's mark's reach of them (a
-  descender of the line above is none), no taller than a mark, clustered by column
-  into one mark a letter, each put over the letter whose column it falls in (the box shared out by the page's fitted
-  letter widths). A mark over a letter read bare, or
-  none over a letter read marked, makes the word unsure. A word read right (`все` with no dots over its `е`) stays sure:
+  descender of the line above is none), no taller than a mark, clustered by column into one mark a letter, each put over
+  the letter whose column it falls in (the box shared out by the page's fitted letter widths). A mark over a letter read
+  bare, or none over a letter read marked, makes the word unsure. A word read right (`все` with no dots over its `е`) stays sure:
   the rule never flags a spelling for being one of two.
 - **a mark the language never writes** (language data `text_quality.marked_letters`, the marked letters its script
   prints: monotonic Greek's `άέήίόύώϊϋΐΰ`): a letter of the language's script carrying marks but not among them (`ὐ`, a
@@ -22,9 +21,9 @@ slip past them, each judged here with the evidence the word's own ink or box giv
   prints those marks). Languages that give no list are not judged.
 - **a letter read twice** (any language with spelling dictionaries): a word neither the dictionaries nor Tesseract's word
   list know, not in capitals (an acronym doubles a letter as printed: `TTPA`), one of whose doubled letters (`μμ` of
-  `Αιχμμαλώτισαν`) taken out once makes a word the dictionaries know,
-  is unsure where its box fits that word better than the word as read by at least `TWICE_MARGIN` of the letter's width,
-  each letter's width fitted on the page's words the dictionaries know (`secondletters.fit_widths`).
+  `Αιχμμαλώτισαν`) taken out once makes a word the dictionaries know, is unsure where its box fits that word better than
+  the word as read by at least `TWICE_MARGIN` of the letter's width, each letter's width fitted on the page's words the
+  dictionaries know (`secondletters.fit_widths`). Never asked of a dictionary that knows every word (Korean's).
 """
 from __future__ import annotations
 
