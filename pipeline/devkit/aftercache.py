@@ -1,4 +1,4 @@
-"""A devkit tool run with a last page pass, `seen-marks` (or `--after NAME`: `second-letters`), applied to cached
+"""A devkit tool run with a last page pass, `seen-marks` (or `--after NAME`: `second-letters`, `mark-checks`), applied to cached
 readings made without it (issue 27).
 
     python -m pipeline.devkit.aftercache pipeline.devkit.ocrcertainty --out DIR/SET --set SET --kinds --show
@@ -16,6 +16,10 @@ reads as the second reader read it). Measuring only; the season run keys and run
 `second-letters`, after `seen-marks`, looks likewise at nothing but the words' text, Tesseract's confidence, their
 boxes, their lines' sizes and `ReadWord.second`: `--after second-letters` measures it the same way from a cache made
 with every pass before it (the base's, with `seen-marks` applied already).
+
+`--after mark-checks` (`markchecks`) reads the page's ink as well: the step renders the page again from the PDF being
+read (`ocr_pages` is wrapped to know it), makes it the image the passes read (`border`, `deskew`, `despeckle`, as its
+reading did), and runs the pass on the cached words.
 """
 from __future__ import annotations
 
@@ -73,7 +77,52 @@ def with_second_letters(reading: PageReading, settings: OcrSettings) -> PageRead
     return replace(reading, words=tuple(words), notes=reading.notes + (note,))
 
 
-STEPS: dict[str, Callable[[PageReading, OcrSettings], PageReading]] = {PASS: with_seen_marks, "second-letters": with_second_letters}
+# The PDF `ocr_pages` reads now (`install` wraps it), for a step that reads a page's ink (`mark-checks`).
+_READING: dict[str, object] = {}
+# The passes that make the image the page's later passes read (`PageWork.image`): a page's words are in its pixels.
+_IMAGE_PASSES = ("_border", "_deskew", "_despeckle")
+
+
+def with_mark_checks(reading: PageReading, settings: OcrSettings, page_number: int | None = None) -> PageReading:
+    """`reading` as the `mark-checks` pass leaves it (`markchecks`): the page is rendered again from the PDF being read and
+    made the image the passes read (border, tilt and specks out, as its reading was), and the pass run on its words."""
+    if "mark-checks" in settings.disabled_passes or page_number is None or reading.rotation or "pdf" not in _READING:
+        return reading
+    import pypdfium2 as pdfium
+    from pathlib import Path
+    from tempfile import TemporaryDirectory
+
+    ocr = importlib.import_module("pipeline.extract.ocr")
+    readingpasses = importlib.import_module("pipeline.extract.ocr.readingpasses")
+    wordpasses = importlib.import_module("pipeline.extract.ocr.wordpasses")
+    words_module = importlib.import_module("pipeline.extract.ocr.words")
+    document = pdfium.PdfDocument(str(_READING["pdf"]))
+    try:
+        image = ocr.render_page(document, page_number - 1, settings.dpi)[0]
+    finally:
+        document.close()
+    if image.size != (reading.image_width, reading.image_height):
+        return reading
+    words = [words_module.Word(w.text, w.conf, w.left, w.top, w.right, w.bottom, w.line, w.second, w.unsure_mark)
+             for w in reading.words]
+    with TemporaryDirectory() as folder:
+        work = ocr.PageWork(settings, page_number, 1, False, Path(folder), image, image, lexicon=load_lexicon(tuple(settings.languages)),
+                            words=words)
+        for name in _IMAGE_PASSES:
+            step = getattr(readingpasses, name)
+            if step.name not in settings.disabled_passes and step.applies(work):
+                work = step.run(work)
+        if not wordpasses._mark_checks.applies(work):
+            return reading
+        after = wordpasses._mark_checks.run(work)
+    if after.notes == work.notes:
+        return reading
+    marked = [replace(r, unsure_mark=w.unsure_mark) for r, w in zip(reading.words, after.words)]
+    return replace(reading, words=tuple(marked), notes=reading.notes + after.notes[len(work.notes):])
+
+
+STEPS: dict[str, Callable[..., PageReading]] = {PASS: with_seen_marks, "second-letters": with_second_letters,
+                                                "mark-checks": with_mark_checks}
 
 
 def install(after: str = PASS) -> None:
@@ -90,10 +139,20 @@ def install(after: str = PASS) -> None:
         return [(name, version) for name, version in versions(settings) if name != after]
 
     def laid_out(reading: PageReading, settings: OcrSettings, **kwargs: object) -> object:
+        if after == "mark-checks":
+            return lay_out(step(reading, settings, kwargs.get("page_number")), settings, **kwargs)
         return lay_out(step(reading, settings), settings, **kwargs)
+
+    reading_pages = page_module.ocr_pages
+
+    def ocr_pages(pdf_path: object, *args: object, **kwargs: object) -> object:
+        _READING["pdf"] = pdf_path
+        return reading_pages(pdf_path, *args, **kwargs)
 
     cache_module.pass_versions = keyed_without  # type: ignore[attr-defined]
     page_module.lay_out_page = laid_out  # type: ignore[attr-defined]
+    page_module.ocr_pages = ocr_pages  # type: ignore[attr-defined]
+    importlib.import_module("pipeline.extract.stage").ocr_pages = ocr_pages  # imported by name there
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,7 +36,7 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import confusablesheets, misreadkinds, scriptscans, symbolsheets
+from pipeline.devkit import confusablesheets, marksheets, misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -104,7 +104,7 @@ CONFUSABLES = (
     Family("pl-conf-column", "pl", "pol", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3), 63, confusable=True),
     Family("ru-conf-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 75, noise=0.0), 64, confusable=True),
 )
-SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
+SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": tuple(Family(*f) for f in marksheets.FAMILIES), "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -352,7 +352,6 @@ class Tally:
                 f"flagged {self.flagged:3d} ({flagged:5.1f} %)  right but flagged {false:5.1f} %  lost {self.lost}")
 
 
-
 def tally_of(questions: list[Printed], records: dict[str, Question], family: str, show: bool) -> Tally:
     """Each printed question against the record of its number; a number with no record is lost."""
     tally = Tally()
@@ -386,6 +385,7 @@ def measure(folder: Path, family: Family, policy: CertaintyPolicy, cache: Path, 
     """Extract and parse the family's scanned sheet and key under `policy`; count as `Tally` says."""
     the_spec = _spec(family)
     vocabulary = confusablesheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family.confusable \
+        else marksheets.vocabulary(family.tesseract, random.Random(family.seed), VOCABULARY) if family in SETS["marks"] \
         else _vocabulary(family.tesseract, random.Random(family.seed))
     questions = printed_questions(family, vocabulary)
     sheet, key = folder / family.name / "2031" / "sheet.pdf", folder / family.name / "2031" / "key.pdf"

@@ -88,7 +88,26 @@ class TextQuality(_Strict):
                     " (a word no dictionary knows that one of them makes a known word is an unsure reading)",
     )
 
-    _letters = field_validator("split_letters", "never_initial")(_lower_letters)
+    optional_marks: dict[str, str] = Field(
+        default_factory=dict,
+        description="lower case; a marked letter print may write bare, and that letter: {ё: е} (both spellings are words, so a"
+                    " twin read with the other is judged by the ink over the letter: pass `mark-checks`)",
+    )
+    marked_letters: str = Field(
+        default="",
+        description="the only letters with marks the language writes in its script (monotonic Greek: άέήίόύώϊϋΐΰ); another"
+                    " marked letter of the script is a misread (`ὐ` for `ύ`: pass `mark-checks`); empty: not judged",
+    )
+
+    _letters = field_validator("split_letters", "never_initial", "marked_letters")(_lower_letters)
+
+    @field_validator("optional_marks")
+    @classmethod
+    def _optional_pairs(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = _unequal_lower_pairs(value) + [f"{k}: {v}" for k, v in value.items() if len(k) != 1 or len(v) != 1]
+        if bad:
+            raise ValueError(f"optional_marks map one marked letter to one bare letter, in lower case: {bad}")
+        return value
 
     @field_validator("misread_letters")
     @classmethod

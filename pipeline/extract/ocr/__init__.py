@@ -75,6 +75,7 @@ from pipeline.extract.ocr.confusables import confusable_variant, marked_variants
 from pipeline.extract.ocr.confusions import known_candidate as confused_letters_candidate
 from pipeline.extract.ocr.seenmarks import evidence_for as seen_marks_evidence, seen_marks, seen_marks_note
 from pipeline.extract.ocr.secondletters import Box as LetterBox, mend_words, take_second_letters
+from pipeline.extract.ocr.markchecks import mark_facts, optional_twins
 from pipeline.extract.ocr.cache import READING_VERSION, PageReading, ReadingCache, reading_key
 from pipeline.extract.ocr.page import lay_out_page, ocr_image, ocr_pages, read_page
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, check_pass_names, enabled_passes, pass_names, pass_versions
@@ -101,6 +102,7 @@ __all__ = [
     "pass_names", "pass_versions", "check_pass_names", "passes_markdown", "register",
     "straight_rules", "KEEP_PAD_PT", "MaskedRequest", "PlacedWord", "read_masked",
     "CertaintyPolicy", "spelled_for", "unsure_reason", "word_core", "word_list", "confusable_variant", "marked_variants", "swapped_variants",
+    "mark_facts", "optional_twins",
     "RECOGNISERS", "read_again", "would_read_again", "second_readings", "ReadWord", "spelling_for", "SpellingUnavailable", "Softness", "measure_softness", "sharpening",
     "is_sign_candidate", "Word", "words_by_line", "confused_letters_candidate", "seen_marks_evidence", "seen_marks", "seen_marks_note",
     "LetterBox", "mend_words", "take_second_letters",

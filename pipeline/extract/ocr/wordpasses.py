@@ -15,6 +15,7 @@ from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_r
 from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
+from pipeline.extract.ocr.markchecks import check_marks, checked_marks_note, dictionaries_to_ask, mark_facts
 from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
@@ -456,3 +457,21 @@ def _lone_rereads(work: PageWork) -> PageWork:
                                                                                                free=work.settings.languages),
                                       text_height=work.typical_height, ring_page=work.unwhitened_page())
     return replace(work, words=words, notes=work.notes + tuple(notes)) if notes else work
+
+
+def _may_misread_marks(work: PageWork) -> bool:
+    """the page has words, and its languages have spelling dictionaries to ask (not Korean's, which knows every word) or
+    say which marks they print (language data `text_quality.optional_marks`, `marked_letters`)"""
+    languages = tuple(work.settings.languages)
+    return bool(work.words) and (bool(mark_facts(languages)) or dictionaries_to_ask(languages) is not None)
+
+
+@page_pass("mark-checks", "1", Cost.CHEAP, when=_may_misread_marks, inputs=_accent_inputs)
+def _mark_checks(work: PageWork) -> PageWork:
+    """A word read with a mark its print may leave off where the ink over the letter says otherwise (`веселые` with dots
+    over its `е`), with a mark its language never writes (`Εὐκρατη`), or with a doubled letter its box has no room for
+    (`Αιχμμαλώτισαν`), where the other spelling is a word: marked unsure, not rewritten (`markchecks`)."""
+    languages = tuple(work.settings.languages)
+    scanned = np.asarray(work.image.convert("L"))
+    words, found = check_marks(work.words, scanned, mark_facts(languages), dictionaries_to_ask(languages), work.lexicon)
+    return replace(work, words=words, notes=work.notes + (checked_marks_note(found),)) if found else work
