@@ -28,7 +28,7 @@ from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs
                                         sheet_opens_capital, stem_ending_signs, text_signs, usual_option_count, usual_stem_ending)
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import SpecPattern, spec_pattern
 
 STEM = "stem"
 KEY_ENTRY = "key entry"
@@ -355,7 +355,7 @@ def _row(line: Line, lines: list[Line]) -> list[Line]:
                    > 0.5 * min(other.bottom - other.top, line.bottom - line.top)), key=lambda other: other.x0)
 
 
-def _row_entries(line: Line, lines: list[Line], entry_re: re.Pattern) -> dict[str, list[str]]:
+def _row_entries(line: Line, lines: list[Line], entry_re: SpecPattern) -> dict[str, list[str]]:
     """{number: unsure words} of the entries that `line`'s row, its cells joined as the list reader joins them
     (`keys.row_entries`: "7" | "B" in cells of their own), reads across `line`: each entry whose match covers the
     line and holds its unsure word."""
@@ -380,14 +380,14 @@ def _spread(line: Line, count: int) -> list[float]:
 
 
 def _under_numbers(line: Line, lines: list[Line]) -> dict[str, list[str]]:
-    """{number: unsure words} of a grid's row of answers (`line`, several cells) under its row of numbers (the nearest
-    line above overlapping it across whose every word is a number): each answer cell standing nearest a number
+    """{number: unsure words} of a grid's answers (`line`: a row of cells, or one cell) under its row of numbers (the
+    nearest line above overlapping it across whose every word is a number): each answer cell standing nearest a number
     takes that number, and an unsure word goes to every cell it reads as (a line keeps which of two alike cells was
     unsure by text alone: both are judged unsure rather than either lost)."""
     cells = plain_text(line.text)[0].split()
     above = [other for other in lines if other.bottom <= line.top + 1 and min(other.x1, line.x1) - max(other.x0, line.x0) > 0
              and other.text.split() and all(_NUMBER_CELL.match(word) for word in other.text.split())]
-    if len(cells) < 2 or not above:
+    if not cells or not above:
         return {}
     numbers_line = max(above, key=lambda other: other.bottom)
     numbers = [_NUMBER_CELL.match(word).group("number") for word in numbers_line.text.split()]  # type: ignore[union-attr]
