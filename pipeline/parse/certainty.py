@@ -184,10 +184,24 @@ def labels_vouch(drafts: list[Draft], key_unsure: dict[str, list[str]]) -> bool:
     more than `LONE_GLYPHS_UNINFORMATIVE` of its keyed entries are unsure by such a lone glyph alone
     (`settled_key_entry`). Where nearly all entries read sure, the one that did not stands out, and a letter misread
     as another label (`c` for `e`) is caught by nothing else: it stays unsure."""
-    keyed = [(number_key(d.number), d.answer) for d in drafts if d.answer is not None]
+    return lone_glyphs_uninformative([(number_key(d.number), d.answer) for d in drafts if d.answer is not None], key_unsure)
+
+
+def lone_glyphs_uninformative(keyed: list[tuple[str, str]], key_unsure: dict[str, list[str]]) -> bool:
+    """`labels_vouch` of the keyed entries ((number key, answer) each) of a key."""
     lone = sum(1 for number, answer in keyed if key_unsure.get(number)
                and all(settled_key_entry(w, answer, number) for w in key_unsure[number]))
     return bool(keyed) and lone > LONE_GLYPHS_UNINFORMATIVE * len(keyed)
+
+
+def flagged_key_entries(key_unsure: dict[str, list[str]], answers: Mapping[str, str]) -> dict[str, list[str]]:
+    """{number key: unsure words} of the keyed entries whose question `judge_draft` flags for its key entry: each of
+    `key_unsure` (`unsure_key_entries`) less the words its label alone settles where the labels vouch (`labels_vouch`);
+    for a measure of a key alone (`pipeline.devkit.keyscans`), as a sheet's parse judges its questions."""
+    vouched = lone_glyphs_uninformative(list(answers.items()), key_unsure)
+    flagged = {number: [w for w in words if not (vouched and settled_key_entry(w, answers[number], number))]
+               for number, words in key_unsure.items() if number in answers}
+    return {number: words for number, words in flagged.items() if words}
 
 
 def _continued(draft: Draft) -> bool:
