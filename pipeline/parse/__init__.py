@@ -94,7 +94,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # +35: the labels vouch for a key's lone glyphs where more than a quarter of its entries are so unsure, not half.
 # +36: a key line's unsure word that names no entry alone reaches its entry by its place (`certainty.unsure_key_entries`:
 # an answer cell beside its number, a grid's answers under its numbers, a table's row led by its number).
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+36"
+# +37: a line in the cell of an option of the labels' last row (a graph's axis letters under its label) is that
+# option's, as lines between rows of labels are (`options._in_last_row_cell`), not text after the options.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+37"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
