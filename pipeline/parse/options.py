@@ -52,7 +52,8 @@ def find_options(
     continues the option in its column, if it sits right below that option's last line (no wider a gap
     than the block's own paragraph leading, see `geometry`) and does not start left of its label; a
     line printed between two options' labels (a table, an exponent or a fraction set on rows of its
-    own) belongs to the option in its column whenever it does not start left of the labels.
+    own) belongs to the option in its column whenever it does not start left of the labels, and so does
+    one in the cell of an option of the labels' last row (a graph's axis letters under its label).
     `recovery`: the OCR recovery passes to run on the lines (`Point.OPTION_LINES`: labels misread at the
     label column); every one when not given.
     """
