@@ -67,3 +67,16 @@ def test_a_table_row_led_by_its_number_passes_on_the_unsure_word_that_is_its_ent
     assert unsure_key_entries([key], None, {"12": "C", "13": "A"}) == {"12": ["C"]}  # the sheet's variant answers C
     assert unsure_key_entries([key], None, {"12": "B", "13": "D"}) == {}  # C is the other variant's answer
     assert unsure_key_entries([key], None) == {"12": ["C"]}
+
+
+def test_a_key_measured_alone_counts_the_entries_its_sheet_would_flag_as_parse_judges_them():
+    """`flagged_key_entries` (what `pipeline.devkit.keyscans` counts): an entry read unsurely is flagged; where more
+    than a quarter of a key's entries are unsure by their lone label alone, the labels settle those (`labels_vouch`),
+    and a word that is not the entry's label alone stays unsure."""
+    from pipeline.parse import flagged_key_entries
+
+    answers = {str(n): letter for n, letter in enumerate(LETTERS, start=1)}
+    assert flagged_key_entries({"4": ["D"]}, answers) == {"4": ["D"]}
+    lone = {"1": ["B"], "2": ["C"], "4": ["D"], "5": ["8"]}  # three of six unsure by their label alone, 5's read as 8
+    assert flagged_key_entries(lone, answers) == {"5": ["8"]}
+    assert flagged_key_entries({"7": ["A"]}, answers) == {}  # no such question keyed
