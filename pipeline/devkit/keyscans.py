@@ -27,11 +27,11 @@ from pipeline.devkit.sample.scriptkeysheets import SCRIPT_CHECKING, SCRIPT_TUNIN
 from pipeline.devkit.sample.shortkeysheets import SHORT_CHECKING, SHORT_TUNING
 from pipeline.devkit.sample.pdfgen import build_pdf
 from pipeline.devkit.sample.scansetting import SYNTAX, ScanSetting
-from pipeline.extract import ExtractOptions, PageMethod, extract_document
+from pipeline.extract import ExtractedDocument, ExtractOptions, PageMethod, extract_document
 from pipeline.extract.ocr import OcrSettings, spelled_for
 from pipeline.languages import language_for_tesseract
-from pipeline.parse import (KeyTable, Recovery, inferred_numbers, mend_short_entries, read_grid, read_list, read_variant_table,
-                            place_lines, split_booklet, unaccounted_line, unsure_short_entries)
+from pipeline.parse import (KeyTable, Recovery, flagged_key_entries, inferred_numbers, mend_short_entries, read_grid, read_list,
+                            read_variant_table, place_lines, split_booklet, unaccounted_line, unsure_key_entries, unsure_short_entries)
 from pipeline.specs import KeySpec
 
 
@@ -58,6 +58,12 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
     """The key table the spec's key format reads from `pdf` (OCR'd where it has no text layer), with the
     OCR passes named in `disabled` left out (to measure what a pass does); `ocr_cache`: where page readings are
     cached (`key_options`), none by default."""
+    return read_key_document(pdf, sheet, dpi, disabled, ocr_cache)[0]
+
+
+def read_key_document(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (),
+                      ocr_cache: Path | None = None) -> tuple[KeyTable, ExtractedDocument]:
+    """`read_key`'s table and the document it was read from (the key's region of it, for a key in its booklet)."""
     spec = KeySpec(**sheet.key)
     options = key_options(sheet, dpi, disabled, ocr_cache)
     sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
@@ -65,7 +71,7 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
     if spec.in_sheet:  # a key printed at the end of the question booklet: the lines from its heading on
         found = split_booklet(document, [], spec.in_sheet, None)[1]
         if found is None:
-            return KeyTable(pdf.name, problems=[f"no line matches the key's start {spec.in_sheet!r}"])
+            return KeyTable(pdf.name, problems=[f"no line matches the key's start {spec.in_sheet!r}"]), document
         document = found
     if spec.kind == "list":
         table = read_list(document, spec, pdf.name)
@@ -77,7 +83,7 @@ def read_key(pdf: Path, sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ..
         mend_short_entries(table, sheet.labels, spelled_for(sheet.languages), all(p.method is PageMethod.OCR for p in document.pages),
                            Recovery.without(disabled))
     table.inferred |= inferred_numbers(document) & set(table.answers)  # as `read_sheet_keys` does: numbers the OCR put in
-    return table
+    return table, document
 
 
 def key_options(sheet: KeySheet, dpi: int = 300, disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> ExtractOptions:
@@ -107,18 +113,32 @@ def score(sheet: KeySheet, table: KeyTable, scan: str, seconds: float) -> KeySco
 
 
 def measure(sheet: KeySheet, folder: Path, setting: ScanSetting, *, seed: int = 0,
-            disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> tuple[KeyScore, KeyTable]:
+            disabled: tuple[str, ...] = (), ocr_cache: Path | None = None) -> tuple[KeyScore, KeyTable, ExtractedDocument]:
     source = folder / f"{sheet.name}.pdf"
     if not source.exists():
         build_pdf(source, sheet.pages)
     scan = setting.rasterise(source, folder / f"{sheet.name}-{setting.folder()}.pdf", seed=seed)
     started = time.monotonic()
-    table = read_key(scan, sheet, disabled=disabled, ocr_cache=ocr_cache)
+    table, document = read_key_document(scan, sheet, disabled=disabled, ocr_cache=ocr_cache)
     result = score(sheet, table, setting.label(), time.monotonic() - started)
-    unsure = set(unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
-                                      table.number_lines, _numerals(sheet))) | table.inferred  # an entry keyed by inference is flagged too
+    unsure = set(unsure_entries(sheet, table, document))
     wrong = [n for n, a in sheet.truth.items() if n in table.answers and not same_answer(table.answers[n], a)]
-    return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table
+    return replace(result, wrong_flagged=sum(n in unsure for n in wrong), flagged=len(unsure)), table, document
+
+
+def unsure_entries(sheet: KeySheet, table: KeyTable, document: ExtractedDocument) -> dict[str, list[str]]:
+    """{number key: why} of the entries whose question a sheet's parse flags for its key entry (`ocr.uncertain`): a
+    short answer judged unsure (`unsure_short_entries`), an entry read from unsure words on the key's page
+    (`unsure_key_entries`, less what the labels settle: `flagged_key_entries`), or keyed by inference."""
+    found = unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages), True, table.repaired,
+                                 table.number_lines, _numerals(sheet))
+    entry = sheet.key.get("entry") if sheet.key.get("kind", "list") == "list" else None
+    read = unsure_key_entries([document], entry, table.answers) if any(p.method is PageMethod.OCR for p in document.pages) else {}
+    for number, words in flagged_key_entries(read, table.answers).items():
+        found[number] = list(dict.fromkeys([*found.get(number, []), *words]))
+    for number in table.inferred:
+        found.setdefault(number, []).append("keyed by inference (its number put in from the count: ocr.number_inferred)")
+    return found
 
 
 def _numerals(sheet: KeySheet) -> dict[int, list[str]]:
@@ -156,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             text = score(sheet, read_key(source, sheet), "text layer", time.monotonic() - started)
             print(f"{kind:8} {name:15} {text.scan:22} right {text.right:3}/{text.total} ({text.share:.0%})", flush=True)
             for setting in scans:
-                result, table = measure(sheet, Path(tmp), setting, seed=args.seed, disabled=disabled, ocr_cache=args.cache)
+                result, table, document = measure(sheet, Path(tmp), setting, seed=args.seed, disabled=disabled, ocr_cache=args.cache)
                 print(f"{kind:8} {name:15} {result.scan:32} right {result.right:3}/{result.total} ({result.share:.0%}) "
                       f"wrong {result.wrong} missing {result.missing} reported {result.reported} "
                       f"(unaccounted {result.unaccounted}) flagged {result.flagged} (of the wrong {result.wrong_flagged}) "
@@ -165,11 +185,8 @@ def main(argv: list[str] | None = None) -> int:
                     for n, a in sheet.truth.items():
                         if table.answers.get(n) != a:
                             print(f"    {n}: read {table.answers.get(n)!r}, printed {a!r}")
-                    for n, words in unsure_short_entries(table.answers, table.sources, sheet.labels, spelled_for(sheet.languages),
-                                                         True, table.repaired, table.number_lines, _numerals(sheet)).items():
+                    for n, words in unsure_entries(sheet, table, document).items():
                         print(f"    {n}: unsure {words}")
-                    for n in sorted(table.inferred):
-                        print(f"    {n}: keyed by inference (its number put in from the count: ocr.number_inferred)")
                     for problem in table.problems + [f"answer cell of question {n} unread (OCR)" for n in table.unread]:
                         print(f"    problem: {problem}")
     return 0

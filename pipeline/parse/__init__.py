@@ -21,7 +21,9 @@ Public functions and types:
 - the key formats, for tools that read a key alone (`pipeline.devkit.keyscans`): `read_list`,
   `read_variant_table`, `KeyTable`, `unaccounted_line` (`keys`: the questions no line accounts for; `place_lines` first, those its rows' runs place), `read_grid` (`gridkeys`);
   `mend_short_entries` (`shortrepairs`) and `unsure_short_entries` (`shortentries`): a short-answer key's entries
-  mended and judged as `parse_sheet` does; `KEY_ENTRY`, the name of a key entry in an `ocr.uncertain` flag (`certainty`)
+  mended and judged as `parse_sheet` does; `KEY_ENTRY`, the name of a key entry in an `ocr.uncertain` flag,
+  `unsure_key_entries` and `flagged_key_entries` (`certainty`: the key entries read unsurely, and those whose question
+  `parse_sheet` flags for them)
 - the signs of a misreading no word shows, judged on OCR'd questions (`misreadsigns`): `MISREAD_SIGNS`, and
   `enable_signs(names)` for the measurement that weighs each (`pipeline.devkit.ocrcertainty --signs`)
 
@@ -56,7 +58,7 @@ from pipeline.parse.gridkeys import read_grid
 from pipeline.parse.keying import inferred_numbers
 from pipeline.parse.misreadsigns import SIGNS as MISREAD_SIGNS, enable_signs
 from pipeline.parse.keys import KeyTable, place_lines, read_list, read_variant_table, unaccounted_line
-from pipeline.parse.certainty import KEY_ENTRY
+from pipeline.parse.certainty import KEY_ENTRY, flagged_key_entries, unsure_key_entries
 from pipeline.parse.shortentries import unsure_short_entries
 from pipeline.parse.shortrepairs import mend_short_entries
 
@@ -90,7 +92,11 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # unclear closing mark that is the sheet's stems' is settled, and so is a key entry read as its label alone where the
 # key's lone glyphs are mostly unsure (`certainty.labels_vouch`).
 # +35: the labels vouch for a key's lone glyphs where more than a quarter of its entries are so unsure, not half.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+35"
+# +36: a key line's unsure word that names no entry alone reaches its entry by its place (`certainty.unsure_key_entries`:
+# an answer cell beside its number, a grid's answers under its numbers, a table's row led by its number).
+# +37: a line in the cell of an option of the labels' last row (a graph's axis letters under its label) is that
+# option's, as lines between rows of labels are (`options._in_last_row_cell`), not text after the options.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+37"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the
@@ -117,7 +123,7 @@ __all__ = [
     "key_stream", "place_parts", "row_entries", "split_booklet",
     "column_edges", "indent", "under_word_options",
     "KeyTable", "read_grid", "read_list", "read_variant_table", "unaccounted_line", "place_lines", "inferred_numbers",
-    "KEY_ENTRY", "unsure_short_entries", "mend_short_entries",
+    "KEY_ENTRY", "unsure_short_entries", "mend_short_entries", "unsure_key_entries", "flagged_key_entries",
     "PARSE_PASSES", "Point", "Recovery", "RecoveryPass", "check_ocr_pass_names", "parse_pass_names", "recovery_for",
     "recovery_key", "register_ocr",
     "MISREAD_SIGNS", "enable_signs",

@@ -423,7 +423,7 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
             continue
         apply_key(draft, key, spec, tf_cache, recovery, key_ocr)
     key_documents = [document for document, _ in keys]
-    key_unsure = unsure_key_entries(key_documents, spec.key.entry)
+    key_unsure = unsure_key_entries(key_documents, spec.key.entry, key.answers if key is not None else None)
     for number, words in unsure_short_key_entries(key, key_documents, layout.options.labels, spec.metadata.language).items():
         key_unsure[number] = list(dict.fromkeys([*key_unsure.get(number, []), *words]))
     recovery.run(Point.DRAFTS, DraftsWork(drafts, key_unsure, read_by_ocr(key_documents), layout.options.labels,

@@ -10,12 +10,13 @@ rereading every scanned one; its `reading_confidence` is the lowest word confide
 
 A key entry is unsure when the key line it was read from holds an unsure word in the entry: a list
 key's line that matches `key.entry` there, or a key cell read alone beside its number (a grid's cell
-under its number cell). Text-layer questions and keys carry no confidence and are never flagged here.
+under its number cell); a line that names no entry alone passes its unsure words on by its place (an answer
+cell beside its number cell, a grid's row of answers under its numbers, a table's row led by its number). Text-layer questions and keys carry no confidence and are never flagged here.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from pipeline.diagnostics import Code, codes_of, diagnose, flag_codes_in_order, has_code
 from pipeline.extract import ExtractedDocument, Line, PageMethod
@@ -27,7 +28,7 @@ from pipeline.parse.misreadsigns import (MIN_SIBLINGS, MarkedForms, casing_signs
                                         sheet_opens_capital, stem_ending_signs, text_signs, usual_option_count, usual_stem_ending)
 from pipeline.parse.stream import StreamLine, plain_text
 from pipeline.records import QuestionType
-from pipeline.patterns import spec_pattern
+from pipeline.patterns import SpecPattern, spec_pattern
 
 STEM = "stem"
 KEY_ENTRY = "key entry"
@@ -183,10 +184,24 @@ def labels_vouch(drafts: list[Draft], key_unsure: dict[str, list[str]]) -> bool:
     more than `LONE_GLYPHS_UNINFORMATIVE` of its keyed entries are unsure by such a lone glyph alone
     (`settled_key_entry`). Where nearly all entries read sure, the one that did not stands out, and a letter misread
     as another label (`c` for `e`) is caught by nothing else: it stays unsure."""
-    keyed = [(number_key(d.number), d.answer) for d in drafts if d.answer is not None]
+    return lone_glyphs_uninformative([(number_key(d.number), d.answer) for d in drafts if d.answer is not None], key_unsure)
+
+
+def lone_glyphs_uninformative(keyed: list[tuple[str, str]], key_unsure: dict[str, list[str]]) -> bool:
+    """`labels_vouch` of the keyed entries ((number key, answer) each) of a key."""
     lone = sum(1 for number, answer in keyed if key_unsure.get(number)
                and all(settled_key_entry(w, answer, number) for w in key_unsure[number]))
     return bool(keyed) and lone > LONE_GLYPHS_UNINFORMATIVE * len(keyed)
+
+
+def flagged_key_entries(key_unsure: dict[str, list[str]], answers: Mapping[str, str]) -> dict[str, list[str]]:
+    """{number key: unsure words} of the keyed entries whose question `judge_draft` flags for its key entry: each of
+    `key_unsure` (`unsure_key_entries`) less the words its label alone settles where the labels vouch (`labels_vouch`);
+    for a measure of a key alone (`pipeline.devkit.keyscans`), as a sheet's parse judges its questions."""
+    vouched = lone_glyphs_uninformative(list(answers.items()), key_unsure)
+    flagged = {number: [w for w in words if not (vouched and settled_key_entry(w, answers[number], number))]
+               for number, words in key_unsure.items() if number in answers}
+    return {number: words for number, words in flagged.items() if words}
 
 
 def _continued(draft: Draft) -> bool:
@@ -306,12 +321,18 @@ def read_by_ocr(documents: Iterable[ExtractedDocument]) -> bool:
     return any(page.method is PageMethod.OCR for document in documents for page in document.pages)
 
 
-def unsure_key_entries(documents: Iterable[ExtractedDocument], entry_pattern: str | None) -> dict[str, list[str]]:
+def unsure_key_entries(documents: Iterable[ExtractedDocument], entry_pattern: str | None,
+                       answers: Mapping[str, str] | None = None) -> dict[str, list[str]]:
     """{number key: unsure words} of the key entries read from unsure words on the keys' OCR'd pages.
 
     A line matching `entry_pattern` (a list key) is unsure for each entry whose match holds an unsure
     word; a line that is one unsure word alone (a table's answer cell) is unsure for the number in the
-    cell above it."""
+    cell above it. An unsure line that is neither, whose words a key reader still reads as entries, passes its
+    unsure words on by its place (`_row_entries`, `_under_numbers`, `_row_number`): an answer cell printed in a
+    cell of its own beside its number ("7" | "B" in a ruled list), a grid's row of answers under its row of
+    numbers, a table's row led by its number. A key entry's unsure reading is never lost on its way to the flag.
+    `answers` ({number key: answer}, the key read): a word passed on by its place goes to an entry whose answer holds
+    it (a row's other cells, another variant's answers, are not this entry's reading); None: every such word."""
     entry_re = spec_pattern(entry_pattern) if entry_pattern else None
     found: dict[str, list[str]] = {}
     for _, lines in _ocr_lines(documents):
@@ -325,8 +346,83 @@ def unsure_key_entries(documents: Iterable[ExtractedDocument], entry_pattern: st
                 words = [w for w in line.unsure_words if _holds(match.group(0), w)]
                 if words:
                     found.setdefault(number_key(match.group("number")), []).extend(words)
-            if not matched and len(text.split()) == 1:
-                number = _number_above(line, lines)
-                if number is not None:
-                    found.setdefault(number_key(number), []).extend(line.unsure_words)
+            if matched:
+                continue
+            number = _number_above(line, lines) if len(text.split()) == 1 else None
+            if number is not None:
+                found.setdefault(number_key(number), []).extend(line.unsure_words)
+                continue
+            placed = (_row_entries(line, lines, entry_re) if entry_re else {}) or _under_numbers(line, lines) \
+                or _row_number(line, lines)
+            for key, words in placed.items():
+                number = number_key(key)
+                words = [w for w in words if answers is None or _holds(answers.get(number, ""), w)]
+                if words:
+                    found.setdefault(number, []).extend(words)
     return found
+
+
+def _row(line: Line, lines: list[Line]) -> list[Line]:
+    """The lines sharing `line`'s row (each overlapping the other by half the lower one's height, as `stream.same_row`
+    groups a row), left to right, `line` among them."""
+    return sorted((other for other in lines if min(other.bottom, line.bottom) - max(other.top, line.top)
+                   > 0.5 * min(other.bottom - other.top, line.bottom - line.top)), key=lambda other: other.x0)
+
+
+def _row_entries(line: Line, lines: list[Line], entry_re: SpecPattern) -> dict[str, list[str]]:
+    """{number: unsure words} of the entries that `line`'s row, its cells joined as the list reader joins them
+    (`keys.row_entries`: "7" | "B" in cells of their own), reads across `line`: each entry whose match covers the
+    line and holds its unsure word."""
+    row = _row(line, lines)
+    texts = [plain_text(other.text)[0] for other in row]
+    at = row.index(line)
+    start = sum(len(t) + 2 for t in texts[:at])
+    end = start + len(texts[at])
+    found: dict[str, list[str]] = {}
+    for match in entry_re.finditer("  ".join(texts)):
+        if match.start() < end and match.end() > start:
+            words = [w for w in line.unsure_words if _holds(match.group(0), w)]
+            if words:
+                found.setdefault(match.group("number"), []).extend(words)
+    return found
+
+
+def _spread(line: Line, count: int) -> list[float]:
+    """Where the `count` cells of a grid's row stand across `line` (evenly spaced, as a grid's cells are)."""
+    step = (line.x1 - line.x0) / count
+    return [line.x0 + step * (i + 0.5) for i in range(count)]
+
+
+def _under_numbers(line: Line, lines: list[Line]) -> dict[str, list[str]]:
+    """{number: unsure words} of a grid's answers (`line`: a row of cells, or one cell) under its row of numbers (the
+    nearest line above overlapping it across whose every word is a number): each answer cell standing nearest a number
+    takes that number, and an unsure word goes to every cell it reads as (a line keeps which of two alike cells was
+    unsure by text alone: both are judged unsure rather than either lost)."""
+    cells = plain_text(line.text)[0].split()
+    above = [other for other in lines if other.bottom <= line.top + 1 and min(other.x1, line.x1) - max(other.x0, line.x0) > 0
+             and other.text.split() and all(_NUMBER_CELL.match(word) for word in other.text.split())]
+    if not cells or not above:
+        return {}
+    numbers_line = max(above, key=lambda other: other.bottom)
+    numbers = [_NUMBER_CELL.match(word).group("number") for word in numbers_line.text.split()]  # type: ignore[union-attr]
+    places = _spread(numbers_line, len(numbers))
+    found: dict[str, list[str]] = {}
+    for cell, x in zip(cells, _spread(line, len(cells))):
+        words = [w for w in dict.fromkeys(line.unsure_words) if _holds(cell, w)]
+        if words:
+            nearest = min(range(len(numbers)), key=lambda i: abs(places[i] - x))
+            found.setdefault(numbers[nearest], []).extend(words)
+    return found
+
+
+_ROW_LEAD = re.compile(r"^\(?(?P<number>\d{1,3})[.)]?(?:\s|$)")
+
+
+def _row_number(line: Line, lines: list[Line]) -> dict[str, list[str]]:
+    """{number: unsure words} of a table's row led by its number ("12 | B | C | A": a variant table's row, its
+    number first): the row's unsure words are its number's, which of its cells they stand in aside."""
+    row = _row(line, lines)
+    lead = _ROW_LEAD.match(plain_text(row[0].text)[0])
+    if lead is None or row[0] is line and len(line.text.split()) < 2 or all(_NUMBER_CELL.match(w) for w in line.text.split()):
+        return {}  # no number leads the row, or the unsure line is its number alone or a grid's row of numbers
+    return {lead.group("number"): list(line.unsure_words)}

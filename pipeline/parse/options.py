@@ -52,7 +52,8 @@ def find_options(
     continues the option in its column, if it sits right below that option's last line (no wider a gap
     than the block's own paragraph leading, see `geometry`) and does not start left of its label; a
     line printed between two options' labels (a table, an exponent or a fraction set on rows of its
-    own) belongs to the option in its column whenever it does not start left of the labels.
+    own) belongs to the option in its column whenever it does not start left of the labels, and so does
+    one in the cell of an option of the labels' last row (a graph's axis letters under its label).
     `recovery`: the OCR recovery passes to run on the lines (`Point.OPTION_LINES`: labels misread at the
     label column); every one when not given.
     """
@@ -93,7 +94,7 @@ def find_options(
             stem.append(item)
         elif not trailing and (
             _continues_in_column(options, item, pitch) or _between_labels(options, item, label_after[index], labels)
-            or _right_of_on_row(options[-1].lines[-1], item)
+            or _right_of_on_row(options[-1].lines[-1], item) or _in_last_row_cell(options, item)
         ):
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
@@ -227,6 +228,29 @@ def _continues_in_column(options: list[Option], item: StreamLine, pitch: Pitch |
     order may belong to the other column) and does not start left of that option's label."""
     owner = _column_owner(options, item)
     return continues(owner.lines[-1], item, pitch, left_edge=owner.first.line.x0)
+
+
+def _in_last_row_cell(options: list[Option], item: StreamLine) -> bool:
+    """`item` stands in the cell of an option of the labels' last row: below that row, less than the rows of labels
+    above stand apart (the cells' height), in the column of an option of that row and not left of its label. A
+    graph's or a figure's labels (axis letters, ticks) printed under its option's label, further down than a
+    paragraph's leading (`_continues_in_column`), are its option's as those of the rows above are (`_between_labels`),
+    not text after the options, where a few letters would be dropped as page furniture."""
+    here = [o for o in options if o.first.page == item.page]
+    rows: list[list[Option]] = []
+    for option in sorted(here, key=lambda o: o.first.line.top):
+        if rows and same_row(rows[-1][0].first, option.first):
+            rows[-1].append(option)
+        else:
+            rows.append([option])
+    if len(rows) < 2 or options[-1] not in rows[-1]:
+        return False
+    tops = [min(o.first.line.top for o in row) for row in rows]
+    cell = min(b - a for a, b in zip(tops, tops[1:]))
+    if not tops[-1] < item.line.top < tops[-1] + cell:
+        return False
+    owner = _column_owner(options, item)
+    return owner in rows[-1] and item.line.x0 >= owner.first.line.x0 - 2
 
 
 def _column_owner(options: list[Option], item: StreamLine) -> Option:

@@ -106,7 +106,7 @@ def specked_filled_grid(tmp_path_factory):
 def test_a_specked_dark_fill_grid_key_pairs_its_numbers_with_their_answers(specked_filled_grid):
     # White specks on the dark number fills turned to ink once the band was inverted and joined numbers in one cell
     # ("19 answers cannot be paired with 20 numbers"): 20 of 97 answers read. With specks taken out, nearly all.
-    sheet, (score, table) = specked_filled_grid
+    sheet, (score, table, _) = specked_filled_grid
     assert score.wrong == 0
     assert score.right >= 90, table.problems
     assert all(n in table.unread or n in table.named for n in sheet.truth if n not in table.answers)
