@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from pipeline.extract.ocr.lexicon import Lexicon, bare_letters
+from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, run_places
 
 CONFUSABLE_LETTERS = "one confusable letter apart from a word"
 CONFUSABLE_MARKS = "one diacritic apart from a word"
@@ -51,12 +51,7 @@ def swapped_variants(core: str, pairs: Sequence[tuple[str, str]]) -> list[str]:
     `M` and `RN`)."""
     found: list[str] = []
     for a, b in pairs:
-        start = core.find(a)
-        for _ in range(CONFUSABLE_PLACES):
-            if start < 0:
-                break
-            found.append(core[:start] + b + core[start + len(a):])
-            start = core.find(a, start + 1)
+        found += [core[:start] + b + core[start + len(a):] for start in run_places(core, a, CONFUSABLE_PLACES)]
     return list(dict.fromkeys(v for v in found if v != core))
 
 

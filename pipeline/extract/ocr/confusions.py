@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.extract.ocr.lexicon import Lexicon, word_core
+from pipeline.extract.ocr.lexicon import Lexicon, run_places, word_core
 from pipeline.extract.ocr.words import Word, line_sizes
 
 MIN_LETTERS = 5  # shorter words have too many known neighbours one confusion away
@@ -65,12 +65,8 @@ def group_candidates(core: str, misread_letters: Sequence[tuple[str, str]]) -> l
         return []
     found: list[str] = []
     for printed, read in misread_letters:
-        start = folded.find(read)
-        for _ in range(MAX_PLACES):
-            if start < 0:
-                break
-            found.append(core[:start] + _same_case(printed, core[start:start + len(read)], core) + core[start + len(read):])
-            start = folded.find(read, start + 1)
+        found += [core[:start] + _same_case(printed, core[start:start + len(read)], core) + core[start + len(read):]
+                  for start in run_places(folded, read, MAX_PLACES)]
     return list(dict.fromkeys(found))
 
 

@@ -135,6 +135,17 @@ class Lexicon:
         return lead + fixed + trail
 
 
+def run_places(text: str, run: str, most: int) -> Iterator[int]:
+    """Where `run` starts in `text`, left to right (overlapping places included), at most `most` of them: the places
+    a confused run of letters is tried at, bounded so a long word of repeated letters stays cheap."""
+    start = text.find(run)
+    for _ in range(most):
+        if start < 0:
+            return
+        yield start
+        start = text.find(run, start + 1)
+
+
 def bare_letters(word: str) -> str:
     """`word` casefolded and without its diacritics (combining marks after NFD): `Geografía` → `geografia`."""
     return "".join(ch for ch in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(ch))
