@@ -104,7 +104,10 @@ def _companion_inputs(settings: OcrSettings) -> str:
 
 # 2: away from a unit's place, only a word of the companion (letters alone, known to its dictionary); 3: at a unit's place,
 # a word unknown to the page's dictionary read again however sure, and taken where the companion is surer at all
-@page_pass("companion-words", "3", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
+# 4: a unit or formula of the companion's script read as the page script's look-alikes (`рН`, `ΝΟ2`, `тод/Т` for `mg/L`),
+# at a unit's place or unit-shaped, taken by its look-alike spelling or the companion's reading where the script data's
+# unit vocabulary vouches for it (`unitwords`)
+@page_pass("companion-words", "4", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
 def _companion_words(work: PageWork) -> PageWork:
     """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
     alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone
@@ -251,7 +254,8 @@ def _has_small_glyph_words(work: PageWork) -> bool:
 
 
 # 2: superscripts set high, condensed subscripts, a ring read as a small letter, a raised mark read twice
-@page_pass("small-glyphs", "2", Cost.REGIONS, when=_has_small_glyph_words)
+# 3: a raised minus (a flat stroke before raised digits) and its exponent written plain (`10-3/L`, `m·s-2`)
+@page_pass("small-glyphs", "3", Cost.REGIONS, when=_has_small_glyph_words)
 def _small_glyphs(work: PageWork) -> PageWork:
     """Raised and lowered small glyphs in a word's ink (pieces standing over the line's letters or under its baseline,
     measured in cap heights) read by their shape: a ring with a hole is `°`, one or two narrow ticks `'` or `"`, a small
