@@ -96,30 +96,41 @@ def _after_numbers(words: Sequence[Word]) -> list[bool]:
     return found
 
 
-def _before_numbers(words: Sequence[Word]) -> list[bool]:
-    """For each word, whether the word after it on its line is a number (`pH` of `pH 7,4`)."""
-    found = [False] * len(words)
+def _is_number(text: str) -> bool:
+    text = text.strip(".,;:()")
+    return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+
+
+def _beside_numbers(words: Sequence[Word]) -> list[bool]:
+    """For each word, whether the word before or after it in reading order is a number (`78,19 cm`, `pH 7,4`), across a
+    line's end within its paragraph too (`pH` ending a line, `7,4` opening the next)."""
     by_line: dict[tuple[int, int, int], list[int]] = {}
     for i, w in enumerate(words):
         by_line.setdefault(w.line, []).append(i)
-    for indices in by_line.values():
-        indices.sort(key=lambda i: words[i].left)
-        for i, after in zip(indices, indices[1:]):
-            text = words[after].text.strip(".,;:")
-            found[i] = any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+    order: list[int | None] = []
+    for line in sorted(by_line):
+        if order and order[-1] is not None and words[order[-1]].line[:2] != line[:2]:
+            order.append(None)  # a new paragraph: no neighbour across
+        order += sorted(by_line[line], key=lambda i: words[i].left)
+    found = [False] * len(words)
+    for a, b in zip(order, order[1:]):
+        if a is not None and b is not None:
+            found[a] = found[a] or _is_number(words[b].text)
+            found[b] = found[b] or _is_number(words[a].text)
     return found
 
 
 def _unit_candidate(word: Word, spelled: Callable[[str], bool] | None, beside_number: bool) -> bool:
     """Whether `word` may be a companion-script unit read as the page script's look-alikes (module docstring): a letter
     of another script than Latin, unknown to the page's dictionary, at a unit's place or unit-shaped."""
-    core = unit_core(word.text)[1]
-    if not any(ch.isalpha() and not ch.isascii() for ch in core) or (spelled is not None and spelled(core)):
+    _, core, marks = unit_core(word.text)
+    # a superscript read as a raised mark (`ст?`, `Кт*`) or a digit after letters (`ст2`) makes a unit's shape; the
+    # dictionary judges words, and knows `ст2`, `Ο2`, `Πιο/Ι` as it knows their letters, so such a token is not put to it
+    raised = bool(core) and core[-1].isalpha() and marks[:1] in tuple("?*°\"'")
+    shaped = raised or "/" in core.strip("/") or any(ch.isdigit() for ch in core) and core[:1].isalpha()
+    if not any(ch.isalpha() and not ch.isascii() for ch in core) or (spelled is not None and core.isalpha() and not raised and spelled(core)):
         return False
-    letters = [i for i, ch in enumerate(core) if ch.isalpha()]
-    inside = core[letters[0]:letters[-1] + 1]
-    return beside_number or any(ch.isdigit() for ch in inside) or "/" in inside or (
-        any(ch.isdigit() for ch in core) and len(letters) >= 1 and core[0].isalpha())
+    return beside_number or shaped
 
 
 def unit_reading(word: Word, reading: Word | None, page_script: str, companion_script: str) -> Word | None:
@@ -142,6 +153,28 @@ def unit_reading(word: Word, reading: Word | None, page_script: str, companion_s
     return replace(word, text=before + read_core + read_after, conf=reading.conf)
 
 
+def lookalike_units(words: list[Word], languages: Sequence[str], spelled: Callable[[str], bool] | None = None,
+                    skip: Sequence[Word] = ()) -> tuple[list[Word], list[tuple[str, str]]]:
+    """`words` with each unit candidate whose letters are all look-alikes of the companion's, and so spelt a unit
+    expression, written so (`ΝΟ2` → `NO2`: the raised and lowered digits a later pass read by their shape make a
+    formula of what the companion pass saw as `ΝΟ;`), and each change (read, now)."""
+    companions = companions_of(languages)
+    if not companions:
+        return words, []
+    page_script, script = _script(languages[0]).title(), _script(companions[0]).title()
+    held = {id(w) for w in skip}
+    beside = _beside_numbers(words)
+    out, changes = list(words), []
+    for i, word in enumerate(words):
+        if id(word) in held or not _unit_candidate(word, spelled, beside[i]):
+            continue
+        as_unit = unit_reading(word, None, page_script, script)
+        if as_unit is not None and as_unit.text != word.text:
+            out[i] = as_unit
+            changes.append((word.text, as_unit.text))
+    return out, changes
+
+
 def _in_script(text: str, script: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     return bool(letters) and all(unicodedata.name(ch, "").startswith(script + " ") for ch in letters) and not (
@@ -161,12 +194,12 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
     docstring), and how many were; `skip`: words other passes read cell by cell, left alone."""
     companions = companions_of(languages)
     held = {id(w) for w in skip}
-    after, before = _after_numbers(words), _before_numbers(words)
+    after, beside = _after_numbers(words), _beside_numbers(words)
     if not companions:
         return words, 0
     script = _script(companions[0])
     page_script = _script(languages[0]).title()
-    units = {i for i, w in enumerate(words) if id(w) not in held and _unit_candidate(w, spelled, after[i] or before[i])}
+    units = {i for i, w in enumerate(words) if id(w) not in held and _unit_candidate(w, spelled, beside[i])}
     candidates = [i for i, w in enumerate(words) if id(w) not in held and (i in units or _candidate(w, spelled, after[i]))]
     unknown_units = {i for i in candidates if _unknown_unit(words[i], spelled, after[i])}
     if not candidates:

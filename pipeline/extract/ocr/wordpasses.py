@@ -12,7 +12,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
-from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
+from pipeline.extract.ocr.companionwords import companions_of, lookalike_units, read_companion_words
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
 from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
@@ -270,6 +270,18 @@ def _small_glyphs(work: PageWork) -> PageWork:
     shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
     note = f"small glyphs: {len(changes)} word(s) took a raised or lowered glyph read by its shape ({shown})"
     return replace(work, words=words, notes=work.notes + (note,))
+
+
+@page_pass("lookalike-units", "1", Cost.CHEAP, when=_has_companion, inputs=_companion_inputs)
+def _lookalike_units(work: PageWork) -> PageWork:
+    """A unit or formula of the companion's script read as the page script's look-alike letters, whole only once the small
+    glyphs are read (`ΝΟ;` → `ΝΟ2`), written in the companion's letters where so spelt it is a unit expression of the
+    script data (`ΝΟ2` → `NO2`, `рН` → `pH`; `companionwords.lookalike_units`)."""
+    words, changes = lookalike_units(work.words, work.settings.languages, spelled_for(tuple(work.settings.languages)), skip=work.lone_cells)
+    if not changes:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
+    return replace(work, words=words, notes=work.notes + (f"look-alike units: {len(changes)} word(s) written in the companion's letters ({shown})",))
 
 
 def _has_sign_words(work: PageWork) -> bool:
