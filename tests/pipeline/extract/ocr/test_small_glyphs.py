@@ -219,7 +219,9 @@ def test_a_raised_minus_and_its_exponent_are_written_plain_however_they_were_rea
 
 
 @pytest.mark.parametrize("font", FONTS, ids=lambda p: p.stem)
-def test_a_hyphen_on_the_line_and_a_positive_exponent_take_no_minus(font: Path, tmp_path: Path):
-    tokens = [[("bem-estar", "")], [("de", "")], [("10", ""), ("9", "sup"), ("/L", "")], [("e", "")], [("anti-2", "")], [("m", ""), ("2", "sup")]]
+def test_a_raised_minus_is_told_from_a_hyphen_on_the_line_and_a_positive_exponent_takes_none(font: Path, tmp_path: Path):
+    tokens = [[("bem-estar", "")], [("de", "")], [("10", ""), ("9", "sup"), ("/L", "")], [("e", "")], [("10", ""), ("-9", "sup"), ("/L", "")],
+              [("anti-2", "")], [("m", ""), ("2", "sup")]]
     page, words = drawn_line(tokens, font, blur=1.0)
-    assert mended(page, words, tmp_path) == ["bem-estar", "de", "109/L", "e", "anti-2", "m2"]
+    read = mended(page, read_as(words, {2: '10"/L', 4: '10"/L', 6: "m?"}), tmp_path)
+    assert read == ["bem-estar", "de", "109/L", "e", "10-9/L", "anti-2", "m2"]
