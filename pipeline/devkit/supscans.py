@@ -19,6 +19,11 @@ word before it (the text path writes `kg/m2 ,` where its gap rule sees a space a
 the same. A superscript set higher than 0.5 of the size (Revalida's) is split off its word by today's text path
 (docs/results.md, "Superscripts, primes and degree signs"), so no family sets one that high.
 
+Families print one of `UNIT_KINDS` (`Family.units`): `mixed` (the above), `minus` (raised minus signs: `10⁻³/L`,
+`m·s⁻²`, `mmol·L⁻¹`, `x⁻¹`, a positive power among them) or `latin` (Latin units and symbols after or before a number,
+and formulas: `120 mg/dL`, `60 km/h`, `25 m²`, `pH 7,4`, `CO₂`), the latter on Greek and Russian pages to tune and
+check the companion script's reading (`companionwords`), on Turkish and Vietnamese ones only to check nothing is lost.
+
 Counted per family and scan: units read exactly, words read exactly, and sentences read exactly (a question's stem is
 a sentence or two: a sentence wrong is a question wrong).
 """

@@ -34,8 +34,19 @@ script, never by the words (`small_glyphs`):
   (`SatO2`, not `SatO₂`), and so is a superscript (`kg/m2`, `1012/L`), as the text path writes both
   (`pipeline.extract.smallrows`, docs/concepts/extract-and-parse.md).
 
+A raised minus (`10⁻³/L`, `m·s⁻²`, `cm⁻¹`; v3) is a flat stroke at an exponent's height (no taller than `MINUS_HIGH_TO`,
+at least `MINUS_WIDE_FROM` wide and `MINUS_FLAT_FROM` times as wide as tall) with raised glyphs right after it, each
+within `EXPONENT_GAP` (a raised `1`, narrow as a tick, is a digit there: no prime follows a minus); a flat stroke with
+none after it is no glyph (a hyphen stands lower, and alone). The minus and its digits are written `-` and the digits
+in place of what Tesseract read for them (`103/L`, `10"/L`, `cm'!` → `10-3/L`, `cm-1`: `mend_exponent`), placed by the
+word's letters right of the exponent, where the text just before holds the digits read by shape, or marks.
+A middle dot (`mg·kg`, `g·L`; v3) is a small round piece (`DOT_TO`, `DOT_ROUND_FROM`–`DOT_ROUND_TO`) standing with its
+centre `DOT_MIDDLE_FROM`–`DOT_MIDDLE_TO` cap heights over the baseline, no ink over or under it: a mark read for it
+between two letters (`mg-kg`, `g:L`) is written `·`.
+
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
-unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
+unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs") and
+`python -m pipeline.devkit.supscans` (its `minus` families: "Raised minus signs and Latin units on non-Latin pages").
 """
 from __future__ import annotations
 
