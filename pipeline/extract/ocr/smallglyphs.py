@@ -40,9 +40,6 @@ within `EXPONENT_GAP` (a raised `1`, narrow as a tick, is a digit there: no prim
 none after it is no glyph (a hyphen stands lower, and alone). The minus and its digits are written `-` and the digits
 in place of what Tesseract read for them (`103/L`, `10"/L`, `cm'!` → `10-3/L`, `cm-1`: `mend_exponent`), placed by the
 word's letters right of the exponent, where the text just before holds the digits read by shape, or marks.
-A middle dot (`mg·kg`, `g·L`; v3) is a small round piece (`DOT_TO`, `DOT_ROUND_FROM`–`DOT_ROUND_TO`) standing with its
-centre `DOT_MIDDLE_FROM`–`DOT_MIDDLE_TO` cap heights over the baseline, no ink over or under it: a mark read for it
-between two letters (`mg-kg`, `g:L`) is written `·`.
 
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
 unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs") and
@@ -86,11 +83,6 @@ MINUS_HIGH_TO = 0.2  # cap heights: a raised minus is a flat stroke no taller (b
 MINUS_WIDE_FROM = 0.2  # cap heights: a raised minus is at least this wide (a superscript's minus: 0.3 and more)
 MINUS_FLAT_FROM = 1.3  # a raised minus is at least this many times as wide as it is tall (a tick is not; at 150 dpi a
 # superscript's minus, blurred, is 4 px by 3)
-DOT_MIDDLE_FROM, DOT_MIDDLE_TO = 0.2, 0.65  # cap heights over the baseline a middle dot's centre stands between (`mg·kg`;
-# a period's is at 0.1, a colon's upper dot has the lower one under it)
-DOT_TO = 0.3  # cap heights: a middle dot is no taller and no wider
-DOT_ROUND_FROM, DOT_ROUND_TO = 0.6, 1.6  # a middle dot's height over its width (a hyphen is flat: 0.5 and less)
-MIDDLE_MARKS = frozenset("-.:\"'*•,;~_")  # what Tesseract reads for a middle dot between two letters
 EXPONENT_GAP = 0.5  # cap heights between a raised minus and its first digit, and between two digits of its exponent, at most
 DIGIT_READ_HEIGHT = 36  # px: a small digit's crop is read this tall (at 150 dpi a cap height is 19 px)
 DIGIT_CONF = 50.0  # Tesseract's confidence in a small digit read alone, at least
@@ -120,8 +112,7 @@ class Glyph:
     right: int
     bottom: int
     raised: bool
-    kind: str  # "ring", "tick", "ticks", "digit" (read by `read_digits`), "minus" (before raised digits), "dot" (a middle
-    # dot, on the line), "" unclear
+    kind: str  # "ring", "tick", "ticks", "digit" (read by `read_digits`), "minus" (before raised digits), "" unclear
     text: str = ""
     exponent: bool = False  # a digit of a raised minus's exponent
 
@@ -228,11 +219,6 @@ def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, 
         if width < max(DIGIT_WIDE_FROM * height, LOWERED_WIDE_TO_CAP * cap) or not _apart(ink, piece, (int(baseline - 1.0 * cap), top - 1)):
             return None
         return Glyph(left, top, right, bottom, False, "digit")
-    middle = baseline - (top + bottom) / 2
-    if (DOT_MIDDLE_FROM * cap <= middle <= DOT_MIDDLE_TO * cap and height <= DOT_TO * cap and width <= DOT_TO * cap
-            and DOT_ROUND_FROM <= height / width <= DOT_ROUND_TO and _apart(ink, piece, (int(baseline - 1.1 * cap), top - 1))
-            and _apart(ink, piece, (bottom + 1, int(baseline + 0.3 * cap)))):
-        return Glyph(left, top, right, bottom, False, "dot")
     return None
 
 
@@ -302,12 +288,10 @@ def char_spans(text: str, left: int, right: int) -> list[tuple[float, float]]:
 
 
 def _written(glyph: Glyph) -> str | None:
-    return {"ring": "°", "tick": "'", "ticks": '"', "dot": "·"}.get(glyph.kind) or (glyph.text or None)
+    return {"ring": "°", "tick": "'", "ticks": '"'}.get(glyph.kind) or (glyph.text or None)
 
 
 def _same_class(char: str, glyph: Glyph) -> bool:
-    if glyph.kind == "dot":
-        return char == "·"
     if glyph.kind == "ring":
         return char in RINGS
     if glyph.kind == "tick":
@@ -341,12 +325,6 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         if same:
             text = _doubled_dropped(text, min(same, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre)), glyph,
                                     glyphs, left, right)
-            continue
-        if glyph.kind == "dot":  # a mark read between two letters (`mg-kg`, `g:L`); none read: not sure enough to put one in
-            marks = [i for i in near if text[i] in MIDDLE_MARKS and 0 < i < len(text) - 1 and text[i - 1].isalpha() and text[i + 1].isalpha()]
-            if marks:
-                at = min(marks, key=lambda i: abs((spans[i][0] + spans[i][1]) / 2 - centre))
-                text = text[:at] + written + text[at + 1:]
             continue
         if glyph.kind == "digit":  # any mark, never a letter read there (an ordinal's `º` is a letter: Tesseract saw its bar)
             marks = [i for i in near if not text[i].isalnum() and not text[i].isspace()]
@@ -465,8 +443,6 @@ def is_candidate(text: str) -> bool:
     core = text.rstrip(",.;:")
     if len(core) == 2 and core[0].isupper() and core[1].islower():
         return True
-    if any(a.isalpha() and b in MIDDLE_MARKS and c.isalpha() for a, b, c in zip(text, text[1:], text[2:])):
-        return True  # a middle dot read as a mark between letters (`mg-kg`, `g:L`)
     return any(a.isupper() and b in LOW_MARKS for a, b in zip(text, text[1:]))
 
 
