@@ -22,8 +22,10 @@ was unsure of are read again with the companion alone, each crop on a line of it
 
 A unit or formula of the companion's script (`unitwords`: `mg/dL`, `kJ/mol`, `pH`, `CO2`) is read so however sure the
 page's model was of its look-alikes (`рН`, `ΝΟ2` at 90 and more; `тод/Т`, `Кт/В` lower): a word unknown to the
-page's dictionary holding a letter of the page's script, at a unit's place (after or before a number, `pH 7,4`) or
-unit-shaped itself (a digit among its letters, a `/` between them), is read again with the companion, and
+page's dictionary holding a letter of the page's script, at a unit's place (a number before or after it, across a
+line's end within a paragraph too: `pH 7,4`) or unit-shaped itself (a digit after its letters, a `/` inside, a raised
+mark after its letters: `ст?`; such a token is not put to the dictionary, which knows `ст2` as it knows `ст`), is read
+again with the companion, and
 - where its letters are each printed in the very shape of a Latin one and so spelt they are a unit expression
   (`рН` → `pH`, `Η2Ο` → `H2O`), that is what was printed: both models see the same shapes;
 - else the companion's reading is taken where it is a unit expression (two characters at least) read at least
