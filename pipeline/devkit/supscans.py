@@ -19,6 +19,11 @@ word before it (the text path writes `kg/m2 ,` where its gap rule sees a space a
 the same. A superscript set higher than 0.5 of the size (Revalida's) is split off its word by today's text path
 (docs/results.md, "Superscripts, primes and degree signs"), so no family sets one that high.
 
+Families print one of `UNIT_KINDS` (`Family.units`): `mixed` (the above), `minus` (raised minus signs: `10⁻³/L`,
+`m·s⁻²`, `mmol·L⁻¹`, `x⁻¹`, a positive power among them) or `latin` (Latin units and symbols after or before a number,
+and formulas: `120 mg/dL`, `60 km/h`, `25 m²`, `pH 7,4`, `CO₂`), the latter on Greek and Russian pages to tune and
+check the companion script's reading (`companionwords`), on Turkish and Vietnamese ones only to check nothing is lost.
+
 Counted per family and scan: units read exactly, words read exactly, and sentences read exactly (a question's stem is
 a sentence or two: a sentence wrong is a question wrong).
 """
@@ -65,6 +70,8 @@ class Family:
     sub_lift: float
     scans: str
     seed: int
+    units: str = "mixed"  # which expressions its page prints: a key of `UNIT_KINDS`
+    sentences: int = 24
 
     def scan_settings(self) -> list[ScanSetting]:
         return ScanSetting.parse_list(self.scans)
@@ -85,12 +92,32 @@ CHECKING = {
     "ru-notoserif": Family("ru", "rus", "NotoSerif", 10.5, 0.5, -0.25, "150/0.7/85/0.9,200/0.6/80/-0.6/p215,300/0.5/75", 203),
     "es-liberationnarrow": Family("es", "spa", "LiberationSansNarrow", 11, 0.45, -0.2, "150/0.4/70/-0.8,200/0.7/85/0.5,300/0.6/90/0/p225", 204),
 }
+# Seventeenth round (issue 27), split before any was read: raised minus signs (negative exponents: `10⁻³/L`, `m·s⁻²`,
+# `mmol·L⁻¹`), and Latin units and symbols inside non-Latin prose (`mg/dL`, `km/h`, `pH`, `CO₂` on Greek and Russian
+# pages, where the page's model reads them as its own script's look-alikes), and inside Turkish and Vietnamese as checking.
+# Half pages (12 sentences): the reading of a page is the measure's cost.
+TUNING.update({
+    "el-latin-dejavusans": Family("el", "ell", "DejaVuSans", 10.5, 0.45, -0.2, "150/0.6/80/0.6,200/0.5/90/-0.4/p220,300/0.7/75", 111, "latin", 12),
+    "ru-latin-dejavuserif": Family("ru", "rus", "DejaVuSerif", 10.5, 0.45, -0.2, "150/0.5/85/-0.5,200/0.7/75/0/p225,300/0.6/90/0.7", 112, "latin", 12),
+    "pt-minus-dejavuserif": Family("pt", "por", "DejaVuSerif", 10.5, 0.4, -0.15, "150/0.7/80/0.5,200/0.5/85/-0.7/p220,300/0.8/75", 113, "minus", 12),
+    "el-minus-liberationsans": Family("el", "ell", "LiberationSans", 11, 0.45, -0.2, "150/0.5/75/-0.6/p230,200/0.8/85,300/0.6/90/0.6", 114, "minus", 12),
+})
+CHECKING.update({
+    "el-latin-liberationserif": Family("el", "ell", "LiberationSerif", 11, 0.4, -0.2, "150/0.7/90/-0.7,200/0.6/80/0.5,300/0.5/70/0/p215", 211, "latin", 12),
+    "ru-latin-liberationsans": Family("ru", "rus", "LiberationSans", 10, 0.5, -0.2, "150/0.6/70/0.8/p220,200/0.4/85,300/0.8/80/-0.5", 212, "latin", 12),
+    "tr-latin-dejavuserif": Family("tr", "tur", "DejaVuSerif", 10.5, 0.45, -0.15, "150/0.8/85,200/0.6/75/-0.8/p230,300/0.5/80/0.4", 213, "latin", 12),
+    "vi-latin-dejavusans": Family("vi", "vie", "DejaVuSans", 10.5, 0.4, -0.2, "150/0.5/80/0.7,200/0.7/90/0/p215,300/0.6/70/-0.6", 214, "latin", 12),
+    "ru-minus-liberationserif": Family("ru", "rus", "LiberationSerif", 10.5, 0.45, -0.2, "150/0.6/85/0.4/p225,200/0.5/70/-0.5,300/0.7/80", 215, "minus", 12),
+    "tr-minus-dejavusans": Family("tr", "tur", "DejaVuSans", 10, 0.4, -0.15, "150/0.8/75/-0.4,200/0.6/90/0.6/p220,300/0.4/85", 216, "minus", 12),
+})
 SETS = {"tuning": TUNING, "checking": CHECKING}
 _WORDISH = re.compile(r"[\w\s]")
 SENTENCES = 24
 
-# A piece of printed text: (text, vertical position) with fpdf2's positions ("LINE", "SUB", "SUP").
+# A piece of printed text: (text, vertical position) with fpdf2's positions ("LINE", "SUB", "SUP"), or `UNIT`: on the line,
+# and a unit's (`mg/dL` holds no raised glyph, yet is counted as a unit).
 Piece = tuple[str, str]
+UNIT = "UNIT"
 Token = list[Piece]
 
 
@@ -129,15 +156,57 @@ def unit(rng: random.Random) -> list[Token]:
     return [[(f"{_n(rng, 40, 160)}X′", "LINE")]]
 
 
-def prose(vocabulary: list[str], rng: random.Random, sentences: int = SENTENCES) -> list[list[Token]]:
-    """Sentences of `vocabulary`'s words with one to three units placed by chance: each sentence its tokens."""
+def _raised(text: str) -> list[Piece]:
+    """`text`'s digits and minus signs raised, its letters and marks on the line, as a unit (`m·s-2`: `m·s⁻²`)."""
+    return [(ch, "SUP" if ch.isdigit() or ch == "-" else UNIT) for ch in text]
+
+
+def minus_unit(rng: random.Random) -> list[Token]:
+    """One expression with a raised minus sign: a negative power of ten or a unit's negative exponent."""
+    kind = rng.randrange(6)
+    power = rng.choice(("-1", "-2", "-3", "-6", "-9", "-12"))
+    if kind == 0:
+        return [[("10", UNIT), (power, "SUP"), (rng.choice(("/L", "/mL", "")), UNIT)]]
+    if kind == 1:
+        return [[(f"{_n(rng, 1, 9)},{_n(rng, 0, 9)}", "LINE")], [("x", "LINE")], [("10", UNIT), (power, "SUP")]]
+    if kind == 2:
+        return [[(_n(rng, 2, 99), "LINE")], _raised(rng.choice(("m·s-2", "m·s-1", "kg·m-3", "mol·L-1", "J·K-1", "s-1", "h-1")))]
+    if kind == 3:
+        return [[(_n(rng, 2, 99), "LINE")], _raised(rng.choice(("mmol·L-1", "g·L-1", "mg·kg-1", "mL·min-1", "cm-1")))]
+    if kind == 4:
+        return [[(rng.choice("xyabk"), UNIT), (rng.choice(("-1", "-2", "-3")), "SUP")]]
+    return [[("10", UNIT), (rng.choice(("9", "12", "6", "3")), "SUP"), ("/L", UNIT)]]  # a positive power among them
+
+
+def latin_unit(rng: random.Random) -> list[Token]:
+    """One Latin unit or symbol as a page of any script prints it: after a number (`120 mg/dL`, `60 km/h`, `25 m²`), or
+    alone (`pH 7,4`, `CO₂`)."""
+    kind = rng.randrange(8)
+    if kind <= 3:
+        name = rng.choice(("mg/dL", "km/h", "mmHg", "kg", "cm", "mL", "g/L", "mmol/L", "kPa", "Hz", "mg", "mm", "km", "m/s",
+                           "kcal", "MHz", "mA", "kV", "g/dL", "U/L"))
+        return [[(_n(rng, 2, 250), "LINE")], [(name, UNIT)]]
+    if kind == 4:
+        return [[(_n(rng, 2, 250), "LINE")], [(rng.choice(("m", "cm", "km", "mm")), UNIT), (rng.choice("23"), "SUP")]]
+    if kind == 5:
+        return [[("pH", UNIT)], [(f"{_n(rng, 5, 8)},{_n(rng, 0, 9)}", "LINE")]]
+    if kind == 6:
+        return [[(ch, "SUB" if ch.isdigit() else UNIT) for ch in rng.choice(("CO2", "O2", "H2O", "PaCO2", "SO2", "NO2"))]]
+    return [[(_n(rng, 2, 99), "LINE")], [(rng.choice(("mg/kg", "mL/h", "cm/s", "kJ/mol", "mg/L")), UNIT)]]
+
+
+UNIT_KINDS = {"mixed": unit, "minus": minus_unit, "latin": latin_unit}
+
+
+def prose(vocabulary: list[str], rng: random.Random, sentences: int = SENTENCES, units=unit) -> list[list[Token]]:
+    """Sentences of `vocabulary`'s words with one to three `units` placed by chance: each sentence its tokens."""
     out: list[list[Token]] = []
     for _ in range(sentences):
         words: list[Token] = [[(rng.choice(vocabulary), "LINE")] for _ in range(rng.randint(6, 12))]
         words[0] = [(words[0][0][0][:1].upper() + words[0][0][0][1:], "LINE")]
         for _ in range(rng.randint(1, 3)):
             at = rng.randint(1, len(words))
-            words[at:at] = unit(rng)
+            words[at:at] = units(rng)
         for at, word in enumerate(words[:-1]):
             if rng.random() < 0.1:
                 words[at] = [*word, (",", "LINE")]
@@ -167,7 +236,7 @@ def page_pdf(path: Path, family: Family, sentences: list[list[Token]]) -> Path:
     tokens = [token for sentence in sentences for token in sentence]
     for at, token in enumerate(tokens):
         for first, (text, vpos) in enumerate(token):
-            pdf.char_vpos = vpos  # type: ignore[assignment]
+            pdf.char_vpos = "LINE" if vpos == UNIT else vpos  # type: ignore[assignment]
             # the space before a token written with its first piece: fpdf2 wraps a line at a space of the text it is
             # given, and mid-word where that text holds none
             pdf.write(height, (" " if at and not first else "") + text)
@@ -177,7 +246,8 @@ def page_pdf(path: Path, family: Family, sentences: list[list[Token]]) -> Path:
 
 
 def family_sentences(family: Family) -> list[list[Token]]:
-    return prose(_vocabulary(family.tesseract, random.Random(family.seed)), random.Random(family.seed))
+    return prose(_vocabulary(family.tesseract, random.Random(family.seed)), random.Random(family.seed), family.sentences,
+                 UNIT_KINDS[family.units])
 
 
 def printed_page(folder: Path, family: Family) -> Path:

@@ -357,6 +357,34 @@ class ScriptData(_Strict):
         description="pairs of letters (or runs of letters) read for each other, either way, at one place of a word: [[i, l], [rn, m]]",
     )
     marks: bool = Field(default=False, description="a diacritic lost or gained on one letter is a confusion too: periodo / período")
+    unit_symbols: list[str] = Field(
+        default_factory=list,
+        description="symbols of units and quantities written in this script on pages of every script, bare of prefixes: [g, L, mol, Pa, pH]",
+    )
+    unit_prefixes: str = Field(default="", description="the one-letter prefixes a unit symbol takes: kmcd")
+    element_symbols: list[str] = Field(
+        default_factory=list, description="chemical elements' symbols, of which formulas are written in this script: [H, C, Na, Cl]",
+    )
+    lookalikes: dict[str, str] = Field(
+        default_factory=dict,
+        description="this script's letters printed in the very shape of a Latin letter, each with that letter: {Α: A, Ρ: P, ο: o}",
+    )
+
+    @field_validator("lookalikes")
+    @classmethod
+    def _single_letters(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = [f"{a}: {b}" for a, b in value.items() if len(a) != 1 or len(b) != 1 or not (a + b).isalpha() or a == b]
+        if bad:
+            raise ValueError(f"look-alikes are two different single letters: {bad}")
+        return value
+
+    @field_validator("unit_symbols", "element_symbols")
+    @classmethod
+    def _symbols(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not v or not v.isalnum() or v != v.strip()]
+        if bad or len(set(value)) != len(value):
+            raise ValueError(f"symbols are letters and digits, each given once: {bad or value}")
+        return value
 
     @field_validator("confusable")
     @classmethod

@@ -19,17 +19,33 @@ was unsure of are read again with the companion alone, each crop on a line of it
   unit's place a reading of signs alone is taken too (`%` read `9ο`); away from a unit's place the reading must be a
   word of the companion (letters alone, known to its spelling dictionary where it has one: an unknown Greek word
   `Υδρπαρ` read `Y6pnap` by the Latin model stays as the page read it, unsure).
+
+A unit or formula of the companion's script (`unitwords`: `mg/dL`, `kJ/mol`, `pH`, `CO2`) is read so however sure the
+page's model was of its look-alikes (`рН`, `ΝΟ2` at 90 and more; `тод/Т`, `Кт/В` lower): a word unknown to the
+page's dictionary holding a letter of the page's script, at a unit's place (a number before or after it, across a
+line's end within a paragraph too: `pH 7,4`) or unit-shaped itself (a digit after its letters, a `/` inside, a raised
+mark after its letters: `ст?`; such a token is not put to the dictionary, which knows `ст2` as it knows `ст`), is read
+again with the companion, and
+- where its letters are each printed in the very shape of a Latin one and so spelt they are a unit expression
+  (`рН` → `pH`, `Η2Ο` → `H2O`), that is what was printed: both models see the same shapes;
+- else the companion's reading is taken where it is a unit expression (two characters at least) read at least
+  `UNIT_ACCEPT_FROM` sure: the vocabulary vouches for it where the crop's edge lowers Tesseract's confidence
+  (`mg/L` at 26 for `πιφ/Ι`);
+- a companion reading that is a unit expression read less surely leaves the word as the page read it, at the lower
+  of the two confidences: unsure, for the flag, rather than a guess either way.
 """
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from PIL import Image
 
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.certainty import spelled_for
 from pipeline.extract.ocr.engine import installed_languages, parse_tsv, run_tesseract, stacked
+from pipeline.extract.ocr.unitwords import is_unit_expression, latin_lookalike, unit_core
 from pipeline.extract.ocr.words import Word
 from pipeline.languages import language_for_tesseract
 
@@ -39,6 +55,8 @@ MARGIN = 10.0  # and this much surer than the page's own reading
 UNIT_MAX = 3  # letters: a word this short after a number may be a unit, read again even where the dictionary knows it
 PAD = 0.25  # of a word's height: white around its crop
 STACK_PSM = 6  # the crops one under another, read as a block of lines
+UNIT_ACCEPT_FROM = 50.0  # the companion's reading of a unit expression is taken this sure
+CROP_EDGE_MARKS = "|!"  # a crop's edge read as a stroke after or before a unit (`pH!`, `NO2|`)
 
 
 def companions_of(languages: Sequence[str]) -> tuple[str, ...]:
@@ -80,6 +98,85 @@ def _after_numbers(words: Sequence[Word]) -> list[bool]:
     return found
 
 
+def _is_number(text: str) -> bool:
+    text = text.strip(".,;:()")
+    return any(ch.isdigit() for ch in text) and not any(ch.isalpha() for ch in text)
+
+
+def _beside_numbers(words: Sequence[Word]) -> list[bool]:
+    """For each word, whether the word before or after it in reading order is a number (`78,19 cm`, `pH 7,4`), across a
+    line's end within its paragraph too (`pH` ending a line, `7,4` opening the next)."""
+    by_line: dict[tuple[int, int, int], list[int]] = {}
+    for i, w in enumerate(words):
+        by_line.setdefault(w.line, []).append(i)
+    order: list[int | None] = []
+    for line in sorted(by_line):
+        if order and order[-1] is not None and words[order[-1]].line[:2] != line[:2]:
+            order.append(None)  # a new paragraph: no neighbour across
+        order += sorted(by_line[line], key=lambda i: words[i].left)
+    found = [False] * len(words)
+    for a, b in zip(order, order[1:]):
+        if a is not None and b is not None:
+            found[a] = found[a] or _is_number(words[b].text)
+            found[b] = found[b] or _is_number(words[a].text)
+    return found
+
+
+def _unit_candidate(word: Word, spelled: Callable[[str], bool] | None, beside_number: bool) -> bool:
+    """Whether `word` may be a companion-script unit read as the page script's look-alikes (module docstring): a letter
+    of another script than Latin, unknown to the page's dictionary, at a unit's place or unit-shaped."""
+    _, core, marks = unit_core(word.text)
+    # a superscript read as a raised mark (`ст?`, `Кт*`) or a digit after letters (`ст2`) makes a unit's shape; the
+    # dictionary judges words, and knows `ст2`, `Ο2`, `Πιο/Ι` as it knows their letters, so such a token is not put to it
+    raised = bool(core) and core[-1].isalpha() and marks[:1] in tuple("?*°\"'")
+    shaped = raised or "/" in core.strip("/") or any(ch.isdigit() for ch in core) and core[:1].isalpha()
+    if not any(ch.isalpha() and not ch.isascii() for ch in core) or (spelled is not None and core.isalpha() and not raised and spelled(core)):
+        return False
+    return beside_number or shaped
+
+
+def unit_reading(word: Word, reading: Word | None, page_script: str, companion_script: str) -> Word | None:
+    """`word` as the unit it is (module docstring: its look-alike spelling, else the companion's `reading`), or at the
+    lower confidence where the companion read a unit less surely; None where neither says it is a unit."""
+    before, core, after = unit_core(word.text)
+    lookalike = latin_lookalike(core, page_script)
+    # two letters or a count at least: a lone capital (`Α`, an option's label) is a letter of its page
+    if (lookalike is not None and (sum(ch.isalpha() for ch in lookalike) >= 2 or any(ch.isdigit() for ch in lookalike))
+            and is_unit_expression(lookalike, companion_script)):
+        return replace(word, text=before + lookalike + after)
+    if reading is None:
+        return None
+    read_before, read_core, read_after = unit_core(reading.text)
+    if len(read_core) < 2 or not is_unit_expression(read_core, companion_script):
+        return None
+    if reading.conf < UNIT_ACCEPT_FROM:
+        return replace(word, conf=min(word.conf, reading.conf)) if reading.conf < word.conf else None
+    read_after = "".join(ch for ch in read_after if ch not in CROP_EDGE_MARKS).replace(";", ",")
+    return replace(word, text=before + read_core + read_after, conf=reading.conf)
+
+
+def lookalike_units(words: list[Word], languages: Sequence[str], spelled: Callable[[str], bool] | None = None,
+                    skip: Sequence[Word] = ()) -> tuple[list[Word], list[tuple[str, str]]]:
+    """`words` with each unit candidate whose letters are all look-alikes of the companion's, and so spelt a unit
+    expression, written so (`ΝΟ2` → `NO2`: the raised and lowered digits a later pass read by their shape make a
+    formula of what the companion pass saw as `ΝΟ;`), and each change (read, now)."""
+    companions = companions_of(languages)
+    if not companions:
+        return words, []
+    page_script, script = _script(languages[0]).title(), _script(companions[0]).title()
+    held = {id(w) for w in skip}
+    beside = _beside_numbers(words)
+    out, changes = list(words), []
+    for i, word in enumerate(words):
+        if id(word) in held or not _unit_candidate(word, spelled, beside[i]):
+            continue
+        as_unit = unit_reading(word, None, page_script, script)
+        if as_unit is not None and as_unit.text != word.text:
+            out[i] = as_unit
+            changes.append((word.text, as_unit.text))
+    return out, changes
+
+
 def _in_script(text: str, script: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     return bool(letters) and all(unicodedata.name(ch, "").startswith(script + " ") for ch in letters) and not (
@@ -99,12 +196,16 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
     docstring), and how many were; `skip`: words other passes read cell by cell, left alone."""
     companions = companions_of(languages)
     held = {id(w) for w in skip}
-    after = _after_numbers(words)
-    candidates = [i for i, w in enumerate(words) if id(w) not in held and _candidate(w, spelled, after[i])]
-    unknown_units = {i for i in candidates if _unknown_unit(words[i], spelled, after[i])}
-    if not companions or not candidates:
+    after, beside = _after_numbers(words), _beside_numbers(words)
+    if not companions:
         return words, 0
     script = _script(companions[0])
+    page_script = _script(languages[0]).title()
+    units = {i for i, w in enumerate(words) if id(w) not in held and _unit_candidate(w, spelled, beside[i])}
+    candidates = [i for i, w in enumerate(words) if id(w) not in held and (i in units or _candidate(w, spelled, after[i]))]
+    unknown_units = {i for i in candidates if _unknown_unit(words[i], spelled, after[i])}
+    if not candidates:
+        return words, 0
     known = spelled_for(companions)
     crops, gap = [], 0
     for i in candidates:
@@ -118,6 +219,12 @@ def read_companion_words(grey: Image.Image, words: list[Word], languages: Sequen
     result, changed = list(words), 0
     for i, crop, top in zip(candidates, crops, tops):
         inside = [r for r in read if top - gap / 2 <= (r.top + r.bottom) / 2 < top + crop.height + gap / 2]
+        if i in units:
+            as_unit = unit_reading(words[i], inside[0] if len(inside) == 1 else None, page_script, script.title())
+            if as_unit is not None:
+                result[i] = as_unit
+                changed += as_unit.text != words[i].text
+                continue
         if len(inside) != 1:
             continue
         reading, word = inside[0], words[i]

@@ -34,14 +34,23 @@ script, never by the words (`small_glyphs`):
   (`SatO2`, not `SatO₂`), and so is a superscript (`kg/m2`, `1012/L`), as the text path writes both
   (`pipeline.extract.smallrows`, docs/concepts/extract-and-parse.md).
 
+A raised minus (`10⁻³/L`, `m·s⁻²`, `cm⁻¹`; v3) is a flat stroke at an exponent's height (no taller than `MINUS_HIGH_TO`,
+at least `MINUS_WIDE_FROM` wide and `MINUS_FLAT_FROM` times as wide as tall) with raised glyphs right after it, each
+within `EXPONENT_GAP` (a raised `1`, narrow as a tick, is a digit there: no prime follows a minus); a flat stroke with
+none after it is no glyph (a hyphen stands lower, and alone). The minus and its digits are written `-` and the digits
+in place of what Tesseract read for them (`103/L`, `10"/L`, `cm'!` → `10-3/L`, `cm-1`: `mend_exponent`), placed by the
+word's letters right of the exponent, where the text just before holds the digits read by shape, or marks.
+
 A mark read where the ink shows no raised or lowered small glyph stays as read, and so does a glyph whose shape is
-unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs").
+unclear. Measured by `python -m pipeline.devkit.unitscans` (docs/results.md, "Raised and lowered small glyphs") and
+`python -m pipeline.devkit.supscans` (its `minus` families: "Raised minus signs and Latin units on non-Latin pages").
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+import re
 from statistics import median
 
 import numpy as np
@@ -70,6 +79,11 @@ TICK_FROM = 1.4  # a tick's height over its width, at least
 TICK_WIDE_TO = 0.28  # cap heights: a tick is no wider (a small digit is wider: 0.35 and more)
 TICK_HEIGHT_FROM = 0.18  # cap heights: a tick is at least this tall (a speck is less)
 PAIR_GAP = 0.35  # cap heights between two ticks of one double tick, at most
+MINUS_HIGH_TO = 0.2  # cap heights: a raised minus is a flat stroke no taller (blur adds to its thin stroke)
+MINUS_WIDE_FROM = 0.2  # cap heights: a raised minus is at least this wide (a superscript's minus: 0.3 and more)
+MINUS_FLAT_FROM = 1.3  # a raised minus is at least this many times as wide as it is tall (a tick is not; at 150 dpi a
+# superscript's minus, blurred, is 4 px by 3)
+EXPONENT_GAP = 0.5  # cap heights between a raised minus and its first digit, and between two digits of its exponent, at most
 DIGIT_READ_HEIGHT = 36  # px: a small digit's crop is read this tall (at 150 dpi a cap height is 19 px)
 DIGIT_CONF = 50.0  # Tesseract's confidence in a small digit read alone, at least
 INK_BELOW = 185  # grey level in the page as scanned: a small glyph's thin strokes are ink this pale (the prepared page breaks them)
@@ -84,6 +98,7 @@ LOW_MARKS = frozenset(",.;:/)>(_")
 QUOTE_PAIR = frozenset("\"”“″")
 QUOTE_ONE = frozenset("'`´’‘′")
 DOUBLED_MARKS = RAISED_MARKS - frozenset("?")  # marks that never stand on the line: one read beside a glyph's own is doubled
+_EXPONENT_READ = re.compile(r"(?:[^\w\s]+\d*)+$")  # marks, maybe with digits after them: what a raised minus and its digits were read as
 RINGS = frozenset("°˚")  # not `º`: an ordinal's o stands on a bar (one piece with it, reaching lower), never a ring alone
 _NARROW = frozenset(".,:;'\"`´’‘”“*°º!|iljItf()/-[]")
 
@@ -97,8 +112,9 @@ class Glyph:
     right: int
     bottom: int
     raised: bool
-    kind: str  # "ring", "tick", "ticks", "digit" (read by `read_digits`), "" unclear
+    kind: str  # "ring", "tick", "ticks", "digit" (read by `read_digits`), "minus" (before raised digits), "" unclear
     text: str = ""
+    exponent: bool = False  # a digit of a raised minus's exponent
 
 
 Piece = tuple[int, int, int, int, int]  # left, top, right, bottom (page pixels, right and bottom exclusive), ink pixels
@@ -155,11 +171,12 @@ def line_pieces(grey: np.ndarray, members: list[Word], cap: float) -> tuple[list
 
 
 def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.ndarray, scanned: np.ndarray, cap: float,
-                reach: int) -> tuple[list[Glyph], int]:
+                reach: int) -> tuple[list[Glyph], list[float]]:
     """The raised and lowered small glyphs in `word`'s ink (module docstring), left to right, and the word's pieces as
     tall as letters: `pieces` its line's pieces of ink (`line_pieces`), `reach` the pixels right of its box searched for
     a mark its box left out. The baseline is the median bottom of the line's letters within `BASELINE_REACH` cap heights
-    of the word. A glyph is a piece cut pale (whole) or, where none is, cut dark (apart from a letter it touches pale)."""
+    of the word. A glyph is a piece cut pale (whole) or, where none is, cut dark (apart from a letter it touches pale).
+    The pieces as tall as letters are given by their middles (page x)."""
     dark, pale = pieces
 
     def owned(found: list[Piece]) -> list[Piece]:
@@ -170,7 +187,7 @@ def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.nda
                and word.left - BASELINE_REACH * cap <= (p[0] + p[2]) / 2 <= word.right + BASELINE_REACH * cap]
     own_dark, own_pale = owned(dark), owned(pale)
     if len(letters) < 3 or not own_dark:
-        return [], 0
+        return [], []
     baseline = median(p[3] for p in letters)
     # The cap height measured on the letters standing on the baseline, where they give one (ascenders, capitals, digits
     # reach it); a line of small letters alone keeps the line's estimate.
@@ -183,8 +200,9 @@ def find_glyphs(word: Word, pieces: tuple[list[Piece], list[Piece]], ink: np.nda
         if glyph is not None and not any(g.left < glyph.right and glyph.left < g.right and g.top < glyph.bottom and glyph.top < g.bottom
                                          for g in found):
             found.append(glyph)
-    tall = sum(1 for p in own_dark if LETTER_FROM * cap <= p[3] - p[1] and word.left <= (p[0] + p[2]) / 2 <= word.right)
-    return _paired(sorted(found, key=lambda g: g.left), cap), tall
+    glyphs = _exponents(_paired(sorted(found, key=lambda g: g.left), cap), cap)
+    tall = [(p[0] + p[2]) / 2 for p in own_dark if LETTER_FROM * cap <= p[3] - p[1] and word.left <= (p[0] + p[2]) / 2 <= word.right]
+    return glyphs, sorted(tall)
 
 
 def _glyph(piece: Piece, baseline: float, ink: np.ndarray, scanned: np.ndarray, cap: float) -> Glyph | None:
@@ -208,6 +226,8 @@ def _raised_kind(piece: Piece, scanned: np.ndarray, cap: float) -> str:
     left, top, right, bottom, _ = piece
     height, width = bottom - top, max(right - left, 1)
     ratio = height / width
+    if height <= MINUS_HIGH_TO * cap and width >= max(MINUS_WIDE_FROM * cap, MINUS_FLAT_FROM * height):
+        return "minus"
     if height <= RING_TO * cap and ROUND_FROM <= ratio <= ROUND_TO and _has_hole(scanned, piece):
         return "ring"
     if ratio >= TICK_FROM and width <= TICK_WIDE_TO * cap and height >= TICK_HEIGHT_FROM * cap:
@@ -228,6 +248,32 @@ def _paired(glyphs: list[Glyph], cap: float) -> list[Glyph]:
         else:
             out.append(glyph)
     return out
+
+
+def _exponents(glyphs: list[Glyph], cap: float) -> list[Glyph]:
+    """A raised minus is one only before its exponent: raised glyphs right after it, each within `EXPONENT_GAP` of the
+    one before, are its digits (a raised `1` is as narrow as a tick, and no prime follows a minus); a flat stroke with
+    no raised glyph after it is no glyph of ours (a hyphen, a rule)."""
+    out: list[Glyph] = []
+    for glyph in glyphs:
+        last = out[-1] if out else None
+        after_sign = last is not None and (last.kind == "minus" or last.exponent)
+        if (after_sign and glyph.raised and glyph.kind in ("digit", "tick", "") and glyph.left - last.right <= EXPONENT_GAP * cap
+                and glyph.bottom - glyph.top >= TICK_HEIGHT_FROM * cap * 2):
+            glyph = replace(glyph, kind="digit", exponent=True)
+        out.append(glyph)
+    return [g for at, g in enumerate(out) if g.kind != "minus" or at + 1 < len(out) and out[at + 1].exponent]
+
+
+def exponent_groups(glyphs: list[Glyph]) -> list[list[Glyph]]:
+    """Each raised minus with the digits of its exponent, left to right."""
+    groups: list[list[Glyph]] = []
+    for glyph in glyphs:
+        if glyph.kind == "minus":
+            groups.append([glyph])
+        elif groups and glyph.exponent:
+            groups[-1].append(glyph)
+    return groups
 
 
 def char_spans(text: str, left: int, right: int) -> list[tuple[float, float]]:
@@ -255,11 +301,17 @@ def _same_class(char: str, glyph: Glyph) -> bool:
     return char == glyph.text
 
 
-def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: int) -> str:
+def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: int, tall_at: Sequence[float] = ()) -> str:
     """`text` with each glyph written where it stands (module docstring: rewritten, or put in), right to left. `letters`:
     the word's pieces of ink as tall as letters; where the text holds more letters and digits than that, a ring or a tick
     where a digit was read takes its place rather than being put in beside it (`40.77C` for `40.7°C`); a letter read
-    there stays (on pe-conareme the ticks of `54X",` took the X's place)."""
+    there stays (on pe-conareme the ticks of `54X",` took the X's place). `tall_at`: those pieces' middles (page x),
+    by which a raised minus and its exponent are placed (`mend_exponent`)."""
+    for group in reversed(exponent_groups(glyphs)):
+        mended = mend_exponent(text, group, tall_at)
+        if mended is not None:
+            text = mended
+            glyphs = [g for g in glyphs if all(g is not m for m in group)]
     extra = sum(ch.isalnum() for ch in text) - letters
     for glyph in sorted(glyphs, key=lambda g: -g.left):
         written = _written(glyph)
@@ -299,6 +351,40 @@ def mend_word(text: str, left: int, right: int, glyphs: list[Glyph], letters: in
         if at > 0 and (text[at - 1].isdigit() or text[at - 1].isupper()):
             text = text[:at] + written + text[at:]
     return text
+
+
+def _tall_char(ch: str) -> bool:
+    """A character printed as tall as a letter: one the word's pieces of letters' height count."""
+    return ch.isalnum() or ch in "/()[]"
+
+
+def mend_exponent(text: str, group: list[Glyph], tall_at: Sequence[float]) -> str | None:
+    """`text` with a raised minus and its exponent's digits (`group`) written plain where they stand (`10-3/L`, `m·s-2`,
+    the text path's convention), or None where that is not sure: a digit unread, or no place in the text for them.
+    The exponent ends where the word's letters right of it (`tall_at`, counted) begin in the text, and what was read
+    for it just before is either the digits as read by shape, maybe after marks (`106/L`, the minus dropped; `10"6`),
+    or marks, maybe followed by digits (`cm'!`, `10"!2`), no more characters than the minus and its digits. Counting
+    the letters left of it would not do: letters touching on a blurred scan are one piece (`cm`, `10`)."""
+    digits = "".join(g.text for g in group[1:])
+    if len(digits) != len(group) - 1 or not digits.isdigit():
+        return None
+    after = sum(1 for x in tall_at if x > group[-1].right)
+    tall = [i for i, ch in enumerate(text) if _tall_char(ch)]
+    if after >= len(tall):
+        return None
+    rest = tall[len(tall) - after] if after else len(text.rstrip(",.;:"))
+    if text[:rest].endswith(digits) and rest - len(digits) > 0:
+        cut = rest - len(digits)
+    else:
+        read = _EXPONENT_READ.search(text[:rest])
+        if read is None or read.end() - read.start() > len(group):
+            return None
+        cut = read.start()
+    while cut > 1 and not _tall_char(text[cut - 1]) and not text[cut - 1].isspace():
+        cut -= 1
+    if cut == 0 or not _tall_char(text[cut - 1]):
+        return None
+    return text[:cut] + "-" + digits + text[rest:]
 
 
 def _doubled_dropped(text: str, at: int, glyph: Glyph, glyphs: list[Glyph], left: int, right: int) -> str:
@@ -367,7 +453,7 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
     skipped = {id(w) for w in skip}
     found: dict[int, tuple[Word, list[Glyph], float]] = {}
     pieces: dict[int, tuple[list[Piece], list[Piece]]] = {}
-    letters: dict[int, int] = {}
+    letters: dict[int, list[float]] = {}
     ink = scanned < INK_BELOW
     for members in words_by_line(words).values():
         for at, word in enumerate(members):
@@ -393,7 +479,7 @@ def small_glyphs(words: list[Word], scanned: np.ndarray, page: Image.Image, lang
     changes: list[tuple[str, str]] = []
     mended: dict[int, Word] = {}
     for key, (word, glyphs, _) in found.items():
-        text = mend_word(word.text, word.left, word.right, glyphs, letters[key])
+        text = mend_word(word.text, word.left, word.right, glyphs, len(letters[key]), letters[key])
         if text != word.text:
             changes.append((word.text, text))
             mended[key] = replace(word, text=text)

@@ -12,7 +12,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.accentlines import accent_inputs, mend_lost_marks, page_spelling, tesseract_reader
 from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_reason
-from pipeline.extract.ocr.companionwords import companions_of, read_companion_words
+from pipeline.extract.ocr.companionwords import companions_of, lookalike_units, read_companion_words
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
 from pipeline.extract.ocr.markchecks import check_marks, checked_marks_note, dictionaries_to_ask, mark_facts
@@ -105,7 +105,10 @@ def _companion_inputs(settings: OcrSettings) -> str:
 
 # 2: away from a unit's place, only a word of the companion (letters alone, known to its dictionary); 3: at a unit's place,
 # a word unknown to the page's dictionary read again however sure, and taken where the companion is surer at all
-@page_pass("companion-words", "3", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
+# 4: a unit or formula of the companion's script read as the page script's look-alikes (`рН`, `ΝΟ2`, `тод/Т` for `mg/L`),
+# at a unit's place or unit-shaped, taken by its look-alike spelling or the companion's reading where the script data's
+# unit vocabulary vouches for it (`unitwords`)
+@page_pass("companion-words", "4", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
 def _companion_words(work: PageWork) -> PageWork:
     """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
     alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone
@@ -252,7 +255,8 @@ def _has_small_glyph_words(work: PageWork) -> bool:
 
 
 # 2: superscripts set high, condensed subscripts, a ring read as a small letter, a raised mark read twice
-@page_pass("small-glyphs", "2", Cost.REGIONS, when=_has_small_glyph_words)
+# 3: a raised minus (a flat stroke before raised digits) and its exponent written plain (`10-3/L`, `m·s-2`)
+@page_pass("small-glyphs", "3", Cost.REGIONS, when=_has_small_glyph_words)
 def _small_glyphs(work: PageWork) -> PageWork:
     """Raised and lowered small glyphs in a word's ink (pieces standing over the line's letters or under its baseline,
     measured in cap heights) read by their shape: a ring with a hole is `°`, one or two narrow ticks `'` or `"`, a small
@@ -267,6 +271,18 @@ def _small_glyphs(work: PageWork) -> PageWork:
     shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
     note = f"small glyphs: {len(changes)} word(s) took a raised or lowered glyph read by its shape ({shown})"
     return replace(work, words=words, notes=work.notes + (note,))
+
+
+@page_pass("lookalike-units", "1", Cost.CHEAP, when=_has_companion, inputs=_companion_inputs)
+def _lookalike_units(work: PageWork) -> PageWork:
+    """A unit or formula of the companion's script read as the page script's look-alike letters, whole only once the small
+    glyphs are read (`ΝΟ;` → `ΝΟ2`), written in the companion's letters where so spelt it is a unit expression of the
+    script data (`ΝΟ2` → `NO2`, `рН` → `pH`; `companionwords.lookalike_units`)."""
+    words, changes = lookalike_units(work.words, work.settings.languages, spelled_for(tuple(work.settings.languages)), skip=work.lone_cells)
+    if not changes:
+        return work
+    shown = ", ".join(f"{before} → {after}" for before, after in changes[:12]) + (" …" if len(changes) > 12 else "")
+    return replace(work, words=words, notes=work.notes + (f"look-alike units: {len(changes)} word(s) written in the companion's letters ({shown})",))
 
 
 def _has_sign_words(work: PageWork) -> bool:
