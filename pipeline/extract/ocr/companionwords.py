@@ -31,6 +31,8 @@ again with the companion, and
 - else the companion's reading is taken where it is a unit expression (two characters at least) read at least
   `UNIT_ACCEPT_FROM` sure: the vocabulary vouches for it where the crop's edge lowers Tesseract's confidence
   (`mg/L` at 26 for `πιφ/Ι`);
+- a word that is a unit of the page's own script (script data's `unit_symbols` for Cyrillic: `см`, `м/с2`, `кПа`) is
+  what was printed, and stays as read, whatever the companion or the look-alike shapes say;
 - a companion reading that is a unit expression read less surely leaves the word as the page read it, at the lower
   of the two confidences: unsure, for the flag, rather than a guess either way.
 """
@@ -139,6 +141,8 @@ def unit_reading(word: Word, reading: Word | None, page_script: str, companion_s
     """`word` as the unit it is (module docstring: its look-alike spelling, else the companion's `reading`), or at the
     lower confidence where the companion read a unit less surely; None where neither says it is a unit."""
     before, core, after = unit_core(word.text)
+    if is_unit_expression(core, page_script):
+        return None  # a unit of the page's own script (`см`, `м/с2`): as printed, whatever shapes the companion sees
     lookalike = latin_lookalike(core, page_script)
     # two letters or a count at least: a lone capital (`Α`, an option's label) is a letter of its page
     if (lookalike is not None and (sum(ch.isalpha() for ch in lookalike) >= 2 or any(ch.isdigit() for ch in lookalike))

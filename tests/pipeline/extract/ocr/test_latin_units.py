@@ -56,6 +56,15 @@ def test_a_unit_read_as_look_alikes_is_taken_by_its_shape_else_by_the_companions
     assert (unsure.text, unsure.conf) == ("πιφ/Ι.", 26.0)
 
 
+def test_a_unit_of_the_pages_own_script_stays_as_printed_whatever_the_companion_reads():
+    # Russian exams print their own units: `мм2` read `mm2` by the Latin model is still the Cyrillic unit printed
+    assert unit_reading(_word("мм2", 91.0), _word("mm2", 96.0), "Cyrillic", "Latin") is None
+    assert unit_reading(_word("м/с2", 88.0), _word("m/c2", 93.0), "Cyrillic", "Latin") is None
+    assert unit_reading(_word("кПа", 90.0), _word("kTla", 80.0), "Cyrillic", "Latin") is None
+    # a Cyrillic look-alike spelling of no Cyrillic unit is still the Latin unit printed
+    assert unit_reading(_word("мг/Т.", 40.0), _word("mg/L.", 95.0), "Cyrillic", "Latin").text == "mg/L."
+
+
 def test_look_alike_units_are_written_latin_only_where_a_unit_stands_on_a_companion_language_page():
     line = [_word("Значение"), _word("рН"), _word("7,4"), _word("и"), _word("СО2"), _word("в"), _word("крови"), _word("ОН")]
     line = [replace(w, left=100 * i, right=100 * i + 60) for i, w in enumerate(line)]
