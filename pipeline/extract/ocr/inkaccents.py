@@ -1,25 +1,28 @@
 """Marks lost at low resolution, put back where the page's ink and the dictionaries agree (`ink-accents`, issue 27).
 
-At 150–175 dpi with blur an acute, a cedilla or an ogonek is a few light pixels; Tesseract reads the bare letter
-(`abusó` → `abuso`, `íntegra` → `integra`) and, where the bare spelling is a word too, no dictionary rule can tell
-(`accent-lines` reads again only lines whose word the dictionaries do not know). The ink can: a mark above is a piece
-of ink standing clear above the line's x-height over its letter, a mark below reaches under the baseline where the
-bare letter does not. So, on the page prepared but not whitened (where a light mark is still ink):
+At 150–175 dpi with blur an acute, a dot above, an ogonek is a few light pixels; Tesseract reads the bare letter
+(`pedían` → `pedian`, `abusó` → `abuso`, `żydowskiemu` → `zydowskiemu`), and where the bare spelling is a word too no
+dictionary rule can tell (`accent-lines` reads again only lines whose word the dictionaries do not know). The ink can.
+On the page prepared but not whitened (where a light mark is still ink; `accentlines`' page):
 
-- the pieces of ink of each word's place are found (one labelling of the page), and the word's line measured: its
-  x-height band is the run of rows most of the line's letters fill;
-- each letter the reading expects ink for above (an `i`'s or `j`'s dot, a mark it read) takes the nearest piece
-  standing above the band, and each letter with a descender or a mark below the nearest piece reaching under it;
-  the pieces left over, near the place a proportional estimate of the letters' widths gives a letter, are ink the
-  reading does not account for, over or under that letter;
-- the page's own `i` dots (median size) are the yardstick: a piece under `MIN_DOT_SHARE` of a dot is grain, not a
-  mark; a piece over an `i` that is `ACUTE_OVER_DOT` times a dot's height and leans is an acute (`í`), not a dot;
-- a word of `MIN_LETTERS`+ letters, not in capitals, takes the one spelling that gives such a letter its mark (marks
-  of the dictionaries' own alphabet, above or below by their Unicode class) where the dictionaries know it; no mark
-  is ever taken off, and a word with two such spellings (`e` → `é` or `è`) is left as read.
+- each word's line has an x-height band: the longest run of rows its letters' ink fills at `BAND_FILL` of the fullest
+  row, measured over the words near it (`line_band`);
+- each letter's place along the word's box is estimated from common advance widths (`letter_places`), and the ink
+  over its middle columns above the band (`mark_above`) or under the baseline (`mark_below`) is profiled row by row:
+  the darkest row, and whether lighter rows part it from what lies beyond (ink that runs on to the next line is that
+  line's descender or ascender, not a mark);
+- the page's own `i` dots are the yardstick (`page_yardstick`): ink over a letter is a mark when it is as dark as
+  `MARK_OF_DOT` of the median dot (an acute over an `i` when `ACUTE_OF_DOT` darker than a dot), and when it lies
+  nearest that letter and no neighbour whose reading has ink there (a dot, an ascender, a descender) is about as near
+  (`_owner`);
+- a word of `MIN_LETTERS`+ letters, not in capitals, read with such a letter bare, takes the one spelling that gives
+  that letter a mark of that place (marks of the dictionaries' own alphabet; above or below by the mark's Unicode
+  combining class) where the dictionaries know it. Two such spellings (`e` → `é` or `ê`), or none: the word is left
+  as read. No mark is ever taken off or changed.
 
-Which marks stand above a letter and which below is Unicode's (the combining class of the mark), and which letters
-carry them is each language's dictionary alphabet: no per-language rule lives here.
+Which marks stand above a letter and which below is Unicode's, and which letters carry them each language's dictionary
+alphabet: no per-language rule lives here. A letter with an ascender (`l`, `d`, `t`) is never given a mark from the
+ink above it, nor a letter with a descender one from the ink below.
 """
 from __future__ import annotations
 
