@@ -71,6 +71,8 @@ FAMILIES = (
     Family(FACES["narrow8"], "150/1.0/75"),
     Family(FACES["sans8"], "150/1.2/80/0/g0.03"),
     Family(FACES["serif8"], "175/1.0/70"),
+    Family(FACES["serif"], "300/0.5/90"),  # sharp scans: no mark is lost, none may be added
+    Family(FACES["sans"], "300/0.4/85/0/g0.02"),
 )
 TUNING = {"es": ("spa", 11), "pt": ("por", 12), "pl": ("pol", 13)}
 CHECKING = {"tr": ("tur", 21), "vi": ("vie", 22), "sk": ("slk", 23), "cs": ("ces", 24)}
