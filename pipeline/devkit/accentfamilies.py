@@ -2,7 +2,7 @@
 reads as printed (issue 27, bar 1: accents and small letters lost at 150–200 dpi).
 
     python -m pipeline.devkit.accentfamilies --out /tmp/accentfam                      # tuning and checking, apart
-    python -m pipeline.devkit.accentfamilies --out /tmp/accentfam --set tuning --show --disable ink-accents
+    python -m pipeline.devkit.accentfamilies --out /tmp/accentfam --set tuning --show --disable accent-lines
 
 A family is a language, a face, a size and a scan setting. Its page is prose of words its Tesseract word list and its
 spelling dictionaries both know (real words any exam prints), drawn so that about three words in four carry a mark,

@@ -19,7 +19,6 @@ from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader 
 from pipeline.extract.ocr.blanks import blanks_on_baselines
 from pipeline.extract.ocr.commas import commas_read_as_periods
 from pipeline.extract.ocr.confusions import mend_confused_letters
-from pipeline.extract.ocr.inkaccents import mend_by_ink
 from pipeline.extract.ocr.labels import restore_question_numbers, restored_marks_note, roman_numerals
 from pipeline.extract.ocr.numbergaps import split_number_words
 from pipeline.extract.ocr.numbering import inferred_notes
@@ -366,23 +365,6 @@ def _accent_lines(work: PageWork) -> PageWork:
         return work
     shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
     note = f"accent lines: {len(mended.changes)} words took a mark read again from the page not whitened ({shown})"
-    return replace(work, words=mended.words, notes=work.notes + (note,))
-
-
-@page_pass("ink-accents", "1", Cost.CHEAP, when=_may_have_lost_marks, inputs=_accent_inputs)
-def _ink_accents(work: PageWork) -> PageWork:
-    """A word read without a mark whose ink stands over or under one of its letters, unaccounted for by the reading,
-    takes the one spelling with that letter's mark the dictionaries know, read from the page prepared but not
-    whitened (`inkaccents`)."""
-    spelling = page_spelling(work.settings.languages)
-    assert spelling is not None
-    unwhitened = work.unwhitened_page()
-    page = unwhitened if unwhitened is not None else prepared_before_whitening(work.image, work.settings.dpi)
-    mended = mend_by_ink(work.words, page, spelling)
-    if not mended.changes:
-        return work
-    shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
-    note = f"ink accents: {len(mended.changes)} words took a mark their ink shows ({shown})"
     return replace(work, words=mended.words, notes=work.notes + (note,))
 
 
