@@ -9,67 +9,45 @@ proxy's host, not the model server's).
 """
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 
 import pytest
 
 from eval.models.bounded_http import is_loopback
 from eval.models.openai_compat import post_json
+from tests.fixtures.http import StandInHandler, serve, stop
 
 KEY = "sk-local-secret-0123456789"
-
-
-def _server(host: str, handler: type) -> http.server.ThreadingHTTPServer:
-    server = http.server.ThreadingHTTPServer((host, 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 @pytest.fixture
 def proxy(monkeypatch):
     seen: list[tuple[str, str | None]] = []
 
-    class Proxy(http.server.BaseHTTPRequestHandler):
+    class Proxy(StandInHandler):
         def do_POST(self):
             seen.append((self.requestline, self.headers.get("Authorization")))
-            self.send_response(502)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self.send_body(502, content_type=None)
 
-        def log_message(self, *args):
-            pass
-
-    server = _server("127.0.0.2", Proxy)
+    server = serve(Proxy, host="127.0.0.2")
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         monkeypatch.setenv(name, f"http://127.0.0.2:{server.server_port}")
     for name in ("no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
     yield seen
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
 @pytest.fixture
 def model_server():
-    class Model(http.server.BaseHTTPRequestHandler):
+    class Model(StandInHandler):
         def do_POST(self):
-            self.rfile.read(int(self.headers["Content-Length"]))
-            body = json.dumps({"choices": [{"message": {"content": "A"}, "finish_reason": "stop"}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.read_body()
+            self.send_json(200, {"choices": [{"message": {"content": "A"}, "finish_reason": "stop"}]})
 
-        def log_message(self, *args):
-            pass
-
-    server = _server("127.0.0.1", Model)
+    server = serve(Model)
     yield server.server_port
-    server.shutdown()
-    server.server_close()
+    stop(server)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])

@@ -9,15 +9,14 @@ Measured in `docs/results.md`, "Trust at the seams an eighth time".
 from __future__ import annotations
 
 import gzip
-import http.server
 import json
-import threading
 import zlib
 
 import pytest
 
 from pipeline.infra import ResponseTooLarge, bounded_transport
 from pipeline.infra.boundedhttpx import UnreadableEncoding, _backend
+from tests.fixtures.http import StandInHandler, base_url, serve, stop
 
 MiB = 1 << 20
 LIMIT = 8 * MiB
@@ -35,31 +34,21 @@ def deflated(data: bytes, wbits: int) -> bytes:
 
 
 @pytest.fixture
-def serve():
+def serve_encoded():
     servers = []
 
     def start(body: bytes, encoding: str) -> str:
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(StandInHandler):
             def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Encoding", encoding)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.send_body(200, body, headers={"Content-Encoding": encoding})
 
-            def log_message(self, *args):
-                pass
-
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        server = serve(Handler)
         servers.append(server)
-        return f"http://127.0.0.1:{server.server_port}/"
+        return base_url(server) + "/"
 
     yield start
     for server in servers:
-        server.shutdown()
-        server.server_close()
+        stop(server)
 
 
 def fetch(url: str):
@@ -74,9 +63,9 @@ def fetch(url: str):
     ("deflate", lambda: deflated(b" " * (16 * MiB) + ANSWER, -zlib.MAX_WBITS)),  # raw deflate, as some servers send it
     ("x-gzip, identity", lambda: gzipped(ANSWER, pad=16 * MiB)),
 ])
-def test_a_compressed_body_past_the_bound_is_refused_as_it_decodes(serve, encoding, body):
+def test_a_compressed_body_past_the_bound_is_refused_as_it_decodes(serve_encoded, encoding, body):
     with pytest.raises(ResponseTooLarge):
-        fetch(serve(body(), encoding))
+        fetch(serve_encoded(body(), encoding))
 
 
 @pytest.mark.parametrize("encoding, body", [
@@ -87,19 +76,19 @@ def test_a_compressed_body_past_the_bound_is_refused_as_it_decodes(serve, encodi
     ("gzip", lambda: gzipped(ANSWER[:5]) + gzipped(ANSWER[5:])),  # two gzip members, one after the other
     ("identity", lambda: ANSWER),
 ])
-def test_a_compressed_answer_within_the_bound_is_read_as_the_library_would(serve, encoding, body):
+def test_a_compressed_answer_within_the_bound_is_read_as_the_library_would(serve_encoded, encoding, body):
     """No false refusal (held on `d753c64` too, where the library decoded it, but for two gzip members: httpx read the
     first only, and the JSON was cut)."""
-    response = fetch(serve(body(), encoding))
+    response = fetch(serve_encoded(body(), encoding))
     assert response.json() == {"answer": "ok"}
 
 
-def test_an_encoding_the_transport_cannot_count_is_refused(serve):
+def test_an_encoding_the_transport_cannot_count_is_refused(serve_encoded):
     with pytest.raises(UnreadableEncoding, match="br"):
-        fetch(serve(b"\x0b\x02\x80" + ANSWER, "br"))
+        fetch(serve_encoded(b"\x0b\x02\x80" + ANSWER, "br"))
 
 
-def test_a_body_that_does_not_decode_is_a_decoding_error(serve):
+def test_a_body_that_does_not_decode_is_a_decoding_error(serve_encoded):
     with pytest.raises(_backend().DecodingError):
-        fetch(serve(b"not gzip at all", "gzip"))
+        fetch(serve_encoded(b"not gzip at all", "gzip"))
 
