@@ -25,6 +25,7 @@ from pathlib import Path
 from pipeline import PIPELINE_VERSION
 from pipeline.diagnostics import Code, diagnose, from_records, has_code, to_records
 from pipeline.infra import StageCache, add_seconds, fingerprint, make_executor, pool_size, printable, progress, settle, take
+from pipeline.languages import data_sha256
 from pipeline.extract import ExtractedDocument
 from pipeline.acquire import ManifestEntry
 from pipeline.acquire import SheetJob, pair_files
@@ -188,10 +189,11 @@ def _extract_all(entries: list[ManifestEntry], spec: SourceSpec, options: RunOpt
     figures_dir = Path(extract_options.figures_dir).relative_to(options.root).as_posix()
     # As plain values once, not once per file: the key's JSON (and so the key) is the same either way.
     keyed_options = asdict(replace(extract_options, figures_dir=figures_dir, figures_root=None, ocr_cache_dir=None))
+    language_data = data_sha256()  # OCR's passes and the text path's repairs read it: an edit extracts again
     tasks: dict[str, ExtractTask] = {}
     for entry in entries:
         if entry.ok and entry.sha256 not in tasks:
-            key = fingerprint("extract", stage_version, entry.sha256, keyed_options)
+            key = fingerprint("extract", stage_version, entry.sha256, keyed_options, language_data)
             tasks[entry.sha256] = ExtractTask(
                 options.root / entry.path, entry.sha256, extract_options, options.cache_root, key
             )

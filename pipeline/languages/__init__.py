@@ -13,7 +13,7 @@ Public functions and types:
 - `find_language(code)` -> Language | None
 - `all_languages()` -> {code: Language}, sorted by code
 - `known_codes()` -> the codes with a data file
-- `data_sha256()` -> one digest of every language file, for cache keys of stages that read them
+- `data_sha256()` -> one digest of every language file and `scripts.yaml`, in the cache keys of OCR readings and extraction
 - `language_for_tesseract(name)` -> Language | None: the language whose Tesseract data is `name` (pol)
 - `label_lookalikes(labels)`, `booklet_lookalikes(labels)`: the characters OCR reads for an option label, a key header's booklet name
 - `script_data(script)` -> ScriptData: what OCR confuses in the script's words (`scripts.yaml`; empty for a script it lacks)
@@ -167,8 +167,10 @@ def script_data(script: str) -> ScriptData:
 
 @functools.cache
 def data_sha256() -> str:
+    """One digest of every language file and the script file: what OCR passes and parse read of a language, so an
+    edit of it (a unit, a look-alike, a mark) reads pages again instead of serving what the old data produced."""
     digest = hashlib.sha256()
-    for path in sorted(DATA_DIR.glob("*.yaml")):
+    for path in [*sorted(DATA_DIR.glob("*.yaml")), SCRIPTS_FILE]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

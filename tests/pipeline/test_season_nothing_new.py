@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pipeline import parse, season
+from pipeline import languages, parse, season
 from pipeline.devkit.sample.archive import build_archive_site
 from pipeline.devkit.sample.site import TRUTH_FILE, load_truth
 from pipeline.devkit.serve import serve_directory
@@ -134,3 +134,24 @@ def test_a_record_of_the_last_run_that_cannot_be_read_means_the_full_work(site, 
     assert not again.report.nothing_new  # merged and written again, parse read from its cache
     assert [q.to_row() for q in again.questions] == [q.to_row() for q in first.questions]
     assert settled.report.nothing_new  # the full run recorded itself afresh
+
+
+def test_an_edit_of_the_language_data_extracts_and_parses_again(site, tmp_path, parsed, monkeypatch):
+    """OCR passes and the text path's repairs read the language and script data (units, look-alikes, marks): a run
+    after an edit of it must not serve what the old data produced."""
+    spec = load_spec("sample_pl")
+    with serve_directory(site) as base_url:
+        options = RunOptions(root=tmp_path / "root", base_url=base_url, executor="inline", show_progress=False)
+        run_source(spec, options)
+        parsed.clear()
+        edited = tmp_path / "scripts.yaml"
+        edited.write_text(languages.SCRIPTS_FILE.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+        monkeypatch.setattr(languages, "SCRIPTS_FILE", edited)
+        languages.data_sha256.cache_clear()
+        try:
+            again = run_source(spec, options)
+        finally:
+            monkeypatch.undo()
+            languages.data_sha256.cache_clear()
+    assert sorted(parsed) == sorted({f.url for f in again.report.files if f.role == "sheet"})
+    assert len(parsed) == 2 and again.report.nothing_new is False

@@ -12,7 +12,8 @@ what produces it:
 - the name and version of every page pass these settings enable (`pagepasses.pass_versions`: a pass
   disabled by the spec, or a new version of one, changes the key; the `reread-prose` pass's version
   holds `segment.SEGMENTATION_VERSION`), `READING_FORMAT`, Tesseract's `--version` and
-  $TESSDATA_PREFIX (other models read other words).
+  $TESSDATA_PREFIX (other models read other words);
+- the language and script data (`languages.data_sha256`): the passes read units, look-alikes and marks from it.
 
 The layout (`OcrSettings.layout`) is deliberately not part of the key: assembly into lines is redone
 from the cached words on every extraction (`page.lay_out_page`, milliseconds). Entries are written
@@ -24,6 +25,7 @@ import os
 from pathlib import Path
 
 from pipeline.infra import StageCache, fingerprint
+from pipeline.languages import data_sha256
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import tesseract_command, tesseract_version
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES, pass_versions
@@ -55,6 +57,7 @@ def reading_key(sha256: str, page_number: int, settings: OcrSettings) -> str:
         settings.ellipsis,
         settings.reread_below if settings.reread_prose else None,
         settings.deskew,
+        data_sha256(),  # the language and script data the passes read (units, look-alikes, marks, dictionaries' names)
     )
 
 

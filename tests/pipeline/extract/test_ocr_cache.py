@@ -100,3 +100,23 @@ def test_ocr_pages_refuses_a_cache_without_the_files_hash(tmp_path):
 
     with pytest.raises(ValueError, match="sha256"):
         ocr_pages(tmp_path / "x.pdf", [1], SETTINGS, cache_dir=tmp_path)
+
+
+def test_the_key_changes_with_the_language_and_script_data_the_passes_read(tmp_path, monkeypatch):
+    import shutil
+
+    from pipeline import languages
+
+    data, scripts = tmp_path / "data", tmp_path / "scripts.yaml"
+    shutil.copytree(languages.DATA_DIR, data)
+    shutil.copyfile(languages.SCRIPTS_FILE, scripts)
+    monkeypatch.setattr(languages, "DATA_DIR", data)
+    monkeypatch.setattr(languages, "SCRIPTS_FILE", scripts)
+    settings = OcrSettings(languages=("rus",))
+    keys = []
+    for edit in ("", "\n# an edit\n"):
+        scripts.write_text(scripts.read_text(encoding="utf-8") + edit, encoding="utf-8")
+        languages.data_sha256.cache_clear()
+        keys.append(reading_key("ab" * 32, 1, settings))
+    languages.data_sha256.cache_clear()
+    assert keys[0] != keys[1]
