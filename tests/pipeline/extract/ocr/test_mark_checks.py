@@ -9,19 +9,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pypdfium2 as pdfium
 import pytest
 
 from pipeline.devkit import aftercache
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
 from pipeline.extract.ocr import OcrSettings, read_page
 from pipeline.extract.ocr.certainty import spelled_for
-from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.markchecks import check_marks, dictionaries_to_ask, mark_facts, optional_twins, unwritten_marks
 from pipeline.extract.ocr.pagepasses import PAGE_PASSES
 from pipeline.extract.ocr.words import Word
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import first_page, needs_tesseract
 
 
 def _dictionaries(languages: tuple[str, ...]):
@@ -75,11 +73,7 @@ RUSSIAN = ("Весёлые дети всё поняли, но все ушли. �
 def _scan_words(tmp_path: Path, text: str, language: str, dpi: int, blur: float, jpeg: int, font: str = "DejaVuSerif"):
     pdf = build_pdf(tmp_path / "page.pdf", [PageSpec([TextBox(text, 20, 30, 170, size=10, font=font)])])
     scan = rasterize_pdf(pdf, tmp_path / f"scan-{dpi}.pdf", dpi=dpi, blur=blur, jpeg_quality=jpeg, seed=5)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        image, _, _ = render_page(document, 0, 300)
-    finally:
-        document.close()
+    image = first_page(scan, 300)
     reading = read_page(image, OcrSettings(languages=(language,), dpi=300, disabled_passes=("mark-checks",)), page_number=1)
     words = [Word(w.text, w.conf, w.left, w.top, w.right, w.bottom, w.line, w.second) for w in reading.words]
     return words, np.asarray(image.convert("L")), image
@@ -121,11 +115,7 @@ def test_the_pass_marks_unsure_the_words_tesseract_read_without_their_dots_and_n
     _dictionaries(("rus",))
     pdf = build_pdf(tmp_path / "page.pdf", [PageSpec([TextBox(RUSSIAN, 20, 30, 170, size=10, font="DejaVuSerif")])])
     scan = rasterize_pdf(pdf, tmp_path / "scan.pdf", dpi=150, blur=0.8, jpeg_quality=70, seed=5)
-    document = pdfium.PdfDocument(str(scan))
-    try:
-        image, _, _ = render_page(document, 0, 300)
-    finally:
-        document.close()
+    image = first_page(scan, 300)
     settings = OcrSettings(languages=("rus",), dpi=300)
     reading = read_page(image, settings, page_number=1)
     printed = RUSSIAN.split()
