@@ -22,7 +22,9 @@ the same. A superscript set higher than 0.5 of the size (Revalida's) is split of
 Families print one of `UNIT_KINDS` (`Family.units`): `mixed` (the above), `minus` (raised minus signs: `10⁻³/L`,
 `m·s⁻²`, `mmol·L⁻¹`, `x⁻¹`, a positive power among them) or `latin` (Latin units and symbols after or before a number,
 and formulas: `120 mg/dL`, `60 km/h`, `25 m²`, `pH 7,4`, `CO₂`), the latter on Greek and Russian pages to tune and
-check the companion script's reading (`companionwords`), on Turkish and Vietnamese ones only to check nothing is lost.
+check the companion script's reading (`companionwords`), on Turkish and Vietnamese ones only to check nothing is lost;
+or `cyrillic` (a Russian page's own units: `15 см`, `20 м/с`, `4 м²`, `кПа`), to check the companion's reading of a
+unit's shapes (`cm` for `см`) never replaces what was printed.
 
 Counted per family and scan: units read exactly, words read exactly, and sentences read exactly (a question's stem is
 a sentence or two: a sentence wrong is a question wrong).
@@ -109,6 +111,8 @@ CHECKING.update({
     "vi-latin-dejavusans": Family("vi", "vie", "DejaVuSans", 10.5, 0.4, -0.2, "150/0.5/80/0.7,200/0.7/90/0/p215,300/0.6/70/-0.6", 214, "latin", 12),
     "ru-minus-liberationserif": Family("ru", "rus", "LiberationSerif", 10.5, 0.45, -0.2, "150/0.6/85/0.4/p225,200/0.5/70/-0.5,300/0.7/80", 215, "minus", 12),
     "tr-minus-dejavusans": Family("tr", "tur", "DejaVuSans", 10, 0.4, -0.15, "150/0.8/75/-0.4,200/0.6/90/0.6/p220,300/0.4/85", 216, "minus", 12),
+    # a Russian page's own units: the Latin units' reading must leave them Cyrillic (checking only, made after the fact)
+    "ru-cyrillic-dejavusans": Family("ru", "rus", "DejaVuSans", 10.5, 0.45, -0.2, "150/0.6/80/0.5,200/0.5/85/-0.6/p220,300/0.7/75", 217, "cyrillic", 12),
 })
 SETS = {"tuning": TUNING, "checking": CHECKING}
 _WORDISH = re.compile(r"[\w\s]")
@@ -195,7 +199,19 @@ def latin_unit(rng: random.Random) -> list[Token]:
     return [[(_n(rng, 2, 99), "LINE")], [(rng.choice(("mg/kg", "mL/h", "cm/s", "kJ/mol", "mg/L")), UNIT)]]
 
 
-UNIT_KINDS = {"mixed": unit, "minus": minus_unit, "latin": latin_unit}
+def cyrillic_unit(rng: random.Random) -> list[Token]:
+    """One unit as Russian school exams print it, in Cyrillic (`15 см`, `20 м/с`, `4 м²`, `кПа`): on such a page the
+    companion script's reading of a unit's shapes (`cm` for `см`) must not replace what was printed."""
+    kind = rng.randrange(4)
+    if kind <= 1:
+        name = rng.choice(("см", "мм", "кг", "м/с", "км/ч", "кПа", "мг", "мл", "Дж", "Вт", "мин", "г/л", "моль", "Гц"))
+        return [[(_n(rng, 2, 250), "LINE")], [(name, UNIT)]]
+    if kind == 2:
+        return [[(_n(rng, 2, 250), "LINE")], [(rng.choice(("м", "см", "км", "мм")), UNIT), (rng.choice("23"), "SUP")]]
+    return [[(_n(rng, 2, 99), "LINE")], [(rng.choice(("м/с", "Н/м", "кг/м")), UNIT), ("2" if rng.random() < 0.5 else "3", "SUP")]]
+
+
+UNIT_KINDS = {"mixed": unit, "minus": minus_unit, "latin": latin_unit, "cyrillic": cyrillic_unit}
 
 
 def prose(vocabulary: list[str], rng: random.Random, sentences: int = SENTENCES, units=unit) -> list[list[Token]]:

@@ -2,6 +2,7 @@
 or lowered digit plain, in its word) is what the text path gives for the families' real raised digits."""
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,13 @@ def test_a_unit_is_right_only_where_every_word_of_it_was_read():
     assert (wrong.units_right, wrong.words_right, wrong.sentences_right) == (0, 2, 0)
     # as the flag's measure compares: no space beside a mark, a prime a quote
     assert supscans.compared(["kg/m2", ",", "y", "109", "/L", "5′"]) == ["kg/m2,y", "109/L", '5"']
+
+
+def test_a_russian_page_of_its_own_units_prints_them_in_cyrillic_for_checking_only():
+    """The check that a companion's Latin reading never replaces a page's own units (`см` read `cm`)."""
+    cyrillic = {n: f for n, f in {**TUNING, **CHECKING}.items() if f.units == "cyrillic"}
+    assert cyrillic and set(cyrillic) <= set(CHECKING)
+    for family in cyrillic.values():
+        units = [token_text(t) for sentence in family_sentences(family) for t in sentence if supscans.is_unit(t)]
+        assert len(units) >= 15 and any("/" in u for u in units) and any(u[-1:] in "23" for u in units)
+        assert all(any("CYRILLIC" in unicodedata.name(ch, "") for ch in u) for u in units), units
