@@ -6,6 +6,7 @@ no dictionary knows. Which symbols, prefixes and elements a unit or a formula is
 (`pipeline/languages/scripts.yaml`: `unit_symbols`, `unit_prefixes`, `element_symbols`), as are the letters of a
 script printed in the very shape of a Latin one (`lookalikes`); this module only puts them together:
 
+- one capital and digits (`Α1`, `В2`) is a question's or a cell's number, never a unit expression;
 - a unit expression is terms joined by `/` or `·`, each term a symbol, a prefix and a symbol (`mg`, `kPa`) or a
   formula of elements (`CO2`, `H2O`), with an exponent after it (`m2`, `s-2`, `L-1`); a formula holds a count (`PH`,
   `OOH` are capitals of words as often);
@@ -54,7 +55,7 @@ def _formula(text: str, elements: tuple[str, ...]) -> bool:
 def is_unit_expression(text: str, script: str = "Latin") -> bool:
     """Whether `text` (no marks around it) is a unit or a formula written in `script` (module docstring)."""
     symbols, prefixes, elements = _vocabulary(script)
-    if not text or not symbols:
+    if not text or not symbols or is_numbered_capital(text):
         return False
     for term in _JOINS.split(text):
         if _formula(term, elements):
@@ -63,6 +64,13 @@ def is_unit_expression(text: str, script: str = "Latin") -> bool:
         if match is None or not _symbol(match["body"], symbols, prefixes):
             return False
     return True
+
+
+def is_numbered_capital(text: str) -> bool:
+    """One capital and digits (`A1`, `Β12`, `С2`): how exams number questions, parts and cells (Greek `Α1`, Russian
+    `А1`, `В5`, `С1`), never how they write a unit (no unit takes the power 1, and a capital unit with a power is
+    `A2` as often as a cell's name); a formula of one element (`O2`, `H2`) is lost to this as well, and stays as read."""
+    return len(text) > 1 and text[0].isupper() and text[1:].isdigit()
 
 
 def latin_lookalike(text: str, script: str) -> str | None:

@@ -108,7 +108,7 @@ def _companion_inputs(settings: OcrSettings) -> str:
 # 4: a unit or formula of the companion's script read as the page script's look-alikes (`рН`, `ΝΟ2`, `тод/Т` for `mg/L`),
 # at a unit's place or unit-shaped, taken by its look-alike spelling or the companion's reading where the script data's
 # unit vocabulary vouches for it (`unitwords`)
-@page_pass("companion-words", "5", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
+@page_pass("companion-words", "6", Cost.REGIONS, when=_has_companion, inputs=_companion_inputs)
 def _companion_words(work: PageWork) -> PageWork:
     """Words the page's own model was unsure of, unknown to its dictionary, read again with the companion script's model
     alone, one crop a line, and taken where that reading is sure, in the companion's script and not capitals alone
@@ -273,7 +273,7 @@ def _small_glyphs(work: PageWork) -> PageWork:
     return replace(work, words=words, notes=work.notes + (note,))
 
 
-@page_pass("lookalike-units", "2", Cost.CHEAP, when=_has_companion, inputs=_companion_inputs)
+@page_pass("lookalike-units", "3", Cost.CHEAP, when=_has_companion, inputs=_companion_inputs)
 def _lookalike_units(work: PageWork) -> PageWork:
     """A unit or formula of the companion's script read as the page script's look-alike letters, whole only once the small
     glyphs are read (`ΝΟ;` → `ΝΟ2`), written in the companion's letters where so spelt it is a unit expression of the

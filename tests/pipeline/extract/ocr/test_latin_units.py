@@ -21,10 +21,11 @@ from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
 def test_a_unit_expression_is_the_script_datas_symbols_with_prefixes_exponents_and_formulas():
-    for unit in ("mg/dL", "km/h", "mmHg", "kcal", "kJ/mol", "U/L", "m2", "cm3", "m·s-2", "mmol·L-1", "pH", "CO2", "H2O", "O2"):
+    for unit in ("mg/dL", "km/h", "mmHg", "kcal", "kJ/mol", "U/L", "m2", "cm3", "m·s-2", "mmol·L-1", "pH", "CO2", "H2O", "NO2"):
         assert is_unit_expression(unit), unit
-    # page words read by the Latin model (`час` read `wac`), capitals a word may be (`PH`, `OOH`), a lone capital, digits
-    for other in ("wac", "mi", "Pi", "VIL", "PH", "OOH", "C", "10-3/L", "", "kg/", "mg//L"):
+    # page words read by the Latin model (`час` read `wac`), capitals a word may be (`PH`, `OOH`), a lone capital, digits,
+    # and a capital numbered as questions and cells are (`A1`, `C2`; a one-element formula, `O2`, is one of those too)
+    for other in ("wac", "mi", "Pi", "VIL", "PH", "OOH", "C", "10-3/L", "", "kg/", "mg//L", "A1", "C2", "B12", "O2"):
         assert not is_unit_expression(other), other
 
 
@@ -63,6 +64,17 @@ def test_a_unit_of_the_pages_own_script_stays_as_printed_whatever_the_companion_
     assert unit_reading(_word("кПа", 90.0), _word("kTla", 80.0), "Cyrillic", "Latin") is None
     # a Cyrillic look-alike spelling of no Cyrillic unit is still the Latin unit printed
     assert unit_reading(_word("мг/Т.", 40.0), _word("mg/L.", 95.0), "Cyrillic", "Latin").text == "mg/L."
+
+
+def test_a_question_numbered_by_a_capital_and_digits_keeps_its_script():
+    """Greek exams number `Α1`…`Α5`, Russian ones `А1`, `В5`, `С1`: read as a unit (`A` ampere, power 1) or a one-element
+    formula, every number of a scanned Greek sheet turned Latin and no key answer found its question."""
+    for word, script in (("Α1", "Greek"), ("Β12", "Greek"), ("А1", "Cyrillic"), ("В5", "Cyrillic"), ("С2", "Cyrillic")):
+        assert unit_reading(_word(word, 95.0), None, script, "Latin") is None, word
+        assert unit_reading(_word(word, 60.0), _word(latin_lookalike(word, script) or "A1", 96.0), script, "Latin") is None
+    line = [_word("Α1."), _word("Να"), _word("γράψετε"), _word("Α2"), _word("3")]
+    line = [replace(w, left=100 * i, right=100 * i + 60) for i, w in enumerate(line)]
+    assert lookalike_units(line, ("ell",)) == (line, [])
 
 
 def test_look_alike_units_are_written_latin_only_where_a_unit_stands_on_a_companion_language_page():
