@@ -40,6 +40,7 @@ from typing import Any
 
 from pipeline.extract import pagecontent
 from pipeline.extract import streamfilters as sf
+from pipeline.extract.objectstreams import Packed, read_packed
 
 MAX_STREAM_BYTES = 512 * 1024 * 1024  # what one stream may decode to
 MAX_CONTENT_BYTES = 512 * 1024 * 1024  # what a file's streams other than images may decode to in all
@@ -87,6 +88,8 @@ def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
             if found is not None:
                 return _judge(found[0], found[1], bounds)
         resolver = _Resolver(data)
+        if resolver.packed.unread is not None:
+            return resolver.packed.unread
         streams = _plain_streams(data, resolver)
         try:
             return _judge(streams, resolver, bounds)
@@ -320,7 +323,7 @@ def _head(chain: Iterable[bytes]) -> bytes:
 
 class _Resolver:
     """Indirect references of a plain file read from its bytes (the last object of a number wins, as
-    an incremental update's does)."""
+    an incremental update's does), and from its object streams where its bytes hold no such object."""
 
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
@@ -336,15 +339,20 @@ class _Resolver:
                 self.starts.append(match.end())
                 self.objects[int(header.group(1))] = match.end()
                 self.numbers[match.end()] = int(header.group(1))
+        self.packed = Packed()  # what the object streams' own dictionaries refer to is read from the plain objects
+        self.packed = read_packed(data, self.header_before, self.resolve)
 
     def resolve(self, value: object, depth: int = 0) -> object:
         if not isinstance(value, sf.Ref) or depth > 8:
             return value
         at = self.objects.get(value.number)
-        if at is None:
-            return None
         try:
-            found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
+            if at is not None:
+                found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
+            elif value.number in self.packed.where:
+                found = self.packed.parse(value.number)
+            else:
+                return None
         except (sf.ParseError, IndexError):
             return None
         return self.resolve(found, depth + 1)
@@ -367,6 +375,13 @@ class _Resolver:
                 continue
             yield (f"object at byte {header}", _contents_numbers(page.get("Contents"), self.resolve),
                    _page_resources(page, self.resolve))
+        for number in self.packed.numbers():
+            if number in self.objects:
+                continue  # its plain object is the one read
+            page = self.resolve(sf.Ref(number, 0))
+            if isinstance(page, dict) and self.resolve(page.get("Type")) == "Page":
+                yield (f"object {number} in an object stream", _contents_numbers(page.get("Contents"), self.resolve),
+                       _page_resources(page, self.resolve))
 
 
 def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[Stream, None, None]:
