@@ -24,17 +24,18 @@ class Deadline:
     def remaining(self) -> float:
         return self.at - time.monotonic()
 
-    def watch(self, sock: socket.socket) -> None:
-        timer = threading.Timer(max(0.0, self.remaining()), self._cut, (sock,))
+    def watch(self, sock: socket.socket, how: int = socket.SHUT_RDWR) -> None:
+        """Have `sock` shut down (`how`: SHUT_RD leaves a server able to answer) when the deadline passes."""
+        timer = threading.Timer(max(0.0, self.remaining()), self._cut, (sock, how))
         timer.daemon = True
         with self._lock:
             self._timers.append(timer)
         timer.start()
 
-    def _cut(self, sock: socket.socket) -> None:
+    def _cut(self, sock: socket.socket, how: int) -> None:
         self.expired = True
         try:
-            sock.shutdown(socket.SHUT_RDWR)
+            sock.shutdown(how)
         except OSError:
             pass  # already closed
 

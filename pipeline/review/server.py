@@ -19,9 +19,10 @@ from pathlib import Path
 
 from flask import Flask, abort, jsonify, request, send_file
 from werkzeug.exceptions import HTTPException, InternalServerError
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from pipeline.infra import ascii_int
+from pipeline.review import connections
+from pipeline.review.connections import SlotServer, TimedRequestHandler
 from pipeline.review.double import DoubleReview
 from pipeline.review.guard import LocalOrigins, framing_problem, install_request_guards, set_local_origins
 from pipeline.review.overrides import CorrectionStore, OverrideConflict, OverrideError, UnknownQuestion
@@ -58,7 +59,12 @@ def create_app(store: ReviewStore, corrections: CorrectionStore | None = None, o
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        """Werkzeug's own refusals (404, 405, a chunked body over the cap: 413) as JSON too."""
+        """Werkzeug's own refusals (404, 405, a chunked body over the cap: 413) as JSON too; a body cut off by the
+        request's deadline (`connections`) is a 408."""
+        deadline = request.environ.get(connections.DEADLINE_KEY)
+        if deadline is not None and deadline.expired:
+            return jsonify({"error": f"408 the request body did not arrive within {connections.BODY_SECONDS:g} s",
+                            "field": None}), 408
         return jsonify({"error": f"{exc.code} {exc.name}: {exc.description}", "field": None}), exc.code
 
     @app.errorhandler(Exception)
@@ -215,16 +221,13 @@ def _page_number(text: str) -> int:
     return number
 
 
-class _QuietHandler(WSGIRequestHandler):
-    """Logs failures only: a line per click would bury the URL the annotator needs. A connection idle
-    this long is dropped, so clients that send half a request cannot hold threads forever. A request
-    whose body length is ambiguous is answered 400 here, where the repeated headers are still seen
-    (werkzeug's environ keeps the last Content-Length only)."""
-
-    timeout = 60
+class _QuietHandler(TimedRequestHandler):
+    """Logs failures only: a line per click would bury the URL the annotator needs. A request must come in time
+    (`connections`: slowloris), else it is answered 408. A request whose body length is ambiguous is answered 400
+    here, where the repeated headers are still seen (werkzeug's environ keeps the last Content-Length only)."""
 
     def parse_request(self) -> bool:
-        if not super().parse_request():
+        if not super().parse_request() or not self.head_in_time():
             return False
         problem = framing_problem(self.headers.get_all("Content-Length") or [], self.headers.get_all("Transfer-Encoding") or [])
         if problem is None:
@@ -235,8 +238,14 @@ class _QuietHandler(WSGIRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The request handler's own refusals (a header line over 64 KiB: 431, a request line too long: 414, a
         malformed one: 400) as JSON with the app's headers, like every other answer: http.server's default is an
-        HTML page without a Content-Security-Policy or nosniff."""
+        HTML page without a Content-Security-Policy or nosniff. A request line cut off by the deadline is a 408."""
+        if self.expired():
+            return self.timed_out()
         self._answer_json(code, f"{code} {message or self.responses.get(code, ('',))[0]}", None)
+
+    def timed_out(self) -> None:
+        self.request_version = "HTTP/1.1"  # a request line cut off is answered with a status line all the same
+        self._answer_json(408, f"408 the request line and headers did not arrive within {connections.HEAD_SECONDS:g} s", None)
 
     def _answer_json(self, code: int, problem: str, field: str | None) -> None:
         body = json.dumps({"error": problem, "field": field}).encode()
@@ -261,7 +270,7 @@ def serve_review(store: ReviewStore, host: str = "127.0.0.1", port: int = 0, all
     """Serves the page in a background thread; yields its base URL. It answers to the loopback names
     and `host` with its port, and to `allowed_hosts` (`guard.parse_allowed_host` values)."""
     app = create_app(store, double=double)
-    server = make_server(host, port, app, threaded=True, request_handler=_QuietHandler)
+    server = SlotServer(host, port, app, _QuietHandler, busy_headers={"Content-Security-Policy": CSP, **SECURITY_HEADERS})
     set_local_origins(app, LocalOrigins(bound_host=host, port=server.server_port, extra_hosts=tuple(allowed_hosts)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
