@@ -210,6 +210,10 @@ def _load_hub(location: str, *, cache_dir: str | Path | None, pin: dict | None =
 
     from huggingface_hub import snapshot_download  # imported here: only Hub sources need it
 
+    from pipeline.infra import bound_hub_client
+
+    bound_hub_client()  # a mirror's gzip bomb refused as it decodes (`infra.boundedhttpx`)
+
     # Read at call time (huggingface_hub reads them once, at import): a mirror or a test stand-in.
     endpoint = os.environ.get("HF_ENDPOINT") or None
     cache_dir = cache_dir or os.environ.get("HF_HUB_CACHE") or None

@@ -52,6 +52,9 @@ def locate_model(name: str) -> tuple[Path, str | None]:
         return resolve_model_location(name)
     from huggingface_hub import snapshot_download
 
+    from pipeline.infra import bound_hub_client
+
+    bound_hub_client()  # a mirror's gzip bomb refused as it decodes (`infra.boundedhttpx`)
     try:
         folder = snapshot_download(name)
     except Exception as exc:  # offline, unknown repo, gated: the run cannot start

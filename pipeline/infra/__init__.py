@@ -30,14 +30,17 @@ Public functions:
 - `Deadline(seconds)`: a whole network exchange's deadline; the sockets it `watch`es are shut down when it
   passes (`deadline`).
 - `bounded_transport(seconds, limit)`, `ResponseTooLarge`, `UnreadableEncoding`, `MAX_RESPONSE_BYTES`: an httpx transport for SDK clients
-  (Gemini) whose requests each end within `seconds` and whose bodies stop at `limit` bytes (`boundedhttpx`).
+  (Gemini) whose requests each end within `seconds` and whose bodies stop at `limit` bytes (`boundedhttpx`);
+  `bound_hub_client()`, `BodyInflatesTooFar`: huggingface_hub's client with each encoded body decoded by us and refused
+  past 100 times its bytes on the wire (a mirror's gzip bomb)
 - `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
   it may carry, for what is printed, raised or published (`urls`).
 - `printable(text)`, `console_text(text)`: text someone else wrote (a file name, a PDF's text) with its control
   characters and bidi controls shown as escapes, and for `rich` its markup escaped, for a terminal (`terminal`).
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
-from pipeline.infra.boundedhttpx import MAX_RESPONSE_BYTES, ResponseTooLarge, UnreadableEncoding, bounded_transport
+from pipeline.infra.boundedhttpx import (MAX_RESPONSE_BYTES, BodyInflatesTooFar, ResponseTooLarge, UnreadableEncoding, bound_hub_client,
+                                         bounded_transport)
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.collector import one_file, per_file
 from pipeline.infra.commands import add_command, register_commands
@@ -54,6 +57,7 @@ from pipeline.infra.terminal import console_text, printable
 from pipeline.infra.urls import redact_userinfo, without_userinfo
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, load_yaml
 
-__all__ = ["AppendLog", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "UnreadableEncoding", "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
+__all__ = ["AppendLog", "BodyInflatesTooFar", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "UnreadableEncoding", "bound_hub_client",
+           "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

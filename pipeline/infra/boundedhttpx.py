@@ -163,3 +163,108 @@ def bounded_transport(seconds: float, limit: int) -> Any:
             self._inner.close()
 
     return BoundedTransport()
+
+
+# --------------------------------------------------------------------------- the Hub client's bodies
+
+MAX_INFLATION = 100  # decoded bytes per byte on the wire past FREE_INFLATION: text gzips 5–20×, a gzip bomb 1000×
+FREE_INFLATION = 64 * 1024 * 1024  # decoded bytes any body may reach, however well it compressed
+
+
+class BodyInflatesTooFar(ResponseTooLarge):
+    """A `Content-Encoding` body decoding past `FREE_INFLATION` bytes and `MAX_INFLATION` times its bytes on the wire."""
+
+    def __init__(self, decoded: int, wire: int):
+        Exception.__init__(self, f"a response body (Content-Encoding) decoded to more than {decoded} bytes from {wire} "
+                                 f"bytes on the wire, past {MAX_INFLATION} times: a decompression bomb, not read further")
+
+
+def inflation_bounded(inner: Any) -> Any:
+    """`inner` (a transport of httpx or httpx2) with each `Content-Encoding` body decoded here, a piece at a time, and
+    refused (`BodyInflatesTooFar`) once it passes `FREE_INFLATION` bytes and `MAX_INFLATION` times the bytes read for
+    it; no time or size bound otherwise (a Hub download may be gigabytes). The library is handed the decoded bytes
+    without the `Content-Encoding` and `Content-Length` headers (the length was the encoded one's)."""
+    backend = _backend()
+
+    class InflationBoundedStream(backend.SyncByteStream):  # type: ignore[misc, name-defined]
+        def __init__(self, raw: Any, encoding: str, request: Any):
+            self._raw, self._request, self.wire = raw, request, 0
+            self._decoded = _decoded(self._counted(), encoding)
+
+        def _counted(self) -> Iterator[bytes]:
+            for chunk in self._raw:
+                self.wire += len(chunk)
+                yield chunk
+
+        def __iter__(self) -> Iterator[bytes]:
+            produced = 0
+            try:
+                for chunk in self._decoded:
+                    produced += len(chunk)
+                    if produced > FREE_INFLATION and produced > MAX_INFLATION * self.wire:
+                        raise BodyInflatesTooFar(produced, self.wire)
+                    yield chunk
+            except zlib.error as exc:
+                raise backend.DecodingError(f"the response's Content-Encoding does not decode: {exc}",
+                                            request=self._request) from None
+
+        def close(self) -> None:
+            self._raw.close()
+
+    class InflationBoundedTransport(backend.BaseTransport):  # type: ignore[misc, name-defined]
+        def handle_request(self, request: Any) -> Any:
+            response = inner.handle_request(request)
+            encoding = response.headers.get("content-encoding")
+            if encoding is None:
+                return response
+            try:
+                stream = InflationBoundedStream(response.stream, encoding, request)
+            except UnreadableEncoding:
+                response.stream.close()
+                raise
+            del response.headers["content-encoding"]
+            if "content-length" in response.headers:
+                del response.headers["content-length"]
+            response.stream = stream
+            return response
+
+        def close(self) -> None:
+            inner.close()
+
+    return InflationBoundedTransport()
+
+
+_HUB_CLIENT_BOUNDED = False
+
+
+def bound_hub_client() -> None:
+    """Have huggingface_hub (publish, verify, the Hub datasets and models of `eval`) send through a client whose every
+    transport, a proxy's included, is `inflation_bounded`: its downloads ask `identity`, but a mirror may gzip a body
+    anyway, and its own decoder wrote whatever that became to disk. Its client's other settings are its own."""
+    global _HUB_CLIENT_BOUNDED
+    if _HUB_CLIENT_BOUNDED:
+        return
+    from huggingface_hub import set_client_factory
+    from huggingface_hub.utils import _http
+
+    backend = _backend()
+
+    class BoundedClient(backend.Client):  # type: ignore[misc, name-defined]
+        def __init__(self, **options: Any) -> None:
+            super().__init__(**options)
+            self._bounded: dict[int, Any] = {}
+
+        def _transport_for_url(self, url: Any) -> Any:
+            transport = super()._transport_for_url(url)
+            if id(transport) not in self._bounded:
+                self._bounded[id(transport)] = (transport, inflation_bounded(transport))
+            return self._bounded[id(transport)][1]
+
+    def factory() -> Any:
+        library_default = _http.default_client_factory()  # its hooks: offline mode, request ids, download counts
+        hooks, library_default_redirects = library_default.event_hooks, library_default.follow_redirects
+        library_default.close()
+        return BoundedClient(event_hooks=hooks, follow_redirects=library_default_redirects, timeout=None)
+
+    set_client_factory(factory)
+    _HUB_CLIENT_BOUNDED = True

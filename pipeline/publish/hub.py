@@ -10,6 +10,8 @@ a tag named after the release id, so `load_dataset(repo, config, revision=releas
   and a new repo is created with the visibility of the split.
 - The token comes from `HF_TOKEN` or the HF cache (huggingface_hub's own lookup); it is never printed,
   and error messages from the Hub are shown without request headers.
+- A body the Hub (or a mirror) sends gzipped is decoded by us, and refused past 100 times its bytes on the wire
+  (`infra.bound_hub_client`): nothing is sent after such a refusal, so the releases already there stay as they are.
 """
 from __future__ import annotations
 
@@ -18,17 +20,19 @@ import os
 import tempfile
 from pathlib import Path
 
-from pipeline.infra import redact_userinfo, without_userinfo
+from pipeline.infra import ResponseTooLarge, UnreadableEncoding, bound_hub_client, redact_userinfo, without_userinfo
 from pipeline.publish.card import CardInfo
 from pipeline.publish.layout import MANIFEST_NAME
 from pipeline.publish.release import PublishError, PublishResult, build_release, check_release_id, check_visibility
 
 KEEP_ON_MAIN = frozenset({".gitattributes"})
+BODY_REFUSALS = (ResponseTooLarge, UnreadableEncoding)  # a body the bounded client would not decode (`bound_hub_client`)
 
 
 def _api():
     from huggingface_hub import HfApi, get_token
 
+    bound_hub_client()
     token = get_token()  # HF_TOKEN, then the cache written by `hf auth login`
     if not token:
         raise PublishError("no Hugging Face token: set HF_TOKEN or run `hf auth login`")
@@ -74,7 +78,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
             repo = api.repo_info(repo_id, repo_type="dataset")
         check_visibility(split, bool(repo.private), f"{repo_id} ({'private' if repo.private else 'public'} repo)")
         tags = {t.name for t in api.list_repo_refs(repo_id, repo_type="dataset").tags}
-    except HfHubHTTPError as exc:
+    except (HfHubHTTPError, *BODY_REFUSALS) as exc:
         raise _hub_error("reading the repo", repo_id, exc, api.token) from None
     if release_id in tags:
         raise PublishError(f"{repo_id}: release {release_id} is already a tag; releases are immutable, "
@@ -93,7 +97,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         try:
             on_main = set(api.list_repo_files(repo_id, repo_type="dataset")) if repo.sha else set()
-        except HfHubHTTPError as exc:
+        except (HfHubHTTPError, *BODY_REFUSALS) as exc:
             raise _hub_error("listing the repo", repo_id, exc, api.token) from None
         # main holds exactly this release: files of the previous one that are gone now are deleted
         operations = [CommitOperationAdd(path_in_repo=f, path_or_fileobj=str(staging / f)) for f in files]
@@ -105,7 +109,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
                                        f"{len(manifest['errata'])} errata since {manifest['previous_release']}")
             api.create_tag(repo_id, repo_type="dataset", tag=release_id, revision=commit.oid,
                            tag_message=f"examcorpus release {release_id}")
-        except HfHubHTTPError as exc:
+        except (HfHubHTTPError, *BODY_REFUSALS) as exc:
             raise _hub_error(f"publishing release {release_id} (no tag was made; run again to complete it)",
                              repo_id, exc, api.token) from None
     return PublishResult(release_id, split, repo_url, manifest, commit=commit.oid)
@@ -123,7 +127,7 @@ def _previous_release(api, repo_id: str, tags: set[str], into: Path) -> Path | N
                                endpoint=api.endpoint, token=api.token)
     except (EntryNotFoundError, RevisionNotFoundError):
         return None
-    except HfHubHTTPError as exc:
+    except (HfHubHTTPError, *BODY_REFUSALS) as exc:
         raise _hub_error("reading the previous release", repo_id, exc, api.token) from None
     on_main = json.loads(Path(path).read_text(encoding="utf-8"))
     previous = on_main.get("release") if on_main.get("release") in tags else on_main.get("previous_release")
@@ -132,6 +136,6 @@ def _previous_release(api, repo_id: str, tags: set[str], into: Path) -> Path | N
     try:
         folder = snapshot_download(repo_id, repo_type="dataset", revision=previous, cache_dir=into / "cache",
                                    allow_patterns=[MANIFEST_NAME, "data/**"], endpoint=api.endpoint, token=api.token)
-    except HfHubHTTPError as exc:
+    except (HfHubHTTPError, *BODY_REFUSALS) as exc:
         raise _hub_error(f"downloading the previous release {previous}", repo_id, exc, api.token) from None
     return Path(folder)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipeline.infra import sha256_file
+from pipeline.infra import bound_hub_client, sha256_file
 from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME, release_path_problem
 
 HUB_PREFIX = "hf://"
@@ -183,6 +183,7 @@ def verify_location(location: str, *, cache_dir: str | Path | None = None) -> Ve
         raise VerifyError(f"{location}: a Hub release is hf://OWNER/NAME@TAG")
     from huggingface_hub import snapshot_download
 
+    bound_hub_client()  # a mirror's gzip bomb refused as it decodes (`infra.boundedhttpx`)
     with tempfile.TemporaryDirectory(prefix="examcorpus-verify-") as tmp:
         try:
             # a fresh download: a cache shared with other runs could hide a change on the Hub
