@@ -88,11 +88,9 @@ def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
             if found is not None:
                 return _judge(found[0], found[1], bounds)
         resolver = _Resolver(data)
-        if resolver.packed.unread is not None:
-            return resolver.packed.unread
         streams = _plain_streams(data, resolver)
         try:
-            return _judge(streams, resolver, bounds)
+            return _judge(streams, resolver, bounds) or resolver.unread()
         finally:
             streams.close()  # its views of the mapped file go before the file is unmapped
 
@@ -339,8 +337,20 @@ class _Resolver:
                 self.starts.append(match.end())
                 self.objects[int(header.group(1))] = match.end()
                 self.numbers[match.end()] = int(header.group(1))
-        self.packed = Packed()  # what the object streams' own dictionaries refer to is read from the plain objects
-        self.packed = read_packed(data, self.header_before, self.resolve)
+        self._packed: Packed | None = None
+
+    @property
+    def packed(self) -> Packed:
+        """The objects of the file's object streams, read when first asked for (most files' references stand in their
+        bytes, and their pages are only walked where forms draw): `unread` says why they could not all be read."""
+        if self._packed is None:
+            self._packed = Packed()  # what the object streams' own dictionaries refer to is read from the plain objects
+            self._packed = read_packed(self.data, self.header_before, self.resolve)
+        return self._packed
+
+    def unread(self) -> str | None:
+        """Why the object streams, once asked for, were not all read: the file is refused then."""
+        return self._packed.unread if self._packed is not None else None
 
     def resolve(self, value: object, depth: int = 0) -> object:
         if not isinstance(value, sf.Ref) or depth > 8:

@@ -147,10 +147,11 @@ def test_a_packed_page_too_large_to_render_fails_its_file(tmp_path, cipher):
     assert "page 1 is 100000 × 100000 pt" in message and "not read" in message
 
 
-def test_object_streams_decoding_past_their_bound_refuse_the_file(tmp_path, monkeypatch):
+def test_object_streams_decoding_past_their_bound_refuse_the_file_that_needs_them(tmp_path, monkeypatch):
     monkeypatch.setattr(objectstreams, "MAX_OBJECT_STREAM_BYTES", 4096)
-    padding = b"<< /Pad (%s) >>" % (b"x" * 8192)
-    found = file_bomb(packed_pdf(tmp_path / "padded.pdf", [CATALOG, PAGES, page(), _stream(b"0 0 m 1 1 l S"), padding]))
+    content = zeros_deflated(1)
+    objects = [CATALOG, PAGES, page(), b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(content), content),
+               b"[/FlateDecode]"]
+    assert file_bomb(packed_pdf(tmp_path / "plain.pdf", objects)) is None
+    found = file_bomb(packed_pdf(tmp_path / "padded.pdf", [*objects, b"<< /Pad (%s) >>" % (b"x" * 8192)]))
     assert found is not None and "object streams decode past" in found, found
-    assert file_bomb(packed_pdf(tmp_path / "plain.pdf", [CATALOG, PAGES, page(), _stream(b"0 0 m 1 1 l S")])) is None
-
