@@ -20,10 +20,16 @@ case, accents, punctuation and spacing. The canonical form undoes each, from Uni
 6. accents and enclosing marks (U+20DD ⃝ after each letter) are dropped, punctuation becomes space,
    whitespace is collapsed.
 
+After NFKC, a symbol that Unicode names after a Latin letter but decomposes to nothing (NEGATIVE SQUARED LATIN
+CAPITAL LETTER A 🅰, NEGATIVE CIRCLED … 🅐, REGIONAL INDICATOR SYMBOL LETTER A 🇦) is read as that letter, by its
+name in the Unicode Character Database (`letter_symbol_table`): a reader and a model read 🅱🅻🅸🅲🆉 as a word, where
+punctuation would have dropped it.
+
 Before step 1, HTML character references are read (`&oacute;`, `&#243;`, `&#xF3;`, and `&amp;oacute;` in two
 rounds), as any page that renders the text shows them. With `rendered=True` markup is dropped as a renderer drops
-it: HTML tags (with their attributes), LaTeX control words (`\\text{…}`) and the annotation of an interlinear
-annotation (U+FFFA … U+FFFB, drawn over its base text), so `<b>ex</b>am` and
+it: HTML tags (with their attributes), LaTeX control words (`\\text{…}`), the annotation of an interlinear
+annotation (U+FFFA … U+FFFB, drawn over its base text), and the text inside a right-to-left override (U+202E …
+U+202C) in the order it is shown, reversed (UAX #9: an override makes every character right-to-left), so `<b>ex</b>am` and
 `\\text{ex}\\text{am}` read `exam`. Markup is not always rendered (a model reads a tag's attribute text), so
 the guard compares both forms, markup kept and markup rendered.
 
@@ -60,6 +66,10 @@ _TAG = regex.compile(r"</?[A-Za-z][\w:.-]*(?:\s[^<>]*)?/?>")
 _CONTROL_WORD = regex.compile(r"\\[A-Za-z]+\*?")
 # An interlinear annotation (U+FFF9 base U+FFFA annotation U+FFFB, ruby): the annotation is drawn over the base.
 _ANNOTATION = regex.compile(r"\uFFFA[^\uFFF9-\uFFFB]*\uFFFB")
+_LETTER_NAME = regex.compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|SYMBOL LETTER) ([A-Z])")
+_LAST_SYMBOL = 0x1FFFF  # the letter-named symbols are in the first two planes
+_LTR_OVERRIDE, _RTL_OVERRIDE, _POP = "\u202d", "\u202e", "\u202c"
+_MAX_OVERRIDE_DEPTH = 125  # UAX #9's deepest embedding; an override deeper is left as a character
 _REFERENCE_ROUNDS = 3  # `&amp;amp;oacute;` and deeper are text a renderer shows as `&amp;oacute;`, not a letter
 
 # Fields of the record that say where it comes from or what the pipeline did with it, not what a model
@@ -144,6 +154,8 @@ def prepared(text: str, rendered: bool = False) -> str:
 def folded(text: str, fold: str = "small") -> str:
     """The rest of `canonical_text`, on a `prepared` text."""
     text = digits_by_value(unicodedata.normalize("NFKC", IGNORABLE.sub("", text)))
+    if not text.isascii():
+        text = text.translate(letter_symbol_table())
     if fold == "latin":
         text = "".join(map(latin_look, text))
     else:
@@ -151,6 +163,21 @@ def folded(text: str, fold: str = "small") -> str:
         text = skeleton(text).casefold()  # a prototype may be a capital (Greek Τ → T)
     text = _COMBINING.sub("", IGNORABLE.sub("", text))
     return " ".join(_NON_WORD.sub(" ", text).split())
+
+
+@lru_cache(maxsize=1)
+def letter_symbol_table() -> dict[int, str]:
+    """code point → small Latin letter, for each symbol (category S) without a decomposition whose Unicode name
+    ends in `LATIN CAPITAL LETTER X`, `LATIN SMALL LETTER X` or `SYMBOL LETTER X`."""
+    table: dict[int, str] = {}
+    for code in range(0x80, _LAST_SYMBOL + 1):
+        char = chr(code)
+        if unicodedata.category(char)[0] != "S" or unicodedata.decomposition(char):
+            continue
+        named = _LETTER_NAME.search(unicodedata.name(char, ""))
+        if named is not None and named.end() == len(unicodedata.name(char)):
+            table[code] = named.group(1).lower()
+    return table
 
 
 @lru_cache(maxsize=4096)
@@ -191,7 +218,30 @@ def render_markup(text: str) -> str:
         text = _ANNOTATION.sub("", text)
     if "\\" in text:
         text = _CONTROL_WORD.sub(" ", text)
+    if _RTL_OVERRIDE in text:
+        text = shown_order(text)
     return text
+
+
+def shown_order(text: str) -> str:
+    """`text` with each right-to-left override's content (to its U+202C, or its line's end) in the order it is shown:
+    reversed, a left-to-right override inside it kept as one block in its own order (UAX #9 X6, L2)."""
+    def block(at: int, opener: str | None, depth: int) -> tuple[str, int]:
+        units: list[str] = []
+        while at < len(text):
+            char = text[at]
+            if char in (_LTR_OVERRIDE, _RTL_OVERRIDE) and depth < _MAX_OVERRIDE_DEPTH:
+                inner, at = block(at + 1, char, depth + 1)
+                units.append(inner)
+                continue
+            if opener is not None and char in (_POP, "\n"):
+                at += char == _POP  # a line's end closes every override, and stays
+                break
+            units.append(char)
+            at += 1
+        return "".join(reversed(units) if opener == _RTL_OVERRIDE else units), at
+
+    return block(0, None, 0)[0]
 
 
 def digits_by_value(text: str) -> str:
@@ -248,4 +298,4 @@ def record_strings(q: Question) -> dict[str, str]:
 
 
 __all__ = ["CASE_FOLDS", "FORMS", "PROVENANCE_FIELDS", "RELEASE_TEXT_FIELDS", "canonical_text", "digits_by_value", "folded", "joined_text", "release_values",
-           "latin_look", "prepared", "read_references", "record_strings", "release_texts", "string_paths", "render_markup", "skeleton", "skeleton_table"]
+           "latin_look", "letter_symbol_table", "shown_order", "prepared", "read_references", "record_strings", "release_texts", "string_paths", "render_markup", "skeleton", "skeleton_table"]
