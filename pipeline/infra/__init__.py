@@ -11,7 +11,8 @@ Public functions:
   elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
 - `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`), deep nesting
-  (`YamlNestingError`) and a key given twice in one mapping (`YamlDuplicateKeyError`), all `yaml.YAMLError`s,
+  (`YamlNestingError`), a key given twice in one mapping (`YamlDuplicateKeyError`) and a document past 1 MiB of
+  characters (`YamlTooLargeError`), all `yaml.YAMLError`s,
   for every YAML file a user gives (`yamlfile`).
 - `read_jsonl(path, tail=)`, `iter_jsonl`, `AppendLog(path)`, `rewrite_jsonl(path, records)`, `cut_torn_tail`,
   `dumps_line`, `JsonlError`; `loads_unique_keys(text)`: JSON of a user's file, a key given twice refused
@@ -55,9 +56,9 @@ from pipeline.infra.progress import SilentProgress, progress
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.terminal import console_text, printable
 from pipeline.infra.urls import redact_userinfo, without_userinfo
-from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, load_yaml
+from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, YamlTooLargeError, load_yaml
 
 __all__ = ["AppendLog", "BodyInflatesTooFar", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "UnreadableEncoding", "bound_hub_client",
-           "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
+           "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "YamlTooLargeError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

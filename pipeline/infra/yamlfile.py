@@ -14,6 +14,10 @@ or a plan) may take the first for what applies.
 Nesting is bounded too: `[[[[…]]]]` a thousand deep made the composer raise RecursionError, not a
 YAML error, so `specs check` ended in a traceback; a document that composes but nests past
 `MAX_NESTING` (aliases counted) would do the same to the walks after it.
+
+And its size: PyYAML reads a character at a time in Python, so 4 MiB of short keys took 21 CPU s and 690 MB to
+compose; a document past `MAX_YAML_CHARS` (a spec, a split config or a plan is a few kilobytes) is refused before a
+character of it is read (`YamlTooLargeError`).
 """
 from __future__ import annotations
 
@@ -23,6 +27,11 @@ import yaml
 # in a spec or a config stay far below this; a bomb is far above it.
 ALIAS_EXPANSION_BUDGET = 10_000
 MAX_NESTING = 64  # lists and mappings within one another; a spec nests five or six deep
+MAX_YAML_CHARS = 1 << 20  # the largest YAML the project writes or ships is about 3 KB
+
+
+class YamlTooLargeError(yaml.YAMLError):
+    """The document is longer than `MAX_YAML_CHARS`; not read."""
 
 
 class YamlAliasBombError(yaml.YAMLError):
@@ -110,7 +119,11 @@ def load_yaml(text: str, *, budget: int = ALIAS_EXPANSION_BUDGET) -> object:
     """`yaml.safe_load(text)`, refusing a document whose aliases expand to more than `budget` nodes
     beyond its own (raises `YamlAliasBombError`, a `yaml.YAMLError`), that nests deeper than
     `MAX_NESTING` (`YamlNestingError`) or that gives a key twice in one mapping
-    (`YamlDuplicateKeyError`, every such key in its `problems`)."""
+    (`YamlDuplicateKeyError`, every such key in its `problems`), or that is longer than `MAX_YAML_CHARS`
+    (`YamlTooLargeError`)."""
+    if len(text) > MAX_YAML_CHARS:
+        raise YamlTooLargeError(f"refused: {len(text):,} characters, more than the {MAX_YAML_CHARS:,} a YAML file here "
+                                "may have (not read)")
     loader = yaml.SafeLoader(text)
     try:
         try:
