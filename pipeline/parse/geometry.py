@@ -44,13 +44,8 @@ def _height(item: StreamLine) -> float:
     return max(item.line.bottom - item.line.top, 0.01)
 
 
-def _stacked(previous: StreamLine, item: StreamLine) -> bool:
-    """`item` sits on the row below `previous`, in the same column and the same type size."""
-    if previous.page != item.page or item.line.top < previous.line.top + 0.5 * _height(previous):
-        return False
-    if min(previous.line.x1, item.line.x1) <= max(previous.line.x0, item.line.x0):
-        return False  # no horizontal overlap: another column
-    a, b = previous.line.font_size, item.line.font_size
+def _same_size(a: float | None, b: float | None) -> bool:
+    """Two lines' type sizes are one size (within a tenth), or one of them is not known."""
     return not (a and b and abs(a - b) > 0.1 * max(a, b))
 
 
@@ -64,10 +59,19 @@ def measure_pitch(lines: list[StreamLine]) -> Pitch | None:
     """
     gaps: list[float] = []
     heights: list[float] = []
-    for previous, item in zip(lines, lines[1:]):
-        if _stacked(previous, item):
-            gaps.append(max(item.line.top - previous.line.bottom, 0.0))
-            heights.append(_height(previous))
+    # Two consecutive lines are stacked when the second sits on the row below the first (not above half its height
+    # down), overlaps it horizontally (else another column) and is set in the same type size. Written out in one
+    # walk, each line's box read once: every pair of lines of every block of a sheet is asked.
+    previous_page, before = None, None
+    for item in lines:
+        line = item.line
+        if before is not None and previous_page == item.page:
+            height = max(before.bottom - before.top, 0.01)
+            if (not line.top < before.top + 0.5 * height and not min(before.x1, line.x1) <= max(before.x0, line.x0)
+                    and _same_size(before.font_size, line.font_size)):
+                gaps.append(max(line.top - before.bottom, 0.0))
+                heights.append(height)
+        previous_page, before = item.page, line
     if not gaps:
         return None
     gaps.sort()

@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from statistics import median
 
 from pipeline.extract import UNREAD_CELL, ExtractedDocument
@@ -83,7 +84,14 @@ def _em(item: StreamLine) -> float:
 
 
 def _estimated_width(word: str, em: float) -> float:
-    return em * sum(_advance(ch) for ch in word)
+    return em * _word_advance(word)
+
+
+@lru_cache(maxsize=4096)
+def _word_advance(word: str) -> float:
+    """The word's advance in ems, summed character by character (kept per word: a key's cells are a few
+    letters and numbers, each asked again on every row and every reading of the row)."""
+    return sum(_advance(ch) for ch in word)
 
 
 def _face_scale(lines: list[StreamLine]) -> float | None:

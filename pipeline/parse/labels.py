@@ -69,7 +69,7 @@ _ENCLOSED_SPAN = re.compile(f"[{re.escape(chr(min(_ENCLOSED)))}-{re.escape(chr(m
 def plain_enclosed(text: str, keep: frozenset[str] = frozenset()) -> str:
     """`text` with each enclosed letter or digit as the plain one ("Ⓑ texto" → "B texto"), except the
     characters in `keep` (a spec's own enclosed labels, which stay as printed)."""
-    if _ENCLOSED_SPAN.search(text) is None:
+    if text.isascii() or _ENCLOSED_SPAN.search(text) is None:  # ASCII holds none of them (all past U+2460)
         return text
     return text.translate(_enclosed_table_without(keep) if keep else _ENCLOSED)
 

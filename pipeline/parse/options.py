@@ -65,15 +65,16 @@ def find_options(
     lines = _grid_rows_in_label_order(lines, labels, option_re)
     stem: list[StreamLine] = []
     options: list[Option] = []
+    used: set[str] = set()  # the labels of `options`
     trailing: list[StreamLine] = []
     previous: StreamLine | None = None
-    label_after = _label_lines_after(lines, labels, option_re)
-    next_label = _next_label_lines(lines, labels, option_re)
+    # The label each line opens with, read once for the three walks below (each asked it of every line).
+    opening = [opening_label(item.text, labels, option_re) for item in lines]
+    label_after = _label_lines_after(lines, opening)
+    next_label = _next_label_lines(lines, opening)
     beside_next: list[StreamLine] = []  # an exponent or index printed just above the next label's line
     for index, item in enumerate(lines):
-        match = option_re.match(item.text)
-        label = canonical_label(matched_label(match), labels) if match else None
-        used = {o.label for o in options}
+        label = opening[index]
         upcoming = next_label[index]
         if label is None and not trailing and upcoming is not None and _beside_label(item, upcoming):
             beside_next.append(item)
@@ -85,7 +86,9 @@ def find_options(
             stem += options[0].lines + trailing
             options, trailing, used = [], [], set()
         if label is not None and label not in used and (options or label == labels[0]) and not trailing:
-            options.append(Option(label, item, [match.group("text").strip(), *(sl.text for sl in beside_next)], [item, *beside_next]))
+            text = option_re.match(item.text).group("text").strip()
+            options.append(Option(label, item, [text, *(sl.text for sl in beside_next)], [item, *beside_next]))
+            used.add(label)
             beside_next = []
         elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:
             options[-1].parts.append(item.text)  # the text cell beside a lone label
@@ -110,13 +113,14 @@ def find_options(
     return OptionBlock(stem, options, trailing, restored)
 
 
-def _next_label_lines(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[StreamLine | None]:
-    """For each line, the next later line that opens with an option label."""
+def _next_label_lines(lines: list[StreamLine], opening: list[str | None]) -> list[StreamLine | None]:
+    """For each line, the next later line that opens with an option label (`opening`: the label each line opens
+    with, or None)."""
     found: list[StreamLine | None] = [None] * len(lines)
     following: StreamLine | None = None
     for index in range(len(lines) - 1, -1, -1):
         found[index] = following
-        if opening_label(lines[index].text, labels, option_re) is not None:
+        if opening[index] is not None:
             following = lines[index]
     return found
 
@@ -193,13 +197,14 @@ def _bare_label_row(item: StreamLine, labels: list[str], min_run: int) -> Stream
     return replace(item, line=replace(item.line, text=text))
 
 
-def _label_lines_after(lines: list[StreamLine], labels: list[str], option_re: re.Pattern) -> list[set[str]]:
-    """For each line, the option labels that open some later line of the block on the same page."""
+def _label_lines_after(lines: list[StreamLine], opening: list[str | None]) -> list[set[str]]:
+    """For each line, the option labels that open some later line of the block on the same page (`opening`: the
+    label each line opens with, or None)."""
     after: list[set[str]] = [set() for _ in lines]
     seen: dict[int, set[str]] = {}
     for index in range(len(lines) - 1, -1, -1):
         after[index] = set(seen.get(lines[index].page, set()))
-        label = opening_label(lines[index].text, labels, option_re)
+        label = opening[index]
         if label is not None:
             seen.setdefault(lines[index].page, set()).add(label)
     return after

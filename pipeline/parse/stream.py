@@ -85,22 +85,23 @@ def _read_stream(document: ExtractedDocument, include_dropped: bool, keep: froze
         if page.dropped_reason and not include_dropped:
             continue
         ocr_page = page.method is PageMethod.OCR
+        number = page.number
         for line in page.lines:
             read = ocr_page or line.ocr  # a text page's line OCR read in place is an OCR'd line too
             fold = False
+            printed = line.text
             if read:
                 asked = True
-                repaired, fold = reader(line.text)
-                line = line if repaired == line.text else replace(line, text=repaired)
-            if stops is not None and stops.found_in(line.text):
+                repaired, fold = reader(printed)
+                if repaired != printed:
+                    line, printed = replace(line, text=repaired), repaired
+            if stops is not None and stops.found_in(printed):
                 return _Read(stream, texts, asked)
-            texts.append((line.text, len(stream)))
-            text = _stream_text(line.text, keep)
+            texts.append((printed, len(stream)))
+            text = _stream_text(printed, keep)
             if text is None:
                 continue
-            stream.append(
-                StreamLine(page.number, line if text == line.text else replace(line, text=text), read, fold)
-            )
+            stream.append(StreamLine(number, line if text == printed else replace(line, text=text), read, fold))
     return _Read(stream, texts, asked)
 
 
@@ -155,6 +156,8 @@ _BOLD_LEAD = re.compile(r"^\*\*(?P<lead>[^*\s]{1,16})\s+(?=[^*\s])")
 def unmark_prefix(text: str) -> str:
     """'**01** Ktoré…' -> '01 Ktoré…', '**A. text**' -> 'A. **text**': a bold question number or option
     label is layout, not emphasis; the emphasis of the text after it is kept."""
+    if not text.startswith("**"):  # both patterns open with the bold mark: most lines are answered here
+        return text
     match = _BOLD_PREFIX.match(text)
     if match:
         rest = text[match.end():]
