@@ -116,6 +116,9 @@ STAGE_VERSION += "/loose-ink"
 # A key header's booklet type read as a look-alike of a declared one (`유형 4` for `유형 A`) is that one, a name none
 # matches is reported (`bookletlabels`; spec `key.variants`, language data `label_shapes.header_lookalikes`).
 STAGE_VERSION += "/booklet-lookalikes"
+# Text after a question's options too short to flag, set aside as furniture, is said: `parse.trailing_dropped` (info) on
+# its question and a note per sheet.
+STAGE_VERSION += "/trailing-dropped"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -22,6 +22,7 @@ from pipeline.parse.losses import (
     flag_undeclared_types,
     flag_unkeyed_entries,
     ids_kept_apart,
+    note_trailing_dropped,
     report_stop,
     restarts_with_options,
     shown_numbers,
@@ -76,8 +77,9 @@ def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], floa
     return kept, points
 
 
-# Text after the last option with at least this many letters is flagged; shorter leftovers are page
-# furniture the extract stage did not recognise ("Verte", "Strona 3"). At 26 letters a stem's
+# Text after the last option with at least this many letters is flagged; shorter leftovers are taken for page
+# furniture the extract stage did not recognise ("Verte", "Strona 3"), not kept, and said at info
+# (`parse.trailing_dropped` on the question, one note per sheet). At 26 letters a stem's
 # "2019. rok wydania tekstu" (17) went unreported.
 TRAILING_FLAG_MIN_LETTERS = 12
 
@@ -184,6 +186,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
             trailing = _clean_text(trailing)
         if trailing and len(re.findall(r"[^\W\d_]", trailing)) >= TRAILING_FLAG_MIN_LETTERS:
             draft.flags.append(diagnose(Code.TRAILING_TEXT, text=trailing[:80]))
+        elif trailing:  # taken for page furniture no rule claimed: not kept, but said (and listed per sheet)
+            draft.dropped_trailing = trailing
+            draft.flags.append(diagnose(Code.TRAILING_DROPPED, minimum=TRAILING_FLAG_MIN_LETTERS, text=trailing[:80]))
         lost = printed_labels(found_options.trailing, labels, option_re)
         if lost:
             draft.flags.append(diagnose(Code.LOST_LABELS, labels=lost, where="after the options, in no option"))
@@ -383,6 +388,7 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     if restored:
         notes.append(diagnose(Code.LABELS_RESTORED, count=len(restored), numbers=shown_numbers(list(dict.fromkeys(restored)))))
     flag_undeclared_types(drafts, spec, problems)
+    note_trailing_dropped(drafts, TRAILING_FLAG_MIN_LETTERS, notes)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:

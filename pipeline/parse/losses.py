@@ -80,6 +80,21 @@ def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]
         problems.append(diagnose(Code.NUMBERS_REPEATED, numbers=shown_numbers(repeats)))
 
 
+TRAILING_SHOWN = 20  # questions whose dropped trailing text the sheet's note shows; the rest are counted
+
+
+def note_trailing_dropped(drafts: list[Draft], minimum: int, notes: list[Diagnostic]) -> None:
+    """One note for the sheet listing each question's text after its options that was set aside as page furniture
+    (`parse.trailing_dropped`, at info; `minimum`: the letters that would have made it a flag): nothing dropped unsaid,
+    and the report shows what was, escaped as read."""
+    dropped = [(d.number, d.dropped_trailing) for d in drafts if d.dropped_trailing]
+    if not dropped:
+        return
+    shown = [f"{number} {text[:80]!r}" for number, text in dropped[:TRAILING_SHOWN]]
+    more = f" … (+{len(dropped) - TRAILING_SHOWN})" if len(dropped) > TRAILING_SHOWN else ""
+    notes.append(diagnose(Code.TRAILING_DROPPED_QUESTIONS, count=len(dropped), minimum=minimum, items=", ".join(shown) + more))
+
+
 def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
     declared = spec.layout.closed_types
     if not declared:

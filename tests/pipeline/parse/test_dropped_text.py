@@ -1,0 +1,90 @@
+"""Nothing dropped unsaid: text the parser sets aside is a diagnostic on what it touches and a line in the report.
+
+A few letters printed after a question's options, which no furniture rule of the spec or the language data
+claimed, are taken for page furniture and not kept: each is `parse.trailing_dropped` (info) on its question and
+one note of the sheet lists them, escaped as read. Longer text stays the `parse.trailing_text` warning.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.diagnostics import AUDIT_ONLY, Code, Severity
+from pipeline.report import FileReport, RunReport
+from pipeline.split import load_split_config, split_records
+from pipeline.specs import load_spec
+from tests.pipeline.parse.conftest import run_family
+
+
+def _spec():
+    """The vocational spec with "1." numbering and 3+ options."""
+    spec = load_spec("pl_cke_zawodowy")
+    options = spec.layout.options.model_copy(update={"min_count": 3, "keep_partial": False})
+    update = {"question_start": r"^(?P<number>\d{1,2})\.\s+(?=\S)", "options": options, "skip_types": []}
+    return spec.model_copy(update={"layout": spec.layout.model_copy(update=update)})
+
+
+def _sheet(path: Path, after: dict[str, str]) -> Path:
+    """Three questions of options A-C; `after[number]` printed under that question's options, left of the labels
+    and a blank line below them (no option's continuation)."""
+    items, y = [], 20.0
+    for number in "123":
+        items.append(TextBox(f"{number}. Pytanie numer {number} o sieci komputerowe?", 20, y, 170, size=10))
+        y += 7
+        for label in "ABC":
+            items.append(TextBox(f"{label}. odpowiedź {label.lower()}{number}", 25, y, 120, size=10))
+            y += 6
+        if number in after:
+            y += 8
+            items.append(TextBox(after[number], 20, y, 170, size=10))
+            y += 6
+        y += 8
+    return build_pdf(path, [PageSpec(tuple(items))])
+
+
+def _key(path: Path) -> Path:
+    return build_pdf(path, [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10) for i, t in enumerate(["1. A", "2. B", "3. C"])))])
+
+
+def _parsed(tmp_path: Path, after: dict[str, str]):
+    result = run_family(_spec(), _sheet(tmp_path / "s.pdf", after), [_key(tmp_path / "k.pdf")], {"year": "2030"})
+    return result, {q.number: q for q in result.questions}
+
+
+def test_a_few_letters_after_the_options_are_an_info_flag_on_the_question_and_a_note_of_the_sheet(tmp_path):
+    result, found = _parsed(tmp_path, {"2": "Verte →"})
+    assert found["2"].choices == ["odpowiedź a2", "odpowiedź b2", "odpowiedź c2"]  # not kept in the last option
+    dropped = [f for f in found["2"].flags if f.code is Code.TRAILING_DROPPED]
+    assert [f.message for f in dropped] == [
+        "text after the options set aside as page furniture (under 12 letters), not kept: 'Verte →'"]
+    assert dropped[0].severity is Severity.INFO
+    assert not any(f.code is Code.TRAILING_DROPPED for q in (found["1"], found["3"]) for f in q.flags)
+    notes = [n for n in result.notes if n.code is Code.TRAILING_DROPPED_QUESTIONS]
+    assert [n.message for n in notes] == [
+        "text after the options of 1 question(s) set aside as page furniture (under 12 letters each), not kept: 2 'Verte →'"]
+    assert not result.problems  # a note, nothing for --strict to fail on
+
+
+def test_the_report_shows_the_dropped_text_escaped(tmp_path):
+    result, _ = _parsed(tmp_path, {"1": "Dalej 'x'", "3": "Strona 3"})
+    file = FileReport(url="file:///s.pdf", role="sheet", status="parsed", sha256="0" * 64)
+    file.add_parse(result.questions, result.problems)
+    file.notes.extend(result.notes)
+    markdown = RunReport(source="t", pipeline_version="0", files=[file]).to_markdown()
+    assert "note: text after the options of 2 question(s) set aside as page furniture (under 12 letters each), " \
+           "not kept: 1 \"Dalej 'x'\", 3 'Strona 3'" in markdown
+    assert "| `parse.trailing_dropped_questions` | info | 1 |" in markdown
+
+
+def test_twelve_letters_or_more_stay_a_warning_not_the_info_flag(tmp_path):
+    _, found = _parsed(tmp_path, {"2": "Zapamiętaj tę informację"})
+    codes = [f.code for f in found["2"].flags]
+    assert Code.TRAILING_TEXT in codes and Code.TRAILING_DROPPED not in codes
+
+
+def test_a_question_whose_only_flag_is_dropped_furniture_is_not_withheld_from_a_release(tmp_path):
+    _, found = _parsed(tmp_path, {"2": "Verte"})
+    assert [f.code for f in found["2"].flags] == [Code.TRAILING_DROPPED] and Code.TRAILING_DROPPED in AUDIT_ONLY
+    result = split_records(list(found.values()), load_split_config())
+    released = {q.number for q in result.public + result.private}
+    assert released == {"1", "2", "3"} and result.withheld == []
