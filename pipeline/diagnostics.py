@@ -263,6 +263,11 @@ class Code(Enum):
     TRAILING_DROPPED_QUESTIONS = ("parse.trailing_dropped_questions", INFO,
                                   "text after the options of {count} question(s) set aside as page furniture (under "
                                   "{minimum} letters each), not kept: {items}")
+    # A question number's letters read in another script than its page's (`Al.` for `Α1.` on a Greek scan), written as
+    # their twins of the same shape in the page's (`parse.numberscript`): the same number, in its sheet's script.
+    NUMBER_SCRIPT = ("parse.number_script", INFO,
+                     "{count} question number(s) read with letters of another script than their page's, written in "
+                     "the page's: {numbers}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

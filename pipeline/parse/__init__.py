@@ -119,6 +119,8 @@ STAGE_VERSION += "/booklet-lookalikes"
 # Text after a question's options too short to flag, set aside as furniture, is said: `parse.trailing_dropped` (info) on
 # its question and a note per sheet.
 STAGE_VERSION += "/trailing-dropped"
+# A question number's letters are written in its page's script (`numberscript`: `Al.` read on a Greek scan is `Α1`).
+STAGE_VERSION += "/number-script"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -370,6 +370,9 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering, recovery)
+    if numbering.scripts_followed:
+        notes.append(diagnose(Code.NUMBER_SCRIPT, count=len(numbering.scripts_followed),
+                              numbers=shown_numbers(numbering.scripts_followed)))
     if numbering.marks_restored:
         notes.append(diagnose(Code.MARKS_RESTORED, count=len(numbering.marks_restored), numbers=", ".join(numbering.marks_restored)))
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
