@@ -265,6 +265,13 @@ class Code(Enum):
                                   "{minimum} letters each), not kept: {items}")
     # A question number's letters read in another script than its page's (`Al.` for `Α1.` on a Greek scan), written as
     # their twins of the same shape in the page's (`parse.numberscript`): the same number, in its sheet's script.
+    # A line opening with an option label already taken, read into an option's text (a label printed twice, or OCR's
+    # misreading of the next label as an earlier one): the options are kept, the question flagged, the sheet's notes
+    # name it.
+    LABEL_REPEATED = ("parse.label_repeated", WARNING,
+                      "option label {label} printed again, its line read into option {owner}: {text!r}")
+    LABELS_REPEATED = ("parse.labels_repeated", WARNING,
+                       "{count} question(s) print an option label again, its line read into an option's text: {numbers}")
     NUMBER_SCRIPT = ("parse.number_script", INFO,
                      "{count} question number(s) read with letters of another script than their page's, written in "
                      "the page's: {numbers}")

@@ -121,6 +121,8 @@ STAGE_VERSION += "/booklet-lookalikes"
 STAGE_VERSION += "/trailing-dropped"
 # A question number's letters are written in its page's script (`numberscript`: `Al.` read on a Greek scan is `Α1`).
 STAGE_VERSION += "/number-script"
+# A line opening with an option label already taken, read into an option, is flagged (`parse.label_repeated`).
+STAGE_VERSION += "/label-repeated"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

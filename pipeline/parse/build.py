@@ -177,6 +177,8 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
             )
         if draft.labels != expected:
             draft.flags.append(diagnose(Code.LABEL_SKIPPED, labels=draft.labels, expected=expected))
+        draft.flags += [diagnose(Code.LABEL_REPEATED, label=label, owner=owner, text=plain_text(text)[0][:60])
+                        for label, owner, text in found_options.repeated]
         empty = [o.label for o, text in zip(options, choices) if not text]
         if empty:
             draft.flags.append(diagnose(Code.EMPTY_OPTION, labels=empty))
@@ -387,6 +389,9 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:
         problems.append(diagnose(Code.LOST_LABEL_QUESTIONS, count=len(lost), numbers=shown_numbers(lost)))
+    repeated = [d.number for d in drafts if has_code(d.flags, Code.LABEL_REPEATED)]
+    if repeated:
+        notes.append(diagnose(Code.LABELS_REPEATED, count=len(repeated), numbers=shown_numbers(repeated)))
     restored = [d.number for d in drafts for f in d.flags if isinstance(f, Diagnostic) and f.code is Code.LABEL_RESTORED]
     if restored:
         notes.append(diagnose(Code.LABELS_RESTORED, count=len(restored), numbers=shown_numbers(list(dict.fromkeys(restored)))))

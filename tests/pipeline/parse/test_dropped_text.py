@@ -1,4 +1,5 @@
-"""Nothing dropped unsaid: text the parser sets aside is a diagnostic on what it touches and a line in the report.
+"""Nothing dropped unsaid: text the parser sets aside or misplaces is a diagnostic on what it touches and a line in the
+report.
 
 A few letters printed after a question's options, which no furniture rule of the spec or the language data
 claimed, are taken for page furniture and not kept: each is `parse.trailing_dropped` (info) on its question and
@@ -7,6 +8,8 @@ one note of the sheet lists them, escaped as read. Longer text stays the `parse.
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
 from pipeline.diagnostics import AUDIT_ONLY, Code, Severity
@@ -88,3 +91,31 @@ def test_a_question_whose_only_flag_is_dropped_furniture_is_not_withheld_from_a_
     result = split_records(list(found.values()), load_split_config())
     released = {q.number for q in result.public + result.private}
     assert released == {"1", "2", "3"} and result.withheld == []
+
+
+def _lines_sheet(path: Path, lines: list[str]) -> Path:
+    """One line a row; option lines (a label and a dot) indented under their stem, a line opening with spaces further."""
+    def x(text: str) -> float:
+        return 30 if text.startswith(" ") else 25 if text[1:3] == ". " and text[0] in "ABCD" else 20
+
+    boxes = [TextBox(t.strip(), x(t), 20 + 7 * i, 170, size=10) for i, t in enumerate(lines)]
+    return build_pdf(path, [PageSpec(tuple(boxes))])
+
+
+@pytest.mark.parametrize(("lines", "number", "flag"), [
+    (["1. Pytanie o sieci?", "A. odpowiedź a1", "B. odpowiedź b1", "B. odpowiedź powtórzona", "C. odpowiedź c1"], "1",
+     "option label B printed again, its line read into option B: 'B. odpowiedź powtórzona'"),
+    (["2. Pytanie drugie?", "A. a2", "B. b2", "C. c2", "D. d2", "A. znowu a2"], "2",
+     "option label A printed again, its line read into option D: 'A. znowu a2'"),
+], ids=["label-twice", "first-label-after-the-last"])
+def test_a_line_opening_with_a_label_already_taken_is_flagged_where_it_went(tmp_path, lines, number, flag):
+    # Question 3's option B holds a lowercase sub-item "a.": no second "A.".
+    sheet = _lines_sheet(tmp_path / "s.pdf", [*lines, "3. Pytanie trzecie?", "A. a3", "B. b3 z punktami:", "   a. pierwszy", "C. c3"])
+    result = run_family(_spec(), sheet, [_key(tmp_path / "k.pdf")], {"year": "2030"})
+    found = {q.number: q for q in result.questions}
+    assert [f.message for f in found[number].flags if f.code is Code.LABEL_REPEATED] == [flag]
+    assert found["3"].choices == ["a3", "b3 z punktami: a. pierwszy", "c3"]
+    assert not any(f.code is Code.LABEL_REPEATED for f in found["3"].flags)
+    assert [n.message for n in result.notes if n.code is Code.LABELS_REPEATED] == [
+        f"1 question(s) print an option label again, its line read into an option's text: {number}"]
+
