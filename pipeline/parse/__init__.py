@@ -123,6 +123,9 @@ STAGE_VERSION += "/trailing-dropped"
 STAGE_VERSION += "/number-script"
 # A line opening with an option label already taken, read into an option, is flagged (`parse.label_repeated`).
 STAGE_VERSION += "/label-repeated"
+# A marking scheme's task answered again on its own line with another answer is keyed twice (unkeyed, reported), not the
+# first kept unsaid; a question keyed twice is no longer also called unaccounted for.
+STAGE_VERSION += "/scheme-twice"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

@@ -119,3 +119,33 @@ def test_a_line_opening_with_a_label_already_taken_is_flagged_where_it_went(tmp_
     assert [n.message for n in result.notes if n.code is Code.LABELS_REPEATED] == [
         f"1 question(s) print an option label again, its line read into an option's text: {number}"]
 
+
+
+def _greek_sheet(path: Path) -> Path:
+    lines = []
+    for n in (1, 2, 3):
+        lines += [f"Α{n}. Ποια είναι η σωστή απάντηση στην ερώτηση {n};", "α. πρώτη", "β. δεύτερη", "γ. τρίτη", "δ. τέταρτη"]
+    boxes = [TextBox(t, 30 if t[1:2] == "." else 20, 20 + 8 * i, 170, size=11) for i, t in enumerate(lines)]
+    return build_pdf(path, [PageSpec(tuple(boxes))])
+
+
+def test_a_marking_scheme_answering_one_task_twice_differently_keys_neither_and_says_so(tmp_path):
+    """The sample's Greek marking scheme gives each task's answer on its line ("Α1 → β"); a second line for Α1 with
+    another answer was ignored, the first kept as if the key were sure."""
+    key = build_pdf(tmp_path / "apant.pdf", [PageSpec(tuple(
+        TextBox(t, 20, 20 + 8 * i, 170, size=11) for i, t in enumerate(["Α1 → β", "Α2 → γ", "Α1 → δ", "Α3 → α", "Α2 → γ"])))])
+    result = run_family(load_spec("sample_el"), _greek_sheet(tmp_path / "them.pdf"), [key], {"year": "2030", "folder": "x"})
+    assert [(q.number, q.answer) for q in result.questions] == [("Α1", None), ("Α2", "γ"), ("Α3", "α")]  # Α2 twice alike
+    assert [f.code for f in result.questions[0].flags] == [Code.NO_KEY_ENTRY]
+    assert [p.message for p in result.problems if p.code is Code.KEY_KEYED_TWICE] == [
+        "key apant.pdf: question Α1 keyed twice (β, δ); left unkeyed, as the key gives no one answer"]
+
+
+def test_a_question_keyed_twice_is_not_also_called_unaccounted_for(tmp_path):
+    sheet = _lines_sheet(tmp_path / "s.pdf", ["1. Pytanie?", "A. a1", "B. b1", "C. c1", "2. Pytanie drugie?", "A. a2", "B. b2",
+                                              "C. c2", "3. Pytanie trzecie?", "A. a3", "B. b3", "C. c3"])
+    key = build_pdf(tmp_path / "k.pdf", [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10)
+                                                        for i, t in enumerate(["1. A", "2. B", "2. C", "3. C"])))])
+    result = run_family(_spec(), sheet, [key], {"year": "2030"})
+    codes = [p.code for p in result.problems]
+    assert Code.KEY_KEYED_TWICE in codes and Code.KEY_ENTRIES_UNACCOUNTED not in codes
