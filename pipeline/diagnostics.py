@@ -272,6 +272,15 @@ class Code(Enum):
                       "option label {label} printed again, its line read into option {owner}: {text!r}")
     LABELS_REPEATED = ("parse.labels_repeated", WARNING,
                        "{count} question(s) print an option label again, its line read into an option's text: {numbers}")
+    # What the sheet holds that went to no question (issue 27/29: nothing dropped unsaid): lines before its first question
+    # (a cover, instructions, or a first question whose number was not read) or between a part's heading and its first
+    # question; figures above the first question; pages `layout.drop_pages` set aside.
+    LINES_BEFORE_QUESTIONS = ("parse.lines_before_questions", INFO,
+                              "{count} line(s) on page(s) {pages} stand before any question of their part and were parsed "
+                              "as no question's text (first: {first!r})")
+    FIGURES_UNATTACHED = ("parse.figures_unattached", INFO,
+                          "{count} figure(s) above the first question, attached to no question: {where}")
+    PAGES_DROPPED = ("parse.pages_dropped", INFO, "{count} page(s) not parsed: {pages}")
     NUMBER_SCRIPT = ("parse.number_script", INFO,
                      "{count} question number(s) read with letters of another script than their page's, written in "
                      "the page's: {numbers}")

@@ -126,6 +126,9 @@ STAGE_VERSION += "/label-repeated"
 # A marking scheme's task answered again on its own line with another answer is keyed twice (unkeyed, reported), not the
 # first kept unsaid; a question keyed twice is no longer also called unaccounted for.
 STAGE_VERSION += "/scheme-twice"
+# What went to no question is said in the sheet's notes: lines before any question of their part, figures above the first
+# question, pages `drop_pages` set aside (`losses.note_unclaimed`).
+STAGE_VERSION += "/unclaimed-notes"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

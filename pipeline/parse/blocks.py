@@ -76,6 +76,8 @@ class Numbering:
     # Question numbers read with letters of another script than their page's, written in the page's (`numberscript`):
     # "A1 → Α1", counted in the sheet's notes (`parse.number_script`, info).
     scripts_followed: list[str] = field(default_factory=list)
+    # Lines before the first question of the sheet or of a part (after its heading): no question's (`losses.note_unclaimed`).
+    unclaimed: list[StreamLine] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         first = self.sections[0] if self.sections else None
@@ -190,6 +192,8 @@ def split_blocks(
             continue
         if current is not None:
             current.lines.append(item)
+        else:
+            numbering.unclaimed.append(item)
     return blocks
 
 

@@ -23,6 +23,7 @@ from pipeline.parse.losses import (
     flag_unkeyed_entries,
     ids_kept_apart,
     note_trailing_dropped,
+    note_unclaimed,
     report_stop,
     restarts_with_options,
     shown_numbers,
@@ -264,10 +265,12 @@ def _header_line(block: Block):
 # --------------------------------------------------------------------------- records
 
 
-def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, list[ImageRef]]:
-    """Each figure goes to the question that starts last above it (reading order across pages)."""
+def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> tuple[dict[int, list[ImageRef]], list]:
+    """Each figure goes to the question that starts last above it (reading order across pages); and the figures above
+    the first question, which go to none (a cover's logo, or a figure of a question whose number was not read)."""
     starts = [((d.block.start.page, d.block.start.line.top), i) for i, d in enumerate(drafts) if d.block.start]
     images: dict[int, list[ImageRef]] = {}
+    unattached = []
     for page in sheet.pages:
         if page.dropped_reason:
             continue
@@ -277,7 +280,9 @@ def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, l
             if owners:
                 ref = ImageRef(path=figure.path, page=figure.page, bbox=tuple(figure.bbox), sha256=figure.sha256)
                 images.setdefault(owners[-1], []).append(ref)
-    return images
+            else:
+                unattached.append(figure)
+    return images, unattached
 
 
 def _regions(draft: Draft) -> list[Region]:
@@ -462,7 +467,8 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     flag_numbering(blocks, drafts, problems, notes)
     flag_implied_missing(blocks, drafts, answers if spec.key.kind == "marking_scheme" else None, problems)
 
-    images = _attach_images(drafts, sheet)
+    images, unattached = _attach_images(drafts, sheet)
+    note_unclaimed(sheet, numbering.unclaimed, unattached, notes)
     meta = spec.metadata
     questions = []
     for i, d in enumerate(drafts):

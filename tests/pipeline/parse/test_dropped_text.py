@@ -7,11 +7,13 @@ one note of the sheet lists them, escaped as read. Longer text stays the `parse.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf
+from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf
 from pipeline.diagnostics import AUDIT_ONLY, Code, Severity
 from pipeline.report import FileReport, RunReport
 from pipeline.split import load_split_config, split_records
@@ -149,3 +151,33 @@ def test_a_question_keyed_twice_is_not_also_called_unaccounted_for(tmp_path):
     result = run_family(_spec(), sheet, [key], {"year": "2030"})
     codes = [p.code for p in result.problems]
     assert Code.KEY_KEYED_TWICE in codes and Code.KEY_ENTRIES_UNACCOUNTED not in codes
+
+
+def _png() -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (300, 200), (200, 60, 60)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_what_went_to_no_question_is_named_in_the_sheets_notes(tmp_path):
+    """A cover page that `drop_pages` sets aside, instructions and a figure above the first question: kept out of every
+    record as before, and each said once."""
+    cover = PageSpec((TextBox("ARKUSZ PRÓBNY", 20, 20, 170, size=14), TextBox("Instrukcja dla zdającego", 20, 40, 170)))
+    first = [TextBox("Rozwiąż zadania.", 20, 20, 170, size=10), TextBox("Odpowiedzi zaznacz w karcie.", 20, 27, 170, size=10),
+             ImageBox(40, 35, 60, _png()), TextBox("1. Pytanie o sieci?", 20, 90, 170, size=10)]
+    first += [TextBox(f"{label}. odpowiedź {label.lower()}1", 25, 97 + 6 * i, 120, size=10) for i, label in enumerate("ABC")]
+    first += [TextBox("2. Pytanie drugie?", 20, 125, 170, size=10)]
+    first += [TextBox(f"{label}. odpowiedź {label.lower()}2", 25, 132 + 6 * i, 120, size=10) for i, label in enumerate("ABC")]
+    sheet = build_pdf(tmp_path / "s.pdf", [cover, PageSpec(tuple(first))])
+    key = build_pdf(tmp_path / "k.pdf", [PageSpec((TextBox("1. A", 20, 20, 170), TextBox("2. B", 20, 27, 170)))])
+    spec = _spec()
+    spec = spec.model_copy(update={"layout": spec.layout.model_copy(update={"drop_pages": ["(?m)^ARKUSZ PRÓBNY"]})})
+    result = run_family(spec, sheet, [key], {"year": "2030"}, figures_root=tmp_path)
+    assert [q.number for q in result.questions] == ["1", "2"] and not any(q.images for q in result.questions)
+    notes = {n.code: n.message for n in result.notes}
+    assert notes[Code.LINES_BEFORE_QUESTIONS] == ("2 line(s) on page(s) 2 stand before any question of their part and were "
+                                                  "parsed as no question's text (first: 'Rozwiąż zadania.')")
+    assert notes[Code.FIGURES_UNATTACHED].startswith("1 figure(s) above the first question, attached to no question: page 2 at (")
+    assert notes[Code.PAGES_DROPPED] == "1 page(s) not parsed: page 1 (matches layout.drop_pages rule '(?m)^ARKUSZ PRÓBNY')"
+    assert all(n.severity is Severity.INFO for n in result.notes if n.code in (Code.LINES_BEFORE_QUESTIONS,
+                                                                               Code.FIGURES_UNATTACHED, Code.PAGES_DROPPED))
