@@ -8,17 +8,19 @@ letter that has a twin of the very same shape in that script (`scripts.yaml` `lo
 """
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections import Counter
 
 from pipeline.languages import in_script
-from pipeline.parse.stream import StreamLine, plain_text
+from pipeline.parse.stream import StreamLine
 
 # A page's script is the one that writes more than this share of its letters; a page of two scripts in nearly even
 # parts (a bilingual sheet) has none, and its numbers stay as read.
 PAGE_SCRIPT_SHARE = 0.6
 
 
+@functools.cache  # a page's every character is asked: a few hundred distinct ones
 def letter_script(ch: str) -> str | None:
     """The script of a letter as `scripts.yaml` names it (Latin, Greek, Cyrillic …), by its Unicode name; None for
     anything else."""
@@ -32,11 +34,14 @@ def page_scripts(stream: list[StreamLine]) -> dict[int, str]:
     """{page: the script most of its letters are written in}, over the lines of the stream, for each page one script
     writes more than `PAGE_SCRIPT_SHARE` of."""
     counts: dict[int, Counter] = {}
-    for item in stream:
-        counter = counts.setdefault(item.page, Counter())
-        counter.update(s for s in map(letter_script, plain_text(item.text)[0]) if s is not None)
+    for item in stream:  # the characters first, the script of each distinct one after
+        counts.setdefault(item.page, Counter()).update(item.text)
     found = {}
-    for page, counter in counts.items():
+    for page, characters in counts.items():
+        counter: Counter = Counter()
+        for ch, n in characters.items():
+            if (script := letter_script(ch)) is not None:
+                counter[script] += n
         if counter:
             script, count = counter.most_common(1)[0]
             if count > PAGE_SCRIPT_SHARE * sum(counter.values()):
