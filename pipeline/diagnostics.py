@@ -254,6 +254,36 @@ class Code(Enum):
     MARGIN_NOTES_DROPPED = ("extract.margin_notes_dropped", INFO,
                             "{count} line(s) of small print wholly in a side margin dropped as margin notes "
                             "(layout.drop_margin_notes): {lines}")
+    # -- text after a question's options too short to be flagged (issue 27/29: nothing dropped unsaid). Extract has
+    # taken away the furniture the spec and the language data name (running heads, page numbers, `drop_lines`); a few
+    # letters left after the last option ("Verte", "– 3 –" read askew) are taken for furniture no rule claimed and not
+    # kept, each said on its question and listed per sheet, escaped as read.
+    TRAILING_DROPPED = ("parse.trailing_dropped", INFO,
+                        "text after the options set aside as page furniture (under {minimum} letters), not kept: {text!r}")
+    TRAILING_DROPPED_QUESTIONS = ("parse.trailing_dropped_questions", INFO,
+                                  "text after the options of {count} question(s) set aside as page furniture (under "
+                                  "{minimum} letters each), not kept: {items}")
+    # A question number's letters read in another script than its page's (`Al.` for `Α1.` on a Greek scan), written as
+    # their twins of the same shape in the page's (`parse.numberscript`): the same number, in its sheet's script.
+    # A line opening with an option label already taken, read into an option's text (a label printed twice, or OCR's
+    # misreading of the next label as an earlier one): the options are kept, the question flagged, the sheet's notes
+    # name it.
+    LABEL_REPEATED = ("parse.label_repeated", WARNING,
+                      "option label {label} printed again, its line read into option {owner}: {text!r}")
+    LABELS_REPEATED = ("parse.labels_repeated", WARNING,
+                       "{count} question(s) print an option label again, its line read into an option's text: {numbers}")
+    # What the sheet holds that went to no question (issue 27/29: nothing dropped unsaid): lines before its first question
+    # (a cover, instructions, or a first question whose number was not read) or between a part's heading and its first
+    # question; figures above the first question; pages `layout.drop_pages` set aside.
+    LINES_BEFORE_QUESTIONS = ("parse.lines_before_questions", INFO,
+                              "{count} line(s) on page(s) {pages} stand before any question of their part and were parsed "
+                              "as no question's text (first: {first!r})")
+    FIGURES_UNATTACHED = ("parse.figures_unattached", INFO,
+                          "{count} figure(s) above the first question, attached to no question: {where}")
+    PAGES_DROPPED = ("parse.pages_dropped", INFO, "{count} page(s) not parsed: {pages}")
+    NUMBER_SCRIPT = ("parse.number_script", INFO,
+                     "{count} question number(s) read with letters of another script than their page's, written in "
+                     "the page's: {numbers}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code
@@ -273,8 +303,10 @@ class Code(Enum):
 # Flags that send a question to the audit queue without saying anything is wrong with it: the split
 # does not withhold a record for them (docs/guides/publishing.md). An unsure OCR reading is a reason to
 # check a question first (the audit queue opens with them), not evidence that it is wrong, and a
-# curator's correction does not clear it: withheld for it, a question could never reach a release.
-AUDIT_ONLY: frozenset[Code] = frozenset({Code.OCR_UNCERTAIN})
+# curator's correction does not clear it: withheld for it, a question could never reach a release. So is a
+# few letters after the options set aside as furniture (`parse.trailing_dropped`): said, and nothing of the
+# question's stem or options changed by it.
+AUDIT_ONLY: frozenset[Code] = frozenset({Code.OCR_UNCERTAIN, Code.TRAILING_DROPPED})
 
 
 _BY_CODE: dict[str, Code] = {member.code: member for member in Code}

@@ -66,7 +66,8 @@ class FileReport:
     def add_parse(self, questions: list[Question], problems: list[str]) -> None:
         self.questions = len(questions)
         self.keyed = sum(1 for q in questions if q.answer is not None)
-        self.flagged = sum(1 for q in questions if q.flags)
+        # Flagged: a flag a curator must look at; an info flag says what was set aside and is no fault of the record.
+        self.flagged = sum(1 for q in questions if any(getattr(f, "severity", None) is not Severity.INFO for f in q.flags))
         self.errors.extend(problems)
         self.unsure = [f"{q.number}: {flag}" for q in questions for flag in q.flags if has_code([flag], Code.OCR_UNCERTAIN)]
         if self.unsure:

@@ -17,6 +17,7 @@ Public functions and types:
 - `language_for_tesseract(name)` -> Language | None: the language whose Tesseract data is `name` (pol)
 - `label_lookalikes(labels)`, `booklet_lookalikes(labels)`: the characters OCR reads for an option label, a key header's booklet name
 - `script_data(script)` -> ScriptData: what OCR confuses in the script's words (`scripts.yaml`; empty for a script it lacks)
+- `in_script(text, script)` -> text: its letters that have a twin of the same shape in `script` written as that twin
 - `Language`, `PromptWords`, `ScriptData`, `Spelling`, `TrueFalseWords`, `LanguageDataError`, `UnknownLanguage`, `DATA_DIR`
 """
 from __future__ import annotations
@@ -152,6 +153,35 @@ def booklet_lookalikes(labels: tuple[str, ...]) -> dict[str, str]:
 
 
 @functools.cache
+def _twins() -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """({a letter of any script with a Latin twin: that Latin letter}, {script: {Latin letter: its twin in script}})
+    from `scripts.yaml`'s `lookalikes`."""
+    to_latin: dict[str, str] = {}
+    from_latin: dict[str, dict[str, str]] = {}
+    for name, data in _all_scripts().items():
+        for letter, latin in data.lookalikes.items():
+            to_latin.setdefault(letter, latin)
+            from_latin.setdefault(name, {}).setdefault(latin, letter)
+    return to_latin, from_latin
+
+
+def in_script(text: str, script: str) -> str:
+    """`text` with each letter that has a twin of the very same shape in `script` (`scripts.yaml` `lookalikes`; Latin
+    is every twin's other half) written as that twin: `A1` on a Greek page is `Α1`, Cyrillic `А1` on a Latin one `A1`.
+    A letter with no twin in `script` (Greek `Σ`, Latin `Q`) stays as it is."""
+    to_latin, from_latin = _twins()
+    into = from_latin.get(script, {})
+    if script != "Latin" and not into:
+        return text
+    written = []
+    for ch in text:
+        latin = to_latin.get(ch) or (ch if ch.isascii() and ch.isalpha() else None)
+        twin = None if latin is None else latin if script == "Latin" else into.get(latin)
+        written.append(twin or ch)
+    return "".join(written)
+
+
+@functools.cache
 def _all_scripts() -> dict[str, ScriptData]:
     data = _read_mapping(SCRIPTS_FILE, "scripts")
     try:
@@ -178,5 +208,5 @@ def data_sha256() -> str:
 __all__ = [
     "DATA_DIR", "GluedWords", "Language", "LanguageDataError", "PageFurniture", "PromptWords", "SCRIPTS_FILE", "ScriptData", "Spelling", "TextQuality", "TrueFalseWords",
     "UnknownLanguage", "all_languages", "booklet_lookalikes", "caseless", "data_sha256", "find_language", "known_codes", "label_lookalikes", "language",
-    "language_for_tesseract", "script_data",
+    "language_for_tesseract", "script_data", "in_script",
 ]

@@ -116,6 +116,19 @@ STAGE_VERSION += "/loose-ink"
 # A key header's booklet type read as a look-alike of a declared one (`유형 4` for `유형 A`) is that one, a name none
 # matches is reported (`bookletlabels`; spec `key.variants`, language data `label_shapes.header_lookalikes`).
 STAGE_VERSION += "/booklet-lookalikes"
+# Text after a question's options too short to flag, set aside as furniture, is said: `parse.trailing_dropped` (info) on
+# its question and a note per sheet.
+STAGE_VERSION += "/trailing-dropped"
+# A question number's letters are written in its page's script (`numberscript`: `Al.` read on a Greek scan is `Α1`).
+STAGE_VERSION += "/number-script"
+# A line opening with an option label already taken, read into an option, is flagged (`parse.label_repeated`).
+STAGE_VERSION += "/label-repeated"
+# A marking scheme's task answered again on its own line with another answer is keyed twice (unkeyed, reported), not the
+# first kept unsaid; a question keyed twice is no longer also called unaccounted for.
+STAGE_VERSION += "/scheme-twice"
+# What went to no question is said in the sheet's notes: lines before any question of their part, figures above the first
+# question, pages `drop_pages` set aside (`losses.note_unclaimed`).
+STAGE_VERSION += "/unclaimed-notes"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",

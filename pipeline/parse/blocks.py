@@ -9,6 +9,7 @@ from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.extract import ExtractedDocument
 from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
+from pipeline.parse.numberscript import in_page_script, page_scripts
 from pipeline.parse.recovery import NumberRunsWork, Point, Recovery
 from pipeline.parse.stream import StreamLine, match_number_line, match_text_as, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
@@ -72,6 +73,11 @@ class Numbering:
     # OCR'd question numbers read without their mark and given it (`first-number-mark`, `next-number-mark`): the number
     # was read, so no question is flagged; the sheet's notes count them (`parse.marks_restored`, info).
     marks_restored: list[str] = field(default_factory=list)
+    # Question numbers read with letters of another script than their page's, written in the page's (`numberscript`):
+    # "A1 → Α1", counted in the sheet's notes (`parse.number_script`, info).
+    scripts_followed: list[str] = field(default_factory=list)
+    # Lines before the first question of the sheet or of a part (after its heading): no question's (`losses.note_unclaimed`).
+    unclaimed: list[StreamLine] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         first = self.sections[0] if self.sections else None
@@ -134,6 +140,7 @@ def split_blocks(
     runs = number_runs(items, start_re, numbering.sections)
     misread = (recovery or Recovery.every()).run(Point.NUMBER_RUNS, NumberRunsWork(runs, misread_numbers(runs))).misread
     edges = _page_edges(items) if numbering.max_indent is not None else {}
+    scripts: dict[int, str] | None = None  # each page's script, counted where a number first holds a letter
     for item in items:
         if numbering.sections and numbering.enter(plain_text(item.text)[0]):
             seen, recent, last_order, current = {}, [], None, None
@@ -146,7 +153,13 @@ def split_blocks(
             match = None  # a number out of the run ("2020." in a stem): text
         if match:
             printed = plain_number(match.group("number").strip())
-            number = numbering.prefix + (misread.get(id(item)) or printed)
+            read = misread.get(id(item)) or printed
+            if not read.isascii() or not read.isdigit():  # letters in it: written in its page's script
+                scripts = page_scripts(items) if scripts is None else scripts
+                if (written := in_page_script(read, scripts.get(item.page))) != read:
+                    numbering.scripts_followed.append(f"{read} → {written}")
+                    read = written
+            number = numbering.prefix + read
             order = _order_key(number)
             first = seen.get(number_key(number))
             # A number printed again starts a question only where the first one stood: "19" on a
@@ -179,6 +192,8 @@ def split_blocks(
             continue
         if current is not None:
             current.lines.append(item)
+        else:
+            numbering.unclaimed.append(item)
     return blocks
 
 

@@ -22,6 +22,8 @@ from pipeline.parse.losses import (
     flag_undeclared_types,
     flag_unkeyed_entries,
     ids_kept_apart,
+    note_trailing_dropped,
+    note_unclaimed,
     report_stop,
     restarts_with_options,
     shown_numbers,
@@ -76,8 +78,9 @@ def _take_points(parts: list[str], pattern: str | None) -> tuple[list[str], floa
     return kept, points
 
 
-# Text after the last option with at least this many letters is flagged; shorter leftovers are page
-# furniture the extract stage did not recognise ("Verte", "Strona 3"). At 26 letters a stem's
+# Text after the last option with at least this many letters is flagged; shorter leftovers are taken for page
+# furniture the extract stage did not recognise ("Verte", "Strona 3"), not kept, and said at info
+# (`parse.trailing_dropped` on the question, one note per sheet). At 26 letters a stem's
 # "2019. rok wydania tekstu" (17) went unreported.
 TRAILING_FLAG_MIN_LETTERS = 12
 
@@ -175,6 +178,8 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
             )
         if draft.labels != expected:
             draft.flags.append(diagnose(Code.LABEL_SKIPPED, labels=draft.labels, expected=expected))
+        draft.flags += [diagnose(Code.LABEL_REPEATED, label=label, owner=owner, text=plain_text(text)[0][:60])
+                        for label, owner, text in found_options.repeated]
         empty = [o.label for o, text in zip(options, choices) if not text]
         if empty:
             draft.flags.append(diagnose(Code.EMPTY_OPTION, labels=empty))
@@ -184,6 +189,9 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
             trailing = _clean_text(trailing)
         if trailing and len(re.findall(r"[^\W\d_]", trailing)) >= TRAILING_FLAG_MIN_LETTERS:
             draft.flags.append(diagnose(Code.TRAILING_TEXT, text=trailing[:80]))
+        elif trailing:  # taken for page furniture no rule claimed: not kept, but said (and listed per sheet)
+            draft.dropped_trailing = trailing
+            draft.flags.append(diagnose(Code.TRAILING_DROPPED, minimum=TRAILING_FLAG_MIN_LETTERS, text=trailing[:80]))
         lost = printed_labels(found_options.trailing, labels, option_re)
         if lost:
             draft.flags.append(diagnose(Code.LOST_LABELS, labels=lost, where="after the options, in no option"))
@@ -257,10 +265,12 @@ def _header_line(block: Block):
 # --------------------------------------------------------------------------- records
 
 
-def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, list[ImageRef]]:
-    """Each figure goes to the question that starts last above it (reading order across pages)."""
+def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> tuple[dict[int, list[ImageRef]], list]:
+    """Each figure goes to the question that starts last above it (reading order across pages); and the figures above
+    the first question, which go to none (a cover's logo, or a figure of a question whose number was not read)."""
     starts = [((d.block.start.page, d.block.start.line.top), i) for i, d in enumerate(drafts) if d.block.start]
     images: dict[int, list[ImageRef]] = {}
+    unattached = []
     for page in sheet.pages:
         if page.dropped_reason:
             continue
@@ -270,7 +280,9 @@ def _attach_images(drafts: list[Draft], sheet: ExtractedDocument) -> dict[int, l
             if owners:
                 ref = ImageRef(path=figure.path, page=figure.page, bbox=tuple(figure.bbox), sha256=figure.sha256)
                 images.setdefault(owners[-1], []).append(ref)
-    return images
+            else:
+                unattached.append(figure)
+    return images, unattached
 
 
 def _regions(draft: Draft) -> list[Region]:
@@ -365,6 +377,9 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     numbering = Numbering(sections=list(layout.sections), max_indent=layout.question_max_indent)
     problems += dropped_section_starts(sheet, layout.sections)
     blocks = split_blocks(stream, layout.question_start, layout.context_start, numbering, recovery)
+    if numbering.scripts_followed:
+        notes.append(diagnose(Code.NUMBER_SCRIPT, count=len(numbering.scripts_followed),
+                              numbers=shown_numbers(numbering.scripts_followed)))
     if numbering.marks_restored:
         notes.append(diagnose(Code.MARKS_RESTORED, count=len(numbering.marks_restored), numbers=", ".join(numbering.marks_restored)))
     restarts = restarts_with_options(stream, numbering.restarts, option_re, layout.question_start)
@@ -379,10 +394,14 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     lost = [d.number for d in drafts if has_code(d.flags, Code.LOST_LABELS)]
     if lost:
         problems.append(diagnose(Code.LOST_LABEL_QUESTIONS, count=len(lost), numbers=shown_numbers(lost)))
+    repeated = [d.number for d in drafts if has_code(d.flags, Code.LABEL_REPEATED)]
+    if repeated:
+        notes.append(diagnose(Code.LABELS_REPEATED, count=len(repeated), numbers=shown_numbers(repeated)))
     restored = [d.number for d in drafts for f in d.flags if isinstance(f, Diagnostic) and f.code is Code.LABEL_RESTORED]
     if restored:
         notes.append(diagnose(Code.LABELS_RESTORED, count=len(restored), numbers=shown_numbers(list(dict.fromkeys(restored)))))
     flag_undeclared_types(drafts, spec, problems)
+    note_trailing_dropped(drafts, TRAILING_FLAG_MIN_LETTERS, notes)
 
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:
@@ -448,7 +467,8 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     flag_numbering(blocks, drafts, problems, notes)
     flag_implied_missing(blocks, drafts, answers if spec.key.kind == "marking_scheme" else None, problems)
 
-    images = _attach_images(drafts, sheet)
+    images, unattached = _attach_images(drafts, sheet)
+    note_unclaimed(sheet, numbering.unclaimed, unattached, notes)
     meta = spec.metadata
     questions = []
     for i, d in enumerate(drafts):

@@ -31,3 +31,5 @@ class Draft:
     # The lines each part was read from: "stem" and each option label (`certainty`; empty: the block's lines).
     sources: dict[str, list[StreamLine]] = field(default_factory=dict)
     reading_confidence: float | None = None  # OCR: the lowest word confidence of those lines (`certainty`)
+    # Text after its options taken for page furniture and not kept (`parse.trailing_dropped`), as read.
+    dropped_trailing: str | None = None

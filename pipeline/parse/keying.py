@@ -103,7 +103,7 @@ def read_sheet_keys(
             whole = True
             continue
         key_formats.mark_voided(table, spec.key)
-        said |= table.named | {number_key(n) for n in table.unread}
+        said |= table.named | set(table.twice) | {number_key(n) for n in table.unread}  # keyed twice: its own line says why
         scored = {n: a for n, a in table.answers.items() if n not in table.voided}
         evidence = keymatch.printed_mismatches(document, facts, spec)
         evidence += keymatch.content_mismatches(scored, closed_numbers, choice_labels, spec)

@@ -81,16 +81,24 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, r
     table = KeyTable(name)
     number: str | None = None
     collecting: list[str] | None = None
+    printed: dict[str, str] = {}  # number key -> the task's number as printed, for a task keyed twice
     for item in key_stream(document, spec.stop_at, recovery):
         task = match_number_line(task_re, item)
         if task:
             number = number_key(task.group("number"))
             collecting = None
-            if marker_re is None and number not in table.answers:
+            if marker_re is None and number not in table.answers and number not in table.twice:
                 # No marker: the answer is the task's own text ("Α2. γ", "Α1. 1. Λάθος 2. Σωστό").
                 rest = rest_after(item, task).strip(" :.")
                 collecting = [rest] if rest else []
                 table.answers[number] = rest
+            elif marker_re is None:
+                # The task again with an answer of its own on its line ("Α1 → β" … "Α1 → δ"): no answer is the first,
+                # so none is kept, as for a list key's number keyed twice (said by `report_twice`).
+                rest = rest_after(item, task).strip(" :.")
+                if rest and rest != table.answers.get(number, "").strip():
+                    table.put(number, rest)
+                    printed.setdefault(number, task.group("number"))
             continue
         marker = marker_re.search(item.text) if marker_re else None
         if marker and number is not None and number not in table.answers:
@@ -107,6 +115,7 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, r
             collecting.append(item.text)
             table.answers[number] = "\n".join(collecting)
     table.answers = {k: v for k, v in table.answers.items() if v.strip()}
+    table.problems += [keyed_twice(name, printed.get(number, number), answers) for number, answers in table.twice.items()]
     return table
 
 

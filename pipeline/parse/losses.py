@@ -80,6 +80,49 @@ def flag_numbering(blocks: list[Block], drafts: list[Draft], problems: list[str]
         problems.append(diagnose(Code.NUMBERS_REPEATED, numbers=shown_numbers(repeats)))
 
 
+TRAILING_SHOWN = 20  # questions whose dropped trailing text the sheet's note shows; the rest are counted
+
+
+def note_trailing_dropped(drafts: list[Draft], minimum: int, notes: list[Diagnostic]) -> None:
+    """One note for the sheet listing each question's text after its options that was set aside as page furniture
+    (`parse.trailing_dropped`, at info; `minimum`: the letters that would have made it a flag): nothing dropped unsaid,
+    and the report shows what was, escaped as read."""
+    dropped = [(d.number, d.dropped_trailing) for d in drafts if d.dropped_trailing]
+    if not dropped:
+        return
+    shown = [f"{number} {text[:80]!r}" for number, text in dropped[:TRAILING_SHOWN]]
+    more = f" … (+{len(dropped) - TRAILING_SHOWN})" if len(dropped) > TRAILING_SHOWN else ""
+    notes.append(diagnose(Code.TRAILING_DROPPED_QUESTIONS, count=len(dropped), minimum=minimum, items=", ".join(shown) + more))
+
+
+def _page_ranges(pages: list[int]) -> str:
+    """Pages as runs: "1–2, 5"."""
+    runs: list[list[int]] = []
+    for page in sorted(set(pages)):
+        if runs and page == runs[-1][1] + 1:
+            runs[-1][1] = page
+        else:
+            runs.append([page, page])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
+
+
+def note_unclaimed(sheet: ExtractedDocument, unclaimed: list[StreamLine], unattached: list, notes: list[Diagnostic]) -> None:
+    """What of the sheet went to no question, one info note each: lines before any question of their part (`unclaimed`),
+    figures above the first question (`unattached`, `extract.Figure`s), and pages `layout.drop_pages` set aside."""
+    if unclaimed:
+        notes.append(diagnose(Code.LINES_BEFORE_QUESTIONS, count=len(unclaimed), pages=_page_ranges([sl.page for sl in unclaimed]),
+                              first=plain_text(unclaimed[0].text)[0][:60]))
+    if unattached:
+        where = "; ".join(f"page {f.page} at {tuple(round(v) for v in f.bbox)} pt" for f in unattached[:10])
+        notes.append(diagnose(Code.FIGURES_UNATTACHED, count=len(unattached),
+                              where=where + (f" … (+{len(unattached) - 10})" if len(unattached) > 10 else "")))
+    dropped = [page for page in sheet.pages if page.dropped_reason]
+    if dropped:
+        pages = "; ".join(f"page {page.number} ({page.dropped_reason})" for page in dropped[:10])
+        notes.append(diagnose(Code.PAGES_DROPPED, count=len(dropped),
+                              pages=pages + (f" … (+{len(dropped) - 10})" if len(dropped) > 10 else "")))
+
+
 def flag_undeclared_types(drafts: list[Draft], spec: SourceSpec, problems: list[str]) -> None:
     declared = spec.layout.closed_types
     if not declared:

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, label_variants, matched_label, opening_label
+from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, fold, label_variants, matched_label, opening_label
 from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
@@ -33,6 +33,9 @@ class OptionBlock:
     options: list[Option]
     trailing: list[StreamLine]
     flags: list[str] = field(default_factory=list)  # labels restored from where they stand
+    # Lines that open with a label already taken, printed as the spec prints labels, read into an option's text:
+    # (the label, the option it went into, the line's text), each flagged by `build` (`parse.label_repeated`).
+    repeated: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def bare_label_run(styles: list[str], min_count: int) -> int | None:
@@ -67,6 +70,7 @@ def find_options(
     options: list[Option] = []
     used: set[str] = set()  # the labels of `options`
     trailing: list[StreamLine] = []
+    repeated: list[tuple[str, str, str]] = []
     previous: StreamLine | None = None
     # The label each line opens with, read once for the three walks below (each asked it of every line).
     opening = [opening_label(item.text, labels, option_re) for item in lines]
@@ -93,6 +97,8 @@ def find_options(
         elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:
             options[-1].parts.append(item.text)  # the text cell beside a lone label
             options[-1].lines.append(item)
+            if label is not None and _printed_as(match, label):
+                repeated.append((label, options[-1].label, item.text))
         elif not options:
             stem.append(item)
         elif not trailing and (
@@ -102,6 +108,8 @@ def find_options(
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
+            if label is not None and _printed_as(match, label):
+                repeated.append((label, owner.label, item.text))
         else:
             trailing.append(item)
         previous = item
@@ -110,7 +118,14 @@ def find_options(
         if options:
             options[-1].parts.extend(sl.text for sl in beside_next)
     options.sort(key=lambda o: labels.index(o.label))
-    return OptionBlock(stem, options, trailing, restored)
+    return OptionBlock(stem, options, trailing, restored, repeated)
+
+
+def _printed_as(match: re.Match, label: str) -> bool:
+    """The label opening the line is printed as the spec prints `label` (its case): "a)" sub-items inside an option
+    are not a second "A."."""
+    printed = matched_label(match)
+    return fold(printed) == fold(label) and printed.isupper() == label.isupper()
 
 
 def _next_label_lines(lines: list[StreamLine], opening: list[str | None]) -> list[StreamLine | None]:

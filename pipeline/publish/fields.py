@@ -36,10 +36,11 @@ MEANINGS = {
     "source_sha256": "SHA-256 of the exam sheet's PDF bytes",
     "pages": "1-based pages of the sheet the question spans",
     "pipeline_version": "version of the examcorpus stages that made the record",
-    "flags": "validation problems; in a release only `ocr.uncertain` (a reading to check first; questions with any "
-             "other flag are left out)",
+    "flags": "validation problems; in a release only `ocr.uncertain` (a reading to check first) and "
+             "`parse.trailing_dropped` (a few letters after the options not kept as furniture); questions with any "
+             "other flag are left out",
     "flag_codes": "the stable code of each flag (`key.no_entry`, …), in the order of `flags`; in a release only "
-                  "`ocr.uncertain`",
+                  "`ocr.uncertain` and `parse.trailing_dropped`",
     "reading_confidence": "read by OCR: the lowest Tesseract word confidence (0–100) of the lines the question was "
                           "read from; null: read from the PDF's text layer",
     "voided": "the official key annuls the question (no answer, not scored)",
