@@ -400,12 +400,11 @@ def _segment_rows_compiled(loops: SegmentLoops, source: GlyphArrays, rows: list[
     rounded_all = round2(cuts.values)  # each value rounded alone: one call for the sizes and the four edges
     rounded = rounded_all[:count]
     wide_starts: list[Sequence[float]] = [()] * count  # most segments record none (a tuple shared)
-    if count:
-        for segment, glyph in loops.wide_gap_starts(found.gap, first, np.array(rounded), WORD_SPACE_MIN, WIDE_GAP, WIDE_SPREAD,
-                                                    found.keys, found.work).tolist():
-            if not wide_starts[segment]:
-                wide_starts[segment] = []
-            wide_starts[segment].append(round(source.x0s[flat[glyph]], 2))  # type: ignore[union-attr]
+    wide = loops.wide_gap_starts(found.gap, first, np.array(rounded), WORD_SPACE_MIN, WIDE_GAP, WIDE_SPREAD, found.keys, found.work)
+    for segment, x in zip(wide[:, 0].tolist(), source.x0[flat[wide[:, 1]]].tolist()):
+        if not wide_starts[segment]:
+            wide_starts[segment] = []
+        wide_starts[segment].append(round(x, 2))  # type: ignore[union-attr]
     values = cuts.values
     boxes = zip(*(values[count * k:count * (k + 1)].tolist() for k in range(1, 5)))
     rounded_boxes = zip(*(rounded_all[count * k:count * (k + 1)] for k in range(1, 5)))
