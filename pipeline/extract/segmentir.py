@@ -33,20 +33,45 @@ def _medians(c: Code, lex_sort: ir.Function, groups: Any, group_first: Any, coun
              out: Any) -> None:
     """`layout._group_medians` of the `count` values in `keys[count:2 count]` whose groups (contiguous, ascending) are
     numbered in `keys[0:count]`: each group's median (the two middle values' mean where even; a zero made 1.0) into
-    `out`, the groups starting at `group_first` (groups + 1 entries, the last `count`)."""
+    `out`, the groups starting at `group_first` (groups + 1 entries, the last `count`). A group of one value (most rows
+    and segments: one font size) is its median; only the others' keys are moved to the front and sorted (`work`:
+    3 count + 1 for the sort, then a place a group)."""
     b = c.b
     primary, secondary = keys, c.at(keys, count)
-    order = work
-    b.call(lex_sort, [primary, secondary, count, order, c.at(work, count), c.at(work, b.add(count, count))])
+    place = c.at(work, b.add(b.mul(count, const(3, I64)), ONE))  # each group's first among the sorted keys; -1: none
+    sorting = c.var(I64, ZERO)
     with c.loop(ZERO, groups) as group:
         start, end = c.load(group_first, group.k), c.load(group_first, b.add(group.k, ONE))
-        length = b.sub(end, start)
-        middle = b.add(start, b.sdiv(length, const(2, I64)))
-        odd = c.load(secondary, c.load(order, middle))
-        below = b.select(c.i(">", middle, ZERO), b.sub(middle, ONE), ZERO)
-        even = b.fdiv(b.fadd(c.load(secondary, c.load(order, below)), odd), const(2.0))
-        median = b.select(c.i("==", b.srem(length, const(2, I64)), ONE), odd, even)
-        c.store(out, group.k, b.select(c.f("==", median, const(0.0)), const(1.0), median))
+        head = c.load(secondary, start)
+        alike = c.var(I1, c.f("==", head, head))  # a NaN goes to the sort, which orders it as numpy does
+        with c.loop(b.add(start, ONE), end) as turn:
+            with b.if_then(b.not_(c.f("==", c.load(secondary, turn.k), head))):
+                alike.set(const(0, I1))
+                turn.stop()
+        with b.if_else(alike.get()) as (same, mixed):
+            with same:  # the median of equal values is the value ((v + v) / 2 is v too)
+                c.store(place, group.k, const(-1, I64))
+                c.store(out, group.k, b.select(c.f("==", head, const(0.0)), const(1.0), head))
+            with mixed:
+                c.store(place, group.k, sorting.get())
+                with c.loop(start, end) as turn:
+                    moved = b.add(sorting.get(), b.sub(turn.k, start))
+                    c.store(primary, moved, c.load(primary, turn.k))
+                    c.store(secondary, moved, c.load(secondary, turn.k))
+                sorting.set(b.add(sorting.get(), b.sub(end, start)))
+    total = sorting.get()
+    order = work
+    b.call(lex_sort, [primary, secondary, total, order, c.at(work, total), c.at(work, b.add(total, total))])
+    with c.loop(ZERO, groups) as group:
+        first = c.load(place, group.k)
+        with b.if_then(c.i(">=", first, ZERO)):
+            length = b.sub(c.load(group_first, b.add(group.k, ONE)), c.load(group_first, group.k))
+            middle = b.add(first, b.sdiv(length, const(2, I64)))
+            odd = c.load(secondary, c.load(order, middle))
+            below = b.select(c.i(">", middle, ZERO), b.sub(middle, ONE), ZERO)
+            even = b.fdiv(b.fadd(c.load(secondary, c.load(order, below)), odd), const(2.0))
+            median = b.select(c.i("==", b.srem(length, const(2, I64)), ONE), odd, even)
+            c.store(out, group.k, b.select(c.f("==", median, const(0.0)), const(1.0), median))
 
 
 def _segment_starts(module: ir.Module, lex_sort: ir.Function) -> None:
@@ -346,8 +371,9 @@ class SegmentLoops:
         count, rows = len(flat), len(lengths)
         gap, row_size, starts = np.empty(count), np.empty(rows), np.zeros(count, dtype=np.bool_)
         asked = np.empty(count, dtype=np.int64)
-        keys, work = np.empty(2 * count), np.empty(3 * count + 1 + rows + 1, dtype=np.int64)
-        row_first = work[3 * count + 1:]
+        # `work`: the sort's order, scratch and bounds (3 count + 1), a place a row or segment (count + 1), each row's first
+        keys, work = np.empty(2 * count), np.empty(4 * count + 2 + rows + 1, dtype=np.int64)
+        row_first = work[4 * count + 2:]
         found = self.functions["segment_starts"](
             flat, lengths, rows, count, _floats(x0), _floats(x1), _floats(size), _ints(seq), _flags(space_after), int(text_layer),
             float(segment_gap), float(justified_max), gap, row_size, starts, asked, keys, work, row_first)
