@@ -6,6 +6,7 @@
     loops.overprint_rows(texts, row_of, x0, x1, top, bottom, reach, rows)
     loops.row_spans(x0, x1, lengths, min_gap)
     loops.column_candidates(span_first, span_lo, span_hi, row_top, row_bottom, row_x0, row_x1, limits)
+    loops.segments                  # `segmentir.SegmentLoops`: the segment cuts, in this module too (numba's have none)
 
 Each does what the `layoutjit` kernel of its name does, with the same float operations in the same order
 (compared, and against the pure-Python layout that stays the reference: `tests/pipeline/extract/test_layout_jit.py`,
