@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,8 +25,11 @@ from pipeline.extract.decimals import round2
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
 from pipeline.extract.gutterchecks import RowArrays
-from pipeline.extract.smallrows import join_small_rows, shifted_pairs
-from pipeline.extract.wordspaces import StreamSpaces, WordSpaces
+from pipeline.extract.smallrows import SHIFTED, SMALL, join_small_rows, shifted_pairs
+from pipeline.extract.wordspaces import JUSTIFIED_MAX_GAP, StreamSpaces, WordSpaces
+
+if TYPE_CHECKING:  # llvmlite is imported only where layout's loops are built (`charloop.compiled_layout`)
+    from pipeline.extract.segmentir import SegmentLoops
 
 __all__ = ["Glyph", "GlyphArrays", "LayoutParams", "Row", "Segment", "WordSpaces", "assemble", "clusters", "group_rows"]
 
@@ -346,28 +350,13 @@ def _kept_rows(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -
     return rows, kept, flat, lengths
 
 
-def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray, lengths: np.ndarray,
-                  params: LayoutParams) -> None:
-    """Each row cut into its segments (`Row.segments`), the per-glyph sums done for the rows at once: the
-    row's size, the gaps that cut it, the spaces between words, each segment's box. `kept` holds each row's
-    glyphs, `flat` those one after the other, `lengths` each row's count; every sum is a row's own, so the
-    rows of a page are cut alike whichever of them are cut together."""
-    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    row_of = np.repeat(np.arange(len(rows)), lengths)
-    x0, x1, sizes = source.x0[flat], source.x1[flat], source.size[flat]
-    row_size = _group_medians(sizes, row_of, row_starts, lengths)
-    gap = np.empty(len(flat))
-    gap[0] = np.nan  # before a row's first glyph: no gap
-    gap[1:] = x0[1:] - x1[:-1]
-    gap[row_starts] = np.nan
-    wide = gap > params.segment_gap * row_size[row_of]
-    starts = np.zeros(len(flat), dtype=bool)
-    starts[row_starts] = True
-    # A gap that wide cuts the row, unless it is a space of a justified line (the row's word spaces are
-    # read at its first such gap; most rows have none).
+def _judge_wide_gaps(source: GlyphArrays, kept: list[list[int]], flat: np.ndarray, row_of: np.ndarray, positions: list[int],
+                     gap: np.ndarray, row_size: np.ndarray, starts: np.ndarray) -> None:
+    """A gap wider than `segment_gap` (at each of `positions` in `flat`) cuts its row (`starts` set there), unless it is
+    a space of a justified line (the row's word spaces are read at its first such gap; most rows have none)."""
     word_spaces: dict[int, WordSpaces] = {}
     page_spaces: StreamSpaces | None | bool = False  # the rows' spaces at once (`StreamSpaces`), made when first asked
-    for position in np.flatnonzero(wide).tolist():
+    for position in positions:
         row = int(row_of[position])
         previous, glyph, width, size = int(flat[position - 1]), int(flat[position]), float(gap[position]), float(row_size[row])
         if not WordSpaces.may_be_justified(source, previous, glyph, width, size):
@@ -382,6 +371,77 @@ def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], f
             justified = spaces.justified(previous, glyph, width, size)
         if not justified:
             starts[position] = True
+
+
+def _segment_rows_compiled(loops: SegmentLoops, source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray,
+                           lengths: np.ndarray, params: LayoutParams) -> None:
+    """`_segment_rows` through the compiled phases (`segmentir`): the same segments, each numpy step of the page
+    there one pass over its glyphs; Python judges the wide gaps a justified line may hold, and makes the objects."""
+    text_layer = not source.runs
+    found = loops.segment_starts(source.x0, source.x1, source.size, source.seq, source.space_after, flat, lengths, text_layer,
+                                 params.segment_gap, JUSTIFIED_MAX_GAP)
+    if len(found.asked):
+        row_of = np.repeat(np.arange(len(rows)), lengths)
+        _judge_wide_gaps(source, kept, flat, row_of, found.asked.tolist(), found.gap, found.row_size, found.starts)
+    cuts = loops.segment_cuts(source.x0, source.x1, source.top, source.bottom, source.size, source.seq, source.space_after,
+                              source.bold, source.highlighted, source.codes, flat, lengths, found, text_layer, params.word_gap,
+                              SHIFTED, SMALL)
+    count, first = cuts.count, cuts.first
+    if cuts.text is not None:
+        bounds, text = cuts.text_bounds.tolist(), cuts.text
+        texts = [text[lo:hi] for lo, hi in zip(bounds[0::2], bounds[1::2])]
+    else:
+        texts = _segment_texts(source, flat, cuts.space, first[:-1], first[1:])
+    flags = cuts.flags
+    for at in np.flatnonzero(flags[2 * count:]).tolist():  # partly bold: marked **so**
+        start, end = int(first[at]), int(first[at + 1])
+        texts[at] = _marked_bold_text([source.text[i] for i in flat[start:end].tolist()], cuts.space[start:end].tolist(),
+                                      source.bold[flat[start:end]].tolist())
+    rounded_all = round2(cuts.values)  # each value rounded alone: one call for the sizes and the four edges
+    rounded = rounded_all[:count]
+    wide_starts: list[Sequence[float]] = [()] * count  # most segments record none (a tuple shared)
+    wide = loops.wide_gap_starts(found.gap, first, np.array(rounded), WORD_SPACE_MIN, WIDE_GAP, WIDE_SPREAD, found.keys, found.work)
+    for segment, x in zip(wide[:, 0].tolist(), source.x0[flat[wide[:, 1]]].tolist()):
+        if not wide_starts[segment]:
+            wide_starts[segment] = []
+        wide_starts[segment].append(round(x, 2))  # type: ignore[union-attr]
+    values = cuts.values
+    boxes = zip(*(values[count * k:count * (k + 1)].tolist() for k in range(1, 5)))
+    rounded_boxes = zip(*(rounded_all[count * k:count * (k + 1)] for k in range(1, 5)))
+    ends = first[1:].tolist()
+    segments = [
+        Segment(source, flat[start:end], text, left, top, right, bottom, size, high, heavy, starts_after_wide_gaps, box)
+        for start, end, text, (left, top, right, bottom), box, size, high, heavy, starts_after_wide_gaps in zip(
+            first[:-1].tolist(), ends, texts, boxes, rounded_boxes, rounded, flags[:count].tolist(), flags[count:2 * count].tolist(),
+            wide_starts)
+    ]
+    for segment, row in zip(segments, cuts.row.tolist()):
+        rows[row].segments.append(segment)
+
+
+def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray, lengths: np.ndarray,
+                  params: LayoutParams) -> None:
+    """Each row cut into its segments (`Row.segments`), the per-glyph sums done for the rows at once: the
+    row's size, the gaps that cut it, the spaces between words, each segment's box. `kept` holds each row's
+    glyphs, `flat` those one after the other, `lengths` each row's count; every sum is a row's own, so the
+    rows of a page are cut alike whichever of them are cut together. Where layout's loops are llvmlite's, their
+    three phases do it (`_segment_rows_compiled`); these numpy steps are the reference."""
+    loops = getattr(charloop.compiled_layout(), "segments", None)
+    if loops is not None:
+        _segment_rows_compiled(loops, source, rows, kept, flat, lengths, params)
+        return
+    row_starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    row_of = np.repeat(np.arange(len(rows)), lengths)
+    x0, x1, sizes = source.x0[flat], source.x1[flat], source.size[flat]
+    row_size = _group_medians(sizes, row_of, row_starts, lengths)
+    gap = np.empty(len(flat))
+    gap[0] = np.nan  # before a row's first glyph: no gap
+    gap[1:] = x0[1:] - x1[:-1]
+    gap[row_starts] = np.nan
+    wide = gap > params.segment_gap * row_size[row_of]
+    starts = np.zeros(len(flat), dtype=bool)
+    starts[row_starts] = True
+    _judge_wide_gaps(source, kept, flat, row_of, np.flatnonzero(wide).tolist(), gap, row_size, starts)
     seg_starts = np.flatnonzero(starts)
     seg_lengths = np.diff(np.append(seg_starts, len(flat)))
     seg_of = np.cumsum(starts) - 1
