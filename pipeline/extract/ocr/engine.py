@@ -39,7 +39,6 @@ from PIL import Image, ImageFilter
 
 from pipeline.extract.ocr import tessapi
 from pipeline.extract.rendering import render_on_white
-from pipeline.extract.ocr.faintmarks import faint_marks
 from pipeline.extract.ocr.illumination import even_paper
 from pipeline.extract.ocr.inktiles import ink_tiles, tiled_area
 from pipeline.extract.ocr.panels import light_on_dark_inverted
@@ -491,20 +490,13 @@ def _bounds(mask: np.ndarray) -> tuple[slice, slice] | None:
 
 def prepare_for_tesseract(image: Image.Image, dpi: int, *, smoothing: bool = True) -> Image.Image:
     """The grey page Tesseract reads: `prepared_before_whitening`, its greys above `WHITE_FROM` made paper."""
-    return whitened(prepared_before_whitening(image, dpi, smoothing=smoothing), dpi)
+    return whitened(prepared_before_whitening(image, dpi, smoothing=smoothing))
 
 
-def whitened(grey_array: np.ndarray, dpi: int) -> Image.Image:
-    """`prepared_before_whitening`'s grey page with its greys above `WHITE_FROM` made paper, but for the faint marks
-    of writing a soft scan prints lighter (an accent, a dot, a thin stroke: `faintmarks`), made dark: what
+def whitened(grey_array: np.ndarray) -> Image.Image:
+    """`prepared_before_whitening`'s grey page with its greys above `WHITE_FROM` made paper: what
     `prepare_for_tesseract` gives, for a pass that keeps the page before whitening as well."""
-    page = Image.fromarray(grey_array, mode="L").point(_WHITEN)
-    marks = faint_marks(grey_array, dpi, WHITE_FROM)
-    if marks is None:
-        return page
-    pixels = np.asarray(page).copy()
-    pixels.ravel()[marks[0]] = marks[1]
-    return Image.fromarray(pixels, mode="L")
+    return Image.fromarray(grey_array, mode="L").point(_WHITEN)
 
 
 def prepared_before_whitening(image: Image.Image, dpi: int, *, smoothing: bool = True) -> np.ndarray:

@@ -80,15 +80,14 @@ def _despeckle(work: PageWork) -> PageWork:
 # 5: a rule drifting by a row (turned straight) erased whole; 6: a banner's ornaments beside its panel made paper;
 # 10: a panel's fill must be a background (`panels.DEEP_FILL_SHARE`), no bold heading's strokes (7-9 were branches not merged);
 # 11: a panel's edge test looks beyond the edge's own blurred row (`panels._steps_to_paper`)
-# 12: faint marks of writing (an accent lighter than the whitening's cut on a soft scan) kept and darkened (`faintmarks`)
-@page_pass("prepare", "12", Cost.CHEAP, required=True)
+@page_pass("prepare", "11", Cost.CHEAP, required=True)
 def _prepare(work: PageWork) -> PageWork:
     """The grey page Tesseract reads: paper evened, fills and tints to white, panels inverted, rules erased (`engine`)."""
     # `prepare_for_tesseract`'s two steps, the page before whitening kept (read-only) for the passes that read it
     # (`accent-lines`), which would otherwise prepare the same image again.
     unwhitened = prepared_before_whitening(work.image, work.settings.dpi)
     unwhitened.flags.writeable = False
-    grey = whitened(unwhitened, work.settings.dpi)
+    grey = whitened(unwhitened)
     rgb = np.asarray(work.image) if work.image.mode == "RGB" else None
     return replace(work, grey=grey, rgb=rgb, ink=np.asarray(grey) < INK_BELOW, unwhitened=(work.image, unwhitened))
 

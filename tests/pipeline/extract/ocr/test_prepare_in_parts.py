@@ -35,7 +35,7 @@ def _prepared_whole_page(image: Image.Image, dpi: int) -> np.ndarray:
     grey = light_on_dark_inverted(even_paper(grey, dpi), dpi)
     grey[engine.straight_rules(grey < 128, max(20, round(dpi * engine.RULE_MIN_INCHES)))] = 255
     blurred = Image.fromarray(grey, mode="L").filter(ImageFilter.GaussianBlur(SMOOTHING_RADIUS_PX * dpi / 300))
-    return np.asarray(engine.whitened(np.asarray(blurred), dpi))
+    return np.asarray(blurred.point(engine._WHITEN))
 
 
 @pytest.fixture(scope="module")

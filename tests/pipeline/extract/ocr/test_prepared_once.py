@@ -41,7 +41,7 @@ def test_prepare_keeps_the_page_before_whitening_read_only_and_only_for_the_imag
     assert kept is not None and not kept.flags.writeable
     assert np.array_equal(kept, prepared_before_whitening(image, 300))
     assert np.array_equal(np.asarray(work.prepared()), np.asarray(prepare_for_tesseract(image, 300)))
-    assert np.array_equal(np.asarray(whitened(kept, 300)), np.asarray(work.prepared()))
+    assert np.array_equal(np.asarray(whitened(kept)), np.asarray(work.prepared()))
     # A page whose image a pass replaced after it was prepared has no kept page: it is prepared afresh.
     assert replace(work, image=image.copy()).unwhitened_page() is None
     assert PageWork(settings, 1, 1, True, tmp_path, image, image).unwhitened_page() is None
