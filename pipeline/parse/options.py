@@ -97,7 +97,7 @@ def find_options(
         elif options and previous is options[-1].first and not options[-1].parts[0] and item.page == previous.page:
             options[-1].parts.append(item.text)  # the text cell beside a lone label
             options[-1].lines.append(item)
-            if label is not None and _printed_as(match, label):
+            if label is not None and _printed_as(option_re.match(item.text), label):
                 repeated.append((label, options[-1].label, item.text))
         elif not options:
             stem.append(item)
@@ -108,7 +108,7 @@ def find_options(
             owner = _column_owner(options, item)
             owner.parts.append(item.text)
             owner.lines.append(item)
-            if label is not None and _printed_as(match, label):
+            if label is not None and _printed_as(option_re.match(item.text), label):
                 repeated.append((label, owner.label, item.text))
         else:
             trailing.append(item)

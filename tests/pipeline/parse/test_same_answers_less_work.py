@@ -5,7 +5,6 @@ A difference in any answer fails; the measurements are in docs/results.md ("Pars
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import replace
 from statistics import median
 
@@ -156,7 +155,9 @@ def test_options_read_with_each_lines_label_read_once_are_those_read_per_walk(se
     with_options = 0
     for lines, labels, option_re, bare in blocks:
         found = find_options(lines, labels, option_re, bare)
-        assert found == _find_options_asked_per_walk(lines, labels, option_re, bare), [sl.text for sl in lines]
+        # The labels repeated inside an option are said since the routine was copied here; the rest is as it was.
+        assert replace(found, repeated=[]) == _find_options_asked_per_walk(lines, labels, option_re, bare), [
+            sl.text for sl in lines]
         with_options += bool(found.options)
     assert with_options > len(blocks) // 4, "the generated blocks hold options"
 
