@@ -55,6 +55,7 @@ from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
+from pipeline.extract.ocr.quantitywords import well_formed_quantity
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "12"  # 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "13"  # 13: a well-formed quantity (`39°C`, `/μL`, `SatO2`) is not judged by a word's shape (`quantitywords`); 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -176,7 +177,7 @@ def mixed_characters(token: str) -> str | None:
         return "a bracket without its pair"  # "194]" for "1941"; a label's "b)" is set apart by parse
     core = word_core(token)[1]
     letters = [ch for ch in core if ch.isalpha()]
-    if not letters:
+    if not letters or well_formed_quantity(token):  # `39°C`, `/μL`, `SatO2`: signs and counts where quantities print them
         return None
     if any(ch in _WORD_SYMBOLS for ch in token):
         return "a symbol inside a word"
