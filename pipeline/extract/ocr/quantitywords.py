@@ -14,14 +14,22 @@ evidence that judges every word still does: the second recogniser's reading and 
   `element_symbols`), after a number and a slash or a slash alone (`μL`, `mEq/L`, `12000/μL`, `/mm3`, `HCO3`);
 - an abbreviation, a capital and one or two small letters, with a formula glued after it (`SatO2`, `SpO2`, `EtCO2`).
 
+And the other way, a word a scan made of such a quantity (`misread_quantity`), unsure however confident the reading:
+
+- a formula or a gas with a zero where its O stands (`Sp02`, `MgS04`, `C02`: `SpO2`, `MgSO4`, `CO2`);
+- a unit after a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
+  `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`).
+
 Nothing here is a word list of a sheet: a misread sign is no part of any shape (`39*C`, `T*`, `Sat02`, `/ul`), and such a
-word stays judged by the shape rules.
+word stays judged by the shape rules; so does one whose letters all look like digits (`SO2`, `l2`: `certainty` judges
+that, `DIGIT_LOOKALIKES`).
 """
 from __future__ import annotations
 
 import re
 
 from pipeline.extract.ocr.unitwords import EDGE_MARKS, is_formula, is_unit_expression
+from pipeline.languages import script_data
 
 _NUMBER = r"\d+(?:[.,]\d+)*"
 _DEGREES = re.compile(rf"(?:{_NUMBER})?°(?:[^\W\d_])?")  # `39°`, `38,5°C`, `°C`: a scale is one capital (checked below)
@@ -43,8 +51,13 @@ def _core(token: str) -> str:
     return token[start:end].replace("\u00ba", "°").translate(_RAISED)
 
 
+# A count after a letter that no unit or formula prints: a digit misread or glued (`l0`, `m1`: `10`, `ml`), not a power
+# or a formula's count (`m2`, `cm3`, `CO2`, `C6H12O6`).
+_NO_COUNT = re.compile(r"[^\W\d_](?:0|1(?!\d))")
+
+
 def _unit(text: str) -> bool:
-    return any(is_unit_expression(text, script) for script in UNIT_SCRIPTS)
+    return not _NO_COUNT.search(text) and any(is_unit_expression(text, script) for script in UNIT_SCRIPTS)
 
 
 def well_formed_quantity(token: str) -> bool:
@@ -63,4 +76,37 @@ def well_formed_quantity(token: str) -> bool:
     if _unit(core):
         return True
     abbreviated = _ABBREVIATED_FORMULA.fullmatch(core)
-    return bool(abbreviated) and is_formula(abbreviated["formula"])
+    return bool(abbreviated) and not _NO_COUNT.search(core) and is_formula(abbreviated["formula"])
+
+
+ZERO_FOR_O = "a zero where a formula's O stands"
+CONFUSED_UNIT = "a unit read with a confusable letter"
+MARK_IN_UNIT = "a mark inside a unit"
+
+
+def misread_quantity(token: str) -> str | None:
+    """Why the word `token` reads as a quantity a scan misread (module docstring), or None."""
+    core = _core(token)
+    if not any(ch.isalpha() for ch in core) or well_formed_quantity(core):
+        return None
+    if "0" in core and well_formed_quantity(core.replace("0", "O")):
+        return ZERO_FOR_O
+    if "/" not in core:
+        return None
+    per_unit = _PER_UNIT.fullmatch(core)
+    if per_unit and per_unit.start("unit") > 1 and any(not (ch.isalnum() or ch in "/·-") for ch in per_unit["unit"]):
+        return MARK_IN_UNIT  # after a number and a slash (`000/mm>3`)
+    return CONFUSED_UNIT if _confused_unit(core) else None
+
+
+def _confused_unit(core: str) -> bool:
+    """Whether `core` (a word with a slash) is a unit expression once one run of a confusable pair of its letters'
+    script is swapped for the other (`Ul/kg` → `UI/kg`)."""
+    for a, b in script_data("Latin").confusable:
+        for this, that in ((a, b), (b, a)):
+            at = core.find(this)
+            while at >= 0:
+                if _unit(core[:at] + that + core[at + len(this):]):
+                    return True
+                at = core.find(this, at + 1)
+    return False

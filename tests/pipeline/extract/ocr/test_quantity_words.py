@@ -16,7 +16,7 @@ from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
 from pipeline.extract.ocr.certainty import mixed_characters, unsure_reason
 from pipeline.extract.ocr.engine import render_page
 from pipeline.extract.ocr.pagepasses import read_page
-from pipeline.extract.ocr.quantitywords import well_formed_quantity
+from pipeline.extract.ocr.quantitywords import misread_quantity, well_formed_quantity
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 PRINTED = ("39°C", "38,5°C", "36.6°С", "°C", "(39°C)", "T°", "T°39", "T°:", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
@@ -33,10 +33,19 @@ def test_a_quantity_of_its_shapes_is_well_formed_and_a_misread_one_is_not():
         assert not well_formed_quantity(word), word
 
 
+def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with_a_slash_is_not():
+    # a zero where a formula's O stands, a unit's letter read as its confusable twin, a mark inside a unit
+    for misread in ("Sp02", "Pa02", "C02", "H2S04", "MgS04", "Ul/kg", "mg/dI", "000/mm>3."):
+        assert misread_quantity(misread) is not None, misread
+        assert mixed_characters(misread) is not None, misread
+    for other in ("SpO2", "MgSO4", "UI/kg", "mg/dl", "000/mm3.", "140/90", "y/o", "s/n", "e/ou", "kg/día", "A/B", "2050"):
+        assert misread_quantity(other) is None, other
+
+
 def test_a_well_formed_quantity_is_no_confusion_of_its_shape_but_a_misread_one_stays_one():
     for word in PRINTED:
         assert mixed_characters(word) is None, word
-    assert mixed_characters("Sat02") == "digits glued to a word"
+    assert mixed_characters("Sat02") == "a zero where a formula's O stands"
     assert mixed_characters("39oC") == "a digit beside a look-alike letter"
     assert mixed_characters("pa°ra") == "a symbol inside a word"
     assert mixed_characters("/μlа") == "two scripts in one word"  # a Cyrillic а after a Latin unit
@@ -80,5 +89,5 @@ def test_a_clinical_sheets_quantities_read_as_printed_are_sure_and_misread_ones_
     assert set(QUANTITIES) <= set(read), read  # the sheet's quantities read as printed
     assert not set(QUANTITIES) & set(_unsure(reading, settings, width, height))
     # An O read as a zero, a degree sign read as a small o: each makes its word unsure, by its shape alone.
-    for printed, misread in (("SatO2", "Sat02"), ("38,5°C", "38,5oC"), ("T°", "T°a")):
+    for printed, misread in (("SatO2", "Sat02"), ("38,5°C", "38,5oC"), ("T°", "T°a"), ("SpO2", "Sp02"), ("mEq/L", "mEq/I")):
         assert misread in _unsure(_misread(reading, printed, misread), settings, width, height), (printed, misread)
