@@ -1,6 +1,6 @@
 """Measure the OCR uncertainty flag (`ocr.uncertain`) where the truth is known: generated sheets.
 
-    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|symbols|corpus|all] [--sweep]
+    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|symbols|clinical|corpus|all] [--sweep]
 
 Each family is a sheet of multiple-choice questions made of the words of its language (Tesseract's own
 word list, plus names, numbers and abbreviations a list lacks) in one layout (options one per line, two
@@ -13,13 +13,13 @@ measure before it). The measure, over the OCR'd questions:
 - caught: the share of the questions that differ from the sheet which carry `ocr.uncertain` (bar ≥ 90 %);
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
 
-`calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts
-and degradations) only report; `symbols` families print arithmetic, relations and units among the words
-(`symbolsheets`: `3 × 4`, `25 °C`, `x ≤ 7`) and tune the signs for them, `symbols-held-out` only report; so does `corpus`: real sheets of ../shared/corpus rasterised (`CORPUS_SHEETS`),
-whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse
-takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid
-of policies (the OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract
-language is not installed, and corpus sheets not there, are skipped and said so.
+`calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts and degradations) only
+report; `symbols` families print arithmetic, relations and units among the words (`symbolsheets`: `3 × 4`, `25 °C`, `x ≤ 7`)
+and tune the signs for them, `symbols-held-out` only report; `clinical` and `clinical-held-out` likewise print lab values,
+dosages and gases (`clinicalsheets`: `4,2 mEq/L`, `T° 39`, `SatO2`); so does `corpus`: real sheets of ../shared/corpus rasterised
+(`CORPUS_SHEETS`), whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid of policies (the
+OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract language is not installed, and corpus
+sheets not there, are skipped and said so.
 """
 from __future__ import annotations
 
