@@ -17,7 +17,7 @@ evidence that judges every word still does: the second recogniser's reading and 
 And the other way, a word a scan made of such a quantity (`misread_quantity`), unsure however confident the reading:
 
 - a formula or a gas with a zero where its O stands (`Sp02`, `MgS04`, `C02`: `SpO2`, `MgSO4`, `CO2`);
-- a unit after a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
+- a unit with a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
   `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`).
 
 Nothing here is a word list of a sheet: a misread sign is no part of any shape (`39*C`, `T*`, `Sat02`, `/ul`), and such a
@@ -100,9 +100,11 @@ def misread_quantity(token: str) -> str | None:
 
 
 def _confused_unit(core: str) -> bool:
-    """Whether `core` (a word with a slash) is a unit expression once one run of a confusable pair of its letters'
-    script is swapped for the other (`Ul/kg` → `UI/kg`)."""
+    """Whether `core` (a word with a slash) is a unit expression once one letter of a confusable pair of one letter
+    each is swapped for the other (`Ul/kg` → `UI/kg`). Not runs of two letters: `mg/kg/d` (a day) is no `mg/kg/cl`."""
     for a, b in script_data("Latin").confusable:
+        if len(a) != 1 or len(b) != 1:
+            continue
         for this, that in ((a, b), (b, a)):
             at = core.find(this)
             while at >= 0:

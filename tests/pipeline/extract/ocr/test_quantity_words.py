@@ -38,7 +38,7 @@ def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with
     for misread in ("Sp02", "Pa02", "C02", "H2S04", "MgS04", "Ul/kg", "mg/dI", "000/mm>3."):
         assert misread_quantity(misread) is not None, misread
         assert mixed_characters(misread) is not None, misread
-    for other in ("SpO2", "MgSO4", "UI/kg", "mg/dl", "000/mm3.", "140/90", "y/o", "s/n", "e/ou", "kg/día", "A/B", "2050"):
+    for other in ("SpO2", "MgSO4", "UI/kg", "mg/dl", "000/mm3.", "140/90", "y/o", "s/n", "e/ou", "kg/día", "A/B", "2050", "mg/kg/d"):
         assert misread_quantity(other) is None, other
 
 
