@@ -54,6 +54,13 @@ def test_a_well_formed_quantity_is_no_confusion_of_its_shape_but_a_misread_one_s
     assert unsure_reason("Te", 96.0, None, second="T°") == "the second recogniser read a sign otherwise"
 
 
+def test_a_degree_celsius_the_second_recogniser_reads_as_one_glyph_is_read_alike():
+    # RapidOCR reads `°C` as Unicode's one-glyph `℃`: the same print, no sign read otherwise
+    assert unsure_reason("36°C", 96.0, None, second="36℃") is None
+    assert unsure_reason("°C,", 96.0, None, second="℃,") is None
+    assert unsure_reason("36*C", 96.0, None, second="36℃") == "the second recogniser read a sign otherwise"
+
+
 LINES = (
     "Paciente con T° 39,5 °C, presión 140/90 mmHg y SatO2 88% al aire ambiente.",
     "Leucocitos 18 000/μL, potasio 5,8 mEq/L y hemoglobina 9,2 g/dL en el control.",
