@@ -9,7 +9,8 @@ evidence that judges every word still does: the second recogniser's reading and 
 
 - a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`, `36,6°С`): a scale is one capital
   letter in any script;
-- a quantity's symbol, one letter, and a degree sign, a number after it or not (`T°`, `t°`, `T°39`);
+- a quantity's symbol, one letter, and a degree sign, a number after it or not (`T°`, `t°38`, `T°39`; not a small
+  letter alone, `y°`: the end of a word misread);
 - a unit or a formula of a script's data (`pipeline/languages/scripts.yaml`: `unit_symbols`, `unit_prefixes`,
   `element_symbols`), after a number and a slash or a slash alone (`μL`, `mEq/L`, `12000/μL`, `/mm3`, `HCO3`);
 - an abbreviation, a capital and one or two small letters, with a formula glued after it (`SatO2`, `SpO2`, `EtCO2`).
@@ -69,7 +70,7 @@ def well_formed_quantity(token: str) -> bool:
         scale = core[-1]
         return not scale.isalpha() or scale.isupper()
     if _SYMBOL_DEGREE.fullmatch(core):
-        return True
+        return core[0].isupper() or core[-1].isdigit()  # `T°`, `t°38`; a small letter alone is a word's (`y°`: `yo`)
     per_unit = _PER_UNIT.fullmatch(core)
     if per_unit:
         return _unit(per_unit["unit"])

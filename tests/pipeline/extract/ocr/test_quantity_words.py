@@ -19,11 +19,11 @@ from pipeline.extract.ocr.pagepasses import read_page
 from pipeline.extract.ocr.quantitywords import misread_quantity, well_formed_quantity
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
-PRINTED = ("39°C", "38,5°C", "36.6°С", "°C", "(39°C)", "T°", "T°39", "T°:", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
+PRINTED = ("39°C", "38,5°C", "36.6°С", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
            "mEq/L", "mg/m²", "/mm³", "SatO2", "SpO2", "EtCO2")
 # What a scan makes of them: a degree sign read as a letter or a mark, a small l as a capital I, a μ lost to a `u`, an
 # O read as a zero, a degree sign inside a word.
-MISREAD = ("39oC", "39*C", "T*", "Te", "/ul", "mg/dI", "mEg/L", "Sat02", "Sa1O2", "pa°ra", "39°c")
+MISREAD = ("39oC", "39*C", "T*", "Te", "/ul", "mg/dI", "mEg/L", "Sat02", "Sa1O2", "pa°ra", "39°c", "y°")
 
 
 def test_a_quantity_of_its_shapes_is_well_formed_and_a_misread_one_is_not():
