@@ -1,6 +1,6 @@
 """Measure the OCR uncertainty flag (`ocr.uncertain`) where the truth is known: generated sheets.
 
-    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|symbols|corpus|all] [--sweep]
+    python -m pipeline.devkit.ocrcertainty --out /tmp/certainty [--set calibration|held-out|symbols|clinical|corpus|all] [--sweep]
 
 Each family is a sheet of multiple-choice questions made of the words of its language (Tesseract's own
 word list, plus names, numbers and abbreviations a list lacks) in one layout (options one per line, two
@@ -13,13 +13,13 @@ measure before it). The measure, over the OCR'd questions:
 - caught: the share of the questions that differ from the sheet which carry `ocr.uncertain` (bar ≥ 90 %);
 - flagged: the share of all questions that carry it (bar ≤ 25 %).
 
-`calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts
-and degradations) only report; `symbols` families print arithmetic, relations and units among the words
-(`symbolsheets`: `3 × 4`, `25 °C`, `x ≤ 7`) and tune the signs for them, `symbols-held-out` only report; so does `corpus`: real sheets of ../shared/corpus rasterised (`CORPUS_SHEETS`),
-whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse
-takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid
-of policies (the OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract
-language is not installed, and corpus sheets not there, are skipped and said so.
+`calibration` families tune `CertaintyPolicy`; `held-out` families (other languages, scripts, layouts and degradations) only
+report; `symbols` families print arithmetic, relations and units among the words (`symbolsheets`: `3 × 4`, `25 °C`, `x ≤ 7`)
+and tune the signs for them, `symbols-held-out` only report; `clinical` and `clinical-held-out` likewise print lab values,
+dosages and gases (`clinicalsheets`: `4,2 mEq/L`, `T° 39`, `SatO2`); so does `corpus`: real sheets of ../shared/corpus rasterised
+(`CORPUS_SHEETS`), whose truth is the same sheet read by its text layer (each question's stem, options and answer as parse takes them there). `all` prints the three apart. `--sweep` lays the same readings out again under a grid of policies (the
+OCR cache makes that cheap) and prints the measure of each. Families whose Tesseract language is not installed, and corpus
+sheets not there, are skipped and said so.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from typing import Literal
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.acquire import ManifestEntry
-from pipeline.devkit import confusablesheets, marksheets, misreadkinds, scriptscans, symbolsheets
+from pipeline.devkit import clinicalsheets, confusablesheets, marksheets, misreadkinds, scriptscans, symbolsheets
 from pipeline.devkit.fidelity import normalize_text
 from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, text_height
 from pipeline.devkit.sample.scansetting import ScanSetting
@@ -104,7 +104,8 @@ CONFUSABLES = (
     Family("pl-conf-column", "pl", "pol", ("A", "B", "C", "D"), "column", "DejaVuSans", ScanSetting(200, 0.8, 70, tilt=0.3), 63, confusable=True),
     Family("ru-conf-150", "ru", "rus", ("А", "Б", "В", "Г"), "pairs", "DejaVuSerif", ScanSetting(150, 0.8, 75, noise=0.0), 64, confusable=True),
 )
-SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": tuple(Family(*f) for f in marksheets.FAMILIES), "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT}
+SETS = {"calibration": CALIBRATION, "confusables": CONFUSABLES, "marks": tuple(Family(*f) for f in marksheets.FAMILIES), "held-out": HELD_OUT, "symbols": SYMBOLS, "symbols-held-out": SYMBOLS_HELD_OUT,
+        "clinical": tuple(Family(*f) for f in clinicalsheets.FAMILIES), "clinical-held-out": tuple(Family(*f) for f in clinicalsheets.HELD_OUT)}
 SCRIPTS = "scripts"  # `pipeline.devkit.scriptscans`' families, other scripts and label styles (`run_scripts`)
 
 
@@ -224,12 +225,13 @@ def printed_questions(family: Family, vocabulary: list[str]) -> list[Printed]:
     questions = []
     for n in range(1, QUESTIONS_PER_SHEET + 1):
         stem = _phrase(rng, vocabulary, rng.randint(6, 18))
-        symbols = family.symbols and rng.random() < symbolsheets.SHARE  # half the questions of a `symbols` family
-        stem = symbolsheets.stem(rng, stem) if symbols else stem
+        kind = clinicalsheets if family.name in clinicalsheets.NAMES else symbolsheets  # what a `symbols` family prints
+        symbols = family.symbols and rng.random() < kind.SHARE  # half the questions of a `symbols` family
+        stem = kind.stem(rng, stem) if symbols else stem
         stem = stem[:1].upper() + stem[1:] + "."  # not "?": Greek asks with ";"
         width = {"column": (2, 7), "pairs": (1, 4), "row": (1, 2)}[family.layout]
         options = tuple(_phrase(rng, vocabulary, rng.randint(*width)) for _ in family.labels)
-        options = tuple(symbolsheets.option(rng, o) for o in options) if symbols else options
+        options = tuple(kind.option(rng, o) for o in options) if symbols else options
         while family.layout == "row" and sum(len(o) + 8 for o in options) > ROW_CHARACTERS:
             # A row that wraps puts its last option's tail under the first: no reader could tell either.
             options = tuple(_phrase(rng, vocabulary, 1) for _ in family.labels)
@@ -541,10 +543,8 @@ UNWRITABLE = "unwritable"
 CONFUSABLE_MARKS = "confusable-marks"
 WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE, CONFUSABLE_MARKS)
 SHIPPED_RULES = ("confusable", CONFUSABLE_MARKS)  # --off: `CertaintyPolicy.confusable_letters` (on as shipped), or marks
-SWEEP = [
-    CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
-    for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)
-]
+SWEEP = [CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
+         for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)]
 
 
 def main(argv: list[str] | None = None) -> int:

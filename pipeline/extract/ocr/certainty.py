@@ -13,6 +13,8 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
   square or curly bracket without its pair (`194]` for `1941`);
+- a quantity printed as one word (`39°C`, `T°`, `/μL`, `SatO2`: `quantitywords`) is not judged by the rules of a word's
+  shape above, and one a scan misread is unsure (`Sp02`, `Ul/kg`, `000/mm>3`);
 - a word the lexicon lacks that it knows with a capital I and a small l swapped (`Iśniącej`), or as a
   one-letter word and a known word run together (`keufemizmom`);
 - a word neither the spelling dictionaries nor the lexicon know that the dictionaries know once letters blur
@@ -55,6 +57,7 @@ from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
+from pipeline.extract.ocr.quantitywords import misread_quantity, well_formed_quantity
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "12"  # 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "13"  # 13: a well-formed quantity (`39°C`, `/μL`, `SatO2`) is not judged by a word's shape, a misread one (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -178,6 +181,11 @@ def mixed_characters(token: str) -> str | None:
     letters = [ch for ch in core if ch.isalpha()]
     if not letters:
         return None
+    if well_formed_quantity(token) and not all(ch in DIGIT_LOOKALIKES for ch in letters):
+        return None  # `39°C`, `/μL`, `SatO2`: signs and counts where quantities print them (`SO2`, `l2`: a number misread)
+    misread = misread_quantity(token)  # `Sp02`, `Ul/kg`: a quantity a scan misread
+    if misread:
+        return misread
     if any(ch in _WORD_SYMBOLS for ch in token):
         return "a symbol inside a word"
     if len({script_of(ch) for ch in letters} - {None}) > 1:
@@ -223,6 +231,9 @@ SECOND_READER_SIGN = "the second recogniser read a sign otherwise"
 # texts. The micro sign and the Greek mu are one glyph to a reader, and so are the ordinal indicator and the degree sign.
 SIGN_GLYPHS = frozenset("×÷≤≥≠±°²³¹μ→←↔√∞≈‰")
 _MICRO = str.maketrans({"\u00b5": "\u03bc", "\u00ba": "\u00b0"})  # and the ordinal indicator º, a degree sign's twin
+# A unit the second recogniser reads as one glyph, Unicode's compatibility form of a degree sign and a scale (`36℃` for
+# `36°C`): the same print, read alike, not a sign read otherwise.
+_ONE_GLYPH_UNITS = str.maketrans({ch: unicodedata.normalize("NFKC", ch) for ch in "\u2103\u2109"})
 
 
 def _signs(text: str) -> list[str]:
@@ -244,6 +255,7 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
+    second = second.translate(_ONE_GLYPH_UNITS) if second else second
     if policy.agreement and policy.signs_agree and sign_contradicted(text, second):
         return SECOND_READER_SIGN
     core = word_core(text)[1]

@@ -52,6 +52,11 @@ def _formula(text: str, elements: tuple[str, ...]) -> bool:
     return found >= 1 and any(ch.isdigit() for ch in text)
 
 
+def is_formula(text: str, script: str = "Latin") -> bool:
+    """Whether `text` is a chemical formula of `script`'s elements holding a count (`O2`, `CO2`, `NaHCO3`)."""
+    return _formula(text, _vocabulary(script)[2])
+
+
 def is_unit_expression(text: str, script: str = "Latin") -> bool:
     """Whether `text` (no marks around it) is a unit or a formula written in `script` (module docstring)."""
     symbols, prefixes, elements = _vocabulary(script)

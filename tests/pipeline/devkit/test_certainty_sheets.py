@@ -13,7 +13,8 @@ import pytest
 
 from pipeline.devkit import ocrcertainty
 
-FAMILIES = [*ocrcertainty.CALIBRATION, *ocrcertainty.HELD_OUT, *ocrcertainty.SYMBOLS, *ocrcertainty.SYMBOLS_HELD_OUT]
+FAMILIES = [*ocrcertainty.CALIBRATION, *ocrcertainty.HELD_OUT, *ocrcertainty.SYMBOLS, *ocrcertainty.SYMBOLS_HELD_OUT,
+            *ocrcertainty.SETS["clinical"], *ocrcertainty.SETS["clinical-held-out"]]
 
 
 def _overlapping_runs(path: Path) -> list[tuple[int, str, str]]:

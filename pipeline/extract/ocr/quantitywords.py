@@ -1,0 +1,115 @@
+"""Quantities printed as one word: a number with its degree sign or its unit, a unit, a gas or a formula.
+
+Medical, pharmacy and engineering exams print, in every language, words a word's shape rules (`certainty.mixed_characters`)
+read as confusions: a degree sign among letters (`39°C`, `T°`), a Greek micro before a Latin unit (`/μL`, `μg/kg/min`:
+two scripts in one word), a formula glued to an abbreviation (`SatO2`, `SpO2`: digits glued to a word). Such a word is
+well formed when it is, whole, one of the shapes below; the rules of a word's shape then do not judge it, and the
+evidence that judges every word still does: the second recogniser's reading and its signs (`°`, `μ` read otherwise:
+`certainty.sign_contradicted`), Tesseract's confidence.
+
+- a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`, `36,6°С`): a scale is one capital
+  letter in any script;
+- a quantity's symbol, one letter, and a degree sign, a number after it or not (`T°`, `t°38`, `T°39`; not a small
+  letter alone, `y°`: the end of a word misread);
+- a unit or a formula of a script's data (`pipeline/languages/scripts.yaml`: `unit_symbols`, `unit_prefixes`,
+  `element_symbols`), after a number and a slash or a slash alone (`μL`, `mEq/L`, `12000/μL`, `/mm3`, `HCO3`);
+- an abbreviation, a capital and one or two small letters, with a formula glued after it (`SatO2`, `SpO2`, `EtCO2`).
+
+And the other way, a word a scan made of such a quantity (`misread_quantity`), unsure however confident the reading:
+
+- a formula or a gas with a zero where its O stands (`Sp02`, `MgS04`, `C02`: `SpO2`, `MgSO4`, `CO2`);
+- a unit with a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
+  `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`).
+
+Nothing here is a word list of a sheet: a misread sign is no part of any shape (`39*C`, `T*`, `Sat02`, `/ul`), and such a
+word stays judged by the shape rules; so does one whose letters all look like digits (`SO2`, `l2`: `certainty` judges
+that, `DIGIT_LOOKALIKES`).
+"""
+from __future__ import annotations
+
+import re
+
+from pipeline.extract.ocr.unitwords import EDGE_MARKS, is_formula, is_unit_expression
+from pipeline.languages import script_data
+
+_NUMBER = r"\d+(?:[.,]\d+)*"
+_DEGREES = re.compile(rf"(?:{_NUMBER})?°(?:[^\W\d_])?")  # `39°`, `38,5°C`, `°C`: a scale is one capital (checked below)
+_SYMBOL_DEGREE = re.compile(rf"[^\W\d_]°(?:{_NUMBER})?")  # `T°`, `T°39`
+_PER_UNIT = re.compile(rf"(?:{_NUMBER})?/(?P<unit>.+)")  # `12000/μL`, `/μl`
+_ABBREVIATED_FORMULA = re.compile(r"(?P<head>[A-Z][a-z]{1,2})(?P<formula>[A-Z].*\d.*)")  # `SatO2`
+UNIT_SCRIPTS = ("Latin", "Cyrillic")  # the scripts whose data writes units and formulas (`unit_symbols`)
+_DEGREE_CHARACTERS = "°\u00ba"
+_RAISED = str.maketrans("¹²³", "123")  # the ordinal indicator is the degree sign's twin to a recogniser
+
+
+def _core(token: str) -> str:
+    start, end = 0, len(token)
+    while start < end and token[start] in EDGE_MARKS:
+        start += 1
+    while end > start and token[end - 1] in EDGE_MARKS:
+        end -= 1
+    # A raised count is a count (`m²`, `mm³`); the ordinal indicator a degree sign.
+    return token[start:end].replace("\u00ba", "°").translate(_RAISED)
+
+
+# A count after a letter that no unit or formula prints: a digit misread or glued (`l0`, `m1`: `10`, `ml`), not a power
+# or a formula's count (`m2`, `cm3`, `CO2`, `C6H12O6`).
+_NO_COUNT = re.compile(r"[^\W\d_](?:0|1(?!\d))")
+
+
+def _unit(text: str) -> bool:
+    return not _NO_COUNT.search(text) and any(is_unit_expression(text, script) for script in UNIT_SCRIPTS)
+
+
+def well_formed_quantity(token: str) -> bool:
+    """Whether the word `token` (marks around it allowed) is, whole, a quantity of one of the module's shapes."""
+    core = _core(token)
+    if not core or not any(ch.isalpha() or ch in _DEGREE_CHARACTERS for ch in core):
+        return False
+    if _DEGREES.fullmatch(core):
+        scale = core[-1]
+        return not scale.isalpha() or scale.isupper()
+    if _SYMBOL_DEGREE.fullmatch(core):
+        return core[0].isupper() or core[-1].isdigit()  # `T°`, `t°38`; a small letter alone is a word's (`y°`: `yo`)
+    per_unit = _PER_UNIT.fullmatch(core)
+    if per_unit:
+        return _unit(per_unit["unit"])
+    if _unit(core):
+        return True
+    abbreviated = _ABBREVIATED_FORMULA.fullmatch(core)
+    return bool(abbreviated) and not _NO_COUNT.search(core) and is_formula(abbreviated["formula"])
+
+
+ZERO_FOR_O = "a zero where a formula's O stands"
+CONFUSED_UNIT = "a unit read with a confusable letter"
+MARK_IN_UNIT = "a mark inside a unit"
+
+
+def misread_quantity(token: str) -> str | None:
+    """Why the word `token` reads as a quantity a scan misread (module docstring), or None."""
+    core = _core(token)
+    if not any(ch.isalpha() for ch in core) or well_formed_quantity(core):
+        return None
+    if "0" in core and well_formed_quantity(core.replace("0", "O")):
+        return ZERO_FOR_O
+    if "/" not in core:
+        return None
+    per_unit = _PER_UNIT.fullmatch(core)
+    if per_unit and per_unit.start("unit") > 1 and any(not (ch.isalnum() or ch in "/·-") for ch in per_unit["unit"]):
+        return MARK_IN_UNIT  # after a number and a slash (`000/mm>3`)
+    return CONFUSED_UNIT if _confused_unit(core) else None
+
+
+def _confused_unit(core: str) -> bool:
+    """Whether `core` (a word with a slash) is a unit expression once one letter of a confusable pair of one letter
+    each is swapped for the other (`Ul/kg` → `UI/kg`). Not runs of two letters: `mg/kg/d` (a day) is no `mg/kg/cl`."""
+    for a, b in script_data("Latin").confusable:
+        if len(a) != 1 or len(b) != 1:
+            continue
+        for this, that in ((a, b), (b, a)):
+            at = core.find(this)
+            while at >= 0:
+                if _unit(core[:at] + that + core[at + len(this):]):
+                    return True
+                at = core.find(this, at + 1)
+    return False
