@@ -3,9 +3,10 @@
 Medical, pharmacy and engineering exams print, in every language, words a word's shape rules (`certainty.mixed_characters`)
 read as confusions: a degree sign among letters (`39°C`, `T°`), a Greek micro before a Latin unit (`/μL`, `μg/kg/min`:
 two scripts in one word), a formula glued to an abbreviation (`SatO2`, `SpO2`: digits glued to a word). Such a word is
-well formed when it is, whole, one of the shapes below; the rules of a word's shape then do not judge it, and the
-evidence that judges every word still does: the second recogniser's reading and its signs (`°`, `μ` read otherwise:
-`certainty.sign_contradicted`), Tesseract's confidence.
+well formed when it is, whole, one of the shapes below. The shape rules still judge it: sparing well-formed quantities
+took right questions off the flag, but also the misread questions caught only through them, beside a misread no rule
+sees (`9/24` for `g/24`, `Otoscopia` for `Otoscopía`; results.md, "symbol-heavy text"). The shapes tell what a misread
+quantity is.
 
 - a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`, `36,6°С`): a scale is one capital
   letter in any script;
