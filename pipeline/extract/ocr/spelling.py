@@ -96,7 +96,8 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narr
     far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans). On a
     blurred scan a white at least LINE_SPACE_SHARE of its own line's word space (`line_word_spaces`) needs
     only GLUED_SPACE_RATIO letter gaps, where `narrow` allows it: the letter is one of the language data's
-    one-letter words, the spelling dictionaries know the rest and not the glued whole.
+    one-letter words, the spelling dictionaries know the rest and not the glued whole. `narrow` also lets a
+    white wide by the first test split where the dictionaries know a rest Tesseract's list lacks.
 
     Two words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is 0.24 of
     the height; "Enlas", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
@@ -210,9 +211,13 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, narrow: Narro
         (0, lead + core[0], core[1:] + trail, core[0], core[1:]),
         (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]),
     ):
-        if not (letter.casefold() in lexicon.one_letter_words and len(rest) >= 2 and lexicon.knows(rest)):
+        if len(rest) < 2:
             continue
-        if wide(at, GLUED_MIN_GAP) or (narrow is not None and line_space_wide(at) and narrow.allow(letter, rest, core)):
+        if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and lexicon.knows(rest):
+            return cut_at(at, left_text, right_text)
+        # The dictionaries judge where Tesseract's list cannot: it lacks inflected forms ("keufemizmom" for "k
+        # eufemizmom", Slovak) and holds glued pairs as words ("Alos").
+        if narrow is not None and (wide(at, GLUED_MIN_GAP) or line_space_wide(at)) and narrow.allow(letter, rest, core):
             return cut_at(at, left_text, right_text)
     def known(part: str) -> bool:
         return part.casefold() in lexicon.one_letter_words if len(part) == 1 else part in lexicon

@@ -82,3 +82,10 @@ def test_a_portuguese_one_letter_word_glued_across_a_blurred_narrow_space_is_spl
 def test_a_spanish_one_letter_word_glued_across_a_blurred_narrow_space_is_split_and_whole_words_stay(scan):
     printed = ["A", "los", "tres", "años", "del", "Gobierno", "Alas", "y", "la", "ley", "del", "Rey", "vicepresidente"]
     assert read_glued(printed, [0], scan, "spa") == printed
+
+
+@pytest.mark.parametrize("scan", [(165, 0.65, 78), (200, 0.6, 80), (300, 0.4, 90)], ids=lambda s: f"{s[0]}-{s[1]}-{s[2]}")
+def test_a_one_letter_word_glued_to_a_form_only_the_dictionary_knows_is_split(scan):
+    # Tesseract's Slovak list lacks the inflected `eufemizmom`; hunspell's dictionary knows it and not `keufemizmom`
+    printed = ["Prirovnanie", "k", "eufemizmom", "v", "texte", "a", "iné", "slová"]
+    assert read_glued(printed, [1], scan, "slk") == printed
