@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
-from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes, same_row, words_by_line
+from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes, same_row, word_spaces, words_by_line
 
 GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
 GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
@@ -24,8 +24,6 @@ GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
 # the same test split "face" and "acesso" on Portuguese scans, whose round letters' bearings widen a letter gap.
 LINE_SPACE_SHARE = 0.6  # of the median white between the line's words
 GLUED_SPACE_RATIO = 1.5  # times the word's median letter gap, where the white is its line's word space
-LINE_SPACE_MIN_COUNT = 2  # whites between words a line needs for its word space to be measured
-LINE_SPACE_MAX = 1.0  # word heights: a wider white between words is a column's or a tab's, no word space
 GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
 GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
 # A word Tesseract's list knows ("Enel", a company in the Spanish list, for "En el") is split only where
@@ -71,21 +69,6 @@ class NarrowSpaces:
                 and self.spelled(rest) and not self.spelled(whole))
 
 
-def line_word_spaces(words: list[Word]) -> dict[tuple[int, int, int], float]:
-    """The median white between neighbouring words of each Tesseract line (pixels, box to box), where the line has
-    LINE_SPACE_MIN_COUNT such whites no wider than LINE_SPACE_MAX of its median word height (a column's gap or a
-    tab is no word space); lines with fewer have none."""
-    spaces = {}
-    for line, members in words_by_line(words).items():
-        ordered = sorted(members, key=lambda w: w.left)
-        height = float(np.median([w.bottom - w.top for w in ordered]))
-        whites = [b.left - a.right for a, b in zip(ordered, ordered[1:])]
-        whites = [white for white in whites if 0 < white <= LINE_SPACE_MAX * height]
-        if len(whites) >= LINE_SPACE_MIN_COUNT:
-            spaces[line] = float(np.median(whites))
-    return spaces
-
-
 def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narrow: NarrowSpaces | None = None) -> list[Word]:
     """Words Tesseract read as one where the image shows a space between them, split there.
 
@@ -94,7 +77,7 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narr
     height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
     language and the rest a known word. Tesseract merged them because the space is narrow; it is still
     far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans). On a
-    blurred scan a white at least LINE_SPACE_SHARE of its own line's word space (`line_word_spaces`) needs
+    blurred scan a white at least LINE_SPACE_SHARE of its own line's word space (`words.word_spaces`) needs
     only GLUED_SPACE_RATIO letter gaps, where `narrow` allows it: the letter is one of the language data's
     one-letter words, the spelling dictionaries know the rest and not the glued whole. `narrow` also lets a
     white wide by the first test split where the dictionaries know a rest Tesseract's list lacks.
@@ -109,7 +92,7 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narr
     is a full word space (KNOWN_WORD_SPACE): the lexicon holds names and rare words that glued pairs
     spell ("Enel" for "En el")."""
     result: list[Word] = []
-    spaces = line_word_spaces(words) if narrow is not None else {}
+    spaces = word_spaces(words) if narrow is not None else {}
     for word in words:
         core = word_core(word.text)[1]
         line_space = spaces.get(word.line) if narrow is not None else None
@@ -203,7 +186,7 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, narrow: Narro
     def line_space_wide(at: int) -> bool:
         """a white of a blurred scan's word space: most of its line's, a few letter gaps (LINE_SPACE_SHARE)"""
         others = np.delete(gaps, at)
-        return bool(line_space is not None and gaps[at] >= GLUED_MIN_GAP * height and gaps[at] >= LINE_SPACE_SHARE * line_space
+        return bool(line_space and gaps[at] >= GLUED_MIN_GAP * height and gaps[at] >= LINE_SPACE_SHARE * line_space
                     and gaps[at] >= GLUED_SPACE_RATIO * max(float(np.median(others)), 1.0))
 
     # (gap index, text left of the space, text right of it, the one letter, the rest)
