@@ -77,8 +77,8 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narr
     height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
     language and the rest a known word. Tesseract merged them because the space is narrow; it is still
     far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans). On a
-    blurred scan a white at least LINE_SPACE_SHARE of its own line's word space (`words.word_spaces`) needs
-    only GLUED_SPACE_RATIO letter gaps, where `narrow` allows it: the letter is one of the language data's
+    blurred scan a white after a leading one-letter word at least LINE_SPACE_SHARE of its own line's word
+    space (`words.word_spaces`) needs only GLUED_SPACE_RATIO letter gaps, where `narrow` allows it: the letter is one of the language data's
     one-letter words, the spelling dictionaries know the rest and not the glued whole. `narrow` also lets a
     white wide by the first test split where the dictionaries know a rest Tesseract's list lacks.
 
@@ -199,8 +199,10 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, narrow: Narro
         if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and lexicon.knows(rest):
             return cut_at(at, left_text, right_text)
         # The dictionaries judge where Tesseract's list cannot: it lacks inflected forms ("keufemizmom" for "k
-        # eufemizmom", Slovak) and holds glued pairs as words ("Alos").
-        if narrow is not None and (wide(at, GLUED_MIN_GAP) or line_space_wide(at)) and narrow.allow(letter, rest, core):
+        # eufemizmom", Slovak) and holds glued pairs as words ("Alos"). Only a leading letter: the words no dictionary
+        # knows that end in a one-letter word's letter are many and real (Latin names, "aeruginosa", "influenzae",
+        # "duodenale" on the corpus's scans), and a round letter's bearing widens the white before it ("face").
+        if narrow is not None and at == 0 and (wide(at, GLUED_MIN_GAP) or line_space_wide(at)) and narrow.allow(letter, rest, core):
             return cut_at(at, left_text, right_text)
     def known(part: str) -> bool:
         return part.casefold() in lexicon.one_letter_words if len(part) == 1 else part in lexicon

@@ -205,12 +205,12 @@ def narrow_spaces(languages: tuple[str, ...]) -> NarrowSpaces | None:
     return NarrowSpaces(frozenset(w for g in glued for w in g.one_letter), frozenset(w for g in glued for w in g.words), spelled)
 
 
-# 3: a one-letter word's narrow space counted where it is most of its line's word space, only where the spelling
+# 3: a leading one-letter word's narrow space counted where it is most of its line's word space, only where the spelling
 # dictionaries know the rest and not the glued whole (v2, the same space test without them, was taken back)
 @page_pass("glued-words", "3", Cost.CHEAP, when=_has_lexicon, inputs=_accent_inputs)
 def _glued_words(work: PageWork) -> PageWork:
     """Words glued together split where the image shows a word space and both parts are known; on a blurred scan a
-    one-letter word's narrower space too, where its line's word spaces say so, the letter is one of the language's
+    leading one-letter word's narrower space too, where its line's word spaces say so, the letter is one of the language's
     one-letter words and the spelling dictionaries know the rest and not the glued whole (`spelling`)."""
     assert work.lexicon is not None and work.ink is not None
     narrow = narrow_spaces(tuple(work.settings.languages))
