@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from pipeline.extract.ocr.lexicon import Lexicon, word_core
-from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes, same_row, words_by_line
+from pipeline.extract.ocr.words import Word, glued_pair, letter_gaps, line_sizes, same_row, word_spaces, words_by_line
 
 GLUED_MIN_GAP = 0.3  # word heights of white beside a glued one-letter word
 GLUED_GAP_RATIO = 2.5  # times the word's median letter gap
+# A blurred scan's ink spreads a few pixels into every white: a word space and a letter gap lose alike, and the
+# narrowest spaces (after a capital A or V, whose foot reaches to its advance) fall under GLUED_GAP_RATIO. At
+# 165 dpi, blur 0.65, "Alos" held a white of 10 px between letter gaps of 4-5 px and word spaces of 12-13 px on
+# its line (2.2 letter gaps, 0.8 of the line's space). Such a white is a word space where it is most of its own
+# line's word space, but only where the spelling dictionaries judge the word (`NarrowSpaces`): measured alone,
+# the same test split "face" and "acesso" on Portuguese scans, whose round letters' bearings widen a letter gap.
+LINE_SPACE_SHARE = 0.6  # of the median white between the line's words
+GLUED_SPACE_RATIO = 1.5  # times the word's median letter gap, where the white is its line's word space
 GLUED_WORD_MIN_GAP = 0.2  # word heights of white between two glued longer words
 GLUED_WORD_MIN_PART = 3  # letters in each part of a split; a two-letter part still counts as a rival reading
 # A word Tesseract's list knows ("Enel", a company in the Spanish list, for "En el") is split only where
@@ -44,14 +53,34 @@ def stray_inverted_marks(words: list[Word]) -> list[Word]:
     return [fixed.get(id(w), w) for w in words]
 
 
-def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> list[Word]:
+@dataclass(frozen=True)
+class NarrowSpaces:
+    """What lets a one-letter word's narrow space on a blurred scan count as a space (`split_glued_words`): the
+    language data's one-letter words (`glued_words.one_letter`), the words that read as such a pair but are words
+    (`glued_words.words`), and the spelling dictionaries, which must know the rest and not the glued whole
+    (Tesseract's own list knows "Alos" and "Aun"; hunspell knows "aun", "face", "acesso", not "alos")."""
+
+    one_letter: frozenset[str]
+    whole_words: frozenset[str]
+    spelled: Callable[[str], bool]
+
+    def allow(self, letter: str, rest: str, whole: str) -> bool:
+        return (letter.casefold() in self.one_letter and whole.casefold() not in self.whole_words
+                and self.spelled(rest) and not self.spelled(whole))
+
+
+def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon, narrow: NarrowSpaces | None = None) -> list[Word]:
     """Words Tesseract read as one where the image shows a space between them, split there.
 
     A one-letter word at either end ("ato", "Vdruhom.", "Jev" for "a to", "V druhom.", "Je v" on a
     Slovak scan): the white between that letter and the rest is at least GLUED_MIN_GAP of the word's
     height and GLUED_GAP_RATIO times the word's other letter gaps, the letter is a one-letter word of the
     language and the rest a known word. Tesseract merged them because the space is narrow; it is still
-    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans).
+    far wider than a letter gap (0.41–0.55 of the height against at most 0.2 on the NÚCEM scans). On a
+    blurred scan a white after a leading one-letter word at least LINE_SPACE_SHARE of its own line's word
+    space (`words.word_spaces`) needs only GLUED_SPACE_RATIO letter gaps, where `narrow` allows it: the letter is one of the language data's
+    one-letter words, the spelling dictionaries know the rest and not the glued whole. `narrow` also lets a
+    white wide by the first test split where the dictionaries know a rest Tesseract's list lacks.
 
     Two words ("Menorsecreción", "Mayorliberación" in CONAREME's narrow type, where a space is 0.24 of
     the height; "Enlas", "Esuna" on the Spanish scan): the whole is no known word, both parts are, and
@@ -63,9 +92,11 @@ def split_glued_words(words: list[Word], ink: np.ndarray, lexicon: Lexicon) -> l
     is a full word space (KNOWN_WORD_SPACE): the lexicon holds names and rare words that glued pairs
     spell ("Enel" for "En el")."""
     result: list[Word] = []
+    spaces = word_spaces(words) if narrow is not None else {}
     for word in words:
         core = word_core(word.text)[1]
-        split = _split_at_space(word, ink, lexicon) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
+        line_space = spaces.get(word.line) if narrow is not None else None
+        split = _split_at_space(word, ink, lexicon, narrow, line_space) if len(core) >= 3 and core.isalpha() and word.bottom > word.top else None
         if split is None and word.bottom > word.top and NUMBER_WITH_SYMBOLS.match(word.text):
             split = _number_apart_from_symbols(word, ink)
         if split is None and word.bottom > word.top and _WORD_THEN_NUMBER.match(word.text):
@@ -136,7 +167,8 @@ def _number_apart_from_word(word: Word, ink: np.ndarray) -> list[Word] | None:
     ]
 
 
-def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word, Word] | None:
+def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon, narrow: NarrowSpaces | None = None,
+                    line_space: float | None = None) -> tuple[Word, Word] | None:
     lead, core, trail = word_core(word.text)
     height = word.bottom - word.top
     gaps, gap_starts = letter_gaps(ink, word)
@@ -151,12 +183,26 @@ def _split_at_space(word: Word, ink: np.ndarray, lexicon: Lexicon) -> tuple[Word
         others = np.delete(gaps, at)
         return bool(gaps[at] >= min_gap * height and gaps[at] >= GLUED_GAP_RATIO * max(float(np.median(others)), 1.0))
 
+    def line_space_wide(at: int) -> bool:
+        """a white of a blurred scan's word space: most of its line's, a few letter gaps (LINE_SPACE_SHARE)"""
+        others = np.delete(gaps, at)
+        return bool(line_space and gaps[at] >= GLUED_MIN_GAP * height and gaps[at] >= LINE_SPACE_SHARE * line_space
+                    and gaps[at] >= GLUED_SPACE_RATIO * max(float(np.median(others)), 1.0))
+
     # (gap index, text left of the space, text right of it, the one letter, the rest)
     for at, left_text, right_text, letter, rest in (
         (0, lead + core[0], core[1:] + trail, core[0], core[1:]),
         (len(gaps) - 1, lead + core[:-1], core[-1] + trail, core[-1], core[:-1]),
     ):
-        if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and len(rest) >= 2 and lexicon.knows(rest):
+        if len(rest) < 2:
+            continue
+        if wide(at, GLUED_MIN_GAP) and letter.casefold() in lexicon.one_letter_words and lexicon.knows(rest):
+            return cut_at(at, left_text, right_text)
+        # The dictionaries judge where Tesseract's list cannot: it lacks inflected forms ("keufemizmom" for "k
+        # eufemizmom", Slovak) and holds glued pairs as words ("Alos"). Only a leading letter: the words no dictionary
+        # knows that end in a one-letter word's letter are many and real (Latin names, "aeruginosa", "influenzae",
+        # "duodenale" on the corpus's scans), and a round letter's bearing widens the white before it ("face").
+        if narrow is not None and at == 0 and (wide(at, GLUED_MIN_GAP) or line_space_wide(at)) and narrow.allow(letter, rest, core):
             return cut_at(at, left_text, right_text)
     def known(part: str) -> bool:
         return part.casefold() in lexicon.one_letter_words if len(part) == 1 else part in lexicon

@@ -39,6 +39,7 @@ from pipeline.extract.ocr.spelling import (
     dashes_by_width,
     join_overlapping_pieces,
     join_split_words,
+    NarrowSpaces,
     small_same_shape_capitals,
     split_glued_words,
     stray_inverted_marks,
@@ -50,6 +51,7 @@ from pipeline.extract.ocr.widegaps import (
     full_width_digits, join_wide_glyph_pieces, sets_no_word_spaces, stacked_note, stacked_readings, unspaced_inputs, wide_glyph_height,
 )
 from pipeline.extract.ocr.words import Word, line_sizes, words_by_line
+from pipeline.languages import language_for_tesseract
 
 
 def _has_lexicon(work: PageWork) -> bool:
@@ -186,11 +188,33 @@ def _lexicon_repair(work: PageWork) -> PageWork:
     return replace(work, words=[replace(w, text=lexicon.repair(w.text)) for w in work.words])
 
 
-@page_pass("glued-words", "1", Cost.CHEAP, when=_has_lexicon)
+def _accent_inputs(settings: OcrSettings) -> str:
+    """The languages' dictionary files (`accentlines`)."""
+    return accent_inputs(tuple(settings.languages))
+
+
+def narrow_spaces(languages: tuple[str, ...]) -> NarrowSpaces | None:
+    """The page's languages' one-letter words (language data `glued_words`) and spelling dictionaries, which let a
+    blurred scan's narrow space after a one-letter word count (`spelling.NarrowSpaces`); None where a language has
+    neither."""
+    spelled = spelled_for(languages)
+    found = [language_for_tesseract(name) for name in languages]
+    glued = [language.glued_words for language in found if language is not None and language.glued_words is not None]
+    if spelled is None or not glued:
+        return None
+    return NarrowSpaces(frozenset(w for g in glued for w in g.one_letter), frozenset(w for g in glued for w in g.words), spelled)
+
+
+# 3: a leading one-letter word's narrow space counted where it is most of its line's word space, only where the spelling
+# dictionaries know the rest and not the glued whole (v2, the same space test without them, was taken back)
+@page_pass("glued-words", "3", Cost.CHEAP, when=_has_lexicon, inputs=_accent_inputs)
 def _glued_words(work: PageWork) -> PageWork:
-    """Words glued together split where the image shows a word space and both parts are known (`spelling`)."""
+    """Words glued together split where the image shows a word space and both parts are known; on a blurred scan a
+    leading one-letter word's narrower space too, where its line's word spaces say so, the letter is one of the language's
+    one-letter words and the spelling dictionaries know the rest and not the glued whole (`spelling`)."""
     assert work.lexicon is not None and work.ink is not None
-    return replace(work, words=split_glued_words(work.words, work.ink, work.lexicon))
+    narrow = narrow_spaces(tuple(work.settings.languages))
+    return replace(work, words=split_glued_words(work.words, work.ink, work.lexicon, narrow))
 
 
 def _has_any_words(work: PageWork) -> bool:
@@ -360,11 +384,6 @@ def _accents_read_twice(work: PageWork) -> PageWork:
 def _may_have_lost_marks(work: PageWork) -> bool:
     """the page's languages have spelling dictionaries whose alphabet has marked letters, and the page has words"""
     return bool(work.words) and page_spelling(work.settings.languages) is not None
-
-
-def _accent_inputs(settings: OcrSettings) -> str:
-    """The languages' dictionary files (`accentlines`)."""
-    return accent_inputs(tuple(settings.languages))
 
 
 @page_pass("accent-lines", "3", Cost.REGIONS, when=_may_have_lost_marks, inputs=_accent_inputs)
