@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from pipeline.devkit import symbolsheets
 from pipeline.devkit.sample.scansetting import ScanSetting
 
 SHARE = 0.5  # of a family's questions, those that print clinical expressions
@@ -75,27 +76,11 @@ EXPRESSIONS: tuple[tuple[str, _Expression], ...] = (
 )
 
 
-def expression(rng: random.Random) -> str:
-    """One printed expression, of any kind of `EXPRESSIONS`."""
-    return rng.choice(EXPRESSIONS)[1](rng)
-
-
-def with_expressions(rng: random.Random, words: str, count: int) -> str:
-    """`words` with `count` expressions put between its words."""
-    tokens = words.split()
-    for _ in range(count):
-        tokens.insert(rng.randrange(len(tokens) + 1), expression(rng))
-    return " ".join(tokens)
-
-
 def stem(rng: random.Random, words: str) -> str:
     """A stem's words with two or three expressions among them (a case's vital signs and lab values)."""
-    return with_expressions(rng, words, rng.randint(2, 3))
+    return symbolsheets.with_expressions(rng, words, rng.randint(2, 3), EXPRESSIONS)
 
 
 def option(rng: random.Random, words: str) -> str:
-    """An option: an expression alone (half the time), `words` with one (a quarter), or `words` alone."""
-    draw = rng.random()
-    if draw < 0.5:
-        return expression(rng)
-    return with_expressions(rng, words, 1) if draw < 0.75 else words
+    """An option as `symbolsheets` prints one, of this module's expressions."""
+    return symbolsheets.option(rng, words, EXPRESSIONS)

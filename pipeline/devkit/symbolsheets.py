@@ -20,13 +20,14 @@ SHARE = 0.5  # of a family's questions, those that print expressions
 
 # Each: the printed expression from a random source. Numbers of one to three digits, as exams print them.
 _Expression = Callable[[random.Random], str]
+Kinds = tuple[tuple[str, _Expression], ...]  # (name, what prints one)
 
 
 def _n(rng: random.Random, low: int = 2, high: int = 99) -> int:
     return rng.randint(low, high)
 
 
-EXPRESSIONS: tuple[tuple[str, _Expression], ...] = (
+EXPRESSIONS: Kinds = (
     ("product", lambda r: f"{_n(r)} × {_n(r)}"),
     ("product =", lambda r: f"{_n(r, 2, 12)} × {_n(r, 2, 12)} = {_n(r, 4, 144)}"),
     ("quotient", lambda r: f"{_n(r, 10, 999)} ÷ {_n(r, 2, 12)}"),
@@ -44,16 +45,16 @@ EXPRESSIONS: tuple[tuple[str, _Expression], ...] = (
 )
 
 
-def expression(rng: random.Random) -> str:
-    """One printed expression, of any kind of `EXPRESSIONS`."""
-    return rng.choice(EXPRESSIONS)[1](rng)
+def expression(rng: random.Random, kinds: Kinds | None = None) -> str:
+    """One printed expression, of any kind of `kinds` (`EXPRESSIONS` unless given: `clinicalsheets` gives its own)."""
+    return rng.choice(kinds or EXPRESSIONS)[1](rng)
 
 
-def with_expressions(rng: random.Random, words: str, count: int) -> str:
-    """`words` with `count` expressions put between its words."""
+def with_expressions(rng: random.Random, words: str, count: int, kinds: Kinds | None = None) -> str:
+    """`words` with `count` expressions (of `kinds`) put between its words."""
     tokens = words.split()
     for _ in range(count):
-        tokens.insert(rng.randrange(len(tokens) + 1), expression(rng))
+        tokens.insert(rng.randrange(len(tokens) + 1), expression(rng, kinds))
     return " ".join(tokens)
 
 
@@ -62,9 +63,9 @@ def stem(rng: random.Random, words: str) -> str:
     return with_expressions(rng, words, rng.randint(1, 2))
 
 
-def option(rng: random.Random, words: str) -> str:
+def option(rng: random.Random, words: str, kinds: Kinds | None = None) -> str:
     """An option: an expression alone (half the time), `words` with one (a quarter), or `words` alone."""
     draw = rng.random()
     if draw < 0.5:
-        return expression(rng)
-    return with_expressions(rng, words, 1) if draw < 0.75 else words
+        return expression(rng, kinds)
+    return with_expressions(rng, words, 1, kinds) if draw < 0.75 else words

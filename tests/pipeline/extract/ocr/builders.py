@@ -7,9 +7,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
-from pipeline.extract.ocr import OcrUnavailable, installed_languages
+from pipeline.extract.ocr import OcrSettings, OcrUnavailable, PageReading, installed_languages, lay_out_page
 from pipeline.devkit.sample.pdfgen import (
     PageSpec,
     TextBox,
@@ -140,3 +141,32 @@ def tessdata_with_only(folder: Path, *languages: str) -> Path:
     for language in languages:
         (folder / f"{language}.traineddata").symlink_to(installed / f"{language}.traineddata")
     return folder
+
+
+def read_scanned_lines(folder: Path, lines: tuple[str, ...], *, dpi: int, blur: float, jpeg: int,
+                       languages: tuple[str, ...] = ("spa",)) -> tuple[PageReading, OcrSettings, float, float]:
+    """`lines` printed one under another at 11 pt, scanned, and read through every page pass: the reading, its
+    settings and the page's size in points."""
+    from pipeline.extract.ocr.engine import render_page
+    from pipeline.extract.ocr.pagepasses import read_page
+
+    items = [TextBox(text, 20, 20 + 12 * i, 170, size=11) for i, text in enumerate(lines)]
+    scan = rasterize_pdf(build_pdf(folder / "sheet.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=dpi, blur=blur,
+                         jpeg_quality=jpeg, seed=5)
+    image, width, height = render_page(pdfium.PdfDocument(str(scan)), 0, dpi)
+    settings = OcrSettings(languages=languages, dpi=dpi)
+    return read_page(image, settings, page_number=1), settings, width, height
+
+
+def unsure_words(reading: PageReading, settings: OcrSettings, width: float, height: float) -> list[str]:
+    """The words the laid-out page's lines hold as unsure."""
+    laid_out = lay_out_page(reading, settings, page_number=1, width_pt=width, height_pt=height).lines
+    return [word for line in laid_out for word in line.unsure_words]
+
+
+def read_as(reading: PageReading, printed: str, read: str) -> PageReading:
+    """The reading with the word `printed` read as `read`: its box (the printed ink) and its second reading kept."""
+    from dataclasses import replace
+
+    at = next(i for i, w in enumerate(reading.words) if w.text == printed)
+    return replace(reading, words=reading.words[:at] + (replace(reading.words[at], text=read),) + reading.words[at + 1:])

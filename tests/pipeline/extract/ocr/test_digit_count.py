@@ -6,15 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pypdfium2 as pdfium
 import pytest
 
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
-from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
 from pipeline.extract.ocr.certainty import CertaintyPolicy, digit_count_misfits
-from pipeline.extract.ocr.engine import render_page
-from pipeline.extract.ocr.pagepasses import read_page
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
 LINES = (
     "La Constitución de 1978 fue aprobada por 325 diputados y 226 senadores en 1979.",
@@ -25,41 +20,21 @@ LINES = (
 NUMBERS = ("1978", "325", "226", "1979.", "2014", "87", "1500", "365", "1985?", "30", "12")
 
 
-def _reading(folder, *, dpi: int, blur: float, jpeg: int) -> tuple[PageReading, OcrSettings, float, float]:
-    items = [TextBox(text, 20, 20 + 12 * i, 170, size=11) for i, text in enumerate(LINES)]
-    scan = rasterize_pdf(build_pdf(folder / "sheet.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=dpi, blur=blur,
-                         jpeg_quality=jpeg, seed=5)
-    image, width, height = render_page(pdfium.PdfDocument(str(scan)), 0, dpi)
-    settings = OcrSettings(languages=("spa",), dpi=dpi)
-    return read_page(image, settings, page_number=1), settings, width, height
-
-
-def _unsure(reading: PageReading, settings: OcrSettings, width: float, height: float) -> list[str]:
-    lines = lay_out_page(reading, settings, page_number=1, width_pt=width, height_pt=height).lines
-    return [word for line in lines for word in line.unsure_words]
-
-
-def _misread(reading: PageReading, printed: str, read: str) -> PageReading:
-    """The reading with the number `printed` read as `read`, its box (the printed ink) kept."""
-    at = next(i for i, w in enumerate(reading.words) if w.text == printed)
-    return replace(reading, words=reading.words[:at] + (replace(reading.words[at], text=read),) + reading.words[at + 1:])
-
-
 @needs_tesseract("spa")
 @pytest.mark.parametrize(("dpi", "blur", "jpeg"), [(150, 0.6, 80), (300, 0.4, 90)])
 def test_a_number_read_with_a_digit_more_or_less_than_its_box_holds_is_unsure_and_numbers_read_as_printed_are_not(
         tmp_path, dpi, blur, jpeg):
-    reading, settings, width, height = _reading(tmp_path, dpi=dpi, blur=blur, jpeg=jpeg)
+    reading, settings, width, height = read_scanned_lines(tmp_path, LINES, dpi=dpi, blur=blur, jpeg=jpeg)
     read = [w.text for w in reading.words]
     assert set(NUMBERS) <= set(read), read  # the sheet's numbers read as printed
-    clean = _unsure(reading, settings, width, height)
+    clean = unsure_words(reading, settings, width, height)
     assert not set(NUMBERS) & set(clean)
     # A mark read as a digit too (`1985?` read `19857?`), a digit read twice, a digit lost: each makes its number unsure.
     for printed, misread in (("1985?", "19857?"), ("2014", "20014"), ("1500", "150")):
-        assert misread in _unsure(_misread(reading, printed, misread), settings, width, height), (printed, misread)
+        assert misread in unsure_words(read_as(reading, printed, misread), settings, width, height), (printed, misread)
     # The sign is the policy's to switch off.
     quiet = replace(settings, certainty=CertaintyPolicy(digit_count=0.0))
-    assert "19857?" not in _unsure(_misread(reading, "1985?", "19857?"), quiet, width, height)
+    assert "19857?" not in unsure_words(read_as(reading, "1985?", "19857?"), quiet, width, height)
 
 
 # The widths and heights (pixels) of numbers on a page of INAP 2024 rasterised at 150 dpi, where `1978?` was read

@@ -6,17 +6,11 @@ no such shape: it is unsure by that alone, whatever else its question rests on. 
 rasterised and read by real Tesseract through every page pass."""
 from __future__ import annotations
 
-from dataclasses import replace
 
-import pypdfium2 as pdfium
 
-from pipeline.devkit.sample.pdfgen import PageSpec, TextBox, build_pdf, rasterize_pdf
-from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
-from pipeline.extract.ocr.engine import render_page
-from pipeline.extract.ocr.pagepasses import read_page
 from pipeline.extract.ocr.quantitywords import misread_quantity, well_formed_quantity
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
 PRINTED = ("39°C", "38,5°C", "36.6°С", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
            "mEq/L", "mg/m²", "/mm³", "SatO2", "SpO2", "EtCO2")
@@ -66,31 +60,11 @@ LINES = (
 QUANTITIES = ("T°", "°C,", "SatO2", "000/μL,", "mEq/L", "g/dL", "38,5°C", "SpO2", "FiO2", "HCO3", "mEq/L.")
 
 
-def _reading(folder, dpi: int) -> tuple[PageReading, OcrSettings, float, float]:
-    items = [TextBox(text, 20, 20 + 12 * i, 170, size=11) for i, text in enumerate(LINES)]
-    scan = rasterize_pdf(build_pdf(folder / "sheet.pdf", [PageSpec(items)]), folder / "scan.pdf", dpi=dpi, blur=0.6,
-                         jpeg_quality=80, seed=5)
-    image, width, height = render_page(pdfium.PdfDocument(str(scan)), 0, dpi)
-    settings = OcrSettings(languages=("spa",), dpi=dpi)
-    return read_page(image, settings, page_number=1), settings, width, height
-
-
-def _unsure(reading: PageReading, settings: OcrSettings, width: float, height: float) -> list[str]:
-    lines = lay_out_page(reading, settings, page_number=1, width_pt=width, height_pt=height).lines
-    return [word for line in lines for word in line.unsure_words]
-
-
-def _misread(reading: PageReading, printed: str, read: str) -> PageReading:
-    """The reading with the word `printed` read by Tesseract as `read`, its box and the second reading kept."""
-    at = next(i for i, w in enumerate(reading.words) if w.text == printed)
-    return replace(reading, words=reading.words[:at] + (replace(reading.words[at], text=read),) + reading.words[at + 1:])
-
-
 @needs_tesseract("spa")
-def test_a_clinical_sheets_misread_quantities_are_unsure(tmp_path):
-    reading, settings, width, height = _reading(tmp_path, 200)
+def test_a_clinical_sheets_misread_quantities_areunsure_words(tmp_path):
+    reading, settings, width, height = read_scanned_lines(tmp_path, LINES, dpi=200, blur=0.6, jpeg=80)
     read = [w.text for w in reading.words]
     assert set(QUANTITIES) <= set(read), read  # the sheet's quantities read as printed
     # An O read as a zero, a degree sign read as a small o: each makes its word unsure, by its shape alone.
     for printed, misread in (("SatO2", "Sat02"), ("38,5°C", "38,5oC"), ("T°", "T°a"), ("SpO2", "Sp02"), ("mEq/L", "mEq/I")):
-        assert misread in _unsure(_misread(reading, printed, misread), settings, width, height), (printed, misread)
+        assert misread in unsure_words(read_as(reading, printed, misread), settings, width, height), (printed, misread)
