@@ -208,3 +208,14 @@ def test_a_private_passage_several_questions_share_pasted_into_several_public_re
     code, _ = run_split(tmp_path, corpus)
 
     assert code == 1 and "private context inside public context" in capsys.readouterr().err
+
+
+def assert_disguised_copy_fails_split(tmp_path, corpus, capsys, hide, disguise: str) -> None:  # noqa: F811
+    """A public copy of a 2023 `pl_test` question, its stem and options passed through `hide`, makes the split fail
+    and is named as the private question's copy."""
+    private = next(q for q in corpus if q.source == "pl_test" and q.year == 2023)
+    copy = public_copy(private, 50, question=hide(private.question), choices=[hide(c) for c in private.choices])
+    assert copy.question != private.question
+    code, _ = run_split(tmp_path, [*corpus, copy])
+    assert code == 1, f"{disguise}: the copy was published"
+    assert f"~ public {copy.id}" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.split.canonical import joined_text
-from tests.pipeline.split.test_disguised_leaks import corpus, public_copy, run_split  # noqa: F401
+from tests.pipeline.split.test_disguised_leaks import assert_disguised_copy_fails_split, corpus  # noqa: F401
 
 
 def drawn_as(first: int):
@@ -33,13 +33,7 @@ DISGUISES = {
 
 @pytest.mark.parametrize("disguise", DISGUISES)
 def test_a_disguised_copy_fails_the_split(tmp_path, corpus, capsys, disguise):  # noqa: F811
-    private = next(q for q in corpus if q.source == "pl_test" and q.year == 2023)
-    hide = DISGUISES[disguise]
-    copy = public_copy(private, 50, question=hide(private.question), choices=[hide(c) for c in private.choices])
-    assert copy.question != private.question
-    code, _ = run_split(tmp_path, [*corpus, copy])
-    assert code == 1, f"{disguise}: the copy was published"
-    assert f"~ public {copy.id}" in capsys.readouterr().err
+    assert_disguised_copy_fails_split(tmp_path, corpus, capsys, DISGUISES[disguise], disguise)
 
 
 def test_symbols_named_after_no_letter_and_text_outside_an_override_keep_their_reading():

@@ -9,7 +9,9 @@ import unicodedata
 
 import pytest
 
-from tests.pipeline.split.test_disguised_leaks import between_letters, corpus, public_copy, run_split  # noqa: F401
+from tests.pipeline.split.test_disguised_leaks import (  # noqa: F401
+    assert_disguised_copy_fails_split, between_letters, corpus, public_copy, run_split,
+)
 
 LIGATURES = {"ff": "ﬀ", "fi": "ﬁ", "fl": "ﬂ", "st": "ﬆ", "ſt": "ﬅ", "Ĳ": "Ĳ"}
 
@@ -56,13 +58,7 @@ DISGUISES = {
 
 @pytest.mark.parametrize("disguise", DISGUISES)
 def test_a_disguised_copy_fails_the_split(tmp_path, corpus, capsys, disguise):  # noqa: F811
-    private = next(q for q in corpus if q.source == "pl_test" and q.year == 2023)
-    hide = DISGUISES[disguise]
-    copy = public_copy(private, 50, question=hide(private.question), choices=[hide(c) for c in private.choices])
-    assert copy.question != private.question
-    code, _ = run_split(tmp_path, [*corpus, copy])
-    assert code == 1, f"{disguise}: the copy was published"
-    assert f"~ public {copy.id}" in capsys.readouterr().err
+    assert_disguised_copy_fails_split(tmp_path, corpus, capsys, DISGUISES[disguise], disguise)
 
 
 def test_a_private_question_cut_in_two_across_two_public_records_fails_the_split(tmp_path, corpus, capsys):  # noqa: F811
