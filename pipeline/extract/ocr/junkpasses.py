@@ -12,7 +12,7 @@ from pipeline.extract.ocr.widegaps import lost_glyph_ends, sets_no_word_spaces, 
 from pipeline.extract.ocr.secondread import second_reader_version
 
 
-@page_pass("noise", "5", Cost.CHEAP, inputs=unspaced_inputs)  # 5: a bracketed label judged as a pictogram by the ink between its brackets
+@page_pass("noise", "4", Cost.CHEAP, inputs=unspaced_inputs)
 def _drop_noise(work: PageWork) -> PageWork:
     """Specks, rule fragments and pictograms (a one- or two-character unsure word taller than its line) dropped (`noise`);
     in a script without word spaces a glyph Tesseract read apart inside a word's box first given back to that word

@@ -70,33 +70,9 @@ def without_icons(words: list[Word], ink: np.ndarray | None = None) -> list[Word
                 and word.bottom - word.top > ICON_MIN_HEIGHT * others[len(others) // 2]
                 and (ink is None or not _wide_word(word.text) or word.conf < LEGIBLE_MIN_CONF
                      or ink_height(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
-                and (ink is None or not _BRACKETED.match(word.text)
-                     or _height_within_brackets(ink, word) > ICON_MIN_HEIGHT * others[len(others) // 2])
             ):
                 icons.add(id(word))
     return [w for w in words if id(w) not in icons]
-
-
-# A label's bracket reaches from above the capitals to below the baseline: `b)` boxed 36 px beside a line of 27 px words
-# with no descender (`A los dos años.`, INAP 2024 at 245 dpi, tilted 0.7°), 1.31 times, and was dropped with the
-# other three labels of its question. So a bracketed word is judged by the ink between its brackets, where the ink
-# parts the bracket from it; a pictogram read as `F)` or `E]` is one blob of ink as tall as its box.
-_BRACKETED = re.compile(r"^[(\[]?[^\W_]{1,2}[)\]]$|^[(\[][^\W_]{1,2}[)\]]?$")
-
-
-def _height_within_brackets(ink: np.ndarray, word: Word) -> int:
-    """The ink height of `word`'s box less its leading and closing bracket glyphs (`_BRACKETED`), each the box's first
-    or last run of ink columns; the whole box's where the ink does not part a bracket from the rest."""
-    band = np.asarray(ink[max(0, word.top):max(0, word.bottom), max(0, word.left):max(0, word.right)])
-    if not band.size:
-        return 0
-    runs = ink_runs(band.any(axis=0), 0)
-    first = 1 if word.text[0] in "([" else 0
-    last = len(runs) - 1 if word.text[-1] in ")]" else len(runs)
-    if last - first < 1:
-        return ink_height(ink, word)
-    rows = np.flatnonzero(band[:, runs[first][0]:runs[last - 1][1]].any(axis=1))
-    return int(rows[-1] - rows[0] + 1) if rows.size else 0
 
 
 def _wide_word(text: str) -> bool:
