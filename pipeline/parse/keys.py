@@ -82,11 +82,17 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, r
     number: str | None = None
     collecting: list[str] | None = None
     printed: dict[str, str] = {}  # number key -> the task's number as printed, for a task keyed twice
+    # After a marker: each time a task's header is followed by its marker, (number key, the lines after the marker).
+    # A task printed again with a marker and another answer is keyed twice, as on a line of its own.
+    marked: list[tuple[str, list[str]]] = []
+    marked_here = False  # whether the task now open has had its marker (a later one is part of its answer)
     for item in key_stream(document, spec.stop_at, recovery):
         task = match_number_line(task_re, item)
         if task:
             number = number_key(task.group("number"))
+            printed.setdefault(number, task.group("number"))
             collecting = None
+            marked_here = False
             if marker_re is None and number not in table.answers and number not in table.twice:
                 # No marker: the answer is the task's own text ("Α2. γ", "Α1. 1. Λάθος 2. Σωστό").
                 rest = rest_after(item, task).strip(" :.")
@@ -98,22 +104,25 @@ def read_marking_scheme(document: ExtractedDocument, spec: KeySpec, name: str, r
                 rest = rest_after(item, task).strip(" :.")
                 if rest and rest != table.answers.get(number, "").strip():
                     table.put(number, rest)
-                    printed.setdefault(number, task.group("number"))
             continue
         marker = marker_re.search(item.text) if marker_re else None
-        if marker and number is not None and number not in table.answers:
-            collecting = []
+        if marker and number is not None and not marked_here:
+            marked_here = True
             rest = item.text[marker.end():].strip(" :")
-            if rest:
-                collecting.append(rest)
-            table.answers[number] = ""
+            collecting = [rest] if rest else []
+            marked.append((number, collecting))
             continue
         if collecting is not None and end_re is not None and end_re.search(item.text):
             collecting = None
             continue
         if collecting is not None and len(collecting) < MAX_ANSWER_LINES:
             collecting.append(item.text)
-            table.answers[number] = "\n".join(collecting)
+            if marker_re is None:
+                table.answers[number] = "\n".join(collecting)
+    for marked_number, lines in marked:
+        answer = "\n".join(lines)
+        if answer.strip() and answer.strip() != table.answers.get(marked_number, "").strip():  # the same answer twice is no conflict
+            table.put(marked_number, answer)
     table.answers = {k: v for k, v in table.answers.items() if v.strip()}
     table.problems += [keyed_twice(name, printed.get(number, number), answers) for number, answers in table.twice.items()]
     return table

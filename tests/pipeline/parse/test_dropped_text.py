@@ -143,6 +143,40 @@ def test_a_marking_scheme_answering_one_task_twice_differently_keys_neither_and_
         "key apant.pdf: question Α1 keyed twice (β, δ); left unkeyed, as the key gives no one answer"]
 
 
+def _marker_scheme_run(tmp_path: Path, tasks: list[tuple[str, list[str]]]):
+    """The vocational sheet of three questions keyed by a scheme whose answers follow a marker: each task printed as
+    `Zadanie N. (0-1)`, then its marker and answer lines, then the scoring rules (`answer_end`)."""
+    spec = _spec()
+    scheme = spec.key.model_copy(update={"kind": "marking_scheme", "task_start": r"^Zadanie\s+(?P<number>\d{1,2})\.",
+                                         "answer_marker": r"^Poprawna odpowiedź", "answer_end": r"^Zasady oceniania"})
+    spec = spec.model_copy(update={"key": scheme})
+    lines = []
+    for number, answer_lines in tasks:
+        lines += [f"Zadanie {number}. (0-1)", *answer_lines, "Zasady oceniania", "1 pkt za odpowiedź"]
+    key = build_pdf(tmp_path / "zasady.pdf", [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10) for i, t in enumerate(lines)))])
+    sheet = _lines_sheet(tmp_path / "s.pdf", ["1. Pytanie?", "A. a1", "B. b1", "C. c1", "2. Pytanie drugie?", "A. a2", "B. b2",
+                                              "C. c2", "3. Pytanie trzecie?", "A. a3", "B. b3", "C. c3"])
+    return run_family(spec, sheet, [key], {"year": "2030"})
+
+
+def test_a_marking_scheme_answering_a_task_twice_after_its_marker_keys_neither_and_says_so(tmp_path):
+    """Task 2 printed again with another answer after its marker: the second was ignored and the first kept as if the
+    key were sure. The same answer twice (task 3) is no conflict."""
+    tasks = [(n, ["Poprawna odpowiedź", a]) for n, a in [("1", "A"), ("2", "B"), ("3", "C"), ("2", "C"), ("3", "C")]]
+    result = _marker_scheme_run(tmp_path, tasks)
+    assert [(q.number, q.answer) for q in result.questions] == [("1", "A"), ("2", None), ("3", "C")]
+    assert [p.message for p in result.problems if p.code is Code.KEY_KEYED_TWICE] == [
+        "key zasady.pdf: question 2 keyed twice (B, C); left unkeyed, as the key gives no one answer"]
+
+
+def test_an_answer_on_the_markers_own_line_is_kept_when_the_rules_follow_at_once(tmp_path):
+    """`Poprawna odpowiedź: B` and then the scoring rules: the answer read on the marker's line was not kept unless
+    another answer line followed it (the question was left unkeyed)."""
+    result = _marker_scheme_run(tmp_path, [(n, [f"Poprawna odpowiedź: {a}"]) for n, a in [("1", "A"), ("2", "B"), ("3", "C")]])
+    assert [(q.number, q.answer) for q in result.questions] == [("1", "A"), ("2", "B"), ("3", "C")]
+    assert not result.problems
+
+
 def test_a_question_keyed_twice_is_not_also_called_unaccounted_for(tmp_path):
     sheet = _lines_sheet(tmp_path / "s.pdf", ["1. Pytanie?", "A. a1", "B. b1", "C. c1", "2. Pytanie drugie?", "A. a2", "B. b2",
                                               "C. c2", "3. Pytanie trzecie?", "A. a3", "B. b3", "C. c3"])
