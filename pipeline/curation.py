@@ -66,6 +66,19 @@ def apply_accepted_descriptions(merged: list[Question], root: Path, report: RunR
     return applied.questions
 
 
+def carry_stored_work(root: Path, spec_name: str, fresh: list[Question], present: set[str], renames: dict[str, str],
+                      report: RunReport) -> dict[str, str]:
+    """This run's renames with the ids of stored corrections and descriptions that name no record any more carried to
+    the record they fold to (`renames.carried_ids`); each carried id and each left stored is a note of the report."""
+    if not (root / OVERRIDES_FILE).exists() and not (root / ANNOTATIONS_FILE).exists():
+        return renames
+    from pipeline.renames import carried_ids, load_renames, stored_work
+
+    carried, lines = carried_ids(stored_work(root, spec_name), fresh, present, {**load_renames(root), **renames})
+    report.notes.extend(lines)
+    return {**renames, **carried}
+
+
 def apply_curator_overrides(fresh: list[Question], spec: SourceSpec, root: Path, report: RunReport,
                             renames: dict[str, str]) -> list[Question]:
     """The extraction audit's corrections (pipeline.review) on this run's records: a correction keyed

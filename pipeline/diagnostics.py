@@ -149,6 +149,10 @@ class Code(Enum):
     # -- appended later (codes keep their place once released)
     ANSWER_KEPT_FROM_EARLIER = ("season.answer_kept_from_earlier", WARNING,
                                 "answer curated by an earlier run, kept: this run's answer key could not be used")
+    # curated work (corrections, figure descriptions) stored under an id no record has any more (`renames.carried_ids`)
+    WORK_CARRIED = ("season.work_carried", INFO,
+                    "{kinds} stored under {old} carried to {new}: the same sheet's record, its id read with letters of another script")
+    WORK_NOT_CARRIED = ("season.work_not_carried", WARNING, "{kinds} stored under {old} {why}; kept stored, applied to none")
     CLOZE_MARKER_NOT_FOUND = ("parse.cloze_marker_not_found", WARNING,
                               "no stem of its own, and its passage holds no marker of item {number} (layout.cloze_marker)")
 

@@ -6,12 +6,22 @@ decisions, accepted descriptions and curators' corrections are keyed by id; with
 id to the new one they would be orphaned silently. The season run finds such renames by content (the
 same sheet's bytes, the same printed number, another id) and appends them to
 `annotations/id_renames.jsonl`; the review store and the corrections resolve every id through it.
+
+A question's printed number may change too: a Greek or Cyrillic sheet's `A1` read in Latin is written `Α1` in its
+page's script (`parse.numberscript`), and the id with it. Work stored under an id no record has any more is carried
+to the one record whose id is the same with look-alike letters folded (`scripts.yaml` `lookalikes`: `…:A1` and
+`…:Α1`) and whose sheet is the one the work was made on (`carried_ids`); an entry that cannot be carried is a report
+line and stays stored as it was.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.diagnostics import Code, Diagnostic, diagnose
 from pipeline.infra import AppendLog, read_jsonl
+from pipeline.languages import in_script
 from pipeline.records import Question
 
 RENAMES_FILE = "annotations/id_renames.jsonl"
@@ -59,3 +69,73 @@ def current_id(record_id: str, renames: dict[str, str]) -> str:
         record_id = renames[record_id]
         seen.add(record_id)
     return record_id
+
+
+@dataclass(frozen=True)
+class StoredWork:
+    """A curator's entry under a record id: what it is ("correction", "figure description") and, where the entry
+    says, the SHA-256 of the sheet it was made on."""
+    kind: str
+    record_id: str
+    sheet_sha256: str | None = None
+
+
+def stored_work(root: Path, spec_name: str) -> list[StoredWork]:
+    """The corrections and figure descriptions stored under `root` for records of `spec_name`, read as plain lines
+    (a file that cannot be read is reported by the step that applies it)."""
+    found: list[StoredWork] = []
+    for kind, path, id_field, sha_field in (("correction", OVERRIDES_FILE, "question_id", "sheet_sha256"),
+                                            ("figure description", ANNOTATIONS_FILE, "record_id", None)):
+        try:
+            records = read_jsonl(Path(root) / path)
+        except (OSError, ValueError):
+            continue
+        for record in records:
+            record_id = record.get(id_field)
+            if isinstance(record_id, str) and record_id.startswith(f"{spec_name}:"):
+                sha = record.get(sha_field) if sha_field else None
+                found.append(StoredWork(kind, record_id, sha if isinstance(sha, str) else None))
+    return list(dict.fromkeys(found))
+
+
+def folded_id(record_id: str) -> str:
+    """`record_id` with every letter that has a Latin twin of the very same shape written as that twin: the ids of one
+    question whose number was read in one script and then in another fold alike."""
+    return in_script(record_id, "Latin")
+
+
+def carried_ids(work: Iterable[StoredWork], questions: list[Question], present: set[str],
+                renames: dict[str, str]) -> tuple[dict[str, str], list[Diagnostic]]:
+    """(old id -> new id, report lines) for stored work whose id (followed through `renames`) names no record in
+    `present`: carried where exactly one of `questions` has the same id once look-alikes are folded and was read from
+    the sheet the work was made on (where the work names its sheet). Each carried id is a line; so is each id that
+    could not be carried, its work left stored as it is."""
+    by_fold: dict[str, list[Question]] = {}
+    for question in questions:
+        by_fold.setdefault(folded_id(question.id), []).append(question)
+    kinds: dict[str, list[str]] = {}
+    sheets: dict[str, set[str]] = {}
+    for entry in work:
+        kinds.setdefault(entry.record_id, [])
+        if entry.kind not in kinds[entry.record_id]:
+            kinds[entry.record_id].append(entry.kind)
+        if entry.sheet_sha256:
+            sheets.setdefault(entry.record_id, set()).add(entry.sheet_sha256)
+    carried: dict[str, str] = {}
+    lines: list[Diagnostic] = []
+    for record_id, what in kinds.items():
+        now = current_id(record_id, renames)
+        if now in present:
+            continue
+        said = " and ".join(what)
+        made_on = sheets.get(record_id, set())
+        matches = [q for q in by_fold.get(folded_id(now), []) if q.id != now and (not made_on or q.source_sha256 in made_on)]
+        if len(matches) == 1:
+            carried[record_id] = matches[0].id
+            lines.append(diagnose(Code.WORK_CARRIED, kinds=said, old=record_id, new=matches[0].id))
+        elif matches:
+            why = f"not carried: {len(matches)} records fold to its id ({', '.join(sorted(q.id for q in matches))})"
+            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why=why))
+        else:
+            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why="matches no curated record"))
+    return carried, lines

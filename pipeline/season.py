@@ -33,7 +33,7 @@ from pipeline.patterns import PatternTimeout
 from pipeline.records import Question
 from pipeline.report import FileReport, RunReport
 from pipeline.specs import SourceSpec
-from pipeline.curation import apply_accepted_descriptions, apply_curator_overrides, quarantine, record_rejections
+from pipeline.curation import apply_accepted_descriptions, apply_curator_overrides, carry_stored_work, quarantine, record_rejections
 from pipeline.seasoncurated import (check_curated_output, cross_sheet_collisions, displaced_records, earlier_records, file_stamp,
                                     flag_kept_answer, kept_for_unusable_key, merge_curated, questions_of, read_curated,
                                     write_curated)
@@ -423,6 +423,8 @@ def run_source(spec: SourceSpec, options: RunOptions) -> RunResult:
     from pipeline.renames import renamed_ids
 
     renames = renamed_ids(previous, fresh)
+    kept_ids = {q.id for q in previous if q.source_sha256 not in replaced and q.source_url not in replaced}  # as merge_curated keeps
+    renames = carry_stored_work(options.root, spec.name, fresh, kept_ids | {q.id for q in fresh}, renames, report)
     fresh = apply_curator_overrides(fresh, spec, options.root, report, renames)
     merged = apply_accepted_descriptions(merge_curated(previous, fresh, replaced), options.root, report, renames)
     report.files = [files[url] for url in sorted(files)]
