@@ -90,7 +90,7 @@ class Code(Enum):
     NUMBERS_REPEATED = ("parse.numbers_repeated", ERROR, "question number(s) printed more than once: {numbers}")
     UNDECLARED_TYPES = ("parse.undeclared_types", ERROR,
                         "{count} question(s) read as a type outside layout.closed_types {declared}: {numbers}")
-    TYPES_SKIPPED = ("parse.types_skipped", ERROR, "skipped {count} question(s) of type {types} (layout.skip_types)")
+    TYPES_SKIPPED = ("parse.types_skipped", ERROR, "skipped {count} question(s) of type {types} (layout.skip_types): {numbers}")
     NO_QUESTIONS = ("parse.no_questions", ERROR, "no questions found on this sheet")
     NO_YEAR = ("parse.no_year", ERROR, "no year in the file rule's facts nor on the sheet; year set to 0")
     ID_COLLISION = ("parse.id_collision", ERROR,

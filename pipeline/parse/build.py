@@ -406,7 +406,7 @@ def _parse_sheet(sheet: ExtractedDocument, sheet_entry: ManifestEntry, keys: lis
     skipped = [d for d in drafts if d.type.value in layout.skip_types]
     if skipped:
         kinds = sorted({d.type.value for d in skipped})
-        problems.append(diagnose(Code.TYPES_SKIPPED, count=len(skipped), types=kinds))
+        problems.append(diagnose(Code.TYPES_SKIPPED, count=len(skipped), types=kinds, numbers=shown_numbers([d.number for d in skipped])))
     drafts = [d for d in drafts if d.type.value not in layout.skip_types]
 
     if not drafts:

@@ -215,3 +215,17 @@ def test_what_went_to_no_question_is_named_in_the_sheets_notes(tmp_path):
     assert notes[Code.PAGES_DROPPED] == "1 page(s) not parsed: page 1 (matches layout.drop_pages rule '(?m)^ARKUSZ PRÓBNY')"
     assert all(n.severity is Severity.INFO for n in result.notes if n.code in (Code.LINES_BEFORE_QUESTIONS,
                                                                                Code.FIGURES_UNATTACHED, Code.PAGES_DROPPED))
+
+
+def test_questions_skipped_by_type_are_named_not_only_counted(tmp_path):
+    """`layout.skip_types` leaves open tasks out of the records; the problem line counted them and named none, so a
+    closed question read as open (its labels lost) could not be found from the report."""
+    spec = _spec()
+    spec = spec.model_copy(update={"layout": spec.layout.model_copy(update={"skip_types": ["open"]})})
+    sheet = _lines_sheet(tmp_path / "s.pdf", ["1. Pytanie?", "A. a1", "B. b1", "C. c1", "2. Opisz działanie sieci komputerowej.",
+                                              "3. Pytanie trzecie?", "A. a3", "B. b3", "C. c3", "4. Wyjaśnij pojęcie protokołu."])
+    key = build_pdf(tmp_path / "k.pdf", [PageSpec((TextBox("1. A", 20, 20, 170), TextBox("3. C", 20, 27, 170)))])
+    result = run_family(spec, sheet, [key], {"year": "2030"})
+    assert [q.number for q in result.questions] == ["1", "3"]
+    assert [p.message for p in result.problems if p.code is Code.TYPES_SKIPPED] == [
+        "skipped 2 question(s) of type ['open'] (layout.skip_types): 2, 4"]
