@@ -129,6 +129,10 @@ STAGE_VERSION += "/scheme-twice"
 # What went to no question is said in the sheet's notes: lines before any question of their part, figures above the first
 # question, pages `drop_pages` set aside (`losses.note_unclaimed`).
 STAGE_VERSION += "/unclaimed-notes"
+# A marking scheme's task answered again after its `answer_marker` with another answer is keyed twice (unkeyed, reported);
+# an answer on the marker's own line is kept when the scoring rules follow at once. Questions `skip_types` left out are
+# named in the problem line.
+STAGE_VERSION += "/scheme-marker-twice"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
