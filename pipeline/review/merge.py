@@ -95,7 +95,18 @@ def apply_accepted_descriptions(questions: list[Question], root: Path,
     store = ReviewStore.over(root, {q.id: q for q in questions}, renames=renames)
     merged, lines = merge_descriptions([q.to_row() for q in questions], accepted_figures(store))
     applied = sum(1 for row in merged if row["image_description"] is not None)
-    return AppliedDescriptions([Question.from_row(row) for row in merged], applied, lines[1:])
+    return AppliedDescriptions([Question.from_row(row) for row in merged], applied, lines[1:] + not_applied(store))
+
+
+def not_applied(store: ReviewStore) -> list[str]:
+    """A line for each accepted description no record carries: its question is no longer curated, or the question's
+    figure is not the one described (a sheet reissued, a figure cropped otherwise). It stays in the review state."""
+    lines = []
+    for annotation, curated_id in store.accepted_orphans:
+        why = ("its figure changed since it was described (describe and review it again)" if curated_id is not None
+               else "its question is not curated now")
+        lines.append(f"{annotation.record_id}: accepted description of figure {annotation.image_sha256[:12]}… not applied: {why}")
+    return lines
 
 
 def merge_curated_file(path: Path, store: ReviewStore) -> list[str]:

@@ -125,6 +125,9 @@ class ReviewStore:
     order: list[str]  # stable review order: exam, year, question, figure
     log: AppendLog
     orphans: int = 0  # annotations whose question is no longer curated
+    # Of those, the ones a curator's last decision left accepted, each with its question's id where it is still curated
+    # (its figure changed): their descriptions are in no record (said by the merge).
+    accepted_orphans: list[tuple[Annotation, str | None]] = field(default_factory=list)
     questions: dict[str, Question] = field(default_factory=dict)  # every curated question, figures or not
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _question_facets: dict | None = field(default=None, repr=False)
@@ -141,6 +144,8 @@ class ReviewStore:
         root = Path(root)
         decisions = decisions or root / DECISIONS_FILE
         items, orphans = {}, 0
+        orphaned: dict[str, tuple[Annotation, str | None]] = {}  # item id -> an annotation whose figure is not curated now
+        orphan_status: dict[str, str] = {}  # item id -> the status its last decision left it in
         # An annotation made under an id since renamed stays with its question (`renames`: this run's, not yet recorded).
         renames = {**load_renames(root), **(renames or {})}
         for annotation in load_annotations(annotations or root / "annotations" / "descriptions.jsonl"):
@@ -148,6 +153,7 @@ class ReviewStore:
             shas = [img.sha256 for img in question.images] if question else []
             if annotation.image_sha256 not in shas:  # the question or its figure changed since describe
                 orphans += 1
+                orphaned[annotation.item_id] = (annotation, question.id if question else None)
                 continue
             items[annotation.item_id] = ReviewItem(
                 item_id=annotation.item_id, annotation=annotation, question=question, image_index=shas.index(annotation.image_sha256),
@@ -156,6 +162,9 @@ class ReviewStore:
         for number, record in enumerate(read_jsonl(decisions), start=1):
             item = items.get(record.get("item_id", ""))
             if item is None:
+                after = record.get("after")
+                if record.get("item_id") in orphaned and isinstance(after, dict):
+                    orphan_status[record["item_id"]] = after.get("status")
                 continue
             try:
                 after = record["after"]
@@ -169,7 +178,9 @@ class ReviewStore:
                 raise ReviewInputError(f"{decisions}: record {number} is not a review decision (missing {exc})") from None
         order = sorted(items, key=lambda i: (items[i].question.exam, items[i].question.year, items[i].question.id, items[i].image_index,
                                              items[i].annotation.model, items[i].annotation.prompt_version))
-        return cls(root=root, items=items, order=order, log=AppendLog(decisions), orphans=orphans, questions=questions)
+        accepted_orphans = [orphaned[i] for i, status in orphan_status.items() if status == ACCEPTED]
+        return cls(root=root, items=items, order=order, log=AppendLog(decisions), orphans=orphans, questions=questions,
+                   accepted_orphans=accepted_orphans)
 
     def get(self, item_id: str) -> ReviewItem:
         try:

@@ -133,6 +133,34 @@ def test_accepted_descriptions_are_carried_by_every_run_and_counted_in_the_repor
     assert run_report(project_root)["descriptions_applied"] == 0
 
 
+def test_an_accepted_description_of_a_figure_no_record_has_now_is_said_not_dropped_unseen(project_root, season_folder):
+    """A figure described and accepted, then cropped otherwise (another SHA-256) or its question gone: no record can carry
+    the description, and the run said nothing of it."""
+    from dataclasses import replace
+
+    assert run_extract(project_root, season_folder) == 0
+    questions = {q.id: q for q in curated(project_root)}
+    [figured] = [q for q in questions.values() if q.images]
+    earlier_crop = replace(figured, images=[replace(image, sha256="e" * 64) for image in figured.images])
+    [annotation] = [replace(a, image_sha256="e" * 64) for a in describe_figures(project_root)]
+    AppendLog(project_root / ANNOTATIONS_FILE).append(annotation.to_dict())
+    gone = replace(annotation, record_id=figured.id.rsplit(":", 1)[0] + ":99")
+    AppendLog(project_root / ANNOTATIONS_FILE).append(gone.to_dict())
+    earlier = {**questions, earlier_crop.id: earlier_crop, gone.record_id: replace(earlier_crop, id=gone.record_id, number="99")}
+    store = ReviewStore.over(project_root, earlier)
+    for item in (annotation, gone):
+        store.decide(item.item_id, action="accept", annotator="Ala", version=0, description="Schemat obwodu.")
+
+    assert run_extract(project_root, season_folder, "--strict") == 0  # lines to read, no problem
+    assert {q.id: q for q in curated(project_root)}[figured.id].image_description is None
+    assert run_report(project_root)["descriptions"] == [
+        f"{figured.id}: accepted description of figure eeeeeeeeeeee… not applied: its figure changed since it was described "
+        "(describe and review it again)",
+        f"{gone.record_id}: accepted description of figure eeeeeeeeeeee… not applied: its question is not curated now"]
+    decisions = (project_root / "annotations" / "reviews.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(decisions) == 2  # kept stored
+
+
 def test_an_unreadable_review_log_is_a_problem_and_fails_strict(project_root, season_folder):
     assert run_extract(project_root, season_folder) == 0
     [annotation] = describe_figures(project_root)
