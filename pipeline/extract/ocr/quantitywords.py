@@ -3,10 +3,11 @@
 Medical, pharmacy and engineering exams print, in every language, words a word's shape rules (`certainty.mixed_characters`)
 read as confusions: a degree sign among letters (`39°C`, `T°`), a Greek micro before a Latin unit (`/μL`, `μg/kg/min`:
 two scripts in one word), a formula glued to an abbreviation (`SatO2`, `SpO2`: digits glued to a word). Such a word is
-well formed when it is, whole, one of the shapes below, and the rules of a word's shape do not judge it; the evidence
-that judges every word still does: the second recogniser's reading and its signs (`°`, `μ` read otherwise:
-`certainty.sign_contradicted`), Tesseract's confidence. The misreads such words stood beside and were the only flag of
-(`9/24` for `g/24`: a unit read as digits) are judged by their own shape (`unit_read_as_digits`).
+well formed when it is, whole, one of the shapes below. Where `CertaintyPolicy.spare_quantities` asks (off as shipped),
+the rules of a word's shape do not judge it; the evidence that judges every word still does: the second recogniser's
+reading and its signs (`°`, `μ` read otherwise: `certainty.sign_contradicted`), Tesseract's confidence. Off, because
+such right words were the only flag of misreads beside them: some are judged by their own shape now (`9/24` for
+`g/24`: a unit read as digits, `unit_read_as_digits`), others no rule sees (`7,48` for `7.48`, `Otoscopia`).
 
 - a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`): a scale is one capital letter;
 - a quantity's symbol, one letter, and a degree sign, a number after it or not (`T°`, `t°38`, `T°39`; not a small
