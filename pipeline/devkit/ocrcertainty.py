@@ -536,12 +536,11 @@ DICTIONARY = "dictionary"  # --signs: a word of small letters no dictionary know
 DICTIONARY_FROM = 4  # ... of this many letters or more
 JOINED = "joined"  # --signs: a word known with letters blur joins put back (`CertaintyPolicy.misread_letters`; in `all`)
 MARKS = "marks"  # --signs: a word known with a diacritic more (`CertaintyPolicy.lost_marks`; off as shipped)
-# --signs: a second reading lacking only marks the second recogniser cannot write is no contradiction
-# (`CertaintyPolicy.unwritable_marks`; off as shipped)
-UNWRITABLE = "unwritable"
+UNWRITABLE = "unwritable"  # --signs: a second reading lacking only marks it cannot write agrees (`unwritable_marks`; off)
+QUANTITIES = "quantities"  # --signs: a well-formed quantity is spared the shape rules (`spare_quantities`; off as shipped)
 # --signs: a word one diacritic from exactly one known word (`CertaintyPolicy.confusable_marks`; off as shipped)
 CONFUSABLE_MARKS = "confusable-marks"
-WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE, CONFUSABLE_MARKS)
+WORD_RULES = (DICTIONARY, JOINED, MARKS, UNWRITABLE, CONFUSABLE_MARKS, QUANTITIES)
 SHIPPED_RULES = ("confusable", CONFUSABLE_MARKS)  # --off: `CertaintyPolicy.confusable_letters` (on as shipped), or marks
 SWEEP = [CertaintyPolicy(unsure_below=u, unknown_below=k, known_sure_from=f, agreement=a)
          for a in (True, False) for u in (40.0, 60.0, 70.0) for k in (0.0, 80.0) for f in (0, 2, 4)]
@@ -555,8 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true", help="measure every policy of a grid, not only the default")
     parser.add_argument("--signs", default="all",
                         help="the signs of a misreading no word shows (`MISREAD_SIGNS`) judged: all, none, or names, comma-separated; "
-                             "`dictionary`, `marks`, `unwritable` and `confusable-marks` add the word rules "
-                             "`CertaintyPolicy.unknown_to_all_from`, `lost_marks`, `unwritable_marks` and `confusable_marks` (off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
+                             "`dictionary`, `marks`, `unwritable`, `confusable-marks` and `quantities` add the word rules "
+                             "`CertaintyPolicy.unknown_to_all_from`, `lost_marks`, `unwritable_marks`, `confusable_marks` and `spare_quantities` (off as shipped), `joined` the rule `misread_letters` (on as shipped, in `all`)")
     parser.add_argument("--off", default="", help=f"word rules on as shipped to turn off, comma-separated: {', '.join(SHIPPED_RULES)}")
     parser.add_argument("--compare", choices=list(COMPARE), default="reader",
                         help="when a read text counts as the printed one: " + "; ".join(f"{k}: {v}" for k, v in COMPARE.items()))
@@ -574,7 +573,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown signs {sorted(chosen - set(known))}; known: {', '.join(known)}")
     enable_signs(chosen - set(WORD_RULES))
     ruled = replace(CertaintyPolicy(), unknown_to_all_from=DICTIONARY_FROM if DICTIONARY in chosen else 0,
-                    misread_letters=JOINED in chosen, lost_marks=MARKS in chosen, unwritable_marks=UNWRITABLE in chosen)
+                    misread_letters=JOINED in chosen, lost_marks=MARKS in chosen, unwritable_marks=UNWRITABLE in chosen,
+                    spare_quantities=QUANTITIES in chosen)
     off = {name for name in args.off.split(",") if name}
     if off - set(SHIPPED_RULES):
         parser.error(f"unknown word rules {sorted(off - set(SHIPPED_RULES))}; known: {', '.join(SHIPPED_RULES)}")

@@ -3,15 +3,18 @@
 Medical, pharmacy and engineering exams print, in every language, words a word's shape rules (`certainty.mixed_characters`)
 read as confusions: a degree sign among letters (`39°C`, `T°`), a Greek micro before a Latin unit (`/μL`, `μg/kg/min`:
 two scripts in one word), a formula glued to an abbreviation (`SatO2`, `SpO2`: digits glued to a word). Such a word is
-well formed when it is, whole, one of the shapes below. The shape rules still judge it: sparing well-formed quantities
-took right questions off the flag, but also the misread questions caught only through them, beside a misread no rule
-sees (`9/24` for `g/24`, `Otoscopia` for `Otoscopía`; results.md, "symbol-heavy text"). The shapes tell what a misread
-quantity is.
+well formed when it is, whole, one of the shapes below. Where `CertaintyPolicy.spare_quantities` asks (off as shipped),
+the rules of a word's shape do not judge it; the evidence that judges every word still does: the second recogniser's
+reading and its signs (`°`, `μ` read otherwise: `certainty.sign_contradicted`), Tesseract's confidence. Off, because
+such right words were the only flag of misreads beside them: some are judged by their own shape now (`9/24` for
+`g/24`: a unit read as digits, `unit_read_as_digits`), others no rule sees (`7,48` for `7.48`, `Otoscopia`).
 
-- a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`, `36,6°С`): a scale is one capital
-  letter in any script;
+- a number and a degree sign, with a scale after it or not (`39°`, `38,5°C`, `°C`): a scale is one capital letter;
 - a quantity's symbol, one letter, and a degree sign, a number after it or not (`T°`, `t°38`, `T°39`; not a small
   letter alone, `y°`: the end of a word misread);
+- neither a scale nor a symbol is a Greek or Cyrillic letter in the shape of a Latin one (`scripts.yaml`'s
+  `lookalikes`: `36,6°С`, `Т°` with a Cyrillic С, Т): the shape cannot tell it from the Latin unit read as the page's
+  own look-alike, the confusion the pass `companion-words` mends where it can, so the shape rules judge it;
 - a unit or a formula of a script's data (`pipeline/languages/scripts.yaml`: `unit_symbols`, `unit_prefixes`,
   `element_symbols`), after a number and a slash or a slash alone (`μL`, `mEq/L`, `12000/μL`, `/mm3`, `HCO3`);
 - an abbreviation, a capital and one or two small letters, with a formula glued after it (`SatO2`, `SpO2`, `EtCO2`).
@@ -20,7 +23,11 @@ And the other way, a word a scan made of such a quantity (`misread_quantity`), u
 
 - a formula or a gas with a zero where its O stands (`Sp02`, `MgS04`, `C02`: `SpO2`, `MgSO4`, `CO2`);
 - a unit with a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
-  `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`).
+  `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`);
+- a unit's letter read as the digit of its shape before a slash, right after a number (`2.8 9/24 h` for `2.8 g/24 h`,
+  `250 9/6 h`): two numbers in a row where a quantity prints its number and its unit (`unit_read_as_digits`). A mixed
+  number prints a number and a fraction too (`2 1/2 h`), so only a fraction no mixed number prints is judged so: one
+  not under one or not in its lowest terms (`9/24`, `9/6`), or one after a number with a decimal mark.
 
 Nothing here is a word list of a sheet: a misread sign is no part of any shape (`39*C`, `T*`, `Sat02`, `/ul`), and such a
 word stays judged by the shape rules; so does one whose letters all look like digits (`SO2`, `l2`: `certainty` judges
@@ -29,6 +36,7 @@ that, `DIGIT_LOOKALIKES`).
 from __future__ import annotations
 
 import re
+from math import gcd
 
 from pipeline.extract.ocr.unitwords import EDGE_MARKS, is_formula, is_unit_expression
 from pipeline.languages import script_data
@@ -69,9 +77,10 @@ def well_formed_quantity(token: str) -> bool:
         return False
     if _DEGREES.fullmatch(core):
         scale = core[-1]
-        return not scale.isalpha() or scale.isupper()
+        return not scale.isalpha() or (scale.isupper() and not _latin_lookalike(scale))
     if _SYMBOL_DEGREE.fullmatch(core):
-        return core[0].isupper() or core[-1].isdigit()  # `T°`, `t°38`; a small letter alone is a word's (`y°`: `yo`)
+        # `T°`, `t°38`; a small letter alone is a word's (`y°`: `yo`)
+        return (core[0].isupper() or core[-1].isdigit()) and not _latin_lookalike(core[0])
     per_unit = _PER_UNIT.fullmatch(core)
     if per_unit:
         return _unit(per_unit["unit"])
@@ -80,6 +89,13 @@ def well_formed_quantity(token: str) -> bool:
     abbreviated = _ABBREVIATED_FORMULA.fullmatch(core)
     return bool(abbreviated) and not _NO_COUNT.search(core) and is_formula(abbreviated["formula"])
 
+
+def _latin_lookalike(letter: str) -> bool:
+    """Whether `letter` is a Greek or Cyrillic letter printed in the shape of a Latin one (`scripts.yaml`'s `lookalikes`)."""
+    return any(letter in script_data(script).lookalikes for script in _LOOKALIKE_SCRIPTS)
+
+
+_LOOKALIKE_SCRIPTS = ("Greek", "Cyrillic")  # the scripts whose data names their letters of a Latin letter's shape
 
 ZERO_FOR_O = "a zero where a formula's O stands"
 CONFUSED_UNIT = "a unit read with a confusable letter"
@@ -114,3 +130,28 @@ def _confused_unit(core: str) -> bool:
                     return True
                 at = core.find(this, at + 1)
     return False
+
+
+UNIT_AS_DIGITS = "a unit's letter read as a digit after a number"
+# The digits a unit's letter is read as, by their shapes (`g` with its open tail a 9, a small `l` a 1, `s` a 5): the
+# same pairs as an option label's look-alikes (`labels`), kept to the letters that are units alone (`scripts.yaml`).
+_DIGIT_SHAPES = {"9": "g", "1": "l", "5": "s"}
+_NUMBER_WORD = re.compile(rf"{_NUMBER}")
+_FRACTION = re.compile(r"(?P<over>\d)/(?P<under>\d+)")
+
+
+def unit_read_as_digits(previous: str | None, token: str) -> str | None:
+    """Why the word `token`, read right after the word `previous` of its line, reads as a quantity's unit whose letter
+    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`: module docstring), or None."""
+    if previous is None:
+        return None
+    fraction = _FRACTION.fullmatch(_core(token))
+    number = _core(previous)
+    if not fraction or not _NUMBER_WORD.fullmatch(number):
+        return None
+    letter = _DIGIT_SHAPES.get(fraction["over"])
+    if letter is None or not _unit(letter):
+        return None
+    over, under = int(fraction["over"]), int(fraction["under"])
+    mixed_number = not any(mark in number for mark in ".,") and 0 < over < under and gcd(over, under) == 1
+    return None if mixed_number else UNIT_AS_DIGITS

@@ -1,29 +1,59 @@
 """Quantities printed as one word (`quantitywords`): a number with its degree sign (`38,5°C`), a quantity's symbol and a
 degree sign (`T°`), a unit with a Greek micro (`/μL`, `μg/kg/min`), a gas abbreviation with its formula (`SatO2`). The
 rules of a word's shape (`certainty.mixed_characters`: a symbol inside a word, two scripts, digits glued to a word) read
-them as confusions and flag right questions of every medical sheet, and a misread sign or count (`Sp02`, `Ul/kg`) is of
-no such shape: it is unsure by that alone, whatever else its question rests on. A real sheet written with fpdf2,
-rasterised and read by real Tesseract through every page pass."""
+them as confusions and flag right questions of every medical sheet; where the policy spares them
+(`CertaintyPolicy.spare_quantities`, off as shipped) a word of one of those shapes, whole, is not judged by them, and a
+misread sign or count (`Sp02`, `Ul/kg`) is of no such shape: it is unsure by that alone. So is a unit's letter read
+as a digit right after a number (`2.8 9/24 h` for `2.8 g/24 h`), a misread those right words were the only flag of. A real sheet written with fpdf2, rasterised and read by real Tesseract through every page
+pass."""
 from __future__ import annotations
 
+from dataclasses import replace
 
 
+
+from pipeline.extract.ocr import certainty
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
-from pipeline.extract.ocr.quantitywords import misread_quantity, well_formed_quantity
+from pipeline.extract.ocr.quantitywords import UNIT_AS_DIGITS, misread_quantity, unit_read_as_digits, well_formed_quantity
 from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
-PRINTED = ("39°C", "38,5°C", "36.6°С", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
+PRINTED = ("39°C", "38,5°C", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
            "mEq/L", "mg/m²", "/mm³", "SatO2", "SpO2", "EtCO2")
 # What a scan makes of them: a degree sign read as a letter or a mark, a small l as a capital I, a μ lost to a `u`, an
 # O read as a zero, a degree sign inside a word.
 MISREAD = ("39oC", "39*C", "T*", "Te", "/ul", "mg/dI", "mEg/L", "Sat02", "Sa1O2", "pa°ra", "39°c", "y°")
+# A Latin scale or symbol read as a Cyrillic or Greek letter of its very shape (`°С`, `Т°`, `Τ°39`): the shape cannot
+# tell it from the Latin unit read as the page's own look-alike, so it is no well-formed quantity.
+LOOKALIKE_SCALES = ("36.6°С", "°С", "Т°", "Т°40,3", "Τ°39")
 
 
 def test_a_quantity_of_its_shapes_is_well_formed_and_a_misread_one_is_not():
     for word in PRINTED:
         assert well_formed_quantity(word), word
-    for word in MISREAD:
+    for word in MISREAD + LOOKALIKE_SCALES:
         assert not well_formed_quantity(word), word
+
+
+def test_a_spared_well_formed_quantity_is_no_confusion_of_its_shape_but_a_look_alike_scale_stays_one():
+    for word in PRINTED:
+        assert mixed_characters(word, spare_quantities=True) is None, word
+        assert mixed_characters(word) is not None or not any(ch in "°μ" for ch in word), word  # as shipped: judged
+    for word in LOOKALIKE_SCALES:
+        assert mixed_characters(word, spare_quantities=True) == "a symbol inside a word", word
+
+
+def test_a_units_letter_read_as_a_digit_right_after_a_number_is_unsure_where_no_mixed_number_stands():
+    # `2.8 g/24 h`, `250 g/6 h`, `79 l/1`: the unit's g, l read as a 9, a 1; two numbers in a row where a quantity
+    # prints its number and its unit, in a fraction no mixed number prints (a decimal before it, over one, not lowest)
+    for previous, word in (("2.8", "9/24"), ("2", "9/24"), ("250", "9/6"), ("79", "1/1."), ("0,5", "5/8")):
+        assert unit_read_as_digits(previous, word) == UNIT_AS_DIGITS, (previous, word)
+    # a mixed number (`2 1/2 h`), a fraction after a word or alone, a pressure, a fraction whose digit is no unit's shape
+    for previous, word in (("2", "1/2"), ("3", "1/4"), ("de", "9/24"), (None, "9/24"), ("73", "112/106"), ("2", "3/6"),
+                           ("A)", "9/24"), ("2", "9/24h")):
+        assert unit_read_as_digits(previous, word) is None, (previous, word)
+    line = [("Dieta", 96.0), ("de", 96.0), ("2.8", 96.0), ("9/24", 96.0), ("h", 96.0), ("y", 96.0), ("2", 96.0),
+            ("1/2", 96.0), ("h", 96.0)]
+    assert certainty.unsure_words(line, None) == ["9/24"]
 
 
 def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with_a_slash_is_not():
@@ -61,10 +91,12 @@ QUANTITIES = ("T°", "°C,", "SatO2", "000/μL,", "mEq/L", "g/dL", "38,5°C", "S
 
 
 @needs_tesseract("spa")
-def test_a_clinical_sheets_misread_quantities_areunsure_words(tmp_path):
+def test_a_clinical_sheets_quantities_read_as_printed_are_sure_and_misread_ones_are_not(tmp_path):
     reading, settings, width, height = read_scanned_lines(tmp_path, LINES, dpi=200, blur=0.6, jpeg=80)
     read = [w.text for w in reading.words]
     assert set(QUANTITIES) <= set(read), read  # the sheet's quantities read as printed
+    sparing = replace(settings, certainty=replace(settings.certainty, spare_quantities=True))
+    assert not set(QUANTITIES) & set(unsure_words(reading, sparing, width, height))  # and sure, where the policy spares them
     # An O read as a zero, a degree sign read as a small o: each makes its word unsure, by its shape alone.
     for printed, misread in (("SatO2", "Sat02"), ("38,5°C", "38,5oC"), ("T°", "T°a"), ("SpO2", "Sp02"), ("mEq/L", "mEq/I")):
         assert misread in unsure_words(read_as(reading, printed, misread), settings, width, height), (printed, misread)
