@@ -139,9 +139,10 @@ def run_extract_task(task: ExtractTask) -> ExtractOutcome:
     from pipeline.extract import ExtractError, StageUnavailable, extract_document, plan_files
 
     take()  # this file's steps only, not what the worker timed before
-    cache = StageCache(task.cache_root, "extract")
-    cached = cache.get(task.cache_key)
-    summary = json.loads(cached) if cached is not None else None
+    # A summary is a few hundred bytes, cheaper to work out again than to fsync (`StageCache`'s durable):
+    # one a power cut left unreadable is none. The document it names is written durably before it.
+    cache = StageCache(task.cache_root, "extract", durable=False)
+    summary = cache.whole_json(task.cache_key)
     if summary is not None and "error" in summary:
         return ExtractOutcome(task.sha256, task.cache_key, summary["error"], 0, 0, True)
     if summary is not None and _figures_present(summary, task):
@@ -268,12 +269,11 @@ def _parse_job(job: SheetJob, outcomes: dict[str, ExtractOutcome], spec: SourceS
 
     sheet_outcome = outcomes[job.sheet.sha256]
     key_outcomes = [(outcomes[k.sha256], k) for k in job.keys if outcomes[k.sha256].error is None]
-    cache = StageCache(options.cache_root, "parse")
+    cache = StageCache(options.cache_root, "parse", durable=False)  # an unreadable entry is parsed again
     if cache_key is None:
         cache_key = _parse_key(job, outcomes, spec, spec_key if spec_key is not None else _spec_for_parse_key(spec))
-    cached = cache.get(cache_key)
-    if cached is not None:
-        data = json.loads(cached)
+    data = cache.whole_json(cache_key)
+    if isinstance(data, dict):
         problems, notes = from_records(data["problems"], Code.PROBLEM), from_records(data["notes"], Code.NOTE)
         return [Question.from_row(r) for r in data["questions"]], problems, data.get("key_unusable"), notes
     sheet_doc = _load_document(sheet_outcome, options.cache_root)
