@@ -1,0 +1,216 @@
+"""Which copy of each object a PDF's cross-reference names, read as pdfium reads it, for the bomb check.
+
+An object number may stand more than once in a file: an incremental update appends a new copy and a new
+cross-reference section whose `/Prev` names the older one, and a cross-reference stream may list an object inside an
+object stream while a plain object of that number stands in the bytes. pdfium reads the copy the newest section names
+(`startxref`, found in the file's last 4 KiB, then each `/Prev`, a table's `/XRefStm` after its own rows); the bomb
+check took an object's last copy in the bytes, so a harmless decoy after the real copy was judged in its place (a
+`/Filter` array, a form redefined by an update, a packed page). Where a section cannot be read pdfium rebuilds the
+table from the bytes, where a later copy replaces an earlier one: `read_crossrefs` answers None then, and the check
+keeps the last copies.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.extract import streamfilters as sf
+
+MAX_SECTIONS = 512  # cross-reference sections followed through /Prev (a file updated that often is no exam sheet)
+MAX_XREF_STREAM_BYTES = 64 * 1024 * 1024  # what one cross-reference stream may decode to (7 bytes an object)
+_WS = rb"[ \t\r\n\f\x00]"
+_STARTXREF = re.compile(rb"startxref" + _WS + rb"*(\d{1,12})")
+_TABLE = re.compile(_WS + rb"*xref" + _WS + rb"*")
+_SUBSECTION = re.compile(rb"(\d{1,10})" + _WS + rb"+(\d{1,10})" + _WS + rb"*")
+_ENTRY = re.compile(rb"(\d{1,10})[ \t]+(\d{1,5})[ \t]+([nf])" + _WS + rb"{0,3}")
+_TRAILER = re.compile(_WS + rb"*trailer")
+_HEADER = re.compile(_WS + rb"*(\d{1,10})" + _WS + rb"+(\d{1,5})" + _WS + rb"+obj")
+_STREAM = re.compile(_WS + rb"*stream\r?\n")
+
+
+@dataclass
+class Named:
+    """Each object number's copy as the cross-reference names it: a plain object's header offset, the object stream
+    holding it, or free (pdfium reads null)."""
+    plain: dict[int, int] = field(default_factory=dict)
+    packed: dict[int, int] = field(default_factory=dict)
+    free: set[int] = field(default_factory=set)
+
+    def knows(self, number: int) -> bool:
+        return number in self.plain or number in self.packed or number in self.free
+
+    def name(self, number: int, kind: int, second: int) -> None:
+        """An entry of a section: kept only where no newer section named the number."""
+        if self.knows(number):
+            return
+        if kind == 0:
+            self.free.add(number)
+        elif kind == 1:
+            self.plain[number] = second
+        elif kind == 2:
+            self.packed[number] = second
+
+
+def header_end(data: sf.Buf, offset: int, number: int) -> int | None:
+    """Where the header `number G obj` at `offset` ends (white space before it allowed), or None where none is."""
+    header = _HEADER.match(data, offset)
+    return header.end() if header is not None and int(header.group(1)) == number else None
+
+
+class Unreadable(ValueError):
+    """A section pdfium would not take either: it rebuilds the table from the bytes."""
+
+
+def read_crossrefs(data: sf.Buf, resolve: Callable[[object], object]) -> Named | None:
+    """The copies the file's cross-reference sections name, newest first; None where `startxref` or any section it
+    leads to cannot be read (pdfium then rebuilds from the bytes). `resolve` follows a reference in a stream's
+    dictionary (a cross-reference stream's `/Length`)."""
+    tail = max(0, len(data) - 4096 - 32)
+    at = bytes(data[tail:]).rfind(b"startxref")
+    found = _STARTXREF.match(data, tail + at) if at >= 0 else None
+    if found is None:
+        return None
+    named, offset, seen = Named(), int(found.group(1)), set()
+    try:
+        while offset is not None:
+            if offset in seen or len(seen) >= MAX_SECTIONS or not 0 <= offset < len(data):
+                raise Unreadable(offset)
+            seen.add(offset)
+            offset = _section(data, offset, named, resolve)
+    except (Unreadable, sf.ParseError, IndexError, ValueError, OverflowError):
+        return None
+    return named
+
+
+def _section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[object], object]) -> int | None:
+    """Names the section at `offset`'s entries; the offset of the older section it names (`/Prev`), or None."""
+    table = _TABLE.match(data, offset)
+    if table is None:
+        return _prev(_stream_section(data, offset, named, resolve))
+    at = table.end()
+    while (trailer := _TRAILER.match(data, at)) is None:
+        subsection = _SUBSECTION.match(data, at)
+        if subsection is None:
+            raise Unreadable(at)
+        first, count = int(subsection.group(1)), int(subsection.group(2))
+        at = subsection.end()
+        for index in range(count):
+            entry = _ENTRY.match(data, at)
+            if entry is None:
+                raise Unreadable(at)
+            at = entry.end()
+            named.name(first + index, 1 if entry.group(3) == b"n" else 0, int(entry.group(1)))
+    info, _ = sf.parse_object(data, trailer.end(), min(len(data), trailer.end() + 65536))
+    if not isinstance(info, dict):
+        raise Unreadable(trailer.end())
+    hybrid = info.get("XRefStm")
+    if isinstance(hybrid, int) and not isinstance(hybrid, bool):
+        _stream_section(data, hybrid, named, resolve)
+    return _prev(info)
+
+
+def _prev(info: dict) -> int | None:
+    prev = info.get("Prev")
+    if prev is None:
+        return None
+    if not isinstance(prev, int) or isinstance(prev, bool):
+        raise Unreadable(prev)
+    return prev
+
+
+def _stream_section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[object], object]) -> dict:
+    """A cross-reference stream's entries named; its dictionary."""
+    header = _HEADER.match(data, offset)
+    if header is None:
+        raise Unreadable(offset)
+    info, after = sf.parse_object(data, header.end(), min(len(data), header.end() + 65536))
+    keyword = _STREAM.match(data, after)
+    if not isinstance(info, dict) or keyword is None or info.get("Type") != "XRef":
+        raise Unreadable(offset)
+    widths = info.get("W")
+    if not (isinstance(widths, list) and len(widths) == 3 and all(isinstance(w, int) and 0 <= w <= 8 for w in widths)):
+        raise Unreadable(offset)
+    size = info.get("Size")
+    index = info.get("Index", [0, size])
+    if not (isinstance(index, list) and len(index) % 2 == 0 and all(isinstance(v, int) and v >= 0 for v in index)):
+        raise Unreadable(offset)
+    rows = _decoded(data, keyword.end(), info, resolve)
+    row = sum(widths)
+    at = 0
+    for first, count in zip(index[::2], index[1::2], strict=True):
+        for number in range(first, first + count):
+            if row == 0 or at + row > len(rows):
+                raise Unreadable(offset)
+            fields, at = _fields(rows, at, widths), at + row
+            named.name(number, fields[0] if widths[0] else 1, fields[1])
+    return info
+
+
+def _fields(rows: bytes, at: int, widths: list[int]) -> tuple[int, int, int]:
+    values = []
+    for width in widths:
+        values.append(int.from_bytes(rows[at:at + width], "big"))
+        at += width
+    return values[0], values[1], values[2]
+
+
+def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], object]) -> bytes:
+    """The stream's bytes through Flate (the only filter a cross-reference stream is written with) and a PNG
+    predictor, within `MAX_XREF_STREAM_BYTES`."""
+    length = resolve(info.get("Length"))
+    if not isinstance(length, int) or not 0 <= length <= len(data) - start:
+        raise Unreadable(start)
+    chain: Iterable[bytes] = iter([bytes(data[start:start + length])])
+    filters = sf.names(info.get("Filter"))
+    if filters not in ([], ["FlateDecode"], ["Fl"]):
+        raise Unreadable(start)
+    if filters:
+        chain = sf.decode(chain, "FlateDecode")
+    out = bytearray()
+    for piece in chain:
+        out += piece
+        if len(out) > MAX_XREF_STREAM_BYTES:
+            raise Unreadable(start)
+    parms = info.get("DecodeParms", info.get("DP"))
+    predictor = parms.get("Predictor", 1) if isinstance(parms, dict) else 1
+    if predictor == 1:
+        return bytes(out)
+    columns = parms.get("Columns", 1) if isinstance(parms, dict) else 1
+    if not (isinstance(predictor, int) and predictor >= 10 and isinstance(columns, int) and 0 < columns <= 4096):
+        raise Unreadable(start)
+    return b"".join(_unpredicted(bytes(out), columns))
+
+
+def _unpredicted(data: bytes, columns: int) -> Iterator[bytes]:
+    """PNG-predicted rows (each a filter byte then `columns` bytes, one byte a pixel) made plain."""
+    previous = np.zeros(columns, dtype=np.uint8)
+    for at in range(0, len(data) - columns, columns + 1):
+        kind, raw = data[at], np.frombuffer(data, dtype=np.uint8, count=columns, offset=at + 1)
+        if kind == 0:
+            previous = raw
+        elif kind == 2:  # Up, what writers use (`/Predictor 12`): one sum a row
+            previous = raw + previous
+        elif kind in (1, 3, 4):
+            previous = _unfiltered(kind, bytearray(raw.tobytes()), previous.tobytes())
+        else:
+            raise Unreadable(at)
+        yield previous.tobytes()
+
+
+def _unfiltered(kind: int, raw: bytearray, previous: bytes) -> np.ndarray:
+    """One row under PNG's Sub (1), Average (3) or Paeth (4) filter, byte by byte."""
+    for i in range(len(raw)):
+        left = raw[i - 1] if i else 0
+        up, corner = previous[i], previous[i - 1] if i else 0
+        if kind == 1:
+            raw[i] = (raw[i] + left) & 0xFF
+        elif kind == 3:
+            raw[i] = (raw[i] + (left + up) // 2) & 0xFF
+        else:
+            guess = left + up - corner
+            nearest = min((abs(guess - left), 0, left), (abs(guess - up), 1, up), (abs(guess - corner), 2, corner))
+            raw[i] = (raw[i] + nearest[2]) & 0xFF
+    return np.frombuffer(bytes(raw), dtype=np.uint8)
