@@ -42,16 +42,18 @@ class Named:
     def knows(self, number: int) -> bool:
         return number in self.plain or number in self.packed or number in self.free
 
-    def name(self, number: int, kind: int, second: int) -> None:
-        """An entry of a section: kept only where no newer section named the number."""
-        if self.knows(number):
+    def name(self, numbers: np.ndarray, kinds: np.ndarray, seconds: np.ndarray) -> None:
+        """A section's entries (0 free, 1 plain at an offset, 2 in an object stream): each kept only where no newer
+        section named its number (the newest is read first)."""
+        older = Named(dict(zip(numbers[kinds == 1].tolist(), seconds[kinds == 1].tolist(), strict=True)),
+                      dict(zip(numbers[kinds == 2].tolist(), seconds[kinds == 2].tolist(), strict=True)),
+                      set(numbers[kinds == 0].tolist()))
+        if not (self.plain or self.packed or self.free):
+            self.plain, self.packed, self.free = older.plain, older.packed, older.free
             return
-        if kind == 0:
-            self.free.add(number)
-        elif kind == 1:
-            self.plain[number] = second
-        elif kind == 2:
-            self.packed[number] = second
+        self.plain |= {n: at for n, at in older.plain.items() if not self.knows(n)}
+        self.packed |= {n: at for n, at in older.packed.items() if not self.knows(n)}
+        self.free |= {n for n in older.free if not self.knows(n)}
 
 
 def header_end(data: sf.Buf, offset: int, number: int) -> int | None:
@@ -91,18 +93,29 @@ def _section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[object]
     if table is None:
         return _prev(_stream_section(data, offset, named, resolve))
     at = table.end()
+    numbers: list[int] = []
+    kinds: list[int] = []
+    seconds: list[int] = []
     while (trailer := _TRAILER.match(data, at)) is None:
         subsection = _SUBSECTION.match(data, at)
         if subsection is None:
             raise Unreadable(at)
         first, count = int(subsection.group(1)), int(subsection.group(2))
         at = subsection.end()
-        for index in range(count):
+        rows = _fixed_rows(data, at, count)
+        if rows is not None:
+            offsets, at = rows
+            kinds += (np.frombuffer(bytes(data[at - 20 * count + 17:at:20]), dtype=np.uint8) == ord("n")).tolist()
+            seconds += offsets.tolist()
+        for _ in range(count if rows is None else 0):
             entry = _ENTRY.match(data, at)
             if entry is None:
                 raise Unreadable(at)
             at = entry.end()
-            named.name(first + index, 1 if entry.group(3) == b"n" else 0, int(entry.group(1)))
+            kinds.append(1 if entry.group(3) == b"n" else 0)
+            seconds.append(int(entry.group(1)))
+        numbers += range(first, first + count)
+    named.name(np.array(numbers, dtype=np.int64), np.array(kinds, dtype=np.int64), np.array(seconds, dtype=np.int64))
     info, _ = sf.parse_object(data, trailer.end(), min(len(data), trailer.end() + 65536))
     if not isinstance(info, dict):
         raise Unreadable(trailer.end())
@@ -110,6 +123,21 @@ def _section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[object]
     if isinstance(hybrid, int) and not isinstance(hybrid, bool):
         _stream_section(data, hybrid, named, resolve)
     return _prev(info)
+
+
+def _fixed_rows(data: sf.Buf, at: int, count: int) -> tuple[np.ndarray, int] | None:
+    """The offsets of `count` table rows at `at` written as the standard says (20 bytes each: ten digits, a space,
+    five digits, a space, `n` or `f`, two bytes of line end), and where they end; None where any is otherwise."""
+    block = np.frombuffer(bytes(data[at:at + 20 * count]), dtype=np.uint8)
+    if count == 0 or len(block) != 20 * count:
+        return None
+    rows = block.reshape(count, 20)
+    digits = np.concatenate([rows[:, 0:10], rows[:, 11:16]], axis=1)
+    if ((digits < 48) | (digits > 57)).any() or (rows[:, 10] != 32).any() or (rows[:, 16] != 32).any() or \
+            not np.isin(rows[:, 17], (ord("n"), ord("f"))).all() or not np.isin(rows[:, 18:], (32, 10, 13)).all():
+        return None
+    offsets = (rows[:, 0:10].astype(np.int64) - 48) @ (10 ** np.arange(9, -1, -1, dtype=np.int64))
+    return offsets, at + 20 * count
 
 
 def _prev(info: dict) -> int | None:
@@ -137,24 +165,19 @@ def _stream_section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[
     index = info.get("Index", [0, size])
     if not (isinstance(index, list) and len(index) % 2 == 0 and all(isinstance(v, int) and v >= 0 for v in index)):
         raise Unreadable(offset)
+    row, listed = sum(widths), sum(index[1::2])
     rows = _decoded(data, keyword.end(), info, resolve)
-    row = sum(widths)
-    at = 0
-    for first, count in zip(index[::2], index[1::2], strict=True):
-        for number in range(first, first + count):
-            if row == 0 or at + row > len(rows):
-                raise Unreadable(offset)
-            fields, at = _fields(rows, at, widths), at + row
-            named.name(number, fields[0] if widths[0] else 1, fields[1])
-    return info
-
-
-def _fields(rows: bytes, at: int, widths: list[int]) -> tuple[int, int, int]:
-    values = []
+    if row == 0 or len(rows) < row * listed:
+        raise Unreadable(offset)
+    table = np.frombuffer(rows, dtype=np.uint8, count=row * listed).reshape(listed, row).astype(np.int64)
+    fields, at = [], 0
     for width in widths:
-        values.append(int.from_bytes(rows[at:at + width], "big"))
+        fields.append(table[:, at:at + width] @ (256 ** np.arange(width - 1, -1, -1, dtype=np.int64)))
         at += width
-    return values[0], values[1], values[2]
+    numbers = np.concatenate([np.arange(first, first + count, dtype=np.int64)
+                              for first, count in zip(index[::2], index[1::2], strict=True)] or [np.zeros(0, np.int64)])
+    named.name(numbers, fields[0] if widths[0] else np.ones(listed, dtype=np.int64), fields[1])
+    return info
 
 
 def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], object]) -> bytes:
@@ -181,6 +204,10 @@ def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], o
     columns = parms.get("Columns", 1) if isinstance(parms, dict) else 1
     if not (isinstance(predictor, int) and predictor >= 10 and isinstance(columns, int) and 0 < columns <= 4096):
         raise Unreadable(start)
+    width = columns + 1
+    rows = np.frombuffer(bytes(out), dtype=np.uint8, count=len(out) // width * width).reshape(-1, width)
+    if (rows[:, 0] == 2).all():  # Up on every row, what writers use (`/Predictor 12`): sums down the columns
+        return np.cumsum(rows[:, 1:], axis=0, dtype=np.uint8).tobytes()
     return b"".join(_unpredicted(bytes(out), columns))
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pypdfium2
 
-from pipeline.extract import bombs
+from pipeline.extract import bombs, crossrefs
 from pipeline.extract.bombs import Bounds, file_bomb
 
 from .test_pdf_bombs import CATALOG, _stream
@@ -226,3 +226,43 @@ def test_a_file_without_a_readable_cross_reference_is_judged_by_its_last_copies(
     path = assemble(tmp_path / "broken.pdf", parts, "nowhere")
     found = file_bomb(path, SMALL)
     assert found is not None and "decodes past 24 MiB" in found, found
+
+
+# --------------------------------------------------------------------------- the cross-reference reader itself
+
+
+def _predicted(rows: list[bytes], kind: int) -> bytes:
+    """`rows` under PNG filter `kind` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth), each row its filter byte first."""
+    out, previous = b"", bytes(len(rows[0]))
+    for row in rows:
+        coded = bytearray()
+        for i, value in enumerate(row):
+            left, up, corner = (row[i - 1] if i else 0), previous[i], (previous[i - 1] if i else 0)
+            guess = left + up - corner
+            paeth = min((abs(guess - left), 0, left), (abs(guess - up), 1, up), (abs(guess - corner), 2, corner))[2]
+            coded.append((value - (0, left, up, (left + up) // 2, paeth)[kind]) & 0xFF)
+        out += bytes([kind]) + bytes(coded)
+        previous = row
+    return out
+
+
+def test_a_cross_reference_stream_under_each_png_predictor_names_the_same_copies():
+    rows = [b"\x00" * 5 + b"\xff\xff", b"\x01\x00\x00\x01\x2c\x00\x00", b"\x02\x00\x00\x00\x14\x00\x03",
+            b"\x01\x00\x01\xf3\x9a\x00\x00", b"\x00\x00\x00\x00\x00\x00\x01"]
+    for kind in range(5):
+        data = zlib.compress(_predicted(rows, kind))
+        body = (b"%%PDF-1.7\n9 0 obj\n<< /Type /XRef /Size 5 /W [1 4 2] /Filter /FlateDecode "
+                b"/DecodeParms << /Predictor 12 /Columns 7 >> /Length %d >>\nstream\n%s\nendstream\nendobj\n" % (len(data), data))
+        named = crossrefs.read_crossrefs(body + b"startxref\n9\n%%EOF\n", lambda value: value)
+        assert named is not None, kind
+        assert (named.plain, named.packed, named.free) == ({1: 300, 3: 127898}, {2: 20}, {0, 4}), kind
+
+
+def test_the_newest_section_wins_and_a_broken_prev_leaves_the_bytes_to_decide(tmp_path):
+    path = updated_form(tmp_path / "chain.pdf", levels=2, fan=1)
+    data = path.read_bytes()
+    named = crossrefs.read_crossrefs(data, lambda value: value)
+    assert named is not None and data[named.plain[5]:].startswith(b"5 0 obj\n<< /Length 5 /Type /XObject")
+    assert data.index(b"5 0 obj", named.plain[5] + 1) > named.plain[5]  # the older copy stands later in the bytes
+    broken = data.replace(b"/Prev ", b"/Prev 9", 1)
+    assert crossrefs.read_crossrefs(broken, lambda value: value) is None
