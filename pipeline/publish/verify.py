@@ -15,14 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipeline.infra import bound_hub_client, sha256_file
+from pipeline.infra import bound_hub_client, read_small_file, sha256_file
 from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME, release_path_problem
 
 HUB_PREFIX = "hf://"
@@ -101,22 +100,10 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
 
 
 def _listing(path: Path, links_within: Path) -> str:
-    """A release's own listing (`manifest.json`, `SHA256SUMS`) read, when it is a regular file within the release (a
-    link within `links_within`) of at most `MAX_LISTING_BYTES`; OSError naming why not otherwise (a named pipe would
-    hold the read forever, a link to /dev/zero fill memory, one to a large file outside be read whole)."""
-    target = path.resolve()
-    if path.is_symlink() and not target.is_relative_to(links_within):
-        raise OSError(f"a symbolic link to {target}, outside the release; not read")
-    with open(target, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NONBLOCK)) as handle:
-        status = os.fstat(handle.fileno())
-        if not stat.S_ISREG(status.st_mode):
-            raise OSError("not a regular file (a device, a pipe or a socket); not read")
-        if status.st_size > MAX_LISTING_BYTES:
-            raise OSError(f"{status.st_size:,} bytes, over the {MAX_LISTING_BYTES:,} bytes any release writes; not read")
-        data = handle.read(MAX_LISTING_BYTES + 1)
-    if len(data) > MAX_LISTING_BYTES:
-        raise OSError(f"grew past the {MAX_LISTING_BYTES:,} bytes any release writes while read; not read")
-    return data.decode("utf-8")
+    """A release's own listing (`manifest.json`, `SHA256SUMS`), read only as a regular file within the release (a link
+    within `links_within`) of at most `MAX_LISTING_BYTES`: a named pipe would hold the read forever, a link to
+    /dev/zero fill memory, one to a large file outside be read whole (`infra.read_small_file`)."""
+    return read_small_file(path, MAX_LISTING_BYTES, links_within).decode("utf-8")
 
 
 def _release_files(root: Path, links_within: Path, report: VerifyReport) -> list[str]:

@@ -58,14 +58,14 @@ def test_a_manifest_linked_to_an_endless_device_is_refused_within_memory(release
     (release / "manifest.json").symlink_to("/dev/zero")
     done = verify_in_a_child(release, memory_mib=1024)  # before: MemoryError after reading /dev/zero into memory
     assert done.returncode != 0 and "MemoryError" not in done.stderr, done.stderr
-    assert "manifest.json" in done.stderr and "symbolic link to /dev/zero, outside the release" in done.stderr, done.stderr
+    assert "manifest.json" in done.stderr and "symbolic link to /dev/zero, outside" in done.stderr, done.stderr
 
 
 def test_a_manifest_larger_than_any_release_writes_is_refused_unread(release):
     with open(release / "manifest.json", "ab") as grown:
         grown.truncate(MAX_LISTING_BYTES + 1)
     done = verify_in_a_child(release)
-    assert done.returncode != 0 and f"over the {MAX_LISTING_BYTES:,} bytes" in done.stderr, done.stderr
+    assert done.returncode != 0 and f"over the {MAX_LISTING_BYTES:,} bytes allowed" in done.stderr, done.stderr
 
 
 def test_sums_linked_to_a_large_file_outside_are_not_read(release, tmp_path):
@@ -78,3 +78,28 @@ def test_sums_linked_to_a_large_file_outside_are_not_read(release, tmp_path):
     said = done.stdout + done.stderr
     assert done.returncode == 1 and "MemoryError" not in said and "FAILED verification" in said, said
     assert f"SHA256SUMS: symbolic link to {outside}, outside the release; not read" in said, said
+
+
+def test_the_eval_loader_refuses_a_manifest_that_is_a_named_pipe_or_an_endless_device(release):
+    """Before, the loader took such a folder for a folder of Parquet files and read them without the manifest's
+    hashes (no refusal)."""
+    (release / "manifest.json").unlink()
+    os.mkfifo(release / "manifest.json")
+    script = textwrap.dedent(f"""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (1024 << 20, 1024 << 20))
+        from eval.dataset.loading import DataError, load_data
+        for device in (None, "/dev/zero"):
+            if device:
+                import os
+                os.unlink({str(release / "manifest.json")!r})
+                os.symlink(device, {str(release / "manifest.json")!r})
+            try:
+                load_data({str(release)!r})
+            except DataError as refused:
+                print("refused:", refused)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=LIMIT_S,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    refusals = [line for line in done.stdout.splitlines() if line.startswith("refused:")]
+    assert len(refusals) == 2 and all("not a regular file" in line for line in refusals), done.stdout + done.stderr
