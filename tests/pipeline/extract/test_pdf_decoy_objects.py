@@ -21,7 +21,7 @@ from pipeline.extract import bombs, crossrefs
 from pipeline.extract.bombs import Bounds, file_bomb
 
 from .test_pdf_bombs import CATALOG, _stream
-from .test_pdf_inline_bombs import PAGES, SMALL, page, zeros_deflated
+from .test_pdf_inline_bombs import PAGES, SMALL, page
 
 MiB = 1 << 20
 FONT = b"/Resources << /Font << /H << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"

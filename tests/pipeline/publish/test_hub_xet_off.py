@@ -11,7 +11,6 @@ Measured in `docs/results.md`, "Trust at the seams a tenth time".
 from __future__ import annotations
 
 import huggingface_hub.constants as hub_constants
-import pytest
 
 from eval.dataset.loading import load_data
 from pipeline.publish import publish_to_hub
