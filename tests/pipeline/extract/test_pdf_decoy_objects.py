@@ -12,10 +12,14 @@ then the same file with the bomb is refused. Measured in `docs/results.md`, "Tru
 """
 from __future__ import annotations
 
+import hashlib
+import re
 import zlib
 from pathlib import Path
 
 import pypdfium2
+import pytest
+from pypdf._encryption import EncryptAlgorithm, Encryption
 
 from pipeline.extract import bombs, crossrefs
 from pipeline.extract.bombs import Bounds, file_bomb
@@ -52,9 +56,34 @@ def object_stream(label: str, number: int, packed: list[tuple[int, bytes]]) -> t
                               b"endstream" % (len(packed), len(listing) + 1, len(data), data))
 
 
-def assemble(path: Path, parts: list[tuple], newest: str) -> Path:
+def encrypted(path: Path, parts: list[tuple]) -> tuple[list[tuple], bytes]:
+    """`parts` with each stream encrypted under its object's key (AES-128, an empty user password, by pypdf's own
+    security handler), the encryption dictionary added as object 30; the trailer's `/Encrypt` and `/ID`."""
+    file_id = hashlib.md5(path.name.encode()).digest()
+    security = Encryption.make(EncryptAlgorithm.AES_128, -4, file_id)
+    entry = security.write_entry("", "owner")
+    sealed = []
+    for part in parts:
+        found = re.fullmatch(rb"(<<.*?>>)\nstream\n(.*)\nendstream", part[3], re.S) if part[0] == "obj" else None
+        if found is None:
+            sealed.append(part)
+            continue
+        data = security._make_crypt_filter(part[2], 0).stm_crypt.encrypt(found.group(2))  # noqa: SLF001
+        head = re.sub(rb"/Length \d+", b"/Length %d" % len(data), found.group(1), count=1)
+        sealed.append(obj(part[1], part[2], b"%s\nstream\n%s\nendstream" % (head, data)))
+    sealed.insert(0, obj("30", 30, b"<< /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <%s> /U <%s> /CF << /StdCF "
+                                   b"<< /AuthEvent /DocOpen /CFM /AESV2 /Length 16 >> >> /StmF /StdCF /StrF /StdCF >>"
+                                   % (bytes(entry["/O"]).hex().encode(), bytes(entry["/U"]).hex().encode())))
+    return sealed, b" /Encrypt 30 0 R /ID [<%s> <%s>]" % (file_id.hex().encode(), file_id.hex().encode())
+
+
+def assemble(path: Path, parts: list[tuple], newest: str, encrypt: bool = False) -> Path:
     """`parts` written in the order given, offsets fixed-width (written twice: the second time with the offsets the
-    first found), `startxref` naming the section labelled `newest`."""
+    first found), `startxref` naming the section labelled `newest`; `encrypt`: its streams encrypted (`encrypted`)."""
+    trailer = b""
+    if encrypt:
+        parts, trailer = encrypted(path, parts)
+        parts = [(*p[:2], {**p[2], 30: "30"}, *p[3:]) if p[0] == "table" else p for p in parts]
     offsets: dict[str, int] = {}
     for _ in range(2):
         out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
@@ -69,8 +98,8 @@ def assemble(path: Path, parts: list[tuple], newest: str) -> Path:
                 for number in sorted(names):
                     out += b"%d 1\n%010d 00000 n \n" % (number, offsets.get(names[number], 0))
                 size = max(names) + 1
-                out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\n" % (
-                    size, b" /Prev %010d" % offsets.get(prev, 0) if prev else b"")
+                out += b"trailer\n<< /Size %d /Root 1 0 R%s%s >>\n" % (
+                    size, b" /Prev %010d" % offsets.get(prev, 0) if prev else b"", trailer)
             else:
                 number, names, prev = part[2], part[3], part[4]
                 rows = [b"\x00" * 5 + b"\xff\xff"]
@@ -108,7 +137,7 @@ def said(words: bytes) -> bytes:
 # --------------------------------------------------------------------------- a filter named by reference, twice
 
 
-def filter_decoy(path: Path, content: bytes) -> Path:
+def filter_decoy(path: Path, content: bytes, encrypt: bool = False) -> Path:
     """Content stream 4 `/Filter 5 0 R`, deflated twice; object 5 `[/FlateDecode /FlateDecode]` where the table
     names it, and a decoy `[/FlateDecode]` of the same number after it in the bytes."""
     twice = zlib.compress(zlib.compress(content, 9), 9)
@@ -116,18 +145,21 @@ def filter_decoy(path: Path, content: bytes) -> Path:
              obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
              obj("5", 5, b"[/FlateDecode /FlateDecode]"), obj("5 decoy", 5, b"[/FlateDecode]"),
              table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5"})]
-    return assemble(path, parts, "xref")
+    return assemble(path, parts, "xref", encrypt)
 
 
-def test_pdfium_undoes_the_filters_the_cross_reference_names_not_the_last_copy(tmp_path):
-    assert "the named copy" in text_of(filter_decoy(tmp_path / "words.pdf", said(b"the named copy")))
+@pytest.mark.parametrize("encrypt", [False, True])
+def test_pdfium_undoes_the_filters_the_cross_reference_names_not_the_last_copy(tmp_path, encrypt):
+    assert "the named copy" in text_of(filter_decoy(tmp_path / "words.pdf", said(b"the named copy"), encrypt))
 
 
-def test_a_filter_chain_whose_decoy_copy_inflates_once_is_counted_as_pdfium_inflates_it(tmp_path):
+@pytest.mark.parametrize("encrypt", [False, True])
+def test_a_filter_chain_whose_decoy_copy_inflates_once_is_counted_as_pdfium_inflates_it(tmp_path, encrypt):
+    """Encrypted, the file is read through pypdf, which follows the cross-reference: it held before too."""
     bomb = b"0 0 m 1 1 l S\n" + b" " * (32 * MiB)  # content that pdfium inflates twice to 32 MiB
-    found = file_bomb(filter_decoy(tmp_path / "bomb.pdf", bomb), SMALL)
+    found = file_bomb(filter_decoy(tmp_path / "bomb.pdf", bomb, encrypt), SMALL)
     assert found is not None and "decodes past 24 MiB" in found and "decompression bomb" in found, found
-    assert file_bomb(filter_decoy(tmp_path / "within.pdf", bomb), Bounds(48 * MiB, 48 * MiB)) is None
+    assert file_bomb(filter_decoy(tmp_path / "within.pdf", bomb, encrypt), Bounds(48 * MiB, 48 * MiB)) is None
 
 
 # --------------------------------------------------------------------------- an update redefining a form, /Prev
