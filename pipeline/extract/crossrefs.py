@@ -21,6 +21,8 @@ from pipeline.extract import streamfilters as sf
 
 MAX_SECTIONS = 512  # cross-reference sections followed through /Prev (a file updated that often is no exam sheet)
 MAX_XREF_STREAM_BYTES = 64 * 1024 * 1024  # what one cross-reference stream may decode to (7 bytes an object)
+MAX_ENTRIES = 1_000_000  # entries of all sections together (the corpus's largest file names 9,648 objects)
+MAX_UNPREDICTED_ROWS = 65536  # rows undone one by one (Sub, Average, Paeth: writers use Up, undone at once)
 _WS = rb"[ \t\r\n\f\x00]"
 _STARTXREF = re.compile(rb"startxref" + _WS + rb"*(\d{1,12})")
 _TABLE = re.compile(_WS + rb"*xref" + _WS + rb"*")
@@ -38,6 +40,14 @@ class Named:
     plain: dict[int, int] = field(default_factory=dict)
     packed: dict[int, int] = field(default_factory=dict)
     free: set[int] = field(default_factory=set)
+    entries: int = 0  # read so far, all sections together
+
+    def expect(self, count: int) -> None:
+        """`count` more entries to read: Unreadable past `MAX_ENTRIES` (a listing of millions is memory, not a sheet:
+        the bytes then decide, as before the cross-reference was read)."""
+        self.entries += count
+        if self.entries > MAX_ENTRIES:
+            raise Unreadable(f"{self.entries} cross-reference entries")
 
     def knows(self, number: int) -> bool:
         return number in self.plain or number in self.packed or number in self.free
@@ -101,6 +111,7 @@ def _section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[object]
         if subsection is None:
             raise Unreadable(at)
         first, count = int(subsection.group(1)), int(subsection.group(2))
+        named.expect(count)
         at = subsection.end()
         rows = _fixed_rows(data, at, count)
         if rows is not None:
@@ -166,7 +177,8 @@ def _stream_section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[
     if not (isinstance(index, list) and len(index) % 2 == 0 and all(isinstance(v, int) and v >= 0 for v in index)):
         raise Unreadable(offset)
     row, listed = sum(widths), sum(index[1::2])
-    rows = _decoded(data, keyword.end(), info, resolve)
+    named.expect(listed)
+    rows = _decoded(data, keyword.end(), info, resolve, (row + 1) * listed)
     if row == 0 or len(rows) < row * listed:
         raise Unreadable(offset)
     table = np.frombuffer(rows, dtype=np.uint8, count=row * listed).reshape(listed, row).astype(np.int64)
@@ -180,9 +192,9 @@ def _stream_section(data: sf.Buf, offset: int, named: Named, resolve: Callable[[
     return info
 
 
-def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], object]) -> bytes:
+def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], object], needed: int) -> bytes:
     """The stream's bytes through Flate (the only filter a cross-reference stream is written with) and a PNG
-    predictor, within `MAX_XREF_STREAM_BYTES`."""
+    predictor: the first `needed` decoded (its rows, a predictor's byte each), within `MAX_XREF_STREAM_BYTES`."""
     length = resolve(info.get("Length"))
     if not isinstance(length, int) or not 0 <= length <= len(data) - start:
         raise Unreadable(start)
@@ -194,9 +206,11 @@ def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], o
         chain = sf.decode(chain, "FlateDecode")
     out = bytearray()
     for piece in chain:
-        out += piece
+        out += piece[:needed - len(out)]
         if len(out) > MAX_XREF_STREAM_BYTES:
             raise Unreadable(start)
+        if len(out) >= needed:
+            break
     parms = info.get("DecodeParms", info.get("DP"))
     predictor = parms.get("Predictor", 1) if isinstance(parms, dict) else 1
     if predictor == 1:
@@ -208,6 +222,8 @@ def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], o
     rows = np.frombuffer(bytes(out), dtype=np.uint8, count=len(out) // width * width).reshape(-1, width)
     if (rows[:, 0] == 2).all():  # Up on every row, what writers use (`/Predictor 12`): sums down the columns
         return np.cumsum(rows[:, 1:], axis=0, dtype=np.uint8).tobytes()
+    if len(rows) > MAX_UNPREDICTED_ROWS:
+        raise Unreadable(start)
     return b"".join(_unpredicted(bytes(out), columns))
 
 

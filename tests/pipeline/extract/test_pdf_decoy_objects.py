@@ -298,3 +298,19 @@ def test_the_newest_section_wins_and_a_broken_prev_leaves_the_bytes_to_decide(tm
     assert data.index(b"5 0 obj", named.plain[5] + 1) > named.plain[5]  # the older copy stands later in the bytes
     broken = data.replace(b"/Prev ", b"/Prev 9", 1)
     assert crossrefs.read_crossrefs(broken, lambda value: value) is None
+
+
+def test_a_cross_reference_listing_millions_of_entries_is_not_read():
+    """A cross-reference stream of 2 KB listing 3,000,000 objects (`/W [0 1 0]`, one byte each) would be millions of
+    entries in memory: past `MAX_ENTRIES` the reader answers None and the bytes decide; a table likewise."""
+    count = 3_000_000
+    data = zlib.compress(b"\x00" * count, 9)
+    body = (b"%%PDF-1.7\n9 0 obj\n<< /Type /XRef /Size %d /W [0 1 0] /Filter /FlateDecode /Length %d >>\nstream\n%s\n"
+            b"endstream\nendobj\n" % (count, len(data), data))
+    assert crossrefs.read_crossrefs(body + b"startxref\n9\n%%EOF\n", lambda value: value) is None
+    listed = crossrefs.MAX_ENTRIES + 1
+    table = b"%PDF-1.4\nxref\n0 " + b"%d\n" % listed + b"0000000000 65535 f \n" * listed + b"trailer\n<< /Size 1 >>\n"
+    assert crossrefs.read_crossrefs(table + b"startxref\n9\n%%EOF\n", lambda value: value) is None
+    small = b"%PDF-1.4\nxref\n0 2\n0000000000 65535 f \n0000000009 00000 n \ntrailer\n<< /Size 2 >>\n"
+    named = crossrefs.read_crossrefs(small + b"startxref\n9\n%%EOF\n", lambda value: value)
+    assert named is not None and named.plain == {1: 9} and named.free == {0}
