@@ -21,7 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline.infra import sha256_file
+from pipeline.infra import read_small_file, sha256_file
 from pipeline.records import QUESTION_FIELDS, QUESTION_SCHEMA, Question, table_to_questions
 
 # Columns a question table must have: the record fields without a default (flags and the reviewed
@@ -32,6 +32,7 @@ REQUIRED_FIELDS = tuple(
 )
 
 MANIFEST_NAME = "manifest.json"
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # a release of 100,000 figures lists about 20 MB
 HUB_PREFIX = "hf://"
 SPLIT_MANIFEST = "split.json"  # pipeline.split.store writes it beside public.parquet and private.parquet
 # Which questions a run scores: a split's name ("public", "private"), or every question of the data,
@@ -91,7 +92,10 @@ def load_data(location: str | Path, *, cache_dir: str | Path | None = None, pin:
     path = Path(text)
     if not path.exists():
         raise DataError(f"{path}: data not found (expected a Parquet file, a folder, or hf://OWNER/NAME@TAG)")
-    if path.is_dir() and (path / MANIFEST_NAME).is_file():
+    if path.is_dir() and ((path / MANIFEST_NAME).is_file() or (path / MANIFEST_NAME).is_symlink()
+                          or (path / MANIFEST_NAME).exists()):
+        # a manifest that is no regular file (a pipe, a link to a device) is refused there, never taken for a
+        # folder of Parquet files without its hashes
         return _load_release(path, kind="release", location=text, revision=None, pin=pin)
     if path.is_file():
         files = [path]
@@ -163,8 +167,9 @@ def _load_release(root: Path, *, kind: str, location: str, revision: str | None,
     expected = _pinned_hashes(pin)
     manifest_path = root / MANIFEST_NAME
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        # a pulled or copied release is whoever made it: a pipe, /dev/zero or a huge file is refused unread
+        manifest = json.loads(read_small_file(manifest_path, MAX_MANIFEST_BYTES))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{manifest_path}: unreadable release manifest ({exc})") from None
     entries = manifest.get("files")
     if isinstance(entries, dict):

@@ -40,7 +40,8 @@ import time
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 
-from pipeline.devkit.standin_http import Scripted, StandInHandler, base_url, handling, serve, stop, wait_until_stopped
+from pipeline.devkit.standin_http import (Scripted, StandInHandler, answer_only_to_own_names, base_url, handling, serve,
+                                         stop, wait_until_stopped)
 
 TOKEN = re.compile(r"\[(F\d+)\]")
 ROUTE = re.compile(r"/v1beta/models/([^/:]+):generateContent")
@@ -67,8 +68,10 @@ class GeminiStandIn(Scripted):
     def calls_for(self, token: str) -> list[dict]:
         return [r for r in self.requests if r["token"] == token]
 
-    def start(self, host: str = "127.0.0.1", port: int = 0) -> "GeminiStandIn":
+    def start(self, host: str = "127.0.0.1", port: int = 0, own_names_only: bool = False) -> "GeminiStandIn":
         self._server = serve(_handler(self), host, port)
+        if own_names_only:
+            answer_only_to_own_names(self._server)
         self.base_url = base_url(self._server)
         return self
 
@@ -196,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow-s", type=float, default=0.0, help="seconds each answer waits (default 0)")
     parser.add_argument("--until-stdin-closes", action="store_true", help="stop when stdin closes, not on Ctrl-C")
     args = parser.parse_args(argv)
-    standin = GeminiStandIn(default_action="slow", slow_s=args.slow_s).start(args.host, args.port)
+    # Run as a program, no page whose name is rebound to its address reaches it.
+    standin = GeminiStandIn(default_action="slow", slow_s=args.slow_s).start(args.host, args.port, own_names_only=True)
     print(standin.base_url, flush=True)
     wait_until_stopped("Gemini stand-in", standin.stop, args.until_stdin_closes)
     return 0

@@ -65,12 +65,30 @@ class BodyRefused(Exception):
     """A request body the handler will not read; the refusal has been answered."""
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
 class StandInHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go in two writes: without this, 40 ms of delayed ACK each
 
     def log_message(self, *args) -> None:  # keep test output clean
         pass
+
+    def parse_request(self) -> bool:
+        """The request line and headers read; a request addressed to another name than the server's own (`Host`,
+        where `answer_only_to_own_names` set them) answered 421 and ended before any route."""
+        if not super().parse_request():
+            return False
+        names: frozenset[str] | None = getattr(self.server, "own_names", None)
+        hosts = self.headers.get_all("Host") or []
+        host = hosts[0].strip().lower() if len(hosts) == 1 else ", ".join(hosts)
+        if names is None or host in names:
+            return True
+        self.close_connection = True  # its body, if any, is never read as a next request
+        self.send_json(421, {"error": f"this stand-in answers only to {', '.join(sorted(names))}, not to Host "
+                                      f"{host[:200]!r} (a page on another name may be rebound to this address)"})
+        return False
 
     def handle_one_request(self) -> None:
         try:
@@ -124,6 +142,15 @@ def serve(handler_class: type[BaseHTTPRequestHandler], host: str = "127.0.0.1", 
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+def answer_only_to_own_names(server: ThreadingHTTPServer) -> None:
+    """Have `server` answer only requests whose Host is its own address or a loopback name, with its port: a stand-in
+    a user runs as a program (its private repos, its uploads) is otherwise open to any page whose name is rebound to
+    127.0.0.1 (DNS rebinding). The tests' stand-ins, reached only by the tests, are left as they are."""
+    host, port = server.server_address[:2]
+    own = f"[{host}]" if ":" in host else host
+    server.own_names = frozenset(f"{name}:{port}" for name in {*LOOPBACK_NAMES, own.lower()})  # type: ignore[attr-defined]
 
 
 def base_url(server: ThreadingHTTPServer) -> str:

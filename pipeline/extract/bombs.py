@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.extract import pagecontent
+from pipeline.extract import crossrefs, pagecontent
 from pipeline.extract import streamfilters as sf
 from pipeline.extract.objectstreams import Packed, read_packed
 
@@ -77,6 +77,7 @@ class Stream:
     pieces: Iterable[bytes]
     stored: int | None  # its stored length where known
     number: int | None = None  # its object number where known
+    current: bool = True  # whether it is the copy of its number pdfium reads (not one an update replaced, a decoy)
 
 
 def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
@@ -143,7 +144,7 @@ def _judge(streams: Iterable[Stream], resolver: _Resolver | _Decrypted, bounds: 
                 return (f"the streams other than images decode past {bounds.content >> 20} MiB in all, inline images "
                         f"counted ({content >> 20} MiB by the stream at byte {stream.offset}): a decompression bomb, "
                         f"not read")
-            if stream.number is not None:
+            if stream.number is not None and stream.current:
                 read[stream.number] = facts
                 if resolver.resolve(stream.info.get("Subtype")) == "Form":
                     forms[stream.number] = stream.info.get("Resources")
@@ -320,8 +321,9 @@ def _head(chain: Iterable[bytes]) -> bytes:
 
 
 class _Resolver:
-    """Indirect references of a plain file read from its bytes (the last object of a number wins, as
-    an incremental update's does), and from its object streams where its bytes hold no such object."""
+    """Indirect references of a plain file: the copy its cross-reference names (`crossrefs`: in its bytes or in an
+    object stream), as pdfium reads it; where no readable cross-reference names one, the last object of the number in
+    the bytes (as pdfium's rebuilt table takes it), then its object streams."""
 
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
@@ -338,6 +340,27 @@ class _Resolver:
                 self.objects[int(header.group(1))] = match.end()
                 self.numbers[match.end()] = int(header.group(1))
         self._packed: Packed | None = None
+        self.packed_in: dict[int, int] = {}  # the object stream a cross-reference names an object in
+        self.free: set[int] = set()  # numbers a cross-reference names free: pdfium reads null
+        self._name_copies()
+
+    def _name_copies(self) -> None:
+        """The copies the cross-reference names, in place of the last ones in the bytes. A named offset holding no
+        header of its number is not taken (the last copy stays)."""
+        named = crossrefs.read_crossrefs(self.data, self.resolve)
+        if named is None:
+            return
+        for number, offset in named.plain.items():
+            end = crossrefs.header_end(self.data, offset, number)
+            if end is not None and self.numbers.get(end) == number:
+                self.objects[number] = end
+        self.packed_in = named.packed
+        self.free = named.free
+
+    def current(self, number: int | None, header: int | None) -> bool:
+        """Whether the plain object whose header ends at `header` is the copy of `number` pdfium reads."""
+        return number is None or (self.objects.get(number) == header and number not in self.packed_in
+                                  and number not in self.free)
 
     @property
     def packed(self) -> Packed:
@@ -345,7 +368,7 @@ class _Resolver:
         bytes, and their pages are only walked where forms draw): `unread` says why they could not all be read."""
         if self._packed is None:
             self._packed = Packed()  # what the object streams' own dictionaries refer to is read from the plain objects
-            self._packed = read_packed(self.data, self.header_before, self.resolve)
+            self._packed = read_packed(self.data, self.header_before, self.resolve, self.numbers.get)
         return self._packed
 
     def unread(self) -> str | None:
@@ -355,9 +378,14 @@ class _Resolver:
     def resolve(self, value: object, depth: int = 0) -> object:
         if not isinstance(value, sf.Ref) or depth > 8:
             return value
+        if value.number in self.free:
+            return None
         at = self.objects.get(value.number)
         try:
-            if at is not None:
+            stream = self.packed_in.get(value.number)
+            if stream is not None and value.number in self.packed.held.get(stream, {}):
+                found = self.packed.parse(value.number, stream)
+            elif at is not None:
                 found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
             elif value.number in self.packed.where:
                 found = self.packed.parse(value.number)
@@ -386,7 +414,7 @@ class _Resolver:
             yield (f"object at byte {header}", _contents_numbers(page.get("Contents"), self.resolve),
                    _page_resources(page, self.resolve))
         for number in self.packed.numbers():
-            if number in self.objects:
+            if number in self.objects and number not in self.packed_in:
                 continue  # its plain object is the one read
             page = self.resolve(sf.Ref(number, 0))
             if isinstance(page, dict) and self.resolve(page.get("Type")) == "Page":
@@ -420,8 +448,9 @@ def _plain_streams(data: bytes | mmap.mmap, resolver: _Resolver) -> Generator[St
             stored = (found if found >= 0 else len(data)) - start
         if stored is not None:
             past = start + stored
-        number = resolver.numbers.get(resolver.header_before(keyword) or -1)
-        yield Stream(start, info, _pieces(view, start, end), stored, number)
+        header = resolver.header_before(keyword)
+        number = resolver.numbers.get(header or -1)
+        yield Stream(start, info, _pieces(view, start, end), stored, number, resolver.current(number, header))
 
 
 def _dictionary_before(data: bytes | mmap.mmap, resolver: _Resolver, keyword: int) -> dict[str, object] | None:

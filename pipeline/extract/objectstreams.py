@@ -28,19 +28,23 @@ class Packed:
 
     def __init__(self) -> None:
         self.where: dict[int, tuple[bytes, int, int]] = {}
+        self.held: dict[int, dict[int, tuple[bytes, int, int]]] = {}  # by the object stream's number, its objects
         self.unread: str | None = None  # why the object streams were not all read (the file is then refused)
 
-    def parse(self, number: int) -> object:
-        buffer, start, end = self.where[number]
+    def parse(self, number: int, stream: int | None = None) -> object:
+        """Object `number`: the copy in object stream `stream` where given (the one a cross-reference names)."""
+        buffer, start, end = self.where[number] if stream is None else self.held[stream][number]
         return sf.parse_object(buffer, start, min(end, start + MAX_PACKED_OBJECT))[0]
 
     def numbers(self) -> Iterator[int]:
         return iter(self.where)
 
 
-def read_packed(data: sf.Buf, header_before: Callable[[int], int | None], resolve: Callable[[object], object]) -> Packed:
+def read_packed(data: sf.Buf, header_before: Callable[[int], int | None], resolve: Callable[[object], object],
+                number_at: Callable[[int], int | None] = lambda header: None) -> Packed:
     """Every object stream of `data` decoded (within `MAX_OBJECT_STREAM_BYTES` in all) and its objects indexed.
-    `header_before(offset)` is where the plain object holding `offset` begins, `resolve` follows a plain reference."""
+    `header_before(offset)` is where the plain object holding `offset` begins, `number_at(header)` its number,
+    `resolve` follows a plain reference."""
     packed = Packed()
     budget = MAX_OBJECT_STREAM_BYTES
     for match in _OBJSTM.finditer(data):
@@ -62,7 +66,7 @@ def read_packed(data: sf.Buf, header_before: Callable[[int], int | None], resolv
             packed.unread = (f"the object streams decode past {MAX_OBJECT_STREAM_BYTES >> 20} MiB in all (by the one at "
                              f"byte {keyword.end()}): a decompression bomb, not read")
             return packed
-        _index(packed, decoded, info, resolve)
+        _index(packed, decoded, info, resolve, number_at(header))
     return packed
 
 
@@ -85,9 +89,10 @@ def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], o
     return bytes(out)
 
 
-def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object], object]) -> None:
+def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object], object], stream: int | None) -> None:
     """The stream's `N` (number, offset) pairs, each object's bytes running to the next one's offset. A number
-    listed in a later object stream replaces an earlier one (an update's)."""
+    listed in a later object stream replaces an earlier one in `where` (where no cross-reference says which one is
+    read); `held` keeps each stream's own, by the stream's number."""
     count, first = resolve(info.get("N")), resolve(info.get("First"))
     if not (isinstance(count, int) and isinstance(first, int) and 0 <= first <= len(decoded)):
         return
@@ -102,3 +107,5 @@ def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object
         end = pairs[index + 1][1] if index + 1 < len(pairs) and pairs[index + 1][1] > start else len(decoded)
         if start < len(decoded):
             packed.where[number] = (decoded, start, end)
+            if stream is not None:
+                packed.held.setdefault(stream, {})[number] = (decoded, start, end)

@@ -10,6 +10,8 @@ Public functions:
 - `progress(total=, desc=)`: the one progress style of long steps: a bar on a terminal, plain periodic lines
   elsewhere (`progress`).
 - `sha256_file(path)`: a file's SHA-256, read in chunks (`hashing`).
+- `read_small_file(path, limit, links_within=)`: a small file someone else wrote, read only when it is a regular file
+  within the bound (a named pipe, /dev/zero or a large file refused unread) (`smallfile`).
 - `load_yaml(text)`: `yaml.safe_load` that refuses alias bombs (`YamlAliasBombError`), deep nesting
   (`YamlNestingError`), a key given twice in one mapping (`YamlDuplicateKeyError`) and a document past 1 MiB of
   characters (`YamlTooLargeError`), all `yaml.YAMLError`s,
@@ -53,6 +55,7 @@ from pipeline.infra.jsonl import (AppendLog, JsonDuplicateKeyError, JsonlError, 
                                   read_jsonl, rewrite_jsonl)
 from pipeline.infra.numbers import ascii_int
 from pipeline.infra.progress import SilentProgress, progress
+from pipeline.infra.smallfile import read_small_file
 from pipeline.infra.stagecache import StageCache, fingerprint
 from pipeline.infra.terminal import console_text, printable
 from pipeline.infra.urls import redact_userinfo, without_userinfo
@@ -60,5 +63,5 @@ from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, Y
 
 __all__ = ["AppendLog", "BodyInflatesTooFar", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "UnreadableEncoding", "bound_hub_client",
            "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "YamlTooLargeError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
-           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "SilentProgress",
+           "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "read_small_file", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

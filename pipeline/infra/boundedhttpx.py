@@ -240,8 +240,16 @@ _HUB_CLIENT_BOUNDED = False
 def bound_hub_client() -> None:
     """Have huggingface_hub (publish, verify, the Hub datasets and models of `eval`) send through a client whose every
     transport, a proxy's included, is `inflation_bounded`: its downloads ask `identity`, but a mirror may gzip a body
-    anyway, and its own decoder wrote whatever that became to disk. Its client's other settings are its own."""
+    anyway, and its own decoder wrote whatever that became to disk. Its client's other settings are its own.
+
+    Xet is turned off, at every call (a caller's settings may have turned it on since): with `hf_xet` installed,
+    huggingface_hub uploads through it, and downloads through it any file a server says is on Xet, in a client of its
+    own (Rust) that none of these bounds or redirect rules reach, keeping a cache of blobs shared across repos by the
+    hash a server names. `HF_HUB_DISABLE_XET=1` does this in a shell; a user's shell may not have it."""
     global _HUB_CLIENT_BOUNDED
+    from huggingface_hub import constants
+
+    constants.HF_HUB_DISABLE_XET = True  # read at each use (`is_xet_available`, the shared blob store)
     if _HUB_CLIENT_BOUNDED:
         return
     from huggingface_hub import set_client_factory

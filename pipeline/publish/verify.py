@@ -21,11 +21,12 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from pipeline.infra import bound_hub_client, sha256_file
+from pipeline.infra import bound_hub_client, read_small_file, sha256_file
 from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME, release_path_problem
 
 HUB_PREFIX = "hf://"
 NOT_RELEASE_FILES = (".cache/",)  # what huggingface_hub writes into a local download
+MAX_LISTING_BYTES = 64 * 1024 * 1024  # manifest.json, SHA256SUMS: a release of 100,000 figures lists 20 MB
 
 
 class VerifyError(ValueError):
@@ -71,12 +72,13 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
     """`links_within`: where symbolic links may lead (a Hub download's blobs); by default the folder itself."""
     root = Path(root)
     report = VerifyReport(location or str(root))
+    within = (links_within or root).resolve()
     try:
-        manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        manifest = json.loads(_listing(root / MANIFEST_NAME, within))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} unreadable: {type(exc).__name__}: {exc})") from None
     report.release = manifest.get("release")
-    present = _release_files(root, (links_within or root).resolve(), report)
+    present = _release_files(root, within, report)
     report.files = len(present)
     listed = {entry["path"]: entry for entry in manifest.get("files", [])}
     for rel, entry in sorted(listed.items()):
@@ -92,9 +94,16 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
             report.problems.append(f"{root / rel}: not listed in the manifest")
         if (problem := release_path_problem(rel)) is not None:
             report.problems.append(f"{root / rel}: {problem}")
-    _check_sums(root, present, report)
+    _check_sums(root, present, within, report)
     _check_figures(root, manifest, {rel: e for rel, e in listed.items() if rel in present}, report)
     return report
+
+
+def _listing(path: Path, links_within: Path) -> str:
+    """A release's own listing (`manifest.json`, `SHA256SUMS`), read only as a regular file within the release (a link
+    within `links_within`) of at most `MAX_LISTING_BYTES`: a named pipe would hold the read forever, a link to
+    /dev/zero fill memory, one to a large file outside be read whole (`infra.read_small_file`)."""
+    return read_small_file(path, MAX_LISTING_BYTES, links_within).decode("utf-8")
 
 
 def _release_files(root: Path, links_within: Path, report: VerifyReport) -> list[str]:
@@ -120,13 +129,20 @@ def _release_files(root: Path, links_within: Path, report: VerifyReport) -> list
     return sorted(found)
 
 
-def _check_sums(root: Path, present: list[str], report: VerifyReport) -> None:
+def _check_sums(root: Path, present: list[str], links_within: Path, report: VerifyReport) -> None:
     sums = root / SUMS_NAME
     if not sums.is_file():
         report.notes.append(f"no {SUMS_NAME} (a release made before it was added)")
         return
+    if SUMS_NAME not in present:
+        return  # a link out of the release or no regular file: `_release_files` said so, and it is not read
+    try:
+        text = _listing(sums, links_within)
+    except (OSError, UnicodeDecodeError) as exc:
+        report.problems.append(f"{sums}: unreadable ({type(exc).__name__}: {exc})")
+        return
     named = set()
-    for n, line in enumerate(sums.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         digest, sep, rel = line.partition("  ")
         if not sep or len(digest) != 64:
             report.problems.append(f"{sums}:{n}: not a sha256sum line: {line[:80]!r}")
