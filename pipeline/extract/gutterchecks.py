@@ -14,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
 
@@ -207,6 +208,12 @@ def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float
     (`_typical_inner_gap_by_rows`, for the band at once: each side's glyphs of a row in their x order,
     the gaps between neighbours of one row, each row's widest; row by row where a gap is NaN)."""
     flat, row_of = band_glyphs(rows, "by_x")
+    loops = getattr(charloop.compiled_layout(), "rows", None)
+    if loops is not None:  # the same widest gaps compiled (`rowir.inner_gaps`)
+        widest = loops.inner_gaps(glyphs.x0, glyphs.x1, flat, row_of, gutter)
+        if widest is None:
+            return _typical_inner_gap_by_rows(glyphs, rows, gutter)
+        return _median(np.sort(widest).tolist())
     found = []
     for side in (glyphs.x1[flat] <= gutter[0], glyphs.x0[flat] >= gutter[1]):
         chosen, row = flat[side], row_of[side]
@@ -219,7 +226,11 @@ def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float
         np.maximum.at(largest, gap_row, gaps)
         found.append(largest[np.unique(gap_row)])
     # The median does not ask the order of the rows' widest gaps.
-    values = np.sort(np.concatenate(found)).tolist()
+    return _median(np.sort(np.concatenate(found)).tolist())
+
+
+def _median(values: list[float]) -> float:
+    """The median of sorted `values` (0.0 of none)."""
     if not values:
         return 0.0
     middle = len(values) // 2

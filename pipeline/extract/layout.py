@@ -193,15 +193,17 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     # down would not hold its own centre, so it is a run of its own.
     same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    anchors = None
     if kernels is not None:  # the same walk compiled (`anchor_rows` of `layoutir`, or `layoutjit`)
         runs, row_tops, row_bottoms = kernels.anchor_rows(top[starts], bottom[starts], size[starts])
         opened = starts[runs].tolist()
         edges = list(zip(row_tops.tolist(), row_bottoms.tolist()))
+        anchors = (row_tops, row_bottoms)
     else:
         walked, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
         edges = [(row.top, row.bottom) for row in walked]
     if shared_descent:  # a text layer's superscripts and subscripts joined to their rows (`smallrows`)
-        order, opened, edges, _ = join_small_rows(source, order, opened, edges)
+        order, opened, edges, _ = join_small_rows(source, order, opened, edges, getattr(kernels, "rows", None), anchors)
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)

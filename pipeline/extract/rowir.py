@@ -1,0 +1,168 @@
+"""Two of layout's row steps as loops written in LLVM IR into layout's module (`layoutir`, which compiles them with its
+own loops and hands them out as `LayoutLoops.rows`):
+
+    loops.small_row_candidates(size, top, bottom, order, opened, anchor_top, anchor_bottom, reach, small)
+        # `smallrows.small_row_candidates`: each walked row's largest size, ink top and bottom, and whether it may be
+        # a row of superscripts or subscripts (the sums `smallrows.join_small_rows` asks of every text page)
+    loops.inner_gaps(x0, x1, flat, row_of, gutter)
+        # `gutterchecks.inner_gaps`: each row's widest gap between neighbours on either side of a band's gutter
+
+Each computes what the numpy reference of its name computes (kept for the pure layout and for numba's loops, which have
+none of these), with the same float operations: numpy's `maximum`/`minimum` reductions (a NaN kept), ordered
+comparisons (false on a NaN). What they save is numpy's cost per call, a dozen array operations and their temporaries
+on every page and every band tried (`tests/pipeline/extract/test_row_ir.py` compares both).
+"""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from llvmlite import ir
+
+from pipeline.extract.irwriter import F64, I1, I64, ONE, P64, PI64, ZERO, Array, Code, Var, const
+
+
+def _reduce(c: Code, acc: Var, value: Any, keep_if: str) -> None:
+    """`acc = numpy.maximum(acc, value)` (`keep_if` ">") or `numpy.minimum` ("<"): a NaN in either is kept."""
+    b = c.b
+    with b.if_then(b.not_(c.nan(acc.get()))):
+        with b.if_then(b.or_(c.nan(value), c.f(keep_if, value, acc.get()))):
+            acc.set(value)
+
+
+def _small_row_candidates(module: ir.Module) -> None:
+    """Each row's largest size, ink top and bottom (its glyphs `order[opened[r]:opened[r + 1]]`) into `row_max`,
+    `row_top`, `row_bottom`, and `candidate[r]`: the row is `small` of a row within `reach` rows or less and overlaps
+    its anchor box (`anchor_top`, `anchor_bottom`); returns how many rows are candidates."""
+    c = Code(module, "small_row_candidates", I64, [
+        ("size", Array(P64)), ("top", Array(P64)), ("bottom", Array(P64)), ("order", Array(PI64)), ("opened", Array(PI64)),
+        ("rows", I64), ("count", I64), ("anchor_top", Array(P64)), ("anchor_bottom", Array(P64)), ("reach", I64),
+        ("small", F64), ("row_max", Array(P64)), ("row_top", Array(P64)), ("row_bottom", Array(P64)),
+        ("candidate", Array(PI64))])
+    b, a = c.b, c.a
+    largest, highest, lowest = c.var(F64), c.var(F64), c.var(F64)
+    with c.loop(ZERO, a["rows"]) as row:
+        start = c.load(a["opened"], row.k)
+        next_row = b.add(row.k, ONE)
+        end = b.select(c.i("<", next_row, a["rows"]), c.load(a["opened"], next_row), a["count"])
+        first = c.load(a["order"], start)
+        largest.set(c.load(a["size"], first))
+        highest.set(c.load(a["top"], first))
+        lowest.set(c.load(a["bottom"], first))
+        with c.loop(b.add(start, ONE), end) as turn:
+            glyph = c.load(a["order"], turn.k)
+            _reduce(c, largest, c.load(a["size"], glyph), ">")
+            _reduce(c, highest, c.load(a["top"], glyph), "<")
+            _reduce(c, lowest, c.load(a["bottom"], glyph), ">")
+        c.store(a["row_max"], row.k, largest.get())
+        c.store(a["row_top"], row.k, highest.get())
+        c.store(a["row_bottom"], row.k, lowest.get())
+    found = c.var(I64, ZERO)
+    with c.loop(ZERO, a["rows"]) as row:
+        here = row.k
+        size, ink_top, ink_bottom = c.load(a["row_max"], here), c.load(a["row_top"], here), c.load(a["row_bottom"], here)
+        small = c.var(I1, const(0, I1))
+        with c.loop(ONE, b.add(a["reach"], ONE)) as step:
+            for other in (b.add(here, step.k), b.sub(here, step.k)):
+                inside = b.and_(c.i(">=", other, ZERO), c.i("<", other, a["rows"]))
+                with b.if_then(c.all(lambda: inside,  # noqa: B023 (asked here, in this turn)
+                                     lambda: c.f("<=", size, b.fmul(a["small"], c.load(a["row_max"], other))),  # noqa: B023
+                                     lambda: c.f(">", ink_bottom, c.load(a["anchor_top"], other)),  # noqa: B023
+                                     lambda: c.f("<", ink_top, c.load(a["anchor_bottom"], other)))):  # noqa: B023
+                    small.set(const(1, I1))
+        c.store(a["candidate"], here, b.zext(small.get(), I64))
+        found.set(b.add(found.get(), b.zext(small.get(), I64)))
+    b.ret(found.get())
+    c.done()
+
+
+def _inner_gaps(module: ir.Module) -> None:
+    """For each side of the gutter (glyphs ending at or before `left_edge`, then those starting at or after
+    `right_edge`), each row's widest gap between its neighbouring glyphs there (`flat` the band's glyphs row after row
+    in x order, `row_of` the row of each) into `widest`; returns how many, or -1 where a gap is NaN."""
+    c = Code(module, "inner_gaps", I64, [
+        ("x0", Array(P64)), ("x1", Array(P64)), ("flat", Array(PI64)), ("row_of", Array(PI64)), ("count", I64),
+        ("left_edge", F64), ("right_edge", F64), ("widest", Array(P64))])
+    b, a = c.b, c.a
+    found = c.var(I64, ZERO)
+    for side in (0, 1):
+        previous, previous_row = c.var(I64, ZERO), c.var(I64, const(-1, I64))
+        widest, has = c.var(F64, const(0.0)), c.var(I1, const(0, I1))
+        with c.loop(ZERO, a["count"]) as turn:
+            glyph = c.load(a["flat"], turn.k)
+            x0 = c.load(a["x0"], glyph)
+            on_side = c.f("<=", c.load(a["x1"], glyph), a["left_edge"]) if side == 0 else c.f(">=", x0, a["right_edge"])
+            with b.if_then(b.not_(on_side)):
+                turn.next()
+            row = c.load(a["row_of"], turn.k)
+            with b.if_else(c.i("==", row, previous_row.get())) as (same, other):
+                with same:
+                    gap = b.fsub(x0, c.load(a["x1"], previous.get()))
+                    with b.if_then(c.nan(gap)):
+                        b.ret(const(-1, I64))
+                    # numpy's `maximum.at` from -inf: a wider gap replaces the widest (of equal ones, the first kept)
+                    with b.if_then(b.or_(b.not_(has.get()), c.f(">", gap, widest.get()))):
+                        widest.set(gap)
+                        has.set(const(1, I1))
+                with other:
+                    with b.if_then(has.get()):
+                        c.store(a["widest"], found.get(), widest.get())
+                        found.set(b.add(found.get(), ONE))
+                        has.set(const(0, I1))
+            previous.set(glyph)
+            previous_row.set(row)
+        with b.if_then(has.get()):
+            c.store(a["widest"], found.get(), widest.get())
+            found.set(b.add(found.get(), ONE))
+    b.ret(found.get())
+    c.done()
+
+
+def add(module: ir.Module) -> None:
+    """The two loops written into layout's module."""
+    _small_row_candidates(module)
+    _inner_gaps(module)
+
+
+_O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
+SIGNATURES = {
+    "small_row_candidates": (_N, (_O, _O, _O, _O, _O, _N, _N, _O, _O, _N, _F, _O, _O, _O, _O)),
+    "inner_gaps": (_N, (_O, _O, _O, _O, _N, _F, _F, _O)),
+}
+
+
+def _floats(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def _ints(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class RowLoops:
+    """The two compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
+
+    functions: dict[str, Any]
+
+    def small_row_candidates(self, size: np.ndarray, top: np.ndarray, bottom: np.ndarray, order: np.ndarray, opened: np.ndarray,
+                             anchor_top: np.ndarray, anchor_bottom: np.ndarray, reach: int, small: float
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(row_max, row_top, row_bottom, candidate) of the rows opened at `opened` in `order` (at least one glyph each)."""
+        rows = len(opened)
+        row_max, row_top, row_bottom = np.empty(rows), np.empty(rows), np.empty(rows)
+        candidate = np.empty(rows, dtype=np.int64)
+        self.functions["small_row_candidates"](
+            _floats(size), _floats(top), _floats(bottom), _ints(order), _ints(opened), rows, len(order), _floats(anchor_top),
+            _floats(anchor_bottom), int(reach), float(small), row_max, row_top, row_bottom, candidate)
+        return row_max, row_top, row_bottom, candidate.astype(np.bool_)
+
+    def inner_gaps(self, x0: np.ndarray, x1: np.ndarray, flat: np.ndarray, row_of: np.ndarray, gutter: tuple[float, float]
+                   ) -> np.ndarray | None:
+        """Each row's widest gap left of the gutter, then right of it (rows without one left out); None: a gap is NaN."""
+        widest = np.empty(max(len(flat), 1))
+        found = self.functions["inner_gaps"](_floats(x0), _floats(x1), _ints(flat), _ints(row_of), len(flat), float(gutter[0]),
+                                             float(gutter[1]), widest)
+        return None if found < 0 else widest[:found]
