@@ -8,7 +8,8 @@ own loops and hands them out as `LayoutLoops.rows`):
         # `gutterchecks.inner_gaps`: each row's widest gap between neighbours on either side of a band's gutter
 
 Each computes what the numpy reference of its name computes (kept for the pure layout and for numba's loops, which have
-none of these), with the same float operations: numpy's `maximum`/`minimum` reductions (a NaN kept), ordered
+none of these), with the same float operations: numpy's `maximum`/`minimum` reductions (a NaN kept, of equal values the
+later), ordered
 comparisons (false on a NaN). What they save is numpy's cost per call, a dozen array operations and their temporaries
 on every page and every band tried (`tests/pipeline/extract/test_row_ir.py` compares both).
 """
@@ -24,11 +25,12 @@ from llvmlite import ir
 from pipeline.extract.irwriter import F64, I1, I64, ONE, P64, PI64, ZERO, Array, Code, Var, const
 
 
-def _reduce(c: Code, acc: Var, value: Any, keep_if: str) -> None:
-    """`acc = numpy.maximum(acc, value)` (`keep_if` ">") or `numpy.minimum` ("<"): a NaN in either is kept."""
+def _reduce(c: Code, acc: Var, value: Any, take_if: str) -> None:
+    """`acc` reduced with `value` as numpy's `maximum.reduceat` (`take_if` ">=") or `minimum.reduceat` ("<=") reduce:
+    a NaN in either is kept, of two equal values the later (a -0.0 after a 0.0)."""
     b = c.b
     with b.if_then(b.not_(c.nan(acc.get()))):
-        with b.if_then(b.or_(c.nan(value), c.f(keep_if, value, acc.get()))):
+        with b.if_then(b.or_(c.nan(value), c.f(take_if, value, acc.get()))):
             acc.set(value)
 
 
@@ -53,9 +55,9 @@ def _small_row_candidates(module: ir.Module) -> None:
         lowest.set(c.load(a["bottom"], first))
         with c.loop(b.add(start, ONE), end) as turn:
             glyph = c.load(a["order"], turn.k)
-            _reduce(c, largest, c.load(a["size"], glyph), ">")
-            _reduce(c, highest, c.load(a["top"], glyph), "<")
-            _reduce(c, lowest, c.load(a["bottom"], glyph), ">")
+            _reduce(c, largest, c.load(a["size"], glyph), ">=")
+            _reduce(c, highest, c.load(a["top"], glyph), "<=")
+            _reduce(c, lowest, c.load(a["bottom"], glyph), ">=")
         c.store(a["row_max"], row.k, largest.get())
         c.store(a["row_top"], row.k, highest.get())
         c.store(a["row_bottom"], row.k, lowest.get())
@@ -102,8 +104,8 @@ def _inner_gaps(module: ir.Module) -> None:
                     gap = b.fsub(x0, c.load(a["x1"], previous.get()))
                     with b.if_then(c.nan(gap)):
                         b.ret(const(-1, I64))
-                    # numpy's `maximum.at` from -inf: a wider gap replaces the widest (of equal ones, the first kept)
-                    with b.if_then(b.or_(b.not_(has.get()), c.f(">", gap, widest.get()))):
+                    # numpy's `maximum.at` from -inf: a wider gap replaces the widest (of equal ones, the later kept)
+                    with b.if_then(b.or_(b.not_(has.get()), c.f(">=", gap, widest.get()))):
                         widest.set(gap)
                         has.set(const(1, I1))
                 with other:
