@@ -266,14 +266,18 @@ def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, len
     row is suspect (else the rows are their `by_x`, `flat` the rows' glyphs one after the other). The page
     is searched at once for a glyph with a twin among the few before it in its row: rows without one
     (most) are kept whole, for nothing can be dropped from them."""
-    row_of = np.repeat(np.arange(len(rows)), lengths)
-    texts = source.text_ids[flat]
-    x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
     kernels = charloop.compiled_layout()
-    if kernels is not None:  # the same search compiled (`overprint_rows` of `layoutir`, or `layoutjit`)
-        suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+    in_place = getattr(kernels, "rows", None)
+    if in_place is not None:  # compiled, reading the page's arrays through `flat` (`rowir`)
+        suspect = in_place.overprint_rows(source.text_ids, source.x0, source.x1, source.top, source.bottom, flat, lengths, OVERPRINT_REACH)
     else:
-        suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
+        row_of = np.repeat(np.arange(len(rows)), lengths)
+        texts = source.text_ids[flat]
+        x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
+        if kernels is not None:  # the same search compiled (`overprint_rows` of `layoutir`, or `layoutjit`)
+            suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+        else:
+            suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
     if not suspect.any():
         return [row.by_x for row in rows], False
     return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True

@@ -1,11 +1,13 @@
-"""Two of layout's row steps as loops written in LLVM IR into layout's module (`layoutir`, which compiles them with its
+"""Three of layout's row steps as loops written in LLVM IR into layout's module (`layoutir`, which compiles them with its
 own loops and hands them out as `LayoutLoops.rows`):
 
     loops.small_row_candidates(size, top, bottom, order, opened, anchor_top, anchor_bottom, reach, small)
         # `smallrows.small_row_candidates`: each walked row's largest size, ink top and bottom, and whether it may be
         # a row of superscripts or subscripts (the sums `smallrows.join_small_rows` asks of every text page)
     loops.inner_gaps(x0, x1, flat, row_of, gutter)
-        # `gutterchecks.inner_gaps`: each row's widest gap between neighbours on either side of a band's gutter
+        # `gutterchecks._typical_inner_gap`'s widest gap of each row between neighbours on either side of a gutter
+    loops.overprint_rows(texts, x0, x1, top, bottom, flat, lengths, reach)
+        # `layoutir`'s `overprint_rows` (`layout._drop_overprints`) reading the page's arrays in place through `flat`
 
 Each computes what the numpy reference of its name computes (kept for the pure layout and for numba's loops, which have
 none of these), with the same float operations: numpy's `maximum`/`minimum` reductions (a NaN kept, of equal values the
@@ -22,7 +24,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from pipeline.extract.irwriter import F64, I1, I64, ONE, P64, PI64, ZERO, Array, Code, Var, const
+from pipeline.extract.irwriter import F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const
 
 
 def _reduce(c: Code, acc: Var, value: Any, take_if: str) -> None:
@@ -122,16 +124,61 @@ def _inner_gaps(module: ir.Module) -> None:
     c.done()
 
 
+def _overprint_rows_in_place(module: ir.Module) -> None:
+    """`layoutir`'s `overprint_rows` reading the page's arrays through `flat` (the rows' glyphs one after the other,
+    `lengths` each row's count) instead of gathered copies: per row, whether a glyph has a twin (the same text, boxes
+    overlapping) among the `reach` glyphs before it in its row, into `suspect` (zeros, one byte a row)."""
+    c = Code(module, "overprint_rows_in_place", ir.VoidType(), [
+        ("texts", Array(PI64)), ("x0", Array(P64)), ("x1", Array(P64)), ("top", Array(P64)), ("bottom", Array(P64)),
+        ("flat", Array(PI64)), ("lengths", Array(PI64)), ("rows", I64), ("reach", I64), ("suspect", Array(PI8))])
+    b, a = c.b, c.a
+
+    def nan_min(x: Any, y: Any) -> Any:
+        return b.select(b.or_(c.f("<", x, y), c.nan(x)), x, y)
+
+    def nan_max(x: Any, y: Any) -> Any:
+        return b.select(b.or_(c.f(">", x, y), c.nan(x)), x, y)
+
+    row_start = c.var(I64, ZERO)
+    with c.loop(ZERO, a["rows"]) as row:
+        start = row_start.get()
+        end = b.add(start, c.load(a["lengths"], row.k))
+        row_start.set(end)
+        with c.loop(b.add(start, ONE), end) as glyph:
+            second = glyph.k
+            with c.loop(ONE, b.add(a["reach"], ONE)) as back:
+                first = b.sub(second, back.k)
+                with b.if_then(c.i("<", first, start)):
+                    back.stop()
+                one, other = c.load(a["flat"], first), c.load(a["flat"], second)
+                with b.if_then(c.i("!=", c.load(a["texts"], one), c.load(a["texts"], other))):
+                    back.next()
+                x0a, x0b, x1a, x1b = (c.load(a[name], at) for name in ("x0", "x1") for at in (one, other))
+                topa, topb, bottoma, bottomb = (c.load(a[name], at) for name in ("top", "bottom") for at in (one, other))
+                overlap_x = b.fsub(nan_min(x1a, x1b), nan_max(x0a, x0b))
+                overlap_y = b.fsub(nan_min(bottoma, bottomb), nan_max(topa, topb))
+                narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), const(0.01))
+                low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), const(0.01))
+                twin = b.and_(c.f(">=", overlap_x, b.fmul(const(0.4), narrow)), c.f(">=", overlap_y, b.fmul(const(0.5), low)))
+                with b.if_then(twin):
+                    c.store(a["suspect"], row.k, const(1, I8))
+                    glyph.stop()  # the row is suspect: the next row
+    b.ret_void()
+    c.done()
+
+
 def add(module: ir.Module) -> None:
-    """The two loops written into layout's module."""
+    """The three loops written into layout's module."""
     _small_row_candidates(module)
     _inner_gaps(module)
+    _overprint_rows_in_place(module)
 
 
 _O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
 SIGNATURES = {
     "small_row_candidates": (_N, (_O, _O, _O, _O, _O, _N, _N, _O, _O, _N, _F, _O, _O, _O, _O)),
     "inner_gaps": (_N, (_O, _O, _O, _O, _N, _F, _F, _O)),
+    "overprint_rows_in_place": (None, (_O,) * 7 + (_N, _N, _O)),
 }
 
 
@@ -145,7 +192,7 @@ def _ints(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RowLoops:
-    """The two compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
+    """The three compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
 
     functions: dict[str, Any]
 
@@ -168,3 +215,11 @@ class RowLoops:
         found = self.functions["inner_gaps"](_floats(x0), _floats(x1), _ints(flat), _ints(row_of), len(flat), float(gutter[0]),
                                              float(gutter[1]), widest)
         return None if found < 0 else widest[:found]
+
+    def overprint_rows(self, texts: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndarray, bottom: np.ndarray, flat: np.ndarray,
+                       lengths: np.ndarray, reach: int) -> np.ndarray:
+        """Per row (its glyphs `flat`, `lengths` a row), whether a glyph has an overprinted twin among the `reach` before it."""
+        suspect = np.zeros(len(lengths), dtype=np.bool_)
+        self.functions["overprint_rows_in_place"](_ints(texts), _floats(x0), _floats(x1), _floats(top), _floats(bottom), _ints(flat),
+                                                  _ints(lengths), len(lengths), int(reach), suspect)
+        return suspect

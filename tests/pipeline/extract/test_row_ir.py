@@ -34,7 +34,7 @@ class _Counted:
     """The compiled row loops, counting the calls each gets (so a comparison cannot pass without them)."""
 
     def __init__(self, rows):
-        self.rows, self.calls = rows, {"small_row_candidates": 0, "inner_gaps": 0}
+        self.rows, self.calls = rows, {"small_row_candidates": 0, "inner_gaps": 0, "overprint_rows": 0}
 
     def small_row_candidates(self, *args):
         self.calls["small_row_candidates"] += 1
@@ -43,6 +43,10 @@ class _Counted:
     def inner_gaps(self, *args):
         self.calls["inner_gaps"] += 1
         return self.rows.inner_gaps(*args)
+
+    def overprint_rows(self, *args):
+        self.calls["overprint_rows"] += 1
+        return self.rows.overprint_rows(*args)
 
 
 def _arrays(x0, top, x1, bottom, size) -> GlyphArrays:
@@ -74,7 +78,8 @@ def test_generated_pages_are_laid_out_the_same_with_the_row_loops(tmp_path, loop
         compiled = _laid_out(glyphs, width, height, with_loops, monkeypatch)
         assert compiled == _laid_out(glyphs, width, height, without, monkeypatch)
         texts.append(compiled)
-    assert counted.calls["small_row_candidates"] >= len(pages) and counted.calls["inner_gaps"] >= 1
+    assert counted.calls["small_row_candidates"] >= len(pages) and counted.calls["overprint_rows"] >= len(pages)
+    assert counted.calls["inner_gaps"] >= 1
     assert "1012/L" in texts[1]  # a superscript joined to its row (a candidate found and placed)
 
 
@@ -161,3 +166,31 @@ def test_signed_zero_gaps_are_kept_as_numpy_keeps_them(loops):
     widest = np.full(2, -np.inf)
     np.maximum.at(widest, [0, 0, 1, 1], x0[[1, 2, 4, 5]] - x1[[0, 1, 3, 4]])
     assert found.tobytes() == widest.tobytes() and np.signbit(found).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("nan_share", [0.0, 0.03])
+def test_overprinted_twins_are_found_in_place_as_by_the_gathered_search(loops, nan_share):
+    """Rows of a few texts whose boxes overlap their neighbours' by chance (some NaN edges): the rows holding a glyph
+    with an overprinted twin among the `OVERPRINT_REACH` before it, read through `flat` in place, are those the numpy
+    reference (`layout._overprint_rows`) and the gathered compiled search find."""
+    rng = np.random.default_rng(77)
+    suspects = 0
+    for _ in range(300):
+        count = int(rng.integers(2, 60))
+        x0 = np.round(rng.uniform(0, 80, count), 1)
+        top = rng.choice([10.0, 10.5, 14.0, 30.0], count)
+        edges = [x0, x0 + rng.choice([2.0, 4.0, 6.0], count), top, top + rng.choice([8.0, 10.0], count)]
+        for values in edges:
+            values[rng.random(count) < nan_share] = np.nan
+        texts = rng.integers(0, 4, count).astype(np.int64)
+        lengths = np.diff(np.concatenate(([0], np.sort(rng.choice(np.arange(1, count), int(rng.integers(0, min(count - 1, 6) + 1)),
+                                                                   replace=False)), [count])))
+        flat = rng.permutation(count).astype(np.int64)
+        row_of = np.repeat(np.arange(len(lengths)), lengths)
+        gathered = [values[flat] for values in edges]
+        expected = layout._overprint_rows(texts[flat], row_of, *gathered, len(lengths))
+        found = loops.rows.overprint_rows(texts, *edges, flat, lengths, layout.OVERPRINT_REACH)
+        assert found.tolist() == expected.tolist()
+        assert found.tolist() == loops.overprint_rows(texts[flat], row_of, *gathered, layout.OVERPRINT_REACH, len(lengths)).tolist()
+        suspects += int(expected.sum())
+    assert suspects > 100
