@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 
@@ -29,6 +29,31 @@ class RowArrays:
     members: np.ndarray
     by_x: np.ndarray
     bounds: np.ndarray
+
+    def row_list(self, name: str, at: int) -> list[int]:
+        """Row `at`'s `members` or `by_x` as a list."""
+        return getattr(self, name)[self.bounds[at]:self.bounds[at + 1]].tolist()
+
+
+class RowLists(Sequence[list[int]]):
+    """Each row's `by_x` list, read from the row when asked for (a page's rows as grouped: most are read only as arrays)."""
+
+    def __init__(self, rows: Sequence[Row]):
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, at: int) -> list[int]: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[list[int]]: ...
+
+    def __getitem__(self, at: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(at, slice):
+            return [row.by_x for row in self.rows[at]]
+        return self.rows[at].by_x
 
 
 class Row(Protocol):

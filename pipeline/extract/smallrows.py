@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
 if TYPE_CHECKING:  # llvmlite is imported only where layout's loops are built (`charloop.compiled_layout`)
@@ -57,25 +58,23 @@ def small_row_candidates(source: GlyphArrays, order: np.ndarray, opened: np.ndar
     return row_max, row_top, row_bottom, candidate
 
 
-def join_small_rows(source: GlyphArrays, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]],
-                    loops: RowLoops | None = None, anchors: tuple[np.ndarray, np.ndarray] | None = None
+def join_small_rows(source: GlyphArrays, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]]
                     ) -> tuple[np.ndarray, list[int], list[tuple[float, float]], list[tuple[int, int]]]:
     """(order, opened, edges, joins): the walk's rows (`order` sorted glyphs, each row's start in it and its
     anchor box) with the small rows joined to their hosts (`joins`: (small row, host row) in the walk's
     numbering). Pages without a candidate (nearly all) come back as they came, at the cost of a few sums
-    (`small_row_candidates`, by layout's compiled `loops` where given; `anchors`: the edges as two arrays, where made)."""
+    (`small_row_candidates`, compiled where layout's loops are llvmlite's: `rowir`)."""
     count = len(opened)
     if count < 2:
         return order, opened, edges, []
     starts = np.array(opened, dtype=np.int64)
-    if anchors is None:
-        anchor = np.array(edges, dtype=np.float64)
-        anchors = (anchor[:, 0], anchor[:, 1])
+    anchor = np.array(edges, dtype=np.float64)
+    loops: RowLoops | None = getattr(charloop.compiled_layout(), "rows", None)
     if loops is not None:
         row_max, row_top, row_bottom, candidate = loops.small_row_candidates(
-            source.size, source.top, source.bottom, order, starts, *anchors, HOST_REACH, SMALL)
+            source.size, source.top, source.bottom, order, starts, anchor[:, 0], anchor[:, 1], HOST_REACH, SMALL)
     else:
-        row_max, row_top, row_bottom, candidate = small_row_candidates(source, order, starts, *anchors)
+        row_max, row_top, row_bottom, candidate = small_row_candidates(source, order, starts, anchor[:, 0], anchor[:, 1])
     if not candidate.any():
         return order, opened, edges, []
     ends = [*opened[1:], len(order)]
