@@ -206,6 +206,11 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     top, bottom = source.top[indices], source.bottom[indices]
     kernels = charloop.compiled_layout()
     order = indices[_lexsort2(kernels, source.x0[indices], bottom if shared_descent else (top + bottom) / 2)]
+    walk = getattr(kernels, "rows", None)
+    if walk is not None:  # the runs and the walk below in one compiled pass over `order` (`rowir.walk_rows`)
+        opened_at, row_tops, row_bottoms = walk.walk_rows(order, source.top, source.bottom, source.size)
+        return _rows_of_walk(source, kernels, order, opened_at.tolist(), list(zip(row_tops.tolist(), row_bottoms.tolist())),
+                             shared_descent)
     top, bottom, size = source.top[order], source.bottom[order], source.size[order]
     # Glyphs that follow one another with the same box height and size (the letters of a line set in one
     # font) decide nothing after the first of them: the walk below goes from run to run. A box upside
@@ -219,6 +224,12 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     else:
         walked, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
         edges = [(row.top, row.bottom) for row in walked]
+    return _rows_of_walk(source, kernels, order, opened, edges, shared_descent)
+
+
+def _rows_of_walk(source: GlyphArrays, kernels, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]],
+                  shared_descent: bool) -> tuple[list[Row], np.ndarray, np.ndarray]:
+    """`_group`'s answer from its walk's rows (each opened at a place in `order`, with its anchor box)."""
     if shared_descent:  # a text layer's superscripts and subscripts joined to their rows (`smallrows`)
         order, opened, edges, _ = join_small_rows(source, order, opened, edges)
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.

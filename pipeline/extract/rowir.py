@@ -1,6 +1,8 @@
-"""Three of layout's row steps as loops written in LLVM IR into layout's module (`layoutir`, which compiles them with its
+"""Four of layout's row steps as loops written in LLVM IR into layout's module (`layoutir`, which compiles them with its
 own loops and hands them out as `LayoutLoops.rows`):
 
+    loops.walk_rows(order, top, bottom, size)
+        # `layout._group`'s walk: the runs of glyphs alike and `anchor_rows` over them, reading the sorted glyphs in place
     loops.small_row_candidates(size, top, bottom, order, opened, anchor_top, anchor_bottom, reach, small)
         # `smallrows.small_row_candidates`: each walked row's largest size, ink top and bottom, and whether it may be
         # a row of superscripts or subscripts (the sums `smallrows.join_small_rows` asks of every text page)
@@ -167,8 +169,52 @@ def _overprint_rows_in_place(module: ir.Module) -> None:
     c.done()
 
 
+def _walk_rows(module: ir.Module) -> None:
+    """`layout._group`'s walk over its sorted glyphs (`order`, read in place): the runs (a glyph with the box and size
+    of the one before it, and not upside down, decides nothing) and `anchor_rows` over their first glyphs; each row's
+    first place in `order` into `opened`, its anchor box into `row_top` and `row_bottom`; returns the rows."""
+    c = Code(module, "walk_rows", I64, [("order", Array(PI64)), ("top", Array(P64)), ("bottom", Array(P64)), ("size", Array(P64)),
+                                         ("count", I64), ("opened", Array(PI64)), ("row_top", Array(P64)), ("row_bottom", Array(P64))])
+    b, a = c.b, c.a
+    rows, largest = c.var(I64, ZERO), c.var(F64, const(0.0))
+    before_top, before_bottom, before_size = c.var(F64, const(0.0)), c.var(F64, const(0.0)), c.var(F64, const(0.0))
+    with c.loop(ZERO, a["count"]) as turn:
+        k = turn.k
+        glyph = c.load(a["order"], k)
+        run_top, run_bottom, run_size = c.load(a["top"], glyph), c.load(a["bottom"], glyph), c.load(a["size"], glyph)
+        same = c.all(lambda: c.i(">", k, ZERO), lambda: c.f("==", run_top, before_top.get()),
+                     lambda: c.f("==", run_bottom, before_bottom.get()), lambda: c.f("==", run_size, before_size.get()),
+                     lambda: c.f("<=", run_top, run_bottom))
+        before_top.set(run_top)
+        before_bottom.set(run_bottom)
+        before_size.set(run_size)
+        with b.if_then(same):
+            turn.next()
+        centre = b.fdiv(b.fadd(run_top, run_bottom), const(2.0))
+        last = lambda: b.sub(rows.get(), ONE)  # noqa: E731
+        inside = c.all(lambda: c.i(">", rows.get(), ZERO), lambda: c.f("<=", c.load(a["row_top"], last()), centre),
+                       lambda: c.f("<=", centre, c.load(a["row_bottom"], last())))
+        with b.if_else(inside) as (then, otherwise):
+            with then:
+                with b.if_then(c.f(">", run_size, b.fmul(const(1.25), largest.get()))):
+                    c.store(a["row_top"], last(), run_top)
+                    c.store(a["row_bottom"], last(), run_bottom)
+                with b.if_then(c.f(">", run_size, largest.get())):
+                    largest.set(run_size)
+            with otherwise:
+                at = rows.get()
+                c.store(a["opened"], at, k)
+                c.store(a["row_top"], at, run_top)
+                c.store(a["row_bottom"], at, run_bottom)
+                rows.set(b.add(at, ONE))
+                largest.set(run_size)
+    b.ret(rows.get())
+    c.done()
+
+
 def add(module: ir.Module) -> None:
-    """The three loops written into layout's module."""
+    """The four loops written into layout's module."""
+    _walk_rows(module)
     _small_row_candidates(module)
     _inner_gaps(module)
     _overprint_rows_in_place(module)
@@ -179,6 +225,7 @@ SIGNATURES = {
     "small_row_candidates": (_N, (_O, _O, _O, _O, _O, _N, _N, _O, _O, _N, _F, _O, _O, _O, _O)),
     "inner_gaps": (_N, (_O, _O, _O, _O, _N, _F, _F, _O)),
     "overprint_rows_in_place": (None, (_O,) * 7 + (_N, _N, _O)),
+    "walk_rows": (_N, (_O, _O, _O, _O, _N, _O, _O, _O)),
 }
 
 
@@ -192,9 +239,17 @@ def _ints(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RowLoops:
-    """The three compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
+    """The four compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
 
     functions: dict[str, Any]
+
+    def walk_rows(self, order: np.ndarray, top: np.ndarray, bottom: np.ndarray, size: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(opened, row_top, row_bottom): the rows the walk over the sorted glyphs `order` opens, as `layout._group` finds them."""
+        count = len(order)
+        opened, row_top, row_bottom = np.empty(count, dtype=np.int64), np.empty(count), np.empty(count)
+        rows = self.functions["walk_rows"](_ints(order), _floats(top), _floats(bottom), _floats(size), count, opened, row_top, row_bottom)
+        return opened[:rows], row_top[:rows], row_bottom[:rows]
 
     def small_row_candidates(self, size: np.ndarray, top: np.ndarray, bottom: np.ndarray, order: np.ndarray, opened: np.ndarray,
                              anchor_top: np.ndarray, anchor_bottom: np.ndarray, reach: int, small: float

@@ -34,7 +34,11 @@ class _Counted:
     """The compiled row loops, counting the calls each gets (so a comparison cannot pass without them)."""
 
     def __init__(self, rows):
-        self.rows, self.calls = rows, {"small_row_candidates": 0, "inner_gaps": 0, "overprint_rows": 0}
+        self.rows, self.calls = rows, {"walk_rows": 0, "small_row_candidates": 0, "inner_gaps": 0, "overprint_rows": 0}
+
+    def walk_rows(self, *args):
+        self.calls["walk_rows"] += 1
+        return self.rows.walk_rows(*args)
 
     def small_row_candidates(self, *args):
         self.calls["small_row_candidates"] += 1
@@ -79,6 +83,7 @@ def test_generated_pages_are_laid_out_the_same_with_the_row_loops(tmp_path, loop
         assert compiled == _laid_out(glyphs, width, height, without, monkeypatch)
         texts.append(compiled)
     assert counted.calls["small_row_candidates"] >= len(pages) and counted.calls["overprint_rows"] >= len(pages)
+    assert counted.calls["walk_rows"] >= len(pages)
     assert counted.calls["inner_gaps"] >= 1
     assert "1012/L" in texts[1]  # a superscript joined to its row (a candidate found and placed)
 
@@ -194,3 +199,31 @@ def test_overprinted_twins_are_found_in_place_as_by_the_gathered_search(loops, n
         assert found.tolist() == loops.overprint_rows(texts[flat], row_of, *gathered, layout.OVERPRINT_REACH, len(lengths)).tolist()
         suspects += int(expected.sum())
     assert suspects > 100
+
+
+@pytest.mark.parametrize("nan_share", [0.0, 0.03])
+def test_the_walk_in_place_opens_the_rows_the_run_by_run_walk_opens(loops, nan_share):
+    """Sorted glyphs in runs of one box and size (a line's letters), boxes upside down, ties, NaNs, small glyphs
+    opening a row a big one re-anchors: `walk_rows` reading `order` in place opens the rows (where in `order`, with
+    which anchor box) that `_group`'s numpy runs and the compiled `anchor_rows` over them open."""
+    rng = np.random.default_rng(12)
+    rows_seen = 0
+    for _ in range(300):
+        count = int(rng.integers(1, 120))
+        line = np.sort(rng.integers(0, 12, count)) * 12.0
+        size = rng.choice([10.0, 10.0, 10.0, 6.0, 14.0], count)
+        top = line - rng.choice([0.0, 0.0, 0.0, 2.0, 4.0], count)
+        bottom = top + rng.choice([10.0, 10.0, 10.0, 5.0, -3.0], count)  # -3: a box upside down
+        for values in (size, top, bottom):
+            values[rng.random(count) < nan_share] = np.nan
+        order = rng.permutation(count + 5)[:count].astype(np.int64)  # indices into arrays with glyphs not walked
+        page_top, page_bottom, page_size = (np.full(count + 5, 99.0) for _ in range(3))
+        page_top[order], page_bottom[order], page_size[order] = top, bottom, size
+        same = (top[1:] == top[:-1]) & (bottom[1:] == bottom[:-1]) & (size[1:] == size[:-1]) & (top[1:] <= bottom[1:])
+        starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+        runs, row_tops, row_bottoms = loops.anchor_rows(top[starts], bottom[starts], size[starts])
+        opened, found_tops, found_bottoms = loops.rows.walk_rows(order, page_top, page_bottom, page_size)
+        assert opened.tolist() == starts[runs].tolist()
+        assert found_tops.tobytes() == row_tops.tobytes() and found_bottoms.tobytes() == row_bottoms.tobytes()
+        rows_seen += len(opened)
+    assert rows_seen > 1000
