@@ -122,11 +122,12 @@ def test_small_row_candidates_are_the_numpy_ones(loops, nan_share):
 
 
 def _band(seed: int, nan_share: float):
-    """A random text layer's rows (their `by_x` on the page's arrays) with some x edges NaN, and gutters across it."""
+    """A random text layer's rows (their `by_x` on the page's arrays) with some x0 and x1 edges NaN."""
     source = _random_text_layer(seed)
     if nan_share:
         rng = np.random.default_rng(seed)
         source.x0[rng.random(len(source)) < nan_share] = np.nan
+        source.x1[rng.random(len(source)) < nan_share] = np.nan  # a glyph right of the gutter, its end NaN
     return source, layout.group_rows(source, shared_descent=True)
 
 
@@ -154,13 +155,17 @@ def test_a_bands_inner_gap_is_the_numpy_one(seed, nan_share, loops, monkeypatch)
 
 
 def test_a_gutter_with_no_ink_beside_it_has_no_inner_gap(loops):
-    """Rows whose glyphs all stand inside the gutter: no gap on either side (the median of none is 0.0), and a row's
-    single glyph on a side gives no gap."""
+    """Rows whose glyphs all stand inside the gutter: no gap on either side (the median of none is 0.0), a row's
+    single glyph on a side gives no gap, and a NaN gap gives no answer (the band is measured row by row)."""
     source = _arrays(np.array([10.0, 20.0, 300.0]), np.zeros(3), np.array([15.0, 25.0, 305.0]), np.full(3, 10.0), np.full(3, 10.0))
     flat, row_of = np.array([0, 1, 2]), np.array([0, 0, 0])
     assert loops.rows.inner_gaps(source.x0, source.x1, flat, row_of, (0.0, 400.0)).tolist() == []
     assert loops.rows.inner_gaps(source.x0, source.x1, flat, row_of, (100.0, 200.0)).tolist() == [5.0]
     assert loops.rows.inner_gaps(source.x0, source.x1, flat, np.array([0, 1, 1]), (100.0, 200.0)).tolist() == []
+    # A glyph right of the gutter whose end is NaN: the gap after it is NaN, and the band is measured row by row.
+    source.x1[:] = [15.0, np.nan, 305.0]
+    assert loops.rows.inner_gaps(source.x0, source.x1, flat, row_of, (0.0, 18.0)) is None
+    assert loops.rows.inner_gaps(source.x0, source.x1, flat, row_of, (0.0, 5.0)) is None
 
 
 def test_signed_zero_gaps_are_kept_as_numpy_keeps_them(loops):
