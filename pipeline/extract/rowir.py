@@ -3,7 +3,7 @@ own loops and hands them out as `LayoutLoops.rows`):
 
     loops.walk_rows(order, top, bottom, size)
         # `layout._group`'s walk: the runs of glyphs alike and `anchor_rows` over them, reading the sorted glyphs in place
-    loops.small_row_candidates(size, top, bottom, order, opened, anchor_top, anchor_bottom, reach, small)
+    loops.small_row_candidates(size, top, bottom, order, opened, anchor, reach, small)
         # `smallrows.small_row_candidates`: each walked row's largest size, ink top and bottom, and whether it may be
         # a row of superscripts or subscripts (the sums `smallrows.join_small_rows` asks of every text page)
     loops.inner_gaps(x0, x1, flat, row_of, gutter)
@@ -40,13 +40,12 @@ def _reduce(c: Code, acc: Var, value: Any, take_if: str) -> None:
 
 def _small_row_candidates(module: ir.Module) -> None:
     """Each row's largest size, ink top and bottom (its glyphs `order[opened[r]:opened[r + 1]]`) into `row_max`,
-    `row_top`, `row_bottom`, and `candidate[r]`: the row is `small` of a row within `reach` rows or less and overlaps
-    its anchor box (`anchor_top`, `anchor_bottom`); returns how many rows are candidates."""
+    `row_top`, `row_bottom`, and `candidate[r]` (one byte): the row is `small` of a row within `reach` rows or less and
+    overlaps its anchor box (`anchor[2 r]`, `anchor[2 r + 1]`: top and bottom); returns how many rows are candidates."""
     c = Code(module, "small_row_candidates", I64, [
         ("size", Array(P64)), ("top", Array(P64)), ("bottom", Array(P64)), ("order", Array(PI64)), ("opened", Array(PI64)),
-        ("rows", I64), ("count", I64), ("anchor_top", Array(P64)), ("anchor_bottom", Array(P64)), ("reach", I64),
-        ("small", F64), ("row_max", Array(P64)), ("row_top", Array(P64)), ("row_bottom", Array(P64)),
-        ("candidate", Array(PI64))])
+        ("rows", I64), ("count", I64), ("anchor", Array(P64)), ("reach", I64), ("small", F64), ("row_max", Array(P64)),
+        ("row_top", Array(P64)), ("row_bottom", Array(P64)), ("candidate", Array(PI8))])
     b, a = c.b, c.a
     largest, highest, lowest = c.var(F64), c.var(F64), c.var(F64)
     with c.loop(ZERO, a["rows"]) as row:
@@ -75,10 +74,10 @@ def _small_row_candidates(module: ir.Module) -> None:
                 inside = b.and_(c.i(">=", other, ZERO), c.i("<", other, a["rows"]))
                 with b.if_then(c.all(lambda: inside,  # noqa: B023 (asked here, in this turn)
                                      lambda: c.f("<=", size, b.fmul(a["small"], c.load(a["row_max"], other))),  # noqa: B023
-                                     lambda: c.f(">", ink_bottom, c.load(a["anchor_top"], other)),  # noqa: B023
-                                     lambda: c.f("<", ink_top, c.load(a["anchor_bottom"], other)))):  # noqa: B023
+                                     lambda: c.f(">", ink_bottom, c.load(a["anchor"], b.add(other, other))),  # noqa: B023
+                                     lambda: c.f("<", ink_top, c.load(a["anchor"], b.add(b.add(other, other), ONE))))):  # noqa: B023
                     small.set(const(1, I1))
-        c.store(a["candidate"], here, b.zext(small.get(), I64))
+        c.store(a["candidate"], here, b.zext(small.get(), I8))
         found.set(b.add(found.get(), b.zext(small.get(), I64)))
     b.ret(found.get())
     c.done()
@@ -222,7 +221,7 @@ def add(module: ir.Module) -> None:
 
 _O, _N, _F = ctypes.py_object, ctypes.c_int64, ctypes.c_double
 SIGNATURES = {
-    "small_row_candidates": (_N, (_O, _O, _O, _O, _O, _N, _N, _O, _O, _N, _F, _O, _O, _O, _O)),
+    "small_row_candidates": (_N, (_O, _O, _O, _O, _O, _N, _N, _O, _N, _F, _O, _O, _O, _O)),
     "inner_gaps": (_N, (_O, _O, _O, _O, _N, _F, _F, _O)),
     "overprint_rows_in_place": (None, (_O,) * 7 + (_N, _N, _O)),
     "walk_rows": (_N, (_O, _O, _O, _O, _N, _O, _O, _O)),
@@ -252,16 +251,16 @@ class RowLoops:
         return opened[:rows], row_top[:rows], row_bottom[:rows]
 
     def small_row_candidates(self, size: np.ndarray, top: np.ndarray, bottom: np.ndarray, order: np.ndarray, opened: np.ndarray,
-                             anchor_top: np.ndarray, anchor_bottom: np.ndarray, reach: int, small: float
-                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(row_max, row_top, row_bottom, candidate) of the rows opened at `opened` in `order` (at least one glyph each)."""
+                             anchor: np.ndarray, reach: int, small: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(row_max, row_top, row_bottom, candidate) of the rows opened at `opened` in `order` (at least one glyph each),
+        `anchor` their anchor boxes (a row's top and bottom)."""
         rows = len(opened)
-        row_max, row_top, row_bottom = np.empty(rows), np.empty(rows), np.empty(rows)
-        candidate = np.empty(rows, dtype=np.int64)
+        row_max, row_top, row_bottom = np.empty((3, rows))
+        candidate = np.empty(rows, dtype=np.bool_)
         self.functions["small_row_candidates"](
-            _floats(size), _floats(top), _floats(bottom), _ints(order), _ints(opened), rows, len(order), _floats(anchor_top),
-            _floats(anchor_bottom), int(reach), float(small), row_max, row_top, row_bottom, candidate)
-        return row_max, row_top, row_bottom, candidate.astype(np.bool_)
+            _floats(size), _floats(top), _floats(bottom), _ints(order), _ints(opened), rows, len(order), _floats(anchor), int(reach),
+            float(small), row_max, row_top, row_bottom, candidate)
+        return row_max, row_top, row_bottom, candidate
 
     def inner_gaps(self, x0: np.ndarray, x1: np.ndarray, flat: np.ndarray, row_of: np.ndarray, gutter: tuple[float, float]
                    ) -> np.ndarray | None:

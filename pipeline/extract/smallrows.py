@@ -72,7 +72,7 @@ def join_small_rows(source: GlyphArrays, order: np.ndarray, opened: list[int], e
     loops: RowLoops | None = getattr(charloop.compiled_layout(), "rows", None)
     if loops is not None:
         row_max, row_top, row_bottom, candidate = loops.small_row_candidates(
-            source.size, source.top, source.bottom, order, starts, anchor[:, 0], anchor[:, 1], HOST_REACH, SMALL)
+            source.size, source.top, source.bottom, order, starts, anchor, HOST_REACH, SMALL)
     else:
         row_max, row_top, row_bottom, candidate = small_row_candidates(source, order, starts, anchor[:, 0], anchor[:, 1])
     if not candidate.any():

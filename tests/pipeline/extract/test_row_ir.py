@@ -114,8 +114,8 @@ def test_small_row_candidates_are_the_numpy_ones(loops, nan_share):
     for _ in range(400):
         source, order, opened, anchor_top, anchor_bottom = _random_walk(rng, int(rng.integers(2, 12)), nan_share)
         expected = smallrows.small_row_candidates(source, order, opened, anchor_top, anchor_bottom)
-        found = loops.rows.small_row_candidates(source.size, source.top, source.bottom, order, opened, anchor_top, anchor_bottom,
-                                                smallrows.HOST_REACH, smallrows.SMALL)
+        found = loops.rows.small_row_candidates(source.size, source.top, source.bottom, order, opened,
+                                                np.column_stack((anchor_top, anchor_bottom)), smallrows.HOST_REACH, smallrows.SMALL)
         assert [value.tobytes() for value in found] == [value.tobytes() for value in expected]
         candidates += int(expected[3].sum())
     assert candidates > 100  # the rows tried hold candidates and others
