@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 
@@ -57,7 +56,7 @@ def _split_band(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float, float
     """The band's glyphs (row by row, each row's `members` in order) parted at the gutter: those ending
     at or before its right edge to the left column, the others (a NaN edge too) to the right, in one
     comparison over the band's glyphs."""
-    members = np.fromiter(chain.from_iterable(row.members for row in rows), dtype=np.int64, count=sum(len(row.members) for row in rows))
+    members = band_glyphs(rows, "members")[0]
     to_left = glyphs.x1[members] <= gutter[1]
     return ColumnBand(members[to_left].tolist(), members[~to_left].tolist())
 

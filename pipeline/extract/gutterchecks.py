@@ -10,10 +10,11 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
 
@@ -28,6 +29,31 @@ class RowArrays:
     members: np.ndarray
     by_x: np.ndarray
     bounds: np.ndarray
+
+    def row_list(self, name: str, at: int) -> list[int]:
+        """Row `at`'s `members` or `by_x` as a list."""
+        return getattr(self, name)[self.bounds[at]:self.bounds[at + 1]].tolist()
+
+
+class RowLists(Sequence[list[int]]):
+    """Each row's `by_x` list, read from the row when asked for (a page's rows as grouped: most are read only as arrays)."""
+
+    def __init__(self, rows: Sequence[Row]):
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, at: int) -> list[int]: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[list[int]]: ...
+
+    def __getitem__(self, at: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(at, slice):
+            return [row.by_x for row in self.rows[at]]
+        return self.rows[at].by_x
 
 
 class Row(Protocol):
@@ -207,6 +233,12 @@ def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float
     (`_typical_inner_gap_by_rows`, for the band at once: each side's glyphs of a row in their x order,
     the gaps between neighbours of one row, each row's widest; row by row where a gap is NaN)."""
     flat, row_of = band_glyphs(rows, "by_x")
+    loops = getattr(charloop.compiled_layout(), "rows", None)
+    if loops is not None:  # the same widest gaps compiled (`rowir.inner_gaps`)
+        widest = loops.inner_gaps(glyphs.x0, glyphs.x1, flat, row_of, gutter)
+        if widest is None:
+            return _typical_inner_gap_by_rows(glyphs, rows, gutter)
+        return _median(np.sort(widest).tolist())
     found = []
     for side in (glyphs.x1[flat] <= gutter[0], glyphs.x0[flat] >= gutter[1]):
         chosen, row = flat[side], row_of[side]
@@ -219,7 +251,11 @@ def _typical_inner_gap(glyphs: GlyphArrays, rows: list[Row], gutter: tuple[float
         np.maximum.at(largest, gap_row, gaps)
         found.append(largest[np.unique(gap_row)])
     # The median does not ask the order of the rows' widest gaps.
-    values = np.sort(np.concatenate(found)).tolist()
+    return _median(np.sort(np.concatenate(found)).tolist())
+
+
+def _median(values: list[float]) -> float:
+    """The median of sorted `values` (0.0 of none)."""
     if not values:
         return 0.0
     middle = len(values) // 2

@@ -13,7 +13,7 @@ Reading order is decided by geometry, never by the order glyphs were stored in t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from pipeline.extract.columns import ColumnBand, bands
 from pipeline.extract.decimals import round2
 from pipeline.extract.document import Line
 from pipeline.extract.glypharrays import NO_RUN, Glyph, GlyphArrays
-from pipeline.extract.gutterchecks import RowArrays
+from pipeline.extract.gutterchecks import RowArrays, RowLists
 from pipeline.extract.smallrows import SHIFTED, SMALL, join_small_rows, shifted_pairs
 from pipeline.extract.wordspaces import JUSTIFIED_MAX_GAP, StreamSpaces, WordSpaces
 
@@ -130,23 +130,42 @@ def _wide_gap_starts(gap: np.ndarray, x0: np.ndarray, seg_of: np.ndarray, seg_st
     return found
 
 
-@dataclass(eq=False)
 class Row:
     """Glyphs whose vertical centres fall inside the row's anchor box (`top`, `bottom`): `members` in
     the order they were grouped, `by_x` sorted by x0 (indices into the page's `source` arrays). `page`
     holds those lists of all the rows grouped with it one after the other as arrays, this row the `at`-th
-    (`gutterchecks.band_glyphs` slices them for a run of rows)."""
+    (`gutterchecks.band_glyphs` slices them for a run of rows); a row grouped with it reads its lists from
+    there when first asked for (most rows are read only as the page's arrays)."""
 
-    source: GlyphArrays
-    members: list[int]
-    top: float
-    bottom: float
-    by_x: list[int] = field(default_factory=list)
-    segments: list[Segment] = field(default_factory=list)
-    x0: float = 0.0  # the extent of its segments (set with them)
-    x1: float = 0.0
-    page: RowArrays | None = None
-    at: int = 0
+    __slots__ = ("source", "_members", "top", "bottom", "_by_x", "segments", "x0", "x1", "page", "at")
+
+    def __init__(self, source: GlyphArrays, members: list[int] | None, top: float, bottom: float, by_x: list[int] | None = None,
+                 segments: list[Segment] | None = None, x0: float = 0.0, x1: float = 0.0, page: RowArrays | None = None, at: int = 0):
+        self.source, self._members, self.top, self.bottom = source, members, top, bottom
+        self._by_x = by_x if by_x is not None or page is not None else []
+        self.segments: list[Segment] = [] if segments is None else segments
+        self.x0, self.x1 = x0, x1  # the extent of its segments (set with them)
+        self.page, self.at = page, at
+
+    @property
+    def members(self) -> list[int]:
+        if self._members is None:
+            self._members = self.page.row_list("members", self.at) if self.page is not None else []
+        return self._members
+
+    @members.setter
+    def members(self, value: list[int]) -> None:
+        self._members = value
+
+    @property
+    def by_x(self) -> list[int]:
+        if self._by_x is None:
+            self._by_x = self.page.row_list("by_x", self.at) if self.page is not None else []
+        return self._by_x
+
+    @by_x.setter
+    def by_x(self, value: list[int]) -> None:
+        self._by_x = value
 
     @property
     def glyphs(self) -> list[Glyph]:
@@ -187,6 +206,11 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     top, bottom = source.top[indices], source.bottom[indices]
     kernels = charloop.compiled_layout()
     order = indices[_lexsort2(kernels, source.x0[indices], bottom if shared_descent else (top + bottom) / 2)]
+    walk = getattr(kernels, "rows", None)
+    if walk is not None:  # the runs and the walk below in one compiled pass over `order` (`rowir.walk_rows`)
+        opened_at, row_tops, row_bottoms = walk.walk_rows(order, source.top, source.bottom, source.size)
+        return _rows_of_walk(source, kernels, order, opened_at.tolist(), list(zip(row_tops.tolist(), row_bottoms.tolist())),
+                             shared_descent)
     top, bottom, size = source.top[order], source.bottom[order], source.size[order]
     # Glyphs that follow one another with the same box height and size (the letters of a line set in one
     # font) decide nothing after the first of them: the walk below goes from run to run. A box upside
@@ -200,19 +224,20 @@ def _group(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tu
     else:
         walked, opened = _anchor_rows(source, starts.tolist(), top[starts].tolist(), bottom[starts].tolist(), size[starts].tolist())
         edges = [(row.top, row.bottom) for row in walked]
+    return _rows_of_walk(source, kernels, order, opened, edges, shared_descent)
+
+
+def _rows_of_walk(source: GlyphArrays, kernels, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]],
+                  shared_descent: bool) -> tuple[list[Row], np.ndarray, np.ndarray]:
+    """`_group`'s answer from its walk's rows (each opened at a place in `order`, with its anchor box)."""
     if shared_descent:  # a text layer's superscripts and subscripts joined to their rows (`smallrows`)
         order, opened, edges, _ = join_small_rows(source, order, opened, edges)
     # Each row sorted by x0 (stable, as `sorted` is), all rows in one sort.
     closed = opened[1:] + [len(order)]
     lengths = np.subtract(closed, opened)
     by_x_array = order[_lexsort2(kernels, source.x0[order], np.repeat(np.arange(len(edges), dtype=np.float64), lengths))]
-    by_x = by_x_array.tolist()
-    order_list = order.tolist()
     page = RowArrays(order, by_x_array, np.array([*opened, len(order)], dtype=np.int64))
-    rows = [
-        Row(source, order_list[start:end], row_top, row_bottom, by_x[start:end], [], 0.0, 0.0, page, at)
-        for at, (start, end, (row_top, row_bottom)) in enumerate(zip(opened, closed, edges))
-    ]
+    rows = [Row(source, None, row_top, row_bottom, None, [], 0.0, 0.0, page, at) for at, (row_top, row_bottom) in enumerate(edges)]
     return rows, by_x_array, lengths
 
 
@@ -259,21 +284,25 @@ def _overprints(source: GlyphArrays, a: int, b: int) -> bool:
 OVERPRINT_REACH = 4  # a twin is looked for among the last this many glyphs kept
 
 
-def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, lengths: np.ndarray) -> tuple[list[list[int]], bool]:
+def _drop_overprints(source: GlyphArrays, rows: list[Row], flat: np.ndarray, lengths: np.ndarray) -> tuple[Sequence[list[int]], bool]:
     """Each row's glyphs (sorted by x) with overprinted twins dropped (`_drop_overprint`), and whether any
     row is suspect (else the rows are their `by_x`, `flat` the rows' glyphs one after the other). The page
     is searched at once for a glyph with a twin among the few before it in its row: rows without one
     (most) are kept whole, for nothing can be dropped from them."""
-    row_of = np.repeat(np.arange(len(rows)), lengths)
-    texts = source.text_ids[flat]
-    x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
     kernels = charloop.compiled_layout()
-    if kernels is not None:  # the same search compiled (`overprint_rows` of `layoutir`, or `layoutjit`)
-        suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+    in_place = getattr(kernels, "rows", None)
+    if in_place is not None:  # compiled, reading the page's arrays through `flat` (`rowir`)
+        suspect = in_place.overprint_rows(source.text_ids, source.x0, source.x1, source.top, source.bottom, flat, lengths, OVERPRINT_REACH)
     else:
-        suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
+        row_of = np.repeat(np.arange(len(rows)), lengths)
+        texts = source.text_ids[flat]
+        x0, x1, top, bottom = source.x0[flat], source.x1[flat], source.top[flat], source.bottom[flat]
+        if kernels is not None:  # the same search compiled (`overprint_rows` of `layoutir`, or `layoutjit`)
+            suspect = kernels.overprint_rows(texts, row_of, x0, x1, top, bottom, OVERPRINT_REACH, len(rows))
+        else:
+            suspect = _overprint_rows(texts, row_of, x0, x1, top, bottom, len(rows))
     if not suspect.any():
-        return [row.by_x for row in rows], False
+        return RowLists(rows), False
     return [_drop_overprint(source, row.by_x) if suspect[at] else row.by_x for at, row in enumerate(rows)], True
 
 
@@ -331,7 +360,7 @@ def _rows_with_segments(source: GlyphArrays, indices: np.ndarray, params: Layout
     return rows
 
 
-def _kept_rows(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tuple[list[Row], list[list[int]], np.ndarray, np.ndarray]:
+def _kept_rows(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -> tuple[list[Row], Sequence[list[int]], np.ndarray, np.ndarray]:
     """(rows, kept, flat, lengths): the rows of these glyphs with their extent (`x0`, `x1`) set, each row's
     glyphs sorted by x less overprinted twins (`kept`), and those one after the other (`flat`) with each
     row's length: all a band needs (`columns.bands`) before any row is cut into segments."""
@@ -350,7 +379,7 @@ def _kept_rows(source: GlyphArrays, indices: np.ndarray, shared_descent: bool) -
     return rows, kept, flat, lengths
 
 
-def _judge_wide_gaps(source: GlyphArrays, kept: list[list[int]], flat: np.ndarray, row_of: np.ndarray, positions: list[int],
+def _judge_wide_gaps(source: GlyphArrays, kept: Sequence[list[int]], flat: np.ndarray, row_of: np.ndarray, positions: list[int],
                      gap: np.ndarray, row_size: np.ndarray, starts: np.ndarray) -> None:
     """A gap wider than `segment_gap` (at each of `positions` in `flat`) cuts its row (`starts` set there), unless it is
     a space of a justified line (the row's word spaces are read at its first such gap; most rows have none)."""
@@ -373,7 +402,7 @@ def _judge_wide_gaps(source: GlyphArrays, kept: list[list[int]], flat: np.ndarra
             starts[position] = True
 
 
-def _segment_rows_compiled(loops: SegmentLoops, source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray,
+def _segment_rows_compiled(loops: SegmentLoops, source: GlyphArrays, rows: list[Row], kept: Sequence[list[int]], flat: np.ndarray,
                            lengths: np.ndarray, params: LayoutParams) -> None:
     """`_segment_rows` through the compiled phases (`segmentir`): the same segments, each numpy step of the page
     there one pass over its glyphs; Python judges the wide gaps a justified line may hold, and makes the objects."""
@@ -419,7 +448,7 @@ def _segment_rows_compiled(loops: SegmentLoops, source: GlyphArrays, rows: list[
         rows[row].segments.append(segment)
 
 
-def _segment_rows(source: GlyphArrays, rows: list[Row], kept: list[list[int]], flat: np.ndarray, lengths: np.ndarray,
+def _segment_rows(source: GlyphArrays, rows: list[Row], kept: Sequence[list[int]], flat: np.ndarray, lengths: np.ndarray,
                   params: LayoutParams) -> None:
     """Each row cut into its segments (`Row.segments`), the per-glyph sums done for the rows at once: the
     row's size, the gaps that cut it, the spaces between words, each segment's box. `kept` holds each row's

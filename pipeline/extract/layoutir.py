@@ -7,6 +7,7 @@
     loops.row_spans(x0, x1, lengths, min_gap)
     loops.column_candidates(span_first, span_lo, span_hi, row_top, row_bottom, row_x0, row_x1, limits)
     loops.segments                  # `segmentir.SegmentLoops`: the segment cuts, in this module too (numba's have none)
+    loops.rows                      # `rowir.RowLoops`: the small rows' candidates, a band's inner gaps (the same)
 
 Each does what the `layoutjit` kernel of its name does, with the same float operations in the same order
 (compared, and against the pure-Python layout that stays the reference: `tests/pipeline/extract/test_layout_jit.py`,
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from pipeline.extract import segmentir
+from pipeline.extract import rowir, segmentir
 from pipeline.extract.irwriter import DATA_WORD, F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const
 
 
@@ -477,6 +478,7 @@ def _module() -> ir.Module:
     gutter_tries = _gutter_tries(module, free_intervals, _walk(module))
     _column_candidates(module, free_intervals, gutter_tries, lex_sort)
     segmentir.add(module, lex_sort)
+    rowir.add(module)
     return module
 
 
@@ -500,6 +502,7 @@ _SIGNATURES = {
     "row_spans": (_N, (_O, _O, _O, _N, _F, _O, _O, _O)),
     "column_candidates": (_N, (_O,) * 11 + (_N, _N)),
     **segmentir.SIGNATURES,
+    **rowir.SIGNATURES,
 }
 
 
@@ -512,6 +515,7 @@ class LayoutLoops:
     functions: dict[str, Any]
     engine: Any
     segments: segmentir.SegmentLoops | None = None  # `layout._segment_rows`' three phases (numba's loops have none)
+    rows: rowir.RowLoops | None = None  # the small rows' candidates and a band's inner gaps (numba's loops have none)
 
     def anchor_rows(self, top: np.ndarray, bottom: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         top, bottom, size = _floats(top), _floats(bottom), _floats(size)
@@ -582,4 +586,4 @@ def build(codegen: int = 0, passes: bool = True) -> LayoutLoops:
                              prepare=run_passes if passes else None)
     functions = {name: ctypes.CFUNCTYPE(result, *arguments)(engine.get_function_address(name))
                  for name, (result, arguments) in _SIGNATURES.items()}
-    return LayoutLoops(functions, engine, segmentir.SegmentLoops(functions))
+    return LayoutLoops(functions, engine, segmentir.SegmentLoops(functions), rowir.RowLoops(functions))

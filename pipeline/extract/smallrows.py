@@ -20,11 +20,17 @@ The joined row keeps the host's anchor box; its glyphs are read in the host's re
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from pipeline.extract import charloop
 from pipeline.extract.glypharrays import GlyphArrays
 
-__all__ = ["join_small_rows", "shifted_pairs"]
+if TYPE_CHECKING:  # llvmlite is imported only where layout's loops are built (`charloop.compiled_layout`)
+    from pipeline.extract.rowir import RowLoops
+
+__all__ = ["join_small_rows", "shifted_pairs", "small_row_candidates"]
 
 SMALL = 0.8  # a cluster's largest glyph size at most this share of the host glyph it touches
 OVERLAP = 0.2  # share of the cluster's height that overlaps the host's anchor box, at least
@@ -35,24 +41,40 @@ HOST_REACH = 2  # rows in the sort order a host may stand from the small row (a 
 SHIFTED = 0.15  # sizes of the larger glyph: a raised (lowered) glyph's top and bottom stand this far over (under) the other's
 
 
+def small_row_candidates(source: GlyphArrays, order: np.ndarray, opened: np.ndarray, anchor_top: np.ndarray,
+                         anchor_bottom: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(row_max, row_top, row_bottom, candidate): each walked row's largest glyph size and ink extent (its glyphs
+    `order[opened[r]:opened[r + 1]]`), and whether it is `SMALL` of a row within `HOST_REACH` and overlaps that row's
+    anchor box (`anchor_top`, `anchor_bottom`): the rows `join_small_rows` looks at. (`rowir` compiles the same.)"""
+    count = len(opened)
+    row_max = np.maximum.reduceat(source.size[order], opened)
+    row_top = np.minimum.reduceat(source.top[order], opened)
+    row_bottom = np.maximum.reduceat(source.bottom[order], opened)
+    candidate = np.zeros(count, dtype=bool)
+    for reach in range(1, min(HOST_REACH, count - 1) + 1):
+        for these, those in ((slice(0, count - reach), slice(reach, count)), (slice(reach, count), slice(0, count - reach))):
+            candidate[these] |= (row_max[these] <= SMALL * row_max[those]) & (row_bottom[these] > anchor_top[those]) \
+                & (row_top[these] < anchor_bottom[those])
+    return row_max, row_top, row_bottom, candidate
+
+
 def join_small_rows(source: GlyphArrays, order: np.ndarray, opened: list[int], edges: list[tuple[float, float]]
                     ) -> tuple[np.ndarray, list[int], list[tuple[float, float]], list[tuple[int, int]]]:
     """(order, opened, edges, joins): the walk's rows (`order` sorted glyphs, each row's start in it and its
     anchor box) with the small rows joined to their hosts (`joins`: (small row, host row) in the walk's
-    numbering). Pages without a candidate (nearly all) come back as they came, at the cost of a few sums."""
+    numbering). Pages without a candidate (nearly all) come back as they came, at the cost of a few sums
+    (`small_row_candidates`, compiled where layout's loops are llvmlite's: `rowir`)."""
     count = len(opened)
     if count < 2:
         return order, opened, edges, []
     starts = np.array(opened, dtype=np.int64)
-    row_max = np.maximum.reduceat(source.size[order], starts)
-    row_top = np.minimum.reduceat(source.top[order], starts)
-    row_bottom = np.maximum.reduceat(source.bottom[order], starts)
     anchor = np.array(edges, dtype=np.float64)
-    candidate = np.zeros(count, dtype=bool)
-    for reach in range(1, min(HOST_REACH, count - 1) + 1):
-        for these, those in ((slice(0, count - reach), slice(reach, count)), (slice(reach, count), slice(0, count - reach))):
-            candidate[these] |= (row_max[these] <= SMALL * row_max[those]) & (row_bottom[these] > anchor[those, 0]) \
-                & (row_top[these] < anchor[those, 1])
+    loops: RowLoops | None = getattr(charloop.compiled_layout(), "rows", None)
+    if loops is not None:
+        row_max, row_top, row_bottom, candidate = loops.small_row_candidates(
+            source.size, source.top, source.bottom, order, starts, anchor, HOST_REACH, SMALL)
+    else:
+        row_max, row_top, row_bottom, candidate = small_row_candidates(source, order, starts, anchor[:, 0], anchor[:, 1])
     if not candidate.any():
         return order, opened, edges, []
     ends = [*opened[1:], len(order)]
