@@ -266,10 +266,14 @@ def _glyph_rows(band: np.ndarray) -> tuple[int, int]:
     (or a fill's soft edge caught in the band's first row, inked over only half its width) stood joined to the letters
     by them, and a scanned key's last row (no bar below to end its band) was read with its box's rules in every crop:
     `B ? B A D A ? …` for `D B B A D A B …` at 205 dpi. Between a row of boxes' two rules the glyphs are looked for
-    between them (`_boxed_rows`), as they were; elsewhere between the band's first and last inked rows, so that cell
-    rules which end with the table (white below a key's last row) still stand over their share of its height."""
+    between them (`_boxed_rows`), and a band without any rule across is cropped to its inked rows, both as before; a
+    band with one rule across (a box's rule below, the one above missing or only partly inked) is looked at between its
+    first and last inked rows, so that cell rules which end with the table (white below a key's last row) still stand
+    over their share of its height."""
     inked = np.flatnonzero(band.any(axis=1))
     boxes = _boxed_rows(band)
+    if boxes is None and not (band.sum(axis=1) > ROW_RULE_SHARE * band.shape[1]).any():
+        return max(0, int(inked[0]) - 2), min(band.shape[0], int(inked[-1]) + 3)  # no rule across: the glyphs' rows, as inked
     if boxes is None:
         boxes = (int(inked[0]), int(inked[-1]) + 1)
         inside = band[boxes[0]:boxes[1]]
