@@ -219,16 +219,7 @@ def _read_row(
         pixels = np.array(source)
         pixels[with_halo(specks)] = 255 if dark else int(np.median(pixels))
         source = Image.fromarray(pixels)
-    # Crops reach only as high as the glyphs: a neighbouring fill's edge in the band misleads Tesseract.
-    inked = np.flatnonzero(band.any(axis=1))
-    upper, lower = max(0, int(inked[0]) - 2), min(bottom - top, int(inked[-1]) + 3)
-    boxes = _boxed_rows(band)
-    if boxes is not None:  # in ruled boxes: the glyphs' rows between the rules, the rules and their blur left out
-        glyphs = _without_rules(band[boxes[0]:boxes[1]])
-        runs = ink_runs(glyphs.any(axis=1), max(1, round(ROW_GAP * band.shape[0])))
-        if runs:
-            first, last = max(runs, key=lambda run: int(glyphs[run[0]:run[1]].sum()))
-            upper, lower = max(boxes[0], boxes[0] + first - 2), min(boxes[1], boxes[0] + last + 2)
+    upper, lower = _glyph_rows(band)
     crops = [(l, upper, r, lower) for l, r in cells]
     strip_gap = round(STRIP_GAP * (lower - upper))
     offsets, read = read_strip(source, crops, strip_gap, languages, dpi, omp, path, whitelist, binarise=False)
@@ -265,6 +256,35 @@ def _read_row(
         words += [Word("-", 0.0, left + l, top + upper, left + r, top + lower, (0, 0, 0)) for l, r in dashes]
         words.sort(key=lambda w: w.left)
     return words
+
+
+def _glyph_rows(band: np.ndarray) -> tuple[int, int]:
+    """[upper, lower) of the rows a row's cells are cropped to: the inkiest run of the band's rows once its rules are
+    out, a little margin kept. Crops reach only as high as the glyphs: a neighbouring fill's edge, or a table rule
+    above or below the letters, misleads Tesseract. The rules go first, the rows inked across (`ROW_RULE_SHARE`) and
+    the cell rules with their blur (`_without_rules`): a box's cell rules ink every row of the band, so a rule across
+    (or a fill's soft edge caught in the band's first row, inked over only half its width) stood joined to the letters
+    by them, and a scanned key's last row (no bar below to end its band) was read with its box's rules in every crop:
+    `B ? B A D A ? …` for `D B B A D A B …` at 205 dpi. Between a row of boxes' two rules the glyphs are looked for
+    between them (`_boxed_rows`), and a band without any rule across is cropped to its inked rows, both as before; a
+    band with one rule across (a box's rule below, the one above missing or only partly inked) is looked at between its
+    first and last inked rows, so that cell rules which end with the table (white below a key's last row) still stand
+    over their share of its height."""
+    inked = np.flatnonzero(band.any(axis=1))
+    boxes = _boxed_rows(band)
+    if boxes is None and not (band.sum(axis=1) > ROW_RULE_SHARE * band.shape[1]).any():
+        return max(0, int(inked[0]) - 2), min(band.shape[0], int(inked[-1]) + 3)  # no rule across: the glyphs' rows, as inked
+    if boxes is None:
+        boxes = (int(inked[0]), int(inked[-1]) + 1)
+        inside = band[boxes[0]:boxes[1]]
+        glyphs = _without_rules(inside & ~(inside.sum(axis=1) > ROW_RULE_SHARE * band.shape[1])[:, None])
+    else:
+        glyphs = _without_rules(band[boxes[0]:boxes[1]])
+    runs = ink_runs(glyphs.any(axis=1), max(1, round(ROW_GAP * band.shape[0])))
+    if not runs:
+        return max(0, int(inked[0]) - 2), min(band.shape[0], int(inked[-1]) + 3)
+    first, last = max(runs, key=lambda run: int(glyphs[run[0]:run[1]].sum()))
+    return max(boxes[0], boxes[0] + first - 2), min(boxes[1], boxes[0] + last + 2)
 
 
 def _one_glyph_one_label(readings: list[Word | None], crops: list[tuple[int, int, int, int]]) -> list[Word | None]:

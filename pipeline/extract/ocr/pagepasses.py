@@ -23,7 +23,7 @@ from pipeline.extract.ocr.labelpasses import (
 from pipeline.extract.ocr.lexicon import load_lexicon
 from pipeline.extract.ocr.orientation import (
     OSD_MIN_CONFIDENCE, ROTATION_CHECK_BELOW, ROTATION_MIN_WORDS, SPARSE_MIN_WORDS, SPARSE_OSD_MIN_CONFIDENCE, SPARSE_NUMBER_SHARE, SPARSE_UNREAD_GLYPHS, detected_orientation, known_words, may_lie_turned, sparse_and_unread,
-    reads_as_numbers, sparse_turned_reading_wins,
+    reads_as_numbers, sparse_turned_reading_loses, sparse_turned_reading_wins,
 )
 from pipeline.extract.ocr.numbering import INFERRED_CONF
 from pipeline.extract.ocr.passes import Cost, PagePass, PageWork, check_disabled, enabled, page_pass, says
@@ -55,13 +55,14 @@ def _reads_as_turned(work: PageWork) -> bool:
     return work.turn_upright and (may_lie_turned(work.parsed) or sparse_and_unread(work.parsed, work.ink, work.settings.dpi))
 
 
-@page_pass("orientation", "5", Cost.WHOLE_PAGE, when=_reads_as_turned)  # 5: the turned reading's counting numbers most of its numbers (junk of a table upside down repeats a few), and a sparse page's turned reading of numbers judged by them alone, never by confidence; 4: a guess on a low-confidence page, kept by its numbers
+@page_pass("orientation", "6", Cost.WHOLE_PAGE, when=_reads_as_turned)  # 6: a sparse page's turned reading that counts fewer numbers than the page as it lay is not kept, whatever its confidence (`sparse_turned_reading_loses`); 5: the turned reading's counting numbers most of its numbers (junk of a table upside down repeats a few), and a sparse page's turned reading of numbers judged by them alone, never by confidence; 4: a guess on a low-confidence page, kept by its numbers
 def _orientation(work: PageWork) -> PageWork:
     """Tesseract's orientation detection says how the page lies; turned upright, it is read again, and the turned
     reading is kept when it is the more confident and reads no fewer known words (`orientation`), or when it reads many
     times the numbers that count 1, 2, 3 … (a table, whose junk read on its side may be the more confident:
     `sparse_turned_reading_wins`); on a sparse page a turned reading that is mostly numbers is judged by them alone, never by
-    its confidence (`reads_as_numbers`: an upright table read upside down reads confident digits). A detection under its sure confidence is followed on a sparse page, and on a page of
+    its confidence (`reads_as_numbers`: an upright table read upside down reads confident digits), nor kept where it counts
+    fewer numbers than the page as it lay (`sparse_turned_reading_loses`). A detection under its sure confidence is followed on a sparse page, and on a page of
     low-confidence words too, where only the numbers that count keep the turned reading (a key table on its side at
     150 dpi reads as junk words)."""
     path = work.folder / f"page-{work.page_number}.pgm"
@@ -75,6 +76,8 @@ def _orientation(work: PageWork) -> PageWork:
     if sparse_turned_reading_wins([w.text for w in turned.words], work.parsed):  # a table: its numbers count, turned
         return replace(work, outcome=replace(turned, rotation=rotation))
     if sparse and reads_as_numbers([w.text for w in turned.words]):  # a table's junk, read confidently: its numbers said no
+        return work
+    if sparse and sparse_turned_reading_loses([w.text for w in turned.words], work.parsed):  # a table's numbers lost turned
         return work
     if not sparse and confidence < OSD_MIN_CONFIDENCE:  # a guess on a page of words: only its numbers could keep it
         return work

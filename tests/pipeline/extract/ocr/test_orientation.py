@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.extract.ocr import OcrSettings, lay_out_page, read_page
 from pipeline.extract.ocr.orientation import (counting_numbers, may_lie_turned, numbers_read, reads_as_numbers, sparse_and_unread,
-                                              sparse_turned_reading_wins)
+                                              sparse_turned_reading_loses, sparse_turned_reading_wins)
 from pipeline.extract.ocr.words import Word
 from tests.pipeline.extract.ocr.builders import needs_tesseract
 
@@ -83,6 +83,33 @@ def test_an_upright_table_read_upside_down_repeats_a_few_numbers_and_is_not_take
     assert sparse_turned_reading_wins(table, as_it_lay)
     # The junk was read more confidently than the page as it lay: a reading mostly of numbers is judged by them alone.
     assert reads_as_numbers(junk + ["수이", "9<", "ㄷ"]) and not reads_as_numbers(["Rysunek", "2", "przedstawia", "wykres", "3"])
+
+
+def test_a_sparse_pages_turned_reading_that_loses_the_tables_counting_numbers_is_not_the_page():
+    # What the booklets key (Polish, columns of booklet types) read upright at 165/0.85/79/-0.2, and upside down as
+    # Tesseract's detection said (180 at 1.1): junk letters, more confident, a known word as many as upright.
+    as_it_lay = _words(["Odpowiedzi", "©", "U", "4", "0", "<<", "[2]", "20", "21", "22", "<4AUDOOO-COO", "|", "23", "24"])
+    junk = ["ETA", "ve", "oz", "izparmodpo", "a", "a", "Q", "Q", "J", "a", "J", "60", "Q", "a", "8", "a", "9z", "Q", "a"]
+    assert sparse_turned_reading_loses(junk, as_it_lay)
+    # A table truly turned reads its numbers: not lost, however few the page read as it lay.
+    table = [t for n in range(1, 31) for t in (str(n), "ABCD"[n % 4])]
+    assert not sparse_turned_reading_loses(table, as_it_lay)
+    # A page that read no counting numbers as it lay loses none: confidence and known words judge it, as before.
+    assert not sparse_turned_reading_loses(junk, _words(["©", "U", "<<", "|"]))
+    # Numbers read down the page as it lay were read turned already: they do not count for it.
+    assert not sparse_turned_reading_loses(junk, _words([str(n) for n in range(11, 21)], down=True))
+
+
+@needs_tesseract("pol", "osd")
+def test_an_upright_key_of_booklet_columns_at_165_dpi_is_not_turned_upside_down(tmp_path):
+    # Tesseract's detection said 180 (1.1) for the upright scan; its junk, turned, lost every question's number.
+    from pipeline.devkit.keyscans import measure
+    from pipeline.devkit.sample.keysheets import booklet_table
+    from pipeline.devkit.sample.scansetting import ScanSetting
+
+    sheet = booklet_table(0)
+    result, _, _ = measure(sheet, tmp_path, ScanSetting.parse("165/0.85/79/-0.2"), seed=0)
+    assert result.right == result.total == 30
 
 
 def test_superscripts_and_other_digits_int_refuses_are_no_numbers_and_no_crash():
