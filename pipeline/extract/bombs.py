@@ -89,11 +89,21 @@ def file_bomb(path: Path, bounds: Bounds | None = None) -> str | None:
             if found is not None:
                 return _judge(found[0], found[1], bounds)
         resolver = _Resolver(data)
-        streams = _plain_streams(data, resolver)
-        try:
-            return _judge(streams, resolver, bounds) or resolver.unread()
-        finally:
-            streams.close()  # its views of the mapped file go before the file is unmapped
+        found = _judge_plain(data, resolver, bounds)
+        if found is None and resolver.names_other_copies:
+            # The cross-reference names copies other than the last ones in the bytes. pdfium reads those where it
+            # accepts the cross-reference, and the last copies where it rebuilds the table from the bytes: a table our
+            # reader takes and pdfium rejects would have it read what was not judged. So both readings are judged.
+            found = _judge_plain(data, _Resolver(data, named=False), bounds)
+        return found
+
+
+def _judge_plain(data: bytes | mmap.mmap, resolver: _Resolver, bounds: Bounds) -> str | None:
+    streams = _plain_streams(data, resolver)
+    try:
+        return _judge(streams, resolver, bounds) or resolver.unread()
+    finally:
+        streams.close()  # its views of the mapped file go before the file is unmapped
 
 
 def page_too_large(width: float, height: float) -> str | None:
@@ -325,7 +335,8 @@ class _Resolver:
     object stream), as pdfium reads it; where no readable cross-reference names one, the last object of the number in
     the bytes (as pdfium's rebuilt table takes it), then its object streams."""
 
-    def __init__(self, data: bytes | mmap.mmap) -> None:
+    def __init__(self, data: bytes | mmap.mmap, named: bool = True) -> None:
+        """`named`: the copies the cross-reference names; False: the last copies in the bytes, as a rebuilt table."""
         self.data = data
         self.starts: list[int] = []
         self.objects: dict[int, int] = {}
@@ -342,7 +353,9 @@ class _Resolver:
         self._packed: Packed | None = None
         self.packed_in: dict[int, int] = {}  # the object stream a cross-reference names an object in
         self.free: set[int] = set()  # numbers a cross-reference names free: pdfium reads null
-        self._name_copies()
+        self.names_other_copies = False  # whether the cross-reference names a copy other than the last in the bytes
+        if named:
+            self._name_copies()
 
     def _name_copies(self) -> None:
         """The copies the cross-reference names, in place of the last ones in the bytes. A named offset holding no
@@ -352,10 +365,12 @@ class _Resolver:
             return
         for number, offset in named.plain.items():
             end = crossrefs.header_end(self.data, offset, number)
-            if end is not None and self.numbers.get(end) == number:
+            if end is not None and self.numbers.get(end) == number and self.objects.get(number) != end:
                 self.objects[number] = end
+                self.names_other_copies = True
         self.packed_in = named.packed
         self.free = named.free
+        self.names_other_copies |= any(number in self.objects for number in (*named.packed, *named.free))
 
     def current(self, number: int | None, header: int | None) -> bool:
         """Whether the plain object whose header ends at `header` is the copy of `number` pdfium reads."""

@@ -162,6 +162,21 @@ def test_a_filter_chain_whose_decoy_copy_inflates_once_is_counted_as_pdfium_infl
     assert file_bomb(filter_decoy(tmp_path / "within.pdf", bomb, encrypt), Bounds(48 * MiB, 48 * MiB)) is None
 
 
+def test_a_bomb_in_the_last_copy_is_refused_though_the_cross_reference_names_a_harmless_one(tmp_path):
+    """The decoy the other way round: the table names `[/FlateDecode]` and the last copy in the bytes is
+    `[/FlateDecode /FlateDecode]`. pdfium reads the last copy wherever it rejects the table and rebuilds it from the
+    bytes, so a table the check accepts is not enough: both readings are judged."""
+    bomb = b"0 0 m 1 1 l S\n" + b" " * (32 * MiB)
+    twice = zlib.compress(zlib.compress(bomb, 9), 9)
+    parts = [obj("1", 1, CATALOG), obj("2", 2, PAGES), obj("3", 3, page(FONT)),
+             obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
+             obj("5 named", 5, b"[/FlateDecode]"), obj("5 last", 5, b"[/FlateDecode /FlateDecode]"),
+             table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5 named"})]
+    found = file_bomb(assemble(tmp_path / "bomb.pdf", parts, "xref"), SMALL)
+    assert found is not None and "decodes past 24 MiB" in found, found
+    assert file_bomb(assemble(tmp_path / "within.pdf", parts, "xref"), Bounds(48 * MiB, 48 * MiB)) is None
+
+
 # --------------------------------------------------------------------------- an update redefining a form, /Prev
 
 
