@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from llvmlite import ir
 
 F64, I64, I8, I1 = ir.DoubleType(), ir.IntType(64), ir.IntType(8), ir.IntType(1)
@@ -160,3 +161,17 @@ def const(value: float | int, kind: ir.Type = F64) -> ir.Constant:
 
 
 ZERO, ONE = const(0, I64), const(1, I64)
+
+
+# A compiled loop reads its arrays C-contiguous and of the type its signature names: the array itself where it already
+# is, else a copy (the loops of `layoutir`, `rowir` and `segmentir` are called through these).
+def c_floats(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.float64)
+
+
+def c_ints(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def c_flags(array: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(array, dtype=np.bool_)

@@ -31,7 +31,7 @@ import numpy as np
 from llvmlite import ir
 
 from pipeline.extract import rowir, segmentir
-from pipeline.extract.irwriter import DATA_WORD, F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const
+from pipeline.extract.irwriter import DATA_WORD, F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const, c_floats, c_ints
 
 
 def _anchor_rows(module: ir.Module) -> None:
@@ -43,24 +43,7 @@ def _anchor_rows(module: ir.Module) -> None:
     with c.loop(ZERO, a["count"]) as turn:
         k = turn.k
         run_top, run_bottom, run_size = c.load(a["top"], k), c.load(a["bottom"], k), c.load(a["size"], k)
-        centre = b.fdiv(b.fadd(run_top, run_bottom), const(2.0))
-        last = lambda: b.sub(rows.get(), ONE)  # noqa: E731
-        inside = c.all(lambda: c.i(">", rows.get(), ZERO), lambda: c.f("<=", c.load(a["row_top"], last()), centre),
-                       lambda: c.f("<=", centre, c.load(a["row_bottom"], last())))
-        with b.if_else(inside) as (then, otherwise):
-            with then:
-                with b.if_then(c.f(">", run_size, b.fmul(const(1.25), largest.get()))):
-                    c.store(a["row_top"], last(), run_top)
-                    c.store(a["row_bottom"], last(), run_bottom)
-                with b.if_then(c.f(">", run_size, largest.get())):
-                    largest.set(run_size)
-            with otherwise:
-                at = rows.get()
-                c.store(a["opened"], at, k)
-                c.store(a["row_top"], at, run_top)
-                c.store(a["row_bottom"], at, run_bottom)
-                rows.set(b.add(at, ONE))
-                largest.set(run_size)
+        rowir.anchor_step(c, rows, largest, k, run_top, run_bottom, run_size)
     b.ret(rows.get())
     c.done()
 
@@ -482,14 +465,6 @@ def _module() -> ir.Module:
     return module
 
 
-def _floats(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.float64)
-
-
-def _ints(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.int64)
-
-
 # The optimiser's passes run on the loops before code generation (`llvm.create_new_module_pass_manager`'s
 # `add_<name>_pass`), in this order; their names are part of the kept object code's key (`objectcache`).
 PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg")
@@ -509,7 +484,7 @@ _SIGNATURES = {
 @dataclass(frozen=True)
 class LayoutLoops:
     """The compiled loops behind `layoutjit`'s five names (arguments and results as there); `engine` keeps their code
-    alive. Every array goes to the code C-contiguous and of the type it reads (`_floats`, `_ints`: the array itself
+    alive. Every array goes to the code C-contiguous and of the type it reads (`irwriter.c_floats`, `c_ints`: the array itself
     where it already is)."""
 
     functions: dict[str, Any]
@@ -518,14 +493,14 @@ class LayoutLoops:
     rows: rowir.RowLoops | None = None  # the small rows' candidates and a band's inner gaps (numba's loops have none)
 
     def anchor_rows(self, top: np.ndarray, bottom: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        top, bottom, size = _floats(top), _floats(bottom), _floats(size)
+        top, bottom, size = c_floats(top), c_floats(bottom), c_floats(size)
         count = len(top)
         opened, row_top, row_bottom = np.empty(count, dtype=np.int64), np.empty(count), np.empty(count)
         rows = self.functions["anchor_rows"](top, bottom, size, count, opened, row_top, row_bottom)
         return opened[:rows], row_top[:rows], row_bottom[:rows]
 
     def lex_order(self, primary: np.ndarray, secondary: np.ndarray) -> np.ndarray:
-        primary, secondary = _floats(primary), _floats(secondary)
+        primary, secondary = c_floats(primary), c_floats(secondary)
         count = len(primary)
         work = np.empty(3 * count + 1, dtype=np.int64)  # the order, the merge's scratch, the runs' bounds
         self.functions["lex_order"](primary, secondary, count, work)
@@ -534,19 +509,19 @@ class LayoutLoops:
     def overprint_rows(self, texts: np.ndarray, row_of: np.ndarray, x0: np.ndarray, x1: np.ndarray, top: np.ndarray,
                        bottom: np.ndarray, reach: int, rows: int) -> np.ndarray:
         suspect = np.zeros(rows, dtype=np.bool_)
-        self.functions["overprint_rows"](_ints(texts), _ints(row_of), _floats(x0), _floats(x1), _floats(top), _floats(bottom),
+        self.functions["overprint_rows"](c_ints(texts), c_ints(row_of), c_floats(x0), c_floats(x1), c_floats(top), c_floats(bottom),
                                          int(reach), len(texts), suspect)
         return suspect
 
     def row_spans(self, x0: np.ndarray, x1: np.ndarray, lengths: np.ndarray, min_gap: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        x0, x1, lengths = _floats(x0), _floats(x1), _ints(lengths)
+        x0, x1, lengths = c_floats(x0), c_floats(x1), c_ints(lengths)
         first, lo, hi = np.zeros(len(lengths) + 1, dtype=np.int64), np.empty(len(x0)), np.empty(len(x0))
         spans = self.functions["row_spans"](x0, x1, lengths, len(lengths), float(min_gap), first, lo, hi)
         return first, lo[:spans], hi[:spans]
 
     def column_candidates(self, span_first: np.ndarray, span_lo: np.ndarray, span_hi: np.ndarray, row_top: np.ndarray,
                           row_bottom: np.ndarray, row_x0: np.ndarray, row_x1: np.ndarray, limits: np.ndarray) -> np.ndarray:
-        limits = _floats(limits)
+        limits = c_floats(limits)
         rows, spans = len(span_first) - 1, len(span_lo)
         # Each try's gutters are fewer than its spans: a start row's own, and those of its window of min rows.
         out = np.empty(((min(max(int(limits[0]), 0), rows) + 1) * spans + 2, 4))
@@ -554,8 +529,8 @@ class LayoutLoops:
         ints = np.empty(rows + 1 + 3 * spans + 1, dtype=np.int64)
         ints[0] = 0
         found = self.functions["column_candidates"](
-            _ints(span_first), _floats(span_lo), _floats(span_hi), _floats(row_top), _floats(row_bottom), _floats(row_x0),
-            _floats(row_x1), limits, out, floats, ints, rows, spans)
+            c_ints(span_first), c_floats(span_lo), c_floats(span_hi), c_floats(row_top), c_floats(row_bottom), c_floats(row_x0),
+            c_floats(row_x1), limits, out, floats, ints, rows, spans)
         return out[:found]
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from pipeline.extract.irwriter import F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const
+from pipeline.extract.irwriter import F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, Var, const, c_floats, c_ints
 
 
 def _reduce(c: Code, acc: Var, value: Any, take_if: str) -> None:
@@ -168,6 +168,32 @@ def _overprint_rows_in_place(module: ir.Module) -> None:
     c.done()
 
 
+def anchor_step(c: Code, rows: Var, largest: Var, k: ir.Value, run_top: ir.Value, run_bottom: ir.Value,
+                run_size: ir.Value) -> None:
+    """`layoutjit.anchor_rows`' step for one run (`k`, its box and size): inside the open row's anchor box it may
+    widen the box (a run larger by a quarter than the row's largest) and raise `largest`; else it opens a row at `k`.
+    Written into `anchor_rows` (`layoutir`) and `walk_rows` alike; the code's arrays `opened`, `row_top`, `row_bottom`."""
+    b, a = c.b, c.a
+    centre = b.fdiv(b.fadd(run_top, run_bottom), const(2.0))
+    last = lambda: b.sub(rows.get(), ONE)  # noqa: E731
+    inside = c.all(lambda: c.i(">", rows.get(), ZERO), lambda: c.f("<=", c.load(a["row_top"], last()), centre),
+                   lambda: c.f("<=", centre, c.load(a["row_bottom"], last())))
+    with b.if_else(inside) as (then, otherwise):
+        with then:
+            with b.if_then(c.f(">", run_size, b.fmul(const(1.25), largest.get()))):
+                c.store(a["row_top"], last(), run_top)
+                c.store(a["row_bottom"], last(), run_bottom)
+            with b.if_then(c.f(">", run_size, largest.get())):
+                largest.set(run_size)
+        with otherwise:
+            at = rows.get()
+            c.store(a["opened"], at, k)
+            c.store(a["row_top"], at, run_top)
+            c.store(a["row_bottom"], at, run_bottom)
+            rows.set(b.add(at, ONE))
+            largest.set(run_size)
+
+
 def _walk_rows(module: ir.Module) -> None:
     """`layout._group`'s walk over its sorted glyphs (`order`, read in place): the runs (a glyph with the box and size
     of the one before it, and not upside down, decides nothing) and `anchor_rows` over their first glyphs; each row's
@@ -189,24 +215,7 @@ def _walk_rows(module: ir.Module) -> None:
         before_size.set(run_size)
         with b.if_then(same):
             turn.next()
-        centre = b.fdiv(b.fadd(run_top, run_bottom), const(2.0))
-        last = lambda: b.sub(rows.get(), ONE)  # noqa: E731
-        inside = c.all(lambda: c.i(">", rows.get(), ZERO), lambda: c.f("<=", c.load(a["row_top"], last()), centre),
-                       lambda: c.f("<=", centre, c.load(a["row_bottom"], last())))
-        with b.if_else(inside) as (then, otherwise):
-            with then:
-                with b.if_then(c.f(">", run_size, b.fmul(const(1.25), largest.get()))):
-                    c.store(a["row_top"], last(), run_top)
-                    c.store(a["row_bottom"], last(), run_bottom)
-                with b.if_then(c.f(">", run_size, largest.get())):
-                    largest.set(run_size)
-            with otherwise:
-                at = rows.get()
-                c.store(a["opened"], at, k)
-                c.store(a["row_top"], at, run_top)
-                c.store(a["row_bottom"], at, run_bottom)
-                rows.set(b.add(at, ONE))
-                largest.set(run_size)
+        anchor_step(c, rows, largest, k, run_top, run_bottom, run_size)
     b.ret(rows.get())
     c.done()
 
@@ -228,14 +237,6 @@ SIGNATURES = {
 }
 
 
-def _floats(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.float64)
-
-
-def _ints(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.int64)
-
-
 @dataclass(frozen=True)
 class RowLoops:
     """The four compiled loops (`functions` by name, from layout's engine), called with a page's arrays."""
@@ -247,7 +248,7 @@ class RowLoops:
         """(opened, row_top, row_bottom): the rows the walk over the sorted glyphs `order` opens, as `layout._group` finds them."""
         count = len(order)
         opened, row_top, row_bottom = np.empty(count, dtype=np.int64), np.empty(count), np.empty(count)
-        rows = self.functions["walk_rows"](_ints(order), _floats(top), _floats(bottom), _floats(size), count, opened, row_top, row_bottom)
+        rows = self.functions["walk_rows"](c_ints(order), c_floats(top), c_floats(bottom), c_floats(size), count, opened, row_top, row_bottom)
         return opened[:rows], row_top[:rows], row_bottom[:rows]
 
     def small_row_candidates(self, size: np.ndarray, top: np.ndarray, bottom: np.ndarray, order: np.ndarray, opened: np.ndarray,
@@ -258,7 +259,7 @@ class RowLoops:
         row_max, row_top, row_bottom = np.empty((3, rows))
         candidate = np.empty(rows, dtype=np.bool_)
         self.functions["small_row_candidates"](
-            _floats(size), _floats(top), _floats(bottom), _ints(order), _ints(opened), rows, len(order), _floats(anchor), int(reach),
+            c_floats(size), c_floats(top), c_floats(bottom), c_ints(order), c_ints(opened), rows, len(order), c_floats(anchor), int(reach),
             float(small), row_max, row_top, row_bottom, candidate)
         return row_max, row_top, row_bottom, candidate
 
@@ -266,7 +267,7 @@ class RowLoops:
                    ) -> np.ndarray | None:
         """Each row's widest gap left of the gutter, then right of it (rows without one left out); None: a gap is NaN."""
         widest = np.empty(max(len(flat), 1))
-        found = self.functions["inner_gaps"](_floats(x0), _floats(x1), _ints(flat), _ints(row_of), len(flat), float(gutter[0]),
+        found = self.functions["inner_gaps"](c_floats(x0), c_floats(x1), c_ints(flat), c_ints(row_of), len(flat), float(gutter[0]),
                                              float(gutter[1]), widest)
         return None if found < 0 else widest[:found]
 
@@ -274,6 +275,6 @@ class RowLoops:
                        lengths: np.ndarray, reach: int) -> np.ndarray:
         """Per row (its glyphs `flat`, `lengths` a row), whether a glyph has an overprinted twin among the `reach` before it."""
         suspect = np.zeros(len(lengths), dtype=np.bool_)
-        self.functions["overprint_rows_in_place"](_ints(texts), _floats(x0), _floats(x1), _floats(top), _floats(bottom), _ints(flat),
-                                                  _ints(lengths), len(lengths), int(reach), suspect)
+        self.functions["overprint_rows_in_place"](c_ints(texts), c_floats(x0), c_floats(x1), c_floats(top), c_floats(bottom), c_ints(flat),
+                                                  c_ints(lengths), len(lengths), int(reach), suspect)
         return suspect

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from llvmlite import ir
 
-from pipeline.extract.irwriter import F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, const
+from pipeline.extract.irwriter import F64, I1, I8, I64, ONE, P64, PI8, PI64, ZERO, Array, Code, const, c_floats, c_ints, c_flags
 
 I32 = ir.IntType(32)
 PI32 = I32.as_pointer()
@@ -316,18 +316,6 @@ SIGNATURES = {
 }
 
 
-def _floats(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.float64)
-
-
-def _ints(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.int64)
-
-
-def _flags(array: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(array, dtype=np.bool_)
-
-
 @dataclass(frozen=True)
 class Starts:
     """Phase one's answers: each glyph's `gap`, each row's median size (`row_size`), the segment starts found
@@ -367,7 +355,7 @@ class SegmentLoops:
 
     def segment_starts(self, x0: np.ndarray, x1: np.ndarray, size: np.ndarray, seq: np.ndarray, space_after: np.ndarray,
                        flat: np.ndarray, lengths: np.ndarray, text_layer: bool, segment_gap: float, justified_max: float) -> Starts:
-        flat, lengths = _ints(flat), _ints(lengths)
+        flat, lengths = c_ints(flat), c_ints(lengths)
         count, rows = len(flat), len(lengths)
         gap, row_size, starts = np.empty(count), np.empty(rows), np.zeros(count, dtype=np.bool_)
         asked = np.empty(count, dtype=np.int64)
@@ -375,7 +363,7 @@ class SegmentLoops:
         keys, work = np.empty(2 * count), np.empty(4 * count + 2 + rows + 1, dtype=np.int64)
         row_first = work[4 * count + 2:]
         found = self.functions["segment_starts"](
-            flat, lengths, rows, count, _floats(x0), _floats(x1), _floats(size), _ints(seq), _flags(space_after), int(text_layer),
+            flat, lengths, rows, count, c_floats(x0), c_floats(x1), c_floats(size), c_ints(seq), c_flags(space_after), int(text_layer),
             float(segment_gap), float(justified_max), gap, row_size, starts, asked, keys, work, row_first)
         return Starts(gap, row_size, starts, asked[:found], keys, work)
 
@@ -383,7 +371,7 @@ class SegmentLoops:
                      space_after: np.ndarray, bold: np.ndarray, highlighted: np.ndarray, codes: np.ndarray | None,
                      flat: np.ndarray, lengths: np.ndarray, found: Starts, text_layer: bool, word_gap: float, shifted: float,
                      small: float) -> Cuts:
-        flat, lengths = _ints(flat), _ints(lengths)
+        flat, lengths = c_ints(flat), c_ints(lengths)
         count = len(flat)
         segments = int(np.count_nonzero(found.starts))
         first, values, flags = np.empty(segments + 1, dtype=np.int64), np.empty(5 * segments), np.empty(3 * segments, dtype=np.bool_)
@@ -392,8 +380,8 @@ class SegmentLoops:
         units = np.empty(2 * count if has_codes else 1, dtype=np.uint32)
         text_bounds = np.empty(2 * segments, dtype=np.int64)
         placed = self.functions["segment_cuts"](
-            flat, lengths, len(lengths), count, segments, found.starts, found.gap, _floats(x0), _floats(x1), _floats(top),
-            _floats(bottom), _floats(size), _ints(seq), _flags(space_after), _flags(bold), _flags(highlighted),
+            flat, lengths, len(lengths), count, segments, found.starts, found.gap, c_floats(x0), c_floats(x1), c_floats(top),
+            c_floats(bottom), c_floats(size), c_ints(seq), c_flags(space_after), c_flags(bold), c_flags(highlighted),
             np.ascontiguousarray(codes, dtype=np.uint32) if has_codes else units, int(has_codes), int(text_layer), float(word_gap),
             float(shifted), float(small), first, values, flags, row, space, units, text_bounds, found.keys, found.work)
         text = units[:placed].tobytes().decode("utf-32-le", "surrogatepass") if has_codes else None
@@ -406,6 +394,6 @@ class SegmentLoops:
         found = np.empty(2 * count, dtype=np.int64)
         extra = np.empty(2 * segments + 1, dtype=np.int64)
         pairs = self.functions["wide_gap_starts"](
-            _floats(gap), count, _ints(first), segments, _floats(sizes), float(word_space_min), float(wide_gap), float(wide_spread),
+            c_floats(gap), count, c_ints(first), segments, c_floats(sizes), float(word_space_min), float(wide_gap), float(wide_spread),
             found, keys, work, extra[:segments + 1], extra[segments + 1:] if segments else extra)
         return found[:2 * pairs].reshape(pairs, 2)
