@@ -151,12 +151,6 @@ def _overprint_rows(module: ir.Module) -> None:
                                                         ("reach", I64), ("count", I64), ("suspect", Array(PI8))])
     b, a = c.b, c.a
 
-    def nan_min(x: Any, y: Any) -> Any:
-        return b.select(b.or_(c.f("<", x, y), c.nan(x)), x, y)
-
-    def nan_max(x: Any, y: Any) -> Any:
-        return b.select(b.or_(c.f(">", x, y), c.nan(x)), x, y)
-
     with c.loop(ONE, a["count"]) as glyph:
         second = glyph.k
         row = c.load(a["row_of"], second)
@@ -168,14 +162,7 @@ def _overprint_rows(module: ir.Module) -> None:
                 back.stop()
             with b.if_then(c.i("!=", c.load(a["texts"], first), c.load(a["texts"], second))):
                 back.next()
-            x0a, x0b, x1a, x1b = (c.load(a[name], at) for name in ("x0", "x1") for at in (first, second))
-            topa, topb, bottoma, bottomb = (c.load(a[name], at) for name in ("top", "bottom") for at in (first, second))
-            overlap_x = b.fsub(nan_min(x1a, x1b), nan_max(x0a, x0b))
-            overlap_y = b.fsub(nan_min(bottoma, bottomb), nan_max(topa, topb))
-            narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), const(0.01))
-            low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), const(0.01))
-            twin = b.and_(c.f(">=", overlap_x, b.fmul(const(0.4), narrow)), c.f(">=", overlap_y, b.fmul(const(0.5), low)))
-            with b.if_then(twin):
+            with b.if_then(rowir.overprinted(c, first, second)):
                 c.store(a["suspect"], row, const(1, I8))
                 back.stop()
     b.ret_void()

@@ -134,12 +134,6 @@ def _overprint_rows_in_place(module: ir.Module) -> None:
         ("flat", Array(PI64)), ("lengths", Array(PI64)), ("rows", I64), ("reach", I64), ("suspect", Array(PI8))])
     b, a = c.b, c.a
 
-    def nan_min(x: Any, y: Any) -> Any:
-        return b.select(b.or_(c.f("<", x, y), c.nan(x)), x, y)
-
-    def nan_max(x: Any, y: Any) -> Any:
-        return b.select(b.or_(c.f(">", x, y), c.nan(x)), x, y)
-
     row_start = c.var(I64, ZERO)
     with c.loop(ZERO, a["rows"]) as row:
         start = row_start.get()
@@ -154,18 +148,33 @@ def _overprint_rows_in_place(module: ir.Module) -> None:
                 one, other = c.load(a["flat"], first), c.load(a["flat"], second)
                 with b.if_then(c.i("!=", c.load(a["texts"], one), c.load(a["texts"], other))):
                     back.next()
-                x0a, x0b, x1a, x1b = (c.load(a[name], at) for name in ("x0", "x1") for at in (one, other))
-                topa, topb, bottoma, bottomb = (c.load(a[name], at) for name in ("top", "bottom") for at in (one, other))
-                overlap_x = b.fsub(nan_min(x1a, x1b), nan_max(x0a, x0b))
-                overlap_y = b.fsub(nan_min(bottoma, bottomb), nan_max(topa, topb))
-                narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), const(0.01))
-                low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), const(0.01))
-                twin = b.and_(c.f(">=", overlap_x, b.fmul(const(0.4), narrow)), c.f(">=", overlap_y, b.fmul(const(0.5), low)))
-                with b.if_then(twin):
+                with b.if_then(overprinted(c, one, other)):
                     c.store(a["suspect"], row.k, const(1, I8))
                     glyph.stop()  # the row is suspect: the next row
     b.ret_void()
     c.done()
+
+
+def overprinted(c: Code, one: ir.Value, other: ir.Value) -> ir.Value:
+    """Whether glyphs `one` and `other` (indices into the code's `x0`, `x1`, `top`, `bottom`) overlap as a twin printed
+    over its glyph does (`layoutjit.overprint_rows`' test): by 0.4 of the narrower's width and half the lower's height,
+    a NaN coordinate taken as numpy's min and max take it. Written into `overprint_rows` (`layoutir`) and
+    `overprint_rows_in_place` alike."""
+    b, a = c.b, c.a
+
+    def nan_min(x: Any, y: Any) -> Any:
+        return b.select(b.or_(c.f("<", x, y), c.nan(x)), x, y)
+
+    def nan_max(x: Any, y: Any) -> Any:
+        return b.select(b.or_(c.f(">", x, y), c.nan(x)), x, y)
+
+    x0a, x0b, x1a, x1b = (c.load(a[name], at) for name in ("x0", "x1") for at in (one, other))
+    topa, topb, bottoma, bottomb = (c.load(a[name], at) for name in ("top", "bottom") for at in (one, other))
+    overlap_x = b.fsub(nan_min(x1a, x1b), nan_max(x0a, x0b))
+    overlap_y = b.fsub(nan_min(bottoma, bottomb), nan_max(topa, topb))
+    narrow = nan_max(nan_min(b.fsub(x1a, x0a), b.fsub(x1b, x0b)), const(0.01))
+    low = nan_max(nan_min(b.fsub(bottoma, topa), b.fsub(bottomb, topb)), const(0.01))
+    return b.and_(c.f(">=", overlap_x, b.fmul(const(0.4), narrow)), c.f(">=", overlap_y, b.fmul(const(0.5), low)))
 
 
 def anchor_step(c: Code, rows: Var, largest: Var, k: ir.Value, run_top: ir.Value, run_bottom: ir.Value,
