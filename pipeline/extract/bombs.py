@@ -51,7 +51,7 @@ _HEAD = 65536  # decoded bytes of an image codec's data read for its frame heade
 _STREAM = re.compile(rb"stream\r?\n")
 _ENDSTREAM = re.compile(rb"[ \t\r\n\f\x00]*endstream")
 _OBJ = re.compile(rb"obj(?![^ \t\r\n\f\x00()<>\[\]{}/%])")  # a scan for the keyword alone is 35 times quicker
-_NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+\d{1,5}[ \t\r\n\f\x00]+\Z")
+_NUMBERS_BEFORE = re.compile(rb"(?<![0-9])(\d{1,10})[ \t\r\n\f\x00]+(\d{1,5})[ \t\r\n\f\x00]+\Z")
 _WHITE = b" \t\r\n\f\x00"
 _ENCRYPT = re.compile(rb"/Encrypt(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 MAX_DRAWS = 5000  # XObjects one page may draw, forms' draws counted each time the form is drawn
@@ -332,24 +332,31 @@ def _head(chain: Iterable[bytes]) -> bytes:
 
 class _Resolver:
     """Indirect references of a plain file: the copy its cross-reference names (`crossrefs`: in its bytes or in an
-    object stream), as pdfium reads it; where no readable cross-reference names one, the last object of the number in
-    the bytes (as pdfium's rebuilt table takes it), then its object streams."""
+    object stream), as pdfium reads it; where no readable cross-reference names one, the copy pdfium's rebuilt table
+    takes (of the highest generation, of equal ones the last in the bytes), then its object streams (those of the
+    object streams' copies so taken). A reference's generation (`5 1 R`) does not choose a copy: pdfium reads the
+    one its table holds, whatever the generation the reference, the entry or the header gives."""
 
     def __init__(self, data: bytes | mmap.mmap, named: bool = True) -> None:
-        """`named`: the copies the cross-reference names; False: the last copies in the bytes, as a rebuilt table."""
+        """`named`: the copies the cross-reference names; False: the copies a table rebuilt from the bytes takes."""
         self.data = data
         self.starts: list[int] = []
         self.objects: dict[int, int] = {}
         self.numbers: dict[int, int] = {}  # an object's number by where its header ends
+        generations: dict[int, int] = {}
         for match in _OBJ.finditer(data):
             at = match.start()
             if at == 0 or data[at - 1] not in _WHITE:
                 continue  # a header ends in white space before `obj` (`_NUMBERS_BEFORE`): not `endobj`, half the matches
             header = _NUMBERS_BEFORE.search(data[max(0, at - 24):at])
             if header is not None:
+                number, generation = int(header.group(1)), int(header.group(2))
                 self.starts.append(match.end())
-                self.objects[int(header.group(1))] = match.end()
-                self.numbers[match.end()] = int(header.group(1))
+                self.numbers[match.end()] = number
+                # pdfium's rebuilt table keeps a copy of a higher generation over a later one of a lower (a decoy of
+                # generation 0 after the real copy of generation 1 was judged in its place).
+                if generation >= generations.get(number, 0):
+                    self.objects[number], generations[number] = match.end(), generation
         self._packed: Packed | None = None
         self.packed_in: dict[int, int] = {}  # the object stream a cross-reference names an object in
         self.free: set[int] = set()  # numbers a cross-reference names free: pdfium reads null
@@ -371,6 +378,7 @@ class _Resolver:
         self.packed_in = named.packed
         self.free = named.free
         self.names_other_copies |= any(number in self.objects for number in (*named.packed, *named.free))
+        self._packed = None  # read while following the cross-reference's own references: read again by these copies
 
     def current(self, number: int | None, header: int | None) -> bool:
         """Whether the plain object whose header ends at `header` is the copy of `number` pdfium reads."""
@@ -383,7 +391,8 @@ class _Resolver:
         bytes, and their pages are only walked where forms draw): `unread` says why they could not all be read."""
         if self._packed is None:
             self._packed = Packed()  # what the object streams' own dictionaries refer to is read from the plain objects
-            self._packed = read_packed(self.data, self.header_before, self.resolve, self.numbers.get)
+            self._packed = read_packed(self.data, self.header_before, self.resolve,
+                                       lambda header: self.current(self.numbers.get(header), header))
         return self._packed
 
     def unread(self) -> str | None:
@@ -398,8 +407,9 @@ class _Resolver:
         at = self.objects.get(value.number)
         try:
             stream = self.packed_in.get(value.number)
-            if stream is not None and value.number in self.packed.held.get(stream, {}):
-                found = self.packed.parse(value.number, stream)
+            copy = self.objects.get(stream) if stream is not None else None  # the object stream's copy pdfium reads
+            if copy is not None and value.number in self.packed.held.get(copy, {}):
+                found = self.packed.parse(value.number, copy)
             elif at is not None:
                 found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
             elif value.number in self.packed.where:

@@ -49,21 +49,23 @@ class Named:
         if self.entries > MAX_ENTRIES:
             raise Unreadable(f"{self.entries} cross-reference entries")
 
-    def knows(self, number: int) -> bool:
-        return number in self.plain or number in self.packed or number in self.free
+    def locates(self, number: int) -> bool:
+        return number in self.plain or number in self.packed
 
     def name(self, numbers: np.ndarray, kinds: np.ndarray, seconds: np.ndarray) -> None:
         """A section's entries (0 free, 1 plain at an offset, 2 in an object stream): each kept only where no newer
-        section named its number (the newest is read first)."""
+        section placed its number (the newest is read first). A newer section's free entry does not hide an older
+        section's copy: pdfium reads that copy (an update freeing an object whose older copy, packed, was a bomb's
+        `/Filter` left it judged as null), so a number stays free only where no section places it."""
         older = Named(dict(zip(numbers[kinds == 1].tolist(), seconds[kinds == 1].tolist(), strict=True)),
                       dict(zip(numbers[kinds == 2].tolist(), seconds[kinds == 2].tolist(), strict=True)),
                       set(numbers[kinds == 0].tolist()))
         if not (self.plain or self.packed or self.free):
             self.plain, self.packed, self.free = older.plain, older.packed, older.free
             return
-        self.plain |= {n: at for n, at in older.plain.items() if not self.knows(n)}
-        self.packed |= {n: at for n, at in older.packed.items() if not self.knows(n)}
-        self.free |= {n for n in older.free if not self.knows(n)}
+        self.plain |= {n: at for n, at in older.plain.items() if not self.locates(n)}
+        self.packed |= {n: at for n, at in older.packed.items() if not self.locates(n)}
+        self.free = {n for n in self.free | older.free if not self.locates(n)}
 
 
 def header_end(data: sf.Buf, offset: int, number: int) -> int | None:

@@ -28,11 +28,14 @@ class Packed:
 
     def __init__(self) -> None:
         self.where: dict[int, tuple[bytes, int, int]] = {}
-        self.held: dict[int, dict[int, tuple[bytes, int, int]]] = {}  # by the object stream's number, its objects
+        # By the copy of the object stream (where its header ends), its objects: a stream's number may stand twice (an
+        # update, a decoy), and pdfium reads the objects of the copy its cross-reference names.
+        self.held: dict[int, dict[int, tuple[bytes, int, int]]] = {}
         self.unread: str | None = None  # why the object streams were not all read (the file is then refused)
 
     def parse(self, number: int, stream: int | None = None) -> object:
-        """Object `number`: the copy in object stream `stream` where given (the one a cross-reference names)."""
+        """Object `number`: the copy in the object stream whose header ends at `stream` where given (the one a
+        cross-reference names)."""
         buffer, start, end = self.where[number] if stream is None else self.held[stream][number]
         return sf.parse_object(buffer, start, min(end, start + MAX_PACKED_OBJECT))[0]
 
@@ -41,10 +44,11 @@ class Packed:
 
 
 def read_packed(data: sf.Buf, header_before: Callable[[int], int | None], resolve: Callable[[object], object],
-                number_at: Callable[[int], int | None] = lambda header: None) -> Packed:
+                current: Callable[[int], bool] = lambda header: True) -> Packed:
     """Every object stream of `data` decoded (within `MAX_OBJECT_STREAM_BYTES` in all) and its objects indexed.
-    `header_before(offset)` is where the plain object holding `offset` begins, `number_at(header)` its number,
-    `resolve` follows a plain reference."""
+    `header_before(offset)` is where the plain object holding `offset` begins, `resolve` follows a plain reference,
+    `current(header)` whether that copy of its number is the one pdfium reads (only those stand for the objects no
+    cross-reference names: `where`)."""
     packed = Packed()
     budget = MAX_OBJECT_STREAM_BYTES
     for match in _OBJSTM.finditer(data):
@@ -66,7 +70,7 @@ def read_packed(data: sf.Buf, header_before: Callable[[int], int | None], resolv
             packed.unread = (f"the object streams decode past {MAX_OBJECT_STREAM_BYTES >> 20} MiB in all (by the one at "
                              f"byte {keyword.end()}): a decompression bomb, not read")
             return packed
-        _index(packed, decoded, info, resolve, number_at(header))
+        _index(packed, decoded, info, resolve, header, current(header))
     return packed
 
 
@@ -89,10 +93,11 @@ def _decoded(data: sf.Buf, start: int, info: dict, resolve: Callable[[object], o
     return bytes(out)
 
 
-def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object], object], stream: int | None) -> None:
+def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object], object], header: int,
+           current: bool) -> None:
     """The stream's `N` (number, offset) pairs, each object's bytes running to the next one's offset. A number
-    listed in a later object stream replaces an earlier one in `where` (where no cross-reference says which one is
-    read); `held` keeps each stream's own, by the stream's number."""
+    listed in a later current object stream replaces an earlier one in `where` (where no cross-reference says which
+    one is read); `held` keeps each stream's own, by where its header ends."""
     count, first = resolve(info.get("N")), resolve(info.get("First"))
     if not (isinstance(count, int) and isinstance(first, int) and 0 <= first <= len(decoded)):
         return
@@ -106,6 +111,6 @@ def _index(packed: Packed, decoded: bytes, info: dict, resolve: Callable[[object
     for index, (number, start) in enumerate(pairs):
         end = pairs[index + 1][1] if index + 1 < len(pairs) and pairs[index + 1][1] > start else len(decoded)
         if start < len(decoded):
-            packed.where[number] = (decoded, start, end)
-            if stream is not None:
-                packed.held.setdefault(stream, {})[number] = (decoded, start, end)
+            if current:
+                packed.where[number] = (decoded, start, end)
+            packed.held.setdefault(header, {})[number] = (decoded, start, end)
