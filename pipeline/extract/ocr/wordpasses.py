@@ -28,6 +28,7 @@ from pipeline.extract.ocr.seenmarks import evidence_for, seen_marks_note, take_s
 from pipeline.extract.ocr.secondletters import Box, mend_words, take_second_letters
 from pipeline.extract.ocr.secondread import read_again, second_reader_inputs, second_reader_version
 from pipeline.extract.ocr.settings import OcrSettings
+from pipeline.infra import fingerprint
 from pipeline.extract.ocr.signshapes import is_candidate as may_hold_sign, sign_shapes
 from pipeline.extract.ocr.smallglyphs import is_candidate, small_glyphs
 from pipeline.extract.ocr.strayletters import stray_letters
@@ -65,8 +66,10 @@ def _ellipsis_asked(work: PageWork) -> bool:
 
 
 def _second_reader_inputs(settings: OcrSettings) -> str:
-    """The recogniser's packages and the languages' dictionary files, or why the pass skips (`secondread`)."""
-    return second_reader_inputs(tuple(settings.languages))
+    """The recogniser's packages and the languages' dictionary files, or why the pass skips (`secondread`); and the
+    policy it picks words by where it is not the one its cached readings were made under (`_reading_policy_inputs`)."""
+    policy = _reading_policy_inputs(settings)
+    return second_reader_inputs(tuple(settings.languages)) + (f"; {policy}" if policy else "")
 
 
 # The words worth a second look: the shipped policy's, with the I/l swap judged in words of capitals too (a second
@@ -74,6 +77,19 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
 # Not the confusable variants (`confusable_letters`, `confusable_marks`): they ask the spelling dictionaries, which this
 # judgement is not given, and the words the second recogniser reads stay those its cache key was made for.
 READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True, confusable_letters=False, confusable_marks=False)
+# The digest (`fingerprint`) of the policy the cached readings of `second-reader` v4 and `lone-rereads` v4 were made
+# under. The passes pick the words they read again by `READING_POLICY` (the shipped policy's switches and version), so
+# a shipped policy of another digest (a switch flipped, `CertaintyPolicy.version` bumped) is part of their cache key and
+# a page cached under other switches is read again (a run with quantities spared read RapidOCR's `95%` where a cache
+# of the shipped policy held `9596`). Recorded, not always keyed, so that the readings cached before stay valid: when
+# either pass's version is bumped, record the digest of the day (`fingerprint(READING_POLICY)[:16]`).
+READINGS_MADE_UNDER = "c914197bb3e7f7e3"
+
+
+def _reading_policy_inputs(settings: OcrSettings) -> str | None:
+    """"reading policy <digest>" where `READING_POLICY` is not the policy the cached readings were made under."""
+    digest = fingerprint(READING_POLICY)[:16]
+    return None if digest == READINGS_MADE_UNDER else f"reading policy {digest}"
 
 
 # 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract; 4: `a/b`
@@ -477,7 +493,7 @@ def _ellipsis(work: PageWork) -> PageWork:
 # 2: label lifts stand only where every label the page read unsure is lifted (`parse.certainty.labels_vouch` judges them together)
 # 3: a ring label's digit read inside its ring found by shape around Tesseract's box (a box of the digit alone held part of the ring)
 # 4: that ring looked for on the page with grey paper lifted to white (`ringshapes.on_white`)
-@page_pass("lone-rereads", "4", Cost.REGIONS)
+@page_pass("lone-rereads", "4", Cost.REGIONS, inputs=_reading_policy_inputs)
 def _lone_rereads(work: PageWork) -> PageWork:
     """A word of one to four digits or an option label read under the shipped policy's `unsure_below`, cut out and read
     again constrained to what can stand there (digits; the spec's labels; a ring's digit) at 1× and 2×, and free at 2×:
@@ -488,7 +504,7 @@ def _lone_rereads(work: PageWork) -> PageWork:
         return work
     languages = reading_languages(work.settings.languages, installed_languages())
     words, notes = reread_short_words(work.words, work.prepared(), tuple(work.settings.option_labels or ()),
-                                      DEFAULT_POLICY.unsure_below, lone_reader(languages, work.settings.dpi, work.omp_thread_limit,
+                                      READING_POLICY.unsure_below, lone_reader(languages, work.settings.dpi, work.omp_thread_limit,
                                                                                                free=work.settings.languages),
                                       text_height=work.typical_height, ring_page=work.unwhitened_page())
     return replace(work, words=words, notes=work.notes + tuple(notes)) if notes else work
