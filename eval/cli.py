@@ -134,6 +134,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     keys.add_argument("--low-prob", type=float, default=0.05, help="log-likelihood runs: a key below this probability is doubted")
     keys.add_argument("--min-models", type=int, default=2, help="how many models must doubt the key (default 2)")
     keys.add_argument("--audit-url", help="link template for each question, with {qid}, e.g. http://127.0.0.1:5000/audit#{qid}")
+    keys.add_argument("--private-text", action="store_true",
+                      help="write the text of questions scored on the private split too (left out by default; the report "
+                           "then says it is not public)")
 
     feats = add_command(commands, "features", _features, dest="eval_handler",
                         help="Mann-Whitney U tests of per-question scores against question features")
@@ -363,7 +366,7 @@ def _key_errors(args) -> int:
     from eval import analysis
 
     return _print(analysis.key_errors_command(args.runs, out=args.out, low_prob=args.low_prob, min_models=args.min_models,
-                                              audit_url=args.audit_url))
+                                              audit_url=args.audit_url, private_text=args.private_text))
 
 
 def _features(args) -> int:

@@ -52,15 +52,18 @@ def passing_command(runs: list[str], *, out: str, thresholds: str | None = None,
 
 
 def key_errors_command(runs: list[str], *, out: str, low_prob: float = quality.DEFAULT_LOW_PROB,
-                       min_models: int = quality.DEFAULT_MIN_MODELS, audit_url: str | None = None) -> Output:
+                       min_models: int = quality.DEFAULT_MIN_MODELS, audit_url: str | None = None,
+                       private_text: bool = False) -> Output:
     if not 0 < low_prob < 1 or min_models < 1:
         raise ValueError(f"--low-prob must be in (0, 1) and --min-models at least 1, got {low_prob} and {min_models}")
     found, skipped = runset.load_runs(runs)
-    candidates = quality.find_candidates(found, low_prob=low_prob, min_models=min_models, audit_url=audit_url)
+    candidates = quality.find_candidates(found, low_prob=low_prob, min_models=min_models, audit_url=audit_url,
+                                         private_text=private_text)
     models = sorted({r.model for r in found})
     quality.write_key_errors(candidates, Path(out), low_prob=low_prob, min_models=min_models, models=models)
-    return (f"{len(candidates)} possible key error(s) among the questions of {len(models)} model(s); see {out}/key_errors.md\n",
-            _left_out(skipped))
+    note = quality.privacy_note(candidates)
+    return (f"{len(candidates)} possible key error(s) among the questions of {len(models)} model(s); see {out}/key_errors.md\n"
+            + (f"{note}\n" if note else ""), _left_out(skipped))
 
 
 def features_command(runs: list[str], *, out: str, min_count: int = 5) -> Output:
