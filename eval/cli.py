@@ -261,7 +261,7 @@ def _rescore(args) -> int:
 
 
 def _view(args) -> int:
-    from eval.log.browse import REPORT, write_report
+    from eval.log.browse import REPORT, not_public_note, write_report
     from eval.log.runfolder import PLAN
 
     run = Path(args.run_dir)
@@ -274,7 +274,8 @@ def _view(args) -> int:
         # The folder is a record checked against its manifest: a file added to it would fail `eval verify`.
         raise ValueError(f"{run}: this run has no {REPORT} (made before runs had one); write one elsewhere with --out FILE")
     written = write_report(run, args.out)
-    print(f"wrote {written}", file=sys.stderr)
+    note = not_public_note(run)
+    print(f"wrote {written}" + (f"\n{note}" if note else ""), file=sys.stderr)
     return 0
 
 

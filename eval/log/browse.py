@@ -9,7 +9,12 @@ block in which `<`, `>` and `&` are escaped, and the page's script puts text on 
 nothing. The script draws one page of questions at a time, so runs of tens of thousands of attempts
 open as fast as small ones.
 
-Public: `REPORT` (the file name), `report_rows(run)`, `render_report(run) -> str`, `write_report(run, out)`.
+A run scored on the private split (or on all questions, private ones included) shows their text like any other: the
+page says so first (`not_public_note`: a notice above everything, `[not public]` in its title, the split among the
+facts), for `eval view --out FILE` writes it wherever asked and a page is easily handed on.
+
+Public: `REPORT` (the file name), `report_rows(run)`, `render_report(run) -> str`, `write_report(run, out)`,
+`not_public_note(run)`.
 """
 from __future__ import annotations
 
@@ -126,6 +131,17 @@ def _short_id(dataset_id: str) -> str:
     return f"{prefix}sha256:{digest[:12]}…" if sep and len(digest) > 12 else dataset_id
 
 
+def not_public_note(run: str | Path) -> str:
+    """Why the run's page is not to be published (it shows the text of questions not of the public split), in words;
+    empty for a run on the public split."""
+    split = read_json(Path(run) / PLAN)["plan"].get("data_pin", {}).get("split") or "unknown"
+    if split == "public":
+        return ""
+    what = {"private": "the private split's questions", "all": "every question of the data, private ones included"}
+    return (f"Not public: this page shows the text of {what.get(split, 'questions whose split was not recorded')} "
+            f"(split {split}). Keep it with the private data; do not publish or share it.")
+
+
 def _header(run: Path) -> dict:
     plan = read_json(run / PLAN)
     state = read_json(run / STATE) if (run / STATE).exists() else {}
@@ -139,6 +155,7 @@ def _header(run: Path) -> dict:
         "protocol": f"{protocol.get('name', '')}@{protocol.get('version', '')}",
         "state": state.get("state", "incomplete"), "publishable": state.get("publishable", False),
         "reasons": state.get("reasons", []), "repeats": plan["plan"].get("repeats", 1),
+        "split": plan["plan"].get("data_pin", {}).get("split") or "unknown", "not_public": not_public_note(run),
     }
     if scores:
         overall = scores["overall"]
@@ -151,7 +168,7 @@ def render_report(run: str | Path) -> str:
     header = _header(run)
     rows = [asdict(row) for row in report_rows(run)]
     template = resources.files("eval.log").joinpath(_TEMPLATE).read_text(encoding="utf-8")
-    title = html.escape(f"{header['model']} on {header['dataset_short']} — {header['run']}")
+    title = html.escape(("[not public] " if header["not_public"] else "") + f"{header['model']} on {header['dataset_short']} — {header['run']}")
     page = template.replace("<title></title>", f"<title>{title}</title>", 1)
     return page.replace(_DATA_SLOT, _script_json({"header": header, "rows": rows}), 1)
 

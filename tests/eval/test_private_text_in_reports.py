@@ -1,4 +1,4 @@
-"""A key-errors report (`eval key-errors`) never carries a private question's text unmarked.
+"""What an eval run writes never carries a private question's text unmarked: the key-errors report, the run's page.
 
 The report is a file handed on: to a curator, a publisher, an issue. Before, it wrote every doubted question's stem
 and options whatever split the runs scored, and said nothing of it: a run on the private split put the private
@@ -6,7 +6,8 @@ questions' text in `key_errors.md` and `key_errors.csv`. Now a private split's q
 and audit link only, unless `--private-text` asks for its text, and then the report says in its first lines that it is
 not public. The private question here is disguised as an extraction may carry it (a zero-width space, a soft hyphen,
 a Cyrillic look-alike letter); the release's leakage check (`leakscan.release_leaks`, run over the report's folder as
-over a staged release) is what looks for it.
+over a staged release) is what looks for it. The run's page (`report.html`, `eval view --out FILE`) shows every prompt
+(it is the run's record): on a run not of the public split it now says first that it is not public.
 """
 from __future__ import annotations
 
@@ -82,3 +83,39 @@ def test_asked_for_the_private_text_is_written_and_the_report_says_it_is_not_pub
     with open(out / "key_errors.csv", newline="") as handle:
         assert [r["split"] for r in csv.DictReader(handle)] == ["private"]
     assert _leaks(out, clean)  # the text is there, as asked, under the report's own warning
+
+
+# --------------------------------------------------------------------------- the run's page (report.html, eval view)
+
+
+def _open(page, file) -> None:
+    page.route("**/*", lambda handle: handle.continue_() if handle.request.url == file.as_uri() else handle.abort())
+    page.goto(file.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def test_the_page_of_a_run_on_the_private_split_says_first_that_it_is_not_public(tmp_path, openai_server, monkeypatch,
+                                                                                   page):
+    """The run's page shows every prompt, the private ones too (it is the run's record): it must say so before
+    anything else, for `eval view --out FILE` writes it wherever asked. Read in Chromium."""
+    clean, _ = _runs_on_the_private_split(tmp_path, openai_server, monkeypatch)
+    shared = tmp_path / "to-share" / "page.html"
+    assert run_cli("eval", "view", tmp_path / "runs" / "m1", "--out", shared) == 0
+    _open(page, shared)
+    notice = page.locator("#not-public")
+    assert notice.is_visible() and notice.text_content().startswith("Not public: this page shows the text of the private "
+                                                                     "split's questions (split private).")
+    assert page.title().startswith("[not public] ") and "split: private" in page.locator("#meta").text_content()
+    assert _leaks(shared.parent, clean)  # the text is there (the page is the run's record), under its notice
+
+
+def test_the_page_of_a_run_on_the_public_split_carries_no_notice(tmp_path, openai_server, monkeypatch, page):
+    monkeypatch.setenv("STANDIN_KEY", SECRET)
+    split = tmp_path / "build" / "split"
+    data = write_parquet(split / "public.parquet", [make_question(i) for i in range(1, 4)])
+    (split / "split.json").write_text("{}", encoding="utf-8")
+    assert run_cli("eval", "run", "--data", data, "--model", "openai:m1", "--base-url", openai_server.base_url,
+                   "--api-key-env", "STANDIN_KEY", "--protocol", "mcq", "--out", tmp_path / "run", "--no-progress") == 0
+    _open(page, tmp_path / "run" / "report.html")
+    assert not page.locator("#not-public").is_visible() and "split: public" in page.locator("#meta").text_content()
+    assert not page.title().startswith("[not public]")
