@@ -4,6 +4,12 @@ The manifest names the release, lists every other file of it (but SHA256SUMS, wh
 manifest) with SHA-256, size, rows and config, every figure (question, position, SHA-256, the reviewed
 description), the source PDFs its questions came from (URL + SHA-256), the pipeline version and the split rule.
 `eval.dataset.loading` reads releases through it (`name`, `version`, `files[].path/sha256/config`).
+
+A public release's split rule names no private question: the leakage guard's reviewed `allowed_pairs` (a private and
+a public id the curators let stand) keep their public side and their count, the private id replaced by
+`PRIVATE_ID_WITHHELD` (`public_rule`); the rule stays pinned by its `config_sha256`, which the split took over the
+whole config. The leakage check looks for private text, not ids: a private id in a public manifest said which
+questions were held out, and which public one each resembles.
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from pipeline import PIPELINE_VERSION
 from pipeline.publish.figures import FigureEntry
 from pipeline.records import QUESTION_FIELDS, Question
 
+PRIVATE_ID_WITHHELD = "(private id: not in a public release)"
 # A change to these is not an erratum: the pipeline that made the record, or the mirror it came from.
 PROVENANCE_ONLY = frozenset({"pipeline_version", "source_url", "flags", "flag_codes"})
 CONTENT_FIELDS = tuple(f for f in QUESTION_FIELDS if f not in PROVENANCE_ONLY and f != "id")
@@ -84,7 +91,7 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
         "visibility": visibility,
         "created_at": created_at,
         "pipeline_version": PIPELINE_VERSION,
-        "split_rule": split_manifest["rule"],
+        "split_rule": split_manifest["rule"] if split != "public" else public_rule(split_manifest["rule"]),
         "curated_inputs": split_manifest.get("inputs", []),
         "counts": {"questions": len(questions), "configs": len({f.config for f in files if f.config}),
                    "figures": len(figures)},
@@ -95,6 +102,16 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
         "errata": [asdict(e) for e in found_errata],
         "added_since_previous": added,
     }
+
+
+def public_rule(rule: dict) -> dict:
+    """The split rule as a public release records it: each allowed pair's private id withheld."""
+    leakage = (rule.get("config") or {}).get("leakage") or {}
+    pairs = leakage.get("allowed_pairs") or []
+    if not pairs:
+        return rule
+    withheld = [[PRIVATE_ID_WITHHELD, *pair[1:]] for pair in pairs]
+    return {**rule, "config": {**rule["config"], "leakage": {**leakage, "allowed_pairs": withheld}}}
 
 
 def manifest_json(manifest: dict) -> str:
