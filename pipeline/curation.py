@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pipeline.acquire import ManifestEntry
+from pipeline.diagnostics import Code, has_code
 from pipeline.infra import write_bytes_atomic
 from pipeline.records import Question
 from pipeline.renames import ANNOTATIONS_FILE, DECISIONS_FILE, OVERRIDES_FILE
@@ -94,6 +95,8 @@ def apply_curator_overrides(fresh: list[Question], spec: SourceSpec, root: Path,
         report.notes.append(f"{path}: curators' corrections not applied: {exc}")
         return fresh
     mine = {qid: o for qid, o in overrides.items() if qid.startswith(f"{spec.name}:")}
-    corrected, lines = apply_overrides(fresh, mine)
+    # A correction stored under an id no record has is one line, `carry_stored_work`'s (who made it, why it matches none).
+    said = {line.concerns.question_id for line in report.notes if has_code([line], Code.WORK_NOT_CARRIED)}
+    corrected, lines = apply_overrides(fresh, mine, {qid for qid in said if qid})
     report.overrides.extend(lines)
     return corrected

@@ -251,6 +251,12 @@ class Code(Enum):
     KEY_GAP_UNKEYED = ("key.gap_unkeyed", WARNING,
                        "key {name}: question {question} left unkeyed: the key's entries between {before} and {after} read "
                        "{read}, no question of the sheet")
+    # A text-layer row of a key table with one column per variant that has not one cell under each column's header
+    # (or, headers unplaced, not one word a column): which answer is whose cannot be told, so none is taken, never one
+    # shifted to a neighbour's column; the line is the report's and its question's (`keys.read_variant_table`).
+    KEY_ROW_UNREAD = ("key.row_unread", WARNING,
+                      "key {name}: row {question} reads {read!r}, not one answer under each of its {columns} column(s) "
+                      "({variants}); none taken")
     KEY_STRAY_PLACED = ("key.stray_placed", WARNING,
                         "key {name}: entry read {read!r} between {before} and {after} taken as question {question}: the gap "
                         "leaves as many questions as it holds entries out of the run, in order, each one digit from its "

@@ -74,18 +74,19 @@ def current_id(record_id: str, renames: dict[str, str]) -> str:
 @dataclass(frozen=True)
 class StoredWork:
     """A curator's entry under a record id: what it is ("correction", "figure description") and, where the entry
-    says, the SHA-256 of the sheet it was made on."""
+    says, the SHA-256 of the sheet it was made on and who made it when ("ana (2026-12-01T10:00:00Z)")."""
     kind: str
     record_id: str
     sheet_sha256: str | None = None
+    by: str = ""
 
 
 def stored_work(root: Path, spec_name: str) -> list[StoredWork]:
     """The corrections and figure descriptions stored under `root` for records of `spec_name`, read as plain lines
     (a file that cannot be read is reported by the step that applies it)."""
     found: list[StoredWork] = []
-    for kind, path, id_field, sha_field in (("correction", OVERRIDES_FILE, "question_id", "sheet_sha256"),
-                                            ("figure description", ANNOTATIONS_FILE, "record_id", None)):
+    for kind, path, id_field, sha_field, who in (("correction", OVERRIDES_FILE, "question_id", "sheet_sha256", "annotator"),
+                                                 ("figure description", ANNOTATIONS_FILE, "record_id", None, None)):
         try:
             records = read_jsonl(Path(root) / path)
         except (OSError, ValueError):
@@ -94,7 +95,9 @@ def stored_work(root: Path, spec_name: str) -> list[StoredWork]:
             record_id = record.get(id_field)
             if isinstance(record_id, str) and record_id.startswith(f"{spec_name}:"):
                 sha = record.get(sha_field) if sha_field else None
-                found.append(StoredWork(kind, record_id, sha if isinstance(sha, str) else None))
+                author, at = record.get(who) if who else None, record.get("at")
+                by = f"{author} ({at})" if isinstance(author, str) and author and isinstance(at, str) else ""
+                found.append(StoredWork(kind, record_id, sha if isinstance(sha, str) else None, by))
     return list(dict.fromkeys(found))
 
 
@@ -113,12 +116,10 @@ def carried_ids(work: Iterable[StoredWork], questions: list[Question], present: 
     by_fold: dict[str, list[Question]] = {}
     for question in questions:
         by_fold.setdefault(folded_id(question.id), []).append(question)
-    kinds: dict[str, list[str]] = {}
+    kinds: dict[str, dict[str, str]] = {}  # record id -> {kind: who made its latest entry, where said}
     sheets: dict[str, set[str]] = {}
     for entry in work:
-        kinds.setdefault(entry.record_id, [])
-        if entry.kind not in kinds[entry.record_id]:
-            kinds[entry.record_id].append(entry.kind)
+        kinds.setdefault(entry.record_id, {})[entry.kind] = entry.by  # the latest entry of a kind is the one applied
         if entry.sheet_sha256:
             sheets.setdefault(entry.record_id, set()).add(entry.sheet_sha256)
     carried: dict[str, str] = {}
@@ -127,7 +128,7 @@ def carried_ids(work: Iterable[StoredWork], questions: list[Question], present: 
         now = current_id(record_id, renames)
         if now in present:
             continue
-        said = " and ".join(what)
+        said = " and ".join(f"{kind} by {by}" if by else kind for kind, by in what.items())
         made_on = sheets.get(record_id, set())
         matches = [q for q in by_fold.get(folded_id(now), []) if q.id != now and (not made_on or q.source_sha256 in made_on)]
         if len(matches) == 1:
@@ -135,7 +136,8 @@ def carried_ids(work: Iterable[StoredWork], questions: list[Question], present: 
             lines.append(diagnose(Code.WORK_CARRIED, kinds=said, old=record_id, new=matches[0].id))
         elif matches:
             why = f"not carried: {len(matches)} records fold to its id ({', '.join(sorted(q.id for q in matches))})"
-            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why=why))
+            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why=why, question_id=now))
         else:
-            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why="matches no curated record"))
+            lines.append(diagnose(Code.WORK_NOT_CARRIED, kinds=said, old=record_id, why="matches no curated record",
+                                  question_id=now))
     return carried, lines

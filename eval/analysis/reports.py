@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eval.analysis.plots import pyplot
+from eval.log.scoring import left_out_lines
 from eval.models.naming import model_label
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ def print_scores(scores: dict) -> None:
     # Above the numbers, unwrapped: which data and which of its questions they are about.
     console.print(f"data: {scores['dataset_id']}, {split_text(scores)}", markup=False, soft_wrap=True, highlight=False)
     console.print(table)
+    for line in left_out_lines(scores):
+        console.print(line, markup=False, soft_wrap=True, highlight=False)
     for config, language, g in rows:
         if "accuracy_norm_tokens_pct" in g:  # per token, when every attempt recorded its token counts
             console.print(f"acc_norm per token, {config}/{language}: {g['accuracy_norm_tokens_pct']:.2f} % "

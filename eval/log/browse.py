@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
+from eval.log.scoring import left_out_lines
 from eval.log.runfolder import ATTEMPTS, PLAN, PROMPTS, SCORES, STATE, read_json, read_jsonl
 from eval.models.naming import model_label
 from pipeline.infra import write_text_atomic
@@ -158,6 +159,7 @@ def _header(run: Path) -> dict:
         "split": plan["plan"].get("data_pin", {}).get("split") or "unknown", "not_public": not_public_note(run),
     }
     if scores:
+        header["left_out"] = left_out_lines(scores)
         overall = scores["overall"]
         header["accuracy"] = f"{overall['accuracy_pct']:.2f} % [{overall['ci_low']:.2f}, {overall['ci_high']:.2f}]"
     return header

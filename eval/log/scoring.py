@@ -10,7 +10,7 @@ kept only to report where it disagrees. Besides the (config, language) groups, s
 the overall accuracy and breakdowns by exam, subject, year and question type within each group,
 each with its interval.
 
-Public: `load_matrix`, `score_matrix`, `score_folder`, `blocking_reasons`, `run_blocking_reasons`.
+Public: `load_matrix`, `score_matrix`, `score_folder`, `blocking_reasons`, `run_blocking_reasons`, `left_out`, `left_out_lines`.
 """
 from __future__ import annotations
 
@@ -182,7 +182,26 @@ def score_matrix(m: RunMatrix, *, resamples: int = stats.DEFAULT_RESAMPLES, seed
         "groups": groups,
         "breakdowns": {name: _breakdown(m, name, resamples=resamples, seed=seed) for name in BREAKDOWNS},
         "totals": _counts(m.statuses),
+        # The questions of the selection that were never asked (no key, not closed, ...), by why; runs from before their
+        # ids were recorded have none, and their scores.json stays as it was.
+        **({"left_out": left_out(m.plan)} if "skipped_ids" in m.plan else {}),
     })
+
+
+def left_out(plan: dict) -> dict[str, dict]:
+    """{why: {"count", "ids"}} for the questions the run's selection held and could not score, as its plan recorded
+    them: outside every group's denominator, so named beside the scores rather than left out unsaid."""
+    return {reason: {"count": len(ids), "ids": sorted(ids)} for reason, ids in sorted(plan["skipped_ids"].items())}
+
+
+def left_out_lines(scores: dict, shown: int = 10) -> list[str]:
+    """A line per reason the run left questions of its selection unasked (in no denominator), naming them."""
+    lines = []
+    for reason, found in scores.get("left_out", {}).items():
+        ids = found["ids"]
+        more = f" and {len(ids) - shown} more (scores.json)" if len(ids) > shown else ""
+        lines.append(f"left out, not asked: {found['count']} question(s), {reason}: {', '.join(ids[:shown])}{more}")
+    return lines
 
 
 def score_folder(run: str | Path) -> Scores:

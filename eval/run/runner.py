@@ -142,7 +142,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     if plan.data_pin:
         check_pin(data, plan.data_pin)
     descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
-    selected, skipped = [], {}
+    selected, skipped, skipped_ids = [], {}, {}
     for q in sorted(data.questions, key=lambda q: q.id):
         if plan.configs and data.config_of(q) not in plan.configs:
             continue
@@ -151,6 +151,7 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         reason = is_scorable(q)
         if reason:
             skipped[reason] = skipped.get(reason, 0) + 1
+            skipped_ids.setdefault(reason, []).append(q.id)
             continue
         selected.append(q)
     if plan.limit:
@@ -183,6 +184,8 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
         "figure_descriptions_sha256": descriptions_sha,
         "questions": len(prompts),
         "skipped": skipped,
+        # Each question left out before asking, by why: the scores name them (`scoring.left_out`), none is lost unsaid.
+        "skipped_ids": skipped_ids,
     }
     added = protocol.added_language_sha256({q.language for q in selected})
     if added:  # the frozen hash of each language given its prompt after the version was published

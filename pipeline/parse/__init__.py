@@ -96,7 +96,9 @@ from pipeline.parse.shortrepairs import mend_short_entries
 # an answer cell beside its number, a grid's answers under its numbers, a table's row led by its number).
 # +37: a line in the cell of an option of the labels' last row (a graph's axis letters under its label) is that
 # option's, as lines between rows of labels are (`options._in_last_row_cell`), not text after the options.
-STAGE_VERSION = f"parse/{PIPELINE_VERSION}+37"
+# +38: a variant table's text-layer row is read cell by cell under its variants' headers, a row without one cell under
+# each is keyed for none (`key.row_unread`); points printed on a line of their own below the options are the question's.
+STAGE_VERSION = f"parse/{PIPELINE_VERSION}+38"
 # How sure OCR'd questions are read (`certainty`): the `ocr.uncertain` flag and `reading_confidence`.
 STAGE_VERSION += "/certainty-1"
 # A key letter read twice ("Cc" for "C") is read as one label only where the key was read by OCR (the

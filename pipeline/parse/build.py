@@ -184,9 +184,11 @@ def _drafts(block: Block, spec: SourceSpec, option_re: re.Pattern, recovery: Rec
         if empty:
             draft.flags.append(diagnose(Code.EMPTY_OPTION, labels=empty))
         trailing = _clean_text([sl.text for sl in found_options.trailing])
-        if trailing:
-            trailing, _ = _take_points([trailing], layout.points)
-            trailing = _clean_text(trailing)
+        if trailing:  # a points line set apart below the options ("Μονάδες 5") gives the question its points
+            trailing_parts, trailing_points = _take_points([trailing], layout.points)
+            trailing = _clean_text(trailing_parts)
+            if draft.points is None:
+                draft.points = trailing_points
         if trailing and len(re.findall(r"[^\W\d_]", trailing)) >= TRAILING_FLAG_MIN_LETTERS:
             draft.flags.append(diagnose(Code.TRAILING_TEXT, text=trailing[:80]))
         elif trailing:  # taken for page furniture no rule claimed: not kept, but said (and listed per sheet)

@@ -140,6 +140,7 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
     booklets = BookletLabels.of(spec, variant)
     tables: dict[str, KeyTable] = {}
     section: list[str] = []
+    spans: list[tuple[float, float]] = []  # the section's variant headers across the page, where each names one variant
     single: list[tuple[str, StreamLine, float, list]] = []  # (variant, answer column's header, next column centre, rows)
     scanned: list[tuple[list[str], list[SectionRow]]] = []  # OCR'd rows of each section of several variants
     header_problems: list[str] = []  # header names no declared variant matches: said on every table
@@ -148,6 +149,8 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
         header_problems += unmatched
         if variants:
             section = variants
+            named_here = [(sl.line.x0, sl.line.x1) for sl in row if names_variant(header_re, sl)]
+            spans = named_here if len(named_here) == len(variants) else []
             scanned.append((variants, []))
             for v in variants:
                 tables.setdefault(v, KeyTable(name, variants=[]))
@@ -170,19 +173,20 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
         number = number_key(first.group("number"))
         cells = ([first.group("rest")] if first.group("rest") else []) + [sl.text for sl in row[1:]]
         tokens = " ".join(cells).split()
-        if len(tokens) < len(section):
-            # Fewer answers than columns: which column lost its answer cannot be told, so none is taken.
+        answers = _row_answers(row, spans) if spans and not first.group("rest") else tokens if len(tokens) == len(section) else None
+        if answers is None:
+            line = diagnose(Code.KEY_ROW_UNREAD, name=name, question=first.group("number"), read=" ".join(tokens)[:60],
+                            columns=len(section), variants=", ".join(section))
             for variant in section:
-                tables[variant].problems.append(
-                    f"key row {first.group('number')}: {len(tokens)} answer(s) for {len(section)} columns {section}; row not read")
+                tables[variant].problems.append(line)
+                tables[variant].flags[number] = line
                 tables[variant].named.add(number)
             continue
-        if len(tokens) >= len(section):
-            for variant, token in zip(section, tokens):
-                if token == UNREAD_CELL:  # OCR found the cell and could not read it: its question is reported
-                    tables[variant].unread.append(first.group("number"))
-                    continue
-                tables[variant].put(number, token)
+        for variant, token in zip(section, answers):
+            if token == UNREAD_CELL:  # OCR found the cell and could not read it: its question is reported
+                tables[variant].unread.append(first.group("number"))
+                continue
+            tables[variant].put(number, token.strip())
     for variants, scanned_rows in scanned:
         placed = place_section(variants, scanned_rows)
         for variant in variants:
@@ -203,6 +207,21 @@ def read_variant_table(document: ExtractedDocument, spec: KeySpec, name: str,
         table.unread = list(dict.fromkeys(n for n in table.unread if number_key(n) not in table.answers and number_key(n) not in table.twice))
         table.report_twice()
     return tables
+
+
+def _row_answers(row: list[StreamLine], spans: list[tuple[float, float]]) -> list[str] | None:
+    """A text-layer row's answer for each variant column: the one cell standing under its header (a cell's centre
+    within the header, or the header's within the cell), so that a cell of several words (NÚCEM's short answers) is one
+    answer and a cell under no header (points, notes) none. None where a column holds no cell or several: which cell
+    is whose cannot be told (the row is reported, never keyed shifted)."""
+    answers = []
+    for x0, x1 in spans:
+        under = [sl.text.strip() for sl in row[1:]
+                 if x0 <= (sl.line.x0 + sl.line.x1) / 2 <= x1 or sl.line.x0 <= (x0 + x1) / 2 <= sl.line.x1]
+        if len(under) != 1:
+            return None
+        answers.append(under[0])
+    return answers
 
 
 def _answer_cells(section_rows: list[list], header: StreamLine, next_centre: float) -> list[tuple[str, str, list[StreamLine], StreamLine]]:

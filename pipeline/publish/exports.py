@@ -13,6 +13,10 @@
   accuracy grouped by config and by language.
 - `exports/llmzszl/<config>.jsonl`: Polish configs as LLMzSzŁ rows (`question`, `answers`,
   `correct_answer_index`, `year`, `type` = our `exam`, `name` = the sheet code, else the subject).
+- `exports/left_out.jsonl` (where there is any): a line per question of the release an export leaves out
+  (`id`, `config`, `reason`, `left_out_of`: the exports), so that no export is smaller than the data unsaid: the
+  lm-eval and Inspect tasks hold the questions `examcorpus eval` scores (`is_scorable`, which `utils.process_docs`
+  mirrors), LLMzSzŁ its Polish questions with a key and two options or more.
 """
 from __future__ import annotations
 
@@ -121,11 +125,16 @@ def _task_yaml(spec: dict) -> bytes:
     return yaml.dump(spec, Dumper=_TaskDumper, sort_keys=False, allow_unicode=True).encode()
 
 
+def _llmzszl_expresses(q: Question) -> bool:
+    """LLMzSzŁ rows are questions with a key and options to choose from (`left_out_rows` names the others)."""
+    return q.answer_index is not None and len(q.choices) >= 2
+
+
 def llmzszl_rows(questions: list[Question]) -> list[dict]:
     rows = []
     for q in sorted(questions, key=lambda q: q.id):
-        if q.answer_index is None or len(q.choices) < 2:
-            continue  # LLMzSzŁ rows are closed questions with a key
+        if not _llmzszl_expresses(q):
+            continue
         rows.append({"question": q.question, "answers": list(q.choices), "correct_answer_index": q.answer_index,
                      "year": q.year, "type": q.exam, "name": q.sheet_code or q.subject})
     return rows
@@ -315,6 +324,25 @@ def inspect_files(by_config: dict[str, list[Question]], *, split: str) -> dict[s
     return {"exports/inspect/task.py": text.encode(), "exports/inspect/samples.jsonl": samples.encode()}
 
 
+def left_out_rows(by_config: dict[str, list[Question]]) -> list[dict]:
+    """A row per question an export leaves out: its id, config, why, and the exports without it."""
+    from eval.prompts.protocols import is_scorable
+
+    rows = []
+    for config in sorted(by_config):
+        for q in sorted(by_config[config], key=lambda q: q.id):
+            reason = is_scorable(q)
+            left_out_of = ["lm_eval", "inspect"] if reason else []
+            if q.language == LLMZSZL_LANGUAGE and not _llmzszl_expresses(q):
+                left_out_of.append("llmzszl")
+                reason = reason or "no key, or fewer than two options"
+            if left_out_of:
+                rows.append({"id": q.id, "config": config, "reason": reason, "left_out_of": left_out_of})
+    return rows
+
+
 def export_files(by_config: dict[str, list[Question]], *, name: str, split: str) -> dict[str, bytes]:
+    left_out = left_out_rows(by_config)
+    listed = {"exports/left_out.jsonl": "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in left_out).encode()} if left_out else {}
     return {**lm_eval_files(by_config, name=name, split=split), **inspect_files(by_config, split=split),
-            **llmzszl_files(by_config)}
+            **llmzszl_files(by_config), **listed}

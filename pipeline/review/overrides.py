@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from collections import Counter
+from collections.abc import Collection
 
 from pipeline.describe import AppendLog, read_jsonl
 from pipeline.diagnostics import Code, diagnose, has_code
@@ -86,9 +87,11 @@ def _fields(q: Question) -> dict:
     return {"question": q.question, "choices": list(q.choices), "answer": q.answer, "broken": has_code(q.flags, Code.BROKEN)}
 
 
-def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -> tuple[list[Question], list[str]]:
+def apply_overrides(questions: list[Question], overrides: dict[str, Override],
+                    said: Collection[str] = ()) -> tuple[list[Question], list[str]]:
     """Questions with their curators' corrections, and one report line per override applied, dropped
-    (the sheet changed) or left over (the question is no longer extracted)."""
+    (the sheet changed) or left over (the question is no longer extracted), but for the left-over ids in `said`:
+    another line of the run names them with why they match no record (`renames.carried_ids`)."""
     out, report, seen = [], [], set()
     for q in questions:
         override = overrides.get(q.id)
@@ -107,7 +110,7 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override]) -
         out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
                            answer=override.answer, answer_index=answer_index, flags=flags))
         report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
-    for question_id in sorted(set(overrides) - seen):
+    for question_id in sorted(set(overrides) - seen - set(said)):
         report.append(f"override of {question_id} not applied: no such question in this run")
     return out, report
 

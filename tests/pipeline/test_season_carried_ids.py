@@ -54,6 +54,9 @@ def curated_in_latin(root: Path) -> dict[str, str]:
     return {q.id: in_latin(q.id) for q in questions if in_latin(q.id) != q.id}
 
 
+BY = "Ola (2026-12-01T10:00:00Z)"  # who made `store_correction`'s corrections, when
+
+
 def store_correction(root: Path, question_id: str, sheet_sha256: str, text: str) -> None:
     record = {"question_id": question_id, "sheet_sha256": sheet_sha256, "question": text, "choices": ["α", "β"], "answer": "α",
               "broken": False, "annotator": "Ola", "at": "2026-12-01T10:00:00Z", "version": 1, "note": "", "before": {}}
@@ -89,7 +92,7 @@ def test_a_correction_stored_under_the_latin_id_follows_its_question_to_the_gree
         assert now[greek_id].question == "Διορθωμένη εκφώνηση"
         assert latin_id not in now
         said = notes(project_root)
-        assert f"correction stored under {orphan} matches no curated record; kept stored, applied to none" in said
+        assert f"correction by {BY} stored under {orphan} matches no curated record; kept stored, applied to none" in said
     renames = [json.loads(line) for line in (project_root / RENAMES_FILE).read_text(encoding="utf-8").splitlines()]
     assert {"old_id": latin_id, "new_id": greek_id} in renames
     stored = [json.loads(line)["question_id"] for line in (project_root / OVERRIDES_FILE).read_text(encoding="utf-8").splitlines()]
@@ -102,7 +105,7 @@ def test_the_carried_correction_is_a_note_of_the_run_that_carries_it(project_roo
     (project_root / "curated" / "sample_el.parquet").unlink()
     store_correction(project_root, in_latin(first["Α1"].id), first["Α1"].source_sha256, "Διορθωμένη εκφώνηση")
     assert extract(project_root, greek_folder) == 0
-    assert (f"correction stored under {in_latin(first['Α1'].id)} carried to {first['Α1'].id}: the same sheet's record, its id "
+    assert (f"correction by {BY} stored under {in_latin(first['Α1'].id)} carried to {first['Α1'].id}: the same sheet's record, its id "
             f"read with letters of another script") in notes(project_root)
 
 
@@ -116,4 +119,36 @@ def test_a_correction_made_on_another_sheet_is_not_carried(project_root, greek_f
     assert extract(project_root, greek_folder) == 0
     now = {q.id: q for q in curated(project_root, "sample_el")}
     assert now[first["Α1"].id].question != "Διορθωμένη εκφώνηση"
-    assert f"correction stored under {latin_id} matches no curated record; kept stored, applied to none" in notes(project_root)
+    assert f"correction by {BY} stored under {latin_id} matches no curated record; kept stored, applied to none" in notes(project_root)
+
+
+def test_a_correction_that_matches_no_record_is_one_line_of_the_report_saying_who_made_it_and_why(project_root, greek_folder):
+    assert extract(project_root, greek_folder) == 0
+    first = curated(project_root, "sample_el")
+    orphan = first[0].id.rsplit(":", 1)[0] + ":Ω9"
+    store_correction(project_root, orphan, first[0].source_sha256, "Για ερώτηση που δεν υπάρχει")
+    assert extract(project_root, greek_folder) == 0
+    report = (project_root / "curated" / "reports" / "sample_el.md").read_text(encoding="utf-8")
+    assert report.count(orphan) == 1  # not also "override of … not applied: no such question in this run"
+    assert f"correction by {BY} stored under {orphan} matches no curated record; kept stored, applied to none" in report
+    assert not any(orphan in line for line in json.loads((project_root / "curated" / "reports" / "sample_el.json")
+                                                         .read_text(encoding="utf-8"))["overrides"])
+
+
+def test_stored_work_whose_id_folds_to_two_records_of_its_sheet_is_carried_to_neither_and_said():
+    """A sheet whose `Α1` is read once in Greek and once in Cyrillic (`А1`): a correction stored under `A1` folds to
+    both; which question it was made for cannot be told, so it moves to neither."""
+    from pipeline.diagnostics import Code, has_code
+    from pipeline.renames import StoredWork, carried_ids
+    from tests.pipeline.test_records import make_question
+
+    sheet = "e" * 64
+    greek, cyrillic = (make_question(id=f"sample_el:2023:x:{n}", number=n, source_sha256=sheet) for n in ("Α1", "А1"))
+    other_sheet = make_question(id="sample_el:2023:y:A2", number="A2", source_sha256="d" * 64)
+    work = [StoredWork("correction", "sample_el:2023:x:A1", sheet, "Ola (2026-12-01T10:00:00Z)")]
+    carried, lines = carried_ids(work, [greek, cyrillic, other_sheet], {greek.id, cyrillic.id, other_sheet.id}, {})
+    assert carried == {}
+    [line] = lines
+    assert has_code([line], Code.WORK_NOT_CARRIED) and line.concerns.question_id == "sample_el:2023:x:A1"
+    assert line == (f"correction by Ola (2026-12-01T10:00:00Z) stored under sample_el:2023:x:A1 not carried: 2 records "
+                    f"fold to its id ({', '.join(sorted([greek.id, cyrillic.id]))}); kept stored, applied to none")
