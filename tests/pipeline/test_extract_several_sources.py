@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -80,3 +81,12 @@ def test_one_curated_file_named_with_two_specs_is_refused(tmp_path, season, caps
     assert extract(root, season, "--source", "sample_pl", "--source", "sample_el", "--out", str(tmp_path / "one.parquet")) == 2
     assert "--out" in capsys.readouterr().err
     assert not (tmp_path / "one.parquet").exists()
+
+
+def test_make_extract_hands_each_of_several_sources_to_one_run():
+    repository = Path(__file__).resolve().parents[2]
+    shown = subprocess.run(["make", "-n", "-C", str(repository), "extract", "SOURCE=sample_pl sample_el", "YEAR=2024"],
+                           capture_output=True, text=True, check=True).stdout
+    runs = [line for line in shown.splitlines() if "examcorpus extract" in line]
+    assert len(runs) == 1 and runs[0].split("extract", 1)[1].split() == [
+        "--source", "sample_pl", "--source", "sample_el", "--year", "2024"]
