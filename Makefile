@@ -13,7 +13,7 @@ OCR_LANGUAGES := $(sort $(SPEC_OCR_LANGUAGES) $(DATA_OCR_LANGUAGES))
 SPELLING_PACKAGES := $(sort $(shell sed -n 's/^spelling:.*debian_packages: *\[\(.*\)\].*/\1/p' pipeline/languages/data/*.yaml | tr ',' ' '))
 # Debian names a Tesseract model's package with a hyphen where the model has an underscore (chi_sim: tesseract-ocr-chi-sim).
 APT_PACKAGES := tesseract-ocr $(addprefix tesseract-ocr-,$(subst _,-,$(OCR_LANGUAGES))) hunspell $(SPELLING_PACKAGES) poppler-utils fonts-dejavu-core fonts-noto-cjk fonts-noto-core chromium
-EXTRACT_ARGS := $(if $(SOURCE),--source $(SOURCE)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
+EXTRACT_ARGS := $(foreach source,$(SOURCE),--source $(source)) $(if $(YEAR),--year $(YEAR)) $(if $(STRICT),--strict)
 
 # The Debian packages `system-packages` installs, one a line (what CI and a fresh machine get).
 apt-packages:

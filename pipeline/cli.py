@@ -20,10 +20,13 @@ def _add_extract(subparsers) -> None:
         description="Runs the season job. With no --source it runs the embedded sample source, served by a "
         "local HTTP server on 127.0.0.1, so the real download path runs offline.",
     )
-    p.add_argument("--source", help=f"source spec name or YAML path; one of {available_specs()}")
+    p.add_argument("--source", action="append", default=[],
+                   help=f"source spec name or YAML path; one of {available_specs()}. Repeatable: the specs of a season run one "
+                   "after another in this one process (the program started once), each with its own curated output, "
+                   "report and outcome, as if run alone")
     p.add_argument("--year", type=int, action="append", default=[], help="only these years (repeatable)")
     p.add_argument("--from", dest="from_dir", type=Path, help="take files from this folder instead of the web")
-    p.add_argument("--out", type=Path, help="curated Parquet file (default curated/<source>.parquet)")
+    p.add_argument("--out", type=Path, help="curated Parquet file (default curated/<source>.parquet; one --source only)")
     p.add_argument("--strict", action="store_true", help="fail the run on any error-severity diagnostic (a problem); curated data untouched")
     p.add_argument("--workers", type=int, help="parallel files (default: CPU count)")
     p.add_argument("--executor", choices=("inline", "process", "ray"), default="process")
@@ -57,9 +60,13 @@ def _cmd_extract(args) -> int:
     if args.from_dir is not None and not args.from_dir.is_dir():
         print(f"examcorpus: --from {args.from_dir}: not a folder", file=sys.stderr)
         return 2
+    if args.out is not None and len(args.source) > 1:
+        print("examcorpus: --out names one curated file: give it with one --source", file=sys.stderr)
+        return 2
     try:
         if args.source:
-            runs = [(load_spec(args.source), _run_options(args))]
+            # every spec loaded (and checked) before any is run: a mistyped name costs no run
+            runs = [(load_spec(source), _run_options(args)) for source in args.source]
             return _run_all(runs, run_source, (StrictModeFailure, CuratedOutputRefused))
         return _run_sample(args, run_source, (StrictModeFailure, CuratedOutputRefused))
     except (SpecError, CuratedOutputRefused) as exc:
@@ -94,12 +101,14 @@ def _serve_sample(site_dir: Path, specs):
         yield base_url
 
 
-def _run_all(runs, run_source, strict_failure) -> int:
+def _run_all(runs, run_source, failures) -> int:
+    """Each spec's run in turn in this process: one that fails (`failures`: strict mode's, a curated output
+    refused) is said and the next spec still runs; the exit status is 1 when any failed."""
     status = 0
     for spec, options in runs:
         try:
             result = run_source(spec, options)
-        except strict_failure as exc:
+        except failures as exc:
             print(f"examcorpus: {exc}", file=sys.stderr)
             status = 1
             continue
