@@ -227,6 +227,9 @@ def marked_rest(text: str, plain_end: int) -> str:
     return "" if rest.strip("* ") == "" else rest
 
 
+# A letter and a hyphen: asked of the joined text's last two characters only (each part is stripped, so the text
+# never ends in a newline and `$` is its end). A search from the start of the text so far, at every part, was
+# two-thirds of the joins' time on the corpus's options.
 _LINE_END_HYPHEN = re.compile(r"[^\W\d_]-$")
 
 
@@ -237,7 +240,7 @@ def join_wrapped(parts: list[str]) -> str:
     for part in (p.strip() for p in parts):
         if not part:
             continue
-        text += part if not text or _LINE_END_HYPHEN.search(text) else " " + part
+        text += part if not text or _LINE_END_HYPHEN.search(text, len(text) - 2) else " " + part
     return text
 
 

@@ -106,3 +106,17 @@ def test_the_enclosed_labels_a_spec_keeps_make_a_stream_of_their_own():
         plain = line_stream(document, reader=reader)
         kept = line_stream(document, labels=["①", "②"], reader=reader)
     assert (plain[0].text, kept[0].text) == ("1 jeden", "① jeden")
+
+
+def test_wrapped_lines_join_with_a_space_except_after_a_word_broken_by_a_hyphen():
+    """The join looks only at where the text so far ends: a letter and a hyphen there ("operar-") take the next
+    line without a space, whatever the text before them holds (a hyphen after a letter earlier in the text, a
+    digit and a hyphen at its end, a hyphen alone); blank parts and the parts' own spaces are dropped."""
+    from pipeline.parse.stream import join_wrapped
+
+    assert join_wrapped(["operar-", "se-á con-", "tinuación"]) == "operar-se-á con-tinuación"
+    assert join_wrapped(["trans-", "port (1-", "2) i", "dalej"]) == "trans-port (1- 2) i dalej"
+    assert join_wrapped(["  x-  ", "", "   ", "\ty\n"]) == "x-y"
+    assert join_wrapped(["-", "a", "é-", "ü", "ś_-", "z"]) == "- a é-ü ś_- z"
+    assert join_wrapped(["Ελλη-", "νικά", "Съе-", "шь", "1-", "2"]) == "Ελλη-νικά Съе-шь 1- 2"
+    assert join_wrapped([]) == "" and join_wrapped(["", " "]) == ""
