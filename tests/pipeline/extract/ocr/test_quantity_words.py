@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+from pydantic import ValidationError
 
-
-from pipeline.extract.ocr import certainty
+from pipeline.extract.ocr import certainty, quantitywords
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
 from pipeline.extract.ocr.quantitywords import UNIT_AS_DIGITS, misread_quantity, unit_read_as_digits, well_formed_quantity
+from pipeline.languages import ScriptData
 from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
 PRINTED = ("39°C", "38,5°C", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
@@ -54,6 +56,18 @@ def test_a_units_letter_read_as_a_digit_right_after_a_number_is_unsure_where_no_
     line = [("Dieta", 96.0), ("de", 96.0), ("2.8", 96.0), ("9/24", 96.0), ("h", 96.0), ("y", 96.0), ("2", 96.0),
             ("1/2", 96.0), ("h", 96.0)]
     assert certainty.unsure_words(line, None) == ["9/24"]
+
+
+def test_the_digits_read_for_a_units_letter_are_the_script_datas_not_the_codes(monkeypatch):
+    # `scripts.yaml`'s `digit_shapes` names the digit each unit letter is read as; a script whose data names none
+    # judges no fraction so, and one that names another digit judges that one
+    assert unit_read_as_digits("2.8", "9/24") == UNIT_AS_DIGITS
+    monkeypatch.setattr(quantitywords, "script_data", lambda script: ScriptData(
+        unit_symbols=["g", "s"], unit_prefixes="m", digit_shapes={"6": "g"} if script == "Latin" else {}))
+    assert unit_read_as_digits("2.8", "9/24") is None
+    assert unit_read_as_digits("2.8", "6/24") == UNIT_AS_DIGITS
+    with pytest.raises(ValidationError, match="digit shapes"):
+        ScriptData(digit_shapes={"g": "9"})
 
 
 def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with_a_slash_is_not():
