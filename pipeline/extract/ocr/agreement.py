@@ -84,6 +84,41 @@ def second_readings(tesseract: Sequence[str], second: Sequence[str]) -> list[str
     return found
 
 
+def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int) -> bool:
+    """Whether the line's word `texts[i]` is read alike inside its second reading, a stretch of more words than the
+    line's words that share it (`second_readings` gives each word of a differing stretch the whole stretch): the run of
+    the line's words `i` stands in that were given the same stretch reads, word by word and in order, as consecutive
+    words of it (`alike`, a space beside a mark aside: `b)tetera` is `b) tetera`), and the stretch's words left over stand only
+    before the first or after the last of them. A row of options Tesseract cut into segments and the second reader read
+    as one window: `b)tetera`, `c)56`, `salvadores` against `b) tetera c) 56 salvadores d) 78`, whose `d) 78` is the
+    next segment's. A word read otherwise, or a word of the stretch between two of the run's (one Tesseract lost),
+    leaves the stretch what it was, a reading that differs."""
+    second = seconds[i]
+    if not second or not _core(texts[i]):
+        return False
+    theirs = second.split()
+    start = i
+    while start > 0 and seconds[start - 1] == second:
+        start -= 1
+    end = i + 1
+    while end < len(texts) and seconds[end] == second:
+        end += 1
+    ours = [t for t in texts[start:end] if _core(t)]
+    if len(theirs) <= len(ours):
+        return False
+
+    def runs_from(word: int, at: int, first: bool) -> bool:
+        if word == len(ours):
+            return True
+        for begin in range(at, len(theirs)) if first else (at,):
+            for stop in range(begin + 1, len(theirs) + 1):
+                joined = _SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop])))
+                if _core(joined) == _core(ours[word]) and runs_from(word + 1, stop, False):
+                    return True
+        return False
+    return runs_from(0, 0, True)
+
+
 def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     def unspaced(tokens: Sequence[str]) -> str:
         return _SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(tokens)))
