@@ -107,6 +107,10 @@ class CertaintyPolicy:
     # ... and a word it read inside a longer stretch (a row Tesseract cut into segments read as one window: `b)tetera`
     # in `b) tetera c) 56 salvadores d) 78`), word by word and in order, is read alike (`agreement.held_in_stretch`).
     stretches: bool = True
+    # ... and where it read two of Tesseract's words as one, a space between two letters lost, both words known to the
+    # language (its one-letter words, its spelling dictionaries) and run together no word, the space is settled by the
+    # dictionaries and the words read alike (`A los` read `Alos`); a join that is a word (`de lante`: `delante`) is not.
+    settled_spaces: bool = True
     # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
     # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
     signs_agree: bool = True
@@ -152,7 +156,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "16"  # 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "16"  # 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -380,12 +384,13 @@ def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | N
                  policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None) -> list[str]:
     """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`.
     `words` are one line's, in order: a second reading that is a stretch of them glued where print sets a space
-    (`spaces_lost`), or a longer stretch that holds them word by word (`agreement.held_in_stretch`), counts as read alike."""
+    (`spaces_lost`; between two letters, where the dictionaries know both words and not the two run together), or a longer stretch that holds them word by word (`agreement.held_in_stretch`), counts as read alike."""
     texts = [word[0] for word in words]
     seconds = [word[2] if len(word) > 2 else None for word in words]
     if policy.agreement:
         given = seconds
-        seconds = [text if second and (spaces_lost(texts, i, second) or policy.stretches and held_in_stretch(texts, given, i))
+        known = _word_known(lexicon, spelled) if policy.settled_spaces and lexicon is not None else None
+        seconds = [text if second and (spaces_lost(texts, i, second, known) or policy.stretches and held_in_stretch(texts, given, i))
                    else second for i, (text, second) in enumerate(zip(texts, given))]
     return [word[0] for i, (word, second) in enumerate(zip(words, seconds))
             if unsure_reason(word[0], word[1], lexicon, policy, second, spelled)
@@ -418,12 +423,34 @@ def _letters(text: str) -> str:
                    if ch.isalnum() or ch in SIGN_GLYPHS or ch in _SIGN_MARKS)
 
 
-def spaces_lost(texts: Sequence[str], i: int, second: str) -> bool:
+def _word_known(lexicon: Lexicon, spelled: Callable[[str], bool] | None) -> Callable[[str], bool]:
+    """Whether the page's language knows a word's core: a one-letter word by its data (`one_letter_words`), a longer one
+    by the spelling dictionaries where it has them, else by the lexicon; in its own case or in small letters."""
+    def known(core: str) -> bool:
+        if len(core) == 1:
+            return core.casefold() in lexicon.one_letter_words
+        if not core.isalpha():
+            return False
+        if spelled is not None:
+            return spelled(core) or spelled(core.casefold())
+        return core in lexicon or core.casefold() in lexicon
+    return known
+
+
+def _settled_space(before: str, after: str, known: Callable[[str], bool]) -> bool:
+    """Whether the space between two words of letters is settled by the dictionaries: both are words (`known`) and run
+    together they are none (`A los` read `Alos`: the second reader lost the space, `A un` read `Aun` is Tesseract's)."""
+    a, b = word_core(before)[1], word_core(after)[1]
+    return bool(a) and bool(b) and known(a) and known(b) and not known(a + b)
+
+
+def spaces_lost(texts: Sequence[str], i: int, second: str, known: Callable[[str], bool] | None = None) -> bool:
     """Whether the second reading of the line's word `texts[i]` is a stretch of the line's words (`i` among them, at most
     `SPACES_LOST_MAX_WORDS`) read with the spaces between them lost, each at a place print sets one (`_apart`):
     `Outlook365.` for Tesseract's `Outlook` and `365.` (the second reader joins a stretch it reads as fewer words, and
     each word of it gets the whole stretch: `agreement.second_readings`). Its letters are the word's, read alike; a
-    stretch the second reader read with more letters, or with a space lost between two letters, is none."""
+    stretch the second reader read with more letters, or with a space lost between two letters, is none, unless `known`
+    (the page's words, `CertaintyPolicy.settled_spaces`) settles that space (`_settled_space`)."""
     want = _letters(second)
     if not want or want == _letters(texts[i]):
         return False
@@ -431,7 +458,7 @@ def spaces_lost(texts: Sequence[str], i: int, second: str) -> bool:
         for end in range(i + 1, min(len(texts), start + SPACES_LOST_MAX_WORDS) + 1):
             stretch = texts[start:end]
             if len(stretch) > 1 and "".join(_letters(t) for t in stretch) == want \
-                    and all(_apart(a, b) for a, b in zip(stretch, stretch[1:])):
+                    and all(_apart(a, b) or known is not None and _settled_space(a, b, known) for a, b in zip(stretch, stretch[1:])):
                 return True
     return False
 
