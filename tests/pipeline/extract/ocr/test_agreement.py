@@ -88,6 +88,19 @@ def test_a_word_held_in_a_longer_second_reading_is_judged_read_alike_on_its_line
     assert unsure_words(misread, LEXICON) == ["b)tetera", "c)56", "salvadotes"]
 
 
+def test_a_space_the_second_reader_lost_between_two_known_words_whose_join_is_none_is_settled_for_tesseract():
+    # `A los seis meses`: RapidOCR read `Alos` (corpus `es-inap-2024` 1.20); the language knows `a` and `los`, not `alos`.
+    lexicon = Lexicon({w: w for w in ("a", "los", "seis", "de", "delante", "un", "aun")})
+    line = [("A", 53.3, "Alos"), ("los", 28.2, "Alos"), ("seis", 96.5, "seis")]
+    assert unsure_words(line, lexicon) == []
+    assert unsure_words(line, lexicon, CertaintyPolicy(settled_spaces=False)) == ["los"]
+    # Run together they are a word (`delante`, `aun`), or a piece is no word (`sa k`): the space is what differs.
+    assert unsure_words([("de", 90.0, "delante"), ("lante", 90.0, "delante")], lexicon) == ["de", "lante"]
+    assert unsure_words([("A", 90.0, "Aun"), ("un", 90.0, "Aun")], lexicon) == ["un"]
+    assert unsure_words([("sa", 90.0, "sak"), ("k", 90.0, "sak")], lexicon) == ["sa"]
+    assert unsure_words([("A", 90.0, "Alas"), ("los", 90.0, "Alas")], lexicon) == ["los"]  # a letter read otherwise
+
+
 def test_alike_compares_letters_and_digits_exactly_but_not_the_punctuation_around_them():
     assert alike("casa,", "casa.") and alike("(1941)", "1941") and alike("ca\u0301sa", "cása")
     assert not alike("Índice", "índice")  # a capital is a difference a reader of the text sees
