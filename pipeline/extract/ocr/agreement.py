@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
-from pipeline.extract.ocr.lexicon import word_core
+from pipeline.extract.ocr.lexicon import Lexicon, word_core
 from pipeline.extract.ocr.words import Word
 
 SECOND_RECOGNISER = "rapidocr"  # the recogniser that reads unsure words again (`secondread`)
@@ -117,6 +117,27 @@ def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int)
                     return True
         return False
     return runs_from(0, 0, True)
+
+
+def known_words(lexicon: Lexicon, spelled: Callable[[str], bool] | None) -> Callable[[str], bool]:
+    """Whether the page's language knows a word's core: a one-letter word by the lexicon's (`one_letter_words`), a longer one
+    by the spelling dictionaries where it has them, else by the lexicon; in its own case or in small letters."""
+    def known(core: str) -> bool:
+        if len(core) == 1:
+            return core.casefold() in lexicon.one_letter_words
+        if not core.isalpha():
+            return False
+        if spelled is not None:
+            return spelled(core) or spelled(core.casefold())
+        return core in lexicon or core.casefold() in lexicon
+    return known
+
+
+def settled_space(before: str, after: str, known: Callable[[str], bool]) -> bool:
+    """Whether the space between two words of letters is settled by the dictionaries: both are words (`known`) and run
+    together they are none (`A los` read `Alos`: the second reader lost the space, `A un` read `Aun` is Tesseract's)."""
+    a, b = word_core(before)[1], word_core(after)[1]
+    return bool(a) and bool(b) and known(a) and known(b) and not known(a + b)
 
 
 def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:

@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.extract.ocr.agreement import alike, contradicts, held_in_stretch
+from pipeline.extract.ocr.agreement import alike, contradicts, held_in_stretch, known_words, settled_space
 from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
@@ -389,7 +389,7 @@ def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | N
     seconds = [word[2] if len(word) > 2 else None for word in words]
     if policy.agreement:
         given = seconds
-        known = _word_known(lexicon, spelled) if policy.settled_spaces and lexicon is not None else None
+        known = known_words(lexicon, spelled) if policy.settled_spaces and lexicon is not None else None
         seconds = [text if second and (spaces_lost(texts, i, second, known) or policy.stretches and held_in_stretch(texts, given, i))
                    else second for i, (text, second) in enumerate(zip(texts, given))]
     return [word[0] for i, (word, second) in enumerate(zip(words, seconds))
@@ -423,34 +423,13 @@ def _letters(text: str) -> str:
                    if ch.isalnum() or ch in SIGN_GLYPHS or ch in _SIGN_MARKS)
 
 
-def _word_known(lexicon: Lexicon, spelled: Callable[[str], bool] | None) -> Callable[[str], bool]:
-    """Whether the page's language knows a word's core: a one-letter word by its data (`one_letter_words`), a longer one
-    by the spelling dictionaries where it has them, else by the lexicon; in its own case or in small letters."""
-    def known(core: str) -> bool:
-        if len(core) == 1:
-            return core.casefold() in lexicon.one_letter_words
-        if not core.isalpha():
-            return False
-        if spelled is not None:
-            return spelled(core) or spelled(core.casefold())
-        return core in lexicon or core.casefold() in lexicon
-    return known
-
-
-def _settled_space(before: str, after: str, known: Callable[[str], bool]) -> bool:
-    """Whether the space between two words of letters is settled by the dictionaries: both are words (`known`) and run
-    together they are none (`A los` read `Alos`: the second reader lost the space, `A un` read `Aun` is Tesseract's)."""
-    a, b = word_core(before)[1], word_core(after)[1]
-    return bool(a) and bool(b) and known(a) and known(b) and not known(a + b)
-
-
 def spaces_lost(texts: Sequence[str], i: int, second: str, known: Callable[[str], bool] | None = None) -> bool:
     """Whether the second reading of the line's word `texts[i]` is a stretch of the line's words (`i` among them, at most
     `SPACES_LOST_MAX_WORDS`) read with the spaces between them lost, each at a place print sets one (`_apart`):
     `Outlook365.` for Tesseract's `Outlook` and `365.` (the second reader joins a stretch it reads as fewer words, and
     each word of it gets the whole stretch: `agreement.second_readings`). Its letters are the word's, read alike; a
     stretch the second reader read with more letters, or with a space lost between two letters, is none, unless `known`
-    (the page's words, `CertaintyPolicy.settled_spaces`) settles that space (`_settled_space`)."""
+    (the page's words, `CertaintyPolicy.settled_spaces`) settles that space (`agreement.settled_space`)."""
     want = _letters(second)
     if not want or want == _letters(texts[i]):
         return False
@@ -458,7 +437,7 @@ def spaces_lost(texts: Sequence[str], i: int, second: str, known: Callable[[str]
         for end in range(i + 1, min(len(texts), start + SPACES_LOST_MAX_WORDS) + 1):
             stretch = texts[start:end]
             if len(stretch) > 1 and "".join(_letters(t) for t in stretch) == want \
-                    and all(_apart(a, b) or known is not None and _settled_space(a, b, known) for a, b in zip(stretch, stretch[1:])):
+                    and all(_apart(a, b) or known is not None and settled_space(a, b, known) for a, b in zip(stretch, stretch[1:])):
                 return True
     return False
 
