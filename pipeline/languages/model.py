@@ -372,6 +372,20 @@ class ScriptData(_Strict):
         description="this script's letters printed in the very shape of a Latin letter, each with that letter: {Α: A, Ρ: P, ο: o}",
     )
 
+    digit_shapes: dict[str, str] = Field(
+        default_factory=dict,
+        description="digits a scan reads for a unit's letter of this script in their shape, each with that letter (a unit alone in "
+                    "`unit_symbols`): {'9': g, '1': l}",
+    )
+
+    @field_validator("digit_shapes")
+    @classmethod
+    def _digit_letters(cls, value: dict[str, str]) -> dict[str, str]:
+        bad = [f"{a}: {b}" for a, b in value.items() if len(a) != 1 or not a.isdigit() or len(b) != 1 or not b.isalpha()]
+        if bad:
+            raise ValueError(f"digit shapes are a digit and a letter: {bad}")
+        return value
+
     @field_validator("lookalikes")
     @classmethod
     def _single_letters(cls, value: dict[str, str]) -> dict[str, str]:

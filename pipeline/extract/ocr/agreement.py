@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
-from pipeline.extract.ocr.lexicon import word_core
+from pipeline.extract.ocr.lexicon import Lexicon, word_core
 from pipeline.extract.ocr.words import Word
 
 SECOND_RECOGNISER = "rapidocr"  # the recogniser that reads unsure words again (`secondread`)
@@ -82,6 +82,62 @@ def second_readings(tesseract: Sequence[str], second: Sequence[str]) -> list[str
         else:
             found[i1:i2] = [" ".join(theirs)] * (i2 - i1)
     return found
+
+
+def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int) -> bool:
+    """Whether the line's word `texts[i]` is read alike inside its second reading, a stretch of more words than the
+    line's words that share it (`second_readings` gives each word of a differing stretch the whole stretch): the run of
+    the line's words `i` stands in that were given the same stretch reads, word by word and in order, as consecutive
+    words of it (`alike`, a space beside a mark aside: `b)tetera` is `b) tetera`), and the stretch's words left over stand only
+    before the first or after the last of them. A row of options Tesseract cut into segments and the second reader read
+    as one window: `b)tetera`, `c)56`, `salvadores` against `b) tetera c) 56 salvadores d) 78`, whose `d) 78` is the
+    next segment's. A word read otherwise, or a word of the stretch between two of the run's (one Tesseract lost),
+    leaves the stretch what it was, a reading that differs."""
+    second = seconds[i]
+    if not second or not _core(texts[i]):
+        return False
+    theirs = second.split()
+    start = i
+    while start > 0 and seconds[start - 1] == second:
+        start -= 1
+    end = i + 1
+    while end < len(texts) and seconds[end] == second:
+        end += 1
+    ours = [t for t in texts[start:end] if _core(t)]
+    if len(theirs) <= len(ours):
+        return False
+
+    def runs_from(word: int, at: int, first: bool) -> bool:
+        if word == len(ours):
+            return True
+        for begin in range(at, len(theirs)) if first else (at,):
+            for stop in range(begin + 1, len(theirs) + 1):
+                joined = _SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop])))
+                if _core(joined) == _core(ours[word]) and runs_from(word + 1, stop, False):
+                    return True
+        return False
+    return runs_from(0, 0, True)
+
+
+def known_words(lexicon: Lexicon, spelled: Callable[[str], bool] | None) -> Callable[[str], bool]:
+    """Whether the page's language knows a word's core: a one-letter word by the lexicon's (`one_letter_words`), a longer one
+    by the spelling dictionaries where it has them, else by the lexicon; in its own case or in small letters."""
+    def known(core: str) -> bool:
+        if len(core) == 1:
+            return core.casefold() in lexicon.one_letter_words
+        if not core.isalpha():
+            return False
+        if spelled is not None:
+            return spelled(core) or spelled(core.casefold())
+        return core in lexicon or core.casefold() in lexicon
+    return known
+
+
+def settled_space(before: str, after: str, known: Callable[[str], bool]) -> bool:
+    """Whether the space between two words of letters is settled by the dictionaries: both are words (`known`) and run
+    together they are none (`A los` read `Alos`: the second reader lost the space, `A un` read `Aun` is Tesseract's)."""
+    a, b = word_core(before)[1], word_core(after)[1]
+    return bool(a) and bool(b) and known(a) and known(b) and not known(a + b)
 
 
 def _marks_spaced_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:

@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.extract.ocr.agreement import alike, contradicts
+from pipeline.extract.ocr.agreement import alike, contradicts, held_in_stretch, known_words, settled_space
 from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
@@ -104,6 +104,13 @@ class CertaintyPolicy:
     # two were caught by a right word's lost mark, and no sign of a tone or mark misread was found to catch them
     # (docs/results.md, "Letters the second reader cannot write"). `ocrcertainty --signs all,unwritable` measures it.
     unwritable_marks: bool = False
+    # ... and a word it read inside a longer stretch (a row Tesseract cut into segments read as one window: `b)tetera`
+    # in `b) tetera c) 56 salvadores d) 78`), word by word and in order, is read alike (`agreement.held_in_stretch`).
+    stretches: bool = True
+    # ... and where it read two of Tesseract's words as one, a space between two letters lost, both words known to the
+    # language (its one-letter words, its spelling dictionaries) and run together no word, the space is settled by the
+    # dictionaries and the words read alike (`A los` read `Alos`); a join that is a word (`de lante`: `delante`) is not.
+    settled_spaces: bool = True
     # ... and the signs it read (`SIGN_GLYPHS`: `×`, `≤`, `°`, `²`) against Tesseract's, even in a word of punctuation
     # alone (`<` where it read `≤`): a sign read otherwise makes the word unsure.
     signs_agree: bool = True
@@ -143,10 +150,13 @@ class CertaintyPolicy:
     # through such right words, beside misreads no rule sees (`7,48` for `7.48`, `NaHCO 3`, `Otoscopia`; results.md).
     # `ocrcertainty --signs all,quantities` measures it.
     spare_quantities: bool = False
+    # Not built on (v16, measured and dropped): sparing a well-formed quantity the second recogniser read alike, signs and
+    # all (`T°` read `T°`). On the tuning sheets it kept every catch, but on the checking ones it lost three misread
+    # questions caught only through such right words (`Te` for `T°`, `Otoscopia`, `19/24 h`; results.md).
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "15"  # 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "16"  # 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -243,6 +253,8 @@ _MICRO = str.maketrans({"\u00b5": "\u03bc", "\u00ba": "\u00b0"})  # and the ordi
 # A unit the second recogniser reads as one glyph, Unicode's compatibility form of a degree sign and a scale (`36℃` for
 # `36°C`): the same print, read alike, not a sign read otherwise.
 _ONE_GLYPH_UNITS = str.maketrans({ch: unicodedata.normalize("NFKC", ch) for ch in "\u2103\u2109"})
+# ... a ring read before such a glyph is the glyph's own ring read twice (`°℃` for a printed `°C`): no print sets it.
+_RING_BEFORE_ONE_GLYPH = re.compile("[\u00b0\u00ba](?=[\u2103\u2109])")
 
 
 def _signs(text: str) -> list[str]:
@@ -264,7 +276,7 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     the language has none). Punctuation alone is never judged: it carries no text."""
     if not policy.enabled:
         return None
-    second = second.translate(_ONE_GLYPH_UNITS) if second else second
+    second = _RING_BEFORE_ONE_GLYPH.sub("", second).translate(_ONE_GLYPH_UNITS) if second else second
     if policy.agreement and policy.signs_agree and sign_contradicted(text, second):
         return SECOND_READER_SIGN
     core = word_core(text)[1]
@@ -372,12 +384,14 @@ def unsure_words(words: Sequence[tuple[str, float | None] | tuple[str, float | N
                  policy: CertaintyPolicy = DEFAULT_POLICY, spelled: Callable[[str], bool] | None = None) -> list[str]:
     """The texts of the (text, confidence[, second reading]) words judged unsure, in order; `spelled` as `unsure_reason`.
     `words` are one line's, in order: a second reading that is a stretch of them glued where print sets a space
-    (`spaces_lost`) counts as read alike."""
+    (`spaces_lost`; between two letters, where the dictionaries know both words and not the two run together), or a longer stretch that holds them word by word (`agreement.held_in_stretch`), counts as read alike."""
     texts = [word[0] for word in words]
     seconds = [word[2] if len(word) > 2 else None for word in words]
     if policy.agreement:
-        seconds = [text if second and spaces_lost(texts, i, second) else second
-                   for i, (text, second) in enumerate(zip(texts, seconds))]
+        given = seconds
+        known = known_words(lexicon, spelled) if policy.settled_spaces and lexicon is not None else None
+        seconds = [text if second and (spaces_lost(texts, i, second, known) or policy.stretches and held_in_stretch(texts, given, i))
+                   else second for i, (text, second) in enumerate(zip(texts, given))]
     return [word[0] for i, (word, second) in enumerate(zip(words, seconds))
             if unsure_reason(word[0], word[1], lexicon, policy, second, spelled)
             or (policy.enabled and policy.mixed_characters and unit_read_as_digits(texts[i - 1] if i else None, word[0]))]
@@ -409,12 +423,13 @@ def _letters(text: str) -> str:
                    if ch.isalnum() or ch in SIGN_GLYPHS or ch in _SIGN_MARKS)
 
 
-def spaces_lost(texts: Sequence[str], i: int, second: str) -> bool:
+def spaces_lost(texts: Sequence[str], i: int, second: str, known: Callable[[str], bool] | None = None) -> bool:
     """Whether the second reading of the line's word `texts[i]` is a stretch of the line's words (`i` among them, at most
     `SPACES_LOST_MAX_WORDS`) read with the spaces between them lost, each at a place print sets one (`_apart`):
     `Outlook365.` for Tesseract's `Outlook` and `365.` (the second reader joins a stretch it reads as fewer words, and
     each word of it gets the whole stretch: `agreement.second_readings`). Its letters are the word's, read alike; a
-    stretch the second reader read with more letters, or with a space lost between two letters, is none."""
+    stretch the second reader read with more letters, or with a space lost between two letters, is none, unless `known`
+    (the page's words, `CertaintyPolicy.settled_spaces`) settles that space (`agreement.settled_space`)."""
     want = _letters(second)
     if not want or want == _letters(texts[i]):
         return False
@@ -422,7 +437,7 @@ def spaces_lost(texts: Sequence[str], i: int, second: str) -> bool:
         for end in range(i + 1, min(len(texts), start + SPACES_LOST_MAX_WORDS) + 1):
             stretch = texts[start:end]
             if len(stretch) > 1 and "".join(_letters(t) for t in stretch) == want \
-                    and all(_apart(a, b) for a, b in zip(stretch, stretch[1:])):
+                    and all(_apart(a, b) or known is not None and settled_space(a, b, known) for a, b in zip(stretch, stretch[1:])):
                 return True
     return False
 

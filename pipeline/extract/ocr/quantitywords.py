@@ -133,9 +133,6 @@ def _confused_unit(core: str) -> bool:
 
 
 UNIT_AS_DIGITS = "a unit's letter read as a digit after a number"
-# The digits a unit's letter is read as, by their shapes (`g` with its open tail a 9, a small `l` a 1, `s` a 5): the
-# same pairs as an option label's look-alikes (`labels`), kept to the letters that are units alone (`scripts.yaml`).
-_DIGIT_SHAPES = {"9": "g", "1": "l", "5": "s"}
 _NUMBER_WORD = re.compile(rf"{_NUMBER}")
 _FRACTION = re.compile(r"(?P<over>\d)/(?P<under>\d+)")
 
@@ -149,8 +146,8 @@ def unit_read_as_digits(previous: str | None, token: str) -> str | None:
     number = _core(previous)
     if not fraction or not _NUMBER_WORD.fullmatch(number):
         return None
-    letter = _DIGIT_SHAPES.get(fraction["over"])
-    if letter is None or not _unit(letter):
+    # The unit letters of the digit's shape (`scripts.yaml`'s `digit_shapes`: a `g` with its open tail read as a 9).
+    if not any(_unit(letter) for script in UNIT_SCRIPTS for letter in (script_data(script).digit_shapes.get(fraction["over"]),) if letter):
         return None
     over, under = int(fraction["over"]), int(fraction["under"])
     mixed_number = not any(mark in number for mark in ".,") and 0 < over < under and gcd(over, under) == 1

@@ -19,13 +19,21 @@ from pipeline.extract.ocr.agreement import (
     NOTHING_READ,
     alike,
     contradicts,
+    held_in_stretch,
     keep_second_readings,
     mark_settled,
     second_alphabet,
     second_readings,
     unwritable_marks_lost,
 )
-from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, SECOND_READER_SIGN, CertaintyPolicy, sign_contradicted, unsure_reason
+from pipeline.extract.ocr.certainty import (
+    SECOND_READER_DIFFERS,
+    SECOND_READER_SIGN,
+    CertaintyPolicy,
+    sign_contradicted,
+    unsure_reason,
+    unsure_words,
+)
 from pipeline.extract.ocr.engine import parse_tsv, run_tesseract
 from pipeline.extract.ocr.lexicon import Lexicon
 from pipeline.extract.ocr.reading import ReadWord
@@ -54,6 +62,43 @@ def test_each_tesseract_word_keeps_what_the_second_reader_read_at_its_place():
     assert second_readings(["D)1904lice"], ["D)", "1904", "lice"]) == ["D) 1904 lice"]  # a space between a number and a word is one
     # A word the second reader read nothing at, in a window it read.
     assert second_readings(["la", "xq", "casa"], ["la", "casa"]) == ["la", NOTHING_READ, "casa"]
+
+
+def test_a_row_the_second_reader_read_as_one_window_holds_each_of_tesseracts_segment_words_alike():
+    # A row of options (`a) … b) … c) … d) …`) Tesseract cut into segments and RapidOCR read as one window: each word of a
+    # segment gets the whole differing stretch (`second_readings`), which holds them word by word, in order, with the
+    # next segment's `d) 78` after them (calibration `es-row-150`, 150 dpi).
+    stretch = "b) tetera c) 56 salvadores d) 78"
+    texts, seconds = ["a)", "1943", "b)tetera", "c)56", "salvadores"], [None, "1943", stretch, stretch, stretch]
+    assert [held_in_stretch(texts, seconds, i) for i in range(len(texts))] == [False, False, True, True, True]
+    assert held_in_stretch(["d)78", "patrañas"], [stretch, "patrañas"], 0)  # the next segment's words, after the others
+    # A word of the run read otherwise, or a word of the stretch between two of the run's (one Tesseract lost), leaves
+    # the stretch a reading that differs, for every word given it.
+    assert not any(held_in_stretch(["b)tetera", "c)56", "salvadotes"], [stretch] * 3, i) for i in range(3))
+    assert not any(held_in_stretch(["b)tetera", "salvadores"], [stretch] * 2, i) for i in range(2))
+    assert not held_in_stretch(["tetera", "salvadores"], ["tetera salvadores"] * 2, 0)  # no more words than the run's
+
+
+def test_a_word_held_in_a_longer_second_reading_is_judged_read_alike_on_its_line():
+    stretch = "b) tetera c) 56 salvadores d) 78"
+    line = [("a)", 90.0, None), ("b)tetera", 74.5, stretch), ("c)56", 80.0, stretch), ("salvadores", 27.4, stretch)]
+    assert unsure_words(line, LEXICON) == []  # `salvadores` at 27: read alike, its confidence no longer counts
+    assert unsure_words(line, LEXICON, CertaintyPolicy(stretches=False)) == ["b)tetera", "c)56", "salvadores"]
+    misread = [*line[:3], ("salvadotes", 96.0, stretch)]
+    assert unsure_words(misread, LEXICON) == ["b)tetera", "c)56", "salvadotes"]
+
+
+def test_a_space_the_second_reader_lost_between_two_known_words_whose_join_is_none_is_settled_for_tesseract():
+    # `A los seis meses`: RapidOCR read `Alos` (corpus `es-inap-2024` 1.20); the language knows `a` and `los`, not `alos`.
+    lexicon = Lexicon({w: w for w in ("a", "los", "seis", "de", "delante", "un", "aun")})
+    line = [("A", 53.3, "Alos"), ("los", 28.2, "Alos"), ("seis", 96.5, "seis")]
+    assert unsure_words(line, lexicon) == []
+    assert unsure_words(line, lexicon, CertaintyPolicy(settled_spaces=False)) == ["los"]
+    # Run together they are a word (`delante`, `aun`), or a piece is no word (`sa k`): the space is what differs.
+    assert unsure_words([("de", 90.0, "delante"), ("lante", 90.0, "delante")], lexicon) == ["de", "lante"]
+    assert unsure_words([("A", 90.0, "Aun"), ("un", 90.0, "Aun")], lexicon) == ["un"]
+    assert unsure_words([("sa", 90.0, "sak"), ("k", 90.0, "sak")], lexicon) == ["sa"]
+    assert unsure_words([("A", 90.0, "Alas"), ("los", 90.0, "Alas")], lexicon) == ["los"]  # a letter read otherwise
 
 
 def test_alike_compares_letters_and_digits_exactly_but_not_the_punctuation_around_them():

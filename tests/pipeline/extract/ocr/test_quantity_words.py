@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+from pydantic import ValidationError
 
-
-from pipeline.extract.ocr import certainty
+from pipeline.extract.ocr import certainty, quantitywords
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
 from pipeline.extract.ocr.quantitywords import UNIT_AS_DIGITS, misread_quantity, unit_read_as_digits, well_formed_quantity
+from pipeline.languages import ScriptData
 from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
 PRINTED = ("39°C", "38,5°C", "°C", "(39°C)", "T°", "T°39", "T°:", "t°38", "/μL", "12000/μL", "000/μL,", "μg/kg/min.",
@@ -42,6 +44,16 @@ def test_a_spared_well_formed_quantity_is_no_confusion_of_its_shape_but_a_look_a
         assert mixed_characters(word, spare_quantities=True) == "a symbol inside a word", word
 
 
+def test_a_ring_the_second_recogniser_reads_before_its_one_glyph_celsius_is_that_glyphs_own_ring():
+    # `°C` printed, RapidOCR reads `°℃` (clinical tuning sheets): its `℃` holds the ring, read twice; no print sets `°℃`.
+    # A degree sign it lost (`C`) or read as a mark is still a sign read otherwise.
+    signs_only = replace(certainty.DEFAULT_POLICY, mixed_characters=False)
+    assert unsure_reason("°C", 62.4, None, signs_only, second="°℃") is None
+    assert unsure_reason("36°C", 72.5, None, signs_only, second="36℃") is None
+    assert unsure_reason("°C", 65.9, None, signs_only, second="C") == SECOND_READER_SIGN
+    assert unsure_reason("°C", 65.9, None, signs_only, second="°°C") == SECOND_READER_SIGN
+
+
 def test_a_units_letter_read_as_a_digit_right_after_a_number_is_unsure_where_no_mixed_number_stands():
     # `2.8 g/24 h`, `250 g/6 h`, `79 l/1`: the unit's g, l read as a 9, a 1; two numbers in a row where a quantity
     # prints its number and its unit, in a fraction no mixed number prints (a decimal before it, over one, not lowest)
@@ -54,6 +66,18 @@ def test_a_units_letter_read_as_a_digit_right_after_a_number_is_unsure_where_no_
     line = [("Dieta", 96.0), ("de", 96.0), ("2.8", 96.0), ("9/24", 96.0), ("h", 96.0), ("y", 96.0), ("2", 96.0),
             ("1/2", 96.0), ("h", 96.0)]
     assert certainty.unsure_words(line, None) == ["9/24"]
+
+
+def test_the_digits_read_for_a_units_letter_are_the_script_datas_not_the_codes(monkeypatch):
+    # `scripts.yaml`'s `digit_shapes` names the digit each unit letter is read as; a script whose data names none
+    # judges no fraction so, and one that names another digit judges that one
+    assert unit_read_as_digits("2.8", "9/24") == UNIT_AS_DIGITS
+    monkeypatch.setattr(quantitywords, "script_data", lambda script: ScriptData(
+        unit_symbols=["g", "s"], unit_prefixes="m", digit_shapes={"6": "g"} if script == "Latin" else {}))
+    assert unit_read_as_digits("2.8", "9/24") is None
+    assert unit_read_as_digits("2.8", "6/24") == UNIT_AS_DIGITS
+    with pytest.raises(ValidationError, match="digit shapes"):
+        ScriptData(digit_shapes={"g": "9"})
 
 
 def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with_a_slash_is_not():
