@@ -352,7 +352,25 @@ def variant_names(header_re: re.Pattern, row: list[StreamLine]) -> list[str]:
     found = [m.group("variant") for m in header_re.finditer(text)]
     if not found and any(sl.fold_digits for sl in row):
         found = [m.group("variant") for m in header_re.finditer(fold_ocr_digits(text))]
+    if any(sl.ocr for sl in row):
+        joined = _names_across_split_words(header_re, text)
+        if len(joined) > len(found):
+            found = joined
     return found
+
+
+def _names_across_split_words(header_re: re.Pattern, text: str) -> list[str]:
+    """The variants `header_re` names in an OCR row's `text` read with its word spaces taken out, where a match begins
+    and ends at the row's word edges: a scan splits a header's word at a wide letter gap ("ТИ П А" for "ТИП А" in a
+    serif face at 195 dpi), and the row named no booklet type, so its block's answers went to the type above it or to
+    none. A match that begins or ends inside a word joins words the row never printed together: not taken."""
+    words = text.split()
+    starts, ends, at = set(), set(), 0
+    for word in words:
+        starts.add(at)
+        at += len(word)
+        ends.add(at)
+    return [m.group("variant") for m in header_re.finditer("".join(words)) if m.start() in starts and m.end() in ends]
 
 
 def names_variant(header_re: re.Pattern, item: StreamLine) -> bool:

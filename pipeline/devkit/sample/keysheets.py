@@ -225,6 +225,13 @@ def cyrillic_booklets(seed: int = 0) -> KeySheet:
                     row_labels=("Вопрос", "Ответ"), languages=("rus",), name="cyrillic-booklets")
 
 
+def serif_cyrillic_booklets(seed: int = 0) -> KeySheet:
+    """Grid blocks per booklet type under Russian headers in a serif face ("ТИП В"): booklet types that are Cyrillic
+    letters drawn like Latin ones (`А`, `В`), Cyrillic capital labels. A tuning family of `greek-booklets`' kind."""
+    return grid_key(seed, count=40, per_row=20, labels=("А", "Б", "В", "Г"), booklets=("А", "В"), header="ТИП {booklet}",
+                    row_labels=("№", "Ответ"), languages=("rus",), font="DejaVuSerif", name="booklets-serif-ru")
+
+
 def wide_grid(seed: int = 0) -> KeySheet:
     """One row of 40 narrow cells across the page: a key table Tesseract must not read as one strip."""
     return grid_key(seed, count=80, per_row=40, labels=("A", "B", "C", "D"), size=9, cell=4.0, name="wide",
@@ -444,7 +451,8 @@ def broken_wide_grid(seed: int = 0) -> KeySheet:
 TUNING: dict[str, Callable[[int], KeySheet]] = {"list": list_key, "grid": grid_key, "booklets": booklet_table, "pairs": pairs_table,
                                                 "in-booklet": booklet_last_page, "shaded-blocks": shaded_blocks,
                                                 "list-tab": tab_list, "list-leaders": tab_list_leaders, "blocks-late": late_blocks,
-                                                "filled-grid": filled_grid, "filled-grid-ruled": filled_grid_ruled, "grid-gaps": broken_grid}
+                                                "filled-grid": filled_grid, "filled-grid-ruled": filled_grid_ruled, "grid-gaps": broken_grid,
+                                                "booklets-serif-ru": serif_cyrillic_booklets}
 CHECKING: dict[str, Callable[[int], KeySheet]] = {"circled": circled_grid, "greek-booklets": greek_booklets, "wide": wide_grid,
                                                   "list-dash": dash_list, "list-paren": paren_list,
                                                   "cyrillic-booklets": cyrillic_booklets, "pairs-hangul": hangul_pairs,

@@ -219,7 +219,7 @@ def _read_row(
         pixels = np.array(source)
         pixels[with_halo(specks)] = 255 if dark else int(np.median(pixels))
         source = Image.fromarray(pixels)
-    upper, lower = _glyph_rows(band)
+    upper, lower = _glyph_rows(band, dark)
     crops = [(l, upper, r, lower) for l, r in cells]
     strip_gap = round(STRIP_GAP * (lower - upper))
     offsets, read = read_strip(source, crops, strip_gap, languages, dpi, omp, path, whitelist, binarise=False)
@@ -258,7 +258,7 @@ def _read_row(
     return words
 
 
-def _glyph_rows(band: np.ndarray) -> tuple[int, int]:
+def _glyph_rows(band: np.ndarray, dark: bool = False) -> tuple[int, int]:
     """[upper, lower) of the rows a row's cells are cropped to: the inkiest run of the band's rows once its rules are
     out, a little margin kept. Crops reach only as high as the glyphs: a neighbouring fill's edge, or a table rule
     above or below the letters, misleads Tesseract. The rules go first, the rows inked across (`ROW_RULE_SHARE`) and
@@ -269,10 +269,21 @@ def _glyph_rows(band: np.ndarray) -> tuple[int, int]:
     between them (`_boxed_rows`), and a band without any rule across is cropped to its inked rows, both as before; a
     band with one rule across (a box's rule below, the one above missing or only partly inked) is looked at between its
     first and last inked rows, so that cell rules which end with the table (white below a key's last row) still stand
-    over their share of its height."""
+    over their share of its height. A band with no rule across is looked at the same way where, its cell rules out, its
+    ink stands in runs apart (a tilted scan's box rules cross the band's rows, inked over short pieces only, joined to
+    the letters by the cell rules: a "C" cropped with a rule's piece above and below it was read "E" at 255 dpi, tilted
+    0.7°, sure); a band whose ink is one run is cropped to its inked rows, as before, and so is a `dark` one (a number
+    row on a fill, inverted: `_band` cut it to the fill's own rows, and no box rule crosses them; cropped to its
+    inkiest run, a filled key's first number row at 165 dpi lost a number and its answers)."""
     inked = np.flatnonzero(band.any(axis=1))
     boxes = _boxed_rows(band)
     if boxes is None and not (band.sum(axis=1) > ROW_RULE_SHARE * band.shape[1]).any():
+        extent = (int(inked[0]), int(inked[-1]) + 1)
+        glyphs = _without_rules(band[extent[0]:extent[1]])
+        runs = ink_runs(glyphs.any(axis=1), max(1, round(ROW_GAP * band.shape[0])))
+        if len(runs) > 1 and not dark:  # pieces of rules apart from the letters once the cell rules are out
+            first, last = max(runs, key=lambda run: int(glyphs[run[0]:run[1]].sum()))
+            return max(extent[0], extent[0] + first - 2), min(extent[1], extent[0] + last + 2)
         return max(0, int(inked[0]) - 2), min(band.shape[0], int(inked[-1]) + 3)  # no rule across: the glyphs' rows, as inked
     if boxes is None:
         boxes = (int(inked[0]), int(inked[-1]) + 1)
