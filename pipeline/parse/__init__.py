@@ -135,6 +135,9 @@ STAGE_VERSION += "/unclaimed-notes"
 # an answer on the marker's own line is kept when the scoring rules follow at once. Questions `skip_types` left out are
 # named in the problem line.
 STAGE_VERSION += "/scheme-marker-twice"
+# An OCR row naming fewer booklet types than its block has is read again with its word spaces out, a match standing on
+# word edges (`stream.variant_names`: "ТИ П А" for "ТИП А").
+STAGE_VERSION += "/split-header-words"
 
 __all__ = [
     "STAGE_VERSION", "Numbering", "ParseResult", "canonical_label", "line_stream", "matched_label", "number_key",
