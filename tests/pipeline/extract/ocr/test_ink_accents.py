@@ -2,14 +2,19 @@
 letter shows one and the dictionaries know the marked word but not the word as read (pipeline/extract/ocr/inkaccents.py)."""
 from __future__ import annotations
 
+import difflib
+
 import numpy as np
 import pytest
+
+from pipeline.devkit.accentfamilies import FAMILIES, TUNING, read_words, scanned
 
 from pipeline.extract.ocr.hunspell import Spelling, SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.inkaccents import (
     Band, Letter, PageInk, Yardstick, is_mark, letter_places, mark_above, mark_places, marked_forms, mend_by_ink, _owner,
 )
 from pipeline.extract.ocr.words import Word
+from tests.pipeline.extract.ocr.builders import needs_tesseract
 
 
 def test_where_a_mark_stands_is_unicodes_combining_class() -> None:
@@ -126,3 +131,27 @@ def test_the_pass_is_registered_after_the_second_readers_mends() -> None:
 
     names = pass_names()
     assert names.index("ink-accents") == names.index("second-letters") + 1
+
+
+def _aligned(printed: list[str], read: list[str]) -> dict[int, str]:
+    """Each read word's printed word, where the two align one for one."""
+    out = {}
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, printed, read, autojunk=False).get_opcodes():
+        if op in ("equal", "replace") and i2 - i1 == j2 - j1:
+            out.update({j: printed[i] for i, j in zip(range(i1, i2), range(j1, j2))})
+    return out
+
+
+@needs_tesseract("spa")
+def test_on_a_soft_150_dpi_spanish_page_words_read_bare_take_their_printed_mark_and_no_word_read_right_changes(
+        tmp_path, spanish: Spelling) -> None:
+    # Liberation Sans 8.5 pt scanned at 150 dpi, blur 1.2, JPEG 80, grain 0.03 (`accentfamilies`' tuning family)
+    tesseract, seed = TUNING["es"]
+    scan, text = scanned(tmp_path, "es", tesseract, seed, FAMILIES[5])
+    without = read_words(scan, tesseract, tmp_path / "cache", ("ink-accents",))
+    read = read_words(scan, tesseract, tmp_path / "cache", ())
+    assert len(read) == len(without)
+    printed = _aligned(text.split(), without)
+    changed = [(printed.get(i), a, b) for i, (a, b) in enumerate(zip(without, read)) if a != b]
+    assert sum(p == b for p, a, b in changed) >= 3, changed  # `pedian` → `pedían`, `cedia` → `cedía`, …
+    assert all(p != a for p, a, b in changed), changed
