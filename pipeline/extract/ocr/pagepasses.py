@@ -43,7 +43,7 @@ from pipeline.extract.ocr.wordpasses import (
     _accent_lines, _accents_read_twice, _confused_letters, _blank_strokes, _box_overreach, _capital_accents, _capitals_as_digits, _comma_tails, _small_glyphs, _lookalike_units, _sign_shapes, _unread_marks, _dashes, _ellipsis, _glued_words,
     _inverted_marks, _join_split_words, _lexicon_repair, _overlapping_pieces, _question_numbers, _roman_numerals,
     _companion_words, _lone_rereads, _same_shape_capitals, _second_reader, _wide_glyph_gaps,
-    _number_spaces, _seen_marks, _second_letters, _stray_letters, _mark_checks,
+    _number_spaces, _seen_marks, _second_letters, _ink_accents, _stray_letters, _mark_checks,
 )
 
 
@@ -94,7 +94,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _overlapping_pieces, _lexicon_repair, _glued_words, _number_spaces, _capital_accents, _comma_tails, _small_glyphs, _lookalike_units, _sign_shapes, _unread_marks, _blank_strokes, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice, _accent_lines, _confused_letters,
     _glued_labels, _label_ghosts, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs, _lone_glyphs, _lone_rereads,
-    _dashes, _ellipsis, _legibility, _figures, _loose_ink, _seen_marks, _second_letters, _mark_checks,
+    _dashes, _ellipsis, _legibility, _figures, _loose_ink, _seen_marks, _second_letters, _ink_accents, _mark_checks,
 )  # fmt: skip
 
 

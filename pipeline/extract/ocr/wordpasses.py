@@ -15,6 +15,7 @@ from pipeline.extract.ocr.certainty import DEFAULT_POLICY, spelled_for, unsure_r
 from pipeline.extract.ocr.companionwords import companions_of, lookalike_units, read_companion_words
 from pipeline.extract.ocr.companions import reading_languages
 from pipeline.extract.ocr.engine import installed_languages, prepared_before_whitening
+from pipeline.extract.ocr.inkaccents import mend_by_ink
 from pipeline.extract.ocr.markchecks import check_marks, checked_marks_note, dictionaries_to_ask, mark_facts
 from pipeline.extract.ocr.lonereads import reread_short_words, tesseract_reader as lone_reader
 from pipeline.extract.ocr.blanks import blanks_on_baselines
@@ -476,6 +477,25 @@ def _second_letters(work: PageWork) -> PageWork:
         return work
     words, note = mend_words(work.words, found)
     return replace(work, words=words, notes=work.notes + (note,))
+
+
+# 2: only a word the dictionaries do not know as read, and not one the second recogniser read the same (v1, on a branch,
+# gave known words marks the print lacks on real sheets)
+@page_pass("ink-accents", "2", Cost.CHEAP, when=_may_have_lost_marks, inputs=_accent_inputs)
+def _ink_accents(work: PageWork) -> PageWork:
+    """A word no dictionary knows, read without a mark whose ink stands over or under one of its letters, unaccounted
+    for by the reading, takes the one spelling with that letter's mark the dictionaries know, read from the page
+    prepared but not whitened (`inkaccents`)."""
+    spelling = page_spelling(work.settings.languages)
+    assert spelling is not None
+    unwhitened = work.unwhitened_page()
+    page = unwhitened if unwhitened is not None else prepared_before_whitening(work.image, work.settings.dpi)
+    mended = mend_by_ink(work.words, page, spelling)
+    if not mended.changes:
+        return work
+    shown = ", ".join(f"{first} → {second}" for first, second in mended.changes)
+    note = f"ink accents: {len(mended.changes)} words took a mark their ink shows ({shown})"
+    return replace(work, words=mended.words, notes=work.notes + (note,))
 
 
 @page_pass("dashes", "1", Cost.CHEAP)
