@@ -29,7 +29,7 @@ def _spec():
     return spec.model_copy(update={"layout": spec.layout.model_copy(update=update)})
 
 
-def _sheet(path: Path, after: dict[str, str]) -> Path:
+def three_question_sheet(path: Path, after: dict[str, str]) -> Path:
     """Three questions of options A-C; `after[number]` printed under that question's options, left of the labels
     and a blank line below them (no option's continuation)."""
     items, y = [], 20.0
@@ -47,12 +47,12 @@ def _sheet(path: Path, after: dict[str, str]) -> Path:
     return build_pdf(path, [PageSpec(tuple(items))])
 
 
-def _key(path: Path) -> Path:
+def three_answer_key(path: Path) -> Path:
     return build_pdf(path, [PageSpec(tuple(TextBox(t, 20, 20 + 7 * i, 170, size=10) for i, t in enumerate(["1. A", "2. B", "3. C"])))])
 
 
 def _parsed(tmp_path: Path, after: dict[str, str]):
-    result = run_family(_spec(), _sheet(tmp_path / "s.pdf", after), [_key(tmp_path / "k.pdf")], {"year": "2030"})
+    result = run_family(_spec(), three_question_sheet(tmp_path / "s.pdf", after), [three_answer_key(tmp_path / "k.pdf")], {"year": "2030"})
     return result, {q.number: q for q in result.questions}
 
 
@@ -113,7 +113,7 @@ def _lines_sheet(path: Path, lines: list[str]) -> Path:
 def test_a_line_opening_with_a_label_already_taken_is_flagged_where_it_went(tmp_path, lines, number, flag):
     # Question 3's option B holds a lowercase sub-item "a.": no second "A.".
     sheet = _lines_sheet(tmp_path / "s.pdf", [*lines, "3. Pytanie trzecie?", "A. a3", "B. b3 z punktami:", "   a. pierwszy", "C. c3"])
-    result = run_family(_spec(), sheet, [_key(tmp_path / "k.pdf")], {"year": "2030"})
+    result = run_family(_spec(), sheet, [three_answer_key(tmp_path / "k.pdf")], {"year": "2030"})
     found = {q.number: q for q in result.questions}
     assert [f.message for f in found[number].flags if f.code is Code.LABEL_REPEATED] == [flag]
     assert found["3"].choices == ["a3", "b3 z punktami: a. pierwszy", "c3"]
