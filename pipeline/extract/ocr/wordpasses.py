@@ -68,9 +68,8 @@ def _ellipsis_asked(work: PageWork) -> bool:
 
 def _second_reader_inputs(settings: OcrSettings) -> str:
     """The recogniser's packages and the languages' dictionary files, or why the pass skips (`secondread`); and the
-    policy it picks words by where it is not the one its cached readings were made under (`_reading_policy_inputs`)."""
-    policy = _reading_policy_inputs(settings)
-    return second_reader_inputs(tuple(settings.languages)) + (f"; {policy}" if policy else "")
+    policy it picks words by (`_reading_policy_inputs`)."""
+    return f"{second_reader_inputs(tuple(settings.languages))}; {_reading_policy_inputs(settings)}"
 
 
 # The words worth a second look: the shipped policy's, with the I/l swap judged in words of capitals too (a second
@@ -78,19 +77,14 @@ def _second_reader_inputs(settings: OcrSettings) -> str:
 # Not the confusable variants (`confusable_letters`, `confusable_marks`): they ask the spelling dictionaries, which this
 # judgement is not given, and the words the second recogniser reads stay those its cache key was made for.
 READING_POLICY = replace(DEFAULT_POLICY, swap_in_capitals=True, confusable_letters=False, confusable_marks=False)
-# The digest (`fingerprint`) of the policy the cached readings of `second-reader` v4 and `lone-rereads` v4 were made
-# under. The passes pick the words they read again by `READING_POLICY` (the shipped policy's switches and version), so
-# a shipped policy of another digest (a switch flipped, `CertaintyPolicy.version` bumped) is part of their cache key and
-# a page cached under other switches is read again (a run with quantities spared read RapidOCR's `95%` where a cache
-# of the shipped policy held `9596`). Recorded, not always keyed, so that the readings cached before stay valid: when
-# either pass's version is bumped, record the digest of the day (`fingerprint(READING_POLICY)[:16]`).
-READINGS_MADE_UNDER = "c914197bb3e7f7e3"
 
 
-def _reading_policy_inputs(settings: OcrSettings) -> str | None:
-    """"reading policy <digest>" where `READING_POLICY` is not the policy the cached readings were made under."""
-    digest = fingerprint(READING_POLICY)[:16]
-    return None if digest == READINGS_MADE_UNDER else f"reading policy {digest}"
+def _reading_policy_inputs(settings: OcrSettings) -> str:
+    """"reading policy <digest>": the passes that read words again pick them by `READING_POLICY` (the shipped policy's
+    switches and version), so its digest (`fingerprint`) is part of their cache key, and a page cached under other
+    switches is read again (a run with quantities spared read RapidOCR's `95%` where a cache of the shipped policy held
+    `9596`)."""
+    return f"reading policy {fingerprint(READING_POLICY)[:16]}"
 
 
 # 2: keeps what it read per word (`agreement`); 3: reads the page as scanned, not as smoothed for Tesseract; 4: `a/b`
