@@ -84,6 +84,12 @@ def second_readings(tesseract: Sequence[str], second: Sequence[str]) -> list[str
     return found
 
 
+# The most words a second reading's stretch may hold to be searched for a run of the line's words (`held_in_stretch`): a
+# row of options read as one window holds a few segments' words; a longer stretch (a whole line the two readers cut
+# apart otherwise) is judged what it is, a reading that differs, unsearched.
+STRETCH_MAX_WORDS = 24
+
+
 def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int) -> bool:
     """Whether the line's word `texts[i]` is read alike inside its second reading, a stretch of more words than the
     line's words that share it (`second_readings` gives each word of a differing stretch the whole stretch): the run of
@@ -92,31 +98,38 @@ def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int)
     before the first or after the last of them. A row of options Tesseract cut into segments and the second reader read
     as one window: `b)tetera`, `c)56`, `salvadores` against `b) tetera c) 56 salvadores d) 78`, whose `d) 78` is the
     next segment's. A word read otherwise, or a word of the stretch between two of the run's (one Tesseract lost),
-    leaves the stretch what it was, a reading that differs."""
+    leaves the stretch what it was, a reading that differs; so does a stretch of more than `STRETCH_MAX_WORDS` words.
+    Each place of the run in the stretch is searched once, so a stretch of marks (`x - x - x`) costs no more than its
+    words' count squared times the run's."""
     second = seconds[i]
     if not second or not _core(texts[i]):
         return False
     theirs = second.split()
+    if len(theirs) > STRETCH_MAX_WORDS:
+        return False
     start = i
     while start > 0 and seconds[start - 1] == second:
         start -= 1
     end = i + 1
     while end < len(texts) and seconds[end] == second:
         end += 1
-    ours = [t for t in texts[start:end] if _core(t)]
+    ours = [_core(t) for t in texts[start:end] if _core(t)]
     if len(theirs) <= len(ours):
         return False
+    # The core of each stretch of their words, `begin` to `stop` (`stop` past the last), a space beside a mark aside.
+    joined = {(begin, stop): _core(_SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop]))))
+              for begin in range(len(theirs)) for stop in range(begin + 1, len(theirs) + 1)}
+    searched: dict[tuple[int, int], bool] = {}
 
-    def runs_from(word: int, at: int, first: bool) -> bool:
+    def runs_from(word: int, at: int) -> bool:
+        """Whether `ours[word:]` read word by word as their words from `at` on (each place searched once)."""
         if word == len(ours):
             return True
-        for begin in range(at, len(theirs)) if first else (at,):
-            for stop in range(begin + 1, len(theirs) + 1):
-                joined = _SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop])))
-                if _core(joined) == _core(ours[word]) and runs_from(word + 1, stop, False):
-                    return True
-        return False
-    return runs_from(0, 0, True)
+        if (word, at) not in searched:
+            searched[word, at] = any(joined[at, stop] == ours[word] and runs_from(word + 1, stop)
+                                     for stop in range(at + 1, len(theirs) + 1))
+        return searched[word, at]
+    return any(runs_from(0, begin) for begin in range(len(theirs)))
 
 
 def known_words(lexicon: Lexicon, spelled: Callable[[str], bool] | None) -> Callable[[str], bool]:

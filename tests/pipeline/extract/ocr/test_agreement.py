@@ -5,6 +5,7 @@ confident Tesseract was; a question resting on such a word is flagged; and the e
 Real RapidOCR, real Tesseract and real hunspell on generated lines; a parsed question from a laid-out reading."""
 from __future__ import annotations
 
+import resource
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,7 @@ from pipeline.extract import ExtractedDocument, Line, Page, PageMethod
 from pipeline.extract.ocr import OcrSettings, PageReading, lay_out_page
 from pipeline.extract.ocr.agreement import (
     NOTHING_READ,
+    STRETCH_MAX_WORDS,
     alike,
     contradicts,
     held_in_stretch,
@@ -77,6 +79,32 @@ def test_a_row_the_second_reader_read_as_one_window_holds_each_of_tesseracts_seg
     assert not any(held_in_stretch(["b)tetera", "c)56", "salvadotes"], [stretch] * 3, i) for i in range(3))
     assert not any(held_in_stretch(["b)tetera", "salvadores"], [stretch] * 2, i) for i in range(2))
     assert not held_in_stretch(["tetera", "salvadores"], ["tetera salvadores"] * 2, 0)  # no more words than the run's
+
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_a_stretch_longer_than_its_cap_is_a_difference_and_a_stretch_of_marks_is_searched_in_bounded_time():
+    # A row whose words run to the cap holds its segments' words; one word more and the stretch is judged unsearched,
+    # a reading that differs, however well it would hold them.
+    words = [f"w{n}" for n in range(STRETCH_MAX_WORDS)]
+    row = " ".join(words)
+    texts = words[:-1]
+    assert held_in_stretch(texts, [row] * len(texts), 0)
+    longer = row + " w"
+    assert not held_in_stretch(texts, [longer] * len(texts), 0)
+    # A stretch of marks between the words (`x - x - x …`) lets each word be read as itself or with the marks beside it:
+    # searched path by path, a long line's run costs exponentially many joins (seconds at a dozen words, hours at
+    # thirty); each place searched once, it is judged at once. The last word `z` is read nowhere: no run holds.
+    for count in (STRETCH_MAX_WORDS // 2 - 1, 40):
+        run = ["x"] * count + ["z"]
+        stretch = " ".join(["x", "-"] * (count + 1))
+        spent = _cpu_seconds()
+        assert not held_in_stretch(run, [stretch] * len(run), 0)
+        assert _cpu_seconds() - spent < 0.5  # CPU seconds, whatever else the machine runs
 
 
 def test_a_word_held_in_a_longer_second_reading_is_judged_read_alike_on_its_line():
