@@ -156,7 +156,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "17"  # 17: a second reading's stretch of more than `agreement.STRETCH_MAX_WORDS` words is a difference, unsearched, and each place of a run in one searched once; 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "17"  # 17: a degree sign's scale read as a digit (`41,9°6`) or its ring as a mark (`39*C`), a unit's letter read as the digit of its shape (`mg/d1`, `5 m1`) are unsure (`quantitywords`); a second reading's stretch of more than `agreement.STRETCH_MAX_WORDS` words is a difference, unsearched, and each place of a run in one searched once; 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -196,13 +196,13 @@ def mixed_characters(token: str, spare_quantities: bool = False) -> str | None:
     well-formed quantity's (`CertaintyPolicy.spare_quantities`)."""
     if _UNPAIRED_BRACKET.search(token) and any(ch.isalnum() for ch in token):
         return "a bracket without its pair"  # "194]" for "1941"; a label's "b)" is set apart by parse
+    misread = misread_quantity(token)  # `Sp02`, `Ul/kg`, `41,9°6`: a quantity a scan misread
+    if misread:
+        return misread
     core = word_core(token)[1]
     letters = [ch for ch in core if ch.isalpha()]
     if not letters:
         return None
-    misread = misread_quantity(token)  # `Sp02`, `Ul/kg`: a quantity a scan misread
-    if misread:
-        return misread
     if spare_quantities and well_formed_quantity(token) and not all(ch in DIGIT_LOOKALIKES for ch in letters):
         return None  # `39°C`, `/μL`, `SatO2`: signs and counts where quantities print them (`SO2`, `l2`: a number misread)
     if any(ch in _WORD_SYMBOLS for ch in token):

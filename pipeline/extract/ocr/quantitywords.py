@@ -24,12 +24,18 @@ And the other way, a word a scan made of such a quantity (`misread_quantity`), u
 - a formula or a gas with a zero where its O stands (`Sp02`, `MgS04`, `C02`: `SpO2`, `MgSO4`, `CO2`);
 - a unit with a slash read with one of its script's confusable letters (`scripts.yaml`'s `confusable`: `Ul/kg`,
   `mg/dI` for `UI/kg`, `mg/dl`), or with a mark inside it (`000/mm>3`);
+- a degree quantity whose scale was read as a digit (`41,9°6` for `41,9°C`; an angle's minutes carry their prime) or
+  whose ring was read as a raised mark between a number of two digits or a decimal one and its scale (`39*C`, `38,5"C`;
+  not after a letter: `A*2`, `x'2` are products and variables);
+- a unit's letter read as the digit of its shape (`scripts.yaml`'s `digit_shapes`) right after a small letter, in a unit
+  with a slash or glued to its number (`mg/d1`, `m9/kg`, `250m1`), or alone right after a number (`5 m1`): no unit prints
+  a count of such a digit, and a formula's count (`PCl5`) is none of this; a variable alone (`m1`) stays as read;
 - a unit's letter read as the digit of its shape before a slash, right after a number (`2.8 9/24 h` for `2.8 g/24 h`,
   `250 9/6 h`): two numbers in a row where a quantity prints its number and its unit (`unit_read_as_digits`). A mixed
   number prints a number and a fraction too (`2 1/2 h`), so only a fraction no mixed number prints is judged so: one
   not under one or not in its lowest terms (`9/24`, `9/6`), or one after a number with a decimal mark.
 
-Nothing here is a word list of a sheet: a misread sign is no part of any shape (`39*C`, `T*`, `Sat02`, `/ul`), and such a
+Nothing here is a word list of a sheet: a misread sign is no part of any shape (`T*`, `Sat02`, `/ul`), and such a
 word stays judged by the shape rules; so does one whose letters all look like digits (`SO2`, `l2`: `certainty` judges
 that, `DIGIT_LOOKALIKES`).
 """
@@ -100,12 +106,34 @@ _LOOKALIKE_SCRIPTS = ("Greek", "Cyrillic")  # the scripts whose data names their
 ZERO_FOR_O = "a zero where a formula's O stands"
 CONFUSED_UNIT = "a unit read with a confusable letter"
 MARK_IN_UNIT = "a mark inside a unit"
+RING_AS_MARK = "a degree sign read as a mark"
+SCALE_AS_DIGIT = "a degree sign's scale read as a digit"
+UNIT_LETTER_AS_DIGIT = "a unit's letter read as the digit of its shape"
+# What a recogniser reads a degree sign's small raised ring as between a number and its scale (`39*C`, `38,5"C`): raised
+# marks of a few strokes. Not a caret (`2^N`: a power), and not after a letter (`A*2`, `x'2`: a product, a variable).
+_RING_MARKS = "*\"'?"
+_RING_READ_AS_MARK = re.compile(rf"(?P<number>\d{{2,}}(?:[.,]\d+)*|\d+[.,]\d+)[{re.escape(_RING_MARKS)}](?P<scale>[^\W\d_])")
+# A number, its degree sign and digits where the scale stands (`41,9°6`: the C read as a 6). An angle's minutes carry their
+# prime (`45°30'`), which the word keeps: no such word is judged.
+_SCALE_DIGITS = re.compile(rf"{_NUMBER}°\d+")
+_PRIMES = "'′\"″"
 
 
 def misread_quantity(token: str) -> str | None:
     """Why the word `token` reads as a quantity a scan misread (module docstring), or None."""
     core = _core(token)
-    if not any(ch.isalpha() for ch in core) or well_formed_quantity(core):
+    if _ring_read_as_mark(core):
+        return RING_AS_MARK
+    if _SCALE_DIGITS.fullmatch(core) and not any(mark in token for mark in _PRIMES):
+        return SCALE_AS_DIGIT
+    if not any(ch.isalpha() for ch in core):
+        return None
+    if "/" in core and _letter_read_as_digit(core):  # `mg/d1`, `m9/kg`: a unit's own count is never a 1, a 5 or a 9
+        return UNIT_LETTER_AS_DIGIT
+    glued = _GLUED_NUMBER.fullmatch(core)  # `250m1`: a number and its unit, glued
+    if glued and _letter_read_as_digit(glued["unit"]):
+        return UNIT_LETTER_AS_DIGIT
+    if well_formed_quantity(core):
         return None
     if "0" in core and well_formed_quantity(core.replace("0", "O")):
         return ZERO_FOR_O
@@ -115,6 +143,33 @@ def misread_quantity(token: str) -> str | None:
     if per_unit and per_unit.start("unit") > 1 and any(not (ch.isalnum() or ch in "/·-") for ch in per_unit["unit"]):
         return MARK_IN_UNIT  # after a number and a slash (`000/mm>3`)
     return CONFUSED_UNIT if _confused_unit(core) else None
+
+
+def _ring_read_as_mark(core: str) -> bool:
+    """Whether `core` is a number of two digits or a decimal one, a mark a ring is read as, and a scale (`39*C`, `38,5"C`),
+    that with a degree sign for the mark is a degree quantity of the module's shapes (`39°C`); `3*X` is a product."""
+    found = _RING_READ_AS_MARK.fullmatch(core)
+    return bool(found) and well_formed_quantity(f"{found['number']}°{found['scale']}")
+
+
+_GLUED_NUMBER = re.compile(rf"{_NUMBER}(?P<unit>[^\W\d_].*)")
+
+
+def _letter_read_as_digit(text: str) -> bool:
+    """Whether `text` is a unit expression (or a number and one after a slash) once one digit standing right after a small
+    letter is read as the unit letter of its shape (`scripts.yaml`'s `digit_shapes`: `m1` as `ml`, `mg/d1` as `mg/dl`,
+    `m9/kg` as `mg/kg`), while as read it is no formula (`PCl5`): no unit prints a count of a digit of such a shape."""
+    if is_formula(text):
+        return False
+    for at in range(1, len(text)):
+        digit, before = text[at], text[at - 1]
+        if not (before.isalpha() and before.islower()) or text[at + 1:at + 2].isdigit():
+            continue
+        for script in UNIT_SCRIPTS:
+            letter = script_data(script).digit_shapes.get(digit)
+            if letter and well_formed_quantity(text[:at] + letter + text[at + 1:]):
+                return True
+    return False
 
 
 def _confused_unit(core: str) -> bool:
@@ -139,13 +194,16 @@ _FRACTION = re.compile(r"(?P<over>\d)/(?P<under>\d+)")
 
 def unit_read_as_digits(previous: str | None, token: str) -> str | None:
     """Why the word `token`, read right after the word `previous` of its line, reads as a quantity's unit whose letter
-    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`: module docstring), or None."""
+    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`, `5 m1` for `5 ml`: module docstring), or None."""
     if previous is None:
         return None
     fraction = _FRACTION.fullmatch(_core(token))
     number = _core(previous)
-    if not fraction or not _NUMBER_WORD.fullmatch(number):
+    if not _NUMBER_WORD.fullmatch(number):
         return None
+    if not fraction:
+        core = _core(token)
+        return UNIT_AS_DIGITS if any(ch.isalpha() for ch in core) and _letter_read_as_digit(core) else None
     # The unit letters of the digit's shape (`scripts.yaml`'s `digit_shapes`: a `g` with its open tail read as a 9).
     if not any(_unit(letter) for script in UNIT_SCRIPTS for letter in (script_data(script).digit_shapes.get(fraction["over"]),) if letter):
         return None

@@ -15,7 +15,15 @@ from pydantic import ValidationError
 
 from pipeline.extract.ocr import certainty, quantitywords
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
-from pipeline.extract.ocr.quantitywords import UNIT_AS_DIGITS, misread_quantity, unit_read_as_digits, well_formed_quantity
+from pipeline.extract.ocr.quantitywords import (
+    RING_AS_MARK,
+    SCALE_AS_DIGIT,
+    UNIT_AS_DIGITS,
+    UNIT_LETTER_AS_DIGIT,
+    misread_quantity,
+    unit_read_as_digits,
+    well_formed_quantity,
+)
 from pipeline.languages import ScriptData
 from tests.pipeline.extract.ocr.builders import needs_tesseract, read_as, read_scanned_lines, unsure_words
 
@@ -87,6 +95,43 @@ def test_a_quantity_a_scan_misread_is_unsure_by_its_shape_and_a_word_merely_with
         assert mixed_characters(misread) is not None, misread
     for other in ("SpO2", "MgSO4", "UI/kg", "mg/dl", "000/mm3.", "140/90", "y/o", "s/n", "e/ou", "kg/día", "A/B", "2050", "mg/kg/d"):
         assert misread_quantity(other) is None, other
+
+
+
+def test_a_degree_quantity_whose_ring_or_scale_a_scan_misread_is_unsure_by_its_own_shape():
+    # The scale read as a digit (`41,9°C` read `41,9°6`): a word of no letters, unsure all the same; an angle's minutes
+    # carry their prime and are no such misread.
+    for misread in ("41,9°6", "39°6", "38,3°6."):
+        assert misread_quantity(misread) == SCALE_AS_DIGIT, misread
+        assert mixed_characters(misread) == SCALE_AS_DIGIT, misread
+    for printed in ("45°30'", "45°30′", "T°39", "39°C", "39°"):
+        assert misread_quantity(printed) is None, printed
+    # The ring read as a raised mark between a number and its scale (`39*C`, `38,5"C`); a product or a power is no
+    # degree quantity (`3*X`, `2^N`, `A*2`, `x'2`), nor a mark after a number alone (`39*`: a footnote's).
+    for misread in ("39*C", '38,5"C', "37'C", "(39?C)"):
+        assert misread_quantity(misread) == RING_AS_MARK, misread
+        assert mixed_characters(misread) == RING_AS_MARK, misread
+    for other in ("3*X", "2*N", "2^N", "A*2", "x'2", "39*", "T*", "5*10", "39*c"):
+        assert misread_quantity(other) is None, other
+
+
+def test_a_units_letter_read_as_the_digit_of_its_shape_inside_a_unit_is_unsure_by_its_own_shape():
+    # `scripts.yaml`'s `digit_shapes` (a g read as a 9, an l as a 1): a unit with a slash, or glued to its number, that
+    # reads as a unit with the digit read as its letter; no unit prints such a count (`m9/kg` is no metre to the ninth).
+    for misread in ("mg/d1", "m9/kg", "000/m1,", "250m1", "mg/k9/min"):
+        assert misread_quantity(misread) == UNIT_LETTER_AS_DIGIT, misread
+        assert mixed_characters(misread) == UNIT_LETTER_AS_DIGIT, misread
+    # a power, a formula's count (`PCl5`), a rate per minute, a variable alone (`m1`: a physics sheet's first mass)
+    for printed in ("m2/s", "kg/m3", "cm4", "1/min", "PCl5", "NaHCO3", "Ca10", "m1", "mg/kg/d", "mg/dl"):
+        assert misread_quantity(printed) is None, printed
+    # Alone, right after a number, it is the number's unit (`5 m1` for `5 ml`); after a word it is a name.
+    assert unit_read_as_digits("5", "m1") == UNIT_AS_DIGITS
+    assert unit_read_as_digits("250", "m9.") == UNIT_AS_DIGITS
+    for previous, word in (("de", "m1"), ("5", "m2"), ("5", "ml"), (None, "m1"), ("2", "x1")):
+        assert unit_read_as_digits(previous, word) is None, (previous, word)
+    line = [("Diuresis", 96.0), ("de", 96.0), ("800", 96.0), ("m1", 96.0), ("con", 96.0), ("m1", 96.0), ("y", 96.0),
+            ("m2", 96.0)]
+    assert certainty.unsure_words(line, None) == ["m1"]  # the one after `800`; the one after `con` stays as read
 
 
 def test_a_misread_quantity_is_named_by_what_the_scan_did_to_it():
