@@ -30,6 +30,8 @@ And the other way, a word a scan made of such a quantity (`misread_quantity`), u
 - a unit's letter read as the digit of its shape (`scripts.yaml`'s `digit_shapes`) right after a small letter, in a unit
   with a slash or glued to its number (`mg/d1`, `m9/kg`, `250m1`), or alone right after a number (`5 m1`): no unit prints
   a count of such a digit, and a formula's count (`PCl5`) is none of this; a variable alone (`m1`) stays as read;
+- a unit whose micro sign was read as the `u` of its shape, in a unit with a slash (`ug/kg/min`, `000/ul`) or alone right
+  after a number (`6 ug`); alone after a word it is a word (`um`, `us`);
 - a unit's letter read as the digit of its shape before a slash, right after a number (`2.8 9/24 h` for `2.8 g/24 h`,
   `250 9/6 h`): two numbers in a row where a quantity prints its number and its unit (`unit_read_as_digits`). A mixed
   number prints a number and a fraction too (`2 1/2 h`), so only a fraction no mixed number prints is judged so: one
@@ -109,6 +111,10 @@ MARK_IN_UNIT = "a mark inside a unit"
 RING_AS_MARK = "a degree sign read as a mark"
 SCALE_AS_DIGIT = "a degree sign's scale read as a digit"
 UNIT_LETTER_AS_DIGIT = "a unit's letter read as the digit of its shape"
+MICRO_AS_LETTER = "a micro sign read as the letter of its shape"
+# A sign read as the letter of its shape (the micro sign's open tail lost: `ug/kg/min` for `μg/kg/min`): the same glyph
+# in every script's texts, no language's knowledge.
+_SIGN_AS_LETTER = {"u": "μ"}
 # What a recogniser reads a degree sign's small raised ring as between a number and its scale (`39*C`, `38,5"C`): raised
 # marks of a few strokes. Not a caret (`2^N`: a power), and not after a letter (`A*2`, `x'2`: a product, a variable).
 _RING_MARKS = "*\"'?"
@@ -130,6 +136,8 @@ def misread_quantity(token: str) -> str | None:
         return None
     if "/" in core and _letter_read_as_digit(core):  # `mg/d1`, `m9/kg`: a unit's own count is never a 1, a 5 or a 9
         return UNIT_LETTER_AS_DIGIT
+    if "/" in core and _sign_read_as_letter(core):  # `ug/kg/min`, `000/ul`
+        return MICRO_AS_LETTER
     glued = _GLUED_NUMBER.fullmatch(core)  # `250m1`: a number and its unit, glued
     if glued and _letter_read_as_digit(glued["unit"]):
         return UNIT_LETTER_AS_DIGIT
@@ -150,6 +158,18 @@ def _ring_read_as_mark(core: str) -> bool:
     that with a degree sign for the mark is a degree quantity of the module's shapes (`39°C`); `3*X` is a product."""
     found = _RING_READ_AS_MARK.fullmatch(core)
     return bool(found) and well_formed_quantity(f"{found['number']}°{found['scale']}")
+
+
+def _sign_read_as_letter(text: str) -> bool:
+    """Whether `text`, no unit expression as read, is one with a letter read for a sign of its shape (`_SIGN_AS_LETTER`)
+    put back, where the letter begins a term (`ug/kg/min` as `μg/kg/min`, `000/ul` as `000/μl`; not `u/L`: `μ/L` is none)."""
+    if well_formed_quantity(text):
+        return False
+    for at, letter in enumerate(text):
+        sign = _SIGN_AS_LETTER.get(letter)
+        if sign and (at == 0 or not text[at - 1].isalpha()) and well_formed_quantity(text[:at] + sign + text[at + 1:]):
+            return True
+    return False
 
 
 _GLUED_NUMBER = re.compile(rf"{_NUMBER}(?P<unit>[^\W\d_].*)")
@@ -194,7 +214,8 @@ _FRACTION = re.compile(r"(?P<over>\d)/(?P<under>\d+)")
 
 def unit_read_as_digits(previous: str | None, token: str) -> str | None:
     """Why the word `token`, read right after the word `previous` of its line, reads as a quantity's unit whose letter
-    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`, `5 m1` for `5 ml`: module docstring), or None."""
+    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`, `5 m1` for `5 ml`) or whose sign was read as a letter of its shape
+    (`6 ug` for `6 μg`: module docstring), or None."""
     if previous is None:
         return None
     fraction = _FRACTION.fullmatch(_core(token))
@@ -203,7 +224,11 @@ def unit_read_as_digits(previous: str | None, token: str) -> str | None:
         return None
     if not fraction:
         core = _core(token)
-        return UNIT_AS_DIGITS if any(ch.isalpha() for ch in core) and _letter_read_as_digit(core) else None
+        if not any(ch.isalpha() for ch in core):
+            return None
+        if _letter_read_as_digit(core):
+            return UNIT_AS_DIGITS
+        return MICRO_AS_LETTER if _sign_read_as_letter(core) else None  # `6 ug` for `6 μg`; `um` after a word is a word
     # The unit letters of the digit's shape (`scripts.yaml`'s `digit_shapes`: a `g` with its open tail read as a 9).
     if not any(_unit(letter) for script in UNIT_SCRIPTS for letter in (script_data(script).digit_shapes.get(fraction["over"]),) if letter):
         return None

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from pipeline.extract.ocr import certainty, quantitywords
 from pipeline.extract.ocr.certainty import SECOND_READER_SIGN, mixed_characters, unsure_reason
 from pipeline.extract.ocr.quantitywords import (
+    MICRO_AS_LETTER,
     RING_AS_MARK,
     SCALE_AS_DIGIT,
     UNIT_AS_DIGITS,
@@ -132,6 +133,18 @@ def test_a_units_letter_read_as_the_digit_of_its_shape_inside_a_unit_is_unsure_b
     line = [("Diuresis", 96.0), ("de", 96.0), ("800", 96.0), ("m1", 96.0), ("con", 96.0), ("m1", 96.0), ("y", 96.0),
             ("m2", 96.0)]
     assert certainty.unsure_words(line, None) == ["m1"]  # the one after `800`; the one after `con` stays as read
+
+
+
+def test_a_micro_sign_read_as_the_u_of_its_shape_is_unsure_in_a_unit_with_a_slash_or_after_a_number():
+    for misread in ("ug/kg/min", "umol/L.", "000/ul"):
+        assert misread_quantity(misread) == MICRO_AS_LETTER, misread
+        assert mixed_characters(misread) == MICRO_AS_LETTER, misread
+    for printed in ("μg/kg/min", "U/L", "u/L", "mu/kg", "ug", "um"):  # a unit of capitals, no unit with a μ, a word
+        assert misread_quantity(printed) is None, printed
+    assert unit_read_as_digits("6", "ug") == MICRO_AS_LETTER
+    assert unit_read_as_digits("tem", "um") is None  # Portuguese `um`: a word after a word
+    assert unit_read_as_digits("6", "μg") is None
 
 
 def test_a_misread_quantity_is_named_by_what_the_scan_did_to_it():
