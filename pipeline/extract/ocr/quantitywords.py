@@ -212,26 +212,39 @@ _NUMBER_WORD = re.compile(rf"{_NUMBER}")
 _FRACTION = re.compile(r"(?P<over>\d)/(?P<under>\d+)")
 
 
-def unit_read_as_digits(previous: str | None, token: str) -> str | None:
-    """Why the word `token`, read right after the word `previous` of its line, reads as a quantity's unit whose letter
-    was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`, `5 m1` for `5 ml`) or whose sign was read as a letter of its shape
-    (`6 ug` for `6 μg`: module docstring), or None."""
-    if previous is None:
-        return None
-    fraction = _FRACTION.fullmatch(_core(token))
-    number = _core(previous)
+def unit_read_as_digits(previous: str | None, token: str, following: str | None = None) -> str | None:
+    """Why the word `token`, read right after the word `previous` of its line and before `following`, reads as a quantity's
+    unit whose letter was read as a digit (`2.8 9/24 h` for `2.8 g/24 h`, `5 m1` for `5 ml`) or whose sign was read as a
+    letter of its shape (`6 ug` for `6 μg`: module docstring), or None. Where no number stands before it (a line's first
+    word: its number ended the line above), a fraction no number prints before a unit (`9/12 h` for `g/12 h`: over one or
+    not in its lowest terms) is judged so too; `3/4 h`, `1/2 h` are a share of an hour."""
+    core = _core(token)
+    fraction = _FRACTION.fullmatch(core)
+    number = _core(previous) if previous is not None else ""
     if not _NUMBER_WORD.fullmatch(number):
+        if fraction and following is not None and _unit(_core(following)) and _unit_digit(fraction["over"]) \
+                and not _simple_fraction(int(fraction["over"]), int(fraction["under"])):
+            return UNIT_AS_DIGITS
         return None
     if not fraction:
-        core = _core(token)
         if not any(ch.isalpha() for ch in core):
             return None
         if _letter_read_as_digit(core):
             return UNIT_AS_DIGITS
         return MICRO_AS_LETTER if _sign_read_as_letter(core) else None  # `6 ug` for `6 μg`; `um` after a word is a word
-    # The unit letters of the digit's shape (`scripts.yaml`'s `digit_shapes`: a `g` with its open tail read as a 9).
-    if not any(_unit(letter) for script in UNIT_SCRIPTS for letter in (script_data(script).digit_shapes.get(fraction["over"]),) if letter):
+    if not _unit_digit(fraction["over"]):
         return None
     over, under = int(fraction["over"]), int(fraction["under"])
-    mixed_number = not any(mark in number for mark in ".,") and 0 < over < under and gcd(over, under) == 1
+    mixed_number = not any(mark in number for mark in ".,") and _simple_fraction(over, under)
     return None if mixed_number else UNIT_AS_DIGITS
+
+
+def _unit_digit(digit: str) -> bool:
+    """Whether `digit` is read for a unit letter of its shape (`scripts.yaml`'s `digit_shapes`: a `g` with its open tail
+    read as a 9)."""
+    return any(_unit(letter) for script in UNIT_SCRIPTS for letter in (script_data(script).digit_shapes.get(digit),) if letter)
+
+
+def _simple_fraction(over: int, under: int) -> bool:
+    """A fraction a mixed number or a share prints: under one and in its lowest terms (`1/2`, `3/4`)."""
+    return 0 < over < under and gcd(over, under) == 1

@@ -77,6 +77,19 @@ def test_a_units_letter_read_as_a_digit_right_after_a_number_is_unsure_where_no_
     assert certainty.unsure_words(line, None) == ["9/24"]
 
 
+
+def test_a_fraction_no_number_prints_before_a_unit_is_a_units_letter_read_as_a_digit_where_no_number_stands_before_it():
+    # `500 g/12 h` wrapped after `500`: the line reads `9/12 h.`, its number on the line above (generated sheets, 150 dpi)
+    assert unit_read_as_digits(None, "9/12", "h.") == UNIT_AS_DIGITS
+    assert unit_read_as_digits("de", "9/24", "h") == UNIT_AS_DIGITS
+    # a share of an hour, a fraction before a word or at a line's end, a digit of no unit letter's shape
+    for previous, word, following in ((None, "3/4", "h"), (None, "1/2", "h"), (None, "9/12", "de"), (None, "9/12", None),
+                                      ("de", "9/24", None), (None, "3/12", "h")):
+        assert unit_read_as_digits(previous, word, following) is None, (previous, word, following)
+    line = [("9/12", 96.0), ("h.", 96.0), ("Simplifique", 96.0), ("9/12", 96.0), ("y", 96.0), ("3/4", 96.0), ("h", 96.0)]
+    assert certainty.unsure_words(line, None) == ["9/12"]  # the first; the one before `y` is a fraction to simplify
+
+
 def test_the_digits_read_for_a_units_letter_are_the_script_datas_not_the_codes(monkeypatch):
     # `scripts.yaml`'s `digit_shapes` names the digit each unit letter is read as; a script whose data names none
     # judges no fraction so, and one that names another digit judges that one
