@@ -36,6 +36,8 @@ And the other way, a word a scan made of such a quantity (`misread_quantity`), u
   `250 9/6 h`): two numbers in a row where a quantity prints its number and its unit (`unit_read_as_digits`). A mixed
   number prints a number and a fraction too (`2 1/2 h`), so only a fraction no mixed number prints is judged so: one
   not under one or not in its lowest terms (`9/24`, `9/6`), or one after a number with a decimal mark.
+  Where no number stands before it (a line's first word: its number ended the line above), such a fraction before a
+  unit is judged so too (`9/12 h` for `g/12 h`; `3/4 h` is a share of an hour).
 
 Nothing here is a word list of a sheet: a misread sign is no part of any shape (`T*`, `Sat02`, `/ul`), and such a
 word stays judged by the shape rules; so does one whose letters all look like digits (`SO2`, `l2`: `certainty` judges
