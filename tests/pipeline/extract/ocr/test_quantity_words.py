@@ -195,3 +195,7 @@ def test_a_clinical_sheets_quantities_read_as_printed_are_sure_and_misread_ones_
     # An O read as a zero, a degree sign read as a small o: each makes its word unsure, by its shape alone.
     for printed, misread in (("SatO2", "Sat02"), ("38,5°C", "38,5oC"), ("T°", "T°a"), ("SpO2", "Sp02"), ("mEq/L", "mEq/I")):
         assert misread in unsure_words(read_as(reading, printed, misread), settings, width, height), (printed, misread)
+    # ... and so do a scale read as a digit, a ring read as a mark, a micro sign read as a `u`, a unit's l read as a 1,
+    # where the policy spares well-formed quantities too.
+    for printed, misread in (("38,5°C", "38,5°6"), ("38,5°C", "38,5*C"), ("000/μL,", "000/uL,"), ("g/dL", "g/d1")):
+        assert misread in unsure_words(read_as(reading, printed, misread), sparing, width, height), (printed, misread)
