@@ -116,17 +116,21 @@ def held_in_stretch(texts: Sequence[str], seconds: Sequence[str | None], i: int)
     ours = [_core(t) for t in texts[start:end] if _core(t)]
     if len(theirs) <= len(ours):
         return False
-    # The core of each stretch of their words, `begin` to `stop` (`stop` past the last), a space beside a mark aside.
-    joined = {(begin, stop): _core(_SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop]))))
-              for begin in range(len(theirs)) for stop in range(begin + 1, len(theirs) + 1)}
+    joined: dict[tuple[int, int], str] = {}
     searched: dict[tuple[int, int], bool] = {}
+
+    def core_of(begin: int, stop: int) -> str:
+        """The core of their words `begin` to `stop` (past the last), a space beside a mark aside; each joined once."""
+        if (begin, stop) not in joined:
+            joined[begin, stop] = _core(_SPACE_BY_A_MARK.sub("", unicodedata.normalize("NFC", " ".join(theirs[begin:stop]))))
+        return joined[begin, stop]
 
     def runs_from(word: int, at: int) -> bool:
         """Whether `ours[word:]` read word by word as their words from `at` on (each place searched once)."""
         if word == len(ours):
             return True
         if (word, at) not in searched:
-            searched[word, at] = any(joined[at, stop] == ours[word] and runs_from(word + 1, stop)
+            searched[word, at] = any(core_of(at, stop) == ours[word] and runs_from(word + 1, stop)
                                      for stop in range(at + 1, len(theirs) + 1))
         return searched[word, at]
     return any(runs_from(0, begin) for begin in range(len(theirs)))
