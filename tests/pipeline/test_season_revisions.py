@@ -1,0 +1,85 @@
+"""Curated work across a new revision of a sheet (issues 27/29, nothing lost silently, a third sweep).
+
+The sheet is replaced at its address by a revision with other bytes: one question added in the middle (every later
+question's number, and so its id, moves by one) and one question's stem changed by a word. A curator's correction
+follows the question it was made on, found by what extraction read before the correction (text and options), never
+stays with the id now naming another question; a correction whose question reads otherwise is dropped with a line
+saying so. Real generated sheets and keys, real `examcorpus extract` runs, the audit page's real correction store.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pipeline.cli import main as examcorpus
+from pipeline.review import CorrectionStore
+from tests.pipeline.season_sheets import KEY_NAME, SHEET_NAME, SheetQuestion, key_pdf, sheet_pdf
+from tests.pipeline.test_season import curated
+
+SHEET = SHEET_NAME.format(q="ele02", year=2023, session="czerwiec")
+KEY = KEY_NAME.format(q="ele02", year=2023, session="czerwiec")
+TITLE = "EGZAMIN ZAWODOWY · Arkusz ELE.02-X-23.06"
+
+# Stems and options that do not name their number: the same question printed under another number reads the same.
+OHM = SheetQuestion("", "Jaka jest jednostka oporu elektrycznego w układzie SI?", ("wolt", "om", "amper", "wat"))
+SERIES = SheetQuestion("", "Jak łączy się amperomierz z odbiornikiem w obwodzie?", ("szeregowo", "równolegle", "mieszanie", "wcale"))
+FUSE = SheetQuestion("", "Które urządzenie chroni obwód przed skutkami zwarcia?", ("bezpiecznik", "dioda", "kondensator", "cewka"))
+LAMP = SheetQuestion("", "Która żarówka zużywa najmniej energii przy tej samej jasności?", ("LED", "halogenowa", "tradycyjna", "sodowa"))
+ADDED = SheetQuestion("", "Ile wynosi napięcie w gniazdku domowym w Polsce?", ("12 V", "110 V", "230 V", "400 V"))
+SERIES_REWORDED = SheetQuestion("", "Jak łączy się woltomierz z odbiornikiem w obwodzie?", SERIES.options)
+
+
+def numbered(questions: list[SheetQuestion]) -> list[SheetQuestion]:
+    return [SheetQuestion(str(n), q.stem, q.options) for n, q in enumerate(questions, start=1)]
+
+
+def write_revision(folder: Path, questions: list[SheetQuestion]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    sheet_pdf(folder / SHEET, TITLE, numbered(questions))
+    key_pdf(folder / KEY, [(str(n), "ABCD"[n % 4]) for n in range(1, len(questions) + 1)])
+
+
+def extract(root: Path, folder: Path) -> int:
+    return examcorpus(["extract", "--source", "sample_pl", "--from", str(folder), "--root", str(root), "--no-progress",
+                       "--workers", "1", "--strict"])
+
+
+def by_stem(root: Path) -> dict[str, object]:
+    return {q.question.split("\n")[0]: q for q in curated(root)}
+
+
+def overrides_said(root: Path) -> list[str]:
+    return json.loads((root / "curated" / "reports" / "sample_pl.json").read_text(encoding="utf-8"))["overrides"]
+
+
+def test_a_correction_follows_its_question_to_a_new_revision_where_a_question_was_added_before_it(project_root, tmp_path):
+    folder = tmp_path / "season"
+    write_revision(folder, [OHM, SERIES, FUSE, LAMP])
+    assert extract(project_root, folder) == 0
+    first = {q.number: q for q in curated(project_root)}
+    assert [first[n].question for n in "1234"] == [OHM.stem, SERIES.stem, FUSE.stem, LAMP.stem]
+    store = CorrectionStore.open(project_root, {q.id: q for q in first.values()})
+    store.correct(first["3"].id, annotator="Ola", version=0, question="Które urządzenie chroni obwód przed zwarciem?",
+                  choices=list(FUSE.options), answer="A", broken=False, note="the key's C is wrong")
+    store.correct(first["2"].id, annotator="Ola", version=0, question="Jak włącza się amperomierz w obwód?",
+                  choices=list(SERIES.options), answer="A", broken=False)
+
+    # The revision at the same address: a question added before the fuse one, and the ammeter question reworded.
+    write_revision(folder, [OHM, SERIES_REWORDED, ADDED, FUSE, LAMP])
+    assert extract(project_root, folder) == 0
+    now = {q.number: q for q in curated(project_root)}
+    assert now["3"].source_sha256 != first["3"].source_sha256
+    # The fuse question, now number 4, carries its correction; number 3 (another question now) keeps what it reads.
+    assert (now["4"].question, now["4"].answer) == ("Które urządzenie chroni obwód przed zwarciem?", "A")
+    assert now["3"].question == ADDED.stem and now["3"].answer == "D"
+    # The reworded question is not the one corrected: its correction is not applied, and the line says why.
+    assert now["2"].question == SERIES_REWORDED.stem
+    lines = overrides_said(project_root)
+    assert any(line.startswith(f"override of {first['3'].id} by Ola (") and f"carried to {now['4'].id}: the sheet changed" in line
+               and "this record reads as the question corrected" in line for line in lines), lines
+    [dropped] = [line for line in lines if line.startswith(f"override of {first['2'].id} ")]
+    assert "dropped: the sheet changed" in dropped and "no record of this run reads as the question corrected" in dropped
+    assert not any(line.startswith(f"override of {now['3'].id} ") and "applied" in line for line in lines)
+
+    assert extract(project_root, folder) == 0  # and again, with nothing new: the same
+    assert {q.number: q for q in curated(project_root)}["4"].question == "Które urządzenie chroni obwód przed zwarciem?"
