@@ -97,8 +97,9 @@ def _reading(question: str, choices: list[str]) -> tuple[str, tuple[str, ...]]:
 def carried_by_text(questions: list[Question], overrides: dict[str, Override], said: Collection[str] = ()) -> dict[str, str]:
     """old id -> new id for each correction made on a sheet this run no longer reads under its id (a new revision: other
     bytes) and carried to the one record of another sheet that extraction reads exactly as it read the corrected question
-    (text and options, spacing aside) and that has no correction of its own: a question moved by one added before it, or
-    the same question on a reissued or merged sheet. A question read otherwise (a word changed) is not the one corrected."""
+    (text and options, spacing aside) and that has no correction of its own made on its bytes: a question moved by one
+    added or removed before it, or the same question on a reissued or merged sheet. A question read otherwise (a word
+    changed) is not the one corrected."""
     by_id = {q.id: q for q in questions}
     by_reading: dict[tuple, list[Question]] = {}
     for q in questions:
@@ -111,8 +112,10 @@ def carried_by_text(questions: list[Question], overrides: dict[str, Override], s
             continue
         if not isinstance(seen.get("question"), str) or not isinstance(seen.get("choices"), list):
             continue  # stored without what it corrected: nothing to know the question by
+        # A record whose own correction was made on its very bytes keeps that one (never two on one record).
         matches = [q for q in by_reading.get(_reading(seen["question"], [str(c) for c in seen["choices"]]), [])
-                   if q.source_sha256 != override.sheet_sha256 and (q.id == old_id or q.id not in overrides)]
+                   if q.source_sha256 != override.sheet_sha256
+                   and (q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256)]
         if len(matches) == 1:
             carried[old_id] = matches[0].id
     targets = list(carried.values())

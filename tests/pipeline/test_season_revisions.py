@@ -92,6 +92,30 @@ def test_a_correction_follows_its_question_to_a_new_revision_where_a_question_wa
     assert {q.number: q for q in curated(project_root)}["4"].question == "Które urządzenie chroni obwód przed zwarciem?"
 
 
+def test_corrections_follow_their_questions_when_a_question_before_them_is_removed_and_the_last_id_is_gone(project_root,
+                                                                                                           tmp_path):
+    """Removing question 2 moves 3 to 2 and 4 to 3: the last id (…:4) names no record now, yet its question is there."""
+    folder = tmp_path / "season"
+    write_revision(folder, [OHM, SERIES, FUSE, LAMP])
+    assert extract(project_root, folder) == 0
+    first = {q.number: q for q in curated(project_root)}
+    store = CorrectionStore.open(project_root, {q.id: q for q in first.values()})
+    for number, text in (("3", "Co chroni obwód przed zwarciem?"), ("4", "Która żarówka jest najoszczędniejsza?")):
+        store.correct(first[number].id, annotator="Ola", version=0, question=text, choices=list(first[number].choices),
+                      answer="A", broken=False)
+
+    write_revision(folder, [OHM, FUSE, LAMP])
+    assert extract(project_root, folder) == 0
+    now = {q.number: q for q in curated(project_root)}
+    assert {n: q.question for n, q in now.items()} == {"1": OHM.stem, "2": "Co chroni obwód przed zwarciem?",
+                                                       "3": "Która żarówka jest najoszczędniejsza?"}
+    report = json.loads((project_root / "curated" / "reports" / "sample_pl.json").read_text(encoding="utf-8"))
+    [to_two, to_three] = report["overrides"]
+    assert to_two.startswith(f"override of {first['3'].id} by Ola (") and f"carried to {now['2'].id}: " in to_two
+    assert to_three.startswith(f"override of {first['4'].id} by Ola (") and f"carried to {now['3'].id}: " in to_three
+    assert report["notes"] == []  # no line saying the last one matches no record
+
+
 # ------------------------------------------------------------------------------------------ accepted figure descriptions
 
 def circuit_png() -> bytes:
