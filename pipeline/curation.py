@@ -73,11 +73,30 @@ def carry_stored_work(root: Path, spec_name: str, fresh: list[Question], present
     the record they fold to (`renames.carried_ids`); each carried id and each left stored is a note of the report."""
     if not (root / OVERRIDES_FILE).exists() and not (root / ANNOTATIONS_FILE).exists():
         return renames
-    from pipeline.renames import carried_ids, load_renames, stored_work
+    from pipeline.renames import carried_ids, current_id, load_renames, stored_work
 
-    carried, lines = carried_ids(stored_work(root, spec_name), fresh, present, {**load_renames(root), **renames})
+    known = {**load_renames(root), **renames}
+    by_reading = _corrections_carried_by_reading(root, spec_name, fresh, known)
+    # A correction that follows its question's reading to a new revision is said by `apply_curator_overrides`.
+    work = [w for w in stored_work(root, spec_name) if not (w.kind == "correction" and current_id(w.record_id, known) in by_reading)]
+    carried, lines = carried_ids(work, fresh, present, known)
     report.notes.extend(lines)
     return {**renames, **carried}
+
+
+def _corrections_carried_by_reading(root: Path, spec_name: str, fresh: list[Question], renames: dict[str, str]) -> set[str]:
+    """The ids of `spec_name`'s stored corrections that `review.overrides.carried_by_text` carries to a record of a new
+    revision of their sheet (none where the corrections cannot be read: `apply_curator_overrides` says why)."""
+    if not (root / OVERRIDES_FILE).exists():
+        return set()
+    from pipeline.review import OverrideError, load_overrides
+    from pipeline.review.overrides import carried_by_text
+
+    try:
+        overrides = load_overrides(root / OVERRIDES_FILE, renames)
+    except (OverrideError, ValueError):
+        return set()
+    return set(carried_by_text(fresh, {qid: o for qid, o in overrides.items() if qid.startswith(f"{spec_name}:")}))
 
 
 def apply_curator_overrides(fresh: list[Question], spec: SourceSpec, root: Path, report: RunReport,

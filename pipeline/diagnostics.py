@@ -294,6 +294,9 @@ class Code(Enum):
     NUMBER_SCRIPT = ("parse.number_script", INFO,
                      "{count} question number(s) read with letters of another script than their page's, written in "
                      "the page's: {numbers}")
+    # a crawl's links of years the run was not asked for (`--years`), found and claimed by a rule, not fetched
+    YEARS_NOT_ASKED = ("acquire.years_not_asked", INFO,
+                       "{spec}: {count} linked file(s) of year(s) {years} not fetched (years asked: {asked}): {examples}")
 
     def __init__(self, code: str, severity: Severity, template: str):
         self.code = code

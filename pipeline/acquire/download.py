@@ -514,6 +514,7 @@ def download_source(
     result.unmatched_names = sorted(url for url in found.unmatched if urllib.parse.urlsplit(url).path.lower().endswith(".pdf"))
 
     jobs: list[FileJob] = []
+    other_years: list[FileJob] = []
     for job in found.jobs.values():
         if "year" not in job.facts:
             result.entries.append(
@@ -521,6 +522,13 @@ def download_source(
             )
         elif not wanted_years or job.facts["year"] in {str(y) for y in wanted_years}:
             jobs.append(job)
+        else:
+            other_years.append(job)
+    if other_years:  # an index page listing every year: what the crawl found and left, said
+        shown = [job.url for job in other_years[:5]] + ([f"… {len(other_years) - 5} more"] if len(other_years) > 5 else [])
+        result.notes.append(diagnose(Code.YEARS_NOT_ASKED, spec=spec.name, count=len(other_years),
+                                     years=", ".join(sorted({job.facts["year"] for job in other_years})),
+                                     asked=", ".join(map(str, wanted_years)), examples=", ".join(shown)))
 
     result.entries += _run_jobs(
         jobs,

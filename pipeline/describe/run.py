@@ -59,10 +59,12 @@ class DescribeSummary:
     counts: dict[str, int] = field(default_factory=dict)  # outcome status -> number
     failures: list[str] = field(default_factory=list)
     wall_s: float = 0.0
+    left_by_limit: int = 0  # figures not yet described that `--limit` left for a later run
 
     def lines(self) -> list[str]:
         done = ", ".join(f"{n} {status}" for status, n in sorted(self.counts.items())) or "nothing new"
-        out = [f"describe: {self.figures} figures, {self.already_done} already described, {done}, {len(self.failures)} failed"]
+        left = f", {self.left_by_limit} left for a later run (--limit)" if self.left_by_limit else ""
+        out = [f"describe: {self.figures} figures, {self.already_done} already described, {done}, {len(self.failures)} failed{left}"]
         out += [f"  failed: {line}" for line in self.failures]
         return out
 
@@ -160,9 +162,10 @@ def describe_curated(options: DescribeOptions, *, api_key: str) -> DescribeSumma
         jobs, figures, already = plan_jobs(questions, done, options.model, options.prompt_version)
     except PromptError as exc:
         raise DescribeInputError(str(exc)) from None
+    planned = len(jobs)
     if options.limit is not None:
         jobs = jobs[: options.limit]
-    summary = DescribeSummary(figures=figures, already_done=already)
+    summary = DescribeSummary(figures=figures, already_done=already, left_by_limit=planned - len(jobs))
     describer = GeminiDescriber(model=options.model, api_key=api_key, base_url=options.base_url, timeout_s=options.timeout_s, retry=options.retry)
     log = AppendLog(options.annotations_path)
     bar = progress(total=len(jobs), desc="describe", unit="fig", enabled=options.show_progress)

@@ -169,7 +169,8 @@ from datasets import load_dataset
 
 `exports/` holds lm-evaluation-harness task YAML (run from the release folder:
 `lm_eval --include_path exports/lm_eval --tasks {{ group }} ...`), an Inspect AI task and
-LLMzSzŁ-compatible JSONL for Polish configs.
+LLMzSzŁ-compatible JSONL for Polish configs. The exports are text: `exports/left_out.jsonl` names the questions
+they cannot ask, and `exports/figures_left_out.jsonl` those they ask without their figures (where there are any).
 
 ## Uses
 

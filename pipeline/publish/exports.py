@@ -17,6 +17,9 @@
   (`id`, `config`, `reason`, `left_out_of`: the exports), so that no export is smaller than the data unsaid: the
   lm-eval and Inspect tasks hold the questions `examcorpus eval` scores (`is_scorable`, which `utils.process_docs`
   mirrors), LLMzSzŁ its Polish questions with a key and two options or more.
+- `exports/figures_left_out.jsonl` (where there is any): a line per question an export asks without its figures
+  (`id`, `config`, `figures`: their SHA-256s, `asked_without_them_in`): the exports are text, so a figure is in the
+  data's `images` only.
 """
 from __future__ import annotations
 
@@ -341,8 +344,32 @@ def left_out_rows(by_config: dict[str, list[Question]]) -> list[dict]:
     return rows
 
 
+def figures_left_out_rows(by_config: dict[str, list[Question]]) -> list[dict]:
+    """A row per question an export asks without its figures (every export here is text: the `mcq` prompt leaves
+    figures out, an LLMzSzŁ row has no place for one): its id, config, the figures' SHA-256s (the data's `images`)
+    and the exports that ask it so."""
+    from eval.prompts.protocols import is_scorable
+
+    rows = []
+    for config in sorted(by_config):
+        for q in sorted(by_config[config], key=lambda q: q.id):
+            if not q.images:
+                continue
+            asked_in = (["lm_eval", "inspect"] if is_scorable(q) is None else []) + (
+                ["llmzszl"] if q.language == LLMZSZL_LANGUAGE and _llmzszl_expresses(q) else [])
+            if asked_in:
+                rows.append({"id": q.id, "config": config, "figures": [image.sha256 for image in q.images],
+                             "asked_without_them_in": asked_in})
+    return rows
+
+
+def _jsonl_bytes(rows: list[dict]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+
+
 def export_files(by_config: dict[str, list[Question]], *, name: str, split: str) -> dict[str, bytes]:
-    left_out = left_out_rows(by_config)
-    listed = {"exports/left_out.jsonl": "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in left_out).encode()} if left_out else {}
+    left_out, without_figures = left_out_rows(by_config), figures_left_out_rows(by_config)
+    listed = {path: _jsonl_bytes(rows) for path, rows in (("exports/left_out.jsonl", left_out),
+                                                          ("exports/figures_left_out.jsonl", without_figures)) if rows}
     return {**lm_eval_files(by_config, name=name, split=split), **inspect_files(by_config, split=split),
             **llmzszl_files(by_config), **listed}

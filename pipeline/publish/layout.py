@@ -43,7 +43,8 @@ FIGURE_ROW_GROUP_BYTES = 100 * 1024 * 1024  # the Hub viewer recommends 100–30
 RELEASE_PATHS = re.compile(
     r"README\.md|LICENSE\.md|manifest\.json|SHA256SUMS|data/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\.parquet"
     r"|exports/lm_eval/utils\.py|exports/lm_eval/[A-Za-z0-9_.-]+\.yaml|exports/inspect/task\.py"
-    r"|exports/inspect/samples\.jsonl|exports/llmzszl/[A-Za-z0-9_.-]+\.jsonl")
+    r"|exports/inspect/samples\.jsonl|exports/llmzszl/[A-Za-z0-9_.-]+\.jsonl"
+    r"|exports/left_out\.jsonl|exports/figures_left_out\.jsonl")  # what the exports leave out, listed
 
 
 def release_path_problem(rel: str) -> str | None:

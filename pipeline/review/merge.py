@@ -100,8 +100,10 @@ def apply_accepted_descriptions(questions: list[Question], root: Path,
 
 def not_applied(store: ReviewStore) -> list[str]:
     """A line for each accepted description no record carries: its question is no longer curated, or the question's
-    figure is not the one described (a sheet reissued, a figure cropped otherwise). It stays in the review state."""
-    lines = []
+    figure is not the one described (a sheet reissued, a figure cropped otherwise). It stays in the review state.
+    And a line for each carried to the one record that holds its figure now, not the record it was made on."""
+    lines = [f"{annotation.record_id}: accepted description of figure {annotation.image_sha256[:12]}… carried to {record_id}, "
+             "the one record holding that figure now" for annotation, record_id in store.accepted_carried]
     for annotation, curated_id in store.accepted_orphans:
         why = ("its figure changed since it was described (describe and review it again)" if curated_id is not None
                else "its question is not curated now")

@@ -58,6 +58,9 @@ class Override:
     version: int
     note: str = ""
     before: dict = field(default_factory=dict)
+    # What extraction read before any correction of this question on this sheet (the first correction's `before`):
+    # what a re-run compares with to find the question on a new revision of the sheet. Not stored; `load_overrides`.
+    extracted: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
         return {"question_id": self.question_id, "sheet_sha256": self.sheet_sha256, "question": self.question, "choices": self.choices,
@@ -79,8 +82,44 @@ def load_overrides(path: Path, renames: dict[str, str] | None = None) -> dict[st
     latest: dict[str, Override] = {}
     for number, record in enumerate(read_jsonl(path), start=1):
         override = Override.from_dict(record, where=f"{path}: record {number}")
-        latest[current_id(override.question_id, renames or {})] = override
+        key = current_id(override.question_id, renames or {})
+        earlier = latest.get(key)
+        first_seen = earlier.extracted if earlier is not None and earlier.sheet_sha256 == override.sheet_sha256 else override.before
+        latest[key] = replace(override, extracted=first_seen)
     return latest
+
+
+def _reading(question: str, choices: list[str]) -> tuple[str, tuple[str, ...]]:
+    """A question's text and options with their spacing evened: what makes two readings the same question."""
+    return " ".join(question.split()), tuple(" ".join(c.split()) for c in choices)
+
+
+def carried_by_text(questions: list[Question], overrides: dict[str, Override], said: Collection[str] = ()) -> dict[str, str]:
+    """old id -> new id for each correction made on a sheet this run no longer reads under its id (a new revision: other
+    bytes) and carried to the one record of another sheet that extraction reads exactly as it read the corrected question
+    (text and options, spacing aside) and that has no correction of its own made on its bytes: a question moved by one
+    added or removed before it, or the same question on a reissued or merged sheet. A question read otherwise (a word
+    changed) is not the one corrected."""
+    by_id = {q.id: q for q in questions}
+    by_reading: dict[tuple, list[Question]] = {}
+    for q in questions:
+        by_reading.setdefault(_reading(q.question, list(q.choices)), []).append(q)
+    carried: dict[str, str] = {}
+    for old_id, override in overrides.items():
+        here = by_id.get(old_id)
+        seen = override.extracted
+        if old_id in said or (here is not None and here.source_sha256 == override.sheet_sha256):
+            continue
+        if not isinstance(seen.get("question"), str) or not isinstance(seen.get("choices"), list):
+            continue  # stored without what it corrected: nothing to know the question by
+        # A record whose own correction was made on its very bytes keeps that one (never two on one record).
+        matches = [q for q in by_reading.get(_reading(seen["question"], [str(c) for c in seen["choices"]]), [])
+                   if q.source_sha256 != override.sheet_sha256
+                   and (q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256)]
+        if len(matches) == 1:
+            carried[old_id] = matches[0].id
+    targets = list(carried.values())
+    return {old: new for old, new in carried.items() if targets.count(new) == 1}  # two corrections for one record: neither
 
 
 def _fields(q: Question) -> dict:
@@ -93,15 +132,29 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override],
     (the sheet changed) or left over (the question is no longer extracted), but for the left-over ids in `said`:
     another line of the run names them with why they match no record (`renames.carried_ids`)."""
     out, report, seen = [], [], set()
+    carried = carried_by_text(questions, overrides, said)
+    carried_to = {new: old for old, new in carried.items()}
     for q in questions:
-        override = overrides.get(q.id)
-        if override is None:
+        mine = overrides.get(q.id)
+        if q.id in carried_to:
+            old = carried_to[q.id]
+            override = replace(overrides[old], sheet_sha256=q.source_sha256)
+            seen.update((old, q.id))
+            moved = "" if old == q.id else f", now {q.id}"
+            report.append(f"override of {old} by {override.annotator} ({override.at}) carried to {q.id}: the sheet changed "
+                          f"({overrides[old].sheet_sha256[:12]}… → {q.source_sha256[:12]}…{moved}) and this record reads as "
+                          "the question corrected")
+        elif mine is None or q.id in carried:
             out.append(q)
             continue
-        seen.add(q.id)
+        else:
+            override = mine
+            seen.add(q.id)
         if override.sheet_sha256 != q.source_sha256:
+            unread = ("; no record of this run reads as the question corrected (its text or options changed)"
+                      if isinstance(override.extracted.get("question"), str) else "")
             report.append(f"override of {q.id} by {override.annotator} ({override.at}) dropped: the sheet changed "
-                          f"({override.sheet_sha256[:12]}… → {q.source_sha256[:12]}…); correct it again if needed")
+                          f"({override.sheet_sha256[:12]}… → {q.source_sha256[:12]}…){unread}; correct it again if needed")
             out.append(q)
             continue
         labels = list(q.choice_labels) if len(q.choice_labels) == len(override.choices) else list(LETTERS[: len(override.choices)])
@@ -109,7 +162,8 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override],
         flags = [f for f in q.flags if f.code is not Code.BROKEN] + ([BROKEN_FLAG] if override.broken else [])
         out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
                            answer=override.answer, answer_index=answer_index, flags=flags))
-        report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
+        if q.id not in carried_to:
+            report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
     for question_id in sorted(set(overrides) - seen - set(said)):
         report.append(f"override of {question_id} not applied: no such question in this run")
     return out, report

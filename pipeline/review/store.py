@@ -128,6 +128,8 @@ class ReviewStore:
     # Of those, the ones a curator's last decision left accepted, each with its question's id where it is still curated
     # (its figure changed): their descriptions are in no record (said by the merge).
     accepted_orphans: list[tuple[Annotation, str | None]] = field(default_factory=list)
+    # Accepted descriptions whose figure now stands on another record (the one holding its very pixels), with that record's id.
+    accepted_carried: list[tuple[Annotation, str]] = field(default_factory=list)
     questions: dict[str, Question] = field(default_factory=dict)  # every curated question, figures or not
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _question_facets: dict | None = field(default=None, repr=False)
@@ -148,13 +150,27 @@ class ReviewStore:
         orphan_status: dict[str, str] = {}  # item id -> the status its last decision left it in
         # An annotation made under an id since renamed stays with its question (`renames`: this run's, not yet recorded).
         renames = {**load_renames(root), **(renames or {})}
+        holders: dict[str, list[Question]] | None = None  # figure SHA-256 -> the records holding it, built when needed
+        carried: dict[str, str] = {}
         for annotation in load_annotations(annotations or root / "annotations" / "descriptions.jsonl"):
             question = questions.get(current_id(annotation.record_id, renames))
             shas = [img.sha256 for img in question.images] if question else []
             if annotation.image_sha256 not in shas:  # the question or its figure changed since describe
-                orphans += 1
-                orphaned[annotation.item_id] = (annotation, question.id if question else None)
-                continue
+                if holders is None:
+                    holders = {}
+                    for record in questions.values():
+                        for sha in dict.fromkeys(img.sha256 for img in record.images):
+                            holders.setdefault(sha, []).append(record)
+                # The very figure (its pixels) on one record now: a question added before it moved its number, or
+                # the sheet was reissued or merged. Described pixels are the same description wherever they stand.
+                holding = holders.get(annotation.image_sha256, [])
+                if len(holding) == 1:
+                    question, shas = holding[0], [img.sha256 for img in holding[0].images]
+                    carried[annotation.item_id] = question.id
+                else:
+                    orphans += 1
+                    orphaned[annotation.item_id] = (annotation, question.id if question else None)
+                    continue
             items[annotation.item_id] = ReviewItem(
                 item_id=annotation.item_id, annotation=annotation, question=question, image_index=shas.index(annotation.image_sha256),
                 status=annotation.status, description=annotation.description, transcription=annotation.transcription,
@@ -179,8 +195,9 @@ class ReviewStore:
         order = sorted(items, key=lambda i: (items[i].question.exam, items[i].question.year, items[i].question.id, items[i].image_index,
                                              items[i].annotation.model, items[i].annotation.prompt_version))
         accepted_orphans = [orphaned[i] for i, status in orphan_status.items() if status == ACCEPTED]
+        accepted_carried = [(items[i].annotation, record_id) for i, record_id in carried.items() if items[i].status == ACCEPTED]
         return cls(root=root, items=items, order=order, log=AppendLog(decisions), orphans=orphans, questions=questions,
-                   accepted_orphans=accepted_orphans)
+                   accepted_orphans=accepted_orphans, accepted_carried=accepted_carried)
 
     def get(self, item_id: str) -> ReviewItem:
         try:

@@ -54,6 +54,9 @@ class SplitResult:
     withheld: list[Withheld]
     rule: SplitRule
     leaks: list[LeakPair] = field(default_factory=list)  # found and resolved by withholding (on_leak: withhold_public)
+    # The rule's entries that match no record (a source or a year named for the private split, an allowed pair's id):
+    # a misspelt name leaves its source to the newest-years default unsaid.
+    unmatched: list[str] = field(default_factory=list)
 
     def split(self, name: str) -> list[Question]:
         if name not in SPLITS:
@@ -72,6 +75,30 @@ def private_years_of(questions: list[Question], config: SplitConfig) -> dict[str
         else:
             chosen[source] = sorted(have)[-config.newest_years:] if config.newest_years else []
     return chosen
+
+
+def unmatched_rule(questions: list[Question], config: SplitConfig) -> list[str]:
+    """A line for each entry of the split rule that names what no record has: a source under `private.years`, a year
+    of a source, an id of an allowed leakage pair."""
+    years: dict[str, set[int]] = {}
+    for q in questions:
+        years.setdefault(q.source, set()).add(q.year)
+    lines = []
+    for source, named in sorted(config.private_years.items()):
+        if source not in years:
+            lines.append(f"private.years.{source}: no record of source {source!r} (sources: {', '.join(sorted(years)) or 'none'}); "
+                         "its years made nothing private")
+            continue
+        missing = sorted(set(named) - years[source])
+        if missing:
+            lines.append(f"private.years.{source}: no record of year(s) {', '.join(map(str, missing))} "
+                         f"(its years: {', '.join(map(str, sorted(years[source])))})")
+    ids = {q.id for q in questions}
+    for private_id, public_id in config.leakage.allowed_pairs:
+        absent = [i for i in (private_id, public_id) if i not in ids]
+        if absent:
+            lines.append(f"leakage.allowed_pairs [{private_id}, {public_id}]: no record {', '.join(absent)}")
+    return lines
 
 
 def withholding_flags(q: Question) -> list[str]:
@@ -108,4 +135,4 @@ def split_records(questions: list[Question], config: SplitConfig) -> SplitResult
         withheld += [Withheld(pub_id, "leakage: " + "; ".join(f"{p.check} of private {p.private_id}" for p in pairs))
                      for pub_id, pairs in sorted(twins.items())]
     withheld.sort(key=lambda w: w.id)
-    return SplitResult(public, private, withheld, rule, leaks)
+    return SplitResult(public, private, withheld, rule, leaks, unmatched_rule(questions, config))

@@ -35,6 +35,8 @@ def _cmd_split(args) -> int:
     print(f"rule: {result.rule.description} (config sha256 {result.rule.config_sha256[:12]})")
     for source, years in result.rule.private_years.items():
         print(f"  {source}: private years {', '.join(map(str, years)) or 'none'}")
+    for line in result.unmatched:
+        print(f"  rule matches no record: {line}")
     print(f"public {len(result.public)}, private {len(result.private)}, withheld {len(result.withheld)}")
     for w in result.withheld:
         print(f"  withheld {w.id}: {w.reason}")

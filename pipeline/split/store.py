@@ -124,6 +124,7 @@ def run_split(curated: Path, out_dir: Path, config: SplitConfig) -> SplitResult:
         "counts": {"public": len(result.public), "private": len(result.private), "withheld": len(result.withheld)},
         "withheld": [asdict(w) for w in result.withheld],
         "leaks_withheld": [asdict(p) for p in result.leaks],
+        "rule_unmatched": result.unmatched,
     }
     write_text_atomic(out_dir / SPLIT_MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return result

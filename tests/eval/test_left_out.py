@@ -43,3 +43,19 @@ def test_a_long_list_is_cut_on_screen_and_whole_in_the_scores(tmp_path, openai_s
     assert run_standin(write_parquet(tmp_path / "d" / "pl_test.parquet", asked + unkeyed), openai_server, out) == 0
     assert len(json.loads((out / "scores.json").read_text(encoding="utf-8"))["left_out"]["no answer key"]["ids"]) == 13
     assert "and 3 more (scores.json)" in capsys.readouterr().out
+
+
+def test_a_config_or_language_asked_for_that_the_data_has_not_is_refused_before_anything_is_sent(tmp_path, openai_server,
+                                                                                                  standin_key, capsys):
+    """`--configs pl_test,pl_tset` (a slip) would score pl_test alone under a plan naming two configs."""
+    asked, _, _ = _selection()
+    data = write_parquet(tmp_path / "d" / "pl_test.parquet", asked)
+    for option, value, said in (("--configs", "pl_test,pl_tset", "config(s) pl_tset asked for, but no question of the data "
+                                 "has it (configs here: pl_test)"),
+                                ("--languages", "pl,el", "language(s) el asked for, but no question of the data has it "
+                                 "(languages here: pl)")):
+        out = tmp_path / option.strip("-")
+        assert run_standin(data, openai_server, out, option, value) != 0
+        assert said in capsys.readouterr().err
+        assert not (out / "scores.json").exists()
+    assert openai_server.requests == []  # nothing sent

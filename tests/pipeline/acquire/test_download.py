@@ -15,6 +15,7 @@ import pytest
 from pipeline.acquire import DownloadOptions, download_source
 from pipeline.acquire import RetryPolicy
 from pipeline.acquire import Manifest
+from pipeline.diagnostics import Code, Severity
 
 from .conftest import SHEETS
 from .support import Site, hang, make_pdf, make_spec, reset_after, status, trickle, truncate_after
@@ -519,3 +520,19 @@ def test_a_redirected_download_prints_plain_progress_lines_and_none_when_progres
     assert "\r" not in err
     run(year_site, raw_dir.parent / "again", fast)  # progress=False
     assert "file" not in capsys.readouterr().err
+
+
+def test_links_of_years_not_asked_for_on_an_index_page_of_every_year_are_said_not_fetched(site, raw_dir, fast):
+    """One index page lists every year; `--years 2022` fetches 2022's files, and the crawl's 2023 find is a note."""
+    for year in (2022, 2023):
+        site.put(f"/files/{year}/MAT-100-{year}.pdf", make_pdf(f"MAT {year}"))
+    site.page("/wszystkie.html", ["/files/2022/MAT-100-2022.pdf", "/files/2023/MAT-100-2023.pdf"])
+    spec = make_spec(index_pages=["{base_url}/wszystkie.html"], years=[2022, 2023])
+
+    result = run(site, raw_dir, fast, spec=spec, years=[2022])
+
+    assert [e.facts["year"] for e in result.entries] == ["2022"] and site.to("/files/2023/") == []
+    [note] = [n for n in result.notes if n.code is Code.YEARS_NOT_ASKED]
+    assert str(note) == (f"testexam: 1 linked file(s) of year(s) 2023 not fetched (years asked: 2022): "
+                         f"{site.url('/files/2023/MAT-100-2023.pdf')}")
+    assert note.severity is Severity.INFO  # a choice of the run, no problem: --strict passes

@@ -195,9 +195,11 @@ def test_an_unreadable_curated_file_is_named(options, api_key, project):
         describe_curated(options, api_key=api_key)
 
 
-def test_limit_sends_only_that_many(options, gemini, api_key):
+def test_limit_sends_only_that_many_and_says_how_many_it_left(options, gemini, api_key):
     summary = describe_curated(replace(options, limit=2, retry=RetryPolicy(max_attempts=1)), api_key=api_key)
     assert summary.counts == {"pending": 2} and len(gemini.requests) == 2
+    assert summary.left_by_limit == summary.figures - 2 > 0
+    assert summary.lines()[0].endswith(f", 0 failed, {summary.figures - 2} left for a later run (--limit)")
 
 
 def test_stored_figure_hashes_match_the_files(options, api_key, project):

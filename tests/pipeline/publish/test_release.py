@@ -24,7 +24,8 @@ def test_the_release_holds_parquet_per_config_a_card_exports_and_a_manifest(rele
     files = sorted(p.relative_to(release).as_posix() for p in release.rglob("*") if p.is_file())
     assert files == [
         "LICENSE.md", "README.md", "SHA256SUMS", "data/el_test/public.parquet", "data/pl_test/public.parquet",
-        "exports/inspect/samples.jsonl", "exports/inspect/task.py", "exports/llmzszl/pl_test.jsonl",
+        "exports/figures_left_out.jsonl", "exports/inspect/samples.jsonl", "exports/inspect/task.py",
+        "exports/llmzszl/pl_test.jsonl",
         "exports/lm_eval/examcorpus_public.yaml",
         "exports/lm_eval/examcorpus_public_el_test.yaml", "exports/lm_eval/examcorpus_public_pl_test.yaml",
         "exports/lm_eval/utils.py", "manifest.json",

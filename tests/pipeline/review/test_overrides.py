@@ -49,16 +49,29 @@ def test_marking_broken_flags_the_question(review_project):
     assert BROKEN_FLAG in fixed[1].flags
 
 
-def test_a_correction_is_dropped_with_a_report_line_when_the_sheet_changes(review_project):
+def test_a_correction_is_dropped_with_a_report_line_when_the_sheet_changes_and_its_question_reads_otherwise(review_project):
     root, _, questions = review_project
     correct(correction_store(root, questions), questions[0], question="Poprawiona treść.")
-    re_downloaded = [replace(questions[0], source_sha256="cd" * 32), *questions[1:]]
+    reworded = questions[0].question.replace("trójkąta", "czworokąta")
+    assert reworded != questions[0].question
+    re_downloaded = [replace(questions[0], source_sha256="cd" * 32, question=reworded), *questions[1:]]
     fixed, report = apply_overrides(re_downloaded, load_overrides(root / OVERRIDES_FILE))
-    assert fixed[0].question == questions[0].question
-    assert "dropped: the sheet changed" in report[0]
+    assert fixed[0].question == reworded
+    assert "dropped: the sheet changed" in report[0] and "no record of this run reads as the question corrected" in report[0]
 
     _, report = apply_overrides(questions[1:], load_overrides(root / OVERRIDES_FILE))
     assert report == [f"override of {questions[0].id} not applied: no such question in this run"]
+
+
+def test_a_correction_is_carried_to_a_new_revision_of_its_sheet_that_reads_its_question_as_it_was_read(review_project):
+    """Other bytes (a reissued sheet), the question read exactly as when it was corrected: the same question."""
+    root, _, questions = review_project
+    correct(correction_store(root, questions), questions[0], question="Poprawiona treść.")
+    reissued = [replace(questions[0], source_sha256="cd" * 32), *questions[1:]]
+    fixed, report = apply_overrides(reissued, load_overrides(root / OVERRIDES_FILE))
+    assert fixed[0].question == "Poprawiona treść." and fixed[1:] == questions[1:]
+    [line] = report
+    assert line.startswith(f"override of {questions[0].id} by Celina") and f"carried to {questions[0].id}: the sheet changed" in line
 
 
 def test_corrections_through_the_page_api_keep_an_audit_trail_and_detect_conflicts(review_project):

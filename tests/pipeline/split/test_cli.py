@@ -47,3 +47,45 @@ def test_a_split_config_giving_the_leak_policy_twice_is_refused(tmp_path, corpus
     assert main(["split", "--curated", str(curated), "--config", str(config), "--out", str(tmp_path / "split")]) == 2
     assert "field 'leakage.on_leak': given twice (lines 3 and 5); keep one" in capsys.readouterr().err
     assert not (tmp_path / "split").exists()
+
+
+# `pl_tset` is a slip for pl_test: its years were meant private; el_test has no 2019; the allowed pair names no record
+MISSPELT_RULE = """\
+version: 1
+private:
+  years:
+    pl_tset: [2021]
+    el_test: [2019, 2023]
+leakage:
+  allowed_pairs: [["pl_test:2021:maj:S_1:1", "pl_test:2099:maj:S_1:1"]]
+"""
+
+
+def test_a_split_rule_naming_what_no_record_has_is_said_in_the_output_and_split_json(tmp_path, curated_dir, capsys):
+    import json
+
+    config = tmp_path / "split.yaml"
+    config.write_text(MISSPELT_RULE)
+    out = tmp_path / "split"
+    assert main(["split", "--curated", str(curated_dir), "--config", str(config), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    expected = [
+        "private.years.el_test: no record of year(s) 2019 (its years: 2022, 2023)",
+        "private.years.pl_tset: no record of source 'pl_tset' (sources: el_test, pl_test); its years made nothing private",
+        "leakage.allowed_pairs [pl_test:2021:maj:S_1:1, pl_test:2099:maj:S_1:1]: no record pl_test:2099:maj:S_1:1",
+    ]
+    for line in expected:
+        assert f"  rule matches no record: {line}" in printed
+    assert "pl_test: private years 2023" in printed  # the slip left pl_test to the newest-year default
+    assert json.loads((out / "split.json").read_text(encoding="utf-8"))["rule_unmatched"] == expected
+
+
+def test_a_split_rule_whose_every_entry_matches_records_says_nothing_of_it(tmp_path, curated_dir, capsys):
+    import json
+
+    config = tmp_path / "split.yaml"
+    config.write_text("version: 1\nprivate:\n  years:\n    pl_test: [2021]\n")
+    out = tmp_path / "split"
+    assert main(["split", "--curated", str(curated_dir), "--config", str(config), "--out", str(out)]) == 0
+    assert "rule matches no record" not in capsys.readouterr().out
+    assert json.loads((out / "split.json").read_text(encoding="utf-8"))["rule_unmatched"] == []
