@@ -77,10 +77,12 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
         manifest = json.loads(_listing(root / MANIFEST_NAME, within))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} unreadable: {type(exc).__name__}: {exc})") from None
+    if not isinstance(manifest, dict):
+        raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} holds a JSON {type(manifest).__name__}, not an object)")
     report.release = manifest.get("release")
     present = _release_files(root, within, report)
     report.files = len(present)
-    listed = {entry["path"]: entry for entry in manifest.get("files", [])}
+    listed = {entry["path"]: entry for entry in _entries(manifest, "files", FILE_FIELDS, report)}
     for rel, entry in sorted(listed.items()):
         path = root / rel
         if (problem := release_path_problem(rel)) is not None:
@@ -95,8 +97,32 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
         if (problem := release_path_problem(rel)) is not None:
             report.problems.append(f"{root / rel}: {problem}")
     _check_sums(root, present, within, report)
-    _check_figures(root, manifest, {rel: e for rel, e in listed.items() if rel in present}, report)
+    figures = _entries(manifest, "figures", FIGURE_FIELDS, report)
+    _check_figures(root, figures, {rel: e for rel, e in listed.items() if rel in present}, report)
     return report
+
+
+FILE_FIELDS = {"path": str, "bytes": int, "sha256": str}
+FIGURE_FIELDS = {"question": str, "index": int, "sha256": str}
+
+
+def _entries(manifest: dict, key: str, fields: dict[str, type], report: VerifyReport) -> list[dict]:
+    """The manifest's list under `key`, each entry an object holding `fields` of their types; what is not is a
+    problem (a tampered manifest is what `verify` is for: it fails with a line, not a traceback)."""
+    entries = manifest.get(key, [])
+    if not isinstance(entries, list):
+        report.problems.append(f"{MANIFEST_NAME}: `{key}` is a JSON {type(entries).__name__}, not a list; not read")
+        return []
+    good = []
+    for n, entry in enumerate(entries):
+        wrong = [name for name, kind in fields.items() if not isinstance(entry, dict) or not isinstance(entry.get(name), kind)
+                 or isinstance(entry.get(name), bool)]
+        if wrong:
+            report.problems.append(f"{MANIFEST_NAME}: `{key}` entry {n} has no {', '.join(wrong)} of the right type "
+                                   f"({json.dumps(entry, ensure_ascii=True)[:120]}); not read")
+            continue
+        good.append(entry)
+    return good
 
 
 def _listing(path: Path, links_within: Path) -> str:
@@ -160,8 +186,8 @@ def _check_sums(root: Path, present: list[str], links_within: Path, report: Veri
             report.problems.append(f"{root / rel}: not named in {SUMS_NAME}")
 
 
-def _check_figures(root: Path, manifest: dict, listed: dict, report: VerifyReport) -> None:
-    expected = {(f["question"], f["index"]): f["sha256"] for f in manifest.get("figures", [])}
+def _check_figures(root: Path, figures: list[dict], listed: dict, report: VerifyReport) -> None:
+    expected = {(f["question"], f["index"]): f["sha256"] for f in figures}
     seen = set()
     for rel in sorted(r for r in listed if r.endswith(".parquet")):
         path = root / rel
