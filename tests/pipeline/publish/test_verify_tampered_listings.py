@@ -57,3 +57,14 @@ def test_a_manifest_that_is_no_object_is_not_a_release(release, capsys):
     (release / "manifest.json").write_text("[1, 2, 3]", encoding="utf-8")
     assert main(["verify", str(release)]) == 2
     assert "not a release" in capsys.readouterr().err
+
+
+def test_a_parquet_whose_bytes_are_not_the_manifests_is_not_opened(release, capsys):
+    """A data file replaced (the manifest left as published) fails by its digest alone: it is not handed to the
+    Parquet reader, whose decoding a crafted file could make costly. Before, it was opened for its figures too."""
+    path = next((release / "data").rglob("*.parquet"))
+    path.write_bytes(b"PAR1" + b"\x15\x04" * 5000 + b"PAR1")
+    assert main(["verify", str(release)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: SHA-256/size differ from the manifest; not read further" in err
+    assert "not a readable Parquet file" not in err and "in no Parquet file" not in err, err
