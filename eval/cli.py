@@ -143,6 +143,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     feats.add_argument("runs", nargs="+", help="run folders, or folders searched for run folders")
     feats.add_argument("--out", required=True, help="folder for features.csv and features.md")
     feats.add_argument("--min-count", type=int, default=5, help="a word is a feature when this many questions have it")
+    feats.add_argument("--private-text", action="store_true",
+                       help="count the words of questions scored on the private split too (left out by default; the "
+                            "report then says it is not public)")
 
     contam = add_command(commands, "contamination", _contamination, dest="eval_handler",
                          help="accuracy on exams before vs after each model's release date")
@@ -373,7 +376,8 @@ def _key_errors(args) -> int:
 def _features(args) -> int:
     from eval import analysis
 
-    return _print(analysis.features_command(args.runs, out=args.out, min_count=args.min_count))
+    return _print(analysis.features_command(args.runs, out=args.out, min_count=args.min_count,
+                                              private_text=args.private_text))
 
 
 def _contamination(args) -> int:

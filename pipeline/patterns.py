@@ -188,6 +188,8 @@ class SpecPattern:
     def __init__(self, pattern: str, flags: int = 0):
         self.pattern, self.flags = pattern, int(flags)
         folded = fold_pattern(pattern)
+        if (problem := size_problem(folded)) is not None:
+            raise PatternTooLarge(f"{pattern[:120]!r} is not compiled: {problem}")
         self._compiled = regex.compile(folded, int(flags) | regex.VERSION0)
         self._gate = literal_gate(folded, self._compiled)
         self._found: dict[tuple, object] = {}
@@ -337,10 +339,11 @@ class AnyPattern:
         self.seconds = match_timeout()  # read once: the environment is no faster to read than the search
         self.members = [spec_pattern(p, flags) for p in patterns]
         plain = regex.compile("", int(flags) | regex.VERSION0).flags
+        joined = "|".join(f"(?:{m.pattern})" for m in self.members)
         joinable = len(self.members) > 1 and all(
             m._compiled.groups == 0 and m._compiled.flags == plain and "(*" not in m.pattern for m in self.members
-        )
-        self.joined = spec_pattern("|".join(f"(?:{m.pattern})" for m in self.members), flags) if joinable else None
+        ) and size_problem(fold_pattern(joined)) is None  # each member within the bound, together perhaps not
+        self.joined = spec_pattern(joined, flags) if joinable else None
 
     def found_in(self, text: str) -> bool:
         if self.joined is not None:
@@ -397,6 +400,65 @@ def nested_quantifiers(pattern: str) -> list[str]:
     return found
 
 
+# The nodes a spec pattern may compile to. The `regex` module writes out each required repetition of a group
+# (`(?:ab){300}` is 300 copies), so nested counts multiply: `(?:(?:(?:a{1000}){1000}){1000})`, 34 characters, asked
+# for gigabytes at compile time and had a run killed for memory; `(?:(?:ab){300}){300}` takes 24 MB. A shipped spec's
+# largest pattern is a few hundred nodes.
+MAX_COMPILED_NODES = 100_000
+
+
+def compiled_size(pattern: str) -> int | None:
+    """How many nodes `pattern` compiles to at most, each required repetition of a repeated part counted (a pattern
+    Python's parser rejects counts 0: its own error says why); None where its groups nest too deep to parse."""
+    parser = _re_parser()
+    try:
+        tree = parser.parse(pattern)
+    except re.error:
+        return 0
+    except RecursionError:
+        return None
+    repeats = {parser.MAX_REPEAT, parser.MIN_REPEAT, getattr(parser, "POSSESSIVE_REPEAT", parser.MAX_REPEAT)}
+
+    def size(sub) -> int:
+        total = 0
+        for op, arg in sub:
+            if op in repeats:
+                total += 1 + max(arg[0], 1) * size(arg[2])
+            elif op is parser.SUBPATTERN:
+                total += 1 + size(arg[-1])
+            elif op is parser.BRANCH:
+                total += 1 + sum(size(branch) for branch in arg[1])
+            elif op in (parser.ASSERT, parser.ASSERT_NOT):
+                total += 1 + size(arg[1])
+            elif op is parser.GROUPREF_EXISTS:
+                total += 1 + sum(size(a) for a in arg[1:] if a is not None)
+            elif hasattr(parser, "ATOMIC_GROUP") and op is parser.ATOMIC_GROUP:
+                total += 1 + size(arg)
+            else:
+                total += 1
+        return total
+
+    try:
+        return size(tree)
+    except RecursionError:
+        return None
+
+
+def size_problem(pattern: str) -> str | None:
+    """Why `pattern` is not compiled (its size past `MAX_COMPILED_NODES`, or groups nested too deep), or None."""
+    nodes = compiled_size(pattern)
+    if nodes is None:
+        return "its groups nest too deep to compile"
+    if nodes > MAX_COMPILED_NODES:
+        return (f"it compiles to {nodes:,} nodes, past {MAX_COMPILED_NODES:,} (each required repetition of a group is "
+                "written out, so nested counts multiply)")
+    return None
+
+
+class PatternTooLarge(ValueError):
+    """A spec pattern that would take too much memory to compile (`size_problem`)."""
+
+
 def pattern_fields(model, prefix: str = "") -> list[tuple[str, str]]:
     """(dotted field, pattern) for every regular expression in a spec model: the fields whose
     description says they hold a regex, however deep and in lists."""
@@ -424,5 +486,5 @@ def pattern_warnings(model) -> list[str]:
             for where, pattern in pattern_fields(model) for what in nested_quantifiers(pattern)]
 
 
-__all__ = ["MATCH_TIMEOUT_S", "AnyPattern", "PatternTimeout", "SpecPattern", "held_bound", "literal_gate", "match_timeout", "nested_quantifiers", "pattern_fields", "pattern_warnings",
-           "spec_pattern"]
+__all__ = ["MATCH_TIMEOUT_S", "MAX_COMPILED_NODES", "AnyPattern", "PatternTimeout", "PatternTooLarge", "SpecPattern", "held_bound", "literal_gate", "match_timeout", "nested_quantifiers", "pattern_fields", "pattern_warnings",
+           "compiled_size", "size_problem", "spec_pattern"]

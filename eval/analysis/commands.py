@@ -66,15 +66,17 @@ def key_errors_command(runs: list[str], *, out: str, low_prob: float = quality.D
             + (f"{note}\n" if note else ""), _left_out(skipped))
 
 
-def features_command(runs: list[str], *, out: str, min_count: int = 5) -> Output:
+def features_command(runs: list[str], *, out: str, min_count: int = 5, private_text: bool = False) -> Output:
     found, skipped = runset.load_runs(runs)
     if not found:
         raise ValueError(f"{', '.join(map(str, runs))}: no finished, publishable runs")
     questions = features.question_scores(found)
-    tests = features.feature_tests(questions, min_count=min_count)
+    words = features.vocabulary(questions, min_count=min_count, private_text=private_text)
+    tests = features.feature_tests(questions, min_count=min_count, words=words)
+    note = features.privacy_note(tests, questions, words)
     models = sorted({r.model for r in found})
-    features.write_features(tests, Path(out), n_questions=len(questions), models=models)
-    return features.to_markdown(tests, n_questions=len(questions), models=models, top=10), _left_out(skipped)
+    features.write_features(tests, Path(out), n_questions=len(questions), models=models, note=note)
+    return features.to_markdown(tests, n_questions=len(questions), models=models, top=10, note=note), _left_out(skipped)
 
 
 def contamination_command(runs: list[str], *, out: str, models: str) -> Output:

@@ -114,7 +114,7 @@ def find_candidates(runs: list[RunSummary], *, low_prob: float = DEFAULT_LOW_PRO
         prompts, votes = run_votes(summary.path, summary.name or model)  # a vote is shown under the model's name
         texts.update(question_texts(summary.path))
         for p in prompts:
-            splits[p["qid"]] = max(splits.get(p["qid"], PUBLIC_SPLIT), summary.split, key=_privacy)
+            splits[p["qid"]] = max(splits.get(p["qid"], PUBLIC_SPLIT), summary.split, key=privacy_rank)
         for p in prompts:
             c = per_question.setdefault(p["qid"], Candidate(p["qid"], p["config"], p["language"], p.get("meta", {}), p["answer"],
                                                             list(p["labels"]), []))
@@ -138,7 +138,7 @@ def find_candidates(runs: list[RunSummary], *, low_prob: float = DEFAULT_LOW_PRO
     return out
 
 
-def _privacy(split: str) -> int:
+def privacy_rank(split: str) -> int:
     """How private a split's questions are: the public split's least, the private split's most, all and unknown
     between (they hold private questions, or may)."""
     return 0 if split == PUBLIC_SPLIT else 2 if split == PRIVATE_SPLIT else 1

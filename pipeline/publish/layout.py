@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 
 import pyarrow as pa
@@ -55,6 +56,21 @@ def release_path_problem(rel: str) -> str | None:
         return "not a path inside the release"
     if not RELEASE_PATHS.fullmatch(rel) or any(part.startswith(".") for part in parts):
         return "no file a release holds (docs/reference/release-layout.md): a loading script, pickle or other file is not read"
+    return None
+
+
+CONFIG_NAME = re.compile(r"[A-Za-z0-9_.-]+")  # the name class of `RELEASE_PATHS`' folders and files
+
+
+def config_name_problem(config: str) -> str | None:
+    """Why `config` cannot name a release's files (`data/<config>/…`, `exports/llmzszl/<config>.jsonl`), or None: a
+    character outside `CONFIG_NAME`, each named (a look-alike of `/` by its Unicode name), or a name of `.`s only."""
+    odd = sorted({c for c in config if not CONFIG_NAME.fullmatch(c)})
+    if odd:
+        named = ", ".join(repr(c) if c.isascii() else f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in odd)
+        return f"it holds {named}; a release's file names are letters A-Z a-z, digits, '_', '.' and '-'"
+    if not config.strip("."):
+        return "a name of dots only is no file name"
     return None
 
 

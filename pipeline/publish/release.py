@@ -23,7 +23,8 @@ from pipeline.publish.card import CardInfo, card_text, license_text
 from pipeline.publish.exports import export_files
 from pipeline.publish.figures import FigureError, figure_entries, locate_figures, read_figures
 from pipeline.publish.leakscan import leak_error, release_leaks, settings_of
-from pipeline.publish.layout import CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_names, data_path, parquet_bytes
+from pipeline.publish.layout import (CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_name_problem, config_names,
+                                     data_path, parquet_bytes)
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
 from pipeline.publish.verify import sums_text
@@ -102,6 +103,11 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
         raise PublishError(f"{split_dir}: {len(doubled)} question id(s) occur more than once across its splits (full-width, "
                            f"compatibility forms and invisible characters folded): {describe_alike(doubled)}")
     names = config_names(questions + [q for qs in others.values() for q in qs])
+    unnamable = sorted({(q.source, names[q.id]) for q in questions if config_name_problem(names[q.id]) is not None})
+    if unnamable:  # a curated file made by hand or by another tool: a spec's name is always a config name
+        raise PublishError(f"{split_dir}: " + "; ".join(f"source {source!r} cannot name the release's files (config "
+                                                         f"{config!r}): {config_name_problem(config)}"
+                                                         for source, config in unnamable) + "; nothing was written")
     by_config: dict[str, list[Question]] = {}
     for q in questions:
         by_config.setdefault(names[q.id], []).append(q)

@@ -245,6 +245,10 @@ class _QuietHandler(TimedRequestHandler):
 
     def timed_out(self) -> None:
         self.request_version = "HTTP/1.1"  # a request line cut off is answered with a status line all the same
+        if self.evicted:  # closed to make room for another connection: every slot was taken
+            self._answer_json(408, "408 the request line and headers did not arrive while other connections waited "
+                              "for a slot", None)
+            return
         self._answer_json(408, f"408 the request line and headers did not arrive within {connections.HEAD_SECONDS:g} s", None)
 
     def _answer_json(self, code: int, problem: str, field: str | None) -> None:

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from pipeline.patterns import size_problem
+
 
 SOURCES_DIR = Path(__file__).resolve().parents[1] / "sources"
 
@@ -34,6 +36,10 @@ def _compiles(pattern: str) -> str:
         re.compile(pattern)
     except re.error as exc:
         raise ValueError(f"not a valid regular expression ({exc}): {pattern!r}") from None
+    except RecursionError:
+        pass  # groups nested too deep: said below
+    if (problem := size_problem(pattern)) is not None:  # a run would ask the memory for it when compiling
+        raise ValueError(f"a regular expression too large: {problem}: {pattern[:120]!r}")
     return pattern
 
 
@@ -41,6 +47,7 @@ def _needs_groups(pattern: str | None, *groups: str) -> str | None:
     """A pattern whose named groups the code reads must have them, or the run fails with IndexError."""
     if pattern is None:
         return None
+    _compiles(pattern)
     missing = [g for g in groups if g not in re.compile(pattern).groupindex]
     if missing:
         named = ", ".join(f"(?P<{g}>...)" for g in missing)

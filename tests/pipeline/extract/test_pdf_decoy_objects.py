@@ -12,122 +12,20 @@ then the same file with the bomb is refused. Measured in `docs/results.md`, "Tru
 """
 from __future__ import annotations
 
-import hashlib
-import re
 import zlib
 from pathlib import Path
 
-import pypdfium2
 import pytest
-from pypdf._encryption import EncryptAlgorithm, Encryption
 
 from pipeline.extract import bombs, crossrefs
 from pipeline.extract.bombs import Bounds, file_bomb
+from tests.fixtures.rawpdf import Obj, Table, XrefStream, assemble, object_stream, text_of
 
 from .test_pdf_bombs import CATALOG, _stream
 from .test_pdf_inline_bombs import PAGES, SMALL, page
 
 MiB = 1 << 20
 FONT = b"/Resources << /Font << /H << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
-
-
-def obj(label: str, number: int, body: bytes) -> tuple:
-    """A plain object `number` in the file's bytes, named `label` by the cross-reference sections."""
-    return ("obj", label, number, body)
-
-
-def table(label: str, names: dict[int, str], prev: str | None = None) -> tuple:
-    """A cross-reference table naming, for each number, the object labelled so; `prev` the older section's label."""
-    return ("table", label, names, prev)
-
-
-def xref_stream(label: str, number: int, names: dict[int, str | tuple[int, int]], prev: str | None = None) -> tuple:
-    """A cross-reference stream (object `number`): a label names a plain object, (object stream, index) a packed one."""
-    return ("xrefstm", label, number, names, prev)
-
-
-def object_stream(label: str, number: int, packed: list[tuple[int, bytes]]) -> tuple:
-    listing, held = b"", b""
-    for packed_number, body in packed:
-        listing += b"%d %d " % (packed_number, len(held))
-        held += body + b"\n"
-    data = zlib.compress(listing + b"\n" + held)
-    return obj(label, number, b"<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n%s\n"
-                              b"endstream" % (len(packed), len(listing) + 1, len(data), data))
-
-
-def encrypted(path: Path, parts: list[tuple]) -> tuple[list[tuple], bytes]:
-    """`parts` with each stream encrypted under its object's key (AES-128, an empty user password, by pypdf's own
-    security handler), the encryption dictionary added as object 30; the trailer's `/Encrypt` and `/ID`."""
-    file_id = hashlib.md5(path.name.encode()).digest()
-    security = Encryption.make(EncryptAlgorithm.AES_128, -4, file_id)
-    entry = security.write_entry("", "owner")
-    sealed = []
-    for part in parts:
-        found = re.fullmatch(rb"(<<.*?>>)\nstream\n(.*)\nendstream", part[3], re.S) if part[0] == "obj" else None
-        if found is None:
-            sealed.append(part)
-            continue
-        data = security._make_crypt_filter(part[2], 0).stm_crypt.encrypt(found.group(2))  # noqa: SLF001
-        head = re.sub(rb"/Length \d+", b"/Length %d" % len(data), found.group(1), count=1)
-        sealed.append(obj(part[1], part[2], b"%s\nstream\n%s\nendstream" % (head, data)))
-    sealed.insert(0, obj("30", 30, b"<< /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <%s> /U <%s> /CF << /StdCF "
-                                   b"<< /AuthEvent /DocOpen /CFM /AESV2 /Length 16 >> >> /StmF /StdCF /StrF /StdCF >>"
-                                   % (bytes(entry["/O"]).hex().encode(), bytes(entry["/U"]).hex().encode())))
-    return sealed, b" /Encrypt 30 0 R /ID [<%s> <%s>]" % (file_id.hex().encode(), file_id.hex().encode())
-
-
-def assemble(path: Path, parts: list[tuple], newest: str, encrypt: bool = False) -> Path:
-    """`parts` written in the order given, offsets fixed-width (written twice: the second time with the offsets the
-    first found), `startxref` naming the section labelled `newest`; `encrypt`: its streams encrypted (`encrypted`)."""
-    trailer = b""
-    if encrypt:
-        parts, trailer = encrypted(path, parts)
-        parts = [(*p[:2], {**p[2], 30: "30"}, *p[3:]) if p[0] == "table" else p for p in parts]
-    offsets: dict[str, int] = {}
-    for _ in range(2):
-        out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-        found: dict[str, int] = {}
-        for part in parts:
-            found[part[1]] = len(out)
-            if part[0] == "obj":
-                out += b"%d 0 obj\n%s\nendobj\n" % (part[2], part[3])
-            elif part[0] == "table":
-                names, prev = part[2], part[3]
-                out += b"xref\n0 1\n0000000000 65535 f \n"
-                for number in sorted(names):
-                    out += b"%d 1\n%010d 00000 n \n" % (number, offsets.get(names[number], 0))
-                size = max(names) + 1
-                out += b"trailer\n<< /Size %d /Root 1 0 R%s%s >>\n" % (
-                    size, b" /Prev %010d" % offsets.get(prev, 0) if prev else b"", trailer)
-            else:
-                number, names, prev = part[2], part[3], part[4]
-                rows = [b"\x00" * 5 + b"\xff\xff"]
-                for listed in range(1, max(names) + 1):
-                    named = names.get(listed)
-                    if named is None:
-                        rows.append(b"\x00" * 7)
-                    elif isinstance(named, tuple):
-                        rows.append(b"\x02" + named[0].to_bytes(4, "big") + named[1].to_bytes(2, "big"))
-                    else:
-                        rows.append(b"\x01" + offsets.get(named, 0).to_bytes(4, "big") + b"\x00\x00")
-                data = b"".join(rows)
-                out += (b"%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R%s /Length %d >>\nstream\n%s\n"
-                        b"endstream\nendobj\n" % (number, max(names) + 1,
-                                                  b" /Prev %010d" % offsets.get(prev, 0) if prev else b"",
-                                                  len(data), data))
-        out += b"startxref\n%010d\n%%%%EOF\n" % offsets.get(newest, 0)
-        offsets = found
-    path.write_bytes(bytes(out))
-    return path
-
-
-def text_of(path: Path) -> str:
-    document = pypdfium2.PdfDocument(str(path))
-    try:
-        return "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
-    finally:
-        document.close()
 
 
 def said(words: bytes) -> bytes:
@@ -141,11 +39,11 @@ def filter_decoy(path: Path, content: bytes, encrypt: bool = False) -> Path:
     """Content stream 4 `/Filter 5 0 R`, deflated twice; object 5 `[/FlateDecode /FlateDecode]` where the table
     names it, and a decoy `[/FlateDecode]` of the same number after it in the bytes."""
     twice = zlib.compress(zlib.compress(content, 9), 9)
-    parts = [obj("1", 1, CATALOG), obj("2", 2, PAGES), obj("3", 3, page(FONT)),
-             obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
-             obj("5", 5, b"[/FlateDecode /FlateDecode]"), obj("5 decoy", 5, b"[/FlateDecode]"),
-             table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5"})]
-    return assemble(path, parts, "xref", encrypt)
+    parts = [Obj("1", 1, CATALOG), Obj("2", 2, PAGES), Obj("3", 3, page(FONT)),
+             Obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
+             Obj("5", 5, b"[/FlateDecode /FlateDecode]"), Obj("5 decoy", 5, b"[/FlateDecode]"),
+             Table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5"})]
+    return assemble(path, parts, "xref", encrypt=encrypt)
 
 
 @pytest.mark.parametrize("encrypt", [False, True])
@@ -168,10 +66,10 @@ def test_a_bomb_in_the_last_copy_is_refused_though_the_cross_reference_names_a_h
     bytes, so a table the check accepts is not enough: both readings are judged."""
     bomb = b"0 0 m 1 1 l S\n" + b" " * (32 * MiB)
     twice = zlib.compress(zlib.compress(bomb, 9), 9)
-    parts = [obj("1", 1, CATALOG), obj("2", 2, PAGES), obj("3", 3, page(FONT)),
-             obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
-             obj("5 named", 5, b"[/FlateDecode]"), obj("5 last", 5, b"[/FlateDecode /FlateDecode]"),
-             table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5 named"})]
+    parts = [Obj("1", 1, CATALOG), Obj("2", 2, PAGES), Obj("3", 3, page(FONT)),
+             Obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
+             Obj("5 named", 5, b"[/FlateDecode]"), Obj("5 last", 5, b"[/FlateDecode /FlateDecode]"),
+             Table("xref", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5 named"})]
     found = file_bomb(assemble(tmp_path / "bomb.pdf", parts, "xref"), SMALL)
     assert found is not None and "decodes past 24 MiB" in found, found
     assert file_bomb(assemble(tmp_path / "within.pdf", parts, "xref"), Bounds(48 * MiB, 48 * MiB)) is None
@@ -195,12 +93,12 @@ def updated_form(path: Path, levels: int = 8, fan: int = 10, words: bytes = b"")
             body = form(said(words) if words else b"0 0 m 10 10 l S", FONT)
         else:
             body = form(b" ".join([b"/F Do"] * fan), b"/Resources << /XObject << /F %d 0 R >> >>" % (number + 1))
-        update.append(obj(f"{number} new", number, body))
+        update.append(Obj(f"{number} new", number, body))
         names[number] = f"{number} new"
-    original = [obj("1", 1, CATALOG), obj("2", 2, PAGES), obj("3", 3, page(b"/Resources << /XObject << /F 5 0 R >> >>")),
-                obj("4", 4, _stream(b"/F Do")), obj("5 old", 5, form(b"0 0 m 10 10 l S")),
-                table("old", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5 old"})]
-    return assemble(path, [*update, table("new", names, prev="old"), *original], "new")
+    original = [Obj("1", 1, CATALOG), Obj("2", 2, PAGES), Obj("3", 3, page(b"/Resources << /XObject << /F 5 0 R >> >>")),
+                Obj("4", 4, _stream(b"/F Do")), Obj("5 old", 5, form(b"0 0 m 10 10 l S")),
+                Table("old", {1: "1", 2: "2", 3: "3", 4: "4", 5: "5 old"})]
+    return assemble(path, [*update, Table("new", names, prev="old"), *original], "new")
 
 
 def test_pdfium_draws_the_form_the_newest_section_names(tmp_path):
@@ -219,11 +117,11 @@ def test_forms_an_update_redefines_to_draw_forms_are_counted_though_the_older_co
 def packed_page(path: Path, resources: bytes, objects: list[tuple[int, bytes]]) -> Path:
     """Page 3 (with `resources`) inside object stream 20, as the cross-reference stream says; a plain page 3 with no
     resources in the bytes, named by nothing; `objects` (number, body) plain and named."""
-    plain = [obj(str(number), number, body) for number, body in objects]
+    plain = [Obj(str(number), number, body) for number, body in objects]
     names: dict[int, str | tuple[int, int]] = {n: str(n) for n, _ in objects}
     names.update({1: (20, 0), 2: (20, 1), 3: (20, 2), 20: "20"})
     parts = [object_stream("20", 20, [(1, CATALOG), (2, PAGES), (3, page(resources))]), *plain,
-             obj("3 decoy", 3, page()), xref_stream("xref", 21, names)]
+             Obj("3 decoy", 3, page()), XrefStream("xref", 21, names)]
     return assemble(path, parts, "xref")
 
 
@@ -248,15 +146,15 @@ def test_an_image_sized_by_a_packed_object_is_judged_by_it_not_a_plain_decoy(tmp
     image = _stream(b"\x00" * 64, b"/Type /XObject /Subtype /Image /Width 6 0 R /Height 7 0 R /ColorSpace /DeviceRGB "
                                   b"/BitsPerComponent 8 /Filter /JBIG2Decode")
     parts = [object_stream("20", 20, [(1, CATALOG), (2, PAGES), (6, b"200000"), (7, b"200000")]),
-             obj("3", 3, page(b"/Resources << /XObject << /I 5 0 R >> >>")),
-             obj("4", 4, _stream(b"q 595 0 0 842 0 0 cm /I Do Q")), obj("5", 5, image),
-             obj("6 decoy", 6, b"200"), obj("7 decoy", 7, b"200")]
+             Obj("3", 3, page(b"/Resources << /XObject << /I 5 0 R >> >>")),
+             Obj("4", 4, _stream(b"q 595 0 0 842 0 0 cm /I Do Q")), Obj("5", 5, image),
+             Obj("6 decoy", 6, b"200"), Obj("7 decoy", 7, b"200")]
     names: dict[int, str | tuple[int, int]] = {1: (20, 0), 2: (20, 1), 3: "3", 4: "4", 5: "5", 6: (20, 2), 7: (20, 3),
                                                20: "20"}
-    found = file_bomb(assemble(tmp_path / "image.pdf", [*parts, xref_stream("xref", 21, names)], "xref"))
+    found = file_bomb(assemble(tmp_path / "image.pdf", [*parts, XrefStream("xref", 21, names)], "xref"))
     assert found is not None and "declares 152587 MiB of pixels" in found, found
     names.update({6: "6 decoy", 7: "7 decoy"})
-    assert file_bomb(assemble(tmp_path / "small.pdf", [*parts, xref_stream("xref", 21, names)], "xref")) is None
+    assert file_bomb(assemble(tmp_path / "small.pdf", [*parts, XrefStream("xref", 21, names)], "xref")) is None
 
 
 # --------------------------------------------------------------------------- what the cross-reference cannot name
@@ -267,9 +165,9 @@ def test_a_file_without_a_readable_cross_reference_is_judged_by_its_last_copies(
     does the check (a `startxref` naming nothing)."""
     bomb = b"0 0 m 1 1 l S\n" + b" " * (32 * MiB)
     twice = zlib.compress(zlib.compress(bomb, 9), 9)
-    parts = [obj("1", 1, CATALOG), obj("2", 2, PAGES), obj("3", 3, page()),
-             obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
-             obj("5 decoy", 5, b"[/FlateDecode]"), obj("5", 5, b"[/FlateDecode /FlateDecode]")]
+    parts = [Obj("1", 1, CATALOG), Obj("2", 2, PAGES), Obj("3", 3, page()),
+             Obj("4", 4, b"<< /Length %d /Filter 5 0 R >>\nstream\n%s\nendstream" % (len(twice), twice)),
+             Obj("5 decoy", 5, b"[/FlateDecode]"), Obj("5", 5, b"[/FlateDecode /FlateDecode]")]
     path = assemble(tmp_path / "broken.pdf", parts, "nowhere")
     found = file_bomb(path, SMALL)
     assert found is not None and "decodes past 24 MiB" in found, found

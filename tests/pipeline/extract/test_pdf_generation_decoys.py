@@ -17,11 +17,11 @@ from __future__ import annotations
 import zlib
 from pathlib import Path
 
-import pypdfium2
 import pytest
 
 from pipeline.extract import crossrefs
 from pipeline.extract.bombs import Bounds, file_bomb
+from tests.fixtures.rawpdf import Entry, Obj, Part, Table, XrefStream, assemble, object_stream, text_of
 
 MiB = 1 << 20
 SMALL = Bounds(24 * MiB, 24 * MiB)
@@ -34,89 +34,14 @@ BOMB = b"0 0 m 1 1 l S\n" + b" " * (32 * MiB)  # inflated twice, 32 MiB against 
 WORDS = b"BT /H 24 Tf 72 700 Td (read twice) Tj ET"  # shows only where pdfium inflates twice
 
 
-def obj(label: str, number: int, generation: int, body: bytes) -> tuple:
-    return ("obj", label, number, generation, body)
-
-
-def table(label: str, entries: dict[int, tuple[str | None, int, str]], prev: str | None = None) -> tuple:
-    """A table: each number's (label of the object it places, or None; the generation it gives; `n` or `f`)."""
-    return ("table", label, entries, prev)
-
-
-def xref_stream(label: str, number: int, names: dict[int, str | tuple[int, int]]) -> tuple:
-    """A cross-reference stream: a label places a plain object, (object stream, index) a packed one."""
-    return ("xrefstm", label, number, names)
-
-
-def object_stream(label: str, number: int, generation: int, packed: list[tuple[int, bytes]]) -> tuple:
-    listing, held = b"", b""
-    for packed_number, body in packed:
-        listing += b"%d %d " % (packed_number, len(held))
-        held += body + b"\n"
-    data = zlib.compress(listing + b"\n" + held)
-    return obj(label, number, generation, b"<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n"
-                                          b"%s\nendstream" % (len(packed), len(listing) + 1, len(data), data))
-
-
-def assemble(path: Path, parts: list[tuple], newest: str | None) -> Path:
-    """`parts` in the order given, offsets fixed-width (written twice: the second time with the offsets the first
-    found), `startxref` naming the section labelled `newest`; None: no cross-reference pdfium can read (a trailer, and
-    `startxref` naming byte 0), so it rebuilds the table from the bytes."""
-    offsets: dict[str, int] = {}
-    for _ in range(2):
-        out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-        found: dict[str, int] = {}
-        for part in parts:
-            found[part[1]] = len(out)
-            if part[0] == "obj":
-                out += b"%d %d obj\n%s\nendobj\n" % (part[2], part[3], part[4])
-            elif part[0] == "table":
-                entries, prev = part[2], part[3]
-                out += b"xref\n0 1\n0000000000 65535 f \n"
-                for number in sorted(entries):
-                    label, generation, kind = entries[number]
-                    out += b"%d 1\n%010d %05d %s \n" % (number, offsets.get(label, 0) if label else 0, generation,
-                                                        kind.encode())
-                out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\n" % (
-                    max(entries) + 1, b" /Prev %010d" % offsets.get(prev, 0) if prev else b"")
-            else:
-                number, names = part[2], part[3]
-                rows = [b"\x00" * 5 + b"\xff\xff"]
-                for listed in range(1, max(names) + 1):
-                    named = names.get(listed)
-                    if named is None:
-                        rows.append(b"\x00" * 7)
-                    elif isinstance(named, tuple):
-                        rows.append(b"\x02" + named[0].to_bytes(4, "big") + named[1].to_bytes(2, "big"))
-                    else:
-                        rows.append(b"\x01" + offsets.get(named, 0).to_bytes(4, "big") + b"\x00\x00")
-                data = b"".join(rows)
-                out += (b"%d 0 obj\n<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Length %d >>\nstream\n%s\n"
-                        b"endstream\nendobj\n" % (number, max(names) + 1, len(data), data))
-        if newest is None:
-            out += b"trailer\n<< /Size 12 /Root 1 0 R >>\n"
-        out += b"startxref\n%010d\n%%%%EOF\n" % (offsets.get(newest, 0) if newest else 0)
-        offsets = found
-    path.write_bytes(bytes(out))
-    return path
-
-
-def pages(content: bytes, reference: bytes = b"5 0 R") -> list[tuple]:
+def pages(content: bytes, reference: bytes = b"5 0 R") -> list[Part]:
     """Catalog, pages, a page, and content stream 4 deflated twice under `/Filter <reference>`."""
     twice = zlib.compress(zlib.compress(content, 9), 9)
-    return [obj("1", 1, 0, CATALOG), obj("2", 2, 0, PAGES), obj("3", 3, 0, PAGE),
-            obj("4", 4, 0, b"<< /Length %d /Filter %s >>\nstream\n%s\nendstream" % (len(twice), reference, twice))]
+    return [Obj("1", 1, CATALOG), Obj("2", 2, PAGES), Obj("3", 3, PAGE),
+            Obj("4", 4, b"<< /Length %d /Filter %s >>\nstream\n%s\nendstream" % (len(twice), reference, twice))]
 
 
-PLACED = {1: ("1", 0, "n"), 2: ("2", 0, "n"), 3: ("3", 0, "n"), 4: ("4", 0, "n")}
-
-
-def text_of(path: Path) -> str:
-    document = pypdfium2.PdfDocument(str(path))
-    try:
-        return "".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
-    finally:
-        document.close()
+PLACED: dict[int, Entry] = {1: "1", 2: "2", 3: "3", 4: "4"}
 
 
 def read_by_pdfium_and_judged(tmp_path: Path, build) -> tuple[str, str | None]:
@@ -130,8 +55,8 @@ def read_by_pdfium_and_judged(tmp_path: Path, build) -> tuple[str, str | None]:
 def generation_one_then_a_later_generation_zero(path: Path, content: bytes, twice_in: int = 1) -> Path:
     """No readable cross-reference; `/Filter 5 0 R`; object 5 of generation 1, then a copy of generation 0 after it.
     `twice_in`: the generation whose copy is `[/FlateDecode /FlateDecode]` (the other inflates once)."""
-    return assemble(path, [*pages(content), obj("5 g1", 5, 1, TWICE if twice_in == 1 else ONCE),
-                           obj("5 g0", 5, 0, TWICE if twice_in == 0 else ONCE)], None)
+    return assemble(path, [*pages(content), Obj("5 g1", 5, TWICE if twice_in == 1 else ONCE, 1),
+                           Obj("5 g0", 5, TWICE if twice_in == 0 else ONCE)], None)
 
 
 def test_a_rebuilt_table_keeps_the_higher_generation_over_a_later_decoy(tmp_path):
@@ -154,8 +79,8 @@ def test_a_later_copy_of_a_lower_generation_is_not_judged_in_its_place(tmp_path)
 def test_a_reference_s_generation_chooses_no_copy(tmp_path, reference):
     """`5 1 R` and `5 0 R` read the same copy: the one the table places (here of generation 0, the table saying 1)."""
     def build(path: Path, content: bytes) -> Path:
-        return assemble(path, [*pages(content, reference), obj("5", 5, 0, TWICE), obj("5 decoy", 5, 0, ONCE),
-                               table("xref", {**PLACED, 5: ("5", 1, "n")})], "xref")
+        return assemble(path, [*pages(content, reference), Obj("5", 5, TWICE), Obj("5 decoy", 5, ONCE),
+                               Table("xref", {**PLACED, 5: ("5", 1, "n")})], "xref")
     text, found = read_by_pdfium_and_judged(tmp_path, build)
     assert "read twice" in text
     assert found is not None and "decodes past 24 MiB" in found, found
@@ -168,12 +93,12 @@ def packed_filter(path: Path, content: bytes, first_generation: int = 0, placed:
     """`/Filter 5 0 R`, object 5 packed in object stream 10. Stream 10 stands twice: first holding
     `[/FlateDecode /FlateDecode]` (of `first_generation`), then a decoy of generation 0 holding `[/FlateDecode]`.
     `placed`: a cross-reference stream places 5 in stream 10 and stream 10 at its first copy; else none is readable."""
-    parts = [*pages(content), object_stream("10 first", 10, first_generation, [(5, TWICE)]),
-             object_stream("10 decoy", 10, 0, [(5, ONCE)])]
+    parts = [*pages(content), object_stream("10 first", 10, [(5, TWICE)], first_generation),
+             object_stream("10 decoy", 10, [(5, ONCE)])]
     if not placed:
         return assemble(path, parts, None)
     names: dict[int, str | tuple[int, int]] = {1: "1", 2: "2", 3: "3", 4: "4", 5: (10, 0), 10: "10 first"}
-    return assemble(path, [*parts, xref_stream("xref", 11, names)], "xref")
+    return assemble(path, [*parts, XrefStream("xref", 11, names)], "xref")
 
 
 def test_an_object_stream_is_read_in_the_copy_the_cross_reference_places(tmp_path):
@@ -199,8 +124,8 @@ def test_a_newer_free_entry_does_not_hide_the_packed_copy_an_older_section_place
     filter. pdfium reads the packed copy; the check read null (no filter)."""
     def build(path: Path, content: bytes) -> Path:
         names: dict[int, str | tuple[int, int]] = {1: "1", 2: "2", 3: "3", 4: "4", 5: (10, 0), 10: "10"}
-        return assemble(path, [table("update", {5: (None, generation, "f")}, prev="older"), *pages(content),
-                               object_stream("10", 10, 0, [(5, TWICE)]), xref_stream("older", 11, names)], "update")
+        return assemble(path, [Table("update", {5: (None, generation, "f")}, prev="older"), *pages(content),
+                               object_stream("10", 10, [(5, TWICE)]), XrefStream("older", 11, names)], "update")
     text, found = read_by_pdfium_and_judged(tmp_path, build)
     assert "read twice" in text
     assert found is not None and "decodes past 24 MiB" in found, found
@@ -209,8 +134,8 @@ def test_a_newer_free_entry_does_not_hide_the_packed_copy_an_older_section_place
 def test_a_number_no_section_places_stays_free(tmp_path):
     """Freed and placed by no section: pdfium reads null, no filter; so does the check (the content is read as stored,
     32 MiB of it no bomb)."""
-    path = assemble(tmp_path / "free.pdf", [table("update", {5: (None, 1, "f")}, prev="older"), *pages(WORDS),
-                                            table("older", {**PLACED, 5: (None, 0, "f")})], "update")
+    path = assemble(tmp_path / "free.pdf", [Table("update", {5: (None, 1, "f")}, prev="older"), *pages(WORDS),
+                                            Table("older", {**PLACED, 5: (None, 0, "f")})], "update")
     named = crossrefs.read_crossrefs(path.read_bytes(), lambda value: value)
     assert named is not None and 5 in named.free and 5 not in named.plain
     assert "read twice" not in text_of(path)

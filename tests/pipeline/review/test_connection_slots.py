@@ -29,6 +29,8 @@ LOGS = ("annotations/reviews.jsonl", "annotations/overrides.jsonl")
 def live(store, monkeypatch):
     for name, value in (("MAX_CONNECTIONS", MAX), ("HEAD_SECONDS", HEAD_S), ("BODY_SECONDS", BODY_S), ("IDLE_SECONDS", IDLE_S)):
         monkeypatch.setattr(connections, name, value)
+    # each bound alone: no connection here is closed to make room for another (that is `test_slow_clients`')
+    monkeypatch.setattr(connections, "EVICTABLE_AFTER_SECONDS", 60.0)
     with serve_review(store) as url:
         yield store, int(url.rsplit(":", 1)[1])
 
