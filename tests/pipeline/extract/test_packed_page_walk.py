@@ -16,7 +16,7 @@ from pipeline.extract import bombs
 from pipeline.extract import streamfilters as sf
 from pipeline.extract.bombs import file_bomb
 
-from .test_pdf_inline_bombs import PAGES, nested_forms
+from .test_pdf_inline_bombs import nested_forms
 from .test_pdf_object_streams import objects_of, packed_pdf
 
 FONTS = 2000
