@@ -64,8 +64,7 @@ MAX_PAGE_AREA = 2384.0 * 3370.0  # points²: A0, at 300 dpi a 139-megapixel rend
 # Bytes without which an object cannot be a page's dictionary: the name /Page written plain, /Type given by reference,
 # or what hides either from a plain search (an escaped byte in a name, a comment between a key and its value).
 _MAY_NAME_PAGE = re.compile(rb"[#%]|/Page(?![^ \t\r\n\f\x00()<>\[\]{}/%])|/Type[ \t\r\n\f\x00]*[0-9]")
-_SPACE_BEFORE = re.compile(rb"[ \t\r\n\f\x00]*")
-_DIGITS = b"0123456789"
+_NUMBER_FIRST = re.compile(rb"[ \t\r\n\f\x00]*[0-9]")  # an object that may be a reference
 
 
 @dataclass(frozen=True)
@@ -439,10 +438,7 @@ class _Resolver:
         where = self._copy(number)
         if where is None:
             return False
-        buffer, start, end = where
-        first = _SPACE_BEFORE.match(buffer, start, end)
-        return (first is not None and first.end() < end and buffer[first.end()] in _DIGITS) \
-            or _MAY_NAME_PAGE.search(buffer, start, end) is not None
+        return _NUMBER_FIRST.match(*where) is not None or _MAY_NAME_PAGE.search(*where) is not None
 
     def header_before(self, offset: int) -> int | None:
         index = bisect.bisect_right(self.starts, offset) - 1
