@@ -61,6 +61,10 @@ _NOT_CONTENT_TYPES = ("XRef", "ObjStm", "Metadata", "EmbeddedFile", "XML")
 _PAGE = re.compile(rb"/Type[ \t\r\n\f\x00]*/Page(?![^ \t\r\n\f\x00()<>\[\]{}/%])")
 MAX_PAGE_SIDE = 14400.0  # points: ISO 32000's implementation limit (200 inches)
 MAX_PAGE_AREA = 2384.0 * 3370.0  # points²: A0, at 300 dpi a 139-megapixel render (418 MB in BGR)
+# Bytes without which an object cannot be a page's dictionary: the name /Page written plain, /Type given by reference,
+# or what hides either from a plain search (an escaped byte in a name, a comment between a key and its value).
+_MAY_NAME_PAGE = re.compile(rb"[#%]|/Page(?![^ \t\r\n\f\x00()<>\[\]{}/%])|/Type[ \t\r\n\f\x00]*[0-9]")
+_NUMBER_FIRST = re.compile(rb"[ \t\r\n\f\x00]*[0-9]")  # an object that may be a reference
 
 
 @dataclass(frozen=True)
@@ -402,23 +406,39 @@ class _Resolver:
     def resolve(self, value: object, depth: int = 0) -> object:
         if not isinstance(value, sf.Ref) or depth > 8:
             return value
-        if value.number in self.free:
-            return None
-        at = self.objects.get(value.number)
         try:
-            stream = self.packed_in.get(value.number)
-            copy = self.objects.get(stream) if stream is not None else None  # the object stream's copy pdfium reads
-            if copy is not None and value.number in self.packed.held.get(copy, {}):
-                found = self.packed.parse(value.number, copy)
-            elif at is not None:
-                found, _ = sf.parse_object(self.data, at, min(len(self.data), at + 65536))
-            elif value.number in self.packed.where:
-                found = self.packed.parse(value.number)
-            else:
+            where = self._copy(value.number)
+            if where is None:
                 return None
+            found, _ = sf.parse_object(*where)
         except (sf.ParseError, IndexError):
             return None
         return self.resolve(found, depth + 1)
+
+    def _copy(self, number: int) -> tuple[bytes | mmap.mmap, int, int] | None:
+        """(buffer, start, end) of the copy of object `number` pdfium reads, or None (free, or not in the file)."""
+        if number in self.free:
+            return None
+        stream = self.packed_in.get(number)
+        copy = self.objects.get(stream) if stream is not None else None  # the object stream's copy pdfium reads
+        if copy is not None and number in self.packed.held.get(copy, {}):
+            return self.packed.bytes_of(number, copy)
+        at = self.objects.get(number)
+        if at is not None:
+            return self.data, at, min(len(self.data), at + 65536)
+        if number in self.packed.where:
+            return self.packed.bytes_of(number)
+        return None
+
+    def _may_be_page(self, number: int) -> bool:
+        """Whether object `number` can resolve to a dictionary of /Type /Page, judged by its bytes before it is parsed
+        (an object stream holds a file's fonts and resources by the thousand, its pages by the ten): only where they
+        name `/Page`, give /Type by reference, hold a `#` (a name's escaped byte) or a comment, or start with a
+        number (the object a reference, followed)."""
+        where = self._copy(number)
+        if where is None:
+            return False
+        return _NUMBER_FIRST.match(*where) is not None or _MAY_NAME_PAGE.search(*where) is not None
 
     def header_before(self, offset: int) -> int | None:
         index = bisect.bisect_right(self.starts, offset) - 1
@@ -441,6 +461,8 @@ class _Resolver:
         for number in self.packed.numbers():
             if number in self.objects and number not in self.packed_in:
                 continue  # its plain object is the one read
+            if not self._may_be_page(number):
+                continue
             page = self.resolve(sf.Ref(number, 0))
             if isinstance(page, dict) and self.resolve(page.get("Type")) == "Page":
                 yield (f"object {number} in an object stream", _contents_numbers(page.get("Contents"), self.resolve),

@@ -36,8 +36,12 @@ class Packed:
     def parse(self, number: int, stream: int | None = None) -> object:
         """Object `number`: the copy in the object stream whose header ends at `stream` where given (the one a
         cross-reference names)."""
+        return sf.parse_object(*self.bytes_of(number, stream))[0]
+
+    def bytes_of(self, number: int, stream: int | None = None) -> tuple[bytes, int, int]:
+        """(decoded stream, start, end) of the bytes object `number` is parsed within (`parse`)."""
         buffer, start, end = self.where[number] if stream is None else self.held[stream][number]
-        return sf.parse_object(buffer, start, min(end, start + MAX_PACKED_OBJECT))[0]
+        return buffer, start, min(end, start + MAX_PACKED_OBJECT)
 
     def numbers(self) -> Iterator[int]:
         return iter(self.where)

@@ -43,6 +43,7 @@ _lock = threading.Lock()
 _depth = 0
 _saved: tuple[int, ...] = ()
 _start_held: tuple[int, ...] | None = None  # the thresholds before `hold_until_settled()`, until `release_start()`
+_after_file: Callable[[], bool] | None = None  # run after each outermost file; True: it collected everything
 
 
 def hold_until_settled() -> None:
@@ -69,6 +70,13 @@ def release_start() -> None:
         else:
             gc.set_threshold(*_start_held)
         _start_held = None
+
+
+def after_each_file(step: Callable[[], bool]) -> None:
+    """Run `step` after each outermost file, before the collection there, which is skipped where `step` returns True
+    (it collected everything itself: `heap.settle_new_modules`)."""
+    global _after_file
+    _after_file = step
 
 
 def _between_files(thresholds: tuple[int, ...]) -> int | None:
@@ -101,7 +109,7 @@ def one_file() -> Iterator[None]:
             if outermost:
                 gc.set_threshold(*_saved)
                 generation = _between_files(_saved)
-        if outermost and generation is not None:
+        if outermost and generation is not None and not (_after_file is not None and _after_file()):
             gc.collect(generation)
 
 

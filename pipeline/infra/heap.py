@@ -15,14 +15,22 @@ garbage of the moment is frozen with the living. The collector still runs as bef
 created after the last settle; what is collected, and so what a run writes, is unchanged.
 
 Forked pool workers inherit the frozen generation (fewer pages copied on write), and the opt-in with it.
+
+Modules a file's reading imports for the first time (the OCR passes and their recogniser, scipy's and onnxruntime's
+tables, on the first file with drawn text or a scan) live until the process ends too: after the file that imported
+them, the collector settles again (`collector.one_file`, through `settle_new_modules`), so a run's later full
+collections walk only what its files made since (on the corpus's bench run two full collections of 70 ms each,
+which found nothing to free, were about 3 % of its CPU).
 """
 from __future__ import annotations
 
 import gc
+import sys
 
 from pipeline.infra import collector
 
 _own = False
+_modules_settled = 0  # the modules imported at the last settle
 
 
 def own_process() -> None:
@@ -31,6 +39,7 @@ def own_process() -> None:
     global _own
     _own = True
     collector.hold_until_settled()  # the start's imports are no garbage: collected once, at the first settle
+    collector.after_each_file(settle_new_modules)
 
 
 def is_own_process() -> bool:
@@ -44,5 +53,12 @@ def settle() -> bool:
         return False
     gc.collect()
     gc.freeze()
+    global _modules_settled
+    _modules_settled = len(sys.modules)
     collector.release_start()
     return True
+
+
+def settle_new_modules() -> bool:
+    """Settle where modules were imported since the last settle (a file's reading loaded them); whether it did."""
+    return len(sys.modules) > _modules_settled and settle()

@@ -92,3 +92,41 @@ def test_loading_the_compiled_reader_sets_aside_numbas_tables_in_a_programs_proc
     if not out["reader"]:
         pytest.skip("numba could not build the compiled reader here")
     assert out["after"] > out["before"] + 10_000
+
+
+@pytest.mark.parametrize("own", [True, False])
+def test_modules_a_file_imports_are_set_aside_after_it_with_its_garbage_freed_first(own):
+    out = _run(CYCLE + f"""
+    import sys
+    from pipeline.infra import own_process, settle
+    from pipeline.infra.collector import per_file
+    if {own}:
+        own_process()
+    settle()
+    fresh = "xml.dom.minidom" not in sys.modules
+    before = gc.get_freeze_count()
+
+    @per_file
+    def first_file():  # its reading imports a module the process had not loaded
+        import xml.dom.minidom  # noqa: F401
+        return cycle()  # cyclic garbage the file leaves
+
+    @per_file
+    def next_file():  # imports nothing new
+        return cycle()
+
+    dropped = first_file()
+    after_first = gc.get_freeze_count()
+    later = next_file()
+    after_next = gc.get_freeze_count()
+    gc.collect()
+    print(json.dumps({{"fresh": fresh, "first": after_first - before, "next": after_next - after_first,
+                      "dropped_freed": dropped() is None, "later_freed": later() is None}}))
+    """)
+    assert out["fresh"]
+    if own:
+        assert out["first"] > 500, "the module's objects were not set aside after the file that imported it"
+        assert out["next"] == 0  # no module new since: no settle
+    else:
+        assert out["first"] == out["next"] == 0  # a process that is no program's own freezes nothing
+    assert out["dropped_freed"] and out["later_freed"]
