@@ -95,3 +95,32 @@ def match_own_shapes(cells: Sequence[np.ndarray], answers: list[tuple[str, float
         elif answer[0] != ranked[0] and answer[0] in scores and best >= MATCH_MIN and best - scores[answer[0]] >= MARGIN:
             result[index] = None
     return result
+
+
+# A label's surely read cells judged against each other: a recogniser that reads a glyph surely as a label whose own
+# glyph is unlike it (a bold "C" cropped between box rules read "E" at 95, where no "C" of the table was read sure, so
+# no "C" prototype could outbid the "E"s) leaves one cell standing apart from the label's other cells.
+OWN_MIN_CELLS = 5  # surely read cells of a label before its cells are judged against each other
+OWN_SPREAD = 5.0  # times the label's typical distance from its own prototype (1 − correlation) a cell may stand
+OWN_MIN_DISTANCE = 0.12  # and at least this distance: cells of one glyph scanned alike sit near 0 (0.01–0.08 measured)
+
+
+def unlike_their_own(cells: Sequence[np.ndarray], answers: Sequence[tuple[str, float] | None], sure: float) -> set[int]:
+    """The indices of the surely read cells (`answers[i]` at least `sure`) whose glyph stands apart from every other
+    cell read surely as the same label: its distance from the mean of their glyphs (1 − correlation, the cell left
+    out) is more than `OWN_SPREAD` times the label's median such distance and at least `OWN_MIN_DISTANCE`. Labels with
+    fewer than `OWN_MIN_CELLS` sure cells are not judged: a handful of cells sets no typical glyph."""
+    shapes = {i: shape for i, cell in enumerate(cells) if (shape := glyph(cell)) is not None}
+    by_label: dict[str, list[int]] = {}
+    for index, answer in enumerate(answers):
+        if answer is not None and answer[1] >= sure and index in shapes:
+            by_label.setdefault(answer[0], []).append(index)
+    apart: set[int] = set()
+    for members in by_label.values():
+        if len(members) < OWN_MIN_CELLS:
+            continue
+        total = np.sum([shapes[i] for i in members], axis=0)
+        distance = {i: 1.0 - _correlation(shapes[i], (total - shapes[i]) / (len(members) - 1)) for i in members}
+        typical = float(np.median(list(distance.values())))
+        apart |= {i for i, d in distance.items() if d > max(OWN_SPREAD * typical, OWN_MIN_DISTANCE)}
+    return apart
