@@ -1,8 +1,7 @@
-"""A grid key's rows, once read cell by cell (`grid-cells`), are held apart from the page's later passes as a ruled
-table's cells are: on held-apart lines (`tablecells.held_apart`) and among the page's lone cells. Left on lines of their
-own, `figures` took the rows of pale letters read at a whitelist's low confidence for a figure's junk and dropped every
-"C" read at 0–59, and the second reader read the number cells "1" and "2" again as one word "12"; on `filled-grid` at
-220 dpi on grey paper three of five rows could not be paired (53 of 97 answers)."""
+"""A grid key's rows, once read cell by cell (`grid-cells`), stand on held-apart lines (`tablecells.held_apart`) as a
+ruled table's cells do. Left on lines of their own, `figures` took the rows of pale letters read at a whitelist's low
+confidence for a figure's junk and dropped every "C" read at 0–59: on `filled-grid` at 220 dpi on grey paper three of five
+rows could not be paired (53 of 97 answers)."""
 from __future__ import annotations
 
 from pipeline.devkit.keyscans import measure
