@@ -31,10 +31,11 @@ MARGIN = 0.3  # by which the best label's correlation beats the next one's
 MATCHED_CONF = 50.0  # the confidence a cell read by its shape alone gets (less than any recogniser's sure reading)
 
 
-def glyph(grey: np.ndarray) -> np.ndarray | None:
-    """The cell's glyph as a `SIDE`×`SIDE` vector of ink (0 paper, 1 black), framed by its ink, or None
-    for a cell without ink. The cut between ink and paper is `FRAME_CUT` of the way from the cell's darkest pixel
-    to its paper (its median), so a pale, blurred scan frames its glyph as a dark one does."""
+def glyph(grey: np.ndarray, piece_share: float = PIECE_SHARE) -> np.ndarray | None:
+    """The cell's glyph as a `SIDE`×`SIDE` vector of ink (0 paper, 1 black), framed by its ink (the pieces at least
+    `piece_share` of its largest), or None for a cell without ink. The cut between ink and paper is `FRAME_CUT` of the
+    way from the cell's darkest pixel to its paper (its median), so a pale, blurred scan frames its glyph as a dark one
+    does."""
     from scipy import ndimage  # here, not at import: scipy costs every process a second
 
     if grey.size == 0:
@@ -45,7 +46,7 @@ def glyph(grey: np.ndarray) -> np.ndarray | None:
     ink = grey < darkest + FRAME_CUT * (paper - darkest)
     pieces, count = ndimage.label(ink, structure=np.ones((3, 3), dtype=bool))
     sizes = np.bincount(pieces.ravel())[1:]
-    kept = np.isin(pieces, 1 + np.flatnonzero(sizes >= PIECE_SHARE * sizes.max()))
+    kept = np.isin(pieces, 1 + np.flatnonzero(sizes >= piece_share * sizes.max()))
     rows, columns = np.flatnonzero(kept.any(axis=1)), np.flatnonzero(kept.any(axis=0))
     top, bottom, left, right = rows[0], rows[-1] + 1, columns[0], columns[-1] + 1
     side = max(bottom - top, right - left)
@@ -95,3 +96,36 @@ def match_own_shapes(cells: Sequence[np.ndarray], answers: list[tuple[str, float
         elif answer[0] != ranked[0] and answer[0] in scores and best >= MATCH_MIN and best - scores[answer[0]] >= MARGIN:
             result[index] = None
     return result
+
+
+# A label's surely read cells judged against each other: a recogniser that reads a glyph surely as a label whose own
+# glyph is unlike it (a bold "C" cropped between box rules read "E" at 95, where no "C" of the table was read sure, so
+# no "C" prototype could outbid the "E"s) leaves one cell standing apart from the label's other cells.
+OWN_MIN_CELLS = 5  # surely read cells of a label before its cells are judged against each other
+OWN_SPREAD = 5.0  # times the label's typical distance from its own prototype (1 − correlation) a cell may stand
+OWN_PIECE_SHARE = 1.0  # of the cell's largest piece of ink: only that piece frames the glyph judged
+OWN_MIN_DISTANCE = 0.12  # and at least this distance: cells of one glyph scanned alike sit near 0 (up to 0.064 on the tuning grids, their misread cells 0.18–0.24)
+
+
+def unlike_their_own(cells: Sequence[np.ndarray], answers: Sequence[tuple[str, float] | None], sure: float) -> set[int]:
+    """The indices of the surely read cells (`answers[i]` at least `sure`) whose glyph stands apart from every other
+    cell read surely as the same label: its distance from the mean of their glyphs (1 − correlation, the cell left
+    out) is more than `OWN_SPREAD` times the label's median such distance and at least `OWN_MIN_DISTANCE`. Labels with
+    fewer than `OWN_MIN_CELLS` sure cells are not judged: a handful of cells sets no typical glyph."""
+    # Each glyph framed by its largest piece of ink alone: a crop that holds a piece of its box's rules above and below
+    # the letter (a blurred row at 235 dpi) frames the rules with it, and stood apart from its label's tightly cropped cells
+    # though read right. Labels are judged only against cells framed the same way.
+    shapes = {i: shape for i, cell in enumerate(cells) if (shape := glyph(cell, OWN_PIECE_SHARE)) is not None}
+    by_label: dict[str, list[int]] = {}
+    for index, answer in enumerate(answers):
+        if answer is not None and answer[1] >= sure and index in shapes:
+            by_label.setdefault(answer[0], []).append(index)
+    apart: set[int] = set()
+    for members in by_label.values():
+        if len(members) < OWN_MIN_CELLS:
+            continue
+        total = np.sum([shapes[i] for i in members], axis=0)
+        distance = {i: 1.0 - _correlation(shapes[i], (total - shapes[i]) / (len(members) - 1)) for i in members}
+        typical = float(np.median(list(distance.values())))
+        apart |= {i for i, d in distance.items() if d > max(OWN_SPREAD * typical, OWN_MIN_DISTANCE)}
+    return apart

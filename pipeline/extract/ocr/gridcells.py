@@ -25,7 +25,7 @@ from PIL import Image
 from pipeline.extract.document import UNREAD_CELL
 from pipeline.extract.ocr.bandspecks import band_specks, with_halo
 from pipeline.extract.ocr.cellreads import SHAPE_SURE
-from pipeline.extract.ocr.cellshapes import match_own_shapes
+from pipeline.extract.ocr.cellshapes import match_own_shapes, unlike_their_own
 from pipeline.extract.ocr.engine import read_strip
 from pipeline.extract.ocr.numbering import anchored_mends
 from pipeline.extract.ocr.widegaps import sets_no_word_spaces
@@ -544,9 +544,10 @@ def read_grid_cells(
     dpi: int,
     omp_thread_limit: int | None,
     folder: Path,
+    first_line: int,
 ) -> list[Word]:
     """`words` with each grid key's answer and number rows replaced by one word per cell (see the
-    module's docstring); pages without such rows come back as they are."""
+    module's docstring), each row on its own line from `first_line` on; pages without such rows come back as they are."""
     filled = _filled_rows(np.asarray(grey))
     glued = [(n, a) for n, a in _glued_rows(words, labels, grey.width, grey.height, caseless_labels(labels, languages)) if not any(_overlaps(a, f[1]) for f in filled)]
     if not filled and not glued:
@@ -554,7 +555,6 @@ def read_grid_cells(
     label_set = "".join(sorted({label for label in labels if len(label) == 1}))
     kept, answer_words = list(words), []
     added: list[list[Word]] = []
-    next_line = 40_000
     for index, (number_box, answer_box) in enumerate([*filled, *glued]):
         numbers = _numbered_run(
             _read_row(grey, number_box, NUMBER_GAP, "0123456789", languages, dpi, omp_thread_limit, folder / f"grid-{index}-n.pgm")
@@ -571,18 +571,25 @@ def read_grid_cells(
         added += [row for row in (numbers, letters) if row]
     unsure = _unlike_their_label(np.asarray(grey), answer_words, label_set)
     rows = [[replace(w, text=UNREAD_CELL, conf=-1.0) if id(w) in unsure else w for w in row] for row in added]
-    return kept + [replace(w, line=(next_line + n, 0, 0)) for n, row in enumerate(rows, start=1) for w in row]
+    return kept + [replace(w, line=(first_line + n, 0, 0)) for n, row in enumerate(rows) for w in row]
 
 
 def _unlike_their_label(page: np.ndarray, answers: list[Word], labels: str) -> set[int]:
     """The ids of the page's answer words (as `_read_row` gave them) whose glyph clearly matches another label's cells
     better than its own's, the labels' glyphs learnt from the page's surely read cells (`cellshapes.match_own_shapes`:
     one printer, one font, so a label looks alike in every cell). A specked "D" read "B" at 58 matched the grid's
-    sure "D"s: it is left unread and reported for its question, never kept as another answer."""
+    sure "D"s: it is left unread and reported for its question, never kept as another answer. So is a sure cell whose
+    glyph stands apart from every other sure cell of its label (`cellshapes.unlike_their_own`): a "C" read "E" at 95
+    on a page where no "C" was read sure."""
     read = [w for w in answers if w.text in labels and len(w.text) == 1 and w.right > w.left and w.bottom > w.top]
     cells = []
     for w in read:
+        # A light letter on a dark fill is turned dark on light. The fill is told by the row around the cell (its
+        # width either side): a bold letter cropped to its ink covers most of its own crop, and was turned as if on a fill.
+        around = page[w.top:w.bottom, max(0, 2 * w.left - w.right):2 * w.right - w.left]
         crop = page[w.top:w.bottom, w.left:w.right]
-        cells.append(255 - crop if float(np.median(crop)) < DARK_BAND else crop)  # a light letter on a dark fill
-    checked = match_own_shapes(cells, [(w.text, w.conf) for w in read], SHAPE_SURE)
-    return {id(w) for w, after in zip(read, checked) if after is None}
+        cells.append(255 - crop if float(np.median(around)) < DARK_BAND else crop)
+    answers_read = [(w.text, w.conf) for w in read]
+    checked = match_own_shapes(cells, answers_read, SHAPE_SURE)
+    apart = unlike_their_own(cells, answers_read, SHAPE_SURE)
+    return {id(w) for index, (w, after) in enumerate(zip(read, checked)) if after is None or index in apart}

@@ -19,8 +19,12 @@ from pipeline.extract.ocr.numbering import inferred_notes
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass, says
 from pipeline.extract.ocr.settings import OcrSettings
 from pipeline.extract.ocr.stackedcolumns import MIN_STACKED, SHORT, STACKED_HEIGHTS, column_areas, stacked_columns
-from pipeline.extract.ocr.tablecells import PAGE_LABEL_MIN_CONF, held_apart, read_table_cells
+from pipeline.extract.ocr.tablecells import LINE_BASE, PAGE_LABEL_MIN_CONF, held_apart, read_table_cells
 from pipeline.extract.ocr.words import isolated_short_words
+
+# Lines of the grid rows within `tablecells`' held-apart range: clear of its tables' lines (the lower ones) and of
+# `listcells`' (`listcells.LINE_OFFSET`, 900 000 on).
+GRID_LINE_OFFSET = 800_000
 
 
 @says(f"the page holds at least {TABLE_PASS_MIN_ISOLATED} short words standing alone (a key table's cells)")
@@ -99,17 +103,22 @@ def _read_key_cells(work: PageWork) -> PageWork:
     return replace(work, words=words)
 
 
-@page_pass("grid-cells", "12", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 12: a light band with no rule across whose ink, cell rules out, stands in runs apart (a tilted box rule's pieces) is cropped to its inkiest run (a dark one keeps its inked rows); 11: a row's cells cropped to its glyphs' rows with the rules out (a cell rule inks every row: a box's rules above and below the letters stood in the crops, `gridcells._glyph_rows`); 10: specks (small pieces of ink, `bandspecks`) taken out of a row's band before it is cut into cells and read; 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
+@page_pass("grid-cells", "13", Cost.REGIONS, when=has_labels, inputs=_grid_inputs)  # 13: the rows on held-apart lines (`figures` took a row of pale letters for a figure's junk); a sure cell whose glyph stands apart from its label's other sure cells is left unread (`cellshapes.unlike_their_own`: a "C" read "E" at 95), and a cell is taken for a light letter on a dark fill by the row around it, not its own crop (a bold letter cropped to its ink was turned); 12: a light band with no rule across whose ink, cell rules out, stands in runs apart (a tilted box rule's pieces) is cropped to its inkiest run (a dark one keeps its inked rows); 11: a row's cells cropped to its glyphs' rows with the rules out (a cell rule inks every row: a box's rules above and below the letters stood in the crops, `gridcells._glyph_rows`); 10: specks (small pieces of ink, `bandspecks`) taken out of a row's band before it is cut into cells and read; 9: a cell read as the row counts is never mended by its neighbours, a run's end cell with its place's units digit takes the count's number ("77 18 19 20" for 77–80); 8: mends side by side anchored, as table-cells 13; 7: an anchored mend said at info, as table-cells 10; 6: a number the row's run gave in place of what was read is inferred: read unsure, a page note names its question; 2: a column's read letter before a piece read as nothing; 3: neighbours misread together renumbered; 4: a letter-sized cell read as an annulment mark is read again against the labels; 5: a rule's blurred edge is part of the rule (number boxes apart by white gutters)
 def _read_grid_cells(work: PageWork) -> PageWork:
     """A grid key's answer rows under their number rows read cell by cell (`gridcells`)."""
     settings = work.settings
     assert settings.option_labels
     # Unprepared grey: preparing erases a number row's dark fill with the table rules, digits and all.
     read, words = held_apart(work.words)
+    # The rows stand on lines of the held-apart range (`tablecells.held_apart`), as a ruled table's cells do: `figures`
+    # no longer takes a row of pale letters read at a whitelist's low confidence for a figure's junk (it dropped every "C"
+    # read at 0–59, 41 answers of a grid key at 220 dpi). They are not put among the lone cells, which the second reader
+    # skips: its reading of a grid cell is what flags a low-confidence or contested answer.
     words = read + read_grid_cells(work.image.convert("L"), words, settings.option_labels, settings.languages, settings.dpi,
-                            work.omp_thread_limit, work.folder)
+                                   work.omp_thread_limit, work.folder, LINE_BASE + GRID_LINE_OFFSET)
     before = {id(w) for w in work.words}
-    return replace(work, words=words, notes=work.notes + inferred_notes([w for w in words if id(w) not in before], "key grid"))
+    added = [w for w in words if id(w) not in before]
+    return replace(work, words=words, notes=work.notes + inferred_notes(added, "key grid"))
 
 
 @page_pass("list-cells", "16", Cost.REGIONS, when=has_labels)  # 16: rings looked for with grey paper lifted to white, as table-cells 18; 15: ringed answers found by their shape on the page before its light greys were whitened and read as option labels are (`labelrings.read_ring_cells`), as table-cells reads them (a branch's 13, h-koring); 14: a row's unread cell no longer shrinks its line's size (`words.line_sizes`: the entry beside it was dropped as a margin note); 13: a branch's (h-koring), not merged then; 12: a ring read by its digit with its ring and alone, a contested one unsure (`cellreads._ring_digit`); 11: mends side by side anchored, as table-cells 13; 10: the word space before an entry's number measured in the number's height, not its line's (a branch's 7); 9: an anchored mend said at info, as table-cells 10; 8 (7 was a version tried and dropped): a number its run gave in place of what was read is inferred, as table-cells 9; 2: a word may lead an entry; 3: answers matched as table-cells 4; 4: a label strip that reads some cells and leaves most unread read again with the space allowed; 5: an answer at a tab stop or past a dotted leader, the pitch fitted, blocks counted apart; 6: an unsure answer whose ink reaches like another label's is left unread;
