@@ -6,7 +6,7 @@ darkest pixel stays just over `engine.WHITE_FROM` (172 against 170 in a date's d
 Tesseract reads `26 12 2028` for `26.12.2028` and `art 5` for `art. 5`; read raw, the same scan gives the dots.
 
 The pass judges the white between two words of a line of which one is a number (the dot's baseline is a digit's
-foot: no descender moves it), in the page before whitening (`PageWork.unwhitened_page`). A dot is there where:
+foot: no descender moves it; the digits' rows are their ink's, `_digit_band`), in the page before whitening (`PageWork.unwhitened_page`). A dot is there where:
 - one blob of ink, darker than the paper by DOT_CONTRAST of the number's own ink contrast, lies in that white;
 - it sits on the baseline (its foot within DOT_BASELINE of the number's height) and nothing in that white stands
   higher than DOT_MAX_SIZE of the number's height (a letter, a hyphen, a quote's ink does);
@@ -25,6 +25,7 @@ from dataclasses import replace
 import numpy as np
 from scipy import ndimage
 
+from pipeline.extract.ocr.engine import WHITE_FROM
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
 from pipeline.extract.ocr.words import Word, glued_pair, words_by_line
 
@@ -37,6 +38,11 @@ TAIL_DEPTH = 0.12  # of the number's height below the baseline where a comma's t
 JOIN_MAX_WHITE = 0.33  # of the number's height after the dot: a word space at 7.5 pt is about 0.4 of a digit's height, plus bearings
 
 
+def band_height(page: np.ndarray, number: Word) -> int:
+    band = _digit_band(page, number)
+    return band[1] - band[0] if band is not None else number.bottom - number.top
+
+
 def _is_number(text: str) -> bool:
     return bool(text) and text.isdigit()
 
@@ -45,12 +51,30 @@ def _ends_bare(text: str) -> bool:
     return bool(text) and text[-1].isalnum()
 
 
+DIGIT_INK = WHITE_FROM  # a digit's ink on the page before whitening, as Tesseract sees it after
+
+
+def _digit_band(page: np.ndarray, number: Word) -> tuple[int, int] | None:
+    """The rows from the top of `number`'s digits to their foot (the baseline): the longest run of rows holding its ink.
+    Tesseract boxes a number now and then down to a speck or a descender below it (39 px against the line's 24 on a
+    160 dpi scan), parted from the digits by white rows."""
+    box = page[number.top:number.bottom, number.left:number.right]
+    rows = np.flatnonzero((box < DIGIT_INK).any(axis=1))
+    if rows.size == 0:
+        return None
+    runs = np.split(rows, np.flatnonzero(np.diff(rows) > 1) + 1)
+    longest = max(runs, key=len)
+    return number.top + int(longest[0]), number.top + int(longest[-1]) + 1
+
+
 def _dot_in_gap(page: np.ndarray, left: Word, right: Word, number: Word) -> tuple[int, int] | None:
     """The columns (page coordinates) of a faint dot in the white between `left` and `right`, or None (module doc)."""
-    height = number.bottom - number.top
-    if height < 8 or right.left - left.right < 2:
+    band = _digit_band(page, number)
+    if band is None or right.left - left.right < 2:
         return None
-    baseline = number.bottom
+    baseline, height = band[1], band[1] - band[0]
+    if height < 8:
+        return None
     top = max(0, baseline - height)
     bottom = min(page.shape[0], baseline + int(round(0.35 * height)))
     gap = page[top:bottom, left.right:right.left].astype(np.int16)
@@ -94,13 +118,14 @@ def faint_dots(words: list[Word], page: np.ndarray) -> tuple[list[Word], list[st
         current_id = id(current)
         for right in ordered[1:]:
             dot = None
-            number = right if _is_number(right.text) else current if _is_number(current.text) else None
+            numbers = [w for w in (current, right) if _is_number(w.text.replace(".", ""))]
+            number = numbers[-1] if numbers else None
             if number is not None and _ends_bare(current.text) and right.text[:1].isalnum():
                 dot = _dot_in_gap(page, current, right, number)
             if dot is None:
                 current, current_id = right, id(right)
                 continue
-            height = number.bottom - number.top
+            height = band_height(page, number)
             dotted = replace(current, text=current.text + ".", right=dot[1])
             if _is_number(current.text.replace(".", "")) and _is_number(right.text) and right.left - dot[1] <= JOIN_MAX_WHITE * height:
                 joined = glued_pair(dotted, right)
