@@ -11,9 +11,7 @@ foot: no descender moves it; the digits' rows are their ink's, `_digit_band`), i
 - it sits on the baseline (its foot within DOT_BASELINE of the number's height) and nothing in that white stands
   higher than DOT_MAX_SIZE of the number's height (a letter, a hyphen, a quote's ink does);
 - it is a dot's size (DOT_MIN_SIZE to DOT_MAX_SIZE of the number's height across and up), and no fainter ink hangs
-  below the baseline beside it (a comma's tail: left as read, since a dot would be the wrong mark);
-- the whitening took it: its darkest pixel is lighter than `WHITE_FROM`. A darker blob was on the page Tesseract read,
-  and it did not take it for a dot (a speck in a word space after a number).
+  below the baseline beside it (a comma's tail: left as read, since a dot would be the wrong mark).
 
 The dot goes to the word before it. Where both words are numbers and the white after the dot is narrower than
 a word space (JOIN_MAX_WHITE of the number's height: a date's, a thousands' dot), the two become one number
@@ -102,9 +100,6 @@ def _dot_in_gap(page: np.ndarray, left: Word, right: Word, number: Word) -> tupl
         return None
     if abs(foot - baseline) > DOT_BASELINE * height:
         return None
-    if int(gap[ink].min()) <= WHITE_FROM:
-        return None  # ink the whitening left, which Tesseract saw and did not read as a dot: a speck (139 on a 168 dpi
-        # scan with specks, against 174–187 for the dots the whitening took on the same page)
     below = gap[baseline - top + int(round(TAIL_DEPTH * height)):, columns[0]:columns[-1] + 1]
     if below.size and (below < paper - TAIL_CONTRAST * contrast).any():
         return None  # a comma's tail, or ink reaching down: not a dot
