@@ -144,11 +144,11 @@ def prepare(plan: RunPlan) -> tuple[dict, list[Prompt], dict]:
     descriptions, descriptions_sha = load_descriptions(plan.figure_descriptions)
     # A config or language asked for that the data has none of (a slip: `pl_tset`) would leave the run smaller unsaid.
     present = {"config": {data.config_of(q) for q in data.questions}, "language": {q.language for q in data.questions}}
-    for kind, asked in (("config", plan.configs), ("language", plan.languages)):
-        absent = sorted(set(asked or ()) - present[kind])
+    for facet, asked in (("config", plan.configs), ("language", plan.languages)):  # not `kind`: the backend's, read below
+        absent = sorted(set(asked or ()) - present[facet])
         if absent:
-            raise RunError(f"{plan.data}: {kind}(s) {', '.join(absent)} asked for, but no question of the data has it "
-                           f"({kind}s here: {', '.join(sorted(present[kind]))})")
+            raise RunError(f"{plan.data}: {facet}(s) {', '.join(absent)} asked for, but no question of the data has it "
+                           f"({facet}s here: {', '.join(sorted(present[facet]))})")
     selected, skipped, skipped_ids = [], {}, {}
     for q in sorted(data.questions, key=lambda q: q.id):
         if plan.configs and data.config_of(q) not in plan.configs:
