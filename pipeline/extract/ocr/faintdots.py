@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from scipy import ndimage
 
 from pipeline.extract.ocr.engine import WHITE_FROM
 from pipeline.extract.ocr.passes import Cost, PageWork, page_pass
@@ -85,6 +84,7 @@ def _dot_in_gap(page: np.ndarray, left: Word, right: Word, number: Word) -> tupl
     contrast = paper - int(glyphs.min())
     if contrast < 60:
         return None
+    from scipy import ndimage  # here, not at import: scipy costs every process a third of a CPU second, OCR or not
     labels, count = ndimage.label(gap < paper - DOT_CONTRAST * contrast)
     # The words' boxes end where Tesseract's ink ends (its page whitened): their glyphs' grey edges reach into the white
     # and are no piece of their own.
