@@ -118,8 +118,8 @@ def carried_by_text(questions: list[Question], overrides: dict[str, Override], s
                    and (q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256)]
         if len(matches) == 1:
             carried[old_id] = matches[0].id
-    targets = list(carried.values())
-    return {old: new for old, new in carried.items() if targets.count(new) == 1}  # two corrections for one record: neither
+    targets = Counter(carried.values())
+    return {old: new for old, new in carried.items() if targets[new] == 1}  # two corrections for one record: neither
 
 
 def _fields(q: Question) -> dict:
