@@ -249,6 +249,10 @@ def test_the_audit_text_carries_the_questions_language(laptop, greek_flagged):
 
 def test_the_controls_fit_a_laptop_window_and_the_progress_bar_has_a_name(laptop, live_url):
     laptop.goto(f"{live_url}/")
+    # An <img> with no src yet is "complete" too, and the workspace stays hidden until the first item is drawn:
+    # wait for the item's own figure to have loaded before measuring anything.
+    expect(laptop.locator("#workspace")).to_be_visible()
+    expect(laptop.locator("#figure")).to_have_attribute("src", re.compile(r"\S"))
     expect(laptop.locator("#figure")).to_have_js_property("complete", True)
     for selector in ("#accept", "#reject", "#skip", "#prev", "#undo", "#description", "#figure"):
         box = laptop.locator(selector).bounding_box()
