@@ -9,7 +9,9 @@ Cheap evidence only, none of it tied to a language's words or a sheet:
 - letters and digits mixed inside one word where a digit stands between letters or a look-alike letter
   (I, l, O, o, S, Z, B and their Greek and Cyrillic twins) touches a digit (`el7`, `l0`, `5ome`), or
   digits are glued to a word of three letters or more (`εισδοχής2`); an identifier of capitals and digits
-  (`FAT32`, `MP3`, `COVID19`, `IPv6`, `H2O`, `ΦΕΚ12`) is printed so, in any script, and is not judged by them;
+  (`FAT32`, `MP3`, `COVID19`, `IPv6`, `H2O`, `ΦΕΚ12`) is printed so, in any script, and is not judged by them,
+  nor is a web or mail address or a unit whose micro prefix reads as the Greek mu (`000/μL`) that the second
+  recogniser read alike (`printed_mixed`: classes told by their layout, printed with such characters);
 - letters of two scripts inside one word (a Latin `o` inside a Greek or Cyrillic word);
 - symbols inside a word of letters (`©`, `@`, `|`, `¢`: what a circled label or a speck reads as), and a
   square or curly bracket without its pair (`194]` for `1941`);
@@ -59,6 +61,7 @@ from pipeline.extract.ocr.confusions import group_candidates
 from pipeline.extract.ocr.confusables import confusable_variant
 from pipeline.extract.ocr.hunspell import SpellingUnavailable, spelling_for
 from pipeline.extract.ocr.lexicon import Lexicon, bare_letters, word_core
+from pipeline.extract.ocr.printedmixed import printed_mixed
 from pipeline.extract.ocr.quantitywords import misread_quantity, unit_read_as_digits, well_formed_quantity
 
 
@@ -156,7 +159,7 @@ class CertaintyPolicy:
     enabled: bool = True
     # Bump when the judgement changes: the policy is part of the extract stage's cache key, so extracted
     # documents of before are judged again (the OCR readings under them are not read again).
-    version: str = "17"  # 17: a degree sign's scale read as a digit (`41,9°6`) or its ring as a mark (`39*C`), a micro sign read as `u` (`ug/kg/min`), a unit's letter read as the digit of its shape (`mg/d1`, `5 m1`, `9/12 h` at a line's start) are unsure (`quantitywords`); a second reading's stretch of more than `agreement.STRETCH_MAX_WORDS` words is a difference, unsearched, and each place of a run in one searched once; 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
+    version: str = "18"  # 18: an address or a micro prefix read as the Greek mu in a well-formed unit, read alike by the second recogniser, is not judged by its shape (`printed_mixed`); 17: a degree sign's scale read as a digit (`41,9°6`) or its ring as a mark (`39*C`), a micro sign read as `u` (`ug/kg/min`), a unit's letter read as the digit of its shape (`mg/d1`, `5 m1`, `9/12 h` at a line's start) are unsure (`quantitywords`); a second reading's stretch of more than `agreement.STRETCH_MAX_WORDS` words is a difference, unsearched, and each place of a run in one searched once; 16: a word read alike inside a longer stretch of the second reading (`held_in_stretch`) or with a space lost that the dictionaries settle (`settled_spaces`), a ring read before `℃` is its own; 15: a unit's letter read as a digit after a number (`2.8 9/24 h`) is unsure, a well-formed quantity spared the shape rules where `spare_quantities` asks (off); 14: a well-formed quantity judged by a word's shape again (13 spared it); 13: a misread quantity (`Sp02`, `Ul/kg`) is unsure (`quantitywords`), a second reading `℃` is `°C`; 12: a word no dictionary knows whose one confusable variant is a word (`confusable_letters`); 11: a word split where no space shows (`split_gap`); 10: a number whose box does not fit its read digit count (`digit_count`); 9: ink beside a word that no word covers (`loose_ink`); 8: a second reading that is a stretch of the line's words with spaces lost where print sets them is read alike (`spaces_lost`); 7: a sign the second recogniser read otherwise (`signs_agree`), a digit smaller than its line's (`small_digits`); 6: no I/l swap inside a word of capitals, a glued one-letter word's rest known to the dictionaries, unclear marks kept apart (`Line.unclear_marks`); 5: letters blur joins and diacritics lost (`misread_letters`, `lost_marks`); 4: a word of small letters no dictionary knows (off by default); 3: 2: agreement of the two recognisers; 3: identifiers of capitals and digits (`FAT32`, `H2O`) are not judged by their digits
 
 
 DEFAULT_POLICY = CertaintyPolicy()
@@ -191,9 +194,12 @@ def script_of(ch: str) -> str | None:
     return name.split(" ", 1)[0] if name else None
 
 
-def mixed_characters(token: str, spare_quantities: bool = False) -> str | None:
+def mixed_characters(token: str, spare_quantities: bool = False, read_alike: bool = False) -> str | None:
     """Why a word's characters read as a confusion ("digits among letters", …), or None; with `spare_quantities`, not a
-    well-formed quantity's (`CertaintyPolicy.spare_quantities`)."""
+    well-formed quantity's (`CertaintyPolicy.spare_quantities`); with `read_alike` (the second recogniser read the word
+    alike), not an address's nor a micro prefix's (`printed_mixed`)."""
+    if read_alike and printed_mixed(token):
+        return None
     if _UNPAIRED_BRACKET.search(token) and any(ch.isalnum() for ch in token):
         return "a bracket without its pair"  # "194]" for "1941"; a label's "b)" is set apart by parse
     misread = misread_quantity(token)  # `Sp02`, `Ul/kg`, `41,9°6`: a quantity a scan misread
@@ -282,13 +288,14 @@ def unsure_reason(text: str, conf: float | None, lexicon: Lexicon | None, policy
     core = word_core(text)[1]
     if not any(ch.isalnum() for ch in core):
         return None
+    # Read alike by both engines, the word is sure by its reading; not by its shape (below): a capital I
+    # and a small l, or a narrow space, look alike to any recogniser; but an address's or a micro prefix's mixed
+    # characters are the class's own print (`printed_mixed`).
+    read_alike = policy.agreement and second is not None and alike(text, second)
     if policy.mixed_characters:
-        mixed = mixed_characters(text, policy.spare_quantities)
+        mixed = mixed_characters(text, policy.spare_quantities, read_alike)
         if mixed:
             return mixed
-    # Read alike by both engines, the word is sure by its reading; not by its shape (below): a capital I
-    # and a small l, or a narrow space, look alike to any recogniser.
-    read_alike = policy.agreement and second is not None and alike(text, second)
     if policy.agreement and second is not None and contradicts(text, second, unwritable=policy.unwritable_marks):
         return SECOND_READER_DIFFERS
     measured = conf if conf is not None and conf >= 0 and not read_alike else None
