@@ -4,7 +4,7 @@ by their shape; read otherwise, or not read again, they stay judged; a word that
 both read it."""
 from __future__ import annotations
 
-from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, unsure_reason
+from pipeline.extract.ocr.certainty import SECOND_READER_DIFFERS, unsure_reason, unsure_words
 from pipeline.extract.ocr.printedmixed import printed_mixed
 from pipeline.extract.ocr.lexicon import Lexicon
 
@@ -39,3 +39,11 @@ def test_words_of_no_such_class_stay_judged_by_their_shape_however_both_recognis
                          ("x@y.1", "a symbol inside a word")):  # a host with no top-level domain of letters
         assert not printed_mixed(word), word
         assert unsure_reason(word, 95.0, LEXICON, second=word) == reason, word
+
+
+def test_a_line_holding_an_address_and_a_micro_unit_read_alike_rests_on_neither():
+    line = [("Véase", 96.0, None), ("https://sede.telefono060.es", 61.5, "https://sede.telefono060.es"),
+            ("y", 95.0, None), ("12000/μL.", 80.6, "12000/μL."), ("el7", 90.0, "el7")]
+    assert unsure_words(line, LEXICON) == ["el7"]  # the look-alike beside a digit still is, read alike or not
+    # The second reader read the micro as `u`: a difference, and the shape judges the word again.
+    assert unsure_words([("12000/μL.", 80.6, "12000/uL.")], LEXICON) == ["12000/μL."]
