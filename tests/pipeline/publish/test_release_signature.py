@@ -221,3 +221,20 @@ def test_keys_it_cannot_use_are_refused_without_echoing_them(tmp_path, split_dir
     assert code == 0, out
     assert main(["release-key", "--out", str(tmp_path / "locked")]) == 1  # a pair is never overwritten
     assert "never overwritten" in capsys.readouterr().err
+
+
+def test_a_signed_hub_release_verifies_by_tag_against_the_publishers_key_and_a_rewritten_manifest_there_fails(
+        hub, split_dir, keys, capsys):
+    assert main(["publish", "--split-dir", str(split_dir), "--repo", "examcorpus/bench", "--release", "v1",
+                 "--no-progress", "--sign-key", str(keys[0])]) == 0
+    code, out = verify(capsys, "hf://examcorpus/bench@v1", keys[1])
+    assert code == 0 and f"signed by the key given ({read_public_key(keys[1]).fingerprint})" in out, out
+    [files] = [f for f in hub.repos["examcorpus/bench"].commits.values() if MANIFEST_NAME in f]  # the release commit
+    manifest = json.loads(files[MANIFEST_NAME])
+    manifest["added_since_previous"] = 99  # any rewrite; SHA256SUMS made to match it
+    files[MANIFEST_NAME] = (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode()
+    sums = [f"{sha256_bytes(files[MANIFEST_NAME])}  {MANIFEST_NAME}" if line.endswith(f"  {MANIFEST_NAME}") else line
+            for line in files[SUMS_NAME].decode().splitlines()]
+    files[SUMS_NAME] = ("\n".join(sums) + "\n").encode()
+    code, out = verify(capsys, "hf://examcorpus/bench@v1", keys[1])
+    assert code == 1 and f"not a signature of {MANIFEST_NAME} by the key given" in out, out
