@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
@@ -27,7 +28,7 @@ from pipeline.publish.leakscan import leak_error, release_leaks, settings_of
 from pipeline.publish.layout import (CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SIGNATURE_NAME, SUMS_NAME, config_name_problem,
                                      config_names, data_path, parquet_bytes)
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
-from pipeline.publish.signing import SigningKey
+from pipeline.publish.signing import PublicKey, SigningKey, signature_valid
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
 from pipeline.publish.verify import sums_text
 from pipeline.records import QUESTION_FIELDS, Question, alike_ids, describe_alike, table_to_questions
@@ -74,13 +75,31 @@ def check_visibility(split: str, private_target: bool, target: str) -> None:
         raise PublishError(f"{target}: the public split goes to a public target; this one is private")
 
 
-def read_release_questions(root: Path, split: str | None = None) -> tuple[dict, list[Question]]:
-    """A release folder's manifest and its questions (of one split when given)."""
-    manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+def read_release_questions(root: Path, split: str | None = None, *, signed_by: PublicKey | None = None
+                           ) -> tuple[dict, list[Question]]:
+    """A release folder's manifest and its questions (of one split when given). Each Parquet read is the one its manifest
+    lists (size and SHA-256), and with `signed_by` (the key signing the release being made) a previous release that
+    names that key must carry its valid signature: errata compare with what a release held, never with a file changed
+    since (a PublishError says which)."""
+    manifest_bytes = (root / MANIFEST_NAME).read_bytes()
+    manifest = json.loads(manifest_bytes.decode("utf-8"))
+    named = manifest.get("signature") if isinstance(manifest.get("signature"), dict) else {}
+    if signed_by is not None and named.get("public_key") == signed_by.text:
+        signature = root / SIGNATURE_NAME
+        if not signature.is_file() or not signature_valid(signed_by, manifest_bytes, signature.read_bytes()[:1024]):
+            raise PublishError(f"{root}: previous release {manifest.get('release')!r} names this publisher's key "
+                               f"({signed_by.fingerprint}) but {SIGNATURE_NAME} is not its signature of {MANIFEST_NAME}: "
+                               "its manifest was changed since it was signed; errata are not made against it "
+                               "(examcorpus verify it, or name another --previous)")
     questions = []
     for entry in manifest["files"]:
         if entry["path"].endswith(".parquet") and (split is None or entry.get("split") == split):
-            table = pq.read_table(root / entry["path"])
+            data = (root / entry["path"]).read_bytes()
+            if len(data) != entry.get("bytes") or sha256_bytes(data) != entry.get("sha256"):
+                raise PublishError(f"{root / entry['path']}: not the file previous release {manifest.get('release')!r} "
+                                   "lists (SHA-256/size differ from its manifest); errata are not made against a file "
+                                   "changed since (examcorpus verify it, or name another --previous)")
+            table = pq.read_table(pa.BufferReader(data))
             questions += table_to_questions(table.select(list(QUESTION_FIELDS)))
     return manifest, questions
 
@@ -136,7 +155,8 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
         files.append(FileEntry(rel, sha256_bytes(data), len(data)))
     previous_id, found, added = None, [], 0
     if previous is not None:
-        prev_manifest, prev_questions = read_release_questions(previous, split)
+        prev_manifest, prev_questions = read_release_questions(
+            previous, split, signed_by=signing_key.public if signing_key else None)
         previous_id = prev_manifest.get("release")
         found, added = errata(prev_questions, questions)
     now = time.gmtime()
