@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.infra import read_small_file
 from pipeline.publish.layout import SIGNATURE_NAME
 
 ALGORITHM = "ed25519"
@@ -58,14 +59,11 @@ class PublicKey:
 
 
 def _key_file_bytes(path: Path, what: str) -> bytes:
+    """A key file's bytes: a regular file of at most `MAX_KEY_FILE_BYTES` (a pipe named by mistake would hold the read)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_KEY_FILE_BYTES + 1)
+        return read_small_file(path, MAX_KEY_FILE_BYTES)
     except OSError as exc:
-        raise SigningError(f"{path}: cannot read the {what} ({type(exc).__name__}: {exc.strerror or 'error'})") from None
-    if len(data) > MAX_KEY_FILE_BYTES:
-        raise SigningError(f"{path}: {len(data):,}+ bytes, no {what} file")
-    return data
+        raise SigningError(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
 
 
 class SigningKey:

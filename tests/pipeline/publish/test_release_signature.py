@@ -238,3 +238,16 @@ def test_a_signed_hub_release_verifies_by_tag_against_the_publishers_key_and_a_r
     files[SUMS_NAME] = ("\n".join(sums) + "\n").encode()
     code, out = verify(capsys, "hf://examcorpus/bench@v1", keys[1])
     assert code == 1 and f"not a signature of {MANIFEST_NAME} by the key given" in out, out
+
+
+def test_a_pipe_named_as_the_key_and_a_signature_file_of_any_size_are_lines_not_hangs_or_tracebacks(
+        signed, keys, tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.pub")  # no writer: opening it to read would wait for ever
+    assert main(["verify", str(signed), "--key", str(tmp_path / "pipe.pub")]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+    (signed / SIGNATURE_NAME).write_bytes(b"\0" * 4096)  # past any signature's size
+    rewrite_listings(signed)
+    code, out = verify(capsys, signed, keys[1])
+    assert code == 1 and f"{SIGNATURE_NAME}: unreadable" in out and "over the 1,024 bytes allowed" in out, out
