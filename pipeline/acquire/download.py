@@ -338,14 +338,17 @@ class _Downloader:
                     # Also the answer to a Range whose If-Range no longer matches: the file changed, start over.
                     received = 0
                     self._check_announced(resp, received)
-                    sink = partial.start(etag=etag, last_modified=last_modified, content_type=content_type)
+                    # An encoded body is stored decoded, so its bytes are not the wire's offsets: no validator, no resume.
+                    plain = resp.content_coding is None
+                    sink = partial.start(etag=etag if plain else None, last_modified=last_modified if plain else None,
+                                         content_type=content_type)
                 elif resp.status == 416 and resume_from:
                     partial.discard()
                     raise TransferError(resp.final_url, "server refused to resume (HTTP 416); restarting")
                 else:
                     raise HttpStatusError(resp.final_url, resp.status, resp.reason, retry_after=retry_after_seconds(resp.header("Retry-After")))
                 with sink:
-                    for chunk in resp.iter_chunks():
+                    for chunk in resp.decoded_chunks():
                         received += len(chunk)
                         if received > self.max_bytes:  # a body without Content-Length may never end
                             raise self._too_large(resp.final_url, received, announced=False)

@@ -16,12 +16,13 @@ import ssl
 import threading
 import time
 import urllib.parse
+import zlib
 from dataclasses import dataclass
 from email.message import Message
 from email.utils import parsedate_to_datetime
 from typing import Callable, TypeVar
 
-from pipeline.infra import Deadline, ascii_int
+from pipeline.infra import Deadline, UnreadableEncoding, ascii_int, undo_content_coding
 
 
 USER_AGENT = "examcorpus/0.1 (exam-archive downloader for an LLM benchmark; rate-limited, conditional re-fetches)"
@@ -184,14 +185,44 @@ class Response:
             received += len(chunk)
             yield chunk
 
+    @property
+    def content_coding(self) -> str | None:
+        """The codings the server applied to the body (`Content-Encoding`) though `identity` was asked, or None."""
+        value = (self.header("Content-Encoding") or "").strip()
+        return value if value and value.lower() != "identity" else None
+
+    def decoded_chunks(self, limit: int | None = None):
+        """The body with its `Content-Encoding` undone (gzip, deflate): a server that encodes though `identity` was
+        asked is read as it meant, not as the encoded bytes (an index page's links, a PDF's header). Past `limit`
+        decoded bytes a RefusedError (a compression bomb stops as it inflates, each step at most 1 MiB); a coding not
+        undone here, or a body that does not decode, is a RefusedError naming it."""
+        coding = self.content_coding
+        if coding is None:
+            yield from self.iter_chunks()
+            return
+        total = 0
+        try:
+            for piece in undo_content_coding(self.iter_chunks(), coding):
+                total += len(piece)
+                if limit is not None and total > limit:
+                    raise RefusedError(self.final_url, f"body sent with Content-Encoding {coding!r} inflates past "
+                                       f"{limit:,} bytes (a compression bomb?); not read further")
+                yield piece
+        except UnreadableEncoding:
+            raise RefusedError(self.final_url, f"body sent with Content-Encoding {coding!r} (identity was asked), "
+                               "a coding not read here") from None
+        except zlib.error as exc:
+            raise RefusedError(self.final_url, f"body sent with Content-Encoding {coding!r} does not decode ({exc})") from None
+
     def _check_deadline(self, received: int) -> None:
         if self._deadline is not None and self._deadline.expired:
             raise TransferError(self.final_url, f"no complete response within {self._deadline.seconds:g}s (the "
                                 f"request's deadline), {received} bytes of the body received")
 
     def read(self, limit: int = 50 * 1024 * 1024) -> bytes:
+        """The whole body, its `Content-Encoding` undone, at most `limit` bytes (on the wire and decoded)."""
         parts, total = [], 0
-        for chunk in self.iter_chunks():
+        for chunk in self.decoded_chunks(limit):
             parts.append(chunk)
             total += len(chunk)
             if total > limit:

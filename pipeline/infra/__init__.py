@@ -35,7 +35,8 @@ Public functions:
 - `bounded_transport(seconds, limit)`, `ResponseTooLarge`, `UnreadableEncoding`, `MAX_RESPONSE_BYTES`: an httpx transport for SDK clients
   (Gemini) whose requests each end within `seconds` and whose bodies stop at `limit` bytes (`boundedhttpx`);
   `bound_hub_client()`, `BodyInflatesTooFar`: huggingface_hub's client with each encoded body decoded by us and refused
-  past 100 times its bytes on the wire (a mirror's gzip bomb)
+  past 100 times its bytes on the wire (a mirror's gzip bomb); `undo_content_coding(pieces, header)`: a body's gzip or
+  deflate undone in bounded steps, for a caller that counts what comes out (acquire's pages and files)
 - `without_userinfo(url)`, `redact_userinfo(text)`: a URL, or every URL in a text, without the user:password@
   it may carry, for what is printed, raised or published (`urls`).
 - `printable(text)`, `console_text(text)`: text someone else wrote (a file name, a PDF's text) with its control
@@ -43,7 +44,7 @@ Public functions:
 """
 from pipeline.infra.atomic import write_bytes_atomic, write_text_atomic
 from pipeline.infra.boundedhttpx import (MAX_RESPONSE_BYTES, BodyInflatesTooFar, ResponseTooLarge, UnreadableEncoding, bound_hub_client,
-                                         bounded_transport)
+                                         bounded_transport, undo_content_coding)
 from pipeline.infra.clock import add_seconds, take, take_detail, timed
 from pipeline.infra.collector import one_file, per_file
 from pipeline.infra.commands import add_command, register_commands
@@ -62,6 +63,6 @@ from pipeline.infra.urls import redact_userinfo, without_userinfo
 from pipeline.infra.yamlfile import YamlAliasBombError, YamlDuplicateKeyError, YamlNestingError, YamlTooLargeError, load_yaml
 
 __all__ = ["AppendLog", "BodyInflatesTooFar", "Deadline", "MAX_RESPONSE_BYTES", "ResponseTooLarge", "UnreadableEncoding", "bound_hub_client",
-           "bounded_transport", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "YamlTooLargeError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
+           "bounded_transport", "undo_content_coding", "JsonDuplicateKeyError", "JsonlError", "StageCache", "YamlAliasBombError", "YamlDuplicateKeyError", "YamlNestingError", "YamlTooLargeError", "add_command", "add_seconds", "ascii_int", "console_text", "cut_torn_tail",
            "dumps_line", "fingerprint", "iter_jsonl", "load_yaml", "loads_unique_keys", "make_executor", "one_file", "own_process", "per_file", "pool_size", "printable", "progress", "read_jsonl", "read_small_file", "SilentProgress",
            "redact_userinfo", "register_commands", "rewrite_jsonl", "settle", "sha256_file", "take", "take_detail", "timed", "without_userinfo", "write_bytes_atomic", "write_text_atomic"]

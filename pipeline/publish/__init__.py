@@ -3,7 +3,8 @@
 Input: a split folder (`pipeline.split`). Output: a release folder and, for the Hub, a commit plus tag.
 A release holds one split: `data/<config>/<split>.parquet` (figures inside, as `datasets` images),
 `README.md` (card with Hub YAML; the split is called `test` there), `manifest.json` (files and figures
-with SHA-256, source PDFs, pipeline version, split rule, errata), `SHA256SUMS` (`sha256sum -c`),
+with SHA-256, source PDFs, pipeline version, split rule, errata), `manifest.json.sig` (with a signing key: the
+publisher's Ed25519 signature of the manifest, `signing`), `SHA256SUMS` (`sha256sum -c`),
 `LICENSE.md` (with `license: other`) and `exports/` (lm-eval tasks, an Inspect AI task, LLMzSzŁ JSONL). The public split goes only to public targets and
 the private split only to private ones, whatever the flags.
 
@@ -11,10 +12,12 @@ Public functions:
 - `publish_to_folder(split_dir, split, to, release_id=…)`: a local release `datasets.load_dataset(to, config)` reads.
 - `publish_to_hub(split_dir, split, repo_id, release_id=…)`: commit + tag `release_id` on a Hub dataset repo.
 - `build_release(...)`: the release files into an empty folder; `CardInfo`: authors, URL, license for the card.
-- `verify_location("DIR" | "hf://OWNER/NAME@TAG")` → `VerifyReport`; `verify_release(dir)`: its problems.
+- `verify_location("DIR" | "hf://OWNER/NAME@TAG", key=)` → `VerifyReport`; `verify_release(dir)`: its problems.
+- `signing.SigningKey(path)` (publish's `signing_key=`), `signing.read_public_key(path)` (verify's `key=`),
+  `signing.write_key_pair(out)`.
 - `clean_stale_staging(parent)`: remove staging folders of killed publishes (`staging`); `publish_to_folder` calls it.
 - `default_release_id()`, `config_names(questions)`, `errata(previous, current)`; `PublishError` for refusals.
-- `register(subparsers)`: the `examcorpus publish` and `examcorpus verify` commands.
+- `register(subparsers)`: the `examcorpus publish`, `examcorpus verify` and `examcorpus release-key` commands.
 """
 from pipeline.publish.card import CardInfo
 from pipeline.publish.cli import register

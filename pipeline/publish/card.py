@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from pipeline import PIPELINE_VERSION
 from pipeline.infra import printable
 from pipeline.publish.fields import data_fields_table
-from pipeline.publish.layout import FIGURES_FIELD, LICENSE_NAME, data_path, features_yaml, figure_name, size_category
+from pipeline.publish.layout import (FIGURES_FIELD, LICENSE_NAME, SIGNATURE_NAME, data_path, features_yaml, figure_name,
+                                     size_category)
 from pipeline.publish.manifest import Erratum
+from pipeline.publish.signing import CARD_KEY_LINE, PublicKey
 from pipeline.records import Question, questions_to_table
 
 TASK_CATEGORIES = ["multiple-choice", "question-answering"]
@@ -62,8 +64,9 @@ class CardInfo:
 def card_text(*, name: str, release_id: str, split: str, by_config: dict[str, list[Question]], rule: dict,
               withheld: int, repo_hint: str, info: CardInfo, year: int, errata: Sequence[Erratum] = (),
               previous_release: str | None = None, figure_sizes: dict[str, int] | None = None,
-              url: str | None = None) -> str:
-    """The card; `url` is where the release lives (the Hub repo page), cited unless `info.url` is given."""
+              url: str | None = None, signed_by: PublicKey | None = None) -> str:
+    """The card; `url` is where the release lives (the Hub repo page), cited unless `info.url` is given;
+    `signed_by`: the publisher's key that signs the manifest, named in the card."""
     from huggingface_hub import DatasetCard, DatasetCardData  # imported here: keeps `examcorpus` quick to start
 
     questions = [q for qs in by_config.values() for q in qs]
@@ -90,7 +93,7 @@ def card_text(*, name: str, release_id: str, split: str, by_config: dict[str, li
     return str(DatasetCard.from_template(data, template_str=_TEMPLATE, **_sections(
         name=name, release_id=release_id, split=split, by_config=by_config, rule=rule, withheld=withheld,
         repo_hint=repo_hint, info=info, year=year, errata=list(errata), previous_release=previous_release,
-        figure_sizes=figure_sizes or {}, url=info.url or url)))
+        figure_sizes=figure_sizes or {}, url=info.url or url), signature_text=_signature_text(signed_by)))
 
 
 def license_text(*, name: str, questions: list[Question]) -> str:
@@ -154,7 +157,7 @@ layer where it is usable, Tesseract OCR per page where it is not; headers, foote
 removed; figures cropped to PNG; questions, options, types and answer keys parsed per sheet and
 validated. Every record names the PDF it came from (`source_url`, `source_sha256`, `pages`);
 `manifest.json` lists every PDF and every file of this release with its SHA-256, and `SHA256SUMS`
-lets `sha256sum -c SHA256SUMS` (or `examcorpus verify`) check them.
+lets `sha256sum -c SHA256SUMS` (or `examcorpus verify`) check them.{{ signature_text }}
 
 ## Figures
 
@@ -268,6 +271,18 @@ def _sections(*, name, release_id, split, by_config, rule, withheld, repo_hint, 
         "license_text": _license_section(info),
         "citation": _citation(name, release_id, info, url, year, rule),
     }
+
+
+def _signature_text(signed_by: PublicKey | None) -> str:
+    """Nothing for an unsigned release (`verify` says it is unsigned); the key and how to check it for a signed one."""
+    if signed_by is None:
+        return ""
+    return ("\n\n`" + SIGNATURE_NAME + "` is the publisher's signature of `manifest.json`. "
+            + CARD_KEY_LINE.format(key=signed_by.text, fingerprint=signed_by.fingerprint)
+            + " Check it against a copy of the publisher's public key you obtained from the publisher, not from this "
+            "card (whoever rewrites a release can rewrite its card): `examcorpus verify --key publisher.pub RELEASE`, "
+            "or `openssl pkeyutl -verify -pubin -inkey publisher.pub -rawin -in manifest.json -sigfile "
+            f"{SIGNATURE_NAME}`.")
 
 
 def _example(qs: list[Question], split: str, figure_sizes: dict[str, int]) -> str:

@@ -39,6 +39,9 @@ def register(subparsers) -> None:
     p.add_argument("--url", help="homepage cited in the card (default: the Hub repo's page with --repo)")
     p.add_argument("--private-target", action="store_true",
                    help="with --to: the folder is a private (access-controlled) target; required for --split private")
+    p.add_argument("--sign-key", type=Path, help="the publisher's Ed25519 private key (PEM, from `examcorpus release-key`; "
+                   "encrypted ones read EXAMCORPUS_SIGNING_PASSPHRASE): the manifest is signed (manifest.json.sig) and "
+                   "its public key named in the manifest and the card")
     p.add_argument("--no-progress", action="store_true")
 
 
@@ -47,17 +50,46 @@ def register(subparsers) -> None:
         description="Checks every file manifest.json lists (size, SHA-256), that no other file is present, "
         "SHA256SUMS (as `sha256sum -c` does) and each figure inside the Parquet against its SHA-256. A Hub release "
         "is downloaded afresh from HF_ENDPOINT (default huggingface.co). Exit 0 when intact, 1 when not, 2 when "
-        "it cannot be read.")
+        "it cannot be read. A signed release's manifest signature is checked against --key (the publisher's public "
+        "key, obtained from the publisher), or else against the key the release names, which says nothing of who "
+        "signed it; an unsigned release is said so, and fails only with --key.")
     v.add_argument("release", help="a release folder, or hf://OWNER/NAME@TAG")
+    v.add_argument("--key", type=Path, help="the publisher's public key (PEM NAME.pub, or the base64 line the card "
+                   "shows): the release must be signed by it")
     v.set_defaults(func=_cmd_verify)
+
+    k = subparsers.add_parser(
+        "release-key", help="make a publisher's Ed25519 key pair for signing releases (publish --sign-key)",
+        description="Writes OUT.key (the private key, PEM PKCS#8, readable by its owner only; encrypted when "
+        "EXAMCORPUS_SIGNING_PASSPHRASE is set) and OUT.pub (the public key, PEM), never over existing files. Keep "
+        "OUT.key out of the project and of every release; hand OUT.pub to researchers by another channel than the "
+        "release itself (a website, a paper), so `examcorpus verify --key OUT.pub` checks who signed it.")
+    k.add_argument("--out", type=Path, required=True, help="path and name of the pair, without suffix")
+    k.set_defaults(func=_cmd_release_key)
+
+
+def _cmd_release_key(args) -> int:
+    from pipeline.publish.signing import SigningError, write_key_pair
+
+    try:
+        private_path, public_path = write_key_pair(args.out)
+    except (SigningError, OSError) as exc:
+        print(f"examcorpus release-key: {exc}", file=sys.stderr)
+        return 1
+    from pipeline.publish.signing import read_public_key
+
+    print(f"wrote {private_path} (private: keep it secret) and {public_path} "
+          f"(public, fingerprint {read_public_key(public_path).fingerprint})")
+    return 0
 
 
 def _cmd_verify(args) -> int:
     from pipeline.publish import VerifyError, verify_location
+    from pipeline.publish.signing import SigningError, read_public_key
 
     try:
-        report = verify_location(args.release)
-    except VerifyError as exc:
+        report = verify_location(args.release, key=read_public_key(args.key) if args.key else None)
+    except (VerifyError, SigningError) as exc:
         print(f"examcorpus verify: {exc}", file=sys.stderr)
         return 2
     print(report.summary(), file=sys.stdout if report.ok else sys.stderr)
@@ -67,18 +99,26 @@ def _cmd_verify(args) -> int:
 def _cmd_publish(args) -> int:
     from pipeline.publish import CardInfo, PublishError, default_release_id, publish_to_folder, publish_to_hub
 
+    from pipeline.publish.signing import SigningError, SigningKey
+
     release = args.release or default_release_id()
+    try:
+        signing_key = SigningKey(args.sign_key) if args.sign_key else None
+    except SigningError as exc:
+        print(f"examcorpus publish: {exc}", file=sys.stderr)
+        return 1
     info = CardInfo(authors=tuple(args.author), url=args.url, license_id=args.license, license_name=args.license_name,
                     license_link=args.license_link)
     try:
         if args.to is not None:
             result = publish_to_folder(args.split_dir, args.split, args.to, release_id=release, name=args.name,
                                        previous=args.previous, private_target=args.private_target, info=info,
-                                       images_root=args.images_root, show_progress=not args.no_progress)
+                                       images_root=args.images_root, show_progress=not args.no_progress,
+                                       signing_key=signing_key)
         else:
             result = publish_to_hub(args.split_dir, args.split, args.repo, release_id=release, name=args.name,
                                     previous=args.previous, info=info, images_root=args.images_root,
-                                    show_progress=not args.no_progress)
+                                    show_progress=not args.no_progress, signing_key=signing_key)
     except PublishError as exc:
         print(f"examcorpus publish: {exc}", file=sys.stderr)
         return 1

@@ -24,6 +24,7 @@ from pipeline.infra import ResponseTooLarge, UnreadableEncoding, bound_hub_clien
 from pipeline.publish.card import CardInfo
 from pipeline.publish.layout import MANIFEST_NAME
 from pipeline.publish.release import PublishError, PublishResult, build_release, check_release_id, check_visibility
+from pipeline.publish.signing import SigningKey
 
 KEEP_ON_MAIN = frozenset({".gitattributes"})
 BODY_REFUSALS = (ResponseTooLarge, UnreadableEncoding)  # a body the bounded client would not decode (`bound_hub_client`)
@@ -54,7 +55,7 @@ def _hub_error(action: str, repo_id: str, exc: Exception, token: str | None = No
 
 def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str, name: str = "examcorpus",
                    previous: Path | None = None, info: CardInfo | None = None, images_root: Path = Path("."),
-                   show_progress: bool = True) -> PublishResult:
+                   show_progress: bool = True, signing_key: SigningKey | None = None) -> PublishResult:
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete
     from huggingface_hub.errors import HfHubHTTPError, RepositoryNotFoundError
 
@@ -93,7 +94,7 @@ def publish_to_hub(split_dir: Path, split: str, repo_id: str, *, release_id: str
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
                                  repo_hint=repo_id, visibility="private" if repo.private else "public",
                                  info=info, images_root=images_root, repo_url=repo_url,
-                                 show_progress=show_progress)
+                                 show_progress=show_progress, signing_key=signing_key)
         files = sorted(p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file())
         try:
             on_main = set(api.list_repo_files(repo_id, repo_type="dataset")) if repo.sha else set()

@@ -33,6 +33,7 @@ COMPRESSION_LEVEL = 3
 CARD_NAME = "README.md"
 MANIFEST_NAME = "manifest.json"  # eval.dataset.loading reads releases by this name
 SUMS_NAME = "SHA256SUMS"  # every other file's SHA-256, in the format `sha256sum -c` reads
+SIGNATURE_NAME = "manifest.json.sig"  # the publisher's Ed25519 signature of manifest.json's bytes (`signing`)
 LICENSE_NAME = "LICENSE.md"  # the terms the card's license_link points at when the license is `other`
 FIGURES_FIELD = "figures"
 FIGURE_TYPE = pa.list_(pa.struct([("bytes", pa.binary()), ("path", pa.string())]))  # datasets' Image storage
@@ -42,7 +43,7 @@ FIGURE_ROW_GROUP_BYTES = 100 * 1024 * 1024  # the Hub viewer recommends 100–30
 # Every path a release may hold (docs/reference/release-layout.md): a file of a pulled release outside
 # these (a dataset loading script, a pickle, a model) is none of ours, whatever its manifest says.
 RELEASE_PATHS = re.compile(
-    r"README\.md|LICENSE\.md|manifest\.json|SHA256SUMS|data/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\.parquet"
+    r"README\.md|LICENSE\.md|manifest\.json|manifest\.json\.sig|SHA256SUMS|data/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+\.parquet"
     r"|exports/lm_eval/utils\.py|exports/lm_eval/[A-Za-z0-9_.-]+\.yaml|exports/inspect/task\.py"
     r"|exports/inspect/samples\.jsonl|exports/llmzszl/[A-Za-z0-9_.-]+\.jsonl"
     r"|exports/left_out\.jsonl|exports/figures_left_out\.jsonl")  # what the exports leave out, listed

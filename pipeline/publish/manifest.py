@@ -82,7 +82,9 @@ def source_documents(questions: list[Question]) -> list[dict]:
 
 def build_manifest(*, name: str, release_id: str, split: str, visibility: str, files: list[FileEntry],
                    questions: list[Question], split_manifest: dict, previous_release: str | None,
-                   found_errata: list[Erratum], added: int, created_at: str, figures: list[FigureEntry]) -> dict:
+                   found_errata: list[Erratum], added: int, created_at: str, figures: list[FigureEntry],
+                   signature: dict | None = None) -> dict:
+    """`signature`: the publisher's key that signs this manifest (`signing.PublicKey.manifest_entry`), where signed."""
     return {
         "name": name,
         "version": release_id,  # eval.dataset.loading's key for the release id
@@ -101,6 +103,7 @@ def build_manifest(*, name: str, release_id: str, split: str, visibility: str, f
         "previous_release": previous_release,
         "errata": [asdict(e) for e in found_errata],
         "added_since_previous": added,
+        **({"signature": signature} if signature is not None else {}),
     }
 
 

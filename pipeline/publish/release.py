@@ -2,7 +2,8 @@
 
 A release is one split (public or private) of one split folder, under one release id:
 `data/<config>/<split>.parquet` (with the figures), `README.md` (the card), `LICENSE.md` (with
-`license: other`), `exports/…`, `manifest.json`, and last `SHA256SUMS` over all of them. It is built in a
+`license: other`), `exports/…`, `manifest.json`, its signature `manifest.json.sig` where the publisher gave a key
+(`pipeline.publish.signing`), and last `SHA256SUMS` over all of them. It is built in a
 staging folder beside the target and renamed into place in one step, so a target folder either holds
 a whole release or none; an existing release is never overwritten. Staging folders left by a publish
 that was killed are removed by the next publish beside them (`pipeline.publish.staging`).
@@ -16,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.infra import progress, write_bytes_atomic, write_text_atomic
@@ -23,9 +25,10 @@ from pipeline.publish.card import CardInfo, card_text, license_text
 from pipeline.publish.exports import export_files
 from pipeline.publish.figures import FigureError, figure_entries, locate_figures, read_figures
 from pipeline.publish.leakscan import leak_error, release_leaks, settings_of
-from pipeline.publish.layout import (CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SUMS_NAME, config_name_problem, config_names,
-                                     data_path, parquet_bytes)
+from pipeline.publish.layout import (CARD_NAME, LICENSE_NAME, MANIFEST_NAME, SIGNATURE_NAME, SUMS_NAME, config_name_problem,
+                                     config_names, data_path, parquet_bytes)
 from pipeline.publish.manifest import FileEntry, build_manifest, errata, manifest_json, sha256_bytes
+from pipeline.publish.signing import PublicKey, SigningKey, signature_valid
 from pipeline.publish.staging import clean_stale_staging, is_staging, staging_folder
 from pipeline.publish.verify import sums_text
 from pipeline.records import QUESTION_FIELDS, Question, alike_ids, describe_alike, table_to_questions
@@ -72,22 +75,41 @@ def check_visibility(split: str, private_target: bool, target: str) -> None:
         raise PublishError(f"{target}: the public split goes to a public target; this one is private")
 
 
-def read_release_questions(root: Path, split: str | None = None) -> tuple[dict, list[Question]]:
-    """A release folder's manifest and its questions (of one split when given)."""
-    manifest = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8"))
+def read_release_questions(root: Path, split: str | None = None, *, signed_by: PublicKey | None = None
+                           ) -> tuple[dict, list[Question]]:
+    """A release folder's manifest and its questions (of one split when given). Each Parquet read is the one its manifest
+    lists (size and SHA-256), and with `signed_by` (the key signing the release being made) a previous release that
+    names that key must carry its valid signature: errata compare with what a release held, never with a file changed
+    since (a PublishError says which)."""
+    manifest_bytes = (root / MANIFEST_NAME).read_bytes()
+    manifest = json.loads(manifest_bytes.decode("utf-8"))
+    named = manifest.get("signature") if isinstance(manifest.get("signature"), dict) else {}
+    if signed_by is not None and named.get("public_key") == signed_by.text:
+        signature = root / SIGNATURE_NAME
+        if not signature.is_file() or not signature_valid(signed_by, manifest_bytes, signature.read_bytes()[:1024]):
+            raise PublishError(f"{root}: previous release {manifest.get('release')!r} names this publisher's key "
+                               f"({signed_by.fingerprint}) but {SIGNATURE_NAME} is not its signature of {MANIFEST_NAME}: "
+                               "its manifest was changed since it was signed; errata are not made against it "
+                               "(examcorpus verify it, or name another --previous)")
     questions = []
     for entry in manifest["files"]:
         if entry["path"].endswith(".parquet") and (split is None or entry.get("split") == split):
-            table = pq.read_table(root / entry["path"])
+            data = (root / entry["path"]).read_bytes()
+            if len(data) != entry.get("bytes") or sha256_bytes(data) != entry.get("sha256"):
+                raise PublishError(f"{root / entry['path']}: not the file previous release {manifest.get('release')!r} "
+                                   "lists (SHA-256/size differ from its manifest); errata are not made against a file "
+                                   "changed since (examcorpus verify it, or name another --previous)")
+            table = pq.read_table(pa.BufferReader(data))
             questions += table_to_questions(table.select(list(QUESTION_FIELDS)))
     return manifest, questions
 
 
 def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str, name: str, previous: Path | None,
                   repo_hint: str, visibility: str, info: CardInfo | None = None, images_root: Path = Path("."),
-                  repo_url: str | None = None, show_progress: bool = True) -> dict:
+                  repo_url: str | None = None, show_progress: bool = True, signing_key: SigningKey | None = None) -> dict:
     """Write a whole release into the empty folder `staging`; returns its manifest. Figure paths in
-    the records are relative to `images_root` (the project root, where `raw/figures/` is)."""
+    the records are relative to `images_root` (the project root, where `raw/figures/` is). With `signing_key`, the
+    manifest names its public half (so does the card) and `manifest.json.sig` is its signature of the manifest."""
     info = info or CardInfo()
     check_release_id(release_id)
     if split not in SPLITS:
@@ -133,7 +155,8 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
         files.append(FileEntry(rel, sha256_bytes(data), len(data)))
     previous_id, found, added = None, [], 0
     if previous is not None:
-        prev_manifest, prev_questions = read_release_questions(previous, split)
+        prev_manifest, prev_questions = read_release_questions(
+            previous, split, signed_by=signing_key.public if signing_key else None)
         previous_id = prev_manifest.get("release")
         found, added = errata(prev_questions, questions)
     now = time.gmtime()
@@ -145,15 +168,19 @@ def build_release(split_dir: Path, split: str, staging: Path, *, release_id: str
     card = card_text(name=name, release_id=release_id, split=split, by_config=by_config, rule=folder.rule,
                      withheld=folder.manifest["counts"]["withheld"], repo_hint=repo_hint, info=info,
                      year=now.tm_year, errata=found, previous_release=previous_id, figure_sizes=sizes,
-                     url=repo_url).encode()
+                     url=repo_url, signed_by=signing_key.public if signing_key else None).encode()
     write_bytes_atomic(staging / CARD_NAME, card, durable=False)
     files.append(FileEntry(CARD_NAME, sha256_bytes(card), len(card)))
 
     manifest = build_manifest(name=name, release_id=release_id, split=split, visibility=visibility, files=files,
                               questions=questions, split_manifest=folder.manifest, previous_release=previous_id,
                               found_errata=found, added=added, created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", now),
-                              figures=figure_entries(by_config, sizes))
-    write_text_atomic(staging / MANIFEST_NAME, manifest_json(manifest))
+                              figures=figure_entries(by_config, sizes),
+                              signature=signing_key.public.manifest_entry() if signing_key else None)
+    manifest_bytes = manifest_json(manifest).encode("utf-8")
+    write_bytes_atomic(staging / MANIFEST_NAME, manifest_bytes)
+    if signing_key is not None:  # over the very bytes written: a reader checks the file, not a re-serialisation
+        write_bytes_atomic(staging / SIGNATURE_NAME, signing_key.sign(manifest_bytes), durable=False)
     if split == "public":  # the last look: no private text in any file of it (`leakscan`)
         findings = release_leaks(staging, others.get("private", []), questions, settings_of(folder.rule))
         if findings:
@@ -181,7 +208,8 @@ def releases_beside(target: Path) -> list[tuple[str, Path]]:
 
 def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str, name: str = "examcorpus",
                       previous: Path | None = None, private_target: bool = False, info: CardInfo | None = None,
-                      images_root: Path = Path("."), show_progress: bool = True) -> PublishResult:
+                      images_root: Path = Path("."), show_progress: bool = True,
+                      signing_key: SigningKey | None = None) -> PublishResult:
     to = Path(to).resolve()
     check_release_id(release_id)
     check_visibility(split, private_target, str(to))
@@ -200,7 +228,8 @@ def publish_to_folder(split_dir: Path, split: str, to: Path, *, release_id: str,
     with staging_folder(to) as staging:
         manifest = build_release(split_dir, split, staging, release_id=release_id, name=name, previous=previous,
                                  repo_hint="", visibility="private" if private_target else "public",
-                                 info=info, images_root=images_root, show_progress=show_progress)
+                                 info=info, images_root=images_root, show_progress=show_progress,
+                                 signing_key=signing_key)
         if to.exists():
             to.rmdir()  # empty (checked above); rename needs the name free
         os.rename(staging, to)

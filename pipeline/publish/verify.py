@@ -9,6 +9,13 @@ was rewritten to match. Whoever wrote the manifest, a release holds the layout's
 and so does a symbolic link that leads out of the folder (a Hub download's links into its own cache are
 the cache's) or an entry that is no regular file. A release made before SHA256SUMS or figures existed verifies without them
 (noted, not failed).
+
+Both listings are the release's own word: whoever rewrites a file can rewrite them to match. A signed release
+(`signing`) holds `manifest.json.sig`, its publisher's Ed25519 signature of the manifest's bytes; `key` (the
+publisher's public key, obtained from the publisher) checks who signed it, and fails a rewritten manifest however the
+key the release names was swapped (in the manifest and in the card alike). Without `key`, the signature is checked
+against the key the release names (a manifest changed after signing fails), and the summary says that this says
+nothing of who signed it. An unsigned release is said to be unsigned; it fails only where a key was given.
 """
 from __future__ import annotations
 
@@ -22,11 +29,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from pipeline.infra import bound_hub_client, read_small_file, sha256_file
-from pipeline.publish.layout import FIGURES_FIELD, MANIFEST_NAME, SUMS_NAME, release_path_problem
+from pipeline.publish.layout import CARD_NAME, FIGURES_FIELD, MANIFEST_NAME, SIGNATURE_NAME, SUMS_NAME, release_path_problem
+from pipeline.publish.signing import CARD_KEY, PublicKey, public_key_from_text, signature_valid
 
 HUB_PREFIX = "hf://"
 NOT_RELEASE_FILES = (".cache/",)  # what huggingface_hub writes into a local download
 MAX_LISTING_BYTES = 64 * 1024 * 1024  # manifest.json, SHA256SUMS: a release of 100,000 figures lists 20 MB
+MAX_SIGNATURE_BYTES = 1024  # an Ed25519 signature is 64 bytes
+NOT_IN_MANIFEST = (MANIFEST_NAME, SUMS_NAME, SIGNATURE_NAME)  # the listing itself, and what is made after it
 
 
 class VerifyError(ValueError):
@@ -41,13 +51,15 @@ class VerifyReport:
     figures: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    signature: str = "unsigned"  # or who signed it, and against which key that was checked
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def summary(self) -> str:
-        head = (f"{self.location}: release {self.release or '?'} verified: {self.files} files, {self.figures} figures"
+        head = (f"{self.location}: release {self.release or '?'} verified: {self.files} files, {self.figures} figures, "
+                f"{self.signature}"
                 if self.ok else f"{self.location}: release {self.release or '?'} FAILED verification "
                 f"({len(self.problems)} problem(s))")
         return "\n".join([head, *(f"  {p}" for p in self.problems), *(f"  note: {n}" for n in self.notes)])
@@ -68,13 +80,16 @@ def verify_release(root: Path) -> list[str]:
     return verify_folder(Path(root)).problems
 
 
-def verify_folder(root: Path, location: str | None = None, *, links_within: Path | None = None) -> VerifyReport:
-    """`links_within`: where symbolic links may lead (a Hub download's blobs); by default the folder itself."""
+def verify_folder(root: Path, location: str | None = None, *, links_within: Path | None = None,
+                  key: PublicKey | None = None) -> VerifyReport:
+    """`links_within`: where symbolic links may lead (a Hub download's blobs); by default the folder itself.
+    `key`: the publisher's public key the manifest must be signed by."""
     root = Path(root)
     report = VerifyReport(location or str(root))
     within = (links_within or root).resolve()
     try:
-        manifest = json.loads(_listing(root / MANIFEST_NAME, within))
+        manifest_bytes = read_small_file(root / MANIFEST_NAME, MAX_LISTING_BYTES, within)
+        manifest = json.loads(manifest_bytes.decode("utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise VerifyError(f"{root}: not a release ({MANIFEST_NAME} unreadable: {type(exc).__name__}: {exc})") from None
     if not isinstance(manifest, dict):
@@ -95,11 +110,12 @@ def verify_folder(root: Path, location: str | None = None, *, links_within: Path
         else:
             intact[rel] = entry
     for rel in present:
-        if rel not in listed and rel not in (MANIFEST_NAME, SUMS_NAME):
+        if rel not in listed and rel not in NOT_IN_MANIFEST:
             report.problems.append(f"{root / rel}: not listed in the manifest")
         if (problem := release_path_problem(rel)) is not None:
             report.problems.append(f"{root / rel}: {problem}")
     _check_sums(root, present, within, report)
+    _check_signature(root, manifest_bytes, manifest, present, intact, within, report, key)
     figures = _entries(manifest, "figures", FIGURE_FIELDS, report)
     _check_figures(root, figures, intact, report, every_file_read=len(intact) == len(listed))
     return report
@@ -189,6 +205,68 @@ def _check_sums(root: Path, present: list[str], links_within: Path, report: Veri
             report.problems.append(f"{root / rel}: not named in {SUMS_NAME}")
 
 
+def _check_signature(root: Path, manifest_bytes: bytes, manifest: dict, present: list[str], intact: dict,
+                     links_within: Path, report: VerifyReport, key: PublicKey | None) -> None:
+    """The manifest's signature against `key`, or (without one) against the key the manifest names; the card's
+    named key against the manifest's. Sets `report.signature` to what was checked."""
+    entry = manifest.get("signature")
+    if entry is None and SIGNATURE_NAME not in present and not (root / SIGNATURE_NAME).exists():
+        if key is not None:
+            report.problems.append(f"unsigned (no {SIGNATURE_NAME}, no `signature` in {MANIFEST_NAME}), but the release "
+                                   f"was to be signed by the key given ({key.fingerprint})")
+        else:
+            report.notes.append(f"unsigned: no {SIGNATURE_NAME}, so its manifest and {SUMS_NAME} are its own word "
+                                "(whoever rewrites a file can rewrite both)")
+        return
+    named = public_key_from_text(entry.get("public_key")) if isinstance(entry, dict) else None
+    if entry is None:
+        report.problems.append(f"{root / SIGNATURE_NAME}: a signature, but {MANIFEST_NAME} names no signing key")
+    elif named is None:
+        report.problems.append(f"{MANIFEST_NAME}: `signature` names no Ed25519 public key "
+                               f"({json.dumps(entry, ensure_ascii=True)[:120]})")
+    if key is not None and named is not None and named != key:
+        report.problems.append(f"{MANIFEST_NAME} names the signing key {named.fingerprint}, not the key given "
+                               f"({key.fingerprint})")
+    _check_card_key(root, named, intact, links_within, report)
+    if SIGNATURE_NAME not in present:
+        report.problems.append(f"{root / SIGNATURE_NAME}: missing (or not a regular file), though {MANIFEST_NAME} "
+                               "names a signing key")
+        return
+    try:
+        signature = read_small_file(root / SIGNATURE_NAME, MAX_SIGNATURE_BYTES, links_within)
+    except OSError as exc:
+        report.problems.append(f"{root / SIGNATURE_NAME}: unreadable ({type(exc).__name__}: {exc})")
+        return
+    against = key or named
+    if against is None:
+        return
+    if not signature_valid(against, manifest_bytes, signature):
+        whose = "the key given" if key is not None else "the key the manifest names"
+        report.problems.append(f"{root / SIGNATURE_NAME}: not a signature of {MANIFEST_NAME} by {whose} "
+                               f"({against.fingerprint}): the manifest was rewritten, or signed by another key")
+    elif key is not None:
+        report.signature = f"signed by the key given ({key.fingerprint})"
+    else:
+        report.signature = f"signed by {named.fingerprint if named else '?'}, the key the release names"
+        report.notes.append(f"the signature was checked against the key the release itself names ({against.fingerprint}): "
+                            f"it says {MANIFEST_NAME} is as that key signed it, not who signed it; give the publisher's "
+                            "public key (--key) to check that")
+
+
+def _check_card_key(root: Path, named: PublicKey | None, intact: dict, links_within: Path, report: VerifyReport) -> None:
+    """The card names the signing key to its readers: a card (intact by the manifest) naming another is a problem."""
+    if CARD_NAME not in intact or named is None:
+        return
+    try:
+        card = read_small_file(root / CARD_NAME, MAX_LISTING_BYTES, links_within).decode("utf-8", "replace")
+    except OSError:
+        return  # the file was hashed a moment ago; unreadable now is no signature question
+    shown = {public_key_from_text(text) for text in CARD_KEY.findall(card)}
+    if shown != {named}:
+        said = ", ".join(sorted(k.fingerprint if k else "an unreadable key" for k in shown)) or "no key"
+        report.problems.append(f"{root / CARD_NAME}: names {said} as the signing key, the manifest {named.fingerprint}")
+
+
 def _check_figures(root: Path, figures: list[dict], listed: dict, report: VerifyReport, *, every_file_read: bool) -> None:
     """Each figure in the `listed` Parquet files against its record's and the manifest's digest. A file whose bytes
     are not the manifest's is not opened (a tampered file is not handed to a Parquet reader); where one was left
@@ -222,10 +300,11 @@ def _check_figures(root: Path, figures: list[dict], listed: dict, report: Verify
         report.problems.append(f"{qid} figure {index + 1}: listed in the manifest but in no Parquet file")
 
 
-def verify_location(location: str, *, cache_dir: str | Path | None = None) -> VerifyReport:
-    """A release folder, or `hf://OWNER/NAME@TAG` downloaded (from HF_ENDPOINT when set) and verified."""
+def verify_location(location: str, *, cache_dir: str | Path | None = None, key: PublicKey | None = None) -> VerifyReport:
+    """A release folder, or `hf://OWNER/NAME@TAG` downloaded (from HF_ENDPOINT when set) and verified; `key`: the
+    publisher's public key its manifest must be signed by."""
     if not location.startswith(HUB_PREFIX):
-        return verify_folder(Path(location), location)
+        return verify_folder(Path(location), location, key=key)
     repo_id, _, tag = location[len(HUB_PREFIX):].partition("@")
     if not tag or repo_id.count("/") != 1:
         raise VerifyError(f"{location}: a Hub release is hf://OWNER/NAME@TAG")
@@ -241,4 +320,4 @@ def verify_location(location: str, *, cache_dir: str | Path | None = None) -> Ve
         except Exception as exc:
             raise VerifyError(f"{location}: cannot download the release ({type(exc).__name__}: {exc})") from None
         # snapshots/<commit>/ holds links into the download's blobs/: those, and only those, are the release's
-        return verify_folder(Path(folder), location, links_within=Path(folder).parent.parent)
+        return verify_folder(Path(folder), location, links_within=Path(folder).parent.parent, key=key)

@@ -94,12 +94,28 @@ def _reading(question: str, choices: list[str]) -> tuple[str, tuple[str, ...]]:
     return " ".join(question.split()), tuple(" ".join(c.split()) for c in choices)
 
 
+def _known(seen: dict) -> bool:
+    return isinstance(seen.get("question"), str) and isinstance(seen.get("choices"), list)
+
+
+def _reads_as_corrected(q: Question, override: Override) -> bool:
+    """Whether `q` reads as extraction read the question `override` corrected (true where that was not stored)."""
+    seen = override.extracted
+    return not _known(seen) or _reading(q.question, list(q.choices)) == _reading(seen["question"], [str(c) for c in seen["choices"]])
+
+
+def moved_on_its_sheet(q: Question, override: Override) -> bool:
+    """A correction made on these very bytes whose question this record no longer reads: the sheet is unchanged,
+    so the spec read another question under this id (a spec change moved the numbers, or changed what is read)."""
+    return override.sheet_sha256 == q.source_sha256 and not _reads_as_corrected(q, override)
+
+
 def carried_by_text(questions: list[Question], overrides: dict[str, Override], said: Collection[str] = ()) -> dict[str, str]:
-    """old id -> new id for each correction made on a sheet this run no longer reads under its id (a new revision: other
-    bytes) and carried to the one record of another sheet that extraction reads exactly as it read the corrected question
-    (text and options, spacing aside) and that has no correction of its own made on its bytes: a question moved by one
-    added or removed before it, or the same question on a reissued or merged sheet. A question read otherwise (a word
-    changed) is not the one corrected."""
+    """old id -> new id for each correction whose question this run no longer reads under its id, carried to the one
+    record that extraction reads exactly as it read the corrected question (text and options, spacing aside) and that
+    has no correction of its own that is its: a question moved by one added or removed before it on a new revision
+    (other bytes), the same question on a reissued or merged sheet, or, on the very same bytes, a question a spec change
+    numbered otherwise. A question read otherwise (a word changed) is not the one corrected."""
     by_id = {q.id: q for q in questions}
     by_reading: dict[tuple, list[Question]] = {}
     for q in questions:
@@ -108,14 +124,14 @@ def carried_by_text(questions: list[Question], overrides: dict[str, Override], s
     for old_id, override in overrides.items():
         here = by_id.get(old_id)
         seen = override.extracted
-        if old_id in said or (here is not None and here.source_sha256 == override.sheet_sha256):
-            continue
-        if not isinstance(seen.get("question"), str) or not isinstance(seen.get("choices"), list):
-            continue  # stored without what it corrected: nothing to know the question by
-        # A record whose own correction was made on its very bytes keeps that one (never two on one record).
+        if old_id in said or not _known(seen):
+            continue  # named elsewhere, or stored without what it corrected: nothing to know the question by
+        if here is not None and here.source_sha256 == override.sheet_sha256 and not moved_on_its_sheet(here, override):
+            continue  # its own question, where it was made
+        # A record whose own correction is its (made on its bytes, on what it reads) keeps that one (never two on one).
         matches = [q for q in by_reading.get(_reading(seen["question"], [str(c) for c in seen["choices"]]), [])
-                   if q.source_sha256 != override.sheet_sha256
-                   and (q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256)]
+                   if q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256
+                   or moved_on_its_sheet(q, overrides[q.id])]
         if len(matches) == 1:
             carried[old_id] = matches[0].id
     targets = Counter(carried.values())
@@ -141,15 +157,23 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override],
             override = replace(overrides[old], sheet_sha256=q.source_sha256)
             seen.update((old, q.id))
             moved = "" if old == q.id else f", now {q.id}"
-            report.append(f"override of {old} by {override.annotator} ({override.at}) carried to {q.id}: the sheet changed "
-                          f"({overrides[old].sheet_sha256[:12]}… → {q.source_sha256[:12]}…{moved}) and this record reads as "
-                          "the question corrected")
+            why = (f"the sheet changed ({overrides[old].sheet_sha256[:12]}… → {q.source_sha256[:12]}…{moved})"
+                   if overrides[old].sheet_sha256 != q.source_sha256 else
+                   f"the sheet is unchanged but its question is read as {q.id} now (the spec numbers it otherwise)")
+            report.append(f"override of {old} by {override.annotator} ({override.at}) carried to {q.id}: {why} and this "
+                          "record reads as the question corrected")
         elif mine is None or q.id in carried:
             out.append(q)
             continue
         else:
             override = mine
             seen.add(q.id)
+        if moved_on_its_sheet(q, override):  # never onto the question that now bears the old number
+            report.append(f"override of {q.id} by {override.annotator} ({override.at}) dropped: the sheet is unchanged but "
+                          f"{q.id} reads another question now (a spec change moved the numbers or what is read), and no "
+                          "record of this run reads as the question corrected; correct it again if needed")
+            out.append(q)
+            continue
         if override.sheet_sha256 != q.source_sha256:
             unread = ("; no record of this run reads as the question corrected (its text or options changed)"
                       if isinstance(override.extracted.get("question"), str) else "")
