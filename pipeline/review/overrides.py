@@ -105,9 +105,48 @@ def _reads_as_corrected(q: Question, override: Override) -> bool:
 
 
 def moved_on_its_sheet(q: Question, override: Override) -> bool:
-    """A correction made on these very bytes whose question this record no longer reads: the sheet is unchanged,
-    so the spec read another question under this id (a spec change moved the numbers, or changed what is read)."""
+    """A correction made on these very bytes whose question this record no longer reads exactly: the sheet is
+    unchanged, so either the spec read another question under this id (a spec change moved the numbers, or changed
+    what is read) or the same question was read a little otherwise (`reread_alike`)."""
     return override.sheet_sha256 == q.source_sha256 and not _reads_as_corrected(q, override)
+
+
+# How much of a record's printed box must cover the box the corrected question was printed in (intersection over
+# union, page by page) for it to be the same question read again: a new OCR pass or cleaning rule changes a few
+# characters of a question on unchanged bytes (a corrected scan is where curators' work matters most) but not where it
+# is printed, while another question numbered under the id (a spec change) is printed elsewhere on the sheet. Text
+# likeness cannot tell these apart: two questions of a series differ by one digit, an OCR change by one letter.
+REREAD_OVERLAP = 0.5
+
+
+def _where(q: Question) -> list[list[float]]:
+    """Where a question is printed, as a correction stores it: [page, x0, top, x1, bottom] per region."""
+    return [[float(r.page), *map(float, r.bbox)] for r in q.regions]
+
+
+def _overlap(a: list[list[float]], b: list[list[float]]) -> float:
+    """Intersection over union of two sets of page boxes (boxes of one set do not overlap each other)."""
+    def area(box):
+        return max(0.0, box[3] - box[1]) * max(0.0, box[4] - box[2])
+
+    shared = sum(area([p, max(x[1], y[1]), max(x[2], y[2]), min(x[3], y[3]), min(x[4], y[4])])
+                 for x in a for y in b if x[0] == y[0] for p in (x[0],))
+    union = sum(map(area, a)) + sum(map(area, b)) - shared
+    return shared / union if union > 0 else 0.0
+
+
+def reread_alike(q: Question, override: Override) -> bool:
+    """Whether `q`, on the very bytes `override` was made on and printed where the corrected question was printed, is
+    that question read again (an OCR or cleaning change), though its text reads otherwise: where no record reads it
+    exactly, the correction stays with it. False for a correction stored without where its question was printed."""
+    where = override.extracted.get("where")
+    if override.sheet_sha256 != q.source_sha256 or not isinstance(where, list) or not where or not q.regions:
+        return False
+    try:
+        boxes = [[float(v) for v in box] for box in where if isinstance(box, list) and len(box) == 5]
+    except (TypeError, ValueError):
+        return False
+    return _overlap(_where(q), boxes) >= REREAD_OVERLAP
 
 
 def carried_by_text(questions: list[Question], overrides: dict[str, Override], said: Collection[str] = ()) -> dict[str, str]:
@@ -131,7 +170,7 @@ def carried_by_text(questions: list[Question], overrides: dict[str, Override], s
         # A record whose own correction is its (made on its bytes, on what it reads) keeps that one (never two on one).
         matches = [q for q in by_reading.get(_reading(seen["question"], [str(c) for c in seen["choices"]]), [])
                    if q.id == old_id or q.id not in overrides or overrides[q.id].sheet_sha256 != q.source_sha256
-                   or moved_on_its_sheet(q, overrides[q.id])]
+                   or (moved_on_its_sheet(q, overrides[q.id]) and not reread_alike(q, overrides[q.id]))]
         if len(matches) == 1:
             carried[old_id] = matches[0].id
     targets = Counter(carried.values())
@@ -168,7 +207,8 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override],
         else:
             override = mine
             seen.add(q.id)
-        if moved_on_its_sheet(q, override):  # never onto the question that now bears the old number
+        reread = moved_on_its_sheet(q, override) and reread_alike(q, override)
+        if moved_on_its_sheet(q, override) and not reread:  # never onto the question that now bears the old number
             report.append(f"override of {q.id} by {override.annotator} ({override.at}) dropped: the sheet is unchanged but "
                           f"{q.id} reads another question now (a spec change moved the numbers or what is read), and no "
                           "record of this run reads as the question corrected; correct it again if needed")
@@ -186,7 +226,10 @@ def apply_overrides(questions: list[Question], overrides: dict[str, Override],
         flags = [f for f in q.flags if f.code is not Code.BROKEN] + ([BROKEN_FLAG] if override.broken else [])
         out.append(replace(q, question=override.question, choices=list(override.choices), choice_labels=labels,
                            answer=override.answer, answer_index=answer_index, flags=flags))
-        if q.id not in carried_to:
+        if reread:
+            report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied: the sheet is unchanged and "
+                          "this record reads the question corrected a little otherwise now (read again by a changed stage)")
+        elif q.id not in carried_to:
             report.append(f"override of {q.id} by {override.annotator} ({override.at}) applied")
     for question_id in sorted(set(overrides) - seen - set(said)):
         report.append(f"override of {question_id} not applied: no such question in this run")
@@ -273,7 +316,7 @@ class CorrectionStore:
                 answer = checked_key(q.type, labels, answer, broken=bool(broken))
             except KeyMismatch as exc:
                 raise OverrideError(str(exc), field="answer") from None
-            before = self.detail(question_id)["current"]
+            before = {**self.detail(question_id)["current"], "where": _where(q)}  # where: to know the question re-read
             override = Override(question_id=q.id, sheet_sha256=q.source_sha256, question=question.strip(),
                                 choices=[c.strip() for c in choices if c.strip()], answer=(answer or "").strip() or None,
                                 broken=bool(broken), annotator=annotator, at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),

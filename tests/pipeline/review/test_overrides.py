@@ -63,6 +63,30 @@ def test_a_correction_is_dropped_with_a_report_line_when_the_sheet_changes_and_i
     assert report == [f"override of {questions[0].id} not applied: no such question in this run"]
 
 
+def test_a_correction_stays_with_its_question_when_the_same_sheet_is_read_again_a_little_otherwise(review_project):
+    """Unchanged bytes, the question printed where it was and read again with one letter otherwise (a new OCR pass or
+    cleaning rule), no record reading it exactly: still the question corrected, so the correction stays, said.
+    Another question under the id (a spec change numbered it so) is printed elsewhere and gets nothing, however alike
+    its text (two questions of a series differ by a digit)."""
+    root, _, questions = review_project
+    first = replace(questions[0], regions=[Region(1, (50.0, 60.0, 400.0, 200.0))])
+    below = replace(questions[1], regions=[Region(1, (50.0, 220.0, 400.0, 360.0))])
+    correct(correction_store(root, [first, below, *questions[2:]]), first, question="Poprawiona treść.", answer="A")
+    overrides = load_overrides(root / OVERRIDES_FILE)
+    one_letter = first.question.replace("trójkąta", "tr0jkąta")
+    assert one_letter != first.question
+    reread = replace(first, question=one_letter, regions=[Region(1, (50.0, 61.5, 401.0, 198.0))])
+    fixed, report = apply_overrides([reread, below, *questions[2:]], overrides)
+    assert fixed[0].question == "Poprawiona treść." and fixed[0].answer == "A"
+    assert report == [f"override of {first.id} by Celina ({overrides[first.id].at}) applied: the sheet is unchanged and "
+                      "this record reads the question corrected a little otherwise now (read again by a changed stage)"]
+
+    renumbered = replace(below, id=first.id, number=first.number)  # the next question, now under the first's number
+    fixed, report = apply_overrides([renumbered, *questions[2:]], overrides)
+    assert fixed[0].question == below.question and fixed[0].answer == below.answer
+    assert "dropped: the sheet is unchanged" in report[0]
+
+
 def test_a_correction_is_carried_to_a_new_revision_of_its_sheet_that_reads_its_question_as_it_was_read(review_project):
     """Other bytes (a reissued sheet), the question read exactly as when it was corrected: the same question."""
     root, _, questions = review_project
