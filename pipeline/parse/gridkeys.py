@@ -12,6 +12,8 @@ Numbers a scan lost from the number row (a tilted grid's "88 89" read as nothing
 row's pitch says they stood (`with_lost_numbers`) only when the white between their neighbours holds exactly
 them and the answer row then has one answer per number, each reported on its question (`key.number_restored`)
 and its entry counted as inferred (its question flagged unsure); otherwise the row is reported as before.
+A number that joins neighbouring cells' numbers (a scan's "1" and "2" read as one "12" before 3, 4, 5) is read as the
+numbers the row's count leaves out there, one a cell (`unjoined_numbers`), and paired by place like the others.
 
 With `variant_header`, a row naming one variant ("… – TIPO 2 – VERDE") opens that variant's block; a
 row naming several (the header of a correspondence table) opens none. Rows of other content (titles,
