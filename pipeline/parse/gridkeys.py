@@ -174,7 +174,7 @@ def _joined_run(values: list[int | None], index: int, word: str) -> list[str] | 
         last = next((end for end in range(first + 1, first + len(word)) if _written(first, end) == word), first)
     else:
         return None
-    if last - first < 1 or _written(first, last) != word:
+    if not 1 <= last - first < len(word) or _written(first, last) != word:  # each part a digit at least
         return None
     return [str(number) for number in range(first, last + 1)]
 
