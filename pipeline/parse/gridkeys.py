@@ -12,6 +12,8 @@ Numbers a scan lost from the number row (a tilted grid's "88 89" read as nothing
 row's pitch says they stood (`with_lost_numbers`) only when the white between their neighbours holds exactly
 them and the answer row then has one answer per number, each reported on its question (`key.number_restored`)
 and its entry counted as inferred (its question flagged unsure); otherwise the row is reported as before.
+A number that joins neighbouring cells' numbers (a scan's "1" and "2" read as one "12" before 3, 4, 5) is read as the
+numbers the row's count leaves out there, one a cell (`unjoined_numbers`), and paired by place like the others.
 
 With `variant_header`, a row naming one variant ("… – TIPO 2 – VERDE") opens that variant's block; a
 row naming several (the header of a correspondence table) opens none. Rows of other content (titles,
@@ -73,10 +75,20 @@ class Token:
     x: float  # estimated horizontal centre, in the page's units
 
 
-def row_tokens(row: list[StreamLine], default_scale: float = 1.0) -> list[Token]:
-    """The row's whitespace-separated tokens, left to right, each with its estimated centre."""
+def row_tokens(row: list[StreamLine], default_scale: float = 1.0, numbers: bool = False) -> list[Token]:
+    """The row's whitespace-separated tokens, left to right, each with its estimated centre; `numbers`: the row is
+    taken for a number row, and a number joining its neighbouring cells' numbers is those numbers (`unjoined_numbers`)."""
     scale = _face_scale(row) or default_scale
-    return [token for item in row for token in _line_tokens(item, scale)]
+    words = [_words(item) for item in row]
+    if numbers:  # split before the places are shared out, each part in a cell of its own; the count runs across the row's lines
+        flat = [(line, word) for line, item_words in enumerate(words) for word in item_words]
+        parts = unjoined_parts([word for _, word in flat])
+        words = [[part for (line, _), split in zip(flat, parts) if line == index for part in split] for index in range(len(row))]
+    return [token for item, item_words in zip(row, words) for token in _line_tokens(item, scale, item_words)]
+
+
+def _words(item: StreamLine) -> list[str]:
+    return [cell for word in re.findall(r"\S+", plain_text(item.text)[0]) for cell in _unglued(word)]
 
 
 def _em(item: StreamLine) -> float:
@@ -105,12 +117,11 @@ def _face_scale(lines: list[StreamLine]) -> float | None:
     return median(ratios) if ratios else None
 
 
-def _line_tokens(item: StreamLine, scale: float) -> list[Token]:
+def _line_tokens(item: StreamLine, scale: float, words: list[str]) -> list[Token]:
     """Tokens of one extracted line. A grid's cells are set far wider apart than a space, so the text's
     characters do not say where a token lies: each token's width is estimated from the font size and
     the space left over is shared equally by the gaps between tokens (grid cells are evenly spaced,
     and so, roughly, is a row label from the first cell)."""
-    words = [cell for word in re.findall(r"\S+", plain_text(item.text)[0]) for cell in _unglued(word)]
     if not words:
         return []
     x0, x1 = item.line.x0, item.line.x1
@@ -126,6 +137,50 @@ def _line_tokens(item: StreamLine, scale: float) -> list[Token]:
         tokens.append(Token(word, left + width / 2))
         left += width + gap
     return tokens
+
+
+def unjoined_numbers(words: list[str]) -> list[str]:
+    """A number row's words with each number that breaks the row's count and reads as the run its neighbours leave out
+    between them written as that run's numbers, one a cell: a scan's second reading joined two cells' "1" and "2" into
+    "12" before 3, 4, 5, …, and the row, no longer counting up, lost the answers of its first two cells (reported, 18
+    numbers against 20 answers). The count fixes every part: between two neighbours the parts are the numbers they
+    skip, at least two; at the row's first (last) word the neighbours after (before) it count on by one for two more
+    words. Anything else stays as read, and a row whose answers then do not fit its columns is reported (`pair`)."""
+    return [part for parts in unjoined_parts(words) for part in parts]
+
+
+def unjoined_parts(words: list[str]) -> list[list[str]]:
+    """Each of a number row's words as `unjoined_numbers` writes it: the numbers it joins, or the word alone."""
+    values = [int(word) if word.isdecimal() else None for word in words]
+    return [_joined_run(values, index, word) or [word] for index, word in enumerate(words)]
+
+
+def _joined_run(values: list[int | None], index: int, word: str) -> list[str] | None:
+    """The numbers `word` (at `index` of a row read as `values`) joins, by the row's count, or None (`unjoined_numbers`)."""
+    value = values[index]
+    if value is None or len(word) < 2:
+        return None
+    before = values[index - 1] if index > 0 else None
+    after = values[index + 1] if index + 1 < len(values) else None
+    if before is not None and after is not None:
+        if before < value < after:
+            return None  # it fits the count as read
+        first, last = before + 1, after - 1
+    elif after is not None and index + 2 < len(values) and values[index + 2] == after + 1:
+        last = after - 1  # the row's first word: the run ends before its neighbour, wherever it starts
+        first = next((start for start in range(max(0, last - len(word) + 1), last) if _written(start, last) == word), last)
+    elif before is not None and index >= 2 and values[index - 2] == before - 1:
+        first = before + 1  # the row's last word: the run starts after its neighbour
+        last = next((end for end in range(first + 1, first + len(word)) if _written(first, end) == word), first)
+    else:
+        return None
+    if not 1 <= last - first < len(word) or _written(first, last) != word:  # each part a digit at least
+        return None
+    return [str(number) for number in range(first, last + 1)]
+
+
+def _written(first: int, last: int) -> str:
+    return "".join(str(number) for number in range(first, last + 1))
 
 
 # An overlay mark (Unicode combining class 1: a stroke or solidus drawn through a cell, U+0335, U+0336,
@@ -321,7 +376,7 @@ def read_grid(document: ExtractedDocument, spec: KeySpec, name: str, labels: Seq
                 current = tables.setdefault(variants.pop(), KeyTable(name))
             if variants:  # a row naming several variants heads some other table: it opens no block
                 continue
-        cells = number_row(row_tokens(row, scale), spec.pilot_mark)
+        cells = number_row(row_tokens(row, scale, numbers=True), spec.pilot_mark)
         if cells is None:
             continue
         if parts[id(row[0])].prefix:
