@@ -115,6 +115,8 @@ def _disc_in(grey: np.ndarray, area: tuple[int, int, int, int], text_height: flo
     if right - left < 2 or bottom - top < 2:
         return None
     fill = grey[top:bottom, left:right] < INK_BELOW
+    if not fill.any():  # closed, it is no ink either: no column reaches its edge share (the margin left of a line)
+        return None
     # Closed (dilated, then eroded) so the disc's light letter does not cut it into pieces.
     radius = max(1, round(CLOSING_HEIGHTS * text_height))
     closed = box_mean(box_mean(fill, radius) > 0, radius) > 0.999
