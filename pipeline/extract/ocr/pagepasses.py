@@ -18,6 +18,7 @@ from PIL import Image
 
 from pipeline.extract.ocr.cellpasses import _cell_spaces, _dropped_glyphs
 from pipeline.extract.ocr.faintdots import _faint_dots
+from pipeline.extract.ocr.stemletters import _one_letter_stems
 from pipeline.extract.ocr.labelpasses import (
     _glued_labels, _label_ghosts, _label_case, _label_discs, _label_marks, _label_rings, _lone_glyphs, _ring_neighbours,
 )
@@ -92,7 +93,7 @@ PAGE_PASSES: tuple[PagePass, ...] = (
     _border, _deskew, _despeckle, _prepare, _sharpen, _recognise, _orientation, _page_as_block, _measure, _read_condensed, _reread_prose,
     _drop_noise, _read_orphans, _dropped_ink, _read_stacked_columns, _find_lone_cells, _read_table_block, _read_table_cells, _read_list_cells, _read_key_cells, _read_grid_cells, _companion_words, _second_reader, _stray_letters,
     _box_overreach, _join_split_words, _wide_glyph_gaps, _question_numbers, _roman_numerals, _inverted_marks,
-    _overlapping_pieces, _lexicon_repair, _glued_words, _number_spaces, _faint_dots, _capital_accents, _comma_tails, _small_glyphs, _lookalike_units, _sign_shapes, _unread_marks, _blank_strokes, _capitals_as_digits,
+    _overlapping_pieces, _lexicon_repair, _glued_words, _number_spaces, _faint_dots, _one_letter_stems, _capital_accents, _comma_tails, _small_glyphs, _lookalike_units, _sign_shapes, _unread_marks, _blank_strokes, _capitals_as_digits,
     _same_shape_capitals, _accents_read_twice, _accent_lines, _confused_letters,
     _glued_labels, _label_ghosts, _label_case, _label_marks, _label_discs, _label_rings, _ring_neighbours, _cell_spaces, _dropped_glyphs, _lone_glyphs, _lone_rereads,
     _dashes, _ellipsis, _legibility, _figures, _loose_ink, _seen_marks, _second_letters, _ink_accents, _mark_checks,
