@@ -10,7 +10,6 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import attrgetter
 from typing import Protocol, overload
 
 import numpy as np
@@ -91,32 +90,16 @@ HEADING_GAP = 1.4  # a heading stands this many line pitches below the line befo
 GUTTER_OVER_INNER_GAP = 1.5  # a page gutter is this much wider than the widest gap inside a typical row
 
 
-_PAGE_OF = attrgetter("page")
-_PLACE_OF = attrgetter("at")
-
-
-def _page_run(rows: Sequence[Row], page: RowArrays) -> bool:
-    """Whether `rows` are a run of `page`'s rows: each of them one of the page's, at its place after the one
-    before. Asked of every band a page tries, so read by `map` (a row without `page` is none of a page's)."""
-    try:
-        pages = list(map(_PAGE_OF, rows))
-    except AttributeError:
-        return False
-    # RowArrays compares by identity (eq=False), so `count` counts the rows that are the page's.
-    if pages.count(page) != len(rows):
-        return False
-    first = rows[0].at  # type: ignore[attr-defined]
-    return list(map(_PLACE_OF, rows)) == list(range(first, first + len(rows)))
-
-
 def band_glyphs(rows: Sequence[Row], name: str) -> tuple[np.ndarray, np.ndarray]:
     """(glyphs, the row of each): the rows' `members` or `by_x` lists one after the other; a slice of
     their page's arrays (`RowArrays`) where the rows follow one another there."""
     page = getattr(rows[0], "page", None) if rows else None
-    if page is not None and _page_run(rows, page):
+    if page is not None:
         first = rows[0].at  # type: ignore[attr-defined]
-        bounds = page.bounds[first:first + len(rows) + 1]
-        return getattr(page, name)[bounds[0]:bounds[-1]], np.repeat(np.arange(len(rows)), np.diff(bounds))
+        # A run of the page's rows: each of them one of the page's, at its place after the one before.
+        if all(getattr(row, "page", None) is page and row.at == first + i for i, row in enumerate(rows)):  # type: ignore[attr-defined]
+            bounds = page.bounds[first:first + len(rows) + 1]
+            return getattr(page, name)[bounds[0]:bounds[-1]], np.repeat(np.arange(len(rows)), np.diff(bounds))
     lengths = [len(getattr(row, name)) for row in rows]
     flat = np.fromiter(chain.from_iterable(getattr(row, name) for row in rows), dtype=np.int64, count=sum(lengths))
     return flat, np.repeat(np.arange(len(rows)), lengths)
