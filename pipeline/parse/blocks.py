@@ -11,7 +11,7 @@ from pipeline.parse.geometry import column_edges, indent
 from pipeline.parse.labels import number_key
 from pipeline.parse.numberscript import in_page_script, page_scripts
 from pipeline.parse.recovery import NumberRunsWork, Point, Recovery
-from pipeline.parse.stream import StreamLine, match_number_line, match_text_as, number_line_matcher, plain_text, rest_after, same_row
+from pipeline.parse.stream import StreamLine, match_number_line, match_text_as, plain_text, rest_after, same_row
 from pipeline.patterns import spec_pattern
 from pipeline.widths import plain_number
 
@@ -141,12 +141,11 @@ def split_blocks(
     misread = (recovery or Recovery.every()).run(Point.NUMBER_RUNS, NumberRunsWork(runs, misread_numbers(runs))).misread
     edges = _page_edges(items) if numbering.max_indent is not None else {}
     scripts: dict[int, str] | None = None  # each page's script, counted where a number first holds a letter
-    header_match = number_line_matcher(start_re)
     for item in items:
         if numbering.sections and numbering.enter(plain_text(item.text)[0]):
             seen, recent, last_order, current = {}, [], None, None
             continue
-        match = header_match(item)
+        match = match_number_line(start_re, item)
         if match and edges and indent(item.line.x0, edges[item.page]) > numbering.max_indent:
             numbering.indented.append(item)
             match = None  # indented past the questions' own edge: a numbered line inside the text
@@ -300,12 +299,11 @@ def _header_number(start_re: re.Pattern, item: StreamLine, *, alone: bool = Fals
 def number_runs(items: list[StreamLine], start_re: re.Pattern, sections: list) -> list[list[tuple[StreamLine, int]]]:
     """The header lines and their numbers, in runs: a heading of a declared section starts a new run."""
     runs: list[list[tuple[StreamLine, int]]] = [[]]
-    header_match = number_line_matcher(start_re)
     for item in items:
         if sections and any(rule.start and spec_pattern(rule.start).search(plain_text(item.text)[0]) for rule in sections):
             runs.append([])
             continue
-        match = header_match(item)
+        match = match_number_line(start_re, item)
         if match and match.group("number").strip().isdecimal():
             runs[-1].append((item, int(match.group("number").strip())))
     return runs
@@ -385,12 +383,11 @@ def _join_split_headers(stream: list[StreamLine], start_re: re.Pattern) -> list[
     among the next few lines of its row (exponents of a formula may come between in reading order)."""
     joined: list[StreamLine] = []
     used: set[int] = set()
-    header_match = number_line_matcher(start_re)
     for index, item in enumerate(stream):
         if index in used:
             continue
         short = len(plain_text(item.text)[0]) <= MAX_SPLIT_HEADER
-        partner = _right_neighbour(stream, index, used) if short and header_match(item) is None else None
+        partner = _right_neighbour(stream, index, used) if short and match_number_line(start_re, item) is None else None
         if partner is not None:
             following = stream[partner]
             # On a text layer bare digits beside text are a passage's line numbers ("44" | "Slovo…");

@@ -316,39 +316,17 @@ def match_number_line(pattern: re.Pattern, item: StreamLine) -> re.Match | None:
     into the header's row ("Zadanie 4. (0-1) F)"), and without a bracket glued to its last digit: the
     edge of the box the number is printed in ("Questão 2]").
 
-    Kept per pattern and text: parse's passes try the numbering on most lines several times over. A loop
-    over many lines takes `number_line_matcher(pattern)` once instead."""
-    return _numbering(pattern)(item.text, item.ocr, item.fold_digits)
-
-
-def number_line_matcher(pattern: re.Pattern) -> Callable[[StreamLine], re.Match | None]:
-    """`match_number_line` with `pattern` bound: a compiled pattern's hash reads its whole program each time
-    it is asked, so a loop over a stream's lines finds the pattern's kept answers once, not at every line."""
-    match = _numbering(pattern)
-    return lambda item: match(item.text, item.ocr, item.fold_digits)
+    Kept per pattern and text: parse's passes try the numbering on most lines several times over."""
+    return _number_line_match(pattern, item.text, item.ocr, item.fold_digits)
 
 
 def match_text_as(pattern: re.Pattern, text: str, like: StreamLine) -> re.Match | None:
     """`match_number_line` of a line with `text` read as `like` is (OCR'd or not, its numbers folded or not),
     without making that line: a join asked before it is built."""
-    return _numbering(pattern)(text, like.ocr, like.fold_digits)
+    return _number_line_match(pattern, text, like.ocr, like.fold_digits)
 
 
-NUMBERINGS_KEPT = 16  # patterns whose answers `_numbering` keeps: a sheet's numbering, its key's, a few specs'
-
-
-@lru_cache(maxsize=NUMBERINGS_KEPT)
-def _numbering(pattern: re.Pattern) -> Callable[[str, bool, bool], re.Match | None]:
-    """`_number_line_match` for one pattern, its answers kept per (text, OCR'd, folded): the pattern is no
-    part of the key, so a kept answer is found without hashing the pattern's program."""
-
-    @lru_cache(maxsize=PLAIN_TEXTS_KEPT)
-    def match(marked: str, ocr: bool, fold: bool) -> re.Match | None:
-        return _number_line_match(pattern, marked, ocr, fold)
-
-    return match
-
-
+@lru_cache(maxsize=PLAIN_TEXTS_KEPT)
 def _number_line_match(pattern: re.Pattern, marked: str, ocr: bool, fold: bool) -> re.Match | None:
     text = plain_text(marked)[0]
     if not ocr:
