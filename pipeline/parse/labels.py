@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from pipeline.widths import WIDE_FORMS, either_width, fold_width, wide_form
@@ -157,19 +158,33 @@ def option_start_regex(labels: list[str], styles: list[str]) -> re.Pattern:
 _WIDE_MARKS = re.escape("".join(WIDE_FORMS[ch] for ch in ".):]," if ch in WIDE_FORMS))
 
 
-OPENING_LABELS_KEPT = 16384  # `opening_label` answers kept: a long sheet's lines, a few times over
+OPENING_LABELS_KEPT = 16384  # `opening_label` answers kept for one labels and regex: a long sheet's lines, a few times over
+LABEL_OPENERS_KEPT = 8  # labels and regexes whose answers are kept: a sheet's option styles, a few specs'
 
 
 def opening_label(text: str, labels: list[str] | tuple[str, ...], option_re: re.Pattern) -> str | None:
     """The spec's label a line opens with (`option_re`), or None. Kept per text, labels and regex: option
-    splitting asks it of each line of a block in every step (`find_options`), and the answer is pure."""
-    return _opening_label(text, tuple(labels), option_re)
+    splitting asks it of each line of a block in every step (`find_options`), and the answer is pure. A loop
+    over many lines takes `label_opener(labels, option_re)` once instead."""
+    return _label_opener(tuple(labels), option_re)(text)
 
 
-@lru_cache(maxsize=OPENING_LABELS_KEPT)
-def _opening_label(text: str, labels: tuple[str, ...], option_re: re.Pattern) -> str | None:
-    match = option_re.match(text)
-    return canonical_label(matched_label(match), labels) if match else None
+def label_opener(labels: list[str] | tuple[str, ...], option_re: re.Pattern) -> Callable[[str], str | None]:
+    """`opening_label` with `labels` and `option_re` bound: a compiled pattern's hash reads its whole program
+    each time it is asked, so a loop over a block's lines finds the kept answers once, not at every line."""
+    return _label_opener(tuple(labels), option_re)
+
+
+@lru_cache(maxsize=LABEL_OPENERS_KEPT)
+def _label_opener(labels: tuple[str, ...], option_re: re.Pattern) -> Callable[[str], str | None]:
+    """`opening_label` for one labels and regex, its answers kept per text alone."""
+
+    @lru_cache(maxsize=OPENING_LABELS_KEPT)
+    def opening(text: str) -> str | None:
+        match = option_re.match(text)
+        return canonical_label(matched_label(match), labels) if match else None
+
+    return opening
 
 
 def matched_label(match: re.Match) -> str:

@@ -22,7 +22,7 @@ from statistics import median
 from pipeline.diagnostics import Code, diagnose
 from pipeline.extract import clusters
 
-from pipeline.parse.labels import matched_label, opening_label
+from pipeline.parse.labels import label_opener, matched_label
 from pipeline.parse.options import Option
 from pipeline.parse.stream import StreamLine
 
@@ -240,7 +240,8 @@ def restore_lost_first_label(
     the label column: the label is put back there."""
     if len(labels) < 3:
         return lines, None
-    opening = [opening_label(sl.text, labels, option_re) for sl in lines]
+    opening_of = label_opener(labels, option_re)
+    opening = [opening_of(sl.text) for sl in lines]
     if labels[0] in opening or labels[1] not in opening:
         return lines, None
     second = opening.index(labels[1])

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from pipeline.parse.geometry import Pitch, continues, measure_pitch
-from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, fold, label_variants, matched_label, opening_label
+from pipeline.parse.labels import ENCLOSED_CLASS, canonical_label, fold, label_opener, label_variants, matched_label, opening_label
 from pipeline.parse.recovery import Point, Recovery
 from pipeline.parse.stream import StreamLine, join_wrapped, same_row
 
@@ -73,7 +73,8 @@ def find_options(
     repeated: list[tuple[str, str, str]] = []
     previous: StreamLine | None = None
     # The label each line opens with, read once for the three walks below (each asked it of every line).
-    opening = [opening_label(item.text, labels, option_re) for item in lines]
+    opening_of = label_opener(labels, option_re)
+    opening = [opening_of(item.text) for item in lines]
     label_after = _label_lines_after(lines, opening)
     next_label = _next_label_lines(lines, opening)
     beside_next: list[StreamLine] = []  # an exponent or index printed just above the next label's line
@@ -286,11 +287,12 @@ def _grid_rows_in_label_order(lines: list[StreamLine], labels: list[str], option
     points above "A)"), so reading order meets it first: a label read before the previous label of its
     own row, which stands to its left, is moved right after that label."""
     result = list(lines)
+    opening_of = label_opener(labels, option_re)
     for _ in range(len(labels)):
         moved = False
         found = {}
         for sl in result:
-            label = opening_label(sl.text, labels, option_re)
+            label = opening_of(sl.text)
             if label is not None and label not in found:
                 found[label] = sl
         for label, sl in found.items():
@@ -342,8 +344,9 @@ def _split_inner_labels(lines: list[StreamLine], labels: list[str], option_re: r
     each later label of the sequence, in the spec's own styles (after a space, or at an enclosed label,
     spaced or not), each piece placed where its own label stands on the line (`_advance`)."""
     result: list[StreamLine] = []
+    opening_of = label_opener(labels, option_re)
     for item in lines:
-        label = opening_label(item.text, labels, option_re)
+        label = opening_of(item.text)
         if label is None:
             result.append(item)
             continue
@@ -422,7 +425,8 @@ def _run_on_start(lines: list[StreamLine], labels: list[str], option_re: re.Patt
     'A.'; a bare letter is a word), and the text from there holds the labels in sequence (at least
     `RUN_ON_MIN_LABELS`, the evidence `_bare_label_row` asks of bare labels). Options one per line or in a
     grid's rows leave no label at a line's end: they are left to the geometry (`find_options`)."""
-    opening = [index for index, sl in enumerate(lines) if opening_label(sl.text, labels, option_re) == labels[0]]
+    opening_of = label_opener(labels, option_re)
+    opening = [index for index, sl in enumerate(lines) if opening_of(sl.text) == labels[0]]
     # Where a line opens with the first label, only that line can begin the paragraph; else only a line holding the
     # first label inside it: the page's text from there on is gathered for those lines alone.
     for index in opening[:1] or range(len(lines)):
