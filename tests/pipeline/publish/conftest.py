@@ -69,6 +69,22 @@ def manifest_of(release: Path) -> dict:
     return json.loads((release / "manifest.json").read_text(encoding="utf-8"))
 
 
+def change_an_answer(release: Path) -> tuple[str, str, str]:
+    """The first data file's first question given another answer, written back in place as a valid Parquet (what
+    someone rewriting a published file does): (the file's path in the release, the question's id, the new answer)."""
+    import pyarrow.parquet as pq
+
+    rel = next(e["path"] for e in manifest_of(release)["files"] if e["path"].endswith(".parquet"))
+    table = pq.read_table(release / rel)
+    answers = table.column("answer").to_pylist()
+    answers[0] = "B" if answers[0] != "B" else "C"
+    table = table.set_column(table.schema.get_field_index("answer"), "answer", [answers])
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    (release / rel).write_bytes(buffer.getvalue())
+    return rel, table.column("id")[0].as_py(), answers[0]
+
+
 HUB_TOKEN = "hf_test_SECRET_token_never_printed_0123456789"
 
 

@@ -6,28 +6,13 @@ match where the publisher signs: the new release would list errata for changes n
 """
 from __future__ import annotations
 
-import io
 import json
 
-import pyarrow.parquet as pq
 import pytest
 
 from pipeline.publish import PublishError, publish_to_folder
 from pipeline.publish.layout import MANIFEST_NAME
-from tests.pipeline.publish.conftest import manifest_of
-
-
-def change_an_answer(release) -> tuple[str, str]:
-    """The first data file's first question given another answer, written back in place: (its id, the new answer)."""
-    rel = next(e["path"] for e in manifest_of(release)["files"] if e["path"].endswith(".parquet"))
-    table = pq.read_table(release / rel)
-    answers = table.column("answer").to_pylist()
-    answers[0] = "B" if answers[0] != "B" else "C"
-    table = table.set_column(table.schema.get_field_index("answer"), "answer", [answers])
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer)
-    (release / rel).write_bytes(buffer.getvalue())
-    return table.column("id")[0].as_py(), answers[0]
+from tests.pipeline.publish.conftest import change_an_answer, manifest_of
 
 
 def test_a_previous_release_whose_data_file_was_changed_since_gives_no_errata_and_says_so(tmp_path, split_dir):

@@ -7,12 +7,10 @@ the private key is in no release file and no line the commands print."""
 from __future__ import annotations
 
 import base64
-import io
 import json
 import shutil
 import subprocess
 
-import pyarrow.parquet as pq
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.asymmetric.rsa import generate_private_key
@@ -24,6 +22,7 @@ from pipeline.publish.layout import CARD_NAME, MANIFEST_NAME, SIGNATURE_NAME, SU
 from pipeline.publish.manifest import sha256_bytes
 from pipeline.publish.signing import read_public_key
 from pipeline.publish.verify import sums_text
+from tests.pipeline.publish.conftest import change_an_answer
 
 OPENSSL = shutil.which("openssl")
 
@@ -61,20 +60,6 @@ def rewrite_listings(release, manifest: dict | None = None) -> None:
     (release / SUMS_NAME).write_text(sums_text(release, listed), encoding="utf-8")
 
 
-def change_an_answer(release) -> str:
-    """The first data file's first question given another answer, written back as a valid Parquet."""
-    manifest = json.loads((release / MANIFEST_NAME).read_text(encoding="utf-8"))
-    rel = next(e["path"] for e in manifest["files"] if e["path"].endswith(".parquet"))
-    table = pq.read_table(release / rel)
-    answers = table.column("answer").to_pylist()
-    answers[0] = "B" if answers[0] != "B" else "C"
-    table = table.set_column(table.schema.get_field_index("answer"), "answer", [answers])
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer)
-    (release / rel).write_bytes(buffer.getvalue())
-    return rel
-
-
 def test_a_signed_release_names_its_key_in_manifest_and_card_and_verifies_against_the_publishers_key(signed, keys, capsys):
     public = read_public_key(keys[1])
     manifest = json.loads((signed / MANIFEST_NAME).read_text(encoding="utf-8"))
@@ -99,7 +84,7 @@ def test_openssl_checks_the_signature_with_the_public_key_file_alone(signed, key
 
 
 def test_a_changed_answer_with_manifest_and_sums_rewritten_to_match_fails_verification(signed, keys, capsys):
-    rel = change_an_answer(signed)
+    rel, _, _ = change_an_answer(signed)
     rewrite_listings(signed)
     assert subprocess.run(["sha256sum", "-c", SUMS_NAME], cwd=signed, capture_output=True).returncode == 0  # the sums agree
     code, out = verify(capsys, signed, keys[1])

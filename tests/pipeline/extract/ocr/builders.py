@@ -170,3 +170,25 @@ def read_as(reading: PageReading, printed: str, read: str) -> PageReading:
 
     at = next(i for i, w in enumerate(reading.words) if w.text == printed)
     return replace(reading, words=reading.words[:at] + (replace(reading.words[at], text=read),) + reading.words[at + 1:])
+
+
+def read_scanned_prose(tmp_path: Path, text: str, face, scan: str, language: str, disabled: tuple[str, ...] = ()) -> list[str]:
+    """The words a season run reads from `text` set in `face` (`devkit.accentfamilies`) on one page, rasterised at
+    `scan` (`ScanSetting`, seed 7) and read at 300 dpi in `language` with every pass but `disabled` (bold marks
+    dropped); skipped where the face is not installed. One scan per face and setting, shared by the calls."""
+    from pipeline.devkit.accentfamilies import page_pdf
+    from pipeline.devkit.sample.scansetting import ScanSetting
+    from pipeline.extract.ocr import ocr_pages
+    from pipeline.infra import sha256_file
+
+    font = Path("/usr/share/fonts/truetype") / face.path
+    if not font.is_file():
+        pytest.skip(f"{font} not installed")
+    folder = tmp_path / f"{face.name}-{scan.replace('/', '_')}"
+    folder.mkdir(exist_ok=True)
+    pdf = folder / "scan.pdf"
+    if not pdf.is_file():
+        ScanSetting.parse(scan).rasterise(page_pdf(folder / "text.pdf", text, face), pdf, seed=7)
+    settings = OcrSettings(languages=(language,), dpi=300, disabled_passes=disabled)
+    page = ocr_pages(pdf, [1], settings, workers=1, cache_dir=tmp_path / "cache", sha256=sha256_file(pdf), progress=False)[1]
+    return [w for line in page.lines for w in line.text.replace("**", "").split()]

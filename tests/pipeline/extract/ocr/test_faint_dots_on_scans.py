@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.devkit.accentfamilies import Face, page_pdf
-from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import OcrSettings, ocr_pages
+from pipeline.devkit.accentfamilies import Face
 from pipeline.extract.ocr.faintdots import faint_dots
-from pipeline.infra import sha256_file
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, read_scanned_prose
 
 SANS = Face("sans", "liberation/LiberationSans-Regular.ttf", 7.5)
 NARROW = Face("narrow", "liberation/LiberationSansNarrow-Regular.ttf", 8)
@@ -26,17 +23,8 @@ DOTTED_NUMBER = re.compile(r"^\d+(\.\d+)+$")
 
 
 def read(tmp_path: Path, text: str, face: Face, scan: str, disabled: tuple[str, ...] = ()) -> list[str]:
-    for font in (Path("/usr/share/fonts/truetype") / face.path,):
-        if not font.is_file():
-            pytest.skip(f"{font} not installed")
-    folder = tmp_path / f"{face.name}-{scan.replace('/', '_')}"
-    folder.mkdir(exist_ok=True)
-    pdf = folder / "scan.pdf"
-    if not pdf.is_file():
-        ScanSetting.parse(scan).rasterise(page_pdf(folder / "text.pdf", text, face), pdf, seed=7)
-    settings = OcrSettings(languages=("spa",), dpi=300, disabled_passes=disabled)
-    page = ocr_pages(pdf, [1], settings, workers=1, cache_dir=tmp_path / "cache", sha256=sha256_file(pdf), progress=False)[1]
-    return [w.rstrip(".,;:") if w.count(".") > 1 or w[-1:] in ",;:" else w for line in page.lines for w in line.text.replace("**", "").split()]
+    return [w.rstrip(".,;:") if w.count(".") > 1 or w[-1:] in ",;:" else w
+            for w in read_scanned_prose(tmp_path, text, face, scan, "spa", disabled)]
 
 
 def dates(words: list[str]) -> list[str]:

@@ -10,13 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.devkit.accentfamilies import Face, page_pdf
-from pipeline.devkit.sample.scansetting import ScanSetting
-from pipeline.extract.ocr import OcrSettings, ocr_pages
+from pipeline.devkit.accentfamilies import Face
 from pipeline.extract.ocr.stemletters import one_letter_stems, stem_words
 from pipeline.extract.ocr.words import Word
-from pipeline.infra import sha256_file
-from tests.pipeline.extract.ocr.builders import needs_tesseract
+from tests.pipeline.extract.ocr.builders import needs_tesseract, read_scanned_prose
 
 SANS = Face("sans", "liberation/LiberationSans-Regular.ttf", 7.5)
 NARROW = Face("narrow", "liberation/LiberationSansNarrow-Regular.ttf", 8)
@@ -29,17 +26,7 @@ OTHER_STEMS = ("Do hrnce nalijte 1 l vody a 2 l mléka. Podle článku 1 zákona
 
 
 def read(tmp_path: Path, text: str, face: Face, scan: str, disabled: tuple[str, ...] = ()) -> list[str]:
-    font = Path("/usr/share/fonts/truetype") / face.path
-    if not font.is_file():
-        pytest.skip(f"{font} not installed")
-    folder = tmp_path / f"{face.name}-{scan.replace('/', '_')}"
-    folder.mkdir(exist_ok=True)
-    pdf = folder / "scan.pdf"
-    if not pdf.is_file():
-        ScanSetting.parse(scan).rasterise(page_pdf(folder / "text.pdf", text, face), pdf, seed=7)
-    settings = OcrSettings(languages=("ces",), dpi=300, disabled_passes=disabled)
-    page = ocr_pages(pdf, [1], settings, workers=1, cache_dir=tmp_path / "cache", sha256=sha256_file(pdf), progress=False)[1]
-    return [w for line in page.lines for w in line.text.replace("**", "").split()]
+    return read_scanned_prose(tmp_path, text, face, scan, "ces", disabled)
 
 
 @needs_tesseract("ces")
