@@ -84,8 +84,11 @@ def _inflated(pieces: Iterable[bytes], coding: str) -> Iterator[bytes]:
     yield inflater.flush()
 
 
-def _decoded(pieces: Iterable[bytes], header: str) -> Iterable[bytes]:
-    """`pieces` with the codings `header` lists undone, the last applied first (RFC 9110 8.4)."""
+def undo_content_coding(pieces: Iterable[bytes], header: str) -> Iterable[bytes]:
+    """`pieces` with the codings `header` lists undone, the last applied first (RFC 9110 8.4), each step at most
+    `_INFLATE_STEP` bytes, so a caller counting what comes out stops a bomb as it inflates (huggingface_hub's bounded
+    client, the acquire client's pages and files); UnreadableEncoding for a coding not undone here, zlib.error for a
+    body that does not decode (at iteration)."""
     codings = [c.strip().lower() for c in header.split(",") if c.strip() and c.strip().lower() != "identity"]
     unknown = [c for c in codings if c not in _WBITS]
     if unknown:
@@ -93,13 +96,6 @@ def _decoded(pieces: Iterable[bytes], header: str) -> Iterable[bytes]:
     for coding in reversed(codings):
         pieces = _inflated(pieces, coding)
     return pieces
-
-
-def undo_content_coding(pieces: Iterable[bytes], header: str) -> Iterable[bytes]:
-    """`pieces` of a body with the codings its `Content-Encoding` header lists undone, each step at most
-    `_INFLATE_STEP` bytes, so a caller counting what comes out stops a bomb as it inflates; UnreadableEncoding for a
-    coding not undone here, zlib.error for a body that does not decode. (The acquire client's pages and files.)"""
-    return _decoded(pieces, header)
 
 
 def bounded_transport(seconds: float, limit: int) -> Any:
@@ -162,7 +158,7 @@ def bounded_transport(seconds: float, limit: int) -> Any:
             if encoding is not None:
                 # Decoded here, counted by BoundedStream, so the library has nothing left to decode.
                 del response.headers["content-encoding"]
-                stream = _decoded(response.stream, encoding)
+                stream = undo_content_coding(response.stream, encoding)
             response.stream = BoundedStream(stream, deadline, request, response.stream)
             return response
 
@@ -196,7 +192,7 @@ def inflation_bounded(inner: Any) -> Any:
     class InflationBoundedStream(backend.SyncByteStream):  # type: ignore[misc, name-defined]
         def __init__(self, raw: Any, encoding: str, request: Any):
             self._raw, self._request, self.wire = raw, request, 0
-            self._decoded = _decoded(self._counted(), encoding)
+            self._decoded = undo_content_coding(self._counted(), encoding)
 
         def _counted(self) -> Iterator[bytes]:
             for chunk in self._raw:

@@ -69,15 +69,13 @@ def register(subparsers) -> None:
 
 
 def _cmd_release_key(args) -> int:
-    from pipeline.publish.signing import SigningError, write_key_pair
+    from pipeline.publish.signing import SigningError, read_public_key, write_key_pair
 
     try:
         private_path, public_path = write_key_pair(args.out)
     except (SigningError, OSError) as exc:
         print(f"examcorpus release-key: {exc}", file=sys.stderr)
         return 1
-    from pipeline.publish.signing import read_public_key
-
     print(f"wrote {private_path} (private: keep it secret) and {public_path} "
           f"(public, fingerprint {read_public_key(public_path).fingerprint})")
     return 0
@@ -98,7 +96,6 @@ def _cmd_verify(args) -> int:
 
 def _cmd_publish(args) -> int:
     from pipeline.publish import CardInfo, PublishError, default_release_id, publish_to_folder, publish_to_hub
-
     from pipeline.publish.signing import SigningError, SigningKey
 
     release = args.release or default_release_id()

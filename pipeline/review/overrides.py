@@ -125,13 +125,14 @@ def _where(q: Question) -> list[list[float]]:
 
 
 def _overlap(a: list[list[float]], b: list[list[float]]) -> float:
-    """Intersection over union of two sets of page boxes (boxes of one set do not overlap each other)."""
-    def area(box):
-        return max(0.0, box[3] - box[1]) * max(0.0, box[4] - box[2])
+    """Intersection over union of two sets of page boxes [page, x0, top, x1, bottom] (boxes of one set do not
+    overlap each other)."""
+    def area(x0: float, top: float, x1: float, bottom: float) -> float:
+        return max(0.0, x1 - x0) * max(0.0, bottom - top)
 
-    shared = sum(area([p, max(x[1], y[1]), max(x[2], y[2]), min(x[3], y[3]), min(x[4], y[4])])
-                 for x in a for y in b if x[0] == y[0] for p in (x[0],))
-    union = sum(map(area, a)) + sum(map(area, b)) - shared
+    shared = sum(area(max(x[1], y[1]), max(x[2], y[2]), min(x[3], y[3]), min(x[4], y[4]))
+                 for x in a for y in b if x[0] == y[0])
+    union = sum(area(*x[1:]) for x in a) + sum(area(*y[1:]) for y in b) - shared
     return shared / union if union > 0 else 0.0
 
 

@@ -152,19 +152,26 @@ def figured_revision(folder: Path, before: list[SheetQuestion], figured: SheetQu
     key_pdf(folder / KEY, [(str(n), "ABCD"[n % 4]) for n in range(1, len(numbers) + 1)])
 
 
+def accept_a_description(root: Path, question, text: str):
+    """A described figure of `question` (its one image), accepted by Ala with `text` on the review page's store, as an
+    annotator does; returns the image and its review item."""
+    [image] = question.images
+    annotation = Annotation(record_id=question.id, image_sha256=image.sha256, image_path=image.path, model="gemini-test",
+                            prompt_version="v1", status="pending", description="Obwód z dwoma opornikami.",
+                            transcription="", created_at="2026-12-01T09:00:00Z")
+    AppendLog(root / ANNOTATIONS_FILE).append(annotation.to_dict())
+    store = ReviewStore.open(root, [root / "curated" / "sample_pl.parquet"])
+    store.decide(annotation.item_id, action="accept", annotator="Ala", version=0, description=text)
+    return image, annotation.item_id
+
+
 def test_an_accepted_description_follows_its_figure_to_the_question_it_stands_on_in_a_new_revision(project_root, tmp_path):
     folder = tmp_path / "season"
     figured_revision(folder, [OHM, SERIES, FUSE], LAMP)
     assert extract(project_root, folder) == 0
     first = {q.number: q for q in curated(project_root)}
     assert [bool(first[n].images) for n in "1234"] == [False, False, False, True]
-    [image] = first["4"].images
-    annotation = Annotation(record_id=first["4"].id, image_sha256=image.sha256, image_path=image.path, model="gemini-test",
-                            prompt_version="v1", status="pending", description="Obwód z dwoma opornikami.",
-                            transcription="", created_at="2026-12-01T09:00:00Z")
-    AppendLog(project_root / ANNOTATIONS_FILE).append(annotation.to_dict())
-    store = ReviewStore.open(project_root, [project_root / "curated" / "sample_pl.parquet"])
-    store.decide(annotation.item_id, action="accept", annotator="Ala", version=0, description="Obwód: źródło i dwa oporniki.")
+    image, item_id = accept_a_description(project_root, first["4"], "Obwód: źródło i dwa oporniki.")
     assert extract(project_root, folder) == 0
     assert {q.number: q for q in curated(project_root)}["4"].image_description == "Obwód: źródło i dwa oporniki."
 
@@ -178,4 +185,4 @@ def test_an_accepted_description_follows_its_figure_to_the_question_it_stands_on
     assert f"{first['4'].id}: accepted description of figure {image.sha256[:12]}… carried to {now['5'].id}, the one record " \
            "holding that figure now" in descriptions
     reopened = ReviewStore.open(project_root, [project_root / "curated" / "sample_pl.parquet"])
-    assert reopened.get(annotation.item_id).question.id == now["5"].id  # the review page shows it on its question too
+    assert reopened.get(item_id).question.id == now["5"].id  # the review page shows it on its question too

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipeline.describe import ANNOTATIONS_FILE, AppendLog, Annotation
 from pipeline.devkit.sample.pdfgen import ImageBox, PageSpec, TextBox, build_pdf, item_bottom
-from pipeline.review import CorrectionStore, ReviewStore
+from pipeline.review import CorrectionStore
 from pipeline.specs import spec_path
 from tests.pipeline.season_sheets import KEY_NAME, SHEET_NAME, SheetQuestion, key_pdf, sheet_pdf
 from tests.pipeline.test_season import curated
-from tests.pipeline.test_season_revisions import FUSE, LAMP, OHM, SERIES, TITLE, circuit_png
+from tests.pipeline.test_season_revisions import (FUSE, LAMP, OHM, SERIES, TITLE, accept_a_description, circuit_png,
+                                                 overrides_said)
 
 SHEET = SHEET_NAME.format(q="ele02", year=2023, session="czerwiec")
 KEY = KEY_NAME.format(q="ele02", year=2023, session="czerwiec")
@@ -41,10 +41,6 @@ def extract(root: Path, spec: Path, folder: Path) -> int:
 
     return examcorpus(["extract", "--source", str(spec), "--from", str(folder), "--root", str(root), "--no-progress",
                        "--workers", "1"])
-
-
-def overrides_said(root: Path) -> list[str]:
-    return json.loads((root / "curated" / "reports" / "sample_pl.json").read_text(encoding="utf-8"))["overrides"]
 
 
 def test_corrections_follow_their_questions_when_a_spec_change_renumbers_an_unchanged_sheet(project_root, tmp_path):
@@ -113,13 +109,7 @@ def test_an_accepted_description_follows_its_figure_when_a_spec_change_renumbers
     figured_sheet(folder)
     assert extract(project_root, spec_reading(tmp_path / "v1", PART_NUMBER), folder) == 0
     first = {q.number: q for q in curated(project_root)}
-    [image] = first["4"].images
-    annotation = Annotation(record_id=first["4"].id, image_sha256=image.sha256, image_path=image.path, model="gemini-test",
-                            prompt_version="v1", status="pending", description="Obwód z dwoma opornikami.",
-                            transcription="", created_at="2026-12-01T09:00:00Z")
-    AppendLog(project_root / ANNOTATIONS_FILE).append(annotation.to_dict())
-    store = ReviewStore.open(project_root, [project_root / "curated" / "sample_pl.parquet"])
-    store.decide(annotation.item_id, action="accept", annotator="Ala", version=0, description="Obwód: źródło i dwa oporniki.")
+    image, _ = accept_a_description(project_root, first["4"], "Obwód: źródło i dwa oporniki.")
 
     assert extract(project_root, spec_reading(tmp_path / "v2", RUNNING_NUMBER), folder) == 0
     now = {q.number: q for q in curated(project_root)}

@@ -151,7 +151,7 @@ def _reread_prose(work: PageWork) -> PageWork:
     if not any(0 <= word.conf < settings.reread_below for word in work.parsed):
         # A region is read again only where its words' mean confidence (of those given one) is under
         # `reread_below`: with no such word anywhere no region is, and the page's regions need not be found.
-        return replace(work, parsed=work.parsed, words=work.parsed)
+        return replace(work, words=work.parsed)
     parsed, _ = reread_prose(
         work.for_prose(), work.image.convert("L"), work.parsed, work.typical_height, confident_from=settings.reread_below,
         languages=settings.languages, dpi=settings.dpi, omp_thread_limit=work.omp_thread_limit,
